@@ -1,0 +1,34 @@
+"""Bar charts of each stage's distribution (needs the ``plot`` extra: matplotlib)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grimdice.errors import GrimdiceError
+from grimdice.result import Result
+
+
+def plot_result(result: Result, path: str | Path) -> Path:
+    """Draw one bar chart per stage (probability of each count) into a PNG file."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise GrimdiceError("--plot needs matplotlib: pip install 'grimdice[plot]'") from None
+    names = list(result.stages)
+    fig, axes = plt.subplots(len(names), 1, figsize=(8, 2.2 * len(names)), squeeze=False)
+    for ax, name in zip(axes[:, 0], names, strict=True):
+        d = result.stages[name]
+        ax.bar(d.outcomes, d.pmf, color="#7a1f1f")
+        ax.set_title(f"{name} (mean {d.mean():.2f})", fontsize=10, loc="left")
+        ax.set_ylabel("P")
+    axes[-1, 0].set_xlabel("count")
+    title = f"{result.system} {result.title} ({result.method})".strip()
+    fig.suptitle(title)
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
+    return out

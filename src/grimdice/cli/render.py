@@ -1,0 +1,66 @@
+"""Rich tables for a :class:`~grimdice.result.Result`."""
+
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.table import Table
+
+from grimdice.result import Result
+
+SHOWN_BELOW = 5e-5  # "at least N" rows are shown while some stage still has this much mass
+
+
+def _title(result: Result) -> str:
+    how = "exact" if result.method == "exact" else f"simulated, {result.trials} trials, seed {result.seed}"
+    head = f"{result.system}: {result.title}" if result.title else result.system
+    return f"{head} ({how})"
+
+
+def summary_table(result: Result) -> Table:
+    t = Table(title=_title(result), title_justify="left")
+    t.add_column("stage")
+    t.add_column("mean", justify="right")
+    t.add_column("sd", justify="right")
+    t.add_column("P(0)", justify="right")
+    t.add_column("max", justify="right")
+    for name, d in result.stages.items():
+        t.add_row(name, f"{d.mean():.3f}", f"{d.std():.3f}", f"{d[0]:.2%}", str(d.max))
+    return t
+
+
+def at_least_table(result: Result) -> Table:
+    t = Table(title="at least N", title_justify="left")
+    t.add_column("N", justify="right")
+    names = list(result.stages)
+    for n in names:
+        t.add_column(n, justify="right")
+    top = max(d.max for d in result.stages.values())
+    for k in range(1, top + 1):
+        probs = [result.stages[n].prob_at_least(k) for n in names]
+        if max(probs) < SHOWN_BELOW:
+            break
+        t.add_row(str(k), *[f"{p:.2%}" if p >= SHOWN_BELOW else "" for p in probs])
+    return t
+
+
+def extras_table(result: Result) -> Table | None:
+    flat = {k: v for k, v in result.extra.items() if isinstance(v, (int, float, str, bool))}
+    if not flat:
+        return None
+    t = Table(title="also", title_justify="left", show_header=False)
+    t.add_column("what")
+    t.add_column("value", justify="right")
+    for k, v in flat.items():
+        t.add_row(k, f"{v:.4g}" if isinstance(v, float) else str(v))
+    return t
+
+
+def render(result: Result, console: Console) -> None:
+    parts = [summary_table(result), at_least_table(result)]
+    extra = extras_table(result)
+    if extra is not None:
+        parts.append(extra)
+    console.print(Group(*parts))
+    for name, sub in result.targets.items():
+        console.rule(f"target: {name}")
+        render(sub, console)

@@ -1,0 +1,110 @@
+from fractions import Fraction
+
+import icepool
+import numpy as np
+import pytest
+
+from grimdice.dice import D3, D6, Dist, Joint, parse
+from tests.oracle import from_icepool
+
+
+def test_d6_is_uniform():
+    d = D6.dist
+    assert d.min == 1 and d.max == 6
+    assert all(d[k] == pytest.approx(1 / 6) for k in range(1, 7))
+    assert d.mean() == pytest.approx(3.5)
+    assert d.variance() == pytest.approx(35 / 12)
+
+
+def test_2d6_matches_hand_counts():
+    d = parse("2D6").dist
+    for total in range(2, 13):
+        ways = 6 - abs(total - 7)
+        assert d[total] == pytest.approx(ways / 36)
+
+
+@pytest.mark.parametrize(
+    "text,oracle",
+    [
+        ("D3", icepool.d3),
+        ("D6+1", icepool.d6 + 1),
+        ("2D6", 2 @ icepool.d6),
+        ("2D3+D6-1", 2 @ icepool.d3 + icepool.d6 - 1),
+        ("3D6", 3 @ icepool.d6),
+        ("4", icepool.Die([4])),
+    ],
+)
+def test_expressions_match_icepool(text, oracle):
+    assert parse(text).dist.allclose(from_icepool(oracle))
+
+
+@pytest.mark.parametrize("bad", ["", "D", "2X6", "D6+", "D0", "1d6 d6", "0D6", "D6++1", True, 1.5, None])
+def test_bad_dice_text_names_what_is_allowed(bad):
+    with pytest.raises(ValueError, match=r"D6|dice|die"):
+        parse(bad)
+
+
+def test_at_least_table_is_tail_sums():
+    d = parse("2D6").dist
+    tail = d.at_least()
+    assert tail[0] == pytest.approx(1.0)
+    assert d.prob_at_least(12) == pytest.approx(1 / 36)
+    assert d.prob_at_least(11) == pytest.approx(3 / 36)
+    assert tail[-2] == pytest.approx(3 / 36)
+    assert d.prob_at_least(100) == 0.0
+    assert d.prob_at_most(2) == pytest.approx(1 / 36)
+
+
+def test_random_count_sum_matches_icepool():
+    # D3 dice each worth D6: icepool's die-of-dice
+    ours = D6.dist.sum_of(D3.dist)
+    theirs = icepool.d3.map(lambda n: n @ icepool.d6)
+    assert ours.allclose(from_icepool(theirs))
+
+
+def test_binomial_and_thinning():
+    b = Dist.binomial(4, 0.5)
+    assert [b[k] for k in range(5)] == pytest.approx([1 / 16, 4 / 16, 6 / 16, 4 / 16, 1 / 16])
+    # thinning D3 with p=1/2: P(0) = (1/2 + 1/4 + 1/8)/3
+    t = D3.dist.thin(0.5)
+    assert t[0] == pytest.approx(float(Fraction(7, 24)))
+
+
+def test_map_clip_mixture():
+    d = D6.dist.map(lambda x: x // 2)
+    assert d[0] == pytest.approx(1 / 6) and d[3] == pytest.approx(1 / 6)
+    c = D6.dist.clip(2, 4)
+    assert c[2] == pytest.approx(2 / 6) and c[4] == pytest.approx(3 / 6)
+    m = Dist.mixture([0.25, 0.75], [Dist.constant(0), Dist.constant(10)])
+    assert m.mean() == pytest.approx(7.5)
+
+
+def test_repeat_equals_repeated_addition():
+    d = parse("D3+1").dist
+    acc = Dist.constant(0)
+    for _ in range(7):
+        acc = acc + d
+    assert acc.allclose(d.repeat(7))
+
+
+def test_invalid_distribution_rejected():
+    with pytest.raises(ValueError):
+        Dist([0.0, 0.0])
+    with pytest.raises(ValueError):
+        Dist([-0.5, 1.5])
+
+
+def test_joint_categorical_multinomial():
+    # 3 dice, each crit 1/6, normal 2/6, fail 3/6
+    j = Joint.categorical([1 / 6, 2 / 6, 3 / 6]).repeat(3)
+    # P(1 crit, 1 normal) = 3! * (1/6)(2/6)(3/6)
+    assert j.table[1, 1] == pytest.approx(6 * (1 / 6) * (2 / 6) * (3 / 6))
+    assert j.table.sum() == pytest.approx(1.0)
+    assert j.marginal(0).allclose(Dist.binomial(3, 1 / 6))
+    assert j.total().allclose(Dist.binomial(3, 0.5))
+
+
+def test_joint_sum_of_random_count():
+    j = Joint.categorical([0.5, 0.5]).sum_of(D3.dist)
+    assert j.marginal(0).allclose(D3.dist.thin(0.5))
+    assert np.isclose(j.table.sum(), 1.0)
