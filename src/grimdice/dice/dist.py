@@ -224,6 +224,8 @@ class Dist:
         """Sum of a random number ``count`` of independent copies of this variable."""
         if count.min < 0:
             raise ValueError("a count cannot be negative")
+        if count.min == count.max:
+            return self.repeat(count.min)
         parts = []
         acc = Dist.constant(0)
         weights = []

@@ -123,6 +123,8 @@ class Joint:
         """Sum of a random number of independent copies."""
         if count.min < 0:
             raise ValueError("a count cannot be negative")
+        if count.min == count.max:
+            return self.repeat(count.min)
         acc = Joint.unit(self.ndim)
         weights, parts = [], []
         for n in range(count.max + 1):

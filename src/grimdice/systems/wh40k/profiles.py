@@ -1,0 +1,221 @@
+"""Validated 40k data: weapons, attacking and defending units, and the battle conditions.
+
+Characteristic names are the game's own: A, BS, WS, S, AP, D (weapons); M, T, Sv, W, Ld, OC,
+invulnerable, FNP (models). Rolls are written as the number before the ``+`` (``BS: 3``).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from grimdice.dice.expr import DiceSyntaxError, parse
+
+MAX_MODELS = 200
+MAX_WOUNDS = 100
+MAX_WEAPONS = 50
+
+Target = Annotated[int, Field(ge=2, le=6)]
+Count = Annotated[int, Field(ge=1, le=MAX_MODELS)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+
+def _dice_text(v: object, lo: int, hi: int, what: str) -> str | int:
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise ValueError(f"{what} must be a number or dice such as D6 or D3+1")
+    try:
+        d = parse(v)
+    except DiceSyntaxError as exc:
+        raise ValueError(str(exc)) from None
+    if d.min < lo or d.max > hi:
+        raise ValueError(f"{what} must stay within {lo}..{hi}, {v!r} ranges {d.min}..{d.max}")
+    return v
+
+
+class RerollPolicy(str, Enum):
+    """Which rolls are rerolled (once): none, 1s, failed rolls, or all but critical results."""
+
+    NONE = "none"
+    ONES = "ones"
+    FAILED = "failed"
+    NON_CRITICAL = "non_critical"
+
+
+class Weapon(_Strict):
+    """A weapon profile. Exactly one of BS (ranged) or WS (melee)."""
+
+    name: str = "weapon"
+    range: int | None = Field(None, ge=0, le=240, description='range in inches ("Melee" if absent)')
+    A: int | str
+    BS: Target | None = None
+    WS: Target | None = None
+    S: Annotated[int, Field(ge=1, le=30)]
+    AP: Annotated[int, Field(ge=-6, le=0)] = 0
+    D: int | str = 1
+    abilities: list[str] = Field(default_factory=list)
+    critical_hit: Target = 6
+    critical_wound: Target = 6
+
+    @field_validator("A")
+    @classmethod
+    def _a(cls, v: object) -> object:
+        return _dice_text(v, 0, 200, "A")
+
+    @field_validator("D")
+    @classmethod
+    def _d(cls, v: object) -> object:
+        return _dice_text(v, 0, 50, "D")
+
+    @field_validator("AP", mode="before")
+    @classmethod
+    def _ap(cls, v: object) -> object:
+        if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+            raise ValueError(f"AP is written as 0 or negative, e.g. -1 (got {v})")
+        return v
+
+    @model_validator(mode="after")
+    def _skill(self) -> Weapon:
+        if (self.BS is None) == (self.WS is None):
+            raise ValueError("give exactly one of BS (ranged weapon) or WS (melee weapon)")
+        return self
+
+    @property
+    def is_melee(self) -> bool:
+        return self.WS is not None
+
+    @property
+    def skill(self) -> int:
+        return self.WS if self.WS is not None else self.BS  # type: ignore[return-value]
+
+
+class Order(str, Enum):
+    """The six Orders of Voice of Command (Astra Militarum)."""
+
+    MOVE_MOVE_MOVE = "move move move"
+    FIX_BAYONETS = "fix bayonets"
+    TAKE_AIM = "take aim"
+    FIRST_RANK_FIRE = "first rank, fire! second rank, fire"
+    TAKE_COVER = "take cover"
+    DUTY_AND_HONOUR = "duty and honour"
+
+    @classmethod
+    def from_text(cls, text: str) -> Order:
+        key = "".join(ch for ch in text.lower() if ch.isalpha() or ch == " ").split()
+        norm = " ".join(key)
+        aliases = {
+            "move move move": cls.MOVE_MOVE_MOVE,
+            "fix bayonets": cls.FIX_BAYONETS,
+            "take aim": cls.TAKE_AIM,
+            "first rank fire second rank fire": cls.FIRST_RANK_FIRE,
+            "first rank fire": cls.FIRST_RANK_FIRE,
+            "take cover": cls.TAKE_COVER,
+            "duty and honour": cls.DUTY_AND_HONOUR,
+            "duty and honor": cls.DUTY_AND_HONOUR,
+        }
+        if norm not in aliases:
+            allowed = "MOVE! MOVE! MOVE!, FIX BAYONETS!, TAKE AIM!, FIRST RANK, FIRE! SECOND RANK, FIRE!, TAKE COVER!, DUTY AND HONOUR!"
+            raise ValueError(f"unknown order {text!r}; allowed: {allowed}")
+        return aliases[norm]
+
+
+def _order(v: object) -> object:
+    if v is None or isinstance(v, Order):
+        return v
+    if not isinstance(v, str):
+        raise ValueError("an order is written as text, e.g. 'take aim'")
+    return Order.from_text(v)
+
+
+class AttackingModel(_Strict):
+    name: str = "model"
+    count: Count = 1
+    weapons: list[Weapon] = Field(min_length=1, max_length=MAX_WEAPONS)
+    M: int = Field(6, ge=0, le=60)
+    Ld: Target = 7
+    OC: int = Field(1, ge=0, le=20)
+    keywords: list[str] = Field(default_factory=list)
+    scouts: int | None = Field(None, ge=1, le=24, description='Scouts x"')
+
+
+class AttackingUnit(_Strict):
+    name: str = "attacker"
+    models: list[AttackingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
+    order: Order | None = None
+    battle_shocked: bool = False
+    keywords: list[str] = Field(default_factory=list)
+
+    _check_order = field_validator("order", mode="before")(classmethod(lambda cls, v: _order(v)))
+
+
+class DefendingModel(_Strict):
+    name: str = "model"
+    count: Count = 1
+    T: Annotated[int, Field(ge=1, le=30)]
+    Sv: Annotated[int, Field(ge=2, le=7)]
+    W: Annotated[int, Field(ge=1, le=MAX_WOUNDS)]
+    invulnerable: Target | None = None
+    FNP: Target | list[Target] | None = None
+    damage_reduction: int = Field(0, ge=0, le=5, description="-X Damage to attacks allocated")
+    halve_damage: bool = False
+    M: int = Field(6, ge=0, le=60)
+    Ld: Target = 7
+    OC: int = Field(1, ge=0, le=20)
+    keywords: list[str] = Field(default_factory=list)
+    scouts: int | None = Field(None, ge=1, le=24)
+
+    @property
+    def fnp(self) -> int | None:
+        """The Feel No Pain used: with several, only one applies, so the best (lowest) is used."""
+        if self.FNP is None:
+            return None
+        return min(self.FNP) if isinstance(self.FNP, list) else self.FNP
+
+
+class DefendingUnit(_Strict):
+    """The target. ``models`` are the Bodyguard (allocation order as listed); ``leaders`` are
+    attached CHARACTER models (the Leader rule)."""
+
+    name: str = "defender"
+    models: list[DefendingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
+    leaders: list[DefendingModel] = Field(default_factory=list, max_length=2)
+    keywords: list[str] = Field(default_factory=list)
+    cover: bool = False
+    order: Order | None = None
+    battle_shocked: bool = False
+
+    _check_order = field_validator("order", mode="before")(classmethod(lambda cls, v: _order(v)))
+
+    @model_validator(mode="after")
+    def _size(self) -> DefendingUnit:
+        n = sum(m.count for m in self.models) + sum(m.count for m in self.leaders)
+        if n > MAX_MODELS:
+            raise ValueError(f"a unit has at most {MAX_MODELS} models, this one {n}")
+        return self
+
+
+class Conditions(_Strict):
+    """The situation of the attack: range, movement, charge, and extra modifiers or rerolls."""
+
+    half_range: bool = False
+    remained_stationary: bool = False
+    charged: bool = False
+    hit_modifier: int = Field(0, ge=-6, le=6)
+    wound_modifier: int = Field(0, ge=-6, le=6)
+    save_modifier: int = Field(0, ge=-6, le=6)
+    reroll_hits: RerollPolicy = RerollPolicy.NONE
+    reroll_wounds: RerollPolicy = RerollPolicy.NONE
+    critical_hit: Target | None = None
+    critical_wound: Target | None = None
+
+
+class Scenario(_Strict):
+    system: Literal["wh40k"] = "wh40k"
+    title: str = ""
+    attacker: AttackingUnit
+    defender: DefendingUnit
+    conditions: Conditions = Field(default_factory=Conditions)
