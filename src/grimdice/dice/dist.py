@@ -48,6 +48,21 @@ class Dist:
         self._pmf.setflags(write=False)
         self._offset = int(offset) + lo
 
+    @classmethod
+    def _trusted(cls, pmf: np.ndarray, offset: int) -> Dist:
+        """Internal fast path for arrays produced by exact operations on valid distributions:
+        only zero ends are trimmed (no validation)."""
+        nz = np.flatnonzero(pmf)
+        self = object.__new__(cls)
+        if nz.size == 0:
+            raise ValueError("probabilities must not all be zero")
+        lo, hi = int(nz[0]), int(nz[-1])
+        arr = pmf[lo : hi + 1].copy()
+        arr.setflags(write=False)
+        self._pmf = arr
+        self._offset = int(offset) + lo
+        return self
+
     # ------------------------------------------------------------------ constructors
     @classmethod
     def constant(cls, value: int) -> Dist:
@@ -110,7 +125,7 @@ class Dist:
         for w, d in zip(weights, dists, strict=True):
             if w:
                 out[d.offset - lo : d.offset - lo + d._pmf.size] += w * d._pmf
-        return cls(out, lo)
+        return cls._trusted(out, lo)
 
     # ------------------------------------------------------------------ accessors
     @property
@@ -189,9 +204,9 @@ class Dist:
     def __add__(self, other: Dist | int) -> Dist:
         """Sum of two independent variables (or a shift by an integer)."""
         if isinstance(other, (int, np.integer)):
-            return Dist(self._pmf, self._offset + int(other))
+            return Dist._trusted(self._pmf, self._offset + int(other))
         if isinstance(other, Dist):
-            return Dist(np.convolve(self._pmf, other._pmf), self._offset + other._offset)
+            return Dist._trusted(np.convolve(self._pmf, other._pmf), self._offset + other._offset)
         return NotImplemented
 
     __radd__ = __add__

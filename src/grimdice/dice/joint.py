@@ -158,7 +158,8 @@ class Joint:
 
     def total(self) -> Dist:
         """Distribution of the sum of all the counts."""
-        return self.map(lambda *xs: sum(xs))
+        idx = np.indices(self._table.shape).sum(axis=0)
+        return Dist(np.bincount(idx.ravel(), weights=self._table.ravel()))
 
     def items(self) -> list[tuple[tuple[int, ...], float]]:
         return [

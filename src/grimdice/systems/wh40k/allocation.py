@@ -94,64 +94,70 @@ class Queue:
 
 
 class AllocationChain:
-    """The exact law of the defending unit's state as wound tokens arrive."""
+    """The exact law of the defending unit's state as wound tokens arrive.
+
+    States ``(c_bodyguard, c_character)`` are flattened to one index ``s``; the state array has
+    axes ``(*pending, u, s)``: pending Devastating Wounds counts, failed saves so far (only when
+    the unit's models save differently; otherwise one slot), and the unit state. Each kind of
+    token is a pair of matrices over ``s`` (saved / failed), built once with the routing of the
+    Leader rule, so allocating a token is one or two matrix products.
+    """
 
     def __init__(self, target: Target, groups: list[WeaponGroup], track_unsaved: bool, max_tokens: int):
-        self.target = target
         self.bodyguard = Queue(target.bodyguard)
         self.leaders = Queue(target.leaders)
         self.track = track_unsaved
-        last = (target.leaders or target.bodyguard)[-1]
-        self._ops: dict[tuple[int, bool], tuple] = {}
         self._groups = groups
-        self._last = last
+        self._last = (target.leaders or target.bodyguard)[-1]
+        self._ops: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray | None]] = {}
+        self.nb, self.nc = self.bodyguard.total + 1, self.leaders.total + 1
         u = max_tokens + 1 if track_unsaved else 1
-        shape = (self.bodyguard.total + 1, self.leaders.total + 1, u)
-        if np.prod(shape) > MAX_STATES:
-            raise ValueError(f"the exact allocation needs {np.prod(shape)} states; use --simulate")
-        self.state = np.zeros(shape)
-        self.state[0, 0, 0] = 1.0
+        n = self.nb * self.nc
+        if n * n > MAX_STATES * 8 or n * u > MAX_STATES:
+            raise ValueError(
+                f"the exact allocation needs {n} unit states x {u}; too large, use --simulate"
+            )
+        self.state = np.zeros((u, n))
+        self.state[0, 0] = 1.0
 
-    # -------------------------------------------------------------- token operators
-    def _op(self, gi: int, dev: bool):
+    def _op(self, gi: int, dev: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        """(saved, failed) matrices over flat states, or (combined, None) without ``u``."""
         key = (gi, dev)
-        if key not in self._ops:
-            g = self._groups[gi]
-            last_save = token_save(g, self._last, dev) if self.track else 1.0
-            qb = self.bodyguard.operator(g, dev, last_save)
-            qc = self.leaders.operator(g, dev, last_save)
-            if not self.track:
-                qb = (np.diag(qb[0]) + qb[1], None)
-                qc = (np.diag(qc[0]) + qc[1], None)
-            precision_first = g.ab.precision and self.leaders.total > 0
-            self._ops[key] = (qb, qc, precision_first)
-        return self._ops[key]
-
-    def _queue(self, X: np.ndarray, axis: int, op) -> np.ndarray:
-        moved = np.moveaxis(X, axis, -1)
-        if not self.track:
-            return np.moveaxis(moved @ op[0], -1, axis)
-        saved, F = op
-        out = np.moveaxis(moved * saved, -1, axis)
-        failed = np.moveaxis(moved @ F, -1, axis)
-        out[..., 1:] += failed[..., :-1]
-        return out
+        if key in self._ops:
+            return self._ops[key]
+        g = self._groups[gi]
+        last_save = token_save(g, self._last, dev) if self.track else 1.0
+        sb, Fb = self.bodyguard.operator(g, dev, last_save)
+        sc, Fc = self.leaders.operator(g, dev, last_save)
+        nb, nc = self.nb, self.nc
+        n = nb * nc
+        saved = np.zeros(n)
+        F = np.zeros((n, n))
+        precision_first = g.ab.precision and self.leaders.total > 0
+        for b in range(nb):
+            for c in range(nc):
+                s = b * nc + c
+                b_alive, c_alive = b < nb - 1, c < nc - 1
+                to_leader = c_alive and (precision_first or not b_alive)
+                if to_leader or (not b_alive and not c_alive):
+                    saved[s] = sc[c]
+                    F[s, b * nc : (b + 1) * nc] = Fc[c]
+                else:
+                    saved[s] = sb[b]
+                    F[s, c::nc] = Fb[b]
+        op = (np.diag(saved) + F, None) if not self.track else (saved, F)
+        self._ops[key] = op
+        return op
 
     def apply(self, P: np.ndarray, gi: int, dev: bool) -> np.ndarray:
-        """Allocate one token of group ``gi`` in every state of ``P`` (axes ``..., b, c, u``)."""
-        qb, qc, precision_first = self._op(gi, dev)
-        (a1, op1), (a2, op2) = ((-2, qc), (-3, qb)) if precision_first else ((-3, qb), (-2, qc))
-        dead = P.shape[a1] - 1
-        idx = [slice(None)] * P.ndim
-        idx[a1] = slice(dead, dead + 1)
-        at_dead = P[tuple(idx)]
-        alive = P.copy()
-        alive[tuple(idx)] = 0.0
-        R = self._queue(alive, a1, op1)
-        R[tuple(idx)] += self._queue(at_dead, a2, op2)
-        return R
+        """Allocate one token of group ``gi`` in every state of ``P`` (axes ``..., u, s``)."""
+        M, F = self._op(gi, dev)
+        if F is None:
+            return P @ M
+        out = P * M
+        out[..., 1:, :] += (P[..., :-1, :] @ F)
+        return out
 
-    # -------------------------------------------------------------- batches of tokens
     def absorb(self, gi: int, counts: Dist) -> None:
         """Allocate a random number of tokens of one group: ``sum_n P(N=n) T^n state`` (Horner)."""
         P = self.state
@@ -165,7 +171,7 @@ class AllocationChain:
     def absorb_with_devastating(self, gi: int, joint: np.ndarray) -> None:
         """Allocate normal tokens now and hold the Devastating Wounds tokens back (new axis 0)."""
         P = self.state
-        N, D = joint.shape
+        N = joint.shape[0]
         Q = joint[:, :, *([None] * P.ndim)] * P[None, None]
         R = Q[N - 1]
         for n in range(N - 2, -1, -1):
@@ -175,19 +181,18 @@ class AllocationChain:
     def release_devastating(self, gi: int) -> None:
         """Allocate the held-back tokens of the oldest pending axis (after all other attacks)."""
         P = self.state
-        ax = P.ndim - 4
+        ax = P.ndim - 3
         D = P.shape[ax]
         R = np.take(P, D - 1, axis=ax)
         for d in range(D - 2, -1, -1):
             R = self.apply(R, gi, True) + np.take(P, d, axis=ax)
         self.state = R
 
-    # -------------------------------------------------------------- results
     def outcome(self) -> dict[str, Dist]:
         P = self.state
-        grid = P.sum(axis=-1)
-        cb = np.arange(self.bodyguard.total + 1)[:, None]
-        cc = np.arange(self.leaders.total + 1)[None, :]
+        grid = P.sum(axis=0).reshape(self.nb, self.nc)
+        cb = np.arange(self.nb)[:, None]
+        cc = np.arange(self.nc)[None, :]
         kb = self.bodyguard.destroyed()[:, None]
         kc = self.leaders.destroyed()[None, :]
         out = {
@@ -195,7 +200,7 @@ class AllocationChain:
             "models_destroyed": _dist(np.broadcast_to(kb + kc, grid.shape), grid),
         }
         if self.track:
-            out["unsaved"] = Dist(P.sum(axis=(0, 1)))
+            out["unsaved"] = Dist(P.sum(axis=1))
         if self.leaders.total:
             lc = grid.sum(axis=0)
             out["character_damage"] = Dist(lc)
