@@ -42,7 +42,7 @@ def icepool_naive():
     p_unsaved = icepool.d6 <= 3  # Sv 3+ with AP-1: 4+ to save
     # effective damage of one unsaved wound: D3, each point ignored on a 5+
     eff = icepool.d3.map(lambda d: d @ (icepool.d6 <= 4))
-    per_attack = (p_hit & p_wound & p_unsaved)
+    per_attack = p_hit & p_wound & p_unsaved
     n_unsaved = 120 @ per_attack
 
     W, MODELS = 3, 20
@@ -92,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     result = grimdice_exact()
     ours = np.array(result["models_destroyed"].pmf_from_zero())
     t_ours = timed(grimdice_exact, 3 if args.smoke else 20)
-    print(f"grimdice exact: {t_ours * 1e3:.2f} ms  (mean models destroyed {result['models_destroyed'].mean():.4f})")
+    mean = result["models_destroyed"].mean()
+    print(f"grimdice exact: {t_ours * 1e3:.2f} ms  (mean models destroyed {mean:.4f})")
     if args.smoke:
         return 0
     t0 = time.perf_counter()

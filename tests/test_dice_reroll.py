@@ -43,7 +43,7 @@ def test_reroll_one_die_of_pool_matches_icepool(n):
         rolls = list(rolls)
         for i, f in enumerate(rolls):
             if f < 4:
-                return icepool.d6.map(lambda g, i=i: successes(*(rolls[:i] + [g] + rolls[i + 1 :])))
+                return icepool.d6.map(lambda g, i=i: successes(*rolls[:i], g, *rolls[i + 1 :]))
         return icepool.Die([successes(*rolls)])
 
     theirs = icepool.map(lambda *r: rerolled(r), *([icepool.d6] * n))

@@ -21,8 +21,9 @@ def model(**kw: Any) -> dict[str, Any]:
     return m
 
 
-def scenario(weapons, defenders, *, count: int = 1, leaders=None, conditions=None, attacker=None,
-             defender=None) -> dict[str, Any]:
+def scenario(
+    weapons, defenders, *, count: int = 1, leaders=None, conditions=None, attacker=None, defender=None
+) -> dict[str, Any]:
     weapons = weapons if isinstance(weapons, list) else [weapons]
     defenders = defenders if isinstance(defenders, list) else [defenders]
     d = {"models": defenders, **(defender or {})}

@@ -189,7 +189,9 @@ def test_feel_no_pain_per_wound():
 
 
 def test_feel_no_pain_best_of_several_and_vs_devastating():
-    r = run(weapon(S=8, critical_wound=2, abilities=["torrent", "devastating wounds"]), model(Sv=2, FNP=[6, 4]))
+    r = run(
+        weapon(S=8, critical_wound=2, abilities=["torrent", "devastating wounds"]), model(Sv=2, FNP=[6, 4])
+    )
     assert r["damage"][1] == pytest.approx(5 / 6 * 1 / 2)
 
 

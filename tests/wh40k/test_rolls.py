@@ -17,7 +17,18 @@ from grimdice.systems.wh40k.rolls import (
 
 @pytest.mark.parametrize(
     "S,T,need",
-    [(8, 4, 2), (9, 4, 2), (5, 4, 3), (7, 4, 3), (4, 4, 4), (3, 4, 5), (3, 5, 5), (2, 4, 6), (3, 6, 6), (1, 10, 6)],
+    [
+        (8, 4, 2),
+        (9, 4, 2),
+        (5, 4, 3),
+        (7, 4, 3),
+        (4, 4, 4),
+        (3, 4, 5),
+        (3, 5, 5),
+        (2, 4, 6),
+        (3, 6, 6),
+        (1, 10, 6),
+    ],
 )
 def test_wound_table(S, T, need):
     assert wound_target(S, T) == need

@@ -32,7 +32,9 @@ def _root() -> None:
 def calc(
     scenario: Annotated[Path, typer.Argument(help="Scenario file (YAML or JSON).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Also draw the distributions to this PNG.")] = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Also draw the distributions to this PNG.")
+    ] = None,
     simulate: Annotated[
         int | None, typer.Option("--simulate", help="Use the Monte Carlo engine with N trials.")
     ] = None,

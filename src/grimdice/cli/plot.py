@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from grimdice.errors import GrimdiceError
@@ -25,8 +26,12 @@ def plot_result(result: Result, path: str | Path) -> Path:
         ax.set_title(f"{name} (mean {d.mean():.2f})", fontsize=10, loc="left")
         ax.set_ylabel("P")
     axes[-1, 0].set_xlabel("count")
-    title = f"{result.system} {result.title} ({result.method})".strip()
-    fig.suptitle(title)
+    title = (
+        f"{result.system}: {result.title} ({result.method})"
+        if result.title
+        else f"{result.system} ({result.method})"
+    )
+    fig.suptitle(textwrap.fill(title, 80), fontsize=11)
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out, dpi=100)

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console, Group
 from rich.table import Table
 
 from grimdice.result import Result
 
 SHOWN_BELOW = 5e-5  # "at least N" rows are shown while some stage still has this much mass
+
+#: short column labels for the "at least N" table
+LABELS = {
+    "models_destroyed": "destroyed",
+    "devastating_wounds": "dev. wounds",
+    "character_damage": "char. damage",
+    "characters_destroyed": "char. destroyed",
+}
 
 
 def _title(result: Result) -> str:
@@ -33,7 +43,7 @@ def at_least_table(result: Result) -> Table:
     t.add_column("N", justify="right")
     names = list(result.stages)
     for n in names:
-        t.add_column(n, justify="right")
+        t.add_column(LABELS.get(n, n), justify="right", overflow="fold")
     top = max(d.max for d in result.stages.values())
     for k in range(1, top + 1):
         probs = [result.stages[n].prob_at_least(k) for n in names]
@@ -43,15 +53,30 @@ def at_least_table(result: Result) -> Table:
     return t
 
 
+def _flatten(prefix: str, value: Any) -> list[tuple[str, str]]:
+    if isinstance(value, dict):
+        if "mean" in value and "pmf" in value:
+            return [(f"{prefix} (mean)", f"{value['mean']:.4g}")]
+        rows: list[tuple[str, str]] = []
+        for k, v in value.items():
+            rows += _flatten(f"{prefix} {k}".strip(), v)
+        return rows
+    if isinstance(value, float):
+        return [(prefix, f"{value:.4g}")]
+    if isinstance(value, (int, str, bool)):
+        return [(prefix, str(value))]
+    return []
+
+
 def extras_table(result: Result) -> Table | None:
-    flat = {k: v for k, v in result.extra.items() if isinstance(v, (int, float, str, bool))}
-    if not flat:
+    rows = _flatten("", result.extra)
+    if not rows:
         return None
     t = Table(title="also", title_justify="left", show_header=False)
     t.add_column("what")
     t.add_column("value", justify="right")
-    for k, v in flat.items():
-        t.add_row(k, f"{v:.4g}" if isinstance(v, float) else str(v))
+    for k, v in rows:
+        t.add_row(k, v)
     return t
 
 

@@ -28,7 +28,7 @@ class Dist:
     Instances are immutable values; every operation returns a new ``Dist``.
     """
 
-    __slots__ = ("_pmf", "_offset")
+    __slots__ = ("_offset", "_pmf")
 
     def __init__(self, pmf: Iterable[float], offset: int = 0, *, normalize: bool = False) -> None:
         arr = _as_pmf(pmf)

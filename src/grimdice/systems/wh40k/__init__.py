@@ -16,8 +16,9 @@ from grimdice.systems.wh40k.units import MAX_TOTAL_ATTACKS, resolve_groups, reso
 __all__ = ["Scenario", "calculate"]
 
 
-def calculate(scenario: Mapping[str, Any] | Scenario, *, simulate: int | None = None,
-              seed: int | None = None) -> Result:
+def calculate(
+    scenario: Mapping[str, Any] | Scenario, *, simulate: int | None = None, seed: int | None = None
+) -> Result:
     """Resolve every attack of the scenario: exactly, or by ``simulate`` seeded Monte Carlo trials."""
     from grimdice.errors import ScenarioError
 
@@ -26,7 +27,9 @@ def calculate(scenario: Mapping[str, Any] | Scenario, *, simulate: int | None = 
     groups = resolve_groups(sc, target)
     most = sum(g.models * (g.attacks.max + g.attack_bonus) for g in groups)
     if most > MAX_TOTAL_ATTACKS:
-        raise ScenarioError("attacker", f"at most {MAX_TOTAL_ATTACKS} attacks in one scenario, this one up to {most}")
+        raise ScenarioError(
+            "attacker", f"at most {MAX_TOTAL_ATTACKS} attacks in one scenario, this one up to {most}"
+        )
     if simulate is None:
         from grimdice.systems.wh40k.exact import exact_result
 

@@ -79,8 +79,19 @@ def parse_abilities(items: list[str], where: str) -> WeaponAbilities:
         flag = a.replace("-", "_").replace(" ", "_")
         if a in NO_EFFECT:
             continue
-        if a in ("lethal hits", "devastating wounds", "twin-linked", "torrent", "blast", "lance",
-                 "heavy", "ignores cover", "indirect fire", "precision", "hazardous"):
+        if a in (
+            "lethal hits",
+            "devastating wounds",
+            "twin-linked",
+            "torrent",
+            "blast",
+            "lance",
+            "heavy",
+            "ignores cover",
+            "indirect fire",
+            "precision",
+            "hazardous",
+        ):
             kw[flag] = True
         elif m := _SUSTAINED.match(a):
             kw["sustained_hits"] = _dice(m.group(1), f)

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from grimdice.dice.dist import Dist
-from grimdice.dice.expr import D6
 from grimdice.systems.wh40k.rolls import FACES, fnp_passes, modified_damage
 from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup, save_probability
 
@@ -114,9 +113,7 @@ class AllocationChain:
         u = max_tokens + 1 if track_unsaved else 1
         n = self.nb * self.nc
         if n * n > MAX_STATES * 8 or n * u > MAX_STATES:
-            raise ValueError(
-                f"the exact allocation needs {n} unit states x {u}; too large, use --simulate"
-            )
+            raise ValueError(f"the exact allocation needs {n} unit states x {u}; too large, use --simulate")
         self.state = np.zeros((u, n))
         self.state[0, 0] = 1.0
 
@@ -155,7 +152,7 @@ class AllocationChain:
         if F is None:
             return P @ M
         out = P * M
-        out[..., 1:, :] += (P[..., :-1, :] @ F)
+        out[..., 1:, :] += P[..., :-1, :] @ F
         return out
 
     def absorb(self, gi: int, counts: Dist) -> None:

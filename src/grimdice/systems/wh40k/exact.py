@@ -81,14 +81,25 @@ def _dev(tokens: Joint) -> Dist:
 
 def exact_result(target: Target, groups: list[WeaponGroup], title: str = "") -> Result:
     solved = solve(target, groups)
-    stage_names = ["hits", "wounds", "devastating_wounds", "unsaved", "damage", "models_destroyed",
-                   "character_damage", "characters_destroyed"]
+    stage_names = [
+        "hits",
+        "wounds",
+        "devastating_wounds",
+        "unsaved",
+        "damage",
+        "models_destroyed",
+        "character_damage",
+        "characters_destroyed",
+    ]
     stages = {k: solved[k] for k in stage_names if k in solved}
     extra = {}
     hz = hazardous(groups)
     if hz:
         from grimdice.result import stage_json
 
-        extra["hazardous"] = {"tests": hz["tests"], "failed": stage_json(hz["failed"]),
-                              "p_any_failed": hz["failed"].prob_at_least(1)}
+        extra["hazardous"] = {
+            "tests": hz["tests"],
+            "failed": stage_json(hz["failed"]),
+            "p_any_failed": hz["failed"].prob_at_least(1),
+        }
     return Result("wh40k", "exact", stages, extra=extra, title=title)  # type: ignore[arg-type]

@@ -28,7 +28,7 @@ def active_order(order: Order | None, battle_shocked: bool) -> Order | None:
 
 def skill_with_order(skill: int, melee: bool, order: Order | None) -> int:
     """BS/WS after FIX BAYONETS! (melee) or TAKE AIM! (ranged): improve (lower) by 1."""
-    if order is Order.FIX_BAYONETS and melee or order is Order.TAKE_AIM and not melee:
+    if (order is Order.FIX_BAYONETS and melee) or (order is Order.TAKE_AIM and not melee):
         return skill - 1
     return skill
 
@@ -98,7 +98,9 @@ def issue_order(
     if not eligible:
         raise RuleError(f"Orders: {unit.name} is not eligible to receive this OFFICER's Orders")
     if distance > ORDER_RANGE:
-        raise RuleError(f"Orders: {unit.name} must be within {ORDER_RANGE:g}\" of the OFFICER (is {distance:g}\")")
+        raise RuleError(
+            f'Orders: {unit.name} must be within {ORDER_RANGE:g}" of the OFFICER (is {distance:g}")'
+        )
     chosen = order if isinstance(order, Order) else Order.from_text(order)
     unit.order = chosen  # replaces the current one
     return unit

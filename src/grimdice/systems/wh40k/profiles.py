@@ -6,7 +6,7 @@ invulnerable, FNP (models). Rolls are written as the number before the ``+`` (``
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -37,7 +37,7 @@ def _dice_text(v: object, lo: int, hi: int, what: str) -> str | int:
     return v
 
 
-class RerollPolicy(str, Enum):
+class RerollPolicy(StrEnum):
     """Which rolls are rerolled (once): none, 1s, failed rolls, or all but critical results."""
 
     NONE = "none"
@@ -93,7 +93,7 @@ class Weapon(_Strict):
         return self.WS if self.WS is not None else self.BS  # type: ignore[return-value]
 
 
-class Order(str, Enum):
+class Order(StrEnum):
     """The six Orders of Voice of Command (Astra Militarum)."""
 
     MOVE_MOVE_MOVE = "move move move"
@@ -118,7 +118,10 @@ class Order(str, Enum):
             "duty and honor": cls.DUTY_AND_HONOUR,
         }
         if norm not in aliases:
-            allowed = "MOVE! MOVE! MOVE!, FIX BAYONETS!, TAKE AIM!, FIRST RANK, FIRE! SECOND RANK, FIRE!, TAKE COVER!, DUTY AND HONOUR!"
+            allowed = (
+                "MOVE! MOVE! MOVE!, FIX BAYONETS!, TAKE AIM!, FIRST RANK, FIRE! SECOND RANK, FIRE!, "
+                "TAKE COVER!, DUTY AND HONOUR!"
+            )
             raise ValueError(f"unknown order {text!r}; allowed: {allowed}")
         return aliases[norm]
 

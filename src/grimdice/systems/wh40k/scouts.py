@@ -52,18 +52,24 @@ def check_scouts_move(
     Raises :class:`RuleError` saying which sentence of the rule the move breaks.
     """
     if battle_round != 1 or not before_first_turn:
-        raise RuleError("Scouts: the move is made at the start of the first battle round, before the first turn")
+        raise RuleError(
+            "Scouts: the move is made at the start of the first battle round, before the first turn"
+        )
     if transport_passengers is not None:
         if not transport_passengers:
             raise RuleError("Scouts: the DEDICATED TRANSPORT carries no unit with Scouts")
         if any(v is None for v in transport_passengers):
-            raise RuleError("Scouts: a DEDICATED TRANSPORT may only move if every model embarked within it has Scouts")
+            raise RuleError(
+                "Scouts: a DEDICATED TRANSPORT may only move if every model embarked within it has Scouts"
+            )
         x = unit_scouts_distance(list(transport_passengers))
     else:
         x = unit_scouts_distance([m.scouts for m in moves])
         if x is None:
             lacking = [m.name for m in moves if m.scouts is None]
-            raise RuleError(f"Scouts: every model in the unit must have Scouts x; lacking: {', '.join(lacking)}")
+            raise RuleError(
+                f"Scouts: every model in the unit must have Scouts x; lacking: {', '.join(lacking)}"
+            )
     assert x is not None
     for m in moves:
         moved = m.start.centre.distance(m.end.centre)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from grimdice.dice.expr import D6
 from grimdice.dice.sampler import Sampler
 from grimdice.result import Result, empirical, stage_json
 from grimdice.systems.wh40k.rolls import CRIT, FAIL, cover_applies, modified_damage, roll_result
@@ -117,8 +116,12 @@ def _resolve(s, g: WeaponGroup, dev: bool, t: np.ndarray, bg: _Queue, ch: _Queue
         hit = tt[~saved]
         failed[hit] = 1
         i = q.idx[hit]
-        d = modified_damage(s.expr(g.damage, hit.size), q.field("halve_damage")[i].astype(bool),
-                            q.field("damage_reduction")[i], g.damage_bonus)
+        d = modified_damage(
+            s.expr(g.damage, hit.size),
+            q.field("halve_damage")[i].astype(bool),
+            q.field("damage_reduction")[i],
+            g.damage_bonus,
+        )
         fnp = q.field("fnp", NO_ROLL)[i]
         width = int(d.max()) if d.size else 0
         if width:
@@ -143,7 +146,9 @@ def _resolve(s, g: WeaponGroup, dev: bool, t: np.ndarray, bg: _Queue, ch: _Queue
     return failed
 
 
-def simulate(target: Target, groups: list[WeaponGroup], trials: int, seed: int | None) -> dict[str, np.ndarray]:
+def simulate(
+    target: Target, groups: list[WeaponGroup], trials: int, seed: int | None
+) -> dict[str, np.ndarray]:
     s = Sampler(seed)
     rolled = [roll_group(s, g, trials) for g in groups]
     counts = [r["normal"] for r in rolled] + [r["dev"] for r in rolled]
@@ -176,16 +181,28 @@ def simulate(target: Target, groups: list[WeaponGroup], trials: int, seed: int |
     return out
 
 
-def simulated_result(target: Target, groups: list[WeaponGroup], trials: int, seed: int | None,
-                     title: str = "") -> Result:
+def simulated_result(
+    target: Target, groups: list[WeaponGroup], trials: int, seed: int | None, title: str = ""
+) -> Result:
     samples = simulate(target, groups, trials, seed)
-    order = ["hits", "wounds", "devastating_wounds", "unsaved", "damage", "models_destroyed",
-             "character_damage", "characters_destroyed"]
+    order = [
+        "hits",
+        "wounds",
+        "devastating_wounds",
+        "unsaved",
+        "damage",
+        "models_destroyed",
+        "character_damage",
+        "characters_destroyed",
+    ]
     stages = {k: empirical(samples[k]) for k in order if k in samples}
     extra = {}
     if "hazardous_failed" in samples:
         failed = empirical(samples["hazardous_failed"])
         tests = sum(g.models for g in groups if g.ab.hazardous)
-        extra["hazardous"] = {"tests": tests, "failed": stage_json(failed),
-                              "p_any_failed": failed.prob_at_least(1)}
+        extra["hazardous"] = {
+            "tests": tests,
+            "failed": stage_json(failed),
+            "p_any_failed": failed.prob_at_least(1),
+        }
     return Result("wh40k", "simulated", stages, extra=extra, trials=trials, seed=seed, title=title)

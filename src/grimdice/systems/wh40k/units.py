@@ -101,8 +101,16 @@ class Target:
 def _profiles(models: list[DefendingModel], order, character: bool) -> tuple[Profile, ...]:
     out = []
     for m in models:
-        p = Profile(m.name, save_with_order(m.Sv, order), m.W, m.invulnerable, m.fnp,
-                    m.damage_reduction, m.halve_damage, character)
+        p = Profile(
+            m.name,
+            save_with_order(m.Sv, order),
+            m.W,
+            m.invulnerable,
+            m.fnp,
+            m.damage_reduction,
+            m.halve_damage,
+            character,
+        )
         out.extend([p] * m.count)
     return tuple(out)
 

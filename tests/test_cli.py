@@ -1,0 +1,133 @@
+"""The grimdice command line: tables, the JSON contract, plots, simulation and clear errors."""
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from grimdice.cli import app
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+runner = CliRunner()
+
+
+def example_files():
+    return sorted(EXAMPLES.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", example_files(), ids=lambda p: p.name)
+def test_every_example_runs_and_meets_the_json_contract(path):
+    res = runner.invoke(app, ["calc", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    system = yaml.safe_load(path.read_text())["system"]
+    assert out["system"] == system
+    assert out["method"] == "exact"
+    for stage in ("damage", "models_destroyed"):
+        assert set(out[stage]) >= {"mean", "pmf"}
+        pmf = out[stage]["pmf"]
+        assert sum(pmf) == pytest.approx(1.0, abs=1e-9)
+        assert out[stage]["mean"] == pytest.approx(sum(i * p for i, p in enumerate(pmf)))
+
+
+def test_table_output_names_stages():
+    res = runner.invoke(app, ["calc", str(EXAMPLES / "wh40k-intercessors-vs-boyz.yaml")])
+    assert res.exit_code == 0, res.output
+    for word in ("hits", "wounds", "unsaved", "damage", "models_destroyed", "at least N"):
+        assert word in res.stdout
+
+
+def test_simulate_json_is_seeded(tmp_path):
+    args = ["calc", str(EXAMPLES / "wh40k-guard-orders.yaml"), "--json", "--simulate", "3000", "--seed", "5"]
+    a = json.loads(runner.invoke(app, args).stdout)
+    b = json.loads(runner.invoke(app, args).stdout)
+    assert a == b
+    assert a["method"] == "simulated" and a["trials"] == 3000 and a["seed"] == 5
+
+
+def test_plot_writes_png(tmp_path):
+    out = tmp_path / "d.png"
+    res = runner.invoke(app, ["calc", str(EXAMPLES / "wh40k-guard-orders.yaml"), "--plot", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def write(tmp_path, data):
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump(data))
+    return str(p)
+
+
+BASE = {
+    "system": "wh40k",
+    "attacker": {"models": [{"weapons": [{"A": 2, "BS": 3, "S": 4, "AP": -1, "D": 1}]}]},
+    "defender": {"models": [{"T": 4, "Sv": 3, "W": 2}]},
+}
+
+
+@pytest.mark.parametrize(
+    "patch,needle",
+    [
+        ({"system": "chess"}, "system: unknown system 'chess'; allowed:"),
+        (
+            {
+                "attacker": {
+                    "models": [{"weapons": [{"A": 2, "BS": 3, "S": 4, "D": 1, "abilities": ["flaming"]}]}]
+                }
+            },
+            "attacker.models.0.weapons.0.abilities.0: unknown ability 'flaming'; allowed:",
+        ),
+        (
+            {"attacker": {"models": [{"weapons": [{"A": "2Q", "BS": 3, "S": 4}]}]}},
+            "attacker.models.0.weapons.0.A",
+        ),
+        (
+            {"attacker": {"models": [{"weapons": [{"A": 1, "BS": 9, "S": 4}]}]}},
+            "attacker.models.0.weapons.0.BS",
+        ),
+        ({"attacker": {"models": [{"weapons": [{"A": 1, "BS": 3, "WS": 3, "S": 4}]}]}}, "exactly one of BS"),
+        (
+            {"attacker": {"models": [{"weapons": [{"A": 1, "BS": 3, "S": 4, "AP": 2}]}]}},
+            "AP is written as 0 or negative",
+        ),
+        (
+            {"defender": {"models": [{"T": 4, "Sv": 3, "W": 2, "Toughness": 5}]}},
+            "defender.models.0.Toughness: unknown field; allowed here:",
+        ),
+        ({"defender": {"models": [{"T": 4, "Sv": 3}]}}, "defender.models.0.W: Field required"),
+        ({"defender": {"models": [{"T": 4, "Sv": 3, "W": 2, "count": 100000}]}}, "defender.models.0.count"),
+        (
+            {"attacker": {"models": [{"count": 200, "weapons": [{"A": "10D6", "BS": 3, "S": 4}]}]}},
+            "at most 2000 attacks",
+        ),
+    ],
+)
+def test_bad_input_gets_a_clear_error(tmp_path, patch, needle):
+    res = runner.invoke(app, ["calc", write(tmp_path, BASE | patch)])
+    assert res.exit_code == 2
+    assert needle in " ".join(res.output.split()), res.output
+    assert "Traceback" not in res.output
+
+
+def flat(res):
+    return " ".join(res.output.split())
+
+
+def test_missing_file_and_bad_options(tmp_path):
+    res = runner.invoke(app, ["calc", str(tmp_path / "nope.yaml")])
+    assert res.exit_code == 2 and "no such file" in flat(res)
+    res = runner.invoke(app, ["calc", write(tmp_path, BASE), "--simulate", "0"])
+    assert res.exit_code == 2 and "--simulate" in flat(res)
+    res = runner.invoke(app, ["calc", write(tmp_path, BASE), "--seed", "3"])
+    assert res.exit_code == 2 and "--seed only applies" in flat(res)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("system: [unclosed")
+    res = runner.invoke(app, ["calc", str(bad)])
+    assert res.exit_code == 2 and "not valid YAML" in flat(res)
+
+
+def test_systems_lists_wh40k():
+    res = runner.invoke(app, ["systems"])
+    assert "wh40k" in res.stdout
