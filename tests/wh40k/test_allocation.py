@@ -73,3 +73,12 @@ def test_total_wounds_bound_damage():
     r = run(weapon(A=10, D=6, **SURE), model(count=2, W=3))
     assert r["damage"].max == 6
     assert r["models_destroyed"].max == 2
+
+
+def test_too_large_exact_allocation_is_a_clear_error():
+    from grimdice.errors import ScenarioError
+
+    big = weapon(A=10, BS=3, S=4, D="D6", abilities=["sustained hits 2"])
+    with pytest.raises(ScenarioError, match="use --simulate"):
+        run(big, [model(count=100, W=10, Sv=4), model(count=90, W=10, Sv=3)], count=100,
+            leaders=[model(name="boss", W=10, invulnerable=4)])

@@ -21,10 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from grimdice.dice.dist import Dist
+from grimdice.errors import ScenarioError
 from grimdice.systems.wh40k.rolls import FACES, fnp_passes, modified_damage
 from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup, save_probability
 
 MAX_STATES = 2_000_000
+MAX_WORK = 4e10  # multiply-adds allowed for the exact allocation (about 10 s)
 
 
 def damage_dist(g: WeaponGroup, p: Profile) -> Dist:
@@ -112,8 +114,13 @@ class AllocationChain:
         self.nb, self.nc = self.bodyguard.total + 1, self.leaders.total + 1
         u = max_tokens + 1 if track_unsaved else 1
         n = self.nb * self.nc
-        if n * n > MAX_STATES * 8 or n * u > MAX_STATES:
-            raise ValueError(f"the exact allocation needs {n} unit states x {u}; too large, use --simulate")
+        work = max_tokens * u * n * n
+        if n * n > MAX_STATES * 8 or n * u > MAX_STATES or work > MAX_WORK:
+            raise ScenarioError(
+                "defender",
+                f"exact allocation is too large here ({n} unit states, up to {max_tokens} wounds"
+                f"{', tracked per failed save' if track_unsaved else ''}); use --simulate N",
+            )
         self.state = np.zeros((u, n))
         self.state[0, 0] = 1.0
 
@@ -168,11 +175,18 @@ class AllocationChain:
     def absorb_with_devastating(self, gi: int, joint: np.ndarray) -> None:
         """Allocate normal tokens now and hold the Devastating Wounds tokens back (new axis 0)."""
         P = self.state
-        N = joint.shape[0]
-        Q = joint[:, :, *([None] * P.ndim)] * P[None, None]
-        R = Q[N - 1]
+        N, D = joint.shape
+        if D * P.size > MAX_STATES * 4:
+            raise ScenarioError(
+                "attacker", "too many Devastating Wounds weapons for the exact engine; use --simulate N"
+            )
+
+        def layer(n: int) -> np.ndarray:
+            return joint[n].reshape((D,) + (1,) * P.ndim) * P[None]
+
+        R = layer(N - 1)
         for n in range(N - 2, -1, -1):
-            R = self.apply(R, gi, False) + Q[n]
+            R = self.apply(R, gi, False) + layer(n)
         self.state = R
 
     def release_devastating(self, gi: int) -> None:
