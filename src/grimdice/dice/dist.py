@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from grimdice.dice.algebra import random_sum, repeat
+
 _TRIM_EPS = 0.0  # exact by default: only exact zeros are trimmed from the ends
 
 
@@ -223,35 +225,11 @@ class Dist:
 
     def repeat(self, n: int) -> Dist:
         """Sum of ``n`` independent copies (``n``-fold convolution, by repeated squaring)."""
-        if n < 0:
-            raise ValueError("n must be >= 0")
-        result = Dist.constant(0)
-        base = self
-        while n:
-            if n & 1:
-                result = result + base
-            n >>= 1
-            if n:
-                base = base + base
-        return result
+        return repeat(self, n, Dist.constant(0))
 
     def sum_of(self, count: Dist) -> Dist:
         """Sum of a random number ``count`` of independent copies of this variable."""
-        if count.min < 0:
-            raise ValueError("a count cannot be negative")
-        if count.min == count.max:
-            return self.repeat(count.min)
-        parts = []
-        acc = Dist.constant(0)
-        weights = []
-        for n in range(count.max + 1):
-            if n > 0:
-                acc = acc + self
-            p = count[n]
-            if p > 0:
-                parts.append(acc)
-                weights.append(p)
-        return Dist.mixture(weights, parts)
+        return random_sum(self, count, Dist.constant(0), Dist.mixture)
 
     def bind(self, f: Callable[[int], Dist]) -> Dist:
         """Mixture of ``f(x)`` weighted by ``P(X = x)``: the law of a two-stage experiment."""

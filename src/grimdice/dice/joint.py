@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from grimdice.dice.algebra import random_sum, repeat
 from grimdice.dice.dist import Dist
 
 
@@ -107,33 +108,11 @@ class Joint:
 
     def repeat(self, n: int) -> Joint:
         """Sum of ``n`` independent copies."""
-        if n < 0:
-            raise ValueError("n must be >= 0")
-        result = Joint.unit(self.ndim)
-        base = self
-        while n:
-            if n & 1:
-                result = result + base
-            n >>= 1
-            if n:
-                base = base + base
-        return result
+        return repeat(self, n, Joint.unit(self.ndim))
 
     def sum_of(self, count: Dist) -> Joint:
         """Sum of a random number of independent copies."""
-        if count.min < 0:
-            raise ValueError("a count cannot be negative")
-        if count.min == count.max:
-            return self.repeat(count.min)
-        acc = Joint.unit(self.ndim)
-        weights, parts = [], []
-        for n in range(count.max + 1):
-            if n > 0:
-                acc = acc + self
-            if count[n] > 0:
-                weights.append(count[n])
-                parts.append(acc)
-        return Joint.mixture(weights, parts)
+        return random_sum(self, count, Joint.unit(self.ndim), Joint.mixture)
 
     @staticmethod
     def mixture(weights: Sequence[float], parts: Sequence[Joint]) -> Joint:

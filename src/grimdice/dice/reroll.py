@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection
 import numpy as np
 
 from grimdice.dice.dist import Dist
-from grimdice.dice.joint import Joint
+from grimdice.dice.joint import Joint, convolve_nd
 
 FacePredicate = Callable[[int], bool]
 
@@ -86,29 +86,13 @@ def pool_counts(
     used = np.zeros((1,) * ndim)  # mass after the reroll was spent
     step_base = Joint.categorical(base).table
     # kept outcomes as an (unnormalised) categorical table
-    step_kept = _categorical_table(kept, ndim)
+    step_kept = Joint.categorical(kept).table
     step_reroll_spent = step_base * p_reroll  # rerolled die: fresh roll, reroll now used
     for _ in range(n):
-        new_unused = _conv(unused, step_kept)
-        new_used = _add(_conv(used, step_base), _conv(unused, step_reroll_spent))
+        new_unused = convolve_nd(unused, step_kept)
+        new_used = _add(convolve_nd(used, step_base), convolve_nd(unused, step_reroll_spent))
         unused, used = new_unused, new_used
     return Joint(_add(unused, used))
-
-
-def _categorical_table(probs: np.ndarray, ndim: int) -> np.ndarray:
-    t = np.zeros((2,) * ndim)
-    t[(0,) * ndim] = probs[-1]
-    for i in range(ndim):
-        idx = [0] * ndim
-        idx[i] = 1
-        t[tuple(idx)] += probs[i]
-    return t
-
-
-def _conv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    from grimdice.dice.joint import convolve_nd
-
-    return convolve_nd(a, b)
 
 
 def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -16,22 +16,27 @@ from grimdice.errors import ScenarioError
 #: abilities with no effect on a single attack sequence, accepted so real datasheets validate
 NO_EFFECT = frozenset({"assault", "pistol", "psychic", "one shot", "extra attacks"})
 
-ALLOWED = (
+#: abilities that are a plain on/off flag (field name: the text with spaces and dashes as "_")
+FLAGS = (
     "lethal hits",
-    "sustained hits X (X a number or D3/D6)",
     "devastating wounds",
-    "anti-KEYWORD X+",
     "twin-linked",
     "torrent",
     "blast",
-    "melta X",
-    "rapid fire X",
     "lance",
     "heavy",
     "ignores cover",
     "indirect fire",
     "precision",
     "hazardous",
+)
+
+ALLOWED = (
+    *FLAGS,
+    "sustained hits X (X a number or D3/D6)",
+    "anti-KEYWORD X+",
+    "melta X",
+    "rapid fire X",
     *sorted(NO_EFFECT),
 )
 
@@ -79,19 +84,7 @@ def parse_abilities(items: list[str], where: str) -> WeaponAbilities:
         flag = a.replace("-", "_").replace(" ", "_")
         if a in NO_EFFECT:
             continue
-        if a in (
-            "lethal hits",
-            "devastating wounds",
-            "twin-linked",
-            "torrent",
-            "blast",
-            "lance",
-            "heavy",
-            "ignores cover",
-            "indirect fire",
-            "precision",
-            "hazardous",
-        ):
+        if a in FLAGS:
             kw[flag] = True
         elif m := _SUSTAINED.match(a):
             kw["sustained_hits"] = _dice(m.group(1), f)

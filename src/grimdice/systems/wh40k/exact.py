@@ -6,6 +6,7 @@ from grimdice.dice.dist import Dist
 from grimdice.dice.joint import Joint
 from grimdice.result import Result
 from grimdice.systems.wh40k.allocation import AllocationChain, token_save
+from grimdice.systems.wh40k.report import build_result, hazardous_tests
 from grimdice.systems.wh40k.sequence import attacks, group_stages, per_attack
 from grimdice.systems.wh40k.units import Target, WeaponGroup
 
@@ -40,14 +41,6 @@ def _unsaved_by_thinning(g: WeaponGroup, target: Target) -> Dist:
     return per.sum_of(attacks(g))
 
 
-def hazardous(groups: list[WeaponGroup]) -> dict | None:
-    """Hazardous: one test per model that attacked with a Hazardous weapon; each fails on a 1."""
-    tests = sum(g.models for g in groups if g.ab.hazardous)
-    if not tests:
-        return None
-    return {"tests": tests, "failed": Dist.binomial(tests, HAZARDOUS_FAIL)}
-
-
 def solve(target: Target, groups: list[WeaponGroup]) -> dict[str, Dist | dict]:
     """Every stage's exact distribution, in order of the attack sequence."""
     stages = [group_stages(g) for g in groups]
@@ -80,26 +73,6 @@ def _dev(tokens: Joint) -> Dist:
 
 
 def exact_result(target: Target, groups: list[WeaponGroup], title: str = "") -> Result:
-    solved = solve(target, groups)
-    stage_names = [
-        "hits",
-        "wounds",
-        "devastating_wounds",
-        "unsaved",
-        "damage",
-        "models_destroyed",
-        "character_damage",
-        "characters_destroyed",
-    ]
-    stages = {k: solved[k] for k in stage_names if k in solved}
-    extra = {}
-    hz = hazardous(groups)
-    if hz:
-        from grimdice.result import stage_json
-
-        extra["hazardous"] = {
-            "tests": hz["tests"],
-            "failed": stage_json(hz["failed"]),
-            "p_any_failed": hz["failed"].prob_at_least(1),
-        }
-    return Result("wh40k", "exact", stages, extra=extra, title=title)  # type: ignore[arg-type]
+    tests = hazardous_tests(groups)
+    failed = Dist.binomial(tests, HAZARDOUS_FAIL) if tests else None
+    return build_result("exact", solve(target, groups), groups, failed, title)  # type: ignore[arg-type]

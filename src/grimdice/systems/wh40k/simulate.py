@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from grimdice.dice.sampler import Sampler
-from grimdice.result import Result, empirical, stage_json
+from grimdice.result import Result, empirical
+from grimdice.systems.wh40k.report import build_result, hazardous_tests
 from grimdice.systems.wh40k.rolls import CRIT, FAIL, cover_applies, modified_damage, roll_result
 from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup
 
@@ -175,7 +176,7 @@ def simulate(
     if target.leaders:
         out["character_damage"] = ch.damage
         out["characters_destroyed"] = ch.idx
-    tests = sum(g.models for g in groups if g.ab.hazardous)
+    tests = hazardous_tests(groups)
     if tests:
         out["hazardous_failed"] = (s.roll((trials, tests)) == 1).sum(axis=1)
     return out
@@ -185,24 +186,7 @@ def simulated_result(
     target: Target, groups: list[WeaponGroup], trials: int, seed: int | None, title: str = ""
 ) -> Result:
     samples = simulate(target, groups, trials, seed)
-    order = [
-        "hits",
-        "wounds",
-        "devastating_wounds",
-        "unsaved",
-        "damage",
-        "models_destroyed",
-        "character_damage",
-        "characters_destroyed",
-    ]
-    stages = {k: empirical(samples[k]) for k in order if k in samples}
-    extra = {}
-    if "hazardous_failed" in samples:
-        failed = empirical(samples["hazardous_failed"])
-        tests = sum(g.models for g in groups if g.ab.hazardous)
-        extra["hazardous"] = {
-            "tests": tests,
-            "failed": stage_json(failed),
-            "p_any_failed": failed.prob_at_least(1),
-        }
-    return Result("wh40k", "simulated", stages, extra=extra, trials=trials, seed=seed, title=title)
+    failed = samples.pop("hazardous_failed", None)
+    dists = {k: empirical(v) for k, v in samples.items()}
+    hz = empirical(failed) if failed is not None else None
+    return build_result("simulated", dists, groups, hz, title, trials, seed)

@@ -1,0 +1,52 @@
+"""Sums of independent copies, shared by :class:`~grimdice.dice.Dist` and :class:`~grimdice.dice.Joint`.
+
+Both types are commutative monoids under ``+`` (independent sum) with a zero element and a
+``mixture`` constructor, which is all these two compound operations need.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from grimdice.dice.dist import Dist
+
+
+class Summable(Protocol):
+    def __add__(self, other: Summable, /) -> Summable: ...
+
+
+S = TypeVar("S", bound=Summable)
+
+
+def repeat(x: S, n: int, zero: S) -> S:
+    """Sum of ``n`` independent copies of ``x``, by repeated squaring."""
+    if n < 0:
+        raise ValueError("n must be >= 0")
+    result, base = zero, x
+    while n:
+        if n & 1:
+            result = result + base  # type: ignore[assignment]
+        n >>= 1
+        if n:
+            base = base + base  # type: ignore[assignment]
+    return result
+
+
+def random_sum(x: S, count: Dist, zero: S, mixture: Callable[[Sequence[float], Sequence[S]], S]) -> S:
+    """Sum of a random number ``count`` of independent copies of ``x``."""
+    if count.min < 0:
+        raise ValueError("a count cannot be negative")
+    if count.min == count.max:
+        return repeat(x, count.min, zero)
+    acc = zero
+    weights: list[float] = []
+    parts: list[S] = []
+    for n in range(count.max + 1):
+        if n > 0:
+            acc = acc + x  # type: ignore[assignment]
+        if count[n] > 0:
+            weights.append(count[n])
+            parts.append(acc)
+    return mixture(weights, parts)
