@@ -16,6 +16,7 @@ from grimdice.systems.wh40k.rolls import CRIT, FAIL, cover_applies, modified_dam
 from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup
 
 NO_ROLL = 7  # a target no D6 reaches
+BATCH_CELLS = 20_000_000  # dice slots held in memory at once
 
 
 def _per_trial(trial_idx: np.ndarray, values: np.ndarray, trials: int) -> np.ndarray:
@@ -147,10 +148,9 @@ def _resolve(s, g: WeaponGroup, dev: bool, t: np.ndarray, bg: _Queue, ch: _Queue
     return failed
 
 
-def simulate(
-    target: Target, groups: list[WeaponGroup], trials: int, seed: int | None
+def _simulate_batch(
+    s: Sampler, target: Target, groups: list[WeaponGroup], trials: int
 ) -> dict[str, np.ndarray]:
-    s = Sampler(seed)
     rolled = [roll_group(s, g, trials) for g in groups]
     counts = [r["normal"] for r in rolled] + [r["dev"] for r in rolled]
     codes = [2 * gi for gi in range(len(groups))] + [2 * gi + 1 for gi in range(len(groups))]
@@ -180,6 +180,25 @@ def simulate(
     if tests:
         out["hazardous_failed"] = (s.roll((trials, tests)) == 1).sum(axis=1)
     return out
+
+
+def simulate(
+    target: Target, groups: list[WeaponGroup], trials: int, seed: int | None
+) -> dict[str, np.ndarray]:
+    """Per-trial samples of every stage; large runs go in batches that bound memory (one
+    generator is drawn from in sequence, so a seed always gives the same samples)."""
+    s = Sampler(seed)
+    per_trial = sum(
+        g.models
+        * (g.attacks.max + g.attack_bonus)
+        * (1 + (g.ab.sustained_hits.max if g.ab.sustained_hits else 0))
+        for g in groups
+    )
+    batch = max(1000, BATCH_CELLS // max(per_trial, 1))
+    parts = [
+        _simulate_batch(s, target, groups, min(batch, trials - start)) for start in range(0, trials, batch)
+    ]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def simulated_result(
