@@ -205,3 +205,10 @@ def test_damage_reduction_and_halving():
     assert r["damage"].max == 1
     r = run(weapon(S=8, D="D6", abilities=["torrent"]), model(W=9, halve_damage=True))
     assert probs(r["damage"], 3) == approx([F(1, 6), F(5, 6) * F(2, 6), F(5, 6) * F(2, 6), F(5, 6) * F(2, 6)])
+
+
+def test_feel_no_pain_against_mortal_wounds_only_applies_to_devastating_wounds():
+    w = weapon(S=30, critical_wound=6, abilities=["torrent", "devastating wounds"])
+    r = run(w, model(Sv=7, FNP_mortal=4))
+    # critical wound (1/6): mortal wounds, ignored on 4+; normal wound (4/6): no save, no FNP
+    assert r["damage"][1] == pytest.approx(float(F(1, 6) * F(1, 2) + F(4, 6)))

@@ -25,7 +25,7 @@ CASES = {
             weapon(name="sniper", A=1, BS=3, S=5, AP=-2, D=3, abilities=["devastating wounds", "precision"]),
             weapon(name="bolter", A=2, BS=3, S=4, AP=0, D=1),
         ],
-        [model(count=3, T=4, Sv=4, W=1), model(name="heavy", count=2, T=4, Sv=2, W=2, FNP=6)],
+        [model(count=3, T=4, Sv=4, W=1), model(name="heavy", count=2, T=4, Sv=2, W=2, FNP=6, FNP_mortal=4)],
         dict(count=3, leaders=[model(name="boss", T=4, Sv=3, W=4, invulnerable=5)]),
     ),
     "melta rapid fire blast cover halve": (

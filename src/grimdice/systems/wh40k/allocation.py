@@ -34,14 +34,16 @@ def damage_dist(g: WeaponGroup, p: Profile) -> Dist:
     return g.damage.dist.map(lambda d: modified_damage(d, p.halve_damage, p.damage_reduction, g.damage_bonus))
 
 
-def fnp_probability(p: Profile) -> float:
-    return sum(bool(fnp_passes(f, p.fnp)) for f in FACES) / 6
+def fnp_probability(p: Profile, mortal: bool = False) -> float:
+    """P(a wound is ignored): against mortal wounds the better of FNP and FNP_mortal is used."""
+    return sum(bool(fnp_passes(f, p.fnp_mortal if mortal else p.fnp)) for f in FACES) / 6
 
 
-def effective_damage(g: WeaponGroup, p: Profile) -> Dist:
-    """Wounds the model would lose: each damage point is ignored on a passed Feel No Pain roll."""
+def effective_damage(g: WeaponGroup, p: Profile, mortal: bool = False) -> Dist:
+    """Wounds the model would lose: each damage point is ignored on a passed Feel No Pain roll
+    (Devastating Wounds inflict mortal wounds, so a Feel No Pain against mortal wounds counts)."""
     d = damage_dist(g, p)
-    q = fnp_probability(p)
+    q = fnp_probability(p, mortal)
     return d if q == 0 else d.thin(1.0 - q)
 
 
@@ -82,7 +84,7 @@ class Queue:
         cache: dict[Profile, tuple[float, Dist]] = {}
         for i, p in enumerate(self.profiles):
             if p not in cache:
-                cache[p] = (token_save(g, p, dev), effective_damage(g, p))
+                cache[p] = (token_save(g, p, dev), effective_damage(g, p, dev))
             ps, e = cache[p]
             for c in range(prefix[i], prefix[i + 1]):
                 left = prefix[i + 1] - c

@@ -163,6 +163,7 @@ class DefendingModel(_Strict):
     W: Annotated[int, Field(ge=1, le=MAX_WOUNDS)]
     invulnerable: Target | None = None
     FNP: Target | list[Target] | None = None
+    FNP_mortal: Target | None = Field(None, description="Feel No Pain x+ against mortal wounds only")
     damage_reduction: int = Field(0, ge=0, le=5, description="-X Damage to attacks allocated")
     halve_damage: bool = False
     M: int = Field(6, ge=0, le=60)

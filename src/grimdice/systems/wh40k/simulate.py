@@ -124,7 +124,7 @@ def _resolve(s, g: WeaponGroup, dev: bool, t: np.ndarray, bg: _Queue, ch: _Queue
             q.field("damage_reduction")[i],
             g.damage_bonus,
         )
-        fnp = q.field("fnp", NO_ROLL)[i]
+        fnp = q.field("fnp_mortal" if dev else "fnp", NO_ROLL)[i]
         width = int(d.max()) if d.size else 0
         if width:
             fnp_dice = s.roll((hit.size, width))

@@ -31,6 +31,7 @@ class Profile:
     W: int
     invulnerable: int | None
     fnp: int | None
+    fnp_mortal: int | None  # the Feel No Pain used against mortal wounds (the better of the two)
     damage_reduction: int
     halve_damage: bool
     character: bool
@@ -107,6 +108,7 @@ def _profiles(models: list[DefendingModel], order, character: bool) -> tuple[Pro
             m.W,
             m.invulnerable,
             m.fnp,
+            min((x for x in (m.fnp, m.FNP_mortal) if x is not None), default=None),
             m.damage_reduction,
             m.halve_damage,
             character,
