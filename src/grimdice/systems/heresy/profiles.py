@@ -1,0 +1,179 @@
+"""Validated Horus Heresy 2.0 data: weapons, attacking and defending units, and the conditions.
+
+Characteristic names are the game's own: WS, BS, S, T, W, I, A, Ld (models); S, AP, special
+rules (weapons). Saves are written as the number before the ``+`` (``Sv: 3``); ``AP: "-"`` or no AP
+means no armour penetration. Defending models are listed closest to the attacker first: wounds are
+allocated in that order.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from grimdice.dice.expr import DiceSyntaxError, parse
+
+MAX_MODELS = 100
+MAX_WEAPONS = 20
+
+Roll = Annotated[int, Field(ge=2, le=6)]
+Char = Annotated[int, Field(ge=1, le=10)]
+Count = Annotated[int, Field(ge=1, le=MAX_MODELS)]
+
+UNIT_TYPES = ("infantry", "cavalry", "monstrous", "dreadnought", "automata", "primarch", "daemon")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+
+def _dice_text(v: object, lo: int, hi: int, what: str) -> object:
+    if v is None:
+        return v
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise ValueError(f"{what} must be a number or dice such as D6 or D3+1")
+    try:
+        d = parse(v)
+    except DiceSyntaxError as exc:
+        raise ValueError(str(exc)) from None
+    if d.min < lo or d.max > hi:
+        raise ValueError(f"{what} must stay within {lo}..{hi}, {v!r} ranges {d.min}..{d.max}")
+    return v
+
+
+_REL_S = re.compile(r"^(user|\+\d+|x\d+)$")
+
+
+class Weapon(_Strict):
+    """A weapon profile. A melee weapon has ``Melee`` among its special rules."""
+
+    name: str = "weapon"
+    range: int | None = Field(None, ge=0, le=240)
+    A: int | str | None = Field(None, description="shots per model; melee: the model's A if absent")
+    S: int | str
+    AP: int | None = None
+    rules: list[str] = Field(default_factory=list)
+    hits: int | str = Field(1, description="hits of one Blast/Barrage/Template shot (models under it)")
+
+    @field_validator("A")
+    @classmethod
+    def _a(cls, v: object) -> object:
+        return _dice_text(v, 0, 50, "A")
+
+    @field_validator("hits")
+    @classmethod
+    def _hits(cls, v: object) -> object:
+        return _dice_text(v, 0, 30, "hits")
+
+    @field_validator("S", mode="before")
+    @classmethod
+    def _s(cls, v: object) -> object:
+        if isinstance(v, bool):
+            raise ValueError("S is a number 1-10, or for melee weapons User, +N or xN")
+        if isinstance(v, int):
+            if not 1 <= v <= 10:
+                raise ValueError(f"S is 1 to 10 (got {v})")
+            return v
+        if isinstance(v, str) and _REL_S.match(v.strip().lower()):
+            return v.strip().lower()
+        raise ValueError("S is a number 1-10, or for melee weapons User, +N or xN")
+
+    @field_validator("AP", mode="before")
+    @classmethod
+    def _ap(cls, v: object) -> object:
+        if v is None or v == "-":
+            return None
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+            raise ValueError(f"AP is 1 to 6, or '-' for none (got {v!r})")
+        return v
+
+    @property
+    def is_melee(self) -> bool:
+        return any(isinstance(r, str) and r.strip().lower() == "melee" for r in self.rules)
+
+    @model_validator(mode="after")
+    def _shots(self) -> Weapon:
+        if not self.is_melee and self.A is None:
+            raise ValueError("a ranged weapon needs A (its shots); add 'Melee' to rules for a melee weapon")
+        if not self.is_melee and isinstance(self.S, str):
+            raise ValueError("only melee weapons have a relative S (User, +N, xN)")
+        return self
+
+
+class AttackingModel(_Strict):
+    name: str = "model"
+    count: Count = 1
+    WS: Char = 4
+    BS: Char = 4
+    S: Char = 4
+    I: Char = 4  # noqa: E741 (the Initiative characteristic)
+    A: Annotated[int, Field(ge=1, le=10)] = 1
+    Sv: Roll | None = None
+    invulnerable: Roll | None = None
+    FNP: Roll | None = None
+    weapons: list[Weapon] = Field(min_length=1, max_length=MAX_WEAPONS)
+
+
+class AttackingUnit(_Strict):
+    name: str = "attacker"
+    models: list[AttackingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
+
+
+class DefendingModel(_Strict):
+    name: str = "model"
+    count: Count = 1
+    WS: Char = 4
+    T: Char
+    W: Annotated[int, Field(ge=1, le=20)] = 1
+    I: Char = 4  # noqa: E741 (the Initiative characteristic)
+    Sv: Roll | None = None
+    invulnerable: Roll | None = None
+    FNP: Roll | None = None
+    shrouded: Roll | None = None
+    eternal_warrior: bool = False
+    character: bool = False
+    support_unit: int | None = Field(None, ge=0, le=10, description="Support Unit (X)")
+    infiltrate: int | None = Field(None, ge=0, le=36, description='Infiltrate (X)"')
+
+
+class DefendingUnit(_Strict):
+    """The target; ``models`` are listed closest to the attacker first (allocation order)."""
+
+    name: str = "defender"
+    models: list[DefendingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
+    cover: Roll | None = Field(None, description="cover save X+ against Shooting Attacks")
+    type: str = "infantry"
+
+    @field_validator("type")
+    @classmethod
+    def _type(cls, v: str) -> str:
+        if v.lower() not in UNIT_TYPES:
+            raise ValueError(f"unknown unit type {v!r}; allowed: {', '.join(UNIT_TYPES)}")
+        return v.lower()
+
+    @model_validator(mode="after")
+    def _size(self) -> DefendingUnit:
+        n = sum(m.count for m in self.models)
+        if n > MAX_MODELS:
+            raise ValueError(f"a unit has at most {MAX_MODELS} models, this one {n}")
+        return self
+
+
+class Conditions(_Strict):
+    """The situation: Snap Shots, the charge, a Challenge, and the Precision target."""
+
+    snap_shots: bool = False
+    charged: bool = Field(False, description="+1 Attack to each charging model in melee")
+    multiple_enemies_in_contact: bool = Field(False, description="Reaping Blow (X) applies")
+    challenge: str | None = Field(None, description="the defending model engaged in a Challenge")
+    precision_target: str | None = Field(None, description="the model Precision wounds are allocated to")
+
+
+class Scenario(_Strict):
+    system: Literal["heresy"] = "heresy"
+    title: str = ""
+    attacker: AttackingUnit
+    defender: DefendingUnit
+    conditions: Conditions = Field(default_factory=Conditions)

@@ -1,0 +1,180 @@
+"""The Monte Carlo engine: the same rules, dice rolled literally, vectorised over trials.
+
+It shares with the exact engine only the rule predicates in :mod:`rolls` and the resolved
+profiles. Each trial keeps every defending model's wounds left and allocates wounds one at a
+time (closest living model first; Precision wounds to the chosen model while it lives), so
+agreement of the two engines is a real check of both.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from grimdice.dice.sampler import Sampler
+from grimdice.result import Result, empirical
+from grimdice.systems.heresy.report import build_result
+from grimdice.systems.heresy.rolls import (
+    FAIL,
+    NEVER,
+    SPECIAL,
+    hit_roll,
+    mitigation_target,
+    passes,
+    save_target,
+    wound_result,
+    wounds_lost,
+)
+from grimdice.systems.heresy.units import StrikeGroup, Target
+
+BATCH_CELLS = 10_000_000
+
+
+def _per_trial(mask: np.ndarray) -> np.ndarray:
+    return mask.sum(axis=1).astype(np.int64)
+
+
+def _wound_rolls(s: Sampler, g: StrikeGroup, shape: tuple[int, ...]) -> np.ndarray:
+    res = wound_result(s.roll(shape), g.wound_target, g.rules.rending, g.rules.breaching)
+    if g.wound_reroll:
+        again = wound_result(s.roll(shape), g.wound_target, g.rules.rending, g.rules.breaching)
+        res = np.where(res == FAIL, again, res)
+    return res
+
+
+def roll_group(s: Sampler, g: StrikeGroup, gi: int, trials: int) -> dict[str, np.ndarray]:
+    """Per trial: hits, Precision hits, Gets Hot 1s, and the wound codes in allocation order
+    (``4*group + 2*precision + special``; -1 for none), Precision wounds first."""
+    n = s.expr(g.shots, trials * g.models).reshape(trials, g.models).sum(axis=1)
+    n = np.maximum(n, 0)
+    if g.rolls_to_hit:
+        first, valid = s.pool(n)
+        second = s.roll(first.shape)
+        hit, final = hit_roll(first, second, g.hit_target, g.reroll_target)
+        hit = np.asarray(hit) & valid
+        prec = hit & (np.asarray(final) >= g.precision)
+        ones = valid & (np.asarray(final) == 1)
+    else:
+        face, valid = s.pool(n)
+        if g.rules.gets_hot and g.rules.twin_linked:
+            face = np.where(face == 1, s.roll(face.shape), face)
+        ones = valid & (face == 1) if g.rules.gets_hot else np.zeros_like(valid)
+        fired = valid & ~ones
+        per_shot = g.hits_per_shot.sample(s.rng, fired.size).reshape(fired.shape)
+        nh = (np.maximum(per_shot, 0) * fired).sum(axis=1)
+        _, hit = s.pool(nh)
+        prec = np.zeros_like(hit)
+    res = _wound_rolls(s, g, hit.shape)
+    wound = hit & (res != FAIL)
+    code = np.where(wound, 4 * gi + 2 * prec + (res == SPECIAL), -1)
+    code = np.take_along_axis(code, np.argsort(~(wound & prec), axis=1, kind="stable"), axis=1)
+    return {
+        "hits": _per_trial(hit),
+        "precision_hits": _per_trial(prec),
+        "wounds": _per_trial(wound),
+        "ones": _per_trial(ones) if g.rules.gets_hot else np.zeros(trials, dtype=np.int64),
+        "codes": code,
+    }
+
+
+def _tables(target: Target, g: StrikeGroup, special: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per model of the queue: save needed, Damage Mitigation needed, Instant Death."""
+    ap = g.special_AP if special else g.AP
+    cover = NEVER if g.melee or g.ignores_cover else target.cover
+    sv, mt, inst = [], [], []
+    for p in target.profiles:
+        i = g.is_instant_death(p)
+        sv.append(save_target(p.Sv, ap, p.invulnerable, cover))
+        mt.append(
+            mitigation_target(
+                p.fnp, p.shrouded, melee=g.melee, ignores_cover=g.ignores_cover, instant_death=i
+            )
+        )
+        inst.append(i)
+    return np.array(sv), np.array(mt), np.array(inst)
+
+
+def allocate(s: Sampler, target: Target, groups: list[StrikeGroup], codes: np.ndarray):
+    """Allocate wounds one by one in every trial; returns (wounds left per model, failed saves)."""
+    trials = codes.shape[0]
+    W = np.array([p.W for p in target.profiles], dtype=np.int64)
+    ew = np.array([p.eternal_warrior for p in target.profiles])
+    left = np.tile(W, (trials, 1))
+    unsaved = np.zeros(trials, dtype=np.int64)
+    tables = {(gi, sp): _tables(target, g, sp) for gi, g in enumerate(groups) for sp in (False, True)}
+    k = target.precision_index
+    rows = np.arange(trials)
+    for j in range(codes.shape[1]):
+        code = codes[:, j]
+        alive = left > 0
+        live = (code >= 0) & alive.any(axis=1)
+        rec = alive.argmax(axis=1)
+        if k is not None:
+            rec = np.where(((code // 2) % 2 == 1) & alive[:, k], k, rec)
+        for (gi, sp), (sv, mt, inst) in tables.items():
+            t = rows[live & (code // 4 == gi) & (code % 2 == int(sp))]
+            if not t.size:
+                continue
+            m = rec[t]
+            failed = ~np.asarray(passes(s.roll(t.size), sv[m]))
+            unsaved[t[failed]] += 1
+            hurt = failed & ~np.asarray(passes(s.roll(t.size), mt[m]))
+            th, mh = t[hurt], m[hurt]
+            left[th, mh] -= np.asarray(wounds_lost(left[th, mh], inst[mh], ew[mh]), dtype=np.int64)
+    return left, unsaved
+
+
+def _batch(s: Sampler, target: Target, groups: list[StrikeGroup], trials: int) -> dict[str, np.ndarray]:
+    rolled = [roll_group(s, g, gi, trials) for gi, g in enumerate(groups)]
+    codes = np.concatenate([r["codes"] for r in rolled], axis=1)
+    codes = np.take_along_axis(codes, np.argsort(codes < 0, axis=1, kind="stable"), axis=1)
+    width = int((codes >= 0).sum(axis=1).max()) if codes.size else 0
+    left, unsaved = allocate(s, target, groups, codes[:, :width])
+    W = np.array([p.W for p in target.profiles], dtype=np.int64)
+    out = {
+        "hits": sum(r["hits"] for r in rolled),
+        "wounds": sum(r["wounds"] for r in rolled),
+        "unsaved": unsaved,
+        "damage": (W[None, :] - left).sum(axis=1),
+        "models_destroyed": (left == 0).sum(axis=1),
+    }
+    k = target.precision_index
+    if k is not None:
+        out["precision_hits"] = sum(r["precision_hits"] for r in rolled)
+        out["precision_model_wounds"] = W[k] - left[:, k]
+        out["precision_model_destroyed"] = (left[:, k] == 0).astype(np.int64)
+    hot = [(g, r) for g, r in zip(groups, rolled, strict=True) if g.rules.gets_hot]
+    if hot:
+        out["gets_hot_wounds"] = sum(r["ones"] for _, r in hot)
+        unsaved_hot = np.zeros(trials, dtype=np.int64)
+        for g, r in hot:
+            width = int(r["ones"].max()) if trials else 0
+            if width:
+                valid = np.arange(width)[None, :] < r["ones"][:, None]
+                saved = np.asarray(passes(s.roll((trials, width)), g.firer_save))
+                fnp = np.asarray(passes(s.roll((trials, width)), g.firer_fnp))
+                unsaved_hot += (valid & ~saved & ~fnp).sum(axis=1)
+        out["gets_hot_unsaved"] = unsaved_hot
+    return out
+
+
+def simulate(
+    target: Target, groups: list[StrikeGroup], trials: int, seed: int | None
+) -> dict[str, np.ndarray]:
+    """Per-trial samples of every stage, in memory-bounded batches from one seeded generator."""
+    s = Sampler(seed)
+    per_trial = max(1, sum(g.models * g.shots.max * max(1, g.hits_per_shot.max) for g in groups))
+    per_trial *= max(1, len(target.profiles))
+    batch = max(1000, BATCH_CELLS // per_trial)
+    parts = [_batch(s, target, groups, min(batch, trials - start)) for start in range(0, trials, batch)]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def simulated_result(
+    target: Target, groups: list[StrikeGroup], trials: int, seed: int | None, title: str = ""
+) -> Result:
+    samples = simulate(target, groups, trials, seed)
+    hot = None
+    if "gets_hot_wounds" in samples:
+        hot = (empirical(samples.pop("gets_hot_wounds")), empirical(samples.pop("gets_hot_unsaved")))
+    dists = {k: empirical(v) for k, v in samples.items()}
+    return build_result("simulated", dists, target, groups, hot, title, trials, seed)

@@ -1,0 +1,256 @@
+"""From validated scenario data to the values the attack sequence uses.
+
+Snap Shots, the charge, Challenges and Precision targets are applied here once, so the exact and
+the simulated engines resolve exactly the same strike groups and defending model profiles.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from grimdice.dice.expr import DiceExpr, parse
+from grimdice.errors import ScenarioError
+from grimdice.systems.heresy.profiles import AttackingModel, DefendingModel, Scenario, Weapon
+from grimdice.systems.heresy.rolls import (
+    NEVER,
+    bs_hit_target,
+    bs_reroll_target,
+    instant_death,
+    save_target,
+    wound_chart,
+    ws_hit_target,
+)
+from grimdice.systems.heresy.rules import WeaponRules, parse_rules
+
+MAX_TOTAL_ATTACKS = 1000
+WALL_OF_DEATH = parse("D3")  # a Template fired as a Snap Shot inflicts D3 hits
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One defending model, in allocation order."""
+
+    name: str
+    T: int
+    W: int
+    Sv: int
+    invulnerable: int
+    fnp: int
+    shrouded: int
+    eternal_warrior: bool
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    profiles: tuple[Profile, ...]  # closest first; in a Challenge only the engaged model
+    precision_index: int | None  # the model Precision wounds go to (None: no Precision attacks)
+    cover: int
+    T: int  # the unit's Toughness for Wound rolls (majority, ties: highest)
+    WS: int  # the unit's WS for the melee To Hit chart (majority, ties: highest)
+    type: str
+    challenge: bool
+
+
+@dataclass(frozen=True)
+class StrikeGroup:
+    """One weapon profile fired (or swung) by ``models`` identical models, conditions applied."""
+
+    name: str
+    models: int
+    shots: DiceExpr  # attacks (shots) per model, bonuses included
+    melee: bool
+    S: int
+    AP: int  # NEVER: no AP
+    special_AP: int  # AP of Rending/Breaching wounds
+    rules: WeaponRules
+    hit_target: int  # 0: no To Hit roll (Blast, Barrage, Template)
+    reroll_target: int | None  # a failed To Hit roll is re-rolled needing this
+    hits_per_shot: DiceExpr  # Blast/Barrage/Template: hits of one shot
+    precision: int  # NEVER: cannot make Precision Hits
+    wound_target: int
+    wound_reroll: bool
+    ignores_cover: bool
+    initiative: int
+    firer_save: int  # Gets Hot: the firer's save against the weapon's own AP (no cover)
+    firer_fnp: int
+
+    @property
+    def rolls_to_hit(self) -> bool:
+        return self.hit_target > 0
+
+    def is_instant_death(self, p: Profile) -> bool:
+        return instant_death(self.S, p.T, self.rules.instant_death)
+
+
+def _majority(values: list[tuple[int, int]]) -> int:
+    """The value most models have (ties: the highest), from ``(value, count)`` pairs."""
+    c: Counter[int] = Counter()
+    for v, n in values:
+        c[v] += n
+    return max(c, key=lambda v: (c[v], v))
+
+
+def _profile(m: DefendingModel) -> Profile:
+    opt = lambda x: NEVER if x is None else x  # noqa: E731
+    return Profile(
+        m.name, m.T, m.W, opt(m.Sv), opt(m.invulnerable), opt(m.FNP), opt(m.shrouded), m.eternal_warrior
+    )
+
+
+def _find(models: list[DefendingModel], name: str, field: str) -> int:
+    """Index (in allocation order, models expanded) of the first model called ``name``."""
+    i = 0
+    for m in models:
+        if m.name == name:
+            return i
+        i += m.count
+    names = ", ".join(dict.fromkeys(m.name for m in models))
+    raise ScenarioError(field, f"no defending model called {name!r}; models: {names}")
+
+
+def resolve_target(sc: Scenario, any_precision: bool) -> Target:
+    d, c = sc.defender, sc.conditions
+    queue = tuple(p for m in d.models for p in [_profile(m)] * m.count)
+    precision: int | None = None
+    if c.challenge is not None:
+        # Models Engaged in a Challenge may only allocate to the enemy model in the same Challenge
+        i = _find(d.models, c.challenge, "conditions.challenge")
+        if c.precision_target is not None and c.precision_target != c.challenge:
+            raise ScenarioError(
+                "conditions.precision_target",
+                f"in a Challenge Precision may only choose the engaged model {c.challenge!r}",
+            )
+        queue = (queue[i],)
+        precision = 0 if any_precision else None
+    elif any_precision:
+        if c.precision_target is not None:
+            precision = _find(d.models, c.precision_target, "conditions.precision_target")
+        else:
+            chars = [i for i, m in enumerate(m for m in d.models for _ in range(m.count)) if m.character]
+            precision = chars[0] if chars else len(queue) - 1
+    elif c.precision_target is not None:
+        _find(d.models, c.precision_target, "conditions.precision_target")
+    return Target(
+        name=d.name,
+        profiles=queue,
+        precision_index=precision,
+        cover=NEVER if d.cover is None else d.cover,
+        T=_majority([(m.T, m.count) for m in d.models]),
+        WS=_majority([(m.WS, m.count) for m in d.models]),
+        type=d.type,
+        challenge=c.challenge is not None,
+    )
+
+
+def _strength(w: Weapon, m: AttackingModel) -> int:
+    if isinstance(w.S, int):
+        return w.S
+    if w.S == "user":
+        return m.S
+    if w.S.startswith("+"):
+        return min(10, m.S + int(w.S[1:]))
+    return min(10, m.S * int(w.S[1:]))
+
+
+def _add(e: DiceExpr, k: int) -> DiceExpr:
+    return e if k == 0 else DiceExpr(e.terms, e.constant + k, f"{e}+{k}")
+
+
+def _group(sc: Scenario, t: Target, m: AttackingModel, mi: int, w: Weapon, wi: int) -> StrikeGroup:
+    c = sc.conditions
+    where = f"attacker.models.{mi}.weapons.{wi}"
+    r = parse_rules(w.rules, f"{where}.rules")
+    S = _strength(w, m)
+    AP = NEVER if w.AP is None else w.AP
+    hits = parse(w.hits)
+    if r.melee:
+        shots = _add(parse(w.A if w.A is not None else m.A), (1 if c.charged else 0))
+        if r.reaping_blow and c.multiple_enemies_in_contact:
+            shots = _add(shots, r.reaping_blow)
+        hit, reroll = ws_hit_target(m.WS, t.WS), None
+    else:
+        shots = parse(w.A)  # type: ignore[arg-type]
+        bs = 1 if c.snap_shots else m.BS  # Snap Shots are made at BS 1
+        hit, reroll = bs_hit_target(bs), bs_reroll_target(bs)
+        if r.no_hit_roll:
+            hit, reroll = 0, None
+            if c.snap_shots and not r.template:
+                raise ScenarioError(
+                    f"{where}.rules", "Blast and Barrage weapons cannot be fired as Snap Shots"
+                )
+            if c.snap_shots:
+                hits = WALL_OF_DEATH
+    if r.twin_linked and hit:
+        reroll = hit  # re-roll failed To Hit rolls; the re-roll needs the same as the first roll
+    precision = r.precision if r.may_trigger_precision and not (c.snap_shots and not r.melee) else NEVER
+    wt = wound_chart(S, t.T)
+    if r.fleshbane:
+        wt = 2
+    wt = min(wt, r.poisoned)
+    reroll_wounds = (
+        r.shred
+        or (r.poisoned < NEVER and r.melee and S > t.T)
+        or (r.armourbane and t.type in ("dreadnought", "automata"))
+        or (r.twin_linked and r.template)
+    )
+    opt = lambda x: NEVER if x is None else x  # noqa: E731
+    return StrikeGroup(
+        name=f"{m.name}: {w.name}" if len(sc.attacker.models) > 1 else w.name,
+        models=m.count,
+        shots=shots,
+        melee=r.melee,
+        S=S,
+        AP=AP,
+        special_AP=min(AP, 2) if r.melee and r.rending < NEVER else 2,
+        rules=r,
+        hit_target=hit,
+        reroll_target=reroll,
+        hits_per_shot=hits,
+        precision=precision,
+        wound_target=wt,
+        wound_reroll=reroll_wounds,
+        ignores_cover=r.ignores_cover or r.template,
+        initiative=1 if r.unwieldy else m.I,
+        firer_save=save_target(opt(m.Sv), AP, opt(m.invulnerable), NEVER),
+        firer_fnp=opt(m.FNP),
+    )
+
+
+def initiative_order(groups: list[StrikeGroup]) -> list[StrikeGroup]:
+    """Shooting groups in the order listed, then melee Strike Groups by Initiative step, highest
+    first (Unwieldy strikes at step 1); ties keep the listed order."""
+    ranged = [g for g in groups if not g.melee]
+    melee = sorted((g for g in groups if g.melee), key=lambda g: -g.initiative)
+    return ranged + melee
+
+
+def initiative_steps(groups: list[StrikeGroup]) -> list[dict]:
+    """The Initiative steps of the melee Strike Groups: ``[{"initiative": I, "groups": [...]}]``."""
+    steps: dict[int, list[str]] = {}
+    for g in initiative_order(groups):
+        if g.melee:
+            steps.setdefault(g.initiative, []).append(g.name)
+    return [{"initiative": i, "groups": names} for i, names in steps.items()]
+
+
+def resolve(sc: Scenario) -> tuple[Target, list[StrikeGroup]]:
+    probe = Target("", (), None, NEVER, 1, 1, "infantry", False)
+    any_precision = False
+    for mi, m in enumerate(sc.attacker.models):
+        for wi, w in enumerate(m.weapons):
+            if _group(sc, probe, m, mi, w, wi).precision < NEVER:
+                any_precision = True
+    target = resolve_target(sc, any_precision)
+    groups = [
+        _group(sc, target, m, mi, w, wi)
+        for mi, m in enumerate(sc.attacker.models)
+        for wi, w in enumerate(m.weapons)
+    ]
+    most = sum(g.models * g.shots.max * (g.hits_per_shot.max if not g.rolls_to_hit else 1) for g in groups)
+    if most > MAX_TOTAL_ATTACKS:
+        raise ScenarioError(
+            "attacker", f"at most {MAX_TOTAL_ATTACKS} hits in one scenario, this one up to {most}"
+        )
+    return target, initiative_order(groups)
