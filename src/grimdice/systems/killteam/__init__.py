@@ -1,0 +1,35 @@
+"""Kill Team (2021 edition): operative datacards, weapon rules, shooting attacks and fights.
+
+``calculate(scenario)`` is the entry point used by the CLI; see ``docs/killteam.md``. Shooting is
+resolved here (exact and simulated); fights map validated profiles onto the fight engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from grimdice.io.scenario import validate
+from grimdice.result import Result
+from grimdice.systems.killteam.profiles import Scenario
+
+__all__ = ["Scenario", "calculate"]
+
+
+def calculate(
+    scenario: Mapping[str, Any] | Scenario, *, simulate: int | None = None, seed: int | None = None
+) -> Result:
+    """Resolve the scenario's shooting attacks or fight: exactly, or by ``simulate`` seeded trials."""
+    sc = scenario if isinstance(scenario, Scenario) else validate(Scenario, scenario)
+    if sc.action == "fight":
+        from grimdice.systems.killteam.fights import fight_scenario
+
+        return fight_scenario(sc, simulate=simulate, seed=seed)
+    from grimdice.systems.killteam.report import compare, shoot_result
+
+    results = {t.name: shoot_result(sc, t, simulate, seed) for t in sc.target_list}
+    if sc.targets is not None and len(results) != len(sc.targets):
+        from grimdice.errors import ScenarioError
+
+        raise ScenarioError("targets", "give each compared target a different name")
+    return results[sc.target_list[0].name] if sc.target is not None else compare(results)

@@ -1,0 +1,245 @@
+"""Validated Kill Team (2021) data: operative datacards, weapon profiles, targets and the scenario.
+
+Characteristic names are the game's own: M, APL, GA, DF, SV, W (operatives); A, BS/WS, D
+(weapons, D written ``"3/4"`` for normal/critical damage). Rolls are written ``3`` or ``"3+"``;
+distances in inches or as shapes (triangle, circle, square, pentagon).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+MAX_DICE = 12
+MAX_WOUNDS = 40
+MAX_SHOTS = 8
+MAX_NEARBY = 8
+
+
+def _roll(v: object) -> object:
+    """``3``, ``"3"`` or ``"3+"`` -> 3."""
+    if isinstance(v, str):
+        t = v.strip().removesuffix("+")
+        if t.isdigit():
+            return int(t)
+        raise ValueError(f"a roll is written 3 or '3+', got {v!r}")
+    return v
+
+
+def _distance(v: object) -> object:
+    if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)):
+        return v
+    from grimdice.errors import ScenarioError
+    from grimdice.systems.killteam.rules import parse_distance
+
+    try:
+        return parse_distance(v, "")
+    except ScenarioError as exc:
+        raise ValueError(exc.message) from None
+
+
+def _damage(v: object) -> object:
+    """``"3/4"`` -> (3, 4); a single number ``3`` means 3/3."""
+    if isinstance(v, bool):
+        raise ValueError("damage is written normal/critical, e.g. '3/4'")
+    if isinstance(v, int):
+        return (v, v)
+    if isinstance(v, dict) and set(v) == {"normal", "critical"}:
+        return (v["normal"], v["critical"])
+    if isinstance(v, (list, tuple)) and len(v) == 2:
+        return tuple(v)
+    if isinstance(v, str):
+        parts = v.replace(" ", "").split("/")
+        if len(parts) == 2 and all(p.isdigit() for p in parts):
+            return (int(parts[0]), int(parts[1]))
+    raise ValueError(f"damage is written normal/critical, e.g. '3/4', got {v!r}")
+
+
+Roll = Annotated[int, BeforeValidator(_roll), Field(ge=2, le=6)]
+SaveRoll = Annotated[int, BeforeValidator(_roll), Field(ge=2, le=7)]
+Distance = Annotated[float, BeforeValidator(_distance), Field(ge=0, le=100)]
+Damage = Annotated[
+    tuple[Annotated[int, Field(ge=0, le=20)], Annotated[int, Field(ge=0, le=20)]], BeforeValidator(_damage)
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+
+class Order(StrEnum):
+    ENGAGE = "engage"
+    CONCEAL = "conceal"
+
+
+class Weapon(_Strict):
+    """A weapon profile: ranged (BS) or melee (WS), damage normal/critical, rules and ! rules."""
+
+    name: str = "weapon"
+    A: int = Field(ge=1, le=MAX_DICE)
+    BS: Roll | None = None
+    WS: Roll | None = None
+    D: Damage
+    rules: list[Any] = Field(default_factory=list, description="special rules, e.g. 'Lethal 5+', 'AP1'")
+    critical: list[Any] = Field(default_factory=list, description="critical hit (!) rules, e.g. 'MW3'")
+
+    @model_validator(mode="after")
+    def _skill(self) -> Weapon:
+        if (self.BS is None) == (self.WS is None):
+            raise ValueError("give exactly one of BS (ranged weapon) or WS (melee weapon)")
+        return self
+
+    @property
+    def is_melee(self) -> bool:
+        return self.WS is not None
+
+    @property
+    def skill(self) -> int:
+        return self.WS if self.WS is not None else self.BS  # type: ignore[return-value]
+
+
+class Operative(_Strict):
+    """An operative datacard (and its current state: ``wounds`` left, ``order``)."""
+
+    name: str = "operative"
+    M: Distance = 6.0
+    APL: int = Field(2, ge=0, le=4)
+    GA: int = Field(1, ge=1, le=10)
+    DF: int = Field(3, ge=0, le=MAX_DICE)
+    SV: SaveRoll = 4
+    W: int = Field(ge=1, le=MAX_WOUNDS)
+    wounds: int | None = Field(None, ge=1, le=MAX_WOUNDS, description="wounds left (default: W)")
+    invulnerable: Roll | None = Field(None, description="Invulnerable Save x+")
+    rules: list[Any] = Field(default_factory=list, description="e.g. 'Invulnerable Save 4+'")
+    order: Order = Order.ENGAGE
+    weapons: list[Weapon] = Field(default_factory=list, max_length=20)
+
+    @model_validator(mode="after")
+    def _wounds(self) -> Operative:
+        if self.wounds is not None and self.wounds > self.W:
+            raise ValueError(f"wounds left ({self.wounds}) cannot exceed W ({self.W})")
+        return self
+
+    @property
+    def wounds_left(self) -> int:
+        return self.W if self.wounds is None else self.wounds
+
+    @property
+    def injured(self) -> bool:
+        """Injured (2021 core book): fewer than half its starting wounds remaining."""
+        return 2 * self.wounds_left < self.W
+
+
+class Target(Operative):
+    """The operative shot at, with its situation relative to the shooter."""
+
+    cover: bool = Field(False, description="in Cover (may retain one normal save)")
+    hidden_from_above: bool = Field(
+        False, description="part of the base hidden from directly above (Barrage)"
+    )
+    obscured: bool = False
+    distance: Distance | None = Field(None, description="from the shooter")
+
+
+class Nearby(Target):
+    """Another enemy operative near the primary target (Blast, Torrent, Fusillade, Splash)."""
+
+    distance_to_target: Distance = Field(description="from the primary target")
+    visible_to_target: bool = Field(True, description="Visible to the primary target (Blast)")
+    distances: dict[str, Distance] = Field(default_factory=dict, description="to other nearby operatives")
+
+
+class Action(StrEnum):
+    NORMAL_MOVE = "normal move"
+    FALL_BACK = "fall back"
+    CHARGE = "charge"
+    DASH = "dash"
+    SHOOT = "shoot"
+    FIGHT = "fight"
+    OVERWATCH = "overwatch"
+    PICK_UP = "pick up"
+    OTHER = "other"
+
+
+def _action(v: object) -> object:
+    if isinstance(v, str):
+        t = " ".join(v.strip().lower().replace("_", " ").replace("-", " ").split())
+        if t not in {a.value for a in Action}:
+            raise ValueError(f"unknown action {v!r}; allowed: {', '.join(a.value for a in Action)}")
+        return t
+    return v
+
+
+class Activation(_Strict):
+    """The activation in which the shot is taken: order, actions (in order), AP, earlier uses."""
+
+    order: Order = Order.ENGAGE
+    actions: list[Annotated[Action, BeforeValidator(_action)]] = Field(default_factory=lambda: [Action.SHOOT])
+    APL: int | None = Field(
+        None, ge=0, le=6, description="action points available (default: the operative's)"
+    )
+    uses_before: int = Field(0, ge=0, le=20, description="times this weapon was already selected this battle")
+
+
+class AttackerObjective(StrEnum):
+    DAMAGE = "damage"
+    KILL = "kill"
+
+
+class DefenderObjective(StrEnum):
+    DAMAGE = "damage"
+    SURVIVAL = "survival"
+
+
+class Objectives(_Strict):
+    """What each side optimises: the attacker's rerolls/Rending/Fusillade split, the defender's
+    save characteristic, cover retention and allocation of saves."""
+
+    attacker: AttackerObjective = AttackerObjective.DAMAGE
+    defender: DefenderObjective = DefenderObjective.DAMAGE
+
+
+class Shot(_Strict):
+    """One shooting attack of the sequence: who shoots with which weapon."""
+
+    attacker: str | None = None
+    weapon: str | None = None
+    distance: Distance | None = Field(None, description="to the target (default: target.distance)")
+    activation: Activation | None = None
+    split: dict[str, int] | None = Field(None, description="Fusillade: attack dice per target name")
+
+
+class Scenario(_Strict):
+    system: Literal["killteam"] = "killteam"
+    action: Literal["shoot", "fight"] = "shoot"
+    title: str = ""
+    attacker: Operative | None = None
+    attackers: list[Operative] | None = Field(None, min_length=1, max_length=MAX_SHOTS)
+    shots: list[Shot] | None = Field(None, min_length=1, max_length=MAX_SHOTS)
+    target: Target | None = None
+    targets: list[Target] | None = Field(
+        None, min_length=1, max_length=20, description="one attack against each of these profiles"
+    )
+    nearby: list[Nearby] = Field(default_factory=list, max_length=MAX_NEARBY)
+    objectives: Objectives = Field(default_factory=Objectives)
+    # fights
+    weapon: str | None = Field(None, description="fight: the attacker's melee weapon")
+    defender_weapon: str | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> Scenario:
+        if (self.attacker is None) == (self.attackers is None):
+            raise ValueError("give exactly one of attacker (one operative) or attackers (a list)")
+        if (self.target is None) == (self.targets is None):
+            raise ValueError("give exactly one of target (one operative) or targets (a list to compare)")
+        return self
+
+    @property
+    def attacker_list(self) -> list[Operative]:
+        return [self.attacker] if self.attacker is not None else list(self.attackers or [])
+
+    @property
+    def target_list(self) -> list[Target]:
+        return [self.target] if self.target is not None else list(self.targets or [])

@@ -1,0 +1,252 @@
+"""Running the engines for a shooting scenario and assembling :class:`~grimdice.result.Result`s.
+
+Per target operative the stages are, in the order of the shooting sequence: ``hits`` (retained
+successful hits, normal and critical), ``critical_hits``, ``mortal_wounds`` (MW and Splash),
+``saves`` (retained defence dice), ``unsaved`` (hits not cancelled), ``damage`` (wounds lost),
+``models_destroyed`` (1 if incapacitated) and ``wounds_left``. With several target operatives
+(Blast, Torrent, Fusillade, Splash) the top level is the original target's, each operative has its
+own result under ``targets``, and ``operatives_incapacitated`` counts them all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from grimdice.dice.dist import Dist
+from grimdice.dice.sampler import Sampler
+from grimdice.result import Result, empirical, stage_json
+from grimdice.systems.killteam.exact import forward, marginal, wounds_left
+from grimdice.systems.killteam.profiles import Scenario, Target
+from grimdice.systems.killteam.shooting import (
+    ResolvedShot,
+    Secondary,
+    make_spec,
+    resolve_shots,
+    secondary_targets,
+)
+from grimdice.systems.killteam.simulate import simulate_sequence
+from grimdice.systems.killteam.solve import ShotPolicy, solve_sequence
+
+HOT_MW = 3  # Hot: three mortal wounds on the shooter per discarded attack dice result of 1
+STAGES = (
+    "hits",
+    "critical_hits",
+    "mortal_wounds",
+    "saves",
+    "unsaved",
+    "damage",
+    "models_destroyed",
+    "wounds_left",
+)
+BATCH = 200_000
+
+
+def _objectives(sc: Scenario) -> tuple[str, str]:
+    return sc.objectives.attacker.value, sc.objectives.defender.value
+
+
+def _stages_exact(tables: dict[str, np.ndarray], w0: int, mw_shift: int = 0) -> dict[str, Dist]:
+    wl = wounds_left(tables["hits"])
+    st = {k: marginal(tables[k]) for k in ("hits", "critical_hits", "mortal_wounds", "saves", "unsaved")}
+    st["mortal_wounds"] = st["mortal_wounds"] + mw_shift
+    st["damage"] = wl.map(lambda w: w0 - w)
+    st["models_destroyed"] = wl.map(lambda w: int(w == 0))
+    st["wounds_left"] = wl
+    return {k: st[k] for k in STAGES}
+
+
+def _stages_sim(tot: dict[str, np.ndarray], w0: int, mw_shift: np.ndarray | int = 0) -> dict[str, Dist]:
+    st = {k: empirical(tot[k]) for k in ("hits", "critical_hits", "saves", "unsaved")}
+    st["mortal_wounds"] = empirical(tot["mortal_wounds"] + mw_shift)
+    st["damage"] = empirical(w0 - tot["w"])
+    st["models_destroyed"] = empirical((tot["w"] == 0).astype(np.int64))
+    st["wounds_left"] = empirical(tot["w"])
+    return {k: st[k] for k in STAGES}
+
+
+def _extra(
+    sc: Scenario, shots: list[ResolvedShot], hot: dict[str, Dist], stunned: Dist | None, notes: list[str]
+) -> dict[str, Any]:
+    a, d = _objectives(sc)
+    extra: dict[str, Any] = {
+        "objectives": {
+            "attacker": {"damage": "maximise expected wounds lost", "kill": "maximise kill chance"}[a],
+            "defender": {"damage": "minimise expected wounds lost", "survival": "maximise survival chance"}[
+                d
+            ],
+        }
+    }
+    if hot:
+        extra["hot"] = {
+            sh: {"self_mortal_wounds": stage_json(dist), "p_any": dist.prob_at_least(1)}
+            for sh, dist in hot.items()
+        }
+    if stunned is not None:
+        extra["stun"] = {"p_apl_reduced": stunned.prob_at_least(1)}
+    if notes:
+        extra["not_attacked"] = notes
+    return extra
+
+
+def _hot_shooters(shots: list[ResolvedShot]) -> set[str]:
+    return {s.attacker.name for s in shots if s.rules.hot}
+
+
+def shoot_result(sc: Scenario, target: Target, simulate: int | None, seed: int | None) -> Result:
+    """All the shooting attacks of the scenario against ``target`` (and others, for a single
+    Blast, Torrent, Fusillade or Splash attack)."""
+    a_obj, d_obj = _objectives(sc)
+    shots = resolve_shots(sc)
+    where = "target" if sc.target is not None else "targets"
+    nearby = list(sc.nearby)
+    secondaries: list[Secondary] = []
+    notes: list[str] = []
+    if len(shots) == 1 and nearby:
+        spec, secondaries, notes = secondary_targets(shots[0], target, nearby, a_obj, d_obj)
+        specs = [spec]
+    else:
+        specs = [make_spec(s, target, where) for s in shots]
+    w0 = target.wounds_left
+    pols = solve_sequence(specs, w0, a_obj, d_obj)
+    sec_pols = {
+        s.index: solve_sequence([s.spec], s.target.wounds_left, a_obj, d_obj) if s.spec else []
+        for s in secondaries
+    }
+    hot = _hot_shooters(shots)
+    stun = any(s.rules.stun for s in shots)
+    if simulate is None:
+        return _exact(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes)
+    return _simulated(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes, simulate, seed)
+
+
+def _exact(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes) -> Result:
+    w0 = target.wounds_left
+    start = np.zeros(w0 + 1)
+    start[w0] = 1.0
+    tables = forward(pols, start)
+    stages = _stages_exact(tables, w0)
+    hot_d = {sh: marginal(tables[f"ones:{sh}"]).map(lambda o: HOT_MW * o) for sh in hot}
+    stunned = marginal(tables["stunned"]) if stun else None
+    res = Result("killteam", "exact", stages, title=sc.title)
+    if not secondaries:
+        res.extra = _extra(sc, shots, hot_d, stunned, notes)
+        return res
+    crit_joint = tables["critical_hits"]  # P[w, crits]
+    pc = crit_joint.sum(axis=0)
+    dead_c = crit_joint[0]  # P(primary incapacitated, crits)
+    per_c_dead: list[list[float]] = []  # [secondary][c]
+    sub: dict[str, Result] = {target.name: Result("killteam", "exact", dict(stages))}
+    hot_parts = {sh: [hot_d[sh]] for sh in hot}
+    for sd in secondaries:
+        wj = sd.target.wounds_left
+        weights, parts, dead, ones = [], [], [], []
+        for c in range(pc.size):
+            if pc[c] <= 0:
+                dead.append(0.0)
+                continue
+            st = np.zeros(wj + 1)
+            st[max(wj - sd.splash * c, 0)] = 1.0
+            t = forward(sec_pols[sd.index], st)
+            stg = _stages_exact(t, wj, sd.splash * c)
+            weights.append(pc[c])
+            parts.append(stg)
+            dead.append(float(t["hits"][0].sum()))
+            if sd.spec is not None and sd.spec.hot:
+                ones.append(marginal(t[f"ones:{sd.spec.shooter}"]))
+        per_c_dead.append(dead)
+        total = float(sum(weights))
+        w = [x / total for x in weights]
+        mixed = {k: Dist.mixture(w, [p[k] for p in parts]) for k in STAGES}
+        sub[sd.target.name] = Result("killteam", "exact", mixed)
+        if ones and sd.spec is not None:
+            hot_parts[sd.spec.shooter].append(Dist.mixture(w, ones).map(lambda o: HOT_MW * o))
+    count = Dist.constant(0)
+    mix_w, mix_d = [], []
+    for c in range(pc.size):
+        if pc[c] <= 0:
+            continue
+        others = Dist.constant(0)
+        for dead in per_c_dead:
+            others = others + Dist.bernoulli(min(max(dead[c], 0.0), 1.0))
+        pd = float(dead_c[c])
+        if pd > 0:
+            mix_w.append(pd)
+            mix_d.append(others + 1)
+        if pc[c] - pd > 0:
+            mix_w.append(float(pc[c] - pd))
+            mix_d.append(others)
+    count = Dist.mixture([x / sum(mix_w) for x in mix_w], mix_d)
+    res.stages["operatives_incapacitated"] = count
+    hot_total = {}
+    for sh, ds in hot_parts.items():
+        tot = Dist.constant(0)
+        for d in ds:
+            tot = tot + d
+        hot_total[sh] = tot
+    res.extra = _extra(sc, shots, hot_total, stunned, notes)
+    res.targets = sub
+    return res
+
+
+def _simulated(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes, trials, seed) -> Result:
+    s = Sampler(seed)
+    w0 = target.wounds_left
+    parts: list[dict[str, np.ndarray]] = []
+    sec_parts: dict[int, list[dict[str, np.ndarray]]] = {sd.index: [] for sd in secondaries}
+    left = trials
+    while left > 0:
+        n = min(left, BATCH)
+        left -= n
+        tot = simulate_sequence(s, pols, np.full(n, w0))
+        parts.append(tot)
+        for sd in secondaries:
+            wj = sd.target.wounds_left
+            mw = sd.splash * tot["critical_hits"]
+            t2 = simulate_sequence(s, sec_pols[sd.index], np.maximum(wj - mw, 0))
+            t2["splash"] = mw
+            sec_parts[sd.index].append(t2)
+    tot = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    stages = _stages_sim(tot, w0)
+    ones = {sh: tot[f"ones:{sh}"].copy() for sh in hot}
+    res = Result("killteam", "simulated", stages, trials=trials, seed=seed, title=sc.title)
+    stunned = empirical(tot["stunned"]) if stun else None
+    if secondaries:
+        dead = (tot["w"] == 0).astype(np.int64)
+        sub = {target.name: Result("killteam", "simulated", dict(stages), trials=trials, seed=seed)}
+        for sd in secondaries:
+            t2 = {k: np.concatenate([p[k] for p in sec_parts[sd.index]]) for k in sec_parts[sd.index][0]}
+            sub[sd.target.name] = Result(
+                "killteam",
+                "simulated",
+                _stages_sim(t2, sd.target.wounds_left, t2["splash"]),
+                trials=trials,
+                seed=seed,
+            )
+            dead += t2["w"] == 0
+            if sd.spec is not None and sd.spec.hot:
+                ones[sd.spec.shooter] += t2[f"ones:{sd.spec.shooter}"]
+        res.stages["operatives_incapacitated"] = empirical(dead)
+        res.targets = sub
+    hot_d = {sh: empirical(HOT_MW * o) for sh, o in ones.items()}
+    res.extra = _extra(sc, shots, hot_d, stunned, notes)
+    return res
+
+
+def compare(results: dict[str, Result]) -> Result:
+    """One attack against several target profiles: the first at the top level, each under targets."""
+    first = next(iter(results.values()))
+    return Result(
+        first.system,
+        first.method,
+        dict(first.stages),
+        extra=dict(first.extra),
+        targets=results,
+        trials=first.trials,
+        seed=first.seed,
+        title=first.title,
+    )
+
+
+__all__ = ["ShotPolicy", "compare", "shoot_result"]

@@ -1,0 +1,88 @@
+"""The dice tests of the Kill Team (2021) shooting sequence, as functions of the unmodified D6.
+
+All predicates work on plain ints and on NumPy integer arrays alike, so the exact engine (which
+enumerates the six faces) and the Monte Carlo engine (which rolls dice) read the rules in one place.
+
+* Roll Attack Dice (2021 core book): a result of 6 is a critical hit, a result at or above BS/WS
+  a normal hit, a 1 always fails; Lethal x+: successful hits of x or more are critical hits.
+  Attack dice results of 1 are tracked separately (Ceaseless re-rolls them, Hot punishes them).
+* Roll Defence Dice: a result of 6 is a critical save, at or above SV a normal save, 1 fails.
+* Resolve successful hits: a normal save cancels a normal hit; a critical save cancels a normal
+  or a critical hit; two normal saves cancel a critical hit. The defender chooses the allocation:
+  :func:`unsaved_options` lists every achievable (uncancelled critical, uncancelled normal) pair.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+#: attack die categories; ONE is a failed die showing 1 (Ceaseless, Hot)
+CRIT, NORMAL, ONE, MISS = 0, 1, 2, 3
+FACES = (1, 2, 3, 4, 5, 6)
+
+
+def _out(x):
+    return int(x) if np.ndim(x) == 0 else x
+
+
+def attack_result(face, bs: int, lethal: int = 6):
+    """Category of an attack die: CRIT, NORMAL, ONE (a discarded 1) or MISS."""
+    face = np.asarray(face)
+    hit = (face >= bs) & (face != 1)
+    crit = (face == 6) | (hit & (face >= lethal))
+    out = np.where(crit, CRIT, np.where(hit, NORMAL, np.where(face == 1, ONE, MISS)))
+    return _out(out)
+
+
+def save_result(face, sv: int):
+    """Category of a defence die: CRIT (critical save), NORMAL (save) or MISS."""
+    face = np.asarray(face)
+    ok = (face >= sv) & (face != 1)
+    out = np.where(face == 6, CRIT, np.where(ok, NORMAL, MISS))
+    return _out(out)
+
+
+def attack_probs(bs: int, lethal: int = 6) -> np.ndarray:
+    """``[P(crit), P(normal), P(one), P(miss)]`` for one attack die."""
+    p = np.zeros(4)
+    for f in FACES:
+        p[attack_result(f, bs, lethal)] += 1 / 6
+    return p
+
+
+def save_probs(sv: int) -> np.ndarray:
+    """``[P(critical save), P(normal save), P(fail)]`` for one defence die."""
+    p = np.zeros(3)
+    for f in FACES:
+        p[min(save_result(f, sv), 2)] += 1 / 6
+    return p
+
+
+def effective_ap(ap: int, piercing: int, crits_retained: int) -> int:
+    """APx, and Px (APx if any critical hit is retained); not cumulative: the best one is used."""
+    return max(ap, piercing if crits_retained > 0 else 0)
+
+
+def defence_dice(df: int, ap: int, invulnerable_used: bool) -> int:
+    """Defence dice rolled: DF minus APx, but an invulnerable save is not affected by APx."""
+    return df if invulnerable_used else max(df - ap, 0)
+
+
+@cache
+def unsaved_options(ch: int, nh: int, cs: int, ns: int) -> tuple[tuple[int, int], ...]:
+    """Every (uncancelled critical hits, uncancelled normal hits) the defender can reach.
+
+    ``a`` critical saves on critical hits, ``b`` critical saves on normal hits, ``p`` pairs of
+    normal saves on critical hits, ``q`` normal saves on normal hits, each within what is there.
+    Saves need not all be used (the defender may leave hits uncancelled; it never helps, but the
+    enumeration does not assume it).
+    """
+    out = set()
+    for a in range(min(cs, ch) + 1):
+        for b in range(min(cs - a, nh) + 1):
+            for p in range(min(ns // 2, ch - a) + 1):
+                for q in range(min(ns - 2 * p, nh - b) + 1):
+                    out.add((ch - a - p, nh - b - q))
+    return tuple(sorted(out))

@@ -1,0 +1,267 @@
+"""Optimal play in a sequence of shooting attacks against one operative, by backward induction.
+
+The state between attacks is the target's wounds left ``w``. Within one attack the decisions, in
+the order they are taken, are:
+
+1. attacker: which attack dice to re-roll (Balanced: one die; Ceaseless: any 1s; Relentless: any),
+   seeing the first roll;
+2. attacker: whether to use Rending (retain one normal hit as a critical hit);
+3. defender, seeing the retained attack dice: Save characteristic or Invulnerable Save, and
+   whether to retain one normal save from Cover instead of rolling that die;
+4. defender, seeing both rolls: the allocation of saves to hits.
+
+Each side maximises the expectation of its own terminal utility of the final wounds left ``w``
+over the whole sequence: the attacker ``W0 - w`` (objective ``damage``) or ``[w = 0]``
+(``kill``); the defender ``w`` (``damage``: minimise expected wounds lost) or ``[w > 0]``
+(``survival``). Every choice is an exact maximum over all alternatives of the continuation
+value (no fixed rule is assumed); ties go to the choice listed first (no re-roll, no Rending, the
+Save characteristic, rolling the die, and the allocation worst for the opponent).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from math import comb
+
+import numpy as np
+
+from grimdice.systems.killteam.rolls import (
+    attack_probs,
+    defence_dice,
+    effective_ap,
+    save_probs,
+    unsaved_options,
+)
+
+EPS = 1e-12
+
+
+@dataclass(frozen=True)
+class ShotSpec:
+    """One shooting attack, fully resolved from profiles: the engines' only input about rules."""
+
+    label: str
+    shooter: str
+    dice: int
+    bs: int
+    normal: int
+    critical: int
+    lethal: int = 6
+    ap: int = 0
+    piercing: int = 0
+    mw_per_crit: int = 0  # MWx + Splash x, inflicted on the target per critical hit retained
+    balanced: bool = False
+    ceaseless: bool = False
+    relentless: bool = False
+    rending: bool = False
+    hot: bool = False
+    stun: bool = False
+    df: int = 3
+    sv: int = 4
+    invulnerable: int | None = None
+    cover: bool = False  # the defender may retain one normal save without rolling it
+
+
+@dataclass
+class ShotPolicy:
+    """Decisions of both sides for one attack, as lookup tables (used by both engines).
+
+    ``reroll[w, c, h, o, m]`` = dice re-rolled (crits, normals, ones, misses) from a first roll of
+    ``c`` crits, ``h`` normal hits, ``o`` ones and ``m`` other misses with ``w`` wounds left;
+    ``rending[w, c, h]``; ``option[w, c, h]`` = (invulnerable used, cover save retained);
+    ``alloc[w1, c, h, cs, ns]`` = (uncancelled crits, uncancelled normals) once ``w1`` wounds are
+    left after mortal wounds.
+    """
+
+    spec: ShotSpec
+    reroll: np.ndarray
+    rending: np.ndarray
+    option: np.ndarray
+    alloc: np.ndarray
+    value_attacker: np.ndarray = field(repr=False)  # before this attack, by w
+    value_defender: np.ndarray = field(repr=False)
+
+
+def multinomial_table(n: int, probs: np.ndarray) -> dict[tuple[int, ...], float]:
+    """``{counts: P}`` for ``n`` dice falling in ``len(probs)`` categories."""
+    out: dict[tuple[int, ...], float] = {}
+
+    def rec(prefix: tuple[int, ...], left: int, p: float, coef: int) -> None:
+        k = len(prefix)
+        if k == len(probs) - 1:
+            counts = (*prefix, left)
+            out[counts] = coef * p * probs[-1] ** left
+            return
+        for x in range(left + 1):
+            rec((*prefix, x), left - x, p * probs[k] ** x, coef * comb(left, x))
+
+    rec((), n, 1.0, 1)
+    return {k: v for k, v in out.items() if v > 0}
+
+
+@cache
+def defence_outcomes(rolled: int, sv: int, retained: int) -> tuple[tuple[int, int, float], ...]:
+    """``(critical saves, normal saves, P)`` from ``rolled`` dice plus ``retained`` normal saves."""
+    t = multinomial_table(rolled, save_probs(sv))
+    return tuple((cs, ns + retained, p) for (cs, ns, _), p in sorted(t.items()))
+
+
+def defender_options(spec: ShotSpec, crits: int) -> list[tuple[bool, bool, int, int]]:
+    """(invulnerable used, cover retained, dice rolled, save roll) open to the defender."""
+    ap = effective_ap(spec.ap, spec.piercing, crits)
+    saves = [(False, spec.sv)] + ([(True, spec.invulnerable)] if spec.invulnerable is not None else [])
+    out = []
+    for inv, sv in saves:
+        k = defence_dice(spec.df, ap, inv)
+        out.append((inv, False, k, sv))
+        if spec.cover and k > 0:
+            out.append((inv, True, k - 1, sv))
+    return out
+
+
+def reroll_choices(spec: ShotSpec, c: int, h: int, o: int, m: int) -> list[tuple[int, int, int, int]]:
+    """Every allowed re-roll (crits, normals, ones, misses), no re-roll first, ones before misses."""
+    if not (spec.relentless or spec.ceaseless or spec.balanced):
+        return [(0, 0, 0, 0)]
+    free = 1 if spec.balanced else 0
+    seen: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
+    for rc in range(c + 1):
+        for rh in range(h + 1):
+            for ro in range(o + 1):
+                for rm in range(m + 1):
+                    paid = rc + rh + rm + (0 if spec.ceaseless else ro)
+                    if not spec.relentless and paid > free:
+                        continue
+                    key = (rc, rh, ro + rm)
+                    # same value: prefer re-rolling ones (fewer Hot mortal wounds), then fewer dice
+                    if key not in seen or ro > seen[key][2]:
+                        seen[key] = (rc, rh, ro, rm)
+    return sorted(seen.values(), key=lambda r: (sum(r), -r[2]))
+
+
+@cache
+def reroll_joint(r: int, bs: int, lethal: int) -> np.ndarray:
+    """``P(dc crits, dh normals, do ones)`` from ``r`` re-rolled dice, shape (r+1,)*3."""
+    t = np.zeros((r + 1,) * 3)
+    for (dc, dh, do, _), p in multinomial_table(r, attack_probs(bs, lethal)).items():
+        t[dc, dh, do] += p
+    return t
+
+
+def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPolicy:
+    """Optimal decisions of both sides in one attack given the values of the wounds left after it."""
+    n, W = spec.dice, next_a.size - 1
+    ws = np.arange(W + 1)
+    dmax = spec.df + 1
+    alloc = np.zeros((W + 1, n + 1, n + 1, dmax + 1, dmax + 1, 2), dtype=np.int16)
+    option = np.zeros((W + 1, n + 1, n + 1, 2), dtype=bool)
+    qa = np.zeros((W + 1, n + 1, n + 1))  # value after the attack roll (before Rending), by (w, c, h)
+    qd = np.zeros((W + 1, n + 1, n + 1))
+    for c in range(n + 1):
+        w1 = np.maximum(ws - spec.mw_per_crit * c, 0)
+        for h in range(n + 1 - c):
+            if c + h == 0:
+                qa[:, c, h], qd[:, c, h] = next_a, next_d
+                continue
+            best_a = best_d = None
+            for inv, ret, k, sv in defender_options(spec, c):
+                ea, ed = np.zeros(W + 1), np.zeros(W + 1)
+                for cs, ns, p in defence_outcomes(k, sv, int(ret)):
+                    va, vd = _allocate(spec, alloc, c, h, cs, ns, next_a, next_d)
+                    ea += p * va[w1]
+                    ed += p * vd[w1]
+                if best_d is None:
+                    best_a, best_d = ea, ed
+                    option[:, c, h] = (inv, ret)
+                    continue
+                better = (ed > best_d + EPS) | ((np.abs(ed - best_d) <= EPS) & (ea < best_a - EPS))
+                best_a, best_d = np.where(better, ea, best_a), np.where(better, ed, best_d)
+                option[better, c, h] = (inv, ret)
+            qa[:, c, h], qd[:, c, h] = best_a, best_d
+    rending = np.zeros((W + 1, n + 1, n + 1), dtype=bool)
+    ra, rd = qa.copy(), qd.copy()
+    if spec.rending:
+        for c in range(1, n + 1):
+            for h in range(1, n + 1 - c):
+                use = qa[:, c + 1, h - 1] > qa[:, c, h] + EPS
+                rending[:, c, h] = use
+                ra[:, c, h] = np.where(use, qa[:, c + 1, h - 1], qa[:, c, h])
+                rd[:, c, h] = np.where(use, qd[:, c + 1, h - 1], qd[:, c, h])
+    reroll, va, vd = _rerolls(spec, ra, rd)
+    return ShotPolicy(spec, reroll, rending, option, alloc, va, vd)
+
+
+def _allocate(spec, alloc, c, h, cs, ns, next_a, next_d):
+    """Best allocation for every wounds-left value ``w1``; fills ``alloc`` and returns the values."""
+    opts = unsaved_options(c, h, cs, ns)
+    W = next_a.size - 1
+    ws = np.arange(W + 1)
+    dmg = np.array([uc * spec.critical + un * spec.normal for uc, un in opts])
+    after = np.maximum(ws[None, :] - dmg[:, None], 0)  # (options, w1)
+    vd, va = next_d[after], next_a[after]
+    best_d = vd.max(axis=0)
+    # among the defender's best, the one worst for the attacker, then the least damage
+    cand = np.where(vd >= best_d - EPS, va, np.inf)
+    low_a = cand.min(axis=0)
+    cand2 = np.where(cand <= low_a + EPS, dmg[:, None], np.iinfo(np.int64).max)
+    pick = cand2.argmin(axis=0)
+    chosen = np.array(opts, dtype=np.int16)[pick]
+    alloc[:, c, h, cs, ns] = chosen
+    return va[pick, ws], vd[pick, ws]
+
+
+def _rerolls(spec: ShotSpec, ra: np.ndarray, rd: np.ndarray):
+    """Re-roll decisions for every first roll, and the values before the attack."""
+    n = spec.dice
+    W = ra.shape[0] - 1
+    reroll = np.zeros((W + 1, n + 1, n + 1, n + 1, n + 1, 4), dtype=np.int8)
+    va, vd = np.zeros(W + 1), np.zeros(W + 1)
+    probs = attack_probs(spec.bs, spec.lethal)
+    cache_v: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+    def value(kc: int, kh: int, r: int):
+        key = (kc, kh, r)
+        if key not in cache_v:
+            j = reroll_joint(r, spec.bs, spec.lethal).sum(axis=2)  # (dc, dh)
+            sa = ra[:, kc : kc + r + 1, kh : kh + r + 1]
+            sd = rd[:, kc : kc + r + 1, kh : kh + r + 1]
+            cache_v[key] = ((sa * j).sum(axis=(1, 2)), (sd * j).sum(axis=(1, 2)))
+        return cache_v[key]
+
+    for (c, h, o, m), p in multinomial_table(n, probs).items():
+        choices = reroll_choices(spec, c, h, o, m)
+        if len(choices) == 1:
+            a, d = value(c, h, 0)
+            va += p * a
+            vd += p * d
+            continue
+        vals = [value(c - rc, h - rh, rc + rh + ro + rm) for rc, rh, ro, rm in choices]
+        A = np.array([v[0] for v in vals])
+        D = np.array([v[1] for v in vals])
+        best = A.max(axis=0)
+        pick = (best - EPS <= A).argmax(axis=0)
+        ws = np.arange(W + 1)
+        reroll[:, c, h, o, m] = np.array(choices, dtype=np.int8)[pick]
+        va += p * A[pick, ws]
+        vd += p * D[pick, ws]
+    return reroll, va, vd
+
+
+def terminal_values(w0: int, wmax: int, attacker: str, defender: str) -> tuple[np.ndarray, np.ndarray]:
+    """Terminal utilities by wounds left (index 0..wmax) for the two objectives."""
+    ws = np.arange(wmax + 1)
+    a = (ws == 0).astype(float) if attacker == "kill" else (w0 - ws).astype(float)
+    d = (ws > 0).astype(float) if defender == "survival" else ws.astype(float)
+    return a, d
+
+
+def solve_sequence(specs: list[ShotSpec], w0: int, attacker: str, defender: str) -> list[ShotPolicy]:
+    """Policies for every attack of the sequence (backward induction from the last)."""
+    a, d = terminal_values(w0, w0, attacker, defender)
+    out: list[ShotPolicy] = []
+    for spec in reversed(specs):
+        pol = solve_shot(spec, a, d)
+        out.append(pol)
+        a, d = pol.value_attacker, pol.value_defender
+    return out[::-1]
