@@ -15,6 +15,7 @@ from grimdice.result import Result
 #: system key (the ``system:`` field of a scenario) -> module implementing it
 SYSTEMS: dict[str, str] = {
     "wh40k": "grimdice.systems.wh40k",
+    "killteam": "grimdice.systems.killteam",
     "heresy": "grimdice.systems.heresy",
 }
 
