@@ -6,9 +6,10 @@ exact probability. With fixed seeds the tests are deterministic; a correct engin
 bound with probability far below 1e-4 per scenario.
 """
 
-import numpy as np
 import pytest
 
+from grimdice.dice import Dist
+from tests.agreement import assert_agree
 from tests.heresy.helpers import melee, model, run, weapon
 
 N = 30_000
@@ -67,31 +68,19 @@ CASES = {
 }
 
 
-def _close(exact, sim):
-    for stage, d in exact.items():
-        s = sim[stage]
-        se = max(d.std(), 1e-12) / np.sqrt(N)
-        assert abs(s.mean() - d.mean()) <= Z * se + 1e-12, (stage, s.mean(), d.mean())
-        for k in range(0, max(d.max, s.max) + 1):
-            p = min(max(d[k], 0.0), 1.0)
-            assert abs(s[k] - p) <= Z * np.sqrt(p * (1 - p) / N) + 2 / N, (stage, k, s[k], p)
-
-
 @pytest.mark.parametrize("name", list(CASES))
 def test_exact_matches_simulation(name):
     weapons, defenders, kw = CASES[name]
     exact = run(weapons, defenders, **kw)
     sim = run(weapons, defenders, simulate=N, seed=2024, **kw)
     assert list(exact.stages) == list(sim.stages)
-    _close(exact.stages, sim.stages)
+    assert_agree(exact.stages, sim.stages, N, Z)
     assert exact.extra.keys() == sim.extra.keys()
     if "gets_hot" in exact.extra:
-        from grimdice.dice import Dist
-
         for part in ("wounds", "unsaved"):
             e = Dist(exact.extra["gets_hot"][part]["pmf"])
             s = Dist(sim.extra["gets_hot"][part]["pmf"])
-            _close({part: e}, {part: s})
+            assert_agree({part: e}, {part: s}, N, Z)
 
 
 def test_simulation_is_reproducible_from_seed():

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from tests.heresy.helpers import model, run, weapon
+from tests.oracle import walk
 
 d6 = icepool.d6
 KILL = 9  # an Instant Death wound
@@ -71,16 +72,10 @@ def oracle(p):
         left -= lost
         return (killed + 1, W, total + lost) if left == 0 else (killed, left, total + lost)
 
-    states = [icepool.Die([(0, W, 0)])]
-    for _ in range(shots.max_outcome()):
-        states.append(icepool.map(step, states[-1], per_shot))
     killed, damage = np.zeros(n + 1), np.zeros(n * W + 1)
-    tot = shots.denominator()
-    for k, q in shots.items():
-        d = states[k]
-        for (kk, _, dd), qq in d.items():
-            killed[kk] += q / tot * qq / d.denominator()
-            damage[dd] += q / tot * qq / d.denominator()
+    for (kk, _, dd), q in walk(step, (0, W, 0), per_shot, shots).items():
+        killed[kk] += q
+        damage[dd] += q
     return killed, damage
 
 

@@ -83,6 +83,16 @@ class Dist:
         return cls(pmf, lo, normalize=normalize)
 
     @classmethod
+    def from_outcomes(cls, values: np.ndarray, weights: np.ndarray) -> Dist:
+        """The law of non-negative integer ``values`` (any shape) carrying probabilities ``weights``
+        (same shape), e.g. a count read off every cell of a joint state grid."""
+        v = np.asarray(values, dtype=np.int64).ravel()
+        w = np.broadcast_to(np.asarray(weights, dtype=np.float64), np.shape(values)).ravel()
+        if v.size and v.min() < 0:
+            raise ValueError("outcomes must be non-negative counts")
+        return cls(np.bincount(v, weights=w))
+
+    @classmethod
     def from_faces(cls, faces: Sequence[int]) -> Dist:
         """A fair die whose faces carry the given integer values (repeats allowed)."""
         if len(faces) == 0:

@@ -212,24 +212,13 @@ class Chain:
         dead_t = (t == self.wt) & (self.tp is not None)
         out = {
             "unsaved": Dist(P.sum(axis=1)),
-            "damage": _dist(np.broadcast_to(c + t, grid.shape), grid),
-            "models_destroyed": _dist(np.broadcast_to(dead_o + dead_t, grid.shape), grid),
+            "damage": Dist.from_outcomes(np.broadcast_to(c + t, grid.shape), grid),
+            "models_destroyed": Dist.from_outcomes(np.broadcast_to(dead_o + dead_t, grid.shape), grid),
         }
         if self.tp is not None:
             out["precision_model_wounds"] = Dist(grid.sum(axis=0))
-            out["precision_model_destroyed"] = _dist(np.broadcast_to(dead_t, grid.shape).astype(int), grid)
+            out["precision_model_destroyed"] = Dist.from_outcomes(np.broadcast_to(dead_t, grid.shape), grid)
         return out
-
-
-def _dist(values: np.ndarray, weights: np.ndarray) -> Dist:
-    return Dist(np.bincount(np.asarray(values).ravel(), weights=np.asarray(weights).ravel()))
-
-
-def _sum(dists: list[Dist]) -> Dist:
-    total = Dist.constant(0)
-    for d in dists:
-        total = total + d
-    return total
 
 
 def gets_hot(groups: list[StrikeGroup]) -> tuple[Dist, Dist] | None:
@@ -244,7 +233,7 @@ def gets_hot(groups: list[StrikeGroup]) -> tuple[Dist, Dist] | None:
         keep = (1 - p_pass(g.firer_save)) * (1 - p_pass(g.firer_fnp))
         suffered.append(Dist.bernoulli(p).sum_of(shots(g)))
         unsaved.append(Dist.bernoulli(p * keep).sum_of(shots(g)))
-    return _sum(suffered), _sum(unsaved)
+    return sum(suffered, Dist.constant(0)), sum(unsaved, Dist.constant(0))
 
 
 def solve(target: Target, groups: list[StrikeGroup]) -> dict[str, Dist]:
@@ -259,10 +248,10 @@ def solve(target: Target, groups: list[StrikeGroup]) -> dict[str, Dist]:
     for gi, (_, _, tokens) in enumerate(stages):
         table = tokens.table if tokens.ndim == 2 else tokens.table[:, None]
         chain.absorb(gi, table)
-    out: dict[str, Dist] = {"hits": _sum([h for h, _, _ in stages])}
+    out: dict[str, Dist] = {"hits": sum((h for h, _, _ in stages), Dist.constant(0))}
     if target.precision_index is not None:
-        out["precision_hits"] = _sum([p for _, p, _ in stages])
-    out["wounds"] = _sum([t.total() for _, _, t in stages])
+        out["precision_hits"] = sum((p for _, p, _ in stages), Dist.constant(0))
+    out["wounds"] = sum((t.total() for _, _, t in stages), Dist.constant(0))
     out.update(chain.outcome())
     return out
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from grimdice.dice.expr import DiceSyntaxError, parse
+from grimdice.io.fields import StrictModel, dice_text
 
 MAX_MODELS = 100
 MAX_WEAPONS = 20
@@ -25,28 +25,10 @@ Count = Annotated[int, Field(ge=1, le=MAX_MODELS)]
 UNIT_TYPES = ("infantry", "cavalry", "monstrous", "dreadnought", "automata", "primarch", "daemon")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
-
-
-def _dice_text(v: object, lo: int, hi: int, what: str) -> object:
-    if v is None:
-        return v
-    if isinstance(v, bool) or not isinstance(v, (int, str)):
-        raise ValueError(f"{what} must be a number or dice such as D6 or D3+1")
-    try:
-        d = parse(v)
-    except DiceSyntaxError as exc:
-        raise ValueError(str(exc)) from None
-    if d.min < lo or d.max > hi:
-        raise ValueError(f"{what} must stay within {lo}..{hi}, {v!r} ranges {d.min}..{d.max}")
-    return v
-
-
 _REL_S = re.compile(r"^(user|\+\d+|x\d+)$")
 
 
-class Weapon(_Strict):
+class Weapon(StrictModel):
     """A weapon profile. A melee weapon has ``Melee`` among its special rules."""
 
     name: str = "weapon"
@@ -60,12 +42,12 @@ class Weapon(_Strict):
     @field_validator("A")
     @classmethod
     def _a(cls, v: object) -> object:
-        return _dice_text(v, 0, 50, "A")
+        return dice_text(v, 0, 50, "A")
 
     @field_validator("hits")
     @classmethod
     def _hits(cls, v: object) -> object:
-        return _dice_text(v, 0, 30, "hits")
+        return dice_text(v, 0, 30, "hits")
 
     @field_validator("S", mode="before")
     @classmethod
@@ -102,7 +84,7 @@ class Weapon(_Strict):
         return self
 
 
-class AttackingModel(_Strict):
+class AttackingModel(StrictModel):
     name: str = "model"
     count: Count = 1
     WS: Char = 4
@@ -116,12 +98,12 @@ class AttackingModel(_Strict):
     weapons: list[Weapon] = Field(min_length=1, max_length=MAX_WEAPONS)
 
 
-class AttackingUnit(_Strict):
+class AttackingUnit(StrictModel):
     name: str = "attacker"
     models: list[AttackingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
 
 
-class DefendingModel(_Strict):
+class DefendingModel(StrictModel):
     name: str = "model"
     count: Count = 1
     WS: Char = 4
@@ -138,7 +120,7 @@ class DefendingModel(_Strict):
     infiltrate: int | None = Field(None, ge=0, le=36, description='Infiltrate (X)"')
 
 
-class DefendingUnit(_Strict):
+class DefendingUnit(StrictModel):
     """The target; ``models`` are listed closest to the attacker first (allocation order)."""
 
     name: str = "defender"
@@ -161,7 +143,7 @@ class DefendingUnit(_Strict):
         return self
 
 
-class Conditions(_Strict):
+class Conditions(StrictModel):
     """The situation: Snap Shots, the charge, a Challenge, and the Precision target."""
 
     snap_shots: bool = False
@@ -171,7 +153,7 @@ class Conditions(_Strict):
     precision_target: str | None = Field(None, description="the model Precision wounds are allocated to")
 
 
-class Scenario(_Strict):
+class Scenario(StrictModel):
     system: Literal["heresy"] = "heresy"
     title: str = ""
     attacker: AttackingUnit
