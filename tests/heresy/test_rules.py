@@ -149,6 +149,13 @@ def test_gets_hot_on_weapons_that_do_not_roll_to_hit():
     assert r.extra["gets_hot"]["wounds"]["pmf"][1] == approx(F(1, 6))
 
 
+def test_gets_hot_one_before_firing_is_rerolled_by_bs6_or_twin_linked():
+    for shooter, rules in (({"BS": 6}, []), ({"BS": 4}, ["Twin-linked"])):
+        r = run(weapon(rules=["Blast", "Gets Hot", *rules]), model(), shooter=shooter)
+        assert r.extra["gets_hot"]["wounds"]["pmf"][1] == approx(F(1, 36))
+        assert r["hits"][1] == approx(F(35, 36))
+
+
 def test_blast_barrage_template_hit_without_a_roll():
     for rule in ("Blast", "Barrage", "Template", "Large Blast"):
         r = run(weapon(rules=[rule], hits="D3"), model(count=5))

@@ -76,10 +76,10 @@ def wound_probs(g: StrikeGroup) -> tuple[float, float]:
 
 def unfired_probability(g: StrikeGroup) -> float:
     """Gets Hot on a weapon that does not roll To Hit: a 1 before firing (re-rolled once by a
-    model that may re-roll To Hit rolls, e.g. Twin-linked)."""
+    model that may re-roll To Hit rolls: BS 6+ or Twin-linked)."""
     if not g.rules.gets_hot:
         return 0.0
-    return 1 / 36 if g.rules.twin_linked else 1 / 6
+    return 1 / 36 if g.may_reroll_hits else 1 / 6
 
 
 def shots(g: StrikeGroup) -> Dist:

@@ -55,7 +55,7 @@ def roll_group(s: Sampler, g: StrikeGroup, gi: int, trials: int) -> dict[str, np
         ones = valid & (np.asarray(final) == 1)
     else:
         face, valid = s.pool(n)
-        if g.rules.gets_hot and g.rules.twin_linked:
+        if g.rules.gets_hot and g.may_reroll_hits:
             face = np.where(face == 1, s.roll(face.shape), face)
         ones = valid & (face == 1) if g.rules.gets_hot else np.zeros_like(valid)
         fired = valid & ~ones

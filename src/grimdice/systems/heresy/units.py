@@ -67,6 +67,7 @@ class StrikeGroup:
     rules: WeaponRules
     hit_target: int  # 0: no To Hit roll (Blast, Barrage, Template)
     reroll_target: int | None  # a failed To Hit roll is re-rolled needing this
+    may_reroll_hits: bool  # BS 6+ or Twin-linked: also re-rolls a Gets Hot 1 of a weapon with no To Hit roll
     hits_per_shot: DiceExpr  # Blast/Barrage/Template: hits of one shot
     precision: int  # NEVER: cannot make Precision Hits
     wound_target: int
@@ -170,10 +171,12 @@ def _group(sc: Scenario, t: Target, m: AttackingModel, mi: int, w: Weapon, wi: i
         if r.reaping_blow and c.multiple_enemies_in_contact:
             shots = _add(shots, r.reaping_blow)
         hit, reroll = ws_hit_target(m.WS, t.WS), None
+        may_reroll = r.twin_linked
     else:
         shots = parse(w.A)  # type: ignore[arg-type]
         bs = 1 if c.snap_shots else m.BS  # Snap Shots are made at BS 1
         hit, reroll = bs_hit_target(bs), bs_reroll_target(bs)
+        may_reroll = r.twin_linked or reroll is not None
         if r.no_hit_roll:
             hit, reroll = 0, None
             if c.snap_shots and not r.template:
@@ -207,6 +210,7 @@ def _group(sc: Scenario, t: Target, m: AttackingModel, mi: int, w: Weapon, wi: i
         rules=r,
         hit_target=hit,
         reroll_target=reroll,
+        may_reroll_hits=may_reroll,
         hits_per_shot=hits,
         precision=precision,
         wound_target=wt,
