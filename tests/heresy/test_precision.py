@@ -98,3 +98,9 @@ def test_unknown_names_are_errors():
     with pytest.raises(ScenarioError) as e:
         run(melee(), SQUAD, conditions={"challenge": "captain"})
     assert e.value.field == "conditions.challenge"
+
+
+def test_a_challenge_is_fought_with_melee_weapons():
+    with pytest.raises(ScenarioError, match="fought in melee") as e:
+        run(weapon(), SQUAD, conditions={"challenge": "sergeant"})
+    assert e.value.field == "conditions.challenge"

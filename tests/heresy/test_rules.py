@@ -172,3 +172,16 @@ def test_blast_cannot_be_snap_shots_and_template_snap_shots_are_wall_of_death():
 def test_rules_without_effect_on_the_dice_are_accepted():
     r = run(weapon(rules=["Assault", "Heavy", "Rapid Fire", "Pistol", "Pinning", "Salvo 2"]), model())
     assert r["hits"][1] == approx(F(2, 3))
+
+
+def test_rule_spellings():
+    from grimdice.systems.heresy.rules import parse_rules
+
+    r = parse_rules(["Rending(5)", "[Breaching 4+]", "precision shots (4+)", "POISONED", "Reaping Blow"], "w")
+    assert (r.rending, r.breaching, r.precision, r.poisoned, r.reaping_blow) == (5, 4, 4, 4, 1)
+    assert parse_rules(["Precision Strikes (3+)"], "w").precision == 3
+
+
+def test_gets_hot_only_when_firing():
+    r = run(melee(rules=["Gets Hot"]), model(), shooter={"A": 3})
+    assert "gets_hot" not in r.extra

@@ -7,7 +7,7 @@ the simulated engines resolve exactly the same strike groups and defending model
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from grimdice.dice.expr import DiceExpr, parse
 from grimdice.errors import ScenarioError
@@ -163,6 +163,12 @@ def _group(sc: Scenario, t: Target, m: AttackingModel, mi: int, w: Weapon, wi: i
     c = sc.conditions
     where = f"attacker.models.{mi}.weapons.{wi}"
     r = parse_rules(w.rules, f"{where}.rules")
+    if r.melee and r.gets_hot:
+        r = replace(r, gets_hot=False)  # Gets Hot applies when firing a weapon
+    if c.challenge is not None and not r.melee:
+        raise ScenarioError(
+            "conditions.challenge", f"a Challenge is fought in melee; {w.name!r} is not a Melee weapon"
+        )
     S = _strength(w, m)
     AP = NEVER if w.AP is None else w.AP
     hits = parse(w.hits)
