@@ -97,7 +97,7 @@ _VALUE = re.compile(r"^([a-z -]+?)\s*\(?\s*(\d+)\s*\+?\s*\)?$")
 
 
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text.strip().lower().replace("[", "(").replace("]", ")"))
+    return re.sub(r"\s+", " ", text.strip().lower().replace("[", "").replace("]", ""))
 
 
 def parse_rules(items: list[str], where: str) -> WeaponRules:
