@@ -65,6 +65,18 @@ CASES = {
         ],
         dict(count=2, shooter={"BS": 8}, defender={"type": "dreadnought"}),
     ),
+    "precision target in the middle of the queue, multi-wound, S8 instant death": (
+        [
+            weapon(name="a", A=3, S=5, AP=4, rules=["Precision (4+)", "Breaching (6+)"]),
+            weapon(name="b", A=2, S=8, AP=None),
+        ],
+        [
+            model(name="x", count=2, W=2, Sv=4),
+            model(name="mid", W=3, Sv=3, FNP=5),
+            model(name="y", count=2, W=1, Sv=5, shrouded=5),
+        ],
+        dict(count=3, conditions={"precision_target": "mid"}),
+    ),
 }
 
 
