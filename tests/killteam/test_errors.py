@@ -39,7 +39,8 @@ from tests.killteam.helpers import gun, operative, scenario
             "shots.0.activation.actions.0",
             "unknown action",
         ),
-        ({"objectives": {"attacker": "fun"}}, "objectives.attacker", "Input should be"),
+        ({"objectives": {"attacker": "fun"}}, "objectives.attacker", "allowed: damage, kill"),
+        ({"objectives": {"defender": "kill"}}, "objectives.defender", "allowed: damage, survival"),
     ],
 )
 def test_bad_input_names_the_field(patch, field, needle):

@@ -148,6 +148,8 @@ class Nearby(Target):
 
     distance_to_target: Distance = Field(description="from the primary target")
     visible_to_target: bool = Field(True, description="Visible to the primary target (Blast)")
+    distance_to_attacker: Distance | None = Field(None, description="from the attacker (Reap)")
+    visible_to_attacker: bool = Field(True, description="Visible to the attacker (Reap)")
     distances: dict[str, Distance] = Field(default_factory=dict, description="to other nearby operatives")
 
 
@@ -183,22 +185,35 @@ class Activation(_Strict):
     uses_before: int = Field(0, ge=0, le=20, description="times this weapon was already selected this battle")
 
 
-class AttackerObjective(StrEnum):
-    DAMAGE = "damage"
-    KILL = "kill"
-
-
-class DefenderObjective(StrEnum):
-    DAMAGE = "damage"
-    SURVIVAL = "survival"
+#: objectives each side may optimise, by action
+SHOOT_OBJECTIVES = {"attacker": ("damage", "kill"), "defender": ("damage", "survival")}
+FIGHT_OBJECTIVES = ("kill", "damage_dealt", "damage_taken")
 
 
 class Objectives(_Strict):
-    """What each side optimises: the attacker's rerolls/Rending/Fusillade split, the defender's
-    save characteristic, cover retention and allocation of saves."""
+    """What each side optimises. Shooting: attacker ``damage`` (expected wounds lost) or ``kill``,
+    defender ``damage`` (minimise expected wounds lost) or ``survival``; defaults ``damage``.
+    Fights: each side ``kill`` (default), ``damage_dealt`` or ``damage_taken``."""
 
-    attacker: AttackerObjective = AttackerObjective.DAMAGE
-    defender: DefenderObjective = DefenderObjective.DAMAGE
+    attacker: str | None = None
+    defender: str | None = None
+
+    def resolved(self, action: str) -> tuple[str, str]:
+        from grimdice.errors import ScenarioError
+
+        out = []
+        for side in ("attacker", "defender"):
+            v = getattr(self, side)
+            allowed = SHOOT_OBJECTIVES[side] if action == "shoot" else FIGHT_OBJECTIVES
+            if v is None:
+                v = allowed[0]
+            if v not in allowed:
+                raise ScenarioError(
+                    f"objectives.{side}",
+                    f"{v!r} is not an objective for {action}; allowed: {', '.join(allowed)}",
+                )
+            out.append(v)
+        return out[0], out[1]
 
 
 class Shot(_Strict):

@@ -44,7 +44,7 @@ BATCH = 200_000
 
 
 def _objectives(sc: Scenario) -> tuple[str, str]:
-    return sc.objectives.attacker.value, sc.objectives.defender.value
+    return sc.objectives.resolved("shoot")
 
 
 def _stages_exact(tables: dict[str, np.ndarray], w0: int, mw_shift: int = 0) -> dict[str, Dist]:
