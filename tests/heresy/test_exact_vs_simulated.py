@@ -51,8 +51,8 @@ CASES = {
             weapon(name="flamer", A=1, S=4, AP=5, rules=["Template"], hits="D6"),
             weapon(name="rifle", A=3, S=5, AP=None, rules=["Twin-linked"]),
         ],
-        [model(count=8, T=3, Sv=5, shrouded=4, FNP=6)],
-        dict(count=2, shooter={"Sv": 4}, defender={"cover": 5}),
+        [model(count=8, T=3, Sv=5, invulnerable=5, shrouded=4, FNP=6)],
+        dict(count=2, shooter={"Sv": 4}, defender={"cover": 5, "heavy": True}),
     ),
     "BS8 rending armourbane against a dreadnought talon": (
         [

@@ -185,3 +185,22 @@ def test_rule_spellings():
 def test_gets_hot_only_when_firing():
     r = run(melee(rules=["Gets Hot"]), model(), shooter={"A": 3})
     assert "gets_hot" not in r.extra
+
+
+def test_heavy_subtype_rerolls_failed_armour_saves_against_blast_and_template():
+    # Sv 3+: a wound gets through only if both rolls fail (1/3 * 1/3)
+    for rule in ("Blast", "Template", "Barrage"):
+        r = run(weapon(S=4, AP=5, rules=[rule]), model(Sv=3), defender={"heavy": True})
+        assert r["unsaved"][1] == approx(F(1, 2) * F(1, 9)), rule
+    r = run(weapon(S=4, AP=5, rules=["Rapid Fire"]), model(Sv=3), defender={"heavy": True})
+    assert r["unsaved"][1] == approx(F(2, 3) * F(1, 2) * F(1, 3))  # not against other weapons
+
+
+def test_heavy_picks_the_save_most_likely_to_pass():
+    from grimdice.systems.heresy.rolls import NEVER, save_choice
+
+    assert save_choice(4, NEVER, 3, NEVER, True) == (4, True)  # 3/4 re-rolled beats 2/3
+    assert save_choice(5, NEVER, 3, NEVER, True) == (3, False)  # 5/9 loses to 2/3
+    assert save_choice(3, 2, 4, NEVER, True) == (4, False)  # no armour save against AP 2
+    r = run(weapon(S=4, AP=6, rules=["Blast"]), model(Sv=4, invulnerable=3), defender={"heavy": True})
+    assert r["unsaved"][1] == approx(F(1, 2) * F(1, 4))

@@ -24,12 +24,10 @@ from grimdice.systems.heresy.report import build_result
 from grimdice.systems.heresy.rolls import (
     FACES,
     FAIL,
-    NEVER,
     SPECIAL,
     hit_roll,
     mitigation_target,
     passes,
-    save_target,
     wound_result,
     wounds_lost,
 )
@@ -140,9 +138,9 @@ class Chain:
 
     def _outcome(self, g: StrikeGroup, p: Profile, special: bool) -> tuple[float, float, bool]:
         """(P(save passes), P(mitigated | save failed), Instant Death) of a wound of ``g`` on ``p``."""
-        ap = g.special_AP if special else g.AP
-        cover = NEVER if g.melee or g.ignores_cover else self.target.cover
-        ps = p_pass(save_target(p.Sv, ap, p.invulnerable, cover))
+        t, rerolled = g.save(p, special, self.target)
+        ps = p_pass(t)
+        ps = 1 - (1 - ps) ** 2 if rerolled else ps
         inst = g.is_instant_death(p)
         mt = mitigation_target(
             p.fnp, p.shrouded, melee=g.melee, ignores_cover=g.ignores_cover, instant_death=inst

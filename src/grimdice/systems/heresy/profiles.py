@@ -127,6 +127,9 @@ class DefendingUnit(StrictModel):
     models: list[DefendingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
     cover: Roll | None = Field(None, description="cover save X+ against Shooting Attacks")
     type: str = "infantry"
+    heavy: bool = Field(
+        False, description="only Heavy sub-type models: re-roll failed armour saves vs Blast/Template"
+    )
 
     @field_validator("type")
     @classmethod

@@ -100,6 +100,20 @@ def save_target(Sv: int, AP: int, invulnerable: int, cover: int) -> int:
     return min(armour, invulnerable, cover)
 
 
+def save_choice(Sv: int, AP: int, invulnerable: int, cover: int, reroll_armour: bool) -> tuple[int, bool]:
+    """``(target, re-rolled)`` of the one save a model takes: the most likely to pass. With
+    ``reroll_armour`` (Heavy sub-type against Blast and Template weapons) a failed armour save is
+    re-rolled once, which may make it the better choice."""
+    armour = save_target(Sv, AP, NEVER, NEVER)
+    other = min(invulnerable, cover)
+    if not reroll_armour or armour == NEVER:
+        return min(armour, other), False
+    pa = (7 - armour) / 6
+    if 1 - (1 - pa) ** 2 > (7 - other) / 6:
+        return armour, True
+    return other, False
+
+
 def passes(face, target: int):
     """A D6 test of ``target``+ (saves, Damage Mitigation): a natural 1 always fails."""
     face = np.asarray(face)

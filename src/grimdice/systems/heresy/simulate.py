@@ -15,12 +15,10 @@ from grimdice.result import Result, empirical
 from grimdice.systems.heresy.report import build_result
 from grimdice.systems.heresy.rolls import (
     FAIL,
-    NEVER,
     SPECIAL,
     hit_roll,
     mitigation_target,
     passes,
-    save_target,
     wound_result,
     wounds_lost,
 )
@@ -76,21 +74,21 @@ def roll_group(s: Sampler, g: StrikeGroup, gi: int, trials: int) -> dict[str, np
     }
 
 
-def _tables(target: Target, g: StrikeGroup, special: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per model of the queue: save needed, Damage Mitigation needed, Instant Death."""
-    ap = g.special_AP if special else g.AP
-    cover = NEVER if g.melee or g.ignores_cover else target.cover
-    sv, mt, inst = [], [], []
+def _tables(target: Target, g: StrikeGroup, special: bool):
+    """Per model of the queue: save needed, armour re-rolled, Damage Mitigation needed, Instant Death."""
+    sv, rr, mt, inst = [], [], [], []
     for p in target.profiles:
         i = g.is_instant_death(p)
-        sv.append(save_target(p.Sv, ap, p.invulnerable, cover))
+        t, rerolled = g.save(p, special, target)
+        sv.append(t)
+        rr.append(rerolled)
         mt.append(
             mitigation_target(
                 p.fnp, p.shrouded, melee=g.melee, ignores_cover=g.ignores_cover, instant_death=i
             )
         )
         inst.append(i)
-    return np.array(sv), np.array(mt), np.array(inst)
+    return np.array(sv), np.array(rr), np.array(mt), np.array(inst)
 
 
 def allocate(s: Sampler, target: Target, groups: list[StrikeGroup], codes: np.ndarray):
@@ -110,12 +108,14 @@ def allocate(s: Sampler, target: Target, groups: list[StrikeGroup], codes: np.nd
         rec = alive.argmax(axis=1)
         if k is not None:
             rec = np.where(((code // 2) % 2 == 1) & alive[:, k], k, rec)
-        for (gi, sp), (sv, mt, inst) in tables.items():
+        for (gi, sp), (sv, rr, mt, inst) in tables.items():
             t = rows[live & (code // 4 == gi) & (code % 2 == int(sp))]
             if not t.size:
                 continue
             m = rec[t]
             failed = ~np.asarray(passes(s.roll(t.size), sv[m]))
+            again = failed & rr[m]  # Heavy: a failed armour save is re-rolled once
+            failed[again] = ~np.asarray(passes(s.roll(int(again.sum())), sv[m][again]), dtype=bool)
             unsaved[t[failed]] += 1
             hurt = failed & ~np.asarray(passes(s.roll(t.size), mt[m]))
             th, mh = t[hurt], m[hurt]

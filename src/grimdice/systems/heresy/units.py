@@ -17,6 +17,7 @@ from grimdice.systems.heresy.rolls import (
     bs_hit_target,
     bs_reroll_target,
     instant_death,
+    save_choice,
     save_target,
     wound_chart,
     ws_hit_target,
@@ -51,6 +52,7 @@ class Target:
     WS: int  # the unit's WS for the melee To Hit chart (majority, ties: highest)
     type: str
     challenge: bool
+    heavy: bool = False  # Heavy sub-type: re-roll failed armour saves against Blast and Template
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,14 @@ class StrikeGroup:
     @property
     def rolls_to_hit(self) -> bool:
         return self.hit_target > 0
+
+    def save(self, p: Profile, special: bool, target: Target) -> tuple[int, bool]:
+        """``(target number, armour re-rolled)`` of the save ``p`` takes against a wound of this
+        group (AP 2 for a Rending/Breaching wound; cover only against shooting)."""
+        ap = self.special_AP if special else self.AP
+        cover = NEVER if self.melee or self.ignores_cover else target.cover
+        heavy = target.heavy and (self.rules.blast or self.rules.barrage or self.rules.template)
+        return save_choice(p.Sv, ap, p.invulnerable, cover, heavy)
 
     def is_instant_death(self, p: Profile) -> bool:
         return instant_death(self.S, p.T, self.rules.instant_death)
@@ -142,6 +152,7 @@ def resolve_target(sc: Scenario, any_precision: bool) -> Target:
         WS=_majority([(m.WS, m.count) for m in d.models]),
         type=d.type,
         challenge=c.challenge is not None,
+        heavy=d.heavy,
     )
 
 
