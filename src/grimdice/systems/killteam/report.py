@@ -16,6 +16,7 @@ import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
+from grimdice.errors import ScenarioError
 from grimdice.result import Result, empirical, stage_json
 from grimdice.systems.killteam.exact import forward, marginal, wounds_left
 from grimdice.systems.killteam.profiles import Scenario, Target
@@ -107,6 +108,12 @@ def shoot_result(sc: Scenario, target: Target, simulate: int | None, seed: int |
         spec, secondaries, notes = secondary_targets(shots[0], target, nearby, a_obj, d_obj)
         specs = [spec]
     else:
+        if nearby and any(s.rules.multi_target or s.rules.splash for s in shots):
+            raise ScenarioError(
+                "nearby",
+                f"Blast, Torrent, Fusillade and Splash act on other operatives for a single shooting attack; "
+                f"this scenario has {len(shots)} (give one shot, or leave out nearby)",
+            )
         specs = [make_spec(s, target, where) for s in shots]
     w0 = target.wounds_left
     pols = solve_sequence(specs, w0, a_obj, d_obj)
