@@ -32,7 +32,7 @@ CASES = {
     "melee: rending, unwieldy fist, precision strikes, eternal warrior": (
         [
             melee(name="claw", rules=["Rending (5+)", "Shred", "Precision (6+)"]),
-            melee(name="fist", S="x2", AP=2, rules=["Unwieldy"]),
+            melee(name="fist", S="x2", AP=2, rules=["Unwieldy", "Brutal (2)"]),
         ],
         [
             model(count=3, T=4, W=1, Sv=3, FNP=6),

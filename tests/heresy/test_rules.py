@@ -204,3 +204,17 @@ def test_heavy_picks_the_save_most_likely_to_pass():
     assert save_choice(3, 2, 4, NEVER, True) == (4, False)  # no armour save against AP 2
     r = run(weapon(S=4, AP=6, rules=["Blast"]), model(Sv=4, invulnerable=3), defender={"heavy": True})
     assert r["unsaved"][1] == approx(F(1, 2) * F(1, 4))
+
+
+def test_brutal_makes_each_allocated_wound_x_wounds_saved_separately():
+    r = run(weapon(rules=[AUTO, "Brutal (2)"]), model(W=2))
+    assert pmf(r["damage"], 2) == approx([F(1, 2), 0, F(1, 2)])
+    # Brutal (3) v W2 Sv 4+: three saves, each failing 1/2; the model loses min(2, failures)
+    r = run(weapon(rules=[AUTO, "Brutal (3)"]), model(W=2, Sv=4))
+    assert pmf(r["damage"], 2) == approx([F(1, 2) + F(1, 16), F(3, 16), F(1, 4)])
+
+
+def test_brutal_wounds_do_not_spill_over_to_other_models():
+    r = run(weapon(rules=[AUTO, "Brutal (3)"]), model(count=3))
+    assert r["models_destroyed"].max == 1
+    assert r["unsaved"].max == 1  # once the model is removed the rest are lost

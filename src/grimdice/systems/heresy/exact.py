@@ -103,7 +103,7 @@ def per_attack(g: StrikeGroup) -> tuple[Dist, Dist, Joint, float]:
 class Chain:
     """The exact law of (failed saves ``u``, unit state) as wounds arrive; see the module text."""
 
-    def __init__(self, target: Target, groups: list[StrikeGroup], max_tokens: int):
+    def __init__(self, target: Target, groups: list[StrikeGroup], max_tokens: int, max_unsaved: int):
         self.target = target
         self.groups = groups
         k = target.precision_index
@@ -116,7 +116,7 @@ class Chain:
         self.wt = self.tp.W if self.tp is not None else 0
         self.nt = self.wt + 1
         n = self.nc * self.nt
-        self.U = max_tokens + 1
+        self.U = max_unsaved + 1
         if n > MAX_STATES or self.U * n * n * max(max_tokens, 1) > MAX_WORK:
             raise ScenarioError(
                 "defender",
@@ -147,8 +147,28 @@ class Chain:
         )
         return ps, p_pass(mt), inst
 
-    def operator(self, gi: int, precision: bool) -> tuple[np.ndarray, np.ndarray]:
-        """(P(saved) per state, failed-save transition matrix) of one wound of group ``gi``."""
+    def _token(self, g: StrikeGroup, p: Profile, special: bool, left: int) -> dict[tuple[int, int], float]:
+        """``{(wounds lost, failed saves): probability}`` of one wound allocated to ``p`` with
+        ``left`` wounds: Brutal (X) makes it X wounds, each saved separately, none spilling over."""
+        ps, pm, inst = self._outcome(g, p, special)
+        law = {(left, 0): 1.0}
+        for _ in range(g.rules.brutal):
+            nxt: dict[tuple[int, int], float] = {}
+            for (lv, du), q in law.items():
+                if lv == 0:  # the model is removed: the rest are lost
+                    steps = [((lv, du), q)]
+                else:
+                    lost = int(wounds_lost(lv, inst, p.eternal_warrior))
+                    steps = [((lv, du), q * ps), ((lv, du + 1), q * (1 - ps) * pm)]
+                    steps.append(((lv - lost, du + 1), q * (1 - ps) * (1 - pm)))
+                for key, v in steps:
+                    nxt[key] = nxt.get(key, 0.0) + v
+            law = nxt
+        return {(left - lv, du): q for (lv, du), q in law.items()}
+
+    def operator(self, gi: int, precision: bool) -> tuple[np.ndarray, list[np.ndarray]]:
+        """(P(every save passed) per state, transition matrices by number of failed saves 1..X)
+        of one wound of group ``gi``."""
         key = (gi, precision)
         if key in self._ops:
             return self._ops[key]
@@ -156,7 +176,7 @@ class Chain:
         _, r = wound_probs(g)
         n = self.nc * self.nt
         saved = np.ones(n)
-        F = np.zeros((n, n))
+        F = [np.zeros((n, n)) for _ in range(g.rules.brutal)]
         for c in range(self.nc):
             for t in range(self.nt):
                 s = c * self.nt + t
@@ -168,12 +188,12 @@ class Chain:
                 for special, w in ((False, 1.0 - r), (True, r)):
                     if w == 0:
                         continue
-                    ps, pm, inst = self._outcome(g, p, special)
-                    saved[s] += w * ps
-                    lost = int(wounds_lost(left, inst, p.eternal_warrior))
-                    s2 = c * self.nt + t + lost if is_target else (c + lost) * self.nt + t
-                    F[s, s] += w * (1 - ps) * pm
-                    F[s, s2] += w * (1 - ps) * (1 - pm)
+                    for (lost, du), q in self._token(g, p, special, left).items():
+                        if du == 0:
+                            saved[s] += w * q
+                            continue
+                        s2 = c * self.nt + t + lost if is_target else (c + lost) * self.nt + t
+                        F[du - 1][s, s2] += w * q
         self._ops[key] = (saved, F)
         return saved, F
 
@@ -181,7 +201,9 @@ class Chain:
         """One wound of group ``gi`` in every state of ``P`` (axes ``..., u, s``)."""
         saved, F = self.operator(gi, precision)
         out = P * saved
-        out[..., 1:, :] += P[..., :-1, :] @ F
+        for k, Fk in enumerate(F, start=1):
+            if Fk.any():
+                out[..., k:, :] += P[..., :-k, :] @ Fk
         return out
 
     def absorb(self, gi: int, tokens: np.ndarray) -> None:
@@ -242,7 +264,8 @@ def solve(target: Target, groups: list[StrikeGroup]) -> dict[str, Dist]:
         n = shots(g)
         stages.append((hits.sum_of(n), prec.sum_of(n), tokens.sum_of(n)))
     max_tokens = sum(t.total().max for _, _, t in stages)
-    chain = Chain(target, groups, max_tokens)
+    max_unsaved = sum(t.total().max * g.rules.brutal for g, (_, _, t) in zip(groups, stages, strict=True))
+    chain = Chain(target, groups, max_tokens, max_unsaved)
     for gi, (_, _, tokens) in enumerate(stages):
         table = tokens.table if tokens.ndim == 2 else tokens.table[:, None]
         chain.absorb(gi, table)

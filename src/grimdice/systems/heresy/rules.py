@@ -48,7 +48,7 @@ FLAGS = (
 )
 
 #: rules with a roll target X+ (2..6)
-VALUED = ("rending", "breaching", "poisoned", "precision", "reaping blow")
+VALUED = ("rending", "breaching", "poisoned", "precision", "reaping blow", "brutal")
 ALIASES = {"precision shots": "precision", "precision strikes": "precision"}
 
 ALLOWED = (
@@ -58,6 +58,7 @@ ALLOWED = (
     "Poisoned (X+) (Poisoned alone: 4+)",
     "Precision (X+) (also Precision Shots/Strikes)",
     "Reaping Blow (X)",
+    "Brutal (X)",
     *sorted(NO_EFFECT),
 )
 
@@ -81,6 +82,7 @@ class WeaponRules:
     poisoned: int = NEVER
     precision: int = NEVER
     reaping_blow: int = 0
+    brutal: int = 1  # Brutal (X): an allocated wound is X wounds on that model
 
     @property
     def no_hit_roll(self) -> bool:
@@ -121,6 +123,10 @@ def parse_rules(items: list[str], where: str) -> WeaponRules:
             value = 4  # "If no number is shown in brackets, the rule is Poisoned (4+)"
         if name == "reaping blow":
             kw["reaping_blow"] = 1 if value is None else _count(value, f)
+        elif name == "brutal":
+            if value is None:
+                raise ScenarioError(f, f"{raw!r} needs its value, e.g. 'Brutal (2)'")
+            kw["brutal"] = _count(value, f)
         elif name in VALUED:
             if value is None:
                 raise ScenarioError(f, f"{raw!r} needs its value, e.g. '{name.title()} (5+)'")
@@ -138,5 +144,5 @@ def _target(x: int, where: str) -> int:
 
 def _count(x: int, where: str) -> int:
     if not 1 <= x <= 10:
-        raise ScenarioError(where, f"Reaping Blow (X) gives 1 to 10 attacks, got {x}")
+        raise ScenarioError(where, f"X is 1 to 10 here, got {x}")
     return x

@@ -113,13 +113,16 @@ def allocate(s: Sampler, target: Target, groups: list[StrikeGroup], codes: np.nd
             if not t.size:
                 continue
             m = rec[t]
-            failed = ~np.asarray(passes(s.roll(t.size), sv[m]))
-            again = failed & rr[m]  # Heavy: a failed armour save is re-rolled once
-            failed[again] = ~np.asarray(passes(s.roll(int(again.sum())), sv[m][again]), dtype=bool)
-            unsaved[t[failed]] += 1
-            hurt = failed & ~np.asarray(passes(s.roll(t.size), mt[m]))
-            th, mh = t[hurt], m[hurt]
-            left[th, mh] -= np.asarray(wounds_lost(left[th, mh], inst[mh], ew[mh]), dtype=np.int64)
+            for _ in range(groups[gi].rules.brutal):  # Brutal (X): X wounds on the same model
+                on = left[t, m] > 0
+                t, m = t[on], m[on]
+                failed = ~np.asarray(passes(s.roll(t.size), sv[m]), dtype=bool)
+                again = failed & rr[m]  # Heavy: a failed armour save is re-rolled once
+                failed[again] = ~np.asarray(passes(s.roll(int(again.sum())), sv[m][again]), dtype=bool)
+                unsaved[t[failed]] += 1
+                hurt = failed & ~np.asarray(passes(s.roll(t.size), mt[m]), dtype=bool)
+                th, mh = t[hurt], m[hurt]
+                left[th, mh] -= np.asarray(wounds_lost(left[th, mh], inst[mh], ew[mh]), dtype=np.int64)
     return left, unsaved
 
 
