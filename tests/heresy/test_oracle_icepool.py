@@ -2,8 +2,8 @@
 
 The oracle re-states the 2.0 rules directly as icepool dice (hit die with the BS 6+ or
 Twin-linked re-roll -> wound die with Rending, Breaching and Shred -> best save -> one Damage
-Mitigation roll -> wound lost or Instant Death) and walks the defending unit model by model,
-on small random scenarios.
+Mitigation roll -> wound lost or Instant Death, X times for Brutal (X)) and walks the defending
+unit model by model, on small random scenarios.
 """
 
 import random
@@ -55,22 +55,38 @@ def loss_die(p, special):
     )
 
 
+def brutal(sub, x):
+    """X independent sub-wound outcomes, as the decimal digits of one number (first digit first)."""
+    out = sub
+    for _ in range(x - 1):
+        out = icepool.map(lambda a, b: a * 10 + b, out, sub)
+    return out
+
+
 def oracle(p):
     wound = wound_die(p)
     per_shot = hit_die(p).map(
-        lambda h: 0 if not h else wound.map(lambda k: 0 if k == 0 else loss_die(p, k == 2))
+        lambda h: (
+            0 if not h else wound.map(lambda k: 0 if k == 0 else brutal(loss_die(p, k == 2), p["brutal"]))
+        )
     )
     a = icepool.Die([1, 2, 3]) if p["A"] == "D3" else icepool.Die([p["A"]])
     shots = p["shooters"] @ a
     W, n = p["W"], p["models"]
 
-    def step(state, e):
+    def step(state, code):
         killed, left, total = state
-        if killed == n or e == 0:
+        if killed == n or code == 0:
             return state
-        lost = left if e == KILL else 1
-        left -= lost
-        return (killed + 1, W, total + lost) if left == 0 else (killed, left, total + lost)
+        for e in (int(c) for c in str(code).zfill(p["brutal"])):
+            if e == 0:
+                continue
+            lost = left if e == KILL else 1
+            left -= lost
+            total += lost
+            if left == 0:  # removed: the rest of a Brutal wound is lost
+                return (killed + 1, W, total)
+        return (killed, left, total)
 
     killed, damage = np.zeros(n + 1), np.zeros(n * W + 1)
     for (kk, _, dd), q in walk(step, (0, W, 0), per_shot, shots).items():
@@ -98,6 +114,7 @@ def random_case(rng):
         "fnp": rng.choice([7, 7, 5, 6]),
         "shrouded": rng.choice([7, 7, 5]),
         "W": rng.randint(1, 3),
+        "brutal": rng.choice([1, 1, 2]),
         "models": rng.randint(1, 3),
     }
 
@@ -108,6 +125,7 @@ def ours(p):
     rules += [f"Rending ({p['rending']}+)"] if p["rending"] < 7 else []
     rules += [f"Breaching ({p['breaching']}+)"] if p["breaching"] < 7 else []
     rules += ["Instant Death"] if p["ID"] else []
+    rules += [f"Brutal ({p['brutal']})"] if p["brutal"] > 1 else []
     w = weapon(A=p["A"], S=p["S"], AP=opt(p["AP"]), rules=rules)
     m = model(
         count=p["models"],
