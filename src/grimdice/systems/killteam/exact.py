@@ -7,6 +7,8 @@ decisions of :mod:`solve` exactly. Each reported count is carried jointly with t
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from grimdice.dice.dist import Dist
@@ -36,6 +38,12 @@ def _after_rerolls(pol: ShotPolicy, w: int) -> np.ndarray:
     return F
 
 
+@cache
+def _outcome_arrays(rolled: int, sv: int, retained: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    out = defence_outcomes(rolled, sv, retained)
+    return tuple(np.array([o[i] for o in out]) for i in range(3))  # type: ignore[return-value]
+
+
 def _defence(pol: ShotPolicy, w: int, c: int, h: int, wmax: int):
     """From retained (c, h) with ``w`` wounds left: P(w'), P(saves, w'), P(unsaved, w')."""
     s = pol.spec
@@ -49,12 +57,13 @@ def _defence(pol: ShotPolicy, w: int, c: int, h: int, wmax: int):
         return pw, saves, unsaved
     inv, ret = (bool(x) for x in pol.option[w, c, h])
     _, _, k, sv = next(o for o in defender_options(s, c) if o[0] == inv and o[1] == ret)
-    for cs, ns, p in defence_outcomes(k, sv, int(ret)):
-        uc, un = (int(x) for x in pol.alloc[w1, c, h, cs, ns])
-        w2 = max(w1 - uc * s.critical - un * s.normal, 0)
-        pw[w2] += p
-        saves[cs + ns, w2] += p
-        unsaved[uc + un, w2] += p
+    cs, ns, p = _outcome_arrays(k, sv, int(ret))
+    chosen = pol.alloc[w1, c, h, cs, ns].astype(np.int64)
+    uc, un = chosen[:, 0], chosen[:, 1]
+    w2 = np.maximum(w1 - uc * s.critical - un * s.normal, 0)
+    np.add.at(pw, w2, p)
+    np.add.at(saves, (cs + ns, w2), p)
+    np.add.at(unsaved, (uc + un, w2), p)
     return pw, saves, unsaved
 
 

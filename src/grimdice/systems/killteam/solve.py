@@ -158,6 +158,7 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
     option = np.zeros((W + 1, n + 1, n + 1, 2), dtype=bool)
     qa = np.zeros((W + 1, n + 1, n + 1))  # value after the attack roll (before Rending), by (w, c, h)
     qd = np.zeros((W + 1, n + 1, n + 1))
+    memo: dict[tuple[int, int, int, int], tuple[np.ndarray, np.ndarray]] = {}
     for c in range(n + 1):
         w1 = np.maximum(ws - spec.mw_per_crit * c, 0)
         for h in range(n + 1 - c):
@@ -168,7 +169,10 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
             for inv, ret, k, sv in defender_options(spec, c):
                 ea, ed = np.zeros(W + 1), np.zeros(W + 1)
                 for cs, ns, p in defence_outcomes(k, sv, int(ret)):
-                    va, vd = _allocate(spec, alloc, c, h, cs, ns, next_a, next_d)
+                    key = (c, h, cs, ns)
+                    if key not in memo:
+                        memo[key] = _allocate(spec, alloc, c, h, cs, ns, next_a, next_d)
+                    va, vd = memo[key]
                     ea += p * va[w1]
                     ed += p * vd[w1]
                 if best_d is None:
