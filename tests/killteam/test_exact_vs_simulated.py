@@ -1,13 +1,14 @@
 """Exact and Monte Carlo engines agree within a stated statistical bound.
 
-Bound: with n trials, every stage's sample mean is within 5 standard errors (sd/sqrt(n)) of the
-exact mean, and every outcome's frequency within 5*sqrt(p(1-p)/n) + 2/n of its exact probability.
+Bound (``tests/agreement.py``): every stage's sample mean within 5 standard errors of the exact
+mean, every outcome's frequency within 5*sqrt(p(1-p)/n) + 2/n; for every target operative too.
 With fixed seeds the tests are deterministic.
 """
 
 import numpy as np
 import pytest
 
+from tests.agreement import assert_agree
 from tests.killteam.helpers import gun, operative, run
 
 N = 20_000
@@ -55,26 +56,16 @@ CASES = {
 }
 
 
-def close(d, s, where):
-    se = max(d.std(), 1e-12) / np.sqrt(N)
-    assert abs(s.mean() - d.mean()) <= Z * se + 1e-12, (where, s.mean(), d.mean())
-    for k in range(0, max(d.max, s.max) + 1):
-        p = d[k]
-        assert abs(s[k] - p) <= Z * np.sqrt(p * (1 - p) / N) + 2 / N, (where, k, s[k], p)
-
-
 @pytest.mark.parametrize("name", list(CASES))
 def test_exact_matches_simulation(name):
     kw = CASES[name]
     exact = run(**kw)
     sim = run(simulate=N, seed=2024, **kw)
     assert list(exact.stages) == list(sim.stages)
-    for stage, d in exact.stages.items():
-        close(d, sim.stages[stage], stage)
+    assert_agree(exact.stages, sim.stages, N, Z)
     assert set(exact.targets) == set(sim.targets)
     for t, sub in exact.targets.items():
-        for stage, d in sub.stages.items():
-            close(d, sim.targets[t].stages[stage], f"{t}.{stage}")
+        assert_agree(sub.stages, sim.targets[t].stages, N, Z)
     for sh, hot in exact.extra.get("hot", {}).items():
         pe, ps = hot["p_any"], sim.extra["hot"][sh]["p_any"]
         assert abs(ps - pe) <= Z * np.sqrt(pe * (1 - pe) / N)

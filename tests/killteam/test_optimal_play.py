@@ -91,11 +91,13 @@ def brute_value(spec: ShotSpec, w0: int, attacker: str) -> float:
     return total
 
 
+def spec(**kw) -> ShotSpec:
+    return ShotSpec("attack", "shooter", **kw)
+
+
 CASES = {
-    "cover choice": ShotSpec("a", "s", dice=2, bs=3, normal=3, critical=4, df=2, sv=4, cover=True),
-    "relentless rending lethal invuln": ShotSpec(
-        "a",
-        "s",
+    "cover choice": spec(dice=2, bs=3, normal=3, critical=4, df=2, sv=4, cover=True),
+    "relentless rending lethal invuln": spec(
         dice=2,
         bs=3,
         normal=2,
@@ -108,9 +110,7 @@ CASES = {
         sv=3,
         invulnerable=5,
     ),
-    "balanced ceaseless mw piercing cover": ShotSpec(
-        "a",
-        "s",
+    "balanced ceaseless mw piercing cover": spec(
         dice=3,
         bs=4,
         normal=2,
@@ -123,7 +123,7 @@ CASES = {
         sv=4,
         cover=True,
     ),
-    "fishing for crits": ShotSpec("a", "s", dice=2, bs=2, normal=1, critical=6, relentless=True, df=1, sv=3),
+    "fishing for crits": spec(dice=2, bs=2, normal=1, critical=6, relentless=True, df=1, sv=3),
 }
 
 

@@ -15,7 +15,7 @@ from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.killteam.profiles import Operative, Scenario, Weapon
 from grimdice.systems.killteam.rules import REAP_RANGE, WeaponRules
-from grimdice.systems.killteam.shooting import INJURED_PENALTY, weapon_rules
+from grimdice.systems.killteam.shooting import weapon_rules
 
 #: weapon rules with an effect in a fight; the others (AP, MW, Hot, Heavy, ...) only act when shooting
 FIGHT_RULES = ("lethal", "rending", "brutal", "stun", "reap", "balanced", "ceaseless", "relentless")
@@ -57,17 +57,10 @@ def fighter(op: Operative, weapon: Weapon, rules: WeaponRules, objective: str) -
         name=op.name,
         wounds=op.wounds_left,
         attacks=weapon.A,
-        hit=weapon.skill + (INJURED_PENALTY if op.injured else 0),
+        hit=op.skill_with(weapon),
         normal_damage=weapon.D[0],
         critical_damage=weapon.D[1],
-        lethal=rules.lethal,
-        rending=rules.rending,
-        brutal=rules.brutal,
-        stun=rules.stun,
-        reap=rules.reap,
-        balanced=rules.balanced,
-        ceaseless=rules.ceaseless,
-        relentless=rules.relentless,
+        **rules.pick(*FIGHT_RULES),
         objective=Objective(objective),
     )
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
+
+from grimdice.io.fields import StrictModel
 
 MAX_DICE = 12
 MAX_WOUNDS = 40
 MAX_SHOTS = 8
 MAX_NEARBY = 8
+INJURED_PENALTY = 1  # 2021 core book: an injured operative's BS/WS are worsened by 1
 
 
 def _roll(v: object) -> object:
@@ -65,16 +68,12 @@ Damage = Annotated[
 ]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
-
-
 class Order(StrEnum):
     ENGAGE = "engage"
     CONCEAL = "conceal"
 
 
-class Weapon(_Strict):
+class Weapon(StrictModel):
     """A weapon profile: ranged (BS) or melee (WS), damage normal/critical, rules and ! rules."""
 
     name: str = "weapon"
@@ -100,7 +99,7 @@ class Weapon(_Strict):
         return self.WS if self.WS is not None else self.BS  # type: ignore[return-value]
 
 
-class Operative(_Strict):
+class Operative(StrictModel):
     """An operative datacard (and its current state: ``wounds`` left, ``order``)."""
 
     name: str = "operative"
@@ -130,6 +129,11 @@ class Operative(_Strict):
     def injured(self) -> bool:
         """Injured (2021 core book): fewer than half its starting wounds remaining."""
         return 2 * self.wounds_left < self.W
+
+    def skill_with(self, weapon: Weapon) -> int:
+        """BS/WS of ``weapon`` in this operative's hands: worsened by 1 while injured (2021 core
+        book); 7 means only a 6 (always a critical hit) succeeds."""
+        return weapon.skill + (INJURED_PENALTY if self.injured else 0)
 
 
 class Target(Operative):
@@ -174,7 +178,7 @@ def _action(v: object) -> object:
     return v
 
 
-class Activation(_Strict):
+class Activation(StrictModel):
     """The activation in which the shot is taken: order, actions (in order), AP, earlier uses."""
 
     order: Order = Order.ENGAGE
@@ -190,7 +194,7 @@ SHOOT_OBJECTIVES = {"attacker": ("damage", "kill"), "defender": ("damage", "surv
 FIGHT_OBJECTIVES = ("kill", "damage_dealt", "damage_taken")
 
 
-class Objectives(_Strict):
+class Objectives(StrictModel):
     """What each side optimises. Shooting: attacker ``damage`` (expected wounds lost) or ``kill``,
     defender ``damage`` (minimise expected wounds lost) or ``survival``; defaults ``damage``.
     Fights: each side ``kill`` (default), ``damage_dealt`` or ``damage_taken``."""
@@ -216,7 +220,7 @@ class Objectives(_Strict):
         return out[0], out[1]
 
 
-class Shot(_Strict):
+class Shot(StrictModel):
     """One shooting attack of the sequence: who shoots with which weapon."""
 
     attacker: str | None = None
@@ -226,7 +230,7 @@ class Shot(_Strict):
     split: dict[str, int] | None = Field(None, description="Fusillade: attack dice per target name")
 
 
-class Scenario(_Strict):
+class Scenario(StrictModel):
     system: Literal["killteam"] = "killteam"
     action: Literal["shoot", "fight"] = "shoot"
     title: str = ""

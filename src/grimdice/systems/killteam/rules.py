@@ -111,6 +111,10 @@ class WeaponRules:
     stun: bool = False
     unwieldy: bool = False
 
+    def pick(self, *names: str) -> dict[str, object]:
+        """``{name: value}`` of the named rules, to pass on as keyword arguments."""
+        return {n: getattr(self, n) for n in names}
+
     @property
     def multi_target(self) -> bool:
         return self.blast is not None or self.torrent is not None or self.fusillade

@@ -19,7 +19,8 @@ from grimdice.systems.killteam.profiles import Activation, Nearby, Operative, Sc
 from grimdice.systems.killteam.rules import FUSILLADE_RANGE, SPLASH_RANGE, WeaponRules, parse_rules
 from grimdice.systems.killteam.solve import ShotSpec, solve_sequence
 
-INJURED_PENALTY = 1  # 2021 core book: an injured operative's BS/WS are worsened by 1
+#: weapon rules passed to the engines as they are (the others are applied here)
+SHOOTING_RULES = ("lethal", "ap", "piercing", "balanced", "ceaseless", "relentless", "rending", "hot", "stun")
 
 
 @dataclass(frozen=True)
@@ -147,24 +148,15 @@ def make_spec(
         check_valid_target(target.name, target.obscured, target.order, cover)
         dist = shot.distance if shot.distance is not None else target.distance
         check_range(r, shot.weapon.name, dist, target.name)
-    bs = shot.weapon.skill + (INJURED_PENALTY if op.injured else 0)
     return ShotSpec(
         label=f"{op.name}: {shot.weapon.name} -> {target.name}",
         shooter=op.name,
         dice=shot.weapon.A if dice is None else dice,
-        bs=bs,
+        bs=op.skill_with(shot.weapon),
         normal=shot.weapon.D[0],
         critical=shot.weapon.D[1],
-        lethal=r.lethal,
-        ap=r.ap,
-        piercing=r.piercing,
         mw_per_crit=r.mw + (r.splash if splash_on_target else 0),
-        balanced=r.balanced,
-        ceaseless=r.ceaseless,
-        relentless=r.relentless,
-        rending=r.rending,
-        hot=r.hot,
-        stun=r.stun,
+        **r.pick(*SHOOTING_RULES),  # type: ignore[arg-type]
         df=target.DF,
         sv=target.SV,
         invulnerable=operative_invulnerable(target, where),
