@@ -71,6 +71,13 @@ def test_cover_retains_one_normal_save_when_the_defender_wants_to():
     assert dmg(res) == {0: Fraction(1) - Fraction(5, 36), 4: Fraction(5, 36)}
 
 
+def test_no_cover_within_a_circle_of_the_shooter():
+    close = run(gun(A=1, BS=2), operative(DF=1, SV=4, cover=True, distance=2))
+    assert dmg(close) == dmg(run(gun(A=1, BS=2), operative(DF=1, SV=4)))
+    far = run(gun(A=1, BS=2), operative(DF=1, SV=4, cover=True, distance=2.5))
+    assert dmg(far) == dmg(run(gun(A=1, BS=2), operative(DF=1, SV=4, cover=True)))
+
+
 @pytest.mark.parametrize("rule", ["No Cover", "Indirect"])
 def test_no_cover_and_indirect_remove_cover(rule):
     covered = run(gun(A=1, BS=2, rules=[rule]), operative(DF=1, SV=4, cover=True))

@@ -16,8 +16,10 @@ from itertools import product
 from grimdice.errors import RuleError, ScenarioError
 from grimdice.systems.killteam.activation import check_activation, check_range, check_valid_target
 from grimdice.systems.killteam.profiles import Activation, Nearby, Operative, Scenario, Target, Weapon
-from grimdice.systems.killteam.rules import FUSILLADE_RANGE, SPLASH_RANGE, WeaponRules, parse_rules
+from grimdice.systems.killteam.rules import FUSILLADE_RANGE, SHAPES, SPLASH_RANGE, WeaponRules, parse_rules
 from grimdice.systems.killteam.solve import ShotSpec, solve_sequence
+
+COVER_MIN_DISTANCE = SHAPES["circle"]  # 2021 core book: not in Cover within 2" of the shooter
 
 #: weapon rules passed to the engines as they are (the others are applied here)
 SHOOTING_RULES = ("lethal", "ap", "piercing", "balanced", "ceaseless", "relentless", "rending", "hot", "stun")
@@ -121,14 +123,15 @@ def _find(attackers: list[Operative], name: str | None, where: str, field_name: 
     )
 
 
-def in_cover(rules: WeaponRules, target: Target) -> bool:
+def in_cover(rules: WeaponRules, target: Target, distance: float | None = None) -> bool:
     """Whether the target counts as in Cover for this weapon: Indirect: never; Barrage: if hidden
-    from directly above; otherwise as described."""
+    from directly above; otherwise as described, but never within a circle (2") of the shooter
+    (2021 core book)."""
     if rules.indirect:
         return False
     if rules.barrage:
         return target.hidden_from_above
-    return target.cover
+    return target.cover and not (distance is not None and distance <= COVER_MIN_DISTANCE)
 
 
 def make_spec(
@@ -143,10 +146,10 @@ def make_spec(
     """The engines' view of one shooting attack with ``shot`` against ``target``."""
     r = shot.rules
     op = shot.attacker
-    cover = False if blast_secondary else in_cover(r, target)
+    dist = shot.distance if shot.distance is not None else target.distance
+    cover = False if blast_secondary else in_cover(r, target, dist)
     if not blast_secondary:
         check_valid_target(target.name, target.obscured, target.order, cover)
-        dist = shot.distance if shot.distance is not None else target.distance
         check_range(r, shot.weapon.name, dist, target.name)
     return ShotSpec(
         label=f"{op.name}: {shot.weapon.name} -> {target.name}",
