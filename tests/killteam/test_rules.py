@@ -288,3 +288,35 @@ def test_one_attack_against_many_target_profiles():
     assert set(res.targets) == {"naked", "armoured"}
     assert res.targets["naked"]["damage"].mean() > res.targets["armoured"]["damage"].mean()
     assert res["damage"].allclose(res.targets["naked"]["damage"])
+
+
+def test_positions_give_the_distances():
+    # 32 mm bases: centres 3.26" apart are 2" apart base to base
+    centre = 2 + 32 / 25.4
+    res = run(
+        gun(A=1, BS=2, rules=["Blast circle"]),
+        operative(position={"x": 0, "y": 0}),
+        nearby=[
+            operative(name="in", position={"x": centre - 0.01, "y": 0}),
+            operative(name="out", position={"x": 0, "y": centre + 0.01}),
+        ],
+    )
+    assert set(res.targets) == {"target", "in"}
+    with pytest.raises(RuleError, match='Rng 6"'):
+        run(
+            gun(rules=["Rng pentagon"]),
+            operative(position={"x": 10, "y": 0}),
+            attacker={
+                "name": "shooter",
+                "W": 10,
+                "position": {"x": 0, "y": 0},
+                "weapons": [gun(rules=["Rng 6"])],
+            },
+        )
+
+
+def test_nearby_needs_a_distance_or_positions():
+    from grimdice.errors import ScenarioError
+
+    with pytest.raises(ScenarioError, match="give distance_to_target, or a position"):
+        run(gun(rules=["Blast circle"]), operative(), nearby=[operative(name="b")])

@@ -15,7 +15,7 @@ from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.killteam.profiles import Operative, Scenario, Weapon
 from grimdice.systems.killteam.rules import REAP_RANGE, WeaponRules
-from grimdice.systems.killteam.shooting import weapon_rules
+from grimdice.systems.killteam.shooting import to_target, weapon_rules
 
 #: weapon rules with an effect in a fight; the others (AP, MW, Hot, Heavy, ...) only act when shooting
 FIGHT_RULES = ("lethal", "rending", "brutal", "stun", "reap", "balanced", "ceaseless", "relentless")
@@ -104,16 +104,14 @@ def reap_bystanders(sc: Scenario, ar: WeaponRules, dr: WeaponRules) -> dict[str,
     within a triangle of it or of its opponent). ``nearby`` are the defender's friends (Visible to
     the attacker as described); the defender's Reap has no listed bystanders."""
     out: dict[str, list[str]] = {}
-    if ar.reap and sc.attacker is not None:
-        names = [
-            nb.name
-            for nb in sc.nearby
-            if nb.visible_to_attacker
-            and (
-                nb.distance_to_target <= REAP_RANGE
-                or (nb.distance_to_attacker is not None and nb.distance_to_attacker <= REAP_RANGE)
-            )
-        ]
+    if ar.reap and sc.attacker is not None and sc.target is not None:
+        names = []
+        for i, nb in enumerate(sc.nearby):
+            to_att = nb.gap(sc.attacker, nb.distance_to_attacker)
+            if nb.visible_to_attacker and (
+                to_target(nb, sc.target, i) <= REAP_RANGE or (to_att is not None and to_att <= REAP_RANGE)
+            ):
+                names.append(nb.name)
         if names:
             out[sc.attacker.name] = names
     return out

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
+from grimdice.geometry import Base, distance
 from grimdice.io.fields import StrictModel
 
 MAX_DICE = 12
@@ -73,6 +74,19 @@ class Order(StrEnum):
     CONCEAL = "conceal"
 
 
+class Position(StrictModel):
+    """Where an operative stands, seen from above: inches, with its base diameter in mm."""
+
+    x: float = Field(ge=-100, le=100)
+    y: float = Field(ge=-100, le=100)
+    z: float = Field(0.0, ge=0, le=50, description="height above the killzone floor")
+    base: float = Field(32.0, gt=0, le=200, description="base diameter in mm")
+
+    def distance(self, other: Position) -> float:
+        """Closest distance between the two bases (grimdice.geometry)."""
+        return distance(Base(self.x, self.y, self.base, self.z), Base(other.x, other.y, other.base, other.z))
+
+
 class Weapon(StrictModel):
     """A weapon profile: ranged (BS) or melee (WS), damage normal/critical, rules and ! rules."""
 
@@ -114,6 +128,7 @@ class Operative(StrictModel):
     rules: list[Any] = Field(default_factory=list, description="e.g. 'Invulnerable Save 4+'")
     order: Order = Order.ENGAGE
     weapons: list[Weapon] = Field(default_factory=list, max_length=20)
+    position: Position | None = Field(None, description="for distances not given explicitly")
 
     @model_validator(mode="after")
     def _wounds(self) -> Operative:
@@ -129,6 +144,14 @@ class Operative(StrictModel):
     def injured(self) -> bool:
         """Injured (2021 core book): fewer than half its starting wounds remaining."""
         return 2 * self.wounds_left < self.W
+
+    def gap(self, other: Operative, given: float | None = None) -> float | None:
+        """``given`` if set, else the distance between the two positions (if both are known)."""
+        if given is not None:
+            return given
+        if self.position is None or other.position is None:
+            return None
+        return self.position.distance(other.position)
 
     def skill_with(self, weapon: Weapon) -> int:
         """BS/WS of ``weapon`` in this operative's hands: worsened by 1 while injured (2021 core
@@ -150,7 +173,7 @@ class Target(Operative):
 class Nearby(Target):
     """Another enemy operative near the primary target (Blast, Torrent, Fusillade, Splash)."""
 
-    distance_to_target: Distance = Field(description="from the primary target")
+    distance_to_target: Distance | None = Field(None, description="from the primary target (or positions)")
     visible_to_target: bool = Field(True, description="Visible to the primary target (Blast)")
     distance_to_attacker: Distance | None = Field(None, description="from the attacker (Reap)")
     visible_to_attacker: bool = Field(True, description="Visible to the attacker (Reap)")

@@ -146,7 +146,7 @@ def make_spec(
     """The engines' view of one shooting attack with ``shot`` against ``target``."""
     r = shot.rules
     op = shot.attacker
-    dist = shot.distance if shot.distance is not None else target.distance
+    dist = shot.attacker.gap(target, shot.distance if shot.distance is not None else target.distance)
     cover = False if blast_secondary else in_cover(r, target, dist)
     if not blast_secondary:
         check_valid_target(target.name, target.obscured, target.order, cover)
@@ -167,6 +167,16 @@ def make_spec(
     )
 
 
+def to_target(nb: Nearby, primary: Target, i: int) -> float:
+    """Distance from a nearby operative to the primary target: given, or from positions."""
+    d = nb.gap(primary, nb.distance_to_target)
+    if d is None:
+        raise ScenarioError(
+            f"nearby.{i}.distance_to_target", "give distance_to_target, or a position for it and the target"
+        )
+    return d
+
+
 @dataclass(frozen=True)
 class Secondary:
     """Another operative affected by the (single) shooting attack."""
@@ -183,17 +193,18 @@ def secondary_targets(
     """The primary attack's spec, the other operatives it affects, and notes on those left out."""
     r = shot.rules
     notes: list[str] = []
+    near = [to_target(nb, primary, i) for i, nb in enumerate(nearby)]
     attacked: dict[int, tuple[ShotSpec, int]] = {}
     if r.blast is not None:
         for i, nb in enumerate(nearby):
-            if nb.distance_to_target <= r.blast and nb.visible_to_target:
+            if near[i] <= r.blast and nb.visible_to_target:
                 attacked[i] = (make_spec(shot, nb, f"nearby.{i}", blast_secondary=True), 0)
-            elif nb.distance_to_target <= r.blast:
+            elif near[i] <= r.blast:
                 notes.append(f"{nb.name}: not Visible to {primary.name} (Blast)")
     if r.torrent is not None:
         chosen = []
         for i, nb in enumerate(nearby):
-            if nb.distance_to_target > r.torrent or i in attacked:
+            if near[i] > r.torrent or i in attacked:
                 continue
             try:
                 attacked[i] = (make_spec(shot, nb, f"nearby.{i}"), 0)
@@ -201,7 +212,7 @@ def secondary_targets(
             except RuleError as exc:
                 notes.append(f"{nb.name}: {exc} (Torrent)")
         for a, b in product(chosen, chosen):
-            d = nearby[a].distances.get(nearby[b].name)
+            d = nearby[a].gap(nearby[b], nearby[a].distances.get(nearby[b].name))
             if a < b and d is not None and d > r.torrent:
                 raise RuleError(
                     f'Torrent {r.torrent:g}": {nearby[a].name} and {nearby[b].name} are {d:g}" apart; the '
@@ -212,7 +223,7 @@ def secondary_targets(
     if r.fusillade:
         cands = []
         for i, nb in enumerate(nearby):
-            if nb.distance_to_target > FUSILLADE_RANGE:
+            if near[i] > FUSILLADE_RANGE:
                 continue
             try:
                 cands.append((i, make_spec(shot, nb, f"nearby.{i}")))
@@ -227,9 +238,7 @@ def secondary_targets(
                 attacked[i] = (replace(s, dice=split[nearby[i].name]), 0)
     out = []
     for i, nb in enumerate(nearby):
-        splash = (
-            r.splash if r.splash and nb.distance_to_target <= SPLASH_RANGE and nb.visible_to_target else 0
-        )
+        splash = r.splash if r.splash and near[i] <= SPLASH_RANGE and nb.visible_to_target else 0
         spec = attacked.get(i, (None, 0))[0]
         if spec is not None or splash:
             out.append(Secondary(i, nb, spec, splash))
