@@ -9,6 +9,7 @@ far below 1e-4 per scenario.
 import numpy as np
 import pytest
 
+from tests.agreement import assert_agree
 from tests.wh40k.helpers import model, run, weapon
 
 N = 40_000
@@ -63,14 +64,7 @@ def test_exact_matches_simulation(name):
     exact = run(weapons, defenders, **kw)
     sim = run(weapons, defenders, simulate=N, seed=1234, **kw)
     assert list(exact.stages) == list(sim.stages)
-    for stage, d in exact.stages.items():
-        s = sim.stages[stage]
-        se = max(d.std(), 1e-12) / np.sqrt(N)
-        assert abs(s.mean() - d.mean()) <= Z * se + 1e-12, (stage, s.mean(), d.mean())
-        for k in range(0, max(d.max, s.max) + 1):
-            p = d[k]
-            tol = Z * np.sqrt(p * (1 - p) / N) + 2 / N
-            assert abs(s[k] - p) <= tol, (stage, k, s[k], p)
+    assert_agree(exact.stages, sim.stages, N, Z)
     if "hazardous" in exact.extra:
         pe = exact.extra["hazardous"]["p_any_failed"]
         ps = sim.extra["hazardous"]["p_any_failed"]

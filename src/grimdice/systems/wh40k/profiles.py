@@ -9,9 +9,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from grimdice.dice.expr import DiceSyntaxError, parse
+from grimdice.io.fields import StrictModel, dice_text
 
 MAX_MODELS = 200
 MAX_WOUNDS = 100
@@ -19,22 +19,6 @@ MAX_WEAPONS = 50
 
 Target = Annotated[int, Field(ge=2, le=6)]
 Count = Annotated[int, Field(ge=1, le=MAX_MODELS)]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
-
-
-def _dice_text(v: object, lo: int, hi: int, what: str) -> str | int:
-    if isinstance(v, bool) or not isinstance(v, (int, str)):
-        raise ValueError(f"{what} must be a number or dice such as D6 or D3+1")
-    try:
-        d = parse(v)
-    except DiceSyntaxError as exc:
-        raise ValueError(str(exc)) from None
-    if d.min < lo or d.max > hi:
-        raise ValueError(f"{what} must stay within {lo}..{hi}, {v!r} ranges {d.min}..{d.max}")
-    return v
 
 
 class RerollPolicy(StrEnum):
@@ -46,7 +30,7 @@ class RerollPolicy(StrEnum):
     NON_CRITICAL = "non_critical"
 
 
-class Weapon(_Strict):
+class Weapon(StrictModel):
     """A weapon profile. Exactly one of BS (ranged) or WS (melee)."""
 
     name: str = "weapon"
@@ -64,12 +48,12 @@ class Weapon(_Strict):
     @field_validator("A")
     @classmethod
     def _a(cls, v: object) -> object:
-        return _dice_text(v, 0, 200, "A")
+        return dice_text(v, 0, 200, "A")
 
     @field_validator("D")
     @classmethod
     def _d(cls, v: object) -> object:
-        return _dice_text(v, 0, 50, "D")
+        return dice_text(v, 0, 50, "D")
 
     @field_validator("AP", mode="before")
     @classmethod
@@ -134,7 +118,7 @@ def _order(v: object) -> object:
     return Order.from_text(v)
 
 
-class AttackingModel(_Strict):
+class AttackingModel(StrictModel):
     name: str = "model"
     count: Count = 1
     weapons: list[Weapon] = Field(min_length=1, max_length=MAX_WEAPONS)
@@ -145,7 +129,7 @@ class AttackingModel(_Strict):
     scouts: int | None = Field(None, ge=1, le=24, description='Scouts x"')
 
 
-class AttackingUnit(_Strict):
+class AttackingUnit(StrictModel):
     name: str = "attacker"
     models: list[AttackingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
     order: Order | None = None
@@ -155,7 +139,7 @@ class AttackingUnit(_Strict):
     _check_order = field_validator("order", mode="before")(classmethod(lambda cls, v: _order(v)))
 
 
-class DefendingModel(_Strict):
+class DefendingModel(StrictModel):
     name: str = "model"
     count: Count = 1
     T: Annotated[int, Field(ge=1, le=30)]
@@ -180,7 +164,7 @@ class DefendingModel(_Strict):
         return min(self.FNP) if isinstance(self.FNP, list) else self.FNP
 
 
-class DefendingUnit(_Strict):
+class DefendingUnit(StrictModel):
     """The target. ``models`` are the Bodyguard (allocation order as listed); ``leaders`` are
     attached CHARACTER models (the Leader rule)."""
 
@@ -202,7 +186,7 @@ class DefendingUnit(_Strict):
         return self
 
 
-class Conditions(_Strict):
+class Conditions(StrictModel):
     """The situation of the attack: range, movement, charge, and extra modifiers or rerolls."""
 
     half_range: bool = False
@@ -217,7 +201,7 @@ class Conditions(_Strict):
     critical_wound: Target | None = None
 
 
-class Scenario(_Strict):
+class Scenario(StrictModel):
     system: Literal["wh40k"] = "wh40k"
     title: str = ""
     attacker: AttackingUnit
