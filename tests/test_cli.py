@@ -131,3 +131,17 @@ def test_missing_file_and_bad_options(tmp_path):
 def test_systems_lists_wh40k():
     res = runner.invoke(app, ["systems"])
     assert "wh40k" in res.stdout
+
+
+def test_wide_results_split_the_at_least_table():
+    from grimdice.cli.render import MAX_COLUMNS, at_least_tables, label
+    from grimdice.dice import Dist
+    from grimdice.result import Result
+
+    stages = {f"stage_{i}": Dist.binomial(i + 1, 0.5) for i in range(MAX_COLUMNS + 2)}
+    stages["damage"] = Dist.constant(1)
+    stages["models_destroyed"] = Dist.constant(0)
+    tables = at_least_tables(Result("x", "exact", stages))
+    assert [len(t.columns) - 1 for t in tables] == [MAX_COLUMNS, len(stages) - MAX_COLUMNS]
+    assert label("precision_model_destroyed") == "prec. model destroyed"
+    assert label("stage_1") == "stage 1"

@@ -11,13 +11,22 @@ from grimdice.result import Result
 
 SHOWN_BELOW = 5e-5  # "at least N" rows are shown while some stage still has this much mass
 
-#: short column labels for the "at least N" table
+MAX_COLUMNS = 6  # stages per "at least N" table; more are split over several tables
+
+#: short column labels for the "at least N" table (others: underscores read as spaces)
 LABELS = {
     "models_destroyed": "destroyed",
     "devastating_wounds": "dev. wounds",
     "character_damage": "char. damage",
     "characters_destroyed": "char. destroyed",
+    "precision_hits": "prec. hits",
+    "precision_model_wounds": "prec. model wounds",
+    "precision_model_destroyed": "prec. model destroyed",
 }
+
+
+def label(stage: str) -> str:
+    return LABELS.get(stage, stage.replace("_", " "))
 
 
 def _title(result: Result) -> str:
@@ -38,13 +47,19 @@ def summary_table(result: Result) -> Table:
     return t
 
 
-def at_least_table(result: Result) -> Table:
+def at_least_tables(result: Result) -> list[Table]:
+    """The "at least N" table, split so that no table has more than MAX_COLUMNS stages."""
+    names = list(result.stages)
+    chunks = [names[i : i + MAX_COLUMNS] for i in range(0, len(names), MAX_COLUMNS)]
+    return [_at_least_table(result, chunk) for chunk in chunks]
+
+
+def _at_least_table(result: Result, names: list[str]) -> Table:
     t = Table(title="at least N", title_justify="left")
     t.add_column("N", justify="right")
-    names = list(result.stages)
     for n in names:
-        t.add_column(LABELS.get(n, n), justify="right", overflow="fold")
-    top = max(d.max for d in result.stages.values())
+        t.add_column(label(n), justify="right", overflow="fold")
+    top = max(result.stages[n].max for n in names)
     for k in range(1, top + 1):
         probs = [result.stages[n].prob_at_least(k) for n in names]
         if max(probs) < SHOWN_BELOW:
@@ -81,7 +96,7 @@ def extras_table(result: Result) -> Table | None:
 
 
 def render(result: Result, console: Console) -> None:
-    parts = [summary_table(result), at_least_table(result)]
+    parts = [summary_table(result), *at_least_tables(result)]
     extra = extras_table(result)
     if extra is not None:
         parts.append(extra)
