@@ -30,6 +30,13 @@ def test_heavy_refused_after_a_normal_move_allowed_after_a_dash():
 
 def test_silent_may_shoot_on_a_conceal_order():
     shoot(["Silent"], {"order": "conceal"})
+    with pytest.raises(RuleError, match="Conceal order"):  # the operative's own order by default
+        run(
+            gun(A=1),
+            operative(),
+            attacker={"name": "s", "W": 8, "order": "conceal", "weapons": [gun(A=1)]},
+            shots=[{"activation": {}}],
+        )
     with pytest.raises(
         RuleError, match="Conceal order cannot perform a Shoot action unless the weapon is Silent"
     ):

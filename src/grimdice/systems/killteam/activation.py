@@ -29,8 +29,9 @@ def check_range(rules: WeaponRules, weapon: str, distance: float | None, target:
         )
 
 
-def check_activation(rules: WeaponRules, weapon: str, act: Activation, apl: int) -> None:
-    """The activation described may make this shooting attack."""
+def check_activation(rules: WeaponRules, weapon: str, act: Activation, apl: int, order: Order) -> None:
+    """The activation described may make this shooting attack (``order``: the operative's order,
+    used when the activation names none)."""
     actions = list(act.actions)
     shoot = Action.SHOOT in actions
     overwatch = Action.OVERWATCH in actions
@@ -48,7 +49,7 @@ def check_activation(rules: WeaponRules, weapon: str, act: Activation, apl: int)
         raise RuleError(f"{weapon} is Unwieldy: it cannot make a shooting attack by an Overwatch action")
     if overwatch and rules.blast is not None:
         raise RuleError(f"{weapon} has Blast: it cannot make a shooting attack by an Overwatch action")
-    if shoot and act.order is Order.CONCEAL and not rules.silent:
+    if shoot and (act.order or order) is Order.CONCEAL and not rules.silent:
         raise RuleError(
             f"an operative on a Conceal order cannot perform a Shoot action unless the weapon is Silent "
             f"({weapon} is not)"

@@ -204,7 +204,7 @@ def _action(v: object) -> object:
 class Activation(StrictModel):
     """The activation in which the shot is taken: order, actions (in order), AP, earlier uses."""
 
-    order: Order = Order.ENGAGE
+    order: Order | None = Field(None, description="the order it takes (default: the operative's order)")
     actions: list[Annotated[Action, BeforeValidator(_action)]] = Field(default_factory=lambda: [Action.SHOOT])
     APL: int | None = Field(
         None, ge=0, le=6, description="action points available (default: the operative's)"

@@ -105,7 +105,7 @@ def resolve_shots(sc: Scenario) -> list[ResolvedShot]:
         act = shot.activation if shot is not None else None
         split = shot.split if shot is not None else None
         if act is not None:
-            check_activation(rules, weapon.name, act, op.APL)
+            check_activation(rules, weapon.name, act, op.APL, op.order)
         out.append(ResolvedShot(op, weapon, rules, where, distance, act, split))
     return out
 
