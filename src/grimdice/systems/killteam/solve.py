@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from math import comb
 
 import numpy as np
 
+from grimdice.dice.joint import Joint
 from grimdice.systems.killteam.rolls import (
     attack_probs,
     defence_dice,
@@ -84,20 +84,16 @@ class ShotPolicy:
 
 
 def multinomial_table(n: int, probs: np.ndarray) -> dict[tuple[int, ...], float]:
-    """``{counts: P}`` for ``n`` dice falling in ``len(probs)`` categories."""
-    out: dict[tuple[int, ...], float] = {}
+    """``{counts per category: P}`` for ``n`` dice falling in ``len(probs)`` categories."""
+    return _multinomial(n, tuple(float(p) for p in probs))
 
-    def rec(prefix: tuple[int, ...], left: int, p: float, coef: int) -> None:
-        k = len(prefix)
-        if k == len(probs) - 1:
-            counts = (*prefix, left)
-            out[counts] = coef * p * probs[-1] ** left
-            return
-        for x in range(left + 1):
-            rec((*prefix, x), left - x, p * probs[k] ** x, coef * comb(left, x))
 
-    rec((), n, 1.0, 1)
-    return {k: v for k, v in out.items() if v > 0}
+@cache
+def _multinomial(n: int, probs: tuple[float, ...]) -> dict[tuple[int, ...], float]:
+    if n == 0:
+        return {(0,) * len(probs): 1.0}
+    table = Joint.categorical(list(probs)).repeat(n).table
+    return {(*idx, n - sum(idx)): p for idx, p in Joint(table).items() if p > 0}
 
 
 @cache
