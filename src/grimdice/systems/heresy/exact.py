@@ -103,7 +103,10 @@ def per_attack(g: StrikeGroup) -> tuple[Dist, Dist, Joint, float]:
 class Chain:
     """The exact law of (failed saves ``u``, unit state) as wounds arrive; see the module text."""
 
-    def __init__(self, target: Target, groups: list[StrikeGroup], max_tokens: int, max_unsaved: int):
+    def __init__(
+        self, target: Target, groups: list[StrikeGroup], max_tokens: int, max_unsaved: int | None
+    ):
+        """``max_unsaved=None``: failed saves are not counted (the ``u`` axis has one cell)."""
         self.target = target
         self.groups = groups
         k = target.precision_index
@@ -116,7 +119,8 @@ class Chain:
         self.wt = self.tp.W if self.tp is not None else 0
         self.nt = self.wt + 1
         n = self.nc * self.nt
-        self.U = max_unsaved + 1
+        self.count_unsaved = max_unsaved is not None
+        self.U = max_unsaved + 1 if max_unsaved is not None else 1
         if n > MAX_STATES or self.U * n * n * max(max_tokens, 1) > MAX_WORK:
             raise ScenarioError(
                 "defender",
@@ -202,18 +206,23 @@ class Chain:
         saved, F = self.operator(gi, precision)
         out = P * saved
         for k, Fk in enumerate(F, start=1):
-            if Fk.any():
+            if not Fk.any():
+                continue
+            if self.count_unsaved:
                 out[..., k:, :] += P[..., :-k, :] @ Fk
+            else:
+                out += P @ Fk
         return out
 
     def absorb(self, gi: int, tokens: np.ndarray) -> None:
         """Allocate a group's wounds: the joint table ``tokens[n_precision, n_other]``; Precision
-        wounds first (held against each count of other wounds), then the others (Horner)."""
+        wounds first (held against each count of other wounds), then the others (Horner).
+        The state may carry leading batch axes (``..., u, s``)."""
         P = self.state
         Np, Nn = tokens.shape
 
         def layer(i: int) -> np.ndarray:
-            return tokens[i].reshape((Nn, 1, 1)) * P[None]
+            return tokens[i].reshape((Nn,) + (1,) * P.ndim) * P[None]
 
         A = layer(Np - 1)
         for i in range(Np - 2, -1, -1):
@@ -256,19 +265,26 @@ def gets_hot(groups: list[StrikeGroup]) -> tuple[Dist, Dist] | None:
     return sum(suffered, Dist.constant(0)), sum(unsaved, Dist.constant(0))
 
 
+def group_laws(g: StrikeGroup) -> tuple[Dist, Dist, Joint]:
+    """(hits, Precision hits, joint (Precision wounds, other wounds)) of the whole group."""
+    hits, prec, tokens, _ = per_attack(g)
+    n = shots(g)
+    return hits.sum_of(n), prec.sum_of(n), tokens.sum_of(n)
+
+
+def wound_table(tokens: Joint) -> np.ndarray:
+    """The table ``[n_precision, n_other]`` :meth:`Chain.absorb` takes."""
+    return tokens.table if tokens.ndim == 2 else tokens.table[:, None]
+
+
 def solve(target: Target, groups: list[StrikeGroup]) -> dict[str, Dist]:
     """Every stage's exact distribution, in order of the attack sequence."""
-    stages = []
-    for g in groups:
-        hits, prec, tokens, _ = per_attack(g)
-        n = shots(g)
-        stages.append((hits.sum_of(n), prec.sum_of(n), tokens.sum_of(n)))
+    stages = [group_laws(g) for g in groups]
     max_tokens = sum(t.total().max for _, _, t in stages)
     max_unsaved = sum(t.total().max * g.rules.brutal for g, (_, _, t) in zip(groups, stages, strict=True))
     chain = Chain(target, groups, max_tokens, max_unsaved)
     for gi, (_, _, tokens) in enumerate(stages):
-        table = tokens.table if tokens.ndim == 2 else tokens.table[:, None]
-        chain.absorb(gi, table)
+        chain.absorb(gi, wound_table(tokens))
     out: dict[str, Dist] = {"hits": sum((h for h, _, _ in stages), Dist.constant(0))}
     if target.precision_index is not None:
         out["precision_hits"] = sum((p for _, p, _ in stages), Dist.constant(0))

@@ -39,11 +39,16 @@ def _wound_rolls(s: Sampler, g: StrikeGroup, shape: tuple[int, ...]) -> np.ndarr
     return res
 
 
-def roll_group(s: Sampler, g: StrikeGroup, gi: int, trials: int) -> dict[str, np.ndarray]:
+def roll_group(
+    s: Sampler, g: StrikeGroup, gi: int, trials: int, models: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
     """Per trial: hits, Precision hits, Gets Hot 1s, and the wound codes in allocation order
-    (``4*group + 2*precision + special``; -1 for none), Precision wounds first."""
-    n = s.expr(g.shots, trials * g.models).reshape(trials, g.models).sum(axis=1)
-    n = np.maximum(n, 0)
+    (``4*group + 2*precision + special``; -1 for none), Precision wounds first. ``models``: the
+    number of the group's models making their attacks in each trial (default: all of them)."""
+    per_model = s.expr(g.shots, trials * g.models).reshape(trials, g.models)
+    if models is not None:
+        per_model = per_model * (np.arange(g.models)[None, :] < models[:, None])
+    n = np.maximum(per_model.sum(axis=1), 0)
     if g.rolls_to_hit:
         first, valid = s.pool(n)
         second = s.roll(first.shape)
@@ -91,12 +96,15 @@ def _tables(target: Target, g: StrikeGroup, special: bool):
     return np.array(sv), np.array(rr), np.array(mt), np.array(inst)
 
 
-def allocate(s: Sampler, target: Target, groups: list[StrikeGroup], codes: np.ndarray):
-    """Allocate wounds one by one in every trial; returns (wounds left per model, failed saves)."""
+def allocate(
+    s: Sampler, target: Target, groups: list[StrikeGroup], codes: np.ndarray, left: np.ndarray | None = None
+):
+    """Allocate wounds one by one in every trial, from ``left`` (wounds left per model; default:
+    an unhurt unit); returns (wounds left per model, failed saves)."""
     trials = codes.shape[0]
     W = np.array([p.W for p in target.profiles], dtype=np.int64)
     ew = np.array([p.eternal_warrior for p in target.profiles])
-    left = np.tile(W, (trials, 1))
+    left = np.tile(W, (trials, 1)) if left is None else left.copy()
     unsaved = np.zeros(trials, dtype=np.int64)
     tables = {(gi, sp): _tables(target, g, sp) for gi, g in enumerate(groups) for sp in (False, True)}
     k = target.precision_index
@@ -126,12 +134,18 @@ def allocate(s: Sampler, target: Target, groups: list[StrikeGroup], codes: np.nd
     return left, unsaved
 
 
-def _batch(s: Sampler, target: Target, groups: list[StrikeGroup], trials: int) -> dict[str, np.ndarray]:
-    rolled = [roll_group(s, g, gi, trials) for gi, g in enumerate(groups)]
+def merged_codes(rolled: list[dict[str, np.ndarray]]) -> np.ndarray:
+    """The wound codes of several groups per trial, in group order, packed to the left and cut
+    to the widest trial."""
     codes = np.concatenate([r["codes"] for r in rolled], axis=1)
     codes = np.take_along_axis(codes, np.argsort(codes < 0, axis=1, kind="stable"), axis=1)
     width = int((codes >= 0).sum(axis=1).max()) if codes.size else 0
-    left, unsaved = allocate(s, target, groups, codes[:, :width])
+    return codes[:, :width]
+
+
+def _batch(s: Sampler, target: Target, groups: list[StrikeGroup], trials: int) -> dict[str, np.ndarray]:
+    rolled = [roll_group(s, g, gi, trials) for gi, g in enumerate(groups)]
+    left, unsaved = allocate(s, target, groups, merged_codes(rolled))
     W = np.array([p.W for p in target.profiles], dtype=np.int64)
     out = {
         "hits": sum(r["hits"] for r in rolled),

@@ -170,9 +170,18 @@ def _add(e: DiceExpr, k: int) -> DiceExpr:
     return e if k == 0 else DiceExpr(e.terms, e.constant + k, f"{e}+{k}")
 
 
-def _group(sc: Scenario, t: Target, m: AttackingModel, mi: int, w: Weapon, wi: int) -> StrikeGroup:
+def _group(
+    sc: Scenario,
+    t: Target,
+    m: AttackingModel | DefendingModel,
+    where: str,
+    w: Weapon,
+    name: str,
+    charged: bool,
+) -> StrikeGroup:
+    """The strike group of weapon ``w`` (at ``where``) of the model entry ``m`` against ``t``;
+    ``charged``: +1 Attack in melee. A defending model (in a fight) has only Melee weapons."""
     c = sc.conditions
-    where = f"attacker.models.{mi}.weapons.{wi}"
     r = parse_rules(w.rules, f"{where}.rules")
     if r.melee and r.gets_hot:
         r = replace(r, gets_hot=False)  # Gets Hot applies when firing a weapon
@@ -184,14 +193,14 @@ def _group(sc: Scenario, t: Target, m: AttackingModel, mi: int, w: Weapon, wi: i
     AP = NEVER if w.AP is None else w.AP
     hits = parse(w.hits)
     if r.melee:
-        shots = _add(parse(w.A if w.A is not None else m.A), (1 if c.charged else 0))
+        shots = _add(parse(w.A if w.A is not None else m.A), (1 if charged else 0))
         if r.reaping_blow and c.multiple_enemies_in_contact:
             shots = _add(shots, r.reaping_blow)
         hit, reroll = ws_hit_target(m.WS, t.WS), None
         may_reroll = r.twin_linked
     else:
         shots = parse(w.A)  # type: ignore[arg-type]
-        bs = 1 if c.snap_shots else m.BS  # Snap Shots are made at BS 1
+        bs = 1 if c.snap_shots else getattr(m, "BS", 1)  # Snap Shots are made at BS 1
         hit, reroll = bs_hit_target(bs), bs_reroll_target(bs)
         may_reroll = r.twin_linked or reroll is not None
         if r.no_hit_roll:
@@ -217,7 +226,7 @@ def _group(sc: Scenario, t: Target, m: AttackingModel, mi: int, w: Weapon, wi: i
     )
     opt = lambda x: NEVER if x is None else x  # noqa: E731
     return StrikeGroup(
-        name=f"{m.name}: {w.name}" if len(sc.attacker.models) > 1 else w.name,
+        name=name,
         models=m.count,
         shots=shots,
         melee=r.melee,
@@ -256,19 +265,22 @@ def initiative_steps(groups: list[StrikeGroup]) -> list[dict]:
     return [{"initiative": i, "groups": names} for i, names in steps.items()]
 
 
+def _attacker_weapons(sc: Scenario):
+    """``(model entry, field path, weapon, group name)`` of every attacking weapon, as listed."""
+    several = len(sc.attacker.models) > 1
+    for mi, m in enumerate(sc.attacker.models):
+        for wi, w in enumerate(m.weapons):
+            yield m, f"attacker.models.{mi}.weapons.{wi}", w, f"{m.name}: {w.name}" if several else w.name
+
+
 def resolve(sc: Scenario) -> tuple[Target, list[StrikeGroup]]:
     probe = Target("", (), None, NEVER, 1, 1, "infantry", False)
     any_precision = False
-    for mi, m in enumerate(sc.attacker.models):
-        for wi, w in enumerate(m.weapons):
-            if _group(sc, probe, m, mi, w, wi).precision < NEVER:
-                any_precision = True
+    for m, where, w, name in _attacker_weapons(sc):
+        if _group(sc, probe, m, where, w, name, sc.conditions.charged).precision < NEVER:
+            any_precision = True
     target = resolve_target(sc, any_precision)
-    groups = [
-        _group(sc, target, m, mi, w, wi)
-        for mi, m in enumerate(sc.attacker.models)
-        for wi, w in enumerate(m.weapons)
-    ]
+    groups = [_group(sc, target, m, where, w, name, sc.conditions.charged) for m, where, w, name in _attacker_weapons(sc)]
     most = sum(g.models * g.shots.max * (g.hits_per_shot.max if not g.rolls_to_hit else 1) for g in groups)
     if most > MAX_TOTAL_ATTACKS:
         raise ScenarioError(
