@@ -103,9 +103,7 @@ def per_attack(g: StrikeGroup) -> tuple[Dist, Dist, Joint, float]:
 class Chain:
     """The exact law of (failed saves ``u``, unit state) as wounds arrive; see the module text."""
 
-    def __init__(
-        self, target: Target, groups: list[StrikeGroup], max_tokens: int, max_unsaved: int | None
-    ):
+    def __init__(self, target: Target, groups: list[StrikeGroup], max_tokens: int, max_unsaved: int | None):
         """``max_unsaved=None``: failed saves are not counted (the ``u`` axis has one cell)."""
         self.target = target
         self.groups = groups

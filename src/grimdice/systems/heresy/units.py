@@ -280,7 +280,8 @@ def resolve(sc: Scenario) -> tuple[Target, list[StrikeGroup]]:
         if _group(sc, probe, m, where, w, name, sc.conditions.charged).precision < NEVER:
             any_precision = True
     target = resolve_target(sc, any_precision)
-    groups = [_group(sc, target, m, where, w, name, sc.conditions.charged) for m, where, w, name in _attacker_weapons(sc)]
+    charged = sc.conditions.charged
+    groups = [_group(sc, target, m, where, w, name, charged) for m, where, w, name in _attacker_weapons(sc)]
     most = sum(g.models * g.shots.max * (g.hits_per_shot.max if not g.rolls_to_hit else 1) for g in groups)
     if most > MAX_TOTAL_ATTACKS:
         raise ScenarioError(
