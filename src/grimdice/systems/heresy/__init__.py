@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from grimdice.errors import ScenarioError
 from grimdice.io.scenario import validate
 from grimdice.result import Result
 from grimdice.systems.heresy.profiles import Scenario
@@ -17,11 +18,30 @@ from grimdice.systems.heresy.units import resolve
 __all__ = ["Scenario", "calculate"]
 
 
+def _fight(sc: Scenario, simulate: int | None, seed: int | None) -> Result:
+    from grimdice.systems.heresy.fight import exact_fight, resolve_fight
+
+    attacker, defender = resolve_fight(sc)
+    if simulate is None:
+        return exact_fight(attacker, defender, sc.title)
+    from grimdice.systems.heresy.simulate import simulated_fight
+
+    return simulated_fight(attacker, defender, simulate, seed, sc.title)
+
+
 def calculate(
     scenario: Mapping[str, Any] | Scenario, *, simulate: int | None = None, seed: int | None = None
 ) -> Result:
     """Resolve every attack of the scenario: exactly, or by ``simulate`` seeded Monte Carlo trials."""
     sc = scenario if isinstance(scenario, Scenario) else validate(Scenario, scenario)
+    if sc.conditions.fight:
+        return _fight(sc, simulate, seed)
+    for mi, m in enumerate(sc.defender.models):
+        if m.weapons:
+            raise ScenarioError(
+                f"defender.models.{mi}.weapons",
+                "defending models strike back only in a fight: set conditions.fight: true",
+            )
     target, groups = resolve(sc)
     if simulate is None:
         from grimdice.systems.heresy.exact import exact_result

@@ -95,10 +95,15 @@ class AttackingModel(StrictModel):
     Sv: Roll | None = None
     invulnerable: Roll | None = None
     FNP: Roll | None = None
+    T: Char | None = Field(None, description="needed in a fight, where the defender strikes back")
+    W: Annotated[int, Field(ge=1, le=20)] = 1
+    eternal_warrior: bool = False
     weapons: list[Weapon] = Field(min_length=1, max_length=MAX_WEAPONS)
 
 
 class AttackingUnit(StrictModel):
+    """The attacking unit; in a fight its models are also listed closest to the enemy first."""
+
     name: str = "attacker"
     models: list[AttackingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
 
@@ -110,6 +115,11 @@ class DefendingModel(StrictModel):
     T: Char
     W: Annotated[int, Field(ge=1, le=20)] = 1
     I: Char = 4  # noqa: E741 (the Initiative characteristic)
+    S: Char = 4
+    A: Annotated[int, Field(ge=1, le=10)] = 1
+    weapons: list[Weapon] = Field(
+        default_factory=list, max_length=MAX_WEAPONS, description="Melee weapons it fights with"
+    )
     Sv: Roll | None = None
     invulnerable: Roll | None = None
     FNP: Roll | None = None
@@ -154,6 +164,7 @@ class Conditions(StrictModel):
     multiple_enemies_in_contact: bool = Field(False, description="Reaping Blow (X) applies")
     challenge: str | None = Field(None, description="the defending model engaged in a Challenge")
     precision_target: str | None = Field(None, description="the model Precision wounds are allocated to")
+    fight: bool = Field(False, description="both units strike, by Initiative step; combat resolution")
 
 
 class Scenario(StrictModel):

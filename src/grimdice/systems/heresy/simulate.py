@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
 from grimdice.result import Result, empirical
+from grimdice.systems.heresy.fight import Side, fight_result, steps
 from grimdice.systems.heresy.report import build_result
 from grimdice.systems.heresy.rolls import (
     FAIL,
@@ -195,3 +197,50 @@ def simulated_result(
         hot = (empirical(samples.pop("gets_hot_wounds")), empirical(samples.pop("gets_hot_unsaved")))
     dists = {k: empirical(v) for k, v in samples.items()}
     return build_result("simulated", dists, target, groups, hot, title, trials, seed)
+
+
+def _fight_batch(s: Sampler, attacker: Side, defender: Side, trials: int) -> list[np.ndarray]:
+    """Wounds left per model of [attacker, defender] after the fight, per trial."""
+    sides = (attacker, defender)
+    left = [np.tile(np.array([p.W for p in x.target.profiles], dtype=np.int64), (trials, 1)) for x in sides]
+    for step in steps(attacker, defender):
+        struck = []
+        for i, side in enumerate(sides):  # both units strike with the models alive at the step's start
+            alive = left[i] > 0
+            here = [
+                (g, lo, hi)
+                for g, (lo, hi) in zip(side.groups, side.ranges, strict=True)
+                if g.initiative == step
+            ]
+            rolled = [
+                roll_group(s, g, gi, trials, alive[:, lo:hi].sum(axis=1))
+                for gi, (g, lo, hi) in enumerate(here)
+            ]
+            struck.append(([g for g, _, _ in here], merged_codes(rolled) if rolled else None))
+        for i, (groups, codes) in enumerate(struck):  # casualties are removed at the end of the step
+            if codes is not None:
+                left[1 - i], _ = allocate(s, sides[1 - i].target, groups, codes, left[1 - i])
+    return left
+
+
+def simulated_fight(attacker: Side, defender: Side, trials: int, seed: int | None, title: str = "") -> Result:
+    """A two-sided fight rolled literally, ``trials`` times (see :mod:`fight`)."""
+    s = Sampler(seed)
+    per_trial = max(1, sum(g.models * g.shots.max for g in attacker.groups + defender.groups))
+    per_trial *= max(len(attacker.target.profiles), len(defender.target.profiles))
+    batch = max(1000, BATCH_CELLS // per_trial)
+    parts = [_fight_batch(s, attacker, defender, min(batch, trials - i)) for i in range(0, trials, batch)]
+    la = np.concatenate([a for a, _ in parts])
+    ld = np.concatenate([d for _, d in parts])
+    Wa = np.array([p.W for p in attacker.target.profiles])
+    Wd = np.array([p.W for p in defender.target.profiles])
+    taken, dealt = (Wa - la).sum(axis=1), (Wd - ld).sum(axis=1)
+    lost = (
+        empirical(dealt),
+        empirical((ld == 0).sum(axis=1)),
+        empirical(taken),
+        empirical((la == 0).sum(axis=1)),
+    )
+    diff = dealt - taken
+    margin = Dist(np.bincount(diff - diff.min()) / trials, int(diff.min()))
+    return fight_result("simulated", attacker, defender, lost, margin, title, trials, seed)
