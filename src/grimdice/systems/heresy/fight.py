@@ -35,9 +35,9 @@ from grimdice.systems.heresy.units import (
     Profile,
     StrikeGroup,
     Target,
-    _group,
-    _majority,
+    majority,
     resolve_target,
+    strike_group,
 )
 
 #: exact fight limit: (attacker wounds + 1) x (defender wounds + 1) joint unit states
@@ -97,7 +97,7 @@ def _side(sc: Scenario, field: str, models: list, me: Target, enemy: Target, cha
             if not w.is_melee:
                 raise ScenarioError(where, f"a fight uses Melee weapons only; {w.name!r} is not one")
             label = f"{m.name}: {w.name}" if len(models) > 1 else w.name
-            g = _group(sc, enemy, m, where, w, label, charged)
+            g = strike_group(sc, enemy, m, where, w, label, charged)
             groups.append(replace(g, precision=NEVER))  # Precision Hits are not picked out in a fight
             ranges.append((start, start + m.count))
         start += m.count
@@ -115,8 +115,8 @@ def _attacker_target(sc: Scenario) -> Target:
         profiles=queue,
         precision_index=None,
         cover=NEVER,
-        T=_majority([(p.T, 1) for p in queue]),
-        WS=_majority([(m.WS, m.count) for m in models]),
+        T=majority([(p.T, 1) for p in queue]),
+        WS=majority([(m.WS, m.count) for m in models]),
         type="infantry",
         challenge=False,
     )

@@ -95,7 +95,7 @@ class StrikeGroup:
         return instant_death(self.S, p.T, self.rules.instant_death)
 
 
-def _majority(values: list[tuple[int, int]]) -> int:
+def majority(values: list[tuple[int, int]]) -> int:
     """The value most models have (ties: the highest), from ``(value, count)`` pairs."""
     c: Counter[int] = Counter()
     for v, n in values:
@@ -148,8 +148,8 @@ def resolve_target(sc: Scenario, any_precision: bool) -> Target:
         profiles=queue,
         precision_index=precision,
         cover=NEVER if d.cover is None else d.cover,
-        T=_majority([(m.T, m.count) for m in d.models]),
-        WS=_majority([(m.WS, m.count) for m in d.models]),
+        T=majority([(m.T, m.count) for m in d.models]),
+        WS=majority([(m.WS, m.count) for m in d.models]),
         type=d.type,
         challenge=c.challenge is not None,
         heavy=d.heavy,
@@ -170,7 +170,7 @@ def _add(e: DiceExpr, k: int) -> DiceExpr:
     return e if k == 0 else DiceExpr(e.terms, e.constant + k, f"{e}+{k}")
 
 
-def _group(
+def strike_group(
     sc: Scenario,
     t: Target,
     m: AttackingModel | DefendingModel,
@@ -277,11 +277,13 @@ def resolve(sc: Scenario) -> tuple[Target, list[StrikeGroup]]:
     probe = Target("", (), None, NEVER, 1, 1, "infantry", False)
     any_precision = False
     for m, where, w, name in _attacker_weapons(sc):
-        if _group(sc, probe, m, where, w, name, sc.conditions.charged).precision < NEVER:
+        if strike_group(sc, probe, m, where, w, name, sc.conditions.charged).precision < NEVER:
             any_precision = True
     target = resolve_target(sc, any_precision)
     charged = sc.conditions.charged
-    groups = [_group(sc, target, m, where, w, name, charged) for m, where, w, name in _attacker_weapons(sc)]
+    groups = [
+        strike_group(sc, target, m, where, w, name, charged) for m, where, w, name in _attacker_weapons(sc)
+    ]
     most = sum(g.models * g.shots.max * (g.hits_per_shot.max if not g.rolls_to_hit else 1) for g in groups)
     if most > MAX_TOTAL_ATTACKS:
         raise ScenarioError(
