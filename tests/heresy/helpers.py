@@ -46,6 +46,16 @@ def run(*args, simulate=None, seed=None, **kw):
     return calculate(scenario(*args, **kw), simulate=simulate, seed=seed)
 
 
+def assert_names_field(sc: dict[str, Any], field: str, needle: str) -> None:
+    """``calculate(sc)`` raises ScenarioError naming ``field``, its message containing ``needle``."""
+    from grimdice.errors import ScenarioError
+
+    with pytest.raises(ScenarioError) as e:
+        calculate(sc)
+    assert e.value.field == field, str(e.value)
+    assert needle in str(e.value)
+
+
 def approx(x):
     """pytest.approx for one Fraction or a list of them."""
     if isinstance(x, (list, tuple)):

@@ -10,10 +10,9 @@ from fractions import Fraction
 import pytest
 
 from grimdice.dice import Dist
-from grimdice.errors import ScenarioError
 from grimdice.systems.heresy import calculate
 from tests.agreement import assert_agree
-from tests.heresy.helpers import F, approx, pmf
+from tests.heresy.helpers import F, approx, assert_names_field, pmf
 
 STAB = {"name": "blade", "S": "user", "rules": ["Melee"]}
 
@@ -316,7 +315,7 @@ def _base():
             "not modelled",
         ),
         (
-            lambda s: s["defender"]["models"][0].update(count=100),
+            lambda s: [s[side]["models"][0].update(count=100) for side in ("attacker", "defender")],
             "conditions.fight",
             "use --simulate N",
         ),
@@ -330,11 +329,7 @@ def _base():
 def test_bad_fight_input_names_the_field(patch, field, needle):
     s = _base()
     patch(s)
-    s["attacker"]["models"][0]["count"] = 100 if field == "conditions.fight" else 1
-    with pytest.raises(ScenarioError) as e:
-        calculate(s)
-    assert e.value.field == field, str(e.value)
-    assert needle in str(e.value)
+    assert_names_field(s, field, needle)
 
 
 def test_a_defending_model_without_weapons_fights_unarmed():

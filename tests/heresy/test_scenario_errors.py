@@ -8,9 +8,7 @@ import yaml
 from typer.testing import CliRunner
 
 from grimdice.cli import app
-from grimdice.errors import ScenarioError
-from grimdice.systems import calculate
-from tests.heresy.helpers import model, scenario, weapon
+from tests.heresy.helpers import assert_names_field, model, scenario, weapon
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "heresy-tactical-vs-auxilia.yaml"
 
@@ -86,10 +84,7 @@ def base():
 def test_bad_input_names_the_field(patch, field, needle):
     s = base()
     patch(s)
-    with pytest.raises(ScenarioError) as e:
-        calculate(s)
-    assert e.value.field == field, str(e.value)
-    assert needle in str(e.value)
+    assert_names_field(s, field, needle)
 
 
 def test_cli_runs_the_example_as_json_exact_and_simulated():
