@@ -337,3 +337,10 @@ def test_a_defending_model_without_weapons_fights_unarmed():
     r = fight([fighter(I=5)], [plain])
     assert r["models_lost"][1] == approx((1 - Q) * Q)
     assert r.extra["initiative_steps"][1]["defender"] == ["close combat"]
+
+
+def test_instant_death_scores_the_wounds_the_model_had_left():
+    maul = {"name": "maul", "S": "x2", "rules": ["Melee"]}  # S8 v T4: wounds on 2+, Instant Death
+    r = fight([fighter(I=5, weapons=[maul])], [fighter(W=2)])
+    assert pmf(r["damage"], 2) == approx([F(7, 12), 0, F(5, 12)])
+    assert r.extra["combat_resolution"]["attacker_wins"] == approx(F(5, 12))
