@@ -86,7 +86,9 @@ class Fighter:
 
     def __post_init__(self) -> None:
         def bad(name: str, allowed: str) -> ScenarioError:
-            return ScenarioError(f"{self.name or 'fighter'}.{name}", f"{getattr(self, name)!r} not allowed; allowed: {allowed}")
+            return ScenarioError(
+                f"{self.name or 'fighter'}.{name}", f"{getattr(self, name)!r} not allowed; allowed: {allowed}"
+            )
 
         ranges = {
             "wounds": (1, 10_000, "a whole number of wounds left, at least 1"),
