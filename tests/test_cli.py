@@ -145,3 +145,19 @@ def test_wide_results_split_the_at_least_table():
     assert [len(t.columns) - 1 for t in tables] == [MAX_COLUMNS, len(stages) - MAX_COLUMNS]
     assert label("precision_model_destroyed") == "prec. model destroyed"
     assert label("stage_1") == "stage 1"
+
+
+def test_extra_records_are_shown_as_tables_and_scalars_as_rows():
+    from grimdice.cli.render import MAX_RECORDS, extras_tables
+    from grimdice.dice import Dist
+    from grimdice.result import Result
+
+    stages = {"damage": Dist.constant(1), "models_destroyed": Dist.constant(0)}
+    records = [{"roll": f"{i} hits", "moves": ["strike", "parry"]} for i in range(MAX_RECORDS + 3)]
+    res = Result("x", "exact", stages, extra={"p_win": 0.25, "policy": {"lines": records, "note": "n"}})
+    also, policy = extras_tables(res)
+    assert [c.header for c in also.columns] == ["what", "value"]
+    assert list(also.columns[0].cells) == ["p_win", "policy note"]
+    assert f"first {MAX_RECORDS} of {MAX_RECORDS + 3}" in str(policy.title)
+    assert [c.header for c in policy.columns] == ["roll", "moves"]
+    assert next(iter(policy.columns[1].cells)) == "strike\nparry"

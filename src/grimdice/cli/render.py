@@ -68,38 +68,61 @@ def _at_least_table(result: Result, names: list[str]) -> Table:
     return t
 
 
-def _flatten(prefix: str, value: Any) -> list[tuple[str, str]]:
+MAX_RECORDS = 10  # rows shown of a list of records in ``extra`` (the JSON has them all)
+
+
+def _cell(value: Any, sep: str = "; ") -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_cell(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return sep.join(_cell(v) for v in value)
+    return str(value)
+
+
+def _walk(prefix: str, value: Any, rows: list[tuple[str, str]], records: dict[str, list[dict]]) -> None:
+    """Scalars (and stage means) become rows; lists of records (e.g. a policy) become tables."""
     if isinstance(value, dict):
         if "mean" in value and "pmf" in value:
-            return [(f"{prefix} (mean)", f"{value['mean']:.4g}")]
-        rows: list[tuple[str, str]] = []
+            rows.append((f"{prefix} (mean)", f"{value['mean']:.4g}"))
+            return
         for k, v in value.items():
-            rows += _flatten(f"{prefix} {k}".strip(), v)
-        return rows
-    if isinstance(value, float):
-        return [(prefix, f"{value:.4g}")]
-    if isinstance(value, (int, str, bool)):
-        return [(prefix, str(value))]
-    return []
+            _walk(f"{prefix} {k}".strip(), v, rows, records)
+    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        records[prefix] = value
+    elif isinstance(value, (int, float, str, bool, list)):
+        rows.append((prefix, _cell(value)))
 
 
-def extras_table(result: Result) -> Table | None:
-    rows = _flatten("", result.extra)
-    if not rows:
-        return None
-    t = Table(title="also", title_justify="left", show_header=False)
-    t.add_column("what")
-    t.add_column("value", justify="right")
-    for k, v in rows:
-        t.add_row(k, v)
-    return t
+def extras_tables(result: Result) -> list[Table]:
+    rows: list[tuple[str, str]] = []
+    records: dict[str, list[dict]] = {}
+    _walk("", result.extra, rows, records)
+    tables = []
+    if rows:
+        t = Table(title="also", title_justify="left", show_header=False)
+        t.add_column("what")
+        t.add_column("value", justify="right")
+        for k, v in rows:
+            t.add_row(k, v)
+        tables.append(t)
+    for title, recs in records.items():
+        shown = recs[:MAX_RECORDS]
+        more = f" (first {MAX_RECORDS} of {len(recs)}; all in --json)" if len(recs) > MAX_RECORDS else ""
+        t = Table(title=f"{title}{more}", title_justify="left")
+        keys = list(dict.fromkeys(k for r in shown for k in r))
+        for k in keys:
+            t.add_column(k.replace("_", " "), overflow="fold")
+        for r in shown:
+            t.add_row(*[_cell(r.get(k, ""), sep="\n") for k in keys])
+        tables.append(t)
+    return tables
 
 
 def render(result: Result, console: Console) -> None:
     parts = [summary_table(result), *at_least_tables(result)]
-    extra = extras_table(result)
-    if extra is not None:
-        parts.append(extra)
+    parts += extras_tables(result)
     console.print(Group(*parts))
     for name, sub in result.targets.items():
         console.rule(f"target: {name}")
