@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, model_validator
 
 from grimdice.geometry import Base, distance
-from grimdice.io.fields import StrictModel
+from grimdice.io.fields import RangedOrMeleeWeapon, StrictModel
 
 MAX_DICE = 12
 MAX_WOUNDS = 40
@@ -87,7 +87,7 @@ class Position(StrictModel):
         return distance(Base(self.x, self.y, self.base, self.z), Base(other.x, other.y, other.base, other.z))
 
 
-class Weapon(StrictModel):
+class Weapon(RangedOrMeleeWeapon):
     """A weapon profile: ranged (BS) or melee (WS), damage normal/critical, rules and ! rules."""
 
     name: str = "weapon"
@@ -97,20 +97,6 @@ class Weapon(StrictModel):
     D: Damage
     rules: list[Any] = Field(default_factory=list, description="special rules, e.g. 'Lethal 5+', 'AP1'")
     critical: list[Any] = Field(default_factory=list, description="critical hit (!) rules, e.g. 'MW3'")
-
-    @model_validator(mode="after")
-    def _skill(self) -> Weapon:
-        if (self.BS is None) == (self.WS is None):
-            raise ValueError("give exactly one of BS (ranged weapon) or WS (melee weapon)")
-        return self
-
-    @property
-    def is_melee(self) -> bool:
-        return self.WS is not None
-
-    @property
-    def skill(self) -> int:
-        return self.WS if self.WS is not None else self.BS  # type: ignore[return-value]
 
 
 class Operative(StrictModel):

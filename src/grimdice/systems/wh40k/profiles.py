@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from grimdice.io.fields import StrictModel, dice_text
+from grimdice.io.fields import RangedOrMeleeWeapon, StrictModel, dice_text
 
 MAX_MODELS = 200
 MAX_WOUNDS = 100
@@ -30,7 +30,7 @@ class RerollPolicy(StrEnum):
     NON_CRITICAL = "non_critical"
 
 
-class Weapon(StrictModel):
+class Weapon(RangedOrMeleeWeapon):
     """A weapon profile. Exactly one of BS (ranged) or WS (melee)."""
 
     name: str = "weapon"
@@ -61,20 +61,6 @@ class Weapon(StrictModel):
         if isinstance(v, int) and not isinstance(v, bool) and v > 0:
             raise ValueError(f"AP is written as 0 or negative, e.g. -1 (got {v})")
         return v
-
-    @model_validator(mode="after")
-    def _skill(self) -> Weapon:
-        if (self.BS is None) == (self.WS is None):
-            raise ValueError("give exactly one of BS (ranged weapon) or WS (melee weapon)")
-        return self
-
-    @property
-    def is_melee(self) -> bool:
-        return self.WS is not None
-
-    @property
-    def skill(self) -> int:
-        return self.WS if self.WS is not None else self.BS  # type: ignore[return-value]
 
 
 class Order(StrEnum):
