@@ -16,6 +16,7 @@ def plot_result(result: Result, path: str | Path) -> Path:
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
     except ImportError:
         raise GrimdiceError("--plot needs matplotlib: pip install 'grimdice[plot]'") from None
     names = list(result.stages)
@@ -25,6 +26,7 @@ def plot_result(result: Result, path: str | Path) -> Path:
         ax.bar(d.outcomes, d.pmf, color="#7a1f1f")
         ax.set_title(f"{name} (mean {d.mean():.2f})", fontsize=10, loc="left")
         ax.set_ylabel("P")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts: whole-number ticks only
     axes[-1, 0].set_xlabel("count")
     title = (
         f"{result.system}: {result.title} ({result.method})"
