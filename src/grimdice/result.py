@@ -6,8 +6,9 @@ The JSON form is a contract shared by all systems::
      "damage": {"mean": float, "pmf": [p0, p1, ...]},
      "models_destroyed": {...}, "hits": {...}, "wounds": {...}, ...}
 
-``pmf`` is indexed by count from 0. Systems may add further keys (e.g. ``"hazardous"``) and
-per-target sub-results under ``"targets"``.
+``pmf`` is indexed by count from 0. Systems may add further keys (e.g. ``"hazardous"``),
+per-target sub-results under ``"targets"``, and ``"notes"``: a list of sentences a user must read
+(e.g. which unverified rule reading the result used).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class Result:
     trials: int | None = None
     seed: int | None = None
     title: str = ""
+    notes: list[str] = field(default_factory=list)  # e.g. unverified rule readings this result used
 
     def __post_init__(self) -> None:
         if self.method not in ("exact", "simulated"):
@@ -71,6 +73,8 @@ class Result:
         for name, d in self.stages.items():
             out[name] = stage_json(d)
         out.update(self.extra)
+        if self.notes:
+            out["notes"] = list(dict.fromkeys(self.notes))
         if self.targets:
             out["targets"] = {k: v.to_json() for k, v in self.targets.items()}
         return out

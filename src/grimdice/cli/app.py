@@ -10,9 +10,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from grimdice.errors import GrimdiceError
+from grimdice.engine.options import RunOptions
+from grimdice.errors import GrimdiceError, ScenarioError
 from grimdice.io.scenario import load_scenario
-from grimdice.systems import SYSTEMS, calculate
+from grimdice.systems.base import SYSTEMS, run, system_name
 
 app = typer.Typer(
     add_completion=False,
@@ -20,7 +21,15 @@ app = typer.Typer(
     help="Exact dice maths and simulation for tabletop wargames.",
 )
 
-MAX_TRIALS = 10_000_000
+
+def run_options(simulate: int | None, seed: int | None) -> RunOptions:
+    """The shared run options, with errors naming the command-line options."""
+    if seed is not None and simulate is None:
+        raise GrimdiceError("--seed only applies with --simulate N")
+    try:
+        return RunOptions(simulate, seed)
+    except ScenarioError as exc:
+        raise ScenarioError(f"--{exc.field}", exc.message) from None
 
 
 @app.callback()
@@ -43,11 +52,8 @@ def calc(
     """Resolve the attacks in SCENARIO and print each stage's distribution."""
     err = Console(stderr=True)
     try:
-        if simulate is not None and not 1 <= simulate <= MAX_TRIALS:
-            raise GrimdiceError(f"--simulate: trials must be from 1 to {MAX_TRIALS}, got {simulate}")
-        if seed is not None and simulate is None:
-            raise GrimdiceError("--seed only applies with --simulate N")
-        result = calculate(load_scenario(scenario), simulate=simulate, seed=seed)
+        options = run_options(simulate, seed)
+        result = run(system_name(data := load_scenario(scenario)), data, options)
         if plot is not None:
             from grimdice.cli.plot import plot_result
 
@@ -70,6 +76,30 @@ def systems() -> None:
     """List the rule systems a scenario can name."""
     for name in sorted(SYSTEMS):
         typer.echo(name)
+
+
+@app.command()
+def rules(
+    system: Annotated[str, typer.Argument(help="A rule system, e.g. wh40k.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the index as JSON.")] = False,
+) -> None:
+    """Print a system's rule index: every rule, its value, its effect and its source."""
+    from grimdice.systems.base import get_system
+
+    err = Console(stderr=True)
+    try:
+        table = getattr(get_system(system), "RULES", None)
+        if table is None:
+            raise GrimdiceError(f"{system} has no rule index yet")
+    except GrimdiceError as exc:
+        err.print(f"[bold red]error[/]: {exc}", highlight=False, markup=False)
+        raise typer.Exit(2) from None
+    if as_json:
+        sys.stdout.write(json.dumps(table.rows()) + "\n")
+        return
+    from grimdice.cli.render import rules_table
+
+    Console().print(rules_table(table))
 
 
 def main() -> None:

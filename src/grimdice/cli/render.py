@@ -7,6 +7,7 @@ from typing import Any
 from rich.console import Console, Group
 from rich.table import Table
 
+from grimdice.engine.rules import RuleTable
 from grimdice.result import Result
 
 SHOWN_BELOW = 5e-5  # "at least N" rows are shown while some stage still has this much mass
@@ -120,9 +121,30 @@ def extras_tables(result: Result) -> list[Table]:
     return tables
 
 
+def notes_table(result: Result) -> list[Table]:
+    if not result.notes:
+        return []
+    t = Table(title="notes", title_justify="left", show_header=False)
+    t.add_column("note", overflow="fold")
+    for n in dict.fromkeys(result.notes):
+        t.add_row(n)
+    return [t]
+
+
+def rules_table(table: RuleTable) -> Table:
+    """A system's rule index (``grimdice rules SYSTEM``)."""
+    rows = table.rows()
+    t = Table(title=f"{table.system}: {len(rows)} rules and readings", title_justify="left")
+    for c in rows[0] if rows else ["rule"]:
+        t.add_column(c, overflow="fold")
+    for row in rows:
+        t.add_row(*row.values())
+    return t
+
+
 def render(result: Result, console: Console) -> None:
     parts = [summary_table(result), *at_least_tables(result)]
-    parts += extras_tables(result)
+    parts += extras_tables(result) + notes_table(result)
     console.print(Group(*parts))
     for name, sub in result.targets.items():
         console.rule(f"target: {name}")

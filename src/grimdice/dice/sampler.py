@@ -17,7 +17,7 @@ from grimdice.dice.expr import D6, DiceExpr, Die
 class Sampler:
     """Vectorised dice roller around ``numpy.random.default_rng(seed)``."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | np.random.SeedSequence | None = None) -> None:
         self.seed = seed
         self.rng = np.random.default_rng(seed)
 

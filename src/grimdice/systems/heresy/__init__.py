@@ -6,16 +6,14 @@ Infiltrate deployment and Support Unit scoring helpers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
-from grimdice.io.scenario import validate
 from grimdice.result import Result
+from grimdice.systems.base import calculate_for
 from grimdice.systems.heresy.profiles import Scenario
 from grimdice.systems.heresy.units import resolve
 
-__all__ = ["Scenario", "calculate"]
+__all__ = ["Scenario", "calculate", "evaluate"]
 
 
 def _fight(sc: Scenario, simulate: int | None, seed: int | None) -> Result:
@@ -29,11 +27,9 @@ def _fight(sc: Scenario, simulate: int | None, seed: int | None) -> Result:
     return simulated_fight(attacker, defender, simulate, seed, sc.title)
 
 
-def calculate(
-    scenario: Mapping[str, Any] | Scenario, *, simulate: int | None = None, seed: int | None = None
-) -> Result:
-    """Resolve every attack of the scenario: exactly, or by ``simulate`` seeded Monte Carlo trials."""
-    sc = scenario if isinstance(scenario, Scenario) else validate(Scenario, scenario)
+def evaluate(sc: Scenario, options: RunOptions) -> Result:
+    """Resolve every attack of the scenario: exactly, or by ``options.simulate`` seeded trials."""
+    simulate, seed = options.simulate, options.seed
     if sc.conditions.fight:
         return _fight(sc, simulate, seed)
     for mi, m in enumerate(sc.defender.models):
@@ -50,3 +46,6 @@ def calculate(
     from grimdice.systems.heresy.simulate import simulated_result
 
     return simulated_result(target, groups, simulate, seed, sc.title)
+
+
+calculate = calculate_for("heresy")

@@ -6,21 +6,17 @@ resolved here (exact and simulated); fights map validated profiles onto the figh
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from grimdice.io.scenario import validate
+from grimdice.engine.options import RunOptions
 from grimdice.result import Result
+from grimdice.systems.base import calculate_for
 from grimdice.systems.killteam.profiles import Scenario
 
-__all__ = ["Scenario", "calculate"]
+__all__ = ["Scenario", "calculate", "evaluate"]
 
 
-def calculate(
-    scenario: Mapping[str, Any] | Scenario, *, simulate: int | None = None, seed: int | None = None
-) -> Result:
-    """Resolve the scenario's shooting attacks or fight: exactly, or by ``simulate`` seeded trials."""
-    sc = scenario if isinstance(scenario, Scenario) else validate(Scenario, scenario)
+def evaluate(sc: Scenario, options: RunOptions) -> Result:
+    """Resolve the scenario's shooting attacks or fight: exactly, or by ``options.simulate`` trials."""
+    simulate, seed = options.simulate, options.seed
     if sc.action == "fight":
         from grimdice.systems.killteam.fights import fight_scenario
 
@@ -33,3 +29,6 @@ def calculate(
 
         raise ScenarioError("targets", "give each compared target a different name")
     return results[sc.target_list[0].name] if sc.target is not None else compare(results)
+
+
+calculate = calculate_for("killteam")

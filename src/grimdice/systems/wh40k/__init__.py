@@ -5,24 +5,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from grimdice.io.scenario import validate
+from grimdice.engine.options import RunOptions
+from grimdice.errors import ScenarioError
 from grimdice.result import Result
+from grimdice.systems.base import calculate_for
 from grimdice.systems.wh40k.profiles import Scenario
 from grimdice.systems.wh40k.units import MAX_TOTAL_ATTACKS, resolve_groups, resolve_target
 
-__all__ = ["Scenario", "calculate"]
+__all__ = ["Scenario", "calculate", "evaluate"]
 
 
-def calculate(
-    scenario: Mapping[str, Any] | Scenario, *, simulate: int | None = None, seed: int | None = None
-) -> Result:
-    """Resolve every attack of the scenario: exactly, or by ``simulate`` seeded Monte Carlo trials."""
-    from grimdice.errors import ScenarioError
-
-    sc = scenario if isinstance(scenario, Scenario) else validate(Scenario, scenario)
+def evaluate(sc: Scenario, options: RunOptions) -> Result:
+    """Resolve every attack of the scenario: exactly, or by ``options.simulate`` seeded trials."""
+    simulate, seed = options.simulate, options.seed
     target = resolve_target(sc)
     groups = resolve_groups(sc, target)
     most = sum(g.models * (g.attacks.max + g.attack_bonus) for g in groups)
@@ -37,3 +32,6 @@ def calculate(
     from grimdice.systems.wh40k.simulate import simulated_result
 
     return simulated_result(target, groups, simulate, seed, sc.title)
+
+
+calculate = calculate_for("wh40k")

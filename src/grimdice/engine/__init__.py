@@ -1,0 +1,8 @@
+"""The shared machinery every rule system configures (game-agnostic, above :mod:`grimdice.dice`).
+
+* :mod:`~grimdice.engine.rules` — rule tables: each rule as data, one parser, the rule index.
+* :mod:`~grimdice.engine.pipeline` — a roll written once as a predicate, exact and sampled.
+* :mod:`~grimdice.engine.montecarlo` — the chunked, seeded, multi-core Monte Carlo runner.
+* :mod:`~grimdice.engine.game` — game states, chance nodes and an exact expectimax solver.
+* :mod:`~grimdice.engine.options` — run options (exact or simulated), validated once for all.
+"""

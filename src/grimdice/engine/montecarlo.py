@@ -1,0 +1,153 @@
+"""One seeded Monte Carlo runner for every system: fixed blocks, constant memory, all cores.
+
+A system gives a *trial function* ``trial(sampler, size) -> {name: int array of length size}``:
+``size`` independent trials of its rules, rolled literally and vectorised with NumPy. The runner
+
+* cuts the trials into **blocks** of :data:`BLOCK` trials, each with its own random stream spawned
+  from the seed (``numpy.random.SeedSequence(seed).spawn``), so the result for a seed does not
+  depend on how blocks are grouped, how many processes run them, or in which order they finish;
+* keeps only a histogram per output (:class:`Tally`), so memory stays constant however many
+  trials are asked for;
+* runs blocks in worker processes (fork) when asked, and reports progress after every block.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from grimdice.dice.dist import Dist
+from grimdice.dice.sampler import Sampler
+
+BLOCK = 50_000  # trials per random stream: the unit of reproducibility (never change lightly)
+PARALLEL_FROM = 400_000  # below this many trials, one process is faster than forking workers
+
+TrialFn = Callable[[Sampler, int], Mapping[str, np.ndarray]]
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class Tally:
+    """Histograms of integer outcomes per name, summed over blocks (exact integer counts)."""
+
+    trials: int = 0
+    counts: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def add(self, outcomes: Mapping[str, np.ndarray], size: int) -> None:
+        for name, values in outcomes.items():
+            v = np.asarray(values)
+            if v.shape != (size,):
+                raise ValueError(f"trial output {name!r} must have one value per trial")
+            if v.size and v.min() < 0:
+                raise ValueError(f"trial output {name!r} must be a non-negative count")
+            self._merge(name, np.bincount(v.astype(np.int64), minlength=1))
+        self.trials += size
+
+    def merge(self, other: Tally) -> None:
+        for name, c in other.counts.items():
+            self._merge(name, c)
+        self.trials += other.trials
+
+    def _merge(self, name: str, c: np.ndarray) -> None:
+        old = self.counts.get(name)
+        if old is None:
+            self.counts[name] = c.astype(np.int64)
+            return
+        if old.size < c.size:
+            old, c = c, old
+        old = old.astype(np.int64).copy()
+        old[: c.size] += c
+        self.counts[name] = old
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.counts
+
+    def dist(self, name: str) -> Dist:
+        """The empirical distribution of one output."""
+        return Dist(self.counts[name] / self.trials)
+
+    def dists(self) -> dict[str, Dist]:
+        return {name: self.dist(name) for name in self.counts}
+
+    def mean(self, name: str) -> float:
+        c = self.counts[name]
+        return float(np.dot(np.arange(c.size), c) / self.trials)
+
+
+def block_sizes(trials: int) -> list[int]:
+    """The blocks ``trials`` is cut into: full blocks, then the remainder."""
+    full, rest = divmod(trials, BLOCK)
+    return [BLOCK] * full + ([rest] if rest else [])
+
+
+def block_streams(seed: int | None, n: int) -> list[np.random.SeedSequence]:
+    """One independent random stream per block, spawned from the seed."""
+    return np.random.SeedSequence(seed).spawn(n)
+
+
+def default_workers(trials: int) -> int:
+    """All local cores for large runs, one process for small ones."""
+    if trials < PARALLEL_FROM:
+        return 1
+    return max(1, min(os.cpu_count() or 1, len(block_sizes(trials))))
+
+
+_JOB: TrialFn | None = None  # the trial function, inherited by forked workers
+
+
+def _run_block(task: tuple[int, np.random.SeedSequence]) -> Tally:
+    size, stream = task
+    assert _JOB is not None
+    t = Tally()
+    t.add(_JOB(Sampler(stream), size), size)
+    return t
+
+
+def _tasks(trials: int, seed: int | None) -> list[tuple[int, np.random.SeedSequence]]:
+    sizes = block_sizes(trials)
+    return list(zip(sizes, block_streams(seed, len(sizes)), strict=True))
+
+
+def _blocks_here(trial: TrialFn, tasks: list) -> Iterator[Tally]:
+    global _JOB
+    _JOB = trial
+    for task in tasks:
+        yield _run_block(task)
+
+
+def _blocks_forked(trial: TrialFn, tasks: list, workers: int) -> Iterator[Tally]:
+    global _JOB
+    _JOB = trial
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap_unordered(_run_block, tasks)
+
+
+def run_trials(
+    trial: TrialFn,
+    trials: int,
+    seed: int | None,
+    *,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> Tally:
+    """Run ``trials`` trials of ``trial`` seeded by ``seed``; the tally is the same for a seed
+    whatever ``workers`` is. ``progress(done, total)`` is called after every block."""
+    if trials < 1:
+        raise ValueError("at least one trial")
+    tasks = _tasks(trials, seed)
+    n = default_workers(trials) if workers is None else max(1, min(workers, len(tasks)))
+    blocks = _blocks_here(trial, tasks) if n == 1 else _blocks_forked(trial, tasks, n)
+    total = Tally()
+    for t in blocks:
+        total.merge(t)
+        if progress is not None:
+            progress(total.trials, trials)
+    return total
+
+
+__all__ = ["BLOCK", "Tally", "block_sizes", "block_streams", "default_workers", "run_trials"]

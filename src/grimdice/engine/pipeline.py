@@ -1,0 +1,89 @@
+"""The attack pipeline's building block: a roll, written once, with an exact and a sampled form.
+
+A :class:`Roll` is one kind of dice roll of a system (a Hit roll, a Wound roll, a defence dice
+roll, a Quality test): the die, the system's **predicate** from its ``rolls.py`` that sorts an
+unmodified face into a result category (critical, normal, fail, ...), and which faces are
+re-rolled once. From that single description come
+
+* the exact law: :meth:`Roll.probs` (one die) and :meth:`Roll.pool` (counts per category from a
+  pool of a fixed or random number of dice, every qualifying die re-rolled or only one);
+* the sampled law: :meth:`Roll.sample` rolls the same dice literally for many trials at once.
+
+A system's stages are then *token transforms* on these counts (a critical hit becomes an automatic
+wound, a wound becomes a damage token...), written with :class:`~grimdice.dice.Joint` for the
+exact engine and with NumPy arrays for the sampled one. The predicate must accept NumPy arrays of
+faces (and plain ints), as every ``rolls.py`` predicate in grimdice does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from grimdice.dice.dist import Dist
+from grimdice.dice.expr import D6, Die
+from grimdice.dice.joint import Joint
+from grimdice.dice.reroll import category_probs, pool_counts, reroll_die
+from grimdice.dice.sampler import Sampler
+
+Categorize = Callable[[np.ndarray], np.ndarray]
+FacePredicate = Callable[[np.ndarray], np.ndarray]
+
+
+def _never(faces: np.ndarray) -> np.ndarray:
+    return np.zeros(np.shape(faces), dtype=bool)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One die roll sorted by ``categorize`` into ``0..ncat-1`` (the last category is
+    "nothing" and gets no axis in pooled counts); faces where ``reroll`` holds are re-rolled once."""
+
+    categorize: Categorize
+    ncat: int
+    die: Die = D6
+    reroll: FacePredicate = _never
+
+    def _category(self, face: int) -> int:
+        return int(self.categorize(np.asarray(face)))
+
+    def _rerolled(self, face: int) -> bool:
+        return bool(self.reroll(np.asarray(face)))
+
+    @cached_property
+    def probs(self) -> np.ndarray:
+        """``P(category c)`` of one die, after its re-roll."""
+        face = reroll_die(self.die.dist, self._rerolled)
+        return category_probs(face, self._category, self.ncat)
+
+    def pool(self, n: int | Dist, *, only_one: bool = False) -> Joint:
+        """Counts per category (all but the last) from ``n`` dice (a number or a law).
+
+        ``only_one``: only one qualifying die of the whole pool may be re-rolled."""
+        if isinstance(n, Dist):
+            if only_one:
+                return Joint.mixture(
+                    [n[k] for k in range(n.min, n.max + 1) if n[k] > 0],
+                    [self.pool(k, only_one=True) for k in range(n.min, n.max + 1) if n[k] > 0],
+                )
+            return Joint.categorical(self.probs).sum_of(n)
+        if only_one:
+            return pool_counts(self.die.dist, n, self._category, self.ncat, self._rerolled, only_one=True)
+        return Joint.categorical(self.probs).repeat(n)
+
+    def sample(self, sampler: Sampler, counts: np.ndarray, *, only_one: bool = False) -> np.ndarray:
+        """Roll ``counts[t]`` dice for each trial ``t``; ``(trials, ncat - 1)`` counts per category."""
+        rolls, valid = sampler.pool(np.asarray(counts, dtype=np.int64), self.die)
+        mask = np.asarray(self.reroll(rolls), dtype=bool) & valid
+        if only_one:
+            rolls = sampler.reroll_one(rolls, mask, self.die)
+        elif mask.any():
+            rolls = sampler.reroll(rolls, mask, self.die)
+        cat = np.asarray(self.categorize(rolls))
+        return np.stack([((cat == c) & valid).sum(axis=1) for c in range(self.ncat - 1)], axis=1)
+
+
+__all__ = ["Roll"]

@@ -1,0 +1,61 @@
+"""The shared Monte Carlo runner: seeded blocks, the same tally whatever the chunking or workers."""
+
+import numpy as np
+import pytest
+
+from grimdice.dice import D6, Dist
+from grimdice.engine import montecarlo
+from grimdice.engine.montecarlo import Tally, block_sizes, run_trials
+
+
+def two_d6(sampler, size):
+    rolls = sampler.roll((size, 2), D6)
+    return {"total": rolls.sum(axis=1), "sixes": (rolls == 6).sum(axis=1)}
+
+
+def test_block_sizes_cover_every_trial():
+    assert block_sizes(1) == [1]
+    assert sum(block_sizes(123_457)) == 123_457
+    assert all(b == montecarlo.BLOCK for b in block_sizes(3 * montecarlo.BLOCK))
+
+
+def test_same_seed_same_tally_whatever_the_workers():
+    n = 2 * montecarlo.BLOCK + 17
+    one = run_trials(two_d6, n, 11, workers=1)
+    two = run_trials(two_d6, n, 11, workers=2)
+    for k in one.counts:
+        assert np.array_equal(one.counts[k], two.counts[k])
+    other = run_trials(two_d6, n, 12, workers=1)
+    assert not np.array_equal(one.counts["total"], other.counts["total"])
+
+
+def test_tally_agrees_with_the_exact_law():
+    n = 200_000
+    t = run_trials(two_d6, n, 3)
+    exact = D6.dist.repeat(2)
+    sim = t.dist("total")
+    for k in range(2, 13):
+        assert abs(sim[k] - exact[k]) <= 5 * np.sqrt(exact[k] * (1 - exact[k]) / n)
+    assert t.mean("sixes") == pytest.approx(2 / 6, abs=5 * np.sqrt(2 * 5 / 36 / n))
+
+
+def test_progress_is_reported_after_every_block():
+    seen = []
+    run_trials(two_d6, montecarlo.BLOCK + 5, 1, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (montecarlo.BLOCK + 5, montecarlo.BLOCK + 5) and len(seen) == 2
+
+
+def test_tally_refuses_bad_outputs():
+    t = Tally()
+    with pytest.raises(ValueError):
+        t.add({"x": np.array([1, 2])}, 3)
+    with pytest.raises(ValueError):
+        t.add({"x": np.array([-1])}, 1)
+
+
+def test_tally_memory_is_a_histogram():
+    t = Tally()
+    t.add({"x": np.array([0, 5, 5])}, 3)
+    t.add({"x": np.array([1])}, 1)
+    assert t.counts["x"].tolist() == [1, 1, 0, 0, 0, 2]
+    assert t.dist("x").allclose(Dist([0.25, 0.25, 0, 0, 0, 0.5]))

@@ -1,0 +1,57 @@
+"""A roll written once as a predicate: exact laws against the oracle, sampled laws against exact."""
+
+import icepool
+import numpy as np
+import pytest
+
+from grimdice.dice import D6, Dist, Sampler
+from grimdice.engine.pipeline import Roll
+from tests.agreement import assert_agree
+
+
+def hit(faces):
+    faces = np.asarray(faces)
+    return np.where(faces == 6, 0, np.where(faces >= 3, 1, 2))  # crit, normal, miss
+
+
+ROLL = Roll(hit, 3, D6, reroll=lambda f: np.asarray(f) == 1)
+
+
+def test_one_die_law_by_hand():
+    # re-roll 1s: P(face f) = 1/6 + 1/36 for f > 1
+    p = 1 / 6 + 1 / 36
+    assert ROLL.probs == pytest.approx([p, 3 * p, 1 / 36 + p])
+
+
+def test_pool_counts_match_icepool():
+    pool = ROLL.pool(4)
+    die = icepool.d6.reroll([1], depth=1)
+
+    def counts(*faces):
+        return (sum(f == 6 for f in faces), sum(3 <= f <= 5 for f in faces))
+
+    oracle = icepool.map(counts, die, die, die, die)
+    total = oracle.denominator()
+    assert sum(1 for _ in oracle.items()) > 5
+    for (c, n), w in oracle.items():
+        assert pool.table[c, n] == pytest.approx(w / total, abs=1e-12)
+
+
+def test_random_pool_size_and_only_one_reroll():
+    n = Dist.uniform(1, 3)
+    law = ROLL.pool(n)
+    assert law.total().mean() == pytest.approx(2 * (ROLL.probs[0] + ROLL.probs[1]))
+    one = Roll(hit, 3, D6, reroll=lambda f: np.asarray(f) < 3).pool(2, only_one=True)
+    # two dice, one re-roll of a die below 3: P(no success) = P(both fail) * P(re-roll fails)
+    assert one.table[0, 0] == pytest.approx((2 / 6) ** 2 * (2 / 6))
+
+
+def test_sampled_roll_agrees_with_exact():
+    s = Sampler(5)
+    counts = ROLL.sample(s, np.full(100_000, 3))
+    law = ROLL.pool(3)
+    sim = {
+        "crit": Dist(np.bincount(counts[:, 0]) / 100_000),
+        "normal": Dist(np.bincount(counts[:, 1]) / 100_000),
+    }
+    assert_agree({"crit": law.marginal(0), "normal": law.marginal(1)}, sim, 100_000)
