@@ -13,11 +13,11 @@ if TYPE_CHECKING:
     from grimdice.dice.dist import Dist
 
 
+S = TypeVar("S", bound="Summable")
+
+
 class Summable(Protocol):
-    def __add__(self, other: Summable, /) -> Summable: ...
-
-
-S = TypeVar("S", bound=Summable)
+    def __add__(self: S, other: S, /) -> S: ...
 
 
 def repeat(x: S, n: int, zero: S) -> S:
@@ -27,10 +27,10 @@ def repeat(x: S, n: int, zero: S) -> S:
     result, base = zero, x
     while n:
         if n & 1:
-            result = result + base  # type: ignore[assignment]
+            result = result + base
         n >>= 1
         if n:
-            base = base + base  # type: ignore[assignment]
+            base = base + base
     return result
 
 
@@ -45,7 +45,7 @@ def random_sum(x: S, count: Dist, zero: S, mixture: Callable[[Sequence[float], S
     parts: list[S] = []
     for n in range(count.max + 1):
         if n > 0:
-            acc = acc + x  # type: ignore[assignment]
+            acc = acc + x
         if count[n] > 0:
             weights.append(count[n])
             parts.append(acc)

@@ -79,7 +79,7 @@ class Joint:
         return cls(t)
 
     @classmethod
-    def categorical(cls, probs: Sequence[float]) -> Joint:
+    def categorical(cls, probs: Sequence[float] | np.ndarray) -> Joint:
         """One trial landing in category ``i`` with ``probs[i]``; counts per category.
 
         The last category is the "nothing" category and gets no axis, so ``categorical([pc,

@@ -20,7 +20,7 @@ Modelled on icepool's and python-chess's habit of small immutable values with on
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -146,11 +146,11 @@ class RuleTable:
         # longest names first, so "large blast" is tried before "blast"
         self._names = sorted(names.items(), key=lambda kv: -len(kv[0]))
         self._by_key = {r.key: r for r in self.rules}
-        self._unverified = {r.key: r for r in self.rules if not r.verified}
-        self._unverified.update({x.key: x for x in self.readings})  # type: ignore[misc]
+        self._unverified: dict[str, Rule | Reading] = {r.key: r for r in self.rules if not r.verified}
+        self._unverified.update({x.key: x for x in self.readings})
 
     # ------------------------------------------------------------------ lookup
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Rule]:
         return iter(self.rules)
 
     def __len__(self) -> int:
