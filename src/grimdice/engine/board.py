@@ -1,0 +1,407 @@
+"""The table a skirmish game is played on: terrain pieces, line of sight, distances, coherency.
+
+Game-agnostic and vectorised with NumPy, so a game engine can ask "which of these 20 models see
+which of those 10?" in one call. Units are inches, seen from above; the origin is a table corner.
+
+* :class:`Terrain` — a simple polygon with **traits** (``cover``, ``difficult``, ``dangerous``,
+  ``impassable``, ``blocks_sight``) and a height for elevation, as the rule texts name them.
+* :class:`Table` — the playing surface and its terrain, checked on construction (every piece on the
+  table, no two pieces overlapping); read from a mapping (YAML) by :func:`table_from_mapping`
+  and generated, balanced and seeded, by :func:`generate_table`.
+* :func:`sight_blocked` / :func:`path_blocked` — segments against terrain edges, many at once.
+* :func:`base_distances` — closest distances between round bases (all pairs), as the texts
+  measure: "from/to the closest point of their bases".
+* :func:`coherent` — "within 1" of at least one other member, and within 12" of all other members"
+  (One Page 40k v2.21, Unit Coherency), as a connected-graph check with both limits parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from grimdice.errors import ScenarioError
+
+TRAITS = ("cover", "difficult", "dangerous", "impassable", "blocks_sight")
+EPS = 1e-9
+
+
+def _polygon(points: object, where: str) -> np.ndarray:
+    try:
+        arr = np.asarray(points, dtype=np.float64)
+    except (TypeError, ValueError):
+        arr = np.zeros((0,))
+    if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 3 or not np.all(np.isfinite(arr)):
+        raise ScenarioError(where, "a terrain shape is a list of at least 3 [x, y] corners in inches")
+    if arr.shape[0] > 64:
+        raise ScenarioError(where, "a terrain shape has at most 64 corners")
+    if abs(_area(arr)) < 1e-6:
+        raise ScenarioError(where, "a terrain shape must enclose an area")
+    return arr
+
+
+def _area(poly: np.ndarray) -> float:
+    x, y = poly[:, 0], poly[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+@dataclass(frozen=True, eq=False)
+class Terrain:
+    """A terrain piece: a simple polygon ``corners`` (inches) with rule traits and a height."""
+
+    name: str
+    corners: np.ndarray
+    traits: frozenset[str] = frozenset()
+    height: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "corners", _polygon(self.corners, f"terrain {self.name!r}.shape"))
+        bad = set(self.traits) - set(TRAITS)
+        if bad:
+            raise ScenarioError(
+                f"terrain {self.name!r}.traits",
+                f"unknown trait {sorted(bad)[0]!r}; allowed: {', '.join(TRAITS)}",
+            )
+        if not 0 <= self.height <= 48:
+            raise ScenarioError(f"terrain {self.name!r}.height", "a height from 0 to 48 inches")
+
+    @property
+    def edges(self) -> np.ndarray:
+        """``(k, 2, 2)``: each edge as (start, end)."""
+        return np.stack([self.corners, np.roll(self.corners, -1, axis=0)], axis=1)
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+    def contains(self, points: np.ndarray) -> np.ndarray:
+        """Whether each of ``points`` (``(n, 2)``) lies inside the polygon (even-odd rule)."""
+        return contains(self.corners, points)
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        lo, hi = self.corners.min(axis=0), self.corners.max(axis=0)
+        return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+
+
+def contains(poly: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Point-in-polygon for many points at once (ray casting, even-odd rule)."""
+    p = np.atleast_2d(np.asarray(points, dtype=np.float64))
+    a = poly[None, :, :]
+    b = np.roll(poly, -1, axis=0)[None, :, :]
+    px, py = p[:, None, 0], p[:, None, 1]
+    ay, by = a[..., 1], b[..., 1]
+    straddle = (ay > py) != (by > py)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xcross = a[..., 0] + (py - ay) * (b[..., 0] - a[..., 0]) / (by - ay)
+    hits = straddle & (px < xcross)
+    return np.asarray(hits.sum(axis=1) % 2 == 1)
+
+
+def segments_cross(starts: np.ndarray, ends: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """``(n, m)``: whether segment ``i`` (``starts[i]``-``ends[i]``) properly crosses edge ``j``."""
+    p = np.asarray(starts, dtype=np.float64)[:, None, :]
+    r = np.asarray(ends, dtype=np.float64)[:, None, :] - p
+    q = edges[None, :, 0, :]
+    s = edges[None, :, 1, :] - q
+    denom = r[..., 0] * s[..., 1] - r[..., 1] * s[..., 0]
+    qp = q - p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (qp[..., 0] * s[..., 1] - qp[..., 1] * s[..., 0]) / denom
+        u = (qp[..., 0] * r[..., 1] - qp[..., 1] * r[..., 0]) / denom
+    ok = np.abs(denom) > EPS
+    return np.asarray(ok & (t > EPS) & (t < 1 - EPS) & (u >= -EPS) & (u <= 1 + EPS))
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """The playing surface (``width`` x ``depth`` inches) and its terrain pieces."""
+
+    width: float = 72.0
+    depth: float = 48.0
+    terrain: tuple[Terrain, ...] = ()
+    _edges: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not (6 <= self.width <= 240 and 6 <= self.depth <= 240):
+            raise ScenarioError("table", "a table is 6 to 240 inches wide and deep")
+        if len(self.terrain) > 100:
+            raise ScenarioError("table.terrain", "at most 100 terrain pieces")
+        names = [t.name for t in self.terrain]
+        if len(set(names)) != len(names):
+            raise ScenarioError("table.terrain", "give each terrain piece a different name")
+        for i, t in enumerate(self.terrain):
+            x0, y0, x1, y1 = t.bounds
+            if x0 < -EPS or y0 < -EPS or x1 > self.width + EPS or y1 > self.depth + EPS:
+                raise ScenarioError(f"table.terrain.{i}.shape", f"{t.name!r} lies (partly) off the table")
+        for i, a in enumerate(self.terrain):
+            for j, b in enumerate(self.terrain[i + 1 :], start=i + 1):
+                if overlap(a, b):
+                    raise ScenarioError(f"table.terrain.{j}.shape", f"{b.name!r} overlaps {a.name!r}")
+
+    def edges_with(self, trait: str) -> tuple[np.ndarray, np.ndarray]:
+        """(edges ``(m, 2, 2)``, owning piece index ``(m,)``) of the pieces with ``trait``."""
+        if trait not in self._edges:
+            parts = [(t.edges, i) for i, t in enumerate(self.terrain) if t.has(trait)]
+            if parts:
+                edges = np.concatenate([e for e, _ in parts])
+                owner = np.concatenate([np.full(len(e), i) for e, i in parts])
+            else:
+                edges, owner = np.zeros((0, 2, 2)), np.zeros(0, dtype=int)
+            self._edges[trait] = (edges, owner)
+        return self._edges[trait]
+
+    def on_table(self, centres: np.ndarray, radii: np.ndarray | float = 0.0) -> np.ndarray:
+        c = np.atleast_2d(centres)
+        r = np.broadcast_to(np.asarray(radii, dtype=np.float64), (len(c),))
+        return np.asarray(
+            (c[:, 0] - r >= -EPS)
+            & (c[:, 1] - r >= -EPS)
+            & (c[:, 0] + r <= self.width + EPS)
+            & (c[:, 1] + r <= self.depth + EPS)
+        )
+
+    def pieces_at(self, points: np.ndarray, trait: str | None = None) -> np.ndarray:
+        """``(n, k)``: whether point ``i`` is inside terrain piece ``j`` (with ``trait``)."""
+        pts = np.atleast_2d(points)
+        cols = [
+            t.contains(pts) if trait is None or t.has(trait) else np.zeros(len(pts), dtype=bool)
+            for t in self.terrain
+        ]
+        return np.stack(cols, axis=1) if cols else np.zeros((len(pts), 0), dtype=bool)
+
+    def height_at(self, points: np.ndarray) -> np.ndarray:
+        """The ground height under each point (the highest piece it stands in, else 0)."""
+        inside = self.pieces_at(points)
+        h = np.array([t.height for t in self.terrain]) if self.terrain else np.zeros(0)
+        return np.asarray(np.where(inside, h[None, :], 0.0).max(axis=1, initial=0.0))
+
+
+def overlap(a: Terrain, b: Terrain) -> bool:
+    """Whether two terrain polygons overlap (crossing edges, or one inside the other)."""
+    ax0, ay0, ax1, ay1 = a.bounds
+    bx0, by0, bx1, by1 = b.bounds
+    if ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0:
+        return False
+    ea = a.edges
+    if segments_cross(ea[:, 0], ea[:, 1], b.edges).any():
+        return True
+    return bool(b.contains(a.corners[:1]).any() or a.contains(b.corners[:1]).any())
+
+
+def sight_blocked(table: Table, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``(n,)``: whether the line from ``starts[i]`` to ``ends[i]`` passes through a piece that
+    blocks sight ("if it does not pass through any solid obstacle then the model has line of
+    sight"). A line that starts or ends inside a piece sees out of / into it: only crossing a
+    piece's boundary elsewhere blocks. Models never block sight here (the texts let a model
+    ignore its own unit; blocking by other units is the game's choice)."""
+    s, e = np.atleast_2d(starts), np.atleast_2d(ends)
+    edges, owner = table.edges_with("blocks_sight")
+    if len(edges) == 0:
+        return np.zeros(len(s), dtype=bool)
+    cross = segments_cross(s, e, edges)
+    blocked = np.zeros(len(s), dtype=bool)
+    for k in np.unique(owner):
+        piece = table.terrain[int(k)]
+        hits = cross[:, owner == k].sum(axis=1)
+        inside = piece.contains(s) | piece.contains(e)
+        blocked |= np.where(inside, hits >= 2, hits >= 1)
+    return blocked
+
+
+def path_blocked(table: Table, starts: np.ndarray, ends: np.ndarray, trait: str) -> np.ndarray:
+    """``(n,)``: whether a straight move enters, leaves or crosses a piece with ``trait``
+    (e.g. ``"impassable"``, ``"difficult"``, ``"dangerous"``)."""
+    s, e = np.atleast_2d(starts), np.atleast_2d(ends)
+    edges, _ = table.edges_with(trait)
+    out = np.zeros(len(s), dtype=bool)
+    if len(edges):
+        out |= segments_cross(s, e, edges).any(axis=1)
+    inside = np.asarray(table.pieces_at(np.concatenate([s, e]), trait).any(axis=1))
+    return out | inside[: len(s)] | inside[len(s) :]
+
+
+def base_distances(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray) -> np.ndarray:
+    """``(n, m)`` closest distances between round bases (0 where they touch or overlap)."""
+    d = np.linalg.norm(np.atleast_2d(a)[:, None, :] - np.atleast_2d(b)[None, :, :], axis=2)
+    return np.asarray(np.maximum(d - np.asarray(ra)[:, None] - np.asarray(rb)[None, :], 0.0))
+
+
+def coherent(centres: np.ndarray, radii: np.ndarray, link: float = 1.0, span: float = 12.0) -> bool:
+    """Unit coherency: every model within ``link`` of another, all linked into one group, and no
+    two models more than ``span`` apart (One Page 40k v2.21: 1" and 12")."""
+    c = np.atleast_2d(centres)
+    if len(c) <= 1:
+        return True
+    d = base_distances(c, radii, c, radii)
+    if d.max() > span + EPS:
+        return False
+    adj = d <= link + EPS
+    seen = np.zeros(len(c), dtype=bool)
+    seen[0] = True
+    frontier = seen.copy()
+    while frontier.any():
+        new = adj[frontier].any(axis=0) & ~seen
+        seen |= new
+        frontier = new
+    return bool(seen.all())
+
+
+# ---------------------------------------------------------------------------- reading and making
+
+
+def table_from_mapping(data: Mapping[str, Any], where: str = "table") -> Table:
+    """A table from ``{width, depth, terrain: [{name, shape | rect | circle, traits, height}]}``.
+
+    ``rect: [x, y, w, h]`` and ``circle: [x, y, r]`` are shorthands for common shapes."""
+    if not isinstance(data, Mapping):
+        raise ScenarioError(where, "a table is a mapping with width, depth and terrain")
+    unknown = set(data) - {"width", "depth", "terrain"}
+    if unknown:
+        raise ScenarioError(f"{where}.{sorted(unknown)[0]}", "unknown field; allowed: width, depth, terrain")
+    pieces = data.get("terrain", [])
+    if not isinstance(pieces, list):
+        raise ScenarioError(f"{where}.terrain", "a list of terrain pieces")
+    terrain = [_piece(p, f"{where}.terrain.{i}") for i, p in enumerate(pieces)]
+    w, d = data.get("width", 72.0), data.get("depth", 48.0)
+    for name, v in (("width", w), ("depth", d)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ScenarioError(f"{where}.{name}", "a number of inches")
+    return Table(float(w), float(d), tuple(terrain))
+
+
+def _piece(p: object, where: str) -> Terrain:
+    if not isinstance(p, Mapping):
+        raise ScenarioError(where, "a terrain piece is a mapping with name, a shape and traits")
+    allowed = {"name", "shape", "rect", "circle", "traits", "height"}
+    unknown = set(p) - allowed
+    if unknown:
+        raise ScenarioError(
+            f"{where}.{sorted(unknown)[0]}", f"unknown field; allowed: {', '.join(sorted(allowed))}"
+        )
+    shapes = [k for k in ("shape", "rect", "circle") if k in p]
+    if len(shapes) != 1:
+        raise ScenarioError(where, "give exactly one of shape, rect or circle")
+    kind = shapes[0]
+    value = p[kind]
+    if kind == "rect":
+        x, y, w, h = _numbers(value, 4, f"{where}.rect")
+        corners = [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]
+    elif kind == "circle":
+        x, y, r = _numbers(value, 3, f"{where}.circle")
+        ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+        corners = np.stack([x + r * np.cos(ang), y + r * np.sin(ang)], axis=1).tolist()
+    else:
+        corners = value
+    traits = p.get("traits", [])
+    if isinstance(traits, str) or not isinstance(traits, Sequence):
+        raise ScenarioError(f"{where}.traits", f"a list of traits from: {', '.join(TRAITS)}")
+    height = p.get("height", 0.0)
+    if isinstance(height, bool) or not isinstance(height, (int, float)):
+        raise ScenarioError(f"{where}.height", "a number of inches")
+    name = p.get("name", where)
+    try:
+        return Terrain(str(name)[:60], np.asarray(corners, dtype=float), frozenset(traits), float(height))
+    except ScenarioError as exc:  # name the piece by its place in the file
+        part = exc.field.rsplit(".", 1)[-1]
+        raise ScenarioError(f"{where}.{kind if part == 'shape' else part}", exc.message) from None
+    except (TypeError, ValueError):
+        raise ScenarioError(f"{where}.{kind}", "numbers in inches") from None
+
+
+def _numbers(value: object, n: int, where: str) -> list[float]:
+    if (
+        not isinstance(value, Sequence)
+        or len(value) != n
+        or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in value)
+    ):
+        raise ScenarioError(where, f"{n} numbers in inches")
+    return [float(v) for v in value]
+
+
+#: the kinds of piece the generator places, as trait sets (the rule texts' terrain types)
+PIECE_KINDS: tuple[tuple[str, frozenset[str], float], ...] = (
+    ("forest", frozenset({"cover", "difficult"}), 0.0),
+    ("ruins", frozenset({"cover", "blocks_sight"}), 0.0),
+    ("crater", frozenset({"cover"}), 0.0),
+    ("hill", frozenset(), 3.0),
+    ("rocks", frozenset({"impassable", "blocks_sight"}), 0.0),
+    ("minefield", frozenset({"dangerous"}), 0.0),
+    ("mud", frozenset({"difficult"}), 0.0),
+)
+
+
+def generate_table(
+    seed: int, pieces: int = 12, width: float = 72.0, depth: float = 48.0, deploy: float = 12.0
+) -> Table:
+    """A balanced table: pieces placed in mirror pairs (point symmetry about the centre), so
+    neither side is favoured, none inside the deployment zones' first inches, none overlapping."""
+    if not 2 <= pieces <= 40 or pieces % 2:
+        raise ScenarioError("pieces", "an even number of terrain pieces from 2 to 40")
+    rng = np.random.default_rng(seed)
+    placed: list[Terrain] = []
+    tries = 0
+    while len(placed) < pieces:
+        tries += 1
+        if tries > 5000:
+            raise ScenarioError("pieces", f"could not place {pieces} pieces without overlap; ask for fewer")
+        name, traits, height = PIECE_KINDS[int(rng.integers(len(PIECE_KINDS)))]
+        w, h = rng.uniform(3, 8), rng.uniform(3, 8)
+        x = rng.uniform(1, width - w - 1)
+        y = rng.uniform(deploy / 2, depth - h - deploy / 2)
+        a = Terrain(
+            f"{name} {len(placed) + 1}",
+            np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]),
+            traits,
+            height,
+        )
+        b = Terrain(f"{name} {len(placed) + 2}", np.array([width, depth]) - a.corners, traits, height)
+        if overlap(a, b) or any(overlap(a, t) or overlap(b, t) for t in placed):
+            continue
+        placed += [a, b]
+    return Table(width, depth, tuple(placed))
+
+
+def table_to_mapping(table: Table) -> dict[str, Any]:
+    return {
+        "width": table.width,
+        "depth": table.depth,
+        "terrain": [
+            {
+                "name": t.name,
+                "shape": [[round(float(x), 4), round(float(y), 4)] for x, y in t.corners],
+                "traits": sorted(t.traits),
+                "height": t.height,
+            }
+            for t in table.terrain
+        ],
+    }
+
+
+def mirror_pairs(table: Table) -> Iterable[tuple[Terrain, Terrain]]:
+    """Pairs of pieces that are each other's point reflection through the table's centre."""
+    centre = np.array([table.width, table.depth])
+    for i, a in enumerate(table.terrain):
+        for b in table.terrain[i + 1 :]:
+            if a.traits == b.traits and np.allclose(
+                np.sort(centre - a.corners, axis=0), np.sort(b.corners, axis=0)
+            ):
+                yield a, b
+
+
+__all__ = [
+    "TRAITS",
+    "Table",
+    "Terrain",
+    "base_distances",
+    "coherent",
+    "contains",
+    "generate_table",
+    "path_blocked",
+    "segments_cross",
+    "sight_blocked",
+    "table_from_mapping",
+    "table_to_mapping",
+]
