@@ -59,3 +59,16 @@ def test_tally_memory_is_a_histogram():
     t.add({"x": np.array([1])}, 1)
     assert t.counts["x"].tolist() == [1, 1, 0, 0, 0, 2]
     assert t.dist("x").allclose(Dist([0.25, 0.25, 0, 0, 0, 0.5]))
+
+
+def test_a_dask_cluster_gives_the_same_tally_as_one_process():
+    distributed = pytest.importorskip("distributed")
+    n = montecarlo.BLOCK + 123
+    here = run_trials(two_d6, n, 21, workers=1)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+    ) as cluster:
+        there = run_trials(two_d6, n, 21, scheduler=cluster.scheduler_address)
+    assert there.trials == n
+    for k in here.counts:
+        assert np.array_equal(here.counts[k], there.counts[k])

@@ -41,3 +41,13 @@ def test_good_options():
     o = RunOptions(100, 7)
     assert (o.simulate, o.seed, o.method, o.exact) == (100, 7, "simulated", False)
     assert RunOptions().method == "exact"
+
+
+def test_options_run_the_shared_runner_and_check_the_scheduler():
+    t = RunOptions(1000, 4).run(lambda s, n: {"x": s.roll(n) - 1})
+    assert t.trials == 1000 and t.counts["x"].sum() == 1000
+    with pytest.raises(ScenarioError) as e:
+        RunOptions(scheduler="tcp://127.0.0.1:1")
+    assert e.value.field == "scheduler"
+    with pytest.raises(ScenarioError):
+        RunOptions(10, scheduler="")

@@ -8,7 +8,8 @@ A system gives a *trial function* ``trial(sampler, size) -> {name: int array of 
   depend on how blocks are grouped, how many processes run them, or in which order they finish;
 * keeps only a histogram per output (:class:`Tally`), so memory stays constant however many
   trials are asked for;
-* runs blocks in worker processes (fork) when asked, and reports progress after every block.
+* runs blocks in local worker processes (fork) or on a Dask cluster (``scheduler`` address, the
+  ``cluster`` extra), and reports progress after every block.
 """
 
 from __future__ import annotations
@@ -99,12 +100,16 @@ def default_workers(trials: int) -> int:
 _JOB: TrialFn | None = None  # the trial function, inherited by forked workers
 
 
-def _run_block(task: tuple[int, np.random.SeedSequence]) -> Tally:
-    size, stream = task
-    assert _JOB is not None
+def run_block(trial: TrialFn, size: int, stream: np.random.SeedSequence) -> Tally:
+    """One block of trials on its own random stream."""
     t = Tally()
-    t.add(_JOB(Sampler(stream), size), size)
+    t.add(trial(Sampler(stream), size), size)
     return t
+
+
+def _run_block(task: tuple[int, np.random.SeedSequence]) -> Tally:
+    assert _JOB is not None
+    return run_block(_JOB, *task)
 
 
 def _tasks(trials: int, seed: int | None) -> list[tuple[int, np.random.SeedSequence]]:
@@ -127,6 +132,21 @@ def _blocks_forked(trial: TrialFn, tasks: list, workers: int) -> Iterator[Tally]
         yield from pool.imap_unordered(_run_block, tasks)
 
 
+def _blocks_dask(trial: TrialFn, tasks: list, scheduler: str) -> Iterator[Tally]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        from grimdice.errors import ScenarioError
+
+        raise ScenarioError(
+            "scheduler", 'a Dask scheduler needs the cluster extra: pip install "grimdice[cluster]"'
+        ) from None
+    with Client(scheduler, timeout=30) as client:
+        futures = [client.submit(run_block, trial, size, stream, pure=False) for size, stream in tasks]
+        for fut in as_completed(futures):
+            yield fut.result()
+
+
 def run_trials(
     trial: TrialFn,
     trials: int,
@@ -134,14 +154,21 @@ def run_trials(
     *,
     workers: int | None = None,
     progress: Progress | None = None,
+    scheduler: str | None = None,
 ) -> Tally:
     """Run ``trials`` trials of ``trial`` seeded by ``seed``; the tally is the same for a seed
-    whatever ``workers`` is. ``progress(done, total)`` is called after every block."""
+    whatever ``workers`` is, and on a Dask cluster (``scheduler``: its address).
+    ``progress(done, total)`` is called after every block."""
     if trials < 1:
         raise ValueError("at least one trial")
     tasks = _tasks(trials, seed)
     n = default_workers(trials) if workers is None else max(1, min(workers, len(tasks)))
-    blocks = _blocks_here(trial, tasks) if n == 1 else _blocks_forked(trial, tasks, n)
+    if scheduler is not None:
+        blocks = _blocks_dask(trial, tasks, scheduler)
+    elif n == 1:
+        blocks = _blocks_here(trial, tasks)
+    else:
+        blocks = _blocks_forked(trial, tasks, n)
     total = Tally()
     for t in blocks:
         total.merge(t)
@@ -150,4 +177,4 @@ def run_trials(
     return total
 
 
-__all__ = ["BLOCK", "Tally", "block_sizes", "block_streams", "default_workers", "run_trials"]
+__all__ = ["BLOCK", "Tally", "block_sizes", "block_streams", "default_workers", "run_block", "run_trials"]

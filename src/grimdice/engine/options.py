@@ -7,10 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from grimdice.errors import ScenarioError
+
+if TYPE_CHECKING:
+    from grimdice.engine.montecarlo import Tally
 
 MAX_TRIALS = 10_000_000
 MAX_SEED = 2**63 - 1
@@ -35,6 +39,7 @@ class RunOptions:
     seed: int | None = None
     workers: int | None = None  # Monte Carlo worker processes (None: all cores for large runs)
     progress: Progress | None = None  # Monte Carlo progress callback ``(done, total)``
+    scheduler: str | None = None  # a Dask scheduler address: run Monte Carlo blocks on that cluster
 
     def __post_init__(self) -> None:
         if self.simulate is not None:
@@ -47,6 +52,11 @@ class RunOptions:
             object.__setattr__(self, "seed", _whole(self.seed, "seed", 0, MAX_SEED, "the seed"))
         if self.workers is not None:
             object.__setattr__(self, "workers", _whole(self.workers, "workers", 1, MAX_WORKERS, "workers"))
+        if self.scheduler is not None:
+            if not isinstance(self.scheduler, str) or not 1 <= len(self.scheduler) <= 200:
+                raise ScenarioError("scheduler", "a Dask scheduler address such as tcp://127.0.0.1:8786")
+            if self.simulate is None:
+                raise ScenarioError("scheduler", "a scheduler only applies with simulate=N (Monte Carlo)")
         if self.progress is not None and not callable(self.progress):
             raise ScenarioError("progress", "progress must be a function (done, total)")
 
@@ -57,6 +67,22 @@ class RunOptions:
     @property
     def method(self) -> str:
         return "exact" if self.exact else "simulated"
+
+    def run(self, trial: Callable[..., Any]) -> Tally:
+        """Run ``options.simulate`` trials of ``trial(sampler, size)`` with these options (seed,
+        local workers or Dask scheduler, progress): every system's Monte Carlo goes through here."""
+        from grimdice.engine.montecarlo import run_trials
+
+        if self.simulate is None:
+            raise ValueError("run() needs simulate=N")
+        return run_trials(
+            trial,
+            self.simulate,
+            self.seed,
+            workers=self.workers,
+            progress=self.progress,
+            scheduler=self.scheduler,
+        )
 
 
 EXACT = RunOptions()

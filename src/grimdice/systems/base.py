@@ -64,9 +64,11 @@ def calculate(
     seed: int | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    scheduler: str | None = None,
 ) -> Result:
-    """Resolve a scenario of any system: exactly, or by ``simulate`` seeded Monte Carlo trials."""
-    options = RunOptions(simulate, seed, workers, progress)
+    """Resolve a scenario of any system: exactly, or by ``simulate`` seeded Monte Carlo trials
+    (on ``workers`` local processes, or on the Dask cluster at ``scheduler``)."""
+    options = RunOptions(simulate, seed, workers, progress, scheduler)
     return run(system_name(scenario), scenario, options)
 
 
@@ -80,8 +82,9 @@ def calculate_for(name: str) -> Callable[..., Result]:
         seed: int | None = None,
         workers: int | None = None,
         progress: Progress | None = None,
+        scheduler: str | None = None,
     ) -> Result:
-        return run(name, scenario, RunOptions(simulate, seed, workers, progress))
+        return run(name, scenario, RunOptions(simulate, seed, workers, progress, scheduler))
 
     calculate.__doc__ = f"Resolve a {name} scenario: exactly, or by ``simulate`` seeded Monte Carlo trials."
     return calculate
