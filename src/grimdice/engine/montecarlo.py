@@ -14,15 +14,16 @@ A system gives a *trial function* ``trial(sampler, size) -> {name: int array of 
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
+from grimdice.engine.batch import iter_map
 
 BLOCK = 50_000  # trials per random stream: the unit of reproducibility (never change lightly)
 PARALLEL_FROM = 400_000  # below this many trials, one process is faster than forking workers
@@ -97,54 +98,17 @@ def default_workers(trials: int) -> int:
     return max(1, min(os.cpu_count() or 1, len(block_sizes(trials))))
 
 
-_JOB: TrialFn | None = None  # the trial function, inherited by forked workers
-
-
-def run_block(trial: TrialFn, size: int, stream: np.random.SeedSequence) -> Tally:
+def run_block(trial: TrialFn, task: tuple[int, np.random.SeedSequence]) -> Tally:
     """One block of trials on its own random stream."""
+    size, stream = task
     t = Tally()
     t.add(trial(Sampler(stream), size), size)
     return t
 
 
-def _run_block(task: tuple[int, np.random.SeedSequence]) -> Tally:
-    assert _JOB is not None
-    return run_block(_JOB, *task)
-
-
 def _tasks(trials: int, seed: int | None) -> list[tuple[int, np.random.SeedSequence]]:
     sizes = block_sizes(trials)
     return list(zip(sizes, block_streams(seed, len(sizes)), strict=True))
-
-
-def _blocks_here(trial: TrialFn, tasks: list) -> Iterator[Tally]:
-    global _JOB
-    _JOB = trial
-    for task in tasks:
-        yield _run_block(task)
-
-
-def _blocks_forked(trial: TrialFn, tasks: list, workers: int) -> Iterator[Tally]:
-    global _JOB
-    _JOB = trial
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(workers) as pool:
-        yield from pool.imap_unordered(_run_block, tasks)
-
-
-def _blocks_dask(trial: TrialFn, tasks: list, scheduler: str) -> Iterator[Tally]:
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        from grimdice.errors import ScenarioError
-
-        raise ScenarioError(
-            "scheduler", 'a Dask scheduler needs the cluster extra: pip install "grimdice[cluster]"'
-        ) from None
-    with Client(scheduler, timeout=30) as client:
-        futures = [client.submit(run_block, trial, size, stream, pure=False) for size, stream in tasks]
-        for fut in as_completed(futures):
-            yield fut.result()
 
 
 def run_trials(
@@ -162,15 +126,9 @@ def run_trials(
     if trials < 1:
         raise ValueError("at least one trial")
     tasks = _tasks(trials, seed)
-    n = default_workers(trials) if workers is None else max(1, min(workers, len(tasks)))
-    if scheduler is not None:
-        blocks = _blocks_dask(trial, tasks, scheduler)
-    elif n == 1:
-        blocks = _blocks_here(trial, tasks)
-    else:
-        blocks = _blocks_forked(trial, tasks, n)
+    n = default_workers(trials) if workers is None else workers
     total = Tally()
-    for t in blocks:
+    for _, t in iter_map(partial(run_block, trial), tasks, workers=n, scheduler=scheduler):
         total.merge(t)
         if progress is not None:
             progress(total.trials, trials)

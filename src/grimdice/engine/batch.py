@@ -1,0 +1,110 @@
+"""Batches on all local cores or a Dask cluster: many games, every unit against every unit.
+
+:func:`parallel_map` applies a function to many items and returns the results in the items'
+order, one process (small batches), local worker processes (fork: the function need not be
+picklable), or a Dask cluster given its scheduler address (the ``cluster`` extra; the function
+and items are sent with cloudpickle). Whatever runs it, each item's result depends only on the
+item (give every item its own seed), so a batch gives the same answer on any number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+Progress = Callable[[int, int], None]
+
+_FN: Callable[[Any], Any] | None = None  # the mapped function, inherited by forked workers
+
+
+def _call(item: Any) -> Any:
+    assert _FN is not None
+    return _FN(item)
+
+
+def _indexed(pair: tuple[int, Any]) -> tuple[int, Any]:
+    return pair[0], _call(pair[1])
+
+
+def local_workers(n_items: int, workers: int | None) -> int:
+    """Worker processes to use: ``workers`` if given, else every core (at most one per item)."""
+    want = os.cpu_count() or 1 if workers is None else workers
+    return max(1, min(want, n_items))
+
+
+def _here(fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
+    for i, item in enumerate(items):
+        yield i, fn(item)
+
+
+def _forked(fn: Callable[[T], R], items: Sequence[T], workers: int) -> Iterator[tuple[int, R]]:
+    global _FN
+    _FN = fn
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap_unordered(_indexed, list(enumerate(items)))
+
+
+def _dask(fn: Callable[[T], R], items: Sequence[T], scheduler: str) -> Iterator[tuple[int, R]]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        from grimdice.errors import ScenarioError
+
+        raise ScenarioError(
+            "scheduler", 'a Dask scheduler needs the cluster extra: pip install "grimdice[cluster]"'
+        ) from None
+    with Client(scheduler, timeout=30) as client:
+        futures = {client.submit(fn, item, pure=False): i for i, item in enumerate(items)}
+        for fut in as_completed(futures):
+            yield futures[fut], fut.result()
+
+
+def iter_map(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> Iterator[tuple[int, R]]:
+    """``(index, fn(item))`` pairs as they finish (any order)."""
+    if scheduler is not None:
+        return _dask(fn, items, scheduler)
+    n = local_workers(len(items), workers)
+    return _here(fn, items) if n == 1 else _forked(fn, items, n)
+
+
+def parallel_map(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> list[R]:
+    """``[fn(item) for item in items]``, computed in parallel (see the module text)."""
+    out: list[Any] = [None] * len(items)
+    for done, (i, r) in enumerate(iter_map(fn, items, workers=workers, scheduler=scheduler), start=1):
+        out[i] = r
+        if progress is not None:
+            progress(done, len(items))
+    return out
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % for ``z = 1.96``)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+__all__ = ["iter_map", "local_workers", "parallel_map", "wilson"]
