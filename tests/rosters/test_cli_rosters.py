@@ -160,7 +160,10 @@ def test_calc_option_errors(monkeypatch):
         assert msg in res.output and "Traceback" not in res.output
 
 
-def test_matrix_is_the_same_whatever_the_workers_and_matches_calc(tmp_path):
+def test_matrix_is_the_same_whatever_the_workers_and_matches_calc(tmp_path, monkeypatch):
+    from grimdice.io.rosters import matrix
+
+    monkeypatch.setattr(matrix, "MIN_PARALLEL", 1)  # worker processes even for this small matrix
     args = ["matrix", str(FIX / "marines.ros"), str(FIX / "orks.ros"), "--json"]
     one = json.loads(ok([*args, "--workers", "1"]).stdout)
     two = json.loads(ok([*args, "--workers", "2"]).stdout)

@@ -8,6 +8,7 @@ the chosen kind, or too many attacks for the exact engine) keeps the reason in i
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -21,6 +22,7 @@ from grimdice.io.rosters.tree import Roster
 
 MAX_CELLS = 10_000
 MAX_WORKERS = 256
+MIN_PARALLEL = 64  # fewer distinct calculations run in-process: starting a worker (~1 s) costs more
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class Matrix:
     attackers: list[str]
     defenders: list[str]
     cells: list[list[Cell]]  # [attacker][defender]
+    computed: int = 0  # distinct calculations (identical pairs are computed once)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,11 +119,11 @@ def tasks_for(
             ).data
         except GrimdiceError as exc:
             side = str(exc)
-        for dname, ddata, n in defenders:
+        for _dname, ddata, n in defenders:
             if isinstance(side, str) or isinstance(ddata, str):
                 tasks.append((system, side if isinstance(side, str) else ddata, n))
                 continue
-            sc = {"system": system, "title": f"{u.ref} vs {dname}", att_key: dict(side), def_key: ddata}
+            sc = {"system": system, att_key: dict(side), def_key: ddata}
             kt_weapon = sc[att_key].pop("_weapon", None)
             if kt_weapon is not None:
                 sc["shots"] = [{"weapon": kt_weapon}]
@@ -164,28 +167,30 @@ def compute(
     n = workers if workers is not None else (os.cpu_count() or 1)
     if not 1 <= n <= MAX_WORKERS:
         raise ScenarioError("--workers", f"1 to {MAX_WORKERS}, got {n}")
-    results: list[Cell | None] = [None] * len(tasks)
-    done = 0
-    if n == 1 or len(tasks) <= 1:
-        for i, t in enumerate(tasks):
-            results[i] = _cell(t)
-            done += 1
+    # identical pairs (the same unit taken twice, e.g. three Boyz mobs) are computed once
+    keys = [json.dumps(t, sort_keys=True) for t in tasks]
+    unique = list(dict.fromkeys(keys))
+    task_of = dict(zip(keys, tasks, strict=True))
+    found: dict[str, Cell] = {}
+    if n == 1 or len(unique) < max(2, MIN_PARALLEL):
+        for key in unique:
+            found[key] = _cell(task_of[key])
             if progress:
-                progress(done, len(tasks))
+                progress(len(found), len(unique))
     else:
         import multiprocessing
 
         ctx = multiprocessing.get_context("spawn")  # no fork of a threaded parent (the progress bar)
-        with ProcessPoolExecutor(max_workers=min(n, len(tasks)), mp_context=ctx) as pool:
-            futures = {pool.submit(_cell, t): i for i, t in enumerate(tasks)}
+        with ProcessPoolExecutor(max_workers=min(n, len(unique)), mp_context=ctx) as pool:
+            futures = {pool.submit(_cell, task_of[key]): key for key in unique}
             for f in as_completed(futures):
-                results[futures[f]] = f.result()
-                done += 1
+                found[futures[f]] = f.result()
                 if progress:
-                    progress(done, len(tasks))
+                    progress(len(found), len(unique))
+    results = [found[key] for key in keys]
     k = len(defenders)
-    cells = [[c for c in results[i * k : (i + 1) * k] if c is not None] for i in range(len(names))]
-    return Matrix(system, names, [d[0] for d in defenders], cells)
+    cells = [results[i * k : (i + 1) * k] for i in range(len(names))]
+    return Matrix(system, names, [d[0] for d in defenders], cells, len(unique))
 
 
 def _is_target_list(p: Path) -> bool:
