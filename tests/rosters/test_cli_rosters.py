@@ -247,3 +247,27 @@ def test_matrix_against_target_profiles_and_refused_cells(tmp_path):
     assert loota["p_wipe"] == 0
     table = ok(["matrix", str(roster), str(targets), "--workers", "1"]).stdout
     assert "at most 2000" in table
+
+
+def test_killteam_matrix_shoots_or_fights():
+    shoot = json.loads(ok(["matrix", str(FIX / "killteam.ros"), str(FIX / "killteam.json"), "--json"]).stdout)
+    fight = json.loads(
+        ok(
+            ["matrix", str(FIX / "killteam.ros"), str(FIX / "killteam.json"), "--weapons", "melee", "--json"]
+        ).stdout
+    )
+    assert not any("error" in c for c in shoot["cells"] + fight["cells"])
+    pick = next(
+        c for c in fight["cells"] if c["attacker"] == "Boy Fighter" and c["defender"] == "Intercessor Gunner"
+    )
+    from grimdice.io.rosters import resolve_scenario
+
+    sc = resolve_scenario(
+        {
+            "action": "fight",
+            "attacker": {"roster": "killteam.ros", "unit": "Boy Fighter"},
+            "target": {"roster": "killteam.ros", "unit": "Intercessor Gunner"},
+        },
+        FIX,
+    )
+    assert pick["damage"] == pytest.approx(calculate(sc).stages["damage"].mean(), abs=1e-12)

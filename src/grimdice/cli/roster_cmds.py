@@ -160,10 +160,17 @@ def matrix(
     for d in m.defenders:
         t.add_column(d, justify="right", overflow="fold")
     for a, row in zip(m.attackers, m.cells, strict=True):
-        t.add_row(
-            a, *[c.error if c.error else f"{c.damage:.2f} / {c.destroyed:.2f} / {c.wipe:.0%}" for c in row]
-        )
+        t.add_row(a, *[_shown(c) for c in row])
     Console().print(t)
+
+
+MAX_REASON = 60  # characters of a refused pair's reason in the table (all of it in --json and --csv)
+
+
+def _shown(c: Any) -> str:
+    if not c.error:
+        return f"{c.damage:.2f} / {c.destroyed:.2f} / {c.wipe:.0%}"
+    return c.error if len(c.error) <= MAX_REASON else c.error[: MAX_REASON - 3] + "..."
 
 
 def write_csv(m: Any, path: Path) -> None:

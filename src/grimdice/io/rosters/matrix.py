@@ -125,7 +125,9 @@ def tasks_for(
                 continue
             sc = {"system": system, att_key: dict(side), def_key: ddata}
             kt_weapon = sc[att_key].pop("_weapon", None)
-            if kt_weapon is not None:
+            if kt_weapon is not None and weapons == "melee":
+                sc["action"], sc["weapon"] = "fight", kt_weapon  # a Kill Team fight, both sides strike
+            elif kt_weapon is not None:
                 sc["shots"] = [{"weapon": kt_weapon}]
             tasks.append((system, sc, n))
     return names, tasks
