@@ -310,3 +310,32 @@ def test_reference_errors():
     )
     with pytest.raises(ScenarioError, match=r"attacker.colour: unknown field"):
         calculate(sc)
+
+
+def test_wh40k_dash_and_torrent_text(tmp_path):
+    from tests.rosters.fixtures import make_fixtures as mk
+
+    flamer = mk.ranged("Flamer", '12"', "D6", "N/A", "4", "-", "1", "Ignores Cover, Torrent")
+    unit = mk.sel(
+        "Flamer Marine",
+        "model",
+        profiles=[mk.unit_p("Flamer Marine", *mk.MARINE)],
+        selections=[mk.weapon("Flamer", 1, flamer)],
+    )
+    p = tmp_path / "f.ros"
+    p.write_bytes(mk.to_xml(mk.G40K, "x", [("SM", [unit])]))
+    sc = resolve_scenario(
+        {
+            "attacker": {"roster": str(p), "unit": "Flamer Marine"},
+            "defender": {"roster": "orks.ros", "unit": "Lootas"},
+        },
+        FIX,
+    )
+    (w,) = sc["attacker"]["models"][0]["weapons"]
+    assert (w["AP"], w["BS"], w["abilities"]) == (0, 2, ["Ignores Cover", "Torrent"])
+    # Torrent hits automatically: D6 hits, S4 vs T5 wounds on 5+ (1/3), Sv 6+ fails 5/6
+    r = calculate(sc)
+    assert r.stages["hits"].mean() == pytest.approx(3.5, abs=1e-12)
+    assert r.stages["unsaved"].mean() == pytest.approx(
+        3.5 * float(Fraction(1, 3) * Fraction(5, 6)), abs=1e-12
+    )

@@ -250,7 +250,8 @@ def _wh40k_weapon(w: Weapon, p: Profile, where: str, notes: list[str]) -> dict[s
         raise ScenarioError(f"{where}.{skill}", f"{w.mode_name(p)}: no {skill} in the roster")
     out[skill] = s
     out["S"] = value(p.char("s", "strength"), f"{where}.S")
-    out["AP"] = value(p.char("ap") or "0", f"{where}.AP")
+    ap = p.char("ap")
+    out["AP"] = 0 if ap is None or norm(ap) in NONE_TEXT else value(ap, f"{where}.AP")  # "-": no AP
     out["D"] = value(p.char("d"), f"{where}.D")
     out["abilities"] = ok
     return out
