@@ -39,7 +39,7 @@ def _root() -> None:
 
 @app.command()
 def calc(
-    scenario: Annotated[Path, typer.Argument(help="Scenario file (YAML or JSON).")],
+    scenario: Annotated[Path | None, typer.Argument(help="Scenario file (YAML or JSON).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Also draw the distributions to this PNG.")
@@ -48,12 +48,19 @@ def calc(
         int | None, typer.Option("--simulate", help="Use the Monte Carlo engine with N trials.")
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for --simulate.")] = None,
+    attacker: Annotated[str | None, typer.Option("--attacker", help="ROSTER:UNIT instead of a file.")] = None,
+    defender: Annotated[str | None, typer.Option("--defender", help="ROSTER:UNIT (with --attacker).")] = None,
+    weapons: Annotated[
+        str | None, typer.Option("--weapons", help="Roster weapons: melee or NAME,...")
+    ] = None,
+    system: Annotated[str | None, typer.Option("--system", help="Rule system of the rosters.")] = None,
 ) -> None:
-    """Resolve the attacks in SCENARIO and print each stage's distribution."""
+    """Resolve the attacks in SCENARIO (or of roster units) and print each stage's distribution."""
     err = Console(stderr=True)
     try:
         options = run_options(simulate, seed)
-        result = run(system_name(data := load_scenario(scenario)), data, options)
+        data = roster_scenario(scenario, attacker, defender, weapons, system)
+        result = run(system_name(data), data, options)
         if plot is not None:
             from grimdice.cli.plot import plot_result
 
@@ -69,6 +76,24 @@ def calc(
         render(result, Console())
         if plot is not None:
             Console().print(f"plot written to {plot}")
+
+
+def roster_scenario(
+    scenario: Path | None, attacker: str | None, defender: str | None, weapons: str | None, system: str | None
+) -> dict:
+    """The scenario file (roster references resolved), or one built from ``--attacker/--defender``."""
+    from grimdice.cli.roster_cmds import calc_scenario
+    from grimdice.io.rosters import resolve_scenario
+
+    if (scenario is None) == (attacker is None and defender is None):
+        raise GrimdiceError("give a SCENARIO file, or --attacker ROSTER:UNIT --defender ROSTER:UNIT")
+    if scenario is not None:
+        if weapons or system:
+            raise GrimdiceError("--weapons and --system apply with --attacker/--defender; edit the file")
+        return resolve_scenario(load_scenario(scenario), scenario.parent)
+    if attacker is None or defender is None:
+        raise GrimdiceError("give both --attacker ROSTER:UNIT and --defender ROSTER:UNIT")
+    return calc_scenario(attacker, defender, weapons, system)
 
 
 @app.command()
@@ -100,6 +125,11 @@ def rules(
     from grimdice.cli.render import rules_table
 
     Console().print(rules_table(table))
+
+
+from grimdice.cli.roster_cmds import register as _register_roster_cmds  # noqa: E402
+
+_register_roster_cmds(app)
 
 
 def main() -> None:

@@ -1,0 +1,220 @@
+"""``grimdice units ROSTER`` and ``grimdice matrix ROSTER_A ROSTER_B``: reading army rosters.
+
+Registered on the app by :func:`register`; ``calc``'s roster options use :func:`calc_scenario`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from grimdice.errors import GrimdiceError
+
+
+def _fail(exc: Exception) -> typer.Exit:
+    Console(stderr=True).print(f"[bold red]error[/]: {exc}", highlight=False)
+    return typer.Exit(2)
+
+
+def units_json(path: Path, system: str | None) -> dict[str, Any]:
+    """What was read from a roster, and for each unit what the system does not model."""
+    from grimdice.io.rosters.resolve import Picked, build_side, detect_system, load
+
+    roster = load(path, "roster")
+    system = system or detect_system(roster)
+    out_units = []
+    for u in roster.units:
+        notes: list[str] = []
+        for role, weapons in (("attacker", "ranged"), ("attacker", "melee"), ("defender", None)):
+            try:
+                notes += build_side(system, role, Picked(u, []), weapons, u.ref).not_modelled
+            except GrimdiceError as exc:
+                if role == "defender":
+                    notes.append(f"cannot defend: {exc.message if hasattr(exc, 'message') else exc}")
+        out_units.append(
+            {
+                "unit": u.ref,
+                "force": u.force,
+                "points": u.points,
+                "keywords": u.keywords,
+                "models": [
+                    {
+                        "name": m.name,
+                        "count": m.count,
+                        "profile": dict(m.profile.chars) if m.profile else None,
+                        "weapons": [
+                            {"name": w.name, "each": k, "modes": [w.mode_name(p) for p in w.modes]}
+                            for w, k in m.weapons
+                        ],
+                    }
+                    for m in u.models
+                ],
+                "not_modelled": list(dict.fromkeys(notes)),
+            }
+        )
+    return {
+        "roster": roster.name,
+        "game": roster.game,
+        "system": system,
+        "points": roster.points,
+        "units": out_units,
+    }
+
+
+def units(
+    roster: Annotated[Path, typer.Argument(help="A .ros, .rosz or New Recruit/ListForge .json roster.")],
+    system: Annotated[
+        str | None, typer.Option("--system", help="Rule system (default: from the roster).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """List the units, models and weapons read from ROSTER, and what grimdice does not model."""
+    try:
+        data = units_json(roster, system)
+    except GrimdiceError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        sys.stdout.write(json.dumps(data) + "\n")
+        return
+    t = Table(
+        title=f"{data['roster']} ({data['game']}; {data['system']}, {data['points']:g} pts)",
+        title_justify="left",
+    )
+    for c in ("unit", "models", "weapons (each model)", "not modelled"):
+        t.add_column(c, overflow="fold")
+    for u in data["units"]:
+        models = "\n".join(f"{m['count']}x {m['name']}" for m in u["models"])
+        weapons = "\n".join(
+            "; ".join(
+                f"{w['each']}x {w['name']}" + (f" ({' | '.join(w['modes'])})" if len(w["modes"]) > 1 else "")
+                for w in m["weapons"]
+            )
+            or "-"
+            for m in u["models"]
+        )
+        t.add_row(f"{u['unit']}\n{u['points']:g} pts", models, weapons, "\n".join(u["not_modelled"]) or "-")
+    Console().print(t)
+
+
+def matrix(
+    roster_a: Annotated[Path, typer.Argument(help="The attacking roster.")],
+    roster_b: Annotated[
+        Path, typer.Argument(help="The defending roster, or a YAML list of target profiles.")
+    ],
+    system: Annotated[
+        str | None, typer.Option("--system", help="Rule system (default: from roster A).")
+    ] = None,
+    weapons: Annotated[
+        str | None, typer.Option("--weapons", help="ranged (default), melee, or names.")
+    ] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Processes (default: all cores).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    csv_out: Annotated[
+        Path | None, typer.Option("--csv", help="Also write the cells to this CSV file.")
+    ] = None,
+    png: Annotated[Path | None, typer.Option("--png", help="Also draw a heat map to this PNG.")] = None,
+) -> None:
+    """Every unit of ROSTER_A attacking every unit of ROSTER_B, exactly: expected damage, models
+    destroyed and P(wipe)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from grimdice.io.rosters.matrix import compute
+
+    try:
+        bar = Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            disable=as_json or not sys.stderr.isatty(),
+        )
+        with bar:
+            task = bar.add_task("unit pairs", total=None)
+            m = compute(
+                roster_a,
+                roster_b,
+                system=system,
+                weapons=weapons,
+                workers=workers,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+        if csv_out is not None:
+            write_csv(m, csv_out)
+        if png is not None:
+            heatmap(m, png)
+    except GrimdiceError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        sys.stdout.write(json.dumps(m.to_json()) + "\n")
+        return
+    t = Table(title=f"{m.system}: expected damage / models destroyed / P(wipe)", title_justify="left")
+    t.add_column("attacker \\ defender")
+    for d in m.defenders:
+        t.add_column(d, justify="right", overflow="fold")
+    for a, row in zip(m.attackers, m.cells, strict=True):
+        t.add_row(a, *[_shown(c) for c in row])
+    Console().print(t)
+
+
+MAX_REASON = 60  # characters of a refused pair's reason in the table (all of it in --json and --csv)
+
+
+def _shown(c: Any) -> str:
+    if not c.error:
+        return f"{c.damage:.2f} / {c.destroyed:.2f} / {c.wipe:.0%}"
+    return c.error if len(c.error) <= MAX_REASON else c.error[: MAX_REASON - 3] + "..."
+
+
+def write_csv(m: Any, path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["attacker", "defender", "damage", "models_destroyed", "p_wipe", "error"])
+        for a, row in zip(m.attackers, m.cells, strict=True):
+            for d, c in zip(m.defenders, row, strict=True):
+                w.writerow([a, d, c.damage, c.destroyed, c.wipe, c.error])
+
+
+def heatmap(m: Any, path: Path) -> None:
+    """Expected damage per pair as a heat map (cells the engine refused are blank)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise GrimdiceError("--png needs matplotlib: pip install 'grimdice[plot]'") from None
+    import numpy as np
+
+    grid = np.array([[np.nan if c.error else c.damage for c in row] for row in m.cells], dtype=float)
+    fig, ax = plt.subplots(figsize=(2 + 0.8 * len(m.defenders), 1.5 + 0.45 * len(m.attackers)))
+    im = ax.imshow(grid, cmap="Reds", aspect="auto")
+    ax.set_xticks(range(len(m.defenders)), m.defenders, rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(range(len(m.attackers)), m.attackers, fontsize=8)
+    for i, row in enumerate(m.cells):
+        for j, c in enumerate(row):
+            ax.text(j, i, "-" if c.error else f"{c.damage:.1f}", ha="center", va="center", fontsize=7)
+    fig.colorbar(im, ax=ax, label="expected damage")
+    ax.set_title(f"{m.system}: expected damage (rows attack columns)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def calc_scenario(attacker: str, defender: str, weapons: str | None, system: str | None) -> dict[str, Any]:
+    """The scenario of ``grimdice calc --attacker ROSTER:UNIT --defender ROSTER:UNIT``."""
+    from grimdice.io.rosters.resolve import cli_scenario
+
+    return cli_scenario(attacker, defender, weapons, system)[0]
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(units)
+    app.command()(matrix)

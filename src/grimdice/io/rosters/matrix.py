@@ -1,0 +1,203 @@
+"""Every unit of one roster against every unit of another (or a list of target profiles), exactly.
+
+Each cell is one exact calculation (the system's own ``calculate``), run in parallel over worker
+processes. Exact results do not depend on the order or process they are computed in, so the matrix
+is the same whatever the number of workers. A pair the system refuses (a unit with no weapons of
+the chosen kind, or too many attacks for the exact engine) keeps the reason in its cell.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from grimdice.errors import GrimdiceError, ScenarioError
+from grimdice.io.rosters.resolve import SIDES, Picked, build_side, detect_system, load
+from grimdice.io.rosters.tree import Roster
+
+MAX_CELLS = 10_000
+MAX_WORKERS = 256
+MIN_PARALLEL = 64  # fewer distinct calculations run in-process: starting a worker (~1 s) costs more
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Expected damage, expected models destroyed and P(all destroyed); or why there is none."""
+
+    damage: float | None = None
+    destroyed: float | None = None
+    wipe: float | None = None
+    error: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        if self.error:
+            return {"error": self.error}
+        return {"damage": self.damage, "models_destroyed": self.destroyed, "p_wipe": self.wipe}
+
+
+@dataclass
+class Matrix:
+    system: str
+    attackers: list[str]
+    defenders: list[str]
+    cells: list[list[Cell]]  # [attacker][defender]
+    computed: int = 0  # distinct calculations (identical pairs are computed once)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "attackers": self.attackers,
+            "defenders": self.defenders,
+            "cells": [
+                {"attacker": a, "defender": d, **c.to_json()}
+                for a, row in zip(self.attackers, self.cells, strict=True)
+                for d, c in zip(self.defenders, row, strict=True)
+            ],
+        }
+
+
+def _cell(task: tuple[str, dict[str, Any] | str, int]) -> Cell:
+    """One exact calculation (run in a worker process)."""
+    _system, scenario, models = task
+    if isinstance(scenario, str):
+        return Cell(error=scenario)
+    from grimdice.systems.base import calculate
+
+    try:
+        r = calculate(scenario)
+    except GrimdiceError as exc:
+        return Cell(error=str(exc))
+    killed = r.stages["models_destroyed"]
+    return Cell(r.stages["damage"].mean(), killed.mean(), killed.prob_at_least(models))
+
+
+def load_targets(path: Path, system: str) -> list[tuple[str, dict[str, Any] | str, int]]:
+    """Target profiles from YAML/JSON: a list (or ``{targets: [...]}``) of the system's defenders."""
+    import yaml
+
+    from grimdice.io.scenario import load_scenario
+
+    if path.suffix.lower() in (".yaml", ".yml"):
+        try:
+            data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError) as exc:
+            raise ScenarioError("targets", f"{path} is not readable YAML: {exc}") from None
+    else:
+        data = load_scenario(path)
+    if isinstance(data, dict):
+        data = data.get("targets")
+    if not isinstance(data, list) or not data or not all(isinstance(t, dict) for t in data):
+        raise ScenarioError("targets", f"{path.name} must hold a list of target profiles (or targets: [...])")
+    out = []
+    for i, t in enumerate(data):
+        name = str(t.get("name", f"target {i + 1}"))
+        if system == "killteam":
+            n = 1
+        else:
+            ms = [*(t.get("models") or []), *(t.get("leaders") or [])]
+            n = sum(int(m.get("count", 1)) for m in ms if isinstance(m, dict)) or 1
+        out.append((name, t, n))
+    return out
+
+
+def tasks_for(
+    roster_a: Roster, defenders: list[tuple[str, dict[str, Any] | str, int]], system: str, weapons: object
+) -> tuple[list[str], list[tuple[str, dict[str, Any] | str, int]]]:
+    """Attacker names and one task per (attacker, defender) pair, row by row."""
+    att_key, def_key = SIDES[system]
+    names, tasks = [], []
+    for u in roster_a.units:
+        names.append(u.ref)
+        try:
+            side: dict[str, Any] | str = build_side(
+                system, "attacker", Picked(u, []), weapons, "attacker"
+            ).data
+        except GrimdiceError as exc:
+            side = str(exc)
+        for _dname, ddata, n in defenders:
+            if isinstance(side, str) or isinstance(ddata, str):
+                tasks.append((system, side if isinstance(side, str) else ddata, n))
+                continue
+            sc = {"system": system, att_key: dict(side), def_key: ddata}
+            kt_weapon = sc[att_key].pop("_weapon", None)
+            if kt_weapon is not None and weapons == "melee":
+                sc["action"], sc["weapon"] = "fight", kt_weapon  # a Kill Team fight, both sides strike
+            elif kt_weapon is not None:
+                sc["shots"] = [{"weapon": kt_weapon}]
+            tasks.append((system, sc, n))
+    return names, tasks
+
+
+def roster_defenders(roster: Roster, system: str) -> list[tuple[str, dict[str, Any] | str, int]]:
+    out: list[tuple[str, dict[str, Any] | str, int]] = []
+    for u in roster.units:
+        try:
+            side = build_side(system, "defender", Picked(u, []), None, "defender")
+            out.append((u.ref, side.data, side.models))
+        except GrimdiceError as exc:
+            out.append((u.ref, str(exc), 1))
+    return out
+
+
+def compute(
+    path_a: str | Path,
+    path_b: str | Path,
+    *,
+    system: str | None = None,
+    weapons: object = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Matrix:
+    """The matrix of roster ``path_a``'s units attacking ``path_b``'s units (or target profiles)."""
+    ra = load(path_a, "roster_a")
+    system = system or detect_system(ra)
+    if system not in SIDES:
+        raise ScenarioError("--system", f"rosters cannot be read for {system!r}; allowed: {', '.join(SIDES)}")
+    pb = Path(path_b)
+    if pb.suffix.lower() in (".yaml", ".yml") or (pb.suffix.lower() == ".json" and _is_target_list(pb)):
+        defenders = load_targets(pb, system)
+    else:
+        defenders = roster_defenders(load(pb, "roster_b"), system)
+    names, tasks = tasks_for(ra, defenders, system, weapons)
+    if len(tasks) > MAX_CELLS:
+        raise ScenarioError("matrix", f"at most {MAX_CELLS} unit pairs, these rosters make {len(tasks)}")
+    n = workers if workers is not None else (os.cpu_count() or 1)
+    if not 1 <= n <= MAX_WORKERS:
+        raise ScenarioError("--workers", f"1 to {MAX_WORKERS}, got {n}")
+    # identical pairs (the same unit taken twice, e.g. three Boyz mobs) are computed once
+    keys = [json.dumps(t, sort_keys=True) for t in tasks]
+    unique = list(dict.fromkeys(keys))
+    task_of = dict(zip(keys, tasks, strict=True))
+    found: dict[str, Cell] = {}
+    if n == 1 or len(unique) < max(2, MIN_PARALLEL):
+        for key in unique:
+            found[key] = _cell(task_of[key])
+            if progress:
+                progress(len(found), len(unique))
+    else:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")  # no fork of a threaded parent (the progress bar)
+        with ProcessPoolExecutor(max_workers=min(n, len(unique)), mp_context=ctx) as pool:
+            futures = {pool.submit(_cell, task_of[key]): key for key in unique}
+            for f in as_completed(futures):
+                found[futures[f]] = f.result()
+                if progress:
+                    progress(len(found), len(unique))
+    results = [found[key] for key in keys]
+    k = len(defenders)
+    cells = [results[i * k : (i + 1) * k] for i in range(len(names))]
+    return Matrix(system, names, [d[0] for d in defenders], cells, len(unique))
+
+
+def _is_target_list(p: Path) -> bool:
+    try:
+        head = p.read_text(encoding="utf-8")[:4096].lstrip()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return head.startswith("[") or ('"targets"' in head and '"forces"' not in head)

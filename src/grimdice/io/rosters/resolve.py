@@ -1,0 +1,201 @@
+"""Roster references in scenarios: ``attacker: {roster: army.rosz, unit: "Intercessor Squad"}``.
+
+:func:`resolve_scenario` replaces each side given as a roster reference by the system's own
+scenario input for that unit, merged with whatever else the side says (an ``order``, ``cover``,
+``keywords``...; these win over what the roster gives). Paths are relative to the scenario file.
+
+A reference may say
+
+* ``roster`` (the file) and ``unit`` (its name; ``Name#2`` for the second unit of that name;
+  ``Boyz+Warboss`` attaches the Warboss as the Leader of the Boyz, as does ``leaders: [Warboss]``);
+* ``weapons``: ``ranged`` (default), ``melee`` or a list of weapon or mode names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from grimdice.errors import ScenarioError
+from grimdice.io.rosters.systems import (
+    Side,
+    heresy_attacker,
+    heresy_defender,
+    kt_operative,
+    wh40k_attacker,
+    wh40k_defender,
+)
+from grimdice.io.rosters.tree import Roster, Unit, norm, read_roster
+
+REF_KEYS = {"roster", "unit", "weapons", "leaders"}
+#: the scenario keys of each system's two sides
+SIDES = {
+    "wh40k": ("attacker", "defender"),
+    "heresy": ("attacker", "defender"),
+    "killteam": ("attacker", "target"),
+}
+
+
+def detect_system(roster: Roster, where: str = "system") -> str:
+    """The grimdice system of a roster, from its game system name."""
+    g = norm(roster.game)
+    if "kill team" in g:
+        return "killteam"
+    if "heresy" in g or "age of darkness" in g:
+        return "heresy"
+    if "40,000" in g or "40k" in g or "40000" in g:
+        return "wh40k"
+    raise ScenarioError(
+        where, f"cannot tell the system of roster {roster.source} (game {roster.game!r}); give system: ..."
+    )
+
+
+@lru_cache(maxsize=16)
+def _cached(path: str, mtime: float, size: int) -> Roster:
+    return read_roster(path)
+
+
+def load(path: str | Path, where: str) -> Roster:
+    """Read a roster (cached by path, modification time and size)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ScenarioError(where, f"no such roster file: {p}")
+    st = p.stat()
+    try:
+        return _cached(str(p.resolve()), st.st_mtime, st.st_size)
+    except ScenarioError as exc:
+        raise ScenarioError(where, exc.message) from None
+
+
+def split_ref(ref: str, where: str) -> tuple[str, str]:
+    """``army.rosz:Intercessor Squad`` -> (path, unit)."""
+    m = re.fullmatch(r"(.+?\.(?:rosz|ros|json)):(.+)", ref.strip(), flags=re.IGNORECASE)
+    if not m:
+        raise ScenarioError(where, f"write ROSTER:UNIT, e.g. army.rosz:Intercessor Squad (got {ref!r})")
+    return m.group(1), m.group(2).strip()
+
+
+@dataclass
+class Picked:
+    unit: Unit
+    leaders: list[Unit]
+
+
+def pick(roster: Roster, name: str, leaders: object, where: str) -> Picked:
+    """The named unit (and its attached leaders)."""
+    if not isinstance(name, str) or not name.strip():
+        raise ScenarioError(f"{where}.unit", "the name of a unit in the roster")
+    names: list[str]
+    if "+" in name and not any(norm(u.ref) == norm(name) or norm(u.name) == norm(name) for u in roster.units):
+        head, *names = [x.strip() for x in name.split("+")]
+    else:
+        head, names = name, []
+    if leaders is not None:
+        if not isinstance(leaders, list) or not all(isinstance(x, str) for x in leaders):
+            raise ScenarioError(f"{where}.leaders", "a list of unit names in the roster")
+        names += leaders
+    unit = roster.find(head, f"{where}.unit")
+    return Picked(unit, [roster.find(n, f"{where}.leaders") for n in names])
+
+
+def build_side(system: str, role: str, picked: Picked, weapons: object, where: str) -> Side:
+    """The scenario input of one side: ``role`` is ``attacker`` or ``defender``/``target``."""
+    u = picked.unit
+    if system == "killteam":
+        if picked.leaders:
+            raise ScenarioError(f"{where}.leaders", "Kill Team operatives have no leaders")
+        side = kt_operative(u, weapons, where)
+        if role != "attacker":
+            side.data.pop("_weapon", None)
+        return side
+    if role == "attacker":
+        if picked.leaders:
+            merged = Unit(u.name, u.force, [*u.models], [*u.abilities], [*u.keywords], u.points, u.ref)
+            for ld in picked.leaders:
+                merged.models += ld.models
+                merged.abilities += ld.abilities
+            merged.name = " + ".join([u.name, *(x.name for x in picked.leaders)])
+            u = merged
+        return (wh40k_attacker if system == "wh40k" else heresy_attacker)(u, weapons, where)
+    if system == "wh40k":
+        return wh40k_defender(u, picked.leaders, where)
+    if picked.leaders:
+        raise ScenarioError(f"{where}.leaders", "heresy: list a character's models in the unit instead")
+    return heresy_defender(u, where)
+
+
+def resolve_scenario(data: Mapping[str, Any], base_dir: str | Path = ".") -> dict[str, Any]:
+    """``data`` with each roster reference replaced by that unit's scenario input (see module)."""
+    return resolve_with_notes(data, base_dir)[0]
+
+
+def resolve_with_notes(
+    data: Mapping[str, Any], base_dir: str | Path = "."
+) -> tuple[dict[str, Any], list[str]]:
+    """:func:`resolve_scenario`, also returning what the rosters hold that was not modelled."""
+    out = dict(data)
+    refs = {k: v for k, v in out.items() if isinstance(v, Mapping) and "roster" in v}
+    if not refs:
+        return out, []
+    rosters: dict[str, Roster] = {}
+    for key, ref in refs.items():
+        path = ref.get("roster")
+        if not isinstance(path, str) or not path.strip():
+            raise ScenarioError(f"{key}.roster", "the path of a .ros, .rosz or .json roster file")
+        p = Path(path) if Path(path).is_absolute() else Path(base_dir) / path
+        rosters[key] = load(p, f"{key}.roster")
+    system = out.get("system")
+    if system is None:
+        system = detect_system(next(iter(rosters.values())))
+        out["system"] = system
+    if system not in SIDES:
+        from grimdice.systems.base import get_system
+
+        get_system(system)  # the clear "unknown system" error
+        raise ScenarioError("system", f"rosters cannot be read for {system} yet")
+    notes: list[str] = []
+    for key, ref in refs.items():
+        role = "attacker" if key == "attacker" else "defender"
+        target_key = SIDES[system][1] if key in ("defender", "target") else key
+        if key not in ("attacker", "defender", "target"):
+            raise ScenarioError(key, "roster references are allowed for attacker and defender (target)")
+        weapons = ref.get("weapons")
+        if system == "killteam" and role == "attacker" and weapons is None and out.get("action") == "fight":
+            weapons = "melee"
+        picked = pick(rosters[key], ref.get("unit"), ref.get("leaders"), key)  # type: ignore[arg-type]
+        side = build_side(system, role, picked, weapons, key)
+        kt_weapon = side.data.pop("_weapon", None)
+        merged = {**side.data, **{k: v for k, v in ref.items() if k not in REF_KEYS}}
+        if key != target_key:
+            out.pop(key)
+        out[target_key] = merged
+        notes += side.not_modelled
+        if kt_weapon is not None and role == "attacker":
+            if out.get("action") == "fight":
+                out.setdefault("weapon", kt_weapon)
+            else:
+                out.setdefault("shots", [{"weapon": kt_weapon}])
+    if not out.get("title") and "attacker" in refs and len(refs) == 2:
+        out["title"] = f"{out['attacker'].get('name')} vs {out[SIDES[system][1]].get('name')}"
+    return out, notes
+
+
+def cli_scenario(
+    attacker: str, defender: str, weapons: str | None, system: str | None
+) -> tuple[dict[str, Any], list[str]]:
+    """The scenario of ``grimdice calc --attacker ROSTER:UNIT --defender ROSTER:UNIT``."""
+    a_path, a_unit = split_ref(attacker, "--attacker")
+    d_path, d_unit = split_ref(defender, "--defender")
+    data: dict[str, Any] = {
+        "attacker": {"roster": a_path, "unit": a_unit},
+        "defender": {"roster": d_path, "unit": d_unit},
+    }
+    if weapons:
+        data["attacker"]["weapons"] = weapons
+    if system:
+        data["system"] = system
+    return resolve_with_notes(data, Path.cwd())
