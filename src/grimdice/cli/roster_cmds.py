@@ -115,6 +115,10 @@ def matrix(
         str | None, typer.Option("--weapons", help="ranged (default), melee, or names.")
     ] = None,
     workers: Annotated[int | None, typer.Option("--workers", help="Processes (default: all cores).")] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", help="A Dask scheduler address: run the pairs on that cluster."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     csv_out: Annotated[
         Path | None, typer.Option("--csv", help="Also write the cells to this CSV file.")
@@ -144,6 +148,7 @@ def matrix(
                 system=system,
                 weapons=weapons,
                 workers=workers,
+                scheduler=scheduler,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
         if csv_out is not None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grimdice.engine.batch import parallel_map
 from grimdice.errors import GrimdiceError, ScenarioError
 from grimdice.io.rosters.resolve import SIDES, Picked, build_side, detect_system, load
 from grimdice.io.rosters.tree import Roster
@@ -152,6 +152,7 @@ def compute(
     weapons: object = None,
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    scheduler: str | None = None,
 ) -> Matrix:
     """The matrix of roster ``path_a``'s units attacking ``path_b``'s units (or target profiles)."""
     ra = load(path_a, "roster_a")
@@ -173,22 +174,15 @@ def compute(
     keys = [json.dumps(t, sort_keys=True) for t in tasks]
     unique = list(dict.fromkeys(keys))
     task_of = dict(zip(keys, tasks, strict=True))
-    found: dict[str, Cell] = {}
-    if n == 1 or len(unique) < max(2, MIN_PARALLEL):
-        for key in unique:
-            found[key] = _cell(task_of[key])
-            if progress:
-                progress(len(found), len(unique))
-    else:
-        import multiprocessing
-
-        ctx = multiprocessing.get_context("spawn")  # no fork of a threaded parent (the progress bar)
-        with ProcessPoolExecutor(max_workers=min(n, len(unique)), mp_context=ctx) as pool:
-            futures = {pool.submit(_cell, task_of[key]): key for key in unique}
-            for f in as_completed(futures):
-                found[futures[f]] = f.result()
-                if progress:
-                    progress(len(found), len(unique))
+    few = n == 1 or len(unique) < max(2, MIN_PARALLEL)
+    cells_found = parallel_map(
+        _cell,
+        [task_of[key] for key in unique],
+        workers=1 if few else min(n, len(unique)),
+        scheduler=scheduler,
+        progress=progress,
+    )
+    found = dict(zip(unique, cells_found, strict=True))
     results = [found[key] for key in keys]
     k = len(defenders)
     cells = [results[i * k : (i + 1) * k] for i in range(len(names))]
