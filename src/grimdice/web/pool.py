@@ -125,12 +125,12 @@ class CalcPool:
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
         self._pending = 0
-        self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="grimdice-web")
-        self.closed = False
+        self._executor: ThreadPoolExecutor | None = None
 
     def start(self) -> None:
         """Start the workers now (they import the systems while the server starts)."""
         with self._lock:
+            self._open()
             while len(self._all) < self.size:
                 w = _Worker()
                 self._all.append(w)
@@ -138,14 +138,18 @@ class CalcPool:
 
     def submit(self, scenario: Mapping[str, Any], simulate: int | None, seed: int | None) -> Future[Answer]:
         with self._lock:
-            if self.closed:
-                raise RuntimeError("the calculation pool is closed")
             if self._pending >= self.size + self.max_waiting:
                 raise Busy
             self._pending += 1
-        fut = self._executor.submit(self._run, (dict(scenario), simulate, seed))
+            executor = self._open()
+        fut = executor.submit(self._run, (dict(scenario), simulate, seed))
         fut.add_done_callback(self._done)
         return fut
+
+    def _open(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="grimdice-web")
+        return self._executor
 
     def _done(self, _: Future[Answer]) -> None:
         with self._lock:
@@ -173,9 +177,11 @@ class CalcPool:
         return answer
 
     def close(self) -> None:
+        """Stop the workers (a later calculation starts them again)."""
         with self._lock:
-            self.closed = True
-        self._executor.shutdown(wait=True, cancel_futures=True)
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
         with self._lock:
             workers, self._all, self._idle = self._all, [], []
         for w in workers:
