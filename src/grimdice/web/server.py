@@ -121,6 +121,7 @@ def create_app(
     """The web application. ``jobs`` worker processes, ``budget`` seconds per calculation."""
     pool = CalcPool(size=jobs, budget=budget, max_waiting=max_waiting)
     example_list = load_examples(examples if examples is not None else default_dir())
+    schemas = system_schemas()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -174,7 +175,7 @@ def create_app(
     @app.get("/api/systems")
     async def systems() -> list[dict[str, Any]]:
         """Every rule system: its name, description and scenario JSON Schema."""
-        return system_schemas()
+        return schemas
 
     @app.get("/api/examples")
     async def get_examples() -> list[dict[str, Any]]:

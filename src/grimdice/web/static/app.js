@@ -193,7 +193,9 @@ async function calculate() {
   try {
     const res = await runOne(state.data, simulate, seed);
     if (!res.ok) {
-      $("#status").textContent = `Error (${res.status})`;
+      $("#status").textContent = `Error (${res.status}): see the message by the field`;
+      const head = $("#result-head");
+      if (state.result && !head.textContent.startsWith("Previous")) head.textContent = `Previous result, before the error: ${head.textContent}`;
       showError(res.data);
       return;
     }
