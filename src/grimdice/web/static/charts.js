@@ -33,13 +33,14 @@ export function pct(p) {
   return (100 * p).toFixed(p >= 0.1 ? 1 : 2) + "%";
 }
 
-function nice(raw) {
+function nice(raw, steps = [1, 2, 2.5, 5, 10]) {
   const mag = 10 ** Math.floor(Math.log10(raw));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * mag >= raw - 1e-12) return m * mag;
+  for (const m of steps) if (m * mag >= raw - 1e-12) return m * mag;
   return 10 * mag;
 }
 
-function niceStep(span, count) { return Math.max(1, nice(span / Math.max(1, count))); }
+/** Whole-number tick steps on a count axis. */
+function niceStep(span, count) { return Math.max(1, nice(span / Math.max(1, count), [1, 2, 5, 10])); }
 
 /** The top of a probability axis: four nice steps covering `top`. */
 function niceTop(top) { return 4 * nice(Math.max(top, 1e-9) / 4); }
