@@ -24,6 +24,7 @@ CHROMIUM = os.environ.get("GRIMDICE_CHROMIUM", "/usr/bin/chromium")
 if not Path(CHROMIUM).exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
+import httpx  # noqa: E402
 import uvicorn  # noqa: E402
 import yaml  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402
@@ -120,7 +121,7 @@ def test_each_system_builds_its_form_from_the_schema(page: Page, shots: Path) ->
         page.screenshot(path=shots / f"system-{name}.png", full_page=True)
 
 
-def test_every_example_runs_in_one_click_and_draws_its_charts(page: Page, shots: Path) -> None:
+def test_every_example_runs_in_one_click_and_draws_its_charts(page: Page, server: str, shots: Path) -> None:
     found = examples()
     assert found
     for ex in found:
@@ -133,6 +134,11 @@ def test_every_example_runs_in_one_click_and_draws_its_charts(page: Page, shots:
         expect(page.locator("#stage-table")).to_contain_text("damage")
         expect(page.locator("#stage-table")).to_contain_text("models destroyed")
         page.screenshot(path=shots / f"example-{ex['name']}.png")
+        # the YAML view is the same scenario: read back by the server, it equals the file
+        expect(page.locator("#source")).to_have_value(re.compile(f"^system: {ex['system']}$", re.M))
+        text = page.locator("#source").input_value()
+        parsed = httpx.post(server + "api/parse", json={"text": text}).json()["scenario"]
+        assert parsed == yaml.safe_load((EXAMPLES / f"{ex['name']}.yaml").read_text())
 
 
 def test_an_error_appears_next_to_the_field_it_names(page: Page, shots: Path) -> None:
@@ -215,3 +221,24 @@ def _keep_screenshots(shots: Path) -> Iterator[None]:
     yield
     if os.environ.get("GRIMDICE_ARTIFACTS") is None and shutil.which("true"):
         print(f"\nscreenshots: {shots}")
+
+
+def test_the_yaml_view_writes_awkward_values_back_unchanged(page: Page, server: str) -> None:
+    odd = {
+        "system": "wh40k",
+        "title": "yes: no # not a comment",
+        "attacker": {
+            "name": "3+",
+            "keywords": ["on", "null", "1", "", " padded ", "- dash", "a, b", "'q'", 'say "hi"', "ünï"],
+            "models": [{"count": 2, "weapons": [{"A": "D6+1", "S": 4, "D": [2, 4], "x": {"k": [1, [2]]}}]}],
+        },
+        "defender": {"models": [{"T": 4.5, "Sv": -1, "W": True, "n": None, "e": {}, "l": []}]},
+    }
+    page.click("input[name=format][value=json]")
+    page.fill("#source", json.dumps(odd))
+    page.locator("#source").blur()
+    expect(page.locator("[data-path='title']")).to_have_value(odd["title"])
+    page.click("input[name=format][value=yaml]")
+    expect(page.locator("#source")).to_have_value(re.compile("^system: wh40k$", re.M))
+    text = page.locator("#source").input_value()
+    assert httpx.post(server + "api/parse", json={"text": text}).json()["scenario"] == odd

@@ -196,7 +196,7 @@ export function renderForm(container, root, state, changed) {
         const next = items.length ? structuredClone(items[items.length - 1]) : blank(root, item);
         setAt(state.data, path, [...items, next]);
         rerender();
-      } }, `Add ${words(name)}`));
+      } }, `Add ${words(name).replace(/s$/, "")}`));
       return box;
     }
     if (k === "boolean") {
