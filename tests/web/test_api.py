@@ -168,3 +168,9 @@ def test_serve_command_passes_its_options(monkeypatch: pytest.MonkeyPatch) -> No
     r = CliRunner().invoke(app, ["serve", "--port", "8123", "--jobs", "2", "--timeout", "3"])
     assert r.exit_code == 0, r.output
     assert seen == {"host": "127.0.0.1", "port": 8123, "jobs": 2, "budget": 3.0, "examples": None}
+
+
+def test_only_the_served_host_names_are_answered() -> None:
+    app = create_app(examples=EXAMPLES, allowed_hosts=["127.0.0.1", "localhost"])
+    assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/examples").status_code == 200
+    assert TestClient(app, base_url="http://rebound.example").get("/api/examples").status_code == 400

@@ -266,7 +266,9 @@ def serve(
     """Run the server until interrupted (``grimdice serve``)."""
     import uvicorn
 
-    hosts = sorted({host, "127.0.0.1", "localhost", "[::1]"})
+    # Served on loopback (the default), only loopback names are accepted as Host (a DNS-rebinding
+    # guard); served on every interface (0.0.0.0 or ::), any name that reaches it is.
+    hosts = None if host in ("0.0.0.0", "::", "") else sorted({host, "127.0.0.1", "localhost"})
     app = create_app(jobs=jobs, budget=budget, examples=examples, allowed_hosts=hosts)
     uvicorn.run(app, host=host, port=port, log_level="info", limit_concurrency=2000)
 
