@@ -211,9 +211,10 @@ def test_phone_width_has_no_sideways_scrolling(browser, server: str, shots: Path
     context.close()
 
 
-def test_the_api_docs_page_works_offline(page: Page, server: str) -> None:
+def test_the_api_docs_page_works_offline(page: Page, server: str, shots: Path) -> None:
     page.goto(server + "docs")
     expect(page.locator("#api h2").first).to_contain_text("/api/", timeout=WAIT)
+    page.screenshot(path=shots / "api-docs.png")
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -204,6 +204,8 @@ async function calculate() {
     $("#status").textContent = `Done: ${took}${(res.ms / 1000).toFixed(3)} s in all`;
     showResult(res.data);
     updateLink();
+    // one column (a phone): the result is below the form, so bring it into view
+    if (window.matchMedia("(max-width: 900px)").matches) $("#results").scrollIntoView({ block: "start" });
   } catch (e) {
     $("#status").textContent = `Error: ${e.message}`;
   } finally {
