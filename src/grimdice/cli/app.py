@@ -127,6 +127,25 @@ def rules(
     Console().print(rules_table(table))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (loopback by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    jobs: Annotated[int, typer.Option(min=1, max=64, help="Calculations run at once.")] = 1,
+    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds one calculation may take.")] = 10.0,
+    examples: Annotated[Path | None, typer.Option(help="Folder of example scenarios.")] = None,
+) -> None:
+    """Serve the web page and HTTP API locally (needs the extra: pip install 'grimdice\\[web]')."""
+    try:
+        from grimdice.web.server import serve as run_server
+    except ImportError as exc:
+        msg = f"error: {exc.name} is missing: pip install 'grimdice[web]'"
+        Console(stderr=True).print(msg, markup=False, highlight=False)
+        raise typer.Exit(2) from None
+    typer.echo(f"grimdice: http://{host}:{port}/ (Ctrl+C to stop)")
+    run_server(host, port, jobs=jobs, budget=timeout, examples=examples)
+
+
 from grimdice.cli.roster_cmds import register as _register_roster_cmds  # noqa: E402
 
 _register_roster_cmds(app)

@@ -1,0 +1,192 @@
+"""Calculations off the event loop, in worker processes that can be stopped.
+
+Each calculation runs in one of ``size`` long-lived worker processes (``python -m
+grimdice.web.pool``: the systems imported once, one JSON line per job on its stdin and stdout).
+A calculation that exceeds the time budget has its worker terminated and replaced, so no request
+can hold the server; at most ``size`` calculations run at once and at most ``max_waiting`` more
+wait for a worker, beyond which the server answers "busy".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import select
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+#: (HTTP status, JSON body text, seconds the calculation took)
+Answer = tuple[int, str, float]
+
+
+class BudgetExceeded(Exception):
+    """The calculation did not finish within the time budget (its worker was stopped)."""
+
+
+class Busy(Exception):
+    """Too many calculations are already waiting for a worker."""
+
+
+def compute(scenario: Mapping[str, Any], simulate: int | None, seed: int | None) -> Answer:
+    """Run one calculation; errors a user can act on become ``422 {"error", "field", "message"}``."""
+    from grimdice.errors import GrimdiceError, ScenarioError
+    from grimdice.systems.base import calculate
+
+    start = time.perf_counter()
+    try:
+        result = calculate(scenario, simulate=simulate, seed=seed, workers=1)
+        status, body = 200, result.to_json()
+    except ScenarioError as exc:
+        status, body = 422, {"error": str(exc), "field": exc.field, "message": exc.message}
+    except GrimdiceError as exc:
+        status, body = 422, {"error": str(exc), "field": None, "message": str(exc)}
+    except Exception as exc:  # an engine bug: report it, keep the worker
+        status, body = 500, {"error": f"internal error: {type(exc).__name__}: {exc}", "field": None}
+    return status, json.dumps(body), time.perf_counter() - start
+
+
+def main() -> None:
+    """A worker process (``python -m grimdice.web.pool``): import every system once, then answer
+    one JSON line ``[scenario, simulate, seed]`` per calculation with ``[status, body, seconds]``."""
+    from grimdice.systems.base import SYSTEMS
+
+    for module in SYSTEMS.values():
+        importlib.import_module(module)
+    out = sys.stdout
+    out.write("ready\n")
+    out.flush()
+    for line in sys.stdin:
+        scenario, simulate, seed = json.loads(line)
+        out.write(json.dumps(compute(scenario, simulate, seed)) + "\n")
+        out.flush()
+
+
+class _Worker:
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "grimdice.web.pool"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        self.ready = False
+
+    def _wait(self, seconds: float) -> bool:
+        assert self.process.stdout is not None
+        readable, _, _ = select.select([self.process.stdout], [], [], seconds)
+        return bool(readable)
+
+    def call(self, job: tuple[Any, ...], budget: float) -> Answer:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        if not self.ready:  # importing the systems is not part of a request's budget
+            if not self._wait(120) or self.process.stdout.readline() != "ready\n":
+                raise RuntimeError("calculation worker did not start")
+            self.ready = True
+        self.process.stdin.write(json.dumps(job) + "\n")
+        self.process.stdin.flush()
+        if not self._wait(budget):
+            raise BudgetExceeded
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("calculation worker stopped")
+        status, body, seconds = json.loads(line)
+        return status, body, seconds
+
+    def stop(self, kill: bool = False) -> None:
+        if kill:
+            self.process.kill()
+        elif self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+        for f in (self.process.stdin, self.process.stdout):
+            if f is not None:
+                with contextlib.suppress(OSError):
+                    f.close()
+
+
+class CalcPool:
+    """``size`` worker processes, a time ``budget`` (seconds) per calculation, a bounded queue."""
+
+    def __init__(self, size: int = 1, budget: float = 10.0, max_waiting: int = 1000) -> None:
+        self.size, self.budget, self.max_waiting = size, budget, max_waiting
+        self._idle: list[_Worker] = []
+        self._all: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._pending = 0
+        self._executor: ThreadPoolExecutor | None = None
+
+    def start(self) -> None:
+        """Start the workers now (they import the systems while the server starts)."""
+        with self._lock:
+            self._open()
+            while len(self._all) < self.size:
+                w = _Worker()
+                self._all.append(w)
+                self._idle.append(w)
+
+    def submit(self, scenario: Mapping[str, Any], simulate: int | None, seed: int | None) -> Future[Answer]:
+        with self._lock:
+            if self._pending >= self.size + self.max_waiting:
+                raise Busy
+            self._pending += 1
+            executor = self._open()
+        fut = executor.submit(self._run, (dict(scenario), simulate, seed))
+        fut.add_done_callback(self._done)
+        return fut
+
+    def _open(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="grimdice-web")
+        return self._executor
+
+    def _done(self, _: Future[Answer]) -> None:
+        with self._lock:
+            self._pending -= 1
+
+    def _run(self, job: tuple[Any, ...]) -> Answer:
+        with self._lock:
+            worker = self._idle.pop() if self._idle else None
+        if worker is None:
+            worker = _Worker()
+            with self._lock:
+                self._all.append(worker)
+        try:
+            answer = worker.call(job, self.budget)
+        except BaseException:
+            worker.stop(kill=True)
+            fresh = _Worker()  # starts importing now, ready for the next calculation
+            with self._lock:
+                self._all.remove(worker)
+                self._all.append(fresh)
+                self._idle.append(fresh)
+            raise
+        with self._lock:
+            self._idle.append(worker)
+        return answer
+
+    def close(self) -> None:
+        """Stop the workers (a later calculation starts them again)."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            workers, self._all, self._idle = self._all, [], []
+        for w in workers:
+            w.stop()
+
+
+if __name__ == "__main__":
+    main()

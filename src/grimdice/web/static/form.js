@@ -1,0 +1,260 @@
+// A form generated from a system's scenario JSON Schema (pydantic's model_json_schema()).
+// The scenario object is the single source of truth: inputs write into it at their dotted path
+// (the same path a ScenarioError names), structural edits re-render.
+
+export function words(name) { return String(name).replace(/_/g, " "); }
+
+/** Resolve $ref and nullable anyOf into {schema, nullable}. */
+export function resolve(root, schema) {
+  let s = schema || {};
+  let nullable = false;
+  for (let guard = 0; guard < 20; guard++) {
+    if (s.$ref) {
+      const name = s.$ref.split("/").pop();
+      const { $ref, ...rest } = s;
+      s = { ...(root.$defs || {})[name], ...rest };
+      continue;
+    }
+    if (s.anyOf) {
+      const opts = s.anyOf.filter((o) => o.type !== "null");
+      if (opts.length < s.anyOf.length) nullable = true;
+      if (opts.length === 1) {
+        const { anyOf, ...rest } = s;
+        s = { ...rest, ...opts[0], default: s.default };
+        if (s.default === undefined) delete s.default;
+        continue;
+      }
+    }
+    break;
+  }
+  return { schema: s, nullable };
+}
+
+function kind(root, s) {
+  if (s.const !== undefined) return "const";
+  if (s.enum) return "enum";
+  if (s.anyOf) {
+    const types = s.anyOf.map((o) => resolve(root, o).schema.type);
+    return types.every((t) => ["integer", "number", "string", "boolean"].includes(t)) ? "scalar" : "raw";
+  }
+  if (s.type === "object" && s.properties) return "object";
+  if (s.type === "array" && !s.prefixItems) {
+    const item = resolve(root, s.items || {}).schema;
+    if (item.type === "object" && item.properties) return "list";
+    if (item.type === undefined || ["string", "integer", "number"].includes(item.type)) return "tags";
+    return "raw";
+  }
+  if (s.type === "boolean") return "boolean";
+  if (["integer", "number", "string"].includes(s.type)) return "scalar";
+  return "raw";
+}
+
+function onlyString(root, s) {
+  if (s.anyOf) return s.anyOf.every((o) => resolve(root, o).schema.type === "string");
+  return s.type === "string";
+}
+
+/** A value typed into a text input, as the schema would want it (the server validates). */
+export function parseText(root, s, text) {
+  const t = text.trim();
+  if (t === "") return undefined;
+  if (onlyString(root, s)) return text;
+  if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
+  if (/^[[{]/.test(t)) { try { return JSON.parse(t); } catch { /* keep the text */ } }
+  if (t === "true" || t === "false") return t === "true";
+  return t;
+}
+
+function showValue(v) {
+  if (v === undefined || v === null) return "";
+  return typeof v === "object" ? JSON.stringify(v) : String(v);
+}
+
+function hint(s, nullable) {
+  const parts = [];
+  const lo = s.minimum ?? s.ge ?? (s.exclusiveMinimum !== undefined ? `>${s.exclusiveMinimum}` : undefined);
+  const hi = s.maximum ?? s.le;
+  if (lo !== undefined && hi !== undefined) parts.push(`${lo}–${hi}`);
+  else if (lo !== undefined) parts.push(`≥ ${lo}`);
+  else if (hi !== undefined) parts.push(`≤ ${hi}`);
+  if (s.default !== undefined && s.default !== null && s.default !== "" && typeof s.default !== "object") {
+    parts.push(`default ${s.default}`);
+  } else if (nullable) parts.push("optional");
+  return parts.join(", ");
+}
+
+/** A sensible new value for a schema: defaults, required fields filled. */
+export function blank(root, schema) {
+  const { schema: s } = resolve(root, schema);
+  if (s.default !== undefined && s.default !== null) return structuredClone(s.default);
+  const k = kind(root, s);
+  if (k === "object") {
+    const out = {};
+    for (const name of s.required || []) out[name] = blank(root, s.properties[name]);
+    return out;
+  }
+  if (k === "list" || k === "tags") {
+    return s.minItems ? Array.from({ length: s.minItems }, () => blank(root, s.items || {})) : [];
+  }
+  if (s.prefixItems) return s.prefixItems.map((p) => blank(root, p));
+  if (k === "const") return s.const;
+  if (k === "enum") return s.enum[0];
+  if (k === "boolean") return false;
+  if (s.anyOf) return blank(root, s.anyOf.find((o) => o.type !== "null") || {});
+  if (s.type === "integer" || s.type === "number") {
+    const lo = s.minimum ?? s.ge ?? 1;
+    return Math.max(1, lo);
+  }
+  if (s.type === "string") return "";
+  return null;
+}
+
+export function getAt(obj, path) {
+  return path.reduce((o, p) => (o === undefined || o === null ? undefined : o[p]), obj);
+}
+
+export function setAt(obj, path, value) {
+  let o = obj;
+  for (let i = 0; i < path.length - 1; i++) {
+    if (o[path[i]] === undefined || o[path[i]] === null || typeof o[path[i]] !== "object") {
+      o[path[i]] = typeof path[i + 1] === "number" ? [] : {};
+    }
+    o = o[path[i]];
+  }
+  const last = path[path.length - 1];
+  if (value === undefined) {
+    if (Array.isArray(o)) o.splice(last, 1); else delete o[last];
+  } else o[last] = value;
+}
+
+function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== undefined && c !== null) e.append(c);
+  return e;
+}
+
+const id = (path) => "f-" + path.join("-").replace(/[^A-Za-z0-9_-]/g, "_");
+
+/**
+ * Render the form for `root` (a scenario schema) editing `state.data` into `container`.
+ * `changed()` is called after every edit.
+ */
+export function renderForm(container, root, state, changed) {
+  const rerender = () => { renderForm(container, root, state, changed); changed(); };
+
+  function field(name, schema, path, required) {
+    const { schema: s, nullable } = resolve(root, schema);
+    const k = kind(root, s);
+    const value = getAt(state.data, path);
+    const dotted = path.join(".");
+    const fid = id(path);
+    const label = words(name) + (required ? " *" : "");
+    const title = s.description || undefined;
+    if (k === "const") return null;
+    if (k === "object") {
+      if (nullable && (value === undefined || value === null)) {
+        return h("fieldset", { "data-path": dotted, class: "wide" },
+          h("legend", {}, words(name)),
+          h("button", { type: "button", class: "small", onclick: () => { setAt(state.data, path, blank(root, s)); rerender(); } },
+            `Add ${words(name)}`));
+      }
+      const box = h("fieldset", { "data-path": dotted, class: "wide" });
+      const legend = h("legend", { title }, words(name));
+      if (nullable) {
+        legend.append(h("button", { type: "button", class: "small", onclick: () => { setAt(state.data, path, undefined); rerender(); } },
+          `Remove ${words(name)}`));
+      }
+      box.append(legend, objectBody(s, path));
+      return box;
+    }
+    if (k === "list") {
+      const items = Array.isArray(value) ? value : [];
+      const item = resolve(root, s.items).schema;
+      const box = h("fieldset", { "data-path": dotted, class: "wide" }, h("legend", { title }, words(name)));
+      items.forEach((it, i) => {
+        const sub = h("fieldset", { "data-path": `${dotted}.${i}`, class: "list-item" });
+        const nm = it && typeof it === "object" && it.name ? `: ${it.name}` : "";
+        const canRemove = items.length > (s.minItems || 0) || nullable;
+        sub.append(h("legend", {}, `${words(name)} ${i + 1}${nm}`,
+          h("button", { type: "button", class: "small", disabled: !canRemove, "aria-label": `Remove ${words(name)} ${i + 1}`,
+            onclick: () => {
+              items.splice(i, 1);
+              if (items.length === 0 && nullable) setAt(state.data, path, undefined);
+              rerender();
+            } }, "Remove")));
+        sub.append(objectBody(item, [...path, i]));
+        box.append(sub);
+      });
+      const full = s.maxItems !== undefined && items.length >= s.maxItems;
+      box.append(h("button", { type: "button", class: "small", disabled: full, onclick: () => {
+        const next = items.length ? structuredClone(items[items.length - 1]) : blank(root, item);
+        setAt(state.data, path, [...items, next]);
+        rerender();
+      } }, `Add ${words(name).replace(/s$/, "")}`));
+      return box;
+    }
+    if (k === "boolean") {
+      const checked = value === undefined ? !!s.default : !!value;
+      return h("div", { class: "field check" },
+        h("input", { type: "checkbox", id: fid, "data-path": dotted, checked, title,
+          onchange: (e) => { setAt(state.data, path, e.target.checked); changed(); } }),
+        h("label", { for: fid, title }, label));
+    }
+    let input;
+    if (k === "enum") {
+      input = h("select", { id: fid, "data-path": dotted, title, onchange: (e) => {
+        setAt(state.data, path, e.target.value === "" ? undefined : e.target.value); changed();
+      } });
+      const dflt = s.default !== undefined && s.default !== null ? `(default: ${s.default})` : "(none)";
+      if (!required || value === undefined) input.append(h("option", { value: "" }, dflt));
+      for (const v of s.enum) input.append(h("option", { value: v, selected: v === value }, String(v)));
+    } else {
+      const tags = k === "tags";
+      const shown = tags && Array.isArray(value) ? value.join(", ") : showValue(value);
+      input = h("input", { id: fid, "data-path": dotted, value: shown, title, autocomplete: "off",
+        placeholder: tags ? "comma-separated" : (s.default !== undefined && s.default !== null && typeof s.default !== "object" ? String(s.default) : ""),
+        oninput: (e) => {
+          const text = e.target.value;
+          let v;
+          if (tags) v = text.trim() === "" ? undefined : text.split(",").map((x) => x.trim()).filter(Boolean);
+          else v = parseText(root, s, text);
+          setAt(state.data, path, v);
+          changed();
+        } });
+    }
+    const note = hint(s, nullable);
+    const wide = k === "tags" || k === "raw" || name === "name" || name === "title" || s.type === "string";
+    return h("div", { class: "field" + (wide ? " wide" : "") },
+      h("label", { for: fid, title }, label), input, note ? h("span", { class: "hint" }, note) : null);
+  }
+
+  function objectBody(s, path) {
+    const grid = h("div", { class: "grid" });
+    const req = new Set(s.required || []);
+    for (const [name, sub] of Object.entries(s.properties || {})) {
+      const f = field(name, sub, [...path, name], req.has(name));
+      if (f) grid.append(f);
+    }
+    return grid;
+  }
+
+  const { schema: top } = resolve(root, root);
+  container.replaceChildren(objectBody(top, []));
+}
+
+/** The element showing dotted `field`, or the closest enclosing one (with the part not found). */
+export function elementFor(container, field) {
+  const parts = String(field || "").split(".").filter((x) => x !== "");
+  for (let n = parts.length; n > 0; n--) {
+    const path = parts.slice(0, n).join(".");
+    const el = container.querySelector(`[data-path="${CSS.escape(path)}"]`);
+    if (el) return el;
+  }
+  return null;
+}
