@@ -181,7 +181,41 @@ RULES = RuleTable(
             "assault_bonus",
             "+1 Attack per assaulting model",
             f"{SRC}, Melee: Determine Attacks",
-            "counted for each assaulting model that can strike",
+            "counted for each assaulting model that can strike; bonus attacks (and Furious ones) "
+            "carry no weapon rules",
+        ),
+        Reading(
+            "who_strikes",
+            'models in base contact or within 2" strike',
+            f"{SRC}, Who can Strike",
+            "every model of both units strikes (the scenario does not place models)",
+        ),
+        Reading(
+            "unit_strike_order",
+            "Strikes First/Last are weapon rules",
+            f"{SRC}, Strikes First",
+            "a unit with any melee weapon with the rule (or the rule itself) resolves all its "
+            "attacks first/last",
+        ),
+        Reading(
+            "joined_rules",
+            "rules of a unit with a joined Hero",
+            f"{SRC}, Heroes & Psykers",
+            "the host unit's rules apply to the whole unit, except Armored (the half rule) and "
+            "Tough (per model)",
+        ),
+        Reading(
+            "melee_wounds",
+            "combat resolution counts wounds caused",
+            f"{SRC}, Combat Resolution",
+            'every wound rolled counts, including those lost to the "x" rule or beyond the last model',
+        ),
+        Reading(
+            "vehicle_table",
+            "the Vehicle damage table is rolled once per attack that wounds",
+            f"{SRC}, Vehicles",
+            "rolled once after each shooting or melee strike that caused one or "
+            "more wounds and left the unit alive; Walkers use it too",
         ),
     ],
     what="special rule",

@@ -102,6 +102,8 @@ class UnitState:
     damage: tuple[int, ...]
     pinned: bool = False
     routed: bool = False
+    shaken: bool = False  # Vehicle damage table: "must re-roll successful hits"
+    immobile: bool = False  # "may not move or pivot until the end of the game"
 
     @property
     def models(self) -> int:
@@ -371,3 +373,13 @@ def field_army(army: Army, points: int | None = None) -> Fielded:
 
 
 __all__ = ["Fielded", "Group", "Unit", "UnitState", "field_army", "resolve_unit", "value", "wound"]
+
+
+def scenario_units(sc: Any) -> tuple[Unit, UnitState, Unit, UnitState]:
+    """The attacker and defender of a calculation scenario, with joined heroes and initial states."""
+    a = resolve_unit(sc.attacker, "attacker", sc.attacker_hero, "attacker_hero")
+    d = resolve_unit(sc.defender, "defender", sc.defender_hero, "defender_hero")
+    c = sc.conditions
+    sa = replace(a.initial(sc.attacker.damage), pinned=c.attacker_pinned)
+    sd = replace(d.initial(sc.defender.damage), pinned=c.defender_pinned, immobile=c.immobile)
+    return a, sa, d, sd
