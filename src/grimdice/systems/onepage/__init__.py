@@ -11,7 +11,14 @@ from grimdice.result import Result
 from grimdice.systems.base import calculate_for
 from grimdice.systems.onepage.attack import melee_fire, shooting_fire
 from grimdice.systems.onepage.profiles import Scenario
-from grimdice.systems.onepage.report import build, melee_stages, shooting_stages, top_states
+from grimdice.systems.onepage.report import (
+    build,
+    component_laws,
+    melee_stages,
+    shooting_stages,
+    table_laws,
+    top_states,
+)
 from grimdice.systems.onepage.rules import RULES
 from grimdice.systems.onepage.units import Unit, scenario_units
 
@@ -54,18 +61,19 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
             from grimdice.systems.onepage.exact import shooting_table
 
             st, table = shooting_table(a, sa, d, sd, c)
-            hits, wounds, trials = st.hits, st.wounds, None
+            hits, law_of = st.hits, table_laws(table)
+            extra["end_states"] = top_states((d,), table, (1,))
             orders = _orders(d, st.orders)
             if orders:
                 extra["tough_order"] = orders
         else:
             from grimdice.systems.onepage.simulate import simulate_shooting
 
-            hits, wounds, table = simulate_shooting(a, sa, d, sd, c, options)
-            trials = options.simulate
-        stages = shooting_stages(d, sd, hits, wounds, table)
-        extra["end_states"] = top_states((d,), table, (1,))
-        return build(options.method, stages, extra, sc.title, keys, trials, options.seed)
+            hits, comps = simulate_shooting(a, sa, d, sd, c, options)
+            law_of = component_laws(comps)
+            extra["end_states"] = top_states((d,), {(s,): p for s, p in comps[1].items()}, (0,))
+        stages = shooting_stages(d, sd, hits, law_of)
+        return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
     keys += ["assault_bonus", "who_strikes", "unit_strike_order", "melee_wounds"]
     if a.has("furious"):
         keys.append("furious")
@@ -79,7 +87,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         from grimdice.systems.onepage.exact import melee_table
 
         m = melee_table(a, sa, d, sd, c)
-        final, hits_a, hits_d = m.final, m.hits_a, m.hits_d
+        hits_a, hits_d, law_of = m.hits_a, m.hits_d, table_laws(m.final)
+        extra["end_states"] = top_states((a, d), m.final, (0, 1))
         extra["strike_order"] = m.order_p
         for side, unit in (("attacker", a), ("defender", d)):
             o = _orders(unit, m.orders.get(side, {}))
@@ -88,9 +97,11 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
     else:
         from grimdice.systems.onepage.simulate import simulate_melee
 
-        final, hits_a, hits_d = simulate_melee(a, sa, d, sd, c, options)
-    stages = melee_stages(a, sa, d, sd, hits_a, hits_d, final)
-    extra["end_states"] = top_states((a, d), final, (0, 1))
+        hits_a, hits_d, comps, joint = simulate_melee(a, sa, d, sd, c, options)
+        law_of = component_laws(comps)
+        if joint is not None:
+            extra["end_states"] = top_states((a, d), joint, (0, 1))
+    stages = melee_stages(a, sa, d, sd, hits_a, hits_d, law_of)
     return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
 
 

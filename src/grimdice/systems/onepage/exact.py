@@ -16,7 +16,7 @@ from typing import TypeVar
 from grimdice.dice import Dist
 from grimdice.systems.onepage.attack import Fire
 from grimdice.systems.onepage.rolls import damage_table, p_morale, p_pass
-from grimdice.systems.onepage.units import Unit, UnitState, value, wound
+from grimdice.systems.onepage.units import Unit, UnitState, choose_order, wound
 
 K = TypeVar("K", bound=Hashable)
 Table = dict  # {outcome: probability}
@@ -88,30 +88,20 @@ def strike(
     total = n_law + sum_laws(singles)
     out: Table = {}
     orders: dict[int, tuple[int, ...]] = {}
-    choices = target.removal_orders()
     for w in range(n_law.min, n_law.max + 1):
         pw = n_law[w]
         if pw <= 0:
             continue
-        best: tuple[tuple[float, float], Table, tuple[int, ...]] | None = None
-        for order in choices:
-            t: Table = {(w, wound(target, state, w, order)): 1.0}
-            for d in singles:
-                nt: Table = {}
-                for (tot, s), p in t.items():
-                    for k in range(d.min, d.max + 1):
-                        add(nt, (tot + k, wound(target, s, k, order, single=True)), p * d[k])
-                t = nt
-            ev = tuple(sum(p * value(target, s)[i] for (_, s), p in t.items()) for i in (0, 1))
-            if (
-                best is None
-                or ev[0] > best[0][0] + 1e-12
-                or (abs(ev[0] - best[0][0]) <= 1e-12 and ev[1] > best[0][1] + 1e-12)
-            ):
-                best = (ev, t, order)  # type: ignore[assignment]
-        assert best is not None
-        orders[w] = best[2]
-        for k, p in best[1].items():
+        order = choose_order(target, state, w)
+        orders[w] = order
+        t: Table = {(w, wound(target, state, w, order)): 1.0}
+        for d in singles:
+            nt: Table = {}
+            for (tot, s), p in t.items():
+                for k in range(d.min, d.max + 1):
+                    add(nt, (tot + k, wound(target, s, k, order, single=True)), p * d[k])
+            t = nt
+        for k, p in t.items():
             add(out, k, p * pw)
     extra = Dist.constant(0)
     if target.kind in ("vehicle", "walker"):

@@ -6,6 +6,7 @@ stages are computed once here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from grimdice.dice import Dist
@@ -35,50 +36,60 @@ def _killed(before: UnitState, s: UnitState) -> int:
     return sum(before.alive) - sum(s.alive)
 
 
-def shooting_stages(
-    target: Unit, before: UnitState, hits: Dist, wounds: Dist, table: dict
-) -> dict[str, Dist]:
-    """Stages of a shooting from the table {(wounds, target state, morale test taken): p}."""
+LawOf = Callable[[int, Callable[[Any], int]], Dist]
+
+
+def table_laws(table: dict) -> LawOf:
+    """``law_of(i, f)``: the law of ``f`` of component ``i`` of the outcome keys of ``table``."""
+    return lambda i, f: _law(table, lambda k: f(k[i]))
+
+
+def component_laws(components: list[dict]) -> LawOf:
+    """``law_of`` from separate component tables ``{value: p}`` (the Monte Carlo engine's tallies)."""
+    return lambda i, f: _law(components[i], f)
+
+
+def shooting_stages(target: Unit, before: UnitState, hits: Dist, law_of: LawOf) -> dict[str, Dist]:
+    """Stages of a shooting; outcome components: 0 wounds, 1 target state, 2 morale test taken."""
+    wounds = law_of(0, int)
     st = {
         "hits": hits,
         "wounds": wounds,
         "damage": wounds,
-        "models_destroyed": _law(table, lambda k: _killed(before, k[1])),
-        "models_left": _law(table, lambda k: k[1].models),
-        "tough_wounds": _law(table, lambda k: sum(k[1].damage)),
-        "morale_test": _law(table, lambda k: k[2]),
-        "pinned": _law(table, lambda k: k[1].pinned and not before.pinned),
-        "destroyed": _law(table, lambda k: k[1].destroyed),
+        "models_destroyed": law_of(1, lambda s: _killed(before, s)),
+        "models_left": law_of(1, lambda s: s.models),
+        "tough_wounds": law_of(1, lambda s: sum(s.damage)),
+        "morale_test": law_of(2, int),
+        "pinned": law_of(1, lambda s: s.pinned and not before.pinned),
+        "destroyed": law_of(1, lambda s: s.destroyed),
     }
     if target.kind in ("vehicle", "walker"):
-        st["shaken"] = _law(table, lambda k: k[1].shaken)
-        st["immobile"] = _law(table, lambda k: k[1].immobile)
+        st["shaken"] = law_of(1, lambda s: s.shaken)
+        st["immobile"] = law_of(1, lambda s: s.immobile)
     return st
 
 
 def melee_stages(
-    a: Unit, sa: UnitState, d: Unit, sd: UnitState, hits_a: Dist, hits_d: Dist, final: dict
+    a: Unit, sa: UnitState, d: Unit, sd: UnitState, hits_a: Dist, hits_d: Dist, law_of: LawOf
 ) -> dict[str, Dist]:
-    """Stages of a melee from the table {(A state, D state, winner, wounds by A, wounds by D): p}."""
+    """Stages of a melee; components: 0 A state, 1 D state, 2 winner, 3 wounds by A, 4 wounds by D."""
     st: dict[str, Dist] = {
         "attacker_hits": hits_a,
-        "attacker_wounds": _law(final, lambda k: k[3]),
+        "attacker_wounds": law_of(3, int),
         "defender_hits": hits_d,
-        "defender_wounds": _law(final, lambda k: k[4]),
-        "damage": _law(final, lambda k: k[3]),
-        "models_destroyed": _law(final, lambda k: _killed(sd, k[1])),
-        "attacker_models_destroyed": _law(final, lambda k: _killed(sa, k[0])),
-        "winner": _law(final, lambda k: k[2]),
+        "defender_wounds": law_of(4, int),
+        "damage": law_of(3, int),
+        "models_destroyed": law_of(1, lambda s: _killed(sd, s)),
+        "attacker_models_destroyed": law_of(0, lambda s: _killed(sa, s)),
+        "winner": law_of(2, int),
     }
     for name, i, unit, before in (("attacker", 0, a, sa), ("defender", 1, d, sd)):
-        st[f"{name}_models_left"] = _law(final, lambda k, i=i: k[i].models)
+        st[f"{name}_models_left"] = law_of(i, lambda s: s.models)
         if any(g.tough > 1 for g in unit.groups):
-            st[f"{name}_tough_wounds"] = _law(final, lambda k, i=i: 0 if k[i].routed else sum(k[i].damage))
-        st[f"{name}_pinned"] = _law(
-            final, lambda k, i=i, b=before: k[i].pinned and not k[i].routed and not b.pinned
-        )
-        st[f"{name}_routed"] = _law(final, lambda k, i=i: k[i].routed)
-        st[f"{name}_destroyed"] = _law(final, lambda k, i=i: k[i].destroyed)
+            st[f"{name}_tough_wounds"] = law_of(i, lambda s: 0 if s.routed else sum(s.damage))
+        st[f"{name}_pinned"] = law_of(i, lambda s, b=before: s.pinned and not s.routed and not b.pinned)
+        st[f"{name}_routed"] = law_of(i, lambda s: s.routed)
+        st[f"{name}_destroyed"] = law_of(i, lambda s: s.destroyed)
     return st
 
 

@@ -383,3 +383,37 @@ def scenario_units(sc: Any) -> tuple[Unit, UnitState, Unit, UnitState]:
     sa = replace(a.initial(sc.attacker.damage), pinned=c.attacker_pinned)
     sd = replace(d.initial(sc.defender.damage), pinned=c.defender_pinned, immobile=c.immobile)
     return a, sa, d, sd
+
+
+def choose_order(unit: Unit, state: UnitState, wounds: int) -> tuple[int, ...]:
+    """The defender's removal order for ``wounds`` (reading ``casualty_order``): the order keeping the
+    most points alive, then the fewest accumulated wounds; the first listed on ties (Hero first)."""
+    orders = unit.removal_orders()
+    if len(orders) == 1:
+        return orders[0]
+    return max(orders, key=lambda o: value(unit, wound(unit, state, wounds, o)))
+
+
+def encode(unit: Unit, s: UnitState) -> int:
+    """A unit state as one non-negative integer (mixed radix), for Monte Carlo tallies."""
+    code = 0
+    for g, a, d in zip(unit.groups, s.alive, s.damage, strict=True):
+        code = (code * (g.count + 1) + a) * g.tough + d
+    for f in (s.pinned, s.routed, s.shaken, s.immobile):
+        code = code * 2 + int(f)
+    return code
+
+
+def decode(unit: Unit, code: int) -> UnitState:
+    flags = []
+    for _ in range(4):
+        code, f = divmod(code, 2)
+        flags.append(bool(f))
+    immobile, shaken, routed, pinned = flags
+    alive, damage = [], []
+    for g in reversed(unit.groups):
+        code, d = divmod(code, g.tough)
+        code, a = divmod(code, g.count + 1)
+        alive.append(a)
+        damage.append(d)
+    return UnitState(tuple(reversed(alive)), tuple(reversed(damage)), pinned, routed, shaken, immobile)
