@@ -130,10 +130,11 @@ def vehicle_sim(
             f = np.minimum(f, g) if facing == "front" else np.maximum(f, g)
         r = damage_result(f)
         active[:] = False
-        for code in np.unique(codes[idx]):
+        cur = codes[idx].copy()  # the states before this roll (codes change below)
+        for code in np.unique(cur):
             s = decode(unit, int(code))
-            at = idx[codes[idx] == code]
-            rr = r[codes[idx] == code]
+            at = idx[cur == code]
+            rr = r[cur == code]
             codes[at[rr == 1]] = encode(unit, replace(s, shaken=True))
             im = at[rr == 2]
             if not s.immobile:
@@ -162,11 +163,12 @@ def simulate_shooting(
         hits, tot, codes = strike_sim(sampler, lambda s: fires, a, att, d, sd, facing=c.facing)
         tested = np.zeros(size, dtype=np.int64)
         ok = morale_roll(sampler, size, d)
-        for code in np.unique(codes):
+        cur = codes.copy()
+        for code in np.unique(cur):
             s = decode(d, int(code))
             killed = before - s.models
             if s.models and killed and 2 * killed >= before:
-                at = codes == code
+                at = cur == code
                 tested[at] = 1
                 codes[at & ~ok] = encode(d, replace(s, pinned=True))
         return {"hits": hits, "wounds": tot, "state": codes, "tested": tested}
@@ -258,12 +260,13 @@ def simulate_melee(
         winner = np.where(wa > wd, 1, np.where(wd > wa, 2, 0))
         ok_a, ok_d = morale_roll(sampler, size, a), morale_roll(sampler, size, d)
         for unit, codes, lost, ok in ((d, d_end, winner == 1, ok_d), (a, a_end, winner == 2, ok_a)):
-            for code in np.unique(codes[lost & ~ok]):
+            cur = codes.copy()
+            for code in np.unique(cur[lost & ~ok]):
                 s = decode(unit, int(code))
                 if s.destroyed:
                     continue
                 bad = replace(s, pinned=True) if 2 * s.models > unit.started_with else replace(s, routed=True)
-                codes[lost & ~ok & (codes == code)] = encode(unit, bad)
+                codes[lost & ~ok & (cur == code)] = encode(unit, bad)
         out = {"a": a_end, "d": d_end, "winner": winner, "wa": wa, "wd": wd, "ha": ha, "hd": hd}
         if joint_ok:
             out["joint"] = a_end * size_d + d_end
