@@ -87,8 +87,9 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         from grimdice.systems.onepage.exact import melee_table
 
         m = melee_table(a, sa, d, sd, c)
-        hits_a, hits_d, law_of = m.hits_a, m.hits_d, table_laws(m.final)
-        extra["end_states"] = top_states((a, d), m.final, (0, 1))
+        hits_a, hits_d = m.hits_a, m.hits_d
+        law_of = table_laws(m.final, {0: m.states, 1: m.states})
+        extra["end_states"] = top_states((a, d), m.final, (0, 1), states=m.states)
         extra["strike_order"] = m.order_p
         for side, unit in (("attacker", a), ("defender", d)):
             o = _orders(unit, m.orders.get(side, {}))

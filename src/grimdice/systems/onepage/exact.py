@@ -198,13 +198,15 @@ def shooting_table(
 @dataclass
 class Melee:
     """The end of a melee: {(attacker state, defender state, winner, wounds by A, wounds by D): p}
-    (winner 0 tie, 1 attacker, 2 defender), the hit laws of each side, and the choices played."""
+    (winner 0 tie, 1 attacker, 2 defender; states as indices into ``states``), the hit laws of each
+    side, and the choices played."""
 
     final: Table
     hits_a: Dist
     hits_d: Dist
     order_p: dict[str, float]
     orders: dict[str, dict[int, tuple[int, ...]]]
+    states: list[UnitState]
 
 
 def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # type: ignore[no-untyped-def]
@@ -219,7 +221,6 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
     auto = D6.dist if a.kind == "vehicle" else None
     auto_p = odds(Weapon("Automatic hits", None, 1), a, d, ca, melee=True).p_wound_per_hit
     fa, fd = fear_fail(a, d), fear_fail(d, a)
-    final: Table = {}
     hits_a: dict[int, float] = defaultdict(float)
     hits_d: dict[int, float] = defaultdict(float)
     order_p: dict[str, float] = defaultdict(float)
@@ -251,19 +252,45 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
         for k in range(law_.min, law_.max + 1):
             acc[k] += p * law_[k]
 
-    def settle(wa: int, wd: int, s_a: UnitState, s_d: UnitState, p: float) -> None:
+    # states are interned as small ints while the table is built (hashing states is the hot spot)
+    ids: dict[UnitState, int] = {}
+    states: list[UnitState] = []
+    fin: dict[tuple[int, int, int, int, int], float] = {}
+    morale_cache: dict[tuple[int, int], list[tuple[int, float]]] = {}
+
+    def iid(s_: UnitState) -> int:
+        i = ids.get(s_)
+        if i is None:
+            i = ids[s_] = len(states)
+            states.append(s_)
+        return i
+
+    def outs(st: Strike) -> list[tuple[int, int, float]]:
+        return [(w, iid(s_), p) for (w, s_), p in st.outcomes.items()]
+
+    def morale(side: int, i: int) -> list[tuple[int, float]]:
+        key = (side, i)
+        if key not in morale_cache:
+            unit = d if side == 1 else a
+            morale_cache[key] = [(iid(s2), q) for s2, q in loser_morale(unit, states[i]) if q > 0]
+        return morale_cache[key]
+
+    def settle(wa: int, wd: int, ia: int, i_d: int, p: float) -> None:
         """ "If a unit has caused more wounds than the other, then that unit counts as the winner. The
         opposing unit counts as the loser, and must then take a morale test." """
-        winner = 1 if wa > wd else 2 if wd > wa else 0
-        if winner == 1:
-            for s2, q in loser_morale(d, s_d):
-                add(final, (s_a, s2, 1, wa, wd), p * q)
-        elif winner == 2:
-            for s2, q in loser_morale(a, s_a):
-                add(final, (s2, s_d, 2, wa, wd), p * q)
+        if wa > wd:
+            for j, q in morale(1, i_d):
+                k = (ia, j, 1, wa, wd)
+                fin[k] = fin.get(k, 0.0) + p * q
+        elif wd > wa:
+            for j, q in morale(0, ia):
+                k = (j, i_d, 2, wa, wd)
+                fin[k] = fin.get(k, 0.0) + p * q
         else:
-            add(final, (s_a, s_d, 0, wa, wd), p)
+            k = (ia, i_d, 0, wa, wd)
+            fin[k] = fin.get(k, 0.0) + p
 
+    isa, isd = iid(sa), iid(sd)
     for a_fail in (False, True):
         for d_fail in (False, True):
             p = (fa if a_fail else 1 - fa) * (fd if d_fail else 1 - fd)
@@ -283,31 +310,32 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
                 ra, rd = hit_by_a(sa, sd), hit_by_d(sd, sa)
                 mix(hits_a, ra.hits, p)
                 mix(hits_d, rd.hits, p)
-                for (wa, s_d), p1 in ra.outcomes.items():
-                    for (wd, s_a), p2 in rd.outcomes.items():
-                        settle(wa, wd, s_a, s_d, p * p1 * p2)
+                od = outs(rd)
+                for wa, i_d, p1 in outs(ra):
+                    for wd, ia, p2 in od:
+                        settle(wa, wd, ia, i_d, p * p1 * p2)
             elif who == "attacker":
                 ra = hit_by_a(sa, sd)
                 mix(hits_a, ra.hits, p)
-                for (wa, s_d), p1 in ra.outcomes.items():
-                    if s_d.destroyed:
+                for wa, i_d, p1 in outs(ra):
+                    if states[i_d].destroyed:
                         hits_d[0] += p * p1
-                        settle(wa, 0, sa, s_d, p * p1)
+                        settle(wa, 0, isa, i_d, p * p1)
                         continue
-                    rd = hit_by_d(s_d, sa)
+                    rd = hit_by_d(states[i_d], sa)
                     mix(hits_d, rd.hits, p * p1)
-                    for (wd, s_a), p2 in rd.outcomes.items():
-                        settle(wa, wd, s_a, s_d, p * p1 * p2)
+                    for wd, ia, p2 in outs(rd):
+                        settle(wa, wd, ia, i_d, p * p1 * p2)
             else:
                 rd = hit_by_d(sd, sa)
                 mix(hits_d, rd.hits, p)
-                for (wd, s_a), p1 in rd.outcomes.items():
-                    if s_a.destroyed:
+                for wd, ia, p1 in outs(rd):
+                    if states[ia].destroyed:
                         hits_a[0] += p * p1
-                        settle(0, wd, s_a, sd, p * p1)
+                        settle(0, wd, ia, isd, p * p1)
                         continue
-                    ra = hit_by_a(s_a, sd)
+                    ra = hit_by_a(states[ia], sd)
                     mix(hits_a, ra.hits, p * p1)
-                    for (wa, s_d), p2 in ra.outcomes.items():
-                        settle(wa, wd, s_a, s_d, p * p1 * p2)
-    return Melee(final, Dist.from_mapping(hits_a), Dist.from_mapping(hits_d), dict(order_p), orders)
+                    for wa, i_d, p2 in outs(ra):
+                        settle(wa, wd, ia, i_d, p * p1 * p2)
+    return Melee(fin, Dist.from_mapping(hits_a), Dist.from_mapping(hits_d), dict(order_p), orders, states)

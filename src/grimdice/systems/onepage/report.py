@@ -6,7 +6,7 @@ stages are computed once here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from grimdice.dice import Dist
@@ -39,9 +39,22 @@ def _killed(before: UnitState, s: UnitState) -> int:
 LawOf = Callable[[int, Callable[[Any], int]], Dist]
 
 
-def table_laws(table: dict) -> LawOf:
-    """``law_of(i, f)``: the law of ``f`` of component ``i`` of the outcome keys of ``table``."""
-    return lambda i, f: _law(table, lambda k: f(k[i]))
+def table_laws(table: dict, lookup: dict[int, Sequence[Any]] | None = None) -> LawOf:
+    """``law_of(i, f)``: the law of ``f`` of component ``i`` of the outcome keys of ``table``
+    (components in ``lookup`` are indices into its sequence, e.g. interned unit states)."""
+    marginals: dict[int, dict] = {}
+
+    def law_of(i: int, f: Callable[[Any], int]) -> Dist:
+        if i not in marginals:
+            m: dict = {}
+            for k, p in table.items():
+                m[k[i]] = m.get(k[i], 0.0) + p
+            if lookup and i in lookup:
+                m = {lookup[i][k]: p for k, p in m.items()}
+            marginals[i] = m
+        return _law(marginals[i], f)
+
+    return law_of
 
 
 def component_laws(components: list[dict]) -> LawOf:
@@ -94,24 +107,27 @@ def melee_stages(
 
 
 def top_states(
-    units: tuple[Unit, ...], table: dict, idx: tuple[int, ...], n: int = 12
+    units: tuple[Unit, ...],
+    table: dict,
+    idx: tuple[int, ...],
+    n: int = 12,
+    states: Sequence[Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """The most likely end states (``idx`` picks the unit states out of each outcome key)."""
+    """The most likely end states (``idx`` picks the unit states out of each outcome key; with
+    ``states``, the keys hold indices into it)."""
     merged: dict[tuple, float] = {}
     for k, p in table.items():
         key = tuple(k[i] for i in idx)
         merged[key] = merged.get(key, 0.0) + p
     best = sorted(merged.items(), key=lambda kv: -kv[1])[:n]
-    return [
-        {
-            "p": p,
-            **{
-                ("attacker" if len(idx) > 1 and j == 0 else "defender"): state_json(u, s)
-                for j, (u, s) in enumerate(zip(units, key, strict=True))
-            },
-        }
-        for key, p in best
-    ]
+    names = ("attacker", "defender") if len(idx) > 1 else ("defender",)
+    out = []
+    for key, p in best:
+        row: dict[str, Any] = {"p": p}
+        for name, u, s in zip(names, units, key, strict=True):
+            row[name] = state_json(u, states[s] if states is not None else s)
+        out.append(row)
+    return out
 
 
 def notes(keys: list[str]) -> list[str]:
