@@ -87,7 +87,7 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         from grimdice.systems.onepage.exact import melee_table
 
         m = melee_table(a, sa, d, sd, c)
-        hits_a, hits_d = m.hits_a, m.hits_d
+        laws = (m.hits_a, m.hits_d, m.wounds_a, m.wounds_d)
         law_of = table_laws(m.final, {0: m.states, 1: m.states})
         extra["end_states"] = top_states((a, d), m.final, (0, 1), states=m.states)
         extra["strike_order"] = m.order_p
@@ -98,11 +98,11 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
     else:
         from grimdice.systems.onepage.simulate import simulate_melee
 
-        hits_a, hits_d, comps, joint = simulate_melee(a, sa, d, sd, c, options)
+        laws, comps, joint = simulate_melee(a, sa, d, sd, c, options)
         law_of = component_laws(comps)
         if joint is not None:
             extra["end_states"] = top_states((a, d), joint, (0, 1))
-    stages = melee_stages(a, sa, d, sd, hits_a, hits_d, law_of)
+    stages = melee_stages(a, sa, d, sd, laws, law_of)
     return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
 
 

@@ -197,13 +197,15 @@ def shooting_table(
 
 @dataclass
 class Melee:
-    """The end of a melee: {(attacker state, defender state, winner, wounds by A, wounds by D): p}
-    (winner 0 tie, 1 attacker, 2 defender; states as indices into ``states``), the hit laws of each
-    side, and the choices played."""
+    """The end of a melee: {(attacker state, defender state, winner): p} (winner 0 tie, 1 attacker,
+    2 defender; states as indices into ``states``), the hit and wound laws of each side, and the
+    choices played."""
 
     final: Table
     hits_a: Dist
     hits_d: Dist
+    wounds_a: Dist
+    wounds_d: Dist
     order_p: dict[str, float]
     orders: dict[str, dict[int, tuple[int, ...]]]
     states: list[UnitState]
@@ -255,7 +257,9 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
     # states are interned as small ints while the table is built (hashing states is the hot spot)
     ids: dict[UnitState, int] = {}
     states: list[UnitState] = []
-    fin: dict[tuple[int, int, int, int, int], float] = {}
+    fin: dict[tuple[int, int, int], float] = {}
+    wounds_a: dict[int, float] = defaultdict(float)
+    wounds_d: dict[int, float] = defaultdict(float)
     morale_cache: dict[tuple[int, int], list[tuple[int, float]]] = {}
 
     def iid(s_: UnitState) -> int:
@@ -278,16 +282,18 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
     def settle(wa: int, wd: int, ia: int, i_d: int, p: float) -> None:
         """ "If a unit has caused more wounds than the other, then that unit counts as the winner. The
         opposing unit counts as the loser, and must then take a morale test." """
+        wounds_a[wa] += p
+        wounds_d[wd] += p
         if wa > wd:
             for j, q in morale(1, i_d):
-                k = (ia, j, 1, wa, wd)
+                k = (ia, j, 1)
                 fin[k] = fin.get(k, 0.0) + p * q
         elif wd > wa:
             for j, q in morale(0, ia):
-                k = (j, i_d, 2, wa, wd)
+                k = (j, i_d, 2)
                 fin[k] = fin.get(k, 0.0) + p * q
         else:
-            k = (ia, i_d, 0, wa, wd)
+            k = (ia, i_d, 0)
             fin[k] = fin.get(k, 0.0) + p
 
     isa, isd = iid(sa), iid(sd)
@@ -338,4 +344,13 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
                     mix(hits_a, ra.hits, p * p1)
                     for wa, i_d, p2 in outs(ra):
                         settle(wa, wd, ia, i_d, p * p1 * p2)
-    return Melee(fin, Dist.from_mapping(hits_a), Dist.from_mapping(hits_d), dict(order_p), orders, states)
+    return Melee(
+        fin,
+        Dist.from_mapping(hits_a),
+        Dist.from_mapping(hits_d),
+        Dist.from_mapping(wounds_a),
+        Dist.from_mapping(wounds_d),
+        dict(order_p),
+        orders,
+        states,
+    )

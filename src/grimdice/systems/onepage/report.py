@@ -83,15 +83,17 @@ def shooting_stages(target: Unit, before: UnitState, hits: Dist, law_of: LawOf) 
 
 
 def melee_stages(
-    a: Unit, sa: UnitState, d: Unit, sd: UnitState, hits_a: Dist, hits_d: Dist, law_of: LawOf
+    a: Unit, sa: UnitState, d: Unit, sd: UnitState, laws: tuple[Dist, Dist, Dist, Dist], law_of: LawOf
 ) -> dict[str, Dist]:
-    """Stages of a melee; components: 0 A state, 1 D state, 2 winner, 3 wounds by A, 4 wounds by D."""
+    """Stages of a melee from the hit and wound laws (A hits, D hits, A wounds, D wounds) and the end
+    states; components: 0 A state, 1 D state, 2 winner."""
+    hits_a, hits_d, wounds_a, wounds_d = laws
     st: dict[str, Dist] = {
         "attacker_hits": hits_a,
-        "attacker_wounds": law_of(3, int),
+        "attacker_wounds": wounds_a,
         "defender_hits": hits_d,
-        "defender_wounds": law_of(4, int),
-        "damage": law_of(3, int),
+        "defender_wounds": wounds_d,
+        "damage": wounds_a,
         "models_destroyed": law_of(1, lambda s: _killed(sd, s)),
         "attacker_models_destroyed": law_of(0, lambda s: _killed(sa, s)),
         "winner": law_of(2, int),

@@ -182,7 +182,7 @@ def simulate_shooting(
 
 def simulate_melee(
     a: Unit, sa: UnitState, d: Unit, sd: UnitState, c: Any, options: RunOptions
-) -> tuple[Dist, Dist, list[dict], dict | None]:
+) -> tuple[tuple[Dist, Dist, Dist, Dist], list[dict], dict | None]:
     from grimdice.systems.onepage.exact import fear_fail
 
     ca = c.model_copy(update={"action": "assault"})
@@ -279,10 +279,8 @@ def simulate_melee(
         _table(t, "a", lambda k: decode(a, k)),
         _table(t, "d", lambda k: decode(d, k)),
         _table(t, "winner"),
-        _table(t, "wa"),
-        _table(t, "wd"),
     ]
     joint = None
     if joint_ok:
         joint = {(decode(a, k // size_d), decode(d, k % size_d)): p for k, p in _table(t, "joint").items()}
-    return t.dist("ha"), t.dist("hd"), comps, joint
+    return (t.dist("ha"), t.dist("hd"), t.dist("wa"), t.dist("wd")), comps, joint
