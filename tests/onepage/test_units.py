@@ -168,3 +168,20 @@ def test_cli_check(tmp_path: Path) -> None:
     )
     r = runner.invoke(app, ["check", str(bad)])
     assert r.exit_code == 2
+
+
+def test_wounds_at_once_equal_wounds_one_by_one() -> None:
+    # "For every wound the opposing player must remove one model"; Tough accumulates one model at a
+    # time: W wounds at once must leave the state W single wounds leave, whatever the order.
+    from grimdice.systems.onepage.units import resolve_unit
+    from tests.onepage.helpers import spec
+
+    u = resolve_unit(
+        spec("B", 4, 5, rules=["Tough(2)"]), "u", spec("H", 1, 5, rules=["Hero", "Tough(3)"]), "h"
+    )
+    for order in u.removal_orders():
+        for w in range(0, 13):
+            one = u.initial()
+            for _ in range(w):
+                one = wound(u, one, 1, order)
+            assert wound(u, u.initial(), w, order) == one, (order, w)

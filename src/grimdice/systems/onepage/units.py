@@ -129,17 +129,26 @@ def wound(
         g for g in order if not (damage[g] and alive[g])
     ]
     for g in seq:
-        while wounds > 0 and alive[g] > 0:
-            need = unit.groups[g].tough - damage[g]
+        if wounds <= 0:
+            break
+        if not alive[g]:
+            continue
+        tough = unit.groups[g].tough
+        if single:
+            need = tough - damage[g]
             if wounds >= need:
-                wounds -= need
                 alive[g] -= 1
                 damage[g] = 0
             else:
                 damage[g] += wounds
-                wounds = 0
-            if single:
-                return replace(state, alive=tuple(alive), damage=tuple(damage))
+            break
+        acc = damage[g] + wounds  # wounds on this group, the damaged model first
+        killed = min(alive[g], acc // tough)
+        alive[g] -= killed
+        wounds = acc - killed * tough
+        damage[g] = 0
+        if alive[g]:
+            damage[g], wounds = wounds, 0
     return replace(state, alive=tuple(alive), damage=tuple(damage))
 
 
