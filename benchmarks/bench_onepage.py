@@ -99,8 +99,7 @@ def icepool_melee():
 
     def end(x: int, y: int, morale: int) -> tuple[int, int]:
         m_regs, m_hero, _ = casualties(10, 15, 60, x)
-        b_regs, b_hero, _ = casualties(20, 5, 60, y)
-        marines, boyz = m_regs + m_hero, b_regs + b_hero
+        marines = m_regs + m_hero
         winner = 1 if x > y else 2 if y > x else 0
         if winner == 1 and marines and morale < 3 and not 2 * marines > 11:
             marines = 0  # routs
