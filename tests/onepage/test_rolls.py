@@ -198,3 +198,18 @@ def test_vehicle_in_scenario(facing: str) -> None:
     _g, s, i = damage_table(facing)
     assert close(r["shaken"][1], pw * F(s).limit_denominator(1000))
     assert close(r["immobile"][1], pw * F(i).limit_denominator(1000))
+
+
+def test_casting_plan_by_expectimax() -> None:
+    # "The player may try to manifest any Psychic Power once per round by rolling any number of power
+    # dice": with 2 dice and one power needing one 4+, both dice (3/4 > 1/2); perils "two or more 6s".
+    from grimdice.systems.onepage.psyker import best_casting
+
+    plan, v = best_casting(2, (1,))
+    assert plan == [2] and close(v[0], F(3, 4)) and close(v[1], F(1, 36))
+    # two such powers: one die each manifests 1/2 + 1/2 = 1 power on average, never perils
+    plan, v = best_casting(2, (1, 1))
+    assert plan == [1, 1] and close(v[0], F(1)) and v[1] == 0
+    # three dice for a power needing two 4+: P = 1/2; perils 3*(1/36)*(5/6) + 1/216
+    plan, v = best_casting(3, (2,))
+    assert plan == [3] and close(v[0], F(1, 2)) and close(v[2], F(16, 216))

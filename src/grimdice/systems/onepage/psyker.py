@@ -10,7 +10,10 @@ the manifesting Psyker takes D3 automatic wounds."
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from grimdice.dice import D3, Dist, Joint
+from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 
 
@@ -39,3 +42,71 @@ def manifest(dice: int, need: int) -> Joint:
 def perils_wounds() -> Dist:
     """ "the manifesting Psyker takes D3 automatic wounds"."""
     return D3.dist
+
+
+@dataclass(frozen=True)
+class Casting:
+    """A round of casting as a game for :func:`~grimdice.engine.game.expectimax`: the player spends
+    power dice on the powers ``needs`` (successes each needs) in turn; perils' D3 wounds accumulate on
+    the Psyker (``tough`` wounds kill it and end the casting). Features: powers manifested, wounds
+    taken, Psyker killed."""
+
+    pool: int
+    needs: tuple[int, ...]
+    tough: int = 1
+    i: int = 0
+    manifested: int = 0
+    wounds: int = 0
+    dice: int = 0  # dice being rolled (chance node) ...
+    perils: bool = False  # ... or perils being resolved
+
+    def current_player(self) -> int:
+        if self.perils or self.dice:
+            return CHANCE
+        if self.wounds >= self.tough or self.i >= len(self.needs) or self.pool == 0:
+            return TERMINAL
+        return 0
+
+    def legal_actions(self) -> list[int]:
+        """Dice to roll for the next power (1..pool), or 0 to skip it; fewer dice preferred on ties."""
+        return [*range(1, self.pool + 1), 0]
+
+    def chance_outcomes(self) -> list[tuple[tuple[int, int] | int, float]]:
+        if self.perils:
+            return [(k, p) for k, p in perils_wounds().to_dict().items()]
+        return list(manifest(self.dice, self.needs[self.i]).items())
+
+    def apply(self, action: object) -> Casting:
+        if self.perils:
+            return replace(self, perils=False, wounds=self.wounds + int(action))  # type: ignore[call-overload]
+        if self.dice:
+            ok, peril = action  # type: ignore[misc]
+            return replace(self, dice=0, i=self.i + 1, manifested=self.manifested + ok, perils=bool(peril))
+        k = int(action)  # type: ignore[call-overload]
+        if k == 0:
+            return replace(self, i=self.i + 1)
+        return replace(self, pool=self.pool - k, dice=k)
+
+    def returns(self) -> list[float]:
+        return [self.manifested, min(self.wounds, self.tough), float(self.wounds >= self.tough)]
+
+
+def best_casting(pool: int, needs: tuple[int, ...], tough: int = 1) -> tuple[list[int], list[float]]:
+    """The dice to spend on each power, chosen by expectimax to manifest the most powers, then to take
+    the fewest perils wounds; returns the dice for the first power along the no-perils line and the
+    expected (powers manifested, wounds taken, P(Psyker killed))."""
+    from grimdice.engine.game import expectimax
+
+    if not 1 <= pool <= 6:
+        raise ScenarioError("pool", f"1..6 power dice, got {pool}")
+    root = Casting(pool, tuple(needs), tough)
+    sol = expectimax(root, lambda _p, v: (v[0], -v[1]))
+    plan, s = [], root
+    while s.current_player() == 0:
+        k = sol.policy[s]
+        plan.append(k)
+        s = s.apply(k)
+        if s.dice:
+            s = s.apply((1, 0))  # follow the line where the power works without perils
+        s = replace(s, perils=False)
+    return plan, [float(x) for x in sol.value]
