@@ -213,3 +213,14 @@ def test_casting_plan_by_expectimax() -> None:
     # three dice for a power needing two 4+: P = 1/2; perils 3*(1/36)*(5/6) + 1/216
     plan, v = best_casting(3, (2,))
     assert plan == [3] and close(v[0], F(1, 2)) and close(v[2], F(16, 216))
+
+
+def test_shaken_vehicle_rerolls_successful_hits() -> None:
+    # Shaken: "The Vehicle must re-roll successful hits until the end of its next activation." Q4: 1/4
+    sc = scenario(
+        "shooting",
+        {"name": "T", "quality": 4, "equipment": ['Gun (24", A1)'], "special_rules": ["Vehicle"]},
+        {"name": "B", "size": 5, "quality": 6},
+        conditions={"attacker_shaken": True},
+    )
+    assert close(calculate(sc)["hits"][1], F(1, 4))

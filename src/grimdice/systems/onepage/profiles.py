@@ -59,6 +59,7 @@ class Conditions(StrictModel):
     defender_higher: bool = Field(False, description="melee: assaulted from lower elevation")
     attacker_pinned: bool = False
     defender_pinned: bool = False
+    attacker_shaken: bool = Field(False, description="attacking Vehicle is Shaken: re-rolls successful hits")
     facing: Literal["front", "side", "rear"] = "side"
     immobile: bool = Field(False, description="vehicle target already Immobile")
 

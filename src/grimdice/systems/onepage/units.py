@@ -389,7 +389,7 @@ def scenario_units(sc: Any) -> tuple[Unit, UnitState, Unit, UnitState]:
     a = resolve_unit(sc.attacker, "attacker", sc.attacker_hero, "attacker_hero")
     d = resolve_unit(sc.defender, "defender", sc.defender_hero, "defender_hero")
     c = sc.conditions
-    sa = replace(a.initial(sc.attacker.damage), pinned=c.attacker_pinned)
+    sa = replace(a.initial(sc.attacker.damage), pinned=c.attacker_pinned, shaken=c.attacker_shaken)
     sd = replace(d.initial(sc.defender.damage), pinned=c.defender_pinned, immobile=c.immobile)
     return a, sa, d, sd
 
