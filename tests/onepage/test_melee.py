@@ -82,3 +82,14 @@ def test_bad_scenario_fields() -> None:
     with pytest.raises(ScenarioError) as e:
         calculate(scenario("shooting", ONE, TARGET, conditions={"facing": "top"}))
     assert e.value.field == "conditions.facing"
+
+
+def test_absurd_melee_is_refused_with_a_clear_error() -> None:
+    big = {
+        "name": "Horde",
+        "size": 100,
+        "quality": 4,
+        "equipment": ["Claws (A50)", "Fangs (A50)", "Horns (A50)"],
+    }
+    with pytest.raises(ScenarioError, match="use --simulate"):
+        calculate(scenario("melee", big, big))

@@ -48,6 +48,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
     a, sa, d, sd = scenario_units(sc)
     c = sc.conditions
     keys = ["casualty_order"]
+    if sc.attacker_hero is not None or sc.defender_hero is not None:
+        keys.append("joined_rules")
     extra: dict[str, Any] = {"attack": sc.attack}
     if sc.attack == "shooting":
         fires = shooting_fire(a, sa, d, c)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from grimdice.dice import Dist
+from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.attack import Fire
 from grimdice.systems.onepage.rolls import damage_table, p_morale, p_pass
 from grimdice.systems.onepage.units import Unit, UnitState, choose_order, wound
@@ -211,6 +212,10 @@ class Melee:
     states: list[UnitState]
 
 
+MAX_PAIRS = 4_000_000  # joint outcomes of both strikes the exact melee enumerates
+TOO_BIG = "too many attacks for the exact melee (millions of joint outcomes); use --simulate N"
+
+
 def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # type: ignore[no-untyped-def]
     """A melee: attacker assaults defender (see the module text and docs/onepage.md)."""
     from grimdice.dice import D6
@@ -314,6 +319,8 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
             order_p[who] += p
             if who == "both":
                 ra, rd = hit_by_a(sa, sd), hit_by_d(sd, sa)
+                if len(ra.outcomes) * len(rd.outcomes) > MAX_PAIRS:
+                    raise ScenarioError("attacker", TOO_BIG)
                 mix(hits_a, ra.hits, p)
                 mix(hits_d, rd.hits, p)
                 od = outs(rd)
@@ -329,6 +336,8 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
                         settle(wa, 0, isa, i_d, p * p1)
                         continue
                     rd = hit_by_d(states[i_d], sa)
+                    if len(ra.outcomes) * len(rd.outcomes) > MAX_PAIRS:
+                        raise ScenarioError("attacker", TOO_BIG)
                     mix(hits_d, rd.hits, p * p1)
                     for wd, ia, p2 in outs(rd):
                         settle(wa, wd, ia, i_d, p * p1 * p2)
@@ -341,6 +350,8 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
                         settle(0, wd, ia, isd, p * p1)
                         continue
                     ra = hit_by_a(states[ia], sd)
+                    if len(ra.outcomes) * len(rd.outcomes) > MAX_PAIRS:
+                        raise ScenarioError("attacker", TOO_BIG)
                     mix(hits_a, ra.hits, p * p1)
                     for wa, i_d, p2 in outs(ra):
                         settle(wa, wd, ia, i_d, p * p1 * p2)
