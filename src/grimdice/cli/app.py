@@ -97,6 +97,29 @@ def roster_scenario(
 
 
 @app.command()
+def check(
+    army: Annotated[Path, typer.Argument(help="Army file (kind: army), e.g. a One Page 40k army.")],
+    points: Annotated[int | None, typer.Option("--points", help="Game size in points.")] = None,
+) -> None:
+    """Check ARMY against the army-building limits; list every violation (exit 1 if any)."""
+    from grimdice.systems.onepage.army import check_army
+
+    err = Console(stderr=True)
+    try:
+        fielded = check_army(army, points)
+    except GrimdiceError as exc:
+        err.print(f"[bold red]error[/]: {exc}", highlight=False, markup=False)
+        raise typer.Exit(2) from None
+    for v in fielded.violations:
+        typer.echo(f"violation: {v}")
+    names = ", ".join(f"{u.name} [{u.size}]" for u in fielded.units)
+    typer.echo(f"{len(fielded.units)} units, {fielded.points} pts: {names}")
+    if fielded.violations:
+        raise typer.Exit(1)
+    typer.echo("ok")
+
+
+@app.command()
 def systems() -> None:
     """List the rule systems a scenario can name."""
     for name in sorted(SYSTEMS):

@@ -1,0 +1,111 @@
+"""One Page 40k v2.21 (Beginner's Guide): units and armies as game state, every special rule of
+the text, exact and Monte Carlo shooting and melee. See ``docs/onepage.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grimdice.engine.options import RunOptions
+from grimdice.result import Result
+from grimdice.systems.base import calculate_for
+from grimdice.systems.onepage.attack import melee_fire, shooting_fire
+from grimdice.systems.onepage.profiles import Scenario
+from grimdice.systems.onepage.report import (
+    build,
+    component_laws,
+    melee_stages,
+    shooting_stages,
+    table_laws,
+    top_states,
+)
+from grimdice.systems.onepage.rules import RULES
+from grimdice.systems.onepage.units import Unit, scenario_units
+
+__all__ = ["RULES", "Scenario", "calculate", "evaluate"]
+
+
+def _choices(a: Unit, fires: list[Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "weapon": str(f.odds.weapon),
+            "models": f.instances,
+            "dice": f.dice,
+            **({"piercing": f.odds.option} if f.odds.option else {}),
+        }
+        for f in fires
+    ]
+
+
+def _orders(unit: Unit, orders: dict[int, tuple[int, ...]]) -> dict[str, list[str]] | None:
+    if len(unit.removal_orders()) < 2:
+        return None
+    return {str(w): [unit.groups[g].name for g in o] for w, o in sorted(orders.items())}
+
+
+def evaluate(sc: Scenario, options: RunOptions) -> Result:
+    """Resolve the scenario's shooting or melee, exactly or by ``options.simulate`` seeded trials."""
+    a, sa, d, sd = scenario_units(sc)
+    c = sc.conditions
+    keys = ["casualty_order"]
+    if sc.attacker_hero is not None or sc.defender_hero is not None:
+        keys.append("joined_rules")
+    extra: dict[str, Any] = {"attack": sc.attack}
+    if sc.attack == "shooting":
+        fires = shooting_fire(a, sa, d, c)
+        extra["fired"] = _choices(a, fires)
+        keys += ["one_weapon", "half_killed"]
+        if any(f.odds.weapon.x for f in fires):
+            keys.append("x_rule")
+        if d.kind in ("vehicle", "walker"):
+            keys.append("vehicle_table")
+        if options.exact:
+            from grimdice.systems.onepage.exact import shooting_table
+
+            st, table = shooting_table(a, sa, d, sd, c)
+            hits, law_of = st.hits, table_laws(table)
+            extra["end_states"] = top_states((d,), table, (1,))
+            orders = _orders(d, st.orders)
+            if orders:
+                extra["tough_order"] = orders
+        else:
+            from grimdice.systems.onepage.simulate import simulate_shooting
+
+            hits, comps = simulate_shooting(a, sa, d, sd, c, options)
+            law_of = component_laws(comps)
+            extra["end_states"] = top_states((d,), {(s,): p for s, p in comps[1].items()}, (0,))
+        stages = shooting_stages(d, sd, hits, law_of)
+        return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
+    keys += ["assault_bonus", "who_strikes", "unit_strike_order", "melee_wounds"]
+    if a.has("furious"):
+        keys.append("furious")
+    extra["attacker_fires"] = _choices(
+        a, melee_fire(a, sa, d, c.model_copy(update={"action": "assault"}), assaulting=True)
+    )
+    extra["defender_fires"] = _choices(
+        d, melee_fire(d, sd, a, c.model_copy(update={"action": "hold"}), assaulting=False)
+    )
+    if options.exact:
+        from grimdice.systems.onepage.exact import melee_table
+
+        m = melee_table(a, sa, d, sd, c)
+        laws = (m.hits_a, m.hits_d, m.wounds_a, m.wounds_d)
+        law_of = table_laws(m.final, {0: m.states, 1: m.states})
+        extra["end_states"] = top_states((a, d), m.final, (0, 1), states=m.states)
+        extra["strike_order"] = m.order_p
+        for side, unit in (("attacker", a), ("defender", d)):
+            o = _orders(unit, m.orders.get(side, {}))
+            if o:
+                extra[f"{side}_tough_order"] = o
+    else:
+        from grimdice.systems.onepage.simulate import simulate_melee
+
+        laws, comps, joint = simulate_melee(a, sa, d, sd, c, options)
+        law_of = component_laws(comps)
+        if joint is not None:
+            extra["end_states"] = top_states((a, d), joint, (0, 1))
+    stages = melee_stages(a, sa, d, sd, laws, law_of)
+    return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
+
+
+calculate = calculate_for("onepage")

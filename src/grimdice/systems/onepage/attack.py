@@ -1,0 +1,164 @@
+"""What both engines share: who attacks with what, per-attack odds, and the sides' choices.
+
+Shooting: "All models in a unit that have line of sight to an enemy unit and that have a weapon that
+is within range of that unit may fire one of their weapons at it." Melee: "All models in a unit that
+are in base contact ... may attack with all their melee weapons."
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grimdice.systems.onepage.profiles import Conditions
+from grimdice.systems.onepage.rolls import hit_face, p_pass
+from grimdice.systems.onepage.units import Unit, UnitState
+from grimdice.systems.onepage.weapons import Weapon
+
+
+@dataclass(frozen=True)
+class Odds:
+    """One weapon's dice against one target: the hit and block tests and the attacker's Piercing pick."""
+
+    weapon: Weapon
+    hit_q: int  # hit on this face or better
+    reroll_fail: bool
+    reroll_success: bool
+    rending: bool
+    armored: bool  # the target's Armored roll applies to this weapon's hits
+    block_q: int
+    reroll_blocks: bool
+    option: str  # "", "armored" (ignore Armored) or "reroll" (target re-rolls successful blocks)
+
+    @property
+    def p_hit(self) -> float:
+        f = hit_face(self.hit_q, self.reroll_fail, self.reroll_success)
+        return sum(p for k, p in f.to_dict().items() if k >= self.hit_q)
+
+    @property
+    def p_rend(self) -> float:
+        """P(a hit on a 6 that "causes one automatic wound") — Rending."""
+        return hit_face(self.hit_q, self.reroll_fail, self.reroll_success)[6] if self.rending else 0.0
+
+    @property
+    def p_wound_per_hit(self) -> float:
+        """A normal hit becomes a wound: not ignored by Armored (4+), then the block test fails."""
+        fail = 1 - p_pass(self.block_q)
+        if self.reroll_blocks:
+            fail += (1 - fail) * fail
+        return fail * (0.5 if self.armored else 1.0)
+
+    @property
+    def p_wound(self) -> float:
+        return self.p_rend + (self.p_hit - self.p_rend) * self.p_wound_per_hit
+
+
+def piercing_applies(w: Weapon, target: Unit) -> bool:
+    """Piercing, the "x" rule, or Poison: "count as having the Piercing special rule against Infantry
+    and Monster units"."""
+    return w.piercing or (w.has("poison") and target.kind in ("infantry", "monster"))
+
+
+def odds(w: Weapon, shooter: Unit, target: Unit, c: Conditions, *, melee: bool, shaken: bool = False) -> Odds:
+    """The odds of weapon ``w``; Piercing's option is the one with more wounds per attack
+    ("either ignore the Armored special rule, or their targets must re-roll successful blocks ...
+    (pick one)"), unless the scenario forces one."""
+    cover = not melee and (c.cover or c.elevated_target or c.no_line_of_sight)
+    armored = target.armored or cover  # "multiple instances of the same special rule are not cumulative"
+    hit_q = 2 if (not melee and w.has("scope")) else shooter.quality
+    reroll_fail = w.has("linked") or (melee and c.action == "assault" and shooter.has("hatred"))
+    base = Odds(w, hit_q, reroll_fail, shaken, w.has("rending"), armored, target.quality, False, "")
+    if not piercing_applies(w, target):
+        return base
+    ign = Odds(w, hit_q, reroll_fail, shaken, w.has("rending"), False, target.quality, False, "armored")
+    rer = Odds(w, hit_q, reroll_fail, shaken, w.has("rending"), armored, target.quality, True, "reroll")
+    if c.piercing == "armored":
+        return ign
+    if c.piercing == "reroll":
+        return rer
+    return ign if ign.p_wound > rer.p_wound else rer
+
+
+@dataclass(frozen=True)
+class Fire:
+    """``instances`` weapons ``odds.weapon`` fired, each with ``odds.weapon.attacks`` dice."""
+
+    odds: Odds
+    instances: int
+
+    @property
+    def dice(self) -> int:
+        return self.instances * self.odds.weapon.attacks
+
+
+def merge(fires: list[Fire]) -> list[Fire]:
+    out: dict[Odds, int] = {}
+    for f in fires:
+        if f.instances:
+            out[f.odds] = out.get(f.odds, 0) + f.instances
+    return [Fire(o, n) for o, n in out.items()]
+
+
+def shooting_fire(shooter: Unit, state: UnitState, target: Unit, c: Conditions) -> list[Fire]:
+    """Each model in range fires its best weapon in range (Relentless on Hold: all of them).
+
+    Relentless: "Units with this special rule may fire all of their weapons when using Hold
+    actions". Indirect: "may be fired at enemies that are not within line of sight". Limited weapons
+    are fired (their one use)."""
+    left = c.in_range if c.in_range is not None else state.models
+    fires: list[Fire] = []
+    for g, n in zip(shooter.groups, state.alive, strict=True):
+        k = min(n, left)
+        left -= k
+        usable = [
+            w
+            for w in g.weapons
+            if not w.melee and w.range >= c.distance and (not c.no_line_of_sight or w.has("indirect"))
+        ]
+        if not k or not usable:
+            continue
+        all_of = shooter.has("relentless") and c.action == "hold"
+        shaken = state.shaken
+        cands = [odds(w, shooter, target, c, melee=False, shaken=shaken) for w in usable]
+        if all_of:
+            fires += [Fire(o, k) for o in cands]
+        else:
+            best = max(cands, key=lambda o: o.p_wound * o.weapon.attacks)
+            fires.append(Fire(best, k))
+    return merge(fires)
+
+
+def melee_fire(unit: Unit, state: UnitState, target: Unit, c: Conditions, *, assaulting: bool) -> list[Fire]:
+    """Every model strikes with all its melee weapons; "the assaulting unit receives a bonus of 1
+    Attack per assaulting model"; Furious: "+1 Attack in melee when using Assault actions". Bonus
+    attacks carry no weapon rules (reading ``assault_bonus``)."""
+    fires: list[Fire] = []
+    for g, n in zip(unit.groups, state.alive, strict=True):
+        if not n:
+            continue
+        for w in g.weapons:
+            if w.melee:
+                fires.append(Fire(odds(w, unit, target, c, melee=True, shaken=state.shaken), n))
+        if assaulting:
+            extra = 1 + (1 if unit.has("furious") else 0)
+            bonus = Weapon("Assault bonus", None, 1)
+            fires.append(Fire(odds(bonus, unit, target, c, melee=True, shaken=state.shaken), n * extra))
+    return merge(fires)
+
+
+def strikes(unit: Unit, rule: str) -> bool:
+    """The unit has Strikes First/Last itself or on one of its melee weapons (reading
+    ``unit_strike_order``)."""
+    return unit.has(rule) or any(w.has(rule) for g in unit.groups for w in g.weapons if w.melee)
+
+
+def strike_order(a_first: bool, a_last: bool, d_first: bool, d_last: bool) -> str:
+    """Who resolves first: ``"attacker"``, ``"defender"`` or ``"both"`` (attacks resolved, then
+    "After both units have resolved all of their attacks, both units have to remove casualties").
+    Strikes First/Last: "If two units with this special rule fight each other in melee they ignore
+    this special rule." """
+    if a_first and d_first:
+        a_first = d_first = False
+    if a_last and d_last:
+        a_last = d_last = False
+    a, d = int(a_first) - int(a_last), int(d_first) - int(d_last)
+    return "attacker" if a > d else "defender" if d > a else "both"

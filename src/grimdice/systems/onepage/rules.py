@@ -1,0 +1,224 @@
+"""The special rules of One Page 40k v2.21 (Beginner's Guide) as one :class:`RuleTable`.
+
+Every rule cites the sentence of ``one-page-40k-2.21-beginners-guide.txt`` it follows. Unit types
+are special rules in this text: "Units with the Hero special rule count as Heroes. Units with the
+Monster, Vehicle or Walker special rule count as Special units."
+"""
+
+from __future__ import annotations
+
+from grimdice.engine.rules import Param, Reading, Rule, RuleTable
+
+SRC = "OP40k 2.21 Beginner's Guide"
+
+
+def _r(name: str, param: Param, applies: str, summary: str, section: str, **kw: object) -> Rule:
+    return Rule(name, param, applies, summary, f"{SRC}, {section}", **kw)  # type: ignore[arg-type]
+
+
+F, C = Param.FLAG, Param.COUNT
+RULES = RuleTable(
+    "onepage",
+    [
+        # unit types ("Units with the Hero special rule count as Heroes...")
+        _r(
+            "Hero",
+            F,
+            "unit",
+            "counts as a Hero: at most one per army; may join Infantry of same Quality",
+            "Preparing your Army; Heroes & Psykers",
+        ),
+        _r("Monster", F, "unit", "Special unit; always has Armored, Fear and Relentless", "Monsters"),
+        _r(
+            "Walker",
+            F,
+            "unit",
+            "Special unit; always Armored and Relentless; Vehicle damage rules",
+            "Walkers",
+        ),
+        _r(
+            "Vehicle",
+            F,
+            "unit",
+            "Special unit; Armored, Relentless; D6 automatic hits when assaulting; damage table per wounding",
+            "Vehicles",
+        ),
+        # the special rules, in the text's order
+        _r("Armored", F, "unit", "each hit taken is ignored on a 4+ (before blocks)", "Armored"),
+        _r(
+            "Deep Strike",
+            F,
+            "unit",
+            'reserve; from round 2 on a 4+ place over 12" from enemies; '
+            'on 1-2 the opponent moves it up to 12"',
+            "Deep Strike",
+        ),
+        _r("Fast", F, "unit", '+3" Walk, +6" Run/Assault', "Fast"),
+        _r("Fear", F, "unit", "enemies without Fear test morale before melee; failed: Strikes Last", "Fear"),
+        _r("Fearless", F, "unit", "morale tests roll one extra die, highest counts", "Fearless"),
+        _r(
+            "Flying",
+            F,
+            "unit",
+            "moves through units and impassable terrain, ignores terrain effects",
+            "Flying",
+        ),
+        _r(
+            "Furious",
+            F,
+            "unit",
+            "+1 Attack per model in melee when assaulting",
+            "Furious",
+            verified=False,
+            reading="+1 Attack for each striking model (the text does not say per model)",
+        ),
+        _r("Hatred", F, "unit", "re-roll failed melee hits when assaulting", "Hatred"),
+        _r(
+            "Indirect",
+            F,
+            "weapon",
+            "may fire without line of sight; the target then counts as in Cover",
+            "Indirect",
+        ),
+        _r("Limited", F, "weapon", "fired once per game", "Limited"),
+        _r("Linked", F, "weapon", "re-roll failed hits", "Linked"),
+        _r(
+            "Piercing",
+            F,
+            "weapon",
+            "ignore Armored, or the target re-rolls successful blocks (attacker picks)",
+            "Piercing",
+        ),
+        _r("Poison", F, "weapon", "Piercing against Infantry and Monster units", "Poison"),
+        _r(
+            "Psyker",
+            C,
+            "unit",
+            "D3+X power dice per round (max 6); manifest on as many 4+ as the "
+            "power's number; two or more 6s: D3 automatic wounds",
+            "Psyker(X)",
+            bounds=(1, 6),
+            example="Psyker(1)",
+            combine="max",
+        ),
+        _r("Relentless", F, "unit", "fires all weapons when using Hold actions", "Relentless"),
+        _r(
+            "Rending",
+            F,
+            "weapon",
+            "a hit roll of 6 causes one automatic wound, not ignored by Armored",
+            "Rending",
+        ),
+        _r("Scout", F, "unit", 'deployed last, anywhere over 12" from enemies', "Scout"),
+        _r("Scope", F, "weapon", "Quality 2+ when shooting it", "Scope"),
+        _r("Strider", F, "unit", "difficult terrain counts as open when moving", "Strider"),
+        _r(
+            "Strikes First",
+            F,
+            "weapon or unit",
+            "melee attacks fully resolved (with casualties) "
+            "before the opponent's; cancels against Strikes First",
+            "Strikes First",
+        ),
+        _r(
+            "Strikes Last",
+            F,
+            "weapon or unit",
+            "melee attacks resolved after the opponent's; cancels against Strikes Last",
+            "Strikes Last",
+        ),
+        _r(
+            "Tough",
+            C,
+            "model",
+            "accumulates X wounds before removal; one model at a time",
+            "Tough(X)",
+            bounds=(1, 50),
+            example="Tough(3)",
+            combine="max",
+        ),
+        _r(
+            "Transport",
+            C,
+            "unit",
+            "carries up to X Infantry models; destroyed: D6 automatic hits on the passengers",
+            "Transport(X)",
+            bounds=(1, 100),
+            example="Transport(10)",
+        ),
+    ],
+    readings=[
+        Reading(
+            "half_killed",
+            "morale test when half of the models are killed at once",
+            f"{SRC}, Morale",
+            "'half' means killed*2 >= models the unit had before that attack",
+        ),
+        Reading(
+            "x_rule",
+            'all wounds of an "x" weapon go to a single model',
+            f'{SRC}, The "x" Rule',
+            "per weapon fired: its wounds go to the model being "
+            "worked on (Tough: the damaged one), excess wounds are lost; applied after the "
+            "other weapons' wounds",
+        ),
+        Reading(
+            "one_weapon",
+            "each model fires one weapon (all with Relentless on Hold)",
+            f"{SRC}, Who can Shoot",
+            "grimdice fires, per model, the weapon with the highest "
+            "expected wounds on the target (the attacker's choice)",
+        ),
+        Reading(
+            "casualty_order",
+            "the defender removes models in any order",
+            f"{SRC}, Wounds & Casualties",
+            "regular models with the fewest melee attacks are "
+            "removed first; a joined Hero's Tough order is chosen per wound count to keep the "
+            "most points alive",
+        ),
+        Reading(
+            "assault_bonus",
+            "+1 Attack per assaulting model",
+            f"{SRC}, Melee: Determine Attacks",
+            "counted for each assaulting model that can strike; bonus attacks (and Furious ones) "
+            "carry no weapon rules",
+        ),
+        Reading(
+            "who_strikes",
+            'models in base contact or within 2" strike',
+            f"{SRC}, Who can Strike",
+            "every model of both units strikes (the scenario does not place models)",
+        ),
+        Reading(
+            "unit_strike_order",
+            "Strikes First/Last are weapon rules",
+            f"{SRC}, Strikes First",
+            "a unit with any melee weapon with the rule (or the rule itself) resolves all its "
+            "attacks first/last",
+        ),
+        Reading(
+            "joined_rules",
+            "rules of a unit with a joined Hero",
+            f"{SRC}, Heroes & Psykers",
+            "the host unit's rules apply to the whole unit, except Armored (the half rule) and "
+            "Tough (per model)",
+        ),
+        Reading(
+            "melee_wounds",
+            "combat resolution counts wounds caused",
+            f"{SRC}, Combat Resolution",
+            'every wound rolled counts, including those lost to the "x" rule or beyond the last model',
+        ),
+        Reading(
+            "vehicle_table",
+            "the Vehicle damage table is rolled once per attack that wounds",
+            f"{SRC}, Vehicles",
+            "rolled once after each shooting or melee strike that caused one or "
+            "more wounds and left the unit alive; Walkers use it too",
+        ),
+    ],
+    what="special rule",
+)
+
+__all__ = ["RULES"]

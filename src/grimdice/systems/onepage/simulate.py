@@ -1,0 +1,286 @@
+"""The Monte Carlo engine: the same rules rolled literally, die by die, vectorised over trials.
+
+It shares with the exact engine only *decisions* (who fires what, the Piercing pick, the removal
+order: ``attack.py`` and ``units.choose_order``), never probabilities; every die is rolled with the
+seeded :class:`~grimdice.dice.Sampler` inside :func:`~grimdice.engine.montecarlo.run_trials`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from grimdice.dice import Dist, Sampler
+from grimdice.engine.montecarlo import run_trials
+from grimdice.engine.options import RunOptions
+from grimdice.systems.onepage.attack import Fire, Odds, melee_fire, odds, shooting_fire, strike_order, strikes
+from grimdice.systems.onepage.rolls import ARMORED_IGNORES, damage_result
+from grimdice.systems.onepage.units import Unit, UnitState, choose_order, decode, encode, wound
+from grimdice.systems.onepage.weapons import Weapon
+
+
+def morale_roll(sampler: Sampler, n: int, unit: Unit) -> np.ndarray:
+    """A morale test per trial (Fearless: "roll one extra die and pick the highest result")."""
+    face = sampler.roll(n)
+    if unit.has("fearless"):
+        face = np.maximum(face, sampler.roll(n))
+    return face >= unit.quality
+
+
+def roll_hits(sampler: Sampler, o: Odds, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(hits, Rending hits that are automatic wounds) per trial."""
+    rolls, valid = sampler.pool(dice)
+    q = o.hit_q
+    mask = valid & (((rolls < q) & o.reroll_fail) | ((rolls >= q) & o.reroll_success))
+    if mask.any():
+        rolls = sampler.reroll(rolls, mask)
+    hit = valid & (rolls >= q)
+    rend = hit & (rolls == 6) if o.rending else np.zeros_like(hit)
+    return hit.sum(axis=1), rend.sum(axis=1)
+
+
+def roll_blocks(sampler: Sampler, o: Odds, hits: np.ndarray) -> np.ndarray:
+    """Wounds from normal hits: Armored ignores on 4+, then the target's block test (re-rolling
+    successful blocks when the attacker picked that Piercing option)."""
+    rolls, valid = sampler.pool(hits)
+    live = valid.copy()
+    if o.armored:
+        live &= sampler.roll(rolls.shape) < ARMORED_IGNORES
+    blocked = rolls >= o.block_q
+    if o.reroll_blocks:
+        redo = live & blocked
+        if redo.any():
+            rolls = sampler.reroll(rolls, redo)
+            blocked = rolls >= o.block_q
+    return (live & ~blocked).sum(axis=1)
+
+
+def strike_sim(
+    sampler: Sampler,
+    fires_of: Callable[[UnitState], list[Fire]],
+    att: Unit,
+    att_codes: np.ndarray,
+    target: Unit,
+    t_state: UnitState,
+    *,
+    auto: Odds | None = None,
+    facing: str = "side",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(hits, wounds caused, target state codes) per trial, the attackers in states ``att_codes``."""
+    n = att_codes.size
+    hits = np.zeros(n, dtype=np.int64)
+    normal = np.zeros(n, dtype=np.int64)
+    singles: list[tuple[np.ndarray, np.ndarray]] = []  # (trial indices, wounds) per "x" weapon fired
+    for code in np.unique(att_codes):
+        idx = np.flatnonzero(att_codes == code)
+        s = decode(att, int(code))
+        for f in fires_of(s):
+            o = f.odds
+            if o.weapon.x:
+                for _ in range(f.instances):
+                    h, r = roll_hits(sampler, o, np.full(idx.size, o.weapon.attacks))
+                    hits[idx] += h
+                    singles.append((idx, r + roll_blocks(sampler, o, h - r)))
+            else:
+                h, r = roll_hits(sampler, o, np.full(idx.size, f.dice))
+                hits[idx] += h
+                normal[idx] += r + roll_blocks(sampler, o, h - r)
+        if auto is not None and s.models:
+            # "Vehicles ... deal D6 automatic hits when using Assault actions."
+            h = sampler.roll(idx.size)
+            hits[idx] += h
+            normal[idx] += roll_blocks(sampler, auto, h)
+    cols = [normal]
+    for idx, w in singles:
+        col = np.zeros(n, dtype=np.int64)
+        col[idx] = w
+        cols.append(col)
+    rows = np.stack(cols, axis=1)
+    uniq, inv = np.unique(rows, axis=0, return_inverse=True)
+    codes = np.empty(len(uniq), dtype=np.int64)
+    for i, row in enumerate(uniq):
+        order = choose_order(target, t_state, int(row[0]))
+        s = wound(target, t_state, int(row[0]), order)
+        for k in row[1:]:
+            s = wound(target, s, int(k), order, single=True)
+        codes[i] = encode(target, s)
+    total = rows.sum(axis=1)
+    out = codes[np.asarray(inv).reshape(-1)]
+    if target.kind in ("vehicle", "walker"):
+        out = vehicle_sim(sampler, target, out, total > 0, facing)
+    return hits, total, out
+
+
+def vehicle_sim(
+    sampler: Sampler, unit: Unit, codes: np.ndarray, wounded: np.ndarray, facing: str
+) -> np.ndarray:
+    """The Vehicle damage table rolled literally (two dice lowest in front, highest in the rear)."""
+    codes = codes.copy()
+    order = unit.removal_orders()[0]
+    alive = np.array([not decode(unit, int(c)).destroyed for c in codes], dtype=bool)
+    active = wounded & alive
+    while active.any():
+        idx = np.flatnonzero(active)
+        f = sampler.roll(idx.size)
+        if facing != "side":
+            g = sampler.roll(idx.size)
+            f = np.minimum(f, g) if facing == "front" else np.maximum(f, g)
+        r = damage_result(f)
+        active[:] = False
+        cur = codes[idx].copy()  # the states before this roll (codes change below)
+        for code in np.unique(cur):
+            s = decode(unit, int(code))
+            at = idx[cur == code]
+            rr = r[cur == code]
+            codes[at[rr == 1]] = encode(unit, replace(s, shaken=True))
+            im = at[rr == 2]
+            if not s.immobile:
+                codes[im] = encode(unit, replace(s, immobile=True))
+            else:
+                s2 = wound(unit, s, 1, order)
+                codes[im] = encode(unit, s2)
+                if not s2.destroyed:
+                    active[im] = True
+    return codes
+
+
+def _table(tally: Any, name: str, f: Callable[[int], Any] = int) -> dict:
+    d: Dist = tally.dist(name)
+    return {f(k): p for k, p in d.to_dict().items() if p > 0}
+
+
+def simulate_shooting(
+    a: Unit, sa: UnitState, d: Unit, sd: UnitState, c: Any, options: RunOptions
+) -> tuple[Dist, list[dict]]:
+    fires = shooting_fire(a, sa, d, c)
+    before = sd.models
+
+    def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
+        att = np.full(size, encode(a, sa), dtype=np.int64)
+        hits, tot, codes = strike_sim(sampler, lambda s: fires, a, att, d, sd, facing=c.facing)
+        tested = np.zeros(size, dtype=np.int64)
+        ok = morale_roll(sampler, size, d)
+        cur = codes.copy()
+        for code in np.unique(cur):
+            s = decode(d, int(code))
+            killed = before - s.models
+            if s.models and killed and 2 * killed >= before:
+                at = cur == code
+                tested[at] = 1
+                codes[at & ~ok] = encode(d, replace(s, pinned=True))
+        return {"hits": hits, "wounds": tot, "state": codes, "tested": tested}
+
+    t = run_trials(
+        trial, options.simulate or 1, options.seed, workers=options.workers, progress=options.progress
+    )
+    comps = [_table(t, "wounds"), _table(t, "state", lambda k: decode(d, k)), _table(t, "tested")]
+    return t.dist("hits"), comps
+
+
+def simulate_melee(
+    a: Unit, sa: UnitState, d: Unit, sd: UnitState, c: Any, options: RunOptions
+) -> tuple[tuple[Dist, Dist, Dist, Dist], list[dict], dict | None]:
+    from grimdice.systems.onepage.exact import fear_fail
+
+    ca = c.model_copy(update={"action": "assault"})
+    cd = c.model_copy(update={"action": "hold"})
+    auto = odds(Weapon("Automatic hits", None, 1), a, d, ca, melee=True) if a.kind == "vehicle" else None
+    fa, fd = fear_fail(a, d) > 0, fear_fail(d, a) > 0
+    who = {
+        (x, y): strike_order(
+            strikes(a, "strikes_first") or c.attacker_higher,
+            strikes(a, "strikes_last") or sa.pinned or x,
+            strikes(d, "strikes_first") or c.defender_higher,
+            strikes(d, "strikes_last") or sd.pinned or y,
+        )
+        for x in (False, True)
+        for y in (False, True)
+    }
+
+    def fires_a(s: UnitState) -> list[Fire]:
+        return melee_fire(a, s, d, ca, assaulting=True)
+
+    def fires_d(s: UnitState) -> list[Fire]:
+        return melee_fire(d, s, a, cd, assaulting=False)
+
+    size_d = (
+        encode(
+            d,
+            UnitState(
+                tuple(g.count for g in d.groups), tuple(g.tough - 1 for g in d.groups), True, True, True, True
+            ),
+        )
+        + 1
+    )
+    size_a = (
+        encode(
+            a,
+            UnitState(
+                tuple(g.count for g in a.groups), tuple(g.tough - 1 for g in a.groups), True, True, True, True
+            ),
+        )
+        + 1
+    )
+    joint_ok = size_a * size_d <= 2_000_000
+
+    def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
+        # Fear: a morale test "before fighting melee"
+        af = ~morale_roll(sampler, size, a) & fa
+        df = ~morale_roll(sampler, size, d) & fd
+        order = np.empty(size, dtype=object)
+        for (x, y), w in who.items():
+            order[(af == x) & (df == y)] = w
+        a0 = np.full(size, encode(a, sa), dtype=np.int64)
+        d0 = np.full(size, encode(d, sd), dtype=np.int64)
+        ha, wa, hd, wd = (np.zeros(size, dtype=np.int64) for _ in range(4))
+        a_end, d_end = a0.copy(), d0.copy()
+        first_a = order != "defender"
+        first_d = order != "attacker"
+        if first_a.any():
+            ha[first_a], wa[first_a], d_end[first_a] = strike_sim(
+                sampler, fires_a, a, a0[first_a], d, sd, auto=auto, facing=c.facing
+            )
+        if first_d.any():
+            hd[first_d], wd[first_d], a_end[first_d] = strike_sim(
+                sampler, fires_d, d, d0[first_d], a, sa, facing=c.facing
+            )
+        second_d = order == "attacker"
+        if second_d.any():
+            hd[second_d], wd[second_d], a_end[second_d] = strike_sim(
+                sampler, fires_d, d, d_end[second_d], a, sa, facing=c.facing
+            )
+        second_a = order == "defender"
+        if second_a.any():
+            ha[second_a], wa[second_a], d_end[second_a] = strike_sim(
+                sampler, fires_a, a, a_end[second_a], d, sd, auto=auto, facing=c.facing
+            )
+        winner = np.where(wa > wd, 1, np.where(wd > wa, 2, 0))
+        ok_a, ok_d = morale_roll(sampler, size, a), morale_roll(sampler, size, d)
+        for unit, codes, lost, ok in ((d, d_end, winner == 1, ok_d), (a, a_end, winner == 2, ok_a)):
+            cur = codes.copy()
+            for code in np.unique(cur[lost & ~ok]):
+                s = decode(unit, int(code))
+                if s.destroyed:
+                    continue
+                bad = replace(s, pinned=True) if 2 * s.models > unit.started_with else replace(s, routed=True)
+                codes[lost & ~ok & (cur == code)] = encode(unit, bad)
+        out = {"a": a_end, "d": d_end, "winner": winner, "wa": wa, "wd": wd, "ha": ha, "hd": hd}
+        if joint_ok:
+            out["joint"] = a_end * size_d + d_end
+        return out
+
+    t = run_trials(
+        trial, options.simulate or 1, options.seed, workers=options.workers, progress=options.progress
+    )
+    comps = [
+        _table(t, "a", lambda k: decode(a, k)),
+        _table(t, "d", lambda k: decode(d, k)),
+        _table(t, "winner"),
+    ]
+    joint = None
+    if joint_ok:
+        joint = {(decode(a, k // size_d), decode(d, k % size_d)): p for k, p in _table(t, "joint").items()}
+    return (t.dist("ha"), t.dist("hd"), t.dist("wa"), t.dist("wd")), comps, joint

@@ -1,0 +1,428 @@
+"""Units and armies of One Page 40k v2.21 as the game's state: validated specs -> resolved units.
+
+"In the rules individual miniatures are referred to as "models", whilst groups of one or more
+models are referred to as "units"." A :class:`Unit` is a fixed profile (its model groups, Quality,
+rules); a :class:`UnitState` is what changes in play (models alive per group, wounds accumulated on
+Tough models, pinned, routed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from itertools import permutations
+from typing import Any
+
+from grimdice.errors import ScenarioError
+from grimdice.systems.onepage.profiles import Army, UnitSpec
+from grimdice.systems.onepage.rules import RULES
+from grimdice.systems.onepage.weapons import DEFAULT_MELEE, Weapon, parse_weapon
+
+SPECIAL = ("monster", "walker", "vehicle")
+#: "Monsters always have the Armored, Fear and Relentless special rules." / "Walkers always have the
+#: Armored and Relentless special rules" / "Vehicles always have the Armored and Relentless special rules"
+INNATE = {
+    "monster": ("armored", "fear", "relentless"),
+    "walker": ("armored", "relentless"),
+    "vehicle": ("armored", "relentless"),
+}
+
+
+@dataclass(frozen=True)
+class Group:
+    """Identical models of a unit: how many, Tough value, weapons, points per model."""
+
+    name: str
+    count: int
+    tough: int
+    weapons: tuple[Weapon, ...]
+    armored: bool
+    hero: bool = False
+    points: float = 1.0
+
+    @property
+    def melee_attacks(self) -> int:
+        return sum(w.attacks for w in self.weapons if w.melee)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit profile: groups of models (a joined Hero is its own group), Quality and rules."""
+
+    name: str
+    quality: int
+    groups: tuple[Group, ...]
+    rules: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    cost: int = 0
+    started_with: int = 0
+
+    def has(self, rule: str) -> bool:
+        return bool(self.rules.get(rule))
+
+    @property
+    def size(self) -> int:
+        return sum(g.count for g in self.groups)
+
+    @property
+    def kind(self) -> str:
+        """ "Any unit that is not Special (Monsters, Vehicles and Walkers) counts as Infantry."""
+        return next((k for k in SPECIAL if self.has(k)), "infantry")
+
+    @property
+    def armored(self) -> bool:
+        """Armored: "If a unit with this special rule joins a unit without this special rule, you may
+        only apply this special rule if at least half of the models in the unit have it." """
+        return 2 * sum(g.count for g in self.groups if g.armored) >= self.size
+
+    def initial(self, damage: int = 0) -> UnitState:
+        s = UnitState(tuple(g.count for g in self.groups), tuple(0 for _ in self.groups))
+        return s if not damage else wound(self, s, damage, self.removal_orders()[0])
+
+    def removal_orders(self) -> list[tuple[int, ...]]:
+        """Orders in which the defender may remove models: regular groups with the fewest melee
+        attacks first (reading ``casualty_order``); a joined Hero/Psyker either first or last — Tough:
+        "you must either accumulate wounds on the unit with this special rule first until it is
+        killed, or remove regular models as casualties before starting to accumulate wounds on the
+        unit with this special rule"."""
+        regular = sorted(
+            (i for i, g in enumerate(self.groups) if not g.hero),
+            key=lambda i: (self.groups[i].melee_attacks, i),
+        )
+        heroes = [i for i, g in enumerate(self.groups) if g.hero]
+        if not heroes or not regular:
+            return [tuple(regular + heroes)]
+        return [tuple(p) + tuple(regular) for p in permutations(heroes)] + [tuple(regular + heroes)]
+
+
+@dataclass(frozen=True)
+class UnitState:
+    """The state of a unit in play: models alive and wounds on the damaged Tough model per group."""
+
+    alive: tuple[int, ...]
+    damage: tuple[int, ...]
+    pinned: bool = False
+    routed: bool = False
+    shaken: bool = False  # Vehicle damage table: "must re-roll successful hits"
+    immobile: bool = False  # "may not move or pivot until the end of the game"
+
+    @property
+    def models(self) -> int:
+        return 0 if self.routed else sum(self.alive)
+
+    @property
+    def destroyed(self) -> bool:
+        return self.models == 0
+
+
+def wound(
+    unit: Unit, state: UnitState, wounds: int, order: Sequence[int], *, single: bool = False
+) -> UnitState:
+    """Remove casualties for ``wounds`` in removal ``order``.
+
+    Tough(X): "Models with this special rule must accumulate X wounds before being removed as a
+    casualty." ... "you must first accumulate them on a single model until it is killed before you
+    start accumulating them on another model." A group with a damaged model is finished first.
+    ``single``: the "x" rule, "all their wounds must be assigned to a single model" (excess lost).
+    """
+    alive, damage = list(state.alive), list(state.damage)
+    seq = [g for g in range(len(alive)) if damage[g] and alive[g]] + [
+        g for g in order if not (damage[g] and alive[g])
+    ]
+    for g in seq:
+        if wounds <= 0:
+            break
+        if not alive[g]:
+            continue
+        tough = unit.groups[g].tough
+        if single:
+            need = tough - damage[g]
+            if wounds >= need:
+                alive[g] -= 1
+                damage[g] = 0
+            else:
+                damage[g] += wounds
+            break
+        acc = damage[g] + wounds  # wounds on this group, the damaged model first
+        killed = min(alive[g], acc // tough)
+        alive[g] -= killed
+        wounds = acc - killed * tough
+        damage[g] = 0
+        if alive[g]:
+            damage[g], wounds = wounds, 0
+    return replace(state, alive=tuple(alive), damage=tuple(damage))
+
+
+def value(unit: Unit, state: UnitState) -> tuple[float, float]:
+    """What the defender keeps: points alive, then the fewest accumulated wounds (as a fraction)."""
+    if state.routed:
+        return (0.0, 0.0)
+    pts = sum(a * g.points for a, g in zip(state.alive, unit.groups, strict=True))
+    dmg = sum(d / g.tough * g.points for d, g in zip(state.damage, unit.groups, strict=True))
+    return (pts, -dmg)
+
+
+# --------------------------------------------------------------------------- resolving specs
+
+
+def _weapons(items: Sequence[str], where: str) -> tuple[Weapon, ...]:
+    ws = tuple(parse_weapon(t, f"{where}.{i}") for i, t in enumerate(items))
+    if not any(w.melee for w in ws):
+        # "Units without a melee weapon in their Equipment are always assumed to have Fists/Claws."
+        ws = (*ws, parse_weapon(DEFAULT_MELEE, where))
+    return ws
+
+
+def unit_rules(spec: UnitSpec, where: str) -> dict[str, Any]:
+    rules = RULES.parse(spec.special_rules, f"{where}.special_rules")
+    for kind, innate in INNATE.items():
+        if rules.get(kind):
+            for r in innate:
+                rules.setdefault(r, True)
+    return rules
+
+
+def groups_of(spec: UnitSpec, where: str, *, hero: bool = False) -> tuple[Group, ...]:
+    rules = unit_rules(spec, where)
+    tough = int(rules.get("tough", 1))
+    n_var = sum(v.count for v in spec.variants)
+    if n_var > spec.size:
+        raise ScenarioError(f"{where}.variants", f"{n_var} variant models but the unit has {spec.size}")
+    pts = spec.cost / spec.size if spec.cost else 1.0
+    armored = bool(rules.get("armored"))
+    out = []
+    if spec.size - n_var:
+        out.append(
+            Group(
+                spec.name,
+                spec.size - n_var,
+                tough,
+                _weapons(spec.equipment, f"{where}.equipment"),
+                armored,
+                hero,
+                pts,
+            )
+        )
+    for i, v in enumerate(spec.variants):
+        ws = _weapons(v.equipment, f"{where}.variants.{i}.equipment")
+        out.append(
+            Group(f"{spec.name} ({', '.join(w.name for w in ws)})", v.count, tough, ws, armored, hero, pts)
+        )
+    return tuple(out)
+
+
+def resolve_unit(spec: UnitSpec, where: str, hero: UnitSpec | None = None, hero_where: str = "") -> Unit:
+    """A unit from its spec, with a joined Hero/Psyker (checked by :func:`join_error`)."""
+    rules = unit_rules(spec, where)
+    groups = groups_of(spec, where)
+    cost = spec.cost
+    if hero is not None:
+        err = join_error(hero, spec, hero_where, where)
+        if err is not None:
+            raise err
+        groups = groups + groups_of(hero, hero_where, hero=True)
+        cost += hero.cost
+    started = spec.started_with or sum(g.count for g in groups)
+    unit = Unit(spec.name, spec.quality, groups, rules, cost, started)
+    if spec.damage and spec.damage >= sum(g.count * g.tough for g in groups):
+        raise ScenarioError(f"{where}.damage", "the damage would destroy the unit")
+    return unit
+
+
+def join_error(hero: UnitSpec, host: UnitSpec, where: str, host_where: str) -> ScenarioError | None:
+    """ "Heroes and Psykers may be deployed as part of friendly Infantry units of same Quality." """
+    hr, rr = unit_rules(hero, where), unit_rules(host, host_where)
+    if not (hr.get("hero") or hr.get("psyker")):
+        return ScenarioError(
+            f"{where}.joins", f"only Heroes and Psykers may join a unit; {hero.name} is neither"
+        )
+    if any(hr.get(k) for k in SPECIAL):
+        return ScenarioError(f"{where}.joins", f"{hero.name} is a Special unit and cannot join")
+    if any(rr.get(k) for k in SPECIAL):
+        return ScenarioError(
+            f"{where}.joins", f"{host.name} is not Infantry; Heroes join Infantry units only"
+        )
+    if rr.get("hero") or rr.get("psyker"):
+        return ScenarioError(f"{where}.joins", f"{host.name} is itself a Hero/Psyker unit")
+    if hero.quality != host.quality:
+        return ScenarioError(
+            f"{where}.joins",
+            f"Quality {hero.quality}+ differs from {host.name}'s {host.quality}+ (same Quality required)",
+        )
+    return None
+
+
+def merge_error(a: UnitSpec, b: UnitSpec, where: str) -> ScenarioError | None:
+    """ "you may merge units by deploying two copies of the same Infantry unit as a single big unit, as
+    long as any upgrades that affect all models in the unit are bought for both units." """
+    ra = unit_rules(a, where)
+    if any(ra.get(k) for k in SPECIAL) or ra.get("hero") or ra.get("psyker"):
+        return ScenarioError(f"{where}.merge", f"{a.name} is not a plain Infantry unit and cannot merge")
+    same = (a.name, a.size, a.quality, sorted(a.equipment), sorted(a.special_rules), a.cost) == (
+        b.name,
+        b.size,
+        b.quality,
+        sorted(b.equipment),
+        sorted(b.special_rules),
+        b.cost,
+    )
+    if not same:
+        return ScenarioError(
+            f"{where}.merge",
+            f"{a.name!r} and {b.name!r} are not two copies of the same unit with the same upgrades",
+        )
+    return None
+
+
+@dataclass
+class Fielded:
+    """An army's units as fielded (merges and joins applied) and every army-building violation."""
+
+    units: list[Unit]
+    violations: list[ScenarioError]
+    points: int
+
+
+def field_army(army: Army, points: int | None = None) -> Fielded:
+    """Apply merges and joins and check "three simple limits": "1. The total point cost of all units
+    and their upgrades may not exceed the chosen game size. 2. You may not take more than one Hero
+    unit. 3. You may not take more than two Special units." Unknown weapons or rules raise at once."""
+    limit = points if points is not None else army.points
+    bad: list[ScenarioError] = []
+    rules = [unit_rules(u, f"units.{i}") for i, u in enumerate(army.units)]
+    for i, u in enumerate(army.units):
+        groups_of(u, f"units.{i}")  # weapons parse (raises on unknown weapons)
+    total = sum(u.cost for u in army.units)
+    if limit is not None and total > limit:
+        bad.append(ScenarioError("units", f"total cost {total} pts exceeds the game size of {limit} pts"))
+    heroes = [i for i, r in enumerate(rules) if r.get("hero")]
+    if len(heroes) > 1:
+        bad.append(
+            ScenarioError(
+                f"units.{heroes[1]}",
+                f"more than one Hero unit ({len(heroes)}: "
+                + ", ".join(army.units[i].name for i in heroes)
+                + ")",
+            )
+        )
+    special = [i for i, r in enumerate(rules) if any(r.get(k) for k in SPECIAL)]
+    if len(special) > 2:
+        bad.append(
+            ScenarioError(
+                f"units.{special[2]}",
+                f"more than two Special units ({len(special)}: "
+                + ", ".join(army.units[i].name for i in special)
+                + ")",
+            )
+        )
+    # merges
+    merged: dict[str, list[int]] = {}
+    for i, u in enumerate(army.units):
+        if u.merge:
+            merged.setdefault(u.merge, []).append(i)
+    skip: set[int] = set()
+    specs: dict[int, UnitSpec] = {}
+    for key, idx in merged.items():
+        if len(idx) != 2:
+            bad.append(
+                ScenarioError(
+                    f"units.{idx[0]}.merge",
+                    f"merge {key!r} names {len(idx)} units; a merge is two copies of the same unit",
+                )
+            )
+            continue
+        a, b = (army.units[j] for j in idx)
+        err = merge_error(a, b, f"units.{idx[1]}")
+        if err:
+            bad.append(err)
+            continue
+        specs[idx[0]] = a.model_copy(
+            update={"size": a.size + b.size, "cost": a.cost + b.cost, "variants": [*a.variants, *b.variants]}
+        )
+        skip.add(idx[1])
+    labels: dict[str, int] = {}
+    for i, u in enumerate(army.units):
+        if i in skip:
+            continue
+        lab = u.label or u.name
+        if lab in labels:
+            bad.append(ScenarioError(f"units.{i}.label", f"two units are called {lab!r}; give one a label"))
+        labels[lab] = i
+    joined: dict[int, int] = {}
+    for i, u in enumerate(army.units):
+        if not u.joins:
+            continue
+        host = labels.get(u.joins)
+        if host is None:
+            bad.append(
+                ScenarioError(
+                    f"units.{i}.joins", f"no unit labelled {u.joins!r}; labels: " + ", ".join(labels)
+                )
+            )
+            continue
+        if host in joined:
+            bad.append(ScenarioError(f"units.{i}.joins", f"{u.joins!r} already has a joined Hero/Psyker"))
+            continue
+        err = join_error(u, specs.get(host, army.units[host]), f"units.{i}", f"units.{host}")
+        if err:
+            bad.append(err)
+            continue
+        joined[host] = i
+    out: list[Unit] = []
+    heroes_joined = set(joined.values())
+    for i, u in enumerate(army.units):
+        if i in skip or i in heroes_joined:
+            continue
+        spec = specs.get(i, u)
+        h = joined.get(i)
+        if h is None:
+            out.append(resolve_unit(spec, f"units.{i}"))
+        else:
+            out.append(resolve_unit(spec, f"units.{i}", army.units[h], f"units.{h}"))
+    return Fielded(out, bad, total)
+
+
+__all__ = ["Fielded", "Group", "Unit", "UnitState", "field_army", "resolve_unit", "value", "wound"]
+
+
+def scenario_units(sc: Any) -> tuple[Unit, UnitState, Unit, UnitState]:
+    """The attacker and defender of a calculation scenario, with joined heroes and initial states."""
+    a = resolve_unit(sc.attacker, "attacker", sc.attacker_hero, "attacker_hero")
+    d = resolve_unit(sc.defender, "defender", sc.defender_hero, "defender_hero")
+    c = sc.conditions
+    sa = replace(a.initial(sc.attacker.damage), pinned=c.attacker_pinned, shaken=c.attacker_shaken)
+    sd = replace(d.initial(sc.defender.damage), pinned=c.defender_pinned, immobile=c.immobile)
+    return a, sa, d, sd
+
+
+def choose_order(unit: Unit, state: UnitState, wounds: int) -> tuple[int, ...]:
+    """The defender's removal order for ``wounds`` (reading ``casualty_order``): the order keeping the
+    most points alive, then the fewest accumulated wounds; the first listed on ties (Hero first)."""
+    orders = unit.removal_orders()
+    if len(orders) == 1:
+        return orders[0]
+    return max(orders, key=lambda o: value(unit, wound(unit, state, wounds, o)))
+
+
+def encode(unit: Unit, s: UnitState) -> int:
+    """A unit state as one non-negative integer (mixed radix), for Monte Carlo tallies."""
+    code = 0
+    for g, a, d in zip(unit.groups, s.alive, s.damage, strict=True):
+        code = (code * (g.count + 1) + a) * g.tough + d
+    for f in (s.pinned, s.routed, s.shaken, s.immobile):
+        code = code * 2 + int(f)
+    return code
+
+
+def decode(unit: Unit, code: int) -> UnitState:
+    flags = []
+    for _ in range(4):
+        code, f = divmod(code, 2)
+        flags.append(bool(f))
+    immobile, shaken, routed, pinned = flags
+    alive, damage = [], []
+    for g in reversed(unit.groups):
+        code, d = divmod(code, g.tough)
+        code, a = divmod(code, g.count + 1)
+        alive.append(a)
+        damage.append(d)
+    return UnitState(tuple(reversed(alive)), tuple(reversed(damage)), pinned, routed, shaken, immobile)
