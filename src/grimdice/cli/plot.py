@@ -10,7 +10,8 @@ from grimdice.result import Result
 
 
 def plot_result(result: Result, path: str | Path) -> Path:
-    """Draw one bar chart per stage (probability of each count) into a PNG file."""
+    """Draw one bar chart per stage (probability of each count) into the file ``path`` (PNG, SVG or
+    PDF, by its suffix)."""
     try:
         import matplotlib
 
@@ -36,6 +37,8 @@ def plot_result(result: Result, path: str | Path) -> Path:
     fig.suptitle(textwrap.fill(title, 80), fontsize=11)
     fig.tight_layout()
     out = Path(path)
-    fig.savefig(out, dpi=100)
-    plt.close(fig)
+    try:  # written exactly at ``path``, in the format its suffix names (checked by the CLI first)
+        fig.savefig(out, dpi=100, format=out.suffix.lower().lstrip(".") or "png")
+    finally:
+        plt.close(fig)
     return out

@@ -15,16 +15,21 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
 import yaml
 from pydantic import BaseModel, ValidationError
 
 from grimdice.errors import ScenarioError, shown
 
 M = TypeVar("M", bound=BaseModel)
+
+#: libyaml's safe loader where installed (PyYAML's pure-Python scanner takes seconds on 1 MB)
+_YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 MAX_FILE_BYTES = 1_000_000
 MAX_NODES = 20_000  # values in a scenario, each alias use counted again
@@ -67,8 +72,10 @@ def parse_scenario_text(raw: bytes, *, json_: bool = False, name: str = "scenari
         raise ScenarioError(
             "scenario", f"{where} is not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start})"
         ) from None
+    if _bracket_depth(text) > MAX_DEPTH * 5:  # before parsing: PyYAML slows quadratically with it
+        raise ScenarioError("scenario", f"{where} is nested more than {MAX_DEPTH} levels deep")
     try:
-        data = json.loads(text) if json_ else yaml.safe_load(text)
+        data = json.loads(text) if json_ else yaml.load(text, Loader=_YAML_LOADER)
     except RecursionError:
         raise ScenarioError("scenario", f"{where} is nested more than {MAX_DEPTH} levels deep") from None
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
@@ -80,6 +87,17 @@ def parse_scenario_text(raw: bytes, *, json_: bool = False, name: str = "scenari
         raise ScenarioError("scenario", f"{where} must hold a mapping with a 'system' field")
     check_shape(data)
     return dict(data)
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in ``text`` (quotes ignored: an upper bound)."""
+    b = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    step = np.isin(b, (ord("["), ord("{"))).astype(np.int64) - np.isin(b, (ord("]"), ord("}")))
+    if not step.any():
+        return 0
+    level = np.cumsum(step)
+    floor = np.minimum.accumulate(np.minimum(level, 0))  # a stray closing bracket does not go below 0
+    return int((level - floor).max())
 
 
 def check_shape(data: Any) -> None:
@@ -126,8 +144,32 @@ def _dotted(path: tuple[Any, ...]) -> str:
     return ".".join(str(x) for x in path) or "scenario"
 
 
-def _loc(loc: tuple[Any, ...]) -> str:
-    return ".".join(str(x) for x in loc if not (isinstance(x, str) and x.startswith("function-")))
+_TAG = re.compile(r"^[a-z][a-z0-9_-]*(\[.*\])?$|^function-")
+
+
+def _loc(model: Any, loc: tuple[Any, ...]) -> str:
+    """The dotted field path of a pydantic error location, without pydantic's own tags for union
+    members and validators (``A.int``, ``FNP.constrained-int``, ``D.0`` of a tuple are ``A``,
+    ``FNP``, ``D``): walking the models, a part that is neither a field, an index nor a key the
+    user wrote is dropped."""
+    out: list[str] = []
+    current: Any = model
+    leaf = False  # inside a field that is not a model (a union, a tuple, a dict of values)
+    for part in loc:
+        if isinstance(part, int):
+            out.append(str(part))
+            continue
+        fields = getattr(current, "model_fields", None) if not leaf else None
+        if fields is not None:
+            f = next((v for k, v in fields.items() if k == part or v.alias == part), None)
+            if f is not None:
+                out.append(part)
+                current = _inner_model(f.annotation)
+                leaf = current is None
+                continue
+        if not _TAG.match(part) or (fields is not None and not leaf and not part.startswith("function-")):
+            out.append(part)
+    return ".".join(out)
 
 
 def validate(model: type[M], data: Any, where: str = "") -> M:
@@ -141,8 +183,12 @@ def validate(model: type[M], data: Any, where: str = "") -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors(include_url=False)[0]
-        path = _loc(tuple(err.get("loc", ())))
+        errors = exc.errors(include_url=False)
+        path = _loc(model, tuple(errors[0].get("loc", ())))
+        # of a union's errors at one field, say what the value's own kind got wrong (a list too
+        # short, not "should be an integer")
+        same = [e for e in errors if _loc(model, tuple(e.get("loc", ()))) == path]
+        err = next((e for e in same if not str(e.get("type", "")).endswith("_type")), errors[0])
         field = ".".join(x for x in (where, path) if x)
         msg = str(err.get("msg", "invalid value"))
         msg = msg.removeprefix("Value error, ")
