@@ -13,7 +13,7 @@ from functools import cached_property
 import numpy as np
 
 from grimdice.dice.dist import Dist
-from grimdice.errors import shown
+from grimdice.errors import GrimdiceError, shown
 
 MAX_DICE = 1000
 MAX_SIDES = 1000
@@ -23,8 +23,10 @@ MAX_TEXT = 200  # characters of dice text
 MAX_DIGITS = 9  # digits of one number in dice text
 
 
-class DiceSyntaxError(ValueError):
-    """Raised for dice text that is not a sum of ``NdS`` terms and whole numbers."""
+class DiceSyntaxError(GrimdiceError):
+    """Raised for dice text that is not a sum of ``NdS`` terms and whole numbers, or is too large
+    (a :class:`~grimdice.errors.GrimdiceError`, so a ``ValueError``: pydantic validators turn it
+    into a field error)."""
 
 
 @dataclass(frozen=True)
