@@ -11,14 +11,18 @@ import reprlib
 
 MAX_SHOWN = 60  # characters of a user's value quoted back in an error
 MAX_FIELD = 120  # characters of a dotted field path (its keys are the user's text)
-MAX_MESSAGE = 300  # characters of an error message
+MAX_MESSAGE = 1000  # characters of an error message (room for a list of what is allowed)
+
+
+def printable(text: str) -> str:
+    """``text`` with every control or other non-printable character (escape sequences, bells,
+    line breaks, tabs) written as a visible escape such as ``\\x1b``."""
+    return "".join(ch if ch.isprintable() or ch == " " else ascii(ch)[1:-1] for ch in text)
 
 
 def one_line(text: str, limit: int) -> str:
-    """``text`` on one line (line breaks and other control characters written as escapes), cut to
-    ``limit`` characters with ``...``."""
-    cut = text[: limit + 1]
-    flat = "".join(ch if ch.isprintable() or ch == " " else ascii(ch)[1:-1] for ch in cut)
+    """``text`` on one line (see :func:`printable`), cut to ``limit`` characters with ``...``."""
+    flat = printable(text[: limit + 1])
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 

@@ -23,7 +23,7 @@ from grimdice.result import Result
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CASE_SECONDS = 20.0  # wall-clock bound of one case (a few examples take ~1 s exact on a slow core)
-MAX_ERROR_CHARS = 500
+MAX_ERROR_CHARS = 1200
 
 
 class CaseTimeout(AssertionError):

@@ -149,7 +149,7 @@ def calc(
 
     try:
         plot_result(result, plot)
-    except (GrimdiceError, OSError) as exc:
+    except (GrimdiceError, OSError, ValueError) as exc:  # the result is already printed
         raise _fail(err, GrimdiceError(f"--plot: could not write {shown(str(plot))}: {exc}")) from None
     (err if as_json else Console()).print(f"plot written to {safe(plot)}", highlight=False)
 

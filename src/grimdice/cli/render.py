@@ -9,6 +9,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from grimdice.engine.rules import RuleTable
+from grimdice.errors import printable
 from grimdice.result import Result
 
 SHOWN_BELOW = 5e-5  # "at least N" rows are shown while some stage still has this much mass
@@ -32,9 +33,7 @@ def safe(text: object) -> str:
     control characters (escape sequences, bells, line breaks) written as visible escapes such as
     ``\\x1b``, and Rich markup escaped so ``[red]`` is shown, not interpreted. Every user string the
     CLI prints goes through here."""
-    s = str(text)
-    s = "".join(ch if ch.isprintable() or ch == " " else ascii(ch)[1:-1] for ch in s)
-    return escape(s)
+    return escape(printable(str(text)))
 
 
 def label(stage: str) -> str:
