@@ -213,6 +213,10 @@ def test_progress_bar_draws_only_for_long_runs():
     quiet(50_000, 1_000_000)
     quiet.close()
     assert out.getvalue() == ""
+    piped = ProgressBar(Console(file=out, force_terminal=False), after=0)
+    piped(50_000, 100_000)
+    piped.close()
+    assert out.getvalue() == ""
     shown_bar = ProgressBar(Console(file=out, force_terminal=True), after=0)
     shown_bar(50_000, 100_000)
     shown_bar(100_000, 100_000)
@@ -454,3 +458,26 @@ def test_plot_titles_are_drawn_literally(tmp_path, title):
     res = runner.invoke(app, ["calc", str(p), "--json", "--plot", str(out)])
     assert res.exit_code == 0, res.output
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+# Every class from the command line, one case each ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "needle"),
+    [
+        ("title", "x" * 5000, "title: text of 5000 characters"),
+        ("attacker.models.0.weapons.0.A", "999D999", "attacker.models.0.weapons.0.A: dice '999D999'"),
+        ("attacker.models.0.count", True, "attacker.models.0.count: Input should be a valid integer"),
+        ("attacker.models.1.name", "Intercessor", "attacker.models: two entries are named 'Intercessor'"),
+        (
+            "defender.models.0.W",
+            10**30,
+            "defender.models.0.W: 1000000000000000000000000000000 is not a number",
+        ),
+    ],
+)
+def test_scenario_classes_from_the_command_line(tmp_path, path, value, needle):
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump(changed(W40K, path, value)))
+    cli_refuses(["calc", str(p)], needle)

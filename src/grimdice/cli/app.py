@@ -67,9 +67,10 @@ def check_plot_path(path: Path) -> Path:
 
 
 class ProgressBar:
-    """A Rich progress bar on stderr for a Monte Carlo run, shown only once the run has lasted
-    :data:`PROGRESS_AFTER` seconds (short runs print nothing). Use as ``RunOptions.progress``;
-    it only observes, so the result for a seed is the same with or without it."""
+    """A Rich progress bar on stderr for a Monte Carlo run, shown only on a terminal and once the
+    run has lasted :data:`PROGRESS_AFTER` seconds (short runs and redirected output print nothing).
+    Use as ``RunOptions.progress``; it only observes, so the result for a seed is the same with or
+    without it."""
 
     def __init__(self, console: Console, after: float = PROGRESS_AFTER) -> None:
         self.console = console
@@ -80,7 +81,7 @@ class ProgressBar:
 
     def __call__(self, done: int, total: int) -> None:
         if self._bar is None:
-            if done >= total or time.monotonic() - self.start < self.after:
+            if done >= total or time.monotonic() - self.start < self.after or not self.console.is_terminal:
                 return
             from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
 
