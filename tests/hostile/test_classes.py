@@ -25,7 +25,7 @@ from grimdice.cli.render import safe
 from grimdice.dice.expr import MAX_SPAN, DiceSyntaxError, parse
 from grimdice.engine.options import MAX_TRIALS, RunOptions
 from grimdice.errors import GrimdiceError, ScenarioError, shown
-from grimdice.io.scenario import MAX_FILE_BYTES, MAX_TEXT, load_scenario
+from grimdice.io.scenario import MAX_FILE_BYTES, MAX_TEXT, load_scenario, parse_scenario_text
 from grimdice.systems.base import calculate
 
 from .harness import check_error, examples, time_limit
@@ -481,3 +481,8 @@ def test_scenario_classes_from_the_command_line(tmp_path, path, value, needle):
     p = tmp_path / "s.yaml"
     p.write_text(yaml.safe_dump(changed(W40K, path, value)))
     cli_refuses(["calc", str(p)], needle)
+
+
+def test_a_bomb_of_numbers_hits_the_value_count():
+    text = BOMB.replace("'lol'", "1") + "\nsystem: wh40k\n"
+    refused(lambda: parse_scenario_text(text.encode()), "scenario", "values (counting each use", seconds=3)

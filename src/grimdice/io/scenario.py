@@ -32,7 +32,7 @@ M = TypeVar("M", bound=BaseModel)
 _YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 MAX_FILE_BYTES = 1_000_000
-MAX_NODES = 20_000  # values in a scenario, each alias use counted again
+MAX_NODES = 100_000  # values in a scenario, each alias use counted again
 MAX_DEPTH = 20  # nesting of mappings and lists
 MAX_TEXT = 1_000  # characters of one text (a title, a name, a rule)
 MAX_TOTAL_TEXT = 200_000  # characters of all texts together
@@ -116,9 +116,8 @@ def check_shape(data: Any) -> None:
             raise ScenarioError(_dotted(path[:MAX_DEPTH]), f"nested more than {MAX_DEPTH} levels deep")
         if isinstance(value, Mapping):
             for k, v in value.items():
-                if not isinstance(k, str):
-                    raise ScenarioError(_dotted(path), f"keys must be text, got {shown(k)}")
-                stack.append((k, (*path, k)))
+                if not isinstance(k, str) or len(k) > MAX_TEXT:
+                    raise ScenarioError(_dotted(path), f"keys must be text of at most {MAX_TEXT} characters")
                 stack.append((v, (*path, k)))
         elif isinstance(value, (list, tuple)):
             stack.extend((v, (*path, i)) for i, v in enumerate(value))
@@ -129,7 +128,10 @@ def check_shape(data: Any) -> None:
                 )
             budget[1] -= len(value)
             if budget[1] < 0:
-                raise ScenarioError("scenario", f"more than {MAX_TOTAL_TEXT} characters of text in all")
+                raise ScenarioError(
+                    "scenario",
+                    f"more than {MAX_TOTAL_TEXT} characters of text (counting each use of a YAML alias)",
+                )
         elif isinstance(value, bool) or value is None:
             pass
         elif isinstance(value, (int, float)) and not _small(value):
