@@ -197,9 +197,15 @@ def validate(model: type[M], data: Any, where: str = "") -> M:
         if err.get("type") == "extra_forbidden":
             allowed = ", ".join(sorted(model_fields_at(model, tuple(err.get("loc", ()))[:-1])))
             msg = f"unknown field; allowed here: {allowed}"
-        elif "input" in err and err.get("type") not in ("missing",):
+        elif "input" in err and err.get("type") not in ("missing",) and not _whole_entry(err):
             msg = f"{msg} (got {shown(err['input'])})"
         raise ScenarioError(field, msg) from None
+
+
+def _whole_entry(err: Any) -> bool:
+    """An error about a whole entry or list (a validator of the model or list): the field path says which;
+    quoting the mapping back would only add noise."""
+    return isinstance(err.get("input"), (Mapping, list)) and err.get("type") == "value_error"
 
 
 def model_fields_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
