@@ -5,12 +5,19 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from grimdice.errors import GrimdiceError
+from grimdice.errors import GrimdiceError, printable
 from grimdice.result import Result
 
 
+def _text(value: object) -> str:
+    """A user's text as matplotlib must draw it: control characters as escapes, ``$`` literal
+    (not the start of mathtext, whose parse errors would otherwise fail the plot)."""
+    return printable(str(value)).replace("$", r"\$")
+
+
 def plot_result(result: Result, path: str | Path) -> Path:
-    """Draw one bar chart per stage (probability of each count) into a PNG file."""
+    """Draw one bar chart per stage (probability of each count) into the file ``path`` (PNG, SVG or
+    PDF, by its suffix)."""
     try:
         import matplotlib
 
@@ -24,7 +31,7 @@ def plot_result(result: Result, path: str | Path) -> Path:
     for ax, name in zip(axes[:, 0], names, strict=True):
         d = result.stages[name]
         ax.bar(d.outcomes, d.pmf, color="#7a1f1f")
-        ax.set_title(f"{name} (mean {d.mean():.2f})", fontsize=10, loc="left")
+        ax.set_title(f"{_text(name)} (mean {d.mean():.2f})", fontsize=10, loc="left")
         ax.set_ylabel("P")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts: whole-number ticks only
     axes[-1, 0].set_xlabel("count")
@@ -33,9 +40,11 @@ def plot_result(result: Result, path: str | Path) -> Path:
         if result.title
         else f"{result.system} ({result.method})"
     )
-    fig.suptitle(textwrap.fill(title, 80), fontsize=11)
+    fig.suptitle(textwrap.fill(_text(title), 80), fontsize=11)
     fig.tight_layout()
     out = Path(path)
-    fig.savefig(out, dpi=100)
-    plt.close(fig)
+    try:  # written exactly at ``path``, in the format its suffix names (checked by the CLI first)
+        fig.savefig(out, dpi=100, format=out.suffix.lower().lstrip(".") or "png")
+    finally:
+        plt.close(fig)
     return out

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import typer
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.table import Table
 
 from grimdice.engine.rules import RuleTable
+from grimdice.errors import printable
 from grimdice.result import Result
 
 SHOWN_BELOW = 5e-5  # "at least N" rows are shown while some stage still has this much mass
@@ -26,14 +29,22 @@ LABELS = {
 }
 
 
+def safe(text: object) -> str:
+    """Any text from a user (titles, names, rule texts, messages) as the terminal must show it:
+    control characters (escape sequences, bells, line breaks) written as visible escapes such as
+    ``\\x1b``, and Rich markup escaped so ``[red]`` is shown, not interpreted. Every user string the
+    CLI prints goes through here."""
+    return escape(printable(str(text)))
+
+
 def label(stage: str) -> str:
-    return LABELS.get(stage, stage.replace("_", " "))
+    return safe(LABELS.get(stage, stage.replace("_", " ")))
 
 
 def _title(result: Result) -> str:
     how = "exact" if result.method == "exact" else f"simulated, {result.trials} trials, seed {result.seed}"
     head = f"{result.system}: {result.title}" if result.title else result.system
-    return f"{head} ({how})"
+    return safe(f"{head} ({how})")
 
 
 def summary_table(result: Result) -> Table:
@@ -44,7 +55,7 @@ def summary_table(result: Result) -> Table:
     t.add_column("P(0)", justify="right")
     t.add_column("max", justify="right")
     for name, d in result.stages.items():
-        t.add_row(name, f"{d.mean():.3f}", f"{d.std():.3f}", f"{d[0]:.2%}", str(d.max))
+        t.add_row(safe(name), f"{d.mean():.3f}", f"{d.std():.3f}", f"{d[0]:.2%}", str(d.max))
     return t
 
 
@@ -73,13 +84,14 @@ MAX_RECORDS = 10  # rows shown of a list of records in ``extra`` (the JSON has t
 
 
 def _cell(value: Any, sep: str = "; ") -> str:
+    """A value of ``extra`` as safe text (see :func:`safe`)."""
     if isinstance(value, float):
         return f"{value:.4g}"
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {_cell(v)}" for k, v in value.items())
+        return ", ".join(f"{safe(k)}: {_cell(v)}" for k, v in value.items())
     if isinstance(value, list):
         return sep.join(_cell(v) for v in value)
-    return str(value)
+    return safe(value)
 
 
 def _walk(prefix: str, value: Any, rows: list[tuple[str, str]], records: dict[str, list[dict]]) -> None:
@@ -106,15 +118,15 @@ def extras_tables(result: Result) -> list[Table]:
         t.add_column("what")
         t.add_column("value", justify="right")
         for k, v in rows:
-            t.add_row(k, v)
+            t.add_row(safe(k), v)
         tables.append(t)
     for title, recs in records.items():
         shown = recs[:MAX_RECORDS]
         more = f" (first {MAX_RECORDS} of {len(recs)}; all in --json)" if len(recs) > MAX_RECORDS else ""
-        t = Table(title=f"{title}{more}", title_justify="left")
+        t = Table(title=f"{safe(title)}{more}", title_justify="left")
         keys = list(dict.fromkeys(k for r in shown for k in r))
         for k in keys:
-            t.add_column(k.replace("_", " "), overflow="fold")
+            t.add_column(safe(k.replace("_", " ")), overflow="fold")
         for r in shown:
             t.add_row(*[_cell(r.get(k, ""), sep="\n") for k in keys])
         tables.append(t)
@@ -127,18 +139,18 @@ def notes_table(result: Result) -> list[Table]:
     t = Table(title="notes", title_justify="left", show_header=False)
     t.add_column("note", overflow="fold")
     for n in dict.fromkeys(result.notes):
-        t.add_row(n)
+        t.add_row(safe(n))
     return [t]
 
 
 def rules_table(table: RuleTable) -> Table:
     """A system's rule index (``grimdice rules SYSTEM``)."""
     rows = table.rows()
-    t = Table(title=f"{table.system}: {len(rows)} rules and readings", title_justify="left")
+    t = Table(title=safe(f"{table.system}: {len(rows)} rules and readings"), title_justify="left")
     for c in rows[0] if rows else ["rule"]:
-        t.add_column(c, overflow="fold")
+        t.add_column(safe(c), overflow="fold")
     for row in rows:
-        t.add_row(*row.values())
+        t.add_row(*[safe(v) for v in row.values()])
     return t
 
 
@@ -147,5 +159,11 @@ def render(result: Result, console: Console) -> None:
     parts += extras_tables(result) + notes_table(result)
     console.print(Group(*parts))
     for name, sub in result.targets.items():
-        console.rule(f"target: {name}")
+        console.rule(f"target: {safe(name)}")
         render(sub, console)
+
+
+def fail(exc: Exception, err: Console | None = None) -> typer.Exit:
+    """Print a user-facing error (escaped, one line) on stderr; the exit to raise (status 2)."""
+    (err or Console(stderr=True)).print(f"[bold red]error[/]: {safe(exc)}", highlight=False, soft_wrap=True)
+    return typer.Exit(2)

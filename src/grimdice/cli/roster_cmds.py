@@ -15,12 +15,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from grimdice.cli.render import fail
 from grimdice.errors import GrimdiceError
 
 
 def _fail(exc: Exception) -> typer.Exit:
-    Console(stderr=True).print(f"[bold red]error[/]: {exc}", highlight=False)
-    return typer.Exit(2)
+    return fail(exc)
 
 
 def units_json(path: Path, system: str | None) -> dict[str, Any]:

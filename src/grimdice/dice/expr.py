@@ -13,13 +13,20 @@ from functools import cached_property
 import numpy as np
 
 from grimdice.dice.dist import Dist
+from grimdice.errors import GrimdiceError, shown
 
 MAX_DICE = 1000
 MAX_SIDES = 1000
+MAX_TERMS = 20  # dice terms and numbers in one expression
+MAX_SPAN = 10_000  # max - min of a whole expression (checked from the text, before any work)
+MAX_TEXT = 200  # characters of dice text
+MAX_DIGITS = 9  # digits of one number in dice text
 
 
-class DiceSyntaxError(ValueError):
-    """Raised for dice text that is not a sum of ``NdS`` terms and whole numbers."""
+class DiceSyntaxError(GrimdiceError):
+    """Raised for dice text that is not a sum of ``NdS`` terms and whole numbers, or is too large
+    (a :class:`~grimdice.errors.GrimdiceError`, so a ``ValueError``: pydantic validators turn it
+    into a field error)."""
 
 
 @dataclass(frozen=True)
@@ -88,11 +95,17 @@ class DiceExpr:
 
     @property
     def min(self) -> int:
-        return self.dist.min
+        """The smallest total (from the terms, without building the distribution)."""
+        return self.constant + sum(
+            t.count * (min(t.die.faces) if t.sign > 0 else -max(t.die.faces)) for t in self.terms
+        )
 
     @property
     def max(self) -> int:
-        return self.dist.max
+        """The largest total (from the terms, without building the distribution)."""
+        return self.constant + sum(
+            t.count * (max(t.die.faces) if t.sign > 0 else -min(t.die.faces)) for t in self.terms
+        )
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """``size`` independent totals."""
@@ -111,18 +124,29 @@ _TERM = re.compile(r"([+-]?)\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))")
 def parse(text: str | int | DiceExpr) -> DiceExpr:
     """Parse dice text such as ``"D6+1"``, ``"2D3"``, ``"3"`` (ints pass straight through).
 
+    Sizes are checked from the text before anything is built: at most :data:`MAX_TEXT`
+    characters, :data:`MAX_TERMS` terms, numbers of :data:`MAX_DIGITS` digits, :data:`MAX_DICE`
+    dice of :data:`MAX_SIDES` sides per term, and a total range (max - min) of :data:`MAX_SPAN`.
     Raises :class:`DiceSyntaxError` naming what is allowed.
     """
     if isinstance(text, DiceExpr):
         return text
     if isinstance(text, bool):
         raise DiceSyntaxError(f"{text!r} is not dice; write e.g. 3, D3, D6+1 or 2D6")
+    if isinstance(text, (int, np.integer)) and abs(int(text)) > 10**MAX_DIGITS:
+        raise DiceSyntaxError(f"dice: numbers have at most {MAX_DIGITS} digits")
     if isinstance(text, (int, np.integer)):
         return DiceExpr.fixed(int(text))
     if not isinstance(text, str):
-        raise DiceSyntaxError(f"{text!r} is not dice; write e.g. 3, D3, D6+1 or 2D6")
+        raise DiceSyntaxError(f"{_short(text)} is not dice; write e.g. 3, D3, D6+1 or 2D6")
     s = text.strip()
+    if len(s) > MAX_TEXT:
+        raise DiceSyntaxError(f"dice text of {len(s)} characters; at most {MAX_TEXT}")
+    if re.search(rf"\d{{{MAX_DIGITS + 1}}}", s):
+        raise DiceSyntaxError(f"dice {_short(text)}: numbers have at most {MAX_DIGITS} digits")
     pos = 0
+    span = 0
+    parts = 0
     terms: list[DiceTerm] = []
     const = 0
     first = True
@@ -130,9 +154,12 @@ def parse(text: str | int | DiceExpr) -> DiceExpr:
         m = _TERM.match(s, pos)
         if not m or m.end() == pos or (not first and not m.group(1)):
             raise DiceSyntaxError(
-                f"cannot read dice {text!r}: write a sum of whole numbers and NdS terms, "
+                f"cannot read dice {_short(text)}: write a sum of whole numbers and NdS terms, "
                 "e.g. 3, D3, D6+1, 2D6, D3+3"
             )
+        parts += 1
+        if parts > MAX_TERMS:
+            raise DiceSyntaxError(f"dice {_short(text)}: at most {MAX_TERMS} terms")
         sign = -1 if m.group(1) == "-" else 1
         if m.group(4) is not None:
             const += sign * int(m.group(4))
@@ -140,9 +167,14 @@ def parse(text: str | int | DiceExpr) -> DiceExpr:
             count = int(m.group(2)) if m.group(2) else 1
             sides = int(m.group(3))
             if not 1 <= count <= MAX_DICE:
-                raise DiceSyntaxError(f"dice {text!r}: between 1 and {MAX_DICE} dice per term")
+                raise DiceSyntaxError(f"dice {_short(text)}: between 1 and {MAX_DICE} dice per term")
             if not 1 <= sides <= MAX_SIDES:
-                raise DiceSyntaxError(f"dice {text!r}: a die has 1 to {MAX_SIDES} sides")
+                raise DiceSyntaxError(f"dice {_short(text)}: a die has 1 to {MAX_SIDES} sides")
+            span += count * (sides - 1)
+            if span > MAX_SPAN:
+                raise DiceSyntaxError(
+                    f"dice {_short(text)}: too many outcomes (the total may range over at most {MAX_SPAN})"
+                )
             terms.append(DiceTerm(count, Die.d(sides), sign))
         pos = m.end()
         while pos < len(s) and s[pos].isspace():
@@ -151,3 +183,7 @@ def parse(text: str | int | DiceExpr) -> DiceExpr:
     if first:
         raise DiceSyntaxError("empty dice expression; write e.g. 3, D3, D6+1 or 2D6")
     return DiceExpr(tuple(terms), const, s.upper().replace(" ", ""))
+
+
+def _short(value: object) -> str:
+    return shown(value, 40)

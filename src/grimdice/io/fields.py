@@ -1,10 +1,55 @@
-"""Pydantic building blocks every rule system's scenario models share (game-agnostic)."""
+"""Pydantic building blocks every rule system's scenario models share (game-agnostic).
+
+Strict field types: a scenario says what it means, so ``true`` is not the number 1, ``"3"`` or
+``3.0`` is not a count, ``1`` is not ``true`` (:data:`Int`, :data:`Flag`, :data:`Number`,
+:data:`Text`; use them as ``Int = Field(1, ge=1, le=20)`` or ``Annotated[Int, Field(...)]``).
+Lists that need a value say so (:func:`non_empty`), and lists whose entries key results by
+``name`` refuse two entries of the same name (:data:`UniqueNames`).
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from collections import Counter
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, model_validator
 
 from grimdice.dice.expr import DiceSyntaxError, parse
+from grimdice.errors import shown
+
+#: a whole number: not a bool, a float or text
+Int = Annotated[int, Strict()]
+#: a number of inches etc.: a whole or decimal number, not a bool or text
+Number = Annotated[float, Strict()]
+#: yes/no: ``true`` or ``false`` only (not 1, "yes")
+Flag = Annotated[bool, Strict()]
+#: text: not a number
+Text = Annotated[str, Strict()]
+
+
+def whole(lo: int, hi: int) -> Any:
+    """A strict whole number from ``lo`` to ``hi``."""
+    return Annotated[int, Strict(), Field(ge=lo, le=hi)]
+
+
+def non_empty(item: Any, max_length: int | None = None) -> Any:
+    """A list of at least one ``item`` (at most ``max_length``)."""
+    return Annotated[list[item], Field(min_length=1, max_length=max_length)]
+
+
+def _unique_names(items: Sequence[Any]) -> Sequence[Any]:
+    names = [getattr(x, "name", None) for x in items]
+    dup = [n for n, c in Counter(n for n in names if n is not None).items() if c > 1]
+    if dup:
+        raise ValueError(
+            f"two entries are named {shown(dup[0])}: results are keyed by name, give each a different name"
+        )
+    return items
+
+
+#: after-validator of a list whose entries' ``name`` keys the results: ``Annotated[list[X], UniqueNames]``
+UniqueNames = AfterValidator(_unique_names)
 
 
 class StrictModel(BaseModel):
@@ -45,5 +90,5 @@ def dice_text(v: object, lo: int, hi: int, what: str) -> object:
     except DiceSyntaxError as exc:
         raise ValueError(str(exc)) from None
     if d.min < lo or d.max > hi:
-        raise ValueError(f"{what} must stay within {lo}..{hi}, {v!r} ranges {d.min}..{d.max}")
+        raise ValueError(f"{what} must stay within {lo}..{hi}, {shown(v)} ranges {d.min}..{d.max}")
     return v

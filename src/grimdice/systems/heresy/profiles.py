@@ -13,14 +13,14 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from grimdice.io.fields import StrictModel, dice_text
+from grimdice.io.fields import Flag, Int, StrictModel, Text, UniqueNames, dice_text
 
 MAX_MODELS = 100
 MAX_WEAPONS = 20
 
-Roll = Annotated[int, Field(ge=2, le=6)]
-Char = Annotated[int, Field(ge=1, le=10)]
-Count = Annotated[int, Field(ge=1, le=MAX_MODELS)]
+Roll = Annotated[Int, Field(ge=2, le=6)]
+Char = Annotated[Int, Field(ge=1, le=10)]
+Count = Annotated[Int, Field(ge=1, le=MAX_MODELS)]
 
 UNIT_TYPES = ("infantry", "cavalry", "monstrous", "dreadnought", "automata", "primarch", "daemon")
 
@@ -32,12 +32,12 @@ class Weapon(StrictModel):
     """A weapon profile. A melee weapon has ``Melee`` among its special rules."""
 
     name: str = "weapon"
-    range: int | None = Field(None, ge=0, le=240)
-    A: int | str | None = Field(None, description="shots per model; melee: the model's A if absent")
-    S: int | str
-    AP: int | None = None
+    range: Int | None = Field(None, ge=0, le=240)
+    A: Int | Text | None = Field(None, description="shots per model; melee: the model's A if absent")
+    S: Int | Text
+    AP: Int | None = None
     rules: list[str] = Field(default_factory=list)
-    hits: int | str = Field(1, description="hits of one Blast/Barrage/Template shot (models under it)")
+    hits: Int | Text = Field(1, description="hits of one Blast/Barrage/Template shot (models under it)")
 
     @field_validator("A")
     @classmethod
@@ -91,21 +91,21 @@ class AttackingModel(StrictModel):
     BS: Char = 4
     S: Char = 4
     I: Char = 4  # noqa: E741 (the Initiative characteristic)
-    A: Annotated[int, Field(ge=1, le=10)] = 1
+    A: Annotated[Int, Field(ge=1, le=10)] = 1
     Sv: Roll | None = None
     invulnerable: Roll | None = None
     FNP: Roll | None = None
     T: Char | None = Field(None, description="needed in a fight, where the defender strikes back")
-    W: Annotated[int, Field(ge=1, le=20)] = 1
-    eternal_warrior: bool = False
-    weapons: list[Weapon] = Field(min_length=1, max_length=MAX_WEAPONS)
+    W: Annotated[Int, Field(ge=1, le=20)] = 1
+    eternal_warrior: Flag = False
+    weapons: Annotated[list[Weapon], UniqueNames] = Field(min_length=1, max_length=MAX_WEAPONS)
 
 
 class AttackingUnit(StrictModel):
     """The attacking unit; in a fight its models are also listed closest to the enemy first."""
 
     name: str = "attacker"
-    models: list[AttackingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
+    models: Annotated[list[AttackingModel], UniqueNames] = Field(min_length=1, max_length=MAX_WEAPONS)
 
 
 class DefendingModel(StrictModel):
@@ -113,21 +113,21 @@ class DefendingModel(StrictModel):
     count: Count = 1
     WS: Char = 4
     T: Char
-    W: Annotated[int, Field(ge=1, le=20)] = 1
+    W: Annotated[Int, Field(ge=1, le=20)] = 1
     I: Char = 4  # noqa: E741 (the Initiative characteristic)
     S: Char = 4
-    A: Annotated[int, Field(ge=1, le=10)] = 1
-    weapons: list[Weapon] = Field(
+    A: Annotated[Int, Field(ge=1, le=10)] = 1
+    weapons: Annotated[list[Weapon], UniqueNames] = Field(
         default_factory=list, max_length=MAX_WEAPONS, description="Melee weapons it fights with"
     )
     Sv: Roll | None = None
     invulnerable: Roll | None = None
     FNP: Roll | None = None
     shrouded: Roll | None = None
-    eternal_warrior: bool = False
-    character: bool = False
-    support_unit: int | None = Field(None, ge=0, le=10, description="Support Unit (X)")
-    infiltrate: int | None = Field(None, ge=0, le=36, description='Infiltrate (X)"')
+    eternal_warrior: Flag = False
+    character: Flag = False
+    support_unit: Int | None = Field(None, ge=0, le=10, description="Support Unit (X)")
+    infiltrate: Int | None = Field(None, ge=0, le=36, description='Infiltrate (X)"')
 
 
 class DefendingUnit(StrictModel):
@@ -137,7 +137,7 @@ class DefendingUnit(StrictModel):
     models: list[DefendingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
     cover: Roll | None = Field(None, description="cover save X+ against Shooting Attacks")
     type: str = "infantry"
-    heavy: bool = Field(
+    heavy: Flag = Field(
         False, description="only Heavy sub-type models: re-roll failed armour saves vs Blast/Template"
     )
 
@@ -159,12 +159,12 @@ class DefendingUnit(StrictModel):
 class Conditions(StrictModel):
     """The situation: Snap Shots, the charge, a Challenge, and the Precision target."""
 
-    snap_shots: bool = False
-    charged: bool = Field(False, description="+1 Attack to each charging model in melee")
-    multiple_enemies_in_contact: bool = Field(False, description="Reaping Blow (X) applies")
+    snap_shots: Flag = False
+    charged: Flag = Field(False, description="+1 Attack to each charging model in melee")
+    multiple_enemies_in_contact: Flag = Field(False, description="Reaping Blow (X) applies")
     challenge: str | None = Field(None, description="the defending model engaged in a Challenge")
     precision_target: str | None = Field(None, description="the model Precision wounds are allocated to")
-    fight: bool = Field(False, description="both units strike, by Initiative step; combat resolution")
+    fight: Flag = Field(False, description="both units strike, by Initiative step; combat resolution")
 
 
 class Scenario(StrictModel):

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, model_validator
 
 from grimdice.geometry import Base, distance
-from grimdice.io.fields import RangedOrMeleeWeapon, StrictModel
+from grimdice.io.fields import Flag, Int, Number, RangedOrMeleeWeapon, StrictModel, UniqueNames
 
 MAX_DICE = 12
 MAX_WOUNDS = 40
@@ -61,11 +61,11 @@ def _damage(v: object) -> object:
     raise ValueError(f"damage is written normal/critical, e.g. '3/4', got {v!r}")
 
 
-Roll = Annotated[int, BeforeValidator(_roll), Field(ge=2, le=6)]
-SaveRoll = Annotated[int, BeforeValidator(_roll), Field(ge=2, le=7)]
-Distance = Annotated[float, BeforeValidator(_distance), Field(ge=0, le=100)]
+Roll = Annotated[Int, BeforeValidator(_roll), Field(ge=2, le=6)]
+SaveRoll = Annotated[Int, BeforeValidator(_roll), Field(ge=2, le=7)]
+Distance = Annotated[Number, BeforeValidator(_distance), Field(ge=0, le=100)]
 Damage = Annotated[
-    tuple[Annotated[int, Field(ge=0, le=20)], Annotated[int, Field(ge=0, le=20)]], BeforeValidator(_damage)
+    tuple[Annotated[Int, Field(ge=0, le=20)], Annotated[Int, Field(ge=0, le=20)]], BeforeValidator(_damage)
 ]
 
 
@@ -77,10 +77,10 @@ class Order(StrEnum):
 class Position(StrictModel):
     """Where an operative stands, seen from above: inches, with its base diameter in mm."""
 
-    x: float = Field(ge=-100, le=100)
-    y: float = Field(ge=-100, le=100)
-    z: float = Field(0.0, ge=0, le=50, description="height above the killzone floor")
-    base: float = Field(32.0, gt=0, le=200, description="base diameter in mm")
+    x: Number = Field(ge=-100, le=100)
+    y: Number = Field(ge=-100, le=100)
+    z: Number = Field(0.0, ge=0, le=50, description="height above the killzone floor")
+    base: Number = Field(32.0, gt=0, le=200, description="base diameter in mm")
 
     def distance(self, other: Position) -> float:
         """Closest distance between the two bases (grimdice.geometry)."""
@@ -91,7 +91,7 @@ class Weapon(RangedOrMeleeWeapon):
     """A weapon profile: ranged (BS) or melee (WS), damage normal/critical, rules and ! rules."""
 
     name: str = "weapon"
-    A: int = Field(ge=1, le=MAX_DICE)
+    A: Int = Field(ge=1, le=MAX_DICE)
     BS: Roll | None = None
     WS: Roll | None = None
     D: Damage
@@ -104,12 +104,12 @@ class Operative(StrictModel):
 
     name: str = "operative"
     M: Distance = 6.0
-    APL: int = Field(2, ge=0, le=4)
-    GA: int = Field(1, ge=1, le=10)
-    DF: int = Field(3, ge=0, le=MAX_DICE)
+    APL: Int = Field(2, ge=0, le=4)
+    GA: Int = Field(1, ge=1, le=10)
+    DF: Int = Field(3, ge=0, le=MAX_DICE)
     SV: SaveRoll = 4
-    W: int = Field(ge=1, le=MAX_WOUNDS)
-    wounds: int | None = Field(None, ge=1, le=MAX_WOUNDS, description="wounds left (default: W)")
+    W: Int = Field(ge=1, le=MAX_WOUNDS)
+    wounds: Int | None = Field(None, ge=1, le=MAX_WOUNDS, description="wounds left (default: W)")
     invulnerable: Roll | None = Field(None, description="Invulnerable Save x+")
     rules: list[Any] = Field(default_factory=list, description="e.g. 'Invulnerable Save 4+'")
     order: Order = Order.ENGAGE
@@ -148,11 +148,11 @@ class Operative(StrictModel):
 class Target(Operative):
     """The operative shot at, with its situation relative to the shooter."""
 
-    cover: bool = Field(False, description="in Cover (may retain one normal save)")
-    hidden_from_above: bool = Field(
+    cover: Flag = Field(False, description="in Cover (may retain one normal save)")
+    hidden_from_above: Flag = Field(
         False, description="part of the base hidden from directly above (Barrage)"
     )
-    obscured: bool = False
+    obscured: Flag = False
     distance: Distance | None = Field(None, description="from the shooter")
 
 
@@ -160,9 +160,9 @@ class Nearby(Target):
     """Another enemy operative near the primary target (Blast, Torrent, Fusillade, Splash)."""
 
     distance_to_target: Distance | None = Field(None, description="from the primary target (or positions)")
-    visible_to_target: bool = Field(True, description="Visible to the primary target (Blast)")
+    visible_to_target: Flag = Field(True, description="Visible to the primary target (Blast)")
     distance_to_attacker: Distance | None = Field(None, description="from the attacker (Reap)")
-    visible_to_attacker: bool = Field(True, description="Visible to the attacker (Reap)")
+    visible_to_attacker: Flag = Field(True, description="Visible to the attacker (Reap)")
     distances: dict[str, Distance] = Field(default_factory=dict, description="to other nearby operatives")
 
 
@@ -192,10 +192,10 @@ class Activation(StrictModel):
 
     order: Order | None = Field(None, description="the order it takes (default: the operative's order)")
     actions: list[Annotated[Action, BeforeValidator(_action)]] = Field(default_factory=lambda: [Action.SHOOT])
-    APL: int | None = Field(
+    APL: Int | None = Field(
         None, ge=0, le=6, description="action points available (default: the operative's)"
     )
-    uses_before: int = Field(0, ge=0, le=20, description="times this weapon was already selected this battle")
+    uses_before: Int = Field(0, ge=0, le=20, description="times this weapon was already selected this battle")
 
 
 #: objectives each side may optimise, by action
@@ -236,7 +236,7 @@ class Shot(StrictModel):
     weapon: str | None = None
     distance: Distance | None = Field(None, description="to the target (default: target.distance)")
     activation: Activation | None = None
-    split: dict[str, int] | None = Field(None, description="Fusillade: attack dice per target name")
+    split: dict[str, Int] | None = Field(None, description="Fusillade: attack dice per target name")
 
 
 class Scenario(StrictModel):
@@ -244,13 +244,15 @@ class Scenario(StrictModel):
     action: Literal["shoot", "fight"] = "shoot"
     title: str = ""
     attacker: Operative | None = None
-    attackers: list[Operative] | None = Field(None, min_length=1, max_length=MAX_SHOTS)
+    attackers: Annotated[list[Operative], UniqueNames] | None = Field(
+        None, min_length=1, max_length=MAX_SHOTS
+    )
     shots: list[Shot] | None = Field(None, min_length=1, max_length=MAX_SHOTS)
     target: Target | None = None
-    targets: list[Target] | None = Field(
+    targets: Annotated[list[Target], UniqueNames] | None = Field(
         None, min_length=1, max_length=20, description="one attack against each of these profiles"
     )
-    nearby: list[Nearby] = Field(default_factory=list, max_length=MAX_NEARBY)
+    nearby: Annotated[list[Nearby], UniqueNames] = Field(default_factory=list, max_length=MAX_NEARBY)
     objectives: Objectives = Field(default_factory=Objectives)
     # fights
     weapon: str | None = Field(None, description="fight: the attacker's melee weapon")

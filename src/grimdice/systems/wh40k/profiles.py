@@ -11,14 +11,14 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from grimdice.io.fields import RangedOrMeleeWeapon, StrictModel, dice_text
+from grimdice.io.fields import Flag, Int, RangedOrMeleeWeapon, StrictModel, Text, UniqueNames, dice_text
 
 MAX_MODELS = 200
 MAX_WOUNDS = 100
 MAX_WEAPONS = 50
 
-Target = Annotated[int, Field(ge=2, le=6)]
-Count = Annotated[int, Field(ge=1, le=MAX_MODELS)]
+Target = Annotated[Int, Field(ge=2, le=6)]
+Count = Annotated[Int, Field(ge=1, le=MAX_MODELS)]
 
 
 class RerollPolicy(StrEnum):
@@ -34,13 +34,13 @@ class Weapon(RangedOrMeleeWeapon):
     """A weapon profile. Exactly one of BS (ranged) or WS (melee)."""
 
     name: str = "weapon"
-    range: int | None = Field(None, ge=0, le=240, description='range in inches ("Melee" if absent)')
-    A: int | str
+    range: Int | None = Field(None, ge=0, le=240, description='range in inches ("Melee" if absent)')
+    A: Int | Text
     BS: Target | None = None
     WS: Target | None = None
-    S: Annotated[int, Field(ge=1, le=30)]
-    AP: Annotated[int, Field(ge=-6, le=0)] = 0
-    D: int | str = 1
+    S: Annotated[Int, Field(ge=1, le=30)]
+    AP: Annotated[Int, Field(ge=-6, le=0)] = 0
+    D: Int | Text = 1
     abilities: list[str] = Field(default_factory=list)
     critical_hit: Target = 6
     critical_wound: Target = 6
@@ -107,19 +107,19 @@ def _order(v: object) -> object:
 class AttackingModel(StrictModel):
     name: str = "model"
     count: Count = 1
-    weapons: list[Weapon] = Field(min_length=1, max_length=MAX_WEAPONS)
-    M: int = Field(6, ge=0, le=60)
+    weapons: Annotated[list[Weapon], UniqueNames] = Field(min_length=1, max_length=MAX_WEAPONS)
+    M: Int = Field(6, ge=0, le=60)
     Ld: Target = 7
-    OC: int = Field(1, ge=0, le=20)
+    OC: Int = Field(1, ge=0, le=20)
     keywords: list[str] = Field(default_factory=list)
-    scouts: int | None = Field(None, ge=1, le=24, description='Scouts x"')
+    scouts: Int | None = Field(None, ge=1, le=24, description='Scouts x"')
 
 
 class AttackingUnit(StrictModel):
     name: str = "attacker"
-    models: list[AttackingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
+    models: Annotated[list[AttackingModel], UniqueNames] = Field(min_length=1, max_length=MAX_WEAPONS)
     order: Order | None = None
-    battle_shocked: bool = False
+    battle_shocked: Flag = False
     keywords: list[str] = Field(default_factory=list)
 
     _check_order = field_validator("order", mode="before")(classmethod(lambda cls, v: _order(v)))
@@ -128,19 +128,19 @@ class AttackingUnit(StrictModel):
 class DefendingModel(StrictModel):
     name: str = "model"
     count: Count = 1
-    T: Annotated[int, Field(ge=1, le=30)]
-    Sv: Annotated[int, Field(ge=2, le=7)]
-    W: Annotated[int, Field(ge=1, le=MAX_WOUNDS)]
+    T: Annotated[Int, Field(ge=1, le=30)]
+    Sv: Annotated[Int, Field(ge=2, le=7)]
+    W: Annotated[Int, Field(ge=1, le=MAX_WOUNDS)]
     invulnerable: Target | None = None
-    FNP: Target | list[Target] | None = None
+    FNP: Target | Annotated[list[Target], Field(min_length=1)] | None = None
     FNP_mortal: Target | None = Field(None, description="Feel No Pain x+ against mortal wounds only")
-    damage_reduction: int = Field(0, ge=0, le=5, description="-X Damage to attacks allocated")
-    halve_damage: bool = False
-    M: int = Field(6, ge=0, le=60)
+    damage_reduction: Int = Field(0, ge=0, le=5, description="-X Damage to attacks allocated")
+    halve_damage: Flag = False
+    M: Int = Field(6, ge=0, le=60)
     Ld: Target = 7
-    OC: int = Field(1, ge=0, le=20)
+    OC: Int = Field(1, ge=0, le=20)
     keywords: list[str] = Field(default_factory=list)
-    scouts: int | None = Field(None, ge=1, le=24)
+    scouts: Int | None = Field(None, ge=1, le=24)
 
     @property
     def fnp(self) -> int | None:
@@ -158,9 +158,9 @@ class DefendingUnit(StrictModel):
     models: list[DefendingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
     leaders: list[DefendingModel] = Field(default_factory=list, max_length=2)
     keywords: list[str] = Field(default_factory=list)
-    cover: bool = False
+    cover: Flag = False
     order: Order | None = None
-    battle_shocked: bool = False
+    battle_shocked: Flag = False
 
     _check_order = field_validator("order", mode="before")(classmethod(lambda cls, v: _order(v)))
 
@@ -175,12 +175,12 @@ class DefendingUnit(StrictModel):
 class Conditions(StrictModel):
     """The situation of the attack: range, movement, charge, and extra modifiers or rerolls."""
 
-    half_range: bool = False
-    remained_stationary: bool = False
-    charged: bool = False
-    hit_modifier: int = Field(0, ge=-6, le=6)
-    wound_modifier: int = Field(0, ge=-6, le=6)
-    save_modifier: int = Field(0, ge=-6, le=6)
+    half_range: Flag = False
+    remained_stationary: Flag = False
+    charged: Flag = False
+    hit_modifier: Int = Field(0, ge=-6, le=6)
+    wound_modifier: Int = Field(0, ge=-6, le=6)
+    save_modifier: Int = Field(0, ge=-6, le=6)
     reroll_hits: RerollPolicy = RerollPolicy.NONE
     reroll_wounds: RerollPolicy = RerollPolicy.NONE
     critical_hit: Target | None = None

@@ -1,0 +1,210 @@
+"""Benchmark: how long grimdice takes at the edge of what it allows, and how fast it refuses
+what it does not (the numbers in ``docs/limits.md``).
+
+Each probe is run once in this process after a warm-up of its system (imports and caches
+outside the timed region) and timed with ``time.perf_counter``; a probe still running after
+``--cap`` seconds is stopped (SIGALRM) and reported as ``> cap``. The peer of every system's
+probes is its bundled example, run in the same process: the ratio column is probe / peer.
+Monte Carlo probes run ``--trials`` trials (default 1 000 000) and extrapolate linearly to
+the allowed maximum of 10 000 000 (``--trials 10000000`` measures it).
+
+Run: ``python benchmarks/limits.py`` (``--smoke`` for a quick check: small caps and trials).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import resource
+import signal
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from grimdice.dice.expr import parse
+from grimdice.engine.options import MAX_TRIALS
+from grimdice.errors import GrimdiceError
+from grimdice.io.scenario import MAX_FILE_BYTES, load_scenario
+from grimdice.systems.base import calculate
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+class Capped(Exception):
+    pass
+
+
+def timed(fn: Callable[[], Any], cap: float) -> tuple[str, float]:
+    """(outcome, seconds): ``ok``, ``refused: <message>``, or ``> cap``."""
+
+    def _alarm(signum: int, frame: Any) -> None:
+        raise Capped
+
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, cap)
+    t0 = time.perf_counter()
+    try:
+        fn()
+        outcome = "ok"
+    except GrimdiceError as exc:
+        outcome = f"refused: {exc}"
+    except Capped:
+        outcome = f"> {cap:g} s (stopped)"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    return outcome, time.perf_counter() - t0
+
+
+def example(name: str) -> dict[str, Any]:
+    return yaml.safe_load((EXAMPLES / name).read_text())
+
+
+def edit(data: dict[str, Any], **paths: Any) -> dict[str, Any]:
+    """A copy of ``data`` with values set at dotted paths (``attacker__models__0__count=10``)."""
+    out = copy.deepcopy(data)
+    for path, value in paths.items():
+        *head, last = [int(p) if p.isdigit() else p for p in path.split("__")]
+        node: Any = out
+        for p in head:
+            node = node[p]
+        node[last] = value
+    return out
+
+
+def input_probes(tmp: Path) -> list[tuple[str, Callable[[], Any]]]:
+    ex = (EXAMPLES / "wh40k-intercessors-vs-boyz.yaml").read_text()
+    big = tmp / "big.yaml"
+    big.write_text(ex + "#" + "x" * (MAX_FILE_BYTES - len(ex.encode()) - 10) + "\n")
+    over = tmp / "over.yaml"
+    over.write_text(ex + "#" + "x" * MAX_FILE_BYTES + "\n")
+    bomb = tmp / "bomb.yaml"
+    lines = ["a: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol]"]
+    lines += [
+        f"{b}: &{b} [*{a},*{a},*{a},*{a},*{a},*{a},*{a},*{a},*{a}]"
+        for a, b in zip("abcdefgh", "bcdefghi", strict=True)
+    ]
+    bomb.write_text("\n".join(lines) + "\nsystem: wh40k\ntitle: *i\n")
+    deep = tmp / "deep.yaml"
+    deep.write_text("a: " + "[" * 400_000 + "]" * 400_000)
+    huge_title = edit(yaml.safe_load(ex), title="x" * 1_000_000)
+    return [
+        ("read a 1 MB scenario file (the largest allowed)", lambda: load_scenario(big)),
+        ("a file over 1 MB", lambda: load_scenario(over)),
+        ("a YAML alias bomb (10^9 values from 1 kB)", lambda: load_scenario(bomb)),
+        ("800 kB of nested brackets", lambda: load_scenario(deep)),
+        ("a 1 MB title given to the Python API", lambda: calculate(huge_title)),
+        ("dice 1000D11 (the widest allowed: 10 000 outcomes)", lambda: parse("1000D11").dist),
+        ("dice 999D999", lambda: parse("999D999").dist),
+        ("dice D6+D6+... (21 terms)", lambda: parse("+".join(["D6"] * 21)).dist),
+    ]
+
+
+def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    w = example("wh40k-intercessors-vs-boyz.yaml")
+    h = example("heresy-tactical-vs-auxilia.yaml")
+    hf = example("heresy-melee-fight.yaml")
+    ks = example("killteam-shoot-sniper.yaml")
+    kf = example("killteam-fight-duel.yaml")
+    wone = edit(w, attacker__models=w["attacker"]["models"][:1])
+    hone = edit(h, attacker__models=h["attacker"]["models"][:1])
+    return {
+        "wh40k": [
+            ("example (peer)", w),
+            (
+                "2000 attacks (the most allowed), D1, into 200 W1 models",
+                edit(
+                    wone,
+                    attacker__models__0__count=10,
+                    attacker__models__0__weapons__0__A=200,
+                    defender__models=[{"name": "Boy", "count": 198, "T": 5, "Sv": 5, "W": 1}],
+                ),
+            ),
+            (
+                "2000 attacks, D D6, into 20 models of W 10",
+                edit(
+                    wone,
+                    attacker__models__0__count=10,
+                    attacker__models__0__weapons__0__A=200,
+                    attacker__models__0__weapons__0__D="D6",
+                    defender__models=[{"name": "Nob", "count": 18, "T": 5, "Sv": 5, "W": 10}],
+                ),
+            ),
+            (
+                "A 19D6+1 per model (allowed dice), 4 models",
+                edit(w, attacker__models__0__weapons__0__A="+".join(["D6"] * 19) + "+1"),
+            ),
+        ],
+        "heresy": [
+            ("example (peer)", h),
+            (
+                "1000 shots (the most allowed) into 100 W1 models",
+                edit(
+                    hone,
+                    attacker__models__0__count=20,
+                    attacker__models__0__weapons__0__A=50,
+                    defender__models=[{"name": "Veletaris", "count": 100, "T": 3, "W": 1, "Sv": 4}],
+                ),
+            ),
+            (
+                "1000 shots into 50 models of W 2",
+                edit(
+                    hone,
+                    attacker__models__0__count=20,
+                    attacker__models__0__weapons__0__A=50,
+                    defender__models=[{"name": "Veletaris", "count": 50, "T": 3, "W": 2, "Sv": 4}],
+                ),
+            ),
+            ("melee fight example (peer of fights)", hf),
+        ],
+        "killteam": [
+            ("shooting example (peer)", ks),
+            (
+                "12 attack dice (the most allowed) into W 40, optimal play",
+                edit(ks, attackers__0__weapons__0__A=12, target__W=40),
+            ),
+            ("fight example", kf),
+            (
+                "fight: 10 attack dice each (the most allowed), W 40 each",
+                edit(kf, attacker__weapons__0__A=10, target__weapons__0__A=10, attacker__W=40, target__W=40),
+            ),
+        ],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cap", type=float, default=60.0, help="seconds before a probe is stopped")
+    ap.add_argument("--trials", type=int, default=1_000_000)
+    ap.add_argument("--smoke", action="store_true")
+    args = ap.parse_args()
+    cap, trials = (5.0, 20_000) if args.smoke else (args.cap, args.trials)
+
+    print(f"{'probe':62} {'outcome':44} {'seconds':>9} {'ratio':>7}")
+    with tempfile.TemporaryDirectory() as d:
+        for name, fn in input_probes(Path(d)):
+            outcome, s = timed(fn, cap)
+            print(f"{'input: ' + name:62} {outcome[:44]:44} {s:9.3f}")
+    for system, probes in system_probes().items():
+        calculate(probes[0][1])  # warm-up: imports and caches outside the timed region
+        peer = None
+        for name, data in probes:
+            outcome, s = timed(lambda data=data: calculate(data), cap)
+            peer = s if peer is None else peer
+            print(f"{system + ' exact: ' + name:62} {outcome[:44]:44} {s:9.3f} {s / peer:7.1f}")
+        for name, data in probes[:1]:
+            calculate(data, simulate=2000, seed=1)
+            rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            outcome, s = timed(lambda data=data: calculate(data, simulate=trials, seed=1), cap * 5)
+            rss = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
+            label = f"{system} simulated {trials} trials: {name}"
+            extra = f" (~{s * MAX_TRIALS / trials:.0f} s at {MAX_TRIALS})" if trials < MAX_TRIALS else ""
+            print(f"{label:62} {outcome[:44]:44} {s:9.3f}  peak +{rss:.0f} MB{extra}")
+
+
+if __name__ == "__main__":
+    main()
