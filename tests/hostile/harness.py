@@ -64,7 +64,8 @@ def check_error(exc: GrimdiceError) -> None:
 
 def models_in(data: Any) -> int:
     """An upper bound on the models a scenario can lose: every mapping with a W or T (a model or an
-    operative) counts ``count`` (default 1) models."""
+    operative) counts ``count`` (default 1) models; a One Page unit (``size`` and ``quality``)
+    counts ``size``; any other mapping with ``hits`` (a Rules Crusade model) counts one."""
     n = 0
     stack = [data]
     while stack:
@@ -73,6 +74,11 @@ def models_in(data: Any) -> int:
             if "W" in v or "T" in v:
                 c = v.get("count", 1)
                 n += c if isinstance(c, int) and not isinstance(c, bool) and c > 0 else 1
+            elif "size" in v and "quality" in v:
+                c = v["size"]
+                n += c if isinstance(c, int) and not isinstance(c, bool) and c > 0 else 1
+            elif "hits" in v:
+                n += 1
             stack.extend(v.values())
         elif isinstance(v, list):
             stack.extend(v)
