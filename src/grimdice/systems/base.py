@@ -26,6 +26,7 @@ SYSTEMS: dict[str, str] = {
     "wh40k": "grimdice.systems.wh40k",
     "killteam": "grimdice.systems.killteam",
     "heresy": "grimdice.systems.heresy",
+    "crusade": "grimdice.systems.crusade",
 }
 
 
