@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -135,7 +135,7 @@ def shooting(sc: Scenario) -> Attack:
     lay = layout_for(att.body.hits, dfd.body.hits, max(0, pool.max_total - penalty + 2 - armour))
     ff = FF_FACES if body.force_field else NO_FF
 
-    @lru_cache(maxsize=None)
+    @cache
     def resolve(a: int, d: int, parry: int) -> np.ndarray:
         v = np.zeros(lay.size)
         for g, p in ff:
@@ -273,7 +273,7 @@ def melee(sc: Scenario) -> Attack:
                 v += pa * pd * _onehots(lay, ds, as_, dmg, admg, tie, pull != 99)
         return v
 
-    @lru_cache(maxsize=None)
+    @cache
     def choose(at: int, dt: int, parry: int) -> int:
         """The attacker's best pull-back (99: none) when he wins (IV)."""
         margin = at + a_mod - dt - d_mod - (parry - 100 if parry else 0)
@@ -284,7 +284,7 @@ def melee(sc: Scenario) -> Attack:
                 best, best_k = pull, k
         return best
 
-    @lru_cache(maxsize=None)
+    @cache
     def resolve(at: int, dt: int, parry: int) -> np.ndarray:
         return expected(at, dt, parry, choose(at, dt, parry))
 

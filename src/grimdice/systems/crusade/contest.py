@@ -201,7 +201,6 @@ class Contest:
         return die_outcomes(kind)
 
     def apply(self, x):  # type: ignore[no-untyped-def]
-        s = self.spec
         if self.phase == P_PARRY:
             return replace(self, phase=P_ROLL, parry=x)
         if self.phase == P_ROLL:

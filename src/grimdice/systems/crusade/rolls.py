@@ -1,4 +1,4 @@
-"""Space Crusade dice and the roll laws Rules Crusade needs (rules text: /work/shared/rules/rules-crusade.txt).
+"""Space Crusade dice and the roll laws Rules Crusade needs (rule text: ``rules-crusade.txt``).
 
 White die faces 0,0,0,0,1,2 and red die 0,0,0,1,2,3; a die's *maximum* (2 white, 3 red) counts
 toward a **fail** (section III: "A weapon fails if it rolls a maximum value on two or more dice").

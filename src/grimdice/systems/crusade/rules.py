@@ -309,8 +309,8 @@ RULES = RuleTable(
             "multi_hit",
             "damage on a target with H hits left",
             "rules-crusade III",
-            "damage d > H kills; with H >= 2, d <= H removes d hits (0 hits left is alive, as a 0-hit model); "
-            "H = 1 and d = 1 is a graze; H = 0 and d >= 1 kills",
+            "damage d > H kills; with H >= 2, d <= H removes d hits (0 hits left is alive, as a "
+            "0-hit model); H = 1 and d = 1 is a graze; H = 0 and d >= 1 kills",
         ),
         Reading(
             "reroll_fail",
