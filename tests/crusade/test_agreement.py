@@ -1,0 +1,25 @@
+"""Exact vs Monte Carlo on shooting scenarios combining rules (tests/agreement.py bound)."""
+
+from grimdice.systems.crusade import calculate
+from tests.agreement import assert_agree
+from tests.crusade.helpers import gun, model, shoot
+
+KEYS = ("damage", "models_destroyed", "condition", "hits_left", "fail")
+
+
+def test_combined_fire_cover_ap_forcefield_knockback():
+    sc = shoot(
+        [gun("2W+1R", ["J", "S", "AP", "KB"], name="a"), gun("1W+1R+1", ["X", "W", "AP", "KB"], name="b")],
+        model(armour=1, hits=2, abilities=["+F"], condition="stunned"),
+        range=13,
+        cover="front",
+        knockback_into="obstacle",
+    )
+    ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=11)
+    assert_agree({k: ex[k] for k in (*KEYS, "self_damage")}, {k: mc[k] for k in (*KEYS, "self_damage")}, 6000)
+
+
+def test_rerolls_and_jink():
+    sc = shoot([gun("2W+1R", ["R", "S", "M"])], model(armour=1, abilities=["JINK"]), range=4)
+    ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=5)
+    assert_agree({k: ex[k] for k in KEYS}, {k: mc[k] for k in KEYS}, 6000)
