@@ -163,6 +163,8 @@ class Faces:
 @lru_cache(maxsize=256)
 def pool_law(white: int, red: int, track: bool = True) -> tuple[tuple[Faces, float], ...]:
     """Exact law of a pool's :class:`Faces` (``track=False``: only total and maxes)."""
+    if not track:
+        return _total_maxes(white, red)
     law: dict[tuple[int, int, int, int], float] = {(0, 0, NO_OWN, NO_OPP): 1.0}
     for kind in ("W",) * white + ("R",) * red:
         nxt: dict[tuple[int, int, int, int], float] = defaultdict(float)
@@ -183,6 +185,28 @@ def pool_law(white: int, red: int, track: bool = True) -> tuple[tuple[Faces, flo
         law = nxt
     n = white + red
     return tuple((Faces(t, mx, own, opp, n), p) for (t, mx, own, opp), p in sorted(law.items()))
+
+
+def _total_maxes(white: int, red: int) -> tuple[tuple[Faces, float], ...]:
+    """The law of (total, maxima capped at 2) by NumPy shifts, die by die."""
+    arr = np.zeros((2 * white + 3 * red + 1, 3))
+    arr[0, 0] = 1.0
+    for kind in ("W",) * white + ("R",) * red:
+        faces = DICE[kind].faces
+        nxt = np.zeros_like(arr)
+        for f in sorted(set(faces)):
+            q = faces.count(f) / len(faces)
+            shifted = arr[: arr.shape[0] - f] * q
+            if f == MAXIMUM[kind]:
+                nxt[f:, 1] += shifted[:, 0]
+                nxt[f:, 2] += shifted[:, 1] + shifted[:, 2]
+            else:
+                nxt[f:] += shifted
+        arr = nxt
+    n = white + red
+    return tuple(
+        (Faces(int(t), int(m), NO_OWN, NO_OPP, n), float(arr[t, m])) for t, m in zip(*np.nonzero(arr), strict=True)
+    )
 
 
 def total_law(white: int, red: int) -> dict[tuple[int, bool], float]:
