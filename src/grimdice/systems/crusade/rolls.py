@@ -205,7 +205,8 @@ def _total_maxes(white: int, red: int) -> tuple[tuple[Faces, float], ...]:
         arr = nxt
     n = white + red
     return tuple(
-        (Faces(int(t), int(m), NO_OWN, NO_OPP, n), float(arr[t, m])) for t, m in zip(*np.nonzero(arr), strict=True)
+        (Faces(int(t), int(m), NO_OWN, NO_OPP, n), float(arr[t, m]))
+        for t, m in zip(*np.nonzero(arr), strict=True)
     )
 
 
