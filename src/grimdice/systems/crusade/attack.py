@@ -184,16 +184,23 @@ def melee(sc: Scenario) -> Attack:
     grapple = att.has("grapple") or dfd.has("grapple")
     if grapple:
         arms, d_arms = (), ()
-    a_pool = _melee_pool(att, arms, "attacker", grapple)
-    for i, m in enumerate(sc.mob):  # IX MOB: combined melee values
-        mf = fighter(m, f"mob.{i}")
-        a_pool = a_pool + _melee_pool(mf, tuple(a for a in mf.arms if a.kind in a_kinds), f"mob.{i}", grapple)
-    if sc.mob and len(sc.mob) + 1 > int(att.fx.get("mob", 0) or 0):
-        raise ScenarioError(
-            "mob", f"{len(sc.mob) + 1} models mob only with MOB {len(sc.mob) + 1} or more on the attacker"
-        )
-    d_pool = _melee_pool(dfd, d_arms, "defender", grapple)
-    if a_pool.n == 0 or d_pool.n == 0:
+    mind = sc.action == "mindwar"
+    if mind:  # VII MIND WAR: 1 red per psy level each; the attacker takes range penalties
+        a_pool, d_pool, arms, d_arms, grapple = _mind_pools(sc, att, dfd)
+    else:
+        a_pool = _melee_pool(att, arms, "attacker", grapple)
+        for i, m in enumerate(sc.mob):  # IX MOB: combined melee values
+            mf = fighter(m, f"mob.{i}")
+            a_pool = a_pool + _melee_pool(
+                mf, tuple(a for a in mf.arms if a.kind in a_kinds), f"mob.{i}", grapple
+            )
+        mob_size = max(2, int(att.fx.get("mob") or 0)) if att.fx.get("mob") else 1
+        if len(sc.mob) + 1 > mob_size:
+            raise ScenarioError(
+                "mob", f"{len(sc.mob) + 1} models mob only with MOB {len(sc.mob) + 1} on the attacker"
+            )
+        d_pool = _melee_pool(dfd, d_arms, "defender", grapple)
+    if not mind and (a_pool.n == 0 or d_pool.n == 0):
         raise ScenarioError(
             "attacker.melee" if a_pool.n == 0 else "defender.melee", "a melee roll needs at least one die"
         )
@@ -202,8 +209,12 @@ def melee(sc: Scenario) -> Attack:
     a_mod = a_pool.plus - int(sc.awkward or (att.start[0] == 2 and not att.has("frenzy")))
     a_mod -= 0 if _any(arms, "scythe") else sc.opponent_number - 1  # IV successive opponents
     d_mod = d_pool.plus - int(dfd.start[0] == 1 or (dfd.start[0] == 2 and not dfd.has("frenzy")))
+    if mind:
+        a_mod, d_mod = a_pool.plus, 0
     # IV PARRYING: needs a melee weapon (IX GRAPPLE: anyone); +2 with a shield; VIII -P -1, +P ignores
     can_parry = grapple or any(a.kind in ("melee", "shield") for a in d_arms)
+    if mind:  # VII: defending psykers may parry; non-psykers may not
+        can_parry = bool(dfd.fx.get("psy"))
     parry_bonus = 2 if any(a.kind == "shield" for a in d_arms) else 1
     if _any(arms, "pass_parry"):
         parry_bonus -= 1
@@ -290,6 +301,8 @@ def melee(sc: Scenario) -> Attack:
 
     a_side = _rerolls(att, arms, dfd, d_arms, dive)
     d_side = _rerolls(dfd, d_arms, att, arms, dive)
+    if mind:  # VII: psychic hoods give a re-roll in any mind war
+        a_side, d_side = Side(Pool(), own=att.has("hood")), Side(Pool(), own=dfd.has("hood"))
     spec = Spec(
         Side(a_pool, a_side.own, a_side.opp), Side(d_pool, d_side.own, d_side.opp), parries, resolve, lay
     )
@@ -308,6 +321,24 @@ def melee(sc: Scenario) -> Attack:
     return Attack(spec, outcome, choose, att, dfd, arms, d_arms, ffa, ffd, notes, info)
 
 
+def _mind_pools(sc: Scenario, att: Fighter, dfd: Fighter) -> tuple:
+    """VII MIND WAR / MIND LANCE pools: Psy-level reds, the attacker minus 1 per full foot; a
+    non-psyker (mind lance only) rolls 1 white and may not parry. Graze = stun (no weapon codes)."""
+    level = att.fx.get("psy")
+    if not level:
+        raise ScenarioError(
+            "attacker.abilities", "a mind war needs a psyker attacker, e.g. abilities: [Psy-1]"
+        )
+    d_level = dfd.fx.get("psy")
+    if not d_level and sc.psychic_attack != "mind lance":
+        raise ScenarioError(
+            "defender.abilities", "mind war attacks psykers only; use psychic_attack: mind lance"
+        )
+    penalty = int(sc.range // 12)
+    d_pool = Pool(red=d_level) if d_level else Pool(white=1)
+    return Pool(red=level, plus=-penalty), d_pool, (), (), False
+
+
 def _lex(a: list[float], b: list[float]) -> bool:
     for x, y in zip(a, b, strict=True):
         if x > y + 1e-12:
@@ -318,7 +349,14 @@ def _lex(a: list[float], b: list[float]) -> bool:
 
 
 def build(sc: Scenario) -> Attack:
-    return shooting(sc) if sc.action == "shoot" else melee(sc)
+    """The attack of a scenario (shooting, melee, or a mind war played as a contested roll)."""
+    atk = shooting(sc) if sc.action == "shoot" else melee(sc)
+    if sc.action == "mindwar":
+        n = atk.spec.att.pool.n
+        # VII INCURSION: every die rolled at its maximum (1/6 per red die)
+        atk.info["incursion"] = (1 / 6) ** n
+        atk.notes.append(RULES.note("incursion"))
+    return atk
 
 
 __all__ = ["Attack", "build", "melee", "shooting"]

@@ -45,7 +45,8 @@ class Scenario(StrictModel):
 
     system: Literal["crusade"]
     title: str = ""
-    action: Literal["shoot", "melee"] = "shoot"
+    action: Literal["shoot", "melee", "mindwar"] = "shoot"
+    psychic_attack: Literal["mind war", "mind lance"] = "mind war"  # VII
     attacker: Model
     defender: Model
     weapons: list[str] | None = None  # names of the attacker's weapons used (default: all that apply)

@@ -346,6 +346,13 @@ RULES = RuleTable(
             "each side's melee dice (weapons and pistols) are one roll for its own fails",
         ),
         Reading(
+            "incursion",
+            "an incursion from the warp",
+            "rules-crusade VII INCURSION",
+            "reported as the chance that every die of the first mind-war roll shows its maximum; the "
+            'incursion\'s own attack ("OO" dice) is not resolved',
+        ),
+        Reading(
             "tie_effects",
             "tie effects in melee",
             "rules-crusade VIII TIE, KNOCKBACK; IX PLAGUE, THROW",
