@@ -23,7 +23,9 @@ def test_mind_war_one_red_per_level_graze_stuns():
     kill = sum(Fr(1, 36) for a, b in product(R, R) if a - b >= 2)
     stun = sum(Fr(1, 36) for a, b in product(R, R) if a - b == 1)
     assert close(end(res, "killed"), kill) and close(end(res, "stunned"), stun)
-    assert close(res.extra["attacker_end_state"]["stunned"], sum(Fr(1, 36) for a, b in product(R, R) if b > a))
+    assert close(
+        res.extra["attacker_end_state"]["stunned"], sum(Fr(1, 36) for a, b in product(R, R) if b > a)
+    )
 
 
 def test_attacker_alone_takes_range_penalties():

@@ -16,6 +16,14 @@ __all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
     """Resolve the scenario's attack: exactly, or by ``options.simulate`` seeded trials."""
+    if sc.targets:
+        from grimdice.systems.crusade.templates import exact_many
+
+        if sc.action != "shoot":
+            from grimdice.errors import ScenarioError
+
+            raise ScenarioError("targets", "many targets apply to shooting (action: shoot)")
+        return exact_many(sc, options)
     atk = build(sc)
     if options.exact:
         from grimdice.systems.crusade.exact import exact_result

@@ -119,13 +119,13 @@ def shooting(sc: Scenario) -> Attack:
     into = sc.knockback_into == "obstacle"
     body = dfd.body
 
-    def outcome(total: int, ff: int) -> tuple[State, int, bool]:
+    def outcome(total: int, ff: int, start: State | None = None) -> tuple[State, int, bool]:
         roll = total + bonus
         tie = roll == armour and roll >= 1  # VIII TIE (a zero roll never ties)
         dmg = max(0, roll - armour - ff)  # IX +F: a red die off the damage
         if body.swarm and not (_all(arms, "area") or _all(arms, "scythe")):
             dmg = min(dmg, 1)  # IX SWARM
-        s = take(dfd.start, dmg, codes, body, kill_is_ko)
+        s = take(dfd.start if start is None else start, dmg, codes, body, kill_is_ko)
         if tie and plague:
             s = graze(s, "wound", body, kill_is_ko)  # IX PLAGUE / POISON
         if kb and roll >= armour and roll >= 1:

@@ -40,6 +40,13 @@ class Model(StrictModel):
     weapons: list[Weapon] = Field(default_factory=list, max_length=MAX_WEAPONS)
 
 
+class Target(Model):
+    """One of many targets (section VIII templates, split fire), with its own range and cover."""
+
+    range: float | None = Field(None, ge=0, le=240)
+    cover: Literal["none", "front", "full"] | None = None
+
+
 class Scenario(StrictModel):
     """One attack: ``shoot`` (the attacker's ranged weapons, combined) or ``melee``."""
 
@@ -59,6 +66,7 @@ class Scenario(StrictModel):
     opponent_number: int = Field(1, ge=1, le=8)  # IV: the n-th successive opponent meleed this turn
     attack_mode: Literal["normal", "zoc", "dive", "overrun"] = "normal"  # VIII SPIKY, V DIVE ATTACK
     mob: list[Model] = Field(default_factory=list, max_length=5)  # IX MOB: models joining the attacker
+    targets: list[Target] = Field(default_factory=list, max_length=6)  # VIII LINE/BLAST/FT/*/Rap
 
 
-__all__ = ["Model", "Scenario", "Weapon"]
+__all__ = ["Model", "Scenario", "Target", "Weapon"]
