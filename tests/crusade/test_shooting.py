@@ -130,3 +130,39 @@ def test_json_contract():
     out = run(shoot([gun("2W+1R", ["J", "S"])], model(armour=1), range=14)).to_json()
     for k in ("damage", "models_destroyed", "condition", "hits_left", "fail"):
         assert sum(out[k]["pmf"]) == pytest.approx(1)
+
+
+def test_volatile_explodes_when_killed_by_more_than_a_graze():
+    d = model(hits=1, weapons=[gun("1W", ["V"], name="plasma")])
+    res = run(shoot([gun("1R", ["K"])], d))
+    # 1 point: a graze kill (no explosion); 2+ points: killed by more than a graze
+    assert close(res.extra["defender_volatile_explodes"], Fr(2, 6))
+    assert close(end(res, "killed"), Fr(3, 6))
+
+
+def test_buildings_and_vehicles_take_penetrating_and_area_bonus():
+    bunker = model(kind="building", armour=2, hits=10)
+    assert close(run(shoot([gun("1R")], bunker))["damage"][1], Fr(1, 6))
+    assert close(run(shoot([gun("1R", ["+P"])], bunker))["damage"][1], Fr(1, 6))  # 3 + 1 - 2 = 2
+    assert close(run(shoot([gun("1R", ["+P"])], bunker))["damage"][2], Fr(1, 6))
+    assert close(run(shoot([gun("1R", ["+P", "LINE"])], bunker))["damage"][3], Fr(1, 6))  # line +1 too
+    truck = model(kind="vehicle", armour=2, hits=4)
+    assert close(run(shoot([gun("1R", ["+P", "LINE"])], truck))["damage"][2], Fr(1, 6))  # no area bonus
+    assert close(run(shoot([gun("1R", ["+P"])], model(armour=2)))["damage"][1], Fr(1, 6))  # models: none
+
+
+def test_unknown_code_and_absurd_sizes_name_the_field():
+    from grimdice.errors import ScenarioError
+
+    with pytest.raises(ScenarioError) as e:
+        run(shoot([gun("1R", ["LASER"])]))
+    assert e.value.field == "attacker.weapons.0.effects.0" and "JAM" in str(e.value)
+    with pytest.raises(ScenarioError) as e:
+        run(shoot([gun("25W")]))
+    assert e.value.field == "attacker.weapons.0.dice"
+    with pytest.raises(ScenarioError) as e:
+        run(shoot([gun("1R")], model(hits=99)))
+    assert e.value.field == "defender.hits"
+    with pytest.raises(ScenarioError) as e:
+        run(shoot([gun("1R")], model(hits=1, hits_left=2)))
+    assert e.value.field == "defender.hits_left"

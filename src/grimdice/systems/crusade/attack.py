@@ -15,7 +15,7 @@ import numpy as np
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.contest import Layout, Side, Spec, layout_for, objective_for
-from grimdice.systems.crusade.damage import State, best_graze, graze, knocked_back, take
+from grimdice.systems.crusade.damage import KILLED, State, best_graze, graze, knocked_back, take
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.rolls import RED, Pool
 from grimdice.systems.crusade.rules import RULES
@@ -75,6 +75,7 @@ def _onehots(lay: Layout, d: State, a: State, dmg: int, admg: int, tie: bool, pu
         att_damage=admg,
         tie=int(tie),
         pull_back=int(pulled),
+        big_kill=int(d[0] == KILLED and dmg >= 2),  # VIII VOLATILE: killed by more than a graze
     )
 
 

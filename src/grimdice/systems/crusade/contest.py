@@ -75,6 +75,7 @@ def layout_for(att_hits: int, def_hits: int, max_damage: int) -> Layout:
             "def_reroll": 3,
             "pull_back": 2,
             "tie": 2,
+            "big_kill": 2,
         }
     )
 

@@ -96,6 +96,9 @@ def build_result(
             "stun_plus_wound": "kill",
         }
         out["p_tie"] = float(part("tie")[1])
+    if any(a.fx.get("volatile") for a in atk.dfd.arms):
+        # VIII VOLATILE: the defender's volatile weapon explodes if he is killed by more than a graze
+        out["defender_volatile_explodes"] = float(part("big_kill")[1])
     out["resolved"] = atk.info
     out.update(extra)
     return Result(

@@ -27,6 +27,7 @@ from grimdice.systems.crusade.contest import (
     root,
     solve,
 )
+from grimdice.systems.crusade.damage import KILLED
 from grimdice.systems.crusade.report import build_result
 from grimdice.systems.crusade.rolls import (
     DICE,
@@ -54,6 +55,7 @@ NAMES = (
     "def_reroll",
     "pull_back",
     "tie",
+    "big_kill",
 )
 
 
@@ -118,8 +120,10 @@ def _trial(atk: Attack, sol) -> callable:  # type: ignore[no-untyped-def, valid-
             else:
                 ds, dmg, tie = outcome(s.a.total, _ff(atk.ff_def, ff_d[t]))
                 as_, admg = atk.att.start, 0
-            row = (ds[0], ds[1], as_[0], as_[1], dmg, admg, int(s.a.failed), int(s.d.failed) if s.d.n else 0,
-                   int(s.parry > 0), s.arr, s.drr, int(pull != 99), int(tie))  # fmt: skip
+            big = int(ds[0] == KILLED and dmg >= 2)
+            d_fail = int(s.d.failed) if s.d.n else 0
+            row = (ds[0], ds[1], as_[0], as_[1], dmg, admg, int(s.a.failed), d_fail,
+                   int(s.parry > 0), s.arr, s.drr, int(pull != 99), int(tie), big)  # fmt: skip
             for name, val in zip(NAMES, row, strict=True):
                 out[name][t] = val
         return dict(out)
