@@ -49,3 +49,10 @@ def test_mind_lance_on_non_psyker_one_white_no_parry():
     with pytest.raises(ScenarioError) as e:
         run(war(model(), model(abilities=["Psy-1"])))
     assert e.value.field == "attacker.abilities"
+
+
+def test_incursion_attack_two_reds_at_range_zero_no_parry():
+    res = run(war(model(abilities=["Psy-1"]), model(abilities=["Psy-1"]), range=30))
+    inc = res.extra["resolved"]["incursion_psyker_end_state"]
+    kill = sum(Fr(1, 6**3) for a, b, d in product(R, R, R) if a + b - d >= 2)
+    assert close(inc["killed"], kill)

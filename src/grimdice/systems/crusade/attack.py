@@ -15,7 +15,7 @@ import numpy as np
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.contest import Layout, Side, Spec, layout_for, objective_for
-from grimdice.systems.crusade.damage import KILLED, State, best_graze, graze, knocked_back, take
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State, best_graze, graze, knocked_back, take
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.rolls import RED, Pool
 from grimdice.systems.crusade.rules import RULES
@@ -322,6 +322,19 @@ def melee(sc: Scenario) -> Attack:
     return Attack(spec, outcome, choose, att, dfd, arms, d_arms, ffa, ffd, notes, info)
 
 
+def incursion(sc: Scenario) -> dict[str, float]:
+    """VII INCURSION: "Treat the attack as a OO Mind War attack at range 0 vs. the Psyker, with no
+    parry allowed" — the psyker's end state (reading ``incursion``: O is a red die)."""
+    from grimdice.systems.crusade.contest import solve
+
+    warp = sc.attacker.model_copy(update={"name": "warp", "abilities": ["Psy-2"], "weapons": []})
+    sub = sc.model_copy(update={"attacker": warp, "defender": sc.attacker, "range": 0.0, "parry": "never"})
+    atk = melee(sub)
+    v = solve(atk.spec).value
+    cond = atk.spec.layout.part(v, "def_condition")
+    return {c: float(cond[i]) for i, c in enumerate(CONDITIONS)}
+
+
 def _mind_pools(sc: Scenario, att: Fighter, dfd: Fighter) -> tuple:
     """VII MIND WAR / MIND LANCE pools: Psy-level reds, the attacker minus 1 per full foot; a
     non-psyker (mind lance only) rolls 1 white and may not parry. Graze = stun (no weapon codes)."""
@@ -356,6 +369,7 @@ def build(sc: Scenario) -> Attack:
         n = atk.spec.att.pool.n
         # VII INCURSION: every die rolled at its maximum (1/6 per red die)
         atk.info["incursion"] = (1 / 6) ** n
+        atk.info["incursion_psyker_end_state"] = incursion(sc)
         atk.notes.append(RULES.note("incursion"))
     return atk
 
