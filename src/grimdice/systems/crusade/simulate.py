@@ -96,6 +96,9 @@ def _trial(atk: Attack, sol) -> callable:  # type: ignore[no-untyped-def, valid-
         ka, fa = roll_pool(rng, spec.att.pool, size)
         kd, fd = roll_pool(rng, spec.dfd.pool, size)
         A, D = faces_of(ka, fa), faces_of(kd, fd)
+        spare = {  # the re-rolled dice, rolled ahead: one per kind and re-roll phase
+            (phase, k): DICE[k].sample(rng, size).tolist() for phase in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE
+        }
         ff_a = rng.integers(0, 6, size)
         ff_d = rng.integers(0, 6, size)
         out = defaultdict(lambda: np.zeros(size, np.int64))
@@ -109,7 +112,7 @@ def _trial(atk: Attack, sol) -> callable:  # type: ignore[no-untyped-def, valid-
                     act = REROLLS[s.arr if s.phase == P_ARR_ROLL else s.drr]
                     mine, theirs = (s.a, s.d) if s.phase == P_ARR_ROLL else (s.d, s.a)
                     kind = OWN_CHAIN[mine.own][0] if act == "own" else opp_target(theirs)[0]
-                    s = step(s, int(DICE[kind].sample(rng, 1)[0]))  # the re-rolled die, rolled
+                    s = step(s, spare[(s.phase, kind)][t])  # the re-rolled die, rolled
                 else:
                     s = step(s, sol.policy[s])
             pull = atk.options(s.a.total, s.d.total, s.parry)
