@@ -166,3 +166,11 @@ def test_unknown_code_and_absurd_sizes_name_the_field():
     with pytest.raises(ScenarioError) as e:
         run(shoot([gun("1R")], model(hits=1, hits_left=2)))
     assert e.value.field == "defender.hits_left"
+
+
+def test_graze_choice_among_combined_weapons_is_reported():
+    res = run(shoot([gun("1W", ["S"], name="a"), gun("1W", ["W"], name="b")]))
+    assert res.extra["resolved"]["graze"] == "wound"
+    # a wounded target: a stun kills it (Stun + Wound, the attacker chooses the kill), KO only KOs
+    res = run(shoot([gun("1W", ["S", "KO"], name="a")], model(condition="wounded")))
+    assert res.extra["resolved"]["graze"] == "stun"

@@ -15,7 +15,16 @@ import numpy as np
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.contest import Layout, Side, Spec, layout_for, objective_for
-from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State, best_graze, graze, knocked_back, take
+from grimdice.systems.crusade.damage import (
+    CONDITIONS,
+    KILLED,
+    State,
+    best_graze,
+    chosen_graze,
+    graze,
+    knocked_back,
+    take,
+)
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.rolls import RED, Pool
 from grimdice.systems.crusade.rules import RULES
@@ -147,7 +156,13 @@ def shooting(sc: Scenario) -> Attack:
     own = _any(arms, "reroll") or att.has("reroll")  # VIII R: one attack die once per turn
     jink = dfd.has("jink") and not _any(arms, "nor")  # IX JINK
     spec = Spec(Side(pool, own=own), Side(Pool(), opp=jink), (0,), resolve, lay)
-    info = {"range_penalty": penalty, "armour": armour, "modifier": bonus, "dice": pool.text}
+    info = {
+        "range_penalty": penalty,
+        "armour": armour,
+        "modifier": bonus,
+        "dice": pool.text,
+        "graze": chosen_graze(dfd.start, codes, body, kill_is_ko),  # III/IV: the attacker's choice
+    }
     return Attack(spec, outcome, lambda a, d, p: 0, att, dfd, arms, (), NO_FF, ff, notes, info)
 
 
@@ -316,6 +331,7 @@ def melee(sc: Scenario) -> Attack:
         "attacker_modifier": a_mod,
         "defender_modifier": d_mod,
         "parry_bonus": parry_bonus if can_parry else None,
+        "graze": chosen_graze(dfd.start, codes, dfd.body, kill_is_ko),  # IV: the attacker's choice
         "attacker_rerolls": "RO" if a_side.opp else ("R" if a_side.own else "none"),
         "defender_rerolls": "RO" if d_side.opp else ("R" if d_side.own else "none"),
     }

@@ -76,6 +76,12 @@ def best_graze(s: State, codes: frozenset[str], body: Body, kill_is_ko: bool = F
     return max(options, key=harm)
 
 
+def chosen_graze(s: State, codes: frozenset[str], body: Body, kill_is_ko: bool = False) -> str:
+    """The graze code :func:`best_graze` picks for a model in state ``s`` (reported in results)."""
+    options = sorted(codes or {"stun"})
+    return max(options, key=lambda c: harm(graze(s, c, body, kill_is_ko)))
+
+
 def take(s: State, d: int, codes: frozenset[str], body: Body, kill_is_ko: bool = False) -> State:
     """``d`` points of damage on a model in state ``s`` (reading ``multi_hit``)."""
     cond, h = s
