@@ -174,3 +174,35 @@ def test_graze_choice_among_combined_weapons_is_reported():
     # a wounded target: a stun kills it (Stun + Wound, the attacker chooses the kill), KO only KOs
     res = run(shoot([gun("1W", ["S", "KO"], name="a")], model(condition="wounded")))
     assert res.extra["resolved"]["graze"] == "stun"
+
+
+def test_barrage_scope_small_latch():
+    d = model(armour=1)
+    # BARRAGE: always at least -1 for range, ignores front cover
+    assert close(end(run(shoot([gun("1R", ["BARRAGE"])], d, range=3, cover="front")), "killed"), 0)
+    assert close(end(run(shoot([gun("1R", ["BARRAGE"])], d, range=3, cover="front")), "stunned"), Fr(1, 6))
+    # SCOPE: ignores cover only if the firer did not move
+    assert close(end(run(shoot([gun("1R", ["SCOPE"])], d, range=3, cover="full")), "killed"), Fr(1, 6))
+    assert close(end(run(shoot([gun("1R", ["SCOPE"])], d, range=3, cover="full", moved=True)), "killed"), 0)
+    # SMALL: always front cover (beyond an inch)
+    assert close(end(run(shoot([gun("1R")], model(armour=1, abilities=["SMALL"]), range=3)), "killed"), 0)
+    assert close(end(run(shoot([gun("1R")], d, range=3, latch="target")), "killed"), Fr(2, 6))
+    assert close(end(run(shoot([gun("1R")], d, range=3, latch="firer")), "killed"), 0)
+
+
+@pytest.mark.parametrize("code", ["BREAK", "STICK", "M"])
+def test_every_fail_effect_is_reported(code):
+    res = run(shoot([gun("2W", [code])]))
+    key = {"BREAK": "break", "STICK": "stick", "M": "malfunction"}[code]
+    assert close(res.extra["fail_effects"]["effects"][key], Fr(1, 36))
+
+
+def test_animal_and_stupid_cannot_use_weapons():
+    from grimdice.errors import ScenarioError
+
+    with pytest.raises(ScenarioError) as e:
+        run(shoot([gun("1R")], attacker=model(abilities=["ANIMAL"])))
+    assert e.value.field == "attacker.weapons.0"
+    with pytest.raises(ScenarioError) as e:
+        run(shoot([gun("1R")], attacker=model(abilities=["STUPID"])))
+    assert e.value.field == "attacker.weapons.0"

@@ -114,6 +114,7 @@ def shooting(sc: Scenario) -> Attack:
     cover_bonus = int(cover != "none" and sc.range >= 1 and not ignores)
     armour = 0 if _all(arms, "ia") else dfd.armour + cover_bonus  # VIII IGNORES ARMOR
     bonus = pool.plus - penalty
+    bonus += {"none": 0, "target": 1, "firer": -1}[sc.latch]  # IX LATCH ON: +1 vs the target, -1 for it
     if _all(arms, "ap") and dfd.armour > 0:
         bonus += 1  # VIII AP
     if dfd.kind in ("building", "vehicle") and _all(arms, "penetrating"):

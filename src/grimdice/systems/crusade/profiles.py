@@ -60,6 +60,7 @@ class Scenario(StrictModel):
     range: float = Field(0.0, ge=0, le=240)  # inches between firer and target (section II)
     cover: Literal["none", "front", "full"] = "none"  # II: no roof over the target -> front cover
     moved: bool = False  # the firer moved this turn (SCOPE, SNIPER)
+    latch: Literal["none", "target", "firer"] = "none"  # IX LATCH ON: a latcher on the target / firer
     knockback_into: Literal["open", "obstacle"] = "open"  # VIII KNOCKBACK
     parry: Literal["optimal", "always", "never"] = "optimal"  # IV PARRYING, for the defender
     awkward: bool = False  # IV: the attacker is at awkward melee (e.g. a ladder)

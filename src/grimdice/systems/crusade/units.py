@@ -56,6 +56,14 @@ def fighter(m: Model, where: str) -> Fighter:
     for i, w in enumerate(m.weapons):
         wfx = RULES.parse(w.effects, f"{where}.weapons.{i}.effects")
         arms.append(Arm(w.name, parse_pool(w.dice, f"{where}.weapons.{i}.dice"), w.kind, wfx))
+    for i, a in enumerate(arms):
+        if fx.get("stupid") or (fx.get("animal") and a.kind != "spiky"):
+            who = (
+                "STUPID models may not use weapons"
+                if fx.get("stupid")
+                else "ANIMAL models use only spiky weapons"
+            )
+            raise ScenarioError(f"{where}.weapons.{i}", f"{who} (IX); {a.name!r} is a {a.kind} weapon")
     hits_left = m.hits if m.hits_left is None else m.hits_left
     if hits_left > m.hits:
         raise ScenarioError(f"{where}.hits_left", f"at most the model's hits ({m.hits}), got {hits_left}")
