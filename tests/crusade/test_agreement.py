@@ -23,3 +23,29 @@ def test_rerolls_and_jink():
     sc = shoot([gun("2W+1R", ["R", "S", "M"])], model(armour=1, abilities=["JINK"]), range=4)
     ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=5)
     assert_agree({k: ex[k] for k in KEYS}, {k: mc[k] for k in KEYS}, 6000)
+
+
+def test_mind_war_with_hoods_and_parry():
+    sc = {
+        "system": "crusade",
+        "action": "mindwar",
+        "range": 13,
+        "attacker": model(abilities=["Psy-2", "HOOD"]),
+        "defender": model(hits=2, abilities=["Psy-1", "HOOD"]),
+    }
+    ex, mc = calculate(sc), calculate(sc, simulate=4000, seed=2)
+    keys = ("damage", "condition", "hits_left", "attacker_condition")
+    assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 4000)
+
+
+def test_templates_line_flamer_rapid():
+    for code, rng in (("LINE", 14), ("FT", 3), ("Rap", 5)):
+        targets = [
+            model(name="a", armour=1, hits=2),
+            model(name="b", abilities=["UNDEAD"], condition="stunned"),
+        ]
+        sc = shoot([gun("2W+1R", ["W", code])], range=rng, cover="front")
+        sc["targets"] = targets
+        ex, mc = calculate(sc), calculate(sc, simulate=3000, seed=9)
+        keys = ("damage", "models_destroyed", "fail")
+        assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 3000)

@@ -206,3 +206,10 @@ def test_animal_and_stupid_cannot_use_weapons():
     with pytest.raises(ScenarioError) as e:
         run(shoot([gun("1R")], attacker=model(abilities=["STUPID"])))
     assert e.value.field == "attacker.weapons.0"
+
+
+def test_zero_roll_never_ties_zero_armour_and_undead_cannot_be_koed():
+    res = run(shoot([gun("1W", ["POISON", "S"])]))
+    assert close(end(res, "wounded"), 0) and close(res.extra["p_tie"], 0)
+    res = run(shoot([gun("1W", ["S"])], model(condition="stunned", abilities=["UNDEAD"])))
+    assert close(end(res, "ko"), 0) and close(end(res, "stunned"), Fr(5, 6))
