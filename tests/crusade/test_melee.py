@@ -86,3 +86,10 @@ def test_errors_name_the_field():
     with pytest.raises(ScenarioError) as e:
         run(fight(model(), brawler()))
     assert e.value.field == "attacker.melee"
+
+
+def test_too_large_rerolled_melee_is_refused():
+    big = model(melee="6W+6R", abilities=["RO"])
+    with pytest.raises(ScenarioError) as e:
+        run(fight(big, model(melee="6W+6R", abilities=["RO"])))
+    assert e.value.field == "attacker.melee" and "at most" in str(e.value)

@@ -13,12 +13,13 @@ Only the first die of each re-roll chain is worth re-rolling (:mod:`.rolls`), so
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from grimdice.engine.game import CHANCE, TERMINAL, expectimax
+from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, STUNNED
 from grimdice.systems.crusade.rolls import (
     DICE,
@@ -88,14 +89,28 @@ def harms(lay: Layout, v: np.ndarray, side: str) -> list[float]:
     return [c[KILLED], c[KILLED] + c[KO], c[2:].sum(), c[STUNNED:].sum(), lost]
 
 
+def _harm_rows(lay: Layout, side: str) -> np.ndarray:
+    """The linear maps of :func:`harms` as rows over the feature vector."""
+    rows = np.zeros((5, lay.size))
+    c, h = lay.slices[f"{side}_condition"], lay.slices[f"{side}_hits_left"]
+    rows[0, c.start + KILLED] = 1
+    rows[1, [c.start + KILLED, c.start + KO]] = 1
+    rows[2, c.start + 2 : c.stop] = 1
+    rows[3, c.start + STUNNED : c.stop] = 1
+    rows[4, h] = np.arange(h.stop - h.start)[::-1]
+    return rows
+
+
 def objective_for(lay: Layout) -> Callable[[int, np.ndarray], list[float]]:
     """Attacker (0): harm the defender first, then avoid harm and fails; defender (1): the reverse."""
+    d, a = _harm_rows(lay, "def"), _harm_rows(lay, "att")
+    af, df = np.zeros((1, lay.size)), np.zeros((1, lay.size))
+    af[0, lay.slices["att_fail"].start + 1] = 1
+    df[0, lay.slices["def_fail"].start + 1] = 1
+    keys = (np.vstack([d, -a, -af]), np.vstack([-d, a, -df]))
 
     def objective(player: int, v: np.ndarray) -> list[float]:
-        d, a = harms(lay, v, "def"), harms(lay, v, "att")
-        if player == 0:
-            return d + [-x for x in a] + [-lay.part(v, "att_fail")[1]]
-        return [-x for x in d] + a + [-lay.part(v, "def_fail")[1]]
+        return (keys[player] @ v).tolist()
 
     return objective
 
@@ -167,6 +182,18 @@ class Contest:
     arr: int = 0  # attacker's re-roll: index in REROLLS
     drr: int = 0
 
+    def _mk(self, phase: int, **kw) -> Contest:  # type: ignore[no-untyped-def]
+        """A copy with ``phase`` and the given fields (faster than ``dataclasses.replace``)."""
+        return Contest(
+            self.spec,
+            phase,
+            kw.get("parry", self.parry),
+            kw.get("a", self.a),
+            kw.get("d", self.d),
+            kw.get("arr", self.arr),
+            kw.get("drr", self.drr),
+        )
+
     def current_player(self) -> int:
         return {P_PARRY: 1, P_ARR: 0, P_DRR: 1, P_END: TERMINAL}.get(self.phase, CHANCE)
 
@@ -203,30 +230,41 @@ class Contest:
 
     def apply(self, x):  # type: ignore[no-untyped-def]
         if self.phase == P_PARRY:
-            return replace(self, phase=P_ROLL, parry=x)
+            return self._mk(P_ROLL, parry=x)
         if self.phase == P_ROLL:
             a, d = x
-            return replace(self, phase=P_ARR, a=a, d=d)._skip()
+            return self._mk(P_ARR, a=a, d=d)._skip()
         if self.phase in (P_ARR, P_DRR):
             key = "arr" if self.phase == P_ARR else "drr"
-            nxt = replace(self, phase=self.phase + 1, **{key: REROLLS.index(x)})
+            nxt = self._mk(self.phase + 1, **{key: REROLLS.index(x)})
             if x == "none":
-                nxt = replace(nxt, phase=self.phase + 2)
+                nxt = nxt._mk(self.phase + 2)
             return nxt._skip()
         assert self.a is not None and self.d is not None
         if self.phase == P_ARR_ROLL:
             if REROLLS[self.arr] == "own":
-                return replace(self, phase=P_DRR, a=reroll_own(self.a, x))._skip()
-            return replace(self, phase=P_DRR, d=reroll_opp(self.d, x))._skip()
+                return self._mk(P_DRR, a=reroll_own(self.a, x))._skip()
+            return self._mk(P_DRR, d=reroll_opp(self.d, x))._skip()
         if REROLLS[self.drr] == "own":
-            return replace(self, phase=P_END, d=reroll_own(self.d, x))
-        return replace(self, phase=P_END, a=reroll_opp(self.a, x))
+            return self._mk(P_END, d=reroll_own(self.d, x))._end()
+        return self._mk(P_END, a=reroll_opp(self.a, x))._end()
+
+    def _end(self) -> Contest:
+        assert self.a is not None and self.d is not None
+        return self._mk(self.phase, a=_bare(self.a), d=_bare(self.d))
 
     def _skip(self) -> Contest:
-        """Decision phases with only 'none' to play are passed."""
+        """Decision phases with only 'none' to play are passed; what no later step reads is
+        forgotten, so equivalent states are one (the solver memoises on states)."""
         st = self
         while st.phase in (P_ARR, P_DRR) and st.legal_actions() == ["none"]:
-            st = replace(st, phase=st.phase + 2)
+            st = st._mk(st.phase + 2)
+        if st.phase == P_DRR and st.a is not None and st.d is not None:
+            a = Faces(st.a.total, st.a.maxes, NO_OWN, st.a.opp_all if st.spec.dfd.opp else NO_OPP, st.a.n)
+            d = Faces(st.d.total, st.d.maxes, st.d.own if st.spec.dfd.own else NO_OWN, NO_OPP, st.d.n)
+            st = st._mk(st.phase, a=a, d=d)
+        if st.phase == P_END:
+            st = st._end()
         return st
 
     def returns(self) -> np.ndarray:
@@ -242,17 +280,37 @@ class Contest:
         )
 
 
+def _bare(f: Faces) -> Faces:
+    """Only the total, whether it failed and the dice count: all a finished roll needs."""
+    return Faces(f.total, 2 if f.failed else 0, NO_OWN, NO_OPP, f.n)
+
+
 @lru_cache(maxsize=64)
 def _rolls(aw: int, ar: int, dw: int, dr: int, track: bool) -> list[tuple[tuple[Faces, Faces], float]]:
     return [((fa, fd), pa * pd) for fa, pa in pool_law(aw, ar, track) for fd, pd in pool_law(dw, dr, track)]
 
 
 def root(spec: Spec) -> Contest:
-    return Contest(spec, P_PARRY if len(spec.parries) > 1 else P_ROLL, parry=spec.parries[0])
+    return Contest(spec, P_PARRY if len(spec.parries) > 1 else P_ROLL, spec.parries[0])
+
+
+MAX_ROLL_PAIRS = 20_000  # rolled-pool pairs the exact re-roll game solves (about 2 ms each)
 
 
 def solve(spec: Spec):  # type: ignore[no-untyped-def]
-    """The exact solution (values and policy) of the contest."""
+    """The exact solution (values and policy) of the contest.
+
+    Raises :class:`ScenarioError` when re-rolls make the game too large to solve exactly."""
+    a, d = spec.att, spec.dfd
+    track = a.own or a.opp or d.own or d.opp
+    if track:
+        pairs = len(pool_law(a.pool.white, a.pool.red)) * len(pool_law(d.pool.white, d.pool.red))
+        if pairs * len(spec.parries) > MAX_ROLL_PAIRS:
+            raise ScenarioError(
+                "attacker.melee",
+                f"{a.pool.text} against {d.pool.text} with re-rolls is too large to solve exactly "
+                f"({pairs * len(spec.parries)} roll pairs, at most {MAX_ROLL_PAIRS}); use fewer dice",
+            )
     return expectimax(root(spec), objective_for(spec.layout))
 
 
