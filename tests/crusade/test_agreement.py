@@ -49,3 +49,11 @@ def test_templates_line_flamer_rapid():
         ex, mc = calculate(sc), calculate(sc, simulate=3000, seed=9)
         keys = ("damage", "models_destroyed", "fail")
         assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 3000)
+
+
+def test_jink_needs_an_unstunned_driver():
+    sc = shoot([gun("1W", ["S"])], model(abilities=["JINK"], condition="stunned", hits=2))
+    assert calculate(sc).extra["choices"]["defender_jinks"] == 0
+    sc = shoot([gun("1W", ["S"])], model(abilities=["JINK"], hits=2))
+    # the vehicle re-rolls a white 2 or 1 (P 2/6); rerolling a 1 risks a 2, so it re-rolls the 2 only
+    assert calculate(sc).extra["choices"]["defender_jinks"] > 0

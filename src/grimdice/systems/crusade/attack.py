@@ -155,7 +155,7 @@ def shooting(sc: Scenario) -> Attack:
         return v
 
     own = _any(arms, "reroll") or att.has("reroll")  # VIII R: one attack die once per turn
-    jink = dfd.has("jink") and not _any(arms, "nor")  # IX JINK
+    jink = dfd.has("jink") and not _any(arms, "nor") and dfd.start[0] == NONE  # IX JINK: driver not stunned
     spec = Spec(Side(pool, own=own), Side(Pool(), opp=jink), (0,), resolve, lay)
     info = {
         "range_penalty": penalty,
