@@ -18,6 +18,8 @@ from grimdice.systems.crusade.contest import Layout, Side, Spec, layout_for, obj
 from grimdice.systems.crusade.damage import (
     CONDITIONS,
     KILLED,
+    NONE,
+    WOUNDED,
     State,
     best_graze,
     chosen_graze,
@@ -155,7 +157,9 @@ def shooting(sc: Scenario) -> Attack:
         return v
 
     own = _any(arms, "reroll") or att.has("reroll")  # VIII R: one attack die once per turn
-    jink = dfd.has("jink") and not _any(arms, "nor") and dfd.start[0] == NONE  # IX JINK: driver not stunned
+    jink = (
+        dfd.has("jink") and not _any(arms, "nor") and dfd.start[0] in (NONE, WOUNDED)
+    )  # IX JINK: not stunned
     spec = Spec(Side(pool, own=own), Side(Pool(), opp=jink), (0,), resolve, lay)
     info = {
         "range_penalty": penalty,
