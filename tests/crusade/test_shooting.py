@@ -213,3 +213,10 @@ def test_zero_roll_never_ties_zero_armour_and_undead_cannot_be_koed():
     assert close(end(res, "wounded"), 0) and close(res.extra["p_tie"], 0)
     res = run(shoot([gun("1W", ["S"])], model(condition="stunned", abilities=["UNDEAD"])))
     assert close(end(res, "ko"), 0) and close(end(res, "stunned"), Fr(5, 6))
+
+
+def test_grenades_ignore_front_cover_and_armoured_buildings_keep_cover():
+    d = model(armour=1)
+    assert close(end(run(shoot([gun("1R", kind="grenade")], d, cover="front", range=5)), "killed"), Fr(1, 6))
+    assert close(end(run(shoot([gun("1R", kind="grenade")], d, cover="full", range=5)), "killed"), 0)
+    assert close(end(run(shoot([gun("1R", ["BURN"])], d, cover="armoured", range=5)), "killed"), 0)

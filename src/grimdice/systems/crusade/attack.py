@@ -93,7 +93,7 @@ def _onehots(lay: Layout, d: State, a: State, dmg: int, admg: int, tie: bool, pu
 # ---------------------------------------------------------------------- shooting (II, III, VIII)
 def shooting(sc: Scenario) -> Attack:
     att, dfd = fighter(sc.attacker, "attacker"), fighter(sc.defender, "defender")
-    arms = chosen_arms(sc, att, ("ranged", "pistol"))
+    arms = chosen_arms(sc, att, ("ranged", "pistol", "grenade"))
     if not arms:
         raise ScenarioError("attacker.weapons", "shooting needs at least one ranged or pistol weapon")
     pool = _sum([a.pool for a in arms])
@@ -108,10 +108,11 @@ def shooting(sc: Scenario) -> Attack:
         penalty = max(1, penalty)
     # II COVER (+1 if not less than an inch away); IX SMALL always has front cover
     cover = "front" if dfd.has("small") and sc.cover == "none" else sc.cover
-    ignores = (
+    grenades = all(a.kind == "grenade" for a in arms)  # VI: all grenades can ignore front cover
+    ignores = cover != "armoured" and (  # VI: armoured buildings always give cover, even vs burn
         _all(arms, "burn")
         or (_all(arms, "scope") and not sc.moved)
-        or (cover == "front" and (_all(arms, "ifc") or _all(arms, "barrage")))
+        or (cover == "front" and (_all(arms, "ifc") or _all(arms, "barrage") or grenades))
     )
     cover_bonus = int(cover != "none" and sc.range >= 1 and not ignores)
     armour = 0 if _all(arms, "ia") else dfd.armour + cover_bonus  # VIII IGNORES ARMOR

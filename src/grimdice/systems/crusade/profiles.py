@@ -22,7 +22,7 @@ class Weapon(StrictModel):
 
     name: str = "weapon"
     dice: str | int
-    kind: Literal["ranged", "melee", "pistol", "spiky", "shield"] = "ranged"
+    kind: Literal["ranged", "melee", "pistol", "spiky", "shield", "grenade"] = "ranged"
     effects: list[str] = Field(default_factory=list)
 
 
@@ -44,7 +44,7 @@ class Target(Model):
     """One of many targets (section VIII templates, split fire), with its own range and cover."""
 
     range: float | None = Field(None, ge=0, le=240)
-    cover: Literal["none", "front", "full"] | None = None
+    cover: Literal["none", "front", "full", "armoured"] | None = None
 
 
 class Scenario(StrictModel):
@@ -58,7 +58,7 @@ class Scenario(StrictModel):
     defender: Model
     weapons: list[str] | None = None  # names of the attacker's weapons used (default: all that apply)
     range: float = Field(0.0, ge=0, le=240)  # inches between firer and target (section II)
-    cover: Literal["none", "front", "full"] = "none"  # II: no roof over the target -> front cover
+    cover: Literal["none", "front", "full", "armoured"] = "none"  # II: no roof -> front; VI armoured
     moved: bool = False  # the firer moved this turn (SCOPE, SNIPER)
     latch: Literal["none", "target", "firer"] = "none"  # IX LATCH ON: a latcher on the target / firer
     knockback_into: Literal["open", "obstacle"] = "open"  # VIII KNOCKBACK
