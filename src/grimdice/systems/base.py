@@ -27,6 +27,7 @@ SYSTEMS: dict[str, str] = {
     "killteam": "grimdice.systems.killteam",
     "heresy": "grimdice.systems.heresy",
     "onepage": "grimdice.systems.onepage",
+    "crusade": "grimdice.systems.crusade",
 }
 
 

@@ -1,0 +1,37 @@
+"""Rules Crusade (``system: crusade``): shooting with Space Crusade dice, fails, melee with parries
+and re-rolls played optimally, and movement helpers. Rule text: ``rules-crusade.txt``; see
+``docs/crusade.md``."""
+
+from __future__ import annotations
+
+from grimdice.engine.options import RunOptions
+from grimdice.result import Result
+from grimdice.systems.base import calculate_for
+from grimdice.systems.crusade.attack import build
+from grimdice.systems.crusade.profiles import Scenario
+from grimdice.systems.crusade.rules import RULES
+
+__all__ = ["RULES", "Scenario", "calculate", "evaluate"]
+
+
+def evaluate(sc: Scenario, options: RunOptions) -> Result:
+    """Resolve the scenario's attack: exactly, or by ``options.simulate`` seeded trials."""
+    if sc.targets:
+        from grimdice.systems.crusade.templates import exact_many
+
+        if sc.action != "shoot":
+            from grimdice.errors import ScenarioError
+
+            raise ScenarioError("targets", "many targets apply to shooting (action: shoot)")
+        return exact_many(sc, options)
+    atk = build(sc)
+    if options.exact:
+        from grimdice.systems.crusade.exact import exact_result
+
+        return exact_result(atk, sc.title)
+    from grimdice.systems.crusade.simulate import simulated_result
+
+    return simulated_result(atk, options, sc.title)
+
+
+calculate = calculate_for("crusade")

@@ -1,0 +1,59 @@
+"""Other rolls of the rules as tested helpers a skirmish game calls (rules-crusade VI, VIII, IX)."""
+
+from __future__ import annotations
+
+from grimdice.dice.dist import Dist
+from grimdice.systems.crusade.damage import CONDITIONS, Body, State, take
+from grimdice.systems.crusade.rolls import Pool, parse_pool, total_law
+
+
+def _law(pool: Pool) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for (t, _), p in total_law(pool.white, pool.red).items():
+        out[t + pool.plus] = out.get(t + pool.plus, 0.0) + p
+    return out
+
+
+def unjam_chance(dice: str) -> float:
+    """VIII JAM: "To unjam, roll a zero on the weapon dice" (the dice, before any plus)."""
+    pool = parse_pool(dice, "dice")
+    return _law(Pool(pool.white, pool.red))[0]
+
+
+def force_entry_chance(dice: str, building_armour: int, penetrating: bool = False) -> float:
+    """VI FORCE ENTRY: an attack on the building must roll more than its armour; no +1 for area or
+    line effects, +1 for +P."""
+    pool = parse_pool(dice, "dice")
+    bonus = int(penetrating)
+    return sum(p for t, p in _law(pool).items() if t + bonus > building_armour)
+
+
+def collapse(start: State, body: Body, armour: int) -> dict[str, float]:
+    """VI: a collapsing building rolls 2 reds against each model inside (graze = W); equipment is
+    armour 2, 1 hit. The end state of a model inside."""
+    out = dict.fromkeys(CONDITIONS, 0.0)
+    for t, p in _law(Pool(red=2)).items():
+        s = take(start, max(0, t - armour), frozenset({"wound"}), body)
+        out[CONDITIONS[s[0]]] += p
+    return out
+
+
+def shamble_move() -> Dist:
+    """IX SHAMBLE: "roll 2 reds and add 4 to get the move value"."""
+    return Dist.from_mapping(_law(Pool(red=2, plus=4)))
+
+
+def horror() -> dict[str, float]:
+    """IX HORROR: a red die on the next turn: 0 dead, 1 languishing, 2 last attack then dies,
+    3 last attack and alive again with 1 hit."""
+    faces = (0, 0, 0, 1, 2, 3)
+    names = {0: "dead", 1: "languishing", 2: "last attack, dies", 3: "last attack, alive"}
+    return {names[f]: faces.count(f) / 6 for f in names}
+
+
+def detonate_chance(dice: str) -> float:
+    """IX DETONATE: "if you roll a zero on the dice, you do not explode"."""
+    return 1.0 - unjam_chance(dice)
+
+
+__all__ = ["collapse", "detonate_chance", "force_entry_chance", "horror", "shamble_move", "unjam_chance"]

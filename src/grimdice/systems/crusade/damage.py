@@ -1,0 +1,117 @@
+"""A model's state under damage: hits left and its condition (rules-crusade III, VIII, IX).
+
+Section III: "A graze result occurs if only one point of damage is done to a target with 1 hit
+remaining. Targets with multiple hits remove 1 hit instead of taking a graze result. Some targets
+have "0" hits- any graze result will kill them! ... Stun + Stun = KO. Wound + Wound = Kill. Stun +
+Wound = either a Kill or a KO, attacker chooses." How several hits are taken is the unverified
+reading ``multi_hit`` (see :mod:`.rules`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+NONE, STUNNED, WOUNDED, KO, KILLED = range(5)
+CONDITIONS = ("unharmed", "stunned", "wounded", "ko", "killed")
+CODE = {"none": NONE, "unharmed": NONE, "stunned": STUNNED, "wounded": WOUNDED, "ko": KO}
+GRAZE_CODES = ("stun", "wound", "ko", "kill")
+
+State = tuple[int, int]  # (condition, hits left)
+
+
+@dataclass(frozen=True)
+class Body:
+    """What a model's abilities do to the results it takes (section IX)."""
+
+    hits: int
+    undead: bool = False  # IX UNDEAD: ignores wound and KO graze results
+    ignore_stun: bool = False  # IX IS
+    nsb: bool = False  # IX NSB: ignores stun from knockback
+    kb_immune: bool = False  # IX HEAVY / BIG ignore knockback
+    force_field: bool = False  # IX +F
+    swarm: bool = False  # IX SWARM
+
+
+def harm(s: State) -> tuple[int, int]:
+    """The attacker's preference between end states (reading ``graze_order``): worse is bigger."""
+    return (s[0], -s[1])
+
+
+def _killed(kill_is_ko: bool) -> int:
+    return KO if kill_is_ko else KILLED  # VIII KILL=KO
+
+
+def graze(s: State, code: str, body: Body, kill_is_ko: bool = False) -> State:
+    """One graze result ``code`` (stun/wound/ko/kill) on a model in state ``s``."""
+    cond, h = s
+    if cond == KILLED:
+        return s
+    if code == "kill":
+        return (_killed(kill_is_ko), h)
+    if cond == KO:
+        return s  # reading graze_order: only a kill changes a knocked-out model
+    if code == "ko":
+        return s if body.undead else (KO, h)
+    if code == "stun":
+        if body.ignore_stun:
+            return s
+        if cond == NONE:
+            return (STUNNED, h)
+        if cond == STUNNED:
+            return s if body.undead else (KO, h)  # Stun + Stun = KO (UNDEAD cannot be KOed)
+        return (_killed(kill_is_ko), h)  # Stun + Wound: the attacker chooses the kill
+    if code == "wound":
+        if body.undead:
+            return s
+        if cond == NONE:
+            return (WOUNDED, h)
+        return (_killed(kill_is_ko), h)  # Wound + Wound = Kill; Wound + Stun: the kill
+    raise ValueError(code)
+
+
+def best_graze(s: State, codes: frozenset[str], body: Body, kill_is_ko: bool = False) -> State:
+    """The graze the attacker chooses among his weapons' codes (IV: "you may decide which graze
+    result you want"); a weapon without a graze code stuns (IV, unarmed)."""
+    options = [graze(s, c, body, kill_is_ko) for c in sorted(codes or {"stun"})]
+    return max(options, key=harm)
+
+
+def chosen_graze(s: State, codes: frozenset[str], body: Body, kill_is_ko: bool = False) -> str:
+    """The graze code :func:`best_graze` picks for a model in state ``s`` (reported in results)."""
+    options = sorted(codes or {"stun"})
+    return max(options, key=lambda c: harm(graze(s, c, body, kill_is_ko)))
+
+
+def take(s: State, d: int, codes: frozenset[str], body: Body, kill_is_ko: bool = False) -> State:
+    """``d`` points of damage on a model in state ``s`` (reading ``multi_hit``)."""
+    cond, h = s
+    if d <= 0 or cond == KILLED:
+        return s
+    if d > h:
+        return (_killed(kill_is_ko), h) if kill_is_ko else (KILLED, 0)
+    if h >= 2:
+        return (cond, h - d)
+    return best_graze(s, codes, body, kill_is_ko)  # h == 1, d == 1: a graze
+
+
+def knocked_back(s: State, body: Body, into_obstacle: bool, by_melee: bool = False) -> State:
+    """VIII KNOCKBACK: moved 1"; into a wall, cover or a model: a stun (as the graze result).
+    HEAVY/BIG ignore it; IS and NSB ignore its stun."""
+    if not into_obstacle or body.kb_immune or body.nsb or s[0] == KILLED:
+        return s
+    return graze(s, "stun", body)
+
+
+__all__ = [
+    "CODE",
+    "CONDITIONS",
+    "KILLED",
+    "KO",
+    "NONE",
+    "STUNNED",
+    "WOUNDED",
+    "Body",
+    "best_graze",
+    "graze",
+    "take",
+]

@@ -1,0 +1,106 @@
+"""Assembling a Rules Crusade :class:`~grimdice.result.Result` from the expected one-hot features
+(exact) or their empirical frequencies (Monte Carlo)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from grimdice.dice.dist import Dist
+from grimdice.result import Result
+from grimdice.systems.crusade.attack import Attack
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED
+from grimdice.systems.crusade.rolls import Pool, total_law
+from grimdice.systems.crusade.rules import FAILS
+
+
+def _dist(v: np.ndarray) -> Dist:
+    return Dist(np.clip(v, 0, None), normalize=True)
+
+
+def fail_report(p_fail: float, arms: tuple, user_armour: int) -> dict[str, Any]:
+    """III: the failing weapon is drawn at random among the weapons used; its fail effect."""
+    n = len(arms)
+    effects = {f: 0.0 for f in (*FAILS, "none")}
+    weapons: dict[str, float] = {}
+    for a in arms:
+        effects[a.fail] += p_fail / n
+        weapons[a.name] = weapons.get(a.name, 0.0) + p_fail / n
+    return {"p_fail": p_fail, "effects": effects, "weapon": weapons}
+
+
+def self_damage(p_fail: float, arms: tuple, user_armour: int) -> Dist:
+    """VIII MALFUNCTION / EXPLODE: the failing weapon's dice rolled against the user's armour."""
+    law = np.zeros(1 + max((a.pool.max_total for a in arms), default=0))
+    law[0] = 1.0
+    for a in arms:
+        if a.fail not in ("malfunction", "explode"):
+            continue
+        w = p_fail / len(arms)
+        law[0] -= w
+        for (t, _), p in total_law(a.pool.white, a.pool.red).items():
+            law[max(0, t + a.pool.plus - user_armour)] += w * p
+    return _dist(law)
+
+
+def build_result(
+    atk: Attack,
+    v: np.ndarray,
+    method: str,
+    title: str,
+    extra: dict[str, Any],
+    trials: int | None = None,
+    seed: int | None = None,
+) -> Result:
+    lay = atk.spec.layout
+    part = lambda name: lay.part(v, name)  # noqa: E731
+    cond = part("def_condition")
+    stages = {
+        "damage": _dist(part("damage")),
+        "models_destroyed": Dist([1 - cond[KILLED], cond[KILLED]])
+        if 0 < cond[KILLED] < 1
+        else Dist.constant(int(cond[KILLED] >= 1)),
+        "condition": _dist(cond),
+        "hits_left": _dist(part("def_hits_left")),
+        "fail": _dist(part("att_fail")),
+    }
+    out: dict[str, Any] = {"end_state": {c: float(cond[i]) for i, c in enumerate(CONDITIONS)}}
+    p_fail = float(part("att_fail")[1])
+    out["fail_effects"] = fail_report(p_fail, atk.arms, atk.att.armour)
+    if any(a.fail in ("malfunction", "explode") for a in atk.arms):
+        stages["self_damage"] = self_damage(p_fail, atk.arms, atk.att.armour)
+    if atk.spec.dfd.pool != Pool():
+        ac = part("att_condition")
+        stages["attacker_condition"] = _dist(ac)
+        stages["attacker_hits_left"] = _dist(part("att_hits_left"))
+        stages["defender_fail"] = _dist(part("def_fail"))
+        out["attacker_end_state"] = {c: float(ac[i]) for i, c in enumerate(CONDITIONS)}
+        out["defender_fail_effects"] = fail_report(float(part("def_fail")[1]), atk.def_arms, atk.dfd.armour)
+        out["choices"] = {
+            "defender_parries": float(part("parry")[1]),
+            "attacker_rerolls": dict(
+                zip(("none", "own", "opponent"), map(float, part("att_reroll")), strict=True)
+            ),
+            "defender_rerolls": dict(
+                zip(("none", "own", "opponent"), map(float, part("def_reroll")), strict=True)
+            ),
+            "attacker_pulls_back": float(part("pull_back")[1]),
+            "stun_plus_wound": "kill",
+        }
+        out["p_tie"] = float(part("tie")[1])
+    else:
+        out["choices"] = {
+            "attacker_rerolls": float(part("att_reroll")[1]),
+            "defender_jinks": float(part("def_reroll")[2]),
+            "stun_plus_wound": "kill",
+        }
+        out["p_tie"] = float(part("tie")[1])
+    if any(a.fx.get("volatile") for a in atk.dfd.arms):
+        # VIII VOLATILE: the defender's volatile weapon explodes if he is killed by more than a graze
+        out["defender_volatile_explodes"] = float(part("big_kill")[1])
+    out["resolved"] = atk.info
+    out.update(extra)
+    return Result(
+        "crusade", method, stages, extra=out, trials=trials, seed=seed, title=title, notes=list(atk.notes)
+    )

@@ -1,0 +1,313 @@
+"""Many targets from one attack (rules-crusade VIII): LINE EFFECT, BLAST, FLAMER TEMPLATE, SPLIT
+FIRE (*) and RAPID FIRE, each target with its own range and cover. Without re-rolls.
+
+* LINE: "Apply the roll to ALL eligible models in the line" — one roll, each target's own range and
+  cover; * BLAST: "Center applies the total roll, and Outside applies highest die only
+  (+modifiers)" — the first target is the centre; * FLAMER: "Roll seperately for each target";
+* SPLIT FIRE: "Split the total up amongst any targets" — the attacker picks the best split of each
+  total (range and cover per target); * RAPID FIRE: two shots if all targets are within 6", each
+  shot at the next target (one target: both at it, the second on the state the first left).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import lru_cache
+from itertools import product
+
+import numpy as np
+
+from grimdice.dice.dist import Dist
+from grimdice.dice.sampler import Sampler
+from grimdice.engine.montecarlo import run_trials
+from grimdice.engine.options import RunOptions
+from grimdice.errors import ScenarioError
+from grimdice.result import Result
+from grimdice.systems.crusade.attack import FF_FACES, Attack, shooting
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
+from grimdice.systems.crusade.profiles import Scenario
+from grimdice.systems.crusade.report import fail_report
+from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, roll_pool
+
+MODES = ("line", "blast", "flamer", "split_fire", "rapid_fire")
+
+
+def mode_of(atk: Attack) -> str:
+    found = [m for m in MODES if all(a.fx.get(m) for a in atk.arms)]
+    names = ", ".join(a.name for a in atk.arms)
+    if not found:
+        raise ScenarioError(
+            "targets",
+            f"many targets need weapons that all have LINE, BLAST, FT, * or Rap; got {names}",
+        )
+    return found[0]
+
+
+def per_target(sc: Scenario) -> list[Attack]:
+    """Each target as its own single-target shooting attack (its range, cover, armour, hits)."""
+    out = []
+    for i, t in enumerate(sc.targets):
+        data = t.model_dump(by_alias=True, exclude={"range", "cover"})
+        sub = sc.model_copy(
+            update={
+                "defender": type(sc.defender).model_validate(data),
+                "range": sc.range if t.range is None else t.range,
+                "cover": sc.cover if t.cover is None else t.cover,
+                "targets": [],
+            }
+        )
+        try:
+            out.append(shooting(sub))
+        except ScenarioError as e:
+            raise ScenarioError(e.field.replace("defender", f"targets.{i}"), e.message) from None
+    return out
+
+
+@lru_cache(maxsize=64)
+def total_high_law(white: int, red: int) -> dict[tuple[int, int, bool], float]:
+    """``{(total, highest die, failed): p}`` of a pool (BLAST outside targets use the highest die)."""
+    law: dict[tuple[int, int, int], float] = {(0, 0, 0): 1.0}
+    for kind in ("W",) * white + ("R",) * red:
+        faces = DICE[kind].faces
+        nxt: dict[tuple[int, int, int], float] = defaultdict(float)
+        for (t, h, m), p in law.items():
+            for f in set(faces):
+                nxt[(t + f, max(h, f), min(2, m + (f == MAXIMUM[kind])))] += p * faces.count(f) / 6
+        law = nxt
+    out: dict[tuple[int, int, bool], float] = defaultdict(float)
+    for (t, h, m), p in law.items():
+        out[(t, h, m >= 2)] += p
+    return dict(out)
+
+
+def _ff(atk: Attack) -> tuple[tuple[int, float], ...]:
+    return FF_FACES if atk.dfd.body.force_field else ((0, 1.0),)
+
+
+def _states(atk: Attack, roll: int, start: State | None = None) -> list[tuple[float, State, int]]:
+    """(p, end state, damage) of one target hit by ``roll`` (dice total), over its force field die;
+    ``start``: the state an earlier shot left (RAPID FIRE)."""
+    out = []
+    for g, p in _ff(atk):
+        s, dmg, _ = atk.outcome(roll, g, start)
+        out.append((p, s, dmg))
+    return out
+
+
+def _key(states: list[tuple[float, State, int]]) -> tuple[float, float, float]:
+    k = sum(p for p, s, _ in states if s[0] == KILLED)
+    ko = sum(p for p, s, _ in states if s[0] >= KO)
+    d = sum(p * dmg for p, _, dmg in states)
+    return (k, ko, d)
+
+
+def _splits(total: int, k: int):  # type: ignore[no-untyped-def]
+    if k == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in _splits(total - first, k - 1):
+            yield (first, *rest)
+
+
+def exact_many(sc: Scenario, options: RunOptions) -> Result:
+    atks = per_target(sc)
+    mode = mode_of(atks[0])
+    pool = atks[0].spec.att.pool
+    if mode == "rapid_fire" and (
+        any((t.range if t.range is not None else sc.range) > 6 for t in sc.targets) or len(sc.targets) > 2
+    ):
+        raise ScenarioError(
+            "targets", "RAPID FIRE fires twice only if all (at most 2) targets are within 6 inches"
+        )
+    if options.simulate is not None:
+        return _simulated(sc, atks, mode, pool, options)
+    law = total_high_law(pool.white, pool.red)
+    n = len(atks)
+    # joint law: per-target (condition, hits, damage) given the roll; damage / kills across targets
+    per = [defaultdict(float) for _ in atks]
+    kills: dict[int, float] = defaultdict(float)
+    damage: dict[int, float] = defaultdict(float)
+    fails: dict[int, float] = defaultdict(float)
+    split_choice: dict[int, tuple[int, ...]] = {}
+
+    def add(p: float, outcomes: list[list[tuple[float, State, int]]], nfail: int) -> None:
+        fails[nfail] += p
+        joint = {(0, 0): 1.0}
+        for i, oc in enumerate(outcomes):
+            nxt: dict[tuple[int, int], float] = defaultdict(float)
+            for (kk, dd), q in joint.items():
+                for pp, s, dmg in oc:
+                    nxt[(kk + (s[0] == KILLED), dd + dmg)] += q * pp
+                    per[i][(s, dmg)] += 0  # keep keys
+            joint = nxt
+            for pp, s, dmg in oc:
+                per[i][(s, dmg)] += p * pp
+        for (kk, dd), q in joint.items():
+            kills[kk] += p * q
+            damage[dd] += p * q
+
+    if mode == "flamer":
+        single = total_high_law(pool.white, pool.red)
+        marg = defaultdict(float)
+        for (t, _, f), p in single.items():
+            marg[(t, f)] += p
+        for combo in product(marg.items(), repeat=n):
+            p = float(np.prod([q for _, q in combo]))
+            outs = [_states(atks[i], t) for i, ((t, _), _) in enumerate(combo)]
+            add(p, outs, sum(f for (_, f), _ in combo))
+    elif mode == "rapid_fire":
+        marg = defaultdict(float)
+        for (t, _, f), p in law.items():
+            marg[(t, f)] += p
+        for ((t1, f1), p1), ((t2, f2), p2) in product(marg.items(), repeat=2):
+            if n == 1:
+                first = _states(atks[0], t1)
+                oc = []
+                for q, s, d in first:
+                    for q2, s2, d2 in _states(atks[0], t2, s):
+                        oc.append((q * q2, s2, d + d2))
+                add(p1 * p2, [oc], f1 + f2)
+            else:
+                add(p1 * p2, [_states(atks[0], t1), _states(atks[1], t2)], f1 + f2)
+    else:
+        for (t, h, f), p in law.items():
+            if mode == "line":
+                outs = [_states(a, t) for a in atks]
+            elif mode == "blast":
+                outs = [_states(atks[0], t)] + [_states(a, h) for a in atks[1:]]
+            else:  # split fire: the attacker's best split of the dice total
+                best, best_k = None, None
+                for split in _splits(t, n):
+                    outs_s = [_states(a, x) for a, x in zip(atks, split, strict=True)]
+                    k = tuple(sum(c) for c in zip(*(_key(o) for o in outs_s), strict=True))
+                    if best_k is None or k > best_k:
+                        best, best_k = (split, outs_s), k
+                split_choice[t] = best[0]  # type: ignore[index]
+                outs = best[1]  # type: ignore[index]
+            add(p, outs, int(f))
+    return _result(sc, atks, mode, "exact", kills, damage, fails, per, split_choice)
+
+
+def _result(
+    sc, atks, mode, method, kills, damage, fails, per, split_choice, trials=None, seed=None
+) -> Result:  # type: ignore[no-untyped-def]
+    stages = {
+        "damage": Dist.from_mapping(dict(damage), normalize=True),
+        "models_destroyed": Dist.from_mapping(dict(kills), normalize=True),
+        "fail": Dist.from_mapping(dict(fails), normalize=True),
+    }
+    targets = {}
+    for i, (a, law) in enumerate(zip(atks, per, strict=True)):
+        cond = defaultdict(float)
+        dmg = defaultdict(float)
+        hits = defaultdict(float)
+        for (s, d), p in (law or {((0, 0), 0): 1.0}).items():  # Monte Carlo fills the stages after
+            cond[s[0]] += p
+            dmg[d] += p
+            hits[s[1]] += p
+        name = f"{i}: {sc.targets[i].name}"
+        targets[name] = Result(
+            "crusade",
+            method,
+            {
+                "damage": Dist.from_mapping(dict(dmg), normalize=True),
+                "models_destroyed": Dist.from_mapping({0: 1 - cond[KILLED], 1: cond[KILLED]}, normalize=True),
+                "condition": Dist.from_mapping(dict(cond), normalize=True),
+                "hits_left": Dist.from_mapping(dict(hits), normalize=True),
+            },
+            extra={"end_state": {c: float(cond[j]) for j, c in enumerate(CONDITIONS)}, "resolved": a.info},
+            trials=trials,
+            seed=seed,
+        )
+    p_fail = 1 - float(stages["fail"][0])
+    extra = {"mode": mode, "fail_effects": fail_report(p_fail, atks[0].arms, atks[0].att.armour)}
+    if split_choice:
+        extra["split"] = {str(t): list(s) for t, s in sorted(split_choice.items())}
+    notes = list(dict.fromkeys(n for a in atks for n in a.notes))
+    return Result(
+        "crusade",
+        method,
+        stages,
+        extra=extra,
+        targets=targets,
+        trials=trials,
+        seed=seed,
+        title=sc.title,
+        notes=notes,
+    )
+
+
+def _simulated(sc: Scenario, atks: list[Attack], mode: str, pool: Pool, options: RunOptions) -> Result:
+    n = len(atks)
+    rolls = 2 if mode == "rapid_fire" else (n if mode == "flamer" else 1)
+    split_table: dict[int, tuple[int, ...]] = {}
+    if mode == "split_fire":
+        ex = exact_many(sc, RunOptions())
+        split_table = {int(t): tuple(s) for t, s in ex.extra["split"].items()}
+
+    def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
+        rng = sampler.rng
+        tot, high, failed = [], [], []
+        for _ in range(rolls):
+            kinds, faces = roll_pool(rng, pool, size)
+            tot.append(faces.sum(axis=1))
+            high.append(faces.max(axis=1))
+            mx = np.array([MAXIMUM[k] for k in kinds])
+            failed.append(((faces == mx[None, :]).sum(axis=1) >= 2).astype(np.int64))
+        ff = DICE["R"].sample(rng, (size, n, 2))
+        out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
+        for i in range(n):
+            out[f"cond{i}"] = np.zeros(size, np.int64)
+            out[f"dmg{i}"] = np.zeros(size, np.int64)
+            out[f"hits{i}"] = np.zeros(size, np.int64)
+        out["fail"] = sum(failed)
+        for t in range(size):
+            for i, a in enumerate(atks):
+                g = int(ff[t, i, 0]) if a.dfd.body.force_field else 0
+                if mode == "line":
+                    s, d, _ = a.outcome(int(tot[0][t]), g)
+                elif mode == "blast":
+                    s, d, _ = a.outcome(int(tot[0][t] if i == 0 else high[0][t]), g)
+                elif mode == "flamer":
+                    s, d, _ = a.outcome(int(tot[i][t]), g)
+                elif mode == "split_fire":
+                    s, d, _ = a.outcome(split_table[int(tot[0][t])][i], g)
+                elif n == 1:
+                    s, d, _ = a.outcome(int(tot[0][t]), g)
+                    g2 = int(ff[t, i, 1]) if a.dfd.body.force_field else 0
+                    s, d2, _ = a.outcome(int(tot[1][t]), g2, s)
+                    d += d2
+                else:
+                    s, d, _ = a.outcome(int(tot[i][t]), g)
+                out[f"cond{i}"][t], out[f"dmg{i}"][t], out[f"hits{i}"][t] = s[0], d, s[1]
+                out["damage"][t] += d
+                out["models_destroyed"][t] += s[0] == KILLED
+        return out
+
+    tally = run_trials(
+        trial, options.simulate, options.seed, workers=options.workers, progress=options.progress
+    )
+    dist = tally.dist
+    res = _result(
+        sc,
+        atks,
+        mode,
+        "simulated",
+        dist("models_destroyed").to_dict(),
+        dist("damage").to_dict(),
+        dist("fail").to_dict(),
+        [{} for _ in atks],
+        {},
+        tally.trials,
+        options.seed,
+    )
+    for i, name in enumerate(res.targets):
+        r = res.targets[name]
+        r.stages["condition"] = dist(f"cond{i}")
+        r.stages["damage"] = dist(f"dmg{i}")
+        r.stages["hits_left"] = dist(f"hits{i}")
+        k = dist(f"cond{i}")[KILLED]
+        r.stages["models_destroyed"] = Dist.from_mapping({0: 1 - k, 1: k}, normalize=True)
+        r.extra["end_state"] = {c: float(dist(f"cond{i}")[j]) for j, c in enumerate(CONDITIONS)}
+    return res
