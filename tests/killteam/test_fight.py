@@ -19,10 +19,12 @@ from grimdice.systems.killteam.fight import (
     solve_fight,
     start_state,
 )
+from grimdice.systems.killteam.rules import WeaponRules
+from tests.killteam.helpers import fighter
 
 
 def F(name="op", wounds=10, attacks=1, hit=4, nd=3, cd=4, **kw):
-    return Fighter(name, wounds, attacks, hit, nd, cd, **kw)
+    return fighter(name, wounds, attacks, hit, nd, cd, **kw)
 
 
 def resolve(att, dfd, an, ac, dn, dc):
@@ -194,7 +196,11 @@ def test_result_contract_and_json():
 )
 def test_bad_values(field, value):
     kw = dict(name="Nob", wounds=5, attacks=3, hit=3, normal_damage=3, critical_damage=4)
-    kw[field] = value
+    if field in ("lethal", "reap", "rending"):  # weapon rules: given as the fighter's WeaponRules
+        kw["rules"] = WeaponRules(**{field: value})
+        field = f"rules.{field}"
+    else:
+        kw[field] = value
     with pytest.raises(ScenarioError) as e:
         Fighter(**kw)
     assert e.value.field == f"Nob.{field}"

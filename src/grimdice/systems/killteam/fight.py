@@ -27,8 +27,6 @@ preference order (fewest re-rolls; strike before parry; normal before critical).
 
 from __future__ import annotations
 
-import itertools
-import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -38,7 +36,9 @@ import numpy as np
 from grimdice.dice import Dist
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
-from grimdice.systems.killteam.rolls import CRIT, NORMAL, attack_probs
+from grimdice.systems.killteam.rerolls import reroll_choices
+from grimdice.systems.killteam.rolls import attack_counts, count_items
+from grimdice.systems.killteam.rules import NO_RULES, WeaponRules
 
 TOL = 1e-12
 MAX_ATTACKS = 10
@@ -74,20 +74,14 @@ class Fighter:
     hit: int  # WS x+ (2..6), already adjusted (e.g. injured)
     normal_damage: int
     critical_damage: int
-    lethal: int = 6  # critical hit on this unmodified result or more (Lethal x+)
-    rending: bool = False
-    brutal: bool = False
-    stun: bool = False
-    reap: int = 0  # mortal wounds to each OTHER enemy operative in range per critical strike
-    balanced: bool = False
-    ceaseless: bool = False
-    relentless: bool = False
+    rules: WeaponRules = NO_RULES  # Lethal, Rending, Brutal, Stun, Reap, Balanced, Ceaseless, Relentless
     objective: Objective = Objective.KILL
 
     def __post_init__(self) -> None:
         def bad(name: str, allowed: str) -> ScenarioError:
+            value = getattr(self.rules, name[6:]) if name.startswith("rules.") else getattr(self, name)
             return ScenarioError(
-                f"{self.name or 'fighter'}.{name}", f"{getattr(self, name)!r} not allowed; allowed: {allowed}"
+                f"{self.name or 'fighter'}.{name}", f"{value!r} not allowed; allowed: {allowed}"
             )
 
         ranges = {
@@ -96,16 +90,18 @@ class Fighter:
             "hit": (2, 6, "WS x+ with x from 2 to 6"),
             "normal_damage": (0, 10_000, "a whole number, 0 or more"),
             "critical_damage": (0, 10_000, "a whole number, 0 or more"),
-            "lethal": (2, 6, "Lethal x+ with x from 2 to 6 (6: no Lethal)"),
-            "reap": (0, 10_000, "a whole number of mortal wounds, 0 or more (0: no Reap)"),
+            "rules.lethal": (2, 6, "Lethal x+ with x from 2 to 6 (6: no Lethal)"),
+            "rules.reap": (0, 10_000, "a whole number of mortal wounds, 0 or more (0: no Reap)"),
         }
+        if not isinstance(self.rules, WeaponRules):
+            raise bad("rules", "a WeaponRules")
         for name, (lo, hi, allowed) in ranges.items():
-            v = getattr(self, name)
+            v = getattr(self.rules, name[6:]) if name.startswith("rules.") else getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
                 raise bad(name, allowed)
         for f in ("rending", "brutal", "stun", "balanced", "ceaseless", "relentless"):
-            if not isinstance(getattr(self, f), bool):
-                raise bad(f, "true or false")
+            if not isinstance(getattr(self.rules, f), bool):
+                raise bad(f"rules.{f}", "true or false")
         try:
             object.__setattr__(self, "objective", Objective(self.objective))
         except ValueError:
@@ -136,7 +132,7 @@ def legal_actions(s: State, f: tuple[Fighter, Fighter]) -> list[int]:
     p = s[0]
     n, c = s[1 + 2 * p], s[2 + 2 * p]
     on, oc = s[3 - 2 * p], s[4 - 2 * p]
-    brutal = f[1 - p].brutal
+    brutal = f[1 - p].rules.brutal
     out = []
     if n:
         out.append(STRIKE_NORMAL)
@@ -165,7 +161,7 @@ def apply_action(s: State, a: int, f: tuple[Fighter, Fighter]) -> tuple[State, b
         x[mine + 1] -= 1
         x[5 + o] -= f[p].critical_damage
         crit_strike = True
-        if f[p].stun and not x[7 + p] and x[theirs]:
+        if f[p].rules.stun and not x[7 + p] and x[theirs]:
             x[theirs] -= 1  # Stun, first critical strike: discard one of the opponent's normal hits
         x[7 + p] = 1
     elif a == PARRY_NORMAL:
@@ -296,30 +292,9 @@ class Resolver:
 # --------------------------------------------------------------------------- roll step
 
 
-def rolls(n: int, probs: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
-    """Every roll of ``n`` dice as counts by category (CRIT, NORMAL, ONE, MISS) with its law."""
-    out = []
-    for c in itertools.product(range(n + 1), repeat=3):
-        m = n - sum(c)
-        if m < 0:
-            continue
-        counts = (*c, m)
-        coef = math.factorial(n) / math.prod(math.factorial(k) for k in counts)
-        p = coef * math.prod(float(q) ** k for q, k in zip(probs, counts, strict=True))
-        if p > 0:
-            out.append((counts, p))
-    return out
-
-
-def reroll_law(k: int, probs: np.ndarray) -> np.ndarray:
-    """``law[x, y]``: P(x normal and y critical hits) among ``k`` re-rolled dice."""
-    law = np.zeros((k + 1, k + 1))
-    pc, pn = float(probs[CRIT]), float(probs[NORMAL])
-    pf = 1.0 - pc - pn
-    for x in range(k + 1):
-        for y in range(k + 1 - x):
-            law[x, y] = math.comb(k, x) * math.comb(k - x, y) * pn**x * pc**y * pf ** (k - x - y)
-    return law
+def reroll_law(k: int, f: Fighter) -> np.ndarray:
+    """``law[x, y]``: P(x normal and y critical hits) among ``k`` re-rolled dice of ``f``."""
+    return attack_counts(k, f.hit, f.rules.lethal).sum(axis=2).T
 
 
 def reroll_options(f: Fighter, roll: tuple[int, int, int, int]) -> list[tuple[int, int, int]]:
@@ -327,29 +302,12 @@ def reroll_options(f: Fighter, roll: tuple[int, int, int, int]) -> list[tuple[in
     in preference order (fewest re-rolls first). Balanced and Ceaseless together: any 1s and one
     more die, chosen at once."""
     c, n, o, m = roll
-    opts: set[tuple[int, int, int]] = {(n, c, 0)}
-    if f.relentless:
-        for nk in range(n + 1):
-            for ck in range(c + 1):
-                for kf in range(o + m + 1):
-                    opts.add((nk, ck, kf + (n - nk) + (c - ck)))
-    else:
-        ones = range(o + 1) if f.ceaseless else range(1)
-        for j in ones:
-            opts.add((n, c, j))
-            if f.balanced:
-                if m or j < o:
-                    opts.add((n, c, j + 1))
-                if n:
-                    opts.add((n - 1, c, j + 1))
-                if c:
-                    opts.add((n, c - 1, j + 1))
-    return sorted(opts, key=lambda t: (t[2], -t[1], -t[0]))
+    return [(n - r.normals, c - r.crits, r.dice) for r in reroll_choices(f.rules, c, n, o, m)]
 
 
 def rending_options(f: Fighter, n: int, c: int) -> list[tuple[int, int]]:
     """Rending: with a critical hit retained, one normal hit may be retained as a critical hit."""
-    return [(n, c), (n - 1, c + 1)] if f.rending and c and n else [(n, c)]
+    return [(n, c), (n - 1, c + 1)] if f.rules.rending and c and n else [(n, c)]
 
 
 # --------------------------------------------------------------------------- solution
@@ -407,7 +365,8 @@ def solve_fight(attacker: Fighter, defender: Fighter) -> FightSolution:
     A, D = att.attacks, dfd.attacks
     res = Resolver(att, dfd)
     keys = res.keys
-    pa, pd = attack_probs(att.hit, att.lethal), attack_probs(dfd.hit, dfd.lethal)
+    roll_a = attack_counts(A, att.hit, att.rules.lethal)
+    roll_d = attack_counts(D, dfd.hit, dfd.rules.lethal)
 
     # after re-rolls: Rending (attacker, then defender), then the deterministic resolution
     rend: dict[tuple[int, int, int, int], tuple[int, int, int, int]] = {}
@@ -428,9 +387,9 @@ def solve_fight(attacker: Fighter, defender: Fighter) -> FightSolution:
             rend[(an, ac, dn, dc)] = best[0]
             Q[an, ac, dn, dc] = best[1]
 
-    att_rolls, def_rolls = rolls(A, pa), rolls(D, pd)
-    laws_a = [reroll_law(k, pa) for k in range(A + 1)]
-    laws_d = [reroll_law(k, pd) for k in range(D + 1)]
+    att_rolls, def_rolls = count_items(roll_a), count_items(roll_d)
+    laws_a = [reroll_law(k, att) for k in range(A + 1)]
+    laws_d = [reroll_law(k, dfd) for k in range(D + 1)]
 
     # defender's re-rolls, knowing the attacker's final (an, ac)
     ed = _option_means(Q, laws_d, D, axis=2)  # (dn_k, dc_k, k) -> (A+1, A+1, 6)
@@ -533,11 +492,13 @@ def _solution(att, dfd, terminals, retained, keys: Keys, tables: Tables) -> Figh
         "defender": _marginal(terminals, lambda t: t[3]),
     }
     reap = {
-        s: crits[s].map(lambda k, r=f.reap: k * r) for s, f in zip(SIDES, (att, dfd), strict=True) if f.reap
+        s: crits[s].map(lambda k, r=f.rules.reap: k * r)
+        for s, f in zip(SIDES, (att, dfd), strict=True)
+        if f.rules.reap
     }
     apl = {
-        "defender": _marginal(terminals, lambda t: int(att.stun and t[2] >= 2)),
-        "attacker": _marginal(terminals, lambda t: int(dfd.stun and t[3] >= 2)),
+        "defender": _marginal(terminals, lambda t: int(att.rules.stun and t[2] >= 2)),
+        "attacker": _marginal(terminals, lambda t: int(dfd.rules.stun and t[3] >= 2)),
     }
     return FightSolution(
         attacker=att,
@@ -576,7 +537,7 @@ def describe_policy(att: Fighter, dfd: Fighter, retained: dict, tb: Tables) -> d
     re-rolls of each side by roll, and Rending use."""
     res = tb.resolver
     lines = []
-    for s, p in sorted(retained.items(), key=lambda kv: -kv[1]):
+    for s, p in sorted(retained.items(), key=lambda kv: (-round(kv[1], 12), kv[0])):
         if p < POLICY_MIN_P or len(lines) >= POLICY_MAX_LINES:
             break
         t = res.terminal(start_state(*s, att.wounds, dfd.wounds))
@@ -598,9 +559,9 @@ def describe_policy(att: Fighter, dfd: Fighter, retained: dict, tb: Tables) -> d
         ),
     }
     for p, f in enumerate((att, dfd)):
-        if f.balanced or f.ceaseless or f.relentless:
+        if f.rules.balanced or f.rules.ceaseless or f.rules.relentless:
             out[f"{SIDES[p]}_rerolls"] = _reroll_text(p, tb)
-        if f.rending:
+        if f.rules.rending:
             used = sum(1 for k, v in tb.rend.items() if v[2 * p : 2 * p + 2] != k[2 * p : 2 * p + 2])
             able = sum(1 for k in tb.rend if k[2 * p] and k[2 * p + 1])
             out[f"{SIDES[p]}_rending"] = (
@@ -665,9 +626,9 @@ def solution_stages(sol: FightSolution) -> dict[str, Dist]:
         st["reap_mortal_wounds"] = sol.reap_mortal_wounds["attacker"]
     if "defender" in sol.reap_mortal_wounds:
         st["defender_reap_mortal_wounds"] = sol.reap_mortal_wounds["defender"]
-    if sol.attacker.stun:
+    if sol.attacker.rules.stun:
         st["defender_apl_lost"] = sol.apl_lost["defender"]
-    if sol.defender.stun:
+    if sol.defender.rules.stun:
         st["attacker_apl_lost"] = sol.apl_lost["attacker"]
     return st
 

@@ -51,7 +51,7 @@ def _reroll(sm: Sampler, faces, cat, f: Fighter, opt: np.ndarray) -> tuple[np.nd
         is_k = cat == k
         mask |= is_k & (np.cumsum(is_k, axis=1) <= r[:, None])
     faces = sm.reroll(faces, mask)
-    cat = attack_result(faces, f.hit, f.lethal)
+    cat = attack_result(faces, f.hit, f.rules.lethal)
     cnt = _counts(cat)
     return cnt[NORMAL], cnt[CRIT]
 
@@ -72,7 +72,7 @@ def simulate_fight(sol: FightSolution, n: int, seed: int | None) -> dict[str, Di
     tb: Tables = sol.tables
     sm = Sampler(seed)
     fa, fd = sm.roll((n, att.attacks)), sm.roll((n, dfd.attacks))
-    ca, cd = attack_result(fa, att.hit, att.lethal), attack_result(fd, dfd.hit, dfd.lethal)
+    ca, cd = attack_result(fa, att.hit, att.rules.lethal), attack_result(fd, dfd.hit, dfd.rules.lethal)
     ia, jd = _roll_index(ca, tb.att_rolls), _roll_index(cd, tb.def_rolls)
 
     att_opt = _option_table(tb.att_opts, tb.att_choice.T).transpose(1, 0, 2)  # [i, j, 3]
@@ -101,7 +101,7 @@ def simulate_fight(sol: FightSolution, n: int, seed: int | None) -> dict[str, Di
     keys, acts = keys[order], acts[order]
     nd = np.array([att.normal_damage, dfd.normal_damage])
     cdm = np.array([att.critical_damage, dfd.critical_damage])
-    stun = np.array([att.stun, dfd.stun])
+    stun = np.array([att.rules.stun, dfd.rules.stun])
 
     while active.any():
         r = np.flatnonzero(active)
@@ -137,9 +137,9 @@ def simulate_fight(sol: FightSolution, n: int, seed: int | None) -> dict[str, Di
         "attacker_wounds_left": empirical(W[:, 0]),
         "critical_strikes": empirical(CS[:, 0]),
         "critical_strikes_taken": empirical(CS[:, 1]),
-        "reap_mortal_wounds": empirical(CS[:, 0] * att.reap),
-        "defender_reap_mortal_wounds": empirical(CS[:, 1] * dfd.reap),
-        "defender_apl_lost": empirical(att.stun & (CS[:, 0] >= 2)),
-        "attacker_apl_lost": empirical(dfd.stun & (CS[:, 1] >= 2)),
+        "reap_mortal_wounds": empirical(CS[:, 0] * att.rules.reap),
+        "defender_reap_mortal_wounds": empirical(CS[:, 1] * dfd.rules.reap),
+        "defender_apl_lost": empirical(att.rules.stun & (CS[:, 0] >= 2)),
+        "attacker_apl_lost": empirical(dfd.rules.stun & (CS[:, 1] >= 2)),
     }
     return out

@@ -160,7 +160,7 @@ def _exact(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes) -> 
             weights.append(pc[c])
             parts.append(stg)
             dead.append(float(t["hits"][0].sum()))
-            if sd.spec is not None and sd.spec.hot:
+            if sd.spec is not None and sd.spec.rules.hot:
                 ones.append(marginal(t[f"ones:{sd.spec.shooter}"]))
         per_c_dead.append(dead)
         total = float(sum(weights))
@@ -232,7 +232,7 @@ def _simulated(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes,
                 seed=seed,
             )
             dead += t2["w"] == 0
-            if sd.spec is not None and sd.spec.hot:
+            if sd.spec is not None and sd.spec.rules.hot:
                 ones[sd.spec.shooter] += t2[f"ones:{sd.spec.shooter}"]
         res.stages["operatives_incapacitated"] = empirical(dead)
         res.targets = sub

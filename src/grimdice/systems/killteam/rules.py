@@ -120,6 +120,9 @@ class WeaponRules:
         return self.blast is not None or self.torrent is not None or self.fusillade
 
 
+NO_RULES = WeaponRules()
+
+
 def parse_distance(value: object, where: str) -> float:
     """Inches from a number, ``'2"'``, ``'2 in'`` or a shape name/symbol."""
     if isinstance(value, bool):

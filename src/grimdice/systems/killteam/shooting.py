@@ -21,9 +21,6 @@ from grimdice.systems.killteam.solve import ShotSpec, solve_sequence
 
 COVER_MIN_DISTANCE = SHAPES["circle"]  # 2021 core book: not in Cover within 2" of the shooter
 
-#: weapon rules passed to the engines as they are (the others are applied here)
-SHOOTING_RULES = ("lethal", "ap", "piercing", "balanced", "ceaseless", "relentless", "rending", "hot", "stun")
-
 
 @dataclass(frozen=True)
 class ResolvedShot:
@@ -159,7 +156,7 @@ def make_spec(
         normal=shot.weapon.D[0],
         critical=shot.weapon.D[1],
         mw_per_crit=r.mw + (r.splash if splash_on_target else 0),
-        **r.pick(*SHOOTING_RULES),  # type: ignore[arg-type]
+        rules=r,
         df=target.DF,
         sv=target.SV,
         invulnerable=operative_invulnerable(target, where),
