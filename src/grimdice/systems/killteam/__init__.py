@@ -10,8 +10,9 @@ from grimdice.engine.options import RunOptions
 from grimdice.result import Result
 from grimdice.systems.base import calculate_for
 from grimdice.systems.killteam.profiles import Scenario
+from grimdice.systems.killteam.rules import RULES
 
-__all__ = ["Scenario", "calculate", "evaluate"]
+__all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
 
 def evaluate(sc: Scenario, options: RunOptions) -> Result:

@@ -36,9 +36,9 @@ import numpy as np
 from grimdice.dice import Dist
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
-from grimdice.systems.killteam.rerolls import reroll_choices
+from grimdice.systems.killteam.rerolls import reroll_choices, rerolls_allowed
 from grimdice.systems.killteam.rolls import attack_counts, count_items
-from grimdice.systems.killteam.rules import NO_RULES, WeaponRules
+from grimdice.systems.killteam.rules import FIGHT_REROLL_ORDER, NO_RULES, RULES, WeaponRules
 
 TOL = 1e-12
 MAX_ATTACKS = 10
@@ -651,8 +651,9 @@ def fight_result(
         "p_attacker_incapacitated": sol.p_attacker_incapacitated,
         "p_defender_incapacitated": sol.p_defender_incapacitated,
     }
+    notes = fight_notes(attacker, defender)
     if simulate is None:
-        return Result("killteam", "exact", stages, extra=extra, title=title)
+        return Result("killteam", "exact", stages, extra=extra, title=title, notes=notes)
     from grimdice.systems.killteam.fight_simulate import simulate_fight
 
     if isinstance(simulate, bool) or not isinstance(simulate, int) or simulate < 1:
@@ -661,7 +662,16 @@ def fight_result(
     extra["p_attacker_incapacitated"] = sim["attacker_incapacitated"][1]
     extra["p_defender_incapacitated"] = sim["models_destroyed"][1]
     stages = {k: sim[k] for k in stages}
-    return Result("killteam", "simulated", stages, extra=extra, trials=simulate, seed=seed, title=title)
+    return Result(
+        "killteam", "simulated", stages, extra=extra, trials=simulate, seed=seed, title=title, notes=notes
+    )
+
+
+def fight_notes(attacker: Fighter, defender: Fighter) -> list[str]:
+    """The unverified reading a fight used: the order of the re-roll choices, when a side re-rolls."""
+    if rerolls_allowed(attacker.rules) or rerolls_allowed(defender.rules):
+        return [RULES.note(FIGHT_REROLL_ORDER)]
+    return []
 
 
 __all__ = ["FightSolution", "Fighter", "Objective", "fight_result", "solve_fight"]

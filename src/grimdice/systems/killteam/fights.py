@@ -14,7 +14,7 @@ from typing import Any
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.killteam.profiles import Operative, Scenario, Weapon
-from grimdice.systems.killteam.rules import REAP_RANGE, WeaponRules
+from grimdice.systems.killteam.rules import REAP_RANGE, RULES, WeaponRules
 from grimdice.systems.killteam.shooting import to_target, weapon_rules
 
 #: weapon rules with an effect in a fight; the others (AP, MW, Hot, Heavy, ...) only act when shooting
@@ -93,6 +93,8 @@ def fight_scenario(sc: Scenario, *, simulate: int | None = None, seed: int | Non
     )
     if ignored:
         res.extra["rules_without_effect_in_fights"] = ignored
+    if (ar.reap or dr.reap) and sc.nearby:
+        res.notes.append(RULES.note("reap"))
     reapers = reap_bystanders(sc, ar, dr)
     if reapers:
         res.extra["reap_bystanders"] = reapers

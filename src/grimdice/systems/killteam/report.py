@@ -20,6 +20,7 @@ from grimdice.errors import ScenarioError
 from grimdice.result import Result, empirical, stage_json
 from grimdice.systems.killteam.exact import forward, marginal, wounds_left
 from grimdice.systems.killteam.profiles import Scenario, Target
+from grimdice.systems.killteam.rules import OBSCURED, RULES
 from grimdice.systems.killteam.shooting import (
     ResolvedShot,
     Secondary,
@@ -124,8 +125,26 @@ def shoot_result(sc: Scenario, target: Target, simulate: int | None, seed: int |
     hot = _hot_shooters(shots)
     stun = any(s.rules.stun for s in shots)
     if simulate is None:
-        return _exact(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes)
-    return _simulated(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes, simulate, seed)
+        res = _exact(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes)
+    else:
+        res = _simulated(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes, simulate, seed)
+    res.notes.extend(reading_notes(shots, nearby, notes))
+    return res
+
+
+def reading_notes(shots: list[ResolvedShot], nearby: list, not_attacked: list[str]) -> list[str]:
+    """The unverified readings (rule table) a shooting result used: the lost distance symbols of
+    Fusillade and Splash when other operatives were considered, and the 2021 Obscured reading when
+    it excluded one."""
+    out = []
+    if len(shots) == 1 and nearby:
+        if shots[0].rules.fusillade:
+            out.append(RULES.note("fusillade"))
+        if shots[0].rules.splash:
+            out.append(RULES.note("splash"))
+    if any("Obscured" in n for n in not_attacked):
+        out.append(RULES.note(OBSCURED))
+    return out
 
 
 def _exact(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes) -> Result:
