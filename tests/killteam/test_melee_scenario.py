@@ -36,7 +36,7 @@ class Fighter:
 calls = []
 
 
-def fight_result(attacker, defender, *, simulate=None, seed=None, title=""):
+def fight_result(attacker, defender, *, simulate=None, seed=None, title="", **run):
     calls.append((attacker, defender, simulate, seed, title))
     stages = {"damage": Dist.constant(0), "models_destroyed": Dist.constant(0)}
     return Result("killteam", "exact" if simulate is None else "simulated", stages, title=title)
