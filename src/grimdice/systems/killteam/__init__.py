@@ -17,14 +17,13 @@ __all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
     """Resolve the scenario's shooting attacks or fight: exactly, or by ``options.simulate`` trials."""
-    simulate, seed = options.simulate, options.seed
     if sc.action == "fight":
         from grimdice.systems.killteam.units import fight_scenario
 
         return fight_scenario(sc, options)
     from grimdice.systems.killteam.report import compare, shoot_result
 
-    results = {t.name: shoot_result(sc, t, simulate, seed) for t in sc.target_list}
+    results = {t.name: shoot_result(sc, t, options) for t in sc.target_list}
     if sc.targets is not None and len(results) != len(sc.targets):
         from grimdice.errors import ScenarioError
 
