@@ -12,7 +12,7 @@ from functools import cache
 import numpy as np
 
 from grimdice.dice.dist import Dist
-from grimdice.systems.killteam.rolls import attack_counts, count_items
+from grimdice.systems.killteam.rolls import attack_counts, attack_items
 from grimdice.systems.killteam.solve import ShotPolicy, defence_outcomes, defender_options
 
 #: counts followed through the sequence (each jointly with the wounds left)
@@ -24,7 +24,7 @@ def _after_rerolls(pol: ShotPolicy, w: int) -> np.ndarray:
     s = pol.spec
     n = s.dice
     F = np.zeros((n + 1, n + 1, n + 1))
-    for (c, h, o, m), p in count_items(attack_counts(n, s.bs, s.rules.lethal)):
+    for (c, h, o, m), p in attack_items(n, s.bs, s.rules.lethal):
         rc, rh, ro, rm = (int(x) for x in pol.reroll[w, c, h, o, m])
         r = rc + rh + ro + rm
         kc, kh, ko = c - rc, h - rh, o - ro

@@ -101,10 +101,15 @@ def count_items(table: np.ndarray) -> list[tuple[tuple[int, ...], float]]:
     """``[((counts..., rest), P)]`` of a count table of ``n`` dice, in lexicographic order of the
     counts (``rest`` is the number of dice in the last, "nothing" category)."""
     n = table.shape[0] - 1
-    return [
-        ((*(int(i) for i in idx), n - int(sum(idx))), float(table[idx]))
-        for idx in zip(*np.nonzero(table), strict=True)
-    ]
+    idx = np.nonzero(table)
+    counts = np.stack([*idx, n - np.sum(idx, axis=0)], axis=1).tolist()
+    return [(tuple(c), p) for c, p in zip(counts, table[idx].tolist(), strict=True)]
+
+
+@cache
+def attack_items(n: int, bs: int, lethal: int = 6) -> tuple[tuple[tuple[int, int, int, int], float], ...]:
+    """:func:`count_items` of :func:`attack_counts`: every first roll ``(c, h, o, m)`` with its P."""
+    return tuple(count_items(attack_counts(n, bs, lethal)))  # type: ignore[arg-type]
 
 
 def effective_ap(ap: int, piercing: int, crits_retained: int) -> int:

@@ -28,6 +28,7 @@ import numpy as np
 from grimdice.systems.killteam.rerolls import Reroll, reroll_choices
 from grimdice.systems.killteam.rolls import (
     attack_counts,
+    attack_items,
     count_items,
     defence_dice,
     effective_ap,
@@ -179,7 +180,7 @@ def _rerolls(spec: ShotSpec, ra: np.ndarray, rd: np.ndarray):
             cache_v[key] = ((sa * j).sum(axis=(1, 2)), (sd * j).sum(axis=(1, 2)))
         return cache_v[key]
 
-    for (c, h, o, m), p in count_items(attack_counts(n, spec.bs, spec.rules.lethal)):
+    for (c, h, o, m), p in attack_items(n, spec.bs, spec.rules.lethal):
         choices: tuple[Reroll, ...] = reroll_choices(spec.rules, c, h, o, m)
         if len(choices) == 1:
             a, d = value(c, h, 0)

@@ -58,7 +58,8 @@ class FightKeys:
 
     def __call__(self, side: int, features: Sequence[float]) -> tuple[float, ...]:
         """The keys ``side`` maximises, for one feature vector (the expectimax objective)."""
-        return tuple(sign * features[i] + offset for i, sign, offset in self.terms[side])
+        q = features.tolist() if isinstance(features, np.ndarray) else features
+        return tuple([sign * q[i] + offset for i, sign, offset in self.terms[side]])
 
     def rows(self, features: np.ndarray, side: int) -> np.ndarray:
         """The keys of ``side`` for an array of feature vectors (features on the last axis)."""
