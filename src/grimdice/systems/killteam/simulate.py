@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from grimdice.dice.sampler import Sampler
+from grimdice.systems.killteam.rerolls import reroll_mask
 from grimdice.systems.killteam.rolls import (
     CRIT,
     MISS,
@@ -27,12 +28,6 @@ def _counts(cat: np.ndarray) -> tuple[np.ndarray, ...]:
     return tuple((cat == k).sum(axis=1) for k in (CRIT, NORMAL, ONE, MISS))
 
 
-def _first_k(cat: np.ndarray, k: int, how_many: np.ndarray) -> np.ndarray:
-    """Mask of the first ``how_many[t]`` dice of category ``k`` in each row."""
-    is_k = cat == k
-    return is_k & (np.cumsum(is_k, axis=1) <= how_many[:, None])
-
-
 def simulate_shot(s: Sampler, pol: ShotPolicy, w: np.ndarray) -> dict[str, np.ndarray]:
     """One attack in every trial from wounds left ``w``; returns per-trial counts and ``w`` after."""
     sp = pol.spec
@@ -41,10 +36,7 @@ def simulate_shot(s: Sampler, pol: ShotPolicy, w: np.ndarray) -> dict[str, np.nd
     cat = attack_result(rolls, sp.bs, sp.rules.lethal)
     c, h, o, m = _counts(cat)
     r = pol.reroll[w, c, h, o, m].astype(np.int64)  # (T, 4)
-    mask = np.zeros(rolls.shape, dtype=bool)
-    for k in (CRIT, NORMAL, ONE, MISS):
-        mask |= _first_k(cat, k, r[:, k])
-    rolls = s.reroll(rolls, mask)
+    rolls = s.reroll(rolls, reroll_mask(cat, r))
     cat = attack_result(rolls, sp.bs, sp.rules.lethal)
     c, h, o, _ = _counts(cat)
     rend = pol.rending[w, c, h]

@@ -17,6 +17,7 @@ from grimdice.engine.montecarlo import Tally, run_trials
 from grimdice.engine.options import Progress
 from grimdice.systems.killteam.fight.solver import FightSolution, Tables
 from grimdice.systems.killteam.fight.state import Fighter, Move
+from grimdice.systems.killteam.rerolls import reroll_mask
 from grimdice.systems.killteam.rolls import CRIT, MISS, NORMAL, ONE, attack_result
 
 
@@ -42,11 +43,7 @@ def _reroll(sm: Sampler, faces, cat, f: Fighter, opt: np.ndarray) -> tuple[np.nd
     rn, rc = cnt[NORMAL] - opt[:, 0], cnt[CRIT] - opt[:, 1]
     rf = opt[:, 2] - rn - rc
     r1 = np.minimum(rf, cnt[ONE])
-    mask = np.zeros(cat.shape, dtype=bool)
-    for k, r in ((NORMAL, rn), (CRIT, rc), (ONE, r1), (MISS, rf - r1)):
-        is_k = cat == k
-        mask |= is_k & (np.cumsum(is_k, axis=1) <= r[:, None])
-    faces = sm.reroll(faces, mask)
+    faces = sm.reroll(faces, reroll_mask(cat, np.stack([rc, rn, r1, rf - r1], axis=1)))
     cat = attack_result(faces, f.hit, f.rules.lethal)
     cnt = _counts(cat)
     return cnt[NORMAL], cnt[CRIT]
