@@ -147,10 +147,6 @@ MOVE_TEXT = (
 )
 
 
-def _pair(values: tuple[int, int], side: int, value: int) -> tuple[int, int]:
-    return (value, values[1]) if side == ATTACKER else (values[0], value)
-
-
 class ResolutionState(NamedTuple):
     """A position of the Resolve Successful Hits step (see the module text)."""
 
@@ -193,19 +189,21 @@ class ResolutionState(NamedTuple):
         return []  # the resolution step has no dice
 
     def apply(self, move: Move) -> ResolutionState:
-        side, other = self.to_move, 1 - self.to_move
+        side = self.to_move
+        other = 1 - side
         me = self.duel.fighters[side]
         mine, theirs = self.hits[side], self.hits[other]
-        wounds, strikes = self.wounds, self.critical_strikes
+        strikes = self.critical_strikes
+        damage = 0
         if move == Move.STRIKE_NORMAL:
             mine = Hits(mine.normal - 1, mine.critical)
-            wounds = _pair(wounds, other, wounds[other] - me.normal_damage)
+            damage = me.normal_damage
         elif move == Move.STRIKE_CRIT:
             mine = Hits(mine.normal, mine.critical - 1)
-            wounds = _pair(wounds, other, wounds[other] - me.critical_damage)
+            damage = me.critical_damage
             if me.rules.stun and not strikes[side] and theirs.normal:
                 theirs = Hits(theirs.normal - 1, theirs.critical)  # Stun: first critical strike
-            strikes = _pair(strikes, side, strikes[side] + 1)
+            strikes = (strikes[0] + 1, strikes[1]) if side == ATTACKER else (strikes[0], strikes[1] + 1)
         elif move == Move.PARRY_NORMAL:
             mine, theirs = Hits(mine.normal - 1, mine.critical), Hits(theirs.normal - 1, theirs.critical)
         elif move == Move.PARRY_CRIT_NORMAL:
@@ -213,9 +211,18 @@ class ResolutionState(NamedTuple):
         else:
             mine, theirs = Hits(mine.normal, mine.critical - 1), Hits(theirs.normal, theirs.critical - 1)
         hits = (mine, theirs) if side == ATTACKER else (theirs, mine)
-        if wounds[other] <= 0:
-            return ResolutionState(self.duel, TERMINAL, hits, _pair(wounds, other, 0), strikes)
-        to_move = other if theirs.dice else side if mine.dice else TERMINAL
+        left = max(self.wounds[other] - damage, 0)
+        wounds = (self.wounds[0], left) if side == ATTACKER else (left, self.wounds[1])
+        if left == 0:  # the fight ends at once when an operative is incapacitated
+            to_move = TERMINAL
+        else:
+            to_move = (
+                other
+                if theirs.normal + theirs.critical
+                else side
+                if mine.normal + mine.critical
+                else TERMINAL
+            )
         return ResolutionState(self.duel, to_move, hits, wounds, strikes)
 
     def returns(self) -> tuple[int, int, bool, bool, int, int]:
