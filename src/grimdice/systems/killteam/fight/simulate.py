@@ -104,12 +104,15 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
     stun = np.array([att.rules.stun, dfd.rules.stun])
 
     def trial(sm: Sampler, n: int) -> dict[str, np.ndarray]:
-        fa, fd = sm.roll((n, n_att)), sm.roll((n, n_def))
-        ca, cd = attack_result(fa, att.hit, att.rules.lethal), attack_result(fd, dfd.hit, dfd.rules.lethal)
-        ia, jd = _roll_index(ca, tables.att_rolls), _roll_index(cd, tables.def_rolls)
-        an, ac = _reroll(sm, fa, ca, att, att_keep[ia, jd])
-        dn, dc = _reroll(sm, fd, cd, dfd, def_keep[an, ac, jd])
-        hits = rend[an, ac, dn, dc]  # retained: attacker normal, critical, defender normal, critical
+        att_faces, def_faces = sm.roll((n, n_att)), sm.roll((n, n_def))
+        att_cats = attack_result(att_faces, att.hit, att.rules.lethal)
+        def_cats = attack_result(def_faces, dfd.hit, dfd.rules.lethal)
+        att_roll, def_roll = _roll_index(att_cats, tables.att_rolls), _roll_index(def_cats, tables.def_rolls)
+        att_normal, att_crit = _reroll(sm, att_faces, att_cats, att, att_keep[att_roll, def_roll])
+        def_normal, def_crit = _reroll(sm, def_faces, def_cats, dfd, def_keep[att_normal, att_crit, def_roll])
+        hits = rend[
+            att_normal, att_crit, def_normal, def_crit
+        ]  # retained: attacker normal, critical, defender normal, critical
         left = hits.copy()
         wounds = np.tile(np.array([att.wounds, dfd.wounds]), (n, 1))
         strikes = np.zeros((n, 2), dtype=np.int64)  # critical strikes per side
