@@ -1,7 +1,9 @@
 """Kill Team (2021 edition): operative datacards, weapon rules, shooting attacks and fights.
 
-``calculate(scenario)`` is the entry point used by the CLI; see ``docs/killteam.md``. Shooting is
-resolved here (exact and simulated); fights map validated profiles onto the fight engine.
+``calculate(scenario)`` is the entry point used by the CLI; ``RULES`` is the rule table (every
+weapon rule of the seed text, and the unverified readings); see ``docs/killteam.md`` for the file
+layout. Shooting attacks are solved in ``solve.py`` and reported in ``report.py``; fights map
+validated profiles (``units.py``) onto the fight engine (the package ``fight``).
 """
 
 from __future__ import annotations
