@@ -71,3 +71,11 @@ def test_shooting_notes_for_lost_symbols_and_obscured():
         assert RULES.note(key) in res.notes
     assert run().notes == []
     assert calculate(scenario()).notes == []
+
+
+def test_compared_targets_keep_the_notes():
+    near = [operative(name="n", W=5, distance_to_target=1)]
+    sc = scenario(gun(critical=["Splash 1"]), nearby=near)
+    del sc["target"]
+    sc["targets"] = [operative(name="x", W=6), operative(name="y", W=7)]
+    assert RULES.note("splash") in calculate(sc).notes

@@ -306,6 +306,7 @@ def compare(results: dict[str, Result]) -> Result:
         trials=first.trials,
         seed=first.seed,
         title=first.title,
+        notes=list(dict.fromkeys(n for r in results.values() for n in r.notes)),
     )
 
 
