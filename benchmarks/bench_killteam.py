@@ -12,13 +12,23 @@ move onto the shared engine layer (figures in docs/killteam.md). Each run is war
 timed region; the figure is the best of ``--repeat`` runs.
 
 Run: ``python benchmarks/bench_killteam.py`` (``--smoke`` for a quick CI check with tiny sizes).
+``--peer REV`` also times the Kill Team package of git revision ``REV`` (e.g. the commit before the
+move onto the engine layer, ``5f81ef3``) in the same process, interleaved run by run with the
+current one, and prints the ratio current/peer (the shared core is the current one for both).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from grimdice.systems.killteam import calculate
@@ -54,6 +64,48 @@ def shooting(dice: int, shots: int) -> dict[str, Any]:
     }
 
 
+PACKAGE = "src/grimdice/systems/killteam"
+
+
+def peer_calculate(rev: str) -> Callable[..., Any]:
+    """``calculate`` of the Kill Team package at git revision ``rev``, imported as ``kt_peer``."""
+    root = Path(__file__).resolve().parent.parent
+    data = subprocess.run(["git", "archive", rev, PACKAGE], cwd=root, capture_output=True, check=True).stdout
+    tmp = Path(tempfile.mkdtemp(prefix="kt_peer_"))
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(tmp, filter="data")
+    pkg = tmp / "kt_peer"
+    (tmp / PACKAGE).rename(pkg)
+    for f in pkg.rglob("*.py"):
+        f.write_text(
+            re.sub(r"grimdice\.systems\.killteam", "kt_peer", f.read_text(encoding="utf-8")), encoding="utf-8"
+        )
+    sys.path.insert(0, str(tmp))
+    import kt_peer  # type: ignore[import-not-found]
+
+    from grimdice.engine.options import RunOptions
+
+    def calculate_peer(sc: dict[str, Any], **kw: Any) -> Any:
+        return kt_peer.evaluate(kt_peer.Scenario.model_validate(sc), RunOptions(**kw))
+
+    return calculate_peer
+
+
+def interleaved(fn: Callable[[], object], peer: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """Best times of ``fn`` and ``peer``, run alternately (both warmed once, outside the timing)."""
+    fn()
+    peer()
+    mine, theirs = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        peer()
+        theirs.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        fn()
+        mine.append(time.perf_counter() - t0)
+    return min(mine), min(theirs)
+
+
 def best_of(fn: Callable[[], object], repeat: int) -> float:
     fn()  # warm-up, outside the timed region
     times = []
@@ -69,6 +121,7 @@ def main() -> None:
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, one run (CI)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--trials", type=int, default=100_000)
+    ap.add_argument("--peer", metavar="REV", help="also time the Kill Team package of this git revision")
     args = ap.parse_args()
     if args.smoke:
         cases = {
@@ -84,11 +137,21 @@ def main() -> None:
             "shooting 12 dice x 8 shots": shooting(12, 8),
         }
         repeat, trials = args.repeat, args.trials
+    if args.peer:
+        peer = peer_calculate(args.peer)
+        print(f"{'workload':32} {'run':>10} {'current s':>10} {'peer s':>10} {'ratio':>7}")
+        for name, sc in cases.items():
+            for run, kw in (("exact", {}), (f"MC {trials}", {"simulate": trials, "seed": 1, "workers": 1})):
+                mine, theirs = interleaved(
+                    lambda sc=sc, kw=kw: calculate(sc, **kw), lambda sc=sc, kw=kw: peer(sc, **kw), repeat
+                )
+                print(f"{name:32} {run:>10} {mine:10.3f} {theirs:10.3f} {mine / theirs:7.2f}", flush=True)
+        return
     print(f"{'workload':32} {'exact s':>10} {f'MC {trials} s':>14}")
     for name, sc in cases.items():
         exact = best_of(lambda sc=sc: calculate(sc), repeat)
         mc = best_of(lambda sc=sc: calculate(sc, simulate=trials, seed=1, workers=1), repeat)
-        print(f"{name:32} {exact:10.3f} {mc:14.3f}")
+        print(f"{name:32} {exact:10.3f} {mc:14.3f}", flush=True)
 
 
 if __name__ == "__main__":
