@@ -6,7 +6,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from grimdice.engine.game import CHANCE, TERMINAL, expectimax, lex_better
+from grimdice.engine.game import CHANCE, TERMINAL, expectimax, lex_better, lex_better_rows
 
 
 @dataclass(frozen=True)
@@ -69,3 +69,24 @@ def test_play_follows_the_policy():
     rng = np.random.default_rng(0)
     end = sol.play(Pig(), lambda outs: outs[rng.integers(len(outs))][0])
     assert end.current_player() == TERMINAL
+
+
+def test_expectimax_extends_an_earlier_solution():
+    first = expectimax(Pig(0, 1), lambda p, v: (v[0],))
+    known = len(first.values)
+    again = expectimax(Pig(), lambda p, v: (v[0],), solution=first)
+    assert again is first and again.root == Pig()
+    assert again.value == pytest.approx(expectimax(Pig(), lambda p, v: (v[0],)).value)
+    assert len(again.values) >= known
+
+
+def test_lex_better_rows_agrees_with_lex_better():
+    rows = [
+        ([1.0, 2.0], [1.0 + 1e-15, 1.0]),
+        ([1.0], [1.0]),
+        ([0.0, 5.0], [1.0, 0.0]),
+        ([2.0, 0.0], [1.0, 9.0]),
+    ]
+    got = lex_better_rows(np.array([a for a, _ in rows[2:]]), np.array([b for _, b in rows[2:]]))
+    assert list(got) == [lex_better(a, b) for a, b in rows[2:]] == [False, True]
+    assert list(lex_better_rows(np.array([[1.0, 2.0]]), np.array([[1.0 + 1e-15, 1.0]]))) == [True]

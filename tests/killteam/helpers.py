@@ -31,3 +31,11 @@ def scenario(weapon=None, target=None, **kw: Any) -> dict[str, Any]:
 
 def run(weapon=None, target=None, simulate=None, seed=None, **kw):
     return calculate(scenario(weapon, target, **kw), simulate=simulate, seed=seed)
+
+
+def fighter(name, wounds, attacks, hit, nd, cd, objective="kill", **rules):
+    """A fight engine Fighter; keyword arguments other than ``objective`` are weapon rules."""
+    from grimdice.systems.killteam.fight import Fighter
+    from grimdice.systems.killteam.rules import WeaponRules
+
+    return Fighter(name, wounds, attacks, hit, nd, cd, rules=WeaponRules(**rules), objective=objective)

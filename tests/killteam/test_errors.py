@@ -13,7 +13,7 @@ from tests.killteam.helpers import gun, operative, scenario
         (
             {"attacker": {"W": 10, "weapons": [gun(rules=["Flaming"])]}},
             "attacker.weapons.0.rules.0",
-            "unknown rule 'Flaming'; allowed: APx, Px, Barrage",
+            "unknown rule 'Flaming'; allowed: AP X, P X, Barrage",
         ),
         (
             {"attacker": {"W": 10, "weapons": [gun(critical=["MW"])]}},

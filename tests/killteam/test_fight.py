@@ -10,25 +10,30 @@ import pytest
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.killteam.fight import (
-    PARRY_NORMAL,
+    Duel,
     Fighter,
+    FightKeys,
+    Hits,
+    Move,
     Objective,
-    Resolver,
+    Resolution,
+    ResolutionState,
     fight_result,
-    legal_actions,
     solve_fight,
-    start_state,
 )
+from grimdice.systems.killteam.rules import WeaponRules
+from tests.killteam.helpers import fighter
 
 
 def F(name="op", wounds=10, attacks=1, hit=4, nd=3, cd=4, **kw):
-    return Fighter(name, wounds, attacks, hit, nd, cd, **kw)
+    return fighter(name, wounds, attacks, hit, nd, cd, **kw)
 
 
 def resolve(att, dfd, an, ac, dn, dc):
     """Wounds left (attacker, defender) once both sides resolve the given retained dice."""
-    t = Resolver(att, dfd).terminal(start_state(an, ac, dn, dc, att.wounds, dfd.wounds))
-    return t[0], t[1]
+    duel = Duel(att, dfd)
+    t = Resolution(duel, FightKeys(duel)).outcome(Hits(an, ac), Hits(dn, dc))
+    return t.attacker_wounds, t.defender_wounds
 
 
 def test_one_die_each_hand_fractions():
@@ -82,9 +87,12 @@ def test_brutal_opponent_parries_only_with_crits():
     dfd = F("d", wounds=2, nd=1, cd=1, objective=Objective.SURVIVE)
     # the survival parry of the previous test is no longer open: the defender is incapacitated
     assert resolve(att, dfd, 2, 0, 1, 0)[1] == 0
-    s = (1, 1, 0, 1, 0, 10, 1, 0, 0)  # defender to move, one normal hit each
-    assert PARRY_NORMAL not in legal_actions(s, (att, dfd))
-    assert PARRY_NORMAL in legal_actions(s, (F("a"), dfd))
+
+    def state(a):  # defender to move, one normal hit each
+        return ResolutionState(Duel(a, dfd), 1, (Hits(1, 0), Hits(1, 0)), (10, 1), (0, 0))
+
+    assert Move.PARRY_NORMAL not in state(att).legal_actions()
+    assert Move.PARRY_NORMAL in state(F("a")).legal_actions()
     # a critical hit still parries
     assert resolve(att, dfd, 2, 0, 0, 1)[1] == 1
 
@@ -194,7 +202,11 @@ def test_result_contract_and_json():
 )
 def test_bad_values(field, value):
     kw = dict(name="Nob", wounds=5, attacks=3, hit=3, normal_damage=3, critical_damage=4)
-    kw[field] = value
+    if field in ("lethal", "reap", "rending"):  # weapon rules: given as the fighter's WeaponRules
+        kw["rules"] = WeaponRules(**{field: value})
+        field = f"rules.{field}"
+    else:
+        kw[field] = value
     with pytest.raises(ScenarioError) as e:
         Fighter(**kw)
     assert e.value.field == f"Nob.{field}"

@@ -16,8 +16,9 @@ import icepool
 import numpy as np
 import pytest
 
-from grimdice.systems.killteam.fight import Fighter, reroll_law, rolls, solve_fight
-from grimdice.systems.killteam.rolls import attack_probs
+from grimdice.systems.killteam.fight import Fighter, reroll_law, solve_fight
+from grimdice.systems.killteam.rolls import attack_counts, count_items
+from tests.killteam.helpers import fighter
 
 KEYS = {
     "kill": ("kill", "dealt", "-taken", "crits"),
@@ -31,7 +32,7 @@ def cat(face, f):
     """'c', 'n' or None (a 1 always fails; a 6 always a crit; Lethal x+ for successful hits)."""
     if face == 1 or face < f.hit:
         return "c" if face == 6 else None
-    return "c" if face >= f.lethal or face == 6 else "n"
+    return "c" if face >= f.rules.lethal or face == 6 else "n"
 
 
 class Oracle:
@@ -77,10 +78,10 @@ class Oracle:
                 P[me][1] -= 1
                 W[op] -= self.f[me].critical_damage
                 C[me] += 1
-                if self.f[me].stun and not S[me] and P[op][0]:
+                if self.f[me].rules.stun and not S[me] and P[op][0]:
                     P[op][0] -= 1
                 S[me] = True
-            elif kind == "parry_nn" and mine[0] and theirs[0] and not self.f[op].brutal:
+            elif kind == "parry_nn" and mine[0] and theirs[0] and not self.f[op].rules.brutal:
                 P[me][0] -= 1
                 P[op][0] -= 1
             elif kind == "parry_cn" and mine[1] and theirs[0]:
@@ -104,8 +105,8 @@ class Oracle:
 
     def resolve(self, an, ac, dn, dc):
         att, dfd = self.f
-        ra = [(an, ac)] + ([(an - 1, ac + 1)] if att.rending and an and ac else [])
-        rd = [(dn, dc)] + ([(dn - 1, dc + 1)] if dfd.rending and dn and dc else [])
+        ra = [(an, ac)] + ([(an - 1, ac + 1)] if att.rules.rending and an and ac else [])
+        rd = [(dn, dc)] + ([(dn - 1, dc + 1)] if dfd.rules.rending and dn and dc else [])
 
         def go(a, d):
             w = [att.wounds, dfd.wounds]
@@ -120,15 +121,15 @@ class Oracle:
     def subsets(self, f, faces):
         """Legal re-roll subsets (indices), fewest dice first, then fewest crits and normals."""
         idx = range(len(faces))
-        if f.relentless:
+        if f.rules.relentless:
             subs = [s for r in range(len(faces) + 1) for s in itertools.combinations(idx, r)]
         else:
-            ones = [i for i in idx if faces[i] == 1] if f.ceaseless else []
+            ones = [i for i in idx if faces[i] == 1] if f.rules.ceaseless else []
             subs = set()
             for r in range(len(ones) + 1):
                 for s in itertools.combinations(ones, r):
                     subs.add(s)
-                    if f.balanced:
+                    if f.rules.balanced:
                         for i in idx:
                             if i not in s:
                                 subs.add(tuple(sorted((*s, i))))
@@ -190,7 +191,7 @@ class Oracle:
 
 
 def F(name, wounds, attacks, hit, nd, cd, **kw):
-    return Fighter(name, wounds, attacks, hit, nd, cd, **kw)
+    return fighter(name, wounds, attacks, hit, nd, cd, **kw)
 
 
 CASES = {
@@ -253,11 +254,10 @@ def test_relentless_rerolls_normal_hits_for_crits():
 
 def retained_law(f: Fighter, option) -> dict:
     """(crits, normals) law of the engine's roll step when every roll takes ``option(roll)``."""
-    probs = attack_probs(f.hit, f.lethal)
     out = {}
-    for roll, p in rolls(f.attacks, probs):
+    for roll, p in count_items(attack_counts(f.attacks, f.hit, f.rules.lethal)):
         nk, ck, k = option(roll)
-        law = reroll_law(k, probs)
+        law = reroll_law(k, f)
         for x in range(k + 1):
             for y in range(k + 1 - x):
                 key = (ck + y, nk + x)

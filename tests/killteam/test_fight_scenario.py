@@ -3,7 +3,8 @@
 import pytest
 
 from grimdice.systems.killteam import calculate
-from grimdice.systems.killteam.fight import Fighter, Objective, solve_fight
+from grimdice.systems.killteam.fight import Objective, solve_fight
+from tests.killteam.helpers import fighter
 
 
 def duel(attacker_weapon, target_weapon, **kw):
@@ -40,8 +41,8 @@ def test_scenario_objectives_and_rules_reach_the_engine():
         target_W=9,
         objectives={"attacker": "damage_dealt", "defender": "damage_taken"},
     )
-    att = Fighter("a", 8, 3, 3, 3, 5, rending=True, brutal=True, objective=Objective.DAMAGE_DEALT)
-    dfd = Fighter("d", 9, 3, 4, 2, 4, lethal=5, ceaseless=True, objective=Objective.DAMAGE_TAKEN)
+    att = fighter("a", 8, 3, 3, 3, 5, rending=True, brutal=True, objective=Objective.DAMAGE_DEALT)
+    dfd = fighter("d", 9, 3, 4, 2, 4, lethal=5, ceaseless=True, objective=Objective.DAMAGE_TAKEN)
     sol = solve_fight(att, dfd)
     assert res["damage"].allclose(sol.damage_dealt)
     assert res["damage_taken"].allclose(sol.damage_taken)

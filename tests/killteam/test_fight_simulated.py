@@ -4,14 +4,15 @@ seeds."""
 
 import pytest
 
-from grimdice.systems.killteam.fight import Fighter, fight_result
+from grimdice.systems.killteam.fight import fight_result
 from tests.agreement import assert_agree
+from tests.killteam.helpers import fighter
 
 N = 20_000
 
 
 def F(name, wounds, attacks, hit, nd, cd, **kw):
-    return Fighter(name, wounds, attacks, hit, nd, cd, **kw)
+    return fighter(name, wounds, attacks, hit, nd, cd, **kw)
 
 
 CASES = {

@@ -12,6 +12,7 @@ from grimdice.dice import Dist
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.killteam import calculate
+from grimdice.systems.killteam.rules import NO_RULES, WeaponRules
 
 
 class Objective(StrEnum):
@@ -28,21 +29,14 @@ class Fighter:
     hit: int
     normal_damage: int
     critical_damage: int
-    lethal: int = 6
-    rending: bool = False
-    brutal: bool = False
-    stun: bool = False
-    reap: int = 0
-    balanced: bool = False
-    ceaseless: bool = False
-    relentless: bool = False
+    rules: WeaponRules = NO_RULES
     objective: Objective = Objective.KILL
 
 
 calls = []
 
 
-def fight_result(attacker, defender, *, simulate=None, seed=None, title=""):
+def fight_result(attacker, defender, *, simulate=None, seed=None, title="", **run):
     calls.append((attacker, defender, simulate, seed, title))
     stages = {"damage": Dist.constant(0), "models_destroyed": Dist.constant(0)}
     return Result("killteam", "exact" if simulate is None else "simulated", stages, title=title)
@@ -94,10 +88,10 @@ def test_profiles_map_onto_fighters(stub):
     res = fight(objectives={"attacker": "damage_dealt", "defender": "damage_taken"})
     a, d, simulate, _, title = stub[0]
     assert a == Fighter(
-        "Nob", 5, 4, 4, 5, 6, brutal=True, reap=1, rending=True, objective=Objective.DAMAGE_DEALT
+        "Nob", 5, 4, 4, 5, 6, WeaponRules(brutal=True, reap=1, rending=True), objective=Objective.DAMAGE_DEALT
     )
     assert d == Fighter(
-        "Sergeant", 13, 5, 3, 4, 5, lethal=5, relentless=True, objective=Objective.DAMAGE_TAKEN
+        "Sergeant", 13, 5, 3, 4, 5, WeaponRules(lethal=5, relentless=True), objective=Objective.DAMAGE_TAKEN
     )
     assert simulate is None and title == "duel"
     assert res.extra["rules_without_effect_in_fights"] == ["mw"]

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from grimdice.systems.killteam.exact import forward, wounds_left
+from grimdice.systems.killteam.rules import WeaponRules
 from grimdice.systems.killteam.solve import ShotSpec, solve_sequence
 from tests.killteam.test_rolls import brute_unsaved
 
@@ -22,7 +23,7 @@ def brute_value(spec: ShotSpec, w0: int, attacker: str) -> float:
     A = (lambda w: float(w == 0)) if attacker == "kill" else (lambda w: float(w0 - w))
 
     def cat(f):
-        if f == 6 or (f >= spec.lethal and f >= spec.bs and f != 1):
+        if f == 6 or (f >= spec.rules.lethal and f >= spec.bs and f != 1):
             return "C"
         if f >= spec.bs and f != 1:
             return "N"
@@ -33,7 +34,7 @@ def brute_value(spec: ShotSpec, w0: int, attacker: str) -> float:
         w1 = max(w - spec.mw_per_crit * c, 0)
         if c + h == 0 or w1 == 0:
             return A(w1)
-        ap = max(spec.ap, spec.piercing if c else 0)
+        ap = max(spec.rules.ap, spec.rules.piercing if c else 0)
         opts = [(spec.sv, max(spec.df - ap, 0))]
         if spec.invulnerable:
             opts.append((spec.invulnerable, spec.df))
@@ -58,7 +59,7 @@ def brute_value(spec: ShotSpec, w0: int, attacker: str) -> float:
     def after_rolls(cats, w):
         c, h = cats.count("C"), cats.count("N")
         v = defence(c, h, w)
-        if spec.rending and c and h:
+        if spec.rules.rending and c and h:
             v = max(v, defence(c + 1, h - 1, w))
         return v
 
@@ -75,8 +76,8 @@ def brute_value(spec: ShotSpec, w0: int, attacker: str) -> float:
         out = []
         for k in range(len(cats) + 1):
             for sub in combinations(idx, k):
-                paid = [i for i in sub if not (spec.ceaseless and i in ones)]
-                if spec.relentless or len(paid) <= (1 if spec.balanced else 0):
+                paid = [i for i in sub if not (spec.rules.ceaseless and i in ones)]
+                if spec.rules.relentless or len(paid) <= (1 if spec.rules.balanced else 0):
                     out.append(sub)
         return out
 
@@ -91,8 +92,13 @@ def brute_value(spec: ShotSpec, w0: int, attacker: str) -> float:
     return total
 
 
+RULE_FIELDS = set(WeaponRules.__dataclass_fields__)
+
+
 def spec(**kw) -> ShotSpec:
-    return ShotSpec("attack", "shooter", **kw)
+    """A shooting attack; keyword arguments that name weapon rules go into its WeaponRules."""
+    rules = WeaponRules(**{k: v for k, v in kw.items() if k in RULE_FIELDS})
+    return ShotSpec("attack", "shooter", rules=rules, **{k: v for k, v in kw.items() if k not in RULE_FIELDS})
 
 
 CASES = {

@@ -68,6 +68,15 @@ def lex_better(a: Sequence[float], b: Sequence[float], tol: float = TOL) -> bool
     return False
 
 
+def lex_better_rows(a: np.ndarray, b: np.ndarray, tol: float = TOL) -> np.ndarray:
+    """:func:`lex_better` row by row for arrays of key vectors (keys on the last axis)."""
+    diff = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
+    sig = np.abs(diff) > tol
+    first = np.argmax(sig, axis=-1)
+    d = np.take_along_axis(diff, first[..., None], axis=-1)[..., 0]
+    return sig.any(axis=-1) & (d > 0)
+
+
 @dataclass
 class Solution:
     """The value (expected features) of every state solved, and the action chosen at each
@@ -91,9 +100,16 @@ class Solution:
         return state
 
 
-def expectimax(root: Any, objective: Objective, *, tol: float = TOL) -> Solution:
-    """Solve the game from ``root`` exactly (see the module text). States must be hashable."""
-    sol = Solution(root)
+def expectimax(
+    root: Any, objective: Objective, *, tol: float = TOL, solution: Solution | None = None
+) -> Solution:
+    """Solve the game from ``root`` exactly (see the module text). States must be hashable.
+
+    ``solution``: an earlier solution of the same game (same objective) to extend; its values are
+    reused, so many roots of one game share their common subgames. It is returned with ``root``
+    set to the new root."""
+    sol = Solution(root) if solution is None else solution
+    sol.root = root
     values, policy = sol.values, sol.policy
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
@@ -128,4 +144,13 @@ def expectimax(root: Any, objective: Objective, *, tol: float = TOL) -> Solution
     return sol
 
 
-__all__ = ["CHANCE", "TERMINAL", "Objective", "Solution", "State", "expectimax", "lex_better"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Objective",
+    "Solution",
+    "State",
+    "expectimax",
+    "lex_better",
+    "lex_better_rows",
+]

@@ -71,6 +71,6 @@ def check_activation(rules: WeaponRules, weapon: str, act: Activation, apl: int,
 def check_valid_target(name: str, obscured: bool, order: Order, in_cover: bool) -> None:
     """2021 core book: an Obscured operative, or one on a Conceal order in Cover, is not a valid target."""
     if obscured:
-        raise RuleError(f"{name} is Obscured, so it is not a valid target")
+        raise RuleError(f"{name} is Obscured, so it is not a valid target (2021 reading, unverified)")
     if order is Order.CONCEAL and in_cover:
         raise RuleError(f"{name} has a Conceal order and is in Cover, so it is not a valid target")

@@ -12,17 +12,11 @@ from functools import cache
 import numpy as np
 
 from grimdice.dice.dist import Dist
-from grimdice.systems.killteam.rolls import attack_probs
-from grimdice.systems.killteam.solve import ShotPolicy, defence_outcomes, defender_options, multinomial_table
+from grimdice.systems.killteam.rolls import attack_counts, attack_items
+from grimdice.systems.killteam.solve import ShotPolicy, defence_outcomes, defender_options
 
 #: counts followed through the sequence (each jointly with the wounds left)
 COUNTS = ("hits", "critical_hits", "saves", "unsaved", "mortal_wounds", "ones", "stunned")
-
-
-def _reroll_kernel(r: int, bs: int, lethal: int) -> np.ndarray:
-    from grimdice.systems.killteam.solve import reroll_joint
-
-    return reroll_joint(r, bs, lethal)
 
 
 def _after_rerolls(pol: ShotPolicy, w: int) -> np.ndarray:
@@ -30,11 +24,11 @@ def _after_rerolls(pol: ShotPolicy, w: int) -> np.ndarray:
     s = pol.spec
     n = s.dice
     F = np.zeros((n + 1, n + 1, n + 1))
-    for (c, h, o, m), p in multinomial_table(n, attack_probs(s.bs, s.lethal)).items():
+    for (c, h, o, m), p in attack_items(n, s.bs, s.rules.lethal):
         rc, rh, ro, rm = (int(x) for x in pol.reroll[w, c, h, o, m])
         r = rc + rh + ro + rm
         kc, kh, ko = c - rc, h - rh, o - ro
-        F[kc : kc + r + 1, kh : kh + r + 1, ko : ko + r + 1] += p * _reroll_kernel(r, s.bs, s.lethal)
+        F[kc : kc + r + 1, kh : kh + r + 1, ko : ko + r + 1] += p * attack_counts(r, s.bs, s.rules.lethal)
     return F
 
 
@@ -118,7 +112,7 @@ def forward(policies: list[ShotPolicy], start: np.ndarray) -> dict[str, np.ndarr
         tables[f"ones:{sh}"] = start[:, None].copy()
     for pol in policies:
         trans = {w: shot_transitions(pol, w, wmax) for w in range(wmax + 1) if start_mass(tables, w)}
-        keys = [*names, *([f"ones:{pol.spec.shooter}"] if pol.spec.hot else [])]
+        keys = [*names, *([f"ones:{pol.spec.shooter}"] if pol.spec.rules.hot else [])]
         for key in keys:
             jkey = "ones" if key.startswith("ones:") else key
             P = tables[key]

@@ -10,16 +10,21 @@ own result under ``targets``, and ``operatives_incapacitated`` counts them all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
+from grimdice.engine.montecarlo import run_trials
+from grimdice.engine.options import EXACT, RunOptions
 from grimdice.errors import ScenarioError
-from grimdice.result import Result, empirical, stage_json
+from grimdice.result import Result, stage_json
 from grimdice.systems.killteam.exact import forward, marginal, wounds_left
 from grimdice.systems.killteam.profiles import Scenario, Target
+from grimdice.systems.killteam.rules import OBSCURED, RULES
 from grimdice.systems.killteam.shooting import (
     ResolvedShot,
     Secondary,
@@ -41,7 +46,6 @@ STAGES = (
     "models_destroyed",
     "wounds_left",
 )
-BATCH = 200_000
 
 
 def _objectives(sc: Scenario) -> tuple[str, str]:
@@ -55,15 +59,6 @@ def _stages_exact(tables: dict[str, np.ndarray], w0: int, mw_shift: int = 0) -> 
     st["damage"] = wl.map(lambda w: w0 - w)
     st["models_destroyed"] = wl.map(lambda w: int(w == 0))
     st["wounds_left"] = wl
-    return {k: st[k] for k in STAGES}
-
-
-def _stages_sim(tot: dict[str, np.ndarray], w0: int, mw_shift: np.ndarray | int = 0) -> dict[str, Dist]:
-    st = {k: empirical(tot[k]) for k in ("hits", "critical_hits", "saves", "unsaved")}
-    st["mortal_wounds"] = empirical(tot["mortal_wounds"] + mw_shift)
-    st["damage"] = empirical(w0 - tot["w"])
-    st["models_destroyed"] = empirical((tot["w"] == 0).astype(np.int64))
-    st["wounds_left"] = empirical(tot["w"])
     return {k: st[k] for k in STAGES}
 
 
@@ -95,7 +90,22 @@ def _hot_shooters(shots: list[ResolvedShot]) -> set[str]:
     return {s.attacker.name for s in shots if s.rules.hot}
 
 
-def shoot_result(sc: Scenario, target: Target, simulate: int | None, seed: int | None) -> Result:
+@dataclass(frozen=True)
+class ShootingPlan:
+    """Everything the engines need for the attacks against one target operative, solved."""
+
+    scenario: Scenario
+    target: Target
+    shots: list[ResolvedShot]
+    policies: list[ShotPolicy]  # the attacks against the target, in order
+    secondaries: list[Secondary]  # other operatives affected (Blast, Torrent, Fusillade, Splash)
+    secondary_policies: dict[int, list[ShotPolicy]]  # by Secondary.index
+    hot: set[str]  # shooters with a Hot weapon
+    stun: bool
+    not_attacked: list[str]
+
+
+def shoot_result(sc: Scenario, target: Target, options: RunOptions = EXACT) -> Result:
     """All the shooting attacks of the scenario against ``target`` (and others, for a single
     Blast, Torrent, Fusillade or Splash attack)."""
     a_obj, d_obj = _objectives(sc)
@@ -121,14 +131,40 @@ def shoot_result(sc: Scenario, target: Target, simulate: int | None, seed: int |
         s.index: solve_sequence([s.spec], s.target.wounds_left, a_obj, d_obj) if s.spec else []
         for s in secondaries
     }
-    hot = _hot_shooters(shots)
-    stun = any(s.rules.stun for s in shots)
-    if simulate is None:
-        return _exact(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes)
-    return _simulated(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes, simulate, seed)
+    plan = ShootingPlan(
+        sc,
+        target,
+        shots,
+        pols,
+        secondaries,
+        sec_pols,
+        _hot_shooters(shots),
+        any(s.rules.stun for s in shots),
+        notes,
+    )
+    res = _exact(plan) if options.exact else _simulated(plan, options)
+    res.notes.extend(reading_notes(shots, nearby, notes))
+    return res
 
 
-def _exact(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes) -> Result:
+def reading_notes(shots: list[ResolvedShot], nearby: list, not_attacked: list[str]) -> list[str]:
+    """The unverified readings (rule table) a shooting result used: the lost distance symbols of
+    Fusillade and Splash when other operatives were considered, and the 2021 Obscured reading when
+    it excluded one."""
+    out = []
+    if len(shots) == 1 and nearby:
+        if shots[0].rules.fusillade:
+            out.append(RULES.note("fusillade"))
+        if shots[0].rules.splash:
+            out.append(RULES.note("splash"))
+    if any("Obscured" in n for n in not_attacked):
+        out.append(RULES.note(OBSCURED))
+    return out
+
+
+def _exact(plan: ShootingPlan) -> Result:
+    sc, target, shots, pols, notes = plan.scenario, plan.target, plan.shots, plan.policies, plan.not_attacked
+    secondaries, sec_pols, hot, stun = plan.secondaries, plan.secondary_policies, plan.hot, plan.stun
     w0 = target.wounds_left
     start = np.zeros(w0 + 1)
     start[w0] = 1.0
@@ -160,7 +196,7 @@ def _exact(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes) -> 
             weights.append(pc[c])
             parts.append(stg)
             dead.append(float(t["hits"][0].sum()))
-            if sd.spec is not None and sd.spec.hot:
+            if sd.spec is not None and sd.spec.rules.hot:
                 ones.append(marginal(t[f"ones:{sd.spec.shooter}"]))
         per_c_dead.append(dead)
         total = float(sum(weights))
@@ -197,47 +233,64 @@ def _exact(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes) -> 
     return res
 
 
-def _simulated(sc, target, shots, pols, secondaries, sec_pols, hot, stun, notes, trials, seed) -> Result:
-    s = Sampler(seed)
-    w0 = target.wounds_left
-    parts: list[dict[str, np.ndarray]] = []
-    sec_parts: dict[int, list[dict[str, np.ndarray]]] = {sd.index: [] for sd in secondaries}
-    left = trials
-    while left > 0:
-        n = min(left, BATCH)
-        left -= n
-        tot = simulate_sequence(s, pols, np.full(n, w0))
-        parts.append(tot)
-        for sd in secondaries:
-            wj = sd.target.wounds_left
-            mw = sd.splash * tot["critical_hits"]
-            t2 = simulate_sequence(s, sec_pols[sd.index], np.maximum(wj - mw, 0))
-            t2["splash"] = mw
-            sec_parts[sd.index].append(t2)
-    tot = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    stages = _stages_sim(tot, w0)
-    ones = {sh: tot[f"ones:{sh}"].copy() for sh in hot}
-    res = Result("killteam", "simulated", stages, trials=trials, seed=seed, title=sc.title)
-    stunned = empirical(tot["stunned"]) if stun else None
-    if secondaries:
-        dead = (tot["w"] == 0).astype(np.int64)
-        sub = {target.name: Result("killteam", "simulated", dict(stages), trials=trials, seed=seed)}
-        for sd in secondaries:
-            t2 = {k: np.concatenate([p[k] for p in sec_parts[sd.index]]) for k in sec_parts[sd.index][0]}
-            sub[sd.target.name] = Result(
-                "killteam",
-                "simulated",
-                _stages_sim(t2, sd.target.wounds_left, t2["splash"]),
-                trials=trials,
-                seed=seed,
-            )
-            dead += t2["w"] == 0
-            if sd.spec is not None and sd.spec.hot:
-                ones[sd.spec.shooter] += t2[f"ones:{sd.spec.shooter}"]
-        res.stages["operatives_incapacitated"] = empirical(dead)
+def shooting_trial(plan: ShootingPlan) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
+    """The Monte Carlo trial of a plan: ``size`` runs of every attack, rolled literally; outputs
+    the primary target's stages, ``<index>:<stage>`` for each other operative, ``hot:<shooter>``
+    (mortal wounds), ``stunned`` and ``operatives_incapacitated``."""
+    w0 = plan.target.wounds_left
+
+    def trial(s: Sampler, n: int) -> dict[str, np.ndarray]:
+        tot = simulate_sequence(s, plan.policies, np.full(n, w0))
+        out = _stage_counts(tot, w0)
+        ones = {sh: tot[f"ones:{sh}"].copy() for sh in plan.hot}
+        if plan.stun:
+            out["stunned"] = tot["stunned"]
+        if plan.secondaries:
+            dead = (tot["w"] == 0).astype(np.int64)
+            for sd in plan.secondaries:
+                wj = sd.target.wounds_left
+                splash = sd.splash * tot["critical_hits"]
+                t2 = simulate_sequence(s, plan.secondary_policies[sd.index], np.maximum(wj - splash, 0))
+                for k, v in _stage_counts(t2, wj, splash).items():
+                    out[f"{sd.index}:{k}"] = v
+                dead += t2["w"] == 0
+                if sd.spec is not None and sd.spec.rules.hot:
+                    ones[sd.spec.shooter] += t2[f"ones:{sd.spec.shooter}"]
+            out["operatives_incapacitated"] = dead
+        for sh, o in ones.items():
+            out[f"hot:{sh}"] = HOT_MW * o
+        return out
+
+    return trial
+
+
+def _stage_counts(
+    tot: dict[str, np.ndarray], w0: int, mw_shift: np.ndarray | int = 0
+) -> dict[str, np.ndarray]:
+    out = {k: tot[k] for k in ("hits", "critical_hits", "saves", "unsaved")}
+    out["mortal_wounds"] = tot["mortal_wounds"] + mw_shift
+    out["damage"] = w0 - tot["w"]
+    out["models_destroyed"] = (tot["w"] == 0).astype(np.int64)
+    out["wounds_left"] = tot["w"]
+    return {k: out[k] for k in STAGES}
+
+
+def _simulated(plan: ShootingPlan, options: RunOptions) -> Result:
+    trials, seed = options.simulate, options.seed
+    assert trials is not None
+    tally = run_trials(shooting_trial(plan), trials, seed, workers=options.workers, progress=options.progress)
+    stages = {k: tally.dist(k) for k in STAGES}
+    res = Result("killteam", "simulated", stages, trials=trials, seed=seed, title=plan.scenario.title)
+    stunned = tally.dist("stunned") if plan.stun else None
+    if plan.secondaries:
+        sub = {plan.target.name: Result("killteam", "simulated", dict(stages), trials=trials, seed=seed)}
+        for sd in plan.secondaries:
+            st = {k: tally.dist(f"{sd.index}:{k}") for k in STAGES}
+            sub[sd.target.name] = Result("killteam", "simulated", st, trials=trials, seed=seed)
+        res.stages["operatives_incapacitated"] = tally.dist("operatives_incapacitated")
         res.targets = sub
-    hot_d = {sh: empirical(HOT_MW * o) for sh, o in ones.items()}
-    res.extra = _extra(sc, shots, hot_d, stunned, notes)
+    hot_d = {sh: tally.dist(f"hot:{sh}") for sh in plan.hot}
+    res.extra = _extra(plan.scenario, plan.shots, hot_d, stunned, plan.not_attacked)
     return res
 
 
@@ -253,6 +306,7 @@ def compare(results: dict[str, Result]) -> Result:
         trials=first.trials,
         seed=first.seed,
         title=first.title,
+        notes=list(dict.fromkeys(n for r in results.values() for n in r.notes)),
     )
 
 

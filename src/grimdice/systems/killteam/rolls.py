@@ -14,9 +14,11 @@ enumerates the six faces) and the Monte Carlo engine (which rolls dice) read the
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
+
+from grimdice.engine.pipeline import Roll
 
 #: attack die categories; ONE is a failed die showing 1 (Ceaseless, Hot)
 CRIT, NORMAL, ONE, MISS = 0, 1, 2, 3
@@ -58,6 +60,56 @@ def save_probs(sv: int) -> np.ndarray:
     for f in FACES:
         p[min(save_result(f, sv), 2)] += 1 / 6
     return p
+
+
+def attack_roll(bs: int, lethal: int = 6) -> Roll:
+    """The Roll Attack Dice roll as a core :class:`~grimdice.engine.pipeline.Roll` (categories
+    CRIT, NORMAL, ONE; MISS is the "nothing" category)."""
+    return Roll(partial(attack_result, bs=bs, lethal=lethal), 4)
+
+
+def _save_category(face, sv: int):
+    return np.minimum(save_result(face, sv), 2)
+
+
+def save_roll(sv: int) -> Roll:
+    """The Roll Defence Dice roll as a core Roll (categories CRIT, NORMAL; 2 is a fail)."""
+    return Roll(partial(_save_category, sv=sv), 3)
+
+
+def _padded(table: np.ndarray, n: int) -> np.ndarray:
+    out = np.zeros((n + 1,) * table.ndim)
+    out[tuple(slice(0, s) for s in table.shape)] = table
+    out.setflags(write=False)
+    return out
+
+
+@cache
+def attack_counts(n: int, bs: int, lethal: int = 6) -> np.ndarray:
+    """``P[c, h, o]``: ``n`` attack dice give ``c`` critical hits, ``h`` normal hits and ``o``
+    discarded 1s (the rest other misses); shape ``(n+1,)*3``, from the core's pooled counts."""
+    return _padded(attack_roll(bs, lethal).pool(n).table, n)
+
+
+@cache
+def save_counts(n: int, sv: int) -> np.ndarray:
+    """``P[cs, ns]``: ``n`` defence dice give ``cs`` critical and ``ns`` normal saves."""
+    return _padded(save_roll(sv).pool(n).table, n)
+
+
+def count_items(table: np.ndarray) -> list[tuple[tuple[int, ...], float]]:
+    """``[((counts..., rest), P)]`` of a count table of ``n`` dice, in lexicographic order of the
+    counts (``rest`` is the number of dice in the last, "nothing" category)."""
+    n = table.shape[0] - 1
+    idx = np.nonzero(table)
+    counts = np.stack([*idx, n - np.sum(idx, axis=0)], axis=1).tolist()
+    return [(tuple(c), p) for c, p in zip(counts, table[idx].tolist(), strict=True)]
+
+
+@cache
+def attack_items(n: int, bs: int, lethal: int = 6) -> tuple[tuple[tuple[int, int, int, int], float], ...]:
+    """:func:`count_items` of :func:`attack_counts`: every first roll ``(c, h, o, m)`` with its P."""
+    return tuple(count_items(attack_counts(n, bs, lethal)))  # type: ignore[arg-type]
 
 
 def effective_ap(ap: int, piercing: int, crits_retained: int) -> int:

@@ -16,13 +16,10 @@ from itertools import product
 from grimdice.errors import RuleError, ScenarioError
 from grimdice.systems.killteam.activation import check_activation, check_range, check_valid_target
 from grimdice.systems.killteam.profiles import Activation, Nearby, Operative, Scenario, Target, Weapon
-from grimdice.systems.killteam.rules import FUSILLADE_RANGE, SHAPES, SPLASH_RANGE, WeaponRules, parse_rules
+from grimdice.systems.killteam.rules import FUSILLADE_RANGE, RULES, SHAPES, SPLASH_RANGE, WeaponRules
 from grimdice.systems.killteam.solve import ShotSpec, solve_sequence
 
 COVER_MIN_DISTANCE = SHAPES["circle"]  # 2021 core book: not in Cover within 2" of the shooter
-
-#: weapon rules passed to the engines as they are (the others are applied here)
-SHOOTING_RULES = ("lethal", "ap", "piercing", "balanced", "ceaseless", "relentless", "rending", "hot", "stun")
 
 
 @dataclass(frozen=True)
@@ -37,32 +34,24 @@ class ResolvedShot:
 
 
 def weapon_rules(w: Weapon, where: str) -> WeaponRules:
-    """Special rules and critical hit (!) rules of a weapon, read together."""
-    a = parse_rules(list(w.rules), f"{where}.rules")
-    b = parse_rules(list(w.critical), f"{where}.critical")
-    merged = {}
-    for f in a.__dataclass_fields__:
-        va, vb = getattr(a, f), getattr(b, f)
-        default = WeaponRules.__dataclass_fields__[f].default
-        merged[f] = va if vb == default else vb
-        if f == "ap":
-            merged[f] = max(va, vb)  # AP not cumulative: the attacker selects which one
-        elif f == "lethal":
-            merged[f] = min(va, vb)
+    """Special rules and critical hit (!) rules of a weapon, read together: a rule given in both
+    takes the critical one, except AP (not cumulative: the best) and Lethal (the best)."""
+    merged = RULES.parse(list(w.rules), f"{where}.rules")
+    for key, value in RULES.parse(list(w.critical), f"{where}.critical").items():
+        if key == "ap":
+            value = max(merged.get(key, 0), value)
+        elif key == "lethal":
+            value = min(merged.get(key, 6), value)
+        merged[key] = value
     return WeaponRules(**merged)
 
 
 def operative_invulnerable(op: Operative, where: str) -> int | None:
     """The operative's Invulnerable Save x+ (field ``invulnerable`` or rule text); the best one."""
-    r = parse_rules(list(op.rules), f"{where}.rules")
-    extra = [
-        k
-        for k, v in r.__dict__.items()
-        if k != "invulnerable" and v != WeaponRules.__dataclass_fields__[k].default
-    ]
-    if extra:
+    parsed = RULES.parse(list(op.rules), f"{where}.rules")
+    if set(parsed) - {"invulnerable"}:
         raise ScenarioError(f"{where}.rules", "an operative's rules here may only be 'Invulnerable Save x+'")
-    found = [x for x in (op.invulnerable, r.invulnerable) if x is not None]
+    found = [x for x in (op.invulnerable, parsed.get("invulnerable")) if x is not None]
     return min(found) if found else None
 
 
@@ -159,7 +148,7 @@ def make_spec(
         normal=shot.weapon.D[0],
         critical=shot.weapon.D[1],
         mw_per_crit=r.mw + (r.splash if splash_on_target else 0),
-        **r.pick(*SHOOTING_RULES),  # type: ignore[arg-type]
+        rules=r,
         df=target.DF,
         sv=target.SV,
         invulnerable=operative_invulnerable(target, where),

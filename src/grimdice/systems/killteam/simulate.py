@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from grimdice.dice.sampler import Sampler
+from grimdice.systems.killteam.rerolls import reroll_mask
 from grimdice.systems.killteam.rolls import (
     CRIT,
     MISS,
@@ -27,32 +28,23 @@ def _counts(cat: np.ndarray) -> tuple[np.ndarray, ...]:
     return tuple((cat == k).sum(axis=1) for k in (CRIT, NORMAL, ONE, MISS))
 
 
-def _first_k(cat: np.ndarray, k: int, how_many: np.ndarray) -> np.ndarray:
-    """Mask of the first ``how_many[t]`` dice of category ``k`` in each row."""
-    is_k = cat == k
-    return is_k & (np.cumsum(is_k, axis=1) <= how_many[:, None])
-
-
 def simulate_shot(s: Sampler, pol: ShotPolicy, w: np.ndarray) -> dict[str, np.ndarray]:
     """One attack in every trial from wounds left ``w``; returns per-trial counts and ``w`` after."""
     sp = pol.spec
     T = w.size
     rolls = s.roll((T, sp.dice))
-    cat = attack_result(rolls, sp.bs, sp.lethal)
+    cat = attack_result(rolls, sp.bs, sp.rules.lethal)
     c, h, o, m = _counts(cat)
     r = pol.reroll[w, c, h, o, m].astype(np.int64)  # (T, 4)
-    mask = np.zeros(rolls.shape, dtype=bool)
-    for k in (CRIT, NORMAL, ONE, MISS):
-        mask |= _first_k(cat, k, r[:, k])
-    rolls = s.reroll(rolls, mask)
-    cat = attack_result(rolls, sp.bs, sp.lethal)
+    rolls = s.reroll(rolls, reroll_mask(cat, r))
+    cat = attack_result(rolls, sp.bs, sp.rules.lethal)
     c, h, o, _ = _counts(cat)
     rend = pol.rending[w, c, h]
     c, h = c + rend, h - rend
     mw = sp.mw_per_crit * c
     w1 = np.maximum(w - mw, 0)
     inv, ret = pol.option[w, c, h, 0], pol.option[w, c, h, 1]
-    ap = np.where(c > 0, effective_ap(sp.ap, sp.piercing, 1), sp.ap)
+    ap = np.where(c > 0, effective_ap(sp.rules.ap, sp.rules.piercing, 1), sp.rules.ap)
     k = np.where(inv, defence_dice(sp.df, 0, True), np.maximum(sp.df - ap, 0))
     defend = (c + h > 0) & (w1 > 0)
     rolled = np.where(defend, k - ret, 0)
@@ -94,7 +86,7 @@ def simulate_sequence(s: Sampler, policies: list[ShotPolicy], start: np.ndarray)
         out = simulate_shot(s, pol, w)
         for k in ("hits", "critical_hits", "saves", "unsaved", "mortal_wounds", "stunned"):
             tot[k] += out[k]
-        if pol.spec.hot:
+        if pol.spec.rules.hot:
             tot[f"ones:{pol.spec.shooter}"] += out["ones"]
         w = out["w"]
     tot["w"] = w

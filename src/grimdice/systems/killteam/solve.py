@@ -25,14 +25,17 @@ from functools import cache
 
 import numpy as np
 
-from grimdice.dice.joint import Joint
+from grimdice.systems.killteam.rerolls import Reroll, reroll_choices
 from grimdice.systems.killteam.rolls import (
-    attack_probs,
+    attack_counts,
+    attack_items,
+    count_items,
     defence_dice,
     effective_ap,
-    save_probs,
+    save_counts,
     unsaved_options,
 )
+from grimdice.systems.killteam.rules import NO_RULES, WeaponRules
 
 EPS = 1e-12
 
@@ -47,16 +50,8 @@ class ShotSpec:
     bs: int
     normal: int
     critical: int
-    lethal: int = 6
-    ap: int = 0
-    piercing: int = 0
+    rules: WeaponRules = NO_RULES  # the weapon's rules (Lethal, AP, P, re-rolls, Rending, Hot, Stun)
     mw_per_crit: int = 0  # MWx + Splash x, inflicted on the target per critical hit retained
-    balanced: bool = False
-    ceaseless: bool = False
-    relentless: bool = False
-    rending: bool = False
-    hot: bool = False
-    stun: bool = False
     df: int = 3
     sv: int = 4
     invulnerable: int | None = None
@@ -83,29 +78,15 @@ class ShotPolicy:
     value_defender: np.ndarray = field(repr=False)
 
 
-def multinomial_table(n: int, probs: np.ndarray) -> dict[tuple[int, ...], float]:
-    """``{counts per category: P}`` for ``n`` dice falling in ``len(probs)`` categories."""
-    return _multinomial(n, tuple(float(p) for p in probs))
-
-
-@cache
-def _multinomial(n: int, probs: tuple[float, ...]) -> dict[tuple[int, ...], float]:
-    if n == 0:
-        return {(0,) * len(probs): 1.0}
-    table = Joint.categorical(list(probs)).repeat(n).table
-    return {(*idx, n - sum(idx)): p for idx, p in Joint(table).items() if p > 0}
-
-
 @cache
 def defence_outcomes(rolled: int, sv: int, retained: int) -> tuple[tuple[int, int, float], ...]:
     """``(critical saves, normal saves, P)`` from ``rolled`` dice plus ``retained`` normal saves."""
-    t = multinomial_table(rolled, save_probs(sv))
-    return tuple((cs, ns + retained, p) for (cs, ns, _), p in sorted(t.items()))
+    return tuple((cs, ns + retained, p) for (cs, ns, _), p in count_items(save_counts(rolled, sv)))
 
 
 def defender_options(spec: ShotSpec, crits: int) -> list[tuple[bool, bool, int, int]]:
     """(invulnerable used, cover retained, dice rolled, save roll) open to the defender."""
-    ap = effective_ap(spec.ap, spec.piercing, crits)
+    ap = effective_ap(spec.rules.ap, spec.rules.piercing, crits)
     saves = [(False, spec.sv)] + ([(True, spec.invulnerable)] if spec.invulnerable is not None else [])
     out = []
     for inv, sv in saves:
@@ -114,35 +95,6 @@ def defender_options(spec: ShotSpec, crits: int) -> list[tuple[bool, bool, int, 
         if spec.cover and k > 0:
             out.append((inv, True, k - 1, sv))
     return out
-
-
-def reroll_choices(spec: ShotSpec, c: int, h: int, o: int, m: int) -> list[tuple[int, int, int, int]]:
-    """Every allowed re-roll (crits, normals, ones, misses), no re-roll first, ones before misses."""
-    if not (spec.relentless or spec.ceaseless or spec.balanced):
-        return [(0, 0, 0, 0)]
-    free = 1 if spec.balanced else 0
-    seen: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
-    for rc in range(c + 1):
-        for rh in range(h + 1):
-            for ro in range(o + 1):
-                for rm in range(m + 1):
-                    paid = rc + rh + rm + (0 if spec.ceaseless else ro)
-                    if not spec.relentless and paid > free:
-                        continue
-                    key = (rc, rh, ro + rm)
-                    # same value: prefer re-rolling ones (fewer Hot mortal wounds), then fewer dice
-                    if key not in seen or ro > seen[key][2]:
-                        seen[key] = (rc, rh, ro, rm)
-    return sorted(seen.values(), key=lambda r: (sum(r), -r[2]))
-
-
-@cache
-def reroll_joint(r: int, bs: int, lethal: int) -> np.ndarray:
-    """``P(dc crits, dh normals, do ones)`` from ``r`` re-rolled dice, shape (r+1,)*3."""
-    t = np.zeros((r + 1,) * 3)
-    for (dc, dh, do, _), p in multinomial_table(r, attack_probs(bs, lethal)).items():
-        t[dc, dh, do] += p
-    return t
 
 
 def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPolicy:
@@ -181,7 +133,7 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
             qa[:, c, h], qd[:, c, h] = best_a, best_d
     rending = np.zeros((W + 1, n + 1, n + 1), dtype=bool)
     ra, rd = qa.copy(), qd.copy()
-    if spec.rending:
+    if spec.rules.rending:
         for c in range(1, n + 1):
             for h in range(1, n + 1 - c):
                 use = qa[:, c + 1, h - 1] > qa[:, c, h] + EPS
@@ -217,20 +169,19 @@ def _rerolls(spec: ShotSpec, ra: np.ndarray, rd: np.ndarray):
     W = ra.shape[0] - 1
     reroll = np.zeros((W + 1, n + 1, n + 1, n + 1, n + 1, 4), dtype=np.int8)
     va, vd = np.zeros(W + 1), np.zeros(W + 1)
-    probs = attack_probs(spec.bs, spec.lethal)
     cache_v: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def value(kc: int, kh: int, r: int):
         key = (kc, kh, r)
         if key not in cache_v:
-            j = reroll_joint(r, spec.bs, spec.lethal).sum(axis=2)  # (dc, dh)
+            j = attack_counts(r, spec.bs, spec.rules.lethal).sum(axis=2)  # (dc, dh)
             sa = ra[:, kc : kc + r + 1, kh : kh + r + 1]
             sd = rd[:, kc : kc + r + 1, kh : kh + r + 1]
             cache_v[key] = ((sa * j).sum(axis=(1, 2)), (sd * j).sum(axis=(1, 2)))
         return cache_v[key]
 
-    for (c, h, o, m), p in multinomial_table(n, probs).items():
-        choices = reroll_choices(spec, c, h, o, m)
+    for (c, h, o, m), p in attack_items(n, spec.bs, spec.rules.lethal):
+        choices: tuple[Reroll, ...] = reroll_choices(spec.rules, c, h, o, m)
         if len(choices) == 1:
             a, d = value(c, h, 0)
             va += p * a

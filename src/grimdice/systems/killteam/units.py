@@ -1,6 +1,6 @@
-"""Fights: validated operatives and melee weapons mapped onto the fight engine's ``Fighter``.
+"""Fights: validated operatives and melee weapons resolved into the fight engine's ``Fighter`` values.
 
-The fight engine (:mod:`grimdice.systems.killteam.fight`) solves the fight exactly; this module
+The fight engine (the package :mod:`grimdice.systems.killteam.fight`) solves the fight exactly; this module
 only reads the scenario: which melee weapon each side uses, WS worsened by 1 for an injured
 operative (2021 core book), the weapon rules that act in fights (Lethal, Rending, Brutal, Stun,
 Reap, Balanced, Ceaseless, Relentless), each side's objective, and for Reap the other enemy
@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from grimdice.engine.options import EXACT, RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.killteam.profiles import Operative, Scenario, Weapon
-from grimdice.systems.killteam.rules import REAP_RANGE, WeaponRules
+from grimdice.systems.killteam.rules import REAP_RANGE, RULES, WeaponRules
 from grimdice.systems.killteam.shooting import to_target, weapon_rules
 
 #: weapon rules with an effect in a fight; the others (AP, MW, Hot, Heavy, ...) only act when shooting
@@ -60,12 +61,12 @@ def fighter(op: Operative, weapon: Weapon, rules: WeaponRules, objective: str) -
         hit=op.skill_with(weapon),
         normal_damage=weapon.D[0],
         critical_damage=weapon.D[1],
-        **rules.pick(*FIGHT_RULES),
+        rules=WeaponRules(**rules.pick(*FIGHT_RULES)),
         objective=Objective(objective),
     )
 
 
-def fight_scenario(sc: Scenario, *, simulate: int | None = None, seed: int | None = None) -> Result:
+def fight_scenario(sc: Scenario, options: RunOptions = EXACT) -> Result:
     """Resolve ``action: fight``: ``attacker`` fights ``target`` (each with one melee weapon)."""
     try:
         from grimdice.systems.killteam.fight import fight_result
@@ -82,7 +83,15 @@ def fight_scenario(sc: Scenario, *, simulate: int | None = None, seed: int | Non
     dr = weapon_rules(dw, f"target.weapons.{dj}")
     att = fighter(sc.attacker, aw, ar, a_obj)
     dfd = fighter(sc.target, dw, dr, d_obj)
-    res = fight_result(att, dfd, simulate=simulate, seed=seed, title=sc.title)
+    res = fight_result(
+        att,
+        dfd,
+        simulate=options.simulate,
+        seed=options.seed,
+        workers=options.workers,
+        progress=options.progress,
+        title=sc.title,
+    )
     ignored = sorted(
         {
             k
@@ -93,6 +102,8 @@ def fight_scenario(sc: Scenario, *, simulate: int | None = None, seed: int | Non
     )
     if ignored:
         res.extra["rules_without_effect_in_fights"] = ignored
+    if (ar.reap or dr.reap) and sc.nearby:
+        res.notes.append(RULES.note("reap"))
     reapers = reap_bystanders(sc, ar, dr)
     if reapers:
         res.extra["reap_bystanders"] = reapers
