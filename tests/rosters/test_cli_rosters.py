@@ -128,7 +128,12 @@ def test_scenario_file_with_roster_references_and_conditions(tmp_path):
     frag = {"name": "f", "range": 24, "A": "D3", "BS": 3, "S": 4, "AP": 0, "D": 1, "abilities": ["Blast"]}
     hand = {
         "system": "wh40k",
-        "attacker": {"models": [{"count": 4, "weapons": [rifle]}, {"count": 1, "weapons": [rifle, frag]}]},
+        "attacker": {
+            "models": [
+                {"name": "a", "count": 4, "weapons": [rifle]},
+                {"name": "b", "count": 1, "weapons": [rifle, frag]},
+            ]
+        },
         "defender": {
             "models": [{"count": 5, "T": 5, "Sv": 6, "W": 1}],
             "cover": True,

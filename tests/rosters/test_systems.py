@@ -53,7 +53,7 @@ def test_intercessors_as_a_wh40k_attacker():
     assert sc["attacker"]["models"] == [
         {"name": "Intercessor Sergeant", "count": 1, "weapons": [rifle], **stats},
         {"name": "Intercessor", "count": 1, "weapons": [rifle, frag], **stats},
-        {"name": "Intercessor", "count": 3, "weapons": [rifle], **stats},
+        {"name": "Intercessor #2", "count": 3, "weapons": [rifle], **stats},
     ]
     assert sc["defender"]["models"] == [
         {"name": "Loota", "count": 5, "T": 5, "Sv": 6, "W": 1, "M": 6, "OC": 1}

@@ -271,12 +271,12 @@ def wh40k_attacker(unit: Unit, weapons: object, where: str) -> Side:
             continue
         p = _profile(m, unit, where)
         d: dict[str, Any] = {"name": m.name, "count": m.count}
-        d["weapons"] = [_wh40k_weapon(w, mp, where, notes) for w, mp, k in picks for _ in range(k)]
+        d["weapons"] = numbered([_wh40k_weapon(w, mp, where, notes) for w, mp, k in picks for _ in range(k)])
         _put(d, "M", number(p.char("m")))
         _put(d, "Ld", _ld(p))
         _put(d, "OC", number(p.char("oc")))
         models.append(d)
-    data = {"name": unit.name, "models": models, "keywords": list(unit.keywords)}
+    data = {"name": unit.name, "models": numbered(models), "keywords": list(unit.keywords)}
     defensive = protections(a for m in unit.models for a in _abilities_of(unit, m))[2]  # used when defending
     return Side(data, sum(m["count"] for m in models), _unit_notes(unit, defensive) + _dedupe(notes))
 
@@ -380,10 +380,10 @@ def heresy_attacker(unit: Unit, weapons: object, where: str) -> Side:
             continue
         d, u = _heresy_model(m, unit, where)
         used += u
-        d["weapons"] = [_heresy_weapon(w, mp, where, notes) for w, mp, k in picks for _ in range(k)]
+        d["weapons"] = numbered([_heresy_weapon(w, mp, where, notes) for w, mp, k in picks for _ in range(k)])
         models.append(d)
     return Side(
-        {"name": unit.name, "models": models},
+        {"name": unit.name, "models": numbered(models)},
         sum(m["count"] for m in models),
         _unit_notes(unit, used) + _dedupe(notes),
     )
@@ -463,6 +463,18 @@ def kt_operative(unit: Unit, weapons: object, where: str) -> Side:
         first = next((w.mode_name(mp).lstrip("⌖⚔ ").strip() for grp in picks for w, mp, _ in grp), None)
         side.data["_weapon"] = first
     return side
+
+
+def numbered(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Entries whose names repeat get ``#2``, ``#3``... (the systems key results by name, so a
+    roster's two "Intercessor" model groups or a weapon taken twice become distinct entries)."""
+    seen: dict[str, int] = {}
+    for e in entries:
+        name = e["name"]
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            e["name"] = f"{name} #{seen[name]}"
+    return entries
 
 
 def _dedupe(xs: list[str]) -> list[str]:
