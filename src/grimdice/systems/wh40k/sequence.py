@@ -66,10 +66,3 @@ def per_attack(g: WeaponGroup) -> tuple[Dist, Joint]:
     tokens = Joint.mixture([pf, pn, pc], [nothing, roll, crit])
     hits = Dist.mixture([pf, pn, pc], [Dist.constant(0), Dist.constant(1), extra + 1])
     return hits, tokens
-
-
-def group_stages(g: WeaponGroup) -> tuple[Dist, Joint]:
-    """(total hits, joint (normal, devastating) wound tokens) of the whole weapon group."""
-    n = attacks(g)
-    hits, tokens = per_attack(g)
-    return hits.sum_of(n), tokens.sum_of(n)
