@@ -54,7 +54,7 @@ def oracle(attacks, damage, models, wound=4, AP=0):
                 for key, q in (((i, left, lost, u + 1), fail), ((i, left, lost, u), 1 - fail)):
                     out[key] = out.get(key, F(0)) + p * q
                 continue
-            W, _, fnp, fnp_m = models[i]
+            _, _, fnp, fnp_m = models[i]
             ps = F(0) if dev else saves[i]
             out[(i, left, lost, u)] = out.get((i, left, lost, u), F(0)) + p * ps
             best = min((x for x in (fnp, fnp_m) if x is not None), default=None) if dev else fnp
