@@ -10,9 +10,10 @@ from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.base import calculate_for
 from grimdice.systems.wh40k.profiles import Scenario
+from grimdice.systems.wh40k.rules import RULES
 from grimdice.systems.wh40k.units import MAX_TOTAL_ATTACKS, resolve_groups, resolve_target
 
-__all__ = ["Scenario", "calculate", "evaluate"]
+__all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
 
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
@@ -28,10 +29,14 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
     if simulate is None:
         from grimdice.systems.wh40k.exact import exact_result
 
-        return exact_result(target, groups, sc.title)
-    from grimdice.systems.wh40k.simulate import simulated_result
+        result = exact_result(target, groups, sc.title)
+    else:
+        from grimdice.systems.wh40k.simulate import simulated_result
 
-    return simulated_result(target, groups, simulate, seed, sc.title)
+        result = simulated_result(target, groups, simulate, seed, sc.title)
+    if len({m.T for m in sc.defender.models}) > 1:
+        result.notes.append(RULES.note("bodyguard_toughness"))
+    return result
 
 
 calculate = calculate_for("wh40k")
