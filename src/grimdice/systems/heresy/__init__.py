@@ -27,16 +27,16 @@ def readings_used(target: Target, groups: list[StrikeGroup] | tuple[StrikeGroup,
     return used
 
 
-def _fight(sc: Scenario, simulate: int | None, seed: int | None) -> Result:
+def _fight(sc: Scenario, options: RunOptions) -> Result:
     from grimdice.systems.heresy.fight import exact_fight, resolve_fight
 
     attacker, defender = resolve_fight(sc)
-    if simulate is None:
+    if options.exact:
         result = exact_fight(attacker, defender, sc.title)
     else:
         from grimdice.systems.heresy.simulate import simulated_fight
 
-        result = simulated_fight(attacker, defender, simulate, seed, sc.title)
+        result = simulated_fight(attacker, defender, options, sc.title)
     used = readings_used(defender.target, attacker.groups) + readings_used(attacker.target, defender.groups)
     result.notes.extend(RULES.note(k) for k in dict.fromkeys([*used, COMBAT_RESOLUTION]))
     return result
@@ -44,9 +44,8 @@ def _fight(sc: Scenario, simulate: int | None, seed: int | None) -> Result:
 
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
     """Resolve every attack of the scenario: exactly, or by ``options.simulate`` seeded trials."""
-    simulate, seed = options.simulate, options.seed
     if sc.conditions.fight:
-        return _fight(sc, simulate, seed)
+        return _fight(sc, options)
     for mi, m in enumerate(sc.defender.models):
         if m.weapons:
             raise ScenarioError(
@@ -54,14 +53,14 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
                 "defending models strike back only in a fight: set conditions.fight: true",
             )
     target, groups = resolve(sc)
-    if simulate is None:
+    if options.exact:
         from grimdice.systems.heresy.exact import exact_result
 
         result = exact_result(target, groups, sc.title)
     else:
         from grimdice.systems.heresy.simulate import simulated_result
 
-        result = simulated_result(target, groups, simulate, seed, sc.title)
+        result = simulated_result(target, groups, options, sc.title)
     result.notes.extend(RULES.note(k) for k in readings_used(target, groups))
     return result
 

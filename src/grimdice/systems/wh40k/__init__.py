@@ -18,7 +18,6 @@ __all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
     """Resolve every attack of the scenario: exactly, or by ``options.simulate`` seeded trials."""
-    simulate, seed = options.simulate, options.seed
     target = resolve_target(sc)
     groups = resolve_groups(sc, target)
     most = sum(g.models * (g.attacks.max + g.attack_bonus) for g in groups)
@@ -26,14 +25,14 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         raise ScenarioError(
             "attacker", f"at most {MAX_TOTAL_ATTACKS} attacks in one scenario, this one up to {most}"
         )
-    if simulate is None:
+    if options.exact:
         from grimdice.systems.wh40k.exact import exact_result
 
         result = exact_result(target, groups, sc.title)
     else:
         from grimdice.systems.wh40k.simulate import simulated_result
 
-        result = simulated_result(target, groups, simulate, seed, sc.title)
+        result = simulated_result(target, groups, options, sc.title)
     if len({m.T for m in sc.defender.models}) > 1:
         result.notes.append(RULES.note("bodyguard_toughness"))
     return result

@@ -19,9 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from grimdice.dice.dist import Dist
-from grimdice.dice.expr import D6
 from grimdice.dice.joint import Joint
-from grimdice.dice.reroll import category_probs, reroll_die
+from grimdice.engine.pipeline import Roll
 from grimdice.systems.wh40k.rolls import roll_result
 from grimdice.systems.wh40k.units import WeaponGroup
 
@@ -31,20 +30,38 @@ def attacks(g: WeaponGroup) -> Dist:
     return (g.attacks.dist + g.attack_bonus).repeat(g.models).clip(0)
 
 
+def _faces(faces: frozenset[int]):
+    return lambda f: np.isin(f, sorted(faces))
+
+
+def hit_roll(g: WeaponGroup) -> Roll:
+    """The group's Hit roll (categories CRIT, NORMAL, FAIL; its re-roll), for both engines."""
+    return Roll(
+        lambda f: roll_result(f, g.hit_target, g.hit_modifier, g.critical_hit),
+        3,
+        reroll=_faces(g.hit_reroll_faces()),
+    )
+
+
+def wound_roll(g: WeaponGroup) -> Roll:
+    """The group's Wound roll (categories CRIT, NORMAL, FAIL; its re-roll), for both engines."""
+    return Roll(
+        lambda f: roll_result(f, g.wound_target, g.wound_modifier, g.critical_wound),
+        3,
+        reroll=_faces(g.wound_reroll_faces()),
+    )
+
+
 def hit_probs(g: WeaponGroup) -> np.ndarray:
     """``[P(critical hit), P(normal hit), P(miss)]`` for one attack (after rerolls)."""
     if g.ab.torrent:
         return np.array([0.0, 1.0, 0.0])
-    face = reroll_die(D6.dist, g.hit_reroll_faces())
-    return category_probs(face, lambda f: roll_result(f, g.hit_target, g.hit_modifier, g.critical_hit), 3)
+    return hit_roll(g).probs
 
 
 def wound_probs(g: WeaponGroup) -> np.ndarray:
     """``[P(critical wound), P(normal wound), P(fail)]`` for one Wound roll (after rerolls)."""
-    face = reroll_die(D6.dist, g.wound_reroll_faces())
-    return category_probs(
-        face, lambda f: roll_result(f, g.wound_target, g.wound_modifier, g.critical_wound), 3
-    )
+    return wound_roll(g).probs
 
 
 def wound_roll_tokens(g: WeaponGroup) -> Joint:

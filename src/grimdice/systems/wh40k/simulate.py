@@ -10,9 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from grimdice.dice.sampler import Sampler
-from grimdice.result import Result, empirical
+from grimdice.engine.montecarlo import TrialFn, run_trials
+from grimdice.engine.options import RunOptions
+from grimdice.result import Result
 from grimdice.systems.wh40k.report import build_result, hazardous_tests
-from grimdice.systems.wh40k.rolls import CRIT, FAIL, cover_applies, modified_damage, roll_result
+from grimdice.systems.wh40k.rolls import cover_applies, modified_damage
+from grimdice.systems.wh40k.sequence import hit_roll, wound_roll
 from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup
 
 NO_ROLL = 7  # a target no D6 reaches
@@ -23,13 +26,6 @@ def _per_trial(trial_idx: np.ndarray, values: np.ndarray, trials: int) -> np.nda
     return np.bincount(trial_idx, weights=values, minlength=trials).astype(np.int64)
 
 
-def _rolls(s: Sampler, counts: np.ndarray, reroll_faces: frozenset[int]) -> tuple[np.ndarray, np.ndarray]:
-    rolls, valid = s.pool(counts)
-    if reroll_faces:
-        rolls = s.reroll_faces(rolls, reroll_faces, valid=valid)
-    return rolls, valid
-
-
 def roll_group(s: Sampler, g: WeaponGroup, trials: int) -> dict[str, np.ndarray]:
     """Hits, and normal and devastating wound tokens, per trial for one weapon group."""
     n = s.expr(g.attacks, trials * g.models).reshape(trials, g.models).sum(axis=1)
@@ -38,20 +34,14 @@ def roll_group(s: Sampler, g: WeaponGroup, trials: int) -> dict[str, np.ndarray]
         crit_hits = np.zeros(trials, dtype=np.int64)
         normal_hits = n
     else:
-        rolls, valid = _rolls(s, n, g.hit_reroll_faces())
-        cat = roll_result(rolls, g.hit_target, g.hit_modifier, g.critical_hit)
-        crit_hits = ((cat == CRIT) & valid).sum(axis=1)
-        normal_hits = ((cat != CRIT) & (cat != FAIL) & valid).sum(axis=1)
+        crit_hits, normal_hits = hit_roll(g).sample(s, n).T
     extra = np.zeros(trials, dtype=np.int64)
     if g.ab.sustained_hits is not None and crit_hits.sum():
         owner = np.repeat(np.arange(trials), crit_hits)
         extra = _per_trial(owner, s.expr(g.ab.sustained_hits, owner.size), trials)
     auto = crit_hits if g.ab.lethal_hits else np.zeros(trials, dtype=np.int64)
     to_roll = normal_hits + extra + (crit_hits - auto)
-    rolls, valid = _rolls(s, to_roll, g.wound_reroll_faces())
-    cat = roll_result(rolls, g.wound_target, g.wound_modifier, g.critical_wound)
-    crit_w = ((cat == CRIT) & valid).sum(axis=1)
-    norm_w = ((cat != CRIT) & (cat != FAIL) & valid).sum(axis=1)
+    crit_w, norm_w = wound_roll(g).sample(s, to_roll).T
     dev = crit_w if g.ab.devastating_wounds else np.zeros(trials, dtype=np.int64)
     return {
         "hits": normal_hits + crit_hits + extra,
@@ -182,12 +172,9 @@ def _simulate_batch(
     return out
 
 
-def simulate(
-    target: Target, groups: list[WeaponGroup], trials: int, seed: int | None
-) -> dict[str, np.ndarray]:
-    """Per-trial samples of every stage; large runs go in batches that bound memory (one
-    generator is drawn from in sequence, so a seed always gives the same samples)."""
-    s = Sampler(seed)
+def trial_function(target: Target, groups: list[WeaponGroup]) -> TrialFn:
+    """``trial(sampler, size)``: ``size`` trials of every stage, in sub-batches bounding memory
+    (drawn in sequence from the block's one stream, so a block's result is fixed by its seed)."""
     per_trial = sum(
         g.models
         * (g.attacks.max + g.attack_bonus)
@@ -195,17 +182,26 @@ def simulate(
         for g in groups
     )
     batch = max(1000, BATCH_CELLS // max(per_trial, 1))
-    parts = [
-        _simulate_batch(s, target, groups, min(batch, trials - start)) for start in range(0, trials, batch)
-    ]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    def trial(s: Sampler, size: int) -> dict[str, np.ndarray]:
+        parts = [_simulate_batch(s, target, groups, min(batch, size - i)) for i in range(0, size, batch)]
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    return trial
 
 
 def simulated_result(
-    target: Target, groups: list[WeaponGroup], trials: int, seed: int | None, title: str = ""
+    target: Target, groups: list[WeaponGroup], options: RunOptions, title: str = ""
 ) -> Result:
-    samples = simulate(target, groups, trials, seed)
-    failed = samples.pop("hazardous_failed", None)
-    dists = {k: empirical(v) for k, v in samples.items()}
-    hz = empirical(failed) if failed is not None else None
-    return build_result("simulated", dists, groups, hz, title, trials, seed)
+    """``options.simulate`` seeded trials on the shared runner (``options.workers``, ``options.progress``)."""
+    assert options.simulate is not None
+    tally = run_trials(
+        trial_function(target, groups),
+        options.simulate,
+        options.seed,
+        workers=options.workers,
+        progress=options.progress,
+    )
+    dists = tally.dists()
+    hz = dists.pop("hazardous_failed", None)
+    return build_result("simulated", dists, groups, hz, title, options.simulate, options.seed)
