@@ -64,6 +64,7 @@ class Allocation:
 
     def __init__(self, target: Target, groups: list[StrikeGroup], laws: list[GroupLaw], count_unsaved: bool):
         self.target, self.groups, self.laws = target, groups, laws
+        self._laws: dict[tuple, Law] = {}
         k = target.precision_index
         self.others = tuple(p for i, p in enumerate(target.profiles) if i != k)
         self.tp = target.profiles[k] if k is not None else None
@@ -101,6 +102,9 @@ class Allocation:
         g = self.groups[kind[0]]
         p = self.tp if queue == 1 else self.others[model]
         assert p is not None
+        key = (kind, p, left)
+        if key in self._laws:  # identical models share their law
+            return self._laws[key]
         r = self.laws[kind[0]].special
         out: dict[tuple[int, int], float] = {}
         for special, w in ((False, 1.0 - r), (True, r)):
@@ -108,6 +112,7 @@ class Allocation:
                 continue
             for key, q in self.token(g, p, special, left).items():
                 out[key] = out.get(key, 0.0) + w * q
+        self._laws[(kind, p, left)] = out
         return out
 
     def outcome(self, g: StrikeGroup, p: Profile, special: bool) -> tuple[float, float, bool]:

@@ -78,6 +78,7 @@ class Allocation:
         self.bodyguard = Queue(tuple(p.W for p in self.target.bodyguard))
         self.leaders = Queue(tuple(p.W for p in self.target.leaders))
         self.last = (self.target.leaders or self.target.bodyguard)[-1]
+        self._laws: dict[tuple, Law] = {}
         self.chain = Chain(
             (self.bodyguard, self.leaders),
             self.route,
@@ -97,13 +98,19 @@ class Allocation:
         return 0 if b_alive else None
 
     def law(self, kind: tuple[str, int], queue: int | None, model: int, left: int) -> Law:
+        p = None if queue is None else (self.target.bodyguard, self.target.leaders)[queue][model]
+        key = (kind, p, left)
+        if key not in self._laws:  # identical models share their law
+            self._laws[key] = self._law(kind, p, left)
+        return self._laws[key]
+
+    def _law(self, kind: tuple[str, int], p: Profile | None, left: int) -> Law:
         what, gi = kind
         g = self.groups[gi]
         dev = what != NORMAL
-        if queue is None:  # the unit is destroyed: saves fast-rolled against the last model
+        if p is None:  # the unit is destroyed: saves fast-rolled against the last model
             ps = token_save(g, self.last, dev) if self.track else 1.0
             return {(0, 0): ps, (0, 1): 1.0 - ps}
-        p = (self.target.bodyguard, self.target.leaders)[queue][model]
         ps = token_save(g, p, dev)
         e = effective_damage(g, p, dev).to_dict()
         if what == DEVASTATING_HIT:  # conditioned on taking at least one wound
