@@ -39,7 +39,7 @@ Law = Mapping[tuple[int, int], float]
 """The law of one token on one model: ``{(wounds lost, failed saves): probability}``.
 An entry with no failed save loses no wound."""
 
-FLOPS_PER_SECOND = 4e9  # rough rate of the dense matrix products, for the refusal estimate
+FLOPS_PER_SECOND = 2e9  # rough rate of the dense matrix products, for the refusal estimate
 
 
 @dataclass(frozen=True)
@@ -193,9 +193,12 @@ class Chain:
             return P @ self.combined(kind)
         saved, failed = self.operator(kind)
         out = P * saved
+        live = np.flatnonzero(P.any(axis=(*range(P.ndim - 2), P.ndim - 1)))
+        hi = int(live[-1]) + 1 if live.size else 0  # failed-save counts beyond hi have no mass yet
         for k, F in enumerate(failed, start=1):
-            if k < self.U and F.any():
-                out[..., k:, :] += P[..., :-k, :] @ F
+            m = min(hi, self.U - k)
+            if m > 0 and F.any():
+                out[..., k : k + m, :] += P[..., :m, :] @ F
         return out
 
     # ------------------------------------------------------------------ absorbing tokens

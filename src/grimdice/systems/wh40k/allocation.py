@@ -32,7 +32,7 @@ from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup, save_prob
 MAX_STATES = 4000  # unit states (Bodyguard wounds + 1) x (Character wounds + 1)
 MAX_CELLS = 2_000_000  # failed saves x unit states
 MAX_HELD_CELLS = 8_000_000  # held Devastating Wounds counts x failed saves x unit states
-MAX_WORK = 4e10  # multiply-adds allowed for the exact allocation (about 10 s)
+MAX_WORK = 2e10  # multiply-adds allowed for the exact allocation (about 10 s, fewer in practice)
 
 NORMAL, DEVASTATING, DEVASTATING_HIT = "normal", "devastating", "devastating, at least 1 wound"
 
