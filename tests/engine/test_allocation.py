@@ -112,8 +112,8 @@ def test_thinned_and_saturated_held_counts_equal_the_full_count():
 
 def test_held_tokens_counted_as_failed_saves_at_once():
     ch = one_queue((5,), max_unsaved=3)
-    ch.absorb_attacks("t", np.array([[0.0, 1.0]]), Dist.constant(2), Hold(cap=0, unsaved=True))
-    ch.release("t", count=False)
+    assert not ch.absorb_attacks("t", np.array([[0.0, 1.0]]), Dist.constant(2), Hold(cap=0, unsaved=True))
+    assert ch.held == 0
     assert ch.unsaved()[2] == 1.0 and ch.grid()[0] == 1.0  # cap 0: nothing held, two failed saves
 
 

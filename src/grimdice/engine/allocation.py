@@ -225,32 +225,63 @@ class Chain:
             out = shifted
         return out
 
-    def absorb_attacks(self, now: Hashable, per_attack: np.ndarray, attacks: Dist, hold: Hold) -> None:
+    def absorb_attacks(
+        self,
+        now: Hashable,
+        per_attack: np.ndarray | Mapping[tuple[int, int], np.ndarray],
+        attacks: Dist,
+        hold: Hold,
+    ) -> bool:
         """Allocate the tokens of ``attacks`` independent attacks, each giving ``i`` tokens of kind
         ``now`` (allocated at once) and ``j`` tokens held back, with ``per_attack[i, j]``; the held
-        count becomes a new held axis (axis 0), to be allocated by :meth:`release`."""
-        per_attack = np.asarray(per_attack, dtype=float)
-        most = (per_attack.shape[1] - 1) * attacks.max
+        count becomes a new held axis (axis 0), to be allocated by :meth:`release`. Returns whether
+        a held axis was added (not when no token can be held).
+
+        With a **flag axis** (the first axis after the held axes, e.g. which once-per-unit
+        re-rolls are still available), ``per_attack`` is ``{(flag in, flag out): table}``: one
+        attack moves the state from one flag to another with those sub-probabilities."""
+        tables = dict(per_attack) if isinstance(per_attack, Mapping) else {(-1, -1): np.asarray(per_attack)}
+        width = max(t.shape[1] for t in tables.values())
+        most = (width - 1) * attacks.max
         size = (most if hold.cap is None else min(hold.cap, most)) + 1
         P0 = np.zeros((size, *self.state.shape))
         P0[0] = self.state
-        terms = [(i, j, p) for (i, j), p in np.ndenumerate(per_attack) if p > 0]
+        fa = self.held + 1  # the flag axis of P0
+        deepest = max(t.shape[0] for t in tables.values()) - 1
+
+        def op(R: np.ndarray) -> np.ndarray:
+            out = np.zeros_like(R)
+            powers: dict[int, list[np.ndarray]] = {}
+            for (fi, fo), table in tables.items():
+                if fi not in powers:
+                    X = R if fi < 0 else np.take(R, fi, axis=fa)
+                    powers[fi] = [X]
+                    for _ in range(deepest):
+                        powers[fi].append(self.apply(powers[fi][-1], now))
+                part = np.zeros_like(powers[fi][0])
+                for (i, j), p in np.ndenumerate(table):
+                    if p > 0:
+                        X = powers[fi][i]
+                        for _ in range(j):
+                            X = self._shift_held(X, hold)
+                        part += p * X
+                if fo < 0:
+                    out += part
+                else:
+                    out[(slice(None),) * fa + (fo,)] += part
+            return out
+
         R = attacks[attacks.max] * P0
         for k in range(attacks.max - 1, -1, -1):
-            powers = [R]
-            for _ in range(max(i for i, _, _ in terms)):
-                powers.append(self.apply(powers[-1], now))
-            out = np.zeros_like(R)
-            for i, j, p in terms:
-                X = powers[i]
-                for _ in range(j):
-                    X = self._shift_held(X, hold)
-                out += p * X
-            R = out
+            R = op(R)
             if attacks[k]:
                 R = R + attacks[k] * P0
+        if size == 1:
+            self.state = R[0]
+            return False
         self.state = R
         self.held += 1
+        return True
 
     def release(self, kind: Hashable, *, count: bool = True) -> None:
         """Allocate the tokens of the oldest held axis (Horner over its counts)."""
@@ -265,11 +296,11 @@ class Chain:
 
     # ------------------------------------------------------------------ results
     def grid(self) -> np.ndarray:
-        """P(state) as an array over the queues' states (failed saves summed out)."""
-        return self.state.sum(axis=-2).reshape(self.shape)
+        """P(state) as an array over the queues' states (failed saves and other axes summed out)."""
+        return self.state.reshape(-1, self.U, self.n).sum(axis=(0, 1)).reshape(self.shape)
 
     def unsaved(self) -> Dist:
-        return Dist(self.state.sum(axis=-1))
+        return Dist(self.state.reshape(-1, self.U, self.n).sum(axis=(0, 2)))
 
 
 __all__ = ["Chain", "Hold", "Law", "Queue", "Route", "TokenLaw"]

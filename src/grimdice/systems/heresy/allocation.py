@@ -169,8 +169,8 @@ class Allocation:
         """Allocate every group's wounds in order: a group's Precision wounds first."""
         for gi, x in enumerate(self.laws):
             if x.precision:
-                self.chain.absorb_attacks((gi, True), x.table, x.attacks, Hold())
-                self.chain.release((gi, False))
+                if self.chain.absorb_attacks((gi, True), x.table, x.attacks, Hold()):
+                    self.chain.release((gi, False))
             else:
                 self.chain.absorb((gi, False), x.others())
 

@@ -25,14 +25,15 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         raise ScenarioError(
             "attacker", f"at most {MAX_TOTAL_ATTACKS} attacks in one scenario, this one up to {most}"
         )
+    once = (sc.conditions.reroll_one_hit, sc.conditions.reroll_one_wound)
     if options.exact:
         from grimdice.systems.wh40k.exact import exact_result
 
-        result = exact_result(target, groups, sc.title)
+        result = exact_result(target, groups, sc.title, once)
     else:
         from grimdice.systems.wh40k.simulate import simulated_result
 
-        result = simulated_result(target, groups, options, sc.title)
+        result = simulated_result(target, groups, options, sc.title, once)
     if len({m.T for m in sc.defender.models}) > 1:
         result.notes.append(RULES.note("bodyguard_toughness"))
     return result

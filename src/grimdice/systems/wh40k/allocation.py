@@ -23,10 +23,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from grimdice.dice.dist import Dist
 from grimdice.engine.allocation import Chain, Hold, Law, Queue
 from grimdice.errors import ScenarioError
 from grimdice.systems.wh40k.rolls import FACES, fnp_passes, modified_damage
+from grimdice.systems.wh40k.sequence import FLAG_STATES
 from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup, save_probability
 
 MAX_STATES = 4000  # unit states (Bodyguard wounds + 1) x (Character wounds + 1)
@@ -73,6 +76,7 @@ class Allocation:
     groups: list[WeaponGroup]
     track: bool  # count failed saves (the unit's models save differently)
     max_tokens: int
+    flag: int | None = None  # with the unit's one re-rolls: the starting flag state (a flag axis)
 
     def __post_init__(self) -> None:
         self.bodyguard = Queue(tuple(p.W for p in self.target.bodyguard))
@@ -87,6 +91,9 @@ class Allocation:
             max_states=MAX_STATES,
             max_cells=MAX_CELLS,
         )
+        if self.flag is not None:
+            self.chain.state = np.zeros((FLAG_STATES, self.chain.U, self.chain.n))
+            self.chain.state[self.flag, 0, 0] = 1.0
 
     # ------------------------------------------------------------------ the chain's parameters
     def route(self, kind: tuple[str, int], state: tuple[int, ...]) -> int | None:
@@ -153,8 +160,8 @@ class Allocation:
                 chain.absorb((NORMAL, gi), normal[gi])
                 continue
             hold, later = self.devastating_hold(gi, count_only)
-            chain.absorb_attacks((NORMAL, gi), table, n, hold)
-            pending.append((gi, later))
+            if chain.absorb_attacks((NORMAL, gi), table, n, hold):
+                pending.append((gi, later))
         for gi, later in pending:
             chain.release((later, gi), count=False)  # their failed saves were counted when held
 
@@ -167,10 +174,11 @@ class Allocation:
                 work += chain.work(normal[gi].max, held)
                 continue
             hold, _ = self.devastating_hold(gi, count_only)
-            most = (table.shape[1] - 1) * n.max
+            rows, cols = _shape(table)
+            most = (cols - 1) * n.max
             size = (most if hold.cap is None else min(hold.cap, most)) + 1
             held *= size
-            work += chain.work(n.max * (table.shape[0] - 1), held)
+            work += chain.work(n.max * (rows - 1), held) * (1 if self.flag is None else FLAG_STATES)
             pending.append(size)
             if held * chain.U * chain.n > MAX_HELD_CELLS:
                 raise ScenarioError(
@@ -182,6 +190,13 @@ class Allocation:
             held //= size
             work += chain.work(size - 1, held)
         chain.refuse_over(work, MAX_WORK, f"{chain.n} unit states, up to {self.max_tokens} wounds")
+
+
+def _shape(table: np.ndarray | dict) -> tuple[int, int]:
+    """(normal, devastating) extent of a per-attack table, or of the largest of a flag dict."""
+    if isinstance(table, dict):
+        return max(t.shape[0] for t in table.values()), max(t.shape[1] for t in table.values())
+    return table.shape[0], table.shape[1]
 
 
 __all__ = ["Allocation", "damage_dist", "effective_damage", "fnp_probability", "token_save"]

@@ -12,9 +12,10 @@ import numpy as np
 from grimdice.dice.sampler import Sampler
 from grimdice.engine.montecarlo import TrialFn, run_trials
 from grimdice.engine.options import RunOptions
+from grimdice.engine.pipeline import Roll
 from grimdice.result import Result
 from grimdice.systems.wh40k.report import build_result, hazardous_tests
-from grimdice.systems.wh40k.rolls import cover_applies, modified_damage
+from grimdice.systems.wh40k.rolls import CRIT, FAIL, NORMAL, cover_applies, modified_damage
 from grimdice.systems.wh40k.sequence import hit_roll, wound_roll
 from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup
 
@@ -26,13 +27,37 @@ def _per_trial(trial_idx: np.ndarray, values: np.ndarray, trials: int) -> np.nda
     return np.bincount(trial_idx, weights=values, minlength=trials).astype(np.int64)
 
 
-def roll_group(s: Sampler, g: WeaponGroup, trials: int) -> dict[str, np.ndarray]:
-    """Hits, and normal and devastating wound tokens, per trial for one weapon group."""
+def _roll_once(
+    s: Sampler, counts: np.ndarray, roll: Roll, own: frozenset[int], available: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(critical, normal) counts per trial of a pool with its own re-roll of the faces ``own``, and
+    in the trials where the unit's one re-roll is ``available`` (updated in place) the first
+    failed die not already re-rolled re-rolled once more."""
+    rolls, valid = s.pool(counts)
+    mine = np.isin(rolls, sorted(own)) & valid
+    if mine.any():
+        rolls = np.where(mine, s.roll(rolls.shape), rolls)
+    eligible = valid & ~mine & (np.asarray(roll.categorize(rolls)) == FAIL)
+    t = np.flatnonzero(available & eligible.any(axis=1))
+    if t.size:
+        rolls[t, eligible[t].argmax(axis=1)] = s.roll(t.size)
+        available[t] = False
+    cat = np.asarray(roll.categorize(rolls))
+    return ((cat == CRIT) & valid).sum(axis=1), ((cat == NORMAL) & valid).sum(axis=1)
+
+
+def roll_group(
+    s: Sampler, g: WeaponGroup, trials: int, once: tuple[np.ndarray, np.ndarray] | None = None
+) -> dict[str, np.ndarray]:
+    """Hits, and normal and devastating wound tokens, per trial for one weapon group; ``once``:
+    per trial, whether the unit's one Hit / one Wound re-roll is still available (updated)."""
     n = s.expr(g.attacks, trials * g.models).reshape(trials, g.models).sum(axis=1)
     n = np.maximum(n + g.attack_bonus * g.models, 0)
     if g.ab.torrent:
         crit_hits = np.zeros(trials, dtype=np.int64)
         normal_hits = n
+    elif once is not None:
+        crit_hits, normal_hits = _roll_once(s, n, hit_roll(g), g.hit_reroll_faces(), once[0])
     else:
         crit_hits, normal_hits = hit_roll(g).sample(s, n).T
     extra = np.zeros(trials, dtype=np.int64)
@@ -41,7 +66,10 @@ def roll_group(s: Sampler, g: WeaponGroup, trials: int) -> dict[str, np.ndarray]
         extra = _per_trial(owner, s.expr(g.ab.sustained_hits, owner.size), trials)
     auto = crit_hits if g.ab.lethal_hits else np.zeros(trials, dtype=np.int64)
     to_roll = normal_hits + extra + (crit_hits - auto)
-    crit_w, norm_w = wound_roll(g).sample(s, to_roll).T
+    if once is not None:
+        crit_w, norm_w = _roll_once(s, to_roll, wound_roll(g), g.wound_reroll_faces(), once[1])
+    else:
+        crit_w, norm_w = wound_roll(g).sample(s, to_roll).T
     dev = crit_w if g.ab.devastating_wounds else np.zeros(trials, dtype=np.int64)
     return {
         "hits": normal_hits + crit_hits + extra,
@@ -139,9 +167,10 @@ def _resolve(s, g: WeaponGroup, dev: bool, t: np.ndarray, bg: _Queue, ch: _Queue
 
 
 def _simulate_batch(
-    s: Sampler, target: Target, groups: list[WeaponGroup], trials: int
+    s: Sampler, target: Target, groups: list[WeaponGroup], trials: int, once: tuple[bool, bool]
 ) -> dict[str, np.ndarray]:
-    rolled = [roll_group(s, g, trials) for g in groups]
+    flags = (np.full(trials, once[0]), np.full(trials, once[1])) if any(once) else None
+    rolled = [roll_group(s, g, trials, flags) for g in groups]
     counts = [r["normal"] for r in rolled] + [r["dev"] for r in rolled]
     codes = [2 * gi for gi in range(len(groups))] + [2 * gi + 1 for gi in range(len(groups))]
     width = int(sum(c.max() for c in counts)) if counts else 0
@@ -172,7 +201,9 @@ def _simulate_batch(
     return out
 
 
-def trial_function(target: Target, groups: list[WeaponGroup]) -> TrialFn:
+def trial_function(
+    target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (False, False)
+) -> TrialFn:
     """``trial(sampler, size)``: ``size`` trials of every stage, in sub-batches bounding memory
     (drawn in sequence from the block's one stream, so a block's result is fixed by its seed)."""
     per_trial = sum(
@@ -184,19 +215,25 @@ def trial_function(target: Target, groups: list[WeaponGroup]) -> TrialFn:
     batch = max(1000, BATCH_CELLS // max(per_trial, 1))
 
     def trial(s: Sampler, size: int) -> dict[str, np.ndarray]:
-        parts = [_simulate_batch(s, target, groups, min(batch, size - i)) for i in range(0, size, batch)]
+        parts = [
+            _simulate_batch(s, target, groups, min(batch, size - i), once) for i in range(0, size, batch)
+        ]
         return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
     return trial
 
 
 def simulated_result(
-    target: Target, groups: list[WeaponGroup], options: RunOptions, title: str = ""
+    target: Target,
+    groups: list[WeaponGroup],
+    options: RunOptions,
+    title: str = "",
+    once: tuple[bool, bool] = (False, False),
 ) -> Result:
     """``options.simulate`` seeded trials on the shared runner (``options.workers``, ``options.progress``)."""
     assert options.simulate is not None
     tally = run_trials(
-        trial_function(target, groups),
+        trial_function(target, groups, once),
         options.simulate,
         options.seed,
         workers=options.workers,
