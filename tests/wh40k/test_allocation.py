@@ -80,5 +80,9 @@ def test_too_large_exact_allocation_is_a_clear_error():
 
     big = weapon(A=10, BS=3, S=4, D="D6", abilities=["sustained hits 2"])
     with pytest.raises(ScenarioError, match="use --simulate"):
-        run(big, [model(count=100, W=10, Sv=4), model(count=90, W=10, Sv=3)], count=100,
-            leaders=[model(name="boss", W=10, invulnerable=4)])
+        run(
+            big,
+            [model(count=100, W=10, Sv=4), model(count=90, W=10, Sv=3)],
+            count=100,
+            leaders=[model(name="boss", W=10, invulnerable=4)],
+        )

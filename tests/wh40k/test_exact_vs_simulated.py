@@ -29,6 +29,15 @@ CASES = {
         [model(count=3, T=4, Sv=4, W=1), model(name="heavy", count=2, T=4, Sv=2, W=2, FNP=6, FNP_mortal=4)],
         dict(count=3, leaders=[model(name="boss", T=4, Sv=3, W=4, invulnerable=5)]),
     ),
+    "many devastating wounds, same FNP, mixed saves (held count thinned and saturated)": (
+        [
+            weapon(
+                name="storm", A=6, BS=3, S=4, AP=-1, D=2, abilities=["devastating wounds", "sustained hits 1"]
+            )
+        ],
+        [model(count=2, T=4, Sv=3, W=2, FNP=5), model(name="b", count=2, T=4, Sv=5, W=2, FNP=5)],
+        dict(count=3),
+    ),
     "melta rapid fire blast cover halve": (
         [
             weapon(name="melta", A="D3", BS=3, S=9, AP=-4, D="D6", abilities=["melta 2", "blast"]),

@@ -95,7 +95,7 @@ class Rule:
     @property
     def written(self) -> str:
         """How the rule is written with its parameter, for listings (``Rending (X+)``)."""
-        kw = "KEYWORD " if self.keyed else ""
+        kw = "KEYWORD" if self.keyed else ""
         suffix = {
             Param.FLAG: "",
             Param.ROLL: " X+",

@@ -11,27 +11,41 @@ from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.base import calculate_for
 from grimdice.systems.heresy.profiles import Scenario
-from grimdice.systems.heresy.units import resolve
+from grimdice.systems.heresy.rules import COMBAT_RESOLUTION, INSTANT_DEATH_STRENGTH, MELEE_HIT_CHART, RULES
+from grimdice.systems.heresy.units import StrikeGroup, Target, resolve
 
-__all__ = ["Scenario", "calculate", "evaluate"]
+__all__ = ["RULES", "Scenario", "calculate", "evaluate", "readings_used"]
 
 
-def _fight(sc: Scenario, simulate: int | None, seed: int | None) -> Result:
+def readings_used(target: Target, groups: list[StrikeGroup] | tuple[StrikeGroup, ...]) -> list[str]:
+    """The unverified readings (keys of :data:`RULES`) that groups striking ``target`` use."""
+    used = []
+    if any(g.melee for g in groups):
+        used.append(MELEE_HIT_CHART)
+    if any(not g.rules.instant_death and g.S >= 2 * p.T for g in groups for p in target.profiles):
+        used.append(INSTANT_DEATH_STRENGTH)
+    return used
+
+
+def _fight(sc: Scenario, options: RunOptions) -> Result:
     from grimdice.systems.heresy.fight import exact_fight, resolve_fight
 
     attacker, defender = resolve_fight(sc)
-    if simulate is None:
-        return exact_fight(attacker, defender, sc.title)
-    from grimdice.systems.heresy.simulate import simulated_fight
+    if options.exact:
+        result = exact_fight(attacker, defender, sc.title)
+    else:
+        from grimdice.systems.heresy.simulate import simulated_fight
 
-    return simulated_fight(attacker, defender, simulate, seed, sc.title)
+        result = simulated_fight(attacker, defender, options, sc.title)
+    used = readings_used(defender.target, attacker.groups) + readings_used(attacker.target, defender.groups)
+    result.notes.extend(RULES.note(k) for k in dict.fromkeys([*used, COMBAT_RESOLUTION]))
+    return result
 
 
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
     """Resolve every attack of the scenario: exactly, or by ``options.simulate`` seeded trials."""
-    simulate, seed = options.simulate, options.seed
     if sc.conditions.fight:
-        return _fight(sc, simulate, seed)
+        return _fight(sc, options)
     for mi, m in enumerate(sc.defender.models):
         if m.weapons:
             raise ScenarioError(
@@ -39,13 +53,16 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
                 "defending models strike back only in a fight: set conditions.fight: true",
             )
     target, groups = resolve(sc)
-    if simulate is None:
+    if options.exact:
         from grimdice.systems.heresy.exact import exact_result
 
-        return exact_result(target, groups, sc.title)
-    from grimdice.systems.heresy.simulate import simulated_result
+        result = exact_result(target, groups, sc.title)
+    else:
+        from grimdice.systems.heresy.simulate import simulated_result
 
-    return simulated_result(target, groups, simulate, seed, sc.title)
+        result = simulated_result(target, groups, options, sc.title)
+    result.notes.extend(RULES.note(k) for k in readings_used(target, groups))
+    return result
 
 
 calculate = calculate_for("heresy")

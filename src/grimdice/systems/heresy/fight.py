@@ -10,7 +10,7 @@ Exact engine: a unit's state is the number of wounds its queue (listed order) ha
 law of the pair ``(c_attacker, c_defender)`` is carried from step to step. Given the pair, the
 striking models of each side are known and the two sides' attacks are independent, so one step is
 ``J'[a', d'] = sum_{a, d} J[a, d] A_{w(d)}[a, a'] D_{v(a)}[d, d']`` where ``D_v`` is the
-defender's transition under the attacker's strikers ``v`` (one :class:`~exact.Chain` run from
+defender's transition under the attacker's strikers ``v`` (one allocation chain run from
 every state at once) and ``A_w`` the attacker's under the defender's strikers ``w``.
 
 Combat resolution: each side scores the wounds its attacks made the enemy lose (see
@@ -27,7 +27,8 @@ import numpy as np
 from grimdice.dice.dist import Dist
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
-from grimdice.systems.heresy.exact import Chain, group_laws, wound_table
+from grimdice.systems.heresy.allocation import Allocation
+from grimdice.systems.heresy.exact import group_laws
 from grimdice.systems.heresy.profiles import AttackingModel, DefendingModel, Scenario, Weapon
 from grimdice.systems.heresy.rolls import NEVER
 from grimdice.systems.heresy.units import (
@@ -162,13 +163,12 @@ def transition(enemy: Target, groups: tuple[StrikeGroup, ...], strikers: tuple[i
     live = [replace(g, models=n) for g, n in zip(groups, strikers, strict=True) if n > 0]
     if not live:
         return np.eye(int(sum(p.W for p in enemy.profiles)) + 1)
-    laws = [group_laws(g)[2] for g in live]
-    chain = Chain(enemy, live, sum(t.total().max for t in laws), None)
-    n = chain.nc * chain.nt
-    chain.state = np.eye(n)[:, None, :]
-    for gi, tokens in enumerate(laws):
-        chain.absorb(gi, wound_table(tokens))
-    return chain.state[:, 0, :]
+    alloc = Allocation(enemy, live, [group_laws(g)[2] for g in live], count_unsaved=False)
+    n = alloc.chain.n
+    alloc.plan(batch=n)
+    alloc.chain.state = np.eye(n)[:, None, :]  # one row per starting state
+    alloc.run()
+    return alloc.chain.state[:, 0, :]
 
 
 def _classes(side: Side, step: int) -> dict[tuple[int, ...], np.ndarray]:

@@ -1,65 +1,175 @@
-"""Weapon special rules of Horus Heresy 2.0, parsed from the text players write.
+"""Weapon special rules of Horus Heresy 2.0: the rule table, and the values it parses to.
 
-Values in brackets may be written ``Rending (5+)``, ``rending 5+``, ``Rending(5)``. Unknown rules
-are errors naming the field and listing what is allowed.
+:data:`RULES` lists every special rule grimdice accepts (its value, where it applies, what it does
+and the rule text it follows) and the core-sequence readings that could not be verified against a
+2.0 page; ``grimdice rules heresy`` prints it and ``docs/heresy.md`` embeds it. Values in brackets
+may be written ``Rending (5+)``, ``rending 5+``, ``Rending(5)``; unknown rules are errors naming
+the field and listing what is allowed.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from grimdice.errors import ScenarioError
+from grimdice.engine.rules import Param, Reading, Rule, RuleTable
 from grimdice.systems.heresy.rolls import NEVER
 
-#: rules accepted so real profiles validate, with no effect on one attack's dice
-NO_EFFECT = frozenset(
-    {
-        "assault",
-        "heavy",
-        "rapid fire",
-        "pistol",
-        "salvo",
-        "ordnance",
-        "one shot",
-        "pinning",
-        "two-handed",
-        "specialist weapon",
-        "concussive",
-        "master-crafted",
-    }
-)
+BOOK = "Horus Heresy 2.0 rulebook"
+SEED = "seed text (shared/rules/horus-heresy-2-special-rules.txt)"
+WEAPON, SHOOTING, MELEE = "weapon", "shooting weapon", "melee weapon"
 
-#: on/off rules (field name: the text with spaces and dashes as "_")
-FLAGS = (
-    "melee",
-    "instant death",
-    "armourbane",
-    "fleshbane",
-    "shred",
-    "twin-linked",
-    "gets hot",
-    "blast",
-    "large blast",
-    "barrage",
-    "template",
-    "ignores cover",
-    "unwieldy",
-)
+#: unverified core-sequence readings (their keys are the notes results carry)
+MELEE_HIT_CHART = "melee_to_hit_chart"
+COMBAT_RESOLUTION = "combat_resolution"
+INSTANT_DEATH_STRENGTH = "instant_death_strength"
 
-#: rules with a roll target X+ (2..6)
-VALUED = ("rending", "breaching", "poisoned", "precision", "reaping blow", "brutal")
-ALIASES = {"precision shots": "precision", "precision strikes": "precision"}
-
-ALLOWED = (
-    *FLAGS,
-    "Rending (X+)",
-    "Breaching (X+)",
-    "Poisoned (X+) (Poisoned alone: 4+)",
-    "Precision (X+) (also Precision Shots/Strikes)",
-    "Reaping Blow (X)",
-    "Brutal (X)",
-    *sorted(NO_EFFECT),
+RULES = RuleTable(
+    "heresy",
+    [
+        Rule("Melee", Param.FLAG, WEAPON, "a Melee weapon: WS chart To Hit, strikes in the Fight", BOOK),
+        Rule(
+            "Instant Death",
+            Param.FLAG,
+            WEAPON,
+            "an unsaved wound removes the model outright (Eternal Warrior: one wound); no Feel No Pain",
+            f"{BOOK} (Instant Death, Feel No Pain (X))",
+        ),
+        Rule(
+            "Armourbane",
+            Param.FLAG,
+            WEAPON,
+            "re-roll failed Wound rolls against Dreadnought/Automata (the vehicle part is not modelled)",
+            f"{BOOK} (Armourbane (X))",
+        ),
+        Rule("Fleshbane", Param.FLAG, WEAPON, "wounds on 2+", BOOK),
+        Rule("Shred", Param.FLAG, WEAPON, "re-roll failed Wound rolls", BOOK),
+        Rule(
+            "Twin-linked",
+            Param.FLAG,
+            WEAPON,
+            "re-roll failed To Hit rolls (needing the same number); a Template re-rolls failed Wound rolls",
+            f"{BOOK} (Twin-linked)",
+        ),
+        Rule(
+            "Gets Hot",
+            Param.FLAG,
+            SHOOTING,
+            "a final To Hit 1 wounds the firer (save and Feel No Pain allowed); a weapon with no To Hit "
+            "roll rolls a D6 per shot first",
+            f"{BOOK} (Gets Hot)",
+        ),
+        Rule(
+            "Blast",
+            Param.FLAG,
+            SHOOTING,
+            "no To Hit roll: each shot inflicts its hits; never a Snap Shot",
+            BOOK,
+            aliases=("Large Blast",),
+        ),
+        Rule("Barrage", Param.FLAG, SHOOTING, "as Blast (no To Hit roll, never a Snap Shot)", BOOK),
+        Rule(
+            "Template",
+            Param.FLAG,
+            SHOOTING,
+            "automatic hits, Ignores Cover; as a Snap Shot (Wall of Death) D3 hits",
+            BOOK,
+        ),
+        Rule("Ignores Cover", Param.FLAG, SHOOTING, "no cover save; no Shrouded", BOOK),
+        Rule("Unwieldy", Param.FLAG, MELEE, "strikes at Initiative step 1", BOOK),
+        Rule(
+            "Rending",
+            Param.ROLL,
+            WEAPON,
+            "a Wound roll of X+ wounds regardless of Toughness, at AP 2 (melee: the weapon's AP if better)",
+            f"{BOOK} (Rending (X))",
+            example="Rending (6+)",
+        ),
+        Rule(
+            "Breaching",
+            Param.ROLL,
+            WEAPON,
+            "a Wound roll of X+ that wounds is resolved at AP 2",
+            f"{BOOK} (Breaching (X))",
+            example="Breaching (5+)",
+        ),
+        Rule(
+            "Poisoned",
+            Param.ROLL,
+            WEAPON,
+            "wounds on X+ unless the chart needs less (alone: 4+); melee with S > T re-rolls failures",
+            BOOK,
+            default=4,
+            example="Poisoned (4+)",
+        ),
+        Rule(
+            "Precision",
+            Param.ROLL,
+            WEAPON,
+            "an unmodified hitting roll of X+ is a Precision Hit: own group, its wounds go to the chosen "
+            "model; never from Snap Shots, Blast, Barrage, Template or Reaping Blow",
+            SEED,
+            aliases=("Precision Shots", "Precision Strikes"),
+            example="Precision (5+)",
+        ),
+        Rule(
+            "Reaping Blow",
+            Param.COUNT,
+            MELEE,
+            "+X Attacks when in contact with more than one enemy model (Reaping Blow alone: 1)",
+            BOOK,
+            bounds=(1, 10),
+            default=1,
+            example="Reaping Blow (1)",
+        ),
+        Rule(
+            "Brutal",
+            Param.COUNT,
+            WEAPON,
+            "an allocated wound is X wounds on that model, each saved separately, none spilling over",
+            f"{BOOK} (Brutal (X))",
+            bounds=(1, 10),
+            example="Brutal (2)",
+        ),
+        *(
+            Rule(name, Param.FLAG, where, "accepted, no effect on one attack's dice", BOOK, effect=False)
+            for name, where in (
+                ("Assault", SHOOTING),
+                ("Heavy", SHOOTING),
+                ("Rapid Fire", SHOOTING),
+                ("Pistol", SHOOTING),
+                ("Salvo", SHOOTING),
+                ("Ordnance", SHOOTING),
+                ("One Shot", SHOOTING),
+                ("Pinning", SHOOTING),
+                ("Two-handed", MELEE),
+                ("Specialist Weapon", MELEE),
+                ("Concussive", WEAPON),
+                ("Master-crafted", WEAPON),
+            )
+        ),
+    ],
+    readings=[
+        Reading(
+            MELEE_HIT_CHART,
+            "melee To Hit from WS: 3+ against a lower WS, 5+ against more than double, else 4+",
+            f"{BOOK} as carried over from 7th edition (rolls.ws_hit_target)",
+            "the 7th-edition WS chart values (3+/4+/5+) are used; the 2.0 chart may differ",
+        ),
+        Reading(
+            COMBAT_RESOLUTION,
+            "each side scores the wounds its blows made the enemy lose; the higher score wins",
+            f"{BOOK} as carried over from 7th edition (fight._margin)",
+            "wounds actually lost are counted, as in 7th edition (Instant Death counts the wounds the "
+            "model had left; none beyond the last model); not checked against a 2.0 page",
+        ),
+        Reading(
+            INSTANT_DEATH_STRENGTH,
+            "an unsaved wound at Strength of at least twice the model's Toughness inflicts Instant Death",
+            f"{BOOK} as carried over from 7th edition (rolls.instant_death)",
+            "Instant Death at S >= 2 x T, as in 7th edition; not checked against a 2.0 page",
+        ),
+    ],
+    what="special rule",
 )
 
 
@@ -95,54 +205,6 @@ class WeaponRules:
         return self.precision < NEVER and not self.no_hit_roll and not self.reaping_blow
 
 
-_VALUE = re.compile(r"^([a-z -]+?)\s*\(?\s*(\d+)\s*\+?\s*\)?$")
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text.strip().lower().replace("[", "").replace("]", ""))
-
-
 def parse_rules(items: list[str], where: str) -> WeaponRules:
-    kw: dict = {}
-    for i, raw in enumerate(items):
-        f = f"{where}.{i}"
-        if not isinstance(raw, str):
-            raise ScenarioError(f, f"a special rule is text, e.g. 'Rending (6+)'; got {raw!r}")
-        a = _norm(raw)
-        if a in NO_EFFECT or re.sub(r"\s*\(?\d+\)?$", "", a) in NO_EFFECT:
-            continue
-        if a in FLAGS:
-            key = "blast" if a == "large blast" else a
-            kw[key.replace("-", "_").replace(" ", "_")] = True
-            continue
-        name, value = a, None
-        if m := _VALUE.match(a):
-            name, value = m.group(1).strip(), int(m.group(2))
-        name = ALIASES.get(name, name)
-        if name == "poisoned" and value is None:
-            value = 4  # "If no number is shown in brackets, the rule is Poisoned (4+)"
-        if name == "reaping blow":
-            kw["reaping_blow"] = 1 if value is None else _count(value, f)
-        elif name == "brutal":
-            if value is None:
-                raise ScenarioError(f, f"{raw!r} needs its value, e.g. 'Brutal (2)'")
-            kw["brutal"] = _count(value, f)
-        elif name in VALUED:
-            if value is None:
-                raise ScenarioError(f, f"{raw!r} needs its value, e.g. '{name.title()} (5+)'")
-            kw[name] = _target(value, f)
-        else:
-            raise ScenarioError(f, f"unknown special rule {raw!r}; allowed: {', '.join(ALLOWED)}")
-    return WeaponRules(**kw)
-
-
-def _target(x: int, where: str) -> int:
-    if not 2 <= x <= 6:
-        raise ScenarioError(where, f"a roll target is 2+ to 6+, got {x}+")
-    return x
-
-
-def _count(x: int, where: str) -> int:
-    if not 1 <= x <= 10:
-        raise ScenarioError(where, f"X is 1 to 10 here, got {x}")
-    return x
+    """Read special rule texts into :class:`WeaponRules` (errors name ``where.i`` and what is allowed)."""
+    return WeaponRules(**RULES.parse(items, where))

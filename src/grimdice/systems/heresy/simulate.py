@@ -12,7 +12,9 @@ import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
-from grimdice.result import Result, empirical
+from grimdice.engine.montecarlo import TrialFn, run_trials
+from grimdice.engine.options import RunOptions
+from grimdice.result import Result
 from grimdice.systems.heresy.fight import Side, fight_result, steps
 from grimdice.systems.heresy.report import build_result
 from grimdice.systems.heresy.rolls import (
@@ -176,27 +178,34 @@ def _batch(s: Sampler, target: Target, groups: list[StrikeGroup], trials: int) -
     return out
 
 
-def simulate(
-    target: Target, groups: list[StrikeGroup], trials: int, seed: int | None
-) -> dict[str, np.ndarray]:
-    """Per-trial samples of every stage, in memory-bounded batches from one seeded generator."""
-    s = Sampler(seed)
-    per_trial = max(1, sum(g.models * g.shots.max * max(1, g.hits_per_shot.max) for g in groups))
-    per_trial *= max(1, len(target.profiles))
-    batch = max(1000, BATCH_CELLS // per_trial)
-    parts = [_batch(s, target, groups, min(batch, trials - start)) for start in range(0, trials, batch)]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+def _sub_batches(batch_of, per_trial: int) -> TrialFn:
+    """A trial function running ``batch_of(sampler, n)`` in sub-batches that bound memory (drawn
+    in sequence from the block's one stream, so a block's result is fixed by its seed)."""
+    batch = max(1000, BATCH_CELLS // max(per_trial, 1))
+
+    def trial(s: Sampler, size: int) -> dict[str, np.ndarray]:
+        parts = [batch_of(s, min(batch, size - i)) for i in range(0, size, batch)]
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    return trial
 
 
 def simulated_result(
-    target: Target, groups: list[StrikeGroup], trials: int, seed: int | None, title: str = ""
+    target: Target, groups: list[StrikeGroup], options: RunOptions, title: str = ""
 ) -> Result:
-    samples = simulate(target, groups, trials, seed)
+    """``options.simulate`` seeded trials on the shared runner (``options.workers``, ``options.progress``)."""
+    assert options.simulate is not None
+    per_trial = max(1, sum(g.models * g.shots.max * max(1, g.hits_per_shot.max) for g in groups))
+    per_trial *= max(1, len(target.profiles))
+    trial = _sub_batches(lambda s, n: _batch(s, target, groups, n), per_trial)
+    tally = run_trials(
+        trial, options.simulate, options.seed, workers=options.workers, progress=options.progress
+    )
+    dists = tally.dists()
     hot = None
-    if "gets_hot_wounds" in samples:
-        hot = (empirical(samples.pop("gets_hot_wounds")), empirical(samples.pop("gets_hot_unsaved")))
-    dists = {k: empirical(v) for k, v in samples.items()}
-    return build_result("simulated", dists, target, groups, hot, title, trials, seed)
+    if "gets_hot_wounds" in dists:
+        hot = (dists.pop("gets_hot_wounds"), dists.pop("gets_hot_unsaved"))
+    return build_result("simulated", dists, target, groups, hot, title, options.simulate, options.seed)
 
 
 def _fight_batch(s: Sampler, attacker: Side, defender: Side, trials: int) -> list[np.ndarray]:
@@ -223,24 +232,35 @@ def _fight_batch(s: Sampler, attacker: Side, defender: Side, trials: int) -> lis
     return left
 
 
-def simulated_fight(attacker: Side, defender: Side, trials: int, seed: int | None, title: str = "") -> Result:
-    """A two-sided fight rolled literally, ``trials`` times (see :mod:`fight`)."""
-    s = Sampler(seed)
-    per_trial = max(1, sum(g.models * g.shots.max for g in attacker.groups + defender.groups))
-    per_trial *= max(len(attacker.target.profiles), len(defender.target.profiles))
-    batch = max(1000, BATCH_CELLS // per_trial)
-    parts = [_fight_batch(s, attacker, defender, min(batch, trials - i)) for i in range(0, trials, batch)]
-    la = np.concatenate([a for a, _ in parts])
-    ld = np.concatenate([d for _, d in parts])
+def simulated_fight(attacker: Side, defender: Side, options: RunOptions, title: str = "") -> Result:
+    """A two-sided fight rolled literally, ``options.simulate`` times on the shared runner."""
+    assert options.simulate is not None
     Wa = np.array([p.W for p in attacker.target.profiles])
     Wd = np.array([p.W for p in defender.target.profiles])
-    taken, dealt = (Wa - la).sum(axis=1), (Wd - ld).sum(axis=1)
-    lost = (
-        empirical(dealt),
-        empirical((ld == 0).sum(axis=1)),
-        empirical(taken),
-        empirical((la == 0).sum(axis=1)),
+    offset = int(Wa.sum())  # the margin dealt - taken, shifted to a non-negative count
+
+    def batch(s: Sampler, n: int) -> dict[str, np.ndarray]:
+        la, ld = _fight_batch(s, attacker, defender, n)
+        taken, dealt = (Wa - la).sum(axis=1), (Wd - ld).sum(axis=1)
+        return {
+            "damage": dealt,
+            "models_destroyed": (ld == 0).sum(axis=1),
+            "damage_taken": taken,
+            "models_lost": (la == 0).sum(axis=1),
+            "margin": dealt - taken + offset,
+        }
+
+    per_trial = max(1, sum(g.models * g.shots.max for g in attacker.groups + defender.groups))
+    per_trial *= max(len(attacker.target.profiles), len(defender.target.profiles))
+    tally = run_trials(
+        _sub_batches(batch, per_trial),
+        options.simulate,
+        options.seed,
+        workers=options.workers,
+        progress=options.progress,
     )
-    diff = dealt - taken
-    margin = Dist(np.bincount(diff - diff.min()) / trials, int(diff.min()))
-    return fight_result("simulated", attacker, defender, lost, margin, title, trials, seed)
+    d = tally.dists()
+    lost = (d["damage"], d["models_destroyed"], d["damage_taken"], d["models_lost"])
+    m = d["margin"]
+    margin = Dist(m.pmf, m.offset - offset)
+    return fight_result("simulated", attacker, defender, lost, margin, title, options.simulate, options.seed)

@@ -1,17 +1,22 @@
-"""Exact allocation of wounds to models: a Markov chain over the defending unit's state.
+"""40k wound allocation on the shared chain (:mod:`grimdice.engine.allocation`).
 
-Each wound token (a successful wound) is allocated to one model, saved or not, and its damage
-(after damage modifiers and Feel No Pain) is lost by that model; excess damage from one attack
-is lost (core rules, Allocate Attack / Inflict Damage). A model that has lost wounds keeps
-receiving attacks until destroyed, so the models of a queue, in allocation order, are described
-by a single number: the damage the queue has absorbed so far, ``c``. Which model is next, how
-many wounds it has left and how many models are destroyed all follow from ``c``.
+What is 40k's here is only what the chain is parametrised by:
 
-An Attached unit (Leader rule) is two queues: the Bodyguard models, and the CHARACTER models.
-Wounds go to the Bodyguard until its last model is destroyed, then to the Characters; attacks
-with Precision are allocated to a Character while one remains. The state is the pair
-``(c_bodyguard, c_character)``, optionally with the count of failed saves ``u``, and leading
-axes for Devastating Wounds tokens that are held back until all other attacks are resolved.
+* the **queues**: the Bodyguard models, then the attached CHARACTER models (Leader rule);
+* the **routing**: wounds go to the Bodyguard until its last model is destroyed, then to the
+  Characters; an attack with Precision goes to a Character while one remains (core rules, Leader;
+  weapon abilities, Precision);
+* the **law of one token** on a model: its saving throw, the attack's damage after the damage
+  modifiers, Feel No Pain per point of damage, excess damage lost (core rules, Allocate Attack,
+  Saving Throw, Inflict Damage). Once every model is destroyed, left-over wounds still count as
+  failed saves at the last model's rate (fast-rolled saves).
+
+Devastating Wounds (Rules Commentary): a Critical Wound of such a weapon gets no saving throw of any
+kind and is allocated after all other attacks. Those tokens are held back, but not counted one by
+one: each counts one failed save at once, and the held count only counts the tokens that will
+take at least one wound (thinned by the chance that a token is ignored entirely, when that chance
+is the same on every model) and saturates at the unit's total wounds, after which further tokens
+change nothing. So the held axis has at most ``wounds + 1`` cells however many attacks there are.
 """
 
 from __future__ import annotations
@@ -21,12 +26,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from grimdice.dice.dist import Dist
+from grimdice.engine.allocation import Chain, Hold, Law, Queue
 from grimdice.errors import ScenarioError
 from grimdice.systems.wh40k.rolls import FACES, fnp_passes, modified_damage
+from grimdice.systems.wh40k.sequence import FLAG_STATES
 from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup, save_probability
 
-MAX_STATES = 2_000_000
-MAX_WORK = 4e10  # multiply-adds allowed for the exact allocation (about 10 s)
+MAX_STATES = 4000  # unit states (Bodyguard wounds + 1) x (Character wounds + 1)
+MAX_CELLS = 2_000_000  # failed saves x unit states
+MAX_HELD_CELLS = 8_000_000  # held Devastating Wounds counts x failed saves x unit states
+MAX_WORK = 2e10  # multiply-adds allowed for the exact allocation (about 10 s, fewer in practice)
+
+NORMAL, DEVASTATING, DEVASTATING_HIT = "normal", "devastating", "devastating, at least 1 wound"
 
 
 def damage_dist(g: WeaponGroup, p: Profile) -> Dist:
@@ -52,174 +63,140 @@ def token_save(g: WeaponGroup, p: Profile, devastating: bool) -> float:
     return 0.0 if devastating else save_probability(g, p)
 
 
-@dataclass(frozen=True)
-class Queue:
-    """Models wounded one after another, in allocation order."""
-
-    profiles: tuple[Profile, ...]
-
-    @property
-    def prefix(self) -> np.ndarray:
-        return np.concatenate([[0], np.cumsum([p.W for p in self.profiles])]).astype(int)
-
-    @property
-    def total(self) -> int:
-        return int(self.prefix[-1])
-
-    def destroyed(self) -> np.ndarray:
-        """Models destroyed for each state ``c`` in ``0..total``."""
-        c = np.arange(self.total + 1)
-        return (self.prefix[1:][None, :] <= c[:, None]).sum(axis=1)
-
-    def operator(self, g: WeaponGroup, dev: bool, last_save: float) -> tuple[np.ndarray, np.ndarray]:
-        """(P(saved) per state, failed-save transition matrix) for one token of ``g``.
-
-        The final state (every model destroyed) keeps the unit's last model's save so that
-        left-over wounds count as failed saves at the same rate (fast-rolled saves).
-        """
-        n = self.total + 1
-        saved = np.zeros(n)
-        F = np.zeros((n, n))
-        prefix = self.prefix
-        cache: dict[Profile, tuple[float, Dist]] = {}
-        for i, p in enumerate(self.profiles):
-            if p not in cache:
-                cache[p] = (token_save(g, p, dev), effective_damage(g, p, dev))
-            ps, e = cache[p]
-            for c in range(prefix[i], prefix[i + 1]):
-                left = prefix[i + 1] - c
-                saved[c] = ps
-                for k, pk in e.to_dict().items():
-                    F[c, c + min(k, left)] += (1.0 - ps) * pk
-        saved[-1] = last_save
-        F[-1, -1] = 1.0 - last_save
-        return saved, F
+def ignored_probability(g: WeaponGroup, p: Profile) -> float:
+    """P(a Devastating Wounds token takes no wound from ``p``) (zero damage, or every point ignored)."""
+    return effective_damage(g, p, True)[0]
 
 
-class AllocationChain:
-    """The exact law of the defending unit's state as wound tokens arrive.
+@dataclass
+class Allocation:
+    """The chain of a 40k target for the weapon groups ``groups`` (token kinds ``(kind, group)``)."""
 
-    States ``(c_bodyguard, c_character)`` are flattened to one index ``s``; the state array has
-    axes ``(*pending, u, s)``: pending Devastating Wounds counts, failed saves so far (only when
-    the unit's models save differently; otherwise one slot), and the unit state. Each kind of
-    token is a pair of matrices over ``s`` (saved / failed), built once with the routing of the
-    Leader rule, so allocating a token is one or two matrix products.
-    """
+    target: Target
+    groups: list[WeaponGroup]
+    track: bool  # count failed saves (the unit's models save differently)
+    max_tokens: int
+    flag: int | None = None  # with the unit's one re-rolls: the starting flag state (a flag axis)
 
-    def __init__(self, target: Target, groups: list[WeaponGroup], track_unsaved: bool, max_tokens: int):
-        self.bodyguard = Queue(target.bodyguard)
-        self.leaders = Queue(target.leaders)
-        self.track = track_unsaved
-        self._groups = groups
-        self._last = (target.leaders or target.bodyguard)[-1]
-        self._ops: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray | None]] = {}
-        self.nb, self.nc = self.bodyguard.total + 1, self.leaders.total + 1
-        u = max_tokens + 1 if track_unsaved else 1
-        n = self.nb * self.nc
-        work = max_tokens * u * n * n
-        if n * n > MAX_STATES * 8 or n * u > MAX_STATES or work > MAX_WORK:
-            raise ScenarioError(
-                "defender",
-                f"exact allocation is too large here ({n} unit states, up to {max_tokens} wounds"
-                f"{', tracked per failed save' if track_unsaved else ''}); use --simulate N",
-            )
-        self.state = np.zeros((u, n))
-        self.state[0, 0] = 1.0
+    def __post_init__(self) -> None:
+        self.bodyguard = Queue(tuple(p.W for p in self.target.bodyguard))
+        self.leaders = Queue(tuple(p.W for p in self.target.leaders))
+        self.last = (self.target.leaders or self.target.bodyguard)[-1]
+        self._laws: dict[tuple, Law] = {}
+        self.chain = Chain(
+            (self.bodyguard, self.leaders),
+            self.route,
+            self.law,
+            max_unsaved=self.max_tokens if self.track else None,
+            max_states=MAX_STATES,
+            max_cells=MAX_CELLS,
+        )
+        if self.flag is not None:
+            self.chain.state = np.zeros((FLAG_STATES, self.chain.U, self.chain.n))
+            self.chain.state[self.flag, 0, 0] = 1.0
 
-    def _op(self, gi: int, dev: bool) -> tuple[np.ndarray, np.ndarray | None]:
-        """(saved, failed) matrices over flat states, or (combined, None) without ``u``."""
-        key = (gi, dev)
-        if key in self._ops:
-            return self._ops[key]
-        g = self._groups[gi]
-        last_save = token_save(g, self._last, dev) if self.track else 1.0
-        sb, Fb = self.bodyguard.operator(g, dev, last_save)
-        sc, Fc = self.leaders.operator(g, dev, last_save)
-        nb, nc = self.nb, self.nc
-        n = nb * nc
-        saved = np.zeros(n)
-        F = np.zeros((n, n))
-        precision_first = g.ab.precision and self.leaders.total > 0
-        for b in range(nb):
-            for c in range(nc):
-                s = b * nc + c
-                b_alive, c_alive = b < nb - 1, c < nc - 1
-                to_leader = c_alive and (precision_first or not b_alive)
-                if to_leader or (not b_alive and not c_alive):
-                    saved[s] = sc[c]
-                    F[s, b * nc : (b + 1) * nc] = Fc[c]
-                else:
-                    saved[s] = sb[b]
-                    F[s, c::nc] = Fb[b]
-        op = (np.diag(saved) + F, None) if not self.track else (saved, F)
-        self._ops[key] = op
-        return op
+    # ------------------------------------------------------------------ the chain's parameters
+    def route(self, kind: tuple[str, int], state: tuple[int, ...]) -> int | None:
+        b, c = state
+        b_alive, c_alive = b < self.bodyguard.total, c < self.leaders.total
+        precision_first = self.groups[kind[1]].ab.precision and self.leaders.total > 0
+        if c_alive and (precision_first or not b_alive):
+            return 1
+        return 0 if b_alive else None
 
-    def apply(self, P: np.ndarray, gi: int, dev: bool) -> np.ndarray:
-        """Allocate one token of group ``gi`` in every state of ``P`` (axes ``..., u, s``)."""
-        M, F = self._op(gi, dev)
-        if F is None:
-            return P @ M
-        out = P * M
-        out[..., 1:, :] += P[..., :-1, :] @ F
+    def law(self, kind: tuple[str, int], queue: int | None, model: int, left: int) -> Law:
+        p = None if queue is None else (self.target.bodyguard, self.target.leaders)[queue][model]
+        key = (kind, p, left)
+        if key not in self._laws:  # identical models share their law
+            self._laws[key] = self._law(kind, p, left)
+        return self._laws[key]
+
+    def _law(self, kind: tuple[str, int], p: Profile | None, left: int) -> Law:
+        what, gi = kind
+        g = self.groups[gi]
+        dev = what != NORMAL
+        if p is None:  # the unit is destroyed: saves fast-rolled against the last model
+            ps = token_save(g, self.last, dev) if self.track else 1.0
+            return {(0, 0): ps, (0, 1): 1.0 - ps}
+        ps = token_save(g, p, dev)
+        e = effective_damage(g, p, dev).to_dict()
+        if what == DEVASTATING_HIT:  # conditioned on taking at least one wound
+            rest = 1.0 - e.get(0, 0.0)
+            if rest <= 0:
+                return {(0, 1): 1.0}
+            e = {k: pk / rest for k, pk in e.items() if k > 0}
+        out: dict[tuple[int, int], float] = {(0, 0): ps} if ps else {}
+        for k, pk in e.items():
+            key = (min(k, left), 1)
+            out[key] = out.get(key, 0.0) + (1.0 - ps) * pk
         return out
 
-    def absorb(self, gi: int, counts: Dist) -> None:
-        """Allocate a random number of tokens of one group: ``sum_n P(N=n) T^n state`` (Horner)."""
-        P = self.state
-        R = counts[counts.max] * P
-        for n in range(counts.max - 1, -1, -1):
-            R = self.apply(R, gi, False)
-            if counts[n]:
-                R = R + counts[n] * P
-        self.state = R
+    # ------------------------------------------------------------------ Devastating Wounds
+    def devastating_hold(self, gi: int, count_only: bool) -> tuple[Hold, str]:
+        """How a group's Devastating Wounds tokens are held, and the kind released later.
 
-    def absorb_with_devastating(self, gi: int, joint: np.ndarray) -> None:
-        """Allocate normal tokens now and hold the Devastating Wounds tokens back (new axis 0)."""
-        P = self.state
-        N, D = joint.shape
-        if D * P.size > MAX_STATES * 4:
-            raise ScenarioError(
-                "attacker", "too many Devastating Wounds weapons for the exact engine; use --simulate N"
-            )
+        ``count_only``: only their failed saves are wanted (one each, counted at once), not the
+        unit state, so nothing is held."""
+        if count_only:
+            return Hold(cap=0, unsaved=True), DEVASTATING
+        g = self.groups[gi]
+        ignored = {ignored_probability(g, p) for p in self.target.all_profiles}
+        if max(ignored) - min(ignored) < 1e-15:
+            cap = self.bodyguard.total + self.leaders.total
+            return Hold(advance=1.0 - max(ignored), cap=cap, unsaved=True), DEVASTATING_HIT
+        return Hold(unsaved=True), DEVASTATING
 
-        def layer(n: int) -> np.ndarray:
-            return joint[n].reshape((D,) + (1,) * P.ndim) * P[None]
+    def run(
+        self, per_attack: list, attacks: list[Dist], normal: list[Dist], count_only: bool = False
+    ) -> None:
+        """Allocate every group's tokens in order: normal wounds by their count, a Devastating
+        Wounds group attack by attack (``per_attack[gi]`` its (normal, devastating) table, None for
+        other groups), its Devastating Wounds released after all other attacks, in group order."""
+        self.plan(per_attack, attacks, normal, count_only)
+        chain = self.chain
+        pending: list[tuple[int, str]] = []
+        for gi, (table, n) in enumerate(zip(per_attack, attacks, strict=True)):
+            if table is None:
+                chain.absorb((NORMAL, gi), normal[gi])
+                continue
+            hold, later = self.devastating_hold(gi, count_only)
+            if chain.absorb_attacks((NORMAL, gi), table, n, hold):
+                pending.append((gi, later))
+        for gi, later in pending:
+            chain.release((later, gi), count=False)  # their failed saves were counted when held
 
-        R = layer(N - 1)
-        for n in range(N - 2, -1, -1):
-            R = self.apply(R, gi, False) + layer(n)
-        self.state = R
-
-    def release_devastating(self, gi: int) -> None:
-        """Allocate the held-back tokens of the oldest pending axis (after all other attacks)."""
-        P = self.state
-        ax = P.ndim - 3
-        D = P.shape[ax]
-        R = np.take(P, D - 1, axis=ax)
-        for d in range(D - 2, -1, -1):
-            R = self.apply(R, gi, True) + np.take(P, d, axis=ax)
-        self.state = R
-
-    def outcome(self) -> dict[str, Dist]:
-        P = self.state
-        grid = P.sum(axis=0).reshape(self.nb, self.nc)
-        cb = np.arange(self.nb)[:, None]
-        cc = np.arange(self.nc)[None, :]
-        kb = self.bodyguard.destroyed()[:, None]
-        kc = self.leaders.destroyed()[None, :]
-        out = {
-            "damage": _dist(np.broadcast_to(cb + cc, grid.shape), grid),
-            "models_destroyed": _dist(np.broadcast_to(kb + kc, grid.shape), grid),
-        }
-        if self.track:
-            out["unsaved"] = Dist(P.sum(axis=1))
-        if self.leaders.total:
-            lc = grid.sum(axis=0)
-            out["character_damage"] = Dist(lc)
-            out["characters_destroyed"] = _dist(self.leaders.destroyed(), lc)
-        return out
+    def plan(self, per_attack: list, attacks: list[Dist], normal: list[Dist], count_only: bool) -> None:
+        """Refuse up front, with the estimate, what would take more than :data:`MAX_WORK`."""
+        chain = self.chain
+        work, held, pending = 0.0, 1, []
+        for gi, (table, n) in enumerate(zip(per_attack, attacks, strict=True)):
+            if table is None:
+                work += chain.work(normal[gi].max, held)
+                continue
+            hold, _ = self.devastating_hold(gi, count_only)
+            rows, cols = _shape(table)
+            most = (cols - 1) * n.max
+            size = (most if hold.cap is None else min(hold.cap, most)) + 1
+            held *= size
+            work += chain.work(n.max * (rows - 1), held) * (1 if self.flag is None else FLAG_STATES)
+            pending.append(size)
+            if held * chain.U * chain.n > MAX_HELD_CELLS:
+                raise ScenarioError(
+                    "attacker",
+                    f"too many Devastating Wounds weapons for the exact engine ({held} held counts x "
+                    f"{chain.U * chain.n} states, the limit is {MAX_HELD_CELLS} cells); use --simulate N",
+                )
+        for size in pending:
+            held //= size
+            work += chain.work(size - 1, held)
+        chain.refuse_over(work, MAX_WORK, f"{chain.n} unit states, up to {self.max_tokens} wounds")
 
 
-def _dist(values: np.ndarray, weights: np.ndarray) -> Dist:
-    return Dist(np.bincount(np.asarray(values).ravel(), weights=np.asarray(weights).ravel()))
+def _shape(table: np.ndarray | dict) -> tuple[int, int]:
+    """(normal, devastating) extent of a per-attack table, or of the largest of a flag dict."""
+    if isinstance(table, dict):
+        return max(t.shape[0] for t in table.values()), max(t.shape[1] for t in table.values())
+    return table.shape[0], table.shape[1]
+
+
+__all__ = ["Allocation", "damage_dist", "effective_damage", "fnp_probability", "token_save"]

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from grimdice.dice.dist import Dist
 from grimdice.dice.joint import Joint
 from grimdice.result import Result
-from grimdice.systems.wh40k.allocation import AllocationChain, token_save
+from grimdice.systems.wh40k.allocation import Allocation, token_save
 from grimdice.systems.wh40k.report import build_result, hazardous_tests
-from grimdice.systems.wh40k.sequence import attacks, group_stages, per_attack
+from grimdice.systems.wh40k.sequence import (
+    FLAG_STATES,
+    attacks,
+    flag_index,
+    flag_tables,
+    flagged_sum,
+    per_attack,
+)
 from grimdice.systems.wh40k.units import Target, WeaponGroup
 
 HAZARDOUS_FAIL = 1 / 6  # a Hazardous test fails on a 1
@@ -41,38 +50,107 @@ def _unsaved_by_thinning(g: WeaponGroup, target: Target) -> Dist:
     return per.sum_of(attacks(g))
 
 
-def solve(target: Target, groups: list[WeaponGroup]) -> dict[str, Dist | dict]:
-    """Every stage's exact distribution, in order of the attack sequence."""
-    stages = [group_stages(g) for g in groups]
-    hits = _sum([h for h, _ in stages])
-    wounds = _sum([t.total() for _, t in stages])
-    track = not _saves_uniform(target, groups)
-    max_tokens = sum(t.total().max for _, t in stages)
-    chain = AllocationChain(target, groups, track, max_tokens)
-    pending: list[int] = []
-    for gi, (g, (_, tokens)) in enumerate(zip(groups, stages, strict=True)):
-        if g.ab.devastating_wounds and tokens.table.shape[1] > 1:
-            chain.absorb_with_devastating(gi, tokens.table)
-            pending.append(gi)
-        else:
-            chain.absorb(gi, tokens.marginal(0))
-    for gi in pending:
-        chain.release_devastating(gi)
-    out = chain.outcome()
-    unsaved = out.pop("unsaved") if track else _sum([_unsaved_by_thinning(g, target) for g in groups])
+def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (False, False)) -> dict:
+    """Every stage's exact distribution, in order of the attack sequence.
+
+    Each group's stages are sums over its attacks of the per-attack laws (one-dimensional sums);
+    the allocation chain absorbs a group's normal wounds by their count, or, with Devastating
+    Wounds, attack by attack, holding the Devastating Wounds tokens back (see :mod:`allocation`).
+
+    ``once``: the unit has one Hit re-roll / one Wound re-roll for the whole attack; then every
+    law carries a flag axis (which of them are still available) from attack to attack and from
+    group to group (:func:`~sequence.per_attack_flagged`)."""
+    counts = [attacks(g) for g in groups]
+    flagged = any(once)
+    if flagged:
+        f0 = flag_index(*once)
+        flag_laws = [flag_tables(g) for g in groups]
+
+        def stage(law) -> Dist:
+            S = np.zeros((FLAG_STATES, 1))
+            S[f0, 0] = 1.0
+            for tabs, n in zip(flag_laws, counts, strict=True):
+                S = flagged_sum(S, {k: law(t) for k, t in tabs.items()}, n)
+            return Dist(S.sum(axis=0))
+
+        def total(t: np.ndarray) -> np.ndarray:
+            idx = np.add.outer(np.arange(t.shape[1]), np.arange(t.shape[2]))
+            return np.bincount(idx.ravel(), weights=t.sum(axis=0).ravel())
+
+        hits = stage(lambda t: t.sum(axis=(1, 2)))
+        wounds = stage(total)
+        devastating = stage(lambda t: t.sum(axis=(0, 1)))
+        max_tokens = wounds.max
+        tables: list = [{k: t.sum(axis=0) for k, t in tabs.items()} for tabs in flag_laws]
+        normal: list[Dist] = []
+        track = True  # failed saves counted by the chain (the attacks are no longer independent)
+    else:
+        per = [per_attack(g) for g in groups]
+        hits = _sum([h.sum_of(n) for (h, _), n in zip(per, counts, strict=True)])
+        wound_laws = [t.total().sum_of(n) for (_, t), n in zip(per, counts, strict=True)]
+        wounds = _sum(wound_laws)
+        devastating = _sum([_dev(t).sum_of(n) for (_, t), n in zip(per, counts, strict=True)])
+        track = not _saves_uniform(target, groups)
+        max_tokens = sum(w.max for w in wound_laws)
+        normal = [t.marginal(0).sum_of(n) for (_, t), n in zip(per, counts, strict=True)]
+        tables = [
+            t.table if g.ab.devastating_wounds and t.table.shape[1] > 1 else None
+            for g, (_, t) in zip(groups, per, strict=True)
+        ]
+        f0 = None
+    held = any(t is not None for t in tables)
+    # the unit state; with held Devastating Wounds and failed saves to count, a second chain counts
+    # them (each Devastating Wounds token is one failed save, allocated last: it cannot change
+    # which model the other wounds go to), so no chain holds both axes at once
+    held = any(g.ab.devastating_wounds for g in groups) if flagged else held
+    alloc = Allocation(target, groups, track and not held, max_tokens, f0)
+    counter = Allocation(target, groups, True, max_tokens, f0) if track and held else None
+    alloc.plan(tables, counts, normal, False)
+    if counter is not None:
+        counter.plan(tables, counts, normal, True)
+    alloc.run(tables, counts, normal)
+    if counter is not None:
+        counter.run(tables, counts, normal, count_only=True)
+    out = outcome(alloc)
+    unsaved = (
+        (counter or alloc).chain.unsaved()
+        if track
+        else _sum([_unsaved_by_thinning(g, target) for g in groups])
+    )
     result: dict[str, Dist | dict] = {"hits": hits, "wounds": wounds}
     if any(g.ab.devastating_wounds for g in groups):
-        result["devastating_wounds"] = _sum([_dev(t) for _, t in stages])
+        result["devastating_wounds"] = devastating
     result["unsaved"] = unsaved
     result.update(out)
     return result
+
+
+def outcome(alloc: Allocation) -> dict[str, Dist]:
+    """Damage and models destroyed (and the Characters' share) from the final unit state."""
+    grid = alloc.chain.grid()
+    nb, nc = grid.shape
+    cb = np.arange(nb)[:, None]
+    cc = np.arange(nc)[None, :]
+    kb = alloc.bodyguard.destroyed()[:, None]
+    kc = alloc.leaders.destroyed()[None, :]
+    out = {
+        "damage": Dist.from_outcomes(np.broadcast_to(cb + cc, grid.shape), grid),
+        "models_destroyed": Dist.from_outcomes(np.broadcast_to(kb + kc, grid.shape), grid),
+    }
+    if alloc.leaders.total:
+        lc = grid.sum(axis=0)
+        out["character_damage"] = Dist(lc)
+        out["characters_destroyed"] = Dist.from_outcomes(alloc.leaders.destroyed(), lc)
+    return out
 
 
 def _dev(tokens: Joint) -> Dist:
     return tokens.marginal(1) if tokens.ndim > 1 else Dist.constant(0)
 
 
-def exact_result(target: Target, groups: list[WeaponGroup], title: str = "") -> Result:
+def exact_result(
+    target: Target, groups: list[WeaponGroup], title: str = "", once: tuple[bool, bool] = (False, False)
+) -> Result:
     tests = hazardous_tests(groups)
     failed = Dist.binomial(tests, HAZARDOUS_FAIL) if tests else None
-    return build_result("exact", solve(target, groups), groups, failed, title)  # type: ignore[arg-type]
+    return build_result("exact", solve(target, groups, once), groups, failed, title)  # type: ignore[arg-type]

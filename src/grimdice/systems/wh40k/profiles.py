@@ -185,6 +185,8 @@ class Conditions(StrictModel):
     reroll_wounds: RerollPolicy = RerollPolicy.NONE
     critical_hit: Target | None = None
     critical_wound: Target | None = None
+    reroll_one_hit: bool = Field(False, description="one Hit roll of the whole attack may be re-rolled")
+    reroll_one_wound: bool = Field(False, description="one Wound roll of the whole attack may be re-rolled")
 
 
 class Scenario(StrictModel):

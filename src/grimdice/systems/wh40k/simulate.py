@@ -10,9 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from grimdice.dice.sampler import Sampler
-from grimdice.result import Result, empirical
+from grimdice.engine.montecarlo import TrialFn, run_trials
+from grimdice.engine.options import RunOptions
+from grimdice.engine.pipeline import Roll
+from grimdice.result import Result
 from grimdice.systems.wh40k.report import build_result, hazardous_tests
-from grimdice.systems.wh40k.rolls import CRIT, FAIL, cover_applies, modified_damage, roll_result
+from grimdice.systems.wh40k.rolls import CRIT, FAIL, NORMAL, cover_applies, modified_damage
+from grimdice.systems.wh40k.sequence import hit_roll, wound_roll
 from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup
 
 NO_ROLL = 7  # a target no D6 reaches
@@ -23,35 +27,49 @@ def _per_trial(trial_idx: np.ndarray, values: np.ndarray, trials: int) -> np.nda
     return np.bincount(trial_idx, weights=values, minlength=trials).astype(np.int64)
 
 
-def _rolls(s: Sampler, counts: np.ndarray, reroll_faces: frozenset[int]) -> tuple[np.ndarray, np.ndarray]:
+def _roll_once(
+    s: Sampler, counts: np.ndarray, roll: Roll, own: frozenset[int], available: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(critical, normal) counts per trial of a pool with its own re-roll of the faces ``own``, and
+    in the trials where the unit's one re-roll is ``available`` (updated in place) the first
+    failed die not already re-rolled re-rolled once more."""
     rolls, valid = s.pool(counts)
-    if reroll_faces:
-        rolls = s.reroll_faces(rolls, reroll_faces, valid=valid)
-    return rolls, valid
+    mine = np.isin(rolls, sorted(own)) & valid
+    if mine.any():
+        rolls = np.where(mine, s.roll(rolls.shape), rolls)
+    eligible = valid & ~mine & (np.asarray(roll.categorize(rolls)) == FAIL)
+    t = np.flatnonzero(available & eligible.any(axis=1))
+    if t.size:
+        rolls[t, eligible[t].argmax(axis=1)] = s.roll(t.size)
+        available[t] = False
+    cat = np.asarray(roll.categorize(rolls))
+    return ((cat == CRIT) & valid).sum(axis=1), ((cat == NORMAL) & valid).sum(axis=1)
 
 
-def roll_group(s: Sampler, g: WeaponGroup, trials: int) -> dict[str, np.ndarray]:
-    """Hits, and normal and devastating wound tokens, per trial for one weapon group."""
+def roll_group(
+    s: Sampler, g: WeaponGroup, trials: int, once: tuple[np.ndarray, np.ndarray] | None = None
+) -> dict[str, np.ndarray]:
+    """Hits, and normal and devastating wound tokens, per trial for one weapon group; ``once``:
+    per trial, whether the unit's one Hit / one Wound re-roll is still available (updated)."""
     n = s.expr(g.attacks, trials * g.models).reshape(trials, g.models).sum(axis=1)
     n = np.maximum(n + g.attack_bonus * g.models, 0)
     if g.ab.torrent:
         crit_hits = np.zeros(trials, dtype=np.int64)
         normal_hits = n
+    elif once is not None:
+        crit_hits, normal_hits = _roll_once(s, n, hit_roll(g), g.hit_reroll_faces(), once[0])
     else:
-        rolls, valid = _rolls(s, n, g.hit_reroll_faces())
-        cat = roll_result(rolls, g.hit_target, g.hit_modifier, g.critical_hit)
-        crit_hits = ((cat == CRIT) & valid).sum(axis=1)
-        normal_hits = ((cat != CRIT) & (cat != FAIL) & valid).sum(axis=1)
+        crit_hits, normal_hits = hit_roll(g).sample(s, n).T
     extra = np.zeros(trials, dtype=np.int64)
     if g.ab.sustained_hits is not None and crit_hits.sum():
         owner = np.repeat(np.arange(trials), crit_hits)
         extra = _per_trial(owner, s.expr(g.ab.sustained_hits, owner.size), trials)
     auto = crit_hits if g.ab.lethal_hits else np.zeros(trials, dtype=np.int64)
     to_roll = normal_hits + extra + (crit_hits - auto)
-    rolls, valid = _rolls(s, to_roll, g.wound_reroll_faces())
-    cat = roll_result(rolls, g.wound_target, g.wound_modifier, g.critical_wound)
-    crit_w = ((cat == CRIT) & valid).sum(axis=1)
-    norm_w = ((cat != CRIT) & (cat != FAIL) & valid).sum(axis=1)
+    if once is not None:
+        crit_w, norm_w = _roll_once(s, to_roll, wound_roll(g), g.wound_reroll_faces(), once[1])
+    else:
+        crit_w, norm_w = wound_roll(g).sample(s, to_roll).T
     dev = crit_w if g.ab.devastating_wounds else np.zeros(trials, dtype=np.int64)
     return {
         "hits": normal_hits + crit_hits + extra,
@@ -149,9 +167,10 @@ def _resolve(s, g: WeaponGroup, dev: bool, t: np.ndarray, bg: _Queue, ch: _Queue
 
 
 def _simulate_batch(
-    s: Sampler, target: Target, groups: list[WeaponGroup], trials: int
+    s: Sampler, target: Target, groups: list[WeaponGroup], trials: int, once: tuple[bool, bool]
 ) -> dict[str, np.ndarray]:
-    rolled = [roll_group(s, g, trials) for g in groups]
+    flags = (np.full(trials, once[0]), np.full(trials, once[1])) if any(once) else None
+    rolled = [roll_group(s, g, trials, flags) for g in groups]
     counts = [r["normal"] for r in rolled] + [r["dev"] for r in rolled]
     codes = [2 * gi for gi in range(len(groups))] + [2 * gi + 1 for gi in range(len(groups))]
     width = int(sum(c.max() for c in counts)) if counts else 0
@@ -182,12 +201,11 @@ def _simulate_batch(
     return out
 
 
-def simulate(
-    target: Target, groups: list[WeaponGroup], trials: int, seed: int | None
-) -> dict[str, np.ndarray]:
-    """Per-trial samples of every stage; large runs go in batches that bound memory (one
-    generator is drawn from in sequence, so a seed always gives the same samples)."""
-    s = Sampler(seed)
+def trial_function(
+    target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (False, False)
+) -> TrialFn:
+    """``trial(sampler, size)``: ``size`` trials of every stage, in sub-batches bounding memory
+    (drawn in sequence from the block's one stream, so a block's result is fixed by its seed)."""
     per_trial = sum(
         g.models
         * (g.attacks.max + g.attack_bonus)
@@ -195,17 +213,32 @@ def simulate(
         for g in groups
     )
     batch = max(1000, BATCH_CELLS // max(per_trial, 1))
-    parts = [
-        _simulate_batch(s, target, groups, min(batch, trials - start)) for start in range(0, trials, batch)
-    ]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    def trial(s: Sampler, size: int) -> dict[str, np.ndarray]:
+        parts = [
+            _simulate_batch(s, target, groups, min(batch, size - i), once) for i in range(0, size, batch)
+        ]
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    return trial
 
 
 def simulated_result(
-    target: Target, groups: list[WeaponGroup], trials: int, seed: int | None, title: str = ""
+    target: Target,
+    groups: list[WeaponGroup],
+    options: RunOptions,
+    title: str = "",
+    once: tuple[bool, bool] = (False, False),
 ) -> Result:
-    samples = simulate(target, groups, trials, seed)
-    failed = samples.pop("hazardous_failed", None)
-    dists = {k: empirical(v) for k, v in samples.items()}
-    hz = empirical(failed) if failed is not None else None
-    return build_result("simulated", dists, groups, hz, title, trials, seed)
+    """``options.simulate`` seeded trials on the shared runner (``options.workers``, ``options.progress``)."""
+    assert options.simulate is not None
+    tally = run_trials(
+        trial_function(target, groups, once),
+        options.simulate,
+        options.seed,
+        workers=options.workers,
+        progress=options.progress,
+    )
+    dists = tally.dists()
+    hz = dists.pop("hazardous_failed", None)
+    return build_result("simulated", dists, groups, hz, title, options.simulate, options.seed)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grimdice.dice.expr import DiceExpr, parse
-from grimdice.systems.wh40k.abilities import WeaponAbilities, parse_abilities
 from grimdice.systems.wh40k.orders import (
     active_order,
     rapid_fire_attack_bonus,
@@ -18,6 +17,7 @@ from grimdice.systems.wh40k.orders import (
 )
 from grimdice.systems.wh40k.profiles import DefendingModel, RerollPolicy, Scenario
 from grimdice.systems.wh40k.rolls import CRIT, FACES, FAIL, cap, cover_applies, roll_result, wound_target
+from grimdice.systems.wh40k.rules import WeaponAbilities, parse_abilities
 
 MAX_TOTAL_ATTACKS = 2000
 
