@@ -161,3 +161,18 @@ def test_extra_records_are_shown_as_tables_and_scalars_as_rows():
     assert f"first {MAX_RECORDS} of {MAX_RECORDS + 3}" in str(policy.title)
     assert [c.header for c in policy.columns] == ["roll", "moves"]
     assert next(iter(policy.columns[1].cells)) == "strike\nparry"
+
+
+def test_simulate_on_workers_or_a_dask_cluster_gives_the_same_json(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    args = ["calc", str(EXAMPLES / "wh40k-guard-orders.yaml"), "--json", "--simulate", "60000", "--seed", "9"]
+    one = json.loads(runner.invoke(app, [*args, "--workers", "1"]).stdout)
+    two = json.loads(runner.invoke(app, [*args, "--workers", "2"]).stdout)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+    ) as cluster:
+        res = runner.invoke(app, [*args, "--scheduler", cluster.scheduler_address])
+    assert res.exit_code == 0, res.output
+    assert one == two == json.loads(res.stdout)
+    bad = runner.invoke(app, ["calc", str(EXAMPLES / "wh40k-guard-orders.yaml"), "--workers", "2"])
+    assert bad.exit_code == 2 and "only apply with --simulate" in bad.output

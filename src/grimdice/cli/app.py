@@ -33,12 +33,20 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 PROGRESS_AFTER = 1.0  # seconds: a simulated run still going after this shows a progress bar
 
 
-def run_options(simulate: int | None, seed: int | None, progress: Progress | None = None) -> RunOptions:
+def run_options(
+    simulate: int | None,
+    seed: int | None,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> RunOptions:
     """The shared run options, with errors naming the command-line options."""
     if seed is not None and simulate is None:
         raise GrimdiceError("--seed only applies with --simulate N")
+    if (workers is not None or scheduler is not None) and simulate is None:
+        raise GrimdiceError("--workers and --scheduler only apply with --simulate N")
     try:
-        return RunOptions(simulate, seed, progress=progress)
+        return RunOptions(simulate, seed, workers, progress, scheduler)
     except ScenarioError as exc:
         raise ScenarioError(f"--{exc.field}", exc.message) from None
 
@@ -121,6 +129,13 @@ def calc(
         int | None, typer.Option("--simulate", help="Use the Monte Carlo engine with N trials.")
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for --simulate.")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", help="Processes for --simulate (default: all cores for large runs)."),
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Run --simulate on the Dask cluster at this address.")
+    ] = None,
     attacker: Annotated[str | None, typer.Option("--attacker", help="ROSTER:UNIT instead of a file.")] = None,
     defender: Annotated[str | None, typer.Option("--defender", help="ROSTER:UNIT (with --attacker).")] = None,
     weapons: Annotated[
@@ -132,7 +147,7 @@ def calc(
     err = Console(stderr=True)
     bar = ProgressBar(err) if simulate is not None else None
     try:
-        options = run_options(simulate, seed, bar)
+        options = run_options(simulate, seed, bar, workers, scheduler)
         if plot is not None:
             check_plot_path(plot)
         data = roster_scenario(scenario, attacker, defender, weapons, system)

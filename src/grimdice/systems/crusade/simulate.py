@@ -12,7 +12,6 @@ from functools import lru_cache
 import numpy as np
 
 from grimdice.dice.sampler import Sampler
-from grimdice.engine.montecarlo import run_trials
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import Attack
@@ -141,9 +140,7 @@ def _ff(law: tuple[tuple[int, float], ...], index: int) -> int:
 
 def simulated_result(atk: Attack, options: RunOptions, title: str = "") -> Result:
     sol = solve(atk.spec)  # the policy both sides play
-    tally = run_trials(
-        _trial(atk, sol), options.simulate, options.seed, workers=options.workers, progress=options.progress
-    )
+    tally = options.run(_trial(atk, sol))
     lay = atk.spec.layout
     v = np.zeros(lay.size)
     for name in NAMES:

@@ -19,7 +19,6 @@ import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
-from grimdice.engine.montecarlo import run_trials
 from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
@@ -285,9 +284,7 @@ def _simulated(sc: Scenario, atks: list[Attack], mode: str, pool: Pool, options:
                 out["models_destroyed"][t] += s[0] == KILLED
         return out
 
-    tally = run_trials(
-        trial, options.simulate, options.seed, workers=options.workers, progress=options.progress
-    )
+    tally = options.run(trial)
     dist = tally.dist
     res = _result(
         sc,

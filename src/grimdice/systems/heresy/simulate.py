@@ -12,7 +12,7 @@ import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
-from grimdice.engine.montecarlo import TrialFn, run_trials
+from grimdice.engine.montecarlo import TrialFn
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
 from grimdice.systems.heresy.fight import Side, fight_result, steps
@@ -198,9 +198,7 @@ def simulated_result(
     per_trial = max(1, sum(g.models * g.shots.max * max(1, g.hits_per_shot.max) for g in groups))
     per_trial *= max(1, len(target.profiles))
     trial = _sub_batches(lambda s, n: _batch(s, target, groups, n), per_trial)
-    tally = run_trials(
-        trial, options.simulate, options.seed, workers=options.workers, progress=options.progress
-    )
+    tally = options.run(trial)
     dists = tally.dists()
     hot = None
     if "gets_hot_wounds" in dists:
@@ -252,13 +250,7 @@ def simulated_fight(attacker: Side, defender: Side, options: RunOptions, title: 
 
     per_trial = max(1, sum(g.models * g.shots.max for g in attacker.groups + defender.groups))
     per_trial *= max(len(attacker.target.profiles), len(defender.target.profiles))
-    tally = run_trials(
-        _sub_batches(batch, per_trial),
-        options.simulate,
-        options.seed,
-        workers=options.workers,
-        progress=options.progress,
-    )
+    tally = options.run(_sub_batches(batch, per_trial))
     d = tally.dists()
     lost = (d["damage"], d["models_destroyed"], d["damage_taken"], d["models_lost"])
     m = d["margin"]

@@ -18,7 +18,6 @@ import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
-from grimdice.engine.montecarlo import run_trials
 from grimdice.engine.options import EXACT, RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result, stage_json
@@ -278,7 +277,7 @@ def _stage_counts(
 def _simulated(plan: ShootingPlan, options: RunOptions) -> Result:
     trials, seed = options.simulate, options.seed
     assert trials is not None
-    tally = run_trials(shooting_trial(plan), trials, seed, workers=options.workers, progress=options.progress)
+    tally = options.run(shooting_trial(plan))
     stages = {k: tally.dist(k) for k in STAGES}
     res = Result("killteam", "simulated", stages, trials=trials, seed=seed, title=plan.scenario.title)
     stunned = tally.dist("stunned") if plan.stun else None

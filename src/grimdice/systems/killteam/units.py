@@ -90,6 +90,7 @@ def fight_scenario(sc: Scenario, options: RunOptions = EXACT) -> Result:
         seed=options.seed,
         workers=options.workers,
         progress=options.progress,
+        scheduler=options.scheduler,
         title=sc.title,
     )
     ignored = sorted(

@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from grimdice.dice import Dist, Sampler
-from grimdice.engine.montecarlo import run_trials
 from grimdice.engine.options import RunOptions
 from grimdice.systems.onepage.attack import Fire, Odds, melee_fire, odds, shooting_fire, strike_order, strikes
 from grimdice.systems.onepage.rolls import ARMORED_IGNORES, damage_result
@@ -173,9 +172,7 @@ def simulate_shooting(
                 codes[at & ~ok] = encode(d, replace(s, pinned=True))
         return {"hits": hits, "wounds": tot, "state": codes, "tested": tested}
 
-    t = run_trials(
-        trial, options.simulate or 1, options.seed, workers=options.workers, progress=options.progress
-    )
+    t = options.run(trial)
     comps = [_table(t, "wounds"), _table(t, "state", lambda k: decode(d, k)), _table(t, "tested")]
     return t.dist("hits"), comps
 
@@ -272,9 +269,7 @@ def simulate_melee(
             out["joint"] = a_end * size_d + d_end
         return out
 
-    t = run_trials(
-        trial, options.simulate or 1, options.seed, workers=options.workers, progress=options.progress
-    )
+    t = options.run(trial)
     comps = [
         _table(t, "a", lambda k: decode(a, k)),
         _table(t, "d", lambda k: decode(d, k)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from grimdice.dice.sampler import Sampler
-from grimdice.engine.montecarlo import TrialFn, run_trials
+from grimdice.engine.montecarlo import TrialFn
 from grimdice.engine.options import RunOptions
 from grimdice.engine.pipeline import Roll
 from grimdice.result import Result
@@ -232,13 +232,7 @@ def simulated_result(
 ) -> Result:
     """``options.simulate`` seeded trials on the shared runner (``options.workers``, ``options.progress``)."""
     assert options.simulate is not None
-    tally = run_trials(
-        trial_function(target, groups, once),
-        options.simulate,
-        options.seed,
-        workers=options.workers,
-        progress=options.progress,
-    )
+    tally = options.run(trial_function(target, groups, once))
     dists = tally.dists()
     hz = dists.pop("hazardous_failed", None)
     return build_result("simulated", dists, groups, hz, title, options.simulate, options.seed)

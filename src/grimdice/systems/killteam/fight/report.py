@@ -7,8 +7,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.dice import Dist
-from grimdice.engine.options import Progress
-from grimdice.errors import ScenarioError
+from grimdice.engine.options import Progress, RunOptions
 from grimdice.result import Result
 from grimdice.systems.killteam.fight.rolls import Keep, Roll
 from grimdice.systems.killteam.fight.solver import FightSolution, Tables, solve_fight
@@ -145,6 +144,7 @@ def fight_result(
     seed: int | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    scheduler: str | None = None,
     title: str = "",
 ) -> Result:
     """The fight as a :class:`Result`: exact, or ``simulate`` seeded Monte Carlo trials playing the
@@ -163,9 +163,7 @@ def fight_result(
         return Result("killteam", "exact", stages, extra=extra, title=title, notes=notes)
     from grimdice.systems.killteam.fight.simulate import simulate_fight
 
-    if isinstance(simulate, bool) or not isinstance(simulate, int) or simulate < 1:
-        raise ScenarioError("simulate", f"{simulate!r}: a number of trials, 1 or more")
-    tally = simulate_fight(sol, simulate, seed, workers=workers, progress=progress)
+    tally = simulate_fight(sol, RunOptions(simulate, seed, workers, progress, scheduler))
     stages = {k: tally.dist(k) for k in stages}
     extra["p_attacker_incapacitated"] = stages["attacker_incapacitated"][1]
     extra["p_defender_incapacitated"] = stages["models_destroyed"][1]

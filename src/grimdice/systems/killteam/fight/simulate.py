@@ -13,8 +13,8 @@ from collections.abc import Callable
 import numpy as np
 
 from grimdice.dice import Sampler
-from grimdice.engine.montecarlo import Tally, run_trials
-from grimdice.engine.options import Progress
+from grimdice.engine.montecarlo import Tally
+from grimdice.engine.options import RunOptions
 from grimdice.systems.killteam.fight.solver import FightSolution, Tables
 from grimdice.systems.killteam.fight.state import Fighter, Move
 from grimdice.systems.killteam.rerolls import reroll_mask
@@ -58,18 +58,11 @@ def _option_table(opts: list, choice: np.ndarray) -> np.ndarray:
     return out
 
 
-def simulate_fight(
-    sol: FightSolution,
-    trials: int,
-    seed: int | None,
-    *,
-    workers: int | None = None,
-    progress: Progress | None = None,
-) -> Tally:
-    """``trials`` seeded trials of the fight under the solved policy, on the shared runner
-    :func:`~grimdice.engine.montecarlo.run_trials`: a tally of the same stages as the exact
+def simulate_fight(sol: FightSolution, options: RunOptions) -> Tally:
+    """``options.simulate`` seeded trials of the fight under the solved policy, on the shared
+    runner (:meth:`RunOptions.run`): a tally of the same stages as the exact
     :func:`~grimdice.systems.killteam.fight.report.solution_stages`."""
-    return run_trials(fight_trial(sol), trials, seed, workers=workers, progress=progress)
+    return options.run(fight_trial(sol))
 
 
 def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
