@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -22,6 +22,10 @@ from grimdice.engine.options import Progress, RunOptions
 from grimdice.errors import GrimdiceError, ScenarioError, shown
 from grimdice.io.scenario import load_scenario
 from grimdice.systems.base import SYSTEMS, run, system_name
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
 
 app = typer.Typer(
     add_completion=False,
@@ -84,21 +88,23 @@ class ProgressBar:
         self.console = console
         self.after = after
         self.start = time.monotonic()
-        self._bar = None
-        self._task = None
+        self._bar: RichProgress | None = None
+        self._task: TaskID | None = None
 
     def __call__(self, done: int, total: int) -> None:
         if self._bar is None:
             if done >= total or time.monotonic() - self.start < self.after or not self.console.is_terminal:
                 return
-            from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeRemainingColumn
+            from rich.progress import BarColumn, TaskProgressColumn, TimeRemainingColumn
+            from rich.progress import Progress as RichProgress
 
-            self._bar = Progress(
+            self._bar = RichProgress(
                 "simulating", BarColumn(), TaskProgressColumn(), TimeRemainingColumn(), console=self.console
             )
             self._bar.start()
             self._task = self._bar.add_task("trials", total=total)
-        self._bar.update(self._task, completed=done)
+        if self._task is not None:
+            self._bar.update(self._task, completed=done)
 
     def close(self) -> None:
         if self._bar is not None:

@@ -63,7 +63,7 @@ class RangedOrMeleeWeapon(StrictModel):
     fields with their game's type (``int | None``)."""
 
     @model_validator(mode="after")
-    def _one_skill(self):  # type: ignore[no-untyped-def]
+    def _one_skill(self) -> Any:
         if (getattr(self, "BS", None) is None) == (getattr(self, "WS", None) is None):
             raise ValueError("give exactly one of BS (ranged weapon) or WS (melee weapon)")
         return self

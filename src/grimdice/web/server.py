@@ -105,7 +105,8 @@ def _openapi_scenarios() -> tuple[dict[str, Any], dict[str, Any]]:
     """The scenario schema of the API docs: one of the systems' models, by their ``system`` field."""
     models = tuple(get_system(n).Scenario for n in SYSTEMS)
     union = Union[models] if len(models) > 1 else models[0]  # noqa: UP007 (a runtime tuple)
-    schema = TypeAdapter(Annotated[union, Field(discriminator="system")] if len(models) > 1 else union)
+    form: Any = Annotated[union, Field(discriminator="system")] if len(models) > 1 else union
+    schema: TypeAdapter[Any] = TypeAdapter(form)
     s = schema.json_schema(ref_template="#/components/schemas/{model}")
     return s.pop("$defs", {}), s
 
@@ -183,7 +184,7 @@ def create_app(
         return example_list
 
     @app.post("/api/parse", responses={422: {"description": "not a YAML/JSON mapping"}})
-    async def parse(body: ParseRequest) -> dict[str, Any]:
+    async def parse(body: ParseRequest) -> dict[str, Any] | JSONResponse:
         """A scenario pasted as YAML or JSON, as JSON (the page's YAML/JSON view)."""
         try:
             data = yaml.safe_load(body.text)

@@ -156,7 +156,7 @@ def resolve_target(sc: Scenario, any_precision: bool) -> Target:
     )
 
 
-def _strength(w: Weapon, m: AttackingModel) -> int:
+def _strength(w: Weapon, m: AttackingModel | DefendingModel) -> int:
     if isinstance(w.S, int):
         return w.S
     if w.S == "user":

@@ -153,4 +153,4 @@ def exact_result(
 ) -> Result:
     tests = hazardous_tests(groups)
     failed = Dist.binomial(tests, HAZARDOUS_FAIL) if tests else None
-    return build_result("exact", solve(target, groups, once), groups, failed, title)  # type: ignore[arg-type]
+    return build_result("exact", solve(target, groups, once), groups, failed, title)
