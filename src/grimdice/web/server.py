@@ -184,7 +184,7 @@ def create_app(
         return example_list
 
     @app.post("/api/parse", responses={422: {"description": "not a YAML/JSON mapping"}})
-    async def parse(body: ParseRequest) -> dict[str, Any] | JSONResponse:
+    async def parse(body: ParseRequest) -> Any:
         """A scenario pasted as YAML or JSON, as JSON (the page's YAML/JSON view)."""
         try:
             data = yaml.safe_load(body.text)
