@@ -197,7 +197,12 @@ def validate(model: type[M], data: Any, where: str = "") -> M:
         if err.get("type") == "extra_forbidden":
             allowed = ", ".join(sorted(model_fields_at(model, tuple(err.get("loc", ()))[:-1])))
             msg = f"unknown field; allowed here: {allowed}"
-        elif "input" in err and err.get("type") not in ("missing",) and not _whole_entry(err):
+        elif (
+            "input" in err
+            and err.get("type") not in ("missing",)
+            and not _whole_entry(err)
+            and "(got " not in msg
+        ):
             msg = f"{msg} (got {shown(err['input'])})"
         raise ScenarioError(field, msg) from None
 

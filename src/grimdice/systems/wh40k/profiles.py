@@ -18,6 +18,7 @@ MAX_WOUNDS = 100
 MAX_WEAPONS = 50
 
 Target = Annotated[Int, Field(ge=2, le=6)]
+Leadership = Annotated[Int, Field(ge=2, le=12)]  # Ld X+: a 2D6 test
 Count = Annotated[Int, Field(ge=1, le=MAX_MODELS)]
 
 
@@ -109,7 +110,7 @@ class AttackingModel(StrictModel):
     count: Count = 1
     weapons: Annotated[list[Weapon], UniqueNames] = Field(min_length=1, max_length=MAX_WEAPONS)
     M: Int = Field(6, ge=0, le=60)
-    Ld: Target = 7
+    Ld: Leadership = 7
     OC: Int = Field(1, ge=0, le=20)
     keywords: list[str] = Field(default_factory=list)
     scouts: Int | None = Field(None, ge=1, le=24, description='Scouts x"')
@@ -137,7 +138,7 @@ class DefendingModel(StrictModel):
     damage_reduction: Int = Field(0, ge=0, le=5, description="-X Damage to attacks allocated")
     halve_damage: Flag = False
     M: Int = Field(6, ge=0, le=60)
-    Ld: Target = 7
+    Ld: Leadership = 7
     OC: Int = Field(1, ge=0, le=20)
     keywords: list[str] = Field(default_factory=list)
     scouts: Int | None = Field(None, ge=1, le=24)
