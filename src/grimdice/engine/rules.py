@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import Any
 
 from grimdice.dice.expr import DiceExpr, DiceSyntaxError, parse
-from grimdice.errors import ScenarioError
+from grimdice.errors import ScenarioError, shown
 
 MAX_EXCERPT = 60  # characters of a user's text quoted back in an error
 
@@ -42,9 +42,8 @@ class Param(StrEnum):
 
 
 def excerpt(value: object, limit: int = MAX_EXCERPT) -> str:
-    """``repr`` of a user's value, cut to ``limit`` characters so errors stay one short line."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    """``repr`` of a user's value, bounded to ``limit`` characters so errors stay one short line."""
+    return shown(value, limit)
 
 
 def normalise(text: str) -> str:
