@@ -233,6 +233,9 @@ def systems() -> None:
 def rules(
     system: Annotated[str, typer.Argument(help="A rule system, e.g. wh40k.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the index as JSON.")] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the Markdown table the system's docs embed.")
+    ] = False,
 ) -> None:
     """Print a system's rule index: every rule, its value, its effect and its source."""
     from grimdice.systems.base import get_system
@@ -246,6 +249,9 @@ def rules(
         raise _fail(err, exc) from None
     if as_json:
         sys.stdout.write(json.dumps(table.rows()) + "\n")
+        return
+    if markdown:
+        sys.stdout.write(table.markdown() + "\n")
         return
     from grimdice.cli.render import rules_table
 
