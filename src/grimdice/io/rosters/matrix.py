@@ -18,6 +18,7 @@ from typing import Any
 from grimdice.engine.batch import parallel_map
 from grimdice.errors import GrimdiceError, ScenarioError
 from grimdice.io.rosters.resolve import SIDES, Picked, build_side, detect_system, load
+from grimdice.io.rosters.systems import onepage_scenario
 from grimdice.io.rosters.tree import Roster
 
 MAX_CELLS = 10_000
@@ -98,6 +99,8 @@ def load_targets(path: Path, system: str) -> list[tuple[str, dict[str, Any] | st
         name = str(t.get("name", f"target {i + 1}"))
         if system == "killteam":
             n = 1
+        elif system == "onepage":
+            n = int(t.get("size", 1)) if isinstance(t.get("size", 1), int) else 1
         else:
             ms = [*(t.get("models") or []), *(t.get("leaders") or [])]
             n = sum(int(m.get("count", 1)) for m in ms if isinstance(m, dict)) or 1
@@ -122,6 +125,9 @@ def tasks_for(
         for _dname, ddata, n in defenders:
             if isinstance(side, str) or isinstance(ddata, str):
                 tasks.append((system, side if isinstance(side, str) else ddata, n))
+                continue
+            if system == "onepage":
+                tasks.append((system, onepage_scenario(side, ddata), n))
                 continue
             sc = {"system": system, att_key: dict(side), def_key: ddata}
             kt_weapon = sc[att_key].pop("_weapon", None)
