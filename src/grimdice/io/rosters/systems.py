@@ -476,17 +476,22 @@ def _is_ranged(text: str) -> bool:
     return not parse_weapon(text, "weapon").melee
 
 
-def _onepage_weapons(spec: dict[str, Any], weapons: object, where: str) -> tuple[dict[str, Any], str]:
-    """The attacking spec and ``attack`` (``shooting``/``melee``) for ``weapons``: ``ranged`` (the
-    default: shooting with every ranged weapon), ``melee`` (an assault), or names of weapons (only
-    those, all ranged or all melee)."""
-    kinds = ("ranged", "melee")
-    if weapons is None or (isinstance(weapons, str) and weapons.strip().lower() in kinds):
+def _texts(spec: dict[str, Any]) -> list[str]:
+    return [*spec.get("equipment", []), *(t for v in spec.get("variants", []) for t in v["equipment"])]
+
+
+def _onepage_weapons(
+    specs: list[dict[str, Any]], weapons: object, where: str
+) -> tuple[list[dict[str, Any]], str]:
+    """The attacking specs (the unit, its Hero) and ``attack`` (``shooting``/``melee``) for
+    ``weapons``: ``ranged`` (the default: shooting with every ranged weapon), ``melee`` (an
+    assault), or names of weapons (only those are kept, all ranged or all melee)."""
+    name = specs[0]["name"]
+    if weapons is None or (isinstance(weapons, str) and weapons.strip().lower() in ("ranged", "melee")):
         attack = "melee" if isinstance(weapons, str) and weapons.strip().lower() == "melee" else "shooting"
-        texts = [*spec.get("equipment", []), *(t for v in spec.get("variants", []) for t in v["equipment"])]
-        if attack == "shooting" and not any(_is_ranged(t) for t in texts):
-            raise ScenarioError(f"{where}.weapons", f"{spec['name']} has no ranged weapons to attack with")
-        return spec, attack
+        if attack == "shooting" and not any(_is_ranged(t) for s in specs for t in _texts(s)):
+            raise ScenarioError(f"{where}.weapons", f"{name} has no ranged weapons to attack with")
+        return specs, attack
     names = [w for w in weapons.split(",") if w.strip()] if isinstance(weapons, str) else weapons
     if not isinstance(names, list) or not names or not all(isinstance(w, str) for w in names):
         raise ScenarioError(f"{where}.weapons", "weapons is 'ranged', 'melee' or a list of weapon names")
@@ -495,18 +500,17 @@ def _onepage_weapons(spec: dict[str, Any], weapons: object, where: str) -> tuple
     def keep(texts: list[str]) -> list[str]:
         return [t for t in texts if norm(_weapon_name(t)) in wanted]
 
-    out = {**spec, "equipment": keep(spec.get("equipment", []))}
-    if spec.get("variants"):
-        out["variants"] = [{**v, "equipment": keep(v["equipment"])} for v in spec["variants"]]
-    chosen = [*out["equipment"], *(t for v in out.get("variants", []) for t in v["equipment"])]
-    have = {
-        _weapon_name(t)
-        for t in [*spec.get("equipment", []), *(t for v in spec.get("variants", []) for t in v["equipment"])]
-    }
+    out = []
+    for s in specs:
+        k = {**s, "equipment": keep(s.get("equipment", []))}
+        if s.get("variants"):
+            k["variants"] = [{**v, "equipment": keep(v["equipment"])} for v in s["variants"]]
+        out.append(k)
+    chosen = [t for s in out for t in _texts(s)]
     if missing := wanted - {norm(_weapon_name(t)) for t in chosen}:
+        have = ", ".join(sorted({_weapon_name(t) for s in specs for t in _texts(s)}))
         raise ScenarioError(
-            f"{where}.weapons",
-            f"{spec['name']} has no weapon {sorted(missing)[0]!r}; it has: {', '.join(sorted(have))}",
+            f"{where}.weapons", f"{name} has no weapon {sorted(missing)[0]!r}; it has: {have}"
         )
     ranged = {_is_ranged(t) for t in chosen}
     if len(ranged) > 1:
@@ -542,7 +546,8 @@ def onepage_side(unit: Unit, role: str, leaders: list[Unit], weapons: object, wh
         hero = dict(h.spec)
         notes += [f"{h.name}: {n}" for n in h.unmapped]
     if role == "attacker":
-        spec, attack = _onepage_weapons(spec, weapons, where)
+        chosen, attack = _onepage_weapons([spec] if hero is None else [spec, hero], weapons, where)
+        spec, hero = chosen[0], (chosen[1] if hero is not None else None)
         spec["_attack"] = attack
     if hero is not None:
         spec["_hero"] = hero
