@@ -30,6 +30,7 @@ from grimdice.errors import ScenarioError
 MAX_BYTES = 16 * 1024 * 1024  # a 2000-point roster is ~1-3 MB of XML
 MAX_RATIO = 200  # uncompressed / compressed size of the zip member
 MAX_DEPTH = 64
+MAX_JSON_DEPTH = 2 * MAX_DEPTH  # JSON spends up to two levels (object, list) per tree element
 MAX_NODES = 500_000
 CHUNK = 64 * 1024
 
@@ -153,7 +154,7 @@ def parse_xml(data: bytes, name: str, where: str) -> Node:
 
 
 def load_json(data: bytes, name: str, where: str) -> Any:
-    """The JSON document, refused unless it is valid and at most :data:`MAX_DEPTH` levels deep with
+    """The JSON document, refused unless it is valid and at most :data:`MAX_JSON_DEPTH` levels deep with
     at most :data:`MAX_NODES` values (checked without recursion)."""
     try:
         obj = json.loads(data.decode("utf-8-sig"))
@@ -164,7 +165,7 @@ def load_json(data: bytes, name: str, where: str) -> Any:
     while stack:
         value, depth = stack.pop()
         count += 1
-        if depth > MAX_DEPTH or count > MAX_NODES:
+        if depth > MAX_JSON_DEPTH or count > MAX_NODES:
             raise ScenarioError(where, f"{name}: the roster tree is too deep or too large")
         if isinstance(value, dict):
             stack += [(v, depth + 1) for v in value.values()]
