@@ -13,9 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from grimdice.cli import app
+from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.io.rosters import read_roster, resolve_scenario, resolve_with_notes
 from grimdice.systems.base import calculate
+from grimdice.systems.onepage import Scenario, evaluate
+from tests.agreement import assert_agree
 
 FIX = Path(__file__).resolve().parent / "fixtures"
 MARINES = FIX / "armyforge-marines.json"
@@ -189,6 +192,26 @@ def test_one_model_against_one_model_by_hand(tmp_path):
     # hit on 4+ (1/2), then the target's Quality test fails (1/2): AP and Defense play no part
     assert r["damage"]["pmf"] == pytest.approx([0.75, 0.25], abs=1e-12)
     assert r["models_destroyed"]["pmf"] == pytest.approx([0.75, 0.25], abs=1e-12)
+
+
+def test_a_list_unit_agrees_with_monte_carlo():
+    data = resolve_scenario(
+        {"attacker": {"roster": "armyforge-marines.json", "unit": "Scouts"},
+         "defender": {"roster": "armyforge-marines.json", "unit": "Dreadnought"}},
+        FIX,
+    )  # fmt: skip
+    sc = Scenario.model_validate(data)
+    exact = evaluate(sc, RunOptions()).stages
+    n = 20_000
+    sim = evaluate(sc, RunOptions(simulate=n, seed=7)).stages
+    assert_agree({k: exact[k] for k in ("hits", "wounds", "damage")}, sim, n)
+
+
+def test_a_joined_hero_is_named_by_its_unit(monkeypatch):
+    monkeypatch.chdir(FIX)
+    res = runner.invoke(app, ["calc", "--attacker", "armyforge-marines.json:Captain", "--defender",
+                              "armyforge-orks.json:Boyz"])  # fmt: skip
+    assert res.exit_code == 2 and "Captain is joined to Tactical Squad in the list" in res.output
 
 
 def test_scenario_file_references_bring_the_joined_heroes():

@@ -162,6 +162,9 @@ class Roster:
         if hits:
             refs = ", ".join(u.ref for u in hits)
             raise ScenarioError(where, f"{len(hits)} units are named {ref!r}; name one of: {refs}")
+        host = next((u for u in self.units for h in u.joined if norm(h.name) == key), None)
+        if host is not None:
+            raise ScenarioError(where, f"{ref} is joined to {host.ref} in the list; name {host.ref!r}")
         shown = ", ".join(u.ref for u in self.units[:40]) or "none"
         raise ScenarioError(where, f"no unit {ref!r} in {self.source or self.name}; it has: {shown}")
 
