@@ -302,3 +302,30 @@ def test_army_forge_is_told_apart_from_new_recruit_by_content(tmp_path):
     bare = tmp_path / "bare.json"
     bare.write_text(json.dumps([UNIT]), encoding="utf-8")
     assert [u.name for u in read_roster(bare).units] == ["A"]
+
+
+def test_items_upgrades_and_a_second_hero(tmp_path):
+    host = {"selectionId": "h", "name": "Guard", "size": 4, "quality": 4, "rules": ["Scout"],
+            "selectedUpgrades": [{"id": "x"}],
+            "equipment": [{"name": "Banner", "count": 4, "content": [{"name": "Fearless"}]},
+                          {"name": "Lasgun", "count": 4, "range": 24, "attacks": 1}]}  # fmt: skip
+    hero = {
+        "name": "Sergeant",
+        "size": 1,
+        "quality": 4,
+        "rules": ["Hero"],
+        "joinToUnit": "h",
+        "equipment": [],
+    }
+    p = write_list(
+        tmp_path, [host, hero, {**hero, "name": "Commissar"}, {**hero, "name": "Lost", "joinToUnit": "?"}]
+    )
+    guard, commissar, lost = read_roster(p).units
+    assert guard.spec["special_rules"] == ["Scout", "Fearless"]  # the Banner is carried by every model
+    assert guard.spec["equipment"] == ['Lasgun (24", A1)']
+    assert guard.unmapped == ["upgrades (the file has no loadout with them applied)"]
+    assert [h.name for h in guard.joined] == ["Sergeant"]
+    assert commissar.unmapped == [
+        "the list joins it to Guard; Guard already has a joined Hero (a unit takes one): kept as its own unit"
+    ]
+    assert lost.unmapped == ["joins unit '?', which is not in the list"]

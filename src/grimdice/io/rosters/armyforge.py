@@ -101,9 +101,13 @@ def _accepts(text: str, weapon: bool) -> bool:
     """The onepage rule table knows ``text`` as a weapon rule (``weapon``) or a unit/model rule."""
     from grimdice.systems.onepage.rules import RULES
 
+    if weapon and any(c in text for c in "(),"):
+        return False  # the weapon notation "Name (24\", A1, Rules)" has no room for brackets or commas
     try:
         keys = RULES.parse([text], "rule")
     except ScenarioError:
+        return False
+    if not keys:
         return False
     kinds = {RULES[k].applies for k in keys}
     if weapon:
