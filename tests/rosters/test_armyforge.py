@@ -329,3 +329,11 @@ def test_items_upgrades_and_a_second_hero(tmp_path):
         "the list joins it to Guard; Guard already has a joined Hero (a unit takes one): kept as its own unit"
     ]
     assert lost.unmapped == ["joins unit '?', which is not in the list"]
+
+
+def test_empty_or_unrecognised_lists(tmp_path):
+    refused(write_list(tmp_path, []), "nor Army Forge units with a quality")
+    refused(
+        write_list(tmp_path, [{**UNIT, "loadout": [{"name": "x", "attacks": 1}] * 101}]),
+        "at most 100 entries",
+    )

@@ -181,7 +181,10 @@ def parse_json(data: bytes | Any, name: str, where: str) -> Node:
     if isinstance(obj, dict) and isinstance(obj.get("roster"), dict):
         obj = obj["roster"]
     if not isinstance(obj, dict) or "forces" not in obj:
-        raise ScenarioError(where, f"{name} is not a roster export (no 'roster' with 'forces')")
+        raise ScenarioError(
+            where,
+            f"{name} is not a roster export (no 'roster' with 'forces', nor Army Forge units with a quality)",
+        )
     count = 0
 
     def conv(tag: str, value: dict, depth: int) -> Node:
