@@ -337,3 +337,20 @@ def test_empty_or_unrecognised_lists(tmp_path):
         write_list(tmp_path, [{**UNIT, "loadout": [{"name": "x", "attacks": 1}] * 101}]),
         "at most 100 entries",
     )
+
+
+def test_matrix_against_a_bare_list_and_onepage_targets(tmp_path):
+    bare = tmp_path / "bare.json"
+    units = json.loads(ORKS.read_text(encoding="utf-8"))["list"]["units"]
+    bare.write_text(json.dumps(units), encoding="utf-8")
+    m = json.loads(ok(["matrix", str(MARINES), str(bare), "--json"]).stdout)
+    assert m["defenders"] == ["Boyz", "Nobz", "Painboy"]
+    targets = tmp_path / "targets.json"
+    targets.write_text(json.dumps([BOYZ]), encoding="utf-8")  # onepage profiles: equipment as text
+    t = json.loads(ok(["matrix", str(MARINES), str(targets), "--json"]).stdout)
+    assert t["defenders"] == ["Boyz"]
+    # ten Scouts hit on 4+, Boyz block on 5+: 10 * 1/2 * 2/3; the whole mob of 10 is the target
+    scouts = next(c for c in t["cells"] if c["attacker"] == "Scouts")
+    assert scouts["damage"] == pytest.approx(10 / 3, abs=1e-12)
+    want = hand("shooting", read_roster(MARINES).units[1].spec, BOYZ)
+    assert scouts["p_wipe"] == pytest.approx(want["models_destroyed"]["pmf"][10], abs=1e-12)

@@ -43,10 +43,24 @@ def _units_of(obj: object) -> list[Any] | None:
     return None
 
 
+def _af_unit(u: object) -> bool:
+    """A unit as Army Forge writes it: a ``quality``, and a ``defense``, a ``loadout`` or weapons
+    as objects (a onepage target profile writes its equipment as text and has no Defense)."""
+    if not isinstance(u, dict) or "quality" not in u:
+        return False
+    gear = u.get("equipment")
+    return (
+        "defense" in u
+        or "loadout" in u
+        or (isinstance(gear, list) and any(isinstance(e, dict) for e in gear))
+    )
+
+
 def is_army_forge(obj: object) -> bool:
-    """An Army Forge list: units (at the top, under ``list``, or a bare list) with a ``quality``."""
+    """An Army Forge list: units (at the top, under ``list``, or a bare list) written as Army Forge
+    writes them (:func:`_af_unit`)."""
     units = _units_of(obj)
-    return bool(units) and any(isinstance(u, dict) and "quality" in u for u in units)  # type: ignore[union-attr]
+    return bool(units) and any(_af_unit(u) for u in units)  # type: ignore[union-attr]
 
 
 # --------------------------------------------------------------------------- field readers

@@ -88,6 +88,10 @@ def load_targets(path: Path, system: str) -> list[tuple[str, dict[str, Any] | st
             data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError) as exc:
             raise ScenarioError("targets", f"{path} is not readable YAML: {exc}") from None
+    elif path.suffix.lower() == ".json":
+        from grimdice.io.rosters.safe import load_json, read_bytes
+
+        data = load_json(read_bytes(path, "targets")[0], path.name, "targets")
     else:
         data = load_scenario(path)
     if isinstance(data, dict):
@@ -200,4 +204,12 @@ def _is_target_list(p: Path) -> bool:
         head = p.read_text(encoding="utf-8")[:4096].lstrip()
     except (OSError, UnicodeDecodeError):
         return False
-    return head.startswith("[") or ('"targets"' in head and '"forces"' not in head)
+    if head.startswith("["):  # a list of target profiles, unless it is a bare Army Forge list
+        from grimdice.io.rosters.armyforge import is_army_forge
+        from grimdice.io.rosters.safe import load_json, read_bytes
+
+        try:
+            return not is_army_forge(load_json(read_bytes(p, "roster_b")[0], p.name, "roster_b"))
+        except ScenarioError:
+            return True  # load_targets says what is wrong
+    return '"targets"' in head and '"forces"' not in head
