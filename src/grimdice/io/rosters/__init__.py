@@ -1,4 +1,5 @@
-"""Army rosters: BattleScribe ``.ros``/``.rosz`` and New Recruit / ListForge ``.json`` exports.
+"""Army rosters: BattleScribe ``.ros``/``.rosz``, New Recruit / ListForge ``.json`` exports and One
+Page Rules Army Forge ``.json`` lists (:mod:`.armyforge`, mapped onto ``system: onepage``).
 
 ``read_roster(path)`` reads what the file holds (:mod:`.tree`, hardened by :mod:`.safe`);
 ``resolve_scenario(data, base_dir)`` turns roster references in a scenario into each system's own

@@ -18,6 +18,7 @@ from typing import Any
 from grimdice.engine.batch import parallel_map
 from grimdice.errors import GrimdiceError, ScenarioError
 from grimdice.io.rosters.resolve import SIDES, Picked, build_side, detect_system, load
+from grimdice.io.rosters.systems import onepage_scenario
 from grimdice.io.rosters.tree import Roster
 
 MAX_CELLS = 10_000
@@ -87,6 +88,10 @@ def load_targets(path: Path, system: str) -> list[tuple[str, dict[str, Any] | st
             data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError) as exc:
             raise ScenarioError("targets", f"{path} is not readable YAML: {exc}") from None
+    elif path.suffix.lower() == ".json":
+        from grimdice.io.rosters.safe import load_json, read_bytes
+
+        data = load_json(read_bytes(path, "targets")[0], path.name, "targets")
     else:
         data = load_scenario(path)
     if isinstance(data, dict):
@@ -98,6 +103,8 @@ def load_targets(path: Path, system: str) -> list[tuple[str, dict[str, Any] | st
         name = str(t.get("name", f"target {i + 1}"))
         if system == "killteam":
             n = 1
+        elif system == "onepage":
+            n = int(t.get("size", 1)) if isinstance(t.get("size", 1), int) else 1
         else:
             ms = [*(t.get("models") or []), *(t.get("leaders") or [])]
             n = sum(int(m.get("count", 1)) for m in ms if isinstance(m, dict)) or 1
@@ -122,6 +129,9 @@ def tasks_for(
         for _dname, ddata, n in defenders:
             if isinstance(side, str) or isinstance(ddata, str):
                 tasks.append((system, side if isinstance(side, str) else ddata, n))
+                continue
+            if system == "onepage":
+                tasks.append((system, onepage_scenario(side, ddata), n))
                 continue
             sc = {"system": system, att_key: dict(side), def_key: ddata}
             kt_weapon = sc[att_key].pop("_weapon", None)
@@ -194,4 +204,12 @@ def _is_target_list(p: Path) -> bool:
         head = p.read_text(encoding="utf-8")[:4096].lstrip()
     except (OSError, UnicodeDecodeError):
         return False
-    return head.startswith("[") or ('"targets"' in head and '"forces"' not in head)
+    if head.startswith("["):  # a list of target profiles, unless it is a bare Army Forge list
+        from grimdice.io.rosters.armyforge import is_army_forge
+        from grimdice.io.rosters.safe import load_json, read_bytes
+
+        try:
+            return not is_army_forge(load_json(read_bytes(p, "roster_b")[0], p.name, "roster_b"))
+        except ScenarioError:
+            return True  # load_targets says what is wrong
+    return '"targets"' in head and '"forces"' not in head

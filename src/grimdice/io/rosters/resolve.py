@@ -9,6 +9,9 @@ A reference may say
 * ``roster`` (the file) and ``unit`` (its name; ``Name#2`` for the second unit of that name;
   ``Boyz+Warboss`` attaches the Warboss as the Leader of the Boyz, as does ``leaders: [Warboss]``);
 * ``weapons``: ``ranged`` (default), ``melee`` or a list of weapon or mode names.
+
+A One Page Rules (Army Forge) unit brings the Hero the list joins to it as ``attacker_hero`` /
+``defender_hero``, and ``weapons`` sets the scenario's ``attack`` (``melee``: an assault).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from grimdice.io.rosters.systems import (
     heresy_attacker,
     heresy_defender,
     kt_operative,
+    onepage_side,
     wh40k_attacker,
     wh40k_defender,
 )
@@ -37,12 +41,15 @@ SIDES = {
     "wh40k": ("attacker", "defender"),
     "heresy": ("attacker", "defender"),
     "killteam": ("attacker", "target"),
+    "onepage": ("attacker", "defender"),
 }
 
 
 def detect_system(roster: Roster, where: str = "system") -> str:
     """The grimdice system of a roster, from its game system name."""
     g = norm(roster.game)
+    if "one page" in g or "army forge" in g:
+        return "onepage"
     if "kill team" in g:
         return "killteam"
     if "heresy" in g or "age of darkness" in g:
@@ -105,6 +112,8 @@ def pick(roster: Roster, name: str, leaders: object, where: str) -> Picked:
 def build_side(system: str, role: str, picked: Picked, weapons: object, where: str) -> Side:
     """The scenario input of one side: ``role`` is ``attacker`` or ``defender``/``target``."""
     u = picked.unit
+    if system == "onepage":
+        return onepage_side(u, role, picked.leaders, weapons, where)
     if system == "killteam":
         if picked.leaders:
             raise ScenarioError(f"{where}.leaders", "Kill Team operatives have no leaders")
@@ -166,14 +175,22 @@ def resolve_with_notes(
         weapons = ref.get("weapons")
         if system == "killteam" and role == "attacker" and weapons is None and out.get("action") == "fight":
             weapons = "melee"
+        if system == "onepage" and role == "attacker" and weapons is None and out.get("attack") == "melee":
+            weapons = "melee"
         picked = pick(rosters[key], ref.get("unit"), ref.get("leaders"), key)  # type: ignore[arg-type]
         side = build_side(system, role, picked, weapons, key)
         kt_weapon = side.data.pop("_weapon", None)
+        op_hero = side.data.pop("_hero", None)
+        op_attack = side.data.pop("_attack", None)
         merged = {**side.data, **{k: v for k, v in ref.items() if k not in REF_KEYS}}
         if key != target_key:
             out.pop(key)
         out[target_key] = merged
         notes += side.not_modelled
+        if op_hero is not None:
+            out.setdefault(f"{target_key}_hero", op_hero)
+        if op_attack is not None:
+            out.setdefault("attack", op_attack)
         if kt_weapon is not None and role == "attacker":
             if out.get("action") == "fight":
                 out.setdefault("weapon", kt_weapon)

@@ -12,7 +12,8 @@ one :class:`~grimdice.errors.ScenarioError` and nothing is half-read:
 * the tree may be at most :data:`MAX_DEPTH` levels deep with at most :data:`MAX_NODES` elements.
 
 Both XML and JSON (New Recruit / ListForge exports: the same tree, text as ``$text``) become the
-same :class:`Node` tree, so the rest of the reader sees one format.
+same :class:`Node` tree, so the rest of the reader sees one format. JSON is depth- and size-checked
+once (:func:`load_json`) before either JSON reader (New Recruit, Army Forge) walks it.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from grimdice.errors import ScenarioError
 MAX_BYTES = 16 * 1024 * 1024  # a 2000-point roster is ~1-3 MB of XML
 MAX_RATIO = 200  # uncompressed / compressed size of the zip member
 MAX_DEPTH = 64
+MAX_JSON_DEPTH = 2 * MAX_DEPTH  # JSON spends up to two levels (object, list) per tree element
 MAX_NODES = 500_000
 CHUNK = 64 * 1024
 
@@ -151,16 +153,38 @@ def parse_xml(data: bytes, name: str, where: str) -> Node:
     return conv(root, 0)
 
 
-def parse_json(data: bytes, name: str, where: str) -> Node:
-    """A New Recruit / ListForge JSON export as a :class:`Node` tree (``$text`` is the text)."""
+def load_json(data: bytes, name: str, where: str) -> Any:
+    """The JSON document, refused unless it is valid and at most :data:`MAX_JSON_DEPTH` levels deep with
+    at most :data:`MAX_NODES` values (checked without recursion)."""
     try:
         obj = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise ScenarioError(where, f"{name} is not valid JSON: {str(exc)[:80]}") from None
+    count = 0
+    stack: list[tuple[Any, int]] = [(obj, 0)]
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if depth > MAX_JSON_DEPTH or count > MAX_NODES:
+            raise ScenarioError(where, f"{name}: the roster tree is too deep or too large")
+        if isinstance(value, dict):
+            stack += [(v, depth + 1) for v in value.values()]
+        elif isinstance(value, list):
+            stack += [(v, depth + 1) for v in value]
+    return obj
+
+
+def parse_json(data: bytes | Any, name: str, where: str) -> Node:
+    """A New Recruit / ListForge JSON export (bytes, or the document :func:`load_json` read) as a
+    :class:`Node` tree (``$text`` is the text)."""
+    obj = load_json(data, name, where) if isinstance(data, bytes) else data
     if isinstance(obj, dict) and isinstance(obj.get("roster"), dict):
         obj = obj["roster"]
     if not isinstance(obj, dict) or "forces" not in obj:
-        raise ScenarioError(where, f"{name} is not a roster export (no 'roster' with 'forces')")
+        raise ScenarioError(
+            where,
+            f"{name} is not a roster export (no 'roster' with 'forces', nor Army Forge units with a quality)",
+        )
     count = 0
 
     def conv(tag: str, value: dict, depth: int) -> Node:

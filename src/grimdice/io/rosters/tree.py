@@ -25,9 +25,10 @@ import contextlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters.safe import Node, parse_json, parse_xml, read_bytes
+from grimdice.io.rosters.safe import Node, load_json, parse_json, parse_xml, read_bytes
 
 MODE_MARK = "➤"
 _MODEL_TYPES = {"unit", "model", "operative", "unit profile", "models"}
@@ -130,6 +131,12 @@ class Unit:
     keywords: list[str]
     points: float = 0.0
     ref: str = ""  # the name to refer to it by (``Name`` or ``Name#2`` when names repeat)
+    #: the system's own unit input when the format gives the stats directly (Army Forge -> onepage)
+    spec: dict[str, Any] | None = None
+    #: Heroes the list joins to this unit (Army Forge ``joinToUnit``), each with its own ``spec``
+    joined: list[Unit] = field(default_factory=list)
+    #: what the format's reader could not map (fields and rules), kept by name
+    unmapped: list[str] = field(default_factory=list)
 
     @property
     def model_count(self) -> int:
@@ -155,16 +162,30 @@ class Roster:
         if hits:
             refs = ", ".join(u.ref for u in hits)
             raise ScenarioError(where, f"{len(hits)} units are named {ref!r}; name one of: {refs}")
+        host = next((u for u in self.units for h in u.joined if norm(h.name) == key), None)
+        if host is not None:
+            raise ScenarioError(where, f"{ref} is joined to {host.ref} in the list; name {host.ref!r}")
         shown = ", ".join(u.ref for u in self.units[:40]) or "none"
         raise ScenarioError(where, f"no unit {ref!r} in {self.source or self.name}; it has: {shown}")
 
 
 # --------------------------------------------------------------------------- reading the tree
 def read_roster(path: str | Path, where: str = "roster") -> Roster:
-    """Read a BattleScribe ``.ros``/``.rosz`` or New Recruit / ListForge ``.json`` roster."""
+    """Read a BattleScribe ``.ros``/``.rosz``, New Recruit / ListForge ``.json`` or One Page Rules
+    Army Forge ``.json`` list (told apart by content, :func:`.armyforge.is_army_forge`)."""
     p = Path(path)
     data, kind = read_bytes(p, where)
-    root = parse_json(data, p.name, where) if kind == "json" else parse_xml(data, p.name, where)
+    if kind == "json":
+        from grimdice.io.rosters import armyforge
+
+        obj = load_json(data, p.name, where)
+        if armyforge.is_army_forge(obj):
+            roster = armyforge.from_json(obj, where)
+            roster.source = p.name
+            return roster
+        root = parse_json(obj, p.name, where)
+    else:
+        root = parse_xml(data, p.name, where)
     if root.tag != "roster":
         raise ScenarioError(where, f"{p.name} is not a roster (its root is <{root.tag}>)")
     roster = from_tree(root, where)
@@ -185,6 +206,17 @@ def from_tree(root: Node, where: str) -> Roster:
                     units.append(_unit(sel, sub.get("catalogueName") or fname, where))
     if not units:
         raise ScenarioError(where, "the roster holds no units")
+    number_refs(units)
+    return Roster(
+        name=clean_name(root.get("name")) or "roster",
+        game=root.get("gameSystemName"),
+        units=units,
+        points=_points(root, subtree=False),
+    )
+
+
+def number_refs(units: list[Unit]) -> None:
+    """Each unit's ``ref``: its name, or ``Name#2``... when several units share the name."""
     seen: dict[str, int] = {}
     totals = {norm(u.name): 0 for u in units}
     for u in units:
@@ -192,12 +224,6 @@ def from_tree(root: Node, where: str) -> Roster:
     for u in units:
         seen[norm(u.name)] = seen.get(norm(u.name), 0) + 1
         u.ref = u.name if totals[norm(u.name)] == 1 else f"{u.name}#{seen[norm(u.name)]}"
-    return Roster(
-        name=clean_name(root.get("name")) or "roster",
-        game=root.get("gameSystemName"),
-        units=units,
-        points=_points(root, subtree=False),
-    )
 
 
 def _number(sel: Node) -> int:

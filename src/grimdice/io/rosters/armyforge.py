@@ -1,0 +1,359 @@
+"""One Page Rules Army Forge lists (``.json``) as ``system: onepage`` units.
+
+An Army Forge list is JSON holding its units (at the top, ``{"units": [...]}``, or under ``list``
+as a saved list, ``{"list": {"units": [...]}}``, or a bare list of units). Each unit has ``name``,
+``size``, ``quality``, ``defense``, ``cost``, special rules (``rules`` or ``specialRules``: ``{"name":
+"Tough", "rating": "3"}``), its final ``loadout`` (else ``equipment``: weapons with ``name``,
+``count`` carried in the unit, ``range`` (0: melee), ``attacks``, ``specialRules``; items without
+attacks whose ``content`` holds rules), ``selectionId``/``id``, ``joinToUnit`` (a Hero joined to a
+unit, or with ``combined`` the second copy of a combined unit) and ``selectedUpgrades``.
+
+The file is told apart from a New Recruit export by content (:func:`is_army_forge`). Each unit
+becomes the onepage ``UnitSpec`` mapping (``Unit.spec``) written the way One Page 40k v2.21 writes
+a unit: "Name [Size]", "Quality", "Equipment" (weapons written out, ``Name (24", A1, Rules)``,
+dealt to the models by :func:`deal`), "Special Rules", "Cost". Every rule is
+offered on its own to the onepage rule table; what it does not know (``AP(1)``, ``Deadly(3)``,
+``Regeneration``...), and every field v2.21 has no place for (``Defense``), is kept by name in
+``Unit.unmapped``, never silently dropped. See ``docs/rosters.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from grimdice.errors import ScenarioError
+from grimdice.io.rosters.tree import Ability, Model, Profile, Roster, Unit, Weapon, number_refs
+
+GAME = "One Page Rules (Army Forge)"
+MAX_UNITS = 200
+MAX_LOADOUT = 100
+MAX_RULES = 60
+MAX_NAME = 80
+
+
+def _units_of(obj: object) -> list[Any] | None:
+    if isinstance(obj, list):
+        return obj
+    if not isinstance(obj, dict):
+        return None
+    for box in (obj, obj.get("list")):
+        if isinstance(box, dict) and isinstance(box.get("units"), list):
+            return box["units"]
+    return None
+
+
+def _af_unit(u: object) -> bool:
+    """A unit as Army Forge writes it: a ``quality``, and a ``defense``, a ``loadout`` or weapons
+    as objects (a onepage target profile writes its equipment as text and has no Defense)."""
+    if not isinstance(u, dict) or "quality" not in u:
+        return False
+    gear = u.get("equipment")
+    return (
+        "defense" in u
+        or "loadout" in u
+        or (isinstance(gear, list) and any(isinstance(e, dict) for e in gear))
+    )
+
+
+def is_army_forge(obj: object) -> bool:
+    """An Army Forge list: units (at the top, under ``list``, or a bare list) written as Army Forge
+    writes them (:func:`_af_unit`)."""
+    units = _units_of(obj)
+    return bool(units) and any(_af_unit(u) for u in units)  # type: ignore[union-attr]
+
+
+# --------------------------------------------------------------------------- field readers
+def _int(v: object, where: str, lo: int, hi: int, what: str) -> int:
+    """An integer (``4``, ``"4"``, ``"4+"``) within ``lo..hi``."""
+    if isinstance(v, str) and v.strip().rstrip("+").strip().isdigit():
+        v = int(v.strip().rstrip("+"))
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise ScenarioError(where, f"{what} is a whole number {lo}..{hi}, got {str(v)[:40]!r}")
+    return v
+
+
+def _name(v: object, where: str) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise ScenarioError(where, "a name (text)")
+    # the onepage notation "Name (Range, Attacks, Rules)" reserves brackets and commas
+    text = " ".join(v.replace("(", " ").replace(")", " ").replace(",", " ").split())
+    if not text or len(text) > MAX_NAME:
+        raise ScenarioError(where, f"a name of 1..{MAX_NAME} characters, got {v[:40]!r}")
+    return text
+
+
+def _list(v: object, where: str, most: int) -> list[Any]:
+    if v is None:
+        return []
+    if not isinstance(v, list) or len(v) > most:
+        raise ScenarioError(where, f"a list of at most {most} entries")
+    return v
+
+
+def _rule_text(r: object, where: str) -> str:
+    """``{"name": "Tough", "rating": "3"}`` -> ``Tough(3)``; a plain string as it is."""
+    if isinstance(r, str) and r.strip():
+        return r.strip()
+    if not isinstance(r, dict) or not isinstance(r.get("name"), str) or not r["name"].strip():
+        raise ScenarioError(where, 'a special rule is {"name": ..., "rating": ...} or text')
+    rating = r.get("rating")
+    name = r["name"].strip()
+    if rating in (None, "", 0) or isinstance(rating, bool):
+        return name
+    return f"{name}({str(rating).strip()[:20]})"
+
+
+def _rules(v: object, where: str) -> list[str]:
+    return [_rule_text(r, f"{where}.{i}") for i, r in enumerate(_list(v, where, MAX_RULES))]
+
+
+# --------------------------------------------------------------------------- onepage rules
+def _accepts(text: str, weapon: bool) -> bool:
+    """The onepage rule table knows ``text`` as a weapon rule (``weapon``) or a unit/model rule."""
+    from grimdice.systems.onepage.rules import RULES
+
+    if weapon and any(c in text for c in "(),"):
+        return False  # the weapon notation "Name (24\", A1, Rules)" has no room for brackets or commas
+    try:
+        keys = RULES.parse([text], "rule")
+    except ScenarioError:
+        return False
+    if not keys:
+        return False
+    kinds = {RULES[k].applies for k in keys}
+    if weapon:
+        return kinds <= {"weapon", "weapon or unit"}
+    return "weapon" not in kinds
+
+
+@dataclass
+class _Gear:
+    """One loadout weapon: the display profile and the onepage text."""
+
+    weapon: Weapon
+    text: str
+
+
+def _weapon(e: dict[str, Any], where: str, notes: list[str]) -> _Gear:
+    name = _name(e.get("name"), f"{where}.name")
+    rng = _int(e.get("range", 0) or 0, f"{where}.range", 0, 120, "range (inches; 0 is melee)")
+    attacks = _int(e.get("attacks"), f"{where}.attacks", 1, 50, "attacks")
+    count = _int(e.get("count", 1), f"{where}.count", 0, 1000, "count")
+    rules = _rules(e.get("specialRules", e.get("rules")), f"{where}.specialRules")
+    ok = []
+    for r in rules:
+        if _accepts(r, weapon=True):
+            ok.append(r)
+        else:
+            notes.append(f"{name}: weapon rule {r}")
+    body = ([f'{rng}"'] if rng else []) + [f"A{attacks}", *ok]
+    chars = {"range": f'{rng}"' if rng else "melee", "a": str(attacks), "special rules": ", ".join(rules)}
+    prof = Profile(name, "melee weapon" if not rng else "ranged weapon", chars)
+    return _Gear(Weapon(name, count, (prof,)), f"{name} ({', '.join(body)})")
+
+
+def _merge_loadouts(a: list[Any], b: list[Any], where: str) -> list[Any]:
+    """Two copies' loadouts as one unit's: the same weapon's counts added."""
+    out: dict[str, dict[str, Any]] = {}
+    for e in [*a, *b]:
+        if not isinstance(e, dict):
+            raise ScenarioError(where, "a weapon or item (an object with a name)")
+        key = repr(sorted((k, repr(v)) for k, v in e.items() if k not in ("count", "id", "originalCount")))
+        count = _int(e.get("count", 1), f"{where}.count", 0, 1000, "count")
+        if key in out:
+            out[key]["count"] += count
+        else:
+            out[key] = {**e, "count": count}
+    return list(out.values())
+
+
+def deal(name: str, size: int, weapons: list[Weapon]) -> list[Model]:
+    """The unit's models grouped by loadout. A weapon carried by ``count`` models of ``size``: every
+    model gets ``count // size``; the remaining ones go to the next models in turn, continuing after
+    the models the previous partial weapon went to (a list that swaps 1 of 5 rifles for a fusion
+    rifle gives 4 models a rifle and the 5th the fusion rifle, not one model both)."""
+    loads: list[list[int]] = [[] for _ in range(size)]
+    offset = 0
+    for i, w in enumerate(weapons):
+        full, rest = divmod(w.count, size)
+        for m in range(size):
+            loads[m] += [i] * full
+        for k in range(rest):
+            loads[(offset + k) % size].append(i)
+        offset = (offset + rest) % size
+    groups: dict[tuple[tuple[int, int], ...], int] = {}
+    for load in loads:
+        key = tuple((i, load.count(i)) for i in sorted(set(load)))
+        groups[key] = groups.get(key, 0) + 1
+    return [Model(name, n, None, [(weapons[i], k) for i, k in key]) for key, n in groups.items()]
+
+
+def _unit(u: dict[str, Any], force: str, where: str) -> Unit:
+    """One Army Forge unit as a roster unit with its onepage ``spec`` and what was not mapped."""
+    notes: list[str] = []
+    name = _name(u.get("name"), f"{where}.name")
+    size = _int(u.get("size", 1), f"{where}.size", 1, 100, "size")
+    quality = _int(u.get("quality"), f"{where}.quality", 2, 6, "quality")
+    cost = _int(u.get("cost", 0) or 0, f"{where}.cost", 0, 5000, "cost")
+    if u.get("defense") not in (None, ""):
+        defense = _int(u.get("defense"), f"{where}.defense", 2, 6, "defense")
+        notes.append(f"Defense {defense}+ (v2.21 has no Defense: blocks are Quality tests)")
+    rule_texts = _rules(u.get("rules", u.get("specialRules")), f"{where}.rules")
+    if "loadout" in u:
+        loadout = _list(u.get("loadout"), f"{where}.loadout", MAX_LOADOUT)
+    else:
+        loadout = _list(u.get("equipment", u.get("weapons")), f"{where}.equipment", MAX_LOADOUT)
+        if u.get("selectedUpgrades"):
+            notes.append("upgrades (the file has no loadout with them applied)")
+    gear: list[_Gear] = []
+    for i, e in enumerate(loadout):
+        w = f"{where}.loadout.{i}"
+        if not isinstance(e, dict):
+            raise ScenarioError(w, "a weapon or item (an object with a name)")
+        if e.get("attacks") is not None:
+            g = _weapon(e, w, notes)
+            if g.weapon.count:
+                gear.append(g)
+            continue
+        item = _name(e.get("name"), f"{w}.name")
+        count = _int(e.get("count", 1), f"{w}.count", 0, 1000, "count")
+        content = _list(e.get("content", e.get("specialRules")), f"{w}.content", MAX_RULES)
+        item_rules = [_rule_text(r, f"{w}.content.{j}") for j, r in enumerate(content) if isinstance(r, dict)]
+        if count >= size and item_rules:
+            rule_texts += item_rules  # carried by every model: the unit's rules
+        elif count:
+            notes.append(f"item {item}" + (f" ({', '.join(item_rules)})" if item_rules else ""))
+    special = []
+    for r in rule_texts:
+        if _accepts(r, weapon=False):
+            special.append(r)
+        else:
+            notes.append(f"rule {r}")
+    models = deal(name, size, [g.weapon for g in gear])
+    text_of = {id(g.weapon): g.text for g in gear}
+    groups = sorted(models, key=lambda m: -m.count)  # the largest group is the unit's Equipment
+    spec: dict[str, Any] = {"name": name, "size": size, "quality": quality}
+    spec["equipment"] = [text_of[id(w)] for w, k in groups[0].weapons for _ in range(k)]
+    variants = [
+        {"count": m.count, "equipment": [text_of[id(w)] for w, k in m.weapons for _ in range(k)]}
+        for m in groups[1:]
+    ]
+    if variants:
+        spec["variants"] = variants
+    spec["special_rules"] = list(dict.fromkeys(special))
+    spec["cost"] = cost
+    return Unit(
+        name,
+        force,
+        models,
+        [Ability(r) for r in rule_texts],
+        [],
+        points=float(cost),
+        spec=spec,
+        unmapped=list(dict.fromkeys(notes)),
+    )
+
+
+def _is_hero(u: dict[str, Any]) -> bool:
+    rules = u.get("rules", u.get("specialRules"))
+    names = [r.get("name") if isinstance(r, dict) else r for r in rules] if isinstance(rules, list) else []
+    return any(isinstance(n, str) and n.strip().lower() in ("hero", "psyker") for n in names)
+
+
+def _join_refused(hero: Unit, host: Unit, where: str) -> str:
+    """Why One Page 40k v2.21 does not let ``hero`` join ``host`` ("" if it may)."""
+    from grimdice.io.scenario import validate
+    from grimdice.systems.onepage.profiles import UnitSpec
+    from grimdice.systems.onepage.units import join_error
+
+    if host.joined:
+        return f"{host.name} already has a joined Hero (a unit takes one)"
+    err = join_error(validate(UnitSpec, hero.spec), validate(UnitSpec, host.spec), where, where)
+    return "" if err is None else f"v2.21 refuses the join ({err.message})"
+
+
+def from_json(obj: Any, where: str = "roster") -> Roster:
+    """The roster of an Army Forge list (``obj`` as :func:`is_army_forge` recognised it)."""
+    raw = _units_of(obj) or []
+    if len(raw) > MAX_UNITS:
+        raise ScenarioError(where, f"at most {MAX_UNITS} units in a list, this one has {len(raw)}")
+    box: dict[str, Any] = obj if isinstance(obj, dict) else {}
+    inner = box.get("list") if isinstance(box.get("list"), dict) else {}
+    army = next(
+        (x for x in (box.get("armyName"), inner.get("name"), box.get("name")) if isinstance(x, str) and x),
+        "Army Forge list",
+    )
+    entries: list[dict[str, Any]] = []
+    for i, u in enumerate(raw):
+        if not isinstance(u, dict):
+            raise ScenarioError(f"{where}.units.{i}", "a unit (an object with name, size, quality...)")
+        entries.append(u)
+    ids = {}
+    for i, u in enumerate(entries):
+        sid = u.get("selectionId", u.get("id"))
+        if isinstance(sid, str) and sid:
+            ids.setdefault(sid, i)
+    # combined units: the second copy joins the first as one unit of both sizes
+    merged: dict[int, dict[str, Any]] = {}
+    gone: set[int] = set()
+    for i, u in enumerate(entries):
+        to = u.get("joinToUnit")
+        if u.get("combined") and isinstance(to, str) and to in ids and not _is_hero(u) and ids[to] != i:
+            j = ids[to]
+            host = merged.get(j, entries[j])
+            load = "loadout" if "loadout" in host and "loadout" in u else "equipment"
+            w = f"{where}.units.{i}"
+            merged[j] = {
+                **host,
+                "size": _int(host.get("size", 1), w, 1, 100, "size")
+                + _int(u.get("size", 1), w, 1, 100, "size"),
+                "cost": _int(host.get("cost", 0) or 0, w, 0, 5000, "cost")
+                + _int(u.get("cost", 0) or 0, w, 0, 5000, "cost"),
+                load: _merge_loadouts(
+                    _list(host.get(load), w, MAX_LOADOUT), _list(u.get(load), w, MAX_LOADOUT), f"{w}.{load}"
+                ),
+            }
+            gone.add(i)
+    units: dict[int, Unit] = {}
+    for i, u in enumerate(entries):
+        if i not in gone:
+            units[i] = _unit(merged.get(i, u), army, f"{where}.units.{i}")
+    # joined Heroes: part of the unit they join, not units of their own
+    for i, u in enumerate(entries):
+        to = u.get("joinToUnit")
+        if i in gone or not isinstance(to, str) or not to:
+            continue
+        j = ids.get(to)
+        if j is None or j not in units or j == i:
+            units[i].unmapped.append(f"joins unit {to[:40]!r}, which is not in the list")
+            continue
+        if not _is_hero(u):
+            units[i].unmapped.append(f"joins {units[j].name} (not a Hero or Psyker: kept as its own unit)")
+            continue
+        host = units[j]
+        refused = _join_refused(units[i], host, f"{where}.units.{i}")
+        if refused:
+            units[i].unmapped.append(f"the list joins it to {host.name}; {refused}: kept as its own unit")
+            continue
+        hero = units.pop(i)
+        host.joined.append(hero)
+        host.models += hero.models
+        host.points += hero.points
+    out = [units[i] for i in sorted(units)]
+    if not out:
+        raise ScenarioError(where, "the list holds no units")
+    number_refs(out)
+    points = box.get("listPoints", inner.get("points", box.get("points")))
+    total = sum(u.points for u in out)
+    return Roster(
+        army,
+        GAME,
+        out,
+        float(points) if isinstance(points, (int, float)) and not isinstance(points, bool) else total,
+    )
+
+
+__all__ = ["GAME", "from_json", "is_army_forge"]
