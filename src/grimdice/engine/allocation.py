@@ -42,6 +42,7 @@ Law = Mapping[tuple[int, int], float]
 An entry with no failed save loses no wound."""
 
 FLOPS_PER_SECOND = 5e8  # rough rate of the banded multiply-adds, for the refusal estimate
+DENSE_STATES = 128  # up to this many unit states a dense matrix product beats the bands' overhead
 TAIL = 1e-15  # a count law's upper tail of less mass than this is not absorbed (far below 1e-12)
 
 Band = tuple[int, int, int, np.ndarray]
@@ -161,6 +162,7 @@ class Chain:
         self.state[0, 0] = 1.0
         self._ops: dict[Hashable, tuple[np.ndarray, list[list[Band]]]] = {}
         self._combined: dict[Hashable, list[Band]] = {}
+        self._dense: dict[tuple[Hashable, int], np.ndarray] = {}
 
     # ------------------------------------------------------------------ cost
     @cached_property
@@ -247,6 +249,8 @@ class Chain:
         """Allocate one token of ``kind`` in every state of ``P`` (axes ``..., u, s``);
         ``count=False``: its failed saves are not added to ``u`` (already counted)."""
         if not (count and self.count_unsaved):
+            if self.n <= DENSE_STATES:
+                return P @ self.dense(kind)
             out = np.zeros_like(P)
             for off, lo, hi, w in self.combined(kind):
                 out[..., lo + off : hi + off] += P[..., lo:hi] * w
@@ -258,9 +262,25 @@ class Chain:
         for k, bands in enumerate(failed, start=1):
             m = min(hi_u, self.U - k)
             if m > 0:
+                if self.n <= DENSE_STATES:
+                    out[..., k : k + m, :] += P[..., :m, :] @ self.dense(kind, k)
+                    continue
                 for off, lo, hi, w in bands:
                     out[..., k : k + m, lo + off : hi + off] += P[..., :m, lo:hi] * w
         return out
+
+    def dense(self, kind: Hashable, failed: int = 0) -> np.ndarray:
+        """The transition matrix of one token (``failed=0``: failed saves not counted; else the
+        moves with that many failed saves), for small units."""
+        key = (kind, failed)
+        if key not in self._dense:
+            M = np.zeros((self.n, self.n))
+            bands = self.combined(kind) if failed == 0 else self.operator(kind)[1][failed - 1]
+            for off, lo, hi, w in bands:
+                s = np.arange(lo, hi)
+                M[s, s + off] = w
+            self._dense[key] = M
+        return self._dense[key]
 
     # ------------------------------------------------------------------ absorbing tokens
     def absorb(self, kind: Hashable, counts: Dist) -> None:
