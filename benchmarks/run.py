@@ -108,6 +108,7 @@ def wh40k_cases(smoke: bool) -> list[Case]:
             dev,
             {"former held-axis scheme": bench_wh40k.former_devastating},
             agree=lambda a, b: close(a, b, atol=1e-12),
+            max_runs=1,  # the former scheme takes seconds
         ),
         *bench_allocation.cases(),
         Case(f"wh40k Monte Carlo README case, {trials} trials, 1 worker", simulated, max_runs=3),

@@ -287,11 +287,22 @@ class Chain:
         """Allocate a random number of tokens of one kind (Horner's scheme)."""
         P = self.state
         top = upper(counts)
-        R = counts[top] * P
+        c = np.zeros(top + 1)
+        c[counts.min : top + 1] = counts.pmf[: top + 1 - counts.min]
+        if self.n <= DENSE_STATES and not self.count_unsaved:  # the plain case: one product a token
+            M = self.dense(kind)
+            R = c[top] * P
+            for n in range(top - 1, -1, -1):
+                R = R @ M
+                if c[n]:
+                    R += c[n] * P
+            self.state = R
+            return
+        R = c[top] * P
         for n in range(top - 1, -1, -1):
             R = self.apply(R, kind)
-            if counts[n]:
-                R = R + counts[n] * P
+            if c[n]:
+                R = R + c[n] * P
         self.state = R
 
     def _shift_held(self, R: np.ndarray, hold: Hold) -> np.ndarray:
