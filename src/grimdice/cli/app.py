@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from grimdice.engine.options import Progress, RunOptions
 from grimdice.errors import GrimdiceError, ScenarioError, shown
-from grimdice.io.scenario import load_scenario
-from grimdice.systems.base import SYSTEMS, run, system_name
+
+if TYPE_CHECKING:  # the engines (NumPy, pydantic) are imported by the commands that run them
+    from grimdice.engine.options import Progress, RunOptions
+    from grimdice.result import Result
 
 if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
@@ -37,6 +38,19 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 PROGRESS_AFTER = 1.0  # seconds: a simulated run still going after this shows a progress bar
 
 
+def run(name: str, data: dict, options: RunOptions) -> Result:
+    """:func:`grimdice.systems.base.run`, imported when a command computes (not at start-up)."""
+    from grimdice.systems.base import run as run_system
+
+    return run_system(name, data, options)
+
+
+def system_name(data: dict) -> str:
+    from grimdice.systems.base import system_name as name_of
+
+    return name_of(data)
+
+
 def run_options(
     simulate: int | None,
     seed: int | None,
@@ -45,6 +59,8 @@ def run_options(
     scheduler: str | None = None,
 ) -> RunOptions:
     """The shared run options, with errors naming the command-line options."""
+    from grimdice.engine.options import RunOptions
+
     if seed is not None and simulate is None:
         raise GrimdiceError("--seed only applies with --simulate N")
     if (workers is not None or scheduler is not None) and simulate is None:
@@ -188,6 +204,7 @@ def roster_scenario(
     """The scenario file (roster references resolved), or one built from ``--attacker/--defender``."""
     from grimdice.cli.roster_cmds import calc_scenario
     from grimdice.io.rosters import resolve_scenario
+    from grimdice.io.scenario import load_scenario
 
     if (scenario is None) == (attacker is None and defender is None):
         raise GrimdiceError("give a SCENARIO file, or --attacker ROSTER:UNIT --defender ROSTER:UNIT")
@@ -225,6 +242,8 @@ def check(
 @app.command()
 def systems() -> None:
     """List the rule systems a scenario can name."""
+    from grimdice.systems.base import SYSTEMS
+
     for name in sorted(SYSTEMS):
         typer.echo(name)
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
 
-from grimdice.engine.rules import RuleTable
 from grimdice.errors import printable
-from grimdice.result import Result
+
+if TYPE_CHECKING:  # annotations only: the CLI's start-up does not import the engines
+    from grimdice.engine.rules import RuleTable
+    from grimdice.result import Result
 
 SHOWN_BELOW = 5e-5  # "at least N" rows are shown while some stage still has this much mass
 

@@ -17,6 +17,10 @@ from grimdice.dice.algebra import random_sum, repeat
 _TRIM_EPS = 0.0  # exact by default: only exact zeros are trimmed from the ends
 
 
+_ONE = np.ones(1)
+_ONE.setflags(write=False)
+
+
 def _as_pmf(values: Iterable[float]) -> np.ndarray:
     pmf = np.asarray(list(values) if not isinstance(values, np.ndarray) else values, dtype=np.float64)
     if pmf.ndim != 1:
@@ -69,7 +73,10 @@ class Dist:
     @classmethod
     def constant(cls, value: int) -> Dist:
         """The distribution that is ``value`` with certainty."""
-        return cls([1.0], int(value))
+        self = object.__new__(cls)
+        self._pmf = _ONE
+        self._offset = int(value)
+        return self
 
     @classmethod
     def from_mapping(cls, probs: Mapping[int, float], *, normalize: bool = False) -> Dist:

@@ -19,9 +19,11 @@ array has axes ``(*held, *batch, u, s)``:
 * ``held`` axes: counts of tokens generated now but allocated later (40k Devastating Wounds after
   all other attacks; Heresy's other wounds after a group's Precision wounds), newest first.
 
-A token kind is a pair (P(no save failed) per state, one transition matrix per number of failed
-saves), built once and cached, so allocating one token is one or a few matrix products, and a
-random number of tokens is absorbed with Horner's scheme: ``sum_n P(N=n) T^n state``.
+A token kind is a pair (P(no save failed) per state, the token's moves per number of failed
+saves), built once and cached. A token moves a state by at most the wounds its model has left, so
+its moves are a few bands (a shift of the state vector, weighted per state) and allocating one token
+costs O(states x moves), not a dense product. A random number of tokens is absorbed with Horner's
+scheme, ``sum_n P(N=n) T^n state``, up to the count above which less than 1e-15 of mass remains.
 """
 
 from __future__ import annotations
@@ -39,7 +41,30 @@ Law = Mapping[tuple[int, int], float]
 """The law of one token on one model: ``{(wounds lost, failed saves): probability}``.
 An entry with no failed save loses no wound."""
 
-FLOPS_PER_SECOND = 2e9  # rough rate of the dense matrix products, for the refusal estimate
+FLOPS_PER_SECOND = 5e8  # rough rate of the banded multiply-adds, for the refusal estimate
+DENSE_STATES = 128  # up to this many unit states a dense matrix product beats the bands' overhead
+TAIL = 1e-15  # a count law's upper tail of less mass than this is not absorbed (far below 1e-12)
+
+Band = tuple[int, int, int, np.ndarray]
+"""``(offset, lo, hi, weights)``: states ``lo..hi-1`` move to ``s + offset`` with ``weights``."""
+
+
+def _bands(moves: Mapping[int, np.ndarray]) -> list[Band]:
+    """The bands of per-offset weight vectors, each trimmed to the states it moves."""
+    out: list[Band] = []
+    for off, w in sorted(moves.items()):
+        nz = np.flatnonzero(w)
+        if nz.size:
+            lo, hi = int(nz[0]), int(nz[-1]) + 1
+            out.append((off, lo, hi, w[lo:hi].copy()))
+    return out
+
+
+def upper(counts: Dist) -> int:
+    """The largest count worth absorbing: the mass above it is below :data:`TAIL`."""
+    tail = np.cumsum(counts.pmf[::-1])[::-1]  # tail[i] = P(N >= min + i)
+    above = np.flatnonzero(tail >= TAIL)
+    return counts.min + int(above[-1]) if above.size else counts.min
 
 
 @dataclass(frozen=True)
@@ -53,11 +78,11 @@ class Queue:
         """``prefix[i]``: wounds the queue has lost when model ``i`` starts receiving wounds."""
         return np.concatenate([[0], np.cumsum(self.wounds)]).astype(int)
 
-    @property
+    @cached_property
     def total(self) -> int:
         return int(self.prefix[-1])
 
-    @property
+    @cached_property
     def states(self) -> int:
         return self.total + 1
 
@@ -68,6 +93,13 @@ class Queue:
             return None
         i = int(np.searchsorted(self.prefix, c, side="right")) - 1
         return i, int(self.prefix[i + 1]) - c
+
+    @cached_property
+    def positions(self) -> list[tuple[int, int]]:
+        """:meth:`at` of every state ``c`` in ``0..total-1``."""
+        c = np.arange(self.total)
+        i = np.searchsorted(self.prefix, c, side="right") - 1
+        return list(zip(i.tolist(), (self.prefix[i + 1] - c).tolist(), strict=True))
 
     def destroyed(self) -> np.ndarray:
         """Models destroyed in each state ``c`` in ``0..total``."""
@@ -128,13 +160,20 @@ class Chain:
         self.held = 0
         self.state = np.zeros((self.U, self.n))
         self.state[0, 0] = 1.0
-        self._ops: dict[Hashable, tuple[np.ndarray, list[np.ndarray]]] = {}
-        self._combined: dict[Hashable, np.ndarray] = {}
+        self._ops: dict[Hashable, tuple[np.ndarray, list[list[Band]]]] = {}
+        self._combined: dict[Hashable, list[Band]] = {}
+        self._dense: dict[tuple[Hashable, int], np.ndarray] = {}
 
     # ------------------------------------------------------------------ cost
+    @cached_property
+    def band(self) -> int:
+        """Most distinct moves of one token from a state: a token takes at most the wounds its
+        model has left, so at most (largest model's wounds + 1) per queue."""
+        return min(self.n, 1 + sum(max(q.wounds, default=0) for q in self.queues))
+
     def work(self, applies: float, held: int = 1) -> float:
         """Multiply-adds of ``applies`` token allocations on a state with ``held`` cells of held axes."""
-        return applies * held * self.U * self.n * self.n
+        return applies * held * self.U * self.n * self.band
 
     def refuse_over(self, work: float, budget: float, what: str) -> None:
         """Refuse up front, with the estimate, a calculation of more than ``budget`` multiply-adds."""
@@ -146,70 +185,124 @@ class Chain:
             )
 
     # ------------------------------------------------------------------ operators
-    def operator(self, kind: Hashable) -> tuple[np.ndarray, list[np.ndarray]]:
-        """(P(no failed save) per state, transition matrices by failed saves 1, 2, ...) of one token."""
+    def operator(self, kind: Hashable) -> tuple[np.ndarray, list[list[Band]]]:
+        """(P(no failed save) per state, the moves of one token by failed saves 1, 2, ...).
+
+        A token moves a state ``s`` to ``s + offset`` (the wounds it takes times its queue's
+        stride), so each number of failed saves is a short list of bands ``(offset, lo, hi,
+        weights)``: states ``lo..hi-1`` move by ``offset`` with those probabilities. Applying
+        it costs O(states x distinct moves), not a dense product over states."""
         if kind in self._ops:
             return self._ops[kind]
         n = self.n
         saved = np.zeros(n)
-        failed: list[np.ndarray] = []
+        moves: list[dict[int, np.ndarray]] = []
         strides = [int(np.prod(self.shape[q + 1 :])) for q in range(len(self.queues))]
-        cache: dict[tuple[int | None, int, int], Law] = {}
+        at = [q.positions for q in self.queues]
+        totals = [q.total for q in self.queues]
+        laws: dict[tuple[int | None, int, int], Law] = {}
+        states: dict[tuple[int, int | None], tuple[Law, list[int]]] = {}  # states sharing one law
         for s, cs in enumerate(np.ndindex(*self.shape)):
             q = self.route(kind, cs)
             if q is None:
                 key: tuple[int | None, int, int] = (None, 0, 0)
             else:
-                found = self.queues[q].at(cs[q])
-                assert found is not None, "a token routed to a destroyed queue"
-                key = (q, found[0], found[1])
-            law = cache.get(key)
+                assert cs[q] < totals[q], "a token routed to a destroyed queue"
+                key = (q, *at[q][cs[q]])
+            law = laws.get(key)
             if law is None:
-                law = cache[key] = self.law(kind, *key)
+                law = laws[key] = self.law(kind, *key)
+            group = states.get((id(law), q))
+            if group is None:
+                group = states[(id(law), q)] = (law, [])
+            group[1].append(s)
+        for (_, q), (law, where) in states.items():
+            idx = np.asarray(where)
             for (lost, du), p in law.items():
                 if du == 0:
-                    saved[s] += p
+                    saved[idx] += p
                     continue
-                while len(failed) < du:
-                    failed.append(np.zeros((n, n)))
-                failed[du - 1][s, s + lost * strides[q] if q is not None else s] += p
+                while len(moves) < du:
+                    moves.append({})
+                offset = lost * strides[q] if q is not None else 0
+                w = moves[du - 1].get(offset)
+                if w is None:
+                    w = moves[du - 1][offset] = np.zeros(n)
+                w[idx] += p
+        failed = [_bands(m) for m in moves]
         self._ops[kind] = (saved, failed)
         return saved, failed
 
-    def combined(self, kind: Hashable) -> np.ndarray:
-        """The one matrix of a token when failed saves are not counted."""
+    def combined(self, kind: Hashable) -> list[Band]:
+        """The bands of one token when failed saves are not counted (saved tokens stay put)."""
         if kind not in self._combined:
             saved, failed = self.operator(kind)
-            M = np.diag(saved)
-            for F in failed:
-                M = M + F
-            self._combined[kind] = M
+            merged: dict[int, np.ndarray] = {0: saved.copy()}
+            for bands in failed:
+                for off, lo, hi, w in bands:
+                    m = merged.setdefault(off, np.zeros(self.n))
+                    m[lo:hi] += w
+            self._combined[kind] = _bands(merged)
         return self._combined[kind]
 
     def apply(self, P: np.ndarray, kind: Hashable, *, count: bool = True) -> np.ndarray:
         """Allocate one token of ``kind`` in every state of ``P`` (axes ``..., u, s``);
         ``count=False``: its failed saves are not added to ``u`` (already counted)."""
         if not (count and self.count_unsaved):
-            return P @ self.combined(kind)
+            if self.n <= DENSE_STATES:
+                return P @ self.dense(kind)
+            out = np.zeros_like(P)
+            for off, lo, hi, w in self.combined(kind):
+                out[..., lo + off : hi + off] += P[..., lo:hi] * w
+            return out
         saved, failed = self.operator(kind)
         out = P * saved
         live = np.flatnonzero(P.any(axis=(*range(P.ndim - 2), P.ndim - 1)))
-        hi = int(live[-1]) + 1 if live.size else 0  # failed-save counts beyond hi have no mass yet
-        for k, F in enumerate(failed, start=1):
-            m = min(hi, self.U - k)
-            if m > 0 and F.any():
-                out[..., k : k + m, :] += P[..., :m, :] @ F
+        hi_u = int(live[-1]) + 1 if live.size else 0  # failed-save counts beyond hi_u have no mass yet
+        for k, bands in enumerate(failed, start=1):
+            m = min(hi_u, self.U - k)
+            if m > 0:
+                if self.n <= DENSE_STATES:
+                    out[..., k : k + m, :] += P[..., :m, :] @ self.dense(kind, k)
+                    continue
+                for off, lo, hi, w in bands:
+                    out[..., k : k + m, lo + off : hi + off] += P[..., :m, lo:hi] * w
         return out
+
+    def dense(self, kind: Hashable, failed: int = 0) -> np.ndarray:
+        """The transition matrix of one token (``failed=0``: failed saves not counted; else the
+        moves with that many failed saves), for small units."""
+        key = (kind, failed)
+        if key not in self._dense:
+            M = np.zeros((self.n, self.n))
+            bands = self.combined(kind) if failed == 0 else self.operator(kind)[1][failed - 1]
+            for off, lo, hi, w in bands:
+                s = np.arange(lo, hi)
+                M[s, s + off] = w
+            self._dense[key] = M
+        return self._dense[key]
 
     # ------------------------------------------------------------------ absorbing tokens
     def absorb(self, kind: Hashable, counts: Dist) -> None:
         """Allocate a random number of tokens of one kind (Horner's scheme)."""
         P = self.state
-        R = counts[counts.max] * P
-        for n in range(counts.max - 1, -1, -1):
+        top = upper(counts)
+        c = np.zeros(top + 1)
+        c[counts.min : top + 1] = counts.pmf[: top + 1 - counts.min]
+        if self.n <= DENSE_STATES and not self.count_unsaved:  # the plain case: one product a token
+            M = self.dense(kind)
+            R = c[top] * P
+            for n in range(top - 1, -1, -1):
+                R = R @ M
+                if c[n]:
+                    R += c[n] * P
+            self.state = R
+            return
+        R = c[top] * P
+        for n in range(top - 1, -1, -1):
             R = self.apply(R, kind)
-            if counts[n]:
-                R = R + counts[n] * P
+            if c[n]:
+                R = R + c[n] * P
         self.state = R
 
     def _shift_held(self, R: np.ndarray, hold: Hold) -> np.ndarray:
@@ -271,8 +364,9 @@ class Chain:
                     out[(slice(None),) * fa + (fo,)] += part
             return out
 
-        R = attacks[attacks.max] * P0
-        for k in range(attacks.max - 1, -1, -1):
+        top = upper(attacks)
+        R = attacks[top] * P0
+        for k in range(top - 1, -1, -1):
             R = op(R)
             if attacks[k]:
                 R = R + attacks[k] * P0

@@ -74,16 +74,28 @@ class Roll:
             return pool_counts(self.die.dist, n, self._category, self.ncat, self._rerolled, only_one=True)
         return Joint.categorical(self.probs).repeat(n)
 
+    @cached_property
+    def _lookup(self) -> tuple[int, np.ndarray, np.ndarray]:
+        """(lowest face, category by face - lowest, re-rolled by face - lowest): the predicates
+        evaluated once per face value, so a sampled pool is sorted by table look-up."""
+        faces = np.asarray(self.die.faces, dtype=np.int64)
+        lo = int(faces.min())
+        values = np.arange(lo, int(faces.max()) + 1)
+        category = np.broadcast_to(np.asarray(self.categorize(values)), values.shape).astype(np.int8)
+        rerolled = np.broadcast_to(np.asarray(self.reroll(values), dtype=bool), values.shape).copy()
+        return lo, category, rerolled
+
     def sample(self, sampler: Sampler, counts: np.ndarray, *, only_one: bool = False) -> np.ndarray:
         """Roll ``counts[t]`` dice for each trial ``t``; ``(trials, ncat - 1)`` counts per category."""
         rolls, valid = sampler.pool(np.asarray(counts, dtype=np.int64), self.die)
-        mask = np.asarray(self.reroll(rolls), dtype=bool) & valid
+        lo, category, rerolled = self._lookup
+        mask = rerolled[rolls - lo] & valid
         if only_one:
             rolls = sampler.reroll_one(rolls, mask, self.die)
         elif mask.any():
             rolls = sampler.reroll(rolls, mask, self.die)
-        cat = np.asarray(self.categorize(rolls))
-        return np.stack([((cat == c) & valid).sum(axis=1) for c in range(self.ncat - 1)], axis=1)
+        cat = np.where(valid, category[rolls - lo], self.ncat - 1)
+        return np.stack([(cat == c).sum(axis=1) for c in range(self.ncat - 1)], axis=1)
 
 
 __all__ = ["Roll"]

@@ -83,6 +83,7 @@ class Allocation:
         self.leaders = Queue(tuple(p.W for p in self.target.leaders))
         self.last = (self.target.leaders or self.target.bodyguard)[-1]
         self._laws: dict[tuple, Law] = {}
+        self._damage: dict[tuple, tuple[float, dict[int, float]]] = {}
         self.chain = Chain(
             (self.bodyguard, self.leaders),
             self.route,
@@ -99,7 +100,7 @@ class Allocation:
     def route(self, kind: tuple[str, int], state: tuple[int, ...]) -> int | None:
         b, c = state
         b_alive, c_alive = b < self.bodyguard.total, c < self.leaders.total
-        precision_first = self.groups[kind[1]].ab.precision and self.leaders.total > 0
+        precision_first = c_alive and self.groups[kind[1]].ab.precision
         if c_alive and (precision_first or not b_alive):
             return 1
         return 0 if b_alive else None
@@ -118,8 +119,7 @@ class Allocation:
         if p is None:  # the unit is destroyed: saves fast-rolled against the last model
             ps = token_save(g, self.last, dev) if self.track else 1.0
             return {(0, 0): ps, (0, 1): 1.0 - ps}
-        ps = token_save(g, p, dev)
-        e = effective_damage(g, p, dev).to_dict()
+        ps, e = self._save_and_damage(kind, p)
         if what == DEVASTATING_HIT:  # conditioned on taking at least one wound
             rest = 1.0 - e.get(0, 0.0)
             if rest <= 0:
@@ -130,6 +130,14 @@ class Allocation:
             key = (min(k, left), 1)
             out[key] = out.get(key, 0.0) + (1.0 - ps) * pk
         return out
+
+    def _save_and_damage(self, kind: tuple[str, int], p: Profile) -> tuple[float, dict[int, float]]:
+        """(P(save passes), law of wounds lost) of a token on ``p``, whatever its wounds left."""
+        key = (kind, p)
+        if key not in self._damage:
+            g, dev = self.groups[kind[1]], kind[0] != NORMAL
+            self._damage[key] = (token_save(g, p, dev), effective_damage(g, p, dev).to_dict())
+        return self._damage[key]
 
     # ------------------------------------------------------------------ Devastating Wounds
     def devastating_hold(self, gi: int, count_only: bool) -> tuple[Hold, str]:

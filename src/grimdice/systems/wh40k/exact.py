@@ -38,16 +38,16 @@ def _saves_uniform(target: Target, groups: list[WeaponGroup]) -> bool:
     return True
 
 
-def _unsaved_by_thinning(g: WeaponGroup, target: Target) -> Dist:
+def _unsaved_by_thinning(g: WeaponGroup, target: Target, tokens: Joint, count: Dist) -> Dist:
     """Failed saves of a group against a unit whose models all save alike: each normal wound
-    fails its save with ``1 - P(save)``; Devastating Wounds Critical Wounds get no save."""
+    fails its save with ``1 - P(save)``; Devastating Wounds Critical Wounds get no save
+    (``tokens``: the group's wound tokens of one attack; ``count``: its attacks)."""
     p_fail = 1.0 - token_save(g, target.all_profiles[0], False)
-    _, tokens = per_attack(g)
     per = Dist.mixture(
         [p for _, p in tokens.items()],
         [Dist.binomial(idx[0], p_fail) + (idx[1] if len(idx) > 1 else 0) for idx, _ in tokens.items()],
     )
-    return per.sum_of(attacks(g))
+    return per.sum_of(count)
 
 
 def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (False, False)) -> dict:
@@ -83,6 +83,7 @@ def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (
         max_tokens = wounds.max
         tables: list = [{k: t.sum(axis=0) for k, t in tabs.items()} for tabs in flag_laws]
         normal: list[Dist] = []
+        per_tokens: list[Joint] = []
         track = True  # failed saves counted by the chain (the attacks are no longer independent)
     else:
         per = [per_attack(g) for g in groups]
@@ -98,6 +99,7 @@ def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (
             for g, (_, t) in zip(groups, per, strict=True)
         ]
         f0 = None
+        per_tokens = [t for _, t in per]
     held = any(t is not None for t in tables)
     # the unit state; with held Devastating Wounds and failed saves to count, a second chain counts
     # them (each Devastating Wounds token is one failed save, allocated last: it cannot change
@@ -115,7 +117,12 @@ def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (
     unsaved = (
         (counter or alloc).chain.unsaved()
         if track
-        else _sum([_unsaved_by_thinning(g, target) for g in groups])
+        else _sum(
+            [
+                _unsaved_by_thinning(g, target, t, n)
+                for g, t, n in zip(groups, per_tokens, counts, strict=True)
+            ]
+        )
     )
     result: dict[str, Dist | dict] = {"hits": hits, "wounds": wounds}
     if any(g.ab.devastating_wounds for g in groups):

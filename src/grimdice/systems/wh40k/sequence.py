@@ -16,6 +16,8 @@ each model's A (plus bonuses) summed over the models.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from grimdice.dice.dist import Dist
@@ -52,16 +54,26 @@ def wound_roll(g: WeaponGroup) -> Roll:
     )
 
 
+@lru_cache(maxsize=256)
+def _roll_probs(target: int, modifier: int, critical: int, reroll: frozenset[int]) -> np.ndarray:
+    """``[P(critical), P(normal), P(fail)]`` of one Hit or Wound roll (the same law for every
+    group with these numbers, computed once; read-only)."""
+    probs = Roll(lambda f: roll_result(f, target, modifier, critical), 3, reroll=_faces(reroll)).probs
+    probs = np.array(probs)
+    probs.setflags(write=False)
+    return probs
+
+
 def hit_probs(g: WeaponGroup) -> np.ndarray:
     """``[P(critical hit), P(normal hit), P(miss)]`` for one attack (after rerolls)."""
     if g.ab.torrent:
         return np.array([0.0, 1.0, 0.0])
-    return hit_roll(g).probs
+    return _roll_probs(g.hit_target, g.hit_modifier, g.critical_hit, g.hit_reroll_faces())
 
 
 def wound_probs(g: WeaponGroup) -> np.ndarray:
     """``[P(critical wound), P(normal wound), P(fail)]`` for one Wound roll (after rerolls)."""
-    return wound_roll(g).probs
+    return _roll_probs(g.wound_target, g.wound_modifier, g.critical_wound, g.wound_reroll_faces())
 
 
 def wound_roll_tokens(g: WeaponGroup) -> Joint:

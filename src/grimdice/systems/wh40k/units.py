@@ -7,6 +7,7 @@ simulated engines resolve exactly the same weapon groups and defending model pro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from grimdice.dice.expr import DiceExpr, parse
 from grimdice.systems.wh40k.orders import (
@@ -193,7 +194,12 @@ def _add(a: DiceExpr, b: DiceExpr) -> DiceExpr:
 
 def save_probability(g: WeaponGroup, p: Profile) -> float:
     """P(saving throw passes) for an attack of group ``g`` allocated to a model ``p``."""
+    cov = cover_applies(p.Sv, g.AP, g.melee, g.cover, g.ab.ignores_cover)
+    return _save_probability(p.Sv, g.AP, cov, g.save_modifier, p.invulnerable)
+
+
+@lru_cache(maxsize=1024)
+def _save_probability(Sv: int, AP: int, cover: bool, modifier: int, invulnerable: int | None) -> float:
     from grimdice.systems.wh40k.rolls import save_passes
 
-    cov = cover_applies(p.Sv, g.AP, g.melee, g.cover, g.ab.ignores_cover)
-    return sum(bool(save_passes(f, p.Sv, g.AP, cov, g.save_modifier, p.invulnerable)) for f in FACES) / 6
+    return sum(bool(save_passes(f, Sv, AP, cover, modifier, invulnerable)) for f in FACES) / 6
