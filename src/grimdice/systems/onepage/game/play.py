@@ -112,8 +112,12 @@ def states(log: dict[str, Any]) -> list[GameState]:
     state = GameState(setup)
     out = [state]
     for i, a in enumerate(log["actions"]):
-        if state.current_player() == TERMINAL:
+        who = state.current_player()
+        if who == TERMINAL:
             raise ScenarioError(f"actions.{i}", "the game has already ended")
+        legal = [o for o, _ in state.chance_outcomes()] if who == CHANCE else state.legal_actions()
+        if a not in legal:
+            raise ScenarioError(f"actions.{i}", f"{a!r} is not a legal step here")
         try:
             state = state.apply(a)
         except (ValueError, IndexError, TypeError, KeyError) as exc:

@@ -34,6 +34,13 @@ from grimdice.systems.onepage.units import UnitState
 ROUNDS = 4  # "After 4 rounds have been played the game ends."
 KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units ... when walking and running."
 EPS = 1e-6
+
+
+def trunc3(x: float) -> float:
+    """``x`` cut (towards zero) to 0.001": a logged move never exceeds its allowance."""
+    return math.trunc(x * 1000) / 1000
+
+
 DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
 
 
@@ -343,8 +350,10 @@ class GameState:
                 end = (ax + ux * step, ay + uy * step)
                 ok, difficult, dangerous = self.placement_ok(u, (ax, ay), end, others, before)
                 # Difficult: "the unit may not move more than its Walk action distance"
-                if ok and not dangerous and (not difficult or step <= walk + EPS):
-                    mv = (round(ux * step, 3), round(uy * step, 3))
+                # Strider: "treat difficult terrain as open terrain when moving"
+                slowed = difficult and not unit.has("strider")
+                if ok and not dangerous and (not slowed or step <= walk + EPS):
+                    mv = (trunc3(ux * step), trunc3(uy * step))
                     if mv not in seen:
                         seen.add(mv)
                         out.append(mv)
@@ -357,14 +366,17 @@ class GameState:
         anchors[u] = (round(ax + dx, 3), round(ay + dy, 3))
         return replace(self, anchors=tuple(anchors))
 
-    def charge_vector(self, u: int, t: int) -> tuple[float, float]:
-        """The Assault move: the block straight towards the closest enemy model until bases touch."""
+    def charge_vector(self, u: int, t: int, unit: bool = False) -> tuple[float, float]:
+        """The Assault move: the block straight towards the closest enemy model until bases touch
+        (``unit``: the unit vector of that direction instead)."""
         a, b = self.models(u), self.models(t)
         d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
         i, j = np.unravel_index(int(np.argmin(d)), d.shape)
         vec = b[j] - a[i]
         dist = float(np.linalg.norm(vec))
         gap = dist - self.setup.radii[u] - self.setup.radii[t]
+        if unit:
+            return (float(vec[0] / dist), float(vec[1] / dist)) if dist > EPS else (0.0, 0.0)
         if dist < EPS or gap <= 0:
             return 0.0, 0.0
         return round(float(vec[0] / dist * gap), 3), round(float(vec[1] / dist * gap), 3)
@@ -474,15 +486,12 @@ class GameState:
         s = self.with_unit(u, states[0]).with_unit(t, states[1])
         if not states[0].destroyed and not states[1].destroyed:
             # "If the defending unit was not completely destroyed, then the assaulting unit must
-            # move back by 1", separating itself from the defending unit."
-            cu, ct = s.models(u).mean(axis=0), s.models(t).mean(axis=0)
-            v = cu - ct
-            n = float(np.linalg.norm(v))
-            if n > EPS:
-                dx, dy = float(v[0] / n), float(v[1] / n)
-                end = (s.anchors[u][0] + dx, s.anchors[u][1] + dy)
-                if s.setup.table.on_table(s.models(u, end), s.setup.radii[u]).all():
-                    s = s.moved(u, dx, dy)
+            # move back by 1", separating itself from the defending unit." (straight away from the
+            # closest defending model)
+            dx, dy = s.charge_vector(u, t, unit=True)
+            end = (s.anchors[u][0] - dx, s.anchors[u][1] - dy)
+            if s.setup.table.on_table(s.models(u, end), s.setup.radii[u]).all():
+                s = s.moved(u, -dx, -dy)
         return s.end_activation()
 
 
