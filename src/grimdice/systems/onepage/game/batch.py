@@ -13,6 +13,7 @@ from grimdice.engine.batch import Progress, parallel_map, wilson
 from grimdice.engine.board import Table, generate_table
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game.play import play
+from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import ArmySide, Setup
 
 MAX_GAMES = 100_000
@@ -34,6 +35,11 @@ class GameJob:
     players: tuple[str, str] = ("ai", "ai")
     keep_log: bool = False
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for i, p in enumerate(self.players):
+            if p not in PLAYERS:
+                raise ScenarioError(f"--players.{i}", f"unknown player {p!r}; allowed: {', '.join(PLAYERS)}")
 
     def __call__(self, seed: int) -> dict[str, Any]:
         table = self.table if self.table is not None else generate_table(seed % (2**32))
