@@ -236,3 +236,13 @@ def test_bad_armies_tables_and_deployments() -> None:
         GameState(setup).apply(0).apply(["side", "south"])
     with pytest.raises(ScenarioError, match="72"):
         Setup(setup.armies, Table(width=60.0))
+
+
+def test_states_serialise_to_json_and_hash() -> None:
+    setup = Setup((load_army_side(MARINES), load_army_side(ORKS)), Table())
+    log = play(setup, 2, ("random", "random"))
+    for s in states(log)[::7]:
+        back = GameState.from_json(s.setup, json.loads(json.dumps(s.to_json())))
+        assert back == s and hash(back) == hash(s)
+        if back.current_player() >= 0:
+            assert back.legal_actions() == s.legal_actions()

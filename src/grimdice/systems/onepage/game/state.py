@@ -142,6 +142,62 @@ class GameState:
         a, b = self.returns()
         return 0 if a > b else 1 if b > a else -1
 
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON (the setup apart: see :meth:`Setup.to_json`)."""
+        return {
+            "phase": self.phase,
+            "player": self.player,
+            "round": self.round,
+            "first": self.first,
+            "finished_first": self.finished_first,
+            "south": self.south,
+            "units": [
+                {
+                    "alive": list(s.alive),
+                    "damage": list(s.damage),
+                    "pinned": s.pinned,
+                    "routed": s.routed,
+                    "shaken": s.shaken,
+                    "immobile": s.immobile,
+                }
+                for s in self.units
+            ],
+            "anchors": [list(a) for a in self.anchors],
+            "activated": list(self.activated),
+            "active": self.active,
+            "action": self.action,
+            "pending": [*self.pending[:3], list(self.pending[3])] if self.pending else [],
+        }
+
+    @classmethod
+    def from_json(cls, setup: Setup, data: dict[str, Any]) -> GameState:
+        p = data["pending"]
+        return cls(
+            setup,
+            data["phase"],
+            data["player"],
+            data["round"],
+            data["first"],
+            data["finished_first"],
+            data["south"],
+            tuple(
+                UnitState(
+                    tuple(u["alive"]),
+                    tuple(u["damage"]),
+                    u["pinned"],
+                    u["routed"],
+                    u["shaken"],
+                    u["immobile"],
+                )
+                for u in data["units"]
+            ),
+            tuple((float(x), float(y)) for x, y in data["anchors"]),
+            tuple(data["activated"]),
+            data["active"],
+            data["action"],
+            (p[0], p[1], p[2], tuple(p[3])) if p else (),
+        )
+
     # ------------------------------------------------------------------ geometry
 
     def side_of(self, u: int) -> int:
