@@ -300,6 +300,10 @@ from grimdice.cli.roster_cmds import register as _register_roster_cmds  # noqa: 
 
 _register_roster_cmds(app)
 
+from grimdice.cli.game_cmds import register as _register_game_cmds  # noqa: E402
+
+_register_game_cmds(app)
+
 
 def main() -> None:
     app()

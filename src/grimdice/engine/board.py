@@ -77,8 +77,15 @@ class Terrain:
         return trait in self.traits
 
     def contains(self, points: np.ndarray) -> np.ndarray:
-        """Whether each of ``points`` (``(n, 2)``) lies inside the polygon (even-odd rule)."""
-        return contains(self.corners, points)
+        """Whether each of ``points`` (``(n, 2)``) lies inside the polygon (even-odd rule); points
+        outside the bounding box are rejected without the polygon test."""
+        p = np.atleast_2d(np.asarray(points, dtype=np.float64))
+        x0, y0, x1, y1 = self.bounds
+        box = (p[:, 0] >= x0) & (p[:, 0] <= x1) & (p[:, 1] >= y0) & (p[:, 1] <= y1)
+        out = np.zeros(len(p), dtype=bool)
+        if box.any():
+            out[box] = contains(self.corners, p[box])
+        return out
 
     @property
     def bounds(self) -> tuple[float, float, float, float]:

@@ -1,0 +1,133 @@
+"""``grimdice play ARMY_A ARMY_B`` (many AI-vs-AI One Page 40k games) and ``grimdice replay
+GAME.json`` (a logged game drawn round by round). Registered on the app by :func:`register`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from grimdice.cli.render import fail
+from grimdice.errors import GrimdiceError
+
+
+def play(
+    army_a: Annotated[Path, typer.Argument(help="One Page 40k army file (kind: army).")],
+    army_b: Annotated[Path, typer.Argument(help="The opposing army file.")],
+    games: Annotated[int, typer.Option("--games", help="Games to play.")] = 20,
+    seed: Annotated[int, typer.Option("--seed", help="Seed; each game's seed is spawned from it.")] = 0,
+    table: Annotated[
+        Path | None, typer.Option("--table", help="Table YAML (default: generated per game).")
+    ] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Local worker processes.")] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address.")] = None,
+    players: Annotated[str, typer.Option("--players", help="Players A,B: ai or random.")] = "ai,ai",
+    save: Annotated[Path | None, typer.Option("--save", help="Folder for each game's JSON log.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play GAMES AI-vs-AI games of One Page 40k between two armies; win rates and unit statistics."""
+    from grimdice.cli.app import ProgressBar
+    from grimdice.systems.onepage.game.batch import GameJob, run_games, summarise
+    from grimdice.systems.onepage.game.setup import load_army_side, load_table
+
+    err = Console(stderr=True)
+    bar = ProgressBar(err)
+    try:
+        if workers is not None and not 1 <= workers <= 256:
+            raise GrimdiceError("--workers: 1 to 256 worker processes")
+        pl = tuple(p.strip() for p in players.split(","))
+        if len(pl) != 2:
+            raise GrimdiceError("--players: two players, e.g. ai,random")
+        a, b = load_army_side(army_a), load_army_side(army_b)
+        job = GameJob((a, b), load_table(table) if table else None, (pl[0], pl[1]), keep_log=save is not None)
+        logs = run_games(job, games, seed, workers=workers, scheduler=scheduler, progress=bar)
+    except GrimdiceError as exc:
+        raise fail(exc, err) from None
+    finally:
+        bar.close()
+    if save is not None:
+        save.mkdir(parents=True, exist_ok=True)
+        for i, g in enumerate(logs):
+            (save / f"game-{i + 1:04d}.json").write_text(
+                json.dumps({k: v for k, v in g.items() if k != "kills"})
+            )
+    summary = summarise(logs, (a.name, b.name))
+    summary["seed"] = seed
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    show(summary)
+
+
+def show(s: dict[str, Any]) -> None:
+    out = Console()
+    r = s["army_a"]
+    head = f"{s['armies'][0]} vs {s['armies'][1]}: {s['games']} games (seed {s['seed']})"
+    out.print(head, markup=False, highlight=False)
+    for k in ("win", "draw", "loss"):
+        v = r[k]
+        out.print(
+            f"  {s['armies'][0]} {k}: {v['rate']:.1%} (95% CI {v['low']:.1%}-{v['high']:.1%})", markup=False
+        )
+    out.print(f"  mean scores: {s['mean_scores'][0]:.1f} - {s['mean_scores'][1]:.1f}", markup=False)
+    t = Table("army", "unit", "pts", "survival", "models left", "pts killed")
+    for u in s["units"]:
+        t.add_row(
+            s["armies"][u["army"]],
+            u["unit"],
+            str(u["cost"]),
+            f"{u['survival']:.0%}",
+            f"{u['mean_models_left']:.1f}",
+            f"{u['mean_points_killed']:.1f}",
+        )
+    out.print(t)
+
+
+def replay(
+    game: Annotated[Path, typer.Argument(help="A game log written by grimdice play --save.")],
+    png: Annotated[Path | None, typer.Option("--png", help="Folder for one PNG per round.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the replayed result as JSON.")] = False,
+) -> None:
+    """Replay a logged game exactly (no dice) and check it; draw each round with --png."""
+    from grimdice.io.scenario import load_scenario
+    from grimdice.systems.onepage.game.play import replay as run_replay
+
+    err = Console(stderr=True)
+    try:
+        log = load_scenario(game)
+        again = run_replay(log)
+        same = again["events"] == log.get("events") and again["scores"] == log.get("scores")
+        files: list[str] = []
+        if png is not None:
+            from grimdice.systems.onepage.game.draw import draw_rounds
+
+            files = [str(p) for p in draw_rounds(log, png)]
+    except GrimdiceError as exc:
+        raise fail(exc, err) from None
+    except ImportError as exc:
+        raise fail(GrimdiceError(f"{exc.name} is missing: pip install 'grimdice[plot]'"), err) from None
+    result = {"scores": again["scores"], "winner": again["winner"], "matches_log": same, "png": files}
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        w = again["winner"]
+        who = "draw" if w < 0 else f"army {w + 1} wins"
+        typer.echo(
+            f"scores {again['scores'][0]:g} - {again['scores'][1]:g}: {who}; replay matches log: {same}"
+        )
+        for f in files:
+            typer.echo(f)
+    if not same:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(play)
+    app.command()(replay)
+
+
+__all__ = ["register"]

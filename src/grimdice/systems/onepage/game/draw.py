@@ -1,0 +1,81 @@
+"""A logged game drawn round by round with matplotlib (the ``plot`` extra): terrain, bases, unit
+labels, moves (grey arrows), shots (army-coloured arrows) and assaults (black arrows)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from grimdice.systems.onepage.game.play import states
+
+COLOURS = ("tab:blue", "tab:red")
+TERRAIN = {
+    "impassable": "dimgray",
+    "blocks_sight": "sienna",
+    "cover": "forestgreen",
+    "dangerous": "orange",
+    "difficult": "olive",
+}
+
+
+def draw_rounds(log: dict[str, Any], folder: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Circle, Polygon
+
+    sts = states(log)
+    folder.mkdir(parents=True, exist_ok=True)
+    setup = sts[0].setup
+    out: list[Path] = []
+    rounds = sorted({s.round for s in sts if s.units})
+    for rnd in rounds:
+        steps = [
+            (s, a, n)
+            for s, a, n in zip(sts, log["actions"], sts[1:], strict=False)
+            if s.units and s.round == rnd
+        ]
+        if not steps:
+            continue
+        end = steps[-1][2]
+        fig, ax = plt.subplots(figsize=(12, 8))
+        ax.set_xlim(0, setup.table.width)
+        ax.set_ylim(0, setup.table.depth)
+        ax.set_aspect("equal")
+        ax.set_title(f"Round {rnd} (end): scores {end.returns()[0]:g} - {end.returns()[1]:g}")
+        for t in setup.table.terrain:
+            trait = next((k for k in TERRAIN if t.has(k)), None)
+            ax.add_patch(Polygon(t.corners, closed=True, color=TERRAIN.get(trait or "", "khaki"), alpha=0.45))
+            cx, cy = t.corners.mean(axis=0)
+            ax.text(cx, cy, t.name, fontsize=6, ha="center", va="center")
+        for s, a, n in steps:
+            if s.phase == "play" and a[0] in ("walk", "run", "assault"):
+                u = int(a[1])
+                (x0, y0), (x1, y1) = s.anchors[u], n.anchors[u]
+                colour = "black" if a[0] == "assault" else "gray"
+                ax.annotate(
+                    "", (x1, y1), (x0, y0), arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.2}
+                )
+            if s.phase == "combat" and s.pending[0] == "shoot":
+                _, u, t, _ = s.pending
+                p, q = s.models(u).mean(axis=0), s.models(t).mean(axis=0)
+                c = COLOURS[setup.owner[u]]
+                ax.annotate("", q, p, arrowprops={"arrowstyle": "-|>", "color": c, "lw": 1, "ls": "--"})
+        for u, unit in enumerate(setup.units):
+            if end.units[u].destroyed:
+                continue
+            c = COLOURS[setup.owner[u]]
+            for x, y in end.models(u):
+                ax.add_patch(Circle((x, y), setup.radii[u], color=c, alpha=0.8))
+            x, y = end.models(u).mean(axis=0)
+            label = unit.name + (" (pinned)" if end.units[u].pinned else "")
+            ax.text(x, y + 2.2, label, fontsize=7, ha="center", color=c)
+        path = folder / f"round-{rnd}.png"
+        fig.savefig(path, dpi=80)
+        plt.close(fig)
+        out.append(path)
+    return out
+
+
+__all__ = ["draw_rounds"]

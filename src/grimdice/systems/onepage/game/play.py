@@ -1,0 +1,143 @@
+"""Playing a whole game from a seed, its JSON log, and replaying the log exactly.
+
+A game's randomness is one seed: ``SeedSequence(seed)`` spawns the chance stream and one stream per
+player. The log records every action and chance outcome in order with a readable event, so
+:func:`replay` rebuilds every state without any dice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.errors import ScenarioError
+from grimdice.systems.onepage.game.players import PLAYERS
+from grimdice.systems.onepage.game.setup import Setup
+from grimdice.systems.onepage.game.state import GameState
+
+LOG_VERSION = 1
+
+
+def sample(outcomes: list[tuple[Any, float]], rng: np.random.Generator) -> Any:
+    probs = np.array([p for _, p in outcomes])
+    i = int(np.searchsorted(np.cumsum(probs), rng.random() * probs.sum(), side="right"))
+    return outcomes[min(i, len(outcomes) - 1)][0]
+
+
+def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
+    """A readable record of one step (used by the PNG replay and the statistics)."""
+    e: dict[str, Any] = {"round": state.round, "phase": state.phase}
+    names = [u.name for u in state.setup.units]
+    if state.phase == "combat":
+        kind, u, t, _ = state.pending
+        e.update(kind=kind, unit=u, target=t, models=[after.units[u].models, after.units[t].models])
+        e["pinned"] = after.units[t].pinned
+        return e
+    if state.phase == "rolloff":
+        e["winner"] = int(action)
+        return e
+    e["player"] = state.player
+    e["action"] = action
+    if state.phase == "play":
+        u = int(action[1])
+        e["unit"] = names[u]
+        e["from"] = list(state.anchors[u])
+        e["to"] = list(after.anchors[u])
+    return e
+
+
+def play(setup: Setup, seed: int, players: tuple[str, str] = ("ai", "ai")) -> dict[str, Any]:
+    """Play one game; the log (JSON-ready) with the scores, winner and per-unit results."""
+    for i, p in enumerate(players):
+        if p not in PLAYERS:
+            raise ScenarioError(f"players.{i}", f"unknown player {p!r}; allowed: {', '.join(PLAYERS)}")
+    chance_ss, *player_ss = np.random.SeedSequence(seed).spawn(3)
+    chance = np.random.default_rng(chance_ss)
+    rngs = [np.random.default_rng(s) for s in player_ss]
+    state = GameState(setup)
+    actions: list[Any] = []
+    events: list[dict[str, Any]] = []
+    while state.current_player() != TERMINAL:
+        p = state.current_player()
+        a = sample(state.chance_outcomes(), chance) if p == CHANCE else PLAYERS[players[p]](state, rngs[p])
+        nxt = state.apply(a)
+        actions.append(a)
+        events.append(event(state, a, nxt))
+        state = nxt
+    return record(setup, seed, players, actions, events, state)
+
+
+def record(
+    setup: Setup,
+    seed: int,
+    players: tuple[str, str],
+    actions: list[Any],
+    events: list[dict[str, Any]],
+    end: GameState,
+) -> dict[str, Any]:
+    return {
+        "version": LOG_VERSION,
+        "seed": seed,
+        "players": list(players),
+        "setup": setup.to_json(),
+        "actions": actions,
+        "events": events,
+        "scores": end.returns(),
+        "winner": end.winner(),
+        "units": [
+            {
+                "name": u.name,
+                "army": setup.owner[i],
+                "cost": u.cost,
+                "models": end.units[i].models,
+                "started": u.size,
+                "destroyed": end.units[i].destroyed,
+                "pinned": end.units[i].pinned,
+            }
+            for i, u in enumerate(setup.units)
+        ],
+    }
+
+
+def states(log: dict[str, Any]) -> list[GameState]:
+    """Every state of a logged game, rebuilt from its setup and actions (no dice)."""
+    if not isinstance(log, dict) or log.get("version") != LOG_VERSION:
+        raise ScenarioError("version", f"a grimdice game log of version {LOG_VERSION}")
+    for k in ("setup", "actions"):
+        if k not in log:
+            raise ScenarioError(k, "missing from the game log")
+    setup = Setup.from_json(log["setup"])
+    state = GameState(setup)
+    out = [state]
+    for i, a in enumerate(log["actions"]):
+        who = state.current_player()
+        if who == TERMINAL:
+            raise ScenarioError(f"actions.{i}", "the game has already ended")
+        legal = [o for o, _ in state.chance_outcomes()] if who == CHANCE else state.legal_actions()
+        if a not in legal:
+            raise ScenarioError(f"actions.{i}", f"{a!r} is not a legal step here")
+        try:
+            state = state.apply(a)
+        except (ValueError, IndexError, TypeError, KeyError) as exc:
+            raise ScenarioError(f"actions.{i}", f"not a legal step here: {exc}") from None
+        out.append(state)
+    return out
+
+
+def replay(log: dict[str, Any]) -> dict[str, Any]:
+    """Replay a log; the record it rebuilds (equal to the log when the log is genuine)."""
+    sts = states(log)
+    events = [event(s, a, n) for s, a, n in zip(sts, log["actions"], sts[1:], strict=False)]
+    return record(
+        sts[0].setup,
+        log.get("seed", 0),
+        tuple(log.get("players", ("ai", "ai"))),
+        list(log["actions"]),
+        events,
+        sts[-1],
+    )
+
+
+__all__ = ["play", "replay", "sample", "states"]

@@ -1,0 +1,118 @@
+"""Players: a uniformly random legal player, and an AI that plays to the scoring rule.
+
+The AI reads the exact engine's laws (cached by situation, see :func:`~.state.combat_law`): it
+values an outcome by the points it adds to its score ("the point value of all enemy units they
+completely destroyed, or that are pinned") minus the points it gives away, plus a small share for
+models killed (attrition towards later kills). It shoots the target with the highest expected
+value, walks where its shooting is best (taking cover when it can), assaults only when the
+expected melee value is positive, and otherwise closes in on the nearest enemy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from grimdice.systems.onepage.game.setup import Setup
+from grimdice.systems.onepage.game.state import GameState, combat_law
+from grimdice.systems.onepage.units import UnitState
+
+Player = Callable[[GameState, np.random.Generator], Any]
+ATTRITION = 0.3  # value of a killed model as a share of its unit's points per model
+COVER = 5.0  # points-equivalent bonus for ending a move in cover
+APPROACH = 0.5  # points-equivalent per inch closer to the nearest enemy (units without a shot)
+
+
+def random_player(state: GameState, rng: np.random.Generator) -> Any:
+    """Any legal action, uniformly."""
+    acts = state.legal_actions()
+    return acts[int(rng.integers(len(acts)))]
+
+
+def worth(setup: Setup, u: int, s: UnitState) -> float:
+    """Points the enemy scores for unit ``u`` in state ``s`` (destroyed or pinned), plus attrition."""
+    unit = setup.units[u]
+    gone = unit.cost if (s.destroyed or s.pinned) else 0.0
+    lost = (unit.size - s.models) / unit.size if unit.size else 0.0
+    return gone + ATTRITION * unit.cost * lost
+
+
+def shot_value(state: GameState, u: int, t: int, anchor: tuple[float, float] | None, action: str) -> float:
+    key = state.shot_key(u, t, anchor, action)
+    if key[1] == 0:
+        return 0.0
+    st = state.units[t]
+    base = worth(state.setup, t, st)
+    law = combat_law(state.setup, "shoot", u, state.units[u], t, st, key)
+    return sum(p * (worth(state.setup, t, s[0]) - base) for s, p in law)
+
+
+def melee_value(state: GameState, u: int, t: int) -> float:
+    s2 = state.moved(u, *state.charge_vector(u, t))
+    su, st = state.units[u], state.units[t]
+    law = combat_law(state.setup, "melee", u, su, t, st, s2.melee_key(u, t))
+    bu, bt = worth(state.setup, u, su), worth(state.setup, t, st)
+    return sum(p * ((worth(state.setup, t, s[1]) - bt) - (worth(state.setup, u, s[0]) - bu)) for s, p in law)
+
+
+def best_shot(state: GameState, u: int, anchor: tuple[float, float] | None, action: str) -> tuple[float, int]:
+    best, tgt = 0.0, -1
+    for t in state.valid_targets(u, anchor):
+        v = shot_value(state, u, t, anchor, action)
+        if v > best + 1e-12:
+            best, tgt = v, t
+    return best, tgt
+
+
+def nearest_gap(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> float:
+    gaps = [state.gap(u, t, anchor) for t in state.enemies(u)]
+    return min(gaps) if gaps else 0.0
+
+
+def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
+    pts = state.models(u, anchor)
+    return bool(state.setup.table.pieces_at(pts, "cover").any(axis=1).mean() > 0.5)
+
+
+def ai_player(state: GameState, rng: np.random.Generator) -> Any:
+    """The scoring-rule AI (see the module text); ties go to the first legal action."""
+    acts = state.legal_actions()
+    if state.phase == "side":
+        return acts[0]
+    if state.phase == "shoot":
+        return ["shoot", best_shot(state, state.active, None, state.action)[1]]
+    best, choice = -np.inf, acts[0]
+    gaps: dict[int, float] = {}
+    for a in acts:
+        kind, u = a[0], a[1]
+        if kind == "idle":
+            return a
+        if u not in gaps:
+            gaps[u] = nearest_gap(state, u)
+        if kind == "assault":
+            v = melee_value(state, u, a[2])
+            v = v + 1.0 if v > 0 else -np.inf  # charge only when the odds favour it
+        elif kind == "hold":
+            v = best_shot(state, u, None, "hold")[0] + (
+                COVER if in_cover_at(state, u, state.anchors[u]) else 0.0
+            )
+        else:
+            ax, ay = state.anchors[u]
+            end = (ax + a[2], ay + a[3])
+            shot = best_shot(state, u, end, "walk")[0] if kind == "walk" else 0.0
+            closer = gaps[u] - nearest_gap(state, u, end)
+            v = (
+                shot
+                + (COVER if in_cover_at(state, u, end) else 0.0)
+                + APPROACH * closer * (0.2 if shot else 1.0)
+            )
+        if v > best + 1e-9:
+            best, choice = v, a
+    return choice
+
+
+PLAYERS: dict[str, Player] = {"ai": ai_player, "random": random_player}
+
+__all__ = ["PLAYERS", "Player", "ai_player", "random_player"]

@@ -1,0 +1,130 @@
+"""What a game is played with and does not change: the two fielded armies, model bases, the table.
+
+Bases follow the text's "general guidelines for base sizes": "Infantry – 28mm Round to 40mm Round",
+"Monsters & Walkers – 60mm Round", "Vehicles – Not mounted on a base". An army file's unit entry may
+give ``base: MM`` (a round base diameter in millimetres); the game reads it before the army is
+validated, so the army format itself is unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from grimdice.engine.board import Table, generate_table, table_from_mapping, table_to_mapping
+from grimdice.errors import ScenarioError
+from grimdice.io.scenario import load_scenario, validate
+from grimdice.systems.onepage.profiles import Army
+from grimdice.systems.onepage.units import Unit, field_army
+
+MM = 25.4  # millimetres per inch
+#: default round base diameters (mm) by unit type; a vehicle's hull is taken as a 100 mm disc
+BASE_MM = {"infantry": 32, "hero": 40, "walker": 60, "monster": 60, "vehicle": 100}
+GAP = 0.5  # inches between neighbouring bases in a formation (coherency asks for 1" or less)
+COLUMNS = 5  # models per rank of a formation
+
+
+@dataclass(frozen=True)
+class ArmySide:
+    """One army as played: its fielded units, each unit's base radius (inches), and the raw data."""
+
+    name: str
+    units: tuple[Unit, ...]
+    radii: tuple[float, ...]
+    data: dict[str, Any]
+
+
+def army_from_mapping(data: Any, where: str) -> ArmySide:
+    """Field an army mapping (``kind: army``) for play: bases read, merges/joins applied, limits
+    checked (a violation is an error here: a game needs legal armies)."""
+    if not isinstance(data, dict):
+        raise ScenarioError(where, "an army file is a mapping with kind: army")
+    raw = copy.deepcopy(data)
+    if raw.get("kind") != "army":
+        raise ScenarioError(f"{where}.kind", "an army file has 'kind: army'")
+    bases: dict[str, float] = {}
+    for i, u in enumerate(raw.get("units") or []):
+        if isinstance(u, dict) and "base" in u:
+            b = u.pop("base")
+            if isinstance(b, bool) or not isinstance(b, (int, float)) or not 20 <= b <= 200:
+                raise ScenarioError(f"{where}.units.{i}.base", "a round base diameter of 20 to 200 mm")
+            bases[str(u.get("label") or u.get("name"))] = float(b)
+    try:
+        army = validate(Army, raw)
+    except ScenarioError as exc:
+        raise ScenarioError(f"{where}.{exc.field}", exc.message) from None
+    fielded = field_army(army)
+    if fielded.violations:
+        v = fielded.violations[0]
+        raise ScenarioError(f"{where}.{v.field}", v.message)
+    radii = []
+    for u in fielded.units:
+        kind = u.kind
+        mm = bases.get(u.name)
+        if mm is None:
+            mm = BASE_MM["hero"] if (u.size == 1 and u.has("hero")) else BASE_MM[kind]
+        radii.append(mm / MM / 2)
+    return ArmySide(army.name or where, tuple(fielded.units), tuple(radii), data)
+
+
+def load_army_side(path: str | Path) -> ArmySide:
+    return army_from_mapping(load_scenario(path), Path(path).name)
+
+
+def load_table(path: str | Path) -> Table:
+    data = load_scenario(path)
+    return table_from_mapping(data.get("table", data) if isinstance(data, dict) else data)
+
+
+@dataclass(eq=False)
+class Setup:
+    """Both armies and the table; units are numbered army 0's first, then army 1's."""
+
+    armies: tuple[ArmySide, ArmySide]
+    table: Table
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if (self.table.width, self.table.depth) != (72.0, 48.0):
+            raise ScenarioError("table", "One Page 40k is played on a 6'x4' (72\" x 48\") table")
+        self.units: tuple[Unit, ...] = self.armies[0].units + self.armies[1].units
+        self.radii = np.array(self.armies[0].radii + self.armies[1].radii)
+        self.owner = tuple([0] * len(self.armies[0].units) + [1] * len(self.armies[1].units))
+        self.offsets = tuple(formation(u.size, r) for u, r in zip(self.units, self.radii, strict=True))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"armies": [a.data for a in self.armies], "table": table_to_mapping(self.table)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Setup:
+        armies = tuple(army_from_mapping(a, f"armies.{i}") for i, a in enumerate(data["armies"]))
+        return cls((armies[0], armies[1]), table_from_mapping(data["table"]))
+
+
+def formation(n: int, radius: float) -> np.ndarray:
+    """Model centres relative to the unit's anchor: ranks of :data:`COLUMNS` models, bases
+    :data:`GAP` apart, the first rank on the anchor and the others behind it (+y, flipped for the
+    north army). Removing models from the end keeps every rank-and-file block coherent."""
+    s = 2 * radius + GAP
+    cols = min(COLUMNS, n)
+    out = np.array([((k % cols - (cols - 1) / 2) * s, (k // cols) * s) for k in range(n)], dtype=float)
+    return out
+
+
+def make_setup(army_a: ArmySide, army_b: ArmySide, table: Table | None = None, table_seed: int = 0) -> Setup:
+    return Setup((army_a, army_b), table if table is not None else generate_table(table_seed))
+
+
+__all__ = [
+    "ArmySide",
+    "Setup",
+    "army_from_mapping",
+    "formation",
+    "load_army_side",
+    "load_table",
+    "make_setup",
+]

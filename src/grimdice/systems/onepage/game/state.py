@@ -1,0 +1,638 @@
+"""The game of One Page 40k v2.21 as a state in the style of game-playing libraries.
+
+:class:`GameState` follows :class:`grimdice.engine.game.State`: ``current_player()`` (0, 1,
+``CHANCE`` or ``TERMINAL``), ``legal_actions()``, ``chance_outcomes()``, ``apply(a)`` (a new state;
+states are frozen and cheap to copy) and ``returns()`` (both players' scores). The sequence is the
+text's: roll-off ("the winner gets to deploy first. He first chooses one table side"), deployment
+"within 12" of his table edge", then 4 rounds of alternating activations, each unit taking one
+action (Hold, Walk, Run, Assault). Shooting and melee are chance nodes whose outcomes are the exact
+engine's end-state tables (``exact.shooting_table`` / ``exact.melee_table``), so the game's combat
+results have the law ``calculate()`` gives for the same situation. Simplifications: docs/onepage-game.md.
+
+Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["walk", u, dx, dy]``,
+``["run", u, dx, dy]``, ``["assault", u, target]``, ``["idle", u]`` (a Pinned unit), then after
+Hold/Walk ``["shoot", target]`` (``-1``: no shot).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from grimdice.engine.board import base_distances, path_blocked, segments_cross, sight_blocked
+from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.errors import ScenarioError
+from grimdice.systems.onepage.exact import melee_table, shooting_table
+from grimdice.systems.onepage.game.setup import Setup
+from grimdice.systems.onepage.movement import DEPLOY_ZONE, move_distance
+from grimdice.systems.onepage.profiles import Conditions
+from grimdice.systems.onepage.units import UnitState
+
+ROUNDS = 4  # "After 4 rounds have been played the game ends."
+KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units ... when walking and running."
+EPS = 1e-6
+
+
+def trunc3(x: float) -> float:
+    """``x`` cut (towards zero) to 0.001": a logged move never exceeds its allowance."""
+    return math.trunc(x * 1000) / 1000
+
+
+DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything that changes in a game (the armies and table are in the shared :class:`Setup`)."""
+
+    setup: Setup
+    phase: str = "rolloff"  # rolloff, side, play, shoot, combat, end
+    player: int = 0  # the player to act (play/shoot/side)
+    round: int = 1
+    first: int = 0  # who goes first this round
+    finished_first: int = -1  # "the player that finished activating first in the previous round"
+    south: int = 0  # the player deployed along the y = 0 edge
+    units: tuple[UnitState, ...] = ()
+    anchors: tuple[tuple[float, float], ...] = ()
+    activated: tuple[bool, ...] = ()
+    active: int = -1  # the unit acting (shoot/combat phases)
+    action: str = ""  # its action this activation
+    pending: tuple[Any, ...] = ()  # the combat awaiting chance: ("shoot"|"melee", a, d, conditions)
+
+    # ------------------------------------------------------------------ protocol
+
+    def current_player(self) -> int:
+        if self.phase == "end":
+            return TERMINAL
+        if self.phase in ("rolloff", "combat"):
+            return CHANCE
+        return self.player
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == "rolloff":
+            # "in the event of a tie the players must re-roll until there is a winner"
+            return [(0, 0.5), (1, 0.5)]
+        if self.phase == "combat":
+            return [(i, p) for i, (_, p) in enumerate(self.combat_table())]
+        raise ValueError("not a chance node")
+
+    def legal_actions(self) -> list[list[Any]]:
+        if self.phase == "side":
+            return [["side", "south"], ["side", "north"]]
+        if self.phase == "shoot":
+            return [["shoot", t] for t in self.valid_targets(self.active)] + [["shoot", -1]]
+        if self.phase != "play":
+            return []
+        out: list[list[Any]] = []
+        for u in self.ready(self.player):
+            out += self.unit_actions(u)
+        return out
+
+    def apply(self, a: Any) -> GameState:
+        if self.phase == "rolloff":
+            return replace(self, phase="side", player=int(a), first=int(a))
+        if self.phase == "side":
+            south = self.player if a[1] == "south" else 1 - self.player
+            return deploy(self.setup, self.player, south)
+        if self.phase == "combat":
+            return self.resolve(int(a))
+        kind = a[0]
+        if kind == "shoot":
+            t = int(a[1])
+            if t < 0:
+                return self.end_activation()
+            return replace(
+                self, phase="combat", pending=("shoot", self.active, t, self.shot_key(self.active, t))
+            )
+        u = int(a[1])
+        if kind == "idle":
+            # "Pinned units must spend their next activation being idle, which recovers them"
+            s = self.with_unit(u, replace(self.units[u], pinned=False))
+            return replace(s, active=u, action="idle").end_activation()
+        if kind == "hold":
+            return replace(self, phase="shoot", active=u, action="hold")
+        if kind in ("walk", "run"):
+            s = self.moved(u, float(a[2]), float(a[3]))
+            if kind == "run":  # "Run – ... it may not shoot at any point"
+                return replace(s, active=u, action="run").end_activation()
+            return replace(s, phase="shoot", active=u, action="walk")
+        if kind == "assault":
+            t = int(a[2])
+            dx, dy = self.charge_vector(u, t)
+            s = self.moved(u, dx, dy)
+            return replace(
+                s, phase="combat", active=u, action="assault", pending=("melee", u, t, s.melee_key(u, t))
+            )
+        raise ValueError(f"unknown action {a!r}")
+
+    def returns(self) -> list[float]:
+        """Each player's score: "sum the point value of all enemy units they completely destroyed,
+        or that are pinned"."""
+        score = [0.0, 0.0]
+        for i, s in enumerate(self.units):
+            if s.destroyed or s.pinned:
+                score[1 - self.setup.owner[i]] += self.setup.units[i].cost
+        return score
+
+    def winner(self) -> int:
+        """0 or 1, or -1 for a draw: "The player with the highest score wins." """
+        a, b = self.returns()
+        return 0 if a > b else 1 if b > a else -1
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON (the setup apart: see :meth:`Setup.to_json`)."""
+        return {
+            "phase": self.phase,
+            "player": self.player,
+            "round": self.round,
+            "first": self.first,
+            "finished_first": self.finished_first,
+            "south": self.south,
+            "units": [
+                {
+                    "alive": list(s.alive),
+                    "damage": list(s.damage),
+                    "pinned": s.pinned,
+                    "routed": s.routed,
+                    "shaken": s.shaken,
+                    "immobile": s.immobile,
+                }
+                for s in self.units
+            ],
+            "anchors": [list(a) for a in self.anchors],
+            "activated": list(self.activated),
+            "active": self.active,
+            "action": self.action,
+            "pending": [*self.pending[:3], list(self.pending[3])] if self.pending else [],
+        }
+
+    @classmethod
+    def from_json(cls, setup: Setup, data: dict[str, Any]) -> GameState:
+        p = data["pending"]
+        return cls(
+            setup,
+            data["phase"],
+            data["player"],
+            data["round"],
+            data["first"],
+            data["finished_first"],
+            data["south"],
+            tuple(
+                UnitState(
+                    tuple(u["alive"]),
+                    tuple(u["damage"]),
+                    u["pinned"],
+                    u["routed"],
+                    u["shaken"],
+                    u["immobile"],
+                )
+                for u in data["units"]
+            ),
+            tuple((float(x), float(y)) for x, y in data["anchors"]),
+            tuple(data["activated"]),
+            data["active"],
+            data["action"],
+            (p[0], p[1], p[2], tuple(p[3])) if p else (),
+        )
+
+    # ------------------------------------------------------------------ geometry
+
+    def side_of(self, u: int) -> int:
+        return self.setup.owner[u]
+
+    def flip(self, u: int) -> float:
+        return 1.0 if self.setup.owner[u] == self.south else -1.0
+
+    def models(self, u: int, anchor: tuple[float, float] | None = None) -> np.ndarray:
+        """Centres of the unit's models alive (the first ``models`` of its formation)."""
+        ax, ay = self.anchors[u] if anchor is None else anchor
+        off = self.setup.offsets[u][: self.units[u].models]
+        return off * np.array([1.0, -self.flip(u)]) + np.array([ax, ay])
+
+    def alive(self, u: int) -> bool:
+        return not self.units[u].destroyed
+
+    def enemies(self, u: int) -> list[int]:
+        return [v for v in range(len(self.units)) if self.side_of(v) != self.side_of(u) and self.alive(v)]
+
+    def gap(self, u: int, v: int, anchor: tuple[float, float] | None = None) -> float:
+        r = self.setup.radii
+        d = base_distances(
+            self.models(u, anchor),
+            np.full(self.units[u].models, r[u]),
+            self.models(v),
+            np.full(self.units[v].models, r[v]),
+        )
+        return float(d.min())
+
+    def height(self, u: int) -> float:
+        return float(self.setup.table.height_at(self.models(u)).mean())
+
+    # ------------------------------------------------------------------ turn order
+
+    def ready(self, p: int) -> list[int]:
+        return [
+            u
+            for u, s in enumerate(self.units)
+            if self.setup.owner[u] == p and not s.destroyed and not self.activated[u]
+        ]
+
+    def unit_actions(self, u: int) -> list[list[Any]]:
+        st, unit = self.units[u], self.setup.units[u]
+        if st.pinned:
+            return [["idle", u]]
+        out: list[list[Any]] = [["hold", u]]
+        if st.immobile:  # "Immobile – The Vehicle may not move or pivot until the end of the game."
+            return out
+        for kind in ("walk", "run"):
+            for dx, dy in self.moves(u, kind):
+                out.append([kind, u, dx, dy])
+        reach = move_distance(unit, "assault")
+        for t in self.enemies(u):
+            if self.gap(u, t) <= reach + EPS and self.charge_ok(u, t):
+                out.append(["assault", u, t])
+        return out
+
+    def end_activation(self) -> GameState:
+        u = self.active
+        units = list(self.units)
+        if units[u].shaken and self.action != "":  # Shaken lasts "until the end of its next activation"
+            units[u] = replace(units[u], shaken=False)
+        act = list(self.activated)
+        act[u] = True
+        s = replace(
+            self, units=tuple(units), activated=tuple(act), phase="play", active=-1, action="", pending=()
+        )
+        return s.next_turn(self.side_of(u))
+
+    def next_turn(self, p: int) -> GameState:
+        """ "Then his turn ends and the opposing player does the same. This continues until all
+        units have activated, at which point the round ends and a new one begins." """
+        ff = self.finished_first
+        if ff < 0 and not self.ready(p):
+            ff = p
+        s = replace(self, finished_first=ff)
+        if s.ready(1 - p):
+            return replace(s, player=1 - p)
+        if s.ready(p):
+            return replace(s, player=p)
+        if self.round >= ROUNDS:
+            return replace(s, phase="end")
+        # "At the beginning of each new round the player that finished activating first in the
+        # previous round goes first."
+        first = ff if ff >= 0 else self.first
+        s = replace(
+            s,
+            round=self.round + 1,
+            first=first,
+            finished_first=-1,
+            activated=tuple(False for _ in self.units),
+            player=first,
+        )
+        if not s.ready(first):
+            if s.ready(1 - first):
+                return replace(s, player=1 - first)
+            return replace(s, phase="end")
+        return s
+
+    def with_unit(self, u: int, st: UnitState) -> GameState:
+        units = list(self.units)
+        units[u] = st
+        return replace(self, units=tuple(units))
+
+    # ------------------------------------------------------------------ movement
+
+    def others(self, u: int, ignore: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
+        """Every other unit's models: centres, radii, the start index of each unit's block, units."""
+        ids = [v for v, sv in enumerate(self.units) if v not in (u, ignore) and not sv.destroyed]
+        if not ids:
+            return np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int), []
+        pts = [self.models(v) for v in ids]
+        radii = np.concatenate([np.full(len(p), self.setup.radii[v]) for p, v in zip(pts, ids, strict=True)])
+        starts = np.cumsum([0] + [len(p) for p in pts[:-1]])
+        return np.concatenate(pts), radii, starts, ids
+
+    def gaps_to(self, u: int, centres: np.ndarray, others: tuple[Any, ...]) -> np.ndarray:
+        pts, radii, starts, ids = others
+        if not ids:
+            return np.zeros(0)
+        d = base_distances(centres, np.full(len(centres), self.setup.radii[u]), pts, radii).min(axis=0)
+        return np.minimum.reduceat(d, starts)
+
+    def crosses(self, a: np.ndarray, b: np.ndarray, trait: str) -> bool:
+        """Whether moving models from ``a`` to ``b`` (straight) enters, leaves or crosses a piece
+        with ``trait`` (pieces whose bounds the move misses are skipped)."""
+        lo = np.minimum(a.min(axis=0), b.min(axis=0))
+        hi = np.maximum(a.max(axis=0), b.max(axis=0))
+        for piece in self.setup.table.terrain:
+            if not piece.has(trait):
+                continue
+            x0, y0, x1, y1 = piece.bounds
+            if x1 < lo[0] or x0 > hi[0] or y1 < lo[1] or y0 > hi[1]:
+                continue
+            if segments_cross(a, b, piece.edges).any() or piece.contains(np.concatenate([a, b])).any():
+                return True
+        return False
+
+    def placement_ok(
+        self,
+        u: int,
+        start: tuple[float, float],
+        end: tuple[float, float],
+        others: tuple[Any, ...] | None = None,
+        before: np.ndarray | None = None,
+    ) -> tuple[bool, bool, bool]:
+        """(legal, crossed difficult, crossed dangerous) for moving unit ``u``'s block from
+        ``start`` to ``end``: on the table, not into or through impassable terrain (Flying: "may
+        move through ... impassable terrain"), never closer than 1" to another unit unless already
+        closer."""
+        table, unit = self.setup.table, self.setup.units[u]
+        r = self.setup.radii[u]
+        a, b = self.models(u, start), self.models(u, end)
+        if not table.on_table(b, r).all():
+            return False, False, False
+        flying = unit.has("flying")
+        if not flying and self.crosses(a, b, "impassable"):
+            return False, False, False
+        if others is None:
+            others = self.others(u)
+        if before is None:
+            before = self.gaps_to(u, a, others)
+        after = self.gaps_to(u, b, others)
+        if flying:  # may move through other units, but not end within 1"
+            after = np.where(after >= KEEP_CLEAR - EPS, after, np.minimum(after, before))
+        if (after < np.minimum(KEEP_CLEAR, before) - EPS).any():
+            return False, False, False
+        if flying:  # "they may ignore terrain effects"
+            return True, False, False
+        return True, self.crosses(a, b, "difficult"), self.crosses(a, b, "dangerous")
+
+    def moves(self, u: int, kind: str) -> list[tuple[float, float]]:
+        """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
+        away) and into each cover piece in reach, each at the longest legal length."""
+        unit = self.setup.units[u]
+        full, walk = move_distance(unit, kind), move_distance(unit, "walk")
+        ax, ay = self.anchors[u]
+        wanted: list[tuple[float, float, float]] = [(dx, dy, full) for dx, dy in DIRECTIONS]
+        for t in self.enemies(u):
+            c = self.models(t).mean(axis=0)
+            d = math.hypot(c[0] - ax, c[1] - ay)
+            if d > EPS:
+                wanted.append(
+                    (
+                        (c[0] - ax) / d,
+                        (c[1] - ay) / d,
+                        min(full, max(0.0, self.gap(u, t) - KEEP_CLEAR - 0.05)),
+                    )
+                )
+        for piece in self.setup.table.terrain:
+            if piece.has("cover") and not piece.has("impassable"):
+                c = piece.corners.mean(axis=0)
+                d = math.hypot(c[0] - ax, c[1] - ay)
+                if EPS < d <= full:
+                    wanted.append(((c[0] - ax) / d, (c[1] - ay) / d, d))
+        out: list[tuple[float, float]] = []
+        seen: set[tuple[float, float]] = set()
+        others = self.others(u)
+        before = self.gaps_to(u, self.models(u), others)
+        for ux, uy, length in wanted:
+            for frac in (1.0, 0.5, 0.25):
+                step = length * frac
+                if step < 0.5:
+                    break
+                end = (ax + ux * step, ay + uy * step)
+                ok, difficult, dangerous = self.placement_ok(u, (ax, ay), end, others, before)
+                # Difficult: "the unit may not move more than its Walk action distance"
+                # Strider: "treat difficult terrain as open terrain when moving"
+                slowed = difficult and not unit.has("strider")
+                if ok and not dangerous and (not slowed or step <= walk + EPS):
+                    mv = (trunc3(ux * step), trunc3(uy * step))
+                    if mv not in seen:
+                        seen.add(mv)
+                        out.append(mv)
+                    break
+        return out
+
+    def moved(self, u: int, dx: float, dy: float) -> GameState:
+        ax, ay = self.anchors[u]
+        anchors = list(self.anchors)
+        anchors[u] = (round(ax + dx, 3), round(ay + dy, 3))
+        return replace(self, anchors=tuple(anchors))
+
+    def charge_vector(self, u: int, t: int, unit: bool = False) -> tuple[float, float]:
+        """The Assault move: the block straight towards the closest enemy model until bases touch
+        (``unit``: the unit vector of that direction instead)."""
+        a, b = self.models(u), self.models(t)
+        d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
+        i, j = np.unravel_index(int(np.argmin(d)), d.shape)
+        vec = b[j] - a[i]
+        dist = float(np.linalg.norm(vec))
+        gap = dist - self.setup.radii[u] - self.setup.radii[t]
+        if unit:
+            return (float(vec[0] / dist), float(vec[1] / dist)) if dist > EPS else (0.0, 0.0)
+        if dist < EPS or gap <= 0:
+            return 0.0, 0.0
+        return round(float(vec[0] / dist * gap), 3), round(float(vec[1] / dist * gap), 3)
+
+    def charge_ok(self, u: int, t: int) -> bool:
+        """A valid Assault target: in reach with "a clear path to it" (no impassable terrain on the
+        way; the move's length capped at Walk distance through difficult terrain)."""
+        dx, dy = self.charge_vector(u, t)
+        ax, ay = self.anchors[u]
+        unit = self.setup.units[u]
+        end = (ax + dx, ay + dy)
+        table = self.setup.table
+        a, b = self.models(u), self.models(u, end)
+        if not table.on_table(b, self.setup.radii[u]).all():
+            return False
+        if unit.has("flying"):
+            return True
+        if self.crosses(a, b, "impassable") or self.crosses(a, b, "dangerous"):
+            return False
+        if self.crosses(a, b, "difficult") and not unit.has("strider"):
+            return math.hypot(dx, dy) <= move_distance(unit, "walk") + EPS
+        return True
+
+    # ------------------------------------------------------------------ shooting
+
+    def weapon_range(self, u: int) -> float:
+        st = self.units[u]
+        rs = [
+            w.range
+            for g, n in zip(self.setup.units[u].groups, st.alive, strict=True)
+            if n
+            for w in g.weapons
+            if not w.melee
+        ]
+        return float(max(rs)) if rs else 0.0
+
+    def sight(self, u: int, t: int, anchor: tuple[float, float] | None = None) -> tuple[int, float]:
+        """(models of ``u`` that see a model of ``t`` within the longest weapon range, the farthest
+        such model's distance): "If at least one model in the unit has line of sight to an enemy
+        unit and has a weapon that is within range of that unit, then that enemy is a valid target." """
+        rng = self.weapon_range(u)
+        if rng <= 0:
+            return 0, 0.0
+        a, b = self.models(u, anchor), self.models(t)
+        r = self.setup.radii
+        d = base_distances(a, np.full(len(a), r[u]), b, np.full(len(b), r[t]))
+        near = d <= rng + EPS
+        if not near.any():
+            return 0, 0.0
+        ii, jj = np.nonzero(near)
+        blocked = sight_blocked(self.setup.table, a[ii], b[jj])
+        seen = np.full(d.shape, np.inf)
+        seen[ii[~blocked], jj[~blocked]] = d[ii[~blocked], jj[~blocked]]
+        best = seen.min(axis=1)
+        ok = np.isfinite(best)
+        return int(ok.sum()), float(best[ok].max()) if ok.any() else 0.0
+
+    def valid_targets(self, u: int, anchor: tuple[float, float] | None = None) -> list[int]:
+        return [t for t in self.enemies(u) if self.sight(u, t, anchor)[0] > 0]
+
+    def in_cover(self, shooter: int, t: int) -> bool:
+        """Cover: "If the majority of models in a unit are within or behind a piece of cover
+        terrain" — inside a cover piece, or the line from the shooters' centre crosses one."""
+        b = self.models(t)
+        c = np.repeat(self.models(shooter).mean(axis=0)[None, :], len(b), axis=0)
+        covered = path_blocked(self.setup.table, c, b, "cover")
+        return 2 * int(covered.sum()) > len(b)
+
+    def shot_key(
+        self, u: int, t: int, anchor: tuple[float, float] | None = None, action: str | None = None
+    ) -> tuple[Any, ...]:
+        """The shooting situation as the exact engine's scenario conditions (a hashable key)."""
+        n, far = self.sight(u, t, anchor)
+        # weapons are usable when in range of the farthest counted model; round the distance up to
+        # the next weapon range so equal situations share one cached table
+        ranges = sorted({w.range for g in self.setup.units[u].groups for w in g.weapons if not w.melee})
+        dist = next((float(r) for r in ranges if r >= far - EPS), far)
+        s = (
+            self
+            if anchor is None
+            else self.moved(u, anchor[0] - self.anchors[u][0], anchor[1] - self.anchors[u][1])
+        )
+        cover = s.in_cover(u, t)
+        elevated = (
+            s.setup.table.height_at(s.models(t)).mean() > s.setup.table.height_at(s.models(u)).mean() + EPS
+        )
+        action = action or self.action or "hold"
+        return (dist, n, cover, bool(elevated), "hold" if action == "hold" else "walk")
+
+    # ------------------------------------------------------------------ combat (chance)
+
+    def melee_key(self, u: int, t: int) -> tuple[Any, ...]:
+        hu, ht = self.height(u), self.height(t)
+        # Elevation: "If a unit assaults an enemy unit from higher elevation, or is assaulted by a
+        # unit from lower elevation, then it gets the Strikes First special rule for that melee."
+        return (hu > ht + EPS, ht > hu + EPS)
+
+    def combat_table(self) -> list[tuple[tuple[UnitState, ...], float]]:
+        kind, u, t, key = self.pending
+        return combat_law(self.setup, kind, u, self.units[u], t, self.units[t], key)
+
+    def resolve(self, i: int) -> GameState:
+        kind, u, t, _ = self.pending
+        states, _p = self.combat_table()[i]
+        if kind == "shoot":
+            return self.with_unit(t, states[0]).end_activation()
+        s = self.with_unit(u, states[0]).with_unit(t, states[1])
+        if not states[0].destroyed and not states[1].destroyed:
+            # "If the defending unit was not completely destroyed, then the assaulting unit must
+            # move back by 1", separating itself from the defending unit." (straight away from the
+            # closest defending model)
+            dx, dy = s.charge_vector(u, t, unit=True)
+            end = (s.anchors[u][0] - dx, s.anchors[u][1] - dy)
+            if s.setup.table.on_table(s.models(u, end), s.setup.radii[u]).all():
+                s = s.moved(u, -dx, -dy)
+        return s.end_activation()
+
+
+def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
+    if kind == "shoot":
+        dist, n, cover, elevated, action = key
+        return Conditions(distance=dist, in_range=n, cover=cover, elevated_target=elevated, action=action)
+    return Conditions(action="assault", attacker_higher=key[0], defender_higher=key[1])
+
+
+def combat_law(
+    setup: Setup, kind: str, u: int, su: UnitState, t: int, st: UnitState, key: tuple[Any, ...]
+) -> list[tuple[tuple[UnitState, ...], float]]:
+    """The law of the end states of a shooting (target state) or a melee (attacker, defender), from
+    the exact engine, cached by situation."""
+    ck = (kind, u, su, t, st, key)
+    hit = setup.cache.get(ck)
+    if hit is not None:
+        return hit
+    a, d = setup.units[u], setup.units[t]
+    c = conditions_of(kind, key)
+    out: dict[tuple[UnitState, ...], float] = {}
+    if kind == "shoot":
+        _, table = shooting_table(a, su, d, st, c)
+        for (_w, s, _m), p in table.items():
+            out[(s,)] = out.get((s,), 0.0) + p
+    else:
+        m = melee_table(a, su, d, st, c)
+        for (ia, i_d, _win), p in m.final.items():
+            k = (m.states[ia], m.states[i_d])
+            out[k] = out.get(k, 0.0) + p
+    total = sum(out.values())
+    law = [(k, p / total) for k, p in out.items()]
+    setup.cache[ck] = law
+    return law
+
+
+def deploy(setup: Setup, first: int, south: int) -> GameState:
+    """ "the winner gets to deploy first. He first chooses one table side to deploy on, and then
+    places all of his army within 12" of his table edge. Once he is done the opposing player places
+    all of his army within 12" of the opposite table edge." Units stand side by side in the order of
+    the army file, 2" apart, front rank towards the enemy, a second line behind if needed."""
+    n = len(setup.units)
+    s = GameState(
+        setup,
+        phase="play",
+        player=first,
+        first=first,
+        south=south,
+        units=tuple(u.initial() for u in setup.units),
+        anchors=tuple((0.0, 0.0) for _ in range(n)),
+        activated=tuple(False for _ in range(n)),
+    )
+    anchors = list(s.anchors)
+    table = setup.table
+    for p in (0, 1):
+        own = [u for u in range(n) if setup.owner[u] == p]
+        x, line = 1.0, 0.0
+        for u in own:
+            off, r = setup.offsets[u], setup.radii[u]
+            width = float(off[:, 0].max() - off[:, 0].min()) + 2 * r
+            depth = float(off[:, 1].max()) + 2 * r
+            placed = False
+            while not placed:
+                if x + width > table.width - 1.0:
+                    x, line = 1.0, line + 4.0
+                front = DEPLOY_ZONE - 0.5 - r - line  # front rank's distance from the edge
+                if front - (depth - 2 * r) < r:
+                    side = "south" if p == south else "north"
+                    raise ScenarioError(
+                        "deployment",
+                        f'army {p + 1} ({setup.armies[p].name}) does not fit within 12" of the {side} edge',
+                    )
+                cx = x + width / 2 - (float(off[:, 0].max() + off[:, 0].min()) / 2)
+                cy = front if p == south else table.depth - front
+                anchors[u] = (round(cx, 3), round(cy, 3))
+                s = replace(s, anchors=tuple(anchors))
+                pts = s.models(u)
+                bad = table.pieces_at(pts, "impassable").any() or table.pieces_at(pts, "dangerous").any()
+                if bad:
+                    x += 1.0
+                    continue
+                placed = True
+                x += width + 2.0
+    return s
+
+
+__all__ = ["CHANCE", "ROUNDS", "TERMINAL", "GameState", "combat_law", "deploy"]
