@@ -9,7 +9,7 @@ from typing import Any
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
 from grimdice.systems.base import calculate_for
-from grimdice.systems.onepage.attack import melee_fire, shooting_fire
+from grimdice.systems.onepage.attack import melee_fire, removal, shooting_fire
 from grimdice.systems.onepage.profiles import Scenario
 from grimdice.systems.onepage.report import (
     build,
@@ -67,7 +67,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
             extra["end_states"] = top_states((d,), table, (1,))
             orders = _orders(d, st.orders)
             if orders:
-                extra["tough_order"] = orders
+                extra["casualty_order"] = orders
+                extra["casualty_objective"] = removal(d, a, c, assaulting=False, strike_back=False).objective
         else:
             from grimdice.systems.onepage.simulate import simulate_shooting
 
@@ -96,7 +97,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         for side, unit in (("attacker", a), ("defender", d)):
             o = _orders(unit, m.orders.get(side, {}))
             if o:
-                extra[f"{side}_tough_order"] = o
+                extra[f"{side}_casualty_order"] = o
+                extra[f"{side}_casualty_objective"] = m.objectives[side]
     else:
         from grimdice.systems.onepage.simulate import simulate_melee
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.rolls import hit_face, p_pass
-from grimdice.systems.onepage.units import Unit, UnitState
+from grimdice.systems.onepage.units import Removal, Unit, UnitState
 from grimdice.systems.onepage.weapons import Weapon
 
 
@@ -143,6 +143,20 @@ def melee_fire(unit: Unit, state: UnitState, target: Unit, c: Conditions, *, ass
             bonus = Weapon("Assault bonus", None, 1)
             fires.append(Fire(odds(bonus, unit, target, c, melee=True, shaken=state.shaken), n * extra))
     return merge(fires)
+
+
+def removal(unit: Unit, enemy: Unit, c: Conditions, *, assaulting: bool, strike_back: bool) -> Removal:
+    """The defender's objective when ``unit`` removes casualties: each group's worth is the expected
+    wounds one of its models strikes at ``enemy`` in melee (its melee weapons, plus the assault bonus
+    when ``assaulting``); see :class:`~grimdice.systems.onepage.units.Removal`."""
+    worth = []
+    for i in range(len(unit.groups)):
+        one = UnitState(tuple(int(j == i) for j in range(len(unit.groups))), (0,) * len(unit.groups))
+        cc = c.model_copy(update={"action": "assault" if assaulting else "hold"})
+        worth.append(
+            sum(f.dice * f.odds.p_wound for f in melee_fire(unit, one, enemy, cc, assaulting=assaulting))
+        )
+    return Removal(tuple(worth), strike_back)
 
 
 def strikes(unit: Unit, rule: str) -> bool:

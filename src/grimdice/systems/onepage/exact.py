@@ -17,7 +17,7 @@ from grimdice.dice import Dist
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.attack import Fire
 from grimdice.systems.onepage.rolls import damage_table, p_morale, p_pass
-from grimdice.systems.onepage.units import Unit, UnitState, choose_order, wound
+from grimdice.systems.onepage.units import Removal, Unit, UnitState, choose_order, wound
 
 K = TypeVar("K", bound=Hashable)
 Table = dict  # {outcome: probability}
@@ -71,9 +71,11 @@ def strike(
     auto_hits: Dist | None = None,
     auto_p: float = 0.0,
     facing: str = "side",
+    removal: Removal | None = None,
 ) -> Strike:
     """Resolve ``fires`` at ``target``: hits, wounds, casualties ("For every wound the opposing
-    player must remove one model") with Tough, the "x" rule and the Vehicle damage table."""
+    player must remove one model") with Tough, the "x" rule and the Vehicle damage table. The
+    defender removes models in the order best for ``removal`` (per number of wounds)."""
     hits = sum_laws([_bin(f.dice, f.odds.p_hit) for f in fires])
     normal = [_bin(f.dice, f.odds.p_wound) for f in fires if not f.odds.weapon.x]
     if auto_hits is not None:
@@ -93,7 +95,7 @@ def strike(
         pw = n_law[w]
         if pw <= 0:
             continue
-        order = choose_order(target, state, w)
+        order = choose_order(target, state, w, removal)
         orders[w] = order
         t: Table = {(w, wound(target, state, w, order)): 1.0}
         for d in singles:
@@ -106,19 +108,22 @@ def strike(
             add(out, k, p * pw)
     extra = Dist.constant(0)
     if target.kind in ("vehicle", "walker"):
-        out, extra = vehicle_damage(target, out, orders, facing)
+        out, extra = vehicle_damage(target, out, orders, facing, removal)
     return Strike(hits, total, out, orders, extra)
 
 
 def vehicle_damage(
-    unit: Unit, table: Table, orders: dict[int, tuple[int, ...]], facing: str
+    unit: Unit,
+    table: Table,
+    orders: dict[int, tuple[int, ...]],
+    facing: str,
+    removal: Removal | None = None,
 ) -> tuple[Table, Dist]:
     """ "Whenever a Vehicle takes one or more wounds, you must roll once on the following table" —
     Glanced (1-2), Shaken (3-4), Immobile (5-6); "If a Vehicle that is Immobile suffers any additional
     Immobile result it immediately takes an additional wound and you must roll again for the new
     wound." Returns the table and the law of the additional wounds."""
     g, sh, im = damage_table(facing)
-    order = unit.removal_orders()[0]
     out: Table = {}
     extra: dict[int, float] = defaultdict(float)
 
@@ -134,7 +139,7 @@ def vehicle_damage(
             add(out, (tot, replace(s, immobile=True)), p * im)
             extra[more] += p * im
         else:
-            go(tot, wound(unit, s, 1, order), more + 1, p * im)
+            go(tot, wound(unit, s, 1, choose_order(unit, s, 1, removal)), more + 1, p * im)
 
     for (tot, s), p in table.items():
         if tot == 0:
@@ -190,9 +195,10 @@ def shooting_table(
     shooter: Unit, s_state: UnitState, target: Unit, t_state: UnitState, c
 ) -> tuple[Strike, Table]:  # type: ignore[no-untyped-def]
     """A shooting attack: the strike and the table {(wounds, target state, morale test taken): p}."""
-    from grimdice.systems.onepage.attack import shooting_fire
+    from grimdice.systems.onepage.attack import removal, shooting_fire
 
-    st = strike(shooting_fire(shooter, s_state, target, c), target, t_state, facing=c.facing)
+    rem = removal(target, shooter, c, assaulting=False, strike_back=False)
+    st = strike(shooting_fire(shooter, s_state, target, c), target, t_state, facing=c.facing, removal=rem)
     return st, half_killed_morale(target, t_state, st.outcomes)
 
 
@@ -210,6 +216,7 @@ class Melee:
     order_p: dict[str, float]
     orders: dict[str, dict[int, tuple[int, ...]]]
     states: list[UnitState]
+    objectives: dict[str, str] = field(default_factory=dict)  # side -> casualty objective played
 
 
 MAX_PAIRS = 4_000_000  # joint outcomes of both strikes the exact melee enumerates
@@ -219,7 +226,7 @@ TOO_BIG = "too many attacks for the exact melee (millions of joint outcomes); us
 def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # type: ignore[no-untyped-def]
     """A melee: attacker assaults defender (see the module text and docs/onepage.md)."""
     from grimdice.dice import D6
-    from grimdice.systems.onepage.attack import melee_fire, odds, strike_order, strikes
+    from grimdice.systems.onepage.attack import melee_fire, odds, removal, strike_order, strikes
     from grimdice.systems.onepage.weapons import Weapon
 
     ca = c.model_copy(update={"action": "assault"})
@@ -232,10 +239,14 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
     hits_d: dict[int, float] = defaultdict(float)
     order_p: dict[str, float] = defaultdict(float)
     orders: dict[str, dict[int, tuple[int, ...]]] = {}
-    cache: dict[tuple[str, UnitState, UnitState], Strike] = {}
+    cache: dict[tuple[str, UnitState, UnitState, bool], Strike] = {}
+    objectives: dict[str, str] = {}
+    # the side struck first keeps what strikes back best; otherwise the most points
+    rem_d = {b: removal(d, a, c, assaulting=False, strike_back=b) for b in (False, True)}
+    rem_a = {b: removal(a, d, c, assaulting=True, strike_back=b) for b in (False, True)}
 
-    def hit_by_a(s_a: UnitState, s_d: UnitState) -> Strike:
-        key = ("a", s_a, s_d)
+    def hit_by_a(s_a: UnitState, s_d: UnitState, back: bool = False) -> Strike:
+        key = ("a", s_a, s_d, back)
         if key not in cache:
             cache[key] = strike(
                 melee_fire(a, s_a, d, ca, assaulting=True),
@@ -244,15 +255,22 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
                 auto_hits=auto,
                 auto_p=auto_p,
                 facing=c.facing,
+                removal=rem_d[back],
             )
-            orders.setdefault("defender", cache[key].orders)
+            if "defender" not in orders:
+                orders["defender"] = cache[key].orders
+                objectives["defender"] = rem_d[back].objective
         return cache[key]
 
-    def hit_by_d(s_d: UnitState, s_a: UnitState) -> Strike:
-        key = ("d", s_d, s_a)
+    def hit_by_d(s_d: UnitState, s_a: UnitState, back: bool = False) -> Strike:
+        key = ("d", s_d, s_a, back)
         if key not in cache:
-            cache[key] = strike(melee_fire(d, s_d, a, cd, assaulting=False), a, s_a, facing=c.facing)
-            orders.setdefault("attacker", cache[key].orders)
+            cache[key] = strike(
+                melee_fire(d, s_d, a, cd, assaulting=False), a, s_a, facing=c.facing, removal=rem_a[back]
+            )
+            if "attacker" not in orders:
+                orders["attacker"] = cache[key].orders
+                objectives["attacker"] = rem_a[back].objective
         return cache[key]
 
     def mix(acc: dict[int, float], law_: Dist, p: float) -> None:
@@ -328,7 +346,7 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
                     for wd, ia, p2 in od:
                         settle(wa, wd, ia, i_d, p * p1 * p2)
             elif who == "attacker":
-                ra = hit_by_a(sa, sd)
+                ra = hit_by_a(sa, sd, True)
                 mix(hits_a, ra.hits, p)
                 for wa, i_d, p1 in outs(ra):
                     if states[i_d].destroyed:
@@ -342,7 +360,7 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
                     for wd, ia, p2 in outs(rd):
                         settle(wa, wd, ia, i_d, p * p1 * p2)
             else:
-                rd = hit_by_d(sd, sa)
+                rd = hit_by_d(sd, sa, True)
                 mix(hits_d, rd.hits, p)
                 for wd, ia, p1 in outs(rd):
                     if states[ia].destroyed:
@@ -364,4 +382,5 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
         dict(order_p),
         orders,
         states,
+        objectives,
     )

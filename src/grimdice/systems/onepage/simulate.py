@@ -15,9 +15,18 @@ import numpy as np
 
 from grimdice.dice import Dist, Sampler
 from grimdice.engine.options import RunOptions
-from grimdice.systems.onepage.attack import Fire, Odds, melee_fire, odds, shooting_fire, strike_order, strikes
+from grimdice.systems.onepage.attack import (
+    Fire,
+    Odds,
+    melee_fire,
+    odds,
+    removal,
+    shooting_fire,
+    strike_order,
+    strikes,
+)
 from grimdice.systems.onepage.rolls import ARMORED_IGNORES, damage_result
-from grimdice.systems.onepage.units import Unit, UnitState, choose_order, decode, encode, wound
+from grimdice.systems.onepage.units import Removal, Unit, UnitState, choose_order, decode, encode, wound
 from grimdice.systems.onepage.weapons import Weapon
 
 
@@ -67,6 +76,7 @@ def strike_sim(
     *,
     auto: Odds | None = None,
     facing: str = "side",
+    removal: Removal | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hits, wounds caused, target state codes) per trial, the attackers in states ``att_codes``."""
     n = att_codes.size
@@ -101,7 +111,7 @@ def strike_sim(
     uniq, inv = np.unique(rows, axis=0, return_inverse=True)
     codes = np.empty(len(uniq), dtype=np.int64)
     for i, row in enumerate(uniq):
-        order = choose_order(target, t_state, int(row[0]))
+        order = choose_order(target, t_state, int(row[0]), removal)
         s = wound(target, t_state, int(row[0]), order)
         for k in row[1:]:
             s = wound(target, s, int(k), order, single=True)
@@ -109,16 +119,20 @@ def strike_sim(
     total = rows.sum(axis=1)
     out = codes[np.asarray(inv).reshape(-1)]
     if target.kind in ("vehicle", "walker"):
-        out = vehicle_sim(sampler, target, out, total > 0, facing)
+        out = vehicle_sim(sampler, target, out, total > 0, facing, removal)
     return hits, total, out
 
 
 def vehicle_sim(
-    sampler: Sampler, unit: Unit, codes: np.ndarray, wounded: np.ndarray, facing: str
+    sampler: Sampler,
+    unit: Unit,
+    codes: np.ndarray,
+    wounded: np.ndarray,
+    facing: str,
+    removal: Removal | None = None,
 ) -> np.ndarray:
     """The Vehicle damage table rolled literally (two dice lowest in front, highest in the rear)."""
     codes = codes.copy()
-    order = unit.removal_orders()[0]
     alive = np.array([not decode(unit, int(c)).destroyed for c in codes], dtype=bool)
     active = wounded & alive
     while active.any():
@@ -139,7 +153,7 @@ def vehicle_sim(
             if not s.immobile:
                 codes[im] = encode(unit, replace(s, immobile=True))
             else:
-                s2 = wound(unit, s, 1, order)
+                s2 = wound(unit, s, 1, choose_order(unit, s, 1, removal))
                 codes[im] = encode(unit, s2)
                 if not s2.destroyed:
                     active[im] = True
@@ -156,10 +170,11 @@ def simulate_shooting(
 ) -> tuple[Dist, list[dict]]:
     fires = shooting_fire(a, sa, d, c)
     before = sd.models
+    rem = removal(d, a, c, assaulting=False, strike_back=False)
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         att = np.full(size, encode(a, sa), dtype=np.int64)
-        hits, tot, codes = strike_sim(sampler, lambda s: fires, a, att, d, sd, facing=c.facing)
+        hits, tot, codes = strike_sim(sampler, lambda s: fires, a, att, d, sd, facing=c.facing, removal=rem)
         tested = np.zeros(size, dtype=np.int64)
         ok = morale_roll(sampler, size, d)
         cur = codes.copy()
@@ -196,6 +211,9 @@ def simulate_melee(
         for x in (False, True)
         for y in (False, True)
     }
+
+    rem_d = {b: removal(d, a, c, assaulting=False, strike_back=b) for b in (False, True)}
+    rem_a = {b: removal(a, d, c, assaulting=True, strike_back=b) for b in (False, True)}
 
     def fires_a(s: UnitState) -> list[Fire]:
         return melee_fire(a, s, d, ca, assaulting=True)
@@ -234,25 +252,26 @@ def simulate_melee(
         d0 = np.full(size, encode(d, sd), dtype=np.int64)
         ha, wa, hd, wd = (np.zeros(size, dtype=np.int64) for _ in range(4))
         a_end, d_end = a0.copy(), d0.copy()
-        first_a = order != "defender"
-        first_d = order != "attacker"
-        if first_a.any():
-            ha[first_a], wa[first_a], d_end[first_a] = strike_sim(
-                sampler, fires_a, a, a0[first_a], d, sd, auto=auto, facing=c.facing
-            )
-        if first_d.any():
-            hd[first_d], wd[first_d], a_end[first_d] = strike_sim(
-                sampler, fires_d, d, d0[first_d], a, sa, facing=c.facing
-            )
+        # the side struck first keeps what strikes back best (the same objective as the exact engine)
+        for first_a, back in ((order == "both", False), (order == "attacker", True)):
+            if first_a.any():
+                ha[first_a], wa[first_a], d_end[first_a] = strike_sim(
+                    sampler, fires_a, a, a0[first_a], d, sd, auto=auto, facing=c.facing, removal=rem_d[back]
+                )
+        for first_d, back in ((order == "both", False), (order == "defender", True)):
+            if first_d.any():
+                hd[first_d], wd[first_d], a_end[first_d] = strike_sim(
+                    sampler, fires_d, d, d0[first_d], a, sa, facing=c.facing, removal=rem_a[back]
+                )
         second_d = order == "attacker"
         if second_d.any():
             hd[second_d], wd[second_d], a_end[second_d] = strike_sim(
-                sampler, fires_d, d, d_end[second_d], a, sa, facing=c.facing
+                sampler, fires_d, d, d_end[second_d], a, sa, facing=c.facing, removal=rem_a[False]
             )
         second_a = order == "defender"
         if second_a.any():
             ha[second_a], wa[second_a], d_end[second_a] = strike_sim(
-                sampler, fires_a, a, a_end[second_a], d, sd, auto=auto, facing=c.facing
+                sampler, fires_a, a, a_end[second_a], d, sd, auto=auto, facing=c.facing, removal=rem_d[False]
             )
         winner = np.where(wa > wd, 1, np.where(wd > wa, 2, 0))
         ok_a, ok_d = morale_roll(sampler, size, a), morale_roll(sampler, size, d)

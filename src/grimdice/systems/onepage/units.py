@@ -79,19 +79,30 @@ class Unit:
         return s if not damage else wound(self, s, damage, self.removal_orders()[0])
 
     def removal_orders(self) -> list[tuple[int, ...]]:
-        """Orders in which the defender may remove models: regular groups with the fewest melee
-        attacks first (reading ``casualty_order``); a joined Hero/Psyker either first or last — Tough:
-        "you must either accumulate wounds on the unit with this special rule first until it is
-        killed, or remove regular models as casualties before starting to accumulate wounds on the
-        unit with this special rule"."""
+        """Every order in which the defender may remove models ("The defender may remove the models in
+        any order"): any order of the regular groups (up to 5 groups; beyond, the fewest melee attacks
+        first), a joined Hero/Psyker either first or last — Tough: "you must either accumulate wounds
+        on the unit with this special rule first until it is killed, or remove regular models as
+        casualties before starting to accumulate wounds on the unit with this special rule". The first
+        order (fewest melee attacks first, Hero last... see :func:`choose_order`) is the default.
+
+        Whole groups in some order are enough: models of a group are identical, and for an objective
+        that adds up per model (points, expected wounds struck back) the best removal kills the
+        least valuable group first, which one of these orders does."""
         regular = sorted(
             (i for i, g in enumerate(self.groups) if not g.hero),
             key=lambda i: (self.groups[i].melee_attacks, i),
         )
         heroes = [i for i, g in enumerate(self.groups) if g.hero]
-        if not heroes or not regular:
-            return [tuple(regular + heroes)]
-        return [tuple(p) + tuple(regular) for p in permutations(heroes)] + [tuple(regular + heroes)]
+        regs = list(permutations(regular)) if len(regular) <= 5 else [tuple(regular)]
+        if not heroes:
+            return regs
+        if not regular:
+            return [tuple(p) for p in permutations(heroes)]
+        out = []
+        for r in regs:
+            out += [tuple(p) + r for p in permutations(heroes)] + [r + tuple(heroes)]
+        return out
 
 
 @dataclass(frozen=True)
@@ -381,7 +392,19 @@ def field_army(army: Army, points: int | None = None) -> Fielded:
     return Fielded(out, bad, total)
 
 
-__all__ = ["Fielded", "Group", "Unit", "UnitState", "field_army", "resolve_unit", "value", "wound"]
+__all__ = [
+    "Fielded",
+    "Group",
+    "Removal",
+    "Unit",
+    "UnitState",
+    "choose_order",
+    "default_removal",
+    "field_army",
+    "resolve_unit",
+    "value",
+    "wound",
+]
 
 
 def scenario_units(sc: Any) -> tuple[Unit, UnitState, Unit, UnitState]:
@@ -394,13 +417,43 @@ def scenario_units(sc: Any) -> tuple[Unit, UnitState, Unit, UnitState]:
     return a, sa, d, sd
 
 
-def choose_order(unit: Unit, state: UnitState, wounds: int) -> tuple[int, ...]:
-    """The defender's removal order for ``wounds`` (reading ``casualty_order``): the order keeping the
-    most points alive, then the fewest accumulated wounds; the first listed on ties (Hero first)."""
+@dataclass(frozen=True)
+class Removal:
+    """The defender's objective when removing casualties (reading ``casualty_order``).
+
+    ``worth``: per model of each group, the expected wounds it strikes back in melee. ``strike_back``:
+    the unit still strikes after removing (it was struck first), so it keeps the most expected return
+    wounds first (combat resolution counts wounds), then the most points; otherwise the most points
+    first, then the most return wounds; last, the fewest accumulated wounds."""
+
+    worth: tuple[float, ...]
+    strike_back: bool = False
+
+    def key(self, unit: Unit, state: UnitState) -> tuple[float, float, float]:
+        pts, dmg = value(unit, state)
+        w = 0.0 if state.routed else sum(a * x for a, x in zip(state.alive, self.worth, strict=True))
+        return (w, pts, dmg) if self.strike_back else (pts, w, dmg)
+
+    @property
+    def objective(self) -> str:
+        return "most return wounds, then points" if self.strike_back else "most points, then return wounds"
+
+
+def default_removal(unit: Unit) -> Removal:
+    """Worth per model = its melee attacks (when the enemy is unknown)."""
+    return Removal(tuple(float(g.melee_attacks) for g in unit.groups))
+
+
+def choose_order(
+    unit: Unit, state: UnitState, wounds: int, removal: Removal | None = None
+) -> tuple[int, ...]:
+    """The defender's removal order for ``wounds``: the legal order (:meth:`Unit.removal_orders`)
+    best for ``removal``'s objective (default :func:`default_removal`); the first listed on ties."""
     orders = unit.removal_orders()
     if len(orders) == 1:
         return orders[0]
-    return max(orders, key=lambda o: value(unit, wound(unit, state, wounds, o)))
+    r = removal or default_removal(unit)
+    return max(orders, key=lambda o: r.key(unit, wound(unit, state, wounds, o)))
 
 
 def encode(unit: Unit, s: UnitState) -> int:
