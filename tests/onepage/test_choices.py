@@ -84,3 +84,31 @@ def test_optimal_casualties_agree_with_monte_carlo() -> None:
     n = 40_000
     mc = calculate(_pack_melee(), simulate=n, seed=11)
     assert_agree(ex.stages, mc.stages, n)
+
+
+# A model carrying a Meltagun (12", A6x: Piercing, "all their wounds must be assigned to a single
+# model") and a Flamer (12", A6) shoots 5 Quality 5+ models in Cover. Per attack, Quality 4+ to hit:
+# Meltagun ignoring Armored 1/2 x 4/6 = 1/3, Flamer 1/2 x 1/2 x 4/6 = 1/6. More wounds from the
+# Meltagun (2 vs 1 expected), but its wounds kill one model at most.
+FIRE_TEAM = {"name": "Team", "size": 1, "quality": 4, "equipment": ["Meltagun", "Flamer"]}
+SQUAD = {"name": "Squad", "size": 5, "quality": 5}
+
+
+def _volley() -> dict:
+    return scenario("shooting", FIRE_TEAM, SQUAD, conditions={"distance": 10, "cover": True})
+
+
+def test_the_shooter_fires_the_weapon_that_destroys_most_not_the_most_wounds() -> None:
+    r = calculate(_volley())
+    j = r.to_json()
+    assert [f["weapon"].split(" (")[0] for f in j["fired"]] == ["Flamer"]
+    assert j["plans_compared"] == 3  # Flamer; Meltagun ignoring Armored; Meltagun re-rolling blocks
+    flamer = 1 - Fraction(1, 6) ** 6  # 6 wounds would kill 5 models, one wound is lost
+    melta = 1 - Fraction(2, 3) ** 6  # at most one model
+    assert melta < flamer
+    assert abs(r.stages["models_destroyed"].mean() - float(flamer)) < 1e-12
+
+
+def test_the_shooting_plan_agrees_with_monte_carlo() -> None:
+    n = 40_000
+    assert_agree(calculate(_volley()).stages, calculate(_volley(), simulate=n, seed=5).stages, n)

@@ -9,7 +9,7 @@ from typing import Any
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
 from grimdice.systems.base import calculate_for
-from grimdice.systems.onepage.attack import melee_fire, removal, shooting_fire
+from grimdice.systems.onepage.attack import melee_fire, removal
 from grimdice.systems.onepage.profiles import Scenario
 from grimdice.systems.onepage.report import (
     build,
@@ -52,8 +52,11 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         keys.append("joined_rules")
     extra: dict[str, Any] = {"attack": sc.attack}
     if sc.attack == "shooting":
-        fires = shooting_fire(a, sa, d, c)
+        from grimdice.systems.onepage.exact import best_shooting
+
+        fires, n_plans = best_shooting(a, sa, d, sd, c)
         extra["fired"] = _choices(a, fires)
+        extra["plans_compared"] = n_plans
         keys += ["one_weapon", "half_killed"]
         if any(f.odds.weapon.x for f in fires):
             keys.append("x_rule")
@@ -62,7 +65,7 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         if options.exact:
             from grimdice.systems.onepage.exact import shooting_table
 
-            st, table = shooting_table(a, sa, d, sd, c)
+            st, table = shooting_table(a, sa, d, sd, c, fires)
             hits, law_of = st.hits, table_laws(table)
             extra["end_states"] = top_states((d,), table, (1,))
             orders = _orders(d, st.orders)
@@ -72,7 +75,7 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         else:
             from grimdice.systems.onepage.simulate import simulate_shooting
 
-            hits, comps = simulate_shooting(a, sa, d, sd, c, options)
+            hits, comps = simulate_shooting(a, sa, d, sd, c, options, fires)
             law_of = component_laws(comps)
             extra["end_states"] = top_states((d,), {(s,): p for s, p in comps[1].items()}, (0,))
         stages = shooting_stages(d, sd, hits, law_of)

@@ -58,24 +58,33 @@ def piercing_applies(w: Weapon, target: Unit) -> bool:
     return w.piercing or (w.has("poison") and target.kind in ("infantry", "monster"))
 
 
-def odds(w: Weapon, shooter: Unit, target: Unit, c: Conditions, *, melee: bool, shaken: bool = False) -> Odds:
-    """The odds of weapon ``w``; Piercing's option is the one with more wounds per attack
-    ("either ignore the Armored special rule, or their targets must re-roll successful blocks ...
-    (pick one)"), unless the scenario forces one."""
+def piercing_options(
+    w: Weapon, shooter: Unit, target: Unit, c: Conditions, *, melee: bool, shaken: bool = False
+) -> list[Odds]:
+    """Every Odds the attacker may pick for weapon ``w``: Piercing's "either ignore the Armored special
+    rule, or their targets must re-roll successful blocks ... (pick one)" (one entry if it does not
+    apply, the scenario forces one, or ignoring Armored is pointless because Armored does not apply:
+    re-rolling successful blocks is then never worse)."""
     cover = not melee and (c.cover or c.elevated_target or c.no_line_of_sight)
     armored = target.armored or cover  # "multiple instances of the same special rule are not cumulative"
     hit_q = 2 if (not melee and w.has("scope")) else shooter.quality
     reroll_fail = w.has("linked") or (melee and c.action == "assault" and shooter.has("hatred"))
     base = Odds(w, hit_q, reroll_fail, shaken, w.has("rending"), armored, target.quality, False, "")
     if not piercing_applies(w, target):
-        return base
+        return [base]
     ign = Odds(w, hit_q, reroll_fail, shaken, w.has("rending"), False, target.quality, False, "armored")
     rer = Odds(w, hit_q, reroll_fail, shaken, w.has("rending"), armored, target.quality, True, "reroll")
     if c.piercing == "armored":
-        return ign
-    if c.piercing == "reroll":
-        return rer
-    return ign if ign.p_wound > rer.p_wound else rer
+        return [ign]
+    if c.piercing == "reroll" or not armored:
+        return [rer]
+    return [ign, rer] if ign.p_wound > rer.p_wound else [rer, ign]
+
+
+def odds(w: Weapon, shooter: Unit, target: Unit, c: Conditions, *, melee: bool, shaken: bool = False) -> Odds:
+    """The odds of weapon ``w``; Piercing's option is the one with more wounds per attack (the first of
+    :func:`piercing_options`), unless the scenario forces one."""
+    return piercing_options(w, shooter, target, c, melee=melee, shaken=shaken)[0]
 
 
 @dataclass(frozen=True)
@@ -125,6 +134,46 @@ def shooting_fire(shooter: Unit, state: UnitState, target: Unit, c: Conditions) 
             best = max(cands, key=lambda o: o.p_wound * o.weapon.attacks)
             fires.append(Fire(best, k))
     return merge(fires)
+
+
+def shooting_options(
+    shooter: Unit, state: UnitState, target: Unit, c: Conditions, limit: int = 64
+) -> list[list[Fire]]:
+    """Every plan the shooter may play: per group of models, which weapon they fire (all of them with
+    Relentless on Hold) and Piercing's option for each; the greedy plan (:func:`shooting_fire`)
+    first. Plans differ only per group (models of a group are identical); more than ``limit`` plans:
+    the greedy one only."""
+    left = c.in_range if c.in_range is not None else state.models
+    per_group: list[list[list[Fire]]] = []
+    for g, n in zip(shooter.groups, state.alive, strict=True):
+        k = min(n, left)
+        left -= k
+        usable = [
+            w
+            for w in g.weapons
+            if not w.melee and w.range >= c.distance and (not c.no_line_of_sight or w.has("indirect"))
+        ]
+        if not k or not usable:
+            continue
+        opts = [piercing_options(w, shooter, target, c, melee=False, shaken=state.shaken) for w in usable]
+        if shooter.has("relentless") and c.action == "hold":
+            plans: list[list[Fire]] = [[]]
+            for os_ in opts:
+                plans = [[*p, Fire(o, k)] for p in plans for o in os_]
+        else:
+            plans = [[Fire(o, k)] for os_ in opts for o in os_]
+        per_group.append(plans)
+    total = 1
+    for plans in per_group:
+        total *= len(plans)
+    greedy = shooting_fire(shooter, state, target, c)
+    if total > limit or total <= 1:
+        return [greedy]
+    out: list[list[Fire]] = [[]]
+    for plans in per_group:
+        out = [p + q for p in out for q in plans]
+    merged = [merge(p) for p in out]
+    return [greedy] + [p for p in merged if p != greedy]
 
 
 def melee_fire(unit: Unit, state: UnitState, target: Unit, c: Conditions, *, assaulting: bool) -> list[Fire]:

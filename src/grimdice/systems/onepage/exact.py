@@ -17,7 +17,7 @@ from grimdice.dice import Dist
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.attack import Fire
 from grimdice.systems.onepage.rolls import damage_table, p_morale, p_pass
-from grimdice.systems.onepage.units import Removal, Unit, UnitState, choose_order, wound
+from grimdice.systems.onepage.units import Removal, Unit, UnitState, choose_order, value, wound
 
 K = TypeVar("K", bound=Hashable)
 Table = dict  # {outcome: probability}
@@ -185,20 +185,58 @@ def loser_morale(unit: Unit, s: UnitState) -> list[tuple[UnitState, float]]:
     return [(s, ok), (bad, 1 - ok)]
 
 
-__all__ = ["Strike", "fear_fail", "half_killed_morale", "law", "loser_morale", "p_pass", "strike"]
+__all__ = [
+    "Strike",
+    "best_shooting",
+    "fear_fail",
+    "half_killed_morale",
+    "law",
+    "loser_morale",
+    "p_pass",
+    "strike",
+]
 
 
 # --------------------------------------------------------------------------- scenarios
 
 
-def shooting_table(
+def best_shooting(
     shooter: Unit, s_state: UnitState, target: Unit, t_state: UnitState, c
-) -> tuple[Strike, Table]:  # type: ignore[no-untyped-def]
-    """A shooting attack: the strike and the table {(wounds, target state, morale test taken): p}."""
-    from grimdice.systems.onepage.attack import removal, shooting_fire
+) -> tuple[list[Fire], int]:  # type: ignore[no-untyped-def]
+    """The shooter's plan (the weapon each group fires, Piercing's option per weapon), chosen against
+    the defender's optimal casualties: every plan of :func:`~.attack.shooting_options` is resolved
+    exactly and the one destroying the most points in expectation (then the most wounds) is played;
+    the greedy plan on ties. Returns the plan and how many plans were compared."""
+    from grimdice.systems.onepage.attack import removal, shooting_options
 
+    plans = shooting_options(shooter, s_state, target, c)
+    if len(plans) == 1:
+        return plans[0], 1
     rem = removal(target, shooter, c, assaulting=False, strike_back=False)
-    st = strike(shooting_fire(shooter, s_state, target, c), target, t_state, facing=c.facing, removal=rem)
+    before = value(target, t_state)[0]
+    best, best_key = plans[0], (-1.0, -1.0)
+    for fires in plans:
+        st = strike(fires, target, t_state, facing=c.facing, removal=rem)
+        pts = sum(p * (before - value(target, s)[0]) for (_, s), p in st.outcomes.items())
+        key = (pts, st.wounds.mean())
+        if key[0] > best_key[0] + 1e-12 or (
+            abs(key[0] - best_key[0]) <= 1e-12 and key[1] > best_key[1] + 1e-12
+        ):
+            best, best_key = fires, key
+    return best, len(plans)
+
+
+def shooting_table(
+    shooter: Unit, s_state: UnitState, target: Unit, t_state: UnitState, c, fires: list[Fire] | None = None
+) -> tuple[Strike, Table]:  # type: ignore[no-untyped-def]
+    """A shooting attack: the strike and the table {(wounds, target state, morale test taken): p}.
+    ``fires``: the shooter's plan (default: :func:`best_shooting`)."""
+    from grimdice.systems.onepage.attack import removal
+
+    if fires is None:
+        fires, _ = best_shooting(shooter, s_state, target, t_state, c)
+    rem = removal(target, shooter, c, assaulting=False, strike_back=False)
+    st = strike(fires, target, t_state, facing=c.facing, removal=rem)
     return st, half_killed_morale(target, t_state, st.outcomes)
 
 

@@ -166,9 +166,17 @@ def _table(tally: Any, name: str, f: Callable[[int], Any] = int) -> dict:
 
 
 def simulate_shooting(
-    a: Unit, sa: UnitState, d: Unit, sd: UnitState, c: Any, options: RunOptions
+    a: Unit,
+    sa: UnitState,
+    d: Unit,
+    sd: UnitState,
+    c: Any,
+    options: RunOptions,
+    fires: list[Fire] | None = None,
 ) -> tuple[Dist, list[dict]]:
-    fires = shooting_fire(a, sa, d, c)
+    """Sampled shooting; ``fires``: the shooter's plan (default: the greedy :func:`shooting_fire`)."""
+    if fires is None:
+        fires = shooting_fire(a, sa, d, c)
     before = sd.models
     rem = removal(d, a, c, assaulting=False, strike_back=False)
 
