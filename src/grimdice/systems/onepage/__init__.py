@@ -47,7 +47,7 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
     """Resolve the scenario's shooting or melee, exactly or by ``options.simulate`` seeded trials."""
     a, sa, d, sd = scenario_units(sc)
     c = sc.conditions
-    keys = ["casualty_order"]
+    keys: list[str] = []
     if sc.attacker_hero is not None or sc.defender_hero is not None:
         keys.append("joined_rules")
     extra: dict[str, Any] = {"attack": sc.attack}
@@ -57,7 +57,10 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         fires, n_plans = best_shooting(a, sa, d, sd, c)
         extra["fired"] = _choices(a, fires)
         extra["plans_compared"] = n_plans
-        keys += ["one_weapon", "half_killed"]
+        if len(d.removal_orders()) > 1:
+            keys.append("casualty_order")
+        if n_plans > 1:
+            keys.append("one_weapon")
         if any(f.odds.weapon.x for f in fires):
             keys.append("x_rule")
         if d.kind in ("vehicle", "walker"):
@@ -79,15 +82,38 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
             law_of = component_laws(comps)
             extra["end_states"] = top_states((d,), {(s,): p for s, p in comps[1].items()}, (0,))
         stages = shooting_stages(d, sd, hits, law_of)
+        if stages["morale_test"][1] > 0:
+            keys.append("half_killed")
         return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
-    keys += ["assault_bonus", "who_strikes", "unit_strike_order", "melee_wounds"]
+    keys += ["assault_bonus", "who_strikes", "melee_wounds"]
+    if any(len(u.removal_orders()) > 1 for u in (a, d)):
+        keys.append("casualty_order")
+    if any(
+        w.has(r)
+        for u in (a, d)
+        for g in u.groups
+        for w in g.weapons
+        if w.melee
+        for r in ("strikes_first", "strikes_last")
+    ):
+        keys.append("unit_strike_order")
+    if any(w.x for u in (a, d) for g in u.groups for w in g.weapons if w.melee):
+        keys.append("x_rule")
+    if any(u.kind in ("vehicle", "walker") for u in (a, d)):
+        keys.append("vehicle_table")
     if a.has("furious"):
         keys.append("furious")
     extra["attacker_fires"] = _choices(
-        a, melee_fire(a, sa, d, c.model_copy(update={"action": "assault"}), assaulting=True)
+        a,
+        melee_fire(
+            a, sa, d, c.model_copy(update={"action": "assault"}), assaulting=True, placed=c.attacker_strikers
+        ),
     )
     extra["defender_fires"] = _choices(
-        d, melee_fire(d, sd, a, c.model_copy(update={"action": "hold"}), assaulting=False)
+        d,
+        melee_fire(
+            d, sd, a, c.model_copy(update={"action": "hold"}), assaulting=False, placed=c.defender_strikers
+        ),
     )
     if options.exact:
         from grimdice.systems.onepage.exact import melee_table

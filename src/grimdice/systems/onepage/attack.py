@@ -107,22 +107,29 @@ def merge(fires: list[Fire]) -> list[Fire]:
     return [Fire(o, n) for o, n in out.items()]
 
 
+def usable_weapon(w: Weapon, c: Conditions) -> bool:
+    """A ranged weapon in range (``distance``), with line of sight or Indirect, and not a Limited weapon
+    already fired ("Weapons with this special rule may only be fired once per game")."""
+    return (
+        not w.melee
+        and w.range >= c.distance
+        and (not c.no_line_of_sight or w.has("indirect"))
+        and not (c.limited_fired and w.has("limited"))
+    )
+
+
 def shooting_fire(shooter: Unit, state: UnitState, target: Unit, c: Conditions) -> list[Fire]:
     """Each model in range fires its best weapon in range (Relentless on Hold: all of them).
 
     Relentless: "Units with this special rule may fire all of their weapons when using Hold
     actions". Indirect: "may be fired at enemies that are not within line of sight". Limited weapons
-    are fired (their one use)."""
+    fire unless ``limited_fired`` (see :func:`usable_weapon`)."""
     left = c.in_range if c.in_range is not None else state.models
     fires: list[Fire] = []
     for g, n in zip(shooter.groups, state.alive, strict=True):
         k = min(n, left)
         left -= k
-        usable = [
-            w
-            for w in g.weapons
-            if not w.melee and w.range >= c.distance and (not c.no_line_of_sight or w.has("indirect"))
-        ]
+        usable = [w for w in g.weapons if usable_weapon(w, c)]
         if not k or not usable:
             continue
         all_of = shooter.has("relentless") and c.action == "hold"
@@ -148,11 +155,7 @@ def shooting_options(
     for g, n in zip(shooter.groups, state.alive, strict=True):
         k = min(n, left)
         left -= k
-        usable = [
-            w
-            for w in g.weapons
-            if not w.melee and w.range >= c.distance and (not c.no_line_of_sight or w.has("indirect"))
-        ]
+        usable = [w for w in g.weapons if usable_weapon(w, c)]
         if not k or not usable:
             continue
         opts = [piercing_options(w, shooter, target, c, melee=False, shaken=state.shaken) for w in usable]
@@ -176,12 +179,37 @@ def shooting_options(
     return [greedy] + [p for p in merged if p != greedy]
 
 
-def melee_fire(unit: Unit, state: UnitState, target: Unit, c: Conditions, *, assaulting: bool) -> list[Fire]:
-    """Every model strikes with all its melee weapons; "the assaulting unit receives a bonus of 1
-    Attack per assaulting model"; Furious: "+1 Attack in melee when using Assault actions". Bonus
-    attacks carry no weapon rules (reading ``assault_bonus``)."""
+def strikers(state: UnitState, limit: int | None) -> tuple[int, ...]:
+    """Models striking per group: "All models in a unit that are in base contact with an enemy model
+    from the target unit, or that are within 2" of a model from the target unit may attack";
+    ``limit`` models are placed so (None: all), the first alive in listed group order (reading
+    ``who_strikes``)."""
+    if limit is None:
+        return state.alive
+    out = []
+    for n in state.alive:
+        k = min(n, limit)
+        out.append(k)
+        limit -= k
+    return tuple(out)
+
+
+def melee_fire(
+    unit: Unit,
+    state: UnitState,
+    target: Unit,
+    c: Conditions,
+    *,
+    assaulting: bool,
+    placed: int | None = None,
+) -> list[Fire]:
+    """Every striking model (``placed``: how many are within 2", see :func:`strikers`) attacks with
+    all its melee weapons; "the assaulting unit receives a bonus of 1 Attack per assaulting model"
+    (the text's example: "Three marines ... are within range ... receive 1 bonus Attack each");
+    Furious: "+1 Attack in melee when using Assault actions". Bonus attacks carry no weapon rules
+    (reading ``assault_bonus``)."""
     fires: list[Fire] = []
-    for g, n in zip(unit.groups, state.alive, strict=True):
+    for g, n in zip(unit.groups, strikers(state, placed), strict=True):
         if not n:
             continue
         for w in g.weapons:
@@ -194,7 +222,9 @@ def melee_fire(unit: Unit, state: UnitState, target: Unit, c: Conditions, *, ass
     return merge(fires)
 
 
-def removal(unit: Unit, enemy: Unit, c: Conditions, *, assaulting: bool, strike_back: bool) -> Removal:
+def removal(
+    unit: Unit, enemy: Unit, c: Conditions, *, assaulting: bool, strike_back: bool, placed: int | None = None
+) -> Removal:
     """The defender's objective when ``unit`` removes casualties: each group's worth is the expected
     wounds one of its models strikes at ``enemy`` in melee (its melee weapons, plus the assault bonus
     when ``assaulting``); see :class:`~grimdice.systems.onepage.units.Removal`."""
@@ -205,7 +235,7 @@ def removal(unit: Unit, enemy: Unit, c: Conditions, *, assaulting: bool, strike_
         worth.append(
             sum(f.dice * f.odds.p_wound for f in melee_fire(unit, one, enemy, cc, assaulting=assaulting))
         )
-    return Removal(tuple(worth), strike_back)
+    return Removal(tuple(worth), strike_back, placed)
 
 
 def strikes(unit: Unit, rule: str) -> bool:

@@ -280,14 +280,19 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
     cache: dict[tuple[str, UnitState, UnitState, bool], Strike] = {}
     objectives: dict[str, str] = {}
     # the side struck first keeps what strikes back best; otherwise the most points
-    rem_d = {b: removal(d, a, c, assaulting=False, strike_back=b) for b in (False, True)}
-    rem_a = {b: removal(a, d, c, assaulting=True, strike_back=b) for b in (False, True)}
+    rem_d = {
+        b: removal(d, a, c, assaulting=False, strike_back=b, placed=c.defender_strikers)
+        for b in (False, True)
+    }
+    rem_a = {
+        b: removal(a, d, c, assaulting=True, strike_back=b, placed=c.attacker_strikers) for b in (False, True)
+    }
 
     def hit_by_a(s_a: UnitState, s_d: UnitState, back: bool = False) -> Strike:
         key = ("a", s_a, s_d, back)
         if key not in cache:
             cache[key] = strike(
-                melee_fire(a, s_a, d, ca, assaulting=True),
+                melee_fire(a, s_a, d, ca, assaulting=True, placed=c.attacker_strikers),
                 d,
                 s_d,
                 auto_hits=auto,
@@ -304,7 +309,11 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
         key = ("d", s_d, s_a, back)
         if key not in cache:
             cache[key] = strike(
-                melee_fire(d, s_d, a, cd, assaulting=False), a, s_a, facing=c.facing, removal=rem_a[back]
+                melee_fire(d, s_d, a, cd, assaulting=False, placed=c.defender_strikers),
+                a,
+                s_a,
+                facing=c.facing,
+                removal=rem_a[back],
             )
             if "attacker" not in orders:
                 orders["attacker"] = cache[key].orders

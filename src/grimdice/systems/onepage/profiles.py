@@ -71,6 +71,13 @@ class Conditions(StrictModel):
     piercing: Literal["best", "armored", "reroll"] = "best"
     attacker_higher: Flag = Field(False, description="melee: assaulting from higher elevation")
     defender_higher: Flag = Field(False, description="melee: assaulted from lower elevation")
+    attacker_strikers: Int | None = Field(
+        None, ge=0, le=200, description='melee: attacker models within 2" of the enemy (default: all)'
+    )
+    defender_strikers: Int | None = Field(
+        None, ge=0, le=200, description='melee: defender models within 2" of the enemy (default: all)'
+    )
+    limited_fired: Flag = Field(False, description="Limited weapons were already fired this game")
     attacker_pinned: Flag = False
     defender_pinned: Flag = False
     attacker_shaken: Flag = Field(False, description="attacking Vehicle is Shaken: re-rolls successful hits")

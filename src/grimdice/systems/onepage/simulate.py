@@ -220,14 +220,19 @@ def simulate_melee(
         for y in (False, True)
     }
 
-    rem_d = {b: removal(d, a, c, assaulting=False, strike_back=b) for b in (False, True)}
-    rem_a = {b: removal(a, d, c, assaulting=True, strike_back=b) for b in (False, True)}
+    rem_d = {
+        b: removal(d, a, c, assaulting=False, strike_back=b, placed=c.defender_strikers)
+        for b in (False, True)
+    }
+    rem_a = {
+        b: removal(a, d, c, assaulting=True, strike_back=b, placed=c.attacker_strikers) for b in (False, True)
+    }
 
     def fires_a(s: UnitState) -> list[Fire]:
-        return melee_fire(a, s, d, ca, assaulting=True)
+        return melee_fire(a, s, d, ca, assaulting=True, placed=c.attacker_strikers)
 
     def fires_d(s: UnitState) -> list[Fire]:
-        return melee_fire(d, s, a, cd, assaulting=False)
+        return melee_fire(d, s, a, cd, assaulting=False, placed=c.defender_strikers)
 
     size_d = (
         encode(

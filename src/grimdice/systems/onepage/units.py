@@ -428,10 +428,15 @@ class Removal:
 
     worth: tuple[float, ...]
     strike_back: bool = False
+    placed: int | None = None  # models within 2" of the enemy (None: all), the first alive listed
 
     def key(self, unit: Unit, state: UnitState) -> tuple[float, float, float]:
         pts, dmg = value(unit, state)
-        w = 0.0 if state.routed else sum(a * x for a, x in zip(state.alive, self.worth, strict=True))
+        w, left = 0.0, self.placed if self.placed is not None else state.models
+        for a, x in zip(state.alive, self.worth, strict=True):
+            k = min(a, left)
+            w, left = w + k * x, left - k
+        w = 0.0 if state.routed else w
         return (w, pts, dmg) if self.strike_back else (pts, w, dmg)
 
     @property
