@@ -17,7 +17,7 @@ from grimdice.dice import Dist
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.attack import Fire
 from grimdice.systems.onepage.rolls import damage_table, p_morale, p_pass
-from grimdice.systems.onepage.units import Removal, Unit, UnitState, choose_order, value, wound
+from grimdice.systems.onepage.units import Removal, Unit, UnitState, best_removal, choose_order, value, wound
 
 K = TypeVar("K", bound=Hashable)
 Table = dict  # {outcome: probability}
@@ -95,9 +95,9 @@ def strike(
         pw = n_law[w]
         if pw <= 0:
             continue
-        order = choose_order(target, state, w, removal)
+        order, after = best_removal(target, state, w, removal)
         orders[w] = order
-        t: Table = {(w, wound(target, state, w, order)): 1.0}
+        t: Table = {(w, after): 1.0}
         for d in singles:
             nt: Table = {}
             for (tot, s), p in t.items():

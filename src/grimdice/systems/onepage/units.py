@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from itertools import permutations
 from typing import Any
 
@@ -79,6 +80,11 @@ class Unit:
         return s if not damage else wound(self, s, damage, self.removal_orders()[0])
 
     def removal_orders(self) -> list[tuple[int, ...]]:
+        """:attr:`all_orders` as a list (computed once per unit)."""
+        return list(self.all_orders)
+
+    @cached_property
+    def all_orders(self) -> tuple[tuple[int, ...], ...]:
         """Every order in which the defender may remove models ("The defender may remove the models in
         any order"): any order of the regular groups (up to 5 groups; beyond, the fewest melee attacks
         first), a joined Hero/Psyker either first or last — Tough: "you must either accumulate wounds
@@ -96,13 +102,13 @@ class Unit:
         heroes = [i for i, g in enumerate(self.groups) if g.hero]
         regs = list(permutations(regular)) if len(regular) <= 5 else [tuple(regular)]
         if not heroes:
-            return regs
+            return tuple(regs)
         if not regular:
-            return [tuple(p) for p in permutations(heroes)]
+            return tuple(tuple(p) for p in permutations(heroes))
         out = []
         for r in regs:
             out += [tuple(p) + r for p in permutations(heroes)] + [r + tuple(heroes)]
-        return out
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -398,6 +404,7 @@ __all__ = [
     "Removal",
     "Unit",
     "UnitState",
+    "best_removal",
     "choose_order",
     "default_removal",
     "field_army",
@@ -454,11 +461,26 @@ def choose_order(
 ) -> tuple[int, ...]:
     """The defender's removal order for ``wounds``: the legal order (:meth:`Unit.removal_orders`)
     best for ``removal``'s objective (default :func:`default_removal`); the first listed on ties."""
-    orders = unit.removal_orders()
+    return best_removal(unit, state, wounds, removal)[0]
+
+
+def best_removal(
+    unit: Unit, state: UnitState, wounds: int, removal: Removal | None = None
+) -> tuple[tuple[int, ...], UnitState]:
+    """:func:`choose_order` and the state it leaves."""
+    orders = unit.all_orders
     if len(orders) == 1:
-        return orders[0]
+        return orders[0], wound(unit, state, wounds, orders[0])
     r = removal or default_removal(unit)
-    return max(orders, key=lambda o: r.key(unit, wound(unit, state, wounds, o)))
+    best: tuple[tuple[int, ...], UnitState] | None = None
+    best_key = None
+    for o in orders:
+        s = wound(unit, state, wounds, o)
+        k = r.key(unit, s)
+        if best_key is None or k > best_key:
+            best, best_key = (o, s), k
+    assert best is not None
+    return best
 
 
 def encode(unit: Unit, s: UnitState) -> int:
