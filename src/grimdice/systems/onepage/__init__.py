@@ -20,7 +20,7 @@ from grimdice.systems.onepage.report import (
     top_states,
 )
 from grimdice.systems.onepage.rules import RULES
-from grimdice.systems.onepage.units import Unit, scenario_units
+from grimdice.systems.onepage.units import Unit, default_removal, hazard_unit, scenario_units
 
 __all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
@@ -43,8 +43,43 @@ def _orders(unit: Unit, orders: dict[int, tuple[int, ...]]) -> dict[str, list[st
     return {str(w): [unit.groups[g].name for g in o] for w, o in sorted(orders.items())}
 
 
+def hazard(sc: Scenario, options: RunOptions) -> Result:
+    """Automatic hits on the defender: dangerous terrain or a destroyed transport."""
+    d, sd = hazard_unit(sc)
+    c = sc.conditions
+    keys = ["joined_rules"] if sc.defender_hero is not None else []
+    if len(d.removal_orders()) > 1:
+        keys.append("casualty_order")
+    if d.kind in ("vehicle", "walker"):
+        keys.append("vehicle_table")
+    extra: dict[str, Any] = {"attack": sc.attack}
+    if options.exact:
+        from grimdice.systems.onepage.exact import hazard_table
+
+        st, table = hazard_table(d, sd, c, sc.attack)
+        hits, law_of = st.hits, table_laws(table)
+        extra["end_states"] = top_states((d,), table, (1,))
+        orders = _orders(d, st.orders)
+        if orders:
+            extra["casualty_order"] = orders
+            extra["casualty_objective"] = default_removal(d).objective
+    else:
+        from grimdice.systems.onepage.simulate import simulate_hazard
+
+        hits, comps = simulate_hazard(d, sd, c, sc.attack, options)
+        law_of = component_laws(comps)
+        extra["end_states"] = top_states((d,), {(s,): p for s, p in comps[1].items()}, (0,))
+    stages = shooting_stages(d, sd, hits, law_of)
+    if stages["morale_test"][1] > 0:
+        keys.append("half_killed")
+    return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
+
+
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
-    """Resolve the scenario's shooting or melee, exactly or by ``options.simulate`` seeded trials."""
+    """Resolve the scenario's shooting or melee (or automatic hits: ``dangerous``, ``transport``),
+    exactly or by ``options.simulate`` seeded trials."""
+    if sc.attack in ("dangerous", "transport"):
+        return hazard(sc, options)
     a, sa, d, sd = scenario_units(sc)
     c = sc.conditions
     keys: list[str] = []

@@ -240,6 +240,36 @@ def shooting_table(
     return st, half_killed_morale(target, t_state, st.outcomes)
 
 
+def hazard_hits(unit: Unit, state: UnitState, attack: str, models: int | None) -> Dist:
+    """Automatic hits from no enemy: Transport(X) "If an Infantry unit is within a transport when it
+    is destroyed, then the unit takes D6 automatic hits"; Dangerous Terrain "roll one die for each
+    model that moved into or across the dangerous terrain. For each 1 you roll the unit takes one
+    automatic hit" (``models``, default all; Flying units "may ignore terrain effects")."""
+    from grimdice.dice import D6
+
+    if attack == "transport":
+        return D6.dist
+    n = state.models if models is None else min(models, state.models)
+    return Dist.binomial(n, 1 / 6) if n and not unit.has("flying") else Dist.constant(0)
+
+
+def hazard_p(unit: Unit, c) -> float:  # type: ignore[no-untyped-def]
+    """Chance an automatic hit wounds: Armored ignores it on a 4+, else a failed block (no Cover:
+    Cover is against shooting)."""
+    from grimdice.systems.onepage.attack import odds
+    from grimdice.systems.onepage.weapons import Weapon
+
+    return odds(Weapon("Automatic hits", None, 1), unit, unit, c, melee=True).p_wound_per_hit
+
+
+def hazard_table(unit: Unit, state: UnitState, c, attack: str) -> tuple[Strike, Table]:  # type: ignore[no-untyped-def]
+    """Automatic hits taken (``hazard_hits``): the strike and {(wounds, state, morale test taken): p};
+    casualties chosen by :func:`~.units.default_removal` (the most points, then melee attacks)."""
+    hits = hazard_hits(unit, state, attack, c.dangerous_models)
+    st = strike([], unit, state, auto_hits=hits, auto_p=hazard_p(unit, c), facing=c.facing)
+    return st, half_killed_morale(unit, state, st.outcomes)
+
+
 @dataclass
 class Melee:
     """The end of a melee: {(attacker state, defender state, winner): p} (winner 0 tie, 1 attacker,

@@ -78,6 +78,9 @@ class Conditions(StrictModel):
         None, ge=0, le=200, description='melee: defender models within 2" of the enemy (default: all)'
     )
     limited_fired: Flag = Field(False, description="Limited weapons were already fired this game")
+    dangerous_models: Int | None = Field(
+        None, ge=0, le=200, description="attack: dangerous - models that moved through it (default: all)"
+    )
     attacker_pinned: Flag = False
     defender_pinned: Flag = False
     attacker_shaken: Flag = Field(False, description="attacking Vehicle is Shaken: re-rolls successful hits")
@@ -86,12 +89,14 @@ class Conditions(StrictModel):
 
 
 class Scenario(StrictModel):
-    """``attack: shooting`` (attacker shoots defender) or ``melee`` (attacker assaults defender)."""
+    """``attack: shooting`` (attacker shoots defender), ``melee`` (attacker assaults defender),
+    ``dangerous`` (the defender moved through dangerous terrain) or ``transport`` (the transport
+    carrying the defender was destroyed); the last two take no attacker."""
 
     system: Literal["onepage"]
     title: Text = ""
-    attack: Literal["shooting", "melee"] = "shooting"
-    attacker: UnitSpec
+    attack: Literal["shooting", "melee", "dangerous", "transport"] = "shooting"
+    attacker: UnitSpec | None = None
     attacker_hero: UnitSpec | None = None
     defender: UnitSpec
     defender_hero: UnitSpec | None = None
@@ -101,7 +106,7 @@ class Scenario(StrictModel):
     def _distinct_heroes(self) -> Scenario:
         """A joined Hero is reported by name next to its host's models: the names must differ."""
         for side in ("attacker", "defender"):
-            hero = getattr(self, f"{side}_hero")
-            if hero is not None and hero.name == getattr(self, side).name:
+            hero, host = getattr(self, f"{side}_hero"), getattr(self, side)
+            if hero is not None and host is not None and hero.name == host.name:
                 raise ValueError(f"{side}_hero is named {hero.name!r} like the unit it joins; rename one")
         return self

@@ -26,7 +26,16 @@ from grimdice.systems.onepage.attack import (
     strikes,
 )
 from grimdice.systems.onepage.rolls import ARMORED_IGNORES, damage_result
-from grimdice.systems.onepage.units import Removal, Unit, UnitState, choose_order, decode, encode, wound
+from grimdice.systems.onepage.units import (
+    Removal,
+    Unit,
+    UnitState,
+    best_removal,
+    choose_order,
+    decode,
+    encode,
+    wound,
+)
 from grimdice.systems.onepage.weapons import Weapon
 
 
@@ -183,17 +192,59 @@ def simulate_shooting(
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         att = np.full(size, encode(a, sa), dtype=np.int64)
         hits, tot, codes = strike_sim(sampler, lambda s: fires, a, att, d, sd, facing=c.facing, removal=rem)
-        tested = np.zeros(size, dtype=np.int64)
-        ok = morale_roll(sampler, size, d)
-        cur = codes.copy()
-        for code in np.unique(cur):
-            s = decode(d, int(code))
-            killed = before - s.models
-            if s.models and killed and 2 * killed >= before:
-                at = cur == code
-                tested[at] = 1
-                codes[at & ~ok] = encode(d, replace(s, pinned=True))
+        codes, tested = half_killed_sim(sampler, d, before, codes)
         return {"hits": hits, "wounds": tot, "state": codes, "tested": tested}
+
+    t = options.run(trial)
+    comps = [_table(t, "wounds"), _table(t, "state", lambda k: decode(d, k)), _table(t, "tested")]
+    return t.dist("hits"), comps
+
+
+def half_killed_sim(
+    sampler: Sampler, d: Unit, before: int, codes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """ "Whenever half of its models are killed at once": a morale test, Pinned when failed. Returns
+    the new state codes and 1 where a test was taken."""
+    codes = codes.copy()
+    tested = np.zeros(codes.size, dtype=np.int64)
+    ok = morale_roll(sampler, codes.size, d)
+    cur = codes.copy()
+    for code in np.unique(cur):
+        s = decode(d, int(code))
+        killed = before - s.models
+        if s.models and killed and 2 * killed >= before:
+            at = cur == code
+            tested[at] = 1
+            codes[at & ~ok] = encode(d, replace(s, pinned=True))
+    return codes, tested
+
+
+def simulate_hazard(
+    d: Unit, sd: UnitState, c: Any, attack: str, options: RunOptions
+) -> tuple[Dist, list[dict]]:
+    """Automatic hits rolled literally: D6 for a destroyed transport, one die per model in dangerous
+    terrain (each 1 is a hit); then Armored (4+ ignores), blocks, casualties and the morale test."""
+    auto = odds(Weapon("Automatic hits", None, 1), d, d, c, melee=True)
+    models = sd.models if c.dangerous_models is None else min(c.dangerous_models, sd.models)
+    if d.has("flying"):
+        models = 0
+
+    def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
+        if attack == "transport":
+            hits = sampler.roll(size).astype(np.int64)
+        elif models:
+            rolls, valid = sampler.pool(np.full(size, models))
+            hits = ((rolls == 1) & valid).sum(axis=1).astype(np.int64)
+        else:
+            hits = np.zeros(size, dtype=np.int64)
+        wounds = roll_blocks(sampler, auto, hits)
+        uniq, inv = np.unique(wounds, return_inverse=True)
+        table = np.array([encode(d, best_removal(d, sd, int(w))[1]) for w in uniq], dtype=np.int64)
+        codes = table[np.asarray(inv).reshape(-1)]
+        if d.kind in ("vehicle", "walker"):
+            codes = vehicle_sim(sampler, d, codes, wounds > 0, c.facing)
+        codes, tested = half_killed_sim(sampler, d, sd.models, codes)
+        return {"hits": hits, "wounds": wounds, "state": codes, "tested": tested}
 
     t = options.run(trial)
     comps = [_table(t, "wounds"), _table(t, "state", lambda k: decode(d, k)), _table(t, "tested")]

@@ -416,6 +416,8 @@ __all__ = [
 
 def scenario_units(sc: Any) -> tuple[Unit, UnitState, Unit, UnitState]:
     """The attacker and defender of a calculation scenario, with joined heroes and initial states."""
+    if sc.attacker is None:
+        raise ScenarioError("attacker", f"attack: {sc.attack} needs an attacker unit")
     a = resolve_unit(sc.attacker, "attacker", sc.attacker_hero, "attacker_hero")
     d = resolve_unit(sc.defender, "defender", sc.defender_hero, "defender_hero")
     c = sc.conditions
@@ -454,6 +456,15 @@ class Removal:
 def default_removal(unit: Unit) -> Removal:
     """Worth per model = its melee attacks (when the enemy is unknown)."""
     return Removal(tuple(float(g.melee_attacks) for g in unit.groups))
+
+
+def hazard_unit(sc: Any) -> tuple[Unit, UnitState]:
+    """The unit taking automatic hits in a ``dangerous`` or ``transport`` scenario (the defender)."""
+    if sc.attacker is not None or sc.attacker_hero is not None:
+        raise ScenarioError("attacker", f"attack: {sc.attack} has no attacker; describe the unit as defender")
+    d = resolve_unit(sc.defender, "defender", sc.defender_hero, "defender_hero")
+    c = sc.conditions
+    return d, replace(d.initial(sc.defender.damage), pinned=c.defender_pinned, immobile=c.immobile)
 
 
 def choose_order(
