@@ -78,3 +78,20 @@ def test_notes_only_on_results_that_used_the_reading() -> None:
     walker = {"name": "Walker", "quality": 3, "equipment": ["Dreadnought Fist"], "special_rules": ["Walker"]}
     m = calculate(scenario("melee", walker, small))
     assert "vehicle_table" in _keys(m) and "unit_strike_order" not in _keys(m)
+
+
+def test_melee_notes_only_when_the_reading_matters() -> None:
+    from grimdice.systems.onepage.rules import RULES
+
+    def has(r, key: str) -> bool:  # type: ignore[no-untyped-def]
+        return RULES.note(key) in r.notes
+
+    plain = calculate(scenario("melee", MARINES, GUARDIANS))
+    # no melee weapon rules: bonus attacks are like the others; 30 attacks can exceed 10 models
+    assert not has(plain, "assault_bonus") and has(plain, "melee_wounds")
+    rending = {**MARINES, "equipment": ["Claws (A2, Rending)"]}
+    assert has(calculate(scenario("melee", rending, GUARDIANS)), "assault_bonus")
+    tough = {"name": "Champion", "quality": 4, "equipment": ["Blade (A1)"], "special_rules": ["Tough(6)"]}
+    few = {"name": "Guardians", "size": 3, "quality": 4, "special_rules": ["Tough(3)"]}
+    # 2 attacks against 9 wounds of capacity, 3 attacks against 6: no wound can be lost
+    assert not has(calculate(scenario("melee", tough, few)), "melee_wounds")

@@ -43,6 +43,15 @@ def _orders(unit: Unit, orders: dict[int, tuple[int, ...]]) -> dict[str, list[st
     return {str(w): [unit.groups[g].name for g in o] for w, o in sorted(orders.items())}
 
 
+def _most_melee_attacks(unit: Unit, assaulting: bool) -> int:
+    """The most attacks a unit can make in a melee (its melee weapons, the assault bonus and Furious,
+    a Vehicle's D6 automatic hits)."""
+    per = [sum(w.attacks for w in g.weapons if w.melee) for g in unit.groups]
+    bonus = (1 + int(unit.has("furious"))) if assaulting else 0
+    auto = 6 if assaulting and unit.kind == "vehicle" else 0
+    return sum(g.count * (p + bonus) for g, p in zip(unit.groups, per, strict=True)) + auto
+
+
 def hazard(sc: Scenario, options: RunOptions) -> Result:
     """Automatic hits on the defender: dangerous terrain or a destroyed transport."""
     d, sd = hazard_unit(sc)
@@ -120,7 +129,18 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         if stages["morale_test"][1] > 0:
             keys.append("half_killed")
         return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
-    keys += ["assault_bonus", "who_strikes", "melee_wounds"]
+    keys.append("who_strikes")
+
+    def most(side: Unit) -> int:
+        return _most_melee_attacks(side, side is a)
+
+    melee_weapons = [w for u in (a, d) for g in u.groups for w in g.weapons if w.melee]
+    if any(w.rules or w.x for g in a.groups for w in g.weapons if w.melee):
+        keys.append("assault_bonus")  # the bonus attacks lack these weapon rules
+    if any(w.x for w in melee_weapons) or any(
+        most(side) >= sum(g.count * g.tough for g in target.groups) for side, target in ((a, d), (d, a))
+    ):
+        keys.append("melee_wounds")  # wounds can be lost to the "x" rule or beyond the last model
     if any(len(u.removal_orders()) > 1 for u in (a, d)):
         keys.append("casualty_order")
     if any(
@@ -132,7 +152,7 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         for r in ("strikes_first", "strikes_last")
     ):
         keys.append("unit_strike_order")
-    if any(w.x for u in (a, d) for g in u.groups for w in g.weapons if w.melee):
+    if any(w.x for w in melee_weapons):
         keys.append("x_rule")
     if any(u.kind in ("vehicle", "walker") for u in (a, d)):
         keys.append("vehicle_table")
