@@ -200,17 +200,22 @@ __all__ = [
 # --------------------------------------------------------------------------- scenarios
 
 
+#: plans firing more "x" weapons than this are not compared (each is resolved model by model)
+MAX_X_COMPARED = 6
+
+
 def best_shooting(
     shooter: Unit, s_state: UnitState, target: Unit, t_state: UnitState, c
 ) -> tuple[list[Fire], int]:  # type: ignore[no-untyped-def]
     """The shooter's plan (the weapon each group fires, Piercing's option per weapon), chosen against
     the defender's optimal casualties: every plan of :func:`~.attack.shooting_options` is resolved
     exactly and the one destroying the most points in expectation (then the most wounds) is played;
-    the greedy plan on ties. Returns the plan and how many plans were compared."""
+    the greedy plan on ties; the greedy plan alone when a plan fires more than ``MAX_X_COMPARED``
+    "x" weapons. Returns the plan and how many plans were compared."""
     from grimdice.systems.onepage.attack import removal, shooting_options
 
     plans = shooting_options(shooter, s_state, target, c)
-    if len(plans) == 1:
+    if len(plans) == 1 or any(sum(f.instances for f in p if f.odds.weapon.x) > MAX_X_COMPARED for p in plans):
         return plans[0], 1
     rem = removal(target, shooter, c, assaulting=False, strike_back=False)
     before = value(target, t_state)[0]

@@ -168,7 +168,8 @@ RULES = RuleTable(
             f"{SRC}, Who can Shoot",
             "the attacker's objective is assumed: per group of identical models, the weapon (and "
             "Piercing option) destroying the most points in expectation against the defender's best "
-            "casualties, then the most wounds; every plan is resolved exactly (greedy above 64 plans)",
+            "casualties, then the most wounds; every plan is resolved exactly (above 64 plans or 6 "
+            '"x" weapons in a plan: the weapon with the most expected wounds)',
         ),
         Reading(
             "casualty_order",
