@@ -112,3 +112,13 @@ def test_the_shooter_fires_the_weapon_that_destroys_most_not_the_most_wounds() -
 def test_the_shooting_plan_agrees_with_monte_carlo() -> None:
     n = 40_000
     assert_agree(calculate(_volley()).stages, calculate(_volley(), simulate=n, seed=5).stages, n)
+
+
+def test_plans_with_many_x_weapons_fall_back_to_the_greedy_pick() -> None:
+    # 7 Meltagun/Flamer models: a plan would fire 7 "x" weapons (> MAX_X_COMPARED): not compared
+    from grimdice.systems.onepage.exact import MAX_X_COMPARED
+
+    team = {**FIRE_TEAM, "size": MAX_X_COMPARED + 1}
+    j = calculate(scenario("shooting", team, SQUAD, conditions={"distance": 10, "cover": True})).to_json()
+    assert j["plans_compared"] == 1
+    assert j["fired"][0]["weapon"].startswith("Meltagun")  # the most expected wounds per weapon
