@@ -90,7 +90,8 @@ class Unit:
         first), a joined Hero/Psyker either first or last — Tough: "you must either accumulate wounds
         on the unit with this special rule first until it is killed, or remove regular models as
         casualties before starting to accumulate wounds on the unit with this special rule". The first
-        order (fewest melee attacks first, Hero last... see :func:`choose_order`) is the default.
+        order (a joined Hero first, then the regular groups with the fewest melee attacks first) is
+        the one used where no choice is solved (a unit's starting ``damage``).
 
         Whole groups in some order are enough: models of a group are identical, and for an objective
         that adds up per model (points, expected wounds struck back) the best removal kills the
