@@ -113,5 +113,5 @@ def test_joined_hero_tough_order_is_the_defenders_best() -> None:
             defender_hero={"name": "Boss", "quality": 5, "special_rules": ["Hero", "Tough(3)"], "cost": 60},
         )
     )
-    assert r.to_json()["tough_order"]["3"][0] == "Boyz"
+    assert r.to_json()["casualty_order"]["3"][0] == "Boyz"
     _ = unit

@@ -9,7 +9,7 @@ from typing import Any
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
 from grimdice.systems.base import calculate_for
-from grimdice.systems.onepage.attack import melee_fire, shooting_fire
+from grimdice.systems.onepage.attack import melee_fire, removal
 from grimdice.systems.onepage.profiles import Scenario
 from grimdice.systems.onepage.report import (
     build,
@@ -20,7 +20,7 @@ from grimdice.systems.onepage.report import (
     top_states,
 )
 from grimdice.systems.onepage.rules import RULES
-from grimdice.systems.onepage.units import Unit, scenario_units
+from grimdice.systems.onepage.units import Unit, default_removal, hazard_unit, scenario_units
 
 __all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
@@ -43,18 +43,68 @@ def _orders(unit: Unit, orders: dict[int, tuple[int, ...]]) -> dict[str, list[st
     return {str(w): [unit.groups[g].name for g in o] for w, o in sorted(orders.items())}
 
 
+def _most_melee_attacks(unit: Unit, assaulting: bool) -> int:
+    """The most attacks a unit can make in a melee (its melee weapons, the assault bonus and Furious,
+    a Vehicle's D6 automatic hits)."""
+    per = [sum(w.attacks for w in g.weapons if w.melee) for g in unit.groups]
+    bonus = (1 + int(unit.has("furious"))) if assaulting else 0
+    auto = 6 if assaulting and unit.kind == "vehicle" else 0
+    return sum(g.count * (p + bonus) for g, p in zip(unit.groups, per, strict=True)) + auto
+
+
+def hazard(sc: Scenario, options: RunOptions) -> Result:
+    """Automatic hits on the defender: dangerous terrain or a destroyed transport."""
+    d, sd = hazard_unit(sc)
+    c = sc.conditions
+    keys = ["joined_rules"] if sc.defender_hero is not None else []
+    if len(d.removal_orders()) > 1:
+        keys.append("casualty_order")
+    if d.kind in ("vehicle", "walker"):
+        keys.append("vehicle_table")
+    extra: dict[str, Any] = {"attack": sc.attack}
+    if options.exact:
+        from grimdice.systems.onepage.exact import hazard_table
+
+        st, table = hazard_table(d, sd, c, sc.attack)
+        hits, law_of = st.hits, table_laws(table)
+        extra["end_states"] = top_states((d,), table, (1,))
+        orders = _orders(d, st.orders)
+        if orders:
+            extra["casualty_order"] = orders
+            extra["casualty_objective"] = default_removal(d).objective
+    else:
+        from grimdice.systems.onepage.simulate import simulate_hazard
+
+        hits, comps = simulate_hazard(d, sd, c, sc.attack, options)
+        law_of = component_laws(comps)
+        extra["end_states"] = top_states((d,), {(s,): p for s, p in comps[1].items()}, (0,))
+    stages = shooting_stages(d, sd, hits, law_of)
+    if stages["morale_test"][1] > 0:
+        keys.append("half_killed")
+    return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
+
+
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
-    """Resolve the scenario's shooting or melee, exactly or by ``options.simulate`` seeded trials."""
+    """Resolve the scenario's shooting or melee (or automatic hits: ``dangerous``, ``transport``),
+    exactly or by ``options.simulate`` seeded trials."""
+    if sc.attack in ("dangerous", "transport"):
+        return hazard(sc, options)
     a, sa, d, sd = scenario_units(sc)
     c = sc.conditions
-    keys = ["casualty_order"]
+    keys: list[str] = []
     if sc.attacker_hero is not None or sc.defender_hero is not None:
         keys.append("joined_rules")
     extra: dict[str, Any] = {"attack": sc.attack}
     if sc.attack == "shooting":
-        fires = shooting_fire(a, sa, d, c)
+        from grimdice.systems.onepage.exact import best_shooting
+
+        fires, n_plans = best_shooting(a, sa, d, sd, c)
         extra["fired"] = _choices(a, fires)
-        keys += ["one_weapon", "half_killed"]
+        extra["plans_compared"] = n_plans
+        if len(d.removal_orders()) > 1:
+            keys.append("casualty_order")
+        if n_plans > 1:
+            keys.append("one_weapon")
         if any(f.odds.weapon.x for f in fires):
             keys.append("x_rule")
         if d.kind in ("vehicle", "walker"):
@@ -62,28 +112,63 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         if options.exact:
             from grimdice.systems.onepage.exact import shooting_table
 
-            st, table = shooting_table(a, sa, d, sd, c)
+            st, table = shooting_table(a, sa, d, sd, c, fires)
             hits, law_of = st.hits, table_laws(table)
             extra["end_states"] = top_states((d,), table, (1,))
             orders = _orders(d, st.orders)
             if orders:
-                extra["tough_order"] = orders
+                extra["casualty_order"] = orders
+                extra["casualty_objective"] = removal(d, a, c, assaulting=False, strike_back=False).objective
         else:
             from grimdice.systems.onepage.simulate import simulate_shooting
 
-            hits, comps = simulate_shooting(a, sa, d, sd, c, options)
+            hits, comps = simulate_shooting(a, sa, d, sd, c, options, fires)
             law_of = component_laws(comps)
             extra["end_states"] = top_states((d,), {(s,): p for s, p in comps[1].items()}, (0,))
         stages = shooting_stages(d, sd, hits, law_of)
+        if stages["morale_test"][1] > 0:
+            keys.append("half_killed")
         return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
-    keys += ["assault_bonus", "who_strikes", "unit_strike_order", "melee_wounds"]
+    keys.append("who_strikes")
+
+    def most(side: Unit) -> int:
+        return _most_melee_attacks(side, side is a)
+
+    melee_weapons = [w for u in (a, d) for g in u.groups for w in g.weapons if w.melee]
+    if any(w.rules or w.x for g in a.groups for w in g.weapons if w.melee):
+        keys.append("assault_bonus")  # the bonus attacks lack these weapon rules
+    if any(w.x for w in melee_weapons) or any(
+        most(side) >= sum(g.count * g.tough for g in target.groups) for side, target in ((a, d), (d, a))
+    ):
+        keys.append("melee_wounds")  # wounds can be lost to the "x" rule or beyond the last model
+    if any(len(u.removal_orders()) > 1 for u in (a, d)):
+        keys.append("casualty_order")
+    if any(
+        w.has(r)
+        for u in (a, d)
+        for g in u.groups
+        for w in g.weapons
+        if w.melee
+        for r in ("strikes_first", "strikes_last")
+    ):
+        keys.append("unit_strike_order")
+    if any(w.x for w in melee_weapons):
+        keys.append("x_rule")
+    if any(u.kind in ("vehicle", "walker") for u in (a, d)):
+        keys.append("vehicle_table")
     if a.has("furious"):
         keys.append("furious")
     extra["attacker_fires"] = _choices(
-        a, melee_fire(a, sa, d, c.model_copy(update={"action": "assault"}), assaulting=True)
+        a,
+        melee_fire(
+            a, sa, d, c.model_copy(update={"action": "assault"}), assaulting=True, placed=c.attacker_strikers
+        ),
     )
     extra["defender_fires"] = _choices(
-        d, melee_fire(d, sd, a, c.model_copy(update={"action": "hold"}), assaulting=False)
+        d,
+        melee_fire(
+            d, sd, a, c.model_copy(update={"action": "hold"}), assaulting=False, placed=c.defender_strikers
+        ),
     )
     if options.exact:
         from grimdice.systems.onepage.exact import melee_table
@@ -96,7 +181,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         for side, unit in (("attacker", a), ("defender", d)):
             o = _orders(unit, m.orders.get(side, {}))
             if o:
-                extra[f"{side}_tough_order"] = o
+                extra[f"{side}_casualty_order"] = o
+                extra[f"{side}_casualty_objective"] = m.objectives[side]
     else:
         from grimdice.systems.onepage.simulate import simulate_melee
 

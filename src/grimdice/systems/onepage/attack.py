@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.rolls import hit_face, p_pass
-from grimdice.systems.onepage.units import Unit, UnitState
+from grimdice.systems.onepage.units import Removal, Unit, UnitState
 from grimdice.systems.onepage.weapons import Weapon
 
 
@@ -58,24 +58,33 @@ def piercing_applies(w: Weapon, target: Unit) -> bool:
     return w.piercing or (w.has("poison") and target.kind in ("infantry", "monster"))
 
 
-def odds(w: Weapon, shooter: Unit, target: Unit, c: Conditions, *, melee: bool, shaken: bool = False) -> Odds:
-    """The odds of weapon ``w``; Piercing's option is the one with more wounds per attack
-    ("either ignore the Armored special rule, or their targets must re-roll successful blocks ...
-    (pick one)"), unless the scenario forces one."""
+def piercing_options(
+    w: Weapon, shooter: Unit, target: Unit, c: Conditions, *, melee: bool, shaken: bool = False
+) -> list[Odds]:
+    """Every Odds the attacker may pick for weapon ``w``: Piercing's "either ignore the Armored special
+    rule, or their targets must re-roll successful blocks ... (pick one)" (one entry if it does not
+    apply, the scenario forces one, or ignoring Armored is pointless because Armored does not apply:
+    re-rolling successful blocks is then never worse)."""
     cover = not melee and (c.cover or c.elevated_target or c.no_line_of_sight)
     armored = target.armored or cover  # "multiple instances of the same special rule are not cumulative"
     hit_q = 2 if (not melee and w.has("scope")) else shooter.quality
     reroll_fail = w.has("linked") or (melee and c.action == "assault" and shooter.has("hatred"))
     base = Odds(w, hit_q, reroll_fail, shaken, w.has("rending"), armored, target.quality, False, "")
     if not piercing_applies(w, target):
-        return base
+        return [base]
     ign = Odds(w, hit_q, reroll_fail, shaken, w.has("rending"), False, target.quality, False, "armored")
     rer = Odds(w, hit_q, reroll_fail, shaken, w.has("rending"), armored, target.quality, True, "reroll")
     if c.piercing == "armored":
-        return ign
-    if c.piercing == "reroll":
-        return rer
-    return ign if ign.p_wound > rer.p_wound else rer
+        return [ign]
+    if c.piercing == "reroll" or not armored:
+        return [rer]
+    return [ign, rer] if ign.p_wound > rer.p_wound else [rer, ign]
+
+
+def odds(w: Weapon, shooter: Unit, target: Unit, c: Conditions, *, melee: bool, shaken: bool = False) -> Odds:
+    """The odds of weapon ``w``; Piercing's option is the one with more wounds per attack (the first of
+    :func:`piercing_options`), unless the scenario forces one."""
+    return piercing_options(w, shooter, target, c, melee=melee, shaken=shaken)[0]
 
 
 @dataclass(frozen=True)
@@ -98,22 +107,29 @@ def merge(fires: list[Fire]) -> list[Fire]:
     return [Fire(o, n) for o, n in out.items()]
 
 
+def usable_weapon(w: Weapon, c: Conditions) -> bool:
+    """A ranged weapon in range (``distance``), with line of sight or Indirect, and not a Limited weapon
+    already fired ("Weapons with this special rule may only be fired once per game")."""
+    return (
+        not w.melee
+        and w.range >= c.distance
+        and (not c.no_line_of_sight or w.has("indirect"))
+        and not (c.limited_fired and w.has("limited"))
+    )
+
+
 def shooting_fire(shooter: Unit, state: UnitState, target: Unit, c: Conditions) -> list[Fire]:
     """Each model in range fires its best weapon in range (Relentless on Hold: all of them).
 
     Relentless: "Units with this special rule may fire all of their weapons when using Hold
     actions". Indirect: "may be fired at enemies that are not within line of sight". Limited weapons
-    are fired (their one use)."""
+    fire unless ``limited_fired`` (see :func:`usable_weapon`)."""
     left = c.in_range if c.in_range is not None else state.models
     fires: list[Fire] = []
     for g, n in zip(shooter.groups, state.alive, strict=True):
         k = min(n, left)
         left -= k
-        usable = [
-            w
-            for w in g.weapons
-            if not w.melee and w.range >= c.distance and (not c.no_line_of_sight or w.has("indirect"))
-        ]
+        usable = [w for w in g.weapons if usable_weapon(w, c)]
         if not k or not usable:
             continue
         all_of = shooter.has("relentless") and c.action == "hold"
@@ -127,12 +143,73 @@ def shooting_fire(shooter: Unit, state: UnitState, target: Unit, c: Conditions) 
     return merge(fires)
 
 
-def melee_fire(unit: Unit, state: UnitState, target: Unit, c: Conditions, *, assaulting: bool) -> list[Fire]:
-    """Every model strikes with all its melee weapons; "the assaulting unit receives a bonus of 1
-    Attack per assaulting model"; Furious: "+1 Attack in melee when using Assault actions". Bonus
-    attacks carry no weapon rules (reading ``assault_bonus``)."""
+def shooting_options(
+    shooter: Unit, state: UnitState, target: Unit, c: Conditions, limit: int = 64
+) -> list[list[Fire]]:
+    """Every plan the shooter may play: per group of models, which weapon they fire (all of them with
+    Relentless on Hold) and Piercing's option for each; the greedy plan (:func:`shooting_fire`)
+    first. Plans differ only per group (models of a group are identical); more than ``limit`` plans:
+    the greedy one only."""
+    left = c.in_range if c.in_range is not None else state.models
+    per_group: list[list[list[Fire]]] = []
+    for g, n in zip(shooter.groups, state.alive, strict=True):
+        k = min(n, left)
+        left -= k
+        usable = [w for w in g.weapons if usable_weapon(w, c)]
+        if not k or not usable:
+            continue
+        opts = [piercing_options(w, shooter, target, c, melee=False, shaken=state.shaken) for w in usable]
+        if shooter.has("relentless") and c.action == "hold":
+            plans: list[list[Fire]] = [[]]
+            for os_ in opts:
+                plans = [[*p, Fire(o, k)] for p in plans for o in os_]
+        else:
+            plans = [[Fire(o, k)] for os_ in opts for o in os_]
+        per_group.append(plans)
+    total = 1
+    for plans in per_group:
+        total *= len(plans)
+    greedy = shooting_fire(shooter, state, target, c)
+    if total > limit or total <= 1:
+        return [greedy]
+    out: list[list[Fire]] = [[]]
+    for plans in per_group:
+        out = [p + q for p in out for q in plans]
+    merged = [merge(p) for p in out]
+    return [greedy] + [p for p in merged if p != greedy]
+
+
+def strikers(state: UnitState, limit: int | None) -> tuple[int, ...]:
+    """Models striking per group: "All models in a unit that are in base contact with an enemy model
+    from the target unit, or that are within 2" of a model from the target unit may attack";
+    ``limit`` models are placed so (None: all), the first alive in listed group order (reading
+    ``who_strikes``)."""
+    if limit is None:
+        return state.alive
+    out = []
+    for n in state.alive:
+        k = min(n, limit)
+        out.append(k)
+        limit -= k
+    return tuple(out)
+
+
+def melee_fire(
+    unit: Unit,
+    state: UnitState,
+    target: Unit,
+    c: Conditions,
+    *,
+    assaulting: bool,
+    placed: int | None = None,
+) -> list[Fire]:
+    """Every striking model (``placed``: how many are within 2", see :func:`strikers`) attacks with
+    all its melee weapons; "the assaulting unit receives a bonus of 1 Attack per assaulting model"
+    (the text's example: "Three marines ... are within range ... receive 1 bonus Attack each");
+    Furious: "+1 Attack in melee when using Assault actions". Bonus attacks carry no weapon rules
+    (reading ``assault_bonus``)."""
     fires: list[Fire] = []
-    for g, n in zip(unit.groups, state.alive, strict=True):
+    for g, n in zip(unit.groups, strikers(state, placed), strict=True):
         if not n:
             continue
         for w in g.weapons:
@@ -143,6 +220,22 @@ def melee_fire(unit: Unit, state: UnitState, target: Unit, c: Conditions, *, ass
             bonus = Weapon("Assault bonus", None, 1)
             fires.append(Fire(odds(bonus, unit, target, c, melee=True, shaken=state.shaken), n * extra))
     return merge(fires)
+
+
+def removal(
+    unit: Unit, enemy: Unit, c: Conditions, *, assaulting: bool, strike_back: bool, placed: int | None = None
+) -> Removal:
+    """The defender's objective when ``unit`` removes casualties: each group's worth is the expected
+    wounds one of its models strikes at ``enemy`` in melee (its melee weapons, plus the assault bonus
+    when ``assaulting``); see :class:`~grimdice.systems.onepage.units.Removal`."""
+    worth = []
+    for i in range(len(unit.groups)):
+        one = UnitState(tuple(int(j == i) for j in range(len(unit.groups))), (0,) * len(unit.groups))
+        cc = c.model_copy(update={"action": "assault" if assaulting else "hold"})
+        worth.append(
+            sum(f.dice * f.odds.p_wound for f in melee_fire(unit, one, enemy, cc, assaulting=assaulting))
+        )
+    return Removal(tuple(worth), strike_back, placed)
 
 
 def strikes(unit: Unit, rule: str) -> bool:

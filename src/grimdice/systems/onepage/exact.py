@@ -17,7 +17,7 @@ from grimdice.dice import Dist
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.attack import Fire
 from grimdice.systems.onepage.rolls import damage_table, p_morale, p_pass
-from grimdice.systems.onepage.units import Unit, UnitState, choose_order, wound
+from grimdice.systems.onepage.units import Removal, Unit, UnitState, best_removal, choose_order, value, wound
 
 K = TypeVar("K", bound=Hashable)
 Table = dict  # {outcome: probability}
@@ -71,9 +71,11 @@ def strike(
     auto_hits: Dist | None = None,
     auto_p: float = 0.0,
     facing: str = "side",
+    removal: Removal | None = None,
 ) -> Strike:
     """Resolve ``fires`` at ``target``: hits, wounds, casualties ("For every wound the opposing
-    player must remove one model") with Tough, the "x" rule and the Vehicle damage table."""
+    player must remove one model") with Tough, the "x" rule and the Vehicle damage table. The
+    defender removes models in the order best for ``removal`` (per number of wounds)."""
     hits = sum_laws([_bin(f.dice, f.odds.p_hit) for f in fires])
     normal = [_bin(f.dice, f.odds.p_wound) for f in fires if not f.odds.weapon.x]
     if auto_hits is not None:
@@ -93,9 +95,9 @@ def strike(
         pw = n_law[w]
         if pw <= 0:
             continue
-        order = choose_order(target, state, w)
+        order, after = best_removal(target, state, w, removal)
         orders[w] = order
-        t: Table = {(w, wound(target, state, w, order)): 1.0}
+        t: Table = {(w, after): 1.0}
         for d in singles:
             nt: Table = {}
             for (tot, s), p in t.items():
@@ -106,19 +108,22 @@ def strike(
             add(out, k, p * pw)
     extra = Dist.constant(0)
     if target.kind in ("vehicle", "walker"):
-        out, extra = vehicle_damage(target, out, orders, facing)
+        out, extra = vehicle_damage(target, out, orders, facing, removal)
     return Strike(hits, total, out, orders, extra)
 
 
 def vehicle_damage(
-    unit: Unit, table: Table, orders: dict[int, tuple[int, ...]], facing: str
+    unit: Unit,
+    table: Table,
+    orders: dict[int, tuple[int, ...]],
+    facing: str,
+    removal: Removal | None = None,
 ) -> tuple[Table, Dist]:
     """ "Whenever a Vehicle takes one or more wounds, you must roll once on the following table" —
     Glanced (1-2), Shaken (3-4), Immobile (5-6); "If a Vehicle that is Immobile suffers any additional
     Immobile result it immediately takes an additional wound and you must roll again for the new
     wound." Returns the table and the law of the additional wounds."""
     g, sh, im = damage_table(facing)
-    order = unit.removal_orders()[0]
     out: Table = {}
     extra: dict[int, float] = defaultdict(float)
 
@@ -134,7 +139,7 @@ def vehicle_damage(
             add(out, (tot, replace(s, immobile=True)), p * im)
             extra[more] += p * im
         else:
-            go(tot, wound(unit, s, 1, order), more + 1, p * im)
+            go(tot, wound(unit, s, 1, choose_order(unit, s, 1, removal)), more + 1, p * im)
 
     for (tot, s), p in table.items():
         if tot == 0:
@@ -180,20 +185,94 @@ def loser_morale(unit: Unit, s: UnitState) -> list[tuple[UnitState, float]]:
     return [(s, ok), (bad, 1 - ok)]
 
 
-__all__ = ["Strike", "fear_fail", "half_killed_morale", "law", "loser_morale", "p_pass", "strike"]
+__all__ = [
+    "Strike",
+    "best_shooting",
+    "fear_fail",
+    "half_killed_morale",
+    "law",
+    "loser_morale",
+    "p_pass",
+    "strike",
+]
 
 
 # --------------------------------------------------------------------------- scenarios
 
 
-def shooting_table(
-    shooter: Unit, s_state: UnitState, target: Unit, t_state: UnitState, c
-) -> tuple[Strike, Table]:  # type: ignore[no-untyped-def]
-    """A shooting attack: the strike and the table {(wounds, target state, morale test taken): p}."""
-    from grimdice.systems.onepage.attack import shooting_fire
+#: plans firing more "x" weapons than this are not compared (each is resolved model by model)
+MAX_X_COMPARED = 6
 
-    st = strike(shooting_fire(shooter, s_state, target, c), target, t_state, facing=c.facing)
+
+def best_shooting(
+    shooter: Unit, s_state: UnitState, target: Unit, t_state: UnitState, c
+) -> tuple[list[Fire], int]:  # type: ignore[no-untyped-def]
+    """The shooter's plan (the weapon each group fires, Piercing's option per weapon), chosen against
+    the defender's optimal casualties: every plan of :func:`~.attack.shooting_options` is resolved
+    exactly and the one destroying the most points in expectation (then the most wounds) is played;
+    the greedy plan on ties; the greedy plan alone when a plan fires more than ``MAX_X_COMPARED``
+    "x" weapons. Returns the plan and how many plans were compared."""
+    from grimdice.systems.onepage.attack import removal, shooting_options
+
+    plans = shooting_options(shooter, s_state, target, c)
+    if len(plans) == 1 or any(sum(f.instances for f in p if f.odds.weapon.x) > MAX_X_COMPARED for p in plans):
+        return plans[0], 1
+    rem = removal(target, shooter, c, assaulting=False, strike_back=False)
+    before = value(target, t_state)[0]
+    best, best_key = plans[0], (-1.0, -1.0)
+    for fires in plans:
+        st = strike(fires, target, t_state, facing=c.facing, removal=rem)
+        pts = sum(p * (before - value(target, s)[0]) for (_, s), p in st.outcomes.items())
+        key = (pts, st.wounds.mean())
+        if key[0] > best_key[0] + 1e-12 or (
+            abs(key[0] - best_key[0]) <= 1e-12 and key[1] > best_key[1] + 1e-12
+        ):
+            best, best_key = fires, key
+    return best, len(plans)
+
+
+def shooting_table(
+    shooter: Unit, s_state: UnitState, target: Unit, t_state: UnitState, c, fires: list[Fire] | None = None
+) -> tuple[Strike, Table]:  # type: ignore[no-untyped-def]
+    """A shooting attack: the strike and the table {(wounds, target state, morale test taken): p}.
+    ``fires``: the shooter's plan (default: :func:`best_shooting`)."""
+    from grimdice.systems.onepage.attack import removal
+
+    if fires is None:
+        fires, _ = best_shooting(shooter, s_state, target, t_state, c)
+    rem = removal(target, shooter, c, assaulting=False, strike_back=False)
+    st = strike(fires, target, t_state, facing=c.facing, removal=rem)
     return st, half_killed_morale(target, t_state, st.outcomes)
+
+
+def hazard_hits(unit: Unit, state: UnitState, attack: str, models: int | None) -> Dist:
+    """Automatic hits from no enemy: Transport(X) "If an Infantry unit is within a transport when it
+    is destroyed, then the unit takes D6 automatic hits"; Dangerous Terrain "roll one die for each
+    model that moved into or across the dangerous terrain. For each 1 you roll the unit takes one
+    automatic hit" (``models``, default all; Flying units "may ignore terrain effects")."""
+    from grimdice.dice import D6
+
+    if attack == "transport":
+        return D6.dist
+    n = state.models if models is None else min(models, state.models)
+    return Dist.binomial(n, 1 / 6) if n and not unit.has("flying") else Dist.constant(0)
+
+
+def hazard_p(unit: Unit, c) -> float:  # type: ignore[no-untyped-def]
+    """Chance an automatic hit wounds: Armored ignores it on a 4+, else a failed block (no Cover:
+    Cover is against shooting)."""
+    from grimdice.systems.onepage.attack import odds
+    from grimdice.systems.onepage.weapons import Weapon
+
+    return odds(Weapon("Automatic hits", None, 1), unit, unit, c, melee=True).p_wound_per_hit
+
+
+def hazard_table(unit: Unit, state: UnitState, c, attack: str) -> tuple[Strike, Table]:  # type: ignore[no-untyped-def]
+    """Automatic hits taken (``hazard_hits``): the strike and {(wounds, state, morale test taken): p};
+    casualties chosen by :func:`~.units.default_removal` (the most points, then melee attacks)."""
+    hits = hazard_hits(unit, state, attack, c.dangerous_models)
+    st = strike([], unit, state, auto_hits=hits, auto_p=hazard_p(unit, c), facing=c.facing)
+    return st, half_killed_morale(unit, state, st.outcomes)
 
 
 @dataclass
@@ -210,6 +289,7 @@ class Melee:
     order_p: dict[str, float]
     orders: dict[str, dict[int, tuple[int, ...]]]
     states: list[UnitState]
+    objectives: dict[str, str] = field(default_factory=dict)  # side -> casualty objective played
 
 
 MAX_PAIRS = 4_000_000  # joint outcomes of both strikes the exact melee enumerates
@@ -219,7 +299,7 @@ TOO_BIG = "too many attacks for the exact melee (millions of joint outcomes); us
 def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # type: ignore[no-untyped-def]
     """A melee: attacker assaults defender (see the module text and docs/onepage.md)."""
     from grimdice.dice import D6
-    from grimdice.systems.onepage.attack import melee_fire, odds, strike_order, strikes
+    from grimdice.systems.onepage.attack import melee_fire, odds, removal, strike_order, strikes
     from grimdice.systems.onepage.weapons import Weapon
 
     ca = c.model_copy(update={"action": "assault"})
@@ -232,27 +312,47 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
     hits_d: dict[int, float] = defaultdict(float)
     order_p: dict[str, float] = defaultdict(float)
     orders: dict[str, dict[int, tuple[int, ...]]] = {}
-    cache: dict[tuple[str, UnitState, UnitState], Strike] = {}
+    cache: dict[tuple[str, UnitState, UnitState, bool], Strike] = {}
+    objectives: dict[str, str] = {}
+    # the side struck first keeps what strikes back best; otherwise the most points
+    rem_d = {
+        b: removal(d, a, c, assaulting=False, strike_back=b, placed=c.defender_strikers)
+        for b in (False, True)
+    }
+    rem_a = {
+        b: removal(a, d, c, assaulting=True, strike_back=b, placed=c.attacker_strikers) for b in (False, True)
+    }
 
-    def hit_by_a(s_a: UnitState, s_d: UnitState) -> Strike:
-        key = ("a", s_a, s_d)
+    def hit_by_a(s_a: UnitState, s_d: UnitState, back: bool = False) -> Strike:
+        key = ("a", s_a, s_d, back)
         if key not in cache:
             cache[key] = strike(
-                melee_fire(a, s_a, d, ca, assaulting=True),
+                melee_fire(a, s_a, d, ca, assaulting=True, placed=c.attacker_strikers),
                 d,
                 s_d,
                 auto_hits=auto,
                 auto_p=auto_p,
                 facing=c.facing,
+                removal=rem_d[back],
             )
-            orders.setdefault("defender", cache[key].orders)
+            if "defender" not in orders:
+                orders["defender"] = cache[key].orders
+                objectives["defender"] = rem_d[back].objective
         return cache[key]
 
-    def hit_by_d(s_d: UnitState, s_a: UnitState) -> Strike:
-        key = ("d", s_d, s_a)
+    def hit_by_d(s_d: UnitState, s_a: UnitState, back: bool = False) -> Strike:
+        key = ("d", s_d, s_a, back)
         if key not in cache:
-            cache[key] = strike(melee_fire(d, s_d, a, cd, assaulting=False), a, s_a, facing=c.facing)
-            orders.setdefault("attacker", cache[key].orders)
+            cache[key] = strike(
+                melee_fire(d, s_d, a, cd, assaulting=False, placed=c.defender_strikers),
+                a,
+                s_a,
+                facing=c.facing,
+                removal=rem_a[back],
+            )
+            if "attacker" not in orders:
+                orders["attacker"] = cache[key].orders
+                objectives["attacker"] = rem_a[back].objective
         return cache[key]
 
     def mix(acc: dict[int, float], law_: Dist, p: float) -> None:
@@ -328,7 +428,7 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
                     for wd, ia, p2 in od:
                         settle(wa, wd, ia, i_d, p * p1 * p2)
             elif who == "attacker":
-                ra = hit_by_a(sa, sd)
+                ra = hit_by_a(sa, sd, True)
                 mix(hits_a, ra.hits, p)
                 for wa, i_d, p1 in outs(ra):
                     if states[i_d].destroyed:
@@ -342,7 +442,7 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
                     for wd, ia, p2 in outs(rd):
                         settle(wa, wd, ia, i_d, p * p1 * p2)
             else:
-                rd = hit_by_d(sd, sa)
+                rd = hit_by_d(sd, sa, True)
                 mix(hits_d, rd.hits, p)
                 for wd, ia, p1 in outs(rd):
                     if states[ia].destroyed:
@@ -364,4 +464,5 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # 
         dict(order_p),
         orders,
         states,
+        objectives,
     )

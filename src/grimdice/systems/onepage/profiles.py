@@ -6,72 +6,107 @@ A unit is written as the text lists a unit's stats: "Name [Size]", "Quality", "E
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator, model_validator
 
-from grimdice.io.fields import StrictModel
+from grimdice.io.fields import Flag, Int, Number, StrictModel, Text, non_empty
 
 
 class Variant(StrictModel):
     """``count`` models of the unit carry this equipment instead of the unit's (e.g. a Meltagun)."""
 
-    count: int = Field(ge=1, le=100)
-    equipment: list[str]
+    count: Int = Field(ge=1, le=100)
+    equipment: non_empty(Text, 20)
 
 
 class UnitSpec(StrictModel):
     """One unit entry: the text's unit stats, plus how it is fielded in an army."""
 
-    name: str = Field(min_length=1, max_length=80)
-    size: int = Field(1, ge=1, le=100)
-    quality: int = Field(ge=2, le=6, description="Quality X+ (2..6)")
-    equipment: list[str] = Field(default_factory=list)
-    variants: list[Variant] = Field(default_factory=list)
-    special_rules: list[str] = Field(default_factory=list)
-    cost: int = Field(0, ge=0, le=5000)
-    label: str | None = Field(None, description="id for joins/merges (default: the name)")
-    joins: str | None = Field(None, description="Hero/Psyker: label of the Infantry unit it joins")
-    merge: str | None = Field(None, description="two entries with the same merge key form one unit")
-    started_with: int | None = Field(None, ge=1, le=200, description="models at the start of the game")
-    damage: int = Field(0, ge=0, le=100, description="wounds already on the unit (Tough order)")
+    name: Text = Field(min_length=1, max_length=80)
+    size: Int = Field(1, ge=1, le=100)
+    quality: Int = Field(ge=2, le=6, description="Quality X+ (2..6)")
+    equipment: Annotated[list[Text], Field(max_length=20)] = Field(default_factory=list)
+    variants: Annotated[list[Variant], Field(max_length=20)] = Field(default_factory=list)
+    special_rules: Annotated[list[Text], Field(max_length=40)] = Field(default_factory=list)
+    cost: Int = Field(0, ge=0, le=5000)
+    label: Text | None = Field(None, description="id for joins/merges (default: the name)")
+    joins: Text | None = Field(None, description="Hero/Psyker: label of the Infantry unit it joins")
+    merge: Text | None = Field(None, description="two entries with the same merge key form one unit")
+    started_with: Int | None = Field(None, ge=1, le=200, description="models at the start of the game")
+    damage: Int = Field(0, ge=0, le=100, description="wounds already on the unit (Tough order)")
+
+    @field_validator("variants")
+    @classmethod
+    def _distinct_variants(cls, variants: list[Variant]) -> list[Variant]:
+        """Variants name the model groups results are keyed by: two with the same equipment are one."""
+        seen: set[tuple[str, ...]] = set()
+        for v in variants:
+            key = tuple(sorted(e.strip().lower() for e in v.equipment))
+            if key in seen:
+                raise ValueError(
+                    f"two variants carry {', '.join(v.equipment)}; write one variant with their total count"
+                )
+            seen.add(key)
+        return variants
 
 
 class Army(StrictModel):
     kind: Literal["army"]
     system: Literal["onepage"]
-    name: str = ""
-    points: int | None = Field(None, ge=1, le=100000)
+    name: Text = ""
+    points: Int | None = Field(None, ge=1, le=100000)
     units: list[UnitSpec] = Field(min_length=1, max_length=60)
 
 
 class Conditions(StrictModel):
     """Scenario conditions: terrain, range and actions (see docs/onepage.md)."""
 
-    distance: float = Field(0, ge=0, le=200, description="inches from the shooters to the target")
-    in_range: int | None = Field(None, ge=0, le=200, description="models in range and line of sight")
-    cover: bool = False
-    elevated_target: bool = Field(False, description="target above the shooters: counts as in Cover")
-    no_line_of_sight: bool = Field(False, description="Indirect fire only; target counts as in Cover")
+    distance: Number = Field(0, ge=0, le=200, description="inches from the shooters to the target")
+    in_range: Int | None = Field(None, ge=0, le=200, description="models in range and line of sight")
+    cover: Flag = False
+    elevated_target: Flag = Field(False, description="target above the shooters: counts as in Cover")
+    no_line_of_sight: Flag = Field(False, description="Indirect fire only; target counts as in Cover")
     action: Literal["hold", "walk", "assault"] = "walk"
     piercing: Literal["best", "armored", "reroll"] = "best"
-    attacker_higher: bool = Field(False, description="melee: assaulting from higher elevation")
-    defender_higher: bool = Field(False, description="melee: assaulted from lower elevation")
-    attacker_pinned: bool = False
-    defender_pinned: bool = False
-    attacker_shaken: bool = Field(False, description="attacking Vehicle is Shaken: re-rolls successful hits")
+    attacker_higher: Flag = Field(False, description="melee: assaulting from higher elevation")
+    defender_higher: Flag = Field(False, description="melee: assaulted from lower elevation")
+    attacker_strikers: Int | None = Field(
+        None, ge=0, le=200, description='melee: attacker models within 2" of the enemy (default: all)'
+    )
+    defender_strikers: Int | None = Field(
+        None, ge=0, le=200, description='melee: defender models within 2" of the enemy (default: all)'
+    )
+    limited_fired: Flag = Field(False, description="Limited weapons were already fired this game")
+    dangerous_models: Int | None = Field(
+        None, ge=0, le=200, description="attack: dangerous - models that moved through it (default: all)"
+    )
+    attacker_pinned: Flag = False
+    defender_pinned: Flag = False
+    attacker_shaken: Flag = Field(False, description="attacking Vehicle is Shaken: re-rolls successful hits")
     facing: Literal["front", "side", "rear"] = "side"
-    immobile: bool = Field(False, description="vehicle target already Immobile")
+    immobile: Flag = Field(False, description="vehicle target already Immobile")
 
 
 class Scenario(StrictModel):
-    """``attack: shooting`` (attacker shoots defender) or ``melee`` (attacker assaults defender)."""
+    """``attack: shooting`` (attacker shoots defender), ``melee`` (attacker assaults defender),
+    ``dangerous`` (the defender moved through dangerous terrain) or ``transport`` (the transport
+    carrying the defender was destroyed); the last two take no attacker."""
 
     system: Literal["onepage"]
-    title: str = ""
-    attack: Literal["shooting", "melee"] = "shooting"
-    attacker: UnitSpec
+    title: Text = ""
+    attack: Literal["shooting", "melee", "dangerous", "transport"] = "shooting"
+    attacker: UnitSpec | None = None
     attacker_hero: UnitSpec | None = None
     defender: UnitSpec
     defender_hero: UnitSpec | None = None
     conditions: Conditions = Conditions()
+
+    @model_validator(mode="after")
+    def _distinct_heroes(self) -> Scenario:
+        """A joined Hero is reported by name next to its host's models: the names must differ."""
+        for side in ("attacker", "defender"):
+            hero, host = getattr(self, f"{side}_hero"), getattr(self, side)
+            if hero is not None and host is not None and hero.name == host.name:
+                raise ValueError(f"{side}_hero is named {hero.name!r} like the unit it joins; rename one")
+        return self

@@ -164,38 +164,41 @@ RULES = RuleTable(
         ),
         Reading(
             "one_weapon",
-            "each model fires one weapon (all with Relentless on Hold)",
+            "each model fires one of its weapons (all with Relentless on Hold); Piercing: pick one",
             f"{SRC}, Who can Shoot",
-            "grimdice fires, per model, the weapon with the highest "
-            "expected wounds on the target (the attacker's choice)",
+            "the attacker's objective is assumed: per group of identical models, the weapon (and "
+            "Piercing option) destroying the most points in expectation against the defender's best "
+            "casualties, then the most wounds; every plan is resolved exactly (above 64 plans or 6 "
+            '"x" weapons in a plan: the weapon with the most expected wounds)',
         ),
         Reading(
             "casualty_order",
             "the defender removes models in any order",
             f"{SRC}, Wounds & Casualties",
-            "regular models with the fewest melee attacks are "
-            "removed first; a joined Hero's Tough order is chosen per wound count to keep the "
-            "most points alive",
+            "the defender's objective is assumed: per wound count, the removal keeping the most "
+            "points, then the most expected return wounds in melee (when struck first and still to "
+            "strike back: the most return wounds first), then the fewest accumulated wounds",
         ),
         Reading(
             "assault_bonus",
             "+1 Attack per assaulting model",
             f"{SRC}, Melee: Determine Attacks",
-            "counted for each assaulting model that can strike; bonus attacks (and Furious ones) "
-            "carry no weapon rules",
+            "bonus attacks (and Furious ones) carry no weapon rules (the text's example settles that "
+            "only assaulting models that can strike get one)",
         ),
         Reading(
             "who_strikes",
             'models in base contact or within 2" strike',
             f"{SRC}, Who can Strike",
-            "every model of both units strikes (the scenario does not place models)",
+            'every model strikes unless the scenario places N models within 2" '
+            "(attacker_strikers/defender_strikers): then the first N alive models in listed group order",
         ),
         Reading(
             "unit_strike_order",
             "Strikes First/Last are weapon rules",
             f"{SRC}, Strikes First",
-            "a unit with any melee weapon with the rule (or the rule itself) resolves all its "
-            "attacks first/last",
+            'the text says "their attacks with this weapon"; grimdice resolves all the unit\'s '
+            "attacks first/last when any of its melee weapons has the rule",
         ),
         Reading(
             "joined_rules",

@@ -15,9 +15,27 @@ import numpy as np
 
 from grimdice.dice import Dist, Sampler
 from grimdice.engine.options import RunOptions
-from grimdice.systems.onepage.attack import Fire, Odds, melee_fire, odds, shooting_fire, strike_order, strikes
+from grimdice.systems.onepage.attack import (
+    Fire,
+    Odds,
+    melee_fire,
+    odds,
+    removal,
+    shooting_fire,
+    strike_order,
+    strikes,
+)
 from grimdice.systems.onepage.rolls import ARMORED_IGNORES, damage_result
-from grimdice.systems.onepage.units import Unit, UnitState, choose_order, decode, encode, wound
+from grimdice.systems.onepage.units import (
+    Removal,
+    Unit,
+    UnitState,
+    best_removal,
+    choose_order,
+    decode,
+    encode,
+    wound,
+)
 from grimdice.systems.onepage.weapons import Weapon
 
 
@@ -67,6 +85,7 @@ def strike_sim(
     *,
     auto: Odds | None = None,
     facing: str = "side",
+    removal: Removal | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hits, wounds caused, target state codes) per trial, the attackers in states ``att_codes``."""
     n = att_codes.size
@@ -101,7 +120,7 @@ def strike_sim(
     uniq, inv = np.unique(rows, axis=0, return_inverse=True)
     codes = np.empty(len(uniq), dtype=np.int64)
     for i, row in enumerate(uniq):
-        order = choose_order(target, t_state, int(row[0]))
+        order = choose_order(target, t_state, int(row[0]), removal)
         s = wound(target, t_state, int(row[0]), order)
         for k in row[1:]:
             s = wound(target, s, int(k), order, single=True)
@@ -109,16 +128,20 @@ def strike_sim(
     total = rows.sum(axis=1)
     out = codes[np.asarray(inv).reshape(-1)]
     if target.kind in ("vehicle", "walker"):
-        out = vehicle_sim(sampler, target, out, total > 0, facing)
+        out = vehicle_sim(sampler, target, out, total > 0, facing, removal)
     return hits, total, out
 
 
 def vehicle_sim(
-    sampler: Sampler, unit: Unit, codes: np.ndarray, wounded: np.ndarray, facing: str
+    sampler: Sampler,
+    unit: Unit,
+    codes: np.ndarray,
+    wounded: np.ndarray,
+    facing: str,
+    removal: Removal | None = None,
 ) -> np.ndarray:
     """The Vehicle damage table rolled literally (two dice lowest in front, highest in the rear)."""
     codes = codes.copy()
-    order = unit.removal_orders()[0]
     alive = np.array([not decode(unit, int(c)).destroyed for c in codes], dtype=bool)
     active = wounded & alive
     while active.any():
@@ -139,7 +162,7 @@ def vehicle_sim(
             if not s.immobile:
                 codes[im] = encode(unit, replace(s, immobile=True))
             else:
-                s2 = wound(unit, s, 1, order)
+                s2 = wound(unit, s, 1, choose_order(unit, s, 1, removal))
                 codes[im] = encode(unit, s2)
                 if not s2.destroyed:
                     active[im] = True
@@ -152,25 +175,76 @@ def _table(tally: Any, name: str, f: Callable[[int], Any] = int) -> dict:
 
 
 def simulate_shooting(
-    a: Unit, sa: UnitState, d: Unit, sd: UnitState, c: Any, options: RunOptions
+    a: Unit,
+    sa: UnitState,
+    d: Unit,
+    sd: UnitState,
+    c: Any,
+    options: RunOptions,
+    fires: list[Fire] | None = None,
 ) -> tuple[Dist, list[dict]]:
-    fires = shooting_fire(a, sa, d, c)
+    """Sampled shooting; ``fires``: the shooter's plan (default: the greedy :func:`shooting_fire`)."""
+    if fires is None:
+        fires = shooting_fire(a, sa, d, c)
     before = sd.models
+    rem = removal(d, a, c, assaulting=False, strike_back=False)
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         att = np.full(size, encode(a, sa), dtype=np.int64)
-        hits, tot, codes = strike_sim(sampler, lambda s: fires, a, att, d, sd, facing=c.facing)
-        tested = np.zeros(size, dtype=np.int64)
-        ok = morale_roll(sampler, size, d)
-        cur = codes.copy()
-        for code in np.unique(cur):
-            s = decode(d, int(code))
-            killed = before - s.models
-            if s.models and killed and 2 * killed >= before:
-                at = cur == code
-                tested[at] = 1
-                codes[at & ~ok] = encode(d, replace(s, pinned=True))
+        hits, tot, codes = strike_sim(sampler, lambda s: fires, a, att, d, sd, facing=c.facing, removal=rem)
+        codes, tested = half_killed_sim(sampler, d, before, codes)
         return {"hits": hits, "wounds": tot, "state": codes, "tested": tested}
+
+    t = options.run(trial)
+    comps = [_table(t, "wounds"), _table(t, "state", lambda k: decode(d, k)), _table(t, "tested")]
+    return t.dist("hits"), comps
+
+
+def half_killed_sim(
+    sampler: Sampler, d: Unit, before: int, codes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """ "Whenever half of its models are killed at once": a morale test, Pinned when failed. Returns
+    the new state codes and 1 where a test was taken."""
+    codes = codes.copy()
+    tested = np.zeros(codes.size, dtype=np.int64)
+    ok = morale_roll(sampler, codes.size, d)
+    cur = codes.copy()
+    for code in np.unique(cur):
+        s = decode(d, int(code))
+        killed = before - s.models
+        if s.models and killed and 2 * killed >= before:
+            at = cur == code
+            tested[at] = 1
+            codes[at & ~ok] = encode(d, replace(s, pinned=True))
+    return codes, tested
+
+
+def simulate_hazard(
+    d: Unit, sd: UnitState, c: Any, attack: str, options: RunOptions
+) -> tuple[Dist, list[dict]]:
+    """Automatic hits rolled literally: D6 for a destroyed transport, one die per model in dangerous
+    terrain (each 1 is a hit); then Armored (4+ ignores), blocks, casualties and the morale test."""
+    auto = odds(Weapon("Automatic hits", None, 1), d, d, c, melee=True)
+    models = sd.models if c.dangerous_models is None else min(c.dangerous_models, sd.models)
+    if d.has("flying"):
+        models = 0
+
+    def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
+        if attack == "transport":
+            hits = sampler.roll(size).astype(np.int64)
+        elif models:
+            rolls, valid = sampler.pool(np.full(size, models))
+            hits = ((rolls == 1) & valid).sum(axis=1).astype(np.int64)
+        else:
+            hits = np.zeros(size, dtype=np.int64)
+        wounds = roll_blocks(sampler, auto, hits)
+        uniq, inv = np.unique(wounds, return_inverse=True)
+        table = np.array([encode(d, best_removal(d, sd, int(w))[1]) for w in uniq], dtype=np.int64)
+        codes = table[np.asarray(inv).reshape(-1)]
+        if d.kind in ("vehicle", "walker"):
+            codes = vehicle_sim(sampler, d, codes, wounds > 0, c.facing)
+        codes, tested = half_killed_sim(sampler, d, sd.models, codes)
+        return {"hits": hits, "wounds": wounds, "state": codes, "tested": tested}
 
     t = options.run(trial)
     comps = [_table(t, "wounds"), _table(t, "state", lambda k: decode(d, k)), _table(t, "tested")]
@@ -197,11 +271,19 @@ def simulate_melee(
         for y in (False, True)
     }
 
+    rem_d = {
+        b: removal(d, a, c, assaulting=False, strike_back=b, placed=c.defender_strikers)
+        for b in (False, True)
+    }
+    rem_a = {
+        b: removal(a, d, c, assaulting=True, strike_back=b, placed=c.attacker_strikers) for b in (False, True)
+    }
+
     def fires_a(s: UnitState) -> list[Fire]:
-        return melee_fire(a, s, d, ca, assaulting=True)
+        return melee_fire(a, s, d, ca, assaulting=True, placed=c.attacker_strikers)
 
     def fires_d(s: UnitState) -> list[Fire]:
-        return melee_fire(d, s, a, cd, assaulting=False)
+        return melee_fire(d, s, a, cd, assaulting=False, placed=c.defender_strikers)
 
     size_d = (
         encode(
@@ -234,25 +316,26 @@ def simulate_melee(
         d0 = np.full(size, encode(d, sd), dtype=np.int64)
         ha, wa, hd, wd = (np.zeros(size, dtype=np.int64) for _ in range(4))
         a_end, d_end = a0.copy(), d0.copy()
-        first_a = order != "defender"
-        first_d = order != "attacker"
-        if first_a.any():
-            ha[first_a], wa[first_a], d_end[first_a] = strike_sim(
-                sampler, fires_a, a, a0[first_a], d, sd, auto=auto, facing=c.facing
-            )
-        if first_d.any():
-            hd[first_d], wd[first_d], a_end[first_d] = strike_sim(
-                sampler, fires_d, d, d0[first_d], a, sa, facing=c.facing
-            )
+        # the side struck first keeps what strikes back best (the same objective as the exact engine)
+        for first_a, back in ((order == "both", False), (order == "attacker", True)):
+            if first_a.any():
+                ha[first_a], wa[first_a], d_end[first_a] = strike_sim(
+                    sampler, fires_a, a, a0[first_a], d, sd, auto=auto, facing=c.facing, removal=rem_d[back]
+                )
+        for first_d, back in ((order == "both", False), (order == "defender", True)):
+            if first_d.any():
+                hd[first_d], wd[first_d], a_end[first_d] = strike_sim(
+                    sampler, fires_d, d, d0[first_d], a, sa, facing=c.facing, removal=rem_a[back]
+                )
         second_d = order == "attacker"
         if second_d.any():
             hd[second_d], wd[second_d], a_end[second_d] = strike_sim(
-                sampler, fires_d, d, d_end[second_d], a, sa, facing=c.facing
+                sampler, fires_d, d, d_end[second_d], a, sa, facing=c.facing, removal=rem_a[False]
             )
         second_a = order == "defender"
         if second_a.any():
             ha[second_a], wa[second_a], d_end[second_a] = strike_sim(
-                sampler, fires_a, a, a_end[second_a], d, sd, auto=auto, facing=c.facing
+                sampler, fires_a, a, a_end[second_a], d, sd, auto=auto, facing=c.facing, removal=rem_d[False]
             )
         winner = np.where(wa > wd, 1, np.where(wd > wa, 2, 0))
         ok_a, ok_d = morale_roll(sampler, size, a), morale_roll(sampler, size, d)

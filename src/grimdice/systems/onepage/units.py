@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from itertools import permutations
 from typing import Any
 
@@ -79,19 +80,36 @@ class Unit:
         return s if not damage else wound(self, s, damage, self.removal_orders()[0])
 
     def removal_orders(self) -> list[tuple[int, ...]]:
-        """Orders in which the defender may remove models: regular groups with the fewest melee
-        attacks first (reading ``casualty_order``); a joined Hero/Psyker either first or last — Tough:
-        "you must either accumulate wounds on the unit with this special rule first until it is
-        killed, or remove regular models as casualties before starting to accumulate wounds on the
-        unit with this special rule"."""
+        """:attr:`all_orders` as a list (computed once per unit)."""
+        return list(self.all_orders)
+
+    @cached_property
+    def all_orders(self) -> tuple[tuple[int, ...], ...]:
+        """Every order in which the defender may remove models ("The defender may remove the models in
+        any order"): any order of the regular groups (up to 5 groups; beyond, the fewest melee attacks
+        first), a joined Hero/Psyker either first or last — Tough: "you must either accumulate wounds
+        on the unit with this special rule first until it is killed, or remove regular models as
+        casualties before starting to accumulate wounds on the unit with this special rule". The first
+        order (a joined Hero first, then the regular groups with the fewest melee attacks first) is
+        the one used where no choice is solved (a unit's starting ``damage``).
+
+        Whole groups in some order are enough: models of a group are identical, and for an objective
+        that adds up per model (points, expected wounds struck back) the best removal kills the
+        least valuable group first, which one of these orders does."""
         regular = sorted(
             (i for i, g in enumerate(self.groups) if not g.hero),
             key=lambda i: (self.groups[i].melee_attacks, i),
         )
         heroes = [i for i, g in enumerate(self.groups) if g.hero]
-        if not heroes or not regular:
-            return [tuple(regular + heroes)]
-        return [tuple(p) + tuple(regular) for p in permutations(heroes)] + [tuple(regular + heroes)]
+        regs = list(permutations(regular)) if len(regular) <= 5 else [tuple(regular)]
+        if not heroes:
+            return tuple(regs)
+        if not regular:
+            return tuple(tuple(p) for p in permutations(heroes))
+        out = []
+        for r in regs:
+            out += [tuple(p) + r for p in permutations(heroes)] + [r + tuple(heroes)]
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -381,11 +399,26 @@ def field_army(army: Army, points: int | None = None) -> Fielded:
     return Fielded(out, bad, total)
 
 
-__all__ = ["Fielded", "Group", "Unit", "UnitState", "field_army", "resolve_unit", "value", "wound"]
+__all__ = [
+    "Fielded",
+    "Group",
+    "Removal",
+    "Unit",
+    "UnitState",
+    "best_removal",
+    "choose_order",
+    "default_removal",
+    "field_army",
+    "resolve_unit",
+    "value",
+    "wound",
+]
 
 
 def scenario_units(sc: Any) -> tuple[Unit, UnitState, Unit, UnitState]:
     """The attacker and defender of a calculation scenario, with joined heroes and initial states."""
+    if sc.attacker is None:
+        raise ScenarioError("attacker", f"attack: {sc.attack} needs an attacker unit")
     a = resolve_unit(sc.attacker, "attacker", sc.attacker_hero, "attacker_hero")
     d = resolve_unit(sc.defender, "defender", sc.defender_hero, "defender_hero")
     c = sc.conditions
@@ -394,13 +427,72 @@ def scenario_units(sc: Any) -> tuple[Unit, UnitState, Unit, UnitState]:
     return a, sa, d, sd
 
 
-def choose_order(unit: Unit, state: UnitState, wounds: int) -> tuple[int, ...]:
-    """The defender's removal order for ``wounds`` (reading ``casualty_order``): the order keeping the
-    most points alive, then the fewest accumulated wounds; the first listed on ties (Hero first)."""
-    orders = unit.removal_orders()
+@dataclass(frozen=True)
+class Removal:
+    """The defender's objective when removing casualties (reading ``casualty_order``).
+
+    ``worth``: per model of each group, the expected wounds it strikes back in melee. ``strike_back``:
+    the unit still strikes after removing (it was struck first), so it keeps the most expected return
+    wounds first (combat resolution counts wounds), then the most points; otherwise the most points
+    first, then the most return wounds; last, the fewest accumulated wounds."""
+
+    worth: tuple[float, ...]
+    strike_back: bool = False
+    placed: int | None = None  # models within 2" of the enemy (None: all), the first alive listed
+
+    def key(self, unit: Unit, state: UnitState) -> tuple[float, float, float]:
+        pts, dmg = value(unit, state)
+        w, left = 0.0, self.placed if self.placed is not None else state.models
+        for a, x in zip(state.alive, self.worth, strict=True):
+            k = min(a, left)
+            w, left = w + k * x, left - k
+        w = 0.0 if state.routed else w
+        return (w, pts, dmg) if self.strike_back else (pts, w, dmg)
+
+    @property
+    def objective(self) -> str:
+        return "most return wounds, then points" if self.strike_back else "most points, then return wounds"
+
+
+def default_removal(unit: Unit) -> Removal:
+    """Worth per model = its melee attacks (when the enemy is unknown)."""
+    return Removal(tuple(float(g.melee_attacks) for g in unit.groups))
+
+
+def hazard_unit(sc: Any) -> tuple[Unit, UnitState]:
+    """The unit taking automatic hits in a ``dangerous`` or ``transport`` scenario (the defender)."""
+    if sc.attacker is not None or sc.attacker_hero is not None:
+        raise ScenarioError("attacker", f"attack: {sc.attack} has no attacker; describe the unit as defender")
+    d = resolve_unit(sc.defender, "defender", sc.defender_hero, "defender_hero")
+    c = sc.conditions
+    return d, replace(d.initial(sc.defender.damage), pinned=c.defender_pinned, immobile=c.immobile)
+
+
+def choose_order(
+    unit: Unit, state: UnitState, wounds: int, removal: Removal | None = None
+) -> tuple[int, ...]:
+    """The defender's removal order for ``wounds``: the legal order (:meth:`Unit.removal_orders`)
+    best for ``removal``'s objective (default :func:`default_removal`); the first listed on ties."""
+    return best_removal(unit, state, wounds, removal)[0]
+
+
+def best_removal(
+    unit: Unit, state: UnitState, wounds: int, removal: Removal | None = None
+) -> tuple[tuple[int, ...], UnitState]:
+    """:func:`choose_order` and the state it leaves."""
+    orders = unit.all_orders
     if len(orders) == 1:
-        return orders[0]
-    return max(orders, key=lambda o: value(unit, wound(unit, state, wounds, o)))
+        return orders[0], wound(unit, state, wounds, orders[0])
+    r = removal or default_removal(unit)
+    best: tuple[tuple[int, ...], UnitState] | None = None
+    best_key = None
+    for o in orders:
+        s = wound(unit, state, wounds, o)
+        k = r.key(unit, s)
+        if best_key is None or k > best_key:
+            best, best_key = (o, s), k
+    assert best is not None
+    return best
 
 
 def encode(unit: Unit, s: UnitState) -> int:
