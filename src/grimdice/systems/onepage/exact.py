@@ -63,6 +63,9 @@ def auto_hit_wounds(auto: Dist, p: float) -> Dist:
     return Dist.bernoulli(p).sum_of(auto)
 
 
+MAX_X_FIRED = 24  # "x" weapons resolved one after another: 24 take about 3 s on a slow core
+
+
 def strike(
     fires: list[Fire],
     target: Unit,
@@ -76,6 +79,13 @@ def strike(
     """Resolve ``fires`` at ``target``: hits, wounds, casualties ("For every wound the opposing
     player must remove one model") with Tough, the "x" rule and the Vehicle damage table. The
     defender removes models in the order best for ``removal`` (per number of wounds)."""
+    x_fired = sum(f.instances for f in fires if f.odds.weapon.x)
+    if x_fired > MAX_X_FIRED:
+        raise ScenarioError(
+            "attacker",
+            f'{x_fired} weapons with the "x" rule strike at once; the exact engine resolves at most '
+            f"{MAX_X_FIRED} (each puts all its wounds on one model); use --simulate N",
+        )
     hits = sum_laws([_bin(f.dice, f.odds.p_hit) for f in fires])
     normal = [_bin(f.dice, f.odds.p_wound) for f in fires if not f.odds.weapon.x]
     if auto_hits is not None:
