@@ -69,6 +69,7 @@ class Scenario(StrictModel):
     opponent_number: Int = Field(1, ge=1, le=8)  # IV: the n-th successive opponent meleed this turn
     attack_mode: Literal["normal", "zoc", "dive", "overrun"] = "normal"  # VIII SPIKY, V DIVE ATTACK
     mob: list[Model] = Field(default_factory=list, max_length=5)  # IX MOB: models joining the attacker
+    volley: Int = Field(0, ge=0, le=12)  # IX VOLLEY FIRE: models firing 2-white basic weapons as one roll
     targets: Annotated[list[Target], UniqueNames] = Field(
         default_factory=list, max_length=6
     )  # VIII LINE/BLAST/FT/*/Rap

@@ -353,6 +353,15 @@ RULES = RuleTable(
             'incursion\'s own attack ("OO" dice) is not resolved',
         ),
         Reading(
+            "volley_fire",
+            "how VOLLEY FIRE pairs the re-rolled dice",
+            "rules-crusade IX VOLLEY FIRE",
+            "each white of the big roll that shows something is paired, in the order the dice lie, with a "
+            "blank white that is re-rolled once (kept face + re-rolled face = one 2-dice roll); when the "
+            "blanks run out the other scoring dice pair with each other as rolled and an odd one makes no "
+            "roll; every roll is a shot at the defender, re-rolled pairs first",
+        ),
+        Reading(
             "tie_effects",
             "tie effects in melee",
             "rules-crusade VIII TIE, KNOCKBACK; IX PLAGUE, THROW",
