@@ -227,6 +227,8 @@ def melee(sc: Scenario) -> Attack:
             "attacker.melee" if a_pool.n == 0 else "defender.melee", "a melee roll needs at least one die"
         )
     dive = sc.attack_mode == "dive"
+    if dive:  # V DIVE ATTACK: "make a melee attack with +O" (reading dive_o: one more red die)
+        a_pool = a_pool + Pool(red=1)
     # IV: awkward melee -1 (wounded unless FRENZY; a stunned model is meleed at awkward)
     a_mod = a_pool.plus - int(sc.awkward or (att.start[0] == 2 and not att.has("frenzy")))
     a_mod -= 0 if _any(arms, "scythe") else sc.opponent_number - 1  # IV successive opponents
@@ -329,6 +331,8 @@ def melee(sc: Scenario) -> Attack:
         Side(a_pool, a_side.own, a_side.opp), Side(d_pool, d_side.own, d_side.opp), parries, resolve, lay
     )
     notes = [RULES.note(k) for k in ("multi_hit", "graze_order", "melee_fails", "tie_effects")]
+    if dive:
+        notes.append(RULES.note("dive_o"))
     if len(parries) > 1:
         notes.append(RULES.note("parry_declared"))
     info = {

@@ -225,6 +225,14 @@ RULES = RuleTable(
         _r("THROW", F, M, 'on a melee tie: opponent thrown 1" as knockback', "IX THROW"),
         # abilities (IX)
         _r(
+            "BAD GUY",
+            F,
+            M,
+            "killed if its exploding weapon fails, when it has one hit (reported)",
+            "VIII EXPLODE",
+            field="bad_guy",
+        ),
+        _r(
             "FORCE FIELD",
             F,
             M,
@@ -351,6 +359,13 @@ RULES = RuleTable(
             "rules-crusade VII INCURSION",
             "reported as the chance that every die of the first mind-war roll shows its maximum; the "
             'incursion\'s own attack ("OO" dice) is not resolved',
+        ),
+        Reading(
+            "dive_o",
+            'the "+O" of a dive attack',
+            "rules-crusade V DIVE ATTACK",
+            '"O" is read as one red die (as the Warp Spawn\'s "Melee OOOOOO"): the diver adds a red die '
+            "to his melee roll",
         ),
         Reading(
             "volley_fire",
