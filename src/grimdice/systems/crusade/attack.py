@@ -131,6 +131,7 @@ def shooting(sc: Scenario) -> Attack:
     kb = _all(arms, "knockback")
     plague = _any(arms, "plague") or att.has("plague")
     into = sc.knockback_into == "obstacle"
+    fall = _fall_hits(sc)
     body = dfd.body
 
     def outcome(total: int, ff: int, start: State | None = None) -> tuple[State, int, bool]:
@@ -143,7 +144,7 @@ def shooting(sc: Scenario) -> Attack:
         if tie and plague:
             s = graze(s, "wound", body, kill_is_ko)  # IX PLAGUE / POISON
         if kb and roll >= armour and roll >= 1:
-            s = knocked_back(s, body, into)  # VIII KNOCKBACK: tie or exceed
+            s = knocked_back(s, body, into, fall_hits=fall)  # VIII KNOCKBACK: tie or exceed
         return s, dmg, tie
 
     lay = layout_for(att.body.hits, dfd.body.hits, max(0, pool.max_total - penalty + 2 - armour))
@@ -254,6 +255,7 @@ def melee(sc: Scenario) -> Attack:
     d_codes = _grazes(d_arms)
     kill_is_ko = _all(arms, "kill_is_ko")
     into = sc.knockback_into == "obstacle"
+    fall = _fall_hits(sc)
     a_tie_kb = _any(arms, "knockback") or att.has("throw")
     d_tie_kb = _any(d_arms, "knockback") or dfd.has("throw")
     a_plague = _any(arms, "plague") or att.has("plague")
@@ -286,9 +288,9 @@ def melee(sc: Scenario) -> Attack:
                 as_ = (as_[0], h - 1) if h >= 2 else best_graze(as_, d_codes, att.body)
         if tie:
             if a_tie_kb:
-                ds = knocked_back(ds, dfd.body, into, by_melee=True)
+                ds = knocked_back(ds, dfd.body, into, by_melee=True, fall_hits=fall)
             if d_tie_kb:
-                as_ = knocked_back(as_, att.body, into, by_melee=True)
+                as_ = knocked_back(as_, att.body, into, by_melee=True, fall_hits=fall)
             if a_plague:
                 ds = graze(ds, "wound", dfd.body, kill_is_ko)
             if d_plague:
@@ -377,6 +379,15 @@ def _mind_pools(sc: Scenario, att: Fighter, dfd: Fighter) -> tuple:
     penalty = int(sc.range // 12)
     d_pool = Pool(red=d_level) if d_level else Pool(white=1)
     return Pool(red=level, plus=-penalty), d_pool, (), (), False
+
+
+def _fall_hits(sc: Scenario) -> int:
+    """V FALLING: "For every 4" you fall, take 1 hit" when knocked back off an edge (VIII KB)."""
+    if sc.knockback_into != "edge":
+        if sc.fall:
+            raise ScenarioError("fall", "a fall height applies with knockback_into: edge")
+        return 0
+    return int(sc.fall // 4)
 
 
 def _lex(a: list[float], b: list[float]) -> bool:

@@ -63,7 +63,8 @@ class Scenario(StrictModel):
     cover: Literal["none", "front", "full", "armoured"] = "none"  # II: no roof -> front; VI armoured
     moved: Flag = False  # the firer moved this turn (SCOPE, SNIPER)
     latch: Literal["none", "target", "firer"] = "none"  # IX LATCH ON: a latcher on the target / firer
-    knockback_into: Literal["open", "obstacle"] = "open"  # VIII KNOCKBACK
+    knockback_into: Literal["open", "obstacle", "edge"] = "open"  # VIII KNOCKBACK
+    fall: Number = Field(0.0, ge=0, le=120)  # inches fallen when knocked back off an edge (V FALLING)
     parry: Literal["optimal", "always", "never"] = "optimal"  # IV PARRYING, for the defender
     awkward: Flag = False  # IV: the attacker is at awkward melee (e.g. a ladder)
     opponent_number: Int = Field(1, ge=1, le=8)  # IV: the n-th successive opponent meleed this turn
