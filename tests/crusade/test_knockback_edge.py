@@ -40,3 +40,31 @@ def test_a_fall_height_needs_an_edge():
     sc["knockback_into"] = "obstacle"
     with pytest.raises(ScenarioError, match=r"^fall: "):
         run(sc)
+
+
+def test_throw_instead_of_doing_damage():
+    # IX THROW: "On a tie in melee (or instead of doing damage), you may throw a smaller or equal
+    # sized opponent 1" in any direction, as KB". 1W against 1W, a 3-hit defender thrown into an
+    # obstacle: a stun (as a graze) is worth more to the attacker than 1 or 2 of 3 hits, so he throws
+    # on every win (1/6*4/6 + 1/6*5/6 = 9/36); ties (16/36 + 1/36 + 1/36) throw as before.
+    from .helpers import fight
+
+    att = model(name="ogre", melee="1W", abilities=["THROW"])
+    res = run(fight(att, model(name="d", hits=3, melee="1W"), knockback_into="obstacle", parry="never"))
+    assert close(end(res, "stunned"), Fr(9, 36) + Fr(18, 36))
+    assert close(res["hits_left"][3], 1)
+    # into the open a throw does nothing: the attacker does damage instead
+    res = run(fight(att, model(name="d", hits=3, melee="1W"), parry="never"))
+    assert close(res["hits_left"][3], 1 - Fr(9, 36))
+
+
+def test_throw_and_edge_exact_and_monte_carlo_agree():
+    from tests.agreement import assert_agree
+
+    from .helpers import fight
+
+    att = model(name="ogre", melee="1W+1R", abilities=["THROW", "R"])
+    sc = fight(att, model(name="d", hits=2, melee="1W+1R"), knockback_into="edge", fall=5)
+    ex, mc = run(sc), run(sc, simulate=6000, seed=8)
+    keys = ("damage", "condition", "hits_left", "attacker_condition")
+    assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 6000)

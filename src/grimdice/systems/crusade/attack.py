@@ -32,6 +32,7 @@ from grimdice.systems.crusade.rolls import RED, Pool
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.units import Arm, Fighter, chosen_arms, fighter
 
+THROW = -1  # the attacker's choice to throw instead of doing damage (IX THROW)
 FF_FACES = tuple((g, RED.faces.count(g) / 6) for g in sorted(set(RED.faces)))  # IX +F: one red die
 NO_FF = ((0, 1.0),)
 
@@ -257,6 +258,7 @@ def melee(sc: Scenario) -> Attack:
     into = sc.knockback_into == "obstacle"
     fall = _fall_hits(sc)
     a_tie_kb = _any(arms, "knockback") or att.has("throw")
+    throws = att.has("throw") and (into or fall > 0)  # a throw into the open changes nothing
     d_tie_kb = _any(d_arms, "knockback") or dfd.has("throw")
     a_plague = _any(arms, "plague") or att.has("plague")
     d_plague = _any(d_arms, "plague") or dfd.has("plague")
@@ -268,7 +270,9 @@ def melee(sc: Scenario) -> Attack:
         ds, as_ = dfd.start, att.start
         dmg = admg = 0
         tie = A == D or (parry and D >= A)  # VIII TIE: a parrying defender's win is a tie
-        if A > D and pull < A - D:  # IV: pull back to a lower roll
+        if A > D and pull == THROW:  # IX THROW: "or instead of doing damage", thrown 1" as KB
+            ds = knocked_back(ds, dfd.body, into, by_melee=True, fall_hits=fall)
+        elif A > D and pull < A - D:  # IV: pull back to a lower roll
             if pull == 0:
                 tie = True
             else:
@@ -307,15 +311,15 @@ def melee(sc: Scenario) -> Attack:
         for ga, pa in ffa:
             for gd, pd in ffd:
                 ds, as_, dmg, admg, tie = outcome(at, dt, parry, pull, ga, gd)
-                v += pa * pd * _onehots(lay, ds, as_, dmg, admg, tie, pull != 99)
+                v += pa * pd * _onehots(lay, ds, as_, dmg, admg, tie, 0 <= pull < 99)
         return v
 
     @cache
     def choose(at: int, dt: int, parry: int) -> int:
-        """The attacker's best pull-back (99: none) when he wins (IV)."""
+        """The attacker's best pull-back (99: none; THROW: a throw instead of damage) when he wins."""
         margin = at + a_mod - dt - d_mod - (parry - 100 if parry else 0)
         best, best_k = 99, obj(0, expected(at, dt, parry, 99))
-        for pull in range(margin - 1, -1, -1):
+        for pull in [*range(margin - 1, -1, -1), *((THROW,) if throws and margin > 0 else ())]:
             k = obj(0, expected(at, dt, parry, pull))
             if _lex(k, best_k):
                 best, best_k = pull, k

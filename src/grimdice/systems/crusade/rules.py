@@ -222,7 +222,9 @@ RULES = RuleTable(
             "IX PLAGUE / POISON",
             aliases=("POISON",),
         ),
-        _r("THROW", F, M, 'on a melee tie: opponent thrown 1" as knockback', "IX THROW"),
+        _r(
+            "THROW", F, M, 'on a melee tie, or instead of damage: opponent thrown 1" as knockback', "IX THROW"
+        ),
         # abilities (IX)
         _r(
             "BAD GUY",

@@ -123,8 +123,9 @@ def _trial(atk: Attack, sol) -> callable:  # type: ignore[no-untyped-def, valid-
                 as_, admg = atk.att.start, 0
             big = int(ds[0] == KILLED and dmg >= 2)
             d_fail = int(s.d.failed) if s.d.n else 0
+            pulled = int(0 <= pull < 99)  # a throw (pull -1) is not a pull-back
             r = rows_memo[key] = (ds[0], ds[1], as_[0], as_[1], dmg, admg, int(s.a.failed), d_fail,
-                                  int(s.parry > 0), s.arr, s.drr, int(pull != 99), int(tie), big)  # fmt: skip
+                                  int(s.parry > 0), s.arr, s.drr, pulled, int(tie), big)  # fmt: skip
         return r
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
