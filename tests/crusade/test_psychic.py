@@ -56,3 +56,13 @@ def test_incursion_attack_two_reds_at_range_zero_no_parry():
     inc = res.extra["resolved"]["incursion_psyker_end_state"]
     kill = sum(Fr(1, 6**3) for a, b, d in product(R, R, R) if a + b - d >= 2)
     assert close(inc["killed"], kill)
+
+
+def test_warp_spawn_replaces_a_psyker_killed_by_an_incursion():
+    # VII: an incursion (every die at its maximum: 1/6 for Psy-1) attacks with "OO" (2 reds) at
+    # range 0, no parry; if the psyker dies he becomes a Warp Spawn with his hits + 2
+    res = run(war(model(abilities=["Psy-1"], hits=1), model(abilities=["Psy-1"])))
+    kill = sum(Fr(1, 6**3) for a, b, d in product(R, R, R) if a + b - d >= 2)
+    spawn = res.extra["resolved"]["warp_spawn"]
+    assert close(spawn["chance"], Fr(1, 6) * kill)
+    assert spawn["profile"]["hits"] == 3 and spawn["profile"]["melee"] == "6R"

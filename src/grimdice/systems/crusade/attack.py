@@ -410,7 +410,21 @@ def build(sc: Scenario) -> Attack:
         n = atk.spec.att.pool.n
         # VII INCURSION: every die rolled at its maximum (1/6 per red die)
         atk.info["incursion"] = (1 / 6) ** n
-        atk.info["incursion_psyker_end_state"] = incursion(sc)
+        atk.info["incursion_psyker_end_state"] = end = incursion(sc)
+        # VII: "If the Psyker is killed, replace the model with a Warp Spawn: (M6 A1 Melee OOOOOO W,
+        # Scythes, Feral), with a number of hits equal to the original model's hits + 2."
+        atk.info["warp_spawn"] = {
+            "chance": atk.info["incursion"] * end["killed"],
+            "profile": {  # as the text gives it (O read as a red die, reading incursion)
+                "name": "Warp Spawn",
+                "move": 6,
+                "attacks": 1,
+                "melee": "6R",
+                "graze": "wound",
+                "effects": ["SCYTHE", "FERAL"],
+                "hits": sc.attacker.hits + 2,
+            },
+        }
         atk.notes.append(RULES.note("incursion"))
     return atk
 

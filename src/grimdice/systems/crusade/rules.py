@@ -360,7 +360,7 @@ RULES = RuleTable(
             "an incursion from the warp",
             "rules-crusade VII INCURSION",
             "reported as the chance that every die of the first mind-war roll shows its maximum; the "
-            'incursion\'s own attack ("OO" dice) is not resolved',
+            'incursion\'s "OO" attack is read as 2 red dice at range 0, no parry, against the psyker',
         ),
         Reading(
             "dive_o",
