@@ -24,6 +24,10 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         from grimdice.systems.crusade.volley import exact_volley, simulated_volley
 
         return exact_volley(sc) if options.exact else simulated_volley(sc, options)
+    if sc.action == "mindwar" and sc.psychic_attack == "mind blast":
+        from grimdice.systems.crusade.psychic import mind_blast
+
+        return mind_blast(sc, options)
     if sc.targets:
         from grimdice.systems.crusade.templates import exact_many
 

@@ -53,7 +53,7 @@ class Scenario(StrictModel):
     system: Literal["crusade"]
     title: Text = Field("", max_length=200)
     action: Literal["shoot", "melee", "mindwar"] = "shoot"
-    psychic_attack: Literal["mind war", "mind lance"] = "mind war"  # VII
+    psychic_attack: Literal["mind war", "mind lance", "mind blast"] = "mind war"  # VII
     attacker: Model
     defender: Model
     weapons: list[Text] | None = Field(

@@ -370,6 +370,14 @@ RULES = RuleTable(
             "to his melee roll",
         ),
         Reading(
+            "mind_blast",
+            "what a mind blast rolls",
+            "rules-crusade VII MIND WAR",
+            "a separate mind-war roll against each target under the flamer template (1 red per Psy "
+            "level, range penalty per target) against the target's own (Psy reds, parrying; a "
+            "non-psyker 1 white, no parry); the targets' results are independent",
+        ),
+        Reading(
             "volley_fire",
             "how VOLLEY FIRE pairs the re-rolled dice",
             "rules-crusade IX VOLLEY FIRE",
