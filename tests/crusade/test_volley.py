@@ -98,3 +98,10 @@ def test_volley_is_shooting_at_the_defender():
         run({**volley(2), "action": "melee"})
     with pytest.raises(ScenarioError, match=r"^volley: "):
         run(volley(2, targets=[model(name="a")]))
+
+
+def test_volley_with_a_reroll_or_jink_is_refused_not_ignored():
+    with pytest.raises(ScenarioError, match=r"^volley: re-rolls"):
+        run(shoot([gun("2W", ["S", "R"], name="lasgun")], model(name="m"), volley=2))
+    with pytest.raises(ScenarioError, match=r"^volley: re-rolls"):
+        run(volley(2, model(name="bike", abilities=["JINK"])))

@@ -75,6 +75,10 @@ def volley_attack(sc: Scenario) -> Attack:
         raise ScenarioError(
             "volley", f"volley fire needs one basic weapon rolling only 2 whites (no pluses); got {names}"
         )
+    if atk.spec.att.own or atk.spec.dfd.opp:
+        raise ScenarioError(
+            "volley", "re-rolls (R) and JINK are not modelled with volley fire (its dice re-roll once)"
+        )
     atk.notes.append(RULES.note("volley_fire"))
     return atk
 
