@@ -57,3 +57,25 @@ def test_jink_needs_an_unstunned_driver():
     sc = shoot([gun("1W", ["S"])], model(abilities=["JINK"], hits=2))
     # the vehicle re-rolls a white 2 or 1 (P 2/6); rerolling a 1 risks a 2, so it re-rolls the 2 only
     assert calculate(sc).extra["choices"]["defender_jinks"] > 0
+
+
+def test_melee_both_sides_rerolling_force_fields_parry_and_pull_back():
+    """The vectorised Monte Carlo (policy looked up per distinct state) against the exact game,
+    with every phase in play: parry, the attacker's RO, the defender's R, both force fields."""
+    att = model(melee="1W+1R", abilities=["RO", "+F"], weapons=[gun("1R", ["W", "KB"], "melee", "sword")])
+    dfd = model(melee="1W+1R", hits=2, abilities=["+F", "R"], weapons=[gun("1W", ["S", "M"], "melee", "axe")])
+    sc = {
+        "system": "crusade",
+        "action": "melee",
+        "attacker": att,
+        "defender": dfd,
+        "knockback_into": "obstacle",
+    }
+    ex, mc = calculate(sc), calculate(sc, simulate=8000, seed=21)
+    keys = ("damage", "condition", "hits_left", "attacker_condition", "fail", "defender_fail")
+    assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 8000)
+    for side in ("attacker_rerolls", "defender_rerolls"):
+        for kind, p in ex.extra["choices"][side].items():
+            assert abs(mc.extra["choices"][side][kind] - p) <= 5 * (p * (1 - p) / 8000) ** 0.5 + 2 / 8000
+    p = ex.extra["choices"]["defender_parries"]
+    assert abs(mc.extra["choices"]["defender_parries"] - p) <= 5 * (p * (1 - p) / 8000) ** 0.5 + 2 / 8000

@@ -56,3 +56,53 @@ def test_incursion_attack_two_reds_at_range_zero_no_parry():
     inc = res.extra["resolved"]["incursion_psyker_end_state"]
     kill = sum(Fr(1, 6**3) for a, b, d in product(R, R, R) if a + b - d >= 2)
     assert close(inc["killed"], kill)
+
+
+def test_warp_spawn_replaces_a_psyker_killed_by_an_incursion():
+    # VII: an incursion (every die at its maximum: 1/6 for Psy-1) attacks with "OO" (2 reds) at
+    # range 0, no parry; if the psyker dies he becomes a Warp Spawn with his hits + 2
+    res = run(war(model(abilities=["Psy-1"], hits=1), model(abilities=["Psy-1"])))
+    kill = sum(Fr(1, 6**3) for a, b, d in product(R, R, R) if a + b - d >= 2)
+    spawn = res.extra["resolved"]["warp_spawn"]
+    assert close(spawn["chance"], Fr(1, 6) * kill)
+    assert spawn["profile"]["hits"] == 3 and spawn["profile"]["melee"] == "6R"
+
+
+def test_mind_blast_rolls_separately_for_each_target():
+    # VII: "Mind Blast: FT, roll seperately for each target in the template" (reading mind_blast:
+    # a mind-war roll per target; a non-psyker rolls 1 white, no parry)
+    from grimdice.systems.crusade import RULES
+
+    sc = war(
+        model(abilities=["Psy-1"]),
+        model(),
+        psychic_attack="mind blast",
+        parry="never",
+        targets=[model(name="grunt"), model(name="witch", abilities=["Psy-1"], range=12)],
+    )
+    res = run(sc)
+    pa = sum(Fr(1, 36) for a, b in product(R, W) if a - b >= 2)
+    pb = sum(Fr(1, 36) for a, b in product(R, R) if a - 1 - b >= 2)
+    d = res["models_destroyed"]
+    assert close(d[2], pa * pb) and close(d[0], (1 - pa) * (1 - pb))
+    assert close(end(res.targets["0: grunt"], "killed"), pa)
+    assert RULES.note("mind_blast") in res.notes
+    with pytest.raises(ScenarioError, match=r"^targets: "):
+        run({**sc, "targets": []})
+
+
+def test_mind_blast_exact_and_monte_carlo_agree():
+    from tests.agreement import assert_agree
+
+    sc = war(
+        model(abilities=["Psy-2"]),
+        model(),
+        psychic_attack="mind blast",
+        targets=[model(name="a", hits=2), model(name="b", abilities=["Psy-1"])],
+    )
+    ex, mc = run(sc), run(sc, simulate=5000, seed=6)
+    assert_agree(
+        {k: ex[k] for k in ("damage", "models_destroyed")},
+        {k: mc[k] for k in ("damage", "models_destroyed")},
+        5000,
+    )

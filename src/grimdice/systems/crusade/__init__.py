@@ -16,6 +16,18 @@ __all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
     """Resolve the scenario's attack: exactly, or by ``options.simulate`` seeded trials."""
+    if sc.volley:
+        if sc.action != "shoot":
+            from grimdice.errors import ScenarioError
+
+            raise ScenarioError("volley", "volley fire is shooting (action: shoot)")
+        from grimdice.systems.crusade.volley import exact_volley, simulated_volley
+
+        return exact_volley(sc) if options.exact else simulated_volley(sc, options)
+    if sc.action == "mindwar" and sc.psychic_attack == "mind blast":
+        from grimdice.systems.crusade.psychic import mind_blast
+
+        return mind_blast(sc, options)
     if sc.targets:
         from grimdice.systems.crusade.templates import exact_many
 

@@ -38,6 +38,17 @@ def collapse(start: State, body: Body, armour: int) -> dict[str, float]:
     return out
 
 
+def collateral(sector_armour: int = 1, hits_left: int = 10) -> tuple[Dist, float]:
+    """VI: when a building collapses, "Roll 2 reds against any connected sectors for collateral
+    damage": 2 reds minus the sector's armour (1; armoured 2) are hits off its ``hits_left`` (10 a
+    sector). Returns the law of the hits taken and the chance the sector collapses too."""
+    law: dict[int, float] = {}
+    for t, p in _law(Pool(red=2)).items():
+        hits = min(hits_left, max(0, t - sector_armour))
+        law[hits] = law.get(hits, 0.0) + p
+    return Dist.from_mapping(law), sum(p for h, p in law.items() if h >= hits_left)
+
+
 def shamble_move() -> Dist:
     """IX SHAMBLE: "roll 2 reds and add 4 to get the move value"."""
     return Dist.from_mapping(_law(Pool(red=2, plus=4)))
@@ -56,4 +67,12 @@ def detonate_chance(dice: str) -> float:
     return 1.0 - unjam_chance(dice)
 
 
-__all__ = ["collapse", "detonate_chance", "force_entry_chance", "horror", "shamble_move", "unjam_chance"]
+__all__ = [
+    "collapse",
+    "collateral",
+    "detonate_chance",
+    "force_entry_chance",
+    "horror",
+    "shamble_move",
+    "unjam_chance",
+]

@@ -32,6 +32,7 @@ from grimdice.systems.crusade.rolls import RED, Pool
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.units import Arm, Fighter, chosen_arms, fighter
 
+THROW = -1  # the attacker's choice to throw instead of doing damage (IX THROW)
 FF_FACES = tuple((g, RED.faces.count(g) / 6) for g in sorted(set(RED.faces)))  # IX +F: one red die
 NO_FF = ((0, 1.0),)
 
@@ -131,6 +132,7 @@ def shooting(sc: Scenario) -> Attack:
     kb = _all(arms, "knockback")
     plague = _any(arms, "plague") or att.has("plague")
     into = sc.knockback_into == "obstacle"
+    fall = _fall_hits(sc)
     body = dfd.body
 
     def outcome(total: int, ff: int, start: State | None = None) -> tuple[State, int, bool]:
@@ -143,7 +145,7 @@ def shooting(sc: Scenario) -> Attack:
         if tie and plague:
             s = graze(s, "wound", body, kill_is_ko)  # IX PLAGUE / POISON
         if kb and roll >= armour and roll >= 1:
-            s = knocked_back(s, body, into)  # VIII KNOCKBACK: tie or exceed
+            s = knocked_back(s, body, into, fall_hits=fall)  # VIII KNOCKBACK: tie or exceed
         return s, dmg, tie
 
     lay = layout_for(att.body.hits, dfd.body.hits, max(0, pool.max_total - penalty + 2 - armour))
@@ -227,6 +229,8 @@ def melee(sc: Scenario) -> Attack:
             "attacker.melee" if a_pool.n == 0 else "defender.melee", "a melee roll needs at least one die"
         )
     dive = sc.attack_mode == "dive"
+    if dive:  # V DIVE ATTACK: "make a melee attack with +O" (reading dive_o: one more red die)
+        a_pool = a_pool + Pool(red=1)
     # IV: awkward melee -1 (wounded unless FRENZY; a stunned model is meleed at awkward)
     a_mod = a_pool.plus - int(sc.awkward or (att.start[0] == 2 and not att.has("frenzy")))
     a_mod -= 0 if _any(arms, "scythe") else sc.opponent_number - 1  # IV successive opponents
@@ -252,7 +256,9 @@ def melee(sc: Scenario) -> Attack:
     d_codes = _grazes(d_arms)
     kill_is_ko = _all(arms, "kill_is_ko")
     into = sc.knockback_into == "obstacle"
+    fall = _fall_hits(sc)
     a_tie_kb = _any(arms, "knockback") or att.has("throw")
+    throws = att.has("throw") and (into or fall > 0)  # a throw into the open changes nothing
     d_tie_kb = _any(d_arms, "knockback") or dfd.has("throw")
     a_plague = _any(arms, "plague") or att.has("plague")
     d_plague = _any(d_arms, "plague") or dfd.has("plague")
@@ -264,7 +270,9 @@ def melee(sc: Scenario) -> Attack:
         ds, as_ = dfd.start, att.start
         dmg = admg = 0
         tie = A == D or (parry and D >= A)  # VIII TIE: a parrying defender's win is a tie
-        if A > D and pull < A - D:  # IV: pull back to a lower roll
+        if A > D and pull == THROW:  # IX THROW: "or instead of doing damage", thrown 1" as KB
+            ds = knocked_back(ds, dfd.body, into, by_melee=True, fall_hits=fall)
+        elif A > D and pull < A - D:  # IV: pull back to a lower roll
             if pull == 0:
                 tie = True
             else:
@@ -284,9 +292,9 @@ def melee(sc: Scenario) -> Attack:
                 as_ = (as_[0], h - 1) if h >= 2 else best_graze(as_, d_codes, att.body)
         if tie:
             if a_tie_kb:
-                ds = knocked_back(ds, dfd.body, into, by_melee=True)
+                ds = knocked_back(ds, dfd.body, into, by_melee=True, fall_hits=fall)
             if d_tie_kb:
-                as_ = knocked_back(as_, att.body, into, by_melee=True)
+                as_ = knocked_back(as_, att.body, into, by_melee=True, fall_hits=fall)
             if a_plague:
                 ds = graze(ds, "wound", dfd.body, kill_is_ko)
             if d_plague:
@@ -303,15 +311,15 @@ def melee(sc: Scenario) -> Attack:
         for ga, pa in ffa:
             for gd, pd in ffd:
                 ds, as_, dmg, admg, tie = outcome(at, dt, parry, pull, ga, gd)
-                v += pa * pd * _onehots(lay, ds, as_, dmg, admg, tie, pull != 99)
+                v += pa * pd * _onehots(lay, ds, as_, dmg, admg, tie, 0 <= pull < 99)
         return v
 
     @cache
     def choose(at: int, dt: int, parry: int) -> int:
-        """The attacker's best pull-back (99: none) when he wins (IV)."""
+        """The attacker's best pull-back (99: none; THROW: a throw instead of damage) when he wins."""
         margin = at + a_mod - dt - d_mod - (parry - 100 if parry else 0)
         best, best_k = 99, obj(0, expected(at, dt, parry, 99))
-        for pull in range(margin - 1, -1, -1):
+        for pull in [*range(margin - 1, -1, -1), *((THROW,) if throws and margin > 0 else ())]:
             k = obj(0, expected(at, dt, parry, pull))
             if _lex(k, best_k):
                 best, best_k = pull, k
@@ -329,6 +337,8 @@ def melee(sc: Scenario) -> Attack:
         Side(a_pool, a_side.own, a_side.opp), Side(d_pool, d_side.own, d_side.opp), parries, resolve, lay
     )
     notes = [RULES.note(k) for k in ("multi_hit", "graze_order", "melee_fails", "tie_effects")]
+    if dive:
+        notes.append(RULES.note("dive_o"))
     if len(parries) > 1:
         notes.append(RULES.note("parry_declared"))
     info = {
@@ -375,6 +385,15 @@ def _mind_pools(sc: Scenario, att: Fighter, dfd: Fighter) -> tuple:
     return Pool(red=level, plus=-penalty), d_pool, (), (), False
 
 
+def _fall_hits(sc: Scenario) -> int:
+    """V FALLING: "For every 4" you fall, take 1 hit" when knocked back off an edge (VIII KB)."""
+    if sc.knockback_into != "edge":
+        if sc.fall:
+            raise ScenarioError("fall", "a fall height applies with knockback_into: edge")
+        return 0
+    return int(sc.fall // 4)
+
+
 def _lex(a: list[float], b: list[float]) -> bool:
     for x, y in zip(a, b, strict=True):
         if x > y + 1e-12:
@@ -391,7 +410,21 @@ def build(sc: Scenario) -> Attack:
         n = atk.spec.att.pool.n
         # VII INCURSION: every die rolled at its maximum (1/6 per red die)
         atk.info["incursion"] = (1 / 6) ** n
-        atk.info["incursion_psyker_end_state"] = incursion(sc)
+        atk.info["incursion_psyker_end_state"] = end = incursion(sc)
+        # VII: "If the Psyker is killed, replace the model with a Warp Spawn: (M6 A1 Melee OOOOOO W,
+        # Scythes, Feral), with a number of hits equal to the original model's hits + 2."
+        atk.info["warp_spawn"] = {
+            "chance": atk.info["incursion"] * end["killed"],
+            "profile": {  # as the text gives it (O read as a red die, reading incursion)
+                "name": "Warp Spawn",
+                "move": 6,
+                "attacks": 1,
+                "melee": "6R",
+                "graze": "wound",
+                "effects": ["SCYTHE", "FERAL"],
+                "hits": sc.attacker.hits + 2,
+            },
+        }
         atk.notes.append(RULES.note("incursion"))
     return atk
 

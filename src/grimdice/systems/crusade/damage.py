@@ -30,6 +30,7 @@ class Body:
     kb_immune: bool = False  # IX HEAVY / BIG ignore knockback
     force_field: bool = False  # IX +F
     swarm: bool = False  # IX SWARM
+    fly: bool = False  # IX FLY: ignores damage from a fall
 
 
 def harm(s: State) -> tuple[int, int]:
@@ -94,10 +95,17 @@ def take(s: State, d: int, codes: frozenset[str], body: Body, kill_is_ko: bool =
     return best_graze(s, codes, body, kill_is_ko)  # h == 1, d == 1: a graze
 
 
-def knocked_back(s: State, body: Body, into_obstacle: bool, by_melee: bool = False) -> State:
-    """VIII KNOCKBACK: moved 1"; into a wall, cover or a model: a stun (as the graze result).
-    HEAVY/BIG ignore it; IS and NSB ignore its stun."""
-    if not into_obstacle or body.kb_immune or body.nsb or s[0] == KILLED:
+def knocked_back(
+    s: State, body: Body, into_obstacle: bool, by_melee: bool = False, fall_hits: int = 0
+) -> State:
+    """VIII KNOCKBACK: moved 1"; into a wall, cover or a model: a stun (as the graze result); "If
+    they move past a railing (no roof) or off an edge, they fall": ``fall_hits`` (V FALLING: 1 hit
+    per 4", graze = stun; FLY ignores it). HEAVY/BIG ignore knockback; IS and NSB its stun."""
+    if body.kb_immune or s[0] == KILLED:
+        return s
+    if fall_hits:
+        return s if body.fly else take(s, fall_hits, frozenset({"stun"}), body)
+    if not into_obstacle or body.nsb:
         return s
     return graze(s, "stun", body)
 

@@ -6,11 +6,11 @@ VIII and IX (``[J, S, AP]``, ``["+F", IS]``), read by :data:`~.rules.RULES`.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from grimdice.io.fields import StrictModel
+from grimdice.io.fields import Flag, Int, Number, StrictModel, Text, UniqueNames
 
 MAX_HITS = 20
 MAX_WEAPONS = 8
@@ -20,30 +20,30 @@ class Weapon(StrictModel):
     """A weapon: its dice, kind (section IV: melee weapons parry, pistols add to melee, spiky only
     when defending) and effect codes."""
 
-    name: str = "weapon"
-    dice: str | int
+    name: Text = Field("weapon", min_length=1, max_length=60)
+    dice: Text | Int
     kind: Literal["ranged", "melee", "pistol", "spiky", "shield", "grenade"] = "ranged"
-    effects: list[str] = Field(default_factory=list)
+    effects: list[Text] = Field(default_factory=list, max_length=40)
 
 
 class Model(StrictModel):
     """A model (or a building, vehicle, barricade: ``kind``) with armour and hits (sections II, VI)."""
 
-    name: str = "model"
+    name: Text = Field("model", min_length=1, max_length=60)
     kind: Literal["model", "building", "vehicle"] = "model"
-    armour: int = Field(0, ge=0, le=10, alias="armor")
-    hits: int = Field(1, ge=0, le=MAX_HITS)
-    hits_left: int | None = Field(None, ge=0, le=MAX_HITS)
+    armour: Int = Field(0, ge=0, le=10, alias="armor")
+    hits: Int = Field(1, ge=0, le=MAX_HITS)
+    hits_left: Int | None = Field(None, ge=0, le=MAX_HITS)
     condition: Literal["unharmed", "stunned", "wounded", "ko"] = "unharmed"
-    melee: str | int | None = None  # base melee dice, e.g. 1W+1R
-    abilities: list[str] = Field(default_factory=list)
-    weapons: list[Weapon] = Field(default_factory=list, max_length=MAX_WEAPONS)
+    melee: Text | Int | None = None  # base melee dice, e.g. 1W+1R
+    abilities: list[Text] = Field(default_factory=list, max_length=40)
+    weapons: Annotated[list[Weapon], UniqueNames] = Field(default_factory=list, max_length=MAX_WEAPONS)
 
 
 class Target(Model):
     """One of many targets (section VIII templates, split fire), with its own range and cover."""
 
-    range: float | None = Field(None, ge=0, le=240)
+    range: Number | None = Field(None, ge=0, le=240)
     cover: Literal["none", "front", "full", "armoured"] | None = None
 
 
@@ -51,23 +51,29 @@ class Scenario(StrictModel):
     """One attack: ``shoot`` (the attacker's ranged weapons, combined) or ``melee``."""
 
     system: Literal["crusade"]
-    title: str = ""
+    title: Text = Field("", max_length=200)
     action: Literal["shoot", "melee", "mindwar"] = "shoot"
-    psychic_attack: Literal["mind war", "mind lance"] = "mind war"  # VII
+    psychic_attack: Literal["mind war", "mind lance", "mind blast"] = "mind war"  # VII
     attacker: Model
     defender: Model
-    weapons: list[str] | None = None  # names of the attacker's weapons used (default: all that apply)
-    range: float = Field(0.0, ge=0, le=240)  # inches between firer and target (section II)
+    weapons: list[Text] | None = Field(
+        None, min_length=1, max_length=MAX_WEAPONS
+    )  # names of the attacker's weapons used (default: all that apply)
+    range: Number = Field(0.0, ge=0, le=240)  # inches between firer and target (section II)
     cover: Literal["none", "front", "full", "armoured"] = "none"  # II: no roof -> front; VI armoured
-    moved: bool = False  # the firer moved this turn (SCOPE, SNIPER)
+    moved: Flag = False  # the firer moved this turn (SCOPE, SNIPER)
     latch: Literal["none", "target", "firer"] = "none"  # IX LATCH ON: a latcher on the target / firer
-    knockback_into: Literal["open", "obstacle"] = "open"  # VIII KNOCKBACK
+    knockback_into: Literal["open", "obstacle", "edge"] = "open"  # VIII KNOCKBACK
+    fall: Number = Field(0.0, ge=0, le=120)  # inches fallen when knocked back off an edge (V FALLING)
     parry: Literal["optimal", "always", "never"] = "optimal"  # IV PARRYING, for the defender
-    awkward: bool = False  # IV: the attacker is at awkward melee (e.g. a ladder)
-    opponent_number: int = Field(1, ge=1, le=8)  # IV: the n-th successive opponent meleed this turn
+    awkward: Flag = False  # IV: the attacker is at awkward melee (e.g. a ladder)
+    opponent_number: Int = Field(1, ge=1, le=8)  # IV: the n-th successive opponent meleed this turn
     attack_mode: Literal["normal", "zoc", "dive", "overrun"] = "normal"  # VIII SPIKY, V DIVE ATTACK
     mob: list[Model] = Field(default_factory=list, max_length=5)  # IX MOB: models joining the attacker
-    targets: list[Target] = Field(default_factory=list, max_length=6)  # VIII LINE/BLAST/FT/*/Rap
+    volley: Int = Field(0, ge=0, le=12)  # IX VOLLEY FIRE: models firing 2-white basic weapons as one roll
+    targets: Annotated[list[Target], UniqueNames] = Field(
+        default_factory=list, max_length=6
+    )  # VIII LINE/BLAST/FT/*/Rap
 
 
 __all__ = ["Model", "Scenario", "Target", "Weapon"]

@@ -30,12 +30,15 @@ def fail_report(p_fail: float, arms: tuple, user_armour: int) -> dict[str, Any]:
     return {"p_fail": p_fail, "effects": effects, "weapon": weapons}
 
 
-def self_damage(p_fail: float, arms: tuple, user_armour: int) -> Dist:
-    """VIII MALFUNCTION / EXPLODE: the failing weapon's dice rolled against the user's armour."""
+def self_damage(
+    p_fail: float, arms: tuple, user_armour: int, fails: tuple[str, ...] = ("malfunction", "explode")
+) -> Dist:
+    """VIII MALFUNCTION / EXPLODE: the failing weapon's dice rolled against the user's armour (or,
+    with ``fails=("malfunction",)``, against the opponent's in melee)."""
     law = np.zeros(1 + max((a.pool.max_total for a in arms), default=0))
     law[0] = 1.0
     for a in arms:
-        if a.fail not in ("malfunction", "explode"):
+        if a.fail not in fails:
             continue
         w = p_fail / len(arms)
         law[0] -= w
@@ -70,11 +73,23 @@ def build_result(
     out["fail_effects"] = fail_report(p_fail, atk.arms, atk.att.armour)
     if any(a.fail in ("malfunction", "explode") for a in atk.arms):
         stages["self_damage"] = self_damage(p_fail, atk.arms, atk.att.armour)
+    if atk.att.has("bad_guy") and atk.att.body.hits == 1:
+        # VIII EXPLODE: "Bad Guy" models with one hit are killed if their weapon explodes
+        out["fail_effects"]["bearer_killed"] = out["fail_effects"]["effects"]["explode"]
     if atk.spec.dfd.pool != Pool():
         ac = part("att_condition")
         stages["attacker_condition"] = _dist(ac)
         stages["attacker_hits_left"] = _dist(part("att_hits_left"))
         stages["defender_fail"] = _dist(part("def_fail"))
+        # VIII MALFUNCTION: "in melee, also roll against the opponent" (reported, as self_damage)
+        if any(a.fail == "malfunction" for a in atk.arms):
+            stages["malfunction_on_defender"] = self_damage(
+                float(part("att_fail")[1]), atk.arms, atk.dfd.armour, ("malfunction",)
+            )
+        if any(a.fail == "malfunction" for a in atk.def_arms):
+            stages["malfunction_on_attacker"] = self_damage(
+                float(part("def_fail")[1]), atk.def_arms, atk.att.armour, ("malfunction",)
+            )
         out["attacker_end_state"] = {c: float(ac[i]) for i, c in enumerate(CONDITIONS)}
         out["defender_fail_effects"] = fail_report(float(part("def_fail")[1]), atk.def_arms, atk.dfd.armour)
         out["choices"] = {

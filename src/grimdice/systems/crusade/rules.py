@@ -222,8 +222,18 @@ RULES = RuleTable(
             "IX PLAGUE / POISON",
             aliases=("POISON",),
         ),
-        _r("THROW", F, M, 'on a melee tie: opponent thrown 1" as knockback', "IX THROW"),
+        _r(
+            "THROW", F, M, 'on a melee tie, or instead of damage: opponent thrown 1" as knockback', "IX THROW"
+        ),
         # abilities (IX)
+        _r(
+            "BAD GUY",
+            F,
+            M,
+            "killed if its exploding weapon fails, when it has one hit (reported)",
+            "VIII EXPLODE",
+            field="bad_guy",
+        ),
         _r(
             "FORCE FIELD",
             F,
@@ -350,7 +360,31 @@ RULES = RuleTable(
             "an incursion from the warp",
             "rules-crusade VII INCURSION",
             "reported as the chance that every die of the first mind-war roll shows its maximum; the "
-            'incursion\'s own attack ("OO" dice) is not resolved',
+            'incursion\'s "OO" attack is read as 2 red dice at range 0, no parry, against the psyker',
+        ),
+        Reading(
+            "dive_o",
+            'the "+O" of a dive attack',
+            "rules-crusade V DIVE ATTACK",
+            '"O" is read as one red die (as the Warp Spawn\'s "Melee OOOOOO"): the diver adds a red die '
+            "to his melee roll",
+        ),
+        Reading(
+            "mind_blast",
+            "what a mind blast rolls",
+            "rules-crusade VII MIND WAR",
+            "a separate mind-war roll against each target under the flamer template (1 red per Psy "
+            "level, range penalty per target) against the target's own (Psy reds, parrying; a "
+            "non-psyker 1 white, no parry); the targets' results are independent",
+        ),
+        Reading(
+            "volley_fire",
+            "how VOLLEY FIRE pairs the re-rolled dice",
+            "rules-crusade IX VOLLEY FIRE",
+            "each white of the big roll that shows something is paired, in the order the dice lie, with a "
+            "blank white that is re-rolled once (kept face + re-rolled face = one 2-dice roll); when the "
+            "blanks run out the other scoring dice pair with each other as rolled and an odd one makes no "
+            "roll; every roll is a shot at the defender, re-rolled pairs first",
         ),
         Reading(
             "tie_effects",

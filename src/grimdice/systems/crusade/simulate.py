@@ -5,7 +5,6 @@ force field's red die), the decisions played by the exact solution's policy, thr
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import replace
 from functools import lru_cache
 
@@ -58,84 +57,124 @@ NAMES = (
 )
 
 
-def faces_of(kinds: np.ndarray, faces: np.ndarray) -> list[Faces]:
-    """The :class:`Faces` statistic of each literally rolled pool (rows of ``faces``)."""
-    n = faces.shape[1]
-    total = faces.sum(axis=1) if n else np.zeros(len(faces), np.int64)
-    maxes = np.minimum(2, max_count(kinds, faces))
+def face_codes(kinds: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """The :class:`Faces` statistic of each literally rolled pool (rows of ``faces``) as columns
+    ``(total, maxes, own, opp)`` of an int array (``n`` is the same for every row)."""
+    size, n = faces.shape
     if not n:
-        return [Faces(0, 0, NO_OWN, NO_OPP, 0)] * len(faces)
+        return np.tile(np.array([0, 0, NO_OWN, NO_OPP], np.int64), (size, 1))
+    total = faces.sum(axis=1)
+    maxes = np.minimum(2, max_count(kinds, faces))
     own = own_ranks(kinds, faces)
     opp = opp_ranks(kinds, faces)
     best = own.argmin(axis=1)
-    rows = np.arange(len(faces))
+    rows = np.arange(size)
     opp_rest = opp.copy()
     opp_rest[rows, best] = NO_OPP
-    return [
-        Faces(int(t), int(m), int(o), int(q), n)
-        for t, m, o, q in zip(total, maxes, own[rows, best], opp_rest.min(axis=1), strict=True)
-    ]
+    return np.stack([total, maxes, own[rows, best], opp_rest.min(axis=1)], axis=1)
+
+
+def faces_of(kinds: np.ndarray, faces: np.ndarray) -> list[Faces]:
+    """The :class:`Faces` statistic of each literally rolled pool (rows of ``faces``)."""
+    n = faces.shape[1]
+    return [Faces(int(t), int(m), int(o), int(q), n) for t, m, o, q in face_codes(kinds, faces)]
 
 
 def _trial(atk: Attack, sol) -> callable:  # type: ignore[no-untyped-def, valid-type]
+    """Trials vectorised over the rolls: every trial carries the id of its game state; each step
+    maps the distinct (state, re-rolled face) pairs through the game once and looks the result up
+    for all trials (the solved policy plays the decisions)."""
     spec = atk.spec
-    memo: dict = {}
+    states: list = []  # id -> state
+    ids: dict = {}  # state -> id
+    memo: dict = {}  # (state id, action or face) -> next state id
 
-    def step(s, x):  # type: ignore[no-untyped-def]
-        key = (s, x)
+    def sid(s) -> int:  # type: ignore[no-untyped-def]
+        k = ids.get(s)
+        if k is None:
+            k = ids[s] = len(states)
+            states.append(s)
+        return k
+
+    def step(i: int, x) -> int:  # type: ignore[no-untyped-def]
+        key = (i, x)
         nxt = memo.get(key)
         if nxt is None:
-            nxt = memo[key] = s.apply(x)
+            nxt = memo[key] = sid(states[i].apply(x))
         return nxt
 
     outcome = lru_cache(maxsize=None)(atk.outcome)
+    start = root(spec)
+    parry = sol.policy[start] if start.phase == P_PARRY else start.parry
+    first = sid(replace(start, phase=P_ROLL, parry=parry))
+    shooting = not spec.dfd.pool.n
+    rows_memo: dict = {}
+
+    def row(i: int, fa: int, fd: int) -> tuple:
+        key = (i, fa, fd)
+        r = rows_memo.get(key)
+        if r is None:
+            s = states[i]
+            pull = atk.options(s.a.total, s.d.total, s.parry)
+            if not shooting:
+                ds, as_, dmg, admg, tie = outcome(s.a.total, s.d.total, s.parry, pull, fa, fd)
+            else:
+                ds, dmg, tie = outcome(s.a.total, fd)
+                as_, admg = atk.att.start, 0
+            big = int(ds[0] == KILLED and dmg >= 2)
+            d_fail = int(s.d.failed) if s.d.n else 0
+            pulled = int(0 <= pull < 99)  # a throw (pull -1) is not a pull-back
+            r = rows_memo[key] = (ds[0], ds[1], as_[0], as_[1], dmg, admg, int(s.a.failed), d_fail,
+                                  int(s.parry > 0), s.arr, s.drr, pulled, int(tie), big)  # fmt: skip
+        return r
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         rng = sampler.rng
         ka, fa = roll_pool(rng, spec.att.pool, size)
         kd, fd = roll_pool(rng, spec.dfd.pool, size)
-        A, D = faces_of(ka, fa), faces_of(kd, fd)
+        codes = np.concatenate([face_codes(ka, fa), face_codes(kd, fd)], axis=1)
         spare = {  # the re-rolled dice, rolled ahead: one per kind and re-roll phase
-            (phase, k): DICE[k].sample(rng, size).tolist() for phase in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE
+            (phase, k): DICE[k].sample(rng, size) for phase in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE
         }
-        ff_a = rng.integers(0, 6, size)
-        ff_d = rng.integers(0, 6, size)
-        out = defaultdict(lambda: np.zeros(size, np.int64))
-        start = root(spec)
-        parry = sol.policy[start] if start.phase == P_PARRY else start.parry
-        first = replace(start, phase=P_ROLL, parry=parry)
-        for t in range(size):
-            s = step(first, (A[t], D[t]))
-            while s.phase != P_END:
+        ff_a = DICE["R"].sample(rng, size) if len(atk.ff_att) > 1 else np.zeros(size, np.int64)
+        ff_d = DICE["R"].sample(rng, size) if len(atk.ff_def) > 1 else np.zeros(size, np.int64)
+        uniq, inv = np.unique(codes, axis=0, return_inverse=True)
+        na, nd = spec.att.pool.n, spec.dfd.pool.n
+        table = np.array(
+            [step(first, (Faces(*map(int, u[:4]), na), Faces(*map(int, u[4:]), nd))) for u in uniq], np.int64
+        )
+        cur = table[inv.reshape(-1)]
+        while True:  # at most the attacker's and the defender's re-roll, each a decision and a roll
+            ids_now, back = np.unique(cur, return_inverse=True)
+            back = back.reshape(-1)
+            live = [k for k, i in enumerate(ids_now) if states[i].phase != P_END]
+            if not live:
+                break
+            nxt = ids_now.copy()
+            for k in live:
+                i = int(ids_now[k])
+                s = states[i]
                 if s.phase in (P_ARR_ROLL, P_DRR_ROLL):
                     act = REROLLS[s.arr if s.phase == P_ARR_ROLL else s.drr]
                     mine, theirs = (s.a, s.d) if s.phase == P_ARR_ROLL else (s.d, s.a)
                     kind = OWN_CHAIN[mine.own][0] if act == "own" else opp_target(theirs)[0]
-                    s = step(s, spare[(s.phase, kind)][t])  # the re-rolled die, rolled
+                    rolled = spare[(s.phase, kind)]
+                    where = np.nonzero(back == k)[0]
+                    faces = rolled[where]
+                    for g in np.unique(faces):
+                        cur[where[faces == g]] = step(i, int(g))  # the re-rolled die, rolled
+                    nxt[k] = -1
                 else:
-                    s = step(s, sol.policy[s])
-            pull = atk.options(s.a.total, s.d.total, s.parry)
-            if spec.dfd.pool.n:
-                ds, as_, dmg, admg, tie = outcome(
-                    s.a.total, s.d.total, s.parry, pull, _ff(atk.ff_att, ff_a[t]), _ff(atk.ff_def, ff_d[t])
-                )
-            else:
-                ds, dmg, tie = outcome(s.a.total, _ff(atk.ff_def, ff_d[t]))
-                as_, admg = atk.att.start, 0
-            big = int(ds[0] == KILLED and dmg >= 2)
-            d_fail = int(s.d.failed) if s.d.n else 0
-            row = (ds[0], ds[1], as_[0], as_[1], dmg, admg, int(s.a.failed), d_fail,
-                   int(s.parry > 0), s.arr, s.drr, int(pull != 99), int(tie), big)  # fmt: skip
-            for name, val in zip(NAMES, row, strict=True):
-                out[name][t] = val
-        return dict(out)
+                    nxt[k] = step(i, sol.policy[s])
+            keep = nxt[back] >= 0
+            cur[keep] = nxt[back][keep]
+        code = (cur * 4 + ff_a) * 4 + ff_d
+        ucode, uinv = np.unique(code, return_inverse=True)
+        rows = np.array([row(int(c // 16), int(c // 4 % 4), int(c % 4)) for c in ucode], np.int64)
+        picked = rows[uinv.reshape(-1)]
+        return {name: picked[:, j] for j, name in enumerate(NAMES)}
 
     return trial
-
-
-def _ff(law: tuple[tuple[int, float], ...], index: int) -> int:
-    """The force field's red die (IX +F) from a uniform face index, or 0 without a field."""
-    return int(DICE["R"].faces[index]) if len(law) > 1 else 0
 
 
 def simulated_result(atk: Attack, options: RunOptions, title: str = "") -> Result:

@@ -1,5 +1,5 @@
 """Many targets from one attack (rules-crusade VIII): LINE EFFECT, BLAST, FLAMER TEMPLATE, SPLIT
-FIRE (*) and RAPID FIRE, each target with its own range and cover. Without re-rolls.
+FIRE (*) and RAPID FIRE, each target with its own range and cover.
 
 * LINE: "Apply the roll to ALL eligible models in the line" — one roll, each target's own range and
   cover; * BLAST: "Center applies the total roll, and Outside applies highest die only
@@ -7,12 +7,15 @@ FIRE (*) and RAPID FIRE, each target with its own range and cover. Without re-ro
 * SPLIT FIRE: "Split the total up amongst any targets" — the attacker picks the best split of each
   total (range and cover per target); * RAPID FIRE: two shots if all targets are within 6", each
   shot at the next target (one target: both at it, the second on the state the first left).
+
+Re-rolls (VIII R) and JINK (IX) act on the one roll of LINE, BLAST and SPLIT FIRE
+(:mod:`.rerolls_many`); with flamer templates and RAPID FIRE they are refused with an error.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 
 import numpy as np
@@ -26,6 +29,7 @@ from grimdice.systems.crusade.attack import FF_FACES, Attack, shooting
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import fail_report
+from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, summary
 from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, roll_pool
 
 MODES = ("line", "blast", "flamer", "split_fire", "rapid_fire")
@@ -109,6 +113,47 @@ def _splits(total: int, k: int):  # type: ignore[no-untyped-def]
             yield (first, *rest)
 
 
+def _single_roll(atks: list[Attack], mode: str, t: int, h: int):  # type: ignore[no-untyped-def]
+    """Per-target outcomes of one roll of total ``t`` and highest die ``h`` (LINE, BLAST, SPLIT
+    FIRE), and the split chosen (split fire: the attacker's best split of the total, else None)."""
+    if mode == "line":
+        return [_states(a, t) for a in atks], None
+    if mode == "blast":
+        return [_states(atks[0], t)] + [_states(a, h) for a in atks[1:]], None
+    best, best_k = None, None
+    for split in _splits(t, len(atks)):
+        outs_s = [_states(a, x) for a, x in zip(atks, split, strict=True)]
+        k = tuple(sum(c) for c in zip(*(_key(o) for o in outs_s), strict=True))
+        if best_k is None or k > best_k:
+            best, best_k = (split, outs_s), k
+    return best[1], best[0]  # type: ignore[index]
+
+
+def rerolls_of(atks: list[Attack]) -> tuple[bool, tuple[int, ...]]:
+    """(the attacker may re-roll one die, the targets that may jink) — empty when neither."""
+    own = atks[0].spec.att.own
+    jinkers = tuple(i for i, a in enumerate(atks) if a.spec.dfd.opp)
+    return (own, jinkers) if own or jinkers else ()  # type: ignore[return-value]
+
+
+def _reroll_law(atks: list[Attack], mode: str, pool: Pool):  # type: ignore[no-untyped-def]
+    """VIII REROLL / IX JINK on a roll shared by the targets (:mod:`.rerolls_many`)."""
+    if mode not in ("line", "blast", "split_fire"):
+        raise ScenarioError(
+            "targets",
+            "re-rolls (R) and JINK are modelled for LINE, BLAST and SPLIT FIRE at many targets, "
+            "not for flamer templates or RAPID FIRE; remove the re-roll or fire at one target",
+        )
+    own, jinkers = rerolls_of(atks)
+
+    @cache
+    def value(roll: tuple[int, int, bool]) -> np.ndarray:
+        outs, _ = _single_roll(atks, mode, roll[0], roll[1])
+        return np.array([x for o in outs for x in _key(o)] + [float(roll[2])])
+
+    return reroll_law(pool, own, jinkers, value, len(atks))
+
+
 def exact_many(sc: Scenario, options: RunOptions) -> Result:
     atks = per_target(sc)
     mode = mode_of(atks[0])
@@ -119,8 +164,9 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
         raise ScenarioError(
             "targets", "RAPID FIRE fires twice only if all (at most 2) targets are within 6 inches"
         )
+    solved = _reroll_law(atks, mode, pool) if rerolls_of(atks) else None
     if options.simulate is not None:
-        return _simulated(sc, atks, mode, pool, options)
+        return _simulated(sc, atks, mode, pool, options, solved[2] if solved else None)
     law = total_high_law(pool.white, pool.red)
     n = len(atks)
     # joint law: per-target (condition, hits, damage) given the roll; damage / kills across targets
@@ -170,21 +216,18 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
             else:
                 add(p1 * p2, [_states(atks[0], t1), _states(atks[1], t2)], f1 + f2)
     else:
+        choices: dict[str, float] = {}
+        if solved is not None:
+            law, choices, _ = solved
         for (t, h, f), p in law.items():
-            if mode == "line":
-                outs = [_states(a, t) for a in atks]
-            elif mode == "blast":
-                outs = [_states(atks[0], t)] + [_states(a, h) for a in atks[1:]]
-            else:  # split fire: the attacker's best split of the dice total
-                best, best_k = None, None
-                for split in _splits(t, n):
-                    outs_s = [_states(a, x) for a, x in zip(atks, split, strict=True)]
-                    k = tuple(sum(c) for c in zip(*(_key(o) for o in outs_s), strict=True))
-                    if best_k is None or k > best_k:
-                        best, best_k = (split, outs_s), k
-                split_choice[t] = best[0]  # type: ignore[index]
-                outs = best[1]  # type: ignore[index]
+            outs, split = _single_roll(atks, mode, t, h)
+            if split is not None:
+                split_choice[t] = split
             add(p, outs, int(f))
+        res = _result(sc, atks, mode, "exact", kills, damage, fails, per, split_choice)
+        if choices:
+            res.extra["rerolls"] = choices
+        return res
     return _result(sc, atks, mode, "exact", kills, damage, fails, per, split_choice)
 
 
@@ -237,7 +280,29 @@ def _result(
     )
 
 
-def _simulated(sc: Scenario, atks: list[Attack], mode: str, pool: Pool, options: RunOptions) -> Result:
+def _play_rerolls(rng, act, phases, kinds, faces, tot, high, failed) -> None:  # type: ignore[no-untyped-def]
+    """Replay the solved re-roll policy on each rolled pool; updates the first roll's summaries."""
+    spare = {k: DICE[k].sample(rng, (len(faces), max(1, phases))) for k in DICE}
+    slot = {kf: i for i, kf in enumerate(SLOTS)}
+    for t in range(len(faces)):
+        c = [0] * len(SLOTS)
+        for k, f in zip(kinds, faces[t], strict=True):
+            c[slot[(str(k), int(f))]] += 1
+        fail = bool(failed[0][t])
+        for phase in range(phases):
+            a = act(tuple(c), fail, phase)
+            if a < 0:
+                continue
+            kind = SLOTS[a][0]
+            c[a] -= 1
+            c[slot[(kind, int(spare[kind][t, phase]))]] += 1
+            fail = summary(tuple(c), fail)[2]
+        tot[0][t], high[0][t], failed[0][t] = summary(tuple(c), fail)
+
+
+def _simulated(  # type: ignore[no-untyped-def]
+    sc: Scenario, atks: list[Attack], mode: str, pool: Pool, options: RunOptions, act=None
+) -> Result:
     n = len(atks)
     rolls = 2 if mode == "rapid_fire" else (n if mode == "flamer" else 1)
     split_table: dict[int, tuple[int, ...]] = {}
@@ -254,6 +319,10 @@ def _simulated(sc: Scenario, atks: list[Attack], mode: str, pool: Pool, options:
             high.append(faces.max(axis=1))
             mx = np.array([MAXIMUM[k] for k in kinds])
             failed.append(((faces == mx[None, :]).sum(axis=1) >= 2).astype(np.int64))
+        if act is not None:  # VIII R / IX JINK on the one roll, the dice re-rolled literally
+            _play_rerolls(
+                rng, act, len(rerolls_of(atks)[1]) + int(rerolls_of(atks)[0]), kinds, faces, tot, high, failed
+            )
         ff = DICE["R"].sample(rng, (size, n, 2))
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):

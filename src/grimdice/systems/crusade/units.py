@@ -75,6 +75,7 @@ def fighter(m: Model, where: str) -> Fighter:
         kb_immune=bool(fx.get("heavy") or fx.get("big")),
         force_field=bool(fx.get("force_field")),
         swarm=bool(fx.get("swarm")),
+        fly=bool(fx.get("fly")),
     )
     melee = None if m.melee is None else parse_pool(m.melee, f"{where}.melee", allow_empty=True)
     return Fighter(m.name, m.kind, m.armour, body, (CODE[m.condition], hits_left), melee, fx, tuple(arms))

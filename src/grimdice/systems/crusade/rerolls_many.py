@@ -1,0 +1,140 @@
+"""Re-rolls and JINK when one roll is shot at many targets (rules-crusade VIII REROLL, IX JINK).
+
+VIII REROLL: "Ranged attacks: may reroll one of your attack dice once per turn." IX JINK: "may
+reroll 1 enemy die when fired upon, as long as driver is not stunned ... once per turn." For the
+modes that roll once for every target (LINE, BLAST, SPLIT FIRE) the roll is a multiset of faces:
+the attacker may re-roll one of his dice (maximising, summed over the targets, P(killed), then
+P(KO or killed), then the expected damage, then avoiding a fail), then each target that may jink,
+in the order listed, may re-roll one of the attacker's dice (minimising its own P(killed), P(KO or
+killed), expected damage). Every die of every face is a choice (no chain shortcut), solved by
+backward induction over the faces; a re-rolled maximum counts toward a fail and a fail once rolled
+stays (reading ``reroll_fail``). The result is the law of the final (total, highest die, failed),
+which the many-target engine applies as it applies a roll without re-rolls.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from functools import cache
+
+import numpy as np
+
+from grimdice.errors import ScenarioError
+from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool
+
+#: (kind, face) slots of a rolled multiset
+SLOTS: tuple[tuple[str, int], ...] = tuple((k, f) for k in ("W", "R") for f in sorted(set(DICE[k].faces)))
+MAX_WORK = 1500  # rolled face sets x re-rolling sides the game solves (about 1.5 ms each)
+
+Counts = tuple[int, ...]
+Roll = tuple[int, int, bool]  # (total, highest die, failed)
+
+
+def multiset_law(pool: Pool) -> dict[Counts, float]:
+    """The exact law of the rolled faces as counts per :data:`SLOTS` slot."""
+    law: dict[Counts, float] = {(0,) * len(SLOTS): 1.0}
+    for kind in pool.kinds:
+        faces = DICE[kind].faces
+        nxt: dict[Counts, float] = defaultdict(float)
+        for c, p in law.items():
+            for f in set(faces):
+                i = SLOTS.index((kind, f))
+                c2 = (*c[:i], c[i] + 1, *c[i + 1 :])
+                nxt[c2] += p * faces.count(f) / len(faces)
+        law = nxt
+    return dict(law)
+
+
+def summary(c: Counts, failed: bool) -> Roll:
+    total = sum(n * f for n, (_, f) in zip(c, SLOTS, strict=True))
+    high = max((f for n, (_, f) in zip(c, SLOTS, strict=True) if n), default=0)
+    maxes = sum(n for n, (k, f) in zip(c, SLOTS, strict=True) if f == MAXIMUM[k])
+    return total, high, failed or maxes >= 2
+
+
+def reroll_law(
+    pool: Pool,
+    own: bool,
+    jinkers: tuple[int, ...],
+    value: Callable[[Roll], np.ndarray],
+    n_targets: int,
+) -> tuple[dict[Roll, float], dict[str, float], Callable[[Counts, bool, int], int]]:
+    """The law of the final roll when the attacker (``own``) and then each target in ``jinkers``
+    may re-roll one die; ``value(roll)`` gives per target ``[P killed, P KO+, E damage]`` and the
+    fail indicator last. Returns the law, how often each side re-rolled, and the policy
+    ``(counts, failed, phase) -> slot to re-roll or -1`` (Monte Carlo plays it)."""
+    start = multiset_law(pool)
+    sides = int(own) + len(jinkers)
+    if len(start) * sides > MAX_WORK:
+        raise ScenarioError(
+            "attacker.weapons",
+            f"{pool.text} with {sides} re-rolling sides at many targets is too large to solve exactly "
+            f"({len(start)} rolled face sets x {sides}, at most {MAX_WORK}); use fewer dice or re-rolls",
+        )
+    players = ((-1,) if own else ()) + jinkers  # -1: the attacker
+
+    def key(player: int, v: np.ndarray) -> tuple[float, ...]:
+        per = v[:-1].reshape(n_targets, 3)
+        if player < 0:
+            return (*per.sum(axis=0).round(12), -round(float(v[-1]), 12))
+        return tuple(-per[player].round(12))
+
+    @cache
+    def solve(c: Counts, failed: bool, phase: int) -> tuple[np.ndarray, int]:
+        """(expected value vector, best slot to re-roll or -1) from ``phase`` on."""
+        if phase == len(players):
+            return value(summary(c, failed)), -1
+        best_v, best_a = solve(c, failed, phase + 1)[0], -1
+        best_k = key(players[phase], best_v)
+        for i in range(len(SLOTS)):
+            if not c[i]:
+                continue
+            v = after(c, failed, phase, i)
+            k = key(players[phase], v)
+            if k > best_k:
+                best_v, best_a, best_k = v, i, k
+        return best_v, best_a
+
+    @cache
+    def after(c: Counts, failed: bool, phase: int, i: int) -> np.ndarray:
+        kind, _ = SLOTS[i]
+        faces = DICE[kind].faces
+        fail_now = summary(c, failed)[2]
+        v = np.zeros(3 * n_targets + 1)
+        for f in set(faces):
+            j = SLOTS.index((kind, f))
+            c2 = list(c)
+            c2[i] -= 1
+            c2[j] += 1
+            v += faces.count(f) / len(faces) * solve(tuple(c2), fail_now, phase + 1)[0]
+        return v
+
+    law: dict[Roll, float] = defaultdict(float)
+    used = {p: 0.0 for p in players}
+
+    def walk(c: Counts, failed: bool, phase: int, p: float) -> None:
+        if phase == len(players):
+            law[summary(c, failed)] += p
+            return
+        a = solve(c, failed, phase)[1]
+        if a < 0:
+            walk(c, failed, phase + 1, p)
+            return
+        used[players[phase]] += p
+        kind, _ = SLOTS[a]
+        faces = DICE[kind].faces
+        fail_now = summary(c, failed)[2]
+        for f in set(faces):
+            c2 = list(c)
+            c2[a] -= 1
+            c2[SLOTS.index((kind, f))] += 1
+            walk(tuple(c2), fail_now, phase + 1, p * faces.count(f) / len(faces))
+
+    for c, p in start.items():
+        walk(c, False, 0, p)
+    choices = {("attacker" if k < 0 else f"target {k}"): v for k, v in used.items()}
+    return dict(law), choices, lambda c, failed, phase: solve(c, failed, phase)[1]
+
+
+__all__ = ["SLOTS", "multiset_law", "reroll_law", "summary"]

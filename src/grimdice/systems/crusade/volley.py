@@ -1,0 +1,200 @@
+"""VOLLEY FIRE (rules-crusade IX, optional): many 2-white basic weapons fired as one big roll.
+
+"All troops equipped with basic weapons that roll only 2 whites (no pluses) are eligible ... roll
+all of the white dice together in one big roll. For each die that rolls something, you may reroll
+another one of the dice along with it to generate a "2 dice" roll. Then you may apply the roll to
+any target within the declared range. You may reroll each die only once."
+
+The pairing of the re-rolled dice is ambiguous; the reading used (``volley_fire``, unverified):
+each die of the big roll that shows something (1 or 2) is matched, in the order the dice lie, with
+a die that showed nothing, which is re-rolled once; the pair (kept face + re-rolled face) is one
+"2 dice" roll. When the blank dice run out, the remaining scoring dice pair with each other as
+rolled (the re-roll is optional and would only lose a scoring face); an odd scoring die left over
+makes no roll. Every "2 dice" roll is a shot at the defender (its range, cover, armour, force
+field), the re-rolled pairs first, each on the state the previous left, until it is killed; a pair
+showing two maxima fails (III).
+
+Since the dice are exchangeable, the exact engine counts: ``K`` scoring dice of ``2N``
+(binomial, 1/3 each), ``min(K, 2N - K)`` re-rolled pairs (a scoring face, 1 or 2 evenly, plus a
+white) and ``max(0, K - (2N - K)) // 2`` kept pairs (two scoring faces).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import cache
+from math import comb
+
+import numpy as np
+
+from grimdice.dice.dist import Dist
+from grimdice.dice.sampler import Sampler
+from grimdice.engine.options import RunOptions
+from grimdice.errors import ScenarioError
+from grimdice.result import Result
+from grimdice.systems.crusade.attack import FF_FACES, Attack, shooting
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
+from grimdice.systems.crusade.profiles import Scenario
+from grimdice.systems.crusade.report import fail_report
+from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool
+from grimdice.systems.crusade.rules import RULES
+
+WHITE = DICE["W"].faces
+P_SCORE = sum(1 for f in WHITE if f > 0) / len(WHITE)
+SCORING = tuple(sorted({f for f in WHITE if f > 0}))  # given it scores, a white shows 1 or 2 evenly
+TOP = MAXIMUM["W"]
+
+Law = dict[tuple[int, bool], float]  # (pair total, failed) -> probability
+
+
+def _law(pairs: list[tuple[int, int]]) -> Law:
+    out: Law = defaultdict(float)
+    p = 1.0 / len(pairs)
+    for a, b in pairs:
+        out[(a + b, a == TOP and b == TOP)] += p
+    return dict(out)
+
+
+REROLLED: Law = _law([(s, r) for s in SCORING for r in WHITE])  # a scoring face + a re-rolled white
+KEPT: Law = _law([(s, t) for s in SCORING for t in SCORING])  # two scoring faces as rolled
+
+
+def pairs_of(scoring: int, dice: int) -> tuple[int, int]:
+    """(re-rolled pairs, kept pairs) when ``scoring`` of ``dice`` whites show something."""
+    blank = dice - scoring
+    return min(scoring, blank), max(0, scoring - blank) // 2
+
+
+def volley_attack(sc: Scenario) -> Attack:
+    """The single-shot attack each "2 dice" roll makes; checks the volley's eligibility."""
+    if sc.targets:
+        raise ScenarioError("volley", "volley fire is resolved against the defender only; remove targets")
+    atk = shooting(sc)
+    if len(atk.arms) != 1 or atk.arms[0].pool != Pool(white=2):
+        names = ", ".join(f"{a.name} ({a.pool.text})" for a in atk.arms)
+        raise ScenarioError(
+            "volley", f"volley fire needs one basic weapon rolling only 2 whites (no pluses); got {names}"
+        )
+    if atk.spec.att.own or atk.spec.dfd.opp:
+        raise ScenarioError(
+            "volley", "re-rolls (R) and JINK are not modelled with volley fire (its dice re-roll once)"
+        )
+    atk.notes.append(RULES.note("volley_fire"))
+    return atk
+
+
+def _shot(atk: Attack):  # type: ignore[no-untyped-def]
+    ff = FF_FACES if atk.dfd.body.force_field else ((0, 1.0),)
+
+    @cache
+    def shot(total: int, start: State) -> tuple[tuple[State, int, float], ...]:
+        """(state, damage, p) of one "2 dice" roll of ``total`` at a target in ``start``."""
+        if start[0] == KILLED:
+            return ((start, 0, 1.0),)
+        out: dict[tuple[State, int], float] = defaultdict(float)
+        for g, p in ff:
+            s, d, _ = atk.outcome(total, g, start)
+            out[(s, d)] += p
+        return tuple((s, d, p) for (s, d), p in out.items())
+
+    return shot
+
+
+def exact_volley(sc: Scenario) -> Result:
+    atk = volley_attack(sc)
+    dice = 2 * sc.volley
+    shot = _shot(atk)
+    # (state, damage, fails, rolls) -> p
+    final: dict[tuple[State, int, int, int], float] = defaultdict(float)
+    for k in range(dice + 1):
+        pk = comb(dice, k) * P_SCORE**k * (1 - P_SCORE) ** (dice - k)
+        rerolled, kept = pairs_of(k, dice)
+        law = {(atk.dfd.start, 0, 0): 1.0}
+        for pair in (REROLLED,) * rerolled + (KEPT,) * kept:
+            nxt: dict[tuple[State, int, int], float] = defaultdict(float)
+            for (s, dmg, fails), p in law.items():
+                for (total, failed), q in pair.items():
+                    for s2, d, r in shot(total, s):
+                        nxt[(s2, dmg + d, fails + failed)] += p * q * r
+            law = nxt
+        for (s, dmg, fails), p in law.items():
+            final[(s, dmg, fails, rerolled + kept)] += pk * p
+    return _result(sc, atk, final, "exact")
+
+
+def _result(sc: Scenario, atk: Attack, law, method: str, trials=None, seed=None) -> Result:  # type: ignore[no-untyped-def]
+    stages_law: dict[str, dict[int, float]] = {
+        k: defaultdict(float)
+        for k in ("damage", "models_destroyed", "condition", "hits_left", "fail", "rolls")
+    }
+    for (s, dmg, fails, rolls), p in law.items():
+        stages_law["damage"][dmg] += p
+        stages_law["models_destroyed"][int(s[0] == KILLED)] += p
+        stages_law["condition"][s[0]] += p
+        stages_law["hits_left"][s[1]] += p
+        stages_law["fail"][fails] += p
+        stages_law["rolls"][rolls] += p
+    stages = {k: Dist.from_mapping(dict(v), normalize=True) for k, v in stages_law.items()}
+    cond = stages["condition"]
+    p_fail = 1 - float(stages["fail"][0])
+    extra = {
+        "end_state": {c: float(cond[i]) for i, c in enumerate(CONDITIONS)},
+        "fail_effects": fail_report(p_fail, atk.arms, atk.att.armour),
+        "resolved": {**atk.info, "volley_models": sc.volley, "volley_dice": f"{2 * sc.volley}W"},
+    }
+    return Result(
+        "crusade",
+        method,
+        stages,
+        extra=extra,
+        trials=trials,
+        seed=seed,
+        title=sc.title,
+        notes=list(atk.notes),
+    )
+
+
+def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
+    """The big roll and the re-rolled blanks rolled literally, paired in the order the dice lie; the
+    force field's red die drawn from its law."""
+    atk = volley_attack(sc)
+    dice = 2 * sc.volley
+    shot = _shot(atk)
+
+    def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
+        rng = sampler.rng
+        big = DICE["W"].sample(rng, (size, dice))
+        again = DICE["W"].sample(rng, (size, dice))  # the re-rolls, in pairing order
+        ff = rng.random((size, dice))
+        out = {k: np.zeros(size, np.int64) for k in ("damage", "fail", "rolls", "condition", "hits_left")}
+        for t in range(size):
+            faces = [int(f) for f in big[t]]
+            scoring = [f for f in faces if f > 0]
+            blanks = len(faces) - len(scoring)
+            n_re = min(len(scoring), blanks)
+            rolls = [(s, int(again[t, i])) for i, s in enumerate(scoring[:n_re])]
+            rest = scoring[n_re:]
+            rolls += [(rest[i], rest[i + 1]) for i in range(0, len(rest) - 1, 2)]
+            s, dmg, fails = atk.dfd.start, 0, 0
+            for j, (a, b) in enumerate(rolls):
+                fails += a == TOP and b == TOP
+                law = shot(a + b, s)  # the force field's red die drawn from its law
+                pick = np.searchsorted(np.cumsum([p for _, _, p in law]), ff[t, j], side="right")
+                s, d, _ = law[min(int(pick), len(law) - 1)]
+                dmg += d
+            out["damage"][t], out["fail"][t], out["rolls"][t] = dmg, fails, len(rolls)
+            out["condition"][t], out["hits_left"][t] = s[0], s[1]
+        return out
+
+    tally = options.run(trial)
+    res = _result(sc, atk, {(atk.dfd.start, 0, 0, 0): 1.0}, "simulated", tally.trials, options.seed)
+    for k in ("damage", "fail", "rolls", "condition", "hits_left"):
+        res.stages[k] = tally.dist(k)
+    k = res.stages["condition"][KILLED]
+    res.stages["models_destroyed"] = Dist.from_mapping({0: 1 - k, 1: k}, normalize=True)
+    res.extra["end_state"] = {c: float(res.stages["condition"][i]) for i, c in enumerate(CONDITIONS)}
+    res.extra["fail_effects"] = fail_report(1 - float(res.stages["fail"][0]), atk.arms, atk.att.armour)
+    return res
+
+
+__all__ = ["KEPT", "REROLLED", "exact_volley", "pairs_of", "simulated_volley"]
