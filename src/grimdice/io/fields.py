@@ -3,7 +3,7 @@
 Strict field types: a scenario says what it means, so ``true`` is not the number 1, ``"3"`` or
 ``3.0`` is not a count, ``1`` is not ``true`` (:data:`Int`, :data:`Flag`, :data:`Number`,
 :data:`Text`; use them as ``Int = Field(1, ge=1, le=20)`` or ``Annotated[Int, Field(...)]``).
-Lists that need a value say so (:func:`non_empty`), and lists whose entries key results by
+Lists that need a value say so (``Field(min_length=1)``), and lists whose entries key results by
 ``name`` refuse two entries of the same name (:data:`UniqueNames`).
 """
 
@@ -31,11 +31,6 @@ Text = Annotated[str, Strict()]
 def whole(lo: int, hi: int) -> Any:
     """A strict whole number from ``lo`` to ``hi``."""
     return Annotated[int, Strict(), Field(ge=lo, le=hi)]
-
-
-def non_empty(item: Any, max_length: int | None = None) -> Any:
-    """A list of at least one ``item`` (at most ``max_length``)."""
-    return Annotated[list[item], Field(min_length=1, max_length=max_length)]
 
 
 def _unique_names(items: Sequence[Any]) -> Sequence[Any]:

@@ -182,7 +182,7 @@ class Contest:
     arr: int = 0  # attacker's re-roll: index in REROLLS
     drr: int = 0
 
-    def _mk(self, phase: int, **kw) -> Contest:  # type: ignore[no-untyped-def]
+    def _mk(self, phase: int, **kw) -> Contest:
         """A copy with ``phase`` and the given fields (faster than ``dataclasses.replace``)."""
         return Contest(
             self.spec,
@@ -228,7 +228,7 @@ class Contest:
         kind = OWN_CHAIN[mine.own][0] if act == "own" else opp_target(theirs)[0]
         return die_outcomes(kind)
 
-    def apply(self, x):  # type: ignore[no-untyped-def]
+    def apply(self, x):
         if self.phase == P_PARRY:
             return self._mk(P_ROLL, parry=x)
         if self.phase == P_ROLL:
@@ -297,7 +297,7 @@ def root(spec: Spec) -> Contest:
 MAX_ROLL_PAIRS = 20_000  # rolled-pool pairs the exact re-roll game solves (about 2 ms each)
 
 
-def solve(spec: Spec):  # type: ignore[no-untyped-def]
+def solve(spec: Spec):
     """The exact solution (values and policy) of the contest.
 
     Raises :class:`ScenarioError` when re-rolls make the game too large to solve exactly."""

@@ -16,11 +16,11 @@ W = "weapon"
 M = "model"
 
 
-def _r(name: str, param: Param, applies: str, summary: str, source: str, **kw) -> Rule:  # type: ignore[no-untyped-def]
+def _r(name: str, param: Param, applies: str, summary: str, source: str, **kw) -> Rule:
     return Rule(name, param, applies, summary, f"rules-crusade {source}", **kw)
 
 
-def _board(name: str, applies: str, summary: str, source: str, **kw) -> Rule:  # type: ignore[no-untyped-def]
+def _board(name: str, applies: str, summary: str, source: str, **kw) -> Rule:
     return _r(name, F, applies, summary, source, effect=False, **kw)
 
 

@@ -5,6 +5,7 @@ force field's red die), the decisions played by the exact solution's policy, thr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
@@ -80,7 +81,7 @@ def faces_of(kinds: np.ndarray, faces: np.ndarray) -> list[Faces]:
     return [Faces(int(t), int(m), int(o), int(q), n) for t, m, o, q in face_codes(kinds, faces)]
 
 
-def _trial(atk: Attack, sol) -> callable:  # type: ignore[no-untyped-def, valid-type]
+def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
     """Trials vectorised over the rolls: every trial carries the id of its game state; each step
     maps the distinct (state, re-rolled face) pairs through the game once and looks the result up
     for all trials (the solved policy plays the decisions)."""
@@ -89,14 +90,14 @@ def _trial(atk: Attack, sol) -> callable:  # type: ignore[no-untyped-def, valid-
     ids: dict = {}  # state -> id
     memo: dict = {}  # (state id, action or face) -> next state id
 
-    def sid(s) -> int:  # type: ignore[no-untyped-def]
+    def sid(s) -> int:
         k = ids.get(s)
         if k is None:
             k = ids[s] = len(states)
             states.append(s)
         return k
 
-    def step(i: int, x) -> int:  # type: ignore[no-untyped-def]
+    def step(i: int, x) -> int:
         key = (i, x)
         nxt = memo.get(key)
         if nxt is None:
@@ -141,7 +142,7 @@ def _trial(atk: Attack, sol) -> callable:  # type: ignore[no-untyped-def, valid-
         uniq, inv = np.unique(codes, axis=0, return_inverse=True)
         na, nd = spec.att.pool.n, spec.dfd.pool.n
         table = np.array(
-            [step(first, (Faces(*map(int, u[:4]), na), Faces(*map(int, u[4:]), nd))) for u in uniq], np.int64
+            [step(first, (pool_faces(u[:4], na), pool_faces(u[4:], nd))) for u in uniq], np.int64
         )
         cur = table[inv.reshape(-1)]
         while True:  # at most the attacker's and the defender's re-roll, each a decision and a roll
@@ -192,3 +193,9 @@ def simulated_result(atk: Attack, options: RunOptions, title: str = "") -> Resul
         freq[: min(width, c.size)] = c[:width] / tally.trials
         v[s] = freq
     return build_result(atk, v, "simulated", title, {}, trials=tally.trials, seed=options.seed)
+
+
+def pool_faces(code: np.ndarray, n: int) -> Faces:
+    """The :class:`Faces` of a pool of ``n`` dice from its four-number code."""
+    total, maxes, own, opp = (int(x) for x in code)
+    return Faces(total, maxes, own, opp, n)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import cache, lru_cache
 from itertools import product
+from typing import Any
 
 import numpy as np
 
@@ -104,7 +105,7 @@ def _key(states: list[tuple[float, State, int]]) -> tuple[float, float, float]:
     return (k, ko, d)
 
 
-def _splits(total: int, k: int):  # type: ignore[no-untyped-def]
+def _splits(total: int, k: int):
     if k == 1:
         yield (total,)
         return
@@ -113,7 +114,7 @@ def _splits(total: int, k: int):  # type: ignore[no-untyped-def]
             yield (first, *rest)
 
 
-def _single_roll(atks: list[Attack], mode: str, t: int, h: int):  # type: ignore[no-untyped-def]
+def _single_roll(atks: list[Attack], mode: str, t: int, h: int):
     """Per-target outcomes of one roll of total ``t`` and highest die ``h`` (LINE, BLAST, SPLIT
     FIRE), and the split chosen (split fire: the attacker's best split of the total, else None)."""
     if mode == "line":
@@ -136,7 +137,7 @@ def rerolls_of(atks: list[Attack]) -> tuple[bool, tuple[int, ...]]:
     return (own, jinkers) if own or jinkers else ()  # type: ignore[return-value]
 
 
-def _reroll_law(atks: list[Attack], mode: str, pool: Pool):  # type: ignore[no-untyped-def]
+def _reroll_law(atks: list[Attack], mode: str, pool: Pool):
     """VIII REROLL / IX JINK on a roll shared by the targets (:mod:`.rerolls_many`)."""
     if mode not in ("line", "blast", "split_fire"):
         raise ScenarioError(
@@ -170,7 +171,7 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
     law = total_high_law(pool.white, pool.red)
     n = len(atks)
     # joint law: per-target (condition, hits, damage) given the roll; damage / kills across targets
-    per = [defaultdict(float) for _ in atks]
+    per: list[defaultdict[Any, float]] = [defaultdict(float) for _ in atks]
     kills: dict[int, float] = defaultdict(float)
     damage: dict[int, float] = defaultdict(float)
     fails: dict[int, float] = defaultdict(float)
@@ -194,7 +195,7 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
 
     if mode == "flamer":
         single = total_high_law(pool.white, pool.red)
-        marg = defaultdict(float)
+        marg: defaultdict[Any, float] = defaultdict(float)
         for (t, _, f), p in single.items():
             marg[(t, f)] += p
         for combo in product(marg.items(), repeat=n):
@@ -233,7 +234,7 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
 
 def _result(
     sc, atks, mode, method, kills, damage, fails, per, split_choice, trials=None, seed=None
-) -> Result:  # type: ignore[no-untyped-def]
+) -> Result:
     stages = {
         "damage": Dist.from_mapping(dict(damage), normalize=True),
         "models_destroyed": Dist.from_mapping(dict(kills), normalize=True),
@@ -241,9 +242,9 @@ def _result(
     }
     targets = {}
     for i, (a, law) in enumerate(zip(atks, per, strict=True)):
-        cond = defaultdict(float)
-        dmg = defaultdict(float)
-        hits = defaultdict(float)
+        cond: defaultdict[int, float] = defaultdict(float)
+        dmg: defaultdict[int, float] = defaultdict(float)
+        hits: defaultdict[int, float] = defaultdict(float)
         for (s, d), p in (law or {((0, 0), 0): 1.0}).items():  # Monte Carlo fills the stages after
             cond[s[0]] += p
             dmg[d] += p
@@ -280,7 +281,7 @@ def _result(
     )
 
 
-def _play_rerolls(rng, act, phases, kinds, faces, tot, high, failed) -> None:  # type: ignore[no-untyped-def]
+def _play_rerolls(rng, act, phases, kinds, faces, tot, high, failed) -> None:
     """Replay the solved re-roll policy on each rolled pool; updates the first roll's summaries."""
     spare = {k: DICE[k].sample(rng, (len(faces), max(1, phases))) for k in DICE}
     slot = {kf: i for i, kf in enumerate(SLOTS)}
@@ -300,7 +301,7 @@ def _play_rerolls(rng, act, phases, kinds, faces, tot, high, failed) -> None:  #
         tot[0][t], high[0][t], failed[0][t] = summary(tuple(c), fail)
 
 
-def _simulated(  # type: ignore[no-untyped-def]
+def _simulated(
     sc: Scenario, atks: list[Attack], mode: str, pool: Pool, options: RunOptions, act=None
 ) -> Result:
     n = len(atks)

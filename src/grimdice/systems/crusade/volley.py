@@ -83,7 +83,7 @@ def volley_attack(sc: Scenario) -> Attack:
     return atk
 
 
-def _shot(atk: Attack):  # type: ignore[no-untyped-def]
+def _shot(atk: Attack):
     ff = FF_FACES if atk.dfd.body.force_field else ((0, 1.0),)
 
     @cache
@@ -122,7 +122,7 @@ def exact_volley(sc: Scenario) -> Result:
     return _result(sc, atk, final, "exact")
 
 
-def _result(sc: Scenario, atk: Attack, law, method: str, trials=None, seed=None) -> Result:  # type: ignore[no-untyped-def]
+def _result(sc: Scenario, atk: Attack, law, method: str, trials=None, seed=None) -> Result:
     stages_law: dict[str, dict[int, float]] = {
         k: defaultdict(float)
         for k in ("damage", "models_destroyed", "condition", "hits_left", "fail", "rolls")
@@ -190,8 +190,8 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
     res = _result(sc, atk, {(atk.dfd.start, 0, 0, 0): 1.0}, "simulated", tally.trials, options.seed)
     for k in ("damage", "fail", "rolls", "condition", "hits_left"):
         res.stages[k] = tally.dist(k)
-    k = res.stages["condition"][KILLED]
-    res.stages["models_destroyed"] = Dist.from_mapping({0: 1 - k, 1: k}, normalize=True)
+    killed = res.stages["condition"][KILLED]
+    res.stages["models_destroyed"] = Dist.from_mapping({0: 1 - killed, 1: killed}, normalize=True)
     res.extra["end_state"] = {c: float(res.stages["condition"][i]) for i, c in enumerate(CONDITIONS)}
     res.extra["fail_effects"] = fail_report(1 - float(res.stages["fail"][0]), atk.arms, atk.att.armour)
     return res

@@ -111,7 +111,7 @@ def usable_weapon(w: Weapon, c: Conditions) -> bool:
     """A ranged weapon in range (``distance``), with line of sight or Indirect, and not a Limited weapon
     already fired ("Weapons with this special rule may only be fired once per game")."""
     return (
-        not w.melee
+        w.range is not None
         and w.range >= c.distance
         and (not c.no_line_of_sight or w.has("indirect"))
         and not (c.limited_fired and w.has("limited"))

@@ -216,7 +216,7 @@ MAX_X_COMPARED = 6
 
 def best_shooting(
     shooter: Unit, s_state: UnitState, target: Unit, t_state: UnitState, c
-) -> tuple[list[Fire], int]:  # type: ignore[no-untyped-def]
+) -> tuple[list[Fire], int]:
     """The shooter's plan (the weapon each group fires, Piercing's option per weapon), chosen against
     the defender's optimal casualties: every plan of :func:`~.attack.shooting_options` is resolved
     exactly and the one destroying the most points in expectation (then the most wounds) is played;
@@ -243,7 +243,7 @@ def best_shooting(
 
 def shooting_table(
     shooter: Unit, s_state: UnitState, target: Unit, t_state: UnitState, c, fires: list[Fire] | None = None
-) -> tuple[Strike, Table]:  # type: ignore[no-untyped-def]
+) -> tuple[Strike, Table]:
     """A shooting attack: the strike and the table {(wounds, target state, morale test taken): p}.
     ``fires``: the shooter's plan (default: :func:`best_shooting`)."""
     from grimdice.systems.onepage.attack import removal
@@ -268,7 +268,7 @@ def hazard_hits(unit: Unit, state: UnitState, attack: str, models: int | None) -
     return Dist.binomial(n, 1 / 6) if n and not unit.has("flying") else Dist.constant(0)
 
 
-def hazard_p(unit: Unit, c) -> float:  # type: ignore[no-untyped-def]
+def hazard_p(unit: Unit, c) -> float:
     """Chance an automatic hit wounds: Armored ignores it on a 4+, else a failed block (no Cover:
     Cover is against shooting)."""
     from grimdice.systems.onepage.attack import odds
@@ -277,7 +277,7 @@ def hazard_p(unit: Unit, c) -> float:  # type: ignore[no-untyped-def]
     return odds(Weapon("Automatic hits", None, 1), unit, unit, c, melee=True).p_wound_per_hit
 
 
-def hazard_table(unit: Unit, state: UnitState, c, attack: str) -> tuple[Strike, Table]:  # type: ignore[no-untyped-def]
+def hazard_table(unit: Unit, state: UnitState, c, attack: str) -> tuple[Strike, Table]:
     """Automatic hits taken (``hazard_hits``): the strike and {(wounds, state, morale test taken): p};
     casualties chosen by :func:`~.units.default_removal` (the most points, then melee attacks)."""
     hits = hazard_hits(unit, state, attack, c.dangerous_models)
@@ -306,7 +306,7 @@ MAX_PAIRS = 4_000_000  # joint outcomes of both strikes the exact melee enumerat
 TOO_BIG = "too many attacks for the exact melee (millions of joint outcomes); use --simulate N"
 
 
-def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:  # type: ignore[no-untyped-def]
+def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
     """A melee: attacker assaults defender (see the module text and docs/onepage.md)."""
     from grimdice.dice import D6
     from grimdice.systems.onepage.attack import melee_fire, odds, removal, strike_order, strikes

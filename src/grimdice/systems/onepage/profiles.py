@@ -10,14 +10,14 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from grimdice.io.fields import Flag, Int, Number, StrictModel, Text, non_empty
+from grimdice.io.fields import Flag, Int, Number, StrictModel, Text
 
 
 class Variant(StrictModel):
     """``count`` models of the unit carry this equipment instead of the unit's (e.g. a Meltagun)."""
 
     count: Int = Field(ge=1, le=100)
-    equipment: non_empty(Text, 20)
+    equipment: Annotated[list[Text], Field(min_length=1, max_length=20)]
 
 
 class UnitSpec(StrictModel):

@@ -11,6 +11,7 @@ the manifesting Psyker takes D3 automatic wounds."
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from grimdice.dice import D3, Dist, Joint
 from grimdice.engine.game import CHANCE, TERMINAL
@@ -32,7 +33,7 @@ def manifest(dice: int, need: int) -> Joint:
     if need < 1:
         raise ScenarioError("need", "a power needs at least 1 success")
     counts = Joint.categorical([2 / 6, 1 / 6, 3 / 6]).repeat(dice)  # (4-5 count, 6 count)
-    out: dict[tuple[int, int], float] = {}
+    out: dict[tuple[int, ...], float] = {}
     for (mid, six), p in counts.items():
         key = (int(mid + six >= need), int(six >= 2))
         out[key] = out.get(key, 0.0) + p
@@ -71,18 +72,21 @@ class Casting:
         """Dice to roll for the next power (1..pool), or 0 to skip it; fewer dice preferred on ties."""
         return [*range(1, self.pool + 1), 0]
 
-    def chance_outcomes(self) -> list[tuple[tuple[int, int] | int, float]]:
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
         if self.perils:
             return [(k, p) for k, p in perils_wounds().to_dict().items()]
         return list(manifest(self.dice, self.needs[self.i]).items())
 
     def apply(self, action: object) -> Casting:
         if self.perils:
-            return replace(self, perils=False, wounds=self.wounds + int(action))  # type: ignore[call-overload]
+            assert isinstance(action, int)
+            return replace(self, perils=False, wounds=self.wounds + action)
         if self.dice:
-            ok, peril = action  # type: ignore[misc]
+            assert isinstance(action, tuple)
+            ok, peril = action
             return replace(self, dice=0, i=self.i + 1, manifested=self.manifested + ok, perils=bool(peril))
-        k = int(action)  # type: ignore[call-overload]
+        assert isinstance(action, int)
+        k = action
         if k == 0:
             return replace(self, i=self.i + 1)
         return replace(self, pool=self.pool - k, dice=k)

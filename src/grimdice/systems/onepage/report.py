@@ -15,7 +15,7 @@ from grimdice.systems.onepage.rules import RULES
 from grimdice.systems.onepage.units import Unit, UnitState
 
 
-def _law(table: dict, f) -> Dist:  # type: ignore[no-untyped-def]
+def _law(table: dict, f) -> Dist:
     out: dict[int, float] = {}
     for k, p in table.items():
         v = int(f(k))
@@ -102,7 +102,7 @@ def melee_stages(
         st[f"{name}_models_left"] = law_of(i, lambda s: s.models)
         if any(g.tough > 1 for g in unit.groups):
             st[f"{name}_tough_wounds"] = law_of(i, lambda s: 0 if s.routed else sum(s.damage))
-        st[f"{name}_pinned"] = law_of(i, lambda s, b=before: s.pinned and not s.routed and not b.pinned)
+        st[f"{name}_pinned"] = law_of(i, _newly_pinned(before))
         st[f"{name}_routed"] = law_of(i, lambda s: s.routed)
         st[f"{name}_destroyed"] = law_of(i, lambda s: s.destroyed)
     return st
@@ -148,3 +148,12 @@ def build(
     return Result(
         "onepage", method, stages, extra=extra, trials=trials, seed=seed, title=title, notes=notes(keys)
     )
+
+
+def _newly_pinned(before: UnitState) -> Callable[[UnitState], bool]:
+    """Pinned by this melee: pinned now, not routed, and not pinned before it."""
+
+    def pinned(s: UnitState) -> bool:
+        return s.pinned and not s.routed and not before.pinned
+
+    return pinned

@@ -93,9 +93,9 @@ def parse_weapon(text: object, where: str) -> Weapon:
     key = normalise(text)
     if key in _NAMES:
         full = _NAMES[key]
-        rng, attacks, x = WEAPON_LIST[full]
+        listed_range, attacks, x = WEAPON_LIST[full]
         shown = next((p for p in full.split("/") if normalise(p) == key), full)
-        return Weapon(shown, rng, attacks, x)
+        return Weapon(shown, listed_range, attacks, x)
     m = _OTHER.match(text.strip())
     if not m:
         raise ScenarioError(

@@ -60,8 +60,12 @@ def play(setup: Setup, seed: int, players: tuple[str, str] = ("ai", "ai")) -> di
     actions: list[Any] = []
     events: list[dict[str, Any]] = []
     while state.current_player() != TERMINAL:
-        p = state.current_player()
-        a = sample(state.chance_outcomes(), chance) if p == CHANCE else PLAYERS[players[p]](state, rngs[p])
+        who = state.current_player()
+        a = (
+            sample(state.chance_outcomes(), chance)
+            if who == CHANCE
+            else PLAYERS[players[who]](state, rngs[who])
+        )
         nxt = state.apply(a)
         actions.append(a)
         events.append(event(state, a, nxt))

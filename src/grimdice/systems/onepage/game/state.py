@@ -465,7 +465,7 @@ class GameState:
             for g, n in zip(self.setup.units[u].groups, st.alive, strict=True)
             if n
             for w in g.weapons
-            if not w.melee
+            if w.range is not None
         ]
         return float(max(rs)) if rs else 0.0
 
@@ -508,7 +508,9 @@ class GameState:
         n, far = self.sight(u, t, anchor)
         # weapons are usable when in range of the farthest counted model; round the distance up to
         # the next weapon range so equal situations share one cached table
-        ranges = sorted({w.range for g in self.setup.units[u].groups for w in g.weapons if not w.melee})
+        ranges = sorted(
+            {w.range for g in self.setup.units[u].groups for w in g.weapons if w.range is not None}
+        )
         dist = next((float(r) for r in ranges if r >= far - EPS), far)
         s = (
             self
