@@ -276,3 +276,19 @@ def test_killteam_matrix_shoots_or_fights():
         FIX,
     )
     assert pick["damage"] == pytest.approx(calculate(sc).stages["damage"].mean(), abs=1e-12)
+
+
+def test_conditions_from_the_command_line_merge_into_the_scenario(tmp_path):
+    marines, orks = FIX / "marines.rosz", FIX / "orks.ros"
+    base = ["calc", "--attacker", f"{marines}:Intercessor Squad", "--defender", f"{orks}:Lootas", "--json"]
+    plain = json.loads(ok(base).stdout)
+    still = json.loads(ok([*base, "--condition", "remained_stationary=true"]).stdout)
+    assert still["hits"]["mean"] > plain["hits"]["mean"]  # Heavy: +1 to hit when stationary
+    p = tmp_path / "s.yaml"
+    sc = {"attacker": {"roster": str(marines), "unit": "Intercessor Squad"}}
+    p.write_text(yaml.safe_dump({**sc, "defender": {"roster": str(orks), "unit": "Lootas"}}))
+    from_file = json.loads(ok(["calc", str(p), "--json", "--condition", "remained_stationary=true"]).stdout)
+    assert from_file["hits"] == still["hits"]
+    for bad, words in (("stationary", "KEY=VALUE"), ("cover=[1, 2]", "single value"), ("nosuch=1", "nosuch")):
+        res = runner.invoke(app, [*base, "--condition", bad])
+        assert res.exit_code == 2 and words in res.output, res.output

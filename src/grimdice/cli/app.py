@@ -164,6 +164,10 @@ def calc(
         str | None, typer.Option("--weapons", help="Roster weapons: melee or NAME,...")
     ] = None,
     system: Annotated[str | None, typer.Option("--system", help="Rule system of the rosters.")] = None,
+    condition: Annotated[
+        list[str] | None,
+        typer.Option("--condition", help="KEY=VALUE set in the scenario's conditions (repeatable)."),
+    ] = None,
 ) -> None:
     """Resolve the attacks in SCENARIO (or of roster units) and print each stage's distribution."""
     err = Console(stderr=True)
@@ -172,7 +176,9 @@ def calc(
         options = run_options(simulate, seed, bar, workers, scheduler)
         if plot is not None:
             check_plot_path(plot)
-        data = roster_scenario(scenario, attacker, defender, weapons, system)
+        data = with_conditions(
+            roster_scenario(scenario, attacker, defender, weapons, system), condition or []
+        )
         result = run(system_name(data), data, options)
     except GrimdiceError as exc:
         raise _fail(err, exc) from None
@@ -196,6 +202,32 @@ def calc(
     except (GrimdiceError, OSError, ValueError) as exc:  # the result is already printed
         raise _fail(err, GrimdiceError(f"--plot: could not write {shown(str(plot))}: {exc}")) from None
     (err if as_json else Console()).print(f"plot written to {safe(plot)}", highlight=False)
+
+
+def with_conditions(data: dict, items: list[str]) -> dict:
+    """The scenario with ``--condition KEY=VALUE`` pairs set in its ``conditions`` (values read as
+    YAML scalars: ``true``, ``12``, ``half``); the scenario's own model then validates them."""
+    import yaml
+
+    if not items:
+        return data
+    conditions = dict(data.get("conditions") or {})
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip() or len(item) > 200:
+            raise ScenarioError("--condition", f"write KEY=VALUE, e.g. cover=true; got {shown(item)}")
+        try:
+            value = yaml.safe_load(text) if text.strip() else None
+        except yaml.YAMLError:
+            raise ScenarioError(
+                f"--condition {key.strip()}", f"cannot read the value {shown(text)}"
+            ) from None
+        if isinstance(value, (dict, list)):
+            raise ScenarioError(
+                f"--condition {key.strip()}", "a single value (a number, true/false or a word)"
+            )
+        conditions[key.strip()] = value
+    return {**data, "conditions": conditions}
 
 
 def roster_scenario(
