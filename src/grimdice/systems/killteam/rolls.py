@@ -38,7 +38,7 @@ def attack_result(face, bs: int, lethal: int = 6):
     return _out(out)
 
 
-def save_result(face, sv: int):
+def save_result(face, sv: int | np.ndarray):
     """Category of a defence die: CRIT (critical save), NORMAL (save) or MISS."""
     face = np.asarray(face)
     ok = (face >= sv) & (face != 1)
