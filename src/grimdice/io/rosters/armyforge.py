@@ -60,7 +60,7 @@ def is_army_forge(obj: object) -> bool:
     """An Army Forge list: units (at the top, under ``list``, or a bare list) written as Army Forge
     writes them (:func:`_af_unit`)."""
     units = _units_of(obj)
-    return bool(units) and any(_af_unit(u) for u in units)  # type: ignore[union-attr]
+    return any(_af_unit(u) for u in units or ())
 
 
 # --------------------------------------------------------------------------- field readers

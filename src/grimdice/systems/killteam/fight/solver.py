@@ -199,7 +199,8 @@ def solve_fight(attacker: Fighter, defender: Fighter) -> FightSolution:
     terminals: dict[Outcome, float] = {}
     retained: dict[Retained, float] = {}
     for idx in zip(*np.nonzero(final), strict=True):
-        s = rend[tuple(int(v) for v in idx)]  # type: ignore[index]
+        i0, i1, i2, i3 = (int(v) for v in idx)
+        s = rend[(i0, i1, i2, i3)]
         retained[s] = retained.get(s, 0.0) + final[idx]
         t = resolution.outcome(Hits(s[0], s[1]), Hits(s[2], s[3]))
         terminals[t] = terminals.get(t, 0.0) + final[idx]
