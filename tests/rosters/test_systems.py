@@ -133,6 +133,28 @@ def test_unknown_weapon_abilities_are_kept_by_name():
     ]
 
 
+@pytest.mark.parametrize(
+    ("system", "good", "bad"),
+    [
+        ("wh40k", "Lethal Hits", "Waaagh! Energy"),
+        ("heresy", "Rending (5+)", "Warp Pact"),
+        ("killteam", "AP1", "Waaagh!"),
+    ],
+)
+def test_roster_rules_are_read_by_the_systems_rule_table(system, good, bad):
+    assert accepted(system, [good, bad]) == ([good], [bad])
+
+
+def test_a_system_without_a_rule_table_cannot_read_rosters(monkeypatch):
+    import types
+
+    import grimdice.systems.base as base
+
+    monkeypatch.setattr(base, "get_system", lambda name: types.ModuleType("bare"))
+    with pytest.raises(ScenarioError, match="rosters cannot be read for 'bare' yet"):
+        accepted("bare", ["Lethal Hits"])
+
+
 def test_readings_of_roster_text():
     assert split_rules('Heavy 3, Blast (3"), Rending (6+)') == ["Heavy 3", 'Blast (3")', "Rending (6+)"]
     assert split_rules("-") == [] and split_rules(None) == []

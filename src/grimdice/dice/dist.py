@@ -269,7 +269,9 @@ class Dist:
         if low is not None and high is not None and high < low:
             raise ValueError("clip range is empty")
         if hi < lo:  # the whole support lies beyond one bound
-            return Dist.constant(low if low is not None and self.max < low else high)  # type: ignore[arg-type]
+            bound = low if low is not None and self.max < low else high
+            assert bound is not None  # the support lies beyond a bound that was given
+            return Dist.constant(bound)
         out = np.zeros(hi - lo + 1)
         out[:] = self._pmf[lo - self._offset : hi - self._offset + 1]
         out[0] += self._pmf[: lo - self._offset].sum()

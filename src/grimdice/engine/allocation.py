@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -107,10 +108,13 @@ class Queue:
         return (self.prefix[1:][None, :] <= c[:, None]).sum(axis=1)
 
 
-Route = Callable[[Hashable, tuple[int, ...]], int | None]
+K = TypeVar("K", bound=Hashable)
+"""A system's token kind (e.g. 40k ``(kind, group)``, Heresy ``(group, precision)``)."""
+
+Route = Callable[[K, tuple[int, ...]], int | None]
 """``route(kind, state)``: the queue receiving the next token of ``kind`` (None: unit destroyed)."""
 
-TokenLaw = Callable[[Hashable, int | None, int, int], Law]
+TokenLaw = Callable[[K, int | None, int, int], Law]
 """``law(kind, queue, model, left)``: the law of one token of ``kind`` on model ``model`` of
 ``queue`` with ``left`` wounds; ``queue`` is None once the unit is destroyed (left-over tokens)."""
 
@@ -126,14 +130,14 @@ class Hold:
     unsaved: bool = False
 
 
-class Chain:
+class Chain(Generic[K]):
     """The exact law of the defending unit's state as tokens arrive (see the module text)."""
 
     def __init__(
         self,
         queues: Sequence[Queue],
-        route: Route,
-        law: TokenLaw,
+        route: Route[K],
+        law: TokenLaw[K],
         *,
         max_unsaved: int | None,
         max_states: int = 4000,
@@ -160,9 +164,9 @@ class Chain:
         self.held = 0
         self.state = np.zeros((self.U, self.n))
         self.state[0, 0] = 1.0
-        self._ops: dict[Hashable, tuple[np.ndarray, list[list[Band]]]] = {}
-        self._combined: dict[Hashable, list[Band]] = {}
-        self._dense: dict[tuple[Hashable, int], np.ndarray] = {}
+        self._ops: dict[K, tuple[np.ndarray, list[list[Band]]]] = {}
+        self._combined: dict[K, list[Band]] = {}
+        self._dense: dict[tuple[K, int], np.ndarray] = {}
 
     # ------------------------------------------------------------------ cost
     @cached_property
@@ -185,7 +189,7 @@ class Chain:
             )
 
     # ------------------------------------------------------------------ operators
-    def operator(self, kind: Hashable) -> tuple[np.ndarray, list[list[Band]]]:
+    def operator(self, kind: K) -> tuple[np.ndarray, list[list[Band]]]:
         """(P(no failed save) per state, the moves of one token by failed saves 1, 2, ...).
 
         A token moves a state ``s`` to ``s + offset`` (the wounds it takes times its queue's
@@ -233,7 +237,7 @@ class Chain:
         self._ops[kind] = (saved, failed)
         return saved, failed
 
-    def combined(self, kind: Hashable) -> list[Band]:
+    def combined(self, kind: K) -> list[Band]:
         """The bands of one token when failed saves are not counted (saved tokens stay put)."""
         if kind not in self._combined:
             saved, failed = self.operator(kind)
@@ -245,7 +249,7 @@ class Chain:
             self._combined[kind] = _bands(merged)
         return self._combined[kind]
 
-    def apply(self, P: np.ndarray, kind: Hashable, *, count: bool = True) -> np.ndarray:
+    def apply(self, P: np.ndarray, kind: K, *, count: bool = True) -> np.ndarray:
         """Allocate one token of ``kind`` in every state of ``P`` (axes ``..., u, s``);
         ``count=False``: its failed saves are not added to ``u`` (already counted)."""
         if not (count and self.count_unsaved):
@@ -269,7 +273,7 @@ class Chain:
                     out[..., k : k + m, lo + off : hi + off] += P[..., :m, lo:hi] * w
         return out
 
-    def dense(self, kind: Hashable, failed: int = 0) -> np.ndarray:
+    def dense(self, kind: K, failed: int = 0) -> np.ndarray:
         """The transition matrix of one token (``failed=0``: failed saves not counted; else the
         moves with that many failed saves), for small units."""
         key = (kind, failed)
@@ -283,7 +287,7 @@ class Chain:
         return self._dense[key]
 
     # ------------------------------------------------------------------ absorbing tokens
-    def absorb(self, kind: Hashable, counts: Dist) -> None:
+    def absorb(self, kind: K, counts: Dist) -> None:
         """Allocate a random number of tokens of one kind (Horner's scheme)."""
         P = self.state
         top = upper(counts)
@@ -320,7 +324,7 @@ class Chain:
 
     def absorb_attacks(
         self,
-        now: Hashable,
+        now: K,
         per_attack: np.ndarray | Mapping[tuple[int, int], np.ndarray],
         attacks: Dist,
         hold: Hold,
@@ -377,7 +381,7 @@ class Chain:
         self.held += 1
         return True
 
-    def release(self, kind: Hashable, *, count: bool = True) -> None:
+    def release(self, kind: K, *, count: bool = True) -> None:
         """Allocate the tokens of the oldest held axis (Horner over its counts)."""
         P = self.state
         ax = self.held - 1

@@ -185,7 +185,9 @@ class RuleTable:
                 keyword, rest = m.group(1).strip(), rest[m.end() :]
             elif rest and (rest[0].isalpha() or rest[0] == "_"):
                 continue  # "pistol" is not "p" + "istol"
-            return rule, keyword, _VALUE_CHARS.match(rest).group(1)  # type: ignore[union-attr]
+            value = _VALUE_CHARS.match(rest)
+            assert value is not None  # every part of the pattern is optional: it matches any text
+            return rule, keyword, value.group(1)
         return None
 
     def parse(self, items: Sequence[object], where: str) -> dict[str, Any]:

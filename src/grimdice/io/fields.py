@@ -70,6 +70,7 @@ class RangedOrMeleeWeapon(StrictModel):
     @property
     def skill(self) -> int:
         """The BS or WS roll needed (the number before the ``+``)."""
+        # WS and BS are fields of the models that mix this in (declaring them here would add fields)
         return self.WS if self.is_melee else self.BS  # type: ignore[attr-defined]
 
 

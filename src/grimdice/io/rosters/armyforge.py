@@ -60,7 +60,7 @@ def is_army_forge(obj: object) -> bool:
     """An Army Forge list: units (at the top, under ``list``, or a bare list) written as Army Forge
     writes them (:func:`_af_unit`)."""
     units = _units_of(obj)
-    return bool(units) and any(_af_unit(u) for u in units)  # type: ignore[union-attr]
+    return any(_af_unit(u) for u in units or ())
 
 
 # --------------------------------------------------------------------------- field readers
@@ -281,7 +281,8 @@ def from_json(obj: Any, where: str = "roster") -> Roster:
     if len(raw) > MAX_UNITS:
         raise ScenarioError(where, f"at most {MAX_UNITS} units in a list, this one has {len(raw)}")
     box: dict[str, Any] = obj if isinstance(obj, dict) else {}
-    inner = box.get("list") if isinstance(box.get("list"), dict) else {}
+    listed = box.get("list")
+    inner: dict[str, Any] = listed if isinstance(listed, dict) else {}
     army = next(
         (x for x in (box.get("armyName"), inner.get("name"), box.get("name")) if isinstance(x, str) and x),
         "Army Forge list",
@@ -291,7 +292,7 @@ def from_json(obj: Any, where: str = "roster") -> Roster:
         if not isinstance(u, dict):
             raise ScenarioError(f"{where}.units.{i}", "a unit (an object with name, size, quality...)")
         entries.append(u)
-    ids = {}
+    ids: dict[str, int] = {}
     for i, u in enumerate(entries):
         sid = u.get("selectionId", u.get("id"))
         if isinstance(sid, str) and sid:
@@ -302,18 +303,18 @@ def from_json(obj: Any, where: str = "roster") -> Roster:
     for i, u in enumerate(entries):
         to = u.get("joinToUnit")
         if u.get("combined") and isinstance(to, str) and to in ids and not _is_hero(u) and ids[to] != i:
-            j = ids[to]
-            host = merged.get(j, entries[j])
-            load = "loadout" if "loadout" in host and "loadout" in u else "equipment"
+            first = ids[to]
+            entry = merged.get(first, entries[first])
+            load = "loadout" if "loadout" in entry and "loadout" in u else "equipment"
             w = f"{where}.units.{i}"
-            merged[j] = {
-                **host,
-                "size": _int(host.get("size", 1), w, 1, 100, "size")
+            merged[first] = {
+                **entry,
+                "size": _int(entry.get("size", 1), w, 1, 100, "size")
                 + _int(u.get("size", 1), w, 1, 100, "size"),
-                "cost": _int(host.get("cost", 0) or 0, w, 0, 5000, "cost")
+                "cost": _int(entry.get("cost", 0) or 0, w, 0, 5000, "cost")
                 + _int(u.get("cost", 0) or 0, w, 0, 5000, "cost"),
                 load: _merge_loadouts(
-                    _list(host.get(load), w, MAX_LOADOUT), _list(u.get(load), w, MAX_LOADOUT), f"{w}.{load}"
+                    _list(entry.get(load), w, MAX_LOADOUT), _list(u.get(load), w, MAX_LOADOUT), f"{w}.{load}"
                 ),
             }
             gone.add(i)

@@ -133,7 +133,7 @@ def tasks_for(
             if system == "onepage":
                 tasks.append((system, onepage_scenario(side, ddata), n))
                 continue
-            sc = {"system": system, att_key: dict(side), def_key: ddata}
+            sc: dict[str, Any] = {"system": system, att_key: dict(side), def_key: ddata}
             kt_weapon = sc[att_key].pop("_weapon", None)
             if kt_weapon is not None and weapons == "melee":
                 sc["action"], sc["weapon"] = "fight", kt_weapon  # a Kill Team fight, both sides strike

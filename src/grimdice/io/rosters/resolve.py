@@ -92,7 +92,7 @@ class Picked:
     leaders: list[Unit]
 
 
-def pick(roster: Roster, name: str, leaders: object, where: str) -> Picked:
+def pick(roster: Roster, name: object, leaders: object, where: str) -> Picked:
     """The named unit (and its attached leaders)."""
     if not isinstance(name, str) or not name.strip():
         raise ScenarioError(f"{where}.unit", "the name of a unit in the roster")
@@ -177,7 +177,7 @@ def resolve_with_notes(
             weapons = "melee"
         if system == "onepage" and role == "attacker" and weapons is None and out.get("attack") == "melee":
             weapons = "melee"
-        picked = pick(rosters[key], ref.get("unit"), ref.get("leaders"), key)  # type: ignore[arg-type]
+        picked = pick(rosters[key], ref.get("unit"), ref.get("leaders"), key)
         side = build_side(system, role, picked, weapons, key)
         kt_weapon = side.data.pop("_weapon", None)
         op_hero = side.data.pop("_hero", None)

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from grimdice.engine.rules import RuleTable
 from grimdice.errors import ScenarioError
 from grimdice.io.rosters.tree import Ability, Model, Profile, Unit, Weapon, norm
 
@@ -32,26 +33,14 @@ NONE_TEXT = {"", "-", "–", "—", "n/a", "na", "*"}
 
 
 # --------------------------------------------------------------------------- the systems' parsers
-def _parser(system: str) -> Callable[[list[str], str], Any]:
-    """The system's own parser of weapon abilities / special rules (its ``RULES`` table if it has one)."""
+def _parser(system: str) -> Callable[[list[str], str], dict[str, Any]]:
+    """The system's own parser of weapon abilities / special rules: its ``RULES`` table's."""
     from grimdice.systems.base import get_system
 
     table = getattr(get_system(system), "RULES", None)
-    if table is not None and hasattr(table, "parse"):
-        return table.parse
-    if system == "wh40k":
-        from grimdice.systems.wh40k.abilities import parse_abilities
-
-        return parse_abilities
-    if system == "heresy":
-        from grimdice.systems.heresy.rules import parse_rules
-
-        return parse_rules
-    if system == "killteam":
-        from grimdice.systems.killteam.rules import parse_rules as kt_parse
-
-        return kt_parse
-    raise ScenarioError("system", f"rosters cannot be read for {system!r} yet")
+    if not isinstance(table, RuleTable):
+        raise ScenarioError("system", f"rosters cannot be read for {system!r} yet")
+    return table.parse
 
 
 def accepted(system: str, items: Iterable[str]) -> tuple[list[str], list[str]]:

@@ -64,7 +64,7 @@ class Allocation:
 
     def __init__(self, target: Target, groups: list[StrikeGroup], laws: list[GroupLaw], count_unsaved: bool):
         self.target, self.groups, self.laws = target, groups, laws
-        self._laws: dict[tuple, Law] = {}
+        self._laws: dict[tuple[tuple[int, bool], Profile, int], Law] = {}
         k = target.precision_index
         self.others = tuple(p for i, p in enumerate(target.profiles) if i != k)
         self.tp = target.profiles[k] if k is not None else None
@@ -110,9 +110,9 @@ class Allocation:
         for special, w in ((False, 1.0 - r), (True, r)):
             if w == 0:
                 continue
-            for key, q in self.token(g, p, special, left).items():
-                out[key] = out.get(key, 0.0) + w * q
-        self._laws[(kind, p, left)] = out
+            for outcome, q in self.token(g, p, special, left).items():
+                out[outcome] = out.get(outcome, 0.0) + w * q
+        self._laws[key] = out
         return out
 
     def outcome(self, g: StrikeGroup, p: Profile, special: bool) -> tuple[float, float, bool]:

@@ -199,7 +199,8 @@ def strike_group(
         hit, reroll = ws_hit_target(m.WS, t.WS), None
         may_reroll = r.twin_linked
     else:
-        shots = parse(w.A)  # type: ignore[arg-type]
+        assert w.A is not None  # the Weapon model requires A for a ranged weapon
+        shots = parse(w.A)
         bs = 1 if c.snap_shots else getattr(m, "BS", 1)  # Snap Shots are made at BS 1
         hit, reroll = bs_hit_target(bs), bs_reroll_target(bs)
         may_reroll = r.twin_linked or reroll is not None

@@ -35,7 +35,8 @@ def _after_rerolls(pol: ShotPolicy, w: int) -> np.ndarray:
 @cache
 def _outcome_arrays(rolled: int, sv: int, retained: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     out = defence_outcomes(rolled, sv, retained)
-    return tuple(np.array([o[i] for o in out]) for i in range(3))  # type: ignore[return-value]
+    cs, ns, p = (np.array([o[i] for o in out]) for i in range(3))
+    return cs, ns, p
 
 
 def _defence(pol: ShotPolicy, w: int, c: int, h: int, wmax: int):

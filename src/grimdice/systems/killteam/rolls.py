@@ -38,7 +38,7 @@ def attack_result(face, bs: int, lethal: int = 6):
     return _out(out)
 
 
-def save_result(face, sv: int):
+def save_result(face, sv: int | np.ndarray):
     """Category of a defence die: CRIT (critical save), NORMAL (save) or MISS."""
     face = np.asarray(face)
     ok = (face >= sv) & (face != 1)
@@ -109,6 +109,7 @@ def count_items(table: np.ndarray) -> list[tuple[tuple[int, ...], float]]:
 @cache
 def attack_items(n: int, bs: int, lethal: int = 6) -> tuple[tuple[tuple[int, int, int, int], float], ...]:
     """:func:`count_items` of :func:`attack_counts`: every first roll ``(c, h, o, m)`` with its P."""
+    # an attack count table has 4 categories, so its items are 4-tuples (a length the type cannot carry)
     return tuple(count_items(attack_counts(n, bs, lethal)))  # type: ignore[arg-type]
 
 

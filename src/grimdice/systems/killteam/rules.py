@@ -15,7 +15,7 @@ carries ``RULES.note(key)`` in its notes: the distances the seed text prints as 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from grimdice.engine.rules import Param, Reading, Rule, RuleTable
 
@@ -334,9 +334,9 @@ class WeaponRules:
     stun: bool = False
     unwieldy: bool = False
 
-    def pick(self, *names: str) -> dict[str, object]:
-        """``{name: value}`` of the named rules, to pass on as keyword arguments."""
-        return {n: getattr(self, n) for n in names}
+    def only(self, *names: str) -> WeaponRules:
+        """These rules with only the named ones kept (the others absent)."""
+        return replace(WeaponRules(), **{n: getattr(self, n) for n in names})
 
     @property
     def multi_target(self) -> bool:

@@ -15,7 +15,7 @@ from itertools import product
 
 from grimdice.errors import RuleError, ScenarioError
 from grimdice.systems.killteam.activation import check_activation, check_range, check_valid_target
-from grimdice.systems.killteam.profiles import Activation, Nearby, Operative, Scenario, Target, Weapon
+from grimdice.systems.killteam.profiles import Activation, Nearby, Operative, Scenario, Shot, Target, Weapon
 from grimdice.systems.killteam.rules import FUSILLADE_RANGE, RULES, SHAPES, SPLASH_RANGE, WeaponRules
 from grimdice.systems.killteam.solve import ShotSpec, solve_sequence
 
@@ -59,7 +59,7 @@ def resolve_shots(sc: Scenario) -> list[ResolvedShot]:
     """The shooting attacks of the scenario, in order; the attacker and weapon named or implied."""
     attackers = sc.attacker_list
     field_name = "attacker" if sc.attacker is not None else "attackers"
-    shots = sc.shots or [None] * len(attackers)
+    shots: list[Shot | None] = list(sc.shots) if sc.shots else [None] * len(attackers)
     out = []
     for i, shot in enumerate(shots):
         where = f"shots.{i}" if sc.shots else field_name

@@ -113,7 +113,8 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
             if c + h == 0:
                 qa[:, c, h], qd[:, c, h] = next_a, next_d
                 continue
-            best_a = best_d = None
+            best_a: np.ndarray | None = None
+            best_d: np.ndarray | None = None
             for inv, ret, k, sv in defender_options(spec, c):
                 ea, ed = np.zeros(W + 1), np.zeros(W + 1)
                 for cs, ns, p in defence_outcomes(k, sv, int(ret)):
@@ -123,7 +124,7 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
                     va, vd = memo[key]
                     ea += p * va[w1]
                     ed += p * vd[w1]
-                if best_d is None:
+                if best_a is None or best_d is None:  # the first option (both are set together)
                     best_a, best_d = ea, ed
                     option[:, c, h] = (inv, ret)
                     continue

@@ -61,7 +61,7 @@ def fighter(op: Operative, weapon: Weapon, rules: WeaponRules, objective: str) -
         hit=op.skill_with(weapon),
         normal_damage=weapon.D[0],
         critical_damage=weapon.D[1],
-        rules=WeaponRules(**rules.pick(*FIGHT_RULES)),
+        rules=rules.only(*FIGHT_RULES),
         objective=Objective(objective),
     )
 

@@ -82,7 +82,7 @@ class Allocation:
         self.bodyguard = Queue(tuple(p.W for p in self.target.bodyguard))
         self.leaders = Queue(tuple(p.W for p in self.target.leaders))
         self.last = (self.target.leaders or self.target.bodyguard)[-1]
-        self._laws: dict[tuple, Law] = {}
+        self._laws: dict[tuple[tuple[str, int], Profile | None, int], Law] = {}
         self._damage: dict[tuple, tuple[float, dict[int, float]]] = {}
         self.chain = Chain(
             (self.bodyguard, self.leaders),

@@ -71,13 +71,16 @@ class FightState(NamedTuple):
 
     def legal_actions(self) -> list[Any]:
         att, dfd = self.duel.fighters
-        if self.phase == Phase.ATTACKER_REROLL:
-            return reroll_options(att, self.rolls[0])  # type: ignore[index]
-        if self.phase == Phase.DEFENDER_REROLL:
-            return reroll_options(dfd, self.rolls[1])  # type: ignore[index]
+        if self.phase in (Phase.ATTACKER_REROLL, Phase.DEFENDER_REROLL):
+            assert self.rolls is not None  # set by the ROLL phase
+            if self.phase == Phase.ATTACKER_REROLL:
+                return reroll_options(att, self.rolls[0])
+            return reroll_options(dfd, self.rolls[1])
         if self.phase == Phase.ATTACKER_RENDING:
-            return rending_options(att, self.attacker_hits)  # type: ignore[arg-type]
-        return rending_options(dfd, self.defender_hits)  # type: ignore[arg-type]
+            assert self.attacker_hits is not None  # set once the attacker's re-rolls are resolved
+            return rending_options(att, self.attacker_hits)
+        assert self.defender_hits is not None  # set once the defender's re-rolls are resolved
+        return rending_options(dfd, self.defender_hits)
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         att, dfd = self.duel.fighters
@@ -107,7 +110,8 @@ class FightState(NamedTuple):
             return self._replace(phase=Phase.ATTACKER_RENDING, keep=None, defender_hits=action)
         if p == Phase.ATTACKER_RENDING:
             return self._replace(phase=Phase.DEFENDER_RENDING, attacker_hits=action)
-        return ResolutionState.start(self.duel, self.attacker_hits, action)  # type: ignore[arg-type]
+        assert self.attacker_hits is not None  # set in every phase after the attacker's re-rolls
+        return ResolutionState.start(self.duel, self.attacker_hits, action)
 
     def returns(self) -> tuple[float, ...]:
         raise ValueError("a fight position before the resolution step is never terminal")

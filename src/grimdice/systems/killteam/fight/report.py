@@ -28,7 +28,7 @@ def describe_policy(sol: FightSolution) -> dict[str, Any]:
     re-rolls of each side by roll, and Rending use."""
     tables = sol.tables
     resolution = tables.resolution
-    lines = []
+    lines: list[dict[str, Any]] = []
     for s, p in sorted(sol.retained.items(), key=lambda kv: (-round(kv[1], 12), kv[0])):
         if p < POLICY_MIN_P or len(lines) >= POLICY_MAX_LINES:
             break

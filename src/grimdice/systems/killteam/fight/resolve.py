@@ -56,7 +56,7 @@ class FightKeys:
             self.terms.append([table[k] for k in OBJECTIVE_KEYS[self.objectives[side]]])
         self._arrays = [tuple(np.array(col) for col in zip(*t, strict=True)) for t in self.terms]
 
-    def __call__(self, side: int, features: Sequence[float]) -> tuple[float, ...]:
+    def __call__(self, side: int, features: np.ndarray | Sequence[float]) -> tuple[float, ...]:
         """The keys ``side`` maximises, for one feature vector (the expectimax objective)."""
         q = features.tolist() if isinstance(features, np.ndarray) else features
         return tuple([sign * q[i] + offset for i, sign, offset in self.terms[side]])

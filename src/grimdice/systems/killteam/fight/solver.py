@@ -20,6 +20,8 @@ before critical.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
+from operator import mul
 from typing import Any
 
 import numpy as np
@@ -122,7 +124,7 @@ class FightSolution:
         """Per side with Reap x: mortal wounds on each OTHER enemy operative in range."""
         crits = self.critical_strikes
         return {
-            side: crits[side].map(lambda k, r=f.rules.reap: k * r)
+            side: crits[side].map(partial(mul, f.rules.reap))
             for side, f in zip(SIDES, (self.attacker, self.defender), strict=True)
             if f.rules.reap
         }
@@ -197,7 +199,8 @@ def solve_fight(attacker: Fighter, defender: Fighter) -> FightSolution:
     terminals: dict[Outcome, float] = {}
     retained: dict[Retained, float] = {}
     for idx in zip(*np.nonzero(final), strict=True):
-        s = rend[tuple(int(v) for v in idx)]  # type: ignore[index]
+        i0, i1, i2, i3 = (int(v) for v in idx)
+        s = rend[(i0, i1, i2, i3)]
         retained[s] = retained.get(s, 0.0) + final[idx]
         t = resolution.outcome(Hits(s[0], s[1]), Hits(s[2], s[3]))
         terminals[t] = terminals.get(t, 0.0) + final[idx]
@@ -205,7 +208,10 @@ def solve_fight(attacker: Fighter, defender: Fighter) -> FightSolution:
     grid = np.zeros((attacker.wounds + 1, defender.wounds + 1))
     for t, p in terminals.items():
         grid[t.attacker_wounds, t.defender_wounds] += p
-    q = sum(p * np.array([t[0], t[1], t[0] == 0, t[1] == 0, t[2], t[3]], float) for t, p in terminals.items())
+    q = sum(
+        (p * np.array([t[0], t[1], t[0] == 0, t[1] == 0, t[2], t[3]], float) for t, p in terminals.items()),
+        np.zeros(6),
+    )
     return FightSolution(attacker, defender, grid, terminals, retained, keys.report(q), tables)
 
 
