@@ -127,14 +127,15 @@ def _single_roll(atks: list[Attack], mode: str, t: int, h: int):
         k = tuple(sum(c) for c in zip(*(_key(o) for o in outs_s), strict=True))
         if best_k is None or k > best_k:
             best, best_k = (split, outs_s), k
-    return best[1], best[0]  # type: ignore[index]
+    assert best is not None  # _splits yields at least one split of the total
+    return best[1], best[0]
 
 
 def rerolls_of(atks: list[Attack]) -> tuple[bool, tuple[int, ...]]:
-    """(the attacker may re-roll one die, the targets that may jink) — empty when neither."""
+    """(the attacker may re-roll one die, the targets that may jink); ``any()`` of it: either."""
     own = atks[0].spec.att.own
     jinkers = tuple(i for i, a in enumerate(atks) if a.spec.dfd.opp)
-    return (own, jinkers) if own or jinkers else ()  # type: ignore[return-value]
+    return own, jinkers
 
 
 def _reroll_law(atks: list[Attack], mode: str, pool: Pool):
@@ -165,7 +166,7 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
         raise ScenarioError(
             "targets", "RAPID FIRE fires twice only if all (at most 2) targets are within 6 inches"
         )
-    solved = _reroll_law(atks, mode, pool) if rerolls_of(atks) else None
+    solved = _reroll_law(atks, mode, pool) if any(rerolls_of(atks)) else None
     if options.simulate is not None:
         return _simulated(sc, atks, mode, pool, options, solved[2] if solved else None)
     law = total_high_law(pool.white, pool.red)

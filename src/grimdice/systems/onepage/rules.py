@@ -7,13 +7,15 @@ Monster, Vehicle or Walker special rule count as Special units."
 
 from __future__ import annotations
 
+from typing import Any
+
 from grimdice.engine.rules import Param, Reading, Rule, RuleTable
 
 SRC = "OP40k 2.21 Beginner's Guide"
 
 
-def _r(name: str, param: Param, applies: str, summary: str, section: str, **kw: object) -> Rule:
-    return Rule(name, param, applies, summary, f"{SRC}, {section}", **kw)  # type: ignore[arg-type]
+def _r(name: str, param: Param, applies: str, summary: str, section: str, **kw: Any) -> Rule:
+    return Rule(name, param, applies, summary, f"{SRC}, {section}", **kw)
 
 
 F, C = Param.FLAG, Param.COUNT

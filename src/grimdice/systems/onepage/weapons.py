@@ -105,8 +105,9 @@ def parse_weapon(text: object, where: str) -> Weapon:
         )
     parts = [p.strip() for p in m.group("body").split(",") if p.strip()]
     rng: int | None = None
-    if parts and re.fullmatch(r"(\d+)\s*(\"|''|in)?", parts[0]):
-        rng = int(re.match(r"\d+", parts[0]).group())  # type: ignore[union-attr]
+    inches = re.fullmatch(r"(\d+)\s*(\"|''|in)?", parts[0]) if parts else None
+    if inches is not None:
+        rng = int(inches.group(1))
         if not 1 <= rng <= 120:
             raise ScenarioError(where, f"a weapon range is 1..120 inches, got {rng}")
         parts = parts[1:]
