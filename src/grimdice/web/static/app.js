@@ -1,24 +1,12 @@
 // The grimdice page: pick a system, edit a scenario (form or YAML/JSON), calculate, compare, share.
 import { atLeast, barChart, COLORS, lastShown, lineChart, pct } from "./charts.js";
-import { elementFor, renderForm, words } from "./form.js";
+import { elementFor, h, renderForm, words } from "./form.js";
 import { decode, encode } from "./share.js";
 import { dump } from "./yaml.js";
 
 const $ = (sel) => document.querySelector(sel);
 const MAX_COMPARE = 4;
 const state = { systems: {}, examples: [], system: null, data: {}, result: null, view: null, compare: [] };
-
-function h(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c !== undefined && c !== null) e.append(c);
-  return e;
-}
 
 async function api(path, body) {
   const init = body === undefined ? {} : {

@@ -127,7 +127,7 @@ export function setAt(obj, path, value) {
   } else o[last] = value;
 }
 
-function h(tag, attrs = {}, ...children) {
+export function h(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
