@@ -430,3 +430,27 @@ def build(sc: Scenario) -> Attack:
 
 
 __all__ = ["Attack", "build", "melee", "shooting"]
+
+
+def each_target(
+    sc: Scenario, make: Callable[[Scenario], Attack], *, own_cover: bool = True, **update: object
+) -> list[Attack]:
+    """Each of ``sc.targets`` as its own single-target scenario (its profile, its range, and its
+    cover when ``own_cover``; plus ``update``) made into an attack by ``make``; an error in a
+    target's profile names ``targets.i``."""
+    out = []
+    for i, t in enumerate(sc.targets):
+        data = t.model_dump(by_alias=True, exclude={"range", "cover"})
+        fields: dict[str, object] = {
+            "defender": type(sc.defender).model_validate(data),
+            "range": sc.range if t.range is None else t.range,
+            "targets": [],
+            **update,
+        }
+        if own_cover:
+            fields["cover"] = sc.cover if t.cover is None else t.cover
+        try:
+            out.append(make(sc.model_copy(update=fields)))
+        except ScenarioError as e:
+            raise ScenarioError(e.field.replace("defender", f"targets.{i}"), e.message) from None
+    return out

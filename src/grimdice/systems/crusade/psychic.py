@@ -18,7 +18,7 @@ from grimdice.dice.dist import Dist
 from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
-from grimdice.systems.crusade.attack import build
+from grimdice.systems.crusade.attack import build, each_target
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.rules import RULES
 
@@ -27,20 +27,9 @@ def mind_blast(sc: Scenario, options: RunOptions) -> Result:
     if not sc.targets:
         raise ScenarioError("targets", "a mind blast needs the targets under its flamer template")
     subs: dict[str, Result] = {}
-    for i, t in enumerate(sc.targets):
-        data = t.model_dump(by_alias=True, exclude={"range", "cover"})
-        sub = sc.model_copy(
-            update={
-                "defender": type(sc.defender).model_validate(data),
-                "range": sc.range if t.range is None else t.range,
-                "psychic_attack": "mind lance",  # VII: psykers and non-psykers alike
-                "targets": [],
-            }
-        )
-        try:
-            atk = build(sub)
-        except ScenarioError as e:
-            raise ScenarioError(e.field.replace("defender", f"targets.{i}"), e.message) from None
+    # VII: each target is mind-lanced, psykers and non-psykers alike (the scenario's cover kept)
+    attacks = each_target(sc, build, own_cover=False, psychic_attack="mind lance")
+    for i, (t, atk) in enumerate(zip(sc.targets, attacks, strict=True)):
         if options.exact:
             from grimdice.systems.crusade.exact import exact_result
 

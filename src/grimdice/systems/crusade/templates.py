@@ -26,7 +26,7 @@ from grimdice.dice.sampler import Sampler
 from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
-from grimdice.systems.crusade.attack import FF_FACES, Attack, shooting
+from grimdice.systems.crusade.attack import FF_FACES, Attack, each_target, shooting
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import fail_report
@@ -49,22 +49,7 @@ def mode_of(atk: Attack) -> str:
 
 def per_target(sc: Scenario) -> list[Attack]:
     """Each target as its own single-target shooting attack (its range, cover, armour, hits)."""
-    out = []
-    for i, t in enumerate(sc.targets):
-        data = t.model_dump(by_alias=True, exclude={"range", "cover"})
-        sub = sc.model_copy(
-            update={
-                "defender": type(sc.defender).model_validate(data),
-                "range": sc.range if t.range is None else t.range,
-                "cover": sc.cover if t.cover is None else t.cover,
-                "targets": [],
-            }
-        )
-        try:
-            out.append(shooting(sub))
-        except ScenarioError as e:
-            raise ScenarioError(e.field.replace("defender", f"targets.{i}"), e.message) from None
-    return out
+    return each_target(sc, shooting)
 
 
 @lru_cache(maxsize=64)
