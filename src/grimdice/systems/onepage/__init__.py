@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from grimdice.dice import Dist
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
 from grimdice.systems.base import calculate_for
 from grimdice.systems.onepage.attack import melee_fire, removal
 from grimdice.systems.onepage.profiles import Scenario
 from grimdice.systems.onepage.report import (
+    LawOf,
     build,
     component_laws,
     melee_stages,
@@ -20,7 +22,7 @@ from grimdice.systems.onepage.report import (
     top_states,
 )
 from grimdice.systems.onepage.rules import RULES
-from grimdice.systems.onepage.units import Unit, default_removal, hazard_unit, scenario_units
+from grimdice.systems.onepage.units import Unit, UnitState, default_removal, hazard_unit, scenario_units
 
 __all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
@@ -76,8 +78,28 @@ def hazard(sc: Scenario, options: RunOptions) -> Result:
         from grimdice.systems.onepage.simulate import simulate_hazard
 
         hits, comps = simulate_hazard(d, sd, c, sc.attack, options)
-        law_of = component_laws(comps)
-        extra["end_states"] = top_states((d,), {(s,): p for s, p in comps[1].items()}, (0,))
+        law_of = sampled_laws(d, comps, extra)
+    return shooting_result(d, sd, hits, law_of, extra, keys, sc, options)
+
+
+def sampled_laws(d: Unit, comps: list[dict], extra: dict[str, Any]) -> LawOf:
+    """The laws of a Monte Carlo run's components; its most likely end states go into ``extra``."""
+    extra["end_states"] = top_states((d,), {(s,): p for s, p in comps[1].items()}, (0,))
+    return component_laws(comps)
+
+
+def shooting_result(
+    d: Unit,
+    sd: UnitState,
+    hits: Dist,
+    law_of: LawOf,
+    extra: dict[str, Any],
+    keys: list[str],
+    sc: Scenario,
+    options: RunOptions,
+) -> Result:
+    """The Result of hits on ``d`` (a shooting or automatic hits), with the "half killed" reading's
+    note when a morale test can happen."""
     stages = shooting_stages(d, sd, hits, law_of)
     if stages["morale_test"][1] > 0:
         keys.append("half_killed")
@@ -123,12 +145,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
             from grimdice.systems.onepage.simulate import simulate_shooting
 
             hits, comps = simulate_shooting(a, sa, d, sd, c, options, fires)
-            law_of = component_laws(comps)
-            extra["end_states"] = top_states((d,), {(s,): p for s, p in comps[1].items()}, (0,))
-        stages = shooting_stages(d, sd, hits, law_of)
-        if stages["morale_test"][1] > 0:
-            keys.append("half_killed")
-        return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
+            law_of = sampled_laws(d, comps, extra)
+        return shooting_result(d, sd, hits, law_of, extra, keys, sc, options)
     keys.append("who_strikes")
 
     def most(side: Unit) -> int:
