@@ -86,6 +86,35 @@ def test_melee_against_icepool() -> None:
     )
 
 
+def test_routed_models_count_as_removed_against_icepool() -> None:
+    # Routed Units: "The unit is removed from play as a casualty." The same melee as above: the
+    # attacker's 2 models are all removed when it routs (models_destroyed counts them, as the game
+    # does), and models_routed counts those that left by the rout.
+    sc = scenario(
+        "melee",
+        {"name": "A", "size": 2, "quality": 4, "equipment": ["Hand Weapon"]},
+        {"name": "D", "quality": 5, "equipment": ["Hand Weapon"], "special_rules": ["Tough(3)"]},
+    )
+    r = calculate(sc)
+    a_hit = icepool.map(lambda h, b: int(h >= 4 and b < 5), icepool.d6, icepool.d6)
+    d_hit = icepool.map(lambda h, b: int(h >= 5 and b < 4), icepool.d6, icepool.d6)
+
+    def removed(x: int, y: int, morale: int) -> int:
+        a_alive = max(0, 2 - y)
+        routs = y > x and a_alive and morale < 4 and not 2 * a_alive > 2
+        return 10 * (2 if routs else 2 - a_alive) + (a_alive if routs else 0)
+
+    law = icepool.map(removed, 6 @ a_hit, 2 @ d_hit, icepool.d6)
+    tot = law.denominator()
+    for k in range(3):
+        want = sum(q for v, q in law.items() if v // 10 == k) / tot
+        assert abs(r["attacker_models_destroyed"][k] - want) < 1e-12, k
+    assert abs(r["attacker_models_routed"][1] - sum(q for v, q in law.items() if v % 10 == 1) / tot) < 1e-12
+    assert r["attacker_models_routed"][1] > 0  # the case is exercised
+    # every removed model is killed or routed; models_left is what the game keeps
+    assert abs(r["attacker_models_destroyed"].mean() + r["attacker_models_left"].mean() - 2) < 1e-12
+
+
 def test_joined_hero_tough_order_is_the_defenders_best() -> None:
     # Tough(X): "you must either accumulate wounds on the unit with this special rule first until it is
     # killed, or remove regular models as casualties before starting to accumulate wounds on [it]".

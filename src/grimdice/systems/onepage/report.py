@@ -33,7 +33,13 @@ def state_json(unit: Unit, s: UnitState) -> dict[str, Any]:
 
 
 def _killed(before: UnitState, s: UnitState) -> int:
-    return sum(before.alive) - sum(s.alive)
+    """Models removed: killed by wounds, or routed ("The unit is removed from play as a casualty")."""
+    return before.models - s.models
+
+
+def _routed(s: UnitState) -> int:
+    """Models removed by a rout (alive when the unit routed)."""
+    return sum(s.alive) if s.routed else 0
 
 
 LawOf = Callable[[int, Callable[[Any], int]], Dist]
@@ -86,7 +92,10 @@ def melee_stages(
     a: Unit, sa: UnitState, d: Unit, sd: UnitState, laws: tuple[Dist, Dist, Dist, Dist], law_of: LawOf
 ) -> dict[str, Dist]:
     """Stages of a melee from the hit and wound laws (A hits, D hits, A wounds, D wounds) and the end
-    states; components: 0 A state, 1 D state, 2 winner."""
+    states; components: 0 A state, 1 D state, 2 winner. Routed units "are removed from play as a
+    casualty": ``models_destroyed`` (the defender's) and ``attacker_models_destroyed`` count a routed
+    unit's models as removed, as the game does; ``models_routed``/``attacker_models_routed`` say how
+    many of them left by the rout (so wounds killed ``models_destroyed - models_routed``)."""
     hits_a, hits_d, wounds_a, wounds_d = laws
     st: dict[str, Dist] = {
         "attacker_hits": hits_a,
@@ -96,6 +105,8 @@ def melee_stages(
         "damage": wounds_a,
         "models_destroyed": law_of(1, lambda s: _killed(sd, s)),
         "attacker_models_destroyed": law_of(0, lambda s: _killed(sa, s)),
+        "models_routed": law_of(1, _routed),
+        "attacker_models_routed": law_of(0, _routed),
         "winner": law_of(2, int),
     }
     for name, i, unit, before in (("attacker", 0, a, sa), ("defender", 1, d, sd)):
