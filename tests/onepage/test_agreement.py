@@ -76,6 +76,18 @@ CASES = {
         defender_hero=BOSS,
         conditions={"attacker_pinned": True, "defender_higher": True},
     ),
+    # per-weapon tiers: the attacker strikes first (Lance), with the defender (bonus) and last (Maul)
+    "melee-strike-tiers-per-weapon": scenario(
+        "melee",
+        {
+            "name": "Lancers",
+            "size": 3,
+            "quality": 4,
+            "equipment": ["Lance (A1, Strikes First)", "Maul (A1, Strikes Last, Rending)"],
+        },
+        {**BOYZ, "size": 4},
+        defender_hero={**BOSS, "equipment": ["Hand Weapon"]},
+    ),
     "melee-tank-rams-walker": scenario("melee", TANK, DREAD, conditions={"facing": "front"}),
     "shoot-immobile-tank-rear": scenario(
         "shooting", DREAD, TANK, conditions={"facing": "rear", "immobile": True, "action": "hold"}

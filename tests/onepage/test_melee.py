@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction as F
 
 import pytest
@@ -21,17 +22,47 @@ def close(x: float, f: F) -> bool:
 def test_strikes_first_removes_casualties_before_return_strikes() -> None:
     # Strikes First: "their attacks with this weapon are fully resolved before those of the opponent,
     # including the removal of any casualties". 1 model Q2 (1 attack + 1 assault bonus) vs 1 model Q6.
+    # The rule is the weapon's: the Blade's attack goes first; the assault bonus attack (no weapon) is
+    # resolved with the defender's return strike, at once.
     a = {**ONE, "equipment": ["Duel Blade (A1, Strikes First)"]}
     r = calculate(scenario("melee", a, TARGET))
     p = F(5, 6) * F(5, 6)  # one attack wounds: Q2 hit, Q6 block fails
-    p_dead = 1 - (1 - p) ** 2
-    # the defender (Q6, 1 attack, no bonus) strikes back only if it survived; Q2 blocks fail 1/6
-    q = F(1, 6) * F(1, 6)
-    assert close(r["defender_destroyed"][1], p_dead)
-    assert close(r["attacker_destroyed"][1], (1 - p_dead) * q)
+    q = F(1, 6) * F(1, 6)  # the defender's one attack wounds: Q6 hit, Q2 block fails
+    assert close(r["defender_destroyed"][1], 1 - (1 - p) ** 2)
+    # the defender strikes back only if it survived the Blade (the bonus attack lands at the same time)
+    assert close(r["attacker_destroyed"][1], (1 - p) * q)
+    assert r.to_json()["strike_order"] == {"mixed": 1.0}
     # simultaneous without the rule
     r2 = calculate(scenario("melee", ONE, TARGET))
     assert close(r2["attacker_destroyed"][1], q)
+    # the rule on the unit: every attack (the bonus too) before the return strike
+    a3 = {**ONE, "special_rules": ["Strikes First"]}
+    r3 = calculate(scenario("melee", a3, TARGET))
+    assert close(r3["attacker_destroyed"][1], (1 - p) ** 2 * q)
+    assert r3.to_json()["strike_order"] == {"attacker": 1.0}
+
+
+def test_strikes_last_weapon_beside_a_plain_weapon() -> None:
+    # Strikes Last: "their attacks with this weapon are only resolved after those of the opponent have
+    # been fully resolved, including the removal of any casualties". The defender (1 model Q2, Tough(2))
+    # strikes with a Hand Weapon (2 attacks, at once with the attacker) and a Maul (A1, Strikes Last)
+    # after. The attacker (1 model Q6, Fists 1 + bonus 1) strikes at once with the Hand Weapon.
+    d = {"name": "D", "quality": 2, "equipment": ["Hand Weapon", "Maul (A1, Strikes Last)"]}
+    a = {"name": "A", "quality": 6, "special_rules": ["Tough(2)"]}
+    r = calculate(scenario("melee", a, d))
+    p = F(5, 6) * F(5, 6)  # a Q2 attack wounds the Q6 attacker
+    q = F(1, 6) * F(1, 6)  # a Q6 attack wounds the Q2 defender
+    # tier 0: attacker 2 attacks at D (1 wound kills D); D 2 attacks at A (Tough(2))
+    d_dies = 1 - (1 - q) ** 2
+    w0 = {k: F(math.comb(2, k)) * p**k * (1 - p) ** (2 - k) for k in range(3)}
+    # tier -1: the Maul strikes only if D survived and A is not dead yet (1 wound on A: the Maul may kill)
+    a_dead = w0[2] + w0[1] * (1 - d_dies) * p
+    assert close(r["attacker_destroyed"][1], a_dead)
+    assert close(r["defender_destroyed"][1], d_dies)
+    assert r.to_json()["strike_order"] == {"mixed": 1.0}
+    # the defender's hits carried jointly over both tiers: mean = 2 * 5/6 + P(Maul swings) * 5/6
+    swings = (1 - d_dies) * (1 - w0[2])
+    assert close(F(r["defender_hits"].mean()).limit_denominator(10**9), 2 * F(5, 6) + swings * F(5, 6))
 
 
 def test_fear_makes_the_enemy_strike_last() -> None:

@@ -57,7 +57,7 @@ def _keys(r) -> set[str]:  # type: ignore[no-untyped-def]
             "half_killed",
             "x_rule",
             "vehicle_table",
-            "unit_strike_order",
+            "strike_tiers",
             "joined_rules",
         )
         if RULES.note(k) in r.notes
@@ -77,7 +77,7 @@ def test_notes_only_on_results_that_used_the_reading() -> None:
     assert _keys(r) == {"casualty_order", "x_rule", "half_killed", "joined_rules"}
     walker = {"name": "Walker", "quality": 3, "equipment": ["Dreadnought Fist"], "special_rules": ["Walker"]}
     m = calculate(scenario("melee", walker, small))
-    assert "vehicle_table" in _keys(m) and "unit_strike_order" not in _keys(m)
+    assert "vehicle_table" in _keys(m) and "strike_tiers" not in _keys(m)
 
 
 def test_melee_notes_only_when_the_reading_matters() -> None:

@@ -7,7 +7,7 @@ from fractions import Fraction as F
 import pytest
 
 from grimdice.systems.onepage import calculate
-from grimdice.systems.onepage.attack import melee_fire, odds, shooting_fire, strike_order
+from grimdice.systems.onepage.attack import Timing, melee_fire, odds, shooting_fire
 from grimdice.systems.onepage.psyker import manifest, power_dice
 from grimdice.systems.onepage.rolls import damage_table, p_morale
 from grimdice.systems.onepage.weapons import parse_weapon
@@ -141,10 +141,25 @@ def test_indirect() -> None:
 
 def test_strike_order() -> None:
     # "If two units with this special rule fight each other in melee they ignore this special rule."
-    assert strike_order(True, False, True, False) == "both"
-    assert strike_order(True, False, False, False) == "attacker"
-    assert strike_order(False, True, False, False) == "defender"
-    assert strike_order(False, True, False, True) == "both"
+    first = unit("F", equipment=["Blade (A1, Strikes First)"])
+    last = unit("L", equipment=["Club (A1, Strikes Last)"])
+    plain = unit("P", equipment=["Hand Weapon"])
+
+    def label(a, d, **kw) -> str:  # type: ignore[no-untyped-def]
+        t = Timing.of(a, a.initial(), d, d.initial(), cond(**kw), False, False)
+        fa = melee_fire(a, a.initial(), d, cond(action="assault"), assaulting=True)
+        fd = melee_fire(d, d.initial(), a, cond(action="hold"), assaulting=False)
+        return Timing.label(t.tiers(True, fa), t.tiers(False, fd))
+
+    assert label(first, first) == "both"
+    assert label(last, last) == "both"
+    assert label(plain, plain) == "both"
+    assert label(last, plain) == "mixed"  # the assault bonus carries no weapon rule: tier 0
+    assert label(plain, last) == "attacker"
+    assert label(plain, first) == "defender"
+    # Elevation gives the whole unit Strikes First; against a Strikes First weapon both ignore it
+    assert label(plain, plain, attacker_higher=True) == "attacker"
+    assert label(plain, first, attacker_higher=True) == "both"
 
 
 def test_psyker_power_and_perils() -> None:

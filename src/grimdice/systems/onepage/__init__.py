@@ -169,7 +169,7 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         if w.melee
         for r in ("strikes_first", "strikes_last")
     ):
-        keys.append("unit_strike_order")
+        keys.append("strike_tiers")
     if any(w.x for w in melee_weapons):
         keys.append("x_rule")
     if any(u.kind in ("vehicle", "walker") for u in (a, d)):

@@ -238,20 +238,74 @@ def removal(
     return Removal(tuple(worth), strike_back, placed)
 
 
-def strikes(unit: Unit, rule: str) -> bool:
-    """The unit has Strikes First/Last itself or on one of its melee weapons (reading
-    ``unit_strike_order``)."""
+def _has_anywhere(unit: Unit, rule: str) -> bool:
+    """The unit has ``rule`` itself or on one of its melee weapons."""
     return unit.has(rule) or any(w.has(rule) for g in unit.groups for w in g.weapons if w.melee)
 
 
-def strike_order(a_first: bool, a_last: bool, d_first: bool, d_last: bool) -> str:
-    """Who resolves first: ``"attacker"``, ``"defender"`` or ``"both"`` (attacks resolved, then
-    "After both units have resolved all of their attacks, both units have to remove casualties").
-    Strikes First/Last: "If two units with this special rule fight each other in melee they ignore
-    this special rule." """
-    if a_first and d_first:
-        a_first = d_first = False
-    if a_last and d_last:
-        a_last = d_last = False
-    a, d = int(a_first) - int(a_last), int(d_first) - int(d_last)
-    return "attacker" if a > d else "defender" if d > a else "both"
+@dataclass(frozen=True)
+class Timing:
+    """When each side's melee attacks are resolved: tier 1 (Strikes First), 0, or -1 (Strikes Last).
+
+    Strikes First: "Whenever units using weapons with this special rule fight in melee their attacks
+    with this weapon are fully resolved before those of the opponent, including the removal of any
+    casualties. If two units with this special rule fight each other in melee they ignore this special
+    rule." (Strikes Last alike.) The rules are per weapon; the unit-wide sources give them to every
+    attack of the unit: Elevation ("it gets the Strikes First special rule for that melee"), Pinned
+    ("have the Strikes Last special rule in melee"), a failed Fear test ("the unit strikes last"), the
+    rule on the unit itself. Attacks carrying no weapon (the assault bonus, a Vehicle's automatic hits)
+    take the unit-wide tier. A weapon with both rules (e.g. a Strikes First weapon of a Pinned unit)
+    is resolved at tier 0 (reading ``strike_tiers``). Attacks of the same tier are simultaneous:
+    "After both units have resolved all of their attacks, both units have to remove casualties."
+    """
+
+    a_first: bool  # unit-wide Strikes First of the attacker (elevation, unit rule)
+    a_last: bool
+    d_first: bool
+    d_last: bool
+    first_ignored: bool  # both units have Strikes First: "they ignore this special rule"
+    last_ignored: bool
+
+    @classmethod
+    def of(
+        cls, a: Unit, sa: UnitState, d: Unit, sd: UnitState, c: Conditions, a_fear: bool, d_fear: bool
+    ) -> Timing:
+        """The timing of a melee; ``a_fear``/``d_fear``: that side failed its Fear test."""
+        a_first = a.has("strikes_first") or c.attacker_higher
+        d_first = d.has("strikes_first") or c.defender_higher
+        a_last = a.has("strikes_last") or sa.pinned or a_fear
+        d_last = d.has("strikes_last") or sd.pinned or d_fear
+        return cls(
+            a_first,
+            a_last,
+            d_first,
+            d_last,
+            (a_first or _has_anywhere(a, "strikes_first")) and (d_first or _has_anywhere(d, "strikes_first")),
+            (a_last or _has_anywhere(a, "strikes_last")) and (d_last or _has_anywhere(d, "strikes_last")),
+        )
+
+    def tier(self, attacker: bool, w: Weapon) -> int:
+        """The tier of weapon ``w`` of the attacker (``attacker``) or of the defender."""
+        first = (self.a_first if attacker else self.d_first) or w.has("strikes_first")
+        last = (self.a_last if attacker else self.d_last) or w.has("strikes_last")
+        return int(first and not self.first_ignored) - int(last and not self.last_ignored)
+
+    def tiers(self, attacker: bool, fires: list[Fire]) -> set[int]:
+        return {self.tier(attacker, f.odds.weapon) for f in fires}
+
+    @staticmethod
+    def label(a_tiers: set[int], d_tiers: set[int]) -> str:
+        """``"attacker"``: all the attacker's attacks are resolved before the defender's, ``"defender"``
+        the reverse, ``"both"``: at once, ``"mixed"``: interleaved (per-weapon Strikes First/Last)."""
+        if not a_tiers or not d_tiers or a_tiers == d_tiers == {min(a_tiers)}:
+            return "both"
+        if min(a_tiers) > max(d_tiers):
+            return "attacker"
+        if min(d_tiers) > max(a_tiers):
+            return "defender"
+        return "mixed"
+
+
+def at_tier(timing: Timing, attacker: bool, fires: list[Fire], tier: int) -> list[Fire]:
+    """The attacks of ``fires`` resolved at ``tier``."""
+    return [f for f in fires if timing.tier(attacker, f.odds.weapon) == tier]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from grimdice.dice import Dist
+from grimdice.dice import Dist, Joint
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.attack import Fire
 from grimdice.systems.onepage.rolls import damage_table, p_morale, p_pass
@@ -66,6 +66,12 @@ def auto_hit_wounds(auto: Dist, p: float) -> Dist:
 MAX_X_FIRED = 24  # "x" weapons resolved one after another: 24 take about 3 s on a slow core
 
 
+def _hit_wound(f_odds, dice: int) -> Joint:
+    """Joint law of (wounds, hits that did not wound) of ``dice`` attacks with ``f_odds``."""
+    pw, ph = f_odds.p_wound, f_odds.p_hit
+    return Joint.categorical([pw, ph - pw, 1 - ph]).repeat(dice)
+
+
 def strike(
     fires: list[Fire],
     target: Unit,
@@ -75,10 +81,13 @@ def strike(
     auto_p: float = 0.0,
     facing: str = "side",
     removal: Removal | None = None,
+    with_hits: bool = False,
 ) -> Strike:
     """Resolve ``fires`` at ``target``: hits, wounds, casualties ("For every wound the opposing
     player must remove one model") with Tough, the "x" rule and the Vehicle damage table. The
-    defender removes models in the order best for ``removal`` (per number of wounds)."""
+    defender removes models in the order best for ``removal`` (per number of wounds).
+    ``with_hits``: the outcome keys are (wounds, state, hits) (the joint law of the hits, for a side
+    whose attacks are resolved in more than one step)."""
     x_fired = sum(f.instances for f in fires if f.odds.weapon.x)
     if x_fired > MAX_X_FIRED:
         raise ScenarioError(
@@ -87,39 +96,66 @@ def strike(
             f"{MAX_X_FIRED} (each puts all its wounds on one model); use --simulate N",
         )
     hits = sum_laws([_bin(f.dice, f.odds.p_hit) for f in fires])
-    normal = [_bin(f.dice, f.odds.p_wound) for f in fires if not f.odds.weapon.x]
     if auto_hits is not None:
         hits = hits + auto_hits
-        normal.append(auto_hit_wounds(auto_hits, auto_p))
-    n_law = sum_laws(normal)
-    singles = [
-        _bin(f.odds.weapon.attacks, f.odds.p_wound)
-        for f in fires
-        if f.odds.weapon.x
-        for _ in range(f.instances)
-    ]
-    total = n_law + sum_laws(singles)
+    if with_hits:
+        # (wounds, hits) jointly: per attack wound / hit without wound / miss
+        j = Joint.unit(2)
+        for f in fires:
+            if not f.odds.weapon.x:
+                j = j + _hit_wound(f.odds, f.dice)
+        if auto_hits is not None:
+            j = j + Joint.categorical([auto_p, 1 - auto_p, 0.0]).sum_of(auto_hits)
+        n_pairs = [((w, w + m), p) for (w, m), p in j.items() if p > 0]
+        singles_j = [
+            [((w, w + m), p) for (w, m), p in _hit_wound(f.odds, f.odds.weapon.attacks).items() if p > 0]
+            for f in fires
+            if f.odds.weapon.x
+            for _ in range(f.instances)
+        ]
+    else:
+        normal = [_bin(f.dice, f.odds.p_wound) for f in fires if not f.odds.weapon.x]
+        if auto_hits is not None:
+            normal.append(auto_hit_wounds(auto_hits, auto_p))
+        n_law = sum_laws(normal)
+        n_pairs = [((w, 0), n_law[w]) for w in range(n_law.min, n_law.max + 1) if n_law[w] > 0]
+        singles_j = [
+            [((k, 0), d[k]) for k in range(d.min, d.max + 1) if d[k] > 0]
+            for d in (
+                _bin(f.odds.weapon.attacks, f.odds.p_wound)
+                for f in fires
+                if f.odds.weapon.x
+                for _ in range(f.instances)
+            )
+        ]
     out: Table = {}
     orders: dict[int, tuple[int, ...]] = {}
-    for w in range(n_law.min, n_law.max + 1):
-        pw = n_law[w]
-        if pw <= 0:
-            continue
-        order, after = best_removal(target, state, w, removal)
-        orders[w] = order
-        t: Table = {(w, after): 1.0}
-        for d in singles:
+    after: dict[int, UnitState] = {}
+    for (w, h), pw in n_pairs:
+        if w not in orders:
+            orders[w], after[w] = best_removal(target, state, w, removal)
+        order = orders[w]
+        t: Table = {(w, after[w], h): 1.0}
+        for d in singles_j:
             nt: Table = {}
-            for (tot, s), p in t.items():
-                for k in range(d.min, d.max + 1):
-                    add(nt, (tot + k, wound(target, s, k, order, single=True)), p * d[k])
+            for (tot, s, hh), p in t.items():
+                for (k, kh), q in d:
+                    add(nt, (tot + k, wound(target, s, k, order, single=True), hh + kh), p * q)
             t = nt
-        for k, p in t.items():
-            add(out, k, p * pw)
+        for (tot, s, hh), p in t.items():
+            add(out, (tot, s, hh) if with_hits else (tot, s), p * pw)
+    total = Dist.from_mapping(_marginal(out, 0)) if out else Dist.constant(0)
     extra = Dist.constant(0)
     if target.kind in ("vehicle", "walker"):
         out, extra = vehicle_damage(target, out, orders, facing, removal)
     return Strike(hits, total, out, orders, extra)
+
+
+def _marginal(table: Table, i: int) -> dict[int, float]:
+    m: dict[int, float] = defaultdict(float)
+    for k, p in table.items():
+        m[k[i]] += p
+    return m
 
 
 def vehicle_damage(
@@ -137,26 +173,26 @@ def vehicle_damage(
     out: Table = {}
     extra: dict[int, float] = defaultdict(float)
 
-    def go(tot: int, s: UnitState, more: int, p: float) -> None:
+    def go(tot: int, s: UnitState, rest: tuple, more: int, p: float) -> None:
         if s.destroyed:
-            add(out, (tot, s), p)
+            add(out, (tot, s, *rest), p)
             extra[more] += p
             return
-        add(out, (tot, s), p * g)
-        add(out, (tot, replace(s, shaken=True)), p * sh)
+        add(out, (tot, s, *rest), p * g)
+        add(out, (tot, replace(s, shaken=True), *rest), p * sh)
         extra[more] += p * (g + sh)
         if not s.immobile:
-            add(out, (tot, replace(s, immobile=True)), p * im)
+            add(out, (tot, replace(s, immobile=True), *rest), p * im)
             extra[more] += p * im
         else:
-            go(tot, wound(unit, s, 1, choose_order(unit, s, 1, removal)), more + 1, p * im)
+            go(tot, wound(unit, s, 1, choose_order(unit, s, 1, removal)), rest, more + 1, p * im)
 
-    for (tot, s), p in table.items():
+    for (tot, s, *rest), p in table.items():
         if tot == 0:
-            add(out, (tot, s), p)
+            add(out, (tot, s, *rest), p)
             extra[0] += p
         else:
-            go(tot, s, 0, p)
+            go(tot, s, tuple(rest), 0, p)
     return out, Dist.from_mapping(extra)
 
 
@@ -307,9 +343,14 @@ TOO_BIG = "too many attacks for the exact melee (millions of joint outcomes); us
 
 
 def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
-    """A melee: attacker assaults defender (see the module text and docs/onepage.md)."""
+    """A melee: attacker assaults defender (see the module text and docs/onepage.md).
+
+    The attacks are resolved tier by tier (:class:`~.attack.Timing`: Strikes First weapons, then the
+    others, then Strikes Last ones), each tier's attacks of both sides at once with casualties
+    removed after it; a side whose attacks span several tiers carries its hits jointly with the
+    outcomes (the later tiers' strikers depend on the earlier ones)."""
     from grimdice.dice import D6
-    from grimdice.systems.onepage.attack import melee_fire, odds, removal, strike_order, strikes
+    from grimdice.systems.onepage.attack import Timing, at_tier, melee_fire, odds, removal
     from grimdice.systems.onepage.weapons import Weapon
 
     ca = c.model_copy(update={"action": "assault"})
@@ -322,9 +363,9 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
     hits_d: dict[int, float] = defaultdict(float)
     order_p: dict[str, float] = defaultdict(float)
     orders: dict[str, dict[int, tuple[int, ...]]] = {}
-    cache: dict[tuple[str, UnitState, UnitState, bool], Strike] = {}
+    cache: dict[tuple, Strike] = {}
     objectives: dict[str, str] = {}
-    # the side struck first keeps what strikes back best; otherwise the most points
+    # a side that still strikes after removing its casualties keeps what strikes back best
     rem_d = {
         b: removal(d, a, c, assaulting=False, strike_back=b, placed=c.defender_strikers)
         for b in (False, True)
@@ -332,37 +373,50 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
     rem_a = {
         b: removal(a, d, c, assaulting=True, strike_back=b, placed=c.attacker_strikers) for b in (False, True)
     }
+    all_a = melee_fire(a, sa, d, ca, assaulting=True, placed=c.attacker_strikers)
+    all_d = melee_fire(d, sd, a, cd, assaulting=False, placed=c.defender_strikers)
 
-    def hit_by_a(s_a: UnitState, s_d: UnitState, back: bool = False) -> Strike:
-        key = ("a", s_a, s_d, back)
+    def hit(
+        side: str, timing: Timing, tier: int, s_att: UnitState, s_tgt: UnitState, back: bool, joint: bool
+    ) -> Strike:
+        """The strike of ``side``'s attacks of ``tier`` from ``s_att`` at the other side in ``s_tgt``."""
+        key = (side, timing, tier, s_att, s_tgt, back, joint)
         if key not in cache:
-            cache[key] = strike(
-                melee_fire(a, s_a, d, ca, assaulting=True, placed=c.attacker_strikers),
-                d,
-                s_d,
-                auto_hits=auto,
-                auto_p=auto_p,
-                facing=c.facing,
-                removal=rem_d[back],
-            )
-            if "defender" not in orders:
-                orders["defender"] = cache[key].orders
-                objectives["defender"] = rem_d[back].objective
-        return cache[key]
-
-    def hit_by_d(s_d: UnitState, s_a: UnitState, back: bool = False) -> Strike:
-        key = ("d", s_d, s_a, back)
-        if key not in cache:
-            cache[key] = strike(
-                melee_fire(d, s_d, a, cd, assaulting=False, placed=c.defender_strikers),
-                a,
-                s_a,
-                facing=c.facing,
-                removal=rem_a[back],
-            )
-            if "attacker" not in orders:
-                orders["attacker"] = cache[key].orders
-                objectives["attacker"] = rem_a[back].objective
+            if side == "a":
+                fires = at_tier(
+                    timing,
+                    True,
+                    melee_fire(a, s_att, d, ca, assaulting=True, placed=c.attacker_strikers),
+                    tier,
+                )
+                auto_here = (
+                    auto
+                    if auto is not None and s_att.models and timing.tier(True, Weapon("", None, 1)) == tier
+                    else None
+                )
+                st = strike(
+                    fires,
+                    d,
+                    s_tgt,
+                    auto_hits=auto_here,
+                    auto_p=auto_p,
+                    facing=c.facing,
+                    removal=rem_d[back],
+                    with_hits=joint,
+                )
+            else:
+                fires = at_tier(
+                    timing,
+                    False,
+                    melee_fire(d, s_att, a, cd, assaulting=False, placed=c.defender_strikers),
+                    tier,
+                )
+                st = strike(fires, a, s_tgt, facing=c.facing, removal=rem_a[back], with_hits=joint)
+            cache[key] = st
+            target = "defender" if side == "a" else "attacker"
+            if target not in orders and st.orders:
+                orders[target] = st.orders
+                objectives[target] = (rem_d if side == "a" else rem_a)[back].objective
         return cache[key]
 
     def mix(acc: dict[int, float], law_: Dist, p: float) -> None:
@@ -384,8 +438,13 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
             states.append(s_)
         return i
 
-    def outs(st: Strike) -> list[tuple[int, int, float]]:
-        return [(w, iid(s_), p) for (w, s_), p in st.outcomes.items()]
+    def outs(st: Strike | None, joint: bool) -> list[tuple[int, int, int, float]]:
+        """(wounds, state id, hits, p) of a strike (hits 0 unless carried jointly)."""
+        if st is None:
+            return [(0, -1, 0, 1.0)]
+        if joint:
+            return [(w, iid(s_), h, p) for (w, s_, h), p in st.outcomes.items()]
+        return [(w, iid(s_), 0, p) for (w, s_), p in st.outcomes.items()]
 
     def morale(side: int, i: int) -> list[tuple[int, float]]:
         key = (side, i)
@@ -414,57 +473,51 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
     isa, isd = iid(sa), iid(sd)
     for a_fail in (False, True):
         for d_fail in (False, True):
-            p = (fa if a_fail else 1 - fa) * (fd if d_fail else 1 - fd)
-            if p <= 0:
+            p0 = (fa if a_fail else 1 - fa) * (fd if d_fail else 1 - fd)
+            if p0 <= 0:
                 continue
-            # Pinned: "Pinned units have the Strikes Last special rule in melee"; Elevation: "If a
-            # unit assaults an enemy unit from higher elevation, or is assaulted by a unit from lower
-            # elevation, then it gets the Strikes First special rule for that melee."
-            who = strike_order(
-                strikes(a, "strikes_first") or c.attacker_higher,
-                strikes(a, "strikes_last") or sa.pinned or a_fail,
-                strikes(d, "strikes_first") or c.defender_higher,
-                strikes(d, "strikes_last") or sd.pinned or d_fail,
-            )
-            order_p[who] += p
-            if who == "both":
-                ra, rd = hit_by_a(sa, sd), hit_by_d(sd, sa)
-                if len(ra.outcomes) * len(rd.outcomes) > MAX_PAIRS:
-                    raise ScenarioError("attacker", TOO_BIG)
-                mix(hits_a, ra.hits, p)
-                mix(hits_d, rd.hits, p)
-                od = outs(rd)
-                for wa, i_d, p1 in outs(ra):
-                    for wd, ia, p2 in od:
-                        settle(wa, wd, ia, i_d, p * p1 * p2)
-            elif who == "attacker":
-                ra = hit_by_a(sa, sd, True)
-                mix(hits_a, ra.hits, p)
-                for wa, i_d, p1 in outs(ra):
-                    if states[i_d].destroyed:
-                        hits_d[0] += p * p1
-                        settle(wa, 0, isa, i_d, p * p1)
-                        continue
-                    rd = hit_by_d(states[i_d], sa)
-                    if len(ra.outcomes) * len(rd.outcomes) > MAX_PAIRS:
+            timing = Timing.of(a, sa, d, sd, c, a_fail, d_fail)
+            ta, td = timing.tiers(True, all_a), timing.tiers(False, all_d)
+            if auto is not None:
+                ta.add(timing.tier(True, Weapon("", None, 1)))
+            order_p[Timing.label(ta, td)] += p0
+            tiers = sorted(ta | td, reverse=True)
+            ja, jd = len(ta) > 1, len(td) > 1  # hits carried jointly across tiers
+            # {(attacker wounds, defender wounds, attacker state, defender state, A hits, D hits): p}
+            table: dict[tuple[int, int, int, int, int, int], float] = {(0, 0, isa, isd, 0, 0): p0}
+            for t in tiers:
+                a_back = any(x < t for x in ta)
+                d_back = any(x < t for x in td)
+                nxt: dict[tuple[int, int, int, int, int, int], float] = defaultdict(float)
+                for (wa, wd, ia, i_d, ha, hd), p in table.items():
+                    s_a, s_d = states[ia], states[i_d]
+                    live = not s_a.destroyed and not s_d.destroyed
+                    ra = hit("a", timing, t, s_a, s_d, d_back, ja) if live and t in ta else None
+                    rd = hit("d", timing, t, s_d, s_a, a_back, jd) if live and t in td else None
+                    if ra is not None and rd is not None and len(ra.outcomes) * len(rd.outcomes) > MAX_PAIRS:
                         raise ScenarioError("attacker", TOO_BIG)
-                    mix(hits_d, rd.hits, p * p1)
-                    for wd, ia, p2 in outs(rd):
-                        settle(wa, wd, ia, i_d, p * p1 * p2)
-            else:
-                rd = hit_by_d(sd, sa, True)
-                mix(hits_d, rd.hits, p)
-                for wd, ia, p1 in outs(rd):
-                    if states[ia].destroyed:
-                        hits_a[0] += p * p1
-                        settle(0, wd, ia, isd, p * p1)
-                        continue
-                    ra = hit_by_a(states[ia], sd)
-                    if len(ra.outcomes) * len(rd.outcomes) > MAX_PAIRS:
-                        raise ScenarioError("attacker", TOO_BIG)
-                    mix(hits_a, ra.hits, p * p1)
-                    for wa, i_d, p2 in outs(ra):
-                        settle(wa, wd, ia, i_d, p * p1 * p2)
+                    if t in ta and not ja:
+                        mix(hits_a, ra.hits if ra is not None else Dist.constant(0), p)
+                    if t in td and not jd:
+                        mix(hits_d, rd.hits if rd is not None else Dist.constant(0), p)
+                    od = outs(rd, jd)
+                    for w1, j_d, h1, p1 in outs(ra, ja):
+                        j_d = i_d if j_d < 0 else j_d
+                        for w2, j_a, h2, p2 in od:
+                            nxt[(wa + w1, wd + w2, ia if j_a < 0 else j_a, j_d, ha + h1, hd + h2)] += (
+                                p * p1 * p2
+                            )
+                table = nxt
+            for (wa, wd, ia, i_d, ha, hd), p in table.items():
+                if ja:
+                    hits_a[ha] += p
+                if jd:
+                    hits_d[hd] += p
+                if not ta:
+                    hits_a[0] += p
+                if not td:
+                    hits_d[0] += p
+                settle(wa, wd, ia, i_d, p)
     return Melee(
         fin,
         Dist.from_mapping(hits_a),

@@ -196,11 +196,14 @@ RULES = RuleTable(
             "(attacker_strikers/defender_strikers): then the first N alive models in listed group order",
         ),
         Reading(
-            "unit_strike_order",
+            "strike_tiers",
             "Strikes First/Last are weapon rules",
             f"{SRC}, Strikes First",
-            'the text says "their attacks with this weapon"; grimdice resolves all the unit\'s '
-            "attacks first/last when any of its melee weapons has the rule",
+            'per weapon ("their attacks with this weapon"); attacks with no weapon (the assault bonus, '
+            "a Vehicle's automatic hits) take the unit-wide timing (Elevation, Pinned, failed Fear, the "
+            "rule on the unit); a weapon with both Strikes First and Strikes Last strikes with the others; "
+            "a unit with the rule on any weapon or unit-wide counts as 'with this special rule' for the "
+            "cancelling sentence",
         ),
         Reading(
             "joined_rules",

@@ -18,12 +18,12 @@ from grimdice.engine.options import RunOptions
 from grimdice.systems.onepage.attack import (
     Fire,
     Odds,
+    Timing,
+    at_tier,
     melee_fire,
     odds,
     removal,
     shooting_fire,
-    strike_order,
-    strikes,
 )
 from grimdice.systems.onepage.rolls import ARMORED_IGNORES, damage_result
 from grimdice.systems.onepage.units import (
@@ -260,16 +260,7 @@ def simulate_melee(
     cd = c.model_copy(update={"action": "hold"})
     auto = odds(Weapon("Automatic hits", None, 1), a, d, ca, melee=True) if a.kind == "vehicle" else None
     fa, fd = fear_fail(a, d) > 0, fear_fail(d, a) > 0
-    who = {
-        (x, y): strike_order(
-            strikes(a, "strikes_first") or c.attacker_higher,
-            strikes(a, "strikes_last") or sa.pinned or x,
-            strikes(d, "strikes_first") or c.defender_higher,
-            strikes(d, "strikes_last") or sd.pinned or y,
-        )
-        for x in (False, True)
-        for y in (False, True)
-    }
+    timings = {(x, y): Timing.of(a, sa, d, sd, c, x, y) for x in (False, True) for y in (False, True)}
 
     rem_d = {
         b: removal(d, a, c, assaulting=False, strike_back=b, placed=c.defender_strikers)
@@ -284,6 +275,12 @@ def simulate_melee(
 
     def fires_d(s: UnitState) -> list[Fire]:
         return melee_fire(d, s, a, cd, assaulting=False, placed=c.defender_strikers)
+
+    unit_tier = Weapon("", None, 1)
+
+    def tier_fires(timing: Timing, side_a: bool, t: int) -> Callable[[UnitState], list[Fire]]:
+        """The attacks of one side at tier ``t``, from the side's state."""
+        return lambda s: at_tier(timing, side_a, fires_a(s) if side_a else fires_d(s), t)
 
     size_d = (
         encode(
@@ -305,38 +302,60 @@ def simulate_melee(
     )
     joint_ok = size_a * size_d <= 2_000_000
 
+    def alive(unit: Unit, codes: np.ndarray) -> np.ndarray:
+        out = np.zeros(codes.size, dtype=bool)
+        for code in np.unique(codes):
+            out[codes == code] = not decode(unit, int(code)).destroyed
+        return out
+
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         # Fear: a morale test "before fighting melee"
         af = ~morale_roll(sampler, size, a) & fa
         df = ~morale_roll(sampler, size, d) & fd
-        order = np.empty(size, dtype=object)
-        for (x, y), w in who.items():
-            order[(af == x) & (df == y)] = w
-        a0 = np.full(size, encode(a, sa), dtype=np.int64)
-        d0 = np.full(size, encode(d, sd), dtype=np.int64)
+        a_end = np.full(size, encode(a, sa), dtype=np.int64)
+        d_end = np.full(size, encode(d, sd), dtype=np.int64)
         ha, wa, hd, wd = (np.zeros(size, dtype=np.int64) for _ in range(4))
-        a_end, d_end = a0.copy(), d0.copy()
-        # the side struck first keeps what strikes back best (the same objective as the exact engine)
-        for first_a, back in ((order == "both", False), (order == "attacker", True)):
-            if first_a.any():
-                ha[first_a], wa[first_a], d_end[first_a] = strike_sim(
-                    sampler, fires_a, a, a0[first_a], d, sd, auto=auto, facing=c.facing, removal=rem_d[back]
-                )
-        for first_d, back in ((order == "both", False), (order == "defender", True)):
-            if first_d.any():
-                hd[first_d], wd[first_d], a_end[first_d] = strike_sim(
-                    sampler, fires_d, d, d0[first_d], a, sa, facing=c.facing, removal=rem_a[back]
-                )
-        second_d = order == "attacker"
-        if second_d.any():
-            hd[second_d], wd[second_d], a_end[second_d] = strike_sim(
-                sampler, fires_d, d, d_end[second_d], a, sa, facing=c.facing, removal=rem_a[False]
+        for (x, y), timing in timings.items():
+            combo = (af == x) & (df == y)
+            if not combo.any():
+                continue
+            ta = timing.tiers(True, fires_a(sa)) | (
+                {timing.tier(True, unit_tier)} if auto is not None else set()
             )
-        second_a = order == "defender"
-        if second_a.any():
-            ha[second_a], wa[second_a], d_end[second_a] = strike_sim(
-                sampler, fires_a, a, a_end[second_a], d, sd, auto=auto, facing=c.facing, removal=rem_d[False]
-            )
+            td = timing.tiers(False, fires_d(sd))
+            for t in sorted(ta | td, reverse=True):
+                live = combo & alive(a, a_end) & alive(d, d_end)
+                a_before, d_before = a_end.copy(), d_end.copy()
+                # each tier's attacks of both sides at once, from the states before it
+                for side_a, tiers_, back in (
+                    (True, ta, any(z < t for z in td)),
+                    (False, td, any(z < t for z in ta)),
+                ):
+                    if t not in tiers_:
+                        continue
+                    att, tgt = (a, d) if side_a else (d, a)
+                    att_codes, tgt_codes = (a_before, d_before) if side_a else (d_before, a_before)
+                    for code in np.unique(tgt_codes[live]):
+                        idx = live & (tgt_codes == code)
+                        h, w, new = strike_sim(
+                            sampler,
+                            tier_fires(timing, side_a, t),
+                            att,
+                            att_codes[idx],
+                            tgt,
+                            decode(tgt, int(code)),
+                            auto=auto if side_a and timing.tier(True, unit_tier) == t else None,
+                            facing=c.facing,
+                            removal=(rem_d if side_a else rem_a)[back],
+                        )
+                        if side_a:
+                            ha[idx] += h
+                            wa[idx] += w
+                            d_end[idx] = new
+                        else:
+                            hd[idx] += h
+                            wd[idx] += w
+                            a_end[idx] = new
         winner = np.where(wa > wd, 1, np.where(wd > wa, 2, 0))
         ok_a, ok_d = morale_roll(sampler, size, a), morale_roll(sampler, size, d)
         for unit, codes, lost, ok in ((d, d_end, winner == 1, ok_d), (a, a_end, winner == 2, ok_a)):
