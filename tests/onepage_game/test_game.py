@@ -45,7 +45,7 @@ def duel(a: dict, b: dict, table: Table | None = None, gap: float = 10.0) -> Gam
 def models_law(s: GameState, unit: int, col: int) -> Dist:
     out: dict[int, float] = {}
     for i, p in s.chance_outcomes():
-        k = s.setup.units[unit].size - sum(s.combat_table()[i][0][col].alive)  # routed: not killed
+        k = s.setup.units[unit].size - s.combat_table()[i][0][col].models  # routed: removed from play
         out[k] = out.get(k, 0.0) + p
     return Dist.from_mapping(out)
 
