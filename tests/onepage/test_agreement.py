@@ -88,6 +88,13 @@ CASES = {
         {**BOYZ, "size": 4},
         defender_hero={**BOSS, "equipment": ["Hand Weapon"]},
     ),
+    # Piercing's option per melee weapon chosen over the whole melee (the simulation plays the same)
+    "melee-piercing-vs-armored": scenario(
+        "melee",
+        {**MARINES, "equipment": ["Power Sword (A2, Piercing)"], "variants": []},
+        {**BOYZ, "size": 5, "special_rules": ["Armored"]},
+        defender_hero={**BOSS, "equipment": ["Axe (A3, Poison)"]},
+    ),
     "melee-tank-rams-walker": scenario("melee", TANK, DREAD, conditions={"facing": "front"}),
     "shoot-immobile-tank-rear": scenario(
         "shooting", DREAD, TANK, conditions={"facing": "rear", "immobile": True, "action": "hold"}

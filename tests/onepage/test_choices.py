@@ -122,3 +122,55 @@ def test_plans_with_many_x_weapons_fall_back_to_the_greedy_pick() -> None:
     j = calculate(scenario("shooting", team, SQUAD, conditions={"distance": 10, "cover": True})).to_json()
     assert j["plans_compared"] == 1
     assert j["fired"][0]["weapon"].startswith("Meltagun")  # the most expected wounds per weapon
+
+
+def test_melee_piercing_is_chosen_over_the_whole_melee() -> None:
+    # Piercing: "either ignore the Armored special rule, or their targets must re-roll successful
+    # blocks for hits from this weapon (pick one)". 1 model Q4 with a Spear (A1, Piercing) and the
+    # assault bonus (no weapon rules) assaults 1 Armored Tough(2) model Q4 with a Piercing Pick.
+    from grimdice.systems.onepage.exact import melee_table, melee_value
+    from grimdice.systems.onepage.units import resolve_unit
+    from tests.onepage.helpers import spec
+
+    sc = scenario(
+        "melee",
+        {"name": "A", "quality": 4, "equipment": ["Spear (A1, Piercing)"], "special_rules": ["Armored"]},
+        {
+            "name": "D",
+            "quality": 4,
+            "equipment": ["Pick (A2, Piercing)"],
+            "special_rules": ["Armored", "Tough(2)"],
+        },
+    )
+    r = calculate(sc)
+    j = r.to_json()
+    assert j["melee_plans_compared"] == 4
+    assert j["melee_piercing"] == {
+        "attacker": {"Spear (-, A1, piercing)": "armored"},
+        "defender": {"Pick (-, A2, piercing)": "armored"},
+    }
+    assert any("melee_piercing" in n for n in r.notes)
+    # every combination resolved as a whole melee: the one played is each side's best (attacker first)
+    a = resolve_unit(spec(**sc["attacker"]), "a")
+    d = resolve_unit(spec(**sc["defender"]), "d")
+    sa, sd, c = a.initial(), d.initial(), cond()
+    spear, pick = a.groups[0].weapons[0], d.groups[0].weapons[0]
+    tables = {
+        (x, y): melee_table(a, sa, d, sd, c, picks=({spear: x}, {pick: y}))
+        for x in ("armored", "reroll")
+        for y in ("armored", "reroll")
+    }
+
+    def answer(x: str) -> str:
+        return max(("armored", "reroll"), key=lambda y: melee_value(tables[x, y], a, sa, d, sd, 1))
+
+    best_x = max(("armored", "reroll"), key=lambda x: melee_value(tables[x, answer(x)], a, sa, d, sd, 0))
+    assert (best_x, answer(best_x)) == ("armored", "armored")
+    # by hand, one Spear attack: hit 1/2; ignoring Armored, the block fails 1/2: 1/4; re-rolling
+    # successful blocks, Armored still ignores on a 4+: 1/2 x 1/2 x (1/2 + 1/2 x 1/2) = 3/16. The bonus
+    # attack (no Piercing) wounds 1/2 x 1/2 x 1/2 = 1/8. With Tough(2), the defender has 1 wound from
+    # the attacker's 2 attacks, jointly:
+    for x, spear_p in (("armored", Fraction(1, 4)), ("reroll", Fraction(3, 16))):
+        m = tables[x, "armored"]
+        p1 = spear_p * (1 - Fraction(1, 8)) + (1 - spear_p) * Fraction(1, 8)
+        assert abs(m.wounds_a[1] - float(p1)) < 1e-12

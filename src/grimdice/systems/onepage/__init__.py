@@ -8,9 +8,10 @@ from typing import Any
 
 from grimdice.dice import Dist
 from grimdice.engine.options import RunOptions
+from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.base import calculate_for
-from grimdice.systems.onepage.attack import melee_fire, removal
+from grimdice.systems.onepage.attack import melee_fire, melee_picks, removal
 from grimdice.systems.onepage.profiles import Scenario
 from grimdice.systems.onepage.report import (
     LawOf,
@@ -52,6 +53,13 @@ def _most_melee_attacks(unit: Unit, assaulting: bool) -> int:
     bonus = (1 + int(unit.has("furious"))) if assaulting else 0
     auto = 6 if assaulting and unit.kind == "vehicle" else 0
     return sum(g.count * (p + bonus) for g, p in zip(unit.groups, per, strict=True)) + auto
+
+
+def _melee_choice(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c: Any) -> bool:
+    """Either side has Piercing's option to pick for a melee weapon."""
+    ca = c.model_copy(update={"action": "assault"})
+    cd = c.model_copy(update={"action": "hold"})
+    return len(melee_picks(a, sa, d, ca)) * len(melee_picks(d, sd, a, cd)) > 1
 
 
 def hazard(sc: Scenario, options: RunOptions) -> Result:
@@ -176,22 +184,49 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         keys.append("vehicle_table")
     if a.has("furious"):
         keys.append("furious")
+    from grimdice.systems.onepage.exact import melee_table
+
+    m = None
+    if options.exact or _melee_choice(a, sa, d, sd, c):
+        try:
+            m = melee_table(a, sa, d, sd, c)  # also the Piercing options the simulation plays
+        except ScenarioError:
+            if options.exact:
+                raise
+            keys.append("melee_piercing_default")
+    picks = (m.picks["attacker"], m.picks["defender"]) if m is not None else ({}, {})
+    if m is not None and m.plans_compared > 1:
+        keys.append("melee_piercing")
+        extra["melee_piercing"] = {
+            side: {str(w): o for w, o in pk.items()} for side, pk in m.picks.items() if pk
+        }
+        extra["melee_plans_compared"] = m.plans_compared
     extra["attacker_fires"] = _choices(
         a,
         melee_fire(
-            a, sa, d, c.model_copy(update={"action": "assault"}), assaulting=True, placed=c.attacker_strikers
+            a,
+            sa,
+            d,
+            c.model_copy(update={"action": "assault"}),
+            assaulting=True,
+            placed=c.attacker_strikers,
+            picks=picks[0],
         ),
     )
     extra["defender_fires"] = _choices(
         d,
         melee_fire(
-            d, sd, a, c.model_copy(update={"action": "hold"}), assaulting=False, placed=c.defender_strikers
+            d,
+            sd,
+            a,
+            c.model_copy(update={"action": "hold"}),
+            assaulting=False,
+            placed=c.defender_strikers,
+            picks=picks[1],
         ),
     )
     if options.exact:
-        from grimdice.systems.onepage.exact import melee_table
-
-        m = melee_table(a, sa, d, sd, c)
+        assert m is not None
         laws = (m.hits_a, m.hits_d, m.wounds_a, m.wounds_d)
         law_of = table_laws(m.final, {0: m.states, 1: m.states})
         extra["end_states"] = top_states((a, d), m.final, (0, 1), states=m.states)
@@ -204,7 +239,7 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
     else:
         from grimdice.systems.onepage.simulate import simulate_melee
 
-        laws, comps, joint = simulate_melee(a, sa, d, sd, c, options)
+        laws, comps, joint = simulate_melee(a, sa, d, sd, c, options, picks)
         law_of = component_laws(comps)
         if joint is not None:
             extra["end_states"] = top_states((a, d), joint, (0, 1))

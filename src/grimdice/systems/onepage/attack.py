@@ -202,24 +202,43 @@ def melee_fire(
     *,
     assaulting: bool,
     placed: int | None = None,
+    picks: Picks | None = None,
 ) -> list[Fire]:
     """Every striking model (``placed``: how many are within 2", see :func:`strikers`) attacks with
     all its melee weapons; "the assaulting unit receives a bonus of 1 Attack per assaulting model"
     (the text's example: "Three marines ... are within range ... receive 1 bonus Attack each");
     Furious: "+1 Attack in melee when using Assault actions". Bonus attacks carry no weapon rules
-    (reading ``assault_bonus``)."""
+    (reading ``assault_bonus``). ``picks``: Piercing's option per melee weapon (default: the option
+    with more wounds per attack, see :func:`melee_picks`)."""
     fires: list[Fire] = []
     for g, n in zip(unit.groups, strikers(state, placed), strict=True):
         if not n:
             continue
         for w in g.weapons:
             if w.melee:
-                fires.append(Fire(odds(w, unit, target, c, melee=True, shaken=state.shaken), n))
+                opts = piercing_options(w, unit, target, c, melee=True, shaken=state.shaken)
+                pick = picks.get(w) if picks else None
+                fires.append(Fire(next((o for o in opts if o.option == pick), opts[0]), n))
         if assaulting:
             extra = 1 + (1 if unit.has("furious") else 0)
             bonus = Weapon("Assault bonus", None, 1)
             fires.append(Fire(odds(bonus, unit, target, c, melee=True, shaken=state.shaken), n * extra))
     return merge(fires)
+
+
+Picks = dict[Weapon, str]  # Piercing's option ("armored" or "reroll") per melee weapon
+
+
+def melee_picks(unit: Unit, state: UnitState, target: Unit, c: Conditions, limit: int = 8) -> list[Picks]:
+    """Every combination of Piercing's options ("either ignore the Armored special rule, or their
+    targets must re-roll successful blocks ... (pick one)") for the unit's melee weapons that have a
+    choice; the default (more wounds per attack each) first; more than ``limit``: the default only."""
+    out: list[Picks] = [{}]
+    for w in dict.fromkeys(w for g in unit.groups for w in g.weapons if w.melee):
+        opts = piercing_options(w, unit, target, c, melee=True, shaken=state.shaken)
+        if len(opts) > 1:
+            out = [{**p, w: o.option} for p in out for o in opts]
+    return out if len(out) <= limit else out[:1]
 
 
 def removal(

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from grimdice.dice import Dist, Joint
 from grimdice.errors import ScenarioError
-from grimdice.systems.onepage.attack import Fire
+from grimdice.systems.onepage.attack import Fire, Picks
 from grimdice.systems.onepage.rolls import damage_table, p_morale, p_pass
 from grimdice.systems.onepage.units import Removal, Unit, UnitState, best_removal, choose_order, value, wound
 
@@ -270,9 +270,7 @@ def best_shooting(
         st = strike(fires, target, t_state, facing=c.facing, removal=rem)
         pts = sum(p * (before - value(target, s)[0]) for (_, s), p in st.outcomes.items())
         key = (pts, st.wounds.mean())
-        if key[0] > best_key[0] + 1e-12 or (
-            abs(key[0] - best_key[0]) <= 1e-12 and key[1] > best_key[1] + 1e-12
-        ):
+        if _better(key, best_key):
             best, best_key = fires, key
     return best, len(plans)
 
@@ -336,14 +334,16 @@ class Melee:
     orders: dict[str, dict[int, tuple[int, ...]]]
     states: list[UnitState]
     objectives: dict[str, str] = field(default_factory=dict)  # side -> casualty objective played
+    picks: dict[str, Picks] = field(default_factory=dict)  # side -> Piercing's option per melee weapon
+    plans_compared: int = 1  # combinations of both sides' Piercing options compared
 
 
 MAX_PAIRS = 4_000_000  # joint outcomes of both strikes the exact melee enumerates
 TOO_BIG = "too many attacks for the exact melee (millions of joint outcomes); use --simulate N"
 
 
-def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
-    """A melee: attacker assaults defender (see the module text and docs/onepage.md).
+def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Picks) -> Melee:
+    """A melee: attacker assaults defender, with Piercing's options ``pa``/``pd`` per melee weapon.
 
     The attacks are resolved tier by tier (:class:`~.attack.Timing`: Strikes First weapons, then the
     others, then Strikes Last ones), each tier's attacks of both sides at once with casualties
@@ -373,8 +373,8 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
     rem_a = {
         b: removal(a, d, c, assaulting=True, strike_back=b, placed=c.attacker_strikers) for b in (False, True)
     }
-    all_a = melee_fire(a, sa, d, ca, assaulting=True, placed=c.attacker_strikers)
-    all_d = melee_fire(d, sd, a, cd, assaulting=False, placed=c.defender_strikers)
+    all_a = melee_fire(a, sa, d, ca, assaulting=True, placed=c.attacker_strikers, picks=pa)
+    all_d = melee_fire(d, sd, a, cd, assaulting=False, placed=c.defender_strikers, picks=pd)
 
     def hit(
         side: str, timing: Timing, tier: int, s_att: UnitState, s_tgt: UnitState, back: bool, joint: bool
@@ -386,7 +386,7 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
                 fires = at_tier(
                     timing,
                     True,
-                    melee_fire(a, s_att, d, ca, assaulting=True, placed=c.attacker_strikers),
+                    melee_fire(a, s_att, d, ca, assaulting=True, placed=c.attacker_strikers, picks=pa),
                     tier,
                 )
                 auto_here = (
@@ -408,7 +408,7 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
                 fires = at_tier(
                     timing,
                     False,
-                    melee_fire(d, s_att, a, cd, assaulting=False, placed=c.defender_strikers),
+                    melee_fire(d, s_att, a, cd, assaulting=False, placed=c.defender_strikers, picks=pd),
                     tier,
                 )
                 st = strike(fires, a, s_tgt, facing=c.facing, removal=rem_a[back], with_hits=joint)
@@ -528,4 +528,68 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
         orders,
         states,
         objectives,
+        {"attacker": pa, "defender": pd},
     )
+
+
+def melee_value(m: Melee, a: Unit, sa: UnitState, d: Unit, sd: UnitState, side: int) -> tuple[float, float]:
+    """A side's objective in a melee (reading ``melee_piercing``): the expected points it removes from
+    the enemy (killed or routed: "removed from play as a casualty") minus the expected points it
+    loses; then P(win) - P(lose). ``side`` 0 attacker, 1 defender."""
+    lost = [0.0, 0.0]
+    won = [0.0, 0.0]
+    for (ia, i_d, w), p in m.final.items():
+        lost[0] += p * (value(a, sa)[0] - value(a, m.states[ia])[0])
+        lost[1] += p * (value(d, sd)[0] - value(d, m.states[i_d])[0])
+        if w:
+            won[w - 1] += p
+    return (lost[1 - side] - lost[side], won[side] - won[1 - side])
+
+
+MAX_MELEE_PLANS = 16  # combinations of Piercing's options resolved as whole melees
+
+
+def melee_table(
+    a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, picks: tuple[Picks, Picks] | None = None
+) -> Melee:
+    """A melee: attacker assaults defender (see the module text and docs/onepage.md).
+
+    Piercing's option per melee weapon ("(pick one)") is chosen considering the whole melee: each
+    side's objective is :func:`melee_value`; the attacker picks first, anticipating the defender's
+    best answer to each pick (every combination resolved exactly, up to ``MAX_MELEE_PLANS``; beyond,
+    or with ``picks`` given, the option with more wounds per attack). ``picks``: (attacker's,
+    defender's) options to play instead."""
+    from grimdice.systems.onepage.attack import melee_picks
+
+    if picks is not None:
+        return _melee(a, sa, d, sd, c, *picks)
+    ca = c.model_copy(update={"action": "assault"})
+    cd = c.model_copy(update={"action": "hold"})
+    opts_a, opts_d = melee_picks(a, sa, d, ca), melee_picks(d, sd, a, cd)
+    n = len(opts_a) * len(opts_d)
+    if n == 1 or n > MAX_MELEE_PLANS:
+        return _melee(a, sa, d, sd, c, opts_a[0], opts_d[0])
+    best: Melee | None = None
+    best_key: tuple[float, float] | None = None
+    for pa in opts_a:
+        answer: Melee | None = None
+        answer_key: tuple[float, float] | None = None
+        for pd in opts_d:
+            m = _melee(a, sa, d, sd, c, pa, pd)
+            k = melee_value(m, a, sa, d, sd, 1)
+            if answer_key is None or _better(k, answer_key):
+                answer, answer_key = m, k
+        assert answer is not None
+        k = melee_value(answer, a, sa, d, sd, 0)
+        if best_key is None or _better(k, best_key):
+            best, best_key = answer, k
+    assert best is not None
+    best.plans_compared = n
+    return best
+
+
+def _better(k: tuple[float, float], than: tuple[float, float], eps: float = 1e-12) -> bool:
+    """``k`` beats ``than`` lexicographically by more than rounding (the first option wins ties)."""
+    if k[0] > than[0] + eps:
+        return True
+    return abs(k[0] - than[0]) <= eps and k[1] > than[1] + eps

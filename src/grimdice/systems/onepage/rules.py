@@ -174,6 +174,21 @@ RULES = RuleTable(
             '"x" weapons in a plan: the weapon with the most expected wounds)',
         ),
         Reading(
+            "melee_piercing",
+            "Piercing's option in melee (pick one)",
+            f"{SRC}, Piercing",
+            "each side's objective is assumed: the expected points it removes from the enemy (killed or "
+            "routed) minus the points it loses, then P(win) - P(lose); the attacker picks first, "
+            "anticipating the defender's best answer; every combination is resolved as a whole melee "
+            "(above 16 combinations, or 8 per side: the option with more wounds per attack)",
+        ),
+        Reading(
+            "melee_piercing_default",
+            "Piercing's option in melee when the melee is too big to compare options exactly",
+            f"{SRC}, Piercing",
+            "the option with more wounds per attack (the exact melee refused the size)",
+        ),
+        Reading(
             "casualty_order",
             "the defender removes models in any order",
             f"{SRC}, Wounds & Casualties",

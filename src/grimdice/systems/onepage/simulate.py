@@ -18,6 +18,7 @@ from grimdice.engine.options import RunOptions
 from grimdice.systems.onepage.attack import (
     Fire,
     Odds,
+    Picks,
     Timing,
     at_tier,
     melee_fire,
@@ -252,8 +253,17 @@ def simulate_hazard(
 
 
 def simulate_melee(
-    a: Unit, sa: UnitState, d: Unit, sd: UnitState, c: Any, options: RunOptions
+    a: Unit,
+    sa: UnitState,
+    d: Unit,
+    sd: UnitState,
+    c: Any,
+    options: RunOptions,
+    picks: tuple[Picks, Picks] | None = None,
 ) -> tuple[tuple[Dist, Dist, Dist, Dist], list[dict], dict | None]:
+    """Sampled melee; ``picks``: Piercing's options per melee weapon (attacker's, defender's), as the
+    exact engine chose them (default: more wounds per attack)."""
+    pa, pd = picks if picks is not None else (None, None)
     from grimdice.systems.onepage.exact import fear_fail
 
     ca = c.model_copy(update={"action": "assault"})
@@ -271,10 +281,10 @@ def simulate_melee(
     }
 
     def fires_a(s: UnitState) -> list[Fire]:
-        return melee_fire(a, s, d, ca, assaulting=True, placed=c.attacker_strikers)
+        return melee_fire(a, s, d, ca, assaulting=True, placed=c.attacker_strikers, picks=pa)
 
     def fires_d(s: UnitState) -> list[Fire]:
-        return melee_fire(d, s, a, cd, assaulting=False, placed=c.defender_strikers)
+        return melee_fire(d, s, a, cd, assaulting=False, placed=c.defender_strikers, picks=pd)
 
     unit_tier = Weapon("", None, 1)
 
