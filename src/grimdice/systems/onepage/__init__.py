@@ -23,7 +23,14 @@ from grimdice.systems.onepage.report import (
     top_states,
 )
 from grimdice.systems.onepage.rules import RULES
-from grimdice.systems.onepage.units import Unit, UnitState, default_removal, hazard_unit, scenario_units
+from grimdice.systems.onepage.units import (
+    Unit,
+    UnitState,
+    default_removal,
+    hazard_unit,
+    scenario_targets,
+    scenario_units,
+)
 
 __all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
@@ -114,11 +121,70 @@ def shooting_result(
     return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
 
 
+def several_targets(sc: Scenario, options: RunOptions) -> Result:
+    """A shooting with ``other_targets``: the target (or, Relentless on Hold, the targets of each
+    weapon) chosen by :func:`~.exact.best_targets`; stages per target prefixed ``NAME.`` and the
+    totals ``hits``, ``wounds``/``damage``, ``models_destroyed`` over the targets (independent given
+    the plan: their laws add up)."""
+    from grimdice.systems.onepage.exact import best_targets, half_killed_morale, strike
+
+    a, sa, _, _ = scenario_units(sc)
+    targets = scenario_targets(sc)
+    plan, n_plans, split = best_targets(a, sa, targets)
+    keys: list[str] = ["joined_rules"] if sc.attacker_hero is not None else []
+    if n_plans > 1:
+        keys.append("one_weapon")
+    extra: dict[str, Any] = {
+        "attack": sc.attack,
+        "split_fire": split,
+        "plans_compared": n_plans,
+        "fired": {
+            d.name: _choices(a, fires) for (d, _, _), fires in zip(targets, plan, strict=True) if fires
+        },
+    }
+    stages: dict[str, Dist] = {}
+    totals = [Dist.constant(0)] * 3
+    per: list[tuple[Dist, LawOf]] = []
+    if not options.exact:
+        from grimdice.systems.onepage.simulate import simulate_targets
+
+        sims, tot = simulate_targets(a, sa, [(*t, f) for t, f in zip(targets, plan, strict=True)], options)
+        per = [(h, component_laws(comps)) for h, comps in sims]
+    for i, ((d, sd, c), fires) in enumerate(zip(targets, plan, strict=True)):
+        if any(f.odds.weapon.x for f in fires):
+            keys.append("x_rule")
+        if fires and len(d.removal_orders()) > 1:
+            keys.append("casualty_order")
+        if fires and d.kind in ("vehicle", "walker"):
+            keys.append("vehicle_table")
+        if options.exact:
+            rem = removal(d, a, c, assaulting=False, strike_back=False)
+            st = strike(fires, d, sd, facing=c.facing, removal=rem)
+            hits, law_of = st.hits, table_laws(half_killed_morale(d, sd, st.outcomes))
+        else:
+            hits, law_of = per[i]
+        sub = shooting_stages(d, sd, hits, law_of)
+        if sub["morale_test"][1] > 0:
+            keys.append("half_killed")
+        for name, dist in sub.items():
+            if name != "damage":
+                stages[f"{d.name}.{name}"] = dist
+        totals = [t + sub[k] for t, k in zip(totals, ("hits", "wounds", "models_destroyed"), strict=True)]
+    if options.exact:
+        stages.update(hits=totals[0], wounds=totals[1], damage=totals[1], models_destroyed=totals[2])
+    else:
+        stages.update(hits=tot["hits"], wounds=tot["wounds"], damage=tot["wounds"])
+        stages["models_destroyed"] = tot["models_destroyed"]
+    return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
+
+
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
     """Resolve the scenario's shooting or melee (or automatic hits: ``dangerous``, ``transport``),
     exactly or by ``options.simulate`` seeded trials."""
     if sc.attack in ("dangerous", "transport"):
         return hazard(sc, options)
+    if sc.other_targets:
+        return several_targets(sc, options)
     a, sa, d, sd = scenario_units(sc)
     c = sc.conditions
     keys: list[str] = []

@@ -118,20 +118,31 @@ def usable_weapon(w: Weapon, c: Conditions) -> bool:
     )
 
 
+def shooters(shooter: Unit, state: UnitState, c: Conditions) -> list[tuple[int, int, list[Weapon]]]:
+    """Per model group (listed order): its index, how many of its models shoot and the weapons they
+    may fire.
+    "All models in a unit that have line of sight to an enemy unit and that have a weapon that is
+    within range of that unit may fire"; ``in_range`` models do, the first alive in listed group
+    order (default: all); groups with no model or weapon able to fire are left out."""
+    left = c.in_range if c.in_range is not None else state.models
+    out: list[tuple[int, int, list[Weapon]]] = []
+    for i, (g, n) in enumerate(zip(shooter.groups, state.alive, strict=True)):
+        k = min(n, left)
+        left -= k
+        usable = [w for w in g.weapons if usable_weapon(w, c)]
+        if k and usable:
+            out.append((i, k, usable))
+    return out
+
+
 def shooting_fire(shooter: Unit, state: UnitState, target: Unit, c: Conditions) -> list[Fire]:
     """Each model in range fires its best weapon in range (Relentless on Hold: all of them).
 
     Relentless: "Units with this special rule may fire all of their weapons when using Hold
     actions". Indirect: "may be fired at enemies that are not within line of sight". Limited weapons
     fire unless ``limited_fired`` (see :func:`usable_weapon`)."""
-    left = c.in_range if c.in_range is not None else state.models
     fires: list[Fire] = []
-    for g, n in zip(shooter.groups, state.alive, strict=True):
-        k = min(n, left)
-        left -= k
-        usable = [w for w in g.weapons if usable_weapon(w, c)]
-        if not k or not usable:
-            continue
+    for _, k, usable in shooters(shooter, state, c):
         all_of = shooter.has("relentless") and c.action == "hold"
         shaken = state.shaken
         cands = [odds(w, shooter, target, c, melee=False, shaken=shaken) for w in usable]
@@ -150,14 +161,8 @@ def shooting_options(
     Relentless on Hold) and Piercing's option for each; the greedy plan (:func:`shooting_fire`)
     first. Plans differ only per group (models of a group are identical); more than ``limit`` plans:
     the greedy one only."""
-    left = c.in_range if c.in_range is not None else state.models
     per_group: list[list[list[Fire]]] = []
-    for g, n in zip(shooter.groups, state.alive, strict=True):
-        k = min(n, left)
-        left -= k
-        usable = [w for w in g.weapons if usable_weapon(w, c)]
-        if not k or not usable:
-            continue
+    for _, k, usable in shooters(shooter, state, c):
         opts = [piercing_options(w, shooter, target, c, melee=False, shaken=state.shaken) for w in usable]
         if shooter.has("relentless") and c.action == "hold":
             plans: list[list[Fire]] = [[]]

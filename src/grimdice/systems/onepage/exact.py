@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from grimdice.dice import Dist, Joint
 from grimdice.errors import ScenarioError
@@ -273,6 +273,81 @@ def best_shooting(
         if _better(key, best_key):
             best, best_key = fires, key
     return best, len(plans)
+
+
+MAX_TARGET_PLANS = 64  # plans of fire at several targets resolved exactly
+
+
+def best_targets(
+    shooter: Unit, s_state: UnitState, targets: list[tuple[Unit, UnitState, Any]]
+) -> tuple[list[list[Fire]], int, bool]:
+    """The shooter's fire at several target units: ``(fires per target, plans compared, split)``.
+
+    "When shooting a unit must pick one valid target": every plan (:func:`~.attack.shooting_options`)
+    at every target is compared. Relentless: "may fire all of their weapons when using Hold actions,
+    even at different targets" (``split``): each weapon of each group of identical models is fired at
+    one target (with its Piercing option), every assignment compared (up to ``MAX_TARGET_PLANS``;
+    beyond, each weapon at the target where it destroys the most points in expectation alone). The
+    objective is the shooter's (reading ``one_weapon``): the most points destroyed in expectation over
+    all targets (each target removing its casualties at best), then the most wounds; the first listed
+    on ties. Targets are independent given the plan, so a plan's value is a sum over targets."""
+    from grimdice.systems.onepage.attack import merge, piercing_options, removal, shooters, shooting_options
+
+    rems = [removal(d, shooter, c, assaulting=False, strike_back=False) for d, _, c in targets]
+    cache: dict[tuple[int, tuple[Fire, ...]], tuple[float, float]] = {}
+
+    def worth(i: int, fires: list[Fire]) -> tuple[float, float]:
+        key = (i, tuple(fires))
+        if key not in cache:
+            d, sd, c = targets[i]
+            if not fires:
+                cache[key] = (0.0, 0.0)
+            else:
+                st = strike(fires, d, sd, facing=c.facing, removal=rems[i])
+                before = value(d, sd)[0]
+                pts = sum(p * (before - value(d, s)[0]) for (_, s), p in st.outcomes.items())
+                cache[key] = (pts, st.wounds.mean())
+        return cache[key]
+
+    def total(per: list[list[Fire]]) -> tuple[float, float]:
+        vs = [worth(i, merge(f)) for i, f in enumerate(per)]
+        return (sum(v[0] for v in vs), sum(v[1] for v in vs))
+
+    n = len(targets)
+    split = shooter.has("relentless") and targets[0][2].action == "hold"
+    cands: list[list[list[Fire]]] = []
+    if not split:
+        for i, (d, _, c) in enumerate(targets):
+            for plan in shooting_options(shooter, s_state, d, c):
+                cands.append([plan if j == i else [] for j in range(n)])
+    else:
+        # choice units: (group, weapon) -> [(target, Fire)] over the targets it can fire at
+        units: dict[tuple[int, str], list[tuple[int, Fire]]] = {}
+        for i, (d, _, c) in enumerate(targets):
+            for gi, k, usable in shooters(shooter, s_state, c):
+                for w in usable:
+                    for o in piercing_options(w, shooter, d, c, melee=False, shaken=s_state.shaken):
+                        units.setdefault((gi, str(w)), []).append((i, Fire(o, k)))
+        size = 1
+        for opts in units.values():
+            size *= len(opts)
+        if size <= MAX_TARGET_PLANS:
+            plans: list[list[list[Fire]]] = [[[] for _ in range(n)]]
+            for opts in units.values():
+                plans = [[p[j] + ([f] if j == i else []) for j in range(n)] for p in plans for i, f in opts]
+            cands = plans
+        else:
+            per: list[list[Fire]] = [[] for _ in range(n)]
+            for opts in units.values():
+                i, f = max(opts, key=lambda o: worth(o[0], [o[1]]))
+                per[i].append(f)
+            cands = [per]
+    best, best_key = cands[0], total(cands[0])
+    for plan in cands[1:]:
+        k = total(plan)
+        if _better(k, best_key):
+            best, best_key = plan, k
+    return [merge(f) for f in best], len(cands), split
 
 
 def shooting_table(

@@ -88,6 +88,28 @@ class Conditions(StrictModel):
     immobile: Flag = Field(False, description="vehicle target already Immobile")
 
 
+class TargetConditions(StrictModel):
+    """What differs per target unit of a shooting (unset: as in the scenario's ``conditions``)."""
+
+    distance: Number | None = Field(None, ge=0, le=200)
+    in_range: Int | None = Field(None, ge=0, le=200)
+    cover: Flag | None = None
+    elevated_target: Flag | None = None
+    no_line_of_sight: Flag | None = None
+    pinned: Flag | None = None
+    facing: Literal["front", "side", "rear"] | None = None
+    immobile: Flag | None = None
+
+
+class Target(StrictModel):
+    """Another enemy unit the shooter may fire at: "When shooting a unit must pick one valid target";
+    Relentless: "may fire all of their weapons when using Hold actions, even at different targets"."""
+
+    unit: UnitSpec
+    hero: UnitSpec | None = None
+    conditions: TargetConditions = TargetConditions()
+
+
 class Scenario(StrictModel):
     """``attack: shooting`` (attacker shoots defender), ``melee`` (attacker assaults defender),
     ``dangerous`` (the defender moved through dangerous terrain) or ``transport`` (the transport
@@ -100,6 +122,9 @@ class Scenario(StrictModel):
     attacker_hero: UnitSpec | None = None
     defender: UnitSpec
     defender_hero: UnitSpec | None = None
+    other_targets: Annotated[list[Target], Field(max_length=4)] = Field(
+        default_factory=list, description="shooting: more enemy units the attacker may fire at"
+    )
     conditions: Conditions = Conditions()
 
     @model_validator(mode="after")
@@ -109,4 +134,9 @@ class Scenario(StrictModel):
             hero, host = getattr(self, f"{side}_hero"), getattr(self, side)
             if hero is not None and host is not None and hero.name == host.name:
                 raise ValueError(f"{side}_hero is named {hero.name!r} like the unit it joins; rename one")
+        names = [self.defender.name] + [t.unit.name for t in self.other_targets]
+        if len(set(names)) < len(names):
+            raise ValueError(f"target units need distinct names (results are keyed by them): {names}")
+        if self.other_targets and self.attack != "shooting":
+            raise ValueError("other_targets is for attack: shooting")
         return self

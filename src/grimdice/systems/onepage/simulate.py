@@ -187,18 +187,46 @@ def simulate_shooting(
     """Sampled shooting; ``fires``: the shooter's plan (default: the greedy :func:`shooting_fire`)."""
     if fires is None:
         fires = shooting_fire(a, sa, d, c)
-    before = sd.models
-    rem = removal(d, a, c, assaulting=False, strike_back=False)
+    per, _ = simulate_targets(a, sa, [(d, sd, c, fires)], options)
+    return per[0]
+
+
+def simulate_targets(
+    a: Unit, sa: UnitState, targets: list[tuple[Unit, UnitState, Any, list[Fire]]], options: RunOptions
+) -> tuple[list[tuple[Dist, list[dict]]], dict[str, Dist]]:
+    """Sampled shooting at one or more targets (each with the fires aimed at it), in the same trials:
+    per target (hits, [wounds, state, morale test taken]), and the totals over the targets (``hits``,
+    ``wounds``, ``models_destroyed``)."""
+    rems = [removal(d, a, c, assaulting=False, strike_back=False) for d, _, c, _ in targets]
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         att = np.full(size, encode(a, sa), dtype=np.int64)
-        hits, tot, codes = strike_sim(sampler, lambda s: fires, a, att, d, sd, facing=c.facing, removal=rem)
-        codes, tested = half_killed_sim(sampler, d, before, codes)
-        return {"hits": hits, "wounds": tot, "state": codes, "tested": tested}
+        out: dict[str, np.ndarray] = {k: np.zeros(size, dtype=np.int64) for k in ("hits", "wounds", "killed")}
+        for i, ((d, sd, c, fires), rem) in enumerate(zip(targets, rems, strict=True)):
+            hits, tot, codes = strike_sim(
+                sampler, lambda s, f=fires: f, a, att, d, sd, facing=c.facing, removal=rem
+            )
+            codes, tested = half_killed_sim(sampler, d, sd.models, codes)
+            out.update({f"hits{i}": hits, f"wounds{i}": tot, f"state{i}": codes, f"tested{i}": tested})
+            out["hits"] += hits
+            out["wounds"] += tot
+            for code in np.unique(codes):
+                out["killed"][codes == code] += sd.models - decode(d, int(code)).models
+        return out
 
     t = options.run(trial)
-    comps = [_table(t, "wounds"), _table(t, "state", lambda k: decode(d, k)), _table(t, "tested")]
-    return t.dist("hits"), comps
+    per = [
+        (
+            t.dist(f"hits{i}"),
+            [
+                _table(t, f"wounds{i}"),
+                _table(t, f"state{i}", lambda k, d=d: decode(d, k)),
+                _table(t, f"tested{i}"),
+            ],
+        )
+        for i, (d, _, _, _) in enumerate(targets)
+    ]
+    return per, {"hits": t.dist("hits"), "wounds": t.dist("wounds"), "models_destroyed": t.dist("killed")}
 
 
 def half_killed_sim(

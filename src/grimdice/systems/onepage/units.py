@@ -518,3 +518,19 @@ def decode(unit: Unit, code: int) -> UnitState:
         alive.append(a)
         damage.append(d)
     return UnitState(tuple(reversed(alive)), tuple(reversed(damage)), pinned, routed, shaken, immobile)
+
+
+def scenario_targets(sc: Any) -> list[tuple[Unit, UnitState, Any]]:
+    """The target units of a shooting scenario: the defender, then ``other_targets``, each with its
+    initial state and its conditions (the scenario's, with the target's own fields over them)."""
+    _, _, d, sd = scenario_units(sc)
+    out: list[tuple[Unit, UnitState, Any]] = [(d, sd, sc.conditions)]
+    for i, t in enumerate(sc.other_targets):
+        where = f"other_targets.{i}"
+        u = resolve_unit(t.unit, f"{where}.unit", t.hero, f"{where}.hero")
+        own = {k: v for k, v in t.conditions.model_dump().items() if v is not None}
+        if "pinned" in own:
+            own["defender_pinned"] = own.pop("pinned")
+        c = sc.conditions.model_copy(update=own)
+        out.append((u, replace(u.initial(t.unit.damage), pinned=c.defender_pinned, immobile=c.immobile), c))
+    return out
