@@ -30,6 +30,7 @@ from grimdice.systems.onepage.units import (
     hazard_unit,
     scenario_targets,
     scenario_units,
+    unit_rules,
 )
 
 __all__ = ["RULES", "Scenario", "calculate", "evaluate"]
@@ -121,6 +122,42 @@ def shooting_result(
     return build(options.method, stages, extra, sc.title, keys, options.simulate, options.seed)
 
 
+def casting(sc: Scenario, options: RunOptions) -> Result:
+    """A Psyker tries to manifest a power (Psyker(X)): the round's power dice, the dice rolled, the
+    power manifested or not, perils and the Psyker's wounds (``psyker.casting_table``)."""
+    from grimdice.systems.onepage.psyker import casting_table
+
+    d, sd = hazard_unit(sc)
+    psy = next((g for g in d.groups if g.hero), None)
+    rules = unit_rules(sc.defender_hero if psy is not None else sc.defender, "defender")
+    if not rules.get("psyker"):
+        field = "defender_hero" if psy is not None else "defender"
+        raise ScenarioError(f"{field}.special_rules", "attack: psyker needs a Psyker(X) unit")
+    x = int(rules["psyker"])
+    c = sc.conditions
+    levels, need = c.psyker_levels or x, c.power_need or x
+    if options.exact:
+        table = casting_table(d, sd, levels, c.power_dice, need)
+    else:
+        from grimdice.systems.onepage.simulate import simulate_casting
+
+        table = simulate_casting(d, sd, levels, c.power_dice, need, options)
+    law_of = table_laws(table)
+    stages = {
+        "power_dice": law_of(0, int),
+        "dice_rolled": law_of(1, int),
+        "manifested": law_of(2, int),
+        "perils": law_of(3, int),
+        "damage": law_of(4, int),
+        "models_destroyed": law_of(5, lambda s: sd.models - s.models),
+        "models_left": law_of(5, lambda s: s.models),
+        "tough_wounds": law_of(5, lambda s: sum(s.damage)),
+        "destroyed": law_of(5, lambda s: s.destroyed),
+    }
+    extra = {"attack": sc.attack, "psyker_levels": levels, "power_need": need, "power_dice": c.power_dice}
+    return build(options.method, stages, extra, sc.title, ["psyker"], options.simulate, options.seed)
+
+
 def several_targets(sc: Scenario, options: RunOptions) -> Result:
     """A shooting with ``other_targets``: the target (or, Relentless on Hold, the targets of each
     weapon) chosen by :func:`~.exact.best_targets`; stages per target prefixed ``NAME.`` and the
@@ -183,6 +220,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
     exactly or by ``options.simulate`` seeded trials."""
     if sc.attack in ("dangerous", "transport"):
         return hazard(sc, options)
+    if sc.attack == "psyker":
+        return casting(sc, options)
     if sc.other_targets:
         return several_targets(sc, options)
     a, sa, d, sd = scenario_units(sc)

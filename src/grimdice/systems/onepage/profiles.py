@@ -81,6 +81,15 @@ class Conditions(StrictModel):
     dangerous_models: Int | None = Field(
         None, ge=0, le=200, description="attack: dangerous - models that moved through it (default: all)"
     )
+    psyker_levels: Int | None = Field(
+        None, ge=1, le=30, description="attack: psyker - Psyker levels in the army (default: the Psyker's X)"
+    )
+    power_dice: Int | None = Field(
+        None, ge=1, le=6, description="attack: psyker - power dice rolled (default: all of the round's)"
+    )
+    power_need: Int | None = Field(
+        None, ge=1, le=6, description="attack: psyker - 4+ needed, the number in brackets (default: X)"
+    )
     attacker_pinned: Flag = False
     defender_pinned: Flag = False
     attacker_shaken: Flag = Field(False, description="attacking Vehicle is Shaken: re-rolls successful hits")
@@ -113,11 +122,12 @@ class Target(StrictModel):
 class Scenario(StrictModel):
     """``attack: shooting`` (attacker shoots defender), ``melee`` (attacker assaults defender),
     ``dangerous`` (the defender moved through dangerous terrain) or ``transport`` (the transport
-    carrying the defender was destroyed); the last two take no attacker."""
+    carrying the defender was destroyed) or ``psyker`` (the defender, or its joined ``defender_hero``,
+    tries to manifest a power); the last three take no attacker."""
 
     system: Literal["onepage"]
     title: Text = ""
-    attack: Literal["shooting", "melee", "dangerous", "transport"] = "shooting"
+    attack: Literal["shooting", "melee", "dangerous", "transport", "psyker"] = "shooting"
     attacker: UnitSpec | None = None
     attacker_hero: UnitSpec | None = None
     defender: UnitSpec

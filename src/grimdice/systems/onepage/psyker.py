@@ -16,6 +16,7 @@ from typing import Any
 from grimdice.dice import D3, Dist, Joint
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
+from grimdice.systems.onepage.units import Unit, UnitState, wound
 
 
 def power_dice(levels: int) -> Dist:
@@ -114,3 +115,30 @@ def best_casting(pool: int, needs: tuple[int, ...], tough: int = 1) -> tuple[lis
             s = s.apply((1, 0))  # follow the line where the power works without perils
         s = replace(s, perils=False)
     return plan, [float(x) for x in sol.value]
+
+
+def psyker_group(unit: Unit) -> tuple[int, ...]:
+    """The model groups of the manifesting Psyker: a joined Psyker (a hero group) if the unit has
+    one, else the unit's groups in its first removal order."""
+    heroes = tuple(i for i, g in enumerate(unit.groups) if g.hero)
+    return heroes if heroes else unit.removal_orders()[0]
+
+
+def casting_table(
+    unit: Unit, state: UnitState, levels: int, dice: int | None, need: int
+) -> dict[tuple[int, int, int, int, int, UnitState], float]:
+    """One attempt to manifest a power, exactly: {(power dice of the round, dice rolled,
+    manifested, perils, perils wounds, Psyker's state): p}. ``dice`` rolled of the round's
+    :func:`power_dice` (None: all; at most what the round gives). Perils' "D3 automatic wounds"
+    go on the Psyker's model(s) (no block test), accumulated with Tough (reading ``psyker``)."""
+    order = psyker_group(unit)
+    out: dict[tuple[int, int, int, int, int, UnitState], float] = {}
+    for pool, pp in power_dice(levels).to_dict().items():
+        k = pool if dice is None else min(dice, pool)
+        for (ok, peril), pm in manifest(k, need).items():
+            wounds = perils_wounds().to_dict().items() if peril else [(0, 1.0)]
+            for w, pw in wounds:
+                s = wound(unit, state, w, order) if w else state
+                key = (pool, k, ok, peril, w, s)
+                out[key] = out.get(key, 0.0) + pp * pm * pw
+    return out

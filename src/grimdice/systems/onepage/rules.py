@@ -102,6 +102,11 @@ RULES = RuleTable(
             bounds=(1, 6),
             example="Psyker(1)",
             combine="max",
+            verified=False,
+            reading="'the number in brackets' is the power's (attack: psyker, power_need), by default the "
+            "Psyker's X, the only number in brackets the text gives (it names no Psychic Power); 'D3+X "
+            "power' are power dice; perils' D3 automatic wounds go on the Psyker model (a joined Psyker, "
+            "not its unit), no block test, accumulated with Tough; no morale test for them",
         ),
         _r("Relentless", F, "unit", "fires all weapons when using Hold actions", "Relentless"),
         _r(

@@ -320,24 +320,7 @@ def simulate_melee(
         """The attacks of one side at tier ``t``, from the side's state."""
         return lambda s: at_tier(timing, side_a, fires_a(s) if side_a else fires_d(s), t)
 
-    size_d = (
-        encode(
-            d,
-            UnitState(
-                tuple(g.count for g in d.groups), tuple(g.tough - 1 for g in d.groups), True, True, True, True
-            ),
-        )
-        + 1
-    )
-    size_a = (
-        encode(
-            a,
-            UnitState(
-                tuple(g.count for g in a.groups), tuple(g.tough - 1 for g in a.groups), True, True, True, True
-            ),
-        )
-        + 1
-    )
+    size_d, size_a = code_range(d), code_range(a)
     joint_ok = size_a * size_d <= 2_000_000
 
     def alive(unit: Unit, codes: np.ndarray) -> np.ndarray:
@@ -419,3 +402,47 @@ def simulate_melee(
     if joint_ok:
         joint = {(decode(a, k // size_d), decode(d, k % size_d)): p for k, p in _table(t, "joint").items()}
     return (t.dist("ha"), t.dist("hd"), t.dist("wa"), t.dist("wd")), comps, joint
+
+
+def code_range(unit: Unit) -> int:
+    """One more than the largest state code of ``unit`` (:func:`~.units.encode`)."""
+    full = UnitState(
+        tuple(g.count for g in unit.groups), tuple(g.tough - 1 for g in unit.groups), True, True, True, True
+    )
+    return encode(unit, full) + 1
+
+
+def simulate_casting(
+    unit: Unit, state: UnitState, levels: int, dice: int | None, need: int, options: RunOptions
+) -> dict[tuple[int, int, int, int, int, UnitState], float]:
+    """The casting of :func:`~.psyker.casting_table` rolled literally: D3 (a D6 halved, rounded up) +
+    levels power dice, at most 6; ``dice`` of them rolled for 4+; two or more 6s: D3 wounds on the
+    Psyker. Returns the sampled table with the same keys."""
+    from grimdice.systems.onepage.psyker import psyker_group
+
+    order = psyker_group(unit)
+
+    def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
+        pool = np.minimum((sampler.roll(size) + 1) // 2 + levels, 6)
+        k = pool if dice is None else np.minimum(pool, dice)
+        rolls, valid = sampler.pool(k)
+        ok = ((rolls >= 4) & valid).sum(axis=1) >= need
+        peril = ((rolls == 6) & valid).sum(axis=1) >= 2
+        w = np.where(peril, (sampler.roll(size) + 1) // 2, 0)
+        codes = np.empty(size, dtype=np.int64)
+        for x in np.unique(w):
+            codes[w == x] = encode(unit, wound(unit, state, int(x), order) if x else state)
+        key = ((((pool * 7 + k) * 2 + ok) * 2 + peril) * 4 + w).astype(np.int64)
+        return {"key": key * base + codes}
+
+    base = code_range(unit)
+    t = options.run(trial)
+    out: dict[tuple[int, int, int, int, int, UnitState], float] = {}
+    for code, p in _table(t, "key").items():
+        rest, c = divmod(code, base)
+        rest, w = divmod(rest, 4)
+        rest, peril = divmod(rest, 2)
+        rest, ok = divmod(rest, 2)
+        pool, k = divmod(rest, 7)
+        out[(pool, k, ok, peril, w, decode(unit, c))] = p
+    return out
