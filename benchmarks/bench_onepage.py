@@ -9,19 +9,23 @@
 
 The naive icepool formulation builds each side's wound count as ``n @ Bernoulli`` and maps the whole
 outcome (casualties with the defender's Tough order tried both ways, winner, morale die) with
-``icepool.map``. Both must agree before timings are printed. Timings: best of N runs of each, same
-process, icepool imported and warmed outside the timed region.
+``icepool.map``. Both must agree (checked on the answers). Timings by ``benchmarks/harness.py``: each
+callable warmed once outside the timed region (icepool's import too), then the median of the same
+number of runs for grimdice and icepool, in the same process; ratio = icepool / grimdice.
 
-Run: ``python benchmarks/bench_onepage.py`` (``--smoke`` for a quick CI check).
+Run: ``python benchmarks/bench_onepage.py [--runs N]`` (``--smoke`` for a quick CI check).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from grimdice.systems import calculate
+from harness import Case, close, machine, run_cases
 
 SHOOT = {
     "system": "onepage",
@@ -108,45 +112,61 @@ def icepool_melee():
     return icepool.map(end, wa, wd, icepool.d6)
 
 
-def timed(f, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - t0)
-    return best
+def _pmf(die, f) -> list[float]:  # type: ignore[no-untyped-def]
+    """The law of ``f(outcome)`` of an icepool die as a list from 0."""
+    den = die.denominator()
+    out: dict[int, float] = {}
+    for k, q in die.items():
+        out[f(k)] = out.get(f(k), 0.0) + q / den
+    return [out.get(k, 0.0) for k in range(max(out) + 1)]
+
+
+def cases() -> list[Case]:
+    """The two cases of the issue (target 20 ms each), with the naive icepool peer; the answers
+    compared: the law of models left (shooting), the laws of the winner and of the marines' models
+    left (melee)."""
+
+    def shoot() -> list[float]:
+        return calculate(SHOOT)["models_left"].pmf_from_zero()
+
+    def melee() -> list[list[float]]:
+        r = calculate(MELEE)
+        return [r["winner"].pmf_from_zero(), r["defender_models_left"].pmf_from_zero()]
+
+    def shoot_ice() -> list[float]:
+        return _pmf(icepool_shooting(), int)
+
+    def melee_ice() -> list[list[float]]:
+        die = icepool_melee()
+        return [_pmf(die, lambda k: k[0]), _pmf(die, lambda k: k[1])]
+
+    return [
+        Case(
+            "onepage shooting, 20 models vs 10 + Tough(3) hero",
+            shoot,
+            {"icepool": shoot_ice},
+            agree=close,
+            target_ms=20.0,
+        ),
+        Case(
+            "onepage melee, Tough(3) heroes, morale",
+            melee,
+            {"icepool": melee_ice},
+            agree=lambda x, y: all(close(a, b) for a, b in zip(x, y, strict=True)),
+            target_ms=20.0,
+        ),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--smoke", action="store_true", help="quick run: one repetition each")
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--smoke", action="store_true", help="quick run: grimdice only, one run each")
     args = ap.parse_args(argv)
-    reps = 1 if args.smoke else 10
-    ok = True
-    shoot = calculate(SHOOT)
-    melee = calculate(MELEE)
-    t_shoot = timed(lambda: calculate(SHOOT), reps)
-    t_melee = timed(lambda: calculate(MELEE), reps)
-    print(f"grimdice exact shooting (20 models): {t_shoot * 1e3:.2f} ms")
-    print(f"grimdice exact melee (Tough(3) heroes): {t_melee * 1e3:.2f} ms")
-    import icepool  # noqa: F401  (imported and warmed outside the timed region)
-
-    ice_s, ice_m = icepool_shooting(), icepool_melee()
-    t_is = timed(icepool_shooting, reps)
-    t_im = timed(icepool_melee, reps)
-    tot = ice_s.denominator()
-    for k, q in ice_s.items():
-        ok &= abs(shoot["models_left"][k] - q / tot) < 1e-9
-    tot = ice_m.denominator()
-    for w in (0, 1, 2):
-        ok &= abs(melee["winner"][w] - sum(q for (x, _), q in ice_m.items() if x == w) / tot) < 1e-9
-    for m in range(12):
-        ok &= (
-            abs(melee["defender_models_left"][m] - sum(q for (_, y), q in ice_m.items() if y == m) / tot)
-            < 1e-9
-        )
-    print(f"icepool naive shooting: {t_is * 1e3:.2f} ms  ratio {t_is / t_shoot:.1f}x")
-    print(f"icepool naive melee:    {t_im * 1e3:.2f} ms  ratio {t_im / t_melee:.1f}x")
+    runs = 1 if args.smoke else args.runs
+    print(f"machine: {machine()}; statistic: median of {runs} runs after a warm-up")
+    rows = run_cases(cases(), runs, peers=not args.smoke)
+    ok = all(v for r in rows for k, v in r.items() if k.endswith("_agrees"))
     print(f"distributions agree: {ok}")
     return 0 if ok else 1
 

@@ -147,29 +147,13 @@ def killteam_cases(smoke: bool) -> list[Case]:
 
 
 def onepage_cases() -> list[Case]:
+    """``benchmarks/bench_onepage.py``'s cases (icepool peers when icepool is installed)."""
+    import dataclasses
+
     import bench_onepage
 
-    def models_left_ice() -> list[float]:
-        die = bench_onepage.icepool_shooting()
-        den = die.denominator()
-        return [die.quantity(k) / den for k in range(die.max_outcome() + 1)]
-
-    def shoot() -> list[float]:
-        return calculate(bench_onepage.SHOOT)["models_left"].pmf_from_zero()
-
-    def melee_ice() -> list[float]:
-        die = bench_onepage.icepool_melee()
-        den = die.denominator()
-        return [sum(q for (x, _), q in die.items() if x == w) / den for w in (0, 1, 2)]
-
-    def melee() -> list[float]:
-        return calculate(bench_onepage.MELEE)["winner"].pmf_from_zero()
-
-    peers = _with_icepool
-    return [
-        Case("onepage shooting, 20 models vs 10 + Tough(3) hero", shoot, peers(models_left_ice), agree=close),
-        Case("onepage melee, Tough(3) heroes, morale", melee, peers(melee_ice), agree=close),
-    ]
+    has_icepool = bool(_with_icepool(None))
+    return [c if has_icepool else dataclasses.replace(c, peers={}) for c in bench_onepage.cases()]
 
 
 def crusade_cases() -> list[Case]:

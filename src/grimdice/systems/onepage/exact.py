@@ -13,6 +13,8 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+import numpy as np
+
 from grimdice.dice import Dist, Joint
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.attack import Fire, Picks
@@ -513,13 +515,23 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
             states.append(s_)
         return i
 
-    def outs(st: Strike | None, joint: bool) -> list[tuple[int, int, int, float]]:
-        """(wounds, state id, hits, p) of a strike (hits 0 unless carried jointly)."""
+    arr_cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+    none = (np.zeros(1, np.int64), np.full(1, -1, np.int64), np.zeros(1, np.int64), np.ones(1))
+
+    def arrs(st: Strike | None, joint: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(wounds, target state id, hits, p) arrays of a strike's outcomes (hits 0 unless carried
+        jointly); no strike: the target unchanged (state id -1)."""
         if st is None:
-            return [(0, -1, 0, 1.0)]
-        if joint:
-            return [(w, iid(s_), h, p) for (w, s_, h), p in st.outcomes.items()]
-        return [(w, iid(s_), 0, p) for (w, s_), p in st.outcomes.items()]
+            return none
+        key = id(st)  # strikes stay alive in ``cache``
+        if key not in arr_cache:
+            if joint:
+                rows = [(w, iid(s_), h, p) for (w, s_, h), p in st.outcomes.items()]
+            else:
+                rows = [(w, iid(s_), 0, p) for (w, s_), p in st.outcomes.items()]
+            w_, s_, h_, p_ = zip(*rows, strict=True)
+            arr_cache[key] = (np.array(w_), np.array(s_), np.array(h_), np.array(p_, dtype=float))
+        return arr_cache[key]
 
     def morale(side: int, i: int) -> list[tuple[int, float]]:
         key = (side, i)
@@ -528,22 +540,25 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
             morale_cache[key] = [(iid(s2), q) for s2, q in loser_morale(unit, states[i]) if q > 0]
         return morale_cache[key]
 
-    def settle(wa: int, wd: int, ia: int, i_d: int, p: float) -> None:
+    def settle(ia: int, i_d: int, win: int, p: float) -> None:
         """ "If a unit has caused more wounds than the other, then that unit counts as the winner. The
         opposing unit counts as the loser, and must then take a morale test." """
-        wounds_a[wa] += p
-        wounds_d[wd] += p
-        if wa > wd:
+        if win == 1:
             for j, q in morale(1, i_d):
                 k = (ia, j, 1)
                 fin[k] = fin.get(k, 0.0) + p * q
-        elif wd > wa:
+        elif win == 2:
             for j, q in morale(0, ia):
                 k = (j, i_d, 2)
                 fin[k] = fin.get(k, 0.0) + p * q
         else:
             k = (ia, i_d, 0)
             fin[k] = fin.get(k, 0.0) + p
+
+    def add_counts(acc: dict[int, float], values: np.ndarray, p: np.ndarray) -> None:
+        for k, q in enumerate(np.bincount(values, weights=p)):
+            if q > 0:
+                acc[k] += float(q)
 
     isa, isd = iid(sa), iid(sd)
     for a_fail in (False, True):
@@ -558,41 +573,71 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
             order_p[Timing.label(ta, td)] += p0
             tiers = sorted(ta | td, reverse=True)
             ja, jd = len(ta) > 1, len(td) > 1  # hits carried jointly across tiers
-            # {(attacker wounds, defender wounds, attacker state, defender state, A hits, D hits): p}
-            table: dict[tuple[int, int, int, int, int, int], float] = {(0, 0, isa, isd, 0, 0): p0}
-            for t in tiers:
+            # the outcomes as columns: attacker wounds, defender wounds, attacker state, defender
+            # state, attacker hits, defender hits, probability
+            one = np.zeros(1, np.int64)
+            cols = [one, one, one + isa, one + isd, one, one, np.full(1, p0)]
+            for n_t, t in enumerate(tiers):
                 a_back = any(x < t for x in ta)
                 d_back = any(x < t for x in td)
-                nxt: dict[tuple[int, int, int, int, int, int], float] = defaultdict(float)
-                for (wa, wd, ia, i_d, ha, hd), p in table.items():
-                    s_a, s_d = states[ia], states[i_d]
+                wa, wd, ia, i_d, ha, hd, p = cols
+                pair = ia * (1 << 32) + i_d
+                parts: list[list[np.ndarray]] = []
+                for u in np.unique(pair):
+                    m = pair == u
+                    ia0, id0 = int(u >> 32), int(u & 0xFFFFFFFF)
+                    s_a, s_d = states[ia0], states[id0]
                     live = not s_a.destroyed and not s_d.destroyed
                     ra = hit("a", timing, t, s_a, s_d, d_back, ja) if live and t in ta else None
                     rd = hit("d", timing, t, s_d, s_a, a_back, jd) if live and t in td else None
-                    if ra is not None and rd is not None and len(ra.outcomes) * len(rd.outcomes) > MAX_PAIRS:
+                    w1, j1, h1, p1 = arrs(ra, ja)
+                    w2, j2, h2, p2 = arrs(rd, jd)
+                    rows = int(m.sum())
+                    if rows * p1.size * p2.size > MAX_PAIRS:
                         raise ScenarioError("attacker", TOO_BIG)
+                    psum = float(p[m].sum())
                     if t in ta and not ja:
-                        mix(hits_a, ra.hits if ra is not None else Dist.constant(0), p)
+                        mix(hits_a, ra.hits if ra is not None else Dist.constant(0), psum)
                     if t in td and not jd:
-                        mix(hits_d, rd.hits if rd is not None else Dist.constant(0), p)
-                    od = outs(rd, jd)
-                    for w1, j_d, h1, p1 in outs(ra, ja):
-                        j_d = i_d if j_d < 0 else j_d
-                        for w2, j_a, h2, p2 in od:
-                            nxt[(wa + w1, wd + w2, ia if j_a < 0 else j_a, j_d, ha + h1, hd + h2)] += (
-                                p * p1 * p2
-                            )
-                table = nxt
-            for (wa, wd, ia, i_d, ha, hd), p in table.items():
-                if ja:
-                    hits_a[ha] += p
-                if jd:
-                    hits_d[hd] += p
-                if not ta:
-                    hits_a[0] += p
-                if not td:
-                    hits_d[0] += p
-                settle(wa, wd, ia, i_d, p)
+                        mix(hits_d, rd.hits if rd is not None else Dist.constant(0), psum)
+                    shape = (rows, p1.size, p2.size)
+
+                    def grid(
+                        base: np.ndarray, x1: np.ndarray, x2: np.ndarray, shape: tuple = shape
+                    ) -> np.ndarray:
+                        return np.broadcast_to(
+                            base[:, None, None] + x1[None, :, None] + x2[None, None, :], shape
+                        ).ravel()
+
+                    z1, z2 = np.zeros_like(w1), np.zeros_like(w2)
+                    parts.append(
+                        [
+                            grid(wa[m], w1, z2),
+                            grid(wd[m], z1, w2),
+                            grid(np.zeros(rows, np.int64), z1, np.where(j2 < 0, ia0, j2)),
+                            grid(np.zeros(rows, np.int64), np.where(j1 < 0, id0, j1), z2),
+                            grid(ha[m], h1, z2),
+                            grid(hd[m], z1, h2),
+                            (p[m][:, None, None] * p1[None, :, None] * p2[None, None, :]).ravel(),
+                        ]
+                    )
+                cols = [np.concatenate(x) for x in zip(*parts, strict=True)]
+                if n_t < len(tiers) - 1 and cols[0].size > 1000:
+                    keys, inv = np.unique(np.stack(cols[:6]), axis=1, return_inverse=True)
+                    cols = [*keys, np.bincount(inv.reshape(-1), weights=cols[6])]
+            wa, wd, ia, i_d, ha, hd, p = cols
+            add_counts(wounds_a, wa, p)
+            add_counts(wounds_d, wd, p)
+            for acc, hh, joint, any_ in ((hits_a, ha, ja, ta), (hits_d, hd, jd, td)):
+                if joint or not any_:
+                    add_counts(acc, hh, p)
+            win = np.where(wa > wd, 1, np.where(wd > wa, 2, 0))
+            n_states = len(states)
+            code = (ia * n_states + i_d) * 3 + win
+            uniq, inv = np.unique(code, return_inverse=True)
+            for cd_, q in zip(uniq.tolist(), np.bincount(inv.reshape(-1), weights=p).tolist(), strict=True):
+                rest, w_ = divmod(cd_, 3)
+                settle(rest // n_states, rest % n_states, w_, q)
     return Melee(
         fin,
         Dist.from_mapping(hits_a),
