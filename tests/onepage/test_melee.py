@@ -124,3 +124,18 @@ def test_absurd_melee_is_refused_with_a_clear_error() -> None:
     }
     with pytest.raises(ScenarioError, match="use --simulate"):
         calculate(scenario("melee", big, big))
+
+
+def test_rending_in_melee_is_a_marked_reading() -> None:
+    # Rending: "Whenever a unit firing a weapon with this special rule hits on a roll of 6 it causes one
+    # automatic wound" - "firing": grimdice applies it to melee weapons too and says so.
+    a = {**ONE, "quality": 4, "equipment": ["Claw (A1, Rending)"]}
+    d = {**TARGET, "quality": 2}
+    r = calculate(scenario("melee", a, d))
+    assert any("rending" in n for n in r.notes)
+    # claw: hit on 4+; a 6 wounds automatically (1/6), a 4-5 wounds if the Q2 block fails (2/6 x 1/6);
+    # the assault bonus attack carries no rule: 3/6 x 1/6
+    claw, bonus = F(1, 6) + F(2, 6) * F(1, 6), F(3, 6) * F(1, 6)
+    assert close(r["attacker_wounds"].mean(), claw + bonus)
+    plain = calculate(scenario("melee", ONE, TARGET))
+    assert not any("rending" in n for n in plain.notes)

@@ -84,3 +84,21 @@ def test_dangerous_terrain() -> None:
     # "roll one die for each model ... For each 1 you roll the unit takes one automatic hit."
     d = dangerous_terrain_hits(3)
     assert d[0] == pytest.approx(float(F(5, 6) ** 3)) and d[3] == pytest.approx(float(F(1, 6) ** 3))
+
+
+def test_disembark() -> None:
+    # Transport(X): "embarked units may use a Walk action to disembark"; Furious: "they may use an
+    # Assault action at Walk distance to disembark from transports".
+    import pytest
+
+    from grimdice.errors import RuleError
+    from grimdice.systems.onepage.movement import disembark_distance
+    from tests.onepage.helpers import unit
+
+    plain, furious = unit("Guard"), unit("Boyz", rules=["Furious"])
+    assert disembark_distance(plain, "walk") == 6.0
+    assert disembark_distance(furious, "assault") == 6.0
+    assert disembark_distance(unit("Bikers", rules=["Fast", "Furious"]), "assault") == 9.0
+    for who, action in ((plain, "assault"), (plain, "run"), (furious, "run")):
+        with pytest.raises(RuleError, match="cannot disembark"):
+            disembark_distance(who, action)

@@ -285,6 +285,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         keys.append("strike_tiers")
     if any(w.x for w in melee_weapons):
         keys.append("x_rule")
+    # Rending/Linked say "firing": their use in melee is a reading
+    keys += [r for r in ("rending", "linked") if any(w.has(r) for w in melee_weapons)]
     if any(u.kind in ("vehicle", "walker") for u in (a, d)):
         keys.append("vehicle_table")
     if a.has("furious"):

@@ -94,6 +94,20 @@ def can_embark(transport: Unit, passengers: Sequence[Unit]) -> None:
         raise RuleError(f"{n} models exceed {transport.name}'s Transport({cap})")
 
 
+#: Transport(X): "any surviving models must be placed within 6" of the transport"
+SURVIVORS_WITHIN = 6.0
+
+
+def disembark_distance(unit: Unit, action: str) -> float:
+    """How far an embarked unit moves when it disembarks with ``action``. Transport(X): "embarked units
+    may use a Walk action to disembark"; Furious: "they may use an Assault action at Walk distance to
+    disembark from transports". Other actions cannot disembark (:class:`RuleError`)."""
+    if action == "walk" or (action == "assault" and unit.has("furious")):
+        return move_distance(unit, "walk")
+    allowed = "walk, or assault with Furious" if not unit.has("furious") else "walk, assault"
+    raise RuleError(f"{unit.name} cannot disembark with a {action} action; allowed: {allowed}")
+
+
 def transport_destroyed_hits() -> Dist:
     """ "If an Infantry unit is within a transport when it is destroyed, then the unit takes D6
     automatic hits"."""
