@@ -46,18 +46,23 @@ def test_shooting_brute_force_every_die() -> None:
     assert abs(r["pinned"][1] - float(pinned / n)) < 1e-12
 
 
-def test_melee_against_icepool() -> None:
-    # 2 models (Q4, Hand Weapon: 2 attacks + 1 assault bonus each) assault 1 Tough(3) model (Q5, Hand
-    # Weapon). Strikes are simultaneous; the loser tests morale (Q) and is Pinned or Routs.
+def small_melee():  # type: ignore[no-untyped-def]
+    """2 models (Q4, Hand Weapon: 2 attacks + 1 assault bonus each) assault 1 Tough(3) model (Q5,
+    Hand Weapon): grimdice's result and icepool's laws of each side's wounds."""
     sc = scenario(
         "melee",
         {"name": "A", "size": 2, "quality": 4, "equipment": ["Hand Weapon"]},
         {"name": "D", "quality": 5, "equipment": ["Hand Weapon"], "special_rules": ["Tough(3)"]},
     )
-    r = calculate(sc)
     a_hit = icepool.map(lambda h, b: int(h >= 4 and b < 5), icepool.d6, icepool.d6)
     d_hit = icepool.map(lambda h, b: int(h >= 5 and b < 4), icepool.d6, icepool.d6)
-    wa, wd = 6 @ a_hit, 2 @ d_hit
+    return calculate(sc), 6 @ a_hit, 2 @ d_hit
+
+
+def test_melee_against_icepool() -> None:
+    # 2 models (Q4, Hand Weapon: 2 attacks + 1 assault bonus each) assault 1 Tough(3) model (Q5, Hand
+    # Weapon). Strikes are simultaneous; the loser tests morale (Q) and is Pinned or Routs.
+    r, wa, wd = small_melee()
 
     def outcome(x: int, y: int, morale: int) -> tuple[int, int, int]:
         d_alive = 0 if x >= 3 else 1
@@ -90,21 +95,14 @@ def test_routed_models_count_as_removed_against_icepool() -> None:
     # Routed Units: "The unit is removed from play as a casualty." The same melee as above: the
     # attacker's 2 models are all removed when it routs (models_destroyed counts them, as the game
     # does), and models_routed counts those that left by the rout.
-    sc = scenario(
-        "melee",
-        {"name": "A", "size": 2, "quality": 4, "equipment": ["Hand Weapon"]},
-        {"name": "D", "quality": 5, "equipment": ["Hand Weapon"], "special_rules": ["Tough(3)"]},
-    )
-    r = calculate(sc)
-    a_hit = icepool.map(lambda h, b: int(h >= 4 and b < 5), icepool.d6, icepool.d6)
-    d_hit = icepool.map(lambda h, b: int(h >= 5 and b < 4), icepool.d6, icepool.d6)
+    r, wa, wd = small_melee()
 
     def removed(x: int, y: int, morale: int) -> int:
         a_alive = max(0, 2 - y)
         routs = y > x and a_alive and morale < 4 and not 2 * a_alive > 2
         return 10 * (2 if routs else 2 - a_alive) + (a_alive if routs else 0)
 
-    law = icepool.map(removed, 6 @ a_hit, 2 @ d_hit, icepool.d6)
+    law = icepool.map(removed, wa, wd, icepool.d6)
     tot = law.denominator()
     for k in range(3):
         want = sum(q for v, q in law.items() if v // 10 == k) / tot

@@ -255,9 +255,9 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
                 extra["casualty_order"] = orders
                 extra["casualty_objective"] = removal(d, a, c, assaulting=False, strike_back=False).objective
         else:
-            from grimdice.systems.onepage.simulate import simulate_shooting
+            from grimdice.systems.onepage.simulate import simulate_targets
 
-            hits, comps = simulate_shooting(a, sa, d, sd, c, options, fires)
+            hits, comps = simulate_targets(a, sa, [(d, sd, c, fires)], options)[0][0]
             law_of = sampled_laws(d, comps, extra)
         return shooting_result(d, sd, hits, law_of, extra, keys, sc, options)
     keys.append("who_strikes")

@@ -24,7 +24,6 @@ from grimdice.systems.onepage.attack import (
     melee_fire,
     odds,
     removal,
-    shooting_fire,
 )
 from grimdice.systems.onepage.rolls import ARMORED_IGNORES, damage_result
 from grimdice.systems.onepage.units import (
@@ -173,22 +172,6 @@ def vehicle_sim(
 def _table(tally: Any, name: str, f: Callable[[int], Any] = int) -> dict:
     d: Dist = tally.dist(name)
     return {f(k): p for k, p in d.to_dict().items() if p > 0}
-
-
-def simulate_shooting(
-    a: Unit,
-    sa: UnitState,
-    d: Unit,
-    sd: UnitState,
-    c: Any,
-    options: RunOptions,
-    fires: list[Fire] | None = None,
-) -> tuple[Dist, list[dict]]:
-    """Sampled shooting; ``fires``: the shooter's plan (default: the greedy :func:`shooting_fire`)."""
-    if fires is None:
-        fires = shooting_fire(a, sa, d, c)
-    per, _ = simulate_targets(a, sa, [(d, sd, c, fires)], options)
-    return per[0]
 
 
 def simulate_targets(
