@@ -129,7 +129,8 @@ def casting(sc: Scenario, options: RunOptions) -> Result:
 
     d, sd = hazard_unit(sc)
     psy = next((g for g in d.groups if g.hero), None)
-    rules = unit_rules(sc.defender_hero if psy is not None else sc.defender, "defender")
+    spec = sc.defender_hero if psy is not None and sc.defender_hero is not None else sc.defender
+    rules = unit_rules(spec, "defender")
     if not rules.get("psyker"):
         field = "defender_hero" if psy is not None else "defender"
         raise ScenarioError(f"{field}.special_rules", "attack: psyker needs a Psyker(X) unit")

@@ -344,12 +344,12 @@ def best_targets(
                 i, f = max(opts, key=lambda o: worth(o[0], [o[1]]))
                 per[i].append(f)
             cands = [per]
-    best, best_key = cands[0], total(cands[0])
-    for plan in cands[1:]:
-        k = total(plan)
-        if _better(k, best_key):
-            best, best_key = plan, k
-    return [merge(f) for f in best], len(cands), split
+    chosen, chosen_key = cands[0], total(cands[0])
+    for cand in cands[1:]:
+        cand_key = total(cand)
+        if _better(cand_key, chosen_key):
+            chosen, chosen_key = cand, cand_key
+    return [merge(f) for f in chosen], len(cands), split
 
 
 def shooting_table(

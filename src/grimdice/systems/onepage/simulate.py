@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -174,6 +175,11 @@ def _table(tally: Any, name: str, f: Callable[[int], Any] = int) -> dict:
     return {f(k): p for k, p in d.to_dict().items() if p > 0}
 
 
+def _fixed(fires: list[Fire], _state: UnitState) -> list[Fire]:
+    """The same fires whatever the shooter's state (a shooting plan)."""
+    return fires
+
+
 def simulate_targets(
     a: Unit, sa: UnitState, targets: list[tuple[Unit, UnitState, Any, list[Fire]]], options: RunOptions
 ) -> tuple[list[tuple[Dist, list[dict]]], dict[str, Dist]]:
@@ -187,7 +193,7 @@ def simulate_targets(
         out: dict[str, np.ndarray] = {k: np.zeros(size, dtype=np.int64) for k in ("hits", "wounds", "killed")}
         for i, ((d, sd, c, fires), rem) in enumerate(zip(targets, rems, strict=True)):
             hits, tot, codes = strike_sim(
-                sampler, lambda s, f=fires: f, a, att, d, sd, facing=c.facing, removal=rem
+                sampler, partial(_fixed, fires), a, att, d, sd, facing=c.facing, removal=rem
             )
             codes, tested = half_killed_sim(sampler, d, sd.models, codes)
             out.update({f"hits{i}": hits, f"wounds{i}": tot, f"state{i}": codes, f"tested{i}": tested})
@@ -203,7 +209,7 @@ def simulate_targets(
             t.dist(f"hits{i}"),
             [
                 _table(t, f"wounds{i}"),
-                _table(t, f"state{i}", lambda k, d=d: decode(d, k)),
+                _table(t, f"state{i}", partial(decode, d)),
                 _table(t, f"tested{i}"),
             ],
         )
