@@ -96,6 +96,35 @@ def test_target_conditions_override_the_scenarios() -> None:
     assert list(r.to_json()["fired"]) == ["Left"] and close(r["models_destroyed"][2], P * P)
 
 
+def test_a_target_with_a_joined_hero() -> None:
+    # the second target has a joined Tough(3) hero (30 pts): a lone wound there goes on the hero (the
+    # defender keeps all its points: "you must either accumulate wounds on the unit with this special
+    # rule first ... or remove regular models"), so the one shot (Walk: one weapon) goes to Left
+    sc = scenario(
+        "shooting",
+        {**GUNNER, "special_rules": []},
+        one("Left", 10),
+        other_targets=[
+            {
+                "unit": one("Right", 10),
+                "hero": {"name": "Boss", "quality": 6, "special_rules": ["Hero", "Tough(3)"], "cost": 30},
+            }
+        ],
+    )
+    r = calculate(sc)
+    assert any("joined_rules" in n for n in r.notes)
+    assert list(r.to_json()["fired"]) == ["Left"] and close(r["models_destroyed"][1], P)
+    bad = {
+        **sc,
+        "other_targets": [
+            {**sc["other_targets"][0], "hero": {**sc["other_targets"][0]["hero"], "quality": 4}}
+        ],
+    }
+    with pytest.raises(ScenarioError) as e:
+        calculate(bad)
+    assert e.value.field == "other_targets.0.hero.joins"
+
+
 def test_bad_targets() -> None:
     with pytest.raises(ScenarioError):
         calculate(scenario("shooting", GUNNER, one("A", 1), other_targets=[{"unit": one("A", 1)}]))

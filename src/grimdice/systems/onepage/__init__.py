@@ -169,7 +169,8 @@ def several_targets(sc: Scenario, options: RunOptions) -> Result:
     a, sa, _, _ = scenario_units(sc)
     targets = scenario_targets(sc)
     plan, n_plans, split = best_targets(a, sa, targets)
-    keys: list[str] = ["joined_rules"] if sc.attacker_hero is not None else []
+    heroes = [sc.attacker_hero, sc.defender_hero, *(t.hero for t in sc.other_targets)]
+    keys: list[str] = ["joined_rules"] if any(h is not None for h in heroes) else []
     if n_plans > 1:
         keys.append("one_weapon")
     extra: dict[str, Any] = {
