@@ -75,6 +75,7 @@ def layout_for(att_hits: int, def_hits: int, max_damage: int) -> Layout:
             "att_reroll": 3,
             "def_reroll": 3,
             "pull_back": 2,
+            "throw": 3,  # IX THROW instead of damage: 1 by the attacker, 2 by the defender
             "tie": 2,
             "big_kill": 2,
         }

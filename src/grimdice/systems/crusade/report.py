@@ -101,6 +101,8 @@ def build_result(
                 zip(("none", "own", "opponent"), map(float, part("def_reroll")), strict=True)
             ),
             "attacker_pulls_back": float(part("pull_back")[1]),
+            "attacker_throws": float(part("throw")[1]),  # IX THROW instead of doing damage
+            "defender_throws": float(part("throw")[2]),
             "stun_plus_wound": "kill",
         }
         out["p_tie"] = float(part("tie")[1])

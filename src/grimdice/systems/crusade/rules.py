@@ -223,7 +223,11 @@ RULES = RuleTable(
             aliases=("POISON",),
         ),
         _r(
-            "THROW", F, M, 'on a melee tie, or instead of damage: opponent thrown 1" as knockback', "IX THROW"
+            "THROW",
+            F,
+            M,
+            'on a melee tie, or instead of damage (either side): a smaller or equal opponent thrown 1" as KB',
+            "IX THROW",
         ),
         # abilities (IX)
         _r(
@@ -265,8 +269,8 @@ RULES = RuleTable(
         ),
         _r("GRAPPLE", F, M, "both use base melee dice only; anyone may parry", "IX GRAPPLE"),
         _r("FRENZY", F, M, "no awkward melee while wounded", "IX FRENZY"),
-        _r("HEAVY", F, M, "ignores knockback", "IX HEAVY"),
-        _r("BIG", F, M, "ignores knockback; counts as heavy", "IX BIG"),
+        _r("HEAVY", F, M, "ignores knockback unless meleed by an equal or larger model", "IX HEAVY, VIII KB"),
+        _r("BIG", F, M, "as HEAVY (counts as heavy); larger than heavy", "IX BIG, VIII KB"),
         _r("SMALL", F, M, "always has front cover", "IX SMALL"),
         _r("SNIPER", F, M, "no range penalty if the firer did not move", "IX SNIPER"),
         _r("JINK", F, M, "may re-roll 1 enemy die when fired upon", "IX JINK"),

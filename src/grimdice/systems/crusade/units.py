@@ -76,9 +76,22 @@ def fighter(m: Model, where: str) -> Fighter:
         force_field=bool(fx.get("force_field")),
         swarm=bool(fx.get("swarm")),
         fly=bool(fx.get("fly")),
+        size=size_of(m.kind, fx),
     )
     melee = None if m.melee is None else parse_pool(m.melee, f"{where}.melee", allow_empty=True)
     return Fighter(m.name, m.kind, m.armour, body, (CODE[m.condition], hits_left), melee, fx, tuple(arms))
+
+
+def size_of(kind: str, fx: dict[str, Any]) -> int:
+    """V CARRYING: "Size range: SMALL < normal models < HEAVY < BIG and Light Vehicles < VEHICLES"
+    as 0 .. 4 (IX: "Big models also count as HEAVY")."""
+    if kind == "vehicle":
+        return 4
+    if fx.get("big"):
+        return 3
+    if fx.get("heavy"):
+        return 2
+    return 0 if fx.get("small") else 1
 
 
 def chosen_arms(sc: Scenario, att: Fighter, kinds: tuple[str, ...]) -> tuple[Arm, ...]:
@@ -100,4 +113,4 @@ def chosen_arms(sc: Scenario, att: Fighter, kinds: tuple[str, ...]) -> tuple[Arm
     return tuple(out)
 
 
-__all__ = ["Arm", "Fighter", "chosen_arms", "fighter"]
+__all__ = ["Arm", "Fighter", "chosen_arms", "fighter", "size_of"]
