@@ -320,6 +320,14 @@ RULES = RuleTable(
     ],
     readings=[
         Reading(
+            "explode_radius",
+            "who an EXPLODE fail's attack hits",
+            "rules-crusade VIII EXPLODE",
+            "the weapon's dice at range 0 against the bearer and each listed model within the radius "
+            '(SFT 1", FT 2", HFT 3", else the weapon\'s AREA X, else the bearer only), each with its own '
+            "armour and cover; each model's result is reported apart, on its state before the attack",
+        ),
+        Reading(
             "multi_hit",
             "damage on a target with H hits left",
             "rules-crusade III",

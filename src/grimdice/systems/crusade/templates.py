@@ -28,6 +28,7 @@ from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import FF_FACES, Attack, each_target, shooting
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
+from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import fail_report
 from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, summary
@@ -254,7 +255,7 @@ def _result(
     if split_choice:
         extra["split"] = {str(t): list(s) for t, s in sorted(split_choice.items())}
     notes = list(dict.fromkeys(n for a in atks for n in a.notes))
-    return Result(
+    res = Result(
         "crusade",
         method,
         stages,
@@ -265,6 +266,7 @@ def _result(
         title=sc.title,
         notes=notes,
     )
+    return with_explosions(sc, res, atks[0].arms)  # VIII EXPLODE: on any failed roll
 
 
 def _play_rerolls(rng, act, phases, kinds, faces, tot, high, failed) -> None:

@@ -11,6 +11,9 @@ from grimdice.systems.crusade.profiles import Model, Scenario
 from grimdice.systems.crusade.rolls import Pool, parse_pool
 from grimdice.systems.crusade.rules import FAILS, GRAZES, RULES
 
+#: VIII EXPLODE: "SFT=1"A, FT=2"A, HFT=3"A" (the flamer templates' explosion radii, inches)
+TEMPLATES = {"SFT": 1, "FT": 2, "HFT": 3}
+
 # the graze codes as the rule table's fields
 _GRAZE_FIELD = {"stun": "stun", "wound": "wound", "ko": "ko", "kill": "kill"}
 
@@ -23,6 +26,7 @@ class Arm:
     pool: Pool
     kind: str
     fx: dict[str, Any]
+    template: str = ""  # VIII: the flamer template's code as written (SFT, FT, HFT), if any
 
     @property
     def grazes(self) -> frozenset[str]:
@@ -55,7 +59,10 @@ def fighter(m: Model, where: str) -> Fighter:
     arms = []
     for i, w in enumerate(m.weapons):
         wfx = RULES.parse(w.effects, f"{where}.weapons.{i}.effects")
-        arms.append(Arm(w.name, parse_pool(w.dice, f"{where}.weapons.{i}.dice"), w.kind, wfx))
+        template = next(
+            (str(e).strip().upper() for e in w.effects if str(e).strip().upper() in TEMPLATES), ""
+        )
+        arms.append(Arm(w.name, parse_pool(w.dice, f"{where}.weapons.{i}.dice"), w.kind, wfx, template))
     for i, a in enumerate(arms):
         if fx.get("stupid") or (fx.get("animal") and a.kind != "spiky"):
             who = (
