@@ -328,6 +328,14 @@ RULES = RuleTable(
             "armour and cover; each model's result is reported apart, on its state before the attack",
         ),
         Reading(
+            "shots_in_turn",
+            "re-rolls over the several rolls of a flamer template or RAPID FIRE",
+            "rules-crusade VIII FLAMER TEMPLATE, RAPID FIRE, REROLL; IX JINK",
+            "the rolls are made and resolved in turn (targets in the order listed; RAPID FIRE at one target: "
+            "the second shot on the state the first left); after each roll the attacker may spend his one "
+            "re-roll a turn on one of its dice, then the target shot at its one jink; either may be kept",
+        ),
+        Reading(
             "multi_hit",
             "damage on a target with H hits left",
             "rules-crusade III",
