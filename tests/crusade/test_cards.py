@@ -17,9 +17,9 @@ from grimdice.systems.crusade.cards import (
     discarded_on_death,
     range_penalty,
 )
+from tests.crusade.helpers import FACES
 
-RED = (0, 0, 0, 1, 2, 3)
-WHITE = (0, 0, 0, 0, 1, 2)
+RED, WHITE = FACES["R"], FACES["W"]
 
 
 def test_every_card_the_text_names_is_listed_with_its_range_rule():

@@ -14,21 +14,14 @@ import pytest
 
 from grimdice.systems.crusade import calculate
 from tests.agreement import assert_agree
-from tests.crusade.helpers import close, gun, model
+from tests.crusade.helpers import FACES, best, close, model
+from tests.crusade.helpers import many as _many
 
-FACES = {"W": (0, 0, 0, 0, 1, 2), "R": (0, 0, 0, 1, 2, 3)}
 TOP = {"W": 2, "R": 3}
 
 
 def many(dice, codes, targets, **kw):
-    sc = {
-        "system": "crusade",
-        "attacker": model(name="firer", weapons=[gun(dice, ["W", *codes])]),
-        "defender": model(),
-        "targets": targets,
-    }
-    sc.update(kw)
-    return sc
+    return _many(dice, codes, targets, graze="W", **kw)
 
 
 def test_flamer_reroll_at_one_target_by_hand():
@@ -59,19 +52,6 @@ def brute(kinds, armours, shots, own, jinkers):
 
     def tkey(i):
         return lambda v: (-v[3 * i], -v[3 * i + 1], -v[3 * i + 2])
-
-    def better(a, b):
-        for x, y in zip(a, b, strict=True):
-            if abs(x - y) > 1e-12:
-                return x > y
-        return False
-
-    def best(opts, key):
-        out = opts[0]
-        for v in opts[1:]:
-            if better(key(v), key(out)):
-                out = v
-        return out
 
     def add(a, b, q=1.0):
         return tuple(x + q * y for x, y in zip(a, b, strict=True))

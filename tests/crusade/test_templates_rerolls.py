@@ -9,21 +9,10 @@ from functools import cache
 
 from grimdice.systems.crusade import calculate
 from tests.agreement import assert_agree
-from tests.crusade.helpers import close, gun, model
+from tests.crusade.helpers import close, many, model
 
 W = (0, 0, 0, 0, 1, 2)
 R = (0, 0, 0, 1, 2, 3)
-
-
-def many(dice, codes, targets, **kw):
-    sc = {
-        "system": "crusade",
-        "attacker": model(name="firer", weapons=[gun(dice, ["S", *codes])]),
-        "defender": model(),
-        "targets": targets,
-    }
-    sc.update(kw)
-    return sc
 
 
 def _state(res, name):

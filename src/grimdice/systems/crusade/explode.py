@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from grimdice.dice.dist import Dist
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import FF_FACES, shooting
-from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
+from grimdice.systems.crusade.damage import KILLED, State
 from grimdice.systems.crusade.profiles import Model, Scenario
+from grimdice.systems.crusade.report import model_result
 from grimdice.systems.crusade.rolls import total_law
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.units import TEMPLATES, Arm, fighter
@@ -93,30 +93,9 @@ def explosions(sc: Scenario, arms: tuple[Arm, ...], p_fail: float, method: str) 
                 hit = {((KILLED, 0), dmg): p for (_, dmg), p in hit.items()}  # VIII: Bad Guys are killed
             for key, p in hit.items():
                 law[key] += each * p
-        cond: dict[int, float] = defaultdict(float)
-        dmg: dict[int, float] = defaultdict(float)
-        hits: dict[int, float] = defaultdict(float)
-        for ((c, h), d), p in law.items():
-            cond[c] += p
-            dmg[d] += p
-            hits[h] += p
         name = f"explosion: {model.name}" + (" (bearer)" if is_bearer else "")
-        out[name] = Result(
-            "crusade",
-            method,
-            {
-                "damage": Dist.from_mapping(dict(dmg), normalize=True),
-                "models_destroyed": Dist.from_mapping({0: 1 - cond[KILLED], 1: cond[KILLED]}, normalize=True),
-                "condition": Dist.from_mapping(dict(cond), normalize=True),
-                "hits_left": Dist.from_mapping(dict(hits), normalize=True),
-            },
-            extra={
-                "end_state": {c: float(cond[i]) for i, c in enumerate(CONDITIONS)},
-                "distance": dist,
-                "in_radius": {a.name: is_bearer or dist <= radius(a) for a in boom},
-            },
-            notes=[RULES.note("explode_radius")],
-        )
+        extra = {"distance": dist, "in_radius": {a.name: is_bearer or dist <= radius(a) for a in boom}}
+        out[name] = model_result(law, method, extra, notes=[RULES.note("explode_radius")])
     return out
 
 

@@ -31,7 +31,7 @@ from grimdice.systems.crusade.attack import FF_FACES, Attack, each_target, shoot
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
 from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import fail_report
+from grimdice.systems.crusade.report import fail_report, model_result
 from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, summary
 from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, roll_pool
 from grimdice.systems.crusade.rules import RULES
@@ -228,26 +228,10 @@ def _result(
     }
     targets = {}
     for i, (a, law) in enumerate(zip(atks, per, strict=True)):
-        cond: defaultdict[int, float] = defaultdict(float)
-        dmg: defaultdict[int, float] = defaultdict(float)
-        hits: defaultdict[int, float] = defaultdict(float)
-        for (s, d), p in (law or {((0, 0), 0): 1.0}).items():  # Monte Carlo fills the stages after
-            cond[s[0]] += p
-            dmg[d] += p
-            hits[s[1]] += p
         name = f"{i}: {sc.targets[i].name}"
-        targets[name] = Result(
-            "crusade",
-            method,
-            {
-                "damage": Dist.from_mapping(dict(dmg), normalize=True),
-                "models_destroyed": Dist.from_mapping({0: 1 - cond[KILLED], 1: cond[KILLED]}, normalize=True),
-                "condition": Dist.from_mapping(dict(cond), normalize=True),
-                "hits_left": Dist.from_mapping(dict(hits), normalize=True),
-            },
-            extra={"end_state": {c: float(cond[j]) for j, c in enumerate(CONDITIONS)}, "resolved": a.info},
-            trials=trials,
-            seed=seed,
+        # Monte Carlo passes no law and fills the stages after
+        targets[name] = model_result(
+            law or {((0, 0), 0): 1.0}, method, {"resolved": a.info}, trials=trials, seed=seed
         )
     p_fail = 1 - float(stages["fail"][0])
     extra = {"mode": mode, "fail_effects": fail_report(p_fail, atks[0].arms, atks[0].att.armour)}
