@@ -19,7 +19,7 @@ of the end of the turn is carried forward under the solved policy, which Monte C
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -31,6 +31,20 @@ from grimdice.systems.crusade.rerolls_many import MAX_WORK, SLOTS, Counts, multi
 from grimdice.systems.crusade.rolls import DICE, Pool
 
 Outcome = Callable[[int, int, State], list[tuple[float, State, int]]]  # (target, total, start) -> law
+
+
+#: (attacker's re-roll left, jinks left, states, damage per target, failed rolls)
+_LawKey = tuple[bool, tuple[bool, ...], tuple[State, ...], tuple[int, ...], int]
+
+
+def _mix(weighted: Iterable[tuple[float, np.ndarray]]) -> np.ndarray:
+    """The probability-weighted sum of value vectors."""
+    it = iter(weighted)
+    p, v = next(it)
+    out = p * v
+    for p, v in it:
+        out = out + p * v
+    return out
 
 
 @dataclass(frozen=True)
@@ -85,7 +99,7 @@ def solve_turn(turn: Turn, outcome: Outcome):
         """Expected [per target: killed, KO+, damage from here] + [fails from here] from roll k on."""
         if k == len(turn.shots):
             return terminal(states)
-        return sum(p * decide(k, rr, jinks, states, c, False, -1)[0] for c, p in start_law.items())
+        return _mix((p, decide(k, rr, jinks, states, c, False, -1)[0]) for c, p in start_law.items())
 
     @cache
     def decide(k, rr, jinks, states, c: Counts, failed: bool, who: int) -> tuple[np.ndarray, int]:
@@ -101,8 +115,8 @@ def solve_turn(turn: Turn, outcome: Outcome):
                 if not c[slot]:
                     continue
                 rr2, jinks2 = (False, jinks) if who < 0 else (rr, (*jinks[:i], False, *jinks[i + 1 :]))
-                v = sum(
-                    p * after(k, rr2, jinks2, states, c2, failed, nxt_who) for c2, p in _rerolled(c, slot)
+                v = _mix(
+                    (p, after(k, rr2, jinks2, states, c2, failed, nxt_who)) for c2, p in _rerolled(c, slot)
                 )
                 key = side_key(who, v, n)
                 if key > best_k:
@@ -129,12 +143,11 @@ def solve_turn(turn: Turn, outcome: Outcome):
 
     # the law of the end of the turn under the solved policy
     used: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    Key = tuple  # (rr, jinks, states, damage, fails)
-    law: dict[Key, float] = {
+    law: dict[_LawKey, float] = {
         (turn.own, tuple(i in turn.jinkers for i in range(n)), turn.starts, (0,) * n, 0): 1.0
     }
     for k, i in enumerate(turn.shots):
-        nxt: dict[Key, float] = defaultdict(float)
+        nxt: dict[_LawKey, float] = defaultdict(float)
         for (rr, jinks, states, dmgs, fails), p0 in law.items():
             for c0, pc in start_law.items():
                 # (counts, failed, rr, jinks, probability) after each side's re-roll

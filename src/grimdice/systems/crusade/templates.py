@@ -401,8 +401,8 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, options: RunOptions) -> 
         ff = DICE["R"].sample(rng, (size, shots))
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):
-            for k in ("cond", "dmg", "hits"):
-                out[f"{k}{i}"] = np.zeros(size, np.int64)
+            for name in ("cond", "dmg", "hits"):
+                out[f"{name}{i}"] = np.zeros(size, np.int64)
         for t in range(size):
             rr, jinks, states = turn.own, tuple(i in turn.jinkers for i in range(n)), list(turn.starts)
             dmgs = [0] * n
