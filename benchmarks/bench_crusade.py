@@ -12,18 +12,23 @@ vectorised trials of ``simulate._trial`` (the solved policy looked up per distin
 trial-by-trial walk of the same policy (written below as the peer), same rolls' law, same number of
 trials, the solution computed once outside the timed region; both must agree in mean damage.
 
-Run: ``python benchmarks/bench_crusade.py`` (``--smoke`` for a quick CI check).
+Both are timed by :mod:`harness` (each callable warmed once outside the timed region, medians of
+the same number of runs, peer / grimdice ratios). Run: ``python benchmarks/bench_crusade.py``
+(``--smoke`` for a quick CI check). The machine may be shared: quote the ratios, not the times.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.contest import _rolls
 from grimdice.systems.crusade.rolls import pool_law
+from harness import Case, close, machine, run_cases
 
 WEAPONS = ["2W+1R", "2W+1R", "1W+1R", "2W", "1R+1", "1W+1R"]
 SCENARIO = {
@@ -122,7 +127,9 @@ def walk_trials(atk, sol, rng, size):
     return damage / size
 
 
-def melee_mc(trials: int, runs: int) -> None:
+def melee_case(trials: int) -> Case:
+    """The vectorised melee Monte Carlo against the trial-by-trial walk, same number of trials,
+    the solution computed once outside the timed region; both agree with the exact mean damage."""
     import numpy as np
 
     from grimdice.systems.crusade.attack import build
@@ -137,44 +144,51 @@ def melee_mc(trials: int, runs: int) -> None:
     atk = build(Scenario.model_validate(MELEE))
     sol = solve(atk.spec)  # outside the timed region
     trial = _trial(atk, sol)
-    exact = calculate(MELEE)["damage"].mean()
-    vec = trial(_S(1), trials)["damage"].mean()
-    walk = walk_trials(atk, sol, np.random.default_rng(1), trials)
-    se = calculate(MELEE)["damage"].std() / trials**0.5
-    assert abs(vec - exact) <= 5 * se and abs(walk - exact) <= 5 * se, (vec, walk, exact)
-    t_v = best_of(lambda: trial(_S(2), trials), runs)
-    t_w = best_of(lambda: walk_trials(atk, sol, np.random.default_rng(2), trials), runs)
-    print(f"melee Monte Carlo, {trials} trials (re-rolls both sides): vectorised {t_v * 1e3:.0f} ms, "
-          f"trial-by-trial walk {t_w * 1e3:.0f} ms, ratio {t_w / t_v:.1f}x (best of {runs})")  # fmt: skip
+    exact = calculate(MELEE)["damage"]
+    se = exact.std() / trials**0.5
+
+    def agree(a: float, b: float) -> bool:
+        return abs(a - exact.mean()) <= 5 * se and abs(b - exact.mean()) <= 5 * se
+
+    return Case(
+        f"crusade melee Monte Carlo, {trials} trials (re-rolls both sides)",
+        lambda: float(trial(_S(2), trials)["damage"].mean()),
+        {"trial-by-trial walk": lambda: walk_trials(atk, sol, np.random.default_rng(2), trials)},
+        agree=agree,
+    )
 
 
-def best_of(fn, runs):
-    best = float("inf")
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
+def combined_fire_case() -> Case:
+    """The exact combined fire against the naive icepool formulation (P(killed), P(fail))."""
+
+    def ours() -> list[float]:
+        res = grimdice_exact()
+        return [res.extra["end_state"]["killed"], res.extra["fail_effects"]["p_fail"]]
+
+    return Case(
+        "crusade combined fire, 6 weapons (13 dice) with fails, exact",
+        ours,
+        {"icepool": lambda: list(icepool_naive())},
+        agree=lambda a, b: close(a, b, atol=1e-12),
+        target_ms=20.0,
+    )
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--smoke", action="store_true", help="one run each, check agreement only")
+    ap.add_argument("--runs", type=int, default=7)
     args = ap.parse_args(argv)
-    res = grimdice_exact()
-    killed, failed = icepool_naive()  # imported and warmed outside the timed region
-    assert abs(res.extra["end_state"]["killed"] - killed) < 1e-12, (res.extra["end_state"], killed)
-    assert abs(res.extra["fail_effects"]["p_fail"] - failed) < 1e-12
-    runs = 1 if args.smoke else 7
-    t_g = best_of(grimdice_exact, runs)
-    t_i = best_of(icepool_naive, runs)
-    print(f"combined fire of 6 weapons (13 dice) with fails, exact: grimdice {t_g * 1e3:.2f} ms, "
-          f"naive icepool {t_i * 1e3:.2f} ms, ratio {t_i / t_g:.1f}x (best of {runs})")  # fmt: skip
-    print(
-        f"P(killed) = {killed:.6f}, P(fail) = {failed:.6f};",
-        f"target < 20 ms: {'ok' if t_g < 0.02 else 'MISSED'}",
-    )
-    melee_mc(2_000 if args.smoke else 20_000, 1 if args.smoke else 3)
+    runs = 1 if args.smoke else args.runs
+    print(f"machine: {machine()}; statistic: median of {runs} runs after a warm-up (benchmarks/harness.py)")
+    cases = [combined_fire_case(), melee_case(2_000 if args.smoke else 20_000)]
+    rows = run_cases(cases, runs)
+    bad = [r["case"] for r in rows if any(k.endswith("_agrees") and not v for k, v in r.items())]
+    fire = rows[0]
+    print(f"target < 20 ms: {'ok' if fire['grimdice_ms'] < 20 else 'MISSED'} ({fire['grimdice_ms']} ms)")
+    if bad:
+        print(f"DISAGREE: {bad}")
+        return 1
     return 0
 
 

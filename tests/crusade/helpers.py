@@ -26,6 +26,18 @@ def shoot(weapons, defender=None, attacker=None, **kw: Any):
     return sc
 
 
+def many(dice: str, codes, targets, graze: str = "S", **kw: Any):
+    """One weapon of ``dice`` with the graze code and ``codes`` fired at ``targets``."""
+    sc = {
+        "system": "crusade",
+        "attacker": model(name="firer", weapons=[gun(dice, [graze, *codes])]),
+        "defender": model(),
+        "targets": targets,
+    }
+    sc.update(kw)
+    return sc
+
+
 def fight(attacker, defender, **kw: Any):
     sc = {"system": "crusade", "action": "melee", "attacker": attacker, "defender": defender}
     sc.update(kw)
@@ -42,3 +54,24 @@ def close(x: float, f: Fraction | float) -> bool:
 
 def end(res, state: str) -> float:
     return res.extra["end_state"][state]
+
+
+#: the dice's faces, written out from the rule text (white 0,0,0,0,1,2; red 0,0,0,1,2,3)
+FACES = {"W": (0, 0, 0, 0, 1, 2), "R": (0, 0, 0, 1, 2, 3)}
+
+
+def better(a, b, tol: float = 1e-12) -> bool:
+    """``a`` lexicographically better than ``b`` (differences within ``tol`` are ties)."""
+    for x, y in zip(a, b, strict=True):
+        if abs(x - y) > tol:
+            return x > y
+    return False
+
+
+def best(options, key):
+    """The first of the options with the best ``key`` (ties keep the earlier option)."""
+    out = options[0]
+    for v in options[1:]:
+        if better(key(v), key(out)):
+            out = v
+    return out

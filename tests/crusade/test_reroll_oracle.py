@@ -7,7 +7,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from tests.crusade.helpers import fight, model, run
+from tests.crusade.helpers import best, fight, model, run
 
 KINDS = {"1W+1R": ("W", "R"), "2R": ("R", "R"), "1R": ("R",), "1W": ("W",), "2W": ("W", "W")}
 FACES = {"W": (0, 0, 0, 0, 1, 2), "R": (0, 0, 0, 1, 2, 3)}
@@ -31,21 +31,6 @@ def akey(v):  # attacker: kill, then any harm to the defender, then avoid his ow
 
 def dkey(v):
     return (-v[0], -(v[0] + v[1]), v[2], -v[4])
-
-
-def better(a, b):
-    for x, y in zip(a, b, strict=True):
-        if abs(x - y) > 1e-12:
-            return x > y
-    return False
-
-
-def best(options, key):
-    out = None
-    for v in options:
-        if out is None or better(key(v), key(out)):
-            out = v
-    return out
 
 
 def rerolled(kinds, faces, i):

@@ -7,26 +7,12 @@ from __future__ import annotations
 from fractions import Fraction as Fr
 from functools import cache
 
-import pytest
-
-from grimdice.errors import ScenarioError
 from grimdice.systems.crusade import calculate
 from tests.agreement import assert_agree
-from tests.crusade.helpers import close, gun, model
+from tests.crusade.helpers import close, many, model
 
 W = (0, 0, 0, 0, 1, 2)
 R = (0, 0, 0, 1, 2, 3)
-
-
-def many(dice, codes, targets, **kw):
-    sc = {
-        "system": "crusade",
-        "attacker": model(name="firer", weapons=[gun(dice, ["S", *codes])]),
-        "defender": model(),
-        "targets": targets,
-    }
-    sc.update(kw)
-    return sc
 
 
 def _state(res, name):
@@ -130,9 +116,3 @@ def test_split_fire_with_reroll_and_jink_exact_and_monte_carlo_agree():
         assert_agree(
             {"condition": ex.targets[name]["condition"]}, {"condition": mc.targets[name]["condition"]}, 6000
         )
-
-
-@pytest.mark.parametrize("code", ["FT", "Rap"])
-def test_rerolls_with_flamers_or_rapid_fire_are_refused(code):
-    with pytest.raises(ScenarioError, match=r"^targets: re-rolls"):
-        calculate(many("1R", [code, "R"], [model(name="a"), model(name="b")]))

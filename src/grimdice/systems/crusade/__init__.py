@@ -8,6 +8,7 @@ from grimdice.engine.options import RunOptions
 from grimdice.result import Result
 from grimdice.systems.base import calculate_for
 from grimdice.systems.crusade.attack import build
+from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.rules import RULES
 
@@ -40,10 +41,12 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
     if options.exact:
         from grimdice.systems.crusade.exact import exact_result
 
-        return exact_result(atk, sc.title)
-    from grimdice.systems.crusade.simulate import simulated_result
+        res = exact_result(atk, sc.title)
+    else:
+        from grimdice.systems.crusade.simulate import simulated_result
 
-    return simulated_result(atk, options, sc.title)
+        res = simulated_result(atk, options, sc.title)
+    return with_explosions(sc, res, atk.arms)  # VIII EXPLODE: the failing weapon's attack
 
 
 calculate = calculate_for("crusade")

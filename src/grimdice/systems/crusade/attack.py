@@ -33,6 +33,8 @@ from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.units import Arm, Fighter, chosen_arms, fighter
 
 THROW = -1  # the attacker's choice to throw instead of doing damage (IX THROW)
+D_THROW = -2  # the defender's choice to throw instead of doing damage (IX THROW)
+THROWN = {THROW: 1, D_THROW: 2}  # the "throw" feature: who threw
 FF_FACES = tuple((g, RED.faces.count(g) / 6) for g in sorted(set(RED.faces)))  # IX +F: one red die
 NO_FF = ((0, 1.0),)
 
@@ -77,8 +79,11 @@ def _sum(pools: list[Pool]) -> Pool:
     return total
 
 
-def _onehots(lay: Layout, d: State, a: State, dmg: int, admg: int, tie: bool, pulled: bool) -> np.ndarray:
+def _onehots(
+    lay: Layout, d: State, a: State, dmg: int, admg: int, tie: bool, pulled: bool, throw: int = 0
+) -> np.ndarray:
     return lay.onehot(
+        throw=throw,
         def_condition=d[0],
         def_hits_left=d[1],
         att_condition=a[0],
@@ -257,9 +262,13 @@ def melee(sc: Scenario) -> Attack:
     kill_is_ko = _all(arms, "kill_is_ko")
     into = sc.knockback_into == "obstacle"
     fall = _fall_hits(sc)
-    a_tie_kb = _any(arms, "knockback") or att.has("throw")
-    throws = att.has("throw") and (into or fall > 0)  # a throw into the open changes nothing
-    d_tie_kb = _any(d_arms, "knockback") or dfd.has("throw")
+    # IX THROW: "you may throw a smaller or equal sized opponent"; a throw into the open changes nothing
+    a_throw = att.has("throw") and att.body.size >= dfd.body.size
+    d_throw = dfd.has("throw") and dfd.body.size >= att.body.size
+    throws = a_throw and (into or fall > 0)
+    d_throws = d_throw and (into or fall > 0)
+    a_tie_kb = _any(arms, "knockback") or a_throw
+    d_tie_kb = _any(d_arms, "knockback") or d_throw
     a_plague = _any(arms, "plague") or att.has("plague")
     d_plague = _any(d_arms, "plague") or dfd.has("plague")
     cap_one = dfd.body.swarm and not _any(arms, "scythe")
@@ -271,7 +280,7 @@ def melee(sc: Scenario) -> Attack:
         dmg = admg = 0
         tie = A == D or (parry and D >= A)  # VIII TIE: a parrying defender's win is a tie
         if A > D and pull == THROW:  # IX THROW: "or instead of doing damage", thrown 1" as KB
-            ds = knocked_back(ds, dfd.body, into, by_melee=True, fall_hits=fall)
+            ds = knocked_back(ds, dfd.body, into, by_size=att.body.size, fall_hits=fall)
         elif A > D and pull < A - D:  # IV: pull back to a lower roll
             if pull == 0:
                 tie = True
@@ -285,6 +294,8 @@ def melee(sc: Scenario) -> Attack:
             if cap_one:
                 dmg = min(dmg, 1)
             ds = take(ds, dmg, codes, dfd.body, kill_is_ko)
+        elif A < D and not parry and pull == D_THROW:  # IX THROW by the winning defender
+            as_ = knocked_back(as_, att.body, into, by_size=dfd.body.size, fall_hits=fall)
         elif A < D and not parry:  # IV: a losing attacker takes at most one hit, as a graze
             admg = max(0, 1 - ffa)
             if admg:
@@ -292,9 +303,9 @@ def melee(sc: Scenario) -> Attack:
                 as_ = (as_[0], h - 1) if h >= 2 else best_graze(as_, d_codes, att.body)
         if tie:
             if a_tie_kb:
-                ds = knocked_back(ds, dfd.body, into, by_melee=True, fall_hits=fall)
+                ds = knocked_back(ds, dfd.body, into, by_size=att.body.size, fall_hits=fall)
             if d_tie_kb:
-                as_ = knocked_back(as_, att.body, into, by_melee=True, fall_hits=fall)
+                as_ = knocked_back(as_, att.body, into, by_size=dfd.body.size, fall_hits=fall)
             if a_plague:
                 ds = graze(ds, "wound", dfd.body, kill_is_ko)
             if d_plague:
@@ -311,13 +322,18 @@ def melee(sc: Scenario) -> Attack:
         for ga, pa in ffa:
             for gd, pd in ffd:
                 ds, as_, dmg, admg, tie = outcome(at, dt, parry, pull, ga, gd)
-                v += pa * pd * _onehots(lay, ds, as_, dmg, admg, tie, 0 <= pull < 99)
+                v += pa * pd * _onehots(lay, ds, as_, dmg, admg, tie, 0 <= pull < 99, THROWN.get(pull, 0))
         return v
 
     @cache
     def choose(at: int, dt: int, parry: int) -> int:
-        """The attacker's best pull-back (99: none; THROW: a throw instead of damage) when he wins."""
+        """The winner's resolution choice: the attacker's best pull-back (99: none; THROW: a throw
+        instead of damage) when he wins; the defender's throw instead of his graze (IX THROW) when
+        the attacker loses against a defender who does not parry."""
         margin = at + a_mod - dt - d_mod - (parry - 100 if parry else 0)
+        if margin < 0 and not parry and d_throws:
+            keep, throw = obj(1, expected(at, dt, parry, 99)), obj(1, expected(at, dt, parry, D_THROW))
+            return D_THROW if _lex(throw, keep) else 99
         best, best_k = 99, obj(0, expected(at, dt, parry, 99))
         for pull in [*range(margin - 1, -1, -1), *((THROW,) if throws and margin > 0 else ())]:
             k = obj(0, expected(at, dt, parry, pull))

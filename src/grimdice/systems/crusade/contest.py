@@ -75,6 +75,7 @@ def layout_for(att_hits: int, def_hits: int, max_damage: int) -> Layout:
             "att_reroll": 3,
             "def_reroll": 3,
             "pull_back": 2,
+            "throw": 3,  # IX THROW instead of damage: 1 by the attacker, 2 by the defender
             "tie": 2,
             "big_kill": 2,
         }
@@ -314,6 +315,41 @@ def solve(spec: Spec):
     return expectimax(root(spec), objective_for(spec.layout))
 
 
+def die_name(kind: str, face: int) -> str:
+    """A die as the reports write it: ``R0`` is a red die showing 0."""
+    return f"{kind}{face}"
+
+
+def rerolled_dice(spec: Spec, sol) -> dict[str, dict[str, float]]:
+    """Which die each side re-rolls under the solved policy, and how often (VIII R / RO: "which die
+    to re-roll" is the side's choice): ``{"attacker": {"own R0": p, "opponent W2": p}, ...}``,
+    found by carrying the law of the game states forward from the root."""
+    out: dict[str, dict[str, float]] = {"attacker": {}, "defender": {}}
+    law: dict[Contest, float] = {root(spec): 1.0}
+    while law:
+        nxt: dict[Contest, float] = {}
+        for st, p in law.items():
+            player = st.current_player()
+            if player == TERMINAL:
+                continue
+            if player == CHANCE:
+                moves = [(st.apply(o), p * q) for o, q in st.chance_outcomes() if q > 0]
+            else:
+                act = sol.policy[st]
+                if st.phase in (P_ARR, P_DRR) and act != "none":
+                    assert st.a is not None and st.d is not None
+                    mine, theirs = (st.a, st.d) if st.phase == P_ARR else (st.d, st.a)
+                    kind, face = OWN_CHAIN[mine.own] if act == "own" else opp_target(theirs)[:2]
+                    who = out["attacker" if st.phase == P_ARR else "defender"]
+                    name = f"{'own' if act == 'own' else 'opponent'} {die_name(kind, face)}"
+                    who[name] = who.get(name, 0.0) + p
+                moves = [(st.apply(act), p)]
+            for s2, q in moves:
+                nxt[s2] = nxt.get(s2, 0.0) + q
+        law = nxt
+    return {k: dict(sorted(v.items())) for k, v in out.items()}
+
+
 __all__ = [
     "Contest",
     "Layout",
@@ -323,6 +359,7 @@ __all__ = [
     "layout_for",
     "reroll_opp",
     "reroll_own",
+    "rerolled_dice",
     "root",
     "solve",
 ]

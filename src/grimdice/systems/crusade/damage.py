@@ -31,6 +31,7 @@ class Body:
     force_field: bool = False  # IX +F
     swarm: bool = False  # IX SWARM
     fly: bool = False  # IX FLY: ignores damage from a fall
+    size: int = 1  # V CARRYING: "SMALL < normal models < HEAVY < BIG ... < VEHICLES" (0 .. 4)
 
 
 def harm(s: State) -> tuple[int, int]:
@@ -96,12 +97,14 @@ def take(s: State, d: int, codes: frozenset[str], body: Body, kill_is_ko: bool =
 
 
 def knocked_back(
-    s: State, body: Body, into_obstacle: bool, by_melee: bool = False, fall_hits: int = 0
+    s: State, body: Body, into_obstacle: bool, by_size: int | None = None, fall_hits: int = 0
 ) -> State:
     """VIII KNOCKBACK: moved 1"; into a wall, cover or a model: a stun (as the graze result); "If
     they move past a railing (no roof) or off an edge, they fall": ``fall_hits`` (V FALLING: 1 hit
-    per 4", graze = stun; FLY ignores it). HEAVY/BIG ignore knockback; IS and NSB its stun."""
-    if body.kb_immune or s[0] == KILLED:
+    per 4", graze = stun; FLY ignores it). "HEAVY and BIG models ignore Knockback, unless being
+    meleed by a target equal to or larger than them in size" (``by_size``: the size of the model
+    meleeing them; None for a ranged attack); IS and NSB ignore its stun."""
+    if (body.kb_immune and (by_size is None or by_size < body.size)) or s[0] == KILLED:
         return s
     if fall_hits:
         return s if body.fly else take(s, fall_hits, frozenset({"stun"}), body)

@@ -74,6 +74,9 @@ class Scenario(StrictModel):
     targets: Annotated[list[Target], UniqueNames] = Field(
         default_factory=list, max_length=6
     )  # VIII LINE/BLAST/FT/*/Rap
+    explode_near: Annotated[list[Target], UniqueNames] = Field(
+        default_factory=list, max_length=6
+    )  # VIII EXPLODE: models near the bearer (range: inches from him), hit if within the radius
 
 
 __all__ = ["Model", "Scenario", "Target", "Weapon"]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 import numpy as np
@@ -10,13 +11,36 @@ import numpy as np
 from grimdice.dice.dist import Dist
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import Attack
-from grimdice.systems.crusade.damage import CONDITIONS, KILLED
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
 from grimdice.systems.crusade.rolls import Pool, total_law
 from grimdice.systems.crusade.rules import FAILS
 
 
 def _dist(v: np.ndarray) -> Dist:
     return Dist(np.clip(v, 0, None), normalize=True)
+
+
+def model_result(
+    law: dict[tuple[State, int], float], method: str, extra: dict[str, Any], **kw: Any
+) -> Result:
+    """One model's sub-result from the law of its (end state, damage): the stages ``damage``,
+    ``models_destroyed``, ``condition``, ``hits_left`` and the ``end_state`` extra (``kw``: the
+    other :class:`Result` fields)."""
+    cond: dict[int, float] = defaultdict(float)
+    dmg: dict[int, float] = defaultdict(float)
+    hits: dict[int, float] = defaultdict(float)
+    for ((c, h), d), p in law.items():
+        cond[c] += p
+        dmg[d] += p
+        hits[h] += p
+    stages = {
+        "damage": Dist.from_mapping(dict(dmg), normalize=True),
+        "models_destroyed": Dist.from_mapping({0: 1 - cond[KILLED], 1: cond[KILLED]}, normalize=True),
+        "condition": Dist.from_mapping(dict(cond), normalize=True),
+        "hits_left": Dist.from_mapping(dict(hits), normalize=True),
+    }
+    end = {"end_state": {c: float(cond[i]) for i, c in enumerate(CONDITIONS)}}
+    return Result("crusade", method, stages, extra={**end, **extra}, **kw)
 
 
 def fail_report(p_fail: float, arms: tuple, user_armour: int) -> dict[str, Any]:
@@ -101,6 +125,8 @@ def build_result(
                 zip(("none", "own", "opponent"), map(float, part("def_reroll")), strict=True)
             ),
             "attacker_pulls_back": float(part("pull_back")[1]),
+            "attacker_throws": float(part("throw")[1]),  # IX THROW instead of doing damage
+            "defender_throws": float(part("throw")[2]),
             "stun_plus_wound": "kill",
         }
         out["p_tie"] = float(part("tie")[1])

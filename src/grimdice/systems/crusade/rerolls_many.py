@@ -53,6 +53,16 @@ def summary(c: Counts, failed: bool) -> Roll:
     return total, high, failed or maxes >= 2
 
 
+def side_key(player: int, v: np.ndarray, n_targets: int) -> tuple[float, ...]:
+    """What a side maximises over ``v`` = [per target: P killed, P KO+, E damage] + [fails]: the
+    attacker (``player`` < 0) the sums over the targets, then fewer fails; a jinking target
+    ``player`` its own three, negated."""
+    per = v[:-1].reshape(n_targets, 3)
+    if player < 0:
+        return (*per.sum(axis=0).round(12), -round(float(v[-1]), 12))
+    return tuple(-per[player].round(12))
+
+
 def reroll_law(
     pool: Pool,
     own: bool,
@@ -75,10 +85,7 @@ def reroll_law(
     players = ((-1,) if own else ()) + jinkers  # -1: the attacker
 
     def key(player: int, v: np.ndarray) -> tuple[float, ...]:
-        per = v[:-1].reshape(n_targets, 3)
-        if player < 0:
-            return (*per.sum(axis=0).round(12), -round(float(v[-1]), 12))
-        return tuple(-per[player].round(12))
+        return side_key(player, v, n_targets)
 
     @cache
     def solve(c: Counts, failed: bool, phase: int) -> tuple[np.ndarray, int]:
@@ -137,4 +144,4 @@ def reroll_law(
     return dict(law), choices, lambda c, failed, phase: solve(c, failed, phase)[1]
 
 
-__all__ = ["SLOTS", "multiset_law", "reroll_law", "summary"]
+__all__ = ["SLOTS", "multiset_law", "reroll_law", "side_key", "summary"]

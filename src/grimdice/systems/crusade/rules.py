@@ -223,7 +223,11 @@ RULES = RuleTable(
             aliases=("POISON",),
         ),
         _r(
-            "THROW", F, M, 'on a melee tie, or instead of damage: opponent thrown 1" as knockback', "IX THROW"
+            "THROW",
+            F,
+            M,
+            'on a melee tie, or instead of damage (either side): a smaller or equal opponent thrown 1" as KB',
+            "IX THROW",
         ),
         # abilities (IX)
         _r(
@@ -265,8 +269,8 @@ RULES = RuleTable(
         ),
         _r("GRAPPLE", F, M, "both use base melee dice only; anyone may parry", "IX GRAPPLE"),
         _r("FRENZY", F, M, "no awkward melee while wounded", "IX FRENZY"),
-        _r("HEAVY", F, M, "ignores knockback", "IX HEAVY"),
-        _r("BIG", F, M, "ignores knockback; counts as heavy", "IX BIG"),
+        _r("HEAVY", F, M, "ignores knockback unless meleed by an equal or larger model", "IX HEAVY, VIII KB"),
+        _r("BIG", F, M, "as HEAVY (counts as heavy); larger than heavy", "IX BIG, VIII KB"),
         _r("SMALL", F, M, "always has front cover", "IX SMALL"),
         _r("SNIPER", F, M, "no range penalty if the firer did not move", "IX SNIPER"),
         _r("JINK", F, M, "may re-roll 1 enemy die when fired upon", "IX JINK"),
@@ -315,6 +319,22 @@ RULES = RuleTable(
         _board("SLIP THRU", M, "ignores zones of control", "V ZONE OF CONTROL"),
     ],
     readings=[
+        Reading(
+            "explode_radius",
+            "who an EXPLODE fail's attack hits",
+            "rules-crusade VIII EXPLODE",
+            "the weapon's dice at range 0 against the bearer and each listed model within the radius "
+            '(SFT 1", FT 2", HFT 3", else the weapon\'s AREA X, else the bearer only), each with its own '
+            "armour and cover; each model's result is reported apart, on its state before the attack",
+        ),
+        Reading(
+            "shots_in_turn",
+            "re-rolls over the several rolls of a flamer template or RAPID FIRE",
+            "rules-crusade VIII FLAMER TEMPLATE, RAPID FIRE, REROLL; IX JINK",
+            "the rolls are made and resolved in turn (targets in the order listed; RAPID FIRE at one target: "
+            "the second shot on the state the first left); after each roll the attacker may spend his one "
+            "re-roll a turn on one of its dice, then the target shot at its one jink; either may be kept",
+        ),
         Reading(
             "multi_hit",
             "damage on a target with H hits left",

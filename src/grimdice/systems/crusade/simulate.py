@@ -14,7 +14,7 @@ import numpy as np
 from grimdice.dice.sampler import Sampler
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
-from grimdice.systems.crusade.attack import Attack
+from grimdice.systems.crusade.attack import THROWN, Attack
 from grimdice.systems.crusade.contest import (
     P_ARR_ROLL,
     P_DRR_ROLL,
@@ -55,6 +55,7 @@ NAMES = (
     "pull_back",
     "tie",
     "big_kill",
+    "throw",
 )
 
 
@@ -126,7 +127,8 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
             d_fail = int(s.d.failed) if s.d.n else 0
             pulled = int(0 <= pull < 99)  # a throw (pull -1) is not a pull-back
             r = rows_memo[key] = (ds[0], ds[1], as_[0], as_[1], dmg, admg, int(s.a.failed), d_fail,
-                                  int(s.parry > 0), s.arr, s.drr, pulled, int(tie), big)  # fmt: skip
+                                  int(s.parry > 0), s.arr, s.drr, pulled, int(tie), big,
+                                  THROWN.get(pull, 0))  # fmt: skip
         return r
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:

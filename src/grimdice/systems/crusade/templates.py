@@ -9,7 +9,8 @@ FIRE (*) and RAPID FIRE, each target with its own range and cover.
   shot at the next target (one target: both at it, the second on the state the first left).
 
 Re-rolls (VIII R) and JINK (IX) act on the one roll of LINE, BLAST and SPLIT FIRE
-(:mod:`.rerolls_many`); with flamer templates and RAPID FIRE they are refused with an error.
+(:mod:`.rerolls_many`), and on the several rolls of flamer templates and RAPID FIRE, one re-roll and
+one jink a turn serving them all (:mod:`.shots`).
 """
 
 from __future__ import annotations
@@ -28,10 +29,13 @@ from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import FF_FACES, Attack, each_target, shooting
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
+from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import fail_report
+from grimdice.systems.crusade.report import fail_report, model_result
 from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, summary
 from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, roll_pool
+from grimdice.systems.crusade.rules import RULES
+from grimdice.systems.crusade.shots import Turn, solve_turn
 
 MODES = ("line", "blast", "flamer", "split_fire", "rapid_fire")
 
@@ -125,12 +129,6 @@ def rerolls_of(atks: list[Attack]) -> tuple[bool, tuple[int, ...]]:
 
 def _reroll_law(atks: list[Attack], mode: str, pool: Pool):
     """VIII REROLL / IX JINK on a roll shared by the targets (:mod:`.rerolls_many`)."""
-    if mode not in ("line", "blast", "split_fire"):
-        raise ScenarioError(
-            "targets",
-            "re-rolls (R) and JINK are modelled for LINE, BLAST and SPLIT FIRE at many targets, "
-            "not for flamer templates or RAPID FIRE; remove the re-roll or fire at one target",
-        )
     own, jinkers = rerolls_of(atks)
 
     @cache
@@ -151,6 +149,8 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
         raise ScenarioError(
             "targets", "RAPID FIRE fires twice only if all (at most 2) targets are within 6 inches"
         )
+    if mode in ("flamer", "rapid_fire") and any(rerolls_of(atks)):
+        return _turn_result(sc, atks, mode, pool, options)
     solved = _reroll_law(atks, mode, pool) if any(rerolls_of(atks)) else None
     if options.simulate is not None:
         return _simulated(sc, atks, mode, pool, options, solved[2] if solved else None)
@@ -228,33 +228,17 @@ def _result(
     }
     targets = {}
     for i, (a, law) in enumerate(zip(atks, per, strict=True)):
-        cond: defaultdict[int, float] = defaultdict(float)
-        dmg: defaultdict[int, float] = defaultdict(float)
-        hits: defaultdict[int, float] = defaultdict(float)
-        for (s, d), p in (law or {((0, 0), 0): 1.0}).items():  # Monte Carlo fills the stages after
-            cond[s[0]] += p
-            dmg[d] += p
-            hits[s[1]] += p
         name = f"{i}: {sc.targets[i].name}"
-        targets[name] = Result(
-            "crusade",
-            method,
-            {
-                "damage": Dist.from_mapping(dict(dmg), normalize=True),
-                "models_destroyed": Dist.from_mapping({0: 1 - cond[KILLED], 1: cond[KILLED]}, normalize=True),
-                "condition": Dist.from_mapping(dict(cond), normalize=True),
-                "hits_left": Dist.from_mapping(dict(hits), normalize=True),
-            },
-            extra={"end_state": {c: float(cond[j]) for j, c in enumerate(CONDITIONS)}, "resolved": a.info},
-            trials=trials,
-            seed=seed,
+        # Monte Carlo passes no law and fills the stages after
+        targets[name] = model_result(
+            law or {((0, 0), 0): 1.0}, method, {"resolved": a.info}, trials=trials, seed=seed
         )
     p_fail = 1 - float(stages["fail"][0])
     extra = {"mode": mode, "fail_effects": fail_report(p_fail, atks[0].arms, atks[0].att.armour)}
     if split_choice:
         extra["split"] = {str(t): list(s) for t, s in sorted(split_choice.items())}
     notes = list(dict.fromkeys(n for a in atks for n in a.notes))
-    return Result(
+    res = Result(
         "crusade",
         method,
         stages,
@@ -265,6 +249,7 @@ def _result(
         title=sc.title,
         notes=notes,
     )
+    return with_explosions(sc, res, atks[0].arms)  # VIII EXPLODE: on any failed roll
 
 
 def _play_rerolls(rng, act, phases, kinds, faces, tot, high, failed) -> None:
@@ -340,7 +325,11 @@ def _simulated(
                 out["models_destroyed"][t] += s[0] == KILLED
         return out
 
-    tally = options.run(trial)
+    return _tally_result(sc, atks, mode, options.run(trial), options)
+
+
+def _tally_result(sc: Scenario, atks: list[Attack], mode: str, tally, options: RunOptions) -> Result:
+    """The many-target result from Monte Carlo counts (per target ``cond``/``dmg``/``hits`` i)."""
     dist = tally.dist
     res = _result(
         sc,
@@ -355,7 +344,7 @@ def _simulated(
         tally.trials,
         options.seed,
     )
-    for i, name in enumerate(res.targets):
+    for i, name in enumerate(list(res.targets)[: len(atks)]):  # the explosions' results follow
         r = res.targets[name]
         r.stages["condition"] = dist(f"cond{i}")
         r.stages["damage"] = dist(f"dmg{i}")
@@ -364,3 +353,88 @@ def _simulated(
         r.stages["models_destroyed"] = Dist.from_mapping({0: 1 - k, 1: k}, normalize=True)
         r.extra["end_state"] = {c: float(dist(f"cond{i}")[j]) for j, c in enumerate(CONDITIONS)}
     return res
+
+
+# ---------------------------------------------------------------------- several rolls with re-rolls
+def _turn(atks: list[Attack], mode: str, pool: Pool) -> Turn:
+    """The rolls of the turn: one per target (flamer), or two shots (RAPID FIRE: both at one target,
+    else one at each of two)."""
+    n = len(atks)
+    shots = tuple(range(n)) if mode == "flamer" else ((0, 0) if n == 1 else (0, 1))
+    own, jinkers = rerolls_of(atks)
+    return Turn(pool, shots, tuple(a.dfd.start for a in atks), own, jinkers)
+
+
+def _turn_result(sc: Scenario, atks: list[Attack], mode: str, pool: Pool, options: RunOptions) -> Result:
+    """Flamer templates and RAPID FIRE with the attacker's re-roll and the targets' jinks
+    (:mod:`.shots`, reading ``shots_in_turn``): exact, or Monte Carlo playing the solved policy."""
+    turn = _turn(atks, mode, pool)
+    final, choices, policy = solve_turn(turn, lambda i, t, start: _states(atks[i], t, start))
+    for a in atks:
+        a.notes.append(RULES.note("shots_in_turn"))
+    if options.simulate is not None:
+        return _simulated_turn(sc, atks, mode, turn, policy, options)
+    per: list[defaultdict[Any, float]] = [defaultdict(float) for _ in atks]
+    kills: dict[int, float] = defaultdict(float)
+    damage: dict[int, float] = defaultdict(float)
+    fails: dict[int, float] = defaultdict(float)
+    for (states, dmgs, nfail), p in final.items():
+        fails[nfail] += p
+        kills[sum(s[0] == KILLED for s in states)] += p
+        damage[sum(dmgs)] += p
+        for i, (s, d) in enumerate(zip(states, dmgs, strict=True)):
+            per[i][(s, d)] += p
+    res = _result(sc, atks, mode, "exact", kills, damage, fails, per, {})
+    res.extra["rerolls"] = choices
+    return res
+
+
+def _simulated_turn(sc, atks, mode, turn: Turn, policy, options: RunOptions) -> Result:
+    n = len(atks)
+    slot = {kf: j for j, kf in enumerate(SLOTS)}
+    shots = len(turn.shots)
+
+    def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
+        rng = sampler.rng
+        rolled = [roll_pool(rng, turn.pool, size) for _ in range(shots)]
+        spare = {k: DICE[k].sample(rng, (size, shots, 2)) for k in DICE}
+        ff = DICE["R"].sample(rng, (size, shots))
+        out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
+        for i in range(n):
+            for name in ("cond", "dmg", "hits"):
+                out[f"{name}{i}"] = np.zeros(size, np.int64)
+        for t in range(size):
+            rr, jinks, states = turn.own, tuple(i in turn.jinkers for i in range(n)), list(turn.starts)
+            dmgs = [0] * n
+            for k, i in enumerate(turn.shots):
+                kinds, faces = rolled[k]
+                c = [0] * len(SLOTS)
+                for kd, f in zip(kinds, faces[t], strict=True):
+                    c[slot[(str(kd), int(f))]] += 1
+                fl = summary(tuple(c), False)[2]
+                for step, who in enumerate((-1, i)):
+                    if not (rr if who < 0 else (i in turn.jinkers and jinks[i])):
+                        continue
+                    a = policy(k, rr, jinks, tuple(states), tuple(c), fl, who)
+                    if a < 0:
+                        continue
+                    kind = SLOTS[a][0]
+                    c[a] -= 1
+                    c[slot[(kind, int(spare[kind][t, k, step]))]] += 1
+                    fl = fl or summary(tuple(c), False)[2]
+                    if who < 0:
+                        rr = False
+                    else:
+                        jinks = (*jinks[:i], False, *jinks[i + 1 :])
+                g = int(ff[t, k]) if atks[i].dfd.body.force_field else 0
+                s, d, _ = atks[i].outcome(summary(tuple(c), False)[0], g, states[i])
+                states[i] = s
+                dmgs[i] += d
+                out["fail"][t] += fl
+            for i, s in enumerate(states):
+                out[f"cond{i}"][t], out[f"dmg{i}"][t], out[f"hits{i}"][t] = s[0], dmgs[i], s[1]
+                out["damage"][t] += dmgs[i]
+                out["models_destroyed"][t] += s[0] == KILLED
+        return out
+
+    return _tally_result(sc, atks, mode, options.run(trial), options)

@@ -11,6 +11,9 @@ from grimdice.systems.crusade.profiles import Model, Scenario
 from grimdice.systems.crusade.rolls import Pool, parse_pool
 from grimdice.systems.crusade.rules import FAILS, GRAZES, RULES
 
+#: VIII EXPLODE: "SFT=1"A, FT=2"A, HFT=3"A" (the flamer templates' explosion radii, inches)
+TEMPLATES = {"SFT": 1, "FT": 2, "HFT": 3}
+
 # the graze codes as the rule table's fields
 _GRAZE_FIELD = {"stun": "stun", "wound": "wound", "ko": "ko", "kill": "kill"}
 
@@ -23,6 +26,7 @@ class Arm:
     pool: Pool
     kind: str
     fx: dict[str, Any]
+    template: str = ""  # VIII: the flamer template's code as written (SFT, FT, HFT), if any
 
     @property
     def grazes(self) -> frozenset[str]:
@@ -55,7 +59,10 @@ def fighter(m: Model, where: str) -> Fighter:
     arms = []
     for i, w in enumerate(m.weapons):
         wfx = RULES.parse(w.effects, f"{where}.weapons.{i}.effects")
-        arms.append(Arm(w.name, parse_pool(w.dice, f"{where}.weapons.{i}.dice"), w.kind, wfx))
+        template = next(
+            (str(e).strip().upper() for e in w.effects if str(e).strip().upper() in TEMPLATES), ""
+        )
+        arms.append(Arm(w.name, parse_pool(w.dice, f"{where}.weapons.{i}.dice"), w.kind, wfx, template))
     for i, a in enumerate(arms):
         if fx.get("stupid") or (fx.get("animal") and a.kind != "spiky"):
             who = (
@@ -76,9 +83,22 @@ def fighter(m: Model, where: str) -> Fighter:
         force_field=bool(fx.get("force_field")),
         swarm=bool(fx.get("swarm")),
         fly=bool(fx.get("fly")),
+        size=size_of(m.kind, fx),
     )
     melee = None if m.melee is None else parse_pool(m.melee, f"{where}.melee", allow_empty=True)
     return Fighter(m.name, m.kind, m.armour, body, (CODE[m.condition], hits_left), melee, fx, tuple(arms))
+
+
+def size_of(kind: str, fx: dict[str, Any]) -> int:
+    """V CARRYING: "Size range: SMALL < normal models < HEAVY < BIG and Light Vehicles < VEHICLES"
+    as 0 .. 4 (IX: "Big models also count as HEAVY")."""
+    if kind == "vehicle":
+        return 4
+    if fx.get("big"):
+        return 3
+    if fx.get("heavy"):
+        return 2
+    return 0 if fx.get("small") else 1
 
 
 def chosen_arms(sc: Scenario, att: Fighter, kinds: tuple[str, ...]) -> tuple[Arm, ...]:
@@ -100,4 +120,4 @@ def chosen_arms(sc: Scenario, att: Fighter, kinds: tuple[str, ...]) -> tuple[Arm
     return tuple(out)
 
 
-__all__ = ["Arm", "Fighter", "chosen_arms", "fighter"]
+__all__ = ["Arm", "Fighter", "chosen_arms", "fighter", "size_of"]

@@ -1,0 +1,186 @@
+"""Several rolls in one turn sharing the re-rolls (rules-crusade VIII FLAMER TEMPLATE, RAPID FIRE,
+REROLL; IX JINK).
+
+VIII FLAMER TEMPLATE: "Roll seperately for each target touched by the template"; RAPID FIRE: "May
+fire weapon twice"; REROLL: "may reroll one of your attack dice once per turn"; IX JINK: "may
+reroll 1 enemy die when fired upon ... once per turn". So one re-roll of the attacker and one jink
+of each target serve all the rolls of the turn. Reading ``shots_in_turn`` (unverified): the rolls
+are made and resolved one after the other, in the order of the targets (RAPID FIRE at one target:
+the second shot on the state the first left); after each roll the attacker may spend his re-roll
+on one of its dice, then the target shot at, if it may jink and has not, one of the attacker's dice
+of that roll; each side may keep its re-roll for a later roll. The attacker maximises, summed over
+the targets at the end of the turn, P(killed), then P(KO or killed), then the expected damage, then
+avoids fails; a jinking target minimises its own P(killed), P(KO or killed), expected damage. Every
+die is a choice (the faces as counts per :data:`~.rerolls_many.SLOTS` slot); a fail is judged on
+each roll and again after a re-roll (reading ``reroll_fail``). Solved by backward induction; the law
+of the end of the turn is carried forward under the solved policy, which Monte Carlo also plays.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from grimdice.errors import ScenarioError
+from grimdice.systems.crusade.damage import KILLED, KO, State
+from grimdice.systems.crusade.rerolls_many import MAX_WORK, SLOTS, Counts, multiset_law, side_key, summary
+from grimdice.systems.crusade.rolls import DICE, Pool
+
+Outcome = Callable[[int, int, State], list[tuple[float, State, int]]]  # (target, total, start) -> law
+
+
+#: (attacker's re-roll left, jinks left, states, damage per target, failed rolls)
+_LawKey = tuple[bool, tuple[bool, ...], tuple[State, ...], tuple[int, ...], int]
+
+
+def _mix(weighted: Iterable[tuple[float, np.ndarray]]) -> np.ndarray:
+    """The probability-weighted sum of value vectors."""
+    it = iter(weighted)
+    p, v = next(it)
+    out = p * v
+    for p, v in it:
+        out = out + p * v
+    return out
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The rolls of a turn: ``shots[k]`` is the target of roll k."""
+
+    pool: Pool
+    shots: tuple[int, ...]
+    starts: tuple[State, ...]
+    own: bool  # the attacker may re-roll one die this turn
+    jinkers: tuple[int, ...]  # the targets that may jink
+
+
+def _rerolled(c: Counts, slot: int) -> list[tuple[Counts, float]]:
+    kind = SLOTS[slot][0]
+    faces = DICE[kind].faces
+    out = []
+    for f in sorted(set(faces)):
+        c2 = list(c)
+        c2[slot] -= 1
+        c2[SLOTS.index((kind, f))] += 1
+        out.append((tuple(c2), faces.count(f) / len(faces)))
+    return out
+
+
+def solve_turn(turn: Turn, outcome: Outcome):
+    """(law of the end of the turn, how often each side re-rolled which die, the policy).
+
+    The law maps ``(end states, damage per target, failed rolls)`` to its probability; the policy
+    ``(k, rr, jinks, states, counts, failed, who) -> slot or -1`` (who: -1 the attacker, else the
+    target) is what Monte Carlo plays."""
+    n = len(turn.starts)
+    start_law = multiset_law(turn.pool)
+    work = len(start_law) * len(turn.shots) * (int(turn.own) + len(turn.jinkers))
+    if work > MAX_WORK:
+        raise ScenarioError(
+            "attacker.weapons",
+            f"{turn.pool.text} over {len(turn.shots)} rolls with re-rolls is too large to solve exactly "
+            f"({len(start_law)} face sets x {len(turn.shots)} rolls x re-rolling sides = {work}, at most "
+            f"{MAX_WORK}); use fewer dice, targets or re-rolls",
+        )
+
+    def terminal(states: tuple[State, ...]) -> np.ndarray:
+        v = np.zeros(3 * n + 1)
+        for i, s in enumerate(states):
+            v[3 * i] = s[0] == KILLED
+            v[3 * i + 1] = s[0] >= KO
+        return v
+
+    @cache
+    def value(k: int, rr: bool, jinks: tuple[bool, ...], states: tuple[State, ...]) -> np.ndarray:
+        """Expected [per target: killed, KO+, damage from here] + [fails from here] from roll k on."""
+        if k == len(turn.shots):
+            return terminal(states)
+        return _mix((p, decide(k, rr, jinks, states, c, False, -1)[0]) for c, p in start_law.items())
+
+    @cache
+    def decide(k, rr, jinks, states, c: Counts, failed: bool, who: int) -> tuple[np.ndarray, int]:
+        """(value, slot re-rolled or -1) at the re-roll of ``who`` (-1 the attacker, then the target)."""
+        failed = failed or summary(c, False)[2]
+        i = turn.shots[k]
+        may = rr if who < 0 else jinks[i]
+        nxt_who = i if who < 0 and i in turn.jinkers else None
+        best_v = after(k, rr, jinks, states, c, failed, nxt_who)
+        best_a, best_k = -1, side_key(who, best_v, n)
+        if may:
+            for slot in range(len(SLOTS)):
+                if not c[slot]:
+                    continue
+                rr2, jinks2 = (False, jinks) if who < 0 else (rr, (*jinks[:i], False, *jinks[i + 1 :]))
+                v = _mix(
+                    (p, after(k, rr2, jinks2, states, c2, failed, nxt_who)) for c2, p in _rerolled(c, slot)
+                )
+                key = side_key(who, v, n)
+                if key > best_k:
+                    best_v, best_a, best_k = v, slot, key
+        return best_v, best_a
+
+    def after(k, rr, jinks, states, c, failed, nxt_who) -> np.ndarray:
+        if nxt_who is not None:
+            return decide(k, rr, jinks, states, c, failed, nxt_who)[0]
+        return resolve(k, rr, jinks, states, c, failed or summary(c, False)[2])
+
+    @cache
+    def resolve(k, rr, jinks, states, c: Counts, failed: bool) -> np.ndarray:
+        i = turn.shots[k]
+        v = np.zeros(3 * n + 1)
+        v[-1] = failed
+        for q, s, dmg in outcome(i, summary(c, False)[0], states[i]):
+            w = value(k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :])).copy()
+            w[3 * i + 2] += dmg
+            v += q * w
+        return v
+
+    value(0, turn.own, tuple(i in turn.jinkers for i in range(n)), turn.starts)
+
+    # the law of the end of the turn under the solved policy
+    used: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    law: dict[_LawKey, float] = {
+        (turn.own, tuple(i in turn.jinkers for i in range(n)), turn.starts, (0,) * n, 0): 1.0
+    }
+    for k, i in enumerate(turn.shots):
+        nxt: dict[_LawKey, float] = defaultdict(float)
+        for (rr, jinks, states, dmgs, fails), p0 in law.items():
+            for c0, pc in start_law.items():
+                # (counts, failed, rr, jinks, probability) after each side's re-roll
+                branch = [(c0, summary(c0, False)[2], rr, jinks, p0 * pc)]
+                for who in (-1, i):
+                    if who >= 0 and i not in turn.jinkers:
+                        continue
+                    out = []
+                    for c, fl, r, j, p in branch:
+                        a = decide(k, r, j, states, c, fl, who)[1] if (r if who < 0 else j[i]) else -1
+                        if a < 0:
+                            out.append((c, fl, r, j, p))
+                            continue
+                        used["attacker" if who < 0 else f"target {who}"][f"{SLOTS[a][0]}{SLOTS[a][1]}"] += p
+                        r2, j2 = (False, j) if who < 0 else (r, (*j[:i], False, *j[i + 1 :]))
+                        for c2, q in _rerolled(c, a):
+                            out.append((c2, fl or summary(c2, False)[2], r2, j2, p * q))
+                    branch = out
+                for c, fl, r, j, p in branch:
+                    for q, s, dmg in outcome(i, summary(c, False)[0], states[i]):
+                        st2 = (*states[:i], s, *states[i + 1 :])
+                        d2 = (*dmgs[:i], dmgs[i] + dmg, *dmgs[i + 1 :])
+                        nxt[(r, j, st2, d2, fails + int(fl))] += p * q
+        law = nxt
+    final: dict[tuple, float] = defaultdict(float)
+    for (_, _, states, dmgs, fails), p in law.items():
+        final[(states, dmgs, fails)] += p
+    choices = {who: dict(sorted(d.items())) for who, d in used.items()}
+
+    def policy(k, rr, jinks, states, c, failed, who) -> int:
+        return decide(k, rr, jinks, states, c, failed, who)[1]
+
+    return dict(final), choices, policy
+
+
+__all__ = ["Turn", "solve_turn"]

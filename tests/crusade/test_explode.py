@@ -1,0 +1,81 @@
+"""EXPLODE's attack on the bearer and the models near him (rules-crusade VIII EXPLODE: "On a fail,
+make an attack from the weapon, centered on the bearer (SFT=1"A, FT=2"A, HFT=3"A). The weapon is
+lost. "Bad Guy" models with one hit should automatically be treated as killed if their weapon
+explodes"; III: the failing weapon is drawn at random among those used)."""
+
+from fractions import Fraction
+
+import icepool
+import pytest
+
+from grimdice.errors import ScenarioError
+from grimdice.systems.crusade import calculate
+from tests.agreement import assert_agree
+from tests.crusade.helpers import close, gun, model, run, shoot
+
+# 2W+1R fails with two or more maxima among three dice each at its maximum with 1/6
+P_FAIL = 3 * Fraction(1, 6) ** 2 * Fraction(5, 6) + Fraction(1, 6) ** 3  # 16/216
+# a total of exactly 1: one white 1 (the others 0), or the red 1 (the whites 0)
+P_ONE = 2 * Fraction(1, 6) * Fraction(4, 6) * Fraction(3, 6) + Fraction(4, 6) ** 2 * Fraction(1, 6)
+P_ZERO = Fraction(4, 6) ** 2 * Fraction(3, 6)
+
+
+def _flamer(code="FT", near=(), **kw):
+    sc = shoot([gun("2W+1R", ["X", "S", code])], model(armour=1), range=3, **kw)
+    sc["explode_near"] = list(near)
+    return sc
+
+
+def test_bearer_and_models_within_the_radius_by_hand():
+    near = [model(name="buddy", range=1.5, armour=1), model(name="far", range=2.5)]
+    res = run(_flamer("FT", near))  # FT: a 2" radius
+    bearer = res.targets["explosion: shooter (bearer)"].extra["end_state"]
+    # armour 0, one hit: a total of 1 stuns (graze, S), 2 or more kills
+    assert close(bearer["stunned"], P_FAIL * P_ONE)
+    assert close(bearer["killed"], P_FAIL * (1 - P_ONE - P_ZERO))
+    buddy = res.targets["explosion: buddy"].extra["end_state"]
+    # armour 1: a total of 2 stuns, 3 or more kills (the total's law from the icepool oracle)
+    die = icepool.Die([0, 0, 0, 0, 1, 2]) + icepool.Die([0, 0, 0, 0, 1, 2]) + icepool.Die([0, 0, 0, 1, 2, 3])
+    p2 = Fraction(die.probability(2))
+    p3 = Fraction(die.probability(">=", 3))
+    assert close(buddy["stunned"], P_FAIL * p2)
+    assert close(buddy["killed"], P_FAIL * p3)
+    assert close(res.targets["explosion: far"].extra["end_state"]["unharmed"], 1)
+    assert res.targets["explosion: far"].extra["in_radius"] == {"gun": False}
+    # SFT: 1" radius, buddy at 1.5" is out; HFT: 3", the far model at 2.5" is in
+    assert close(run(_flamer("SFT", near)).targets["explosion: buddy"].extra["end_state"]["unharmed"], 1)
+    far = run(_flamer("HFT", near)).targets["explosion: far"].extra["end_state"]
+    assert close(far["unharmed"], 1 - P_FAIL * (1 - P_ZERO))
+    assert any("explode_radius" in n for n in res.notes)
+
+
+def test_failing_weapon_drawn_among_those_used():
+    """Two weapons fired together (1W+1R exploding, 1W not): a fail explodes the first with 1/2."""
+    sc = shoot([gun("1W+1R", ["X"], name="fl"), gun("1W", [], name="las")], model(armour=5))
+    res = run(sc)
+    # 2W+1R together: P(fail) = 16/216; half of it is the flamer's; its total of 1 stuns the bearer
+    bearer = res.targets["explosion: shooter (bearer)"].extra["end_state"]
+    p_one = Fraction(1, 6) * Fraction(3, 6) + Fraction(4, 6) * Fraction(1, 6)  # W1 R0 or W0 R1
+    assert close(bearer["stunned"], P_FAIL / 2 * p_one)
+
+
+def test_bad_guy_bearer_with_one_hit_is_killed():
+    a = model(name="cultist", abilities=["BAD GUY"])
+    res = run(shoot([gun("2W+1R", ["X", "FT"])], model(armour=1), attacker=a))
+    assert close(res.targets["explosion: cultist (bearer)"].extra["end_state"]["killed"], P_FAIL)
+
+
+def test_explode_near_needs_an_exploding_weapon():
+    sc = shoot([gun("2W+1R", ["J"])], model())
+    sc["explode_near"] = [model(name="x", range=1)]
+    with pytest.raises(ScenarioError, match="explode_near"):
+        calculate(sc)
+
+
+def test_explosion_exact_and_monte_carlo_agree():
+    near = [model(name="buddy", range=1, armour=1, abilities=["+F"], hits=2)]
+    sc = _flamer("FT", near, cover="front")
+    ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=4)
+    for name, sub in ex.targets.items():
+        keys = ("damage", "condition", "hits_left")
+        assert_agree({k: sub[k] for k in keys}, {k: mc.targets[name][k] for k in keys}, 6000)
