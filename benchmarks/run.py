@@ -157,24 +157,13 @@ def onepage_cases() -> list[Case]:
 
 
 def crusade_cases() -> list[Case]:
+    """``benchmarks/bench_crusade.py``'s combined fire (icepool peer when icepool is installed)."""
+    import dataclasses
+
     import bench_crusade
 
-    def ours() -> list[float]:
-        res = bench_crusade.grimdice_exact()
-        return [res.extra["end_state"]["killed"], res.extra["fail_effects"]["p_fail"]]
-
-    def ice() -> list[float]:
-        return list(bench_crusade.icepool_naive())
-
-    return [
-        Case(
-            "crusade combined fire, 6 weapons (13 dice) with fails",
-            ours,
-            _with_icepool(ice),
-            agree=lambda a, b: close(a, b, atol=1e-12),
-            target_ms=20.0,
-        )
-    ]
+    case = bench_crusade.combined_fire_case()
+    return [case if _with_icepool(None) else dataclasses.replace(case, peers={})]
 
 
 def _with_icepool(peer: Any) -> dict[str, Any]:
