@@ -34,17 +34,51 @@ def _numbered(die: Die) -> tuple[int, type[np.signedinteger]] | None:
     return n, (np.int8 if n < 127 else np.int16)
 
 
-def per_trial(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+def per_trial(values: np.ndarray, counts: np.ndarray, dtype: type[np.integer] | None = None) -> np.ndarray:
     """Per-trial sums of a flat array whose trial ``t`` owns ``counts[t]`` consecutive entries
-    (booleans count their true entries); int64, one value per trial, empty trials give 0."""
+    (booleans count their true entries); one value per trial, empty trials give 0. The sums are
+    accumulated in ``dtype`` (default: int32 for 8-bit values while no sum can overflow it, else
+    int64)."""
     counts = np.asarray(counts)
-    ends = np.cumsum(counts)
     if values.dtype == np.bool_:
         values = values.view(np.int8)
-    run = np.empty(values.size + 1, dtype=np.int64)
-    run[0] = 0
-    np.cumsum(values, out=run[1:])
-    return run[ends] - run[ends - counts]
+    if dtype is None:
+        small = values.dtype.itemsize == 1 and counts.size and int(counts.max()) < 2**23
+        dtype = np.int32 if small else np.int64
+    out = np.zeros(counts.size, dtype=dtype)
+    if values.size == 0:
+        return out
+    some = counts > 0
+    starts = (np.cumsum(counts) - counts)[some]  # the non-empty runs tile the array in order
+    out[some] = np.add.reduceat(values, starts, dtype=dtype)
+    return out
+
+
+FIELD = 16  # bits per category in packed category counts
+
+
+def count_categories(faces: np.ndarray, category: np.ndarray, counts: np.ndarray, ncat: int) -> np.ndarray:
+    """``(trials, ncat - 1)`` counts per category of a flat pool (trial ``t`` owns ``counts[t]``
+    consecutive dice; ``category[face]`` is a face's category, the last one uncounted).
+
+    Each face is looked up as one word holding a 1 in its category's 16-bit field, and the words
+    are summed per trial in one pass (:func:`per_trial`), then split into fields."""
+    counts = np.asarray(counts)
+    k = ncat - 1
+    out = np.empty((counts.size, k), dtype=np.int64)
+    top = int(counts.max()) if counts.size else 0
+    if top < 2 ** (FIELD - 1) and k <= 3:
+        word = np.int32 if k <= 2 else np.int64
+        cat = np.asarray(category, dtype=np.int64)
+        packed = np.where(cat < k, np.left_shift(1, FIELD * np.minimum(cat, k - 1)), 0)
+        sums = per_trial(packed.astype(word)[faces], counts, word)
+        for c in range(k):
+            out[:, c] = (sums >> (FIELD * c)) & (2**FIELD - 1)
+        return out
+    cat = category[faces]
+    for c in range(k):
+        out[:, c] = per_trial(cat == c, counts)
+    return out
 
 
 def owners(counts: np.ndarray) -> np.ndarray:
