@@ -54,37 +54,55 @@ def per_trial(values: np.ndarray, counts: np.ndarray, dtype: type[np.integer] | 
     return out
 
 
-FIELD = 16  # bits per category in packed category counts
+def lookup(faces: np.ndarray, table: np.ndarray, lo: int, dtype: type[np.integer]) -> np.ndarray:
+    """``table[faces - lo]`` as ``dtype``; for tables with few distinct runs (the categories of a
+    D6: fail, normal, critical) computed as a sum of threshold comparisons, several times faster
+    than a gather (the sum wraps around in ``dtype``, which is exact as every result fits)."""
+    values = np.asarray(table).astype(dtype)
+    steps = np.flatnonzero(np.diff(values.astype(np.int64))) + 1
+    if len(steps) > 4:
+        return values[faces - lo if lo else faces]
+    out = np.full(faces.shape, values[0], dtype=dtype)
+    for j in steps:
+        delta = np.array(int(values[j]) - int(values[j - 1])).astype(dtype)
+        out += (faces >= lo + j) * delta
+    return out
 
 
-def count_categories(faces: np.ndarray, category: np.ndarray, counts: np.ndarray, ncat: int) -> np.ndarray:
+def count_categories(
+    faces: np.ndarray, category: np.ndarray, counts: np.ndarray, ncat: int, lo: int = 0
+) -> np.ndarray:
     """``(trials, ncat - 1)`` counts per category of a flat pool (trial ``t`` owns ``counts[t]``
-    consecutive dice; ``category[face]`` is a face's category, the last one uncounted).
+    consecutive dice; ``category[face - lo]`` is a face's category, the last one uncounted).
 
-    Each face is looked up as one word holding a 1 in its category's 16-bit field, and the words
-    are summed per trial in one pass (:func:`per_trial`), then split into fields."""
+    Each face is mapped (:func:`lookup`) to one small word holding a 1 in its category's bit
+    field, the words are summed per trial in one pass (:func:`per_trial`, or a row sum when every
+    trial has the same number of dice), and the sums are split into fields. Fields are 6 bits
+    wide in a byte while no trial has 64 dice, else 16 bits wide."""
     counts = np.asarray(counts)
     k = ncat - 1
     out = np.empty((counts.size, k), dtype=np.int64)
     top = int(counts.max()) if counts.size else 0
-    if top < 2 ** (FIELD - 1) and k <= 3:
-        word = np.int32 if k <= 2 else np.int64
-        cat = np.asarray(category, dtype=np.int64)
-        packed = np.where(cat < k, np.left_shift(1, FIELD * np.minimum(cat, k - 1)), 0)
-        sums = per_trial(packed.astype(word)[faces], counts, word)
+    cat = np.asarray(category, dtype=np.int64)
+    if k <= 2 and top < 64:
+        word, bits, acc = np.uint8, 6, np.int32
+    elif k <= 2 and top < 2**15:
+        word, bits, acc = np.int32, 16, np.int32
+    elif k <= 3 and top < 2**15:
+        word, bits, acc = np.int64, 16, np.int64
+    else:
         for c in range(k):
-            out[:, c] = (sums >> (FIELD * c)) & (2**FIELD - 1)
+            out[:, c] = per_trial(lookup(faces, cat == c, lo, np.int8), counts)
         return out
-    cat = category[faces]
+    packed = np.where(cat < k, np.left_shift(1, bits * np.minimum(cat, k - 1)), 0)
+    words = lookup(faces, packed, lo, word)
+    if counts.size and top == int(counts.min()):
+        sums = words.reshape(counts.size, top).sum(axis=1, dtype=acc)
+    else:
+        sums = per_trial(words, counts, acc)
     for c in range(k):
-        out[:, c] = per_trial(cat == c, counts)
+        out[:, c] = (sums >> (bits * c)) & (2**bits - 1)
     return out
-
-
-def owners(counts: np.ndarray) -> np.ndarray:
-    """The trial owning each entry of a flat array (trial ``t`` owns ``counts[t]`` entries)."""
-    counts = np.asarray(counts)
-    return np.repeat(np.arange(counts.size, dtype=np.int32 if counts.size < 2**31 else np.int64), counts)
 
 
 class Sampler:

@@ -27,7 +27,7 @@ from grimdice.dice.dist import Dist
 from grimdice.dice.expr import D6, Die
 from grimdice.dice.joint import Joint
 from grimdice.dice.reroll import category_probs, pool_counts, reroll_die
-from grimdice.dice.sampler import Sampler, count_categories
+from grimdice.dice.sampler import Sampler, count_categories, lookup
 
 Categorize = Callable[[np.ndarray], np.ndarray]
 FacePredicate = Callable[[np.ndarray], np.ndarray]
@@ -98,13 +98,12 @@ class Roll:
             cat = np.where(valid, category[rolls - lo], self.ncat - 1)
             return np.stack([(cat == c).sum(axis=1) for c in range(self.ncat - 1)], axis=1)
         faces = sampler.flat(counts, self.die)
-        index = faces - lo if lo else faces
-        mask = rerolled[index]
-        k = int(np.count_nonzero(mask))
-        if k:
-            faces[mask] = sampler.roll(k, self.die)
-            index = faces - lo if lo else faces
-        return count_categories(index, category, counts, self.ncat)
+        if rerolled.any():
+            mask = lookup(faces, rerolled, lo, np.uint8).view(bool)
+            k = int(np.count_nonzero(mask))
+            if k:
+                faces[mask] = sampler.roll(k, self.die)
+        return count_categories(faces, category, counts, self.ncat, lo)
 
 
 __all__ = ["Roll"]
