@@ -84,6 +84,8 @@ def count_categories(
     out = np.empty((counts.size, k), dtype=np.int64)
     top = int(counts.max()) if counts.size else 0
     cat = np.asarray(category, dtype=np.int64)
+    word: type[np.integer]
+    acc: type[np.integer]
     if k <= 2 and top < 64:
         word, bits, acc = np.uint8, 6, np.int32
     elif k <= 2 and top < 2**15:

@@ -200,7 +200,7 @@ def _allocate(s: Sampler, target: Target, groups: list[WeaponGroup], rolled: lis
         if not top:
             continue
         c = count[where]
-        order = np.argsort(-c, kind="stable")
+        order = np.argsort((top - c).astype(np.uint16 if top < 2**16 else np.int64), kind="stable")  # radix
         unit.reorder(order)
         where = where[order]
         holding = np.bincount(c, minlength=top + 1)[::-1].cumsum()[::-1]  # trials with >= k tokens
