@@ -138,25 +138,28 @@ def _fails(s: Sampler, need: np.ndarray) -> np.ndarray:
     return failed
 
 
-def _wound(s: Sampler, g: StrikeGroup, tables, ew, code: np.ndarray, left, t, m, unsaved) -> None:
-    """One wound of group ``g`` (codes ``2*precision + special``) on model ``m`` of trials ``t``:
-    the save (Heavy: a failed armour save re-rolled once), Damage Mitigation, wounds lost."""
+def _wound(s: Sampler, g: StrikeGroup, tables, code: np.ndarray, flat: np.ndarray, t, m, unsaved) -> None:
+    """One wound of group ``g`` (codes ``2*precision + special``) on model ``m`` of trials ``t``
+    (``flat``: wounds left per trial and model, flattened): the save (Heavy: a failed armour save
+    re-rolled once), Damage Mitigation, wounds lost. ``tables``: :func:`_tables` of normal then
+    special wounds, concatenated (index ``special * models + model``), and Eternal Warrior."""
+    sv_t, rr_t, mt_t, inst_t, ew = tables
+    models = ew.size
     for _ in range(g.rules.brutal):  # Brutal (X): X wounds on the same model
-        on = left[t, m] > 0
-        t, m, code = t[on], m[on], code[on]
-        special = (code & 1).astype(bool)
-        sv = np.where(special, tables[True][0][m], tables[False][0][m])
-        rr = np.where(special, tables[True][1][m], tables[False][1][m])
-        mt = np.where(special, tables[True][2][m], tables[False][2][m])
-        inst = np.where(special, tables[True][3][m], tables[False][3][m])
+        cell = t * models + m
+        on = flat[cell] > 0
+        if not on.all():
+            t, m, code, cell = t[on], m[on], code[on], cell[on]
+        row = (code & 1) * models + m
+        sv = sv_t[row]
         failed = _fails(s, sv)
-        again = np.flatnonzero(failed & rr)
+        again = np.flatnonzero(failed & rr_t[row])
         failed[again] = _fails(s, sv[again])
         unsaved[t[failed]] += 1
         hurt = np.flatnonzero(failed)
-        hurt = hurt[_fails(s, mt[hurt])]
-        th, mh = t[hurt], m[hurt]
-        left[th, mh] -= np.asarray(wounds_lost(left[th, mh], inst[hurt], ew[mh]), dtype=left.dtype)
+        hurt = hurt[_fails(s, mt_t[row[hurt]])]
+        ch = cell[hurt]
+        flat[ch] -= np.asarray(wounds_lost(flat[ch], inst_t[row[hurt]], ew[m[hurt]]), dtype=flat.dtype)
 
 
 def allocate(
@@ -178,13 +181,15 @@ def allocate(
     unsaved = np.zeros(trials, dtype=np.int64)
     k = target.precision_index
     M = len(target.profiles)
+    flat = left.reshape(-1)  # a view: wounds left of trial t, model m at t * M + m
     first = np.where((left > 0).any(axis=1), (left > 0).argmax(axis=1), M)
     for g, r in zip(groups, rolled, strict=True):
         count = r["wounds"]
         top = int(count.max()) if trials else 0
         if not top:
             continue
-        tables = {sp: _tables(target, g, sp) for sp in (False, True)}
+        normal, special = _tables(target, g, False), _tables(target, g, True)
+        tables = [np.concatenate([x, y]) for x, y in zip(normal, special, strict=True)] + [ew]
         start = np.cumsum(count) - count
         order = np.argsort((top - count).astype(np.uint16 if top < 2**16 else np.int64), kind="stable")
         holding = np.bincount(count, minlength=top + 1)[::-1].cumsum()[::-1]
@@ -195,9 +200,9 @@ def allocate(
             t, code = t[live], code[live]
             m = first[t]
             if k is not None:
-                m = np.where(((code & 2) > 0) & (left[t, k] > 0), k, m)
-            _wound(s, g, tables, ew, code, left, t, m, unsaved)
-            gone = t[left[t, first[t]] == 0]
+                m = np.where(((code & 2) > 0) & (flat[t * M + k] > 0), k, m)
+            _wound(s, g, tables, code, flat, t, m, unsaved)
+            gone = t[flat[t * M + first[t]] == 0]
             if gone.size:
                 alive = left[gone] > 0
                 first[gone] = np.where(alive.any(axis=1), alive.argmax(axis=1), M)
