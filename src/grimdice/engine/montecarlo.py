@@ -26,7 +26,7 @@ from grimdice.dice.sampler import Sampler
 from grimdice.engine.batch import iter_map
 
 BLOCK = 50_000  # trials per random stream: the unit of reproducibility (never change lightly)
-PARALLEL_FROM = 400_000  # below this many trials, one process is faster than forking workers
+PARALLEL_FROM = 4 * BLOCK  # below this many trials, one process is faster than forking workers
 
 TrialFn = Callable[[Sampler, int], Mapping[str, np.ndarray]]
 Progress = Callable[[int, int], None]
