@@ -80,7 +80,6 @@ def roll_group(
         ones = final == 1
         nhits = per_trial(hit, n)
         prec_hits = per_trial(prec, n)
-        hit_owner = np.repeat(np.arange(trials), n)[hit]
         prec = prec[hit]
     else:
         ones = np.zeros(int(n.sum()), dtype=bool)
@@ -93,16 +92,15 @@ def roll_group(
         fired = per_trial(~ones, n)
         per_shot = np.maximum(s.expr(g.hits_per_shot, int(fired.sum())), 0)
         nhits = per_trial(per_shot, fired)
-        hit_owner = np.repeat(np.arange(trials), nhits)
-        prec = np.zeros(hit_owner.size, dtype=bool)
+        prec = np.zeros(int(nhits.sum()), dtype=bool)
         prec_hits = np.zeros(trials, dtype=np.int64)
-    res = _wound_results(s, g, hit_owner.size)
+    res = _wound_results(s, g, prec.size)
     wound = res != FAIL
-    owner, prec, special = hit_owner[wound], prec[wound], res[wound] == SPECIAL
-    count = np.bincount(owner, minlength=trials)
+    count = per_trial(wound, nhits)
+    prec, special = prec[wound], res[wound] == SPECIAL
     code = (2 * prec + special).astype(np.int8)
     if prec.any():
-        code = code[_precision_first(owner, prec, count)]
+        code = code[_precision_first(np.repeat(np.arange(trials), count), prec, count)]
     return {
         "hits": nhits,
         "precision_hits": prec_hits,
@@ -203,9 +201,11 @@ def allocate(
                 m = np.where(((code & 2) > 0) & (flat[t * M + k] > 0), k, m)
             _wound(s, g, tables, code, flat, t, m, unsaved)
             gone = t[flat[t * M + first[t]] == 0]
-            if gone.size:
-                alive = left[gone] > 0
-                first[gone] = np.where(alive.any(axis=1), alive.argmax(axis=1), M)
+            while gone.size:  # the closest living model: usually the next one
+                first[gone] += 1
+                nxt = first[gone]
+                gone = gone[nxt < M]
+                gone = gone[flat[gone * M + first[gone]] == 0]
     return left, unsaved
 
 
