@@ -1,9 +1,12 @@
 """Benchmark: command-line start-up, timed as whole processes (hyperfine-style repeated runs).
 
 Cases: ``grimdice --help`` (target 150 ms) and ``grimdice calc`` of a bundled example (target
-300 ms), each against a bare ``python -c pass`` run the same number of times, so the table shows
-both the wall time and the start-up grimdice adds on this machine. Import costs in detail:
-``python -X importtime -c "import grimdice.cli.app"``.
+300 ms), against two peers run the same number of times: a bare ``python -c pass`` and
+``python -c "import typer"`` (the floor of any Typer command line). The runs of all commands are
+interleaved (round-robin), so a busy machine slows each alike. Two statistics per command, both
+medians: the wall time and the CPU time of the child process (user + system, from
+``getrusage``), which a shared machine inflates far less than the wall time. Import costs in
+detail: ``python -X importtime -c "import grimdice.cli.app"``.
 
 Run: ``python benchmarks/bench_startup.py [--runs N]``.
 """
@@ -11,6 +14,7 @@ Run: ``python benchmarks/bench_startup.py [--runs N]``.
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import statistics
 import subprocess
@@ -18,18 +22,22 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import machine
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "wh40k-intercessors-vs-boyz.yaml"
 
 
-def wall(cmd: list[str], runs: int) -> float:
-    """Median wall time in ms of ``runs`` runs of ``cmd`` after one warm-up run."""
+def once(cmd: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run of ``cmd``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
     subprocess.run(cmd, check=True, capture_output=True)
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def commands() -> list[tuple[str, list[str], float | None]]:
@@ -37,6 +45,7 @@ def commands() -> list[tuple[str, list[str], float | None]]:
     cli = [exe] if exe else [sys.executable, "-c", "from grimdice.cli import main; main()"]
     return [
         ("python -c pass", [sys.executable, "-c", "pass"], None),
+        ("python -c 'import typer'", [sys.executable, "-c", "import typer"], None),
         ("grimdice --help", [*cli, "--help"], 150.0),
         ("grimdice calc example", [*cli, "calc", str(EXAMPLE)], 300.0),
     ]
@@ -46,14 +55,22 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args(argv)
-    base = None
-    for name, cmd, target in commands():
-        ms = wall(cmd, args.runs)
-        base = ms if base is None else base
-        extra = f"  (+{ms - base:.0f} ms over python)" if target is not None else ""
-        print(
-            f"{name}: {ms:.0f} ms median of {args.runs}{extra}{f'  target {target:.0f} ms' if target else ''}"
-        )
+    cmds = commands()
+    for _, cmd, _ in cmds:  # warm-up (file caches, .pyc)
+        once(cmd)
+    walls: list[list[float]] = [[] for _ in cmds]
+    cpus: list[list[float]] = [[] for _ in cmds]
+    for _ in range(args.runs):
+        for i, (_, cmd, _) in enumerate(cmds):
+            w, c = once(cmd)
+            walls[i].append(w)
+            cpus[i].append(c)
+    print(f"machine: {machine()}; medians of {args.runs} interleaved runs")
+    base = statistics.median(walls[0]) * 1e3
+    for (name, _, target), w, c in zip(cmds, walls, cpus, strict=True):
+        wall, cpu = statistics.median(w) * 1e3, statistics.median(c) * 1e3
+        goal = f"  target {target:.0f} ms" if target else ""
+        print(f"{name:26} wall {wall:5.0f} ms  cpu {cpu:5.0f} ms  (+{wall - base:.0f} ms over python){goal}")
     return 0
 
 

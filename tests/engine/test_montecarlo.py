@@ -72,3 +72,20 @@ def test_a_dask_cluster_gives_the_same_tally_as_one_process():
     assert there.trials == n
     for k in here.counts:
         assert np.array_equal(here.counts[k], there.counts[k])
+
+
+def test_large_runs_use_every_core_by_default(monkeypatch):
+    monkeypatch.setattr(montecarlo.os, "cpu_count", lambda: 2)
+    assert montecarlo.default_workers(montecarlo.BLOCK) == 1
+    assert montecarlo.default_workers(montecarlo.PARALLEL_FROM) == 2
+    monkeypatch.setattr(montecarlo.os, "cpu_count", lambda: 64)
+    assert montecarlo.default_workers(montecarlo.PARALLEL_FROM) == len(block_sizes(montecarlo.PARALLEL_FROM))
+
+
+def test_the_default_parallel_run_gives_the_one_process_tally():
+    n = montecarlo.PARALLEL_FROM + 3
+    default = run_trials(two_d6, n, 8)
+    one = run_trials(two_d6, n, 8, workers=1)
+    for k in one.counts:
+        assert np.array_equal(default.counts[k], one.counts[k])
+    assert default.dice == one.dice == 2 * n

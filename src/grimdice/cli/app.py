@@ -6,8 +6,6 @@ and only then is the plot written, so a failure to write never loses the result.
 reaches the terminal through :func:`grimdice.cli.render.safe`.
 """
 
-from __future__ import annotations
-
 import json
 import os
 import sys
@@ -16,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
 from grimdice.errors import GrimdiceError, ScenarioError, shown
 
@@ -25,6 +22,7 @@ if TYPE_CHECKING:  # the engines (NumPy, pydantic) are imported by the commands 
     from grimdice.result import Result
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.progress import Progress as RichProgress
     from rich.progress import TaskID
 
@@ -32,13 +30,15 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="Exact dice maths and simulation for tabletop wargames.",
+    rich_markup_mode=None,  # plain help: Rich's help formatter costs ~100 ms of start-up
+    pretty_exceptions_enable=False,
 )
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 PROGRESS_AFTER = 1.0  # seconds: a simulated run still going after this shows a progress bar
 
 
-def run(name: str, data: dict, options: RunOptions) -> Result:
+def run(name: str, data: dict, options: "RunOptions") -> "Result":
     """:func:`grimdice.systems.base.run`, imported when a command computes (not at start-up)."""
     from grimdice.systems.base import run as run_system
 
@@ -54,10 +54,10 @@ def system_name(data: dict) -> str:
 def run_options(
     simulate: int | None,
     seed: int | None,
-    progress: Progress | None = None,
+    progress: "Progress | None" = None,
     workers: int | None = None,
     scheduler: str | None = None,
-) -> RunOptions:
+) -> "RunOptions":
     """The shared run options, with errors naming the command-line options."""
     from grimdice.engine.options import RunOptions
 
@@ -100,7 +100,7 @@ class ProgressBar:
     Use as ``RunOptions.progress``; it only observes, so the result for a seed is the same with or
     without it."""
 
-    def __init__(self, console: Console, after: float = PROGRESS_AFTER) -> None:
+    def __init__(self, console: "Console", after: float = PROGRESS_AFTER) -> None:
         self.console = console
         self.after = after
         self.start = time.monotonic()
@@ -128,7 +128,14 @@ class ProgressBar:
             self._bar = None
 
 
-def _fail(err: Console, exc: Exception) -> typer.Exit:
+def console(stderr: bool = False) -> "Console":
+    """A Rich console (Rich is imported by the commands that print, not at start-up)."""
+    from rich.console import Console
+
+    return Console(stderr=stderr)
+
+
+def _fail(err: "Console", exc: Exception) -> typer.Exit:
     from grimdice.cli.render import fail
 
     return fail(exc, err)
@@ -170,7 +177,7 @@ def calc(
     ] = None,
 ) -> None:
     """Resolve the attacks in SCENARIO (or of roster units) and print each stage's distribution."""
-    err = Console(stderr=True)
+    err = console(stderr=True)
     bar = ProgressBar(err) if simulate is not None else None
     try:
         options = run_options(simulate, seed, bar, workers, scheduler)
@@ -191,7 +198,7 @@ def calc(
     else:
         from grimdice.cli.render import render
 
-        render(result, Console())
+        render(result, console())
     if plot is None:
         return
     from grimdice.cli.plot import plot_result
@@ -201,7 +208,7 @@ def calc(
         plot_result(result, plot)
     except (GrimdiceError, OSError, ValueError) as exc:  # the result is already printed
         raise _fail(err, GrimdiceError(f"--plot: could not write {shown(str(plot))}: {exc}")) from None
-    (err if as_json else Console()).print(f"plot written to {safe(plot)}", highlight=False)
+    (err if as_json else console()).print(f"plot written to {safe(plot)}", highlight=False)
 
 
 def with_conditions(data: dict, items: list[str]) -> dict:
@@ -234,8 +241,6 @@ def roster_scenario(
     scenario: Path | None, attacker: str | None, defender: str | None, weapons: str | None, system: str | None
 ) -> dict:
     """The scenario file (roster references resolved), or one built from ``--attacker/--defender``."""
-    from grimdice.cli.roster_cmds import calc_scenario
-    from grimdice.io.rosters import resolve_scenario
     from grimdice.io.scenario import load_scenario
 
     if (scenario is None) == (attacker is None and defender is None):
@@ -243,9 +248,16 @@ def roster_scenario(
     if scenario is not None:
         if weapons or system:
             raise GrimdiceError("--weapons and --system apply with --attacker/--defender; edit the file")
-        return resolve_scenario(load_scenario(scenario), scenario.parent)
+        data = load_scenario(scenario)
+        if not any(isinstance(v, dict) and "roster" in v for v in data.values()):
+            return data  # no roster reference: the roster readers are not even imported
+        from grimdice.io.rosters import resolve_scenario
+
+        return resolve_scenario(data, scenario.parent)
     if attacker is None or defender is None:
         raise GrimdiceError("give both --attacker ROSTER:UNIT and --defender ROSTER:UNIT")
+    from grimdice.cli.roster_cmds import calc_scenario
+
     return calc_scenario(attacker, defender, weapons, system)
 
 
@@ -257,7 +269,7 @@ def check(
     """Check ARMY against the army-building limits; list every violation (exit 1 if any)."""
     from grimdice.systems.onepage.army import check_army
 
-    err = Console(stderr=True)
+    err = console(stderr=True)
     try:
         fielded = check_army(army, points)
     except GrimdiceError as exc:
@@ -291,7 +303,7 @@ def rules(
     """Print a system's rule index: every rule, its value, its effect and its source."""
     from grimdice.systems.base import get_system
 
-    err = Console(stderr=True)
+    err = console(stderr=True)
     try:
         table = getattr(get_system(system), "RULES", None)
         if table is None:
@@ -306,7 +318,7 @@ def rules(
         return
     from grimdice.cli.render import rules_table
 
-    Console().print(rules_table(table))
+    console().print(rules_table(table))
 
 
 @app.command()
@@ -322,7 +334,7 @@ def serve(
         from grimdice.web.server import serve as run_server
     except ImportError as exc:
         msg = f"error: {exc.name} is missing: pip install 'grimdice[web]'"
-        Console(stderr=True).print(msg, markup=False, highlight=False)
+        console(stderr=True).print(msg, markup=False, highlight=False)
         raise typer.Exit(2) from None
     typer.echo(f"grimdice: http://{host}:{port}/ (Ctrl+C to stop)")
     run_server(host, port, jobs=jobs, budget=timeout, examples=examples)

@@ -1,17 +1,12 @@
 """``grimdice play ARMY_A ARMY_B`` (many AI-vs-AI One Page 40k games) and ``grimdice replay
 GAME.json`` (a logged game drawn round by round). Registered on the app by :func:`register`."""
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from grimdice.cli.render import fail
 from grimdice.errors import GrimdiceError
 
 
@@ -30,7 +25,10 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Play GAMES AI-vs-AI games of One Page 40k between two armies; win rates and unit statistics."""
+    from rich.console import Console
+
     from grimdice.cli.app import ProgressBar
+    from grimdice.cli.render import fail
     from grimdice.systems.onepage.game.batch import GameJob, run_games, summarise
     from grimdice.systems.onepage.game.setup import load_army_side, load_table
 
@@ -64,6 +62,9 @@ def play(
 
 
 def show(s: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     out = Console()
     r = s["army_a"]
     head = f"{s['armies'][0]} vs {s['armies'][1]}: {s['games']} games (seed {s['seed']})"
@@ -93,6 +94,9 @@ def replay(
     as_json: Annotated[bool, typer.Option("--json", help="Print the replayed result as JSON.")] = False,
 ) -> None:
     """Replay a logged game exactly (no dice) and check it; draw each round with --png."""
+    from rich.console import Console
+
+    from grimdice.cli.render import fail
     from grimdice.io.scenario import load_scenario
     from grimdice.systems.onepage.game.play import replay as run_replay
 

@@ -3,8 +3,6 @@
 Registered on the app by :func:`register`; ``calc``'s roster options use :func:`calc_scenario`.
 """
 
-from __future__ import annotations
-
 import csv
 import json
 import sys
@@ -12,14 +10,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from grimdice.cli.render import fail
 from grimdice.errors import GrimdiceError
 
 
 def _fail(exc: Exception) -> typer.Exit:
+    from grimdice.cli.render import fail  # Rich is imported by the commands that print
+
     return fail(exc)
 
 
@@ -83,6 +80,9 @@ def units(
     if as_json:
         sys.stdout.write(json.dumps(data) + "\n")
         return
+    from rich.console import Console
+    from rich.table import Table
+
     t = Table(
         title=f"{data['roster']} ({data['game']}; {data['system']}, {data['points']:g} pts)",
         title_justify="left",
@@ -127,7 +127,9 @@ def matrix(
 ) -> None:
     """Every unit of ROSTER_A attacking every unit of ROSTER_B, exactly: expected damage, models
     destroyed and P(wipe)."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.table import Table
 
     from grimdice.io.rosters.matrix import compute
 

@@ -1,40 +1,165 @@
 """Seeded, vectorised Monte Carlo sampling of dice.
 
 Every simulator in grimdice draws from one :class:`Sampler`, so a run is reproducible from its
-seed. Pools of a random size are handled as padded 2-D arrays with a validity mask: row ``t`` is
-trial ``t``, column ``j`` is die ``j``, and ``mask[t, j]`` says whether that die was rolled.
+seed. Two layouts of a pool of a random size per trial:
+
+* **flat** (:meth:`Sampler.flat`): the dice of every trial one after another in one array, trial
+  ``t`` owning ``counts[t]`` consecutive dice; per-trial totals with :func:`per_trial`. Nothing is
+  rolled for padding, so this is the fast layout for large pools.
+* **padded** (:meth:`Sampler.pool`): a 2-D array, row ``t`` is trial ``t``, column ``j`` die ``j``,
+  and ``valid[t, j]`` says whether that die was rolled.
+
+Dice numbered ``1..n`` (a D6, a D3) are drawn straight as small integers
+(``Generator.integers(1, n + 1, dtype=int8)``), other dice by face look-up. The sampler counts the
+dice the rules roll in :attr:`Sampler.dice` (padding excluded), so benchmarks can report dice per
+second honestly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
 
 import numpy as np
 
 from grimdice.dice.expr import D6, DiceExpr, Die
 
 
+@lru_cache(maxsize=64)
+def _numbered(die: Die) -> tuple[int, type[np.signedinteger]] | None:
+    """``(n, dtype)`` for a die numbered ``1..n`` (drawn without a look-up), else ``None``."""
+    n = len(die.faces)
+    if die.faces != tuple(range(1, n + 1)):
+        return None
+    return n, (np.int8 if n < 127 else np.int16)
+
+
+def per_trial(values: np.ndarray, counts: np.ndarray, dtype: type[np.integer] | None = None) -> np.ndarray:
+    """Per-trial sums of a flat array whose trial ``t`` owns ``counts[t]`` consecutive entries
+    (booleans count their true entries); one value per trial, empty trials give 0. The sums are
+    accumulated in ``dtype`` (default: int32 for 8-bit values while no sum can overflow it, else
+    int64)."""
+    counts = np.asarray(counts)
+    if values.dtype == np.bool_:
+        values = values.view(np.int8)
+    if dtype is None:
+        small = values.dtype.itemsize == 1 and counts.size and int(counts.max()) < 2**23
+        dtype = np.int32 if small else np.int64
+    out = np.zeros(counts.size, dtype=dtype)
+    if values.size == 0:
+        return out
+    some = counts > 0
+    starts = (np.cumsum(counts) - counts)[some]  # the non-empty runs tile the array in order
+    out[some] = np.add.reduceat(values, starts, dtype=dtype)
+    return out
+
+
+def lookup(faces: np.ndarray, table: np.ndarray, lo: int, dtype: type[np.integer]) -> np.ndarray:
+    """``table[faces - lo]`` as ``dtype``; for tables with few distinct runs (the categories of a
+    D6: fail, normal, critical) computed as a sum of threshold comparisons, several times faster
+    than a gather (the sum wraps around in ``dtype``, which is exact as every result fits)."""
+    values = np.asarray(table).astype(dtype)
+    steps = np.flatnonzero(np.diff(values.astype(np.int64))) + 1
+    if len(steps) > 4:
+        return values[faces - lo if lo else faces]
+    out = np.full(faces.shape, values[0], dtype=dtype)
+    for j in steps:
+        delta = np.array(int(values[j]) - int(values[j - 1])).astype(dtype)
+        out += (faces >= lo + j) * delta
+    return out
+
+
+def count_categories(
+    faces: np.ndarray, category: np.ndarray, counts: np.ndarray, ncat: int, lo: int = 0
+) -> np.ndarray:
+    """``(trials, ncat - 1)`` counts per category of a flat pool (trial ``t`` owns ``counts[t]``
+    consecutive dice; ``category[face - lo]`` is a face's category, the last one uncounted).
+
+    Each face is mapped (:func:`lookup`) to one small word holding a 1 in its category's bit
+    field, the words are summed per trial in one pass (:func:`per_trial`, or a row sum when every
+    trial has the same number of dice), and the sums are split into fields. Fields are 6 bits
+    wide in a byte while no trial has 64 dice, else 16 bits wide."""
+    counts = np.asarray(counts)
+    k = ncat - 1
+    out = np.empty((counts.size, k), dtype=np.int64)
+    top = int(counts.max()) if counts.size else 0
+    cat = np.asarray(category, dtype=np.int64)
+    word: type[np.integer]
+    acc: type[np.integer]
+    if k <= 2 and top < 64:
+        word, bits, acc = np.uint8, 6, np.int32
+    elif k <= 2 and top < 2**15:
+        word, bits, acc = np.int32, 16, np.int32
+    elif k <= 3 and top < 2**15:
+        word, bits, acc = np.int64, 16, np.int64
+    else:
+        for c in range(k):
+            out[:, c] = per_trial(lookup(faces, cat == c, lo, np.int8), counts)
+        return out
+    packed = np.where(cat < k, np.left_shift(1, bits * np.minimum(cat, k - 1)), 0)
+    words = lookup(faces, packed, lo, word)
+    if counts.size and top == int(counts.min()):
+        sums = words.reshape(counts.size, top).sum(axis=1, dtype=acc)
+    else:
+        sums = per_trial(words, counts, acc)
+    for c in range(k):
+        out[:, c] = (sums >> (bits * c)) & (2**bits - 1)
+    return out
+
+
+def row_counts(cat: np.ndarray, ncat: int) -> list[np.ndarray]:
+    """For a 2-D array of categories ``0..ncat-1`` (one row per trial), how many entries of each
+    category every row holds: one pass of :func:`lookup` into 8-bit fields and one row sum while
+    rows are shorter than 256 and ``ncat <= 8``, else one comparison per category."""
+    width = cat.shape[1]
+    if width >= 256 or ncat > 8:
+        return [(cat == c).sum(axis=1) for c in range(ncat)]
+    word = np.uint32 if ncat <= 4 else np.uint64
+    words = lookup(cat, np.left_shift(1, 8 * np.arange(ncat, dtype=np.int64)), 0, word)
+    sums = words.sum(axis=1, dtype=word).astype(np.int64)
+    return [(sums >> (8 * c)) & 255 for c in range(ncat)]
+
+
 class Sampler:
-    """Vectorised dice roller around ``numpy.random.default_rng(seed)``."""
+    """Vectorised dice roller around ``numpy.random.default_rng(seed)``; :attr:`dice` counts the
+    dice rolled so far."""
 
     def __init__(self, seed: int | np.random.SeedSequence | None = None) -> None:
         self.seed = seed
         self.rng = np.random.default_rng(seed)
+        self.dice = 0
 
     def roll(self, shape: int | tuple[int, ...], die: Die = D6) -> np.ndarray:
-        """Roll dice of one kind into an array of the given shape."""
+        """Roll dice of one kind into an array of the given shape (small integer dtype)."""
+        self.dice += int(np.prod(shape))
+        fast = _numbered(die)
+        if fast is not None:
+            n, dtype = fast
+            return self.rng.integers(1, n + 1, size=shape, dtype=dtype)
         return die.sample(self.rng, shape)
 
     def expr(self, expr: DiceExpr, size: int) -> np.ndarray:
-        """``size`` independent totals of a dice expression."""
-        return expr.sample(self.rng, size)
+        """``size`` independent totals of a dice expression (int64)."""
+        out = np.full(size, expr.constant, dtype=np.int64)
+        for t in expr.terms:
+            faces = self.roll((size, t.count) if t.count > 1 else size, t.die)
+            total = faces.sum(axis=1, dtype=np.int64) if t.count > 1 else faces
+            if t.sign > 0:
+                out += total
+            else:
+                out -= total
+        return out
+
+    def flat(self, counts: np.ndarray, die: Die = D6) -> np.ndarray:
+        """Roll ``counts[t]`` dice for each trial ``t``, laid out flat (see the module text)."""
+        return self.roll(int(np.sum(counts)), die)
 
     def reroll(self, rolls: np.ndarray, mask: np.ndarray, die: Die = D6) -> np.ndarray:
         """Reroll (once) every die where ``mask`` is true; returns a new array."""
         out = rolls.copy()
-        k = int(mask.sum())
+        k = int(np.count_nonzero(mask))
         if k:
-            out[mask] = die.sample(self.rng, k)
+            out[mask] = self.roll(k, die)
         return out
 
     def reroll_faces(
@@ -52,13 +177,15 @@ class Sampler:
         rows = np.flatnonzero(mask.any(axis=1))
         if rows.size:
             cols = mask[rows].argmax(axis=1)
-            out[rows, cols] = die.sample(self.rng, rows.size)
+            out[rows, cols] = self.roll(rows.size, die)
         return out
 
     def pool(self, counts: np.ndarray, die: Die = D6) -> tuple[np.ndarray, np.ndarray]:
-        """Roll ``counts[t]`` dice for each trial ``t``: returns ``(rolls, valid)`` padded 2-D."""
+        """Roll ``counts[t]`` dice for each trial ``t``: returns ``(rolls, valid)`` padded 2-D
+        (only the valid dice are counted in :attr:`dice`)."""
         counts = np.asarray(counts, dtype=np.int64)
-        width = int(counts.max()) if counts.size else 0
-        rolls = die.sample(self.rng, (counts.size, max(width, 1)))
-        valid = np.arange(max(width, 1))[None, :] < counts[:, None]
+        width = max(int(counts.max()) if counts.size else 0, 1)
+        rolls = self.roll((counts.size, width), die)
+        self.dice -= rolls.size - int(counts.sum())
+        valid = np.arange(width)[None, :] < counts[:, None]
         return rolls, valid

@@ -26,7 +26,7 @@ from grimdice.dice.sampler import Sampler
 from grimdice.engine.batch import iter_map
 
 BLOCK = 50_000  # trials per random stream: the unit of reproducibility (never change lightly)
-PARALLEL_FROM = 400_000  # below this many trials, one process is faster than forking workers
+PARALLEL_FROM = 4 * BLOCK  # below this many trials, one process is faster than forking workers
 
 TrialFn = Callable[[Sampler, int], Mapping[str, np.ndarray]]
 Progress = Callable[[int, int], None]
@@ -38,6 +38,7 @@ class Tally:
 
     trials: int = 0
     counts: dict[str, np.ndarray] = field(default_factory=dict)
+    dice: int = 0  # dice the trials rolled (the sampler's count), for throughput benchmarks
 
     def add(self, outcomes: Mapping[str, np.ndarray], size: int) -> None:
         for name, values in outcomes.items():
@@ -53,6 +54,7 @@ class Tally:
         for name, c in other.counts.items():
             self._merge(name, c)
         self.trials += other.trials
+        self.dice += other.dice
 
     def _merge(self, name: str, c: np.ndarray) -> None:
         old = self.counts.get(name)
@@ -102,7 +104,9 @@ def run_block(trial: TrialFn, task: tuple[int, np.random.SeedSequence]) -> Tally
     """One block of trials on its own random stream."""
     size, stream = task
     t = Tally()
-    t.add(trial(Sampler(stream), size), size)
+    sampler = Sampler(stream)
+    t.add(trial(sampler, size), size)
+    t.dice = sampler.dice
     return t
 
 

@@ -27,7 +27,7 @@ from grimdice.dice.dist import Dist
 from grimdice.dice.expr import D6, Die
 from grimdice.dice.joint import Joint
 from grimdice.dice.reroll import category_probs, pool_counts, reroll_die
-from grimdice.dice.sampler import Sampler
+from grimdice.dice.sampler import Sampler, count_categories, lookup
 
 Categorize = Callable[[np.ndarray], np.ndarray]
 FacePredicate = Callable[[np.ndarray], np.ndarray]
@@ -86,16 +86,24 @@ class Roll:
         return lo, category, rerolled
 
     def sample(self, sampler: Sampler, counts: np.ndarray, *, only_one: bool = False) -> np.ndarray:
-        """Roll ``counts[t]`` dice for each trial ``t``; ``(trials, ncat - 1)`` counts per category."""
-        rolls, valid = sampler.pool(np.asarray(counts, dtype=np.int64), self.die)
+        """Roll ``counts[t]`` dice for each trial ``t``; ``(trials, ncat - 1)`` counts per category.
+
+        The dice of all trials are rolled flat (no padding), re-rolled and sorted by table look-up,
+        and counted per trial (:func:`~grimdice.dice.sampler.count_categories`)."""
+        counts = np.asarray(counts, dtype=np.int64)
         lo, category, rerolled = self._lookup
-        mask = rerolled[rolls - lo] & valid
         if only_one:
-            rolls = sampler.reroll_one(rolls, mask, self.die)
-        elif mask.any():
-            rolls = sampler.reroll(rolls, mask, self.die)
-        cat = np.where(valid, category[rolls - lo], self.ncat - 1)
-        return np.stack([(cat == c).sum(axis=1) for c in range(self.ncat - 1)], axis=1)
+            rolls, valid = sampler.pool(counts, self.die)
+            rolls = sampler.reroll_one(rolls, rerolled[rolls - lo] & valid, self.die)
+            cat = np.where(valid, category[rolls - lo], self.ncat - 1)
+            return np.stack([(cat == c).sum(axis=1) for c in range(self.ncat - 1)], axis=1)
+        faces = sampler.flat(counts, self.die)
+        if rerolled.any():
+            mask = lookup(faces, rerolled, lo, np.uint8).view(bool)
+            k = int(np.count_nonzero(mask))
+            if k:
+                faces[mask] = sampler.roll(k, self.die)
+        return count_categories(faces, category, counts, self.ncat, lo)
 
 
 __all__ = ["Roll"]

@@ -8,10 +8,12 @@ agreement of the two engines is a real check of both.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from grimdice.dice.dist import Dist
-from grimdice.dice.sampler import Sampler
+from grimdice.dice.sampler import Sampler, per_trial
 from grimdice.engine.montecarlo import TrialFn
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
@@ -19,8 +21,8 @@ from grimdice.systems.heresy.fight import Side, fight_result, steps
 from grimdice.systems.heresy.report import build_result
 from grimdice.systems.heresy.rolls import (
     FAIL,
+    NEVER,
     SPECIAL,
-    hit_roll,
     mitigation_target,
     passes,
     wound_result,
@@ -31,54 +33,79 @@ from grimdice.systems.heresy.units import StrikeGroup, Target
 BATCH_CELLS = 10_000_000
 
 
-def _per_trial(mask: np.ndarray) -> np.ndarray:
-    return mask.sum(axis=1).astype(np.int64)
-
-
-def _wound_rolls(s: Sampler, g: StrikeGroup, shape: tuple[int, ...]) -> np.ndarray:
-    res = wound_result(s.roll(shape), g.wound_target, g.rules.rending, g.rules.breaching)
+def _wound_results(s: Sampler, g: StrikeGroup, n: int) -> np.ndarray:
+    """FAIL/WOUND/SPECIAL of ``n`` Wound rolls (a failed roll re-rolled once if the group may)."""
+    res = np.asarray(wound_result(s.roll(n), g.wound_target, g.rules.rending, g.rules.breaching))
     if g.wound_reroll:
-        again = wound_result(s.roll(shape), g.wound_target, g.rules.rending, g.rules.breaching)
-        res = np.where(res == FAIL, again, res)
+        again = np.flatnonzero(res == FAIL)
+        res[again] = wound_result(s.roll(again.size), g.wound_target, g.rules.rending, g.rules.breaching)
     return res
 
 
+def _precision_first(owner: np.ndarray, prec: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """The permutation putting each trial's Precision wounds before its others (each part in dice
+    order) in a flat array of wounds grouped by trial (``owner``)."""
+    start = np.cumsum(count) - count
+    p = prec.astype(np.int64)
+    rank_p = np.cumsum(p) - p  # Precision wounds before this one, over all trials
+    rank_o = np.cumsum(1 - p) - (1 - p)
+    n_p = per_trial(prec, count)
+    base_p = (np.cumsum(n_p) - n_p)[owner]  # Precision wounds in earlier trials
+    base_o = (np.cumsum(count - n_p) - (count - n_p))[owner]
+    slot = np.where(prec, start[owner] + rank_p - base_p, start[owner] + n_p[owner] + rank_o - base_o)
+    order = np.empty_like(slot)
+    order[slot] = np.arange(slot.size)
+    return order
+
+
 def roll_group(
-    s: Sampler, g: StrikeGroup, gi: int, trials: int, models: np.ndarray | None = None
+    s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None = None
 ) -> dict[str, np.ndarray]:
-    """Per trial: hits, Precision hits, Gets Hot 1s, and the wound codes in allocation order
-    (``4*group + 2*precision + special``; -1 for none), Precision wounds first. ``models``: the
-    number of the group's models making their attacks in each trial (default: all of them)."""
+    """Per trial: hits, Precision hits, wounds (``count``) and Gets Hot 1s; and ``codes``, the
+    wounds of all trials laid flat, trial by trial in allocation order (Precision wounds first),
+    each coded ``2*precision + special``. ``models``: the number of the group's models making
+    their attacks in each trial (default: all of them). Dice are rolled flat, none for padding."""
     per_model = s.expr(g.shots, trials * g.models).reshape(trials, g.models)
     if models is not None:
         per_model = per_model * (np.arange(g.models)[None, :] < models[:, None])
     n = np.maximum(per_model.sum(axis=1), 0)
     if g.rolls_to_hit:
-        first, valid = s.pool(n)
-        second = s.roll(first.shape)
-        hit, final = hit_roll(first, second, g.hit_target, g.reroll_target)
-        hit = np.asarray(hit) & valid
-        prec = hit & (np.asarray(final) >= g.precision)
-        ones = valid & (np.asarray(final) == 1)
+        final = s.flat(n)
+        hit = (final != 1) & (final >= g.hit_target)
+        if g.reroll_target is not None:
+            miss = np.flatnonzero(~hit)
+            final[miss] = s.roll(miss.size)
+            hit[miss] = (final[miss] != 1) & (final[miss] >= g.reroll_target)
+        prec = hit & (final >= g.precision)
+        ones = final == 1
+        nhits = per_trial(hit, n)
+        prec_hits = per_trial(prec, n)
+        prec = prec[hit]
     else:
-        face, valid = s.pool(n)
-        if g.rules.gets_hot and g.may_reroll_hits:
-            face = np.where(face == 1, s.roll(face.shape), face)
-        ones = valid & (face == 1) if g.rules.gets_hot else np.zeros_like(valid)
-        fired = valid & ~ones
-        per_shot = g.hits_per_shot.sample(s.rng, fired.size).reshape(fired.shape)
-        nh = (np.maximum(per_shot, 0) * fired).sum(axis=1)
-        _, hit = s.pool(nh)
-        prec = np.zeros_like(hit)
-    res = _wound_rolls(s, g, hit.shape)
-    wound = hit & (res != FAIL)
-    code = np.where(wound, 4 * gi + 2 * prec + (res == SPECIAL), -1)
-    code = np.take_along_axis(code, np.argsort(~(wound & prec), axis=1, kind="stable"), axis=1)
+        ones = np.zeros(int(n.sum()), dtype=bool)
+        if g.rules.gets_hot:
+            face = s.flat(n)
+            if g.may_reroll_hits:
+                redo = np.flatnonzero(face == 1)
+                face[redo] = s.roll(redo.size)
+            ones = face == 1
+        fired = per_trial(~ones, n)
+        per_shot = np.maximum(s.expr(g.hits_per_shot, int(fired.sum())), 0)
+        nhits = per_trial(per_shot, fired)
+        prec = np.zeros(int(nhits.sum()), dtype=bool)
+        prec_hits = np.zeros(trials, dtype=np.int64)
+    res = _wound_results(s, g, prec.size)
+    wound = res != FAIL
+    count = per_trial(wound, nhits)
+    prec, special = prec[wound], res[wound] == SPECIAL
+    code = (2 * prec + special).astype(np.int8)
+    if prec.any():
+        code = code[_precision_first(np.repeat(np.arange(trials), count), prec, count)]
     return {
-        "hits": _per_trial(hit),
-        "precision_hits": _per_trial(prec),
-        "wounds": _per_trial(wound),
-        "ones": _per_trial(ones) if g.rules.gets_hot else np.zeros(trials, dtype=np.int64),
+        "hits": nhits,
+        "precision_hits": prec_hits,
+        "wounds": count,
+        "ones": per_trial(ones, n) if g.rules.gets_hot else np.zeros(trials, dtype=np.int64),
         "codes": code,
     }
 
@@ -100,56 +127,91 @@ def _tables(target: Target, g: StrikeGroup, special: bool):
     return np.array(sv), np.array(rr), np.array(mt), np.array(inst)
 
 
+def _fails(s: Sampler, need: np.ndarray) -> np.ndarray:
+    """One D6 test per entry of ``need`` (a natural 1 fails); none rolled where it cannot pass."""
+    failed = np.ones(need.size, dtype=bool)
+    roll = np.flatnonzero(need < NEVER)
+    needed: Any = need[roll]
+    failed[roll] = np.logical_not(passes(s.roll(roll.size), needed))
+    return failed
+
+
+def _wound(s: Sampler, g: StrikeGroup, tables, code: np.ndarray, flat: np.ndarray, t, m, unsaved) -> None:
+    """One wound of group ``g`` (codes ``2*precision + special``) on model ``m`` of trials ``t``
+    (``flat``: wounds left per trial and model, flattened): the save (Heavy: a failed armour save
+    re-rolled once), Damage Mitigation, wounds lost. ``tables``: :func:`_tables` of normal then
+    special wounds, concatenated (index ``special * models + model``), and Eternal Warrior."""
+    sv_t, rr_t, mt_t, inst_t, ew = tables
+    models = ew.size
+    for _ in range(g.rules.brutal):  # Brutal (X): X wounds on the same model
+        cell = t * models + m
+        on = flat[cell] > 0
+        if not on.all():
+            t, m, code, cell = t[on], m[on], code[on], cell[on]
+        row = (code & 1) * models + m
+        sv = sv_t[row]
+        failed = _fails(s, sv)
+        again = np.flatnonzero(failed & rr_t[row])
+        failed[again] = _fails(s, sv[again])
+        unsaved[t[failed]] += 1
+        hurt = np.flatnonzero(failed)
+        hurt = hurt[_fails(s, mt_t[row[hurt]])]
+        ch = cell[hurt]
+        flat[ch] -= np.asarray(wounds_lost(flat[ch], inst_t[row[hurt]], ew[m[hurt]]), dtype=flat.dtype)
+
+
 def allocate(
-    s: Sampler, target: Target, groups: list[StrikeGroup], codes: np.ndarray, left: np.ndarray | None = None
+    s: Sampler,
+    target: Target,
+    groups: list[StrikeGroup],
+    rolled: list[dict[str, np.ndarray]],
+    left: np.ndarray | None = None,
 ):
-    """Allocate wounds one by one in every trial, from ``left`` (wounds left per model; default:
-    an unhurt unit); returns (wounds left per model, failed saves)."""
-    trials = codes.shape[0]
+    """Allocate wounds one by one in every trial, group after group (each group's in the order of
+    :func:`roll_group`), from ``left`` (wounds left per model; default: an unhurt unit): each to
+    the closest living model, a Precision wound to the chosen model while it lives. Resolved in
+    steps (step ``k``: every trial's ``k``-th wound of the group, for the trials holding one), so
+    each trial meets its own wounds in its own order. Returns (wounds left per model, failed saves)."""
+    trials = rolled[0]["wounds"].size if rolled else (0 if left is None else left.shape[0])
     W = np.array([p.W for p in target.profiles], dtype=np.int64)
     ew = np.array([p.eternal_warrior for p in target.profiles])
     left = np.tile(W, (trials, 1)) if left is None else left.copy()
     unsaved = np.zeros(trials, dtype=np.int64)
-    tables = {(gi, sp): _tables(target, g, sp) for gi, g in enumerate(groups) for sp in (False, True)}
     k = target.precision_index
-    rows = np.arange(trials)
-    for j in range(codes.shape[1]):
-        code = codes[:, j]
-        alive = left > 0
-        live = (code >= 0) & alive.any(axis=1)
-        rec = alive.argmax(axis=1)
-        if k is not None:
-            rec = np.where(((code // 2) % 2 == 1) & alive[:, k], k, rec)
-        for (gi, sp), (sv, rr, mt, inst) in tables.items():
-            t = rows[live & (code // 4 == gi) & (code % 2 == int(sp))]
-            if not t.size:
-                continue
-            m = rec[t]
-            for _ in range(groups[gi].rules.brutal):  # Brutal (X): X wounds on the same model
-                on = left[t, m] > 0
-                t, m = t[on], m[on]
-                failed = ~np.asarray(passes(s.roll(t.size), sv[m]), dtype=bool)
-                again = failed & rr[m]  # Heavy: a failed armour save is re-rolled once
-                failed[again] = ~np.asarray(passes(s.roll(int(again.sum())), sv[m][again]), dtype=bool)
-                unsaved[t[failed]] += 1
-                hurt = failed & ~np.asarray(passes(s.roll(t.size), mt[m]), dtype=bool)
-                th, mh = t[hurt], m[hurt]
-                left[th, mh] -= np.asarray(wounds_lost(left[th, mh], inst[mh], ew[mh]), dtype=np.int64)
+    M = len(target.profiles)
+    flat = left.reshape(-1)  # a view: wounds left of trial t, model m at t * M + m
+    first = np.where((left > 0).any(axis=1), (left > 0).argmax(axis=1), M)
+    for g, r in zip(groups, rolled, strict=True):
+        count = r["wounds"]
+        top = int(count.max()) if trials else 0
+        if not top:
+            continue
+        normal, special = _tables(target, g, False), _tables(target, g, True)
+        tables = [np.concatenate([x, y]) for x, y in zip(normal, special, strict=True)] + [ew]
+        start = np.cumsum(count) - count
+        order = np.argsort((top - count).astype(np.uint16 if top < 2**16 else np.int64), kind="stable")
+        holding = np.bincount(count, minlength=top + 1)[::-1].cumsum()[::-1]
+        for j in range(top):
+            t = order[: int(holding[j + 1])]
+            code = r["codes"][start[t] + j]
+            live = first[t] < M
+            t, code = t[live], code[live]
+            m = first[t]
+            if k is not None:
+                m = np.where(((code & 2) > 0) & (flat[t * M + k] > 0), k, m)
+            _wound(s, g, tables, code, flat, t, m, unsaved)
+            gone = t[flat[t * M + first[t]] == 0]
+            while gone.size:  # the closest living model: usually the next one
+                first[gone] += 1
+                nxt = first[gone]
+                gone = gone[nxt < M]
+                gone = gone[flat[gone * M + first[gone]] == 0]
     return left, unsaved
 
 
-def merged_codes(rolled: list[dict[str, np.ndarray]]) -> np.ndarray:
-    """The wound codes of several groups per trial, in group order, packed to the left and cut
-    to the widest trial."""
-    codes = np.concatenate([r["codes"] for r in rolled], axis=1)
-    codes = np.take_along_axis(codes, np.argsort(codes < 0, axis=1, kind="stable"), axis=1)
-    width = int((codes >= 0).sum(axis=1).max()) if codes.size else 0
-    return codes[:, :width]
-
-
 def _batch(s: Sampler, target: Target, groups: list[StrikeGroup], trials: int) -> dict[str, np.ndarray]:
-    rolled = [roll_group(s, g, gi, trials) for gi, g in enumerate(groups)]
-    left, unsaved = allocate(s, target, groups, merged_codes(rolled))
+    rolled = [roll_group(s, g, trials) for g in groups]
+    left, unsaved = allocate(s, target, groups, rolled)
     W = np.array([p.W for p in target.profiles], dtype=np.int64)
     out = {
         "hits": sum(r["hits"] for r in rolled),
@@ -219,14 +281,11 @@ def _fight_batch(s: Sampler, attacker: Side, defender: Side, trials: int) -> lis
                 for g, (lo, hi) in zip(side.groups, side.ranges, strict=True)
                 if g.initiative == step
             ]
-            rolled = [
-                roll_group(s, g, gi, trials, alive[:, lo:hi].sum(axis=1))
-                for gi, (g, lo, hi) in enumerate(here)
-            ]
-            struck.append(([g for g, _, _ in here], merged_codes(rolled) if rolled else None))
-        for i, (groups, codes) in enumerate(struck):  # casualties are removed at the end of the step
-            if codes is not None:
-                left[1 - i], _ = allocate(s, sides[1 - i].target, groups, codes, left[1 - i])
+            rolled = [roll_group(s, g, trials, alive[:, lo:hi].sum(axis=1)) for g, lo, hi in here]
+            struck.append(([g for g, _, _ in here], rolled))
+        for i, (groups, rolled) in enumerate(struck):  # casualties are removed at the end of the step
+            if rolled:
+                left[1 - i], _ = allocate(s, sides[1 - i].target, groups, rolled, left[1 - i])
     return left
 
 

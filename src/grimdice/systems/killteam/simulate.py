@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grimdice.dice.sampler import Sampler
+from grimdice.dice.sampler import Sampler, lookup, row_counts
 from grimdice.systems.killteam.rerolls import reroll_mask
 from grimdice.systems.killteam.rolls import (
     CRIT,
@@ -24,8 +24,16 @@ from grimdice.systems.killteam.rolls import (
 from grimdice.systems.killteam.solve import ShotPolicy
 
 
+def categories(rolls: np.ndarray, bs: int, lethal: int) -> np.ndarray:
+    """:func:`~grimdice.systems.killteam.rolls.attack_result` of every die, the rule evaluated once
+    per face and applied by table (:func:`~grimdice.dice.sampler.lookup`)."""
+    return lookup(rolls, np.asarray(attack_result(np.arange(1, 7), bs, lethal)), 1, np.int8)
+
+
 def _counts(cat: np.ndarray) -> tuple[np.ndarray, ...]:
-    return tuple((cat == k).sum(axis=1) for k in (CRIT, NORMAL, ONE, MISS))
+    """Per trial: critical, normal, discarded-1 and missed dice (categories ``0..3``)."""
+    counts = row_counts(cat, 4)
+    return tuple(counts[k] for k in (CRIT, NORMAL, ONE, MISS))
 
 
 def simulate_shot(s: Sampler, pol: ShotPolicy, w: np.ndarray) -> dict[str, np.ndarray]:
@@ -33,11 +41,11 @@ def simulate_shot(s: Sampler, pol: ShotPolicy, w: np.ndarray) -> dict[str, np.nd
     sp = pol.spec
     T = w.size
     rolls = s.roll((T, sp.dice))
-    cat = attack_result(rolls, sp.bs, sp.rules.lethal)
+    cat = categories(rolls, sp.bs, sp.rules.lethal)
     c, h, o, m = _counts(cat)
     r = pol.reroll[w, c, h, o, m].astype(np.int64)  # (T, 4)
     rolls = s.reroll(rolls, reroll_mask(cat, r))
-    cat = attack_result(rolls, sp.bs, sp.rules.lethal)
+    cat = categories(rolls, sp.bs, sp.rules.lethal)
     c, h, o, _ = _counts(cat)
     rend = pol.rending[w, c, h]
     c, h = c + rend, h - rend

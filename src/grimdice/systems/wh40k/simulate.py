@@ -7,9 +7,11 @@ real check of both.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from grimdice.dice.sampler import Sampler
+from grimdice.dice.sampler import Sampler, per_trial
 from grimdice.engine.montecarlo import TrialFn
 from grimdice.engine.options import RunOptions
 from grimdice.engine.pipeline import Roll
@@ -21,10 +23,6 @@ from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup
 
 NO_ROLL = 7  # a target no D6 reaches
 BATCH_CELLS = 20_000_000  # dice slots held in memory at once
-
-
-def _per_trial(trial_idx: np.ndarray, values: np.ndarray, trials: int) -> np.ndarray:
-    return np.bincount(trial_idx, weights=values, minlength=trials).astype(np.int64)
 
 
 def _roll_once(
@@ -61,9 +59,11 @@ def roll_group(
     else:
         crit_hits, normal_hits = hit_roll(g).sample(s, n).T
     extra = np.zeros(trials, dtype=np.int64)
-    if g.ab.sustained_hits is not None and crit_hits.sum():
-        owner = np.repeat(np.arange(trials), crit_hits)
-        extra = _per_trial(owner, s.expr(g.ab.sustained_hits, owner.size), trials)
+    sus = g.ab.sustained_hits
+    if sus is not None and sus.is_fixed:
+        extra = crit_hits * sus.constant
+    elif sus is not None and crit_hits.any():
+        extra = per_trial(s.expr(sus, int(crit_hits.sum())), crit_hits)
     auto = crit_hits if g.ab.lethal_hits else np.zeros(trials, dtype=np.int64)
     to_roll = normal_hits + extra + (crit_hits - auto)
     if once is not None:
@@ -78,40 +78,6 @@ def roll_group(
     }
 
 
-class _Queue:
-    """Per-trial position in one allocation queue (models in order, wounds left on the current)."""
-
-    def __init__(self, profiles: tuple[Profile, ...], trials: int):
-        self.profiles = profiles
-        self.W = np.array([p.W for p in profiles] + [0], dtype=np.int64)
-        self.idx = np.zeros(trials, dtype=np.int64)
-        self.left = np.full(trials, self.W[0], dtype=np.int64)
-        self.damage = np.zeros(trials, dtype=np.int64)
-
-    @property
-    def alive(self) -> np.ndarray:
-        return self.idx < len(self.profiles)
-
-    def field(self, name: str, default: int = 0) -> np.ndarray:
-        vals = [getattr(p, name) for p in self.profiles] + [None]
-        return np.array([default if v is None else int(v) for v in vals], dtype=np.int64)
-
-
-def _allocate(s: Sampler, target: Target, groups: list[WeaponGroup], tokens: np.ndarray, trials: int):
-    """Allocate tokens (codes ``2*group + devastating``) one by one in every trial."""
-    bg, ch = _Queue(target.bodyguard, trials), _Queue(target.leaders, trials)
-    last = (target.leaders or target.bodyguard)[-1]
-    unsaved = np.zeros(trials, dtype=np.int64)
-    for j in range(tokens.shape[1]):
-        code = tokens[:, j]
-        for gi, g in enumerate(groups):
-            for dev in (False, True):
-                t = np.flatnonzero(code == 2 * gi + int(dev))
-                if t.size:
-                    unsaved += _resolve(s, g, dev, t, bg, ch, last, trials)
-    return bg, ch, unsaved
-
-
 def _save_needs(g: WeaponGroup, profiles: list[Profile]) -> tuple[np.ndarray, np.ndarray]:
     armour, invuln = [], []
     for p in profiles:
@@ -121,49 +87,129 @@ def _save_needs(g: WeaponGroup, profiles: list[Profile]) -> tuple[np.ndarray, np
     return np.array(armour), np.array(invuln)
 
 
-def _resolve(s, g: WeaponGroup, dev: bool, t: np.ndarray, bg: _Queue, ch: _Queue, last: Profile, trials):
-    """One token for the trials ``t``: choose the model, roll the save, damage and Feel No Pain."""
-    to_ch = ch.alive[t] & (~bg.alive[t] | (g.ab.precision and len(ch.profiles) > 0))
-    failed = np.zeros(trials, dtype=np.int64)
-    for q, sel in ((ch, to_ch), (bg, ~to_ch & bg.alive[t])):
-        tt = t[sel]
-        if not tt.size:
-            continue
-        i = q.idx[tt]
-        armour, invuln = _save_needs(g, [*q.profiles, last])
-        face = s.roll(tt.size)
-        saved = (face != 1) & ((face >= armour[i]) | (face >= invuln[i])) & (not dev)
-        hit = tt[~saved]
-        failed[hit] = 1
-        i = q.idx[hit]
-        d = modified_damage(
-            s.expr(g.damage, hit.size),
-            q.field("halve_damage")[i].astype(bool),
-            q.field("damage_reduction")[i],
-            g.damage_bonus,
+@dataclass(frozen=True)
+class _Slots:
+    """Per-model tables of one kind of token (a weapon group's normal or devastating wounds),
+    indexed by *slot*: bodyguard models ``0..nb-1``, then ``nb`` (the bodyguard gone), then the
+    leaders ``nb+1..nb+nc``, then ``nb+nc+1`` (the leaders gone). A gone slot stands for the
+    unit's last model: a wound allocated after the whole unit is destroyed still rolls its save
+    (fast-rolled against the last model) and counts as unsaved if failed, but does nothing."""
+
+    saved: np.ndarray  # [slot, face]: the saving throw with this unmodified face succeeds
+    halve: np.ndarray
+    reduction: np.ndarray
+    fnp: np.ndarray  # Feel No Pain needed (NO_ROLL: none)
+    live: np.ndarray  # a model is there
+
+    @classmethod
+    def of(cls, g: WeaponGroup, dev: bool, target: Target) -> _Slots:
+        last = (target.leaders or target.bodyguard)[-1]
+        profiles = [*target.bodyguard, last, *target.leaders, last]
+        armour, invuln = _save_needs(g, profiles)
+        face = np.arange(NO_ROLL)[None, :]
+        saved = (face != 1) & ((face >= armour[:, None]) | (face >= invuln[:, None])) & (not dev)
+        fnp = [p.fnp_mortal if dev else p.fnp for p in profiles]
+        nb = len(target.bodyguard)
+        live = np.ones(len(profiles), dtype=bool)
+        live[[nb, len(profiles) - 1]] = False
+        return cls(
+            saved,
+            np.array([p.halve_damage for p in profiles]),
+            np.array([p.damage_reduction for p in profiles], dtype=np.int64),
+            np.array([NO_ROLL if f is None else f for f in fnp], dtype=np.int64),
+            live,
         )
-        fnp = q.field("fnp_mortal" if dev else "fnp", NO_ROLL)[i]
-        width = int(d.max()) if d.size else 0
-        if width:
-            fnp_dice = s.roll((hit.size, width))
-            lost = ((np.arange(width)[None, :] < d[:, None]) & (fnp_dice < fnp[:, None])).sum(axis=1)
+
+
+def _fnp_lost(s: Sampler, d: np.ndarray, fnp: np.ndarray) -> np.ndarray:
+    """Wounds lost from damage ``d`` per token: one Feel No Pain die per point where the model has
+    one (rolled flat), every point lost where it has none."""
+    has = fnp < NO_ROLL
+    if not has.any():
+        return d
+    lost = d.copy()
+    dh = d[has]
+    faces = s.flat(dh)
+    lost[has] = per_trial(faces < np.repeat(fnp[has], dh), dh)
+    return lost
+
+
+class _Unit:
+    """Per trial: position and wounds left on the current model of the bodyguard (rows 0, 1) and
+    of the leaders (rows 2, 3), damage to each (rows 4, 5) and failed saves (row 6); one row per
+    quantity so that the trials still holding tokens are a contiguous prefix after a reordering."""
+
+    def __init__(self, target: Target, trials: int) -> None:
+        self.nb, self.nc = len(target.bodyguard), len(target.leaders)
+        self.Wb = np.array([p.W for p in target.bodyguard] + [0], dtype=np.int32)
+        self.Wc = np.array([p.W for p in target.leaders] + [0], dtype=np.int32)
+        self.state = np.zeros((7, trials), dtype=np.int32)
+        self.state[1] = self.Wb[0]
+        self.state[3] = self.Wc[0]
+
+    def reorder(self, order: np.ndarray) -> None:
+        self.state = self.state[:, order]
+
+    def token(self, s: Sampler, g: WeaponGroup, dev: bool, slots: _Slots, n: int) -> None:
+        """One token of group ``g`` for each of the first ``n`` trials: choose the model, roll the
+        save (none for a devastating wound), damage and Feel No Pain."""
+        pb, lb, pc, lc, db, dc, unsaved = self.state[:, :n]
+        if self.nc:
+            to_ch = (pc < self.nc) & ((pb >= self.nb) | g.ab.precision)
+            slot = np.where(to_ch, self.nb + 1 + pc, pb)
         else:
-            lost = np.zeros(hit.size, dtype=np.int64)
-        lost = np.minimum(lost, q.left[hit])
-        q.left[hit] -= lost
-        q.damage[hit] += lost
-        dead = hit[q.left[hit] == 0]
-        q.idx[dead] += 1
-        q.left[dead] = q.W[q.idx[dead]]
-    # left-over wounds once the whole unit is destroyed: saves fast-rolled against the last model
-    gone = t[~bg.alive[t] & ~ch.alive[t]]
-    gone = gone[~np.isin(gone, np.flatnonzero(failed))]
-    if gone.size:
-        armour, invuln = _save_needs(g, [last])
-        face = s.roll(gone.size)
-        saved = (face != 1) & ((face >= armour[0]) | (face >= invuln[0])) & (not dev)
-        failed[gone[~saved]] = 1
-    return failed
+            to_ch = None
+            slot = pb
+        failed = np.ones(n, dtype=bool) if dev else ~slots.saved[slot, s.roll(n)]
+        unsaved += failed
+        k = np.flatnonzero(failed & slots.live[slot])
+        if not k.size:
+            return
+        m = slot[k]
+        d = np.full(k.size, g.damage.constant) if g.damage.is_fixed else s.expr(g.damage, k.size)
+        d = modified_damage(d, slots.halve[m], slots.reduction[m], g.damage_bonus)
+        lost = _fnp_lost(s, d, slots.fnp[m])
+        queues = [(pb, lb, db, self.Wb, None if to_ch is None else ~to_ch[k])]
+        if to_ch is not None:
+            queues.append((pc, lc, dc, self.Wc, to_ch[k]))
+        for pos, left, dmg, W, on in queues:
+            kk, ll = (k, lost) if on is None else (k[on], lost[on])
+            if not kk.size:
+                continue
+            ll = np.minimum(ll, left[kk])
+            left[kk] -= ll
+            dmg[kk] += ll
+            dead = kk[left[kk] == 0]
+            pos[dead] += 1
+            left[dead] = W[pos[dead]]
+
+
+def _allocate(s: Sampler, target: Target, groups: list[WeaponGroup], rolled: list[dict], trials: int):
+    """Allocate every trial's wound tokens one by one, in the order of the attack sequence: each
+    group's normal wounds in group order, then the devastating wounds. The tokens of one kind are
+    resolved in steps (step ``k``: the ``k``-th token of that kind in every trial holding one),
+    with the trials reordered by their number of such tokens so those still holding one are a
+    prefix; each trial meets its own tokens in its own order, so this is the literal sequence.
+    Returns the unit's state rows (see :class:`_Unit`) in trial order."""
+    unit = _Unit(target, trials)
+    where = np.arange(trials)  # where[i]: the trial in column i of the unit's state
+    kinds = [(g, False, r["normal"]) for g, r in zip(groups, rolled, strict=True)]
+    kinds += [(g, True, r["dev"]) for g, r in zip(groups, rolled, strict=True)]
+    for g, dev, count in kinds:
+        top = int(count.max()) if trials else 0
+        if not top:
+            continue
+        c = count[where]
+        order = np.argsort((top - c).astype(np.uint16 if top < 2**16 else np.int64), kind="stable")  # radix
+        unit.reorder(order)
+        where = where[order]
+        holding = np.bincount(c, minlength=top + 1)[::-1].cumsum()[::-1]  # trials with >= k tokens
+        slots = _Slots.of(g, dev, target)
+        for k in range(1, top + 1):
+            unit.token(s, g, dev, slots, int(holding[k]))
+    state = np.empty_like(unit.state)
+    state[:, where] = unit.state
+    return state
 
 
 def _simulate_batch(
@@ -171,30 +217,19 @@ def _simulate_batch(
 ) -> dict[str, np.ndarray]:
     flags = (np.full(trials, once[0]), np.full(trials, once[1])) if any(once) else None
     rolled = [roll_group(s, g, trials, flags) for g in groups]
-    counts = [r["normal"] for r in rolled] + [r["dev"] for r in rolled]
-    codes = [2 * gi for gi in range(len(groups))] + [2 * gi + 1 for gi in range(len(groups))]
-    width = int(sum(c.max() for c in counts)) if counts else 0
-    tokens = np.full((trials, max(width, 1)), -1, dtype=np.int64)
-    fill = np.zeros(trials, dtype=np.int64)
-    for c, code in zip(counts, codes, strict=True):
-        cols = fill[:, None] + np.arange(int(c.max()) if c.size else 0)[None, :]
-        mask = np.arange(cols.shape[1])[None, :] < c[:, None]
-        rows = np.repeat(np.arange(trials)[:, None], cols.shape[1], axis=1)
-        tokens[rows[mask], cols[mask]] = code
-        fill += c
-    bg, ch, unsaved = _allocate(s, target, groups, tokens, trials)
+    pb, _, pc, _, db, dc, unsaved = _allocate(s, target, groups, rolled, trials)
     out = {
         "hits": sum(r["hits"] for r in rolled),
         "wounds": sum(r["normal"] + r["dev"] for r in rolled),
         "unsaved": unsaved,
-        "damage": bg.damage + ch.damage,
-        "models_destroyed": bg.idx + ch.idx,
+        "damage": db + dc,
+        "models_destroyed": pb + pc,
     }
     if any(g.ab.devastating_wounds for g in groups):
         out["devastating_wounds"] = sum(r["dev"] for r in rolled)
     if target.leaders:
-        out["character_damage"] = ch.damage
-        out["characters_destroyed"] = ch.idx
+        out["character_damage"] = dc
+        out["characters_destroyed"] = pc
     tests = hazardous_tests(groups)
     if tests:
         out["hazardous_failed"] = (s.roll((trials, tests)) == 1).sum(axis=1)

@@ -13,16 +13,19 @@ from collections.abc import Callable
 import numpy as np
 
 from grimdice.dice import Sampler
+from grimdice.dice.sampler import row_counts
 from grimdice.engine.montecarlo import Tally
 from grimdice.engine.options import RunOptions
 from grimdice.systems.killteam.fight.solver import FightSolution, Tables
 from grimdice.systems.killteam.fight.state import Fighter, Move
 from grimdice.systems.killteam.rerolls import reroll_mask
-from grimdice.systems.killteam.rolls import CRIT, MISS, NORMAL, ONE, attack_result
+from grimdice.systems.killteam.rolls import CRIT, MISS, NORMAL, ONE
+from grimdice.systems.killteam.simulate import categories
 
 
 def _counts(cat: np.ndarray) -> dict[int, np.ndarray]:
-    return {k: (cat == k).sum(axis=1) for k in (CRIT, NORMAL, ONE, MISS)}
+    counts = row_counts(cat, 4)
+    return {k: counts[k] for k in (CRIT, NORMAL, ONE, MISS)}
 
 
 def _roll_index(cat: np.ndarray, table: list) -> np.ndarray:
@@ -44,7 +47,7 @@ def _reroll(sm: Sampler, faces, cat, f: Fighter, opt: np.ndarray) -> tuple[np.nd
     rf = opt[:, 2] - rn - rc
     r1 = np.minimum(rf, cnt[ONE])
     faces = sm.reroll(faces, reroll_mask(cat, np.stack([rc, rn, r1, rf - r1], axis=1)))
-    cat = attack_result(faces, f.hit, f.rules.lethal)
+    cat = categories(faces, f.hit, f.rules.lethal)
     cnt = _counts(cat)
     return cnt[NORMAL], cnt[CRIT]
 
@@ -98,8 +101,8 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
 
     def trial(sm: Sampler, n: int) -> dict[str, np.ndarray]:
         att_faces, def_faces = sm.roll((n, n_att)), sm.roll((n, n_def))
-        att_cats = attack_result(att_faces, att.hit, att.rules.lethal)
-        def_cats = attack_result(def_faces, dfd.hit, dfd.rules.lethal)
+        att_cats = categories(att_faces, att.hit, att.rules.lethal)
+        def_cats = categories(def_faces, dfd.hit, dfd.rules.lethal)
         att_roll, def_roll = _roll_index(att_cats, tables.att_rolls), _roll_index(def_cats, tables.def_rolls)
         att_normal, att_crit = _reroll(sm, att_faces, att_cats, att, att_keep[att_roll, def_roll])
         def_normal, def_crit = _reroll(sm, def_faces, def_cats, dfd, def_keep[att_normal, att_crit, def_roll])

@@ -1,0 +1,114 @@
+"""Benchmark: Monte Carlo throughput, in dice rolled per second, on every bundled example.
+
+Each example runs ``--trials`` seeded trials in this process on one worker (``workers=1``), after
+an untimed warm-up run (imports, rule tables, the trial function's set-up). The dice are counted
+honestly: the :class:`~grimdice.dice.Sampler` counts every die the rules roll (padding of 2-D
+pools excluded), summed over blocks in :attr:`Tally.dice`. The peer is NumPy's bare generator,
+timed in the same process: the same number of D6 drawn as int8 in one call
+(``Generator.integers(1, 7, size, dtype=int8)``), the floor any dice simulator pays. The ratio
+column is grimdice's dice/s over that floor (1.0 would be "no cost but the dice").
+``--workers 2`` times the default local parallel run instead (one process per core).
+
+Run: ``python benchmarks/bench_montecarlo.py [--trials N] [--runs N] [--smoke]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from grimdice.engine.montecarlo import Tally
+from grimdice.engine.options import RunOptions
+from grimdice.io.scenario import load_scenario
+from grimdice.systems import calculate
+from harness import machine
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SYSTEMS = ("wh40k", "heresy", "killteam", "onepage")  # crusade draws outside the Sampler
+
+
+@contextmanager
+def tallies() -> Iterator[list[Tally]]:
+    """Every tally :meth:`RunOptions.run` returns while the block runs (to read its dice count)."""
+    seen: list[Tally] = []
+    original = RunOptions.run
+
+    def run(self: RunOptions, trial: Any) -> Tally:
+        t = original(self, trial)
+        seen.append(t)
+        return t
+
+    RunOptions.run = run  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        RunOptions.run = original  # type: ignore[method-assign]
+
+
+def measure(path: Path, trials: int, runs: int, workers: int | None) -> tuple[float, int]:
+    """(median seconds of ``runs`` runs, dice rolled in one run)."""
+    data = load_scenario(path)
+    calculate(data, simulate=min(trials, 20_000), seed=1, workers=1)  # warm-up, untimed
+    times = []
+    dice = 0
+    for _ in range(runs):
+        with tallies() as seen:
+            t0 = time.perf_counter()
+            calculate(data, simulate=trials, seed=1, workers=workers)
+            times.append(time.perf_counter() - t0)
+        dice = sum(t.dice for t in seen)
+    return statistics.median(times), dice
+
+
+def floor_rate(dice: int, runs: int) -> float:
+    """Dice per second of the bare generator drawing ``dice`` D6 (median of ``runs``)."""
+    rng = np.random.default_rng(1)
+    step = min(dice, 10_000_000)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        for start in range(0, dice, step):
+            rng.integers(1, 7, size=min(step, dice - start), dtype=np.int8)
+        times.append(time.perf_counter() - t0)
+    return dice / statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--trials", type=int, default=200_000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--workers", type=int, default=1, help="0: the default (all cores for large runs)")
+    ap.add_argument("--smoke", action="store_true", help="a quick check: 5 000 trials, one run")
+    args = ap.parse_args(argv)
+    trials, runs = (5_000, 1) if args.smoke else (args.trials, args.runs)
+    workers = args.workers or None
+    print(f"machine: {machine()}; {trials} trials, median of {runs}, workers={workers or 'default'}")
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        if not path.name.startswith(SYSTEMS):
+            continue
+        secs, dice = measure(path, trials, runs, workers)
+        if not dice:  # a system drawing from the generator directly: its dice are not counted
+            print(f"{path.stem:34} {secs:7.3f} s  (dice not counted: drawn outside the Sampler)")
+            continue
+        rate = dice / secs
+        floor = floor_rate(dice, runs)
+        print(
+            f"{path.stem:34} {secs:7.3f} s  {dice / trials:7.1f} dice/trial  "
+            f"{rate / 1e6:7.1f} M dice/s  floor {floor / 1e6:6.0f} M dice/s  ratio {rate / floor:.3f}",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
