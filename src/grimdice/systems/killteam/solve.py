@@ -25,7 +25,7 @@ from functools import cache
 
 import numpy as np
 
-from grimdice.systems.killteam.rerolls import Reroll, reroll_choices
+from grimdice.systems.killteam.rerolls import reroll_choices
 from grimdice.systems.killteam.rolls import (
     attack_counts,
     attack_items,
@@ -106,7 +106,14 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
     option = np.zeros((W + 1, n + 1, n + 1, 2), dtype=bool)
     qa = np.zeros((W + 1, n + 1, n + 1))  # value after the attack roll (before Rending), by (w, c, h)
     qd = np.zeros((W + 1, n + 1, n + 1))
-    memo: dict[tuple[int, int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+    options = {c: defender_options(spec, c) for c in range(n + 1)}
+    keys: dict[tuple[int, int, int, int], int] = {}
+    for c in range(n + 1):
+        for h in range(1 if c == 0 else 0, n + 1 - c):
+            for _, ret, k, sv in options[c]:
+                for cs, ns, _ in defence_outcomes(k, sv, int(ret)):
+                    keys.setdefault((c, h, cs, ns), len(keys))
+    alloc_a, alloc_d = _allocate(spec, alloc, keys, next_a, next_d)
     for c in range(n + 1):
         w1 = np.maximum(ws - spec.mw_per_crit * c, 0)
         for h in range(n + 1 - c):
@@ -115,13 +122,11 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
                 continue
             best_a: np.ndarray | None = None
             best_d: np.ndarray | None = None
-            for inv, ret, k, sv in defender_options(spec, c):
+            for inv, ret, k, sv in options[c]:
                 ea, ed = np.zeros(W + 1), np.zeros(W + 1)
                 for cs, ns, p in defence_outcomes(k, sv, int(ret)):
-                    key = (c, h, cs, ns)
-                    if key not in memo:
-                        memo[key] = _allocate(spec, alloc, c, h, cs, ns, next_a, next_d)
-                    va, vd = memo[key]
+                    key = keys[(c, h, cs, ns)]
+                    va, vd = alloc_a[key], alloc_d[key]
                     ea += p * va[w1]
                     ed += p * vd[w1]
                 if best_a is None or best_d is None:  # the first option (both are set together)
@@ -145,23 +150,43 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
     return ShotPolicy(spec, reroll, rending, option, alloc, va, vd)
 
 
-def _allocate(spec, alloc, c, h, cs, ns, next_a, next_d):
-    """Best allocation for every wounds-left value ``w1``; fills ``alloc`` and returns the values."""
-    opts = unsaved_options(c, h, cs, ns)
+def _allocate(
+    spec: ShotSpec,
+    alloc: np.ndarray,
+    keys: dict[tuple[int, int, int, int], int],
+    next_a: np.ndarray,
+    next_d: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Best allocation for every ``(c, h, cs, ns)`` of ``keys`` and every wounds-left value
+    ``w1``: the defender's best value, then among those the worst for the attacker, then the
+    least damage, then the first option (all options of all keys at once, one segment each).
+    Fills ``alloc``; returns the values ``[key index, w1]`` for the attacker and the defender."""
     W = next_a.size - 1
     ws = np.arange(W + 1)
-    dmg = np.array([uc * spec.critical + un * spec.normal for uc, un in opts])
+    seg, uc, un = [], [], []
+    for key in keys:  # in index order
+        opts = unsaved_options(*key)
+        seg.append(len(uc))
+        uc.extend(o[0] for o in opts)
+        un.extend(o[1] for o in opts)
+    starts = np.array(seg, dtype=np.int64)
+    owner = np.repeat(np.arange(starts.size), np.diff(np.append(starts, len(uc))))
+    uc_a, un_a = np.array(uc, dtype=np.int64), np.array(un, dtype=np.int64)
+    dmg = uc_a * spec.critical + un_a * spec.normal
     after = np.maximum(ws[None, :] - dmg[:, None], 0)  # (options, w1)
     vd, va = next_d[after], next_a[after]
-    best_d = vd.max(axis=0)
+    best_d = np.maximum.reduceat(vd, starts, axis=0)
     # among the defender's best, the one worst for the attacker, then the least damage
-    cand = np.where(vd >= best_d - EPS, va, np.inf)
-    low_a = cand.min(axis=0)
-    cand2 = np.where(cand <= low_a + EPS, dmg[:, None], np.iinfo(np.int64).max)
-    pick = cand2.argmin(axis=0)
-    chosen = np.array(opts, dtype=np.int16)[pick]
-    alloc[:, c, h, cs, ns] = chosen
-    return va[pick, ws], vd[pick, ws]
+    cand = np.where(vd >= best_d[owner] - EPS, va, np.inf)
+    low_a = np.minimum.reduceat(cand, starts, axis=0)
+    cand2 = np.where(cand <= low_a[owner] + EPS, dmg[:, None], np.iinfo(np.int64).max)
+    low_d = np.minimum.reduceat(cand2, starts, axis=0)
+    rows = np.arange(uc_a.size)[:, None]
+    pick = np.minimum.reduceat(np.where(cand2 == low_d[owner], rows, uc_a.size), starts, axis=0)
+    kk = np.array(list(keys), dtype=np.int64).reshape(-1, 4)
+    chosen = np.stack([uc_a[pick], un_a[pick]], axis=-1).astype(np.int16)  # (keys, w1, 2)
+    alloc[ws[None, :], kk[:, 0, None], kk[:, 1, None], kk[:, 2, None], kk[:, 3, None]] = chosen
+    return va[pick, ws[None, :]], vd[pick, ws[None, :]]
 
 
 def _rerolls(spec: ShotSpec, ra: np.ndarray, rd: np.ndarray):
@@ -181,23 +206,39 @@ def _rerolls(spec: ShotSpec, ra: np.ndarray, rd: np.ndarray):
             cache_v[key] = ((sa * j).sum(axis=(1, 2)), (sd * j).sum(axis=(1, 2)))
         return cache_v[key]
 
-    for (c, h, o, m), p in attack_items(n, spec.bs, spec.rules.lethal):
-        choices: tuple[Reroll, ...] = reroll_choices(spec.rules, c, h, o, m)
-        if len(choices) == 1:
-            a, d = value(c, h, 0)
-            va += p * a
-            vd += p * d
-            continue
-        vals = [value(c - rc, h - rh, rc + rh + ro + rm) for rc, rh, ro, rm in choices]
-        A = np.array([v[0] for v in vals])
-        D = np.array([v[1] for v in vals])
-        best = A.max(axis=0)
-        pick = (best - EPS <= A).argmax(axis=0)
-        ws = np.arange(W + 1)
-        reroll[:, c, h, o, m] = np.array(choices, dtype=np.int8)[pick]
-        va += p * A[pick, ws]
-        vd += p * D[pick, ws]
+    r = spec.rules
+    keys, starts, owner, choices, counts, probs = _reroll_rows(n, spec.bs, r.lethal, r)
+    vals = [value(*k) for k in keys]
+    A = np.array([v[0] for v in vals]).reshape(len(vals), W + 1)
+    D = np.array([v[1] for v in vals]).reshape(len(vals), W + 1)
+    # the first choice within EPS of the attacker's best value
+    best = np.maximum.reduceat(A, starts, axis=0)
+    index = np.arange(len(vals))[:, None]
+    pick = np.minimum.reduceat(np.where(best[owner] - EPS <= A, index, len(vals)), starts, axis=0)
+    ws = np.arange(W + 1)
+    reroll[ws[None, :], *(counts[:, i, None] for i in range(4))] = choices[pick]
+    for i, p in enumerate(probs):  # in the order of the first rolls (the same sums as ever)
+        va += p * A[pick[i], ws]
+        vd += p * D[pick[i], ws]
     return reroll, va, vd
+
+
+@cache
+def _reroll_rows(n: int, bs: int, lethal: int, rules: WeaponRules) -> tuple:
+    """Every first roll of ``n`` attack dice and its re-roll choices, one row per choice: the
+    value key (kept crits, kept normal hits, dice re-rolled), the first row of each roll, the roll
+    of each row, the choices, the rolls' counts and P (attack_items order)."""
+    items = attack_items(n, bs, lethal)
+    starts, keys, choices = [], [], []
+    for (c, h, o, m), _ in items:
+        opts = reroll_choices(rules, c, h, o, m)
+        starts.append(len(keys))
+        keys.extend((c - rc, h - rh, rc + rh + ro + rm) for rc, rh, ro, rm in opts)
+        choices.extend(opts)
+    first = np.array(starts, dtype=np.int64)
+    owner = np.repeat(np.arange(first.size), np.diff(np.append(first, len(keys))))
+    counts = np.array([cnt for cnt, _ in items], dtype=np.int64).reshape(-1, 4)
+    return keys, first, owner, np.array(choices, dtype=np.int8), counts, [p for _, p in items]
 
 
 def terminal_values(w0: int, wmax: int, attacker: str, defender: str) -> tuple[np.ndarray, np.ndarray]:
