@@ -47,6 +47,7 @@ class Layers:
     chosen, and the fight's end from it ``(attacker wounds, defender wounds, critical strikes to
     come per side)`` as a (4, n) array."""
 
+    duel: Duel
     radix: np.ndarray
     codes: dict[int, np.ndarray]
     move: dict[int, np.ndarray]
@@ -56,11 +57,16 @@ class Layers:
     )
 
     def ends(self, rows: np.ndarray) -> np.ndarray:
-        """The ends of positions (columns of ``rows``), every one solved."""
-        return self._lookup(rows, self.end)
+        """The ends of positions (columns of ``rows``), every one solved (up to wounds that
+        cannot be lost: see :func:`canonical`)."""
+        canon = canonical(self.duel, rows)
+        end = self._lookup(canon, self.end).copy()
+        end[0] += rows[WA] - canon[WA]
+        end[1] += rows[WD] - canon[WD]
+        return end
 
     def moves(self, rows: np.ndarray) -> np.ndarray:
-        return self._lookup(rows, self.move)
+        return self._lookup(canonical(self.duel, rows), self.move)
 
     def _lookup(self, rows: np.ndarray, table: dict[int, np.ndarray]) -> np.ndarray:
         if not rows.shape[1]:
@@ -81,6 +87,18 @@ class Layers:
         if np.any(idx >= codes.size) or np.any(codes[np.minimum(idx, codes.size - 1)] != want):
             raise KeyError("a position outside the solved layers")
         return values[..., idx]
+
+
+def canonical(duel: Duel, rows: np.ndarray) -> np.ndarray:
+    """The positions with each operative's wounds cut to one more than the most damage the
+    opponent's remaining dice can deal. Such an operative cannot be incapacitated any more, so
+    the wounds it has beyond that only shift both sides' keys of every continuation alike: the
+    same moves are best, and the fight ends with those extra wounds added back."""
+    att, dfd = duel.fighters
+    out = rows.copy()
+    out[WD] = np.minimum(rows[WD], rows[AN] * att.normal_damage + rows[AC] * att.critical_damage + 1)
+    out[WA] = np.minimum(rows[WA], rows[DN] * dfd.normal_damage + rows[DC] * dfd.critical_damage + 1)
+    return out
 
 
 def encode(rows: np.ndarray, radix: np.ndarray) -> np.ndarray:
@@ -179,7 +197,7 @@ def _sides(rows: np.ndarray) -> list[tuple[int, np.ndarray]]:
 def reachable(duel: Duel, starts: np.ndarray, radix: np.ndarray) -> dict[int, np.ndarray]:
     """Every position reachable from ``starts`` where a side is to move, by layer (dice left),
     each layer's columns sorted by code."""
-    starts = starts[:, starts[S] != END]
+    starts = canonical(duel, starts[:, starts[S] != END])
     top = int(_dice(starts).max()) if starts.size else 0
     pending: dict[int, list[np.ndarray]] = {n: [] for n in range(top + 1)}
     dice = _dice(starts)
@@ -194,7 +212,7 @@ def reachable(duel: Duel, starts: np.ndarray, radix: np.ndarray) -> dict[int, np
         for side, part in _sides(rows):
             for move in MOVES:
                 ch = apply_move(duel, part, move, side)
-                kids = ch.rows[:, ch.legal & (ch.rows[S] != END)]
+                kids = canonical(duel, ch.rows[:, ch.legal & (ch.rows[S] != END)])
                 two = _dice(kids) == n - 2
                 pending[n - 1].append(kids[:, ~two])
                 if n >= 2:
@@ -227,7 +245,7 @@ def solve_layers(
 ) -> Layers:
     """Solve every position reachable from ``starts`` (see the module text)."""
     layers = reachable(duel, starts, radix)
-    solved = Layers(radix, {}, {}, {})
+    solved = Layers(duel, radix, {}, {}, {})
     for n in sorted(layers):
         rows = layers[n]
         moves, ends = [], []
@@ -261,6 +279,7 @@ __all__ = [
     "END",
     "Layers",
     "apply_move",
+    "canonical",
     "encode",
     "objective_radix",
     "packed_keys",
