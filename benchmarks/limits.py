@@ -169,8 +169,20 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
             ),
             ("fight example", kf),
             (
-                "fight: 10 attack dice each (the most allowed), W 40 each",
+                "fight: 10 attack dice each, W 40 each",
                 edit(kf, attacker__weapons__0__A=10, target__weapons__0__A=10, attacker__W=40, target__W=40),
+            ),
+            (
+                "fight: 12 attack dice each (the most allowed), both Relentless, W 14",
+                edit(
+                    kf,
+                    attacker__weapons__0__A=12,
+                    target__weapons__0__A=12,
+                    attacker__weapons__0__rules=["Relentless"],
+                    target__weapons__0__rules=["Relentless"],
+                    attacker__W=14,
+                    target__W=14,
+                ),
             ),
         ],
     }
@@ -181,15 +193,18 @@ def main() -> None:
     ap.add_argument("--cap", type=float, default=60.0, help="seconds before a probe is stopped")
     ap.add_argument("--trials", type=int, default=1_000_000)
     ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--system", action="append", help="only these systems' probes (repeatable)")
     args = ap.parse_args()
     cap, trials = (5.0, 20_000) if args.smoke else (args.cap, args.trials)
 
     print(f"{'probe':62} {'outcome':44} {'seconds':>9} {'ratio':>7}")
     with tempfile.TemporaryDirectory() as d:
-        for name, fn in input_probes(Path(d)):
+        for name, fn in input_probes(Path(d)) if not args.system else []:
             outcome, s = timed(fn, cap)
             print(f"{'input: ' + name:62} {outcome[:44]:44} {s:9.3f}")
     for system, probes in system_probes().items():
+        if args.system and system not in args.system:
+            continue
         calculate(probes[0][1])  # warm-up: imports and caches outside the timed region
         peer = None
         for name, data in probes:

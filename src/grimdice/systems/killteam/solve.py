@@ -38,6 +38,7 @@ from grimdice.systems.killteam.rolls import (
 from grimdice.systems.killteam.rules import NO_RULES, WeaponRules
 
 EPS = 1e-12
+ALLOCATE_CHUNK = 1024  # allocation keys solved together (bounds the memory of one pass)
 
 
 @dataclass(frozen=True)
@@ -123,12 +124,12 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
             best_a: np.ndarray | None = None
             best_d: np.ndarray | None = None
             for inv, ret, k, sv in options[c]:
-                ea, ed = np.zeros(W + 1), np.zeros(W + 1)
-                for cs, ns, p in defence_outcomes(k, sv, int(ret)):
-                    key = keys[(c, h, cs, ns)]
-                    va, vd = alloc_a[key], alloc_d[key]
-                    ea += p * va[w1]
-                    ed += p * vd[w1]
+                outs = defence_outcomes(k, sv, int(ret))
+                rows = np.array([keys[(c, h, cs, ns)] for cs, ns, _ in outs])[:, None]
+                p = np.array([o[2] for o in outs])[:, None]
+                # summed over the defence rolls in their order (row by row, as ever)
+                ea = (p * alloc_a[rows, w1[None, :]]).sum(axis=0)
+                ed = (p * alloc_d[rows, w1[None, :]]).sum(axis=0)
                 if best_a is None or best_d is None:  # the first option (both are set together)
                     best_a, best_d = ea, ed
                     option[:, c, h] = (inv, ret)
@@ -162,16 +163,27 @@ def _allocate(
     least damage, then the first option (all options of all keys at once, one segment each).
     Fills ``alloc``; returns the values ``[key index, w1]`` for the attacker and the defender."""
     W = next_a.size - 1
+    out_a, out_d = np.zeros((len(keys), W + 1)), np.zeros((len(keys), W + 1))
+    listed = list(keys)  # in index order
+    for lo in range(0, len(listed), ALLOCATE_CHUNK):  # bounded memory
+        part = listed[lo : lo + ALLOCATE_CHUNK]
+        out_a[lo : lo + len(part)], out_d[lo : lo + len(part)] = _allocate_part(
+            spec, alloc, part, next_a, next_d
+        )
+    return out_a, out_d
+
+
+def _allocate_part(
+    spec: ShotSpec,
+    alloc: np.ndarray,
+    keys: list[tuple[int, int, int, int]],
+    next_a: np.ndarray,
+    next_d: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_allocate` for some keys."""
+    W = next_a.size - 1
     ws = np.arange(W + 1)
-    seg, uc, un = [], [], []
-    for key in keys:  # in index order
-        opts = unsaved_options(*key)
-        seg.append(len(uc))
-        uc.extend(o[0] for o in opts)
-        un.extend(o[1] for o in opts)
-    starts = np.array(seg, dtype=np.int64)
-    owner = np.repeat(np.arange(starts.size), np.diff(np.append(starts, len(uc))))
-    uc_a, un_a = np.array(uc, dtype=np.int64), np.array(un, dtype=np.int64)
+    starts, owner, uc_a, un_a = _option_rows(tuple(keys), spec.critical, spec.normal)
     dmg = uc_a * spec.critical + un_a * spec.normal
     after = np.maximum(ws[None, :] - dmg[:, None], 0)  # (options, w1)
     vd, va = next_d[after], next_a[after]
@@ -187,6 +199,28 @@ def _allocate(
     chosen = np.stack([uc_a[pick], un_a[pick]], axis=-1).astype(np.int16)  # (keys, w1, 2)
     alloc[ws[None, :], kk[:, 0, None], kk[:, 1, None], kk[:, 2, None], kk[:, 3, None]] = chosen
     return va[pick, ws[None, :]], vd[pick, ws[None, :]]
+
+
+@cache
+def _option_rows(
+    keys: tuple[tuple[int, int, int, int], ...], critical: int, normal: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The allocation options of ``keys`` as rows: the first row of each key, the key of each
+    row, uncancelled crits and normal hits; of the options of one key with the same damage only
+    the first is kept (the same values: the others are never chosen)."""
+    seg, uc, un = [], [], []
+    for key in keys:
+        seg.append(len(uc))
+        seen: set[int] = set()
+        for c, h in unsaved_options(*key):
+            d = c * critical + h * normal
+            if d not in seen:
+                seen.add(d)
+                uc.append(c)
+                un.append(h)
+    starts = np.array(seg, dtype=np.int64)
+    owner = np.repeat(np.arange(starts.size), np.diff(np.append(starts, len(uc))))
+    return starts, owner, np.array(uc, dtype=np.int64), np.array(un, dtype=np.int64)
 
 
 def _rerolls(spec: ShotSpec, ra: np.ndarray, rd: np.ndarray):

@@ -1,11 +1,13 @@
-"""The Resolve Successful Hits step solved for both sides' objectives by the engine's expectimax.
+"""The Resolve Successful Hits step solved for both sides' objectives.
 
 Each side's :class:`~grimdice.systems.killteam.fight.state.Objective` is a list of lexicographic
 keys, each a linear function of the fight's features (wounds left, incapacitated, critical strikes
 of each side; see :meth:`ResolutionState.returns`). :class:`FightKeys` holds them once and reads
 them both per state (for :func:`grimdice.engine.game.expectimax`) and on arrays of states (for the
-roll step's vectorised choices). :class:`Resolution` solves the strike/parry game from any dice
-both sides retain, sharing the solved positions between starting positions.
+roll step's vectorised choices). :class:`Resolution` solves the strike/parry game from every pair
+of dice both sides may retain at once, by vectorised layers of positions
+(:mod:`~grimdice.systems.killteam.fight.layers`): the same values, moves and tie-break as
+``expectimax`` on :class:`ResolutionState` (tested on seeded random fights).
 """
 
 from __future__ import annotations

@@ -9,12 +9,15 @@ is an unverified reading (``RULES.note("fight_reroll_order")``).
 
 Every choice is made by the player it belongs to, for its own objective (:class:`FightKeys`): the
 solution is the subgame-perfect equilibrium, i.e. :func:`grimdice.engine.game.expectimax` on this
-game. The resolution step is solved by ``expectimax`` itself (:class:`Resolution`); the roll steps
-are evaluated by layers, vectorised over all the dice the other side may hold, which gives the
-same values as expectimax would (tested against it and against a brute force) at a fraction of
-the cost. Ties go to the objective's tie-break keys, then to the preference order: fewest
-re-rolls, then fewest critical and normal hits re-rolled; no Rending; strike before parry, normal
-before critical.
+game. The resolution step is solved for every pair of retained dice at once by vectorised layers
+of positions (:class:`Resolution`); the roll steps are evaluated by layers, vectorised over all
+the dice the other side may hold: each re-roll option's expected features is one shifted slice
+per outcome of the re-rolled dice, each side's choice among its options runs over all its rolls
+at once, and the dice law is carried forward by two tensor contractions. This gives the same
+values and choices as expectimax (tested against it on seeded random fights, and against a brute
+force) at a fraction of the cost. Ties go to the objective's tie-break keys, then to the
+preference order: fewest re-rolls, then fewest critical and normal hits re-rolled; no Rending;
+strike before parry, normal before critical.
 """
 
 from __future__ import annotations
