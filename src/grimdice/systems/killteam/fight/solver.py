@@ -266,21 +266,28 @@ def _choose(
     :func:`~grimdice.engine.game.lex_better`): the values and the option index."""
     all_keys = np.moveaxis(keys.rows(means, side), -1, 0).copy()  # [key, option row, ...]
     count = np.array([len(o) for o in options])
+    order = np.argsort(-count, kind="stable")  # rolls with the most options first
     table = np.zeros((len(options), int(count.max())), dtype=np.int64)
     for r, o in enumerate(options):
         table[r, : len(o)] = o
-    best_keys = all_keys[:, table[:, 0]]
+    best_keys = all_keys[:, table[order, 0]]
     idx = np.zeros(best_keys.shape[1:], dtype=np.int64)
     for i in range(1, table.shape[1]):
-        rolls = np.flatnonzero(count > i)
-        cand = all_keys[:, table[rolls, i]]
-        held = best_keys[:, rolls]
-        better = np.zeros(cand.shape[1:], dtype=bool)
-        for k in range(cand.shape[0] - 1, -1, -1):  # the first key that differs decides
+        m = int(np.count_nonzero(count > i))  # the rolls with an i-th option: a prefix
+        cand = all_keys[:, table[order[:m], i]]
+        held = best_keys[:, :m]
+        d = cand[0] - held[0]
+        better = d > FIGHT_TOL
+        undecided = np.abs(d) <= FIGHT_TOL
+        for k in range(1, cand.shape[0]):  # the first key that differs decides
+            if not undecided.any():
+                break
             d = cand[k] - held[k]
-            better = np.where(np.abs(d) > FIGHT_TOL, d > 0, better)
-        best_keys[:, rolls] = np.where(better, cand, held)
-        idx[rolls] = np.where(better, i, idx[rolls])
+            better |= undecided & (d > FIGHT_TOL)
+            undecided &= np.abs(d) <= FIGHT_TOL
+        np.copyto(held, cand, where=better)
+        np.copyto(idx[:m], i, where=better)
+    idx = idx[np.argsort(order)]
     shaped = table.reshape(table.shape + (1,) * (idx.ndim - 1))
     chosen = np.take_along_axis(shaped, idx[:, None], axis=1)[:, 0]
     best = means[(chosen, *np.indices(idx.shape[1:]))]
