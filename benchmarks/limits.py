@@ -104,6 +104,24 @@ def input_probes(tmp: Path) -> list[tuple[str, Callable[[], Any]]]:
     ]
 
 
+def killteam_heaviest_shooting() -> dict[str, Any]:
+    """The slowest Kill Team shooting input allowed: 8 attacks of 12 dice (Relentless, Lethal 5+,
+    Rending, MW1) into DF 12 with cover and a 4+ invulnerable save, W 40."""
+    gun = {
+        "name": "gun",
+        "A": 12,
+        "BS": 2,
+        "D": "1/2",
+        "rules": ["Relentless", "Lethal 5+"],
+        "critical": ["Rending", "MW1"],
+    }
+    return {
+        "system": "killteam",
+        "attackers": [{"name": f"shooter{i}", "W": 8, "weapons": [gun]} for i in range(8)],
+        "target": {"name": "target", "DF": 12, "SV": 3, "W": 40, "cover": True, "invulnerable": 4},
+    }
+
+
 def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
     w = example("wh40k-intercessors-vs-boyz.yaml")
     h = example("heresy-tactical-vs-auxilia.yaml")
@@ -166,6 +184,10 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
             (
                 "12 attack dice (the most allowed) into W 40, optimal play",
                 edit(ks, attackers__0__weapons__0__A=12, target__W=40),
+            ),
+            (
+                "8 attacks of 12 Relentless dice into DF 12, cover, 4+ invulnerable, W 40",
+                killteam_heaviest_shooting(),
             ),
             ("fight example", kf),
             (

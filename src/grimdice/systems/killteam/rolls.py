@@ -132,7 +132,7 @@ def unsaved_options(ch: int, nh: int, cs: int, ns: int) -> tuple[tuple[int, int]
     Saves need not all be used (the defender may leave hits uncancelled; it never helps, but the
     enumeration does not assume it).
     """
-    out = []
+    out: list[tuple[int, int]] = []
     for x in range(ch + 1):  # critical hits cancelled: a = min(cs, x) by critical saves (the most
         a = min(cs, x)  # that can), the other x - a by pairs of normal saves
         if x - a > ns // 2:

@@ -25,7 +25,7 @@ from functools import cache
 
 import numpy as np
 
-from grimdice.systems.killteam.rerolls import reroll_choices
+from grimdice.systems.killteam.rerolls import Reroll, reroll_choices
 from grimdice.systems.killteam.rolls import (
     attack_counts,
     attack_items,
@@ -208,7 +208,9 @@ def _option_rows(
     """The allocation options of ``keys`` as rows: the first row of each key, the key of each
     row, uncancelled crits and normal hits; of the options of one key with the same damage only
     the first is kept (the same values: the others are never chosen)."""
-    seg, uc, un = [], [], []
+    seg: list[int] = []
+    uc: list[int] = []
+    un: list[int] = []
     for key in keys:
         seg.append(len(uc))
         seen: set[int] = set()
@@ -263,7 +265,9 @@ def _reroll_rows(n: int, bs: int, lethal: int, rules: WeaponRules) -> tuple:
     value key (kept crits, kept normal hits, dice re-rolled), the first row of each roll, the roll
     of each row, the choices, the rolls' counts and P (attack_items order)."""
     items = attack_items(n, bs, lethal)
-    starts, keys, choices = [], [], []
+    starts: list[int] = []
+    keys: list[tuple[int, int, int]] = []
+    choices: list[Reroll] = []
     for (c, h, o, m), _ in items:
         opts = reroll_choices(rules, c, h, o, m)
         starts.append(len(keys))

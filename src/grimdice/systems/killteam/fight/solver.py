@@ -213,16 +213,16 @@ def _rending(
     if defender.rules.rending:
         alt = np.zeros_like(q)
         alt[:, :, 1:, :-1] = q[:, :, :-1, 1:]  # alt[.., dn, dc] = q[.., dn - 1, dc + 1]
-        dn, dc = np.indices((n_def + 1, n_def + 1))
-        d_rend[:] = ((dn > 0) & (dc > 0))[None, None] & better(1, alt, q)
+        d_n, d_c = np.indices((n_def + 1, n_def + 1))
+        d_rend[:] = ((d_n > 0) & (d_c > 0))[None, None] & better(1, alt, q)
         q_d[d_rend] = alt[d_rend]
     a_rend = np.zeros(q.shape[:4], dtype=bool)
     q_a = q_d.copy()
     if attacker.rules.rending:
         alt = np.zeros_like(q_d)
         alt[1:, :-1] = q_d[:-1, 1:]
-        an, ac = np.indices((n_att + 1, n_att + 1))
-        a_rend[:] = ((an > 0) & (ac > 0))[:, :, None, None] & better(0, alt, q_d)
+        a_n, a_c = np.indices((n_att + 1, n_att + 1))
+        a_rend[:] = ((a_n > 0) & (a_c > 0))[:, :, None, None] & better(0, alt, q_d)
         q_a[a_rend] = alt[a_rend]
     rend: dict[Retained, Retained] = {}
     for a_hits in hit_pairs(n_att):
@@ -245,7 +245,7 @@ def _option_means(
     axis+1``) over the re-rolled dice: one shifted slice per outcome of the re-rolled dice."""
     moved = np.moveaxis(values, (axis, axis + 1), (0, 1))
     index: dict[Keep, int] = {}
-    out = []
+    out: list[np.ndarray] = []
     for k in range(n + 1):
         m = n - k
         acc = np.zeros((m + 1, m + 1, *moved.shape[2:]))
