@@ -160,69 +160,72 @@ def _allocate(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Best allocation for every ``(c, h, cs, ns)`` of ``keys`` and every wounds-left value
     ``w1``: the defender's best value, then among those the worst for the attacker, then the
-    least damage, then the first option (all options of all keys at once, one segment each).
-    Fills ``alloc``; returns the values ``[key index, w1]`` for the attacker and the defender."""
-    W = next_a.size - 1
-    out_a, out_d = np.zeros((len(keys), W + 1)), np.zeros((len(keys), W + 1))
-    listed = list(keys)  # in index order
-    for lo in range(0, len(listed), ALLOCATE_CHUNK):  # bounded memory
-        part = listed[lo : lo + ALLOCATE_CHUNK]
-        out_a[lo : lo + len(part)], out_d[lo : lo + len(part)] = _allocate_part(
-            spec, alloc, part, next_a, next_d
-        )
-    return out_a, out_d
+    least damage, then the first option. Fills ``alloc``; returns the values ``[key index, w1]``
+    for the attacker and the defender.
 
-
-def _allocate_part(
-    spec: ShotSpec,
-    alloc: np.ndarray,
-    keys: list[tuple[int, int, int, int]],
-    next_a: np.ndarray,
-    next_d: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_allocate` for some keys."""
+    An option's values depend only on its damage, so the options of one key with the same damage
+    are one (the first of them is the one chosen), and keys whose options give the same damages
+    in the same order are solved once: each distinct list of damages is a segment of rows, all
+    solved at once (in bounded chunks)."""
     W = next_a.size - 1
     ws = np.arange(W + 1)
-    starts, owner, uc_a, un_a = _option_rows(tuple(keys), spec.critical, spec.normal)
-    dmg = uc_a * spec.critical + un_a * spec.normal
-    after = np.maximum(ws[None, :] - dmg[:, None], 0)  # (options, w1)
-    vd, va = next_d[after], next_a[after]
-    best_d = np.maximum.reduceat(vd, starts, axis=0)
-    # among the defender's best, the one worst for the attacker, then the least damage
-    cand = np.where(vd >= best_d[owner] - EPS, va, np.inf)
-    low_a = np.minimum.reduceat(cand, starts, axis=0)
-    cand2 = np.where(cand <= low_a[owner] + EPS, dmg[:, None], np.iinfo(np.int64).max)
-    low_d = np.minimum.reduceat(cand2, starts, axis=0)
-    rows = np.arange(uc_a.size)[:, None]
-    pick = np.minimum.reduceat(np.where(cand2 == low_d[owner], rows, uc_a.size), starts, axis=0)
+    lists, of_key, first, uc, un = _damage_lists(tuple(keys), spec.critical, spec.normal)
+    position = np.zeros((len(lists), W + 1), dtype=np.int64)  # of the chosen damage, per list
+    val_a, val_d = np.zeros((len(lists), W + 1)), np.zeros((len(lists), W + 1))
+    for lo in range(0, len(lists), ALLOCATE_CHUNK):  # bounded memory
+        part = lists[lo : lo + ALLOCATE_CHUNK]
+        starts = np.cumsum([0, *(len(d) for d in part[:-1])])
+        owner = np.repeat(np.arange(len(part)), [len(d) for d in part])
+        dmg = np.array([x for d in part for x in d], dtype=np.int64)
+        after = np.maximum(ws[None, :] - dmg[:, None], 0)  # (options, w1)
+        vd, va = next_d[after], next_a[after]
+        best_d = np.maximum.reduceat(vd, starts, axis=0)
+        # among the defender's best, the one worst for the attacker, then the least damage
+        cand = np.where(vd >= best_d[owner] - EPS, va, np.inf)
+        low_a = np.minimum.reduceat(cand, starts, axis=0)
+        cand2 = np.where(cand <= low_a[owner] + EPS, dmg[:, None], np.iinfo(np.int64).max)
+        low_d = np.minimum.reduceat(cand2, starts, axis=0)
+        rows = np.arange(dmg.size)[:, None]
+        pick = np.minimum.reduceat(np.where(cand2 == low_d[owner], rows, dmg.size), starts, axis=0)
+        position[lo : lo + len(part)] = pick - starts[:, None]
+        val_a[lo : lo + len(part)] = va[pick, ws[None, :]]
+        val_d[lo : lo + len(part)] = vd[pick, ws[None, :]]
+    row = first[:, None] + position[of_key]  # each key's chosen option, per w1
     kk = np.array(list(keys), dtype=np.int64).reshape(-1, 4)
-    chosen = np.stack([uc_a[pick], un_a[pick]], axis=-1).astype(np.int16)  # (keys, w1, 2)
+    chosen = np.stack([uc[row], un[row]], axis=-1).astype(np.int16)  # (keys, w1, 2)
     alloc[ws[None, :], kk[:, 0, None], kk[:, 1, None], kk[:, 2, None], kk[:, 3, None]] = chosen
-    return va[pick, ws[None, :]], vd[pick, ws[None, :]]
+    return val_a[of_key], val_d[of_key]
 
 
 @cache
-def _option_rows(
+def _damage_lists(
     keys: tuple[tuple[int, int, int, int], ...], critical: int, normal: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The allocation options of ``keys`` as rows: the first row of each key, the key of each
-    row, uncancelled crits and normal hits; of the options of one key with the same damage only
-    the first is kept (the same values: the others are never chosen)."""
-    seg: list[int] = []
+) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The allocation options of ``keys`` (of each damage the first): the distinct lists of
+    damages, the list of each key, the first row of each key's options, and the options'
+    uncancelled crits and normal hits (rows)."""
+    lists: dict[tuple[int, ...], int] = {}
+    of_key: list[int] = []
+    first: list[int] = []
     uc: list[int] = []
     un: list[int] = []
     for key in keys:
-        seg.append(len(uc))
-        seen: set[int] = set()
+        first.append(len(uc))
+        damages: list[int] = []
         for c, h in unsaved_options(*key):
             d = c * critical + h * normal
-            if d not in seen:
-                seen.add(d)
+            if d not in damages:
+                damages.append(d)
                 uc.append(c)
                 un.append(h)
-    starts = np.array(seg, dtype=np.int64)
-    owner = np.repeat(np.arange(starts.size), np.diff(np.append(starts, len(uc))))
-    return starts, owner, np.array(uc, dtype=np.int64), np.array(un, dtype=np.int64)
+        of_key.append(lists.setdefault(tuple(damages), len(lists)))
+    return (
+        list(lists),
+        np.array(of_key, dtype=np.int64),
+        np.array(first, dtype=np.int64),
+        np.array(uc, dtype=np.int64),
+        np.array(un, dtype=np.int64),
+    )
 
 
 def _rerolls(spec: ShotSpec, ra: np.ndarray, rd: np.ndarray):
