@@ -143,7 +143,7 @@ def cases(smoke: bool = False, peer: str | None = None) -> list[Case]:
                 peers,
                 agree=same_distributions,
                 target_ms=target,
-                max_runs=1 if former is not None else None,
+                max_runs=1 if former is not None else 3 if target is None else None,
             )
         )
     return out
