@@ -1,20 +1,23 @@
-"""Benchmark: the Kill Team (2021) engines on the reviewers' three workloads, in one process.
+"""Benchmark: the Kill Team (2021) exact solvers on the heavy workloads of issue 15, in one process.
 
 * fight 8v8: both sides 8 attack dice, the attacker Balanced + Ceaseless (optimal re-rolls,
-  strike/parry for both sides, solved exactly);
-* fight 6v6: both sides Relentless (any subset of the dice re-rolled);
+  strike/parry for both sides, solved exactly; target 1 s);
+* fight 6v6: both sides Relentless (any subset of the dice re-rolled; target 1 s);
+* fight 10v10 W40: 10 attack dice a side, 40 wounds each (target 5 s);
+* fight 12v12 Relentless: the most dice a fighter may have, both sides Relentless;
 * shooting 12 x 8: eight operatives each shoot 12 attack dice (Balanced, Lethal 5+, P1) at one
-  target, with optimal re-rolls, saves, cover and allocation by backward induction.
+  target, with optimal re-rolls, saves, cover and allocation by backward induction (target 1 s);
+* one Monte Carlo run (100 000 trials of the 8v8 fight, solving included).
 
-Each is timed exactly and by Monte Carlo (``run_trials``, one worker). The scenarios go through the
-public ``calculate`` entry point only, so the same script measured the engines before and after the
-move onto the shared engine layer (figures in docs/killteam.md). Each run is warmed once outside the
-timed region; the figure is the best of ``--repeat`` runs.
+The scenarios go through the public ``calculate`` only. Timing is ``benchmarks/harness.py``
+(warm-up outside the timed region, median of the same number of runs). Each row also gives the
+time as a multiple of the 40k README case run in the same process (a scale that travels between
+machines). ``--peer REV`` also times the Kill Team package of git revision ``REV`` (e.g. the one
+before the vectorised solvers, ``c35489b``) on the same cases in the same process and prints the
+ratio former / current, after checking that both give the same distributions.
 
-Run: ``python benchmarks/bench_killteam.py`` (``--smoke`` for a quick CI check with tiny sizes).
-``--peer REV`` also times the Kill Team package of git revision ``REV`` (e.g. the commit before the
-move onto the engine layer, ``5f81ef3``) in the same process, interleaved run by run with the
-current one, and prints the ratio current/peer (the shared core is the current one for both).
+Run: ``python benchmarks/bench_killteam.py [--runs N] [--peer REV]`` (``--smoke``: tiny sizes,
+one run, the CI check).
 """
 
 from __future__ import annotations
@@ -26,12 +29,20 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from grimdice.io.scenario import load_scenario
+from grimdice.systems import calculate as calculate_any
 from grimdice.systems.killteam import calculate
+from harness import Case, close, machine, measure, run_cases
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+PACKAGE = "src/grimdice/systems/killteam"
+MC_TRIALS = 100_000
 
 
 def _melee(name: str, attacks: int, rules: list[str], wounds: int) -> dict[str, Any]:
@@ -39,12 +50,12 @@ def _melee(name: str, attacks: int, rules: list[str], wounds: int) -> dict[str, 
     return {"name": name, "W": wounds, "weapons": [weapon]}
 
 
-def fight(attacks: int, att_rules: list[str], def_rules: list[str]) -> dict[str, Any]:
+def fight(attacks: int, att_rules: list[str], def_rules: list[str], wounds: int = 14) -> dict[str, Any]:
     return {
         "system": "killteam",
         "action": "fight",
-        "attacker": _melee("attacker", attacks, att_rules, 14),
-        "target": _melee("defender", attacks, def_rules, 14),
+        "attacker": _melee("attacker", attacks, att_rules, wounds),
+        "target": _melee("defender", attacks, def_rules, wounds),
     }
 
 
@@ -64,11 +75,36 @@ def shooting(dice: int, shots: int) -> dict[str, Any]:
     }
 
 
-PACKAGE = "src/grimdice/systems/killteam"
+def workloads(smoke: bool) -> list[tuple[str, dict[str, Any], float | None, dict[str, Any]]]:
+    """(name, scenario, target ms, run options) of every timed case (a name ending in "(the cap)":
+    more dice than the former package allowed, no peer)."""
+    if smoke:
+        return [
+            ("killteam fight 2v2 Balanced+Ceaseless", fight(2, ["Balanced", "Ceaseless"], []), None, {}),
+            ("killteam fight 2v2 Relentless", fight(2, ["Relentless"], ["Relentless"]), None, {}),
+            ("killteam shooting 3 dice x 2 shots", shooting(3, 2), None, {}),
+        ]
+    mc = {"simulate": MC_TRIALS, "seed": 1, "workers": 1}
+    bc = ["Balanced", "Ceaseless"]
+    return [
+        ("killteam fight 8v8 Balanced+Ceaseless", fight(8, bc, []), 1000.0, {}),
+        ("killteam fight 6v6 Relentless", fight(6, ["Relentless"], ["Relentless"]), 1000.0, {}),
+        ("killteam fight 10v10 W40", fight(10, [], [], wounds=40), 5000.0, {}),
+        ("killteam fight 12v12 Relentless (the cap)", fight(12, ["Relentless"], ["Relentless"]), None, {}),
+        ("killteam shooting 12 dice x 8 shots", shooting(12, 8), 1000.0, {}),
+        (f"killteam fight 8v8 Monte Carlo {MC_TRIALS} trials", fight(8, bc, []), None, mc),
+    ]
+
+
+def same_distributions(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Every stage (``{"mean", "pmf"}``) of two results' JSON agrees to 1e-9."""
+    stages = [k for k, v in a.items() if isinstance(v, dict) and "pmf" in v]
+    return bool(stages) and all(k in b and close(a[k]["pmf"], b[k]["pmf"]) for k in stages)
 
 
 def peer_calculate(rev: str) -> Callable[..., Any]:
-    """``calculate`` of the Kill Team package at git revision ``rev``, imported as ``kt_peer``."""
+    """``calculate`` of the Kill Team package at git revision ``rev``, imported as ``kt_peer``
+    (the shared engine layer is the current one for both)."""
     root = Path(__file__).resolve().parent.parent
     data = subprocess.run(["git", "archive", rev, PACKAGE], cwd=root, capture_output=True, check=True).stdout
     tmp = Path(tempfile.mkdtemp(prefix="kt_peer_"))
@@ -91,67 +127,52 @@ def peer_calculate(rev: str) -> Callable[..., Any]:
     return calculate_peer
 
 
-def interleaved(fn: Callable[[], object], peer: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """Best times of ``fn`` and ``peer``, run alternately (both warmed once, outside the timing)."""
-    fn()
-    peer()
-    mine, theirs = [], []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        peer()
-        theirs.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        fn()
-        mine.append(time.perf_counter() - t0)
-    return min(mine), min(theirs)
+def cases(smoke: bool = False, peer: str | None = None) -> list[Case]:
+    """The timed cases (``benchmarks/run.py`` takes them too); ``peer``: a git revision whose
+    Kill Team package is timed on the same cases."""
+    former = peer_calculate(peer) if peer else None
+    out = []
+    for name, sc, target, kw in workloads(smoke):
+        peers = {}
+        if former is not None and not name.endswith("(the cap)"):
+            peers[f"former {peer}"] = lambda sc=sc, kw=kw: former(sc, **kw).to_json()
+        out.append(
+            Case(
+                name,
+                lambda sc=sc, kw=kw: calculate(sc, **kw).to_json(),
+                peers,
+                agree=same_distributions,
+                target_ms=target,
+                max_runs=1 if former is not None else 3 if target is None else None,
+            )
+        )
+    return out
 
 
-def best_of(fn: Callable[[], object], repeat: int) -> float:
-    fn()  # warm-up, outside the timed region
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+def readme_case_ms(runs: int) -> float:
+    """The 40k README case (120 attacks into 20 models of W3, FNP 5+), median ms in this process."""
+    data = load_scenario(EXAMPLES / "bench-120-bolters-vs-20-w3.yaml")
+    timing, _ = measure(lambda: calculate_any(data), max(runs, 5))
+    return timing.ms
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, one run (CI)")
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--trials", type=int, default=100_000)
+    ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--peer", metavar="REV", help="also time the Kill Team package of this git revision")
     args = ap.parse_args()
-    if args.smoke:
-        cases = {
-            "fight 2v2 Balanced+Ceaseless": fight(2, ["Balanced", "Ceaseless"], []),
-            "fight 2v2 Relentless": fight(2, ["Relentless"], ["Relentless"]),
-            "shooting 3 dice x 2 shots": shooting(3, 2),
-        }
-        repeat, trials = 1, 1000
-    else:
-        cases = {
-            "fight 8v8 Balanced+Ceaseless": fight(8, ["Balanced", "Ceaseless"], []),
-            "fight 6v6 Relentless": fight(6, ["Relentless"], ["Relentless"]),
-            "shooting 12 dice x 8 shots": shooting(12, 8),
-        }
-        repeat, trials = args.repeat, args.trials
-    if args.peer:
-        peer = peer_calculate(args.peer)
-        print(f"{'workload':32} {'run':>10} {'current s':>10} {'peer s':>10} {'ratio':>7}")
-        for name, sc in cases.items():
-            for run, kw in (("exact", {}), (f"MC {trials}", {"simulate": trials, "seed": 1, "workers": 1})):
-                mine, theirs = interleaved(
-                    lambda sc=sc, kw=kw: calculate(sc, **kw), lambda sc=sc, kw=kw: peer(sc, **kw), repeat
-                )
-                print(f"{name:32} {run:>10} {mine:10.3f} {theirs:10.3f} {mine / theirs:7.2f}", flush=True)
-        return
-    print(f"{'workload':32} {'exact s':>10} {f'MC {trials} s':>14}")
-    for name, sc in cases.items():
-        exact = best_of(lambda sc=sc: calculate(sc), repeat)
-        mc = best_of(lambda sc=sc: calculate(sc, simulate=trials, seed=1, workers=1), repeat)
-        print(f"{name:32} {exact:10.3f} {mc:14.3f}", flush=True)
+    runs = 1 if args.smoke else args.runs
+    print(f"machine: {machine()}; statistic: median of {runs} runs after a warm-up")
+    readme = readme_case_ms(runs)
+    print(f"40k README case: {readme:.2f} ms")
+    rows = run_cases(cases(args.smoke, args.peer), runs)
+    for row in rows:
+        print(f"{row['case']:52} {row['grimdice_ms'] / readme:10.0f} x the README case")
+    bad = [r["case"] for r in rows if any(k.endswith("_agrees") and not v for k, v in r.items())]
+    if bad:
+        print(f"the former package disagrees on: {', '.join(bad)}")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

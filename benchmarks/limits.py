@@ -104,6 +104,24 @@ def input_probes(tmp: Path) -> list[tuple[str, Callable[[], Any]]]:
     ]
 
 
+def killteam_heaviest_shooting() -> dict[str, Any]:
+    """The slowest Kill Team shooting input allowed: 8 attacks of 12 dice (Relentless, Lethal 5+,
+    Rending, MW1) into DF 12 with cover and a 4+ invulnerable save, W 40."""
+    gun = {
+        "name": "gun",
+        "A": 12,
+        "BS": 2,
+        "D": "1/2",
+        "rules": ["Relentless", "Lethal 5+"],
+        "critical": ["Rending", "MW1"],
+    }
+    return {
+        "system": "killteam",
+        "attackers": [{"name": f"shooter{i}", "W": 8, "weapons": [gun]} for i in range(8)],
+        "target": {"name": "target", "DF": 12, "SV": 3, "W": 40, "cover": True, "invulnerable": 4},
+    }
+
+
 def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
     w = example("wh40k-intercessors-vs-boyz.yaml")
     h = example("heresy-tactical-vs-auxilia.yaml")
@@ -167,10 +185,26 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
                 "12 attack dice (the most allowed) into W 40, optimal play",
                 edit(ks, attackers__0__weapons__0__A=12, target__W=40),
             ),
+            (
+                "8 attacks of 12 Relentless dice into DF 12, cover, 4+ invulnerable, W 40",
+                killteam_heaviest_shooting(),
+            ),
             ("fight example", kf),
             (
-                "fight: 10 attack dice each (the most allowed), W 40 each",
+                "fight: 10 attack dice each, W 40 each",
                 edit(kf, attacker__weapons__0__A=10, target__weapons__0__A=10, attacker__W=40, target__W=40),
+            ),
+            (
+                "fight: 12 attack dice each (the most allowed), both Relentless, W 14",
+                edit(
+                    kf,
+                    attacker__weapons__0__A=12,
+                    target__weapons__0__A=12,
+                    attacker__weapons__0__rules=["Relentless"],
+                    target__weapons__0__rules=["Relentless"],
+                    attacker__W=14,
+                    target__W=14,
+                ),
             ),
         ],
     }
@@ -181,15 +215,18 @@ def main() -> None:
     ap.add_argument("--cap", type=float, default=60.0, help="seconds before a probe is stopped")
     ap.add_argument("--trials", type=int, default=1_000_000)
     ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--system", action="append", help="only these systems' probes (repeatable)")
     args = ap.parse_args()
     cap, trials = (5.0, 20_000) if args.smoke else (args.cap, args.trials)
 
     print(f"{'probe':62} {'outcome':44} {'seconds':>9} {'ratio':>7}")
     with tempfile.TemporaryDirectory() as d:
-        for name, fn in input_probes(Path(d)):
+        for name, fn in input_probes(Path(d)) if not args.system else []:
             outcome, s = timed(fn, cap)
             print(f"{'input: ' + name:62} {outcome[:44]:44} {s:9.3f}")
     for system, probes in system_probes().items():
+        if args.system and system not in args.system:
+            continue
         calculate(probes[0][1])  # warm-up: imports and caches outside the timed region
         peer = None
         for name, data in probes:

@@ -124,26 +124,11 @@ def heresy_cases() -> list[Case]:
 
 
 def killteam_cases(smoke: bool) -> list[Case]:
-    """The Kill Team solvers (no peer expresses their optimal re-roll and strike/parry choices)."""
-    from bench_killteam import fight, shooting
+    """The Kill Team solvers (no peer expresses their optimal re-roll and strike/parry choices;
+    ``benchmarks/bench_killteam.py --peer REV`` compares them with a former revision)."""
+    import bench_killteam
 
-    dice, shots = (3, 2) if smoke else (12, 8)
-    sizes = (2, 2) if smoke else (8, 6)
-    scenarios = {
-        f"killteam fight {sizes[0]}v{sizes[0]} Balanced+Ceaseless": (
-            fight(sizes[0], ["Balanced", "Ceaseless"], []),
-            1000,
-        ),
-        f"killteam fight {sizes[1]}v{sizes[1]} Relentless": (
-            fight(sizes[1], ["Relentless"], ["Relentless"]),
-            5000,
-        ),
-        f"killteam shooting {dice} dice x {shots} shots": (shooting(dice, shots), 1000),
-    }
-    return [
-        Case(name, lambda sc=sc: calculate(sc).to_json(), target_ms=target, max_runs=1)
-        for name, (sc, target) in scenarios.items()
-    ]
+    return bench_killteam.cases(smoke)
 
 
 def onepage_cases() -> list[Case]:

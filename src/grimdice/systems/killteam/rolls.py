@@ -132,10 +132,12 @@ def unsaved_options(ch: int, nh: int, cs: int, ns: int) -> tuple[tuple[int, int]
     Saves need not all be used (the defender may leave hits uncancelled; it never helps, but the
     enumeration does not assume it).
     """
-    out = set()
-    for a in range(min(cs, ch) + 1):
-        for b in range(min(cs - a, nh) + 1):
-            for p in range(min(ns // 2, ch - a) + 1):
-                for q in range(min(ns - 2 * p, nh - b) + 1):
-                    out.add((ch - a - p, nh - b - q))
+    out: list[tuple[int, int]] = []
+    for x in range(ch + 1):  # critical hits cancelled: a = min(cs, x) by critical saves (the most
+        a = min(cs, x)  # that can), the other x - a by pairs of normal saves
+        if x - a > ns // 2:
+            break  # and no more can be
+        # normal hits cancelled: any y up to the critical saves left plus the normal saves left
+        most = min(nh, cs - a + ns - 2 * (x - a))
+        out.extend((ch - x, nh - y) for y in range(most + 1))
     return tuple(sorted(out))

@@ -38,6 +38,7 @@ from grimdice.systems.killteam.rolls import (
 from grimdice.systems.killteam.rules import NO_RULES, WeaponRules
 
 EPS = 1e-12
+ALLOCATE_CHUNK = 1024  # allocation keys solved together (bounds the memory of one pass)
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,14 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
     option = np.zeros((W + 1, n + 1, n + 1, 2), dtype=bool)
     qa = np.zeros((W + 1, n + 1, n + 1))  # value after the attack roll (before Rending), by (w, c, h)
     qd = np.zeros((W + 1, n + 1, n + 1))
-    memo: dict[tuple[int, int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+    options = {c: defender_options(spec, c) for c in range(n + 1)}
+    keys: dict[tuple[int, int, int, int], int] = {}
+    for c in range(n + 1):
+        for h in range(1 if c == 0 else 0, n + 1 - c):
+            for _, ret, k, sv in options[c]:
+                for cs, ns, _ in defence_outcomes(k, sv, int(ret)):
+                    keys.setdefault((c, h, cs, ns), len(keys))
+    alloc_a, alloc_d = _allocate(spec, alloc, keys, next_a, next_d)
     for c in range(n + 1):
         w1 = np.maximum(ws - spec.mw_per_crit * c, 0)
         for h in range(n + 1 - c):
@@ -115,15 +123,13 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
                 continue
             best_a: np.ndarray | None = None
             best_d: np.ndarray | None = None
-            for inv, ret, k, sv in defender_options(spec, c):
-                ea, ed = np.zeros(W + 1), np.zeros(W + 1)
-                for cs, ns, p in defence_outcomes(k, sv, int(ret)):
-                    key = (c, h, cs, ns)
-                    if key not in memo:
-                        memo[key] = _allocate(spec, alloc, c, h, cs, ns, next_a, next_d)
-                    va, vd = memo[key]
-                    ea += p * va[w1]
-                    ed += p * vd[w1]
+            for inv, ret, k, sv in options[c]:
+                outs = defence_outcomes(k, sv, int(ret))
+                rows = np.array([keys[(c, h, cs, ns)] for cs, ns, _ in outs])[:, None]
+                p = np.array([o[2] for o in outs])[:, None]
+                # summed over the defence rolls in their order (row by row, as ever)
+                ea = (p * alloc_a[rows, w1[None, :]]).sum(axis=0)
+                ed = (p * alloc_d[rows, w1[None, :]]).sum(axis=0)
                 if best_a is None or best_d is None:  # the first option (both are set together)
                     best_a, best_d = ea, ed
                     option[:, c, h] = (inv, ret)
@@ -145,23 +151,81 @@ def solve_shot(spec: ShotSpec, next_a: np.ndarray, next_d: np.ndarray) -> ShotPo
     return ShotPolicy(spec, reroll, rending, option, alloc, va, vd)
 
 
-def _allocate(spec, alloc, c, h, cs, ns, next_a, next_d):
-    """Best allocation for every wounds-left value ``w1``; fills ``alloc`` and returns the values."""
-    opts = unsaved_options(c, h, cs, ns)
+def _allocate(
+    spec: ShotSpec,
+    alloc: np.ndarray,
+    keys: dict[tuple[int, int, int, int], int],
+    next_a: np.ndarray,
+    next_d: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Best allocation for every ``(c, h, cs, ns)`` of ``keys`` and every wounds-left value
+    ``w1``: the defender's best value, then among those the worst for the attacker, then the
+    least damage, then the first option. Fills ``alloc``; returns the values ``[key index, w1]``
+    for the attacker and the defender.
+
+    An option's values depend only on its damage, so the options of one key with the same damage
+    are one (the first of them is the one chosen), and keys whose options give the same damages
+    in the same order are solved once: each distinct list of damages is a segment of rows, all
+    solved at once (in bounded chunks)."""
     W = next_a.size - 1
     ws = np.arange(W + 1)
-    dmg = np.array([uc * spec.critical + un * spec.normal for uc, un in opts])
-    after = np.maximum(ws[None, :] - dmg[:, None], 0)  # (options, w1)
-    vd, va = next_d[after], next_a[after]
-    best_d = vd.max(axis=0)
-    # among the defender's best, the one worst for the attacker, then the least damage
-    cand = np.where(vd >= best_d - EPS, va, np.inf)
-    low_a = cand.min(axis=0)
-    cand2 = np.where(cand <= low_a + EPS, dmg[:, None], np.iinfo(np.int64).max)
-    pick = cand2.argmin(axis=0)
-    chosen = np.array(opts, dtype=np.int16)[pick]
-    alloc[:, c, h, cs, ns] = chosen
-    return va[pick, ws], vd[pick, ws]
+    lists, of_key, first, uc, un = _damage_lists(tuple(keys), spec.critical, spec.normal)
+    position = np.zeros((len(lists), W + 1), dtype=np.int64)  # of the chosen damage, per list
+    val_a, val_d = np.zeros((len(lists), W + 1)), np.zeros((len(lists), W + 1))
+    for lo in range(0, len(lists), ALLOCATE_CHUNK):  # bounded memory
+        part = lists[lo : lo + ALLOCATE_CHUNK]
+        starts = np.cumsum([0, *(len(d) for d in part[:-1])])
+        owner = np.repeat(np.arange(len(part)), [len(d) for d in part])
+        dmg = np.array([x for d in part for x in d], dtype=np.int64)
+        after = np.maximum(ws[None, :] - dmg[:, None], 0)  # (options, w1)
+        vd, va = next_d[after], next_a[after]
+        best_d = np.maximum.reduceat(vd, starts, axis=0)
+        # among the defender's best, the one worst for the attacker, then the least damage
+        cand = np.where(vd >= best_d[owner] - EPS, va, np.inf)
+        low_a = np.minimum.reduceat(cand, starts, axis=0)
+        cand2 = np.where(cand <= low_a[owner] + EPS, dmg[:, None], np.iinfo(np.int64).max)
+        low_d = np.minimum.reduceat(cand2, starts, axis=0)
+        rows = np.arange(dmg.size)[:, None]
+        pick = np.minimum.reduceat(np.where(cand2 == low_d[owner], rows, dmg.size), starts, axis=0)
+        position[lo : lo + len(part)] = pick - starts[:, None]
+        val_a[lo : lo + len(part)] = va[pick, ws[None, :]]
+        val_d[lo : lo + len(part)] = vd[pick, ws[None, :]]
+    row = first[:, None] + position[of_key]  # each key's chosen option, per w1
+    kk = np.array(list(keys), dtype=np.int64).reshape(-1, 4)
+    chosen = np.stack([uc[row], un[row]], axis=-1).astype(np.int16)  # (keys, w1, 2)
+    alloc[ws[None, :], kk[:, 0, None], kk[:, 1, None], kk[:, 2, None], kk[:, 3, None]] = chosen
+    return val_a[of_key], val_d[of_key]
+
+
+@cache
+def _damage_lists(
+    keys: tuple[tuple[int, int, int, int], ...], critical: int, normal: int
+) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The allocation options of ``keys`` (of each damage the first): the distinct lists of
+    damages, the list of each key, the first row of each key's options, and the options'
+    uncancelled crits and normal hits (rows)."""
+    lists: dict[tuple[int, ...], int] = {}
+    of_key: list[int] = []
+    first: list[int] = []
+    uc: list[int] = []
+    un: list[int] = []
+    for key in keys:
+        first.append(len(uc))
+        damages: list[int] = []
+        for c, h in unsaved_options(*key):
+            d = c * critical + h * normal
+            if d not in damages:
+                damages.append(d)
+                uc.append(c)
+                un.append(h)
+        of_key.append(lists.setdefault(tuple(damages), len(lists)))
+    return (
+        list(lists),
+        np.array(of_key, dtype=np.int64),
+        np.array(first, dtype=np.int64),
+        np.array(uc, dtype=np.int64),
+        np.array(un, dtype=np.int64),
+    )
 
 
 def _rerolls(spec: ShotSpec, ra: np.ndarray, rd: np.ndarray):
@@ -181,23 +245,41 @@ def _rerolls(spec: ShotSpec, ra: np.ndarray, rd: np.ndarray):
             cache_v[key] = ((sa * j).sum(axis=(1, 2)), (sd * j).sum(axis=(1, 2)))
         return cache_v[key]
 
-    for (c, h, o, m), p in attack_items(n, spec.bs, spec.rules.lethal):
-        choices: tuple[Reroll, ...] = reroll_choices(spec.rules, c, h, o, m)
-        if len(choices) == 1:
-            a, d = value(c, h, 0)
-            va += p * a
-            vd += p * d
-            continue
-        vals = [value(c - rc, h - rh, rc + rh + ro + rm) for rc, rh, ro, rm in choices]
-        A = np.array([v[0] for v in vals])
-        D = np.array([v[1] for v in vals])
-        best = A.max(axis=0)
-        pick = (best - EPS <= A).argmax(axis=0)
-        ws = np.arange(W + 1)
-        reroll[:, c, h, o, m] = np.array(choices, dtype=np.int8)[pick]
-        va += p * A[pick, ws]
-        vd += p * D[pick, ws]
+    r = spec.rules
+    keys, starts, owner, choices, counts, probs = _reroll_rows(n, spec.bs, r.lethal, r)
+    vals = [value(*k) for k in keys]
+    A = np.array([v[0] for v in vals]).reshape(len(vals), W + 1)
+    D = np.array([v[1] for v in vals]).reshape(len(vals), W + 1)
+    # the first choice within EPS of the attacker's best value
+    best = np.maximum.reduceat(A, starts, axis=0)
+    index = np.arange(len(vals))[:, None]
+    pick = np.minimum.reduceat(np.where(best[owner] - EPS <= A, index, len(vals)), starts, axis=0)
+    ws = np.arange(W + 1)
+    reroll[ws[None, :], *(counts[:, i, None] for i in range(4))] = choices[pick]
+    for i, p in enumerate(probs):  # in the order of the first rolls (the same sums as ever)
+        va += p * A[pick[i], ws]
+        vd += p * D[pick[i], ws]
     return reroll, va, vd
+
+
+@cache
+def _reroll_rows(n: int, bs: int, lethal: int, rules: WeaponRules) -> tuple:
+    """Every first roll of ``n`` attack dice and its re-roll choices, one row per choice: the
+    value key (kept crits, kept normal hits, dice re-rolled), the first row of each roll, the roll
+    of each row, the choices, the rolls' counts and P (attack_items order)."""
+    items = attack_items(n, bs, lethal)
+    starts: list[int] = []
+    keys: list[tuple[int, int, int]] = []
+    choices: list[Reroll] = []
+    for (c, h, o, m), _ in items:
+        opts = reroll_choices(rules, c, h, o, m)
+        starts.append(len(keys))
+        keys.extend((c - rc, h - rh, rc + rh + ro + rm) for rc, rh, ro, rm in opts)
+        choices.extend(opts)
+    first = np.array(starts, dtype=np.int64)
+    owner = np.repeat(np.arange(first.size), np.diff(np.append(first, len(keys))))
+    counts = np.array([cnt for cnt, _ in items], dtype=np.int64).reshape(-1, 4)
+    return keys, first, owner, np.array(choices, dtype=np.int8), counts, [p for _, p in items]
 
 
 def terminal_values(w0: int, wmax: int, attacker: str, defender: str) -> tuple[np.ndarray, np.ndarray]:

@@ -2,7 +2,8 @@
 
 * :mod:`.state` - the two sides (:class:`Fighter`, :class:`Objective`) and the typed positions of
   the strike/parry step (:class:`ResolutionState`, an ``engine.game`` state);
-* :mod:`.resolve` - the objectives as keys and the resolution step solved by ``expectimax``;
+* :mod:`.resolve` - the objectives as keys and the resolution step solved for all dice at once;
+* :mod:`.layers` - the resolution step's positions packed into integers, solved layer by layer;
 * :mod:`.rolls` - the Roll Attack Dice step: rolls, re-roll options, Rending;
 * :mod:`.solver` - :func:`solve_fight`, the whole fight by layers;
 * :mod:`.simulate` - the Monte Carlo engine on the shared runner;

@@ -1,26 +1,37 @@
-"""The Resolve Successful Hits step solved for both sides' objectives by the engine's expectimax.
+"""The Resolve Successful Hits step solved for both sides' objectives.
 
 Each side's :class:`~grimdice.systems.killteam.fight.state.Objective` is a list of lexicographic
 keys, each a linear function of the fight's features (wounds left, incapacitated, critical strikes
 of each side; see :meth:`ResolutionState.returns`). :class:`FightKeys` holds them once and reads
 them both per state (for :func:`grimdice.engine.game.expectimax`) and on arrays of states (for the
-roll step's vectorised choices). :class:`Resolution` solves the strike/parry game from any dice
-both sides retain, sharing the solved positions between starting positions.
+roll step's vectorised choices). :class:`Resolution` solves the strike/parry game from every pair
+of dice both sides may retain at once, by vectorised layers of positions
+(:mod:`~grimdice.systems.killteam.fight.layers`): the same values, moves and tie-break as
+``expectimax`` on :class:`ResolutionState` (tested on seeded random fights).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from grimdice.engine.game import Solution, expectimax
+from grimdice.systems.killteam.fight.layers import (
+    END,
+    Layers,
+    apply_move,
+    objective_radix,
+    radix_of,
+    solve_layers,
+    start_rows,
+)
 from grimdice.systems.killteam.fight.state import (
     OBJECTIVE_KEYS,
     SIDES,
     Duel,
     Hits,
+    Move,
     Outcome,
     ResolutionState,
 )
@@ -79,41 +90,96 @@ class FightKeys:
 
 
 class Resolution:
-    """The resolution step of one fight, solved by :func:`~grimdice.engine.game.expectimax` from
-    any starting dice; solved positions are shared between starting positions."""
+    """The resolution step of one fight from every pair of retained dice, solved at once by
+    :func:`~grimdice.systems.killteam.fight.layers.solve_layers` (the same positions, moves and
+    tie-break as :func:`~grimdice.engine.game.expectimax` on :class:`ResolutionState`)."""
 
     def __init__(self, duel: Duel, keys: FightKeys) -> None:
         self.duel = duel
         self.keys = keys
-        self.solution: Solution | None = None
+        self.bounds = (-1, -1)
+        self.layers: Layers | None = None
+        self._ends = np.zeros((0, 0, 0, 0, 4), dtype=np.int64)
+        self._policy: dict[ResolutionState, Move] | None = None
 
-    def start(self, attacker: Hits, defender: Hits) -> ResolutionState:
-        return ResolutionState.start(self.duel, attacker, defender)
+    def solve(self, n_att: int, n_def: int) -> None:
+        """Solve from every pair of retained dice with at most ``n_att`` / ``n_def`` dice a side."""
+        if n_att <= self.bounds[0] and n_def <= self.bounds[1]:
+            return
+        n_att, n_def = max(n_att, self.bounds[0]), max(n_def, self.bounds[1])
+        duel = self.duel
+        starts = start_rows(duel, n_att, n_def)
+        terms = objective_radix(duel, self.keys.terms, n_att, n_def)
+        self.layers = solve_layers(duel, starts, radix_of(duel, n_att, n_def), terms)
+        ends = np.zeros((4, starts.shape[1]), dtype=np.int64)
+        ends[0], ends[1] = duel.attacker.wounds, duel.defender.wounds
+        going = starts[0] != END
+        ends[:, going] = self.layers.ends(starts[:, going])
+        self._ends = np.zeros((n_att + 1, n_att + 1, n_def + 1, n_def + 1, 4), dtype=np.int64)
+        self._ends[starts[1], starts[2], starts[3], starts[4]] = ends.T
+        self.bounds = (n_att, n_def)
+        self._policy = None
+
+    def feature_grid(self, n_att: int, n_def: int) -> np.ndarray:
+        """``grid[an, ac, dn, dc]``: the features of the fight's end from those retained dice
+        (zeros where a side would hold more dice than ``n_att`` / ``n_def``)."""
+        self.solve(n_att, n_def)
+        e = self._ends[: n_att + 1, : n_att + 1, : n_def + 1, : n_def + 1]
+        wa, wd = e[..., 0], e[..., 1]
+        return np.stack([wa, wd, wa == 0, wd == 0, e[..., 2], e[..., 3]], axis=-1).astype(np.float64)
 
     def features(self, attacker: Hits, defender: Hits) -> np.ndarray:
         """Features of the fight's end under both sides' best play from these retained dice."""
-        root = self.start(attacker, defender)
-        if self.solution is not None and root in self.solution.values:
-            return self.solution.values[root]
-        self.solution = expectimax(root, self.keys, tol=FIGHT_TOL, solution=self.solution)
-        return self.solution.value
+        t = self.outcome(attacker, defender)
+        return np.array([t[0], t[1], t[0] == 0, t[1] == 0, t[2], t[3]], dtype=np.float64)
 
     def outcome(self, attacker: Hits, defender: Hits) -> Outcome:
         """How the fight ends (the resolution is deterministic once the dice are known)."""
-        v = self.features(attacker, defender)
-        return Outcome(int(v[0]), int(v[1]), int(v[4]), int(v[5]))
+        self.solve(attacker[0] + attacker[1], defender[0] + defender[1])
+        e = self._ends[attacker[0], attacker[1], defender[0], defender[1]]
+        return Outcome(int(e[0]), int(e[1]), int(e[2]), int(e[3]))
+
+    def _walk(self, starts: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Follow the solved moves from ``starts``: per step, the positions, the critical strikes
+        made so far and the moves chosen."""
+        assert self.layers is not None
+        rows = starts[:, starts[0] != END]
+        strikes = np.zeros((2, rows.shape[1]), dtype=np.int64)
+        while rows.shape[1]:
+            moves = self.layers.moves(rows)
+            yield rows, strikes, moves
+            nxt = np.empty_like(rows)
+            strikes = strikes.copy()
+            for side in (0, 1):
+                for move in Move:
+                    sel = (moves == move) & (rows[0] == side)
+                    if sel.any():
+                        nxt[:, sel] = apply_move(self.duel, rows[:, sel], move, side).rows
+                        if move == Move.STRIKE_CRIT:
+                            strikes[side, sel] += 1
+            going = nxt[0] != END
+            rows, strikes = nxt[:, going], strikes[:, going]
 
     @property
-    def policy(self) -> dict[ResolutionState, Any]:
-        return {} if self.solution is None else self.solution.policy
+    def policy(self) -> dict[ResolutionState, Move]:
+        """The move chosen at every position reached under the solved play from every pair of
+        retained dice solved, as :class:`ResolutionState` values."""
+        if self._policy is None:
+            self.solve(0, 0)
+            out: dict[ResolutionState, Move] = {}
+            for rows, strikes, moves in self._walk(start_rows(self.duel, *self.bounds)):
+                for r, st, m in zip(rows.T.tolist(), strikes.T.tolist(), moves.tolist(), strict=True):
+                    state = ResolutionState(
+                        self.duel, r[0], (Hits(r[1], r[2]), Hits(r[3], r[4])), (r[5], r[6]), (st[0], st[1])
+                    )
+                    out[state] = Move(m)
+            self._policy = out
+        return self._policy
 
     def line(self, attacker: Hits, defender: Hits) -> list[str]:
         """The moves both sides play from these retained dice, in words."""
-        self.features(attacker, defender)
-        state = self.start(attacker, defender)
-        out = []
-        while state.to_move in (0, 1):
-            move = self.policy[state]
-            out.append(f"{SIDES[state.to_move]} {move.text}")
-            state = state.apply(move)
-        return out
+        self.solve(attacker[0] + attacker[1], defender[0] + defender[1])
+        start = start_rows(self.duel, 0, 0)
+        start[1:5, 0] = (*attacker, *defender)
+        start[0, 0] = 0 if attacker[0] + attacker[1] else 1 if defender[0] + defender[1] else END
+        return [f"{SIDES[int(r[0, 0])]} {Move(int(m[0])).text}" for r, _, m in self._walk(start)]

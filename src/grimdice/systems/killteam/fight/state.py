@@ -24,7 +24,7 @@ from grimdice.engine.game import TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.killteam.rules import NO_RULES, WeaponRules
 
-MAX_ATTACKS = 10
+MAX_ATTACKS = 12
 SIDES = ("attacker", "defender")
 ATTACKER, DEFENDER = 0, 1
 

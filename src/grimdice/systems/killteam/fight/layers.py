@@ -1,0 +1,289 @@
+"""The Resolve Successful Hits step solved for every starting position at once, layer by layer.
+
+The positions are those of :class:`~grimdice.systems.killteam.fight.state.ResolutionState` in a
+compact form: one row of small integers ``(side to move, attacker normal, critical, defender
+normal, critical, attacker wounds, defender wounds, attacker Stun unused, defender Stun unused)``.
+The critical strikes already made are left out: they add the same amount to every continuation
+of a position, so they never change a choice (only whether a side's Stun is still unused does,
+which the last two columns keep). A *layer* is the set of positions with the same number of dice
+left; every move removes one die (a strike) or two (a parry, or a critical strike with Stun), so
+a layer only depends on the two below it.
+
+:func:`solve_layers` finds every position reachable from every starting position (forward,
+layer by layer, with ``numpy.unique``), then solves the layers from the last die up: for each
+move in the preference order (strike normal, strike critical, parry normal with normal, normal
+with critical, critical with critical) the child positions are looked up at once
+(``numpy.searchsorted`` on packed codes) and each side keeps the first move with the best keys.
+The features of a fight's end are whole numbers, so each side's lexicographic keys are packed
+into one integer and compared exactly (the solver of :mod:`grimdice.engine.game` compares them
+with a tolerance that whole numbers never come within). Same positions, same moves, same
+tie-break as ``expectimax`` on ``ResolutionState`` (tested), at a fraction of the cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from grimdice.systems.killteam.fight.state import Duel, Move
+
+S, AN, AC, DN, DC, WA, WD, FA, FD = range(9)  # columns of a position row
+END = 2  # "side to move" of a finished fight (only in children, never stored)
+MOVES = tuple(Move)
+
+
+@dataclass(frozen=True)
+class Children:
+    """The positions after one move from each position of a layer (all with the same side to move)."""
+
+    legal: np.ndarray  # (n,) bool
+    rows: np.ndarray  # (9, n) the position after the move (side to move END when the fight ends)
+
+
+@dataclass
+class Layers:
+    """Every reachable position, solved, by layer (dice left): packed codes (sorted), the move
+    chosen, and the fight's end from it ``(attacker wounds, defender wounds, critical strikes to
+    come per side)`` as a (4, n) array."""
+
+    duel: Duel
+    radix: np.ndarray
+    codes: dict[int, np.ndarray]
+    move: dict[int, np.ndarray]
+    end: dict[int, np.ndarray]
+    _joined: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=dict, repr=False
+    )
+
+    def ends(self, rows: np.ndarray) -> np.ndarray:
+        """The ends of positions (columns of ``rows``), every one solved (up to wounds that
+        cannot be lost: see :func:`canonical`)."""
+        canon = canonical(self.duel, rows)
+        end = self._lookup(canon, self.end).copy()
+        end[0] += rows[WA] - canon[WA]
+        end[1] += rows[WD] - canon[WD]
+        return end
+
+    def moves(self, rows: np.ndarray) -> np.ndarray:
+        return self._lookup(canonical(self.duel, rows), self.move)
+
+    def _lookup(self, rows: np.ndarray, table: dict[int, np.ndarray]) -> np.ndarray:
+        if not rows.shape[1]:
+            return np.zeros((4, 0), dtype=np.int64) if table is self.end else np.zeros(0, dtype=np.int8)
+        dice = _dice(rows)
+        lo, hi = int(dice.min()), int(dice.max())
+        if (lo, hi) not in self._joined:  # layers lo..hi, all solved: their codes sorted together
+            layers = [n for n in range(lo, hi + 1) if n in self.codes]
+            self._joined[(lo, hi)] = (
+                np.concatenate([self.codes[n] for n in layers]),
+                np.concatenate([self.move[n] for n in layers]),
+                np.concatenate([self.end[n] for n in layers], axis=1),
+            )
+        codes, move, end = self._joined[(lo, hi)]
+        values = move if table is self.move else end
+        want = encode(rows, self.radix)
+        idx = np.searchsorted(codes, want)
+        if np.any(idx >= codes.size) or np.any(codes[np.minimum(idx, codes.size - 1)] != want):
+            raise KeyError("a position outside the solved layers")
+        return values[..., idx]
+
+
+def canonical(duel: Duel, rows: np.ndarray) -> np.ndarray:
+    """The positions with each operative's wounds cut to one more than the most damage the
+    opponent's remaining dice can deal. Such an operative cannot be incapacitated any more, so
+    the wounds it has beyond that only shift both sides' keys of every continuation alike: the
+    same moves are best, and the fight ends with those extra wounds added back."""
+    att, dfd = duel.fighters
+    out = rows.copy()
+    out[WD] = np.minimum(rows[WD], rows[AN] * att.normal_damage + rows[AC] * att.critical_damage + 1)
+    out[WA] = np.minimum(rows[WA], rows[DN] * dfd.normal_damage + rows[DC] * dfd.critical_damage + 1)
+    return out
+
+
+def encode(rows: np.ndarray, radix: np.ndarray) -> np.ndarray:
+    """One int64 per position (column of ``rows``): the dice left first (so a layer's codes are
+    contiguous and below the next layer's), then the columns in radix ``radix``."""
+    code = _dice(rows)
+    for col in range(9):
+        code = code * radix[col] + rows[col]
+    return code
+
+
+def _dice(rows: np.ndarray) -> np.ndarray:
+    return rows[AN] + rows[AC] + rows[DN] + rows[DC]
+
+
+def apply_move(duel: Duel, rows: np.ndarray, move: Move, side: int) -> Children:
+    """``move`` played by ``side`` from every position of ``rows`` (all with ``side`` to move; the
+    rules as in ``ResolutionState.apply``)."""
+    me, them = duel.fighters[side], duel.fighters[1 - side]
+    c_mn, c_mc, c_tn, c_tc = (AN, AC, DN, DC) if side == 0 else (DN, DC, AN, AC)
+    c_wt, c_fm = (WD, FA) if side == 0 else (WA, FD)
+    mn, mc, tn, tc = rows[c_mn], rows[c_mc], rows[c_tn], rows[c_tc]
+    out = rows.copy()
+    dmg = 0
+    if move == Move.STRIKE_NORMAL:
+        legal = mn > 0
+        mn = out[c_mn] = mn - 1
+        dmg = me.normal_damage
+    elif move == Move.STRIKE_CRIT:
+        legal = mc > 0
+        mc = out[c_mc] = mc - 1
+        dmg = me.critical_damage
+        if me.rules.stun:
+            tn = out[c_tn] = tn - ((rows[c_fm] > 0) & (tn > 0))  # Stun: the first critical strike
+            out[c_fm] = 0
+    elif move == Move.PARRY_NORMAL:
+        legal = (mn > 0) & (tn > 0) if not them.rules.brutal else np.zeros(mn.shape, dtype=bool)
+        mn = out[c_mn] = mn - 1
+        tn = out[c_tn] = tn - 1
+    elif move == Move.PARRY_CRIT_NORMAL:
+        legal = (mc > 0) & (tn > 0)
+        mc = out[c_mc] = mc - 1
+        tn = out[c_tn] = tn - 1
+    else:
+        legal = (mc > 0) & (tc > 0)
+        mc = out[c_mc] = mc - 1
+        tc = out[c_tc] = tc - 1
+    if dmg:
+        left = out[c_wt] = np.maximum(rows[c_wt] - dmg, 0)
+        alive = left > 0
+    else:
+        alive = True
+    out[S] = np.where(alive & (tn + tc > 0), 1 - side, np.where(alive & (mn + mc > 0), side, END))
+    return Children(legal, out)
+
+
+def start_rows(duel: Duel, n_att: int, n_def: int) -> np.ndarray:
+    """The first position (columns) of every pair of retained dice ``(an, ac)``, ``(dn, dc)``
+    within the bounds, in the order of ``hit_pairs`` for each side (the attacker's outer); a pair
+    where neither side holds a die gets side to move END."""
+    att, dfd = duel.fighters
+    a = [(x, y) for x in range(n_att + 1) for y in range(n_att + 1 - x)]
+    d = [(x, y) for x in range(n_def + 1) for y in range(n_def + 1 - x)]
+    rows = np.array(
+        [
+            (
+                0 if an + ac else 1 if dn + dc else END,
+                an,
+                ac,
+                dn,
+                dc,
+                att.wounds,
+                dfd.wounds,
+                int(att.rules.stun),
+                int(dfd.rules.stun),
+            )
+            for an, ac in a
+            for dn, dc in d
+        ],
+        dtype=np.int64,
+    )
+    return np.ascontiguousarray(rows.T)
+
+
+def radix_of(duel: Duel, n_att: int, n_def: int) -> np.ndarray:
+    att, dfd = duel.fighters
+    return np.array([3, n_att + 1, n_att + 1, n_def + 1, n_def + 1, att.wounds + 1, dfd.wounds + 1, 2, 2])
+
+
+def _sides(rows: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """The positions of a layer split by the side to move (codes sort side 0 first)."""
+    k = int(np.searchsorted(rows[S], 1))
+    return [(0, rows[:, :k]), (1, rows[:, k:])]
+
+
+def reachable(duel: Duel, starts: np.ndarray, radix: np.ndarray) -> dict[int, np.ndarray]:
+    """Every position reachable from ``starts`` where a side is to move, by layer (dice left),
+    each layer's columns sorted by code."""
+    starts = canonical(duel, starts[:, starts[S] != END])
+    top = int(_dice(starts).max()) if starts.size else 0
+    pending: dict[int, list[np.ndarray]] = {n: [] for n in range(top + 1)}
+    dice = _dice(starts)
+    for n in range(top + 1):
+        pending[n].append(starts[:, dice == n])
+    layers: dict[int, np.ndarray] = {}
+    for n in range(top, 0, -1):
+        rows = np.concatenate(pending.pop(n), axis=1)
+        _, first = np.unique(encode(rows, radix), return_index=True)
+        rows = rows[:, first]
+        layers[n] = rows
+        for side, part in _sides(rows):
+            for move in MOVES:
+                ch = apply_move(duel, part, move, side)
+                kids = canonical(duel, ch.rows[:, ch.legal & (ch.rows[S] != END)])
+                two = _dice(kids) == n - 2
+                pending[n - 1].append(kids[:, ~two])
+                if n >= 2:
+                    pending[n - 2].append(kids[:, two])
+    return layers
+
+
+def objective_radix(
+    duel: Duel, keys_terms: list[list[tuple[int, int, int]]], n_att: int, n_def: int
+) -> list[list[tuple[int, int, int]]]:
+    """Per side, per key: (feature column of the end features, sign, how many values it takes)."""
+    att, dfd = duel.fighters
+    counts = [att.wounds + 1, dfd.wounds + 1, 2, 2, n_att + 1, n_def + 1]
+    return [[(i, sign, counts[i]) for i, sign, _ in terms] for terms in keys_terms]
+
+
+def packed_keys(end: np.ndarray, terms: list[tuple[int, int, int]]) -> np.ndarray:
+    """One side's lexicographic keys of each fight's end (columns of ``end``), packed into one
+    non-negative integer (a larger integer is exactly a lexicographically better key vector)."""
+    wa, wd = end[0], end[1]
+    feats = [wa, wd, (wa == 0).astype(np.int64), (wd == 0).astype(np.int64), end[2], end[3]]
+    key = np.zeros(end.shape[1], dtype=np.int64)
+    for i, sign, count in terms:
+        key = key * count + (feats[i] if sign > 0 else count - 1 - feats[i])
+    return key
+
+
+def solve_layers(
+    duel: Duel, starts: np.ndarray, radix: np.ndarray, terms: list[list[tuple[int, int, int]]]
+) -> Layers:
+    """Solve every position reachable from ``starts`` (see the module text)."""
+    layers = reachable(duel, starts, radix)
+    solved = Layers(duel, radix, {}, {}, {})
+    for n in sorted(layers):
+        rows = layers[n]
+        moves, ends = [], []
+        for side, part in _sides(rows):
+            best_key = np.full(part.shape[1], -1, dtype=np.int64)
+            best_move = np.zeros(part.shape[1], dtype=np.int8)
+            best_end = np.zeros((4, part.shape[1]), dtype=np.int64)
+            for move in MOVES:
+                ch = apply_move(duel, part, move, side)
+                end = np.zeros((4, part.shape[1]), dtype=np.int64)
+                end[0], end[1] = ch.rows[WA], ch.rows[WD]
+                going = ch.legal & (ch.rows[S] != END)
+                if going.any():
+                    end[:, going] = solved.ends(ch.rows[:, going])
+                if move == Move.STRIKE_CRIT:
+                    end[2 + side] += 1
+                key = packed_keys(end, terms[side])
+                better = ch.legal & (key > best_key)  # ties: the earlier move
+                best_key[better] = key[better]
+                best_move[better] = move
+                best_end[:, better] = end[:, better]
+            moves.append(best_move)
+            ends.append(best_end)
+        solved.codes[n] = encode(rows, radix)
+        solved.move[n] = np.concatenate(moves)
+        solved.end[n] = np.concatenate(ends, axis=1)
+    return solved
+
+
+__all__ = [
+    "END",
+    "Layers",
+    "apply_move",
+    "canonical",
+    "encode",
+    "objective_radix",
+    "packed_keys",
+    "radix_of",
+    "solve_layers",
+    "start_rows",
+]
