@@ -22,10 +22,12 @@ change nothing. So the held axis has at most ``wounds + 1`` cells however many a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from grimdice.dice.dist import Dist
+from grimdice.dice.expr import DiceExpr
 from grimdice.engine.allocation import Chain, Hold, Law, Queue
 from grimdice.errors import ScenarioError
 from grimdice.systems.wh40k.rolls import FACES, fnp_passes, modified_damage
@@ -42,19 +44,36 @@ NORMAL, DEVASTATING, DEVASTATING_HIT = "normal", "devastating", "devastating, at
 
 def damage_dist(g: WeaponGroup, p: Profile) -> Dist:
     """Damage of one attack of ``g`` allocated to ``p``, after damage modifiers."""
-    return g.damage.dist.map(lambda d: modified_damage(d, p.halve_damage, p.damage_reduction, g.damage_bonus))
+    return _damage_dist(g.damage, p.halve_damage, p.damage_reduction, g.damage_bonus)
+
+
+@lru_cache(maxsize=1024)
+def _damage_dist(damage: DiceExpr, halve: bool, reduction: int, bonus: int) -> Dist:
+    """(The law for these numbers, built once: every profile and group with them shares it.)"""
+    return damage.dist.map(lambda d: modified_damage(d, halve, reduction, bonus))
 
 
 def fnp_probability(p: Profile, mortal: bool = False) -> float:
     """P(a wound is ignored): against mortal wounds the better of FNP and FNP_mortal is used."""
-    return sum(bool(fnp_passes(f, p.fnp_mortal if mortal else p.fnp)) for f in FACES) / 6
+    return _fnp_probability(p.fnp_mortal if mortal else p.fnp)
+
+
+@lru_cache(maxsize=16)
+def _fnp_probability(fnp: int | None) -> float:
+    return sum(bool(fnp_passes(f, fnp)) for f in FACES) / 6
 
 
 def effective_damage(g: WeaponGroup, p: Profile, mortal: bool = False) -> Dist:
     """Wounds the model would lose: each damage point is ignored on a passed Feel No Pain roll
     (Devastating Wounds inflict mortal wounds, so a Feel No Pain against mortal wounds counts)."""
-    d = damage_dist(g, p)
-    q = fnp_probability(p, mortal)
+    fnp = p.fnp_mortal if mortal else p.fnp
+    return _effective_damage(g.damage, p.halve_damage, p.damage_reduction, g.damage_bonus, fnp)
+
+
+@lru_cache(maxsize=1024)
+def _effective_damage(damage: DiceExpr, halve: bool, reduction: int, bonus: int, fnp: int | None) -> Dist:
+    d = _damage_dist(damage, halve, reduction, bonus)
+    q = _fnp_probability(fnp)
     return d if q == 0 else d.thin(1.0 - q)
 
 
@@ -79,8 +98,12 @@ class Allocation:
     flag: int | None = None  # with the unit's one re-rolls: the starting flag state (a flag axis)
 
     def __post_init__(self) -> None:
-        self.bodyguard = Queue(tuple(p.W for p in self.target.bodyguard))
-        self.leaders = Queue(tuple(p.W for p in self.target.leaders))
+        ids: dict[Profile, int] = {}  # identical models share their laws: one id per profile
+        self.profiles = (self.target.bodyguard, self.target.leaders)
+        self.bodyguard, self.leaders = (
+            Queue(tuple(p.W for p in ps), tuple(ids.setdefault(p, len(ids)) for p in ps))
+            for ps in self.profiles
+        )
         self.last = (self.target.leaders or self.target.bodyguard)[-1]
         self._laws: dict[tuple[tuple[str, int], Profile | None, int], Law] = {}
         self._damage: dict[tuple, tuple[float, dict[int, float]]] = {}
@@ -106,7 +129,7 @@ class Allocation:
         return 0 if b_alive else None
 
     def law(self, kind: tuple[str, int], queue: int | None, model: int, left: int) -> Law:
-        p = None if queue is None else (self.target.bodyguard, self.target.leaders)[queue][model]
+        p = None if queue is None else self.profiles[queue][model]
         key = (kind, p, left)
         if key not in self._laws:  # identical models share their law
             self._laws[key] = self._law(kind, p, left)
@@ -157,15 +180,16 @@ class Allocation:
     def run(
         self, per_attack: list, attacks: list[Dist], normal: list[Dist], count_only: bool = False
     ) -> None:
-        """Allocate every group's tokens in order: normal wounds by their count, a Devastating
-        Wounds group attack by attack (``per_attack[gi]`` its (normal, devastating) table, None for
-        other groups), its Devastating Wounds released after all other attacks, in group order."""
+        """Allocate every group's tokens in order: normal wounds by their count (``normal[gi]``:
+        the normal wounds of one attack), a Devastating Wounds group attack by attack
+        (``per_attack[gi]`` its (normal, devastating) table, None for other groups), its
+        Devastating Wounds released after all other attacks, in group order."""
         self.plan(per_attack, attacks, normal, count_only)
         chain = self.chain
         pending: list[tuple[int, str]] = []
         for gi, (table, n) in enumerate(zip(per_attack, attacks, strict=True)):
             if table is None:
-                chain.absorb((NORMAL, gi), normal[gi])
+                chain.absorb_each((NORMAL, gi), normal[gi], n)
                 continue
             hold, later = self.devastating_hold(gi, count_only)
             if chain.absorb_attacks((NORMAL, gi), table, n, hold):
@@ -179,7 +203,7 @@ class Allocation:
         work, held, pending = 0.0, 1, []
         for gi, (table, n) in enumerate(zip(per_attack, attacks, strict=True)):
             if table is None:
-                work += chain.work(normal[gi].max, held)
+                work += chain.work(normal[gi].max * n.max, held)
                 continue
             hold, _ = self.devastating_hold(gi, count_only)
             rows, cols = _shape(table)

@@ -31,9 +31,10 @@ def _sum(dists: list[Dist]) -> Dist:
 
 def _saves_uniform(target: Target, groups: list[WeaponGroup]) -> bool:
     """True when every model of the unit saves each kind of token equally well."""
+    profiles = set(target.all_profiles)
     for g in groups:
         for dev in (False, True):
-            if len({token_save(g, p, dev) for p in target.all_profiles}) > 1:
+            if len({token_save(g, p, dev) for p in profiles}) > 1:
                 return False
     return True
 
@@ -90,10 +91,14 @@ def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (
         hits = _sum([h.sum_of(n) for (h, _), n in zip(per, counts, strict=True)])
         wound_laws = [t.total().sum_of(n) for (_, t), n in zip(per, counts, strict=True)]
         wounds = _sum(wound_laws)
-        devastating = _sum([_dev(t).sum_of(n) for (_, t), n in zip(per, counts, strict=True)])
+        devastating = (
+            _sum([_dev(t).sum_of(n) for (_, t), n in zip(per, counts, strict=True)])
+            if any(g.ab.devastating_wounds for g in groups)
+            else Dist.constant(0)
+        )
         track = not _saves_uniform(target, groups)
         max_tokens = sum(w.max for w in wound_laws)
-        normal = [t.marginal(0).sum_of(n) for (_, t), n in zip(per, counts, strict=True)]
+        normal = [t.marginal(0) for _, t in per]  # the normal wounds of one attack
         tables = [
             t.table if g.ab.devastating_wounds and t.table.shape[1] > 1 else None
             for g, (_, t) in zip(groups, per, strict=True)
