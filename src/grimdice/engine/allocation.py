@@ -43,8 +43,9 @@ Law = Mapping[tuple[int, int], float]
 """The law of one token on one model: ``{(wounds lost, failed saves): probability}``.
 An entry with no failed save loses no wound."""
 
-FLOPS_PER_SECOND = 5e8  # rough rate of the banded multiply-adds, for the refusal estimate
+FLOPS_PER_SECOND = 1e9  # rough rate of the banded multiply-adds (measured), for the refusal estimate
 DENSE_STATES = 128  # up to this many unit states a dense matrix product beats the bands' overhead
+DENSE_CELLS = 8192  # ... on state arrays of up to this many cells (larger: the bands' O(n) per row win)
 TAIL = 1e-15  # a count law's upper tail of less mass than this is not absorbed (far below 1e-12)
 
 Band = tuple[int, int, int, np.ndarray]
@@ -67,6 +68,26 @@ def _pad(w: np.ndarray, lo: int, n: int) -> np.ndarray:
     out = np.zeros(n)
     out[lo : lo + w.size] = w
     return out
+
+
+def _acting_attacks(
+    tables: dict[tuple[int, int], np.ndarray], attacks: Dist
+) -> tuple[dict[tuple[int, int], np.ndarray], Dist]:
+    """Drop the attacks that change nothing (no token now or held, flag unchanged), as
+    :meth:`Chain.acting` drops tokens: with ``q`` the least chance of such an attack from any flag,
+    one attack is ``q I + (1 - q) T'``, so ``N`` attacks are ``N`` thinned by ``1 - q`` attacks of
+    ``T'`` (the tables with ``q`` taken off their "nothing" cell, rescaled)."""
+    flags = {fi for fi, _ in tables}
+    q = min(float(tables[(fi, fi)][0, 0]) if (fi, fi) in tables else 0.0 for fi in flags)
+    if not 0.0 < q < 1.0:
+        return tables, attacks
+    out = {}
+    for (fi, fo), t in tables.items():
+        t = np.array(t, dtype=float)
+        if fi == fo:
+            t[0, 0] = max(t[0, 0] - q, 0.0)
+        out[(fi, fo)] = t / (1.0 - q)
+    return out, attacks.thin(1.0 - q)
 
 
 @dataclass(frozen=True)
@@ -225,7 +246,7 @@ class Chain(Generic[K]):
         totals = [q.total for q in self.queues]
         route = self.route
         by_slot: dict[tuple[int | None, Hashable], tuple[Law, list[int]]] = {}  # (queue, slot) ->
-        by_law: dict[tuple[int, int | None], tuple[Law, list[int]]] = {}  # (law, states with it)
+        by_law: dict[tuple[frozenset, int | None], tuple[Law, list[int]]] = {}  # (law, its states)
         for s, cs in enumerate(itertools.product(*map(range, self.shape))):
             q = route(kind, cs)
             if q is None:
@@ -236,9 +257,10 @@ class Chain(Generic[K]):
             group = by_slot.get(key)
             if group is None:
                 law = self.law(kind, None, 0, 0) if q is None else self.law(kind, q, *at[q][cs[q]])
-                group = by_law.get((id(law), q))
+                same = (frozenset(law.items()), q)  # equal laws (e.g. whatever wounds are left
+                group = by_law.get(same)  # beyond the most a token can take) share one group
                 if group is None:
-                    group = by_law[(id(law), q)] = (law, [])
+                    group = by_law[same] = (law, [])
                 by_slot[key] = group
             group[1].append(s)
         return [(q, law, np.asarray(w) if len(w) > 1 else w[0]) for (_, q), (law, w) in by_law.items()]
@@ -292,8 +314,9 @@ class Chain(Generic[K]):
     def apply(self, P: np.ndarray, kind: K, *, count: bool = True) -> np.ndarray:
         """Allocate one token of ``kind`` in every state of ``P`` (axes ``..., u, s``);
         ``count=False``: its failed saves are not added to ``u`` (already counted)."""
+        dense = self.n <= DENSE_STATES and P.size <= DENSE_CELLS
         if not (count and self.count_unsaved):
-            if self.n <= DENSE_STATES:
+            if dense:
                 return P @ self.dense(kind)
             out = np.zeros_like(P)
             for off, lo, hi, w in self.combined(kind):
@@ -306,7 +329,7 @@ class Chain(Generic[K]):
         for k, bands in enumerate(failed, start=1):
             m = min(hi_u, self.U - k)
             if m > 0:
-                if self.n <= DENSE_STATES:
+                if dense:
                     out[..., k : k + m, :] += P[..., :m, :] @ self.dense(kind, k)
                     continue
                 for off, lo, hi, w in bands:
@@ -475,6 +498,7 @@ class Chain(Generic[K]):
                     out[(slice(None),) * fa + (fo,)] += part
             return out
 
+        tables, attacks = _acting_attacks(tables, attacks)
         top = upper(attacks)
         R = attacks[top] * P0
         for k in range(top - 1, -1, -1):

@@ -28,7 +28,7 @@ import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.expr import DiceExpr
-from grimdice.engine.allocation import Chain, Hold, Law, Queue
+from grimdice.engine.allocation import Chain, Hold, Law, Queue, upper
 from grimdice.errors import ScenarioError
 from grimdice.systems.wh40k.rolls import FACES, fnp_passes, modified_damage
 from grimdice.systems.wh40k.sequence import FLAG_STATES
@@ -37,7 +37,8 @@ from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup, save_prob
 MAX_STATES = 4000  # unit states (Bodyguard wounds + 1) x (Character wounds + 1)
 MAX_CELLS = 2_000_000  # failed saves x unit states
 MAX_HELD_CELLS = 8_000_000  # held Devastating Wounds counts x failed saves x unit states
-MAX_WORK = 2e10  # multiply-adds allowed for the exact allocation (about 10 s, fewer in practice)
+MAX_WORK = 2e9  # operations allowed for the exact allocation (about 2 s; see docs/limits.md)
+OP_COST = 2e4  # the fixed cost of one whole-array operation, in operations (Python and NumPy overhead)
 
 NORMAL, DEVASTATING, DEVASTATING_HIT = "normal", "devastating", "devastating, at least 1 wound"
 
@@ -184,7 +185,6 @@ class Allocation:
         the normal wounds of one attack), a Devastating Wounds group attack by attack
         (``per_attack[gi]`` its (normal, devastating) table, None for other groups), its
         Devastating Wounds released after all other attacks, in group order."""
-        self.plan(per_attack, attacks, normal, count_only)
         chain = self.chain
         pending: list[tuple[int, str]] = []
         for gi, (table, n) in enumerate(zip(per_attack, attacks, strict=True)):
@@ -197,13 +197,16 @@ class Allocation:
         for gi, later in pending:
             chain.release((later, gi), count=False)  # their failed saves were counted when held
 
-    def plan(self, per_attack: list, attacks: list[Dist], normal: list[Dist], count_only: bool) -> None:
-        """Refuse up front, with the estimate, what would take more than :data:`MAX_WORK`."""
+    def plan(self, per_attack: list, attacks: list[Dist], tokens: list[Dist], count_only: bool) -> None:
+        """Refuse up front, with the estimate, what would take more than :data:`MAX_WORK`
+        (``tokens[gi]``: the law of all the wound tokens of group ``gi``, for the estimate: its
+        count beyond which less than 1e-15 of mass remains, :func:`~grimdice.engine.allocation.upper`).
+        Call it before :meth:`run`."""
         chain = self.chain
         work, held, pending = 0.0, 1, []
         for gi, (table, n) in enumerate(zip(per_attack, attacks, strict=True)):
             if table is None:
-                work += chain.work(normal[gi].max * n.max, held)
+                work += chain.work(upper(tokens[gi]), held)
                 continue
             hold, _ = self.devastating_hold(gi, count_only)
             rows, cols = _shape(table)
@@ -211,6 +214,7 @@ class Allocation:
             size = (most if hold.cap is None else min(hold.cap, most)) + 1
             held *= size
             work += chain.work(n.max * (rows - 1), held) * (1 if self.flag is None else FLAG_STATES)
+            work += n.max * _array_ops(table) * (held * chain.U * chain.n + OP_COST)
             pending.append(size)
             if held * chain.U * chain.n > MAX_HELD_CELLS:
                 raise ScenarioError(
@@ -222,6 +226,13 @@ class Allocation:
             held //= size
             work += chain.work(size - 1, held)
         chain.refuse_over(work, MAX_WORK, f"{chain.n} unit states, up to {self.max_tokens} wounds")
+
+
+def _array_ops(table: np.ndarray | dict) -> int:
+    """Whole-array operations one attack costs besides its tokens' allocation: per possible
+    (normal, devastating) outcome, a weighted add and a shift per held token."""
+    tables = table.values() if isinstance(table, dict) else [table]
+    return sum(int(((t > 0) * (2 + 4 * np.arange(t.shape[1]))[None, :]).sum()) for t in tables)
 
 
 def _shape(table: np.ndarray | dict) -> tuple[int, int]:
