@@ -121,7 +121,8 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
                     wone,
                     attacker__models__0__count=10,
                     attacker__models__0__weapons__0__A=200,
-                    defender__models=[{"name": "Boy", "count": 198, "T": 5, "Sv": 5, "W": 1}],
+                    defender__models=[{"name": "Boy", "count": 200, "T": 5, "Sv": 5, "W": 1}],
+                    defender__leaders=[],
                 ),
             ),
             (
@@ -131,7 +132,31 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
                     attacker__models__0__count=10,
                     attacker__models__0__weapons__0__A=200,
                     attacker__models__0__weapons__0__D="D6",
-                    defender__models=[{"name": "Nob", "count": 18, "T": 5, "Sv": 5, "W": 10}],
+                    defender__models=[{"name": "Nob", "count": 20, "T": 5, "Sv": 5, "W": 10}],
+                    defender__leaders=[],
+                ),
+            ),
+            (
+                "the first with an attached Character of other saves (the Warboss)",
+                edit(
+                    wone,
+                    attacker__models__0__count=10,
+                    attacker__models__0__weapons__0__A=200,
+                    defender__models=[{"name": "Boy", "count": 198, "T": 5, "Sv": 5, "W": 1}],
+                ),
+            ),
+            (
+                "2000 attacks, Devastating Wounds, into 10 W2 models, mixed saves",
+                edit(
+                    wone,
+                    attacker__models__0__count=10,
+                    attacker__models__0__weapons__0__A=200,
+                    attacker__models__0__weapons__0__abilities=["devastating wounds"],
+                    defender__models=[
+                        {"name": "a", "count": 5, "T": 4, "Sv": 3, "W": 2},
+                        {"name": "b", "count": 5, "T": 4, "Sv": 4, "W": 2, "FNP": 5},
+                    ],
+                    defender__leaders=[],
                 ),
             ),
             (

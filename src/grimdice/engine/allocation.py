@@ -23,7 +23,9 @@ A token kind is a pair (P(no save failed) per state, the token's moves per numbe
 saves), built once and cached. A token moves a state by at most the wounds its model has left, so
 its moves are a few bands (a shift of the state vector, weighted per state) and allocating one token
 costs O(states x moves), not a dense product. A random number of tokens is absorbed with Horner's
-scheme, ``sum_n P(N=n) T^n state``, up to the count above which less than 1e-15 of mass remains.
+scheme, ``sum_n P(N=n) T^n state``, up to the count above which less than 1e-15 of mass remains
+(the mass dropped is below 1e-15 per count law). Tokens, and whole attacks, that change nothing in
+any state are dropped first by binomial thinning (:meth:`Chain.acting`): the same law, fewer steps.
 """
 
 from __future__ import annotations
