@@ -153,9 +153,14 @@ class Queue:
         return [(self.types[i], left) for i, left in self.positions]
 
     def destroyed(self) -> np.ndarray:
-        """Models destroyed in each state ``c`` in ``0..total``."""
-        c = np.arange(self.states)
-        return (self.prefix[1:][None, :] <= c[:, None]).sum(axis=1)
+        """Models destroyed in each state ``c`` in ``0..total`` (read-only)."""
+        return self._destroyed
+
+    @cached_property
+    def _destroyed(self) -> np.ndarray:
+        out = np.searchsorted(self.prefix[1:], np.arange(self.states), side="right")
+        out.setflags(write=False)
+        return out
 
 
 K = TypeVar("K", bound=Hashable)

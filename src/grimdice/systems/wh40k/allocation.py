@@ -102,7 +102,7 @@ class Allocation:
         ids: dict[Profile, int] = {}  # identical models share their laws: one id per profile
         self.profiles = (self.target.bodyguard, self.target.leaders)
         self.bodyguard, self.leaders = (
-            Queue(tuple(p.W for p in ps), tuple(ids.setdefault(p, len(ids)) for p in ps))
+            _queue(tuple(p.W for p in ps), tuple(ids.setdefault(p, len(ids)) for p in ps))
             for ps in self.profiles
         )
         self.last = (self.target.leaders or self.target.bodyguard)[-1]
@@ -226,6 +226,12 @@ class Allocation:
             held //= size
             work += chain.work(size - 1, held)
         chain.refuse_over(work, MAX_WORK, f"{chain.n} unit states, up to {self.max_tokens} wounds")
+
+
+@lru_cache(maxsize=64)
+def _queue(wounds: tuple[int, ...], types: tuple[int, ...]) -> Queue:
+    """One :class:`Queue` per shape, so its positions are worked out once (a queue is immutable)."""
+    return Queue(wounds, types)
 
 
 def _array_ops(table: np.ndarray | dict) -> int:
