@@ -145,7 +145,7 @@ class Queue:
         return list(zip(i.tolist(), (self.prefix[i + 1] - c).tolist(), strict=True))
 
     @cached_property
-    def slots(self) -> list[tuple[Hashable, int]]:
+    def slots(self) -> Sequence[tuple[Hashable, int]]:
         """(type of the model receiving the next wound, wounds it has left) of every state ``c`` in
         ``0..total-1``: states with the same slot get the same token law."""
         if self.types is None:
@@ -277,7 +277,7 @@ class Chain(Generic[K]):
         """How far the flat state index moves per wound lost by each queue."""
         return [int(np.prod(self.shape[q + 1 :])) for q in range(len(self.queues))]
 
-    def operator(self, kind: K) -> tuple[np.ndarray, list[list[Band]]]:
+    def operator(self, kind: K | Acting) -> tuple[np.ndarray, list[list[Band]]]:
         """(P(no failed save) per state, the moves of one token by failed saves 1, 2, ...).
 
         A token moves a state ``s`` to ``s + offset`` (the wounds it takes times its queue's
@@ -286,6 +286,7 @@ class Chain(Generic[K]):
         it costs O(states x distinct moves), not a dense product over states."""
         if kind in self._ops:
             return self._ops[kind]
+        assert not isinstance(kind, Acting), "the acting tokens' operator is built by acting()"
         n = self.n
         saved = np.zeros(n)
         moves: list[dict[int, np.ndarray]] = []
@@ -306,7 +307,7 @@ class Chain(Generic[K]):
         self._ops[kind] = (saved, failed)
         return saved, failed
 
-    def combined(self, kind: K) -> list[Band]:
+    def combined(self, kind: K | Acting) -> list[Band]:
         """The bands of one token when failed saves are not counted (saved tokens stay put)."""
         if kind not in self._combined:
             saved, failed = self.operator(kind)
@@ -318,7 +319,7 @@ class Chain(Generic[K]):
             self._combined[kind] = _bands(merged)
         return self._combined[kind]
 
-    def apply(self, P: np.ndarray, kind: K, *, count: bool = True) -> np.ndarray:
+    def apply(self, P: np.ndarray, kind: K | Acting, *, count: bool = True) -> np.ndarray:
         """Allocate one token of ``kind`` in every state of ``P`` (axes ``..., u, s``);
         ``count=False``: its failed saves are not added to ``u`` (already counted)."""
         dense = self.n <= DENSE_STATES and P.size <= DENSE_CELLS
@@ -343,7 +344,7 @@ class Chain(Generic[K]):
                     out[..., k : k + m, lo + off : hi + off] += P[..., :m, lo:hi] * w
         return out
 
-    def dense(self, kind: K, failed: int = 0) -> np.ndarray:
+    def dense(self, kind: K | Acting, failed: int = 0) -> np.ndarray:
         """The transition matrix of one token (``failed=0``: failed saves not counted; else the
         moves with that many failed saves), for small units."""
         key = (kind, failed)
@@ -372,8 +373,9 @@ class Chain(Generic[K]):
             elif self.n <= DENSE_STATES:
                 stay = np.diagonal(self.dense(kind))
             else:
-                stay = next((w for off, lo, hi, w in self.combined(kind) if off == 0 and lo == 0), None)
-                stay = stay if stay is not None and stay.size == self.n else np.zeros(1)
+                n = self.n  # a state missing from the offset-0 band never stays: idle 0
+                full = [w for off, lo, _, w in self.combined(kind) if off == 0 and lo == 0 and w.size == n]
+                stay = full[0] if full else np.zeros(1)
             self._idle[kind] = float(stay.min())
         return self._idle[kind]
 
