@@ -1,12 +1,15 @@
-"""Benchmark: the exact 40k engine against a naive icepool formulation, in one process.
+"""Benchmark: the exact 40k engine against its peers, in one process, fairly timed.
 
-Scenario (the foundation issue's): 120 attacks, BS 3+, S5 vs T4, AP-1 vs Sv 3+, D3 damage,
-into 20 models of W3 with Feel No Pain 5+, damage allocated model by model (excess lost).
+README case (the foundation issue's): 120 attacks, BS 3+, S5 vs T4, AP-1 vs Sv 3+, D3 damage,
+into 20 models of W3 with Feel No Pain 5+, damage allocated model by model (excess lost); the
+answer is the law of models destroyed. Peers, each imported and warmed outside the timed region
+and given the same runs (median after a warm-up, ``benchmarks/harness.py``):
 
-The naive icepool formulation: the number of unsaved wounds is a binomial-like icepool Die;
-the models-destroyed law is computed by icepool's ``map`` over the per-wound damage, carrying
-the (models destroyed, wounds left on the current model) state wound by wound. Both give the
-same distribution, which the script checks before printing timings.
+* icepool, the straightforward formulation: one attack's effective damage as a die, folded over
+  the unit's (models destroyed, wounds left) state 120 times with ``icepool.map(..., repeat=120)``;
+* ``warhammer-stats`` (exact, pure Python, the 9th edition sequence, which is the same dice here).
+
+Both answers are checked against grimdice's before their ratios are printed.
 
 Second scenario (the hostile-input issue's): 200 attacks with Devastating Wounds, BS 3+, S4 AP-1,
 into 10 models of W2 with mixed saves (Sv 3+ and 4+ with Feel No Pain 5+). grimdice folds the held
@@ -15,23 +18,25 @@ wounds + 1 cells) and sums per attack; the peer is the former scheme, run on the
 process: the group's two-dimensional (normal, devastating) token law by convolution, and a held axis
 of every possible Devastating Wounds count carried through the failed-saves chain.
 
-Run: ``python benchmarks/bench_wh40k.py`` (``--smoke`` for a quick CI check).
+Run: ``python benchmarks/bench_wh40k.py [--runs N]`` (``--smoke``: grimdice alone, once each).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 from grimdice.io.scenario import load_scenario
 from grimdice.systems import calculate
+from harness import Case, close, machine, run_cases
 
 SCENARIO = Path(__file__).resolve().parent.parent / "examples" / "bench-120-bolters-vs-20-w3.yaml"
-
 
 _DATA = load_scenario(SCENARIO)
 
@@ -40,46 +45,63 @@ def grimdice_exact():
     return calculate(_DATA)
 
 
-def icepool_naive():
-    """Models destroyed with icepool, state by state (the straightforward oracle formulation)."""
-    import icepool
+def readme_case() -> Case:
+    """The README case with its peers (those installed: the ``bench`` extra)."""
+    W, MODELS, ATTACKS = 3, 20, 120
 
-    p_hit = icepool.d6 >= 3  # BS 3+
-    p_wound = icepool.d6 >= 3  # S5 vs T4: 3+
-    p_unsaved = icepool.d6 <= 3  # Sv 3+ with AP-1: 4+ to save
-    # effective damage of one unsaved wound: D3, each point ignored on a 5+
-    eff = icepool.d3.map(lambda d: d @ (icepool.d6 <= 4))
-    per_attack = p_hit & p_wound & p_unsaved
-    n_unsaved = 120 @ per_attack
+    def ours() -> list[float]:
+        return calculate(_DATA)["models_destroyed"].pmf_from_zero()
 
-    W, MODELS = 3, 20
+    peers: dict[str, Any] = {}
+    try:
+        import icepool
 
-    def step(state, e):
-        killed, left = state
-        if killed == MODELS:
-            return state
-        lost = min(left, e)
-        left -= lost
-        if left == 0:
-            return (killed + 1, W)
-        return (killed, left)
+        def icepool_fold() -> list[float]:
+            """The straightforward icepool formulation: one attack's effective damage as a die,
+            folded over the unit's (models destroyed, wounds left) state 120 times."""
+            hit_wound_unsaved = (icepool.d6 >= 3) & (icepool.d6 >= 3) & (icepool.d6 <= 3)
+            damage = icepool.d3.map(lambda d: d @ (icepool.d6 <= 4))  # each point: FNP 5+
+            per_attack = hit_wound_unsaved.if_else(damage, icepool.Die([0]))
 
-    # distribution of state after k unsaved wounds, for each k
-    states = {0: icepool.Die([(0, W)])}
-    for k in range(1, n_unsaved.max_outcome() + 1):
-        states[k] = icepool.map(step, states[k - 1], eff)
-    return n_unsaved, states
+            def step(state: tuple[int, int], e: int) -> tuple[int, int]:
+                killed, left = state
+                if killed == MODELS:
+                    return state
+                left -= min(left, int(e))
+                return (killed + 1, W) if left == 0 else (killed, left)
 
+            final = icepool.map(step, icepool.Die([(0, W)]), per_attack, repeat=ATTACKS)
+            killed = final.marginals[0]
+            den = killed.denominator()
+            return [killed.quantity(k) / den for k in range(MODELS + 1)]
 
-def killed_from_icepool(n_unsaved, states) -> np.ndarray:
-    total = n_unsaved.denominator()
-    pmf = np.zeros(21)
-    for k, qk in n_unsaved.items():
-        die = states[k]
-        dt = die.denominator()
-        for (killed, _left), q in die.items():
-            pmf[killed] += (qk / total) * (q / dt)
-    return pmf
+        peers["icepool"] = icepool_fold
+    except ImportError:
+        pass
+    try:
+        from warhammer_stats import Attack, PMFCollection, Target, Weapon
+
+        def warhammer_stats() -> list[float]:
+            """warhammer-stats (exact, 9th edition sequence; same dice here): kills against an
+            unbounded unit, so P(20 or more) is read off its tail."""
+            weapon = Weapon(
+                bs=3, shots=PMFCollection.static(ATTACKS), strength=5, ap=1, damage=PMFCollection.mdn(1, 3)
+            )
+            target = Target(toughness=4, save=3, invuln=7, fnp=5, wounds=W)
+            values = list(Attack(weapon, target).kills_dist.values)
+            head = values[:MODELS] + [0.0] * max(0, MODELS - len(values))
+            return [*head, max(0.0, 1.0 - sum(head))]
+
+        peers["warhammer-stats"] = warhammer_stats
+    except ImportError:
+        pass
+    return Case(
+        "wh40k 120 attacks vs 20xW3 FNP5+",
+        ours,
+        peers,
+        agree=lambda a, b: close(a, b, atol=1e-4),  # warhammer-stats trims mass below 1e-5
+        target_ms=2.0,
+    )
 
 
 DEV = {
@@ -130,49 +152,30 @@ def former_devastating() -> np.ndarray:
     return np.bincount(kb, weights=grid.sum(axis=1))
 
 
-def timed(f, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - t0)
-    return best
+def devastating_case() -> Case:
+    """Devastating Wounds, 200 attacks (peer: the former scheme on the same chain; one run: slow)."""
+
+    def dev() -> list[float]:
+        return grimdice_devastating()["models_destroyed"].pmf_from_zero()
+
+    return Case(
+        "wh40k Devastating Wounds, 200 attacks vs 10xW2",
+        dev,
+        {"former held-axis scheme": former_devastating},
+        agree=lambda a, b: close(a, b, atol=1e-12),
+        max_runs=1,  # the former scheme takes seconds
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--smoke", action="store_true", help="quick run: grimdice only, no icepool")
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--smoke", action="store_true", help="grimdice only, one run per case")
     args = ap.parse_args(argv)
-
-    result = grimdice_exact()
-    ours = np.array(result["models_destroyed"].pmf_from_zero())
-    t_ours = timed(grimdice_exact, 3 if args.smoke else 20)
-    mean = result["models_destroyed"].mean()
-    print(f"grimdice exact: {t_ours * 1e3:.2f} ms  (mean models destroyed {mean:.4f})")
-    if args.smoke:
-        return 0
-    t0 = time.perf_counter()
-    n_unsaved, states = icepool_naive()
-    theirs = killed_from_icepool(n_unsaved, states)
-    t_ice = time.perf_counter() - t0
-    ours = np.pad(ours, (0, max(0, theirs.size - ours.size)))[: theirs.size]
-    agree = np.allclose(ours, theirs, atol=1e-9)
-    print(f"icepool naive:  {t_ice * 1e3:.1f} ms")
-    print(f"ratio (icepool / grimdice): {t_ice / t_ours:.0f}x; distributions agree: {agree}")
-
-    dev = np.array(grimdice_devastating()["models_destroyed"].pmf_from_zero())
-    t_dev = timed(grimdice_devastating, 3)
-    t0 = time.perf_counter()
-    former = former_devastating()
-    t_former = time.perf_counter() - t0
-    n = max(dev.size, former.size)
-    agree_dev = np.allclose(np.pad(dev, (0, n - dev.size)), np.pad(former, (0, n - former.size)), atol=1e-12)
-    print(
-        f"Devastating Wounds, 200 attacks: grimdice {t_dev * 1e3:.1f} ms, "
-        f"former scheme {t_former * 1e3:.0f} ms"
-    )
-    print(f"ratio (former / grimdice): {t_former / t_dev:.0f}x; distributions agree: {agree_dev}")
-    return 0 if agree and agree_dev else 1
+    runs = 1 if args.smoke else args.runs
+    print(f"machine: {machine()}; statistic: median of {runs} runs after a warm-up")
+    rows = run_cases([readme_case(), devastating_case()], runs, peers=not args.smoke)
+    return 0 if all(v for r in rows for k, v in r.items() if k.endswith("_agrees")) else 1
 
 
 if __name__ == "__main__":

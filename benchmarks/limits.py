@@ -130,26 +130,42 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
     kf = example("killteam-fight-duel.yaml")
     wone = edit(w, attacker__models=w["attacker"]["models"][:1])
     hone = edit(h, attacker__models=h["attacker"]["models"][:1])
+
+    def w2000(**paths: Any) -> dict[str, Any]:
+        """The 40k example's first model entry as 10 models of 200 attacks (2000, the most allowed)."""
+        return edit(wone, attacker__models__0__count=10, attacker__models__0__weapons__0__A=200, **paths)
+
+    def boyz(count: int) -> dict[str, Any]:
+        return {"name": "Boy", "count": count, "T": 5, "Sv": 5, "W": 1}
+
     return {
         "wh40k": [
             ("example (peer)", w),
             (
                 "2000 attacks (the most allowed), D1, into 200 W1 models",
-                edit(
-                    wone,
-                    attacker__models__0__count=10,
-                    attacker__models__0__weapons__0__A=200,
-                    defender__models=[{"name": "Boy", "count": 198, "T": 5, "Sv": 5, "W": 1}],
-                ),
+                w2000(defender__models=[boyz(200)], defender__leaders=[]),
             ),
             (
                 "2000 attacks, D D6, into 20 models of W 10",
-                edit(
-                    wone,
-                    attacker__models__0__count=10,
-                    attacker__models__0__weapons__0__A=200,
+                w2000(
                     attacker__models__0__weapons__0__D="D6",
-                    defender__models=[{"name": "Nob", "count": 18, "T": 5, "Sv": 5, "W": 10}],
+                    defender__models=[{"name": "Nob", "count": 20, "T": 5, "Sv": 5, "W": 10}],
+                    defender__leaders=[],
+                ),
+            ),
+            (
+                "the first with an attached Character of other saves (the Warboss)",
+                w2000(defender__models=[boyz(198)]),
+            ),
+            (
+                "2000 attacks, Devastating Wounds, into 10 W2 models, mixed saves",
+                w2000(
+                    attacker__models__0__weapons__0__abilities=["devastating wounds"],
+                    defender__models=[
+                        {"name": "a", "count": 5, "T": 4, "Sv": 3, "W": 2},
+                        {"name": "b", "count": 5, "T": 4, "Sv": 4, "W": 2, "FNP": 5},
+                    ],
+                    defender__leaders=[],
                 ),
             ),
             (

@@ -26,64 +26,10 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def wh40k_readme_case() -> Case:
-    """The README case: 120 attacks (BS 3+, S5 vs T4, AP-1 vs Sv 3+, D3) into 20 models of W3 with
-    Feel No Pain 5+, damage allocated model by model; answer: the law of models destroyed."""
-    data = load_scenario(EXAMPLES / "bench-120-bolters-vs-20-w3.yaml")
-    W, MODELS, ATTACKS = 3, 20, 120
+    """The README case and its peers (``benchmarks/bench_wh40k.py``)."""
+    import bench_wh40k
 
-    def ours() -> list[float]:
-        return calculate(data)["models_destroyed"].pmf_from_zero()
-
-    peers: dict[str, Any] = {}
-    try:
-        import icepool
-
-        def icepool_fold() -> list[float]:
-            """The straightforward icepool formulation: one attack's effective damage as a die,
-            folded over the unit's (models destroyed, wounds left) state 120 times."""
-            hit_wound_unsaved = (icepool.d6 >= 3) & (icepool.d6 >= 3) & (icepool.d6 <= 3)
-            damage = icepool.d3.map(lambda d: d @ (icepool.d6 <= 4))  # each point: FNP 5+
-            per_attack = hit_wound_unsaved.if_else(damage, icepool.Die([0]))
-
-            def step(state: tuple[int, int], e: int) -> tuple[int, int]:
-                killed, left = state
-                if killed == MODELS:
-                    return state
-                left -= min(left, int(e))
-                return (killed + 1, W) if left == 0 else (killed, left)
-
-            final = icepool.map(step, icepool.Die([(0, W)]), per_attack, repeat=ATTACKS)
-            killed = final.marginals[0]
-            den = killed.denominator()
-            return [killed.quantity(k) / den for k in range(MODELS + 1)]
-
-        peers["icepool"] = icepool_fold
-    except ImportError:
-        pass
-    try:
-        from warhammer_stats import Attack, PMFCollection, Target, Weapon
-
-        def warhammer_stats() -> list[float]:
-            """warhammer-stats (exact, 9th edition sequence; same dice here): kills against an
-            unbounded unit, so P(20 or more) is read off its tail."""
-            weapon = Weapon(
-                bs=3, shots=PMFCollection.static(ATTACKS), strength=5, ap=1, damage=PMFCollection.mdn(1, 3)
-            )
-            target = Target(toughness=4, save=3, invuln=7, fnp=5, wounds=W)
-            values = list(Attack(weapon, target).kills_dist.values)
-            head = values[:MODELS] + [0.0] * max(0, MODELS - len(values))
-            return [*head, max(0.0, 1.0 - sum(head))]
-
-        peers["warhammer-stats"] = warhammer_stats
-    except ImportError:
-        pass
-    return Case(
-        "wh40k 120 attacks vs 20xW3 FNP5+",
-        ours,
-        peers,
-        agree=lambda a, b: close(a, b, atol=1e-4),  # warhammer-stats trims mass below 1e-5
-        target_ms=2.0,
-    )
+    return bench_wh40k.readme_case()
 
 
 def wh40k_cases(smoke: bool) -> list[Case]:
@@ -91,9 +37,6 @@ def wh40k_cases(smoke: bool) -> list[Case]:
     chain, and the Monte Carlo engine on the README case (dice rolled per second in the name)."""
     import bench_allocation
     import bench_wh40k
-
-    def dev() -> list[float]:
-        return bench_wh40k.grimdice_devastating()["models_destroyed"].pmf_from_zero()
 
     readme = load_scenario(EXAMPLES / "bench-120-bolters-vs-20-w3.yaml")
 
@@ -103,13 +46,7 @@ def wh40k_cases(smoke: bool) -> list[Case]:
         return calculate(readme, simulate=trials, seed=1, workers=1)["models_destroyed"].mean()
 
     return [
-        Case(
-            "wh40k Devastating Wounds, 200 attacks vs 10xW2",
-            dev,
-            {"former held-axis scheme": bench_wh40k.former_devastating},
-            agree=lambda a, b: close(a, b, atol=1e-12),
-            max_runs=1,  # the former scheme takes seconds
-        ),
+        bench_wh40k.devastating_case(),
         *bench_allocation.cases(),
         Case(f"wh40k Monte Carlo README case, {trials} trials, 1 worker", simulated, max_runs=3),
     ]

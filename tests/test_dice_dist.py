@@ -4,7 +4,7 @@ import icepool
 import numpy as np
 import pytest
 
-from grimdice.dice import D3, D6, Dist, Joint, parse
+from grimdice.dice import D3, D6, DiceSyntaxError, Dist, Joint, parse
 from tests.oracle import from_icepool
 
 
@@ -92,6 +92,9 @@ def test_invalid_distribution_rejected():
         Dist([0.0, 0.0])
     with pytest.raises(ValueError):
         Dist([-0.5, 1.5])
+    for bad in ([0.5, float("nan")], [0.5, float("inf")], []):
+        with pytest.raises(ValueError):
+            Dist(bad)
 
 
 def test_joint_categorical_multinomial():
@@ -108,3 +111,28 @@ def test_joint_sum_of_random_count():
     j = Joint.categorical([0.5, 0.5]).sum_of(D3.dist)
     assert j.marginal(0).allclose(D3.dist.thin(0.5))
     assert np.isclose(j.table.sum(), 1.0)
+
+
+def test_trusted_sums_equal_the_validated_construction():
+    """The internal fast paths (no validation, no copy, a one-outcome operand as a shift) give the
+    same values as building each result through the validating constructor."""
+    d = Dist([0.25, 0.5, 0.25], 1)
+    for other in (Dist.constant(3), Dist([0.5], 2), Dist([0.0, 0.3, 0.7]), d):
+        got = d + other
+        want = Dist(np.convolve(d.pmf, other.pmf), d.offset + other.offset)
+        assert got.offset == want.offset and np.array_equal(got.pmf, want.pmf)
+        assert np.array_equal((other + d).pmf, want.pmf)
+        assert not got.pmf.flags.writeable
+    assert np.array_equal(Dist.bernoulli(0.25).pmf, Dist([0.75, 0.25]).pmf)
+    assert d.clip(0, 9) is d and d.clip(2).allclose(Dist([0.75, 0.25], 2), atol=0)
+    j = Joint.categorical([0.2, 0.3, 0.5])
+    for table in ((j + j).table, Joint.mixture([1.0, 0.0], [j, j + j]).table):
+        assert np.array_equal(table, Joint(table).table)
+    assert Joint.mixture([1.0, 0.0], [j, j + j]).table.shape == (2, 2)  # zero-weight part trimmed
+
+
+def test_parsed_dice_are_shared_and_bad_text_is_refused_every_time():
+    assert parse("D6+1") is parse("D6+1") and parse("D6+1").dist.mean() == 4.5
+    for _ in range(2):
+        with pytest.raises(DiceSyntaxError):
+            parse("D6+")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction as F
+from math import comb
 
 import numpy as np
 import pytest
@@ -123,3 +124,90 @@ def test_too_large_is_refused_with_the_estimate():
     ch = one_queue((10,) * 10)
     with pytest.raises(ScenarioError, match=r"about 1\.0e\+12 operations.*use --simulate N"):
         ch.refuse_over(1e12, 4e10, "test")
+
+
+# ---------------------------------------------------------------------- fast paths vs slow paths
+def fnp_law(kind, queue, model, left):
+    """Saved on 1/3; else D3 damage, each point ignored on 1/2 (excess lost); the left-over row
+    counts failed saves at 2/3."""
+    if queue is None:
+        return {(0, 0): 1 / 3, (0, 1): 2 / 3}
+    out: dict[tuple[int, int], float] = {(0, 0): 1 / 3}
+    for d in (1, 2, 3):
+        for k in range(d + 1):  # k of the d points get through
+            key = (min(k, left), 1)
+            out[key] = out.get(key, 0.0) + 2 / 3 * 1 / 3 * comb(d, k) * 0.5**d
+    return out
+
+
+def mixed_law(kind, queue, model, left):
+    """Model 0 and 2 save on 1/2, model 1 on 1/6 (so saves differ between states)."""
+    ps = 1 / 6 if model == 1 else 0.5
+    if queue is None:
+        return {(0, 0): ps, (0, 1): 1 - ps}
+    out = {(0, 0): ps, (1, 1): (1 - ps) / 2}
+    out[(min(2, left), 1)] = out.get((min(2, left), 1), 0.0) + (1 - ps) / 2  # 2 damage, excess lost
+    return out
+
+
+@pytest.mark.parametrize("wounds", [(3,) * 6, (3,) * 60])  # dense (61 states) and banded (181 states)
+@pytest.mark.parametrize("counted", [False, True])
+@pytest.mark.parametrize("law", [fnp_law, mixed_law])
+def test_dropping_tokens_that_change_nothing_gives_the_same_law(wounds, counted, law):
+    """``absorb_each`` thins out the tokens that leave every state as it is (the faster path);
+    ``absorb`` of the full count is the slower path it replaces."""
+    per_attack, attacks = (
+        Dist([0.4, 0.5, 0.1]),
+        Dist([0.0, 0.5, 0.0, 0.5]) + 40,
+    )  # 0-2 tokens, 40 or 42 attacks
+    chains = []
+    for fast in (False, True):
+        ch = Chain(
+            [Queue(wounds)],
+            lambda kind, s: 0 if s[0] < sum(wounds) else None,
+            law,
+            max_unsaved=100 if counted else None,
+        )
+        if fast:
+            ch.absorb_each("t", per_attack, attacks)
+        else:
+            ch.absorb("t", per_attack.sum_of(attacks))
+        chains.append(ch)
+    slow, fast = chains
+    assert fast.idle("t") > 0  # the faster path did drop tokens
+    assert np.allclose(fast.grid(), slow.grid(), rtol=0, atol=1e-14)
+    assert fast.unsaved().allclose(slow.unsaved(), atol=1e-14)
+    assert fast.grid().sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_model_types_ask_each_law_once_and_change_nothing():
+    calls = []
+
+    def law(kind, queue, model, left):
+        calls.append((model, left))
+        return half_saved(kind, queue, model, left)
+
+    plain = one_queue((2,) * 5, max_unsaved=None)
+    typed = Chain([Queue((2,) * 5, (0,) * 5)], lambda k, s: 0 if s[0] < 10 else None, law, max_unsaved=None)
+    for ch in (plain, typed):
+        ch.absorb("t", Dist.binomial(8, 0.5))
+    assert np.array_equal(plain.grid(), typed.grid())
+    assert len(calls) == 3  # (model 0, 2 left), (model 0, 1 left), the destroyed unit
+
+
+def test_attacks_that_change_nothing_are_thinned_out_with_the_same_law(monkeypatch):
+    """``absorb_attacks`` drops the attacks that give no token (the faster path): the same law as
+    folding every attack (the slower path, the thinning switched off)."""
+    import grimdice.engine.allocation as allocation
+
+    table = np.array([[0.5, 0.1], [0.3, 0.1]])  # (now, held) tokens of one attack
+    results = []
+    for thin in (True, False):
+        if not thin:
+            monkeypatch.setattr(allocation, "_acting_attacks", lambda tables, attacks: (tables, attacks))
+        ch = one_queue((2, 1, 2), law=mixed_law, max_unsaved=30)
+        assert ch.absorb_attacks("now", table, Dist.constant(12), Hold(unsaved=True))
+        ch.release("held", count=False)
+        results.append(ch)
+    assert np.allclose(results[0].grid(), results[1].grid(), rtol=0, atol=1e-14)
+    assert results[0].unsaved().allclose(results[1].unsaved(), atol=1e-14)

@@ -86,3 +86,35 @@ def test_too_large_exact_allocation_is_a_clear_error():
             count=100,
             leaders=[model(name="boss", W=10, invulnerable=4)],
         )
+
+
+def test_2000_attacks_into_200_models_run_exactly():
+    """The hostile-input issue's heavy inputs that the exact engine now takes (no Character: every
+    model saves alike, so failed saves need no axis of their own)."""
+    gun = weapon(A=200, BS=3, S=4, AP=-1, D=1)
+    r = run(gun, model(count=200, T=5, Sv=5, W=1), count=10)
+    assert r["models_destroyed"].total() == pytest.approx(1.0, abs=1e-12)
+    # 2000 attacks: hit 2/3, wound 1/3 (S4 vs T5), fail a 6+ save 5/6, so 370.4 failed saves on average
+    assert r["unsaved"].mean() == pytest.approx(2000 * 2 / 3 * 1 / 3 * 5 / 6, rel=1e-12)
+    assert r["models_destroyed"].mean() == pytest.approx(200.0, abs=1e-9)
+
+
+def test_failed_saves_counted_up_to_the_negligible_tail():
+    """With mixed saves the failed saves get an axis, cut where less than 1e-15 of mass lies
+    beyond (far fewer cells than the 600 attacks): the laws still sum to 1 within 1e-12."""
+    gun = weapon(A=60, BS=3, S=4, AP=0, D=1)
+    r = run(gun, [model(name="a", count=20, Sv=3), model(name="b", count=20, Sv=6)], count=10)
+    assert r["unsaved"].max < 300
+    for stage in ("unsaved", "damage", "models_destroyed"):
+        assert r[stage].total() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_2000_attacks_into_a_unit_with_a_character_is_refused_at_once():
+    """A Character with other saves needs the failed-saves axis on ~1400 unit states: refused up
+    front, naming the estimate (docs/limits.md)."""
+    from grimdice.errors import ScenarioError
+
+    gun = weapon(A=200, BS=3, S=4, AP=-1, D=1)
+    boss = [model(name="boss", T=5, Sv=4, W=6, invulnerable=5, FNP=6)]
+    with pytest.raises(ScenarioError, match=r"1393 unit states.*operations, ~\d+ s.*use --simulate N"):
+        run(gun, model(count=198, T=5, Sv=5, W=1), count=10, leaders=boss)

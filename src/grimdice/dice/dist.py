@@ -40,10 +40,12 @@ class Dist:
         arr = _as_pmf(pmf)
         if arr.size == 0:
             raise ValueError("a distribution needs at least one outcome")
-        if np.any(arr < -1e-12) or not np.all(np.isfinite(arr)):
+        least, total = arr.min(), arr.sum()
+        if not (least >= -1e-12 and np.isfinite(total)):  # NaN fails the comparison too
             raise ValueError("probabilities must be finite and non-negative")
-        arr = np.clip(arr, 0.0, None)
-        total = arr.sum()
+        if least < 0:
+            arr = np.clip(arr, 0.0, None)
+            total = arr.sum()
         if total <= 0:
             raise ValueError("probabilities must not all be zero")
         if normalize:
@@ -55,18 +57,26 @@ class Dist:
         self._offset = int(offset) + lo
 
     @classmethod
-    def _trusted(cls, pmf: np.ndarray, offset: int) -> Dist:
-        """Internal fast path for arrays produced by exact operations on valid distributions:
-        only zero ends are trimmed (no validation)."""
-        nz = np.flatnonzero(pmf)
+    def _trusted(cls, pmf: np.ndarray, offset: int, *, owned: bool = False) -> Dist:
+        """Internal fast path for arrays produced by exact operations on valid distributions
+        (finite, non-negative, not all zero): only zero ends are trimmed, nothing is validated.
+
+        ``owned``: ``pmf`` is a fresh array nobody else holds (a convolution's result), so it is
+        kept without a copy. A read-only array is always shared (it can no longer change)."""
+        if pmf[0] == 0.0 or pmf[-1] == 0.0:
+            nz = np.flatnonzero(pmf)
+            if nz.size == 0:
+                raise ValueError("probabilities must not all be zero")
+            pmf = pmf[int(nz[0]) : int(nz[-1]) + 1]
+            offset = int(offset) + int(nz[0])
+            owned = False
         self = object.__new__(cls)
-        if nz.size == 0:
-            raise ValueError("probabilities must not all be zero")
-        lo, hi = int(nz[0]), int(nz[-1])
-        arr = pmf[lo : hi + 1].copy()
-        arr.setflags(write=False)
-        self._pmf = arr
-        self._offset = int(offset) + lo
+        if pmf.flags.writeable:
+            if not owned:
+                pmf = pmf.copy()
+            pmf.setflags(write=False)
+        self._pmf = pmf
+        self._offset = int(offset)
         return self
 
     # ------------------------------------------------------------------ constructors
@@ -124,7 +134,7 @@ class Dist:
             raise ValueError(f"probability {p} is not in [0, 1]")
         if p == 1.0:
             return cls.constant(1)
-        return cls([1.0 - p, p])
+        return cls._trusted(np.array([1.0 - p, p]), 0, owned=True)
 
     @classmethod
     def binomial(cls, n: int, p: float) -> Dist:
@@ -144,7 +154,7 @@ class Dist:
         for w, d in zip(weights, dists, strict=True):
             if w:
                 out[d.offset - lo : d.offset - lo + d._pmf.size] += w * d._pmf
-        return cls._trusted(out, lo)
+        return cls._trusted(out, lo, owned=True)
 
     # ------------------------------------------------------------------ accessors
     @property
@@ -225,7 +235,15 @@ class Dist:
         if isinstance(other, (int, np.integer)):
             return Dist._trusted(self._pmf, self._offset + int(other))
         if isinstance(other, Dist):
-            return Dist._trusted(np.convolve(self._pmf, other._pmf), self._offset + other._offset)
+            a, b = self._pmf, other._pmf
+            offset = self._offset + other._offset
+            if b.size == 1:  # one outcome: a shift (times its mass, 1 for a proper distribution)
+                a, b = b, a
+            if a.size == 1:
+                if a[0] == 1.0:
+                    return Dist._trusted(b, offset)
+                return Dist._trusted(a[0] * b, offset, owned=True)
+            return Dist._trusted(np.convolve(a, b), offset, owned=True)
         return NotImplemented
 
     __radd__ = __add__
@@ -272,11 +290,13 @@ class Dist:
             bound = low if low is not None and self.max < low else high
             assert bound is not None  # the support lies beyond a bound that was given
             return Dist.constant(bound)
+        if lo == self.min and hi == self.max:
+            return self  # nothing to clip (values are immutable)
         out = np.zeros(hi - lo + 1)
         out[:] = self._pmf[lo - self._offset : hi - self._offset + 1]
         out[0] += self._pmf[: lo - self._offset].sum()
         out[-1] += self._pmf[hi - self._offset + 1 :].sum()
-        return Dist(out, lo)
+        return Dist._trusted(out, lo, owned=True)
 
     def thin(self, p: float) -> Dist:
         """Each of the ``X`` units survives independently with probability ``p``.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -139,6 +139,13 @@ def parse(text: str | int | DiceExpr) -> DiceExpr:
         return DiceExpr.fixed(int(text))
     if not isinstance(text, str):
         raise DiceSyntaxError(f"{_short(text)} is not dice; write e.g. 3, D3, D6+1 or 2D6")
+    return _parse_text(text)
+
+
+@lru_cache(maxsize=1024)
+def _parse_text(text: str) -> DiceExpr:
+    """:func:`parse` of a text (the same text gives the same immutable expression, whose law is
+    then built once)."""
     s = text.strip()
     if len(s) > MAX_TEXT:
         raise DiceSyntaxError(f"dice text of {len(s)} characters; at most {MAX_TEXT}")

@@ -36,6 +36,17 @@ def convolve_nd(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return flat.reshape(out_shape)
 
 
+def _trimmed(arr: np.ndarray) -> np.ndarray:
+    """``arr`` without its trailing all-zero slabs on every axis (at least one cell kept per axis)."""
+    for ax in range(arr.ndim):
+        if arr.shape[ax] > 1 and not np.take(arr, -1, axis=ax).any():
+            mass = np.moveaxis(arr, ax, 0).reshape(arr.shape[ax], -1).any(axis=1)
+            nz = np.flatnonzero(mass)
+            hi = int(nz[-1]) + 1 if nz.size else 1
+            arr = arr[(slice(None),) * ax + (slice(0, hi),)]
+    return arr
+
+
 class Joint:
     """Joint distribution over tuples of non-negative integers: ``P(X = idx) = table[idx]``."""
 
@@ -47,21 +58,22 @@ class Joint:
             raise ValueError("a joint distribution needs at least one axis")
         if np.any(arr < -1e-12):
             raise ValueError("probabilities must be non-negative")
-        arr = np.clip(arr, 0.0, None)
-        # trim trailing all-zero slabs on every axis
-        for ax in range(arr.ndim):
-            other = tuple(i for i in range(arr.ndim) if i != ax)
-            mass = arr.sum(axis=other) if other else arr
-            nz = np.flatnonzero(mass > 0)
-            hi = int(nz[-1]) + 1 if nz.size else 1
-            arr = np.take(arr, range(hi), axis=ax)
-        self._table = arr
+        self._table = _trimmed(np.clip(arr, 0.0, None))
         self._table.setflags(write=False)
+
+    @classmethod
+    def _trusted(cls, table: np.ndarray) -> Joint:
+        """Internal fast path for a fresh table produced by exact operations on valid joints
+        (non-negative): trailing all-zero slabs are trimmed, nothing is validated or copied."""
+        self = object.__new__(cls)
+        self._table = _trimmed(table)
+        self._table.setflags(write=False)
+        return self
 
     @classmethod
     def unit(cls, ndim: int) -> Joint:
         """All counts zero with certainty (the identity for ``+``)."""
-        return cls(np.ones((1,) * ndim))
+        return cls._trusted(np.ones((1,) * ndim))
 
     @classmethod
     def from_mapping(cls, probs: Mapping[tuple[int, ...], float]) -> Joint:
@@ -104,7 +116,7 @@ class Joint:
 
     def __add__(self, other: Joint) -> Joint:
         """Sum of two independent joint variables."""
-        return Joint(convolve_nd(self._table, other._table))
+        return Joint._trusted(convolve_nd(self._table, other._table))
 
     def repeat(self, n: int) -> Joint:
         """Sum of ``n`` independent copies."""
@@ -121,11 +133,11 @@ class Joint:
         t = np.zeros(shape)
         for w, p in zip(weights, parts, strict=True):
             t[tuple(slice(0, s) for s in p.table.shape)] += w * p.table
-        return Joint(t)
+        return Joint._trusted(t)
 
     def marginal(self, axis: int) -> Dist:
         other = tuple(i for i in range(self.ndim) if i != axis)
-        return Dist(self._table.sum(axis=other) if other else self._table)
+        return Dist._trusted(self._table.sum(axis=other) if other else self._table, 0, owned=bool(other))
 
     def map(self, f: Callable[..., int]) -> Dist:
         """Distribution of ``f(i0, i1, ...)``."""
@@ -138,7 +150,7 @@ class Joint:
     def total(self) -> Dist:
         """Distribution of the sum of all the counts."""
         idx = np.indices(self._table.shape).sum(axis=0)
-        return Dist(np.bincount(idx.ravel(), weights=self._table.ravel()))
+        return Dist._trusted(np.bincount(idx.ravel(), weights=self._table.ravel()), 0, owned=True)
 
     def items(self) -> list[tuple[tuple[int, ...], float]]:
         return [

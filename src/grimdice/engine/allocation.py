@@ -23,11 +23,14 @@ A token kind is a pair (P(no save failed) per state, the token's moves per numbe
 saves), built once and cached. A token moves a state by at most the wounds its model has left, so
 its moves are a few bands (a shift of the state vector, weighted per state) and allocating one token
 costs O(states x moves), not a dense product. A random number of tokens is absorbed with Horner's
-scheme, ``sum_n P(N=n) T^n state``, up to the count above which less than 1e-15 of mass remains.
+scheme, ``sum_n P(N=n) T^n state``, up to the count above which less than 1e-15 of mass remains
+(the mass dropped is below 1e-15 per count law). Tokens, and whole attacks, that change nothing in
+any state are dropped first by binomial thinning (:meth:`Chain.acting`): the same law, fewer steps.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -42,8 +45,9 @@ Law = Mapping[tuple[int, int], float]
 """The law of one token on one model: ``{(wounds lost, failed saves): probability}``.
 An entry with no failed save loses no wound."""
 
-FLOPS_PER_SECOND = 5e8  # rough rate of the banded multiply-adds, for the refusal estimate
+FLOPS_PER_SECOND = 1e9  # rough rate of the banded multiply-adds (measured), for the refusal estimate
 DENSE_STATES = 128  # up to this many unit states a dense matrix product beats the bands' overhead
+DENSE_CELLS = 8192  # ... on state arrays of up to this many cells (larger: the bands' O(n) per row win)
 TAIL = 1e-15  # a count law's upper tail of less mass than this is not absorbed (far below 1e-12)
 
 Band = tuple[int, int, int, np.ndarray]
@@ -61,6 +65,40 @@ def _bands(moves: Mapping[int, np.ndarray]) -> list[Band]:
     return out
 
 
+def _pad(w: np.ndarray, lo: int, n: int) -> np.ndarray:
+    """A band's weights ``w`` for states ``lo..`` as a vector over all ``n`` states."""
+    out = np.zeros(n)
+    out[lo : lo + w.size] = w
+    return out
+
+
+def _acting_attacks(
+    tables: dict[tuple[int, int], np.ndarray], attacks: Dist
+) -> tuple[dict[tuple[int, int], np.ndarray], Dist]:
+    """Drop the attacks that change nothing (no token now or held, flag unchanged), as
+    :meth:`Chain.acting` drops tokens: with ``q`` the least chance of such an attack from any flag,
+    one attack is ``q I + (1 - q) T'``, so ``N`` attacks are ``N`` thinned by ``1 - q`` attacks of
+    ``T'`` (the tables with ``q`` taken off their "nothing" cell, rescaled)."""
+    flags = {fi for fi, _ in tables}
+    q = min(float(tables[(fi, fi)][0, 0]) if (fi, fi) in tables else 0.0 for fi in flags)
+    if not 0.0 < q < 1.0:
+        return tables, attacks
+    out = {}
+    for (fi, fo), t in tables.items():
+        t = np.array(t, dtype=float)
+        if fi == fo:
+            t[0, 0] = max(t[0, 0] - q, 0.0)
+        out[(fi, fo)] = t / (1.0 - q)
+    return out, attacks.thin(1.0 - q)
+
+
+@dataclass(frozen=True)
+class Acting:
+    """The tokens of ``kind`` that change the unit's state (see :meth:`Chain.acting`)."""
+
+    kind: Hashable
+
+
 def upper(counts: Dist) -> int:
     """The largest count worth absorbing: the mass above it is below :data:`TAIL`."""
     tail = np.cumsum(counts.pmf[::-1])[::-1]  # tail[i] = P(N >= min + i)
@@ -70,9 +108,13 @@ def upper(counts: Dist) -> int:
 
 @dataclass(frozen=True)
 class Queue:
-    """Models wounded one after another, in allocation order, by their wounds."""
+    """Models wounded one after another, in allocation order, by their wounds.
+
+    ``types``: per model, an id shared by the models whose tokens have the same law (identical
+    profiles), so the chain asks for each law once; by default every model is its own type."""
 
     wounds: tuple[int, ...]
+    types: tuple[Hashable, ...] | None = None
 
     @cached_property
     def prefix(self) -> np.ndarray:
@@ -102,10 +144,23 @@ class Queue:
         i = np.searchsorted(self.prefix, c, side="right") - 1
         return list(zip(i.tolist(), (self.prefix[i + 1] - c).tolist(), strict=True))
 
+    @cached_property
+    def slots(self) -> Sequence[tuple[Hashable, int]]:
+        """(type of the model receiving the next wound, wounds it has left) of every state ``c`` in
+        ``0..total-1``: states with the same slot get the same token law."""
+        if self.types is None:
+            return self.positions
+        return [(self.types[i], left) for i, left in self.positions]
+
     def destroyed(self) -> np.ndarray:
-        """Models destroyed in each state ``c`` in ``0..total``."""
-        c = np.arange(self.states)
-        return (self.prefix[1:][None, :] <= c[:, None]).sum(axis=1)
+        """Models destroyed in each state ``c`` in ``0..total`` (read-only)."""
+        return self._destroyed
+
+    @cached_property
+    def _destroyed(self) -> np.ndarray:
+        out = np.searchsorted(self.prefix[1:], np.arange(self.states), side="right")
+        out.setflags(write=False)
+        return out
 
 
 K = TypeVar("K", bound=Hashable)
@@ -164,9 +219,10 @@ class Chain(Generic[K]):
         self.held = 0
         self.state = np.zeros((self.U, self.n))
         self.state[0, 0] = 1.0
-        self._ops: dict[K, tuple[np.ndarray, list[list[Band]]]] = {}
-        self._combined: dict[K, list[Band]] = {}
-        self._dense: dict[tuple[K, int], np.ndarray] = {}
+        self._ops: dict[K | Acting, tuple[np.ndarray, list[list[Band]]]] = {}
+        self._combined: dict[K | Acting, list[Band]] = {}
+        self._dense: dict[tuple[K | Acting, int], np.ndarray] = {}
+        self._idle: dict[K, float] = {}
 
     # ------------------------------------------------------------------ cost
     @cached_property
@@ -189,7 +245,39 @@ class Chain(Generic[K]):
             )
 
     # ------------------------------------------------------------------ operators
-    def operator(self, kind: K) -> tuple[np.ndarray, list[list[Band]]]:
+    def _groups(self, kind: K) -> list[tuple[int | None, Law, np.ndarray | int]]:
+        """``(queue, law, states)``: the unit's states grouped by the law of a token of ``kind``
+        there (the route and the law asked once per queue and slot, see :attr:`Queue.slots`)."""
+        at = [q.positions for q in self.queues]
+        slots = [q.slots for q in self.queues]
+        totals = [q.total for q in self.queues]
+        route = self.route
+        by_slot: dict[tuple[int | None, Hashable], tuple[Law, list[int]]] = {}  # (queue, slot) ->
+        by_law: dict[tuple[frozenset, int | None], tuple[Law, list[int]]] = {}  # (law, its states)
+        for s, cs in enumerate(itertools.product(*map(range, self.shape))):
+            q = route(kind, cs)
+            if q is None:
+                key: tuple[int | None, Hashable] = (None, None)
+            else:
+                assert cs[q] < totals[q], "a token routed to a destroyed queue"
+                key = (q, slots[q][cs[q]])
+            group = by_slot.get(key)
+            if group is None:
+                law = self.law(kind, None, 0, 0) if q is None else self.law(kind, q, *at[q][cs[q]])
+                same = (frozenset(law.items()), q)  # equal laws (e.g. whatever wounds are left
+                group = by_law.get(same)  # beyond the most a token can take) share one group
+                if group is None:
+                    group = by_law[same] = (law, [])
+                by_slot[key] = group
+            group[1].append(s)
+        return [(q, law, np.asarray(w) if len(w) > 1 else w[0]) for (_, q), (law, w) in by_law.items()]
+
+    @cached_property
+    def strides(self) -> list[int]:
+        """How far the flat state index moves per wound lost by each queue."""
+        return [int(np.prod(self.shape[q + 1 :])) for q in range(len(self.queues))]
+
+    def operator(self, kind: K | Acting) -> tuple[np.ndarray, list[list[Band]]]:
         """(P(no failed save) per state, the moves of one token by failed saves 1, 2, ...).
 
         A token moves a state ``s`` to ``s + offset`` (the wounds it takes times its queue's
@@ -198,30 +286,12 @@ class Chain(Generic[K]):
         it costs O(states x distinct moves), not a dense product over states."""
         if kind in self._ops:
             return self._ops[kind]
+        assert not isinstance(kind, Acting), "the acting tokens' operator is built by acting()"
         n = self.n
         saved = np.zeros(n)
         moves: list[dict[int, np.ndarray]] = []
-        strides = [int(np.prod(self.shape[q + 1 :])) for q in range(len(self.queues))]
-        at = [q.positions for q in self.queues]
-        totals = [q.total for q in self.queues]
-        laws: dict[tuple[int | None, int, int], Law] = {}
-        states: dict[tuple[int, int | None], tuple[Law, list[int]]] = {}  # states sharing one law
-        for s, cs in enumerate(np.ndindex(*self.shape)):
-            q = self.route(kind, cs)
-            if q is None:
-                key: tuple[int | None, int, int] = (None, 0, 0)
-            else:
-                assert cs[q] < totals[q], "a token routed to a destroyed queue"
-                key = (q, *at[q][cs[q]])
-            law = laws.get(key)
-            if law is None:
-                law = laws[key] = self.law(kind, *key)
-            group = states.get((id(law), q))
-            if group is None:
-                group = states[(id(law), q)] = (law, [])
-            group[1].append(s)
-        for (_, q), (law, where) in states.items():
-            idx = np.asarray(where)
+        strides = self.strides
+        for q, law, idx in self._groups(kind):
             for (lost, du), p in law.items():
                 if du == 0:
                     saved[idx] += p
@@ -237,7 +307,7 @@ class Chain(Generic[K]):
         self._ops[kind] = (saved, failed)
         return saved, failed
 
-    def combined(self, kind: K) -> list[Band]:
+    def combined(self, kind: K | Acting) -> list[Band]:
         """The bands of one token when failed saves are not counted (saved tokens stay put)."""
         if kind not in self._combined:
             saved, failed = self.operator(kind)
@@ -249,11 +319,12 @@ class Chain(Generic[K]):
             self._combined[kind] = _bands(merged)
         return self._combined[kind]
 
-    def apply(self, P: np.ndarray, kind: K, *, count: bool = True) -> np.ndarray:
+    def apply(self, P: np.ndarray, kind: K | Acting, *, count: bool = True) -> np.ndarray:
         """Allocate one token of ``kind`` in every state of ``P`` (axes ``..., u, s``);
         ``count=False``: its failed saves are not added to ``u`` (already counted)."""
+        dense = self.n <= DENSE_STATES and P.size <= DENSE_CELLS
         if not (count and self.count_unsaved):
-            if self.n <= DENSE_STATES:
+            if dense:
                 return P @ self.dense(kind)
             out = np.zeros_like(P)
             for off, lo, hi, w in self.combined(kind):
@@ -266,47 +337,115 @@ class Chain(Generic[K]):
         for k, bands in enumerate(failed, start=1):
             m = min(hi_u, self.U - k)
             if m > 0:
-                if self.n <= DENSE_STATES:
+                if dense:
                     out[..., k : k + m, :] += P[..., :m, :] @ self.dense(kind, k)
                     continue
                 for off, lo, hi, w in bands:
                     out[..., k : k + m, lo + off : hi + off] += P[..., :m, lo:hi] * w
         return out
 
-    def dense(self, kind: K, failed: int = 0) -> np.ndarray:
+    def dense(self, kind: K | Acting, failed: int = 0) -> np.ndarray:
         """The transition matrix of one token (``failed=0``: failed saves not counted; else the
         moves with that many failed saves), for small units."""
         key = (kind, failed)
         if key not in self._dense:
             M = np.zeros((self.n, self.n))
-            bands = self.combined(kind) if failed == 0 else self.operator(kind)[1][failed - 1]
-            for off, lo, hi, w in bands:
-                s = np.arange(lo, hi)
-                M[s, s + off] = w
+            if failed == 0 and not isinstance(kind, Acting) and kind not in self._ops:
+                strides = self.strides  # straight from the laws: no bands needed
+                for q, law, idx in self._groups(kind):
+                    for (lost, _), p in law.items():
+                        M[idx, idx + (lost * strides[q] if q is not None else 0)] += p
+            else:
+                bands = self.combined(kind) if failed == 0 else self.operator(kind)[1][failed - 1]
+                for off, lo, hi, w in bands:
+                    s = np.arange(lo, hi)
+                    M[s, s + off] = w
             self._dense[key] = M
         return self._dense[key]
 
+    # ------------------------------------------------------------------ tokens that act
+    def idle(self, kind: K) -> float:
+        """The least chance, over the unit's states, that a token of ``kind`` leaves the state as
+        it is (saved, or, when failed saves are not counted, no wound lost)."""
+        if kind not in self._idle:
+            if self.count_unsaved:
+                stay = self.operator(kind)[0]
+            elif self.n <= DENSE_STATES:
+                stay = np.diagonal(self.dense(kind))
+            else:
+                n = self.n  # a state missing from the offset-0 band never stays: idle 0
+                full = [w for off, lo, _, w in self.combined(kind) if off == 0 and lo == 0 and w.size == n]
+                stay = full[0] if full else np.zeros(1)
+            self._idle[kind] = float(stay.min())
+        return self._idle[kind]
+
+    def acting(self, kind: K) -> Acting:
+        """The tokens of ``kind`` that act: with ``q = idle(kind)``, one token's operator is
+        ``T = q I + (1 - q) T'``, so ``N`` tokens are ``N'`` tokens of ``T'`` where ``N'`` is ``N``
+        thinned by ``1 - q`` (the binomial theorem: ``I`` commutes with ``T'``). Fewer tokens to
+        allocate, the same law."""
+        key = Acting(kind)
+        if key not in self._combined and key not in self._ops and (key, 0) not in self._dense:
+            q = self.idle(kind)
+            scale = 1.0 / (1.0 - q)
+            if self.n <= DENSE_STATES and not self.count_unsaved:
+                M = self.dense(kind)
+                A = M * scale
+                np.fill_diagonal(A, np.maximum(np.diagonal(M) - q, 0.0) * scale)
+                self._dense[(key, 0)] = A
+            elif self.count_unsaved:
+                saved, failed = self.operator(kind)
+                self._ops[key] = (
+                    np.maximum(saved - q, 0.0) * scale,
+                    [[(off, lo, hi, w * scale) for off, lo, hi, w in bands] for bands in failed],
+                )
+            else:
+                self._combined[key] = _bands(
+                    {
+                        off: _pad(np.maximum(w - q, 0.0) if off == 0 else w, lo, self.n) * scale
+                        for off, lo, hi, w in self.combined(kind)
+                    }
+                )
+        return key
+
     # ------------------------------------------------------------------ absorbing tokens
-    def absorb(self, kind: K, counts: Dist) -> None:
+    def absorb_each(self, kind: K, per_attack: Dist, attacks: Dist) -> None:
+        """Allocate the tokens of ``attacks`` independent attacks, each giving ``per_attack``
+        tokens of ``kind``: the tokens that change nothing whatever the state are dropped first
+        (:meth:`acting`), so fewer tokens go through the chain."""
+        q = self.idle(kind)
+        if q >= 1.0:
+            return  # no token of this kind can change the state
+        if q <= 0.0:
+            self.absorb(kind, per_attack.sum_of(attacks))
+            return
+        self.absorb(self.acting(kind), per_attack.thin(1.0 - q).sum_of(attacks))
+
+    def absorb(self, kind: K | Acting, counts: Dist) -> None:
         """Allocate a random number of tokens of one kind (Horner's scheme)."""
         P = self.state
         top = upper(counts)
-        c = np.zeros(top + 1)
-        c[counts.min : top + 1] = counts.pmf[: top + 1 - counts.min]
+        c = [0.0] * counts.min + counts.pmf[: top + 1 - counts.min].tolist()
         if self.n <= DENSE_STATES and not self.count_unsaved:  # the plain case: one product a token
             M = self.dense(kind)
-            R = c[top] * P
-            for n in range(top - 1, -1, -1):
-                R = R @ M
-                if c[n]:
-                    R += c[n] * P
-            self.state = R
-            return
+            if P.shape[0] == 1 and P.ndim == 2:  # one state vector: Horner on it alone
+                nz = np.flatnonzero(P[0])
+                if nz.size == 1:  # a point mass (the first tokens): its weight is added in place
+                    j, v = int(nz[0]), float(P[0, nz[0]])
+                    r = c[top] * P[0]
+                    for n in range(top - 1, -1, -1):
+                        r = r @ M
+                        r[j] += c[n] * v
+                    self.state = r[None, :]
+                    return
+            step = lambda R: R @ M  # noqa: E731
+        else:
+            step = lambda R: self.apply(R, kind)  # noqa: E731
         R = c[top] * P
         for n in range(top - 1, -1, -1):
-            R = self.apply(R, kind)
+            R = step(R)
             if c[n]:
-                R = R + c[n] * P
+                R += c[n] * P
         self.state = R
 
     def _shift_held(self, R: np.ndarray, hold: Hold) -> np.ndarray:
@@ -368,6 +507,7 @@ class Chain(Generic[K]):
                     out[(slice(None),) * fa + (fo,)] += part
             return out
 
+        tables, attacks = _acting_attacks(tables, attacks)
         top = upper(attacks)
         R = attacks[top] * P0
         for k in range(top - 1, -1, -1):
@@ -401,4 +541,4 @@ class Chain(Generic[K]):
         return Dist(self.state.reshape(-1, self.U, self.n).sum(axis=(0, 2)))
 
 
-__all__ = ["Chain", "Hold", "Law", "Queue", "Route", "TokenLaw"]
+__all__ = ["Acting", "Chain", "Hold", "Law", "Queue", "Route", "TokenLaw"]

@@ -22,11 +22,13 @@ change nothing. So the held axis has at most ``wounds + 1`` cells however many a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from grimdice.dice.dist import Dist
-from grimdice.engine.allocation import Chain, Hold, Law, Queue
+from grimdice.dice.expr import DiceExpr
+from grimdice.engine.allocation import Chain, Hold, Law, Queue, upper
 from grimdice.errors import ScenarioError
 from grimdice.systems.wh40k.rolls import FACES, fnp_passes, modified_damage
 from grimdice.systems.wh40k.sequence import FLAG_STATES
@@ -35,26 +37,44 @@ from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup, save_prob
 MAX_STATES = 4000  # unit states (Bodyguard wounds + 1) x (Character wounds + 1)
 MAX_CELLS = 2_000_000  # failed saves x unit states
 MAX_HELD_CELLS = 8_000_000  # held Devastating Wounds counts x failed saves x unit states
-MAX_WORK = 2e10  # multiply-adds allowed for the exact allocation (about 10 s, fewer in practice)
+MAX_WORK = 2e9  # operations allowed for the exact allocation (about 2 s; see docs/limits.md)
+OP_COST = 2e4  # the fixed cost of one whole-array operation, in operations (Python and NumPy overhead)
 
 NORMAL, DEVASTATING, DEVASTATING_HIT = "normal", "devastating", "devastating, at least 1 wound"
 
 
 def damage_dist(g: WeaponGroup, p: Profile) -> Dist:
     """Damage of one attack of ``g`` allocated to ``p``, after damage modifiers."""
-    return g.damage.dist.map(lambda d: modified_damage(d, p.halve_damage, p.damage_reduction, g.damage_bonus))
+    return _damage_dist(g.damage, p.halve_damage, p.damage_reduction, g.damage_bonus)
+
+
+@lru_cache(maxsize=1024)
+def _damage_dist(damage: DiceExpr, halve: bool, reduction: int, bonus: int) -> Dist:
+    """(The law for these numbers, built once: every profile and group with them shares it.)"""
+    return damage.dist.map(lambda d: modified_damage(d, halve, reduction, bonus))
 
 
 def fnp_probability(p: Profile, mortal: bool = False) -> float:
     """P(a wound is ignored): against mortal wounds the better of FNP and FNP_mortal is used."""
-    return sum(bool(fnp_passes(f, p.fnp_mortal if mortal else p.fnp)) for f in FACES) / 6
+    return _fnp_probability(p.fnp_mortal if mortal else p.fnp)
+
+
+@lru_cache(maxsize=16)
+def _fnp_probability(fnp: int | None) -> float:
+    return sum(bool(fnp_passes(f, fnp)) for f in FACES) / 6
 
 
 def effective_damage(g: WeaponGroup, p: Profile, mortal: bool = False) -> Dist:
     """Wounds the model would lose: each damage point is ignored on a passed Feel No Pain roll
     (Devastating Wounds inflict mortal wounds, so a Feel No Pain against mortal wounds counts)."""
-    d = damage_dist(g, p)
-    q = fnp_probability(p, mortal)
+    fnp = p.fnp_mortal if mortal else p.fnp
+    return _effective_damage(g.damage, p.halve_damage, p.damage_reduction, g.damage_bonus, fnp)
+
+
+@lru_cache(maxsize=1024)
+def _effective_damage(damage: DiceExpr, halve: bool, reduction: int, bonus: int, fnp: int | None) -> Dist:
+    d = _damage_dist(damage, halve, reduction, bonus)
+    q = _fnp_probability(fnp)
     return d if q == 0 else d.thin(1.0 - q)
 
 
@@ -79,8 +99,12 @@ class Allocation:
     flag: int | None = None  # with the unit's one re-rolls: the starting flag state (a flag axis)
 
     def __post_init__(self) -> None:
-        self.bodyguard = Queue(tuple(p.W for p in self.target.bodyguard))
-        self.leaders = Queue(tuple(p.W for p in self.target.leaders))
+        ids: dict[Profile, int] = {}  # identical models share their laws: one id per profile
+        self.profiles = (self.target.bodyguard, self.target.leaders)
+        self.bodyguard, self.leaders = (
+            _queue(tuple(p.W for p in ps), tuple(ids.setdefault(p, len(ids)) for p in ps))
+            for ps in self.profiles
+        )
         self.last = (self.target.leaders or self.target.bodyguard)[-1]
         self._laws: dict[tuple[tuple[str, int], Profile | None, int], Law] = {}
         self._damage: dict[tuple, tuple[float, dict[int, float]]] = {}
@@ -106,7 +130,7 @@ class Allocation:
         return 0 if b_alive else None
 
     def law(self, kind: tuple[str, int], queue: int | None, model: int, left: int) -> Law:
-        p = None if queue is None else (self.target.bodyguard, self.target.leaders)[queue][model]
+        p = None if queue is None else self.profiles[queue][model]
         key = (kind, p, left)
         if key not in self._laws:  # identical models share their law
             self._laws[key] = self._law(kind, p, left)
@@ -157,15 +181,15 @@ class Allocation:
     def run(
         self, per_attack: list, attacks: list[Dist], normal: list[Dist], count_only: bool = False
     ) -> None:
-        """Allocate every group's tokens in order: normal wounds by their count, a Devastating
-        Wounds group attack by attack (``per_attack[gi]`` its (normal, devastating) table, None for
-        other groups), its Devastating Wounds released after all other attacks, in group order."""
-        self.plan(per_attack, attacks, normal, count_only)
+        """Allocate every group's tokens in order: normal wounds by their count (``normal[gi]``:
+        the normal wounds of one attack), a Devastating Wounds group attack by attack
+        (``per_attack[gi]`` its (normal, devastating) table, None for other groups), its
+        Devastating Wounds released after all other attacks, in group order."""
         chain = self.chain
         pending: list[tuple[int, str]] = []
         for gi, (table, n) in enumerate(zip(per_attack, attacks, strict=True)):
             if table is None:
-                chain.absorb((NORMAL, gi), normal[gi])
+                chain.absorb_each((NORMAL, gi), normal[gi], n)
                 continue
             hold, later = self.devastating_hold(gi, count_only)
             if chain.absorb_attacks((NORMAL, gi), table, n, hold):
@@ -173,13 +197,16 @@ class Allocation:
         for gi, later in pending:
             chain.release((later, gi), count=False)  # their failed saves were counted when held
 
-    def plan(self, per_attack: list, attacks: list[Dist], normal: list[Dist], count_only: bool) -> None:
-        """Refuse up front, with the estimate, what would take more than :data:`MAX_WORK`."""
+    def plan(self, per_attack: list, attacks: list[Dist], tokens: list[Dist], count_only: bool) -> None:
+        """Refuse up front, with the estimate, what would take more than :data:`MAX_WORK`
+        (``tokens[gi]``: the law of all the wound tokens of group ``gi``, for the estimate: its
+        count beyond which less than 1e-15 of mass remains, :func:`~grimdice.engine.allocation.upper`).
+        Call it before :meth:`run`."""
         chain = self.chain
         work, held, pending = 0.0, 1, []
         for gi, (table, n) in enumerate(zip(per_attack, attacks, strict=True)):
             if table is None:
-                work += chain.work(normal[gi].max, held)
+                work += chain.work(upper(tokens[gi]), held)
                 continue
             hold, _ = self.devastating_hold(gi, count_only)
             rows, cols = _shape(table)
@@ -187,6 +214,7 @@ class Allocation:
             size = (most if hold.cap is None else min(hold.cap, most)) + 1
             held *= size
             work += chain.work(n.max * (rows - 1), held) * (1 if self.flag is None else FLAG_STATES)
+            work += n.max * _array_ops(table) * (held * chain.U * chain.n + OP_COST)
             pending.append(size)
             if held * chain.U * chain.n > MAX_HELD_CELLS:
                 raise ScenarioError(
@@ -198,6 +226,19 @@ class Allocation:
             held //= size
             work += chain.work(size - 1, held)
         chain.refuse_over(work, MAX_WORK, f"{chain.n} unit states, up to {self.max_tokens} wounds")
+
+
+@lru_cache(maxsize=64)
+def _queue(wounds: tuple[int, ...], types: tuple[int, ...]) -> Queue:
+    """One :class:`Queue` per shape, so its positions are worked out once (a queue is immutable)."""
+    return Queue(wounds, types)
+
+
+def _array_ops(table: np.ndarray | dict) -> int:
+    """Whole-array operations one attack costs besides its tokens' allocation: per possible
+    (normal, devastating) outcome, a weighted add and a shift per held token."""
+    tables = table.values() if isinstance(table, dict) else [table]
+    return sum(int(((t > 0) * (2 + 4 * np.arange(t.shape[1]))[None, :]).sum()) for t in tables)
 
 
 def _shape(table: np.ndarray | dict) -> tuple[int, int]:

@@ -6,6 +6,7 @@ import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.joint import Joint
+from grimdice.engine.allocation import upper
 from grimdice.result import Result
 from grimdice.systems.wh40k.allocation import Allocation, token_save
 from grimdice.systems.wh40k.report import build_result, hazardous_tests
@@ -31,9 +32,10 @@ def _sum(dists: list[Dist]) -> Dist:
 
 def _saves_uniform(target: Target, groups: list[WeaponGroup]) -> bool:
     """True when every model of the unit saves each kind of token equally well."""
+    profiles = set(target.all_profiles)
     for g in groups:
         for dev in (False, True):
-            if len({token_save(g, p, dev) for p in target.all_profiles}) > 1:
+            if len({token_save(g, p, dev) for p in profiles}) > 1:
                 return False
     return True
 
@@ -80,9 +82,10 @@ def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (
         hits = stage(lambda t: t.sum(axis=(1, 2)))
         wounds = stage(total)
         devastating = stage(lambda t: t.sum(axis=(0, 1)))
-        max_tokens = wounds.max
+        max_tokens = upper(wounds)  # failed saves beyond it: less than 1e-15 of mass
         tables: list = [{k: t.sum(axis=0) for k, t in tabs.items()} for tabs in flag_laws]
         normal: list[Dist] = []
+        wound_laws: list[Dist] = []
         per_tokens: list[Joint] = []
         track = True  # failed saves counted by the chain (the attacks are no longer independent)
     else:
@@ -90,10 +93,14 @@ def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (
         hits = _sum([h.sum_of(n) for (h, _), n in zip(per, counts, strict=True)])
         wound_laws = [t.total().sum_of(n) for (_, t), n in zip(per, counts, strict=True)]
         wounds = _sum(wound_laws)
-        devastating = _sum([_dev(t).sum_of(n) for (_, t), n in zip(per, counts, strict=True)])
+        devastating = (
+            _sum([_dev(t).sum_of(n) for (_, t), n in zip(per, counts, strict=True)])
+            if any(g.ab.devastating_wounds for g in groups)
+            else Dist.constant(0)
+        )
         track = not _saves_uniform(target, groups)
-        max_tokens = sum(w.max for w in wound_laws)
-        normal = [t.marginal(0).sum_of(n) for (_, t), n in zip(per, counts, strict=True)]
+        max_tokens = upper(wounds)  # failed saves beyond it: less than 1e-15 of mass
+        normal = [t.marginal(0) for _, t in per]  # the normal wounds of one attack
         tables = [
             t.table if g.ab.devastating_wounds and t.table.shape[1] > 1 else None
             for g, (_, t) in zip(groups, per, strict=True)
@@ -107,9 +114,9 @@ def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (
     held = any(g.ab.devastating_wounds for g in groups) if flagged else held
     alloc = Allocation(target, groups, track and not held, max_tokens, f0)
     counter = Allocation(target, groups, True, max_tokens, f0) if track and held else None
-    alloc.plan(tables, counts, normal, False)
+    alloc.plan(tables, counts, wound_laws, False)
     if counter is not None:
-        counter.plan(tables, counts, normal, True)
+        counter.plan(tables, counts, wound_laws, True)
     alloc.run(tables, counts, normal)
     if counter is not None:
         counter.run(tables, counts, normal, count_only=True)

@@ -21,6 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from grimdice.dice.dist import Dist
+from grimdice.dice.expr import DiceExpr
 from grimdice.dice.joint import Joint
 from grimdice.engine.pipeline import Roll
 from grimdice.systems.wh40k.rolls import CRIT, FACES, FAIL, NORMAL, roll_result
@@ -78,18 +79,37 @@ def wound_probs(g: WeaponGroup) -> np.ndarray:
 
 def wound_roll_tokens(g: WeaponGroup) -> Joint:
     """One Wound roll as a joint over (normal wound tokens, devastating wound tokens)."""
-    pc, pn, pf = wound_probs(g)
-    if g.ab.devastating_wounds:
+    return _wound_roll_tokens(tuple(wound_probs(g)), g.ab.devastating_wounds)
+
+
+def _wound_roll_tokens(probs: tuple[float, float, float], devastating: bool) -> Joint:
+    pc, pn, pf = probs
+    if devastating:
         return Joint.categorical([pn, pc, pf])
     return Joint.categorical([pn + pc, 0.0, pf])
 
 
 def per_attack(g: WeaponGroup) -> tuple[Dist, Joint]:
     """(hits, wound tokens) of a single attack."""
-    pc, pn, pf = hit_probs(g)
-    roll = wound_roll_tokens(g)
-    extra = g.ab.sustained_hits.dist if g.ab.sustained_hits is not None else Dist.constant(0)
-    crit_self = Joint.categorical([1.0, 0.0, 0.0]) if g.ab.lethal_hits else roll
+    ab = g.ab
+    return _per_attack(
+        tuple(hit_probs(g)), tuple(wound_probs(g)), ab.devastating_wounds, ab.lethal_hits, ab.sustained_hits
+    )
+
+
+@lru_cache(maxsize=256)
+def _per_attack(
+    hit: tuple[float, float, float],
+    wound: tuple[float, float, float],
+    devastating: bool,
+    lethal: bool,
+    sustained: DiceExpr | None,
+) -> tuple[Dist, Joint]:
+    """(The laws for these numbers, built once: every group with them shares these immutable values.)"""
+    pc, pn, pf = hit
+    roll = _wound_roll_tokens(wound, devastating)
+    extra = sustained.dist if sustained is not None else Dist.constant(0)
+    crit_self = Joint.categorical([1.0, 0.0, 0.0]) if lethal else roll
     crit = crit_self + roll.sum_of(extra)
     nothing = Joint.unit(2)
     tokens = Joint.mixture([pf, pn, pc], [nothing, roll, crit])
