@@ -176,10 +176,10 @@ def calc(
         options = run_options(simulate, seed, bar, workers, scheduler)
         if plot is not None:
             check_plot_path(plot)
-        data = with_conditions(
-            roster_scenario(scenario, attacker, defender, weapons, system), condition or []
-        )
+        data, not_modelled = roster_scenario(scenario, attacker, defender, weapons, system)
+        data = with_conditions(data, condition or [])
         result = run(system_name(data), data, options)
+        result.notes += not_modelled
     except GrimdiceError as exc:
         raise _fail(err, exc) from None
     finally:
@@ -232,10 +232,12 @@ def with_conditions(data: dict, items: list[str]) -> dict:
 
 def roster_scenario(
     scenario: Path | None, attacker: str | None, defender: str | None, weapons: str | None, system: str | None
-) -> dict:
-    """The scenario file (roster references resolved), or one built from ``--attacker/--defender``."""
-    from grimdice.cli.roster_cmds import calc_scenario
-    from grimdice.io.rosters import resolve_scenario
+) -> tuple[dict, list[str]]:
+    """The scenario file (roster references resolved), or one built from ``--attacker/--defender``,
+    with the notes of what the roster units hold that grimdice does not model (one per thing, each
+    saying it is not modelled; the result carries them)."""
+    from grimdice.cli.roster_cmds import calc_scenario, not_modelled_notes
+    from grimdice.io.rosters import resolve_with_notes
     from grimdice.io.scenario import load_scenario
 
     if (scenario is None) == (attacker is None and defender is None):
@@ -243,7 +245,8 @@ def roster_scenario(
     if scenario is not None:
         if weapons or system:
             raise GrimdiceError("--weapons and --system apply with --attacker/--defender; edit the file")
-        return resolve_scenario(load_scenario(scenario), scenario.parent)
+        data, notes = resolve_with_notes(load_scenario(scenario), scenario.parent)
+        return data, not_modelled_notes(notes)
     if attacker is None or defender is None:
         raise GrimdiceError("give both --attacker ROSTER:UNIT and --defender ROSTER:UNIT")
     return calc_scenario(attacker, defender, weapons, system)
