@@ -24,7 +24,7 @@ from grimdice.cli.app import ProgressBar
 from grimdice.cli.render import safe
 from grimdice.dice.expr import MAX_SPAN, DiceSyntaxError, parse
 from grimdice.engine.options import MAX_TRIALS, RunOptions
-from grimdice.errors import GrimdiceError, ScenarioError, shown
+from grimdice.errors import GrimdiceError, RuleError, ScenarioError, rule_at, shown
 from grimdice.io.scenario import MAX_FILE_BYTES, MAX_TEXT, load_scenario, parse_scenario_text
 from grimdice.systems.base import calculate
 
@@ -35,6 +35,9 @@ EX = examples()
 W40K = EX["wh40k-intercessors-vs-boyz.yaml"]
 HERESY = EX["heresy-tactical-vs-auxilia.yaml"]
 KT = EX["killteam-shoot-sniper.yaml"]
+CRUSADE = EX["crusade-shooting.yaml"]
+CRUSADE_TARGETS = {**CRUSADE, "targets": [{"name": "Cultist", "armour": 1, "range": 10}]}
+ONEPAGE_HEROES = EX["onepage-melee-heroes.yaml"]
 
 
 def refused(fn, field: str | None = None, needle: str | None = None, seconds: float = 5.0) -> ScenarioError:
@@ -355,11 +358,62 @@ def _with_copy(data, path: str):
         (W40K, "attacker.models.0.weapons"),
         (HERESY, "attacker.models"),
         (HERESY, "attacker.models.0.weapons"),
+        (HERESY, "defender.models"),
         (KT, "attackers"),
+        (KT, "attackers.0.weapons"),
+        (EX["killteam-fight-duel.yaml"], "target.weapons"),
+        (CRUSADE, "attacker.weapons"),
+        (CRUSADE_TARGETS, "targets"),
+        ({**CRUSADE, "weapons": ["bolter"]}, "weapons"),  # the attacker's weapons used, by name
     ],
 )
 def test_duplicate_names_that_key_results_are_refused(data, path):
     refused(lambda: calculate(_with_copy(data, path)), path, "named")
+
+
+def test_heresy_precision_and_challenge_pick_defending_models_by_name():
+    """Why Heresy defending models need distinct names: Precision's and a Challenge's model is
+    chosen by name and reported by name; with two entries of one name the second could never be
+    chosen (and a fight names the defender's strike groups after its models)."""
+    twin = copy.deepcopy(HERESY)
+    twin["defender"]["models"][1]["name"] = "Veletaris"
+    for cond in ({}, {"precision_target": "Veletaris"}, {"challenge": "Veletaris"}):
+        refused(lambda cond=cond: calculate({**twin, "conditions": cond}), "defender.models", "'Veletaris'")
+    # distinct names: the model chosen is the one named, reported by that name
+    res = calculate({**HERESY, "conditions": {"precision_target": "Veletaris Prime"}})
+    assert res.extra["precision_model"] == "Veletaris Prime"
+    res = calculate({**HERESY, "conditions": {"precision_target": "Veletaris"}})
+    assert res.extra["precision_model"] == "Veletaris"
+
+
+def test_killteam_nearby_operatives_are_named_apart_from_the_target():
+    """Sub-results (and a Fusillade split) are keyed by operative name: a nearby operative named
+    like the target would merge into its result while the totals still counted it."""
+    blast = EX["killteam-blast-grenade.yaml"]
+    clash = changed(blast, "nearby.0.name", blast["target"]["name"])
+    refused(lambda: calculate(clash), "nearby", "'Guardsman A'")
+    res = calculate(blast)
+    assert set(res.targets) >= {"Guardsman A", "Guardsman B"}
+    compare = {k: v for k, v in blast.items() if k != "target"}
+    twin = {**blast["target"], "name": "Guardsman B"}
+    refused(lambda: calculate({**compare, "targets": [blast["target"], twin]}), "nearby", "'Guardsman B'")
+
+
+def test_onepage_joined_hero_named_like_a_model_group_of_its_unit_is_refused():
+    """One Page results list model groups by name (casualty orders, end states): a Hero named like
+    a variant group of the unit it joins would be indistinguishable from it."""
+    base = changed(ONEPAGE_HEROES, "attacker.variants", [{"count": 2, "equipment": ["Pistol", "Power Fist"]}])
+    calculate(base)
+    clash = changed(base, "attacker_hero.name", "Boyz (Pistol, Power Fist)")
+    refused(lambda: calculate(clash), "attacker_hero.name", "'Boyz (Pistol, Power Fist)'")
+
+
+def test_names_that_key_results_from_the_command_line(tmp_path):
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump(_with_copy(HERESY, "defender.models")))
+    cli_refuses(["calc", str(p)], "defender.models: two entries are named 'Veletaris'")
+    p.write_text(yaml.safe_dump(_with_copy(CRUSADE, "attacker.weapons")))
+    cli_refuses(["calc", str(p)], "attacker.weapons: two entries are named 'bolter'")
 
 
 def test_duplicate_killteam_targets_are_refused_and_distinct_ones_each_get_a_result():
@@ -486,3 +540,24 @@ def test_scenario_classes_from_the_command_line(tmp_path, path, value, needle):
 def test_a_bomb_of_numbers_hits_the_value_count():
     text = BOMB.replace("'lol'", "1") + "\nsystem: wh40k\n"
     refused(lambda: parse_scenario_text(text.encode()), "scenario", "values (counting each use", seconds=3)
+
+
+# Rule errors name the input that describes the illegal action ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "value", "field", "needle"),
+    [
+        (KT, "shots.0.activation.actions", [], "shots.0.activation", "no Shoot or Overwatch action"),
+        (KT, "target.obscured", True, "target", "is Obscured"),
+    ],
+)
+def test_rule_errors_name_the_field_that_describes_the_action(data, path, value, field, needle):
+    err = refused(lambda: calculate(changed(data, path, value)), needle=needle)
+    assert err.field == field and str(err).startswith(f"{field}: "), str(err)
+
+
+def test_rule_at_names_a_field_once():
+    with pytest.raises(RuleError) as info, rule_at("outer"), rule_at("inner"):
+        raise RuleError("Scouts: too far")
+    assert str(info.value) == "inner: Scouts: too far" and info.value.message == "Scouts: too far"

@@ -15,6 +15,7 @@ from itertools import permutations
 from typing import Any
 
 from grimdice.errors import ScenarioError
+from grimdice.io.fields import unique_names
 from grimdice.systems.onepage.profiles import Army, UnitSpec
 from grimdice.systems.onepage.rules import RULES
 from grimdice.systems.onepage.weapons import DEFAULT_MELEE, Weapon, parse_weapon
@@ -239,6 +240,10 @@ def resolve_unit(spec: UnitSpec, where: str, hero: UnitSpec | None = None, hero_
             raise err
         groups = groups + groups_of(hero, hero_where, hero=True)
         cost += hero.cost
+        try:
+            unique_names(groups)  # results report model groups by name (casualty orders, end states)
+        except ValueError as exc:
+            raise ScenarioError(f"{hero_where}.name", f"{exc} (the joined unit's model groups)") from None
     started = spec.started_with or sum(g.count for g in groups)
     unit = Unit(spec.name, spec.quality, groups, rules, cost, started)
     if spec.damage and spec.damage >= sum(g.count * g.tough for g in groups):
