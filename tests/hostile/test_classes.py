@@ -28,6 +28,7 @@ from grimdice.errors import GrimdiceError, RuleError, ScenarioError, rule_at, sh
 from grimdice.io.scenario import MAX_FILE_BYTES, MAX_TEXT, load_scenario, parse_scenario_text
 from grimdice.systems.base import calculate
 
+from .harness import EXAMPLES as EXAMPLES_DIR
 from .harness import check_error, examples, time_limit
 
 runner = CliRunner()
@@ -406,6 +407,18 @@ def test_onepage_joined_hero_named_like_a_model_group_of_its_unit_is_refused():
     calculate(base)
     clash = changed(base, "attacker_hero.name", "Boyz (Pistol, Power Fist)")
     refused(lambda: calculate(clash), "attacker_hero.name", "'Boyz (Pistol, Power Fist)'")
+
+
+def test_merged_one_page_units_keep_one_model_group_per_variant():
+    """Two merged copies of a unit with a Meltagun variant field one Meltagun group of two models
+    (not two groups of one with the same name, which results could not tell apart)."""
+    from grimdice.systems.onepage.army import check_army
+
+    army = check_army(EXAMPLES_DIR / "armies" / "onepage-marines-army.yaml")
+    tactical = next(u for u in army.units if u.name == "Tactical Marines")
+    groups = [(g.name, g.count) for g in tactical.groups]
+    assert len({n for n, _ in groups}) == len(groups), groups
+    assert groups[:2] == [("Tactical Marines", 8), ("Tactical Marines (Meltagun, Pistol, Fists/Claws)", 2)]
 
 
 def test_names_that_key_results_from_the_command_line(tmp_path):
