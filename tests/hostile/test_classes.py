@@ -574,3 +574,46 @@ def test_rule_at_names_a_field_once():
     with pytest.raises(RuleError) as info, rule_at("outer"), rule_at("inner"):
         raise RuleError("Scouts: too far")
     assert str(info.value) == "inner: Scouts: too far" and info.value.message == "Scouts: too far"
+
+
+# 4. Exact-engine guards: what would take minutes is refused at once, with an estimate ---------------
+
+
+def _crusade_many(effect: str, dice: str, targets: int, **attacker) -> dict:
+    weapon = {"name": "template", "dice": dice, "effects": [effect]}
+    return {
+        **CRUSADE,
+        "attacker": {**CRUSADE["attacker"], "weapons": [weapon], **attacker},
+        "targets": [{"name": f"t{i}", "armour": 2, "hits": 3, "range": 5} for i in range(targets)],
+    }
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "needle"),
+    [
+        (_crusade_many("FT", "6W+6R", 6), "targets", "joint rolls to solve exactly"),
+        (_crusade_many("*", "12W+12R", 3), "targets", "SPLIT FIRE of 12W+12R among 3 targets compares 83152"),
+        (_crusade_many("LINE", "12W+12R", 6, abilities=["R"]), "attacker.weapons", "41405 rolled face sets"),
+    ],
+)
+def test_crusade_many_target_work_past_the_bounds_is_refused_at_once(data, field, needle):
+    calculate(CRUSADE)  # imports outside the time bound
+    err = refused(lambda: calculate(data), field, needle, seconds=1.0)
+    assert "at most" in str(err)
+
+
+def test_crusade_flamer_and_split_fire_within_the_bounds_still_run():
+    """The guards count work exactly: just inside them the engines still answer (flamer at two
+    targets; split fire of a small pool among six)."""
+    two = calculate(_crusade_many("FT", "2W+1R", 2))
+    assert set(two.targets) == {"0: t0", "1: t1"}
+    six = calculate(_crusade_many("*", "2W+1R", 6))
+    assert len(six.targets) == 6 and abs(sum(six["damage"].pmf_from_zero()) - 1) < 1e-9
+
+
+def test_crusade_melee_re_roll_game_past_the_bound_is_refused_with_an_estimate():
+    melee = EX["crusade-melee.yaml"]
+    mob = {**melee, "mob": [{**melee["attacker"], "name": f"m{i}"} for i in range(3)]}
+    mob["attacker"] = {**melee["attacker"], "abilities": ["R", "MOB 6"]}
+    err = refused(lambda: calculate(mob), "attacker.melee", "roll pairs, at most 4000; about", seconds=3.0)
+    assert "use fewer dice or re-rolls" in str(err)

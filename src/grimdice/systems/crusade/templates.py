@@ -32,6 +32,7 @@ from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import fail_report
 from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, summary
 from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, roll_pool
+from grimdice.systems.crusade.units import check_many_targets
 
 MODES = ("line", "blast", "flamer", "split_fire", "rapid_fire")
 
@@ -151,6 +152,7 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
         raise ScenarioError(
             "targets", "RAPID FIRE fires twice only if all (at most 2) targets are within 6 inches"
         )
+    check_many_targets(pool, mode, len(atks), options.exact)
     solved = _reroll_law(atks, mode, pool) if any(rerolls_of(atks)) else None
     if options.simulate is not None:
         return _simulated(sc, atks, mode, pool, options, solved[2] if solved else None)
