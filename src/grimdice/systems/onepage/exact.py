@@ -63,7 +63,10 @@ def auto_hit_wounds(auto: Dist, p: float) -> Dist:
     return Dist.bernoulli(p).sum_of(auto)
 
 
-MAX_X_FIRED = 24  # "x" weapons resolved one after another: 24 take about 3 s on a slow core
+#: "x" weapons resolved one after another (each puts all its wounds on one model): the work grows
+#: steeply with them (into 20 Tough(6) models and a hero: 16 take about 1 s on a quiet slow core and
+#: 6 s on a shared one, 24 took 30-55 s there; see docs/limits.md)
+MAX_X_FIRED = 16
 
 
 def strike(
