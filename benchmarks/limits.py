@@ -183,57 +183,34 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
             (
                 "20 Tough(3) + Tough(6) hero, Miniguns, into the same",
                 edit(
-                    os_,
-                    attacker=_op_unit("A", 20, ["Minigun/Plasmagun", "Power Fist"], "Tough(3)"),
+                    _op_shooting(
+                        os_, _op_unit("A", 20, ["Minigun/Plasmagun", "Power Fist"], "Tough(3)"), 20, 3
+                    ),
                     attacker_hero=_op_hero("AH", ["Minigun/Plasmagun"]),
-                    defender=_op_unit("D", 20, ["Power Fist"], "Tough(3)"),
-                    defender_hero=_op_hero("DH", ["Power Fist"]),
-                    conditions={"distance": 10},
+                    defender__equipment=["Power Fist"],
                 ),
             ),
             (
                 "100 Battle Cannons (900 dice) into 100 Tough(50)",
-                edit(
-                    os_,
-                    attacker=_op_unit("A", 100, ["Battle Cannon"]),
-                    defender=_op_unit("D", 100, ["Hand Weapon"], "Tough(50)"),
-                    defender_hero=None,
-                    conditions={"distance": 10},
-                ),
+                _op_shooting(os_, _op_unit("A", 100, ["Battle Cannon"]), 100, 50, hero=False),
             ),
             (
                 '16 Lascannons ("x", the most allowed) into 20 Tough(6) + hero',
-                edit(
-                    os_,
-                    attacker=_op_unit("A", 16, ["Lascannon"]),
-                    defender=_op_unit("D", 20, ["Hand Weapon"], "Tough(6)"),
-                    defender_hero=_op_hero("DH", ["Power Fist"]),
-                    conditions={"distance": 10},
-                ),
+                _op_shooting(os_, _op_unit("A", 16, ["Lascannon"]), 20, 6),
             ),
             (
                 '8 Lascannons and 8 Multi-Meltas ("x") into 20 Tough(6) + hero',
-                edit(
+                _op_shooting(
                     os_,
-                    attacker={
+                    {
                         **_op_unit("A", 16, ["Lascannon"]),
                         "variants": [{"count": 8, "equipment": ["Multi-Melta"]}],
                     },
-                    defender=_op_unit("D", 20, ["Hand Weapon"], "Tough(6)"),
-                    defender_hero=_op_hero("DH", ["Power Fist"]),
-                    conditions={"distance": 10},
+                    20,
+                    6,
                 ),
             ),
-            (
-                '17 Lascannons ("x")',
-                edit(
-                    os_,
-                    attacker=_op_unit("A", 17, ["Lascannon"]),
-                    defender=_op_unit("D", 20, ["Hand Weapon"], "Tough(6)"),
-                    defender_hero=None,
-                    conditions={"distance": 10},
-                ),
-            ),
+            ('17 Lascannons ("x")', _op_shooting(os_, _op_unit("A", 17, ["Lascannon"]), 20, 6, hero=False)),
             ("melee example", om),
             (
                 "melee: 20 Tough(6) + hero, Dreadnought Fists, each side",
@@ -302,6 +279,19 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
 
 def _op_unit(name: str, size: int, equipment: list[str], *rules: str) -> dict[str, Any]:
     return {"name": name, "size": size, "quality": 3, "equipment": equipment, "special_rules": list(rules)}
+
+
+def _op_shooting(
+    base: dict[str, Any], attacker: dict[str, Any], size: int, tough: int, hero: bool = True
+) -> dict[str, Any]:
+    """One Page: ``attacker`` shoots, from 10", ``size`` Tough(``tough``) models (and a Tough(6) hero)."""
+    return edit(
+        base,
+        attacker=attacker,
+        defender=_op_unit("D", size, ["Hand Weapon"], f"Tough({tough})"),
+        defender_hero=_op_hero("DH", ["Power Fist"]) if hero else None,
+        conditions={"distance": 10},
+    )
 
 
 def _op_hero(name: str, equipment: list[str]) -> dict[str, Any]:
