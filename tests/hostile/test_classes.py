@@ -37,6 +37,7 @@ W40K = EX["wh40k-intercessors-vs-boyz.yaml"]
 HERESY = EX["heresy-tactical-vs-auxilia.yaml"]
 KT = EX["killteam-shoot-sniper.yaml"]
 CRUSADE = EX["crusade-shooting.yaml"]
+ROSTERS = Path(__file__).resolve().parents[1] / "rosters" / "fixtures"
 CRUSADE_TARGETS = {**CRUSADE, "targets": [{"name": "Cultist", "armour": 1, "range": 10}]}
 ONEPAGE_HEROES = EX["onepage-melee-heroes.yaml"]
 
@@ -617,3 +618,16 @@ def test_crusade_melee_re_roll_game_past_the_bound_is_refused_with_an_estimate()
     mob["attacker"] = {**melee["attacker"], "abilities": ["R", "MOB 6"]}
     err = refused(lambda: calculate(mob), "attacker.melee", "roll pairs, at most 4000; about", seconds=3.0)
     assert "use fewer dice or re-rolls" in str(err)
+
+
+def test_a_roster_unit_with_two_model_entries_of_one_name_defends_as_distinct_entries():
+    """Rosters may list one model name twice (different wargear): the Heresy defender built from
+    it numbers the second (``#2``), as attackers always were, so the unique-names check accepts it."""
+    from grimdice.io.rosters.resolve import Picked, build_side, load
+
+    unit = copy.deepcopy(load(ROSTERS / "heresy.ros", "roster").units[1])
+    unit.models.append(copy.deepcopy(unit.models[0]))
+    side = build_side("heresy", "defender", Picked(unit, []), None, "defender")
+    assert [m["name"] for m in side.data["models"]] == ["Veletaris", "Veletaris Prime", "Veletaris #2"]
+    res = calculate({**HERESY, "defender": side.data})
+    assert res["models_destroyed"].max <= sum(m["count"] for m in side.data["models"])
