@@ -223,6 +223,16 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
                 ),
             ),
             (
+                "melee: 100 Tough(50) Dreadnought Fists a side (past the bound)",
+                edit(
+                    om,
+                    attacker=_op_unit("A", 100, ["Dreadnought Fist"], "Tough(50)"),
+                    attacker_hero=None,
+                    defender=_op_unit("D", 100, ["Dreadnought Fist"], "Tough(50)"),
+                    defender_hero=None,
+                ),
+            ),
+            (
                 "melee: 100 Power Fists each side (400 attacks)",
                 edit(
                     om,

@@ -631,3 +631,15 @@ def test_a_roster_unit_with_two_model_entries_of_one_name_defends_as_distinct_en
     assert [m["name"] for m in side.data["models"]] == ["Veletaris", "Veletaris Prime", "Veletaris #2"]
     res = calculate({**HERESY, "defender": side.data})
     assert res["models_destroyed"].max <= sum(m["count"] for m in side.data["models"])
+
+
+def test_onepage_melee_past_the_joint_outcome_bound_is_refused_at_once():
+    """100 Tough(50) models with Dreadnought Fists a side: 283 931 joint outcomes to settle (19 s on
+    the shared machine before the bound); refused with the count and an estimate."""
+    melee = EX["onepage-melee-heroes.yaml"]
+    calculate(melee)  # imports outside the time bound
+    side = {"size": 100, "quality": 3, "equipment": ["Dreadnought Fist"], "special_rules": ["Tough(50)"]}
+    big = {**melee, "attacker": {**side, "name": "A"}, "defender": {**side, "name": "D"}}
+    big = {k: v for k, v in big.items() if not k.endswith("_hero")}
+    err = refused(lambda: calculate(big), "attacker", "joint outcomes of both strikes to settle", seconds=2.0)
+    assert "at most 250000; about" in str(err)

@@ -305,8 +305,19 @@ class Melee:
     objectives: dict[str, str] = field(default_factory=dict)  # side -> casualty objective played
 
 
-MAX_PAIRS = 4_000_000  # joint outcomes of both strikes the exact melee enumerates
-TOO_BIG = "too many attacks for the exact melee (millions of joint outcomes); use --simulate N"
+#: joint outcomes of both strikes the exact melee settles, summed over its branches (Fear, strike
+#: order): each costs 20-70 us on a slow shared core (more with Tough), so the largest allowed melee
+#: finishes in seconds (100 Tough(50) models a side, 284 000, took 19 s there; see docs/limits.md)
+MAX_PAIRS = 250_000
+SECONDS_PER_PAIR = 7e-5
+
+
+def too_big(pairs: int) -> ScenarioError:
+    return ScenarioError(
+        "attacker",
+        f"too many attacks for the exact melee: at least {pairs} joint outcomes of both strikes to settle "
+        f"(at most {MAX_PAIRS}; about {pairs * SECONDS_PER_PAIR:.0f} s or more); use --simulate N",
+    )
 
 
 def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
@@ -414,6 +425,14 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
             k = (ia, i_d, 0)
             fin[k] = fin.get(k, 0.0) + p
 
+    settled = [0]
+
+    def budget(pairs: int) -> None:
+        """Count the pairs about to be settled; refuse once the melee passes :data:`MAX_PAIRS`."""
+        settled[0] += pairs
+        if settled[0] > MAX_PAIRS:
+            raise too_big(settled[0])
+
     isa, isd = iid(sa), iid(sd)
     for a_fail in (False, True):
         for d_fail in (False, True):
@@ -432,8 +451,7 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
             order_p[who] += p
             if who == "both":
                 ra, rd = hit_by_a(sa, sd), hit_by_d(sd, sa)
-                if len(ra.outcomes) * len(rd.outcomes) > MAX_PAIRS:
-                    raise ScenarioError("attacker", TOO_BIG)
+                budget(len(ra.outcomes) * len(rd.outcomes))
                 mix(hits_a, ra.hits, p)
                 mix(hits_d, rd.hits, p)
                 od = outs(rd)
@@ -449,8 +467,7 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
                         settle(wa, 0, isa, i_d, p * p1)
                         continue
                     rd = hit_by_d(states[i_d], sa)
-                    if len(ra.outcomes) * len(rd.outcomes) > MAX_PAIRS:
-                        raise ScenarioError("attacker", TOO_BIG)
+                    budget(len(rd.outcomes))
                     mix(hits_d, rd.hits, p * p1)
                     for wd, ia, p2 in outs(rd):
                         settle(wa, wd, ia, i_d, p * p1 * p2)
@@ -463,8 +480,7 @@ def melee_table(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c) -> Melee:
                         settle(0, wd, ia, isd, p * p1)
                         continue
                     ra = hit_by_a(states[ia], sd)
-                    if len(ra.outcomes) * len(rd.outcomes) > MAX_PAIRS:
-                        raise ScenarioError("attacker", TOO_BIG)
+                    budget(len(ra.outcomes))
                     mix(hits_a, ra.hits, p * p1)
                     for wa, i_d, p2 in outs(ra):
                         settle(wa, wd, ia, i_d, p * p1 * p2)
