@@ -643,3 +643,16 @@ def test_onepage_melee_past_the_joint_outcome_bound_is_refused_at_once():
     big = {k: v for k, v in big.items() if not k.endswith("_hero")}
     err = refused(lambda: calculate(big), "attacker", "joint outcomes of both strikes to settle", seconds=2.0)
     assert "at most 250000; about" in str(err)
+
+
+def test_a_check_of_the_whole_scenario_names_the_scenario():
+    """A model-level check (Kill Team: exactly one of target or targets) names ``scenario``, as the
+    shape checks do, never an empty field."""
+    data = {k: v for k, v in KT.items() if k != "target"}
+    refused(lambda: calculate(data), "scenario", "give exactly one of target")
+
+
+def test_a_check_of_the_whole_scenario_names_the_scenario_on_the_command_line(tmp_path):
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump({k: v for k, v in KT.items() if k != "target"}))
+    cli_refuses(["calc", str(p)], "scenario: give exactly one of target")
