@@ -128,6 +128,11 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
     hf = example("heresy-melee-fight.yaml")
     ks = example("killteam-shoot-sniper.yaml")
     kf = example("killteam-fight-duel.yaml")
+    os_ = example("onepage-shooting.yaml")
+    om = example("onepage-melee-heroes.yaml")
+    cs = example("crusade-shooting.yaml")
+    cm = example("crusade-melee.yaml")
+    cv = example("crusade-volley.yaml")
     wone = edit(w, attacker__models=w["attacker"]["models"][:1])
     hone = edit(h, attacker__models=h["attacker"]["models"][:1])
 
@@ -223,6 +228,156 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
                 ),
             ),
         ],
+        "onepage": [
+            ("shooting example (peer)", os_),
+            (
+                "20 Tough(3) + Tough(6) hero, Miniguns, into the same",
+                edit(
+                    _op_shooting(
+                        os_, _op_unit("A", 20, ["Minigun/Plasmagun", "Power Fist"], "Tough(3)"), 20, 3
+                    ),
+                    attacker_hero=_op_hero("AH", ["Minigun/Plasmagun"]),
+                    defender__equipment=["Power Fist"],
+                ),
+            ),
+            (
+                "100 Battle Cannons (900 dice) into 100 Tough(50)",
+                _op_shooting(os_, _op_unit("A", 100, ["Battle Cannon"]), 100, 50, hero=False),
+            ),
+            (
+                '16 Lascannons ("x", the most allowed) into 20 Tough(6) + hero',
+                _op_shooting(os_, _op_unit("A", 16, ["Lascannon"]), 20, 6),
+            ),
+            (
+                '8 Lascannons and 8 Multi-Meltas ("x") into 20 Tough(6) + hero',
+                _op_shooting(
+                    os_,
+                    {
+                        **_op_unit("A", 16, ["Lascannon"]),
+                        "variants": [{"count": 8, "equipment": ["Multi-Melta"]}],
+                    },
+                    20,
+                    6,
+                ),
+            ),
+            ('17 Lascannons ("x")', _op_shooting(os_, _op_unit("A", 17, ["Lascannon"]), 20, 6, hero=False)),
+            ("melee example", om),
+            (
+                "melee: 20 Tough(6) + hero, Dreadnought Fists, each side",
+                edit(
+                    om,
+                    attacker=_op_unit("A", 20, ["Dreadnought Fist"], "Tough(6)"),
+                    attacker_hero=_op_hero("AH", ["Dreadnought Fist"]),
+                    defender=_op_unit("D", 20, ["Dreadnought Fist"], "Tough(6)"),
+                    defender_hero=_op_hero("DH", ["Dreadnought Fist"]),
+                ),
+            ),
+            (
+                "melee: 100 Tough(50) Dreadnought Fists a side (past the bound)",
+                edit(
+                    om,
+                    attacker=_op_unit("A", 100, ["Dreadnought Fist"], "Tough(50)"),
+                    attacker_hero=None,
+                    defender=_op_unit("D", 100, ["Dreadnought Fist"], "Tough(50)"),
+                    defender_hero=None,
+                ),
+            ),
+            (
+                "melee: 100 Power Fists each side (400 attacks)",
+                edit(
+                    om,
+                    attacker=_op_unit("A", 100, ["Power Fist"]),
+                    attacker_hero=None,
+                    defender=_op_unit("D", 100, ["Power Fist"], "Tough(2)"),
+                    defender_hero=None,
+                ),
+            ),
+        ],
+        "crusade": [
+            ("shooting example (peer)", cs),
+            (
+                "24 dice (8 weapons 2W+1R), re-roll R against JINK, 20 hits",
+                edit(
+                    cs,
+                    attacker__weapons=[
+                        {"name": f"gun{i}", "dice": "2W+1R", "effects": ["J", "S"]} for i in range(8)
+                    ],
+                    attacker__abilities=["R"],
+                    defender__abilities=["JINK"],
+                    defender__hits=20,
+                ),
+            ),
+            ("flamer 12W+12R at 2 targets (allowed)", _cr_many(cs, "FT", "12W+12R", 2)),
+            ("flamer 6W+6R at 6 targets", _cr_many(cs, "FT", "6W+6R", 6)),
+            ("split fire 4W+4R among 3 targets (allowed)", _cr_many(cs, "*", "4W+4R", 3)),
+            ("split fire 12W+12R among 6 targets", _cr_many(cs, "*", "12W+12R", 6)),
+            ("LINE 12W+12R at 6 jinking targets, re-roll R", _cr_many(cs, "LINE", "12W+12R", 6, True)),
+            ("BLAST 3W+3R at 6 jinking targets, re-roll R", _cr_many(cs, "B", "3W+3R", 6, True)),
+            ("melee example", cm),
+            (
+                "melee: MOB of 2 (3 models), re-roll R, 8th opponent",
+                edit(
+                    cm,
+                    mob=[{**cm["attacker"], "name": f"m{i}"} for i in range(2)],
+                    attacker__abilities=["R", "MOB 6"],
+                    opponent_number=8,
+                ),
+            ),
+            (
+                "melee: MOB of 5 (6 models), re-roll R",
+                edit(
+                    cm,
+                    mob=[{**cm["attacker"], "name": f"m{i}"} for i in range(5)],
+                    attacker__abilities=["R", "MOB 6"],
+                ),
+            ),
+            ("melee: 24 dice a side, RO both sides", edit(cm, attacker=_cr_big("A"), defender=_cr_big("D"))),
+            ("volley fire of 12 models", edit(cv, volley=12)),
+        ],
+    }
+
+
+def _op_unit(name: str, size: int, equipment: list[str], *rules: str) -> dict[str, Any]:
+    return {"name": name, "size": size, "quality": 3, "equipment": equipment, "special_rules": list(rules)}
+
+
+def _op_shooting(
+    base: dict[str, Any], attacker: dict[str, Any], size: int, tough: int, hero: bool = True
+) -> dict[str, Any]:
+    """One Page: ``attacker`` shoots, from 10", ``size`` Tough(``tough``) models (and a Tough(6) hero)."""
+    return edit(
+        base,
+        attacker=attacker,
+        defender=_op_unit("D", size, ["Hand Weapon"], f"Tough({tough})"),
+        defender_hero=_op_hero("DH", ["Power Fist"]) if hero else None,
+        conditions={"distance": 10},
+    )
+
+
+def _op_hero(name: str, equipment: list[str]) -> dict[str, Any]:
+    return {"name": name, "quality": 3, "equipment": equipment, "special_rules": ["Hero", "Tough(6)"]}
+
+
+def _cr_many(base: dict[str, Any], effect: str, dice: str, n: int, rerolls: bool = False) -> dict[str, Any]:
+    """Crusade: one template weapon at ``n`` targets (with the attacker's R and the targets' JINK)."""
+    weapon = {"name": "template", "dice": dice, "effects": [effect]}
+    jink = {"abilities": ["JINK"]} if rerolls else {}
+    return edit(
+        base,
+        attacker__weapons=[weapon],
+        attacker__abilities=["R"] if rerolls else [],
+        targets=[{"name": f"t{i}", "armour": 2, "hits": 20, "range": 5, **jink} for i in range(n)],
+    )
+
+
+def _cr_big(name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "armour": 3,
+        "hits": 20,
+        "melee": "12W+12R",
+        "abilities": ["RO"],
+        "weapons": [{"name": "claw", "dice": "12W+12R", "kind": "melee", "effects": ["W"]}],
     }
 
 
@@ -232,14 +387,15 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=1_000_000)
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--system", action="append", help="only these systems' probes (repeatable)")
+    ap.add_argument("--no-input", action="store_true", help="skip the input probes")
     args = ap.parse_args()
     cap, trials = (5.0, 20_000) if args.smoke else (args.cap, args.trials)
 
-    print(f"{'probe':62} {'outcome':44} {'seconds':>9} {'ratio':>7}")
+    print(f"{'probe':62} {'outcome':70} {'seconds':>9} {'ratio':>7}")
     with tempfile.TemporaryDirectory() as d:
-        for name, fn in input_probes(Path(d)) if not args.system else []:
+        for name, fn in [] if args.no_input or args.system else input_probes(Path(d)):
             outcome, s = timed(fn, cap)
-            print(f"{'input: ' + name:62} {outcome[:44]:44} {s:9.3f}")
+            print(f"{'input: ' + name:62} {outcome[:70]:70} {s:9.3f}")
     for system, probes in system_probes().items():
         if args.system and system not in args.system:
             continue
@@ -248,7 +404,7 @@ def main() -> None:
         for name, data in probes:
             outcome, s = timed(lambda data=data: calculate(data), cap)
             peer = s if peer is None else peer
-            print(f"{system + ' exact: ' + name:62} {outcome[:44]:44} {s:9.3f} {s / peer:7.1f}")
+            print(f"{system + ' exact: ' + name:62} {outcome[:70]:70} {s:9.3f} {s / peer:7.1f}")
         for name, data in probes[:1]:
             calculate(data, simulate=2000, seed=1)
             rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -256,7 +412,7 @@ def main() -> None:
             rss = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
             label = f"{system} simulated {trials} trials: {name}"
             extra = f" (~{s * MAX_TRIALS / trials:.0f} s at {MAX_TRIALS})" if trials < MAX_TRIALS else ""
-            print(f"{label:62} {outcome[:44]:44} {s:9.3f}  peak +{rss:.0f} MB{extra}")
+            print(f"{label:62} {outcome[:70]:70} {s:9.3f}  peak +{rss:.0f} MB{extra}")
 
 
 if __name__ == "__main__":

@@ -176,3 +176,41 @@ def test_simulate_on_workers_or_a_dask_cluster_gives_the_same_json(tmp_path):
     assert one == two == json.loads(res.stdout)
     bad = runner.invoke(app, ["calc", str(EXAMPLES / "wh40k-guard-orders.yaml"), "--workers", "2"])
     assert bad.exit_code == 2 and "only apply with --simulate" in bad.output
+
+
+ROSTERS = Path(__file__).resolve().parent / "rosters" / "fixtures"
+
+
+def test_calc_with_roster_units_prints_what_the_rosters_hold_that_is_not_modelled(tmp_path, monkeypatch):
+    """The notes ``grimdice units`` lists as not modelled reach calc's table and --json notes, for
+    roster units given on the command line and referenced from a scenario file alike."""
+    monkeypatch.chdir(ROSTERS)
+    args = ["calc", "--attacker", "orks.ros:Warboss", "--defender", "marines.ros:Intercessor Squad"]
+    expected = [
+        "not modelled (from the roster): Warboss: ability Might is Right",
+        "not modelled (from the roster): Intercessor Squad: ability Oath of Moment",
+    ]
+    res = runner.invoke(app, [*args, "--json"])
+    assert res.exit_code == 0, res.output
+    notes = json.loads(res.stdout)["notes"]
+    assert set(expected) <= set(notes) and len(notes) == len(set(notes))
+    table = runner.invoke(app, args, env={"COLUMNS": "250"})
+    assert table.exit_code == 0, table.output
+    assert all(n in table.stdout for n in expected)
+    sc = tmp_path / "s.yaml"
+    sc.write_text(
+        yaml.safe_dump(
+            {
+                "attacker": {"roster": str(ROSTERS / "orks.ros"), "unit": "Warboss"},
+                "defender": {"roster": str(ROSTERS / "marines.ros"), "unit": "Intercessor Squad"},
+            }
+        )
+    )
+    res = runner.invoke(app, ["calc", str(sc), "--json"])
+    assert res.exit_code == 0, res.output
+    assert set(expected) <= set(json.loads(res.stdout)["notes"])
+    # a scenario without rosters gains no such note
+    plain = json.loads(
+        runner.invoke(app, ["calc", str(EXAMPLES / "wh40k-intercessors-vs-boyz.yaml"), "--json"]).stdout
+    )
+    assert not any("from the roster" in n for n in plain.get("notes", []))

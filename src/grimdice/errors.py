@@ -8,6 +8,8 @@ its field and message to :data:`MAX_FIELD` and :data:`MAX_MESSAGE` characters.
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 MAX_SHOWN = 60  # characters of a user's value quoted back in an error
 MAX_FIELD = 120  # characters of a dotted field path (its keys are the user's text)
@@ -68,4 +70,22 @@ class ScenarioError(GrimdiceError):
 
 
 class RuleError(GrimdiceError):
-    """A described action or position breaks a rule (e.g. an illegal Scouts move)."""
+    """A described action or position breaks a rule (e.g. an illegal Scouts move); ``field``, when
+    known, is the dotted path of the input that describes it (see :func:`rule_at`)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        self.field = one_line(str(field), MAX_FIELD)
+        self.message = one_line(str(message), MAX_MESSAGE)
+        super().__init__(f"{self.field}: {self.message}" if self.field else self.message)
+
+
+@contextmanager
+def rule_at(field: str) -> Iterator[None]:
+    """Name ``field`` in a :class:`RuleError` raised inside that names no field yet (the rule checks
+    are written on game values; the caller knows which input described them)."""
+    try:
+        yield
+    except RuleError as exc:
+        if exc.field:
+            raise
+        raise RuleError(exc.message, field) from None

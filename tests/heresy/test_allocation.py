@@ -14,7 +14,7 @@ def test_wounds_go_to_the_closest_model_first():
 
 def test_a_wounded_model_keeps_taking_wounds_until_removed():
     # [W2, W1]: k unsaved wounds destroy 0, 0, 1, 2 models
-    r = run(weapon(rules=["Template"], hits=3), [model(W=2), model(W=1)])
+    r = run(weapon(rules=["Template"], hits=3), [model(name="near", W=2), model(name="far", W=1)])
     assert pmf(r["models_destroyed"], 2) == approx([F(1, 8) + F(3, 8), F(3, 8), F(1, 8)])
     assert pmf(r["damage"], 3) == approx([F(1, 8), F(3, 8), F(3, 8), F(1, 8)])
 
@@ -22,7 +22,7 @@ def test_a_wounded_model_keeps_taking_wounds_until_removed():
 def test_mixed_saves_follow_the_allocation_order():
     # closest: Sv 3 (fails 1/3); next: no save. Two automatic hits that always wound (Fleshbane
     # 2+ on a 2..6): per wound 5/6
-    r = run(weapon(rules=["Template", "Fleshbane"], hits=2), [model(Sv=3), model()])
+    r = run(weapon(rules=["Template", "Fleshbane"], hits=2), [model(name="near", Sv=3), model(name="far")])
     w = F(5, 6)
     p_first = w * F(1, 3)  # a wound that kills the 3+ model
     # both die: the first wound kills it (then the second wound hits the unsaved model), or the
@@ -32,7 +32,7 @@ def test_mixed_saves_follow_the_allocation_order():
 
 
 def test_instant_death_removes_a_multi_wound_model_outright():
-    r = run(weapon(S=8, rules=["Template"], hits=2), [model(W=3), model(W=3)])
+    r = run(weapon(S=8, rules=["Template"], hits=2), [model(name="near", W=3), model(name="far", W=3)])
     assert pmf(r["models_destroyed"], 2) == approx([F(1, 36), F(10, 36), F(25, 36)])
     assert r["damage"][6] == approx(F(25, 36))
 
@@ -44,7 +44,7 @@ def test_wounds_after_the_unit_is_destroyed_are_not_allocated():
 
 
 def test_toughness_of_the_majority_for_the_wound_roll():
-    r = run(weapon(rules=["Template"]), [model(T=6), model(T=3, count=2)])
+    r = run(weapon(rules=["Template"]), [model(name="big", T=6), model(name="small", T=3, count=2)])
     assert r["wounds"][1] == approx(F(4, 6))  # S4 v T3 (two of three models)
 
 

@@ -24,10 +24,11 @@ from grimdice.cli.app import ProgressBar
 from grimdice.cli.render import safe
 from grimdice.dice.expr import MAX_SPAN, DiceSyntaxError, parse
 from grimdice.engine.options import MAX_TRIALS, RunOptions
-from grimdice.errors import GrimdiceError, ScenarioError, shown
+from grimdice.errors import GrimdiceError, RuleError, ScenarioError, rule_at, shown
 from grimdice.io.scenario import MAX_FILE_BYTES, MAX_TEXT, load_scenario, parse_scenario_text
 from grimdice.systems.base import calculate
 
+from .harness import EXAMPLES as EXAMPLES_DIR
 from .harness import check_error, examples, time_limit
 
 runner = CliRunner()
@@ -35,6 +36,10 @@ EX = examples()
 W40K = EX["wh40k-intercessors-vs-boyz.yaml"]
 HERESY = EX["heresy-tactical-vs-auxilia.yaml"]
 KT = EX["killteam-shoot-sniper.yaml"]
+CRUSADE = EX["crusade-shooting.yaml"]
+ROSTERS = Path(__file__).resolve().parents[1] / "rosters" / "fixtures"
+CRUSADE_TARGETS = {**CRUSADE, "targets": [{"name": "Cultist", "armour": 1, "range": 10}]}
+ONEPAGE_HEROES = EX["onepage-melee-heroes.yaml"]
 
 
 def refused(fn, field: str | None = None, needle: str | None = None, seconds: float = 5.0) -> ScenarioError:
@@ -355,11 +360,74 @@ def _with_copy(data, path: str):
         (W40K, "attacker.models.0.weapons"),
         (HERESY, "attacker.models"),
         (HERESY, "attacker.models.0.weapons"),
+        (HERESY, "defender.models"),
         (KT, "attackers"),
+        (KT, "attackers.0.weapons"),
+        (EX["killteam-fight-duel.yaml"], "target.weapons"),
+        (CRUSADE, "attacker.weapons"),
+        (CRUSADE_TARGETS, "targets"),
+        ({**CRUSADE, "weapons": ["bolter"]}, "weapons"),  # the attacker's weapons used, by name
     ],
 )
 def test_duplicate_names_that_key_results_are_refused(data, path):
     refused(lambda: calculate(_with_copy(data, path)), path, "named")
+
+
+def test_heresy_precision_and_challenge_pick_defending_models_by_name():
+    """Why Heresy defending models need distinct names: Precision's and a Challenge's model is
+    chosen by name and reported by name; with two entries of one name the second could never be
+    chosen (and a fight names the defender's strike groups after its models)."""
+    twin = copy.deepcopy(HERESY)
+    twin["defender"]["models"][1]["name"] = "Veletaris"
+    for cond in ({}, {"precision_target": "Veletaris"}, {"challenge": "Veletaris"}):
+        refused(lambda cond=cond: calculate({**twin, "conditions": cond}), "defender.models", "'Veletaris'")
+    # distinct names: the model chosen is the one named, reported by that name
+    res = calculate({**HERESY, "conditions": {"precision_target": "Veletaris Prime"}})
+    assert res.extra["precision_model"] == "Veletaris Prime"
+    res = calculate({**HERESY, "conditions": {"precision_target": "Veletaris"}})
+    assert res.extra["precision_model"] == "Veletaris"
+
+
+def test_killteam_nearby_operatives_are_named_apart_from_the_target():
+    """Sub-results (and a Fusillade split) are keyed by operative name: a nearby operative named
+    like the target would merge into its result while the totals still counted it."""
+    blast = EX["killteam-blast-grenade.yaml"]
+    clash = changed(blast, "nearby.0.name", blast["target"]["name"])
+    refused(lambda: calculate(clash), "nearby", "'Guardsman A'")
+    res = calculate(blast)
+    assert set(res.targets) >= {"Guardsman A", "Guardsman B"}
+    compare = {k: v for k, v in blast.items() if k != "target"}
+    twin = {**blast["target"], "name": "Guardsman B"}
+    refused(lambda: calculate({**compare, "targets": [blast["target"], twin]}), "nearby", "'Guardsman B'")
+
+
+def test_onepage_joined_hero_named_like_a_model_group_of_its_unit_is_refused():
+    """One Page results list model groups by name (casualty orders, end states): a Hero named like
+    a variant group of the unit it joins would be indistinguishable from it."""
+    base = changed(ONEPAGE_HEROES, "attacker.variants", [{"count": 2, "equipment": ["Pistol", "Power Fist"]}])
+    calculate(base)
+    clash = changed(base, "attacker_hero.name", "Boyz (Pistol, Power Fist)")
+    refused(lambda: calculate(clash), "attacker_hero.name", "'Boyz (Pistol, Power Fist)'")
+
+
+def test_merged_one_page_units_keep_one_model_group_per_variant():
+    """Two merged copies of a unit with a Meltagun variant field one Meltagun group of two models
+    (not two groups of one with the same name, which results could not tell apart)."""
+    from grimdice.systems.onepage.army import check_army
+
+    army = check_army(EXAMPLES_DIR / "armies" / "onepage-marines-army.yaml")
+    tactical = next(u for u in army.units if u.name == "Tactical Marines")
+    groups = [(g.name, g.count) for g in tactical.groups]
+    assert len({n for n, _ in groups}) == len(groups), groups
+    assert groups[:2] == [("Tactical Marines", 8), ("Tactical Marines (Meltagun, Pistol, Fists/Claws)", 2)]
+
+
+def test_names_that_key_results_from_the_command_line(tmp_path):
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump(_with_copy(HERESY, "defender.models")))
+    cli_refuses(["calc", str(p)], "defender.models: two entries are named 'Veletaris'")
+    p.write_text(yaml.safe_dump(_with_copy(CRUSADE, "attacker.weapons")))
+    cli_refuses(["calc", str(p)], "attacker.weapons: two entries are named 'bolter'")
 
 
 def test_duplicate_killteam_targets_are_refused_and_distinct_ones_each_get_a_result():
@@ -486,3 +554,105 @@ def test_scenario_classes_from_the_command_line(tmp_path, path, value, needle):
 def test_a_bomb_of_numbers_hits_the_value_count():
     text = BOMB.replace("'lol'", "1") + "\nsystem: wh40k\n"
     refused(lambda: parse_scenario_text(text.encode()), "scenario", "values (counting each use", seconds=3)
+
+
+# Rule errors name the input that describes the illegal action ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "value", "field", "needle"),
+    [
+        (KT, "shots.0.activation.actions", [], "shots.0.activation", "no Shoot or Overwatch action"),
+        (KT, "target.obscured", True, "target", "is Obscured"),
+    ],
+)
+def test_rule_errors_name_the_field_that_describes_the_action(data, path, value, field, needle):
+    err = refused(lambda: calculate(changed(data, path, value)), needle=needle)
+    assert err.field == field and str(err).startswith(f"{field}: "), str(err)
+
+
+def test_rule_at_names_a_field_once():
+    with pytest.raises(RuleError) as info, rule_at("outer"), rule_at("inner"):
+        raise RuleError("Scouts: too far")
+    assert str(info.value) == "inner: Scouts: too far" and info.value.message == "Scouts: too far"
+
+
+# 4. Exact-engine guards: what would take minutes is refused at once, with an estimate ---------------
+
+
+def _crusade_many(effect: str, dice: str, targets: int, **attacker) -> dict:
+    weapon = {"name": "template", "dice": dice, "effects": [effect]}
+    return {
+        **CRUSADE,
+        "attacker": {**CRUSADE["attacker"], "weapons": [weapon], **attacker},
+        "targets": [{"name": f"t{i}", "armour": 2, "hits": 3, "range": 5} for i in range(targets)],
+    }
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "needle"),
+    [
+        (_crusade_many("FT", "6W+6R", 6), "targets", "joint rolls to solve exactly"),
+        (_crusade_many("*", "12W+12R", 3), "targets", "SPLIT FIRE of 12W+12R among 3 targets compares 83152"),
+        (_crusade_many("LINE", "12W+12R", 6, abilities=["R"]), "attacker.weapons", "41405 rolled face sets"),
+    ],
+)
+def test_crusade_many_target_work_past_the_bounds_is_refused_at_once(data, field, needle):
+    calculate(CRUSADE)  # imports outside the time bound
+    err = refused(lambda: calculate(data), field, needle, seconds=1.0)
+    assert "at most" in str(err)
+
+
+def test_crusade_flamer_and_split_fire_within_the_bounds_still_run():
+    """The guards count work exactly: just inside them the engines still answer (flamer at two
+    targets; split fire of a small pool among six)."""
+    two = calculate(_crusade_many("FT", "2W+1R", 2))
+    assert set(two.targets) == {"0: t0", "1: t1"}
+    six = calculate(_crusade_many("*", "2W+1R", 6))
+    assert len(six.targets) == 6 and abs(sum(six["damage"].pmf_from_zero()) - 1) < 1e-9
+
+
+def test_crusade_melee_re_roll_game_past_the_bound_is_refused_with_an_estimate():
+    melee = EX["crusade-melee.yaml"]
+    mob = {**melee, "mob": [{**melee["attacker"], "name": f"m{i}"} for i in range(3)]}
+    mob["attacker"] = {**melee["attacker"], "abilities": ["R", "MOB 6"]}
+    err = refused(lambda: calculate(mob), "attacker.melee", "roll pairs, at most 4000; about", seconds=3.0)
+    assert "use fewer dice or re-rolls" in str(err)
+
+
+def test_a_roster_unit_with_two_model_entries_of_one_name_defends_as_distinct_entries():
+    """Rosters may list one model name twice (different wargear): the Heresy defender built from
+    it numbers the second (``#2``), as attackers always were, so the unique-names check accepts it."""
+    from grimdice.io.rosters.resolve import Picked, build_side, load
+
+    unit = copy.deepcopy(load(ROSTERS / "heresy.ros", "roster").units[1])
+    unit.models.append(copy.deepcopy(unit.models[0]))
+    side = build_side("heresy", "defender", Picked(unit, []), None, "defender")
+    assert [m["name"] for m in side.data["models"]] == ["Veletaris", "Veletaris Prime", "Veletaris #2"]
+    res = calculate({**HERESY, "defender": side.data})
+    assert res["models_destroyed"].max <= sum(m["count"] for m in side.data["models"])
+
+
+def test_onepage_melee_past_the_joint_outcome_bound_is_refused_at_once():
+    """100 Tough(50) models with Dreadnought Fists a side: 283 931 joint outcomes to settle (19 s on
+    the shared machine before the bound); refused with the count and an estimate."""
+    melee = EX["onepage-melee-heroes.yaml"]
+    calculate(melee)  # imports outside the time bound
+    side = {"size": 100, "quality": 3, "equipment": ["Dreadnought Fist"], "special_rules": ["Tough(50)"]}
+    big = {**melee, "attacker": {**side, "name": "A"}, "defender": {**side, "name": "D"}}
+    big = {k: v for k, v in big.items() if not k.endswith("_hero")}
+    err = refused(lambda: calculate(big), "attacker", "joint outcomes of both strikes to settle", seconds=2.0)
+    assert "at most 250000; about" in str(err)
+
+
+def test_a_check_of_the_whole_scenario_names_the_scenario():
+    """A model-level check (Kill Team: exactly one of target or targets) names ``scenario``, as the
+    shape checks do, never an empty field."""
+    data = {k: v for k, v in KT.items() if k != "target"}
+    refused(lambda: calculate(data), "scenario", "give exactly one of target")
+
+
+def test_a_check_of_the_whole_scenario_names_the_scenario_on_the_command_line(tmp_path):
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump({k: v for k, v in KT.items() if k != "target"}))
+    cli_refuses(["calc", str(p)], "scenario: give exactly one of target")

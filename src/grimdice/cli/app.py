@@ -183,10 +183,10 @@ def calc(
         options = run_options(simulate, seed, bar, workers, scheduler)
         if plot is not None:
             check_plot_path(plot)
-        data = with_conditions(
-            roster_scenario(scenario, attacker, defender, weapons, system), condition or []
-        )
+        data, not_modelled = roster_scenario(scenario, attacker, defender, weapons, system)
+        data = with_conditions(data, condition or [])
         result = run(system_name(data), data, options)
+        result.notes += not_modelled
     except GrimdiceError as exc:
         raise _fail(err, exc) from None
     finally:
@@ -239,8 +239,10 @@ def with_conditions(data: dict, items: list[str]) -> dict:
 
 def roster_scenario(
     scenario: Path | None, attacker: str | None, defender: str | None, weapons: str | None, system: str | None
-) -> dict:
-    """The scenario file (roster references resolved), or one built from ``--attacker/--defender``."""
+) -> tuple[dict, list[str]]:
+    """The scenario file (roster references resolved), or one built from ``--attacker/--defender``,
+    with the notes of what the roster units hold that grimdice does not model (one per thing, each
+    saying it is not modelled; the result carries them)."""
     from grimdice.io.scenario import load_scenario
 
     if (scenario is None) == (attacker is None and defender is None):
@@ -250,10 +252,12 @@ def roster_scenario(
             raise GrimdiceError("--weapons and --system apply with --attacker/--defender; edit the file")
         data = load_scenario(scenario)
         if not any(isinstance(v, dict) and "roster" in v for v in data.values()):
-            return data  # no roster reference: the roster readers are not even imported
-        from grimdice.io.rosters import resolve_scenario
+            return data, []  # no roster reference: the roster readers are not even imported
+        from grimdice.cli.roster_cmds import not_modelled_notes
+        from grimdice.io.rosters import resolve_with_notes
 
-        return resolve_scenario(data, scenario.parent)
+        data, notes = resolve_with_notes(data, scenario.parent)
+        return data, not_modelled_notes(notes)
     if attacker is None or defender is None:
         raise GrimdiceError("give both --attacker ROSTER:UNIT and --defender ROSTER:UNIT")
     from grimdice.cli.roster_cmds import calc_scenario

@@ -215,11 +215,20 @@ def heatmap(m: Any, path: Path) -> None:
     plt.close(fig)
 
 
-def calc_scenario(attacker: str, defender: str, weapons: str | None, system: str | None) -> dict[str, Any]:
-    """The scenario of ``grimdice calc --attacker ROSTER:UNIT --defender ROSTER:UNIT``."""
+def not_modelled_notes(notes: list[str]) -> list[str]:
+    """The result notes of what roster units hold that grimdice does not model (each once)."""
+    return [f"not modelled (from the roster): {n}" for n in dict.fromkeys(notes)]
+
+
+def calc_scenario(
+    attacker: str, defender: str, weapons: str | None, system: str | None
+) -> tuple[dict[str, Any], list[str]]:
+    """The scenario of ``grimdice calc --attacker ROSTER:UNIT --defender ROSTER:UNIT`` and the
+    notes of what the two units hold that is not modelled (:func:`not_modelled_notes`)."""
     from grimdice.io.rosters.resolve import cli_scenario
 
-    return cli_scenario(attacker, defender, weapons, system)[0]
+    data, notes = cli_scenario(attacker, defender, weapons, system)
+    return data, not_modelled_notes(notes)
 
 
 def register(app: typer.Typer) -> None:

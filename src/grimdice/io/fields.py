@@ -33,8 +33,10 @@ def whole(lo: int, hi: int) -> Any:
     return Annotated[int, Strict(), Field(ge=lo, le=hi)]
 
 
-def _unique_names(items: Sequence[Any]) -> Sequence[Any]:
-    names = [getattr(x, "name", None) for x in items]
+def unique_names(items: Sequence[Any]) -> Sequence[Any]:
+    """``items`` (entries with a ``name``, or the names themselves) if no name repeats; else a
+    ``ValueError`` naming the first repeated name."""
+    names = [x if isinstance(x, str) else getattr(x, "name", None) for x in items]
     dup = [n for n, c in Counter(n for n in names if n is not None).items() if c > 1]
     if dup:
         raise ValueError(
@@ -43,8 +45,9 @@ def _unique_names(items: Sequence[Any]) -> Sequence[Any]:
     return items
 
 
-#: after-validator of a list whose entries' ``name`` keys the results: ``Annotated[list[X], UniqueNames]``
-UniqueNames = AfterValidator(_unique_names)
+#: after-validator of a list whose entries' ``name`` (or whose names) key the results or pick
+#: entries: ``Annotated[list[X], UniqueNames]``
+UniqueNames = AfterValidator(unique_names)
 
 
 class StrictModel(BaseModel):

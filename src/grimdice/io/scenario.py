@@ -191,7 +191,7 @@ def validate(model: type[M], data: Any, where: str = "") -> M:
         # short, not "should be an integer")
         same = [e for e in errors if _loc(model, tuple(e.get("loc", ()))) == path]
         err = next((e for e in same if not str(e.get("type", "")).endswith("_type")), errors[0])
-        field = ".".join(x for x in (where, path) if x)
+        field = ".".join(x for x in (where, path) if x) or "scenario"  # a check of the whole scenario
         msg = str(err.get("msg", "invalid value"))
         msg = msg.removeprefix("Value error, ")
         if err.get("type") == "extra_forbidden":

@@ -391,7 +391,7 @@ def heresy_defender(unit: Unit, where: str) -> Side:
         used += u
         models.append(d)
     kind = types[0].split("(")[0].split()[0] if types and types[0] else "infantry"
-    data: dict[str, Any] = {"name": unit.name, "models": models, "type": kind}
+    data: dict[str, Any] = {"name": unit.name, "models": numbered(models), "type": kind}
     if types and all("heavy" in t for t in types):
         data["heavy"] = True
     return Side(data, sum(m["count"] for m in models), _unit_notes(unit, used))
@@ -443,7 +443,7 @@ def kt_operative(unit: Unit, weapons: object, where: str) -> Side:
         _put(d, k, number(p.char(k)))
     _put(d, "SV", roll(p.char("sv", "save")))
     _put(d, "invulnerable", inv)
-    d["weapons"] = [_kt_weapon(w, mp, where, notes) for w, _ in m.weapons for mp in w.modes]
+    d["weapons"] = numbered([_kt_weapon(w, mp, where, notes) for w, _ in m.weapons for mp in w.modes])
     if unit.model_count > 1:
         notes.append(f"{unit.model_count} models: the first ({m.name}) is the operative")
     side = Side(d, 1, _unit_notes(unit, used) + _dedupe(notes))

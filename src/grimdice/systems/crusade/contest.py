@@ -295,7 +295,10 @@ def root(spec: Spec) -> Contest:
     return Contest(spec, P_PARRY if len(spec.parries) > 1 else P_ROLL, spec.parries[0])
 
 
-MAX_ROLL_PAIRS = 20_000  # rolled-pool pairs the exact re-roll game solves (about 2 ms each)
+#: rolled-pool pairs the exact re-roll game solves (about 1-2 ms each on a slow shared core, so the
+#: largest allowed game finishes in seconds; 20 000 took 30-40 s, see docs/limits.md)
+MAX_ROLL_PAIRS = 4_000
+SECONDS_PER_PAIR = 2e-3
 
 
 def solve(spec: Spec):
@@ -310,7 +313,8 @@ def solve(spec: Spec):
             raise ScenarioError(
                 "attacker.melee",
                 f"{a.pool.text} against {d.pool.text} with re-rolls is too large to solve exactly "
-                f"({pairs * len(spec.parries)} roll pairs, at most {MAX_ROLL_PAIRS}); use fewer dice",
+                f"({pairs * len(spec.parries)} roll pairs, at most {MAX_ROLL_PAIRS}; about "
+                f"{pairs * len(spec.parries) * SECONDS_PER_PAIR:.0f} s); use fewer dice or re-rolls",
             )
     return expectimax(root(spec), objective_for(spec.layout))
 

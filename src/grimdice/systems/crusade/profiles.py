@@ -56,9 +56,9 @@ class Scenario(StrictModel):
     psychic_attack: Literal["mind war", "mind lance", "mind blast"] = "mind war"  # VII
     attacker: Model
     defender: Model
-    weapons: list[Text] | None = Field(
+    weapons: Annotated[list[Text], UniqueNames] | None = Field(
         None, min_length=1, max_length=MAX_WEAPONS
-    )  # names of the attacker's weapons used (default: all that apply)
+    )  # names of the attacker's weapons used, each once (default: all that apply)
     range: Number = Field(0.0, ge=0, le=240)  # inches between firer and target (section II)
     cover: Literal["none", "front", "full", "armoured"] = "none"  # II: no roof -> front; VI armoured
     moved: Flag = False  # the firer moved this turn (SCOPE, SNIPER)

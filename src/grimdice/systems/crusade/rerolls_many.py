@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from functools import cache
+from math import comb
 
 import numpy as np
 
@@ -29,6 +30,16 @@ MAX_WORK = 1500  # rolled face sets x re-rolling sides the game solves (about 1.
 
 Counts = tuple[int, ...]
 Roll = tuple[int, int, bool]  # (total, highest die, failed)
+
+
+def multisets(pool: Pool) -> int:
+    """How many distinct face multisets the pool can roll (the keys of :func:`multiset_law`):
+    ``n`` dice of ``k`` distinct faces roll ``C(n + k - 1, k - 1)``."""
+    out = 1
+    for kind, n in (("W", pool.white), ("R", pool.red)):
+        k = len(set(DICE[kind].faces))
+        out *= comb(n + k - 1, k - 1)
+    return out
 
 
 def multiset_law(pool: Pool) -> dict[Counts, float]:
@@ -74,14 +85,15 @@ def reroll_law(
     may re-roll one die; ``value(roll)`` gives per target ``[P killed, P KO+, E damage]`` and the
     fail indicator last. Returns the law, how often each side re-rolled, and the policy
     ``(counts, failed, phase) -> slot to re-roll or -1`` (Monte Carlo plays it)."""
-    start = multiset_law(pool)
     sides = int(own) + len(jinkers)
-    if len(start) * sides > MAX_WORK:
+    face_sets = multisets(pool)  # counted before the law is built: refused at once
+    if face_sets * sides > MAX_WORK:
         raise ScenarioError(
             "attacker.weapons",
             f"{pool.text} with {sides} re-rolling sides at many targets is too large to solve exactly "
-            f"({len(start)} rolled face sets x {sides}, at most {MAX_WORK}); use fewer dice or re-rolls",
+            f"({face_sets} rolled face sets x {sides}, at most {MAX_WORK}); use fewer dice or re-rolls",
         )
+    start = multiset_law(pool)
     players = ((-1,) if own else ()) + jinkers  # -1: the attacker
 
     def key(player: int, v: np.ndarray) -> tuple[float, ...]:

@@ -36,6 +36,7 @@ from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, summary
 from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, roll_pool
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.shots import Turn, solve_turn
+from grimdice.systems.crusade.units import check_many_targets
 
 MODES = ("line", "blast", "flamer", "split_fire", "rapid_fire")
 
@@ -149,6 +150,7 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
         raise ScenarioError(
             "targets", "RAPID FIRE fires twice only if all (at most 2) targets are within 6 inches"
         )
+    check_many_targets(pool, mode, len(atks), options.exact)
     if mode in ("flamer", "rapid_fire") and any(rerolls_of(atks)):
         return _turn_result(sc, atks, mode, pool, options)
     solved = _reroll_law(atks, mode, pool) if any(rerolls_of(atks)) else None

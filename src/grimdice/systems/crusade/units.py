@@ -121,3 +121,43 @@ def chosen_arms(sc: Scenario, att: Fighter, kinds: tuple[str, ...]) -> tuple[Arm
 
 
 __all__ = ["Arm", "Fighter", "chosen_arms", "fighter", "size_of"]
+
+
+#: work bounds of many targets (VIII), so what is allowed finishes in seconds (docs/limits.md)
+MAX_FLAMER_ROLLS = 20_000  # joint rolls of a flamer template: one roll per target, all combined
+MAX_SPLITS = 30_000  # (roll, split) pairs SPLIT FIRE compares to choose the best split of each total
+SECONDS_PER_TARGET_STEP = 6e-5  # one target's outcome in one joint roll or split (a slow shared core)
+
+
+def check_many_targets(pool: Pool, mode: str, targets: int, exact: bool) -> None:
+    """Refuse at once, with an estimate, many-target work past the bounds: a flamer template's
+    exact joint law enumerates every combination of the targets' rolls (the distinct (total,
+    fail) outcomes of the pool to the power of the targets); SPLIT FIRE compares every split of
+    every total among the targets (also when simulated: the trials play the exact choice)."""
+    from math import comb
+
+    from grimdice.systems.crusade.templates import total_high_law
+
+    law = total_high_law(pool.white, pool.red)
+    if mode == "flamer" and exact:
+        rolls = len({(t, f) for t, _, f in law}) ** targets
+        if rolls > MAX_FLAMER_ROLLS:
+            raise ScenarioError(
+                "targets",
+                f"a flamer template of {pool.text} at {targets} targets is {rolls} joint rolls to solve "
+                f"exactly (at most {MAX_FLAMER_ROLLS}; about {_seconds(rolls * targets)}); "
+                "use --simulate N or fewer targets",
+            )
+    if mode == "split_fire":
+        splits = sum(comb(t + targets - 1, targets - 1) for t, _, _ in law)
+        if splits > MAX_SPLITS:
+            raise ScenarioError(
+                "targets",
+                f"SPLIT FIRE of {pool.text} among {targets} targets compares {splits} splits "
+                f"(at most {MAX_SPLITS}; about {_seconds(splits * targets)}); use fewer dice or targets",
+            )
+
+
+def _seconds(steps: int) -> str:
+    s = steps * SECONDS_PER_TARGET_STEP
+    return f"{s:.0f} s" if s < 3600 else f"{s / 3600:.0f} hours" if s < 86400 * 365 else "years"

@@ -131,10 +131,13 @@ class DefendingModel(StrictModel):
 
 
 class DefendingUnit(StrictModel):
-    """The target; ``models`` are listed closest to the attacker first (allocation order)."""
+    """The target; ``models`` are listed closest to the attacker first (allocation order). Their
+    names are unique: ``conditions.precision_target`` and ``conditions.challenge`` pick a model by
+    name, the result reports the chosen model by name, and in a fight the defender's strike groups
+    are named after its models."""
 
     name: str = "defender"
-    models: list[DefendingModel] = Field(min_length=1, max_length=MAX_WEAPONS)
+    models: Annotated[list[DefendingModel], UniqueNames] = Field(min_length=1, max_length=MAX_WEAPONS)
     cover: Roll | None = Field(None, description="cover save X+ against Shooting Attacks")
     type: str = "infantry"
     heavy: Flag = Field(

@@ -10,10 +10,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
 from grimdice.geometry import Base, distance
-from grimdice.io.fields import Flag, Int, Number, RangedOrMeleeWeapon, StrictModel, UniqueNames
+from grimdice.io.fields import Flag, Int, Number, RangedOrMeleeWeapon, StrictModel, UniqueNames, unique_names
 
 MAX_DICE = 12
 MAX_WOUNDS = 40
@@ -113,7 +113,9 @@ class Operative(StrictModel):
     invulnerable: Roll | None = Field(None, description="Invulnerable Save x+")
     rules: list[Any] = Field(default_factory=list, description="e.g. 'Invulnerable Save 4+'")
     order: Order = Order.ENGAGE
-    weapons: list[Weapon] = Field(default_factory=list, max_length=20)
+    weapons: Annotated[list[Weapon], UniqueNames] = Field(
+        default_factory=list, max_length=20, description="picked by name (shots, fights): names are unique"
+    )
     position: Position | None = Field(None, description="for distances not given explicitly")
 
     @model_validator(mode="after")
@@ -253,6 +255,17 @@ class Scenario(StrictModel):
         None, min_length=1, max_length=20, description="one attack against each of these profiles"
     )
     nearby: Annotated[list[Nearby], UniqueNames] = Field(default_factory=list, max_length=MAX_NEARBY)
+
+    @field_validator("nearby")
+    @classmethod
+    def _nearby_named_apart_from_targets(cls, nearby: list[Nearby], info: ValidationInfo) -> list[Nearby]:
+        """A result's per-operative sub-results (and a Fusillade ``split``) are keyed by name: no
+        nearby operative may share a name with the target (or one of the targets)."""
+        for t in [info.data.get("target"), *(info.data.get("targets") or [])]:
+            if t is not None:
+                unique_names([t, *nearby])
+        return nearby
+
     objectives: Objectives = Field(default_factory=Objectives)
     # fights
     weapon: str | None = Field(None, description="fight: the attacker's melee weapon")

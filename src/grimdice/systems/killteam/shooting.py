@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import product
 
-from grimdice.errors import RuleError, ScenarioError
+from grimdice.errors import RuleError, ScenarioError, rule_at
 from grimdice.systems.killteam.activation import check_activation, check_range, check_valid_target
 from grimdice.systems.killteam.profiles import Activation, Nearby, Operative, Scenario, Shot, Target, Weapon
 from grimdice.systems.killteam.rules import FUSILLADE_RANGE, RULES, SHAPES, SPLASH_RANGE, WeaponRules
@@ -94,7 +94,8 @@ def resolve_shots(sc: Scenario) -> list[ResolvedShot]:
         act = shot.activation if shot is not None else None
         split = shot.split if shot is not None else None
         if act is not None:
-            check_activation(rules, weapon.name, act, op.APL, op.order)
+            with rule_at(f"{where}.activation"):
+                check_activation(rules, weapon.name, act, op.APL, op.order)
         out.append(ResolvedShot(op, weapon, rules, where, distance, act, split))
     return out
 
@@ -138,8 +139,9 @@ def make_spec(
     dist = shot.attacker.gap(target, shot.distance if shot.distance is not None else target.distance)
     cover = False if blast_secondary else in_cover(r, target, dist)
     if not blast_secondary:
-        check_valid_target(target.name, target.obscured, target.order, cover)
-        check_range(r, shot.weapon.name, dist, target.name)
+        with rule_at(where):
+            check_valid_target(target.name, target.obscured, target.order, cover)
+            check_range(r, shot.weapon.name, dist, target.name)
     return ShotSpec(
         label=f"{op.name}: {shot.weapon.name} -> {target.name}",
         shooter=op.name,
@@ -199,7 +201,7 @@ def secondary_targets(
                 attacked[i] = (make_spec(shot, nb, f"nearby.{i}"), 0)
                 chosen.append(i)
             except RuleError as exc:
-                notes.append(f"{nb.name}: {exc} (Torrent)")
+                notes.append(f"{nb.name}: {exc.message} (Torrent)")
         for a, b in product(chosen, chosen):
             d = nearby[a].gap(nearby[b], nearby[a].distances.get(nearby[b].name))
             if a < b and d is not None and d > r.torrent:
@@ -217,7 +219,7 @@ def secondary_targets(
             try:
                 cands.append((i, make_spec(shot, nb, f"nearby.{i}")))
             except RuleError as exc:
-                notes.append(f"{nb.name}: {exc} (Fusillade)")
+                notes.append(f"{nb.name}: {exc.message} (Fusillade)")
         split = fusillade_split(
             shot, primary, primary_spec, [(nearby[i], s) for i, s in cands], attacker_obj, defender_obj
         )

@@ -65,7 +65,10 @@ def auto_hit_wounds(auto: Dist, p: float) -> Dist:
     return Dist.bernoulli(p).sum_of(auto)
 
 
-MAX_X_FIRED = 24  # "x" weapons resolved one after another: 24 take about 3 s on a slow core
+#: "x" weapons resolved one after another (each puts all its wounds on one model): the work grows
+#: steeply with them (into 20 Tough(6) models and a hero: 16 take about 1 s on a quiet slow core and
+#: 6 s on a shared one, 24 took 30-55 s there; see docs/limits.md)
+MAX_X_FIRED = 16
 
 
 def _hit_wound(f_odds, dice: int) -> Joint:
@@ -415,8 +418,19 @@ class Melee:
     plans_compared: int = 1  # combinations of both sides' Piercing options compared
 
 
-MAX_PAIRS = 4_000_000  # joint outcomes of both strikes the exact melee enumerates
-TOO_BIG = "too many attacks for the exact melee (millions of joint outcomes); use --simulate N"
+#: joint outcomes of both strikes the exact melee settles, summed over its branches (Fear, strike
+#: order): each costs 20-70 us on a slow shared core (more with Tough), so the largest allowed melee
+#: finishes in seconds (100 Tough(50) models a side, 284 000, took 19 s there; see docs/limits.md)
+MAX_PAIRS = 250_000
+SECONDS_PER_PAIR = 7e-5
+
+
+def too_big(pairs: int) -> ScenarioError:
+    return ScenarioError(
+        "attacker",
+        f"too many attacks for the exact melee: at least {pairs} joint outcomes of both strikes to settle "
+        f"(at most {MAX_PAIRS}; about {pairs * SECONDS_PER_PAIR:.0f} s or more); use --simulate N",
+    )
 
 
 def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Picks) -> Melee:
@@ -560,6 +574,14 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
             if q > 0:
                 acc[k] += float(q)
 
+    settled = [0]
+
+    def budget(pairs: int) -> None:
+        """Count the pairs about to be settled; refuse once the melee passes :data:`MAX_PAIRS`."""
+        settled[0] += pairs
+        if settled[0] > MAX_PAIRS:
+            raise too_big(settled[0])
+
     isa, isd = iid(sa), iid(sd)
     for a_fail in (False, True):
         for d_fail in (False, True):
@@ -593,8 +615,7 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
                     w1, j1, h1, p1 = arrs(ra, ja)
                     w2, j2, h2, p2 = arrs(rd, jd)
                     rows = int(m.sum())
-                    if rows * p1.size * p2.size > MAX_PAIRS:
-                        raise ScenarioError("attacker", TOO_BIG)
+                    budget(rows * p1.size * p2.size)
                     psum = float(p[m].sum())
                     if t in ta and not ja:
                         mix(hits_a, ra.hits if ra is not None else Dist.constant(0), psum)

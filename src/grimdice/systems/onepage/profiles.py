@@ -19,6 +19,11 @@ class Variant(StrictModel):
     count: Int = Field(ge=1, le=100)
     equipment: Annotated[list[Text], Field(min_length=1, max_length=20)]
 
+    @property
+    def key(self) -> tuple[str, ...]:
+        """Its equipment, in any order and case: variants with the same key are one model group."""
+        return tuple(sorted(e.strip().lower() for e in self.equipment))
+
 
 class UnitSpec(StrictModel):
     """One unit entry: the text's unit stats, plus how it is fielded in an army."""
@@ -42,7 +47,7 @@ class UnitSpec(StrictModel):
         """Variants name the model groups results are keyed by: two with the same equipment are one."""
         seen: set[tuple[str, ...]] = set()
         for v in variants:
-            key = tuple(sorted(e.strip().lower() for e in v.equipment))
+            key = v.key
             if key in seen:
                 raise ValueError(
                     f"two variants carry {', '.join(v.equipment)}; write one variant with their total count"

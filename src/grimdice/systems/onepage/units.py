@@ -15,7 +15,8 @@ from itertools import permutations
 from typing import Any
 
 from grimdice.errors import ScenarioError
-from grimdice.systems.onepage.profiles import Army, UnitSpec
+from grimdice.io.fields import unique_names
+from grimdice.systems.onepage.profiles import Army, UnitSpec, Variant
 from grimdice.systems.onepage.rules import RULES
 from grimdice.systems.onepage.weapons import DEFAULT_MELEE, Weapon, parse_weapon
 
@@ -239,6 +240,11 @@ def resolve_unit(spec: UnitSpec, where: str, hero: UnitSpec | None = None, hero_
             raise err
         groups = groups + groups_of(hero, hero_where, hero=True)
         cost += hero.cost
+    try:
+        unique_names(groups)  # results report model groups by name (casualty orders, end states)
+    except ValueError as exc:
+        field = f"{hero_where}.name" if hero is not None else f"{where}.variants"
+        raise ScenarioError(field, f"{exc} (the unit's model groups)") from None
     started = spec.started_with or sum(g.count for g in groups)
     unit = Unit(spec.name, spec.quality, groups, rules, cost, started)
     if spec.damage and spec.damage >= sum(g.count * g.tough for g in groups):
@@ -300,6 +306,16 @@ class Fielded:
     points: int
 
 
+def merged_variants(a: UnitSpec, b: UnitSpec) -> list[Variant]:
+    """The variants of two merged copies of a unit: those with the same equipment are one model
+    group (their counts added), as one entry would write them."""
+    out: dict[tuple[str, ...], Variant] = {}
+    for v in [*a.variants, *b.variants]:
+        old = out.get(v.key)
+        out[v.key] = v if old is None else old.model_copy(update={"count": old.count + v.count})
+    return list(out.values())
+
+
 def field_army(army: Army, points: int | None = None) -> Fielded:
     """Apply merges and joins and check "three simple limits": "1. The total point cost of all units
     and their upgrades may not exceed the chosen game size. 2. You may not take more than one Hero
@@ -354,7 +370,7 @@ def field_army(army: Army, points: int | None = None) -> Fielded:
             bad.append(err)
             continue
         specs[idx[0]] = a.model_copy(
-            update={"size": a.size + b.size, "cost": a.cost + b.cost, "variants": [*a.variants, *b.variants]}
+            update={"size": a.size + b.size, "cost": a.cost + b.cost, "variants": merged_variants(a, b)}
         )
         skip.add(idx[1])
     labels: dict[str, int] = {}
