@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from grimdice.systems.onepage.game.cache import memo
+from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
 from grimdice.systems.onepage.units import UnitState
@@ -92,8 +94,12 @@ def nearest_gap(state: GameState, u: int, anchor: tuple[float, float] | None = N
 
 
 def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
-    pts = state.models(u, anchor)
-    return bool(state.setup.table.pieces_at(pts, "cover").any(axis=1).mean() > 0.5)
+    key = ("in cover", state.placed(u, anchor))
+    m = memo(state.setup)
+    hit: bool | None = m.get(key)
+    if hit is None:
+        hit = m[key] = bool(blocks_in_cover(state.setup.table, state.models(u, anchor)[None, :, :])[0])
+    return hit
 
 
 def ai_player(state: GameState, rng: np.random.Generator) -> Any:
@@ -105,6 +111,14 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         return ["shoot", best_shot(state, state.active, None, state.action)[1]]
     best, choice = -np.inf, acts[0]
     gaps: dict[int, float] = {}
+    for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
+        ends: dict[int, list[tuple[float, float]]] = {}
+        for a in acts:
+            if a[0] == kind:
+                ax, ay = state.anchors[a[1]]
+                ends.setdefault(a[1], []).append((ax + a[2], ay + a[3]))
+        for u, where in ends.items():
+            prefetch(state, u, where, sight=kind == "walk")
     for a in acts:
         kind, u = a[0], a[1]
         if kind == "idle":

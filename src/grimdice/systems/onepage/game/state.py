@@ -22,12 +22,19 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.board import base_distances, path_blocked, segments_cross, sight_blocked
+from grimdice.engine.board import base_distances, path_blocked, segments_cross
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
 from grimdice.systems.onepage.game.cache import memo
-from grimdice.systems.onepage.game.geometry import blocks, blocks_cross, blocks_gaps
+from grimdice.systems.onepage.game.geometry import (
+    EPS,
+    blocks,
+    blocks_cross,
+    blocks_gaps,
+    pair_distances,
+    sights,
+)
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import DEPLOY_ZONE, move_distance
 from grimdice.systems.onepage.profiles import Conditions
@@ -35,7 +42,6 @@ from grimdice.systems.onepage.units import UnitState
 
 ROUNDS = 4  # "After 4 rounds have been played the game ends."
 KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units ... when walking and running."
-EPS = 1e-6
 
 
 def trunc3(x: float) -> float:
@@ -534,19 +540,9 @@ class GameState:
         rng = self.weapon_range(u)
         if rng <= 0:
             return 0, 0.0
-        a, b = self.models(u, anchor), self.models(t)
-        r = self.setup.radii
-        d = base_distances(a, np.full(len(a), r[u]), b, np.full(len(b), r[t]))
-        near = d <= rng + EPS
-        if not near.any():
-            return 0, 0.0
-        ii, jj = np.nonzero(near)
-        blocked = sight_blocked(self.setup.table, a[ii], b[jj])
-        seen = np.full(d.shape, np.inf)
-        seen[ii[~blocked], jj[~blocked]] = d[ii[~blocked], jj[~blocked]]
-        best = seen.min(axis=1)
-        ok = np.isfinite(best)
-        return int(ok.sum()), float(best[ok].max()) if ok.any() else 0.0
+        a, b = self.models(u, anchor)[None, :, :], self.models(t)
+        d = pair_distances(a, self.setup.radii[u], b, np.full(len(b), self.setup.radii[t]))
+        return sights(self.setup.table, a, b, d, rng, [len(b)])[0][0]
 
     def valid_targets(self, u: int, anchor: tuple[float, float] | None = None) -> list[int]:
         return [t for t in self.enemies(u) if self.sight(u, t, anchor)[0] > 0]
