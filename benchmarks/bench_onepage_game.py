@@ -4,7 +4,8 @@ Rows: AI vs AI, AI vs random and random vs random games on a generated table (a 
 from the game's seed), one process. The ratio column is each row's time per game over the
 random-vs-random game (the cost of the AI's exact-law look-ups on top of the game itself). The
 exact laws are cached across the games of a row, as ``grimdice play`` does within a worker; the
-first game of each row (warm-up, untimed) fills the cache with the common situations.
+first ``--warm`` games of each row (untimed) fill the cache with the common situations. Wall time
+and CPU time (``time.process_time``: steadier on a shared machine) are both printed.
 
 Run: ``python benchmarks/bench_onepage_game.py`` (``--smoke`` for a quick CI check).
 """
@@ -23,20 +24,24 @@ ROOT = Path(__file__).resolve().parents[1]
 ARMIES = (ROOT / "examples/armies/onepage-marines-army.yaml", ROOT / "examples/armies/onepage-orks-army.yaml")
 
 
-def rate(players: tuple[str, str], games: int, seed: int) -> tuple[float, float]:
-    """(seconds per game, mean total score) over ``games`` games after one warm-up game."""
+def rate(players: tuple[str, str], games: int, seed: int, warm: int = 1) -> tuple[float, float, float]:
+    """(wall seconds per game, CPU seconds per game, mean total score) over ``games`` games after
+    ``warm`` warm-up games."""
     job = GameJob((load_army_side(ARMIES[0]), load_army_side(ARMIES[1])), None, players)
-    seeds = game_seeds(seed, games + 1)
-    job(seeds[0])
-    t0 = time.perf_counter()
-    scores = [sum(job(s)["scores"]) for s in seeds[1:]]
-    return (time.perf_counter() - t0) / games, sum(scores) / games
+    seeds = game_seeds(seed, games + warm)
+    for s in seeds[:warm]:
+        job(s)
+    t0, c0 = time.perf_counter(), time.process_time()
+    scores = [sum(job(s)["scores"]) for s in seeds[warm:]]
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return wall / games, cpu / games, sum(scores) / games
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--smoke", action="store_true", help="one game per row (CI check)")
     ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--warm", type=int, default=1, help="untimed warm-up games per row")
     args = ap.parse_args(argv)
     games = 1 if args.smoke else args.games
     rows = [
@@ -44,11 +49,14 @@ def main(argv: list[str] | None = None) -> int:
         ("AI vs random", ("ai", "random")),
         ("AI vs AI", ("ai", "ai")),
     ]
-    results = {name: rate(pl, games, 2026) for name, pl in rows}
-    base = results["random vs random"][0]
-    print(f"{'players':<18} {'s/game':>8} {'games/s':>8} {'x random':>9} {'mean total score':>17}")
-    for name, (sec, score) in results.items():
-        print(f"{name:<18} {sec:8.3f} {1 / sec:8.2f} {sec / base:9.1f} {score:17.1f}")
+    results = {name: rate(pl, games, 2026, args.warm) for name, pl in rows}
+    base = results["random vs random"][1]
+    print(
+        f"{'players':<18} {'s/game':>8} {'CPU s/game':>11} {'games/s (CPU)':>14} {'x random':>9} "
+        f"{'mean total score':>17}"
+    )
+    for name, (sec, cpu, score) in results.items():
+        print(f"{name:<18} {sec:8.3f} {cpu:11.3f} {1 / cpu:14.2f} {cpu / base:9.1f} {score:17.1f}")
     return 0
 
 

@@ -56,6 +56,8 @@ class Terrain:
     corners: np.ndarray
     traits: frozenset[str] = frozenset()
     height: float = 0.0
+    _bounds: tuple[float, float, float, float] = field(init=False, repr=False)
+    _edge_array: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "corners", _polygon(self.corners, f"terrain {self.name!r}.shape"))
@@ -67,11 +69,16 @@ class Terrain:
             )
         if not 0 <= self.height <= 48:
             raise ScenarioError(f"terrain {self.name!r}.height", "a height from 0 to 48 inches")
+        lo, hi = self.corners.min(axis=0), self.corners.max(axis=0)
+        object.__setattr__(self, "_bounds", (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
+        edges = np.stack([self.corners, np.roll(self.corners, -1, axis=0)], axis=1)
+        edges.flags.writeable = False
+        object.__setattr__(self, "_edge_array", edges)
 
     @property
     def edges(self) -> np.ndarray:
-        """``(k, 2, 2)``: each edge as (start, end)."""
-        return np.stack([self.corners, np.roll(self.corners, -1, axis=0)], axis=1)
+        """``(k, 2, 2)``: each edge as (start, end) (read-only, computed once)."""
+        return self._edge_array
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -89,8 +96,8 @@ class Terrain:
 
     @property
     def bounds(self) -> tuple[float, float, float, float]:
-        lo, hi = self.corners.min(axis=0), self.corners.max(axis=0)
-        return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+        """(x0, y0, x1, y1), computed once."""
+        return self._bounds
 
 
 def contains(poly: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -129,7 +136,7 @@ class Table:
     width: float = 72.0
     depth: float = 48.0
     terrain: tuple[Terrain, ...] = ()
-    _edges: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    _edges: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if not (6 <= self.width <= 240 and 6 <= self.depth <= 240):
@@ -170,19 +177,54 @@ class Table:
             & (c[:, 1] + r <= self.depth + EPS)
         )
 
+    def _polygons(self) -> tuple[np.ndarray, ...]:
+        """Every piece's polygon padded to one length (the last corner repeated: a zero-length
+        edge never straddles a ray), with bounds, heights and trait masks, built once."""
+        if "_polygons" not in self._edges:
+            k = len(self.terrain)
+            n = max((len(t.corners) for t in self.terrain), default=1)
+            a = np.zeros((k, n, 2))
+            for i, t in enumerate(self.terrain):
+                a[i, : len(t.corners)] = t.corners
+                a[i, len(t.corners) :] = t.corners[-1]
+            b = np.concatenate([a[:, 1:], a[:, :1]], axis=1)
+            for i, t in enumerate(self.terrain):  # the closing edge of a padded polygon
+                b[i, len(t.corners) - 1] = t.corners[0]
+                b[i, len(t.corners) :] = t.corners[-1]
+            box = np.array([t.bounds for t in self.terrain]).reshape(k, 4)
+            heights = np.array([t.height for t in self.terrain], dtype=np.float64)
+            masks = np.array([[tr in t.traits for tr in TRAITS] for t in self.terrain], dtype=bool)
+            self._edges["_polygons"] = (a, b, box, heights, masks.reshape(k, len(TRAITS)))
+        return self._edges["_polygons"]
+
     def pieces_at(self, points: np.ndarray, trait: str | None = None) -> np.ndarray:
-        """``(n, k)``: whether point ``i`` is inside terrain piece ``j`` (with ``trait``)."""
-        pts = np.atleast_2d(points)
-        cols = [
-            t.contains(pts) if trait is None or t.has(trait) else np.zeros(len(pts), dtype=bool)
-            for t in self.terrain
-        ]
-        return np.stack(cols, axis=1) if cols else np.zeros((len(pts), 0), dtype=bool)
+        """``(n, k)``: whether point ``i`` is inside terrain piece ``j`` (with ``trait``): the
+        bounding-box test, then :func:`contains`' ray casting, for all pieces at once."""
+        pts = np.atleast_2d(np.asarray(points, dtype=np.float64))
+        a, b, box, _h, masks = self._polygons()
+        if trait is not None:
+            keep = masks[:, TRAITS.index(trait)] if trait in TRAITS else np.zeros(len(box), dtype=bool)
+            if not keep.any():
+                return np.zeros((len(pts), len(box)), dtype=bool)
+        px, py = pts[:, 0, None], pts[:, 1, None]
+        inbox = (px >= box[:, 0]) & (px <= box[:, 2]) & (py >= box[:, 1]) & (py <= box[:, 3])
+        if trait is not None:
+            inbox &= keep
+        out = np.zeros(inbox.shape, dtype=bool)
+        ii, jj = np.nonzero(inbox)
+        if len(ii):
+            ay, by = a[jj, :, 1], b[jj, :, 1]
+            qx, qy = px[ii], py[ii]
+            straddle = (ay > qy) != (by > qy)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                xcross = a[jj, :, 0] + (qy - ay) * (b[jj, :, 0] - a[jj, :, 0]) / (by - ay)
+            out[ii, jj] = (straddle & (qx < xcross)).sum(axis=1) % 2 == 1
+        return out
 
     def height_at(self, points: np.ndarray) -> np.ndarray:
         """The ground height under each point (the highest piece it stands in, else 0)."""
         inside = self.pieces_at(points)
-        h = np.array([t.height for t in self.terrain]) if self.terrain else np.zeros(0)
+        h = self._polygons()[3]
         return np.asarray(np.where(inside, h[None, :], 0.0).max(axis=1, initial=0.0))
 
 
@@ -209,13 +251,12 @@ def sight_blocked(table: Table, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     if len(edges) == 0:
         return np.zeros(len(s), dtype=bool)
     cross = segments_cross(s, e, edges)
-    blocked = np.zeros(len(s), dtype=bool)
-    for k in np.unique(owner):
-        piece = table.terrain[int(k)]
-        hits = cross[:, owner == k].sum(axis=1)
-        inside = piece.contains(s) | piece.contains(e)
-        blocked |= np.where(inside, hits >= 2, hits >= 1)
-    return blocked
+    if not cross.any():
+        return np.zeros(len(s), dtype=bool)
+    hits = np.zeros((len(s), len(table.terrain)), dtype=np.int64)
+    np.add.at(hits.T, owner, cross.T)  # crossings per (segment, piece)
+    inside = table.pieces_at(s) | table.pieces_at(e)
+    return np.asarray((np.where(inside, hits >= 2, hits >= 1) & (hits > 0)).any(axis=1))
 
 
 def path_blocked(table: Table, starts: np.ndarray, ends: np.ndarray, trait: str) -> np.ndarray:

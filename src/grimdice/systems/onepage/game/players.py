@@ -3,9 +3,12 @@
 The AI reads the exact engine's laws (cached by situation, see :func:`~.state.combat_law`): it
 values an outcome by the points it adds to its score ("the point value of all enemy units they
 completely destroyed, or that are pinned") minus the points it gives away, plus a small share for
-models killed (attrition towards later kills). It shoots the target with the highest expected
-value, walks where its shooting is best (taking cover when it can), assaults only when the
-expected melee value is positive, and otherwise closes in on the nearest enemy.
+models killed (attrition towards later kills). The score is taken at the end of the game, and a
+Pinned unit recovers by idling in its next activation, so a pin is worth the unit's full points
+only when that unit has no activation left (the last round, already activated); otherwise it is
+worth :data:`PIN_TEMPO` of them (the activation it loses). It shoots the target with the highest
+expected value, walks where its shooting is best (taking cover when it can), assaults only when
+the expected melee value is positive, and otherwise closes in on the nearest enemy.
 """
 
 from __future__ import annotations
@@ -15,14 +18,17 @@ from typing import Any
 
 import numpy as np
 
+from grimdice.systems.onepage.game.cache import memo
+from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
-from grimdice.systems.onepage.game.state import GameState, combat_law
+from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
 from grimdice.systems.onepage.units import UnitState
 
 Player = Callable[[GameState, np.random.Generator], Any]
 ATTRITION = 0.3  # value of a killed model as a share of its unit's points per model
 COVER = 5.0  # points-equivalent bonus for ending a move in cover
 APPROACH = 0.5  # points-equivalent per inch closer to the nearest enemy (units without a shot)
+PIN_TEMPO = 0.25  # value of pinning a unit that will recover before the end, as a share of its points
 
 
 def random_player(state: GameState, rng: np.random.Generator) -> Any:
@@ -31,30 +37,46 @@ def random_player(state: GameState, rng: np.random.Generator) -> Any:
     return acts[int(rng.integers(len(acts)))]
 
 
-def worth(setup: Setup, u: int, s: UnitState) -> float:
-    """Points the enemy scores for unit ``u`` in state ``s`` (destroyed or pinned), plus attrition."""
+def worth(setup: Setup, u: int, s: UnitState, pin: float = 1.0) -> float:
+    """Points the enemy scores for unit ``u`` in state ``s`` (destroyed, or pinned: ``pin`` of its
+    points), plus attrition."""
     unit = setup.units[u]
-    gone = unit.cost if (s.destroyed or s.pinned) else 0.0
+    gone = unit.cost if s.destroyed else pin * unit.cost if s.pinned else 0.0
     lost = (unit.size - s.models) / unit.size if unit.size else 0.0
     return gone + ATTRITION * unit.cost * lost
+
+
+def pin_share(state: GameState, u: int) -> float:
+    """The share of its points a pin of unit ``u`` is worth (see the module text): the full points
+    when it stays pinned to the end (last round and ``u`` activated or activating now)."""
+    done = state.activated[u] or u == state.active
+    return 1.0 if state.round >= ROUNDS and done else PIN_TEMPO
 
 
 def shot_value(state: GameState, u: int, t: int, anchor: tuple[float, float] | None, action: str) -> float:
     key = state.shot_key(u, t, anchor, action)
     if key[1] == 0:
         return 0.0
-    st = state.units[t]
-    base = worth(state.setup, t, st)
-    law = combat_law(state.setup, "shoot", u, state.units[u], t, st, key)
-    return sum(p * (worth(state.setup, t, s[0]) - base) for s, p in law)
+    st, pin = state.units[t], pin_share(state, t)
+    ck = ("shot value", u, state.units[u], t, st, key, pin)
+    v: float | None = state.setup.cache.get(ck)
+    if v is None:
+        base = worth(state.setup, t, st, pin)
+        law = combat_law(state.setup, "shoot", u, state.units[u], t, st, key)
+        v = state.setup.cache[ck] = sum(p * (worth(state.setup, t, s[0], pin) - base) for s, p in law)
+    return v
 
 
 def melee_value(state: GameState, u: int, t: int) -> float:
     s2 = state.moved(u, *state.charge_vector(u, t))
     su, st = state.units[u], state.units[t]
     law = combat_law(state.setup, "melee", u, su, t, st, s2.melee_key(u, t))
-    bu, bt = worth(state.setup, u, su), worth(state.setup, t, st)
-    return sum(p * ((worth(state.setup, t, s[1]) - bt) - (worth(state.setup, u, s[0]) - bu)) for s, p in law)
+    last = state.round >= ROUNDS
+    pu, pt = 1.0 if last else PIN_TEMPO, pin_share(state, t)  # the assaulter acts now
+    bu, bt = worth(state.setup, u, su, pu), worth(state.setup, t, st, pt)
+    return sum(
+        p * ((worth(state.setup, t, s[1], pt) - bt) - (worth(state.setup, u, s[0], pu) - bu)) for s, p in law
+    )
 
 
 def best_shot(state: GameState, u: int, anchor: tuple[float, float] | None, action: str) -> tuple[float, int]:
@@ -72,8 +94,12 @@ def nearest_gap(state: GameState, u: int, anchor: tuple[float, float] | None = N
 
 
 def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
-    pts = state.models(u, anchor)
-    return bool(state.setup.table.pieces_at(pts, "cover").any(axis=1).mean() > 0.5)
+    key = ("in cover", state.placed(u, anchor))
+    m = memo(state.setup)
+    hit: bool | None = m.get(key)
+    if hit is None:
+        hit = m[key] = bool(blocks_in_cover(state.setup.table, state.models(u, anchor)[None, :, :])[0])
+    return hit
 
 
 def ai_player(state: GameState, rng: np.random.Generator) -> Any:
@@ -85,6 +111,14 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         return ["shoot", best_shot(state, state.active, None, state.action)[1]]
     best, choice = -np.inf, acts[0]
     gaps: dict[int, float] = {}
+    for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
+        ends: dict[int, list[tuple[float, float]]] = {}
+        for a in acts:
+            if a[0] == kind:
+                ax, ay = state.anchors[a[1]]
+                ends.setdefault(a[1], []).append((ax + a[2], ay + a[3]))
+        for u, where in ends.items():
+            prefetch(state, u, where, sight=kind == "walk")
     for a in acts:
         kind, u = a[0], a[1]
         if kind == "idle":

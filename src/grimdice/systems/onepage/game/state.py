@@ -22,10 +22,19 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.board import base_distances, path_blocked, segments_cross, sight_blocked
+from grimdice.engine.board import base_distances, path_blocked, segments_cross
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
+from grimdice.systems.onepage.game.cache import memo
+from grimdice.systems.onepage.game.geometry import (
+    EPS,
+    blocks,
+    blocks_cross,
+    blocks_gaps,
+    pair_distances,
+    sights,
+)
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import DEPLOY_ZONE, move_distance
 from grimdice.systems.onepage.profiles import Conditions
@@ -33,7 +42,6 @@ from grimdice.systems.onepage.units import UnitState
 
 ROUNDS = 4  # "After 4 rounds have been played the game ends."
 KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units ... when walking and running."
-EPS = 1e-6
 
 
 def trunc3(x: float) -> float:
@@ -86,10 +94,13 @@ class GameState:
             return [["shoot", t] for t in self.valid_targets(self.active)] + [["shoot", -1]]
         if self.phase != "play":
             return []
-        out: list[list[Any]] = []
-        for u in self.ready(self.player):
-            out += self.unit_actions(u)
-        return out
+        cached: list[list[Any]] | None = self.__dict__.get("_legal")
+        if cached is None:  # a state is frozen: its legal actions are computed once
+            cached = []
+            for u in self.ready(self.player):
+                cached += self.unit_actions(u)
+            object.__setattr__(self, "_legal", cached)
+        return list(cached)
 
     def apply(self, a: Any) -> GameState:
         if self.phase == "rolloff":
@@ -207,10 +218,21 @@ class GameState:
         return 1.0 if self.setup.owner[u] == self.south else -1.0
 
     def models(self, u: int, anchor: tuple[float, float] | None = None) -> np.ndarray:
-        """Centres of the unit's models alive (the first ``models`` of its formation)."""
+        """Centres of the unit's models alive (the first ``models`` of its formation; read-only)."""
         ax, ay = self.anchors[u] if anchor is None else anchor
-        off = self.setup.offsets[u][: self.units[u].models]
-        return off * np.array([1.0, -self.flip(u)]) + np.array([ax, ay])
+        n, flip = self.units[u].models, self.flip(u)
+        key = ("models", u, n, ax, ay, flip)
+        m = memo(self.setup)
+        pts: np.ndarray | None = m.get(key)
+        if pts is None:
+            pts = self.setup.offsets[u][:n] * np.array([1.0, -flip]) + np.array([ax, ay])
+            pts.flags.writeable = False
+            m[key] = pts
+        return pts
+
+    def placed(self, u: int, anchor: tuple[float, float] | None = None) -> tuple[Any, ...]:
+        """What a unit's geometry depends on: (unit, models alive, anchor, side) — a memo key."""
+        return (u, self.units[u].models, self.anchors[u] if anchor is None else anchor, self.flip(u))
 
     def alive(self, u: int) -> bool:
         return not self.units[u].destroyed
@@ -219,17 +241,27 @@ class GameState:
         return [v for v in range(len(self.units)) if self.side_of(v) != self.side_of(u) and self.alive(v)]
 
     def gap(self, u: int, v: int, anchor: tuple[float, float] | None = None) -> float:
-        r = self.setup.radii
-        d = base_distances(
-            self.models(u, anchor),
-            np.full(self.units[u].models, r[u]),
-            self.models(v),
-            np.full(self.units[v].models, r[v]),
-        )
-        return float(d.min())
+        key = ("gap", self.placed(u, anchor), self.placed(v))
+        m = memo(self.setup)
+        g: float | None = m.get(key)
+        if g is None:
+            r = self.setup.radii
+            d = base_distances(
+                self.models(u, anchor),
+                np.full(self.units[u].models, r[u]),
+                self.models(v),
+                np.full(self.units[v].models, r[v]),
+            )
+            g = m[key] = float(d.min())
+        return g
 
-    def height(self, u: int) -> float:
-        return float(self.setup.table.height_at(self.models(u)).mean())
+    def height(self, u: int, anchor: tuple[float, float] | None = None) -> float:
+        key = ("height", self.placed(u, anchor))
+        m = memo(self.setup)
+        h: float | None = m.get(key)
+        if h is None:
+            h = m[key] = float(self.setup.table.height_at(self.models(u, anchor)).mean())
+        return h
 
     # ------------------------------------------------------------------ turn order
 
@@ -349,26 +381,44 @@ class GameState:
         ``start`` to ``end``: on the table, not into or through impassable terrain (Flying: "may
         move through ... impassable terrain"), never closer than 1" to another unit unless already
         closer."""
+        ok, difficult, dangerous = self.placements(u, start, np.array([end], dtype=float), others, before)
+        return bool(ok[0]), bool(difficult[0]), bool(dangerous[0])
+
+    def placements(
+        self,
+        u: int,
+        start: tuple[float, float],
+        ends: np.ndarray,
+        others: tuple[Any, ...] | None = None,
+        before: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`placement_ok` for many end anchors ``ends`` (``(C, 2)``) at once: three ``(C,)``
+        arrays (legal, crossed difficult, crossed dangerous; the last two False where not legal)."""
         table, unit = self.setup.table, self.setup.units[u]
         r = self.setup.radii[u]
-        a, b = self.models(u, start), self.models(u, end)
-        if not table.on_table(b, r).all():
-            return False, False, False
+        a = self.models(u, start)
+        bs = blocks(self.setup.offsets[u][: self.units[u].models] * np.array([1.0, -self.flip(u)]), ends)
+        c, n = bs.shape[0], bs.shape[1]
+        ok = np.asarray(table.on_table(bs.reshape(c * n, 2), r).reshape(c, n).all(axis=1))
         flying = unit.has("flying")
-        if not flying and self.crosses(a, b, "impassable"):
-            return False, False, False
+        if not flying:
+            ok[ok] = ~blocks_cross(table, a, bs[ok], "impassable")
         if others is None:
             others = self.others(u)
         if before is None:
             before = self.gaps_to(u, a, others)
-        after = self.gaps_to(u, b, others)
-        if flying:  # may move through other units, but not end within 1"
-            after = np.where(after >= KEEP_CLEAR - EPS, after, np.minimum(after, before))
-        if (after < np.minimum(KEEP_CLEAR, before) - EPS).any():
-            return False, False, False
+        pts, radii, starts, ids = others
+        if ids and ok.any():
+            after = blocks_gaps(bs[ok], r, pts, radii, starts)
+            if flying:  # may move through other units, but not end within 1"
+                after = np.where(after >= KEEP_CLEAR - EPS, after, np.minimum(after, before[None, :]))
+            ok[ok] = ~(after < np.minimum(KEEP_CLEAR, before)[None, :] - EPS).any(axis=1)
+        difficult, dangerous = np.zeros(c, dtype=bool), np.zeros(c, dtype=bool)
         if flying:  # "they may ignore terrain effects"
-            return True, False, False
-        return True, self.crosses(a, b, "difficult"), self.crosses(a, b, "dangerous")
+            return ok, difficult, dangerous
+        difficult[ok] = blocks_cross(table, a, bs[ok], "difficult")
+        dangerous[ok] = blocks_cross(table, a, bs[ok], "dangerous")
+        return ok, difficult, dangerous
 
     def moves(self, u: int, kind: str) -> list[tuple[float, float]]:
         """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
@@ -396,24 +446,30 @@ class GameState:
                     wanted.append(((c[0] - ax) / d, (c[1] - ay) / d, d))
         out: list[tuple[float, float]] = []
         seen: set[tuple[float, float]] = set()
-        others = self.others(u)
-        before = self.gaps_to(u, self.models(u), others)
-        for ux, uy, length in wanted:
-            for frac in (1.0, 0.5, 0.25):
-                step = length * frac
-                if step < 0.5:
-                    break
-                end = (ax + ux * step, ay + uy * step)
-                ok, difficult, dangerous = self.placement_ok(u, (ax, ay), end, others, before)
-                # Difficult: "the unit may not move more than its Walk action distance"
-                # Strider: "treat difficult terrain as open terrain when moving"
-                slowed = difficult and not unit.has("strider")
-                if ok and not dangerous and (not slowed or step <= walk + EPS):
-                    mv = (trunc3(ux * step), trunc3(uy * step))
-                    if mv not in seen:
-                        seen.add(mv)
-                        out.append(mv)
-                    break
+        tries = [  # every (direction, length) tried, longest first; all checked in one pass
+            (i, ux, uy, length * frac)
+            for i, (ux, uy, length) in enumerate(wanted)
+            for frac in (1.0, 0.5, 0.25)
+            if length * frac >= 0.5
+        ]
+        if not tries:
+            return out
+        ends = np.array([(ax + ux * step, ay + uy * step) for _, ux, uy, step in tries])
+        oks, difficults, dangerouses = self.placements(u, (ax, ay), ends)
+        # Difficult: "the unit may not move more than its Walk action distance"
+        # Strider: "treat difficult terrain as open terrain when moving"
+        slowed = difficults & (not unit.has("strider"))
+        steps = np.array([step for *_, step in tries])
+        good = oks & ~dangerouses & (~slowed | (steps <= walk + EPS))
+        done: set[int] = set()
+        for k, (i, ux, uy, step) in enumerate(tries):
+            if i in done or not good[k]:
+                continue
+            done.add(i)  # the longest legal length of this direction
+            mv = (trunc3(ux * step), trunc3(uy * step))
+            if mv not in seen:
+                seen.add(mv)
+                out.append(mv)
         return out
 
     def moved(self, u: int, dx: float, dy: float) -> GameState:
@@ -473,31 +529,30 @@ class GameState:
         """(models of ``u`` that see a model of ``t`` within the longest weapon range, the farthest
         such model's distance): "If at least one model in the unit has line of sight to an enemy
         unit and has a weapon that is within range of that unit, then that enemy is a valid target." """
+        key = ("sight", self.units[u].alive, self.placed(u, anchor), self.placed(t))
+        m = memo(self.setup)
+        hit: tuple[int, float] | None = m.get(key)
+        if hit is None:
+            hit = m[key] = self._sight(u, t, anchor)
+        return hit
+
+    def _sight(self, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[int, float]:
         rng = self.weapon_range(u)
         if rng <= 0:
             return 0, 0.0
-        a, b = self.models(u, anchor), self.models(t)
-        r = self.setup.radii
-        d = base_distances(a, np.full(len(a), r[u]), b, np.full(len(b), r[t]))
-        near = d <= rng + EPS
-        if not near.any():
-            return 0, 0.0
-        ii, jj = np.nonzero(near)
-        blocked = sight_blocked(self.setup.table, a[ii], b[jj])
-        seen = np.full(d.shape, np.inf)
-        seen[ii[~blocked], jj[~blocked]] = d[ii[~blocked], jj[~blocked]]
-        best = seen.min(axis=1)
-        ok = np.isfinite(best)
-        return int(ok.sum()), float(best[ok].max()) if ok.any() else 0.0
+        a, b = self.models(u, anchor)[None, :, :], self.models(t)
+        d = pair_distances(a, self.setup.radii[u], b, np.full(len(b), self.setup.radii[t]))
+        return sights(self.setup.table, a, b, d, rng, [len(b)])[0][0]
 
     def valid_targets(self, u: int, anchor: tuple[float, float] | None = None) -> list[int]:
         return [t for t in self.enemies(u) if self.sight(u, t, anchor)[0] > 0]
 
-    def in_cover(self, shooter: int, t: int) -> bool:
+    def in_cover(self, shooter: int, t: int, anchor: tuple[float, float] | None = None) -> bool:
         """Cover: "If the majority of models in a unit are within or behind a piece of cover
-        terrain" — inside a cover piece, or the line from the shooters' centre crosses one."""
+        terrain" — inside a cover piece, or the line from the shooters' centre (at ``anchor``)
+        crosses one."""
         b = self.models(t)
-        c = np.repeat(self.models(shooter).mean(axis=0)[None, :], len(b), axis=0)
+        c = np.repeat(self.models(shooter, anchor).mean(axis=0)[None, :], len(b), axis=0)
         covered = path_blocked(self.setup.table, c, b, "cover")
         return 2 * int(covered.sum()) > len(b)
 
@@ -505,6 +560,16 @@ class GameState:
         self, u: int, t: int, anchor: tuple[float, float] | None = None, action: str | None = None
     ) -> tuple[Any, ...]:
         """The shooting situation as the exact engine's scenario conditions (a hashable key)."""
+        action = action or self.action or "hold"
+        key = ("shot", self.units[u].alive, self.placed(u, anchor), self.placed(t))
+        m = memo(self.setup)
+        where: tuple[Any, ...] | None = m.get(key)
+        if where is None:
+            where = m[key] = self._shot_where(u, t, anchor)
+        return (*where, "hold" if action == "hold" else "walk")
+
+    def _shot_where(self, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
+        """(distance, models in range, cover, elevated target) of ``u`` at ``anchor`` shooting ``t``."""
         n, far = self.sight(u, t, anchor)
         # weapons are usable when in range of the farthest counted model; round the distance up to
         # the next weapon range so equal situations share one cached table
@@ -512,17 +577,12 @@ class GameState:
             {w.range for g in self.setup.units[u].groups for w in g.weapons if w.range is not None}
         )
         dist = next((float(r) for r in ranges if r >= far - EPS), far)
-        s = (
-            self
-            if anchor is None
-            else self.moved(u, anchor[0] - self.anchors[u][0], anchor[1] - self.anchors[u][1])
-        )
-        cover = s.in_cover(u, t)
-        elevated = (
-            s.setup.table.height_at(s.models(t)).mean() > s.setup.table.height_at(s.models(u)).mean() + EPS
-        )
-        action = action or self.action or "hold"
-        return (dist, n, cover, bool(elevated), "hold" if action == "hold" else "walk")
+        if anchor is not None:  # the position as a move there would record it (see moved)
+            ax, ay = self.anchors[u]
+            anchor = (round(ax + (anchor[0] - ax), 3), round(ay + (anchor[1] - ay), 3))
+        cover = self.in_cover(u, t, anchor)
+        elevated = self.height(t) > self.height(u, anchor) + EPS
+        return (dist, n, cover, bool(elevated))
 
     # ------------------------------------------------------------------ combat (chance)
 

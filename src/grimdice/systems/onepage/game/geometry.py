@@ -1,0 +1,152 @@
+"""Vectorised geometry kernels of the game: many candidate positions of one unit's block at once.
+
+A unit moves as a block by translation, so its candidate end positions differ only by the anchor:
+the kernels take the block's model centres at each candidate, ``(C, n, 2)``, and answer for every
+candidate in one NumPy pass what :meth:`GameState.placement_ok` asks of one (on the table, terrain
+entered, left or crossed, gaps to the other units). Each element is computed with the same
+floating-point operations as the one-candidate functions of :mod:`grimdice.engine.board`
+(``segments_cross``, ``Table.pieces_at``, ``base_distances``), so a game is the same whichever path
+answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from grimdice.engine.board import Table, segments_cross, sight_blocked
+from grimdice.systems.onepage.game.cache import memo
+
+EPS = 1e-6  # as the game state's
+
+
+def blocks(base: np.ndarray, anchors: np.ndarray) -> np.ndarray:
+    """``(C, n, 2)``: the block ``base`` (model offsets, already flipped) at each of ``anchors``."""
+    return base[None, :, :] + anchors[:, None, :]
+
+
+def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str) -> np.ndarray:
+    """``(C,)``: whether moving the models straight from ``a`` (``(n, 2)``) to ``bs[c]`` enters,
+    leaves or crosses a piece with ``trait`` (a piece whose bounds the move misses is skipped, as
+    ``GameState.crosses`` does)."""
+    c, n = bs.shape[0], bs.shape[1]
+    pieces = [i for i, t in enumerate(table.terrain) if t.has(trait)]
+    out = np.zeros(c, dtype=bool)
+    if not pieces or c == 0:
+        return out
+    lo = np.minimum(a.min(axis=0)[None, :], bs.min(axis=1))  # (C, 2)
+    hi = np.maximum(a.max(axis=0)[None, :], bs.max(axis=1))
+    box = np.array([table.terrain[i].bounds for i in pieces])  # (k, 4)
+    near = np.asarray(
+        ~(
+            (box[None, :, 2] < lo[:, None, 0])
+            | (box[None, :, 0] > hi[:, None, 0])
+            | (box[None, :, 3] < lo[:, None, 1])
+            | (box[None, :, 1] > hi[:, None, 1])
+        )
+    )  # (C, k)
+    if not near.any():
+        return out
+    edges, owner = table.edges_with(trait)
+    col = {p: j for j, p in enumerate(pieces)}
+    starts = np.broadcast_to(a[None, :, :], bs.shape).reshape(c * n, 2)
+    cross = np.asarray(segments_cross(starts, bs.reshape(c * n, 2), edges).reshape(c, n, -1).any(axis=1))
+    hit = np.zeros((c, len(pieces)), dtype=bool)
+    for j, p in enumerate(owner):  # crossings per piece
+        hit[:, col[int(p)]] |= cross[:, j]
+    inside_a = np.asarray(table.pieces_at(a, trait)[:, pieces].any(axis=0))  # (k,)
+    inside_b = table.pieces_at(bs.reshape(c * n, 2), trait)[:, pieces].reshape(c, n, len(pieces)).any(axis=1)
+    return np.asarray((near & (hit | inside_a[None, :] | inside_b)).any(axis=1))
+
+
+def blocks_gaps(
+    bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, starts: np.ndarray
+) -> np.ndarray:
+    """``(C, K)``: the closest base-to-base gap from the block at each candidate to each of ``K``
+    other units (their models ``pts`` with ``radii``, unit ``k``'s block starting at ``starts[k]``)."""
+    return np.minimum.reduceat(pair_distances(bs, radius, pts, radii).min(axis=1), starts, axis=1)
+
+
+def pair_distances(bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """``(C, n, M)``: closest base-to-base distances from each model of the block at each candidate
+    to each of ``pts`` (``board.base_distances``, element by element)."""
+    d = np.linalg.norm(bs[:, :, None, :] - pts[None, None, :, :], axis=3)
+    return np.asarray(np.maximum(d - radius - radii[None, None, :], 0.0))
+
+
+def sights(
+    table: Table, bs: np.ndarray, pts: np.ndarray, d: np.ndarray, reach: float, sizes: list[int]
+) -> list[list[tuple[int, float]]]:
+    """For each candidate ``c`` and each target unit ``k`` (its models the next ``sizes[k]`` of
+    ``pts``): (models of the block that see a model of ``k`` within ``reach``, the farthest such
+    model's distance), as :meth:`GameState.sight` answers; ``d`` from :func:`pair_distances`."""
+    near = d <= reach + EPS
+    cc, ii, jj = np.nonzero(near)
+    seen = np.full(d.shape, np.inf)
+    if len(cc):
+        keep = ~sight_blocked(table, bs[cc, ii], pts[jj])
+        seen[cc[keep], ii[keep], jj[keep]] = d[cc[keep], ii[keep], jj[keep]]
+    out: list[list[tuple[int, float]]] = [[] for _ in range(len(bs))]
+    start = 0
+    for size in sizes:
+        best = seen[:, :, start : start + size].min(axis=2)  # (C, n)
+        ok = np.isfinite(best)
+        start += size
+        for c in range(len(bs)):
+            okc = ok[c]
+            out[c].append((int(okc.sum()), float(best[c][okc].max()) if okc.any() else 0.0))
+    return out
+
+
+def blocks_in_cover(table: Table, bs: np.ndarray) -> np.ndarray:
+    """``(C,)``: whether most models of the block at each candidate stand inside a cover piece."""
+    c, n = bs.shape[0], bs.shape[1]
+    inside = table.pieces_at(bs.reshape(c * n, 2), "cover").any(axis=1).reshape(c, n)
+    return np.asarray(inside.mean(axis=1) > 0.5)
+
+
+def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True) -> None:
+    """Fill ``state``'s geometry memo for unit ``u`` at each candidate anchor of ``ends``: whether it
+    stands in cover, the gap to every enemy unit and (``sight``) what :meth:`GameState.sight`
+    answers for each, all candidates and enemies in one pass (base distances of all model pairs,
+    then line of sight of the pairs in range). Entries equal what the one-at-a-time methods
+    compute (same keys, same arithmetic)."""
+    m = memo(state.setup)
+    enemies = state.enemies(u)
+    if not ends or not enemies or state.units[u].models == 0:
+        return
+    flip, n = state.flip(u), state.units[u].models
+    bs = blocks(state.setup.offsets[u][:n] * np.array([1.0, -flip]), np.array(ends, dtype=float))
+    pts = [state.models(t) for t in enemies]
+    sizes = [len(p) for p in pts]
+    allp = np.concatenate(pts)
+    radii = np.concatenate([np.full(k, state.setup.radii[t]) for k, t in zip(sizes, enemies, strict=True)])
+    d = pair_distances(bs, state.setup.radii[u], allp, radii)
+    gaps = np.minimum.reduceat(d.min(axis=1), np.cumsum([0, *sizes[:-1]]), axis=1)  # (C, T)
+    places = [(u, n, e, flip) for e in ends]
+    targets = [state.placed(t) for t in enemies]
+    for pu, cover in zip(places, blocks_in_cover(state.setup.table, bs), strict=True):
+        m.setdefault(("in cover", pu), bool(cover))
+    for c, pu in enumerate(places):
+        for k, pt in enumerate(targets):
+            m.setdefault(("gap", pu, pt), float(gaps[c, k]))
+    reach = state.weapon_range(u)
+    if not sight or reach <= 0:
+        return
+    alive = state.units[u].alive
+    for pu, row in zip(places, sights(state.setup.table, bs, allp, d, reach, sizes), strict=True):
+        for pt, hit in zip(targets, row, strict=True):
+            m.setdefault(("sight", alive, pu, pt), hit)
+
+
+__all__ = [
+    "EPS",
+    "blocks",
+    "blocks_cross",
+    "blocks_gaps",
+    "blocks_in_cover",
+    "pair_distances",
+    "prefetch",
+    "sights",
+]

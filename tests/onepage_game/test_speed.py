@@ -1,0 +1,113 @@
+"""The game's fast paths answer exactly as the plain ones: terrain tests of all pieces at once,
+line of sight, many candidate block positions at once, and the geometry memo."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from grimdice.engine.board import (
+    Table,
+    generate_table,
+    segments_cross,
+    sight_blocked,
+    table_from_mapping,
+)
+from grimdice.systems.onepage.game import GameState, deploy, make_setup
+from grimdice.systems.onepage.game.cache import memo
+from grimdice.systems.onepage.game.geometry import blocks, blocks_cross, blocks_gaps
+from grimdice.systems.onepage.game.setup import load_army_side
+
+MARINES = "examples/armies/onepage-marines-army.yaml"
+ORKS = "examples/armies/onepage-orks-army.yaml"
+
+
+def mixed_table() -> Table:
+    """Rectangles, a circle (16 corners) and a triangle: polygons of different lengths."""
+    return table_from_mapping(
+        {
+            "terrain": [
+                {"name": "ruin", "rect": [10, 10, 8, 6], "traits": ["cover", "blocks_sight"]},
+                {"name": "wood", "circle": [40, 24, 5], "traits": ["cover", "difficult", "blocks_sight"]},
+                {"name": "rock", "shape": [[55, 5], [65, 8], [58, 15]], "traits": ["impassable"]},
+                {"name": "hill", "rect": [20, 30, 10, 10], "height": 3},
+            ]
+        }
+    )
+
+
+def test_pieces_at_is_each_pieces_own_contains() -> None:
+    rng = np.random.default_rng(3)
+    for table in (mixed_table(), generate_table(5)):
+        pts = rng.uniform([0, 0], [72, 48], size=(500, 2))
+        pts[:20] = table.terrain[0].corners[0]  # on a corner
+        want = np.stack([t.contains(pts) for t in table.terrain], axis=1)
+        assert (table.pieces_at(pts) == want).all()
+        for trait in ("cover", "impassable", "nothing"):
+            mask = np.array([t.has(trait) for t in table.terrain])
+            assert (table.pieces_at(pts, trait) == (want & mask[None, :])).all()
+        heights = np.array([t.height for t in table.terrain])
+        assert (table.height_at(pts) == np.where(want, heights, 0.0).max(axis=1, initial=0.0)).all()
+    assert Table().pieces_at(np.zeros((3, 2))).shape == (3, 0)
+
+
+def test_sight_blocked_is_the_piece_by_piece_rule() -> None:
+    """A line is blocked by a sight-blocking piece it crosses once from outside, or twice when it
+    starts or ends inside that piece."""
+    rng = np.random.default_rng(4)
+    generated = next(
+        t for t in map(generate_table, range(50)) if sum(p.has("blocks_sight") for p in t.terrain) >= 4
+    )
+    for table in (mixed_table(), generated):
+        s = rng.uniform([0, 0], [72, 48], size=(400, 2))
+        e = rng.uniform([0, 0], [72, 48], size=(400, 2))
+        want = np.zeros(len(s), dtype=bool)
+        for piece in table.terrain:
+            if piece.has("blocks_sight"):
+                hits = segments_cross(s, e, piece.edges).sum(axis=1)
+                inside = piece.contains(s) | piece.contains(e)
+                want |= np.where(inside, hits >= 2, hits >= 1)
+        assert (sight_blocked(table, s, e) == want).all()
+        assert want.any() and not want.all()
+
+
+def game(table: Table) -> GameState:
+    setup = make_setup(load_army_side(MARINES), load_army_side(ORKS), table)
+    return deploy(setup, 0, 0)
+
+
+def test_many_candidates_at_once_equal_one_at_a_time() -> None:
+    s = game(mixed_table())
+    rng = np.random.default_rng(6)
+    for u in range(len(s.units)):
+        s = replace(s, anchors=tuple((36.0 + 6 * (v % 4) - 9, 18.0 + 3 * v) for v in range(len(s.units))))
+        a = s.models(u)
+        ends = np.array(s.anchors[u]) + rng.uniform(-14, 14, size=(40, 2))
+        flip = np.array([1.0, -s.flip(u)])
+        bs = blocks(s.setup.offsets[u][: s.units[u].models] * flip, ends)
+        others = s.others(u)
+        gaps = blocks_gaps(bs, s.setup.radii[u], *others[:3])
+        for c, end in enumerate(ends):
+            b = s.models(u, (float(end[0]), float(end[1])))
+            assert (bs[c] == b).all()
+            for trait in ("impassable", "difficult", "cover"):
+                assert blocks_cross(s.setup.table, a, bs[c : c + 1], trait)[0] == s.crosses(a, b, trait)
+            assert (gaps[c] == s.gaps_to(u, b, others)).all()
+
+
+def test_memo_answers_are_those_of_a_fresh_setup() -> None:
+    """Legal actions and shooting situations asked of a state with a warm memo equal those of the
+    same state on a fresh setup (empty memo)."""
+    table = generate_table(12)
+    s = game(table)
+    for a in (["hold", 0], ["shoot", -1]):
+        s.legal_actions()
+        s = s.apply(a)
+    assert memo(s.setup)
+    fresh = GameState.from_json(make_setup(load_army_side(MARINES), load_army_side(ORKS), table), s.to_json())
+    assert fresh.legal_actions() == s.legal_actions()
+    for u in range(len(s.units)):
+        for t in s.enemies(u):
+            assert fresh.shot_key(u, t) == s.shot_key(u, t)
+            assert fresh.gap(u, t) == s.gap(u, t)
