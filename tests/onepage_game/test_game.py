@@ -173,7 +173,9 @@ def test_roll_off_deployment_and_turn_order() -> None:
     s = s.apply(1)  # army 2 wins the roll-off: chooses a side, deploys first, goes first
     assert s.current_player() == 1
     s = s.apply(["side", "north"])
-    assert s.south == 0 and s.current_player() == 1
+    assert s.south == 0 and s.phase == "deploy"  # the marines' Deep Strike choice, then their Scouts
+    s = s.apply(["deploy", 1]).apply(["deploy", 3])
+    assert s.phase == "play" and s.current_player() == 1
     for u in range(len(setup.units)):
         y = s.models(u)[:, 1]
         r = setup.radii[u]

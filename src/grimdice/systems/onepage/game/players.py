@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from grimdice.systems.onepage.game import deployment
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import GameState, combat_law
 from grimdice.systems.onepage.units import UnitState
@@ -83,6 +84,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         return acts[0]
     if state.phase == "shoot":
         return ["shoot", best_shot(state, state.active, None, state.action)[1]]
+    if state.phase in deployment.PHASES:
+        return deployment.ai_choice(state, acts)
     best, choice = -np.inf, acts[0]
     gaps: dict[int, float] = {}
     for a in acts:

@@ -26,6 +26,7 @@ from grimdice.engine.board import base_distances, path_blocked, segments_cross, 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
+from grimdice.systems.onepage.game import deployment
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import DEPLOY_ZONE, move_distance
 from grimdice.systems.onepage.profiles import Conditions
@@ -61,13 +62,17 @@ class GameState:
     active: int = -1  # the unit acting (shoot/combat phases)
     action: str = ""  # its action this activation
     pending: tuple[Any, ...] = ()  # the combat awaiting chance: ("shoot"|"melee", a, d, conditions)
+    # where each unit is (empty: all on the table): ON_TABLE, RESERVE (Deep Strike) or the index of
+    # the transport it is embarked in; and the units awaiting a deployment step (deployment.py)
+    place: tuple[int, ...] = ()
+    todo: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ protocol
 
     def current_player(self) -> int:
         if self.phase == "end":
             return TERMINAL
-        if self.phase in ("rolloff", "combat"):
+        if self.phase in ("rolloff", "combat") or self.phase in deployment.CHANCE_PHASES:
             return CHANCE
         return self.player
 
@@ -77,6 +82,8 @@ class GameState:
             return [(0, 0.5), (1, 0.5)]
         if self.phase == "combat":
             return [(i, p) for i, (_, p) in enumerate(self.combat_table())]
+        if self.phase in deployment.CHANCE_PHASES:
+            return deployment.chance_outcomes(self)
         raise ValueError("not a chance node")
 
     def legal_actions(self) -> list[list[Any]]:
@@ -84,6 +91,8 @@ class GameState:
             return [["side", "south"], ["side", "north"]]
         if self.phase == "shoot":
             return [["shoot", t] for t in self.valid_targets(self.active)] + [["shoot", -1]]
+        if self.phase in deployment.PHASES:
+            return deployment.legal_actions(self)
         if self.phase != "play":
             return []
         out: list[list[Any]] = []
@@ -96,7 +105,9 @@ class GameState:
             return replace(self, phase="side", player=int(a), first=int(a))
         if self.phase == "side":
             south = self.player if a[1] == "south" else 1 - self.player
-            return deploy(self.setup, self.player, south)
+            return deployment.begin(deploy(self.setup, self.player, south))
+        if self.phase in deployment.PHASES or self.phase in deployment.CHANCE_PHASES:
+            return deployment.apply(self, a)
         if self.phase == "combat":
             return self.resolve(int(a))
         kind = a[0]
@@ -167,6 +178,8 @@ class GameState:
             "active": self.active,
             "action": self.action,
             "pending": [*self.pending[:3], list(self.pending[3])] if self.pending else [],
+            "place": list(self.place),
+            "todo": list(self.todo),
         }
 
     @classmethod
@@ -196,6 +209,8 @@ class GameState:
             data["active"],
             data["action"],
             (p[0], p[1], p[2], tuple(p[3])) if p else (),
+            tuple(data.get("place", ())),
+            tuple(data.get("todo", ())),
         )
 
     # ------------------------------------------------------------------ geometry
@@ -215,8 +230,16 @@ class GameState:
     def alive(self, u: int) -> bool:
         return not self.units[u].destroyed
 
+    def on_table(self, u: int) -> bool:
+        """Not in reserve (Deep Strike) nor embarked in a transport."""
+        return not self.place or self.place[u] == deployment.ON_TABLE
+
     def enemies(self, u: int) -> list[int]:
-        return [v for v in range(len(self.units)) if self.side_of(v) != self.side_of(u) and self.alive(v)]
+        return [
+            v
+            for v in range(len(self.units))
+            if self.side_of(v) != self.side_of(u) and self.alive(v) and self.on_table(v)
+        ]
 
     def gap(self, u: int, v: int, anchor: tuple[float, float] | None = None) -> float:
         r = self.setup.radii
@@ -237,7 +260,10 @@ class GameState:
         return [
             u
             for u, s in enumerate(self.units)
-            if self.setup.owner[u] == p and not s.destroyed and not self.activated[u]
+            if self.setup.owner[u] == p
+            and not s.destroyed
+            and not self.activated[u]
+            and (not self.place or self.place[u] != deployment.RESERVE)
         ]
 
     def unit_actions(self, u: int) -> list[list[Any]]:
@@ -292,11 +318,16 @@ class GameState:
             activated=tuple(False for _ in self.units),
             player=first,
         )
-        if not s.ready(first):
-            if s.ready(1 - first):
-                return replace(s, player=1 - first)
-            return replace(s, phase="end")
-        return s
+        return deployment.round_start(s)  # Deep Strike arrivals, then open_round()
+
+    def open_round(self) -> GameState:
+        """The round's first activation: the player going first, else the other, else the game ends."""
+        first = self.first
+        if not self.ready(first):
+            if self.ready(1 - first):
+                return replace(self, player=1 - first)
+            return replace(self, phase="end")
+        return replace(self, player=first)
 
     def with_unit(self, u: int, st: UnitState) -> GameState:
         units = list(self.units)
@@ -307,7 +338,11 @@ class GameState:
 
     def others(self, u: int, ignore: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
         """Every other unit's models: centres, radii, the start index of each unit's block, units."""
-        ids = [v for v, sv in enumerate(self.units) if v not in (u, ignore) and not sv.destroyed]
+        ids = [
+            v
+            for v, sv in enumerate(self.units)
+            if v not in (u, ignore) and not sv.destroyed and self.on_table(v)
+        ]
         if not ids:
             return np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int), []
         pts = [self.models(v) for v in ids]
