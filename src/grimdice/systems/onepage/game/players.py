@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game import deployment
+from grimdice.systems.onepage.game import dangerous, deployment
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import GameState, combat_law
 from grimdice.systems.onepage.units import UnitState
@@ -77,6 +77,10 @@ def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
     return bool(state.setup.table.pieces_at(pts, "cover").any(axis=1).mean() > 0.5)
 
 
+def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, float]:
+    return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
+
+
 def ai_player(state: GameState, rng: np.random.Generator) -> Any:
     """The scoring-rule AI (see the module text); ties go to the first legal action."""
     acts = state.legal_actions()
@@ -95,7 +99,9 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         if u not in gaps:
             gaps[u] = nearest_gap(state, u)
         if kind == "assault":
-            v = melee_value(state, u, a[2])
+            v = melee_value(state, u, a[2]) - dangerous.expected_loss(
+                state, u, moved_to(state, u, state.charge_vector(u, a[2]))
+            )
             v = v + 1.0 if v > 0 else -np.inf  # charge only when the odds favour it
         elif kind == "hold":
             v = best_shot(state, u, None, "hold")[0] + (
@@ -110,6 +116,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
                 + APPROACH * closer * (0.2 if shot else 1.0)
+                - dangerous.expected_loss(state, u, end)
             )
         if v > best + 1e-9:
             best, choice = v, a

@@ -26,7 +26,7 @@ from grimdice.engine.board import base_distances, path_blocked, segments_cross, 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
-from grimdice.systems.onepage.game import deployment
+from grimdice.systems.onepage.game import dangerous, deployment
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import DEPLOY_ZONE, move_distance
 from grimdice.systems.onepage.profiles import Conditions
@@ -127,6 +127,9 @@ class GameState:
             return replace(self, phase="shoot", active=u, action="hold")
         if kind in ("walk", "run"):
             s = self.moved(u, float(a[2]), float(a[3]))
+            hz = dangerous.hazard(self, s, u, kind, u)  # the dangerous terrain's rolls come first
+            if hz is not None:
+                return hz
             if kind == "run":  # "Run – ... it may not shoot at any point"
                 return replace(s, active=u, action="run").end_activation()
             return replace(s, phase="shoot", active=u, action="walk")
@@ -134,6 +137,9 @@ class GameState:
             t = int(a[2])
             dx, dy = self.charge_vector(u, t)
             s = self.moved(u, dx, dy)
+            hz = dangerous.hazard(self, s, u, kind, t)
+            if hz is not None:
+                return hz
             return replace(
                 s, phase="combat", active=u, action="assault", pending=("melee", u, t, s.melee_key(u, t))
             )
@@ -439,11 +445,11 @@ class GameState:
                 if step < 0.5:
                     break
                 end = (ax + ux * step, ay + uy * step)
-                ok, difficult, dangerous = self.placement_ok(u, (ax, ay), end, others, before)
+                ok, difficult, _dangerous = self.placement_ok(u, (ax, ay), end, others, before)
                 # Difficult: "the unit may not move more than its Walk action distance"
                 # Strider: "treat difficult terrain as open terrain when moving"
                 slowed = difficult and not unit.has("strider")
-                if ok and not dangerous and (not slowed or step <= walk + EPS):
+                if ok and (not slowed or step <= walk + EPS):  # dangerous: see dangerous.py
                     mv = (trunc3(ux * step), trunc3(uy * step))
                     if mv not in seen:
                         seen.add(mv)
@@ -485,7 +491,7 @@ class GameState:
             return False
         if unit.has("flying"):
             return True
-        if self.crosses(a, b, "impassable") or self.crosses(a, b, "dangerous"):
+        if self.crosses(a, b, "impassable"):
             return False
         if self.crosses(a, b, "difficult") and not unit.has("strider"):
             return math.hypot(dx, dy) <= move_distance(unit, "walk") + EPS
@@ -574,6 +580,8 @@ class GameState:
     def resolve(self, i: int) -> GameState:
         kind, u, t, _ = self.pending
         states, _p = self.combat_table()[i]
+        if kind == "dangerous":
+            return dangerous.go_on(self.with_unit(u, states[0]))
         if kind == "shoot":
             return self.with_unit(t, states[0]).end_activation()
         s = self.with_unit(u, states[0]).with_unit(t, states[1])
@@ -589,6 +597,8 @@ class GameState:
 
 
 def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
+    if kind in dangerous.KINDS:
+        return Conditions()
     if kind == "shoot":
         dist, n, cover, elevated, action = key
         return Conditions(distance=dist, in_range=n, cover=cover, elevated_target=elevated, action=action)
@@ -611,11 +621,13 @@ def combat_law(
         _, table = shooting_table(a, su, d, st, c)
         for (_w, s, _m), p in table.items():
             out[(s,)] = out.get((s,), 0.0) + p
-    else:
+    elif kind == "melee":
         m = melee_table(a, su, d, st, c)
         for (ia, i_d, _win), p in m.final.items():
             k = (m.states[ia], m.states[i_d])
             out[k] = out.get(k, 0.0) + p
+    else:  # automatic hits from no enemy (dangerous.py)
+        out = {(s,): p for s, p in dangerous.hazard_law(a, su, kind, key)}
     total = sum(out.values())
     law = [(k, p / total) for k, p in out.items()]
     setup.cache[ck] = law
