@@ -94,14 +94,18 @@ def scatter_positions(s: GameState, u: int) -> list[tuple[float, float]]:
 def begin(s: GameState) -> GameState:
     """After the automatic deployment: the decisions of the player who deployed first, then the
     other's (Deep Strike reserve, deploying within a transport), then the Scouts."""
+    from grimdice.systems.onepage.game import transport
+
     n = len(s.units)
     s = replace(s, place=tuple(ON_TABLE for _ in range(n)))
     order = [u for p in (s.first, 1 - s.first) for u in range(n) if s.setup.owner[u] == p]
-    todo = tuple(u for u in order if s.setup.units[u].has("deep_strike"))
+    todo = tuple(u for u in order if s.setup.units[u].has("deep_strike") or transport.deploy_options(s, u))
     return next_decision(replace(s, phase="deploy", todo=todo))
 
 
 def next_decision(s: GameState) -> GameState:
+    while s.phase == "deploy" and s.todo and len(legal_actions(s)) == 1:  # no choice left (a full transport)
+        s = replace(s, todo=s.todo[1:])
     if s.phase == "deploy" and not s.todo:
         return scouts(s)
     if s.todo:
@@ -144,12 +148,14 @@ def chance_outcomes(s: GameState) -> list[tuple[int, float]]:
 
 
 def legal_actions(s: GameState) -> list[list[Any]]:
+    from grimdice.systems.onepage.game import transport
+
     u = s.todo[0]
     if s.phase == "deploy":
         out: list[list[Any]] = [["deploy", u]]
-        if s.setup.units[u].has("deep_strike"):
+        if s.setup.units[u].has("deep_strike") and u not in s.place:  # a loaded transport stays
             out.append(["reserve", u])
-        return out
+        return out + [["embark", u, t] for t in transport.deploy_options(s, u)]
     if s.phase == "scout":
         return [["deploy", u]] + [["scout", u, x, y] for x, y in positions(s, u)]
     if s.phase == "place":

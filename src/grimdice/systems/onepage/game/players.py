@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game import dangerous, deployment
+from grimdice.systems.onepage.game import dangerous, deployment, transport
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import GameState, combat_law
 from grimdice.systems.onepage.units import UnitState
@@ -94,11 +94,15 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
     gaps: dict[int, float] = {}
     for a in acts:
         kind, u = a[0], a[1]
-        if kind == "idle":
+        if kind == "idle" and state.units[u].pinned:
             return a
         if u not in gaps:
             gaps[u] = nearest_gap(state, u)
-        if kind == "assault":
+        if kind == "idle":  # an embarked unit staying inside
+            v = 0.0
+        elif kind in transport.KINDS:
+            v = transport.ai_value(state, a)
+        elif kind == "assault":
             v = melee_value(state, u, a[2]) - dangerous.expected_loss(
                 state, u, moved_to(state, u, state.charge_vector(u, a[2]))
             )

@@ -26,7 +26,7 @@ from grimdice.engine.board import base_distances, path_blocked, segments_cross, 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
-from grimdice.systems.onepage.game import dangerous, deployment
+from grimdice.systems.onepage.game import dangerous, deployment, transport
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import DEPLOY_ZONE, move_distance
 from grimdice.systems.onepage.profiles import Conditions
@@ -143,6 +143,8 @@ class GameState:
             return replace(
                 s, phase="combat", active=u, action="assault", pending=("melee", u, t, s.melee_key(u, t))
             )
+        if kind in transport.KINDS:
+            return transport.apply(self, a)
         raise ValueError(f"unknown action {a!r}")
 
     def returns(self) -> list[float]:
@@ -276,6 +278,8 @@ class GameState:
         st, unit = self.units[u], self.setup.units[u]
         if st.pinned:
             return [["idle", u]]
+        if not self.on_table(u):  # embarked
+            return transport.embarked_actions(self, u)
         out: list[list[Any]] = [["hold", u]]
         if st.immobile:  # "Immobile – The Vehicle may not move or pivot until the end of the game."
             return out
@@ -286,9 +290,12 @@ class GameState:
         for t in self.enemies(u):
             if self.gap(u, t) <= reach + EPS and self.charge_ok(u, t):
                 out.append(["assault", u, t])
-        return out
+        return out + transport.embark_actions(self, u)
 
     def end_activation(self) -> GameState:
+        wrecked = transport.wreck(self)  # passengers of a destroyed transport first
+        if wrecked is not None:
+            return wrecked
         u = self.active
         units = list(self.units)
         if units[u].shaken and self.action != "":  # Shaken lasts "until the end of its next activation"
@@ -582,6 +589,8 @@ class GameState:
         states, _p = self.combat_table()[i]
         if kind == "dangerous":
             return dangerous.go_on(self.with_unit(u, states[0]))
+        if kind == "transport":
+            return transport.unload(self.with_unit(u, states[0]), u, t).end_activation()
         if kind == "shoot":
             return self.with_unit(t, states[0]).end_activation()
         s = self.with_unit(u, states[0]).with_unit(t, states[1])
