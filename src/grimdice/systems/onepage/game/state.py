@@ -26,7 +26,7 @@ from grimdice.engine.board import base_distances, path_blocked, segments_cross, 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
-from grimdice.systems.onepage.game import dangerous, deployment, transport
+from grimdice.systems.onepage.game import dangerous, deployment, melee_moves, transport
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import DEPLOY_ZONE, move_distance
 from grimdice.systems.onepage.profiles import Conditions
@@ -578,7 +578,8 @@ class GameState:
         hu, ht = self.height(u), self.height(t)
         # Elevation: "If a unit assaults an enemy unit from higher elevation, or is assaulted by a
         # unit from lower elevation, then it gets the Strikes First special rule for that melee."
-        return (hu > ht + EPS, ht > hu + EPS)
+        # Who strikes: counted model by model after the defenders' 3" move (melee_moves.py)
+        return (hu > ht + EPS, ht > hu + EPS, *melee_moves.strikers(self, u, t))
 
     def combat_table(self) -> list[tuple[tuple[UnitState, ...], float]]:
         kind, u, t, key = self.pending
@@ -611,7 +612,13 @@ def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
     if kind == "shoot":
         dist, n, cover, elevated, action = key
         return Conditions(distance=dist, in_range=n, cover=cover, elevated_target=elevated, action=action)
-    return Conditions(action="assault", attacker_higher=key[0], defender_higher=key[1])
+    return Conditions(
+        action="assault",
+        attacker_higher=key[0],
+        defender_higher=key[1],
+        attacker_strikers=key[2],
+        defender_strikers=key[3],
+    )
 
 
 def combat_law(
