@@ -11,7 +11,10 @@ results have the law ``calculate()`` gives for the same situation. Simplificatio
 
 Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["walk", u, dx, dy]``,
 ``["run", u, dx, dy]``, ``["assault", u, target]``, ``["idle", u]`` (a Pinned unit), then after
-Hold/Walk ``["shoot", target]`` (``-1``: no shot).
+Hold/Walk ``["shoot", target]`` (``-1``: no shot). Rules in their own modules: Deep Strike and Scout
+(``deployment.py``: ``reserve``/``deploy``/``scout``/``place``/``scatter``), dangerous terrain
+(``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who strikes in melee
+(``melee_moves.py``), Vehicle facings (``facing.py``).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from grimdice.engine.board import base_distances, path_blocked, segments_cross, 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
-from grimdice.systems.onepage.game import dangerous, deployment, melee_moves, transport
+from grimdice.systems.onepage.game import dangerous, deployment, facing, melee_moves, transport
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import DEPLOY_ZONE, move_distance
 from grimdice.systems.onepage.profiles import Conditions
@@ -66,6 +69,7 @@ class GameState:
     # the transport it is embarked in; and the units awaiting a deployment step (deployment.py)
     place: tuple[int, ...] = ()
     todo: tuple[int, ...] = ()
+    facing: tuple[float, ...] = ()  # Vehicles' headings in radians (empty: the defaults, facing.py)
 
     # ------------------------------------------------------------------ protocol
 
@@ -115,8 +119,9 @@ class GameState:
             t = int(a[1])
             if t < 0:
                 return self.end_activation()
+            s = facing.pivot_to(self, self.active, t) if self.action == "hold" else self
             return replace(
-                self, phase="combat", pending=("shoot", self.active, t, self.shot_key(self.active, t))
+                s, phase="combat", pending=("shoot", self.active, t, self.shot_key(self.active, t))
             )
         u = int(a[1])
         if kind == "idle":
@@ -126,7 +131,7 @@ class GameState:
         if kind == "hold":
             return replace(self, phase="shoot", active=u, action="hold")
         if kind in ("walk", "run"):
-            s = self.moved(u, float(a[2]), float(a[3]))
+            s = facing.turned(self.moved(u, float(a[2]), float(a[3])), u, float(a[2]), float(a[3]))
             hz = dangerous.hazard(self, s, u, kind, u)  # the dangerous terrain's rolls come first
             if hz is not None:
                 return hz
@@ -136,7 +141,7 @@ class GameState:
         if kind == "assault":
             t = int(a[2])
             dx, dy = self.charge_vector(u, t)
-            s = self.moved(u, dx, dy)
+            s = facing.turned(self.moved(u, dx, dy), u, dx, dy)
             hz = dangerous.hazard(self, s, u, kind, t)
             if hz is not None:
                 return hz
@@ -188,6 +193,7 @@ class GameState:
             "pending": [*self.pending[:3], list(self.pending[3])] if self.pending else [],
             "place": list(self.place),
             "todo": list(self.todo),
+            "facing": list(self.facing),
         }
 
     @classmethod
@@ -219,6 +225,7 @@ class GameState:
             (p[0], p[1], p[2], tuple(p[3])) if p else (),
             tuple(data.get("place", ())),
             tuple(data.get("todo", ())),
+            tuple(float(h) for h in data.get("facing", ())),
         )
 
     # ------------------------------------------------------------------ geometry
@@ -284,11 +291,11 @@ class GameState:
         if st.immobile:  # "Immobile – The Vehicle may not move or pivot until the end of the game."
             return out
         for kind in ("walk", "run"):
-            for dx, dy in self.moves(u, kind):
+            for dx, dy in facing.allowed(self, u, move_distance(unit, kind), self.moves(u, kind)):
                 out.append([kind, u, dx, dy])
         reach = move_distance(unit, "assault")
         for t in self.enemies(u):
-            if self.gap(u, t) <= reach + EPS and self.charge_ok(u, t):
+            if self.gap(u, t) <= reach + EPS and self.charge_ok(u, t) and facing.charge_allowed(self, u, t):
                 out.append(["assault", u, t])
         return out + transport.embark_actions(self, u)
 
@@ -570,7 +577,8 @@ class GameState:
             s.setup.table.height_at(s.models(t)).mean() > s.setup.table.height_at(s.models(u)).mean() + EPS
         )
         action = action or self.action or "hold"
-        return (dist, n, cover, bool(elevated), "hold" if action == "hold" else "walk")
+        face = facing.hit_facing(self, u, t, anchor)  # a Vehicle target's facing (facing.py)
+        return (dist, n, cover, bool(elevated), "hold" if action == "hold" else "walk", face)
 
     # ------------------------------------------------------------------ combat (chance)
 
@@ -610,8 +618,10 @@ def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
     if kind in dangerous.KINDS:
         return Conditions()
     if kind == "shoot":
-        dist, n, cover, elevated, action = key
-        return Conditions(distance=dist, in_range=n, cover=cover, elevated_target=elevated, action=action)
+        dist, n, cover, elevated, action, face = key
+        return Conditions(
+            distance=dist, in_range=n, cover=cover, elevated_target=elevated, action=action, facing=face
+        )
     return Conditions(
         action="assault",
         attacker_higher=key[0],
