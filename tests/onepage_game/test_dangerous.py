@@ -13,6 +13,7 @@ import pytest
 from grimdice.engine.board import Table, Terrain
 from grimdice.engine.game import CHANCE
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
+from grimdice.systems.onepage.game.batch import kills
 
 WALKERS = {"name": "Walkers", "size": 5, "quality": 4, "equipment": ["Assault Rifle"], "cost": 50}
 ENEMY = {"name": "Enemy", "size": 5, "quality": 5, "equipment": ["Hand Weapon"], "cost": 60}
@@ -91,3 +92,11 @@ def test_flying_ignores_dangerous_terrain() -> None:
     s = duel(dict(WALKERS, special_rules=["Flying"]), strip(0.0, 72.0))
     north = next(a for a in s.legal_actions() if a[0] == "run" and a[3] > 5 and abs(a[2]) < 1e-9)
     assert s.apply(north).phase == "play"
+
+
+def test_a_unit_lost_to_dangerous_terrain_is_nobodys_kill() -> None:
+    units = [{"started": 5, "cost": 50}, {"started": 5, "cost": 60}]
+    mines = {"phase": "combat", "kind": "dangerous", "unit": 0, "target": 0, "models": [0, 0]}
+    shot = {"phase": "combat", "kind": "shoot", "unit": 0, "target": 1, "models": [5, 0]}
+    assert kills({"units": units, "events": [mines]}) == [0.0, 0.0]
+    assert kills({"units": units, "events": [shot]}) == [60.0, 0.0]

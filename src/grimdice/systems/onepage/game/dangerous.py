@@ -32,7 +32,7 @@ KINDS = ("dangerous", "transport")  # chance nodes of automatic hits from no ene
 def models_through(s: GameState, u: int, a: np.ndarray, b: np.ndarray) -> int:
     """How many of unit ``u``'s models "moved into or across the dangerous terrain" going straight
     from ``a`` to ``b`` (a path that starts, ends or passes inside a dangerous piece); 0 when Flying."""
-    if s.setup.units[u].has("flying"):
+    if s.setup.units[u].has("flying") or not s.crosses(a, b, "dangerous"):
         return 0
     hit = np.zeros(len(a), dtype=bool)
     for piece in s.setup.table.terrain:
