@@ -120,3 +120,19 @@ def test_games_with_transports_replay_exactly() -> None:
         assert replay(json.loads(json.dumps(log)))["events"] == log["events"]
         kinds |= {a[0] for a in log["actions"] if isinstance(a, list)}
     assert {"embark", "disembark"} <= kinds
+
+
+def test_furious_units_may_disembark_by_an_assault_at_walk_distance() -> None:
+    def state(squad: dict, enemy_y: float) -> GameState:
+        s = deploy(setup_of(RHINO, squad), 0, 0)
+        return replace(
+            s, anchors=((36.0, 10.0), (36.0, 10.0), (36.0, enemy_y)), place=(ON_TABLE, 0, ON_TABLE)
+        )
+
+    furious = dict(SQUAD, special_rules=["Furious"])
+    near = state(furious, 16.0)  # 6 - 1.26 = 4.74" from the squad's bases on the hull's centre
+    assert ["assault", 1, 2] in near.legal_actions()
+    c = near.apply(["assault", 1, 2])
+    assert c.on_table(1) and c.pending[0] == "melee" and c.gap(1, 2) == pytest.approx(0.0, abs=1e-2)
+    assert ["assault", 1, 2] not in state(furious, 24.0).legal_actions()  # over a Walk away
+    assert ["assault", 1, 2] not in state(SQUAD, 16.0).legal_actions()  # not Furious

@@ -100,7 +100,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
             gaps[u] = nearest_gap(state, u)
         if kind == "idle":  # an embarked unit staying inside
             v = 0.0
-        elif kind in transport.KINDS:
+        elif kind in transport.KINDS or not state.on_table(u):
             v = transport.ai_value(state, a)
         elif kind == "assault":
             v = melee_value(state, u, a[2]) - dangerous.expected_loss(

@@ -124,6 +124,8 @@ class GameState:
                 s, phase="combat", pending=("shoot", self.active, t, self.shot_key(self.active, t))
             )
         u = int(a[1])
+        if kind in transport.KINDS or (kind == "assault" and not self.on_table(u)):
+            return transport.apply(self, a)
         if kind == "idle":
             # "Pinned units must spend their next activation being idle, which recovers them"
             s = self.with_unit(u, replace(self.units[u], pinned=False))
@@ -148,8 +150,6 @@ class GameState:
             return replace(
                 s, phase="combat", active=u, action="assault", pending=("melee", u, t, s.melee_key(u, t))
             )
-        if kind in transport.KINDS:
-            return transport.apply(self, a)
         raise ValueError(f"unknown action {a!r}")
 
     def returns(self) -> list[float]:

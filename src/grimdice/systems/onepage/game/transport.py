@@ -96,6 +96,11 @@ def embarked_actions(s: GameState, u: int) -> list[list[Any]]:
     for dx, dy in out_state.moves(u, "walk"):
         if clear_of_hull(out_state, u, t, (ax + dx, ay + dy)):
             out.append(["disembark", u, dx, dy])
+    if s.setup.units[u].has("furious"):  # "may use an Assault action at Walk distance to disembark"
+        reach = move_distance(s.setup.units[u], "walk")
+        for e in out_state.enemies(u):
+            if out_state.gap(u, e) <= reach + EPS and out_state.charge_ok(u, e):
+                out.append(["assault", u, e])
     return out
 
 
@@ -116,6 +121,8 @@ def apply(s: GameState, a: list[Any]) -> GameState:
         return replace(moved, active=u, action="embark").end_activation()
     t = s.place[u]
     out = from_hull(s, u, t)
+    if kind == "assault":  # Furious: out of the transport by an Assault at Walk distance
+        return replace(out, phase="play").apply(a)
     after = out.moved(u, float(a[2]), float(a[3]))
     hz = dangerous.hazard(out, after, u, "walk", u)
     if hz is not None:
@@ -179,13 +186,17 @@ def unload(s: GameState, u: int, t: int) -> GameState:
 
 def ai_value(s: GameState, a: list[Any]) -> float:
     """Embarking is worth nothing to the AI (it keeps its units fighting); disembarking is valued as
-    the Walk it is (its shot from there, cover, getting closer)."""
-    from grimdice.systems.onepage.game.players import COVER, best_shot, in_cover_at
+    the Walk it is (its shot from there, cover), a Furious unit's assault out of it as any assault
+    (only when the expected melee value is positive)."""
+    from grimdice.systems.onepage.game.players import COVER, best_shot, in_cover_at, melee_value
 
     if a[0] == "embark":
         return 0.0
     u = int(a[1])
     out = from_hull(s, u, s.place[u])
+    if a[0] == "assault":
+        v = melee_value(out, u, int(a[2]))
+        return v + 1.0 if v > 0 else -math.inf
     ax, ay = out.anchors[u]
     end = (ax + a[2], ay + a[3])
     return best_shot(out, u, end, "walk")[0] + (COVER if in_cover_at(out, u, end) else 0.0)
