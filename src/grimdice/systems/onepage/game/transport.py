@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game.deployment import ON_TABLE
+from grimdice.systems.onepage.game.deployment import ON_TABLE, placed, settle
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -75,9 +75,7 @@ def embark_actions(s: GameState, u: int) -> list[list[Any]]:
 
 def from_hull(s: GameState, u: int, t: int) -> GameState:
     """``u``'s block standing on transport ``t``'s centre, on the table (where it disembarks from)."""
-    anchors, place = list(s.anchors), list(s.place)
-    anchors[u], place[u] = s.anchors[t], ON_TABLE
-    return replace(s, anchors=tuple(anchors), place=tuple(place))
+    return placed(s, u, *s.anchors[t])
 
 
 def clear_of_hull(s: GameState, u: int, t: int, anchor: tuple[float, float]) -> bool:
@@ -111,10 +109,7 @@ def apply(s: GameState, a: list[Any]) -> GameState:
     if kind == "embark":
         t = int(a[2])
         dx, dy = s.charge_vector(u, t)
-        moved = s.moved(u, dx, dy)
-        place = list(moved.place)
-        place[u] = t
-        moved = replace(moved, place=tuple(place))
+        moved = settle(s.moved(u, dx, dy), u, t)
         hz = dangerous.hazard(s, moved, u, "embark", u)
         if hz is not None:
             return hz
@@ -149,9 +144,7 @@ def unload(s: GameState, u: int, t: int) -> GameState:
     the hull, every base within 6" of the hull, on the table, out of impassable terrain and over 1"
     from other units; failing that, anywhere so but within 1" of other units; failing that the unit
     cannot be placed and is destroyed."""
-    place = list(s.place)
-    place[u] = ON_TABLE
-    s = replace(s, place=tuple(place))
+    s = settle(s, u, ON_TABLE)
     if s.units[u].destroyed:
         return s
     cx, cy = s.anchors[t]
@@ -175,9 +168,7 @@ def unload(s: GameState, u: int, t: int) -> GameState:
                 continue
             if keep_clear and (s.gaps_to(u, pts, others) < 1.0 - EPS).any():
                 continue
-            anchors = list(s.anchors)
-            anchors[u] = spot
-            return replace(s, anchors=tuple(anchors))
+            return placed(s, u, *spot)
     return s.with_unit(u, replace(s.units[u], alive=tuple(0 for _ in s.units[u].alive)))
 
 
