@@ -15,7 +15,7 @@ import pytest
 
 from grimdice.engine.board import Table
 from grimdice.engine.game import CHANCE
-from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay
+from grimdice.systems.onepage.game import GameState, Setup, ai_player, army_from_mapping, deploy, play, replay
 from grimdice.systems.onepage.game.deployment import ON_TABLE
 
 RHINO = {
@@ -115,11 +115,19 @@ def test_a_destroyed_transport_hits_its_passengers_with_d6_and_unloads_them() ->
 def test_games_with_transports_replay_exactly() -> None:
     setup = setup_of(RHINO, SQUAD)
     kinds: set[str] = set()
-    for seed in range(6):
+    for seed in range(2):
         log = play(setup, seed, ("random", "random"))
         assert replay(json.loads(json.dumps(log)))["events"] == log["events"]
         kinds |= {a[0] for a in log["actions"] if isinstance(a, list)}
     assert {"embark", "disembark"} <= kinds
+    # the AI picks a legal action for an embarked unit too
+    embarked = deploy(setup, 0, 0)
+    embarked = replace(
+        embarked, place=(ON_TABLE, 0, ON_TABLE), anchors=((36.0, 10.0), (36.0, 10.0), (36.0, 40.0))
+    )
+    rng = np.random.default_rng(0)
+    a = ai_player(embarked, rng)
+    assert a in embarked.legal_actions()
 
 
 def test_furious_units_may_disembark_by_an_assault_at_walk_distance() -> None:
