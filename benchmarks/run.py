@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from grimdice.io.scenario import load_scenario
 from grimdice.systems import calculate
-from harness import Case, close, machine, run_cases
+from harness import Case, machine, run_cases
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -173,7 +173,10 @@ def test_roll_off_deployment_and_turn_order() -> None:
     s = s.apply(1)  # army 2 wins the roll-off: chooses a side, deploys first, goes first
     assert s.current_player() == 1
     s = s.apply(["side", "north"])
-    assert s.south == 0 and s.current_player() == 1
+    assert s.south == 0 and s.phase == "deploy" and s.player == 1  # the orks' transport choices first
+    while s.phase in ("deploy", "scout"):  # then the marines' Deep Strike choice, then their Scouts
+        s = s.apply(["deploy", s.todo[0]])
+    assert s.phase == "play" and s.current_player() == 1
     for u in range(len(setup.units)):
         y = s.models(u)[:, 1]
         r = setup.radii[u]

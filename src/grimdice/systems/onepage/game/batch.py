@@ -61,6 +61,9 @@ def kills(log: dict[str, Any]) -> list[float]:
             continue
         u, t = e["unit"], e["target"]
         mu, mt = e["models"]
+        if e["kind"] in ("dangerous", "transport"):  # automatic hits from no enemy: nobody's kill
+            alive[u], alive[t] = mu, mt
+            continue
         if alive[t] > 0 and mt == 0:
             out[u] += units[t]["cost"]
         if e["kind"] == "melee" and alive[u] > 0 and mu == 0:

@@ -63,7 +63,7 @@ def draw_rounds(log: dict[str, Any], folder: Path) -> list[Path]:
                 c = COLOURS[setup.owner[u]]
                 ax.annotate("", q, p, arrowprops={"arrowstyle": "-|>", "color": c, "lw": 1, "ls": "--"})
         for u, unit in enumerate(setup.units):
-            if end.units[u].destroyed:
+            if end.units[u].destroyed or not end.on_table(u):
                 continue
             c = COLOURS[setup.owner[u]]
             for x, y in end.models(u):

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from grimdice.systems.onepage.game import dangerous, deployment, transport
 from grimdice.systems.onepage.game.cache import memo
 from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
@@ -102,6 +103,10 @@ def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
     return hit
 
 
+def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, float]:
+    return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
+
+
 def ai_player(state: GameState, rng: np.random.Generator) -> Any:
     """The scoring-rule AI (see the module text); ties go to the first legal action."""
     acts = state.legal_actions()
@@ -109,6 +114,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         return acts[0]
     if state.phase == "shoot":
         return ["shoot", best_shot(state, state.active, None, state.action)[1]]
+    if state.phase in deployment.PHASES:
+        return deployment.ai_choice(state, acts)
     best, choice = -np.inf, acts[0]
     gaps: dict[int, float] = {}
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
@@ -121,12 +128,18 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
             prefetch(state, u, where, sight=kind == "walk")
     for a in acts:
         kind, u = a[0], a[1]
-        if kind == "idle":
+        if kind == "idle" and state.units[u].pinned:
             return a
         if u not in gaps:
             gaps[u] = nearest_gap(state, u)
-        if kind == "assault":
-            v = melee_value(state, u, a[2])
+        if kind == "idle":  # an embarked unit staying inside
+            v = 0.0
+        elif kind in transport.KINDS or not state.on_table(u):
+            v = transport.ai_value(state, a)
+        elif kind == "assault":
+            v = melee_value(state, u, a[2]) - dangerous.expected_loss(
+                state, u, moved_to(state, u, state.charge_vector(u, a[2]))
+            )
             v = v + 1.0 if v > 0 else -np.inf  # charge only when the odds favour it
         elif kind == "hold":
             v = best_shot(state, u, None, "hold")[0] + (
@@ -141,6 +154,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
                 + APPROACH * closer * (0.2 if shot else 1.0)
+                - dangerous.expected_loss(state, u, end)
             )
         if v > best + 1e-9:
             best, choice = v, a

@@ -11,7 +11,10 @@ results have the law ``calculate()`` gives for the same situation. Simplificatio
 
 Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["walk", u, dx, dy]``,
 ``["run", u, dx, dy]``, ``["assault", u, target]``, ``["idle", u]`` (a Pinned unit), then after
-Hold/Walk ``["shoot", target]`` (``-1``: no shot).
+Hold/Walk ``["shoot", target]`` (``-1``: no shot). Rules in their own modules: Deep Strike and Scout
+(``deployment.py``: ``reserve``/``deploy``/``scout``/``place``/``scatter``), dangerous terrain
+(``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who strikes in melee
+(``melee_moves.py``), Vehicle facings (``facing.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from grimdice.engine.board import base_distances, path_blocked, segments_cross
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
+from grimdice.systems.onepage.game import dangerous, deployment, facing, melee_moves, transport
 from grimdice.systems.onepage.game.cache import memo
 from grimdice.systems.onepage.game.geometry import (
     EPS,
@@ -69,13 +73,18 @@ class GameState:
     active: int = -1  # the unit acting (shoot/combat phases)
     action: str = ""  # its action this activation
     pending: tuple[Any, ...] = ()  # the combat awaiting chance: ("shoot"|"melee", a, d, conditions)
+    # where each unit is (empty: all on the table): ON_TABLE, RESERVE (Deep Strike) or the index of
+    # the transport it is embarked in; and the units awaiting a deployment step (deployment.py)
+    place: tuple[int, ...] = ()
+    todo: tuple[int, ...] = ()
+    facing: tuple[float, ...] = ()  # Vehicles' headings in radians (empty: the defaults, facing.py)
 
     # ------------------------------------------------------------------ protocol
 
     def current_player(self) -> int:
         if self.phase == "end":
             return TERMINAL
-        if self.phase in ("rolloff", "combat"):
+        if self.phase in ("rolloff", "combat") or self.phase in deployment.CHANCE_PHASES:
             return CHANCE
         return self.player
 
@@ -85,6 +94,8 @@ class GameState:
             return [(0, 0.5), (1, 0.5)]
         if self.phase == "combat":
             return [(i, p) for i, (_, p) in enumerate(self.combat_table())]
+        if self.phase in deployment.CHANCE_PHASES:
+            return deployment.chance_outcomes(self)
         raise ValueError("not a chance node")
 
     def legal_actions(self) -> list[list[Any]]:
@@ -92,6 +103,8 @@ class GameState:
             return [["side", "south"], ["side", "north"]]
         if self.phase == "shoot":
             return [["shoot", t] for t in self.valid_targets(self.active)] + [["shoot", -1]]
+        if self.phase in deployment.PHASES:
+            return deployment.legal_actions(self)
         if self.phase != "play":
             return []
         cached: list[list[Any]] | None = self.__dict__.get("_legal")
@@ -107,7 +120,9 @@ class GameState:
             return replace(self, phase="side", player=int(a), first=int(a))
         if self.phase == "side":
             south = self.player if a[1] == "south" else 1 - self.player
-            return deploy(self.setup, self.player, south)
+            return deployment.begin(deploy(self.setup, self.player, south))
+        if self.phase in deployment.PHASES or self.phase in deployment.CHANCE_PHASES:
+            return deployment.apply(self, a)
         if self.phase == "combat":
             return self.resolve(int(a))
         kind = a[0]
@@ -115,10 +130,13 @@ class GameState:
             t = int(a[1])
             if t < 0:
                 return self.end_activation()
+            s = facing.pivot_to(self, self.active, t) if self.action == "hold" else self
             return replace(
-                self, phase="combat", pending=("shoot", self.active, t, self.shot_key(self.active, t))
+                s, phase="combat", pending=("shoot", self.active, t, self.shot_key(self.active, t))
             )
         u = int(a[1])
+        if kind in transport.KINDS or (kind == "assault" and not self.on_table(u)):
+            return transport.apply(self, a)
         if kind == "idle":
             # "Pinned units must spend their next activation being idle, which recovers them"
             s = self.with_unit(u, replace(self.units[u], pinned=False))
@@ -126,14 +144,20 @@ class GameState:
         if kind == "hold":
             return replace(self, phase="shoot", active=u, action="hold")
         if kind in ("walk", "run"):
-            s = self.moved(u, float(a[2]), float(a[3]))
+            s = facing.turned(self.moved(u, float(a[2]), float(a[3])), u, float(a[2]), float(a[3]))
+            hz = dangerous.hazard(self, s, u, kind, u)  # the dangerous terrain's rolls come first
+            if hz is not None:
+                return hz
             if kind == "run":  # "Run – ... it may not shoot at any point"
                 return replace(s, active=u, action="run").end_activation()
             return replace(s, phase="shoot", active=u, action="walk")
         if kind == "assault":
             t = int(a[2])
             dx, dy = self.charge_vector(u, t)
-            s = self.moved(u, dx, dy)
+            s = facing.turned(self.moved(u, dx, dy), u, dx, dy)
+            hz = dangerous.hazard(self, s, u, kind, t)
+            if hz is not None:
+                return hz
             return replace(
                 s, phase="combat", active=u, action="assault", pending=("melee", u, t, s.melee_key(u, t))
             )
@@ -178,6 +202,9 @@ class GameState:
             "active": self.active,
             "action": self.action,
             "pending": [*self.pending[:3], list(self.pending[3])] if self.pending else [],
+            "place": list(self.place),
+            "todo": list(self.todo),
+            "facing": list(self.facing),
         }
 
     @classmethod
@@ -207,6 +234,9 @@ class GameState:
             data["active"],
             data["action"],
             (p[0], p[1], p[2], tuple(p[3])) if p else (),
+            tuple(data.get("place", ())),
+            tuple(data.get("todo", ())),
+            tuple(float(h) for h in data.get("facing", ())),
         )
 
     # ------------------------------------------------------------------ geometry
@@ -237,8 +267,16 @@ class GameState:
     def alive(self, u: int) -> bool:
         return not self.units[u].destroyed
 
+    def on_table(self, u: int) -> bool:
+        """Not in reserve (Deep Strike) nor embarked in a transport."""
+        return not self.place or self.place[u] == deployment.ON_TABLE
+
     def enemies(self, u: int) -> list[int]:
-        return [v for v in range(len(self.units)) if self.side_of(v) != self.side_of(u) and self.alive(v)]
+        return [
+            v
+            for v in range(len(self.units))
+            if self.side_of(v) != self.side_of(u) and self.alive(v) and self.on_table(v)
+        ]
 
     def gap(self, u: int, v: int, anchor: tuple[float, float] | None = None) -> float:
         key = ("gap", self.placed(u, anchor), self.placed(v))
@@ -269,26 +307,34 @@ class GameState:
         return [
             u
             for u, s in enumerate(self.units)
-            if self.setup.owner[u] == p and not s.destroyed and not self.activated[u]
+            if self.setup.owner[u] == p
+            and not s.destroyed
+            and not self.activated[u]
+            and (not self.place or self.place[u] != deployment.RESERVE)
         ]
 
     def unit_actions(self, u: int) -> list[list[Any]]:
         st, unit = self.units[u], self.setup.units[u]
         if st.pinned:
             return [["idle", u]]
+        if not self.on_table(u):  # embarked
+            return transport.embarked_actions(self, u)
         out: list[list[Any]] = [["hold", u]]
         if st.immobile:  # "Immobile – The Vehicle may not move or pivot until the end of the game."
             return out
         for kind in ("walk", "run"):
-            for dx, dy in self.moves(u, kind):
+            for dx, dy in facing.allowed(self, u, move_distance(unit, kind), self.moves(u, kind)):
                 out.append([kind, u, dx, dy])
         reach = move_distance(unit, "assault")
         for t in self.enemies(u):
-            if self.gap(u, t) <= reach + EPS and self.charge_ok(u, t):
+            if self.gap(u, t) <= reach + EPS and self.charge_ok(u, t) and facing.charge_allowed(self, u, t):
                 out.append(["assault", u, t])
-        return out
+        return out + transport.embark_actions(self, u)
 
     def end_activation(self) -> GameState:
+        wrecked = transport.wreck(self)  # passengers of a destroyed transport first
+        if wrecked is not None:
+            return wrecked
         u = self.active
         units = list(self.units)
         if units[u].shaken and self.action != "":  # Shaken lasts "until the end of its next activation"
@@ -324,11 +370,16 @@ class GameState:
             activated=tuple(False for _ in self.units),
             player=first,
         )
-        if not s.ready(first):
-            if s.ready(1 - first):
-                return replace(s, player=1 - first)
-            return replace(s, phase="end")
-        return s
+        return deployment.round_start(s)  # Deep Strike arrivals, then open_round()
+
+    def open_round(self) -> GameState:
+        """The round's first activation: the player going first, else the other, else the game ends."""
+        first = self.first
+        if not self.ready(first):
+            if self.ready(1 - first):
+                return replace(self, player=1 - first)
+            return replace(self, phase="end")
+        return replace(self, player=first)
 
     def with_unit(self, u: int, st: UnitState) -> GameState:
         units = list(self.units)
@@ -339,7 +390,11 @@ class GameState:
 
     def others(self, u: int, ignore: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
         """Every other unit's models: centres, radii, the start index of each unit's block, units."""
-        ids = [v for v, sv in enumerate(self.units) if v not in (u, ignore) and not sv.destroyed]
+        ids = [
+            v
+            for v, sv in enumerate(self.units)
+            if v not in (u, ignore) and not sv.destroyed and self.on_table(v)
+        ]
         if not ids:
             return np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int), []
         pts = [self.models(v) for v in ids]
@@ -455,12 +510,12 @@ class GameState:
         if not tries:
             return out
         ends = np.array([(ax + ux * step, ay + uy * step) for _, ux, uy, step in tries])
-        oks, difficults, dangerouses = self.placements(u, (ax, ay), ends)
+        oks, difficults, _dangerouses = self.placements(u, (ax, ay), ends)
         # Difficult: "the unit may not move more than its Walk action distance"
         # Strider: "treat difficult terrain as open terrain when moving"
         slowed = difficults & (not unit.has("strider"))
         steps = np.array([step for *_, step in tries])
-        good = oks & ~dangerouses & (~slowed | (steps <= walk + EPS))
+        good = oks & (~slowed | (steps <= walk + EPS))  # dangerous: see dangerous.py
         done: set[int] = set()
         for k, (i, ux, uy, step) in enumerate(tries):
             if i in done or not good[k]:
@@ -506,7 +561,7 @@ class GameState:
             return False
         if unit.has("flying"):
             return True
-        if self.crosses(a, b, "impassable") or self.crosses(a, b, "dangerous"):
+        if self.crosses(a, b, "impassable"):
             return False
         if self.crosses(a, b, "difficult") and not unit.has("strider"):
             return math.hypot(dx, dy) <= move_distance(unit, "walk") + EPS
@@ -566,7 +621,15 @@ class GameState:
         where: tuple[Any, ...] | None = m.get(key)
         if where is None:
             where = m[key] = self._shot_where(u, t, anchor)
-        return (*where, "hold" if action == "hold" else "walk")
+        face = facing.hit_facing(self, u, t, self._rounded(u, anchor))  # a Vehicle target's facing
+        return (*where, "hold" if action == "hold" else "walk", face)
+
+    def _rounded(self, u: int, anchor: tuple[float, float] | None) -> tuple[float, float] | None:
+        """The position as a move there would record it (see :meth:`moved`)."""
+        if anchor is None:
+            return None
+        ax, ay = self.anchors[u]
+        return round(ax + (anchor[0] - ax), 3), round(ay + (anchor[1] - ay), 3)
 
     def _shot_where(self, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
         """(distance, models in range, cover, elevated target) of ``u`` at ``anchor`` shooting ``t``."""
@@ -577,9 +640,7 @@ class GameState:
             {w.range for g in self.setup.units[u].groups for w in g.weapons if w.range is not None}
         )
         dist = next((float(r) for r in ranges if r >= far - EPS), far)
-        if anchor is not None:  # the position as a move there would record it (see moved)
-            ax, ay = self.anchors[u]
-            anchor = (round(ax + (anchor[0] - ax), 3), round(ay + (anchor[1] - ay), 3))
+        anchor = self._rounded(u, anchor)
         cover = self.in_cover(u, t, anchor)
         elevated = self.height(t) > self.height(u, anchor) + EPS
         return (dist, n, cover, bool(elevated))
@@ -590,7 +651,8 @@ class GameState:
         hu, ht = self.height(u), self.height(t)
         # Elevation: "If a unit assaults an enemy unit from higher elevation, or is assaulted by a
         # unit from lower elevation, then it gets the Strikes First special rule for that melee."
-        return (hu > ht + EPS, ht > hu + EPS)
+        # Who strikes: counted model by model after the defenders' 3" move (melee_moves.py)
+        return (hu > ht + EPS, ht > hu + EPS, *melee_moves.strikers(self, u, t))
 
     def combat_table(self) -> list[tuple[tuple[UnitState, ...], float]]:
         kind, u, t, key = self.pending
@@ -599,6 +661,10 @@ class GameState:
     def resolve(self, i: int) -> GameState:
         kind, u, t, _ = self.pending
         states, _p = self.combat_table()[i]
+        if kind == "dangerous":
+            return dangerous.go_on(self.with_unit(u, states[0]))
+        if kind == "transport":
+            return transport.unload(self.with_unit(u, states[0]), u, t).end_activation()
         if kind == "shoot":
             return self.with_unit(t, states[0]).end_activation()
         s = self.with_unit(u, states[0]).with_unit(t, states[1])
@@ -614,10 +680,20 @@ class GameState:
 
 
 def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
+    if kind in dangerous.KINDS:
+        return Conditions()
     if kind == "shoot":
-        dist, n, cover, elevated, action = key
-        return Conditions(distance=dist, in_range=n, cover=cover, elevated_target=elevated, action=action)
-    return Conditions(action="assault", attacker_higher=key[0], defender_higher=key[1])
+        dist, n, cover, elevated, action, face = key
+        return Conditions(
+            distance=dist, in_range=n, cover=cover, elevated_target=elevated, action=action, facing=face
+        )
+    return Conditions(
+        action="assault",
+        attacker_higher=key[0],
+        defender_higher=key[1],
+        attacker_strikers=key[2],
+        defender_strikers=key[3],
+    )
 
 
 def combat_law(
@@ -636,11 +712,13 @@ def combat_law(
         _, table = shooting_table(a, su, d, st, c)
         for (_w, s, _m), p in table.items():
             out[(s,)] = out.get((s,), 0.0) + p
-    else:
+    elif kind == "melee":
         m = melee_table(a, su, d, st, c)
         for (ia, i_d, _win), p in m.final.items():
             k = (m.states[ia], m.states[i_d])
             out[k] = out.get(k, 0.0) + p
+    else:  # automatic hits from no enemy (dangerous.py)
+        out = {(s,): p for s, p in dangerous.hazard_law(a, su, kind, key)}
     total = sum(out.values())
     law = [(k, p / total) for k, p in out.items()]
     setup.cache[ck] = law

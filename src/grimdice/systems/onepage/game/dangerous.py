@@ -1,0 +1,94 @@
+"""Dangerous terrain in the game, and the automatic hits that come from no enemy.
+
+"If a unit moves through dangerous terrain you must roll one die for each model that moved into or
+across the dangerous terrain. For each 1 you roll the unit takes one automatic hit." Flying units
+"may ignore terrain effects".
+
+A Walk, Run or Assault move whose models' straight paths enter, leave, cross or stay in a dangerous
+piece becomes a chance node ``("dangerous", u, t, (models,))`` whose outcomes are the exact law of
+the unit's end states (``exact.hazard_table``: the hits, blocks, Tough, the Vehicle damage table
+and the half-killed morale test). Then the activation goes on: Walk shoots, Run ends, Assault
+fights its melee against ``t``; a unit destroyed by the terrain ends its activation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grimdice.engine.board import segments_cross
+from grimdice.systems.onepage.exact import hazard_table
+from grimdice.systems.onepage.profiles import Conditions
+from grimdice.systems.onepage.units import Unit, UnitState
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+KINDS = ("dangerous", "transport")  # chance nodes of automatic hits from no enemy
+
+
+def models_through(s: GameState, u: int, a: np.ndarray, b: np.ndarray) -> int:
+    """How many of unit ``u``'s models "moved into or across the dangerous terrain" going straight
+    from ``a`` to ``b`` (a path that starts, ends or passes inside a dangerous piece); 0 when Flying."""
+    if s.setup.units[u].has("flying") or not s.crosses(a, b, "dangerous"):
+        return 0
+    hit = np.zeros(len(a), dtype=bool)
+    for piece in s.setup.table.terrain:
+        if piece.has("dangerous"):
+            hit |= segments_cross(a, b, piece.edges).any(axis=1) | piece.contains(a) | piece.contains(b)
+    return int(hit.sum())
+
+
+def hazard(before: GameState, after: GameState, u: int, kind: str, t: int) -> GameState | None:
+    """The chance node of a move through dangerous terrain (``None`` if no model went through)."""
+    n = models_through(before, u, before.models(u), after.models(u))
+    if not n:
+        return None
+    return replace(after, phase="combat", active=u, action=kind, pending=("dangerous", u, t, (n,)))
+
+
+def hazard_law(
+    unit: Unit, state: UnitState, attack: str, key: tuple[Any, ...]
+) -> list[tuple[UnitState, float]]:
+    """The law of the unit's end state after its automatic hits (``attack``: dangerous or
+    transport; ``key``: (models that went through,) or ())."""
+    c = Conditions(dangerous_models=key[0] if key else None)
+    _, table = hazard_table(unit, state, c, attack)
+    out: dict[UnitState, float] = {}
+    for (_w, st, _m), p in table.items():
+        out[st] = out.get(st, 0.0) + p
+    return list(out.items())
+
+
+def go_on(s: GameState) -> GameState:
+    """The rest of the activation after the dangerous terrain's hits."""
+    u, t = s.pending[1], s.pending[2]
+    s = replace(s, phase="play", pending=())
+    if s.units[u].destroyed or s.action in ("run", "embark"):
+        return s.end_activation()
+    if s.action == "assault":
+        if s.units[t].destroyed:
+            return s.end_activation()
+        return replace(s, phase="combat", pending=("melee", u, t, s.melee_key(u, t)))
+    return replace(s, phase="shoot")
+
+
+def expected_loss(s: GameState, u: int, end: tuple[float, float]) -> float:
+    """For the AI: the expected points-equivalent a move to ``end`` loses to dangerous terrain."""
+    from grimdice.systems.onepage.game.players import worth
+
+    n = models_through(s, u, s.models(u), s.models(u, end))
+    if not n:
+        return 0.0
+    st = s.units[u]
+    key = ("dangerous", u, st, n)
+    law = s.setup.cache.get(key)
+    if law is None:
+        law = s.setup.cache[key] = hazard_law(s.setup.units[u], st, "dangerous", (n,))
+    base = worth(s.setup, u, st)
+    return sum(p * (worth(s.setup, u, x) - base) for x, p in law)
+
+
+__all__ = ["KINDS", "expected_loss", "go_on", "hazard", "hazard_law", "models_through"]

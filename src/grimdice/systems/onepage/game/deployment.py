@@ -1,0 +1,253 @@
+"""Deployment rules that are choices: Deep Strike reserves and arrivals, Scout deployment.
+
+Deep Strike: "You may choose not to deploy a unit with this special rule with your army, and instead
+keep it off the table in reserve. After round 1 you may roll one die at the beginning of each round,
+and on a 4+ you may place the unit anywhere on the table, over 12" away from enemy units. Then roll
+one die, and on a 1-2 the opponent may move the unit by up to 12" (must be a valid position)."
+
+Scout: "Units with this special rule are deployed after all other units without this special rule
+have been deployed. This unit may be deployed anywhere on the table over 12" away from enemy units.
+If both players have units with this special rule they must roll-off to see who starts deploying
+their units with this special rule first."
+
+After the automatic deployment (``state.deploy``) each player in deployment order decides, unit by
+unit, for every Deep Strike unit (``["reserve", u]`` or ``["deploy", u]``, keeping its place) and
+every Infantry unit a friendly transport has room for (``["embark", u, t]``, see transport.py); then
+the Scouts are placed (``["scout", u, x, y]`` or ``["deploy", u]``), the roll-off winner's first when
+both players have Scouts. At the start of rounds 2-4 each reserve unit rolls (``arrive``: 1 on a
+4+), its owner places it (``["place", u, x, y]``), the scatter die rolls (``scatter_roll``: 1 on a
+1-2) and then the opponent may move it (``["scatter", u, x, y]``, its own place first).
+
+Positions are anchors of the unit's block on a 6" grid (the scatter: 6" and 12" in the 8 compass
+directions). A valid position (our reading): every base on the table and outside impassable and
+dangerous terrain, over 12" from enemy units on the table and not within 1" of any other unit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grimdice.engine.board import base_distances
+from grimdice.systems.onepage.movement import STRIKE_CLEARANCE, deep_strike_scatter, reserve_arrives
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+ON_TABLE, RESERVE = -1, -2
+PHASES = ("deploy", "scout", "place", "scatter")  # a player decides
+CHANCE_PHASES = ("scoutoff", "arrive", "scatter_roll")
+GRID = 6.0  # inches between candidate anchors
+SCATTER = (6.0, 12.0)  # "the opponent may move the unit by up to 12""
+KEEP_CLEAR = 1.0
+EPS = 1e-6
+
+
+def grid() -> list[tuple[float, float]]:
+    """Candidate anchors over the 72" x 48" table, row by row from the south-west corner."""
+    return [(GRID / 2 + i * GRID, GRID / 2 + j * GRID) for j in range(8) for i in range(12)]
+
+
+def valid_position(s: GameState, u: int, anchor: tuple[float, float]) -> bool:
+    """A placement of unit ``u``'s block at ``anchor``: on the table, clear of impassable and
+    dangerous terrain, "over 12" away from enemy units", and not within 1" of other units."""
+    table, r = s.setup.table, s.setup.radii[u]
+    pts = s.models(u, anchor)
+    if not table.on_table(pts, r).all():
+        return False
+    if table.pieces_at(pts, "impassable").any() or table.pieces_at(pts, "dangerous").any():
+        return False
+    for v in range(len(s.units)):
+        if v == u or s.units[v].destroyed or not s.on_table(v):
+            continue
+        q = s.models(v)
+        gap = float(base_distances(pts, np.full(len(pts), r), q, np.full(len(q), s.setup.radii[v])).min())
+        enemy = s.setup.owner[v] != s.setup.owner[u]
+        if gap < KEEP_CLEAR - EPS or (enemy and gap <= STRIKE_CLEARANCE + EPS):
+            return False
+    return True
+
+
+def positions(s: GameState, u: int) -> list[tuple[float, float]]:
+    return [a for a in grid() if valid_position(s, u, a)]
+
+
+def scatter_positions(s: GameState, u: int) -> list[tuple[float, float]]:
+    """Its own place (the opponent need not move it), then valid places 6" and 12" away."""
+    ax, ay = s.anchors[u]
+    out = [(ax, ay)]
+    for k in range(8):
+        c, d = math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)
+        for r in SCATTER:
+            a = (round(ax + c * r, 3), round(ay + d * r, 3))
+            if valid_position(s, u, a):
+                out.append(a)
+    return out
+
+
+# ------------------------------------------------------------------ the deployment sequence
+
+
+def begin(s: GameState) -> GameState:
+    """After the automatic deployment: the decisions of the player who deployed first, then the
+    other's (Deep Strike reserve, deploying within a transport), then the Scouts."""
+    from grimdice.systems.onepage.game import transport
+
+    n = len(s.units)
+    s = replace(s, place=tuple(ON_TABLE for _ in range(n)))
+    order = [u for p in (s.first, 1 - s.first) for u in range(n) if s.setup.owner[u] == p]
+    todo = tuple(u for u in order if s.setup.units[u].has("deep_strike") or transport.deploy_options(s, u))
+    return next_decision(replace(s, phase="deploy", todo=todo))
+
+
+def next_decision(s: GameState) -> GameState:
+    while s.phase == "deploy" and s.todo and len(legal_actions(s)) == 1:  # no choice left (a full transport)
+        s = replace(s, todo=s.todo[1:])
+    if s.phase == "deploy" and not s.todo:
+        return scouts(s)
+    if s.todo:
+        return replace(s, player=s.setup.owner[s.todo[0]])
+    return replace(s, phase="play", player=s.first).open_round()
+
+
+def scouts(s: GameState, first: int | None = None) -> GameState:
+    """ "If both players have units with this special rule they must roll-off to see who starts
+    deploying their units with this special rule first." """
+    has = [
+        [
+            u
+            for u in range(len(s.units))
+            if s.setup.owner[u] == p and s.setup.units[u].has("scout") and s.place[u] == ON_TABLE
+        ]
+        for p in (0, 1)
+    ]
+    if first is None:
+        if has[0] and has[1]:
+            return replace(s, phase="scoutoff", todo=())
+        first = 0 if has[0] else 1
+    todo = tuple(has[first] + has[1 - first])
+    return next_decision(replace(s, phase="scout" if todo else "play", todo=todo))
+
+
+def round_start(s: GameState) -> GameState:
+    """Deep Strike: "After round 1 you may roll one die at the beginning of each round"."""
+    waiting = tuple(u for u in range(len(s.units)) if s.place and s.place[u] == RESERVE)
+    if s.round > 1 and waiting:
+        return replace(s, phase="arrive", todo=waiting)
+    return s.open_round()
+
+
+def chance_outcomes(s: GameState) -> list[tuple[int, float]]:
+    if s.phase == "scoutoff":  # ties re-rolled
+        return [(0, 0.5), (1, 0.5)]
+    law = reserve_arrives() if s.phase == "arrive" else deep_strike_scatter()
+    return [(k, law[k]) for k in (0, 1)]
+
+
+def legal_actions(s: GameState) -> list[list[Any]]:
+    from grimdice.systems.onepage.game import transport
+
+    u = s.todo[0]
+    if s.phase == "deploy":
+        out: list[list[Any]] = [["deploy", u]]
+        if s.setup.units[u].has("deep_strike") and u not in s.place:  # a loaded transport stays
+            out.append(["reserve", u])
+        return out + [["embark", u, t] for t in transport.deploy_options(s, u)]
+    if s.phase == "scout":
+        return [["deploy", u]] + [["scout", u, x, y] for x, y in positions(s, u)]
+    if s.phase == "place":
+        return [["place", u, x, y] for x, y in positions(s, u)]
+    return [["scatter", u, x, y] for x, y in scatter_positions(s, u)]
+
+
+def placed(s: GameState, u: int, x: float, y: float) -> GameState:
+    anchors, place = list(s.anchors), list(s.place)
+    anchors[u], place[u] = (float(x), float(y)), ON_TABLE
+    return replace(s, anchors=tuple(anchors), place=tuple(place))
+
+
+def settle(s: GameState, u: int, where: int) -> GameState:
+    place = list(s.place)
+    place[u] = where
+    return replace(s, place=tuple(place))
+
+
+def apply(s: GameState, a: Any) -> GameState:
+    todo = s.todo
+    if s.phase == "scoutoff":
+        return scouts(s, int(a))
+    if s.phase == "arrive":
+        if int(a) == 0:  # stays in reserve
+            return arrivals(replace(s, todo=todo[1:]))
+        if not positions(s, todo[0]):  # nowhere valid: it stays in reserve (our reading)
+            return arrivals(replace(s, todo=todo[1:]))
+        return replace(s, phase="place", player=s.setup.owner[todo[0]])
+    if s.phase == "scatter_roll":
+        if int(a) == 0:
+            return arrivals(replace(s, todo=todo[1:]))
+        return replace(s, phase="scatter", player=1 - s.setup.owner[todo[0]])
+    kind, u = a[0], int(a[1])
+    if kind == "deploy":
+        return next_decision(replace(s, todo=todo[1:]))
+    if kind == "reserve":
+        return next_decision(replace(settle(s, u, RESERVE), todo=todo[1:]))
+    if kind == "embark":
+        return next_decision(replace(settle(s, u, int(a[2])), todo=todo[1:]))
+    if kind == "scout":
+        return next_decision(replace(placed(s, u, a[2], a[3]), todo=todo[1:]))
+    if kind == "place":
+        return replace(placed(s, u, a[2], a[3]), phase="scatter_roll")
+    if kind == "scatter":
+        return arrivals(replace(placed(s, u, a[2], a[3]), todo=todo[1:]))
+    raise ValueError(f"unknown deployment action {a!r}")
+
+
+def arrivals(s: GameState) -> GameState:
+    """The next reserve unit's roll, or the round's first activation."""
+    if s.todo:
+        return replace(s, phase="arrive")
+    return replace(s, phase="play").open_round()
+
+
+# ------------------------------------------------------------------ the AI's choices
+
+
+def ai_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
+    """The AI keeps a Deep Strike unit in reserve only when its guns reach under 24" (it cannot
+    arrive closer than 12" anyway), never deploys inside a transport, places Scouts and arriving
+    units where they stand in cover and nearest to one weapon range from the enemy, and moves an
+    enemy's arriving unit as far from its own units as it can."""
+    from grimdice.systems.onepage.game.players import COVER, in_cover_at, nearest_gap
+
+    u = s.todo[0]
+    if s.phase == "deploy":
+        short = s.weapon_range(u) < 24.0
+        want = "reserve" if short and s.setup.units[u].has("deep_strike") else "deploy"
+        return next(a for a in acts if a[0] == want)
+    if s.phase == "scatter":
+        return max(acts, key=lambda a: nearest_gap(s, u, (a[2], a[3])))
+    rng = s.weapon_range(u)
+
+    def value(a: list[Any]) -> float:
+        anchor = s.anchors[u] if a[0] == "deploy" else (a[2], a[3])
+        cover = COVER if in_cover_at(s, u, anchor) else 0.0
+        return cover - 0.5 * abs(nearest_gap(s, u, anchor) - rng)
+
+    return max(acts, key=value)
+
+
+__all__ = [
+    "CHANCE_PHASES",
+    "ON_TABLE",
+    "PHASES",
+    "RESERVE",
+    "ai_choice",
+    "apply",
+    "begin",
+    "legal_actions",
+    "round_start",
+    "valid_position",
+]

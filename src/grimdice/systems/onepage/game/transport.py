@@ -1,0 +1,206 @@
+"""Transport(X) in the game: embarking, disembarking, and passengers of a destroyed transport.
+
+"Units with this special rule may transport up to X Infantry models in their cargo. Infantry units
+may embark by moving into contact with the unit, and embarked units may use a Walk action to
+disembark. Infantry units may also be deployed within a unit with this rule at the beginning of the
+game. If an Infantry unit is within a transport when it is destroyed, then the unit takes D6
+automatic hits, and any surviving models must be placed within 6" of the transport."
+
+Actions: ``["embark", u, t]`` (at deployment, or in play as a move into base contact with a Run's
+reach, ending the activation), ``["disembark", u, dx, dy]`` (a Walk from the transport: the block
+starts on the transport's centre, then may shoot). An embarked unit is off the table (no target,
+no line of sight); its other action is ``["idle", u]`` (it stays inside). When a transport is
+destroyed, each passenger unit in turn is a chance node ``("transport", u, t, ())`` with the exact
+law of its end state after D6 automatic hits (``exact.hazard_table``); its survivors are placed by
+:func:`unload` and the activation ends.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grimdice.systems.onepage.game.deployment import ON_TABLE, placed, settle
+from grimdice.systems.onepage.movement import move_distance
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+KINDS = ("embark", "disembark")
+UNLOAD = 6.0  # "any surviving models must be placed within 6" of the transport"
+EPS = 1e-6
+
+
+def capacity(s: GameState, t: int) -> int:
+    return int(s.setup.units[t].rules.get("transport", 0) or 0)
+
+
+def aboard(s: GameState, t: int) -> list[int]:
+    """Units embarked in transport ``t`` (alive)."""
+    return [v for v in range(len(s.units)) if s.place and s.place[v] == t and not s.units[v].destroyed]
+
+
+def room(s: GameState, u: int) -> list[int]:
+    """Friendly transports on the table with room for Infantry unit ``u``'s models: "may transport
+    up to X Infantry models in their cargo"."""
+    if s.setup.units[u].kind != "infantry" or capacity(s, u):
+        return []
+    n = s.units[u].models
+    return [
+        t
+        for t in range(len(s.units))
+        if t != u
+        and s.setup.owner[t] == s.setup.owner[u]
+        and capacity(s, t)
+        and not s.units[t].destroyed
+        and s.on_table(t)
+        and sum(s.units[v].models for v in aboard(s, t)) + n <= capacity(s, t)
+    ]
+
+
+def deploy_options(s: GameState, u: int) -> list[int]:
+    """ "Infantry units may also be deployed within a unit with this rule at the beginning of the game." """
+    return room(s, u)
+
+
+def embark_actions(s: GameState, u: int) -> list[list[Any]]:
+    """ "Infantry units may embark by moving into contact with the unit" (within a Run's reach, on a
+    clear path: the Assault move's checks, see ``GameState.charge_ok``)."""
+    reach = move_distance(s.setup.units[u], "run")
+    return [["embark", u, t] for t in room(s, u) if s.gap(u, t) <= reach + EPS and s.charge_ok(u, t)]
+
+
+def from_hull(s: GameState, u: int, t: int) -> GameState:
+    """``u``'s block standing on transport ``t``'s centre, on the table (where it disembarks from)."""
+    return placed(s, u, *s.anchors[t])
+
+
+def clear_of_hull(s: GameState, u: int, t: int, anchor: tuple[float, float]) -> bool:
+    """No base of ``u`` overlaps the transport's hull."""
+    a, b = s.models(u, anchor), s.models(t)
+    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
+    return bool((d >= s.setup.radii[u] + s.setup.radii[t] - EPS).all())
+
+
+def embarked_actions(s: GameState, u: int) -> list[list[Any]]:
+    """ "embarked units may use a Walk action to disembark" (or stay inside: ``["idle", u]``)."""
+    t = s.place[u]
+    out: list[list[Any]] = [["idle", u]]
+    out_state = from_hull(s, u, t)
+    ax, ay = out_state.anchors[u]
+    for dx, dy in out_state.moves(u, "walk"):
+        if clear_of_hull(out_state, u, t, (ax + dx, ay + dy)):
+            out.append(["disembark", u, dx, dy])
+    if s.setup.units[u].has("furious"):  # "may use an Assault action at Walk distance to disembark"
+        reach = move_distance(s.setup.units[u], "walk")
+        for e in out_state.enemies(u):
+            if out_state.gap(u, e) <= reach + EPS and out_state.charge_ok(u, e):
+                out.append(["assault", u, e])
+    return out
+
+
+def apply(s: GameState, a: list[Any]) -> GameState:
+    from grimdice.systems.onepage.game import dangerous
+
+    kind, u = a[0], int(a[1])
+    if kind == "embark":
+        t = int(a[2])
+        dx, dy = s.charge_vector(u, t)
+        moved = settle(s.moved(u, dx, dy), u, t)
+        hz = dangerous.hazard(s, moved, u, "embark", u)
+        if hz is not None:
+            return hz
+        return replace(moved, active=u, action="embark").end_activation()
+    t = s.place[u]
+    out = from_hull(s, u, t)
+    if kind == "assault":  # Furious: out of the transport by an Assault at Walk distance
+        return replace(out, phase="play").apply(a)
+    after = out.moved(u, float(a[2]), float(a[3]))
+    hz = dangerous.hazard(out, after, u, "walk", u)
+    if hz is not None:
+        return hz
+    return replace(after, phase="shoot", active=u, action="walk")
+
+
+# ------------------------------------------------------------------ a destroyed transport
+
+
+def wreck(s: GameState) -> GameState | None:
+    """The chance node of the first passenger unit of a destroyed transport, if any."""
+    if not s.place:
+        return None
+    for u, t in enumerate(s.place):
+        if t >= 0 and s.units[t].destroyed and not s.units[u].destroyed:
+            return replace(s, phase="combat", pending=("transport", u, t, ()))
+    return None
+
+
+def unload(s: GameState, u: int, t: int) -> GameState:
+    """Place the survivors "within 6" of the transport" (our reading): the first valid spot of the
+    block, trying the 8 compass directions (starting towards the enemy's edge) at 1" steps out from
+    the hull, every base within 6" of the hull, on the table, out of impassable terrain and over 1"
+    from other units; failing that, anywhere so but within 1" of other units; failing that the unit
+    cannot be placed and is destroyed."""
+    s = settle(s, u, ON_TABLE)
+    if s.units[u].destroyed:
+        return s
+    cx, cy = s.anchors[t]
+    rt, ru = s.setup.radii[t], s.setup.radii[u]
+    table = s.setup.table
+    towards = 1.0 if s.setup.owner[u] == s.south else -1.0
+    spots = []
+    for k in range(8):
+        ang = math.pi / 2 * towards + k * math.pi / 4
+        for step in range(1, 7):
+            d = rt + ru + step
+            spots.append((round(cx + math.cos(ang) * d, 3), round(cy + math.sin(ang) * d, 3)))
+    others = s.others(u)
+    for keep_clear in (True, False):
+        for spot in spots:
+            pts = s.models(u, spot)
+            if not table.on_table(pts, ru).all() or table.pieces_at(pts, "impassable").any():
+                continue
+            near = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) - ru - rt
+            if (near > UNLOAD + EPS).any():
+                continue
+            if keep_clear and (s.gaps_to(u, pts, others) < 1.0 - EPS).any():
+                continue
+            return placed(s, u, *spot)
+    return s.with_unit(u, replace(s.units[u], alive=tuple(0 for _ in s.units[u].alive)))
+
+
+# ------------------------------------------------------------------ the AI
+
+
+def ai_value(s: GameState, a: list[Any]) -> float:
+    """Embarking is worth nothing to the AI (it keeps its units fighting); disembarking is valued as
+    the Walk it is (its shot from there, cover), a Furious unit's assault out of it as any assault
+    (only when the expected melee value is positive)."""
+    from grimdice.systems.onepage.game.players import COVER, best_shot, in_cover_at, melee_value
+
+    if a[0] == "embark":
+        return 0.0
+    u = int(a[1])
+    out = from_hull(s, u, s.place[u])
+    if a[0] == "assault":
+        v = melee_value(out, u, int(a[2]))
+        return v + 1.0 if v > 0 else -math.inf
+    ax, ay = out.anchors[u]
+    end = (ax + a[2], ay + a[3])
+    return best_shot(out, u, end, "walk")[0] + (COVER if in_cover_at(out, u, end) else 0.0)
+
+
+__all__ = [
+    "KINDS",
+    "ai_value",
+    "apply",
+    "capacity",
+    "deploy_options",
+    "embark_actions",
+    "embarked_actions",
+    "unload",
+    "wreck",
+]

@@ -1,0 +1,134 @@
+"""Deep Strike and Scout in the game, from the text's sentences (deployment.py)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from grimdice.engine.board import Table
+from grimdice.engine.game import CHANCE
+from grimdice.errors import RuleError
+from grimdice.geometry import Base, closest_distance
+from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, play, replay, states
+from grimdice.systems.onepage.game.deployment import ON_TABLE, RESERVE, grid
+from grimdice.systems.onepage.game.setup import MM
+from grimdice.systems.onepage.movement import deep_strike_position, scout_position
+
+LINE = {"name": "Line", "size": 5, "quality": 4, "equipment": ["Assault Rifle"], "cost": 50}
+DROP = {"name": "Drop", "size": 3, "quality": 3, "equipment": ["Pistol"], "special_rules": ["Deep Strike"]}
+SCOUT = {"name": "Scout", "size": 3, "quality": 4, "equipment": ["Rifle"], "special_rules": ["Scout"]}
+
+
+def army(name: str, *units: dict) -> dict:
+    return {"kind": "army", "system": "onepage", "name": name, "units": list(units)}
+
+
+def start(a: list[dict], b: list[dict], winner: int = 0) -> GameState:
+    """Roll-off won by ``winner``, who takes the south edge."""
+    setup = Setup((army_from_mapping(army("A", *a), "a"), army_from_mapping(army("B", *b), "b")), Table())
+    return GameState(setup).apply(winner).apply(["side", "south"])
+
+
+def bases(s: GameState, u: int, anchor: tuple[float, float] | None = None) -> list[Base]:
+    return [Base(x, y, 2 * s.setup.radii[u] * MM) for x, y in s.models(u, anchor)]
+
+
+def enemy_bases(s: GameState, u: int) -> list[Base]:
+    return [b for v in s.enemies(u) for b in bases(s, v)]
+
+
+def test_deep_strike_reserve_arrival_and_scatter() -> None:
+    s = start([LINE, DROP], [LINE])
+    # "You may choose not to deploy a unit with this special rule ... and instead keep it off the table"
+    assert s.phase == "deploy" and s.current_player() == 0
+    assert s.legal_actions() == [["deploy", 1], ["reserve", 1]]
+    s = s.apply(["reserve", 1])
+    assert s.phase == "play" and s.place[1] == RESERVE and not s.on_table(1)
+    assert 1 not in s.enemies(2) and 1 not in s.ready(0)  # not a target, not activated in round 1
+    # round 1: only the two Line units act, then "After round 1 you may roll one die at the
+    # beginning of each round, and on a 4+ you may place the unit"
+    while s.round == 1:
+        s = s.apply(["hold", s.ready(s.player)[0]] if s.phase == "play" else ["shoot", -1])
+    assert s.round == 2 and s.phase == "arrive" and s.current_player() == CHANCE
+    assert s.chance_outcomes() == [(0, pytest.approx(0.5)), (1, pytest.approx(float(Fraction(3, 6))))]
+    stay = s.apply(0)
+    assert stay.phase == "play" and stay.place[1] == RESERVE
+    s = s.apply(1)
+    assert s.phase == "place" and s.current_player() == 0
+    places = s.legal_actions()
+    assert places
+    for a in places:  # "anywhere on the table, over 12" away from enemy units"
+        deep_strike_position(s.setup.units[1], bases(s, 1, (a[2], a[3])), enemy_bases(s, 1), s.round)
+    # every grid point that passes movement.py's check is offered (open table; friends over 1")
+    offered = {(a[2], a[3]) for a in places}
+    friend = bases(s, 0)
+    for g in grid():
+        try:
+            deep_strike_position(s.setup.units[1], bases(s, 1, g), enemy_bases(s, 1), s.round)
+            ok = all(closest_distance(b, friend) >= 1.0 for b in bases(s, 1, g))
+        except RuleError:
+            ok = False
+        assert (g in offered) == ok, g
+    assert len(offered) < len(grid())
+    s = s.apply(places[0])
+    # "Then roll one die, and on a 1-2 the opponent may move the unit by up to 12""
+    assert s.phase == "scatter_roll" and s.chance_outcomes()[1] == (1, pytest.approx(1 / 3))
+    assert s.apply(0).phase == "play" and s.apply(0).on_table(1)
+    s = s.apply(1)
+    assert s.phase == "scatter" and s.current_player() == 1  # the opponent moves it
+    moves = s.legal_actions()
+    assert moves[0] == ["scatter", 1, *s.anchors[1]]  # it may stay
+    x0, y0 = s.anchors[1]
+    for a in moves:
+        assert np.hypot(a[2] - x0, a[3] - y0) <= 12.0 + 1e-9
+        deep_strike_position(s.setup.units[1], bases(s, 1, (a[2], a[3])), enemy_bases(s, 1), s.round)
+    end = s.apply(moves[-1])
+    assert end.phase == "play" and end.on_table(1) and 1 in end.ready(0) and 1 in end.enemies(2)
+
+
+def test_scouts_deploy_last_over_12_from_enemies_and_roll_off() -> None:
+    s = start([LINE, SCOUT], [LINE], winner=1)  # army B deploys first; only A has a Scout
+    assert s.phase == "scout" and s.current_player() == 0 and s.todo == (1,)
+    acts = s.legal_actions()
+    assert acts[0] == ["deploy", 1] and len(acts) > 1
+    for a in acts[1:]:  # "deployed anywhere on the table over 12" away from enemy units"
+        scout_position(s.setup.units[1], bases(s, 1, (a[2], a[3])), enemy_bases(s, 1))
+    s2 = s.apply(acts[-1])
+    assert s2.phase == "play" and s2.anchors[1] == (acts[-1][2], acts[-1][3]) and s2.player == 1
+    # "If both players have units with this special rule they must roll-off"
+    s = start([LINE, SCOUT], [SCOUT, LINE])
+    assert s.phase == "scoutoff" and s.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+    b_first = s.apply(1)
+    assert b_first.todo == (2, 1) and b_first.current_player() == 1
+    assert s.apply(0).todo == (1, 2)
+    # a Scout placed near the middle keeps later Scouts over 12" away from it
+    mid = next(a for a in b_first.legal_actions() if a[0] == "scout" and a[3] > 20)
+    after = b_first.apply(mid)
+    for a in after.legal_actions()[1:]:
+        scout_position(after.setup.units[1], bases(after, 1, (a[2], a[3])), enemy_bases(after, 1))
+
+
+def test_games_with_reserves_and_scouts_replay_exactly() -> None:
+    setup = Setup(
+        (
+            army_from_mapping(army("A", LINE, DROP, SCOUT), "a"),
+            army_from_mapping(army("B", LINE, SCOUT), "b"),
+        ),
+        Table(),
+    )
+    kinds: set[str] = set()
+    for seed in range(2):
+        log = play(setup, seed, ("random", "random"))
+        back = json.loads(json.dumps(log))
+        assert replay(back)["events"] == log["events"]
+        kinds |= {a[0] for a in log["actions"] if isinstance(a, list)}
+        for st in states(back)[::5]:
+            again = GameState.from_json(st.setup, json.loads(json.dumps(st.to_json())))
+            assert again == st
+    assert {"reserve", "scout", "place"} <= kinds
+    ai = play(setup, 1, ("ai", "ai"))
+    assert replay(json.loads(json.dumps(ai)))["scores"] == ai["scores"]
+    assert all(p in (ON_TABLE, RESERVE) for p in states(ai)[-1].place)
