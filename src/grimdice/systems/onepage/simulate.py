@@ -412,12 +412,12 @@ def simulate_casting(
     order = psyker_group(unit)
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        pool = np.minimum((sampler.roll(size) + 1) // 2 + levels, 6)
+        pool = np.minimum((sampler.roll(size).astype(np.int64) + 1) // 2 + levels, 6)
         k = pool if dice is None else np.minimum(pool, dice)
         rolls, valid = sampler.pool(k)
         ok = ((rolls >= 4) & valid).sum(axis=1) >= need
         peril = ((rolls == 6) & valid).sum(axis=1) >= 2
-        w = np.where(peril, (sampler.roll(size) + 1) // 2, 0)
+        w = np.where(peril, (sampler.roll(size).astype(np.int64) + 1) // 2, 0)
         codes = np.empty(size, dtype=np.int64)
         for x in np.unique(w):
             codes[w == x] = encode(unit, wound(unit, state, int(x), order) if x else state)
