@@ -175,6 +175,10 @@ def test_a_shared_link_reproduces_the_result(page: Page, browser, shots: Path) -
     page.fill("#trials", "5000")
     page.fill("#seed", "42")
     page.click("button[data-example='killteam-blast-grenade']")
+    # the method and seed fields may have started a run of the page's default scenario: wait for
+    # the example's own result, not for any "Done"
+    title = yaml.safe_load((EXAMPLES / "killteam-blast-grenade.yaml").read_text())["title"]
+    expect(page.locator("#result-head")).to_contain_text(title, timeout=WAIT)
     done(page)
     table = page.locator("#stage-table").inner_text()
     url = page.url
