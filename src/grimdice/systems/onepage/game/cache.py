@@ -9,7 +9,10 @@ dict, bounded by :data:`LIMIT` entries (cleared when full). Arrays handed out ar
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 LIMIT = 200_000  # entries kept per setup before the memo starts again
 
@@ -23,4 +26,13 @@ def memo(setup: Any) -> dict[Any, Any]:
     return d
 
 
-__all__ = ["LIMIT", "memo"]
+def recall(setup: Any, key: Any, compute: Callable[[], T]) -> T:
+    """The memo's answer for ``key``, computed by ``compute()`` and kept the first time it is asked."""
+    m = memo(setup)
+    hit: T | None = m.get(key)
+    if hit is None:
+        hit = m[key] = compute()
+    return hit
+
+
+__all__ = ["LIMIT", "memo", "recall"]

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.systems.onepage.game import dangerous, deployment, transport
-from grimdice.systems.onepage.game.cache import memo
+from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
@@ -95,12 +95,11 @@ def nearest_gap(state: GameState, u: int, anchor: tuple[float, float] | None = N
 
 
 def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
-    key = ("in cover", state.placed(u, anchor))
-    m = memo(state.setup)
-    hit: bool | None = m.get(key)
-    if hit is None:
-        hit = m[key] = bool(blocks_in_cover(state.setup.table, state.models(u, anchor)[None, :, :])[0])
-    return hit
+    return recall(
+        state.setup,
+        ("in cover", state.placed(u, anchor)),
+        lambda: bool(blocks_in_cover(state.setup.table, state.models(u, anchor)[None, :, :])[0]),
+    )
 
 
 def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, float]:
@@ -122,8 +121,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         ends: dict[int, list[tuple[float, float]]] = {}
         for a in acts:
             if a[0] == kind:
-                ax, ay = state.anchors[a[1]]
-                ends.setdefault(a[1], []).append((ax + a[2], ay + a[3]))
+                ends.setdefault(a[1], []).append(moved_to(state, a[1], (a[2], a[3])))
         for u, where in ends.items():
             prefetch(state, u, where, sight=kind == "walk")
     for a in acts:
@@ -146,8 +144,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
                 COVER if in_cover_at(state, u, state.anchors[u]) else 0.0
             )
         else:
-            ax, ay = state.anchors[u]
-            end = (ax + a[2], ay + a[3])
+            end = moved_to(state, u, (a[2], a[3]))
             shot = best_shot(state, u, end, "walk")[0] if kind == "walk" else 0.0
             closer = gaps[u] - nearest_gap(state, u, end)
             v = (

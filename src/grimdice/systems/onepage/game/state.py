@@ -30,7 +30,7 @@ from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
 from grimdice.systems.onepage.game import dangerous, deployment, facing, melee_moves, transport
-from grimdice.systems.onepage.game.cache import memo
+from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.geometry import (
     EPS,
     blocks,
@@ -251,14 +251,13 @@ class GameState:
         """Centres of the unit's models alive (the first ``models`` of its formation; read-only)."""
         ax, ay = self.anchors[u] if anchor is None else anchor
         n, flip = self.units[u].models, self.flip(u)
-        key = ("models", u, n, ax, ay, flip)
-        m = memo(self.setup)
-        pts: np.ndarray | None = m.get(key)
-        if pts is None:
+
+        def compute() -> np.ndarray:
             pts = self.setup.offsets[u][:n] * np.array([1.0, -flip]) + np.array([ax, ay])
             pts.flags.writeable = False
-            m[key] = pts
-        return pts
+            return pts
+
+        return recall(self.setup, ("models", u, n, ax, ay, flip), compute)
 
     def placed(self, u: int, anchor: tuple[float, float] | None = None) -> tuple[Any, ...]:
         """What a unit's geometry depends on: (unit, models alive, anchor, side) — a memo key."""
@@ -279,10 +278,7 @@ class GameState:
         ]
 
     def gap(self, u: int, v: int, anchor: tuple[float, float] | None = None) -> float:
-        key = ("gap", self.placed(u, anchor), self.placed(v))
-        m = memo(self.setup)
-        g: float | None = m.get(key)
-        if g is None:
+        def compute() -> float:
             r = self.setup.radii
             d = base_distances(
                 self.models(u, anchor),
@@ -290,16 +286,16 @@ class GameState:
                 self.models(v),
                 np.full(self.units[v].models, r[v]),
             )
-            g = m[key] = float(d.min())
-        return g
+            return float(d.min())
+
+        return recall(self.setup, ("gap", self.placed(u, anchor), self.placed(v)), compute)
 
     def height(self, u: int, anchor: tuple[float, float] | None = None) -> float:
-        key = ("height", self.placed(u, anchor))
-        m = memo(self.setup)
-        h: float | None = m.get(key)
-        if h is None:
-            h = m[key] = float(self.setup.table.height_at(self.models(u, anchor)).mean())
-        return h
+        return recall(
+            self.setup,
+            ("height", self.placed(u, anchor)),
+            lambda: float(self.setup.table.height_at(self.models(u, anchor)).mean()),
+        )
 
     # ------------------------------------------------------------------ turn order
 
@@ -585,11 +581,7 @@ class GameState:
         such model's distance): "If at least one model in the unit has line of sight to an enemy
         unit and has a weapon that is within range of that unit, then that enemy is a valid target." """
         key = ("sight", self.units[u].alive, self.placed(u, anchor), self.placed(t))
-        m = memo(self.setup)
-        hit: tuple[int, float] | None = m.get(key)
-        if hit is None:
-            hit = m[key] = self._sight(u, t, anchor)
-        return hit
+        return recall(self.setup, key, lambda: self._sight(u, t, anchor))
 
     def _sight(self, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[int, float]:
         rng = self.weapon_range(u)
@@ -617,10 +609,7 @@ class GameState:
         """The shooting situation as the exact engine's scenario conditions (a hashable key)."""
         action = action or self.action or "hold"
         key = ("shot", self.units[u].alive, self.placed(u, anchor), self.placed(t))
-        m = memo(self.setup)
-        where: tuple[Any, ...] | None = m.get(key)
-        if where is None:
-            where = m[key] = self._shot_where(u, t, anchor)
+        where = recall(self.setup, key, lambda: self._shot_where(u, t, anchor))
         face = facing.hit_facing(self, u, t, self._rounded(u, anchor))  # a Vehicle target's facing
         return (*where, "hold" if action == "hold" else "walk", face)
 
