@@ -11,9 +11,6 @@ import json
 import os
 import re
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,14 +22,13 @@ if not Path(CHROMIUM).exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
 import httpx  # noqa: E402
-import uvicorn  # noqa: E402
 import yaml  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402
 
 from grimdice.systems.base import SYSTEMS  # noqa: E402
 from grimdice.web.server import create_app  # noqa: E402
 
-from .conftest import EXAMPLES  # noqa: E402
+from .conftest import EXAMPLES, served  # noqa: E402
 
 ARGS = [
     "--headless",
@@ -46,27 +42,11 @@ ARGS = [
 WAIT = 30_000  # ms
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    port = free_port()
     app = create_app(jobs=1, budget=30.0, examples=EXAMPLES, allowed_hosts=["127.0.0.1"])
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if time.monotonic() > deadline:
-            pytest.fail("uvicorn did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/"
-    srv.should_exit = True
-    thread.join(30)
+    with served(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
