@@ -174,3 +174,20 @@ def test_only_the_served_host_names_are_answered() -> None:
     app = create_app(examples=EXAMPLES, allowed_hosts=["127.0.0.1", "localhost"])
     assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/examples").status_code == 200
     assert TestClient(app, base_url="http://rebound.example").get("/api/examples").status_code == 400
+
+
+def test_a_rule_error_keeps_its_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule broken by the described position names the input that described it, as a scenario
+    error does (``field`` was reported as null before)."""
+    import grimdice.systems.base as base
+    from grimdice.errors import RuleError
+    from grimdice.web.pool import compute
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuleError("model 0 is off the table", "deployment.units.0")
+
+    monkeypatch.setattr(base, "calculate", broken)
+    status, body, _ = compute({"system": "onepage"}, None, None)
+    err = json.loads(body)
+    assert status == 422 and err["field"] == "deployment.units.0"
+    assert err["message"] == "model 0 is off the table"

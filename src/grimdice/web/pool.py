@@ -35,15 +35,15 @@ class Busy(Exception):
 
 def compute(scenario: Mapping[str, Any], simulate: int | None, seed: int | None) -> Answer:
     """Run one calculation; errors a user can act on become ``422 {"error", "field", "message"}``."""
-    from grimdice.errors import GrimdiceError, ScenarioError
+    from grimdice.errors import GrimdiceError, RuleError, ScenarioError
     from grimdice.systems.base import calculate
 
     start = time.perf_counter()
     try:
         result = calculate(scenario, simulate=simulate, seed=seed, workers=1)
         status, body = 200, result.to_json()
-    except ScenarioError as exc:
-        status, body = 422, {"error": str(exc), "field": exc.field, "message": exc.message}
+    except (ScenarioError, RuleError) as exc:
+        status, body = 422, {"error": str(exc), "field": exc.field or None, "message": exc.message}
     except GrimdiceError as exc:
         status, body = 422, {"error": str(exc), "field": None, "message": str(exc)}
     except Exception as exc:  # an engine bug: report it, keep the worker
