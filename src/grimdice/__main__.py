@@ -43,7 +43,8 @@ def snapshot_help(argv: list[str]) -> tuple[str, bool, int] | None:
 
 def main() -> None:
     """The console entry point: the help from the snapshot, or the Typer app."""
-    answer = snapshot_help(sys.argv) if len(sys.argv) <= 3 else None
+    asks_help = len(sys.argv) == 1 or (len(sys.argv) <= 3 and sys.argv[-1] == "--help")
+    answer = snapshot_help(sys.argv) if asks_help else None
     if answer is None:
         from grimdice.cli import main as run_app
 
