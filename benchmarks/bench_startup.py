@@ -4,8 +4,8 @@ Cases: ``grimdice --help`` (target 150 ms) and ``grimdice calc`` of a bundled ex
 300 ms), against peers run the same number of times: a bare ``python -c pass``, ``python -c
 "import typer"`` (the floor of any Typer command line), the same help through the Typer app (what
 ``grimdice --help`` did before the console entry point answered it from the snapshot
-``cli/help.json``), and the import of the libraries ``calc`` needs (Typer, NumPy, pydantic, YAML,
-Rich's console and table: the floor of ``calc`` before any grimdice code). The runs of all commands
+``cli/help.json``), and the import of the libraries ``calc`` needs (Typer, NumPy, pydantic's models,
+YAML, Rich's console and table: the floor of ``calc`` before any grimdice code). The runs of all commands
 are interleaved (round-robin), so a busy machine slows each alike. Two statistics per command, both
 medians: the wall time and the CPU time of the child process (user + system, from ``getrusage``),
 which a shared machine inflates far less than the wall time. grimdice's modules are compiled to
@@ -53,7 +53,9 @@ def commands() -> list[tuple[str, list[str], float | None]]:
     wrapper = "import re, sys; sys.argv[0] = 'grimdice'; from {} import main; sys.exit(main())"
     installed = exe is not None and "grimdice.__main__" in Path(exe).read_text(errors="replace")
     cli = [exe] if exe and installed else [sys.executable, "-c", wrapper.format("grimdice.__main__")]
-    libraries = "import typer, numpy, pydantic, yaml, rich.console, rich.table"
+    libraries = (
+        "import typer, numpy, yaml, rich.console, rich.table; from pydantic import BaseModel, TypeAdapter"
+    )
     return [
         ("python -c pass", [sys.executable, "-c", "pass"], None),
         ("python -c 'import typer'", [sys.executable, "-c", "import typer"], None),
