@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from grimdice.errors import GrimdiceError, RuleError, ScenarioError
-
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: ``grimdice --help`` starts without ``typing``
 if TYPE_CHECKING:
+    from typing import Any
+
     from grimdice.dice import D3, D6, DiceExpr, Die, Dist, Joint, Sampler, parse
+    from grimdice.errors import GrimdiceError, RuleError, ScenarioError
     from grimdice.result import Result
 
 __version__ = "0.1.0"
@@ -16,10 +16,11 @@ _LAZY = {
     name: "grimdice.dice" for name in ("D3", "D6", "DiceExpr", "Die", "Dist", "Joint", "Sampler", "parse")
 }
 _LAZY["Result"] = "grimdice.result"
+_LAZY.update(dict.fromkeys(("GrimdiceError", "RuleError", "ScenarioError"), "grimdice.errors"))
 
 
 def __getattr__(name: str) -> Any:
-    """The dice and result types, imported on first use (the CLI starts without NumPy)."""
+    """The dice, result and error types, imported on first use (the CLI starts without NumPy)."""
     if name in _LAZY:
         import importlib
 

@@ -1,4 +1,5 @@
-"""The ``grimdice`` command line."""
+"""The ``grimdice`` command line (the console command starts in :mod:`grimdice.__main__`, which
+answers the help without importing this package)."""
 
 from grimdice.cli.app import app, main
 
