@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game import dangerous, deployment, transport
+from grimdice.systems.onepage.game import consolidation, dangerous, deployment, transport
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
@@ -69,7 +69,7 @@ def shot_value(state: GameState, u: int, t: int, anchor: tuple[float, float] | N
 
 
 def melee_value(state: GameState, u: int, t: int) -> float:
-    s2 = state.moved(u, *state.charge_vector(u, t))
+    s2 = state.charged(u, t)
     su, st = state.units[u], state.units[t]
     law = combat_law(state.setup, "melee", u, su, t, st, s2.melee_key(u, t))
     last = state.round >= ROUNDS
@@ -115,6 +115,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         return ["shoot", best_shot(state, state.active, None, state.action)[1]]
     if state.phase in deployment.PHASES:
         return deployment.ai_choice(state, acts)
+    if state.phase == consolidation.KIND:
+        return consolidation.ai_choice(state, acts)
     best, choice = -np.inf, acts[0]
     gaps: dict[int, float] = {}
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit

@@ -29,7 +29,14 @@ from grimdice.engine.board import base_distances, path_blocked, segments_cross
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
-from grimdice.systems.onepage.game import dangerous, deployment, facing, melee_moves, transport
+from grimdice.systems.onepage.game import (
+    consolidation,
+    dangerous,
+    deployment,
+    facing,
+    melee_moves,
+    transport,
+)
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.geometry import (
     EPS,
@@ -105,6 +112,8 @@ class GameState:
             return [["shoot", t] for t in self.valid_targets(self.active)] + [["shoot", -1]]
         if self.phase in deployment.PHASES:
             return deployment.legal_actions(self)
+        if self.phase == consolidation.KIND:
+            return consolidation.legal_actions(self)
         if self.phase != "play":
             return []
         cached: list[list[Any]] | None = self.__dict__.get("_legal")
@@ -125,6 +134,8 @@ class GameState:
             return deployment.apply(self, a)
         if self.phase == "combat":
             return self.resolve(int(a))
+        if self.phase == consolidation.KIND:
+            return consolidation.apply(self, a)
         kind = a[0]
         if kind == "shoot":
             t = int(a[1])
@@ -153,8 +164,7 @@ class GameState:
             return replace(s, phase="shoot", active=u, action="walk")
         if kind == "assault":
             t = int(a[2])
-            dx, dy = self.charge_vector(u, t)
-            s = facing.turned(self.moved(u, dx, dy), u, dx, dy)
+            s = self.charged(u, t)
             hz = dangerous.hazard(self, s, u, kind, t)
             if hz is not None:
                 return hz
@@ -471,11 +481,13 @@ class GameState:
         dangerous[ok] = blocks_cross(table, a, bs[ok], "dangerous")
         return ok, difficult, dangerous
 
-    def moves(self, u: int, kind: str) -> list[tuple[float, float]]:
+    def moves(self, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
         """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
-        away) and into each cover piece in reach, each at the longest legal length."""
+        away) and into each cover piece in reach, each at the longest legal length (up to ``full``
+        inches; default: the action's distance)."""
         unit = self.setup.units[u]
-        full, walk = move_distance(unit, kind), move_distance(unit, "walk")
+        walk = move_distance(unit, "walk")
+        full = move_distance(unit, kind) if full is None else full
         ax, ay = self.anchors[u]
         wanted: list[tuple[float, float, float]] = [(dx, dy, full) for dx, dy in DIRECTIONS]
         for t in self.enemies(u):
@@ -528,6 +540,11 @@ class GameState:
         anchors = list(self.anchors)
         anchors[u] = (round(ax + dx, 3), round(ay + dy, 3))
         return replace(self, anchors=tuple(anchors))
+
+    def charged(self, u: int, t: int) -> GameState:
+        """The state after ``u``'s Assault move at ``t`` (a Vehicle turns to the move's direction)."""
+        dx, dy = self.charge_vector(u, t)
+        return facing.turned(self.moved(u, dx, dy), u, dx, dy)
 
     def charge_vector(self, u: int, t: int, unit: bool = False) -> tuple[float, float]:
         """The Assault move: the block straight towards the closest enemy model until bases touch
@@ -641,7 +658,13 @@ class GameState:
         # Elevation: "If a unit assaults an enemy unit from higher elevation, or is assaulted by a
         # unit from lower elevation, then it gets the Strikes First special rule for that melee."
         # Who strikes: counted model by model after the defenders' 3" move (melee_moves.py)
-        return (hu > ht + EPS, ht > hu + EPS, *melee_moves.strikers(self, u, t))
+        # Vehicles: hit in the facing the other unit comes from (facing.py)
+        return (
+            hu > ht + EPS,
+            ht > hu + EPS,
+            *melee_moves.strikers(self, u, t),
+            facing.melee_facing(self, u, t),
+        )
 
     def combat_table(self) -> list[tuple[tuple[UnitState, ...], float]]:
         kind, u, t, key = self.pending
@@ -657,15 +680,7 @@ class GameState:
         if kind == "shoot":
             return self.with_unit(t, states[0]).end_activation()
         s = self.with_unit(u, states[0]).with_unit(t, states[1])
-        if not states[0].destroyed and not states[1].destroyed:
-            # "If the defending unit was not completely destroyed, then the assaulting unit must
-            # move back by 1", separating itself from the defending unit." (straight away from the
-            # closest defending model)
-            dx, dy = s.charge_vector(u, t, unit=True)
-            end = (s.anchors[u][0] - dx, s.anchors[u][1] - dy)
-            if s.setup.table.on_table(s.models(u, end), s.setup.radii[u]).all():
-                s = s.moved(u, -dx, -dy)
-        return s.end_activation()
+        return consolidation.after_melee(s, u, t)
 
 
 def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
@@ -682,6 +697,7 @@ def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
         defender_higher=key[1],
         attacker_strikers=key[2],
         defender_strikers=key[3],
+        facing=key[4],
     )
 
 
