@@ -34,6 +34,7 @@ from grimdice.systems.onepage.game import (
     dangerous,
     deployment,
     facing,
+    firing,
     melee_moves,
     transport,
 )
@@ -85,6 +86,7 @@ class GameState:
     place: tuple[int, ...] = ()
     todo: tuple[int, ...] = ()
     facing: tuple[float, ...] = ()  # Vehicles' headings in radians (empty: the defaults, facing.py)
+    spent: tuple[int, ...] = ()  # units whose Limited weapons are spent (firing.py)
 
     # ------------------------------------------------------------------ protocol
 
@@ -109,7 +111,8 @@ class GameState:
         if self.phase == "side":
             return [["side", "south"], ["side", "north"]]
         if self.phase == "shoot":
-            return [["shoot", t] for t in self.valid_targets(self.active)] + [["shoot", -1]]
+            targets = self.valid_targets(self.active)
+            return [*firing.shoot_actions(self, self.active, targets), ["shoot", -1]]
         if self.phase in deployment.PHASES:
             return deployment.legal_actions(self)
         if self.phase == consolidation.KIND:
@@ -142,9 +145,9 @@ class GameState:
             if t < 0:
                 return self.end_activation()
             s = facing.pivot_to(self, self.active, t) if self.action == "hold" else self
-            return replace(
-                s, phase="combat", pending=("shoot", self.active, t, self.shot_key(self.active, t))
-            )
+            key = self.shot_key(self.active, t, limited=firing.limited_held(self, self.active, a))
+            s = firing.fired(s, self.active, a)
+            return replace(s, phase="combat", pending=("shoot", self.active, t, key))
         u = int(a[1])
         if kind in transport.KINDS or (kind == "assault" and not self.on_table(u)):
             return transport.apply(self, a)
@@ -215,6 +218,7 @@ class GameState:
             "place": list(self.place),
             "todo": list(self.todo),
             "facing": list(self.facing),
+            "spent": list(self.spent),
         }
 
     @classmethod
@@ -247,6 +251,7 @@ class GameState:
             tuple(data.get("place", ())),
             tuple(data.get("todo", ())),
             tuple(float(h) for h in data.get("facing", ())),
+            tuple(int(u) for u in data.get("spent", ())),
         )
 
     # ------------------------------------------------------------------ geometry
@@ -608,8 +613,18 @@ class GameState:
         d = pair_distances(a, self.setup.radii[u], b, np.full(len(b), self.setup.radii[t]))
         return sights(self.setup.table, a, b, d, rng, [len(b)])[0][0]
 
-    def valid_targets(self, u: int, anchor: tuple[float, float] | None = None) -> list[int]:
-        return [t for t in self.enemies(u) if self.sight(u, t, anchor)[0] > 0]
+    def valid_targets(
+        self, u: int, anchor: tuple[float, float] | None = None, action: str | None = None
+    ) -> list[int]:
+        """Enemies some model sees (or reaches with an Indirect weapon) with a weapon in range and,
+        for a Vehicle, in arc (firing.py)."""
+        action = action or self.action or "hold"
+        return [
+            t
+            for t in self.enemies(u)
+            if firing.reach(self, u, t, anchor)[0] > 0
+            and firing.can_bear(self, u, t, self._rounded(u, anchor), action)
+        ]
 
     def in_cover(self, shooter: int, t: int, anchor: tuple[float, float] | None = None) -> bool:
         """Cover: "If the majority of models in a unit are within or behind a piece of cover
@@ -621,14 +636,24 @@ class GameState:
         return 2 * int(covered.sum()) > len(b)
 
     def shot_key(
-        self, u: int, t: int, anchor: tuple[float, float] | None = None, action: str | None = None
+        self,
+        u: int,
+        t: int,
+        anchor: tuple[float, float] | None = None,
+        action: str | None = None,
+        limited: bool = True,
     ) -> tuple[Any, ...]:
-        """The shooting situation as the exact engine's scenario conditions (a hashable key)."""
+        """The shooting situation as the exact engine's scenario conditions (a hashable key):
+        (distance, models firing, cover, elevated target, action, the target Vehicle's facing, the
+        weapons out of arc, no line of sight (Indirect), Limited weapons held back or spent)."""
         action = action or self.action or "hold"
         key = ("shot", self.units[u].alive, self.placed(u, anchor), self.placed(t))
-        where = recall(self.setup, key, lambda: self._shot_where(u, t, anchor))
-        face = facing.hit_facing(self, u, t, self._rounded(u, anchor))  # a Vehicle target's facing
-        return (*where, "hold" if action == "hold" else "walk", face)
+        dist, n, cover, elevated, blind = recall(self.setup, key, lambda: self._shot_where(u, t, anchor))
+        rounded = self._rounded(u, anchor)
+        face = facing.hit_facing(self, u, t, rounded)  # a Vehicle target's facing
+        act = "hold" if action == "hold" else "walk"
+        off = firing.out_of_arc(self, u, t, rounded, act)
+        return (dist, n, cover, elevated, act, face, off, blind, limited or firing.spent(self, u))
 
     def _rounded(self, u: int, anchor: tuple[float, float] | None) -> tuple[float, float] | None:
         """The position as a move there would record it (see :meth:`moved`)."""
@@ -638,18 +663,24 @@ class GameState:
         return round(ax + (anchor[0] - ax), 3), round(ay + (anchor[1] - ay), 3)
 
     def _shot_where(self, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
-        """(distance, models in range, cover, elevated target) of ``u`` at ``anchor`` shooting ``t``."""
-        n, far = self.sight(u, t, anchor)
+        """(distance, models in range, cover, elevated target, no line of sight) of ``u`` at
+        ``anchor`` shooting ``t``."""
+        n, far, blind = firing.reach(self, u, t, anchor)
         # weapons are usable when in range of the farthest counted model; round the distance up to
         # the next weapon range so equal situations share one cached table
         ranges = sorted(
-            {w.range for g in self.setup.units[u].groups for w in g.weapons if w.range is not None}
+            {
+                w.range
+                for g in self.setup.units[u].groups
+                for w in g.weapons
+                if w.range is not None and (w.has("indirect") or not blind)
+            }
         )
         dist = next((float(r) for r in ranges if r >= far - EPS), far)
         anchor = self._rounded(u, anchor)
         cover = self.in_cover(u, t, anchor)
         elevated = self.height(t) > self.height(u, anchor) + EPS
-        return (dist, n, cover, bool(elevated))
+        return (dist, n, cover, bool(elevated), blind)
 
     # ------------------------------------------------------------------ combat (chance)
 
@@ -687,9 +718,16 @@ def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
     if kind in dangerous.KINDS:
         return Conditions()
     if kind == "shoot":
-        dist, n, cover, elevated, action, face = key
+        dist, n, cover, elevated, action, face, _off, blind, limited = key
         return Conditions(
-            distance=dist, in_range=n, cover=cover, elevated_target=elevated, action=action, facing=face
+            distance=dist,
+            in_range=n,
+            cover=cover,
+            elevated_target=elevated,
+            action=action,
+            facing=face,
+            no_line_of_sight=blind,
+            limited_fired=limited,
         )
     return Conditions(
         action="assault",
@@ -711,6 +749,8 @@ def combat_law(
     if hit is not None:
         return hit
     a, d = setup.units[u], setup.units[t]
+    if kind == "shoot":
+        a = firing.armed(a, key[6])  # weapons out of arc do not fire
     c = conditions_of(kind, key)
     out: dict[tuple[UnitState, ...], float] = {}
     if kind == "shoot":
