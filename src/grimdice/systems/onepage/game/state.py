@@ -36,6 +36,7 @@ from grimdice.systems.onepage.game import (
     facing,
     firing,
     melee_moves,
+    psychic,
     transport,
 )
 from grimdice.systems.onepage.game.cache import recall
@@ -87,17 +88,18 @@ class GameState:
     todo: tuple[int, ...] = ()
     facing: tuple[float, ...] = ()  # Vehicles' headings in radians (empty: the defaults, facing.py)
     spent: tuple[int, ...] = ()  # units whose Limited weapons are spent (firing.py)
+    power: tuple[int, ...] = ()  # (round, player 0's power dice, player 1's) (psychic.py)
 
     # ------------------------------------------------------------------ protocol
 
     def current_player(self) -> int:
         if self.phase == "end":
             return TERMINAL
-        if self.phase in ("rolloff", "combat") or self.phase in deployment.CHANCE_PHASES:
+        if self.phase in ("rolloff", "combat", psychic.KIND) or self.phase in deployment.CHANCE_PHASES:
             return CHANCE
         return self.player
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
         if self.phase == "rolloff":
             # "in the event of a tie the players must re-roll until there is a winner"
             return [(0, 0.5), (1, 0.5)]
@@ -105,6 +107,8 @@ class GameState:
             return [(i, p) for i, (_, p) in enumerate(self.combat_table())]
         if self.phase in deployment.CHANCE_PHASES:
             return deployment.chance_outcomes(self)
+        if self.phase == psychic.KIND:
+            return psychic.chance_outcomes(self)
         raise ValueError("not a chance node")
 
     def legal_actions(self) -> list[list[Any]]:
@@ -139,6 +143,8 @@ class GameState:
             return self.resolve(int(a))
         if self.phase == consolidation.KIND:
             return consolidation.apply(self, a)
+        if self.phase == psychic.KIND:
+            return psychic.apply(self, a)
         kind = a[0]
         if kind == "shoot":
             t = int(a[1])
@@ -219,6 +225,7 @@ class GameState:
             "todo": list(self.todo),
             "facing": list(self.facing),
             "spent": list(self.spent),
+            "power": list(self.power),
         }
 
     @classmethod
@@ -252,6 +259,7 @@ class GameState:
             tuple(data.get("todo", ())),
             tuple(float(h) for h in data.get("facing", ())),
             tuple(int(u) for u in data.get("spent", ())),
+            tuple(int(x) for x in data.get("power", ())),
         )
 
     # ------------------------------------------------------------------ geometry
@@ -384,13 +392,14 @@ class GameState:
         return deployment.round_start(s)  # Deep Strike arrivals, then open_round()
 
     def open_round(self) -> GameState:
-        """The round's first activation: the player going first, else the other, else the game ends."""
+        """The round's first activation: the player going first, else the other, else the game ends;
+        first the round's power dice when an army has a Psyker (psychic.py)."""
         first = self.first
-        if not self.ready(first):
-            if self.ready(1 - first):
-                return replace(self, player=1 - first)
+        if not self.ready(first) and not self.ready(1 - first):
             return replace(self, phase="end")
-        return replace(self, player=first)
+        if psychic.due(self):
+            return replace(self, phase=psychic.KIND)
+        return replace(self, player=first if self.ready(first) else 1 - first)
 
     def with_unit(self, u: int, st: UnitState) -> GameState:
         units = list(self.units)
