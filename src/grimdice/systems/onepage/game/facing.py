@@ -12,9 +12,10 @@ the move's direction) or reverses, at most half the action's distance, within 90
 (the heading turns the same way). On Hold it pivots to face the target it shoots. A shooting's
 facing is the quarter (90° arcs centred on the heading: front, sides, rear) in which the shooters'
 centre lies, seen from the vehicle's centre; it sets ``Conditions.facing`` of the exact shooting.
-Our readings: the arcs are quarters; all weapons are turrets ("turrets which are able to turn 360°
-can fire in all directions": the army format names no mounting); melee hits use "not sure" (one
-die); Walkers "follow the Vehicle damage rules" but have no facings here (one die).
+A melee uses the quarter the other unit's centre lies in after the Assault move (:func:`melee_facing`).
+Weapon arcs (turret or front mountings) are in ``firing.py``. Our readings: the arcs are quarters;
+Walkers "follow the Vehicle damage rules" but have no facings here (one die, "not sure": like every
+unit but Vehicles they "may move and turn in any direction regardless of their facing").
 """
 
 from __future__ import annotations
