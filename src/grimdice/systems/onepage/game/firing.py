@@ -14,9 +14,11 @@ arc are left out of the unit the exact engine shoots with (:func:`armed`).
 Indirect: "Weapons with this special rule may be fired at enemies that are not within line of
 sight, however when fired at targets not within line of sight they count as being in Cover." A
 target that no model of the unit sees is still a valid target when some model has an Indirect
-weapon in range of it: then only Indirect weapons fire (``Conditions.no_line_of_sight``: Cover),
-from the models within an Indirect weapon's range (our reading: when some model sees the target,
-the shooting is an ordinary one).
+weapon in range of it: then only Indirect weapons fire (``Conditions.no_line_of_sight``: Cover), at
+the distance of the farthest model in Indirect range; every model of the unit is counted as firing
+(the exact engine counts firing models in listed group order, so counting only those in range could
+leave out the ones carrying the Indirect weapon: our simplification). Our reading: when some model
+sees the target, the shooting is an ordinary one.
 
 Limited: "Weapons with this special rule may only be fired once per game." A unit whose Limited
 weapons are unspent chooses ``["shoot", t]`` (holding them back: ``Conditions.limited_fired``) or
@@ -100,34 +102,18 @@ def armed(unit: Unit, off: str) -> Unit:
     return replace(unit, groups=groups)
 
 
-def read_arcs(unit: Unit, arcs: dict[str, str]) -> dict[str, str]:
-    """The unit's mountings keyed by weapon name in lower case (turrets left out)."""
-    return {w.lower(): a for w, a in arcs.items() if a != "turret"}
-
-
 # ---------------------------------------------------------------------- Indirect
-
-
-def indirect_range(s: GameState, u: int) -> float:
-    st = s.units[u]
-    rs = [
-        w.range
-        for g, n in zip(s.setup.units[u].groups, st.alive, strict=True)
-        if n
-        for w in g.weapons
-        if w.range is not None and w.has("indirect")
-    ]
-    return float(max(rs)) if rs else 0.0
 
 
 def blind_reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[int, float]:
     """(models of ``u`` with a target model within their Indirect range, the farthest such model's
     distance), line of sight ignored."""
 
+    rng = s.weapon_range(u, indirect=True)
+    if rng <= 0:
+        return 0, 0.0
+
     def compute() -> tuple[int, float]:
-        rng = indirect_range(s, u)
-        if rng <= 0:
-            return 0, 0.0
         b = s.models(t)
         radii = np.full(len(b), s.setup.radii[t])
         d = pair_distances(s.models(u, anchor)[None, :, :], s.setup.radii[u], b, radii)
@@ -195,6 +181,5 @@ __all__ = [
     "limited_held",
     "out_of_arc",
     "reach",
-    "read_arcs",
     "shoot_actions",
 ]

@@ -598,14 +598,15 @@ class GameState:
 
     # ------------------------------------------------------------------ shooting
 
-    def weapon_range(self, u: int) -> float:
+    def weapon_range(self, u: int, indirect: bool = False) -> float:
+        """The longest range of ``u``'s ranged weapons alive (``indirect``: of its Indirect ones)."""
         st = self.units[u]
         rs = [
             w.range
             for g, n in zip(self.setup.units[u].groups, st.alive, strict=True)
             if n
             for w in g.weapons
-            if w.range is not None
+            if w.range is not None and (w.has("indirect") or not indirect)
         ]
         return float(max(rs)) if rs else 0.0
 
@@ -677,6 +678,8 @@ class GameState:
         """(distance, models in range, cover, elevated target, no line of sight) of ``u`` at
         ``anchor`` shooting ``t``."""
         n, far, blind = firing.reach(self, u, t, anchor)
+        if blind:  # the exact engine counts models in listed group order: all may fire (firing.py)
+            n = self.units[u].models
         # weapons are usable when in range of the farthest counted model; round the distance up to
         # the next weapon range so equal situations share one cached table
         ranges = sorted(
