@@ -92,7 +92,13 @@ def input_probes(tmp: Path) -> list[tuple[str, Callable[[], Any]]]:
     deep = tmp / "deep.yaml"
     deep.write_text("a: " + "[" * 400_000 + "]" * 400_000)
     huge_title = edit(yaml.safe_load(ex), title="x" * 1_000_000)
+    from grimdice.systems.onepage.game.setup import army_from_mapping
+
+    tank = {"name": "Tank", "quality": 4, "equipment": ["Lascannon"], "special_rules": ["Vehicle"]}
+    arcs = {f"Gun {i}": "front" for i in range(100_000)}
+    many_arcs = {"kind": "army", "system": "onepage", "units": [dict(tank, arcs=arcs)]}
     return [
+        ("a One Page Vehicle with 100 000 weapon arcs", lambda: army_from_mapping(many_arcs, "army")),
         ("read a 1 MB scenario file (the largest allowed)", lambda: load_scenario(big)),
         ("a file over 1 MB", lambda: load_scenario(over)),
         ("a YAML alias bomb (10^9 values from 1 kB)", lambda: load_scenario(bomb)),

@@ -77,3 +77,20 @@ def test_the_damage_roll_follows_the_facing(
             immobile += p * st.immobile
     assert wounded > 0
     assert immobile / wounded == pytest.approx(float(immobile_given_wounded), abs=1e-12)
+
+
+def test_replays_draw_each_vehicles_front_mark(tmp_path) -> None:
+    from grimdice.systems.onepage.game import play
+    from grimdice.systems.onepage.game.draw import draw_rounds, front_mark
+
+    s = tank_and_gun((36.0, 46.0))
+    (x0, y0), (x1, y1) = front_mark(s, 0)
+    r = s.setup.radii[0]
+    assert (x0, y0) == pytest.approx((36.0, 24.0)) and (x1, y1) == pytest.approx((36.0, 24.0 + r))  # north
+    assert front_mark(s, 1) is None  # not a Vehicle
+    turned = s.apply(["hold", 0]).apply(["shoot", -1])
+    east = replace(turned, facing=(0.0, *turned.facing[1:]))
+    assert front_mark(east, 0)[1] == pytest.approx((36.0 + r, 24.0))
+    log = play(s.setup, 1, ("random", "random"))
+    paths = draw_rounds(log, tmp_path)
+    assert len(paths) == 4 and all(p.stat().st_size > 0 for p in paths)

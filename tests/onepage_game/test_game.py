@@ -176,6 +176,8 @@ def test_roll_off_deployment_and_turn_order() -> None:
     assert s.south == 0 and s.phase == "deploy" and s.player == 1  # the orks' transport choices first
     while s.phase in ("deploy", "scout"):  # then the marines' Deep Strike choice, then their Scouts
         s = s.apply(["deploy", s.todo[0]])
+    assert s.phase == "power"  # the orks' Weirdboy: the round's power dice (psychic.py)
+    s = s.apply(s.chance_outcomes()[0][0])
     assert s.phase == "play" and s.current_player() == 1
     for u in range(len(setup.units)):
         y = s.models(u)[:, 1]

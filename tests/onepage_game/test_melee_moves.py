@@ -45,7 +45,7 @@ def test_the_defenders_3_inch_move_and_the_2_inch_reach_count_model_by_model() -
     gaps = np.linalg.norm(moved - s.models(0)[0], axis=1) - 2 * R
     assert gaps == pytest.approx([0.0, 0.0, 2 * STEP - 3.0, 3 * STEP - 3.0, 4 * STEP - 3.0], abs=1e-9)
     assert strikers(s, 0, 1) == (1, 3)
-    assert s.melee_key(0, 1)[2:] == (1, 3)
+    assert s.melee_key(0, 1)[2:4] == (1, 3)
 
 
 def test_the_games_melee_law_uses_the_strikers_counted() -> None:

@@ -1,20 +1,81 @@
-"""Army files (``kind: army``): load, field (merges, joins) and check the army-building limits."""
+"""Army files (``kind: army``): load, field (merges, joins) and check the army-building limits.
+
+A unit entry may also carry fields only the game reads (``read_play_fields``): ``base: MM`` (a round
+base diameter, 20-200 mm) and, for a Vehicle, ``arcs: {WEAPON: turret|front}`` (each ranged weapon's
+mounting: "turrets which are able to turn 360° can fire in all directions, whilst weapons which are
+mounted in the front of the vehicle can only fire straight"; unnamed weapons are turrets).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from grimdice.errors import ScenarioError
 from grimdice.io.scenario import load_scenario, validate
 from grimdice.systems.onepage.profiles import Army
-from grimdice.systems.onepage.units import Fielded, field_army
+from grimdice.systems.onepage.units import Fielded, Unit, field_army
+
+ARCS = ("turret", "front")  # the text's mountings: a 360° turret, or "mounted in the front"
+
+
+def read_play_fields(raw: dict[str, Any], where: str) -> tuple[dict[str, float], dict[str, dict[str, str]]]:
+    """Pop the game's own fields from ``raw``'s unit entries (``raw`` is changed): bases (mm) and
+    weapon arcs (keyed by the unit's name); shapes and values checked here, weapon
+    names by :func:`check_arcs` once the army is fielded."""
+    bases: dict[str, float] = {}
+    arcs: dict[str, dict[str, str]] = {}
+    for i, u in enumerate(raw.get("units") or []):
+        if not isinstance(u, dict):
+            continue
+        key = str(u.get("label") or u.get("name"))
+        if "base" in u:
+            b = u.pop("base")
+            if isinstance(b, bool) or not isinstance(b, (int, float)) or not 20 <= b <= 200:
+                raise ScenarioError(f"{where}.units.{i}.base", "a round base diameter of 20 to 200 mm")
+            bases[key] = float(b)
+        if "arcs" in u:
+            a = u.pop("arcs")
+            if not isinstance(a, dict) or not a:
+                raise ScenarioError(
+                    f"{where}.units.{i}.arcs",
+                    "a mapping of weapon name to turret or front, e.g. {Lascannon: front}",
+                )
+            for name, arc in a.items():
+                if not isinstance(name, str) or arc not in ARCS:
+                    raise ScenarioError(
+                        f"{where}.units.{i}.arcs.{name}",
+                        f"a weapon's arc is one of {', '.join(ARCS)}; got {arc!r}",
+                    )
+            arcs[str(u.get("name"))] = {str(n).strip().lower(): str(v) for n, v in a.items()}
+    return bases, arcs
+
+
+def check_arcs(raw: dict[str, Any], units: list[Unit], arcs: dict[str, dict[str, str]], where: str) -> None:
+    """Every unit with ``arcs`` is a Vehicle ("When shooting Vehicles ...") and names its own ranged
+    weapons."""
+    index = {str(u.get("name")): i for i, u in enumerate(raw.get("units") or []) if isinstance(u, dict)}
+    for key, mounts in arcs.items():
+        at = f"{where}.units.{index[key]}.arcs"
+        unit = next((u for u in units if u.name == key), None)
+        if unit is None or unit.kind != "vehicle":
+            raise ScenarioError(at, "weapon arcs are for Vehicle units (they have facings)")
+        ranged = {w.name.lower() for g in unit.groups for w in g.weapons if w.range is not None}
+        for name in mounts:
+            if name not in ranged:
+                has = ", ".join(sorted(ranged)) or "none"
+                raise ScenarioError(f"{at}.{name}", f"not a ranged weapon of {unit.name}; it has {has}")
 
 
 def load_army(path: str | Path) -> Army:
     data = load_scenario(path)
     if data.get("kind") != "army":
         raise ScenarioError("kind", "an army file has 'kind: army'")
-    return validate(Army, data)
+    _bases, arcs = read_play_fields(data, "army")
+    army = validate(Army, data)
+    if arcs:
+        check_arcs(data, list(field_army(army).units), arcs, "army")
+    return army
 
 
 def check_army(path: str | Path, points: int | None = None) -> Fielded:
@@ -24,4 +85,4 @@ def check_army(path: str | Path, points: int | None = None) -> Fielded:
     return field_army(load_army(path), points)
 
 
-__all__ = ["check_army", "load_army"]
+__all__ = ["ARCS", "check_arcs", "check_army", "load_army", "read_play_fields"]

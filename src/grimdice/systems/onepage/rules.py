@@ -261,6 +261,44 @@ RULES = RuleTable(
             "rolled once after each shooting or melee strike that caused one or "
             "more wounds and left the unit alive; Walkers use it too",
         ),
+        # readings of the whole game (game/, docs/onepage-game.md)
+        Reading(
+            "game_walker_facing",
+            "game: Walkers 'follow the Vehicle damage rules when taking wounds'",
+            f"{SRC}, Walkers; Vehicles",
+            "Walkers have no facings in the game: their damage roll is one die ('not sure'); the "
+            "facings and movement limits are written for Vehicles, and other units 'may move and turn "
+            "in any direction regardless of their facing'",
+        ),
+        Reading(
+            "game_melee_facing",
+            "game: melee hits on a Vehicle by facing",
+            f"{SRC}, Vehicles",
+            "the quarter the other unit's centre lies in after the Assault move; when two Vehicles fight "
+            "and are hit in different facings both use 'not sure' (the exact melee has one facing)",
+        ),
+        Reading(
+            "game_weapon_arcs",
+            "game: 'weapons which are mounted in the front of the vehicle can only fire straight'",
+            f"{SRC}, Vehicles",
+            "mountings turret or front (army entry 'arcs'); a front weapon fires at a target with a model "
+            "within 45 degrees of the heading, seen from the hull's centre; on Hold the Vehicle pivots "
+            "to its target first, so every weapon bears (unless Immobile)",
+        ),
+        Reading(
+            "game_indirect",
+            "game: Indirect fire at targets not within line of sight",
+            f"{SRC}, Indirect",
+            "only when no model sees the target; then every model of the unit counts as firing its "
+            "Indirect weapons, at the farthest in-range model's distance, the target in Cover",
+        ),
+        Reading(
+            "game_limited",
+            "game: Limited weapons 'may only be fired once per game'",
+            f"{SRC}, Limited",
+            "the shooting player chooses to fire them (a shoot action with 'limited'); that spends all "
+            "of the unit's Limited weapons, even where the plan fires another weapon of those models",
+        ),
     ],
     what="special rule",
 )

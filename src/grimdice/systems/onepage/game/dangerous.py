@@ -66,7 +66,7 @@ def go_on(s: GameState) -> GameState:
     """The rest of the activation after the dangerous terrain's hits."""
     u, t = s.pending[1], s.pending[2]
     s = replace(s, phase="play", pending=())
-    if s.units[u].destroyed or s.action in ("run", "embark"):
+    if s.units[u].destroyed or s.action in ("run", "embark", "consolidate"):
         return s.end_activation()
     if s.action == "assault":
         if s.units[t].destroyed:

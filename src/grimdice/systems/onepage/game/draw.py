@@ -1,12 +1,18 @@
 """A logged game drawn round by round with matplotlib (the ``plot`` extra): terrain, bases, unit
-labels, moves (grey arrows), shots (army-coloured arrows) and assaults (black arrows)."""
+labels, Vehicle facings (a white front mark from the hull's centre along its heading), moves (grey
+arrows), consolidations (black dotted arrows), shots (army-coloured arrows) and assaults (black
+arrows)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
+from grimdice.systems.onepage.game import facing
+from grimdice.systems.onepage.game.consolidation import KIND
 from grimdice.systems.onepage.game.play import states
+from grimdice.systems.onepage.game.state import GameState
 
 COLOURS = ("tab:blue", "tab:red")
 TERRAIN = {
@@ -16,6 +22,15 @@ TERRAIN = {
     "dangerous": "orange",
     "difficult": "olive",
 }
+
+
+def front_mark(s: GameState, u: int) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """A Vehicle's front mark: from its centre to its rim along its heading (None: not a Vehicle)."""
+    if not facing.is_vehicle(s, u):
+        return None
+    x, y = (float(v) for v in s.models(u).mean(axis=0))
+    h, r = facing.heading(s, u), float(s.setup.radii[u])
+    return (x, y), (x + r * math.cos(h), y + r * math.sin(h))
 
 
 def draw_rounds(log: dict[str, Any], folder: Path) -> list[Path]:
@@ -57,6 +72,11 @@ def draw_rounds(log: dict[str, Any], folder: Path) -> list[Path]:
                 ax.annotate(
                     "", (x1, y1), (x0, y0), arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.2}
                 )
+            if s.phase == KIND and (a[2], a[3]) != (0.0, 0.0):
+                u = int(a[1])
+                x0, y0 = s.anchors[u]
+                style = {"arrowstyle": "->", "color": "black", "lw": 1.0, "ls": ":"}
+                ax.annotate("", (x0 + a[2], y0 + a[3]), (x0, y0), arrowprops=style)
             if s.phase == "combat" and s.pending[0] == "shoot":
                 _, u, t, _ = s.pending
                 p, q = s.models(u).mean(axis=0), s.models(t).mean(axis=0)
@@ -68,6 +88,12 @@ def draw_rounds(log: dict[str, Any], folder: Path) -> list[Path]:
             c = COLOURS[setup.owner[u]]
             for x, y in end.models(u):
                 ax.add_patch(Circle((x, y), setup.radii[u], color=c, alpha=0.8))
+            mark = front_mark(end, u)
+            if mark is not None:
+                (x0, y0), (x1, y1) = mark
+                ax.annotate(
+                    "", (x1, y1), (x0, y0), arrowprops={"arrowstyle": "-|>", "color": "white", "lw": 2}
+                )
             x, y = end.models(u).mean(axis=0)
             label = unit.name + (" (pinned)" if end.units[u].pinned else "")
             ax.text(x, y + 2.2, label, fontsize=7, ha="center", color=c)
@@ -78,4 +104,4 @@ def draw_rounds(log: dict[str, Any], folder: Path) -> list[Path]:
     return out
 
 
-__all__ = ["draw_rounds"]
+__all__ = ["draw_rounds", "front_mark"]

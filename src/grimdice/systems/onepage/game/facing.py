@@ -12,9 +12,10 @@ the move's direction) or reverses, at most half the action's distance, within 90
 (the heading turns the same way). On Hold it pivots to face the target it shoots. A shooting's
 facing is the quarter (90° arcs centred on the heading: front, sides, rear) in which the shooters'
 centre lies, seen from the vehicle's centre; it sets ``Conditions.facing`` of the exact shooting.
-Our readings: the arcs are quarters; all weapons are turrets ("turrets which are able to turn 360°
-can fire in all directions": the army format names no mounting); melee hits use "not sure" (one
-die); Walkers "follow the Vehicle damage rules" but have no facings here (one die).
+A melee uses the quarter the other unit's centre lies in after the Assault move (:func:`melee_facing`).
+Weapon arcs (turret or front mountings) are in ``firing.py``. Our readings: the arcs are quarters;
+Walkers "follow the Vehicle damage rules" but have no facings here (one die, "not sure": like every
+unit but Vehicles they "may move and turn in any direction regardless of their facing").
 """
 
 from __future__ import annotations
@@ -106,6 +107,17 @@ def hit_facing(s: GameState, shooter: int, target: int, anchor: tuple[float, flo
     return "side"
 
 
+def melee_facing(s: GameState, u: int, t: int) -> str:
+    """The facing of a melee between assaulter ``u`` and defender ``t`` (after the Assault move), for
+    the exact melee's one ``Conditions.facing``: a Vehicle is hit from the quarter the other unit's
+    centre lies in, as in shooting. Both Vehicles hit in different facings: "not sure" (one die),
+    since the exact melee takes one facing for both strikes (our reading)."""
+    hit_d, hit_a = hit_facing(s, u, t), hit_facing(s, t, u)
+    if is_vehicle(s, t) and is_vehicle(s, u):
+        return hit_d if hit_d == hit_a else "side"
+    return hit_d if is_vehicle(s, t) else hit_a
+
+
 def charge_allowed(s: GameState, u: int, t: int) -> bool:
     """A Vehicle's Assault move goes forwards (within 90°) or reverses at most half its distance."""
     if not is_vehicle(s, u):
@@ -117,4 +129,4 @@ def charge_allowed(s: GameState, u: int, t: int) -> bool:
     return off_heading(s, u, dx, dy) <= math.pi / 2 + EPS or math.hypot(dx, dy) <= REVERSE * full + EPS
 
 
-__all__ = ["allowed", "charge_allowed", "heading", "hit_facing", "pivot_to", "turned"]
+__all__ = ["allowed", "charge_allowed", "heading", "hit_facing", "melee_facing", "pivot_to", "turned"]

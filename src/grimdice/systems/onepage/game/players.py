@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game import dangerous, deployment, transport
+from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
@@ -54,8 +54,10 @@ def pin_share(state: GameState, u: int) -> float:
     return 1.0 if state.round >= ROUNDS and done else PIN_TEMPO
 
 
-def shot_value(state: GameState, u: int, t: int, anchor: tuple[float, float] | None, action: str) -> float:
-    key = state.shot_key(u, t, anchor, action)
+def shot_value(
+    state: GameState, u: int, t: int, anchor: tuple[float, float] | None, action: str, limited: bool = False
+) -> float:
+    key = state.shot_key(u, t, anchor, action, limited=not limited)
     if key[1] == 0:
         return 0.0
     st, pin = state.units[t], pin_share(state, t)
@@ -69,7 +71,7 @@ def shot_value(state: GameState, u: int, t: int, anchor: tuple[float, float] | N
 
 
 def melee_value(state: GameState, u: int, t: int) -> float:
-    s2 = state.moved(u, *state.charge_vector(u, t))
+    s2 = state.charged(u, t)
     su, st = state.units[u], state.units[t]
     law = combat_law(state.setup, "melee", u, su, t, st, s2.melee_key(u, t))
     last = state.round >= ROUNDS
@@ -80,13 +82,16 @@ def melee_value(state: GameState, u: int, t: int) -> float:
     )
 
 
-def best_shot(state: GameState, u: int, anchor: tuple[float, float] | None, action: str) -> tuple[float, int]:
-    best, tgt = 0.0, -1
-    for t in state.valid_targets(u, anchor):
-        v = shot_value(state, u, t, anchor, action)
+def best_shot(
+    state: GameState, u: int, anchor: tuple[float, float] | None, action: str
+) -> tuple[float, list[Any]]:
+    """The best shot's value and action (Limited weapons fired only when they add value)."""
+    best, choice = 0.0, ["shoot", -1]
+    for a in firing.shoot_actions(state, u, state.valid_targets(u, anchor, action)):
+        v = shot_value(state, u, a[1], anchor, action, len(a) > 2)
         if v > best + 1e-12:
-            best, tgt = v, t
-    return best, tgt
+            best, choice = v, a
+    return best, choice
 
 
 def nearest_gap(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> float:
@@ -112,9 +117,11 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
     if state.phase == "side":
         return acts[0]
     if state.phase == "shoot":
-        return ["shoot", best_shot(state, state.active, None, state.action)[1]]
+        return best_shot(state, state.active, None, state.action)[1]
     if state.phase in deployment.PHASES:
         return deployment.ai_choice(state, acts)
+    if state.phase == consolidation.KIND:
+        return consolidation.ai_choice(state, acts)
     best, choice = -np.inf, acts[0]
     gaps: dict[int, float] = {}
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit

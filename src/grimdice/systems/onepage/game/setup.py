@@ -2,8 +2,9 @@
 
 Bases follow the text's "general guidelines for base sizes": "Infantry – 28mm Round to 40mm Round",
 "Monsters & Walkers – 60mm Round", "Vehicles – Not mounted on a base". An army file's unit entry may
-give ``base: MM`` (a round base diameter in millimetres); the game reads it before the army is
-validated, so the army format itself is unchanged.
+give ``base: MM`` (a round base diameter in millimetres) and a Vehicle's ``arcs`` (its weapons'
+mountings, ``game/firing.py``); the game reads them before the army is validated
+(``army.read_play_fields``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from grimdice.engine.board import Table, generate_table, table_from_mapping, table_to_mapping
 from grimdice.errors import ScenarioError
 from grimdice.io.scenario import load_scenario, validate
+from grimdice.systems.onepage.army import check_arcs, read_play_fields
 from grimdice.systems.onepage.profiles import Army
 from grimdice.systems.onepage.units import Unit, field_army
 
@@ -36,6 +38,7 @@ class ArmySide:
     units: tuple[Unit, ...]
     radii: tuple[float, ...]
     data: dict[str, Any]
+    arcs: tuple[dict[str, str], ...] = ()  # per unit: weapon name (lower case) -> front (firing.py)
 
 
 def army_from_mapping(data: Any, where: str) -> ArmySide:
@@ -46,13 +49,7 @@ def army_from_mapping(data: Any, where: str) -> ArmySide:
     raw = copy.deepcopy(data)
     if raw.get("kind") != "army":
         raise ScenarioError(f"{where}.kind", "an army file has 'kind: army'")
-    bases: dict[str, float] = {}
-    for i, u in enumerate(raw.get("units") or []):
-        if isinstance(u, dict) and "base" in u:
-            b = u.pop("base")
-            if isinstance(b, bool) or not isinstance(b, (int, float)) or not 20 <= b <= 200:
-                raise ScenarioError(f"{where}.units.{i}.base", "a round base diameter of 20 to 200 mm")
-            bases[str(u.get("label") or u.get("name"))] = float(b)
+    bases, arcs = read_play_fields(raw, where)
     try:
         army = validate(Army, raw)
     except ScenarioError as exc:
@@ -61,6 +58,7 @@ def army_from_mapping(data: Any, where: str) -> ArmySide:
     if fielded.violations:
         v = fielded.violations[0]
         raise ScenarioError(f"{where}.{v.field}", v.message)
+    check_arcs(raw, list(fielded.units), arcs, where)
     radii = []
     for u in fielded.units:
         kind = u.kind
@@ -68,7 +66,8 @@ def army_from_mapping(data: Any, where: str) -> ArmySide:
         if mm is None:
             mm = BASE_MM["hero"] if (u.size == 1 and u.has("hero")) else BASE_MM[kind]
         radii.append(mm / MM / 2)
-    return ArmySide(army.name or where, tuple(fielded.units), tuple(radii), data)
+    mounts = tuple(arcs.get(u.name, {}) for u in fielded.units)
+    return ArmySide(army.name or where, tuple(fielded.units), tuple(radii), data, mounts)
 
 
 def load_army_side(path: str | Path) -> ArmySide:
@@ -93,6 +92,11 @@ class Setup:
             raise ScenarioError("table", "One Page 40k is played on a 6'x4' (72\" x 48\") table")
         self.units: tuple[Unit, ...] = self.armies[0].units + self.armies[1].units
         self.radii = np.array(self.armies[0].radii + self.armies[1].radii)
+        self.arcs = tuple(
+            {w: a for w, a in m.items() if a != "turret"}
+            for side in self.armies
+            for m in (side.arcs or tuple({} for _ in side.units))
+        )
         self.owner = tuple([0] * len(self.armies[0].units) + [1] * len(self.armies[1].units))
         self.offsets = tuple(formation(u.size, r) for u, r in zip(self.units, self.radii, strict=True))
 

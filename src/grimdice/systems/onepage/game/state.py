@@ -11,10 +11,12 @@ results have the law ``calculate()`` gives for the same situation. Simplificatio
 
 Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["walk", u, dx, dy]``,
 ``["run", u, dx, dy]``, ``["assault", u, target]``, ``["idle", u]`` (a Pinned unit), then after
-Hold/Walk ``["shoot", target]`` (``-1``: no shot). Rules in their own modules: Deep Strike and Scout
-(``deployment.py``: ``reserve``/``deploy``/``scout``/``place``/``scatter``), dangerous terrain
-(``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who strikes in melee
-(``melee_moves.py``), Vehicle facings (``facing.py``).
+Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
+weapons too). Rules in their own modules: Deep Strike and Scout (``deployment.py``:
+``reserve``/``deploy``/``scout``/``place``/``scatter``), dangerous terrain (``dangerous.py``),
+Transport (``transport.py``: ``embark``/``disembark``), who strikes in melee (``melee_moves.py``),
+consolidation after a melee (``consolidation.py``: ``consolidate``), Vehicle facings (``facing.py``),
+weapon arcs, Indirect and Limited weapons (``firing.py``), Psyker power dice (``psychic.py``).
 """
 
 from __future__ import annotations
@@ -29,7 +31,16 @@ from grimdice.engine.board import base_distances, path_blocked, segments_cross
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
-from grimdice.systems.onepage.game import dangerous, deployment, facing, melee_moves, transport
+from grimdice.systems.onepage.game import (
+    consolidation,
+    dangerous,
+    deployment,
+    facing,
+    firing,
+    melee_moves,
+    psychic,
+    transport,
+)
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.geometry import (
     EPS,
@@ -78,17 +89,19 @@ class GameState:
     place: tuple[int, ...] = ()
     todo: tuple[int, ...] = ()
     facing: tuple[float, ...] = ()  # Vehicles' headings in radians (empty: the defaults, facing.py)
+    spent: tuple[int, ...] = ()  # units whose Limited weapons are spent (firing.py)
+    power: tuple[int, ...] = ()  # (round, player 0's power dice, player 1's) (psychic.py)
 
     # ------------------------------------------------------------------ protocol
 
     def current_player(self) -> int:
         if self.phase == "end":
             return TERMINAL
-        if self.phase in ("rolloff", "combat") or self.phase in deployment.CHANCE_PHASES:
+        if self.phase in ("rolloff", "combat", psychic.KIND) or self.phase in deployment.CHANCE_PHASES:
             return CHANCE
         return self.player
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
         if self.phase == "rolloff":
             # "in the event of a tie the players must re-roll until there is a winner"
             return [(0, 0.5), (1, 0.5)]
@@ -96,15 +109,20 @@ class GameState:
             return [(i, p) for i, (_, p) in enumerate(self.combat_table())]
         if self.phase in deployment.CHANCE_PHASES:
             return deployment.chance_outcomes(self)
+        if self.phase == psychic.KIND:
+            return psychic.chance_outcomes(self)
         raise ValueError("not a chance node")
 
     def legal_actions(self) -> list[list[Any]]:
         if self.phase == "side":
             return [["side", "south"], ["side", "north"]]
         if self.phase == "shoot":
-            return [["shoot", t] for t in self.valid_targets(self.active)] + [["shoot", -1]]
+            targets = self.valid_targets(self.active)
+            return [*firing.shoot_actions(self, self.active, targets), ["shoot", -1]]
         if self.phase in deployment.PHASES:
             return deployment.legal_actions(self)
+        if self.phase == consolidation.KIND:
+            return consolidation.legal_actions(self)
         if self.phase != "play":
             return []
         cached: list[list[Any]] | None = self.__dict__.get("_legal")
@@ -125,15 +143,19 @@ class GameState:
             return deployment.apply(self, a)
         if self.phase == "combat":
             return self.resolve(int(a))
+        if self.phase == consolidation.KIND:
+            return consolidation.apply(self, a)
+        if self.phase == psychic.KIND:
+            return psychic.apply(self, a)
         kind = a[0]
         if kind == "shoot":
             t = int(a[1])
             if t < 0:
                 return self.end_activation()
             s = facing.pivot_to(self, self.active, t) if self.action == "hold" else self
-            return replace(
-                s, phase="combat", pending=("shoot", self.active, t, self.shot_key(self.active, t))
-            )
+            key = self.shot_key(self.active, t, limited=firing.limited_held(self, self.active, a))
+            s = firing.fired(s, self.active, a)
+            return replace(s, phase="combat", pending=("shoot", self.active, t, key))
         u = int(a[1])
         if kind in transport.KINDS or (kind == "assault" and not self.on_table(u)):
             return transport.apply(self, a)
@@ -153,8 +175,7 @@ class GameState:
             return replace(s, phase="shoot", active=u, action="walk")
         if kind == "assault":
             t = int(a[2])
-            dx, dy = self.charge_vector(u, t)
-            s = facing.turned(self.moved(u, dx, dy), u, dx, dy)
+            s = self.charged(u, t)
             hz = dangerous.hazard(self, s, u, kind, t)
             if hz is not None:
                 return hz
@@ -205,6 +226,8 @@ class GameState:
             "place": list(self.place),
             "todo": list(self.todo),
             "facing": list(self.facing),
+            "spent": list(self.spent),
+            "power": list(self.power),
         }
 
     @classmethod
@@ -237,6 +260,8 @@ class GameState:
             tuple(data.get("place", ())),
             tuple(data.get("todo", ())),
             tuple(float(h) for h in data.get("facing", ())),
+            tuple(int(u) for u in data.get("spent", ())),
+            tuple(int(x) for x in data.get("power", ())),
         )
 
     # ------------------------------------------------------------------ geometry
@@ -369,13 +394,14 @@ class GameState:
         return deployment.round_start(s)  # Deep Strike arrivals, then open_round()
 
     def open_round(self) -> GameState:
-        """The round's first activation: the player going first, else the other, else the game ends."""
+        """The round's first activation: the player going first, else the other, else the game ends;
+        first the round's power dice when an army has a Psyker (psychic.py)."""
         first = self.first
-        if not self.ready(first):
-            if self.ready(1 - first):
-                return replace(self, player=1 - first)
+        if not self.ready(first) and not self.ready(1 - first):
             return replace(self, phase="end")
-        return replace(self, player=first)
+        if psychic.due(self):
+            return replace(self, phase=psychic.KIND)
+        return replace(self, player=first if self.ready(first) else 1 - first)
 
     def with_unit(self, u: int, st: UnitState) -> GameState:
         units = list(self.units)
@@ -471,11 +497,13 @@ class GameState:
         dangerous[ok] = blocks_cross(table, a, bs[ok], "dangerous")
         return ok, difficult, dangerous
 
-    def moves(self, u: int, kind: str) -> list[tuple[float, float]]:
+    def moves(self, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
         """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
-        away) and into each cover piece in reach, each at the longest legal length."""
+        away) and into each cover piece in reach, each at the longest legal length (up to ``full``
+        inches; default: the action's distance)."""
         unit = self.setup.units[u]
-        full, walk = move_distance(unit, kind), move_distance(unit, "walk")
+        walk = move_distance(unit, "walk")
+        full = move_distance(unit, kind) if full is None else full
         ax, ay = self.anchors[u]
         wanted: list[tuple[float, float, float]] = [(dx, dy, full) for dx, dy in DIRECTIONS]
         for t in self.enemies(u):
@@ -529,6 +557,11 @@ class GameState:
         anchors[u] = (round(ax + dx, 3), round(ay + dy, 3))
         return replace(self, anchors=tuple(anchors))
 
+    def charged(self, u: int, t: int) -> GameState:
+        """The state after ``u``'s Assault move at ``t`` (a Vehicle turns to the move's direction)."""
+        dx, dy = self.charge_vector(u, t)
+        return facing.turned(self.moved(u, dx, dy), u, dx, dy)
+
     def charge_vector(self, u: int, t: int, unit: bool = False) -> tuple[float, float]:
         """The Assault move: the block straight towards the closest enemy model until bases touch
         (``unit``: the unit vector of that direction instead)."""
@@ -565,14 +598,15 @@ class GameState:
 
     # ------------------------------------------------------------------ shooting
 
-    def weapon_range(self, u: int) -> float:
+    def weapon_range(self, u: int, indirect: bool = False) -> float:
+        """The longest range of ``u``'s ranged weapons alive (``indirect``: of its Indirect ones)."""
         st = self.units[u]
         rs = [
             w.range
             for g, n in zip(self.setup.units[u].groups, st.alive, strict=True)
             if n
             for w in g.weapons
-            if w.range is not None
+            if w.range is not None and (w.has("indirect") or not indirect)
         ]
         return float(max(rs)) if rs else 0.0
 
@@ -591,8 +625,18 @@ class GameState:
         d = pair_distances(a, self.setup.radii[u], b, np.full(len(b), self.setup.radii[t]))
         return sights(self.setup.table, a, b, d, rng, [len(b)])[0][0]
 
-    def valid_targets(self, u: int, anchor: tuple[float, float] | None = None) -> list[int]:
-        return [t for t in self.enemies(u) if self.sight(u, t, anchor)[0] > 0]
+    def valid_targets(
+        self, u: int, anchor: tuple[float, float] | None = None, action: str | None = None
+    ) -> list[int]:
+        """Enemies some model sees (or reaches with an Indirect weapon) with a weapon in range and,
+        for a Vehicle, in arc (firing.py)."""
+        action = action or self.action or "hold"
+        return [
+            t
+            for t in self.enemies(u)
+            if firing.reach(self, u, t, anchor)[0] > 0
+            and firing.can_bear(self, u, t, self._rounded(u, anchor), action)
+        ]
 
     def in_cover(self, shooter: int, t: int, anchor: tuple[float, float] | None = None) -> bool:
         """Cover: "If the majority of models in a unit are within or behind a piece of cover
@@ -604,14 +648,24 @@ class GameState:
         return 2 * int(covered.sum()) > len(b)
 
     def shot_key(
-        self, u: int, t: int, anchor: tuple[float, float] | None = None, action: str | None = None
+        self,
+        u: int,
+        t: int,
+        anchor: tuple[float, float] | None = None,
+        action: str | None = None,
+        limited: bool = True,
     ) -> tuple[Any, ...]:
-        """The shooting situation as the exact engine's scenario conditions (a hashable key)."""
+        """The shooting situation as the exact engine's scenario conditions (a hashable key):
+        (distance, models firing, cover, elevated target, action, the target Vehicle's facing, the
+        weapons out of arc, no line of sight (Indirect), Limited weapons held back or spent)."""
         action = action or self.action or "hold"
         key = ("shot", self.units[u].alive, self.placed(u, anchor), self.placed(t))
-        where = recall(self.setup, key, lambda: self._shot_where(u, t, anchor))
-        face = facing.hit_facing(self, u, t, self._rounded(u, anchor))  # a Vehicle target's facing
-        return (*where, "hold" if action == "hold" else "walk", face)
+        dist, n, cover, elevated, blind = recall(self.setup, key, lambda: self._shot_where(u, t, anchor))
+        rounded = self._rounded(u, anchor)
+        face = facing.hit_facing(self, u, t, rounded)  # a Vehicle target's facing
+        act = "hold" if action == "hold" else "walk"
+        off = firing.out_of_arc(self, u, t, rounded, act)
+        return (dist, n, cover, elevated, act, face, off, blind, limited or firing.spent(self, u))
 
     def _rounded(self, u: int, anchor: tuple[float, float] | None) -> tuple[float, float] | None:
         """The position as a move there would record it (see :meth:`moved`)."""
@@ -621,18 +675,26 @@ class GameState:
         return round(ax + (anchor[0] - ax), 3), round(ay + (anchor[1] - ay), 3)
 
     def _shot_where(self, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
-        """(distance, models in range, cover, elevated target) of ``u`` at ``anchor`` shooting ``t``."""
-        n, far = self.sight(u, t, anchor)
+        """(distance, models in range, cover, elevated target, no line of sight) of ``u`` at
+        ``anchor`` shooting ``t``."""
+        n, far, blind = firing.reach(self, u, t, anchor)
+        if blind:  # the exact engine counts models in listed group order: all may fire (firing.py)
+            n = self.units[u].models
         # weapons are usable when in range of the farthest counted model; round the distance up to
         # the next weapon range so equal situations share one cached table
         ranges = sorted(
-            {w.range for g in self.setup.units[u].groups for w in g.weapons if w.range is not None}
+            {
+                w.range
+                for g in self.setup.units[u].groups
+                for w in g.weapons
+                if w.range is not None and (w.has("indirect") or not blind)
+            }
         )
         dist = next((float(r) for r in ranges if r >= far - EPS), far)
         anchor = self._rounded(u, anchor)
         cover = self.in_cover(u, t, anchor)
         elevated = self.height(t) > self.height(u, anchor) + EPS
-        return (dist, n, cover, bool(elevated))
+        return (dist, n, cover, bool(elevated), blind)
 
     # ------------------------------------------------------------------ combat (chance)
 
@@ -641,7 +703,13 @@ class GameState:
         # Elevation: "If a unit assaults an enemy unit from higher elevation, or is assaulted by a
         # unit from lower elevation, then it gets the Strikes First special rule for that melee."
         # Who strikes: counted model by model after the defenders' 3" move (melee_moves.py)
-        return (hu > ht + EPS, ht > hu + EPS, *melee_moves.strikers(self, u, t))
+        # Vehicles: hit in the facing the other unit comes from (facing.py)
+        return (
+            hu > ht + EPS,
+            ht > hu + EPS,
+            *melee_moves.strikers(self, u, t),
+            facing.melee_facing(self, u, t),
+        )
 
     def combat_table(self) -> list[tuple[tuple[UnitState, ...], float]]:
         kind, u, t, key = self.pending
@@ -657,24 +725,23 @@ class GameState:
         if kind == "shoot":
             return self.with_unit(t, states[0]).end_activation()
         s = self.with_unit(u, states[0]).with_unit(t, states[1])
-        if not states[0].destroyed and not states[1].destroyed:
-            # "If the defending unit was not completely destroyed, then the assaulting unit must
-            # move back by 1", separating itself from the defending unit." (straight away from the
-            # closest defending model)
-            dx, dy = s.charge_vector(u, t, unit=True)
-            end = (s.anchors[u][0] - dx, s.anchors[u][1] - dy)
-            if s.setup.table.on_table(s.models(u, end), s.setup.radii[u]).all():
-                s = s.moved(u, -dx, -dy)
-        return s.end_activation()
+        return consolidation.after_melee(s, u, t)
 
 
 def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
     if kind in dangerous.KINDS:
         return Conditions()
     if kind == "shoot":
-        dist, n, cover, elevated, action, face = key
+        dist, n, cover, elevated, action, face, _off, blind, limited = key
         return Conditions(
-            distance=dist, in_range=n, cover=cover, elevated_target=elevated, action=action, facing=face
+            distance=dist,
+            in_range=n,
+            cover=cover,
+            elevated_target=elevated,
+            action=action,
+            facing=face,
+            no_line_of_sight=blind,
+            limited_fired=limited,
         )
     return Conditions(
         action="assault",
@@ -682,6 +749,7 @@ def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
         defender_higher=key[1],
         attacker_strikers=key[2],
         defender_strikers=key[3],
+        facing=key[4],
     )
 
 
@@ -695,6 +763,8 @@ def combat_law(
     if hit is not None:
         return hit
     a, d = setup.units[u], setup.units[t]
+    if kind == "shoot":
+        a = firing.armed(a, key[6])  # weapons out of arc do not fire
     c = conditions_of(kind, key)
     out: dict[tuple[UnitState, ...], float] = {}
     if kind == "shoot":

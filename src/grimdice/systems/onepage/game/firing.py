@@ -1,0 +1,185 @@
+"""Which weapons may fire in the game: Vehicle weapon arcs, Indirect and Limited weapons.
+
+Weapon arcs: "When shooting Vehicles measure line of sight from the barrel of the weapon that they
+are firing, being restricted by the firing arc of the weapon. This means that turrets which are able
+to turn 360° can fire in all directions, whilst weapons which are mounted in the front of the vehicle
+can only fire straight." An army file's Vehicle entry may give ``arcs: {WEAPON: turret|front}``
+(default turret; ``army.read_play_fields``). A front-mounted weapon fires only at a target with a
+model in the Vehicle's front quarter (the front facing's 90° arc, ``facing.py``; our reading of
+"can only fire straight"), seen from the Vehicle's centre with the heading it has after its move (a
+Walk turns it, see ``facing.turned``). On Hold it pivots to face its target first ("may pivot by up
+to 180° when using Hold actions"), so every weapon bears, unless it is Immobile. The weapons out of
+arc are left out of the unit the exact engine shoots with (:func:`armed`).
+
+Indirect: "Weapons with this special rule may be fired at enemies that are not within line of
+sight, however when fired at targets not within line of sight they count as being in Cover." A
+target that no model of the unit sees is still a valid target when some model has an Indirect
+weapon in range of it: then only Indirect weapons fire (``Conditions.no_line_of_sight``: Cover), at
+the distance of the farthest model in Indirect range; every model of the unit is counted as firing
+(the exact engine counts firing models in listed group order, so counting only those in range could
+leave out the ones carrying the Indirect weapon: our simplification). Our reading: when some model
+sees the target, the shooting is an ordinary one.
+
+Limited: "Weapons with this special rule may only be fired once per game." A unit whose Limited
+weapons are unspent chooses ``["shoot", t]`` (holding them back: ``Conditions.limited_fired``) or
+``["shoot", t, "limited"]`` (all its weapons; afterwards its Limited weapons are spent, recorded in
+``GameState.spent``). Our reading: choosing them spends all of the unit's Limited weapons, even
+where the exact engine's plan fires another weapon of those models (it does so only when that is
+better).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.geometry import EPS, pair_distances
+from grimdice.systems.onepage.units import Unit
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+ARCS = ("turret", "front")  # the text's two mountings
+LIMITED = "limited"
+
+
+# ---------------------------------------------------------------------- arcs
+
+
+def heading_at(s: GameState, u: int, anchor: tuple[float, float] | None) -> float:
+    """The Vehicle's heading once at ``anchor``: a forward move turns it to the move's direction, a
+    reverse keeps it (as ``facing.turned``)."""
+    from grimdice.systems.onepage.game import facing
+
+    h = facing.heading(s, u)
+    if anchor is None:
+        return h
+    dx, dy = anchor[0] - s.anchors[u][0], anchor[1] - s.anchors[u][1]
+    if math.hypot(dx, dy) < EPS or facing.off_heading(s, u, dx, dy) > math.pi / 2 + EPS:
+        return h
+    return math.atan2(dy, dx)
+
+
+def in_front(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> bool:
+    """Some model of ``t`` in the front quarter (within 45° of the heading) of Vehicle ``u``."""
+    h = heading_at(s, u, anchor)
+    c = s.models(u, anchor).mean(axis=0)
+    d = s.models(t) - c
+    off = np.abs((np.arctan2(d[:, 1], d[:, 0]) - h + math.pi) % (2 * math.pi) - math.pi)
+    return bool((off <= math.pi / 4 + EPS).any())
+
+
+def out_of_arc(s: GameState, u: int, t: int, anchor: tuple[float, float] | None, action: str) -> str:
+    """The names (``|``-joined, sorted; "" for none) of ``u``'s weapons that cannot bear on ``t``."""
+    fronts = sorted(w for w, arc in s.setup.arcs[u].items() if arc == "front")
+    if not fronts or (action == "hold" and not s.units[u].immobile):  # Hold: pivots to the target
+        return ""
+    return "" if in_front(s, u, t, anchor) else "|".join(fronts)
+
+
+def can_bear(s: GameState, u: int, t: int, anchor: tuple[float, float] | None, action: str) -> bool:
+    """Some ranged weapon of ``u`` can bear on ``t`` (always, unless every one is out of arc)."""
+    off = out_of_arc(s, u, t, anchor, "hold" if action == "hold" else "walk")
+    if not off:
+        return True
+    names = set(off.split("|"))
+    return any(w.name.lower() not in names for g in s.setup.units[u].groups for w in g.weapons if w.range)
+
+
+def armed(unit: Unit, off: str) -> Unit:
+    """``unit`` without its ranged weapons named in ``off`` (see :func:`out_of_arc`)."""
+    if not off:
+        return unit
+    names = set(off.split("|"))
+    groups = tuple(
+        replace(g, weapons=tuple(w for w in g.weapons if w.melee or w.name.lower() not in names))
+        for g in unit.groups
+    )
+    return replace(unit, groups=groups)
+
+
+# ---------------------------------------------------------------------- Indirect
+
+
+def blind_reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[int, float]:
+    """(models of ``u`` with a target model within their Indirect range, the farthest such model's
+    distance), line of sight ignored."""
+
+    rng = s.weapon_range(u, indirect=True)
+    if rng <= 0:
+        return 0, 0.0
+
+    def compute() -> tuple[int, float]:
+        b = s.models(t)
+        radii = np.full(len(b), s.setup.radii[t])
+        d = pair_distances(s.models(u, anchor)[None, :, :], s.setup.radii[u], b, radii)
+        best = d[0].min(axis=1)
+        ok = best <= rng + EPS
+        return int(ok.sum()), float(best[ok].max()) if ok.any() else 0.0
+
+    key = ("blind", s.units[u].alive, s.placed(u, anchor), s.placed(t))
+    return recall(s.setup, key, compute)
+
+
+def reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None = None) -> tuple[int, float, bool]:
+    """(models that fire at ``t``, the farthest one's distance, without line of sight)."""
+    n, far = s.sight(u, t, anchor)
+    if n:
+        return n, far, False
+    n, far = blind_reach(s, u, t, anchor)
+    return n, far, bool(n)
+
+
+# ---------------------------------------------------------------------- Limited
+
+
+def has_limited(s: GameState, u: int) -> bool:
+    return any(w.has("limited") for g in s.setup.units[u].groups for w in g.weapons if w.range is not None)
+
+
+def spent(s: GameState, u: int) -> bool:
+    return u in s.spent
+
+
+def shoot_actions(s: GameState, u: int, targets: list[int]) -> list[list[Any]]:
+    """``["shoot", t]`` per target, and ``["shoot", t, "limited"]`` while ``u``'s Limited weapons are
+    unspent."""
+    out: list[list[Any]] = []
+    extra = has_limited(s, u) and not spent(s, u)
+    for t in targets:
+        out.append(["shoot", t])
+        if extra:
+            out.append(["shoot", t, LIMITED])
+    return out
+
+
+def fired(s: GameState, u: int, a: list[Any]) -> GameState:
+    """The state after ``u`` fired with action ``a`` (its Limited weapons spent if chosen)."""
+    if len(a) > 2 and a[2] == LIMITED and u not in s.spent:
+        return replace(s, spent=tuple(sorted((*s.spent, u))))
+    return s
+
+
+def limited_held(s: GameState, u: int, a: list[Any]) -> bool:
+    """``Conditions.limited_fired`` of the shot: the Limited weapons are spent or held back."""
+    return not (len(a) > 2 and a[2] == LIMITED)
+
+
+__all__ = [
+    "ARCS",
+    "LIMITED",
+    "armed",
+    "blind_reach",
+    "can_bear",
+    "fired",
+    "heading_at",
+    "in_front",
+    "limited_held",
+    "out_of_arc",
+    "reach",
+    "shoot_actions",
+]
