@@ -9,44 +9,46 @@ from __future__ import annotations
 
 import numpy as np
 
-from grimdice.dice.sampler import Sampler, lookup, row_counts
-from grimdice.systems.killteam.rerolls import reroll_mask
+from grimdice.dice.sampler import Sampler
+from grimdice.engine.pipeline import Roll
 from grimdice.systems.killteam.rolls import (
     CRIT,
-    MISS,
     NORMAL,
     ONE,
-    attack_result,
+    attack_roll,
     defence_dice,
     effective_ap,
-    save_result,
+    save_roll,
 )
 from grimdice.systems.killteam.solve import ShotPolicy
 
 
-def categories(rolls: np.ndarray, bs: int, lethal: int) -> np.ndarray:
-    """:func:`~grimdice.systems.killteam.rolls.attack_result` of every die, the rule evaluated once
-    per face and applied by table (:func:`~grimdice.dice.sampler.lookup`)."""
-    return lookup(rolls, np.asarray(attack_result(np.arange(1, 7), bs, lethal)), 1, np.int8)
-
-
-def _counts(cat: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Per trial: critical, normal, discarded-1 and missed dice (categories ``0..3``)."""
-    counts = row_counts(cat, 4)
-    return tuple(counts[k] for k in (CRIT, NORMAL, ONE, MISS))
+def fresh_counts(s: Sampler, roll: Roll, dice: np.ndarray) -> np.ndarray:
+    """Roll ``dice[t]`` fresh dice for each trial ``t`` (flat, :meth:`Roll.sample`): ``(trials,
+    ncat - 1)`` counts per category, zeros without rolling when no trial rolls any."""
+    if dice.any():
+        return roll.sample(s, dice)
+    return np.zeros((dice.size, roll.ncat - 1), dtype=np.int64)
 
 
 def simulate_shot(s: Sampler, pol: ShotPolicy, w: np.ndarray) -> dict[str, np.ndarray]:
-    """One attack in every trial from wounds left ``w``; returns per-trial counts and ``w`` after."""
+    """One attack in every trial from wounds left ``w``; returns per-trial counts and ``w`` after.
+
+    The attack dice of all trials are rolled flat and sorted by the per-face table of
+    :func:`~grimdice.systems.killteam.rolls.attack_roll`; a re-roll picks up the dice of each
+    category the policy names and rolls as many fresh dice (the counts left plus the fresh dice's
+    counts are the counts after the re-roll); the defence dice are rolled flat too, one pool for
+    the trials saving on SV and one for those using the invulnerable save."""
     sp = pol.spec
     T = w.size
-    rolls = s.roll((T, sp.dice))
-    cat = categories(rolls, sp.bs, sp.rules.lethal)
-    c, h, o, m = _counts(cat)
-    r = pol.reroll[w, c, h, o, m].astype(np.int64)  # (T, 4)
-    rolls = s.reroll(rolls, reroll_mask(cat, r))
-    cat = categories(rolls, sp.bs, sp.rules.lethal)
-    c, h, o, _ = _counts(cat)
+    attack = attack_roll(sp.bs, sp.rules.lethal)
+    first = attack.sample(s, np.full(T, sp.dice, dtype=np.int64))
+    c, h, o = first[:, CRIT], first[:, NORMAL], first[:, ONE]
+    picked = pol.reroll[w, c, h, o, sp.dice - c - h - o].astype(np.int64)  # (T, 4) by category
+    fresh = fresh_counts(s, attack, picked.sum(axis=1))
+    c = c - picked[:, CRIT] + fresh[:, CRIT]
+    h = h - picked[:, NORMAL] + fresh[:, NORMAL]
+    o = o - picked[:, ONE] + fresh[:, ONE]
     rend = pol.rending[w, c, h]
     c, h = c + rend, h - rend
     mw = sp.mw_per_crit * c
@@ -55,14 +57,12 @@ def simulate_shot(s: Sampler, pol: ShotPolicy, w: np.ndarray) -> dict[str, np.nd
     ap = np.where(c > 0, effective_ap(sp.rules.ap, sp.rules.piercing, 1), sp.rules.ap)
     k = np.where(inv, defence_dice(sp.df, 0, True), np.maximum(sp.df - ap, 0))
     defend = (c + h > 0) & (w1 > 0)
-    rolled = np.where(defend, k - ret, 0)
-    width = max(sp.df, 1)
-    drolls = s.roll((T, width))
-    valid = np.arange(width)[None, :] < rolled[:, None]
-    svs = np.where(inv, sp.invulnerable or 7, sp.sv)[:, None]
-    dcat = np.where(valid, save_result(drolls, svs), MISS)
-    cs = (dcat == CRIT).sum(axis=1)
-    ns = (dcat == NORMAL).sum(axis=1) + (ret & defend)
+    rolled = np.where(defend, np.maximum(k - ret, 0), 0)
+    saves = fresh_counts(s, save_roll(sp.sv), np.where(inv, 0, rolled))
+    if sp.invulnerable is not None:
+        saves += fresh_counts(s, save_roll(sp.invulnerable), np.where(inv, rolled, 0))
+    cs = saves[:, CRIT]
+    ns = saves[:, NORMAL] + (ret & defend)
     uc = np.where(defend, pol.alloc[w1, c, h, cs, ns, 0], 0).astype(np.int64)
     un = np.where(defend, pol.alloc[w1, c, h, cs, ns, 1], 0).astype(np.int64)
     w2 = np.maximum(w1 - uc * sp.critical - un * sp.normal, 0)
