@@ -7,7 +7,11 @@
 * fight 12v12 Relentless: the most dice a fighter may have, both sides Relentless;
 * shooting 12 x 8: eight operatives each shoot 12 attack dice (Balanced, Lethal 5+, P1) at one
   target, with optimal re-rolls, saves, cover and allocation by backward induction (target 1 s);
-* one Monte Carlo run (100 000 trials of the 8v8 fight, solving included).
+* one Monte Carlo run (100 000 trials of the 8v8 fight, solving included);
+* Monte Carlo throughput (``--mc N``): N seeded trials on one worker of the 8v8 fight above, a
+  6v6 fight both Relentless with the attacker Brutal (parry choices), and the 12 x 8 shooting
+  above (re-rolls, Rending, cover, saves), the solving outside the timed region; dice per second
+  count every die the rules roll (the sampler's count: first rolls, re-rolls, defence dice).
 
 The scenarios go through the public ``calculate`` only. Timing is ``benchmarks/harness.py``
 (warm-up outside the timed region, median of the same number of runs). Each row also gives the
@@ -16,8 +20,9 @@ machines). ``--peer REV`` also times the Kill Team package of git revision ``REV
 before the vectorised solvers, ``c35489b``) on the same cases in the same process and prints the
 ratio former / current, after checking that both give the same distributions.
 
-Run: ``python benchmarks/bench_killteam.py [--runs N] [--peer REV]`` (``--smoke``: tiny sizes,
-one run, the CI check).
+Run: ``python benchmarks/bench_killteam.py [--runs N] [--peer REV] [--mc N]`` (``--smoke``: tiny
+sizes, one run, the CI check; ``--mc N`` times only the Monte Carlo throughput rows, with
+``--peer REV`` also the former package's trial functions on the same trials and seed).
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from grimdice.engine.montecarlo import Tally, TrialFn
+from grimdice.engine.options import RunOptions
 from grimdice.io.scenario import load_scenario
 from grimdice.systems import calculate as calculate_any
 from grimdice.systems.killteam import calculate
@@ -149,6 +156,56 @@ def cases(smoke: bool = False, peer: str | None = None) -> list[Case]:
     return out
 
 
+def mc_workloads(smoke: bool) -> list[tuple[str, dict[str, Any]]]:
+    """(name, scenario) of the Monte Carlo throughput rows."""
+    if smoke:
+        return [("fight 2v2 Balanced+Ceaseless", fight(2, ["Balanced", "Ceaseless"], []))]
+    return [
+        ("fight 8v8 Balanced+Ceaseless, Rending", fight(8, ["Balanced", "Ceaseless"], [])),
+        ("fight 6v6 Relentless+Brutal vs Relentless", fight(6, ["Relentless", "Brutal"], ["Relentless"])),
+        ("shooting 12 dice x 8 shots", shooting(12, 8)),
+    ]
+
+
+def trial_of(calc: Callable[..., Any], sc: dict[str, Any]) -> TrialFn:
+    """The trial function ``calc`` hands to :meth:`RunOptions.run` for ``sc`` (captured during an
+    untimed run of 1 000 trials: solving and table building stay outside the timed region)."""
+    seen: list[TrialFn] = []
+    original = RunOptions.run
+
+    def run(self: RunOptions, trial: TrialFn) -> Tally:
+        seen.append(trial)
+        return original(self, trial)
+
+    RunOptions.run = run  # type: ignore[method-assign]
+    try:
+        calc(sc, simulate=1000, seed=1, workers=1)
+    finally:
+        RunOptions.run = original  # type: ignore[method-assign]
+    return seen[-1]
+
+
+def mc_rows(trials: int, runs: int, peer: str | None, smoke: bool = False) -> None:
+    """Print the Monte Carlo throughput rows: median seconds of ``runs`` seeded runs of ``trials``
+    trials on one worker, dice per second (the sampler's count), and with ``peer`` the former
+    package's trial function on the same trials and seed, and the ratio former / current time."""
+    former = peer_calculate(peer) if peer else None
+    options = RunOptions(simulate=trials, seed=1, workers=1)
+    for name, sc in mc_workloads(smoke):
+        timings = {"current": trial_of(calculate, sc)}
+        if former is not None:
+            timings[f"former {peer}"] = trial_of(former, sc)
+        line = f"MC {name:44}"
+        base = 0.0
+        for label, trial in timings.items():
+            timing, tally = measure(lambda trial=trial: options.run(trial), runs)
+            base = base or timing.median_s
+            line += f"  {label}: {timing.ms:8.1f} ms {tally.dice / timing.median_s / 1e6:6.1f} M dice/s"
+            if label != "current":
+                line += f" (x{timing.median_s / base:.1f})"
+        print(line, flush=True)
+
+
 def readme_case_ms(runs: int) -> float:
     """The 40k README case (120 attacks into 20 models of W3, FNP 5+), median ms in this process."""
     data = load_scenario(EXAMPLES / "bench-120-bolters-vs-20-w3.yaml")
@@ -161,9 +218,14 @@ def main() -> None:
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, one run (CI)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--peer", metavar="REV", help="also time the Kill Team package of this git revision")
+    ap.add_argument("--mc", type=int, metavar="N", help="only the Monte Carlo throughput rows, N trials")
     args = ap.parse_args()
     runs = 1 if args.smoke else args.runs
     print(f"machine: {machine()}; statistic: median of {runs} runs after a warm-up")
+    if args.mc or args.smoke:
+        mc_rows(args.mc or 5_000, runs, args.peer, args.smoke)
+        if args.mc:
+            return
     readme = readme_case_ms(runs)
     print(f"40k README case: {readme:.2f} ms")
     rows = run_cases(cases(args.smoke, args.peer), runs)

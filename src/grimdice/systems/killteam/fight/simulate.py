@@ -161,8 +161,10 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
     att, dfd = sol.attacker, sol.defender
     tables = sol.tables
     n_att, n_def = att.attacks, dfd.attacks
-    att_keep = _option_table(tables.att_opts, tables.att_choice.T).transpose(1, 0, 2)  # [i, j, 3]
-    def_keep = _option_table(tables.def_opts, tables.def_choice)  # [normal, critical, j, 3]
+    # the re-roll options chosen, flat: attacker [i * J + j], defender [(normal * (A+1) + crit) * J + j]
+    att_keep = _option_table(tables.att_opts, tables.att_choice.T).transpose(1, 0, 2).reshape(-1, 3)
+    def_keep = _option_table(tables.def_opts, tables.def_choice).reshape(-1, 3)
+    n_rolls = len(tables.def_rolls)
     att_index, def_index = roll_lookup(tables.att_rolls, n_att), roll_lookup(tables.def_rolls, n_def)
     att_roll, def_roll = attack_roll(att.hit, att.rules.lethal), attack_roll(dfd.hit, dfd.rules.lethal)
     ends = end_tables(sol)
@@ -175,9 +177,10 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
     def trial(sm: Sampler, n: int) -> dict[str, np.ndarray]:
         att_first = first(sm, att_roll, n, n_att, att_index)
         def_first = first(sm, def_roll, n, n_def, def_index)
-        an, ac = _after_reroll(sm, att_roll, att_keep[att_first, def_first])
-        dn, dc = _after_reroll(sm, def_roll, def_keep[an, ac, def_first])
+        an, ac = _after_reroll(sm, att_roll, np.take(att_keep, att_first * n_rolls + def_first, axis=0))
+        keep = np.take(def_keep, (an * (n_att + 1) + ac) * n_rolls + def_first, axis=0)
+        dn, dc = _after_reroll(sm, def_roll, keep)
         cell = ((an * (n_att + 1) + ac) * (n_def + 1) + dn) * (n_def + 1) + dc
-        return {k: v[cell] for k, v in ends.items()}
+        return {k: np.take(v, cell) for k, v in ends.items()}
 
     return trial
