@@ -69,13 +69,17 @@ def simulate_shot(s: Sampler, tab: ShotTables, w: np.ndarray) -> dict[str, np.nd
     :func:`~grimdice.systems.killteam.rolls.attack_roll`; a re-roll picks up the dice of each
     category the policy names and rolls as many fresh dice (the counts left plus the fresh dice's
     counts are the counts after the re-roll); the defence dice are rolled flat too, one pool for
-    the trials saving on SV and one for those using the invulnerable save."""
+    the trials saving on SV and one for those using the invulnerable save. Trials whose target is
+    already incapacitated roll nothing."""
     sp = tab.policy.spec
     n1, d1 = sp.dice + 1, tab.policy.alloc.shape[3]
     attack = attack_roll(sp.bs, sp.rules.lethal)
-    first = attack.sample(s, np.full(w.size, sp.dice, dtype=np.int64))
+    made = w > 0  # no attack is made (no die rolled) against an operative already incapacitated
+    first = attack.sample(s, np.where(made, sp.dice, 0))
     c, h, o = first[:, CRIT], first[:, NORMAL], first[:, ONE]
     picked = np.take(tab.picked, ((w * n1 + c) * n1 + h) * n1 + o, axis=0).astype(np.int64)
+    if not made.all():
+        picked[~made] = 0
     fresh = fresh_counts(s, attack, picked[:, 4])
     c = c - picked[:, CRIT] + fresh[:, CRIT]
     h = h - picked[:, NORMAL] + fresh[:, NORMAL]
@@ -99,7 +103,6 @@ def simulate_shot(s: Sampler, tab: ShotTables, w: np.ndarray) -> dict[str, np.nd
     unsaved = np.take(tab.alloc, at, axis=0).astype(np.int64)
     uc, un = np.where(defend, unsaved[:, 0], 0), np.where(defend, unsaved[:, 1], 0)
     w2 = np.maximum(w1 - uc * sp.critical - un * sp.normal, 0)
-    made = w > 0  # no attack is made against an operative already incapacitated
     out = {
         "hits": c + h,
         "critical_hits": c,
