@@ -7,7 +7,14 @@
 * fight 12v12 Relentless: the most dice a fighter may have, both sides Relentless;
 * shooting 12 x 8: eight operatives each shoot 12 attack dice (Balanced, Lethal 5+, P1) at one
   target, with optimal re-rolls, saves, cover and allocation by backward induction (target 1 s);
-* one Monte Carlo run (100 000 trials of the 8v8 fight, solving included).
+* one Monte Carlo run (100 000 trials of the 8v8 fight, solving included);
+* Monte Carlo throughput (``--mc N``): N seeded trials on one worker of the 8v8 fight above, a
+  6v6 fight both Relentless with the attacker Brutal (parry choices), the 12 x 8 shooting above
+  (re-rolls, cover, saves; the target is most often incapacitated by the third attack, and no
+  dice are rolled for attacks not made) and 8 attacks of 6 dice at D 1/2 into a target with an
+  invulnerable save of 4+ (which it survives two times in three), the solving outside the timed region; dice
+  per second count every die the rules roll (the sampler's count: first rolls, re-rolls,
+  defence dice).
 
 The scenarios go through the public ``calculate`` only. Timing is ``benchmarks/harness.py``
 (warm-up outside the timed region, median of the same number of runs). Each row also gives the
@@ -16,8 +23,9 @@ machines). ``--peer REV`` also times the Kill Team package of git revision ``REV
 before the vectorised solvers, ``c35489b``) on the same cases in the same process and prints the
 ratio former / current, after checking that both give the same distributions.
 
-Run: ``python benchmarks/bench_killteam.py [--runs N] [--peer REV]`` (``--smoke``: tiny sizes,
-one run, the CI check).
+Run: ``python benchmarks/bench_killteam.py [--runs N] [--peer REV] [--mc N]`` (``--smoke``: tiny
+sizes, one run, the CI check; ``--mc N`` times only the Monte Carlo throughput rows, with
+``--peer REV`` also the former package's trial functions on the same trials and seed).
 """
 
 from __future__ import annotations
@@ -25,16 +33,20 @@ from __future__ import annotations
 import argparse
 import io
 import re
+import statistics
 import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from grimdice.engine.montecarlo import Tally, TrialFn
+from grimdice.engine.options import RunOptions
 from grimdice.io.scenario import load_scenario
 from grimdice.systems import calculate as calculate_any
 from grimdice.systems.killteam import calculate
@@ -59,19 +71,22 @@ def fight(attacks: int, att_rules: list[str], def_rules: list[str], wounds: int 
     }
 
 
-def shooting(dice: int, shots: int) -> dict[str, Any]:
+def shooting(dice: int, shots: int, damage: str = "3/4", invulnerable: int | None = None) -> dict[str, Any]:
     gun = {
         "name": "gun",
         "A": dice,
         "BS": 3,
-        "D": "3/4",
+        "D": damage,
         "rules": ["Balanced", "Lethal 5+"],
         "critical": ["P1"],
     }
+    target: dict[str, Any] = {"name": "target", "DF": 3, "SV": 3, "W": 40, "cover": True}
+    if invulnerable is not None:
+        target["invulnerable"] = invulnerable
     return {
         "system": "killteam",
         "attackers": [{"name": f"shooter{i}", "W": 8, "weapons": [gun]} for i in range(shots)],
-        "target": {"name": "target", "DF": 3, "SV": 3, "W": 40, "cover": True},
+        "target": target,
     }
 
 
@@ -149,6 +164,70 @@ def cases(smoke: bool = False, peer: str | None = None) -> list[Case]:
     return out
 
 
+def mc_workloads(smoke: bool) -> list[tuple[str, dict[str, Any]]]:
+    """(name, scenario) of the Monte Carlo throughput rows."""
+    if smoke:
+        return [("fight 2v2 Balanced+Ceaseless", fight(2, ["Balanced", "Ceaseless"], []))]
+    return [
+        ("fight 8v8 Balanced+Ceaseless, Rending", fight(8, ["Balanced", "Ceaseless"], [])),
+        ("fight 6v6 Relentless+Brutal vs Relentless", fight(6, ["Relentless", "Brutal"], ["Relentless"])),
+        ("shooting 12 dice x 8 shots", shooting(12, 8)),
+        ("shooting 6 dice x 8 shots, D1/2, invulnerable 4+", shooting(6, 8, "1/2", 4)),
+    ]
+
+
+def trial_of(calc: Callable[..., Any], sc: dict[str, Any]) -> TrialFn:
+    """The trial function ``calc`` hands to :meth:`RunOptions.run` for ``sc`` (captured during an
+    untimed run of 1 000 trials: solving and table building stay outside the timed region)."""
+    seen: list[TrialFn] = []
+    original = RunOptions.run
+
+    def run(self: RunOptions, trial: TrialFn) -> Tally:
+        seen.append(trial)
+        return original(self, trial)
+
+    RunOptions.run = run  # type: ignore[method-assign]
+    try:
+        calc(sc, simulate=1000, seed=1, workers=1)
+    finally:
+        RunOptions.run = original  # type: ignore[method-assign]
+    return seen[-1]
+
+
+def mc_rows(trials: int, runs: int, peer: str | None, smoke: bool = False) -> None:
+    """Print the Monte Carlo throughput rows: median wall and CPU time of ``runs`` seeded runs of
+    ``trials`` trials on one worker (CPU time is the steadier figure on a shared machine), dice per
+    second (the sampler's count), and with ``peer`` the former package's trial function on the
+    same trials and seed, and the ratio former / current CPU time."""
+    former = peer_calculate(peer) if peer else None
+    options = RunOptions(simulate=trials, seed=1, workers=1)
+    for name, sc in mc_workloads(smoke):
+        timings = {"current": trial_of(calculate, sc)}
+        if former is not None:
+            timings[f"former {peer}"] = trial_of(former, sc)
+        line = f"MC {name:44}"
+        base = 0.0
+        for label, trial in timings.items():
+            cpu: list[float] = []
+
+            def run(trial: TrialFn = trial, cpu: list[float] = cpu) -> Tally:
+                t0 = time.process_time()
+                tally = options.run(trial)
+                cpu.append(time.process_time() - t0)
+                return tally
+
+            timing, tally = measure(run, runs)
+            secs = statistics.median(cpu[1:])  # CPU time of the timed runs (not the warm-up)
+            base = base or secs
+            line += (
+                f"  {label}: {timing.ms:7.0f} ms {tally.dice / timing.median_s / 1e6:5.1f} M dice/s"
+                f" (CPU {secs * 1e3:5.0f} ms {tally.dice / secs / 1e6:5.1f} M dice/s)"
+            )
+            if label != "current":
+                line += f" x{secs / base:.1f} CPU"
+        print(line, flush=True)
+
+
 def readme_case_ms(runs: int) -> float:
     """The 40k README case (120 attacks into 20 models of W3, FNP 5+), median ms in this process."""
     data = load_scenario(EXAMPLES / "bench-120-bolters-vs-20-w3.yaml")
@@ -161,9 +240,14 @@ def main() -> None:
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, one run (CI)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--peer", metavar="REV", help="also time the Kill Team package of this git revision")
+    ap.add_argument("--mc", type=int, metavar="N", help="only the Monte Carlo throughput rows, N trials")
     args = ap.parse_args()
     runs = 1 if args.smoke else args.runs
     print(f"machine: {machine()}; statistic: median of {runs} runs after a warm-up")
+    if args.mc or args.smoke:
+        mc_rows(args.mc or 5_000, runs, args.peer, args.smoke)
+        if args.mc:
+            return
     readme = readme_case_ms(runs)
     print(f"40k README case: {readme:.2f} ms")
     rows = run_cases(cases(args.smoke, args.peer), runs)

@@ -8,6 +8,7 @@ With fixed seeds the tests are deterministic.
 import numpy as np
 import pytest
 
+from grimdice.engine.options import RunOptions
 from tests.agreement import assert_agree
 from tests.killteam.helpers import gun, operative, run
 
@@ -78,3 +79,19 @@ def test_simulation_is_reproducible_from_seed():
     c = run(simulate=2000, seed=8, **kw)
     assert a.to_json() == b.to_json()
     assert a.to_json() != c.to_json()
+
+
+def test_every_die_rolled_is_counted(monkeypatch):
+    """Four attack dice a trial, then DF 3 defence dice in every trial with a hit (30 wounds: the
+    target always survives); no re-rolls, no padding counted."""
+    tallies = []
+    original = RunOptions.run
+
+    def run_and_keep(self, trial):
+        tallies.append(original(self, trial))
+        return tallies[-1]
+
+    monkeypatch.setattr(RunOptions, "run", run_and_keep)
+    res = run(weapon=gun(A=4, BS=3), target=operative(DF=3, SV=4, W=30), simulate=2000, seed=1)
+    hit = 2000 - round(res.stages["hits"][0] * 2000)
+    assert tallies[0].dice == 2000 * 4 + 3 * hit

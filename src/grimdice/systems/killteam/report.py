@@ -31,7 +31,7 @@ from grimdice.systems.killteam.shooting import (
     resolve_shots,
     secondary_targets,
 )
-from grimdice.systems.killteam.simulate import simulate_sequence
+from grimdice.systems.killteam.simulate import ShotTables, simulate_sequence
 from grimdice.systems.killteam.solve import ShotPolicy, solve_sequence
 
 HOT_MW = 3  # Hot: three mortal wounds on the shooter per discarded attack dice result of 1
@@ -237,9 +237,11 @@ def shooting_trial(plan: ShootingPlan) -> Callable[[Sampler, int], dict[str, np.
     the primary target's stages, ``<index>:<stage>`` for each other operative, ``hot:<shooter>``
     (mortal wounds), ``stunned`` and ``operatives_incapacitated``."""
     w0 = plan.target.wounds_left
+    attacks = [ShotTables.of(p) for p in plan.policies]
+    secondary = {i: [ShotTables.of(p) for p in ps] for i, ps in plan.secondary_policies.items()}
 
     def trial(s: Sampler, n: int) -> dict[str, np.ndarray]:
-        tot = simulate_sequence(s, plan.policies, np.full(n, w0))
+        tot = simulate_sequence(s, attacks, np.full(n, w0))
         out = _stage_counts(tot, w0)
         ones = {sh: tot[f"ones:{sh}"].copy() for sh in plan.hot}
         if plan.stun:
@@ -249,7 +251,7 @@ def shooting_trial(plan: ShootingPlan) -> Callable[[Sampler, int], dict[str, np.
             for sd in plan.secondaries:
                 wj = sd.target.wounds_left
                 splash = sd.splash * tot["critical_hits"]
-                t2 = simulate_sequence(s, plan.secondary_policies[sd.index], np.maximum(wj - splash, 0))
+                t2 = simulate_sequence(s, secondary[sd.index], np.maximum(wj - splash, 0))
                 for k, v in _stage_counts(t2, wj, splash).items():
                     out[f"{sd.index}:{k}"] = v
                 dead += t2["w"] == 0

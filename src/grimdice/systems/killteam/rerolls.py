@@ -15,9 +15,6 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-import numpy as np
-
-from grimdice.systems.killteam.rolls import CRIT, MISS, NORMAL, ONE
 from grimdice.systems.killteam.rules import WeaponRules
 
 
@@ -73,14 +70,3 @@ def _choices(
                     if key not in seen or ro > seen[key].ones:
                         seen[key] = Reroll(rc, rh, ro, rm)
     return tuple(sorted(seen.values(), key=lambda r: (r.dice, r.crits, r.normals, -r.ones)))
-
-
-def reroll_mask(categories: np.ndarray, rerolls: np.ndarray) -> np.ndarray:
-    """Monte Carlo: which dice to pick up, per trial (row of ``categories``, the attack dice
-    categories), given the re-roll per trial as counts ``rerolls[:, CRIT/NORMAL/ONE/MISS]`` (the
-    first dice of each category; the dice of a category are alike)."""
-    mask = np.zeros(categories.shape, dtype=bool)
-    for k in (CRIT, NORMAL, ONE, MISS):
-        is_k = categories == k
-        mask |= is_k & (np.cumsum(is_k, axis=1) <= rerolls[:, k, None])
-    return mask

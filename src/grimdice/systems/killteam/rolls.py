@@ -62,9 +62,11 @@ def save_probs(sv: int) -> np.ndarray:
     return p
 
 
+@cache
 def attack_roll(bs: int, lethal: int = 6) -> Roll:
     """The Roll Attack Dice roll as a core :class:`~grimdice.engine.pipeline.Roll` (categories
-    CRIT, NORMAL, ONE; MISS is the "nothing" category)."""
+    CRIT, NORMAL, ONE; MISS is the "nothing" category); one instance per characteristic, so the
+    Monte Carlo engines' per-face look-up tables are built once."""
     return Roll(partial(attack_result, bs=bs, lethal=lethal), 4)
 
 
@@ -72,6 +74,7 @@ def _save_category(face, sv: int):
     return np.minimum(save_result(face, sv), 2)
 
 
+@cache
 def save_roll(sv: int) -> Roll:
     """The Roll Defence Dice roll as a core Roll (categories CRIT, NORMAL; 2 is a fail)."""
     return Roll(partial(_save_category, sv=sv), 3)

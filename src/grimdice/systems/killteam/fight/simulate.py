@@ -4,6 +4,14 @@ vectorised over the trials of a block of :func:`grimdice.engine.montecarlo.run_t
 
 It cross-checks the exact engine's propagation of the dice law through the policy: which dice a
 re-roll choice picks up, Rending, Stun's discard, the alternation and the early end of the fight.
+
+Speed: each side's attack dice are rolled flat for all trials and sorted by the per-face table of
+:func:`~grimdice.systems.killteam.rolls.attack_roll` (:meth:`~grimdice.engine.pipeline.Roll.sample`);
+a re-roll picks up the dice the chosen option gives up and rolls as many fresh dice, the counts
+kept plus the fresh dice's counts being the counts after the re-roll. The Resolve Successful
+Hits step has no dice: its end is a function of the dice both sides retain, so :func:`play` walks
+the solved moves once from every pair of retained dice at set-up (this module's own bookkeeping,
+not the exact engine's table of ends) and each trial looks its pair's end up.
 """
 
 from __future__ import annotations
@@ -13,47 +21,27 @@ from collections.abc import Callable
 import numpy as np
 
 from grimdice.dice import Sampler
-from grimdice.dice.sampler import row_counts
 from grimdice.engine.montecarlo import Tally
 from grimdice.engine.options import RunOptions
-from grimdice.systems.killteam.fight.solver import FightSolution, Tables
-from grimdice.systems.killteam.fight.state import Fighter, Move
-from grimdice.systems.killteam.rerolls import reroll_mask
-from grimdice.systems.killteam.rolls import CRIT, MISS, NORMAL, ONE
-from grimdice.systems.killteam.simulate import categories
+from grimdice.engine.pipeline import Roll
+from grimdice.systems.killteam.fight.solver import FightSolution
+from grimdice.systems.killteam.fight.state import Move
+from grimdice.systems.killteam.rolls import CRIT, NORMAL, ONE, attack_roll
+from grimdice.systems.killteam.simulate import fresh_counts
 
 
-def _counts(cat: np.ndarray) -> dict[int, np.ndarray]:
-    counts = row_counts(cat, 4)
-    return {k: counts[k] for k in (CRIT, NORMAL, ONE, MISS)}
-
-
-def _roll_index(cat: np.ndarray, table: list) -> np.ndarray:
-    """Index of each trial's roll (counts by category) in the exact engine's roll list."""
-    n = cat.shape[1] + 1
-    cnt = _counts(cat)
-    code = cnt[CRIT] + n * (cnt[NORMAL] + n * cnt[ONE])
-    lookup = np.full(n**3, -1, dtype=np.int64)
+def roll_lookup(table: list, n: int) -> np.ndarray:
+    """``lookup[c + (n+1) * (h + (n+1) * o)]``: index in the exact engine's roll list ``table`` of
+    the first roll of ``n`` dice with ``c`` critical hits, ``h`` normal hits and ``o`` ones."""
+    lookup = np.full((n + 1) ** 3, -1, dtype=np.int64)
     for i, (r, _) in enumerate(table):
-        lookup[r[0] + n * (r[1] + n * r[2])] = i
-    return lookup[code]
-
-
-def _reroll(sm: Sampler, faces, cat, f: Fighter, opt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Re-roll, per trial, the dice the chosen option ``(normals kept, crits kept, re-rolled)``
-    gives up (failed dice: 1s first, for Ceaseless), then the final (normal, critical) counts."""
-    cnt = _counts(cat)
-    rn, rc = cnt[NORMAL] - opt[:, 0], cnt[CRIT] - opt[:, 1]
-    rf = opt[:, 2] - rn - rc
-    r1 = np.minimum(rf, cnt[ONE])
-    faces = sm.reroll(faces, reroll_mask(cat, np.stack([rc, rn, r1, rf - r1], axis=1)))
-    cat = categories(faces, f.hit, f.rules.lethal)
-    cnt = _counts(cat)
-    return cnt[NORMAL], cnt[CRIT]
+        lookup[r[0] + (n + 1) * (r[1] + (n + 1) * r[2])] = i
+    return lookup
 
 
 def _option_table(opts: list, choice: np.ndarray) -> np.ndarray:
-    """``choice[..., i]`` (option index for own roll ``i``, last axis) as option triples."""
+    """``choice[..., i]`` (option index for own roll ``i``, last axis) as option triples
+    ``(normals kept, crits kept, dice re-rolled)``."""
     out = np.zeros((*choice.shape, 3), dtype=np.int64)
     for i, o in enumerate(opts):
         arr = np.array(o, dtype=np.int64)
@@ -61,30 +49,26 @@ def _option_table(opts: list, choice: np.ndarray) -> np.ndarray:
     return out
 
 
-def simulate_fight(sol: FightSolution, options: RunOptions) -> Tally:
-    """``options.simulate`` seeded trials of the fight under the solved policy, on the shared
-    runner (:meth:`RunOptions.run`): a tally of the same stages as the exact
-    :func:`~grimdice.systems.killteam.fight.report.solution_stages`."""
-    return options.run(fight_trial(sol))
+def _after_reroll(sm: Sampler, roll: Roll, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(normal, critical) hits per trial after the chosen option ``keep`` (rows ``(normals kept,
+    crits kept, dice re-rolled)``): the hits kept plus the hits among as many fresh dice."""
+    fresh = fresh_counts(sm, roll, keep[:, 2])
+    return keep[:, 0] + fresh[:, NORMAL], keep[:, 1] + fresh[:, CRIT]
 
 
-def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
-    """The trial function: the policy's lookup tables built once, then ``size`` fights per call."""
+def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The Resolve Successful Hits step from each row of ``starts`` (retained dice after Rending:
+    attacker normal, critical, defender normal, critical), under the solved policy move by move:
+    ``(wounds left, critical strikes)``, each ``(rows, 2)`` (attacker, defender)."""
     att, dfd = sol.attacker, sol.defender
-    tables: Tables = sol.tables
     n_att, n_def = att.attacks, dfd.attacks
-    att_keep = _option_table(tables.att_opts, tables.att_choice.T).transpose(1, 0, 2)  # [i, j, 3]
-    def_keep = _option_table(tables.def_opts, tables.def_choice)  # [normal, critical, j, 3]
-    rend = np.zeros((n_att + 1, n_att + 1, n_def + 1, n_def + 1, 4), dtype=np.int64)
-    for k, v in tables.rend.items():
-        rend[k] = v
     # the resolution policy as a sorted table of encoded states
     # (side to move, hits of both sides, wounds, critical strikes of both sides)
     radix = np.array(
         [2, n_att + 1, n_att + 1, n_def + 1, n_def + 1, att.wounds + 1, dfd.wounds + 1, n_att + 1, n_def + 1]
     )
     place = np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]])
-    policy = tables.resolution.policy
+    policy = sol.tables.resolution.policy
     codes = np.array(
         [
             int(np.dot([s.to_move, *s.hits[0], *s.hits[1], *s.wounds, *s.critical_strikes], place))
@@ -98,63 +82,105 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
     normal_damage = np.array([att.normal_damage, dfd.normal_damage])
     critical_damage = np.array([att.critical_damage, dfd.critical_damage])
     stun = np.array([att.rules.stun, dfd.rules.stun])
+    n = starts.shape[0]
+    left = starts.astype(np.int64).copy()
+    wounds = np.tile(np.array([att.wounds, dfd.wounds]), (n, 1))
+    strikes = np.zeros((n, 2), dtype=np.int64)  # critical strikes per side
+    turn = np.where(left[:, 0] + left[:, 1] > 0, 0, 1)
+    active = left.sum(axis=1) > 0
+    while active.any():
+        r = np.flatnonzero(active)
+        p = turn[r]
+        o = 1 - p
+        code = np.column_stack([p, left[r], wounds[r], strikes[r]]) @ place
+        at = np.minimum(np.searchsorted(codes, code), codes.size - 1)
+        if not np.array_equal(codes[at], code):
+            raise AssertionError("a fight position the solved policy does not cover")
+        a = moves[at]
+        left[r, 2 * p] -= (a == Move.STRIKE_NORMAL) | (a == Move.PARRY_NORMAL)
+        left[r, 2 * p + 1] -= (
+            (a == Move.STRIKE_CRIT) | (a == Move.PARRY_CRIT_NORMAL) | (a == Move.PARRY_CRIT_CRIT)
+        )
+        wounds[r, o] -= np.where(
+            a == Move.STRIKE_NORMAL,
+            normal_damage[p],
+            np.where(a == Move.STRIKE_CRIT, critical_damage[p], 0),
+        )
+        crit = a == Move.STRIKE_CRIT
+        left[r, 2 * o] -= crit & stun[p] & (strikes[r, p] == 0) & (left[r, 2 * o] > 0)  # Stun
+        strikes[r, p] += crit
+        left[r, 2 * o] -= (a == Move.PARRY_NORMAL) | (a == Move.PARRY_CRIT_NORMAL)
+        left[r, 2 * o + 1] -= a == Move.PARRY_CRIT_CRIT
+        dead = wounds[r, o] <= 0
+        wounds[r, o] = np.maximum(wounds[r, o], 0)
+        theirs = left[r, 2 * o] + left[r, 2 * o + 1]
+        mine = left[r, 2 * p] + left[r, 2 * p + 1]
+        turn[r] = np.where(theirs > 0, o, p)
+        active[r[dead | (theirs + mine == 0)]] = False
+    return wounds, strikes
+
+
+def simulate_fight(sol: FightSolution, options: RunOptions) -> Tally:
+    """``options.simulate`` seeded trials of the fight under the solved policy, on the shared
+    runner (:meth:`RunOptions.run`): a tally of the same stages as the exact
+    :func:`~grimdice.systems.killteam.fight.report.solution_stages`."""
+    return options.run(fight_trial(sol))
+
+
+def end_tables(sol: FightSolution) -> dict[str, np.ndarray]:
+    """Every stage of the fight's end, per pair of dice both sides hold after their re-rolls
+    (flat index ``((an * (A+1) + ac) * (D+1) + dn) * (D+1) + dc``): Rending chosen by the policy,
+    then the resolution played move by move (:func:`play`)."""
+    att, dfd = sol.attacker, sol.defender
+    n_att, n_def = att.attacks, dfd.attacks
+    rend = np.zeros((n_att + 1, n_att + 1, n_def + 1, n_def + 1, 4), dtype=np.int64)
+    for k, v in sol.tables.rend.items():
+        rend[k] = v
+    hits = rend.reshape(-1, 4)  # retained: attacker normal, critical, defender normal, critical
+    wounds, strikes = play(sol, hits)
+    return {
+        "hits": hits[:, 0] + hits[:, 1],
+        "damage": dfd.wounds - wounds[:, 1],
+        "models_destroyed": (wounds[:, 1] == 0).astype(np.int64),
+        "defender_wounds_left": wounds[:, 1],
+        "defender_hits": hits[:, 2] + hits[:, 3],
+        "damage_taken": att.wounds - wounds[:, 0],
+        "attacker_incapacitated": (wounds[:, 0] == 0).astype(np.int64),
+        "attacker_wounds_left": wounds[:, 0],
+        "critical_strikes": strikes[:, 0],
+        "critical_strikes_taken": strikes[:, 1],
+        "reap_mortal_wounds": strikes[:, 0] * att.rules.reap,
+        "defender_reap_mortal_wounds": strikes[:, 1] * dfd.rules.reap,
+        "defender_apl_lost": (att.rules.stun & (strikes[:, 0] >= 2)).astype(np.int64),
+        "attacker_apl_lost": (dfd.rules.stun & (strikes[:, 1] >= 2)).astype(np.int64),
+    }
+
+
+def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
+    """The trial function: the policy's lookup tables built once, then ``size`` fights per call."""
+    att, dfd = sol.attacker, sol.defender
+    tables = sol.tables
+    n_att, n_def = att.attacks, dfd.attacks
+    # the re-roll options chosen, flat: attacker [i * J + j], defender [(normal * (A+1) + crit) * J + j]
+    att_keep = _option_table(tables.att_opts, tables.att_choice.T).transpose(1, 0, 2).reshape(-1, 3)
+    def_keep = _option_table(tables.def_opts, tables.def_choice).reshape(-1, 3)
+    n_rolls = len(tables.def_rolls)
+    att_index, def_index = roll_lookup(tables.att_rolls, n_att), roll_lookup(tables.def_rolls, n_def)
+    att_roll, def_roll = attack_roll(att.hit, att.rules.lethal), attack_roll(dfd.hit, dfd.rules.lethal)
+    ends = end_tables(sol)
+
+    def first(sm: Sampler, roll: Roll, n: int, dice: int, index: np.ndarray) -> np.ndarray:
+        """Each trial's first roll of ``dice`` attack dice, as its index in the roll list."""
+        cnt = roll.sample(sm, np.full(n, dice, dtype=np.int64))
+        return index[cnt[:, CRIT] + (dice + 1) * (cnt[:, NORMAL] + (dice + 1) * cnt[:, ONE])]
 
     def trial(sm: Sampler, n: int) -> dict[str, np.ndarray]:
-        att_faces, def_faces = sm.roll((n, n_att)), sm.roll((n, n_def))
-        att_cats = categories(att_faces, att.hit, att.rules.lethal)
-        def_cats = categories(def_faces, dfd.hit, dfd.rules.lethal)
-        att_roll, def_roll = _roll_index(att_cats, tables.att_rolls), _roll_index(def_cats, tables.def_rolls)
-        att_normal, att_crit = _reroll(sm, att_faces, att_cats, att, att_keep[att_roll, def_roll])
-        def_normal, def_crit = _reroll(sm, def_faces, def_cats, dfd, def_keep[att_normal, att_crit, def_roll])
-        hits = rend[
-            att_normal, att_crit, def_normal, def_crit
-        ]  # retained: attacker normal, critical, defender normal, critical
-        left = hits.copy()
-        wounds = np.tile(np.array([att.wounds, dfd.wounds]), (n, 1))
-        strikes = np.zeros((n, 2), dtype=np.int64)  # critical strikes per side
-        turn = np.where(left[:, 0] + left[:, 1] > 0, 0, 1)
-        active = left.sum(axis=1) > 0
-        while active.any():
-            r = np.flatnonzero(active)
-            p = turn[r]
-            o = 1 - p
-            state = np.column_stack([p, left[r], wounds[r], strikes[r]])
-            a = moves[np.searchsorted(codes, state @ place)]
-            left[r, 2 * p] -= (a == Move.STRIKE_NORMAL) | (a == Move.PARRY_NORMAL)
-            left[r, 2 * p + 1] -= (
-                (a == Move.STRIKE_CRIT) | (a == Move.PARRY_CRIT_NORMAL) | (a == Move.PARRY_CRIT_CRIT)
-            )
-            wounds[r, o] -= np.where(
-                a == Move.STRIKE_NORMAL,
-                normal_damage[p],
-                np.where(a == Move.STRIKE_CRIT, critical_damage[p], 0),
-            )
-            crit = a == Move.STRIKE_CRIT
-            left[r, 2 * o] -= crit & stun[p] & (strikes[r, p] == 0) & (left[r, 2 * o] > 0)  # Stun
-            strikes[r, p] += crit
-            left[r, 2 * o] -= (a == Move.PARRY_NORMAL) | (a == Move.PARRY_CRIT_NORMAL)
-            left[r, 2 * o + 1] -= a == Move.PARRY_CRIT_CRIT
-            dead = wounds[r, o] <= 0
-            wounds[r, o] = np.maximum(wounds[r, o], 0)
-            theirs = left[r, 2 * o] + left[r, 2 * o + 1]
-            mine = left[r, 2 * p] + left[r, 2 * p + 1]
-            turn[r] = np.where(theirs > 0, o, p)
-            active[r[dead | (theirs + mine == 0)]] = False
-        return {
-            "hits": hits[:, 0] + hits[:, 1],
-            "damage": dfd.wounds - wounds[:, 1],
-            "models_destroyed": (wounds[:, 1] == 0).astype(np.int64),
-            "defender_wounds_left": wounds[:, 1],
-            "defender_hits": hits[:, 2] + hits[:, 3],
-            "damage_taken": att.wounds - wounds[:, 0],
-            "attacker_incapacitated": (wounds[:, 0] == 0).astype(np.int64),
-            "attacker_wounds_left": wounds[:, 0],
-            "critical_strikes": strikes[:, 0],
-            "critical_strikes_taken": strikes[:, 1],
-            "reap_mortal_wounds": strikes[:, 0] * att.rules.reap,
-            "defender_reap_mortal_wounds": strikes[:, 1] * dfd.rules.reap,
-            "defender_apl_lost": (att.rules.stun & (strikes[:, 0] >= 2)).astype(np.int64),
-            "attacker_apl_lost": (dfd.rules.stun & (strikes[:, 1] >= 2)).astype(np.int64),
-        }
+        att_first = first(sm, att_roll, n, n_att, att_index)
+        def_first = first(sm, def_roll, n, n_def, def_index)
+        an, ac = _after_reroll(sm, att_roll, np.take(att_keep, att_first * n_rolls + def_first, axis=0))
+        keep = np.take(def_keep, (an * (n_att + 1) + ac) * n_rolls + def_first, axis=0)
+        dn, dc = _after_reroll(sm, def_roll, keep)
+        cell = ((an * (n_att + 1) + ac) * (n_def + 1) + dn) * (n_def + 1) + dc
+        return {k: np.take(v, cell) for k, v in ends.items()}
 
     return trial
