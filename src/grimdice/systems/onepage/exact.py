@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import numpy as np
@@ -19,7 +20,16 @@ from grimdice.dice import Dist, Joint
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.attack import Fire, Picks
 from grimdice.systems.onepage.rolls import damage_table, p_morale, p_pass
-from grimdice.systems.onepage.units import Removal, Unit, UnitState, best_removal, choose_order, value, wound
+from grimdice.systems.onepage.units import (
+    Removal,
+    Unit,
+    UnitState,
+    best_removal,
+    choose_order,
+    memo,
+    value,
+    wound,
+)
 
 K = TypeVar("K", bound=Hashable)
 Table = dict  # {outcome: probability}
@@ -56,7 +66,9 @@ class Strike:
     vehicle_extra: Dist = field(default_factory=lambda: Dist.constant(0))
 
 
+@lru_cache(maxsize=4096)
 def _bin(n: int, p: float) -> Dist:
+    """Binomial(n, p) (immutable, so kept: a game asks for the same few laws again and again)."""
     return Dist.binomial(n, p) if n else Dist.constant(0)
 
 
@@ -71,10 +83,19 @@ def auto_hit_wounds(auto: Dist, p: float) -> Dist:
 MAX_X_FIRED = 16
 
 
+@lru_cache(maxsize=4096)
+def _hit_wound_law(pw: float, ph: float, dice: int) -> Joint:
+    return Joint.categorical([pw, ph - pw, 1 - ph]).repeat(dice)
+
+
 def _hit_wound(f_odds, dice: int) -> Joint:
     """Joint law of (wounds, hits that did not wound) of ``dice`` attacks with ``f_odds``."""
-    pw, ph = f_odds.p_wound, f_odds.p_hit
-    return Joint.categorical([pw, ph - pw, 1 - ph]).repeat(dice)
+    return _hit_wound_law(f_odds.p_wound, f_odds.p_hit, dice)
+
+
+def _pairs(d: Dist) -> list[tuple[tuple[int, int], float]]:
+    """``[((k, 0), P(k))]`` over the outcomes of ``d`` with a positive probability, in order."""
+    return [((k, 0), d[k]) for k in range(d.min, d.max + 1) if d[k] > 0]
 
 
 def strike(
@@ -92,7 +113,10 @@ def strike(
     player must remove one model") with Tough, the "x" rule and the Vehicle damage table. The
     defender removes models in the order best for ``removal`` (per number of wounds).
     ``with_hits``: the outcome keys are (wounds, state, hits) (the joint law of the hits, for a side
-    whose attacks are resolved in more than one step)."""
+    whose attacks are resolved in more than one step).
+
+    Strikes are kept per target unit (:func:`~.units.memo`; a :class:`Strike` is never changed once
+    built): a game asks for the same fire at the same target state from many positions and plans."""
     x_fired = sum(f.instances for f in fires if f.odds.weapon.x)
     if x_fired > MAX_X_FIRED:
         raise ScenarioError(
@@ -100,6 +124,26 @@ def strike(
             f'{x_fired} weapons with the "x" rule strike at once; the exact engine resolves at most '
             f"{MAX_X_FIRED} (each puts all its wounds on one model); use --simulate N",
         )
+    auto_key = None if auto_hits is None else (auto_hits.min, auto_hits.pmf.tobytes())
+    key = (tuple(fires), state, auto_key, auto_p, facing, removal, with_hits)
+    m = memo(target, "strike")
+    st: Strike | None = m.get(key)
+    if st is None:
+        st = m[key] = _strike(fires, target, state, auto_hits, auto_p, facing, removal, with_hits)
+    return st
+
+
+def _strike(
+    fires: list[Fire],
+    target: Unit,
+    state: UnitState,
+    auto_hits: Dist | None,
+    auto_p: float,
+    facing: str,
+    removal: Removal | None,
+    with_hits: bool,
+) -> Strike:
+    """:func:`strike`, computed."""
     hits = sum_laws([_bin(f.dice, f.odds.p_hit) for f in fires])
     if auto_hits is not None:
         hits = hits + auto_hits
@@ -122,30 +166,36 @@ def strike(
         normal = [_bin(f.dice, f.odds.p_wound) for f in fires if not f.odds.weapon.x]
         if auto_hits is not None:
             normal.append(auto_hit_wounds(auto_hits, auto_p))
-        n_law = sum_laws(normal)
-        n_pairs = [((w, 0), n_law[w]) for w in range(n_law.min, n_law.max + 1) if n_law[w] > 0]
+        n_pairs = _pairs(sum_laws(normal))
         singles_j = [
-            [((k, 0), d[k]) for k in range(d.min, d.max + 1) if d[k] > 0]
-            for d in (
-                _bin(f.odds.weapon.attacks, f.odds.p_wound)
-                for f in fires
-                if f.odds.weapon.x
-                for _ in range(f.instances)
-            )
+            _pairs(_bin(f.odds.weapon.attacks, f.odds.p_wound))
+            for f in fires
+            if f.odds.weapon.x
+            for _ in range(f.instances)
         ]
     out: Table = {}
     orders: dict[int, tuple[int, ...]] = {}
     after: dict[int, UnitState] = {}
+    # the "x" rule's casualties per (state, wounds) under each removal order, computed once a strike
+    steps: dict[tuple[int, ...], dict[tuple[UnitState, int], UnitState]] = {}
     for (w, h), pw in n_pairs:
         if w not in orders:
             orders[w], after[w] = best_removal(target, state, w, removal)
         order = orders[w]
         t: Table = {(w, after[w], h): 1.0}
+        step = steps.setdefault(order, {})
         for d in singles_j:
             nt: Table = {}
+            get = nt.get
             for (tot, s, hh), p in t.items():
                 for (k, kh), q in d:
-                    add(nt, (tot + k, wound(target, s, k, order, single=True), hh + kh), p * q)
+                    v = p * q
+                    if v > 0:
+                        s2 = step.get((s, k))
+                        if s2 is None:
+                            s2 = step[(s, k)] = wound(target, s, k, order, single=True)
+                        nk = (tot + k, s2, hh + kh)
+                        nt[nk] = get(nk, 0.0) + v
             t = nt
         for (tot, s, hh), p in t.items():
             add(out, (tot, s, hh) if with_hits else (tot, s), p * pw)

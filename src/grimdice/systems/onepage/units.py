@@ -61,6 +61,10 @@ class Unit:
     def has(self, rule: str) -> bool:
         return bool(self.rules.get(rule))
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the engine's memos (:func:`memo`): they are rebuilt where the unit lands."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith(MEMO_PREFIX)}
+
     @property
     def size(self) -> int:
         return sum(g.count for g in self.groups)
@@ -124,6 +128,18 @@ class UnitState:
     shaken: bool = False  # Vehicle damage table: "must re-roll successful hits"
     immobile: bool = False  # "may not move or pivot until the end of the game"
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    def __hash__(self) -> int:
+        """The dataclass hash (of the fields' tuple), computed once: states key every table of the
+        exact engine and the game's memos."""
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.alive, self.damage, self.pinned, self.routed, self.shaken, self.immobile))
+            object.__setattr__(self, "_hash", h)
+        return h
+
     @property
     def models(self) -> int:
         return 0 if self.routed else sum(self.alive)
@@ -133,7 +149,36 @@ class UnitState:
         return self.models == 0
 
 
+#: entries a unit's memo (:func:`memo`) keeps before it starts again
+MEMO_LIMIT = 50_000
+MEMO_PREFIX = "_memo_"
+
+
+def memo(unit: Unit, name: str) -> dict[Any, Any]:
+    """A get-or-compute memo kept on ``unit`` (units are immutable, so an answer computed from a unit
+    and hashable arguments stays right for the unit's life), emptied when it reaches
+    :data:`MEMO_LIMIT` entries. Keyed by the unit object itself: two units that compare equal but
+    differ in their rules (not compared) never share answers."""
+    key = MEMO_PREFIX + name
+    d: dict[Any, Any] | None = unit.__dict__.get(key)
+    if d is None or len(d) >= MEMO_LIMIT:
+        d = unit.__dict__[key] = {}
+    return d
+
+
 def wound(
+    unit: Unit, state: UnitState, wounds: int, order: Sequence[int], *, single: bool = False
+) -> UnitState:
+    """:func:`remove_casualties`, memoised per unit."""
+    m = memo(unit, "wound")
+    key = (state, wounds, order if isinstance(order, tuple) else tuple(order), single)
+    out: UnitState | None = m.get(key)
+    if out is None:
+        out = m[key] = remove_casualties(unit, state, wounds, order, single=single)
+    return out
+
+
+def remove_casualties(
     unit: Unit, state: UnitState, wounds: int, order: Sequence[int], *, single: bool = False
 ) -> UnitState:
     """Remove casualties for ``wounds`` in removal ``order``.
@@ -168,7 +213,7 @@ def wound(
         damage[g] = 0
         if alive[g]:
             damage[g], wounds = wounds, 0
-    return replace(state, alive=tuple(alive), damage=tuple(damage))
+    return UnitState(tuple(alive), tuple(damage), state.pinned, state.routed, state.shaken, state.immobile)
 
 
 def value(unit: Unit, state: UnitState) -> tuple[float, float]:
@@ -495,7 +540,18 @@ def choose_order(
 def best_removal(
     unit: Unit, state: UnitState, wounds: int, removal: Removal | None = None
 ) -> tuple[tuple[int, ...], UnitState]:
-    """:func:`choose_order` and the state it leaves."""
+    """:func:`choose_order` and the state it leaves (memoised per unit)."""
+    m = memo(unit, "removal")
+    key = (state, wounds, removal)
+    out: tuple[tuple[int, ...], UnitState] | None = m.get(key)
+    if out is None:
+        out = m[key] = _best_removal(unit, state, wounds, removal)
+    return out
+
+
+def _best_removal(
+    unit: Unit, state: UnitState, wounds: int, removal: Removal | None
+) -> tuple[tuple[int, ...], UnitState]:
     orders = unit.all_orders
     if len(orders) == 1:
         return orders[0], wound(unit, state, wounds, orders[0])
