@@ -176,29 +176,43 @@ def _strike(
     out: Table = {}
     orders: dict[int, tuple[int, ...]] = {}
     after: dict[int, UnitState] = {}
-    # the "x" rule's casualties per (state, wounds) under each removal order, computed once a strike
-    steps: dict[tuple[int, ...], dict[tuple[UnitState, int], UnitState]] = {}
+    # the "x" rule's weapons are resolved one after another on states interned as small ints (hashing
+    # a state is the hot spot), their casualties per (state, wounds) and removal order computed once
+    ids: dict[UnitState, int] = {}
+    states: list[UnitState] = []
+
+    def iid(s_: UnitState) -> int:
+        i = ids.get(s_)
+        if i is None:
+            i = ids[s_] = len(states)
+            states.append(s_)
+        return i
+
+    steps: dict[tuple[int, ...], dict[tuple[int, int], int]] = {}
     for (w, h), pw in n_pairs:
         if w not in orders:
             orders[w], after[w] = best_removal(target, state, w, removal)
         order = orders[w]
-        t: Table = {(w, after[w], h): 1.0}
+        if not singles_j:
+            add(out, (w, after[w], h) if with_hits else (w, after[w]), 1.0 * pw)
+            continue
+        t: dict[tuple[int, int, int], float] = {(w, iid(after[w]), h): 1.0}
         step = steps.setdefault(order, {})
         for d in singles_j:
-            nt: Table = {}
+            nt: dict[tuple[int, int, int], float] = {}
             get = nt.get
-            for (tot, s, hh), p in t.items():
+            for (tot, i, hh), p in t.items():
                 for (k, kh), q in d:
                     v = p * q
                     if v > 0:
-                        s2 = step.get((s, k))
-                        if s2 is None:
-                            s2 = step[(s, k)] = wound(target, s, k, order, single=True)
-                        nk = (tot + k, s2, hh + kh)
+                        j = step.get((i, k))
+                        if j is None:
+                            j = step[(i, k)] = iid(wound(target, states[i], k, order, single=True))
+                        nk = (tot + k, j, hh + kh)
                         nt[nk] = get(nk, 0.0) + v
             t = nt
-        for (tot, s, hh), p in t.items():
-            add(out, (tot, s, hh) if with_hits else (tot, s), p * pw)
+        for (tot, i, hh), p in t.items():
+            add(out, (tot, states[i], hh) if with_hits else (tot, states[i]), p * pw)
     total = Dist.from_mapping(_marginal(out, 0)) if out else Dist.constant(0)
     extra = Dist.constant(0)
     if target.kind in ("vehicle", "walker"):
@@ -254,7 +268,16 @@ def vehicle_damage(
 def half_killed_morale(unit: Unit, before: UnitState, table: Table) -> Table:
     """ "Whenever half of its models are killed at once" the unit takes a morale test; "If the unit has
     taken the morale test because it lost half of its models, then it is Pinned." Outcome keys gain a
-    flag: 1 when a test was taken."""
+    flag: 1 when a test was taken. Kept per unit for a strike's table (never changed once built)."""
+    m = memo(unit, "half_killed")
+    key = (id(table), before)
+    hit = m.get(key)
+    if hit is None or hit[0] is not table:  # the table is kept, so its id is not reused
+        hit = m[key] = (table, _half_killed_morale(unit, before, table))
+    return hit[1]
+
+
+def _half_killed_morale(unit: Unit, before: UnitState, table: Table) -> Table:
     p_ok = p_morale(unit.quality, unit.has("fearless"))
     out: Table = {}
     for (tot, s), p in table.items():
@@ -319,15 +342,26 @@ def best_shooting(
     if len(plans) == 1 or any(sum(f.instances for f in p if f.odds.weapon.x) > MAX_X_COMPARED for p in plans):
         return plans[0], 1
     rem = removal(target, shooter, c, assaulting=False, strike_back=False)
+    # the choice depends only on the plans, the target's state and objective (kept per target unit)
+    m = memo(target, "best_shooting")
+    key = (tuple(tuple(p) for p in plans), t_state, c.facing, rem)
+    i = m.get(key)
+    if i is None:
+        i = m[key] = _best_plan(plans, target, t_state, c.facing, rem)
+    return plans[i], len(plans)
+
+
+def _best_plan(plans: list[list[Fire]], target: Unit, t_state: UnitState, facing: str, rem: Removal) -> int:
+    """The index of :func:`best_shooting`'s plan among ``plans``."""
     before = value(target, t_state)[0]
-    best, best_key = plans[0], (-1.0, -1.0)
-    for fires in plans:
-        st = strike(fires, target, t_state, facing=c.facing, removal=rem)
+    best, best_key = 0, (-1.0, -1.0)
+    for i, fires in enumerate(plans):
+        st = strike(fires, target, t_state, facing=facing, removal=rem)
         pts = sum(p * (before - value(target, s)[0]) for (_, s), p in st.outcomes.items())
         key = (pts, st.wounds.mean())
         if _better(key, best_key):
-            best, best_key = fires, key
-    return best, len(plans)
+            best, best_key = i, key
+    return best
 
 
 MAX_TARGET_PLANS = 64  # plans of fire at several targets resolved exactly
