@@ -6,8 +6,6 @@ bit and in the same order, however the calls are interleaved; memos are keyed by
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,26 +17,12 @@ from grimdice.systems.onepage import calculate as op_calculate
 from grimdice.systems.onepage.attack import removal
 from grimdice.systems.onepage.exact import melee_table, shooting_table, strike
 from grimdice.systems.onepage.game.setup import load_army_side
-from grimdice.systems.onepage.units import UnitState, wound
+from grimdice.systems.onepage.units import UnitState, memos_off, wound
 from tests.onepage.helpers import cond, scenario, unit
 from tests.onepage.test_agreement import BOSS, BOYZ, CAPTAIN, CASES, DREAD, MARINES, TANK
 
 ROOT = Path(__file__).resolve().parents[2]
 ARMIES = [ROOT / "examples/armies/onepage-marines-army.yaml", ROOT / "examples/armies/onepage-orks-army.yaml"]
-
-
-@contextmanager
-def memos_off() -> Iterator[None]:
-    """Every memo starts empty at every call: the engine computes everything afresh."""
-    saved = units.memo
-    fresh: Callable[[Any, str], dict[Any, Any]] = lambda unit, name: {}  # noqa: E731
-    for mod in (units, exact, attack):
-        mod.memo = fresh  # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        for mod in (units, exact, attack):
-            mod.memo = saved  # type: ignore[attr-defined]
 
 
 SCENARIOS: dict[str, dict[str, Any]] = {

@@ -8,7 +8,8 @@ Tough models, pinned, routed).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import permutations
@@ -154,11 +155,28 @@ MEMO_LIMIT = 50_000
 MEMO_PREFIX = "_memo_"
 
 
+_MEMOS_ON = [True]
+
+
+@contextmanager
+def memos_off() -> Iterator[None]:
+    """Within the block every :func:`memo` starts empty at every call (answers computed afresh): the
+    reference the tests and benchmarks compare the memoised engine with."""
+    saved = _MEMOS_ON[0]
+    _MEMOS_ON[0] = False
+    try:
+        yield
+    finally:
+        _MEMOS_ON[0] = saved
+
+
 def memo(unit: Unit, name: str) -> dict[Any, Any]:
     """A get-or-compute memo kept on ``unit`` (units are immutable, so an answer computed from a unit
     and hashable arguments stays right for the unit's life), emptied when it reaches
     :data:`MEMO_LIMIT` entries. Keyed by the unit object itself: two units that compare equal but
     differ in their rules (not compared) never share answers."""
+    if not _MEMOS_ON[0]:
+        return {}
     key = MEMO_PREFIX + name
     d: dict[Any, Any] | None = unit.__dict__.get(key)
     if d is None or len(d) >= MEMO_LIMIT:
@@ -470,6 +488,8 @@ __all__ = [
     "choose_order",
     "default_removal",
     "field_army",
+    "memo",
+    "memos_off",
     "resolve_unit",
     "value",
     "wound",
