@@ -8,7 +8,7 @@ are in base contact ... may attack with all their melee weapons."
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.rolls import hit_face, p_pass
@@ -33,8 +33,7 @@ class Odds:
 
     @cached_property
     def p_hit(self) -> float:
-        f = hit_face(self.hit_q, self.reroll_fail, self.reroll_success)
-        return sum(p for k, p in f.to_dict().items() if k >= self.hit_q)
+        return p_hit(self.hit_q, self.reroll_fail, self.reroll_success)
 
     @cached_property
     def p_rend(self) -> float:
@@ -52,6 +51,13 @@ class Odds:
     @cached_property
     def p_wound(self) -> float:
         return self.p_rend + (self.p_hit - self.p_rend) * self.p_wound_per_hit
+
+
+@cache
+def p_hit(hit_q: int, reroll_fail: bool, reroll_success: bool) -> float:
+    """P(a hit die scores ``hit_q`` or more), with its re-rolls (:func:`~.rolls.hit_face`)."""
+    f = hit_face(hit_q, reroll_fail, reroll_success)
+    return sum(p for k, p in f.to_dict().items() if k >= hit_q)
 
 
 def piercing_applies(w: Weapon, target: Unit) -> bool:

@@ -548,8 +548,22 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
     rem_a = {
         b: removal(a, d, c, assaulting=True, strike_back=b, placed=c.attacker_strikers) for b in (False, True)
     }
-    all_a = melee_fire(a, sa, d, ca, assaulting=True, placed=c.attacker_strikers, picks=pa)
-    all_d = melee_fire(d, sd, a, cd, assaulting=False, placed=c.defender_strikers, picks=pd)
+
+    fires_of: dict[tuple[str, UnitState], list[Fire]] = {}
+
+    def side_fire(side: str, s_att: UnitState) -> list[Fire]:
+        """All of ``side``'s melee attacks from state ``s_att`` (computed once per state)."""
+        key = (side, s_att)
+        if key not in fires_of:
+            if side == "a":
+                fires_of[key] = melee_fire(
+                    a, s_att, d, ca, assaulting=True, placed=c.attacker_strikers, picks=pa
+                )
+            else:
+                fires_of[key] = melee_fire(
+                    d, s_att, a, cd, assaulting=False, placed=c.defender_strikers, picks=pd
+                )
+        return fires_of[key]
 
     def hit(
         side: str, timing: Timing, tier: int, s_att: UnitState, s_tgt: UnitState, back: bool, joint: bool
@@ -558,12 +572,7 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
         key = (side, timing, tier, s_att, s_tgt, back, joint)
         if key not in cache:
             if side == "a":
-                fires = at_tier(
-                    timing,
-                    True,
-                    melee_fire(a, s_att, d, ca, assaulting=True, placed=c.attacker_strikers, picks=pa),
-                    tier,
-                )
+                fires = at_tier(timing, True, side_fire("a", s_att), tier)
                 auto_here = (
                     auto
                     if auto is not None and s_att.models and timing.tier(True, Weapon("", None, 1)) == tier
@@ -580,12 +589,7 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
                     with_hits=joint,
                 )
             else:
-                fires = at_tier(
-                    timing,
-                    False,
-                    melee_fire(d, s_att, a, cd, assaulting=False, placed=c.defender_strikers, picks=pd),
-                    tier,
-                )
+                fires = at_tier(timing, False, side_fire("d", s_att), tier)
                 st = strike(fires, a, s_tgt, facing=c.facing, removal=rem_a[back], with_hits=joint)
             cache[key] = st
             target = "defender" if side == "a" else "attacker"
@@ -667,6 +671,7 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
             raise too_big(settled[0])
 
     isa, isd = iid(sa), iid(sd)
+    all_a, all_d = side_fire("a", sa), side_fire("d", sd)
     for a_fail in (False, True):
         for d_fail in (False, True):
             p0 = (fa if a_fail else 1 - fa) * (fd if d_fail else 1 - fd)

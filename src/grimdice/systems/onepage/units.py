@@ -235,7 +235,16 @@ def remove_casualties(
 
 
 def value(unit: Unit, state: UnitState) -> tuple[float, float]:
-    """What the defender keeps: points alive, then the fewest accumulated wounds (as a fraction)."""
+    """What the defender keeps: points alive, then the fewest accumulated wounds (as a fraction);
+    memoised per unit."""
+    m = memo(unit, "value")
+    out: tuple[float, float] | None = m.get(state)
+    if out is None:
+        out = m[state] = _value(unit, state)
+    return out
+
+
+def _value(unit: Unit, state: UnitState) -> tuple[float, float]:
     if state.routed:
         return (0.0, 0.0)
     pts = sum(a * g.points for a, g in zip(state.alive, unit.groups, strict=True))
@@ -578,8 +587,12 @@ def _best_removal(
     r = removal or default_removal(unit)
     best: tuple[tuple[int, ...], UnitState] | None = None
     best_key = None
+    seen: set[UnitState] = set()
     for o in orders:
         s = wound(unit, state, wounds, o)
+        if s in seen:  # the same state as an earlier order: the same key, and the first wins ties
+            continue
+        seen.add(s)
         k = r.key(unit, s)
         if best_key is None or k > best_key:
             best, best_key = (o, s), k
