@@ -21,6 +21,7 @@ from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.attack import Fire, Picks
 from grimdice.systems.onepage.rolls import damage_table, p_morale, p_pass
 from grimdice.systems.onepage.units import (
+    TABLES_KEPT,
     Removal,
     Unit,
     UnitState,
@@ -53,6 +54,22 @@ def sum_laws(laws: list[Dist]) -> Dist:
     for d in laws:
         out = out + d
     return out
+
+
+class Interner:
+    """Unit states numbered in order of first appearance (``iid(state)`` -> int, ``iid.states[i]``):
+    tables keyed by small ints instead of states (hashing states is the hot spot)."""
+
+    def __init__(self) -> None:
+        self.ids: dict[UnitState, int] = {}
+        self.states: list[UnitState] = []
+
+    def __call__(self, s: UnitState) -> int:
+        i = self.ids.get(s)
+        if i is None:
+            i = self.ids[s] = len(self.states)
+            self.states.append(s)
+        return i
 
 
 @dataclass
@@ -126,7 +143,7 @@ def strike(
         )
     auto_key = None if auto_hits is None else (auto_hits.min, auto_hits.pmf.tobytes())
     key = (tuple(fires), state, auto_key, auto_p, facing, removal, with_hits)
-    m = memo(target, "strike")
+    m = memo(target, "strike", TABLES_KEPT)
     st: Strike | None = m.get(key)
     if st is None:
         st = m[key] = _strike(fires, target, state, auto_hits, auto_p, facing, removal, with_hits)
@@ -178,16 +195,8 @@ def _strike(
     after: dict[int, UnitState] = {}
     # the "x" rule's weapons are resolved one after another on states interned as small ints (hashing
     # a state is the hot spot), their casualties per (state, wounds) and removal order computed once
-    ids: dict[UnitState, int] = {}
-    states: list[UnitState] = []
-
-    def iid(s_: UnitState) -> int:
-        i = ids.get(s_)
-        if i is None:
-            i = ids[s_] = len(states)
-            states.append(s_)
-        return i
-
+    iid = Interner()
+    states = iid.states
     steps: dict[tuple[int, ...], dict[tuple[int, int], int]] = {}
     for (w, h), pw in n_pairs:
         if w not in orders:
@@ -269,7 +278,7 @@ def half_killed_morale(unit: Unit, before: UnitState, table: Table) -> Table:
     """ "Whenever half of its models are killed at once" the unit takes a morale test; "If the unit has
     taken the morale test because it lost half of its models, then it is Pinned." Outcome keys gain a
     flag: 1 when a test was taken. Kept per unit for a strike's table (never changed once built)."""
-    m = memo(unit, "half_killed")
+    m = memo(unit, "half_killed", TABLES_KEPT)
     key = (id(table), before)
     hit = m.get(key)
     if hit is None or hit[0] is not table:  # the table is kept, so its id is not reused
@@ -603,19 +612,12 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
             acc[k] += p * law_[k]
 
     # states are interned as small ints while the table is built (hashing states is the hot spot)
-    ids: dict[UnitState, int] = {}
-    states: list[UnitState] = []
+    iid = Interner()
+    states = iid.states
     fin: dict[tuple[int, int, int], float] = {}
     wounds_a: dict[int, float] = defaultdict(float)
     wounds_d: dict[int, float] = defaultdict(float)
     morale_cache: dict[tuple[int, int], list[tuple[int, float]]] = {}
-
-    def iid(s_: UnitState) -> int:
-        i = ids.get(s_)
-        if i is None:
-            i = ids[s_] = len(states)
-            states.append(s_)
-        return i
 
     arr_cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
     none = (np.zeros(1, np.int64), np.full(1, -1, np.int64), np.zeros(1, np.int64), np.ones(1))

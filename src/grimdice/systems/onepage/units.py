@@ -150,8 +150,10 @@ class UnitState:
         return self.models == 0
 
 
-#: entries a unit's memo (:func:`memo`) keeps before it starts again
+#: entries a unit's memo (:func:`memo`) keeps before it starts again (small answers: states, values)
 MEMO_LIMIT = 50_000
+#: the same for large answers (a strike's outcome table, tens to hundreds of entries)
+TABLES_KEPT = 1_000
 MEMO_PREFIX = "_memo_"
 
 
@@ -170,16 +172,16 @@ def memos_off() -> Iterator[None]:
         _MEMOS_ON[0] = saved
 
 
-def memo(unit: Unit, name: str) -> dict[Any, Any]:
+def memo(unit: Unit, name: str, limit: int | None = None) -> dict[Any, Any]:
     """A get-or-compute memo kept on ``unit`` (units are immutable, so an answer computed from a unit
-    and hashable arguments stays right for the unit's life), emptied when it reaches
-    :data:`MEMO_LIMIT` entries. Keyed by the unit object itself: two units that compare equal but
-    differ in their rules (not compared) never share answers."""
+    and hashable arguments stays right for the unit's life), emptied when it reaches ``limit``
+    entries (default :data:`MEMO_LIMIT`; less for large answers). Keyed by the unit object itself:
+    two units that compare equal but differ in their rules (not compared) never share answers."""
     if not _MEMOS_ON[0]:
         return {}
     key = MEMO_PREFIX + name
     d: dict[Any, Any] | None = unit.__dict__.get(key)
-    if d is None or len(d) >= MEMO_LIMIT:
+    if d is None or len(d) >= (MEMO_LIMIT if limit is None else limit):
         d = unit.__dict__[key] = {}
     return d
 
@@ -488,6 +490,7 @@ def field_army(army: Army, points: int | None = None) -> Fielded:
 
 
 __all__ = [
+    "TABLES_KEPT",
     "Fielded",
     "Group",
     "Removal",
