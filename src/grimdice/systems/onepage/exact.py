@@ -712,14 +712,11 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
                         mix(hits_a, ra.hits if ra is not None else Dist.constant(0), psum)
                     if t in td and not jd:
                         mix(hits_d, rd.hits if rd is not None else Dist.constant(0), psum)
-                    shape = (rows, p1.size, p2.size)
 
-                    def grid(
-                        base: np.ndarray, x1: np.ndarray, x2: np.ndarray, shape: tuple = shape
-                    ) -> np.ndarray:
-                        return np.broadcast_to(
-                            base[:, None, None] + x1[None, :, None] + x2[None, None, :], shape
-                        ).ravel()
+                    def grid(base: np.ndarray, x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+                        """``base[r] + x1[i] + x2[j]`` over the (rows, strike 1, strike 2) grid, flat
+                        (every operand spans its whole axis, so the sum has the grid's shape)."""
+                        return (base[:, None, None] + x1[None, :, None] + x2[None, None, :]).ravel()
 
                     z1, z2 = np.zeros_like(w1), np.zeros_like(w2)
                     parts.append(
