@@ -13,19 +13,36 @@ outcome (casualties with the defender's Tough order tried both ways, winner, mor
 callable warmed once outside the timed region (icepool's import too), then the median of the same
 number of runs for grimdice and icepool, in the same process; ratio = icepool / grimdice.
 
+3. A game's calls: what an AI game asks the exact engine (``shooting_table`` / ``melee_table``, the
+   calls of ``game/state.py``'s ``combat_law``): every unit of each bundled 750-point army shooting at
+   every enemy unit from 12 positions 1" to 23" away (in Cover from every third) and assaulting it, at
+   full strength, on fresh units each run (the engine keeps answers per unit object). The peer is the
+   same engine with its memos off (``units.memos_off``: every answer computed afresh); both answers
+   must be equal exactly.
+
 Run: ``python benchmarks/bench_onepage.py [--runs N]`` (``--smoke`` for a quick CI check).
 """
 
 from __future__ import annotations
 
 import argparse
+import pickle
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from grimdice.systems import calculate
+from grimdice.systems.onepage.exact import melee_table, shooting_table
+from grimdice.systems.onepage.game.setup import load_army_side
+from grimdice.systems.onepage.profiles import Conditions
+from grimdice.systems.onepage.units import memos_off
 from harness import Case, close, machine, run_cases
+
+ROOT = Path(__file__).resolve().parents[1]
+ARMIES = (ROOT / "examples/armies/onepage-marines-army.yaml", ROOT / "examples/armies/onepage-orks-army.yaml")
 
 SHOOT = {
     "system": "onepage",
@@ -121,6 +138,38 @@ def _pmf(die, f) -> list[float]:  # type: ignore[no-untyped-def]
     return [out.get(k, 0.0) for k in range(max(out) + 1)]
 
 
+def game_calls() -> tuple[Callable[[], list[Any]], int]:
+    """Case 3: a callable resolving the game's calls on fresh copies of the bundled armies' units
+    (it returns every answer: the end-state tables, in order), and how many calls it makes."""
+    units = load_army_side(ARMIES[0]).units + load_army_side(ARMIES[1]).units
+    side = [0] * len(load_army_side(ARMIES[0]).units) + [1] * len(load_army_side(ARMIES[1]).units)
+    blob = pickle.dumps(units)
+    calls: list[tuple[str, int, int, Conditions]] = []
+    for a in range(len(units)):
+        for d in range(len(units)):
+            if side[a] == side[d]:
+                continue
+            for dist in range(1, 25, 2):
+                c = Conditions(distance=dist, cover=dist % 3 == 0, action="hold" if dist % 2 else "walk")
+                calls.append(("shoot", a, d, c))
+            calls.append(("melee", a, d, Conditions(action="assault")))
+            calls.append(("melee", a, d, Conditions(action="assault", attacker_strikers=2)))
+
+    def run() -> list[Any]:
+        fresh = pickle.loads(blob)  # units without the engine's memos
+        out: list[Any] = []
+        for kind, a, d, c in calls:
+            ua, ud = fresh[a], fresh[d]
+            if kind == "shoot":
+                out.append(list(shooting_table(ua, ua.initial(), ud, ud.initial(), c)[1].items()))
+            else:
+                m = melee_table(ua, ua.initial(), ud, ud.initial(), c)
+                out.append([((m.states[i], m.states[j], w), p) for (i, j, w), p in m.final.items()])
+        return out
+
+    return run, len(calls)
+
+
 def cases() -> list[Case]:
     """The two cases of the issue (target 20 ms each), with the naive icepool peer; the answers
     compared: the law of models left (shooting), the laws of the winner and of the marines' models
@@ -135,6 +184,12 @@ def cases() -> list[Case]:
 
     def shoot_ice() -> list[float]:
         return _pmf(icepool_shooting(), int)
+
+    game, n_calls = game_calls()
+
+    def memos_off_game() -> list[Any]:
+        with memos_off():
+            return game()
 
     def melee_ice() -> list[list[float]]:
         die = icepool_melee()
@@ -154,6 +209,13 @@ def cases() -> list[Case]:
             {"icepool": melee_ice},
             agree=lambda x, y: all(close(a, b) for a, b in zip(x, y, strict=True)),
             target_ms=20.0,
+        ),
+        Case(
+            f"onepage game's engine calls ({n_calls} tables, fresh units)",
+            game,
+            {"memos off": memos_off_game},
+            agree=lambda x, y: x == y,
+            max_runs=5,
         ),
     ]
 

@@ -8,16 +8,18 @@ are in base contact ... may attack with all their melee weapons."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache, cached_property
 
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.rolls import hit_face, p_pass
-from grimdice.systems.onepage.units import Removal, Unit, UnitState
+from grimdice.systems.onepage.units import Removal, Unit, UnitState, memo
 from grimdice.systems.onepage.weapons import Weapon
 
 
 @dataclass(frozen=True)
 class Odds:
-    """One weapon's dice against one target: the hit and block tests and the attacker's Piercing pick."""
+    """One weapon's dice against one target: the hit and block tests and the attacker's Piercing pick.
+    The probabilities are computed once per instance (``cached_property``; not compared or hashed)."""
 
     weapon: Weapon
     hit_q: int  # hit on this face or better
@@ -29,17 +31,16 @@ class Odds:
     reroll_blocks: bool
     option: str  # "", "armored" (ignore Armored) or "reroll" (target re-rolls successful blocks)
 
-    @property
+    @cached_property
     def p_hit(self) -> float:
-        f = hit_face(self.hit_q, self.reroll_fail, self.reroll_success)
-        return sum(p for k, p in f.to_dict().items() if k >= self.hit_q)
+        return p_hit(self.hit_q, self.reroll_fail, self.reroll_success)
 
-    @property
+    @cached_property
     def p_rend(self) -> float:
         """P(a hit on a 6 that "causes one automatic wound") — Rending."""
         return hit_face(self.hit_q, self.reroll_fail, self.reroll_success)[6] if self.rending else 0.0
 
-    @property
+    @cached_property
     def p_wound_per_hit(self) -> float:
         """A normal hit becomes a wound: not ignored by Armored (4+), then the block test fails."""
         fail = 1 - p_pass(self.block_q)
@@ -47,9 +48,16 @@ class Odds:
             fail += (1 - fail) * fail
         return fail * (0.5 if self.armored else 1.0)
 
-    @property
+    @cached_property
     def p_wound(self) -> float:
         return self.p_rend + (self.p_hit - self.p_rend) * self.p_wound_per_hit
+
+
+@cache
+def p_hit(hit_q: int, reroll_fail: bool, reroll_success: bool) -> float:
+    """P(a hit die scores ``hit_q`` or more), with its re-rolls (:func:`~.rolls.hit_face`)."""
+    f = hit_face(hit_q, reroll_fail, reroll_success)
+    return sum(p for k, p in f.to_dict().items() if k >= hit_q)
 
 
 def piercing_applies(w: Weapon, target: Unit) -> bool:
@@ -251,7 +259,21 @@ def removal(
 ) -> Removal:
     """The defender's objective when ``unit`` removes casualties: each group's worth is the expected
     wounds one of its models strikes at ``enemy`` in melee (its melee weapons, plus the assault bonus
-    when ``assaulting``); see :class:`~grimdice.systems.onepage.units.Removal`."""
+    when ``assaulting``); see :class:`~grimdice.systems.onepage.units.Removal`.
+
+    Kept per unit (:func:`~.units.memo`): melee attacks read only the conditions' ``piercing`` (their
+    ``action`` is set here), so the objective depends on nothing else of ``c``."""
+    m = memo(unit, "removal_objective")
+    key = (id(enemy), c.piercing, assaulting, strike_back, placed)
+    hit = m.get(key)
+    if hit is None or hit[0] is not enemy:  # the enemy object is kept, so its id is not reused
+        hit = m[key] = (enemy, _removal(unit, enemy, c, assaulting, strike_back, placed))
+    return hit[1]
+
+
+def _removal(
+    unit: Unit, enemy: Unit, c: Conditions, assaulting: bool, strike_back: bool, placed: int | None
+) -> Removal:
     worth = []
     for i in range(len(unit.groups)):
         one = UnitState(tuple(int(j == i) for j in range(len(unit.groups))), (0,) * len(unit.groups))

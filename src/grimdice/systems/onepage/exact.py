@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import numpy as np
@@ -19,7 +20,17 @@ from grimdice.dice import Dist, Joint
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.attack import Fire, Picks
 from grimdice.systems.onepage.rolls import damage_table, p_morale, p_pass
-from grimdice.systems.onepage.units import Removal, Unit, UnitState, best_removal, choose_order, value, wound
+from grimdice.systems.onepage.units import (
+    TABLES_KEPT,
+    Removal,
+    Unit,
+    UnitState,
+    best_removal,
+    choose_order,
+    memo,
+    value,
+    wound,
+)
 
 K = TypeVar("K", bound=Hashable)
 Table = dict  # {outcome: probability}
@@ -45,6 +56,22 @@ def sum_laws(laws: list[Dist]) -> Dist:
     return out
 
 
+class Interner:
+    """Unit states numbered in order of first appearance (``iid(state)`` -> int, ``iid.states[i]``):
+    tables keyed by small ints instead of states (hashing states is the hot spot)."""
+
+    def __init__(self) -> None:
+        self.ids: dict[UnitState, int] = {}
+        self.states: list[UnitState] = []
+
+    def __call__(self, s: UnitState) -> int:
+        i = self.ids.get(s)
+        if i is None:
+            i = self.ids[s] = len(self.states)
+            self.states.append(s)
+        return i
+
+
 @dataclass
 class Strike:
     """One side's attacks: hit and wound laws, and the table {(wounds caused, target state): p}."""
@@ -56,7 +83,9 @@ class Strike:
     vehicle_extra: Dist = field(default_factory=lambda: Dist.constant(0))
 
 
+@lru_cache(maxsize=4096)
 def _bin(n: int, p: float) -> Dist:
+    """Binomial(n, p) (immutable, so kept: a game asks for the same few laws again and again)."""
     return Dist.binomial(n, p) if n else Dist.constant(0)
 
 
@@ -71,10 +100,19 @@ def auto_hit_wounds(auto: Dist, p: float) -> Dist:
 MAX_X_FIRED = 16
 
 
+@lru_cache(maxsize=4096)
+def _hit_wound_law(pw: float, ph: float, dice: int) -> Joint:
+    return Joint.categorical([pw, ph - pw, 1 - ph]).repeat(dice)
+
+
 def _hit_wound(f_odds, dice: int) -> Joint:
     """Joint law of (wounds, hits that did not wound) of ``dice`` attacks with ``f_odds``."""
-    pw, ph = f_odds.p_wound, f_odds.p_hit
-    return Joint.categorical([pw, ph - pw, 1 - ph]).repeat(dice)
+    return _hit_wound_law(f_odds.p_wound, f_odds.p_hit, dice)
+
+
+def _pairs(d: Dist) -> list[tuple[tuple[int, int], float]]:
+    """``[((k, 0), P(k))]`` over the outcomes of ``d`` with a positive probability, in order."""
+    return [((k, 0), d[k]) for k in range(d.min, d.max + 1) if d[k] > 0]
 
 
 def strike(
@@ -92,7 +130,10 @@ def strike(
     player must remove one model") with Tough, the "x" rule and the Vehicle damage table. The
     defender removes models in the order best for ``removal`` (per number of wounds).
     ``with_hits``: the outcome keys are (wounds, state, hits) (the joint law of the hits, for a side
-    whose attacks are resolved in more than one step)."""
+    whose attacks are resolved in more than one step).
+
+    Strikes are kept per target unit (:func:`~.units.memo`; a :class:`Strike` is never changed once
+    built): a game asks for the same fire at the same target state from many positions and plans."""
     x_fired = sum(f.instances for f in fires if f.odds.weapon.x)
     if x_fired > MAX_X_FIRED:
         raise ScenarioError(
@@ -100,6 +141,26 @@ def strike(
             f'{x_fired} weapons with the "x" rule strike at once; the exact engine resolves at most '
             f"{MAX_X_FIRED} (each puts all its wounds on one model); use --simulate N",
         )
+    auto_key = None if auto_hits is None else (auto_hits.min, auto_hits.pmf.tobytes())
+    key = (tuple(fires), state, auto_key, auto_p, facing, removal, with_hits)
+    m = memo(target, "strike", TABLES_KEPT)
+    st: Strike | None = m.get(key)
+    if st is None:
+        st = m[key] = _strike(fires, target, state, auto_hits, auto_p, facing, removal, with_hits)
+    return st
+
+
+def _strike(
+    fires: list[Fire],
+    target: Unit,
+    state: UnitState,
+    auto_hits: Dist | None,
+    auto_p: float,
+    facing: str,
+    removal: Removal | None,
+    with_hits: bool,
+) -> Strike:
+    """:func:`strike`, computed."""
     hits = sum_laws([_bin(f.dice, f.odds.p_hit) for f in fires])
     if auto_hits is not None:
         hits = hits + auto_hits
@@ -122,33 +183,45 @@ def strike(
         normal = [_bin(f.dice, f.odds.p_wound) for f in fires if not f.odds.weapon.x]
         if auto_hits is not None:
             normal.append(auto_hit_wounds(auto_hits, auto_p))
-        n_law = sum_laws(normal)
-        n_pairs = [((w, 0), n_law[w]) for w in range(n_law.min, n_law.max + 1) if n_law[w] > 0]
+        n_pairs = _pairs(sum_laws(normal))
         singles_j = [
-            [((k, 0), d[k]) for k in range(d.min, d.max + 1) if d[k] > 0]
-            for d in (
-                _bin(f.odds.weapon.attacks, f.odds.p_wound)
-                for f in fires
-                if f.odds.weapon.x
-                for _ in range(f.instances)
-            )
+            _pairs(_bin(f.odds.weapon.attacks, f.odds.p_wound))
+            for f in fires
+            if f.odds.weapon.x
+            for _ in range(f.instances)
         ]
     out: Table = {}
     orders: dict[int, tuple[int, ...]] = {}
     after: dict[int, UnitState] = {}
+    # the "x" rule's weapons are resolved one after another on states interned as small ints (hashing
+    # a state is the hot spot), their casualties per (state, wounds) and removal order computed once
+    iid = Interner()
+    states = iid.states
+    steps: dict[tuple[int, ...], dict[tuple[int, int], int]] = {}
     for (w, h), pw in n_pairs:
         if w not in orders:
             orders[w], after[w] = best_removal(target, state, w, removal)
         order = orders[w]
-        t: Table = {(w, after[w], h): 1.0}
+        if not singles_j:
+            add(out, (w, after[w], h) if with_hits else (w, after[w]), 1.0 * pw)
+            continue
+        t: dict[tuple[int, int, int], float] = {(w, iid(after[w]), h): 1.0}
+        step = steps.setdefault(order, {})
         for d in singles_j:
-            nt: Table = {}
-            for (tot, s, hh), p in t.items():
+            nt: dict[tuple[int, int, int], float] = {}
+            get = nt.get
+            for (tot, i, hh), p in t.items():
                 for (k, kh), q in d:
-                    add(nt, (tot + k, wound(target, s, k, order, single=True), hh + kh), p * q)
+                    v = p * q
+                    if v > 0:
+                        j = step.get((i, k))
+                        if j is None:
+                            j = step[(i, k)] = iid(wound(target, states[i], k, order, single=True))
+                        nk = (tot + k, j, hh + kh)
+                        nt[nk] = get(nk, 0.0) + v
             t = nt
-        for (tot, s, hh), p in t.items():
-            add(out, (tot, s, hh) if with_hits else (tot, s), p * pw)
+        for (tot, i, hh), p in t.items():
+            add(out, (tot, states[i], hh) if with_hits else (tot, states[i]), p * pw)
     total = Dist.from_mapping(_marginal(out, 0)) if out else Dist.constant(0)
     extra = Dist.constant(0)
     if target.kind in ("vehicle", "walker"):
@@ -204,7 +277,16 @@ def vehicle_damage(
 def half_killed_morale(unit: Unit, before: UnitState, table: Table) -> Table:
     """ "Whenever half of its models are killed at once" the unit takes a morale test; "If the unit has
     taken the morale test because it lost half of its models, then it is Pinned." Outcome keys gain a
-    flag: 1 when a test was taken."""
+    flag: 1 when a test was taken. Kept per unit for a strike's table (never changed once built)."""
+    m = memo(unit, "half_killed", TABLES_KEPT)
+    key = (id(table), before)
+    hit = m.get(key)
+    if hit is None or hit[0] is not table:  # the table is kept, so its id is not reused
+        hit = m[key] = (table, _half_killed_morale(unit, before, table))
+    return hit[1]
+
+
+def _half_killed_morale(unit: Unit, before: UnitState, table: Table) -> Table:
     p_ok = p_morale(unit.quality, unit.has("fearless"))
     out: Table = {}
     for (tot, s), p in table.items():
@@ -269,15 +351,26 @@ def best_shooting(
     if len(plans) == 1 or any(sum(f.instances for f in p if f.odds.weapon.x) > MAX_X_COMPARED for p in plans):
         return plans[0], 1
     rem = removal(target, shooter, c, assaulting=False, strike_back=False)
+    # the choice depends only on the plans, the target's state and objective (kept per target unit)
+    m = memo(target, "best_shooting")
+    key = (tuple(tuple(p) for p in plans), t_state, c.facing, rem)
+    i = m.get(key)
+    if i is None:
+        i = m[key] = _best_plan(plans, target, t_state, c.facing, rem)
+    return plans[i], len(plans)
+
+
+def _best_plan(plans: list[list[Fire]], target: Unit, t_state: UnitState, facing: str, rem: Removal) -> int:
+    """The index of :func:`best_shooting`'s plan among ``plans``."""
     before = value(target, t_state)[0]
-    best, best_key = plans[0], (-1.0, -1.0)
-    for fires in plans:
-        st = strike(fires, target, t_state, facing=c.facing, removal=rem)
+    best, best_key = 0, (-1.0, -1.0)
+    for i, fires in enumerate(plans):
+        st = strike(fires, target, t_state, facing=facing, removal=rem)
         pts = sum(p * (before - value(target, s)[0]) for (_, s), p in st.outcomes.items())
         key = (pts, st.wounds.mean())
         if _better(key, best_key):
-            best, best_key = fires, key
-    return best, len(plans)
+            best, best_key = i, key
+    return best
 
 
 MAX_TARGET_PLANS = 64  # plans of fire at several targets resolved exactly
@@ -464,8 +557,22 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
     rem_a = {
         b: removal(a, d, c, assaulting=True, strike_back=b, placed=c.attacker_strikers) for b in (False, True)
     }
-    all_a = melee_fire(a, sa, d, ca, assaulting=True, placed=c.attacker_strikers, picks=pa)
-    all_d = melee_fire(d, sd, a, cd, assaulting=False, placed=c.defender_strikers, picks=pd)
+
+    fires_of: dict[tuple[str, UnitState], list[Fire]] = {}
+
+    def side_fire(side: str, s_att: UnitState) -> list[Fire]:
+        """All of ``side``'s melee attacks from state ``s_att`` (computed once per state)."""
+        key = (side, s_att)
+        if key not in fires_of:
+            if side == "a":
+                fires_of[key] = melee_fire(
+                    a, s_att, d, ca, assaulting=True, placed=c.attacker_strikers, picks=pa
+                )
+            else:
+                fires_of[key] = melee_fire(
+                    d, s_att, a, cd, assaulting=False, placed=c.defender_strikers, picks=pd
+                )
+        return fires_of[key]
 
     def hit(
         side: str, timing: Timing, tier: int, s_att: UnitState, s_tgt: UnitState, back: bool, joint: bool
@@ -474,12 +581,7 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
         key = (side, timing, tier, s_att, s_tgt, back, joint)
         if key not in cache:
             if side == "a":
-                fires = at_tier(
-                    timing,
-                    True,
-                    melee_fire(a, s_att, d, ca, assaulting=True, placed=c.attacker_strikers, picks=pa),
-                    tier,
-                )
+                fires = at_tier(timing, True, side_fire("a", s_att), tier)
                 auto_here = (
                     auto
                     if auto is not None and s_att.models and timing.tier(True, Weapon("", None, 1)) == tier
@@ -496,12 +598,7 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
                     with_hits=joint,
                 )
             else:
-                fires = at_tier(
-                    timing,
-                    False,
-                    melee_fire(d, s_att, a, cd, assaulting=False, placed=c.defender_strikers, picks=pd),
-                    tier,
-                )
+                fires = at_tier(timing, False, side_fire("d", s_att), tier)
                 st = strike(fires, a, s_tgt, facing=c.facing, removal=rem_a[back], with_hits=joint)
             cache[key] = st
             target = "defender" if side == "a" else "attacker"
@@ -515,19 +612,12 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
             acc[k] += p * law_[k]
 
     # states are interned as small ints while the table is built (hashing states is the hot spot)
-    ids: dict[UnitState, int] = {}
-    states: list[UnitState] = []
+    iid = Interner()
+    states = iid.states
     fin: dict[tuple[int, int, int], float] = {}
     wounds_a: dict[int, float] = defaultdict(float)
     wounds_d: dict[int, float] = defaultdict(float)
     morale_cache: dict[tuple[int, int], list[tuple[int, float]]] = {}
-
-    def iid(s_: UnitState) -> int:
-        i = ids.get(s_)
-        if i is None:
-            i = ids[s_] = len(states)
-            states.append(s_)
-        return i
 
     arr_cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
     none = (np.zeros(1, np.int64), np.full(1, -1, np.int64), np.zeros(1, np.int64), np.ones(1))
@@ -583,6 +673,7 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
             raise too_big(settled[0])
 
     isa, isd = iid(sa), iid(sd)
+    all_a, all_d = side_fire("a", sa), side_fire("d", sd)
     for a_fail in (False, True):
         for d_fail in (False, True):
             p0 = (fa if a_fail else 1 - fa) * (fd if d_fail else 1 - fd)
@@ -621,14 +712,11 @@ def _melee(a: Unit, sa: UnitState, d: Unit, sd: UnitState, c, pa: Picks, pd: Pic
                         mix(hits_a, ra.hits if ra is not None else Dist.constant(0), psum)
                     if t in td and not jd:
                         mix(hits_d, rd.hits if rd is not None else Dist.constant(0), psum)
-                    shape = (rows, p1.size, p2.size)
 
-                    def grid(
-                        base: np.ndarray, x1: np.ndarray, x2: np.ndarray, shape: tuple = shape
-                    ) -> np.ndarray:
-                        return np.broadcast_to(
-                            base[:, None, None] + x1[None, :, None] + x2[None, None, :], shape
-                        ).ravel()
+                    def grid(base: np.ndarray, x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+                        """``base[r] + x1[i] + x2[j]`` over the (rows, strike 1, strike 2) grid, flat
+                        (every operand spans its whole axis, so the sum has the grid's shape)."""
+                        return (base[:, None, None] + x1[None, :, None] + x2[None, None, :]).ravel()
 
                     z1, z2 = np.zeros_like(w1), np.zeros_like(w2)
                     parts.append(

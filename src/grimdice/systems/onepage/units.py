@@ -8,7 +8,8 @@ Tough models, pinned, routed).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import permutations
@@ -60,6 +61,10 @@ class Unit:
 
     def has(self, rule: str) -> bool:
         return bool(self.rules.get(rule))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the engine's memos (:func:`memo`): they are rebuilt where the unit lands."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith(MEMO_PREFIX)}
 
     @property
     def size(self) -> int:
@@ -124,6 +129,18 @@ class UnitState:
     shaken: bool = False  # Vehicle damage table: "must re-roll successful hits"
     immobile: bool = False  # "may not move or pivot until the end of the game"
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    def __hash__(self) -> int:
+        """The dataclass hash (of the fields' tuple), computed once: states key every table of the
+        exact engine and the game's memos."""
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.alive, self.damage, self.pinned, self.routed, self.shaken, self.immobile))
+            object.__setattr__(self, "_hash", h)
+        return h
+
     @property
     def models(self) -> int:
         return 0 if self.routed else sum(self.alive)
@@ -133,7 +150,55 @@ class UnitState:
         return self.models == 0
 
 
+#: entries a unit's memo (:func:`memo`) keeps before it starts again (small answers: states, values)
+MEMO_LIMIT = 50_000
+#: the same for large answers (a strike's outcome table, tens to hundreds of entries)
+TABLES_KEPT = 1_000
+MEMO_PREFIX = "_memo_"
+
+
+_MEMOS_ON = [True]
+
+
+@contextmanager
+def memos_off() -> Iterator[None]:
+    """Within the block every :func:`memo` starts empty at every call (answers computed afresh): the
+    reference the tests and benchmarks compare the memoised engine with."""
+    saved = _MEMOS_ON[0]
+    _MEMOS_ON[0] = False
+    try:
+        yield
+    finally:
+        _MEMOS_ON[0] = saved
+
+
+def memo(unit: Unit, name: str, limit: int | None = None) -> dict[Any, Any]:
+    """A get-or-compute memo kept on ``unit`` (units are immutable, so an answer computed from a unit
+    and hashable arguments stays right for the unit's life), emptied when it reaches ``limit``
+    entries (default :data:`MEMO_LIMIT`; less for large answers). Keyed by the unit object itself:
+    two units that compare equal but differ in their rules (not compared) never share answers."""
+    if not _MEMOS_ON[0]:
+        return {}
+    key = MEMO_PREFIX + name
+    d: dict[Any, Any] | None = unit.__dict__.get(key)
+    if d is None or len(d) >= (MEMO_LIMIT if limit is None else limit):
+        d = unit.__dict__[key] = {}
+    return d
+
+
 def wound(
+    unit: Unit, state: UnitState, wounds: int, order: Sequence[int], *, single: bool = False
+) -> UnitState:
+    """:func:`remove_casualties`, memoised per unit."""
+    m = memo(unit, "wound")
+    key = (state, wounds, order if isinstance(order, tuple) else tuple(order), single)
+    out: UnitState | None = m.get(key)
+    if out is None:
+        out = m[key] = remove_casualties(unit, state, wounds, order, single=single)
+    return out
+
+
+def remove_casualties(
     unit: Unit, state: UnitState, wounds: int, order: Sequence[int], *, single: bool = False
 ) -> UnitState:
     """Remove casualties for ``wounds`` in removal ``order``.
@@ -168,11 +233,20 @@ def wound(
         damage[g] = 0
         if alive[g]:
             damage[g], wounds = wounds, 0
-    return replace(state, alive=tuple(alive), damage=tuple(damage))
+    return UnitState(tuple(alive), tuple(damage), state.pinned, state.routed, state.shaken, state.immobile)
 
 
 def value(unit: Unit, state: UnitState) -> tuple[float, float]:
-    """What the defender keeps: points alive, then the fewest accumulated wounds (as a fraction)."""
+    """What the defender keeps: points alive, then the fewest accumulated wounds (as a fraction);
+    memoised per unit."""
+    m = memo(unit, "value")
+    out: tuple[float, float] | None = m.get(state)
+    if out is None:
+        out = m[state] = _value(unit, state)
+    return out
+
+
+def _value(unit: Unit, state: UnitState) -> tuple[float, float]:
     if state.routed:
         return (0.0, 0.0)
     pts = sum(a * g.points for a, g in zip(state.alive, unit.groups, strict=True))
@@ -416,6 +490,7 @@ def field_army(army: Army, points: int | None = None) -> Fielded:
 
 
 __all__ = [
+    "TABLES_KEPT",
     "Fielded",
     "Group",
     "Removal",
@@ -425,6 +500,8 @@ __all__ = [
     "choose_order",
     "default_removal",
     "field_army",
+    "memo",
+    "memos_off",
     "resolve_unit",
     "value",
     "wound",
@@ -495,15 +572,30 @@ def choose_order(
 def best_removal(
     unit: Unit, state: UnitState, wounds: int, removal: Removal | None = None
 ) -> tuple[tuple[int, ...], UnitState]:
-    """:func:`choose_order` and the state it leaves."""
+    """:func:`choose_order` and the state it leaves (memoised per unit)."""
+    m = memo(unit, "removal")
+    key = (state, wounds, removal)
+    out: tuple[tuple[int, ...], UnitState] | None = m.get(key)
+    if out is None:
+        out = m[key] = _best_removal(unit, state, wounds, removal)
+    return out
+
+
+def _best_removal(
+    unit: Unit, state: UnitState, wounds: int, removal: Removal | None
+) -> tuple[tuple[int, ...], UnitState]:
     orders = unit.all_orders
     if len(orders) == 1:
         return orders[0], wound(unit, state, wounds, orders[0])
     r = removal or default_removal(unit)
     best: tuple[tuple[int, ...], UnitState] | None = None
     best_key = None
+    seen: set[UnitState] = set()
     for o in orders:
         s = wound(unit, state, wounds, o)
+        if s in seen:  # the same state as an earlier order: the same key, and the first wins ties
+            continue
+        seen.add(s)
         k = r.key(unit, s)
         if best_key is None or k > best_key:
             best, best_key = (o, s), k
