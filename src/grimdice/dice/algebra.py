@@ -6,6 +6,7 @@ Both types are commutative monoids under ``+`` (independent sum) with a zero ele
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -20,17 +21,21 @@ class Summable(Protocol):
     def __add__(self: S, other: S, /) -> S: ...
 
 
-def repeat(x: S, n: int, zero: S) -> S:
-    """Sum of ``n`` independent copies of ``x``, by repeated squaring."""
+T = TypeVar("T")
+
+
+def repeat(x: T, n: int, zero: T, add: Callable[[T, T], T] = operator.add) -> T:
+    """Sum of ``n`` independent copies of ``x``, by repeated squaring (``add``: the independent
+    sum of two values, ``+`` by default; a caller may work on raw arrays with its own)."""
     if n < 0:
         raise ValueError("n must be >= 0")
     result, base = zero, x
     while n:
         if n & 1:
-            result = result + base
+            result = add(result, base)
         n >>= 1
         if n:
-            base = base + base
+            base = add(base, base)
     return result
 
 

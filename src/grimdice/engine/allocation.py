@@ -31,6 +31,7 @@ any state are dropped first by binomial thinning (:meth:`Chain.acting`): the sam
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -207,7 +208,7 @@ class Chain(Generic[K]):
         self.law = law
         self.where = where
         self.shape = tuple(q.states for q in self.queues)
-        self.n = int(np.prod(self.shape))
+        self.n = math.prod(self.shape)
         self.count_unsaved = max_unsaved is not None
         self.U = max_unsaved + 1 if max_unsaved is not None else 1
         if self.n > max_states or (max_cells is not None and self.n * self.U > max_cells):
@@ -275,7 +276,7 @@ class Chain(Generic[K]):
     @cached_property
     def strides(self) -> list[int]:
         """How far the flat state index moves per wound lost by each queue."""
-        return [int(np.prod(self.shape[q + 1 :])) for q in range(len(self.queues))]
+        return [math.prod(self.shape[q + 1 :]) for q in range(len(self.queues))]
 
     def operator(self, kind: K | Acting) -> tuple[np.ndarray, list[list[Band]]]:
         """(P(no failed save) per state, the moves of one token by failed saves 1, 2, ...).
@@ -349,13 +350,21 @@ class Chain(Generic[K]):
         moves with that many failed saves), for small units."""
         key = (kind, failed)
         if key not in self._dense:
-            M = np.zeros((self.n, self.n))
+            n = self.n
             if failed == 0 and not isinstance(kind, Acting) and kind not in self._ops:
                 strides = self.strides  # straight from the laws: no bands needed
+                cells: list[int] = []  # flat cells s * n + s + offset, summed in the laws' order
+                weights: list[float] = []
                 for q, law, idx in self._groups(kind):
-                    for (lost, _), p in law.items():
-                        M[idx, idx + (lost * strides[q] if q is not None else 0)] += p
+                    stride = strides[q] if q is not None else 0
+                    moves = [(lost * stride, p) for (lost, _), p in law.items()]
+                    for s in idx.tolist() if isinstance(idx, np.ndarray) else (idx,):
+                        for off, p in moves:
+                            cells.append(s * (n + 1) + off)
+                            weights.append(p)
+                M = np.bincount(cells, weights=weights, minlength=n * n).reshape(n, n)
             else:
+                M = np.zeros((n, n))
                 bands = self.combined(kind) if failed == 0 else self.operator(kind)[1][failed - 1]
                 for off, lo, hi, w in bands:
                     s = np.arange(lo, hi)

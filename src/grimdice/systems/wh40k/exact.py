@@ -142,6 +142,12 @@ def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (
 def outcome(alloc: Allocation) -> dict[str, Dist]:
     """Damage and models destroyed (and the Characters' share) from the final unit state."""
     grid = alloc.chain.grid()
+    if not alloc.leaders.total:  # no Characters: the Bodyguard's wounds lost are the damage
+        lost = grid[:, 0]
+        return {
+            "damage": Dist(lost),
+            "models_destroyed": Dist(np.bincount(alloc.bodyguard.destroyed(), weights=lost)),
+        }
     nb, nc = grid.shape
     cb = np.arange(nb)[:, None]
     cc = np.arange(nc)[None, :]
@@ -151,10 +157,9 @@ def outcome(alloc: Allocation) -> dict[str, Dist]:
         "damage": Dist.from_outcomes(np.broadcast_to(cb + cc, grid.shape), grid),
         "models_destroyed": Dist.from_outcomes(np.broadcast_to(kb + kc, grid.shape), grid),
     }
-    if alloc.leaders.total:
-        lc = grid.sum(axis=0)
-        out["character_damage"] = Dist(lc)
-        out["characters_destroyed"] = Dist.from_outcomes(alloc.leaders.destroyed(), lc)
+    lc = grid.sum(axis=0)
+    out["character_damage"] = Dist(lc)
+    out["characters_destroyed"] = Dist.from_outcomes(alloc.leaders.destroyed(), lc)
     return out
 
 
