@@ -48,8 +48,18 @@ An entry with no failed save loses no wound."""
 
 FLOPS_PER_SECOND = 1e9  # rough rate of the banded multiply-adds (measured), for the refusal estimate
 DENSE_STATES = 128  # up to this many unit states a dense matrix product beats the bands' overhead
+SHARED_OPERATORS = 256  # token operators kept for chains of equal queues and signature (the oldest go)
 DENSE_CELLS = 8192  # ... on state arrays of up to this many cells (larger: the bands' O(n) per row win)
 TAIL = 1e-15  # a count law's upper tail of less mass than this is not absorbed (far below 1e-12)
+
+_T = TypeVar("_T")
+_SHARED: dict[tuple, object] = {}  # (queues, signature, what) -> a value built by a chain (see Chain._shared)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
 
 Band = tuple[int, int, int, np.ndarray]
 """``(offset, lo, hi, weights)``: states ``lo..hi-1`` move to ``s + offset`` with ``weights``."""
@@ -199,10 +209,16 @@ class Chain(Generic[K]):
         max_states: int = 4000,
         max_cells: int | None = None,
         where: str = "defender",
+        signature: Callable[[K], Hashable] | None = None,
     ) -> None:
         """``max_unsaved=None``: failed saves are not counted. Refuses (``ScenarioError`` at
         ``where``) a unit of more than ``max_states`` states, or a state array (failed saves x
-        states) of more than ``max_cells`` cells."""
+        states) of more than ``max_cells`` cells.
+
+        ``signature(kind)``, when given, is a hashable value that fixes the route and the law of a
+        token of ``kind`` in every state of these queues (e.g. the saves and damage laws it depends
+        on): chains with equal queues and signatures share the token's grouped states and dense
+        matrix, built once (a bounded cache of :data:`SHARED_OPERATORS` entries)."""
         self.queues = tuple(queues)
         self.route = route
         self.law = law
@@ -224,6 +240,7 @@ class Chain(Generic[K]):
         self._combined: dict[K | Acting, list[Band]] = {}
         self._dense: dict[tuple[K | Acting, int], np.ndarray] = {}
         self._idle: dict[K, float] = {}
+        self.signature = signature
 
     # ------------------------------------------------------------------ cost
     @cached_property
@@ -247,6 +264,24 @@ class Chain(Generic[K]):
 
     # ------------------------------------------------------------------ operators
     def _groups(self, kind: K) -> list[tuple[int | None, Law, np.ndarray | int]]:
+        """:meth:`_build_groups`, shared between chains of equal queues and signature."""
+        return self._shared(kind, "groups", lambda: self._build_groups(kind))
+
+    def _shared(self, kind: K, what: str, build: Callable[[], _T]) -> _T:
+        """``build()``, or the value built for a chain of equal queues and ``signature(kind)``
+        (immutable values only: arrays are made read-only)."""
+        if self.signature is None:
+            return build()
+        key = (self.queues, self.signature(kind), what)
+        value = _SHARED.get(key)
+        if value is None:
+            value = build()
+            if len(_SHARED) >= SHARED_OPERATORS:
+                del _SHARED[next(iter(_SHARED))]  # the oldest entry
+            _SHARED[key] = value
+        return value
+
+    def _build_groups(self, kind: K) -> list[tuple[int | None, Law, np.ndarray | int]]:
         """``(queue, law, states)``: the unit's states grouped by the law of a token of ``kind``
         there (the route and the law asked once per queue and slot, see :attr:`Queue.slots`)."""
         at = [q.positions for q in self.queues]
@@ -271,7 +306,9 @@ class Chain(Generic[K]):
                     group = by_law[same] = (law, [])
                 by_slot[key] = group
             group[1].append(s)
-        return [(q, law, np.asarray(w) if len(w) > 1 else w[0]) for (_, q), (law, w) in by_law.items()]
+        return [
+            (q, law, _frozen(np.asarray(w)) if len(w) > 1 else w[0]) for (_, q), (law, w) in by_law.items()
+        ]
 
     @cached_property
     def strides(self) -> list[int]:
@@ -352,17 +389,7 @@ class Chain(Generic[K]):
         if key not in self._dense:
             n = self.n
             if failed == 0 and not isinstance(kind, Acting) and kind not in self._ops:
-                strides = self.strides  # straight from the laws: no bands needed
-                cells: list[int] = []  # flat cells s * n + s + offset, summed in the laws' order
-                weights: list[float] = []
-                for q, law, idx in self._groups(kind):
-                    stride = strides[q] if q is not None else 0
-                    moves = [(lost * stride, p) for (lost, _), p in law.items()]
-                    for s in idx.tolist() if isinstance(idx, np.ndarray) else (idx,):
-                        for off, p in moves:
-                            cells.append(s * (n + 1) + off)
-                            weights.append(p)
-                M = np.bincount(cells, weights=weights, minlength=n * n).reshape(n, n)
+                M = self._shared(kind, "dense", lambda: _frozen(self._law_matrix(kind)))
             else:
                 M = np.zeros((n, n))
                 bands = self.combined(kind) if failed == 0 else self.operator(kind)[1][failed - 1]
@@ -371,6 +398,22 @@ class Chain(Generic[K]):
                     M[s, s + off] = w
             self._dense[key] = M
         return self._dense[key]
+
+    def _law_matrix(self, kind: K) -> np.ndarray:
+        """The transition matrix of one token straight from the laws (no bands needed)."""
+        n = self.n
+        strides = self.strides  # straight from the laws: no bands needed
+        cells: list[int] = []  # flat cells s * n + s + offset, summed in the laws' order
+        weights: list[float] = []
+        for q, law, idx in self._groups(kind):
+            stride = strides[q] if q is not None else 0
+            moves = [(lost * stride, p) for (lost, _), p in law.items()]
+            for s in idx.tolist() if isinstance(idx, np.ndarray) else (idx,):
+                for off, p in moves:
+                    cells.append(s * (n + 1) + off)
+                    weights.append(p)
+        M = np.bincount(cells, weights=weights, minlength=n * n).reshape(n, n)
+        return M
 
     # ------------------------------------------------------------------ tokens that act
     def idle(self, kind: K) -> float:
