@@ -39,19 +39,26 @@ def repeat(x: T, n: int, zero: T, add: Callable[[T, T], T] = operator.add) -> T:
     return result
 
 
-def random_sum(x: S, count: Dist, zero: S, mixture: Callable[[Sequence[float], Sequence[S]], S]) -> S:
-    """Sum of a random number ``count`` of independent copies of ``x``."""
+def random_sum(
+    x: T,
+    count: Dist,
+    zero: T,
+    mixture: Callable[[Sequence[float], Sequence[T]], T],
+    add: Callable[[T, T], T] = operator.add,
+) -> T:
+    """Sum of a random number ``count`` of independent copies of ``x`` (``add`` as in :func:`repeat`)."""
     if count.min < 0:
         raise ValueError("a count cannot be negative")
     if count.min == count.max:
-        return repeat(x, count.min, zero)
+        return repeat(x, count.min, zero, add)
+    probs = [0.0] * count.min + count.pmf.tolist()
     acc = zero
     weights: list[float] = []
-    parts: list[S] = []
-    for n in range(count.max + 1):
+    parts: list[T] = []
+    for n, p in enumerate(probs):
         if n > 0:
-            acc = acc + x
-        if count[n] > 0:
-            weights.append(count[n])
+            acc = add(acc, x)
+        if p > 0:
+            weights.append(p)
             parts.append(acc)
     return mixture(weights, parts)

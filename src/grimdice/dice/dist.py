@@ -46,6 +46,16 @@ def _add(x: Pmf, y: Pmf) -> Pmf:
     return _trim(np.convolve(a, b), oa + ob)
 
 
+def _mix(weights: Sequence[float], parts: Sequence[Pmf]) -> Pmf:
+    """``parts[i]`` with probability ``weights[i]``."""
+    lo = min(o for _, o in parts)
+    out = np.zeros(max(o + a.size for a, o in parts) - lo)
+    for w, (a, o) in zip(weights, parts, strict=True):
+        if w:
+            out[o - lo : o - lo + a.size] += w * a
+    return out, lo
+
+
 def _as_pmf(values: Iterable[float]) -> np.ndarray:
     pmf = np.asarray(list(values) if not isinstance(values, np.ndarray) else values, dtype=np.float64)
     if pmf.ndim != 1:
@@ -169,12 +179,7 @@ class Dist:
         """``dists[i]`` with probability ``weights[i]`` (weights must sum to 1)."""
         if len(weights) != len(dists) or not dists:
             raise ValueError("mixture needs one weight per distribution")
-        lo = min(d.offset for d in dists)
-        hi = max(d.max for d in dists)
-        out = np.zeros(hi - lo + 1)
-        for w, d in zip(weights, dists, strict=True):
-            if w:
-                out[d.offset - lo : d.offset - lo + d._pmf.size] += w * d._pmf
+        out, lo = _mix(weights, [(d._pmf, d._offset) for d in dists])
         return cls._trusted(out, lo, owned=True)
 
     # ------------------------------------------------------------------ accessors
@@ -280,9 +285,8 @@ class Dist:
 
     def sum_of(self, count: Dist) -> Dist:
         """Sum of a random number ``count`` of independent copies of this variable."""
-        if count.min == count.max >= 0:  # a fixed count
-            return self.repeat(count.min)
-        return random_sum(self, count, Dist.constant(0), Dist.mixture)
+        pmf, offset = random_sum((self._pmf, self._offset), count, (_ONE, 0), _mix, _add)
+        return Dist._trusted(pmf, offset, owned=True)
 
     def bind(self, f: Callable[[int], Dist]) -> Dist:
         """Mixture of ``f(x)`` weighted by ``P(X = x)``: the law of a two-stage experiment."""

@@ -485,8 +485,10 @@ class Chain(Generic[K]):
                 if nz.size == 1:  # a point mass (the first tokens): its weight is added in place
                     j, v = int(nz[0]), float(P[0, nz[0]])
                     r = c[top] * P[0]
+                    buf, dot = np.empty_like(r), np.dot  # two buffers: no array made per token
                     for n in range(top - 1, -1, -1):
-                        r = r @ M
+                        dot(r, M, buf)
+                        r, buf = buf, r
                         r[j] += c[n] * v
                     self.state = r[None, :]
                     return
