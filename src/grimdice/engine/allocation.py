@@ -403,17 +403,16 @@ class Chain(Generic[K]):
         """The transition matrix of one token straight from the laws (no bands needed)."""
         n = self.n
         strides = self.strides  # straight from the laws: no bands needed
-        cells: list[int] = []  # flat cells s * n + s + offset, summed in the laws' order
-        weights: list[float] = []
+        cells: list[np.ndarray] = []  # flat cells s * n + s + offset: per state, in the law's order
+        weights: list[np.ndarray] = []
         for q, law, idx in self._groups(kind):
             stride = strides[q] if q is not None else 0
-            moves = [(lost * stride, p) for (lost, _), p in law.items()]
-            for s in idx.tolist() if isinstance(idx, np.ndarray) else (idx,):
-                for off, p in moves:
-                    cells.append(s * (n + 1) + off)
-                    weights.append(p)
-        M = np.bincount(cells, weights=weights, minlength=n * n).reshape(n, n)
-        return M
+            offsets = np.array([lost * stride for lost, _ in law])
+            diag = np.atleast_1d(idx) * (n + 1)
+            cells.append((diag[:, None] + offsets).ravel())
+            weights.append(np.tile(np.fromiter(law.values(), float, len(law)), diag.size))
+        M = np.bincount(np.concatenate(cells), weights=np.concatenate(weights), minlength=n * n)
+        return M.reshape(n, n)
 
     # ------------------------------------------------------------------ tokens that act
     def idle(self, kind: K) -> float:
