@@ -48,7 +48,7 @@ An entry with no failed save loses no wound."""
 
 FLOPS_PER_SECOND = 1e9  # rough rate of the banded multiply-adds (measured), for the refusal estimate
 DENSE_STATES = 128  # up to this many unit states a dense matrix product beats the bands' overhead
-SHARED_OPERATORS = 256  # token operators kept for chains of equal queues and signature (the oldest go)
+SHARED_OPERATORS = 64  # token operators kept for chains of equal queues and signature (the oldest go)
 DENSE_CELLS = 8192  # ... on state arrays of up to this many cells (larger: the bands' O(n) per row win)
 TAIL = 1e-15  # a count law's upper tail of less mass than this is not absorbed (far below 1e-12)
 
