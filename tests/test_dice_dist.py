@@ -136,3 +136,30 @@ def test_parsed_dice_are_shared_and_bad_text_is_refused_every_time():
     for _ in range(2):
         with pytest.raises(DiceSyntaxError):
             parse("D6+")
+
+
+def test_repeat_and_random_sums_on_arrays_equal_the_dist_arithmetic():
+    """Dist.repeat and Dist.sum_of work on the raw arrays (no Dist per step): bit for bit the
+    sums of Dists, with negative offsets, one-outcome laws, underflowing ends and random counts."""
+    laws = [
+        Dist([0.4, 0.6]),
+        Dist([0.2, 0.3, 0.5], -2),
+        Dist.constant(4),
+        Dist([1e-200, 1.0], 0, normalize=True),
+    ]
+    for law in laws:
+        for n in (0, 1, 2, 3, 7, 40):
+            acc = Dist.constant(0)
+            for _ in range(n):
+                acc = acc + law
+            got = law.repeat(n)
+            assert got.offset == acc.offset and got.allclose(acc, atol=1e-15)
+            assert not got.pmf.flags.writeable and got.pmf[0] > 0 and got.pmf[-1] > 0
+        count = Dist([0.1, 0.0, 0.6, 0.3], 1)
+        parts = [(count[k], sum([law] * k, Dist.constant(0))) for k in range(1, 5) if count[k]]
+        want = Dist.mixture([w for w, _ in parts], [p for _, p in parts])
+        got = law.sum_of(count)
+        assert got.offset == want.offset and np.array_equal(got.pmf, want.pmf)
+    assert Dist([0.5, 0.5]).sum_of(Dist.constant(5)).allclose(Dist.binomial(5, 0.5), atol=0)
+    with pytest.raises(ValueError):
+        Dist([0.5, 0.5]).sum_of(Dist.constant(-1))

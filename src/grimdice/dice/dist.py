@@ -21,6 +21,41 @@ _ONE = np.ones(1)
 _ONE.setflags(write=False)
 
 
+Pmf = tuple[np.ndarray, int]
+"""A law as (probabilities, offset of the first one): what :class:`Dist` holds, without the object."""
+
+
+def _trim(pmf: np.ndarray, offset: int) -> Pmf:
+    """``pmf`` without zero ends (exact arithmetic can underflow to zero there)."""
+    if pmf[0] == 0.0 or pmf[-1] == 0.0:
+        nz = np.flatnonzero(pmf)
+        if nz.size == 0:
+            raise ValueError("probabilities must not all be zero")
+        return pmf[int(nz[0]) : int(nz[-1]) + 1], offset + int(nz[0])
+    return pmf, offset
+
+
+def _add(x: Pmf, y: Pmf) -> Pmf:
+    """The law of the sum of two independent variables (a convolution; a single outcome is a shift
+    times its mass). The result may be one of the inputs' arrays."""
+    (a, oa), (b, ob) = x, y
+    if b.size == 1:
+        a, b = b, a
+    if a.size == 1:
+        return (b, oa + ob) if a[0] == 1.0 else (a[0] * b, oa + ob)
+    return _trim(np.convolve(a, b), oa + ob)
+
+
+def _mix(weights: Sequence[float], parts: Sequence[Pmf]) -> Pmf:
+    """``parts[i]`` with probability ``weights[i]``."""
+    lo = min(o for _, o in parts)
+    out = np.zeros(max(o + a.size for a, o in parts) - lo)
+    for w, (a, o) in zip(weights, parts, strict=True):
+        if w:
+            out[o - lo : o - lo + a.size] += w * a
+    return out, lo
+
+
 def _as_pmf(values: Iterable[float]) -> np.ndarray:
     pmf = np.asarray(list(values) if not isinstance(values, np.ndarray) else values, dtype=np.float64)
     if pmf.ndim != 1:
@@ -64,11 +99,7 @@ class Dist:
         ``owned``: ``pmf`` is a fresh array nobody else holds (a convolution's result), so it is
         kept without a copy. A read-only array is always shared (it can no longer change)."""
         if pmf[0] == 0.0 or pmf[-1] == 0.0:
-            nz = np.flatnonzero(pmf)
-            if nz.size == 0:
-                raise ValueError("probabilities must not all be zero")
-            pmf = pmf[int(nz[0]) : int(nz[-1]) + 1]
-            offset = int(offset) + int(nz[0])
+            pmf, offset = _trim(pmf, int(offset))
             owned = False
         self = object.__new__(cls)
         if pmf.flags.writeable:
@@ -148,12 +179,7 @@ class Dist:
         """``dists[i]`` with probability ``weights[i]`` (weights must sum to 1)."""
         if len(weights) != len(dists) or not dists:
             raise ValueError("mixture needs one weight per distribution")
-        lo = min(d.offset for d in dists)
-        hi = max(d.max for d in dists)
-        out = np.zeros(hi - lo + 1)
-        for w, d in zip(weights, dists, strict=True):
-            if w:
-                out[d.offset - lo : d.offset - lo + d._pmf.size] += w * d._pmf
+        out, lo = _mix(weights, [(d._pmf, d._offset) for d in dists])
         return cls._trusted(out, lo, owned=True)
 
     # ------------------------------------------------------------------ accessors
@@ -235,15 +261,8 @@ class Dist:
         if isinstance(other, (int, np.integer)):
             return Dist._trusted(self._pmf, self._offset + int(other))
         if isinstance(other, Dist):
-            a, b = self._pmf, other._pmf
-            offset = self._offset + other._offset
-            if b.size == 1:  # one outcome: a shift (times its mass, 1 for a proper distribution)
-                a, b = b, a
-            if a.size == 1:
-                if a[0] == 1.0:
-                    return Dist._trusted(b, offset)
-                return Dist._trusted(a[0] * b, offset, owned=True)
-            return Dist._trusted(np.convolve(a, b), offset, owned=True)
+            pmf, offset = _add((self._pmf, self._offset), (other._pmf, other._offset))
+            return Dist._trusted(pmf, offset, owned=True)  # a fresh array, or an input's read-only one
         return NotImplemented
 
     __radd__ = __add__
@@ -259,12 +278,15 @@ class Dist:
         return Dist(self._pmf[::-1], -self.max)
 
     def repeat(self, n: int) -> Dist:
-        """Sum of ``n`` independent copies (``n``-fold convolution, by repeated squaring)."""
-        return repeat(self, n, Dist.constant(0))
+        """Sum of ``n`` independent copies (``n``-fold convolution, by repeated squaring, on the
+        arrays: the same products as ``+`` without a ``Dist`` per step)."""
+        pmf, offset = repeat((self._pmf, self._offset), n, (_ONE, 0), _add)
+        return Dist._trusted(pmf, offset, owned=True)
 
     def sum_of(self, count: Dist) -> Dist:
         """Sum of a random number ``count`` of independent copies of this variable."""
-        return random_sum(self, count, Dist.constant(0), Dist.mixture)
+        pmf, offset = random_sum((self._pmf, self._offset), count, (_ONE, 0), _mix, _add)
+        return Dist._trusted(pmf, offset, owned=True)
 
     def bind(self, f: Callable[[int], Dist]) -> Dist:
         """Mixture of ``f(x)`` weighted by ``P(X = x)``: the law of a two-stage experiment."""

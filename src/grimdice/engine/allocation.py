@@ -31,6 +31,7 @@ any state are dropped first by binomial thinning (:meth:`Chain.acting`): the sam
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -47,8 +48,18 @@ An entry with no failed save loses no wound."""
 
 FLOPS_PER_SECOND = 1e9  # rough rate of the banded multiply-adds (measured), for the refusal estimate
 DENSE_STATES = 128  # up to this many unit states a dense matrix product beats the bands' overhead
+SHARED_OPERATORS = 64  # token operators kept for chains of equal queues and signature (the oldest go)
 DENSE_CELLS = 8192  # ... on state arrays of up to this many cells (larger: the bands' O(n) per row win)
 TAIL = 1e-15  # a count law's upper tail of less mass than this is not absorbed (far below 1e-12)
+
+_T = TypeVar("_T")
+_SHARED: dict[tuple, object] = {}  # (queues, signature, what) -> a value built by a chain (see Chain._shared)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
 
 Band = tuple[int, int, int, np.ndarray]
 """``(offset, lo, hi, weights)``: states ``lo..hi-1`` move to ``s + offset`` with ``weights``."""
@@ -198,16 +209,22 @@ class Chain(Generic[K]):
         max_states: int = 4000,
         max_cells: int | None = None,
         where: str = "defender",
+        signature: Callable[[K], Hashable] | None = None,
     ) -> None:
         """``max_unsaved=None``: failed saves are not counted. Refuses (``ScenarioError`` at
         ``where``) a unit of more than ``max_states`` states, or a state array (failed saves x
-        states) of more than ``max_cells`` cells."""
+        states) of more than ``max_cells`` cells.
+
+        ``signature(kind)``, when given, is a hashable value that fixes the route and the law of a
+        token of ``kind`` in every state of these queues (e.g. the saves and damage laws it depends
+        on): chains with equal queues and signatures share the token's grouped states and dense
+        matrix, built once (a bounded cache of :data:`SHARED_OPERATORS` entries)."""
         self.queues = tuple(queues)
         self.route = route
         self.law = law
         self.where = where
         self.shape = tuple(q.states for q in self.queues)
-        self.n = int(np.prod(self.shape))
+        self.n = math.prod(self.shape)
         self.count_unsaved = max_unsaved is not None
         self.U = max_unsaved + 1 if max_unsaved is not None else 1
         if self.n > max_states or (max_cells is not None and self.n * self.U > max_cells):
@@ -223,6 +240,7 @@ class Chain(Generic[K]):
         self._combined: dict[K | Acting, list[Band]] = {}
         self._dense: dict[tuple[K | Acting, int], np.ndarray] = {}
         self._idle: dict[K, float] = {}
+        self.signature = signature
 
     # ------------------------------------------------------------------ cost
     @cached_property
@@ -246,6 +264,24 @@ class Chain(Generic[K]):
 
     # ------------------------------------------------------------------ operators
     def _groups(self, kind: K) -> list[tuple[int | None, Law, np.ndarray | int]]:
+        """:meth:`_build_groups`, shared between chains of equal queues and signature."""
+        return self._shared(kind, "groups", lambda: self._build_groups(kind))
+
+    def _shared(self, kind: K, what: str, build: Callable[[], _T]) -> _T:
+        """``build()``, or the value built for a chain of equal queues and ``signature(kind)``
+        (immutable values only: arrays are made read-only)."""
+        if self.signature is None:
+            return build()
+        key = (self.queues, self.signature(kind), what)
+        value = _SHARED.get(key)
+        if value is None:
+            value = build()
+            if len(_SHARED) >= SHARED_OPERATORS:
+                del _SHARED[next(iter(_SHARED))]  # the oldest entry
+            _SHARED[key] = value
+        return value
+
+    def _build_groups(self, kind: K) -> list[tuple[int | None, Law, np.ndarray | int]]:
         """``(queue, law, states)``: the unit's states grouped by the law of a token of ``kind``
         there (the route and the law asked once per queue and slot, see :attr:`Queue.slots`)."""
         at = [q.positions for q in self.queues]
@@ -270,12 +306,14 @@ class Chain(Generic[K]):
                     group = by_law[same] = (law, [])
                 by_slot[key] = group
             group[1].append(s)
-        return [(q, law, np.asarray(w) if len(w) > 1 else w[0]) for (_, q), (law, w) in by_law.items()]
+        return [
+            (q, law, _frozen(np.asarray(w)) if len(w) > 1 else w[0]) for (_, q), (law, w) in by_law.items()
+        ]
 
     @cached_property
     def strides(self) -> list[int]:
         """How far the flat state index moves per wound lost by each queue."""
-        return [int(np.prod(self.shape[q + 1 :])) for q in range(len(self.queues))]
+        return [math.prod(self.shape[q + 1 :]) for q in range(len(self.queues))]
 
     def operator(self, kind: K | Acting) -> tuple[np.ndarray, list[list[Band]]]:
         """(P(no failed save) per state, the moves of one token by failed saves 1, 2, ...).
@@ -349,19 +387,32 @@ class Chain(Generic[K]):
         moves with that many failed saves), for small units."""
         key = (kind, failed)
         if key not in self._dense:
-            M = np.zeros((self.n, self.n))
+            n = self.n
             if failed == 0 and not isinstance(kind, Acting) and kind not in self._ops:
-                strides = self.strides  # straight from the laws: no bands needed
-                for q, law, idx in self._groups(kind):
-                    for (lost, _), p in law.items():
-                        M[idx, idx + (lost * strides[q] if q is not None else 0)] += p
+                M = self._shared(kind, "dense", lambda: _frozen(self._law_matrix(kind)))
             else:
+                M = np.zeros((n, n))
                 bands = self.combined(kind) if failed == 0 else self.operator(kind)[1][failed - 1]
                 for off, lo, hi, w in bands:
                     s = np.arange(lo, hi)
                     M[s, s + off] = w
             self._dense[key] = M
         return self._dense[key]
+
+    def _law_matrix(self, kind: K) -> np.ndarray:
+        """The transition matrix of one token straight from the laws (no bands needed)."""
+        n = self.n
+        strides = self.strides  # straight from the laws: no bands needed
+        cells: list[np.ndarray] = []  # flat cells s * n + s + offset: per state, in the law's order
+        weights: list[np.ndarray] = []
+        for q, law, idx in self._groups(kind):
+            stride = strides[q] if q is not None else 0
+            offsets = np.array([lost * stride for lost, _ in law])
+            diag = np.atleast_1d(idx) * (n + 1)
+            cells.append((diag[:, None] + offsets).ravel())
+            weights.append(np.tile(np.fromiter(law.values(), float, len(law)), diag.size))
+        M = np.bincount(np.concatenate(cells), weights=np.concatenate(weights), minlength=n * n)
+        return M.reshape(n, n)
 
     # ------------------------------------------------------------------ tokens that act
     def idle(self, kind: K) -> float:
@@ -433,8 +484,10 @@ class Chain(Generic[K]):
                 if nz.size == 1:  # a point mass (the first tokens): its weight is added in place
                     j, v = int(nz[0]), float(P[0, nz[0]])
                     r = c[top] * P[0]
+                    buf, dot = np.empty_like(r), np.dot  # two buffers: no array made per token
                     for n in range(top - 1, -1, -1):
-                        r = r @ M
+                        dot(r, M, buf)
+                        r, buf = buf, r
                         r[j] += c[n] * v
                     self.state = r[None, :]
                     return

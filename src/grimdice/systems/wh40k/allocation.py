@@ -105,6 +105,7 @@ class Allocation:
             _queue(tuple(p.W for p in ps), tuple(ids.setdefault(p, len(ids)) for p in ps))
             for ps in self.profiles
         )
+        self.distinct = tuple(ids)  # the profiles, in the order of their ids
         self.last = (self.target.leaders or self.target.bodyguard)[-1]
         self._laws: dict[tuple[tuple[str, int], Profile | None, int], Law] = {}
         self._damage: dict[tuple, tuple[float, dict[int, float]]] = {}
@@ -115,6 +116,7 @@ class Allocation:
             max_unsaved=self.max_tokens if self.track else None,
             max_states=MAX_STATES,
             max_cells=MAX_CELLS,
+            signature=self.signature,
         )
         if self.flag is not None:
             self.chain.state = np.zeros((FLAG_STATES, self.chain.U, self.chain.n))
@@ -128,6 +130,18 @@ class Allocation:
         if c_alive and (precision_first or not b_alive):
             return 1
         return 0 if b_alive else None
+
+    def signature(self, kind: tuple[str, int]) -> tuple:
+        """What fixes the route and the laws of a token of ``kind`` on these queues (so chains of
+        other scenarios with the same numbers share its operator): the kind, Precision, and per
+        profile id the save and the wounds lost (and the left-over tokens' save)."""
+        what, gi = kind
+        g = self.groups[gi]
+        last = token_save(g, self.last, what != NORMAL) if self.track else 1.0
+        laws = tuple(
+            (ps, tuple(e.items())) for ps, e in (self._save_and_damage(kind, p) for p in self.distinct)
+        )
+        return what, g.ab.precision, last, laws
 
     def law(self, kind: tuple[str, int], queue: int | None, model: int, left: int) -> Law:
         p = None if queue is None else self.profiles[queue][model]

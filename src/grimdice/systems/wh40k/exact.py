@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from grimdice.dice.dist import Dist
@@ -44,12 +46,16 @@ def _unsaved_by_thinning(g: WeaponGroup, target: Target, tokens: Joint, count: D
     """Failed saves of a group against a unit whose models all save alike: each normal wound
     fails its save with ``1 - P(save)``; Devastating Wounds Critical Wounds get no save
     (``tokens``: the group's wound tokens of one attack; ``count``: its attacks)."""
-    p_fail = 1.0 - token_save(g, target.all_profiles[0], False)
-    per = Dist.mixture(
+    return _unsaved_per_attack(tokens, 1.0 - token_save(g, target.all_profiles[0], False)).sum_of(count)
+
+
+@lru_cache(maxsize=256)
+def _unsaved_per_attack(tokens: Joint, p_fail: float) -> Dist:
+    """Failed saves of one attack (built once per law: the per-attack laws are shared values)."""
+    return Dist.mixture(
         [p for _, p in tokens.items()],
         [Dist.binomial(idx[0], p_fail) + (idx[1] if len(idx) > 1 else 0) for idx, _ in tokens.items()],
     )
-    return per.sum_of(count)
 
 
 def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (False, False)) -> dict:
@@ -142,6 +148,12 @@ def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (
 def outcome(alloc: Allocation) -> dict[str, Dist]:
     """Damage and models destroyed (and the Characters' share) from the final unit state."""
     grid = alloc.chain.grid()
+    if not alloc.leaders.total:  # no Characters: the Bodyguard's wounds lost are the damage
+        lost = grid[:, 0]
+        return {
+            "damage": Dist(lost),
+            "models_destroyed": Dist(np.bincount(alloc.bodyguard.destroyed(), weights=lost)),
+        }
     nb, nc = grid.shape
     cb = np.arange(nb)[:, None]
     cc = np.arange(nc)[None, :]
@@ -151,10 +163,9 @@ def outcome(alloc: Allocation) -> dict[str, Dist]:
         "damage": Dist.from_outcomes(np.broadcast_to(cb + cc, grid.shape), grid),
         "models_destroyed": Dist.from_outcomes(np.broadcast_to(kb + kc, grid.shape), grid),
     }
-    if alloc.leaders.total:
-        lc = grid.sum(axis=0)
-        out["character_damage"] = Dist(lc)
-        out["characters_destroyed"] = Dist.from_outcomes(alloc.leaders.destroyed(), lc)
+    lc = grid.sum(axis=0)
+    out["character_damage"] = Dist(lc)
+    out["characters_destroyed"] = Dist.from_outcomes(alloc.leaders.destroyed(), lc)
     return out
 
 
