@@ -32,6 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from grimdice.engine import allocation
 from grimdice.io.scenario import load_scenario
 from grimdice.systems import calculate
 from harness import Case, close, machine, run_cases
@@ -50,6 +51,9 @@ def readme_case() -> Case:
     W, MODELS, ATTACKS = 3, 20, 120
 
     def ours() -> list[float]:
+        # cold: no token operator shared from an earlier run (a user's calculation with new numbers);
+        # the peers keep nothing between runs either
+        allocation._SHARED.clear()
         return calculate(_DATA)["models_destroyed"].pmf_from_zero()
 
     peers: dict[str, Any] = {}
