@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.systems.onepage.game import dangerous, deployment, transport
-from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.cache import firing, recall
 from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
@@ -59,7 +59,7 @@ def shot_value(state: GameState, u: int, t: int, anchor: tuple[float, float] | N
     if key[1] == 0:
         return 0.0
     st, pin = state.units[t], pin_share(state, t)
-    ck = ("shot value", u, state.units[u], t, st, key, pin)
+    ck = ("shot value", u, firing(state.units[u], key[1]), t, st, key, pin)
     v: float | None = state.setup.cache.get(ck)
     if v is None:
         base = worth(state.setup, t, st, pin)

@@ -1,0 +1,89 @@
+"""The law cache: bounded (least recently used first out) without changing a game, and keyed by the
+shooter's state as the exact shooting reads it (the models that fire, Shaken)."""
+
+from __future__ import annotations
+
+import pytest
+
+from grimdice.systems.onepage.exact import shooting_table
+from grimdice.systems.onepage.game.batch import GameJob, game_seeds
+from grimdice.systems.onepage.game.cache import LawCache, firing
+from grimdice.systems.onepage.game.setup import load_army_side, make_setup
+from grimdice.systems.onepage.game.state import combat_law, conditions_of, deploy
+from grimdice.systems.onepage.units import UnitState
+from tests.onepage_game.test_game import MARINES, ORKS
+
+
+def test_law_cache_keeps_the_most_recently_used() -> None:
+    c = LawCache(3)
+    for k in "abc":
+        c[k] = k.upper()
+    assert c.get("a") == "A"  # read: now the most recent
+    c["d"] = "D"
+    assert list(c) == ["c", "a", "d"] and "b" not in c
+    assert c.get("b") is None and c.get("b", 0) == 0
+    with pytest.raises(ValueError):
+        LawCache(0)
+
+
+def test_a_bounded_cache_stays_bounded_and_plays_the_same_games() -> None:
+    armies = (load_army_side(MARINES), load_army_side(ORKS))
+    small = GameJob(armies, None, ("random", "random"), keep_log=True, cache=LawCache(10))
+    free = GameJob(armies, None, ("random", "random"), keep_log=True, cache={})
+    for seed in game_seeds(5, 1):
+        assert small(seed)["actions"] == free(seed)["actions"]
+        assert len(small.cache) == 10
+    assert len(free.cache) > 10  # the small one did evict
+
+
+def states_of(alive: tuple[int, ...], tough: tuple[int, ...]) -> list[UnitState]:
+    """Full strength, each group one model down, and a wound on each Tough model still alive."""
+    out = [UnitState(alive, (0,) * len(alive))]
+    for g, n in enumerate(alive):
+        if n > 1 or (n and sum(alive) > 1):
+            less = tuple(k - (i == g) for i, k in enumerate(alive))
+            out.append(UnitState(less, (0,) * len(alive)))
+        if n and tough[g] > 1:
+            out.append(UnitState(alive, tuple(int(i == g) for i in range(len(alive)))))
+    out.append(UnitState(alive, (0,) * len(alive), shaken=True))
+    return out
+
+
+def test_firing_state_gives_the_shooting_law_of_the_real_state() -> None:
+    """The exact shooting of the real shooter state equals that of :func:`firing`'s state, for every
+    unit of the bundled armies, casualties in each group, wounded Tough models, Shaken, and every
+    count of models in range."""
+    setup = make_setup(load_army_side(MARINES), load_army_side(ORKS))
+    s = deploy(setup, 0, 0)
+    checked = 0
+    for u, unit in enumerate(setup.units):
+        t = next(v for v in range(len(setup.units)) if setup.owner[v] != setup.owner[u])
+        target, st = setup.units[t], s.units[t]
+        tough = tuple(g.tough for g in unit.groups)
+        ranges = sorted({w.range for g in unit.groups for w in g.weapons if w.range is not None})
+        if not ranges:
+            continue
+        for su in states_of(s.units[u].alive, tough):
+            for n in sorted({1, su.models // 2, su.models} - {0}):
+                c = conditions_of("shoot", (float(ranges[-1]), n, False, False, "hold", "side"))
+                fs = firing(su, n)
+                assert fs.models == n and fs.shaken == su.shaken
+                real, read = shooting_table(unit, su, target, st, c), shooting_table(unit, fs, target, st, c)
+                assert real[1] == read[1]
+                checked += 1
+    assert checked > 20
+
+
+def test_states_that_fire_the_same_share_one_law() -> None:
+    setup = make_setup(load_army_side(MARINES), load_army_side(ORKS))
+    s = deploy(setup, 0, 0)
+    u = 0  # Tactical Marines: 8 with rifles, 2 with meltaguns, a joined Tough(3) Captain
+    t = next(v for v in range(len(setup.units)) if setup.owner[v] == 1)
+    key = (24.0, 3, False, False, "hold", "side")
+    full, st = s.units[u], s.units[t]
+    assert full.alive == (8, 2, 1)
+    law = combat_law(setup, "shoot", u, full, t, st, key)
+    for same in (UnitState((8, 1, 1), (0, 0, 0)), UnitState((8, 2, 1), (0, 0, 2))):
+        assert combat_law(setup, "shoot", u, same, t, st, key) is law  # the same 3 rifles fire
+    for other in (UnitState((2, 2, 1), (0, 0, 0)), UnitState((8, 2, 1), (0, 0, 0), shaken=True)):
+        assert combat_law(setup, "shoot", u, other, t, st, key) != law
