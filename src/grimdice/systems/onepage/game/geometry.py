@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.board import Table, segments_cross, sight_blocked
+from grimdice.engine.board import Table, path_blocked, segments_cross, sight_blocked
 from grimdice.systems.onepage.game.cache import memo
 
 EPS = 1e-6  # as the game state's
@@ -131,13 +131,57 @@ def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = 
     for c, pu in enumerate(places):
         for k, pt in enumerate(targets):
             m.setdefault(("gap", pu, pt), float(gaps[c, k]))
+    here = state.placed(u)
+    if not state.setup.units[u].has("flying"):  # Flying: "may ignore terrain effects"
+        through = blocks_cross(state.setup.table, state.models(u), bs, "dangerous")
+        for pu, hit in zip(places, through, strict=True):
+            m.setdefault(("crosses", "dangerous", here, pu), bool(hit))
     reach = state.weapon_range(u)
     if not sight or reach <= 0:
         return
     alive = state.units[u].alive
-    for pu, row in zip(places, sights(state.setup.table, bs, allp, d, reach, sizes), strict=True):
+    rows = sights(state.setup.table, bs, allp, d, reach, sizes)
+    for pu, row in zip(places, rows, strict=True):
         for pt, hit in zip(targets, row, strict=True):
             m.setdefault(("sight", alive, pu, pt), hit)
+    prefetch_cover(state, u, ends, rows, pts, targets)
+
+
+def prefetch_cover(
+    state: Any,
+    u: int,
+    ends: list[tuple[float, float]],
+    rows: list[list[tuple[int, float]]],
+    pts: list[np.ndarray],
+    targets: list[tuple[Any, ...]],
+) -> None:
+    """Fill the memo's ``("cover", shooter placed, target placed)`` entries of every target that
+    unit ``u`` sees from each candidate anchor (``rows`` from :func:`sights`): the lines from the
+    shooters' centre to each target model of :meth:`GameState.in_cover`, all in one
+    ``path_blocked`` pass (element by element the same arithmetic)."""
+    m = memo(state.setup)
+    todo: list[tuple[tuple[Any, ...], int]] = []
+    starts: list[np.ndarray] = []
+    for end, row in zip(ends, rows, strict=True):
+        at = state._rounded(u, end)  # the position a move there records, as _shot_where reads it
+        pu = state.placed(u, at)
+        centre = None
+        for k, (n, _far) in enumerate(row):
+            if n and ("cover", pu, targets[k]) not in m:
+                if centre is None:
+                    centre = state.models(u, at).mean(axis=0)
+                todo.append((("cover", pu, targets[k]), k))
+                starts.append(np.repeat(centre[None, :], len(pts[k]), axis=0))
+    if not todo:
+        return
+    covered = path_blocked(
+        state.setup.table, np.concatenate(starts), np.concatenate([pts[k] for _, k in todo]), "cover"
+    )
+    i = 0
+    for key, k in todo:
+        n = len(pts[k])
+        m[key] = 2 * int(covered[i : i + n].sum()) > n
+        i += n
 
 
 __all__ = [
@@ -148,5 +192,6 @@ __all__ = [
     "blocks_in_cover",
     "pair_distances",
     "prefetch",
+    "prefetch_cover",
     "sights",
 ]

@@ -102,6 +102,18 @@ def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
     )
 
 
+def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
+    """:func:`dangerous.expected_loss` of a move to ``end``, read from the memo's crossing test
+    (filled for all candidates at once by :func:`prefetch`) first: no dangerous piece crossed, no
+    loss."""
+    crosses = recall(
+        state.setup,
+        ("crosses", "dangerous", state.placed(u), state.placed(u, end)),
+        lambda: state.crosses(state.models(u), state.models(u, end), "dangerous"),
+    )
+    return dangerous.expected_loss(state, u, end) if crosses else 0.0
+
+
 def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, float]:
     return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
 
@@ -135,7 +147,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         elif kind in transport.KINDS or not state.on_table(u):
             v = transport.ai_value(state, a)
         elif kind == "assault":
-            v = melee_value(state, u, a[2]) - dangerous.expected_loss(
+            v = melee_value(state, u, a[2]) - danger(
                 state, u, moved_to(state, u, state.charge_vector(u, a[2]))
             )
             v = v + 1.0 if v > 0 else -np.inf  # charge only when the odds favour it
@@ -151,7 +163,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
                 + APPROACH * closer * (0.2 if shot else 1.0)
-                - dangerous.expected_loss(state, u, end)
+                - danger(state, u, end)
             )
         if v > best + 1e-9:
             best, choice = v, a

@@ -630,7 +630,9 @@ class GameState:
         )
         dist = next((float(r) for r in ranges if r >= far - EPS), far)
         anchor = self._rounded(u, anchor)
-        cover = self.in_cover(u, t, anchor)
+        cover = recall(
+            self.setup, ("cover", self.placed(u, anchor), self.placed(t)), lambda: self.in_cover(u, t, anchor)
+        )
         elevated = self.height(t) > self.height(u, anchor) + EPS
         return (dist, n, cover, bool(elevated))
 
