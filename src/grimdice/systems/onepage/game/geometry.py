@@ -106,16 +106,17 @@ def blocks_in_cover(table: Table, bs: np.ndarray) -> np.ndarray:
     return np.asarray(inside.mean(axis=1) > 0.5)
 
 
-def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True) -> None:
+def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True) -> list[float] | None:
     """Fill ``state``'s geometry memo for unit ``u`` at each candidate anchor of ``ends``: whether it
     stands in cover, the gap to every enemy unit and (``sight``) what :meth:`GameState.sight`
     answers for each, all candidates and enemies in one pass (base distances of all model pairs,
     then line of sight of the pairs in range). Entries equal what the one-at-a-time methods
-    compute (same keys, same arithmetic)."""
+    compute (same keys, same arithmetic). Returns each candidate's gap to the nearest enemy unit
+    (the least of the memo's gaps), or None when there is nothing to fetch."""
     m = memo(state.setup)
     enemies = state.enemies(u)
     if not ends or not enemies or state.units[u].models == 0:
-        return
+        return None
     flip, n = state.flip(u), state.units[u].models
     bs = blocks(state.setup.offsets[u][:n] * np.array([1.0, -flip]), np.array(ends, dtype=float))
     pts = [state.models(t) for t in enemies]
@@ -128,9 +129,10 @@ def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = 
     targets = [state.placed(t) for t in enemies]
     for pu, cover in zip(places, blocks_in_cover(state.setup.table, bs), strict=True):
         m.setdefault(("in cover", pu), bool(cover))
-    for c, pu in enumerate(places):
-        for k, pt in enumerate(targets):
-            m.setdefault(("gap", pu, pt), float(gaps[c, k]))
+    nearest = [
+        min(m.setdefault(("gap", pu, pt), float(gaps[c, k])) for k, pt in enumerate(targets))
+        for c, pu in enumerate(places)
+    ]
     here = state.placed(u)
     if not state.setup.units[u].has("flying"):  # Flying: "may ignore terrain effects"
         through = blocks_cross(state.setup.table, state.models(u), bs, "dangerous")
@@ -138,13 +140,14 @@ def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = 
             m.setdefault(("crosses", "dangerous", here, pu), bool(hit))
     reach = state.weapon_range(u)
     if not sight or reach <= 0:
-        return
+        return nearest
     alive = state.units[u].alive
     rows = sights(state.setup.table, bs, allp, d, reach, sizes)
     for pu, row in zip(places, rows, strict=True):
         for pt, hit in zip(targets, row, strict=True):
             m.setdefault(("sight", alive, pu, pt), hit)
     prefetch_cover(state, u, ends, rows, pts, targets)
+    return nearest
 
 
 def prefetch_cover(

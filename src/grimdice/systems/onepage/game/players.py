@@ -129,13 +129,16 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         return deployment.ai_choice(state, acts)
     best, choice = -np.inf, acts[0]
     gaps: dict[int, float] = {}
+    near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
         ends: dict[int, list[tuple[float, float]]] = {}
         for a in acts:
             if a[0] == kind:
                 ends.setdefault(a[1], []).append(moved_to(state, a[1], (a[2], a[3])))
         for u, where in ends.items():
-            prefetch(state, u, where, sight=kind == "walk")
+            found = prefetch(state, u, where, sight=kind == "walk")
+            if found is not None:
+                near.update(((u, e), g) for e, g in zip(where, found, strict=True))
     for a in acts:
         kind, u = a[0], a[1]
         if kind == "idle" and state.units[u].pinned:
@@ -158,7 +161,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         else:
             end = moved_to(state, u, (a[2], a[3]))
             shot = best_shot(state, u, end, "walk")[0] if kind == "walk" else 0.0
-            closer = gaps[u] - nearest_gap(state, u, end)
+            closer = gaps[u] - (near[u, end] if (u, end) in near else nearest_gap(state, u, end))
             v = (
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
