@@ -32,6 +32,7 @@ def mixed_table() -> Table:
                 {"name": "wood", "circle": [40, 24, 5], "traits": ["cover", "difficult", "blocks_sight"]},
                 {"name": "rock", "shape": [[55, 5], [65, 8], [58, 15]], "traits": ["impassable"]},
                 {"name": "hill", "rect": [20, 30, 10, 10], "height": 3},
+                {"name": "mire", "rect": [44, 30, 6, 4], "traits": ["dangerous"]},
             ]
         }
     )
@@ -80,6 +81,7 @@ def game(table: Table) -> GameState:
 def test_many_candidates_at_once_equal_one_at_a_time() -> None:
     s = game(mixed_table())
     rng = np.random.default_rng(6)
+    crossed = {"difficult": 0, "dangerous": 0}
     for u in range(len(s.units)):
         s = replace(s, anchors=tuple((36.0 + 6 * (v % 4) - 9, 18.0 + 3 * v) for v in range(len(s.units))))
         a = s.models(u)
@@ -88,12 +90,18 @@ def test_many_candidates_at_once_equal_one_at_a_time() -> None:
         bs = blocks(s.setup.offsets[u][: s.units[u].models] * flip, ends)
         others = s.others(u)
         gaps = blocks_gaps(bs, s.setup.radii[u], *others[:3])
+        traits = ("impassable", "difficult", "cover", "dangerous")
+        many = {trait: blocks_cross(s.setup.table, a, bs, trait) for trait in traits}  # all at once
+        for trait in crossed:
+            crossed[trait] += int(many[trait].sum())
         for c, end in enumerate(ends):
             b = s.models(u, (float(end[0]), float(end[1])))
             assert (bs[c] == b).all()
-            for trait in ("impassable", "difficult", "cover"):
+            for trait in traits:
                 assert blocks_cross(s.setup.table, a, bs[c : c + 1], trait)[0] == s.crosses(a, b, trait)
+                assert many[trait][c] == s.crosses(a, b, trait)
             assert (gaps[c] == s.gaps_to(u, b, others)).all()
+    assert all(0 < k < 40 * len(s.units) for k in crossed.values())  # some cross, some do not
 
 
 def test_memo_answers_are_those_of_a_fresh_setup() -> None:

@@ -11,7 +11,7 @@ answers.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -46,18 +46,25 @@ def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str) -> np.
             | (box[None, :, 1] > hi[:, None, 1])
         )
     )  # (C, k)
-    if not near.any():
+    rows = near.any(axis=1)  # only candidates whose move's box meets a piece's box can cross one
+    if not rows.any():
         return out
+    near, sub = near[rows], bs[rows]
+    r = sub.shape[0]
     edges, owner = table.edges_with(trait)
-    col = {p: j for j, p in enumerate(pieces)}
-    starts = np.broadcast_to(a[None, :, :], bs.shape).reshape(c * n, 2)
-    cross = np.asarray(segments_cross(starts, bs.reshape(c * n, 2), edges).reshape(c, n, -1).any(axis=1))
-    hit = np.zeros((c, len(pieces)), dtype=bool)
-    for j, p in enumerate(owner):  # crossings per piece
-        hit[:, col[int(p)]] |= cross[:, j]
+    col = np.array([pieces.index(int(p)) for p in owner], dtype=int)  # each edge's piece column
+    used = near.any(axis=0)[col]  # edges of pieces near some candidate (the others cannot count)
+    starts = np.broadcast_to(a[None, :, :], sub.shape).reshape(r * n, 2)
+    cross = np.asarray(
+        segments_cross(starts, sub.reshape(r * n, 2), edges[used]).reshape(r, n, -1).any(axis=1)
+    )
+    hit = np.zeros((r, len(pieces)), dtype=bool)
+    for j, p in enumerate(col[used]):  # crossings per piece
+        hit[:, p] |= cross[:, j]
     inside_a = np.asarray(table.pieces_at(a, trait)[:, pieces].any(axis=0))  # (k,)
-    inside_b = table.pieces_at(bs.reshape(c * n, 2), trait)[:, pieces].reshape(c, n, len(pieces)).any(axis=1)
-    return np.asarray((near & (hit | inside_a[None, :] | inside_b)).any(axis=1))
+    inside_b = table.pieces_at(sub.reshape(r * n, 2), trait)[:, pieces].reshape(r, n, len(pieces)).any(axis=1)
+    out[rows] = (near & (hit | inside_a[None, :] | inside_b)).any(axis=1)
+    return out
 
 
 def blocks_gaps(
@@ -106,13 +113,22 @@ def blocks_in_cover(table: Table, bs: np.ndarray) -> np.ndarray:
     return np.asarray(inside.mean(axis=1) > 0.5)
 
 
-def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True) -> list[float] | None:
+class Fetched(NamedTuple):
+    """What :func:`prefetch` hands back per candidate anchor: the gap to the nearest enemy unit, and
+    (when sight was fetched) the valid targets, as :meth:`GameState.valid_targets` lists them."""
+
+    nearest: list[float]
+    targets: list[list[int]] | None
+
+
+def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True) -> Fetched | None:
     """Fill ``state``'s geometry memo for unit ``u`` at each candidate anchor of ``ends``: whether it
     stands in cover, the gap to every enemy unit and (``sight``) what :meth:`GameState.sight`
     answers for each, all candidates and enemies in one pass (base distances of all model pairs,
     then line of sight of the pairs in range). Entries equal what the one-at-a-time methods
     compute (same keys, same arithmetic). Returns each candidate's gap to the nearest enemy unit
-    (the least of the memo's gaps), or None when there is nothing to fetch."""
+    (the least of the memo's gaps) and valid targets (:class:`Fetched`), or None when there is
+    nothing to fetch."""
     m = memo(state.setup)
     enemies = state.enemies(u)
     if not ends or not enemies or state.units[u].models == 0:
@@ -140,14 +156,15 @@ def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = 
             m.setdefault(("crosses", "dangerous", here, pu), bool(hit))
     reach = state.weapon_range(u)
     if not sight or reach <= 0:
-        return nearest
+        return Fetched(nearest, None)
     alive = state.units[u].alive
     rows = sights(state.setup.table, bs, allp, d, reach, sizes)
+    valid: list[list[int]] = []
     for pu, row in zip(places, rows, strict=True):
-        for pt, hit in zip(targets, row, strict=True):
-            m.setdefault(("sight", alive, pu, pt), hit)
+        seen = [m.setdefault(("sight", alive, pu, pt), hit)[0] for pt, hit in zip(targets, row, strict=True)]
+        valid.append([t for t, n in zip(enemies, seen, strict=True) if n > 0])
     prefetch_cover(state, u, ends, rows, pts, targets)
-    return nearest
+    return Fetched(nearest, valid)
 
 
 def prefetch_cover(
@@ -189,6 +206,7 @@ def prefetch_cover(
 
 __all__ = [
     "EPS",
+    "Fetched",
     "blocks",
     "blocks_cross",
     "blocks_gaps",

@@ -70,19 +70,32 @@ def shot_value(state: GameState, u: int, t: int, anchor: tuple[float, float] | N
 
 def melee_value(state: GameState, u: int, t: int) -> float:
     s2 = state.moved(u, *state.charge_vector(u, t))
-    su, st = state.units[u], state.units[t]
-    law = combat_law(state.setup, "melee", u, su, t, st, s2.melee_key(u, t))
+    su, st, key = state.units[u], state.units[t], s2.melee_key(u, t)
     last = state.round >= ROUNDS
     pu, pt = 1.0 if last else PIN_TEMPO, pin_share(state, t)  # the assaulter acts now
-    bu, bt = worth(state.setup, u, su, pu), worth(state.setup, t, st, pt)
-    return sum(
-        p * ((worth(state.setup, t, s[1], pt) - bt) - (worth(state.setup, u, s[0], pu) - bu)) for s, p in law
-    )
+    ck = ("melee value", u, su, t, st, key, pu, pt)
+    v: float | None = state.setup.cache.get(ck)
+    if v is None:
+        law = combat_law(state.setup, "melee", u, su, t, st, key)
+        bu, bt = worth(state.setup, u, su, pu), worth(state.setup, t, st, pt)
+        v = state.setup.cache[ck] = sum(
+            p * ((worth(state.setup, t, s[1], pt) - bt) - (worth(state.setup, u, s[0], pu) - bu))
+            for s, p in law
+        )
+    return v
 
 
-def best_shot(state: GameState, u: int, anchor: tuple[float, float] | None, action: str) -> tuple[float, int]:
+def best_shot(
+    state: GameState,
+    u: int,
+    anchor: tuple[float, float] | None,
+    action: str,
+    targets: list[int] | None = None,
+) -> tuple[float, int]:
+    """(the best expected shot value, its target) of ``u`` at ``anchor`` (``targets``: the valid
+    targets there when already known)."""
     best, tgt = 0.0, -1
-    for t in state.valid_targets(u, anchor):
+    for t in state.valid_targets(u, anchor) if targets is None else targets:
         v = shot_value(state, u, t, anchor, action)
         if v > best + 1e-12:
             best, tgt = v, t
@@ -130,6 +143,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
     best, choice = -np.inf, acts[0]
     gaps: dict[int, float] = {}
     near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
+    seen: dict[tuple[int, tuple[float, float]], list[int]] = {}  # valid targets at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
         ends: dict[int, list[tuple[float, float]]] = {}
         for a in acts:
@@ -138,7 +152,9 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         for u, where in ends.items():
             found = prefetch(state, u, where, sight=kind == "walk")
             if found is not None:
-                near.update(((u, e), g) for e, g in zip(where, found, strict=True))
+                near.update(((u, e), g) for e, g in zip(where, found.nearest, strict=True))
+                if found.targets is not None:
+                    seen.update(((u, e), ts) for e, ts in zip(where, found.targets, strict=True))
     for a in acts:
         kind, u = a[0], a[1]
         if kind == "idle" and state.units[u].pinned:
@@ -160,7 +176,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
             )
         else:
             end = moved_to(state, u, (a[2], a[3]))
-            shot = best_shot(state, u, end, "walk")[0] if kind == "walk" else 0.0
+            shot = best_shot(state, u, end, "walk", seen.get((u, end)))[0] if kind == "walk" else 0.0
             closer = gaps[u] - (near[u, end] if (u, end) in near else nearest_gap(state, u, end))
             v = (
                 shot
