@@ -16,7 +16,9 @@ from grimdice.engine.board import (
 )
 from grimdice.systems.onepage.game import GameState, deploy, make_setup
 from grimdice.systems.onepage.game.cache import memo
-from grimdice.systems.onepage.game.geometry import blocks, blocks_cross, blocks_gaps
+from grimdice.systems.onepage.game.dangerous import expected_loss
+from grimdice.systems.onepage.game.geometry import blocks, blocks_cross, blocks_gaps, prefetch
+from grimdice.systems.onepage.game.players import danger
 from grimdice.systems.onepage.game.setup import load_army_side
 
 MARINES = "examples/armies/onepage-marines-army.yaml"
@@ -119,3 +121,34 @@ def test_memo_answers_are_those_of_a_fresh_setup() -> None:
         for t in s.enemies(u):
             assert fresh.shot_key(u, t) == s.shot_key(u, t)
             assert fresh.gap(u, t) == s.gap(u, t)
+
+
+def test_prefetch_answers_as_the_one_at_a_time_methods() -> None:
+    """The AI's prefetch pass (gaps, cover, heights, sight, dangerous crossings of many candidate
+    anchors at once) leaves in the memo, and hands back, what a fresh setup computes one by one."""
+    s = game(mixed_table())
+    s = replace(s, anchors=tuple((30.0 + 7 * (v % 4), 16.0 + 3 * v) for v in range(len(s.units))))
+    fresh = GameState.from_json(
+        make_setup(load_army_side(MARINES), load_army_side(ORKS), s.setup.table), s.to_json()
+    )
+    rng = np.random.default_rng(8)
+    covered = seen = 0
+    for u in range(len(s.units)):
+        ax, ay = s.anchors[u]
+        ends = [(ax + round(dx, 3), ay + round(dy, 3)) for dx, dy in rng.uniform(-12, 12, size=(25, 2))]
+        got = prefetch(s, u, ends)
+        assert got is not None
+        valids = got.targets if got.targets is not None else [None] * len(ends)
+        assert got.targets is not None or s.weapon_range(u) == 0  # sight only for units that shoot
+        for end, near, valid in zip(ends, got.nearest, valids, strict=True):
+            assert near == min(fresh.gap(u, t, end) for t in fresh.enemies(u))
+            assert danger(s, u, end) == expected_loss(fresh, u, end)
+            if valid is None:
+                continue
+            assert valid == fresh.valid_targets(u, end)
+            for t in valid:
+                key = s.shot_key(u, t, end, "walk")
+                assert key == fresh.shot_key(u, t, end, "walk")
+                covered += key[2]
+                seen += 1
+    assert 0 < covered < seen  # some shots from candidates are at targets in cover, some not

@@ -178,13 +178,17 @@ def prefetch_cover(
     """Fill the memo's ``("cover", shooter placed, target placed)`` entries of every target that
     unit ``u`` sees from each candidate anchor (``rows`` from :func:`sights`): the lines from the
     shooters' centre to each target model of :meth:`GameState.in_cover`, all in one
-    ``path_blocked`` pass (element by element the same arithmetic)."""
+    ``path_blocked`` pass; and the ``("height", placed)`` of each such anchor (:meth:`GameState.height`),
+    all in one ``height_at`` pass (element by element the same arithmetic)."""
     m = memo(state.setup)
     todo: list[tuple[tuple[Any, ...], int]] = []
     starts: list[np.ndarray] = []
+    heights: list[tuple[tuple[Any, ...], np.ndarray]] = []
     for end, row in zip(ends, rows, strict=True):
         at = state._rounded(u, end)  # the position a move there records, as _shot_where reads it
         pu = state.placed(u, at)
+        if any(n for n, _far in row) and ("height", pu) not in m:
+            heights.append((("height", pu), state.models(u, at)))
         centre = None
         for k, (n, _far) in enumerate(row):
             if n and ("cover", pu, targets[k]) not in m:
@@ -192,6 +196,12 @@ def prefetch_cover(
                     centre = state.models(u, at).mean(axis=0)
                 todo.append((("cover", pu, targets[k]), k))
                 starts.append(np.repeat(centre[None, :], len(pts[k]), axis=0))
+    if heights:
+        h = state.setup.table.height_at(np.concatenate([b for _, b in heights]))
+        i = 0
+        for key, b in heights:
+            m[key] = float(h[i : i + len(b)].mean())
+            i += len(b)
     if not todo:
         return
     covered = path_blocked(
