@@ -3,13 +3,17 @@ shooter's state as the exact shooting reads it (the models that fire, Shaken).""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import pytest
 
+from grimdice.engine.board import Table
 from grimdice.systems.onepage.exact import shooting_table
 from grimdice.systems.onepage.game.batch import GameJob, game_seeds
-from grimdice.systems.onepage.game.cache import LawCache, firing
+from grimdice.systems.onepage.game.cache import LawCache, firing_state
 from grimdice.systems.onepage.game.setup import load_army_side, make_setup
-from grimdice.systems.onepage.game.state import combat_law, conditions_of, deploy
+from grimdice.systems.onepage.game.state import GameState, combat_law, conditions_of, deploy
 from grimdice.systems.onepage.units import UnitState
 from tests.onepage_game.test_game import MARINES, ORKS
 
@@ -49,24 +53,35 @@ def states_of(alive: tuple[int, ...], tough: tuple[int, ...]) -> list[UnitState]
     return out
 
 
-def test_firing_state_gives_the_shooting_law_of_the_real_state() -> None:
-    """The exact shooting of the real shooter state equals that of :func:`firing`'s state, for every
-    unit of the bundled armies, casualties in each group, wounded Tough models, Shaken, and every
-    count of models in range."""
-    setup = make_setup(load_army_side(MARINES), load_army_side(ORKS))
+def facing(u: int, t: int) -> tuple[GameState, tuple[Any, ...]]:
+    """The bundled armies on an open table, unit ``u`` 10" from unit ``t``; ``u``'s shooting key
+    at ``t`` on Hold (as the game builds it: its layout is the game's)."""
+    setup = make_setup(load_army_side(MARINES), load_army_side(ORKS), Table())
     s = deploy(setup, 0, 0)
+    anchors = list(s.anchors)
+    south, north = (u, t) if setup.owner[u] == 0 else (t, u)
+    anchors[south], anchors[north] = (36.0, 20.0), (36.0, 30.0)
+    s = replace(s, anchors=tuple(anchors))
+    return s, s.shot_key(u, t, None, "hold")
+
+
+def test_firing_state_gives_the_shooting_law_of_the_real_state() -> None:
+    """The exact shooting of the real shooter state equals that of :func:`firing_state`'s state,
+    for every unit of the bundled armies that shoots, casualties in each group, wounded Tough
+    models, Shaken, and counts of models in range."""
     checked = 0
-    for u, unit in enumerate(setup.units):
-        t = next(v for v in range(len(setup.units)) if setup.owner[v] != setup.owner[u])
-        target, st = setup.units[t], s.units[t]
-        tough = tuple(g.tough for g in unit.groups)
-        ranges = sorted({w.range for g in unit.groups for w in g.weapons if w.range is not None})
-        if not ranges:
+    owners = make_setup(load_army_side(MARINES), load_army_side(ORKS), Table()).owner
+    for u in range(len(owners)):
+        t = next(v for v in range(len(owners)) if owners[v] != owners[u])
+        s, base = facing(u, t)
+        if base[1] == 0:  # no ranged weapon
             continue
+        unit, target, st = s.setup.units[u], s.setup.units[t], s.units[t]
+        tough = tuple(g.tough for g in unit.groups)
         for su in states_of(s.units[u].alive, tough):
             for n in sorted({1, su.models // 2, su.models} - {0}):
-                c = conditions_of("shoot", (float(ranges[-1]), n, False, False, "hold", "side"))
-                fs = firing(su, n)
+                c = conditions_of("shoot", (base[0], n, *base[2:]))
+                fs = firing_state(su, n)
                 assert fs.models == n and fs.shaken == su.shaken
                 real, read = shooting_table(unit, su, target, st, c), shooting_table(unit, fs, target, st, c)
                 assert real[1] == read[1]
@@ -75,15 +90,13 @@ def test_firing_state_gives_the_shooting_law_of_the_real_state() -> None:
 
 
 def test_states_that_fire_the_same_share_one_law() -> None:
-    setup = make_setup(load_army_side(MARINES), load_army_side(ORKS))
-    s = deploy(setup, 0, 0)
-    u = 0  # Tactical Marines: 8 with rifles, 2 with meltaguns, a joined Tough(3) Captain
-    t = next(v for v in range(len(setup.units)) if setup.owner[v] == 1)
-    key = (24.0, 3, False, False, "hold", "side")
+    u, t = 0, 4  # Tactical Marines (8 with rifles, 2 with meltaguns, a joined Tough(3) Captain), Boyz
+    s, base = facing(u, t)
+    key = (base[0], 3, *base[2:])
     full, st = s.units[u], s.units[t]
-    assert full.alive == (8, 2, 1)
-    law = combat_law(setup, "shoot", u, full, t, st, key)
+    assert full.alive == (8, 2, 1) and s.setup.owner[t] == 1
+    law = combat_law(s.setup, "shoot", u, full, t, st, key)
     for same in (UnitState((8, 1, 1), (0, 0, 0)), UnitState((8, 2, 1), (0, 0, 2))):
-        assert combat_law(setup, "shoot", u, same, t, st, key) is law  # the same 3 rifles fire
+        assert combat_law(s.setup, "shoot", u, same, t, st, key) is law  # the same 3 rifles fire
     for other in (UnitState((2, 2, 1), (0, 0, 0)), UnitState((8, 2, 1), (0, 0, 0), shaken=True)):
-        assert combat_law(setup, "shoot", u, other, t, st, key) != law
+        assert combat_law(s.setup, "shoot", u, other, t, st, key) != law

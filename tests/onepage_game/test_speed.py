@@ -138,13 +138,10 @@ def test_prefetch_answers_as_the_one_at_a_time_methods() -> None:
         ends = [(ax + round(dx, 3), ay + round(dy, 3)) for dx, dy in rng.uniform(-12, 12, size=(25, 2))]
         got = prefetch(s, u, ends)
         assert got is not None
-        valids = got.targets if got.targets is not None else [None] * len(ends)
-        assert got.targets is not None or s.weapon_range(u) == 0  # sight only for units that shoot
-        for end, near, valid in zip(ends, got.nearest, valids, strict=True):
+        for end, near in zip(ends, got, strict=True):
             assert near == min(fresh.gap(u, t, end) for t in fresh.enemies(u))
             assert danger(s, u, end) == expected_loss(fresh, u, end)
-            if valid is None:
-                continue
+            valid = s.valid_targets(u, end)
             assert valid == fresh.valid_targets(u, end)
             for t in valid:
                 key = s.shot_key(u, t, end, "walk")

@@ -49,7 +49,7 @@ class LawCache(OrderedDict[Any, Any]):
             self.popitem(last=False)
 
 
-def firing(su: UnitState, in_range: int) -> UnitState:
+def firing_state(su: UnitState, in_range: int) -> UnitState:
     """The shooter's state as the exact shooting reads it, the key of its law: only the models that
     fire ("All models in a unit that have line of sight to an enemy unit and that have a weapon that
     is within range of that unit may fire": the first ``in_range`` alive in listed group order, as
@@ -78,4 +78,4 @@ def recall(setup: Any, key: Any, compute: Callable[[], T]) -> T:
     return hit
 
 
-__all__ = ["LAW_LIMIT", "LIMIT", "LawCache", "firing", "memo", "recall"]
+__all__ = ["LAW_LIMIT", "LIMIT", "LawCache", "firing_state", "memo", "recall"]

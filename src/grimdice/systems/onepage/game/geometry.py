@@ -11,7 +11,7 @@ answers.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -113,22 +113,13 @@ def blocks_in_cover(table: Table, bs: np.ndarray) -> np.ndarray:
     return np.asarray(inside.mean(axis=1) > 0.5)
 
 
-class Fetched(NamedTuple):
-    """What :func:`prefetch` hands back per candidate anchor: the gap to the nearest enemy unit, and
-    (when sight was fetched) the valid targets, as :meth:`GameState.valid_targets` lists them."""
-
-    nearest: list[float]
-    targets: list[list[int]] | None
-
-
-def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True) -> Fetched | None:
+def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True) -> list[float] | None:
     """Fill ``state``'s geometry memo for unit ``u`` at each candidate anchor of ``ends``: whether it
     stands in cover, the gap to every enemy unit and (``sight``) what :meth:`GameState.sight`
     answers for each, all candidates and enemies in one pass (base distances of all model pairs,
     then line of sight of the pairs in range). Entries equal what the one-at-a-time methods
     compute (same keys, same arithmetic). Returns each candidate's gap to the nearest enemy unit
-    (the least of the memo's gaps) and valid targets (:class:`Fetched`), or None when there is
-    nothing to fetch."""
+    (the least of the memo's gaps), or None when there is nothing to fetch."""
     m = memo(state.setup)
     enemies = state.enemies(u)
     if not ends or not enemies or state.units[u].models == 0:
@@ -156,15 +147,14 @@ def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = 
             m.setdefault(("crosses", "dangerous", here, pu), bool(hit))
     reach = state.weapon_range(u)
     if not sight or reach <= 0:
-        return Fetched(nearest, None)
+        return nearest
     alive = state.units[u].alive
     rows = sights(state.setup.table, bs, allp, d, reach, sizes)
-    valid: list[list[int]] = []
     for pu, row in zip(places, rows, strict=True):
-        seen = [m.setdefault(("sight", alive, pu, pt), hit)[0] for pt, hit in zip(targets, row, strict=True)]
-        valid.append([t for t, n in zip(enemies, seen, strict=True) if n > 0])
+        for pt, hit in zip(targets, row, strict=True):
+            m.setdefault(("sight", alive, pu, pt), hit)
     prefetch_cover(state, u, ends, rows, pts, targets)
-    return Fetched(nearest, valid)
+    return nearest
 
 
 def prefetch_cover(
@@ -216,7 +206,6 @@ def prefetch_cover(
 
 __all__ = [
     "EPS",
-    "Fetched",
     "blocks",
     "blocks_cross",
     "blocks_gaps",

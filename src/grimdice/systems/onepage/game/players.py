@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.systems.onepage.game import dangerous, deployment, transport
-from grimdice.systems.onepage.game.cache import firing, recall
+from grimdice.systems.onepage.game.cache import firing_state, recall
 from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
@@ -59,7 +59,7 @@ def shot_value(state: GameState, u: int, t: int, anchor: tuple[float, float] | N
     if key[1] == 0:
         return 0.0
     st, pin = state.units[t], pin_share(state, t)
-    ck = ("shot value", u, firing(state.units[u], key[1]), t, st, key, pin)
+    ck = ("shot value", u, firing_state(state.units[u], key[1]), t, st, key, pin)
     v: float | None = state.setup.cache.get(ck)
     if v is None:
         base = worth(state.setup, t, st, pin)
@@ -143,7 +143,6 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
     best, choice = -np.inf, acts[0]
     gaps: dict[int, float] = {}
     near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
-    seen: dict[tuple[int, tuple[float, float]], list[int]] = {}  # valid targets at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
         ends: dict[int, list[tuple[float, float]]] = {}
         for a in acts:
@@ -152,9 +151,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         for u, where in ends.items():
             found = prefetch(state, u, where, sight=kind == "walk")
             if found is not None:
-                near.update(((u, e), g) for e, g in zip(where, found.nearest, strict=True))
-                if found.targets is not None:
-                    seen.update(((u, e), ts) for e, ts in zip(where, found.targets, strict=True))
+                near.update(((u, e), g) for e, g in zip(where, found, strict=True))
     for a in acts:
         kind, u = a[0], a[1]
         if kind == "idle" and state.units[u].pinned:
@@ -176,7 +173,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
             )
         else:
             end = moved_to(state, u, (a[2], a[3]))
-            shot = best_shot(state, u, end, "walk", seen.get((u, end)))[0] if kind == "walk" else 0.0
+            shot = best_shot(state, u, end, "walk")[0] if kind == "walk" else 0.0
             closer = gaps[u] - (near[u, end] if (u, end) in near else nearest_gap(state, u, end))
             v = (
                 shot

@@ -30,7 +30,7 @@ from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
 from grimdice.systems.onepage.game import dangerous, deployment, facing, melee_moves, transport
-from grimdice.systems.onepage.game.cache import firing, recall
+from grimdice.systems.onepage.game.cache import firing_state, recall
 from grimdice.systems.onepage.game.geometry import (
     EPS,
     blocks,
@@ -692,7 +692,7 @@ def combat_law(
 ) -> list[tuple[tuple[UnitState, ...], float]]:
     """The law of the end states of a shooting (target state) or a melee (attacker, defender), from
     the exact engine, cached by situation."""
-    su = firing(su, key[1]) if kind == "shoot" else su  # the shooter as the shooting reads it
+    su = firing_state(su, key[1]) if kind == "shoot" else su  # the shooter as the shooting reads it
     ck = (kind, u, su, t, st, key)
     hit = setup.cache.get(ck)
     if hit is not None:
