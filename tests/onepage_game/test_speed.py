@@ -16,7 +16,9 @@ from grimdice.engine.board import (
 )
 from grimdice.systems.onepage.game import GameState, deploy, make_setup
 from grimdice.systems.onepage.game.cache import memo
-from grimdice.systems.onepage.game.geometry import blocks, blocks_cross, blocks_gaps
+from grimdice.systems.onepage.game.dangerous import expected_loss
+from grimdice.systems.onepage.game.geometry import blocks, blocks_cross, blocks_gaps, prefetch
+from grimdice.systems.onepage.game.players import danger
 from grimdice.systems.onepage.game.setup import load_army_side
 
 MARINES = "examples/armies/onepage-marines-army.yaml"
@@ -32,6 +34,7 @@ def mixed_table() -> Table:
                 {"name": "wood", "circle": [40, 24, 5], "traits": ["cover", "difficult", "blocks_sight"]},
                 {"name": "rock", "shape": [[55, 5], [65, 8], [58, 15]], "traits": ["impassable"]},
                 {"name": "hill", "rect": [20, 30, 10, 10], "height": 3},
+                {"name": "mire", "rect": [44, 30, 6, 4], "traits": ["dangerous"]},
             ]
         }
     )
@@ -80,6 +83,7 @@ def game(table: Table) -> GameState:
 def test_many_candidates_at_once_equal_one_at_a_time() -> None:
     s = game(mixed_table())
     rng = np.random.default_rng(6)
+    crossed = {"difficult": 0, "dangerous": 0}
     for u in range(len(s.units)):
         s = replace(s, anchors=tuple((36.0 + 6 * (v % 4) - 9, 18.0 + 3 * v) for v in range(len(s.units))))
         a = s.models(u)
@@ -88,12 +92,18 @@ def test_many_candidates_at_once_equal_one_at_a_time() -> None:
         bs = blocks(s.setup.offsets[u][: s.units[u].models] * flip, ends)
         others = s.others(u)
         gaps = blocks_gaps(bs, s.setup.radii[u], *others[:3])
+        traits = ("impassable", "difficult", "cover", "dangerous")
+        many = {trait: blocks_cross(s.setup.table, a, bs, trait) for trait in traits}  # all at once
+        for trait in crossed:
+            crossed[trait] += int(many[trait].sum())
         for c, end in enumerate(ends):
             b = s.models(u, (float(end[0]), float(end[1])))
             assert (bs[c] == b).all()
-            for trait in ("impassable", "difficult", "cover"):
+            for trait in traits:
                 assert blocks_cross(s.setup.table, a, bs[c : c + 1], trait)[0] == s.crosses(a, b, trait)
+                assert many[trait][c] == s.crosses(a, b, trait)
             assert (gaps[c] == s.gaps_to(u, b, others)).all()
+    assert all(0 < k < 40 * len(s.units) for k in crossed.values())  # some cross, some do not
 
 
 def test_memo_answers_are_those_of_a_fresh_setup() -> None:
@@ -111,3 +121,31 @@ def test_memo_answers_are_those_of_a_fresh_setup() -> None:
         for t in s.enemies(u):
             assert fresh.shot_key(u, t) == s.shot_key(u, t)
             assert fresh.gap(u, t) == s.gap(u, t)
+
+
+def test_prefetch_answers_as_the_one_at_a_time_methods() -> None:
+    """The AI's prefetch pass (gaps, cover, heights, sight, dangerous crossings of many candidate
+    anchors at once) leaves in the memo, and hands back, what a fresh setup computes one by one."""
+    s = game(mixed_table())
+    s = replace(s, anchors=tuple((30.0 + 7 * (v % 4), 16.0 + 3 * v) for v in range(len(s.units))))
+    fresh = GameState.from_json(
+        make_setup(load_army_side(MARINES), load_army_side(ORKS), s.setup.table), s.to_json()
+    )
+    rng = np.random.default_rng(8)
+    covered = seen = 0
+    for u in range(len(s.units)):
+        ax, ay = s.anchors[u]
+        ends = [(ax + round(dx, 3), ay + round(dy, 3)) for dx, dy in rng.uniform(-12, 12, size=(25, 2))]
+        got = prefetch(s, u, ends)
+        assert got is not None
+        for end, near in zip(ends, got, strict=True):
+            assert near == min(fresh.gap(u, t, end) for t in fresh.enemies(u))
+            assert danger(s, u, end) == expected_loss(fresh, u, end)
+            valid = s.valid_targets(u, end)
+            assert valid == fresh.valid_targets(u, end)
+            for t in valid:
+                key = s.shot_key(u, t, end, "walk")
+                assert key == fresh.shot_key(u, t, end, "walk")
+                covered += key[2]
+                seen += 1
+    assert 0 < covered < seen  # some shots from candidates are at targets in cover, some not

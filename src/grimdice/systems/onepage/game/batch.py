@@ -12,6 +12,7 @@ import numpy as np
 from grimdice.engine.batch import Progress, parallel_map, wilson
 from grimdice.engine.board import Table, generate_table
 from grimdice.errors import ScenarioError
+from grimdice.systems.onepage.game.cache import LawCache
 from grimdice.systems.onepage.game.play import play
 from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import ArmySide, Setup
@@ -28,13 +29,14 @@ def game_seeds(seed: int, n: int) -> list[int]:
 @dataclass
 class GameJob:
     """One game from its seed: the armies, a fixed table or a generated one per game (from the
-    game's seed), both players; exact laws cached across the games a worker plays."""
+    game's seed), both players; exact laws cached across the games a worker plays (a bounded
+    :class:`~grimdice.systems.onepage.game.cache.LawCache`)."""
 
     armies: tuple[ArmySide, ArmySide]
     table: Table | None = None
     players: tuple[str, str] = ("ai", "ai")
     keep_log: bool = False
-    cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    cache: dict[Any, Any] = field(default_factory=LawCache, repr=False)
 
     def __post_init__(self) -> None:
         for i, p in enumerate(self.players):

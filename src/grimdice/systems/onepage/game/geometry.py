@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.board import Table, segments_cross, sight_blocked
+from grimdice.engine.board import Table, path_blocked, segments_cross, sight_blocked
 from grimdice.systems.onepage.game.cache import memo
 
 EPS = 1e-6  # as the game state's
@@ -46,18 +46,25 @@ def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str) -> np.
             | (box[None, :, 1] > hi[:, None, 1])
         )
     )  # (C, k)
-    if not near.any():
+    rows = near.any(axis=1)  # only candidates whose move's box meets a piece's box can cross one
+    if not rows.any():
         return out
+    near, sub = near[rows], bs[rows]
+    r = sub.shape[0]
     edges, owner = table.edges_with(trait)
-    col = {p: j for j, p in enumerate(pieces)}
-    starts = np.broadcast_to(a[None, :, :], bs.shape).reshape(c * n, 2)
-    cross = np.asarray(segments_cross(starts, bs.reshape(c * n, 2), edges).reshape(c, n, -1).any(axis=1))
-    hit = np.zeros((c, len(pieces)), dtype=bool)
-    for j, p in enumerate(owner):  # crossings per piece
-        hit[:, col[int(p)]] |= cross[:, j]
+    col = np.array([pieces.index(int(p)) for p in owner], dtype=int)  # each edge's piece column
+    used = near.any(axis=0)[col]  # edges of pieces near some candidate (the others cannot count)
+    starts = np.broadcast_to(a[None, :, :], sub.shape).reshape(r * n, 2)
+    cross = np.asarray(
+        segments_cross(starts, sub.reshape(r * n, 2), edges[used]).reshape(r, n, -1).any(axis=1)
+    )
+    hit = np.zeros((r, len(pieces)), dtype=bool)
+    for j, p in enumerate(col[used]):  # crossings per piece
+        hit[:, p] |= cross[:, j]
     inside_a = np.asarray(table.pieces_at(a, trait)[:, pieces].any(axis=0))  # (k,)
-    inside_b = table.pieces_at(bs.reshape(c * n, 2), trait)[:, pieces].reshape(c, n, len(pieces)).any(axis=1)
-    return np.asarray((near & (hit | inside_a[None, :] | inside_b)).any(axis=1))
+    inside_b = table.pieces_at(sub.reshape(r * n, 2), trait)[:, pieces].reshape(r, n, len(pieces)).any(axis=1)
+    out[rows] = (near & (hit | inside_a[None, :] | inside_b)).any(axis=1)
+    return out
 
 
 def blocks_gaps(
@@ -106,16 +113,17 @@ def blocks_in_cover(table: Table, bs: np.ndarray) -> np.ndarray:
     return np.asarray(inside.mean(axis=1) > 0.5)
 
 
-def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True) -> None:
+def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True) -> list[float] | None:
     """Fill ``state``'s geometry memo for unit ``u`` at each candidate anchor of ``ends``: whether it
     stands in cover, the gap to every enemy unit and (``sight``) what :meth:`GameState.sight`
     answers for each, all candidates and enemies in one pass (base distances of all model pairs,
     then line of sight of the pairs in range). Entries equal what the one-at-a-time methods
-    compute (same keys, same arithmetic)."""
+    compute (same keys, same arithmetic). Returns each candidate's gap to the nearest enemy unit
+    (the least of the memo's gaps), or None when there is nothing to fetch."""
     m = memo(state.setup)
     enemies = state.enemies(u)
     if not ends or not enemies or state.units[u].models == 0:
-        return
+        return None
     flip, n = state.flip(u), state.units[u].models
     bs = blocks(state.setup.offsets[u][:n] * np.array([1.0, -flip]), np.array(ends, dtype=float))
     pts = [state.models(t) for t in enemies]
@@ -128,16 +136,72 @@ def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = 
     targets = [state.placed(t) for t in enemies]
     for pu, cover in zip(places, blocks_in_cover(state.setup.table, bs), strict=True):
         m.setdefault(("in cover", pu), bool(cover))
-    for c, pu in enumerate(places):
-        for k, pt in enumerate(targets):
-            m.setdefault(("gap", pu, pt), float(gaps[c, k]))
+    nearest = [
+        min(m.setdefault(("gap", pu, pt), float(gaps[c, k])) for k, pt in enumerate(targets))
+        for c, pu in enumerate(places)
+    ]
+    here = state.placed(u)
+    if not state.setup.units[u].has("flying"):  # Flying: "may ignore terrain effects"
+        through = blocks_cross(state.setup.table, state.models(u), bs, "dangerous")
+        for pu, hit in zip(places, through, strict=True):
+            m.setdefault(("crosses", "dangerous", here, pu), bool(hit))
     reach = state.weapon_range(u)
     if not sight or reach <= 0:
-        return
+        return nearest
     alive = state.units[u].alive
-    for pu, row in zip(places, sights(state.setup.table, bs, allp, d, reach, sizes), strict=True):
+    rows = sights(state.setup.table, bs, allp, d, reach, sizes)
+    for pu, row in zip(places, rows, strict=True):
         for pt, hit in zip(targets, row, strict=True):
             m.setdefault(("sight", alive, pu, pt), hit)
+    prefetch_cover(state, u, ends, rows, pts, targets)
+    return nearest
+
+
+def prefetch_cover(
+    state: Any,
+    u: int,
+    ends: list[tuple[float, float]],
+    rows: list[list[tuple[int, float]]],
+    pts: list[np.ndarray],
+    targets: list[tuple[Any, ...]],
+) -> None:
+    """Fill the memo's ``("cover", shooter placed, target placed)`` entries of every target that
+    unit ``u`` sees from each candidate anchor (``rows`` from :func:`sights`): the lines from the
+    shooters' centre to each target model of :meth:`GameState.in_cover`, all in one
+    ``path_blocked`` pass; and the ``("height", placed)`` of each such anchor (:meth:`GameState.height`),
+    all in one ``height_at`` pass (element by element the same arithmetic)."""
+    m = memo(state.setup)
+    todo: list[tuple[tuple[Any, ...], int]] = []
+    starts: list[np.ndarray] = []
+    heights: list[tuple[tuple[Any, ...], np.ndarray]] = []
+    for end, row in zip(ends, rows, strict=True):
+        at = state._rounded(u, end)  # the position a move there records, as _shot_where reads it
+        pu = state.placed(u, at)
+        if any(n for n, _far in row) and ("height", pu) not in m:
+            heights.append((("height", pu), state.models(u, at)))
+        centre = None
+        for k, (n, _far) in enumerate(row):
+            if n and ("cover", pu, targets[k]) not in m:
+                if centre is None:
+                    centre = state.models(u, at).mean(axis=0)
+                todo.append((("cover", pu, targets[k]), k))
+                starts.append(np.repeat(centre[None, :], len(pts[k]), axis=0))
+    if heights:
+        h = state.setup.table.height_at(np.concatenate([b for _, b in heights]))
+        i = 0
+        for key, b in heights:
+            m[key] = float(h[i : i + len(b)].mean())
+            i += len(b)
+    if not todo:
+        return
+    covered = path_blocked(
+        state.setup.table, np.concatenate(starts), np.concatenate([pts[k] for _, k in todo]), "cover"
+    )
+    i = 0
+    for key, k in todo:
+        n = len(pts[k])
+        m[key] = 2 * int(covered[i : i + n].sum()) > n
+        i += n
 
 
 __all__ = [
@@ -148,5 +212,6 @@ __all__ = [
     "blocks_in_cover",
     "pair_distances",
     "prefetch",
+    "prefetch_cover",
     "sights",
 ]

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
-from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.cache import firing_state, recall
 from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
@@ -61,7 +61,7 @@ def shot_value(
     if key[1] == 0:
         return 0.0
     st, pin = state.units[t], pin_share(state, t)
-    ck = ("shot value", u, state.units[u], t, st, key, pin)
+    ck = ("shot value", u, firing_state(state.units[u], key[1]), t, st, key, pin)
     v: float | None = state.setup.cache.get(ck)
     if v is None:
         base = worth(state.setup, t, st, pin)
@@ -72,14 +72,19 @@ def shot_value(
 
 def melee_value(state: GameState, u: int, t: int) -> float:
     s2 = state.charged(u, t)
-    su, st = state.units[u], state.units[t]
-    law = combat_law(state.setup, "melee", u, su, t, st, s2.melee_key(u, t))
+    su, st, key = state.units[u], state.units[t], s2.melee_key(u, t)
     last = state.round >= ROUNDS
     pu, pt = 1.0 if last else PIN_TEMPO, pin_share(state, t)  # the assaulter acts now
-    bu, bt = worth(state.setup, u, su, pu), worth(state.setup, t, st, pt)
-    return sum(
-        p * ((worth(state.setup, t, s[1], pt) - bt) - (worth(state.setup, u, s[0], pu) - bu)) for s, p in law
-    )
+    ck = ("melee value", u, su, t, st, key, pu, pt)
+    v: float | None = state.setup.cache.get(ck)
+    if v is None:
+        law = combat_law(state.setup, "melee", u, su, t, st, key)
+        bu, bt = worth(state.setup, u, su, pu), worth(state.setup, t, st, pt)
+        v = state.setup.cache[ck] = sum(
+            p * ((worth(state.setup, t, s[1], pt) - bt) - (worth(state.setup, u, s[0], pu) - bu))
+            for s, p in law
+        )
+    return v
 
 
 def best_shot(
@@ -107,6 +112,18 @@ def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
     )
 
 
+def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
+    """:func:`dangerous.expected_loss` of a move to ``end``, read from the memo's crossing test
+    (filled for all candidates at once by :func:`prefetch`) first: no dangerous piece crossed, no
+    loss."""
+    crosses = recall(
+        state.setup,
+        ("crosses", "dangerous", state.placed(u), state.placed(u, end)),
+        lambda: state.crosses(state.models(u), state.models(u, end), "dangerous"),
+    )
+    return dangerous.expected_loss(state, u, end) if crosses else 0.0
+
+
 def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, float]:
     return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
 
@@ -124,13 +141,16 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         return consolidation.ai_choice(state, acts)
     best, choice = -np.inf, acts[0]
     gaps: dict[int, float] = {}
+    near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
         ends: dict[int, list[tuple[float, float]]] = {}
         for a in acts:
             if a[0] == kind:
                 ends.setdefault(a[1], []).append(moved_to(state, a[1], (a[2], a[3])))
         for u, where in ends.items():
-            prefetch(state, u, where, sight=kind == "walk")
+            found = prefetch(state, u, where, sight=kind == "walk")
+            if found is not None:
+                near.update(((u, e), g) for e, g in zip(where, found, strict=True))
     for a in acts:
         kind, u = a[0], a[1]
         if kind == "idle" and state.units[u].pinned:
@@ -142,7 +162,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         elif kind in transport.KINDS or not state.on_table(u):
             v = transport.ai_value(state, a)
         elif kind == "assault":
-            v = melee_value(state, u, a[2]) - dangerous.expected_loss(
+            v = melee_value(state, u, a[2]) - danger(
                 state, u, moved_to(state, u, state.charge_vector(u, a[2]))
             )
             v = v + 1.0 if v > 0 else -np.inf  # charge only when the odds favour it
@@ -153,12 +173,12 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         else:
             end = moved_to(state, u, (a[2], a[3]))
             shot = best_shot(state, u, end, "walk")[0] if kind == "walk" else 0.0
-            closer = gaps[u] - nearest_gap(state, u, end)
+            closer = gaps[u] - (near[u, end] if (u, end) in near else nearest_gap(state, u, end))
             v = (
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
                 + APPROACH * closer * (0.2 if shot else 1.0)
-                - dangerous.expected_loss(state, u, end)
+                - danger(state, u, end)
             )
         if v > best + 1e-9:
             best, choice = v, a

@@ -41,7 +41,7 @@ from grimdice.systems.onepage.game import (
     psychic,
     transport,
 )
-from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.cache import firing_state, recall
 from grimdice.systems.onepage.game.geometry import (
     EPS,
     blocks,
@@ -692,7 +692,9 @@ class GameState:
         )
         dist = next((float(r) for r in ranges if r >= far - EPS), far)
         anchor = self._rounded(u, anchor)
-        cover = self.in_cover(u, t, anchor)
+        cover = recall(
+            self.setup, ("cover", self.placed(u, anchor), self.placed(t)), lambda: self.in_cover(u, t, anchor)
+        )
         elevated = self.height(t) > self.height(u, anchor) + EPS
         return (dist, n, cover, bool(elevated), blind)
 
@@ -758,6 +760,7 @@ def combat_law(
 ) -> list[tuple[tuple[UnitState, ...], float]]:
     """The law of the end states of a shooting (target state) or a melee (attacker, defender), from
     the exact engine, cached by situation."""
+    su = firing_state(su, key[1]) if kind == "shoot" else su  # the shooter as the shooting reads it
     ck = (kind, u, su, t, st, key)
     hit = setup.cache.get(ck)
     if hit is not None:
