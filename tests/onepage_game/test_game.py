@@ -251,3 +251,14 @@ def test_states_serialise_to_json_and_hash() -> None:
         assert back == s and hash(back) == hash(s)
         if back.current_player() >= 0:
             assert back.legal_actions() == s.legal_actions()
+
+
+def test_a_log_of_another_version_is_refused_by_name() -> None:
+    """A version 1 log (before consolidation, power dice and Limited weapons) would not replay to the
+    same game: it is refused with the field named, not replayed wrongly."""
+    from grimdice.systems.onepage.game.play import LOG_VERSION
+
+    assert LOG_VERSION == 2
+    with pytest.raises(ScenarioError) as err:
+        states({"version": 1, "setup": {}, "actions": []})
+    assert err.value.field == "version" and "version 2" in err.value.message

@@ -17,7 +17,9 @@ from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import GameState
 
-LOG_VERSION = 1
+#: the log format: 2 since consolidation, power dice, Limited weapons and melee facings changed
+#: which actions a game holds (a version 1 log no longer replays to the same game)
+LOG_VERSION = 2
 
 
 def sample(outcomes: list[tuple[Any, float]], rng: np.random.Generator) -> Any:
