@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from grimdice.dice import D3, D6, Die, Sampler, parse
-from grimdice.dice.sampler import count_categories, lookup, per_trial
+from grimdice.dice.sampler import BYTE_SIDES, count_categories, lookup, per_trial, uniform_bytes
 
 
 def _owner(counts: np.ndarray) -> np.ndarray:
@@ -62,6 +62,58 @@ def test_numbered_dice_are_fair_and_small():
     assert set(np.unique(Sampler(2).roll(1000, D3))) == {1, 2, 3}
     odd = Sampler(3).roll(1000, Die((0, 0, 1, 2)))
     assert set(np.unique(odd)) == {0, 1, 2}
+
+
+class _Bytes:
+    """A stand-in generator whose bit stream is the given bytes, cycled (``bit_generator.random_raw``)."""
+
+    def __init__(self, pattern: list[int]) -> None:
+        self.pattern = np.array(pattern, dtype=np.uint8)
+        self.pos = 0
+        self.bit_generator = self
+
+    def random_raw(self, words: int) -> np.ndarray:
+        idx = (self.pos + np.arange(8 * words)) % self.pattern.size
+        self.pos += 8 * words
+        return self.pattern[idx].view(np.uint64)
+
+
+@pytest.mark.parametrize("sides", range(1, BYTE_SIDES + 1))
+def test_byte_draws_give_every_face_the_same_number_of_bytes(sides):
+    """Exact uniformity: over the 256 byte values, the accepted ones map to each face equally
+    often (so a uniform byte, once accepted, gives each face with probability exactly 1/sides),
+    in the order the bytes came."""
+    k = 256 // sides
+    got = uniform_bytes(_Bytes(list(range(256))), k * sides, sides)
+    assert got.tolist() == [b // k for b in range(k * sides)]
+    assert np.bincount(got, minlength=sides).tolist() == [k] * sides
+
+
+def test_byte_draws_skip_rejected_bytes_and_draw_again():
+    """A stream of mostly rejected bytes (252..255 for a D6) still fills the request, in order."""
+    stream = _Bytes([255, 253, 7, 252, 254, 251, 255, 255] * 40 + [0, 41, 42, 83, 84, 125, 126, 167])
+    got = uniform_bytes(stream, 500, 6)
+    assert got[:2].tolist() == [0, 5]  # 7 // 42, 251 // 42
+    assert got.size == 500 and set(np.unique(got)) <= set(range(6))
+
+
+def _chi2_bound(df: int, z: float = 4.75) -> float:
+    """An upper quantile (about 1 - 1e-6) of chi-square with ``df`` degrees of freedom
+    (Wilson-Hilferty: ``df * (1 - 2/(9 df) + z sqrt(2/(9 df)))**3``)."""
+    a = 2 / (9 * df)
+    return df * (1 - a + z * np.sqrt(a)) ** 3
+
+
+@pytest.mark.parametrize("die", [D6, D3, Die.d(5), Die.d(12)])
+def test_byte_drawn_dice_pass_a_chi_square_test_of_faces_and_of_pairs(die):
+    n = len(die.faces)
+    rolls = Sampler(11).roll(720_000, die).astype(np.int64) - 1
+    expected = rolls.size / n
+    freq = np.bincount(rolls, minlength=n)
+    assert ((freq - expected) ** 2 / expected).sum() < _chi2_bound(n - 1)
+    pairs = np.bincount(rolls[0::2] * n + rolls[1::2], minlength=n * n)  # neighbours independent
+    expected = rolls.size / 2 / n**2
+    assert ((pairs - expected) ** 2 / expected).sum() < _chi2_bound(n * n - 1)
 
 
 def test_the_dice_count_is_the_dice_the_rules_roll():
