@@ -11,7 +11,7 @@ seed. Two layouts of a pool of a random size per trial:
 
 Dice numbered ``1..n`` with ``n <= 16`` (a D6, a D3) are drawn from raw random bytes of the
 generator's bit stream (:func:`uniform_bytes`: exact rejection sampling, one byte per die, about
-six times faster than ``Generator.integers``), larger dice with ``Generator.integers``, other dice
+1.5 times faster than ``Generator.integers`` in all), larger dice with ``Generator.integers``, other dice
 by face look-up. The sampler counts the dice the rules roll in :attr:`Sampler.dice` (padding
 excluded), so benchmarks can report dice per second honestly.
 """
@@ -31,26 +31,23 @@ BYTE_SIDES = 16  # dice with at most this many sides are drawn from bytes (accep
 def uniform_bytes(rng: np.random.Generator, n: int, sides: int) -> np.ndarray:
     """``n`` independent values uniform on ``0..sides-1`` (uint8), one random byte each.
 
-    Bytes come from the generator's bit stream (``bit_generator.random_raw``, 8 per 64-bit word).
-    With ``k = 256 // sides``, a byte ``b < k * sides`` is accepted and gives ``b // k``; others are
-    rejected and more bytes drawn. Every accepted byte is uniform on ``0..k*sides-1`` and exactly
-    ``k`` of those give each value, so the values are exactly uniform and independent."""
+    Bytes come from the generator's bit stream (``bit_generator.random_raw``, 8 per 64-bit word:
+    about 0.7 ns a byte, where ``Generator.integers(1, 7, dtype=int8)`` takes about 3.5 ns a die).
+    With ``k = 256 // sides``, a byte ``b < k * sides`` is accepted and gives ``b // k``; at the
+    places of the rejected bytes (``b >= k * sides``, rare: at most 15 in 256 values), values are
+    drawn again the same way. Every accepted byte is uniform on ``0..k*sides-1`` and exactly ``k``
+    of those give each value, so every value is exactly uniform, independently of the others."""
     if not 1 <= sides <= 256:
         raise ValueError(f"a byte-drawn die has 1 to 256 sides, not {sides}")
-    out = np.zeros(n, dtype=np.uint8)
     if sides == 1:  # nothing random to draw
-        return out
+        return np.zeros(n, dtype=np.uint8)
     k = 256 // sides
     limit = k * sides
-    filled = 0
-    while filled < n:
-        need = n - filled
-        want = need + need * (256 - limit) // limit + 64  # the expected rejections, and some slack
-        raw = rng.bit_generator.random_raw(-(-want // 8)).view(np.uint8)
-        ok = raw[raw < limit] if limit < 256 else raw
-        got = min(ok.size, need)
-        np.floor_divide(ok[:got], k, out=out[filled : filled + got])
-        filled += got
+    raw = rng.bit_generator.random_raw(-(-n // 8)).view(np.uint8)[:n]
+    again = np.flatnonzero(raw >= limit) if limit < 256 else ()
+    out = np.floor_divide(raw, k, out=raw)
+    if len(again):
+        out[again] = uniform_bytes(rng, len(again), sides)
     return out
 
 
@@ -85,16 +82,27 @@ def per_trial(values: np.ndarray, counts: np.ndarray, dtype: type[np.integer] | 
 
 def lookup(faces: np.ndarray, table: np.ndarray, lo: int, dtype: type[np.integer]) -> np.ndarray:
     """``table[faces - lo]`` as ``dtype``; for tables with few distinct runs (the categories of a
-    D6: fail, normal, critical) computed as a sum of threshold comparisons, several times faster
-    than a gather (the sum wraps around in ``dtype``, which is exact as every result fits)."""
+    D6: fail, normal, critical) computed as a sum of threshold comparisons into preallocated
+    arrays, several times faster than a gather (the sum wraps around in ``dtype``, which is exact
+    as every result fits)."""
     values = np.asarray(table).astype(dtype)
     steps = np.flatnonzero(np.diff(values.astype(np.int64))) + 1
     if len(steps) > 4:
         return values[faces - lo if lo else faces]
     out = np.full(faces.shape, values[0], dtype=dtype)
+    if not len(steps):
+        return out
+    mask = np.empty(faces.shape, dtype=bool)
+    ones = mask.view(np.uint8)
+    tmp = np.empty(faces.shape, dtype=dtype)
     for j in steps:
         delta = np.array(int(values[j]) - int(values[j - 1])).astype(dtype)
-        out += (faces >= lo + j) * delta
+        np.greater_equal(faces, lo + j, out=mask)
+        if delta == 1:
+            np.add(out, ones, out=out, casting="unsafe")
+        else:
+            np.multiply(ones, delta, out=tmp, casting="unsafe")
+            out += tmp
     return out
 
 
