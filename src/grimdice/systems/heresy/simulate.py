@@ -179,7 +179,6 @@ def allocate(
     unsaved = np.zeros(trials, dtype=np.int64)
     k = target.precision_index
     M = len(target.profiles)
-    flat = left.reshape(-1)  # a view: wounds left of trial t, model m at t * M + m
     first = np.where((left > 0).any(axis=1), (left > 0).argmax(axis=1), M)
     for g, r in zip(groups, rolled, strict=True):
         count = r["wounds"]
@@ -188,24 +187,31 @@ def allocate(
             continue
         normal, special = _tables(target, g, False), _tables(target, g, True)
         tables = [np.concatenate([x, y]) for x, y in zip(normal, special, strict=True)] + [ew]
-        start = np.cumsum(count) - count
+        # the trials by decreasing number of wounds: those holding a j-th wound are a prefix, and
+        # their rows are read in increasing order (cache-friendly)
         order = np.argsort((top - count).astype(np.uint16 if top < 2**16 else np.int64), kind="stable")
         holding = np.bincount(count, minlength=top + 1)[::-1].cumsum()[::-1]
+        start = (np.cumsum(count) - count)[order]
+        rows, firsts, fails = left[order], first[order], np.zeros(trials, dtype=np.int64)
+        flat = rows.reshape(-1)  # a view: wounds left of sorted trial t, model m at t * M + m
         for j in range(top):
-            t = order[: int(holding[j + 1])]
-            code = r["codes"][start[t] + j]
-            live = first[t] < M
-            t, code = t[live], code[live]
-            m = first[t]
+            h = int(holding[j + 1])
+            code = r["codes"][start[:h] + j]
+            live = firsts[:h] < M
+            t = np.arange(h) if live.all() else np.flatnonzero(live)
+            code = code[t] if t.size < h else code
+            m = firsts[t]
             if k is not None:
-                m = np.where(((code & 2) > 0) & (flat[t * M + k] > 0), k, m)
-            _wound(s, g, tables, code, flat, t, m, unsaved)
-            gone = t[flat[t * M + first[t]] == 0]
+                m = np.where(((code & 2) > 0) & (rows[t, k] > 0), k, m)
+            _wound(s, g, tables, code, flat, t, m, fails)
+            gone = t[flat[t * M + firsts[t]] == 0]
             while gone.size:  # the closest living model: usually the next one
-                first[gone] += 1
-                nxt = first[gone]
+                firsts[gone] += 1
+                nxt = firsts[gone]
                 gone = gone[nxt < M]
-                gone = gone[flat[gone * M + first[gone]] == 0]
+                gone = gone[flat[gone * M + firsts[gone]] == 0]
+        left[order], first[order] = rows, firsts
+        unsaved[order] += fails
     return left, unsaved
 
 
