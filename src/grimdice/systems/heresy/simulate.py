@@ -97,8 +97,9 @@ def roll_group(
     res = _wound_results(s, g, prec.size)
     wound = res != FAIL
     count = per_trial(wound, nhits)
-    prec, special = prec[wound], res[wound] == SPECIAL
-    code = (2 * prec + special).astype(np.int8)
+    code = (prec.view(np.int8) << 1) | (res == SPECIAL).view(np.int8)
+    code = code[wound]  # one compress for both bits
+    prec = (code & 2) > 0
     if prec.any():
         code = code[_precision_first(np.repeat(np.arange(trials), count), prec, count)]
     return {
