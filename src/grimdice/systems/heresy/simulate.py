@@ -130,8 +130,12 @@ def _tables(target: Target, g: StrikeGroup, special: bool):
 
 def _fails(s: Sampler, need: np.ndarray) -> np.ndarray:
     """One D6 test per entry of ``need`` (a natural 1 fails); none rolled where it cannot pass."""
+    possible = need < NEVER
+    every: Any = need
+    if possible.all():  # the usual case: every test rolled
+        return np.logical_not(passes(s.roll(need.size), every))
     failed = np.ones(need.size, dtype=bool)
-    roll = np.flatnonzero(need < NEVER)
+    roll = np.flatnonzero(possible)
     needed: Any = need[roll]
     failed[roll] = np.logical_not(passes(s.roll(roll.size), needed))
     return failed
@@ -144,21 +148,27 @@ def _wound(s: Sampler, g: StrikeGroup, tables, code: np.ndarray, flat: np.ndarra
     special wounds, concatenated (index ``special * models + model``), and Eternal Warrior."""
     sv_t, rr_t, mt_t, inst_t, ew = tables
     models = ew.size
-    for _ in range(g.rules.brutal):  # Brutal (X): X wounds on the same model
+    heavy, instant = bool(rr_t.any()), bool(inst_t.any())
+    for i in range(g.rules.brutal):  # Brutal (X): X wounds on the same model
         cell = t * models + m
-        on = flat[cell] > 0
-        if not on.all():
-            t, m, code, cell = t[on], m[on], code[on], cell[on]
+        if i:  # the first wound finds its model alive (the closest living one, or the chosen one)
+            on = flat[cell] > 0
+            if not on.all():
+                t, m, code, cell = t[on], m[on], code[on], cell[on]
         row = (code & 1) * models + m
         sv = sv_t[row]
         failed = _fails(s, sv)
-        again = np.flatnonzero(failed & rr_t[row])
-        failed[again] = _fails(s, sv[again])
+        if heavy:
+            again = np.flatnonzero(failed & rr_t[row])
+            failed[again] = _fails(s, sv[again])
         unsaved[t[failed]] += 1
         hurt = np.flatnonzero(failed)
         hurt = hurt[_fails(s, mt_t[row[hurt]])]
         ch = cell[hurt]
-        flat[ch] -= np.asarray(wounds_lost(flat[ch], inst_t[row[hurt]], ew[m[hurt]]), dtype=flat.dtype)
+        if instant:
+            flat[ch] -= np.asarray(wounds_lost(flat[ch], inst_t[row[hurt]], ew[m[hurt]]), dtype=flat.dtype)
+        else:  # a living model loses one wound (wounds_lost without Instant Death)
+            flat[ch] -= 1
 
 
 def allocate(
