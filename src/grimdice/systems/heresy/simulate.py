@@ -190,7 +190,9 @@ def allocate(
     unsaved = np.zeros(trials, dtype=np.int64)
     k = target.precision_index
     M = len(target.profiles)
-    first = np.where((left > 0).any(axis=1), (left > 0).argmax(axis=1), M)
+    alive = np.ones((trials, M + 1), dtype=bool)  # a last column always "alive": M when none is
+    np.greater(left, 0, out=alive[:, :M])
+    first = alive.argmax(axis=1)  # the closest living model
     for g, r in zip(groups, rolled, strict=True):
         count = r["wounds"]
         top = int(count.max()) if trials else 0
