@@ -4,7 +4,14 @@ import numpy as np
 import pytest
 
 from grimdice.dice import D3, D6, Die, Sampler, parse
-from grimdice.dice.sampler import BYTE_SIDES, count_categories, lookup, per_trial, uniform_bytes
+from grimdice.dice.sampler import (
+    BYTE_SIDES,
+    count_categories,
+    lookup,
+    per_trial,
+    row_sums,
+    uniform_bytes,
+)
 
 
 def _owner(counts: np.ndarray) -> np.ndarray:
@@ -38,6 +45,26 @@ def test_count_categories_matches_a_bincount_per_category(ncat, top):
     for c in range(ncat - 1):
         want = np.bincount(_owner(counts), weights=category[faces - 1] == c, minlength=counts.size)
         assert got[:, c].tolist() == want.astype(int).tolist()
+
+
+@pytest.mark.parametrize("width", [1, 3, 24, 25, 40])
+def test_row_sums_equal_a_row_reduction(width):
+    values = np.random.default_rng(width).integers(0, 200, (300, width)).astype(np.uint8)
+    assert row_sums(values, np.int32).tolist() == values.astype(np.int64).sum(axis=1).tolist()
+
+
+@pytest.mark.parametrize(("ncat", "top"), [(2, 10), (3, 20), (3, 70), (4, 9), (6, 9)])
+def test_count_categories_of_a_padded_pool_counts_only_its_dice(ncat, top):
+    rng = np.random.default_rng(ncat * 100 + top)
+    counts = rng.integers(0, top + 1, 300)
+    counts[:3] = (0, top, 1)
+    faces = rng.integers(1, 7, (counts.size, top)).astype(np.int8)
+    valid = np.arange(top)[None, :] < counts[:, None]
+    category = rng.integers(0, ncat, 6)
+    got = count_categories(faces, category, counts, ncat, 1, valid)
+    for c in range(ncat - 1):
+        want = ((category[faces - 1] == c) & valid).sum(axis=1)
+        assert got[:, c].tolist() == want.tolist()
 
 
 def test_count_categories_with_equal_pools_uses_row_sums_correctly():
