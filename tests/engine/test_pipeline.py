@@ -55,3 +55,17 @@ def test_sampled_roll_agrees_with_exact():
         "normal": Dist(np.bincount(counts[:, 1]) / 100_000),
     }
     assert_agree({"crit": law.marginal(0), "normal": law.marginal(1)}, sim, 100_000)
+
+
+@pytest.mark.parametrize(("lo", "hi"), [(1, 4), (0, 40)])
+def test_sampled_random_pools_with_rerolls_agree_with_exact(lo, hi):
+    """Pools of a random size, re-rolling faces below 3: narrow ones (1 to 4 dice) are rolled
+    padded, wide ones (0 to 40) flat; both laws against the exact one."""
+    roll = Roll(hit, 3, D6, reroll=lambda f: np.asarray(f) < 3)
+    trials = 60_000
+    s = Sampler(lo + hi)
+    counts = s.rng.integers(lo, hi + 1, trials)
+    got = roll.sample(s, counts)
+    law = roll.pool(Dist.uniform(lo, hi))
+    sim = {name: Dist(np.bincount(got[:, c]) / trials) for c, name in enumerate(("crit", "normal"))}
+    assert_agree({"crit": law.marginal(0), "normal": law.marginal(1)}, sim, trials)

@@ -4,7 +4,14 @@ import numpy as np
 import pytest
 
 from grimdice.dice import D3, D6, Die, Sampler, parse
-from grimdice.dice.sampler import count_categories, lookup, per_trial
+from grimdice.dice.sampler import (
+    BYTE_SIDES,
+    count_categories,
+    lookup,
+    per_trial,
+    row_sums,
+    uniform_bytes,
+)
 
 
 def _owner(counts: np.ndarray) -> np.ndarray:
@@ -40,6 +47,26 @@ def test_count_categories_matches_a_bincount_per_category(ncat, top):
         assert got[:, c].tolist() == want.astype(int).tolist()
 
 
+@pytest.mark.parametrize("width", [1, 3, 24, 25, 40])
+def test_row_sums_equal_a_row_reduction(width):
+    values = np.random.default_rng(width).integers(0, 200, (300, width)).astype(np.uint8)
+    assert row_sums(values, np.int32).tolist() == values.astype(np.int64).sum(axis=1).tolist()
+
+
+@pytest.mark.parametrize(("ncat", "top"), [(2, 10), (3, 20), (3, 70), (4, 9), (6, 9)])
+def test_count_categories_of_a_padded_pool_counts_only_its_dice(ncat, top):
+    rng = np.random.default_rng(ncat * 100 + top)
+    counts = rng.integers(0, top + 1, 300)
+    counts[:3] = (0, top, 1)
+    faces = rng.integers(1, 7, (counts.size, top)).astype(np.int8)
+    valid = np.arange(top)[None, :] < counts[:, None]
+    category = rng.integers(0, ncat, 6)
+    got = count_categories(faces, category, counts, ncat, 1, valid)
+    for c in range(ncat - 1):
+        want = ((category[faces - 1] == c) & valid).sum(axis=1)
+        assert got[:, c].tolist() == want.tolist()
+
+
 def test_count_categories_with_equal_pools_uses_row_sums_correctly():
     faces = np.array([1, 6, 6, 3, 5, 2], dtype=np.int8)  # two trials of three dice
     got = count_categories(faces, np.array([2, 2, 1, 1, 0, 0]), np.array([3, 3]), 3, 1)
@@ -62,6 +89,58 @@ def test_numbered_dice_are_fair_and_small():
     assert set(np.unique(Sampler(2).roll(1000, D3))) == {1, 2, 3}
     odd = Sampler(3).roll(1000, Die((0, 0, 1, 2)))
     assert set(np.unique(odd)) == {0, 1, 2}
+
+
+class _Bytes:
+    """A stand-in generator whose bit stream is the given bytes, cycled (``bit_generator.random_raw``)."""
+
+    def __init__(self, pattern: list[int]) -> None:
+        self.pattern = np.array(pattern, dtype=np.uint8)
+        self.pos = 0
+        self.bit_generator = self
+
+    def random_raw(self, words: int) -> np.ndarray:
+        idx = (self.pos + np.arange(8 * words)) % self.pattern.size
+        self.pos += 8 * words
+        return self.pattern[idx].view(np.uint64)
+
+
+@pytest.mark.parametrize("sides", range(1, BYTE_SIDES + 1))
+def test_byte_draws_give_every_face_the_same_number_of_bytes(sides):
+    """Exact uniformity: over the 256 byte values, the accepted ones map to each face equally
+    often (so a uniform byte, once accepted, gives each face with probability exactly 1/sides),
+    in the order the bytes came."""
+    k = 256 // sides
+    got = uniform_bytes(_Bytes(list(range(256))), k * sides, sides)
+    assert got.tolist() == [b // k for b in range(k * sides)]
+    assert np.bincount(got, minlength=sides).tolist() == [k] * sides
+
+
+def test_byte_draws_draw_again_at_the_places_of_rejected_bytes():
+    """A D6 (k = 42): bytes 252..255 are rejected; their places are filled by the next draws."""
+    stream = _Bytes([0, 255, 84, 253, 126, 167, 252, 41])
+    # first word: 0, -, 2, -, 3, 3, -, 0; the 3 places again from the next word's 0, 255, 84
+    # (0, -, 2), whose one place from the next word's first byte (0)
+    assert uniform_bytes(stream, 8, 6).tolist() == [0, 0, 2, 0, 3, 3, 2, 0]
+
+
+def _chi2_bound(df: int, z: float = 4.75) -> float:
+    """An upper quantile (about 1 - 1e-6) of chi-square with ``df`` degrees of freedom
+    (Wilson-Hilferty: ``df * (1 - 2/(9 df) + z sqrt(2/(9 df)))**3``)."""
+    a = 2 / (9 * df)
+    return df * (1 - a + z * np.sqrt(a)) ** 3
+
+
+@pytest.mark.parametrize("die", [D6, D3, Die.d(5), Die.d(12)])
+def test_byte_drawn_dice_pass_a_chi_square_test_of_faces_and_of_pairs(die):
+    n = len(die.faces)
+    rolls = Sampler(11).roll(720_000, die).astype(np.int64) - 1
+    expected = rolls.size / n
+    freq = np.bincount(rolls, minlength=n)
+    assert ((freq - expected) ** 2 / expected).sum() < _chi2_bound(n - 1)
+    pairs = np.bincount(rolls[0::2] * n + rolls[1::2], minlength=n * n)  # neighbours independent
+    expected = rolls.size / 2 / n**2
+    assert ((pairs - expected) ** 2 / expected).sum() < _chi2_bound(n * n - 1)
 
 
 def test_the_dice_count_is_the_dice_the_rules_roll():

@@ -27,7 +27,7 @@ from grimdice.dice.dist import Dist
 from grimdice.dice.expr import D6, Die
 from grimdice.dice.joint import Joint
 from grimdice.dice.reroll import category_probs, pool_counts, reroll_die
-from grimdice.dice.sampler import Sampler, count_categories, lookup
+from grimdice.dice.sampler import NARROW, Sampler, count_categories, lookup
 
 Categorize = Callable[[np.ndarray], np.ndarray]
 FacePredicate = Callable[[np.ndarray], np.ndarray]
@@ -88,8 +88,10 @@ class Roll:
     def sample(self, sampler: Sampler, counts: np.ndarray, *, only_one: bool = False) -> np.ndarray:
         """Roll ``counts[t]`` dice for each trial ``t``; ``(trials, ncat - 1)`` counts per category.
 
-        The dice of all trials are rolled flat (no padding), re-rolled and sorted by table look-up,
-        and counted per trial (:func:`~grimdice.dice.sampler.count_categories`)."""
+        The dice of all trials are rolled as a padded 2-D pool when the pools are narrow and at
+        least half the slots are dice (rows summed column by column; the padding is drawn but is
+        not dice and is not counted), else flat (no padding); re-rolled and sorted by table
+        look-up, and counted per trial (:func:`~grimdice.dice.sampler.count_categories`)."""
         counts = np.asarray(counts, dtype=np.int64)
         lo, category, rerolled = self._lookup
         if only_one:
@@ -97,13 +99,21 @@ class Roll:
             rolls = sampler.reroll_one(rolls, rerolled[rolls - lo] & valid, self.die)
             cat = np.where(valid, category[rolls - lo], self.ncat - 1)
             return np.stack([(cat == c).sum(axis=1) for c in range(self.ncat - 1)], axis=1)
-        faces = sampler.flat(counts, self.die)
+        top = int(counts.max()) if counts.size else 0
+        if 0 < top <= NARROW and top * counts.size <= 2 * int(counts.sum()):  # little padding
+            faces, valid = sampler.pool(counts, self.die)
+            if top == int(counts.min()):
+                valid = None
+        else:
+            faces, valid = sampler.flat(counts, self.die), None
         if rerolled.any():
             mask = lookup(faces, rerolled, lo, np.uint8).view(bool)
+            if valid is not None:
+                mask &= valid
             k = int(np.count_nonzero(mask))
             if k:
                 faces[mask] = sampler.roll(k, self.die)
-        return count_categories(faces, category, counts, self.ncat, lo)
+        return count_categories(faces, category, counts, self.ncat, lo, valid)
 
 
 __all__ = ["Roll"]

@@ -97,8 +97,9 @@ def roll_group(
     res = _wound_results(s, g, prec.size)
     wound = res != FAIL
     count = per_trial(wound, nhits)
-    prec, special = prec[wound], res[wound] == SPECIAL
-    code = (2 * prec + special).astype(np.int8)
+    code = (prec.view(np.int8) << 1) | (res == SPECIAL).view(np.int8)
+    code = code[wound]  # one compress for both bits
+    prec = (code & 2) > 0
     if prec.any():
         code = code[_precision_first(np.repeat(np.arange(trials), count), prec, count)]
     return {
@@ -129,8 +130,12 @@ def _tables(target: Target, g: StrikeGroup, special: bool):
 
 def _fails(s: Sampler, need: np.ndarray) -> np.ndarray:
     """One D6 test per entry of ``need`` (a natural 1 fails); none rolled where it cannot pass."""
+    possible = need < NEVER
+    every: Any = need
+    if possible.all():  # the usual case: every test rolled
+        return np.logical_not(passes(s.roll(need.size), every))
     failed = np.ones(need.size, dtype=bool)
-    roll = np.flatnonzero(need < NEVER)
+    roll = np.flatnonzero(possible)
     needed: Any = need[roll]
     failed[roll] = np.logical_not(passes(s.roll(roll.size), needed))
     return failed
@@ -143,21 +148,27 @@ def _wound(s: Sampler, g: StrikeGroup, tables, code: np.ndarray, flat: np.ndarra
     special wounds, concatenated (index ``special * models + model``), and Eternal Warrior."""
     sv_t, rr_t, mt_t, inst_t, ew = tables
     models = ew.size
-    for _ in range(g.rules.brutal):  # Brutal (X): X wounds on the same model
+    heavy, instant = bool(rr_t.any()), bool(inst_t.any())
+    for i in range(g.rules.brutal):  # Brutal (X): X wounds on the same model
         cell = t * models + m
-        on = flat[cell] > 0
-        if not on.all():
-            t, m, code, cell = t[on], m[on], code[on], cell[on]
+        if i:  # the first wound finds its model alive (the closest living one, or the chosen one)
+            on = flat[cell] > 0
+            if not on.all():
+                t, m, code, cell = t[on], m[on], code[on], cell[on]
         row = (code & 1) * models + m
         sv = sv_t[row]
         failed = _fails(s, sv)
-        again = np.flatnonzero(failed & rr_t[row])
-        failed[again] = _fails(s, sv[again])
+        if heavy:
+            again = np.flatnonzero(failed & rr_t[row])
+            failed[again] = _fails(s, sv[again])
         unsaved[t[failed]] += 1
         hurt = np.flatnonzero(failed)
         hurt = hurt[_fails(s, mt_t[row[hurt]])]
         ch = cell[hurt]
-        flat[ch] -= np.asarray(wounds_lost(flat[ch], inst_t[row[hurt]], ew[m[hurt]]), dtype=flat.dtype)
+        if instant:
+            flat[ch] -= np.asarray(wounds_lost(flat[ch], inst_t[row[hurt]], ew[m[hurt]]), dtype=flat.dtype)
+        else:  # a living model loses one wound (wounds_lost without Instant Death)
+            flat[ch] -= 1
 
 
 def allocate(
@@ -179,8 +190,9 @@ def allocate(
     unsaved = np.zeros(trials, dtype=np.int64)
     k = target.precision_index
     M = len(target.profiles)
-    flat = left.reshape(-1)  # a view: wounds left of trial t, model m at t * M + m
-    first = np.where((left > 0).any(axis=1), (left > 0).argmax(axis=1), M)
+    alive = np.ones((trials, M + 1), dtype=bool)  # a last column always "alive": M when none is
+    np.greater(left, 0, out=alive[:, :M])
+    first = alive.argmax(axis=1)  # the closest living model
     for g, r in zip(groups, rolled, strict=True):
         count = r["wounds"]
         top = int(count.max()) if trials else 0
@@ -188,24 +200,31 @@ def allocate(
             continue
         normal, special = _tables(target, g, False), _tables(target, g, True)
         tables = [np.concatenate([x, y]) for x, y in zip(normal, special, strict=True)] + [ew]
-        start = np.cumsum(count) - count
+        # the trials by decreasing number of wounds: those holding a j-th wound are a prefix, and
+        # their rows are read in increasing order (cache-friendly)
         order = np.argsort((top - count).astype(np.uint16 if top < 2**16 else np.int64), kind="stable")
         holding = np.bincount(count, minlength=top + 1)[::-1].cumsum()[::-1]
+        start = (np.cumsum(count) - count)[order]
+        rows, firsts, fails = left[order], first[order], np.zeros(trials, dtype=np.int64)
+        flat = rows.reshape(-1)  # a view: wounds left of sorted trial t, model m at t * M + m
         for j in range(top):
-            t = order[: int(holding[j + 1])]
-            code = r["codes"][start[t] + j]
-            live = first[t] < M
-            t, code = t[live], code[live]
-            m = first[t]
+            h = int(holding[j + 1])
+            code = r["codes"][start[:h] + j]
+            live = firsts[:h] < M
+            t = np.arange(h) if live.all() else np.flatnonzero(live)
+            code = code[t] if t.size < h else code
+            m = firsts[t]
             if k is not None:
-                m = np.where(((code & 2) > 0) & (flat[t * M + k] > 0), k, m)
-            _wound(s, g, tables, code, flat, t, m, unsaved)
-            gone = t[flat[t * M + first[t]] == 0]
+                m = np.where(((code & 2) > 0) & (rows[t, k] > 0), k, m)
+            _wound(s, g, tables, code, flat, t, m, fails)
+            gone = t[flat[t * M + firsts[t]] == 0]
             while gone.size:  # the closest living model: usually the next one
-                first[gone] += 1
-                nxt = first[gone]
+                firsts[gone] += 1
+                nxt = firsts[gone]
                 gone = gone[nxt < M]
-                gone = gone[flat[gone * M + first[gone]] == 0]
+                gone = gone[flat[gone * M + firsts[gone]] == 0]
+        left[order], first[order] = rows, firsts
+        unsaved[order] += fails
     return left, unsaved
 
 

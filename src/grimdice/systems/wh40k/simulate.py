@@ -49,8 +49,11 @@ def roll_group(
 ) -> dict[str, np.ndarray]:
     """Hits, and normal and devastating wound tokens, per trial for one weapon group; ``once``:
     per trial, whether the unit's one Hit / one Wound re-roll is still available (updated)."""
-    n = s.expr(g.attacks, trials * g.models).reshape(trials, g.models).sum(axis=1)
-    n = np.maximum(n + g.attack_bonus * g.models, 0)
+    if g.attacks.is_fixed:
+        n = np.full(trials, max(g.models * (g.attacks.constant + g.attack_bonus), 0), dtype=np.int64)
+    else:
+        n = s.expr(g.attacks, trials * g.models).reshape(trials, g.models).sum(axis=1)
+        n = np.maximum(n + g.attack_bonus * g.models, 0)
     if g.ab.torrent:
         crit_hits = np.zeros(trials, dtype=np.int64)
         normal_hits = n
@@ -101,6 +104,16 @@ class _Slots:
     fnp: np.ndarray  # Feel No Pain needed (NO_ROLL: none)
     live: np.ndarray  # a model is there
 
+    @property
+    def saved_flat(self) -> np.ndarray:
+        """:attr:`saved` flattened: index ``slot * NO_ROLL + face``."""
+        return self.saved.reshape(-1)
+
+    @property
+    def modifies_damage(self) -> bool:
+        """Some model halves or reduces damage (else a token's damage is its roll, with no bonus)."""
+        return bool(self.halve.any() or self.reduction.any())
+
     @classmethod
     def of(cls, g: WeaponGroup, dev: bool, target: Target) -> _Slots:
         last = (target.leaders or target.bodyguard)[-1]
@@ -123,14 +136,19 @@ class _Slots:
 
 def _fnp_lost(s: Sampler, d: np.ndarray, fnp: np.ndarray) -> np.ndarray:
     """Wounds lost from damage ``d`` per token: one Feel No Pain die per point where the model has
-    one (rolled flat), every point lost where it has none."""
+    one, every point lost where it has none. The dice are rolled as a padded pool (one row per
+    token, only the valid dice counted) and counted column by column, cheaper than per-token sums
+    of a flat pool as tokens carry few points."""
     has = fnp < NO_ROLL
     if not has.any():
         return d
     lost = d.copy()
-    dh = d[has]
-    faces = s.flat(dh)
-    lost[has] = per_trial(faces < np.repeat(fnp[has], dh), dh)
+    dh, need = d[has], fnp[has]
+    faces, _ = s.pool(dh)
+    failed = np.zeros(dh.size, dtype=d.dtype)
+    for j in range(faces.shape[1]):
+        failed += (faces[:, j] < need) & (j < dh)
+    lost[has] = failed
     return lost
 
 
@@ -160,14 +178,15 @@ class _Unit:
         else:
             to_ch = None
             slot = pb
-        failed = np.ones(n, dtype=bool) if dev else ~slots.saved[slot, s.roll(n)]
+        failed = np.ones(n, dtype=bool) if dev else ~slots.saved_flat[slot * NO_ROLL + s.roll(n)]
         unsaved += failed
         k = np.flatnonzero(failed & slots.live[slot])
         if not k.size:
             return
         m = slot[k]
         d = np.full(k.size, g.damage.constant) if g.damage.is_fixed else s.expr(g.damage, k.size)
-        d = modified_damage(d, slots.halve[m], slots.reduction[m], g.damage_bonus)
+        if slots.modifies_damage or g.damage_bonus:
+            d = modified_damage(d, slots.halve[m], slots.reduction[m], g.damage_bonus)
         lost = _fnp_lost(s, d, slots.fnp[m])
         queues = [(pb, lb, db, self.Wb, None if to_ch is None else ~to_ch[k])]
         if to_ch is not None:
