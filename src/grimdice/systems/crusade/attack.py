@@ -141,6 +141,8 @@ def shooting(sc: Scenario) -> Attack:
     body = dfd.body
 
     def outcome(total: int, ff: int, start: State | None = None) -> tuple[State, int, bool]:
+        if start is not None and start[0] == KILLED:
+            return start, 0, False  # a dead model takes no more damage (RAPID FIRE's second shot)
         roll = total + bonus
         tie = roll == armour and roll >= 1  # VIII TIE (a zero roll never ties)
         dmg = max(0, roll - armour - ff)  # IX +F: a red die off the damage

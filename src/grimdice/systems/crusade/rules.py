@@ -331,9 +331,19 @@ RULES = RuleTable(
             "shots_in_turn",
             "re-rolls over the several rolls of a flamer template or RAPID FIRE",
             "rules-crusade VIII FLAMER TEMPLATE, RAPID FIRE, REROLL; IX JINK",
-            "the rolls are made and resolved in turn (targets in the order listed; RAPID FIRE at one target: "
-            "the second shot on the state the first left); after each roll the attacker may spend his one "
+            "the rolls are made and resolved in turn (flamer: targets in the order listed; RAPID FIRE: as "
+            "aimed, reading rapid_fire_aim); after each roll the attacker may spend his one "
             "re-roll a turn on one of its dice, then the target shot at its one jink; either may be kept",
+        ),
+        Reading(
+            "rapid_fire_aim",
+            "where RAPID FIRE's two shots go",
+            "rules-crusade VIII RAPID FIRE",
+            'each shot goes at any listed target (all within 6"), chosen before it is rolled, the second '
+            "after seeing the first's result (on the state it left); a dead target is never shot again and "
+            "the attacker holds a shot (no roll, no fail) when it would gain him nothing; he maximises, "
+            "summed over the targets, P(killed), then P(KO or killed), then the expected damage, then "
+            "fewer fails",
         ),
         Reading(
             "multi_hit",
