@@ -79,10 +79,21 @@ def _sum(pools: list[Pool]) -> Pool:
     return total
 
 
+def _explodes(arms: tuple[Arm, ...]) -> bool:
+    """VIII EXPLODE: a weapon used explodes on a fail (the bearer's state is then tracked)."""
+    return any(a.fail == "explode" for a in arms)
+
+
 def _onehots(
     lay: Layout, d: State, a: State, dmg: int, admg: int, tie: bool, pulled: bool, throw: int = 0
 ) -> np.ndarray:
+    joint = {}
+    if "att_state" in lay.slices:  # the attacker's state as one code: condition x (hits left + 1)
+        joint["att_state"] = (
+            a[0] * (lay.slices["att_hits_left"].stop - lay.slices["att_hits_left"].start) + a[1]
+        )
     return lay.onehot(
+        **joint,
         throw=throw,
         def_condition=d[0],
         def_hits_left=d[1],
@@ -155,7 +166,9 @@ def shooting(sc: Scenario) -> Attack:
             s = knocked_back(s, body, into, fall_hits=fall)  # VIII KNOCKBACK: tie or exceed
         return s, dmg, tie
 
-    lay = layout_for(att.body.hits, dfd.body.hits, max(0, pool.max_total - penalty + 2 - armour))
+    lay = layout_for(
+        att.body.hits, dfd.body.hits, max(0, pool.max_total - penalty + 2 - armour), _explodes(arms)
+    )
     ff = FF_FACES if body.force_field else NO_FF
 
     @cache
@@ -314,7 +327,7 @@ def melee(sc: Scenario) -> Attack:
                 as_ = graze(as_, "wound", att.body)
         return ds, as_, dmg, admg, tie
 
-    lay = layout_for(att.body.hits, dfd.body.hits, a_pool.max_total + 2)
+    lay = layout_for(att.body.hits, dfd.body.hits, a_pool.max_total + 2, _explodes(arms))
     ffa = FF_FACES if att.body.force_field else NO_FF
     ffd = FF_FACES if dfd.body.force_field else NO_FF
     obj = objective_for(lay)

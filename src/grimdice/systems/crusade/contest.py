@@ -60,9 +60,16 @@ class Layout:
         return v[self.slices[name]]
 
 
-def layout_for(att_hits: int, def_hits: int, max_damage: int) -> Layout:
+def layout_for(att_hits: int, def_hits: int, max_damage: int, bearer: bool = False) -> Layout:
+    """The feature layout; ``bearer`` (a weapon used may EXPLODE): also the attacker's end state
+    (condition x hits left) alone and where his roll failed, the joint law EXPLODE's attack needs."""
+    states = {
+        "att_state": len(CONDITIONS) * (att_hits + 1),
+        "att_state_failed": len(CONDITIONS) * (att_hits + 1),
+    }
     return Layout(
         {
+            **(states if bearer else {}),
             "def_condition": len(CONDITIONS),
             "def_hits_left": def_hits + 1,
             "att_condition": len(CONDITIONS),
@@ -272,13 +279,16 @@ class Contest:
         s, lay = self.spec, self.spec.layout
         assert self.a is not None and self.d is not None
         v = s.resolve(self.a.total, self.d.total, self.parry)
-        return v + lay.onehot(
+        out = v + lay.onehot(
             att_fail=int(self.a.failed),
             def_fail=int(self.d.failed) if self.d.n else 0,
             parry=int(self.parry > 0),
             att_reroll=self.arr,
             def_reroll=self.drr,
         )
+        if self.a.failed and "att_state" in lay.slices:  # the bearer's state where his roll failed
+            out[lay.slices["att_state_failed"]] = lay.part(v, "att_state")
+        return out
 
 
 def _bare(f: Faces) -> Faces:

@@ -325,7 +325,8 @@ RULES = RuleTable(
             "rules-crusade VIII EXPLODE",
             "the weapon's dice at range 0 against the bearer and each listed model within the radius "
             '(SFT 1", FT 2", HFT 3", else the weapon\'s AREA X, else the bearer only), each with its own '
-            "armour and cover; each model's result is reported apart, on its state before the attack",
+            "armour and cover, each rolled separately; the bearer on his state where his roll failed (melee: "
+            "the state the melee left), the others on their state before the attack",
         ),
         Reading(
             "shots_in_turn",

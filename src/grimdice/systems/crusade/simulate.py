@@ -26,7 +26,7 @@ from grimdice.systems.crusade.contest import (
     root,
     solve,
 )
-from grimdice.systems.crusade.damage import KILLED
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED
 from grimdice.systems.crusade.report import build_result
 from grimdice.systems.crusade.rolls import (
     DICE,
@@ -56,6 +56,8 @@ NAMES = (
     "tie",
     "big_kill",
     "throw",
+    "att_state",  # the attacker's end state as one code (tracked where a weapon used may EXPLODE)
+    "att_state_failed",  # the same where his roll failed, else past the end (not counted)
 )
 
 
@@ -111,6 +113,9 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
     first = sid(replace(start, phase=P_ROLL, parry=parry))
     shooting = not spec.dfd.pool.n
     rows_memo: dict = {}
+    hits = spec.layout.slices["att_hits_left"]
+    hits_width = hits.stop - hits.start
+    states_width = len(CONDITIONS) * hits_width  # past the last attacker state code: a roll that did not fail
 
     def row(i: int, fa: int, fd: int) -> tuple:
         key = (i, fa, fd)
@@ -126,9 +131,11 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
             big = int(ds[0] == KILLED and dmg >= 2)
             d_fail = int(s.d.failed) if s.d.n else 0
             pulled = int(0 <= pull < 99)  # a throw (pull -1) is not a pull-back
+            a_state = as_[0] * hits_width + as_[1]
             r = rows_memo[key] = (ds[0], ds[1], as_[0], as_[1], dmg, admg, int(s.a.failed), d_fail,
                                   int(s.parry > 0), s.arr, s.drr, pulled, int(tie), big,
-                                  THROWN.get(pull, 0))  # fmt: skip
+                                  THROWN.get(pull, 0), a_state,
+                                  a_state if s.a.failed else states_width)  # fmt: skip
         return r
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
@@ -187,7 +194,7 @@ def simulated_result(atk: Attack, options: RunOptions, title: str = "") -> Resul
     v = np.zeros(lay.size)
     for name in NAMES:
         c = tally.counts.get(name)
-        if c is None:
+        if c is None or name not in lay.slices:
             continue
         s = lay.slices[name]
         width = s.stop - s.start
