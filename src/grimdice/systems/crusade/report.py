@@ -143,6 +143,10 @@ def build_result(
             "stun_plus_wound": "kill",
         }
         out["p_tie"] = float(part("tie")[1])
+        if "mob_killed" in lay.slices:  # IX MOB: the mob's losses and its division of the hits
+            stages["mob_models_destroyed"] = _dist(part("mob_killed"))
+            stages["mob_ko_or_killed"] = _dist(part("mob_ko"))
+            out["choices"]["mob_division"] = atk.info["mob_division"]
     else:
         out["choices"] = {
             "attacker_rerolls": float(part("att_reroll")[1]),

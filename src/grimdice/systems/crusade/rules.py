@@ -261,7 +261,7 @@ RULES = RuleTable(
             "MOB",
             C,
             M,
-            "up to X models combine melee dice",
+            "up to X models combine melee dice; losing, they divide the hits (best for the mob)",
             "IX MOB",
             default=3,
             bounds=(1, 6),
@@ -345,6 +345,15 @@ RULES = RuleTable(
             "the attacker holds a shot (no roll, no fail) when it would gain him nothing; he maximises, "
             "summed over the targets, P(killed), then P(KO or killed), then the expected damage, then "
             "fewer fails",
+        ),
+        Reading(
+            "mob_losses",
+            "how a losing mob takes the hits",
+            "rules-crusade IX MOB, IV",
+            "a losing mob takes the whole difference as hits (not a losing attacker's one graze), divided "
+            "by the mob: each model takes hits until it is killed at most (the rest are lost once all are), "
+            "minimising the number killed, then KO'd or killed, wounded or worse, in any condition, hits "
+            "lost (ties: the lead attacker first); the mob's force fields are not rolled against them",
         ),
         Reading(
             "multi_hit",

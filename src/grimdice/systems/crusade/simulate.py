@@ -27,6 +27,7 @@ from grimdice.systems.crusade.contest import (
     solve,
 )
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED
+from grimdice.systems.crusade.mob import counts
 from grimdice.systems.crusade.report import build_result
 from grimdice.systems.crusade.rolls import (
     DICE,
@@ -58,6 +59,8 @@ NAMES = (
     "throw",
     "att_state",  # the attacker's end state as one code (tracked where a weapon used may EXPLODE)
     "att_state_failed",  # the same where his roll failed, else past the end (not counted)
+    "mob_killed",  # IX MOB: how many of the mob are killed
+    "mob_ko",  # ... KO'd or killed
 )
 
 
@@ -113,6 +116,11 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
     first = sid(replace(start, phase=P_ROLL, parry=parry))
     shooting = not spec.dfd.pool.n
     rows_memo: dict = {}
+
+    def mob_counts(s, pull: int, lead) -> tuple[int, int]:
+        """IX MOB: the mob killed, KO'd or killed (the lead attacker's end state as played)."""
+        return counts((lead, *atk.mob(s.a.total, s.d.total, s.parry, pull)[1:])) if atk.mob else (0, 0)
+
     hits = spec.layout.slices["att_hits_left"]
     hits_width = hits.stop - hits.start
     states_width = len(CONDITIONS) * hits_width  # past the last attacker state code: a roll that did not fail
@@ -135,7 +143,8 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
             r = rows_memo[key] = (ds[0], ds[1], as_[0], as_[1], dmg, admg, int(s.a.failed), d_fail,
                                   int(s.parry > 0), s.arr, s.drr, pulled, int(tie), big,
                                   THROWN.get(pull, 0), a_state,
-                                  a_state if s.a.failed else states_width)  # fmt: skip
+                                  a_state if s.a.failed else states_width,
+                                  *mob_counts(s, pull, as_))  # fmt: skip
         return r
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
