@@ -347,6 +347,14 @@ RULES = RuleTable(
             "fewer fails",
         ),
         Reading(
+            "volley_rerolls",
+            "re-rolls and JINK with VOLLEY FIRE",
+            "rules-crusade IX VOLLEY FIRE, JINK; VIII REROLL",
+            "the volley is one attack with one re-roll and the target's one jink a turn; its rolls are "
+            "resolved in turn, after each the attacker may re-roll one of its dice not yet re-rolled, then "
+            "the target (driver not stunned at that moment) one of its dice; either may be kept for later",
+        ),
+        Reading(
             "mob_losses",
             "how a losing mob takes the hits",
             "rules-crusade IX MOB, IV",
