@@ -148,15 +148,14 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
         return r
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        rng = sampler.rng
-        ka, fa = roll_pool(rng, spec.att.pool, size)
-        kd, fd = roll_pool(rng, spec.dfd.pool, size)
+        ka, fa = roll_pool(sampler, spec.att.pool, size)
+        kd, fd = roll_pool(sampler, spec.dfd.pool, size)
         codes = np.concatenate([face_codes(ka, fa), face_codes(kd, fd)], axis=1)
         spare = {  # the re-rolled dice, rolled ahead: one per kind and re-roll phase
-            (phase, k): DICE[k].sample(rng, size) for phase in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE
+            (phase, k): sampler.roll(size, DICE[k]) for phase in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE
         }
-        ff_a = DICE["R"].sample(rng, size) if len(atk.ff_att) > 1 else np.zeros(size, np.int64)
-        ff_d = DICE["R"].sample(rng, size) if len(atk.ff_def) > 1 else np.zeros(size, np.int64)
+        ff_a = sampler.roll(size, DICE["R"]) if len(atk.ff_att) > 1 else np.zeros(size, np.int64)
+        ff_d = sampler.roll(size, DICE["R"]) if len(atk.ff_def) > 1 else np.zeros(size, np.int64)
         uniq, inv = np.unique(codes, axis=0, return_inverse=True)
         na, nd = spec.att.pool.n, spec.dfd.pool.n
         table = np.array(

@@ -240,9 +240,9 @@ def _result(
     return with_explosions(sc, res, atks[0].arms)  # VIII EXPLODE: on any failed roll
 
 
-def _play_rerolls(rng, act, phases, kinds, faces, tot, high, failed) -> None:
+def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed) -> None:
     """Replay the solved re-roll policy on each rolled pool; updates the first roll's summaries."""
-    spare = {k: DICE[k].sample(rng, (len(faces), max(1, phases))) for k in DICE}
+    spare = {k: sampler.roll((len(faces), max(1, phases)), DICE[k]) for k in DICE}
     slot = {kf: i for i, kf in enumerate(SLOTS)}
     for t in range(len(faces)):
         c = [0] * len(SLOTS)
@@ -271,19 +271,25 @@ def _simulated(
         split_table = {int(t): tuple(s) for t, s in ex.extra["split"].items()}
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        rng = sampler.rng
         tot, high, failed = [], [], []
         for _ in range(rolls):
-            kinds, faces = roll_pool(rng, pool, size)
+            kinds, faces = roll_pool(sampler, pool, size)
             tot.append(faces.sum(axis=1))
             high.append(faces.max(axis=1))
             mx = np.array([MAXIMUM[k] for k in kinds])
             failed.append(((faces == mx[None, :]).sum(axis=1) >= 2).astype(np.int64))
         if act is not None:  # VIII R / IX JINK on the one roll, the dice re-rolled literally
             _play_rerolls(
-                rng, act, len(rerolls_of(atks)[1]) + int(rerolls_of(atks)[0]), kinds, faces, tot, high, failed
+                sampler,
+                act,
+                len(rerolls_of(atks)[1]) + int(rerolls_of(atks)[0]),
+                kinds,
+                faces,
+                tot,
+                high,
+                failed,
             )
-        ff = DICE["R"].sample(rng, (size, n, 2))
+        ff = sampler.roll((size, n, 2), DICE["R"])
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):
             out[f"cond{i}"] = np.zeros(size, np.int64)
@@ -394,10 +400,9 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
     shots = len(turn.shots)
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        rng = sampler.rng
-        rolled = [roll_pool(rng, turn.pool, size) for _ in range(shots)]
-        spare = {k: DICE[k].sample(rng, (size, shots, 2)) for k in DICE}
-        ff = DICE["R"].sample(rng, (size, shots))
+        rolled = [roll_pool(sampler, turn.pool, size) for _ in range(shots)]
+        spare = {k: sampler.roll((size, shots, 2), DICE[k]) for k in DICE}
+        ff = sampler.roll((size, shots), DICE["R"])
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):
             for name in ("cond", "dmg", "hits"):

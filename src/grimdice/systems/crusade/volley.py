@@ -22,7 +22,7 @@ white) and ``max(0, K - (2N - K)) // 2`` kept pairs (two scoring faces).
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import cache
+from functools import cache, lru_cache
 from math import comb
 
 import numpy as np
@@ -168,10 +168,10 @@ def _result(sc: Scenario, atk: Attack, law, method: str, trials=None, seed=None)
 def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
     """The big roll and the re-rolled blanks rolled literally, paired in the order the dice lie (with
     re-rolls or JINK: as the solved policy pairs and orders them, :mod:`.volley_rerolls`); the force
-    field's red die drawn from its law."""
+    field's red die rolled too."""
     atk = volley_attack(sc)
     dice = 2 * sc.volley
-    shot = _shot(atk)
+    outcome = lru_cache(maxsize=None)(atk.outcome)
     policy = _with_rerolls(sc, atk, exact=False)[2] if atk.spec.att.own or atk.spec.dfd.opp else None
 
     def pairs_in_die_order(faces: list[int], again) -> list[tuple[int, int]]:
@@ -182,20 +182,21 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
         return rolls + [(rest[i], rest[i + 1]) for i in range(0, len(rest) - 1, 2)]
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        rng = sampler.rng
-        big = DICE["W"].sample(rng, (size, dice))
-        again = DICE["W"].sample(rng, (size, dice))  # the re-rolls, in pairing order
-        ff = rng.random((size, dice))
-        spare = DICE["W"].sample(rng, (size, dice, 2)) if policy else None  # the attacker's, the jink's
+        big = sampler.roll((size, dice), DICE["W"])
+        again = sampler.roll((size, dice), DICE["W"])  # the re-rolls, in pairing order
+        ff = (  # IX +F: the force field's red die off each roll's damage, rolled literally
+            sampler.roll((size, dice), DICE["R"])
+            if atk.dfd.body.force_field
+            else np.zeros((size, dice), np.int8)
+        )
+        spare = sampler.roll((size, dice, 2), DICE["W"]) if policy else None  # the attacker's, the jink's
         out = {k: np.zeros(size, np.int64) for k in ("damage", "fail", "rolls", "condition", "hits_left")}
         for t in range(size):
             faces = [int(f) for f in big[t]]
             s, dmg, fails, rolls = atk.dfd.start, 0, 0, 0
 
             def apply(j: int, total: int, s: State, t: int = t) -> tuple[State, int]:
-                law = shot(total, s)  # the force field's red die drawn from its law
-                pick = np.searchsorted(np.cumsum([p for _, _, p in law]), ff[t, j], side="right")
-                s2, d, _ = law[min(int(pick), len(law) - 1)]
+                s2, d, _ = outcome(total, int(ff[t, j]), s)
                 return s2, d
 
             if policy is None:
