@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from grimdice.dice.sampler import Sampler
 from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.contest import _rolls
 from grimdice.systems.crusade.rolls import pool_law
@@ -86,7 +87,7 @@ MELEE = {
 }
 
 
-def walk_trials(atk, sol, rng, size):
+def walk_trials(atk, sol, sampler, size):
     """The peer: each trial walks the game state by state, looking the policy up as it goes."""
     from dataclasses import replace
 
@@ -104,11 +105,11 @@ def walk_trials(atk, sol, rng, size):
     from grimdice.systems.crusade.simulate import faces_of
 
     spec = atk.spec
-    ka, fa = roll_pool(rng, spec.att.pool, size)
-    kd, fd = roll_pool(rng, spec.dfd.pool, size)
+    ka, fa = roll_pool(sampler, spec.att.pool, size)  # the dice counted as in the trials
+    kd, fd = roll_pool(sampler, spec.dfd.pool, size)
     A, D = faces_of(ka, fa), faces_of(kd, fd)
-    spare = {(ph, k): DICE[k].sample(rng, size) for ph in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE}
-    ffa, ffd = DICE["R"].sample(rng, size), DICE["R"].sample(rng, size)
+    spare = {(ph, k): sampler.roll(size, DICE[k]) for ph in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE}
+    ffa, ffd = sampler.roll(size, DICE["R"]), sampler.roll(size, DICE["R"])
     start = root(spec)
     first = replace(start, phase=P_ROLL, parry=sol.policy[start] if start.phase == P_PARRY else start.parry)
     damage = 0
@@ -130,16 +131,11 @@ def walk_trials(atk, sol, rng, size):
 def melee_case(trials: int) -> Case:
     """The vectorised melee Monte Carlo against the trial-by-trial walk, same number of trials,
     the solution computed once outside the timed region; both agree with the exact mean damage."""
-    import numpy as np
 
     from grimdice.systems.crusade.attack import build
     from grimdice.systems.crusade.contest import solve
     from grimdice.systems.crusade.profiles import Scenario
     from grimdice.systems.crusade.simulate import _trial
-
-    class _S:
-        def __init__(self, seed: int) -> None:
-            self.rng = np.random.default_rng(seed)
 
     atk = build(Scenario.model_validate(MELEE))
     sol = solve(atk.spec)  # outside the timed region
@@ -152,8 +148,8 @@ def melee_case(trials: int) -> Case:
 
     return Case(
         f"crusade melee Monte Carlo, {trials} trials (re-rolls both sides)",
-        lambda: float(trial(_S(2), trials)["damage"].mean()),
-        {"trial-by-trial walk": lambda: walk_trials(atk, sol, np.random.default_rng(2), trials)},
+        lambda: float(trial(Sampler(2), trials)["damage"].mean()),
+        {"trial-by-trial walk": lambda: walk_trials(atk, sol, Sampler(2), trials)},
         agree=agree,
     )
 

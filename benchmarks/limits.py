@@ -339,6 +339,15 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
             ),
             ("melee: 24 dice a side, RO both sides", edit(cm, attacker=_cr_big("A"), defender=_cr_big("D"))),
             ("volley fire of 12 models", edit(cv, volley=12)),
+            (
+                "volley fire of 12 models, re-roll R and JINK",
+                edit(
+                    cv,
+                    volley=12,
+                    attacker__weapons=[{"name": "lasgun", "dice": "2W", "effects": ["S", "R"]}],
+                    defender__abilities=["JINK"],
+                ),
+            ),
         ],
     }
 

@@ -4,6 +4,7 @@ lost. "Bad Guy" models with one hit should automatically be treated as killed if
 explodes"; III: the failing weapon is drawn at random among those used)."""
 
 from fractions import Fraction
+from itertools import product
 
 import icepool
 import pytest
@@ -79,3 +80,71 @@ def test_explosion_exact_and_monte_carlo_agree():
     for name, sub in ex.targets.items():
         keys = ("damage", "condition", "hits_left")
         assert_agree({k: sub[k] for k in keys}, {k: mc.targets[name][k] for k in keys}, 6000)
+
+
+def test_explosion_folded_into_the_result_by_hand():
+    """The attack's own result carries the bearer's end state and the count the explosion kills
+    (the bearer and each model near him rolled separately: independent given the fail)."""
+    near = [model(name="buddy", range=1.5, armour=1), model(name="far", range=2.5)]
+    res = run(_flamer("FT", near))
+    die = icepool.Die([0, 0, 0, 0, 1, 2]) + icepool.Die([0, 0, 0, 0, 1, 2]) + icepool.Die([0, 0, 0, 1, 2, 3])
+    kb = 1 - P_ONE - P_ZERO  # the bearer (armour 0, one hit) killed by a total of 2 or more
+    kn = Fraction(die.probability(">=", 3))  # buddy (armour 1) killed by 3 or more; far is out
+    boom = res["explosion_models_destroyed"]
+    assert close(boom[2], P_FAIL * kb * kn)
+    assert close(boom[1], P_FAIL * (kb * (1 - kn) + (1 - kb) * kn))
+    assert close(boom[0], 1 - P_FAIL * (1 - (1 - kb) * (1 - kn)))
+    bearer = res.targets["explosion: shooter (bearer)"]
+    for k in range(5):
+        assert close(res["bearer_condition"][k], bearer["condition"][k])
+    assert close(res["bearer_condition"][4], P_FAIL * kb)
+    # the attack's own stages are unchanged by the fold
+    assert "damage" in res.stages and "models_destroyed" in res.stages
+
+
+def _melee_bearer():
+    axe = gun("1W", ["X", "S"], kind="melee", name="axe")
+    return {
+        "system": "crusade",
+        "action": "melee",
+        "parry": "never",
+        "attacker": model(name="ogryn", melee="1W", weapons=[axe]),
+        "defender": model(name="foe", melee="2R", hits=3),
+    }
+
+
+def test_melee_explosion_on_the_state_the_melee_left():
+    """IV: a losing attacker takes a graze (the unarmed defender's: a stun); VIII EXPLODE: his axe
+    (1W, S) then explodes on him where his 2W roll failed (both whites at 2): a 1 stuns a stunned
+    bearer again (Stun + Stun = KO), a 2 kills. Written out over every face."""
+    w, r = (0, 0, 0, 0, 1, 2), (0, 0, 0, 1, 2, 3)
+    law = {c: Fraction(0) for c in ("unharmed", "stunned", "ko", "killed")}
+    for a1, a2, d1, d2 in product(w, w, r, r):
+        p = Fraction(1, 6**4)
+        state = "stunned" if d1 + d2 > a1 + a2 else "unharmed"
+        if not (a1 == a2 == 2):
+            law[state] += p
+            continue
+        for e in w:
+            if e == 0:
+                law[state] += p / 6
+            elif e == 1:
+                law["ko" if state == "stunned" else "stunned"] += p / 6
+            else:
+                law["killed"] += p / 6
+    res = run(_melee_bearer())
+    got = res["bearer_condition"]
+    for k, name in enumerate(("unharmed", "stunned", "wounded", "ko", "killed")):
+        assert close(got[k], law.get(name, 0)), name
+    assert law["ko"] > 0  # the joint law matters: a KO needs the lost melee and the fail together
+    assert close(res["explosion_models_destroyed"][1], Fraction(1, 36) / 6)
+    sub = res.targets["explosion: ogryn (bearer)"].extra["end_state"]
+    assert close(sub["ko"], law["ko"])
+
+
+def test_melee_explosion_exact_and_monte_carlo_agree():
+    sc = _melee_bearer()
+    sc["explode_near"] = [model(name="buddy", range=0.5)]
+    ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=12)
+    keys = ("bearer_condition", "bearer_hits_left", "explosion_models_destroyed", "attacker_condition")
+    assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 6000)

@@ -36,9 +36,10 @@ def test_flamer_reroll_at_one_target_by_hand():
     assert any("shots_in_turn" in n for n in res.notes)
 
 
-def brute(kinds, armours, shots, own, jinkers):
+def brute(kinds, armours, shots, own, jinkers, aim=False):
     """Literal brute force: every face, every die, rolls in turn; 1-hit targets with graze W
-    (a wound, and a second wound kills), damage = total - armour."""
+    (a wound, and a second wound kills), damage = total - armour. ``aim`` (RAPID FIRE): before
+    each of the ``len(shots)`` rolls the attacker picks any target still alive, or holds his fire."""
     n = len(armours)
 
     def hit(state, dmg):  # 0 unharmed, 2 wounded, 4 killed
@@ -62,43 +63,52 @@ def brute(kinds, armours, shots, own, jinkers):
     def failed(faces):
         return sum(f == TOP[k] for k, f in zip(kinds, faces, strict=True)) >= 2
 
+    def terminal(states):
+        v = [0.0] * (3 * n + 1)
+        for i, s in enumerate(states):
+            v[3 * i], v[3 * i + 1] = float(s == 4), float(s == 4)
+        return tuple(v)
+
     @cache
     def value(k, rr, jinks, states):
         if k == len(shots):
-            v = [0.0] * (3 * n + 1)
-            for i, s in enumerate(states):
-                v[3 * i], v[3 * i + 1] = float(s == 4), float(s == 4)
-            return tuple(v)
+            return terminal(states)
+        if not aim:
+            return fire(k, shots[k], rr, jinks, states)
+        opts = [terminal(states)] + [fire(k, i, rr, jinks, states) for i in range(n) if states[i] != 4]
+        return best(opts, akey)
+
+    def fire(k, i, rr, jinks, states):
         tot = tuple([0.0] * (3 * n + 1))
         for faces in product(*(FACES[k2] for k2 in kinds)):
-            tot = add(tot, attacker(k, rr, jinks, states, faces, failed(faces)), 1 / 6 ** len(kinds))
+            tot = add(tot, attacker(k, i, rr, jinks, states, faces, failed(faces)), 1 / 6 ** len(kinds))
         return tot
 
-    def attacker(k, rr, jinks, states, faces, fl):
-        opts = [target(k, rr, jinks, states, faces, fl)]
+    def attacker(k, i, rr, jinks, states, faces, fl):
+        opts = [target(k, i, rr, jinks, states, faces, fl)]
         if rr:
             for j in range(len(faces)):
                 v = tuple([0.0] * (3 * n + 1))
                 for f2, q in rer(faces, j):
-                    v = add(v, target(k, False, jinks, states, f2, fl or failed(f2)), q)
+                    v = add(v, target(k, i, False, jinks, states, f2, fl or failed(f2)), q)
                 opts.append(v)
         return best(opts, akey)
 
-    def target(k, rr, jinks, states, faces, fl):
-        i = shots[k]
-        opts = [resolve(k, rr, jinks, states, faces, fl)]
+    def target(k, i, rr, jinks, states, faces, fl):
+        opts = [resolve(k, i, rr, jinks, states, faces, fl)]
         if jinks[i]:
             j2 = (*jinks[:i], False, *jinks[i + 1 :])
             for j in range(len(faces)):
                 v = tuple([0.0] * (3 * n + 1))
                 for f2, q in rer(faces, j):
-                    v = add(v, resolve(k, rr, j2, states, f2, fl or failed(f2)), q)
+                    v = add(v, resolve(k, i, rr, j2, states, f2, fl or failed(f2)), q)
                 opts.append(v)
         return best(opts, tkey(i))
 
-    def resolve(k, rr, jinks, states, faces, fl):
-        i = shots[k]
+    def resolve(k, i, rr, jinks, states, faces, fl):
         dmg = max(0, sum(faces) - armours[i])
+        if states[i] == 4:
+            dmg = 0  # a dead model takes no more damage
         v = list(value(k + 1, rr, jinks, (*states[:i], hit(states[i], dmg), *states[i + 1 :])))
         v[3 * i + 2] += dmg
         v[-1] += fl
@@ -119,7 +129,7 @@ def test_against_a_literal_brute_force(code, targets, shots):
     res = calculate(many("1W+1R", [code, "R"], targets, range=3))
     armours = [t["armour"] for t in targets]
     jinkers = tuple(i for i, t in enumerate(targets) if "JINK" in t.get("abilities", []))
-    ref = brute(("W", "R"), armours, shots, True, jinkers)
+    ref = brute(("W", "R"), armours, shots, True, jinkers, aim=code == "Rap")
     for i, t in enumerate(targets):
         sub = res.targets[f"{i}: {t['name']}"]
         assert sub.extra["end_state"]["killed"] == pytest.approx(ref[3 * i], abs=1e-12)

@@ -20,6 +20,7 @@ from grimdice.systems.crusade.damage import (
     KILLED,
     NONE,
     WOUNDED,
+    Body,
     State,
     best_graze,
     chosen_graze,
@@ -27,6 +28,7 @@ from grimdice.systems.crusade.damage import (
     knocked_back,
     take,
 )
+from grimdice.systems.crusade.mob import counts, division
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.rolls import RED, Pool
 from grimdice.systems.crusade.rules import RULES
@@ -54,6 +56,8 @@ class Attack:
     ff_def: tuple[tuple[int, float], ...]
     notes: list[str] = field(default_factory=list)
     info: dict = field(default_factory=dict)
+    #: IX MOB: (at, dt, parry, pull) -> every mob model's end state (the lead attacker first)
+    mob: Callable[[int, int, int, int], tuple[State, ...]] | None = None
 
 
 def _all(arms: tuple[Arm, ...], key: str) -> bool:
@@ -79,10 +83,21 @@ def _sum(pools: list[Pool]) -> Pool:
     return total
 
 
+def _explodes(arms: tuple[Arm, ...]) -> bool:
+    """VIII EXPLODE: a weapon used explodes on a fail (the bearer's state is then tracked)."""
+    return any(a.fail == "explode" for a in arms)
+
+
 def _onehots(
     lay: Layout, d: State, a: State, dmg: int, admg: int, tie: bool, pulled: bool, throw: int = 0
 ) -> np.ndarray:
+    joint = {}
+    if "att_state" in lay.slices:  # the attacker's state as one code: condition x (hits left + 1)
+        joint["att_state"] = (
+            a[0] * (lay.slices["att_hits_left"].stop - lay.slices["att_hits_left"].start) + a[1]
+        )
     return lay.onehot(
+        **joint,
         throw=throw,
         def_condition=d[0],
         def_hits_left=d[1],
@@ -141,6 +156,8 @@ def shooting(sc: Scenario) -> Attack:
     body = dfd.body
 
     def outcome(total: int, ff: int, start: State | None = None) -> tuple[State, int, bool]:
+        if start is not None and start[0] == KILLED:
+            return start, 0, False  # a dead model takes no more damage (RAPID FIRE's second shot)
         roll = total + bonus
         tie = roll == armour and roll >= 1  # VIII TIE (a zero roll never ties)
         dmg = max(0, roll - armour - ff)  # IX +F: a red die off the damage
@@ -153,7 +170,9 @@ def shooting(sc: Scenario) -> Attack:
             s = knocked_back(s, body, into, fall_hits=fall)  # VIII KNOCKBACK: tie or exceed
         return s, dmg, tie
 
-    lay = layout_for(att.body.hits, dfd.body.hits, max(0, pool.max_total - penalty + 2 - armour))
+    lay = layout_for(
+        att.body.hits, dfd.body.hits, max(0, pool.max_total - penalty + 2 - armour), _explodes(arms)
+    )
     ff = FF_FACES if body.force_field else NO_FF
 
     @cache
@@ -214,12 +233,14 @@ def melee(sc: Scenario) -> Attack:
     if grapple:
         arms, d_arms = (), ()
     mind = sc.action == "mindwar"
+    members: list[tuple[State, Body]] = [(att.start, att.body)]
     if mind:  # VII MIND WAR: 1 red per psy level each; the attacker takes range penalties
         a_pool, d_pool, arms, d_arms, grapple = _mind_pools(sc, att, dfd)
     else:
         a_pool = _melee_pool(att, arms, "attacker", grapple)
         for i, m in enumerate(sc.mob):  # IX MOB: combined melee values
             mf = fighter(m, f"mob.{i}")
+            members.append((mf.start, mf.body))
             a_pool = a_pool + _melee_pool(
                 mf, tuple(a for a in mf.arms if a.kind in a_kinds), f"mob.{i}", grapple
             )
@@ -272,6 +293,16 @@ def melee(sc: Scenario) -> Attack:
     a_plague = _any(arms, "plague") or att.has("plague")
     d_plague = _any(d_arms, "plague") or dfd.has("plague")
     cap_one = dfd.body.swarm and not _any(arms, "scythe")
+    divide = division(tuple(members), d_codes) if len(members) > 1 else None  # IX MOB
+
+    def mob_loses(at: int, dt: int, parry: int, pull: int) -> int:
+        """The hits a losing mob divides (IX MOB, reading ``mob_losses``), else 0."""
+        D = dt + d_mod + (parry - 100 if parry else 0)
+        return D - at - a_mod if divide and at + a_mod < D and not parry and pull != D_THROW else 0
+
+    def mob_states(at: int, dt: int, parry: int, pull: int) -> tuple[State, ...]:
+        hits = mob_loses(at, dt, parry, pull)
+        return divide(hits)[1] if hits and divide else tuple(m[0] for m in members)
 
     def outcome(at: int, dt: int, parry: int, pull: int, ffa: int, ffd: int) -> tuple:
         A = at + a_mod
@@ -296,6 +327,9 @@ def melee(sc: Scenario) -> Attack:
             ds = take(ds, dmg, codes, dfd.body, kill_is_ko)
         elif A < D and not parry and pull == D_THROW:  # IX THROW by the winning defender
             as_ = knocked_back(as_, att.body, into, by_size=dfd.body.size, fall_hits=fall)
+        elif A < D and not parry and divide:  # IX MOB: the mob divides all the hits
+            xs, states = divide(D - A)
+            as_, admg = states[0], xs[0]
         elif A < D and not parry:  # IV: a losing attacker takes at most one hit, as a graze
             admg = max(0, 1 - ffa)
             if admg:
@@ -312,7 +346,9 @@ def melee(sc: Scenario) -> Attack:
                 as_ = graze(as_, "wound", att.body)
         return ds, as_, dmg, admg, tie
 
-    lay = layout_for(att.body.hits, dfd.body.hits, a_pool.max_total + 2)
+    lay = layout_for(
+        att.body.hits, dfd.body.hits, a_pool.max_total + 2, _explodes(arms), len(members) if divide else 0
+    )
     ffa = FF_FACES if att.body.force_field else NO_FF
     ffd = FF_FACES if dfd.body.force_field else NO_FF
     obj = objective_for(lay)
@@ -323,6 +359,13 @@ def melee(sc: Scenario) -> Attack:
             for gd, pd in ffd:
                 ds, as_, dmg, admg, tie = outcome(at, dt, parry, pull, ga, gd)
                 v += pa * pd * _onehots(lay, ds, as_, dmg, admg, tie, 0 <= pull < 99, THROWN.get(pull, 0))
+        if divide:  # IX MOB: how many of the mob are killed, KO'd or killed (the lead's ties included)
+            states = mob_states(at, dt, parry, pull)
+            for ga, pa in ffa:
+                for gd, pd in ffd:
+                    lead = outcome(at, dt, parry, pull, ga, gd)[1]
+                    k, ko = counts((lead, *states[1:]))
+                    v += pa * pd * lay.onehot(mob_killed=k, mob_ko=ko)
         return v
 
     @cache
@@ -367,7 +410,13 @@ def melee(sc: Scenario) -> Attack:
         "attacker_rerolls": "RO" if a_side.opp else ("R" if a_side.own else "none"),
         "defender_rerolls": "RO" if d_side.opp else ("R" if d_side.own else "none"),
     }
-    return Attack(spec, outcome, choose, att, dfd, arms, d_arms, ffa, ffd, notes, info)
+    if divide:
+        notes.append(RULES.note("mob_losses"))
+        most = max(1, d_pool.max_total + d_mod + parry_bonus - a_mod)
+        info["mob_division"] = {str(h): list(divide(h)[0]) for h in range(1, most + 1)}
+    return Attack(
+        spec, outcome, choose, att, dfd, arms, d_arms, ffa, ffd, notes, info, mob_states if divide else None
+    )
 
 
 def incursion(sc: Scenario) -> dict[str, float]:

@@ -60,9 +60,18 @@ class Layout:
         return v[self.slices[name]]
 
 
-def layout_for(att_hits: int, def_hits: int, max_damage: int) -> Layout:
+def layout_for(att_hits: int, def_hits: int, max_damage: int, bearer: bool = False, mob: int = 0) -> Layout:
+    """The feature layout; ``bearer`` (a weapon used may EXPLODE): also the attacker's end state
+    (condition x hits left) alone and where his roll failed, the joint law EXPLODE's attack needs;
+    ``mob`` (IX MOB, the models of a mob): how many of them are killed, KO'd or killed."""
+    states = {
+        "att_state": len(CONDITIONS) * (att_hits + 1),
+        "att_state_failed": len(CONDITIONS) * (att_hits + 1),
+    }
     return Layout(
         {
+            **(states if bearer else {}),
+            **({"mob_killed": mob + 1, "mob_ko": mob + 1} if mob else {}),
             "def_condition": len(CONDITIONS),
             "def_hits_left": def_hits + 1,
             "att_condition": len(CONDITIONS),
@@ -99,6 +108,12 @@ def _harm_rows(lay: Layout, side: str) -> np.ndarray:
     rows[2, c.start + 2 : c.stop] = 1
     rows[3, c.start + STUNNED : c.stop] = 1
     rows[4, h] = np.arange(h.stop - h.start)[::-1]
+    if side == "att" and "mob_killed" in lay.slices:  # IX MOB: the mob's losses come first
+        mob = np.zeros((2, lay.size))
+        for j, name in enumerate(("mob_killed", "mob_ko")):
+            m = lay.slices[name]
+            mob[j, m] = np.arange(m.stop - m.start)
+        rows = np.vstack([mob, rows])
     return rows
 
 
@@ -272,13 +287,16 @@ class Contest:
         s, lay = self.spec, self.spec.layout
         assert self.a is not None and self.d is not None
         v = s.resolve(self.a.total, self.d.total, self.parry)
-        return v + lay.onehot(
+        out = v + lay.onehot(
             att_fail=int(self.a.failed),
             def_fail=int(self.d.failed) if self.d.n else 0,
             parry=int(self.parry > 0),
             att_reroll=self.arr,
             def_reroll=self.drr,
         )
+        if self.a.failed and "att_state" in lay.slices:  # the bearer's state where his roll failed
+            out[lay.slices["att_state_failed"]] = lay.part(v, "att_state")
+        return out
 
 
 def _bare(f: Faces) -> Faces:

@@ -8,19 +8,27 @@ its radius of the bearer: the bearer himself (at the centre) and each of ``explo
 ``range`` (inches from the bearer) is within it, each with its own armour, cover (default none),
 force field and abilities, at range 0 (the centre is the bearer). A weapon with an area code
 ``AREA X`` explodes with radius X; one with neither (reading ``explode_radius``) hits the bearer
-only. Each model's result is its own distribution (mixed over whether and which weapon exploded);
-the bearer's is on his state before the attack, as are the others' (the joint law with the main
-attack's result is not given).
+only. Each model's result is its own distribution (mixed over whether and which weapon exploded); the
+bearer's is on his state where his roll failed (in melee, the state the melee left him in: the
+contest tracks the joint law of his end state and his fail), the others' on their state before the
+attack. The attack's own :class:`Result` carries them as stages: ``bearer_condition`` and
+``bearer_hits_left`` (his end state, the explosion included) and ``explosion_models_destroyed``
+(how many of the bearer and the models near him it kills: given the exploding weapon and the
+bearer's state the models' rolls are independent). Monte Carlo applies the same laws to its own
+tally of the bearer's state and fail (the explosion's dice are not rolled literally).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
+import numpy as np
+
+from grimdice.dice.dist import Dist
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import FF_FACES, shooting
-from grimdice.systems.crusade.damage import KILLED, State
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
 from grimdice.systems.crusade.profiles import Model, Scenario
 from grimdice.systems.crusade.report import model_result
 from grimdice.systems.crusade.rolls import total_law
@@ -35,12 +43,13 @@ def radius(arm: Arm) -> float:
     return float(arm.fx.get("area") or 0)
 
 
-def _hit(sc: Scenario, arm: Arm, model: Model, cover: str) -> dict[tuple[State, int], float]:
-    """The law of (end state, damage) of ``model`` hit by ``arm``'s explosion (VIII EXPLODE; the
-    ``shooting`` attack of the weapon alone at range 0, its roll without re-rolls)."""
-    bearer = sc.attacker.model_copy(
-        update={"weapons": [w for w in sc.attacker.weapons if w.name == arm.name]}
-    )
+def _hit(sc: Scenario, arm: Arm, model: Model, cover: str, starts: list[State]) -> dict[State, dict]:
+    """For each start state, the law of (end state, damage) of ``model`` hit by ``arm``'s explosion
+    (VIII EXPLODE; the ``shooting`` attack of the weapon alone at range 0, its roll without
+    re-rolls)."""
+    # the explosion is an attack of the weapon's dice whatever its kind (a melee weapon may explode)
+    weapon = [w.model_copy(update={"kind": "ranged"}) for w in sc.attacker.weapons if w.name == arm.name]
+    bearer = sc.attacker.model_copy(update={"weapons": weapon})
     defender = Model.model_validate(model.model_dump(by_alias=True, exclude={"range", "cover"}))
     sub = sc.model_copy(
         update={
@@ -58,52 +67,112 @@ def _hit(sc: Scenario, arm: Arm, model: Model, cover: str) -> dict[tuple[State, 
     )
     atk = shooting(sub)
     ff = FF_FACES if atk.dfd.body.force_field else ((0, 1.0),)
-    out: dict[tuple[State, int], float] = defaultdict(float)
-    for (t, _), p in total_law(arm.pool.white, arm.pool.red).items():
-        for g, q in ff:
-            s, dmg, _ = atk.outcome(t, g)
-            out[(s, dmg)] += p * q
-    return out
+    laws: dict[State, dict] = {}
+    for start in starts:
+        out: dict[tuple[State, int], float] = defaultdict(float)
+        for (t, _), p in total_law(arm.pool.white, arm.pool.red).items():
+            for g, q in ff:
+                s, dmg, _ = atk.outcome(t, g, start)
+                out[(s, dmg)] += p * q
+        laws[start] = dict(out)
+    return laws
 
 
-def explosions(sc: Scenario, arms: tuple[Arm, ...], p_fail: float, method: str) -> dict[str, Result]:
-    """One sub-result per model the explosion may hit (``explosion: <name>``), or none when no
-    weapon used explodes."""
+Starts = dict[State, tuple[float, float]]  # a model's state -> (P(state), P(state and the roll failed))
+
+
+def _count(kills: list[float]) -> np.ndarray:
+    """The law of the number of independent events of probabilities ``kills``."""
+    law = np.array([1.0])
+    for k in kills:
+        law = np.convolve(law, [1 - k, k])
+    return law
+
+
+def explosions(
+    sc: Scenario, arms: tuple[Arm, ...], bearer: Starts, method: str
+) -> tuple[dict[str, Result], dict[str, Dist]]:
+    """One sub-result per model the explosion may hit (``explosion: <name>``; the bearer's on his
+    state where the roll failed, ``bearer``), and the stages it adds to the attack's result:
+    ``bearer_condition`` / ``bearer_hits_left`` (the bearer's end state, the explosion included) and
+    ``explosion_models_destroyed`` (models killed by it: the bearer and those near him, one joint
+    law). Nothing when no weapon used explodes."""
     boom = [a for a in arms if a.fail == "explode"]
     if not boom or sc.action == "mindwar":
         if sc.explode_near:
             raise ScenarioError("explode_near", "models near the bearer need a weapon used with EXPLODE (X)")
-        return {}
-    each = p_fail / len(arms)  # III: the failing weapon drawn at random among those used
+        return {}, {}
+    n = len(arms)  # III: the failing weapon drawn at random among those used
+    p_fail = sum(pf for _, pf in bearer.values())
     near = [(sc.attacker, 0.0, "none", True)] + [
         (t, t.range or 0.0, t.cover or "none", False) for t in sc.explode_near
     ]
     out: dict[str, Result] = {}
+    # P(killed by arm's explosion | bearer state at the fail) per model, for the joint count
+    killed: dict[tuple[str, State], list[float]] = defaultdict(list)
+    bearer_law: dict[tuple[State, int], float] = {}
     for i, (model, dist, cover, is_bearer) in enumerate(near):
         me = fighter(model, "attacker" if is_bearer else f"explode_near.{i - 1}")
-        start = me.start
+        starts = bearer if is_bearer else {me.start: (1.0, p_fail)}
+        bad_guy = is_bearer and me.has("bad_guy") and me.body.hits == 1
         law: dict[tuple[State, int], float] = defaultdict(float)
-        law[(start, 0)] += 1.0
+        for s, (p, _) in starts.items():
+            law[(s, 0)] += p
         for arm in boom:
-            if dist > radius(arm) and not is_bearer:
-                continue
-            law[(start, 0)] -= each
-            hit = _hit(sc, arm, model, cover)
-            if is_bearer and me.has("bad_guy") and me.body.hits == 1:
-                hit = {((KILLED, 0), dmg): p for (_, dmg), p in hit.items()}  # VIII: Bad Guys are killed
-            for key, p in hit.items():
-                law[key] += each * p
+            reach = is_bearer or dist <= radius(arm)
+            hits = _hit(sc, arm, model, cover, list(starts)) if reach else {}
+            for s, (_, pf) in starts.items():
+                hit = hits.get(s, {(s, 0): 1.0})
+                if bad_guy and reach:
+                    hit = {((KILLED, 0), dmg): q for (_, dmg), q in hit.items()}  # VIII: Bad Guys are killed
+                law[(s, 0)] -= pf / n
+                for key, q in hit.items():
+                    law[key] += pf / n * q
+                p_kill = sum(q for (s2, _), q in hit.items() if s2[0] == KILLED) if s[0] != KILLED else 0.0
+                for b in (s,) if is_bearer else bearer:  # the others' do not depend on the bearer's state
+                    killed[(arm.name, b)].append(p_kill)
         name = f"explosion: {model.name}" + (" (bearer)" if is_bearer else "")
         extra = {"distance": dist, "in_radius": {a.name: is_bearer or dist <= radius(a) for a in boom}}
         out[name] = model_result(law, method, extra, notes=[RULES.note("explode_radius")])
-    return out
+        if is_bearer:
+            bearer_law = law
+    count = np.zeros(len(near) + 1)
+    count[0] = 1.0
+    for arm in boom:
+        for b, (_, pf) in bearer.items():
+            w = pf / n
+            count[0] -= w
+            law_b = _count(killed[(arm.name, b)])
+            count[: law_b.size] += w * law_b
+    cond: dict[int, float] = defaultdict(float)
+    hits: dict[int, float] = defaultdict(float)
+    for ((c, h), _), p in bearer_law.items():
+        cond[c] += p
+        hits[h] += p
+    stages = {
+        "bearer_condition": Dist.from_mapping(dict(cond), normalize=True),
+        "bearer_hits_left": Dist.from_mapping(dict(hits), normalize=True),
+        "explosion_models_destroyed": Dist(np.clip(count, 0, None), normalize=True),
+    }
+    return out, stages
+
+
+def bearer_starts(sc: Scenario, res: Result) -> Starts:
+    """The bearer's state at the end of the attack and where his roll failed: the contest's
+    ``fail_effects.bearer_states`` (melee: the state the melee left), else (shooting at many
+    targets) his state before the attack with P(any roll failed)."""
+    rows = res.extra.get("fail_effects", {}).get("bearer_states")
+    if rows is None:
+        return {fighter(sc.attacker, "attacker").start: (1.0, 1 - float(res.stages["fail"][0]))}
+    return {(CONDITIONS.index(r["condition"]), r["hits_left"]): (r["p"], r["p_failed"]) for r in rows}
 
 
 def with_explosions(sc: Scenario, res: Result, arms: tuple[Arm, ...]) -> Result:
-    """``res`` with the explosion's sub-results added to its ``targets``."""
-    subs = explosions(sc, arms, 1 - float(res.stages["fail"][0]), res.method)
+    """``res`` with the explosion's sub-results added to its ``targets`` and its stages folded in."""
+    subs, stages = explosions(sc, arms, bearer_starts(sc, res), res.method)
     if subs:
         res.targets.update(subs)
+        res.stages.update(stages)
         res.notes.append(RULES.note("explode_radius"))
     return res
 

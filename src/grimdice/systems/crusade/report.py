@@ -71,6 +71,17 @@ def self_damage(
     return _dist(law)
 
 
+def bearer_states(every: np.ndarray, failed: np.ndarray, lay) -> list[dict[str, Any]]:
+    """The attacker's end states (condition x hits left codes) with their probability and the
+    probability that his roll failed there: ``[{"condition", "hits_left", "p", "p_failed"}]``."""
+    width = lay.slices["att_hits_left"].stop - lay.slices["att_hits_left"].start
+    return [
+        {"condition": CONDITIONS[k // width], "hits_left": k % width, "p": float(p), "p_failed": float(q)}
+        for k, (p, q) in enumerate(zip(every, failed, strict=True))
+        if p > 0
+    ]
+
+
 def build_result(
     atk: Attack,
     v: np.ndarray,
@@ -97,6 +108,8 @@ def build_result(
     out["fail_effects"] = fail_report(p_fail, atk.arms, atk.att.armour)
     if any(a.fail in ("malfunction", "explode") for a in atk.arms):
         stages["self_damage"] = self_damage(p_fail, atk.arms, atk.att.armour)
+    if "att_state" in lay.slices:  # VIII EXPLODE acts on the bearer's state where his roll failed
+        out["fail_effects"]["bearer_states"] = bearer_states(part("att_state"), part("att_state_failed"), lay)
     if atk.att.has("bad_guy") and atk.att.body.hits == 1:
         # VIII EXPLODE: "Bad Guy" models with one hit are killed if their weapon explodes
         out["fail_effects"]["bearer_killed"] = out["fail_effects"]["effects"]["explode"]
@@ -130,6 +143,10 @@ def build_result(
             "stun_plus_wound": "kill",
         }
         out["p_tie"] = float(part("tie")[1])
+        if "mob_killed" in lay.slices:  # IX MOB: the mob's losses and its division of the hits
+            stages["mob_models_destroyed"] = _dist(part("mob_killed"))
+            stages["mob_ko_or_killed"] = _dist(part("mob_ko"))
+            out["choices"]["mob_division"] = atk.info["mob_division"]
     else:
         out["choices"] = {
             "attacker_rerolls": float(part("att_reroll")[1]),

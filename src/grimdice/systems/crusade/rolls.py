@@ -28,6 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 from grimdice.dice.expr import Die
+from grimdice.dice.sampler import Sampler
 from grimdice.errors import ScenarioError
 
 WHITE = Die((0, 0, 0, 0, 1, 2))
@@ -219,10 +220,11 @@ def total_law(white: int, red: int) -> dict[tuple[int, bool], float]:
 
 
 # ---------------------------------------------------------------------- sampling
-def roll_pool(rng: np.random.Generator, pool: Pool, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(kinds, faces)``: kinds a row of 'W'/'R' per die, faces ``(size, n)`` rolled literally."""
+def roll_pool(sampler: Sampler, pool: Pool, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(kinds, faces)``: kinds a row of 'W'/'R' per die, faces ``(size, n)`` rolled literally
+    through the shared :class:`~grimdice.dice.sampler.Sampler` (which counts them)."""
     kinds = np.array(pool.kinds)
-    cols = [DICE[k].sample(rng, size) for k in pool.kinds]
+    cols = [sampler.roll(size, DICE[k]) for k in pool.kinds]
     faces = np.stack(cols, axis=1) if cols else np.zeros((size, 0), dtype=np.int64)
     return kinds, faces
 

@@ -261,7 +261,7 @@ RULES = RuleTable(
             "MOB",
             C,
             M,
-            "up to X models combine melee dice",
+            "up to X models combine melee dice; losing, they divide the hits (best for the mob)",
             "IX MOB",
             default=3,
             bounds=(1, 6),
@@ -325,15 +325,43 @@ RULES = RuleTable(
             "rules-crusade VIII EXPLODE",
             "the weapon's dice at range 0 against the bearer and each listed model within the radius "
             '(SFT 1", FT 2", HFT 3", else the weapon\'s AREA X, else the bearer only), each with its own '
-            "armour and cover; each model's result is reported apart, on its state before the attack",
+            "armour and cover, each rolled separately; the bearer on his state where his roll failed (melee: "
+            "the state the melee left), the others on their state before the attack",
         ),
         Reading(
             "shots_in_turn",
             "re-rolls over the several rolls of a flamer template or RAPID FIRE",
             "rules-crusade VIII FLAMER TEMPLATE, RAPID FIRE, REROLL; IX JINK",
-            "the rolls are made and resolved in turn (targets in the order listed; RAPID FIRE at one target: "
-            "the second shot on the state the first left); after each roll the attacker may spend his one "
+            "the rolls are made and resolved in turn (flamer: targets in the order listed; RAPID FIRE: as "
+            "aimed, reading rapid_fire_aim); after each roll the attacker may spend his one "
             "re-roll a turn on one of its dice, then the target shot at its one jink; either may be kept",
+        ),
+        Reading(
+            "rapid_fire_aim",
+            "where RAPID FIRE's two shots go",
+            "rules-crusade VIII RAPID FIRE",
+            'each shot goes at any listed target (all within 6"), chosen before it is rolled, the second '
+            "after seeing the first's result (on the state it left); a dead target is never shot again and "
+            "the attacker holds a shot (no roll, no fail) when it would gain him nothing; he maximises, "
+            "summed over the targets, P(killed), then P(KO or killed), then the expected damage, then "
+            "fewer fails",
+        ),
+        Reading(
+            "volley_rerolls",
+            "re-rolls and JINK with VOLLEY FIRE",
+            "rules-crusade IX VOLLEY FIRE, JINK; VIII REROLL",
+            "the volley is one attack with one re-roll and the target's one jink a turn; its rolls are "
+            "resolved in turn, after each the attacker may re-roll one of its dice not yet re-rolled, then "
+            "the target (driver not stunned at that moment) one of its dice; either may be kept for later",
+        ),
+        Reading(
+            "mob_losses",
+            "how a losing mob takes the hits",
+            "rules-crusade IX MOB, IV",
+            "a losing mob takes the whole difference as hits (not a losing attacker's one graze), divided "
+            "by the mob: each model takes hits until it is killed at most (the rest are lost once all are), "
+            "minimising the number killed, then KO'd or killed, wounded or worse, in any condition, hits "
+            "lost (ties: the lead attacker first); the mob's force fields are not rolled against them",
         ),
         Reading(
             "multi_hit",

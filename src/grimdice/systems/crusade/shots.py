@@ -49,13 +49,16 @@ def _mix(weighted: Iterable[tuple[float, np.ndarray]]) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Turn:
-    """The rolls of a turn: ``shots[k]`` is the target of roll k."""
+    """The rolls of a turn: ``shots[k]`` is the target of roll k, unless ``aim``: then (VIII RAPID
+    FIRE, reading ``rapid_fire_aim``) the attacker picks each roll's target among the targets still
+    alive before it is rolled, after seeing the earlier rolls, or holds his fire (no roll)."""
 
     pool: Pool
     shots: tuple[int, ...]
     starts: tuple[State, ...]
     own: bool  # the attacker may re-roll one die this turn
     jinkers: tuple[int, ...]  # the targets that may jink
+    aim: bool = False
 
 
 def _rerolled(c: Counts, slot: int) -> list[tuple[Counts, float]]:
@@ -70,14 +73,26 @@ def _rerolled(c: Counts, slot: int) -> list[tuple[Counts, float]]:
     return out
 
 
+def _total_law(start_law: dict[Counts, float]) -> dict[tuple[int, bool], float]:
+    """The law of (total, failed) of a roll nobody may re-roll."""
+    out: dict[tuple[int, bool], float] = defaultdict(float)
+    for c, p in start_law.items():
+        t, _, fl = summary(c, False)
+        out[(t, fl)] += p
+    return dict(out)
+
+
 def solve_turn(turn: Turn, outcome: Outcome):
-    """(law of the end of the turn, how often each side re-rolled which die, the policy).
+    """(law of the end of the turn, how often each side re-rolled which die and where each roll
+    was aimed, the policy, the aim).
 
     The law maps ``(end states, damage per target, failed rolls)`` to its probability; the policy
-    ``(k, rr, jinks, states, counts, failed, who) -> slot or -1`` (who: -1 the attacker, else the
-    target) is what Monte Carlo plays."""
+    ``(k, i, rr, jinks, states, counts, failed, who) -> slot or -1`` (roll k at target i; who: -1 the
+    attacker, else the target) and the aim ``(k, rr, jinks, states) -> target or -1 (held)`` are
+    what Monte Carlo plays."""
     n = len(turn.starts)
     start_law = multiset_law(turn.pool)
+    plain = _total_law(start_law)
     work = len(start_law) * len(turn.shots) * (int(turn.own) + len(turn.jinkers))
     if work > MAX_WORK:
         raise ScenarioError(
@@ -94,21 +109,39 @@ def solve_turn(turn: Turn, outcome: Outcome):
             v[3 * i + 1] = s[0] >= KO
         return v
 
-    @cache
-    def value(k: int, rr: bool, jinks: tuple[bool, ...], states: tuple[State, ...]) -> np.ndarray:
-        """Expected [per target: killed, KO+, damage from here] + [fails from here] from roll k on."""
-        if k == len(turn.shots):
-            return terminal(states)
-        return _mix((p, decide(k, rr, jinks, states, c, False, -1)[0]) for c, p in start_law.items())
+    def may_reroll(i: int, rr: bool, jinks: tuple[bool, ...]) -> bool:
+        return rr or (i in turn.jinkers and jinks[i])
 
     @cache
-    def decide(k, rr, jinks, states, c: Counts, failed: bool, who: int) -> tuple[np.ndarray, int]:
+    def aimed(k: int, rr: bool, jinks: tuple[bool, ...], states: tuple[State, ...]) -> tuple[np.ndarray, int]:
+        """(expected [per target: killed, KO+, damage from here] + [fails from here] from roll k on,
+        the target of roll k or -1: held)."""
+        if k == len(turn.shots):
+            return terminal(states), -1
+        if not turn.aim:
+            return shot(k, turn.shots[k], rr, jinks, states), turn.shots[k]
+        best_v, best_i = terminal(states), -1  # hold fire: no more rolls this turn
+        best_k = side_key(-1, best_v, n)
+        for i in range(n):
+            if states[i][0] == KILLED:
+                continue  # a dead target takes no more damage
+            v = shot(k, i, rr, jinks, states)
+            if side_key(-1, v, n) > best_k:
+                best_v, best_i, best_k = v, i, side_key(-1, v, n)
+        return best_v, best_i
+
+    def shot(k: int, i: int, rr: bool, jinks: tuple[bool, ...], states: tuple[State, ...]) -> np.ndarray:
+        if not may_reroll(i, rr, jinks):
+            return _mix((p, resolve(k, i, rr, jinks, states, t, fl)) for (t, fl), p in plain.items())
+        return _mix((p, decide(k, i, rr, jinks, states, c, False, -1)[0]) for c, p in start_law.items())
+
+    @cache
+    def decide(k, i, rr, jinks, states, c: Counts, failed: bool, who: int) -> tuple[np.ndarray, int]:
         """(value, slot re-rolled or -1) at the re-roll of ``who`` (-1 the attacker, then the target)."""
         failed = failed or summary(c, False)[2]
-        i = turn.shots[k]
         may = rr if who < 0 else jinks[i]
         nxt_who = i if who < 0 and i in turn.jinkers else None
-        best_v = after(k, rr, jinks, states, c, failed, nxt_who)
+        best_v = after(k, i, rr, jinks, states, c, failed, nxt_who)
         best_a, best_k = -1, side_key(who, best_v, n)
         if may:
             for slot in range(len(SLOTS)):
@@ -116,48 +149,56 @@ def solve_turn(turn: Turn, outcome: Outcome):
                     continue
                 rr2, jinks2 = (False, jinks) if who < 0 else (rr, (*jinks[:i], False, *jinks[i + 1 :]))
                 v = _mix(
-                    (p, after(k, rr2, jinks2, states, c2, failed, nxt_who)) for c2, p in _rerolled(c, slot)
+                    (p, after(k, i, rr2, jinks2, states, c2, failed, nxt_who)) for c2, p in _rerolled(c, slot)
                 )
                 key = side_key(who, v, n)
                 if key > best_k:
                     best_v, best_a, best_k = v, slot, key
         return best_v, best_a
 
-    def after(k, rr, jinks, states, c, failed, nxt_who) -> np.ndarray:
+    def after(k, i, rr, jinks, states, c, failed, nxt_who) -> np.ndarray:
         if nxt_who is not None:
-            return decide(k, rr, jinks, states, c, failed, nxt_who)[0]
-        return resolve(k, rr, jinks, states, c, failed or summary(c, False)[2])
+            return decide(k, i, rr, jinks, states, c, failed, nxt_who)[0]
+        fl = failed or summary(c, False)[2]
+        return resolve(k, i, rr, jinks, states, summary(c, False)[0], fl)
 
     @cache
-    def resolve(k, rr, jinks, states, c: Counts, failed: bool) -> np.ndarray:
-        i = turn.shots[k]
+    def resolve(k, i, rr, jinks, states, total: int, failed: bool) -> np.ndarray:
         v = np.zeros(3 * n + 1)
         v[-1] = failed
-        for q, s, dmg in outcome(i, summary(c, False)[0], states[i]):
-            w = value(k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :])).copy()
+        for q, s, dmg in outcome(i, total, states[i]):
+            w = aimed(k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :]))[0].copy()
             w[3 * i + 2] += dmg
             v += q * w
         return v
 
-    value(0, turn.own, tuple(i in turn.jinkers for i in range(n)), turn.starts)
+    jinks0 = tuple(i in turn.jinkers for i in range(n))
+    aimed(0, turn.own, jinks0, turn.starts)
 
     # the law of the end of the turn under the solved policy
     used: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    law: dict[_LawKey, float] = {
-        (turn.own, tuple(i in turn.jinkers for i in range(n)), turn.starts, (0,) * n, 0): 1.0
-    }
-    for k, i in enumerate(turn.shots):
+    law: dict[_LawKey, float] = {(turn.own, jinks0, turn.starts, (0,) * n, 0): 1.0}
+    for k in range(len(turn.shots)):
         nxt: dict[_LawKey, float] = defaultdict(float)
         for (rr, jinks, states, dmgs, fails), p0 in law.items():
-            for c0, pc in start_law.items():
-                # (counts, failed, rr, jinks, probability) after each side's re-roll
+            i = aimed(k, rr, jinks, states)[1]
+            if turn.aim:
+                used["aim"][f"roll {k + 1}: " + ("held" if i < 0 else f"target {i}")] += p0
+            if i < 0:
+                nxt[(rr, jinks, states, dmgs, fails)] += p0
+                continue
+            # (total, failed, rr, jinks, probability) after each side's re-roll
+            rolled: list[tuple[int, bool, bool, tuple[bool, ...], float]] = []
+            if not may_reroll(i, rr, jinks):
+                rolled = [(t, fl, rr, jinks, p0 * pt) for (t, fl), pt in plain.items()]
+            for c0, pc in start_law.items() if may_reroll(i, rr, jinks) else ():
                 branch = [(c0, summary(c0, False)[2], rr, jinks, p0 * pc)]
                 for who in (-1, i):
                     if who >= 0 and i not in turn.jinkers:
                         continue
                     out = []
                     for c, fl, r, j, p in branch:
-                        a = decide(k, r, j, states, c, fl, who)[1] if (r if who < 0 else j[i]) else -1
+                        a = decide(k, i, r, j, states, c, fl, who)[1] if (r if who < 0 else j[i]) else -1
                         if a < 0:
                             out.append((c, fl, r, j, p))
                             continue
@@ -166,21 +207,25 @@ def solve_turn(turn: Turn, outcome: Outcome):
                         for c2, q in _rerolled(c, a):
                             out.append((c2, fl or summary(c2, False)[2], r2, j2, p * q))
                     branch = out
-                for c, fl, r, j, p in branch:
-                    for q, s, dmg in outcome(i, summary(c, False)[0], states[i]):
-                        st2 = (*states[:i], s, *states[i + 1 :])
-                        d2 = (*dmgs[:i], dmgs[i] + dmg, *dmgs[i + 1 :])
-                        nxt[(r, j, st2, d2, fails + int(fl))] += p * q
+                rolled.extend((summary(c, False)[0], fl, r, j, p) for c, fl, r, j, p in branch)
+            for t, fl, r, j, p in rolled:
+                for q, s, dmg in outcome(i, t, states[i]):
+                    st2 = (*states[:i], s, *states[i + 1 :])
+                    d2 = (*dmgs[:i], dmgs[i] + dmg, *dmgs[i + 1 :])
+                    nxt[(r, j, st2, d2, fails + int(fl))] += p * q
         law = nxt
     final: dict[tuple, float] = defaultdict(float)
     for (_, _, states, dmgs, fails), p in law.items():
         final[(states, dmgs, fails)] += p
     choices = {who: dict(sorted(d.items())) for who, d in used.items()}
 
-    def policy(k, rr, jinks, states, c, failed, who) -> int:
-        return decide(k, rr, jinks, states, c, failed, who)[1]
+    def policy(k, i, rr, jinks, states, c, failed, who) -> int:
+        return decide(k, i, rr, jinks, states, c, failed, who)[1]
 
-    return dict(final), choices, policy
+    def aim(k, rr, jinks, states) -> int:
+        return aimed(k, rr, jinks, states)[1]
+
+    return dict(final), choices, policy, aim
 
 
 __all__ = ["Turn", "solve_turn"]

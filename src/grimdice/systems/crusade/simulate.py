@@ -26,7 +26,8 @@ from grimdice.systems.crusade.contest import (
     root,
     solve,
 )
-from grimdice.systems.crusade.damage import KILLED
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED
+from grimdice.systems.crusade.mob import counts
 from grimdice.systems.crusade.report import build_result
 from grimdice.systems.crusade.rolls import (
     DICE,
@@ -56,6 +57,10 @@ NAMES = (
     "tie",
     "big_kill",
     "throw",
+    "att_state",  # the attacker's end state as one code (tracked where a weapon used may EXPLODE)
+    "att_state_failed",  # the same where his roll failed, else past the end (not counted)
+    "mob_killed",  # IX MOB: how many of the mob are killed
+    "mob_ko",  # ... KO'd or killed
 )
 
 
@@ -112,6 +117,14 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
     shooting = not spec.dfd.pool.n
     rows_memo: dict = {}
 
+    def mob_counts(s, pull: int, lead) -> tuple[int, int]:
+        """IX MOB: the mob killed, KO'd or killed (the lead attacker's end state as played)."""
+        return counts((lead, *atk.mob(s.a.total, s.d.total, s.parry, pull)[1:])) if atk.mob else (0, 0)
+
+    hits = spec.layout.slices["att_hits_left"]
+    hits_width = hits.stop - hits.start
+    states_width = len(CONDITIONS) * hits_width  # past the last attacker state code: a roll that did not fail
+
     def row(i: int, fa: int, fd: int) -> tuple:
         key = (i, fa, fd)
         r = rows_memo.get(key)
@@ -126,21 +139,23 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
             big = int(ds[0] == KILLED and dmg >= 2)
             d_fail = int(s.d.failed) if s.d.n else 0
             pulled = int(0 <= pull < 99)  # a throw (pull -1) is not a pull-back
+            a_state = as_[0] * hits_width + as_[1]
             r = rows_memo[key] = (ds[0], ds[1], as_[0], as_[1], dmg, admg, int(s.a.failed), d_fail,
                                   int(s.parry > 0), s.arr, s.drr, pulled, int(tie), big,
-                                  THROWN.get(pull, 0))  # fmt: skip
+                                  THROWN.get(pull, 0), a_state,
+                                  a_state if s.a.failed else states_width,
+                                  *mob_counts(s, pull, as_))  # fmt: skip
         return r
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        rng = sampler.rng
-        ka, fa = roll_pool(rng, spec.att.pool, size)
-        kd, fd = roll_pool(rng, spec.dfd.pool, size)
+        ka, fa = roll_pool(sampler, spec.att.pool, size)
+        kd, fd = roll_pool(sampler, spec.dfd.pool, size)
         codes = np.concatenate([face_codes(ka, fa), face_codes(kd, fd)], axis=1)
         spare = {  # the re-rolled dice, rolled ahead: one per kind and re-roll phase
-            (phase, k): DICE[k].sample(rng, size) for phase in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE
+            (phase, k): sampler.roll(size, DICE[k]) for phase in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE
         }
-        ff_a = DICE["R"].sample(rng, size) if len(atk.ff_att) > 1 else np.zeros(size, np.int64)
-        ff_d = DICE["R"].sample(rng, size) if len(atk.ff_def) > 1 else np.zeros(size, np.int64)
+        ff_a = sampler.roll(size, DICE["R"]) if len(atk.ff_att) > 1 else np.zeros(size, np.int64)
+        ff_d = sampler.roll(size, DICE["R"]) if len(atk.ff_def) > 1 else np.zeros(size, np.int64)
         uniq, inv = np.unique(codes, axis=0, return_inverse=True)
         na, nd = spec.att.pool.n, spec.dfd.pool.n
         table = np.array(
@@ -187,7 +202,7 @@ def simulated_result(atk: Attack, options: RunOptions, title: str = "") -> Resul
     v = np.zeros(lay.size)
     for name in NAMES:
         c = tally.counts.get(name)
-        if c is None:
+        if c is None or name not in lay.slices:
             continue
         s = lay.slices[name]
         width = s.stop - s.start

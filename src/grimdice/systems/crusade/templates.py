@@ -151,7 +151,7 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
             "targets", "RAPID FIRE fires twice only if all (at most 2) targets are within 6 inches"
         )
     check_many_targets(pool, mode, len(atks), options.exact)
-    if mode in ("flamer", "rapid_fire") and any(rerolls_of(atks)):
+    if mode == "rapid_fire" or (mode == "flamer" and any(rerolls_of(atks))):
         return _turn_result(sc, atks, mode, pool, options)
     solved = _reroll_law(atks, mode, pool) if any(rerolls_of(atks)) else None
     if options.simulate is not None:
@@ -190,20 +190,6 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
             p = float(np.prod([q for _, q in combo]))
             outs = [_states(atks[i], t) for i, ((t, _), _) in enumerate(combo)]
             add(p, outs, sum(f for (_, f), _ in combo))
-    elif mode == "rapid_fire":
-        marg = defaultdict(float)
-        for (t, _, f), p in law.items():
-            marg[(t, f)] += p
-        for ((t1, f1), p1), ((t2, f2), p2) in product(marg.items(), repeat=2):
-            if n == 1:
-                first = _states(atks[0], t1)
-                oc = []
-                for q, s, d in first:
-                    for q2, s2, d2 in _states(atks[0], t2, s):
-                        oc.append((q * q2, s2, d + d2))
-                add(p1 * p2, [oc], f1 + f2)
-            else:
-                add(p1 * p2, [_states(atks[0], t1), _states(atks[1], t2)], f1 + f2)
     else:
         choices: dict[str, float] = {}
         if solved is not None:
@@ -254,9 +240,9 @@ def _result(
     return with_explosions(sc, res, atks[0].arms)  # VIII EXPLODE: on any failed roll
 
 
-def _play_rerolls(rng, act, phases, kinds, faces, tot, high, failed) -> None:
+def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed) -> None:
     """Replay the solved re-roll policy on each rolled pool; updates the first roll's summaries."""
-    spare = {k: DICE[k].sample(rng, (len(faces), max(1, phases))) for k in DICE}
+    spare = {k: sampler.roll((len(faces), max(1, phases)), DICE[k]) for k in DICE}
     slot = {kf: i for i, kf in enumerate(SLOTS)}
     for t in range(len(faces)):
         c = [0] * len(SLOTS)
@@ -278,26 +264,32 @@ def _simulated(
     sc: Scenario, atks: list[Attack], mode: str, pool: Pool, options: RunOptions, act=None
 ) -> Result:
     n = len(atks)
-    rolls = 2 if mode == "rapid_fire" else (n if mode == "flamer" else 1)
+    rolls = n if mode == "flamer" else 1
     split_table: dict[int, tuple[int, ...]] = {}
     if mode == "split_fire":
         ex = exact_many(sc, RunOptions())
         split_table = {int(t): tuple(s) for t, s in ex.extra["split"].items()}
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        rng = sampler.rng
         tot, high, failed = [], [], []
         for _ in range(rolls):
-            kinds, faces = roll_pool(rng, pool, size)
+            kinds, faces = roll_pool(sampler, pool, size)
             tot.append(faces.sum(axis=1))
             high.append(faces.max(axis=1))
             mx = np.array([MAXIMUM[k] for k in kinds])
             failed.append(((faces == mx[None, :]).sum(axis=1) >= 2).astype(np.int64))
         if act is not None:  # VIII R / IX JINK on the one roll, the dice re-rolled literally
             _play_rerolls(
-                rng, act, len(rerolls_of(atks)[1]) + int(rerolls_of(atks)[0]), kinds, faces, tot, high, failed
+                sampler,
+                act,
+                len(rerolls_of(atks)[1]) + int(rerolls_of(atks)[0]),
+                kinds,
+                faces,
+                tot,
+                high,
+                failed,
             )
-        ff = DICE["R"].sample(rng, (size, n, 2))
+        ff = sampler.roll((size, n, 2), DICE["R"])
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):
             out[f"cond{i}"] = np.zeros(size, np.int64)
@@ -313,15 +305,8 @@ def _simulated(
                     s, d, _ = a.outcome(int(tot[0][t] if i == 0 else high[0][t]), g)
                 elif mode == "flamer":
                     s, d, _ = a.outcome(int(tot[i][t]), g)
-                elif mode == "split_fire":
-                    s, d, _ = a.outcome(split_table[int(tot[0][t])][i], g)
-                elif n == 1:
-                    s, d, _ = a.outcome(int(tot[0][t]), g)
-                    g2 = int(ff[t, i, 1]) if a.dfd.body.force_field else 0
-                    s, d2, _ = a.outcome(int(tot[1][t]), g2, s)
-                    d += d2
                 else:
-                    s, d, _ = a.outcome(int(tot[i][t]), g)
+                    s, d, _ = a.outcome(split_table[int(tot[0][t])][i], g)
                 out[f"cond{i}"][t], out[f"dmg{i}"][t], out[f"hits{i}"][t] = s[0], d, s[1]
                 out["damage"][t] += d
                 out["models_destroyed"][t] += s[0] == KILLED
@@ -359,23 +344,43 @@ def _tally_result(sc: Scenario, atks: list[Attack], mode: str, tally, options: R
 
 # ---------------------------------------------------------------------- several rolls with re-rolls
 def _turn(atks: list[Attack], mode: str, pool: Pool) -> Turn:
-    """The rolls of the turn: one per target (flamer), or two shots (RAPID FIRE: both at one target,
-    else one at each of two)."""
+    """The rolls of the turn: one per target (flamer), or two shots (RAPID FIRE: "May fire weapon
+    twice"), each aimed by the attacker at a target still alive, or held (reading ``rapid_fire_aim``)."""
     n = len(atks)
-    shots = tuple(range(n)) if mode == "flamer" else ((0, 0) if n == 1 else (0, 1))
+    rapid = mode == "rapid_fire"
+    shots = (0, 0) if rapid else tuple(range(n))
     own, jinkers = rerolls_of(atks)
-    return Turn(pool, shots, tuple(a.dfd.start for a in atks), own, jinkers)
+    return Turn(pool, shots, tuple(a.dfd.start for a in atks), own, jinkers, aim=rapid)
 
 
 def _turn_result(sc: Scenario, atks: list[Attack], mode: str, pool: Pool, options: RunOptions) -> Result:
     """Flamer templates and RAPID FIRE with the attacker's re-roll and the targets' jinks
     (:mod:`.shots`, reading ``shots_in_turn``): exact, or Monte Carlo playing the solved policy."""
     turn = _turn(atks, mode, pool)
-    final, choices, policy = solve_turn(turn, lambda i, t, start: _states(atks[i], t, start))
+    final, choices, policy, aim = solve_turn(turn, lambda i, t, start: _states(atks[i], t, start))
     for a in atks:
-        a.notes.append(RULES.note("shots_in_turn"))
+        if any(rerolls_of(atks)):
+            a.notes.append(RULES.note("shots_in_turn"))
+        if turn.aim:
+            a.notes.append(RULES.note("rapid_fire_aim"))
+    aims = choices.pop("aim", None)
     if options.simulate is not None:
-        return _simulated_turn(sc, atks, mode, turn, policy, options)
+        res = _simulated_turn(sc, atks, mode, turn, policy, aim, options)
+    else:
+        res = _exact_turn(sc, atks, mode, final)
+    if any(rerolls_of(atks)):
+        res.extra["rerolls"] = choices
+    if aims is not None:  # where each shot went (exact law; Monte Carlo plays the same aim)
+        names = {f"target {i}": f"{i}: {t.name}" for i, t in enumerate(sc.targets)}
+        aim_of: dict[str, dict[str, float]] = defaultdict(dict)
+        for k, p in aims.items():
+            roll, where = k.split(": ")
+            aim_of[roll][names.get(where, where)] = p
+        res.extra["aim"] = dict(aim_of)
+    return res
+
+
+def _exact_turn(sc: Scenario, atks: list[Attack], mode: str, final) -> Result:
     per: list[defaultdict[Any, float]] = [defaultdict(float) for _ in atks]
     kills: dict[int, float] = defaultdict(float)
     damage: dict[int, float] = defaultdict(float)
@@ -386,21 +391,18 @@ def _turn_result(sc: Scenario, atks: list[Attack], mode: str, pool: Pool, option
         damage[sum(dmgs)] += p
         for i, (s, d) in enumerate(zip(states, dmgs, strict=True)):
             per[i][(s, d)] += p
-    res = _result(sc, atks, mode, "exact", kills, damage, fails, per, {})
-    res.extra["rerolls"] = choices
-    return res
+    return _result(sc, atks, mode, "exact", kills, damage, fails, per, {})
 
 
-def _simulated_turn(sc, atks, mode, turn: Turn, policy, options: RunOptions) -> Result:
+def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions) -> Result:
     n = len(atks)
     slot = {kf: j for j, kf in enumerate(SLOTS)}
     shots = len(turn.shots)
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        rng = sampler.rng
-        rolled = [roll_pool(rng, turn.pool, size) for _ in range(shots)]
-        spare = {k: DICE[k].sample(rng, (size, shots, 2)) for k in DICE}
-        ff = DICE["R"].sample(rng, (size, shots))
+        rolled = [roll_pool(sampler, turn.pool, size) for _ in range(shots)]
+        spare = {k: sampler.roll((size, shots, 2), DICE[k]) for k in DICE}
+        ff = sampler.roll((size, shots), DICE["R"])
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):
             for name in ("cond", "dmg", "hits"):
@@ -408,7 +410,10 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, options: RunOptions) -> 
         for t in range(size):
             rr, jinks, states = turn.own, tuple(i in turn.jinkers for i in range(n)), list(turn.starts)
             dmgs = [0] * n
-            for k, i in enumerate(turn.shots):
+            for k in range(shots):
+                i = aim(k, rr, jinks, tuple(states))
+                if i < 0:
+                    break  # the attacker holds his fire
                 kinds, faces = rolled[k]
                 c = [0] * len(SLOTS)
                 for kd, f in zip(kinds, faces[t], strict=True):
@@ -417,7 +422,7 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, options: RunOptions) -> 
                 for step, who in enumerate((-1, i)):
                     if not (rr if who < 0 else (i in turn.jinkers and jinks[i])):
                         continue
-                    a = policy(k, rr, jinks, tuple(states), tuple(c), fl, who)
+                    a = policy(k, i, rr, jinks, tuple(states), tuple(c), fl, who)
                     if a < 0:
                         continue
                     kind = SLOTS[a][0]

@@ -22,7 +22,7 @@ white) and ``max(0, K - (2N - K)) // 2`` kept pairs (two scoring faces).
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import cache
+from functools import cache, lru_cache
 from math import comb
 
 import numpy as np
@@ -36,13 +36,19 @@ from grimdice.systems.crusade.attack import FF_FACES, Attack, shooting
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import fail_report
-from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool
+from grimdice.systems.crusade.rolls import DICE, Pool
 from grimdice.systems.crusade.rules import RULES
+from grimdice.systems.crusade.volley_rerolls import (
+    KINDS,
+    SCORING,
+    TOP,
+    WHITE,
+    check_size,
+    pairs_of,
+    solve_volley,
+)
 
-WHITE = DICE["W"].faces
 P_SCORE = sum(1 for f in WHITE if f > 0) / len(WHITE)
-SCORING = tuple(sorted({f for f in WHITE if f > 0}))  # given it scores, a white shows 1 or 2 evenly
-TOP = MAXIMUM["W"]
 
 Law = dict[tuple[int, bool], float]  # (pair total, failed) -> probability
 
@@ -59,12 +65,6 @@ REROLLED: Law = _law([(s, r) for s in SCORING for r in WHITE])  # a scoring face
 KEPT: Law = _law([(s, t) for s in SCORING for t in SCORING])  # two scoring faces as rolled
 
 
-def pairs_of(scoring: int, dice: int) -> tuple[int, int]:
-    """(re-rolled pairs, kept pairs) when ``scoring`` of ``dice`` whites show something."""
-    blank = dice - scoring
-    return min(scoring, blank), max(0, scoring - blank) // 2
-
-
 def volley_attack(sc: Scenario) -> Attack:
     """The single-shot attack each "2 dice" roll makes; checks the volley's eligibility."""
     if sc.targets:
@@ -75,11 +75,9 @@ def volley_attack(sc: Scenario) -> Attack:
         raise ScenarioError(
             "volley", f"volley fire needs one basic weapon rolling only 2 whites (no pluses); got {names}"
         )
-    if atk.spec.att.own or atk.spec.dfd.opp:
-        raise ScenarioError(
-            "volley", "re-rolls (R) and JINK are not modelled with volley fire (its dice re-roll once)"
-        )
     atk.notes.append(RULES.note("volley_fire"))
+    if atk.spec.att.own or atk.spec.dfd.opp:  # VIII R / IX JINK (:mod:`.volley_rerolls`)
+        atk.notes.append(RULES.note("volley_rerolls"))
     return atk
 
 
@@ -100,10 +98,23 @@ def _shot(atk: Attack):
     return shot
 
 
+def _with_rerolls(sc: Scenario, atk: Attack, exact: bool = True):
+    """The solved volley with the attacker's re-roll and the target's jink (:mod:`.volley_rerolls`);
+    for Monte Carlo (``exact=False``) the policy only."""
+    dice = 2 * sc.volley
+    check_size(dice, len(CONDITIONS) * (atk.dfd.body.hits + 1), exact)
+    return solve_volley(dice, atk.dfd.start, atk.spec.att.own, atk.spec.dfd.opp, _shot(atk), exact)
+
+
 def exact_volley(sc: Scenario) -> Result:
     atk = volley_attack(sc)
     dice = 2 * sc.volley
     shot = _shot(atk)
+    if atk.spec.att.own or atk.spec.dfd.opp:
+        final_rr, choices, _ = _with_rerolls(sc, atk)
+        res = _result(sc, atk, final_rr, "exact")
+        res.extra["rerolls"] = choices
+        return res
     # (state, damage, fails, rolls) -> p
     final: dict[tuple[State, int, int, int], float] = defaultdict(float)
     for k in range(dice + 1):
@@ -155,34 +166,68 @@ def _result(sc: Scenario, atk: Attack, law, method: str, trials=None, seed=None)
 
 
 def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
-    """The big roll and the re-rolled blanks rolled literally, paired in the order the dice lie; the
-    force field's red die drawn from its law."""
+    """The big roll and the re-rolled blanks rolled literally, paired in the order the dice lie (with
+    re-rolls or JINK: as the solved policy pairs and orders them, :mod:`.volley_rerolls`); the force
+    field's red die rolled too."""
     atk = volley_attack(sc)
     dice = 2 * sc.volley
-    shot = _shot(atk)
+    outcome = lru_cache(maxsize=None)(atk.outcome)
+    policy = _with_rerolls(sc, atk, exact=False)[2] if atk.spec.att.own or atk.spec.dfd.opp else None
+
+    def pairs_in_die_order(faces: list[int], again) -> list[tuple[int, int]]:
+        scoring = [f for f in faces if f > 0]
+        n_re = min(len(scoring), len(faces) - len(scoring))
+        rolls = [(s, int(again[i])) for i, s in enumerate(scoring[:n_re])]
+        rest = scoring[n_re:]
+        return rolls + [(rest[i], rest[i + 1]) for i in range(0, len(rest) - 1, 2)]
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        rng = sampler.rng
-        big = DICE["W"].sample(rng, (size, dice))
-        again = DICE["W"].sample(rng, (size, dice))  # the re-rolls, in pairing order
-        ff = rng.random((size, dice))
+        big = sampler.roll((size, dice), DICE["W"])
+        again = sampler.roll((size, dice), DICE["W"])  # the re-rolls, in pairing order
+        ff = (  # IX +F: the force field's red die off each roll's damage, rolled literally
+            sampler.roll((size, dice), DICE["R"])
+            if atk.dfd.body.force_field
+            else np.zeros((size, dice), np.int8)
+        )
+        spare = sampler.roll((size, dice, 2), DICE["W"]) if policy else None  # the attacker's, the jink's
         out = {k: np.zeros(size, np.int64) for k in ("damage", "fail", "rolls", "condition", "hits_left")}
         for t in range(size):
             faces = [int(f) for f in big[t]]
-            scoring = [f for f in faces if f > 0]
-            blanks = len(faces) - len(scoring)
-            n_re = min(len(scoring), blanks)
-            rolls = [(s, int(again[t, i])) for i, s in enumerate(scoring[:n_re])]
-            rest = scoring[n_re:]
-            rolls += [(rest[i], rest[i + 1]) for i in range(0, len(rest) - 1, 2)]
-            s, dmg, fails = atk.dfd.start, 0, 0
-            for j, (a, b) in enumerate(rolls):
-                fails += a == TOP and b == TOP
-                law = shot(a + b, s)  # the force field's red die drawn from its law
-                pick = np.searchsorted(np.cumsum([p for _, _, p in law]), ff[t, j], side="right")
-                s, d, _ = law[min(int(pick), len(law) - 1)]
-                dmg += d
-            out["damage"][t], out["fail"][t], out["rolls"][t] = dmg, fails, len(rolls)
+            s, dmg, fails, rolls = atk.dfd.start, 0, 0, 0
+
+            def apply(j: int, total: int, s: State, t: int = t) -> tuple[State, int]:
+                s2, d, _ = outcome(total, int(ff[t, j]), s)
+                return s2, d
+
+            if policy is None:
+                pairs = pairs_in_die_order(faces, again[t])
+                for j, (a, b) in enumerate(pairs):
+                    fails += a == TOP and b == TOP
+                    s, d = apply(j, a + b, s)
+                    dmg += d
+                rolls = len(pairs)
+            else:  # VIII R, IX JINK: the solved pairing, order and re-rolls, every die rolled
+                pairing, pick_kind, reroll = policy
+                left = pairing(faces.count(1), faces.count(2))
+                rolls, rr, jk = sum(left), atk.spec.att.own, atk.spec.dfd.opp
+                for j in range(rolls):
+                    kind = pick_kind(left, rr, jk, s)
+                    left = (*left[:kind], left[kind] - 1, *left[kind + 1 :])
+                    a, b0 = KINDS[kind]
+                    b = int(again[t, j]) if b0 is None else b0
+                    failed = a == TOP and b == TOP
+                    for who in (-1, 0):
+                        die = reroll(left, rr, jk, s, a, b, kind, failed, who)
+                        if die < 0:
+                            continue
+                        w = int(spare[t, j, who + 1])
+                        a, b = (w, b) if die == 0 else (a, w)
+                        failed = failed or (a == TOP and b == TOP)
+                        rr, jk = (False, jk) if who < 0 else (rr, False)
+                    fails += failed
+                    s, d = apply(j, a + b, s)
+                    dmg += d
+            out["damage"][t], out["fail"][t], out["rolls"][t] = dmg, fails, rolls
             out["condition"][t], out["hits_left"][t] = s[0], s[1]
         return out
 

@@ -1,0 +1,30 @@
+"""The Crusade Monte Carlo rolls every die through the shared Sampler (counted dice), and the same
+seed gives the same result whatever the workers."""
+
+from __future__ import annotations
+
+from grimdice.engine.options import RunOptions
+from grimdice.systems.crusade import calculate
+from grimdice.systems.crusade.attack import build
+from grimdice.systems.crusade.contest import solve
+from grimdice.systems.crusade.profiles import Scenario
+from grimdice.systems.crusade.simulate import _trial
+from tests.crusade.helpers import fight, gun, model, shoot
+
+
+def test_every_die_is_counted():
+    # 2W+1R against 2W: 5 dice a trial, and the two spare dice of each re-roll phase and kind
+    sc = Scenario.model_validate(
+        fight(model(melee="2W+1R", abilities=["R"]), model(melee="2W"), parry="never")
+    )
+    atk = build(sc)
+    tally = RunOptions(simulate=1000, seed=1).run(_trial(atk, solve(atk.spec)))
+    assert tally.dice == 1000 * (5 + 2 * 2)
+
+
+def test_same_seed_same_result_whatever_the_workers():
+    # two blocks of trials (50 000 a block), the volley's re-rolls and force field included
+    sc = shoot([gun("2W", ["S", "R"], name="lasgun")], model(name="bike", abilities=["JINK", "+F"]), volley=3)
+    one = calculate(sc, simulate=50_500, seed=5, workers=1)
+    two = calculate(sc, simulate=50_500, seed=5, workers=2)
+    assert one.to_json() == two.to_json()
