@@ -35,7 +35,7 @@ import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -53,7 +53,7 @@ DENSE_CELLS = 8192  # ... on state arrays of up to this many cells (larger: the 
 TAIL = 1e-15  # a count law's upper tail of less mass than this is not absorbed (far below 1e-12)
 
 _T = TypeVar("_T")
-_SHARED: dict[tuple, object] = {}  # (queues, signature, what) -> a value built by a chain (see Chain._shared)
+_SHARED: dict[tuple, Any] = {}  # (queues, signature, what) -> a value built by a chain (see Chain._shared)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

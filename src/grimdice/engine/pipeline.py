@@ -95,11 +95,12 @@ class Roll:
         counts = np.asarray(counts, dtype=np.int64)
         lo, category, rerolled = self._lookup
         if only_one:
-            rolls, valid = sampler.pool(counts, self.die)
-            rolls = sampler.reroll_one(rolls, rerolled[rolls - lo] & valid, self.die)
-            cat = np.where(valid, category[rolls - lo], self.ncat - 1)
+            rolls, dice = sampler.pool(counts, self.die)
+            rolls = sampler.reroll_one(rolls, rerolled[rolls - lo] & dice, self.die)
+            cat = np.where(dice, category[rolls - lo], self.ncat - 1)
             return np.stack([(cat == c).sum(axis=1) for c in range(self.ncat - 1)], axis=1)
         top = int(counts.max()) if counts.size else 0
+        valid: np.ndarray | None
         if 0 < top <= NARROW and top * counts.size <= 2 * int(counts.sum()):  # little padding
             faces, valid = sampler.pool(counts, self.die)
             if top == int(counts.min()):

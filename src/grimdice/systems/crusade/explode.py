@@ -145,13 +145,13 @@ def explosions(
             law_b = _count(killed[(arm.name, b)])
             count[: law_b.size] += w * law_b
     cond: dict[int, float] = defaultdict(float)
-    hits: dict[int, float] = defaultdict(float)
+    left: dict[int, float] = defaultdict(float)
     for ((c, h), _), p in bearer_law.items():
         cond[c] += p
-        hits[h] += p
+        left[h] += p
     stages = {
         "bearer_condition": Dist.from_mapping(dict(cond), normalize=True),
-        "bearer_hits_left": Dist.from_mapping(dict(hits), normalize=True),
+        "bearer_hits_left": Dist.from_mapping(dict(left), normalize=True),
         "explosion_models_destroyed": Dist(np.clip(count, 0, None), normalize=True),
     }
     return out, stages

@@ -208,6 +208,7 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
                 rolls = len(pairs)
             else:  # VIII R, IX JINK: the solved pairing, order and re-rolls, every die rolled
                 pairing, pick_kind, reroll = policy
+                assert spare is not None  # rolled whenever there is a policy
                 left = pairing(faces.count(1), faces.count(2))
                 rolls, rr, jk = sum(left), atk.spec.att.own, atk.spec.dfd.opp
                 for j in range(rolls):

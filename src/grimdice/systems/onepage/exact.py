@@ -214,10 +214,10 @@ def _strike(
                 for (k, kh), q in d:
                     v = p * q
                     if v > 0:
-                        j = step.get((i, k))
-                        if j is None:
-                            j = step[(i, k)] = iid(wound(target, states[i], k, order, single=True))
-                        nk = (tot + k, j, hh + kh)
+                        nj = step.get((i, k))
+                        if nj is None:
+                            nj = step[(i, k)] = iid(wound(target, states[i], k, order, single=True))
+                        nk = (tot + k, nj, hh + kh)
                         nt[nk] = get(nk, 0.0) + v
             t = nt
         for (tot, i, hh), p in t.items():

@@ -53,7 +53,7 @@ def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str) -> np.
     r = sub.shape[0]
     edges, owner = table.edges_with(trait)
     col = np.array([pieces.index(int(p)) for p in owner], dtype=int)  # each edge's piece column
-    used = near.any(axis=0)[col]  # edges of pieces near some candidate (the others cannot count)
+    used = np.asarray(near.any(axis=0))[col]  # edges of pieces near some candidate (the others cannot count)
     starts = np.broadcast_to(a[None, :, :], sub.shape).reshape(r * n, 2)
     cross = np.asarray(
         segments_cross(starts, sub.reshape(r * n, 2), edges[used]).reshape(r, n, -1).any(axis=1)
