@@ -75,10 +75,29 @@ def blocks_gaps(
     return np.minimum.reduceat(pair_distances(bs, radius, pts, radii).min(axis=1), starts, axis=1)
 
 
+def near_blocks(others: tuple[Any, ...], keep: np.ndarray) -> tuple[Any, ...]:
+    """The units of ``others`` (models, radii, block starts, unit ids: ``GameState.others``) where
+    ``keep`` (one flag per unit) is True, in the same layout."""
+    pts, radii, starts, ids = others
+    if keep.all():
+        return others
+    sizes = np.diff(np.append(starts, len(pts)))
+    rows = np.repeat(keep, sizes)
+    kept = sizes[keep]
+    return (
+        pts[rows],
+        radii[rows],
+        np.cumsum(np.concatenate([[0], kept[:-1]])).astype(int),
+        [v for v, k in zip(ids, keep, strict=True) if k],
+    )
+
+
 def pair_distances(bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """``(C, n, M)``: closest base-to-base distances from each model of the block at each candidate
     to each of ``pts`` (``board.base_distances``, element by element)."""
-    d = np.linalg.norm(bs[:, :, None, :] - pts[None, None, :, :], axis=3)
+    dx = bs[:, :, None, 0] - pts[None, None, :, 0]
+    dy = bs[:, :, None, 1] - pts[None, None, :, 1]
+    d = np.sqrt(dx * dx + dy * dy)  # np.linalg.norm's arithmetic: sqrt of the sum of the two squares
     return np.asarray(np.maximum(d - radius - radii[None, None, :], 0.0))
 
 
@@ -210,6 +229,7 @@ __all__ = [
     "blocks_cross",
     "blocks_gaps",
     "blocks_in_cover",
+    "near_blocks",
     "pair_distances",
     "prefetch",
     "prefetch_cover",

@@ -47,6 +47,7 @@ from grimdice.systems.onepage.game.geometry import (
     blocks,
     blocks_cross,
     blocks_gaps,
+    near_blocks,
     pair_distances,
     sights,
 )
@@ -488,7 +489,10 @@ class GameState:
             others = self.others(u)
         if before is None:
             before = self.gaps_to(u, a, others)
-        pts, radii, starts, ids = others
+        # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
+        reach = float(np.sqrt(((ends - np.asarray(start)) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
+        pts, radii, starts, ids = near_blocks(others, before < reach)
+        before = before[before < reach]
         if ids and ok.any():
             after = blocks_gaps(bs[ok], r, pts, radii, starts)
             if flying:  # may move through other units, but not end within 1"
