@@ -20,6 +20,7 @@ import numpy as np
 
 from grimdice.engine.board import segments_cross
 from grimdice.systems.onepage.exact import hazard_table
+from grimdice.systems.onepage.game.geometry import blocks_cross
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.units import Unit, UnitState
 
@@ -32,12 +33,13 @@ KINDS = ("dangerous", "transport")  # chance nodes of automatic hits from no ene
 def models_through(s: GameState, u: int, a: np.ndarray, b: np.ndarray) -> int:
     """How many of unit ``u``'s models "moved into or across the dangerous terrain" going straight
     from ``a`` to ``b`` (a path that starts, ends or passes inside a dangerous piece); 0 when Flying."""
-    if s.setup.units[u].has("flying") or not s.crosses(a, b, "dangerous"):
+    table = s.setup.table
+    if s.setup.units[u].has("flying") or not blocks_cross(table, a, b[None, :, :], "dangerous")[0]:
         return 0
-    hit = np.zeros(len(a), dtype=bool)
-    for piece in s.setup.table.terrain:
-        if piece.has("dangerous"):
-            hit |= segments_cross(a, b, piece.edges).any(axis=1) | piece.contains(a) | piece.contains(b)
+    # every dangerous piece at once (GameState.crosses' test, model by model)
+    edges, _ = table.edges_with("dangerous")
+    hit = segments_cross(a, b, edges).any(axis=1)
+    hit |= table.pieces_at(a, "dangerous").any(axis=1) | table.pieces_at(b, "dangerous").any(axis=1)
     return int(hit.sum())
 
 

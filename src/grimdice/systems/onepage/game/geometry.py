@@ -119,9 +119,10 @@ def sights(
         best = seen[:, :, start : start + size].min(axis=2)  # (C, n)
         ok = np.isfinite(best)
         start += size
-        for c in range(len(bs)):
-            okc = ok[c]
-            out[c].append((int(okc.sum()), float(best[c][okc].max()) if okc.any() else 0.0))
+        count = ok.sum(axis=1)
+        far = np.where(ok, best, -np.inf).max(axis=1)  # the farthest model that sees (max is exact)
+        for c, (k, f) in enumerate(zip(count.tolist(), far.tolist(), strict=True)):
+            out[c].append((k, f if k else 0.0))
     return out
 
 
