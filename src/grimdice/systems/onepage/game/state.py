@@ -41,7 +41,7 @@ from grimdice.systems.onepage.game import (
     psychic,
     transport,
 )
-from grimdice.systems.onepage.game.cache import firing_state, recall
+from grimdice.systems.onepage.game.cache import firing_state, memo, recall
 from grimdice.systems.onepage.game.geometry import (
     EPS,
     blocks,
@@ -480,11 +480,12 @@ class GameState:
         r = self.setup.radii[u]
         a = self.models(u, start)
         bs = blocks(self.setup.offsets[u][: self.units[u].models] * np.array([1.0, -self.flip(u)]), ends)
-        c, n = bs.shape[0], bs.shape[1]
-        ok = np.asarray(table.on_table(bs.reshape(c * n, 2), r).reshape(c, n).all(axis=1))
+        c = bs.shape[0]
         flying = unit.has("flying")
-        if not flying:
-            ok[ok] = ~blocks_cross(table, a, bs[ok], "impassable")
+        if only is None:
+            ok = self.terrain_clear(u, a, bs)
+        else:
+            ok, slowed = self.terrain_memo(u, start, ends, a, bs, only)
         if others is None:
             others = self.others(u)
         if before is None:
@@ -502,12 +503,50 @@ class GameState:
         if flying:  # "they may ignore terrain effects"
             return ok, difficult, dangerous
         if only is not None:
-            ask = ok & only
-            difficult[ask] = blocks_cross(table, a, bs[ask], "difficult")
-            return ok, difficult, dangerous
+            return ok, slowed & ok, dangerous
         difficult[ok] = blocks_cross(table, a, bs[ok], "difficult")
         dangerous[ok] = blocks_cross(table, a, bs[ok], "dangerous")
         return ok, difficult, dangerous
+
+    def terrain_clear(self, u: int, a: np.ndarray, bs: np.ndarray) -> np.ndarray:
+        """``(C,)``: every base of the block at ``bs[c]`` on the table, and the move from ``a`` not
+        into or through impassable terrain (Flying: "may move through ... impassable terrain")."""
+        table, r = self.setup.table, self.setup.radii[u]
+        c, n = bs.shape[0], bs.shape[1]
+        ok = np.asarray(table.on_table(bs.reshape(c * n, 2), r).reshape(c, n).all(axis=1))
+        if not self.setup.units[u].has("flying"):
+            ok[ok] = ~blocks_cross(table, a, bs[ok], "impassable")
+        return ok
+
+    def terrain_memo(
+        self,
+        u: int,
+        start: tuple[float, float],
+        ends: np.ndarray,
+        a: np.ndarray,
+        bs: np.ndarray,
+        slow: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(:meth:`terrain_clear`, crossed difficult terrain where ``slow`` and clear) per candidate,
+        kept in the geometry memo by (unit, models, side, start, end): a unit that has not moved
+        meets the same candidates turn after turn."""
+        m = memo(self.setup)
+        place = ("terrain", u, self.units[u].models, self.flip(u), start)
+        keys = [(place, e) for e in map(tuple, ends.tolist())]
+        got = [m.get(k) for k in keys]  # (clear, difficult or None when not asked)
+        todo = [i for i, g in enumerate(got) if g is None or (slow[i] and g[0] and g[1] is None)]
+        if todo:
+            sub = bs[todo]
+            clear = self.terrain_clear(u, a, sub)
+            ask = clear & slow[todo]
+            hard = np.zeros(len(todo), dtype=bool)
+            if not self.setup.units[u].has("flying"):  # "they may ignore terrain effects"
+                hard[ask] = blocks_cross(self.setup.table, a, sub[ask], "difficult")
+            for j, i in enumerate(todo):
+                got[i] = m[keys[i]] = (bool(clear[j]), bool(hard[j]) if ask[j] else None)
+        ok = np.array([g[0] for g in got], dtype=bool)
+        slowed = np.array([bool(g[1]) and bool(w) for g, w in zip(got, slow, strict=True)], dtype=bool)
+        return ok, slowed
 
     def moves(self, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
         """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
