@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game.geometry import blocks, blocks_gaps
+from grimdice.systems.onepage.game.geometry import blocks, blocks_gaps, prefetch
 from grimdice.systems.onepage.movement import STRIKE_CLEARANCE, deep_strike_scatter, reserve_arrives
 
 if TYPE_CHECKING:
@@ -232,6 +232,8 @@ def ai_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
         short = s.weapon_range(u) < 24.0
         want = "reserve" if short and s.setup.units[u].has("deep_strike") else "deploy"
         return next(a for a in acts if a[0] == want)
+    # every place's cover and gaps to the enemy in one pass (geometry.prefetch fills the memo)
+    prefetch(s, u, [s.anchors[u] if a[0] == "deploy" else (a[2], a[3]) for a in acts], False, False)
     if s.phase == "scatter":
         return max(acts, key=lambda a: nearest_gap(s, u, (a[2], a[3])))
     rng = s.weapon_range(u)

@@ -133,13 +133,16 @@ def blocks_in_cover(table: Table, bs: np.ndarray) -> np.ndarray:
     return np.asarray(inside.mean(axis=1) > 0.5)
 
 
-def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True) -> list[float] | None:
+def prefetch(
+    state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True, crossing: bool = True
+) -> list[float] | None:
     """Fill ``state``'s geometry memo for unit ``u`` at each candidate anchor of ``ends``: whether it
     stands in cover, the gap to every enemy unit and (``sight``) what :meth:`GameState.sight`
     answers for each, all candidates and enemies in one pass (base distances of all model pairs,
     then line of sight of the pairs in range). Entries equal what the one-at-a-time methods
     compute (same keys, same arithmetic); only the candidates and enemies the memo lacks are
-    computed (each entry depends on its own candidate and enemy only). Returns each candidate's gap
+    computed (each entry depends on its own candidate and enemy only); ``crossing``: also whether the
+    move there crosses dangerous terrain (not for a placement). Returns each candidate's gap
     to the nearest enemy unit (the least of the memo's gaps), or None when there is nothing to fetch."""
     enemies = state.enemies(u)
     if not ends or not enemies or state.units[u].models == 0:
@@ -162,11 +165,12 @@ def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = 
     )  # (C, T): the pairs the memo lacks
     rows = need.any(axis=1)
     rows |= np.array([("in cover", pu) not in m for pu in places], dtype=bool)
-    flying = state.setup.units[u].has("flying")  # Flying: "may ignore terrain effects"
-    if not flying:
+    crossing = crossing and not state.setup.units[u].has("flying")  # Flying: "may ignore terrain effects"
+    if crossing:
         rows |= np.array([("crosses", "dangerous", here, pu) not in m for pu in places], dtype=bool)
     if rows.any():
-        fill(state, u, m, [e for e, r in zip(ends, rows, strict=True) if r], need[rows], pts, targets, seeing)
+        chosen = [e for e, r in zip(ends, rows, strict=True) if r]
+        fill(state, u, m, chosen, need[rows], pts, targets, seeing, crossing)
     nearest = [min(m[("gap", pu, pt)] for pt in targets) for pu in places]
     if not seeing:
         return nearest
@@ -184,6 +188,7 @@ def fill(
     pts: list[np.ndarray],
     targets: list[tuple[Any, ...]],
     seeing: bool,
+    crossing: bool,
 ) -> None:
     """:func:`prefetch`'s computation for the candidates ``ends`` (cover, dangerous crossing) and,
     for the enemies some of them lack (columns of ``need``), gaps and (``seeing``) sight."""
@@ -192,7 +197,7 @@ def fill(
     places = [(u, n, e, flip) for e in ends]
     for pu, cover in zip(places, blocks_in_cover(state.setup.table, bs), strict=True):
         m.setdefault(("in cover", pu), bool(cover))
-    if not state.setup.units[u].has("flying"):
+    if crossing:
         here = state.placed(u)
         through = blocks_cross(state.setup.table, state.models(u), bs, "dangerous")
         for pu, hit in zip(places, through, strict=True):
