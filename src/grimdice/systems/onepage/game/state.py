@@ -564,7 +564,7 @@ class GameState:
         ax, ay = self.anchors[u]
         towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
         for t in self.enemies(u):
-            c = self.models(t).mean(axis=0)
+            c = recall(self.setup, ("centre", self.placed(t)), lambda t=t: self.models(t).mean(axis=0))
             d = math.hypot(c[0] - ax, c[1] - ay)
             if d > EPS:
                 g = max(0.0, self.gap(u, t) - KEEP_CLEAR - 0.05)
@@ -696,11 +696,11 @@ class GameState:
         """Enemies some model sees (or reaches with an Indirect weapon) with a weapon in range and,
         for a Vehicle, in arc (firing.py)."""
         action = action or self.action or "hold"
+        rounded = self._rounded(u, anchor)
         return [
             t
             for t in self.enemies(u)
-            if firing.reach(self, u, t, anchor)[0] > 0
-            and firing.can_bear(self, u, t, self._rounded(u, anchor), action)
+            if firing.reach(self, u, t, anchor)[0] > 0 and firing.can_bear(self, u, t, rounded, action)
         ]
 
     def in_cover(self, shooter: int, t: int, anchor: tuple[float, float] | None = None) -> bool:
