@@ -475,7 +475,8 @@ class GameState:
         """:meth:`placement_ok` for many end anchors ``ends`` (``(C, 2)``) at once: three ``(C,)``
         arrays (legal, crossed difficult, crossed dangerous; the last two False where not legal).
         ``only`` (``(C,)``): check difficult terrain only where it is True, and leave dangerous
-        terrain unchecked (False): for callers that need neither elsewhere."""
+        terrain unchecked (False): for callers that need neither elsewhere; the terrain tests are
+        then kept in the geometry memo (:meth:`terrain_memo`)."""
         table, unit = self.setup.table, self.setup.units[u]
         r = self.setup.radii[u]
         a = self.models(u, start)
