@@ -9,17 +9,19 @@ import numpy as np
 
 from grimdice.engine.board import (
     Table,
+    base_distances,
     generate_table,
     segments_cross,
     sight_blocked,
     table_from_mapping,
 )
-from grimdice.systems.onepage.game import GameState, deploy, make_setup
+from grimdice.systems.onepage.game import GameState, deploy, deployment, make_setup
 from grimdice.systems.onepage.game.cache import memo
-from grimdice.systems.onepage.game.dangerous import expected_loss
+from grimdice.systems.onepage.game.dangerous import expected_loss, models_through
 from grimdice.systems.onepage.game.geometry import blocks, blocks_cross, blocks_gaps, prefetch
 from grimdice.systems.onepage.game.players import danger
 from grimdice.systems.onepage.game.setup import load_army_side
+from grimdice.systems.onepage.movement import move_distance
 
 MARINES = "examples/armies/onepage-marines-army.yaml"
 ORKS = "examples/armies/onepage-orks-army.yaml"
@@ -149,3 +151,101 @@ def test_prefetch_answers_as_the_one_at_a_time_methods() -> None:
                 covered += key[2]
                 seen += 1
     assert 0 < covered < seen  # some shots from candidates are at targets in cover, some not
+
+
+def test_prefetch_with_a_warm_memo_after_an_enemy_moved() -> None:
+    """Prefetch computes only what the memo lacks: after one enemy unit moves, the second pass's
+    answers (new gaps and sight of the moved unit, the rest read back) equal a fresh setup's."""
+    s = game(mixed_table())
+    s = replace(s, anchors=tuple((30.0 + 7 * (v % 4), 16.0 + 3 * v) for v in range(len(s.units))))
+    rng = np.random.default_rng(9)
+    ends = {
+        u: [(s.anchors[u][0] + dx, s.anchors[u][1] + dy) for dx, dy in rng.uniform(-9, 9, (20, 2))]
+        for u in range(len(s.units))
+    }
+    for u in range(len(s.units)):
+        prefetch(s, u, ends[u])
+    moved = replace(
+        s, anchors=tuple((x + 2.5, y - 1.5) if v == 1 else (x, y) for v, (x, y) in enumerate(s.anchors))
+    )
+    fresh = GameState.from_json(
+        make_setup(load_army_side(MARINES), load_army_side(ORKS), s.setup.table), moved.to_json()
+    )
+    for u in range(len(s.units)):
+        got = prefetch(moved, u, ends[u])
+        assert got is not None
+        for end, near in zip(ends[u], got, strict=True):
+            assert near == min(fresh.gap(u, t, end) for t in fresh.enemies(u))
+            assert moved.valid_targets(u, end) == fresh.valid_targets(u, end)
+            for t in moved.enemies(u):
+                assert moved.sight(u, t, end) == fresh.sight(u, t, end)
+
+
+def test_walk_and_run_in_one_pass_equal_separate_passes() -> None:
+    """One placements pass for Walk and Run gives each kind's moves as its own pass on a fresh
+    setup; every move is legal one at a time (the unmemoised path), and a move longer than Walk
+    never crosses difficult terrain (Strider aside)."""
+    s = game(mixed_table())
+    s = replace(s, anchors=tuple((34.0 + 6 * (v % 4) - 9, 16.0 + 3 * v) for v in range(len(s.units))))
+    for u in range(len(s.units)):
+        unit = s.setup.units[u]
+        fulls = (move_distance(unit, "walk"), move_distance(unit, "run"))
+        both = s.moves_within(u, fulls)
+        assert s.moves_within(u, fulls) == both  # warm terrain memo
+        for full, got in zip(fulls, both, strict=True):
+            fresh = GameState.from_json(
+                make_setup(load_army_side(MARINES), load_army_side(ORKS), s.setup.table), s.to_json()
+            )
+            assert fresh.moves_within(u, (full,)) == [got]
+            ax, ay = s.anchors[u]
+            for dx, dy in got:
+                ok, difficult, _ = fresh.placement_ok(u, (ax, ay), (ax + dx, ay + dy))
+                assert ok
+                for v in fresh.enemies(u) if unit.has("flying") else range(len(s.units)):
+                    if v != u:  # "Units may not move within 1" of other units" (unless already closer)
+                        assert fresh.gap(u, v, (ax + dx, ay + dy)) >= min(1.0, fresh.gap(u, v)) - 1e-6
+                if difficult and not unit.has("strider"):
+                    assert np.hypot(dx, dy) <= fulls[0] + 1e-6
+
+
+def test_valid_positions_are_the_rule_place_by_place() -> None:
+    """Deployment places checked all at once equal the rule read one place at a time: bases on the
+    table, none in impassable or dangerous terrain, over 12" from enemies, 1" from friends."""
+    s = game(mixed_table())
+    for u in (0, len(s.units) - 1):
+        got = deployment.valid_positions(s, u, deployment.grid())
+        r = s.setup.radii[u]
+        for ok, anchor in zip(got, deployment.grid(), strict=True):
+            pts = s.models(u, anchor)
+            want = bool(s.setup.table.on_table(pts, r).all())
+            want &= not s.setup.table.pieces_at(pts, "impassable").any()
+            want &= not s.setup.table.pieces_at(pts, "dangerous").any()
+            for v in range(len(s.units)):
+                if v == u:
+                    continue
+                q = s.models(v)
+                gap = base_distances(pts, np.full(len(pts), r), q, np.full(len(q), s.setup.radii[v])).min()
+                enemy = s.setup.owner[v] != s.setup.owner[u]
+                want &= not (gap < 1.0 - 1e-6 or (enemy and gap <= 12.0 + 1e-6))
+            assert bool(ok) == want
+        assert got.any() and not got.all()
+
+
+def test_models_through_is_piece_by_piece() -> None:
+    s = game(mixed_table())
+    rng = np.random.default_rng(10)
+    u = 0
+    s = replace(
+        s, anchors=tuple((46.0, 28.0) if v == u else (5.0 + 6 * v, 44.0) for v in range(len(s.units)))
+    )
+    a = s.models(u)
+    counted = 0
+    for _ in range(60):
+        b = s.models(u, tuple(np.array(s.anchors[u]) + rng.uniform(-6, 6, 2)))
+        hit = np.zeros(len(a), dtype=bool)
+        for piece in s.setup.table.terrain:
+            if piece.has("dangerous"):
+                hit |= segments_cross(a, b, piece.edges).any(axis=1) | piece.contains(a) | piece.contains(b)
+        assert models_through(s, u, a, b) == int(hit.sum())
+        counted += int(hit.sum())
+    assert counted > 0

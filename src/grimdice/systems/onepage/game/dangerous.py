@@ -29,15 +29,18 @@ if TYPE_CHECKING:
 KINDS = ("dangerous", "transport")  # chance nodes of automatic hits from no enemy
 
 
-def models_through(s: GameState, u: int, a: np.ndarray, b: np.ndarray) -> int:
+def models_through(s: GameState, u: int, a: np.ndarray, b: np.ndarray, crossed: bool | None = None) -> int:
     """How many of unit ``u``'s models "moved into or across the dangerous terrain" going straight
     from ``a`` to ``b`` (a path that starts, ends or passes inside a dangerous piece); 0 when Flying."""
-    if s.setup.units[u].has("flying") or not s.crosses(a, b, "dangerous"):
+    table = s.setup.table
+    if s.setup.units[u].has("flying"):
         return 0
-    hit = np.zeros(len(a), dtype=bool)
-    for piece in s.setup.table.terrain:
-        if piece.has("dangerous"):
-            hit |= segments_cross(a, b, piece.edges).any(axis=1) | piece.contains(a) | piece.contains(b)
+    if not (s.crosses(a, b, "dangerous") if crossed is None else crossed):
+        return 0
+    # every dangerous piece at once (GameState.crosses' test, model by model)
+    edges, _ = table.edges_with("dangerous")
+    hit = segments_cross(a, b, edges).any(axis=1)
+    hit |= table.pieces_at(a, "dangerous").any(axis=1) | table.pieces_at(b, "dangerous").any(axis=1)
     return int(hit.sum())
 
 
@@ -75,11 +78,12 @@ def go_on(s: GameState) -> GameState:
     return replace(s, phase="shoot")
 
 
-def expected_loss(s: GameState, u: int, end: tuple[float, float]) -> float:
-    """For the AI: the expected points-equivalent a move to ``end`` loses to dangerous terrain."""
+def expected_loss(s: GameState, u: int, end: tuple[float, float], crossed: bool | None = None) -> float:
+    """For the AI: the expected points-equivalent a move to ``end`` loses to dangerous terrain
+    (``crossed``: the move's :meth:`GameState.crosses` test when already known)."""
     from grimdice.systems.onepage.game.players import worth
 
-    n = models_through(s, u, s.models(u), s.models(u, end))
+    n = models_through(s, u, s.models(u), s.models(u, end), crossed)
     if not n:
         return 0.0
     st = s.units[u]

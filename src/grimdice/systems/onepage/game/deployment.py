@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.board import base_distances
+from grimdice.systems.onepage.game.geometry import blocks, blocks_gaps, prefetch
 from grimdice.systems.onepage.movement import STRIKE_CLEARANCE, deep_strike_scatter, reserve_arrives
 
 if TYPE_CHECKING:
@@ -54,38 +54,43 @@ def grid() -> list[tuple[float, float]]:
 def valid_position(s: GameState, u: int, anchor: tuple[float, float]) -> bool:
     """A placement of unit ``u``'s block at ``anchor``: on the table, clear of impassable and
     dangerous terrain, "over 12" away from enemy units", and not within 1" of other units."""
+    return bool(valid_positions(s, u, [anchor])[0])
+
+
+def valid_positions(s: GameState, u: int, anchors: list[tuple[float, float]]) -> np.ndarray:
+    """:func:`valid_position` for every anchor of ``anchors`` in one NumPy pass (``(C,)``; each
+    element the same arithmetic as one block's models and ``board.base_distances``)."""
     table, r = s.setup.table, s.setup.radii[u]
-    pts = s.models(u, anchor)
-    if not table.on_table(pts, r).all():
-        return False
-    if table.pieces_at(pts, "impassable").any() or table.pieces_at(pts, "dangerous").any():
-        return False
-    for v in range(len(s.units)):
-        if v == u or s.units[v].destroyed or not s.on_table(v):
-            continue
-        q = s.models(v)
-        gap = float(base_distances(pts, np.full(len(pts), r), q, np.full(len(q), s.setup.radii[v])).min())
-        enemy = s.setup.owner[v] != s.setup.owner[u]
-        if gap < KEEP_CLEAR - EPS or (enemy and gap <= STRIKE_CLEARANCE + EPS):
-            return False
-    return True
+    n = s.units[u].models
+    bs = blocks(s.setup.offsets[u][:n] * np.array([1.0, -s.flip(u)]), np.array(anchors, dtype=float))
+    c = len(anchors)
+    flat = bs.reshape(c * n, 2)
+    ok = np.asarray(table.on_table(flat, r).reshape(c, n).all(axis=1))
+    inside = table.pieces_at(flat, "impassable").any(axis=1) | table.pieces_at(flat, "dangerous").any(axis=1)
+    ok &= ~inside.reshape(c, n).any(axis=1)
+    pts, radii, starts, ids = s.others(u)
+    if ids and ok.any():
+        gaps = blocks_gaps(bs[ok], r, pts, radii, starts)  # (C ok, K)
+        enemy = np.array([s.setup.owner[v] != s.setup.owner[u] for v in ids])
+        bad = (gaps < KEEP_CLEAR - EPS) | (enemy[None, :] & (gaps <= STRIKE_CLEARANCE + EPS))
+        ok[ok] = ~bad.any(axis=1)
+    return ok
 
 
 def positions(s: GameState, u: int) -> list[tuple[float, float]]:
-    return [a for a in grid() if valid_position(s, u, a)]
+    anchors = grid()
+    return [a for a, ok in zip(anchors, valid_positions(s, u, anchors), strict=True) if ok]
 
 
 def scatter_positions(s: GameState, u: int) -> list[tuple[float, float]]:
     """Its own place (the opponent need not move it), then valid places 6" and 12" away."""
     ax, ay = s.anchors[u]
-    out = [(ax, ay)]
-    for k in range(8):
-        c, d = math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)
-        for r in SCATTER:
-            a = (round(ax + c * r, 3), round(ay + d * r, 3))
-            if valid_position(s, u, a):
-                out.append(a)
-    return out
+    tries = [
+        (round(ax + math.cos(k * math.pi / 4) * r, 3), round(ay + math.sin(k * math.pi / 4) * r, 3))
+        for k in range(8)
+        for r in SCATTER
+    ]
+    return [(ax, ay)] + [a for a, ok in zip(tries, valid_positions(s, u, tries), strict=True) if ok]
 
 
 # ------------------------------------------------------------------ the deployment sequence
@@ -227,6 +232,8 @@ def ai_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
         short = s.weapon_range(u) < 24.0
         want = "reserve" if short and s.setup.units[u].has("deep_strike") else "deploy"
         return next(a for a in acts if a[0] == want)
+    # every place's cover and gaps to the enemy in one pass (geometry.prefetch fills the memo)
+    prefetch(s, u, [s.anchors[u] if a[0] == "deploy" else (a[2], a[3]) for a in acts], False, False)
     if s.phase == "scatter":
         return max(acts, key=lambda a: nearest_gap(s, u, (a[2], a[3])))
     rng = s.weapon_range(u)

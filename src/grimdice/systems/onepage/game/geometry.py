@@ -75,10 +75,29 @@ def blocks_gaps(
     return np.minimum.reduceat(pair_distances(bs, radius, pts, radii).min(axis=1), starts, axis=1)
 
 
+def near_blocks(others: tuple[Any, ...], keep: np.ndarray) -> tuple[Any, ...]:
+    """The units of ``others`` (models, radii, block starts, unit ids: ``GameState.others``) where
+    ``keep`` (one flag per unit) is True, in the same layout."""
+    pts, radii, starts, ids = others
+    if keep.all():
+        return others
+    sizes = np.diff(np.append(starts, len(pts)))
+    rows = np.repeat(keep, sizes)
+    kept = sizes[keep]
+    return (
+        pts[rows],
+        radii[rows],
+        np.cumsum(np.concatenate([[0], kept[:-1]])).astype(int),
+        [v for v, k in zip(ids, keep, strict=True) if k],
+    )
+
+
 def pair_distances(bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """``(C, n, M)``: closest base-to-base distances from each model of the block at each candidate
     to each of ``pts`` (``board.base_distances``, element by element)."""
-    d = np.linalg.norm(bs[:, :, None, :] - pts[None, None, :, :], axis=3)
+    dx = bs[:, :, None, 0] - pts[None, None, :, 0]
+    dy = bs[:, :, None, 1] - pts[None, None, :, 1]
+    d = np.sqrt(dx * dx + dy * dy)  # np.linalg.norm's arithmetic: sqrt of the sum of the two squares
     return np.asarray(np.maximum(d - radius - radii[None, None, :], 0.0))
 
 
@@ -100,9 +119,10 @@ def sights(
         best = seen[:, :, start : start + size].min(axis=2)  # (C, n)
         ok = np.isfinite(best)
         start += size
-        for c in range(len(bs)):
-            okc = ok[c]
-            out[c].append((int(okc.sum()), float(best[c][okc].max()) if okc.any() else 0.0))
+        count = ok.sum(axis=1)
+        far = np.where(ok, best, -np.inf).max(axis=1)  # the farthest model that sees (max is exact)
+        for c, (k, f) in enumerate(zip(count.tolist(), far.tolist(), strict=True)):
+            out[c].append((k, f if k else 0.0))
     return out
 
 
@@ -113,48 +133,94 @@ def blocks_in_cover(table: Table, bs: np.ndarray) -> np.ndarray:
     return np.asarray(inside.mean(axis=1) > 0.5)
 
 
-def prefetch(state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True) -> list[float] | None:
+def prefetch(
+    state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True, crossing: bool = True
+) -> list[float] | None:
     """Fill ``state``'s geometry memo for unit ``u`` at each candidate anchor of ``ends``: whether it
     stands in cover, the gap to every enemy unit and (``sight``) what :meth:`GameState.sight`
     answers for each, all candidates and enemies in one pass (base distances of all model pairs,
     then line of sight of the pairs in range). Entries equal what the one-at-a-time methods
-    compute (same keys, same arithmetic). Returns each candidate's gap to the nearest enemy unit
-    (the least of the memo's gaps), or None when there is nothing to fetch."""
-    m = memo(state.setup)
+    compute (same keys, same arithmetic); only the candidates and enemies the memo lacks are
+    computed (each entry depends on its own candidate and enemy only); ``crossing``: also whether the
+    move there crosses dangerous terrain (not for a placement). Returns each candidate's gap
+    to the nearest enemy unit (the least of the memo's gaps), or None when there is nothing to fetch."""
     enemies = state.enemies(u)
     if not ends or not enemies or state.units[u].models == 0:
         return None
     flip, n = state.flip(u), state.units[u].models
-    bs = blocks(state.setup.offsets[u][:n] * np.array([1.0, -flip]), np.array(ends, dtype=float))
     pts = [state.models(t) for t in enemies]
-    sizes = [len(p) for p in pts]
-    allp = np.concatenate(pts)
-    radii = np.concatenate([np.full(k, state.setup.radii[t]) for k, t in zip(sizes, enemies, strict=True)])
-    d = pair_distances(bs, state.setup.radii[u], allp, radii)
-    gaps = np.minimum.reduceat(d.min(axis=1), np.cumsum([0, *sizes[:-1]]), axis=1)  # (C, T)
+    here = state.placed(u)
+    m = memo(state.setup)
     places = [(u, n, e, flip) for e in ends]
     targets = [state.placed(t) for t in enemies]
+    reach = state.weapon_range(u)
+    seeing = sight and reach > 0
+    alive = state.units[u].alive
+    need = np.array(
+        [
+            [("gap", pu, pt) not in m or (seeing and ("sight", alive, pu, pt) not in m) for pt in targets]
+            for pu in places
+        ],
+        dtype=bool,
+    )  # (C, T): the pairs the memo lacks
+    rows = need.any(axis=1)
+    rows |= np.array([("in cover", pu) not in m for pu in places], dtype=bool)
+    crossing = crossing and not state.setup.units[u].has("flying")  # Flying: "may ignore terrain effects"
+    if crossing:
+        rows |= np.array([("crosses", "dangerous", here, pu) not in m for pu in places], dtype=bool)
+    if rows.any():
+        chosen = [e for e, r in zip(ends, rows, strict=True) if r]
+        fill(state, u, m, chosen, need[rows], pts, targets, seeing, crossing)
+    nearest = [min(m[("gap", pu, pt)] for pt in targets) for pu in places]
+    if not seeing:
+        return nearest
+    found = [[m[("sight", alive, pu, pt)] for pt in targets] for pu in places]
+    prefetch_cover(state, u, ends, found, pts, targets)
+    return nearest
+
+
+def fill(
+    state: Any,
+    u: int,
+    m: dict[Any, Any],
+    ends: list[tuple[float, float]],
+    need: np.ndarray,
+    pts: list[np.ndarray],
+    targets: list[tuple[Any, ...]],
+    seeing: bool,
+    crossing: bool,
+) -> None:
+    """:func:`prefetch`'s computation for the candidates ``ends`` (cover, dangerous crossing) and,
+    for the enemies some of them lack (columns of ``need``), gaps and (``seeing``) sight."""
+    flip, n = state.flip(u), state.units[u].models
+    bs = blocks(state.setup.offsets[u][:n] * np.array([1.0, -flip]), np.array(ends, dtype=float))
+    places = [(u, n, e, flip) for e in ends]
     for pu, cover in zip(places, blocks_in_cover(state.setup.table, bs), strict=True):
         m.setdefault(("in cover", pu), bool(cover))
-    nearest = [
-        min(m.setdefault(("gap", pu, pt), float(gaps[c, k])) for k, pt in enumerate(targets))
-        for c, pu in enumerate(places)
-    ]
-    here = state.placed(u)
-    if not state.setup.units[u].has("flying"):  # Flying: "may ignore terrain effects"
+    if crossing:
+        here = state.placed(u)
         through = blocks_cross(state.setup.table, state.models(u), bs, "dangerous")
         for pu, hit in zip(places, through, strict=True):
             m.setdefault(("crosses", "dangerous", here, pu), bool(hit))
-    reach = state.weapon_range(u)
-    if not sight or reach <= 0:
-        return nearest
+    cols = [k for k in range(len(targets)) if need[:, k].any()]
+    if not cols:
+        return
+    sizes = [len(pts[k]) for k in cols]
+    allp = np.concatenate([pts[k] for k in cols])
+    enemies = [targets[k][0] for k in cols]
+    radii = np.concatenate([np.full(z, state.setup.radii[t]) for z, t in zip(sizes, enemies, strict=True)])
+    d = pair_distances(bs, state.setup.radii[u], allp, radii)
+    gaps = np.minimum.reduceat(d.min(axis=1), np.cumsum([0, *sizes[:-1]]), axis=1)  # (C, T)
+    for c, pu in enumerate(places):
+        for j, k in enumerate(cols):
+            m.setdefault(("gap", pu, targets[k]), float(gaps[c, j]))
+    if not seeing:
+        return
     alive = state.units[u].alive
-    rows = sights(state.setup.table, bs, allp, d, reach, sizes)
-    for pu, row in zip(places, rows, strict=True):
-        for pt, hit in zip(targets, row, strict=True):
-            m.setdefault(("sight", alive, pu, pt), hit)
-    prefetch_cover(state, u, ends, rows, pts, targets)
-    return nearest
+    found = sights(state.setup.table, bs, allp, d, state.weapon_range(u), sizes)
+    for pu, row in zip(places, found, strict=True):
+        for k, hit in zip(cols, row, strict=True):
+            m.setdefault(("sight", alive, pu, targets[k]), hit)
 
 
 def prefetch_cover(
@@ -210,6 +276,7 @@ __all__ = [
     "blocks_cross",
     "blocks_gaps",
     "blocks_in_cover",
+    "near_blocks",
     "pair_distances",
     "prefetch",
     "prefetch_cover",

@@ -121,7 +121,7 @@ def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
         ("crosses", "dangerous", state.placed(u), state.placed(u, end)),
         lambda: state.crosses(state.models(u), state.models(u, end), "dangerous"),
     )
-    return dangerous.expected_loss(state, u, end) if crosses else 0.0
+    return dangerous.expected_loss(state, u, end, True) if crosses else 0.0
 
 
 def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, float]:

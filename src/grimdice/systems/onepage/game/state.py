@@ -41,12 +41,13 @@ from grimdice.systems.onepage.game import (
     psychic,
     transport,
 )
-from grimdice.systems.onepage.game.cache import firing_state, recall
+from grimdice.systems.onepage.game.cache import firing_state, memo, recall
 from grimdice.systems.onepage.game.geometry import (
     EPS,
     blocks,
     blocks_cross,
     blocks_gaps,
+    near_blocks,
     pair_distances,
     sights,
 )
@@ -343,8 +344,9 @@ class GameState:
         out: list[list[Any]] = [["hold", u]]
         if st.immobile:  # "Immobile – The Vehicle may not move or pivot until the end of the game."
             return out
-        for kind in ("walk", "run"):
-            for dx, dy in facing.allowed(self, u, move_distance(unit, kind), self.moves(u, kind)):
+        fulls = (move_distance(unit, "walk"), move_distance(unit, "run"))
+        for kind, full, moves in zip(("walk", "run"), fulls, self.moves_within(u, fulls), strict=True):
+            for dx, dy in facing.allowed(self, u, full, moves):
                 out.append([kind, u, dx, dy])
         reach = move_distance(unit, "assault")
         for t in self.enemies(u):
@@ -468,23 +470,31 @@ class GameState:
         ends: np.ndarray,
         others: tuple[Any, ...] | None = None,
         before: np.ndarray | None = None,
+        only: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`placement_ok` for many end anchors ``ends`` (``(C, 2)``) at once: three ``(C,)``
-        arrays (legal, crossed difficult, crossed dangerous; the last two False where not legal)."""
+        arrays (legal, crossed difficult, crossed dangerous; the last two False where not legal).
+        ``only`` (``(C,)``): check difficult terrain only where it is True, and leave dangerous
+        terrain unchecked (False): for callers that need neither elsewhere; the terrain tests are
+        then kept in the geometry memo (:meth:`terrain_memo`)."""
         table, unit = self.setup.table, self.setup.units[u]
         r = self.setup.radii[u]
         a = self.models(u, start)
         bs = blocks(self.setup.offsets[u][: self.units[u].models] * np.array([1.0, -self.flip(u)]), ends)
-        c, n = bs.shape[0], bs.shape[1]
-        ok = np.asarray(table.on_table(bs.reshape(c * n, 2), r).reshape(c, n).all(axis=1))
+        c = bs.shape[0]
         flying = unit.has("flying")
-        if not flying:
-            ok[ok] = ~blocks_cross(table, a, bs[ok], "impassable")
+        if only is None:
+            ok = self.terrain_clear(u, a, bs)
+        else:
+            ok, slowed = self.terrain_memo(u, start, ends, a, bs, only)
         if others is None:
             others = self.others(u)
         if before is None:
             before = self.gaps_to(u, a, others)
-        pts, radii, starts, ids = others
+        # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
+        reach = float(np.sqrt(((ends - np.asarray(start)) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
+        pts, radii, starts, ids = near_blocks(others, before < reach)
+        before = before[before < reach]
         if ids and ok.any():
             after = blocks_gaps(bs[ok], r, pts, radii, starts)
             if flying:  # may move through other units, but not end within 1"
@@ -493,62 +503,118 @@ class GameState:
         difficult, dangerous = np.zeros(c, dtype=bool), np.zeros(c, dtype=bool)
         if flying:  # "they may ignore terrain effects"
             return ok, difficult, dangerous
+        if only is not None:
+            return ok, slowed & ok, dangerous
         difficult[ok] = blocks_cross(table, a, bs[ok], "difficult")
         dangerous[ok] = blocks_cross(table, a, bs[ok], "dangerous")
         return ok, difficult, dangerous
+
+    def terrain_clear(self, u: int, a: np.ndarray, bs: np.ndarray) -> np.ndarray:
+        """``(C,)``: every base of the block at ``bs[c]`` on the table, and the move from ``a`` not
+        into or through impassable terrain (Flying: "may move through ... impassable terrain")."""
+        table, r = self.setup.table, self.setup.radii[u]
+        c, n = bs.shape[0], bs.shape[1]
+        ok = np.asarray(table.on_table(bs.reshape(c * n, 2), r).reshape(c, n).all(axis=1))
+        if not self.setup.units[u].has("flying"):
+            ok[ok] = ~blocks_cross(table, a, bs[ok], "impassable")
+        return ok
+
+    def terrain_memo(
+        self,
+        u: int,
+        start: tuple[float, float],
+        ends: np.ndarray,
+        a: np.ndarray,
+        bs: np.ndarray,
+        slow: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(:meth:`terrain_clear`, crossed difficult terrain where ``slow`` and clear) per candidate,
+        kept in the geometry memo by (unit, models, side, start, end): a unit that has not moved
+        meets the same candidates turn after turn."""
+        m = memo(self.setup)
+        place = ("terrain", u, self.units[u].models, self.flip(u), start)
+        keys = [(place, e) for e in map(tuple, ends.tolist())]
+        got = [m.get(k) for k in keys]  # (clear, difficult or None when not asked)
+        todo = [i for i, g in enumerate(got) if g is None or (slow[i] and g[0] and g[1] is None)]
+        if todo:
+            sub = bs[todo]
+            clear = self.terrain_clear(u, a, sub)
+            ask = clear & slow[todo]
+            hard = np.zeros(len(todo), dtype=bool)
+            if not self.setup.units[u].has("flying"):  # "they may ignore terrain effects"
+                hard[ask] = blocks_cross(self.setup.table, a, sub[ask], "difficult")
+            for j, i in enumerate(todo):
+                got[i] = m[keys[i]] = (bool(clear[j]), bool(hard[j]) if ask[j] else None)
+        ok = np.array([g[0] for g in got], dtype=bool)
+        slowed = np.array([bool(g[1]) and bool(w) for g, w in zip(got, slow, strict=True)], dtype=bool)
+        return ok, slowed
 
     def moves(self, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
         """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
         away) and into each cover piece in reach, each at the longest legal length (up to ``full``
         inches; default: the action's distance)."""
+        full = move_distance(self.setup.units[u], kind) if full is None else full
+        return self.moves_within(u, (full,))[0]
+
+    def moves_within(self, u: int, fulls: tuple[float, ...]) -> list[list[tuple[float, float]]]:
+        """:meth:`moves` for several allowances at once (e.g. Walk and Run): every candidate of
+        every allowance checked in one :meth:`placements` pass (each candidate's answer does not
+        depend on the others in the pass)."""
         unit = self.setup.units[u]
         walk = move_distance(unit, "walk")
-        full = move_distance(unit, kind) if full is None else full
         ax, ay = self.anchors[u]
-        wanted: list[tuple[float, float, float]] = [(dx, dy, full) for dx, dy in DIRECTIONS]
+        towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
         for t in self.enemies(u):
-            c = self.models(t).mean(axis=0)
+            c = recall(self.setup, ("centre", self.placed(t)), lambda t=t: self.models(t).mean(axis=0))
             d = math.hypot(c[0] - ax, c[1] - ay)
             if d > EPS:
-                wanted.append(
-                    (
-                        (c[0] - ax) / d,
-                        (c[1] - ay) / d,
-                        min(full, max(0.0, self.gap(u, t) - KEEP_CLEAR - 0.05)),
-                    )
-                )
+                g = max(0.0, self.gap(u, t) - KEEP_CLEAR - 0.05)
+                towards.append(((c[0] - ax) / d, (c[1] - ay) / d, g))
+        covers: list[tuple[float, float, float]] = []
         for piece in self.setup.table.terrain:
             if piece.has("cover") and not piece.has("impassable"):
                 c = piece.corners.mean(axis=0)
                 d = math.hypot(c[0] - ax, c[1] - ay)
-                if EPS < d <= full:
-                    wanted.append(((c[0] - ax) / d, (c[1] - ay) / d, d))
-        out: list[tuple[float, float]] = []
-        seen: set[tuple[float, float]] = set()
-        tries = [  # every (direction, length) tried, longest first; all checked in one pass
-            (i, ux, uy, length * frac)
-            for i, (ux, uy, length) in enumerate(wanted)
-            for frac in (1.0, 0.5, 0.25)
-            if length * frac >= 0.5
-        ]
+                if d > EPS:
+                    covers.append(((c[0] - ax) / d, (c[1] - ay) / d, d))
+        groups: list[list[tuple[int, float, float, float]]] = []
+        for full in fulls:
+            wanted = [(dx, dy, full) for dx, dy in DIRECTIONS]
+            wanted += [(ux, uy, min(full, g)) for ux, uy, g in towards]
+            wanted += [(ux, uy, d) for ux, uy, d in covers if d <= full]
+            groups.append(
+                [  # every (direction, length) tried, longest first
+                    (i, ux, uy, length * frac)
+                    for i, (ux, uy, length) in enumerate(wanted)
+                    for frac in (1.0, 0.5, 0.25)
+                    if length * frac >= 0.5
+                ]
+            )
+        tries = [t for g in groups for t in g]
         if not tries:
-            return out
+            return [[] for _ in fulls]
         ends = np.array([(ax + ux * step, ay + uy * step) for _, ux, uy, step in tries])
-        oks, difficults, _dangerouses = self.placements(u, (ax, ay), ends)
+        steps = np.array([step for *_, step in tries])
         # Difficult: "the unit may not move more than its Walk action distance"
         # Strider: "treat difficult terrain as open terrain when moving"
-        slowed = difficults & (not unit.has("strider"))
-        steps = np.array([step for *_, step in tries])
-        good = oks & (~slowed | (steps <= walk + EPS))  # dangerous: see dangerous.py
-        done: set[int] = set()
-        for k, (i, ux, uy, step) in enumerate(tries):
-            if i in done or not good[k]:
-                continue
-            done.add(i)  # the longest legal length of this direction
-            mv = (trunc3(ux * step), trunc3(uy * step))
-            if mv not in seen:
-                seen.add(mv)
-                out.append(mv)
+        slow = np.zeros(len(tries), dtype=bool) if unit.has("strider") else steps > walk + EPS
+        oks, difficults, _ = self.placements(u, (ax, ay), ends, only=slow)
+        good = oks & ~difficults  # dangerous: see dangerous.py
+        out: list[list[tuple[float, float]]] = []
+        k = 0
+        for g in groups:
+            moves: list[tuple[float, float]] = []
+            seen: set[tuple[float, float]] = set()
+            done: set[int] = set()
+            for i, ux, uy, step in g:
+                if good[k] and i not in done:
+                    done.add(i)  # the longest legal length of this direction
+                    mv = (trunc3(ux * step), trunc3(uy * step))
+                    if mv not in seen:
+                        seen.add(mv)
+                        moves.append(mv)
+                k += 1
+            out.append(moves)
         return out
 
     def moved(self, u: int, dx: float, dy: float) -> GameState:
@@ -631,11 +697,11 @@ class GameState:
         """Enemies some model sees (or reaches with an Indirect weapon) with a weapon in range and,
         for a Vehicle, in arc (firing.py)."""
         action = action or self.action or "hold"
+        rounded = self._rounded(u, anchor)
         return [
             t
             for t in self.enemies(u)
-            if firing.reach(self, u, t, anchor)[0] > 0
-            and firing.can_bear(self, u, t, self._rounded(u, anchor), action)
+            if firing.reach(self, u, t, anchor)[0] > 0 and firing.can_bear(self, u, t, rounded, action)
         ]
 
     def in_cover(self, shooter: int, t: int, anchor: tuple[float, float] | None = None) -> bool:
