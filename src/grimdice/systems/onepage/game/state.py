@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -285,6 +286,10 @@ class GameState:
 
         return recall(self.setup, ("models", u, n, ax, ay, flip), compute)
 
+    def centre(self, u: int) -> np.ndarray:
+        """The mean of the unit's model centres where it stands."""
+        return np.asarray(self.models(u).mean(axis=0))
+
     def placed(self, u: int, anchor: tuple[float, float] | None = None) -> tuple[Any, ...]:
         """What a unit's geometry depends on: (unit, models alive, anchor, side) — a memo key."""
         return (u, self.units[u].models, self.anchors[u] if anchor is None else anchor, self.flip(u))
@@ -534,7 +539,7 @@ class GameState:
         m = memo(self.setup)
         place = ("terrain", u, self.units[u].models, self.flip(u), start)
         keys = [(place, e) for e in map(tuple, ends.tolist())]
-        got = [m.get(k) for k in keys]  # (clear, difficult or None when not asked)
+        got: list[Any] = [m.get(k) for k in keys]  # (clear, difficult or None when not asked)
         todo = [i for i, g in enumerate(got) if g is None or (slow[i] and g[0] and g[1] is None)]
         if todo:
             sub = bs[todo]
@@ -565,7 +570,7 @@ class GameState:
         ax, ay = self.anchors[u]
         towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
         for t in self.enemies(u):
-            c = recall(self.setup, ("centre", self.placed(t)), lambda t=t: self.models(t).mean(axis=0))
+            c: np.ndarray = recall(self.setup, ("centre", self.placed(t)), partial(self.centre, t))
             d = math.hypot(c[0] - ax, c[1] - ay)
             if d > EPS:
                 g = max(0.0, self.gap(u, t) - KEEP_CLEAR - 0.05)
@@ -590,7 +595,7 @@ class GameState:
                     if length * frac >= 0.5
                 ]
             )
-        tries = [t for g in groups for t in g]
+        tries = [t for group in groups for t in group]
         if not tries:
             return [[] for _ in fulls]
         ends = np.array([(ax + ux * step, ay + uy * step) for _, ux, uy, step in tries])
@@ -602,11 +607,11 @@ class GameState:
         good = oks & ~difficults  # dangerous: see dangerous.py
         out: list[list[tuple[float, float]]] = []
         k = 0
-        for g in groups:
+        for group in groups:
             moves: list[tuple[float, float]] = []
             seen: set[tuple[float, float]] = set()
             done: set[int] = set()
-            for i, ux, uy, step in g:
+            for i, ux, uy, step in group:
                 if good[k] and i not in done:
                     done.add(i)  # the longest legal length of this direction
                     mv = (trunc3(ux * step), trunc3(uy * step))
