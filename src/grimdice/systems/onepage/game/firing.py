@@ -23,9 +23,10 @@ sees the target, the shooting is an ordinary one.
 Limited: "Weapons with this special rule may only be fired once per game." A unit whose Limited
 weapons are unspent chooses ``["shoot", t]`` (holding them back: ``Conditions.limited_fired``) or
 ``["shoot", t, "limited"]`` (all its weapons; afterwards its Limited weapons are spent, recorded in
-``GameState.spent``). Our reading: choosing them spends all of the unit's Limited weapons, even
-where the exact engine's plan fires another weapon of those models (it does so only when that is
-better).
+``GameState.spent``); the latter only where a Limited weapon can fire at ``t`` (in range, in arc,
+with line of sight or Indirect: :func:`limited_can_fire`), so that it is never spent unfired. Our
+reading: choosing them spends all of the unit's Limited weapons, even where the exact engine's plan
+fires another weapon of those models (it does so only when that is better).
 """
 
 from __future__ import annotations
@@ -145,14 +146,38 @@ def spent(s: GameState, u: int) -> bool:
     return u in s.spent
 
 
-def shoot_actions(s: GameState, u: int, targets: list[int]) -> list[list[Any]]:
+def limited_can_fire(
+    s: GameState, u: int, t: int, anchor: tuple[float, float] | None = None, action: str | None = None
+) -> bool:
+    """Some model of ``u`` that fires at ``t`` may fire a Limited weapon (in range, in arc, with line
+    of sight or Indirect), as the exact engine's :func:`~grimdice.systems.onepage.attack.shooters`
+    counts the models and their usable weapons."""
+    from grimdice.systems.onepage.attack import shooters
+    from grimdice.systems.onepage.game.state import conditions_of
+
+    key = s.shot_key(u, t, anchor, action, limited=False)
+    if not key[1]:
+        return False
+    unit = armed(s.setup.units[u], key[6])
+    return any(
+        w.has(LIMITED) for _, _, ws in shooters(unit, s.units[u], conditions_of("shoot", key)) for w in ws
+    )
+
+
+def shoot_actions(
+    s: GameState,
+    u: int,
+    targets: list[int],
+    anchor: tuple[float, float] | None = None,
+    action: str | None = None,
+) -> list[list[Any]]:
     """``["shoot", t]`` per target, and ``["shoot", t, "limited"]`` while ``u``'s Limited weapons are
-    unspent."""
+    unspent and one of them can fire at ``t`` (a choice that fires none would spend them unfired)."""
     out: list[list[Any]] = []
     extra = has_limited(s, u) and not spent(s, u)
     for t in targets:
         out.append(["shoot", t])
-        if extra:
+        if extra and limited_can_fire(s, u, t, anchor, action):
             out.append(["shoot", t, LIMITED])
     return out
 
@@ -178,6 +203,7 @@ __all__ = [
     "fired",
     "heading_at",
     "in_front",
+    "limited_can_fire",
     "limited_held",
     "out_of_arc",
     "reach",
