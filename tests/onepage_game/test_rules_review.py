@@ -21,7 +21,7 @@ import pytest
 
 from grimdice.engine.board import Table, Terrain
 from grimdice.engine.game import CHANCE
-from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay
+from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay, states
 from grimdice.systems.onepage.game.consolidation import KIND
 
 TANK = {"name": "Tank", "quality": 4, "equipment": ["Pistol"], "special_rules": ["Vehicle", "Tough(12)"]}
@@ -142,12 +142,18 @@ def test_a_limited_weapon_spent_in_one_round_stays_spent_in_later_rounds_and_rep
         ),
         Table(),
     )
-    for seed in range(6):
+    later = 0
+    for seed in range(16):
         log = play(setup, seed, ("random", "random"))
         fired = [a for a in log["actions"] if isinstance(a, list) and a[-1:] == ["limited"]]
         assert len(fired) <= 1  # "only be fired once per game"
         again = replay(json.loads(json.dumps(log)))
         assert again["events"] == log["events"] and again["scores"] == log["scores"]
+        for st in states(again):
+            if st.phase == "shoot" and st.active == 0 and st.spent == (0,):  # a later activation
+                later += 1
+                assert not limited_offered(st) and st.shot_key(0, 1)[8] is True  # held back: spent
+    assert later  # some game shot again after spending them
 
 
 # ---------------------------------------------------------------------- weapon arcs
