@@ -204,3 +204,37 @@ def test_power_is_d3_plus_the_levels_at_most_6(x: int, want: dict[int, Fraction]
     law = {a[1]: p for a, p in s.chance_outcomes() if a[2] == 0}
     assert sum(p for _a, p in s.chance_outcomes()) == pytest.approx(1.0)
     assert law == pytest.approx({k: float(v) for k, v in want.items()})
+
+
+# ---------------------------------------------------------------------- Indirect
+
+
+def test_indirect_fire_counts_only_the_models_in_range() -> None:
+    """ "All models in a unit ... that have a weapon that is within range of that unit may fire"."""
+    lobbers = {
+        "name": "Lobbers",
+        "size": 5,
+        "quality": 4,
+        "equipment": ['Lobber (6", A3, Indirect)'],
+        "cost": 50,
+    }
+    lone = {"name": "Lone", "quality": 5, "equipment": ["Hand Weapon"], "cost": 10}
+    s = shooting(state_of(lobbers, lone, [(36.0, 22.0), (28.0, 27.5)], Table(terrain=(WALL,))))
+    assert s.sight(0, 1) == (0, 0.0) and s.valid_targets(0) == [1]
+    gaps = [math.dist(m, s.models(1)[0]) - 2 * s.setup.radii[0] for m in s.models(0)]
+    assert sum(g <= 6.0 for g in gaps) == 1  # one Lobber within 6" of the target
+    key = s.shot_key(0, 1)
+    assert key[7] is True and key[1] == 1
+    one = shooting(
+        state_of(dict(lobbers, size=1), lone, [(36.0, 22.0), (28.0, 27.5)], Table(terrain=(WALL,)))
+    )
+    from grimdice.systems.onepage.game.state import combat_law
+
+    def law(st: GameState, k: tuple) -> dict:
+        return {x: p for x, p in combat_law(st.setup, "shoot", 0, st.units[0], 1, st.units[1], k)}
+
+    # one model, 3 shots: hit 4+ (1/2), Cover's Armored ignores on 4+ (1/2), block 5+ fails (2/3)
+    survive = (1 - Fraction(1, 2) * Fraction(1, 2) * Fraction(2, 3)) ** 3
+    got = law(s, key)
+    assert sum(p for x, p in got.items() if not x[0].destroyed) == pytest.approx(float(survive), abs=1e-12)
+    assert got == pytest.approx(law(one, (*key[:1], 1, *key[2:])))

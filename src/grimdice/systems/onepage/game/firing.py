@@ -15,9 +15,10 @@ Indirect: "Weapons with this special rule may be fired at enemies that are not w
 sight, however when fired at targets not within line of sight they count as being in Cover." A
 target that no model of the unit sees is still a valid target when some model has an Indirect
 weapon in range of it: then only Indirect weapons fire (``Conditions.no_line_of_sight``: Cover), at
-the distance of the farthest model in Indirect range; every model of the unit is counted as firing
-(the exact engine counts firing models in listed group order, so counting only those in range could
-leave out the ones carrying the Indirect weapon: our simplification). Our reading: when some model
+the distance of the farthest model in Indirect range; the models in Indirect range fire when every
+model carries an Indirect weapon, else every model of the unit is counted as firing (the exact engine
+counts firing models in listed group order, so counting only those in range could leave out the ones
+carrying the Indirect weapon: our simplification, :func:`blind_firers`). Our reading: when some model
 sees the target, the shooting is an ordinary one.
 
 Limited: "Weapons with this special rule may only be fired once per game." A unit whose Limited
@@ -126,6 +127,19 @@ def blind_reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None
     return recall(s.setup, key, compute)
 
 
+def blind_firers(s: GameState, u: int, n: int) -> int:
+    """The models counted as firing Indirect weapons without line of sight, ``n`` of them in range:
+    ``n`` when every group with models alive has an Indirect weapon (which ``n`` models fire then
+    changes nothing); else all the unit's models, since the exact engine counts firing models in
+    listed group order and counting fewer could leave out the ones carrying the Indirect weapon."""
+    unit, st = s.setup.units[u], s.units[u]
+    if all(
+        any(w.has("indirect") for w in g.weapons) for g, k in zip(unit.groups, st.alive, strict=True) if k
+    ):
+        return n
+    return st.models
+
+
 def reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None = None) -> tuple[int, float, bool]:
     """(models that fire at ``t``, the farthest one's distance, without line of sight)."""
     n, far = s.sight(u, t, anchor)
@@ -198,6 +212,7 @@ __all__ = [
     "ARCS",
     "LIMITED",
     "armed",
+    "blind_firers",
     "blind_reach",
     "can_bear",
     "fired",
