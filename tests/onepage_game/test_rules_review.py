@@ -20,9 +20,11 @@ import numpy as np
 import pytest
 
 from grimdice.engine.board import Table, Terrain
-from grimdice.engine.game import CHANCE
-from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay, states
+from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, play, replay, states
 from grimdice.systems.onepage.game.consolidation import KIND
+from tests.onepage_game.test_consolidation import army, melee
+from tests.onepage_game.test_consolidation import state_of as consolidation_state
+from tests.onepage_game.test_firing import WALL
 
 TANK = {"name": "Tank", "quality": 4, "equipment": ["Pistol"], "special_rules": ["Vehicle", "Tough(12)"]}
 BRUTES = {"name": "Brutes", "size": 2, "quality": 2, "equipment": ["Power Fist"], "cost": 50}
@@ -35,26 +37,10 @@ GRENADIERS = {
     "equipment": ['Grenade (6", A6, Limited)', "Rifle"],
     "cost": 40,
 }
-WALL = Terrain(
-    "ruins", np.array([[20.0, 24.0], [52.0, 24.0], [52.0, 26.0], [20.0, 26.0]]), frozenset({"blocks_sight"})
-)
-
-
-def army(name: str, *units: dict) -> dict:
-    return {"kind": "army", "system": "onepage", "name": name, "units": list(units)}
 
 
 def state_of(a: dict, b: dict, anchors: list[tuple[float, float]], table: Table | None = None) -> GameState:
-    setup = Setup(
-        (army_from_mapping(army("A", a), "a"), army_from_mapping(army("B", b), "b")), table or Table()
-    )
-    return replace(deploy(setup, 0, 0), anchors=tuple(anchors))
-
-
-def melee(s: GameState, u: int, t: int) -> GameState:
-    c = replace(s, player=s.setup.owner[u]).apply(["assault", u, t])
-    assert c.current_player() == CHANCE and c.pending[0] == "melee"
-    return c
+    return consolidation_state([a], [b], anchors, table)
 
 
 # ---------------------------------------------------------------------- consolidation
