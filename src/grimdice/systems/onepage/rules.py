@@ -289,8 +289,9 @@ RULES = RuleTable(
             "game_indirect",
             "game: Indirect fire at targets not within line of sight",
             f"{SRC}, Indirect",
-            "only when no model sees the target; then every model of the unit counts as firing its "
-            "Indirect weapons, at the farthest in-range model's distance, the target in Cover",
+            "only when no model sees the target; then the models in Indirect range fire (in a unit with "
+            "other weapons too, every model counts as firing its Indirect weapons), at the farthest "
+            "in-range model's distance, the target in Cover",
         ),
         Reading(
             "game_limited",

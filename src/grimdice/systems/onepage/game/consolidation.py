@@ -13,9 +13,11 @@ When the defender is destroyed and the assaulter is not, the assaulter's owner d
 length) with the checks every move has (on the table, no impassable terrain, never within 1" of
 another unit; a Vehicle goes forwards or reverses at half distance and turns with the move; an
 Immobile one stays). A consolidation through dangerous terrain rolls for it (``dangerous.py``).
-Otherwise the 1" move back is automatic: straight away from the closest defending model, if the
-block stays on the table. Our reading: a destroyed transport's passengers are placed after the
-consolidation (at the end of the activation, ``transport.wreck``).
+Otherwise the 1" move back is automatic: straight away from the closest defending model, where
+that place passes a move's checks (on the table, not into impassable terrain, not newly within 1" of
+another unit; else the unit stays), and not for an Immobile Vehicle ("may not move or pivot until the
+end of the game", which we read as taking precedence). Our reading: a destroyed transport's
+passengers are placed after the consolidation (at the end of the activation, ``transport.wreck``).
 """
 
 from __future__ import annotations
@@ -39,9 +41,11 @@ def after_melee(s: GameState, u: int, t: int) -> GameState:
         if len(options(s, u)) > 1:
             return replace(s, phase=KIND, player=s.setup.owner[u], active=u, action=KIND, pending=())
         return s.end_activation()
+    if s.units[u].immobile:  # "may not move or pivot until the end of the game"
+        return s.end_activation()
     dx, dy = s.charge_vector(u, t, unit=True)  # straight away from the closest defending model
     end = (s.anchors[u][0] - BACK * dx, s.anchors[u][1] - BACK * dy)
-    if s.setup.table.on_table(s.models(u, end), s.setup.radii[u]).all():
+    if s.placement_ok(u, s.anchors[u], end)[0]:  # on the table, no impassable terrain, 1" from others
         s = s.moved(u, -BACK * dx, -BACK * dy)
     return s.end_activation()
 

@@ -15,17 +15,19 @@ Indirect: "Weapons with this special rule may be fired at enemies that are not w
 sight, however when fired at targets not within line of sight they count as being in Cover." A
 target that no model of the unit sees is still a valid target when some model has an Indirect
 weapon in range of it: then only Indirect weapons fire (``Conditions.no_line_of_sight``: Cover), at
-the distance of the farthest model in Indirect range; every model of the unit is counted as firing
-(the exact engine counts firing models in listed group order, so counting only those in range could
-leave out the ones carrying the Indirect weapon: our simplification). Our reading: when some model
+the distance of the farthest model in Indirect range; the models in Indirect range fire when every
+model carries an Indirect weapon, else every model of the unit is counted as firing (the exact engine
+counts firing models in listed group order, so counting only those in range could leave out the ones
+carrying the Indirect weapon: our simplification, :func:`blind_firers`). Our reading: when some model
 sees the target, the shooting is an ordinary one.
 
 Limited: "Weapons with this special rule may only be fired once per game." A unit whose Limited
 weapons are unspent chooses ``["shoot", t]`` (holding them back: ``Conditions.limited_fired``) or
 ``["shoot", t, "limited"]`` (all its weapons; afterwards its Limited weapons are spent, recorded in
-``GameState.spent``). Our reading: choosing them spends all of the unit's Limited weapons, even
-where the exact engine's plan fires another weapon of those models (it does so only when that is
-better).
+``GameState.spent``); the latter only where a Limited weapon can fire at ``t`` (in range, in arc,
+with line of sight or Indirect: :func:`limited_can_fire`), so that it is never spent unfired. Our
+reading: choosing them spends all of the unit's Limited weapons, even where the exact engine's plan
+fires another weapon of those models (it does so only when that is better).
 """
 
 from __future__ import annotations
@@ -125,6 +127,19 @@ def blind_reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None
     return recall(s.setup, key, compute)
 
 
+def blind_firers(s: GameState, u: int, n: int) -> int:
+    """The models counted as firing Indirect weapons without line of sight, ``n`` of them in range:
+    ``n`` when every group with models alive has an Indirect weapon (which ``n`` models fire then
+    changes nothing); else all the unit's models, since the exact engine counts firing models in
+    listed group order and counting fewer could leave out the ones carrying the Indirect weapon."""
+    unit, st = s.setup.units[u], s.units[u]
+    if all(
+        any(w.has("indirect") for w in g.weapons) for g, k in zip(unit.groups, st.alive, strict=True) if k
+    ):
+        return n
+    return st.models
+
+
 def reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None = None) -> tuple[int, float, bool]:
     """(models that fire at ``t``, the farthest one's distance, without line of sight)."""
     n, far = s.sight(u, t, anchor)
@@ -145,14 +160,38 @@ def spent(s: GameState, u: int) -> bool:
     return u in s.spent
 
 
-def shoot_actions(s: GameState, u: int, targets: list[int]) -> list[list[Any]]:
+def limited_can_fire(
+    s: GameState, u: int, t: int, anchor: tuple[float, float] | None = None, action: str | None = None
+) -> bool:
+    """Some model of ``u`` that fires at ``t`` may fire a Limited weapon (in range, in arc, with line
+    of sight or Indirect), as the exact engine's :func:`~grimdice.systems.onepage.attack.shooters`
+    counts the models and their usable weapons."""
+    from grimdice.systems.onepage.attack import shooters
+    from grimdice.systems.onepage.game.state import conditions_of
+
+    key = s.shot_key(u, t, anchor, action, limited=False)
+    if not key[1]:
+        return False
+    unit = armed(s.setup.units[u], key[6])
+    return any(
+        w.has(LIMITED) for _, _, ws in shooters(unit, s.units[u], conditions_of("shoot", key)) for w in ws
+    )
+
+
+def shoot_actions(
+    s: GameState,
+    u: int,
+    targets: list[int],
+    anchor: tuple[float, float] | None = None,
+    action: str | None = None,
+) -> list[list[Any]]:
     """``["shoot", t]`` per target, and ``["shoot", t, "limited"]`` while ``u``'s Limited weapons are
-    unspent."""
+    unspent and one of them can fire at ``t`` (a choice that fires none would spend them unfired)."""
     out: list[list[Any]] = []
     extra = has_limited(s, u) and not spent(s, u)
     for t in targets:
         out.append(["shoot", t])
-        if extra:
+        if extra and limited_can_fire(s, u, t, anchor, action):
             out.append(["shoot", t, LIMITED])
     return out
 
@@ -173,11 +212,13 @@ __all__ = [
     "ARCS",
     "LIMITED",
     "armed",
+    "blind_firers",
     "blind_reach",
     "can_bear",
     "fired",
     "heading_at",
     "in_front",
+    "limited_can_fire",
     "limited_held",
     "out_of_arc",
     "reach",

@@ -92,7 +92,7 @@ def best_shot(
 ) -> tuple[float, list[Any]]:
     """The best shot's value and action (Limited weapons fired only when they add value)."""
     best, choice = 0.0, ["shoot", -1]
-    for a in firing.shoot_actions(state, u, state.valid_targets(u, anchor, action)):
+    for a in firing.shoot_actions(state, u, state.valid_targets(u, anchor, action), anchor, action):
         v = shot_value(state, u, a[1], anchor, action, len(a) > 2)
         if v > best + 1e-12:
             best, choice = v, a

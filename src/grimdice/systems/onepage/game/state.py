@@ -749,8 +749,8 @@ class GameState:
         """(distance, models in range, cover, elevated target, no line of sight) of ``u`` at
         ``anchor`` shooting ``t``."""
         n, far, blind = firing.reach(self, u, t, anchor)
-        if blind:  # the exact engine counts models in listed group order: all may fire (firing.py)
-            n = self.units[u].models
+        if blind:  # the exact engine counts models in listed group order (firing.blind_firers)
+            n = firing.blind_firers(self, u, n)
         # weapons are usable when in range of the farthest counted model; round the distance up to
         # the next weapon range so equal situations share one cached table
         ranges = sorted(
