@@ -148,3 +148,61 @@ def test_melee_explosion_exact_and_monte_carlo_agree():
     ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=12)
     keys = ("bearer_condition", "bearer_hits_left", "explosion_models_destroyed", "attacker_condition")
     assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 6000)
+
+
+def _melee_defending_bearer(**axe_codes):
+    club = gun("1R", ["S"], kind="melee", name="club")
+    axe = gun("1W", ["X", "S", *axe_codes.get("extra", ())], kind="melee", name="axe")
+    return {
+        "system": "crusade",
+        "action": "melee",
+        "parry": "never",
+        "attacker": model(name="brute", melee="2R", weapons=[club]),
+        "defender": model(name="foe", melee="1W", weapons=[axe]),
+    }
+
+
+def test_defender_explosion_in_melee_by_hand():
+    """VIII EXPLODE for the defender: his 1W + axe 1W fails on two whites at 2 (D = 4); the
+    attacker's 3R (club S) then stuns him on a margin of 1 and kills him on 2 or more; the axe (1W,
+    S) explodes on the state the melee left: a 1 stuns (a stunned man is KO'd), a 2 kills. Every
+    face written out."""
+    w, r = (0, 0, 0, 0, 1, 2), (0, 0, 0, 1, 2, 3)
+    law = {c: Fraction(0) for c in ("unharmed", "stunned", "ko", "killed")}
+    killed_by_boom = Fraction(0)
+    for a1, a2, a3, d1, d2 in product(r, r, r, w, w):
+        p = Fraction(1, 6**5)
+        margin = a1 + a2 + a3 - d1 - d2
+        state = "killed" if margin >= 2 else "stunned" if margin == 1 else "unharmed"
+        if not (d1 == d2 == 2):
+            law[state] += p
+            continue
+        for e in w:
+            if e == 0 or state == "killed":
+                law[state] += p / 6
+            elif e == 1:
+                law["ko" if state == "stunned" else "stunned"] += p / 6
+            else:
+                law["killed"] += p / 6
+                killed_by_boom += p / 6
+    res = run(_melee_defending_bearer())
+    got = res["defender_bearer_condition"]
+    for k, name in enumerate(("unharmed", "stunned", "wounded", "ko", "killed")):
+        assert close(got[k], law.get(name, 0)), name
+    assert law["ko"] > 0  # the joint law matters: a KO needs the stun and the fail together
+    assert close(res["defender_explosion_models_destroyed"][1], killed_by_boom)
+    sub = res.targets["explosion: foe (defender, bearer)"].extra["end_state"]
+    assert close(sub["ko"], law["ko"])
+    assert "bearer_condition" not in res.stages  # the attacker's club does not explode
+
+
+def test_defender_explosion_exact_and_monte_carlo_agree():
+    sc = _melee_defending_bearer()
+    ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=5)
+    keys = ("defender_bearer_condition", "defender_bearer_hits_left", "defender_explosion_models_destroyed")
+    assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 6000)
+
+
+def test_defender_explosion_with_a_radius_is_refused():
+    with pytest.raises(ScenarioError, match=r"defender\.weapons: .*base contact"):
+        calculate(_melee_defending_bearer(extra=("SFT",)))

@@ -326,7 +326,9 @@ RULES = RuleTable(
             "the weapon's dice at range 0 against the bearer and each listed model within the radius "
             '(SFT 1", FT 2", HFT 3", else the weapon\'s AREA X, else the bearer only), each with its own '
             "armour and cover, each rolled separately; the bearer on his state where his roll failed (melee: "
-            "the state the melee left), the others on their state before the attack",
+            "the state the melee left), the others on their state before the attack; a defender's exploding "
+            "melee weapon fails on his melee roll and hits him alone (one with a radius, which would also "
+            "hit the attacker in base contact, is refused)",
         ),
         Reading(
             "shots_in_turn",
