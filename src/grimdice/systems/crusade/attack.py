@@ -422,6 +422,8 @@ def melee(sc: Scenario) -> Attack:
     }
     if divide:
         notes.append(RULES.note("mob_losses"))
+        if d_throw or d_tie_kb:  # IX THROW / VIII KNOCKBACK by the defender: on the lead attacker
+            notes.append(RULES.note("mob_throw"))
         most = max(1, d_pool.max_total + d_mod + parry_bonus - a_mod)
         info["mob_division"] = {str(h): list(divide(h)[0]) for h in range(1, most + 1)}
     return Attack(

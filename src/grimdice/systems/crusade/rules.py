@@ -366,6 +366,15 @@ RULES = RuleTable(
             "lost (ties: the lead attacker first); the mob's force fields are not rolled against them",
         ),
         Reading(
+            "mob_throw",
+            "whom a defender's THROW or knockback against a mob moves",
+            "rules-crusade IX THROW, MOB; VIII KNOCKBACK",
+            'THROW moves "a smaller or equal sized opponent" and MOB makes "a single melee attack"; the '
+            "text does not say which of the mob a winning or tying defender throws or knocks back: read as "
+            "the lead attacker (the scenario's attacker, his size checked); a throw instead of damage "
+            "means the mob divides no hits",
+        ),
+        Reading(
             "multi_hit",
             "damage on a target with H hits left",
             "rules-crusade III",
