@@ -206,3 +206,46 @@ def test_defender_explosion_exact_and_monte_carlo_agree():
 def test_defender_explosion_with_a_radius_is_refused():
     with pytest.raises(ScenarioError, match=r"defender\.weapons: .*base contact"):
         calculate(_melee_defending_bearer(extra=("SFT",)))
+
+
+def test_target_near_the_bearer_is_one_model_by_hand():
+    """The model shot at also stands 1.5" from the bearer (FT: 2"): the explosion finds him on the
+    state the shot left him in. 1W+1R fails only on W2 R3 (a total of 5: 2 hits off a 3-hit, armour
+    3 target, 1 left); the explosion's 1W+1R then stuns him on a 4 (1 hit on his last: a graze) and
+    kills him on a 5. As a fresh model he would only lose hits."""
+    target = model(name="ogre", armour=3, hits=3)
+    sc = shoot([gun("1W+1R", ["X", "S", "FT"])], target, range=3)
+    sc["explode_near"] = [{**target, "range": 1.5}]
+    res = run(sc)
+    p_fail = Fraction(1, 36)
+    kt = Fraction(1, 36)  # the explosion's total of 5 kills him on his last hit
+    kb = 1 - Fraction(4, 6) * Fraction(3, 6)  # the bearer (armour 0, 1 hit) killed by 2 or more
+    kb -= Fraction(1, 6) * Fraction(3, 6) + Fraction(4, 6) * Fraction(1, 6)
+    sub = res.targets["explosion: ogre"].extra["end_state"]
+    assert close(sub["killed"], p_fail * kt)
+    assert close(sub["stunned"], p_fail * 2 * Fraction(1, 36))  # a 4: W2 R2 or W1 R3
+    boom = res["explosion_models_destroyed"]
+    assert close(boom[2], p_fail * kb * kt)
+    assert close(boom[1], p_fail * (kb * (1 - kt) + (1 - kb) * kt))
+    assert res["condition"][4] == 0  # the shot alone never kills him
+
+
+def test_target_near_the_bearer_exact_and_monte_carlo_agree():
+    target = model(name="ogre", armour=2, hits=2)
+    sc = shoot([gun("2W+1R", ["X", "S", "FT"])], target, range=3)
+    sc["explode_near"] = [{**target, "range": 1}]
+    ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=9)
+    keys = ("damage", "condition", "hits_left")
+    assert_agree(
+        {k: ex.targets["explosion: ogre"][k] for k in keys},
+        {k: mc.targets["explosion: ogre"][k] for k in keys},
+        6000,
+    )
+    assert_agree({"n": ex["explosion_models_destroyed"]}, {"n": mc["explosion_models_destroyed"]}, 6000)
+
+
+def test_attacked_model_near_the_bearer_in_melee_is_refused():
+    sc = _melee_bearer()
+    sc["explode_near"] = [model(name="foe", range=0.5, melee="2R", hits=3)]
+    with pytest.raises(ScenarioError, match=r"explode_near\.0: foe is attacked"):
+        calculate(sc)

@@ -176,7 +176,11 @@ def shooting(sc: Scenario) -> Attack:
         return s, dmg, tie
 
     lay = layout_for(
-        att.body.hits, dfd.body.hits, max(0, pool.max_total - penalty + 2 - armour), _explodes(arms)
+        att.body.hits,
+        dfd.body.hits,
+        max(0, pool.max_total - penalty + 2 - armour),
+        _explodes(arms),
+        target_near=_explodes(arms) and sc.defender.name in {m.name for m in sc.explode_near},
     )
     ff = FF_FACES if body.force_field else NO_FF
 

@@ -92,7 +92,12 @@ def _count(kills: list[float]) -> np.ndarray:
 
 
 def explosions(
-    sc: Scenario, arms: tuple[Arm, ...], bearer: Starts, method: str, side: str = "attacker"
+    sc: Scenario,
+    arms: tuple[Arm, ...],
+    bearer: Starts,
+    method: str,
+    side: str = "attacker",
+    shot: Starts | None = None,
 ) -> tuple[dict[str, Result], dict[str, Dist]]:
     """One sub-result per model the explosion may hit (``explosion: <name>``; the bearer's on his
     state where the roll failed, ``bearer``), and the stages it adds to the attack's result:
@@ -104,7 +109,12 @@ def explosions(
     used, his state where his roll failed); the stages are named ``defender_bearer_condition``,
     ``defender_bearer_hits_left``, ``defender_explosion_models_destroyed``. It hits the defender
     only: a weapon with a radius would also hit the attacker in base contact, whose state is joint
-    with the defender's, which is not tracked, so that is refused."""
+    with the defender's, which is not tracked, so that is refused.
+
+    ``shot``: the target's end state and where the attacker's roll failed (shooting at one target):
+    a model of ``explode_near`` with the target's name is that model (one model, not two), hit on
+    the state the shot left him in (with the target's profile, the listed range and cover). The
+    attacked model near the bearer in melee or among many targets is refused."""
     boom = [a for a in arms if a.fail == "explode"]
     defending = side == "defender"
     if not boom or sc.action == "mindwar":
@@ -120,16 +130,24 @@ def explosions(
         )
     n = len(arms)  # III: the failing weapon drawn at random among those used
     p_fail = sum(pf for _, pf in bearer.values())
-    near = [(owner, 0.0, "none", True)] + [
-        (t, t.range or 0.0, t.cover or "none", False) for t in ([] if defending else sc.explode_near)
-    ]
+    near: list[tuple[Model, float, str, bool]] = [(owner, 0.0, "none", True)]
+    attacked = {t.name for t in sc.targets} if sc.targets else {sc.defender.name}
+    for i, t in enumerate([] if defending else sc.explode_near):
+        if t.name in attacked and (shot is None or sc.targets):
+            raise ScenarioError(
+                f"explode_near.{i}",
+                f"{t.name} is attacked and near the bearer: modelled only when shooting at one target "
+                "(in melee or among many targets list only models not attacked)",
+            )
+        near.append((sc.defender if t.name in attacked else t, t.range or 0.0, t.cover or "none", False))
     out: dict[str, Result] = {}
     # P(killed by arm's explosion | bearer state at the fail) per model, for the joint count
     killed: dict[tuple[str, State], list[float]] = defaultdict(list)
     bearer_law: dict[tuple[State, int], float] = {}
     for i, (model, dist, cover, is_bearer) in enumerate(near):
         me = fighter(model, side if is_bearer else f"explode_near.{i - 1}")
-        starts = bearer if is_bearer else {me.start: (1.0, p_fail)}
+        own = shot if shot is not None and model is sc.defender else {me.start: (1.0, p_fail)}
+        starts = bearer if is_bearer else own
         bad_guy = is_bearer and me.has("bad_guy") and me.body.hits == 1
         law: dict[tuple[State, int], float] = defaultdict(float)
         for s, (p, _) in starts.items():
@@ -137,6 +155,7 @@ def explosions(
         for arm in boom:
             reach = is_bearer or dist <= radius(arm)
             hits = _hit(sc, arm, model, cover, list(starts), owner) if reach else {}
+            mixed = 0.0  # a model near him: P(killed by it and the roll failed), over his states
             for s, (_, pf) in starts.items():
                 hit = hits.get(s, {(s, 0): 1.0})
                 if bad_guy and reach:
@@ -145,8 +164,12 @@ def explosions(
                 for key, q in hit.items():
                     law[key] += pf / n * q
                 p_kill = sum(q for (s2, _), q in hit.items() if s2[0] == KILLED) if s[0] != KILLED else 0.0
-                for b in (s,) if is_bearer else bearer:  # the others' do not depend on the bearer's state
-                    killed[(arm.name, b)].append(p_kill)
+                if is_bearer:
+                    killed[(arm.name, s)].append(p_kill)
+                mixed += pf * p_kill
+            if not is_bearer:  # the others' do not depend on the bearer's state (a shot leaves him as he was)
+                for b in bearer:
+                    killed[(arm.name, b)].append(mixed / p_fail if p_fail else 0.0)
         name = f"explosion: {model.name}" + (
             (" (defender, bearer)" if defending else " (bearer)") if is_bearer else ""
         )
@@ -187,6 +210,11 @@ def bearer_starts(sc: Scenario, res: Result, side: str = "attacker") -> Starts |
         if side == "defender":
             return None
         return {fighter(sc.attacker, "attacker").start: (1.0, 1 - float(res.stages["fail"][0]))}
+    return _starts(rows)
+
+
+def _starts(rows: list[dict]) -> Starts:
+    """The ``bearer_states`` rows of a report as :data:`Starts`."""
     return {(CONDITIONS.index(r["condition"]), r["hits_left"]): (r["p"], r["p_failed"]) for r in rows}
 
 
@@ -199,7 +227,9 @@ def with_explosions(
         starts = bearer_starts(sc, res, side)
         if starts is None:
             continue
-        subs, stages = explosions(sc, used, starts, res.method, side)
+        rows = res.extra.get("fail_effects", {}).get("target_states") if side == "attacker" else None
+        shot = None if rows is None else _starts(rows)
+        subs, stages = explosions(sc, used, starts, res.method, side, shot)
         if subs:
             res.targets.update(subs)
             res.stages.update(stages)

@@ -110,6 +110,10 @@ def build_result(
         stages["self_damage"] = self_damage(p_fail, atk.arms, atk.att.armour)
     if "att_state" in lay.slices:  # VIII EXPLODE acts on the bearer's state where his roll failed
         out["fail_effects"]["bearer_states"] = bearer_states(part("att_state"), part("att_state_failed"), lay)
+    if "def_state_att_failed" in lay.slices:  # the target also near the bearer: his state at the fail
+        out["fail_effects"]["target_states"] = bearer_states(
+            part("def_state"), part("def_state_att_failed"), lay, "def"
+        )
     if atk.att.has("bad_guy") and atk.att.body.hits == 1:
         # VIII EXPLODE: "Bad Guy" models with one hit are killed if their weapon explodes
         out["fail_effects"]["bearer_killed"] = out["fail_effects"]["effects"]["explode"]
@@ -129,7 +133,9 @@ def build_result(
             )
         out["attacker_end_state"] = {c: float(ac[i]) for i, c in enumerate(CONDITIONS)}
         out["defender_fail_effects"] = fail_report(float(part("def_fail")[1]), atk.def_arms, atk.dfd.armour)
-        if "def_state" in lay.slices:  # VIII EXPLODE: the defender's weapon on his state where he failed
+        if (
+            "def_state_failed" in lay.slices
+        ):  # VIII EXPLODE: the defender's weapon on his state where he failed
             out["defender_fail_effects"]["bearer_states"] = bearer_states(
                 part("def_state"), part("def_state_failed"), lay, "def"
             )

@@ -328,7 +328,8 @@ RULES = RuleTable(
             "armour and cover, each rolled separately; the bearer on his state where his roll failed (melee: "
             "the state the melee left), the others on their state before the attack; a defender's exploding "
             "melee weapon fails on his melee roll and hits him alone (one with a radius, which would also "
-            "hit the attacker in base contact, is refused)",
+            "hit the attacker in base contact, is refused); a listed model with the name of the one shot at "
+            "is that model, hit on the state the shot left",
         ),
         Reading(
             "shots_in_turn",

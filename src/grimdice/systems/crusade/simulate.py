@@ -61,6 +61,7 @@ NAMES = (
     "att_state_failed",  # the same where his roll failed, else past the end (not counted)
     "def_state",  # the defender's end state as one code (tracked where his melee weapon may EXPLODE)
     "def_state_failed",  # the same where his roll failed, else past the end (not counted)
+    "def_state_att_failed",  # the target's state where the attacker's roll failed (he is near the bearer)
     "mob_killed",  # IX MOB: how many of the mob are killed
     "mob_ko",  # ... KO'd or killed
 )
@@ -150,6 +151,7 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
                                   THROWN.get(pull, 0), a_state,
                                   a_state if s.a.failed else past["att"], d_state,
                                   d_state if d_fail else past["def"],
+                                  d_state if s.a.failed else past["def"],
                                   *mob_counts(s, pull, as_))  # fmt: skip
         return r
 
