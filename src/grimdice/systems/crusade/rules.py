@@ -441,10 +441,19 @@ RULES = RuleTable(
             "volley_fire",
             "how VOLLEY FIRE pairs the re-rolled dice",
             "rules-crusade IX VOLLEY FIRE",
-            "each white of the big roll that shows something is paired, in the order the dice lie, with a "
-            "blank white that is re-rolled once (kept face + re-rolled face = one 2-dice roll); when the "
-            "blanks run out the other scoring dice pair with each other as rolled and an odd one makes no "
-            "roll; every roll is a shot at the defender, re-rolled pairs first",
+            "each white of the big roll that shows something is paired with a blank white that is "
+            "re-rolled once (kept face + re-rolled face = one 2-dice roll); when the blanks run out the "
+            "other scoring dice pair with each other as rolled and an odd one makes no roll; every roll is "
+            "a shot at the defender; the attacker chooses which scoring dice pair with blanks and the "
+            "order of the rolls (best for him, with or without re-rolls)",
+        ),
+        Reading(
+            "volley_die_order",
+            "VOLLEY FIRE beyond the solved bound without re-rolls",
+            "rules-crusade IX VOLLEY FIRE",
+            "beyond 12 000 states (pairs left x target states: 7 models at a 1-hit target, 6 at a 3-hit "
+            "one) the attacker's choice of pairing and order is not solved: scoring dice pair with blanks "
+            "in the order the dice lie, re-rolled pairs applied first (exact and Monte Carlo alike)",
         ),
         Reading(
             "tie_effects",
