@@ -148,3 +148,104 @@ def test_melee_explosion_exact_and_monte_carlo_agree():
     ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=12)
     keys = ("bearer_condition", "bearer_hits_left", "explosion_models_destroyed", "attacker_condition")
     assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 6000)
+
+
+def _melee_defending_bearer(**axe_codes):
+    club = gun("1R", ["S"], kind="melee", name="club")
+    axe = gun("1W", ["X", "S", *axe_codes.get("extra", ())], kind="melee", name="axe")
+    return {
+        "system": "crusade",
+        "action": "melee",
+        "parry": "never",
+        "attacker": model(name="brute", melee="2R", weapons=[club]),
+        "defender": model(name="foe", melee="1W", weapons=[axe]),
+    }
+
+
+def test_defender_explosion_in_melee_by_hand():
+    """VIII EXPLODE for the defender: his 1W + axe 1W fails on two whites at 2 (D = 4); the
+    attacker's 3R (club S) then stuns him on a margin of 1 and kills him on 2 or more; the axe (1W,
+    S) explodes on the state the melee left: a 1 stuns (a stunned man is KO'd), a 2 kills. Every
+    face written out."""
+    w, r = (0, 0, 0, 0, 1, 2), (0, 0, 0, 1, 2, 3)
+    law = {c: Fraction(0) for c in ("unharmed", "stunned", "ko", "killed")}
+    killed_by_boom = Fraction(0)
+    for a1, a2, a3, d1, d2 in product(r, r, r, w, w):
+        p = Fraction(1, 6**5)
+        margin = a1 + a2 + a3 - d1 - d2
+        state = "killed" if margin >= 2 else "stunned" if margin == 1 else "unharmed"
+        if not (d1 == d2 == 2):
+            law[state] += p
+            continue
+        for e in w:
+            if e == 0 or state == "killed":
+                law[state] += p / 6
+            elif e == 1:
+                law["ko" if state == "stunned" else "stunned"] += p / 6
+            else:
+                law["killed"] += p / 6
+                killed_by_boom += p / 6
+    res = run(_melee_defending_bearer())
+    got = res["defender_bearer_condition"]
+    for k, name in enumerate(("unharmed", "stunned", "wounded", "ko", "killed")):
+        assert close(got[k], law.get(name, 0)), name
+    assert law["ko"] > 0  # the joint law matters: a KO needs the stun and the fail together
+    assert close(res["defender_explosion_models_destroyed"][1], killed_by_boom)
+    sub = res.targets["explosion: foe (defender, bearer)"].extra["end_state"]
+    assert close(sub["ko"], law["ko"])
+    assert "bearer_condition" not in res.stages  # the attacker's club does not explode
+
+
+def test_defender_explosion_exact_and_monte_carlo_agree():
+    sc = _melee_defending_bearer()
+    ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=5)
+    keys = ("defender_bearer_condition", "defender_bearer_hits_left", "defender_explosion_models_destroyed")
+    assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 6000)
+
+
+def test_defender_explosion_with_a_radius_is_refused():
+    with pytest.raises(ScenarioError, match=r"defender\.weapons: .*base contact"):
+        calculate(_melee_defending_bearer(extra=("SFT",)))
+
+
+def test_target_near_the_bearer_is_one_model_by_hand():
+    """The model shot at also stands 1.5" from the bearer (FT: 2"): the explosion finds him on the
+    state the shot left him in. 1W+1R fails only on W2 R3 (a total of 5: 2 hits off a 3-hit, armour
+    3 target, 1 left); the explosion's 1W+1R then stuns him on a 4 (1 hit on his last: a graze) and
+    kills him on a 5. As a fresh model he would only lose hits."""
+    target = model(name="ogre", armour=3, hits=3)
+    sc = shoot([gun("1W+1R", ["X", "S", "FT"])], target, range=3)
+    sc["explode_near"] = [{**target, "range": 1.5}]
+    res = run(sc)
+    p_fail = Fraction(1, 36)
+    kt = Fraction(1, 36)  # the explosion's total of 5 kills him on his last hit
+    kb = 1 - Fraction(4, 6) * Fraction(3, 6)  # the bearer (armour 0, 1 hit) killed by 2 or more
+    kb -= Fraction(1, 6) * Fraction(3, 6) + Fraction(4, 6) * Fraction(1, 6)
+    sub = res.targets["explosion: ogre"].extra["end_state"]
+    assert close(sub["killed"], p_fail * kt)
+    assert close(sub["stunned"], p_fail * 2 * Fraction(1, 36))  # a 4: W2 R2 or W1 R3
+    boom = res["explosion_models_destroyed"]
+    assert close(boom[2], p_fail * kb * kt)
+    assert close(boom[1], p_fail * (kb * (1 - kt) + (1 - kb) * kt))
+    assert res["condition"][4] == 0  # the shot alone never kills him
+
+
+def test_target_near_the_bearer_exact_and_monte_carlo_agree():
+    target = model(name="ogre", armour=2, hits=2)
+    sc = shoot([gun("2W+1R", ["X", "S", "FT"])], target, range=3)
+    sc["explode_near"] = [{**target, "range": 1}]
+    ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=9)
+    keys = ("damage", "condition", "hits_left")
+    assert_agree(
+        {k: ex.targets["explosion: ogre"][k] for k in keys},
+        {k: mc.targets["explosion: ogre"][k] for k in keys},
+        6000,
+    )
+    assert_agree({"n": ex["explosion_models_destroyed"]}, {"n": mc["explosion_models_destroyed"]}, 6000)
+
+
+def test_attacked_model_near_the_bearer_in_melee_is_refused():
+    sc = _melee_bearer()
+    sc["explode_near"] = [model(name="foe", range=0.5, melee="2R", hits=3)]
+    with pytest.raises(ScenarioError, match=r"explode_near\.0: foe is attacked"):
+        calculate(sc)

@@ -66,3 +66,23 @@ def test_mob_exact_and_monte_carlo_agree():
     ex, mc = calculate(sc), calculate(sc, simulate=6000, seed=21)
     keys = ("mob_models_destroyed", "mob_ko_or_killed", "attacker_condition", "condition")
     assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 6000)
+
+
+def test_a_throwing_defender_moves_the_lead_attacker():
+    """IX THROW against a MOB (reading ``mob_throw``): on a tie the defender throws the lead boy
+    into an obstacle (a stun); losing, the mob divides the hits as before."""
+    sc = fight(
+        model(name="boy", melee="1W", abilities=["MOB"]),
+        model(name="nob", melee="2R", abilities=["THROW"]),
+        mob=[model(name="boy2", melee="1W")],
+        parry="never",
+        knockback_into="obstacle",
+    )
+    diff = (2 @ icepool.Die(FACES["R"])) - (2 @ icepool.Die(FACES["W"]))
+    p_tie = Fr(diff.probability(0))
+    p12 = Fr(diff.probability(1)) + Fr(diff.probability(2))
+    res = calculate(sc)
+    lead = res.extra["attacker_end_state"]
+    assert close(lead["stunned"], p_tie + p12)
+    assert close(res["mob_models_destroyed"][2], Fr(diff.probability(">=", 4)))
+    assert any("mob_throw" in n for n in res.notes)

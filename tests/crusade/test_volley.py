@@ -1,7 +1,8 @@
 """VOLLEY FIRE (rules-crusade IX): "roll all of the white dice together in one big roll. For each
 die that rolls something, you may reroll another one of the dice along with it to generate a "2
 dice" roll ... You may reroll each die only once." Reading ``volley_fire`` (unverified): scoring
-dice pair in order with blanks that are re-rolled; extra scoring dice pair with each other."""
+dice pair with blanks that are re-rolled, extra scoring dice with each other, the attacker choosing
+the pairing and the order (beyond a bound without re-rolls: die order, ``volley_die_order``)."""
 
 from __future__ import annotations
 
@@ -67,11 +68,36 @@ def _oracle(n: int, armour: int, penalty: int) -> dict[str, Fraction]:
 
 @pytest.mark.parametrize("n, armour, rng", [(1, 0, 0), (2, 0, 0), (2, 1, 13)])
 def test_against_a_literal_brute_force(n, armour, rng):
+    """Without re-rolls the attacker still chooses the pairing and the order (reading
+    ``volley_fire``), as with them: the exact volley is the literal brute force over every face,
+    pairing and order (no re-roll, no jink); range 13 takes 1 off like 1 more armour."""
     res = run(volley(n, model(name="marine", armour=armour), range=rng))
-    want = _oracle(n, armour, rng // 12)
-    assert sum(want.values()) == 1
-    for state in ("unharmed", "stunned", "ko", "killed"):
-        assert close(end(res, state), want[state]), state
+    want = _brute_rerolls(n, armour + rng // 12, False, False)
+    assert close(end(res, "killed"), want["killed"])
+    assert close(end(res, "ko"), want["ko"])
+    assert close(res["damage"].mean(), want["dmg"])
+    assert close(res["fail"].mean(), want["fails"])
+    assert "rerolls" not in res.extra
+
+
+def test_the_pairing_matters_without_rerolls():
+    """Against 2 effective armour the best pairing kills more often than pairing in die order (the
+    die-order oracle): e.g. 2, 2, 1 and a blank: 2+2 kept kills, 1 + the blank re-rolled."""
+    best = end(run(volley(2, model(name="marine", armour=1), range=13)), "killed")
+    die_order = _oracle(2, 1, 1)
+    assert sum(die_order.values()) == 1
+    assert best > float(die_order["killed"]) + 1e-3
+
+
+def test_beyond_the_bound_the_dice_pair_in_die_order():
+    """8 models at a 1-hit target (12 870 states): pairing in die order (reading
+    ``volley_die_order``), exact and Monte Carlo alike."""
+    sc = volley(8, model(name="marine", armour=3))
+    ex, mc = run(sc), run(sc, simulate=3000, seed=2)
+    assert RULES.note("volley_die_order") in ex.notes and RULES.note("volley_die_order") in mc.notes
+    keys = ("damage", "condition", "fail", "rolls")
+    assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 3000)
+    assert RULES.note("volley_die_order") not in run(volley(7, model(name="marine"))).notes
 
 
 def test_exact_and_monte_carlo_agree():

@@ -46,7 +46,7 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         from grimdice.systems.crusade.simulate import simulated_result
 
         res = simulated_result(atk, options, sc.title)
-    return with_explosions(sc, res, atk.arms)  # VIII EXPLODE: the failing weapon's attack
+    return with_explosions(sc, res, atk.arms, atk.def_arms)  # VIII EXPLODE: the failing weapon's attack
 
 
 calculate = calculate_for("crusade")

@@ -88,14 +88,19 @@ def _explodes(arms: tuple[Arm, ...]) -> bool:
     return any(a.fail == "explode" for a in arms)
 
 
+def state_code(lay: Layout, side: str, s: State) -> int:
+    """A side's end state as one code, condition x (hits left + 1) (VIII EXPLODE: a bearer's state)."""
+    hits = lay.slices[f"{side}_hits_left"]
+    return s[0] * (hits.stop - hits.start) + s[1]
+
+
 def _onehots(
     lay: Layout, d: State, a: State, dmg: int, admg: int, tie: bool, pulled: bool, throw: int = 0
 ) -> np.ndarray:
     joint = {}
-    if "att_state" in lay.slices:  # the attacker's state as one code: condition x (hits left + 1)
-        joint["att_state"] = (
-            a[0] * (lay.slices["att_hits_left"].stop - lay.slices["att_hits_left"].start) + a[1]
-        )
+    for side, s in (("att", a), ("def", d)):  # a bearer's state as one code: condition x (hits left + 1)
+        if f"{side}_state" in lay.slices:
+            joint[f"{side}_state"] = state_code(lay, side, s)
     return lay.onehot(
         **joint,
         throw=throw,
@@ -171,7 +176,11 @@ def shooting(sc: Scenario) -> Attack:
         return s, dmg, tie
 
     lay = layout_for(
-        att.body.hits, dfd.body.hits, max(0, pool.max_total - penalty + 2 - armour), _explodes(arms)
+        att.body.hits,
+        dfd.body.hits,
+        max(0, pool.max_total - penalty + 2 - armour),
+        _explodes(arms),
+        target_near=_explodes(arms) and sc.defender.name in {m.name for m in sc.explode_near},
     )
     ff = FF_FACES if body.force_field else NO_FF
 
@@ -347,7 +356,12 @@ def melee(sc: Scenario) -> Attack:
         return ds, as_, dmg, admg, tie
 
     lay = layout_for(
-        att.body.hits, dfd.body.hits, a_pool.max_total + 2, _explodes(arms), len(members) if divide else 0
+        att.body.hits,
+        dfd.body.hits,
+        a_pool.max_total + 2,
+        _explodes(arms),
+        len(members) if divide else 0,
+        _explodes(d_arms),  # VIII EXPLODE: the defender's melee weapon on his fail
     )
     ffa = FF_FACES if att.body.force_field else NO_FF
     ffd = FF_FACES if dfd.body.force_field else NO_FF
@@ -412,6 +426,8 @@ def melee(sc: Scenario) -> Attack:
     }
     if divide:
         notes.append(RULES.note("mob_losses"))
+        if d_throw or d_tie_kb:  # IX THROW / VIII KNOCKBACK by the defender: on the lead attacker
+            notes.append(RULES.note("mob_throw"))
         most = max(1, d_pool.max_total + d_mod + parry_bonus - a_mod)
         info["mob_division"] = {str(h): list(divide(h)[0]) for h in range(1, most + 1)}
     return Attack(

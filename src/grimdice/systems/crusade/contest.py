@@ -60,17 +60,33 @@ class Layout:
         return v[self.slices[name]]
 
 
-def layout_for(att_hits: int, def_hits: int, max_damage: int, bearer: bool = False, mob: int = 0) -> Layout:
-    """The feature layout; ``bearer`` (a weapon used may EXPLODE): also the attacker's end state
-    (condition x hits left) alone and where his roll failed, the joint law EXPLODE's attack needs;
-    ``mob`` (IX MOB, the models of a mob): how many of them are killed, KO'd or killed."""
-    states = {
-        "att_state": len(CONDITIONS) * (att_hits + 1),
-        "att_state_failed": len(CONDITIONS) * (att_hits + 1),
-    }
+def layout_for(
+    att_hits: int,
+    def_hits: int,
+    max_damage: int,
+    bearer: bool = False,
+    mob: int = 0,
+    def_bearer: bool = False,
+    target_near: bool = False,
+) -> Layout:
+    """The feature layout; ``bearer`` (a weapon the attacker uses may EXPLODE): also the attacker's
+    end state (condition x hits left) alone and where his roll failed, the joint law EXPLODE's attack
+    needs; ``def_bearer`` (the defender's melee weapon may EXPLODE): the same for the defender;
+    ``mob`` (IX MOB, the models of a mob): how many of them are killed, KO'd or killed;
+    ``target_near`` (shooting, the target also stands near the exploding bearer): the target's end
+    state alone and where the attacker's roll failed (the state EXPLODE's attack finds him in)."""
+
+    def states(side: str, hits: int, failed: str = "failed") -> dict[str, int]:
+        return {
+            f"{side}_state": len(CONDITIONS) * (hits + 1),
+            f"{side}_state_{failed}": len(CONDITIONS) * (hits + 1),
+        }
+
     return Layout(
         {
-            **(states if bearer else {}),
+            **(states("att", att_hits) if bearer else {}),
+            **(states("def", def_hits) if def_bearer else {}),
+            **(states("def", def_hits, "att_failed") if target_near else {}),
             **({"mob_killed": mob + 1, "mob_ko": mob + 1} if mob else {}),
             "def_condition": len(CONDITIONS),
             "def_hits_left": def_hits + 1,
@@ -296,6 +312,10 @@ class Contest:
         )
         if self.a.failed and "att_state" in lay.slices:  # the bearer's state where his roll failed
             out[lay.slices["att_state_failed"]] = lay.part(v, "att_state")
+        if self.d.n and self.d.failed and "def_state_failed" in lay.slices:  # the defending bearer's
+            out[lay.slices["def_state_failed"]] = lay.part(v, "def_state")
+        if self.a.failed and "def_state_att_failed" in lay.slices:  # the target near the bearer
+            out[lay.slices["def_state_att_failed"]] = lay.part(v, "def_state")
         return out
 
 

@@ -71,10 +71,10 @@ def self_damage(
     return _dist(law)
 
 
-def bearer_states(every: np.ndarray, failed: np.ndarray, lay) -> list[dict[str, Any]]:
-    """The attacker's end states (condition x hits left codes) with their probability and the
+def bearer_states(every: np.ndarray, failed: np.ndarray, lay, side: str = "att") -> list[dict[str, Any]]:
+    """A side's end states (condition x hits left codes) with their probability and the
     probability that his roll failed there: ``[{"condition", "hits_left", "p", "p_failed"}]``."""
-    width = lay.slices["att_hits_left"].stop - lay.slices["att_hits_left"].start
+    width = lay.slices[f"{side}_hits_left"].stop - lay.slices[f"{side}_hits_left"].start
     return [
         {"condition": CONDITIONS[k // width], "hits_left": k % width, "p": float(p), "p_failed": float(q)}
         for k, (p, q) in enumerate(zip(every, failed, strict=True))
@@ -110,6 +110,10 @@ def build_result(
         stages["self_damage"] = self_damage(p_fail, atk.arms, atk.att.armour)
     if "att_state" in lay.slices:  # VIII EXPLODE acts on the bearer's state where his roll failed
         out["fail_effects"]["bearer_states"] = bearer_states(part("att_state"), part("att_state_failed"), lay)
+    if "def_state_att_failed" in lay.slices:  # the target also near the bearer: his state at the fail
+        out["fail_effects"]["target_states"] = bearer_states(
+            part("def_state"), part("def_state_att_failed"), lay, "def"
+        )
     if atk.att.has("bad_guy") and atk.att.body.hits == 1:
         # VIII EXPLODE: "Bad Guy" models with one hit are killed if their weapon explodes
         out["fail_effects"]["bearer_killed"] = out["fail_effects"]["effects"]["explode"]
@@ -129,6 +133,12 @@ def build_result(
             )
         out["attacker_end_state"] = {c: float(ac[i]) for i, c in enumerate(CONDITIONS)}
         out["defender_fail_effects"] = fail_report(float(part("def_fail")[1]), atk.def_arms, atk.dfd.armour)
+        if (
+            "def_state_failed" in lay.slices
+        ):  # VIII EXPLODE: the defender's weapon on his state where he failed
+            out["defender_fail_effects"]["bearer_states"] = bearer_states(
+                part("def_state"), part("def_state_failed"), lay, "def"
+            )
         out["choices"] = {
             "defender_parries": float(part("parry")[1]),
             "attacker_rerolls": dict(

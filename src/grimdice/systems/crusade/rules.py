@@ -326,7 +326,10 @@ RULES = RuleTable(
             "the weapon's dice at range 0 against the bearer and each listed model within the radius "
             '(SFT 1", FT 2", HFT 3", else the weapon\'s AREA X, else the bearer only), each with its own '
             "armour and cover, each rolled separately; the bearer on his state where his roll failed (melee: "
-            "the state the melee left), the others on their state before the attack",
+            "the state the melee left), the others on their state before the attack; a defender's exploding "
+            "melee weapon fails on his melee roll and hits him alone (one with a radius, which would also "
+            "hit the attacker in base contact, is refused); a listed model with the name of the one shot at "
+            "is that model, hit on the state the shot left",
         ),
         Reading(
             "shots_in_turn",
@@ -362,6 +365,15 @@ RULES = RuleTable(
             "by the mob: each model takes hits until it is killed at most (the rest are lost once all are), "
             "minimising the number killed, then KO'd or killed, wounded or worse, in any condition, hits "
             "lost (ties: the lead attacker first); the mob's force fields are not rolled against them",
+        ),
+        Reading(
+            "mob_throw",
+            "whom a defender's THROW or knockback against a mob moves",
+            "rules-crusade IX THROW, MOB; VIII KNOCKBACK",
+            'THROW moves "a smaller or equal sized opponent" and MOB makes "a single melee attack"; the '
+            "text does not say which of the mob a winning or tying defender throws or knocks back: read as "
+            "the lead attacker (the scenario's attacker, his size checked); a throw instead of damage "
+            "means the mob divides no hits",
         ),
         Reading(
             "multi_hit",
@@ -429,10 +441,19 @@ RULES = RuleTable(
             "volley_fire",
             "how VOLLEY FIRE pairs the re-rolled dice",
             "rules-crusade IX VOLLEY FIRE",
-            "each white of the big roll that shows something is paired, in the order the dice lie, with a "
-            "blank white that is re-rolled once (kept face + re-rolled face = one 2-dice roll); when the "
-            "blanks run out the other scoring dice pair with each other as rolled and an odd one makes no "
-            "roll; every roll is a shot at the defender, re-rolled pairs first",
+            "each white of the big roll that shows something is paired with a blank white that is "
+            "re-rolled once (kept face + re-rolled face = one 2-dice roll); when the blanks run out the "
+            "other scoring dice pair with each other as rolled and an odd one makes no roll; every roll is "
+            "a shot at the defender; the attacker chooses which scoring dice pair with blanks and the "
+            "order of the rolls (best for him, with or without re-rolls)",
+        ),
+        Reading(
+            "volley_die_order",
+            "VOLLEY FIRE beyond the solved bound without re-rolls",
+            "rules-crusade IX VOLLEY FIRE",
+            "beyond 12 000 states (pairs left x target states: 7 models at a 1-hit target, 6 at a 3-hit "
+            "one) the attacker's choice of pairing and order is not solved: scoring dice pair with blanks "
+            "in the order the dice lie, re-rolled pairs applied first (exact and Monte Carlo alike)",
         ),
         Reading(
             "tie_effects",

@@ -14,7 +14,7 @@ import numpy as np
 from grimdice.dice.sampler import Sampler
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
-from grimdice.systems.crusade.attack import THROWN, Attack
+from grimdice.systems.crusade.attack import THROWN, Attack, state_code
 from grimdice.systems.crusade.contest import (
     P_ARR_ROLL,
     P_DRR_ROLL,
@@ -59,6 +59,9 @@ NAMES = (
     "throw",
     "att_state",  # the attacker's end state as one code (tracked where a weapon used may EXPLODE)
     "att_state_failed",  # the same where his roll failed, else past the end (not counted)
+    "def_state",  # the defender's end state as one code (tracked where his melee weapon may EXPLODE)
+    "def_state_failed",  # the same where his roll failed, else past the end (not counted)
+    "def_state_att_failed",  # the target's state where the attacker's roll failed (he is near the bearer)
     "mob_killed",  # IX MOB: how many of the mob are killed
     "mob_ko",  # ... KO'd or killed
 )
@@ -121,9 +124,12 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
         """IX MOB: the mob killed, KO'd or killed (the lead attacker's end state as played)."""
         return counts((lead, *atk.mob(s.a.total, s.d.total, s.parry, pull)[1:])) if atk.mob else (0, 0)
 
-    hits = spec.layout.slices["att_hits_left"]
-    hits_width = hits.stop - hits.start
-    states_width = len(CONDITIONS) * hits_width  # past the last attacker state code: a roll that did not fail
+    lay = spec.layout
+    # past the last state code of a side: a roll that did not fail (not counted)
+    past = {
+        side: len(CONDITIONS) * len(range(lay.size)[lay.slices[f"{side}_hits_left"]])
+        for side in ("att", "def")
+    }
 
     def row(i: int, fa: int, fd: int) -> tuple:
         key = (i, fa, fd)
@@ -139,11 +145,13 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
             big = int(ds[0] == KILLED and dmg >= 2)
             d_fail = int(s.d.failed) if s.d.n else 0
             pulled = int(0 <= pull < 99)  # a throw (pull -1) is not a pull-back
-            a_state = as_[0] * hits_width + as_[1]
+            a_state, d_state = state_code(lay, "att", as_), state_code(lay, "def", ds)
             r = rows_memo[key] = (ds[0], ds[1], as_[0], as_[1], dmg, admg, int(s.a.failed), d_fail,
                                   int(s.parry > 0), s.arr, s.drr, pulled, int(tie), big,
                                   THROWN.get(pull, 0), a_state,
-                                  a_state if s.a.failed else states_width,
+                                  a_state if s.a.failed else past["att"], d_state,
+                                  d_state if d_fail else past["def"],
+                                  d_state if s.a.failed else past["def"],
                                   *mob_counts(s, pull, as_))  # fmt: skip
         return r
 

@@ -40,12 +40,14 @@ from grimdice.systems.crusade.rolls import DICE, Pool
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.volley_rerolls import (
     KINDS,
+    MAX_VOLLEY_STATES,
     SCORING,
     TOP,
     WHITE,
     check_size,
     pairs_of,
     solve_volley,
+    volley_states,
 )
 
 P_SCORE = sum(1 for f in WHITE if f > 0) / len(WHITE)
@@ -98,11 +100,27 @@ def _shot(atk: Attack):
     return shot
 
 
+def _rerolls(atk: Attack) -> bool:
+    """VIII R / IX JINK act on the volley."""
+    return atk.spec.att.own or atk.spec.dfd.opp
+
+
+def _solved(sc: Scenario, atk: Attack) -> bool:
+    """Whether the attacker's pairing and order are solved (:mod:`.volley_rerolls`): always with
+    re-rolls or JINK; without, up to ``MAX_VOLLEY_STATES`` states (the same bound for the exact
+    engine and Monte Carlo, so both play the same volley), beyond it the dice pair in the order they
+    lie (reading ``volley_die_order``)."""
+    states = len(CONDITIONS) * (atk.dfd.body.hits + 1)
+    return _rerolls(atk) or volley_states(2 * sc.volley, states, rerolls=False) <= MAX_VOLLEY_STATES
+
+
 def _with_rerolls(sc: Scenario, atk: Attack, exact: bool = True):
-    """The solved volley with the attacker's re-roll and the target's jink (:mod:`.volley_rerolls`);
-    for Monte Carlo (``exact=False``) the policy only."""
+    """The solved volley: the attacker's best pairing and order, with his re-roll and the target's
+    jink if they have them (:mod:`.volley_rerolls`); for Monte Carlo (``exact=False``) the policy
+    only."""
     dice = 2 * sc.volley
-    check_size(dice, len(CONDITIONS) * (atk.dfd.body.hits + 1), exact)
+    if _rerolls(atk):
+        check_size(dice, len(CONDITIONS) * (atk.dfd.body.hits + 1), exact)
     return solve_volley(dice, atk.dfd.start, atk.spec.att.own, atk.spec.dfd.opp, _shot(atk), exact)
 
 
@@ -110,10 +128,11 @@ def exact_volley(sc: Scenario) -> Result:
     atk = volley_attack(sc)
     dice = 2 * sc.volley
     shot = _shot(atk)
-    if atk.spec.att.own or atk.spec.dfd.opp:
+    if _solved(sc, atk):
         final_rr, choices, _ = _with_rerolls(sc, atk)
         res = _result(sc, atk, final_rr, "exact")
-        res.extra["rerolls"] = choices
+        if _rerolls(atk):
+            res.extra["rerolls"] = choices
         return res
     # (state, damage, fails, rolls) -> p
     final: dict[tuple[State, int, int, int], float] = defaultdict(float)
@@ -130,7 +149,9 @@ def exact_volley(sc: Scenario) -> Result:
             law = nxt
         for (s, dmg, fails), p in law.items():
             final[(s, dmg, fails, rerolled + kept)] += pk * p
-    return _result(sc, atk, final, "exact")
+    res = _result(sc, atk, final, "exact")
+    res.notes.append(RULES.note("volley_die_order"))
+    return res
 
 
 def _result(sc: Scenario, atk: Attack, law, method: str, trials=None, seed=None) -> Result:
@@ -166,13 +187,13 @@ def _result(sc: Scenario, atk: Attack, law, method: str, trials=None, seed=None)
 
 
 def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
-    """The big roll and the re-rolled blanks rolled literally, paired in the order the dice lie (with
-    re-rolls or JINK: as the solved policy pairs and orders them, :mod:`.volley_rerolls`); the force
-    field's red die rolled too."""
+    """The big roll and the re-rolled blanks rolled literally, paired and ordered as the solved
+    policy chooses (:mod:`.volley_rerolls`; beyond its bound without re-rolls, in the order the dice
+    lie); the force field's red die rolled too."""
     atk = volley_attack(sc)
     dice = 2 * sc.volley
     outcome = lru_cache(maxsize=None)(atk.outcome)
-    policy = _with_rerolls(sc, atk, exact=False)[2] if atk.spec.att.own or atk.spec.dfd.opp else None
+    policy = _with_rerolls(sc, atk, exact=False)[2] if _solved(sc, atk) else None
 
     def pairs_in_die_order(faces: list[int], again) -> list[tuple[int, int]]:
         scoring = [f for f in faces if f > 0]
@@ -234,6 +255,8 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
 
     tally = options.run(trial)
     res = _result(sc, atk, {(atk.dfd.start, 0, 0, 0): 1.0}, "simulated", tally.trials, options.seed)
+    if policy is None:
+        res.notes.append(RULES.note("volley_die_order"))
     for k in ("damage", "fail", "rolls", "condition", "hits_left"):
         res.stages[k] = tally.dist(k)
     killed = res.stages["condition"][KILLED]

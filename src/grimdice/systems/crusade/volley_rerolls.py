@@ -86,13 +86,19 @@ def big_roll_law(dice: int) -> dict[tuple[int, int], float]:
     return out
 
 
-def check_size(dice: int, states: int, exact: bool = True) -> None:
+def volley_states(dice: int, states: int, rerolls: bool = True) -> int:
+    """The states the volley's dynamic programme visits at most: pairs left x (re-roll and jink left,
+    when there are re-rolls) x target states."""
     lefts = {left for n1, n2 in big_roll_law(dice) for left in _pairings(n1, n2, dice - n1 - n2)}
     reach = set()
     for left in lefts:
         for sub in np.ndindex(*(k + 1 for k in left)):
             reach.add(sub)
-    size = len(reach) * 4 * states
+    return len(reach) * (4 if rerolls else 1) * states
+
+
+def check_size(dice: int, states: int, exact: bool = True) -> None:
+    size = volley_states(dice, states)
     if exact and size > MAX_VOLLEY_STATES:
         raise ScenarioError(
             "volley",
@@ -234,4 +240,12 @@ def solve_volley(dice: int, start: State, own: bool, jink: bool, shot: Shot, wit
     return dict(final), choices, policy
 
 
-__all__ = ["KINDS", "MAX_POLICY_STATES", "MAX_VOLLEY_STATES", "check_size", "pairs_of", "solve_volley"]
+__all__ = [
+    "KINDS",
+    "MAX_POLICY_STATES",
+    "MAX_VOLLEY_STATES",
+    "check_size",
+    "pairs_of",
+    "solve_volley",
+    "volley_states",
+]
