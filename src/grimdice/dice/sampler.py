@@ -182,19 +182,6 @@ def count_categories(
     return out
 
 
-def row_counts(cat: np.ndarray, ncat: int) -> list[np.ndarray]:
-    """For a 2-D array of categories ``0..ncat-1`` (one row per trial), how many entries of each
-    category every row holds: one pass of :func:`lookup` into 8-bit fields and one row sum while
-    rows are shorter than 256 and ``ncat <= 8``, else one comparison per category."""
-    width = cat.shape[1]
-    if width >= 256 or ncat > 8:
-        return [(cat == c).sum(axis=1) for c in range(ncat)]
-    word = np.uint32 if ncat <= 4 else np.uint64
-    words = lookup(cat, np.left_shift(1, 8 * np.arange(ncat, dtype=np.int64)), 0, word)
-    sums = row_sums(words, word).astype(np.int64)
-    return [(sums >> (8 * c)) & 255 for c in range(ncat)]
-
-
 class Sampler:
     """Vectorised dice roller around ``numpy.random.default_rng(seed)``; :attr:`dice` counts the
     dice rolled so far."""
