@@ -53,18 +53,32 @@ def test_row_sums_equal_a_row_reduction(width):
     assert row_sums(values, np.int32).tolist() == values.astype(np.int64).sum(axis=1).tolist()
 
 
-@pytest.mark.parametrize(("ncat", "top"), [(2, 10), (3, 20), (3, 70), (4, 9), (6, 9)])
-def test_count_categories_of_a_padded_pool_counts_only_its_dice(ncat, top):
+@pytest.mark.parametrize("given", [True, False])
+@pytest.mark.parametrize(("ncat", "top"), [(2, 10), (3, 20), (3, 70), (3, 300), (4, 9), (6, 9), (9, 9)])
+def test_count_categories_of_a_padded_pool_counts_only_its_dice(ncat, top, given):
     rng = np.random.default_rng(ncat * 100 + top)
     counts = rng.integers(0, top + 1, 300)
     counts[:3] = (0, top, 1)
-    faces = rng.integers(1, 7, (counts.size, top)).astype(np.int8)
-    valid = np.arange(top)[None, :] < counts[:, None]
+    faces = rng.integers(1, 7, (top, counts.size)).astype(np.int8)  # column t: trial t
+    valid = np.arange(top)[:, None] < counts[None, :]
     category = rng.integers(0, ncat, 6)
-    got = count_categories(faces, category, counts, ncat, 1, valid)
+    got = count_categories(faces, category, counts, ncat, 1, valid if given else None)  # the same
     for c in range(ncat - 1):
-        want = ((category[faces - 1] == c) & valid).sum(axis=1)
+        want = ((category[faces - 1] == c) & valid).sum(axis=0)
         assert got[:, c].tolist() == want.tolist()
+
+
+def test_count_categories_of_full_columns():
+    faces = np.array([[1, 6], [6, 5], [3, 2]], dtype=np.int8)  # columns: trials (1, 6, 3) and (6, 5, 2)
+    got = count_categories(faces, np.array([2, 2, 1, 1, 0, 0]), np.array([3, 3]), 3, 1)
+    assert got.tolist() == [[1, 1], [2, 0]]  # (critical, normal): 6 / 3, and 6, 5 / none
+
+
+def test_columns_count_only_the_dice():
+    s = Sampler(3)
+    faces = s.columns(np.array([2, 0, 5]))
+    assert faces.shape == (5, 3)
+    assert s.dice == 7
 
 
 def test_count_categories_with_equal_pools_uses_row_sums_correctly():

@@ -133,30 +133,39 @@ def count_categories(
 ) -> np.ndarray:
     """``(trials, ncat - 1)`` counts per category of a pool (``category[face - lo]`` is a face's
     category, the last one uncounted): flat (trial ``t`` owns ``counts[t]`` consecutive dice) or
-    padded 2-D (row ``t`` is trial ``t``; ``valid``: which entries are dice, default all).
+    padded 2-D (:meth:`Sampler.columns`: column ``t`` is trial ``t``, its dice first; ``valid``:
+    which entries are dice, default the first ``counts[t]`` of column ``t``).
 
     Each face is mapped (:func:`lookup`) to one small word holding a 1 in its category's bit
-    field, the words are summed per trial in one pass (:func:`per_trial`, or :func:`row_sums` of
-    rows), and the sums are split into fields. Fields are 6 bits wide in a byte while no trial has
-    64 dice, else 16 bits wide."""
+    field, the words are summed per trial in one pass (:func:`per_trial`, :func:`row_sums` of
+    equal runs, or a sum over the contiguous rows of the columns), and the sums are split into
+    fields. Columns under 256 dice are summed in the word itself (8-bit fields: the fastest sum);
+    flat pools in 6-bit fields of a byte while no trial has 64 dice, else 16-bit fields."""
     counts = np.asarray(counts)
     k = ncat - 1
     out = np.empty((counts.size, k), dtype=np.int64)
     top = int(counts.max()) if counts.size else 0
     cat = np.asarray(category, dtype=np.int64)
-    rows = faces.ndim == 2 or (counts.size > 0 and top == int(counts.min()))
+    columns = faces.ndim == 2
+    if columns and valid is None and counts.size and top != int(counts.min()):
+        valid = np.arange(faces.shape[0])[:, None] < counts[None, :]
+    rows = not columns and counts.size > 0 and top == int(counts.min())
 
     def total(words: np.ndarray, acc: type[np.integer]) -> np.ndarray:
-        if not rows:
-            return per_trial(words, counts, acc)
-        words = words.reshape(counts.size, -1)
-        if valid is not None:
-            np.multiply(words, valid, out=words, casting="unsafe")
-        return row_sums(words, acc)
+        if columns:
+            if valid is not None:
+                np.multiply(words, valid, out=words, casting="unsafe")
+            return words.sum(axis=0, dtype=acc)
+        if rows:
+            return row_sums(words.reshape(counts.size, -1), acc)
+        return per_trial(words, counts, acc)
 
     word: type[np.integer]
     acc: type[np.integer]
-    if k <= 2 and top < 64:
+    if columns and faces.shape[0] < 256 and k <= 8:
+        word = np.uint16 if k <= 2 else np.uint32 if k <= 4 else np.uint64
+        bits, acc = 8, word
+    elif k <= 2 and top < 64:
         word, bits, acc = np.uint8, 6, np.int32
     elif k <= 2 and top < 2**15:
         word, bits, acc = np.int32, 16, np.int32
@@ -171,19 +180,6 @@ def count_categories(
     for c in range(k):
         out[:, c] = (sums >> (bits * c)) & (2**bits - 1)
     return out
-
-
-def row_counts(cat: np.ndarray, ncat: int) -> list[np.ndarray]:
-    """For a 2-D array of categories ``0..ncat-1`` (one row per trial), how many entries of each
-    category every row holds: one pass of :func:`lookup` into 8-bit fields and one row sum while
-    rows are shorter than 256 and ``ncat <= 8``, else one comparison per category."""
-    width = cat.shape[1]
-    if width >= 256 or ncat > 8:
-        return [(cat == c).sum(axis=1) for c in range(ncat)]
-    word = np.uint32 if ncat <= 4 else np.uint64
-    words = lookup(cat, np.left_shift(1, 8 * np.arange(ncat, dtype=np.int64)), 0, word)
-    sums = row_sums(words, word).astype(np.int64)
-    return [(sums >> (8 * c)) & 255 for c in range(ncat)]
 
 
 class Sampler:
@@ -251,6 +247,17 @@ class Sampler:
             cols = mask[rows].argmax(axis=1)
             out[rows, cols] = self.roll(rows.size, die)
         return out
+
+    def columns(self, counts: np.ndarray, die: Die = D6) -> np.ndarray:
+        """Roll ``counts[t]`` dice for each trial ``t`` padded 2-D by column: shape ``(max count,
+        trials)``, column ``t`` holding trial ``t``'s dice first, then padding (drawn, but not
+        dice: only the dice are counted in :attr:`dice`). Each row is contiguous, so per-trial
+        sums are sums of whole rows (several times faster than row sums of :meth:`pool`)."""
+        counts = np.asarray(counts, dtype=np.int64)
+        width = max(int(counts.max()) if counts.size else 0, 1)
+        faces = self.roll((width, counts.size), die)
+        self.dice -= faces.size - int(counts.sum())
+        return faces
 
     def pool(self, counts: np.ndarray, die: Die = D6) -> tuple[np.ndarray, np.ndarray]:
         """Roll ``counts[t]`` dice for each trial ``t``: returns ``(rolls, valid)`` padded 2-D

@@ -88,10 +88,11 @@ class Roll:
     def sample(self, sampler: Sampler, counts: np.ndarray, *, only_one: bool = False) -> np.ndarray:
         """Roll ``counts[t]`` dice for each trial ``t``; ``(trials, ncat - 1)`` counts per category.
 
-        The dice of all trials are rolled as a padded 2-D pool when the pools are narrow and at
-        least half the slots are dice (rows summed column by column; the padding is drawn but is
-        not dice and is not counted), else flat (no padding); re-rolled and sorted by table
-        look-up, and counted per trial (:func:`~grimdice.dice.sampler.count_categories`)."""
+        The dice of all trials are rolled as a padded 2-D pool by column
+        (:meth:`~grimdice.dice.sampler.Sampler.columns`) when the pools are narrow and at least half
+        the slots are dice (the padding is drawn but is not dice and is not counted), else flat (no
+        padding); re-rolled and sorted by table look-up, and counted per trial
+        (:func:`~grimdice.dice.sampler.count_categories`)."""
         counts = np.asarray(counts, dtype=np.int64)
         lo, category, rerolled = self._lookup
         if only_one:
@@ -100,13 +101,13 @@ class Roll:
             cat = np.where(dice, category[rolls - lo], self.ncat - 1)
             return np.stack([(cat == c).sum(axis=1) for c in range(self.ncat - 1)], axis=1)
         top = int(counts.max()) if counts.size else 0
-        valid: np.ndarray | None
+        valid: np.ndarray | None = None
         if 0 < top <= NARROW and top * counts.size <= 2 * int(counts.sum()):  # little padding
-            faces, valid = sampler.pool(counts, self.die)
-            if top == int(counts.min()):
-                valid = None
+            faces = sampler.columns(counts, self.die)
+            if top != int(counts.min()):
+                valid = np.arange(top)[:, None] < counts[None, :]
         else:
-            faces, valid = sampler.flat(counts, self.die), None
+            faces = sampler.flat(counts, self.die)
         if rerolled.any():
             mask = lookup(faces, rerolled, lo, np.uint8).view(bool)
             if valid is not None:

@@ -110,6 +110,16 @@ class _Slots:
         return self.saved.reshape(-1)
 
     @property
+    def failed_flat(self) -> np.ndarray:
+        """The saving throw fails, indexed ``slot * NO_ROLL + face``."""
+        return ~self.saved_flat
+
+    @property
+    def hurt_flat(self) -> np.ndarray:
+        """The saving throw fails and a model is there to lose wounds, indexed as :attr:`saved_flat`."""
+        return (~self.saved & self.live[:, None]).reshape(-1)
+
+    @property
     def modifies_damage(self) -> bool:
         """Some model halves or reduces damage (else a token's damage is its roll, with no bonus)."""
         return bool(self.halve.any() or self.reduction.any())
@@ -168,9 +178,19 @@ class _Unit:
     def reorder(self, order: np.ndarray) -> None:
         self.state = self.state[:, order]
 
-    def token(self, s: Sampler, g: WeaponGroup, dev: bool, slots: _Slots, n: int) -> None:
-        """One token of group ``g`` for each of the first ``n`` trials: choose the model, roll the
-        save (none for a devastating wound), damage and Feel No Pain."""
+    def token(
+        self,
+        s: Sampler,
+        g: WeaponGroup,
+        dev: bool,
+        slots: _Slots,
+        tables: tuple[np.ndarray, ...],
+        n: int,
+        saves: np.ndarray | None,
+    ) -> None:
+        """One token of group ``g`` for each of the first ``n`` trials (``saves``: their save dice,
+        rolled beforehand; none for a devastating wound): choose the model, take the save, roll
+        damage and Feel No Pain. ``tables``: :attr:`_Slots.failed_flat` and :attr:`_Slots.hurt_flat`."""
         pb, lb, pc, lc, db, dc, unsaved = self.state[:, :n]
         if self.nc:
             to_ch = (pc < self.nc) & ((pb >= self.nb) | g.ab.precision)
@@ -178,29 +198,46 @@ class _Unit:
         else:
             to_ch = None
             slot = pb
-        failed = np.ones(n, dtype=bool) if dev else ~slots.saved_flat[slot * NO_ROLL + s.roll(n)]
-        unsaved += failed
-        k = np.flatnonzero(failed & slots.live[slot])
+        if saves is None:
+            unsaved += 1
+            hurt = slots.live[slot]
+        else:
+            at = slot * NO_ROLL
+            at += saves
+            unsaved += tables[0][at]
+            hurt = tables[1][at]
+        k = np.flatnonzero(hurt)
         if not k.size:
             return
         m = slot[k]
-        d = np.full(k.size, g.damage.constant) if g.damage.is_fixed else s.expr(g.damage, k.size)
-        if slots.modifies_damage or g.damage_bonus:
-            d = modified_damage(d, slots.halve[m], slots.reduction[m], g.damage_bonus)
-        lost = _fnp_lost(s, d, slots.fnp[m])
+        lost: np.ndarray | int
+        if g.damage.is_fixed and not (slots.modifies_damage or g.damage_bonus) and slots.fnp.min() >= NO_ROLL:
+            lost = g.damage.constant  # the same for every token
+        else:
+            d = np.full(k.size, g.damage.constant) if g.damage.is_fixed else s.expr(g.damage, k.size)
+            if slots.modifies_damage or g.damage_bonus:
+                d = modified_damage(d, slots.halve[m], slots.reduction[m], g.damage_bonus)
+            lost = _fnp_lost(s, d, slots.fnp[m])
         queues = [(pb, lb, db, self.Wb, None if to_ch is None else ~to_ch[k])]
         if to_ch is not None:
             queues.append((pc, lc, dc, self.Wc, to_ch[k]))
         for pos, left, dmg, W, on in queues:
-            kk, ll = (k, lost) if on is None else (k[on], lost[on])
+            if on is None:
+                kk, ll = k, lost
+            else:
+                kk = k[on]
+                ll = lost if isinstance(lost, int) else lost[on]
             if not kk.size:
                 continue
-            ll = np.minimum(ll, left[kk])
-            left[kk] -= ll
+            lk = left[kk]
+            ll = np.minimum(ll, lk)
+            lk -= ll
+            left[kk] = lk
             dmg[kk] += ll
-            dead = kk[left[kk] == 0]
-            pos[dead] += 1
-            left[dead] = W[pos[dead]]
+            dead = kk[lk == 0]
+            if dead.size:
+                pos[dead] += 1
+                left[dead] = W[pos[dead]]
 
 
 def _allocate(s: Sampler, target: Target, groups: list[WeaponGroup], rolled: list[dict], trials: int):
@@ -224,8 +261,21 @@ def _allocate(s: Sampler, target: Target, groups: list[WeaponGroup], rolled: lis
         where = where[order]
         holding = np.bincount(c, minlength=top + 1)[::-1].cumsum()[::-1]  # trials with >= k tokens
         slots = _Slots.of(g, dev, target)
+        tables = (slots.failed_flat, slots.hurt_flat)
+        # every token's save die at once, step k taking the next holding[k] (none for devastating wounds)
+        saves = np.empty(0, dtype=np.int8) if dev else s.roll(int(holding[1:].sum()))
+        start = np.concatenate([[0], np.cumsum(holding[1:])])
         for k in range(1, top + 1):
-            unit.token(s, g, dev, slots, int(holding[k]))
+            n = int(holding[k])
+            unit.token(
+                s,
+                g,
+                dev,
+                slots,
+                tables,
+                n,
+                None if dev else saves[start[k - 1] : start[k - 1] + n],
+            )
     state = np.empty_like(unit.state)
     state[:, where] = unit.state
     return state
