@@ -506,6 +506,17 @@ def test_scenario_text_reaches_the_terminal_escaped(tmp_path):
     assert "[bold red]Boss[/bold red]" in res.stdout.replace("\n", "")
 
 
+def test_emoji_codes_in_scenario_text_are_printed_as_written(tmp_path):
+    """Rich would turn ``:skull:`` into an emoji; a user's title is shown as the user wrote it."""
+    data = changed(W40K, "title", "Boss :skull: and :thumbs_up:")
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump(data))
+    res = runner.invoke(app, ["calc", str(p)])
+    assert res.exit_code == 0, res.output
+    flat = res.stdout.replace("\n", "")
+    assert ":skull:" in flat and ":thumbs_up:" in flat and "\U0001f480" not in flat
+
+
 def test_error_messages_reach_the_terminal_escaped(tmp_path):
     data = changed(W40K, "defender.models.0.name", 5)
     data["defender"]["\x1b[2J[red]x"] = 1

@@ -132,7 +132,7 @@ def console(stderr: bool = False) -> "Console":
     """A Rich console (Rich is imported by the commands that print, not at start-up)."""
     from rich.console import Console
 
-    return Console(stderr=stderr)
+    return Console(stderr=stderr, emoji=False)
 
 
 def _fail(err: "Console", exc: Exception) -> typer.Exit:

@@ -32,7 +32,7 @@ def play(
     from grimdice.systems.onepage.game.batch import GameJob, run_games, summarise
     from grimdice.systems.onepage.game.setup import load_army_side, load_table
 
-    err = Console(stderr=True)
+    err = Console(stderr=True, emoji=False)
     bar = ProgressBar(err)
     try:
         if workers is not None and not 1 <= workers <= 256:
@@ -65,7 +65,7 @@ def show(s: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    out = Console()
+    out = Console(emoji=False)
     r = s["army_a"]
     head = f"{s['armies'][0]} vs {s['armies'][1]}: {s['games']} games (seed {s['seed']})"
     out.print(head, markup=False, highlight=False)
@@ -100,7 +100,7 @@ def replay(
     from grimdice.io.scenario import load_scenario
     from grimdice.systems.onepage.game.play import replay as run_replay
 
-    err = Console(stderr=True)
+    err = Console(stderr=True, emoji=False)
     try:
         log = load_scenario(game)
         again = run_replay(log)

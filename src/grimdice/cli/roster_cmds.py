@@ -100,7 +100,7 @@ def units(
             for m in u["models"]
         )
         t.add_row(f"{u['unit']}\n{u['points']:g} pts", models, weapons, "\n".join(u["not_modelled"]) or "-")
-    Console().print(t)
+    Console(emoji=False).print(t)
 
 
 def matrix(
@@ -139,7 +139,7 @@ def matrix(
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=Console(stderr=True),
+            console=Console(stderr=True, emoji=False),
             disable=as_json or not sys.stderr.isatty(),
         )
         with bar:
@@ -168,7 +168,7 @@ def matrix(
         t.add_column(d, justify="right", overflow="fold")
     for a, row in zip(m.attackers, m.cells, strict=True):
         t.add_row(a, *[_shown(c) for c in row])
-    Console().print(t)
+    Console(emoji=False).print(t)
 
 
 MAX_REASON = 60  # characters of a refused pair's reason in the table (all of it in --json and --csv)
