@@ -75,3 +75,13 @@ def best(options, key):
         if better(key(v), key(out)):
             out = v
     return out
+
+
+def one_hit(state: str, dmg: int) -> tuple[str, int]:
+    """A 1-hit target taking ``dmg`` points after armour (graze S: stunned + stun = KO; a KO'd model
+    changes only when killed): (its new state, the damage counted)."""
+    if state == "killed" or dmg <= 0:
+        return state, 0
+    if dmg >= 2:
+        return "killed", dmg
+    return {"unharmed": "stunned", "stunned": "ko", "ko": "ko"}[state], dmg

@@ -17,7 +17,7 @@ from grimdice.errors import ScenarioError
 from grimdice.systems.crusade import RULES
 from tests.agreement import assert_agree
 
-from .helpers import close, end, gun, model, run, shoot
+from .helpers import close, end, gun, model, one_hit, run, shoot
 
 WHITE = (0, 0, 0, 0, 1, 2)
 
@@ -120,11 +120,14 @@ def test_only_two_white_basic_weapons_volley(dice):
         run(volley(2, dice=dice))
 
 
-def test_volley_is_shooting_at_the_defender():
+def test_volley_is_shooting():
     with pytest.raises(ScenarioError, match=r"^volley: "):
         run({**volley(2), "action": "melee"})
-    with pytest.raises(ScenarioError, match=r"^volley: "):
-        run(volley(2, targets=[model(name="a")]))
+    # one listed target (reading ``volley_targets``) is the same volley as at the defender
+    one = run(volley(2, targets=[model(name="a", condition="stunned")]))
+    at = run(volley(2, model(name="a", condition="stunned")))
+    assert one.targets["0: a"].extra["end_state"] == pytest.approx(at.extra["end_state"], abs=1e-12)
+    assert one["damage"].mean() == pytest.approx(at["damage"].mean(), abs=1e-12)
 
 
 def test_volley_reroll_by_hand():
@@ -165,12 +168,7 @@ def _brute_rerolls(n: int, armour: int, own: bool, jink: bool) -> dict[str, Frac
     order = ("unharmed", "stunned", "ko", "killed")
 
     def hit(state, total):
-        dmg = total - armour
-        if state == "killed" or dmg <= 0:
-            return state, 0
-        if dmg >= 2:
-            return "killed", dmg
-        return {"unharmed": "stunned", "stunned": "ko", "ko": "ko"}[state], dmg
+        return one_hit(state, total - armour)
 
     def vec(state):
         return {s: Fraction(int(s == state)) for s in order} | {"dmg": Fraction(0), "fails": Fraction(0)}

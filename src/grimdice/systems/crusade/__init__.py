@@ -24,6 +24,10 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
             raise ScenarioError("volley", "volley fire is shooting (action: shoot)")
         from grimdice.systems.crusade.volley import exact_volley, simulated_volley
 
+        if sc.targets:
+            from grimdice.systems.crusade.volley_many import exact_volley_many, simulated_volley_many
+
+            return exact_volley_many(sc) if options.exact else simulated_volley_many(sc, options)
         return exact_volley(sc) if options.exact else simulated_volley(sc, options)
     if sc.action == "mindwar" and sc.psychic_attack == "mind blast":
         from grimdice.systems.crusade.psychic import mind_blast

@@ -172,3 +172,19 @@ def build_result(
     return Result(
         "crusade", method, stages, extra=out, trials=trials, seed=seed, title=title, notes=list(atk.notes)
     )
+
+
+def targets_result(
+    sc: Any, atks: list[Attack], method: str, stages: dict[str, Dist], per: list, extra: dict, **kw: Any
+) -> Result:
+    """A result at many targets: ``stages`` (with ``fail``), one :func:`model_result` per target
+    from ``per`` (its (end state, damage) law; Monte Carlo passes none and fills the stages after),
+    ``extra`` plus the fail effects, the attacks' notes (``kw``: trials, seed)."""
+    targets = {
+        f"{i}: {t.name}": model_result(law or {((0, 0), 0): 1.0}, method, {"resolved": a.info}, **kw)
+        for i, (t, a, law) in enumerate(zip(sc.targets, atks, per, strict=True))
+    }
+    p_fail = 1 - float(stages["fail"][0])
+    extra = {**extra, "fail_effects": fail_report(p_fail, atks[0].arms, atks[0].att.armour)}
+    notes = list(dict.fromkeys(n for a in atks for n in a.notes))
+    return Result("crusade", method, stages, extra=extra, targets=targets, title=sc.title, notes=notes, **kw)

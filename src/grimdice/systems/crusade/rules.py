@@ -456,6 +456,15 @@ RULES = RuleTable(
             "in the order the dice lie, re-rolled pairs applied first (exact and Monte Carlo alike)",
         ),
         Reading(
+            "volley_targets",
+            "VOLLEY FIRE at several targets",
+            "rules-crusade IX VOLLEY FIRE",
+            "with targets, each 2-dice roll is applied, after it is rolled, to the living target the "
+            "attacker chooses (its own range, cover, armour, force field); he also chooses the pairing "
+            "and the order of the rolls, maximising the summed P(killed), then P(KO or killed), then "
+            "expected damage, then fewer fails; once all are killed no roll is applied; no re-rolls or JINK",
+        ),
+        Reading(
             "tie_effects",
             "tie effects in melee",
             "rules-crusade VIII TIE, KNOCKBACK; IX PLAGUE, THROW",

@@ -31,7 +31,7 @@ from grimdice.systems.crusade.attack import FF_FACES, Attack, each_target, shoot
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
 from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import fail_report, model_result
+from grimdice.systems.crusade.report import targets_result
 from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, summary
 from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, roll_pool
 from grimdice.systems.crusade.rules import RULES
@@ -214,29 +214,10 @@ def _result(
         "models_destroyed": Dist.from_mapping(dict(kills), normalize=True),
         "fail": Dist.from_mapping(dict(fails), normalize=True),
     }
-    targets = {}
-    for i, (a, law) in enumerate(zip(atks, per, strict=True)):
-        name = f"{i}: {sc.targets[i].name}"
-        # Monte Carlo passes no law and fills the stages after
-        targets[name] = model_result(
-            law or {((0, 0), 0): 1.0}, method, {"resolved": a.info}, trials=trials, seed=seed
-        )
-    p_fail = 1 - float(stages["fail"][0])
-    extra = {"mode": mode, "fail_effects": fail_report(p_fail, atks[0].arms, atks[0].att.armour)}
+    extra: dict = {"mode": mode}
     if split_choice:
         extra["split"] = {str(t): list(s) for t, s in sorted(split_choice.items())}
-    notes = list(dict.fromkeys(n for a in atks for n in a.notes))
-    res = Result(
-        "crusade",
-        method,
-        stages,
-        extra=extra,
-        targets=targets,
-        trials=trials,
-        seed=seed,
-        title=sc.title,
-        notes=notes,
-    )
+    res = targets_result(sc, atks, method, stages, per, extra, trials=trials, seed=seed)
     return with_explosions(sc, res, atks[0].arms)  # VIII EXPLODE: on any failed roll
 
 

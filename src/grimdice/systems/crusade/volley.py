@@ -70,7 +70,7 @@ KEPT: Law = _law([(s, t) for s in SCORING for t in SCORING])  # two scoring face
 def volley_attack(sc: Scenario) -> Attack:
     """The single-shot attack each "2 dice" roll makes; checks the volley's eligibility."""
     if sc.targets:
-        raise ScenarioError("volley", "volley fire is resolved against the defender only; remove targets")
+        raise ScenarioError("volley", "volley fire at several targets is resolved by volley_many")
     atk = shooting(sc)
     if len(atk.arms) != 1 or atk.arms[0].pool != Pool(white=2):
         names = ", ".join(f"{a.name} ({a.pool.text})" for a in atk.arms)
