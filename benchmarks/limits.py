@@ -340,6 +340,10 @@ def system_probes() -> dict[str, list[tuple[str, dict[str, Any]]]]:
             ("melee: 24 dice a side, RO both sides", edit(cm, attacker=_cr_big("A"), defender=_cr_big("D"))),
             ("volley fire of 12 models", edit(cv, volley=12)),
             (
+                "volley fire of 6 models at 4 targets",
+                edit(cv, targets=[{**cv["defender"], "name": f"t{i}", "hits": 2} for i in range(4)]),
+            ),
+            (
                 "volley fire of 12 models, re-roll R and JINK",
                 edit(
                     cv,
