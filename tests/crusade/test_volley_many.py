@@ -11,7 +11,7 @@ from itertools import combinations, product
 import pytest
 
 from grimdice.errors import ScenarioError
-from grimdice.systems.crusade import RULES
+from grimdice.systems.crusade import RULES, VOLLEY_EXPLODE
 from tests.agreement import assert_agree
 
 from .helpers import close, gun, model, one_hit, run, shoot
@@ -149,3 +149,15 @@ def test_rerolls_and_large_volleys_are_refused():
     big = [model(name=f"m{i}", hits=3) for i in range(3)]
     with pytest.raises(ScenarioError, match=r"^volley: .*states"):
         run(volley(12, big))
+
+
+def test_explode_with_volley_fire_is_noted_or_refused():
+    """VIII EXPLODE's attack on the bearer is not resolved in a volley: a result that may explode
+    says so, and models listed near the bearer are refused rather than ignored."""
+    plain = run(volley(1, [model(name="a"), model(name="b")]))
+    assert VOLLEY_EXPLODE not in plain.notes
+    boom = run(volley(1, [model(name="a"), model(name="b")], effects=("S", "EXPLODE")))
+    assert boom.extra["fail_effects"]["effects"]["explode"] > 0 and VOLLEY_EXPLODE in boom.notes
+    with pytest.raises(ScenarioError) as err:
+        run(volley(1, [], effects=("S", "EXPLODE"), explode_near=[model(name="c")]))
+    assert err.value.field == "explode_near"

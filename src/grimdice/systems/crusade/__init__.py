@@ -15,6 +15,13 @@ from grimdice.systems.crusade.rules import RULES
 __all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
 
+#: the note of a volley whose weapon may EXPLODE (VIII): its chance is reported, its attack is not
+VOLLEY_EXPLODE = (
+    "not modelled: EXPLODE with VOLLEY FIRE - the chance a fail explodes is in fail_effects, but the "
+    "explosion's attack on the bearer is not resolved (fire without volley to resolve it)"
+)
+
+
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
     """Resolve the scenario's attack: exactly, or by ``options.simulate`` seeded trials."""
     if sc.volley:
@@ -24,11 +31,21 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
             raise ScenarioError("volley", "volley fire is shooting (action: shoot)")
         from grimdice.systems.crusade.volley import exact_volley, simulated_volley
 
+        if sc.explode_near:
+            from grimdice.errors import ScenarioError
+
+            raise ScenarioError(
+                "explode_near", "EXPLODE's attack is not resolved with VOLLEY FIRE; fire without volley"
+            )
         if sc.targets:
             from grimdice.systems.crusade.volley_many import exact_volley_many, simulated_volley_many
 
-            return exact_volley_many(sc) if options.exact else simulated_volley_many(sc, options)
-        return exact_volley(sc) if options.exact else simulated_volley(sc, options)
+            res = exact_volley_many(sc) if options.exact else simulated_volley_many(sc, options)
+        else:
+            res = exact_volley(sc) if options.exact else simulated_volley(sc, options)
+        if res.extra.get("fail_effects", {}).get("effects", {}).get("explode"):
+            res.notes.append(VOLLEY_EXPLODE)
+        return res
     if sc.action == "mindwar" and sc.psychic_attack == "mind blast":
         from grimdice.systems.crusade.psychic import mind_blast
 
