@@ -28,6 +28,7 @@ from grimdice.systems.onepage.units import (
     best_removal,
     choose_order,
     memo,
+    recall,
     value,
     wound,
 )
@@ -143,11 +144,13 @@ def strike(
         )
     auto_key = None if auto_hits is None else (auto_hits.min, auto_hits.pmf.tobytes())
     key = (tuple(fires), state, auto_key, auto_p, facing, removal, with_hits)
-    m = memo(target, "strike", TABLES_KEPT)
-    st: Strike | None = m.get(key)
-    if st is None:
-        st = m[key] = _strike(fires, target, state, auto_hits, auto_p, facing, removal, with_hits)
-    return st
+    return recall(
+        target,
+        "strike",
+        key,
+        lambda: _strike(fires, target, state, auto_hits, auto_p, facing, removal, with_hits),
+        TABLES_KEPT,
+    )
 
 
 def _strike(
@@ -352,11 +355,8 @@ def best_shooting(
         return plans[0], 1
     rem = removal(target, shooter, c, assaulting=False, strike_back=False)
     # the choice depends only on the plans, the target's state and objective (kept per target unit)
-    m = memo(target, "best_shooting")
     key = (tuple(tuple(p) for p in plans), t_state, c.facing, rem)
-    i = m.get(key)
-    if i is None:
-        i = m[key] = _best_plan(plans, target, t_state, c.facing, rem)
+    i = recall(target, "best_shooting", key, lambda: _best_plan(plans, target, t_state, c.facing, rem))
     return plans[i], len(plans)
 
 

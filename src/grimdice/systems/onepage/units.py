@@ -8,12 +8,12 @@ Tough models, pinned, routed).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import permutations
-from typing import Any
+from typing import Any, TypeVar
 
 from grimdice.errors import ScenarioError
 from grimdice.io.fields import unique_names
@@ -156,6 +156,8 @@ MEMO_LIMIT = 50_000
 TABLES_KEPT = 1_000
 MEMO_PREFIX = "_memo_"
 
+T = TypeVar("T")
+
 
 _MEMOS_ON = [True]
 
@@ -172,6 +174,23 @@ def memos_off() -> Iterator[None]:
         _MEMOS_ON[0] = saved
 
 
+def kept(owner: Any, attr: str, limit: int) -> dict[Any, Any]:
+    """The dict kept in ``owner.__dict__[attr]`` (created on first use, emptied when it reaches
+    ``limit`` entries): the store of every bounded memo of the engine and the game."""
+    d: dict[Any, Any] | None = owner.__dict__.get(attr)
+    if d is None or len(d) >= limit:
+        d = owner.__dict__[attr] = {}
+    return d
+
+
+def answer(memo: dict[Any, Any], key: Any, compute: Callable[[], T]) -> T:
+    """``memo[key]``, computed by ``compute()`` and kept the first time it is asked."""
+    hit: T | None = memo.get(key)
+    if hit is None:
+        hit = memo[key] = compute()
+    return hit
+
+
 def memo(unit: Unit, name: str, limit: int | None = None) -> dict[Any, Any]:
     """A get-or-compute memo kept on ``unit`` (units are immutable, so an answer computed from a unit
     and hashable arguments stays right for the unit's life), emptied when it reaches ``limit``
@@ -179,23 +198,20 @@ def memo(unit: Unit, name: str, limit: int | None = None) -> dict[Any, Any]:
     two units that compare equal but differ in their rules (not compared) never share answers."""
     if not _MEMOS_ON[0]:
         return {}
-    key = MEMO_PREFIX + name
-    d: dict[Any, Any] | None = unit.__dict__.get(key)
-    if d is None or len(d) >= (MEMO_LIMIT if limit is None else limit):
-        d = unit.__dict__[key] = {}
-    return d
+    return kept(unit, MEMO_PREFIX + name, MEMO_LIMIT if limit is None else limit)
+
+
+def recall(unit: Unit, name: str, key: Any, compute: Callable[[], T], limit: int | None = None) -> T:
+    """The answer kept for ``key`` in ``unit``'s memo ``name`` (:func:`memo`), computed the first time."""
+    return answer(memo(unit, name, limit), key, compute)
 
 
 def wound(
     unit: Unit, state: UnitState, wounds: int, order: Sequence[int], *, single: bool = False
 ) -> UnitState:
     """:func:`remove_casualties`, memoised per unit."""
-    m = memo(unit, "wound")
     key = (state, wounds, order if isinstance(order, tuple) else tuple(order), single)
-    out: UnitState | None = m.get(key)
-    if out is None:
-        out = m[key] = remove_casualties(unit, state, wounds, order, single=single)
-    return out
+    return recall(unit, "wound", key, lambda: remove_casualties(unit, state, wounds, order, single=single))
 
 
 def remove_casualties(
@@ -239,11 +255,7 @@ def remove_casualties(
 def value(unit: Unit, state: UnitState) -> tuple[float, float]:
     """What the defender keeps: points alive, then the fewest accumulated wounds (as a fraction);
     memoised per unit."""
-    m = memo(unit, "value")
-    out: tuple[float, float] | None = m.get(state)
-    if out is None:
-        out = m[state] = _value(unit, state)
-    return out
+    return recall(unit, "value", state, lambda: _value(unit, state))
 
 
 def _value(unit: Unit, state: UnitState) -> tuple[float, float]:
@@ -496,12 +508,15 @@ __all__ = [
     "Removal",
     "Unit",
     "UnitState",
+    "answer",
     "best_removal",
     "choose_order",
     "default_removal",
     "field_army",
+    "kept",
     "memo",
     "memos_off",
+    "recall",
     "resolve_unit",
     "value",
     "wound",
@@ -573,12 +588,9 @@ def best_removal(
     unit: Unit, state: UnitState, wounds: int, removal: Removal | None = None
 ) -> tuple[tuple[int, ...], UnitState]:
     """:func:`choose_order` and the state it leaves (memoised per unit)."""
-    m = memo(unit, "removal")
-    key = (state, wounds, removal)
-    out: tuple[tuple[int, ...], UnitState] | None = m.get(key)
-    if out is None:
-        out = m[key] = _best_removal(unit, state, wounds, removal)
-    return out
+    return recall(
+        unit, "removal", (state, wounds, removal), lambda: _best_removal(unit, state, wounds, removal)
+    )
 
 
 def _best_removal(

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from grimdice.systems.onepage.attack import strikers
-from grimdice.systems.onepage.units import UnitState
+from grimdice.systems.onepage.units import UnitState, answer, kept
 
 T = TypeVar("T")
 
@@ -62,20 +62,12 @@ def firing_state(su: UnitState, in_range: int) -> UnitState:
 
 def memo(setup: Any) -> dict[Any, Any]:
     """The geometry memo of ``setup`` (created on first use, emptied when it reaches LIMIT)."""
-    d: dict[Any, Any] | None = setup.__dict__.get("_geometry_memo")
-    if d is None or len(d) >= LIMIT:
-        d = {}
-        setup.__dict__["_geometry_memo"] = d
-    return d
+    return kept(setup, "_geometry_memo", LIMIT)
 
 
 def recall(setup: Any, key: Any, compute: Callable[[], T]) -> T:
     """The memo's answer for ``key``, computed by ``compute()`` and kept the first time it is asked."""
-    m = memo(setup)
-    hit: T | None = m.get(key)
-    if hit is None:
-        hit = m[key] = compute()
-    return hit
+    return answer(memo(setup), key, compute)
 
 
 __all__ = ["LAW_LIMIT", "LIMIT", "LawCache", "firing_state", "memo", "recall"]
