@@ -129,7 +129,8 @@ class ProgressBar:
 
 
 def console(stderr: bool = False) -> "Console":
-    """A Rich console (Rich is imported by the commands that print, not at start-up)."""
+    """THE Rich console of every command (Rich is imported by the commands that print, not at
+    start-up); emoji codes such as ``:skull:`` in users' text are printed as written."""
     from rich.console import Console
 
     return Console(stderr=stderr, emoji=False)

@@ -25,14 +25,12 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Play GAMES AI-vs-AI games of One Page 40k between two armies; win rates and unit statistics."""
-    from rich.console import Console
-
-    from grimdice.cli.app import ProgressBar
+    from grimdice.cli.app import ProgressBar, console
     from grimdice.cli.render import fail
     from grimdice.systems.onepage.game.batch import GameJob, run_games, summarise
     from grimdice.systems.onepage.game.setup import load_army_side, load_table
 
-    err = Console(stderr=True, emoji=False)
+    err = console(stderr=True)
     bar = ProgressBar(err)
     try:
         if workers is not None and not 1 <= workers <= 256:
@@ -62,10 +60,11 @@ def play(
 
 
 def show(s: dict[str, Any]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    out = Console(emoji=False)
+    from grimdice.cli.app import console
+
+    out = console()
     r = s["army_a"]
     head = f"{s['armies'][0]} vs {s['armies'][1]}: {s['games']} games (seed {s['seed']})"
     out.print(head, markup=False, highlight=False)
@@ -94,13 +93,12 @@ def replay(
     as_json: Annotated[bool, typer.Option("--json", help="Print the replayed result as JSON.")] = False,
 ) -> None:
     """Replay a logged game exactly (no dice) and check it; draw each round with --png."""
-    from rich.console import Console
-
+    from grimdice.cli.app import console
     from grimdice.cli.render import fail
     from grimdice.io.scenario import load_scenario
     from grimdice.systems.onepage.game.play import replay as run_replay
 
-    err = Console(stderr=True, emoji=False)
+    err = console(stderr=True)
     try:
         log = load_scenario(game)
         again = run_replay(log)

@@ -167,7 +167,9 @@ def render(result: Result, console: Console) -> None:
 
 def fail(exc: Exception, err: Console | None = None) -> typer.Exit:
     """Print a user-facing error (escaped, one line) on stderr; the exit to raise (status 2)."""
-    (err or Console(stderr=True, emoji=False)).print(
+    from grimdice.cli.app import console as app_console
+
+    (err or app_console(stderr=True)).print(
         f"[bold red]error[/]: {safe(exc)}", highlight=False, soft_wrap=True
     )
     return typer.Exit(2)

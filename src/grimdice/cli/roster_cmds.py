@@ -80,8 +80,9 @@ def units(
     if as_json:
         sys.stdout.write(json.dumps(data) + "\n")
         return
-    from rich.console import Console
     from rich.table import Table
+
+    from grimdice.cli.app import console
 
     t = Table(
         title=f"{data['roster']} ({data['game']}; {data['system']}, {data['points']:g} pts)",
@@ -100,7 +101,7 @@ def units(
             for m in u["models"]
         )
         t.add_row(f"{u['unit']}\n{u['points']:g} pts", models, weapons, "\n".join(u["not_modelled"]) or "-")
-    Console(emoji=False).print(t)
+    console().print(t)
 
 
 def matrix(
@@ -127,10 +128,10 @@ def matrix(
 ) -> None:
     """Every unit of ROSTER_A attacking every unit of ROSTER_B, exactly: expected damage, models
     destroyed and P(wipe)."""
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     from rich.table import Table
 
+    from grimdice.cli.app import console
     from grimdice.io.rosters.matrix import compute
 
     try:
@@ -139,7 +140,7 @@ def matrix(
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=Console(stderr=True, emoji=False),
+            console=console(stderr=True),
             disable=as_json or not sys.stderr.isatty(),
         )
         with bar:
@@ -168,7 +169,7 @@ def matrix(
         t.add_column(d, justify="right", overflow="fold")
     for a, row in zip(m.attackers, m.cells, strict=True):
         t.add_row(a, *[_shown(c) for c in row])
-    Console(emoji=False).print(t)
+    console().print(t)
 
 
 MAX_REASON = 60  # characters of a refused pair's reason in the table (all of it in --json and --csv)
