@@ -19,21 +19,21 @@ from grimdice.systems.onepage.units import Fielded, Unit, field_army
 ARCS = ("turret", "front")  # the text's mountings: a 360° turret, or "mounted in the front"
 
 
-def read_play_fields(raw: dict[str, Any], where: str) -> tuple[dict[str, float], dict[str, dict[str, str]]]:
+def read_play_fields(raw: dict[str, Any], where: str) -> tuple[dict[int, float], dict[int, dict[str, str]]]:
     """Pop the game's own fields from ``raw``'s unit entries (``raw`` is changed): bases (mm) and
-    weapon arcs (keyed by the unit's name); shapes and values checked here, weapon
-    names by :func:`check_arcs` once the army is fielded."""
-    bases: dict[str, float] = {}
-    arcs: dict[str, dict[str, str]] = {}
+    weapon arcs, keyed by the entry's index in ``units`` (names and labels may repeat: merged units,
+    two Vehicles of one name); shapes and values checked here, weapon names by :func:`check_arcs`
+    once the army is fielded."""
+    bases: dict[int, float] = {}
+    arcs: dict[int, dict[str, str]] = {}
     for i, u in enumerate(raw.get("units") or []):
         if not isinstance(u, dict):
             continue
-        key = str(u.get("label") or u.get("name"))
         if "base" in u:
             b = u.pop("base")
             if isinstance(b, bool) or not isinstance(b, (int, float)) or not 20 <= b <= 200:
                 raise ScenarioError(f"{where}.units.{i}.base", "a round base diameter of 20 to 200 mm")
-            bases[key] = float(b)
+            bases[i] = float(b)
         if "arcs" in u:
             a = u.pop("arcs")
             if not isinstance(a, dict) or not a:
@@ -47,24 +47,53 @@ def read_play_fields(raw: dict[str, Any], where: str) -> tuple[dict[str, float],
                         f"{where}.units.{i}.arcs.{name}",
                         f"a weapon's arc is one of {', '.join(ARCS)}; got {arc!r}",
                     )
-            arcs[str(u.get("name"))] = {str(n).strip().lower(): str(v) for n, v in a.items()}
+            arcs[i] = {str(n).strip().lower(): str(v) for n, v in a.items()}
     return bases, arcs
 
 
-def check_arcs(raw: dict[str, Any], units: list[Unit], arcs: dict[str, dict[str, str]], where: str) -> None:
+def fielded_entries(raw: dict[str, Any]) -> list[int]:
+    """The index in ``raw``'s ``units`` of the entry each fielded unit stands for (``field_army``'s
+    order, for an army without violations): every entry but a joined Hero/Psyker ("deployed as part
+    of friendly Infantry units") and the second copy of a merged unit (its first copy stands for
+    both)."""
+    out: list[int] = []
+    merges: set[Any] = set()
+    for i, u in enumerate(raw.get("units") or []):
+        if u.get("joins"):
+            continue
+        if u.get("merge"):
+            if u["merge"] in merges:
+                continue
+            merges.add(u["merge"])
+        out.append(i)
+    return out
+
+
+def check_arcs(
+    raw: dict[str, Any], units: list[Unit], arcs: dict[int, dict[str, str]], where: str
+) -> list[dict[str, str]]:
     """Every unit with ``arcs`` is a Vehicle ("When shooting Vehicles ...") and names its own ranged
-    weapons."""
-    index = {str(u.get("name")): i for i, u in enumerate(raw.get("units") or []) if isinstance(u, dict)}
-    for key, mounts in arcs.items():
-        at = f"{where}.units.{index[key]}.arcs"
-        unit = next((u for u in units if u.name == key), None)
-        if unit is None or unit.kind != "vehicle":
+    weapons; the mountings of each fielded unit, in order."""
+    entries = fielded_entries(raw)
+    out: list[dict[str, str]] = []
+    for i, unit in zip(entries, units, strict=True):
+        mounts = arcs.get(i, {})
+        out.append(mounts)
+        if not mounts:
+            continue
+        at = f"{where}.units.{i}.arcs"
+        if unit.kind != "vehicle":
             raise ScenarioError(at, "weapon arcs are for Vehicle units (they have facings)")
         ranged = {w.name.lower() for g in unit.groups for w in g.weapons if w.range is not None}
         for name in mounts:
             if name not in ranged:
                 has = ", ".join(sorted(ranged)) or "none"
                 raise ScenarioError(f"{at}.{name}", f"not a ranged weapon of {unit.name}; it has {has}")
+    for i in set(arcs) - set(entries):  # on a joined Hero or a merged unit's second copy
+        raise ScenarioError(
+            f"{where}.units.{i}.arcs", "weapon arcs are for Vehicle units (they have facings)"
+        )
+    return out
 
 
 def load_army(path: str | Path) -> Army:
@@ -73,8 +102,9 @@ def load_army(path: str | Path) -> Army:
         raise ScenarioError("kind", "an army file has 'kind: army'")
     _bases, arcs = read_play_fields(data, "army")
     army = validate(Army, data)
-    if arcs:
-        check_arcs(data, list(field_army(army).units), arcs, "army")
+    fielded = field_army(army)
+    if arcs and not fielded.violations:  # with violations (reported by check_army) units and entries differ
+        check_arcs(data, list(fielded.units), arcs, "army")
     return army
 
 
@@ -85,4 +115,4 @@ def check_army(path: str | Path, points: int | None = None) -> Fielded:
     return field_army(load_army(path), points)
 
 
-__all__ = ["ARCS", "check_arcs", "check_army", "load_army", "read_play_fields"]
+__all__ = ["ARCS", "check_arcs", "check_army", "fielded_entries", "load_army", "read_play_fields"]

@@ -19,7 +19,7 @@ import numpy as np
 from grimdice.engine.board import Table, generate_table, table_from_mapping, table_to_mapping
 from grimdice.errors import ScenarioError
 from grimdice.io.scenario import load_scenario, validate
-from grimdice.systems.onepage.army import check_arcs, read_play_fields
+from grimdice.systems.onepage.army import check_arcs, fielded_entries, read_play_fields
 from grimdice.systems.onepage.profiles import Army
 from grimdice.systems.onepage.units import Unit, field_army
 
@@ -50,23 +50,30 @@ def army_from_mapping(data: Any, where: str) -> ArmySide:
     if raw.get("kind") != "army":
         raise ScenarioError(f"{where}.kind", "an army file has 'kind: army'")
     bases, arcs = read_play_fields(raw, where)
-    try:
+    try:  # the army's own checks (weapons, special rules) name the file's fields too
         army = validate(Army, raw)
+        fielded = field_army(army)
     except ScenarioError as exc:
         raise ScenarioError(f"{where}.{exc.field}", exc.message) from None
-    fielded = field_army(army)
     if fielded.violations:
         v = fielded.violations[0]
         raise ScenarioError(f"{where}.{v.field}", v.message)
-    check_arcs(raw, list(fielded.units), arcs, where)
+    mounts = tuple(check_arcs(raw, list(fielded.units), arcs, where))
+    entries = fielded_entries(raw)
+    firsts: dict[Any, int] = {}
+    for j, u in enumerate(raw["units"]):  # a merged unit is one unit: one base size
+        i = firsts.setdefault(u.get("merge"), j) if u.get("merge") else j
+        if bases.get(j) != bases.get(i):
+            raise ScenarioError(
+                f"{where}.units.{j}.base",
+                f"a merged unit has one base size: give units.{i} and units.{j} the same base (or none)",
+            )
     radii = []
-    for u in fielded.units:
-        kind = u.kind
-        mm = bases.get(u.name)
+    for i, u in zip(entries, fielded.units, strict=True):
+        mm = bases.get(i)
         if mm is None:
-            mm = BASE_MM["hero"] if (u.size == 1 and u.has("hero")) else BASE_MM[kind]
+            mm = BASE_MM["hero"] if (u.size == 1 and u.has("hero")) else BASE_MM[u.kind]
         radii.append(mm / MM / 2)
-    mounts = tuple(arcs.get(u.name, {}) for u in fielded.units)
     return ArmySide(army.name or where, tuple(fielded.units), tuple(radii), data, mounts)
 
 
