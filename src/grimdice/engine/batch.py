@@ -15,6 +15,8 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from grimdice.errors import ScenarioError
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -55,12 +57,18 @@ def _dask(fn: Callable[[T], R], items: Sequence[T], scheduler: str) -> Iterator[
     try:
         from distributed import Client, as_completed
     except ImportError:
-        from grimdice.errors import ScenarioError
-
         raise ScenarioError(
             "scheduler", 'a Dask scheduler needs the cluster extra: pip install "grimdice[cluster]"'
         ) from None
-    with Client(scheduler, timeout=30) as client:
+    try:
+        client = Client(scheduler, timeout=30)
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:  # unreachable, or not an address
+        why = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+        raise ScenarioError(
+            "scheduler",
+            f"cannot reach a Dask scheduler at {scheduler!r:.80} ({why}); e.g. tcp://127.0.0.1:8786",
+        ) from None
+    with client:
         futures = {client.submit(fn, item, pure=False): i for i, item in enumerate(items)}
         for fut in as_completed(futures):
             yield futures[fut], fut.result()

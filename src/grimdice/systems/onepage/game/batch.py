@@ -11,6 +11,7 @@ import numpy as np
 
 from grimdice.engine.batch import Progress, parallel_map, wilson
 from grimdice.engine.board import Table, generate_table
+from grimdice.engine.options import MAX_SEED, _whole
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game.cache import LawCache
 from grimdice.systems.onepage.game.play import play
@@ -85,6 +86,7 @@ def run_games(
 ) -> list[dict[str, Any]]:
     if not 1 <= games <= MAX_GAMES:
         raise ScenarioError("--games", f"1 to {MAX_GAMES} games, got {games}")
+    seed = _whole(seed, "--seed", 0, MAX_SEED, "the seed")  # SeedSequence refuses negative seeds
     return parallel_map(job, game_seeds(seed, games), workers=workers, scheduler=scheduler, progress=progress)
 
 
