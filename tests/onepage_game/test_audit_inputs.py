@@ -146,11 +146,14 @@ def test_bad_options_get_one_line(options: list[str], field: str, words: str) ->
     one_error(runner.invoke(app, args), field, words)
 
 
-def test_a_negative_seed_is_refused_by_the_python_api_too() -> None:
+def test_a_negative_seed_or_no_workers_are_refused_by_the_python_api_too() -> None:
     job = GameJob((army_from_mapping(BASE, "a"), army_from_mapping(BASE, "b")), players=("random", "random"))
     with pytest.raises(ScenarioError) as err:
         run_games(job, 1, -1, workers=1)
     assert err.value.field == "--seed"
+    with pytest.raises(ScenarioError) as err:  # was run on one worker without a word
+        run_games(job, 1, 1, workers=0)
+    assert err.value.field == "--workers"
 
 
 def test_the_progress_bar_is_fed_once_per_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -246,3 +249,28 @@ def test_arcs_and_bases_are_checked_at_the_entry_that_gives_them() -> None:
     assert err.value.field == "a.units.1.base" and "one base size" in err.value.message
     merged = fielded(dict(BOYZ, merge="m", base=25), dict(BOYZ, merge="m", base=25))
     assert len(merged.units) == 1 and merged.units[0].size == 10
+
+
+@pytest.mark.parametrize("size", [32, 36])
+def test_a_big_legal_unit_deploys_in_wider_ranks_and_stays_coherent(size: int) -> None:
+    """Two merged Infantry units of 16-18 models ("you may merge units by deploying two copies of the
+    same Infantry unit as a single big unit") stand within 12" of the edge, coherent (ranks of 5
+    would be 7-8 ranks deep: the deployment was refused); units of up to 30 keep ranks of 5."""
+    import numpy as np
+
+    from grimdice.engine.board import Table, coherent, generate_table
+    from grimdice.systems.onepage.game import GameState, Setup, play
+    from grimdice.systems.onepage.game.setup import COLUMNS, formation
+
+    half = dict(BOYZ, size=size // 2, merge="m")
+    big = fielded(half, dict(half, size=size - size // 2))
+    assert big.units[0].size == size
+    marines = army_from_mapping(yaml.safe_load(Path(MARINES).read_text()), "b")
+    s = GameState(Setup((big, marines), Table())).apply(0).apply(["side", "south"])
+    pts, r = s.models(0), s.setup.radii[0]
+    assert pts[:, 1].max() + r <= 12.0 + 1e-9 and coherent(pts, np.full(size, r))
+    assert len(set(pts[:, 1].round(6))) <= 6  # at most 6 ranks of 32 mm bases within 12"
+    five = formation(30, r)
+    assert len(set(five[:, 0].round(6))) == COLUMNS  # up to 30 models: ranks of 5 as before
+    log = play(Setup((big, marines), generate_table(2)), 3, ("random", "random"))
+    assert log["scores"] is not None

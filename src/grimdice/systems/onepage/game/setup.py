@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.board import Table, generate_table, table_from_mapping, table_to_mapping
+from grimdice.engine.board import Table, coherent, generate_table, table_from_mapping, table_to_mapping
 from grimdice.errors import ScenarioError
 from grimdice.io.scenario import load_scenario, validate
 from grimdice.systems.onepage.army import check_arcs, fielded_entries, read_play_fields
+from grimdice.systems.onepage.movement import DEPLOY_ZONE
 from grimdice.systems.onepage.profiles import Army
 from grimdice.systems.onepage.units import Unit, field_army
 
@@ -119,11 +120,23 @@ class Setup:
 def formation(n: int, radius: float) -> np.ndarray:
     """Model centres relative to the unit's anchor: ranks of :data:`COLUMNS` models, bases
     :data:`GAP` apart, the first rank on the anchor and the others behind it (+y, flipped for the
-    north army). Removing models from the end keeps every rank-and-file block coherent."""
+    north army). Removing models from the end keeps every rank-and-file block coherent. A unit with
+    more ranks than stand within the 12" deployment zone ("places all of his army within 12" of his
+    table edge") gets wider ranks instead, where the block stays coherent ("within 12" of all other
+    members"; else it is left as it is, and its deployment is refused)."""
     s = 2 * radius + GAP
     cols = min(COLUMNS, n)
-    out = np.array([((k % cols - (cols - 1) / 2) * s, (k // cols) * s) for k in range(n)], dtype=float)
-    return out
+    deep = int((DEPLOY_ZONE - 0.5 - 2 * radius) // s) + 1  # ranks within the zone (deploy()'s margin)
+    if deep >= 1 and -(-n // cols) > deep:
+        wide = block(n, -(-n // deep), s)
+        if coherent(wide, np.full(n, radius)):
+            return wide
+    return block(n, cols, s)
+
+
+def block(n: int, cols: int, s: float) -> np.ndarray:
+    """``n`` centres in ranks of ``cols``, ``s`` apart, centred on x = 0, the first rank at y = 0."""
+    return np.array([((k % cols - (cols - 1) / 2) * s, (k // cols) * s) for k in range(n)], dtype=float)
 
 
 def make_setup(army_a: ArmySide, army_b: ArmySide, table: Table | None = None, table_seed: int = 0) -> Setup:
