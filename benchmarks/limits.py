@@ -110,6 +110,95 @@ def input_probes(tmp: Path) -> list[tuple[str, Callable[[], Any]]]:
     ]
 
 
+def onepage_game_probes() -> list[tuple[str, Callable[[], Any]]]:
+    """Hostile armies, tables and batch options for the One Page game (``grimdice play``): each is
+    refused with one error naming the field, or played; the peer is one random-vs-random game of
+    the bundled armies on a generated table."""
+    from grimdice.engine.board import Table, generate_table, table_from_mapping
+    from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, play
+    from grimdice.systems.onepage.game.batch import GameJob, run_games
+
+    orks = yaml.safe_load((EXAMPLES / "armies" / "onepage-orks-army.yaml").read_text())
+    marines = army_from_mapping(
+        yaml.safe_load((EXAMPLES / "armies" / "onepage-marines-army.yaml").read_text()), "b"
+    )
+    units = orks["units"]
+
+    def army(**change: Any) -> dict[str, Any]:
+        return {**copy.deepcopy(orks), **change}
+
+    def deployed(data: dict[str, Any], table: Table | None = None) -> GameState:
+        setup = Setup((army_from_mapping(data, "a"), marines), table or Table())
+        return GameState(setup).apply(0).apply(["side", "south"])
+
+    def pieces(n: int, **extra: Any) -> dict[str, Any]:
+        return {
+            "terrain": [
+                {"name": f"p{i}", "rect": [1 + (i % 10) * 7, 1 + (i // 10) * 4.7, 6, 4]} for i in range(n)
+            ],
+            **extra,
+        }
+
+    def one(size: int) -> dict[str, Any]:
+        return army(units=[dict(units[4], size=size)], points=None)
+
+    job = GameJob((army_from_mapping(orks, "a"), marines), players=("random", "random"))
+    return [
+        (
+            "one random game, bundled armies (peer)",
+            lambda: play(Setup((job.armies[0], marines), generate_table(1)), 1, ("random", "random")),
+        ),
+        (
+            "an army of 60 units of 100 models (6 000 bases)",
+            lambda: deployed(
+                army(units=[dict(units[4], name=f"S{i}", size=100) for i in range(60)], points=None)
+            ),
+        ),
+        (
+            "every unit on a 200 mm base (the largest allowed)",
+            lambda: deployed(army(units=[dict(u, base=200) for u in units])),
+        ),
+        (
+            "a unit of 100 models a side, one random game",
+            lambda: play(
+                Setup(
+                    (army_from_mapping(one(100), "a"), army_from_mapping(one(100), "b")), generate_table(1)
+                ),
+                1,
+                ("random", "random"),
+            ),
+        ),
+        ("a unit of 0 models", lambda: army_from_mapping(one(0), "a")),
+        ("a unit of 10 000 models", lambda: army_from_mapping(one(10_000), "a")),
+        ("a table of 100 terrain pieces (the most allowed)", lambda: table_from_mapping(pieces(100))),
+        ("a table of 101 terrain pieces", lambda: table_from_mapping(pieces(101))),
+        (
+            "overlapping terrain",
+            lambda: table_from_mapping(
+                {"terrain": [{"name": "a", "rect": [10, 10, 5, 5]}, {"name": "b", "rect": [12, 12, 5, 5]}]}
+            ),
+        ),
+        (
+            "terrain off the table",
+            lambda: table_from_mapping({"terrain": [{"name": "a", "rect": [70, 10, 5, 5]}]}),
+        ),
+        ("a 60x48 table", lambda: deployed(orks, table_from_mapping({"width": 60}))),
+        (
+            "a table impassable from edge to edge",
+            lambda: deployed(
+                orks,
+                table_from_mapping(
+                    {"terrain": [{"name": "a", "rect": [0, 0, 72, 48], "traits": ["impassable"]}]}
+                ),
+            ),
+        ),
+        ("--games 1 000 000 000", lambda: run_games(job, 1_000_000_000, 1)),
+        ("--seed -1", lambda: run_games(job, 1, -1)),
+        ("--workers 0", lambda: run_games(job, 1, 1, workers=0)),
+        ("--scheduler '::::' (not an address)", lambda: run_games(job, 1, 1, scheduler="::::")),
+    ]
+
+
 def killteam_heaviest_shooting() -> dict[str, Any]:
     """The slowest Kill Team shooting input allowed: 8 attacks of 12 dice (Relentless, Lethal 5+,
     Rending, MW1) into DF 12 with cover and a 4+ invulnerable save, W 40."""
@@ -415,6 +504,12 @@ def main() -> None:
         for name, fn in [] if args.no_input or args.system else input_probes(Path(d)):
             outcome, s = timed(fn, cap)
             print(f"{'input: ' + name:62} {outcome[:70]:70} {s:9.3f}")
+    if not args.no_input and (not args.system or "onepage" in args.system):
+        peer = None
+        for name, fn in onepage_game_probes():
+            outcome, s = timed(fn, cap)
+            peer = s if peer is None else peer
+            print(f"{'onepage game: ' + name:62} {outcome[:70]:70} {s:9.3f} {s / peer:7.1f}")
     for system, probes in system_probes().items():
         if args.system and system not in args.system:
             continue

@@ -11,7 +11,7 @@ import numpy as np
 
 from grimdice.engine.batch import Progress, parallel_map, wilson
 from grimdice.engine.board import Table, generate_table
-from grimdice.engine.options import MAX_SEED, _whole
+from grimdice.engine.options import MAX_SEED, MAX_WORKERS, _whole
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game.cache import LawCache
 from grimdice.systems.onepage.game.play import play
@@ -87,6 +87,8 @@ def run_games(
     if not 1 <= games <= MAX_GAMES:
         raise ScenarioError("--games", f"1 to {MAX_GAMES} games, got {games}")
     seed = _whole(seed, "--seed", 0, MAX_SEED, "the seed")  # SeedSequence refuses negative seeds
+    if workers is not None:
+        workers = _whole(workers, "--workers", 1, MAX_WORKERS, "worker processes")
     return parallel_map(job, game_seeds(seed, games), workers=workers, scheduler=scheduler, progress=progress)
 
 
