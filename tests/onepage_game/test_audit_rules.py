@@ -258,3 +258,39 @@ def test_every_chance_node_is_a_law_and_every_decision_has_a_choice(
             assert s.legal_actions() and a in s.legal_actions()
         before = s.to_json()
         assert s.apply(a) == after and s.to_json() == before
+
+
+def test_an_assault_through_difficult_terrain_is_capped_at_walk_distance() -> None:
+    """Difficult: "If any model of a unit moves through difficult terrain at any point of its move, the
+    unit may not move more than its Walk action distance for that movement"; Strider: "treat
+    difficult terrain as open terrain when moving"."""
+    mud = rect("mud", 0.0, 22.0, 72.0, 23.0, "difficult")
+    assert ["assault", 0, 1] in at_gap(TARGETS, SHOOTERS, 5.9, mud).legal_actions()
+    assert ["assault", 0, 1] not in at_gap(TARGETS, SHOOTERS, 8.0, mud).legal_actions()
+    strider = dict(TARGETS, special_rules=["Strider"])
+    assert ["assault", 0, 1] in at_gap(strider, SHOOTERS, 8.0, mud).legal_actions()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="audit #11: an Assault move passes through and ends on a friendly unit's bases (only enemy "
+    'units are exempt: "Units may move within 1" of enemy units when using assault actions"); '
+    "state.charge_ok/charged check terrain only",
+)
+def test_an_assault_does_not_end_on_a_friendly_unit() -> None:
+    """A friendly unit stands between the assaulter and its target: the assault is either not offered
+    (no clear path) or ends clear of the friendly unit's bases (no closer than 1" unless it already
+    was)."""
+    setup = Setup(
+        (
+            army_from_mapping(army("A", TARGETS, dict(SHOOTERS, name="Friends")), "a"),
+            army_from_mapping(army("B", SHOOTERS), "b"),
+        ),
+        Table(),
+    )
+    s = deploy(setup, 0, 0)
+    s = replace(s, anchors=((36.0, 20.0), (36.0, 28.5), (36.0, 30.0)))
+    assert s.gap(0, 2) < 12.0 and s.gap(1, 0) > 1.0
+    if ["assault", 0, 2] in s.legal_actions():
+        after = s.apply(["assault", 0, 2])
+        assert after.gap(0, 1) >= min(KEEP_CLEAR, s.gap(0, 1)) - 1e-6
