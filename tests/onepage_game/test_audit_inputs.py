@@ -274,3 +274,39 @@ def test_a_big_legal_unit_deploys_in_wider_ranks_and_stays_coherent(size: int) -
     assert len(set(five[:, 0].round(6))) == COLUMNS  # up to 30 models: ranks of 5 as before
     log = play(Setup((big, marines), generate_table(2)), 3, ("random", "random"))
     assert log["scores"] is not None
+
+
+# ---------------------------------------------------------------------------- grimdice replay
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    import json
+
+    folder = tmp_path_factory.mktemp("logs")
+    args = ["play", MARINES, str(ORKS), "--games", "1", "--players", "random,random", "--workers", "1"]
+    assert runner.invoke(app, [*args, "--save", str(folder)]).exit_code == 0
+    data: dict[str, Any] = json.loads((folder / "game-0001.json").read_text())
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        ({"setup": "x"}, "setup", "armies: [army A, army B]"),
+        ({"setup": {}}, "setup", "armies: [army A, army B]"),
+        ({"setup": {"armies": [{}, {}]}}, "setup.table", "missing"),
+        ({"players": 5}, "players", "two players' names"),
+        ({"actions": "abc"}, "actions", "a list of the game's steps"),
+        ({"actions": [7]}, "actions.0", "not a legal step"),
+        ({"version": "2"}, "version", "version 2"),
+    ],
+)
+def test_a_hostile_log_gets_one_line_from_replay(
+    tmp_path: Path, saved: dict[str, Any], change: dict[str, Any], field: str, words: str
+) -> None:
+    import json
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**saved, **change}))
+    one_error(runner.invoke(app, ["replay", str(path)]), field, words)

@@ -114,6 +114,8 @@ def states(log: dict[str, Any]) -> list[GameState]:
     for k in ("setup", "actions"):
         if k not in log:
             raise ScenarioError(k, "missing from the game log")
+    if not isinstance(log["actions"], list):
+        raise ScenarioError("actions", "a list of the game's steps (decisions and chance outcomes)")
     setup = Setup.from_json(log["setup"])
     state = GameState(setup)
     out = [state]
@@ -135,11 +137,14 @@ def states(log: dict[str, Any]) -> list[GameState]:
 def replay(log: dict[str, Any]) -> dict[str, Any]:
     """Replay a log; the record it rebuilds (equal to the log when the log is genuine)."""
     sts = states(log)
+    players = log.get("players", ["ai", "ai"])
+    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
+        raise ScenarioError("players", "the two players' names, e.g. [ai, random]")
     events = [event(s, a, n) for s, a, n in zip(sts, log["actions"], sts[1:], strict=False)]
     return record(
         sts[0].setup,
         log.get("seed", 0),
-        tuple(log.get("players", ("ai", "ai"))),
+        (players[0], players[1]),
         list(log["actions"]),
         events,
         sts[-1],

@@ -113,6 +113,10 @@ class Setup:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Setup:
+        if not isinstance(data, dict) or not isinstance(data.get("armies"), list) or len(data["armies"]) != 2:
+            raise ScenarioError("setup", "a game log's setup is {armies: [army A, army B], table: {...}}")
+        if "table" not in data:
+            raise ScenarioError("setup.table", "missing from the game log's setup")
         armies = tuple(army_from_mapping(a, f"armies.{i}") for i, a in enumerate(data["armies"]))
         return cls((armies[0], armies[1]), table_from_mapping(data["table"]))
 
