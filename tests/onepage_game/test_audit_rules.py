@@ -294,3 +294,30 @@ def test_an_assault_does_not_end_on_a_friendly_unit() -> None:
     if ["assault", 0, 2] in s.legal_actions():
         after = s.apply(["assault", 0, 2])
         assert after.gap(0, 1) >= min(KEEP_CLEAR, s.gap(0, 1)) - 1e-6
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="audit #11: a Vehicle/Walker Shaken during its own activation (dangerous terrain, return "
+    "strikes) is cleared at the end of that same activation (state.end_activation), so it never "
+    're-rolls in "its next activation"',
+)
+def test_shaken_in_its_own_activation_lasts_through_the_next() -> None:
+    """Shaken: "The Vehicle must re-roll successful hits until the end of its next activation." A
+    Walker ("follow the Vehicle damage rules when taking wounds") walks across a minefield and is
+    Shaken by the roll: it must still be Shaken when its activation ends (its next one is to come)."""
+    walker = {
+        "name": "Kan",
+        "quality": 4,
+        "equipment": ["Assault Rifle"],
+        "special_rules": ["Walker", "Tough(3)"],
+        "cost": 100,
+    }
+    mines = rect("mines", 0.0, 24.0, 72.0, 26.0, "dangerous")
+    s = duel(walker, TARGETS, mines, gap=25.0)
+    walk = next(a for a in s.legal_actions() if a[0] == "walk" and abs(a[2]) < 1e-9 and a[3] > 4)
+    c = s.apply(walk)
+    assert c.current_player() == CHANCE and c.pending[0] == "dangerous"
+    shaken = next(i for i, _ in c.chance_outcomes() if c.combat_table()[i][0][0].shaken)
+    after = c.apply(shaken).apply(["shoot", -1])
+    assert after.activated[0] and after.units[0].shaken
