@@ -79,15 +79,20 @@ ARMIES = [
 ]
 
 
+def written(tmp_path: Path, name: str, data: dict[str, Any]) -> str:
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(data))
+    return str(path)
+
+
+ONE = ["--games", "1", "--workers", "1"]
+
+
 @pytest.mark.parametrize(("data", "field", "words"), ARMIES)
 def test_bad_armies_get_one_line_naming_the_field(
     tmp_path: Path, data: dict[str, Any], field: str, words: str
 ) -> None:
-    path = tmp_path / "army.yaml"
-    path.write_text(yaml.safe_dump(data))
-    one_error(
-        runner.invoke(app, ["play", str(path), MARINES, "--games", "1", "--workers", "1"]), field, words
-    )
+    one_error(runner.invoke(app, ["play", written(tmp_path, "army.yaml", data), MARINES, *ONE]), field, words)
 
 
 @pytest.mark.parametrize("text", ["", "[1, 2]", "hello", "kind: army\nunits: {"])
@@ -122,10 +127,8 @@ TABLES = [
 def test_bad_tables_get_one_line_naming_the_field(
     tmp_path: Path, data: dict[str, Any], field: str, words: str
 ) -> None:
-    path = tmp_path / "table.yaml"
-    path.write_text(yaml.safe_dump(data))
-    args = ["play", MARINES, MARINES, "--games", "1", "--workers", "1", "--table", str(path)]
-    one_error(runner.invoke(app, args), field, words)
+    table_file = written(tmp_path, "table.yaml", data)
+    one_error(runner.invoke(app, ["play", MARINES, MARINES, *ONE, "--table", table_file]), field, words)
 
 
 @pytest.mark.parametrize(
