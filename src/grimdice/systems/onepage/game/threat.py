@@ -87,14 +87,18 @@ def charge_key(state: GameState, v: int, u: int) -> tuple[Any, ...]:
     )
 
 
-def exposure(state: GameState, u: int, end: tuple[float, float] | None = None) -> float:
+def exposure(
+    state: GameState, u: int, end: tuple[float, float] | None = None, limit: float = math.inf
+) -> float:
     """The expected points the enemy's next activations could take from ``u`` standing at ``end``
-    (default: where it stands); see the module text."""
+    (default: where it stands); see the module text. The enemies are summed nearest first and the
+    sum stops once it exceeds ``limit`` (every term is at least 0: the partial sum is then already
+    over ``limit``, which is all :func:`choose` needs to know)."""
     from grimdice.systems.onepage.game.players import melee_odds, shot_value
 
     s = placed_at(state, u, end)
     total = 0.0
-    for v in s.enemies(u):
+    for v in sorted(s.enemies(u), key=lambda v: state.gap(u, v, end)):
         w = reply_weight(s, v)
         if w == 0.0:
             continue
@@ -104,6 +108,8 @@ def exposure(state: GameState, u: int, end: tuple[float, float] | None = None) -
         if can_charge(s, v, u):
             best = max(best, melee_odds(s, v, u, charge_key(s, v, u)))
         total += w * best
+        if total > limit:
+            break
     return total
 
 
@@ -112,8 +118,9 @@ def choose(state: GameState, acts: list[Any], values: list[float], weight: float
     AI's, in the same order) less ``weight`` x (its exposure at the move's end - the unit's exposure
     where it stands). Since an exposure is never negative, a move's value is at most its greedy
     value + ``weight`` x the unit's exposure where it stands: moves are valued in decreasing order
-    of that bound and the rest skipped once it falls :data:`MARGIN` below the best value found (the
-    same choice as valuing every move: a skipped move is below the best by more than the 1e-9 the
+    of that bound and the rest skipped once it falls :data:`MARGIN` below the best value found, and a
+    move's exposure is summed only until it shows the move below that best (the same choice as
+    valuing every move in full: a skipped move is below the best by more than the 1e-9 the
     comparison tolerates)."""
     from grimdice.systems.onepage.game.players import moved_to
 
@@ -133,7 +140,9 @@ def choose(state: GameState, acts: list[Any], values: list[float], weight: float
                 values[i] = -math.inf
                 continue
             end = moved_to(state, u, (acts[i][2], acts[i][3]))
-            values[i] -= weight * (exposure(state, u, end) - here[u])
+            limit = (bound[i] - (top - MARGIN)) / weight  # an exposure over it: below the best
+            seen = exposure(state, u, end, limit)
+            values[i] = values[i] - weight * (seen - here[u]) if seen <= limit else -math.inf
             top = max(top, values[i])
     best, choice = -math.inf, acts[0]
     for a, v in zip(acts, values, strict=True):
