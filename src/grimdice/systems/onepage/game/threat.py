@@ -12,12 +12,14 @@ pinned", so the danger of a position is counted in the same points as the AI's o
   facing and arcs as the game's shooting reads them; 0 when ``u`` is not a valid target there);
 * ``charge``: when ``v`` may assault ``u`` at ``p`` (in its Assault reach with a clear path, as
   :meth:`GameState.unit_actions` allows), the expected value of that melee to ``v``
-  (:func:`players.melee_value`: points it takes less points it gives away; a charge that favours
-  ``u`` is no threat);
+  (:func:`players.melee_odds`: points it takes less points it gives away; a charge that favours
+  ``u`` is no threat), in the situation of :func:`charge_key` (a full contact, our simplification);
 * ``w(v)``: 1 when ``v`` can still activate this round (it acts before ``u`` acts again, since ``u``
   has now activated), :data:`NEXT` when it has activated (or is Pinned and must idle) but a round
   remains, 0 otherwise. The enemy moves before it shoots and picks one target per unit: both are
-  left out (our simplification), so the sum is the threat of the enemy's units as they stand.
+  left out (our simplification), so the sum is the threat of the enemy's units as they stand
+  ("The player activates one of his units that is not activated, and takes an action. Then his
+  turn ends and the opposing player does the same.").
 
 The AI subtracts :data:`WEIGHT` x (exposure at the move's end - exposure where the unit stands)
 from a Walk or Run's value: a move that takes a unit out of the enemy's guns gains, one into them
