@@ -14,11 +14,12 @@ the expected melee value is positive, and otherwise closes in on the nearest ene
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
+from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, threat, transport
 from grimdice.systems.onepage.game.cache import firing_state, recall
 from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
@@ -71,8 +72,12 @@ def shot_value(
 
 
 def melee_value(state: GameState, u: int, t: int) -> float:
-    s2 = state.charged(u, t)
-    su, st, key = state.units[u], state.units[t], s2.melee_key(u, t)
+    return melee_odds(state, u, t, state.charged(u, t).melee_key(u, t))
+
+
+def melee_odds(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> float:
+    """The expected value to ``u`` of its melee with ``t`` in situation ``key`` (a melee key)."""
+    su, st = state.units[u], state.units[t]
     last = state.round >= ROUNDS
     pu, pt = 1.0 if last else PIN_TEMPO, pin_share(state, t)  # the assaulter acts now
     ck = ("melee value", u, su, t, st, key, pu, pt)
@@ -128,8 +133,9 @@ def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, f
     return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
 
 
-def ai_player(state: GameState, rng: np.random.Generator) -> Any:
-    """The scoring-rule AI (see the module text); ties go to the first legal action."""
+def ai_player(state: GameState, rng: np.random.Generator, reply: float = threat.WEIGHT) -> Any:
+    """The scoring-rule AI (see the module text); ties go to the first legal action. ``reply``: the
+    weight of the enemy's reply at a move's end (:mod:`.threat`; 0: the greedy AI)."""
     acts = state.legal_actions()
     if state.phase == "side":
         return acts[0]
@@ -139,7 +145,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
         return deployment.ai_choice(state, acts)
     if state.phase == consolidation.KIND:
         return consolidation.ai_choice(state, acts)
-    best, choice = -np.inf, acts[0]
+    values: list[float] = []  # each action's value, in legal order
     gaps: dict[int, float] = {}
     near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
@@ -180,11 +186,14 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
                 + APPROACH * closer * (0.2 if shot else 1.0)
                 - danger(state, u, end)
             )
-        if v > best + 1e-9:
-            best, choice = v, a
-    return choice
+        values.append(v)
+    return threat.choose(state, acts, values, reply)  # less the enemy's reply at a move's end
 
 
-PLAYERS: dict[str, Player] = {"ai": ai_player, "random": random_player}
+PLAYERS: dict[str, Player] = {
+    "ai": ai_player,
+    "random": random_player,
+    "greedy": partial(ai_player, reply=0.0),  # the AI without the enemy's reply (threat.py)
+}
 
 __all__ = ["PLAYERS", "Player", "ai_player", "random_player"]

@@ -1,0 +1,166 @@
+"""The enemy's reply: what a unit exposes where it ends a move (the AI's look one step ahead).
+
+The AI is greedy for its own activation; this term makes it weigh what the enemy can do to the
+unit next. The score is "the point value of all enemy units they completely destroyed, or that are
+pinned", so the danger of a position is counted in the same points as the AI's own gains:
+
+    exposure(u at p) = sum over enemy units v of  w(v) * max(0, shot(v -> u at p), charge(v -> u at p))
+
+* ``shot``: the expected points the enemy scores on ``u`` (:func:`players.shot_value`: the exact
+  shooting law, destroyed or pinned at :func:`players.pin_share`, plus attrition) when ``v`` holds
+  where it stands and fires at ``u`` standing at ``p`` (range, line of sight, cover, elevation,
+  facing and arcs as the game's shooting reads them; 0 when ``u`` is not a valid target there);
+* ``charge``: when ``v`` may assault ``u`` at ``p`` (in its Assault reach with a clear path, as
+  :meth:`GameState.unit_actions` allows), the expected value of that melee to ``v``
+  (:func:`players.melee_odds`: points it takes less points it gives away; a charge that favours
+  ``u`` is no threat), in the situation of :func:`charge_key` (a full contact, our simplification);
+* ``w(v)``: 1 when ``v`` can still activate this round (it acts before ``u`` acts again, since ``u``
+  has now activated), :data:`NEXT` when it has activated (or is Pinned and must idle) but a round
+  remains, 0 otherwise. The enemy moves before it shoots and picks one target per unit: both are
+  left out (our simplification), so the sum is the threat of the enemy's units as they stand
+  ("The player activates one of his units that is not activated, and takes an action. Then his
+  turn ends and the opposing player does the same.").
+
+The AI subtracts :data:`WEIGHT` x (exposure at the move's end - exposure where the unit stands)
+from a Walk or Run's value: a move that takes a unit out of the enemy's guns gains, one into them
+loses (Hold: no change). Every value comes from the laws the AI already reads (the bounded law
+cache); nothing here calls a new exact solver.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from grimdice.systems.onepage.game import facing
+from grimdice.systems.onepage.game.geometry import EPS
+from grimdice.systems.onepage.movement import move_distance
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+WEIGHT = 0.5  # share of the exposure's change the AI subtracts from a move's value
+NEXT = 0.5  # weight of an enemy unit that acts only next round
+MOVES = ("walk", "run")  # the actions whose end the enemy's reply is weighed at
+MARGIN = 1e-6  # a move whose bound is this far below the best value found is skipped (choose)
+
+
+def reply_weight(state: GameState, v: int) -> float:
+    """``w(v)`` of the module text: 1 when ``v`` activates (not Pinned) before the moving unit acts
+    again, :data:`NEXT` when only next round, 0 when the game ends first."""
+    from grimdice.systems.onepage.game.state import ROUNDS
+
+    if not state.activated[v] and not state.units[v].pinned:
+        return 1.0
+    return NEXT if state.round < ROUNDS else 0.0
+
+
+def placed_at(state: GameState, u: int, end: tuple[float, float] | None) -> GameState:
+    """The state with ``u`` moved to ``end`` as a move records it (anchor rounded, a Vehicle turned)
+    and acting now (so its pin counts as :func:`players.pin_share` says for a unit that has acted)."""
+    if end is not None:
+        dx, dy = end[0] - state.anchors[u][0], end[1] - state.anchors[u][1]
+        state = facing.turned(state.moved(u, dx, dy), u, dx, dy)
+    return replace(state, active=u)
+
+
+def can_charge(state: GameState, v: int, u: int) -> bool:
+    """``["assault", v, u]`` is legal for ``v`` as it stands (:meth:`GameState.unit_actions`)."""
+    st = state.units[v]
+    if st.immobile or not state.on_table(v):
+        return False
+    reach = move_distance(state.setup.units[v], "assault")
+    return state.gap(u, v) <= reach + EPS and state.charge_ok(v, u) and facing.charge_allowed(state, v, u)
+
+
+def charge_key(state: GameState, v: int, u: int) -> tuple[Any, ...]:
+    """The melee key (:meth:`GameState.melee_key`) of ``v``'s charge on ``u`` read from where both
+    stand, every model alive striking (our simplification: the law of a full contact; the game's
+    key counts the models in reach after the defenders' 3" move). Few such keys exist, so the
+    laws are met again in the cache."""
+    hv, hu = state.height(v), state.height(u)
+    return (
+        hv > hu + EPS,
+        hu > hv + EPS,
+        state.units[v].models,
+        state.units[u].models,
+        facing.melee_facing(state, v, u),
+    )
+
+
+def exposure(
+    state: GameState, u: int, end: tuple[float, float] | None = None, limit: float = math.inf
+) -> float:
+    """The expected points the enemy's next activations could take from ``u`` standing at ``end``
+    (default: where it stands); see the module text. The enemies are summed nearest first and the
+    sum stops once it exceeds ``limit`` (every term is at least 0: the partial sum is then already
+    over ``limit``, which is all :func:`choose` needs to know)."""
+    from grimdice.systems.onepage.game.players import melee_odds, shot_value
+
+    s = placed_at(state, u, end)
+    total = 0.0
+    for v in sorted(s.enemies(u), key=lambda v: state.gap(u, v, end)):
+        w = reply_weight(s, v)
+        if w == 0.0:
+            continue
+        best, reach = 0.0, s.weapon_range(v)
+        if reach > 0 and state.gap(u, v, end) <= reach + EPS:  # the AI's prefetched gap (a filter)
+            best = max(best, shot_value(s, v, u, None, "hold"))
+        if can_charge(s, v, u):
+            best = max(best, melee_odds(s, v, u, charge_key(s, v, u)))
+        total += w * best
+        if total > limit:
+            break
+    return total
+
+
+def choose(state: GameState, acts: list[Any], values: list[float], weight: float = WEIGHT) -> Any:
+    """The first of ``acts`` with the highest value, a Walk or Run's value (``values``: the greedy
+    AI's, in the same order) less ``weight`` x (its exposure at the move's end - the unit's exposure
+    where it stands). Since an exposure is never negative, a move's value is at most its greedy
+    value + ``weight`` x the unit's exposure where it stands: moves are valued in decreasing order
+    of that bound and the rest skipped once it falls :data:`MARGIN` below the best value found, and a
+    move's exposure is summed only until it shows the move below that best (the same choice as
+    valuing every move in full: a skipped move is below the best by more than the 1e-9 the
+    comparison tolerates)."""
+    from grimdice.systems.onepage.game.players import moved_to
+
+    if weight:
+        values = list(values)
+        here: dict[int, float] = {}
+        bound: dict[int, float] = {}
+        for i, a in enumerate(acts):
+            if a[0] in MOVES:
+                if a[1] not in here:
+                    here[a[1]] = exposure(state, a[1])
+                bound[i] = values[i] + weight * here[a[1]]
+        top = max((v for i, v in enumerate(values) if i not in bound), default=-math.inf)
+        for i in sorted(bound, key=lambda i: -bound[i]):  # stable: legal order among equal bounds
+            u = acts[i][1]
+            if bound[i] < top - MARGIN:
+                values[i] = -math.inf
+                continue
+            end = moved_to(state, u, (acts[i][2], acts[i][3]))
+            limit = (bound[i] - (top - MARGIN)) / weight  # an exposure over it: below the best
+            seen = exposure(state, u, end, limit)
+            values[i] = values[i] - weight * (seen - here[u]) if seen <= limit else -math.inf
+            top = max(top, values[i])
+    best, choice = -math.inf, acts[0]
+    for a, v in zip(acts, values, strict=True):
+        if v > best + 1e-9:
+            best, choice = v, a
+    return choice
+
+
+__all__ = [
+    "MARGIN",
+    "MOVES",
+    "NEXT",
+    "WEIGHT",
+    "can_charge",
+    "choose",
+    "exposure",
+    "placed_at",
+    "reply_weight",
+]

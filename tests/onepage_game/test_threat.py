@@ -1,0 +1,139 @@
+"""The enemy's reply at a move's end (game/threat.py): the points the enemy's next activations could
+take from a unit where it ends, from the same exact laws the AI reads."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from grimdice.engine.board import Table, Terrain
+from grimdice.systems.onepage.game import threat
+from grimdice.systems.onepage.game.batch import GameJob, game_seeds
+from grimdice.systems.onepage.game.play import states
+from grimdice.systems.onepage.game.players import PIN_TEMPO, ai_player, melee_odds, moved_to, worth
+from grimdice.systems.onepage.game.setup import load_army_side
+from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
+from tests.onepage_game.test_game import MARINES, ORKS, SHOOTERS, TARGETS, duel
+
+WALL = Terrain(
+    "ruins", np.array([[20.0, 24.0], [52.0, 24.0], [52.0, 26.0], [20.0, 26.0]]), frozenset({"blocks_sight"})
+)
+
+
+def test_in_the_open_within_range_it_is_the_exact_shots_expected_points() -> None:
+    """Targets (unit 1) 16" from Shooters (unit 0: 5 Assault Rifles, 24"): out of Assault reach (12"),
+    in range and sight: the exposure is the expected points of the Shooters' exact shooting law
+    (a pin at its pin share, attrition), computed here from the law itself."""
+    s = duel(SHOOTERS, TARGETS, gap=16.0)
+    got = threat.exposure(s, 1)
+    at = threat.placed_at(s, 1, None)
+    key = at.shot_key(0, 1, None, "hold")
+    assert key[1] == 5  # all five shooters see and reach
+    law = combat_law(s.setup, "shoot", 0, s.units[0], 1, s.units[1], key)
+    pin = PIN_TEMPO  # round 1: the Targets would recover from a pin
+    base = worth(s.setup, 1, s.units[1], pin)
+    want = sum(p * (worth(s.setup, 1, st, pin) - base) for (st,), p in law)
+    assert got == pytest.approx(want, abs=1e-12) and got > 0
+
+
+def test_behind_blocking_terrain_it_scores_better_than_in_the_open() -> None:
+    s = duel(SHOOTERS, TARGETS, gap=16.0)
+    hidden = replace(s, setup=replace(s.setup, table=Table(terrain=(WALL,))))
+    assert threat.exposure(s, 1) > 0
+    assert threat.exposure(hidden, 1) == 0.0  # no line of sight, out of Assault reach
+
+
+def test_out_of_reach_scores_zero() -> None:
+    s = duel(SHOOTERS, TARGETS, gap=16.0)
+    assert threat.exposure(s, 1, (36.0, 47.0)) == 0.0  # 27" away: past 24" range and 12" reach
+    assert threat.exposure(s, 1, (36.0, 20.0 + 16.0)) > 0
+
+
+def test_a_charge_counts_only_when_it_favours_the_enemy() -> None:
+    """Unit 0 (Targets, hand weapons, no gun) within 12" of unit 1 (Shooters): the threat from
+    the Targets is their charge's expected value when positive, else nothing."""
+    s = duel(SHOOTERS, TARGETS, gap=8.0)
+    assert threat.can_charge(s, 1, 0)
+    value = threat.exposure(s, 0)
+    melee = melee_odds(threat.placed_at(s, 0, None), 1, 0, threat.charge_key(s, 1, 0))
+    assert value == pytest.approx(max(0.0, melee), abs=1e-12)
+    assert threat.exposure(s, 0, (36.0, 2.0)) == 0.0  # 26" away: no charge, no gun
+
+
+def test_enemies_weigh_by_when_they_act() -> None:
+    s = duel(SHOOTERS, TARGETS, gap=16.0)
+    full = threat.exposure(s, 1)
+    acted = replace(s, activated=(True, False))
+    assert threat.reply_weight(acted, 0) == threat.NEXT
+    pinned = replace(s, units=(replace(s.units[0], pinned=True), s.units[1]))
+    assert threat.reply_weight(pinned, 0) == threat.NEXT  # it must idle first
+    assert threat.exposure(acted, 1) == pytest.approx(threat.NEXT * full, abs=1e-12)
+    last = replace(acted, round=ROUNDS)
+    assert threat.exposure(last, 1) == 0.0  # the game ends before it acts again
+
+
+def test_choose_with_its_bound_equals_valuing_every_move() -> None:
+    """The bound-pruned choice equals the choice from every move's full value, on the AI's
+    decisions of a seeded game of the bundled armies."""
+    armies = (load_army_side(MARINES), load_army_side(ORKS))
+    log = GameJob(armies, None, ("random", "random"), keep_log=True)(game_seeds(5, 1)[0])
+    checked = 0
+    for s in states(log)[::7]:
+        if s.phase != "play" or s.round > 2:
+            continue
+        acts = s.legal_actions()
+        if len(acts) < 3:
+            continue
+        greedy = ai_player(s, np.random.default_rng(0), reply=0.0)
+        values = [0.0 if a != greedy else 1.0 for a in acts]  # any values: here the greedy pick's
+        full = list(values)
+        for i, a in enumerate(acts):
+            if a[0] in threat.MOVES:
+                u = a[1]
+                end = moved_to(s, u, (a[2], a[3]))
+                full[i] -= threat.WEIGHT * (threat.exposure(s, u, end) - threat.exposure(s, u))
+        best = max(full)
+        want = next(a for a, v in zip(acts, full, strict=True) if v >= best - 1e-9)
+        assert threat.choose(s, acts, values) == want
+        checked += 1
+        if checked == 4:
+            break
+    assert checked >= 2
+
+
+def test_greedy_is_the_ai_without_the_reply_and_games_stay_seeded() -> None:
+    armies = (load_army_side(MARINES), load_army_side(ORKS))
+    seed = game_seeds(3, 1)[0]
+    a = GameJob(armies, None, ("ai", "greedy"), keep_log=True)(seed)
+    b = GameJob(armies, None, ("ai", "greedy"), keep_log=True)(seed)
+    assert a["actions"] == b["actions"] and a["scores"] == b["scores"]
+    assert math.isfinite(sum(a["scores"]))
+
+
+WEIRDBOY = {
+    "name": "Weirdboy",
+    "quality": 5,
+    "equipment": ["Hand Weapon"],
+    "special_rules": ["Psyker(1)"],
+    "cost": 40,
+}
+
+
+def end_of(s: GameState, a: list[Any]) -> tuple[float, float]:
+    return moved_to(s, a[1], (a[2], a[3])) if a[0] in threat.MOVES else s.anchors[a[1]]
+
+
+def test_a_unit_that_cannot_score_no_longer_runs_into_the_enemys_guns() -> None:
+    """The Orks' Weirdboy (40 points, one model, no gun, a melee it never wins) used to run at the
+    nearest enemy and be shot (seeded games of the bundled armies, docs/onepage-game.md): the greedy
+    AI (the former one) runs it 12" into the Shooters' 24" range; the AI with the enemy's reply
+    keeps it where nothing reaches it."""
+    s = replace(duel(SHOOTERS, WEIRDBOY, gap=30.0), player=1)
+    rng = np.random.default_rng(0)
+    old, new = ai_player(s, rng, reply=0.0), ai_player(s, rng)
+    assert old[0] == "run" and threat.exposure(s, 1, end_of(s, old)) > 10.0
+    assert threat.exposure(s, 1, end_of(s, new)) == 0.0
