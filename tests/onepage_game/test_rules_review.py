@@ -57,9 +57,9 @@ def test_an_assaulter_left_immobile_by_the_melee_does_not_move_back() -> None:
         if tank.immobile:  # "may not move or pivot until the end of the game"
             seen["immobile"] += 1
             assert after.anchors[0] == c.anchors[0]
-        else:  # "must move back by 1""
+        else:  # "must move back by 1"", reversing: "they move at half speed when reversing"
             seen["mobile"] += 1
-            assert math.dist(after.anchors[0], c.anchors[0]) == pytest.approx(1.0, abs=2e-3)
+            assert math.dist(after.anchors[0], c.anchors[0]) == pytest.approx(0.5, abs=2e-3)
     assert seen["immobile"] and seen["mobile"]
 
 
@@ -92,7 +92,10 @@ def test_the_1_inch_move_back_never_enters_impassable_terrain() -> None:
             continue
         assert not rock.contains(after.models(0)).any()
         moved += after.anchors[0] != c.anchors[0]
-    assert moved == 0  # the only way back is into the rock: the unit stays
+        # straight back runs into the rock: it takes a turned direction, still 1" and separating
+        assert math.dist(after.anchors[0], c.anchors[0]) == pytest.approx(1.0, abs=2e-3)
+        assert after.gap(0, 1) > c.gap(0, 1)
+    assert moved
 
 
 # ---------------------------------------------------------------------- Limited
