@@ -160,7 +160,7 @@ def test_limited_weapons_fire_once_per_game() -> None:
     rifle = shooting(duel(dict(MISSILES, equipment=["Rifle"]), TARGETS, (36.0, 40.0)), "hold")
     assert law(s, held.pending[3]) == law(rifle, rifle.shot_key(0, 1))  # held back: the Rifle only
     fired = s.apply(["shoot", 1, "limited"])
-    assert fired.pending[3][8] is False and fired.spent == (0,)
+    assert fired.pending[3][8] is False and fired.spent == ((0, "missile"),)
     assert law(s, fired.pending[3]) != law(s, held.pending[3])
     back = GameState.from_json(fired.setup, json.loads(json.dumps(fired.to_json())))
     assert back == fired and hash(back) == hash(fired)

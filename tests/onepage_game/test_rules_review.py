@@ -139,7 +139,7 @@ def test_a_limited_weapon_spent_in_one_round_stays_spent_in_later_rounds_and_rep
         again = replay(json.loads(json.dumps(log)))
         assert again["events"] == log["events"] and again["scores"] == log["scores"]
         for st in states(again):
-            if st.phase == "shoot" and st.active == 0 and st.spent == (0,):  # a later activation
+            if st.phase == "shoot" and st.active == 0 and st.spent == ((0, "missile"),):  # later
                 later += 1
                 assert not limited_offered(st) and st.shot_key(0, 1)[8] is True  # held back: spent
     assert later  # some game shot again after spending them

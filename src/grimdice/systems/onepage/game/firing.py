@@ -21,13 +21,15 @@ counts firing models in listed group order, so counting only those in range coul
 carrying the Indirect weapon: our simplification, :func:`blind_firers`). Our reading: when some model
 sees the target, the shooting is an ordinary one.
 
-Limited: "Weapons with this special rule may only be fired once per game." A unit whose Limited
-weapons are unspent chooses ``["shoot", t]`` (holding them back: ``Conditions.limited_fired``) or
-``["shoot", t, "limited"]`` (all its weapons; afterwards its Limited weapons are spent, recorded in
-``GameState.spent``); the latter only where a Limited weapon can fire at ``t`` (in range, in arc,
-with line of sight or Indirect: :func:`limited_can_fire`), so that it is never spent unfired. Our
-reading: choosing them spends all of the unit's Limited weapons, even where the exact engine's plan
-fires another weapon of those models (it does so only when that is better).
+Limited: "Weapons with this special rule may only be fired once per game." A unit with an unspent
+Limited weapon chooses ``["shoot", t]`` (holding them back: ``Conditions.limited_fired``) or
+``["shoot", t, "limited"]`` (its unspent weapons may fire); the latter only where a Limited weapon
+can fire at ``t`` (in range, in arc, with line of sight or Indirect: :func:`limited_can_fire`). Only
+the Limited weapons the shooting's plan fires are spent (the exact engine's plan,
+``exact.best_shooting``, the one the shooting then resolves: :func:`limited_fired_by`), each by name
+in ``GameState.spent`` as ``(unit, weapon)``; a spent weapon is left out of the unit's later
+shootings like a weapon out of arc (:func:`unusable`). Our reading: a weapon fired by some of the
+unit's models is spent for all of them (the exact engine counts the models firing, not which ones).
 """
 
 from __future__ import annotations
@@ -152,12 +154,36 @@ def reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None = Non
 # ---------------------------------------------------------------------- Limited
 
 
+def limited_names(s: GameState, u: int) -> list[str]:
+    """The names (lower case, sorted) of ``u``'s ranged Limited weapons."""
+    unit = s.setup.units[u]
+    return sorted(
+        {w.name.lower() for g in unit.groups for w in g.weapons if w.range is not None and w.has(LIMITED)}
+    )
+
+
+def spent_names(s: GameState, u: int) -> list[str]:
+    """The names of ``u``'s Limited weapons already fired this game."""
+    return sorted(w for v, w in s.spent if v == u)
+
+
 def has_limited(s: GameState, u: int) -> bool:
-    return any(w.has("limited") for g in s.setup.units[u].groups for w in g.weapons if w.range is not None)
+    return bool(limited_names(s, u))
 
 
 def spent(s: GameState, u: int) -> bool:
-    return u in s.spent
+    """Every Limited weapon of ``u`` fired (none left to choose)."""
+    return has_limited(s, u) and len(spent_names(s, u)) == len(limited_names(s, u))
+
+
+def unusable(s: GameState, u: int, t: int, anchor: tuple[float, float] | None, action: str) -> str:
+    """The names (``|``-joined, sorted) of ``u``'s weapons that cannot fire at ``t``: out of arc
+    (:func:`out_of_arc`) or Limited and already fired; :func:`armed` leaves them out."""
+    names = set(spent_names(s, u))
+    arc = out_of_arc(s, u, t, anchor, action)
+    if arc:
+        names |= set(arc.split("|"))
+    return "|".join(sorted(names))
 
 
 def limited_can_fire(
@@ -196,10 +222,26 @@ def shoot_actions(
     return out
 
 
-def fired(s: GameState, u: int, a: list[Any]) -> GameState:
-    """The state after ``u`` fired with action ``a`` (its Limited weapons spent if chosen)."""
-    if len(a) > 2 and a[2] == LIMITED and u not in s.spent:
-        return replace(s, spent=tuple(sorted((*s.spent, u))))
+def limited_fired_by(s: GameState, u: int, t: int, key: tuple[Any, ...]) -> list[str]:
+    """The Limited weapons the shooting of ``u`` at ``t`` with situation ``key`` fires: those in the
+    exact engine's plan (``exact.best_shooting``, with the inputs ``state.combat_law`` gives it)."""
+    from grimdice.systems.onepage.exact import best_shooting
+    from grimdice.systems.onepage.game.cache import firing_state
+    from grimdice.systems.onepage.game.state import conditions_of
+
+    unit = armed(s.setup.units[u], key[6])
+    c = conditions_of("shoot", key)
+    fires, _ = best_shooting(unit, firing_state(s.units[u], key[1]), s.setup.units[t], s.units[t], c)
+    return sorted({f.odds.weapon.name.lower() for f in fires if f.odds.weapon.has(LIMITED)})
+
+
+def fired(s: GameState, u: int, t: int, a: list[Any], key: tuple[Any, ...]) -> GameState:
+    """The state after ``u`` fired at ``t`` with action ``a`` (situation ``key``): the Limited
+    weapons it fired are spent ("may only be fired once per game")."""
+    if len(a) > 2 and a[2] == LIMITED:
+        new = [(u, w) for w in limited_fired_by(s, u, t, key) if (u, w) not in s.spent]
+        if new:
+            return replace(s, spent=tuple(sorted((*s.spent, *new))))
     return s
 
 
@@ -219,8 +261,13 @@ __all__ = [
     "heading_at",
     "in_front",
     "limited_can_fire",
+    "limited_fired_by",
     "limited_held",
+    "limited_names",
     "out_of_arc",
     "reach",
     "shoot_actions",
+    "spent",
+    "spent_names",
+    "unusable",
 ]

@@ -91,7 +91,7 @@ class GameState:
     place: tuple[int, ...] = ()
     todo: tuple[int, ...] = ()
     facing: tuple[float, ...] = ()  # Vehicles' headings in radians (empty: the defaults, facing.py)
-    spent: tuple[int, ...] = ()  # units whose Limited weapons are spent (firing.py)
+    spent: tuple[tuple[int, str], ...] = ()  # (unit, Limited weapon) already fired (firing.py)
     power: tuple[int, ...] = ()  # (round, player 0's power dice, player 1's) (psychic.py)
 
     # ------------------------------------------------------------------ protocol
@@ -156,7 +156,7 @@ class GameState:
                 return self.end_activation()
             s = facing.pivot_to(self, self.active, t) if self.action == "hold" else self
             key = self.shot_key(self.active, t, limited=firing.limited_held(self, self.active, a))
-            s = firing.fired(s, self.active, a)
+            s = firing.fired(s, self.active, t, a, key)
             return replace(s, phase="combat", pending=("shoot", self.active, t, key))
         u = int(a[1])
         if kind in transport.KINDS or (kind == "assault" and not self.on_table(u)):
@@ -228,7 +228,7 @@ class GameState:
             "place": list(self.place),
             "todo": list(self.todo),
             "facing": list(self.facing),
-            "spent": list(self.spent),
+            "spent": [list(x) for x in self.spent],
             "power": list(self.power),
         }
 
@@ -262,7 +262,7 @@ class GameState:
             tuple(data.get("place", ())),
             tuple(data.get("todo", ())),
             tuple(float(h) for h in data.get("facing", ())),
-            tuple(int(u) for u in data.get("spent", ())),
+            tuple((int(u), str(w)) for u, w in data.get("spent", ())),
             tuple(int(x) for x in data.get("power", ())),
         )
 
@@ -728,14 +728,15 @@ class GameState:
     ) -> tuple[Any, ...]:
         """The shooting situation as the exact engine's scenario conditions (a hashable key):
         (distance, models firing, cover, elevated target, action, the target Vehicle's facing, the
-        weapons out of arc, no line of sight (Indirect), Limited weapons held back or spent)."""
+        weapons out of arc or spent (Limited), no line of sight (Indirect), Limited weapons held back
+        or all spent)."""
         action = action or self.action or "hold"
         key = ("shot", self.units[u].alive, self.placed(u, anchor), self.placed(t))
         dist, n, cover, elevated, blind = recall(self.setup, key, lambda: self._shot_where(u, t, anchor))
         rounded = self._rounded(u, anchor)
         face = facing.hit_facing(self, u, t, rounded)  # a Vehicle target's facing
         act = "hold" if action == "hold" else "walk"
-        off = firing.out_of_arc(self, u, t, rounded, act)
+        off = firing.unusable(self, u, t, rounded, act)
         return (dist, n, cover, elevated, act, face, off, blind, limited or firing.spent(self, u))
 
     def _rounded(self, u: int, anchor: tuple[float, float] | None) -> tuple[float, float] | None:
@@ -838,7 +839,7 @@ def combat_law(
         return hit
     a, d = setup.units[u], setup.units[t]
     if kind == "shoot":
-        a = firing.armed(a, key[6])  # weapons out of arc do not fire
+        a = firing.armed(a, key[6])  # weapons out of arc or spent do not fire
     c = conditions_of(kind, key)
     out: dict[tuple[UnitState, ...], float] = {}
     if kind == "shoot":
