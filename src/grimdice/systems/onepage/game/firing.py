@@ -12,14 +12,21 @@ to 180° when using Hold actions"), so every weapon bears, unless it is Immobile
 arc are left out of the unit the exact engine shoots with (:func:`armed`).
 
 Indirect: "Weapons with this special rule may be fired at enemies that are not within line of
-sight, however when fired at targets not within line of sight they count as being in Cover." A
-target that no model of the unit sees is still a valid target when some model has an Indirect
-weapon in range of it: then only Indirect weapons fire (``Conditions.no_line_of_sight``: Cover), at
-the distance of the farthest model in Indirect range; the models in Indirect range fire when every
-model carries an Indirect weapon, else every model of the unit is counted as firing (the exact engine
-counts firing models in listed group order, so counting only those in range could leave out the ones
-carrying the Indirect weapon: our simplification, :func:`blind_firers`). Our reading: when some model
-sees the target, the shooting is an ordinary one.
+sight, however when fired at targets not within line of sight they count as being in Cover." Line of
+sight is a model's ("All models in a unit that have line of sight to an enemy unit ... may fire"), so
+a model that does not see the target may fire its Indirect weapon at it. A target that no model of
+the unit sees is still a valid target when some model has an Indirect weapon in range of it: then
+only Indirect weapons fire (``Conditions.no_line_of_sight``: Cover), at the distance of the farthest
+model in Indirect range (:func:`blind_reach`). When some models see the target and others do not,
+the shooting has two parts resolved as one (one plan, one casualty removal, one morale test: the
+exact engine's ``shooting_table`` with the plan of :func:`mixed_plan`): the models that see fire as
+usual, the others fire their Indirect weapons, whose hits count the target as in Cover
+(:func:`blind_extra`, :func:`parts`). Which models fire is counted, not named: the firing models are
+the first ones alive in listed group order (the exact engine's convention), those that see first.
+The models counted as firing blind are those in Indirect range that see no target model when every
+group carries an Indirect weapon, else all the unit's other models, since counting fewer could leave
+out the ones carrying the Indirect weapon (our simplification, :func:`blind_firers`; a model without
+an Indirect weapon fires nothing blind).
 
 Limited: "Weapons with this special rule may only be fired once per game." A unit with an unspent
 Limited weapon chooses ``["shoot", t]`` (holding them back: ``Conditions.limited_fired``) or
@@ -40,9 +47,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game.cache import recall
+from grimdice.engine.board import sight_blocked
+from grimdice.systems.onepage.attack import Fire, merge
+from grimdice.systems.onepage.game.cache import firing_state, recall
 from grimdice.systems.onepage.game.geometry import EPS, pair_distances
-from grimdice.systems.onepage.units import Unit
+from grimdice.systems.onepage.profiles import Conditions
+from grimdice.systems.onepage.units import Unit, UnitState
 
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
@@ -151,6 +161,72 @@ def reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None = Non
     return n, far, bool(n)
 
 
+def blind_extra(
+    s: GameState, u: int, t: int, anchor: tuple[float, float] | None, n: int
+) -> tuple[int, float]:
+    """When ``n`` models of ``u`` see ``t`` (``n`` > 0): (models counted as firing their Indirect
+    weapons at ``t`` without line of sight, the distance they fire at: the farthest such model's,
+    rounded up to an Indirect range); (0, 0.0) when none."""
+    rng, left = s.weapon_range(u, indirect=True), s.units[u].models - n
+    if rng <= 0 or left <= 0:
+        return 0, 0.0
+
+    def compute() -> tuple[int, float]:
+        a, b = s.models(u, anchor), s.models(t)
+        d = pair_distances(a[None, :, :], s.setup.radii[u], b, np.full(len(b), s.setup.radii[t]))[0]
+        near = d <= s.weapon_range(u) + EPS
+        ii, jj = np.nonzero(near)
+        seen = np.zeros(d.shape, dtype=bool)  # as GameState.sight: a model in range that sees one
+        seen[ii, jj] = ~sight_blocked(s.setup.table, a[ii], b[jj])
+        best = d.min(axis=1)
+        blind = (best <= rng + EPS) & ~seen.any(axis=1)
+        if not blind.any():
+            return 0, 0.0
+        k = min(left, blind_firers(s, u, int(blind.sum())))  # all the others in a mixed unit
+        far = float(best[blind].max())
+        ranges = sorted({w.range for g in s.setup.units[u].groups for w in g.weapons if w.has("indirect")})
+        return k, next((float(r) for r in ranges if r is not None and r >= far - EPS), far)
+
+    key = ("blind extra", n, s.units[u].alive, s.placed(u, anchor), s.placed(t))
+    return recall(s.setup, key, compute)
+
+
+def parts(unit: Unit, su: UnitState, key: tuple[Any, ...]) -> list[tuple[UnitState, Conditions]]:
+    """The parts of a shooting with situation ``key``: (the models firing, their conditions). One
+    part, or two when some models see the target and others fire Indirect weapons without line of
+    sight (``key[7]`` = (those models, their distance)): the first ``key[1]`` less them alive in
+    listed group order see, the next ones fire blind (``no_line_of_sight``: Indirect only, Cover)."""
+    from grimdice.systems.onepage.game.state import conditions_of
+
+    c, firing = conditions_of("shoot", key), firing_state(su, key[1])
+    if not isinstance(key[7], tuple):
+        return [(firing, c)]
+    n_blind, dist = key[7]
+    seeing = firing_state(su, key[1] - n_blind)
+    rest = tuple(x - y for x, y in zip(firing.alive, seeing.alive, strict=True))
+    blind = UnitState(rest, (0,) * len(rest), shaken=su.shaken)
+    return [
+        (seeing, c),
+        (blind, c.model_copy(update={"distance": dist, "in_range": None, "no_line_of_sight": True})),
+    ]
+
+
+def mixed_plan(
+    unit: Unit, su: UnitState, target: Unit, st: UnitState, key: tuple[Any, ...]
+) -> list[Fire] | None:
+    """The plan of a shooting in two :func:`parts` (each part's plan, ``exact.best_shooting``,
+    fired together); None for a shooting in one part (the exact engine chooses its plan)."""
+    from grimdice.systems.onepage.exact import best_shooting
+
+    ps = parts(unit, su, key)
+    if len(ps) == 1:
+        return None
+    fires: list[Fire] = []
+    for state, c in ps:
+        fires += best_shooting(unit, state, target, st, c)[0]
+    return merge(fires)
+
+
 # ---------------------------------------------------------------------- Limited
 
 
@@ -193,14 +269,16 @@ def limited_can_fire(
     of sight or Indirect), as the exact engine's :func:`~grimdice.systems.onepage.attack.shooters`
     counts the models and their usable weapons."""
     from grimdice.systems.onepage.attack import shooters
-    from grimdice.systems.onepage.game.state import conditions_of
 
     key = s.shot_key(u, t, anchor, action, limited=False)
     if not key[1]:
         return False
     unit = armed(s.setup.units[u], key[6])
     return any(
-        w.has(LIMITED) for _, _, ws in shooters(unit, s.units[u], conditions_of("shoot", key)) for w in ws
+        w.has(LIMITED)
+        for state, c in parts(unit, s.units[u], key)
+        for _, _, ws in shooters(unit, state, c)
+        for w in ws
     )
 
 
@@ -226,12 +304,12 @@ def limited_fired_by(s: GameState, u: int, t: int, key: tuple[Any, ...]) -> list
     """The Limited weapons the shooting of ``u`` at ``t`` with situation ``key`` fires: those in the
     exact engine's plan (``exact.best_shooting``, with the inputs ``state.combat_law`` gives it)."""
     from grimdice.systems.onepage.exact import best_shooting
-    from grimdice.systems.onepage.game.cache import firing_state
-    from grimdice.systems.onepage.game.state import conditions_of
 
-    unit = armed(s.setup.units[u], key[6])
-    c = conditions_of("shoot", key)
-    fires, _ = best_shooting(unit, firing_state(s.units[u], key[1]), s.setup.units[t], s.units[t], c)
+    unit, a, d, st = armed(s.setup.units[u], key[6]), s.units[u], s.setup.units[t], s.units[t]
+    fires = mixed_plan(unit, a, d, st, key)
+    if fires is None:
+        ((state, c),) = parts(unit, a, key)
+        fires = best_shooting(unit, state, d, st, c)[0]
     return sorted({f.odds.weapon.name.lower() for f in fires if f.odds.weapon.has(LIMITED)})
 
 
@@ -254,6 +332,7 @@ __all__ = [
     "ARCS",
     "LIMITED",
     "armed",
+    "blind_extra",
     "blind_firers",
     "blind_reach",
     "can_bear",
@@ -264,7 +343,9 @@ __all__ = [
     "limited_fired_by",
     "limited_held",
     "limited_names",
+    "mixed_plan",
     "out_of_arc",
+    "parts",
     "reach",
     "shoot_actions",
     "spent",

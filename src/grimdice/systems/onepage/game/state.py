@@ -748,7 +748,8 @@ class GameState:
 
     def _shot_where(self, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
         """(distance, models in range, cover, elevated target, no line of sight) of ``u`` at
-        ``anchor`` shooting ``t``."""
+        ``anchor`` shooting ``t``; no line of sight: True (no model sees), or (models firing
+        Indirect weapons without it, their distance) besides those that see."""
         n, far, blind = firing.reach(self, u, t, anchor)
         if blind:  # the exact engine counts models in listed group order (firing.blind_firers)
             n = firing.blind_firers(self, u, n)
@@ -763,12 +764,17 @@ class GameState:
             }
         )
         dist = next((float(r) for r in ranges if r >= far - EPS), far)
+        sightless: bool | tuple[int, float] = blind
+        if n and not blind:  # the models that do not see may fire Indirect weapons (firing.parts)
+            extra = firing.blind_extra(self, u, t, anchor, n)
+            if extra[0]:
+                n, sightless = n + extra[0], extra
         anchor = self._rounded(u, anchor)
         cover = recall(
             self.setup, ("cover", self.placed(u, anchor), self.placed(t)), lambda: self.in_cover(u, t, anchor)
         )
         elevated = self.height(t) > self.height(u, anchor) + EPS
-        return (dist, n, cover, bool(elevated), blind)
+        return (dist, n, cover, bool(elevated), sightless)
 
     # ------------------------------------------------------------------ combat (chance)
 
@@ -809,12 +815,12 @@ def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
         dist, n, cover, elevated, action, face, _off, blind, limited = key
         return Conditions(
             distance=dist,
-            in_range=n,
+            in_range=n - blind[0] if isinstance(blind, tuple) else n,  # the models that see (firing.parts)
             cover=cover,
             elevated_target=elevated,
             action=action,
             facing=face,
-            no_line_of_sight=blind,
+            no_line_of_sight=blind is True,
             limited_fired=limited,
         )
     return Conditions(
@@ -843,7 +849,7 @@ def combat_law(
     c = conditions_of(kind, key)
     out: dict[tuple[UnitState, ...], float] = {}
     if kind == "shoot":
-        _, table = shooting_table(a, su, d, st, c)
+        _, table = shooting_table(a, su, d, st, c, firing.mixed_plan(a, su, d, st, key))
         for (_w, s, _m), p in table.items():
             out[(s,)] = out.get((s,), 0.0) + p
     elif kind == "melee":
