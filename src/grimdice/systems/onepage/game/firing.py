@@ -184,8 +184,10 @@ def blind_extra(
             return 0, 0.0
         k = min(left, blind_firers(s, u, int(blind.sum())))  # all the others in a mixed unit
         far = float(best[blind].max())
-        ranges = sorted({w.range for g in s.setup.units[u].groups for w in g.weapons if w.has("indirect")})
-        return k, next((float(r) for r in ranges if r is not None and r >= far - EPS), far)
+        ranges = sorted(
+            {w.range for g in s.setup.units[u].groups for w in g.weapons if w.has("indirect") and w.range}
+        )
+        return k, next((float(r) for r in ranges if r >= far - EPS), far)  # as GameState._shot_where
 
     key = ("blind extra", n, s.units[u].alive, s.placed(u, anchor), s.placed(t))
     return recall(s.setup, key, compute)
