@@ -52,7 +52,7 @@ def test_models_without_sight_fire_their_indirect_weapons_with_the_target_in_cov
     assert open_.shot_key(0, 1)[7] is False
 
 
-def test_a_unit_of_indirect_weapons_alone_fires_blind_models_only_where_in_range() -> None:
+def test_a_unit_of_indirect_weapons_fires_its_blind_model_with_the_target_in_cover() -> None:
     mortars = {"name": "Mortars", "size": 5, "quality": 4, "equipment": ['Mortar (48", A6, Indirect)']}
     s = shooting(duel(mortars, TARGETS, (36.0, 40.0), Table(terrain=(WALL,))))
     key = s.shot_key(0, 1)
