@@ -63,3 +63,34 @@ def test_a_unit_of_indirect_weapons_fires_its_blind_model_with_the_target_in_cov
     lost = sum(p * q * min(i + j, 5) for i, p in seen.items() for j, q in blind.items())
     got = sum(p * (5 - st[0].models) for st, p in law(s, key).items())
     assert got == pytest.approx(float(lost), abs=1e-12)
+
+
+def test_games_with_indirect_fire_in_part_replay_exactly() -> None:
+    import json
+
+    from grimdice.systems.onepage.game import Setup, army_from_mapping, play, replay, states
+    from tests.onepage_game.test_firing import army
+
+    walls = tuple(
+        Terrain(
+            f"wall {x}",
+            np.array([[x, 23.0], [x + 3, 23.0], [x + 3, 25.0], [x, 25.0]]),
+            frozenset({"blocks_sight"}),
+        )
+        for x in (8.0, 20.0, 32.0, 44.0, 56.0)
+    )
+    setup = Setup(
+        (
+            army_from_mapping(army("A", SQUAD, dict(SQUAD, name="Second")), "a"),
+            army_from_mapping(army("B", TARGETS, dict(TARGETS, name="More")), "b"),
+        ),
+        Table(terrain=walls),
+    )
+    for seed, players in ((11, ("ai", "random")), (9, ("random", "random"))):
+        log = play(setup, seed, players)
+        again = replay(json.loads(json.dumps(log)))
+        assert again["events"] == log["events"] and again["scores"] == log["scores"]
+        both = [
+            s for s in states(again) if s.pending[:1] == ("shoot",) and isinstance(s.pending[3][7], tuple)
+        ]
+        assert both  # a shooting with models firing with and without sight

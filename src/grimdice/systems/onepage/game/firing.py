@@ -257,11 +257,10 @@ def spent(s: GameState, u: int) -> bool:
 def unusable(s: GameState, u: int, t: int, anchor: tuple[float, float] | None, action: str) -> str:
     """The names (``|``-joined, sorted) of ``u``'s weapons that cannot fire at ``t``: out of arc
     (:func:`out_of_arc`) or Limited and already fired; :func:`armed` leaves them out."""
-    names = set(spent_names(s, u))
-    arc = out_of_arc(s, u, t, anchor, action)
-    if arc:
-        names |= set(arc.split("|"))
-    return "|".join(sorted(names))
+    arc, names = out_of_arc(s, u, t, anchor, action), spent_names(s, u)
+    if not names:
+        return arc
+    return "|".join(sorted({*names, *arc.split("|")} - {""}))
 
 
 def limited_can_fire(
