@@ -15,15 +15,8 @@ import numpy as np
 import pytest
 
 from grimdice.engine.board import Table, Terrain
-from tests.onepage_game.test_firing import TARGETS, duel, law, shooting
+from tests.onepage_game.test_firing import SQUAD, TARGETS, duel, law, shooting
 
-SQUAD = {
-    "name": "Squad",
-    "size": 5,
-    "quality": 4,
-    "equipment": ["Rifle"],
-    "variants": [{"count": 1, "equipment": ['Mortar (48", A6, Indirect)']}],
-}
 # a wall that hides the targets from the squad's right-hand model only
 WALL = Terrain(
     "wall", np.array([[37.5, 24.0], [60.0, 24.0], [60.0, 26.0], [37.5, 26.0]]), frozenset({"blocks_sight"})
