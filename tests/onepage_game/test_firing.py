@@ -45,6 +45,13 @@ MISSILES = {
     "equipment": ['Missile (48", A6, Limited)', "Rifle"],
     "cost": 40,
 }
+SQUAD = {  # four Rifles and a Mortar
+    "name": "Squad",
+    "size": 5,
+    "quality": 4,
+    "equipment": ["Rifle"],
+    "variants": [{"count": 1, "equipment": ['Mortar (48", A6, Indirect)']}],
+}
 WALL = Terrain(
     "ruins", np.array([[20.0, 24.0], [52.0, 24.0], [52.0, 26.0], [20.0, 26.0]]), frozenset({"blocks_sight"})
 )
@@ -138,14 +145,7 @@ def test_indirect_fire_needs_no_line_of_sight_and_counts_as_cover() -> None:
     assert mean == pytest.approx(float(1 - Fraction(1, 6) ** 6), abs=1e-12)
     rifles = shooting(duel(dict(MORTARS, equipment=["Rifle"]), TARGETS, (36.0, 40.0), Table(terrain=(WALL,))))
     assert rifles.valid_targets(0) == []  # no Indirect weapon: no line of sight, no target
-    squad = {
-        "name": "Squad",
-        "size": 5,
-        "quality": 4,
-        "equipment": ["Rifle"],
-        "variants": [{"count": 1, "equipment": ['Mortar (48", A6, Indirect)']}],
-    }
-    mixed = shooting(duel(squad, TARGETS, (36.0, 40.0), Table(terrain=(WALL,))), "hold")
+    mixed = shooting(duel(SQUAD, TARGETS, (36.0, 40.0), Table(terrain=(WALL,))), "hold")
     key = mixed.shot_key(0, 1)
     assert key[7] is True and key[1] == 5  # the Mortar model fires whatever its place in the unit
     alone = law(s, s.shot_key(0, 1))
@@ -160,7 +160,7 @@ def test_limited_weapons_fire_once_per_game() -> None:
     rifle = shooting(duel(dict(MISSILES, equipment=["Rifle"]), TARGETS, (36.0, 40.0)), "hold")
     assert law(s, held.pending[3]) == law(rifle, rifle.shot_key(0, 1))  # held back: the Rifle only
     fired = s.apply(["shoot", 1, "limited"])
-    assert fired.pending[3][8] is False and fired.spent == (0,)
+    assert fired.pending[3][8] is False and fired.spent == ((0, "missile"),)
     assert law(s, fired.pending[3]) != law(s, held.pending[3])
     back = GameState.from_json(fired.setup, json.loads(json.dumps(fired.to_json())))
     assert back == fired and hash(back) == hash(fired)

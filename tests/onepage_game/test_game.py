@@ -254,11 +254,13 @@ def test_states_serialise_to_json_and_hash() -> None:
 
 
 def test_a_log_of_another_version_is_refused_by_name() -> None:
-    """A version 1 log (before consolidation, power dice and Limited weapons) would not replay to the
-    same game: it is refused with the field named, not replayed wrongly."""
+    """A version 1 log (before consolidation, power dice and Limited weapons) or 2 (before the 1" move
+    back was a full move and Limited weapons were spent one by one) would not replay to the same game:
+    it is refused with the field named, not replayed wrongly."""
     from grimdice.systems.onepage.game.play import LOG_VERSION
 
-    assert LOG_VERSION == 2
-    with pytest.raises(ScenarioError) as err:
-        states({"version": 1, "setup": {}, "actions": []})
-    assert err.value.field == "version" and "version 2" in err.value.message
+    assert LOG_VERSION == 3
+    for old in (1, 2):
+        with pytest.raises(ScenarioError) as err:
+            states({"version": old, "setup": {}, "actions": []})
+        assert err.value.field == "version" and "version 3" in err.value.message

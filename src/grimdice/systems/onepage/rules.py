@@ -282,23 +282,45 @@ RULES = RuleTable(
             "game: 'weapons which are mounted in the front of the vehicle can only fire straight'",
             f"{SRC}, Vehicles",
             "mountings turret or front (army entry 'arcs'); a front weapon fires at a target with a model "
-            "within 45 degrees of the heading, seen from the hull's centre; on Hold the Vehicle pivots "
-            "to its target first, so every weapon bears (unless Immobile)",
+            "within 45 degrees of the heading, seen from the hull's centre (the text measures line of "
+            "sight 'from the barrel of the weapon'; army entries give no barrel positions, so sight is "
+            "measured from the model's centre); on Hold the Vehicle pivots to its target first, so every "
+            "weapon bears (unless Immobile)",
         ),
         Reading(
             "game_indirect",
             "game: Indirect fire at targets not within line of sight",
             f"{SRC}, Indirect",
-            "only when no model sees the target; then the models in Indirect range fire (in a unit with "
-            "other weapons too, every model counts as firing its Indirect weapons), at the farthest "
-            "in-range model's distance, the target in Cover",
+            "line of sight is each model's: the models that see the target fire as usual and the others "
+            "fire their Indirect weapons in the same shooting, those hits with the target in Cover (with "
+            "no model seeing it, Indirect weapons only); models are counted, not named: the first alive "
+            "in listed group order are those that see, the next fire blind (all the unit's other models "
+            "when a group has no Indirect weapon), each part at its farthest model's distance; each "
+            "part's plan is chosen on its own",
         ),
         Reading(
             "game_limited",
             "game: Limited weapons 'may only be fired once per game'",
             f"{SRC}, Limited",
-            "the shooting player chooses to fire them (a shoot action with 'limited'); that spends all "
-            "of the unit's Limited weapons, even where the plan fires another weapon of those models",
+            "the shooting player chooses to let them fire (a shoot action with 'limited'); each Limited "
+            "weapon the shooting's plan fires is spent, by name: fired by some of the unit's models, it "
+            "is spent for all of them",
+        ),
+        Reading(
+            "game_move_back",
+            "game: 'the assaulting unit must move back by 1\", separating itself from the defending unit'",
+            f"{SRC}, Consolidation Moves; Vehicles",
+            "a move with every move's checks and a dangerous terrain test; straight away from the closest "
+            "defending model, else the nearest legal direction turned 15 to 75 degrees either side that "
+            "separates it (none: it stays); a Vehicle reversing moves 0.5\" ('half speed'), forwards 1\" "
+            "turning to the move; an Immobile Vehicle stays",
+        ),
+        Reading(
+            "game_disputes",
+            "game: 'The Most Important Rule' (a die roll settles what the players disagree on)",
+            f"{SRC}, The Most Important Rule",
+            "no die is rolled: the engine's readings (these game_ rows and the other readings of this "
+            "table) are the agreed resolution, the same in every game",
         ),
     ],
     what="special rule",

@@ -12,22 +12,31 @@ to 180° when using Hold actions"), so every weapon bears, unless it is Immobile
 arc are left out of the unit the exact engine shoots with (:func:`armed`).
 
 Indirect: "Weapons with this special rule may be fired at enemies that are not within line of
-sight, however when fired at targets not within line of sight they count as being in Cover." A
-target that no model of the unit sees is still a valid target when some model has an Indirect
-weapon in range of it: then only Indirect weapons fire (``Conditions.no_line_of_sight``: Cover), at
-the distance of the farthest model in Indirect range; the models in Indirect range fire when every
-model carries an Indirect weapon, else every model of the unit is counted as firing (the exact engine
-counts firing models in listed group order, so counting only those in range could leave out the ones
-carrying the Indirect weapon: our simplification, :func:`blind_firers`). Our reading: when some model
-sees the target, the shooting is an ordinary one.
+sight, however when fired at targets not within line of sight they count as being in Cover." Line of
+sight is a model's ("All models in a unit that have line of sight to an enemy unit ... may fire"), so
+a model that does not see the target may fire its Indirect weapon at it. A target that no model of
+the unit sees is still a valid target when some model has an Indirect weapon in range of it: then
+only Indirect weapons fire (``Conditions.no_line_of_sight``: Cover), at the distance of the farthest
+model in Indirect range (:func:`blind_reach`). When some models see the target and others do not,
+the shooting has two parts resolved as one (one plan, one casualty removal, one morale test: the
+exact engine's ``shooting_table`` with the plan of :func:`mixed_plan`): the models that see fire as
+usual, the others fire their Indirect weapons, whose hits count the target as in Cover
+(:func:`blind_extra`, :func:`parts`). Which models fire is counted, not named: the firing models are
+the first ones alive in listed group order (the exact engine's convention), those that see first.
+The models counted as firing blind are those in Indirect range that see no target model when every
+group carries an Indirect weapon, else all the unit's other models, since counting fewer could leave
+out the ones carrying the Indirect weapon (our simplification, :func:`blind_firers`; a model without
+an Indirect weapon fires nothing blind).
 
-Limited: "Weapons with this special rule may only be fired once per game." A unit whose Limited
-weapons are unspent chooses ``["shoot", t]`` (holding them back: ``Conditions.limited_fired``) or
-``["shoot", t, "limited"]`` (all its weapons; afterwards its Limited weapons are spent, recorded in
-``GameState.spent``); the latter only where a Limited weapon can fire at ``t`` (in range, in arc,
-with line of sight or Indirect: :func:`limited_can_fire`), so that it is never spent unfired. Our
-reading: choosing them spends all of the unit's Limited weapons, even where the exact engine's plan
-fires another weapon of those models (it does so only when that is better).
+Limited: "Weapons with this special rule may only be fired once per game." A unit with an unspent
+Limited weapon chooses ``["shoot", t]`` (holding them back: ``Conditions.limited_fired``) or
+``["shoot", t, "limited"]`` (its unspent weapons may fire); the latter only where a Limited weapon
+can fire at ``t`` (in range, in arc, with line of sight or Indirect: :func:`limited_can_fire`). Only
+the Limited weapons the shooting's plan fires are spent (the exact engine's plan,
+``exact.best_shooting``, the one the shooting then resolves: :func:`limited_fired_by`), each by name
+in ``GameState.spent`` as ``(unit, weapon)``; a spent weapon is left out of the unit's later
+shootings like a weapon out of arc (:func:`unusable`). Our reading: a weapon fired by some of the
+unit's models is spent for all of them (the exact engine counts the models firing, not which ones).
 """
 
 from __future__ import annotations
@@ -38,9 +47,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game.cache import recall
+from grimdice.engine.board import sight_blocked
+from grimdice.systems.onepage.attack import Fire, merge
+from grimdice.systems.onepage.game.cache import firing_state, recall
 from grimdice.systems.onepage.game.geometry import EPS, pair_distances
-from grimdice.systems.onepage.units import Unit
+from grimdice.systems.onepage.profiles import Conditions
+from grimdice.systems.onepage.units import Unit, UnitState
 
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
@@ -149,15 +161,106 @@ def reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None = Non
     return n, far, bool(n)
 
 
+def blind_extra(
+    s: GameState, u: int, t: int, anchor: tuple[float, float] | None, n: int
+) -> tuple[int, float]:
+    """When ``n`` models of ``u`` see ``t`` (``n`` > 0): (models counted as firing their Indirect
+    weapons at ``t`` without line of sight, the distance they fire at: the farthest such model's,
+    rounded up to an Indirect range); (0, 0.0) when none."""
+    rng, left = s.weapon_range(u, indirect=True), s.units[u].models - n
+    if rng <= 0 or left <= 0:
+        return 0, 0.0
+
+    def compute() -> tuple[int, float]:
+        a, b = s.models(u, anchor), s.models(t)
+        d = pair_distances(a[None, :, :], s.setup.radii[u], b, np.full(len(b), s.setup.radii[t]))[0]
+        near = d <= s.weapon_range(u) + EPS
+        ii, jj = np.nonzero(near)
+        seen = np.zeros(d.shape, dtype=bool)  # as GameState.sight: a model in range that sees one
+        seen[ii, jj] = ~sight_blocked(s.setup.table, a[ii], b[jj])
+        best = d.min(axis=1)
+        blind = (best <= rng + EPS) & ~seen.any(axis=1)
+        if not blind.any():
+            return 0, 0.0
+        k = min(left, blind_firers(s, u, int(blind.sum())))  # all the others in a mixed unit
+        far = float(best[blind].max())
+        ranges = sorted(
+            {w.range for g in s.setup.units[u].groups for w in g.weapons if w.has("indirect") and w.range}
+        )
+        return k, next((float(r) for r in ranges if r >= far - EPS), far)  # as GameState._shot_where
+
+    key = ("blind extra", n, s.units[u].alive, s.placed(u, anchor), s.placed(t))
+    return recall(s.setup, key, compute)
+
+
+def parts(unit: Unit, su: UnitState, key: tuple[Any, ...]) -> list[tuple[UnitState, Conditions]]:
+    """The parts of a shooting with situation ``key``: (the models firing, their conditions). One
+    part, or two when some models see the target and others fire Indirect weapons without line of
+    sight (``key[7]`` = (those models, their distance)): the first ``key[1]`` less them alive in
+    listed group order see, the next ones fire blind (``no_line_of_sight``: Indirect only, Cover)."""
+    from grimdice.systems.onepage.game.state import conditions_of
+
+    c, firing = conditions_of("shoot", key), firing_state(su, key[1])
+    if not isinstance(key[7], tuple):
+        return [(firing, c)]
+    n_blind, dist = key[7]
+    seeing = firing_state(su, key[1] - n_blind)
+    rest = tuple(x - y for x, y in zip(firing.alive, seeing.alive, strict=True))
+    blind = UnitState(rest, (0,) * len(rest), shaken=su.shaken)
+    return [
+        (seeing, c),
+        (blind, c.model_copy(update={"distance": dist, "in_range": None, "no_line_of_sight": True})),
+    ]
+
+
+def mixed_plan(
+    unit: Unit, su: UnitState, target: Unit, st: UnitState, key: tuple[Any, ...]
+) -> list[Fire] | None:
+    """The plan of a shooting in two :func:`parts` (each part's plan, ``exact.best_shooting``,
+    fired together); None for a shooting in one part (the exact engine chooses its plan)."""
+    from grimdice.systems.onepage.exact import best_shooting
+
+    ps = parts(unit, su, key)
+    if len(ps) == 1:
+        return None
+    fires: list[Fire] = []
+    for state, c in ps:
+        fires += best_shooting(unit, state, target, st, c)[0]
+    return merge(fires)
+
+
 # ---------------------------------------------------------------------- Limited
 
 
+def limited_names(s: GameState, u: int) -> list[str]:
+    """The names (lower case, sorted) of ``u``'s ranged Limited weapons."""
+    unit = s.setup.units[u]
+    return sorted(
+        {w.name.lower() for g in unit.groups for w in g.weapons if w.range is not None and w.has(LIMITED)}
+    )
+
+
+def spent_names(s: GameState, u: int) -> list[str]:
+    """The names of ``u``'s Limited weapons already fired this game."""
+    return sorted(w for v, w in s.spent if v == u)
+
+
 def has_limited(s: GameState, u: int) -> bool:
-    return any(w.has("limited") for g in s.setup.units[u].groups for w in g.weapons if w.range is not None)
+    return bool(limited_names(s, u))
 
 
 def spent(s: GameState, u: int) -> bool:
-    return u in s.spent
+    """Every Limited weapon of ``u`` fired (none left to choose)."""
+    return has_limited(s, u) and len(spent_names(s, u)) == len(limited_names(s, u))
+
+
+def unusable(s: GameState, u: int, t: int, anchor: tuple[float, float] | None, action: str) -> str:
+    """The names (``|``-joined, sorted) of ``u``'s weapons that cannot fire at ``t``: out of arc
+    (:func:`out_of_arc`) or Limited and already fired; :func:`armed` leaves them out."""
+    arc, names = out_of_arc(s, u, t, anchor, action), spent_names(s, u)
+    if not names:
+        return arc
+    return "|".join(sorted({*names, *arc.split("|")} - {""}))
 
 
 def limited_can_fire(
@@ -167,14 +270,16 @@ def limited_can_fire(
     of sight or Indirect), as the exact engine's :func:`~grimdice.systems.onepage.attack.shooters`
     counts the models and their usable weapons."""
     from grimdice.systems.onepage.attack import shooters
-    from grimdice.systems.onepage.game.state import conditions_of
 
     key = s.shot_key(u, t, anchor, action, limited=False)
     if not key[1]:
         return False
     unit = armed(s.setup.units[u], key[6])
     return any(
-        w.has(LIMITED) for _, _, ws in shooters(unit, s.units[u], conditions_of("shoot", key)) for w in ws
+        w.has(LIMITED)
+        for state, c in parts(unit, s.units[u], key)
+        for _, _, ws in shooters(unit, state, c)
+        for w in ws
     )
 
 
@@ -196,10 +301,26 @@ def shoot_actions(
     return out
 
 
-def fired(s: GameState, u: int, a: list[Any]) -> GameState:
-    """The state after ``u`` fired with action ``a`` (its Limited weapons spent if chosen)."""
-    if len(a) > 2 and a[2] == LIMITED and u not in s.spent:
-        return replace(s, spent=tuple(sorted((*s.spent, u))))
+def limited_fired_by(s: GameState, u: int, t: int, key: tuple[Any, ...]) -> list[str]:
+    """The Limited weapons the shooting of ``u`` at ``t`` with situation ``key`` fires: those in the
+    exact engine's plan (``exact.best_shooting``, with the inputs ``state.combat_law`` gives it)."""
+    from grimdice.systems.onepage.exact import best_shooting
+
+    unit, a, d, st = armed(s.setup.units[u], key[6]), s.units[u], s.setup.units[t], s.units[t]
+    fires = mixed_plan(unit, a, d, st, key)
+    if fires is None:
+        ((state, c),) = parts(unit, a, key)
+        fires = best_shooting(unit, state, d, st, c)[0]
+    return sorted({f.odds.weapon.name.lower() for f in fires if f.odds.weapon.has(LIMITED)})
+
+
+def fired(s: GameState, u: int, t: int, a: list[Any], key: tuple[Any, ...]) -> GameState:
+    """The state after ``u`` fired at ``t`` with action ``a`` (situation ``key``): the Limited
+    weapons it fired are spent ("may only be fired once per game")."""
+    if len(a) > 2 and a[2] == LIMITED:
+        new = [(u, w) for w in limited_fired_by(s, u, t, key) if (u, w) not in s.spent]
+        if new:
+            return replace(s, spent=tuple(sorted((*s.spent, *new))))
     return s
 
 
@@ -212,6 +333,7 @@ __all__ = [
     "ARCS",
     "LIMITED",
     "armed",
+    "blind_extra",
     "blind_firers",
     "blind_reach",
     "can_bear",
@@ -219,8 +341,15 @@ __all__ = [
     "heading_at",
     "in_front",
     "limited_can_fire",
+    "limited_fired_by",
     "limited_held",
+    "limited_names",
+    "mixed_plan",
     "out_of_arc",
+    "parts",
     "reach",
     "shoot_actions",
+    "spent",
+    "spent_names",
+    "unusable",
 ]

@@ -91,7 +91,7 @@ class GameState:
     place: tuple[int, ...] = ()
     todo: tuple[int, ...] = ()
     facing: tuple[float, ...] = ()  # Vehicles' headings in radians (empty: the defaults, facing.py)
-    spent: tuple[int, ...] = ()  # units whose Limited weapons are spent (firing.py)
+    spent: tuple[tuple[int, str], ...] = ()  # (unit, Limited weapon) already fired (firing.py)
     power: tuple[int, ...] = ()  # (round, player 0's power dice, player 1's) (psychic.py)
 
     # ------------------------------------------------------------------ protocol
@@ -156,7 +156,7 @@ class GameState:
                 return self.end_activation()
             s = facing.pivot_to(self, self.active, t) if self.action == "hold" else self
             key = self.shot_key(self.active, t, limited=firing.limited_held(self, self.active, a))
-            s = firing.fired(s, self.active, a)
+            s = firing.fired(s, self.active, t, a, key)
             return replace(s, phase="combat", pending=("shoot", self.active, t, key))
         u = int(a[1])
         if kind in transport.KINDS or (kind == "assault" and not self.on_table(u)):
@@ -228,7 +228,7 @@ class GameState:
             "place": list(self.place),
             "todo": list(self.todo),
             "facing": list(self.facing),
-            "spent": list(self.spent),
+            "spent": [list(x) for x in self.spent],
             "power": list(self.power),
         }
 
@@ -262,7 +262,7 @@ class GameState:
             tuple(data.get("place", ())),
             tuple(data.get("todo", ())),
             tuple(float(h) for h in data.get("facing", ())),
-            tuple(int(u) for u in data.get("spent", ())),
+            tuple((int(u), str(w)) for u, w in data.get("spent", ())),
             tuple(int(x) for x in data.get("power", ())),
         )
 
@@ -728,14 +728,15 @@ class GameState:
     ) -> tuple[Any, ...]:
         """The shooting situation as the exact engine's scenario conditions (a hashable key):
         (distance, models firing, cover, elevated target, action, the target Vehicle's facing, the
-        weapons out of arc, no line of sight (Indirect), Limited weapons held back or spent)."""
+        weapons out of arc or spent (Limited), no line of sight (Indirect), Limited weapons held back
+        or all spent)."""
         action = action or self.action or "hold"
         key = ("shot", self.units[u].alive, self.placed(u, anchor), self.placed(t))
         dist, n, cover, elevated, blind = recall(self.setup, key, lambda: self._shot_where(u, t, anchor))
         rounded = self._rounded(u, anchor)
         face = facing.hit_facing(self, u, t, rounded)  # a Vehicle target's facing
         act = "hold" if action == "hold" else "walk"
-        off = firing.out_of_arc(self, u, t, rounded, act)
+        off = firing.unusable(self, u, t, rounded, act)
         return (dist, n, cover, elevated, act, face, off, blind, limited or firing.spent(self, u))
 
     def _rounded(self, u: int, anchor: tuple[float, float] | None) -> tuple[float, float] | None:
@@ -747,7 +748,8 @@ class GameState:
 
     def _shot_where(self, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
         """(distance, models in range, cover, elevated target, no line of sight) of ``u`` at
-        ``anchor`` shooting ``t``."""
+        ``anchor`` shooting ``t``; no line of sight: True (no model sees), or (models firing
+        Indirect weapons without it, their distance) besides those that see."""
         n, far, blind = firing.reach(self, u, t, anchor)
         if blind:  # the exact engine counts models in listed group order (firing.blind_firers)
             n = firing.blind_firers(self, u, n)
@@ -762,12 +764,17 @@ class GameState:
             }
         )
         dist = next((float(r) for r in ranges if r >= far - EPS), far)
+        sightless: bool | tuple[int, float] = blind
+        if n and not blind:  # the models that do not see may fire Indirect weapons (firing.parts)
+            extra = firing.blind_extra(self, u, t, anchor, n)
+            if extra[0]:
+                n, sightless = n + extra[0], extra
         anchor = self._rounded(u, anchor)
         cover = recall(
             self.setup, ("cover", self.placed(u, anchor), self.placed(t)), lambda: self.in_cover(u, t, anchor)
         )
         elevated = self.height(t) > self.height(u, anchor) + EPS
-        return (dist, n, cover, bool(elevated), blind)
+        return (dist, n, cover, bool(elevated), sightless)
 
     # ------------------------------------------------------------------ combat (chance)
 
@@ -808,12 +815,12 @@ def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
         dist, n, cover, elevated, action, face, _off, blind, limited = key
         return Conditions(
             distance=dist,
-            in_range=n,
+            in_range=n - blind[0] if isinstance(blind, tuple) else n,  # the models that see (firing.parts)
             cover=cover,
             elevated_target=elevated,
             action=action,
             facing=face,
-            no_line_of_sight=blind,
+            no_line_of_sight=blind is True,
             limited_fired=limited,
         )
     return Conditions(
@@ -838,11 +845,11 @@ def combat_law(
         return hit
     a, d = setup.units[u], setup.units[t]
     if kind == "shoot":
-        a = firing.armed(a, key[6])  # weapons out of arc do not fire
+        a = firing.armed(a, key[6])  # weapons out of arc or spent do not fire
     c = conditions_of(kind, key)
     out: dict[tuple[UnitState, ...], float] = {}
     if kind == "shoot":
-        _, table = shooting_table(a, su, d, st, c)
+        _, table = shooting_table(a, su, d, st, c, firing.mixed_plan(a, su, d, st, key))
         for (_w, s, _m), p in table.items():
             out[(s,)] = out.get((s,), 0.0) + p
     elif kind == "melee":
