@@ -102,14 +102,17 @@ def test_other_command_lines_run_typer(args):
     assert (proc.returncode, proc.stdout, err) == (typer.returncode, typer.stdout, typer.stderr)
 
 
-def test_importing_the_cli_imports_no_numpy_pydantic_or_rich():
+@pytest.mark.parametrize(
+    ("modules", "heavy"), [("grimdice.cli, grimdice.cli.params", ""), ("grimdice.cli.app", "typer")]
+)
+def test_importing_the_cli_imports_no_numpy_pydantic_or_rich(modules, heavy):
     proc = run(
-        "import sys, grimdice, grimdice.cli\n"
+        f"import sys, grimdice, {modules}\n"
         "sys.stdout.write(','.join(m for m in {heavy!r} if m in sys.modules))",
         [],
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "typer"
+    assert proc.stdout == heavy
 
 
 def test_the_installed_console_script_answers_from_the_snapshot():
