@@ -21,7 +21,6 @@ import os
 import sys
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Union, get_args, get_origin
 
@@ -29,13 +28,16 @@ from typing import Annotated, Any, Union, get_args, get_origin
 FAST_COMMANDS = {"calc": ("grimdice.cli.calc", "calc")}
 
 
-@dataclass(frozen=True)
 class Param:
-    """What ``typer.Option(*decls, help=help)`` (or ``typer.Argument(help=help)``) is given."""
+    """What ``typer.Option(*decls, help=help)`` (or ``typer.Argument(help=help)``) is given (a plain
+    class: a dataclass costs milliseconds of start-up)."""
 
-    decls: tuple[str, ...]
-    help: str
-    argument: bool = False
+    __slots__ = ("argument", "decls", "help")
+
+    def __init__(self, decls: tuple[str, ...], help: str, argument: bool = False) -> None:
+        self.decls = decls
+        self.help = help
+        self.argument = argument
 
 
 def Option(*decls: str, help: str) -> Any:
