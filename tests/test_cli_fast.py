@@ -5,9 +5,6 @@ needs (not Typer, the other systems, plotting or the web server)."""
 
 import functools
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +12,7 @@ import typer
 
 from grimdice.cli.calc import calc
 from grimdice.cli.params import parse, typer_command
+from tests.test_cli_help import TYPER, imported, run
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FORTY_K = str(EXAMPLES / "wh40k-intercessors-vs-boyz.yaml")
@@ -83,43 +81,8 @@ def test_every_option_of_the_typer_command_is_declared_once():
     assert all(parse(calc, line) is not None for line in lines), declared
 
 
-ENTRY = """
-import sys
-sys.argv[0] = "grimdice"
-from grimdice.__main__ import main
-code = 0
-try:
-    main()
-except SystemExit as exc:
-    code = exc.code
-sys.stderr.write("\\nMODULES=" + ",".join(sorted(sys.modules)) + "\\n")
-sys.exit(code)
-"""
-
-TYPER = """
-import sys
-sys.argv[0] = "grimdice"
-from grimdice.cli import main
-main()
-"""
-
-
-def run(code: str, args: list[str]) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "100"}
-    env.pop("_GRIMDICE_COMPLETE", None)
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=120
-    )
-
-
-def entry(args: list[str]) -> tuple[subprocess.CompletedProcess[str], str, set[str]]:
-    proc = run(ENTRY, args)
-    err, _, report = proc.stderr.rpartition("\nMODULES=")
-    return proc, err, set(report.strip().split(","))
-
-
 def test_calc_of_a_40k_file_imports_no_other_system_plotting_web_or_typer():
-    proc, err, modules = entry(["calc", FORTY_K, "--json"])
+    proc, err, modules = imported(["calc", FORTY_K, "--json"])
     assert proc.returncode == 0, err
     assert json.loads(proc.stdout)["system"] == "wh40k"
     assert "grimdice.systems.wh40k" in modules
@@ -142,7 +105,7 @@ def test_calc_of_a_40k_file_imports_no_other_system_plotting_web_or_typer():
     ],
 )
 def test_calc_prints_what_the_typer_app_prints(args, typer_imported):
-    proc, err, modules = entry(args)
+    proc, err, modules = imported(args)
     through_typer = run(TYPER, args)
     assert (proc.returncode, proc.stdout, err) == (
         through_typer.returncode,
