@@ -82,6 +82,7 @@ def test_every_option_of_the_typer_command_is_declared_once():
 
 
 def test_calc_of_a_40k_file_imports_no_other_system_plotting_web_or_typer():
+    """(nor Rich, with ``--json``)"""
     proc, err, modules = imported(["calc", FORTY_K, "--json"])
     assert proc.returncode == 0, err
     assert json.loads(proc.stdout)["system"] == "wh40k"
@@ -89,7 +90,7 @@ def test_calc_of_a_40k_file_imports_no_other_system_plotting_web_or_typer():
     from grimdice.systems.base import SYSTEMS
 
     others = [f"grimdice.systems.{name}" for name in SYSTEMS if name != "wh40k"]
-    unwanted = ("typer", "click", "matplotlib", "grimdice.cli.plot", "grimdice.web", "fastapi", "uvicorn")
+    unwanted = ("typer", "click", "rich", "matplotlib", "grimdice.cli.plot", "grimdice.web", "fastapi")
     assert sorted(m for m in modules if m.startswith(tuple(others) + unwanted)) == []
 
 

@@ -130,7 +130,8 @@ def console(stderr: bool = False) -> "Console":
     return Console(stderr=stderr, emoji=False)
 
 
-def _fail(err: "Console", exc: Exception) -> "typer.Exit":
+def _fail(err: "Console | None", exc: Exception) -> "typer.Exit":
+    """Print ``exc`` on ``err`` (a new stderr console if ``None``); the exit to raise."""
     from grimdice.cli.render import fail
 
     return fail(exc, err)
@@ -164,8 +165,9 @@ def calc(
     ] = None,
 ) -> None:
     """Resolve the attacks in SCENARIO (or of roster units) and print each stage's distribution."""
-    err = console(stderr=True)
-    bar = ProgressBar(err) if simulate is not None else None
+    # the stderr console only where it may be needed before an error (``--json`` runs without Rich)
+    err = console(stderr=True) if simulate is not None else None
+    bar = ProgressBar(err) if err is not None else None
     try:
         options = run_options(simulate, seed, bar, workers, scheduler)
         if plot is not None:
@@ -195,7 +197,8 @@ def calc(
         plot_result(result, plot)
     except (GrimdiceError, OSError, ValueError) as exc:  # the result is already printed
         raise _fail(err, GrimdiceError(f"--plot: could not write {shown(str(plot))}: {exc}")) from None
-    (err if as_json else console()).print(f"plot written to {safe(plot)}", highlight=False)
+    out = (err or console(stderr=True)) if as_json else console()
+    out.print(f"plot written to {safe(plot)}", highlight=False)
 
 
 def with_conditions(data: dict, items: list[str]) -> dict:
