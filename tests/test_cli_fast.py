@@ -6,6 +6,7 @@ needs (not Typer, the other systems, plotting or the web server)."""
 import functools
 import json
 from pathlib import Path
+from typing import Annotated
 
 import pytest
 import typer
@@ -114,3 +115,17 @@ def test_calc_prints_what_the_typer_app_prints(args, typer_imported):
         through_typer.stderr,
     )
     assert ("typer" in modules) == typer_imported
+
+
+def test_a_missing_required_parameter_or_a_flag_on_by_default_is_left_to_typer():
+    from grimdice.cli.params import Argument, Option
+
+    def command(
+        path: Annotated[Path, Argument(help="required")],
+        loud: Annotated[bool, Option("--loud", help="on unless told")] = True,
+    ) -> None:
+        """A command of another shape than calc's."""
+
+    assert parse(command, []) is None
+    assert parse(command, ["f", "--loud"]) is None
+    assert parse(command, ["f"]) == {"path": Path("f"), "loud": True}

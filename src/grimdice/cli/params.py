@@ -117,6 +117,8 @@ def _value(kind: Any, text: str) -> Any:
 def parse(fn: Callable[..., Any], args: list[str]) -> dict[str, Any] | None:
     """The keyword arguments Typer would call ``fn`` with for the command line ``args`` (after the
     command's name), or ``None`` for a line this reader leaves to Typer (see the module doc)."""
+    import inspect
+
     spec = declared(fn)
     kwargs = {name: default for name, (_, _, default) in spec.items()}
     by_decl = {d: name for name, (_, m, _) in spec.items() for d in m.decls}
@@ -141,7 +143,7 @@ def parse(fn: Callable[..., Any], args: list[str]) -> dict[str, Any] | None:
         seen.add(option)
         kind = spec[option][0]
         if kind is bool:
-            if eq:
+            if eq or spec[option][2] is not False:  # only flags that are off unless given
                 return None
             kwargs[option] = True
             continue
@@ -157,6 +159,8 @@ def parse(fn: Callable[..., Any], args: list[str]) -> dict[str, Any] | None:
             kwargs[option] = [*(kwargs[option] or []), value]
         else:
             kwargs[option] = value
+    if any(v is inspect.Parameter.empty for v in kwargs.values()):  # a required one is missing
+        return None
     return kwargs
 
 
