@@ -10,20 +10,7 @@ from typing import Annotated
 
 import typer
 
-from grimdice.cli.calc import (  # noqa: F401 (the other command modules import them from here)
-    PLOT_SUFFIXES,
-    PROGRESS_AFTER,
-    ProgressBar,
-    _fail,
-    calc,
-    check_plot_path,
-    console,
-    roster_scenario,
-    run,
-    run_options,
-    system_name,
-    with_conditions,
-)
+from grimdice.cli.calc import ProgressBar, _fail, calc, console  # noqa: F401 (ProgressBar: for importers)
 from grimdice.cli.params import typer_command
 from grimdice.errors import GrimdiceError
 
