@@ -4,8 +4,12 @@ Cases: ``grimdice --help`` (target 150 ms) and ``grimdice calc`` of a bundled ex
 300 ms), against peers run the same number of times: a bare ``python -c pass``, ``python -c
 "import typer"`` (the floor of any Typer command line), the same help through the Typer app (what
 ``grimdice --help`` did before the console entry point answered it from the snapshot
-``cli/help.json``), and the import of the libraries ``calc`` needs (Typer, NumPy, pydantic's models,
-YAML, Rich's console and table: the floor of ``calc`` before any grimdice code). The runs of all commands
+``cli/help.json``), the libraries ``calc`` needs (NumPy, YAML, Rich's console and table, pydantic
+with one model built and used, without pydantic's plugin discovery, as ``calc`` runs: the floor of
+``calc`` before any grimdice code), and the same ``calc`` through the Typer app (what it did before
+the entry point ran it without Typer; pydantic's plugins are looked up there). ``--before DIR``
+adds the ``calc`` of another source tree (``git archive REV src | tar -x -C DIR``), run from
+``DIR/src``, for a before/after comparison in the same session. The runs of all commands
 are interleaved (round-robin), so a busy machine slows each alike. Two statistics per command, both
 medians: the wall time and the CPU time of the child process (user + system, from ``getrusage``),
 which a shared machine inflates far less than the wall time. grimdice's modules are compiled to
@@ -13,13 +17,14 @@ bytecode first, as an installed package's are (a ``PYTHONDONTWRITEBYTECODE`` env
 otherwise compile every module from source at each run). Import costs in detail: ``python -X
 importtime -m grimdice calc FILE``.
 
-Run: ``python benchmarks/bench_startup.py [--runs N]``.
+Run: ``python benchmarks/bench_startup.py [--runs N] [--before DIR]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import os
 import resource
 import shutil
 import statistics
@@ -36,57 +41,83 @@ from harness import machine
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "wh40k-intercessors-vs-boyz.yaml"
 
 
-def once(cmd: list[str]) -> tuple[float, float]:
+#: the libraries ``calc`` needs, one pydantic model built and used, as ``calc`` runs them
+LIBRARIES = """\
+import os
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+import numpy, yaml, rich.console, rich.table
+from pydantic import BaseModel
+class Model(BaseModel):
+    x: int
+Model.model_validate({"x": 1})
+"""
+
+Command = tuple[str, list[str], float | None, dict[str, str] | None]
+
+
+def once(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
     """(wall, CPU) seconds of one run of ``cmd``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True)
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
 
 
-def commands() -> list[tuple[str, list[str], float | None]]:
+def commands(before: Path | None = None) -> list[Command]:
     exe = shutil.which("grimdice")
     # the console script's own wrapper (it imports re) around the entry point, if not installed
     wrapper = "import re, sys; sys.argv[0] = 'grimdice'; from {} import main; sys.exit(main())"
     installed = exe is not None and "grimdice.__main__" in Path(exe).read_text(errors="replace")
     cli = [exe] if exe and installed else [sys.executable, "-c", wrapper.format("grimdice.__main__")]
-    libraries = (
-        "import typer, numpy, yaml, rich.console, rich.table; from pydantic import BaseModel, TypeAdapter"
-    )
-    return [
-        ("python -c pass", [sys.executable, "-c", "pass"], None),
-        ("python -c 'import typer'", [sys.executable, "-c", "import typer"], None),
-        ("grimdice --help", [*cli, "--help"], 150.0),
-        ("  the same through Typer", [sys.executable, "-c", wrapper.format("grimdice.cli"), "--help"], None),
-        ("import calc's libraries", [sys.executable, "-c", libraries], None),
-        ("grimdice calc example", [*cli, "calc", str(EXAMPLE)], 300.0),
+    typer_app = [sys.executable, "-c", wrapper.format("grimdice.cli.app")]
+    cases: list[Command] = [
+        ("python -c pass", [sys.executable, "-c", "pass"], None, None),
+        ("python -c 'import typer'", [sys.executable, "-c", "import typer"], None, None),
+        ("grimdice --help", [*cli, "--help"], 150.0, None),
+        ("  the same through Typer", [*typer_app, "--help"], None, None),
+        ("calc's libraries (floor)", [sys.executable, "-c", LIBRARIES], None, None),
+        ("grimdice calc example", [*cli, "calc", str(EXAMPLE)], 300.0, None),
+        ("  the same through Typer", [*typer_app, "calc", str(EXAMPLE)], None, None),
     ]
+    if before is not None:
+        env = {**os.environ, "PYTHONPATH": str(before / "src")}
+        old = [sys.executable, "-c", wrapper.format("grimdice.__main__"), "calc", str(EXAMPLE)]
+        cases.append((f"  {before}'s calc", old, None, env))
+    return cases
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--before", type=Path, help="a source tree (with src/grimdice) to compare calc with")
     args = ap.parse_args(argv)
-    cmds = commands()
+    cmds = commands(args.before)
     compileall.compile_dir(Path(grimdice.__file__).parent, quiet=1)
-    for _, cmd, _ in cmds:  # warm-up (file caches, .pyc)
-        once(cmd)
+    if args.before is not None:
+        compileall.compile_dir(args.before / "src" / "grimdice", quiet=1)
+    for _, cmd, _, env in cmds:  # warm-up (file caches, .pyc)
+        once(cmd, env)
     walls: list[list[float]] = [[] for _ in cmds]
     cpus: list[list[float]] = [[] for _ in cmds]
     for _ in range(args.runs):
-        for i, (_, cmd, _) in enumerate(cmds):
-            w, c = once(cmd)
+        for i, (_, cmd, _, env) in enumerate(cmds):
+            w, c = once(cmd, env)
             walls[i].append(w)
             cpus[i].append(c)
     print(f"machine: {machine()}; medians of {args.runs} interleaved runs; grimdice compiled to bytecode")
     base = statistics.median(walls[0]) * 1e3
-    for (name, _, target), w, c in zip(cmds, walls, cpus, strict=True):
+    calc = next(i for i, (name, *_) in enumerate(cmds) if name == "grimdice calc example")
+    calc_cpu = statistics.median(cpus[calc])
+    for i, ((name, _, target, _), w, c) in enumerate(zip(cmds, walls, cpus, strict=True)):
         wall, cpu = statistics.median(w) * 1e3, statistics.median(c) * 1e3
         goal = f"  target {target:.0f} ms" if target else ""
-        print(f"{name:26} wall {wall:5.0f} ms  cpu {cpu:5.0f} ms  (+{wall - base:.0f} ms over python){goal}")
+        # calc's floor and former versions: their CPU time over calc's
+        ratio = f"  {statistics.median(c) / calc_cpu:.2f}x calc's cpu" if i >= calc - 1 and i != calc else ""
+        over = f"(+{wall - base:.0f} ms over python)"
+        print(f"{name:27} wall {wall:5.0f} ms  cpu {cpu:5.0f} ms  {over}{goal}{ratio}")
     return 0
 
 

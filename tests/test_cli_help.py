@@ -15,7 +15,7 @@ from grimdice.__main__ import HELP_FILE
 HEAVY = ("typer", "numpy", "pydantic", "rich", "yaml")
 
 #: runs ``grimdice.__main__.main`` as the console script does (program name ``grimdice``), then
-#: reports on stderr the heavy modules imported
+#: reports on stderr the modules imported
 ENTRY = """
 import sys
 sys.argv[0] = "grimdice"
@@ -25,8 +25,7 @@ try:
     main()
 except SystemExit as exc:
     code = exc.code
-heavy = sorted(m for m in {heavy!r} if m in sys.modules)
-sys.stderr.write("\\nHEAVY=" + ",".join(heavy) + "\\n")
+sys.stderr.write("\\nMODULES=" + ",".join(sorted(sys.modules)) + "\\n")
 sys.exit(code)
 """
 
@@ -51,11 +50,17 @@ def run(code: str, args: list[str], columns: int = 100) -> subprocess.CompletedP
     )
 
 
+def imported(args: list[str], columns: int = 100) -> tuple[subprocess.CompletedProcess[str], str, set[str]]:
+    """The entry point's run, its stderr without the report, and the modules it imported."""
+    proc = run(ENTRY, args, columns)
+    err, _, report = proc.stderr.rpartition("\nMODULES=")
+    return proc, err, set(report.strip().split(","))
+
+
 def entry(args: list[str], columns: int = 100) -> tuple[subprocess.CompletedProcess[str], str, list[str]]:
     """The entry point's run, its stderr without the report, and the heavy modules it imported."""
-    proc = run(ENTRY, args, columns)
-    err, _, report = proc.stderr.rpartition("\nHEAVY=")
-    return proc, err, [m for m in report.strip().split(",") if m]
+    proc, err, modules = imported(args, columns)
+    return proc, err, [m for m in HEAVY if m in modules]
 
 
 def snapshot() -> dict:
@@ -102,14 +107,17 @@ def test_other_command_lines_run_typer(args):
     assert (proc.returncode, proc.stdout, err) == (typer.returncode, typer.stdout, typer.stderr)
 
 
-def test_importing_the_cli_imports_no_numpy_pydantic_or_rich():
+@pytest.mark.parametrize(
+    ("modules", "heavy"), [("grimdice.cli, grimdice.cli.params", ""), ("grimdice.cli.app", "typer")]
+)
+def test_importing_the_cli_imports_no_numpy_pydantic_or_rich(modules, heavy):
     proc = run(
-        "import sys, grimdice, grimdice.cli\n"
+        f"import sys, grimdice, {modules}\n"
         "sys.stdout.write(','.join(m for m in {heavy!r} if m in sys.modules))",
         [],
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "typer"
+    assert proc.stdout == heavy
 
 
 def test_the_installed_console_script_answers_from_the_snapshot():

@@ -5,9 +5,12 @@ read from the snapshot ``cli/help.json`` that :mod:`grimdice.cli.helpgen` genera
 app itself (a test checks the two are equal), without importing Typer: importing it is most of the
 start-up of a help. Everything else, and every case where the snapshot might not be what Typer
 would print here (another program name, a terminal narrower than the snapshot was written for, a
-shell-completion request, a missing or unreadable snapshot), runs the Typer app.
+shell-completion request, a missing or unreadable snapshot), runs the Typer app, except the plain
+command lines of ``calc``, which :func:`grimdice.cli.params.run_fast` runs from the same
+declarations without Typer (Typer's import and app, and pydantic's plugin lookup, were an eighth
+of ``calc``'s CPU time).
 
-This module is outside :mod:`grimdice.cli` on purpose: importing that package imports Typer.
+The help needs nothing of :mod:`grimdice.cli` (whose Typer-free modules ``calc`` uses).
 """
 
 from __future__ import annotations
@@ -42,11 +45,15 @@ def snapshot_help(argv: list[str]) -> tuple[str, bool, int] | None:
 
 
 def main() -> None:
-    """The console entry point: the help from the snapshot, or the Typer app."""
+    """The console entry point: the help from the snapshot, ``calc`` without Typer, or the Typer app."""
     asks_help = len(sys.argv) == 1 or (len(sys.argv) <= 3 and sys.argv[-1] == "--help")
     answer = snapshot_help(sys.argv) if asks_help else None
     if answer is None:
-        from grimdice.cli import main as run_app
+        if not asks_help:
+            from grimdice.cli.params import run_fast
+
+            run_fast(sys.argv)  # exits if it ran the command
+        from grimdice.cli.app import main as run_app
 
         run_app()
         return

@@ -238,7 +238,7 @@ def test_a_progress_callback_does_not_change_the_result():
 
 
 def test_the_cli_passes_a_progress_bar_for_simulated_runs(monkeypatch):
-    cli = sys.modules["grimdice.cli.app"]
+    cli = sys.modules["grimdice.cli.calc"]  # where calc and its helpers are
 
     seen = []
     real = cli.run
@@ -448,7 +448,7 @@ EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "wh40k-guard-or
     [("missing/dir/out.png", "does not exist"), ("out.txt", "suffix"), ("out", "suffix"), (".", "suffix")],
 )
 def test_unwritable_plot_paths_are_refused_before_computing(tmp_path, monkeypatch, name, needle):
-    cli = sys.modules["grimdice.cli.app"]
+    cli = sys.modules["grimdice.cli.calc"]  # where calc and its helpers are
 
     monkeypatch.setattr(cli, "run", lambda *a: pytest.fail("computed before checking --plot"))
     cli_refuses(["calc", EXAMPLE, "--plot", str(tmp_path / name)], needle)

@@ -25,7 +25,7 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Play GAMES AI-vs-AI games of One Page 40k between two armies; win rates and unit statistics."""
-    from grimdice.cli.app import ProgressBar, console
+    from grimdice.cli.calc import ProgressBar, console
     from grimdice.cli.render import fail
     from grimdice.systems.onepage.game.batch import GameJob, run_games, summarise
     from grimdice.systems.onepage.game.setup import load_army_side, load_table
@@ -62,7 +62,7 @@ def play(
 def show(s: dict[str, Any]) -> None:
     from rich.table import Table
 
-    from grimdice.cli.app import console
+    from grimdice.cli.calc import console
 
     out = console()
     r = s["army_a"]
@@ -93,7 +93,7 @@ def replay(
     as_json: Annotated[bool, typer.Option("--json", help="Print the replayed result as JSON.")] = False,
 ) -> None:
     """Replay a logged game exactly (no dice) and check it; draw each round with --png."""
-    from grimdice.cli.app import console
+    from grimdice.cli.calc import console
     from grimdice.cli.render import fail
     from grimdice.io.scenario import load_scenario
     from grimdice.systems.onepage.game.play import replay as run_replay

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import typer
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
 
 from grimdice.errors import printable
 
-if TYPE_CHECKING:  # annotations only: the CLI's start-up does not import the engines
+if TYPE_CHECKING:  # annotations only: the CLI's start-up does not import the engines (nor Typer)
+    import typer
+
     from grimdice.engine.rules import RuleTable
     from grimdice.result import Result
 
@@ -167,7 +168,9 @@ def render(result: Result, console: Console) -> None:
 
 def fail(exc: Exception, err: Console | None = None) -> typer.Exit:
     """Print a user-facing error (escaped, one line) on stderr; the exit to raise (status 2)."""
-    from grimdice.cli.app import console as app_console
+    import typer  # only on an error: ``calc`` runs without Typer (:mod:`grimdice.cli.params`)
+
+    from grimdice.cli.calc import console as app_console
 
     (err or app_console(stderr=True)).print(
         f"[bold red]error[/]: {safe(exc)}", highlight=False, soft_wrap=True

@@ -82,7 +82,7 @@ def units(
         return
     from rich.table import Table
 
-    from grimdice.cli.app import console
+    from grimdice.cli.calc import console
 
     t = Table(
         title=f"{data['roster']} ({data['game']}; {data['system']}, {data['points']:g} pts)",
@@ -131,7 +131,7 @@ def matrix(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     from rich.table import Table
 
-    from grimdice.cli.app import console
+    from grimdice.cli.calc import console
     from grimdice.io.rosters.matrix import compute
 
     try:

@@ -51,9 +51,13 @@ UniqueNames = AfterValidator(unique_names)
 
 
 class StrictModel(BaseModel):
-    """A frozen model that rejects unknown fields (so typos are errors naming the field)."""
+    """A frozen model that rejects unknown fields (so typos are errors naming the field).
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+    Its validator is built when first used (``defer_build``), not when the class is defined: a
+    scenario validates its nested models through its own validator, so the command line never
+    builds the nested models' own (about 15 ms of ``grimdice calc``'s start-up for a 40k file)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True, defer_build=True)
 
 
 class RangedOrMeleeWeapon(StrictModel):
