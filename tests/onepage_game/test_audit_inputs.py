@@ -17,6 +17,7 @@ from grimdice.cli import app
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game import army_from_mapping
 from grimdice.systems.onepage.game.batch import GameJob, kills, run_games, summarise
+from grimdice.systems.onepage.game.play import LOG_VERSION
 
 runner = CliRunner()
 MARINES = "examples/armies/onepage-marines-army.yaml"
@@ -302,7 +303,7 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         ({"players": 5}, "players", "two players' names"),
         ({"actions": "abc"}, "actions", "a list of the game's steps"),
         ({"actions": [7]}, "actions.0", "not a legal step"),
-        ({"version": "2"}, "version", "version 2"),
+        ({"version": str(LOG_VERSION)}, "version", f"version {LOG_VERSION}"),
     ],
 )
 def test_a_hostile_log_gets_one_line_from_replay(
