@@ -195,13 +195,18 @@ def fill(
     flip, n = state.flip(u), state.units[u].models
     bs = blocks(state.setup.offsets[u][:n] * np.array([1.0, -flip]), np.array(ends, dtype=float))
     places = [(u, n, e, flip) for e in ends]
-    for pu, cover in zip(places, blocks_in_cover(state.setup.table, bs), strict=True):
-        m.setdefault(("in cover", pu), bool(cover))
+    # only the candidates the memo lacks (each answer depends on its own candidate alone)
+    lack = [c for c, pu in enumerate(places) if ("in cover", pu) not in m]
+    if lack:
+        for c, cover in zip(lack, blocks_in_cover(state.setup.table, bs[lack]), strict=True):
+            m[("in cover", places[c])] = bool(cover)
     if crossing:
         here = state.placed(u)
-        through = blocks_cross(state.setup.table, state.models(u), bs, "dangerous")
-        for pu, hit in zip(places, through, strict=True):
-            m.setdefault(("crosses", "dangerous", here, pu), bool(hit))
+        lack = [c for c, pu in enumerate(places) if ("crosses", "dangerous", here, pu) not in m]
+        if lack:
+            through = blocks_cross(state.setup.table, state.models(u), bs[lack], "dangerous")
+            for c, hit in zip(lack, through, strict=True):
+                m[("crosses", "dangerous", here, places[c])] = bool(hit)
     cols = [k for k in range(len(targets)) if need[:, k].any()]
     if not cols:
         return

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
-from grimdice.systems.onepage.game.cache import firing_state, recall
+from grimdice.systems.onepage.game import consolidation, dangerous, deployment, facing, firing, transport
+from grimdice.systems.onepage.game.cache import firing_state, memo, recall
 from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
@@ -57,7 +57,12 @@ def pin_share(state: GameState, u: int) -> float:
 def shot_value(
     state: GameState, u: int, t: int, anchor: tuple[float, float] | None, action: str, limited: bool = False
 ) -> float:
-    key = state.shot_key(u, t, anchor, action, limited=not limited)
+    return value_of_shot(state, u, t, state.shot_key(u, t, anchor, action, limited=not limited))
+
+
+def value_of_shot(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> float:
+    """The expected value (see the module text) of ``u`` shooting ``t`` in the situation ``key``
+    (:meth:`~.state.GameState.shot_key`), read from the exact law (kept across games)."""
     if key[1] == 0:
         return 0.0
     st, pin = state.units[t], pin_share(state, t)
@@ -97,6 +102,52 @@ def best_shot(
         if v > best + 1e-12:
             best, choice = v, a
     return best, choice
+
+
+def walk_shots(state: GameState, u: int, ends: list[tuple[float, float]]) -> list[float] | None:
+    """``best_shot(state, u, end, "walk")[0]`` for every candidate of ``ends`` at once, read from the
+    geometry memo :func:`prefetch` filled (sight, cover, heights): each distinct situation's value is
+    read once, and only the targets some model sees are looked at. ``None`` where the shortcut does
+    not apply (front-mounted weapons, Indirect weapons, unspent Limited weapons: :func:`best_shot`)."""
+    if (
+        state.setup.arcs[u]
+        or state.weapon_range(u, indirect=True) > 0
+        or (firing.has_limited(state, u) and not firing.spent(state, u))
+    ):
+        return None
+    if state.weapon_range(u) <= 0:  # nothing to shoot with
+        return [0.0] * len(ends)
+    m, alive = memo(state.setup), state.units[u].alive
+    enemies = [(t, state.placed(t)) for t in state.enemies(u)]
+    values: dict[tuple[Any, ...], float] = {}
+    out: list[float] = []
+    for end in ends:
+        pu, rounded, best = state.placed(u, end), state._rounded(u, end), 0.0
+        for t, pt in enemies:  # the order of valid_targets, so ties go as in best_shot
+            seen = m.get(("sight", alive, pu, pt))
+            n, far = seen if seen is not None else state.sight(u, t, end)
+            if not n:
+                continue
+            face = facing.hit_facing(state, u, t, rounded)
+            band = state.range_band(u, far)
+            key = (
+                band,
+                n,
+                state.covered(u, t, rounded),
+                state.elevated(u, t, rounded),
+                "walk",
+                face,
+                "",
+                False,
+                True,
+            )
+            v = values.get((t, key))
+            if v is None:
+                v = values[t, key] = value_of_shot(state, u, t, key)
+            if v > best + 1e-12:
+                best = v
+        out.append(best)
+    return out
 
 
 def nearest_gap(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> float:
@@ -142,6 +193,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
     best, choice = -np.inf, acts[0]
     gaps: dict[int, float] = {}
     near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
+    shots: dict[tuple[int, tuple[float, float]], float] = {}  # best Walk shot at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
         ends: dict[int, list[tuple[float, float]]] = {}
         for a in acts:
@@ -151,6 +203,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
             found = prefetch(state, u, where, sight=kind == "walk")
             if found is not None:
                 near.update(((u, e), g) for e, g in zip(where, found, strict=True))
+                if kind == "walk" and (values := walk_shots(state, u, where)) is not None:
+                    shots.update(((u, e), v) for e, v in zip(where, values, strict=True))
     for a in acts:
         kind, u = a[0], a[1]
         if kind == "idle" and state.units[u].pinned:
@@ -172,7 +226,11 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
             )
         else:
             end = moved_to(state, u, (a[2], a[3]))
-            shot = best_shot(state, u, end, "walk")[0] if kind == "walk" else 0.0
+            shot = (
+                (shots[u, end] if (u, end) in shots else best_shot(state, u, end, "walk")[0])
+                if kind == "walk"
+                else 0.0
+            )
             closer = gaps[u] - (near[u, end] if (u, end) in near else nearest_gap(state, u, end))
             v = (
                 shot

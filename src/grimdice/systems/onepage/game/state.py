@@ -751,23 +751,46 @@ class GameState:
         n, far, blind = firing.reach(self, u, t, anchor)
         if blind:  # the exact engine counts models in listed group order (firing.blind_firers)
             n = firing.blind_firers(self, u, n)
-        # weapons are usable when in range of the farthest counted model; round the distance up to
-        # the next weapon range so equal situations share one cached table
-        ranges = sorted(
-            {
-                w.range
-                for g in self.setup.units[u].groups
-                for w in g.weapons
-                if w.range is not None and (w.has("indirect") or not blind)
-            }
-        )
-        dist = next((float(r) for r in ranges if r >= far - EPS), far)
         anchor = self._rounded(u, anchor)
-        cover = recall(
-            self.setup, ("cover", self.placed(u, anchor), self.placed(t)), lambda: self.in_cover(u, t, anchor)
+        return (
+            self.range_band(u, far, blind),
+            n,
+            self.covered(u, t, anchor),
+            self.elevated(u, t, anchor),
+            blind,
         )
-        elevated = self.height(t) > self.height(u, anchor) + EPS
-        return (dist, n, cover, bool(elevated), blind)
+
+    def range_band(self, u: int, far: float, blind: bool = False) -> float:
+        """The shooting distance of :meth:`shot_key`: weapons are usable when in range of the farthest
+        counted model, so ``far`` is rounded up to the next range of ``u``'s ranged weapons (its
+        Indirect ones when ``blind``) and equal situations share one cached table."""
+        ranges: tuple[int, ...] = recall(
+            self.setup,
+            ("ranges", u, blind),
+            lambda: tuple(
+                sorted(
+                    {
+                        w.range
+                        for g in self.setup.units[u].groups
+                        for w in g.weapons
+                        if w.range is not None and (w.has("indirect") or not blind)
+                    }
+                )
+            ),
+        )
+        return next((float(r) for r in ranges if r >= far - EPS), far)
+
+    def covered(self, u: int, t: int, rounded: tuple[float, float] | None) -> bool:
+        """:meth:`in_cover` of ``t`` shot by ``u`` at the recorded position ``rounded``, memoised."""
+        return recall(
+            self.setup,
+            ("cover", self.placed(u, rounded), self.placed(t)),
+            lambda: self.in_cover(u, t, rounded),
+        )
+
+    def elevated(self, u: int, t: int, rounded: tuple[float, float] | None) -> bool:
+        """The target stands higher than the shooter at the recorded position ``rounded``."""
+        return bool(self.height(t) > self.height(u, rounded) + EPS)
 
     # ------------------------------------------------------------------ combat (chance)
 
