@@ -167,12 +167,20 @@ def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
     """:func:`dangerous.expected_loss` of a move to ``end``, read from the memo's crossing test
     (filled for all candidates at once by :func:`prefetch`) first: no dangerous piece crossed, no
     loss."""
+    here, there = state.placed(u), state.placed(u, end)
     crosses = recall(
         state.setup,
-        ("crosses", "dangerous", state.placed(u), state.placed(u, end)),
+        ("crosses", "dangerous", here, there),
         lambda: state.crosses(state.models(u), state.models(u, end), "dangerous"),
     )
-    return dangerous.expected_loss(state, u, end, True) if crosses else 0.0
+    if not crosses:
+        return 0.0
+    n = recall(
+        state.setup,
+        ("through", here, there),
+        lambda: dangerous.models_through(state, u, state.models(u), state.models(u, end), True),
+    )
+    return dangerous.loss_of(state, u, n)
 
 
 def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, float]:
