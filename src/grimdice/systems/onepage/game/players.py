@@ -22,7 +22,7 @@ from grimdice.systems.onepage.game import consolidation, dangerous, deployment, 
 from grimdice.systems.onepage.game.cache import firing_state, memo, recall
 from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
-from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
+from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law, shot_law_key
 from grimdice.systems.onepage.units import UnitState
 
 Player = Callable[[GameState, np.random.Generator], Any]
@@ -65,6 +65,7 @@ def value_of_shot(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> flo
     (:meth:`~.state.GameState.shot_key`), read from the exact law (kept across games)."""
     if key[1] == 0:
         return 0.0
+    key = shot_law_key(state.setup, u, t, key)  # situations with the same law share its value
     st, pin = state.units[t], pin_share(state, t)
     ck = ("shot value", u, firing_state(state.units[u], key[1]), t, st, key, pin)
     v: float | None = state.setup.cache.get(ck)

@@ -849,12 +849,26 @@ def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
     )
 
 
+def shot_law_key(setup: Setup, u: int, t: int, key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A :meth:`GameState.shot_key` with what the exact shooting does not read made equal, so that
+    situations with the same law share it: the engine reads cover, an elevated target ("count as
+    being in Cover") and no line of sight only as Cover, which only grants Armored ("multiple
+    instances of the same special rule are not cumulative": nothing for an Armored target,
+    ``attack.piercing_options``), and the action only for Relentless ("may fire all of their weapons
+    when using Hold actions"), so a non-Relentless unit's Walk shot is its Hold shot."""
+    dist, n, cover, elevated, action, face, off, blind, limited = key
+    covered = bool(cover or elevated) and not setup.units[t].armored
+    act = action if setup.units[u].has("relentless") else "hold"
+    return (dist, n, covered, False, act, face, off, blind, limited)
+
+
 def combat_law(
     setup: Setup, kind: str, u: int, su: UnitState, t: int, st: UnitState, key: tuple[Any, ...]
 ) -> list[tuple[tuple[UnitState, ...], float]]:
     """The law of the end states of a shooting (target state) or a melee (attacker, defender), from
     the exact engine, cached by situation."""
-    su = firing_state(su, key[1]) if kind == "shoot" else su  # the shooter as the shooting reads it
+    if kind == "shoot":  # the shooter and the situation as the shooting reads them
+        su, key = firing_state(su, key[1]), shot_law_key(setup, u, t, key)
     ck = (kind, u, su, t, st, key)
     hit = setup.cache.get(ck)
     if hit is not None:
@@ -931,4 +945,4 @@ def deploy(setup: Setup, first: int, south: int) -> GameState:
     return s
 
 
-__all__ = ["CHANCE", "ROUNDS", "TERMINAL", "GameState", "combat_law", "deploy"]
+__all__ = ["CHANCE", "ROUNDS", "TERMINAL", "GameState", "combat_law", "deploy", "shot_law_key"]
