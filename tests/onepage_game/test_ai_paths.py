@@ -1,5 +1,5 @@
 """The AI's fast paths answer as its plain ones: every Walk candidate's best shot at once
-(``players.walk_shots``), shooting laws shared by the situations the exact engine cannot tell apart
+(``players.best_shots``), shooting laws shared by the situations the exact engine cannot tell apart
 (``state.shot_law_key``), and the dangerous terrain's models through counted for many candidates at
 once (``geometry.models_through``)."""
 
@@ -13,7 +13,7 @@ from grimdice.engine.board import segments_cross
 from grimdice.systems.onepage.exact import shooting_table
 from grimdice.systems.onepage.game import GameState, make_setup
 from grimdice.systems.onepage.game.geometry import blocks, models_through, prefetch
-from grimdice.systems.onepage.game.players import best_shot, walk_shots
+from grimdice.systems.onepage.game.players import best_shot, best_shots
 from grimdice.systems.onepage.game.setup import load_army_side
 from grimdice.systems.onepage.game.state import conditions_of, shot_law_key
 from tests.onepage_game.test_speed import MARINES, ORKS, game, mixed_table
@@ -26,7 +26,7 @@ def fresh_copy(s: GameState) -> GameState:
     )
 
 
-def test_walk_shots_are_best_shot_at_every_candidate() -> None:
+def test_best_shots_are_best_shot_at_every_candidate_and_on_hold() -> None:
     s = game(mixed_table())
     rng = np.random.default_rng(11)
     shots = 0
@@ -41,21 +41,22 @@ def test_walk_shots_are_best_shot_at_every_candidate() -> None:
             ax, ay = s.anchors[u]
             ends = [(ax + round(dx, 3), ay + round(dy, 3)) for dx, dy in rng.uniform(-12, 12, size=(20, 2))]
             prefetch(s, u, ends)
-            got = walk_shots(s, u, ends)
+            got = best_shots(s, u, ends)
             assert got is not None  # the bundled armies have no arcs, Indirect or Limited weapons
             assert got == [best_shot(fresh, u, e, "walk")[0] for e in ends]
+            assert best_shots(s, u, [None], "hold") == [best_shot(fresh, u, None, "hold")[0]]
             shots += sum(v > 0 for v in got)
     assert shots > 20  # many candidates have a shot worth taking
 
 
-def test_walk_shots_leave_arcs_indirect_and_limited_weapons_to_best_shot() -> None:
+def test_best_shots_leave_arcs_indirect_and_limited_weapons_to_best_shot() -> None:
     from tests.onepage_game.test_firing import MISSILES, MORTARS, TANK, TARGETS, duel
 
     for shooter in (TANK, MORTARS, MISSILES):
         s = duel(shooter, TARGETS, (36.0, 32.0))
-        assert walk_shots(s, 0, [(36.0, 22.0)]) is None
+        assert best_shots(s, 0, [(36.0, 22.0)]) is None
     s = duel(TARGETS, TARGETS, (36.0, 32.0))  # melee weapons only: no shot anywhere
-    assert walk_shots(s, 0, [(36.0, 22.0)]) == [0.0] == [best_shot(s, 0, (36.0, 22.0), "walk")[0]]
+    assert best_shots(s, 0, [(36.0, 22.0)]) == [0.0] == [best_shot(s, 0, (36.0, 22.0), "walk")[0]]
 
 
 def test_situations_sharing_a_law_key_have_equal_tables() -> None:

@@ -105,11 +105,14 @@ def best_shot(
     return best, choice
 
 
-def walk_shots(state: GameState, u: int, ends: list[tuple[float, float]]) -> list[float] | None:
-    """``best_shot(state, u, end, "walk")[0]`` for every candidate of ``ends`` at once, read from the
-    geometry memo :func:`prefetch` filled (sight, cover, heights): each distinct situation's value is
-    read once, and only the targets some model sees are looked at. ``None`` where the shortcut does
-    not apply (front-mounted weapons, Indirect weapons, unspent Limited weapons: :func:`best_shot`)."""
+def best_shots(
+    state: GameState, u: int, ends: list[tuple[float, float] | None], action: str = "walk"
+) -> list[float] | None:
+    """``best_shot(state, u, end, action)[0]`` for every candidate of ``ends`` at once (``None``:
+    where ``u`` stands), read from the geometry memo :func:`prefetch` filled (sight, cover,
+    heights): each distinct situation's value is read once, and only the targets some model sees are
+    looked at. ``None`` where the shortcut does not apply (front-mounted weapons, Indirect weapons,
+    unspent Limited weapons: :func:`best_shot`)."""
     if (
         state.setup.arcs[u]
         or state.weapon_range(u, indirect=True) > 0
@@ -136,7 +139,7 @@ def walk_shots(state: GameState, u: int, ends: list[tuple[float, float]]) -> lis
                 n,
                 state.covered(u, t, rounded),
                 state.elevated(u, t, rounded),
-                "walk",
+                "hold" if action == "hold" else "walk",
                 face,
                 "",
                 False,
@@ -212,7 +215,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
             found = prefetch(state, u, where, sight=kind == "walk")
             if found is not None:
                 near.update(((u, e), g) for e, g in zip(where, found, strict=True))
-                if kind == "walk" and (values := walk_shots(state, u, where)) is not None:
+                if kind == "walk" and (values := best_shots(state, u, where)) is not None:
                     shots.update(((u, e), v) for e, v in zip(where, values, strict=True))
     for a in acts:
         kind, u = a[0], a[1]
@@ -230,7 +233,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> Any:
             )
             v = v + 1.0 if v > 0 else -np.inf  # charge only when the odds favour it
         elif kind == "hold":
-            v = best_shot(state, u, None, "hold")[0] + (
+            held = best_shots(state, u, [None], "hold")
+            v = (held[0] if held is not None else best_shot(state, u, None, "hold")[0]) + (
                 COVER if in_cover_at(state, u, state.anchors[u]) else 0.0
             )
         else:
