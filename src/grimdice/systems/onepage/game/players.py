@@ -13,7 +13,7 @@ the expected melee value is positive, and otherwise closes in on the nearest ene
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -106,7 +106,7 @@ def best_shot(
 
 
 def best_shots(
-    state: GameState, u: int, ends: list[tuple[float, float] | None], action: str = "walk"
+    state: GameState, u: int, ends: Sequence[tuple[float, float] | None], action: str = "walk"
 ) -> list[float] | None:
     """``best_shot(state, u, end, action)[0]`` for every candidate of ``ends`` at once (``None``:
     where ``u`` stands), read from the geometry memo :func:`prefetch` filled (sight, cover,
