@@ -133,6 +133,19 @@ def blocks_in_cover(table: Table, bs: np.ndarray) -> np.ndarray:
     return np.asarray(inside.mean(axis=1) > 0.5)
 
 
+def models_through(table: Table, a: np.ndarray, bs: np.ndarray) -> list[int]:
+    """For each candidate ``c``: how many models moving straight from ``a`` (``(n, 2)``) to ``bs[c]``
+    start, end or cross into a dangerous piece (:func:`.dangerous.models_through`, model by model the
+    same tests)."""
+    c, n = bs.shape[0], bs.shape[1]
+    edges, _ = table.edges_with("dangerous")
+    starts = np.broadcast_to(a[None, :, :], bs.shape).reshape(c * n, 2)
+    ends = bs.reshape(c * n, 2)
+    hit = segments_cross(starts, ends, edges).any(axis=1)
+    hit |= table.pieces_at(starts, "dangerous").any(axis=1) | table.pieces_at(ends, "dangerous").any(axis=1)
+    return [int(k) for k in hit.reshape(c, n).sum(axis=1)]
+
+
 def prefetch(
     state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True, crossing: bool = True
 ) -> list[float] | None:
@@ -195,13 +208,24 @@ def fill(
     flip, n = state.flip(u), state.units[u].models
     bs = blocks(state.setup.offsets[u][:n] * np.array([1.0, -flip]), np.array(ends, dtype=float))
     places = [(u, n, e, flip) for e in ends]
-    for pu, cover in zip(places, blocks_in_cover(state.setup.table, bs), strict=True):
-        m.setdefault(("in cover", pu), bool(cover))
+    # only the candidates the memo lacks (each answer depends on its own candidate alone)
+    lack = [c for c, pu in enumerate(places) if ("in cover", pu) not in m]
+    if lack:
+        for c, cover in zip(lack, blocks_in_cover(state.setup.table, bs[lack]), strict=True):
+            m[("in cover", places[c])] = bool(cover)
     if crossing:
         here = state.placed(u)
-        through = blocks_cross(state.setup.table, state.models(u), bs, "dangerous")
-        for pu, hit in zip(places, through, strict=True):
-            m.setdefault(("crosses", "dangerous", here, pu), bool(hit))
+        lack = [c for c, pu in enumerate(places) if ("crosses", "dangerous", here, pu) not in m]
+        if lack:
+            through = blocks_cross(state.setup.table, state.models(u), bs[lack], "dangerous")
+            for c, hit in zip(lack, through, strict=True):
+                m[("crosses", "dangerous", here, places[c])] = bool(hit)
+            crossed = [c for c, hit in zip(lack, through, strict=True) if hit]
+            if crossed:  # and how many models go through (dangerous.models_through, all at once)
+                for c, k in zip(
+                    crossed, models_through(state.setup.table, state.models(u), bs[crossed]), strict=True
+                ):
+                    m[("through", here, places[c])] = k
     cols = [k for k in range(len(targets)) if need[:, k].any()]
     if not cols:
         return

@@ -13,17 +13,25 @@ the expected melee value is positive, and otherwise closes in on the nearest ene
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, threat, transport
-from grimdice.systems.onepage.game.cache import firing_state, recall
+from grimdice.systems.onepage.game import (
+    consolidation,
+    dangerous,
+    deployment,
+    facing,
+    firing,
+    threat,
+    transport,
+)
+from grimdice.systems.onepage.game.cache import firing_state, memo, recall
 from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
 from grimdice.systems.onepage.game.setup import Setup
-from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
+from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law, shot_law_key
 from grimdice.systems.onepage.units import UnitState
 
 Player = Callable[[GameState, np.random.Generator], Any]
@@ -58,9 +66,15 @@ def pin_share(state: GameState, u: int) -> float:
 def shot_value(
     state: GameState, u: int, t: int, anchor: tuple[float, float] | None, action: str, limited: bool = False
 ) -> float:
-    key = state.shot_key(u, t, anchor, action, limited=not limited)
+    return value_of_shot(state, u, t, state.shot_key(u, t, anchor, action, limited=not limited))
+
+
+def value_of_shot(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> float:
+    """The expected value (see the module text) of ``u`` shooting ``t`` in the situation ``key``
+    (:meth:`~.state.GameState.shot_key`), read from the exact law (kept across games)."""
     if key[1] == 0:
         return 0.0
+    key = shot_law_key(state.setup, u, t, key)  # situations with the same law share its value
     st, pin = state.units[t], pin_share(state, t)
     ck = ("shot value", u, firing_state(state.units[u], key[1]), t, st, key, pin)
     v: float | None = state.setup.cache.get(ck)
@@ -104,6 +118,55 @@ def best_shot(
     return best, choice
 
 
+def best_shots(
+    state: GameState, u: int, ends: Sequence[tuple[float, float] | None], action: str = "walk"
+) -> list[float] | None:
+    """``best_shot(state, u, end, action)[0]`` for every candidate of ``ends`` at once (``None``:
+    where ``u`` stands), read from the geometry memo :func:`prefetch` filled (sight, cover,
+    heights): each distinct situation's value is read once, and only the targets some model sees are
+    looked at. ``None`` where the shortcut does not apply (front-mounted weapons, Indirect weapons,
+    unspent Limited weapons: :func:`best_shot`)."""
+    if (
+        state.setup.arcs[u]
+        or state.weapon_range(u, indirect=True) > 0
+        or (firing.has_limited(state, u) and not firing.spent(state, u))
+    ):
+        return None
+    if state.weapon_range(u) <= 0:  # nothing to shoot with
+        return [0.0] * len(ends)
+    m, alive = memo(state.setup), state.units[u].alive
+    enemies = [(t, state.placed(t)) for t in state.enemies(u)]
+    values: dict[tuple[Any, ...], float] = {}
+    out: list[float] = []
+    for end in ends:
+        pu, rounded, best = state.placed(u, end), state._rounded(u, end), 0.0
+        for t, pt in enemies:  # the order of valid_targets, so ties go as in best_shot
+            seen = m.get(("sight", alive, pu, pt))
+            n, far = seen if seen is not None else state.sight(u, t, end)
+            if not n:
+                continue
+            face = facing.hit_facing(state, u, t, rounded)
+            band = state.range_band(u, far)
+            key = (
+                band,
+                n,
+                state.covered(u, t, rounded),
+                state.elevated(u, t, rounded),
+                "hold" if action == "hold" else "walk",
+                face,
+                "",
+                False,
+                True,
+            )
+            v = values.get((t, key))
+            if v is None:
+                v = values[t, key] = value_of_shot(state, u, t, key)
+            if v > best + 1e-12:
+                best = v
+        out.append(best)
+    return out
+
+
 def nearest_gap(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> float:
     gaps = [state.gap(u, t, anchor) for t in state.enemies(u)]
     return min(gaps) if gaps else 0.0
@@ -121,12 +184,20 @@ def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
     """:func:`dangerous.expected_loss` of a move to ``end``, read from the memo's crossing test
     (filled for all candidates at once by :func:`prefetch`) first: no dangerous piece crossed, no
     loss."""
+    here, there = state.placed(u), state.placed(u, end)
     crosses = recall(
         state.setup,
-        ("crosses", "dangerous", state.placed(u), state.placed(u, end)),
+        ("crosses", "dangerous", here, there),
         lambda: state.crosses(state.models(u), state.models(u, end), "dangerous"),
     )
-    return dangerous.expected_loss(state, u, end, True) if crosses else 0.0
+    if not crosses:
+        return 0.0
+    n = recall(
+        state.setup,
+        ("through", here, there),
+        lambda: dangerous.models_through(state, u, state.models(u), state.models(u, end), True),
+    )
+    return dangerous.loss_of(state, u, n)
 
 
 def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, float]:
@@ -148,6 +219,7 @@ def ai_player(state: GameState, rng: np.random.Generator, reply: float = threat.
     values: list[float] = []  # each action's value, in legal order
     gaps: dict[int, float] = {}
     near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
+    shots: dict[tuple[int, tuple[float, float]], float] = {}  # best Walk shot at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
         ends: dict[int, list[tuple[float, float]]] = {}
         for a in acts:
@@ -157,6 +229,8 @@ def ai_player(state: GameState, rng: np.random.Generator, reply: float = threat.
             found = prefetch(state, u, where, sight=kind == "walk")
             if found is not None:
                 near.update(((u, e), g) for e, g in zip(where, found, strict=True))
+                if kind == "walk" and (walked := best_shots(state, u, where)) is not None:
+                    shots.update(((u, e), v) for e, v in zip(where, walked, strict=True))
     for a in acts:
         kind, u = a[0], a[1]
         if kind == "idle" and state.units[u].pinned:
@@ -173,12 +247,17 @@ def ai_player(state: GameState, rng: np.random.Generator, reply: float = threat.
             )
             v = v + 1.0 if v > 0 else -np.inf  # charge only when the odds favour it
         elif kind == "hold":
-            v = best_shot(state, u, None, "hold")[0] + (
+            held = best_shots(state, u, [None], "hold")
+            v = (held[0] if held is not None else best_shot(state, u, None, "hold")[0]) + (
                 COVER if in_cover_at(state, u, state.anchors[u]) else 0.0
             )
         else:
             end = moved_to(state, u, (a[2], a[3]))
-            shot = best_shot(state, u, end, "walk")[0] if kind == "walk" else 0.0
+            shot = (
+                (shots[u, end] if (u, end) in shots else best_shot(state, u, end, "walk")[0])
+                if kind == "walk"
+                else 0.0
+            )
             closer = gaps[u] - (near[u, end] if (u, end) in near else nearest_gap(state, u, end))
             v = (
                 shot

@@ -753,28 +753,51 @@ class GameState:
         n, far, blind = firing.reach(self, u, t, anchor)
         if blind:  # the exact engine counts models in listed group order (firing.blind_firers)
             n = firing.blind_firers(self, u, n)
-        # weapons are usable when in range of the farthest counted model; round the distance up to
-        # the next weapon range so equal situations share one cached table
-        ranges = sorted(
-            {
-                w.range
-                for g in self.setup.units[u].groups
-                for w in g.weapons
-                if w.range is not None and (w.has("indirect") or not blind)
-            }
-        )
-        dist = next((float(r) for r in ranges if r >= far - EPS), far)
         sightless: bool | tuple[int, float] = blind
         if n and not blind:  # the models that do not see may fire Indirect weapons (firing.parts)
             extra = firing.blind_extra(self, u, t, anchor, n)
             if extra[0]:
                 n, sightless = n + extra[0], extra
         anchor = self._rounded(u, anchor)
-        cover = recall(
-            self.setup, ("cover", self.placed(u, anchor), self.placed(t)), lambda: self.in_cover(u, t, anchor)
+        return (
+            self.range_band(u, far, blind),
+            n,
+            self.covered(u, t, anchor),
+            self.elevated(u, t, anchor),
+            sightless,
         )
-        elevated = self.height(t) > self.height(u, anchor) + EPS
-        return (dist, n, cover, bool(elevated), sightless)
+
+    def range_band(self, u: int, far: float, blind: bool = False) -> float:
+        """The shooting distance of :meth:`shot_key`: weapons are usable when in range of the farthest
+        counted model, so ``far`` is rounded up to the next range of ``u``'s ranged weapons (its
+        Indirect ones when ``blind``) and equal situations share one cached table."""
+        ranges: tuple[int, ...] = recall(
+            self.setup,
+            ("ranges", u, blind),
+            lambda: tuple(
+                sorted(
+                    {
+                        w.range
+                        for g in self.setup.units[u].groups
+                        for w in g.weapons
+                        if w.range is not None and (w.has("indirect") or not blind)
+                    }
+                )
+            ),
+        )
+        return next((float(r) for r in ranges if r >= far - EPS), far)
+
+    def covered(self, u: int, t: int, rounded: tuple[float, float] | None) -> bool:
+        """:meth:`in_cover` of ``t`` shot by ``u`` at the recorded position ``rounded``, memoised."""
+        return recall(
+            self.setup,
+            ("cover", self.placed(u, rounded), self.placed(t)),
+            lambda: self.in_cover(u, t, rounded),
+        )
+
+    def elevated(self, u: int, t: int, rounded: tuple[float, float] | None) -> bool:
+        """The target stands higher than the shooter at the recorded position ``rounded``."""
+        return bool(self.height(t) > self.height(u, rounded) + EPS)
 
     # ------------------------------------------------------------------ combat (chance)
 
@@ -833,12 +856,26 @@ def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
     )
 
 
+def shot_law_key(setup: Setup, u: int, t: int, key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A :meth:`GameState.shot_key` with what the exact shooting does not read made equal, so that
+    situations with the same law share it: the engine reads cover, an elevated target ("count as
+    being in Cover") and no line of sight only as Cover, which only grants Armored ("multiple
+    instances of the same special rule are not cumulative": nothing for an Armored target,
+    ``attack.piercing_options``), and the action only for Relentless ("may fire all of their weapons
+    when using Hold actions"), so a non-Relentless unit's Walk shot is its Hold shot."""
+    dist, n, cover, elevated, action, face, off, blind, limited = key
+    covered = bool(cover or elevated) and not setup.units[t].armored
+    act = action if setup.units[u].has("relentless") else "hold"
+    return (dist, n, covered, False, act, face, off, blind, limited)
+
+
 def combat_law(
     setup: Setup, kind: str, u: int, su: UnitState, t: int, st: UnitState, key: tuple[Any, ...]
 ) -> list[tuple[tuple[UnitState, ...], float]]:
     """The law of the end states of a shooting (target state) or a melee (attacker, defender), from
     the exact engine, cached by situation."""
-    su = firing_state(su, key[1]) if kind == "shoot" else su  # the shooter as the shooting reads it
+    if kind == "shoot":  # the shooter and the situation as the shooting reads them
+        su, key = firing_state(su, key[1]), shot_law_key(setup, u, t, key)
     ck = (kind, u, su, t, st, key)
     hit = setup.cache.get(ck)
     if hit is not None:
@@ -915,4 +952,4 @@ def deploy(setup: Setup, first: int, south: int) -> GameState:
     return s
 
 
-__all__ = ["CHANCE", "ROUNDS", "TERMINAL", "GameState", "combat_law", "deploy"]
+__all__ = ["CHANCE", "ROUNDS", "TERMINAL", "GameState", "combat_law", "deploy", "shot_law_key"]
