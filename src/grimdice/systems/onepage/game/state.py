@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.board import base_distances, path_blocked, segments_cross
+from grimdice.engine.board import base_distances, path_blocked
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
@@ -42,13 +42,13 @@ from grimdice.systems.onepage.game import (
     psychic,
     transport,
 )
-from grimdice.systems.onepage.game.cache import firing_state, memo, recall
+from grimdice.systems.onepage.game.cache import firing_state, recall
 from grimdice.systems.onepage.game.geometry import (
     EPS,
     blocks,
     blocks_cross,
-    blocks_gaps,
-    near_blocks,
+    blocks_touch,
+    blocks_within,
     pair_distances,
     sights,
 )
@@ -66,7 +66,38 @@ def trunc3(x: float) -> float:
     return math.trunc(x * 1000) / 1000
 
 
+def trunc3s(x: np.ndarray) -> np.ndarray:
+    """:func:`trunc3` of every element (the same values; ``-0.0`` made ``0.0`` as ``math.trunc`` does)."""
+    return np.asarray(np.trunc(x * 1000) / 1000 + 0.0)
+
+
 DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
+FRACTIONS = np.array([1.0, 0.5, 0.25])  # each direction's lengths tried, longest first
+
+
+def cover_centres(setup: Setup) -> list[tuple[float, float]]:
+    """The centre (mean corner) of every cover piece that is not impassable: where a move may go to
+    take cover (kept in the geometry memo)."""
+
+    def compute() -> list[tuple[float, float]]:
+        pieces = [p for p in setup.table.terrain if p.has("cover") and not p.has("impassable")]
+        return [(float(c[0]), float(c[1])) for c in (p.corners.mean(axis=0) for p in pieces)]
+
+    return recall(setup, ("cover centres",), compute)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The units on the table in a state (:meth:`GameState.standing`): all their models' centres
+    ``pts`` ``(M, 2)`` and ``radii`` ``(M,)``, each model's unit ``owner`` ``(M,)``, the units
+    ``ids`` in order, each one's model count ``sizes`` and where its models start in ``pts``."""
+
+    pts: np.ndarray
+    radii: np.ndarray
+    owner: np.ndarray
+    ids: list[int]
+    sizes: np.ndarray
+    starts: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -417,19 +448,35 @@ class GameState:
 
     # ------------------------------------------------------------------ movement
 
+    def standing(self) -> Standing:
+        """Every unit on the table (alive, not in reserve nor embarked) and its models, built once
+        per state (a state is frozen)."""
+        got: Standing | None = self.__dict__.get("_standing")
+        if got is None:
+            ids = [v for v, sv in enumerate(self.units) if not sv.destroyed and self.on_table(v)]
+            sizes = np.array([self.units[v].models for v in ids], dtype=int)
+            if ids:
+                pts = np.concatenate([self.models(v) for v in ids])
+                radii = np.repeat(np.array([self.setup.radii[v] for v in ids]), sizes)
+            else:
+                pts, radii = np.zeros((0, 2)), np.zeros(0)
+            starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)
+            got = Standing(pts, radii, np.repeat(np.array(ids, dtype=int), sizes), ids, sizes, starts)
+            object.__setattr__(self, "_standing", got)
+        return got
+
     def others(self, u: int, ignore: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
         """Every other unit's models: centres, radii, the start index of each unit's block, units."""
-        ids = [
-            v
-            for v, sv in enumerate(self.units)
-            if v not in (u, ignore) and not sv.destroyed and self.on_table(v)
-        ]
-        if not ids:
+        st = self.standing()
+        kept = [(v, int(z)) for v, z in zip(st.ids, st.sizes, strict=True) if v != u and v != ignore]
+        if not kept:
             return np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int), []
-        pts = [self.models(v) for v in ids]
-        radii = np.concatenate([np.full(len(p), self.setup.radii[v]) for p, v in zip(pts, ids, strict=True)])
-        starts = np.cumsum([0] + [len(p) for p in pts[:-1]])
-        return np.concatenate(pts), radii, starts, ids
+        pts, radii = st.pts, st.radii
+        if len(kept) < len(st.ids):
+            rows = (st.owner != u) & (st.owner != ignore)
+            pts, radii = pts[rows], radii[rows]
+        starts = np.cumsum([0] + [z for _, z in kept[:-1]])
+        return pts, radii, starts, [v for v, _ in kept]
 
     def gaps_to(self, u: int, centres: np.ndarray, others: tuple[Any, ...]) -> np.ndarray:
         pts, radii, starts, ids = others
@@ -441,31 +488,20 @@ class GameState:
     def crosses(self, a: np.ndarray, b: np.ndarray, trait: str) -> bool:
         """Whether moving models from ``a`` to ``b`` (straight) enters, leaves or crosses a piece
         with ``trait`` (pieces whose bounds the move misses are skipped)."""
-        lo = np.minimum(a.min(axis=0), b.min(axis=0))
-        hi = np.maximum(a.max(axis=0), b.max(axis=0))
-        for piece in self.setup.table.terrain:
-            if not piece.has(trait):
-                continue
-            x0, y0, x1, y1 = piece.bounds
-            if x1 < lo[0] or x0 > hi[0] or y1 < lo[1] or y0 > hi[1]:
-                continue
-            if segments_cross(a, b, piece.edges).any() or piece.contains(np.concatenate([a, b])).any():
-                return True
-        return False
+        return bool(blocks_cross(self.setup.table, a, b[None, :, :], trait)[0])
+
+    def block(self, u: int) -> np.ndarray:
+        """The offsets of unit ``u``'s models alive from its anchor, turned to its side."""
+        return self.setup.offsets[u][: self.units[u].models] * np.array([1.0, -self.flip(u)])
 
     def placement_ok(
-        self,
-        u: int,
-        start: tuple[float, float],
-        end: tuple[float, float],
-        others: tuple[Any, ...] | None = None,
-        before: np.ndarray | None = None,
+        self, u: int, start: tuple[float, float], end: tuple[float, float]
     ) -> tuple[bool, bool, bool]:
         """(legal, crossed difficult, crossed dangerous) for moving unit ``u``'s block from
         ``start`` to ``end``: on the table, not into or through impassable terrain (Flying: "may
         move through ... impassable terrain"), never closer than 1" to another unit unless already
         closer."""
-        ok, difficult, dangerous = self.placements(u, start, np.array([end], dtype=float), others, before)
+        ok, difficult, dangerous = self.placements(u, start, np.array([end], dtype=float))
         return bool(ok[0]), bool(difficult[0]), bool(dangerous[0])
 
     def placements(
@@ -473,86 +509,43 @@ class GameState:
         u: int,
         start: tuple[float, float],
         ends: np.ndarray,
-        others: tuple[Any, ...] | None = None,
-        before: np.ndarray | None = None,
         only: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`placement_ok` for many end anchors ``ends`` (``(C, 2)``) at once: three ``(C,)``
         arrays (legal, crossed difficult, crossed dangerous; the last two False where not legal).
-        ``only`` (``(C,)``): check difficult terrain only where it is True, and leave dangerous
-        terrain unchecked (False): for callers that need neither elsewhere; the terrain tests are
-        then kept in the geometry memo (:meth:`terrain_memo`)."""
+        ``only`` (``(C,)``): report difficult terrain only where it is True, and leave dangerous
+        terrain unchecked (False). Every terrain piece and candidate in one pass
+        (``geometry.blocks_touch``); each candidate's answer depends on it alone."""
         table, unit = self.setup.table, self.setup.units[u]
         r = self.setup.radii[u]
         a = self.models(u, start)
-        bs = blocks(self.setup.offsets[u][: self.units[u].models] * np.array([1.0, -self.flip(u)]), ends)
-        c = bs.shape[0]
-        flying = unit.has("flying")
-        if only is None:
-            ok = self.terrain_clear(u, a, bs)
-        else:
-            ok, slowed = self.terrain_memo(u, start, ends, a, bs, only)
-        if others is None:
-            others = self.others(u)
-        if before is None:
-            before = self.gaps_to(u, a, others)
-        # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
-        reach = float(np.sqrt(((ends - np.asarray(start)) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
-        pts, radii, starts, ids = near_blocks(others, before < reach)
-        before = before[before < reach]
-        if ids and ok.any():
-            after = blocks_gaps(bs[ok], r, pts, radii, starts)
-            if flying:  # may move through other units, but not end within 1"
-                after = np.where(after >= KEEP_CLEAR - EPS, after, np.minimum(after, before[None, :]))
-            ok[ok] = ~(after < np.minimum(KEEP_CLEAR, before)[None, :] - EPS).any(axis=1)
-        difficult, dangerous = np.zeros(c, dtype=bool), np.zeros(c, dtype=bool)
-        if flying:  # "they may ignore terrain effects"
-            return ok, difficult, dangerous
-        if only is not None:
-            return ok, slowed & ok, dangerous
-        difficult[ok] = blocks_cross(table, a, bs[ok], "difficult")
-        dangerous[ok] = blocks_cross(table, a, bs[ok], "dangerous")
-        return ok, difficult, dangerous
-
-    def terrain_clear(self, u: int, a: np.ndarray, bs: np.ndarray) -> np.ndarray:
-        """``(C,)``: every base of the block at ``bs[c]`` on the table, and the move from ``a`` not
-        into or through impassable terrain (Flying: "may move through ... impassable terrain")."""
-        table, r = self.setup.table, self.setup.radii[u]
+        bs = blocks(self.block(u), ends)
         c, n = bs.shape[0], bs.shape[1]
         ok = np.asarray(table.on_table(bs.reshape(c * n, 2), r).reshape(c, n).all(axis=1))
-        if not self.setup.units[u].has("flying"):
-            ok[ok] = ~blocks_cross(table, a, bs[ok], "impassable")
-        return ok
-
-    def terrain_memo(
-        self,
-        u: int,
-        start: tuple[float, float],
-        ends: np.ndarray,
-        a: np.ndarray,
-        bs: np.ndarray,
-        slow: np.ndarray,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """(:meth:`terrain_clear`, crossed difficult terrain where ``slow`` and clear) per candidate,
-        kept in the geometry memo by (unit, models, side, start, end): a unit that has not moved
-        meets the same candidates turn after turn."""
-        m = memo(self.setup)
-        place = ("terrain", u, self.units[u].models, self.flip(u), start)
-        keys = [(place, e) for e in map(tuple, ends.tolist())]
-        got: list[Any] = [m.get(k) for k in keys]  # (clear, difficult or None when not asked)
-        todo = [i for i, g in enumerate(got) if g is None or (slow[i] and g[0] and g[1] is None)]
-        if todo:
-            sub = bs[todo]
-            clear = self.terrain_clear(u, a, sub)
-            ask = clear & slow[todo]
-            hard = np.zeros(len(todo), dtype=bool)
-            if not self.setup.units[u].has("flying"):  # "they may ignore terrain effects"
-                hard[ask] = blocks_cross(self.setup.table, a, sub[ask], "difficult")
-            for j, i in enumerate(todo):
-                got[i] = m[keys[i]] = (bool(clear[j]), bool(hard[j]) if ask[j] else None)
-        ok = np.array([g[0] for g in got], dtype=bool)
-        slowed = np.array([bool(g[1]) and bool(w) for g, w in zip(got, slow, strict=True)], dtype=bool)
-        return ok, slowed
+        touch = None
+        if not unit.has("flying"):  # Flying: "may move through ... impassable terrain"
+            touch = blocks_touch(table, a, bs, table.having("impassable", "difficult", "dangerous"))
+            ok &= ~touch[:, table.having("impassable")].any(axis=1)
+        st = self.standing()
+        if st.ids and ok.any():
+            # the gap from the block where it starts to each unit on the table (board.base_distances)
+            d = base_distances(a, np.full(len(a), r), st.pts, st.radii).min(axis=0)
+            before = np.minimum.reduceat(d, st.starts)
+            # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
+            reach = float(np.sqrt(((ends - np.asarray(start)) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
+            near = (before < reach) & (np.asarray(st.ids) != u)
+            if near.any():
+                # never end within 1" of a unit, nor closer to one already within 1" (every unit's
+                # end place is tested, so Flying's moving through other units needs no other test)
+                rows = np.repeat(near, st.sizes)
+                limit = np.repeat(np.minimum(KEEP_CLEAR, before) - EPS, st.sizes)[rows]
+                ok[ok] = ~blocks_within(bs[ok], r, st.pts[rows], st.radii[rows], limit)
+        if touch is None:  # Flying: "they may ignore terrain effects"
+            return ok, np.zeros(c, dtype=bool), np.zeros(c, dtype=bool)
+        difficult = ok & touch[:, table.having("difficult")].any(axis=1)
+        if only is not None:
+            return ok, difficult & only, np.zeros(c, dtype=bool)
+        return ok, difficult, ok & touch[:, table.having("dangerous")].any(axis=1)
 
     def moves(self, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
         """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
@@ -562,9 +555,9 @@ class GameState:
         return self.moves_within(u, (full,))[0]
 
     def moves_within(self, u: int, fulls: tuple[float, ...]) -> list[list[tuple[float, float]]]:
-        """:meth:`moves` for several allowances at once (e.g. Walk and Run): every candidate of
-        every allowance checked in one :meth:`placements` pass (each candidate's answer does not
-        depend on the others in the pass)."""
+        """:meth:`moves` for several allowances at once (e.g. Walk and Run): every length of every
+        direction of every allowance checked in one :meth:`placements` pass (each candidate's
+        answer does not depend on the others in the pass)."""
         unit = self.setup.units[u]
         walk = move_distance(unit, "walk")
         ax, ay = self.anchors[u]
@@ -576,50 +569,44 @@ class GameState:
                 g = max(0.0, self.gap(u, t) - KEEP_CLEAR - 0.05)
                 towards.append(((c[0] - ax) / d, (c[1] - ay) / d, g))
         covers: list[tuple[float, float, float]] = []
-        for piece in self.setup.table.terrain:
-            if piece.has("cover") and not piece.has("impassable"):
-                c = piece.corners.mean(axis=0)
-                d = math.hypot(c[0] - ax, c[1] - ay)
-                if d > EPS:
-                    covers.append(((c[0] - ax) / d, (c[1] - ay) / d, d))
-        groups: list[list[tuple[int, float, float, float]]] = []
+        for cx, cy in cover_centres(self.setup):
+            d = math.hypot(cx - ax, cy - ay)
+            if d > EPS:
+                covers.append(((cx - ax) / d, (cy - ay) / d, d))
+        wanted: list[tuple[float, float, float]] = []  # every allowance's directions, one after another
+        sizes: list[int] = []
         for full in fulls:
-            wanted = [(dx, dy, full) for dx, dy in DIRECTIONS]
-            wanted += [(ux, uy, min(full, g)) for ux, uy, g in towards]
-            wanted += [(ux, uy, d) for ux, uy, d in covers if d <= full]
-            groups.append(
-                [  # every (direction, length) tried, longest first
-                    (i, ux, uy, length * frac)
-                    for i, (ux, uy, length) in enumerate(wanted)
-                    for frac in (1.0, 0.5, 0.25)
-                    if length * frac >= 0.5
-                ]
-            )
-        tries = [t for group in groups for t in group]
-        if not tries:
+            group = [(dx, dy, full) for dx, dy in DIRECTIONS]
+            group += [(ux, uy, min(full, g)) for ux, uy, g in towards]
+            group += [(ux, uy, d) for ux, uy, d in covers if d <= full]
+            wanted += group
+            sizes.append(len(group))
+        ux, uy, length = np.array(wanted, dtype=float).T
+        steps = length[:, None] * FRACTIONS[None, :]  # (W, 3): each direction's lengths, longest first
+        tried = steps >= 0.5
+        if not tried.any():
             return [[] for _ in fulls]
-        ends = np.array([(ax + ux * step, ay + uy * step) for _, ux, uy, step in tries])
-        steps = np.array([step for *_, step in tries])
+        step = steps[tried]
+        ends = np.stack([ax + ux[:, None] * steps, ay + uy[:, None] * steps], axis=2)[tried]
         # Difficult: "the unit may not move more than its Walk action distance"
         # Strider: "treat difficult terrain as open terrain when moving"
-        slow = np.zeros(len(tries), dtype=bool) if unit.has("strider") else steps > walk + EPS
+        slow = np.zeros(len(step), dtype=bool) if unit.has("strider") else step > walk + EPS
         oks, difficults, _ = self.placements(u, (ax, ay), ends, only=slow)
-        good = oks & ~difficults  # dangerous: see dangerous.py
+        good = np.zeros(steps.shape, dtype=bool)
+        good[tried] = oks & ~difficults  # dangerous: see dangerous.py
+        first = good.argmax(axis=1)  # the longest legal length of each direction
+        best = steps[np.arange(len(steps)), first]
+        dx, dy = trunc3s(ux * best).tolist(), trunc3s(uy * best).tolist()
+        found = good.any(axis=1).tolist()
         out: list[list[tuple[float, float]]] = []
-        k = 0
-        for group in groups:
-            moves: list[tuple[float, float]] = []
-            seen: set[tuple[float, float]] = set()
-            done: set[int] = set()
-            for i, ux, uy, step in group:
-                if good[k] and i not in done:
-                    done.add(i)  # the longest legal length of this direction
-                    mv = (trunc3(ux * step), trunc3(uy * step))
-                    if mv not in seen:
-                        seen.add(mv)
-                        moves.append(mv)
-                k += 1
-            out.append(moves)
+        i = 0
+        for size in sizes:
+            moves: dict[tuple[float, float], None] = {}  # distinct moves in order
+            for w in range(i, i + size):
+                if found[w]:
+                    moves.setdefault((dx[w], dy[w]))
+            out.append(list(moves))
+            i += size
         return out
 
     def moved(self, u: int, dx: float, dy: float) -> GameState:
