@@ -138,10 +138,10 @@ def crossing(
     whatever the shapes, so callers may pair segments and edges as they like)."""
     denom = rx * sy - ry * sx
     qpx, qpy = qx - px, qy - py
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (qpx * sy - qpy * sx) / denom
-        u = (qpx * ry - qpy * rx) / denom
-    return np.asarray((np.abs(denom) > EPS) & (t > EPS) & (t < 1 - EPS) & (u >= -EPS) & (u <= 1 + EPS))
+    ok = np.abs(denom) > EPS  # elsewhere t and u are not computed (0: no crossing)
+    t = np.divide(qpx * sy - qpy * sx, denom, out=np.zeros(ok.shape), where=ok)
+    u = np.divide(qpx * ry - qpy * rx, denom, out=np.zeros(ok.shape), where=ok)
+    return np.asarray(ok & (t > EPS) & (t < 1 - EPS) & (u >= -EPS) & (u <= 1 + EPS))
 
 
 @dataclass(frozen=True, eq=False)
@@ -190,6 +190,27 @@ class Table:
             _, owner = self.edges_with(trait)
             self._edges[key] = np.unique(owner, return_index=True)
         return self._edges[key]
+
+    def spans_on_table(self, lo: np.ndarray, hi: np.ndarray, radius: float) -> np.ndarray:
+        """``(C,)``: :meth:`on_table` of every base of radius ``radius`` whose centre lies between
+        ``lo[c]`` and ``hi[c]`` (``(C, 2)``: the least and greatest coordinates of a group of
+        centres): the same decisions, as ``x - r`` and ``x + r`` rise with ``x``."""
+        inside = (lo - radius >= -EPS).all(axis=1)
+        return np.asarray(
+            inside & (hi + radius <= np.array([self.width + EPS, self.depth + EPS])).all(axis=1)
+        )
+
+    def outer(self) -> tuple[np.ndarray, np.ndarray]:
+        """(``(k, 4)``: each piece's bounds as ``x1, y1, -x0, -y0``, so that a box ``(lo, hi)``
+        misses piece ``j`` exactly where ``outer[j] < (lo, -hi)`` somewhere; ``(k, n, 2)``: each
+        padded edge's vector, end less start), built once."""
+        if "_outer" not in self._edges:
+            a, b, box, _h, _m = self.polygons()
+            outer = np.concatenate([box[:, 2:], -box[:, :2]], axis=1)
+            spans = b - a
+            outer.flags.writeable = spans.flags.writeable = False
+            self._edges["_outer"] = (outer, spans)
+        return self._edges["_outer"]
 
     def on_table(self, centres: np.ndarray, radii: np.ndarray | float = 0.0) -> np.ndarray:
         c = np.atleast_2d(centres)
@@ -277,10 +298,11 @@ class Table:
         (:func:`contains`' even-odd ray casting on the padded polygons)."""
         a, b, _box, _h, _m = self.polygons()
         ay, by = a[k, :, 1], b[k, :, 1]
-        straddle = (ay > qy) != (by > qy)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            xcross = a[k, :, 0] + (qy - ay) * (b[k, :, 0] - a[k, :, 0]) / (by - ay)
-        return np.asarray((straddle & (qx < xcross)).sum(axis=1) % 2 == 1)
+        straddle = (ay > qy) != (by > qy)  # where an edge does not straddle, its crossing is not computed
+        frac = np.divide(
+            (qy - ay) * (b[k, :, 0] - a[k, :, 0]), by - ay, out=np.zeros(straddle.shape), where=straddle
+        )
+        return np.asarray((straddle & (qx < a[k, :, 0] + frac)).sum(axis=1) % 2 == 1)
 
     def height_at(self, points: np.ndarray) -> np.ndarray:
         """The ground height under each point (the highest piece it stands in, else 0)."""

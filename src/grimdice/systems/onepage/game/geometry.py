@@ -34,33 +34,38 @@ def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str) -> np.
     return np.asarray(blocks_touch(table, a, bs, keep)[:, keep].any(axis=1))
 
 
-def blocks_touch(table: Table, a: np.ndarray, bs: np.ndarray, keep: np.ndarray) -> np.ndarray:
+def blocks_touch(
+    table: Table,
+    a: np.ndarray,
+    bs: np.ndarray,
+    keep: np.ndarray,
+    bounds: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
     """``(C, k)``: for every piece that ``keep`` marks, whether moving the models straight from
     ``a`` (``(n, 2)``) to ``bs[c]`` enters, leaves or crosses it: the box around the move's paths
     meets the piece's bounds, and some path crosses one of its edges
     (``board.segments_cross``) or starts or ends inside it (``Table.pieces_at``). All pieces and
     candidates in one pass; each path is tested only against the edges of the pieces near its
-    candidate (the same arithmetic element by element)."""
+    candidate (the same arithmetic element by element). ``bounds``: ``bs.min(axis=1)`` and
+    ``bs.max(axis=1)`` when the caller has them."""
     c = bs.shape[0]
-    qa, qb, box, _h, _m = table.polygons()
-    out = np.zeros((c, len(box)), dtype=bool)
+    qa, _qb, _box, _h, _m = table.polygons()
+    outer, spans = table.outer()
+    out = np.zeros((c, len(outer)), dtype=bool)
     if c == 0 or not keep.any():
         return out
-    lo = np.minimum(a.min(axis=0)[None, :], bs.min(axis=1))  # (C, 2)
-    hi = np.maximum(a.max(axis=0)[None, :], bs.max(axis=1))
-    near = keep[None, :] & ~(
-        (box[None, :, 2] < lo[:, None, 0])
-        | (box[None, :, 0] > hi[:, None, 0])
-        | (box[None, :, 3] < lo[:, None, 1])
-        | (box[None, :, 1] > hi[:, None, 1])
-    )  # (C, k): only a move whose box meets a piece's box can touch it
+    bmin, bmax = bounds if bounds is not None else (bs.min(axis=1), bs.max(axis=1))
+    lo = np.minimum(a.min(axis=0)[None, :], bmin)  # (C, 2): the box around the move's paths
+    hi = np.maximum(a.max(axis=0)[None, :], bmax)
+    # (C, k): only a move whose box meets a piece's box can touch it
+    near = keep[None, :] & ~(outer[None, :, :] < np.concatenate([lo, -hi], axis=1)[:, None, :]).any(axis=2)
     cc, pp = np.nonzero(near)
     if len(cc) == 0:
         return out
     # every model's path (start a[i], along r) of each near (candidate, piece) against the piece's edges
     ends = bs[cc]  # (P, n, 2)
     r = ends - a[None, :, :]
-    q, s = qa[pp], qb[pp] - qa[pp]  # (P, E, 2)
+    q, s = qa[pp], spans[pp]  # (P, E, 2)
     hit = crossing(
         a[None, :, None, 0],
         a[None, :, None, 1],

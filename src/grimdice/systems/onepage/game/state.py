@@ -98,6 +98,9 @@ class Standing:
     ids: list[int]
     sizes: np.ndarray
     starts: np.ndarray
+    at: dict[int, int]  # each unit's index in ids
+    sides: tuple[list[int], ...]  # the units of each player
+    key: tuple[Any, ...]  # what it was built from (a memo key)
 
 
 @dataclass(frozen=True)
@@ -333,13 +336,16 @@ class GameState:
         return not self.place or self.place[u] == deployment.ON_TABLE
 
     def enemies(self, u: int) -> list[int]:
-        return [
-            v
-            for v in range(len(self.units))
-            if self.side_of(v) != self.side_of(u) and self.alive(v) and self.on_table(v)
-        ]
+        """The other player's units on the table (alive, not in reserve nor embarked)."""
+        return list(self.standing().sides[1 - self.setup.owner[u]])
 
     def gap(self, u: int, v: int, anchor: tuple[float, float] | None = None) -> float:
+        """The closest base-to-base distance between unit ``u`` (at ``anchor``) and unit ``v``."""
+        if anchor is None:
+            j = self.standing().at.get(v)
+            if j is not None and self.standing().at.get(u) is not None:
+                return self.gaps(u)[1][j]
+
         def compute() -> float:
             r = self.setup.radii
             d = base_distances(
@@ -351,6 +357,20 @@ class GameState:
             return float(d.min())
 
         return recall(self.setup, ("gap", self.placed(u, anchor), self.placed(v)), compute)
+
+    def gaps(self, u: int) -> tuple[np.ndarray, list[float]]:
+        """The gap from unit ``u`` where it stands to each unit on the table (in
+        :meth:`standing`'s order; as an array and as floats): :meth:`gap`'s values, all at once
+        (``board.base_distances``), kept in the geometry memo with :meth:`standing`."""
+        st = self.standing()
+
+        def compute() -> tuple[np.ndarray, list[float]]:
+            a = self.models(u)
+            d = base_distances(a, np.full(len(a), self.setup.radii[u]), st.pts, st.radii)
+            row = np.minimum.reduceat(d.min(axis=0), st.starts)
+            return row, row.tolist()
+
+        return recall(self.setup, ("gaps", st.key, u), compute)
 
     def height(self, u: int, anchor: tuple[float, float] | None = None) -> float:
         return recall(
@@ -385,8 +405,10 @@ class GameState:
             for dx, dy in facing.allowed(self, u, full, moves):
                 out.append([kind, u, dx, dy])
         reach = move_distance(unit, "assault")
-        for t in self.enemies(u):
-            if self.gap(u, t) <= reach + EPS and self.charge_ok(u, t) and facing.charge_allowed(self, u, t):
+        st = self.standing()
+        gaps = self.gaps(u)[1]
+        for t in st.sides[1 - self.setup.owner[u]]:
+            if gaps[st.at[t]] <= reach + EPS and self.charge_ok(u, t) and facing.charge_allowed(self, u, t):
                 out.append(["assault", u, t])
         return out + transport.embark_actions(self, u)
 
@@ -449,21 +471,30 @@ class GameState:
     # ------------------------------------------------------------------ movement
 
     def standing(self) -> Standing:
-        """Every unit on the table (alive, not in reserve nor embarked) and its models, built once
-        per state (a state is frozen)."""
+        """Every unit on the table (alive, not in reserve nor embarked) and its models: once per
+        state, and kept in the geometry memo by where every unit stands (the states of one
+        activation share it)."""
         got: Standing | None = self.__dict__.get("_standing")
         if got is None:
-            ids = [v for v, sv in enumerate(self.units) if not sv.destroyed and self.on_table(v)]
-            sizes = np.array([self.units[v].models for v in ids], dtype=int)
-            if ids:
-                pts = np.concatenate([self.models(v) for v in ids])
-                radii = np.repeat(np.array([self.setup.radii[v] for v in ids]), sizes)
-            else:
-                pts, radii = np.zeros((0, 2)), np.zeros(0)
-            starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)
-            got = Standing(pts, radii, np.repeat(np.array(ids, dtype=int), sizes), ids, sizes, starts)
+            key = ("standing", self.south, self.anchors, self.place, tuple(s.models for s in self.units))
+            got = recall(self.setup, key, lambda: self._standing(key))
             object.__setattr__(self, "_standing", got)
         return got
+
+    def _standing(self, key: tuple[Any, ...]) -> Standing:
+        ids = [v for v, sv in enumerate(self.units) if not sv.destroyed and self.on_table(v)]
+        sizes = np.array([self.units[v].models for v in ids], dtype=int)
+        if ids:
+            pts = np.concatenate([self.models(v) for v in ids])
+            radii = np.repeat(np.array([self.setup.radii[v] for v in ids]), sizes)
+        else:
+            pts, radii = np.zeros((0, 2)), np.zeros(0)
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)
+        owner = np.repeat(np.array(ids, dtype=int), sizes)
+        sides = tuple([v for v in ids if self.setup.owner[v] == p] for p in (0, 1))
+        for arr in (pts, radii, sizes, starts, owner):
+            arr.flags.writeable = False
+        return Standing(pts, radii, owner, ids, sizes, starts, {v: i for i, v in enumerate(ids)}, sides, key)
 
     def others(self, u: int, ignore: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
         """Every other unit's models: centres, radii, the start index of each unit's block, units."""
@@ -514,38 +545,60 @@ class GameState:
         """:meth:`placement_ok` for many end anchors ``ends`` (``(C, 2)``) at once: three ``(C,)``
         arrays (legal, crossed difficult, crossed dangerous; the last two False where not legal).
         ``only`` (``(C,)``): report difficult terrain only where it is True, and leave dangerous
-        terrain unchecked (False). Every terrain piece and candidate in one pass
-        (``geometry.blocks_touch``); each candidate's answer depends on it alone."""
-        table, unit = self.setup.table, self.setup.units[u]
-        r = self.setup.radii[u]
+        terrain unchecked (False). Each candidate's answer depends on it alone."""
+        table = self.setup.table
         a = self.models(u, start)
         bs = blocks(self.block(u), ends)
-        c, n = bs.shape[0], bs.shape[1]
-        ok = np.asarray(table.on_table(bs.reshape(c * n, 2), r).reshape(c, n).all(axis=1))
-        touch = None
-        if not unit.has("flying"):  # Flying: "may move through ... impassable terrain"
-            touch = blocks_touch(table, a, bs, table.having("impassable", "difficult", "dangerous"))
-            ok &= ~touch[:, table.having("impassable")].any(axis=1)
-        st = self.standing()
-        if st.ids and ok.any():
-            # the gap from the block where it starts to each unit on the table (board.base_distances)
-            d = base_distances(a, np.full(len(a), r), st.pts, st.radii).min(axis=0)
-            before = np.minimum.reduceat(d, st.starts)
-            # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
-            reach = float(np.sqrt(((ends - np.asarray(start)) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
-            near = (before < reach) & (np.asarray(st.ids) != u)
-            if near.any():
-                # never end within 1" of a unit, nor closer to one already within 1" (every unit's
-                # end place is tested, so Flying's moving through other units needs no other test)
-                rows = np.repeat(near, st.sizes)
-                limit = np.repeat(np.minimum(KEEP_CLEAR, before) - EPS, st.sizes)[rows]
-                ok[ok] = ~blocks_within(bs[ok], r, st.pts[rows], st.radii[rows], limit)
+        c = len(bs)
+        ok, touch = self.terrain(u, a, bs)
+        if ok.any():
+            ok[ok] = self.kept_clear(u, start, a, bs[ok])
         if touch is None:  # Flying: "they may ignore terrain effects"
             return ok, np.zeros(c, dtype=bool), np.zeros(c, dtype=bool)
         difficult = ok & touch[:, table.having("difficult")].any(axis=1)
         if only is not None:
             return ok, difficult & only, np.zeros(c, dtype=bool)
         return ok, difficult, ok & touch[:, table.having("dangerous")].any(axis=1)
+
+    def terrain(self, u: int, a: np.ndarray, bs: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """(``(C,)``: every base of the block at ``bs[c]`` on the table and the move from ``a`` not
+        into or through impassable terrain; ``(C, k)``: the impassable, difficult and dangerous
+        pieces each move enters, leaves or crosses, or None for Flying: "may move through ...
+        impassable terrain", "they may ignore terrain effects"), every piece and candidate in one
+        pass (``geometry.blocks_touch``)."""
+        table = self.setup.table
+        bounds = bs.min(axis=1), bs.max(axis=1)
+        ok = table.spans_on_table(*bounds, self.setup.radii[u])
+        if self.setup.units[u].has("flying"):
+            return ok, None
+        touch = blocks_touch(table, a, bs, table.having("impassable", "difficult", "dangerous"), bounds)
+        ok &= ~touch[:, table.having("impassable")].any(axis=1)
+        return ok, touch
+
+    def kept_clear(self, u: int, start: tuple[float, float], a: np.ndarray, bs: np.ndarray) -> np.ndarray:
+        """``(C,)``: moving unit ``u``'s models from ``a`` (its block at ``start``) to ``bs[c]``
+        ends no closer than 1" to another unit on the table, nor closer than it was to one already
+        within 1" (every unit's end place is tested, so Flying's moving through other units needs
+        no other test)."""
+        st = self.standing()
+        ok = np.ones(len(bs), dtype=bool)
+        if not st.ids or not len(bs):
+            return ok
+        r = self.setup.radii[u]
+        if start == self.anchors[u] and u in st.at:
+            before = self.gaps(u)[0]  # the gap to each unit on the table, where it stands
+        else:
+            before = np.minimum.reduceat(
+                base_distances(a, np.full(len(a), r), st.pts, st.radii).min(axis=0), st.starts
+            )
+        # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
+        reach = float(np.sqrt(((bs[:, 0] - a[0]) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
+        near = (before < reach) & (np.asarray(st.ids) != u)
+        if not near.any():
+            return ok
+        rows = np.repeat(near, st.sizes)
+        limit = np.repeat(np.minimum(KEEP_CLEAR, before) - EPS, st.sizes)[rows]
+        return ~blocks_within(bs, r, st.pts[rows], st.radii[rows], limit)
 
     def moves(self, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
         """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
@@ -555,18 +608,19 @@ class GameState:
         return self.moves_within(u, (full,))[0]
 
     def moves_within(self, u: int, fulls: tuple[float, ...]) -> list[list[tuple[float, float]]]:
-        """:meth:`moves` for several allowances at once (e.g. Walk and Run): every length of every
-        direction of every allowance checked in one :meth:`placements` pass (each candidate's
-        answer does not depend on the others in the pass)."""
-        unit = self.setup.units[u]
-        walk = move_distance(unit, "walk")
+        """:meth:`moves` for several allowances at once (e.g. Walk and Run). Each direction's
+        lengths' terrain tests (:meth:`lanes`) are kept in the geometry memo (a unit that has not
+        moved meets the same directions turn after turn); the 1" to other units is tested for every
+        candidate clear of terrain in one pass (:meth:`kept_clear`)."""
         ax, ay = self.anchors[u]
         towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
-        for t in self.enemies(u):
+        st = self.standing()
+        gaps = self.gaps(u)[1] if u in st.at else None
+        for t in st.sides[1 - self.setup.owner[u]]:
             c: np.ndarray = recall(self.setup, ("centre", self.placed(t)), partial(self.centre, t))
             d = math.hypot(c[0] - ax, c[1] - ay)
             if d > EPS:
-                g = max(0.0, self.gap(u, t) - KEEP_CLEAR - 0.05)
+                g = max(0.0, (self.gap(u, t) if gaps is None else gaps[st.at[t]]) - KEEP_CLEAR - 0.05)
                 towards.append(((c[0] - ax) / d, (c[1] - ay) / d, g))
         covers: list[tuple[float, float, float]] = []
         for cx, cy in cover_centres(self.setup):
@@ -583,17 +637,10 @@ class GameState:
             sizes.append(len(group))
         ux, uy, length = np.array(wanted, dtype=float).T
         steps = length[:, None] * FRACTIONS[None, :]  # (W, 3): each direction's lengths, longest first
-        tried = steps >= 0.5
-        if not tried.any():
-            return [[] for _ in fulls]
-        step = steps[tried]
-        ends = np.stack([ax + ux[:, None] * steps, ay + uy[:, None] * steps], axis=2)[tried]
-        # Difficult: "the unit may not move more than its Walk action distance"
-        # Strider: "treat difficult terrain as open terrain when moving"
-        slow = np.zeros(len(step), dtype=bool) if unit.has("strider") else step > walk + EPS
-        oks, difficults, _ = self.placements(u, (ax, ay), ends, only=slow)
-        good = np.zeros(steps.shape, dtype=bool)
-        good[tried] = oks & ~difficults  # dangerous: see dangerous.py
+        good = self.lanes(u, wanted, steps)
+        if good.any():  # and kept 1" clear of other units
+            ends = np.stack([ax + ux[:, None] * steps, ay + uy[:, None] * steps], axis=2)[good]
+            good[good] = self.kept_clear(u, (ax, ay), self.models(u), blocks(self.block(u), ends))
         first = good.argmax(axis=1)  # the longest legal length of each direction
         best = steps[np.arange(len(steps)), first]
         dx, dy = trunc3s(ux * best).tolist(), trunc3s(uy * best).tolist()
@@ -608,6 +655,35 @@ class GameState:
             out.append(list(moves))
             i += size
         return out
+
+    def lanes(self, u: int, wanted: list[tuple[float, float, float]], steps: np.ndarray) -> np.ndarray:
+        """``(W, 3)``: for each direction ``(ux, uy, length)`` of ``wanted`` and each of its lengths
+        ``steps`` (:data:`FRACTIONS` of it, 0.5" at least), whether unit ``u``'s block moved that
+        far from where it stands is clear of terrain: on the table, not into or through impassable
+        terrain, and over its Walk distance not through difficult terrain ("the unit may not move
+        more than its Walk action distance"; Strider: "treat difficult terrain as open terrain when
+        moving"). Kept in the geometry memo by (unit's place, direction); only the directions the
+        memo lacks are computed, in one pass."""
+        unit = self.setup.units[u]
+        m = recall(self.setup, ("lanes", self.placed(u)), dict)  # direction -> its lengths' answers
+        got: list[Any] = [m.get(row) for row in wanted]
+        miss = [i for i, g in enumerate(got) if g is None]
+        if miss:
+            sub = steps[miss]
+            tried = sub >= 0.5
+            clear = np.zeros(sub.shape, dtype=bool)
+            if tried.any():
+                (ax, ay), w = self.anchors[u], np.array([wanted[i] for i in miss], dtype=float)
+                ends = np.stack([ax + w[:, 0, None] * sub, ay + w[:, 1, None] * sub], axis=2)[tried]
+                a = self.models(u)
+                ok, touch = self.terrain(u, a, blocks(self.block(u), ends))
+                if touch is not None and not unit.has("strider"):
+                    slow = sub[tried] > move_distance(unit, "walk") + EPS
+                    ok &= ~(slow & touch[:, self.setup.table.having("difficult")].any(axis=1))
+                clear[tried] = ok
+            for i, row in zip(miss, clear.tolist(), strict=True):
+                got[i] = m[wanted[i]] = tuple(row)
+        return np.array(got, dtype=bool).reshape(len(wanted), len(FRACTIONS))
 
     def moved(self, u: int, dx: float, dy: float) -> GameState:
         ax, ay = self.anchors[u]
@@ -637,7 +713,11 @@ class GameState:
 
     def charge_ok(self, u: int, t: int) -> bool:
         """A valid Assault target: in reach with "a clear path to it" (no impassable terrain on the
-        way; the move's length capped at Walk distance through difficult terrain)."""
+        way; the move's length capped at Walk distance through difficult terrain), kept in the geometry
+        memo by both units' places."""
+        return recall(self.setup, ("charge", self.placed(u), self.placed(t)), lambda: self._charge_ok(u, t))
+
+    def _charge_ok(self, u: int, t: int) -> bool:
         dx, dy = self.charge_vector(u, t)
         ax, ay = self.anchors[u]
         unit = self.setup.units[u]
