@@ -151,7 +151,7 @@ class Table:
     width: float = 72.0
     depth: float = 48.0
     terrain: tuple[Terrain, ...] = ()
-    _edges: dict[str, Any] = field(default_factory=dict, repr=False)
+    _edges: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if not (6 <= self.width <= 240 and 6 <= self.depth <= 240):
@@ -360,7 +360,10 @@ def path_blocked(table: Table, starts: np.ndarray, ends: np.ndarray, trait: str)
 
 def base_distances(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray) -> np.ndarray:
     """``(n, m)`` closest distances between round bases (0 where they touch or overlap)."""
-    d = np.linalg.norm(np.atleast_2d(a)[:, None, :] - np.atleast_2d(b)[None, :, :], axis=2)
+    a, b = np.atleast_2d(a), np.atleast_2d(b)
+    dx = a[:, None, 0] - b[None, :, 0]
+    dy = a[:, None, 1] - b[None, :, 1]
+    d = np.sqrt(dx * dx + dy * dy)  # np.linalg.norm's arithmetic on pairs, without its overhead
     return np.asarray(np.maximum(d - np.asarray(ra)[:, None] - np.asarray(rb)[None, :], 0.0))
 
 
@@ -506,7 +509,8 @@ def table_to_mapping(table: Table) -> dict[str, Any]:
         "terrain": [
             {
                 "name": t.name,
-                "shape": [[round(float(x), 4), round(float(y), 4)] for x, y in t.corners],
+                # exact corners (JSON and YAML keep every float): a logged game replays on its own table
+                "shape": [[float(x), float(y)] for x, y in t.corners],
                 "traits": sorted(t.traits),
                 "height": t.height,
             }

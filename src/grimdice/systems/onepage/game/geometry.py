@@ -90,23 +90,6 @@ def blocks_gaps(
     return np.minimum.reduceat(pair_distances(bs, radius, pts, radii).min(axis=1), starts, axis=1)
 
 
-def near_blocks(others: tuple[Any, ...], keep: np.ndarray) -> tuple[Any, ...]:
-    """The units of ``others`` (models, radii, block starts, unit ids: ``GameState.others``) where
-    ``keep`` (one flag per unit) is True, in the same layout."""
-    pts, radii, starts, ids = others
-    if keep.all():
-        return others
-    sizes = np.diff(np.append(starts, len(pts)))
-    rows = np.repeat(keep, sizes)
-    kept = sizes[keep]
-    return (
-        pts[rows],
-        radii[rows],
-        np.cumsum(np.concatenate([[0], kept[:-1]])).astype(int),
-        [v for v, k in zip(ids, keep, strict=True) if k],
-    )
-
-
 def blocks_within(
     bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, limit: np.ndarray
 ) -> np.ndarray:
@@ -302,7 +285,6 @@ __all__ = [
     "blocks_in_cover",
     "blocks_touch",
     "blocks_within",
-    "near_blocks",
     "pair_distances",
     "prefetch",
     "prefetch_cover",

@@ -405,10 +405,10 @@ class GameState:
             for dx, dy in facing.allowed(self, u, full, moves):
                 out.append([kind, u, dx, dy])
         reach = move_distance(unit, "assault")
-        st = self.standing()
+        on = self.standing()
         gaps = self.gaps(u)[1]
-        for t in st.sides[1 - self.setup.owner[u]]:
-            if gaps[st.at[t]] <= reach + EPS and self.charge_ok(u, t) and facing.charge_allowed(self, u, t):
+        for t in on.sides[1 - self.setup.owner[u]]:
+            if gaps[on.at[t]] <= reach + EPS and self.charge_ok(u, t) and facing.charge_allowed(self, u, t):
                 out.append(["assault", u, t])
         return out + transport.embark_actions(self, u)
 
@@ -644,7 +644,7 @@ class GameState:
         first = good.argmax(axis=1)  # the longest legal length of each direction
         best = steps[np.arange(len(steps)), first]
         dx, dy = trunc3s(ux * best).tolist(), trunc3s(uy * best).tolist()
-        found = good.any(axis=1).tolist()
+        found: list[bool] = np.asarray(good.any(axis=1)).tolist()
         out: list[list[tuple[float, float]]] = []
         i = 0
         for size in sizes:
@@ -665,7 +665,9 @@ class GameState:
         moving"). Kept in the geometry memo by (unit's place, direction); only the directions the
         memo lacks are computed, in one pass."""
         unit = self.setup.units[u]
-        m = recall(self.setup, ("lanes", self.placed(u)), dict)  # direction -> its lengths' answers
+        m: dict[Any, Any] = recall(
+            self.setup, ("lanes", self.placed(u)), dict
+        )  # direction -> lengths' answers
         got: list[Any] = [m.get(row) for row in wanted]
         miss = [i for i, g in enumerate(got) if g is None]
         if miss:
