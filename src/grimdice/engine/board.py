@@ -120,12 +120,27 @@ def segments_cross(starts: np.ndarray, ends: np.ndarray, edges: np.ndarray) -> n
     r = np.asarray(ends, dtype=np.float64)[:, None, :] - p
     q = edges[None, :, 0, :]
     s = edges[None, :, 1, :] - q
-    denom = r[..., 0] * s[..., 1] - r[..., 1] * s[..., 0]
-    qp = q - p
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (qp[..., 0] * s[..., 1] - qp[..., 1] * s[..., 0]) / denom
-        u = (qp[..., 0] * r[..., 1] - qp[..., 1] * r[..., 0]) / denom
-    ok = np.abs(denom) > EPS
+    return crossing(p[..., 0], p[..., 1], r[..., 0], r[..., 1], q[..., 0], q[..., 1], s[..., 0], s[..., 1])
+
+
+def crossing(
+    px: np.ndarray,
+    py: np.ndarray,
+    rx: np.ndarray,
+    ry: np.ndarray,
+    qx: np.ndarray,
+    qy: np.ndarray,
+    sx: np.ndarray,
+    sy: np.ndarray,
+) -> np.ndarray:
+    """:func:`segments_cross`' test on broadcastable coordinate arrays: the segment from ``p`` along
+    ``r`` properly crosses the edge from ``q`` along ``s`` (each element the same arithmetic,
+    whatever the shapes, so callers may pair segments and edges as they like)."""
+    denom = rx * sy - ry * sx
+    qpx, qpy = qx - px, qy - py
+    ok = np.abs(denom) > EPS  # elsewhere t and u are not computed (0: no crossing)
+    t = np.divide(qpx * sy - qpy * sx, denom, out=np.zeros(ok.shape), where=ok)
+    u = np.divide(qpx * ry - qpy * rx, denom, out=np.zeros(ok.shape), where=ok)
     return np.asarray(ok & (t > EPS) & (t < 1 - EPS) & (u >= -EPS) & (u <= 1 + EPS))
 
 
@@ -136,7 +151,7 @@ class Table:
     width: float = 72.0
     depth: float = 48.0
     terrain: tuple[Terrain, ...] = ()
-    _edges: dict[str, Any] = field(default_factory=dict, repr=False)
+    _edges: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if not (6 <= self.width <= 240 and 6 <= self.depth <= 240):
@@ -167,6 +182,36 @@ class Table:
             self._edges[trait] = (edges, owner)
         return self._edges[trait]
 
+    def edge_runs(self, trait: str) -> tuple[np.ndarray, np.ndarray]:
+        """(the pieces with ``trait``, where each one's edges start in :meth:`edges_with`): a piece's
+        edges are consecutive there, so per-piece sums are one ``reduceat``."""
+        key = ("runs", trait)
+        if key not in self._edges:
+            _, owner = self.edges_with(trait)
+            self._edges[key] = np.unique(owner, return_index=True)
+        return self._edges[key]
+
+    def spans_on_table(self, lo: np.ndarray, hi: np.ndarray, radius: float) -> np.ndarray:
+        """``(C,)``: :meth:`on_table` of every base of radius ``radius`` whose centre lies between
+        ``lo[c]`` and ``hi[c]`` (``(C, 2)``: the least and greatest coordinates of a group of
+        centres): the same decisions, as ``x - r`` and ``x + r`` rise with ``x``."""
+        inside = (lo - radius >= -EPS).all(axis=1)
+        return np.asarray(
+            inside & (hi + radius <= np.array([self.width + EPS, self.depth + EPS])).all(axis=1)
+        )
+
+    def outer(self) -> tuple[np.ndarray, np.ndarray]:
+        """(``(k, 4)``: each piece's bounds as ``x1, y1, -x0, -y0``, so that a box ``(lo, hi)``
+        misses piece ``j`` exactly where ``outer[j] < (lo, -hi)`` somewhere; ``(k, n, 2)``: each
+        padded edge's vector, end less start), built once."""
+        if "_outer" not in self._edges:
+            a, b, box, _h, _m = self.polygons()
+            outer = np.concatenate([box[:, 2:], -box[:, :2]], axis=1)
+            spans = b - a
+            outer.flags.writeable = spans.flags.writeable = False
+            self._edges["_outer"] = (outer, spans)
+        return self._edges["_outer"]
+
     def on_table(self, centres: np.ndarray, radii: np.ndarray | float = 0.0) -> np.ndarray:
         c = np.atleast_2d(centres)
         r = np.broadcast_to(np.asarray(radii, dtype=np.float64), (len(c),))
@@ -177,9 +222,11 @@ class Table:
             & (c[:, 1] + r <= self.depth + EPS)
         )
 
-    def _polygons(self) -> tuple[np.ndarray, ...]:
-        """Every piece's polygon padded to one length (the last corner repeated: a zero-length
-        edge never straddles a ray), with bounds, heights and trait masks, built once."""
+    def polygons(self) -> tuple[np.ndarray, ...]:
+        """(edge starts ``(k, n, 2)``, edge ends ``(k, n, 2)``, bounds ``(k, 4)``, heights ``(k,)``,
+        trait masks ``(k, len(TRAITS))``): every piece's polygon padded to one length (the last
+        corner repeated: a zero-length edge never straddles a ray nor crosses a segment), built once
+        per table (read-only)."""
         if "_polygons" not in self._edges:
             k = len(self.terrain)
             n = max((len(t.corners) for t in self.terrain), default=1)
@@ -194,37 +241,73 @@ class Table:
             box = np.array([t.bounds for t in self.terrain]).reshape(k, 4)
             heights = np.array([t.height for t in self.terrain], dtype=np.float64)
             masks = np.array([[tr in t.traits for tr in TRAITS] for t in self.terrain], dtype=bool)
-            self._edges["_polygons"] = (a, b, box, heights, masks.reshape(k, len(TRAITS)))
+            arrays = (a, b, box, heights, masks.reshape(k, len(TRAITS)))
+            for arr in arrays:
+                arr.flags.writeable = False
+            self._edges["_polygons"] = arrays
         return self._edges["_polygons"]
 
-    def pieces_at(self, points: np.ndarray, trait: str | None = None) -> np.ndarray:
-        """``(n, k)``: whether point ``i`` is inside terrain piece ``j`` (with ``trait``): the
-        bounding-box test, then :func:`contains`' ray casting, for all pieces at once."""
+    def having(self, *traits: str) -> np.ndarray:
+        """``(k,)``: which pieces have any of ``traits`` (read-only, built once per set of traits)."""
+        key = ("having", *traits)
+        if key not in self._edges:
+            masks = self.polygons()[4]
+            cols = [TRAITS.index(t) for t in traits if t in TRAITS]
+            keep = masks[:, cols].any(axis=1) if cols else np.zeros(len(masks), dtype=bool)
+            keep.flags.writeable = False
+            self._edges[key] = keep
+        return self._edges[key]
+
+    def pieces_at(
+        self, points: np.ndarray, trait: str | None = None, keep: np.ndarray | None = None
+    ) -> np.ndarray:
+        """``(n, k)``: whether point ``i`` is inside terrain piece ``j`` (with ``trait``, or among
+        the pieces ``keep`` marks): the bounding-box test, then :func:`contains`' ray casting, for
+        all pieces at once."""
         pts = np.atleast_2d(np.asarray(points, dtype=np.float64))
-        a, b, box, _h, masks = self._polygons()
+        _a, _b, box, _h, _masks = self.polygons()
         if trait is not None:
-            keep = masks[:, TRAITS.index(trait)] if trait in TRAITS else np.zeros(len(box), dtype=bool)
-            if not keep.any():
-                return np.zeros((len(pts), len(box)), dtype=bool)
+            keep = self.having(trait)
+        if keep is not None and not keep.any():
+            return np.zeros((len(pts), len(box)), dtype=bool)
         px, py = pts[:, 0, None], pts[:, 1, None]
         inbox = (px >= box[:, 0]) & (px <= box[:, 2]) & (py >= box[:, 1]) & (py <= box[:, 3])
-        if trait is not None:
+        if keep is not None:
             inbox &= keep
         out = np.zeros(inbox.shape, dtype=bool)
         ii, jj = np.nonzero(inbox)
         if len(ii):
-            ay, by = a[jj, :, 1], b[jj, :, 1]
-            qx, qy = px[ii], py[ii]
-            straddle = (ay > qy) != (by > qy)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                xcross = a[jj, :, 0] + (qy - ay) * (b[jj, :, 0] - a[jj, :, 0]) / (by - ay)
-            out[ii, jj] = (straddle & (qx < xcross)).sum(axis=1) % 2 == 1
+            out[ii, jj] = self._ray_cast(px[ii], py[ii], jj)
         return out
+
+    def inside(self, points: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+        """``(P, n)``: whether each point of ``points[p]`` (``(P, n, 2)``) is inside the piece
+        ``pieces[p]``: :meth:`pieces_at`'s test (the same arithmetic) for chosen (points, piece) pairs."""
+        _a, _b, box, _h, _m = self.polygons()
+        px, py = points[:, :, 0], points[:, :, 1]
+        bx = box[pieces][:, :, None]
+        inbox = (px >= bx[:, 0]) & (px <= bx[:, 2]) & (py >= bx[:, 1]) & (py <= bx[:, 3])
+        out = np.zeros(inbox.shape, dtype=bool)
+        ii, jj = np.nonzero(inbox)
+        if len(ii):
+            out[ii, jj] = self._ray_cast(px[ii, jj][:, None], py[ii, jj][:, None], pieces[ii])
+        return out
+
+    def _ray_cast(self, qx: np.ndarray, qy: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """``(Q,)``: whether point ``(qx[i], qy[i])`` (``(Q, 1)`` each) is inside piece ``k[i]``
+        (:func:`contains`' even-odd ray casting on the padded polygons)."""
+        a, b, _box, _h, _m = self.polygons()
+        ay, by = a[k, :, 1], b[k, :, 1]
+        straddle = (ay > qy) != (by > qy)  # where an edge does not straddle, its crossing is not computed
+        frac = np.divide(
+            (qy - ay) * (b[k, :, 0] - a[k, :, 0]), by - ay, out=np.zeros(straddle.shape), where=straddle
+        )
+        return np.asarray((straddle & (qx < a[k, :, 0] + frac)).sum(axis=1) % 2 == 1)
 
     def height_at(self, points: np.ndarray) -> np.ndarray:
         """The ground height under each point (the highest piece it stands in, else 0)."""
         inside = self.pieces_at(points)
-        h = self._polygons()[3]
+        h = self.polygons()[3]
         return np.asarray(np.where(inside, h[None, :], 0.0).max(axis=1, initial=0.0))
 
 
@@ -247,16 +330,20 @@ def sight_blocked(table: Table, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     piece's boundary elsewhere blocks. Models never block sight here (the texts let a model
     ignore its own unit; blocking by other units is the game's choice)."""
     s, e = np.atleast_2d(starts), np.atleast_2d(ends)
-    edges, owner = table.edges_with("blocks_sight")
+    out = np.zeros(len(s), dtype=bool)
+    edges, _ = table.edges_with("blocks_sight")
     if len(edges) == 0:
-        return np.zeros(len(s), dtype=bool)
+        return out
     cross = segments_cross(s, e, edges)
-    if not cross.any():
-        return np.zeros(len(s), dtype=bool)
-    hits = np.zeros((len(s), len(table.terrain)), dtype=np.int64)
-    np.add.at(hits.T, owner, cross.T)  # crossings per (segment, piece)
-    inside = table.pieces_at(s) | table.pieces_at(e)
-    return np.asarray((np.where(inside, hits >= 2, hits >= 1) & (hits > 0)).any(axis=1))
+    rows = cross.any(axis=1)  # a line that crosses no edge is not blocked
+    if not rows.any():
+        return out
+    pieces, first = table.edge_runs("blocks_sight")
+    hits = np.add.reduceat(cross[rows], first, axis=1, dtype=np.int64)  # crossings per (line, piece)
+    keep = table.having("blocks_sight")
+    inside = (table.pieces_at(s[rows], keep=keep) | table.pieces_at(e[rows], keep=keep))[:, pieces]
+    out[rows] = (np.where(inside, hits >= 2, hits >= 1) & (hits > 0)).any(axis=1)
+    return out
 
 
 def path_blocked(table: Table, starts: np.ndarray, ends: np.ndarray, trait: str) -> np.ndarray:
@@ -273,7 +360,10 @@ def path_blocked(table: Table, starts: np.ndarray, ends: np.ndarray, trait: str)
 
 def base_distances(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray) -> np.ndarray:
     """``(n, m)`` closest distances between round bases (0 where they touch or overlap)."""
-    d = np.linalg.norm(np.atleast_2d(a)[:, None, :] - np.atleast_2d(b)[None, :, :], axis=2)
+    a, b = np.atleast_2d(a), np.atleast_2d(b)
+    dx = a[:, None, 0] - b[None, :, 0]
+    dy = a[:, None, 1] - b[None, :, 1]
+    d = np.sqrt(dx * dx + dy * dy)  # np.linalg.norm's arithmetic on pairs, without its overhead
     return np.asarray(np.maximum(d - np.asarray(ra)[:, None] - np.asarray(rb)[None, :], 0.0))
 
 
@@ -419,7 +509,8 @@ def table_to_mapping(table: Table) -> dict[str, Any]:
         "terrain": [
             {
                 "name": t.name,
-                "shape": [[round(float(x), 4), round(float(y), 4)] for x, y in t.corners],
+                # exact corners (JSON and YAML keep every float): a logged game replays on its own table
+                "shape": [[float(x), float(y)] for x, y in t.corners],
                 "traits": sorted(t.traits),
                 "height": t.height,
             }
@@ -446,6 +537,7 @@ __all__ = [
     "base_distances",
     "coherent",
     "contains",
+    "crossing",
     "generate_table",
     "path_blocked",
     "segments_cross",

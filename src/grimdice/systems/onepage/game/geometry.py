@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.board import Table, path_blocked, segments_cross, sight_blocked
+from grimdice.engine.board import Table, crossing, path_blocked, segments_cross, sight_blocked
 from grimdice.systems.onepage.game.cache import memo
 
 EPS = 1e-6  # as the game state's
@@ -30,40 +30,55 @@ def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str) -> np.
     """``(C,)``: whether moving the models straight from ``a`` (``(n, 2)``) to ``bs[c]`` enters,
     leaves or crosses a piece with ``trait`` (a piece whose bounds the move misses is skipped, as
     ``GameState.crosses`` does)."""
-    c, n = bs.shape[0], bs.shape[1]
-    pieces = [i for i, t in enumerate(table.terrain) if t.has(trait)]
-    out = np.zeros(c, dtype=bool)
-    if not pieces or c == 0:
+    keep = table.having(trait)
+    return np.asarray(blocks_touch(table, a, bs, keep)[:, keep].any(axis=1))
+
+
+def blocks_touch(
+    table: Table,
+    a: np.ndarray,
+    bs: np.ndarray,
+    keep: np.ndarray,
+    bounds: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
+    """``(C, k)``: for every piece that ``keep`` marks, whether moving the models straight from
+    ``a`` (``(n, 2)``) to ``bs[c]`` enters, leaves or crosses it: the box around the move's paths
+    meets the piece's bounds, and some path crosses one of its edges
+    (``board.segments_cross``) or starts or ends inside it (``Table.pieces_at``). All pieces and
+    candidates in one pass; each path is tested only against the edges of the pieces near its
+    candidate (the same arithmetic element by element). ``bounds``: ``bs.min(axis=1)`` and
+    ``bs.max(axis=1)`` when the caller has them."""
+    c = bs.shape[0]
+    qa, _qb, _box, _h, _m = table.polygons()
+    outer, spans = table.outer()
+    out = np.zeros((c, len(outer)), dtype=bool)
+    if c == 0 or not keep.any():
         return out
-    lo = np.minimum(a.min(axis=0)[None, :], bs.min(axis=1))  # (C, 2)
-    hi = np.maximum(a.max(axis=0)[None, :], bs.max(axis=1))
-    box = np.array([table.terrain[i].bounds for i in pieces])  # (k, 4)
-    near = np.asarray(
-        ~(
-            (box[None, :, 2] < lo[:, None, 0])
-            | (box[None, :, 0] > hi[:, None, 0])
-            | (box[None, :, 3] < lo[:, None, 1])
-            | (box[None, :, 1] > hi[:, None, 1])
-        )
-    )  # (C, k)
-    rows = near.any(axis=1)  # only candidates whose move's box meets a piece's box can cross one
-    if not rows.any():
+    bmin, bmax = bounds if bounds is not None else (bs.min(axis=1), bs.max(axis=1))
+    lo = np.minimum(a.min(axis=0)[None, :], bmin)  # (C, 2): the box around the move's paths
+    hi = np.maximum(a.max(axis=0)[None, :], bmax)
+    # (C, k): only a move whose box meets a piece's box can touch it
+    near = keep[None, :] & ~(outer[None, :, :] < np.concatenate([lo, -hi], axis=1)[:, None, :]).any(axis=2)
+    cc, pp = np.nonzero(near)
+    if len(cc) == 0:
         return out
-    near, sub = near[rows], bs[rows]
-    r = sub.shape[0]
-    edges, owner = table.edges_with(trait)
-    col = np.array([pieces.index(int(p)) for p in owner], dtype=int)  # each edge's piece column
-    used = np.asarray(near.any(axis=0))[col]  # edges of pieces near some candidate (the others cannot count)
-    starts = np.broadcast_to(a[None, :, :], sub.shape).reshape(r * n, 2)
-    cross = np.asarray(
-        segments_cross(starts, sub.reshape(r * n, 2), edges[used]).reshape(r, n, -1).any(axis=1)
-    )
-    hit = np.zeros((r, len(pieces)), dtype=bool)
-    for j, p in enumerate(col[used]):  # crossings per piece
-        hit[:, p] |= cross[:, j]
-    inside_a = np.asarray(table.pieces_at(a, trait)[:, pieces].any(axis=0))  # (k,)
-    inside_b = table.pieces_at(sub.reshape(r * n, 2), trait)[:, pieces].reshape(r, n, len(pieces)).any(axis=1)
-    out[rows] = (near & (hit | inside_a[None, :] | inside_b)).any(axis=1)
+    # every model's path (start a[i], along r) of each near (candidate, piece) against the piece's edges
+    ends = bs[cc]  # (P, n, 2)
+    r = ends - a[None, :, :]
+    q, s = qa[pp], spans[pp]  # (P, E, 2)
+    hit = crossing(
+        a[None, :, None, 0],
+        a[None, :, None, 1],
+        r[:, :, None, 0],
+        r[:, :, None, 1],
+        q[:, None, :, 0],
+        q[:, None, :, 1],
+        s[:, None, :, 0],
+        s[:, None, :, 1],
+    ).any(axis=(1, 2))
+    # or some path starts or ends inside the piece
+    paths = np.concatenate([ends, np.broadcast_to(a, ends.shape)], axis=1)  # (P, 2n, 2)
+    out[cc, pp] = hit | table.inside(paths, pp).any(axis=1)
     return out
 
 
@@ -75,21 +90,13 @@ def blocks_gaps(
     return np.minimum.reduceat(pair_distances(bs, radius, pts, radii).min(axis=1), starts, axis=1)
 
 
-def near_blocks(others: tuple[Any, ...], keep: np.ndarray) -> tuple[Any, ...]:
-    """The units of ``others`` (models, radii, block starts, unit ids: ``GameState.others``) where
-    ``keep`` (one flag per unit) is True, in the same layout."""
-    pts, radii, starts, ids = others
-    if keep.all():
-        return others
-    sizes = np.diff(np.append(starts, len(pts)))
-    rows = np.repeat(keep, sizes)
-    kept = sizes[keep]
-    return (
-        pts[rows],
-        radii[rows],
-        np.cumsum(np.concatenate([[0], kept[:-1]])).astype(int),
-        [v for v, k in zip(ids, keep, strict=True) if k],
-    )
+def blocks_within(
+    bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, limit: np.ndarray
+) -> np.ndarray:
+    """``(C,)``: whether the block at each candidate comes closer than ``limit[j]`` to some model
+    ``j`` of ``pts`` (base to base, :func:`pair_distances`): a unit's least gap is under a limit
+    when one of its model pairs is."""
+    return np.asarray((pair_distances(bs, radius, pts, radii) < limit[None, None, :]).any(axis=(1, 2)))
 
 
 def pair_distances(bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -300,7 +307,8 @@ __all__ = [
     "blocks_cross",
     "blocks_gaps",
     "blocks_in_cover",
-    "near_blocks",
+    "blocks_touch",
+    "blocks_within",
     "pair_distances",
     "prefetch",
     "prefetch_cover",

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.board import base_distances, path_blocked, segments_cross
+from grimdice.engine.board import base_distances, path_blocked
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
@@ -42,13 +42,13 @@ from grimdice.systems.onepage.game import (
     psychic,
     transport,
 )
-from grimdice.systems.onepage.game.cache import firing_state, memo, recall
+from grimdice.systems.onepage.game.cache import firing_state, recall
 from grimdice.systems.onepage.game.geometry import (
     EPS,
     blocks,
     blocks_cross,
-    blocks_gaps,
-    near_blocks,
+    blocks_touch,
+    blocks_within,
     pair_distances,
     sights,
 )
@@ -66,7 +66,41 @@ def trunc3(x: float) -> float:
     return math.trunc(x * 1000) / 1000
 
 
+def trunc3s(x: np.ndarray) -> np.ndarray:
+    """:func:`trunc3` of every element (the same values; ``-0.0`` made ``0.0`` as ``math.trunc`` does)."""
+    return np.asarray(np.trunc(x * 1000) / 1000 + 0.0)
+
+
 DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
+FRACTIONS = np.array([1.0, 0.5, 0.25])  # each direction's lengths tried, longest first
+
+
+def cover_centres(setup: Setup) -> list[tuple[float, float]]:
+    """The centre (mean corner) of every cover piece that is not impassable: where a move may go to
+    take cover (kept in the geometry memo)."""
+
+    def compute() -> list[tuple[float, float]]:
+        pieces = [p for p in setup.table.terrain if p.has("cover") and not p.has("impassable")]
+        return [(float(c[0]), float(c[1])) for c in (p.corners.mean(axis=0) for p in pieces)]
+
+    return recall(setup, ("cover centres",), compute)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The units on the table in a state (:meth:`GameState.standing`): all their models' centres
+    ``pts`` ``(M, 2)`` and ``radii`` ``(M,)``, each model's unit ``owner`` ``(M,)``, the units
+    ``ids`` in order, each one's model count ``sizes`` and where its models start in ``pts``."""
+
+    pts: np.ndarray
+    radii: np.ndarray
+    owner: np.ndarray
+    ids: list[int]
+    sizes: np.ndarray
+    starts: np.ndarray
+    at: dict[int, int]  # each unit's index in ids
+    sides: tuple[list[int], ...]  # the units of each player
+    key: tuple[Any, ...]  # what it was built from (a memo key)
 
 
 @dataclass(frozen=True)
@@ -302,13 +336,16 @@ class GameState:
         return not self.place or self.place[u] == deployment.ON_TABLE
 
     def enemies(self, u: int) -> list[int]:
-        return [
-            v
-            for v in range(len(self.units))
-            if self.side_of(v) != self.side_of(u) and self.alive(v) and self.on_table(v)
-        ]
+        """The other player's units on the table (alive, not in reserve nor embarked)."""
+        return list(self.standing().sides[1 - self.setup.owner[u]])
 
     def gap(self, u: int, v: int, anchor: tuple[float, float] | None = None) -> float:
+        """The closest base-to-base distance between unit ``u`` (at ``anchor``) and unit ``v``."""
+        if anchor is None:
+            j = self.standing().at.get(v)
+            if j is not None and self.standing().at.get(u) is not None:
+                return self.gaps(u)[1][j]
+
         def compute() -> float:
             r = self.setup.radii
             d = base_distances(
@@ -320,6 +357,20 @@ class GameState:
             return float(d.min())
 
         return recall(self.setup, ("gap", self.placed(u, anchor), self.placed(v)), compute)
+
+    def gaps(self, u: int) -> tuple[np.ndarray, list[float]]:
+        """The gap from unit ``u`` where it stands to each unit on the table (in
+        :meth:`standing`'s order; as an array and as floats): :meth:`gap`'s values, all at once
+        (``board.base_distances``), kept in the geometry memo with :meth:`standing`."""
+        st = self.standing()
+
+        def compute() -> tuple[np.ndarray, list[float]]:
+            a = self.models(u)
+            d = base_distances(a, np.full(len(a), self.setup.radii[u]), st.pts, st.radii)
+            row = np.minimum.reduceat(d.min(axis=0), st.starts)
+            return row, row.tolist()
+
+        return recall(self.setup, ("gaps", st.key, u), compute)
 
     def height(self, u: int, anchor: tuple[float, float] | None = None) -> float:
         return recall(
@@ -354,8 +405,10 @@ class GameState:
             for dx, dy in facing.allowed(self, u, full, moves):
                 out.append([kind, u, dx, dy])
         reach = move_distance(unit, "assault")
-        for t in self.enemies(u):
-            if self.gap(u, t) <= reach + EPS and self.charge_ok(u, t) and facing.charge_allowed(self, u, t):
+        on = self.standing()
+        gaps = self.gaps(u)[1]
+        for t in on.sides[1 - self.setup.owner[u]]:
+            if gaps[on.at[t]] <= reach + EPS and self.charge_ok(u, t) and facing.charge_allowed(self, u, t):
                 out.append(["assault", u, t])
         return out + transport.embark_actions(self, u)
 
@@ -417,19 +470,44 @@ class GameState:
 
     # ------------------------------------------------------------------ movement
 
+    def standing(self) -> Standing:
+        """Every unit on the table (alive, not in reserve nor embarked) and its models: once per
+        state, and kept in the geometry memo by where every unit stands (the states of one
+        activation share it)."""
+        got: Standing | None = self.__dict__.get("_standing")
+        if got is None:
+            key = ("standing", self.south, self.anchors, self.place, tuple(s.models for s in self.units))
+            got = recall(self.setup, key, lambda: self._standing(key))
+            object.__setattr__(self, "_standing", got)
+        return got
+
+    def _standing(self, key: tuple[Any, ...]) -> Standing:
+        ids = [v for v, sv in enumerate(self.units) if not sv.destroyed and self.on_table(v)]
+        sizes = np.array([self.units[v].models for v in ids], dtype=int)
+        if ids:
+            pts = np.concatenate([self.models(v) for v in ids])
+            radii = np.repeat(np.array([self.setup.radii[v] for v in ids]), sizes)
+        else:
+            pts, radii = np.zeros((0, 2)), np.zeros(0)
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)
+        owner = np.repeat(np.array(ids, dtype=int), sizes)
+        sides = tuple([v for v in ids if self.setup.owner[v] == p] for p in (0, 1))
+        for arr in (pts, radii, sizes, starts, owner):
+            arr.flags.writeable = False
+        return Standing(pts, radii, owner, ids, sizes, starts, {v: i for i, v in enumerate(ids)}, sides, key)
+
     def others(self, u: int, ignore: int = -1) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
         """Every other unit's models: centres, radii, the start index of each unit's block, units."""
-        ids = [
-            v
-            for v, sv in enumerate(self.units)
-            if v not in (u, ignore) and not sv.destroyed and self.on_table(v)
-        ]
-        if not ids:
+        st = self.standing()
+        kept = [(v, int(z)) for v, z in zip(st.ids, st.sizes, strict=True) if v != u and v != ignore]
+        if not kept:
             return np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int), []
-        pts = [self.models(v) for v in ids]
-        radii = np.concatenate([np.full(len(p), self.setup.radii[v]) for p, v in zip(pts, ids, strict=True)])
-        starts = np.cumsum([0] + [len(p) for p in pts[:-1]])
-        return np.concatenate(pts), radii, starts, ids
+        pts, radii = st.pts, st.radii
+        if len(kept) < len(st.ids):
+            rows = (st.owner != u) & (st.owner != ignore)
+            pts, radii = pts[rows], radii[rows]
+        starts = np.cumsum([0] + [z for _, z in kept[:-1]])
+        return pts, radii, starts, [v for v, _ in kept]
 
     def gaps_to(self, u: int, centres: np.ndarray, others: tuple[Any, ...]) -> np.ndarray:
         pts, radii, starts, ids = others
@@ -441,31 +519,20 @@ class GameState:
     def crosses(self, a: np.ndarray, b: np.ndarray, trait: str) -> bool:
         """Whether moving models from ``a`` to ``b`` (straight) enters, leaves or crosses a piece
         with ``trait`` (pieces whose bounds the move misses are skipped)."""
-        lo = np.minimum(a.min(axis=0), b.min(axis=0))
-        hi = np.maximum(a.max(axis=0), b.max(axis=0))
-        for piece in self.setup.table.terrain:
-            if not piece.has(trait):
-                continue
-            x0, y0, x1, y1 = piece.bounds
-            if x1 < lo[0] or x0 > hi[0] or y1 < lo[1] or y0 > hi[1]:
-                continue
-            if segments_cross(a, b, piece.edges).any() or piece.contains(np.concatenate([a, b])).any():
-                return True
-        return False
+        return bool(blocks_cross(self.setup.table, a, b[None, :, :], trait)[0])
+
+    def block(self, u: int) -> np.ndarray:
+        """The offsets of unit ``u``'s models alive from its anchor, turned to its side."""
+        return self.setup.offsets[u][: self.units[u].models] * np.array([1.0, -self.flip(u)])
 
     def placement_ok(
-        self,
-        u: int,
-        start: tuple[float, float],
-        end: tuple[float, float],
-        others: tuple[Any, ...] | None = None,
-        before: np.ndarray | None = None,
+        self, u: int, start: tuple[float, float], end: tuple[float, float]
     ) -> tuple[bool, bool, bool]:
         """(legal, crossed difficult, crossed dangerous) for moving unit ``u``'s block from
         ``start`` to ``end``: on the table, not into or through impassable terrain (Flying: "may
         move through ... impassable terrain"), never closer than 1" to another unit unless already
         closer."""
-        ok, difficult, dangerous = self.placements(u, start, np.array([end], dtype=float), others, before)
+        ok, difficult, dangerous = self.placements(u, start, np.array([end], dtype=float))
         return bool(ok[0]), bool(difficult[0]), bool(dangerous[0])
 
     def placements(
@@ -473,86 +540,65 @@ class GameState:
         u: int,
         start: tuple[float, float],
         ends: np.ndarray,
-        others: tuple[Any, ...] | None = None,
-        before: np.ndarray | None = None,
         only: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`placement_ok` for many end anchors ``ends`` (``(C, 2)``) at once: three ``(C,)``
         arrays (legal, crossed difficult, crossed dangerous; the last two False where not legal).
-        ``only`` (``(C,)``): check difficult terrain only where it is True, and leave dangerous
-        terrain unchecked (False): for callers that need neither elsewhere; the terrain tests are
-        then kept in the geometry memo (:meth:`terrain_memo`)."""
-        table, unit = self.setup.table, self.setup.units[u]
-        r = self.setup.radii[u]
+        ``only`` (``(C,)``): report difficult terrain only where it is True, and leave dangerous
+        terrain unchecked (False). Each candidate's answer depends on it alone."""
+        table = self.setup.table
         a = self.models(u, start)
-        bs = blocks(self.setup.offsets[u][: self.units[u].models] * np.array([1.0, -self.flip(u)]), ends)
-        c = bs.shape[0]
-        flying = unit.has("flying")
-        if only is None:
-            ok = self.terrain_clear(u, a, bs)
-        else:
-            ok, slowed = self.terrain_memo(u, start, ends, a, bs, only)
-        if others is None:
-            others = self.others(u)
-        if before is None:
-            before = self.gaps_to(u, a, others)
-        # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
-        reach = float(np.sqrt(((ends - np.asarray(start)) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
-        pts, radii, starts, ids = near_blocks(others, before < reach)
-        before = before[before < reach]
-        if ids and ok.any():
-            after = blocks_gaps(bs[ok], r, pts, radii, starts)
-            if flying:  # may move through other units, but not end within 1"
-                after = np.where(after >= KEEP_CLEAR - EPS, after, np.minimum(after, before[None, :]))
-            ok[ok] = ~(after < np.minimum(KEEP_CLEAR, before)[None, :] - EPS).any(axis=1)
-        difficult, dangerous = np.zeros(c, dtype=bool), np.zeros(c, dtype=bool)
-        if flying:  # "they may ignore terrain effects"
-            return ok, difficult, dangerous
+        bs = blocks(self.block(u), ends)
+        c = len(bs)
+        ok, touch = self.terrain(u, a, bs)
+        if ok.any():
+            ok[ok] = self.kept_clear(u, start, a, bs[ok])
+        if touch is None:  # Flying: "they may ignore terrain effects"
+            return ok, np.zeros(c, dtype=bool), np.zeros(c, dtype=bool)
+        difficult = ok & touch[:, table.having("difficult")].any(axis=1)
         if only is not None:
-            return ok, slowed & ok, dangerous
-        difficult[ok] = blocks_cross(table, a, bs[ok], "difficult")
-        dangerous[ok] = blocks_cross(table, a, bs[ok], "dangerous")
-        return ok, difficult, dangerous
+            return ok, difficult & only, np.zeros(c, dtype=bool)
+        return ok, difficult, ok & touch[:, table.having("dangerous")].any(axis=1)
 
-    def terrain_clear(self, u: int, a: np.ndarray, bs: np.ndarray) -> np.ndarray:
-        """``(C,)``: every base of the block at ``bs[c]`` on the table, and the move from ``a`` not
-        into or through impassable terrain (Flying: "may move through ... impassable terrain")."""
-        table, r = self.setup.table, self.setup.radii[u]
-        c, n = bs.shape[0], bs.shape[1]
-        ok = np.asarray(table.on_table(bs.reshape(c * n, 2), r).reshape(c, n).all(axis=1))
-        if not self.setup.units[u].has("flying"):
-            ok[ok] = ~blocks_cross(table, a, bs[ok], "impassable")
-        return ok
+    def terrain(self, u: int, a: np.ndarray, bs: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """(``(C,)``: every base of the block at ``bs[c]`` on the table and the move from ``a`` not
+        into or through impassable terrain; ``(C, k)``: the impassable, difficult and dangerous
+        pieces each move enters, leaves or crosses, or None for Flying: "may move through ...
+        impassable terrain", "they may ignore terrain effects"), every piece and candidate in one
+        pass (``geometry.blocks_touch``)."""
+        table = self.setup.table
+        bounds = bs.min(axis=1), bs.max(axis=1)
+        ok = table.spans_on_table(*bounds, self.setup.radii[u])
+        if self.setup.units[u].has("flying"):
+            return ok, None
+        touch = blocks_touch(table, a, bs, table.having("impassable", "difficult", "dangerous"), bounds)
+        ok &= ~touch[:, table.having("impassable")].any(axis=1)
+        return ok, touch
 
-    def terrain_memo(
-        self,
-        u: int,
-        start: tuple[float, float],
-        ends: np.ndarray,
-        a: np.ndarray,
-        bs: np.ndarray,
-        slow: np.ndarray,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """(:meth:`terrain_clear`, crossed difficult terrain where ``slow`` and clear) per candidate,
-        kept in the geometry memo by (unit, models, side, start, end): a unit that has not moved
-        meets the same candidates turn after turn."""
-        m = memo(self.setup)
-        place = ("terrain", u, self.units[u].models, self.flip(u), start)
-        keys = [(place, e) for e in map(tuple, ends.tolist())]
-        got: list[Any] = [m.get(k) for k in keys]  # (clear, difficult or None when not asked)
-        todo = [i for i, g in enumerate(got) if g is None or (slow[i] and g[0] and g[1] is None)]
-        if todo:
-            sub = bs[todo]
-            clear = self.terrain_clear(u, a, sub)
-            ask = clear & slow[todo]
-            hard = np.zeros(len(todo), dtype=bool)
-            if not self.setup.units[u].has("flying"):  # "they may ignore terrain effects"
-                hard[ask] = blocks_cross(self.setup.table, a, sub[ask], "difficult")
-            for j, i in enumerate(todo):
-                got[i] = m[keys[i]] = (bool(clear[j]), bool(hard[j]) if ask[j] else None)
-        ok = np.array([g[0] for g in got], dtype=bool)
-        slowed = np.array([bool(g[1]) and bool(w) for g, w in zip(got, slow, strict=True)], dtype=bool)
-        return ok, slowed
+    def kept_clear(self, u: int, start: tuple[float, float], a: np.ndarray, bs: np.ndarray) -> np.ndarray:
+        """``(C,)``: moving unit ``u``'s models from ``a`` (its block at ``start``) to ``bs[c]``
+        ends no closer than 1" to another unit on the table, nor closer than it was to one already
+        within 1" (every unit's end place is tested, so Flying's moving through other units needs
+        no other test)."""
+        st = self.standing()
+        ok = np.ones(len(bs), dtype=bool)
+        if not st.ids or not len(bs):
+            return ok
+        r = self.setup.radii[u]
+        if start == self.anchors[u] and u in st.at:
+            before = self.gaps(u)[0]  # the gap to each unit on the table, where it stands
+        else:
+            before = np.minimum.reduceat(
+                base_distances(a, np.full(len(a), r), st.pts, st.radii).min(axis=0), st.starts
+            )
+        # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
+        reach = float(np.sqrt(((bs[:, 0] - a[0]) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
+        near = (before < reach) & (np.asarray(st.ids) != u)
+        if not near.any():
+            return ok
+        rows = np.repeat(near, st.sizes)
+        limit = np.repeat(np.minimum(KEEP_CLEAR, before) - EPS, st.sizes)[rows]
+        return ~blocks_within(bs, r, st.pts[rows], st.radii[rows], limit)
 
     def moves(self, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
         """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
@@ -562,65 +608,84 @@ class GameState:
         return self.moves_within(u, (full,))[0]
 
     def moves_within(self, u: int, fulls: tuple[float, ...]) -> list[list[tuple[float, float]]]:
-        """:meth:`moves` for several allowances at once (e.g. Walk and Run): every candidate of
-        every allowance checked in one :meth:`placements` pass (each candidate's answer does not
-        depend on the others in the pass)."""
-        unit = self.setup.units[u]
-        walk = move_distance(unit, "walk")
+        """:meth:`moves` for several allowances at once (e.g. Walk and Run). Each direction's
+        lengths' terrain tests (:meth:`lanes`) are kept in the geometry memo (a unit that has not
+        moved meets the same directions turn after turn); the 1" to other units is tested for every
+        candidate clear of terrain in one pass (:meth:`kept_clear`)."""
         ax, ay = self.anchors[u]
         towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
-        for t in self.enemies(u):
+        st = self.standing()
+        gaps = self.gaps(u)[1] if u in st.at else None
+        for t in st.sides[1 - self.setup.owner[u]]:
             c: np.ndarray = recall(self.setup, ("centre", self.placed(t)), partial(self.centre, t))
             d = math.hypot(c[0] - ax, c[1] - ay)
             if d > EPS:
-                g = max(0.0, self.gap(u, t) - KEEP_CLEAR - 0.05)
+                g = max(0.0, (self.gap(u, t) if gaps is None else gaps[st.at[t]]) - KEEP_CLEAR - 0.05)
                 towards.append(((c[0] - ax) / d, (c[1] - ay) / d, g))
         covers: list[tuple[float, float, float]] = []
-        for piece in self.setup.table.terrain:
-            if piece.has("cover") and not piece.has("impassable"):
-                c = piece.corners.mean(axis=0)
-                d = math.hypot(c[0] - ax, c[1] - ay)
-                if d > EPS:
-                    covers.append(((c[0] - ax) / d, (c[1] - ay) / d, d))
-        groups: list[list[tuple[int, float, float, float]]] = []
+        for cx, cy in cover_centres(self.setup):
+            d = math.hypot(cx - ax, cy - ay)
+            if d > EPS:
+                covers.append(((cx - ax) / d, (cy - ay) / d, d))
+        wanted: list[tuple[float, float, float]] = []  # every allowance's directions, one after another
+        sizes: list[int] = []
         for full in fulls:
-            wanted = [(dx, dy, full) for dx, dy in DIRECTIONS]
-            wanted += [(ux, uy, min(full, g)) for ux, uy, g in towards]
-            wanted += [(ux, uy, d) for ux, uy, d in covers if d <= full]
-            groups.append(
-                [  # every (direction, length) tried, longest first
-                    (i, ux, uy, length * frac)
-                    for i, (ux, uy, length) in enumerate(wanted)
-                    for frac in (1.0, 0.5, 0.25)
-                    if length * frac >= 0.5
-                ]
-            )
-        tries = [t for group in groups for t in group]
-        if not tries:
-            return [[] for _ in fulls]
-        ends = np.array([(ax + ux * step, ay + uy * step) for _, ux, uy, step in tries])
-        steps = np.array([step for *_, step in tries])
-        # Difficult: "the unit may not move more than its Walk action distance"
-        # Strider: "treat difficult terrain as open terrain when moving"
-        slow = np.zeros(len(tries), dtype=bool) if unit.has("strider") else steps > walk + EPS
-        oks, difficults, _ = self.placements(u, (ax, ay), ends, only=slow)
-        good = oks & ~difficults  # dangerous: see dangerous.py
+            group = [(dx, dy, full) for dx, dy in DIRECTIONS]
+            group += [(ux, uy, min(full, g)) for ux, uy, g in towards]
+            group += [(ux, uy, d) for ux, uy, d in covers if d <= full]
+            wanted += group
+            sizes.append(len(group))
+        ux, uy, length = np.array(wanted, dtype=float).T
+        steps = length[:, None] * FRACTIONS[None, :]  # (W, 3): each direction's lengths, longest first
+        good = self.lanes(u, wanted, steps)
+        if good.any():  # and kept 1" clear of other units
+            ends = np.stack([ax + ux[:, None] * steps, ay + uy[:, None] * steps], axis=2)[good]
+            good[good] = self.kept_clear(u, (ax, ay), self.models(u), blocks(self.block(u), ends))
+        first = good.argmax(axis=1)  # the longest legal length of each direction
+        best = steps[np.arange(len(steps)), first]
+        dx, dy = trunc3s(ux * best).tolist(), trunc3s(uy * best).tolist()
+        found: list[bool] = np.asarray(good.any(axis=1)).tolist()
         out: list[list[tuple[float, float]]] = []
-        k = 0
-        for group in groups:
-            moves: list[tuple[float, float]] = []
-            seen: set[tuple[float, float]] = set()
-            done: set[int] = set()
-            for i, ux, uy, step in group:
-                if good[k] and i not in done:
-                    done.add(i)  # the longest legal length of this direction
-                    mv = (trunc3(ux * step), trunc3(uy * step))
-                    if mv not in seen:
-                        seen.add(mv)
-                        moves.append(mv)
-                k += 1
-            out.append(moves)
+        i = 0
+        for size in sizes:
+            moves: dict[tuple[float, float], None] = {}  # distinct moves in order
+            for w in range(i, i + size):
+                if found[w]:
+                    moves.setdefault((dx[w], dy[w]))
+            out.append(list(moves))
+            i += size
         return out
+
+    def lanes(self, u: int, wanted: list[tuple[float, float, float]], steps: np.ndarray) -> np.ndarray:
+        """``(W, 3)``: for each direction ``(ux, uy, length)`` of ``wanted`` and each of its lengths
+        ``steps`` (:data:`FRACTIONS` of it, 0.5" at least), whether unit ``u``'s block moved that
+        far from where it stands is clear of terrain: on the table, not into or through impassable
+        terrain, and over its Walk distance not through difficult terrain ("the unit may not move
+        more than its Walk action distance"; Strider: "treat difficult terrain as open terrain when
+        moving"). Kept in the geometry memo by (unit's place, direction); only the directions the
+        memo lacks are computed, in one pass."""
+        unit = self.setup.units[u]
+        m: dict[Any, Any] = recall(
+            self.setup, ("lanes", self.placed(u)), dict
+        )  # direction -> lengths' answers
+        got: list[Any] = [m.get(row) for row in wanted]
+        miss = [i for i, g in enumerate(got) if g is None]
+        if miss:
+            sub = steps[miss]
+            tried = sub >= 0.5
+            clear = np.zeros(sub.shape, dtype=bool)
+            if tried.any():
+                (ax, ay), w = self.anchors[u], np.array([wanted[i] for i in miss], dtype=float)
+                ends = np.stack([ax + w[:, 0, None] * sub, ay + w[:, 1, None] * sub], axis=2)[tried]
+                a = self.models(u)
+                ok, touch = self.terrain(u, a, blocks(self.block(u), ends))
+                if touch is not None and not unit.has("strider"):
+                    slow = sub[tried] > move_distance(unit, "walk") + EPS
+                    ok &= ~(slow & touch[:, self.setup.table.having("difficult")].any(axis=1))
+                clear[tried] = ok
+            for i, row in zip(miss, clear.tolist(), strict=True):
+                got[i] = m[wanted[i]] = tuple(row)
+        return np.array(got, dtype=bool).reshape(len(wanted), len(FRACTIONS))
 
     def moved(self, u: int, dx: float, dy: float) -> GameState:
         ax, ay = self.anchors[u]
@@ -650,7 +715,11 @@ class GameState:
 
     def charge_ok(self, u: int, t: int) -> bool:
         """A valid Assault target: in reach with "a clear path to it" (no impassable terrain on the
-        way; the move's length capped at Walk distance through difficult terrain)."""
+        way; the move's length capped at Walk distance through difficult terrain), kept in the geometry
+        memo by both units' places."""
+        return recall(self.setup, ("charge", self.placed(u), self.placed(t)), lambda: self._charge_ok(u, t))
+
+    def _charge_ok(self, u: int, t: int) -> bool:
         dx, dy = self.charge_vector(u, t)
         ax, ay = self.anchors[u]
         unit = self.setup.units[u]
