@@ -206,6 +206,15 @@ class Sampler:
             return self.rng.integers(1, n + 1, size=shape, dtype=dtype)
         return die.sample(self.rng, shape)
 
+    def draw(self, shape: int | tuple[int, ...], sides: int = 6) -> np.ndarray:
+        """Faces for dice the rules *may* roll, as face indices ``0..sides-1`` (uint8: a D6 showing
+        1 is 0), one independent uniform value per entry, **not counted** in :attr:`dice`: the
+        caller adds to :attr:`dice` the number of these it actually uses as dice (the others are
+        not dice, like the padding of :meth:`columns`). Used where drawing a face for every slot
+        and choosing by table look-up is cheaper than rolling the exact subset."""
+        n = math.prod(shape) if isinstance(shape, tuple) else int(shape)
+        return uniform_bytes(self.rng, n, sides).reshape(shape)
+
     def expr(self, expr: DiceExpr, size: int) -> np.ndarray:
         """``size`` independent totals of a dice expression (int64)."""
         out = np.full(size, expr.constant, dtype=np.int64)
