@@ -36,7 +36,8 @@ from grimdice.systems.heresy.units import StrikeGroup, Target
 BATCH_CELLS = 10_000_000
 ALL = 127  # "every wound left": the wounds lost to Instant Death, in the outcome tables
 FULL = 1 << 30  # wounds left of the "no model" slot: never reached by any loss
-SHIFT = 24  # the failed saves of a trial in the low bits of its tally word, the dice above
+STRIDE = 3 * 6 * 6 * 6  # outcome table entries per model: wound kind, save, re-roll, Mitigation faces
+TALLY = 16  # a trial's failed saves in the low bits of its tally word, the dice it rolled above
 
 
 def _shots(s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None) -> np.ndarray:
@@ -150,25 +151,26 @@ def wound_results(s: Sampler, g: StrikeGroup, hit: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Outcomes:
-    """What one wound of a group does, by look-up: ``table[m * stride + part]`` for model ``m``
-    of the queue (``m = M``: no model left, nothing happens) and ``part`` (:meth:`part`) of the
-    wound's kind (FAIL: no wound) and its save, Heavy re-roll and Damage Mitigation faces. Each
-    entry packs the wounds lost (low byte; :data:`ALL` for Instant Death), whether the save
-    failed (bit 8) and the dice rolled (bits from 8 + :data:`SHIFT`): the save die where a save is
-    possible, the Heavy re-roll where the armour save failed, the Mitigation die where the save
-    failed and a Mitigation roll is possible. Built from the predicates of :mod:`rolls`."""
+    """What one wound of a group does, by look-up at ``m * STRIDE + part`` for model ``m`` of the
+    queue (``m = M``: no model left, nothing happens) and ``part`` (:meth:`part`) of the wound's
+    kind (FAIL: no wound) and its save, Heavy re-roll and Damage Mitigation faces: ``lost``, the
+    wounds lost (:data:`ALL` for Instant Death), and ``tally``, whether the save failed plus the
+    dice rolled times 2**16 (the save die where a save is possible, the Heavy re-roll where the
+    armour save failed, the Mitigation die where the save failed and a Mitigation roll is
+    possible). Built from the predicates of :mod:`rolls`."""
 
-    table: np.ndarray
-    stride: int
-    heavy: bool
+    lost: np.ndarray  # int32
+    tally: np.ndarray  # int32
+    heavy: bool  # some save is a re-rolled armour save (else the re-roll face is not drawn: 1)
 
     @classmethod
     def of(cls, target: Target, g: StrikeGroup) -> Outcomes:
         ps = target.profiles
-        any_heavy = any(g.save(p, sp, target)[1] for p in ps for sp in (False, True))
+        heavy = any(g.save(p, sp, target)[1] for p in ps for sp in (False, True))
         f = np.asarray(FACES, dtype=np.int64)
         a, b, c = f[:, None, None], f[None, :, None], f[None, None, :]
-        out = np.zeros((len(ps) + 1, 3, 6, 6, 6), dtype=np.int64)
+        lost = np.zeros((len(ps) + 1, 3, 6, 6, 6), dtype=np.int32)
+        tally = np.zeros_like(lost)
         for m, p in enumerate(ps):
             inst = g.is_instant_death(p)
             amount = int(wounds_lost(ALL, inst, p.eternal_warrior))
@@ -181,41 +183,50 @@ class Outcomes:
                 saved = first | np.asarray(passes(b, sv)) if rerolled else first
                 failed = ~saved
                 dice = (sv < NEVER) + (failed & ~first if rerolled else 0) + failed * (mt < NEVER)
-                lost = failed & ~np.asarray(passes(c, mt))
-                word = lost * amount | failed.astype(np.int64) << 8
-                out[m, kind] = word | dice.astype(np.int64) << (8 + SHIFT)
-        if not any_heavy:
-            out = out[:, :, :, :1, :]
-        table = out.reshape(len(ps) + 1, -1)
-        return cls(table.reshape(-1), table.shape[1], any_heavy)
+                lost[m, kind] = (failed & ~np.asarray(passes(c, mt))) * amount
+                tally[m, kind] = failed + (dice << TALLY)
+        return cls(lost.reshape(-1), tally.reshape(-1), heavy)
 
     def part(self, s: Sampler, code: np.ndarray) -> np.ndarray:
-        """The ``part`` of every slot of a column layout of wound kinds (faces drawn, not counted:
-        the table counts the dice rolled)."""
+        """The ``part`` (uint16) of every slot of a column layout of wound kinds (faces drawn for
+        every slot, not counted: :attr:`tally` counts the dice rolled)."""
         shape = code.shape
-        part = code.astype(np.int32) * np.int32(216 if self.heavy else 36)
-        part += s.draw(shape).astype(np.int32) * np.int32(36 if self.heavy else 6)
+        part = code.astype(np.uint16)
+        part *= np.uint16(6)
+        part += s.draw(shape)
+        part *= np.uint16(6)
         if self.heavy:
-            part += s.draw(shape).astype(np.int32) * np.int32(6)
+            part += s.draw(shape)
+        part *= np.uint16(6)
         part += s.draw(shape)
         return part
 
 
 class Queue:
-    """The defending unit in every trial: wounds are allocated to the closest living model (``f``,
-    with ``w`` wounds left) or, Precision wounds, to the chosen model ``k`` while it lives (``wk``
+    """The defending unit in every trial: wounds are allocated to the closest living model ``f``
+    (``w`` wounds left) or, Precision wounds, to the chosen model ``k`` while it lives (``wk``
     wounds left); every model before ``f`` is removed, every model after it unhurt but ``k``, so
-    three numbers per trial are the whole state. ``f = M``: the unit is destroyed."""
+    three numbers per trial are the whole state (``f`` kept as ``f * stride``, ready for the
+    look-up). ``f = M``: the unit is destroyed."""
 
     def __init__(self, target: Target, trials: int) -> None:
-        self.W = np.array([p.W for p in target.profiles], dtype=np.int64)
+        self.W = np.array([p.W for p in target.profiles], dtype=np.int32)
         self.M = self.W.size
         self.k = target.precision_index
-        self.Wpad = np.append(self.W, FULL)
-        self.f = np.zeros(trials, dtype=np.int64)
-        self.w = np.full(trials, self.Wpad[0])
-        self.wk = np.full(trials, self.W[self.k] if self.k is not None else 0)
-        self.acc = np.zeros(trials, dtype=np.int64)  # failed saves + dice << SHIFT
+        self.stride = STRIDE
+        self.Wpad = np.append(self.W, np.int32(FULL))
+        self.fS = np.zeros(trials, dtype=np.int64)
+        self.w = np.full(trials, self.Wpad[0], dtype=np.int32)
+        self.wk = np.full(trials, self.W[self.k] if self.k is not None else 0, dtype=np.int32)
+        self.acc = np.zeros(trials, dtype=np.int32)  # failed saves + dice rolled << TALLY
+        self.idx = np.empty(trials, dtype=np.int64)
+        self.lost = np.empty(trials, dtype=np.int32)
+        self.add = np.empty(trials, dtype=np.int32)
+        self.mask = np.empty(trials, dtype=bool)
+
+    @property
+    def f(self) -> np.ndarray:
+        return self.fS // self.stride
 
     def strike(
         self, s: Sampler, out: Outcomes, code: np.ndarray, prec: np.ndarray | None, brutal: int
@@ -232,69 +243,72 @@ class Queue:
                 self._wound(out, [p[j] * prec[j] for p in parts], prec[j])
             for j in range(code.shape[0]):
                 self._wound(out, [p[j] * ~prec[j] for p in parts], None)
-        s.dice += int(((self.acc - before) >> SHIFT).sum())
+        self.acc -= before
+        s.dice += int((self.acc >> TALLY).sum(dtype=np.int64))
+        self.acc &= (1 << TALLY) - 1
+        self.acc += before
 
     def _wound(self, out: Outcomes, parts: list[np.ndarray], prec: np.ndarray | None) -> None:
         """One wound (``parts``: per Brutal wound) in every trial; ``prec``: Precision wounds."""
-        f, w, wk, k = self.f, self.w, self.wk, self.k
+        fS, w, wk, k, idx, lost = self.fS, self.w, self.wk, self.k, self.idx, self.lost
         to_k = None
+        at = fS.copy() if len(parts) > 1 else fS
         if k is not None and prec is not None:
-            to_k = prec & (wk > 0) & (f != k)
-            m = np.where(to_k, k, f)
-        else:
-            m = f.copy()
+            to_k = prec & (wk > 0) & (fS != k * self.stride)
+            at = np.where(to_k, k * self.stride, fS)
         for i, part in enumerate(parts):
             if i:  # Brutal: the next wound only while the same model lives
-                still = f == m if to_k is None else np.where(to_k, wk > 0, f == m)
-                m = np.where(still, m, self.M)
-            idx = m * out.stride
-            idx += part
-            v = out.table.take(idx)
-            self.acc += v >> 8
-            lost = v & 255
+                still = fS == at if to_k is None else np.where(to_k, wk > 0, fS == at)
+                part = part * still
+            np.add(at, part, out=idx)
+            out.lost.take(idx, out=lost, mode="clip")
+            out.tally.take(idx, out=self.add, mode="clip")
+            self.acc += self.add
             if to_k is not None:
                 lk = lost * to_k
                 wk -= lk
                 lost -= lk
             w -= lost
-            dead = np.flatnonzero(w <= 0)
+            np.less_equal(w, 0, out=self.mask)
+            dead = np.flatnonzero(self.mask)
             if dead.size:
-                old = f[dead]
-                nxt = old + 1
+                nxt = fS[dead] // self.stride + 1
                 if k is not None:
-                    wk[dead[old == k]] = 0
+                    wk[dead[nxt == k + 1]] = 0
                     nxt += (nxt == k) & (wk[dead] <= 0)
-                f[dead] = nxt
+                fS[dead] = nxt * self.stride
                 w[dead] = self.Wpad[nxt] if k is None else np.where(nxt == k, wk[dead], self.Wpad[nxt])
 
     def left_k(self) -> np.ndarray:
         """Wounds left of the Precision model per trial."""
         assert self.k is not None
-        return np.where(self.f < self.k, np.maximum(self.wk, 0), np.where(self.f == self.k, self.w, 0))
+        f = self.f
+        return np.where(f < self.k, np.maximum(self.wk, 0), np.where(f == self.k, self.w, 0))
 
     def destroyed(self) -> np.ndarray:
-        gone = self.f.copy()
+        gone = self.f
         if self.k is not None:
-            gone += (self.k > self.f) & (self.wk <= 0)
+            gone += (self.k > gone) & (self.wk <= 0)
         return gone
 
     def damage(self) -> np.ndarray:
-        cum = np.concatenate([[0], np.cumsum(self.W)])
-        here = np.append(self.W, 0)[self.f] - np.where(self.f < self.M, self.w, 0)
-        dmg = cum[self.f] + here
+        f = self.f
+        cum = np.concatenate([[0], np.cumsum(self.W, dtype=np.int64)])
+        dmg = cum[f] + np.append(self.W, 0)[f] - np.where(f < self.M, self.w, 0)
         if self.k is not None:
-            dmg += np.where(self.k > self.f, self.W[self.k] - np.maximum(self.wk, 0), 0)
+            dmg += np.where(self.k > f, self.W[self.k] - np.maximum(self.wk, 0), 0)
         return dmg
 
     def alive_in(self, lo: int, hi: int) -> np.ndarray:
         """Living models with queue index in ``[lo, hi)`` per trial."""
-        n = np.clip(hi - np.maximum(self.f, lo), 0, None)
+        f = self.f
+        n = np.clip(hi - np.maximum(f, lo), 0, None)
         if self.k is not None and lo <= self.k < hi:
-            n -= (self.k > self.f) & (self.wk <= 0)
+            n -= (self.k > f) & (self.wk <= 0)
         return n
 
     def unsaved(self) -> np.ndarray:
-        return self.acc & ((1 << SHIFT) - 1)
+        return (self.acc & ((1 << TALLY) - 1)).astype(np.int64)
 
 
 def allocate(
