@@ -62,8 +62,21 @@ def _slots(n: np.ndarray) -> tuple[int, np.ndarray | None]:
 
 
 def _count(mask: np.ndarray) -> np.ndarray:
-    """Per trial (column) true entries of a column-layout mask."""
-    return mask.sum(axis=0, dtype=np.int64) if mask.shape[0] else np.zeros(mask.shape[1], dtype=np.int64)
+    """Per trial (column) true entries of a column-layout mask, summed row by row (contiguous)."""
+    acc = np.zeros(mask.shape[1], dtype=np.uint8 if mask.shape[0] < 256 else np.int32)
+    for row in mask.view(np.uint8):
+        acc += row
+    return acc.astype(np.int64)
+
+
+def _faces(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two D6 faces (``1..6``) from each value ``0..35`` of a 36-sided draw (the first face is
+    ``value // 6 + 1``, the second ``value % 6 + 1``): two independent uniform dice per byte."""
+    first = values // np.uint8(6)
+    second = values - first * np.uint8(6)
+    first += np.uint8(1)
+    second += np.uint8(1)
+    return first, second
 
 
 def roll_group(
@@ -83,7 +96,7 @@ def roll_group(
     prec = None
     ones = None
     if g.rolls_to_hit:
-        first = s.draw(shape) + np.uint8(1)
+        first, wound_face = _faces(s.draw(shape, 36))  # the To Hit and the Wound die of each slot
         s.dice += int(n.sum())
         ok = np.asarray(hit_roll(first, first, g.hit_target, None)[0])
         if valid is not None:
@@ -122,7 +135,8 @@ def roll_group(
         nhits = per_trial(per_shot, fired)
         rows, hit_valid = _slots(nhits)
         hit = np.ones((rows, trials), dtype=bool) if hit_valid is None else hit_valid
-    wounds = wound_results(s, g, hit)
+        wound_face = s.draw(hit.shape) + np.uint8(1)
+    wounds = wound_results(s, g, hit, wound_face)
     return {
         "hits": nhits,
         "precision_hits": _count(prec) if prec is not None else np.zeros(trials, dtype=np.int64),
@@ -133,13 +147,13 @@ def roll_group(
     }
 
 
-def wound_results(s: Sampler, g: StrikeGroup, hit: np.ndarray) -> np.ndarray:
+def wound_results(s: Sampler, g: StrikeGroup, hit: np.ndarray, face: np.ndarray) -> np.ndarray:
     """FAIL/WOUND/SPECIAL (uint8) of the Wound roll of every hit of a column-layout mask (FAIL
-    where there is no hit); a failed roll re-rolled once if the group may. Faces are looked up in
-    a table of :func:`~grimdice.systems.heresy.rolls.wound_result` by face."""
+    where there is no hit), its die showing ``face``; a failed roll re-rolled once if the group
+    may. Faces are looked up in a table of :func:`~grimdice.systems.heresy.rolls.wound_result`."""
     rule = wound_result(FACES, g.wound_target, g.rules.rending, g.rules.breaching)
     table = np.asarray(rule, dtype=np.uint8)
-    res = lookup(s.draw(hit.shape), table, 0, np.uint8)
+    res = lookup(face, table, 1, np.uint8)
     res *= hit
     s.dice += int(np.count_nonzero(hit))
     if g.wound_reroll:
@@ -168,7 +182,7 @@ class Outcomes:
         ps = target.profiles
         heavy = any(g.save(p, sp, target)[1] for p in ps for sp in (False, True))
         f = np.asarray(FACES, dtype=np.int64)
-        a, b, c = f[:, None, None], f[None, :, None], f[None, None, :]
+        b, a, c = f[:, None, None], f[None, :, None], f[None, None, :]  # re-roll, save, Mitigation
         lost = np.zeros((len(ps) + 1, 3, 6, 6, 6), dtype=np.int32)
         tally = np.zeros_like(lost)
         for m, p in enumerate(ps):
@@ -188,17 +202,16 @@ class Outcomes:
         return cls(lost.reshape(-1), tally.reshape(-1), heavy)
 
     def part(self, s: Sampler, code: np.ndarray) -> np.ndarray:
-        """The ``part`` (uint16) of every slot of a column layout of wound kinds (faces drawn for
-        every slot, not counted: :attr:`tally` counts the dice rolled)."""
-        shape = code.shape
+        """The ``part`` (uint16) of every slot of a column layout of wound kinds: ``(kind * 6 +
+        re-roll) * 36 + save * 6 + Mitigation`` (face indices ``0..5``; the save and Mitigation
+        faces drawn as one 36-sided value, the re-roll face only where some save is re-rolled).
+        Faces are drawn for every slot, not counted: :attr:`tally` counts the dice rolled."""
         part = code.astype(np.uint16)
         part *= np.uint16(6)
-        part += s.draw(shape)
-        part *= np.uint16(6)
         if self.heavy:
-            part += s.draw(shape)
-        part *= np.uint16(6)
-        part += s.draw(shape)
+            part += s.draw(code.shape)
+        part *= np.uint16(36)
+        part += s.draw(code.shape, 36)
         return part
 
 
