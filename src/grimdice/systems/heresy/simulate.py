@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from grimdice.dice.dist import Dist
-from grimdice.dice.sampler import Sampler, lookup, per_trial
+from grimdice.dice.sampler import Sampler, column_counts, column_layout, lookup, per_trial
 from grimdice.engine.montecarlo import TrialFn
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
@@ -53,50 +53,25 @@ def _shots(s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None) -
     return np.maximum(n, 0)
 
 
-def _slots(n: np.ndarray) -> tuple[int, np.ndarray | None]:
-    """``(rows, valid)`` of the column layout of ``n[t]`` dice for each trial ``t``: row ``j`` holds
-    every trial's ``j``-th die; ``valid[j, t]`` (None: all) says whether that die exists."""
-    rows = int(n.max()) if n.size else 0
-    valid = None if not n.size or int(n.min()) == rows else np.arange(rows)[:, None] < n[None, :]
-    return rows, valid
-
-
-def _count(mask: np.ndarray) -> np.ndarray:
-    """Per trial (column) true entries of a column-layout mask, summed row by row (contiguous)."""
-    acc = np.zeros(mask.shape[1], dtype=np.uint8 if mask.shape[0] < 256 else np.int32)
-    for row in mask.view(np.uint8):
-        acc += row
-    return acc.astype(np.int64)
-
-
-def _faces(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Two D6 faces (``1..6``) from each value ``0..35`` of a 36-sided draw (the first face is
-    ``value // 6 + 1``, the second ``value % 6 + 1``): two independent uniform dice per byte."""
-    first = values // np.uint8(6)
-    second = values - first * np.uint8(6)
-    first += np.uint8(1)
-    second += np.uint8(1)
-    return first, second
-
-
 def roll_group(
     s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None = None
 ) -> dict[str, np.ndarray]:
     """Per trial: hits, Precision hits, wounds and Gets Hot 1s; and the wounds in the column
-    layout (:func:`_slots`, dice order): ``code[j, t]`` FAIL (no wound: a miss, a failed Wound
-    roll, no die), WOUND or SPECIAL, and ``prec[j, t]`` a Precision wound (None: there are none).
+    layout (:func:`~grimdice.dice.sampler.column_layout`, dice order): ``code[j, t]`` FAIL (no
+    wound: a miss, a failed Wound roll, no die), WOUND or SPECIAL, and ``prec[j, t]`` a Precision
+    wound (None: there are none).
     ``models``: the number of the group's models striking in each trial (default: all of them).
 
     Faces are drawn for every slot (:meth:`Sampler.draw`) and only the dice the rules roll are
     counted: one To Hit die per shot, its re-roll where the first failed, one Wound die per hit,
     its re-roll where the first failed."""
     n = _shots(s, g, trials, models)
-    rows, valid = _slots(n)
+    rows, valid = column_layout(n)
     shape = (rows, trials)
     prec = None
     ones = None
     if g.rolls_to_hit:
-        first, wound_face = _faces(s.draw(shape, 36))  # the To Hit and the Wound die of each slot
+        first, wound_face = s.draw_d6_pairs(shape)  # the To Hit and the Wound die of each slot
         s.dice += int(n.sum())
         ok = np.asarray(hit_roll(first, first, g.hit_target, None)[0])
         if valid is not None:
@@ -115,7 +90,7 @@ def roll_group(
             ones = final == 1
             if valid is not None:
                 ones &= valid
-        nhits = _count(hit)
+        nhits = column_counts(hit)
     else:
         fired = n
         if g.rules.gets_hot:
@@ -130,18 +105,18 @@ def roll_group(
             ones = face == 1
             if valid is not None:
                 ones &= valid
-            fired = n - _count(ones)
+            fired = n - column_counts(ones)
         per_shot = np.maximum(s.expr(g.hits_per_shot, int(fired.sum())), 0)
         nhits = per_trial(per_shot, fired)
-        rows, hit_valid = _slots(nhits)
+        rows, hit_valid = column_layout(nhits)
         hit = np.ones((rows, trials), dtype=bool) if hit_valid is None else hit_valid
         wound_face = s.draw(hit.shape) + np.uint8(1)
     wounds = wound_results(s, g, hit, wound_face)
     return {
         "hits": nhits,
-        "precision_hits": _count(prec) if prec is not None else np.zeros(trials, dtype=np.int64),
-        "wounds": _count(wounds > 0),
-        "ones": _count(ones) if ones is not None else np.zeros(trials, dtype=np.int64),
+        "precision_hits": column_counts(prec) if prec is not None else np.zeros(trials, dtype=np.int64),
+        "wounds": column_counts(wounds > 0),
+        "ones": column_counts(ones) if ones is not None else np.zeros(trials, dtype=np.int64),
         "code": wounds,
         "prec": None if prec is None else prec & (wounds > 0),
     }
@@ -359,7 +334,7 @@ def _batch(
         out["gets_hot_wounds"] = sum(r["ones"] for _, r in hot)
         unsaved_hot = np.zeros(trials, dtype=np.int64)
         for g, r in hot:
-            rows, valid = _slots(r["ones"])
+            rows, valid = column_layout(r["ones"])
             if rows:
                 saved = np.asarray(passes(s.draw((rows, trials)) + np.uint8(1), g.firer_save))
                 fnp = np.asarray(passes(s.draw((rows, trials)) + np.uint8(1), g.firer_fnp))
@@ -367,7 +342,7 @@ def _batch(
                 s.dice += int(r["ones"].sum()) * (g.firer_save < NEVER) + int(np.count_nonzero(failed)) * (
                     g.firer_fnp < NEVER
                 )
-                unsaved_hot += _count(failed & ~fnp)
+                unsaved_hot += column_counts(failed & ~fnp)
         out["gets_hot_unsaved"] = unsaved_hot
     return out
 
