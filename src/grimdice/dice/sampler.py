@@ -101,6 +101,8 @@ def lookup(faces: np.ndarray, table: np.ndarray, lo: int, dtype: type[np.integer
         np.greater_equal(faces, lo + j, out=mask)
         if delta == 1:
             np.add(out, ones, out=out, casting="unsafe")
+        elif int(values[j]) - int(values[j - 1]) == -1:  # the usual decreasing category tables
+            np.subtract(out, ones, out=out, casting="unsafe")
         else:
             np.multiply(ones, delta, out=tmp, casting="unsafe")
             out += tmp

@@ -195,18 +195,23 @@ class _Slots:
 
 def _fnp_lost(s: Sampler, d: np.ndarray, fnp: np.ndarray) -> np.ndarray:
     """Wounds lost from damage ``d`` per token: one Feel No Pain die per point where the model has
-    one, every point lost where it has none. The dice are rolled as a padded pool (one row per
-    token, only the valid dice counted) and counted column by column, cheaper than per-token sums
-    of a flat pool as tokens carry few points."""
+    one, every point lost where it has none. The dice are drawn in the column layout (row ``j``:
+    every token's ``j``-th point; only the points' dice are counted) and summed row by row."""
     has = fnp < NO_ROLL
     if not has.any():
         return d
     lost = d.copy()
     dh, need = d[has], fnp[has]
-    faces, _ = s.pool(dh)
+    rows, valid = column_layout(dh)
+    s.dice += int(dh.sum())
+    faces = s.draw((rows, dh.size))  # face index: a roll of f is f - 1
+    need = need - 1
     failed = np.zeros(dh.size, dtype=d.dtype)
-    for j in range(faces.shape[1]):
-        failed += (faces[:, j] < need) & (j < dh)
+    for j in range(rows):
+        fails = faces[j] < need
+        if valid is not None:
+            fails &= valid[j]
+        failed += fails
     lost[has] = failed
     return lost
 
@@ -239,7 +244,7 @@ class _Unit:
     ) -> None:
         """One token of group ``g`` for each of the first ``n`` trials (``saves``: their save dice,
         rolled beforehand; none for a devastating wound): choose the model, take the save, roll
-        damage and Feel No Pain. ``tables``: :attr:`_Slots.failed_flat` and :attr:`_Slots.hurt_flat`."""
+        damage and Feel No Pain. ``tables``: :attr:`_Slots.failed_flat` ``| 2 *`` :attr:`_Slots.hurt_flat`."""
         pb, lb, pc, lc, db, dc, unsaved = self.state[:, :n]
         if self.nc:
             to_ch = (pc < self.nc) & ((pb >= self.nb) | g.ab.precision)
@@ -249,13 +254,14 @@ class _Unit:
             slot = pb
         if saves is None:
             unsaved += 1
-            hurt = slots.live[slot]
+            k = np.flatnonzero(slots.live.take(slot))
         else:
-            at = slot * NO_ROLL
+            at = slot.astype(np.intp)
+            at *= NO_ROLL
             at += saves
-            unsaved += tables[0][at]
-            hurt = tables[1][at]
-        k = np.flatnonzero(hurt)
+            v = tables[0].take(at)  # failed | hurt << 1
+            unsaved += v & 1
+            k = np.flatnonzero(v >> 1)
         if not k.size:
             return
         m = slot[k]
@@ -310,7 +316,7 @@ def _allocate(s: Sampler, target: Target, groups: list[WeaponGroup], rolled: lis
         where = where[order]
         holding = np.bincount(c, minlength=top + 1)[::-1].cumsum()[::-1]  # trials with >= k tokens
         slots = _Slots.of(g, dev, target)
-        tables = (slots.failed_flat, slots.hurt_flat)
+        tables = (slots.failed_flat.astype(np.int8) | slots.hurt_flat.astype(np.int8) << 1,)
         # every token's save die at once, step k taking the next holding[k] (none for devastating wounds)
         saves = np.empty(0, dtype=np.int8) if dev else s.roll(int(holding[1:].sum()))
         start = np.concatenate([[0], np.cumsum(holding[1:])])
