@@ -47,7 +47,7 @@ class Tally:
                 raise ValueError(f"trial output {name!r} must have one value per trial")
             if v.size and v.min() < 0:
                 raise ValueError(f"trial output {name!r} must be a non-negative count")
-            self._merge(name, np.bincount(v.astype(np.int64), minlength=1))
+            self._merge(name, np.bincount(v.astype(np.intp, copy=False), minlength=1))
         self.trials += size
 
     def merge(self, other: Tally) -> None:

@@ -249,8 +249,8 @@ class Queue:
                 still = fS == at if to_k is None else np.where(to_k, wk > 0, fS == at)
                 part = part * still
             np.add(at, part, out=idx)
-            out.lost.take(idx, out=lost, mode="clip")
-            out.tally.take(idx, out=self.add, mode="clip")
+            out.lost.take(idx, out=lost, mode="wrap")  # indices are in range; "wrap" is the fastest mode
+            out.tally.take(idx, out=self.add, mode="wrap")
             self.acc += self.add
             if to_k is not None:
                 lk = lost * to_k

@@ -259,40 +259,47 @@ class _Unit:
             at = slot.astype(np.intp)
             at *= NO_ROLL
             at += saves
-            v = tables[0].take(at)  # failed | hurt << 1
+            v = tables[0].take(at, mode="wrap")  # failed | hurt << 1 (in range: "wrap" is the fastest mode)
             unsaved += v & 1
             k = np.flatnonzero(v >> 1)
         if not k.size:
             return
         m = slot[k]
         lost: np.ndarray | int
-        if g.damage.is_fixed and not (slots.modifies_damage or g.damage_bonus) and slots.fnp.min() >= NO_ROLL:
+        fixed = g.damage.is_fixed and not (slots.modifies_damage or g.damage_bonus)
+        fnp = None if slots.fnp.min() >= NO_ROLL else slots.fnp.take(m)
+        if fixed and (fnp is None or fnp.min() >= NO_ROLL):
             lost = g.damage.constant  # the same for every token
         else:
             d = np.full(k.size, g.damage.constant) if g.damage.is_fixed else s.expr(g.damage, k.size)
             if slots.modifies_damage or g.damage_bonus:
                 d = modified_damage(d, slots.halve[m], slots.reduction[m], g.damage_bonus)
-            lost = _fnp_lost(s, d, slots.fnp[m])
-        queues = [(pb, lb, db, self.Wb, None if to_ch is None else ~to_ch[k])]
-        if to_ch is not None:
-            queues.append((pc, lc, dc, self.Wc, to_ch[k]))
-        for pos, left, dmg, W, on in queues:
-            if on is None:
-                kk, ll = k, lost
-            else:
-                kk = k[on]
-                ll = lost if isinstance(lost, int) else lost[on]
-            if not kk.size:
-                continue
-            lk = left[kk]
-            ll = np.minimum(ll, lk)
-            lk -= ll
-            left[kk] = lk
-            dmg[kk] += ll
-            dead = kk[lk == 0]
-            if dead.size:
-                pos[dead] += 1
-                left[dead] = W[pos[dead]]
+            lost = d if fnp is None else _fnp_lost(s, d, fnp)
+        on = None if to_ch is None else to_ch.take(k)
+        if on is None or not on.any():
+            _lose(pb, lb, db, self.Wb, k, lost)
+            return
+        if on.all():
+            _lose(pc, lc, dc, self.Wc, k, lost)
+            return
+        _lose(pc, lc, dc, self.Wc, k[on], lost if isinstance(lost, int) else lost[on])
+        off = ~on
+        _lose(pb, lb, db, self.Wb, k[off], lost if isinstance(lost, int) else lost[off])
+
+
+def _lose(pos: np.ndarray, left: np.ndarray, dmg: np.ndarray, W: np.ndarray, kk: np.ndarray, lost) -> None:
+    """Trials ``kk`` lose ``lost`` wounds (at most those left) on the current model of one queue
+    (``pos``: its index, ``left``: its wounds left, ``dmg``: damage so far, ``W``: wounds by index);
+    a model left with none is removed and the next one comes up."""
+    lk = left.take(kk)
+    ll = np.minimum(lost, lk)
+    lk -= ll
+    left[kk] = lk
+    dmg[kk] += ll
+    dead = kk[lk == 0]
+    if dead.size:
+        pos[dead] += 1
+        left[dead] = W.take(pos.take(dead))
 
 
 def _allocate(s: Sampler, target: Target, groups: list[WeaponGroup], rolled: list[dict], trials: int):
