@@ -126,7 +126,7 @@ def column_counts(mask: np.ndarray) -> np.ndarray:
     narrow accumulator (contiguous rows: several times faster than ``sum(axis=0)``)."""
     acc = np.zeros(mask.shape[1], dtype=np.uint8 if mask.shape[0] < 256 else np.int32)
     for row in mask.view(np.uint8):
-        acc += row
+        np.add(acc, row, out=acc)
     return acc.astype(np.int64)
 
 

@@ -82,6 +82,21 @@ class Tally:
         return float(np.dot(np.arange(c.size), c) / self.trials)
 
 
+def in_batches(batch_of: Callable[[Sampler, int], Mapping[str, np.ndarray]], batch: int) -> TrialFn:
+    """A trial function running ``batch_of(sampler, n)`` in sub-batches of at most ``batch``
+    trials, bounding memory (drawn in sequence from the block's one stream, so a block's result is
+    fixed by its seed); a block that fits in one batch is returned as it is, without a copy."""
+    batch = max(1, batch)
+
+    def trial(s: Sampler, size: int) -> Mapping[str, np.ndarray]:
+        if size <= batch:
+            return batch_of(s, size)
+        parts = [batch_of(s, min(batch, size - i)) for i in range(0, size, batch)]
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    return trial
+
+
 def block_sizes(trials: int) -> list[int]:
     """The blocks ``trials`` is cut into: full blocks, then the remainder."""
     full, rest = divmod(trials, BLOCK)
@@ -139,4 +154,13 @@ def run_trials(
     return total
 
 
-__all__ = ["BLOCK", "Tally", "block_sizes", "block_streams", "default_workers", "run_block", "run_trials"]
+__all__ = [
+    "BLOCK",
+    "Tally",
+    "block_sizes",
+    "block_streams",
+    "default_workers",
+    "in_batches",
+    "run_block",
+    "run_trials",
+]

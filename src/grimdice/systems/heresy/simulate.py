@@ -9,12 +9,13 @@ agreement of the two engines is a real check of both.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler, column_counts, column_layout, lookup, per_trial
-from grimdice.engine.montecarlo import TrialFn
+from grimdice.engine.montecarlo import TrialFn, in_batches
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
 from grimdice.systems.heresy.fight import Side, fight_result, steps
@@ -55,7 +56,7 @@ def _shots(s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None) -
 
 def roll_group(
     s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None = None
-) -> dict[str, np.ndarray]:
+) -> dict[str, Any]:
     """Per trial: hits, Precision hits, wounds and Gets Hot 1s; and the wounds in the column
     layout (:func:`~grimdice.dice.sampler.column_layout`, dice order): ``code[j, t]`` FAIL (no
     wound: a miss, a failed Wound roll, no die), WOUND or SPECIAL, and ``prec[j, t]`` a Precision
@@ -348,15 +349,8 @@ def _batch(
 
 
 def _sub_batches(batch_of, per_trial: int) -> TrialFn:
-    """A trial function running ``batch_of(sampler, n)`` in sub-batches that bound memory (drawn
-    in sequence from the block's one stream, so a block's result is fixed by its seed)."""
-    batch = max(1000, BATCH_CELLS // max(per_trial, 1))
-
-    def trial(s: Sampler, size: int) -> dict[str, np.ndarray]:
-        parts = [batch_of(s, min(batch, size - i)) for i in range(0, size, batch)]
-        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-    return trial
+    """:func:`~grimdice.engine.montecarlo.in_batches` sized to bound memory."""
+    return in_batches(batch_of, max(1000, BATCH_CELLS // max(per_trial, 1)))
 
 
 def simulated_result(

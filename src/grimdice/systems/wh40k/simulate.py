@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from grimdice.dice.sampler import Sampler, column_counts, column_layout, per_trial
-from grimdice.engine.montecarlo import TrialFn
+from grimdice.engine.montecarlo import TrialFn, in_batches
 from grimdice.engine.options import RunOptions
 from grimdice.engine.pipeline import Roll
 from grimdice.result import Result
@@ -379,14 +379,7 @@ def trial_function(
         for g in groups
     )
     batch = max(1000, BATCH_CELLS // max(per_trial, 1))
-
-    def trial(s: Sampler, size: int) -> dict[str, np.ndarray]:
-        parts = [
-            _simulate_batch(s, target, groups, min(batch, size - i), once) for i in range(0, size, batch)
-        ]
-        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-    return trial
+    return in_batches(lambda s, n: _simulate_batch(s, target, groups, n, once), batch)
 
 
 def simulated_result(
