@@ -363,7 +363,7 @@ def _simulate_batch(
         out["characters_destroyed"] = pc
     tests = hazardous_tests(groups)
     if tests:
-        out["hazardous_failed"] = (s.roll((trials, tests)) == 1).sum(axis=1)
+        out["hazardous_failed"] = column_counts(s.roll((tests, trials)) == 1)  # a 1 fails (column layout)
     return out
 
 
