@@ -54,9 +54,7 @@ def _shots(s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None) -
     return np.maximum(n, 0)
 
 
-def roll_group(
-    s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None = None
-) -> dict[str, Any]:
+def roll_group(s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None = None) -> dict[str, Any]:
     """Per trial: hits, Precision hits, wounds and Gets Hot 1s; and the wounds in the column
     layout (:func:`~grimdice.dice.sampler.column_layout`, dice order): ``code[j, t]`` FAIL (no
     wound: a miss, a failed Wound roll, no die), WOUND or SPECIAL, and ``prec[j, t]`` a Precision
