@@ -1,9 +1,10 @@
 """The Monte Carlo engine: the same rules, dice rolled literally, vectorised over trials.
 
 It shares with the exact engine only the rule predicates in :mod:`rolls` and the resolved
-profiles. Each trial keeps every defending model's wounds left and allocates wounds one at a
-time (closest living model first; Precision wounds to the chosen model while it lives), so
-agreement of the two engines is a real check of both.
+profiles. Each trial allocates wounds one at a time (closest living model first; Precision wounds
+to the chosen model while it lives), keeping the unit's state in three numbers (:class:`Queue`)
+and reading each wound's outcome from a table built from those predicates (:class:`Outcomes`),
+so agreement of the two engines is a real check of both.
 """
 
 from __future__ import annotations
