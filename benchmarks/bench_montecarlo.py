@@ -5,7 +5,12 @@ an untimed warm-up run (imports, rule tables, the trial function's set-up). The 
 honestly: the :class:`~grimdice.dice.Sampler` counts every die the rules roll, once per roll
 (Hit, Wound, save, Feel No Pain, damage and attack dice, every re-roll again; the padding of 2-D
 pools and the bytes rejected by the byte sampler are not dice and are not counted), summed over
-blocks in :attr:`Tally.dice`. Two rates: dice per second of wall time, and dice per CPU-second
+blocks in :attr:`Tally.dice`. Where a simulator draws a face for every slot a die *may* occupy
+(:meth:`~grimdice.dice.Sampler.draw`: 40k and Heresy draw the Hit and Wound die of every attack
+slot as one byte, Heresy the save and Damage Mitigation die of every wound slot), it adds to the
+count only the dice the rules roll (a Wound die for a hit, a save where one is possible, a Feel
+No Pain die for a failed save...); the faces drawn and not used cost time and are not counted,
+as padding. Two rates: dice per second of wall time, and dice per CPU-second
 of this process (``time.process_time``: the per-core rate, steadier on a shared machine; with
 ``--workers`` > 1 the children's CPU time is not in it, so read the wall rate). The peer is
 NumPy's bare generator, timed in the same process: the same number of D6 drawn as int8
@@ -13,7 +18,7 @@ NumPy's bare generator, timed in the same process: the same number of D6 drawn a
 way. The ratio column is grimdice's dice per CPU-second over that floor's.
 ``--workers 2`` times the default local parallel run instead (one process per core).
 
-Run: ``python benchmarks/bench_montecarlo.py [--trials N] [--runs N] [--smoke]``.
+Run: ``python benchmarks/bench_montecarlo.py [--trials N] [--runs N] [--smoke] [--only PREFIX...]``.
 """
 
 from __future__ import annotations
@@ -94,12 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--workers", type=int, default=1, help="0: the default (all cores for large runs)")
     ap.add_argument("--smoke", action="store_true", help="a quick check: 5 000 trials, one run")
+    ap.add_argument("--only", nargs="*", default=list(SYSTEMS), help="example name prefixes (default: all)")
     args = ap.parse_args(argv)
     trials, runs = (5_000, 1) if args.smoke else (args.trials, args.runs)
     workers = args.workers or None
     print(f"machine: {machine()}; {trials} trials, median of {runs}, workers={workers or 'default'}")
     for path in sorted(EXAMPLES.glob("*.yaml")):
-        if not path.name.startswith(SYSTEMS):
+        if not path.name.startswith(SYSTEMS) or not path.name.startswith(tuple(args.only)):
             continue
         secs, cpu, dice = measure(path, trials, runs, workers)
         if not dice:  # a system drawing from the generator directly: its dice are not counted

@@ -89,3 +89,29 @@ def test_the_default_parallel_run_gives_the_one_process_tally():
     for k in one.counts:
         assert np.array_equal(default.counts[k], one.counts[k])
     assert default.dice == one.dice == 2 * n
+
+
+def test_in_batches_runs_sub_batches_in_sequence_and_joins_them():
+    seen: list[int] = []
+
+    def batch_of(s, n):
+        seen.append(n)
+        return {"x": s.roll(n).astype(np.int64)}
+
+    from grimdice.dice import Sampler
+
+    whole = montecarlo.in_batches(batch_of, 10_000)(Sampler(4), 25_000)["x"]
+    assert seen == [10_000, 10_000, 5_000]
+    s = Sampler(4)
+    expected = np.concatenate([s.roll(10_000), s.roll(10_000), s.roll(5_000)])
+    assert whole.tolist() == expected.tolist()  # one stream, drawn in order
+    one = {"x": np.arange(3)}
+    assert montecarlo.in_batches(lambda s, n: one, 10)(Sampler(1), 3) is one  # no copy
+
+
+def test_keep_arrays_on_heap_tunes_glibc_once():
+    import platform
+
+    expected = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
+    assert montecarlo.keep_arrays_on_heap() is expected
+    assert montecarlo.keep_arrays_on_heap() is expected  # idempotent

@@ -4,7 +4,7 @@ import icepool
 import numpy as np
 import pytest
 
-from grimdice.dice import D6, Dist, Sampler
+from grimdice.dice import D6, Die, Dist, Sampler
 from grimdice.engine.pipeline import Roll
 from tests.agreement import assert_agree
 
@@ -69,3 +69,23 @@ def test_sampled_random_pools_with_rerolls_agree_with_exact(lo, hi):
     law = roll.pool(Dist.uniform(lo, hi))
     sim = {name: Dist(np.bincount(got[:, c]) / trials) for c, name in enumerate(("crit", "normal"))}
     assert_agree({"crit": law.marginal(0), "normal": law.marginal(1)}, sim, trials)
+
+
+def test_categories_of_drawn_faces_rerolls_and_counts_the_dice_rolled():
+    s = Sampler(5)
+    faces = s.draw((3, 200_000)) + np.uint8(1)
+    rolled = np.arange(3)[:, None] < np.random.default_rng(1).integers(0, 4, 200_000)[None, :]
+    ones = int(((faces == 1) & rolled).sum())
+    cat = ROLL.categories(s, faces, rolled)
+    assert s.dice == int(rolled.sum()) + ones  # one die per slot rolled, one more per re-rolled 1
+    assert (cat[~rolled] == 2).all()  # no die: "nothing"
+    assert (cat[rolled & (faces == 6)] == 0).all() and (cat[rolled & (faces == 3)] == 1).all()
+    got = np.bincount(cat[rolled], minlength=3) / rolled.sum()
+    n = int(rolled.sum())
+    assert_agree({"c": Dist(ROLL.probs)}, {"c": Dist(got)}, n, 5.0)
+
+
+def test_categories_refuses_a_die_not_numbered():
+    odd = Roll(hit, 3, Die((1, 1, 2, 3, 4, 6)))
+    with pytest.raises(ValueError, match="numbered"):
+        odd.categories(Sampler(1), np.ones((1, 3), dtype=np.uint8), None)

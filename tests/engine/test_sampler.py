@@ -6,6 +6,8 @@ import pytest
 from grimdice.dice import D3, D6, Die, Sampler, parse
 from grimdice.dice.sampler import (
     BYTE_SIDES,
+    column_counts,
+    column_layout,
     count_categories,
     lookup,
     per_trial,
@@ -170,3 +172,34 @@ def test_the_dice_count_is_the_dice_the_rules_roll():
     assert s.dice == before + 200
     s.flat(np.array([3, 0, 4]))
     assert s.dice == before + 207
+
+
+def test_column_layout_marks_each_trials_first_dice():
+    assert column_layout(np.array([3, 3])) == (3, None)
+    rows, valid = column_layout(np.array([0, 2, 1]))
+    assert rows == 2
+    assert valid.tolist() == [[False, True, True], [False, True, False]]
+    assert column_layout(np.array([], dtype=np.int64)) == (0, None)
+
+
+@pytest.mark.parametrize("rows", [0, 1, 7, 255, 256, 300])
+def test_column_counts_equal_a_column_sum(rows):
+    mask = np.random.default_rng(rows).random((rows, 97)) < 0.9
+    assert column_counts(mask).tolist() == mask.sum(axis=0).tolist()
+
+
+def test_draw_is_uniform_and_not_counted():
+    s = Sampler(3)
+    faces = s.draw((4, 5000))
+    assert s.dice == 0 and faces.dtype == np.uint8 and faces.shape == (4, 5000)
+    assert set(np.unique(faces).tolist()) == set(range(6))
+
+
+def test_d6_pairs_are_two_fair_independent_dice_and_not_counted():
+    s = Sampler(13)
+    first, second = s.draw_d6_pairs(720_000)
+    assert s.dice == 0
+    assert first.min() == 1 and first.max() == 6 and second.min() == 1 and second.max() == 6
+    joint = np.bincount((first.astype(np.int64) - 1) * 6 + (second - 1), minlength=36)
+    expected = first.size / 36  # every (first, second) pair equally likely: fair and independent
+    assert ((joint - expected) ** 2 / expected).sum() < _chi2_bound(35)

@@ -39,3 +39,39 @@ def test_heresy_fight_same_seed_same_result_whatever_the_workers():
     two = calculate(sc, simulate=TRIALS, seed=3, workers=2)
     assert one.to_json() == two.to_json()
     assert one.extra["combat_resolution"]["margin"]["offset"] <= 0
+
+
+def test_wh40k_counts_every_die_it_rolls():
+    from grimdice.dice import Sampler
+    from grimdice.io.scenario import validate
+    from grimdice.systems.wh40k.profiles import Scenario
+    from grimdice.systems.wh40k.simulate import trial_function
+    from grimdice.systems.wh40k.units import resolve_groups, resolve_target
+
+    sc = validate(Scenario, wh.scenario(wh.weapon(A=2), wh.model(count=5, Sv=4), count=10))
+    target = resolve_target(sc)
+    s = Sampler(3)
+    out = trial_function(target, resolve_groups(sc, target))(s, 2000)
+    # a Hit die per attack, a Wound die per hit, a save per wound (even once the unit is gone)
+    assert s.dice == 2000 * 20 + int(out["hits"].sum()) + int(out["wounds"].sum())
+
+
+def test_heresy_counts_every_die_it_rolls():
+    from grimdice.dice import Sampler
+    from grimdice.io.scenario import validate
+    from grimdice.systems.heresy.profiles import Scenario
+    from grimdice.systems.heresy.simulate import Outcomes, _batch
+    from grimdice.systems.heresy.units import resolve
+
+    big = hh.model(W=20, Sv=4)  # 20 shots cannot remove it before its last save
+    target, groups = resolve(validate(Scenario, hh.scenario(hh.weapon(A=2), big, count=10)))
+    s = Sampler(3)
+    out = _batch(s, target, groups, [Outcomes.of(target, g) for g in groups], 2000)
+    # a To Hit die per shot, a Wound die per hit, a save per wound (no Damage Mitigation)
+    assert s.dice == 2000 * 20 + int(out["hits"].sum()) + int(out["wounds"].sum())
+    mitigated = hh.model(W=20, Sv=4, FNP=5)
+    target, groups = resolve(validate(Scenario, hh.scenario(hh.weapon(A=2), mitigated, count=10)))
+    s = Sampler(3)
+    out = _batch(s, target, groups, [Outcomes.of(target, g) for g in groups], 2000)
+    # and a Feel No Pain die per failed save
+    assert s.dice == 2000 * 20 + int((out["hits"] + out["wounds"] + out["unsaved"]).sum())

@@ -85,6 +85,32 @@ class Roll:
         rerolled = np.broadcast_to(np.asarray(self.reroll(values), dtype=bool), values.shape).copy()
         return lo, category, rerolled
 
+    def categories(
+        self, sampler: Sampler, faces: np.ndarray, rolled: np.ndarray | None, count: bool = True
+    ) -> np.ndarray:
+        """The category (uint8) of each die of a column layout showing ``faces`` (uint8, drawn with
+        :meth:`~grimdice.dice.sampler.Sampler.draw`), after its re-roll; ``rolled``: which entries
+        are dice (None: all; the others get the last category, "nothing"). Counts in the sampler
+        the dice rolled (``count``: the first dice too) and the re-rolls. The die must be numbered
+        ``lo..lo+n-1`` (a D6)."""
+        lo, category, rerolled = self._lookup
+        if self.die.faces != tuple(range(lo, lo + len(self.die.faces))):
+            raise ValueError(f"categories() needs a numbered die, not {self.die.faces}")
+        if count:
+            sampler.dice += faces.size if rolled is None else int(np.count_nonzero(rolled))
+        if rerolled.any():
+            again = lookup(faces, rerolled, lo, np.uint8).view(bool)
+            if rolled is not None:
+                again &= rolled
+            sampler.dice += int(np.count_nonzero(again))
+            faces = np.where(again, sampler.draw(faces.shape, len(self.die.faces)) + np.uint8(lo), faces)
+        cat = lookup(faces, category, lo, np.uint8)
+        if rolled is not None:
+            # "nothing" (the highest category) where no die was rolled; arithmetic, as masked
+            # assignment is several times slower
+            np.maximum(cat, np.logical_not(rolled).view(np.uint8) * np.uint8(self.ncat - 1), out=cat)
+        return cat
+
     def sample(self, sampler: Sampler, counts: np.ndarray, *, only_one: bool = False) -> np.ndarray:
         """Roll ``counts[t]`` dice for each trial ``t``; ``(trials, ncat - 1)`` counts per category.
 

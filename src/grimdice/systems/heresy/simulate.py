@@ -1,28 +1,33 @@
 """The Monte Carlo engine: the same rules, dice rolled literally, vectorised over trials.
 
 It shares with the exact engine only the rule predicates in :mod:`rolls` and the resolved
-profiles. Each trial keeps every defending model's wounds left and allocates wounds one at a
-time (closest living model first; Precision wounds to the chosen model while it lives), so
-agreement of the two engines is a real check of both.
+profiles. Each trial allocates wounds one at a time (closest living model first; Precision wounds
+to the chosen model while it lives), keeping the unit's state in three numbers (:class:`Queue`)
+and reading each wound's outcome from a table built from those predicates (:class:`Outcomes`),
+so agreement of the two engines is a real check of both.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from grimdice.dice.dist import Dist
-from grimdice.dice.sampler import Sampler, per_trial
-from grimdice.engine.montecarlo import TrialFn
+from grimdice.dice.sampler import Sampler, column_counts, column_layout, lookup, per_trial
+from grimdice.engine.montecarlo import TrialFn, in_batches
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
 from grimdice.systems.heresy.fight import Side, fight_result, steps
 from grimdice.systems.heresy.report import build_result
 from grimdice.systems.heresy.rolls import (
+    FACES,
     FAIL,
     NEVER,
     SPECIAL,
+    WOUND,
+    hit_roll,
     mitigation_target,
     passes,
     wound_result,
@@ -31,244 +36,320 @@ from grimdice.systems.heresy.rolls import (
 from grimdice.systems.heresy.units import StrikeGroup, Target
 
 BATCH_CELLS = 10_000_000
+ALL = 127  # "every wound left": the wounds lost to Instant Death, in the outcome tables
+FULL = 1 << 30  # wounds left of the "no model" slot: never reached by any loss
+STRIDE = 3 * 6 * 6 * 6  # outcome table entries per model: wound kind, save, re-roll, Mitigation faces
+TALLY = 16  # a trial's failed saves in the low bits of its tally word, the dice it rolled above
 
 
-def _wound_results(s: Sampler, g: StrikeGroup, n: int) -> np.ndarray:
-    """FAIL/WOUND/SPECIAL of ``n`` Wound rolls (a failed roll re-rolled once if the group may)."""
-    res = np.asarray(wound_result(s.roll(n), g.wound_target, g.rules.rending, g.rules.breaching))
+def _shots(s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None) -> np.ndarray:
+    """Shots (attacks) per trial of the group's models (``models``: those striking, per trial)."""
+    if g.shots.is_fixed:
+        per = g.shots.constant
+        n = np.full(trials, g.models * per, dtype=np.int64) if models is None else models * per
+    else:
+        per_model = s.expr(g.shots, trials * g.models).reshape(trials, g.models)
+        if models is not None:
+            per_model = per_model * (np.arange(g.models)[None, :] < models[:, None])
+        n = per_model.sum(axis=1)
+    return np.maximum(n, 0)
+
+
+def roll_group(s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None = None) -> dict[str, Any]:
+    """Per trial: hits, Precision hits, wounds and Gets Hot 1s; and the wounds in the column
+    layout (:func:`~grimdice.dice.sampler.column_layout`, dice order): ``code[j, t]`` FAIL (no
+    wound: a miss, a failed Wound roll, no die), WOUND or SPECIAL, and ``prec[j, t]`` a Precision
+    wound (None: there are none).
+    ``models``: the number of the group's models striking in each trial (default: all of them).
+
+    Faces are drawn for every slot (:meth:`Sampler.draw`) and only the dice the rules roll are
+    counted: one To Hit die per shot, its re-roll where the first failed, one Wound die per hit,
+    its re-roll where the first failed."""
+    n = _shots(s, g, trials, models)
+    rows, valid = column_layout(n)
+    shape = (rows, trials)
+    prec = None
+    ones = None
+    if g.rolls_to_hit:
+        first, wound_face = s.draw_d6_pairs(shape)  # the To Hit and the Wound die of each slot
+        s.dice += int(n.sum())
+        ok = np.asarray(hit_roll(first, first, g.hit_target, None)[0])
+        if valid is not None:
+            ok &= valid
+        if g.reroll_target is None:
+            hit, final = ok, first
+        else:
+            second = s.draw(shape) + np.uint8(1)
+            s.dice += int(n.sum()) - int(np.count_nonzero(ok))
+            hit, final = (np.asarray(x) for x in hit_roll(first, second, g.hit_target, g.reroll_target))
+            if valid is not None:
+                hit &= valid
+        if g.precision < NEVER:
+            prec = hit & (final >= g.precision)
+        if g.rules.gets_hot:
+            ones = final == 1
+            if valid is not None:
+                ones &= valid
+        nhits = column_counts(hit)
+    else:
+        fired = n
+        if g.rules.gets_hot:
+            face = s.draw(shape) + np.uint8(1)
+            s.dice += int(n.sum())
+            if g.may_reroll_hits:
+                again = face == 1
+                if valid is not None:
+                    again &= valid
+                s.dice += int(np.count_nonzero(again))
+                face = np.where(again, s.draw(shape) + np.uint8(1), face)
+            ones = face == 1
+            if valid is not None:
+                ones &= valid
+            fired = n - column_counts(ones)
+        per_shot = np.maximum(s.expr(g.hits_per_shot, int(fired.sum())), 0)
+        nhits = per_trial(per_shot, fired)
+        rows, hit_valid = column_layout(nhits)
+        hit = np.ones((rows, trials), dtype=bool) if hit_valid is None else hit_valid
+        wound_face = s.draw(hit.shape) + np.uint8(1)
+    wounds = wound_results(s, g, hit, wound_face)
+    return {
+        "hits": nhits,
+        "precision_hits": column_counts(prec) if prec is not None else np.zeros(trials, dtype=np.int64),
+        "wounds": column_counts(wounds > 0),
+        "ones": column_counts(ones) if ones is not None else np.zeros(trials, dtype=np.int64),
+        "code": wounds,
+        "prec": None if prec is None else prec & (wounds > 0),
+    }
+
+
+def wound_results(s: Sampler, g: StrikeGroup, hit: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """FAIL/WOUND/SPECIAL (uint8) of the Wound roll of every hit of a column-layout mask (FAIL
+    where there is no hit), its die showing ``face``; a failed roll re-rolled once if the group
+    may. Faces are looked up in a table of :func:`~grimdice.systems.heresy.rolls.wound_result`."""
+    rule = wound_result(FACES, g.wound_target, g.rules.rending, g.rules.breaching)
+    table = np.asarray(rule, dtype=np.uint8)
+    res = lookup(face, table, 1, np.uint8)
+    res *= hit
+    s.dice += int(np.count_nonzero(hit))
     if g.wound_reroll:
-        again = np.flatnonzero(res == FAIL)
-        res[again] = wound_result(s.roll(again.size), g.wound_target, g.rules.rending, g.rules.breaching)
+        again = hit & (res == FAIL)
+        s.dice += int(np.count_nonzero(again))
+        res = np.where(again, lookup(s.draw(hit.shape), table, 0, np.uint8), res)
     return res
 
 
-def _precision_first(owner: np.ndarray, prec: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """The permutation putting each trial's Precision wounds before its others (each part in dice
-    order) in a flat array of wounds grouped by trial (``owner``)."""
-    start = np.cumsum(count) - count
-    p = prec.astype(np.int64)
-    rank_p = np.cumsum(p) - p  # Precision wounds before this one, over all trials
-    rank_o = np.cumsum(1 - p) - (1 - p)
-    n_p = per_trial(prec, count)
-    base_p = (np.cumsum(n_p) - n_p)[owner]  # Precision wounds in earlier trials
-    base_o = (np.cumsum(count - n_p) - (count - n_p))[owner]
-    slot = np.where(prec, start[owner] + rank_p - base_p, start[owner] + n_p[owner] + rank_o - base_o)
-    order = np.empty_like(slot)
-    order[slot] = np.arange(slot.size)
-    return order
+@dataclass(frozen=True)
+class Outcomes:
+    """What one wound of a group does, by look-up at ``m * STRIDE + part`` for model ``m`` of the
+    queue (``m = M``: no model left, nothing happens) and ``part`` (:meth:`part`) of the wound's
+    kind (FAIL: no wound) and its save, Heavy re-roll and Damage Mitigation faces: ``lost``, the
+    wounds lost (:data:`ALL` for Instant Death), and ``tally``, whether the save failed plus the
+    dice rolled times 2**16 (the save die where a save is possible, the Heavy re-roll where the
+    armour save failed, the Mitigation die where the save failed and a Mitigation roll is
+    possible). Built from the predicates of :mod:`rolls`."""
 
+    lost: np.ndarray  # int32
+    tally: np.ndarray  # int32
+    heavy: bool  # some save is a re-rolled armour save (else the re-roll face is not drawn: 1)
 
-def roll_group(
-    s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None = None
-) -> dict[str, np.ndarray]:
-    """Per trial: hits, Precision hits, wounds (``count``) and Gets Hot 1s; and ``codes``, the
-    wounds of all trials laid flat, trial by trial in allocation order (Precision wounds first),
-    each coded ``2*precision + special``. ``models``: the number of the group's models making
-    their attacks in each trial (default: all of them). Dice are rolled flat, none for padding."""
-    per_model = s.expr(g.shots, trials * g.models).reshape(trials, g.models)
-    if models is not None:
-        per_model = per_model * (np.arange(g.models)[None, :] < models[:, None])
-    n = np.maximum(per_model.sum(axis=1), 0)
-    if g.rolls_to_hit:
-        final = s.flat(n)
-        hit = (final != 1) & (final >= g.hit_target)
-        if g.reroll_target is not None:
-            miss = np.flatnonzero(~hit)
-            final[miss] = s.roll(miss.size)
-            hit[miss] = (final[miss] != 1) & (final[miss] >= g.reroll_target)
-        prec = hit & (final >= g.precision)
-        ones = final == 1
-        nhits = per_trial(hit, n)
-        prec_hits = per_trial(prec, n)
-        prec = prec[hit]
-    else:
-        ones = np.zeros(int(n.sum()), dtype=bool)
-        if g.rules.gets_hot:
-            face = s.flat(n)
-            if g.may_reroll_hits:
-                redo = np.flatnonzero(face == 1)
-                face[redo] = s.roll(redo.size)
-            ones = face == 1
-        fired = per_trial(~ones, n)
-        per_shot = np.maximum(s.expr(g.hits_per_shot, int(fired.sum())), 0)
-        nhits = per_trial(per_shot, fired)
-        prec = np.zeros(int(nhits.sum()), dtype=bool)
-        prec_hits = np.zeros(trials, dtype=np.int64)
-    res = _wound_results(s, g, prec.size)
-    wound = res != FAIL
-    count = per_trial(wound, nhits)
-    code = (prec.view(np.int8) << 1) | (res == SPECIAL).view(np.int8)
-    code = code[wound]  # one compress for both bits
-    prec = (code & 2) > 0
-    if prec.any():
-        code = code[_precision_first(np.repeat(np.arange(trials), count), prec, count)]
-    return {
-        "hits": nhits,
-        "precision_hits": prec_hits,
-        "wounds": count,
-        "ones": per_trial(ones, n) if g.rules.gets_hot else np.zeros(trials, dtype=np.int64),
-        "codes": code,
-    }
-
-
-def _tables(target: Target, g: StrikeGroup, special: bool):
-    """Per model of the queue: save needed, armour re-rolled, Damage Mitigation needed, Instant Death."""
-    sv, rr, mt, inst = [], [], [], []
-    for p in target.profiles:
-        i = g.is_instant_death(p)
-        t, rerolled = g.save(p, special, target)
-        sv.append(t)
-        rr.append(rerolled)
-        mt.append(
-            mitigation_target(
-                p.fnp, p.shrouded, melee=g.melee, ignores_cover=g.ignores_cover, instant_death=i
+    @classmethod
+    def of(cls, target: Target, g: StrikeGroup) -> Outcomes:
+        ps = target.profiles
+        heavy = any(g.save(p, sp, target)[1] for p in ps for sp in (False, True))
+        f = np.asarray(FACES, dtype=np.int64)
+        b, a, c = f[:, None, None], f[None, :, None], f[None, None, :]  # re-roll, save, Mitigation
+        lost = np.zeros((len(ps) + 1, 3, 6, 6, 6), dtype=np.int32)
+        tally = np.zeros_like(lost)
+        for m, p in enumerate(ps):
+            inst = g.is_instant_death(p)
+            amount = int(wounds_lost(ALL, inst, p.eternal_warrior))
+            mt = mitigation_target(
+                p.fnp, p.shrouded, melee=g.melee, ignores_cover=g.ignores_cover, instant_death=inst
             )
-        )
-        inst.append(i)
-    return np.array(sv), np.array(rr), np.array(mt), np.array(inst)
+            for kind in (WOUND, SPECIAL):
+                sv, rerolled = g.save(p, kind == SPECIAL, target)
+                first = np.asarray(passes(a, sv))
+                saved = first | np.asarray(passes(b, sv)) if rerolled else first
+                failed = ~saved
+                dice = (sv < NEVER) + (failed & ~first if rerolled else 0) + failed * (mt < NEVER)
+                lost[m, kind] = (failed & ~np.asarray(passes(c, mt))) * amount
+                tally[m, kind] = failed + (dice << TALLY)
+        return cls(lost.reshape(-1), tally.reshape(-1), heavy)
+
+    def part(self, s: Sampler, code: np.ndarray) -> np.ndarray:
+        """The ``part`` (uint16) of every slot of a column layout of wound kinds: ``(kind * 6 +
+        re-roll) * 36 + save * 6 + Mitigation`` (face indices ``0..5``; the save and Mitigation
+        faces drawn as one 36-sided value, the re-roll face only where some save is re-rolled).
+        Faces are drawn for every slot, not counted: :attr:`tally` counts the dice rolled."""
+        part = code.astype(np.uint16)
+        part *= np.uint16(6)
+        if self.heavy:
+            part += s.draw(code.shape)
+        part *= np.uint16(36)
+        part += s.draw(code.shape, 36)
+        return part
 
 
-def _fails(s: Sampler, need: np.ndarray) -> np.ndarray:
-    """One D6 test per entry of ``need`` (a natural 1 fails); none rolled where it cannot pass."""
-    possible = need < NEVER
-    every: Any = need
-    if possible.all():  # the usual case: every test rolled
-        return np.logical_not(passes(s.roll(need.size), every))
-    failed = np.ones(need.size, dtype=bool)
-    roll = np.flatnonzero(possible)
-    needed: Any = need[roll]
-    failed[roll] = np.logical_not(passes(s.roll(roll.size), needed))
-    return failed
+class Queue:
+    """The defending unit in every trial: wounds are allocated to the closest living model ``f``
+    (``w`` wounds left) or, Precision wounds, to the chosen model ``k`` while it lives (``wk``
+    wounds left); every model before ``f`` is removed, every model after it unhurt but ``k``, so
+    three numbers per trial are the whole state (``f`` kept as ``f * stride``, ready for the
+    look-up). ``f = M``: the unit is destroyed."""
 
+    def __init__(self, target: Target, trials: int) -> None:
+        self.W = np.array([p.W for p in target.profiles], dtype=np.int32)
+        self.M = self.W.size
+        self.k = target.precision_index
+        self.stride = STRIDE
+        self.Wpad = np.append(self.W, np.int32(FULL))
+        self.fS = np.zeros(trials, dtype=np.int64)
+        self.w = np.full(trials, self.Wpad[0], dtype=np.int32)
+        self.wk = np.full(trials, self.W[self.k] if self.k is not None else 0, dtype=np.int32)
+        self.acc = np.zeros(trials, dtype=np.int32)  # failed saves + dice rolled << TALLY
+        self.idx = np.empty(trials, dtype=np.int64)
+        self.lost = np.empty(trials, dtype=np.int32)
+        self.add = np.empty(trials, dtype=np.int32)
+        self.mask = np.empty(trials, dtype=bool)
 
-def _wound(s: Sampler, g: StrikeGroup, tables, code: np.ndarray, flat: np.ndarray, t, m, unsaved) -> None:
-    """One wound of group ``g`` (codes ``2*precision + special``) on model ``m`` of trials ``t``
-    (``flat``: wounds left per trial and model, flattened): the save (Heavy: a failed armour save
-    re-rolled once), Damage Mitigation, wounds lost. ``tables``: :func:`_tables` of normal then
-    special wounds, concatenated (index ``special * models + model``), and Eternal Warrior."""
-    sv_t, rr_t, mt_t, inst_t, ew = tables
-    models = ew.size
-    heavy, instant = bool(rr_t.any()), bool(inst_t.any())
-    for i in range(g.rules.brutal):  # Brutal (X): X wounds on the same model
-        cell = t * models + m
-        if i:  # the first wound finds its model alive (the closest living one, or the chosen one)
-            on = flat[cell] > 0
-            if not on.all():
-                t, m, code, cell = t[on], m[on], code[on], cell[on]
-        row = (code & 1) * models + m
-        sv = sv_t[row]
-        failed = _fails(s, sv)
-        if heavy:
-            again = np.flatnonzero(failed & rr_t[row])
-            failed[again] = _fails(s, sv[again])
-        unsaved[t[failed]] += 1
-        hurt = np.flatnonzero(failed)
-        hurt = hurt[_fails(s, mt_t[row[hurt]])]
-        ch = cell[hurt]
-        if instant:
-            flat[ch] -= np.asarray(wounds_lost(flat[ch], inst_t[row[hurt]], ew[m[hurt]]), dtype=flat.dtype)
-        else:  # a living model loses one wound (wounds_lost without Instant Death)
-            flat[ch] -= 1
+    @property
+    def f(self) -> np.ndarray:
+        return self.fS // self.stride
+
+    def strike(
+        self, s: Sampler, out: Outcomes, code: np.ndarray, prec: np.ndarray | None, brutal: int
+    ) -> None:
+        """Allocate one group's wounds (column layout) in every trial, Precision wounds first, each
+        part in dice order; one row at a time, every trial at once."""
+        parts = [out.part(s, code) for _ in range(brutal)]
+        before = self.acc.copy()
+        if prec is None or self.k is None:
+            for j in range(code.shape[0]):
+                self._wound(out, [p[j] for p in parts], None)
+        else:
+            for j in range(code.shape[0]):  # the Precision wounds, to the chosen model while it lives
+                self._wound(out, [p[j] * prec[j] for p in parts], prec[j])
+            for j in range(code.shape[0]):
+                self._wound(out, [p[j] * ~prec[j] for p in parts], None)
+        self.acc -= before
+        s.dice += int((self.acc >> TALLY).sum(dtype=np.int64))
+        self.acc &= (1 << TALLY) - 1
+        self.acc += before
+
+    def _wound(self, out: Outcomes, parts: list[np.ndarray], prec: np.ndarray | None) -> None:
+        """One wound (``parts``: per Brutal wound) in every trial; ``prec``: Precision wounds."""
+        fS, w, wk, k, idx, lost = self.fS, self.w, self.wk, self.k, self.idx, self.lost
+        to_k = None
+        at = fS.copy() if len(parts) > 1 else fS
+        if k is not None and prec is not None:
+            to_k = prec & (wk > 0) & (fS != k * self.stride)
+            at = np.where(to_k, k * self.stride, fS)
+        for i, part in enumerate(parts):
+            if i:  # Brutal: the next wound only while the same model lives
+                still = fS == at if to_k is None else np.where(to_k, wk > 0, fS == at)
+                part = part * still
+            np.add(at, part, out=idx)
+            out.lost.take(idx, out=lost, mode="wrap")  # indices are in range; "wrap" is the fastest mode
+            out.tally.take(idx, out=self.add, mode="wrap")
+            self.acc += self.add
+            if to_k is not None:
+                lk = lost * to_k
+                wk -= lk
+                lost -= lk
+            w -= lost
+            np.less_equal(w, 0, out=self.mask)
+            dead = np.flatnonzero(self.mask)
+            if dead.size:
+                nxt = fS[dead] // self.stride + 1
+                if k is not None:
+                    wk[dead[nxt == k + 1]] = 0
+                    nxt += (nxt == k) & (wk[dead] <= 0)
+                fS[dead] = nxt * self.stride
+                w[dead] = self.Wpad[nxt] if k is None else np.where(nxt == k, wk[dead], self.Wpad[nxt])
+
+    def left_k(self) -> np.ndarray:
+        """Wounds left of the Precision model per trial."""
+        assert self.k is not None
+        f = self.f
+        return np.where(f < self.k, np.maximum(self.wk, 0), np.where(f == self.k, self.w, 0))
+
+    def destroyed(self) -> np.ndarray:
+        gone = self.f
+        if self.k is not None:
+            gone += (self.k > gone) & (self.wk <= 0)
+        return gone
+
+    def damage(self) -> np.ndarray:
+        f = self.f
+        cum = np.concatenate([[0], np.cumsum(self.W, dtype=np.int64)])
+        dmg = cum[f] + np.append(self.W, 0)[f] - np.where(f < self.M, self.w, 0)
+        if self.k is not None:
+            dmg += np.where(self.k > f, self.W[self.k] - np.maximum(self.wk, 0), 0)
+        return dmg
+
+    def alive_in(self, lo: int, hi: int) -> np.ndarray:
+        """Living models with queue index in ``[lo, hi)`` per trial."""
+        f = self.f
+        n = np.clip(hi - np.maximum(f, lo), 0, None)
+        if self.k is not None and lo <= self.k < hi:
+            n -= (self.k > f) & (self.wk <= 0)
+        return n
+
+    def unsaved(self) -> np.ndarray:
+        return (self.acc & ((1 << TALLY) - 1)).astype(np.int64)
 
 
 def allocate(
-    s: Sampler,
-    target: Target,
-    groups: list[StrikeGroup],
-    rolled: list[dict[str, np.ndarray]],
-    left: np.ndarray | None = None,
-):
-    """Allocate wounds one by one in every trial, group after group (each group's in the order of
-    :func:`roll_group`), from ``left`` (wounds left per model; default: an unhurt unit): each to
-    the closest living model, a Precision wound to the chosen model while it lives. Resolved in
-    steps (step ``k``: every trial's ``k``-th wound of the group, for the trials holding one), so
-    each trial meets its own wounds in its own order. Returns (wounds left per model, failed saves)."""
-    trials = rolled[0]["wounds"].size if rolled else (0 if left is None else left.shape[0])
-    W = np.array([p.W for p in target.profiles], dtype=np.int64)
-    ew = np.array([p.eternal_warrior for p in target.profiles])
-    left = np.tile(W, (trials, 1)) if left is None else left.copy()
-    unsaved = np.zeros(trials, dtype=np.int64)
-    k = target.precision_index
-    M = len(target.profiles)
-    alive = np.ones((trials, M + 1), dtype=bool)  # a last column always "alive": M when none is
-    np.greater(left, 0, out=alive[:, :M])
-    first = alive.argmax(axis=1)  # the closest living model
-    for g, r in zip(groups, rolled, strict=True):
-        count = r["wounds"]
-        top = int(count.max()) if trials else 0
-        if not top:
-            continue
-        normal, special = _tables(target, g, False), _tables(target, g, True)
-        tables = [np.concatenate([x, y]) for x, y in zip(normal, special, strict=True)] + [ew]
-        # the trials by decreasing number of wounds: those holding a j-th wound are a prefix, and
-        # their rows are read in increasing order (cache-friendly)
-        order = np.argsort((top - count).astype(np.uint16 if top < 2**16 else np.int64), kind="stable")
-        holding = np.bincount(count, minlength=top + 1)[::-1].cumsum()[::-1]
-        start = (np.cumsum(count) - count)[order]
-        rows, firsts, fails = left[order], first[order], np.zeros(trials, dtype=np.int64)
-        flat = rows.reshape(-1)  # a view: wounds left of sorted trial t, model m at t * M + m
-        for j in range(top):
-            h = int(holding[j + 1])
-            code = r["codes"][start[:h] + j]
-            live = firsts[:h] < M
-            t = np.arange(h) if live.all() else np.flatnonzero(live)
-            code = code[t] if t.size < h else code
-            m = firsts[t]
-            if k is not None:
-                m = np.where(((code & 2) > 0) & (rows[t, k] > 0), k, m)
-            _wound(s, g, tables, code, flat, t, m, fails)
-            gone = t[flat[t * M + firsts[t]] == 0]
-            while gone.size:  # the closest living model: usually the next one
-                firsts[gone] += 1
-                nxt = firsts[gone]
-                gone = gone[nxt < M]
-                gone = gone[flat[gone * M + firsts[gone]] == 0]
-        left[order], first[order] = rows, firsts
-        unsaved[order] += fails
-    return left, unsaved
+    s: Sampler, queue: Queue, tables: list[Outcomes], groups: list[StrikeGroup], rolled: list[dict]
+) -> None:
+    """Allocate wounds one by one in every trial, group after group (each group's Precision
+    wounds first, then the others, each in dice order): each to the closest living model, a
+    Precision wound to the chosen model while it lives."""
+    for g, out, r in zip(groups, tables, rolled, strict=True):
+        if r["code"].shape[0]:
+            queue.strike(s, out, r["code"], r["prec"], g.rules.brutal)
 
 
-def _batch(s: Sampler, target: Target, groups: list[StrikeGroup], trials: int) -> dict[str, np.ndarray]:
+def _batch(
+    s: Sampler, target: Target, groups: list[StrikeGroup], tables: list[Outcomes], trials: int
+) -> dict[str, np.ndarray]:
     rolled = [roll_group(s, g, trials) for g in groups]
-    left, unsaved = allocate(s, target, groups, rolled)
-    W = np.array([p.W for p in target.profiles], dtype=np.int64)
+    queue = Queue(target, trials)
+    allocate(s, queue, tables, groups, rolled)
     out = {
         "hits": sum(r["hits"] for r in rolled),
         "wounds": sum(r["wounds"] for r in rolled),
-        "unsaved": unsaved,
-        "damage": (W[None, :] - left).sum(axis=1),
-        "models_destroyed": (left == 0).sum(axis=1),
+        "unsaved": queue.unsaved(),
+        "damage": queue.damage(),
+        "models_destroyed": queue.destroyed(),
     }
     k = target.precision_index
     if k is not None:
+        left = queue.left_k()
         out["precision_hits"] = sum(r["precision_hits"] for r in rolled)
-        out["precision_model_wounds"] = W[k] - left[:, k]
-        out["precision_model_destroyed"] = (left[:, k] == 0).astype(np.int64)
+        out["precision_model_wounds"] = target.profiles[k].W - left
+        out["precision_model_destroyed"] = (left == 0).astype(np.int64)
     hot = [(g, r) for g, r in zip(groups, rolled, strict=True) if g.rules.gets_hot]
     if hot:
         out["gets_hot_wounds"] = sum(r["ones"] for _, r in hot)
         unsaved_hot = np.zeros(trials, dtype=np.int64)
         for g, r in hot:
-            width = int(r["ones"].max()) if trials else 0
-            if width:
-                valid = np.arange(width)[None, :] < r["ones"][:, None]
-                saved = np.asarray(passes(s.roll((trials, width)), g.firer_save))
-                fnp = np.asarray(passes(s.roll((trials, width)), g.firer_fnp))
-                unsaved_hot += (valid & ~saved & ~fnp).sum(axis=1)
+            rows, valid = column_layout(r["ones"])
+            if rows:
+                saved = np.asarray(passes(s.draw((rows, trials)) + np.uint8(1), g.firer_save))
+                fnp = np.asarray(passes(s.draw((rows, trials)) + np.uint8(1), g.firer_fnp))
+                failed = ~saved if valid is None else valid & ~saved
+                s.dice += int(r["ones"].sum()) * (g.firer_save < NEVER) + int(np.count_nonzero(failed)) * (
+                    g.firer_fnp < NEVER
+                )
+                unsaved_hot += column_counts(failed & ~fnp)
         out["gets_hot_unsaved"] = unsaved_hot
     return out
 
 
 def _sub_batches(batch_of, per_trial: int) -> TrialFn:
-    """A trial function running ``batch_of(sampler, n)`` in sub-batches that bound memory (drawn
-    in sequence from the block's one stream, so a block's result is fixed by its seed)."""
-    batch = max(1000, BATCH_CELLS // max(per_trial, 1))
-
-    def trial(s: Sampler, size: int) -> dict[str, np.ndarray]:
-        parts = [batch_of(s, min(batch, size - i)) for i in range(0, size, batch)]
-        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-    return trial
+    """:func:`~grimdice.engine.montecarlo.in_batches` sized to bound memory."""
+    return in_batches(batch_of, max(1000, BATCH_CELLS // max(per_trial, 1)))
 
 
 def simulated_result(
@@ -277,8 +358,8 @@ def simulated_result(
     """``options.simulate`` seeded trials on the shared runner (``options.workers``, ``options.progress``)."""
     assert options.simulate is not None
     per_trial = max(1, sum(g.models * g.shots.max * max(1, g.hits_per_shot.max) for g in groups))
-    per_trial *= max(1, len(target.profiles))
-    trial = _sub_batches(lambda s, n: _batch(s, target, groups, n), per_trial)
+    tables = [Outcomes.of(target, g) for g in groups]
+    trial = _sub_batches(lambda s, n: _batch(s, target, groups, tables, n), per_trial)
     tally = options.run(trial)
     dists = tally.dists()
     hot = None
@@ -287,47 +368,49 @@ def simulated_result(
     return build_result("simulated", dists, target, groups, hot, title, options.simulate, options.seed)
 
 
-def _fight_batch(s: Sampler, attacker: Side, defender: Side, trials: int) -> list[np.ndarray]:
-    """Wounds left per model of [attacker, defender] after the fight, per trial."""
+def _fight_batch(
+    s: Sampler, attacker: Side, defender: Side, tables: list[list[Outcomes]], trials: int
+) -> list[Queue]:
+    """Both units' queues after the fight, per trial."""
     sides = (attacker, defender)
-    left = [np.tile(np.array([p.W for p in x.target.profiles], dtype=np.int64), (trials, 1)) for x in sides]
+    queues = [Queue(x.target, trials) for x in sides]
     for step in steps(attacker, defender):
         struck = []
         for i, side in enumerate(sides):  # both units strike with the models alive at the step's start
-            alive = left[i] > 0
             here = [
-                (g, lo, hi)
-                for g, (lo, hi) in zip(side.groups, side.ranges, strict=True)
+                (g, out, queues[i].alive_in(lo, hi))
+                for g, out, (lo, hi) in zip(side.groups, tables[i], side.ranges, strict=True)
                 if g.initiative == step
             ]
-            rolled = [roll_group(s, g, trials, alive[:, lo:hi].sum(axis=1)) for g, lo, hi in here]
-            struck.append(([g for g, _, _ in here], rolled))
-        for i, (groups, rolled) in enumerate(struck):  # casualties are removed at the end of the step
+            rolled = [roll_group(s, g, trials, alive) for g, _, alive in here]
+            struck.append(([g for g, _, _ in here], [out for _, out, _ in here], rolled))
+        for i, (groups, outs, rolled) in enumerate(struck):  # casualties removed at the step's end
             if rolled:
-                left[1 - i], _ = allocate(s, sides[1 - i].target, groups, rolled, left[1 - i])
-    return left
+                allocate(s, queues[1 - i], outs, groups, rolled)
+    return queues
 
 
 def simulated_fight(attacker: Side, defender: Side, options: RunOptions, title: str = "") -> Result:
     """A two-sided fight rolled literally, ``options.simulate`` times on the shared runner."""
     assert options.simulate is not None
-    Wa = np.array([p.W for p in attacker.target.profiles])
-    Wd = np.array([p.W for p in defender.target.profiles])
-    offset = int(Wa.sum())  # the margin dealt - taken, shifted to a non-negative count
+    offset = sum(p.W for p in attacker.target.profiles)  # the margin dealt - taken, made non-negative
+    tables = [
+        [Outcomes.of(defender.target, g) for g in attacker.groups],
+        [Outcomes.of(attacker.target, g) for g in defender.groups],
+    ]
 
     def batch(s: Sampler, n: int) -> dict[str, np.ndarray]:
-        la, ld = _fight_batch(s, attacker, defender, n)
-        taken, dealt = (Wa - la).sum(axis=1), (Wd - ld).sum(axis=1)
+        qa, qd = _fight_batch(s, attacker, defender, tables, n)
+        taken, dealt = qa.damage(), qd.damage()
         return {
             "damage": dealt,
-            "models_destroyed": (ld == 0).sum(axis=1),
+            "models_destroyed": qd.destroyed(),
             "damage_taken": taken,
-            "models_lost": (la == 0).sum(axis=1),
+            "models_lost": qa.destroyed(),
             "margin": dealt - taken + offset,
         }
 
     per_trial = max(1, sum(g.models * g.shots.max for g in attacker.groups + defender.groups))
-    per_trial *= max(len(attacker.target.profiles), len(defender.target.profiles))
     tally = options.run(_sub_batches(batch, per_trial))
     d = tally.dists()
     lost = (d["damage"], d["models_destroyed"], d["damage_taken"], d["models_lost"])

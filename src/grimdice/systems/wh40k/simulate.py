@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grimdice.dice.sampler import Sampler, per_trial
-from grimdice.engine.montecarlo import TrialFn
+from grimdice.dice.sampler import Sampler, column_counts, column_layout, per_trial
+from grimdice.engine.montecarlo import TrialFn, in_batches
 from grimdice.engine.options import RunOptions
 from grimdice.engine.pipeline import Roll
 from grimdice.result import Result
@@ -44,23 +44,75 @@ def _roll_once(
     return ((cat == CRIT) & valid).sum(axis=1), ((cat == NORMAL) & valid).sum(axis=1)
 
 
+def _attacks(s: Sampler, g: WeaponGroup, trials: int) -> np.ndarray:
+    """Attacks per trial of the group's models."""
+    if g.attacks.is_fixed:
+        return np.full(trials, max(g.models * (g.attacks.constant + g.attack_bonus), 0), dtype=np.int64)
+    n = s.expr(g.attacks, trials * g.models).reshape(trials, g.models).sum(axis=1)
+    return np.maximum(n + g.attack_bonus * g.models, 0)
+
+
 def roll_group(
     s: Sampler, g: WeaponGroup, trials: int, once: tuple[np.ndarray, np.ndarray] | None = None
 ) -> dict[str, np.ndarray]:
     """Hits, and normal and devastating wound tokens, per trial for one weapon group; ``once``:
-    per trial, whether the unit's one Hit / one Wound re-roll is still available (updated)."""
-    if g.attacks.is_fixed:
-        n = np.full(trials, max(g.models * (g.attacks.constant + g.attack_bonus), 0), dtype=np.int64)
+    per trial, whether the unit's one Hit / one Wound re-roll is still available (updated).
+
+    Without ``once``, every attack is one slot of a column layout
+    (:func:`~grimdice.dice.sampler.column_layout`) holding its Hit and its Wound die, drawn as one
+    36-sided byte (:meth:`~grimdice.dice.sampler.Sampler.draw_d6_pairs`); only the dice rolled
+    are counted (a Wound die only for a hit that is not a Lethal Hit, re-rolls where made). The
+    extra hits of Sustained Hits roll their Wound dice as a pool of their own."""
+    n = _attacks(s, g, trials)
+    if once is not None:
+        return _roll_group_once(s, g, n, once)
+    rows, valid = column_layout(n)
+    hit_face, wound_face = s.draw_d6_pairs((rows, trials))
+    if g.ab.torrent:
+        hit = np.ones((rows, trials), dtype=bool) if valid is None else valid
+        crit = np.zeros_like(hit)
     else:
-        n = s.expr(g.attacks, trials * g.models).reshape(trials, g.models).sum(axis=1)
-        n = np.maximum(n + g.attack_bonus * g.models, 0)
+        cat = hit_roll(g).categories(s, hit_face, valid)
+        crit, hit = cat == CRIT, cat != FAIL
+    wounding = hit & ~crit if g.ab.lethal_hits else hit
+    cat = wound_roll(g).categories(s, wound_face, wounding)
+    crit_w = cat == CRIT
+    normal = cat == NORMAL
+    if g.ab.lethal_hits:
+        normal |= crit
+    if not g.ab.devastating_wounds:
+        normal |= crit_w
+    crit_hits = column_counts(crit)
+    hits = column_counts(hit)
+    tokens = column_counts(normal)
+    dev = column_counts(crit_w) if g.ab.devastating_wounds else np.zeros(trials, dtype=np.int64)
+    sus = g.ab.sustained_hits
+    if sus is not None:
+        extra = (
+            crit_hits * sus.constant
+            if sus.is_fixed
+            else per_trial(s.expr(sus, int(crit_hits.sum())), crit_hits)
+        )
+        hits = hits + extra
+        crit_x, norm_x = wound_roll(g).sample(s, extra).T
+        tokens = tokens + norm_x
+        if g.ab.devastating_wounds:
+            dev = dev + crit_x
+        else:
+            tokens = tokens + crit_x
+    return {"hits": hits, "normal": tokens, "dev": dev}
+
+
+def _roll_group_once(
+    s: Sampler, g: WeaponGroup, n: np.ndarray, once: tuple[np.ndarray, np.ndarray]
+) -> dict[str, np.ndarray]:
+    """:func:`roll_group` with the unit's one Hit / one Wound re-roll."""
+    trials = n.size
     if g.ab.torrent:
         crit_hits = np.zeros(trials, dtype=np.int64)
         normal_hits = n
-    elif once is not None:
-        crit_hits, normal_hits = _roll_once(s, n, hit_roll(g), g.hit_reroll_faces(), once[0])
     else:
-        crit_hits, normal_hits = hit_roll(g).sample(s, n).T
+        crit_hits, normal_hits = _roll_once(s, n, hit_roll(g), g.hit_reroll_faces(), once[0])
     extra = np.zeros(trials, dtype=np.int64)
     sus = g.ab.sustained_hits
     if sus is not None and sus.is_fixed:
@@ -69,10 +121,7 @@ def roll_group(
         extra = per_trial(s.expr(sus, int(crit_hits.sum())), crit_hits)
     auto = crit_hits if g.ab.lethal_hits else np.zeros(trials, dtype=np.int64)
     to_roll = normal_hits + extra + (crit_hits - auto)
-    if once is not None:
-        crit_w, norm_w = _roll_once(s, to_roll, wound_roll(g), g.wound_reroll_faces(), once[1])
-    else:
-        crit_w, norm_w = wound_roll(g).sample(s, to_roll).T
+    crit_w, norm_w = _roll_once(s, to_roll, wound_roll(g), g.wound_reroll_faces(), once[1])
     dev = crit_w if g.ab.devastating_wounds else np.zeros(trials, dtype=np.int64)
     return {
         "hits": normal_hits + crit_hits + extra,
@@ -146,18 +195,23 @@ class _Slots:
 
 def _fnp_lost(s: Sampler, d: np.ndarray, fnp: np.ndarray) -> np.ndarray:
     """Wounds lost from damage ``d`` per token: one Feel No Pain die per point where the model has
-    one, every point lost where it has none. The dice are rolled as a padded pool (one row per
-    token, only the valid dice counted) and counted column by column, cheaper than per-token sums
-    of a flat pool as tokens carry few points."""
+    one, every point lost where it has none. The dice are drawn in the column layout (row ``j``:
+    every token's ``j``-th point; only the points' dice are counted) and summed row by row."""
     has = fnp < NO_ROLL
     if not has.any():
         return d
     lost = d.copy()
     dh, need = d[has], fnp[has]
-    faces, _ = s.pool(dh)
+    rows, valid = column_layout(dh)
+    s.dice += int(dh.sum())
+    faces = s.draw((rows, dh.size))  # face index: a roll of f is f - 1
+    need = need - 1
     failed = np.zeros(dh.size, dtype=d.dtype)
-    for j in range(faces.shape[1]):
-        failed += (faces[:, j] < need) & (j < dh)
+    for j in range(rows):
+        fails = faces[j] < need
+        if valid is not None:
+            fails &= valid[j]
+        failed += fails
     lost[has] = failed
     return lost
 
@@ -176,7 +230,7 @@ class _Unit:
         self.state[3] = self.Wc[0]
 
     def reorder(self, order: np.ndarray) -> None:
-        self.state = self.state[:, order]
+        self.state = np.take(self.state, order, axis=1)  # several times faster than state[:, order]
 
     def token(
         self,
@@ -190,7 +244,7 @@ class _Unit:
     ) -> None:
         """One token of group ``g`` for each of the first ``n`` trials (``saves``: their save dice,
         rolled beforehand; none for a devastating wound): choose the model, take the save, roll
-        damage and Feel No Pain. ``tables``: :attr:`_Slots.failed_flat` and :attr:`_Slots.hurt_flat`."""
+        damage and Feel No Pain. ``tables``: :attr:`_Slots.failed_flat` ``| 2 *`` :attr:`_Slots.hurt_flat`."""
         pb, lb, pc, lc, db, dc, unsaved = self.state[:, :n]
         if self.nc:
             to_ch = (pc < self.nc) & ((pb >= self.nb) | g.ab.precision)
@@ -200,44 +254,52 @@ class _Unit:
             slot = pb
         if saves is None:
             unsaved += 1
-            hurt = slots.live[slot]
+            k = np.flatnonzero(slots.live.take(slot))
         else:
-            at = slot * NO_ROLL
+            at = slot.astype(np.intp)
+            at *= NO_ROLL
             at += saves
-            unsaved += tables[0][at]
-            hurt = tables[1][at]
-        k = np.flatnonzero(hurt)
+            v = tables[0].take(at, mode="wrap")  # failed | hurt << 1 (in range: "wrap" is the fastest mode)
+            unsaved += v & 1
+            k = np.flatnonzero(v >> 1)
         if not k.size:
             return
         m = slot[k]
         lost: np.ndarray | int
-        if g.damage.is_fixed and not (slots.modifies_damage or g.damage_bonus) and slots.fnp.min() >= NO_ROLL:
+        fixed = g.damage.is_fixed and not (slots.modifies_damage or g.damage_bonus)
+        fnp = None if slots.fnp.min() >= NO_ROLL else slots.fnp.take(m)
+        if fixed and (fnp is None or fnp.min() >= NO_ROLL):
             lost = g.damage.constant  # the same for every token
         else:
             d = np.full(k.size, g.damage.constant) if g.damage.is_fixed else s.expr(g.damage, k.size)
             if slots.modifies_damage or g.damage_bonus:
                 d = modified_damage(d, slots.halve[m], slots.reduction[m], g.damage_bonus)
-            lost = _fnp_lost(s, d, slots.fnp[m])
-        queues = [(pb, lb, db, self.Wb, None if to_ch is None else ~to_ch[k])]
-        if to_ch is not None:
-            queues.append((pc, lc, dc, self.Wc, to_ch[k]))
-        for pos, left, dmg, W, on in queues:
-            if on is None:
-                kk, ll = k, lost
-            else:
-                kk = k[on]
-                ll = lost if isinstance(lost, int) else lost[on]
-            if not kk.size:
-                continue
-            lk = left[kk]
-            ll = np.minimum(ll, lk)
-            lk -= ll
-            left[kk] = lk
-            dmg[kk] += ll
-            dead = kk[lk == 0]
-            if dead.size:
-                pos[dead] += 1
-                left[dead] = W[pos[dead]]
+            lost = d if fnp is None else _fnp_lost(s, d, fnp)
+        on = None if to_ch is None else to_ch.take(k)
+        if on is None or not on.any():
+            _lose(pb, lb, db, self.Wb, k, lost)
+            return
+        if on.all():
+            _lose(pc, lc, dc, self.Wc, k, lost)
+            return
+        _lose(pc, lc, dc, self.Wc, k[on], lost if isinstance(lost, int) else lost[on])
+        off = ~on
+        _lose(pb, lb, db, self.Wb, k[off], lost if isinstance(lost, int) else lost[off])
+
+
+def _lose(pos: np.ndarray, left: np.ndarray, dmg: np.ndarray, W: np.ndarray, kk: np.ndarray, lost) -> None:
+    """Trials ``kk`` lose ``lost`` wounds (at most those left) on the current model of one queue
+    (``pos``: its index, ``left``: its wounds left, ``dmg``: damage so far, ``W``: wounds by index);
+    a model left with none is removed and the next one comes up."""
+    lk = left.take(kk)
+    ll = np.minimum(lost, lk)
+    lk -= ll
+    left[kk] = lk
+    dmg[kk] += ll
+    dead = kk[lk == 0]
+    if dead.size:
+        pos[dead] += 1
+        left[dead] = W.take(pos.take(dead))
 
 
 def _allocate(s: Sampler, target: Target, groups: list[WeaponGroup], rolled: list[dict], trials: int):
@@ -261,7 +323,7 @@ def _allocate(s: Sampler, target: Target, groups: list[WeaponGroup], rolled: lis
         where = where[order]
         holding = np.bincount(c, minlength=top + 1)[::-1].cumsum()[::-1]  # trials with >= k tokens
         slots = _Slots.of(g, dev, target)
-        tables = (slots.failed_flat, slots.hurt_flat)
+        tables = (slots.failed_flat.astype(np.int8) | slots.hurt_flat.astype(np.int8) << 1,)
         # every token's save die at once, step k taking the next holding[k] (none for devastating wounds)
         saves = np.empty(0, dtype=np.int8) if dev else s.roll(int(holding[1:].sum()))
         start = np.concatenate([[0], np.cumsum(holding[1:])])
@@ -276,9 +338,9 @@ def _allocate(s: Sampler, target: Target, groups: list[WeaponGroup], rolled: lis
                 n,
                 None if dev else saves[start[k - 1] : start[k - 1] + n],
             )
-    state = np.empty_like(unit.state)
-    state[:, where] = unit.state
-    return state
+    back = np.empty_like(where)
+    back[where] = np.arange(trials)
+    return np.take(unit.state, back, axis=1)
 
 
 def _simulate_batch(
@@ -301,7 +363,7 @@ def _simulate_batch(
         out["characters_destroyed"] = pc
     tests = hazardous_tests(groups)
     if tests:
-        out["hazardous_failed"] = (s.roll((trials, tests)) == 1).sum(axis=1)
+        out["hazardous_failed"] = column_counts(s.roll((tests, trials)) == 1)  # a 1 fails (column layout)
     return out
 
 
@@ -317,14 +379,7 @@ def trial_function(
         for g in groups
     )
     batch = max(1000, BATCH_CELLS // max(per_trial, 1))
-
-    def trial(s: Sampler, size: int) -> dict[str, np.ndarray]:
-        parts = [
-            _simulate_batch(s, target, groups, min(batch, size - i), once) for i in range(0, size, batch)
-        ]
-        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-    return trial
+    return in_batches(lambda s, n: _simulate_batch(s, target, groups, n, once), batch)
 
 
 def simulated_result(
