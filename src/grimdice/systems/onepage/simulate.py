@@ -455,28 +455,34 @@ def simulate_casting(
     from grimdice.systems.onepage.psyker import psyker_group
 
     order = psyker_group(unit)
+    # the Psyker's state after ``w`` wounds of Perils (w = 0..3, one state each)
+    after = [wound(unit, state, w, order) if w else state for w in range(4)]
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         pool = np.minimum((sampler.roll(size).astype(np.int64) + 1) // 2 + levels, 6)
         k = pool if dice is None else np.minimum(pool, dice)
-        rolls, valid = sampler.pool(k)
-        ok = ((rolls >= 4) & valid).sum(axis=1) >= need
-        peril = ((rolls == 6) & valid).sum(axis=1) >= 2
+        sixes, others = CAST_ROLL.sample(sampler, k).T
+        ok = sixes + others >= need
+        peril = sixes >= 2
         w = np.where(peril, (sampler.roll(size).astype(np.int64) + 1) // 2, 0)
-        codes = np.empty(size, dtype=np.int64)
-        for x in np.unique(w):
-            codes[w == x] = encode(unit, wound(unit, state, int(x), order) if x else state)
-        key = ((((pool * 7 + k) * 2 + ok) * 2 + peril) * 4 + w).astype(np.int64)
-        return {"key": key * base + codes}
+        return {"key": (((pool * 7 + k) * 2 + ok) * 2 + peril) * 4 + w}
 
-    base = code_range(unit)
     t = options.run(trial)
     out: dict[tuple[int, int, int, int, int, UnitState], float] = {}
     for code, p in _table(t, "key").items():
-        rest, c = divmod(code, base)
-        rest, w = divmod(rest, 4)
+        rest, w = divmod(code, 4)
         rest, peril = divmod(rest, 2)
         rest, ok = divmod(rest, 2)
         pool, k = divmod(rest, 7)
-        out[(pool, k, ok, peril, w, decode(unit, c))] = p
+        out[(pool, k, ok, peril, w, after[w])] = p
     return out
+
+
+def _cast_category(faces: np.ndarray) -> np.ndarray:
+    """A power die: 0 a six (two or more: Perils), 1 another success (4+), 2 a failure."""
+    f = np.asarray(faces)
+    return np.where(f == 6, 0, np.where(passes(f, 4), 1, 2))
+
+
+#: the power dice of a casting: "roll ... for 4+" (sixes counted apart for Perils of the Warp)
+CAST_ROLL = Roll(_cast_category, 3)
