@@ -97,6 +97,25 @@ def save_code(sv: int, radix: int) -> PoolCode:
 
 
 @dataclass(frozen=True)
+class Rows:
+    """Several per-cell tables on one index as one matrix (int16 when every value fits): one
+    gather of a row per trial instead of one gather per table."""
+
+    names: tuple[str, ...]
+    matrix: np.ndarray
+
+    @classmethod
+    def of(cls, tables: dict[str, np.ndarray]) -> Rows:
+        m = np.stack(list(tables.values()), axis=1)
+        small = m.size == 0 or (int(m.min()) >= -(2**15) and int(m.max()) < 2**15)
+        return cls(tuple(tables), np.ascontiguousarray(m, dtype=np.int16 if small else np.int64))
+
+    def take(self, at: np.ndarray) -> dict[str, np.ndarray]:
+        rows = np.take(self.matrix, at, axis=0)
+        return {k: rows[:, j] for j, k in enumerate(self.names)}
+
+
+@dataclass(frozen=True)
 class ShotTables:
     """A :class:`ShotPolicy`'s decisions and the bookkeeping of one attack as flat tables (built
     once per attack, not per block of trials), each read with one ``np.take`` per trial:
@@ -116,8 +135,8 @@ class ShotTables:
     policy: ShotPolicy
     kept: np.ndarray
     fresh: np.ndarray
-    after: dict[str, np.ndarray]
-    saved: dict[str, np.ndarray]
+    after: Rows
+    saved: Rows
 
     @classmethod
     def of(cls, pol: ShotPolicy) -> ShotTables:
@@ -162,8 +181,8 @@ class ShotTables:
             pol,
             np.where(made, kept, 0),
             np.where(made, picked.sum(axis=1), 0),
-            {key: np.where(made, v, 0) for key, v in after.items()},
-            saved,
+            Rows.of({key: np.where(made, v, 0) for key, v in after.items()}),
+            Rows.of(saved),
         )
 
 
@@ -183,20 +202,20 @@ def simulate_shot(s: Sampler, tab: ShotTables, w: np.ndarray) -> dict[str, np.nd
     at = w * n1**3 + attack.sample(s, np.where(w > 0, sp.dice, 0))
     picked = np.take(tab.fresh, at)
     at = np.take(tab.kept, at) + attack.sample(s, picked) + w * n1**3
-    out = {key: np.take(v, at) for key, v in tab.after.items()}
+    out = tab.after.take(at)
     saves = save_code(sp.sv, d1).sample(s, out["sv_dice"])
     if sp.invulnerable is not None:
         saves += save_code(sp.invulnerable, d1).sample(s, out["inv_dice"])
-    at = out["base"] * d1**2 + saves + out["retained"]
+    saved = tab.saved.take(out["base"].astype(np.int64) * d1**2 + saves + out["retained"])
     return {
         "hits": out["hits"],
         "critical_hits": out["crits"],
-        "saves": np.take(tab.saved["saves"], at),
-        "unsaved": np.take(tab.saved["unsaved"], at),
+        "saves": saved["saves"],
+        "unsaved": saved["unsaved"],
         "mortal_wounds": out["mortal"],
         "stunned": out["stunned"],
         "ones": out["ones"],
-        "w": np.take(tab.saved["w"], at),
+        "w": saved["w"].astype(np.int64),
     }
 
 

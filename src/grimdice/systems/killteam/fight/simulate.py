@@ -28,7 +28,7 @@ from grimdice.engine.options import RunOptions
 from grimdice.systems.killteam.fight.solver import FightSolution
 from grimdice.systems.killteam.fight.state import Move
 from grimdice.systems.killteam.rolls import attack_roll
-from grimdice.systems.killteam.simulate import PoolCode
+from grimdice.systems.killteam.simulate import PoolCode, Rows
 
 
 def _held(n: int) -> tuple[int, int, int]:
@@ -174,10 +174,7 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
     att_index, def_index = roll_lookup(tables.att_rolls, n_att), roll_lookup(tables.def_rolls, n_def)
     att_roll, def_roll = attack_roll(att.hit, att.rules.lethal), attack_roll(dfd.hit, dfd.rules.lethal)
     ends = end_tables(sol)
-    names = list(ends)
-    # every stage's end in one row per cell (one gather of a row per trial, not one per stage)
-    by_cell = np.stack([ends[k] for k in names], axis=1)
-    by_cell = by_cell.astype(np.int16 if int(by_cell.max(initial=0)) < 2**15 else np.int64)
+    by_cell = Rows.of(ends)  # every stage's end: one gather of a row per trial
 
     att_dice, def_dice = (
         attack_code_of(att.hit, att.rules.lethal, n_att),
@@ -199,7 +196,6 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
         at = att_held * n_rolls + def_first
         def_held = np.take(def_kept, at) + def_fresh.sample(sm, np.take(def_rerolled, at))
         cell = att_held * (n_def + 1) ** 2 + def_held
-        rows = np.take(by_cell, cell, axis=0)
-        return {k: rows[:, j] for j, k in enumerate(names)}
+        return by_cell.take(cell)
 
     return trial
