@@ -49,15 +49,20 @@ def morale_roll(sampler: Sampler, n: int, unit: Unit) -> np.ndarray:
     return face >= unit.quality
 
 
+def _passed(faces: np.ndarray, q: int) -> np.ndarray:
+    """:func:`~.rolls.passes` as an array (the form a :class:`Roll` predicate returns)."""
+    return np.asarray(passes(faces, q))
+
+
 def _hit_category(faces: np.ndarray, q: int, rending: bool) -> np.ndarray:
     """0: a hit on a 6 with Rending (an automatic wound), 1: another hit, 2: a miss."""
-    hit = passes(faces, q)
-    return np.where(hit & (np.asarray(faces) == 6) & rending, 0, np.where(hit, 1, 2))
+    hit = _passed(faces, q)
+    return np.asarray(np.where(hit & (np.asarray(faces) == 6) & rending, 0, np.where(hit, 1, 2)))
 
 
 def _hit_rerolled(faces: np.ndarray, q: int, fail: bool, success: bool) -> np.ndarray:
     """The hit dice re-rolled once (Linked/Hatred: failed hits; a Shaken vehicle: successful hits)."""
-    hit = passes(faces, q)
+    hit = _passed(faces, q)
     return (~hit & fail) | (hit & success)
 
 
@@ -74,7 +79,7 @@ def hit_roll(q: int, reroll_fail: bool, reroll_success: bool, rending: bool) -> 
 
 def _fails(faces: np.ndarray, q: int) -> np.ndarray:
     """0 where the test fails (the die counts), 1 where it passes."""
-    return passes(faces, q).astype(np.int8)
+    return _passed(faces, q).astype(np.int8)
 
 
 @cache
@@ -83,7 +88,7 @@ def block_roll(q: int, reroll_blocks: bool) -> Roll:
     when the attacker picked that Piercing option. The Armored roll is ``block_roll(4, False)``:
     its count is the hits not ignored ("On a 4+ the hit is ignored")."""
     if reroll_blocks:
-        return Roll(partial(_fails, q=q), 2, reroll=partial(passes, quality=q))
+        return Roll(partial(_fails, q=q), 2, reroll=partial(_passed, q=q))
     return Roll(partial(_fails, q=q), 2)
 
 
@@ -481,7 +486,7 @@ def simulate_casting(
 def _cast_category(faces: np.ndarray) -> np.ndarray:
     """A power die: 0 a six (two or more: Perils), 1 another success (4+), 2 a failure."""
     f = np.asarray(faces)
-    return np.where(f == 6, 0, np.where(passes(f, 4), 1, 2))
+    return np.asarray(np.where(f == 6, 0, np.where(_passed(f, 4), 1, 2)))
 
 
 #: the power dice of a casting: "roll ... for 4+" (sixes counted apart for Perils of the Warp)
