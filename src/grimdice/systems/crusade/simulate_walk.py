@@ -11,6 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from grimdice.systems.crusade.rolls import DICE
+
+W_SIDES = max(DICE["W"].faces) + 1  # a white die's faces 0..2 as one digit
+R_SIDES = max(DICE["R"].faces) + 1  # a red die's faces 0..3 as one digit
+
 #: ``fn(state, key) -> (next state, (int outputs...))``: one step of a game from the dice ``key``
 Step = Callable[[Any, int], tuple[Any, tuple[int, ...]]]
 

@@ -38,7 +38,7 @@ from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import fail_report
 from grimdice.systems.crusade.rolls import DICE, Pool
 from grimdice.systems.crusade.rules import RULES
-from grimdice.systems.crusade.simulate_walk import Walk, digits, pack
+from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
 from grimdice.systems.crusade.volley_rerolls import (
     KINDS,
     MAX_VOLLEY_STATES,
@@ -51,8 +51,6 @@ from grimdice.systems.crusade.volley_rerolls import (
     volley_states,
 )
 
-W_SIDES = max(WHITE) + 1  # a white die's faces 0..2 as one digit
-R_SIDES = max(DICE["R"].faces) + 1  # a red die's faces 0..3
 P_SCORE = sum(1 for f in WHITE if f > 0) / len(WHITE)
 
 Law = dict[tuple[int, bool], float]  # (pair total, failed) -> probability
