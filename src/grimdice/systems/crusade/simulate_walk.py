@@ -27,7 +27,7 @@ class Walk:
         self.radix = radix
         self.states: list[Any] = []
         self._ids: dict[Hashable, int] = {}
-        self._memo: dict[int, tuple[int, ...]] = {}
+        self._memo: dict[tuple[int, int], tuple[int, ...]] = {}
 
     def sid(self, s: Hashable) -> int:
         k = self._ids.get(s)
@@ -44,15 +44,18 @@ class Walk:
 
     def step(self, cur: np.ndarray, key: np.ndarray, fn: Step, nout: int) -> tuple[np.ndarray, np.ndarray]:
         """One step of every trial: ``(next ids, outputs (nout, trials))``."""
-        code = cur * self.radix + key
-        uniq, inv = np.unique(code, return_inverse=True)
-        rows = np.empty((uniq.size, 1 + nout), dtype=np.int64)
-        for i, c in enumerate(uniq.tolist()):
-            r = self._memo.get(c)
+        if (int(cur.max(initial=0)) + 1) * self.radix < 2**62:
+            uniq, inv = np.unique(cur * self.radix + key, return_inverse=True)
+            pairs = [divmod(c, self.radix) for c in uniq.tolist()]
+        else:  # the pair as two columns (sorted as rows: slower, no overflow)
+            both, inv = np.unique(np.stack([cur, key], axis=1), axis=0, return_inverse=True)
+            pairs = [(int(s), int(k)) for s, k in both.tolist()]
+        rows = np.empty((len(pairs), 1 + nout), dtype=np.int64)
+        for i, (s, k) in enumerate(pairs):
+            r = self._memo.get((s, k))
             if r is None:
-                s, k = divmod(c, self.radix)
                 nxt, outs = fn(self.states[s], k)
-                r = self._memo[c] = (self.sid(nxt), *outs)
+                r = self._memo[(s, k)] = (self.sid(nxt), *outs)
             rows[i] = r
         picked = rows[np.asarray(inv).reshape(-1)]
         return picked[:, 0], picked[:, 1:].T

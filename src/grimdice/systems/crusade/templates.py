@@ -36,6 +36,7 @@ from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, summary
 from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, roll_pool
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.shots import Turn, solve_turn
+from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
 from grimdice.systems.crusade.units import check_many_targets
 
 MODES = ("line", "blast", "flamer", "split_fire", "rapid_fire")
@@ -375,10 +376,73 @@ def _exact_turn(sc: Scenario, atks: list[Attack], mode: str, final) -> Result:
     return _result(sc, atks, mode, "exact", kills, damage, fails, per, {})
 
 
+def slot_counts(kinds: np.ndarray, faces: np.ndarray, radix: int) -> np.ndarray:
+    """Each rolled pool (rows of ``faces``) as its counts per :data:`SLOTS` (kind, face), packed
+    as one integer in base ``radix`` (slot 0 the least significant digit; :func:`unpack_slots`)."""
+    code = np.zeros(faces.shape[0], dtype=np.int64)
+    for j, k in enumerate(kinds):
+        place = np.zeros(max(DICE[str(k)].faces) + 1, dtype=np.int64)  # by face: radix ** its slot
+        for i, (kk, f) in enumerate(SLOTS):
+            if kk == str(k):
+                place[f] = radix**i
+        code += place[faces[:, j]]
+    return code
+
+
+def unpack_slots(code: int, radix: int) -> tuple[int, ...]:
+    """The counts per slot of :func:`slot_counts`."""
+    out = []
+    for _ in SLOTS:
+        code, c = divmod(code, radix)
+        out.append(c)
+    return tuple(out)
+
+
 def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions) -> Result:
+    """The turn's rolls rolled literally and the solved policy (aim, re-rolls, jinks) played for
+    all trials at once (:class:`~.simulate_walk.Walk`: each distinct state and dice of a shot
+    stepped once through the policy)."""
     n = len(atks)
     slot = {kf: j for j, kf in enumerate(SLOTS)}
     shots = len(turn.shots)
+    radix = len(turn.pool.kinds) + 1
+    spares = (W_SIDES, W_SIDES, R_SIDES, R_SIDES, R_SIDES)  # W, W, R, R re-rolled dice, the force field's
+    walk = Walk(radix ** len(SLOTS) * int(np.prod(spares)))
+    # a spare die is read only by the attacker's re-roll (step 0) or a jink (step 1) of its kind
+    steps = [x for x, on in ((0, turn.own), (1, bool(turn.jinkers))) if on]
+    reads = {(str(d), x) for d in set(turn.pool.kinds) for x in steps}
+    shielded = any(a.dfd.body.force_field for a in atks)  # the red die only against a force field
+
+    def step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
+        """Shot ``k`` from the pool's counts and the spare dice in ``key``: ``(target or n,
+        damage, failed)``; ``done`` once the attacker holds his fire."""
+        k, rr, jinks, states, done = state
+        if done:
+            return state, (n, 0, 0)
+        i = aim(k, rr, jinks, states)
+        if i < 0:
+            return (k + 1, rr, jinks, states, True), (n, 0, 0)  # the attacker holds his fire
+        counts, *dice = digits(key, (radix ** len(SLOTS), *spares))
+        spare = {"W": dice[0:2], "R": dice[2:4]}
+        c = list(unpack_slots(counts, radix))
+        fl = summary(tuple(c), False)[2]
+        for st, who in enumerate((-1, i)):
+            if not (rr if who < 0 else (i in turn.jinkers and jinks[i])):
+                continue
+            a = policy(k, i, rr, jinks, states, tuple(c), fl, who)
+            if a < 0:
+                continue
+            kind = SLOTS[a][0]
+            c[a] -= 1
+            c[slot[(kind, spare[kind][st])]] += 1
+            fl = fl or summary(tuple(c), False)[2]
+            if who < 0:
+                rr = False
+            else:
+                jinks = (*jinks[:i], False, *jinks[i + 1 :])
+        g = dice[4] if atks[i].dfd.body.force_field else 0
+        s, d, _ = atks[i].outcome(summary(tuple(c), False)[0], g, states[i])
+        return (k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :]), False), (i, d, int(fl))
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         rolled = [roll_pool(sampler, turn.pool, size) for _ in range(shots)]
@@ -386,43 +450,27 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
         ff = sampler.roll((size, shots), DICE["R"])
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):
-            for name in ("cond", "dmg", "hits"):
-                out[f"{name}{i}"] = np.zeros(size, np.int64)
-        for t in range(size):
-            rr, jinks, states = turn.own, tuple(i in turn.jinkers for i in range(n)), list(turn.starts)
-            dmgs = [0] * n
-            for k in range(shots):
-                i = aim(k, rr, jinks, tuple(states))
-                if i < 0:
-                    break  # the attacker holds his fire
-                kinds, faces = rolled[k]
-                c = [0] * len(SLOTS)
-                for kd, f in zip(kinds, faces[t], strict=True):
-                    c[slot[(str(kd), int(f))]] += 1
-                fl = summary(tuple(c), False)[2]
-                for step, who in enumerate((-1, i)):
-                    if not (rr if who < 0 else (i in turn.jinkers and jinks[i])):
-                        continue
-                    a = policy(k, i, rr, jinks, tuple(states), tuple(c), fl, who)
-                    if a < 0:
-                        continue
-                    kind = SLOTS[a][0]
-                    c[a] -= 1
-                    c[slot[(kind, int(spare[kind][t, k, step]))]] += 1
-                    fl = fl or summary(tuple(c), False)[2]
-                    if who < 0:
-                        rr = False
-                    else:
-                        jinks = (*jinks[:i], False, *jinks[i + 1 :])
-                g = int(ff[t, k]) if atks[i].dfd.body.force_field else 0
-                s, d, _ = atks[i].outcome(summary(tuple(c), False)[0], g, states[i])
-                states[i] = s
-                dmgs[i] += d
-                out["fail"][t] += fl
-            for i, s in enumerate(states):
-                out[f"cond{i}"][t], out[f"dmg{i}"][t], out[f"hits{i}"][t] = s[0], dmgs[i], s[1]
-                out["damage"][t] += dmgs[i]
-                out["models_destroyed"][t] += s[0] == KILLED
+            out[f"dmg{i}"] = np.zeros(size, np.int64)
+        start = (0, turn.own, tuple(i in turn.jinkers for i in range(n)), tuple(turn.starts), False)
+        zero = np.zeros(size, np.int64)
+        cur = walk.start(np.zeros(size, np.int64), lambda _: start)
+        for k in range(shots):
+            kinds, faces = rolled[k]
+            # the dice no step can read are left out of the key (fewer distinct steps, same play)
+            read = [spare[d][:, k, x] if (d, x) in reads else zero for d in "WR" for x in (0, 1)]
+            key = pack(
+                [slot_counts(kinds, faces, radix), *read, ff[:, k] if shielded else zero],
+                (radix ** len(SLOTS), *spares),
+            )
+            cur, (i, d, fl) = walk.step(cur, key, step, 3)
+            out["fail"] += fl
+            for j in range(n):
+                out[f"dmg{j}"] += np.where(i == j, d, 0)
+        end = walk.table(cur, lambda st: [x for s in st[3] for x in s], 2 * n)
+        for i in range(n):
+            out[f"cond{i}"], out[f"hits{i}"] = end[2 * i], end[2 * i + 1]
+            out["damage"] += out[f"dmg{i}"]
+            out["models_destroyed"] += end[2 * i] == KILLED
         return out
 
     return _tally_result(sc, atks, mode, options.run(trial), options)
