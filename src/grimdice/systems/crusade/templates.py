@@ -223,23 +223,32 @@ def _result(
 
 
 def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed) -> None:
-    """Replay the solved re-roll policy on each rolled pool; updates the first roll's summaries."""
+    """Replay the solved re-roll policy on each rolled pool; updates the first roll's summaries.
+    Vectorised over the pools (:class:`~.simulate_walk.Walk`): each distinct (counts per slot,
+    failed) and re-rolled die of a phase stepped once through the policy."""
     spare = {k: sampler.roll((len(faces), max(1, phases)), DICE[k]) for k in DICE}
     slot = {kf: i for i, kf in enumerate(SLOTS)}
-    for t in range(len(faces)):
-        c = [0] * len(SLOTS)
-        for k, f in zip(kinds, faces[t], strict=True):
-            c[slot[(str(k), int(f))]] += 1
-        fail = bool(failed[0][t])
-        for phase in range(phases):
-            a = act(tuple(c), fail, phase)
-            if a < 0:
-                continue
-            kind = SLOTS[a][0]
-            c[a] -= 1
-            c[slot[(kind, int(spare[kind][t, phase]))]] += 1
-            fail = summary(tuple(c), fail)[2]
-        tot[0][t], high[0][t], failed[0][t] = summary(tuple(c), fail)
+    radix = len(kinds) + 1
+    walk = Walk(2 * radix ** len(SLOTS))
+
+    def step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
+        c, fail, phase = state
+        a = act(c, fail, phase)
+        if a < 0:
+            return (c, fail, phase + 1), ()
+        kind = SLOTS[a][0]
+        new = list(c)
+        new[a] -= 1
+        new[slot[(kind, digits(key, (W_SIDES, R_SIDES))[kind == "R"])]] += 1
+        return (tuple(new), summary(tuple(new), fail)[2], phase + 1), ()
+
+    first = slot_counts(kinds, faces, radix) * 2 + failed[0].astype(np.int64)
+    cur = walk.start(first, lambda code: (unpack_slots(code // 2, radix), bool(code % 2), 0))
+    for phase in range(phases):
+        cur, _ = walk.step(
+            cur, pack([spare["W"][:, phase], spare["R"][:, phase]], (W_SIDES, R_SIDES)), step, 0
+        )
+    tot[0], high[0], failed[0] = walk.table(cur, lambda st: summary(st[0], st[1]), 3)
 
 
 def _simulated(
@@ -251,6 +260,9 @@ def _simulated(
     if mode == "split_fire":
         ex = exact_many(sc, RunOptions())
         split_table = {int(t): tuple(s) for t, s in ex.extra["split"].items()}
+    # the split's hits on target i per total rolled (a look-up table by total)
+    top = max(split_table, default=0) + 1
+    split_of = [np.array([split_table.get(t, (0,) * n)[i] for t in range(top)], np.int64) for i in range(n)]
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         tot, high, failed = [], [], []
@@ -278,20 +290,24 @@ def _simulated(
             out[f"dmg{i}"] = np.zeros(size, np.int64)
             out[f"hits{i}"] = np.zeros(size, np.int64)
         out["fail"] = sum(failed)
-        for t in range(size):
-            for i, a in enumerate(atks):
-                g = int(ff[t, i, 0]) if a.dfd.body.force_field else 0
-                if mode == "line":
-                    s, d, _ = a.outcome(int(tot[0][t]), g)
-                elif mode == "blast":
-                    s, d, _ = a.outcome(int(tot[0][t] if i == 0 else high[0][t]), g)
-                elif mode == "flamer":
-                    s, d, _ = a.outcome(int(tot[i][t]), g)
-                else:
-                    s, d, _ = a.outcome(split_table[int(tot[0][t])][i], g)
-                out[f"cond{i}"][t], out[f"dmg{i}"][t], out[f"hits{i}"][t] = s[0], d, s[1]
-                out["damage"][t] += d
-                out["models_destroyed"][t] += s[0] == KILLED
+        for i, a in enumerate(atks):
+            if mode == "line":
+                total = tot[0]
+            elif mode == "blast":
+                total = tot[0] if i == 0 else high[0]
+            elif mode == "flamer":
+                total = tot[i]
+            else:
+                total = split_of[i][tot[0]]
+            g = ff[:, i, 0].astype(np.int64) if a.dfd.body.force_field else np.zeros(size, np.int64)
+            # each distinct (total, red die) resolved once, looked up for all trials
+            uniq, inv = np.unique(np.asarray(total, np.int64) * R_SIDES + g, return_inverse=True)
+            ends = np.array(
+                [(s[0], d, s[1]) for s, d, _ in (a.outcome(*divmod(int(c), R_SIDES)) for c in uniq)], np.int64
+            ).reshape(-1, 3)[np.asarray(inv).reshape(-1)]
+            out[f"cond{i}"], out[f"dmg{i}"], out[f"hits{i}"] = ends[:, 0], ends[:, 1], ends[:, 2]
+            out["damage"] += ends[:, 1]
+            out["models_destroyed"] += ends[:, 0] == KILLED
         return out
 
     return _tally_result(sc, atks, mode, options.run(trial), options)
