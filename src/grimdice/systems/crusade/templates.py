@@ -240,7 +240,7 @@ def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed
         new = list(c)
         new[a] -= 1
         new[slot[(kind, digits(key, (W_SIDES, R_SIDES))[kind == "R"])]] += 1
-        return (tuple(new), summary(tuple(new), fail)[2], phase + 1), ()
+        return (tuple(new), _summary(tuple(new), fail)[2], phase + 1), ()
 
     first = slot_counts(kinds, faces, radix) * 2 + failed[0].astype(np.int64)
     cur = walk.start(first, lambda code: (unpack_slots(code // 2, radix), bool(code % 2), 0))
@@ -248,7 +248,7 @@ def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed
         cur, _ = walk.step(
             cur, pack([spare["W"][:, phase], spare["R"][:, phase]], (W_SIDES, R_SIDES)), step, 0
         )
-    tot[0], high[0], failed[0] = walk.table(cur, lambda st: summary(st[0], st[1]), 3)
+    tot[0], high[0], failed[0] = walk.table(cur, lambda st: _summary(st[0], st[1]), 3)
 
 
 def _simulated(
@@ -392,6 +392,10 @@ def _exact_turn(sc: Scenario, atks: list[Attack], mode: str, final) -> Result:
     return _result(sc, atks, mode, "exact", kills, damage, fails, per, {})
 
 
+#: :func:`~.rerolls_many.summary` memoised for the Monte Carlo steps (a pure function of the counts)
+_summary = cache(summary)
+
+
 def slot_counts(kinds: np.ndarray, faces: np.ndarray, radix: int) -> np.ndarray:
     """Each rolled pool (rows of ``faces``) as its counts per :data:`SLOTS` (kind, face), packed
     as one integer in base ``radix`` (slot 0 the least significant digit; :func:`unpack_slots`)."""
@@ -416,48 +420,60 @@ def unpack_slots(code: int, radix: int) -> tuple[int, ...]:
 
 def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions) -> Result:
     """The turn's rolls rolled literally and the solved policy (aim, re-rolls, jinks) played for
-    all trials at once (:class:`~.simulate_walk.Walk`: each distinct state and dice of a shot
-    stepped once through the policy)."""
+    all trials at once (:class:`~.simulate_walk.Walk`). Each shot is three steps, each keyed by
+    only the dice it reads (so few distinct steps): the pool rolled (aim), the attacker's re-rolled
+    die, then the target's jinked die and the force field's red die (the shot's end)."""
     n = len(atks)
     slot = {kf: j for j, kf in enumerate(SLOTS)}
     shots = len(turn.shots)
     radix = len(turn.pool.kinds) + 1
-    spares = (W_SIDES, W_SIDES, R_SIDES, R_SIDES, R_SIDES)  # W, W, R, R re-rolled dice, the force field's
-    walk = Walk(radix ** len(SLOTS) * int(np.prod(spares)))
+    counts_range = radix ** len(SLOTS)
     # a spare die is read only by the attacker's re-roll (step 0) or a jink (step 1) of its kind
     steps = [x for x, on in ((0, turn.own), (1, bool(turn.jinkers))) if on]
     reads = {(str(d), x) for d in set(turn.pool.kinds) for x in steps}
     shielded = any(a.dfd.body.force_field for a in atks)  # the red die only against a force field
+    walk = Walk(3 * max(counts_range, W_SIDES * R_SIDES * R_SIDES))  # key * 3 + the step (0, 1, 2)
+    none = (n, 0, 0)  # no damage (the outputs of a step that ends no shot)
+
+    def reroll(mid: tuple, attacker: bool, w: int, r: int) -> tuple:
+        """The attacker's re-roll or the target's jink, if the policy takes it, with the re-rolled
+        die showing ``w`` (a white) or ``r`` (a red)."""
+        _, k, rr, jinks, states, i, c, fl = mid
+        who = -1 if attacker else i
+        if not (rr if who < 0 else (i in turn.jinkers and jinks[i])):
+            return mid
+        a = policy(k, i, rr, jinks, states, c, fl, who)
+        if a < 0:
+            return mid
+        kind = SLOTS[a][0]
+        new = list(c)
+        new[a] -= 1
+        new[slot[(kind, w if kind == "W" else r)]] += 1
+        c = tuple(new)
+        fl = fl or _summary(c, False)[2]
+        if who < 0:
+            rr = False
+        else:
+            jinks = (*jinks[:i], False, *jinks[i + 1 :])
+        return ("mid", k, rr, jinks, states, i, c, fl)
 
     def step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
-        """Shot ``k`` from the pool's counts and the spare dice in ``key``: ``(target or n,
-        damage, failed)``; ``done`` once the attacker holds his fire."""
-        k, rr, jinks, states, done = state
-        if done:
-            return state, (n, 0, 0)
-        i = aim(k, rr, jinks, states)
-        if i < 0:
-            return (k + 1, rr, jinks, states, True), (n, 0, 0)  # the attacker holds his fire
-        counts, *dice = digits(key, (radix ** len(SLOTS), *spares))
-        spare = {"W": dice[0:2], "R": dice[2:4]}
-        c = list(unpack_slots(counts, radix))
-        fl = summary(tuple(c), False)[2]
-        for st, who in enumerate((-1, i)):
-            if not (rr if who < 0 else (i in turn.jinkers and jinks[i])):
-                continue
-            a = policy(k, i, rr, jinks, states, tuple(c), fl, who)
-            if a < 0:
-                continue
-            kind = SLOTS[a][0]
-            c[a] -= 1
-            c[slot[(kind, spare[kind][st])]] += 1
-            fl = fl or summary(tuple(c), False)[2]
-            if who < 0:
-                rr = False
-            else:
-                jinks = (*jinks[:i], False, *jinks[i + 1 :])
-        g = dice[4] if atks[i].dfd.body.force_field else 0
-        s, d, _ = atks[i].outcome(summary(tuple(c), False)[0], g, states[i])
+        key, stage = divmod(key, 3)
+        if state[0] != "mid" and state[4]:  # done: the attacker held his fire
+            return state, none
+        if stage == 0:  # the pool rolled: the shot aimed (or fire held)
+            k, rr, jinks, states, _ = state
+            i = aim(k, rr, jinks, states)
+            if i < 0:
+                return (k + 1, rr, jinks, states, True), none
+            c = unpack_slots(key, radix)
+            return ("mid", k, rr, jinks, states, i, c, _summary(c, False)[2]), none
+        if stage == 1:  # the attacker's re-rolled die
+            return reroll(state, True, *divmod(key, R_SIDES)), none
+        w, r, g = digits(key, (W_SIDES, R_SIDES, R_SIDES))
+        _, k, rr, jinks, states, i, c, fl = reroll(state, False, w, r)
+        g = g if atks[i].dfd.body.force_field else 0
+        s, d, _ = atks[i].outcome(_summary(c, False)[0], g, states[i])
         return (k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :]), False), (i, d, int(fl))
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
@@ -469,16 +485,23 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
             out[f"dmg{i}"] = np.zeros(size, np.int64)
         start = (0, turn.own, tuple(i in turn.jinkers for i in range(n)), tuple(turn.starts), False)
         zero = np.zeros(size, np.int64)
-        cur = walk.start(np.zeros(size, np.int64), lambda _: start)
+        cur = walk.start(zero, lambda _: start)
+
+        def read(d: str, k: int, x: int) -> np.ndarray:
+            """The spare die of kind ``d`` for step ``x`` of shot ``k``, where a step may read it."""
+            return spare[d][:, k, x] if (d, x) in reads else zero
+
         for k in range(shots):
             kinds, faces = rolled[k]
-            # the dice no step can read are left out of the key (fewer distinct steps, same play)
-            read = [spare[d][:, k, x] if (d, x) in reads else zero for d in "WR" for x in (0, 1)]
-            key = pack(
-                [slot_counts(kinds, faces, radix), *read, ff[:, k] if shielded else zero],
-                (radix ** len(SLOTS), *spares),
+            cur, _ = walk.step(cur, slot_counts(kinds, faces, radix) * 3, step, 3)
+            cur, _ = walk.step(
+                cur, pack([read("W", k, 0), read("R", k, 0)], (W_SIDES, R_SIDES)) * 3 + 1, step, 3
             )
-            cur, (i, d, fl) = walk.step(cur, key, step, 3)
+            last = pack(
+                [read("W", k, 1), read("R", k, 1), ff[:, k] if shielded else zero],
+                (W_SIDES, R_SIDES, R_SIDES),
+            )
+            cur, (i, d, fl) = walk.step(cur, last * 3 + 2, step, 3)
             out["fail"] += fl
             for j in range(n):
                 out[f"dmg{j}"] += np.where(i == j, d, 0)
