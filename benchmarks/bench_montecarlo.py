@@ -43,7 +43,7 @@ from grimdice.systems import calculate
 from harness import machine
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-SYSTEMS = ("wh40k", "heresy", "killteam", "onepage", "bench")  # crusade draws outside the Sampler
+SYSTEMS = ("wh40k", "heresy", "killteam", "onepage", "crusade", "bench")
 
 
 @contextmanager

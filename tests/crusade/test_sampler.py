@@ -28,3 +28,23 @@ def test_same_seed_same_result_whatever_the_workers():
     one = calculate(sc, simulate=50_500, seed=5, workers=1)
     two = calculate(sc, simulate=50_500, seed=5, workers=2)
     assert one.to_json() == two.to_json()
+
+
+def test_many_targets_same_seed_same_result_whatever_the_workers():
+    # the vectorised walks (simulate_walk.Walk) keep per-block memos: blocks run in any process
+    from tests.crusade.helpers import many
+
+    targets = [model(name="a", hits=2, abilities=["JINK"]), model(name="b", armour=1, abilities=["+F"])]
+    for sc in (
+        many("2W+1R", ["Rap", "R"], targets, range=4),  # RAPID FIRE with a re-roll and a jink
+        many("2W+1R", ["B", "R"], targets),  # BLAST with the re-roll replayed
+        shoot(
+            [gun("2W", ["S"], name="lasgun")],
+            model(name="m"),
+            volley=2,
+            targets=[targets[1], model(name="c")],
+        ),
+    ):
+        one = calculate(sc, simulate=50_007, seed=3, workers=1).to_json()
+        assert calculate(sc, simulate=50_007, seed=3, workers=2).to_json() == one
+        assert calculate(sc, simulate=50_007, seed=4, workers=1).to_json() != one

@@ -40,6 +40,7 @@ from grimdice.systems.crusade.rolls import (
     own_ranks,
     roll_pool,
 )
+from grimdice.systems.crusade.simulate_walk import distinct_rows
 
 NAMES = (
     "def_condition",
@@ -164,7 +165,7 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
         }
         ff_a = sampler.roll(size, DICE["R"]) if len(atk.ff_att) > 1 else np.zeros(size, np.int64)
         ff_d = sampler.roll(size, DICE["R"]) if len(atk.ff_def) > 1 else np.zeros(size, np.int64)
-        uniq, inv = np.unique(codes, axis=0, return_inverse=True)
+        inv, uniq = distinct_rows(codes)
         na, nd = spec.att.pool.n, spec.dfd.pool.n
         table = np.array(
             [step(first, (pool_faces(u[:4], na), pool_faces(u[4:], nd))) for u in uniq], np.int64

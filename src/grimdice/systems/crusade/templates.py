@@ -36,6 +36,7 @@ from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, summary
 from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, roll_pool
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.shots import Turn, solve_turn
+from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
 from grimdice.systems.crusade.units import check_many_targets
 
 MODES = ("line", "blast", "flamer", "split_fire", "rapid_fire")
@@ -222,23 +223,32 @@ def _result(
 
 
 def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed) -> None:
-    """Replay the solved re-roll policy on each rolled pool; updates the first roll's summaries."""
+    """Replay the solved re-roll policy on each rolled pool; updates the first roll's summaries.
+    Vectorised over the pools (:class:`~.simulate_walk.Walk`): each distinct (counts per slot,
+    failed) and re-rolled die of a phase stepped once through the policy."""
     spare = {k: sampler.roll((len(faces), max(1, phases)), DICE[k]) for k in DICE}
     slot = {kf: i for i, kf in enumerate(SLOTS)}
-    for t in range(len(faces)):
-        c = [0] * len(SLOTS)
-        for k, f in zip(kinds, faces[t], strict=True):
-            c[slot[(str(k), int(f))]] += 1
-        fail = bool(failed[0][t])
-        for phase in range(phases):
-            a = act(tuple(c), fail, phase)
-            if a < 0:
-                continue
-            kind = SLOTS[a][0]
-            c[a] -= 1
-            c[slot[(kind, int(spare[kind][t, phase]))]] += 1
-            fail = summary(tuple(c), fail)[2]
-        tot[0][t], high[0][t], failed[0][t] = summary(tuple(c), fail)
+    radix = len(kinds) + 1
+    walk = Walk(2 * radix ** len(SLOTS))
+
+    def step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
+        c, fail, phase = state
+        a = act(c, fail, phase)
+        if a < 0:
+            return (c, fail, phase + 1), ()
+        kind = SLOTS[a][0]
+        new = list(c)
+        new[a] -= 1
+        new[slot[(kind, digits(key, (W_SIDES, R_SIDES))[kind == "R"])]] += 1
+        return (tuple(new), _summary(tuple(new), fail)[2], phase + 1), ()
+
+    first = slot_counts(kinds, faces, radix) * 2 + failed[0].astype(np.int64)
+    cur = walk.start(first, lambda code: (unpack_slots(code // 2, radix), bool(code % 2), 0))
+    for phase in range(phases):
+        cur, _ = walk.step(
+            cur, pack([spare["W"][:, phase], spare["R"][:, phase]], (W_SIDES, R_SIDES)), step, 0
+        )
+    tot[0], high[0], failed[0] = walk.table(cur, lambda st: _summary(st[0], st[1]), 3)
 
 
 def _simulated(
@@ -250,6 +260,9 @@ def _simulated(
     if mode == "split_fire":
         ex = exact_many(sc, RunOptions())
         split_table = {int(t): tuple(s) for t, s in ex.extra["split"].items()}
+    # the split's hits on target i per total rolled (a look-up table by total)
+    top = max(split_table, default=0) + 1
+    split_of = [np.array([split_table.get(t, (0,) * n)[i] for t in range(top)], np.int64) for i in range(n)]
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         tot, high, failed = [], [], []
@@ -277,20 +290,24 @@ def _simulated(
             out[f"dmg{i}"] = np.zeros(size, np.int64)
             out[f"hits{i}"] = np.zeros(size, np.int64)
         out["fail"] = sum(failed)
-        for t in range(size):
-            for i, a in enumerate(atks):
-                g = int(ff[t, i, 0]) if a.dfd.body.force_field else 0
-                if mode == "line":
-                    s, d, _ = a.outcome(int(tot[0][t]), g)
-                elif mode == "blast":
-                    s, d, _ = a.outcome(int(tot[0][t] if i == 0 else high[0][t]), g)
-                elif mode == "flamer":
-                    s, d, _ = a.outcome(int(tot[i][t]), g)
-                else:
-                    s, d, _ = a.outcome(split_table[int(tot[0][t])][i], g)
-                out[f"cond{i}"][t], out[f"dmg{i}"][t], out[f"hits{i}"][t] = s[0], d, s[1]
-                out["damage"][t] += d
-                out["models_destroyed"][t] += s[0] == KILLED
+        for i, a in enumerate(atks):
+            if mode == "line":
+                total = tot[0]
+            elif mode == "blast":
+                total = tot[0] if i == 0 else high[0]
+            elif mode == "flamer":
+                total = tot[i]
+            else:
+                total = split_of[i][tot[0]]
+            g = ff[:, i, 0].astype(np.int64) if a.dfd.body.force_field else np.zeros(size, np.int64)
+            # each distinct (total, red die) resolved once, looked up for all trials
+            uniq, inv = np.unique(np.asarray(total, np.int64) * R_SIDES + g, return_inverse=True)
+            ends = np.array(
+                [(s[0], d, s[1]) for s, d, _ in (a.outcome(*divmod(int(c), R_SIDES)) for c in uniq)], np.int64
+            ).reshape(-1, 3)[np.asarray(inv).reshape(-1)]
+            out[f"cond{i}"], out[f"dmg{i}"], out[f"hits{i}"] = ends[:, 0], ends[:, 1], ends[:, 2]
+            out["damage"] += ends[:, 1]
+            out["models_destroyed"] += ends[:, 0] == KILLED
         return out
 
     return _tally_result(sc, atks, mode, options.run(trial), options)
@@ -375,10 +392,89 @@ def _exact_turn(sc: Scenario, atks: list[Attack], mode: str, final) -> Result:
     return _result(sc, atks, mode, "exact", kills, damage, fails, per, {})
 
 
+#: :func:`~.rerolls_many.summary` memoised for the Monte Carlo steps (a pure function of the counts)
+_summary = cache(summary)
+
+
+def slot_counts(kinds: np.ndarray, faces: np.ndarray, radix: int) -> np.ndarray:
+    """Each rolled pool (rows of ``faces``) as its counts per :data:`SLOTS` (kind, face), packed
+    as one integer in base ``radix`` (slot 0 the least significant digit; :func:`unpack_slots`)."""
+    code = np.zeros(faces.shape[0], dtype=np.int64)
+    for j, k in enumerate(kinds):
+        place = np.zeros(max(DICE[str(k)].faces) + 1, dtype=np.int64)  # by face: radix ** its slot
+        for i, (kk, f) in enumerate(SLOTS):
+            if kk == str(k):
+                place[f] = radix**i
+        code += place[faces[:, j]]
+    return code
+
+
+def unpack_slots(code: int, radix: int) -> tuple[int, ...]:
+    """The counts per slot of :func:`slot_counts`."""
+    out = []
+    for _ in SLOTS:
+        code, c = divmod(code, radix)
+        out.append(c)
+    return tuple(out)
+
+
 def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions) -> Result:
+    """The turn's rolls rolled literally and the solved policy (aim, re-rolls, jinks) played for
+    all trials at once (:class:`~.simulate_walk.Walk`). Each shot is three steps, each keyed by
+    only the dice it reads (so few distinct steps): the pool rolled (aim), the attacker's re-rolled
+    die, then the target's jinked die and the force field's red die (the shot's end)."""
     n = len(atks)
     slot = {kf: j for j, kf in enumerate(SLOTS)}
     shots = len(turn.shots)
+    radix = len(turn.pool.kinds) + 1
+    counts_range = radix ** len(SLOTS)
+    # a spare die is read only by the attacker's re-roll (step 0) or a jink (step 1) of its kind
+    steps = [x for x, on in ((0, turn.own), (1, bool(turn.jinkers))) if on]
+    reads = {(str(d), x) for d in set(turn.pool.kinds) for x in steps}
+    shielded = any(a.dfd.body.force_field for a in atks)  # the red die only against a force field
+    walk = Walk(3 * max(counts_range, W_SIDES * R_SIDES * R_SIDES))  # key * 3 + the step (0, 1, 2)
+    none = (n, 0, 0)  # no damage (the outputs of a step that ends no shot)
+
+    def reroll(mid: tuple, attacker: bool, w: int, r: int) -> tuple:
+        """The attacker's re-roll or the target's jink, if the policy takes it, with the re-rolled
+        die showing ``w`` (a white) or ``r`` (a red)."""
+        _, k, rr, jinks, states, i, c, fl = mid
+        who = -1 if attacker else i
+        if not (rr if who < 0 else (i in turn.jinkers and jinks[i])):
+            return mid
+        a = policy(k, i, rr, jinks, states, c, fl, who)
+        if a < 0:
+            return mid
+        kind = SLOTS[a][0]
+        new = list(c)
+        new[a] -= 1
+        new[slot[(kind, w if kind == "W" else r)]] += 1
+        c = tuple(new)
+        fl = fl or _summary(c, False)[2]
+        if who < 0:
+            rr = False
+        else:
+            jinks = (*jinks[:i], False, *jinks[i + 1 :])
+        return ("mid", k, rr, jinks, states, i, c, fl)
+
+    def step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
+        key, stage = divmod(key, 3)
+        if state[0] != "mid" and state[4]:  # done: the attacker held his fire
+            return state, none
+        if stage == 0:  # the pool rolled: the shot aimed (or fire held)
+            k, rr, jinks, states, _ = state
+            i = aim(k, rr, jinks, states)
+            if i < 0:
+                return (k + 1, rr, jinks, states, True), none
+            c = unpack_slots(key, radix)
+            return ("mid", k, rr, jinks, states, i, c, _summary(c, False)[2]), none
+        if stage == 1:  # the attacker's re-rolled die
+            return reroll(state, True, *divmod(key, R_SIDES)), none
+        w, r, g = digits(key, (W_SIDES, R_SIDES, R_SIDES))
+        _, k, rr, jinks, states, i, c, fl = reroll(state, False, w, r)
+        g = g if atks[i].dfd.body.force_field else 0
+        s, d, _ = atks[i].outcome(_summary(c, False)[0], g, states[i])
+        return (k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :]), False), (i, d, int(fl))
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         rolled = [roll_pool(sampler, turn.pool, size) for _ in range(shots)]
@@ -386,43 +482,34 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
         ff = sampler.roll((size, shots), DICE["R"])
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):
-            for name in ("cond", "dmg", "hits"):
-                out[f"{name}{i}"] = np.zeros(size, np.int64)
-        for t in range(size):
-            rr, jinks, states = turn.own, tuple(i in turn.jinkers for i in range(n)), list(turn.starts)
-            dmgs = [0] * n
-            for k in range(shots):
-                i = aim(k, rr, jinks, tuple(states))
-                if i < 0:
-                    break  # the attacker holds his fire
-                kinds, faces = rolled[k]
-                c = [0] * len(SLOTS)
-                for kd, f in zip(kinds, faces[t], strict=True):
-                    c[slot[(str(kd), int(f))]] += 1
-                fl = summary(tuple(c), False)[2]
-                for step, who in enumerate((-1, i)):
-                    if not (rr if who < 0 else (i in turn.jinkers and jinks[i])):
-                        continue
-                    a = policy(k, i, rr, jinks, tuple(states), tuple(c), fl, who)
-                    if a < 0:
-                        continue
-                    kind = SLOTS[a][0]
-                    c[a] -= 1
-                    c[slot[(kind, int(spare[kind][t, k, step]))]] += 1
-                    fl = fl or summary(tuple(c), False)[2]
-                    if who < 0:
-                        rr = False
-                    else:
-                        jinks = (*jinks[:i], False, *jinks[i + 1 :])
-                g = int(ff[t, k]) if atks[i].dfd.body.force_field else 0
-                s, d, _ = atks[i].outcome(summary(tuple(c), False)[0], g, states[i])
-                states[i] = s
-                dmgs[i] += d
-                out["fail"][t] += fl
-            for i, s in enumerate(states):
-                out[f"cond{i}"][t], out[f"dmg{i}"][t], out[f"hits{i}"][t] = s[0], dmgs[i], s[1]
-                out["damage"][t] += dmgs[i]
-                out["models_destroyed"][t] += s[0] == KILLED
+            out[f"dmg{i}"] = np.zeros(size, np.int64)
+        start = (0, turn.own, tuple(i in turn.jinkers for i in range(n)), tuple(turn.starts), False)
+        zero = np.zeros(size, np.int64)
+        cur = walk.start(zero, lambda _: start)
+
+        def read(d: str, k: int, x: int) -> np.ndarray:
+            """The spare die of kind ``d`` for step ``x`` of shot ``k``, where a step may read it."""
+            return spare[d][:, k, x] if (d, x) in reads else zero
+
+        for k in range(shots):
+            kinds, faces = rolled[k]
+            cur, _ = walk.step(cur, slot_counts(kinds, faces, radix) * 3, step, 3)
+            cur, _ = walk.step(
+                cur, pack([read("W", k, 0), read("R", k, 0)], (W_SIDES, R_SIDES)) * 3 + 1, step, 3
+            )
+            last = pack(
+                [read("W", k, 1), read("R", k, 1), ff[:, k] if shielded else zero],
+                (W_SIDES, R_SIDES, R_SIDES),
+            )
+            cur, (i, d, fl) = walk.step(cur, last * 3 + 2, step, 3)
+            out["fail"] += fl
+            for j in range(n):
+                out[f"dmg{j}"] += np.where(i == j, d, 0)
+        end = walk.table(cur, lambda st: [x for s in st[3] for x in s], 2 * n)
+        for i in range(n):
+            out[f"cond{i}"], out[f"hits{i}"] = end[2 * i], end[2 * i + 1]
+            out["damage"] += out[f"dmg{i}"]
+            out["models_destroyed"] += end[2 * i] == KILLED
         return out
 
     return _tally_result(sc, atks, mode, options.run(trial), options)

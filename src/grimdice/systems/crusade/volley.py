@@ -38,6 +38,7 @@ from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import fail_report
 from grimdice.systems.crusade.rolls import DICE, Pool
 from grimdice.systems.crusade.rules import RULES
+from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
 from grimdice.systems.crusade.volley_rerolls import (
     KINDS,
     MAX_VOLLEY_STATES,
@@ -195,12 +196,36 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
     outcome = lru_cache(maxsize=None)(atk.outcome)
     policy = _with_rerolls(sc, atk, exact=False)[2] if _solved(sc, atk) else None
 
-    def pairs_in_die_order(faces: list[int], again) -> list[tuple[int, int]]:
-        scoring = [f for f in faces if f > 0]
-        n_re = min(len(scoring), len(faces) - len(scoring))
-        rolls = [(s, int(again[i])) for i, s in enumerate(scoring[:n_re])]
-        rest = scoring[n_re:]
-        return rolls + [(rest[i], rest[i + 1]) for i in range(0, len(rest) - 1, 2)]
+    walk = Walk(W_SIDES * W_SIDES * W_SIDES * R_SIDES)
+
+    def shot_step(state: State, key: int) -> tuple[State, tuple[int, ...]]:
+        """A "2 dice" roll of total ``key // R_SIDES`` with the red die ``key % R_SIDES``."""
+        total, g = divmod(key, R_SIDES)
+        s2, d, _ = outcome(total, g, state)
+        return s2, (d,)
+
+    def policy_step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
+        """The next pair under the solved policy: the re-rolled blank ``again``, the attacker's
+        and the jink's re-rolled dice ``spare``, the red die ``g``: ``(damage, failed)``."""
+        assert policy is not None
+        pick_kind, reroll = policy[1], policy[2]
+        left, rr, jk, s = state
+        again, *spare, g = digits(key, (W_SIDES, W_SIDES, W_SIDES, R_SIDES))
+        kind = pick_kind(left, rr, jk, s)
+        left = (*left[:kind], left[kind] - 1, *left[kind + 1 :])
+        a, b0 = KINDS[kind]
+        b = again if b0 is None else b0
+        failed = a == TOP and b == TOP
+        for who in (-1, 0):
+            die = reroll(left, rr, jk, s, a, b, kind, failed, who)
+            if die < 0:
+                continue
+            w = spare[who + 1]
+            a, b = (w, b) if die == 0 else (a, w)
+            failed = failed or (a == TOP and b == TOP)
+            rr, jk = (False, jk) if who < 0 else (rr, False)
+        s2, d, _ = outcome(a + b, g, s)
+        return (left, rr, jk, s2), (d, int(failed))
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         big = sampler.roll((size, dice), DICE["W"])
@@ -211,46 +236,46 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
             else np.zeros((size, dice), np.int8)
         )
         spare = sampler.roll((size, dice, 2), DICE["W"]) if policy else None  # the attacker's, the jink's
-        out = {k: np.zeros(size, np.int64) for k in ("damage", "fail", "rolls", "condition", "hits_left")}
-        for t in range(size):
-            faces = [int(f) for f in big[t]]
-            s, dmg, fails, rolls = atk.dfd.start, 0, 0, 0
-
-            def apply(j: int, total: int, s: State, t: int = t) -> tuple[State, int]:
-                s2, d, _ = outcome(total, int(ff[t, j]), s)
-                return s2, d
-
-            if policy is None:
-                pairs = pairs_in_die_order(faces, again[t])
-                for j, (a, b) in enumerate(pairs):
-                    fails += a == TOP and b == TOP
-                    s, d = apply(j, a + b, s)
-                    dmg += d
-                rolls = len(pairs)
-            else:  # VIII R, IX JINK: the solved pairing, order and re-rolls, every die rolled
-                pairing, pick_kind, reroll = policy
-                assert spare is not None  # rolled whenever there is a policy
-                left = pairing(faces.count(1), faces.count(2))
-                rolls, rr, jk = sum(left), atk.spec.att.own, atk.spec.dfd.opp
-                for j in range(rolls):
-                    kind = pick_kind(left, rr, jk, s)
-                    left = (*left[:kind], left[kind] - 1, *left[kind + 1 :])
-                    a, b0 = KINDS[kind]
-                    b = int(again[t, j]) if b0 is None else b0
-                    failed = a == TOP and b == TOP
-                    for who in (-1, 0):
-                        die = reroll(left, rr, jk, s, a, b, kind, failed, who)
-                        if die < 0:
-                            continue
-                        w = int(spare[t, j, who + 1])
-                        a, b = (w, b) if die == 0 else (a, w)
-                        failed = failed or (a == TOP and b == TOP)
-                        rr, jk = (False, jk) if who < 0 else (rr, False)
-                    fails += failed
-                    s, d = apply(j, a + b, s)
-                    dmg += d
-            out["damage"][t], out["fail"][t], out["rolls"][t] = dmg, fails, rolls
-            out["condition"][t], out["hits_left"][t] = s[0], s[1]
+        out = {k: np.zeros(size, np.int64) for k in ("damage", "fail")}
+        n1, n2 = (big == 1).sum(axis=1), (big == 2).sum(axis=1)
+        if policy is None:  # the pairs in the order the dice lie (reading volley_die_order)
+            order = np.argsort(big == 0, axis=1, kind="stable")  # the scoring dice first, in order
+            scoring = np.take_along_axis(big, order, axis=1).astype(np.int64)
+            k = n1 + n2
+            n_re = np.minimum(k, dice - k)
+            rolls = n_re + (k - n_re) // 2
+            cur = walk.start(np.zeros(size, np.int64), lambda _: atk.dfd.start)
+            for j in range(int(rolls.max(initial=0))):
+                act = np.flatnonzero(j < rolls)
+                re = j < n_re[act]  # a scoring die with a re-rolled blank, else two kept scoring dice
+                at = np.where(re, j, n_re[act] + 2 * (j - n_re[act]))
+                a = scoring[act, np.minimum(at, dice - 1)]
+                b = np.where(re, again[act, j], scoring[act, np.minimum(at + 1, dice - 1)])
+                out["fail"][act] += (a == TOP) & (b == TOP)
+                cur[act], (d,) = walk.step(
+                    cur[act], pack([a + b, ff[act, j]], (2 * W_SIDES - 1, R_SIDES)), shot_step, 1
+                )
+                out["damage"][act] += d
+            end = walk.table(cur, lambda st: st, 2)
+        else:  # VIII R, IX JINK: the solved pairing, order and re-rolls, every die rolled
+            assert spare is not None  # rolled whenever there is a policy
+            pairing = policy[0]
+            rr0, jk0 = atk.spec.att.own, atk.spec.dfd.opp
+            firsts = pack([n1, n2], (dice + 1, dice + 1))
+            cur = walk.start(firsts, lambda c: (pairing(*divmod(c, dice + 1)), rr0, jk0, atk.dfd.start))
+            rolls = walk.table(cur, lambda st: (sum(st[0]),), 1)[0]
+            for j in range(int(rolls.max(initial=0))):
+                act = np.flatnonzero(j < rolls)
+                key = pack(
+                    [again[act, j], spare[act, j, 0], spare[act, j, 1], ff[act, j]],
+                    (W_SIDES,) * 3 + (R_SIDES,),
+                )
+                cur[act], (d, failed) = walk.step(cur[act], key, policy_step, 2)
+                out["damage"][act] += d
+                out["fail"][act] += failed
+            end = walk.table(cur, lambda st: st[3], 2)
+        out["rolls"] = rolls.astype(np.int64)
+        out["condition"], out["hits_left"] = end
         return out
 
     tally = options.run(trial)

@@ -37,6 +37,7 @@ from grimdice.systems.crusade.report import targets_result
 from grimdice.systems.crusade.rerolls_many import side_key
 from grimdice.systems.crusade.rolls import DICE
 from grimdice.systems.crusade.rules import RULES
+from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, pack
 from grimdice.systems.crusade.volley_rerolls import (
     KINDS,
     MAX_POLICY_STATES,
@@ -218,32 +219,47 @@ def simulated_volley_many(sc: Scenario, options: RunOptions) -> Result:
     start = tuple(a.dfd.start for a in atks)
     names = [f"t{i}_{k}" for i in range(n) for k in ("damage", "condition", "hits_left")]
 
+    walk = Walk(W_SIDES * R_SIDES)
+
+    def step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
+        """The next pair under the solved policy, its re-rolled blank ``again`` and red die ``g``:
+        ``(target aimed at or n, damage, failed)``; ``done`` once the policy rolls no more."""
+        left, states, done = state
+        if done:
+            return state, (n, 0, 0)
+        kind = pick(left, states)
+        if kind < 0:
+            return (left, states, True), (n, 0, 0)
+        again, g = divmod(key, R_SIDES)
+        left = (*left[:kind], left[kind] - 1, *left[kind + 1 :])
+        a, b0 = KINDS[kind]
+        b = again if b0 is None else b0
+        i = aim(left, states, a + b)
+        s2, d, _ = outcomes[i](a + b, g if atks[i].dfd.body.force_field else 0, states[i])
+        return (left, (*states[:i], s2, *states[i + 1 :]), False), (i, d, int(a == TOP and b == TOP))
+
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         big = sampler.roll((size, dice), DICE["W"])
         again = sampler.roll((size, dice), DICE["W"])
         ff = sampler.roll((size, dice), DICE["R"])  # IX +F: used when the target aimed at has one
-        out = {k: np.zeros(size, np.int64) for k in ("damage", "fail", "rolls", "models_destroyed", *names)}
-        for t in range(size):
-            faces = [int(f) for f in big[t]]
-            left = pairing(faces.count(1), faces.count(2))
-            states, dmg, fails, rolls = list(start), [0] * n, 0, sum(left)
-            for j in range(rolls):
-                kind = pick(left, tuple(states))
-                if kind < 0:
-                    break
-                left = (*left[:kind], left[kind] - 1, *left[kind + 1 :])
-                a, b0 = KINDS[kind]
-                b = int(again[t, j]) if b0 is None else b0
-                fails += a == TOP and b == TOP
-                i = aim(left, tuple(states), a + b)
-                g = int(ff[t, j]) if atks[i].dfd.body.force_field else 0
-                states[i], d, _ = outcomes[i](a + b, g, states[i])
-                dmg[i] += d
-            out["damage"][t], out["fail"][t], out["rolls"][t] = sum(dmg), fails, rolls
-            out["models_destroyed"][t] = sum(s[0] == KILLED for s in states)
-            for i in range(n):
-                out[f"t{i}_damage"][t] = dmg[i]
-                out[f"t{i}_condition"][t], out[f"t{i}_hits_left"][t] = states[i][0], states[i][1]
+        out = {k: np.zeros(size, np.int64) for k in ("damage", "fail", *names)}
+        firsts = pack([(big == 1).sum(axis=1), (big == 2).sum(axis=1)], (dice + 1, dice + 1))
+        cur = walk.start(firsts, lambda c: (pairing(*divmod(c, dice + 1)), start, False))
+        rolls = walk.table(cur, lambda st: (sum(st[0]),), 1)[0]
+        for j in range(int(rolls.max(initial=0))):
+            act = np.flatnonzero(j < rolls)
+            cur[act], (i, d, failed) = walk.step(
+                cur[act], pack([again[act, j], ff[act, j]], (W_SIDES, R_SIDES)), step, 3
+            )
+            out["fail"][act] += failed
+            for k in range(n):
+                out[f"t{k}_damage"][act] += np.where(i == k, d, 0)
+        end = walk.table(cur, lambda st: [x for s in st[1] for x in s], 2 * n)
+        out["rolls"] = rolls.astype(np.int64)
+        out["models_destroyed"] = (end[0::2] == KILLED).sum(axis=0).astype(np.int64)
+        for k in range(n):
+            out["damage"] += out[f"t{k}_damage"]
+            out[f"t{k}_condition"], out[f"t{k}_hits_left"] = end[2 * k], end[2 * k + 1]
         return out
 
     tally = options.run(trial)

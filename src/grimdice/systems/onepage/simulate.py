@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
 
 from grimdice.dice import Dist, Sampler
 from grimdice.engine.options import RunOptions
+from grimdice.engine.pipeline import Roll
 from grimdice.systems.onepage.attack import (
     Fire,
     Odds,
@@ -26,7 +27,7 @@ from grimdice.systems.onepage.attack import (
     odds,
     removal,
 )
-from grimdice.systems.onepage.rolls import ARMORED_IGNORES, damage_result
+from grimdice.systems.onepage.rolls import ARMORED_IGNORES, damage_result, passes
 from grimdice.systems.onepage.units import (
     Removal,
     Unit,
@@ -48,32 +49,62 @@ def morale_roll(sampler: Sampler, n: int, unit: Unit) -> np.ndarray:
     return face >= unit.quality
 
 
+def _passed(faces: np.ndarray, q: int) -> np.ndarray:
+    """:func:`~.rolls.passes` as an array (the form a :class:`Roll` predicate returns)."""
+    return np.asarray(passes(faces, q))
+
+
+def _hit_category(faces: np.ndarray, q: int, rending: bool) -> np.ndarray:
+    """0: a hit on a 6 with Rending (an automatic wound), 1: another hit, 2: a miss."""
+    hit = _passed(faces, q)
+    return np.asarray(np.where(hit & (np.asarray(faces) == 6) & rending, 0, np.where(hit, 1, 2)))
+
+
+def _hit_rerolled(faces: np.ndarray, q: int, fail: bool, success: bool) -> np.ndarray:
+    """The hit dice re-rolled once (Linked/Hatred: failed hits; a Shaken vehicle: successful hits)."""
+    hit = _passed(faces, q)
+    return (~hit & fail) | (hit & success)
+
+
+@cache
+def hit_roll(q: int, reroll_fail: bool, reroll_success: bool, rending: bool) -> Roll:
+    """The hit test as a core :class:`~grimdice.engine.pipeline.Roll` (one per characteristic, so
+    its per-face tables are built once): counts of Rending hits and of other hits."""
+    return Roll(
+        partial(_hit_category, q=q, rending=rending),
+        3,
+        reroll=partial(_hit_rerolled, q=q, fail=reroll_fail, success=reroll_success),
+    )
+
+
+def _fails(faces: np.ndarray, q: int) -> np.ndarray:
+    """0 where the test fails (the die counts), 1 where it passes."""
+    return _passed(faces, q).astype(np.int8)
+
+
+@cache
+def block_roll(q: int, reroll_blocks: bool) -> Roll:
+    """The block test as a Roll counting the failed blocks (wounds); successful blocks re-rolled
+    when the attacker picked that Piercing option. The Armored roll is ``block_roll(4, False)``:
+    its count is the hits not ignored ("On a 4+ the hit is ignored")."""
+    if reroll_blocks:
+        return Roll(partial(_fails, q=q), 2, reroll=partial(_passed, q=q))
+    return Roll(partial(_fails, q=q), 2)
+
+
 def roll_hits(sampler: Sampler, o: Odds, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(hits, Rending hits that are automatic wounds) per trial."""
-    rolls, valid = sampler.pool(dice)
-    q = o.hit_q
-    mask = valid & (((rolls < q) & o.reroll_fail) | ((rolls >= q) & o.reroll_success))
-    if mask.any():
-        rolls = sampler.reroll(rolls, mask)
-    hit = valid & (rolls >= q)
-    rend = hit & (rolls == 6) if o.rending else np.zeros_like(hit)
-    return hit.sum(axis=1), rend.sum(axis=1)
+    counts = hit_roll(o.hit_q, o.reroll_fail, o.reroll_success, o.rending).sample(sampler, dice)
+    return counts[:, 0] + counts[:, 1], counts[:, 0]
 
 
 def roll_blocks(sampler: Sampler, o: Odds, hits: np.ndarray) -> np.ndarray:
-    """Wounds from normal hits: Armored ignores on 4+, then the target's block test (re-rolling
-    successful blocks when the attacker picked that Piercing option)."""
-    rolls, valid = sampler.pool(hits)
-    live = valid.copy()
+    """Wounds from normal hits: Armored ignores on 4+ (one die per hit), then the target's block
+    test for the hits not ignored (re-rolling successful blocks when the attacker picked that
+    Piercing option)."""
     if o.armored:
-        live &= sampler.roll(rolls.shape) < ARMORED_IGNORES
-    blocked = rolls >= o.block_q
-    if o.reroll_blocks:
-        redo = live & blocked
-        if redo.any():
-            rolls = sampler.reroll(rolls, redo)
-            blocked = rolls >= o.block_q
-    return (live & ~blocked).sum(axis=1)
+        hits = block_roll(ARMORED_IGNORES, False).sample(sampler, hits)[:, 0]
+    return block_roll(o.block_q, o.reroll_blocks).sample(sampler, hits)[:, 0]
 
 
 def strike_sim(
@@ -117,17 +148,21 @@ def strike_sim(
         col = np.zeros(n, dtype=np.int64)
         col[idx] = w
         cols.append(col)
-    rows = np.stack(cols, axis=1)
-    uniq, inv = np.unique(rows, axis=0, return_inverse=True)
+    key = cols[0]
+    for c in cols[1:]:  # the rows' ranks, one column at a time (no overflow however many columns)
+        key = distinct(key * (int(c.max()) + 1) + c)[1]
+    uniq, inv = distinct(key)
+    first = np.empty(uniq.size, dtype=np.int64)
+    first[inv] = np.arange(n)  # a trial of each distinct row
     codes = np.empty(len(uniq), dtype=np.int64)
-    for i, row in enumerate(uniq):
-        order = choose_order(target, t_state, int(row[0]), removal)
-        s = wound(target, t_state, int(row[0]), order)
-        for k in row[1:]:
-            s = wound(target, s, int(k), order, single=True)
+    for i, t in enumerate(first.tolist()):
+        order = choose_order(target, t_state, int(normal[t]), removal)
+        s = wound(target, t_state, int(normal[t]), order)
+        for c in cols[1:]:
+            s = wound(target, s, int(c[t]), order, single=True)
         codes[i] = encode(target, s)
-    total = rows.sum(axis=1)
-    out = codes[np.asarray(inv).reshape(-1)]
+    total = sum(cols[1:], cols[0])
+    out = codes[inv]
     if target.kind in ("vehicle", "walker"):
         out = vehicle_sim(sampler, target, out, total > 0, facing, removal)
     return hits, total, out
@@ -170,9 +205,24 @@ def vehicle_sim(
     return codes
 
 
+def distinct(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(uniq, inv)`` of non-negative integer keys, ``key == uniq[inv]`` (``np.unique`` with
+    ``return_inverse``): by counting when the keys are few, in O(trials), else by sorting."""
+    if key.size and int(key.max()) < 4 * key.size:
+        seen = np.bincount(key) > 0
+        uniq = np.flatnonzero(seen)
+        rank = np.cumsum(seen) - 1
+        return uniq, rank[key]
+    uniq, inv = np.unique(key, return_inverse=True)
+    return uniq, np.asarray(inv).reshape(-1)
+
+
 def _table(tally: Any, name: str, f: Callable[[int], Any] = int) -> dict:
-    d: Dist = tally.dist(name)
-    return {f(k): p for k, p in d.to_dict().items() if p > 0}
+    """The outcomes of ``name`` seen in the trials, by ``f(code)``, with their frequencies (the
+    seen codes only: a joint code's range may be large)."""
+    counts = tally.counts[name]
+    seen = np.flatnonzero(counts)
+    return {f(int(k)): float(counts[k]) / tally.trials for k in seen}
 
 
 def _fixed(fires: list[Fire], _state: UnitState) -> list[Fire]:
@@ -410,28 +460,34 @@ def simulate_casting(
     from grimdice.systems.onepage.psyker import psyker_group
 
     order = psyker_group(unit)
+    # the Psyker's state after ``w`` wounds of Perils (w = 0..3, one state each)
+    after = [wound(unit, state, w, order) if w else state for w in range(4)]
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         pool = np.minimum((sampler.roll(size).astype(np.int64) + 1) // 2 + levels, 6)
         k = pool if dice is None else np.minimum(pool, dice)
-        rolls, valid = sampler.pool(k)
-        ok = ((rolls >= 4) & valid).sum(axis=1) >= need
-        peril = ((rolls == 6) & valid).sum(axis=1) >= 2
+        sixes, others = CAST_ROLL.sample(sampler, k).T
+        ok = sixes + others >= need
+        peril = sixes >= 2
         w = np.where(peril, (sampler.roll(size).astype(np.int64) + 1) // 2, 0)
-        codes = np.empty(size, dtype=np.int64)
-        for x in np.unique(w):
-            codes[w == x] = encode(unit, wound(unit, state, int(x), order) if x else state)
-        key = ((((pool * 7 + k) * 2 + ok) * 2 + peril) * 4 + w).astype(np.int64)
-        return {"key": key * base + codes}
+        return {"key": (((pool * 7 + k) * 2 + ok) * 2 + peril) * 4 + w}
 
-    base = code_range(unit)
     t = options.run(trial)
     out: dict[tuple[int, int, int, int, int, UnitState], float] = {}
     for code, p in _table(t, "key").items():
-        rest, c = divmod(code, base)
-        rest, w = divmod(rest, 4)
+        rest, w = divmod(code, 4)
         rest, peril = divmod(rest, 2)
         rest, ok = divmod(rest, 2)
         pool, k = divmod(rest, 7)
-        out[(pool, k, ok, peril, w, decode(unit, c))] = p
+        out[(pool, k, ok, peril, w, after[w])] = p
     return out
+
+
+def _cast_category(faces: np.ndarray) -> np.ndarray:
+    """A power die: 0 a six (two or more: Perils), 1 another success (4+), 2 a failure."""
+    f = np.asarray(faces)
+    return np.asarray(np.where(f == 6, 0, np.where(_passed(f, 4), 1, 2)))
+
+
+#: the power dice of a casting: "roll ... for 4+" (sixes counted apart for Perils of the Warp)
+CAST_ROLL = Roll(_cast_category, 3)

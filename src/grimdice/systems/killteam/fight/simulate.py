@@ -5,10 +5,11 @@ vectorised over the trials of a block of :func:`grimdice.engine.montecarlo.run_t
 It cross-checks the exact engine's propagation of the dice law through the policy: which dice a
 re-roll choice picks up, Rending, Stun's discard, the alternation and the early end of the fight.
 
-Speed: each side's attack dice are rolled flat for all trials and sorted by the per-face table of
-:func:`~grimdice.systems.killteam.rolls.attack_roll` (:meth:`~grimdice.engine.pipeline.Roll.sample`);
-a re-roll picks up the dice the chosen option gives up and rolls as many fresh dice, the counts
-kept plus the fresh dice's counts being the counts after the re-roll. The Resolve Successful
+Speed: each side's attack dice are rolled for all trials and their counts packed into one code
+by table look-up (:class:`~grimdice.systems.killteam.simulate.PoolCode`), the first roll's code
+naming its place in the exact engine's roll list; a re-roll picks up the dice the chosen option
+gives up and rolls as many fresh dice, the code of the hits kept plus the fresh dice's code being
+the code after the re-roll. The Resolve Successful
 Hits step has no dice: its end is a function of the dice both sides retain, so :func:`play` walks
 the solved moves once from every pair of retained dice at set-up (this module's own bookkeeping,
 not the exact engine's table of ends) and each trial looks its pair's end up.
@@ -17,17 +18,29 @@ not the exact engine's table of ends) and each trial looks its pair's end up.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 
 from grimdice.dice import Sampler
 from grimdice.engine.montecarlo import Tally
 from grimdice.engine.options import RunOptions
-from grimdice.engine.pipeline import Roll
 from grimdice.systems.killteam.fight.solver import FightSolution
 from grimdice.systems.killteam.fight.state import Move
-from grimdice.systems.killteam.rolls import CRIT, NORMAL, ONE, attack_roll
-from grimdice.systems.killteam.simulate import fresh_counts
+from grimdice.systems.killteam.rolls import attack_roll
+from grimdice.systems.killteam.simulate import PoolCode, Rows
+
+
+def _held(n: int) -> tuple[int, int, int]:
+    """The weights of the code ``normal * (n + 1) + crit`` of the hits a re-roll's fresh dice add
+    (in the order CRIT, NORMAL, ONE: a one adds nothing)."""
+    return (1, n + 1, 0)
+
+
+@cache
+def attack_code_of(bs: int, lethal: int, n: int) -> PoolCode:
+    """A first roll of ``n`` attack dice packed as ``c + (n+1) * (h + (n+1) * o)`` (:func:`roll_lookup`)."""
+    return PoolCode(attack_roll(bs, lethal), (1, n + 1, (n + 1) ** 2))
 
 
 def roll_lookup(table: list, n: int) -> np.ndarray:
@@ -47,13 +60,6 @@ def _option_table(opts: list, choice: np.ndarray) -> np.ndarray:
         arr = np.array(o, dtype=np.int64)
         out[..., i, :] = arr[choice[..., i]]
     return out
-
-
-def _after_reroll(sm: Sampler, roll: Roll, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(normal, critical) hits per trial after the chosen option ``keep`` (rows ``(normals kept,
-    crits kept, dice re-rolled)``): the hits kept plus the hits among as many fresh dice."""
-    fresh = fresh_counts(sm, roll, keep[:, 2])
-    return keep[:, 0] + fresh[:, NORMAL], keep[:, 1] + fresh[:, CRIT]
 
 
 def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -168,19 +174,28 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
     att_index, def_index = roll_lookup(tables.att_rolls, n_att), roll_lookup(tables.def_rolls, n_def)
     att_roll, def_roll = attack_roll(att.hit, att.rules.lethal), attack_roll(dfd.hit, dfd.rules.lethal)
     ends = end_tables(sol)
+    by_cell = Rows.of(ends)  # every stage's end: one gather of a row per trial
 
-    def first(sm: Sampler, roll: Roll, n: int, dice: int, index: np.ndarray) -> np.ndarray:
-        """Each trial's first roll of ``dice`` attack dice, as its index in the roll list."""
-        cnt = roll.sample(sm, np.full(n, dice, dtype=np.int64))
-        return index[cnt[:, CRIT] + (dice + 1) * (cnt[:, NORMAL] + (dice + 1) * cnt[:, ONE])]
+    att_dice, def_dice = (
+        attack_code_of(att.hit, att.rules.lethal, n_att),
+        attack_code_of(dfd.hit, dfd.rules.lethal, n_def),
+    )
+    # the dice a re-roll keeps, as the code ``normal * (n + 1) + crit`` its fresh dice add to
+    att_kept = att_keep[:, 0] * (n_att + 1) + att_keep[:, 1]
+    def_kept = def_keep[:, 0] * (n_def + 1) + def_keep[:, 1]
+    att_fresh = PoolCode(att_roll, _held(n_att))
+    def_fresh = PoolCode(def_roll, _held(n_def))
+    att_full, def_full = np.full(1, n_att), np.full(1, n_def)
+    att_rerolled, def_rerolled = att_keep[:, 2].copy(), def_keep[:, 2].copy()
 
     def trial(sm: Sampler, n: int) -> dict[str, np.ndarray]:
-        att_first = first(sm, att_roll, n, n_att, att_index)
-        def_first = first(sm, def_roll, n, n_def, def_index)
-        an, ac = _after_reroll(sm, att_roll, np.take(att_keep, att_first * n_rolls + def_first, axis=0))
-        keep = np.take(def_keep, (an * (n_att + 1) + ac) * n_rolls + def_first, axis=0)
-        dn, dc = _after_reroll(sm, def_roll, keep)
-        cell = ((an * (n_att + 1) + ac) * (n_def + 1) + dn) * (n_def + 1) + dc
-        return {k: np.take(v, cell) for k, v in ends.items()}
+        att_first = np.take(att_index, att_dice.sample(sm, np.broadcast_to(att_full, n)))
+        def_first = np.take(def_index, def_dice.sample(sm, np.broadcast_to(def_full, n)))
+        at = att_first * n_rolls + def_first
+        att_held = np.take(att_kept, at) + att_fresh.sample(sm, np.take(att_rerolled, at))
+        at = att_held * n_rolls + def_first
+        def_held = np.take(def_kept, at) + def_fresh.sample(sm, np.take(def_rerolled, at))
+        cell = att_held * (n_def + 1) ** 2 + def_held
+        return by_cell.take(cell)
 
     return trial
