@@ -46,16 +46,16 @@ def keep_arrays_on_heap() -> bool:
         _TUNED = False
         try:
             import ctypes
-            import ctypes.util
+            import os
 
-            name = ctypes.util.find_library("c")
-            if name and "libc.so" in name and hasattr(ctypes.CDLL(name), "mallopt"):
-                libc = ctypes.CDLL(name)
+            # glibc only (a cheap check: ctypes.util.find_library would run ldconfig in a subprocess)
+            if os.confstr("CS_GNU_LIBC_VERSION").startswith("glibc"):  # type: ignore[union-attr]
+                libc = ctypes.CDLL(None)  # the running process's symbols, libc's mallopt among them
                 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
                 _TUNED = bool(libc.mallopt(M_MMAP_THRESHOLD, HEAP_ARRAYS)) and bool(
                     libc.mallopt(M_TRIM_THRESHOLD, HEAP_KEPT)
                 )
-        except OSError:  # pragma: no cover - no C library to load
+        except (OSError, ValueError, AttributeError):  # pragma: no cover - no glibc to tune
             _TUNED = False
     return _TUNED
 
