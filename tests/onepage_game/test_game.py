@@ -258,7 +258,7 @@ def test_a_log_of_another_version_is_refused_by_name() -> None:
     same game: it is refused with the field named, not replayed wrongly."""
     from grimdice.systems.onepage.game.play import LOG_VERSION
 
-    assert LOG_VERSION == 2
+    assert LOG_VERSION == 4
     with pytest.raises(ScenarioError) as err:
         states({"version": 1, "setup": {}, "actions": []})
-    assert err.value.field == "version" and "version 2" in err.value.message
+    assert err.value.field == "version" and "version 4" in err.value.message

@@ -18,8 +18,10 @@ from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import GameState
 
 #: the log format: 2 since consolidation, power dice, Limited weapons and melee facings changed
-#: which actions a game holds (a version 1 log no longer replays to the same game)
-LOG_VERSION = 2
+#: which actions a game holds (a version 1 log no longer replays to the same game); 4 since the
+#: assaulting models move on into base contact one by one, an Assault keeps 1" from friendly units
+#: and Shaken taken in a unit's own activation lasts through its next (3: op-rules' branch)
+LOG_VERSION = 4
 
 
 def sample(outcomes: list[tuple[Any, float]], rng: np.random.Generator) -> Any:

@@ -93,6 +93,10 @@ class GameState:
     facing: tuple[float, ...] = ()  # Vehicles' headings in radians (empty: the defaults, facing.py)
     spent: tuple[int, ...] = ()  # units whose Limited weapons are spent (firing.py)
     power: tuple[int, ...] = ()  # (round, player 0's power dice, player 1's) (psychic.py)
+    # the active unit's Assault: (block's start x, y, assault distance), for its models' own moves
+    # (melee_moves.assaulters_moved); and whether the active unit was Shaken during this activation
+    charge: tuple[float, ...] = ()
+    shook: bool = False
 
     # ------------------------------------------------------------------ protocol
 
@@ -230,6 +234,8 @@ class GameState:
             "facing": list(self.facing),
             "spent": list(self.spent),
             "power": list(self.power),
+            "charge": list(self.charge),
+            "shook": self.shook,
         }
 
     @classmethod
@@ -264,6 +270,8 @@ class GameState:
             tuple(float(h) for h in data.get("facing", ())),
             tuple(int(u) for u in data.get("spent", ())),
             tuple(int(x) for x in data.get("power", ())),
+            tuple(float(x) for x in data.get("charge", ())),
+            bool(data.get("shook", False)),
         )
 
     # ------------------------------------------------------------------ geometry
@@ -365,12 +373,22 @@ class GameState:
             return wrecked
         u = self.active
         units = list(self.units)
-        if units[u].shaken and self.action != "":  # Shaken lasts "until the end of its next activation"
+        # Shaken: "must re-roll successful hits until the end of its next activation": Shaken during
+        # this very activation (dangerous terrain, return strikes), it lasts through the next one
+        if units[u].shaken and self.action != "" and not self.shook:
             units[u] = replace(units[u], shaken=False)
         act = list(self.activated)
         act[u] = True
         s = replace(
-            self, units=tuple(units), activated=tuple(act), phase="play", active=-1, action="", pending=()
+            self,
+            units=tuple(units),
+            activated=tuple(act),
+            phase="play",
+            active=-1,
+            action="",
+            pending=(),
+            charge=(),
+            shook=False,
         )
         return s.next_turn(self.side_of(u))
 
@@ -629,9 +647,13 @@ class GameState:
         return replace(self, anchors=tuple(anchors))
 
     def charged(self, u: int, t: int) -> GameState:
-        """The state after ``u``'s Assault move at ``t`` (a Vehicle turns to the move's direction)."""
+        """The state after ``u``'s Assault move at ``t`` (a Vehicle turns to the move's direction):
+        the block's move (:meth:`charge_vector`); its models' own moves on into base contact are
+        counted from ``charge`` when the melee's strikers are (``melee_moves.assaulters_moved``)."""
         dx, dy = self.charge_vector(u, t)
-        return facing.turned(self.moved(u, dx, dy), u, dx, dy)
+        ax, ay = self.anchors[u]
+        s = replace(self, charge=(float(ax), float(ay), move_distance(self.setup.units[u], "assault")))
+        return facing.turned(s.moved(u, dx, dy), u, dx, dy)
 
     def charge_vector(self, u: int, t: int, unit: bool = False) -> tuple[float, float]:
         """The Assault move: the block straight towards the closest enemy model until bases touch
@@ -649,21 +671,19 @@ class GameState:
         return round(float(vec[0] / dist * gap), 3), round(float(vec[1] / dist * gap), 3)
 
     def charge_ok(self, u: int, t: int) -> bool:
-        """A valid Assault target: in reach with "a clear path to it" (no impassable terrain on the
-        way; the move's length capped at Walk distance through difficult terrain)."""
+        """A valid Assault target: in reach with "a clear path to it" (on the table, no impassable
+        terrain on the way; the move's length capped at Walk distance through difficult terrain),
+        and an end no closer than 1" to a friendly unit other than ``t`` (nor closer than it already
+        was): "Units may move within 1" of enemy units when using assault actions", only of them."""
         dx, dy = self.charge_vector(u, t)
         ax, ay = self.anchors[u]
         unit = self.setup.units[u]
-        end = (ax + dx, ay + dy)
-        table = self.setup.table
-        a, b = self.models(u), self.models(u, end)
-        if not table.on_table(b, self.setup.radii[u]).all():
+        pts, radii, starts, ids = self.others(u, ignore=t)
+        friends = near_blocks((pts, radii, starts, ids), np.array([v not in self.enemies(u) for v in ids]))
+        ok, difficult, _ = self.placements(u, (ax, ay), np.array([(ax + dx, ay + dy)]), friends)
+        if not ok[0]:
             return False
-        if unit.has("flying"):
-            return True
-        if self.crosses(a, b, "impassable"):
-            return False
-        if self.crosses(a, b, "difficult") and not unit.has("strider"):
+        if difficult[0] and not unit.has("strider"):
             return math.hypot(dx, dy) <= move_distance(unit, "walk") + EPS
         return True
 
@@ -791,6 +811,13 @@ class GameState:
     def resolve(self, i: int) -> GameState:
         kind, u, t, _ = self.pending
         states, _p = self.combat_table()[i]
+        hit = dict(zip((t,) if kind == "shoot" else (u, t), states, strict=False))  # unit: its new state
+        me = hit.get(self.active)
+        if me is not None and me.shaken and not self.units[self.active].shaken:
+            return replace(self, shook=True)._resolved(kind, u, t, states)  # Shaken in its own activation
+        return self._resolved(kind, u, t, states)
+
+    def _resolved(self, kind: str, u: int, t: int, states: tuple[UnitState, ...]) -> GameState:
         if kind == "dangerous":
             return dangerous.go_on(self.with_unit(u, states[0]))
         if kind == "transport":
