@@ -300,6 +300,16 @@ RULES = RuleTable(
             "the shooting player chooses to fire them (a shoot action with 'limited'); that spends all "
             "of the unit's Limited weapons, even where the plan fires another weapon of those models",
         ),
+        Reading(
+            "game_assault_models",
+            "game: the assaulting models' own moves into base contact",
+            f"{SRC}, Assault Moves",
+            "after the block's straight move each model not in contact moves by itself, in listed order "
+            "in up to 3 passes, straight to a base-contact spot of one of its 3 nearest target models or "
+            "as close as it gets; it does not enter dangerous terrain, goes around nothing (straight "
+            'paths only) and keeps 1" from every unit but the target; the moves count strikers only '
+            "(the block keeps its formation)",
+        ),
     ],
     what="special rule",
 )
