@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from grimdice.engine.board import base_distances, coherent, path_blocked
+from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -104,6 +105,12 @@ def assaulters_moved(s: GameState, u: int, t: int) -> np.ndarray:
     a = s.models(u)
     if not s.charge or not len(a):
         return a
+    near = tuple(s.placed(v) for v in range(len(s.units)) if v not in (u, t) and s.alive(v) and s.on_table(v))
+    key = ("assault models", s.charge, s.placed(u), s.placed(t), near)
+    return recall(s.setup, key, lambda: _moved_on(s, u, t, a))
+
+
+def _moved_on(s: GameState, u: int, t: int, a: np.ndarray) -> np.ndarray:
     d = s.models(t)
     ra, rd = float(s.setup.radii[u]), float(s.setup.radii[t])
     unit, table = s.setup.units[u], s.setup.table
@@ -128,9 +135,9 @@ def assaulters_moved(s: GameState, u: int, t: int) -> np.ndarray:
             left = (walk if capped else full) - float(travelled[i])
             if gap <= EPS or left <= EPS:
                 continue
-            straight = [
-                towards(p, ra, d, rd, left * f, k) for k in range(min(NEAREST, len(d))) for f in FRACTIONS
-            ]
+            fours = np.repeat(p, len(FRACTIONS), axis=0)  # one row per fraction of what is left
+            reach = left * np.array(FRACTIONS)
+            straight = [towards(fours, ra, d, rd, reach, k) for k in range(min(NEAREST, len(d)))]
             ends = np.concatenate([contacts(p, ra, d, rd, left), *straight])
             c = len(ends)
             steps = np.linalg.norm(ends - p, axis=1)
@@ -166,6 +173,7 @@ def assaulters_moved(s: GameState, u: int, t: int) -> np.ndarray:
                     break
         if not moved:
             break
+    pos.flags.writeable = False  # kept in the geometry memo
     return pos
 
 
