@@ -98,8 +98,8 @@ def test_the_models_own_moves_do_not_cross_impassable_terrain() -> None:
         c = s.charged(0, 1)
         moved = assaulters_moved(c, 0, 1)
         assert not path_blocked(c.setup.table, c.models(0), moved, "impassable").any()
-        # through the wall's line x < 38.6 at y = 26.7: every base-contact spot of the champion
-        # (centre 27.26, spots at least 26.0) that a model west of x = 38.6 goes to straight
+        # walled: the four models west of the wall's east end (x <= 37.76 < 38.6) reach no closer
+        # spot without crossing y = 26.7; the block's east end and its neighbour (0.90") strike
         assert strikers(c, 0, 1)[0] == (2 if walled else 5)
 
 
@@ -214,3 +214,25 @@ def test_every_assault_of_a_game_moves_its_models_by_the_rules() -> None:
             assert strikers(c, u, t)[0] >= strikers(replace(c, charge=()), u, t)[0]
             seen += 1
     assert seen >= 3
+
+
+def test_a_walker_shaken_by_return_strikes_stays_shaken_after_its_assault() -> None:
+    """Shaken by the defenders' strikes in its own Assault, a Walker is still Shaken when that
+    activation ends: "until the end of its next activation"."""
+    walker = {
+        "name": "Kan",
+        "quality": 4,
+        "equipment": ["Hand Weapon"],
+        "special_rules": ["Walker", "Tough(3)"],
+    }
+    s = game([dict(walker, cost=100)], [dict(LINE, equipment=["Power Weapon"])])
+    s = replace(s, anchors=((36.0, 20.0), (36.0, 26.0)))
+    c = s.apply(["assault", 0, 1])
+    table = c.combat_table()
+    i = next(
+        i
+        for i, _ in c.chance_outcomes()
+        if table[i][0][0].shaken and not table[i][0][0].destroyed and not table[i][0][1].destroyed
+    )
+    after = c.apply(i)
+    assert after.phase == "play" and after.activated[0] and after.units[0].shaken
