@@ -27,6 +27,7 @@ R = 32 / MM / 2  # an Infantry base's radius (32 mm)
 STEP = 2 * R + GAP  # centre spacing in a rank
 CHAMPION = {"name": "Champion", "quality": 3, "equipment": ["Power Weapon"], "cost": 40}
 LINE = {"name": "Line", "size": 5, "quality": 5, "equipment": ["Hand Weapon"], "cost": 50}
+WALKER = dict(LINE, name="Kan", size=1, quality=4, special_rules=["Walker", "Tough(3)"], cost=100)
 
 
 def army(name: str, *units: dict[str, Any]) -> dict[str, Any]:
@@ -139,20 +140,13 @@ def test_shaken_in_its_own_activation_lasts_through_its_next() -> None:
     """Shaken: "The Vehicle must re-roll successful hits until the end of its next activation." A
     Walker crosses a minefield and is Shaken by it: still Shaken when that activation ends, and no
     longer at the end of its next one."""
-    walker = {
-        "name": "Kan",
-        "quality": 4,
-        "equipment": ["Assault Rifle"],
-        "special_rules": ["Walker", "Tough(3)"],
-        "cost": 100,
-    }
     mines = Terrain(
         "mines",
         np.array([[0.0, 24.0], [72.0, 24.0], [72.0, 26.0], [0.0, 26.0]]),
         frozenset({"dangerous"}),
         0.0,
     )
-    s = game([walker], [dict(LINE, name="Far")], mines)
+    s = game([dict(WALKER, equipment=["Assault Rifle"])], [dict(LINE, name="Far")], mines)
     s = replace(s, anchors=((36.0, 20.0), (36.0, 60.0)))
     walk = next(a for a in s.legal_actions() if a[0] == "walk" and abs(a[2]) < 1e-9 and a[3] > 4)
     c = s.apply(walk)
@@ -219,13 +213,7 @@ def test_every_assault_of_a_game_moves_its_models_by_the_rules() -> None:
 def test_a_walker_shaken_by_return_strikes_stays_shaken_after_its_assault() -> None:
     """Shaken by the defenders' strikes in its own Assault, a Walker is still Shaken when that
     activation ends: "until the end of its next activation"."""
-    walker = {
-        "name": "Kan",
-        "quality": 4,
-        "equipment": ["Hand Weapon"],
-        "special_rules": ["Walker", "Tough(3)"],
-    }
-    s = game([dict(walker, cost=100)], [dict(LINE, equipment=["Power Weapon"])])
+    s = game([WALKER], [dict(LINE, equipment=["Power Weapon"])])
     s = replace(s, anchors=((36.0, 20.0), (36.0, 26.0)))
     c = s.apply(["assault", 0, 1])
     table = c.combat_table()
