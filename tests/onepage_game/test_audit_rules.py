@@ -25,12 +25,6 @@ SHOOTERS = {"name": "Shooters", "size": 5, "quality": 4, "equipment": ["Assault 
 TARGETS = {"name": "Targets", "size": 5, "quality": 5, "equipment": ["Hand Weapon"], "cost": 60}
 
 
-def audit_bug(reason: str) -> pytest.MarkDecorator:
-    """A rule the game breaks (found by this audit, in code other work is changing): the test fails
-    until it is fixed, then the strict xfail fails and the mark must go."""
-    return pytest.mark.xfail(strict=True, reason=f"audit #11: {reason}")
-
-
 def army(name: str, *units: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "army", "system": "onepage", "name": name, "units": list(units)}
 
@@ -277,11 +271,6 @@ def test_an_assault_through_difficult_terrain_is_capped_at_walk_distance() -> No
     assert ["assault", 0, 1] in at_gap(strider, SHOOTERS, 8.0, mud).legal_actions()
 
 
-@audit_bug(
-    "an Assault move passes through and ends on a friendly unit's bases (only enemy units are "
-    'exempt: "Units may move within 1" of enemy units when using assault actions"); '
-    "state.charge_ok/charged check terrain only"
-)
 def test_an_assault_does_not_end_on_a_friendly_unit() -> None:
     """A friendly unit stands between the assaulter and its target: the assault is either not offered
     (no clear path) or ends clear of the friendly unit's bases (no closer than 1" unless it already
@@ -301,11 +290,6 @@ def test_an_assault_does_not_end_on_a_friendly_unit() -> None:
         assert after.gap(0, 1) >= min(KEEP_CLEAR, s.gap(0, 1)) - 1e-6
 
 
-@audit_bug(
-    "a Vehicle/Walker Shaken during its own activation (dangerous terrain, return strikes) is "
-    "cleared at the end of that same activation (state.end_activation), so it never re-rolls in "
-    '"its next activation"'
-)
 def test_shaken_in_its_own_activation_lasts_through_the_next() -> None:
     """Shaken: "The Vehicle must re-roll successful hits until the end of its next activation." A
     Walker ("follow the Vehicle damage rules when taking wounds") walks across a minefield and is

@@ -322,6 +322,16 @@ RULES = RuleTable(
             "no die is rolled: the engine's readings (these game_ rows and the other readings of this "
             "table) are the agreed resolution, the same in every game",
         ),
+        Reading(
+            "game_assault_models",
+            "game: the assaulting models' own moves into base contact",
+            f"{SRC}, Assault Moves",
+            "after the block's straight move each model not in contact moves by itself, in listed order "
+            "in up to 3 passes, straight to a base-contact spot of one of its 3 nearest target models or "
+            "as close as it gets; it does not enter dangerous terrain, goes around nothing (straight "
+            'paths only) and keeps 1" from every unit but the target; the moves count strikers only '
+            "(the block keeps its formation)",
+        ),
     ],
     what="special rule",
 )

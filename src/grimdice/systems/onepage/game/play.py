@@ -20,8 +20,10 @@ from grimdice.systems.onepage.game.state import GameState
 #: the log format: 2 since consolidation, power dice, Limited weapons and melee facings changed
 #: which actions a game holds (a version 1 log no longer replays to the same game); 3 since the 1"
 #: move back became a move like any other (Vehicle reverse, dangerous terrain, turned places) and
-#: Limited weapons are spent one by one (``spent`` holds (unit, weapon) pairs)
-LOG_VERSION = 3
+#: Limited weapons are spent one by one (``spent`` holds (unit, weapon) pairs); 4 since the
+#: assaulting models move on into base contact one by one, an Assault keeps 1" from friendly units
+#: and Shaken taken in a unit's own activation lasts through its next
+LOG_VERSION = 4
 
 
 def sample(outcomes: list[tuple[Any, float]], rng: np.random.Generator) -> Any:

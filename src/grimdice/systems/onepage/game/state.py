@@ -127,6 +127,10 @@ class GameState:
     facing: tuple[float, ...] = ()  # Vehicles' headings in radians (empty: the defaults, facing.py)
     spent: tuple[tuple[int, str], ...] = ()  # (unit, Limited weapon) already fired (firing.py)
     power: tuple[int, ...] = ()  # (round, player 0's power dice, player 1's) (psychic.py)
+    # the active unit's Assault: (block's start x, y, assault distance), for its models' own moves
+    # (melee_moves.assaulters_moved); and whether the active unit was Shaken during this activation
+    charge: tuple[float, ...] = ()
+    shook: bool = False
 
     # ------------------------------------------------------------------ protocol
 
@@ -264,6 +268,8 @@ class GameState:
             "facing": list(self.facing),
             "spent": [list(x) for x in self.spent],
             "power": list(self.power),
+            "charge": list(self.charge),
+            "shook": self.shook,
         }
 
     @classmethod
@@ -298,6 +304,8 @@ class GameState:
             tuple(float(h) for h in data.get("facing", ())),
             tuple((int(u), str(w)) for u, w in data.get("spent", ())),
             tuple(int(x) for x in data.get("power", ())),
+            tuple(float(x) for x in data.get("charge", ())),
+            bool(data.get("shook", False)),
         )
 
     # ------------------------------------------------------------------ geometry
@@ -418,12 +426,22 @@ class GameState:
             return wrecked
         u = self.active
         units = list(self.units)
-        if units[u].shaken and self.action != "":  # Shaken lasts "until the end of its next activation"
+        # Shaken: "must re-roll successful hits until the end of its next activation": Shaken during
+        # this very activation (dangerous terrain, return strikes), it lasts through the next one
+        if units[u].shaken and self.action != "" and not self.shook:
             units[u] = replace(units[u], shaken=False)
         act = list(self.activated)
         act[u] = True
         s = replace(
-            self, units=tuple(units), activated=tuple(act), phase="play", active=-1, action="", pending=()
+            self,
+            units=tuple(units),
+            activated=tuple(act),
+            phase="play",
+            active=-1,
+            action="",
+            pending=(),
+            charge=(),
+            shook=False,
         )
         return s.next_turn(self.side_of(u))
 
@@ -575,11 +593,19 @@ class GameState:
         ok &= ~touch[:, table.having("impassable")].any(axis=1)
         return ok, touch
 
-    def kept_clear(self, u: int, start: tuple[float, float], a: np.ndarray, bs: np.ndarray) -> np.ndarray:
+    def kept_clear(
+        self,
+        u: int,
+        start: tuple[float, float],
+        a: np.ndarray,
+        bs: np.ndarray,
+        among: np.ndarray | None = None,
+    ) -> np.ndarray:
         """``(C,)``: moving unit ``u``'s models from ``a`` (its block at ``start``) to ``bs[c]``
         ends no closer than 1" to another unit on the table, nor closer than it was to one already
         within 1" (every unit's end place is tested, so Flying's moving through other units needs
-        no other test)."""
+        no other test). ``among``: a mask over ``standing().ids``, the units to keep clear of (all
+        when None)."""
         st = self.standing()
         ok = np.ones(len(bs), dtype=bool)
         if not st.ids or not len(bs):
@@ -594,6 +620,8 @@ class GameState:
         # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
         reach = float(np.sqrt(((bs[:, 0] - a[0]) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
         near = (before < reach) & (np.asarray(st.ids) != u)
+        if among is not None:
+            near &= among
         if not near.any():
             return ok
         rows = np.repeat(near, st.sizes)
@@ -694,9 +722,13 @@ class GameState:
         return replace(self, anchors=tuple(anchors))
 
     def charged(self, u: int, t: int) -> GameState:
-        """The state after ``u``'s Assault move at ``t`` (a Vehicle turns to the move's direction)."""
+        """The state after ``u``'s Assault move at ``t`` (a Vehicle turns to the move's direction):
+        the block's move (:meth:`charge_vector`); its models' own moves on into base contact are
+        counted from ``charge`` when the melee's strikers are (``melee_moves.assaulters_moved``)."""
         dx, dy = self.charge_vector(u, t)
-        return facing.turned(self.moved(u, dx, dy), u, dx, dy)
+        ax, ay = self.anchors[u]
+        s = replace(self, charge=(float(ax), float(ay), move_distance(self.setup.units[u], "assault")))
+        return facing.turned(s.moved(u, dx, dy), u, dx, dy)
 
     def charge_vector(self, u: int, t: int, unit: bool = False) -> tuple[float, float]:
         """The Assault move: the block straight towards the closest enemy model until bases touch
@@ -714,10 +746,13 @@ class GameState:
         return round(float(vec[0] / dist * gap), 3), round(float(vec[1] / dist * gap), 3)
 
     def charge_ok(self, u: int, t: int) -> bool:
-        """A valid Assault target: in reach with "a clear path to it" (no impassable terrain on the
-        way; the move's length capped at Walk distance through difficult terrain), kept in the geometry
-        memo by both units' places."""
-        return recall(self.setup, ("charge", self.placed(u), self.placed(t)), lambda: self._charge_ok(u, t))
+        """A valid Assault target: in reach with "a clear path to it" (on the table, no impassable
+        terrain on the way; the move's length capped at Walk distance through difficult terrain;
+        kept in the geometry memo by both units' places), and an end no closer than 1" to a friendly
+        unit (nor closer than it already was): "Units may move within 1" of enemy units when using
+        assault actions", only of them."""
+        path = recall(self.setup, ("charge", self.placed(u), self.placed(t)), lambda: self._charge_ok(u, t))
+        return path and self.clear_of_friends(u, t)
 
     def _charge_ok(self, u: int, t: int) -> bool:
         dx, dy = self.charge_vector(u, t)
@@ -735,6 +770,20 @@ class GameState:
         if self.crosses(a, b, "difficult") and not unit.has("strider"):
             return math.hypot(dx, dy) <= move_distance(unit, "walk") + EPS
         return True
+
+    def clear_of_friends(self, u: int, t: int) -> bool:
+        """The Assault's block end keeps 1" from every friendly unit but ``t`` (a transport it embarks
+        on): :meth:`kept_clear` among them only; it depends on where they stand, so it is not kept
+        with the path in the memo."""
+        st = self.standing()
+        owner = self.setup.owner[u]
+        friends = np.array([self.setup.owner[v] == owner and v != t for v in st.ids], dtype=bool)
+        if not friends.any():
+            return True
+        dx, dy = self.charge_vector(u, t)
+        start = self.anchors[u]
+        ends = blocks(self.block(u), np.array([(start[0] + dx, start[1] + dy)], dtype=float))
+        return bool(self.kept_clear(u, start, self.models(u, start), ends, among=friends)[0])
 
     # ------------------------------------------------------------------ shooting
 
@@ -890,6 +939,13 @@ class GameState:
     def resolve(self, i: int) -> GameState:
         kind, u, t, _ = self.pending
         states, _p = self.combat_table()[i]
+        hit = dict(zip((t,) if kind == "shoot" else (u, t), states, strict=False))  # unit: its new state
+        me = hit.get(self.active)
+        if me is not None and me.shaken and not self.units[self.active].shaken:
+            return replace(self, shook=True)._resolved(kind, u, t, states)  # Shaken in its own activation
+        return self._resolved(kind, u, t, states)
+
+    def _resolved(self, kind: str, u: int, t: int, states: tuple[UnitState, ...]) -> GameState:
         if kind == "dangerous":
             return dangerous.go_on(self.with_unit(u, states[0]))
         if kind == "transport":
