@@ -28,18 +28,21 @@ def describe_policy(sol: FightSolution) -> dict[str, Any]:
     re-rolls of each side by roll, and Rending use."""
     tables = sol.tables
     resolution = tables.resolution
-    lines: list[dict[str, Any]] = []
+    likely: list[tuple[Hits, Hits, float]] = []
     for s, p in sorted(sol.retained.items(), key=lambda kv: (-round(kv[1], 12), kv[0])):
-        if p < POLICY_MIN_P or len(lines) >= POLICY_MAX_LINES:
+        if p < POLICY_MIN_P or len(likely) >= POLICY_MAX_LINES:
             break
-        att, dfd = Hits(s[0], s[1]), Hits(s[2], s[3])
+        likely.append((Hits(s[0], s[1]), Hits(s[2], s[3]), p))
+    moves = resolution.lines([(att, dfd) for att, dfd, _ in likely])  # all walked at once
+    lines: list[dict[str, Any]] = []
+    for (att, dfd, p), line in zip(likely, moves, strict=True):
         end = resolution.outcome(att, dfd)
         lines.append(
             {
                 "attacker_hits": _hits_text(att),
                 "defender_hits": _hits_text(dfd),
                 "probability": float(p),
-                "moves": resolution.line(att, dfd),
+                "moves": line,
                 "wounds_left": {"attacker": end.attacker_wounds, "defender": end.defender_wounds},
             }
         )

@@ -65,26 +65,14 @@ def _option_table(opts: list, choice: np.ndarray) -> np.ndarray:
 def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The Resolve Successful Hits step from each row of ``starts`` (retained dice after Rending:
     attacker normal, critical, defender normal, critical), under the solved policy move by move:
-    ``(wounds left, critical strikes)``, each ``(rows, 2)`` (attacker, defender)."""
+    ``(wounds left, critical strikes)``, each ``(rows, 2)`` (attacker, defender).
+
+    The dice, wounds, critical strikes, Stun's discard, the alternation and the end are this
+    function's own bookkeeping; only the move chosen at each position is asked of the policy
+    (:meth:`~grimdice.systems.killteam.fight.resolve.Resolution.moves`, never its table of ends).
+    Starts played in lockstep: one policy look-up per move for all of them."""
     att, dfd = sol.attacker, sol.defender
-    n_att, n_def = att.attacks, dfd.attacks
-    # the resolution policy as a sorted table of encoded states
-    # (side to move, hits of both sides, wounds, critical strikes of both sides)
-    radix = np.array(
-        [2, n_att + 1, n_att + 1, n_def + 1, n_def + 1, att.wounds + 1, dfd.wounds + 1, n_att + 1, n_def + 1]
-    )
-    place = np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]])
-    policy = sol.tables.resolution.policy
-    codes = np.array(
-        [
-            int(np.dot([s.to_move, *s.hits[0], *s.hits[1], *s.wounds, *s.critical_strikes], place))
-            for s in policy
-        ],
-        dtype=np.int64,
-    )
-    moves = np.array([int(m) for m in policy.values()], dtype=np.int64)
-    order = np.argsort(codes)
-    codes, moves = codes[order], moves[order]
+    resolution = sol.tables.resolution
     normal_damage = np.array([att.normal_damage, dfd.normal_damage])
     critical_damage = np.array([att.critical_damage, dfd.critical_damage])
     stun = np.array([att.rules.stun, dfd.rules.stun])
@@ -98,11 +86,9 @@ def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray
         r = np.flatnonzero(active)
         p = turn[r]
         o = 1 - p
-        code = np.column_stack([p, left[r], wounds[r], strikes[r]]) @ place
-        at = np.minimum(np.searchsorted(codes, code), codes.size - 1)
-        if not np.array_equal(codes[at], code):
-            raise AssertionError("a fight position the solved policy does not cover")
-        a = moves[at]
+        # the position as the policy names it: side to move, dice, wounds, Stun still unused
+        position = np.vstack([p, left[r].T, wounds[r].T, (stun & (strikes[r] == 0)).T.astype(np.int64)])
+        a = resolution.moves(position)
         left[r, 2 * p] -= (a == Move.STRIKE_NORMAL) | (a == Move.PARRY_NORMAL)
         left[r, 2 * p + 1] -= (
             (a == Move.STRIKE_CRIT) | (a == Move.PARRY_CRIT_NORMAL) | (a == Move.PARRY_CRIT_CRIT)
@@ -143,7 +129,9 @@ def end_tables(sol: FightSolution) -> dict[str, np.ndarray]:
     for k, v in sol.tables.rend.items():
         rend[k] = v
     hits = rend.reshape(-1, 4)  # retained: attacker normal, critical, defender normal, critical
-    wounds, strikes = play(sol, hits)
+    # each distinct pair of retained dice played once (the cells no roll reaches hold no dice)
+    distinct, back = np.unique(hits, axis=0, return_inverse=True)
+    wounds, strikes = (a[back.reshape(-1)] for a in play(sol, distinct))
     return {
         "hits": hits[:, 0] + hits[:, 1],
         "damage": dfd.wounds - wounds[:, 1],
