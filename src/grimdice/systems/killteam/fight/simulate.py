@@ -62,6 +62,20 @@ def _option_table(opts: list, choice: np.ndarray) -> np.ndarray:
     return out
 
 
+def _moves(*moves: Move) -> np.ndarray:
+    """A mask over :class:`Move` values: which moves do it."""
+    mask = np.zeros(len(Move), dtype=bool)
+    mask[list(moves)] = True
+    return mask
+
+
+_SPENDS_NORMAL = _moves(Move.STRIKE_NORMAL, Move.PARRY_NORMAL)  # the mover's normal hit resolved
+_SPENDS_CRIT = _moves(Move.STRIKE_CRIT, Move.PARRY_CRIT_NORMAL, Move.PARRY_CRIT_CRIT)
+_STRIKES_CRIT = _moves(Move.STRIKE_CRIT)
+_PARRIES_NORMAL = _moves(Move.PARRY_NORMAL, Move.PARRY_CRIT_NORMAL)  # the opponent's normal hit lost
+_PARRIES_CRIT = _moves(Move.PARRY_CRIT_CRIT)
+
+
 def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The Resolve Successful Hits step from each row of ``starts`` (retained dice after Rending:
     attacker normal, critical, defender normal, critical), under the solved policy move by move:
@@ -73,8 +87,9 @@ def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray
     Starts played in lockstep: one policy look-up per move for all of them."""
     att, dfd = sol.attacker, sol.defender
     resolution = sol.tables.resolution
-    normal_damage = np.array([att.normal_damage, dfd.normal_damage])
-    critical_damage = np.array([att.critical_damage, dfd.critical_damage])
+    damage = np.zeros((2, len(Move)), dtype=np.int64)  # [side, move]: wounds the move deals
+    damage[:, Move.STRIKE_NORMAL] = att.normal_damage, dfd.normal_damage
+    damage[:, Move.STRIKE_CRIT] = att.critical_damage, dfd.critical_damage
     stun = np.array([att.rules.stun, dfd.rules.stun])
     n = starts.shape[0]
     left = starts.astype(np.int64).copy()
@@ -89,20 +104,14 @@ def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray
         # the position as the policy names it: side to move, dice, wounds, Stun still unused
         position = np.vstack([p, left[r].T, wounds[r].T, (stun & (strikes[r] == 0)).T.astype(np.int64)])
         a = resolution.moves(position)
-        left[r, 2 * p] -= (a == Move.STRIKE_NORMAL) | (a == Move.PARRY_NORMAL)
-        left[r, 2 * p + 1] -= (
-            (a == Move.STRIKE_CRIT) | (a == Move.PARRY_CRIT_NORMAL) | (a == Move.PARRY_CRIT_CRIT)
-        )
-        wounds[r, o] -= np.where(
-            a == Move.STRIKE_NORMAL,
-            normal_damage[p],
-            np.where(a == Move.STRIKE_CRIT, critical_damage[p], 0),
-        )
-        crit = a == Move.STRIKE_CRIT
+        crit = _STRIKES_CRIT[a]
+        left[r, 2 * p] -= _SPENDS_NORMAL[a]
+        left[r, 2 * p + 1] -= _SPENDS_CRIT[a]
+        wounds[r, o] -= damage[p, a]
         left[r, 2 * o] -= crit & stun[p] & (strikes[r, p] == 0) & (left[r, 2 * o] > 0)  # Stun
         strikes[r, p] += crit
-        left[r, 2 * o] -= (a == Move.PARRY_NORMAL) | (a == Move.PARRY_CRIT_NORMAL)
-        left[r, 2 * o + 1] -= a == Move.PARRY_CRIT_CRIT
+        left[r, 2 * o] -= _PARRIES_NORMAL[a]
+        left[r, 2 * o + 1] -= _PARRIES_CRIT[a]
         dead = wounds[r, o] <= 0
         wounds[r, o] = np.maximum(wounds[r, o], 0)
         theirs = left[r, 2 * o] + left[r, 2 * o + 1]
@@ -130,8 +139,9 @@ def end_tables(sol: FightSolution) -> dict[str, np.ndarray]:
         rend[k] = v
     hits = rend.reshape(-1, 4)  # retained: attacker normal, critical, defender normal, critical
     # each distinct pair of retained dice played once (the cells no roll reaches hold no dice)
-    distinct, back = np.unique(hits, axis=0, return_inverse=True)
-    wounds, strikes = (a[back.reshape(-1)] for a in play(sol, distinct))
+    code = ((hits[:, 0] * (n_att + 1) + hits[:, 1]) * (n_def + 1) + hits[:, 2]) * (n_def + 1) + hits[:, 3]
+    _, first, back = np.unique(code, return_index=True, return_inverse=True)
+    wounds, strikes = (a[back] for a in play(sol, hits[first]))
     return {
         "hits": hits[:, 0] + hits[:, 1],
         "damage": dfd.wounds - wounds[:, 1],
