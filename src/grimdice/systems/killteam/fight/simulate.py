@@ -55,11 +55,9 @@ def roll_lookup(table: list, n: int) -> np.ndarray:
 def _option_table(opts: list, choice: np.ndarray) -> np.ndarray:
     """``choice[..., i]`` (option index for own roll ``i``, last axis) as option triples
     ``(normals kept, crits kept, dice re-rolled)``."""
-    out = np.zeros((*choice.shape, 3), dtype=np.int64)
-    for i, o in enumerate(opts):
-        arr = np.array(o, dtype=np.int64)
-        out[..., i, :] = arr[choice[..., i]]
-    return out
+    flat = np.array([k for o in opts for k in o], dtype=np.int64).reshape(-1, 3)
+    first = np.cumsum([0] + [len(o) for o in opts[:-1]])  # each roll's first option in ``flat``
+    return flat[first + choice]
 
 
 def _moves(*moves: Move) -> np.ndarray:
