@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pytest
 
-from grimdice.engine.game import expectimax
+from grimdice.engine.game import TERMINAL, expectimax
 from grimdice.errors import ScenarioError
 from grimdice.systems.killteam.exact import forward, wounds_left
 from grimdice.systems.killteam.fight import Duel, Fighter, FightKeys, Hits, Objective, ResolutionState
@@ -23,7 +23,7 @@ from grimdice.systems.killteam.fight.game import FightState
 from grimdice.systems.killteam.fight.layers import canonical, start_rows
 from grimdice.systems.killteam.fight.resolve import FIGHT_TOL, Resolution
 from grimdice.systems.killteam.fight.solver import solve_fight
-from grimdice.systems.killteam.fight.state import MAX_ATTACKS
+from grimdice.systems.killteam.fight.state import MAX_ATTACKS, SIDES
 from grimdice.systems.killteam.rules import WeaponRules
 from grimdice.systems.killteam.shooting_game import Sequence, ShootingState
 from grimdice.systems.killteam.solve import ShotSpec, solve_sequence
@@ -155,3 +155,26 @@ def test_fight_dice_cap():
     with pytest.raises(ScenarioError) as e:
         Fighter("Nob", 5, 13, 3, 3, 4)
     assert e.value.field == "Nob.attacks" and "1 to 12" in e.value.message
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_resolution_lines_walked_at_once_follow_expectimax(seed):
+    """``Resolution.lines`` walks every pair of retained dice in lockstep (positions leave the walk
+    at different moves): each line must be the moves expectimax plays from that pair alone."""
+    rng = random.Random(100 + seed)
+    att = random_fighter(rng, "a", 3, 9)
+    dfd = random_fighter(rng, "d", 4, 9)
+    duel = Duel(att, dfd)
+    keys = FightKeys(duel)
+    pairs = list(all_starts(att, dfd))
+    lines = Resolution(duel, keys).lines(pairs)
+    sol = None
+    for (a, d), line in zip(pairs, lines, strict=True):
+        state = ResolutionState.start(duel, a, d)
+        sol = expectimax(state, keys, tol=FIGHT_TOL, solution=sol)
+        walked = []
+        while state.current_player() != TERMINAL:
+            move = sol.policy[state]
+            walked.append(f"{SIDES[state.current_player()]} {move.text}")
+            state = state.apply(move)
+        assert line == walked, (att, dfd, a, d)

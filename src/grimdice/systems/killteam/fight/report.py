@@ -28,18 +28,20 @@ def describe_policy(sol: FightSolution) -> dict[str, Any]:
     re-rolls of each side by roll, and Rending use."""
     tables = sol.tables
     resolution = tables.resolution
+    likely: list[tuple[Hits, Hits, float]] = []
+    candidates = [kv for kv in sol.retained.items() if kv[1] >= POLICY_MIN_P]
+    for s, p in sorted(candidates, key=lambda kv: (-round(kv[1], 12), kv[0]))[:POLICY_MAX_LINES]:
+        likely.append((Hits(s[0], s[1]), Hits(s[2], s[3]), p))
+    moves = resolution.lines([(att, dfd) for att, dfd, _ in likely])  # all walked at once
     lines: list[dict[str, Any]] = []
-    for s, p in sorted(sol.retained.items(), key=lambda kv: (-round(kv[1], 12), kv[0])):
-        if p < POLICY_MIN_P or len(lines) >= POLICY_MAX_LINES:
-            break
-        att, dfd = Hits(s[0], s[1]), Hits(s[2], s[3])
+    for (att, dfd, p), line in zip(likely, moves, strict=True):
         end = resolution.outcome(att, dfd)
         lines.append(
             {
                 "attacker_hits": _hits_text(att),
                 "defender_hits": _hits_text(dfd),
                 "probability": float(p),
-                "moves": resolution.line(att, dfd),
+                "moves": line,
                 "wounds_left": {"attacker": end.attacker_wounds, "defender": end.defender_wounds},
             }
         )
@@ -72,14 +74,11 @@ def _reroll_text(side: int, tables: Tables) -> list[dict[str, Any]]:
     own_rolls = tables.att_rolls if side == 0 else tables.def_rolls
     options = tables.att_opts if side == 0 else tables.def_opts
     out = []
+    a = tables.def_choice.shape[0]
+    valid = np.add.outer(np.arange(a), np.arange(a)) < a  # the attacker's possible (normal, critical)
     for i, (roll, _) in enumerate(own_rolls):
-        if side == 0:
-            choice = tables.att_choice[i]
-        else:
-            a = tables.def_choice.shape[0]
-            valid = np.add.outer(np.arange(a), np.arange(a)) < a
-            choice = tables.def_choice[:, :, i][valid]
-        chosen = sorted({int(c) for c in np.ravel(choice)})
+        choice = tables.att_choice[i] if side == 0 else tables.def_choice[:, :, i][valid]
+        chosen = np.unique(choice).tolist()
         texts = [_reroll_words(roll, options[i][c]) for c in chosen]
         out.append(
             {

@@ -139,15 +139,23 @@ class Resolution:
         e = self._ends[attacker[0], attacker[1], defender[0], defender[1]]
         return Outcome(int(e[0]), int(e[1]), int(e[2]), int(e[3]))
 
-    def _walk(self, starts: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Follow the solved moves from ``starts``: per step, the positions, the critical strikes
-        made so far and the moves chosen."""
+    def moves(self, rows: np.ndarray) -> np.ndarray:
+        """The move the solved policy plays at each position (columns of ``rows``, as
+        :mod:`~grimdice.systems.killteam.fight.layers` rows, every one reachable from retained
+        dice already solved)."""
         assert self.layers is not None
-        rows = starts[:, starts[0] != END]
+        return self.layers.moves(rows)
+
+    def _walk(self, starts: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """Follow the solved moves from ``starts``: per step, the positions, the critical strikes
+        made so far, the moves chosen and the column of ``starts`` each position comes from."""
+        assert self.layers is not None
+        going = starts[0] != END
+        rows, origin = starts[:, going], np.flatnonzero(going)
         strikes = np.zeros((2, rows.shape[1]), dtype=np.int64)
         while rows.shape[1]:
             moves = self.layers.moves(rows)
-            yield rows, strikes, moves
+            yield rows, strikes, moves, origin
             nxt = np.empty_like(rows)
             strikes = strikes.copy()
             for side in (0, 1):
@@ -158,7 +166,7 @@ class Resolution:
                         if move == Move.STRIKE_CRIT:
                             strikes[side, sel] += 1
             going = nxt[0] != END
-            rows, strikes = nxt[:, going], strikes[:, going]
+            rows, strikes, origin = nxt[:, going], strikes[:, going], origin[going]
 
     @property
     def policy(self) -> dict[ResolutionState, Move]:
@@ -167,7 +175,7 @@ class Resolution:
         if self._policy is None:
             self.solve(0, 0)
             out: dict[ResolutionState, Move] = {}
-            for rows, strikes, moves in self._walk(start_rows(self.duel, *self.bounds)):
+            for rows, strikes, moves, _ in self._walk(start_rows(self.duel, *self.bounds)):
                 for r, st, m in zip(rows.T.tolist(), strikes.T.tolist(), moves.tolist(), strict=True):
                     state = ResolutionState(
                         self.duel, r[0], (Hits(r[1], r[2]), Hits(r[3], r[4])), (r[5], r[6]), (st[0], st[1])
@@ -178,8 +186,19 @@ class Resolution:
 
     def line(self, attacker: Hits, defender: Hits) -> list[str]:
         """The moves both sides play from these retained dice, in words."""
-        self.solve(attacker[0] + attacker[1], defender[0] + defender[1])
-        start = start_rows(self.duel, 0, 0)
-        start[1:5, 0] = (*attacker, *defender)
-        start[0, 0] = 0 if attacker[0] + attacker[1] else 1 if defender[0] + defender[1] else END
-        return [f"{SIDES[int(r[0, 0])]} {Move(int(m[0])).text}" for r, _, m in self._walk(start)]
+        return self.lines([(attacker, defender)])[0]
+
+    def lines(self, pairs: Sequence[tuple[Hits, Hits]]) -> list[list[str]]:
+        """:meth:`line` for each pair of retained dice, all walked at once."""
+        if not pairs:
+            return []
+        self.solve(max(a[0] + a[1] for a, _ in pairs), max(d[0] + d[1] for _, d in pairs))
+        start = np.repeat(start_rows(self.duel, 0, 0), len(pairs), axis=1)
+        for i, (attacker, defender) in enumerate(pairs):
+            start[1:5, i] = (*attacker, *defender)
+            start[0, i] = 0 if attacker[0] + attacker[1] else 1 if defender[0] + defender[1] else END
+        out: list[list[str]] = [[] for _ in pairs]
+        for rows, _, moves, origin in self._walk(start):
+            for i, side, m in zip(origin.tolist(), rows[0].tolist(), moves.tolist(), strict=True):
+                out[i].append(f"{SIDES[side]} {Move(m).text}")
+        return out

@@ -55,38 +55,39 @@ def roll_lookup(table: list, n: int) -> np.ndarray:
 def _option_table(opts: list, choice: np.ndarray) -> np.ndarray:
     """``choice[..., i]`` (option index for own roll ``i``, last axis) as option triples
     ``(normals kept, crits kept, dice re-rolled)``."""
-    out = np.zeros((*choice.shape, 3), dtype=np.int64)
-    for i, o in enumerate(opts):
-        arr = np.array(o, dtype=np.int64)
-        out[..., i, :] = arr[choice[..., i]]
-    return out
+    flat = np.array([k for o in opts for k in o], dtype=np.int64).reshape(-1, 3)
+    first = np.cumsum([0] + [len(o) for o in opts[:-1]])  # each roll's first option in ``flat``
+    return flat[first + choice]
+
+
+def _moves(*moves: Move) -> np.ndarray:
+    """A mask over :class:`Move` values: which moves do it."""
+    mask = np.zeros(len(Move), dtype=bool)
+    mask[list(moves)] = True
+    return mask
+
+
+_SPENDS_NORMAL = _moves(Move.STRIKE_NORMAL, Move.PARRY_NORMAL)  # the mover's normal hit resolved
+_SPENDS_CRIT = _moves(Move.STRIKE_CRIT, Move.PARRY_CRIT_NORMAL, Move.PARRY_CRIT_CRIT)
+_STRIKES_CRIT = _moves(Move.STRIKE_CRIT)
+_PARRIES_NORMAL = _moves(Move.PARRY_NORMAL, Move.PARRY_CRIT_NORMAL)  # the opponent's normal hit lost
+_PARRIES_CRIT = _moves(Move.PARRY_CRIT_CRIT)
 
 
 def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The Resolve Successful Hits step from each row of ``starts`` (retained dice after Rending:
     attacker normal, critical, defender normal, critical), under the solved policy move by move:
-    ``(wounds left, critical strikes)``, each ``(rows, 2)`` (attacker, defender)."""
+    ``(wounds left, critical strikes)``, each ``(rows, 2)`` (attacker, defender).
+
+    The dice, wounds, critical strikes, Stun's discard, the alternation and the end are this
+    function's own bookkeeping; only the move chosen at each position is asked of the policy
+    (:meth:`~grimdice.systems.killteam.fight.resolve.Resolution.moves`, never its table of ends).
+    Starts played in lockstep: one policy look-up per move for all of them."""
     att, dfd = sol.attacker, sol.defender
-    n_att, n_def = att.attacks, dfd.attacks
-    # the resolution policy as a sorted table of encoded states
-    # (side to move, hits of both sides, wounds, critical strikes of both sides)
-    radix = np.array(
-        [2, n_att + 1, n_att + 1, n_def + 1, n_def + 1, att.wounds + 1, dfd.wounds + 1, n_att + 1, n_def + 1]
-    )
-    place = np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]])
-    policy = sol.tables.resolution.policy
-    codes = np.array(
-        [
-            int(np.dot([s.to_move, *s.hits[0], *s.hits[1], *s.wounds, *s.critical_strikes], place))
-            for s in policy
-        ],
-        dtype=np.int64,
-    )
-    moves = np.array([int(m) for m in policy.values()], dtype=np.int64)
-    order = np.argsort(codes)
-    codes, moves = codes[order], moves[order]
-    normal_damage = np.array([att.normal_damage, dfd.normal_damage])
-    critical_damage = np.array([att.critical_damage, dfd.critical_damage])
+    resolution = sol.tables.resolution
+    damage = np.zeros((2, len(Move)), dtype=np.int64)  # [side, move]: wounds the move deals
+    damage[:, Move.STRIKE_NORMAL] = att.normal_damage, dfd.normal_damage
+    damage[:, Move.STRIKE_CRIT] = att.critical_damage, dfd.critical_damage
     stun = np.array([att.rules.stun, dfd.rules.stun])
     n = starts.shape[0]
     left = starts.astype(np.int64).copy()
@@ -98,25 +99,17 @@ def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray
         r = np.flatnonzero(active)
         p = turn[r]
         o = 1 - p
-        code = np.column_stack([p, left[r], wounds[r], strikes[r]]) @ place
-        at = np.minimum(np.searchsorted(codes, code), codes.size - 1)
-        if not np.array_equal(codes[at], code):
-            raise AssertionError("a fight position the solved policy does not cover")
-        a = moves[at]
-        left[r, 2 * p] -= (a == Move.STRIKE_NORMAL) | (a == Move.PARRY_NORMAL)
-        left[r, 2 * p + 1] -= (
-            (a == Move.STRIKE_CRIT) | (a == Move.PARRY_CRIT_NORMAL) | (a == Move.PARRY_CRIT_CRIT)
-        )
-        wounds[r, o] -= np.where(
-            a == Move.STRIKE_NORMAL,
-            normal_damage[p],
-            np.where(a == Move.STRIKE_CRIT, critical_damage[p], 0),
-        )
-        crit = a == Move.STRIKE_CRIT
+        # the position as the policy names it: side to move, dice, wounds, Stun still unused
+        position = np.vstack([p, left[r].T, wounds[r].T, (stun & (strikes[r] == 0)).T.astype(np.int64)])
+        a = resolution.moves(position)
+        crit = _STRIKES_CRIT[a]
+        left[r, 2 * p] -= _SPENDS_NORMAL[a]
+        left[r, 2 * p + 1] -= _SPENDS_CRIT[a]
+        wounds[r, o] -= damage[p, a]
         left[r, 2 * o] -= crit & stun[p] & (strikes[r, p] == 0) & (left[r, 2 * o] > 0)  # Stun
         strikes[r, p] += crit
-        left[r, 2 * o] -= (a == Move.PARRY_NORMAL) | (a == Move.PARRY_CRIT_NORMAL)
-        left[r, 2 * o + 1] -= a == Move.PARRY_CRIT_CRIT
+        left[r, 2 * o] -= _PARRIES_NORMAL[a]
+        left[r, 2 * o + 1] -= _PARRIES_CRIT[a]
         dead = wounds[r, o] <= 0
         wounds[r, o] = np.maximum(wounds[r, o], 0)
         theirs = left[r, 2 * o] + left[r, 2 * o + 1]
@@ -143,7 +136,10 @@ def end_tables(sol: FightSolution) -> dict[str, np.ndarray]:
     for k, v in sol.tables.rend.items():
         rend[k] = v
     hits = rend.reshape(-1, 4)  # retained: attacker normal, critical, defender normal, critical
-    wounds, strikes = play(sol, hits)
+    # each distinct pair of retained dice played once (the cells no roll reaches hold no dice)
+    code = ((hits[:, 0] * (n_att + 1) + hits[:, 1]) * (n_def + 1) + hits[:, 2]) * (n_def + 1) + hits[:, 3]
+    _, first, back = np.unique(code, return_index=True, return_inverse=True)
+    wounds, strikes = (a[back] for a in play(sol, hits[first]))
     return {
         "hits": hits[:, 0] + hits[:, 1],
         "damage": dfd.wounds - wounds[:, 1],

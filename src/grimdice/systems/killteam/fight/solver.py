@@ -179,12 +179,12 @@ def solve_fight(attacker: Fighter, defender: Fighter) -> FightSolution:
     final = np.einsum("abk,kcd->abcd", weight, _spreads(def_index, laws_d, n_def))
     terminals: dict[Outcome, float] = {}
     retained: dict[Retained, float] = {}
-    for idx in zip(*np.nonzero(final), strict=True):
-        i0, i1, i2, i3 = (int(v) for v in idx)
-        s = rend[(i0, i1, i2, i3)]
-        retained[s] = retained.get(s, 0.0) + final[idx]
+    cells = np.nonzero(final)
+    for cell, p in zip(np.transpose(cells).tolist(), final[cells].tolist(), strict=True):
+        s = rend[tuple(cell)]
+        retained[s] = retained.get(s, 0.0) + p
         t = resolution.outcome(Hits(s[0], s[1]), Hits(s[2], s[3]))
-        terminals[t] = terminals.get(t, 0.0) + final[idx]
+        terminals[t] = terminals.get(t, 0.0) + p
     tables = Tables(att_rolls, def_rolls, att_opts, def_opts, att_choice, def_choice, rend, resolution)
     grid = np.zeros((attacker.wounds + 1, defender.wounds + 1))
     for t, p in terminals.items():
