@@ -140,20 +140,19 @@ def ai_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
     less the expected loss to dangerous terrain; staying unless a move is better."""
     from grimdice.systems.onepage.game import dangerous
     from grimdice.systems.onepage.game.players import APPROACH, COVER, in_cover_at, moved_to, nearest_gap
+    from grimdice.systems.onepage.game.threat import first_best
 
     u = s.active
     here = (COVER if in_cover_at(s, u, s.anchors[u]) else 0.0) - APPROACH * nearest_gap(s, u)
-    best, choice = here, acts[0]
+    values = [here]  # staying, listed first
     for a in acts[1:]:
         end = moved_to(s, u, (a[2], a[3]))
-        v = (
+        values.append(
             (COVER if in_cover_at(s, u, end) else 0.0)
             - APPROACH * nearest_gap(s, u, end)
             - dangerous.expected_loss(s, u, end)
         )
-        if v > best + 1e-9:
-            best, choice = v, a
-    return choice
+    return first_best(acts, values)
 
 
 __all__ = [

@@ -146,6 +146,12 @@ def choose(state: GameState, acts: list[Any], values: list[float], weight: float
             seen = exposure(state, u, end, limit)
             values[i] = values[i] - weight * (seen - here[u]) if seen <= limit else -math.inf
             top = max(top, values[i])
+    return first_best(acts, values)
+
+
+def first_best(acts: list[list[Any]], values: list[float]) -> list[Any]:
+    """The first of ``acts`` with the highest value: a later one must beat it by more than 1e-9, so
+    ties (and float noise) go to the earlier action in legal order."""
     best, choice = -math.inf, acts[0]
     for a, v in zip(acts, values, strict=True):
         if v > best + 1e-9:
@@ -161,6 +167,7 @@ __all__ = [
     "can_charge",
     "choose",
     "exposure",
+    "first_best",
     "placed_at",
     "reply_weight",
 ]
