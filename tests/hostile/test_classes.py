@@ -229,6 +229,15 @@ def test_progress_bar_draws_only_for_long_runs():
     assert "simulating" in out.getvalue()
 
 
+def test_the_games_progress_bar_says_games():
+    """``grimdice play``'s bar names what it counts ("playing"), not a Monte Carlo's "simulating"."""
+    out = io.StringIO()
+    bar = ProgressBar(Console(file=out, force_terminal=True), after=0, what="playing", unit="games")
+    bar(1, 2)
+    bar.close()
+    assert "playing" in out.getvalue() and "simulating" not in out.getvalue()
+
+
 def test_a_progress_callback_does_not_change_the_result():
     calls: list[tuple[int, int]] = []
     a = calculate(W40K, simulate=3000, seed=11, progress=lambda d, t: calls.append((d, t)))

@@ -94,8 +94,15 @@ class ProgressBar:
     Use as ``RunOptions.progress``; it only observes, so the result for a seed is the same with or
     without it."""
 
-    def __init__(self, console: "Console", after: float = PROGRESS_AFTER) -> None:
+    def __init__(
+        self,
+        console: "Console",
+        after: float = PROGRESS_AFTER,
+        what: str = "simulating",
+        unit: str = "trials",
+    ) -> None:
         self.console = console
+        self.what, self.unit = what, unit  # the bar's label and what it counts
         self.after = after
         self.start = time.monotonic()
         self._bar: RichProgress | None = None
@@ -109,10 +116,10 @@ class ProgressBar:
             from rich.progress import Progress as RichProgress
 
             self._bar = RichProgress(
-                "simulating", BarColumn(), TaskProgressColumn(), TimeRemainingColumn(), console=self.console
+                self.what, BarColumn(), TaskProgressColumn(), TimeRemainingColumn(), console=self.console
             )
             self._bar.start()
-            self._task = self._bar.add_task("trials", total=total)
+            self._task = self._bar.add_task(self.unit, total=total)
         if self._task is not None:
             self._bar.update(self._task, completed=done)
 

@@ -33,10 +33,8 @@ def play(
     from grimdice.systems.onepage.game.setup import load_army_side, load_table
 
     err = console(stderr=True)
-    bar = ProgressBar(err)
+    bar = ProgressBar(err, what="playing", unit="games")
     try:
-        if workers is not None and not 1 <= workers <= 256:
-            raise GrimdiceError("--workers: 1 to 256 worker processes")
         pl = tuple(p.strip() for p in players.split(","))
         if len(pl) != 2:
             raise GrimdiceError("--players: two players, e.g. ai,random")
