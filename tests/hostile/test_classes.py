@@ -89,7 +89,8 @@ def changed(data, path: str, value):
         ("long.yaml", b"system: wh40k\nx: " + b"9" * 5000 + b"\n", "scenario"),
         ("long.json", b'{"system": "wh40k", "x": ' + b"9" * 5000 + b"}", "scenario"),
         ("big.yaml", b"# " + b"x" * (MAX_FILE_BYTES + 10), "larger than"),
-        ("list.yaml", b"- 1\n- 2\n", "must hold a mapping"),
+        ("list.yaml", b"- 1\n- 2\n", "must hold a mapping of named fields, not a list"),
+        ("empty.yaml", b"", "must hold a mapping of named fields, not nothing"),
         ("broken.yaml", b"system: [wh40k\n", "not valid YAML"),
     ],
 )

@@ -84,7 +84,8 @@ def parse_scenario_text(raw: bytes, *, json_: bool = False, name: str = "scenari
     except (ValueError, OverflowError) as exc:  # e.g. an integer literal of more than 4300 digits
         raise ScenarioError("scenario", f"{where} holds a value that cannot be read: {exc}") from None
     if not isinstance(data, Mapping):
-        raise ScenarioError("scenario", f"{where} must hold a mapping with a 'system' field")
+        kind = "nothing" if data is None else f"a {type(data).__name__}"
+        raise ScenarioError("scenario", f"{where} must hold a mapping of named fields, not {kind}")
     check_shape(data)
     return dict(data)
 
