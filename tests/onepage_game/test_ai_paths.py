@@ -11,7 +11,7 @@ import numpy as np
 
 from grimdice.engine.board import segments_cross
 from grimdice.systems.onepage.exact import shooting_table
-from grimdice.systems.onepage.game import GameState, make_setup
+from grimdice.systems.onepage.game import GameState, firing, make_setup
 from grimdice.systems.onepage.game.geometry import blocks, models_through, prefetch
 from grimdice.systems.onepage.game.players import best_shot, best_shots
 from grimdice.systems.onepage.game.setup import load_army_side
@@ -57,6 +57,22 @@ def test_best_shots_leave_arcs_indirect_and_limited_weapons_to_best_shot() -> No
         assert best_shots(s, 0, [(36.0, 22.0)]) is None
     s = duel(TARGETS, TARGETS, (36.0, 32.0))  # melee weapons only: no shot anywhere
     assert best_shots(s, 0, [(36.0, 22.0)]) == [0.0] == [best_shot(s, 0, (36.0, 22.0), "walk")[0]]
+
+
+def test_best_shots_leave_spent_limited_weapons_out() -> None:
+    """Limited: "may only be fired once per game". Once every Limited weapon of a unit is fired, the
+    fast path applies again, and its values are best_shot's: the spent weapons do not fire."""
+    from tests.onepage_game.test_firing import MISSILES, TARGETS, duel
+
+    s = duel(MISSILES, TARGETS, (36.0, 32.0))
+    s = replace(s, spent=tuple((0, w) for w in firing.limited_names(s, 0)))
+    assert firing.spent(s, 0)
+    ends = [(36.0, 22.0), (30.0, 20.0), (36.0, 14.0)]
+    prefetch(s, 0, ends)
+    got = best_shots(s, 0, ends)
+    assert got is not None and got == [best_shot(s, 0, e, "walk")[0] for e in ends]
+    assert best_shots(s, 0, [None], "hold") == [best_shot(s, 0, None, "hold")[0]]
+    assert all(v > 0 for v in got)  # the Rifle still fires
 
 
 def test_situations_sharing_a_law_key_have_equal_tables() -> None:

@@ -23,7 +23,6 @@ from grimdice.systems.onepage.game import (
     consolidation,
     dangerous,
     deployment,
-    facing,
     firing,
     threat,
     transport,
@@ -145,19 +144,14 @@ def best_shots(
             n, far = seen if seen is not None else state.sight(u, t, end)
             if not n:
                 continue
-            face = facing.hit_facing(state, u, t, rounded)
-            band = state.range_band(u, far)
-            key = (
-                band,
+            where = (
+                state.range_band(u, far),
                 n,
                 state.covered(u, t, rounded),
                 state.elevated(u, t, rounded),
-                "hold" if action == "hold" else "walk",
-                face,
-                "",
                 False,
-                True,
             )
+            key = state.shot_situation(u, t, rounded, where, action)
             v = values.get((t, key))
             if v is None:
                 v = values[t, key] = value_of_shot(state, u, t, key)

@@ -848,12 +848,25 @@ class GameState:
         (distance, models firing, cover, elevated target, action, the target Vehicle's facing, the
         weapons out of arc or spent (Limited), no line of sight (Indirect), Limited weapons held back
         or all spent)."""
-        action = action or self.action or "hold"
         key = ("shot", self.units[u].alive, self.placed(u, anchor), self.placed(t))
-        dist, n, cover, elevated, blind = recall(self.setup, key, lambda: self._shot_where(u, t, anchor))
-        rounded = self._rounded(u, anchor)
+        where = recall(self.setup, key, lambda: self._shot_where(u, t, anchor))
+        return self.shot_situation(u, t, self._rounded(u, anchor), where, action, limited)
+
+    def shot_situation(
+        self,
+        u: int,
+        t: int,
+        rounded: tuple[float, float] | None,
+        where: tuple[Any, ...],
+        action: str | None = None,
+        limited: bool = True,
+    ) -> tuple[Any, ...]:
+        """:meth:`shot_key` from ``where`` (:meth:`_shot_where`'s distance, models firing, cover,
+        elevated target, no line of sight) at the recorded position ``rounded``: the target's
+        facing, the action, the weapons that cannot fire and the Limited flag added."""
+        dist, n, cover, elevated, blind = where
         face = facing.hit_facing(self, u, t, rounded)  # a Vehicle target's facing
-        act = "hold" if action == "hold" else "walk"
+        act = "hold" if (action or self.action or "hold") == "hold" else "walk"
         off = firing.unusable(self, u, t, rounded, act)
         return (dist, n, cover, elevated, act, face, off, blind, limited or firing.spent(self, u))
 
