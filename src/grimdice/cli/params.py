@@ -164,18 +164,18 @@ def parse(fn: Callable[..., Any], args: list[str]) -> dict[str, Any] | None:
     return kwargs
 
 
-def run_fast(argv: list[str]) -> bool:
+def run_fast(argv: list[str]) -> None:
     """Run ``argv`` (``sys.argv``) without Typer if it is a plain line of a command in
-    :data:`FAST_COMMANDS` (exiting as Typer exits); ``False`` when Typer must run it."""
+    :data:`FAST_COMMANDS`, exiting as Typer exits; return (having run nothing) when Typer must run it."""
     if len(argv) < 2 or argv[1] not in FAST_COMMANDS or any(k.endswith("_COMPLETE") for k in os.environ):
-        return False
+        return
     import importlib
 
     module, name = FAST_COMMANDS[argv[1]]
     fn = getattr(importlib.import_module(module), name)
     kwargs = parse(fn, argv[2:])
     if kwargs is None:
-        return False
+        return
     # pydantic looks for plugins (observability hooks) in every installed package's metadata when it
     # builds the first validator: ~40 ms, a tenth of ``calc``. The command line runs without them
     # unless the user's environment names some: PYDANTIC_DISABLE_PLUGINS set (even empty) wins.
