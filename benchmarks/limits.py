@@ -17,6 +17,7 @@ import argparse
 import copy
 import resource
 import signal
+import socket
 import tempfile
 import time
 from collections.abc import Callable
@@ -196,7 +197,18 @@ def onepage_game_probes() -> list[tuple[str, Callable[[], Any]]]:
         ("--seed -1", lambda: run_games(job, 1, -1)),
         ("--workers 0", lambda: run_games(job, 1, 1, workers=0)),
         ("--scheduler '::::' (not an address)", lambda: run_games(job, 1, 1, scheduler="::::")),
+        (
+            "--scheduler at a closed local port (waits the connect timeout)",
+            lambda: run_games(job, 1, 1, scheduler=f"tcp://127.0.0.1:{closed_port()}"),
+        ),
     ]
+
+
+def closed_port() -> int:
+    """A local TCP port nothing listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def killteam_heaviest_shooting() -> dict[str, Any]:

@@ -33,3 +33,48 @@ def test_wilson_interval_by_hand():
     assert (lo, hi) == pytest.approx((0.5 - half, 0.5 + half))
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def closed_port() -> int:
+    """A local TCP port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_an_unreachable_scheduler_is_one_error_after_the_connect_timeout(monkeypatch):
+    """A closed port: Dask retries until the timeout, then one ScenarioError naming ``scheduler``;
+    the wait is the module's CONNECT_TIMEOUT (shortened here so the test stays quick)."""
+    import time
+
+    pytest.importorskip("distributed")
+    from grimdice.engine import batch
+    from grimdice.errors import ScenarioError
+
+    monkeypatch.setattr(batch, "CONNECT_TIMEOUT", 0.5)
+    t0 = time.perf_counter()
+    with pytest.raises(ScenarioError) as err:
+        parallel_map(game, [1, 2], scheduler=f"tcp://127.0.0.1:{closed_port()}")
+    waited = time.perf_counter() - t0
+    assert err.value.field == "scheduler" and "cannot reach a Dask scheduler" in err.value.message
+    assert "\n" not in str(err.value)
+    assert 0.4 <= waited < 5, waited
+
+
+def test_the_scheduler_connect_timeout_is_ten_seconds_not_dask_s_thirty(monkeypatch):
+    """The timeout handed to ``distributed.Client`` is 10 s (Dask's default connect timeout is 30 s)."""
+    distributed = pytest.importorskip("distributed")
+    from grimdice.errors import ScenarioError
+
+    seen = {}
+
+    def client(address, **kwargs):
+        seen.update(kwargs, address=address)
+        raise OSError(f"Timed out trying to connect to {address} after {kwargs['timeout']:g} s")
+
+    monkeypatch.setattr(distributed, "Client", client)
+    with pytest.raises(ScenarioError, match="after 10 s"):
+        parallel_map(game, [1], scheduler="tcp://127.0.0.1:9")
+    assert seen == {"address": "tcp://127.0.0.1:9", "timeout": 10.0}

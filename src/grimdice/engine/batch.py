@@ -22,6 +22,8 @@ R = TypeVar("R")
 
 Progress = Callable[[int, int], None]
 
+CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler before the one-line error (Dask's default: 30)
+
 _FN: Callable[[Any], Any] | None = None  # the mapped function, inherited by forked workers
 
 
@@ -61,7 +63,7 @@ def _dask(fn: Callable[[T], R], items: Sequence[T], scheduler: str) -> Iterator[
             "scheduler", 'a Dask scheduler needs the cluster extra: pip install "grimdice[cluster]"'
         ) from None
     try:
-        client = Client(scheduler, timeout=30)
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError, TypeError) as exc:  # unreachable, or not an address
         why = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
         raise ScenarioError(
