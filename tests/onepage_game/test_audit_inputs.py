@@ -119,8 +119,27 @@ TABLES = [
     (table(depth=float("nan")), "table.depth", "not a number"),
     ({"table": {"terrain": "forest"}}, "table.terrain", "a list of terrain pieces"),
     # a table whose deployment zones are all impassable or dangerous: the army cannot be placed
-    (table(dict(RECT, rect=[0, 0, 72, 48], traits=["impassable"])), "deployment", "does not fit"),
-    (table(dict(RECT, rect=[0, 0, 72, 14], traits=["dangerous"])), "deployment", "does not fit"),
+    # (the error names the terrain no model may stand on in that zone)
+    (
+        table(dict(RECT, rect=[0, 0, 72, 48], traits=["impassable"])),
+        "deployment",
+        "does not fit within 12\" of the south edge (no model may stand on impassable 'a' there)",
+    ),
+    (
+        table(dict(RECT, rect=[0, 0, 72, 14], traits=["dangerous"])),
+        "deployment",
+        "(no model may stand on dangerous 'a' there)",
+    ),
+    # two rows of pieces fill the zone; a cover piece there and a dangerous one outside are not named
+    (
+        table(
+            dict(RECT, name="west", rect=[0, 0, 36, 14], traits=["dangerous", "cover"]),
+            dict(RECT, name="east", rect=[36, 0, 36, 14], traits=["impassable"]),
+            dict(RECT, name="mid", rect=[30, 20, 5, 5], traits=["dangerous"]),
+        ),
+        "deployment",
+        "(no model may stand on dangerous 'west' or impassable 'east' there)",
+    ),
 ]
 
 

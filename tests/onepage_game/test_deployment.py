@@ -132,3 +132,34 @@ def test_games_with_reserves_and_scouts_replay_exactly() -> None:
     ai = play(setup, 1, ("ai", "ai"))
     assert replay(json.loads(json.dumps(ai)))["scores"] == ai["scores"]
     assert all(p in (ON_TABLE, RESERVE) for p in states(ai)[-1].place)
+
+
+def test_a_deployment_that_does_not_fit_names_the_terrain_no_model_may_stand_on_in_that_zone():
+    """ "places all of his army within 12" of his table edge": the zone is y 0-12 (south) or 36-48
+    (north); impassable and dangerous pieces (partly) in it are named, cover is not, a piece
+    touching the other zone is not, and more than five are counted."""
+    from grimdice.engine.board import Terrain
+    from grimdice.errors import ScenarioError
+    from grimdice.systems.onepage.game.deployment import zone_blockers
+
+    def rect(name, x, y, w, h, *traits):
+        return Terrain(name, np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]), frozenset(traits))
+
+    table = Table(
+        terrain=(
+            rect("wood", 0, 0, 10, 10, "cover"),
+            rect("pit", 20, 11.5, 4, 4, "dangerous"),  # 0.5" inside the south zone
+            rect("crag", 40, 12.5, 4, 4, "impassable"),  # just outside it
+            rect("wall", 50, 40, 4, 4, "impassable", "blocks_sight"),
+        )
+    )
+    assert zone_blockers(table, True) == " (no model may stand on dangerous 'pit' there)"
+    assert zone_blockers(table, False) == " (no model may stand on impassable 'wall' there)"
+    assert zone_blockers(Table(terrain=table.terrain[:1]), True) == ""
+    many = Table(terrain=tuple(rect(f"r{i}", 2 + 9 * i, 1, 8, 11, "impassable") for i in range(7)))
+    assert zone_blockers(many, True).endswith("or impassable 'r4' and 2 more there)")
+    # an army that is simply too large for an open table: no terrain named
+    crowd = [dict(LINE, name=f"L{i}", size=100) for i in range(40)]
+    with pytest.raises(ScenarioError) as err:
+        start(crowd, [LINE])
+    assert err.value.message.endswith('does not fit within 12" of the south edge')

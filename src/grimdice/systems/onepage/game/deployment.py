@@ -31,8 +31,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.board import Table, Terrain, overlap
 from grimdice.systems.onepage.game.geometry import blocks, blocks_gaps, prefetch
-from grimdice.systems.onepage.movement import STRIKE_CLEARANCE, deep_strike_scatter, reserve_arrives
+from grimdice.systems.onepage.movement import (
+    DEPLOY_ZONE,
+    STRIKE_CLEARANCE,
+    deep_strike_scatter,
+    reserve_arrives,
+)
 
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
@@ -44,6 +50,33 @@ GRID = 6.0  # inches between candidate anchors
 SCATTER = (6.0, 12.0)  # "the opponent may move the unit by up to 12""
 KEEP_CLEAR = 1.0
 EPS = 1e-6
+
+
+NO_STANDING = ("impassable", "dangerous")  # traits no model is deployed on (``state.deploy``)
+NAMED = 5  # terrain pieces a deployment error names (then "and N more")
+
+
+def zone_blockers(table: Table, south: bool) -> str:
+    """The terrain an army could not deploy on within 12" of its edge (``south``: y = 0, else the
+    far edge), for :func:`~grimdice.systems.onepage.game.state.deploy`'s error: ``" (no model may
+    stand on impassable 'a' or dangerous 'b' there)"``, or ``""`` when no such piece lies (partly)
+    in that zone."""
+    y0 = 0.0 if south else table.depth - DEPLOY_ZONE
+    zone = Terrain(
+        "deployment zone",
+        np.array(
+            [[0, y0], [table.width, y0], [table.width, y0 + DEPLOY_ZONE], [0, y0 + DEPLOY_ZONE]], dtype=float
+        ),
+    )
+    found = [
+        f"{next(t for t in NO_STANDING if p.has(t))} {p.name!r}"
+        for p in table.terrain
+        if any(p.has(t) for t in NO_STANDING) and overlap(zone, p)
+    ]
+    if not found:
+        return ""
+    more = f" and {len(found) - NAMED} more" if len(found) > NAMED else ""
+    return f" (no model may stand on {' or '.join(found[:NAMED])}{more} there)"
 
 
 def grid() -> list[tuple[float, float]]:

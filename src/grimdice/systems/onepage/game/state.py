@@ -1074,7 +1074,8 @@ def deploy(setup: Setup, first: int, south: int) -> GameState:
                     side = "south" if p == south else "north"
                     raise ScenarioError(
                         "deployment",
-                        f'army {p + 1} ({setup.armies[p].name}) does not fit within 12" of the {side} edge',
+                        f'army {p + 1} ({setup.armies[p].name}) does not fit within 12" of the {side} edge'
+                        + deployment.zone_blockers(table, side == "south"),
                     )
                 cx = x + width / 2 - (float(off[:, 0].max() + off[:, 0].min()) / 2)
                 cy = front if p == south else table.depth - front
