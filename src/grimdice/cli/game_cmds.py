@@ -39,18 +39,12 @@ def play(
         if len(pl) != 2:
             raise GrimdiceError("--players: two players, e.g. ai,random")
         a, b = load_army_side(army_a), load_army_side(army_b)
-        job = GameJob((a, b), load_table(table) if table else None, (pl[0], pl[1]), keep_log=save is not None)
-        logs = run_games(job, games, seed, workers=workers, scheduler=scheduler, progress=bar)
+        job = GameJob((a, b), load_table(table) if table else None, (pl[0], pl[1]))
+        logs = run_games(job, games, seed, workers=workers, scheduler=scheduler, progress=bar, save=save)
     except GrimdiceError as exc:
         raise fail(exc, err) from None
     finally:
         bar.close()
-    if save is not None:
-        save.mkdir(parents=True, exist_ok=True)
-        for i, g in enumerate(logs):
-            (save / f"game-{i + 1:04d}.json").write_text(
-                json.dumps({k: v for k, v in g.items() if k != "kills"})
-            )
     summary = summarise(logs, (a.name, b.name))
     summary["seed"] = seed
     if as_json:

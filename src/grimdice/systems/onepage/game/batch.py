@@ -1,15 +1,18 @@
 """Many games between two armies: per-game seeds spawned from one seed, run on any number of
 workers (``engine.batch.parallel_map``), and their statistics (win rates with Wilson intervals,
-mean scores, per-unit survival and points killed)."""
+mean scores, per-unit survival and points killed); with a ``save`` folder each game's log is
+written there as the game finishes (``grimdice play --save``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from grimdice.engine.batch import Progress, parallel_map, wilson
+from grimdice.engine.batch import Progress, iter_map, parallel_map, wilson
 from grimdice.engine.board import Table, generate_table
 from grimdice.engine.options import MAX_SEED, MAX_WORKERS, _whole
 from grimdice.errors import ScenarioError
@@ -19,6 +22,8 @@ from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import ArmySide, Setup
 
 MAX_GAMES = 100_000
+SAVED = "game-{:04d}.json"  # the file of game i + 1 in a --save folder
+KEPT_OUT = ("setup", "actions", "events")  # ~97 % of a log; the statistics do not read them
 
 
 def game_seeds(seed: int, n: int) -> list[int]:
@@ -49,10 +54,19 @@ class GameJob:
         setup = Setup(self.armies, table, self.cache)
         log = play(setup, seed, self.players)
         log["kills"] = kills(log)
-        if not self.keep_log:  # the statistics need only the scores, units and kills: memory stays
-            # ~1 kB a game (the events are ~97 % of a log: 3 GB over the 100 000 games allowed)
-            log = {k: v for k, v in log.items() if k not in ("setup", "actions", "events")}
-        return log
+        return log if self.keep_log else brief(log)
+
+
+def brief(log: dict[str, Any]) -> dict[str, Any]:
+    """What the statistics read of a game (scores, winner, units, kills): ~1 kB a game, where the
+    whole logs of the 100 000 games allowed would take ~3 GB."""
+    return {k: v for k, v in log.items() if k not in KEPT_OUT}
+
+
+def saved_text(log: dict[str, Any]) -> str:
+    """A game's log as ``grimdice play --save`` writes it (what ``grimdice replay`` reads): the
+    log without the kills the batch adds."""
+    return json.dumps({k: v for k, v in log.items() if k != "kills"})
 
 
 def kills(log: dict[str, Any]) -> list[float]:
@@ -84,13 +98,40 @@ def run_games(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Progress | None = None,
+    save: Path | None = None,
 ) -> list[dict[str, Any]]:
+    """The games' logs in seed order (:func:`brief` ones unless ``job.keep_log``). With ``save``,
+    each game's whole log is written to ``save/game-NNNN.json`` (:func:`saved_text`) as it
+    finishes, in whatever order the workers finish them, and only its brief log is kept."""
     if not 1 <= games <= MAX_GAMES:
         raise ScenarioError("--games", f"1 to {MAX_GAMES} games, got {games}")
     seed = _whole(seed, "--seed", 0, MAX_SEED, "the seed")  # SeedSequence refuses negative seeds
     if workers is not None:
         workers = _whole(workers, "--workers", 1, MAX_WORKERS, "worker processes")
-    return parallel_map(job, game_seeds(seed, games), workers=workers, scheduler=scheduler, progress=progress)
+    seeds = game_seeds(seed, games)
+    if save is None:
+        return parallel_map(job, seeds, workers=workers, scheduler=scheduler, progress=progress)
+    write(save)  # a folder that cannot be made is refused before the games are played
+    logs: list[dict[str, Any]] = [{} for _ in seeds]
+    finished = iter_map(replace(job, keep_log=True), seeds, workers=workers, scheduler=scheduler)
+    for done, (i, log) in enumerate(finished, start=1):
+        write(save / SAVED.format(i + 1), saved_text(log))
+        logs[i] = brief(log)
+        if progress is not None:
+            progress(done, games)
+    return logs
+
+
+def write(path: Path, text: str | None = None) -> None:
+    """Make the folder ``path`` (``text`` None) or write ``text`` to the file ``path``; an error
+    naming ``--save`` if the file system refuses."""
+    try:
+        if text is None:
+            path.mkdir(parents=True, exist_ok=True)
+        else:
+            path.write_text(text)
+    except OSError as exc:
+        raise ScenarioError("--save", f"cannot write {str(path)!r:.120}: {exc.strerror or exc}") from None
 
 
 def summarise(logs: list[dict[str, Any]], names: tuple[str, str]) -> dict[str, Any]:
@@ -123,4 +164,4 @@ def summarise(logs: list[dict[str, Any]], names: tuple[str, str]) -> dict[str, A
     }
 
 
-__all__ = ["GameJob", "game_seeds", "kills", "run_games", "summarise"]
+__all__ = ["GameJob", "brief", "game_seeds", "kills", "run_games", "saved_text", "summarise"]
