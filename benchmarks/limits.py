@@ -20,7 +20,8 @@ import signal
 import socket
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -202,6 +203,33 @@ def onepage_game_probes() -> list[tuple[str, Callable[[], Any]]]:
             lambda: run_games(job, 1, 1, scheduler=f"tcp://127.0.0.1:{closed_port()}"),
         ),
     ]
+
+
+def warm_onepage_game() -> None:
+    """The One Page game's warm-up, untimed: one random game of the bundled armies on another seed
+    and table than the peer's (imports, NumPy and the engine's global caches; the peer's own units
+    and game are not replayed from memos)."""
+    from grimdice.engine.board import generate_table
+    from grimdice.systems.onepage.game import Setup, army_from_mapping, play
+
+    armies = tuple(
+        army_from_mapping(yaml.safe_load((EXAMPLES / "armies" / f"onepage-{a}-army.yaml").read_text()), a)
+        for a in ("orks", "marines")
+    )
+    play(Setup((armies[0], armies[1]), generate_table(2)), 2, ("random", "random"))
+
+
+def timed_rows(
+    probes: list[tuple[str, Callable[[], Any]]], cap: float, warm: Callable[[], Any]
+) -> Iterator[tuple[str, str, float, float]]:
+    """``(name, outcome, seconds, ratio)`` of each probe run once (:func:`timed`), after ``warm()``
+    outside the timed region; the ratio is over the first probe's time (the peer)."""
+    warm()
+    peer = None
+    for name, fn in probes:
+        outcome, s = timed(fn, cap)
+        peer = s if peer is None else peer
+        yield name, outcome, s, s / peer if peer else float("nan")
 
 
 def closed_port() -> int:
@@ -517,20 +545,14 @@ def main() -> None:
             outcome, s = timed(fn, cap)
             print(f"{'input: ' + name:62} {outcome[:70]:70} {s:9.3f}")
     if not args.no_input and (not args.system or "onepage" in args.system):
-        peer = None
-        for name, fn in onepage_game_probes():
-            outcome, s = timed(fn, cap)
-            peer = s if peer is None else peer
-            print(f"{'onepage game: ' + name:62} {outcome[:70]:70} {s:9.3f} {s / peer:7.1f}")
+        for name, outcome, s, ratio in timed_rows(onepage_game_probes(), cap, warm_onepage_game):
+            print(f"{'onepage game: ' + name:62} {outcome[:70]:70} {s:9.3f} {ratio:7.1f}")
     for system, probes in system_probes().items():
         if args.system and system not in args.system:
             continue
-        calculate(probes[0][1])  # warm-up: imports and caches outside the timed region
-        peer = None
-        for name, data in probes:
-            outcome, s = timed(lambda data=data: calculate(data), cap)
-            peer = s if peer is None else peer
-            print(f"{system + ' exact: ' + name:62} {outcome[:70]:70} {s:9.3f} {s / peer:7.1f}")
+        runs: list[tuple[str, Callable[[], Any]]] = [(n, partial(calculate, data)) for n, data in probes]
+        for name, outcome, s, ratio in timed_rows(runs, cap, runs[0][1]):
+            print(f"{system + ' exact: ' + name:62} {outcome[:70]:70} {s:9.3f} {ratio:7.1f}")
         for name, data in probes[:1]:
             calculate(data, simulate=2000, seed=1)
             rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
