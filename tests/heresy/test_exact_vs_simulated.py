@@ -102,3 +102,28 @@ def test_simulation_is_reproducible_from_seed():
     c = run(weapons, defenders, simulate=2000, seed=8, **kw)
     assert a.to_json() == b.to_json()
     assert a.to_json() != c.to_json()
+
+
+def test_the_monte_carlo_counts_every_save_re_roll_and_mitigation_die_it_reads():
+    """``Outcomes.tally``: per wound, the failed save (low bits) and the dice rolled (above
+    ``TALLY``): the save die, the Heavy re-roll wherever the first save failed (even when the re-roll
+    passes), the Feel No Pain die wherever the save failed. Blast at AP 5 into Sv 3+ (re-rolled:
+    Heavy), FNP 5+: faces (re-roll, save) = (5, 2) are 2 dice, saved; (2, 2) 3 dice, failed; (5, 5) 1."""
+    from grimdice.io.scenario import validate
+    from grimdice.systems.heresy.profiles import Scenario
+    from grimdice.systems.heresy.rolls import WOUND
+    from grimdice.systems.heresy.simulate import TALLY, Outcomes
+    from grimdice.systems.heresy.units import resolve
+    from tests.heresy.helpers import scenario
+
+    def tally(sc):
+        target, groups = resolve(validate(Scenario, sc))
+        t = Outcomes.of(target, groups[0]).tally.reshape(-1, 3, 6, 6, 6)[0, WOUND]
+        return lambda b, a, c: (int(t[b - 1, a - 1, c - 1]) >> TALLY, int(t[b - 1, a - 1, c - 1]) & 0xFFFF)
+
+    heavy = tally(scenario(weapon(S=4, AP=5, rules=["Blast"]), model(Sv=3, FNP=5), defender={"heavy": True}))
+    assert heavy(5, 2, 1) == (2, 0)
+    assert heavy(2, 2, 6) == heavy(2, 2, 1) == (3, 1)
+    assert heavy(5, 5, 1) == heavy(1, 5, 1) == (1, 0)
+    plain = tally(scenario(weapon(S=4, AP=5), model(Sv=3)))
+    assert plain(1, 2, 1) == (1, 1) and plain(1, 3, 1) == (1, 0)

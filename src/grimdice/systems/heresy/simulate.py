@@ -171,7 +171,13 @@ class Outcomes:
                 first = np.asarray(passes(a, sv))
                 saved = first | np.asarray(passes(b, sv)) if rerolled else first
                 failed = ~saved
-                dice = (sv < NEVER) + (failed & ~first if rerolled else 0) + failed * (mt < NEVER)
+                # counts as ints (NumPy adds booleans as "or"): the save die, the re-roll wherever
+                # the first save failed, the Mitigation die wherever the save failed
+                dice = (
+                    int(sv < NEVER)
+                    + (~first).astype(np.int32) * rerolled
+                    + failed.astype(np.int32) * (mt < NEVER)
+                )
                 lost[m, kind] = (failed & ~np.asarray(passes(c, mt))) * amount
                 tally[m, kind] = failed + (dice << TALLY)
         return cls(lost.reshape(-1), tally.reshape(-1), heavy)
