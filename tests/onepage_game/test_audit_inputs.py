@@ -346,3 +346,12 @@ def test_games_played_for_statistics_only_keep_what_the_statistics_need() -> Non
     assert all(not {"events", "actions", "setup"} & set(g) for g in lean)
     assert all({"events", "actions", "setup"} <= set(g) for g in full)
     assert summarise(lean, ("A", "B")) == summarise(full, ("A", "B"))
+
+
+def test_a_weapon_given_two_arcs_in_other_cases_is_refused() -> None:
+    """Weapon names are read without case ("Lascannon" is "lascannon"): two arcs for one weapon
+    are one error naming the second, not a silent choice of the last."""
+    with pytest.raises(ScenarioError) as err:
+        fielded(dict(TANK, arcs={"Lascannon": "front", "lascannon ": "turret"}))
+    assert err.value.field == "a.units.0.arcs.lascannon " and "Lascannon" in err.value.message
+    assert fielded(dict(TANK, arcs={"Lascannon": "front"})).arcs == ({"lascannon": "front"},)

@@ -41,13 +41,22 @@ def read_play_fields(raw: dict[str, Any], where: str) -> tuple[dict[int, float],
                     f"{where}.units.{i}.arcs",
                     "a mapping of weapon name to turret or front, e.g. {Lascannon: front}",
                 )
+            mounts: dict[str, str] = {}
+            first: dict[str, str] = {}  # weapon (read without case) -> the name it was first given as
             for name, arc in a.items():
                 if not isinstance(name, str) or arc not in ARCS:
                     raise ScenarioError(
                         f"{where}.units.{i}.arcs.{name}",
                         f"a weapon's arc is one of {', '.join(ARCS)}; got {arc!r}",
                     )
-            arcs[i] = {str(n).strip().lower(): str(v) for n, v in a.items()}
+                key = name.strip().lower()
+                if key in first:
+                    raise ScenarioError(
+                        f"{where}.units.{i}.arcs.{name}",
+                        f"{first[key]!r} already has an arc (weapon names are read without case)",
+                    )
+                first[key], mounts[key] = name, str(arc)
+            arcs[i] = mounts
     return bases, arcs
 
 
