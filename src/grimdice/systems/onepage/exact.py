@@ -362,15 +362,23 @@ def best_shooting(
 
 def _best_plan(plans: list[list[Fire]], target: Unit, t_state: UnitState, facing: str, rem: Removal) -> int:
     """The index of :func:`best_shooting`'s plan among ``plans``."""
-    before = value(target, t_state)[0]
     best, best_key = 0, (-1.0, -1.0)
     for i, fires in enumerate(plans):
-        st = strike(fires, target, t_state, facing=facing, removal=rem)
-        pts = sum(p * (before - value(target, s)[0]) for (_, s), p in st.outcomes.items())
-        key = (pts, st.wounds.mean())
+        key = plan_worth(fires, target, t_state, facing, rem)
         if _better(key, best_key):
             best, best_key = i, key
     return best
+
+
+def plan_worth(
+    fires: list[Fire], target: Unit, t_state: UnitState, facing: str, rem: Removal
+) -> tuple[float, float]:
+    """A plan's objective at one target: (points destroyed, wounds) in expectation, the target
+    removing its casualties at best for ``rem``."""
+    st = strike(fires, target, t_state, facing=facing, removal=rem)
+    before = value(target, t_state)[0]
+    pts = sum(p * (before - value(target, s)[0]) for (_, s), p in st.outcomes.items())
+    return pts, st.wounds.mean()
 
 
 MAX_TARGET_PLANS = 64  # plans of fire at several targets resolved exactly
@@ -398,13 +406,7 @@ def best_targets(
         key = (i, tuple(fires))
         if key not in cache:
             d, sd, c = targets[i]
-            if not fires:
-                cache[key] = (0.0, 0.0)
-            else:
-                st = strike(fires, d, sd, facing=c.facing, removal=rems[i])
-                before = value(d, sd)[0]
-                pts = sum(p * (before - value(d, s)[0]) for (_, s), p in st.outcomes.items())
-                cache[key] = (pts, st.wounds.mean())
+            cache[key] = plan_worth(fires, d, sd, c.facing, rems[i]) if fires else (0.0, 0.0)
         return cache[key]
 
     def total(per: list[list[Fire]]) -> tuple[float, float]:
