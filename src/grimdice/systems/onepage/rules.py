@@ -252,7 +252,9 @@ RULES = RuleTable(
             "melee_wounds",
             "combat resolution counts wounds caused",
             f"{SRC}, Combat Resolution",
-            'every wound rolled counts, including those lost to the "x" rule or beyond the last model',
+            'every wound rolled counts, including those lost to the "x" rule or beyond the last model; the '
+            "additional wound a repeated Immobile result inflicts is not counted (the damage table's, "
+            "not a wound the unit caused)",
         ),
         Reading(
             "vehicle_table",
