@@ -31,8 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warm", type=int, default=2, help="untimed warm-up games per player")
     args = ap.parse_args(argv)
     games, warm = (1, 0) if args.smoke else (args.games, args.warm)
-    armies = (load_army_side(ARMIES[0]), load_army_side(ARMIES[1]))
-    jobs = {p: GameJob(armies, None, (p, p)) for p in PLAYERS}
+    # each player its own loaded armies: the exact laws are memoised on the unit objects, so shared
+    # armies would let the first player's games warm the second's memos inside the timed region
+    jobs = {p: GameJob((load_army_side(ARMIES[0]), load_army_side(ARMIES[1])), None, (p, p)) for p in PLAYERS}
     seeds = game_seeds(2026, warm + games)
     for s in seeds[:warm]:
         for job in jobs.values():
