@@ -202,8 +202,7 @@ def skip_plugin_loader() -> None:
             raise AttributeError(name)
         return getattr(real(), name)
 
-    stand_in.get_plugins = get_plugins  # type: ignore[attr-defined]
-    stand_in.__getattr__ = other  # type: ignore[attr-defined]
+    vars(stand_in).update(get_plugins=get_plugins, __getattr__=other)
     sys.modules[PLUGIN_LOADER] = stand_in
 
 
