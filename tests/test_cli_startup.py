@@ -114,3 +114,22 @@ def test_the_cycle_collector_is_on_while_the_system_computes_and_as_it_was_after
     finally:
         (gc.enable if was else gc.disable)()
     assert (seen, after) == ([True], enabled)
+
+
+def test_grimdice_cli_app_is_the_typer_app_and_can_be_monkeypatched(monkeypatch):
+    import importlib
+
+    import typer
+
+    import grimdice.cli
+
+    importlib.import_module("grimdice.cli.app")  # the import system binds the submodule: ignored
+    assert isinstance(grimdice.cli.app, typer.Typer)
+    stand_in = object()
+    monkeypatch.setattr(grimdice.cli, "app", stand_in)
+    assert grimdice.cli.app is stand_in
+    from grimdice.cli import app
+
+    assert app is stand_in
+    monkeypatch.undo()
+    assert isinstance(grimdice.cli.app, typer.Typer)

@@ -149,7 +149,7 @@ def console(stderr: bool = False) -> "Console":
     return Console(stderr=stderr, emoji=False)
 
 
-def _fail(err: "Console | None", exc: Exception) -> "typer.Exit":
+def _fail(err: "Console | None", exc: Exception) -> "typer.Exit | SystemExit":
     """Print ``exc`` on ``err`` (a new stderr console if ``None``); the exit to raise."""
     from grimdice.cli.render import fail
 
