@@ -14,7 +14,7 @@ The help needs nothing of :mod:`grimdice.cli` (whose Typer-free modules ``calc``
 
 Before anything imports NumPy, :func:`main` sets ``OPENBLAS_NUM_THREADS=1`` unless the environment
 already sets it (a user's own setting wins): NumPy's bundled OpenBLAS otherwise starts a pool of
-threads, one a core, when it is imported, which cost ``calc`` about a third of its CPU time on a
+threads, one a core, when it is imported, which cost ``calc`` up to a third of its CPU time on a
 two-core machine, and grimdice gains nothing from them (its matrix products are of at most a few
 hundred states, below the sizes where OpenBLAS splits work over threads). Worker processes of
 ``--simulate``/``--workers`` and of the batch commands are forked from the command or started by
