@@ -133,3 +133,17 @@ def test_grimdice_cli_app_is_the_typer_app_and_can_be_monkeypatched(monkeypatch)
     assert app is stand_in
     monkeypatch.undo()
     assert isinstance(grimdice.cli.app, typer.Typer)
+
+
+def test_the_fast_path_leaves_the_cycle_collector_as_it_found_it(monkeypatch, capsys):
+    import gc
+
+    from grimdice.cli.params import run_fast
+
+    monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "")  # (run_fast would set it in this process)
+    assert gc.isenabled()
+    with pytest.raises(SystemExit) as exit_:
+        run_fast(["grimdice", "calc", EXAMPLE, "--json"])
+    assert exit_.value.code == 0
+    assert '"system": "wh40k"' in capsys.readouterr().out
+    assert gc.isenabled()

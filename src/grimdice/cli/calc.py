@@ -34,8 +34,8 @@ PROGRESS_AFTER = 1.0  # seconds: a simulated run still going after this shows a 
 
 def run(name: str, data: dict, options: "RunOptions") -> "Result":
     """:func:`grimdice.systems.base.run`, imported when a command computes (not at start-up), with
-    Python's cycle collector on while the system computes (the console entry point turns it off for
-    the start-up: :func:`grimdice.cli.params.run_fast`), and as it was again afterwards."""
+    Python's cycle collector on while the system validates and computes (the console entry point
+    turns it off for the start-up: :func:`grimdice.cli.params.run_fast`), and as it was after."""
     import gc
 
     from grimdice.systems.base import get_system

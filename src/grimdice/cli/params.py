@@ -224,7 +224,8 @@ def run_fast(argv: list[str]) -> None:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     skip_plugin_loader()
     # the cycle collector found nothing to free in the start-up's imports (modules, classes) and
-    # validation, and cost ~5% of ``calc``: it is off until the engines compute (see calc.run)
+    # cost ~5% of ``calc``: it is off but while the system validates and computes (see calc.run)
+    collecting = gc.isenabled()
     gc.disable()
     code = 0
     try:  # what Typer's main does around a command (standalone mode)
@@ -242,4 +243,7 @@ def run_fast(argv: list[str]) -> None:
         if typer is None or not isinstance(exc, typer.Exit):
             raise
         code = exc.exit_code
+    finally:
+        if collecting:
+            gc.enable()
     sys.exit(code)
