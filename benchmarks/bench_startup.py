@@ -1,15 +1,17 @@
 """Benchmark: command-line start-up, timed as whole processes (hyperfine-style repeated runs).
 
-Cases: ``grimdice --help`` (target 150 ms) and ``grimdice calc`` of a bundled example (target
-300 ms), against peers run the same number of times: a bare ``python -c pass``, ``python -c
-"import typer"`` (the floor of any Typer command line), the same help through the Typer app (what
-``grimdice --help`` did before the console entry point answered it from the snapshot
-``cli/help.json``), the libraries ``calc`` needs (NumPy, YAML, Rich's console and table, pydantic
-with one model built and used, without pydantic's plugin discovery, as ``calc`` runs: the floor of
-``calc`` before any grimdice code), and the same ``calc`` through the Typer app (what it did before
+Cases: ``grimdice --help`` (target 150 ms) and ``grimdice calc`` of bundled examples of several
+systems (target 300 ms; ``--examples`` picks them), against peers run the same number of times: a
+bare ``python -c pass``, ``python -c "import numpy"`` (with ``OPENBLAS_NUM_THREADS=1``, as ``calc``
+imports it), ``python -c "import typer"`` (the floor of any Typer command line), the same help
+through the Typer app (what ``grimdice --help`` did before the console entry point answered it from
+the snapshot ``cli/help.json``), the libraries ``calc`` needs (NumPy, YAML, Rich's console and
+table, pydantic with one model built and used, set up as the entry point sets them up: one BLAS
+thread, no pydantic plugin lookup, no plugin loader, the cycle collector off: the floor of ``calc``
+before any grimdice code), and the first example's ``calc`` through the Typer app (what it did before
 the entry point ran it without Typer; pydantic's plugins are looked up there). ``--before DIR``
-adds the ``calc`` of another source tree (``git archive REV src | tar -x -C DIR``), run from
-``DIR/src``, for a before/after comparison in the same session. The runs of all commands
+adds the ``calc`` of each example by another source tree (``git archive REV src | tar -x -C DIR``),
+run from ``DIR/src``, for a before/after comparison in the same session. The runs of all commands
 are interleaved (round-robin), so a busy machine slows each alike. Two statistics per command, both
 medians: the wall time and the CPU time of the child process (user + system, from ``getrusage``),
 which a shared machine inflates far less than the wall time. grimdice's modules are compiled to
@@ -17,7 +19,7 @@ bytecode first, as an installed package's are (a ``PYTHONDONTWRITEBYTECODE`` env
 otherwise compile every module from source at each run). Import costs in detail: ``python -X
 importtime -m grimdice calc FILE``.
 
-Run: ``python benchmarks/bench_startup.py [--runs N] [--before DIR]``.
+Run: ``python benchmarks/bench_startup.py [--runs N] [--examples NAME,...] [--before DIR]``.
 """
 
 from __future__ import annotations
@@ -38,13 +40,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import grimdice
 from harness import machine
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "wh40k-intercessors-vs-boyz.yaml"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
+#: one bundled example of each of four systems (the first is also run through the Typer app)
+DEFAULT_EXAMPLES = (
+    "wh40k-intercessors-vs-boyz",
+    "heresy-tactical-vs-auxilia",
+    "killteam-shoot-sniper",
+    "onepage-shooting",
+)
 
-#: the libraries ``calc`` needs, one pydantic model built and used, as ``calc`` runs them
+#: the libraries ``calc`` needs, one pydantic model built and used, set up as ``calc`` sets them up
 LIBRARIES = """\
-import os
+import gc, os
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+from grimdice.cli.params import skip_plugin_loader
+skip_plugin_loader()
+gc.disable()
 import numpy, yaml, rich.console, rich.table
 from pydantic import BaseModel
 class Model(BaseModel):
@@ -66,35 +79,41 @@ def once(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, floa
     return wall, cpu
 
 
-def commands(before: Path | None = None) -> list[Command]:
+def commands(examples: list[str], before: Path | None = None) -> list[Command]:
     exe = shutil.which("grimdice")
     # the console script's own wrapper (it imports re) around the entry point, if not installed
     wrapper = "import re, sys; sys.argv[0] = 'grimdice'; from {} import main; sys.exit(main())"
     installed = exe is not None and "grimdice.__main__" in Path(exe).read_text(errors="replace")
     cli = [exe] if exe and installed else [sys.executable, "-c", wrapper.format("grimdice.__main__")]
     typer_app = [sys.executable, "-c", wrapper.format("grimdice.cli.app")]
+    one_blas = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    files = [str(EXAMPLES / f"{name}.yaml") for name in examples]
     cases: list[Command] = [
         ("python -c pass", [sys.executable, "-c", "pass"], None, None),
+        ("python -c 'import numpy'", [sys.executable, "-c", "import numpy"], None, one_blas),
         ("python -c 'import typer'", [sys.executable, "-c", "import typer"], None, None),
         ("grimdice --help", [*cli, "--help"], 150.0, None),
         ("  the same through Typer", [*typer_app, "--help"], None, None),
         ("calc's libraries (floor)", [sys.executable, "-c", LIBRARIES], None, None),
-        ("grimdice calc example", [*cli, "calc", str(EXAMPLE)], 300.0, None),
-        ("  the same through Typer", [*typer_app, "calc", str(EXAMPLE)], None, None),
     ]
-    if before is not None:
-        env = {**os.environ, "PYTHONPATH": str(before / "src")}
-        old = [sys.executable, "-c", wrapper.format("grimdice.__main__"), "calc", str(EXAMPLE)]
-        cases.append((f"  {before}'s calc", old, None, env))
+    for i, (name, file) in enumerate(zip(examples, files, strict=True)):
+        cases.append((f"grimdice calc {name}", [*cli, "calc", file], 300.0, None))
+        if i == 0:
+            cases.append(("  the same through Typer", [*typer_app, "calc", file], None, None))
+        if before is not None:
+            env = {**os.environ, "PYTHONPATH": str(before / "src")}
+            old = [sys.executable, "-c", wrapper.format("grimdice.__main__"), "calc", file]
+            cases.append((f"  {before}'s calc", old, None, env))
     return cases
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--examples", default=",".join(DEFAULT_EXAMPLES), help="bundled examples, NAME,...")
     ap.add_argument("--before", type=Path, help="a source tree (with src/grimdice) to compare calc with")
     args = ap.parse_args(argv)
-    cmds = commands(args.before)
+    cmds = commands(args.examples.split(","), args.before)
     compileall.compile_dir(Path(grimdice.__file__).parent, quiet=1)
     if args.before is not None:
         compileall.compile_dir(args.before / "src" / "grimdice", quiet=1)
@@ -109,15 +128,19 @@ def main(argv: list[str] | None = None) -> int:
             cpus[i].append(c)
     print(f"machine: {machine()}; medians of {args.runs} interleaved runs; grimdice compiled to bytecode")
     base = statistics.median(walls[0]) * 1e3
-    calc = next(i for i, (name, *_) in enumerate(cmds) if name == "grimdice calc example")
-    calc_cpu = statistics.median(cpus[calc])
-    for i, ((name, _, target, _), w, c) in enumerate(zip(cmds, walls, cpus, strict=True)):
-        wall, cpu = statistics.median(w) * 1e3, statistics.median(c) * 1e3
+    floor_cpu = statistics.median(cpus[[n for n, *_ in cmds].index("calc's libraries (floor)")])
+    last_calc: float | None = None  # the CPU time of the calc row above (its peers are indented)
+    for (name, _, target, _), w_runs, c_runs in zip(cmds, walls, cpus, strict=True):
+        wall, cpu = statistics.median(w_runs) * 1e3, statistics.median(c_runs) * 1e3
         goal = f"  target {target:.0f} ms" if target else ""
-        # calc's floor and former versions: their CPU time over calc's
-        ratio = f"  {statistics.median(c) / calc_cpu:.2f}x calc's cpu" if i >= calc - 1 and i != calc else ""
+        ratio = ""
+        if name.startswith("grimdice calc"):  # its CPU time over the floor's; its peers' over its own
+            last_calc = statistics.median(c_runs)
+            ratio = f"  {last_calc / floor_cpu:.2f}x the floor's cpu"
+        elif name.startswith("  ") and last_calc is not None:
+            ratio = f"  {statistics.median(c_runs) / last_calc:.2f}x calc's cpu"
         over = f"(+{wall - base:.0f} ms over python)"
-        print(f"{name:27} wall {wall:5.0f} ms  cpu {cpu:5.0f} ms  {over}{goal}{ratio}")
+        print(f"{name[:42]:42} wall {wall:5.0f} ms  cpu {cpu:5.0f} ms  {over}{goal}{ratio}")
     return 0
 
 

@@ -11,12 +11,24 @@ declarations without Typer (Typer's import and app, and pydantic's plugin lookup
 of ``calc``'s CPU time).
 
 The help needs nothing of :mod:`grimdice.cli` (whose Typer-free modules ``calc`` uses).
+
+Before anything imports NumPy, :func:`main` sets ``OPENBLAS_NUM_THREADS=1`` unless the environment
+already sets it (a user's own setting wins): NumPy's bundled OpenBLAS otherwise starts a pool of
+threads, one a core, when it is imported, which cost ``calc`` up to a third of its CPU time on a
+two-core machine, and grimdice gains nothing from them (its matrix products are of at most a few
+hundred states, below the sizes where OpenBLAS splits work over threads). Worker processes of
+``--simulate``/``--workers`` and of the batch commands are forked from the command or started by
+it, so they inherit the setting: one process a core with single-threaded BLAS each. Programs that
+import grimdice as a library keep their own BLAS set-up.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+
+#: the BLAS thread settings the command line sets (unless set): name -> value
+BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1"}
 
 #: the snapshot of Typer's help texts, written by ``python -m grimdice.cli.helpgen``
 HELP_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cli", "help.json")
@@ -45,7 +57,10 @@ def snapshot_help(argv: list[str]) -> tuple[str, bool, int] | None:
 
 
 def main() -> None:
-    """The console entry point: the help from the snapshot, ``calc`` without Typer, or the Typer app."""
+    """The console entry point: the help from the snapshot, ``calc`` without Typer, or the Typer app
+    (single-threaded BLAS unless the environment says otherwise: see the module doc)."""
+    for name, value in BLAS_THREADS.items():
+        os.environ.setdefault(name, value)
     asks_help = len(sys.argv) == 1 or (len(sys.argv) <= 3 and sys.argv[-1] == "--help")
     answer = snapshot_help(sys.argv) if asks_help else None
     if answer is None:

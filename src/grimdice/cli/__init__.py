@@ -3,8 +3,12 @@ answers the help, and runs ``calc``, without importing Typer).
 
 ``grimdice.cli.app`` and ``grimdice.cli.main`` are the Typer app and its runner, imported on first
 use: importing this package, or one of its Typer-free modules (:mod:`grimdice.cli.calc`,
-:mod:`grimdice.cli.params`, :mod:`grimdice.cli.render`), does not import Typer. The attribute
-``app`` stays the Typer app once the submodule of that name is imported too (as it always was).
+:mod:`grimdice.cli.params`, :mod:`grimdice.cli.render`), does not import Typer.
+
+The attribute ``app`` is the Typer app even once the submodule of that name is imported (the import
+system then binds the submodule to the package's attribute of its name: that binding alone is
+ignored). Any other assignment, a test's ``monkeypatch.setattr(grimdice.cli, "app", ...)`` among
+them, sets the attribute as on any module.
 """
 
 from __future__ import annotations
@@ -18,23 +22,22 @@ if TYPE_CHECKING:
 
     from grimdice.cli.app import app, main
 
+#: the attributes this package imports from its submodule ``app`` on first use
+FROM_APP = ("app", "main")
+
 
 class _Cli(types.ModuleType):
-    @property
-    def app(self) -> Any:
-        from grimdice.cli.app import app
+    def __getattr__(self, name: str) -> Any:  # asked only for an attribute not set
+        if name not in FROM_APP:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        import importlib
 
-        return app
+        return getattr(importlib.import_module(f"{self.__name__}.app"), name)
 
-    @app.setter
-    def app(self, value: Any) -> None:
-        """Importing the submodule ``grimdice.cli.app`` sets this attribute: ``app`` stays the Typer app."""
-
-    @property
-    def main(self) -> Any:
-        from grimdice.cli.app import main
-
-        return main
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in FROM_APP and value is sys.modules.get(f"{self.__name__}.{name}"):
+            return  # the import system binding the submodule ``app``: the attribute stays the Typer app
+        super().__setattr__(name, value)
 
 
 sys.modules[__name__].__class__ = _Cli

@@ -33,10 +33,22 @@ PROGRESS_AFTER = 1.0  # seconds: a simulated run still going after this shows a 
 
 
 def run(name: str, data: dict, options: "RunOptions") -> "Result":
-    """:func:`grimdice.systems.base.run`, imported when a command computes (not at start-up)."""
+    """:func:`grimdice.systems.base.run`, imported when a command computes (not at start-up), with
+    Python's cycle collector on while the system validates and computes (the console entry point
+    turns it off for the start-up: :func:`grimdice.cli.params.run_fast`), and as it was after."""
+    import gc
+
+    from grimdice.systems.base import get_system
     from grimdice.systems.base import run as run_system
 
-    return run_system(name, data, options)
+    get_system(name)  # the system's modules are imported with the collector as the caller left it
+    paused = not gc.isenabled()
+    gc.enable()
+    try:
+        return run_system(name, data, options)
+    finally:
+        if paused:
+            gc.disable()
 
 
 def system_name(data: dict) -> str:
@@ -137,7 +149,7 @@ def console(stderr: bool = False) -> "Console":
     return Console(stderr=stderr, emoji=False)
 
 
-def _fail(err: "Console | None", exc: Exception) -> "typer.Exit":
+def _fail(err: "Console | None", exc: Exception) -> "typer.Exit | SystemExit":
     """Print ``exc`` on ``err`` (a new stderr console if ``None``); the exit to raise."""
     from grimdice.cli.render import fail
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
@@ -166,13 +167,15 @@ def render(result: Result, console: Console) -> None:
         render(sub, console)
 
 
-def fail(exc: Exception, err: Console | None = None) -> typer.Exit:
-    """Print a user-facing error (escaped, one line) on stderr; the exit to raise (status 2)."""
-    import typer  # only on an error: ``calc`` runs without Typer (:mod:`grimdice.cli.params`)
-
+def fail(exc: Exception, err: Console | None = None) -> typer.Exit | SystemExit:
+    """Print a user-facing error (escaped, one line) on stderr; the exit to raise (status 2):
+    Typer's ``Exit`` where Typer is imported (its app runs the command), else ``SystemExit``, which
+    ends the process alike (``calc`` run by the console entry point without Typer,
+    :mod:`grimdice.cli.params`: its error path does not import Typer either)."""
     from grimdice.cli.calc import console as app_console
 
     (err or app_console(stderr=True)).print(
         f"[bold red]error[/]: {safe(exc)}", highlight=False, soft_wrap=True
     )
-    return typer.Exit(2)
+    typer = sys.modules.get("typer")
+    return SystemExit(2) if typer is None else typer.Exit(2)

@@ -14,7 +14,7 @@ import typer
 from grimdice.errors import GrimdiceError
 
 
-def _fail(exc: Exception) -> typer.Exit:
+def _fail(exc: Exception) -> typer.Exit | SystemExit:
     from grimdice.cli.render import fail  # Rich is imported by the commands that print
 
     return fail(exc)
