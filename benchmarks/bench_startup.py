@@ -55,8 +55,6 @@ LIBRARIES = """\
 import gc, os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-from grimdice.cli.params import skip_plugin_loader
-skip_plugin_loader()
 gc.disable()
 import numpy, yaml, rich.console, rich.table
 from pydantic import BaseModel

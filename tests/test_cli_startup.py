@@ -59,44 +59,6 @@ def test_the_user_s_own_setting_is_kept(value):
     assert report(value)[0] == repr(value)
 
 
-#: installs the stand-in for pydantic's plugin loader with PLUGINS set, builds a model, then reports
-#: what ``get_plugins`` answers and which loader is imported, before and after the variable is emptied
-STAND_IN = """
-import os, sys
-os.environ["PYDANTIC_DISABLE_PLUGINS"] = sys.argv[1]
-from grimdice.cli.params import PLUGIN_LOADER, skip_plugin_loader
-skip_plugin_loader()
-from pydantic import BaseModel
-class Model(BaseModel):
-    x: int
-assert Model.model_validate({"x": 1}).x == 1
-from pydantic.plugin._loader import get_plugins
-def state():
-    plugins = list(get_plugins())
-    real = "entry_points" in vars(sys.modules[PLUGIN_LOADER])  # (hasattr would ask the real one)
-    return [plugins, real, "importlib.metadata" in sys.modules]
-before = state()
-os.environ["PYDANTIC_DISABLE_PLUGINS"] = ""
-from pydantic.plugin._loader import get_plugins
-print(before, state())
-"""
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        ("__all__", "[[], False, False] [[], True, True]"),  # the stand-in, then the real loader
-        ("", "[[], True, True] [[], True, True]"),  # plugins wanted: pydantic's own loader throughout
-    ],
-)
-def test_pydantic_s_plugin_loader_is_imported_only_if_plugins_may_be_loaded(value, expected):
-    proc = subprocess.run(
-        [sys.executable, "-c", STAND_IN, value], capture_output=True, text=True, timeout=120
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == expected
-
-
 @pytest.mark.parametrize("enabled", [False, True])
 def test_the_cycle_collector_is_on_while_the_system_computes_and_as_it_was_after(monkeypatch, enabled):
     import gc

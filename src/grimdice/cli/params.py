@@ -165,47 +165,6 @@ def parse(fn: Callable[..., Any], args: list[str]) -> dict[str, Any] | None:
     return kwargs
 
 
-#: values of PYDANTIC_DISABLE_PLUGINS with which pydantic loads no plugin without looking for any
-PLUGINS_OFF = ("__all__", "1", "true")
-
-#: pydantic's plugin loader, which imports ``importlib.metadata`` at its import (~40 ms with its
-#: email, zipfile and socket modules) even when every plugin is disabled
-PLUGIN_LOADER = "pydantic.plugin._loader"
-
-
-def skip_plugin_loader() -> None:
-    """Stand in for pydantic's plugin loader while PYDANTIC_DISABLE_PLUGINS disables every plugin
-    (``calc`` sets it unless the environment says otherwise): its ``get_plugins()`` then answers
-    ``()`` as pydantic's own does, and the real loader is imported, and answers, only if the variable
-    no longer disables them all (or for any other name of that module). Does nothing once pydantic's
-    loader is imported; if pydantic moves it, the stand-in is never asked and pydantic imports its own."""
-    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") not in PLUGINS_OFF or PLUGIN_LOADER in sys.modules:
-        return
-    stand_in = types.ModuleType(
-        PLUGIN_LOADER, "Stands in for pydantic's plugin loader (grimdice.cli.params)."
-    )
-
-    def real() -> types.ModuleType:
-        import importlib
-
-        if sys.modules.get(PLUGIN_LOADER) is stand_in:
-            del sys.modules[PLUGIN_LOADER]
-        return importlib.import_module(PLUGIN_LOADER)
-
-    def get_plugins() -> Any:
-        if os.environ.get("PYDANTIC_DISABLE_PLUGINS") in PLUGINS_OFF:
-            return ()
-        return real().get_plugins()
-
-    def other(name: str) -> Any:
-        if name.startswith("__"):  # ``__file__`` and the like, which scans of sys.modules read
-            raise AttributeError(name)
-        return getattr(real(), name)
-
-    vars(stand_in).update(get_plugins=get_plugins, __getattr__=other)
-    sys.modules[PLUGIN_LOADER] = stand_in
-
-
 def run_fast(argv: list[str]) -> None:
     """Run ``argv`` (``sys.argv``) without Typer if it is a plain line of a command in
     :data:`FAST_COMMANDS`, exiting as Typer exits; return (having run nothing) when Typer must run it."""
@@ -222,7 +181,6 @@ def run_fast(argv: list[str]) -> None:
     # builds the first validator: ~40 ms, a tenth of ``calc``. The command line runs without them
     # unless the user's environment names some: PYDANTIC_DISABLE_PLUGINS set (even empty) wins.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    skip_plugin_loader()
     # the cycle collector found nothing to free in the start-up's imports (modules, classes) and
     # cost ~5% of ``calc``: it is off but while the system validates and computes (see calc.run)
     collecting = gc.isenabled()
