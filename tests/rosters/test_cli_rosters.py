@@ -292,3 +292,19 @@ def test_conditions_from_the_command_line_merge_into_the_scenario(tmp_path):
     for bad, words in (("stationary", "KEY=VALUE"), ("cover=[1, 2]", "single value"), ("nosuch=1", "nosuch")):
         res = runner.invoke(app, [*base, "--condition", bad])
         assert res.exit_code == 2 and words in res.output, res.output
+
+
+@pytest.mark.parametrize("given", [[1, 2], "cover", [["cover", True]]])
+def test_condition_options_on_a_file_whose_conditions_are_no_mapping_are_one_error(tmp_path, given):
+    """The file's own ``conditions`` must be a mapping for ``--condition`` to merge into: a list or a
+    word is the same one-line error with or without the option (it was a traceback, or a list of
+    pairs was silently taken as a mapping)."""
+    p = tmp_path / "s.yaml"
+    scenario = yaml.safe_load(
+        (Path(__file__).resolve().parents[2] / "examples" / "wh40k-intercessors-vs-boyz.yaml").read_text()
+    )
+    p.write_text(yaml.safe_dump({**scenario, "conditions": given}))
+    for extra in ([], ["--condition", "cover=true"]):
+        res = runner.invoke(app, ["calc", str(p), "--json", *extra])
+        assert res.exit_code == 2 and "conditions" in res.output and "Traceback" not in res.output, res.output
+        assert res.output.count("\n") == 1, res.output

@@ -227,7 +227,12 @@ def with_conditions(data: dict, items: list[str]) -> dict:
 
     if not items:
         return data
-    conditions = dict(data.get("conditions") or {})
+    given = data.get("conditions") or {}
+    if not isinstance(given, dict):  # the scenario's model would refuse it: refuse it before merging
+        raise ScenarioError(
+            "conditions", f"a mapping of KEY: VALUE; got {type(given).__name__} {shown(given)}"
+        )
+    conditions = dict(given)
     for item in items:
         key, sep, text = item.partition("=")
         if not sep or not key.strip() or len(item) > 200:
