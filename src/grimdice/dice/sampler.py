@@ -170,8 +170,8 @@ def count_categories(
     top = int(counts.max()) if counts.size else 0
     cat = np.asarray(category, dtype=np.int64)
     columns = faces.ndim == 2
-    if columns and valid is None and counts.size and top != int(counts.min()):
-        valid = np.arange(faces.shape[0])[:, None] < counts[None, :]
+    if columns and valid is None:
+        _, valid = column_layout(counts)
     rows = not columns and counts.size > 0 and top == int(counts.min())
 
     def total(words: np.ndarray, acc: type[np.integer]) -> np.ndarray:
