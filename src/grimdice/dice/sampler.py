@@ -221,11 +221,9 @@ class Sampler:
         if fast is not None:
             n, dtype = fast
             if n <= BYTE_SIDES:
-                faces = uniform_bytes(
-                    self.rng, math.prod(shape) if isinstance(shape, tuple) else int(shape), n
-                )
-                faces += 1
-                return faces.view(np.int8).reshape(shape)
+                faces = self.draw(shape, n)  # face indices 0..n-1: the faces are one more
+                faces += np.uint8(1)
+                return faces.view(np.int8)
             return self.rng.integers(1, n + 1, size=shape, dtype=dtype)
         return die.sample(self.rng, shape)
 
