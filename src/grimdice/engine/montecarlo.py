@@ -46,9 +46,11 @@ class Tally:
             v = np.asarray(values)
             if v.shape != (size,):
                 raise ValueError(f"trial output {name!r} must have one value per trial")
-            if v.size and v.min() < 0:
-                raise ValueError(f"trial output {name!r} must be a non-negative count")
-            self._merge(name, np.bincount(v.astype(np.intp, copy=False), minlength=1))
+            try:  # bincount refuses negative values itself: no pass of its own to check them
+                c = np.bincount(v.astype(np.intp, copy=False), minlength=1)
+            except ValueError:
+                raise ValueError(f"trial output {name!r} must be a non-negative count") from None
+            self._merge(name, c, own=True)
         self.trials += size
 
     def merge(self, other: Tally) -> None:
@@ -57,16 +59,18 @@ class Tally:
         self.trials += other.trials
         self.dice += other.dice
 
-    def _merge(self, name: str, c: np.ndarray) -> None:
+    def _merge(self, name: str, c: np.ndarray, own: bool = False) -> None:
+        """Add the histogram ``c`` to ``name``'s (``own``: ``c`` is a fresh int64 array this tally
+        may keep; histograms are added in place when the kept one is long enough)."""
         old = self.counts.get(name)
         if old is None:
-            self.counts[name] = c.astype(np.int64)
-            return
-        if old.size < c.size:
-            old, c = c, old
-        old = old.astype(np.int64).copy()
-        old[: c.size] += c
-        self.counts[name] = old
+            self.counts[name] = c if own and c.dtype == np.int64 else c.astype(np.int64)
+        elif old.size >= c.size:
+            old[: c.size] += c
+        else:
+            new = c.astype(np.int64)  # a copy: c may be another tally's
+            new[: old.size] += old
+            self.counts[name] = new
 
     def __contains__(self, name: str) -> bool:
         return name in self.counts
