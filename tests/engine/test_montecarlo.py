@@ -138,3 +138,23 @@ def test_running_trials_leaves_the_allocator_alone(monkeypatch):
     assert heap._TUNED is None
     monkeypatch.setenv(heap.OPT_OUT, "0")
     assert heap.keep_arrays_on_heap() is False and heap._TUNED is None
+
+
+def test_the_grimdice_command_and_dask_workers_tune_the_allocator_at_their_start(monkeypatch, capsys):
+    import sys
+
+    from grimdice import __main__ as entry
+    from grimdice.engine import heap
+
+    monkeypatch.delenv(heap.OPT_OUT, raising=False)
+    monkeypatch.setattr(heap, "_TUNED", None)
+    heap.dask_setup(object())  # dask worker --preload grimdice.engine.heap
+    assert heap._TUNED is not None
+    monkeypatch.setattr(heap, "_TUNED", None)
+    monkeypatch.setattr(sys, "argv", ["grimdice", "rules", "wh40k"])
+    try:
+        entry.main()
+    except SystemExit as stop:
+        assert stop.code in (0, None)
+    assert heap._TUNED is not None
+    assert "wh40k" in capsys.readouterr().out.lower()
