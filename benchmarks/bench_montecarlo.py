@@ -16,7 +16,9 @@ of this process (``time.process_time``: the per-core rate, steadier on a shared 
 NumPy's bare generator, timed in the same process: the same number of D6 drawn as int8
 (``Generator.integers(1, 7, size, dtype=int8)``), the floor of a simulator drawing its dice that
 way. The ratio column is grimdice's dice per CPU-second over that floor's.
-``--workers 2`` times the default local parallel run instead (one process per core).
+``--workers 2`` times the default local parallel run instead (one process per core). Like the
+``grimdice`` command, the benchmark tunes the allocator once at its start
+(:func:`~grimdice.engine.heap.keep_arrays_on_heap`; ``GRIMDICE_KEEP_HEAP=0`` to time without).
 
 Run: ``python benchmarks/bench_montecarlo.py [--trials N] [--runs N] [--smoke] [--only PREFIX...]``.
 """
@@ -36,6 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from grimdice.engine.heap import keep_arrays_on_heap
 from grimdice.engine.montecarlo import Tally
 from grimdice.engine.options import RunOptions
 from grimdice.io.scenario import load_scenario
@@ -103,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     trials, runs = (5_000, 1) if args.smoke else (args.trials, args.runs)
     workers = args.workers or None
+    keep_arrays_on_heap()  # as the grimdice command does at its start
     print(f"machine: {machine()}; {trials} trials, median of {runs}, workers={workers or 'default'}")
     for path in sorted(EXAMPLES.glob("*.yaml")):
         if not path.name.startswith(SYSTEMS) or not path.name.startswith(tuple(args.only)):

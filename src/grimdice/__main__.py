@@ -65,6 +65,9 @@ def main() -> None:
     answer = snapshot_help(sys.argv) if asks_help else None
     if answer is None:
         if not asks_help:
+            from grimdice.engine.heap import keep_arrays_on_heap
+
+            keep_arrays_on_heap()  # this process runs grimdice's work: see grimdice.engine.heap
             from grimdice.cli.params import run_fast
 
             run_fast(sys.argv)  # exits if it ran the command

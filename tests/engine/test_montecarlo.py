@@ -6,6 +6,7 @@ import pytest
 from grimdice.dice import D6, Dist
 from grimdice.engine import montecarlo
 from grimdice.engine.montecarlo import Tally, block_sizes, run_trials
+from grimdice.engine.options import RunOptions
 
 
 def two_d6(sampler, size):
@@ -109,9 +110,51 @@ def test_in_batches_runs_sub_batches_in_sequence_and_joins_them():
     assert montecarlo.in_batches(lambda s, n: one, 10)(Sampler(1), 3) is one  # no copy
 
 
-def test_keep_arrays_on_heap_tunes_glibc_once():
+def test_keep_arrays_on_heap_tunes_glibc_once(monkeypatch):
     import platform
 
+    from grimdice.engine import heap
+
+    monkeypatch.delenv(heap.OPT_OUT, raising=False)
     expected = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
-    assert montecarlo.keep_arrays_on_heap() is expected
-    assert montecarlo.keep_arrays_on_heap() is expected  # idempotent
+    assert heap.keep_arrays_on_heap() is expected
+    assert heap.keep_arrays_on_heap() is expected  # idempotent
+
+
+def test_running_trials_leaves_the_allocator_alone(monkeypatch):
+    """A library call does not change the process's malloc settings: only keep_arrays_on_heap,
+    called where a process starts, does (and GRIMDICE_KEEP_HEAP=0 opts out of that)."""
+    import ctypes
+
+    from grimdice.engine import heap
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the allocator was tuned")
+
+    monkeypatch.setattr(heap, "_TUNED", None)
+    monkeypatch.setattr(ctypes, "CDLL", forbidden)
+    montecarlo.run_trials(lambda s, n: {"x": s.roll(n)}, 1000, seed=1, workers=1)
+    RunOptions(simulate=1000, seed=1).run(lambda s, n: {"x": s.roll(n)})
+    assert heap._TUNED is None
+    monkeypatch.setenv(heap.OPT_OUT, "0")
+    assert heap.keep_arrays_on_heap() is False and heap._TUNED is None
+
+
+def test_the_grimdice_command_and_dask_workers_tune_the_allocator_at_their_start(monkeypatch, capsys):
+    import sys
+
+    from grimdice import __main__ as entry
+    from grimdice.engine import heap
+
+    monkeypatch.delenv(heap.OPT_OUT, raising=False)
+    monkeypatch.setattr(heap, "_TUNED", None)
+    heap.dask_setup(object())  # dask worker --preload grimdice.engine.heap
+    assert heap._TUNED is not None
+    monkeypatch.setattr(heap, "_TUNED", None)
+    monkeypatch.setattr(sys, "argv", ["grimdice", "rules", "wh40k"])
+    try:
+        entry.main()
+    except SystemExit as stop:
+        assert stop.code in (0, None)
+    assert heap._TUNED is not None
+    assert "wh40k" in capsys.readouterr().out.lower()

@@ -203,3 +203,25 @@ def test_d6_pairs_are_two_fair_independent_dice_and_not_counted():
     joint = np.bincount((first.astype(np.int64) - 1) * 6 + (second - 1), minlength=36)
     expected = first.size / 36  # every (first, second) pair equally likely: fair and independent
     assert ((joint - expected) ** 2 / expected).sum() < _chi2_bound(35)
+
+
+def test_rolled_dice_are_the_drawn_faces_plus_one_from_the_same_bytes():
+    """A byte-drawn roll consumes the generator exactly as a draw does: the same seed gives the
+    same faces (one more than the face indices) and leaves the generator in the same state."""
+    for shape, die, sides in [(1000, D6, 6), ((37, 11), D3, 3), (500, Die(tuple(range(1, 17))), 16)]:
+        rolled, drawn = Sampler(12345), Sampler(12345)
+        faces = rolled.roll(shape, die)
+        assert faces.dtype == np.int8 and faces.shape == (shape if isinstance(shape, tuple) else (shape,))
+        assert (faces.astype(np.int64) - 1).tolist() == drawn.draw(shape, sides).astype(np.int64).tolist()
+        assert rolled.dice == faces.size and drawn.dice == 0
+        assert rolled.rng.bit_generator.state == drawn.rng.bit_generator.state
+
+
+def test_seeded_rolls_are_the_faces_recorded_before_roll_called_draw():
+    """Faces of ``Sampler(12345)`` recorded from the main branch before :meth:`Sampler.roll` called
+    :meth:`Sampler.draw` (its own copy of the byte path): the same seed still gives the same dice."""
+    s = Sampler(12345)
+    d6 = s.roll(1000)
+    d3 = s.roll((37, 11), D3)
+    assert d6[:24].tolist() == [4, 5, 1, 5, 4, 5, 2, 2, 6, 5, 6, 5, 1, 1, 1, 2, 6, 6, 2, 2, 4, 1, 1, 5]
+    assert d3.ravel()[:12].tolist() == [2, 1, 3, 2, 2, 3, 3, 2, 3, 3, 1, 3]

@@ -90,3 +90,31 @@ def test_exact_matches_simulation(weapons, defenders, kw):
     sim = run(weapons, defenders, simulate=N, seed=99, **kw)
     assert list(exact.stages) == list(sim.stages)
     assert_agree(exact.stages, sim.stages, N, 5.0)
+
+
+def test_the_unit_reroll_pool_counts_the_dice_it_rolls_and_rerolls_a_failed_die():
+    """One die per trial, 4+ to succeed (6 critical), no re-roll of its own: a failed die is
+    re-rolled once by the unit's re-roll (P(success) = 1/2 + 1/2 * 1/2 = 3/4, P(critical) =
+    1/6 + 1/2 * 1/6 = 1/4), and the dice counted are the first dice plus those re-rolls."""
+    import numpy as np
+
+    from grimdice.dice import Sampler
+    from grimdice.engine.pipeline import Roll
+    from grimdice.systems.wh40k.simulate import _roll_once
+
+    n = 200_000
+    roll = Roll(lambda f: np.where(np.asarray(f) >= 4, np.where(np.asarray(f) == 6, 0, 1), 2), 3)
+    s = Sampler(5)
+    available = np.ones(n, dtype=bool)
+    crit, normal = _roll_once(s, np.ones(n, dtype=np.int64), roll, frozenset(), available)
+    used = int(np.count_nonzero(~available))
+    assert s.dice == n + used
+    assert abs(used / n - 0.5) < 5 * (0.25 / n) ** 0.5  # the first die failed
+    assert abs((crit + normal).mean() - 0.75) < 5 * (0.75 * 0.25 / n) ** 0.5
+    assert abs(crit.mean() - 0.25) < 5 * (0.25 * 0.75 / n) ** 0.5
+    empty = np.ones(3, dtype=bool)
+    assert [c.tolist() for c in _roll_once(s, np.zeros(3, dtype=np.int64), roll, frozenset(), empty)] == [
+        [0, 0, 0],
+        [0, 0, 0],
+    ]
+    assert empty.all()

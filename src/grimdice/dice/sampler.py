@@ -170,8 +170,8 @@ def count_categories(
     top = int(counts.max()) if counts.size else 0
     cat = np.asarray(category, dtype=np.int64)
     columns = faces.ndim == 2
-    if columns and valid is None and counts.size and top != int(counts.min()):
-        valid = np.arange(faces.shape[0])[:, None] < counts[None, :]
+    if columns and valid is None:
+        _, valid = column_layout(counts)
     rows = not columns and counts.size > 0 and top == int(counts.min())
 
     def total(words: np.ndarray, acc: type[np.integer]) -> np.ndarray:
@@ -221,11 +221,9 @@ class Sampler:
         if fast is not None:
             n, dtype = fast
             if n <= BYTE_SIDES:
-                faces = uniform_bytes(
-                    self.rng, math.prod(shape) if isinstance(shape, tuple) else int(shape), n
-                )
-                faces += 1
-                return faces.view(np.int8).reshape(shape)
+                faces = self.draw(shape, n)  # face indices 0..n-1: the faces are one more
+                faces += np.uint8(1)
+                return faces.view(np.int8)
             return self.rng.integers(1, n + 1, size=shape, dtype=dtype)
         return die.sample(self.rng, shape)
 

@@ -24,43 +24,7 @@ import numpy as np
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
 from grimdice.engine.batch import iter_map
-
-HEAP_ARRAYS = 32 << 20  # arrays below this many bytes come from the heap (see keep_arrays_on_heap)
-HEAP_KEPT = 128 << 20  # freed heap kept for reuse, at most this many bytes at the top
-
-
-def keep_arrays_on_heap() -> bool:
-    """Serve the Monte Carlo's same-sized temporary arrays from the heap (glibc only; once per
-    process; returns whether the allocator was tuned).
-
-    glibc serves an allocation of at least ``M_MMAP_THRESHOLD`` bytes with a fresh ``mmap``; the
-    threshold adapts to the size of the chunks freed, but a request of exactly that size is still
-    mapped afresh, so the arrays of equal size a block allocates on every step (a few hundred KB
-    to a few MB for 50 000 trials) came back as fresh pages each time: page faults and zeroing,
-    25 to 40% of a block's CPU time on the 40k and Heresy examples. Raising the threshold to
-    :data:`HEAP_ARRAYS` and the trim threshold to :data:`HEAP_KEPT` (the freed top of the heap is
-    returned to the system only beyond it) keeps them on the heap. Process-wide: the process may
-    keep up to :data:`HEAP_KEPT` bytes of freed memory for reuse. A no-op on other C libraries."""
-    global _TUNED
-    if _TUNED is None:
-        _TUNED = False
-        try:
-            import ctypes
-            import os
-
-            # glibc only (a cheap check: ctypes.util.find_library would run ldconfig in a subprocess)
-            if os.confstr("CS_GNU_LIBC_VERSION").startswith("glibc"):  # type: ignore[union-attr]
-                libc = ctypes.CDLL(None)  # the running process's symbols, libc's mallopt among them
-                M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
-                _TUNED = bool(libc.mallopt(M_MMAP_THRESHOLD, HEAP_ARRAYS)) and bool(
-                    libc.mallopt(M_TRIM_THRESHOLD, HEAP_KEPT)
-                )
-        except (OSError, ValueError, AttributeError):  # pragma: no cover - no glibc to tune
-            _TUNED = False
-    return _TUNED
-
-
-_TUNED: bool | None = None
+from grimdice.engine.heap import keep_arrays_on_heap
 
 BLOCK = 50_000  # trials per random stream: the unit of reproducibility (never change lightly)
 PARALLEL_FROM = 4 * BLOCK  # below this many trials, one process is faster than forking workers
@@ -82,9 +46,11 @@ class Tally:
             v = np.asarray(values)
             if v.shape != (size,):
                 raise ValueError(f"trial output {name!r} must have one value per trial")
-            if v.size and v.min() < 0:
-                raise ValueError(f"trial output {name!r} must be a non-negative count")
-            self._merge(name, np.bincount(v.astype(np.intp, copy=False), minlength=1))
+            try:  # bincount refuses negative values itself: no pass of its own to check them
+                c = np.bincount(v.astype(np.intp, copy=False), minlength=1)
+            except ValueError:
+                raise ValueError(f"trial output {name!r} must be a non-negative count") from None
+            self._merge(name, c, own=True)
         self.trials += size
 
     def merge(self, other: Tally) -> None:
@@ -93,16 +59,18 @@ class Tally:
         self.trials += other.trials
         self.dice += other.dice
 
-    def _merge(self, name: str, c: np.ndarray) -> None:
+    def _merge(self, name: str, c: np.ndarray, own: bool = False) -> None:
+        """Add the histogram ``c`` to ``name``'s (``own``: ``c`` is a fresh int64 array this tally
+        may keep; histograms are added in place when the kept one is long enough)."""
         old = self.counts.get(name)
         if old is None:
-            self.counts[name] = c.astype(np.int64)
-            return
-        if old.size < c.size:
-            old, c = c, old
-        old = old.astype(np.int64).copy()
-        old[: c.size] += c
-        self.counts[name] = old
+            self.counts[name] = c if own and c.dtype == np.int64 else c.astype(np.int64)
+        elif old.size >= c.size:
+            old[: c.size] += c
+        else:
+            new = c.astype(np.int64)  # a copy: c may be another tally's
+            new[: old.size] += old
+            self.counts[name] = new
 
     def __contains__(self, name: str) -> bool:
         return name in self.counts
@@ -155,7 +123,6 @@ def default_workers(trials: int) -> int:
 def run_block(trial: TrialFn, task: tuple[int, np.random.SeedSequence]) -> Tally:
     """One block of trials on its own random stream."""
     size, stream = task
-    keep_arrays_on_heap()  # here, as blocks may run in other processes (a Dask worker)
     t = Tally()
     sampler = Sampler(stream)
     t.add(trial(sampler, size), size)
@@ -179,7 +146,9 @@ def run_trials(
 ) -> Tally:
     """Run ``trials`` trials of ``trial`` seeded by ``seed``; the tally is the same for a seed
     whatever ``workers`` is, and on a Dask cluster (``scheduler``: its address).
-    ``progress(done, total)`` is called after every block."""
+    ``progress(done, total)`` is called after every block. Leaves the process's malloc settings
+    alone: a program that runs many trials may call :func:`~grimdice.engine.heap.keep_arrays_on_heap`
+    once first (as the ``grimdice`` command does), several times fewer page faults."""
     if trials < 1:
         raise ValueError("at least one trial")
     tasks = _tasks(trials, seed)
@@ -199,6 +168,7 @@ __all__ = [
     "block_streams",
     "default_workers",
     "in_batches",
+    "keep_arrays_on_heap",
     "run_block",
     "run_trials",
 ]

@@ -70,7 +70,8 @@ class RunOptions:
 
     def run(self, trial: Callable[..., Any]) -> Tally:
         """Run ``options.simulate`` trials of ``trial(sampler, size)`` with these options (seed,
-        local workers or Dask scheduler, progress): every system's Monte Carlo goes through here."""
+        local workers or Dask scheduler, progress): every system's Monte Carlo goes through here.
+        The process's malloc settings are left alone (see :mod:`grimdice.engine.heap`)."""
         from grimdice.engine.montecarlo import run_trials
 
         if self.simulate is None:

@@ -27,7 +27,7 @@ from grimdice.dice.dist import Dist
 from grimdice.dice.expr import D6, Die
 from grimdice.dice.joint import Joint
 from grimdice.dice.reroll import category_probs, pool_counts, reroll_die
-from grimdice.dice.sampler import NARROW, Sampler, count_categories, lookup
+from grimdice.dice.sampler import NARROW, Sampler, column_layout, count_categories, lookup
 
 Categorize = Callable[[np.ndarray], np.ndarray]
 FacePredicate = Callable[[np.ndarray], np.ndarray]
@@ -130,8 +130,7 @@ class Roll:
         valid: np.ndarray | None = None
         if 0 < top <= NARROW and top * counts.size <= 2 * int(counts.sum()):  # little padding
             faces = sampler.columns(counts, self.die)
-            if top != int(counts.min()):
-                valid = np.arange(top)[:, None] < counts[None, :]
+            _, valid = column_layout(counts)
         else:
             faces = sampler.flat(counts, self.die)
         if rerolled.any():

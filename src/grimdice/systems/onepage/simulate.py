@@ -36,6 +36,7 @@ from grimdice.systems.onepage.units import (
     choose_order,
     decode,
     encode,
+    recall,
     wound,
 )
 from grimdice.systems.onepage.weapons import Weapon
@@ -249,8 +250,8 @@ def simulate_targets(
             out.update({f"hits{i}": hits, f"wounds{i}": tot, f"state{i}": codes, f"tested{i}": tested})
             out["hits"] += hits
             out["wounds"] += tot
-            for code in np.unique(codes):
-                out["killed"][codes == code] += sd.models - decode(d, int(code)).models
+            uniq, inv = distinct(codes)
+            out["killed"] += np.array([sd.models - decode(d, k).models for k in uniq.tolist()])[inv]
         return out
 
     t = options.run(trial)
@@ -268,22 +269,31 @@ def simulate_targets(
     return per, {"hits": t.dist("hits"), "wounds": t.dist("wounds"), "models_destroyed": t.dist("killed")}
 
 
+def _half_killed(d: Unit, before: int, code: int) -> tuple[int, int]:
+    """(1 if a unit in state ``code`` that had ``before`` models takes the half-killed morale test,
+    else 0; its state code after a failed test)."""
+    s = decode(d, code)
+    killed = before - s.models
+    if s.models and killed and 2 * killed >= before:
+        return 1, encode(d, replace(s, pinned=True))
+    return 0, code
+
+
 def half_killed_sim(
     sampler: Sampler, d: Unit, before: int, codes: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """ "Whenever half of its models are killed at once": a morale test, Pinned when failed. Returns
     the new state codes and 1 where a test was taken."""
-    codes = codes.copy()
-    tested = np.zeros(codes.size, dtype=np.int64)
     ok = morale_roll(sampler, codes.size, d)
-    cur = codes.copy()
-    for code in np.unique(cur):
-        s = decode(d, int(code))
-        killed = before - s.models
-        if s.models and killed and 2 * killed >= before:
-            at = cur == code
-            tested[at] = 1
-            codes[at & ~ok] = encode(d, replace(s, pinned=True))
+    uniq, inv = distinct(codes)
+    # per distinct state: (1 where a test is taken, the state after a failed test)
+    laws = [
+        recall(d, "half_killed", (before, code), partial(_half_killed, d, before, code))
+        for code in uniq.tolist()
+    ]
+    tested_by, failed_by = (np.array(col, dtype=np.int64) for col in zip(*laws, strict=True))
+    tested = tested_by[inv]
+    codes = np.where(ok, codes, failed_by[inv])
     return codes, tested
 
 
@@ -297,6 +307,8 @@ def simulate_hazard(
     if d.has("flying"):
         models = 0
 
+    removed: list[int] = []
+
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         if attack == "transport":
             hits = sampler.roll(size).astype(np.int64)
@@ -306,9 +318,10 @@ def simulate_hazard(
         else:
             hits = np.zeros(size, dtype=np.int64)
         wounds = roll_blocks(sampler, auto, hits)
-        uniq, inv = np.unique(wounds, return_inverse=True)
-        table = np.array([encode(d, best_removal(d, sd, int(w))[1]) for w in uniq], dtype=np.int64)
-        codes = table[np.asarray(inv).reshape(-1)]
+        # the state after w wounds, for every w up to the most seen (kept between blocks)
+        for w in range(len(removed), int(wounds.max()) + 1):
+            removed.append(encode(d, best_removal(d, sd, w)[1]))
+        codes = np.array(removed, dtype=np.int64)[wounds]
         if d.kind in ("vehicle", "walker"):
             codes = vehicle_sim(sampler, d, codes, wounds > 0, c.facing)
         codes, tested = half_killed_sim(sampler, d, sd.models, codes)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grimdice.dice.sampler import Sampler, column_counts, column_layout, per_trial
+from grimdice.dice.sampler import Sampler, column_counts, column_layout, lookup, per_trial
 from grimdice.engine.montecarlo import TrialFn, in_batches
 from grimdice.engine.options import RunOptions
 from grimdice.engine.pipeline import Roll
@@ -30,18 +30,38 @@ def _roll_once(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(critical, normal) counts per trial of a pool with its own re-roll of the faces ``own``, and
     in the trials where the unit's one re-roll is ``available`` (updated in place) the first
-    failed die not already re-rolled re-rolled once more."""
-    rolls, valid = s.pool(counts)
-    mine = np.isin(rolls, sorted(own)) & valid
-    if mine.any():
-        rolls = np.where(mine, s.roll(rolls.shape), rolls)
-    eligible = valid & ~mine & (np.asarray(roll.categorize(rolls)) == FAIL)
-    t = np.flatnonzero(available & eligible.any(axis=1))
+    failed die not already re-rolled re-rolled once more.
+
+    The dice are laid out by column (:func:`~grimdice.dice.sampler.column_layout`: row ``j`` holds
+    every trial's ``j``-th die) and drawn as face indices (:meth:`~grimdice.dice.sampler.Sampler.draw`);
+    only the dice rolled are counted (the first dice, the own re-rolls, the unit's re-roll)."""
+    trials = counts.size
+    rows, valid = column_layout(counts)
+    if rows == 0:
+        return np.zeros(trials, dtype=np.int64), np.zeros(trials, dtype=np.int64)
+    s.dice += int(counts.sum())
+    faces = s.draw((rows, trials)) + np.uint8(1)  # 1..6
+    mine = np.isin(faces, sorted(own))
+    if valid is not None:
+        mine &= valid
+    again = int(np.count_nonzero(mine))
+    if again:
+        s.dice += again
+        faces = np.where(mine, s.draw(faces.shape) + np.uint8(1), faces)
+    category = np.asarray(roll.categorize(np.arange(1, 7))).astype(np.uint8)  # by face - 1
+    eligible = (lookup(faces, category, 1, np.uint8) == FAIL) & ~mine
+    if valid is not None:
+        eligible &= valid
+    t = np.flatnonzero(available & eligible.any(axis=0))
     if t.size:
-        rolls[t, eligible[t].argmax(axis=1)] = s.roll(t.size)
+        faces[eligible[:, t].argmax(axis=0), t] = s.roll(t.size)
         available[t] = False
-    cat = np.asarray(roll.categorize(rolls))
-    return ((cat == CRIT) & valid).sum(axis=1), ((cat == NORMAL) & valid).sum(axis=1)
+    cat = lookup(faces, category, 1, np.uint8)
+    crit, normal = cat == CRIT, cat == NORMAL
+    if valid is not None:
+        crit &= valid
+        normal &= valid
+    return column_counts(crit), column_counts(normal)
 
 
 def _attacks(s: Sampler, g: WeaponGroup, trials: int) -> np.ndarray:
