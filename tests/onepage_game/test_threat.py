@@ -40,17 +40,47 @@ def test_in_the_open_within_range_it_is_the_exact_shots_expected_points() -> Non
     assert got == pytest.approx(want, abs=1e-12) and got > 0
 
 
-def test_behind_blocking_terrain_it_scores_better_than_in_the_open() -> None:
-    s = duel(SHOOTERS, TARGETS, gap=16.0)
-    hidden = replace(s, setup=replace(s.setup, table=Table(terrain=(WALL,))))
-    assert threat.exposure(s, 1) > 0
-    assert threat.exposure(hidden, 1) == 0.0  # no line of sight, out of Assault reach
+def walk_shot(s: GameState, v: int, u: int, to: tuple[float, float]) -> float:
+    """The expected points of ``v``'s exact shooting law at ``u`` after walking to ``to``, computed
+    from the law itself (as the first test does for a shot from where it stands)."""
+    at = threat.placed_at(s, u, None)
+    key = at.shot_key(v, u, to, "walk")
+    law = combat_law(s.setup, "shoot", v, s.units[v], u, s.units[u], key)
+    base = worth(s.setup, u, s.units[u], PIN_TEMPO)
+    return sum(p * (worth(s.setup, u, st, PIN_TEMPO) - base) for (st,), p in law)
 
 
-def test_out_of_reach_scores_zero() -> None:
+def test_behind_blocking_terrain_the_enemy_walks_to_see_unless_the_walk_cannot_clear_it() -> None:
+    """A wall 4"-6" in front of the Shooters hides the Targets from where the Shooters stand, but a
+    6" Walk straight at them (terrain ignored: our approximation) passes it: the exposure is the
+    exact law of that walked shot (action Walk). A wall 10"-12" out, which the Walk does not clear,
+    leaves the Targets unseen: 0 (out of Assault reach too)."""
     s = duel(SHOOTERS, TARGETS, gap=16.0)
-    assert threat.exposure(s, 1, (36.0, 47.0)) == 0.0  # 27" away: past 24" range and 12" reach
-    assert threat.exposure(s, 1, (36.0, 20.0 + 16.0)) > 0
+    near = replace(s, setup=replace(s.setup, table=Table(terrain=(WALL,))))
+    assert near.shot_key(0, 1, None, "hold")[1] == 0  # hidden where the Shooters stand
+    to = threat.walked_to(near, 0, 1, near.gap(0, 1), near.weapon_range(0))
+    assert to == (36.0, 26.0)  # 6" straight towards the Targets
+    assert threat.exposure(near, 1) == pytest.approx(walk_shot(near, 0, 1, to), abs=1e-12)
+    assert threat.exposure(near, 1) > 0
+    moved = Terrain(WALL.name, WALL.corners + np.array([0.0, 6.0]), WALL.traits)
+    far = replace(s, setup=replace(s.setup, table=Table(terrain=(moved,))))
+    assert threat.exposure(far, 1) == 0.0
+
+
+def test_past_range_but_within_range_plus_walk_counts_the_walked_shot() -> None:
+    """The Shooters (24" rifles, 6" Walk) reach the Targets 29.7" away (base to base) after a Walk;
+    30.7" away they do not (past 24" + 6"), nor 36.9" away."""
+    s = duel(SHOOTERS, TARGETS, gap=31.0)
+    assert 24.0 < s.gap(0, 1) < 30.0
+    to = threat.walked_to(s, 0, 1, s.gap(0, 1), 24.0)
+    assert to == (36.0, 26.0)
+    want = walk_shot(s, 0, 1, to)
+    assert threat.exposure(s, 1) == pytest.approx(want, abs=1e-12) and want > 0
+    out = duel(SHOOTERS, TARGETS, gap=32.0)
+    assert s.gap(0, 1) + 1.0 == pytest.approx(out.gap(0, 1)) and threat.exposure(out, 1) == 0.0
+    assert threat.exposure(s, 1, (70.0, 47.0)) == 0.0  # 36.9" away
+    immobile = replace(s, units=(replace(s.units[0], immobile=True), s.units[1]))
+    assert threat.walked_to(immobile, 0, 1, s.gap(0, 1), 24.0) is None
 
 
 def test_a_charge_counts_only_when_it_favours_the_enemy() -> None:
@@ -133,7 +163,9 @@ def test_a_unit_that_cannot_score_no_longer_runs_into_the_enemys_guns() -> None:
     AI (the former one) runs it 12" into the Shooters' 24" range; the AI with the enemy's reply
     keeps it where nothing reaches it."""
     s = replace(duel(SHOOTERS, WEIRDBOY, gap=30.0), player=1)
+    s = replace(s, anchors=((36.0, 6.0), (36.0, 36.0)))  # 6" from the south edge: room to back away
+    assert threat.exposure(s, 1) > 0  # 28.7" away: within the Shooters' 24" range plus their 6" Walk
     rng = np.random.default_rng(0)
-    old, new = ai_player(s, rng, reply=0.0), ai_player(s, rng)
+    old, new = ai_player(s, rng, reply=0.0, reach=0.0), ai_player(s, rng)
     assert old[0] == "run" and threat.exposure(s, 1, end_of(s, old)) > 10.0
     assert threat.exposure(s, 1, end_of(s, new)) == 0.0
