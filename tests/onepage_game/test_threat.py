@@ -169,3 +169,62 @@ def test_a_unit_that_cannot_score_no_longer_runs_into_the_enemys_guns() -> None:
     old, new = ai_player(s, rng, reply=0.0, reach=0.0), ai_player(s, rng)
     assert old[0] == "run" and threat.exposure(s, 1, end_of(s, old)) > 10.0
     assert threat.exposure(s, 1, end_of(s, new)) == 0.0
+
+
+SHOOTAS = {
+    "name": "Shootas",
+    "size": 10,
+    "quality": 5,
+    "equipment": ["Carbine", "Hand Weapon"],
+    "special_rules": ["Furious"],
+    "cost": 110,
+}
+
+
+def test_prospect_is_the_best_favourable_charge_within_assault_reach_of_the_end() -> None:
+    """The Shootas (unit 1) 20.7" from the Targets (unit 0): no charge from where they stand (12"
+    Assault); from 6" closer it is their charge's expected value, read from the melee law of a full
+    contact (computed here from melee_odds on charge_key); in the last round nothing (no activation
+    is left); for the Targets, whose charge on the Shootas favours the Shootas, nothing."""
+    s = duel(dict(TARGETS, cost=120), SHOOTAS, gap=22.0)
+    assert s.gap(1, 0) > 12.0 and threat.prospect(s, 1) == 0.0
+    end = (36.0, 42.0 - 10.0)
+    assert s.gap(1, 0, end) <= 12.0
+    at = replace(s, active=1)
+    want = melee_odds(at, 1, 0, threat.charge_key(at, 1, 0))
+    assert want > 0 and threat.prospect(s, 1, end) == pytest.approx(want, abs=1e-12)
+    assert threat.prospect(replace(s, round=ROUNDS), 1, end) == 0.0
+    near = replace(s, anchors=(s.anchors[0], end))
+    assert melee_odds(replace(near, active=0), 0, 1, threat.charge_key(near, 0, 1)) < 0
+    assert threat.prospect(near, 0) == 0.0
+
+
+def test_a_melee_unit_runs_into_charge_reach_of_a_target_it_beats_rather_than_walk_and_shoot() -> None:
+    """The Ork games lost or drawn against random Marines (docs/onepage-game.md) showed the Boyz
+    walking and shooting pistols and carbines where a charge next round was worth far more. Here
+    the Shootas (18" carbines) 20.7" from the Targets, nothing threatening them: the AI without
+    the prospect term walks 6" and shoots; with it, it runs 12" to end within Assault reach of a
+    charge that favours it (its expected value, less the 6" walk's shot, is the larger)."""
+    s = replace(duel(dict(TARGETS, cost=120), SHOOTAS, gap=22.0), player=1)
+    assert threat.exposure(s, 1) == 0.0
+    rng = np.random.default_rng(0)
+    old, new = ai_player(s, rng, reach=0.0), ai_player(s, rng)
+    assert old == ["walk", 1, 0.0, -6.0] and threat.prospect(s, 1, end_of(s, old)) == 0.0
+    assert new == ["run", 1, 0.0, -12.0] and threat.prospect(s, 1, end_of(s, new)) > 0.0
+
+
+def test_the_consolidation_weighs_the_enemys_reply() -> None:
+    """Brutes (150 points, Quality 6) destroy a Victim 31" from a line of ten rifles (24" range,
+    6" Walk): the greedy consolidation moves 3" towards them (the nearest enemy) into the reach of
+    their walked shots; the AI's stays out of it."""
+    from tests.onepage_game.test_consolidation import BRUTES, VICTIM, destroyed_outcome, melee, state_of
+
+    guns = dict(SHOOTERS, size=10, cost=100)
+    brutes = dict(BRUTES, quality=6, cost=150)
+    s = melee(state_of([brutes], [VICTIM, guns], [(36.0, 6.0), (36.0, 12.0), (36.0, 43.0)]), 0, 1)
+    c = destroyed_outcome(s)
+    assert threat.exposure(c, 0) == 0.0
+    rng = np.random.default_rng(0)
+    old, new = ai_player(c, rng, reply=0.0, reach=0.0), ai_player(c, rng)
+    assert old == ["consolidate", 0, 0.0, 3.0] and threat.exposure(c, 0, end_of(c, old)) > 50.0
+    assert threat.exposure(c, 0, end_of(c, new)) == 0.0
