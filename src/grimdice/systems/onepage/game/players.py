@@ -8,7 +8,9 @@ Pinned unit recovers by idling in its next activation, so a pin is worth the uni
 only when that unit has no activation left (the last round, already activated); otherwise it is
 worth :data:`PIN_TEMPO` of them (the activation it loses). It shoots the target with the highest
 expected value, walks where its shooting is best (taking cover when it can), assaults only when
-the expected melee value is positive, and otherwise closes in on the nearest enemy.
+the expected melee value is positive, and otherwise closes in on the nearest enemy; a move also
+weighs the enemy's reply where it ends and its own best charge from there next activation
+(:mod:`.threat`).
 """
 
 from __future__ import annotations

@@ -10,21 +10,25 @@ pinned", so the danger of a position is counted in the same points as the AI's o
   shooting law, destroyed or pinned at :func:`players.pin_share`, plus attrition) when ``v`` holds
   where it stands and fires at ``u`` standing at ``p`` (range, line of sight, cover, elevation,
   facing and arcs as the game's shooting reads them; 0 when ``u`` is not a valid target there);
+  when that is 0 and ``u`` is within ``v``'s range plus its Walk, the shot ``v`` makes after a Walk
+  straight at ``u`` (:func:`walked_to`: our approximation of the enemy's reach, terrain ignored);
 * ``charge``: when ``v`` may assault ``u`` at ``p`` (in its Assault reach with a clear path, as
   :meth:`GameState.unit_actions` allows), the expected value of that melee to ``v``
   (:func:`players.melee_odds`: points it takes less points it gives away; a charge that favours
   ``u`` is no threat), in the situation of :func:`charge_key` (a full contact, our simplification);
 * ``w(v)``: 1 when ``v`` can still activate this round (it acts before ``u`` acts again, since ``u``
   has now activated), :data:`NEXT` when it has activated (or is Pinned and must idle) but a round
-  remains, 0 otherwise. The enemy moves before it shoots and picks one target per unit: both are
-  left out (our simplification), so the sum is the threat of the enemy's units as they stand
-  ("The player activates one of his units that is not activated, and takes an action. Then his
-  turn ends and the opposing player does the same.").
+  remains, 0 otherwise. The enemy picks one target per unit: left out (our simplification), so the
+  sum is the threat of all the enemy's units ("The player activates one of his units that is not
+  activated, and takes an action. Then his turn ends and the opposing player does the same.").
 
 The AI subtracts :data:`WEIGHT` x (exposure at the move's end - exposure where the unit stands)
 from a Walk or Run's value: a move that takes a unit out of the enemy's guns gains, one into them
-loses (Hold: no change). Every value comes from the laws the AI already reads (the bounded law
-cache); nothing here calls a new exact solver.
+loses (Hold: no change; a consolidation's moves are weighed as a Walk's). It adds
+:data:`PROSPECT` x (prospect at the move's end - prospect where the unit stands), the expected
+value of the best charge it could make from there in its next activation (:func:`prospect`), so a
+melee unit closes in on what it beats. Every value comes from the laws the AI already reads (the
+bounded law cache); nothing here calls a new exact solver.
 """
 
 from __future__ import annotations
