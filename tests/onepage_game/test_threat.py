@@ -171,14 +171,9 @@ def test_a_unit_that_cannot_score_no_longer_runs_into_the_enemys_guns() -> None:
     assert threat.exposure(s, 1, end_of(s, new)) == 0.0
 
 
-SHOOTAS = {
-    "name": "Shootas",
-    "size": 10,
-    "quality": 5,
-    "equipment": ["Carbine", "Hand Weapon"],
-    "special_rules": ["Furious"],
-    "cost": 110,
-}
+# Quality 5 (as the Targets), 10 models with carbines (18") and hand weapons, Furious
+SHOOTAS = TARGETS | {"name": "Shootas", "size": 10, "equipment": ["Carbine", "Hand Weapon"], "cost": 110}
+SHOOTAS["special_rules"] = ["Furious"]
 
 
 def test_prospect_is_the_best_favourable_charge_within_assault_reach_of_the_end() -> None:
