@@ -106,12 +106,14 @@ def test_enemies_weigh_by_when_they_act() -> None:
     assert threat.exposure(last, 1) == 0.0  # the game ends before it acts again
 
 
-def test_choose_with_its_bound_equals_valuing_every_move() -> None:
+def test_choose_with_its_bound_equals_valuing_every_move(monkeypatch: pytest.MonkeyPatch) -> None:
     """The bound-pruned choice equals the choice from every move's full value, on the AI's
-    decisions of a seeded game of the bundled armies."""
+    decisions of a seeded game of the bundled armies; some of those moves' exposures include an
+    enemy's walked shot (they differ from the exposure without it), so the bound is checked with
+    the enemy's reach as well."""
     armies = (load_army_side(MARINES), load_army_side(ORKS))
     log = GameJob(armies, None, ("random", "random"), keep_log=True)(game_seeds(5, 1)[0])
-    checked = 0
+    checked = walked = 0
     for s in states(log)[::7]:
         if s.phase != "play" or s.round > 2:
             continue
@@ -125,14 +127,18 @@ def test_choose_with_its_bound_equals_valuing_every_move() -> None:
             if a[0] in threat.MOVES:
                 u = a[1]
                 end = moved_to(s, u, (a[2], a[3]))
-                full[i] -= threat.WEIGHT * (threat.exposure(s, u, end) - threat.exposure(s, u))
+                seen = threat.exposure(s, u, end)
+                full[i] -= threat.WEIGHT * (seen - threat.exposure(s, u))
+                with monkeypatch.context() as m:
+                    m.setattr(threat, "walked_to", lambda *_: None)
+                    walked += threat.exposure(s, u, end) != seen
         best = max(full)
         want = next(a for a, v in zip(acts, full, strict=True) if v >= best - 1e-9)
         assert threat.choose(s, acts, values) == want
         checked += 1
         if checked == 4:
             break
-    assert checked >= 2
+    assert checked >= 2 and walked > 0
 
 
 def test_greedy_is_the_ai_without_the_reply_and_games_stay_seeded() -> None:
