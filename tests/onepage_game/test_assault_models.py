@@ -181,7 +181,7 @@ def test_every_assault_of_a_game_moves_its_models_by_the_rules() -> None:
             ),
             generate_table(seed),
         )
-        log = play(setup, seed, ("ai", "ai"))
+        log = play(setup, seed, ("greedy", "greedy"))  # a game with assaults (the AI's has none here)
         sts = states(log)
         for s, a in zip(sts, log["actions"], strict=False):
             if not (isinstance(a, list) and a[0] == "assault" and s.on_table(int(a[1]))):

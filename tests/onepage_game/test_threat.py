@@ -40,17 +40,47 @@ def test_in_the_open_within_range_it_is_the_exact_shots_expected_points() -> Non
     assert got == pytest.approx(want, abs=1e-12) and got > 0
 
 
-def test_behind_blocking_terrain_it_scores_better_than_in_the_open() -> None:
-    s = duel(SHOOTERS, TARGETS, gap=16.0)
-    hidden = replace(s, setup=replace(s.setup, table=Table(terrain=(WALL,))))
-    assert threat.exposure(s, 1) > 0
-    assert threat.exposure(hidden, 1) == 0.0  # no line of sight, out of Assault reach
+def walk_shot(s: GameState, v: int, u: int, to: tuple[float, float]) -> float:
+    """The expected points of ``v``'s exact shooting law at ``u`` after walking to ``to``, computed
+    from the law itself (as the first test does for a shot from where it stands)."""
+    at = threat.placed_at(s, u, None)
+    key = at.shot_key(v, u, to, "walk")
+    law = combat_law(s.setup, "shoot", v, s.units[v], u, s.units[u], key)
+    base = worth(s.setup, u, s.units[u], PIN_TEMPO)
+    return sum(p * (worth(s.setup, u, st, PIN_TEMPO) - base) for (st,), p in law)
 
 
-def test_out_of_reach_scores_zero() -> None:
+def test_behind_blocking_terrain_the_enemy_walks_to_see_unless_the_walk_cannot_clear_it() -> None:
+    """A wall 4"-6" in front of the Shooters hides the Targets from where the Shooters stand, but a
+    6" Walk straight at them (terrain ignored: our approximation) passes it: the exposure is the
+    exact law of that walked shot (action Walk). A wall 10"-12" out, which the Walk does not clear,
+    leaves the Targets unseen: 0 (out of Assault reach too)."""
     s = duel(SHOOTERS, TARGETS, gap=16.0)
-    assert threat.exposure(s, 1, (36.0, 47.0)) == 0.0  # 27" away: past 24" range and 12" reach
-    assert threat.exposure(s, 1, (36.0, 20.0 + 16.0)) > 0
+    near = replace(s, setup=replace(s.setup, table=Table(terrain=(WALL,))))
+    assert near.shot_key(0, 1, None, "hold")[1] == 0  # hidden where the Shooters stand
+    to = threat.walked_to(near, 0, 1, near.gap(0, 1), near.weapon_range(0))
+    assert to == (36.0, 26.0)  # 6" straight towards the Targets
+    assert threat.exposure(near, 1) == pytest.approx(walk_shot(near, 0, 1, to), abs=1e-12)
+    assert threat.exposure(near, 1) > 0
+    moved = Terrain(WALL.name, WALL.corners + np.array([0.0, 6.0]), WALL.traits)
+    far = replace(s, setup=replace(s.setup, table=Table(terrain=(moved,))))
+    assert threat.exposure(far, 1) == 0.0
+
+
+def test_past_range_but_within_range_plus_walk_counts_the_walked_shot() -> None:
+    """The Shooters (24" rifles, 6" Walk) reach the Targets 29.7" away (base to base) after a Walk;
+    30.7" away they do not (past 24" + 6"), nor 36.9" away."""
+    s = duel(SHOOTERS, TARGETS, gap=31.0)
+    assert 24.0 < s.gap(0, 1) < 30.0
+    to = threat.walked_to(s, 0, 1, s.gap(0, 1), 24.0)
+    assert to == (36.0, 26.0)
+    want = walk_shot(s, 0, 1, to)
+    assert threat.exposure(s, 1) == pytest.approx(want, abs=1e-12) and want > 0
+    out = duel(SHOOTERS, TARGETS, gap=32.0)
+    assert s.gap(0, 1) + 1.0 == pytest.approx(out.gap(0, 1)) and threat.exposure(out, 1) == 0.0
+    assert threat.exposure(s, 1, (70.0, 47.0)) == 0.0  # 36.9" away
+    immobile = replace(s, units=(replace(s.units[0], immobile=True), s.units[1]))
+    assert threat.walked_to(immobile, 0, 1, s.gap(0, 1), 24.0) is None
 
 
 def test_a_charge_counts_only_when_it_favours_the_enemy() -> None:
@@ -76,12 +106,14 @@ def test_enemies_weigh_by_when_they_act() -> None:
     assert threat.exposure(last, 1) == 0.0  # the game ends before it acts again
 
 
-def test_choose_with_its_bound_equals_valuing_every_move() -> None:
+def test_choose_with_its_bound_equals_valuing_every_move(monkeypatch: pytest.MonkeyPatch) -> None:
     """The bound-pruned choice equals the choice from every move's full value, on the AI's
-    decisions of a seeded game of the bundled armies."""
+    decisions of a seeded game of the bundled armies; some of those moves' exposures include an
+    enemy's walked shot (they differ from the exposure without it), so the bound is checked with
+    the enemy's reach as well."""
     armies = (load_army_side(MARINES), load_army_side(ORKS))
     log = GameJob(armies, None, ("random", "random"), keep_log=True)(game_seeds(5, 1)[0])
-    checked = 0
+    checked = walked = 0
     for s in states(log)[::7]:
         if s.phase != "play" or s.round > 2:
             continue
@@ -95,14 +127,18 @@ def test_choose_with_its_bound_equals_valuing_every_move() -> None:
             if a[0] in threat.MOVES:
                 u = a[1]
                 end = moved_to(s, u, (a[2], a[3]))
-                full[i] -= threat.WEIGHT * (threat.exposure(s, u, end) - threat.exposure(s, u))
+                seen = threat.exposure(s, u, end)
+                full[i] -= threat.WEIGHT * (seen - threat.exposure(s, u))
+                with monkeypatch.context() as m:
+                    m.setattr(threat, "walked_to", lambda *_: None)
+                    walked += threat.exposure(s, u, end) != seen
         best = max(full)
         want = next(a for a, v in zip(acts, full, strict=True) if v >= best - 1e-9)
         assert threat.choose(s, acts, values) == want
         checked += 1
         if checked == 4:
             break
-    assert checked >= 2
+    assert checked >= 2 and walked > 0
 
 
 def test_greedy_is_the_ai_without_the_reply_and_games_stay_seeded() -> None:
@@ -133,7 +169,63 @@ def test_a_unit_that_cannot_score_no_longer_runs_into_the_enemys_guns() -> None:
     AI (the former one) runs it 12" into the Shooters' 24" range; the AI with the enemy's reply
     keeps it where nothing reaches it."""
     s = replace(duel(SHOOTERS, WEIRDBOY, gap=30.0), player=1)
+    s = replace(s, anchors=((36.0, 6.0), (36.0, 36.0)))  # 6" from the south edge: room to back away
+    assert threat.exposure(s, 1) > 0  # 28.7" away: within the Shooters' 24" range plus their 6" Walk
     rng = np.random.default_rng(0)
-    old, new = ai_player(s, rng, reply=0.0), ai_player(s, rng)
+    old, new = ai_player(s, rng, reply=0.0, reach=0.0), ai_player(s, rng)
     assert old[0] == "run" and threat.exposure(s, 1, end_of(s, old)) > 10.0
     assert threat.exposure(s, 1, end_of(s, new)) == 0.0
+
+
+# Quality 5 (as the Targets), 10 models with carbines (18") and hand weapons, Furious
+SHOOTAS = TARGETS | {"name": "Shootas", "size": 10, "equipment": ["Carbine", "Hand Weapon"], "cost": 110}
+SHOOTAS["special_rules"] = ["Furious"]
+
+
+def test_prospect_is_the_best_favourable_charge_within_assault_reach_of_the_end() -> None:
+    """The Shootas (unit 1) 20.7" from the Targets (unit 0): no charge from where they stand (12"
+    Assault); from 6" closer it is their charge's expected value, read from the melee law of a full
+    contact (computed here from melee_odds on charge_key); in the last round nothing (no activation
+    is left); for the Targets, whose charge on the Shootas favours the Shootas, nothing."""
+    s = duel(dict(TARGETS, cost=120), SHOOTAS, gap=22.0)
+    assert s.gap(1, 0) > 12.0 and threat.prospect(s, 1) == 0.0
+    end = (36.0, 42.0 - 10.0)
+    assert s.gap(1, 0, end) <= 12.0
+    at = replace(s, active=1)
+    want = melee_odds(at, 1, 0, threat.charge_key(at, 1, 0))
+    assert want > 0 and threat.prospect(s, 1, end) == pytest.approx(want, abs=1e-12)
+    assert threat.prospect(replace(s, round=ROUNDS), 1, end) == 0.0
+    near = replace(s, anchors=(s.anchors[0], end))
+    assert melee_odds(replace(near, active=0), 0, 1, threat.charge_key(near, 0, 1)) < 0
+    assert threat.prospect(near, 0) == 0.0
+
+
+def test_a_melee_unit_runs_into_charge_reach_of_a_target_it_beats_rather_than_walk_and_shoot() -> None:
+    """The Ork games lost or drawn against random Marines (docs/onepage-game.md) showed the Boyz
+    walking and shooting pistols and carbines where a charge next round was worth far more. Here
+    the Shootas (18" carbines) 20.7" from the Targets, nothing threatening them: the AI without
+    the prospect term walks 6" and shoots; with it, it runs 12" to end within Assault reach of a
+    charge that favours it (its expected value, less the 6" walk's shot, is the larger)."""
+    s = replace(duel(dict(TARGETS, cost=120), SHOOTAS, gap=22.0), player=1)
+    assert threat.exposure(s, 1) == 0.0
+    rng = np.random.default_rng(0)
+    old, new = ai_player(s, rng, reach=0.0), ai_player(s, rng)
+    assert old == ["walk", 1, 0.0, -6.0] and threat.prospect(s, 1, end_of(s, old)) == 0.0
+    assert new == ["run", 1, 0.0, -12.0] and threat.prospect(s, 1, end_of(s, new)) > 0.0
+
+
+def test_the_consolidation_weighs_the_enemys_reply() -> None:
+    """Brutes (150 points, Quality 6) destroy a Victim 31" from a line of ten rifles (24" range,
+    6" Walk): the greedy consolidation moves 3" towards them (the nearest enemy) into the reach of
+    their walked shots; the AI's stays out of it."""
+    from tests.onepage_game.test_consolidation import BRUTES, VICTIM, destroyed_outcome, melee, state_of
+
+    guns = dict(SHOOTERS, size=10, cost=100)
+    brutes = dict(BRUTES, quality=6, cost=150)
+    s = melee(state_of([brutes], [VICTIM, guns], [(36.0, 6.0), (36.0, 12.0), (36.0, 43.0)]), 0, 1)
+    c = destroyed_outcome(s)
+    assert threat.exposure(c, 0) == 0.0
+    rng = np.random.default_rng(0)
+    old, new = ai_player(c, rng, reply=0.0, reach=0.0), ai_player(c, rng)
+    assert old == ["consolidate", 0, 0.0, 3.0] and threat.exposure(c, 0, end_of(c, old)) > 50.0
+    assert threat.exposure(c, 0, end_of(c, new)) == 0.0

@@ -135,12 +135,13 @@ def moved(s: GameState, u: int, dx: float, dy: float) -> GameState:
     return hz if hz is not None else after.end_activation()
 
 
-def ai_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
+def ai_choice(s: GameState, acts: list[list[Any]], reply: float = 0.0) -> list[Any]:
     """The AI's consolidation: into cover, then closer to the nearest enemy (the Walk's weights),
-    less the expected loss to dangerous terrain; staying unless a move is better."""
-    from grimdice.systems.onepage.game import dangerous
+    less the expected loss to dangerous terrain, less ``reply`` x the change in the enemy's reply
+    where it ends (:func:`.threat.choose`, as a Walk's; 0: the greedy AI's); staying unless a move
+    is better."""
+    from grimdice.systems.onepage.game import dangerous, threat
     from grimdice.systems.onepage.game.players import APPROACH, COVER, in_cover_at, moved_to, nearest_gap
-    from grimdice.systems.onepage.game.threat import first_best
 
     u = s.active
     here = (COVER if in_cover_at(s, u, s.anchors[u]) else 0.0) - APPROACH * nearest_gap(s, u)
@@ -152,7 +153,7 @@ def ai_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
             - APPROACH * nearest_gap(s, u, end)
             - dangerous.expected_loss(s, u, end)
         )
-    return first_best(acts, values)
+    return threat.choose(s, acts, values, reply)
 
 
 __all__ = [

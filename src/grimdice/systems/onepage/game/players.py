@@ -8,7 +8,9 @@ Pinned unit recovers by idling in its next activation, so a pin is worth the uni
 only when that unit has no activation left (the last round, already activated); otherwise it is
 worth :data:`PIN_TEMPO` of them (the activation it loses). It shoots the target with the highest
 expected value, walks where its shooting is best (taking cover when it can), assaults only when
-the expected melee value is positive, and otherwise closes in on the nearest enemy.
+the expected melee value is positive, and otherwise closes in on the nearest enemy; a move also
+weighs the enemy's reply where it ends and its own best charge from there next activation
+(:mod:`.threat`).
 """
 
 from __future__ import annotations
@@ -198,9 +200,13 @@ def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, f
     return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
 
 
-def ai_player(state: GameState, rng: np.random.Generator, reply: float = threat.WEIGHT) -> Any:
+def ai_player(
+    state: GameState, rng: np.random.Generator, reply: float = threat.WEIGHT, reach: float = threat.PROSPECT
+) -> Any:
     """The scoring-rule AI (see the module text); ties go to the first legal action. ``reply``: the
-    weight of the enemy's reply at a move's end (:mod:`.threat`; 0: the greedy AI)."""
+    weight of the enemy's reply at a move's end (:mod:`.threat`; 0: the greedy AI); ``reach``: the
+    weight of the change in the unit's own best next charge (:func:`.threat.prospect`; 0: the greedy
+    AI)."""
     acts = state.legal_actions()
     if state.phase == "side":
         return acts[0]
@@ -209,9 +215,11 @@ def ai_player(state: GameState, rng: np.random.Generator, reply: float = threat.
     if state.phase in deployment.PHASES:
         return deployment.ai_choice(state, acts)
     if state.phase == consolidation.KIND:
-        return consolidation.ai_choice(state, acts)
+        return consolidation.ai_choice(state, acts, reply)
     values: list[float] = []  # each action's value, in legal order
     gaps: dict[int, float] = {}
+    charges: dict[int, float] = {}  # each unit's best next charge from where it stands (threat.prospect)
+    odds: dict[int, dict[int, float]] = {}  # and its charges' values (threat.charge_odds)
     near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
     shots: dict[tuple[int, tuple[float, float]], float] = {}  # best Walk shot at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
@@ -259,6 +267,11 @@ def ai_player(state: GameState, rng: np.random.Generator, reply: float = threat.
                 + APPROACH * closer * (0.2 if shot else 1.0)
                 - danger(state, u, end)
             )
+            if reach:
+                if u not in charges:
+                    odds[u] = threat.charge_odds(state, u)
+                    charges[u] = threat.prospect(state, u, None, odds[u])
+                v += reach * (threat.prospect(state, u, end, odds[u]) - charges[u])
         values.append(v)
     return threat.choose(state, acts, values, reply)  # less the enemy's reply at a move's end
 
@@ -266,7 +279,7 @@ def ai_player(state: GameState, rng: np.random.Generator, reply: float = threat.
 PLAYERS: dict[str, Player] = {
     "ai": ai_player,
     "random": random_player,
-    "greedy": partial(ai_player, reply=0.0),  # the AI without the enemy's reply (threat.py)
+    "greedy": partial(ai_player, reply=0.0, reach=0.0),  # the AI without the look ahead (threat.py)
 }
 
 __all__ = ["PLAYERS", "Player", "ai_player", "random_player"]

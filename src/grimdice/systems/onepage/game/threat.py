@@ -10,21 +10,25 @@ pinned", so the danger of a position is counted in the same points as the AI's o
   shooting law, destroyed or pinned at :func:`players.pin_share`, plus attrition) when ``v`` holds
   where it stands and fires at ``u`` standing at ``p`` (range, line of sight, cover, elevation,
   facing and arcs as the game's shooting reads them; 0 when ``u`` is not a valid target there);
+  when that is 0 and ``u`` is within ``v``'s range plus its Walk, the shot ``v`` makes after a Walk
+  straight at ``u`` (:func:`walked_to`: our approximation of the enemy's reach, terrain ignored);
 * ``charge``: when ``v`` may assault ``u`` at ``p`` (in its Assault reach with a clear path, as
   :meth:`GameState.unit_actions` allows), the expected value of that melee to ``v``
   (:func:`players.melee_odds`: points it takes less points it gives away; a charge that favours
   ``u`` is no threat), in the situation of :func:`charge_key` (a full contact, our simplification);
 * ``w(v)``: 1 when ``v`` can still activate this round (it acts before ``u`` acts again, since ``u``
   has now activated), :data:`NEXT` when it has activated (or is Pinned and must idle) but a round
-  remains, 0 otherwise. The enemy moves before it shoots and picks one target per unit: both are
-  left out (our simplification), so the sum is the threat of the enemy's units as they stand
-  ("The player activates one of his units that is not activated, and takes an action. Then his
-  turn ends and the opposing player does the same.").
+  remains, 0 otherwise. The enemy picks one target per unit: left out (our simplification), so the
+  sum is the threat of all the enemy's units ("The player activates one of his units that is not
+  activated, and takes an action. Then his turn ends and the opposing player does the same.").
 
 The AI subtracts :data:`WEIGHT` x (exposure at the move's end - exposure where the unit stands)
 from a Walk or Run's value: a move that takes a unit out of the enemy's guns gains, one into them
-loses (Hold: no change). Every value comes from the laws the AI already reads (the bounded law
-cache); nothing here calls a new exact solver.
+loses (Hold: no change; a consolidation's moves are weighed as a Walk's). It adds
+:data:`PROSPECT` x (prospect at the move's end - prospect where the unit stands), the expected
+value of the best charge it could make from there in its next activation (:func:`prospect`), so a
+melee unit closes in on what it beats. Every value comes from the laws the AI already reads (the
+bounded law cache); nothing here calls a new exact solver.
 """
 
 from __future__ import annotations
@@ -41,8 +45,9 @@ if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
 
 WEIGHT = 0.5  # share of the exposure's change the AI subtracts from a move's value
+PROSPECT = 0.5  # share of the change in its own best next charge the AI adds to a move's value
 NEXT = 0.5  # weight of an enemy unit that acts only next round
-MOVES = ("walk", "run")  # the actions whose end the enemy's reply is weighed at
+MOVES = ("walk", "run", "consolidate")  # the actions whose end the enemy's reply is weighed at
 MARGIN = 1e-6  # a move whose bound is this far below the best value found is skipped (choose)
 
 
@@ -72,6 +77,22 @@ def can_charge(state: GameState, v: int, u: int) -> bool:
         return False
     reach = move_distance(state.setup.units[v], "assault")
     return state.gap(u, v) <= reach + EPS and state.charge_ok(v, u) and facing.charge_allowed(state, v, u)
+
+
+def walked_to(state: GameState, v: int, u: int, gap: float, reach: float) -> tuple[float, float] | None:
+    """Where ``v`` shoots ``u`` from after a Walk (our approximation of the enemy's reach): straight
+    towards ``u``'s anchor by its Walk distance, stopping 1" short of ``u`` (the gap shrinks by
+    at most the distance moved), terrain and other units ignored. ``None`` when ``v`` cannot move
+    (Immobile, off the table) or ``u`` is beyond its longest range plus its Walk."""
+    walk = move_distance(state.setup.units[v], "walk")
+    if state.units[v].immobile or not state.on_table(v) or gap > reach + walk + EPS:
+        return None
+    (vx, vy), (ux, uy) = state.anchors[v], state.anchors[u]
+    far = math.hypot(ux - vx, uy - vy)
+    step = min(walk, max(0.0, gap - 1.0))
+    if far <= EPS or step <= EPS:
+        return None
+    return round(vx + step * (ux - vx) / far, 3), round(vy + step * (uy - vy) / far, 3)
 
 
 def charge_key(state: GameState, v: int, u: int) -> tuple[Any, ...]:
@@ -105,14 +126,52 @@ def exposure(
         if w == 0.0:
             continue
         best, reach = 0.0, s.weapon_range(v)
-        if reach > 0 and state.gap(u, v, end) <= reach + EPS:  # the AI's prefetched gap (a filter)
-            best = max(best, shot_value(s, v, u, None, "hold"))
+        if reach > 0:
+            gap = state.gap(u, v, end)  # the AI's prefetched gap (a filter)
+            if gap <= reach + EPS:
+                best = shot_value(s, v, u, None, "hold")
+            if best == 0.0 and (to := walked_to(s, v, u, gap, reach)) is not None:
+                best = shot_value(s, v, u, to, "walk")
         if can_charge(s, v, u):
             best = max(best, melee_odds(s, v, u, charge_key(s, v, u)))
         total += w * best
         if total > limit:
             break
     return total
+
+
+def charge_odds(state: GameState, u: int) -> dict[int, float]:
+    """For each enemy ``t``, the expected value to ``u`` of charging it (:func:`players.melee_odds`,
+    in the situation of :func:`charge_key` read where both stand now), where that is positive and
+    ``t`` within a Run and an Assault of ``u`` (no move of this activation ends in reach of the
+    others): what :func:`prospect` offers at each candidate end. Empty in the last round (no
+    activation of ``u`` is left after this one) or when ``u`` cannot move."""
+    from grimdice.systems.onepage.game.players import melee_odds
+    from grimdice.systems.onepage.game.state import ROUNDS
+
+    if state.round >= ROUNDS or state.units[u].immobile or not state.on_table(u):
+        return {}
+    unit, s = state.setup.units[u], replace(state, active=u)
+    far = move_distance(unit, "run") + move_distance(unit, "assault")
+    near = [t for t in state.enemies(u) if state.gap(u, t) <= far + EPS]
+    odds = {t: melee_odds(s, u, t, charge_key(s, u, t)) for t in near}
+    return {t: v for t, v in odds.items() if v > 0}
+
+
+def prospect(
+    state: GameState, u: int, end: tuple[float, float] | None = None, odds: dict[int, float] | None = None
+) -> float:
+    """The expected value to ``u`` of the best charge it could make in its next activation from
+    ``end`` (default: where it stands): the greatest of :func:`charge_odds` (``odds``, when already
+    read) among the enemies within its Assault distance of ``end``; 0 when none is. Our
+    approximations: the enemy is taken where it stands (it moves first), the melee's situation where
+    both stand now, and the charge's path is not checked (a candidate's gaps are the AI's
+    prefetched ones; checking every candidate's path cost more than the term's other parts)."""
+    odds = charge_odds(state, u) if odds is None else odds
+    if not odds:
+        return 0.0
+    reach = move_distance(state.setup.units[u], "assault")
+    return max((v for t, v in odds.items() if state.gap(u, t, end) <= reach + EPS), default=0.0)
 
 
 def choose(state: GameState, acts: list[Any], values: list[float], weight: float = WEIGHT) -> Any:
@@ -163,11 +222,15 @@ __all__ = [
     "MARGIN",
     "MOVES",
     "NEXT",
+    "PROSPECT",
     "WEIGHT",
     "can_charge",
+    "charge_odds",
     "choose",
     "exposure",
     "first_best",
     "placed_at",
+    "prospect",
     "reply_weight",
+    "walked_to",
 ]
