@@ -21,7 +21,10 @@ def play(
     workers: Annotated[int | None, typer.Option("--workers", help="Local worker processes.")] = None,
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address.")] = None,
     players: Annotated[
-        str, typer.Option("--players", help="Players A,B: ai, greedy (no enemy reply) or random.")
+        str,
+        typer.Option(
+            "--players", help="Players A,B: ai, greedy (no enemy reply, no charge prospect) or random."
+        ),
     ] = "ai,ai",
     save: Annotated[Path | None, typer.Option("--save", help="Folder for each game's JSON log.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
