@@ -16,7 +16,7 @@ one jink a turn serving them all (:mod:`.shots`).
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import cache, lru_cache
+from functools import cache
 from itertools import product
 from typing import Any
 
@@ -32,8 +32,8 @@ from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
 from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import targets_result
-from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, summary
-from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, roll_pool
+from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, reroll_slot, roll_law, summary
+from grimdice.systems.crusade.rolls import DICE, Pool, max_count, roll_pool
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.shots import Turn, solve_turn
 from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
@@ -58,21 +58,9 @@ def per_target(sc: Scenario) -> list[Attack]:
     return each_target(sc, shooting)
 
 
-@lru_cache(maxsize=64)
 def total_high_law(white: int, red: int) -> dict[tuple[int, int, bool], float]:
-    """``{(total, highest die, failed): p}`` of a pool (BLAST outside targets use the highest die)."""
-    law: dict[tuple[int, int, int], float] = {(0, 0, 0): 1.0}
-    for kind in ("W",) * white + ("R",) * red:
-        faces = DICE[kind].faces
-        nxt: dict[tuple[int, int, int], float] = defaultdict(float)
-        for (t, h, m), p in law.items():
-            for f in set(faces):
-                nxt[(t + f, max(h, f), min(2, m + (f == MAXIMUM[kind])))] += p * faces.count(f) / 6
-        law = nxt
-    out: dict[tuple[int, int, bool], float] = defaultdict(float)
-    for (t, h, m), p in law.items():
-        out[(t, h, m >= 2)] += p
-    return dict(out)
+    """``{(total, highest die, failed): p}`` of a pool (:func:`~.rerolls_many.roll_law`)."""
+    return roll_law(Pool(white, red))
 
 
 def _ff(atk: Attack) -> tuple[tuple[int, float], ...]:
@@ -227,7 +215,6 @@ def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed
     Vectorised over the pools (:class:`~.simulate_walk.Walk`): each distinct (counts per slot,
     failed) and re-rolled die of a phase stepped once through the policy."""
     spare = {k: sampler.roll((len(faces), max(1, phases)), DICE[k]) for k in DICE}
-    slot = {kf: i for i, kf in enumerate(SLOTS)}
     radix = len(kinds) + 1
     walk = Walk(2 * radix ** len(SLOTS))
 
@@ -236,11 +223,8 @@ def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed
         a = act(c, fail, phase)
         if a < 0:
             return (c, fail, phase + 1), ()
-        kind = SLOTS[a][0]
-        new = list(c)
-        new[a] -= 1
-        new[slot[(kind, digits(key, (W_SIDES, R_SIDES))[kind == "R"])]] += 1
-        return (tuple(new), _summary(tuple(new), fail)[2], phase + 1), ()
+        new = reroll_slot(c, a, digits(key, (W_SIDES, R_SIDES))[SLOTS[a][0] == "R"])
+        return (new, summary(new, fail)[2], phase + 1), ()
 
     first = slot_counts(kinds, faces, radix) * 2 + failed[0].astype(np.int64)
     cur = walk.start(first, lambda code: (unpack_slots(code // 2, radix), bool(code % 2), 0))
@@ -248,7 +232,7 @@ def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed
         cur, _ = walk.step(
             cur, pack([spare["W"][:, phase], spare["R"][:, phase]], (W_SIDES, R_SIDES)), step, 0
         )
-    tot[0], high[0], failed[0] = walk.table(cur, lambda st: _summary(st[0], st[1]), 3)
+    tot[0], high[0], failed[0] = walk.table(cur, lambda st: summary(st[0], st[1]), 3)
 
 
 def _simulated(
@@ -270,8 +254,7 @@ def _simulated(
             kinds, faces = roll_pool(sampler, pool, size)
             tot.append(faces.sum(axis=1))
             high.append(faces.max(axis=1))
-            mx = np.array([MAXIMUM[k] for k in kinds])
-            failed.append(((faces == mx[None, :]).sum(axis=1) >= 2).astype(np.int64))
+            failed.append((max_count(kinds, faces) >= 2).astype(np.int64))
         if act is not None:  # VIII R / IX JINK on the one roll, the dice re-rolled literally
             _play_rerolls(
                 sampler,
@@ -392,10 +375,6 @@ def _exact_turn(sc: Scenario, atks: list[Attack], mode: str, final) -> Result:
     return _result(sc, atks, mode, "exact", kills, damage, fails, per, {})
 
 
-#: :func:`~.rerolls_many.summary` memoised for the Monte Carlo steps (a pure function of the counts)
-_summary = cache(summary)
-
-
 def slot_counts(kinds: np.ndarray, faces: np.ndarray, radix: int) -> np.ndarray:
     """Each rolled pool (rows of ``faces``) as its counts per :data:`SLOTS` (kind, face), packed
     as one integer in base ``radix`` (slot 0 the least significant digit; :func:`unpack_slots`)."""
@@ -424,7 +403,6 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
     only the dice it reads (so few distinct steps): the pool rolled (aim), the attacker's re-rolled
     die, then the target's jinked die and the force field's red die (the shot's end)."""
     n = len(atks)
-    slot = {kf: j for j, kf in enumerate(SLOTS)}
     shots = len(turn.shots)
     radix = len(turn.pool.kinds) + 1
     counts_range = radix ** len(SLOTS)
@@ -445,12 +423,8 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
         a = policy(k, i, rr, jinks, states, c, fl, who)
         if a < 0:
             return mid
-        kind = SLOTS[a][0]
-        new = list(c)
-        new[a] -= 1
-        new[slot[(kind, w if kind == "W" else r)]] += 1
-        c = tuple(new)
-        fl = fl or _summary(c, False)[2]
+        c = reroll_slot(c, a, w if SLOTS[a][0] == "W" else r)
+        fl = fl or summary(c, False)[2]
         if who < 0:
             rr = False
         else:
@@ -467,13 +441,13 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
             if i < 0:
                 return (k + 1, rr, jinks, states, True), none
             c = unpack_slots(key, radix)
-            return ("mid", k, rr, jinks, states, i, c, _summary(c, False)[2]), none
+            return ("mid", k, rr, jinks, states, i, c, summary(c, False)[2]), none
         if stage == 1:  # the attacker's re-rolled die
             return reroll(state, True, *divmod(key, R_SIDES)), none
         w, r, g = digits(key, (W_SIDES, R_SIDES, R_SIDES))
         _, k, rr, jinks, states, i, c, fl = reroll(state, False, w, r)
         g = g if atks[i].dfd.body.force_field else 0
-        s, d, _ = atks[i].outcome(_summary(c, False)[0], g, states[i])
+        s, d, _ = atks[i].outcome(summary(c, False)[0], g, states[i])
         return (k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :]), False), (i, d, int(fl))
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
