@@ -40,7 +40,7 @@ from grimdice.systems.crusade.rolls import (
     own_ranks,
     roll_pool,
 )
-from grimdice.systems.crusade.simulate_walk import distinct_rows
+from grimdice.systems.crusade.simulate_walk import Walk, distinct_rows
 
 NAMES = (
     "def_condition",
@@ -96,28 +96,16 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
     maps the distinct (state, re-rolled face) pairs through the game once and looks the result up
     for all trials (the solved policy plays the decisions)."""
     spec = atk.spec
-    states: list = []  # id -> state
-    ids: dict = {}  # state -> id
-    memo: dict = {}  # (state id, action or face) -> next state id
-
-    def sid(s) -> int:
-        k = ids.get(s)
-        if k is None:
-            k = ids[s] = len(states)
-            states.append(s)
-        return k
+    walk = Walk(1)  # the contest's states by id, each (state, action or face) stepped once
+    states = walk.states
 
     def step(i: int, x) -> int:
-        key = (i, x)
-        nxt = memo.get(key)
-        if nxt is None:
-            nxt = memo[key] = sid(states[i].apply(x))
-        return nxt
+        return walk.then(i, x, _apply)
 
     outcome = lru_cache(maxsize=None)(atk.outcome)
     start = root(spec)
     parry = sol.policy[start] if start.phase == P_PARRY else start.parry
-    first = sid(replace(start, phase=P_ROLL, parry=parry))
+    first = walk.sid(replace(start, phase=P_ROLL, parry=parry))
     shooting = not spec.dfd.pool.n
     rows_memo: dict = {}
 
@@ -202,6 +190,10 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
         return {name: picked[:, j] for j, name in enumerate(NAMES)}
 
     return trial
+
+
+def _apply(state, x):
+    return state.apply(x)
 
 
 def simulated_result(atk: Attack, options: RunOptions, title: str = "") -> Result:

@@ -27,7 +27,7 @@ class Walk:
         self.radix = radix
         self.states: list[Any] = []
         self._ids: dict[Hashable, int] = {}
-        self._memo: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._memo: dict[tuple[int, Hashable], tuple[int, ...]] = {}
 
     def sid(self, s: Hashable) -> int:
         k = self._ids.get(s)
@@ -35,6 +35,14 @@ class Walk:
             k = self._ids[s] = len(self.states)
             self.states.append(s)
         return k
+
+    def then(self, i: int, x: Hashable, fn: Callable[[Any, Any], Hashable]) -> int:
+        """The id of ``fn(state i, x)``, memoised: one step keyed by any hashable ``x`` (an action,
+        a rolled face, the rolled pools), for games stepped state by state."""
+        r = self._memo.get((i, x))
+        if r is None:
+            r = self._memo[(i, x)] = (self.sid(fn(self.states[i], x)),)
+        return r[0]
 
     def start(self, keys: np.ndarray, of: Callable[[int], Hashable]) -> np.ndarray:
         """Per-trial state ids from per-trial integer ``keys``, the state of a key being ``of(key)``."""

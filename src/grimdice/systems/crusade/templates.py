@@ -28,10 +28,10 @@ from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import FF_FACES, Attack, each_target, shooting
-from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
+from grimdice.systems.crusade.damage import KILLED, KO, State
 from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import targets_result
+from grimdice.systems.crusade.report import simulated_model, targets_result
 from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, reroll_slot, roll_law, summary
 from grimdice.systems.crusade.rolls import DICE, Pool, max_count, roll_pool
 from grimdice.systems.crusade.rules import RULES
@@ -313,13 +313,9 @@ def _tally_result(sc: Scenario, atks: list[Attack], mode: str, tally, options: R
         options.seed,
     )
     for i, name in enumerate(list(res.targets)[: len(atks)]):  # the explosions' results follow
-        r = res.targets[name]
-        r.stages["condition"] = dist(f"cond{i}")
-        r.stages["damage"] = dist(f"dmg{i}")
-        r.stages["hits_left"] = dist(f"hits{i}")
-        k = dist(f"cond{i}")[KILLED]
-        r.stages["models_destroyed"] = Dist.from_mapping({0: 1 - k, 1: k}, normalize=True)
-        r.extra["end_state"] = {c: float(dist(f"cond{i}")[j]) for j, c in enumerate(CONDITIONS)}
+        simulated_model(
+            res.targets[name], dist(f"cond{i}"), damage=dist(f"dmg{i}"), hits_left=dist(f"hits{i}")
+        )
     return res
 
 

@@ -35,7 +35,7 @@ from grimdice.result import Result
 from grimdice.systems.crusade.attack import FF_FACES, Attack, shooting
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import fail_report
+from grimdice.systems.crusade.report import fail_report, simulated_model
 from grimdice.systems.crusade.rolls import DICE, Pool
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
@@ -282,11 +282,7 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
     res = _result(sc, atk, {(atk.dfd.start, 0, 0, 0): 1.0}, "simulated", tally.trials, options.seed)
     if policy is None:
         res.notes.append(RULES.note("volley_die_order"))
-    for k in ("damage", "fail", "rolls", "condition", "hits_left"):
-        res.stages[k] = tally.dist(k)
-    killed = res.stages["condition"][KILLED]
-    res.stages["models_destroyed"] = Dist.from_mapping({0: 1 - killed, 1: killed}, normalize=True)
-    res.extra["end_state"] = {c: float(res.stages["condition"][i]) for i, c in enumerate(CONDITIONS)}
+    simulated_model(res, **{k: tally.dist(k) for k in ("condition", "damage", "fail", "rolls", "hits_left")})
     res.extra["fail_effects"] = fail_report(1 - float(res.stages["fail"][0]), atk.arms, atk.att.armour)
     return res
 
