@@ -272,7 +272,7 @@ def _simulated(
             out[f"cond{i}"] = np.zeros(size, np.int64)
             out[f"dmg{i}"] = np.zeros(size, np.int64)
             out[f"hits{i}"] = np.zeros(size, np.int64)
-        out["fail"] = sum(failed)
+        out["fail"] = np.sum(failed, axis=0, dtype=np.int64)
         for i, a in enumerate(atks):
             if mode == "line":
                 total = tot[0]
