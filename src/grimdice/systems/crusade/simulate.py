@@ -35,9 +35,11 @@ from grimdice.systems.crusade.rolls import (
     NO_OWN,
     OWN_CHAIN,
     Faces,
+    draw_dice,
     max_count,
     opp_ranks,
     own_ranks,
+    roll_dice,
     roll_pool,
 )
 from grimdice.systems.crusade.simulate_walk import Walk, distinct_rows
@@ -148,11 +150,11 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
         ka, fa = roll_pool(sampler, spec.att.pool, size)
         kd, fd = roll_pool(sampler, spec.dfd.pool, size)
         codes = np.concatenate([face_codes(ka, fa), face_codes(kd, fd)], axis=1)
-        spare = {  # the re-rolled dice, rolled ahead: one per kind and re-roll phase
-            (phase, k): sampler.roll(size, DICE[k]) for phase in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE
+        spare = {  # the re-rolled dice, drawn ahead: one per kind and re-roll phase, counted if rolled
+            (phase, k): draw_dice(sampler, size, k) for phase in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE
         }
-        ff_a = sampler.roll(size, DICE["R"]) if len(atk.ff_att) > 1 else np.zeros(size, np.int64)
-        ff_d = sampler.roll(size, DICE["R"]) if len(atk.ff_def) > 1 else np.zeros(size, np.int64)
+        ff_a = roll_dice(sampler, size, "R") if len(atk.ff_att) > 1 else np.zeros(size, np.int8)
+        ff_d = roll_dice(sampler, size, "R") if len(atk.ff_def) > 1 else np.zeros(size, np.int8)
         inv, uniq = distinct_rows(codes)
         na, nd = spec.att.pool.n, spec.dfd.pool.n
         table = np.array(
@@ -175,6 +177,7 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
                     kind = OWN_CHAIN[mine.own][0] if act == "own" else opp_target(theirs)[0]
                     rolled = spare[(s.phase, kind)]
                     where = np.nonzero(back == k)[0]
+                    sampler.dice += len(where)  # the re-rolled die of each trial here
                     faces = rolled[where]
                     for g in np.unique(faces):
                         cur[where[faces == g]] = step(i, int(g))  # the re-rolled die, rolled
@@ -183,7 +186,7 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
                     nxt[k] = step(i, sol.policy[s])
             keep = nxt[back] >= 0
             cur[keep] = nxt[back][keep]
-        code = (cur * 4 + ff_a) * 4 + ff_d
+        code = (cur * 4 + ff_a) * 4 + ff_d  # cur is int64: no overflow
         ucode, uinv = np.unique(code, return_inverse=True)
         rows = np.array([row(int(c // 16), int(c // 4 % 4), int(c % 4)) for c in ucode], np.int64)
         picked = rows[uinv.reshape(-1)]

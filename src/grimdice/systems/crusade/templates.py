@@ -33,7 +33,7 @@ from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import simulated_model, targets_result
 from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, reroll_slot, roll_law, summary
-from grimdice.systems.crusade.rolls import DICE, Pool, max_count, roll_pool
+from grimdice.systems.crusade.rolls import DICE, Pool, draw_dice, max_count, roll_dice, roll_pool
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.shots import Turn, solve_turn
 from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
@@ -214,7 +214,7 @@ def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed
     """Replay the solved re-roll policy on each rolled pool; updates the first roll's summaries.
     Vectorised over the pools (:class:`~.simulate_walk.Walk`): each distinct (counts per slot,
     failed) and re-rolled die of a phase stepped once through the policy."""
-    spare = {k: sampler.roll((len(faces), max(1, phases)), DICE[k]) for k in DICE}
+    spare = {k: draw_dice(sampler, (len(faces), max(1, phases)), k) for k in DICE}  # counted if rolled
     radix = len(kinds) + 1
     walk = Walk(2 * radix ** len(SLOTS))
 
@@ -222,16 +222,17 @@ def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed
         c, fail, phase = state
         a = act(c, fail, phase)
         if a < 0:
-            return (c, fail, phase + 1), ()
+            return (c, fail, phase + 1), (0,)
         new = reroll_slot(c, a, digits(key, (W_SIDES, R_SIDES))[SLOTS[a][0] == "R"])
-        return (new, summary(new, fail)[2], phase + 1), ()
+        return (new, summary(new, fail)[2], phase + 1), (1,)
 
     first = slot_counts(kinds, faces, radix) * 2 + failed[0].astype(np.int64)
     cur = walk.start(first, lambda code: (unpack_slots(code // 2, radix), bool(code % 2), 0))
     for phase in range(phases):
-        cur, _ = walk.step(
-            cur, pack([spare["W"][:, phase], spare["R"][:, phase]], (W_SIDES, R_SIDES)), step, 0
+        cur, (rerolled,) = walk.step(
+            cur, pack([spare["W"][:, phase], spare["R"][:, phase]], (W_SIDES, R_SIDES)), step, 1
         )
+        sampler.dice += int(rerolled.sum())
     tot[0], high[0], failed[0] = walk.table(cur, lambda st: summary(st[0], st[1]), 3)
 
 
@@ -266,7 +267,9 @@ def _simulated(
                 high,
                 failed,
             )
-        ff = sampler.roll((size, n, 2), DICE["R"])
+        shielded = [i for i, a in enumerate(atks) if a.dfd.body.force_field]
+        ff = np.zeros((size, n), np.int8)  # IX +F: a red die for each target with a force field
+        ff[:, shielded] = roll_dice(sampler, (size, len(shielded)), "R")
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):
             out[f"cond{i}"] = np.zeros(size, np.int64)
@@ -282,7 +285,7 @@ def _simulated(
                 total = tot[i]
             else:
                 total = split_of[i][tot[0]]
-            g = ff[:, i, 0].astype(np.int64) if a.dfd.body.force_field else np.zeros(size, np.int64)
+            g = ff[:, i].astype(np.int64)
             # each distinct (total, red die) resolved once, looked up for all trials
             uniq, inv = np.unique(np.asarray(total, np.int64) * R_SIDES + g, return_inverse=True)
             ends = np.array(
@@ -407,7 +410,8 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
     reads = {(str(d), x) for d in set(turn.pool.kinds) for x in steps}
     shielded = any(a.dfd.body.force_field for a in atks)  # the red die only against a force field
     walk = Walk(3 * max(counts_range, W_SIDES * R_SIDES * R_SIDES))  # key * 3 + the step (0, 1, 2)
-    none = (n, 0, 0)  # no damage (the outputs of a step that ends no shot)
+    none = (n, 0, 0, 0)  # no damage, no dice (the outputs of a step that ends no shot)
+    pool_dice = turn.pool.n
 
     def reroll(mid: tuple, attacker: bool, w: int, r: int) -> tuple:
         """The attacker's re-roll or the target's jink, if the policy takes it, with the re-rolled
@@ -437,19 +441,24 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
             if i < 0:
                 return (k + 1, rr, jinks, states, True), none
             c = unpack_slots(key, radix)
-            return ("mid", k, rr, jinks, states, i, c, summary(c, False)[2]), none
+            return ("mid", k, rr, jinks, states, i, c, summary(c, False)[2]), (n, 0, 0, pool_dice)
         if stage == 1:  # the attacker's re-rolled die
-            return reroll(state, True, *divmod(key, R_SIDES)), none
+            mid = reroll(state, True, *divmod(key, R_SIDES))
+            return mid, (n, 0, 0, int(mid is not state))
         w, r, g = digits(key, (W_SIDES, R_SIDES, R_SIDES))
-        _, k, rr, jinks, states, i, c, fl = reroll(state, False, w, r)
-        g = g if atks[i].dfd.body.force_field else 0
-        s, d, _ = atks[i].outcome(summary(c, False)[0], g, states[i])
-        return (k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :]), False), (i, d, int(fl))
+        mid = reroll(state, False, w, r)
+        _, k, rr, jinks, states, i, c, fl = mid
+        shield = atks[i].dfd.body.force_field
+        s, d, _ = atks[i].outcome(summary(c, False)[0], g if shield else 0, states[i])
+        dice = int(mid is not state) + int(shield)  # the jinked die, the force field's red die
+        return (k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :]), False), (i, d, int(fl), dice)
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        rolled = [roll_pool(sampler, turn.pool, size) for _ in range(shots)]
-        spare = {k: sampler.roll((size, shots, 2), DICE[k]) for k in DICE}
-        ff = sampler.roll((size, shots), DICE["R"])
+        # drawn ahead, counted where rolled: the pools (not where fire is held), the re-rolled dice,
+        # the force field's red die
+        rolled = [roll_pool(sampler, turn.pool, size, count=False) for _ in range(shots)]
+        spare = {k: draw_dice(sampler, (size, shots, 2), k) for k in DICE}
+        ff = draw_dice(sampler, (size, shots), "R")
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):
             out[f"dmg{i}"] = np.zeros(size, np.int64)
@@ -463,15 +472,18 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
 
         for k in range(shots):
             kinds, faces = rolled[k]
-            cur, _ = walk.step(cur, slot_counts(kinds, faces, radix) * 3, step, 3)
-            cur, _ = walk.step(
-                cur, pack([read("W", k, 0), read("R", k, 0)], (W_SIDES, R_SIDES)) * 3 + 1, step, 3
+            cur, (*_, used) = walk.step(cur, slot_counts(kinds, faces, radix) * 3, step, 4)
+            sampler.dice += int(used.sum())
+            cur, (*_, used) = walk.step(
+                cur, pack([read("W", k, 0), read("R", k, 0)], (W_SIDES, R_SIDES)) * 3 + 1, step, 4
             )
+            sampler.dice += int(used.sum())
             last = pack(
                 [read("W", k, 1), read("R", k, 1), ff[:, k] if shielded else zero],
                 (W_SIDES, R_SIDES, R_SIDES),
             )
-            cur, (i, d, fl) = walk.step(cur, last * 3 + 2, step, 3)
+            cur, (i, d, fl, used) = walk.step(cur, last * 3 + 2, step, 4)
+            sampler.dice += int(used.sum())
             out["fail"] += fl
             for j in range(n):
                 out[f"dmg{j}"] += np.where(i == j, d, 0)

@@ -35,7 +35,7 @@ from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import simulated_model, targets_result
 from grimdice.systems.crusade.rerolls_many import best_for, terminal_value
-from grimdice.systems.crusade.rolls import DICE
+from grimdice.systems.crusade.rolls import draw_dice, roll_dice
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, pack
 from grimdice.systems.crusade.volley_rerolls import (
@@ -204,34 +204,37 @@ def simulated_volley_many(sc: Scenario, options: RunOptions) -> Result:
 
     def step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
         """The next pair under the solved policy, its re-rolled blank ``again`` and red die ``g``:
-        ``(target aimed at or n, damage, failed)``; ``done`` once the policy rolls no more."""
+        ``(target aimed at or n, damage, failed, dice rolled after the big roll)``; ``done`` once
+        the policy rolls no more."""
         left, states, done = state
         if done:
-            return state, (n, 0, 0)
+            return state, (n, 0, 0, 0)
         kind = pick(left, states)
         if kind < 0:
-            return (left, states, True), (n, 0, 0)
+            return (left, states, True), (n, 0, 0, 0)
         again, g = divmod(key, R_SIDES)
         left = (*left[:kind], left[kind] - 1, *left[kind + 1 :])
         a, b0 = KINDS[kind]
         b = again if b0 is None else b0
         i = aim(left, states, a + b)
         s2, d, _ = outcomes[i](a + b, g if atks[i].dfd.body.force_field else 0, states[i])
-        return (left, (*states[:i], s2, *states[i + 1 :]), False), (i, d, int(a == TOP and b == TOP))
+        used = int(b0 is None) + int(atks[i].dfd.body.force_field)  # the re-rolled blank, the red die
+        return (left, (*states[:i], s2, *states[i + 1 :]), False), (i, d, int(a == TOP and b == TOP), used)
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        big = sampler.roll((size, dice), DICE["W"])
-        again = sampler.roll((size, dice), DICE["W"])
-        ff = sampler.roll((size, dice), DICE["R"])  # IX +F: used when the target aimed at has one
+        big = roll_dice(sampler, (size, dice), "W")
+        again = draw_dice(sampler, (size, dice), "W")  # counted where a blank is re-rolled
+        ff = draw_dice(sampler, (size, dice), "R")  # IX +F: rolled when the target aimed at has one
         out = {k: np.zeros(size, np.int64) for k in ("damage", "fail", *names)}
         firsts = pack([(big == 1).sum(axis=1), (big == 2).sum(axis=1)], (dice + 1, dice + 1))
         cur = walk.start(firsts, lambda c: (pairing(*divmod(c, dice + 1)), start, False))
         rolls = walk.table(cur, lambda st: (sum(st[0]),), 1)[0]
         for j in range(int(rolls.max(initial=0))):
             act = np.flatnonzero(j < rolls)
-            cur[act], (i, d, failed) = walk.step(
-                cur[act], pack([again[act, j], ff[act, j]], (W_SIDES, R_SIDES)), step, 3
+            cur[act], (i, d, failed, used) = walk.step(
+                cur[act], pack([again[act, j], ff[act, j]], (W_SIDES, R_SIDES)), step, 4
             )
+            sampler.dice += int(used.sum())
             out["fail"][act] += failed
             for k in range(n):
                 out[f"t{k}_damage"][act] += np.where(i == k, d, 0)
