@@ -32,7 +32,14 @@ from grimdice.systems.crusade.damage import KILLED, KO, State
 from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import simulated_model, targets_result
-from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, reroll_slot, roll_law, summary
+from grimdice.systems.crusade.rerolls_many import (
+    SLOTS,
+    multiset_law,
+    reroll_law,
+    reroll_slot,
+    roll_law,
+    summary,
+)
 from grimdice.systems.crusade.rolls import DICE, Pool, draw_dice, max_count, roll_dice, roll_pool
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.shots import Turn, solve_turn
@@ -404,12 +411,13 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
     n = len(atks)
     shots = len(turn.shots)
     radix = len(turn.pool.kinds) + 1
-    counts_range = radix ** len(SLOTS)
+    # the pools a shot may roll, by index (a small key: the walk's look-up table stays dense)
+    pools = np.array(sorted(sum(n * radix**j for j, n in enumerate(c)) for c in multiset_law(turn.pool)))
     # a spare die is read only by the attacker's re-roll (step 0) or a jink (step 1) of its kind
     steps = [x for x, on in ((0, turn.own), (1, bool(turn.jinkers))) if on]
     reads = {(str(d), x) for d in set(turn.pool.kinds) for x in steps}
     shielded = any(a.dfd.body.force_field for a in atks)  # the red die only against a force field
-    walk = Walk(3 * max(counts_range, W_SIDES * R_SIDES * R_SIDES))  # key * 3 + the step (0, 1, 2)
+    walk = Walk(3 * max(len(pools), W_SIDES * R_SIDES * R_SIDES))  # key * 3 + the step (0, 1, 2)
     none = (n, 0, 0, 0)  # no damage, no dice (the outputs of a step that ends no shot)
     pool_dice = turn.pool.n
 
@@ -440,7 +448,7 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
             i = aim(k, rr, jinks, states)
             if i < 0:
                 return (k + 1, rr, jinks, states, True), none
-            c = unpack_slots(key, radix)
+            c = unpack_slots(int(pools[key]), radix)
             return ("mid", k, rr, jinks, states, i, c, summary(c, False)[2]), (n, 0, 0, pool_dice)
         if stage == 1:  # the attacker's re-rolled die
             mid = reroll(state, True, *divmod(key, R_SIDES))
@@ -472,7 +480,8 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
 
         for k in range(shots):
             kinds, faces = rolled[k]
-            cur, (*_, used) = walk.step(cur, slot_counts(kinds, faces, radix) * 3, step, 4)
+            rolled_pool = np.searchsorted(pools, slot_counts(kinds, faces, radix))
+            cur, (*_, used) = walk.step(cur, rolled_pool * 3, step, 4)
             sampler.dice += int(used.sum())
             cur, (*_, used) = walk.step(
                 cur, pack([read("W", k, 0), read("R", k, 0)], (W_SIDES, R_SIDES)) * 3 + 1, step, 4
