@@ -260,8 +260,11 @@ def _rank_table(ranks: dict[tuple[str, int], int], none: int) -> np.ndarray:
 
 
 def _by_kind(table: np.ndarray, kinds: np.ndarray, faces: np.ndarray) -> np.ndarray:
-    index = np.array([KIND_INDEX[str(k)] for k in kinds], dtype=np.intp)
-    return table[index[None, :], faces]
+    """``table[kind, face]`` of every die (a column a die), looked up column by column."""
+    out = np.empty(faces.shape, dtype=table.dtype)
+    for j, k in enumerate(kinds):
+        np.take(table[KIND_INDEX[str(k)]], faces[:, j], out=out[:, j])
+    return out
 
 
 _OWN_TABLE = _rank_table(OWN_RANK, NO_OWN)

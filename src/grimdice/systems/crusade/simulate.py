@@ -146,6 +146,15 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
                                   *mob_counts(s, pull, as_))  # fmt: skip
         return r
 
+    na, nd = spec.att.pool.n, spec.dfd.pool.n
+    firsts: dict[tuple[int, ...], int] = {}  # the two pools' codes -> the state after the roll
+
+    def after_roll(u: tuple[int, ...]) -> int:
+        k = firsts.get(u)
+        if k is None:
+            k = firsts[u] = step(first, (pool_faces(u[:4], na), pool_faces(u[4:], nd)))
+        return k
+
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         ka, fa = roll_pool(sampler, spec.att.pool, size)
         kd, fd = roll_pool(sampler, spec.dfd.pool, size)
@@ -156,10 +165,7 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
         ff_a = roll_dice(sampler, size, "R") if len(atk.ff_att) > 1 else np.zeros(size, np.int8)
         ff_d = roll_dice(sampler, size, "R") if len(atk.ff_def) > 1 else np.zeros(size, np.int8)
         inv, uniq = distinct_rows(codes)
-        na, nd = spec.att.pool.n, spec.dfd.pool.n
-        table = np.array(
-            [step(first, (pool_faces(u[:4], na), pool_faces(u[4:], nd))) for u in uniq], np.int64
-        )
+        table = np.array([after_roll(tuple(u)) for u in uniq.tolist()], np.int64)
         cur = table[inv.reshape(-1)]
         while True:  # at most the attacker's and the defender's re-roll, each a decision and a roll
             ids_now, back = np.unique(cur, return_inverse=True)
