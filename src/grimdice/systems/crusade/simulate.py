@@ -5,7 +5,7 @@ force field's red die), the decisions played by the exact solution's policy, thr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -222,7 +222,7 @@ def simulated_result(atk: Attack, options: RunOptions, title: str = "") -> Resul
     return build_result(atk, v, "simulated", title, {}, trials=tally.trials, seed=options.seed)
 
 
-def pool_faces(code: np.ndarray, n: int) -> Faces:
+def pool_faces(code: Sequence[int] | np.ndarray, n: int) -> Faces:
     """The :class:`Faces` of a pool of ``n`` dice from its four-number code."""
     total, maxes, own, opp = (int(x) for x in code)
     return Faces(total, maxes, own, opp, n)
