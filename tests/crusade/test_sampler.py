@@ -112,3 +112,13 @@ def test_crusade_dice_are_uniform_on_their_faces():
     assert list(kinds) == ["W", "R"] and faces.shape == (1000, 2)
     assert faces[:, 0].max() == 2 and faces[:, 1].max() == 3
     assert s.dice == 2 * 60_000 + 2000
+
+
+def test_the_dense_walk_table_plays_as_the_sorted_pairs(monkeypatch):
+    # simulate_walk.Walk looks steps up in a dense table where it fits, else sorts the pairs
+    import grimdice.systems.crusade.simulate_walk as walk
+
+    sc = shoot([gun("2W", ["S", "R"], name="lasgun")], model(name="bike", abilities=["JINK", "+F"]), volley=3)
+    dense = calculate(sc, simulate=5000, seed=5).to_json()
+    monkeypatch.setattr(walk, "DENSE", 0)
+    assert calculate(sc, simulate=5000, seed=5).to_json() == dense

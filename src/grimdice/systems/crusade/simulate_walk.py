@@ -65,6 +65,11 @@ class Walk:
         else:  # the pair as two columns (sorted as rows: slower, no overflow)
             both, inv = np.unique(np.stack([cur, key], axis=1), axis=0, return_inverse=True)
             pairs = [(int(s), int(k)) for s, k in both.tolist()]
+        picked = self._rows_of(pairs, fn, nout)[np.asarray(inv).reshape(-1)]
+        return picked[:, 0], picked[:, 1:].T
+
+    def _rows_of(self, pairs: list[tuple[int, int]], fn: Step, nout: int) -> np.ndarray:
+        """``(next id, outputs...)`` of each (state id, key) pair, each stepped once by ``fn``."""
         rows = np.empty((len(pairs), 1 + nout), dtype=np.int64)
         for i, (s, k) in enumerate(pairs):
             r = self._memo.get((s, k))
@@ -72,8 +77,7 @@ class Walk:
                 nxt, outs = fn(self.states[s], k)
                 r = self._memo[(s, k)] = (self.sid(nxt), *outs)
             rows[i] = r
-        picked = rows[np.asarray(inv).reshape(-1)]
-        return picked[:, 0], picked[:, 1:].T
+        return rows
 
     def _dense_step(
         self, cur: np.ndarray, key: np.ndarray, fn: Step, nout: int
@@ -92,14 +96,7 @@ class Walk:
         missing = at < 0
         if missing.any():
             new = np.unique(code[missing]).tolist()
-            rows = np.empty((len(new), 1 + nout), dtype=np.int64)
-            for j, c in enumerate(new):
-                s, k = divmod(c, self.radix)
-                r = self._memo.get((s, k))
-                if r is None:
-                    nxt, outs = fn(self.states[s], k)
-                    r = self._memo[(s, k)] = (self.sid(nxt), *outs)
-                rows[j] = r
+            rows = self._rows_of([divmod(c, self.radix) for c in new], fn, nout)
             base = len(self._rows)
             self._rows = np.concatenate([self._rows.reshape(-1, 1 + nout), rows])
             self._where[np.array(new, dtype=np.int64)] = np.arange(base, base + len(new))
