@@ -155,6 +155,8 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
             k = firsts[u] = step(first, (pool_faces(u[:4], na), pool_faces(u[4:], nd)))
         return k
 
+    used = [(j, name) for j, name in enumerate(NAMES) if name in lay.slices]  # what the result reads
+
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         ka, fa = roll_pool(sampler, spec.att.pool, size)
         kd, fd = roll_pool(sampler, spec.dfd.pool, size)
@@ -196,7 +198,7 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
         ucode, uinv = np.unique(code, return_inverse=True)
         rows = np.array([row(int(c // 16), int(c // 4 % 4), int(c % 4)) for c in ucode], np.int64)
         picked = rows[uinv.reshape(-1)]
-        return {name: picked[:, j] for j, name in enumerate(NAMES)}
+        return {name: picked[:, j] for j, name in used}
 
     return trial
 
