@@ -27,7 +27,7 @@ from grimdice.dice.sampler import Sampler
 from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
-from grimdice.systems.crusade.attack import FF_FACES, Attack, each_target, shooting
+from grimdice.systems.crusade.attack import Attack, each_target, shooting, shot_law
 from grimdice.systems.crusade.damage import KILLED, KO, State
 from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
@@ -70,18 +70,10 @@ def total_high_law(white: int, red: int) -> dict[tuple[int, int, bool], float]:
     return roll_law(Pool(white, red))
 
 
-def _ff(atk: Attack) -> tuple[tuple[int, float], ...]:
-    return FF_FACES if atk.dfd.body.force_field else ((0, 1.0),)
-
-
 def _states(atk: Attack, roll: int, start: State | None = None) -> list[tuple[float, State, int]]:
     """(p, end state, damage) of one target hit by ``roll`` (dice total), over its force field die;
     ``start``: the state an earlier shot left (RAPID FIRE)."""
-    out = []
-    for g, p in _ff(atk):
-        s, dmg, _ = atk.outcome(roll, g, start)
-        out.append((p, s, dmg))
-    return out
+    return [(p, s, d) for s, d, p in shot_law(atk, roll, start)]
 
 
 def _key(states: list[tuple[float, State, int]]) -> tuple[float, float, float]:

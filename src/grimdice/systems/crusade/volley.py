@@ -22,7 +22,7 @@ white) and ``max(0, K - (2N - K)) // 2`` kept pairs (two scoring faces).
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from math import comb
 
 import numpy as np
@@ -32,7 +32,7 @@ from grimdice.dice.sampler import Sampler
 from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
-from grimdice.systems.crusade.attack import FF_FACES, Attack, shooting
+from grimdice.systems.crusade.attack import Attack, shooting, shot_law
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import fail_report, simulated_model
@@ -85,20 +85,8 @@ def volley_attack(sc: Scenario) -> Attack:
 
 
 def _shot(atk: Attack):
-    ff = FF_FACES if atk.dfd.body.force_field else ((0, 1.0),)
-
-    @cache
-    def shot(total: int, start: State) -> tuple[tuple[State, int, float], ...]:
-        """(state, damage, p) of one "2 dice" roll of ``total`` at a target in ``start``."""
-        if start[0] == KILLED:
-            return ((start, 0, 1.0),)
-        out: dict[tuple[State, int], float] = defaultdict(float)
-        for g, p in ff:
-            s, d, _ = atk.outcome(total, g, start)
-            out[(s, d)] += p
-        return tuple((s, d, p) for (s, d), p in out.items())
-
-    return shot
+    """(state, damage, p) of one "2 dice" roll of ``total`` at a target in ``start``, memoised."""
+    return cache(partial(shot_law, atk))
 
 
 def _rerolls(atk: Attack) -> bool:
