@@ -7,6 +7,7 @@ field dice (``outcome``); the exact engine averages it over the red die of +F, M
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -511,6 +512,16 @@ def build(sc: Scenario) -> Attack:
 
 
 __all__ = ["Attack", "build", "melee", "shooting"]
+
+
+def shot_law(atk: Attack, total: int, start: State | None = None) -> tuple[tuple[State, int, float], ...]:
+    """``(end state, damage, p)`` of one roll of dice ``total`` at the attack's target (from
+    ``start``, else its own state), over the red die of its force field (IX +F) if it has one."""
+    out: dict[tuple[State, int], float] = defaultdict(float)
+    for g, p in FF_FACES if atk.dfd.body.force_field else NO_FF:
+        s, d, _ = atk.outcome(total, g, start)
+        out[(s, d)] += p
+    return tuple((s, d, p) for (s, d), p in out.items())
 
 
 def each_target(

@@ -27,7 +27,7 @@ import numpy as np
 from grimdice.dice.dist import Dist
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
-from grimdice.systems.crusade.attack import FF_FACES, shooting
+from grimdice.systems.crusade.attack import shooting, shot_law
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
 from grimdice.systems.crusade.profiles import Model, Scenario
 from grimdice.systems.crusade.report import model_result
@@ -68,13 +68,11 @@ def _hit(
         }
     )
     atk = shooting(sub)
-    ff = FF_FACES if atk.dfd.body.force_field else ((0, 1.0),)
     laws: dict[State, dict] = {}
     for start in starts:
         out: dict[tuple[State, int], float] = defaultdict(float)
         for (t, _), p in total_law(arm.pool.white, arm.pool.red).items():
-            for g, q in ff:
-                s, dmg, _ = atk.outcome(t, g, start)
+            for s, dmg, q in shot_law(atk, t, start):
                 out[(s, dmg)] += p * q
         laws[start] = dict(out)
     return laws

@@ -174,6 +174,15 @@ def build_result(
     )
 
 
+def simulated_model(r: Result, condition: Dist, **stages: Dist) -> None:
+    """Fill a one-model result from Monte Carlo: its ``condition`` and other ``stages``, then
+    ``models_destroyed`` and the ``end_state`` extra from the condition (as :func:`model_result`)."""
+    r.stages.update(condition=condition, **stages)
+    killed = condition[KILLED]
+    r.stages["models_destroyed"] = Dist.from_mapping({0: 1 - killed, 1: killed}, normalize=True)
+    r.extra["end_state"] = {c: float(condition[i]) for i, c in enumerate(CONDITIONS)}
+
+
 def targets_result(
     sc: Any, atks: list[Attack], method: str, stages: dict[str, Dist], per: list, extra: dict, **kw: Any
 ) -> Result:

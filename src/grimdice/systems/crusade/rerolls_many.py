@@ -15,13 +15,15 @@ which the many-target engine applies as it applies a roll without re-rolls.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
-from functools import cache
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache, lru_cache
 from math import comb
+from typing import TypeVar
 
 import numpy as np
 
 from grimdice.errors import ScenarioError
+from grimdice.systems.crusade.damage import KILLED, KO, State
 from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool
 
 #: (kind, face) slots of a rolled multiset
@@ -30,6 +32,7 @@ MAX_WORK = 1500  # rolled face sets x re-rolling sides the game solves (about 1.
 
 Counts = tuple[int, ...]
 Roll = tuple[int, int, bool]  # (total, highest die, failed)
+T = TypeVar("T")
 
 
 def multisets(pool: Pool) -> int:
@@ -42,6 +45,9 @@ def multisets(pool: Pool) -> int:
     return out
 
 
+SLOT = {kf: i for i, kf in enumerate(SLOTS)}
+
+
 def multiset_law(pool: Pool) -> dict[Counts, float]:
     """The exact law of the rolled faces as counts per :data:`SLOTS` slot."""
     law: dict[Counts, float] = {(0,) * len(SLOTS): 1.0}
@@ -50,13 +56,46 @@ def multiset_law(pool: Pool) -> dict[Counts, float]:
         nxt: dict[Counts, float] = defaultdict(float)
         for c, p in law.items():
             for f in set(faces):
-                i = SLOTS.index((kind, f))
+                i = SLOT[(kind, f)]
                 c2 = (*c[:i], c[i] + 1, *c[i + 1 :])
                 nxt[c2] += p * faces.count(f) / len(faces)
         law = nxt
     return dict(law)
 
 
+@lru_cache(maxsize=64)
+def roll_law(pool: Pool) -> dict[Roll, float]:
+    """``{(total, highest die, failed): p}`` of a roll nobody re-rolls (BLAST outside targets use
+    the highest die)."""
+    law: dict[tuple[int, int, int], float] = {(0, 0, 0): 1.0}  # (total, highest, maxima capped at 2)
+    for kind in pool.kinds:
+        faces = DICE[kind].faces
+        nxt: dict[tuple[int, int, int], float] = defaultdict(float)
+        for (t, h, m), p in law.items():
+            for f in set(faces):
+                nxt[(t + f, max(h, f), min(2, m + (f == MAXIMUM[kind])))] += p * faces.count(f) / len(faces)
+        law = nxt
+    out: dict[Roll, float] = defaultdict(float)
+    for (t, h, m), p in law.items():
+        out[(t, h, m >= 2)] += p
+    return dict(out)
+
+
+def reroll_slot(c: Counts, slot: int, face: int) -> Counts:
+    """The counts after a die of ``slot`` is re-rolled and shows ``face`` (a die of the same kind)."""
+    new = list(c)
+    new[slot] -= 1
+    new[SLOT[(SLOTS[slot][0], face)]] += 1
+    return tuple(new)
+
+
+def rerolled(c: Counts, slot: int) -> list[tuple[Counts, float]]:
+    """The law of the counts after a die of ``slot`` is re-rolled (exact engines)."""
+    faces = DICE[SLOTS[slot][0]].faces
+    return [(reroll_slot(c, slot, f), faces.count(f) / len(faces)) for f in sorted(set(faces))]
+
+
+@cache
 def summary(c: Counts, failed: bool) -> Roll:
     total = sum(n * f for n, (_, f) in zip(c, SLOTS, strict=True))
     high = max((f for n, (_, f) in zip(c, SLOTS, strict=True) if n), default=0)
@@ -72,6 +111,30 @@ def side_key(player: int, v: np.ndarray, n_targets: int) -> tuple[float, ...]:
     if player < 0:
         return (*per.sum(axis=0).round(12), -round(float(v[-1]), 12))
     return tuple(-per[player].round(12))
+
+
+def best_for(player: int, options: Iterable[tuple[T, np.ndarray]], n_targets: int) -> tuple[np.ndarray, T]:
+    """The ``(value, choice)`` of ``options`` that ``player`` prefers (:func:`side_key`; ties keep
+    the first)."""
+    out: tuple[np.ndarray, T] | None = None
+    best: tuple[float, ...] = ()
+    for choice, v in options:
+        k = side_key(player, v, n_targets)
+        if out is None or k > best:
+            out, best = (v, choice), k
+    if out is None:
+        raise ValueError("no option to choose from")
+    return out
+
+
+def terminal_value(states: Sequence[State]) -> np.ndarray:
+    """The value vector (:func:`side_key`) of the end: per target killed, KO or killed, no more
+    damage, and no more fails."""
+    v = np.zeros(3 * len(states) + 1)
+    for i, s in enumerate(states):
+        v[3 * i] = s[0] == KILLED
+        v[3 * i + 1] = s[0] >= KO
+    return v
 
 
 def reroll_law(
@@ -117,16 +180,10 @@ def reroll_law(
 
     @cache
     def after(c: Counts, failed: bool, phase: int, i: int) -> np.ndarray:
-        kind, _ = SLOTS[i]
-        faces = DICE[kind].faces
         fail_now = summary(c, failed)[2]
         v = np.zeros(3 * n_targets + 1)
-        for f in set(faces):
-            j = SLOTS.index((kind, f))
-            c2 = list(c)
-            c2[i] -= 1
-            c2[j] += 1
-            v += faces.count(f) / len(faces) * solve(tuple(c2), fail_now, phase + 1)[0]
+        for c2, q in rerolled(c, i):
+            v += q * solve(c2, fail_now, phase + 1)[0]
         return v
 
     law: dict[Roll, float] = defaultdict(float)
@@ -141,14 +198,9 @@ def reroll_law(
             walk(c, failed, phase + 1, p)
             return
         used[players[phase]] += p
-        kind, _ = SLOTS[a]
-        faces = DICE[kind].faces
         fail_now = summary(c, failed)[2]
-        for f in set(faces):
-            c2 = list(c)
-            c2[a] -= 1
-            c2[SLOTS.index((kind, f))] += 1
-            walk(tuple(c2), fail_now, phase + 1, p * faces.count(f) / len(faces))
+        for c2, q in rerolled(c, a):
+            walk(c2, fail_now, phase + 1, p * q)
 
     for c, p in start.items():
         walk(c, False, 0, p)
@@ -156,4 +208,15 @@ def reroll_law(
     return dict(law), choices, lambda c, failed, phase: solve(c, failed, phase)[1]
 
 
-__all__ = ["SLOTS", "multiset_law", "reroll_law", "side_key", "summary"]
+__all__ = [
+    "SLOTS",
+    "best_for",
+    "multiset_law",
+    "reroll_law",
+    "reroll_slot",
+    "rerolled",
+    "roll_law",
+    "side_key",
+    "summary",
+    "terminal_value",
+]

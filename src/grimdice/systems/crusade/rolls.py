@@ -220,33 +220,71 @@ def total_law(white: int, red: int) -> dict[tuple[int, bool], float]:
 
 
 # ---------------------------------------------------------------------- sampling
-def roll_pool(sampler: Sampler, pool: Pool, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(kinds, faces)``: kinds a row of 'W'/'R' per die, faces ``(size, n)`` rolled literally
-    through the shared :class:`~grimdice.dice.sampler.Sampler` (which counts them)."""
+KIND_INDEX = {"W": 0, "R": 1}
+#: faces by (kind, face index): a die's six faces as int8, drawn by index (``Sampler.draw``)
+FACE_TABLE = np.array([DICE[k].faces for k in KIND_INDEX], dtype=np.int8)
+SIDES = FACE_TABLE.shape[1]
+
+
+def draw_dice(sampler: Sampler, shape: int | tuple[int, ...], kind: str) -> np.ndarray:
+    """Faces (int8) of dice of ``kind`` the rules *may* roll, **not counted**: the caller adds the
+    dice it reads to ``sampler.dice`` (a re-roll taken, a force field's die), as
+    :meth:`~grimdice.dice.sampler.Sampler.draw` asks."""
+    return FACE_TABLE[KIND_INDEX[kind]][sampler.draw(shape, SIDES)]
+
+
+def roll_dice(sampler: Sampler, shape: int | tuple[int, ...], kind: str) -> np.ndarray:
+    """Faces (int8) of dice of ``kind`` the rules roll, counted in ``sampler.dice``."""
+    faces = draw_dice(sampler, shape, kind)
+    sampler.dice += faces.size
+    return faces
+
+
+def roll_pool(sampler: Sampler, pool: Pool, size: int, count: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """``(kinds, faces)``: kinds a row of 'W'/'R' per die, faces ``(size, n)`` (int8) rolled
+    literally (one face index a die, looked up per column's kind) and counted in ``sampler.dice``
+    (``count=False``: drawn for pools that may be rolled; the caller counts those rolled)."""
     kinds = np.array(pool.kinds)
-    cols = [sampler.roll(size, DICE[k]) for k in pool.kinds]
-    faces = np.stack(cols, axis=1) if cols else np.zeros((size, 0), dtype=np.int64)
+    index = np.array([KIND_INDEX[k] for k in pool.kinds], dtype=np.intp)
+    faces = FACE_TABLE[index[None, :], sampler.draw((size, pool.n), SIDES)]
+    sampler.dice += faces.size if count else 0
     return kinds, faces
+
+
+def _rank_table(ranks: dict[tuple[str, int], int], none: int) -> np.ndarray:
+    """``table[kind index, face]`` of a chain's ranks (``none`` off the chain)."""
+    out = np.full((len(KIND_INDEX), int(FACE_TABLE.max()) + 1), none, dtype=np.int64)
+    for (k, f), r in ranks.items():
+        out[KIND_INDEX[k], f] = r
+    return out
+
+
+def _by_kind(table: np.ndarray, kinds: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """``table[kind, face]`` of every die (a column a die), looked up column by column."""
+    out = np.empty(faces.shape, dtype=table.dtype)
+    for j, k in enumerate(kinds):
+        np.take(table[KIND_INDEX[str(k)]], faces[:, j], out=out[:, j])
+    return out
+
+
+_OWN_TABLE = _rank_table(OWN_RANK, NO_OWN)
+_OPP_TABLE = _rank_table(OPP_RANK, NO_OPP)
+_MAX_TABLE = _rank_table({(k, f): int(f == MAXIMUM[k]) for k in DICE for f in set(DICE[k].faces)}, 0)
 
 
 def own_ranks(kinds: np.ndarray, faces: np.ndarray) -> np.ndarray:
     """OWN_CHAIN rank of each die (vectorised)."""
-    out = np.full(faces.shape, NO_OWN, dtype=np.int64)
-    for (k, f), r in OWN_RANK.items():
-        out[(kinds[None, :] == k) & (faces == f)] = r
-    return out
+    return _by_kind(_OWN_TABLE, kinds, faces)
 
 
 def opp_ranks(kinds: np.ndarray, faces: np.ndarray) -> np.ndarray:
-    out = np.full(faces.shape, NO_OPP, dtype=np.int64)
-    for (k, f), r in OPP_RANK.items():
-        out[(kinds[None, :] == k) & (faces == f)] = r
-    return out
+    return _by_kind(_OPP_TABLE, kinds, faces)
 
 
 def max_count(kinds: np.ndarray, faces: np.ndarray) -> np.ndarray:
-    maxima = np.array([MAXIMUM[k] for k in kinds], dtype=np.int64)
-    return (faces == maxima[None, :]).sum(axis=1) if faces.shape[1] else np.zeros(len(faces), np.int64)
+    if not faces.shape[1]:
+        return np.zeros(len(faces), np.int64)
+    return _by_kind(_MAX_TABLE, kinds, faces).sum(axis=1)
 
 
 __all__ = [
@@ -260,7 +298,9 @@ __all__ = [
     "WHITE",
     "Faces",
     "Pool",
+    "draw_dice",
     "parse_pool",
     "pool_law",
+    "roll_dice",
     "total_law",
 ]

@@ -22,13 +22,25 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import chain
 
 import numpy as np
 
 from grimdice.errors import ScenarioError
-from grimdice.systems.crusade.damage import KILLED, KO, State
-from grimdice.systems.crusade.rerolls_many import MAX_WORK, SLOTS, Counts, multiset_law, side_key, summary
-from grimdice.systems.crusade.rolls import DICE, Pool
+from grimdice.systems.crusade.damage import KILLED, State
+from grimdice.systems.crusade.rerolls_many import (
+    MAX_WORK,
+    SLOTS,
+    Counts,
+    best_for,
+    multiset_law,
+    rerolled,
+    roll_law,
+    side_key,
+    summary,
+    terminal_value,
+)
+from grimdice.systems.crusade.rolls import Pool
 
 Outcome = Callable[[int, int, State], list[tuple[float, State, int]]]  # (target, total, start) -> law
 
@@ -61,23 +73,10 @@ class Turn:
     aim: bool = False
 
 
-def _rerolled(c: Counts, slot: int) -> list[tuple[Counts, float]]:
-    kind = SLOTS[slot][0]
-    faces = DICE[kind].faces
-    out = []
-    for f in sorted(set(faces)):
-        c2 = list(c)
-        c2[slot] -= 1
-        c2[SLOTS.index((kind, f))] += 1
-        out.append((tuple(c2), faces.count(f) / len(faces)))
-    return out
-
-
-def _total_law(start_law: dict[Counts, float]) -> dict[tuple[int, bool], float]:
+def _total_law(pool: Pool) -> dict[tuple[int, bool], float]:
     """The law of (total, failed) of a roll nobody may re-roll."""
     out: dict[tuple[int, bool], float] = defaultdict(float)
-    for c, p in start_law.items():
-        t, _, fl = summary(c, False)
+    for (t, _, fl), p in roll_law(pool).items():
         out[(t, fl)] += p
     return dict(out)
 
@@ -92,7 +91,7 @@ def solve_turn(turn: Turn, outcome: Outcome):
     what Monte Carlo plays."""
     n = len(turn.starts)
     start_law = multiset_law(turn.pool)
-    plain = _total_law(start_law)
+    plain = _total_law(turn.pool)
     work = len(start_law) * len(turn.shots) * (int(turn.own) + len(turn.jinkers))
     if work > MAX_WORK:
         raise ScenarioError(
@@ -102,13 +101,6 @@ def solve_turn(turn: Turn, outcome: Outcome):
             f"{MAX_WORK}); use fewer dice, targets or re-rolls",
         )
 
-    def terminal(states: tuple[State, ...]) -> np.ndarray:
-        v = np.zeros(3 * n + 1)
-        for i, s in enumerate(states):
-            v[3 * i] = s[0] == KILLED
-            v[3 * i + 1] = s[0] >= KO
-        return v
-
     def may_reroll(i: int, rr: bool, jinks: tuple[bool, ...]) -> bool:
         return rr or (i in turn.jinkers and jinks[i])
 
@@ -117,18 +109,12 @@ def solve_turn(turn: Turn, outcome: Outcome):
         """(expected [per target: killed, KO+, damage from here] + [fails from here] from roll k on,
         the target of roll k or -1: held)."""
         if k == len(turn.shots):
-            return terminal(states), -1
+            return terminal_value(states), -1
         if not turn.aim:
             return shot(k, turn.shots[k], rr, jinks, states), turn.shots[k]
-        best_v, best_i = terminal(states), -1  # hold fire: no more rolls this turn
-        best_k = side_key(-1, best_v, n)
-        for i in range(n):
-            if states[i][0] == KILLED:
-                continue  # a dead target takes no more damage
-            v = shot(k, i, rr, jinks, states)
-            if side_key(-1, v, n) > best_k:
-                best_v, best_i, best_k = v, i, side_key(-1, v, n)
-        return best_v, best_i
+        held = [(-1, terminal_value(states))]  # hold fire: no more rolls this turn
+        live = ((i, shot(k, i, rr, jinks, states)) for i in range(n) if states[i][0] != KILLED)
+        return best_for(-1, chain(held, live), n)  # a dead target takes no more damage
 
     def shot(k: int, i: int, rr: bool, jinks: tuple[bool, ...], states: tuple[State, ...]) -> np.ndarray:
         if not may_reroll(i, rr, jinks):
@@ -149,7 +135,7 @@ def solve_turn(turn: Turn, outcome: Outcome):
                     continue
                 rr2, jinks2 = (False, jinks) if who < 0 else (rr, (*jinks[:i], False, *jinks[i + 1 :]))
                 v = _mix(
-                    (p, after(k, i, rr2, jinks2, states, c2, failed, nxt_who)) for c2, p in _rerolled(c, slot)
+                    (p, after(k, i, rr2, jinks2, states, c2, failed, nxt_who)) for c2, p in rerolled(c, slot)
                 )
                 key = side_key(who, v, n)
                 if key > best_k:
@@ -204,7 +190,7 @@ def solve_turn(turn: Turn, outcome: Outcome):
                             continue
                         used["attacker" if who < 0 else f"target {who}"][f"{SLOTS[a][0]}{SLOTS[a][1]}"] += p
                         r2, j2 = (False, j) if who < 0 else (r, (*j[:i], False, *j[i + 1 :]))
-                        for c2, q in _rerolled(c, a):
+                        for c2, q in rerolled(c, a):
                             out.append((c2, fl or summary(c2, False)[2], r2, j2, p * q))
                     branch = out
                 rolled.extend((summary(c, False)[0], fl, r, j, p) for c, fl, r, j, p in branch)

@@ -5,7 +5,7 @@ force field's red die), the decisions played by the exact solution's policy, thr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -35,12 +35,14 @@ from grimdice.systems.crusade.rolls import (
     NO_OWN,
     OWN_CHAIN,
     Faces,
+    draw_dice,
     max_count,
     opp_ranks,
     own_ranks,
+    roll_dice,
     roll_pool,
 )
-from grimdice.systems.crusade.simulate_walk import distinct_rows
+from grimdice.systems.crusade.simulate_walk import Walk, distinct_rows
 
 NAMES = (
     "def_condition",
@@ -96,28 +98,16 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
     maps the distinct (state, re-rolled face) pairs through the game once and looks the result up
     for all trials (the solved policy plays the decisions)."""
     spec = atk.spec
-    states: list = []  # id -> state
-    ids: dict = {}  # state -> id
-    memo: dict = {}  # (state id, action or face) -> next state id
-
-    def sid(s) -> int:
-        k = ids.get(s)
-        if k is None:
-            k = ids[s] = len(states)
-            states.append(s)
-        return k
+    walk = Walk(1)  # the contest's states by id, each (state, action or face) stepped once
+    states = walk.states
 
     def step(i: int, x) -> int:
-        key = (i, x)
-        nxt = memo.get(key)
-        if nxt is None:
-            nxt = memo[key] = sid(states[i].apply(x))
-        return nxt
+        return walk.then(i, x, _apply)
 
     outcome = lru_cache(maxsize=None)(atk.outcome)
     start = root(spec)
     parry = sol.policy[start] if start.phase == P_PARRY else start.parry
-    first = sid(replace(start, phase=P_ROLL, parry=parry))
+    first = walk.sid(replace(start, phase=P_ROLL, parry=parry))
     shooting = not spec.dfd.pool.n
     rows_memo: dict = {}
 
@@ -156,20 +146,28 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
                                   *mob_counts(s, pull, as_))  # fmt: skip
         return r
 
+    na, nd = spec.att.pool.n, spec.dfd.pool.n
+    firsts: dict[tuple[int, ...], int] = {}  # the two pools' codes -> the state after the roll
+
+    def after_roll(u: tuple[int, ...]) -> int:
+        k = firsts.get(u)
+        if k is None:
+            k = firsts[u] = step(first, (pool_faces(u[:4], na), pool_faces(u[4:], nd)))
+        return k
+
+    used = [(j, name) for j, name in enumerate(NAMES) if name in lay.slices]  # what the result reads
+
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         ka, fa = roll_pool(sampler, spec.att.pool, size)
         kd, fd = roll_pool(sampler, spec.dfd.pool, size)
         codes = np.concatenate([face_codes(ka, fa), face_codes(kd, fd)], axis=1)
-        spare = {  # the re-rolled dice, rolled ahead: one per kind and re-roll phase
-            (phase, k): sampler.roll(size, DICE[k]) for phase in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE
+        spare = {  # the re-rolled dice, drawn ahead: one per kind and re-roll phase, counted if rolled
+            (phase, k): draw_dice(sampler, size, k) for phase in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE
         }
-        ff_a = sampler.roll(size, DICE["R"]) if len(atk.ff_att) > 1 else np.zeros(size, np.int64)
-        ff_d = sampler.roll(size, DICE["R"]) if len(atk.ff_def) > 1 else np.zeros(size, np.int64)
+        ff_a = roll_dice(sampler, size, "R") if len(atk.ff_att) > 1 else np.zeros(size, np.int8)
+        ff_d = roll_dice(sampler, size, "R") if len(atk.ff_def) > 1 else np.zeros(size, np.int8)
         inv, uniq = distinct_rows(codes)
-        na, nd = spec.att.pool.n, spec.dfd.pool.n
-        table = np.array(
-            [step(first, (pool_faces(u[:4], na), pool_faces(u[4:], nd))) for u in uniq], np.int64
-        )
+        table = np.array([after_roll(tuple(u)) for u in uniq.tolist()], np.int64)
         cur = table[inv.reshape(-1)]
         while True:  # at most the attacker's and the defender's re-roll, each a decision and a roll
             ids_now, back = np.unique(cur, return_inverse=True)
@@ -187,6 +185,7 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
                     kind = OWN_CHAIN[mine.own][0] if act == "own" else opp_target(theirs)[0]
                     rolled = spare[(s.phase, kind)]
                     where = np.nonzero(back == k)[0]
+                    sampler.dice += len(where)  # the re-rolled die of each trial here
                     faces = rolled[where]
                     for g in np.unique(faces):
                         cur[where[faces == g]] = step(i, int(g))  # the re-rolled die, rolled
@@ -195,13 +194,17 @@ def _trial(atk: Attack, sol) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
                     nxt[k] = step(i, sol.policy[s])
             keep = nxt[back] >= 0
             cur[keep] = nxt[back][keep]
-        code = (cur * 4 + ff_a) * 4 + ff_d
+        code = (cur * 4 + ff_a) * 4 + ff_d  # cur is int64: no overflow
         ucode, uinv = np.unique(code, return_inverse=True)
         rows = np.array([row(int(c // 16), int(c // 4 % 4), int(c % 4)) for c in ucode], np.int64)
         picked = rows[uinv.reshape(-1)]
-        return {name: picked[:, j] for j, name in enumerate(NAMES)}
+        return {name: picked[:, j] for j, name in used}
 
     return trial
+
+
+def _apply(state, x):
+    return state.apply(x)
 
 
 def simulated_result(atk: Attack, options: RunOptions, title: str = "") -> Result:
@@ -221,7 +224,7 @@ def simulated_result(atk: Attack, options: RunOptions, title: str = "") -> Resul
     return build_result(atk, v, "simulated", title, {}, trials=tally.trials, seed=options.seed)
 
 
-def pool_faces(code: np.ndarray, n: int) -> Faces:
+def pool_faces(code: Sequence[int] | np.ndarray, n: int) -> Faces:
     """The :class:`Faces` of a pool of ``n`` dice from its four-number code."""
     total, maxes, own, opp = (int(x) for x in code)
     return Faces(total, maxes, own, opp, n)

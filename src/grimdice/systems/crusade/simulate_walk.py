@@ -16,6 +16,9 @@ from grimdice.systems.crusade.rolls import DICE
 W_SIDES = max(DICE["W"].faces) + 1  # a white die's faces 0..2 as one digit
 R_SIDES = max(DICE["R"].faces) + 1  # a red die's faces 0..3 as one digit
 
+#: the most (state id, key) pairs a walk indexes densely (8 bytes each): a step is then a look-up
+DENSE = 1 << 22
+
 #: ``fn(state, key) -> (next state, (int outputs...))``: one step of a game from the dice ``key``
 Step = Callable[[Any, int], tuple[Any, tuple[int, ...]]]
 
@@ -27,7 +30,9 @@ class Walk:
         self.radix = radix
         self.states: list[Any] = []
         self._ids: dict[Hashable, int] = {}
-        self._memo: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._memo: dict[tuple[int, Hashable], tuple[int, ...]] = {}
+        self._where = np.zeros(0, dtype=np.int64)  # dense (state id * radix + key) -> row of _rows
+        self._rows = np.zeros((0, 1), dtype=np.int64)
 
     def sid(self, s: Hashable) -> int:
         k = self._ids.get(s)
@@ -35,6 +40,14 @@ class Walk:
             k = self._ids[s] = len(self.states)
             self.states.append(s)
         return k
+
+    def then(self, i: int, x: Hashable, fn: Callable[[Any, Any], Hashable]) -> int:
+        """The id of ``fn(state i, x)``, memoised: one step keyed by any hashable ``x`` (an action,
+        a rolled face, the rolled pools), for games stepped state by state."""
+        r = self._memo.get((i, x))
+        if r is None:
+            r = self._memo[(i, x)] = (self.sid(fn(self.states[i], x)),)
+        return r[0]
 
     def start(self, keys: np.ndarray, of: Callable[[int], Hashable]) -> np.ndarray:
         """Per-trial state ids from per-trial integer ``keys``, the state of a key being ``of(key)``."""
@@ -44,12 +57,19 @@ class Walk:
 
     def step(self, cur: np.ndarray, key: np.ndarray, fn: Step, nout: int) -> tuple[np.ndarray, np.ndarray]:
         """One step of every trial: ``(next ids, outputs (nout, trials))``."""
+        if (int(cur.max(initial=0)) + 1) * self.radix <= DENSE:
+            return self._dense_step(cur, key, fn, nout)
         if (int(cur.max(initial=0)) + 1) * self.radix < 2**62:
             uniq, inv = np.unique(cur * self.radix + key, return_inverse=True)
             pairs = [divmod(c, self.radix) for c in uniq.tolist()]
         else:  # the pair as two columns (sorted as rows: slower, no overflow)
             both, inv = np.unique(np.stack([cur, key], axis=1), axis=0, return_inverse=True)
             pairs = [(int(s), int(k)) for s, k in both.tolist()]
+        picked = self._rows_of(pairs, fn, nout)[np.asarray(inv).reshape(-1)]
+        return picked[:, 0], picked[:, 1:].T
+
+    def _rows_of(self, pairs: list[tuple[int, int]], fn: Step, nout: int) -> np.ndarray:
+        """``(next id, outputs...)`` of each (state id, key) pair, each stepped once by ``fn``."""
         rows = np.empty((len(pairs), 1 + nout), dtype=np.int64)
         for i, (s, k) in enumerate(pairs):
             r = self._memo.get((s, k))
@@ -57,7 +77,31 @@ class Walk:
                 nxt, outs = fn(self.states[s], k)
                 r = self._memo[(s, k)] = (self.sid(nxt), *outs)
             rows[i] = r
-        picked = rows[np.asarray(inv).reshape(-1)]
+        return rows
+
+    def _dense_step(
+        self, cur: np.ndarray, key: np.ndarray, fn: Step, nout: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`step` by a dense table of (state id, key) -> row, filled as pairs are met (the
+        same rows as the memo: each pair still stepped once by ``fn``), so a step is a look-up."""
+        if len(self._rows) and self._rows.shape[1] != 1 + nout:
+            raise ValueError("a walk's steps give the same number of outputs")
+        code = cur * self.radix + key
+        need = (int(cur.max(initial=0)) + 1) * self.radix
+        if self._where.size < need:
+            grown = np.full(max(need, 2 * self._where.size), -1, dtype=np.int64)
+            grown[: self._where.size] = self._where
+            self._where = grown
+        at = self._where[code]
+        missing = at < 0
+        if missing.any():
+            new = np.unique(code[missing]).tolist()
+            rows = self._rows_of([divmod(c, self.radix) for c in new], fn, nout)
+            base = len(self._rows)
+            self._rows = np.concatenate([self._rows.reshape(-1, 1 + nout), rows])
+            self._where[np.array(new, dtype=np.int64)] = np.arange(base, base + len(new))
+            at = self._where[code]
+        picked = self._rows[at]
         return picked[:, 0], picked[:, 1:].T
 
     def table(self, ids: np.ndarray, f: Callable[[Any], Sequence[int]], width: int) -> np.ndarray:

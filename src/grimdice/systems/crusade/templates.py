@@ -16,7 +16,7 @@ one jink a turn serving them all (:mod:`.shots`).
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import cache, lru_cache
+from functools import cache
 from itertools import product
 from typing import Any
 
@@ -27,13 +27,20 @@ from grimdice.dice.sampler import Sampler
 from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
-from grimdice.systems.crusade.attack import FF_FACES, Attack, each_target, shooting
-from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
+from grimdice.systems.crusade.attack import Attack, each_target, shooting, shot_law
+from grimdice.systems.crusade.damage import KILLED, KO, State
 from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import targets_result
-from grimdice.systems.crusade.rerolls_many import SLOTS, reroll_law, summary
-from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, roll_pool
+from grimdice.systems.crusade.report import simulated_model, targets_result
+from grimdice.systems.crusade.rerolls_many import (
+    SLOTS,
+    multiset_law,
+    reroll_law,
+    reroll_slot,
+    roll_law,
+    summary,
+)
+from grimdice.systems.crusade.rolls import DICE, Pool, draw_dice, max_count, roll_dice, roll_pool
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.shots import Turn, solve_turn
 from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
@@ -58,35 +65,15 @@ def per_target(sc: Scenario) -> list[Attack]:
     return each_target(sc, shooting)
 
 
-@lru_cache(maxsize=64)
 def total_high_law(white: int, red: int) -> dict[tuple[int, int, bool], float]:
-    """``{(total, highest die, failed): p}`` of a pool (BLAST outside targets use the highest die)."""
-    law: dict[tuple[int, int, int], float] = {(0, 0, 0): 1.0}
-    for kind in ("W",) * white + ("R",) * red:
-        faces = DICE[kind].faces
-        nxt: dict[tuple[int, int, int], float] = defaultdict(float)
-        for (t, h, m), p in law.items():
-            for f in set(faces):
-                nxt[(t + f, max(h, f), min(2, m + (f == MAXIMUM[kind])))] += p * faces.count(f) / 6
-        law = nxt
-    out: dict[tuple[int, int, bool], float] = defaultdict(float)
-    for (t, h, m), p in law.items():
-        out[(t, h, m >= 2)] += p
-    return dict(out)
-
-
-def _ff(atk: Attack) -> tuple[tuple[int, float], ...]:
-    return FF_FACES if atk.dfd.body.force_field else ((0, 1.0),)
+    """``{(total, highest die, failed): p}`` of a pool (:func:`~.rerolls_many.roll_law`)."""
+    return roll_law(Pool(white, red))
 
 
 def _states(atk: Attack, roll: int, start: State | None = None) -> list[tuple[float, State, int]]:
     """(p, end state, damage) of one target hit by ``roll`` (dice total), over its force field die;
     ``start``: the state an earlier shot left (RAPID FIRE)."""
-    out = []
-    for g, p in _ff(atk):
-        s, dmg, _ = atk.outcome(roll, g, start)
-        out.append((p, s, dmg))
-    return out
+    return [(p, s, d) for s, d, p in shot_law(atk, roll, start)]
 
 
 def _key(states: list[tuple[float, State, int]]) -> tuple[float, float, float]:
@@ -226,8 +213,7 @@ def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed
     """Replay the solved re-roll policy on each rolled pool; updates the first roll's summaries.
     Vectorised over the pools (:class:`~.simulate_walk.Walk`): each distinct (counts per slot,
     failed) and re-rolled die of a phase stepped once through the policy."""
-    spare = {k: sampler.roll((len(faces), max(1, phases)), DICE[k]) for k in DICE}
-    slot = {kf: i for i, kf in enumerate(SLOTS)}
+    spare = {k: draw_dice(sampler, (len(faces), max(1, phases)), k) for k in DICE}  # counted if rolled
     radix = len(kinds) + 1
     walk = Walk(2 * radix ** len(SLOTS))
 
@@ -235,20 +221,18 @@ def _play_rerolls(sampler: Sampler, act, phases, kinds, faces, tot, high, failed
         c, fail, phase = state
         a = act(c, fail, phase)
         if a < 0:
-            return (c, fail, phase + 1), ()
-        kind = SLOTS[a][0]
-        new = list(c)
-        new[a] -= 1
-        new[slot[(kind, digits(key, (W_SIDES, R_SIDES))[kind == "R"])]] += 1
-        return (tuple(new), _summary(tuple(new), fail)[2], phase + 1), ()
+            return (c, fail, phase + 1), (0,)
+        new = reroll_slot(c, a, digits(key, (W_SIDES, R_SIDES))[SLOTS[a][0] == "R"])
+        return (new, summary(new, fail)[2], phase + 1), (1,)
 
     first = slot_counts(kinds, faces, radix) * 2 + failed[0].astype(np.int64)
     cur = walk.start(first, lambda code: (unpack_slots(code // 2, radix), bool(code % 2), 0))
     for phase in range(phases):
-        cur, _ = walk.step(
-            cur, pack([spare["W"][:, phase], spare["R"][:, phase]], (W_SIDES, R_SIDES)), step, 0
+        cur, (rerolled,) = walk.step(
+            cur, pack([spare["W"][:, phase], spare["R"][:, phase]], (W_SIDES, R_SIDES)), step, 1
         )
-    tot[0], high[0], failed[0] = walk.table(cur, lambda st: _summary(st[0], st[1]), 3)
+        sampler.dice += int(rerolled.sum())
+    tot[0], high[0], failed[0] = walk.table(cur, lambda st: summary(st[0], st[1]), 3)
 
 
 def _simulated(
@@ -270,8 +254,7 @@ def _simulated(
             kinds, faces = roll_pool(sampler, pool, size)
             tot.append(faces.sum(axis=1))
             high.append(faces.max(axis=1))
-            mx = np.array([MAXIMUM[k] for k in kinds])
-            failed.append(((faces == mx[None, :]).sum(axis=1) >= 2).astype(np.int64))
+            failed.append((max_count(kinds, faces) >= 2).astype(np.int64))
         if act is not None:  # VIII R / IX JINK on the one roll, the dice re-rolled literally
             _play_rerolls(
                 sampler,
@@ -283,13 +266,15 @@ def _simulated(
                 high,
                 failed,
             )
-        ff = sampler.roll((size, n, 2), DICE["R"])
+        shielded = [i for i, a in enumerate(atks) if a.dfd.body.force_field]
+        ff = np.zeros((size, n), np.int8)  # IX +F: a red die for each target with a force field
+        ff[:, shielded] = roll_dice(sampler, (size, len(shielded)), "R")
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):
             out[f"cond{i}"] = np.zeros(size, np.int64)
             out[f"dmg{i}"] = np.zeros(size, np.int64)
             out[f"hits{i}"] = np.zeros(size, np.int64)
-        out["fail"] = sum(failed)
+        out["fail"] = np.sum(failed, axis=0, dtype=np.int64)
         for i, a in enumerate(atks):
             if mode == "line":
                 total = tot[0]
@@ -299,7 +284,7 @@ def _simulated(
                 total = tot[i]
             else:
                 total = split_of[i][tot[0]]
-            g = ff[:, i, 0].astype(np.int64) if a.dfd.body.force_field else np.zeros(size, np.int64)
+            g = ff[:, i].astype(np.int64)
             # each distinct (total, red die) resolved once, looked up for all trials
             uniq, inv = np.unique(np.asarray(total, np.int64) * R_SIDES + g, return_inverse=True)
             ends = np.array(
@@ -330,13 +315,9 @@ def _tally_result(sc: Scenario, atks: list[Attack], mode: str, tally, options: R
         options.seed,
     )
     for i, name in enumerate(list(res.targets)[: len(atks)]):  # the explosions' results follow
-        r = res.targets[name]
-        r.stages["condition"] = dist(f"cond{i}")
-        r.stages["damage"] = dist(f"dmg{i}")
-        r.stages["hits_left"] = dist(f"hits{i}")
-        k = dist(f"cond{i}")[KILLED]
-        r.stages["models_destroyed"] = Dist.from_mapping({0: 1 - k, 1: k}, normalize=True)
-        r.extra["end_state"] = {c: float(dist(f"cond{i}")[j]) for j, c in enumerate(CONDITIONS)}
+        simulated_model(
+            res.targets[name], dist(f"cond{i}"), damage=dist(f"dmg{i}"), hits_left=dist(f"hits{i}")
+        )
     return res
 
 
@@ -392,10 +373,6 @@ def _exact_turn(sc: Scenario, atks: list[Attack], mode: str, final) -> Result:
     return _result(sc, atks, mode, "exact", kills, damage, fails, per, {})
 
 
-#: :func:`~.rerolls_many.summary` memoised for the Monte Carlo steps (a pure function of the counts)
-_summary = cache(summary)
-
-
 def slot_counts(kinds: np.ndarray, faces: np.ndarray, radix: int) -> np.ndarray:
     """Each rolled pool (rows of ``faces``) as its counts per :data:`SLOTS` (kind, face), packed
     as one integer in base ``radix`` (slot 0 the least significant digit; :func:`unpack_slots`)."""
@@ -424,16 +401,17 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
     only the dice it reads (so few distinct steps): the pool rolled (aim), the attacker's re-rolled
     die, then the target's jinked die and the force field's red die (the shot's end)."""
     n = len(atks)
-    slot = {kf: j for j, kf in enumerate(SLOTS)}
     shots = len(turn.shots)
     radix = len(turn.pool.kinds) + 1
-    counts_range = radix ** len(SLOTS)
+    # the pools a shot may roll, by index (a small key: the walk's look-up table stays dense)
+    pools = np.array(sorted(sum(n * radix**j for j, n in enumerate(c)) for c in multiset_law(turn.pool)))
     # a spare die is read only by the attacker's re-roll (step 0) or a jink (step 1) of its kind
     steps = [x for x, on in ((0, turn.own), (1, bool(turn.jinkers))) if on]
     reads = {(str(d), x) for d in set(turn.pool.kinds) for x in steps}
     shielded = any(a.dfd.body.force_field for a in atks)  # the red die only against a force field
-    walk = Walk(3 * max(counts_range, W_SIDES * R_SIDES * R_SIDES))  # key * 3 + the step (0, 1, 2)
-    none = (n, 0, 0)  # no damage (the outputs of a step that ends no shot)
+    walk = Walk(3 * max(len(pools), W_SIDES * R_SIDES * R_SIDES))  # key * 3 + the step (0, 1, 2)
+    none = (n, 0, 0, 0)  # no damage, no dice (the outputs of a step that ends no shot)
+    pool_dice = turn.pool.n
 
     def reroll(mid: tuple, attacker: bool, w: int, r: int) -> tuple:
         """The attacker's re-roll or the target's jink, if the policy takes it, with the re-rolled
@@ -445,12 +423,8 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
         a = policy(k, i, rr, jinks, states, c, fl, who)
         if a < 0:
             return mid
-        kind = SLOTS[a][0]
-        new = list(c)
-        new[a] -= 1
-        new[slot[(kind, w if kind == "W" else r)]] += 1
-        c = tuple(new)
-        fl = fl or _summary(c, False)[2]
+        c = reroll_slot(c, a, w if SLOTS[a][0] == "W" else r)
+        fl = fl or summary(c, False)[2]
         if who < 0:
             rr = False
         else:
@@ -466,20 +440,25 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
             i = aim(k, rr, jinks, states)
             if i < 0:
                 return (k + 1, rr, jinks, states, True), none
-            c = unpack_slots(key, radix)
-            return ("mid", k, rr, jinks, states, i, c, _summary(c, False)[2]), none
+            c = unpack_slots(int(pools[key]), radix)
+            return ("mid", k, rr, jinks, states, i, c, summary(c, False)[2]), (n, 0, 0, pool_dice)
         if stage == 1:  # the attacker's re-rolled die
-            return reroll(state, True, *divmod(key, R_SIDES)), none
+            mid = reroll(state, True, *divmod(key, R_SIDES))
+            return mid, (n, 0, 0, int(mid is not state))
         w, r, g = digits(key, (W_SIDES, R_SIDES, R_SIDES))
-        _, k, rr, jinks, states, i, c, fl = reroll(state, False, w, r)
-        g = g if atks[i].dfd.body.force_field else 0
-        s, d, _ = atks[i].outcome(_summary(c, False)[0], g, states[i])
-        return (k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :]), False), (i, d, int(fl))
+        mid = reroll(state, False, w, r)
+        _, k, rr, jinks, states, i, c, fl = mid
+        shield = atks[i].dfd.body.force_field
+        s, d, _ = atks[i].outcome(summary(c, False)[0], g if shield else 0, states[i])
+        dice = int(mid is not state) + int(shield)  # the jinked die, the force field's red die
+        return (k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :]), False), (i, d, int(fl), dice)
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        rolled = [roll_pool(sampler, turn.pool, size) for _ in range(shots)]
-        spare = {k: sampler.roll((size, shots, 2), DICE[k]) for k in DICE}
-        ff = sampler.roll((size, shots), DICE["R"])
+        # drawn ahead, counted where rolled: the pools (not where fire is held), the re-rolled dice,
+        # the force field's red die
+        rolled = [roll_pool(sampler, turn.pool, size, count=False) for _ in range(shots)]
+        spare = {k: draw_dice(sampler, (size, shots, 2), k) for k in DICE}
+        ff = draw_dice(sampler, (size, shots), "R")
         out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
         for i in range(n):
             out[f"dmg{i}"] = np.zeros(size, np.int64)
@@ -493,15 +472,19 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
 
         for k in range(shots):
             kinds, faces = rolled[k]
-            cur, _ = walk.step(cur, slot_counts(kinds, faces, radix) * 3, step, 3)
-            cur, _ = walk.step(
-                cur, pack([read("W", k, 0), read("R", k, 0)], (W_SIDES, R_SIDES)) * 3 + 1, step, 3
+            rolled_pool = np.searchsorted(pools, slot_counts(kinds, faces, radix))
+            cur, (*_, used) = walk.step(cur, rolled_pool * 3, step, 4)
+            sampler.dice += int(used.sum())
+            cur, (*_, used) = walk.step(
+                cur, pack([read("W", k, 0), read("R", k, 0)], (W_SIDES, R_SIDES)) * 3 + 1, step, 4
             )
+            sampler.dice += int(used.sum())
             last = pack(
                 [read("W", k, 1), read("R", k, 1), ff[:, k] if shielded else zero],
                 (W_SIDES, R_SIDES, R_SIDES),
             )
-            cur, (i, d, fl) = walk.step(cur, last * 3 + 2, step, 3)
+            cur, (i, d, fl, used) = walk.step(cur, last * 3 + 2, step, 4)
+            sampler.dice += int(used.sum())
             out["fail"] += fl
             for j in range(n):
                 out[f"dmg{j}"] += np.where(i == j, d, 0)

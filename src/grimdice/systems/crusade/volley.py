@@ -22,7 +22,7 @@ white) and ``max(0, K - (2N - K)) // 2`` kept pairs (two scoring faces).
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from math import comb
 
 import numpy as np
@@ -32,11 +32,11 @@ from grimdice.dice.sampler import Sampler
 from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
-from grimdice.systems.crusade.attack import FF_FACES, Attack, shooting
+from grimdice.systems.crusade.attack import Attack, shooting, shot_law
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import fail_report
-from grimdice.systems.crusade.rolls import DICE, Pool
+from grimdice.systems.crusade.report import fail_report, simulated_model
+from grimdice.systems.crusade.rolls import Pool, draw_dice, roll_dice
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
 from grimdice.systems.crusade.volley_rerolls import (
@@ -85,20 +85,8 @@ def volley_attack(sc: Scenario) -> Attack:
 
 
 def _shot(atk: Attack):
-    ff = FF_FACES if atk.dfd.body.force_field else ((0, 1.0),)
-
-    @cache
-    def shot(total: int, start: State) -> tuple[tuple[State, int, float], ...]:
-        """(state, damage, p) of one "2 dice" roll of ``total`` at a target in ``start``."""
-        if start[0] == KILLED:
-            return ((start, 0, 1.0),)
-        out: dict[tuple[State, int], float] = defaultdict(float)
-        for g, p in ff:
-            s, d, _ = atk.outcome(total, g, start)
-            out[(s, d)] += p
-        return tuple((s, d, p) for (s, d), p in out.items())
-
-    return shot
+    """(state, damage, p) of one "2 dice" roll of ``total`` at a target in ``start``, memoised."""
+    return cache(partial(shot_law, atk))
 
 
 def _rerolls(atk: Attack) -> bool:
@@ -206,7 +194,8 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
 
     def policy_step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
         """The next pair under the solved policy: the re-rolled blank ``again``, the attacker's
-        and the jink's re-rolled dice ``spare``, the red die ``g``: ``(damage, failed)``."""
+        and the jink's re-rolled dice ``spare``, the red die ``g``: ``(damage, failed, white dice
+        re-rolled)``."""
         assert policy is not None
         pick_kind, reroll = policy[1], policy[2]
         left, rr, jk, s = state
@@ -216,26 +205,28 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
         a, b0 = KINDS[kind]
         b = again if b0 is None else b0
         failed = a == TOP and b == TOP
+        used = int(b0 is None)
         for who in (-1, 0):
             die = reroll(left, rr, jk, s, a, b, kind, failed, who)
             if die < 0:
                 continue
             w = spare[who + 1]
+            used += 1
             a, b = (w, b) if die == 0 else (a, w)
             failed = failed or (a == TOP and b == TOP)
             rr, jk = (False, jk) if who < 0 else (rr, False)
         s2, d, _ = outcome(a + b, g, s)
-        return (left, rr, jk, s2), (d, int(failed))
+        return (left, rr, jk, s2), (d, int(failed), used)
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        big = sampler.roll((size, dice), DICE["W"])
-        again = sampler.roll((size, dice), DICE["W"])  # the re-rolls, in pairing order
+        # the big roll, counted; the dice that may be rolled after it drawn ahead, counted where rolled
+        big = roll_dice(sampler, (size, dice), "W")
+        again = draw_dice(sampler, (size, dice), "W")  # the re-rolled blanks, in pairing order
+        shielded = atk.dfd.body.force_field
         ff = (  # IX +F: the force field's red die off each roll's damage, rolled literally
-            sampler.roll((size, dice), DICE["R"])
-            if atk.dfd.body.force_field
-            else np.zeros((size, dice), np.int8)
+            draw_dice(sampler, (size, dice), "R") if shielded else np.zeros((size, dice), np.int8)
         )
-        spare = sampler.roll((size, dice, 2), DICE["W"]) if policy else None  # the attacker's, the jink's
+        spare = draw_dice(sampler, (size, dice, 2), "W") if policy else None  # the attacker's, the jink's
         out = {k: np.zeros(size, np.int64) for k in ("damage", "fail")}
         n1, n2 = (big == 1).sum(axis=1), (big == 2).sum(axis=1)
         if policy is None:  # the pairs in the order the dice lie (reading volley_die_order)
@@ -252,6 +243,7 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
                 a = scoring[act, np.minimum(at, dice - 1)]
                 b = np.where(re, again[act, j], scoring[act, np.minimum(at + 1, dice - 1)])
                 out["fail"][act] += (a == TOP) & (b == TOP)
+                sampler.dice += int(np.count_nonzero(re)) + (len(act) if shielded else 0)
                 cur[act], (d,) = walk.step(
                     cur[act], pack([a + b, ff[act, j]], (2 * W_SIDES - 1, R_SIDES)), shot_step, 1
                 )
@@ -270,7 +262,8 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
                     [again[act, j], spare[act, j, 0], spare[act, j, 1], ff[act, j]],
                     (W_SIDES,) * 3 + (R_SIDES,),
                 )
-                cur[act], (d, failed) = walk.step(cur[act], key, policy_step, 2)
+                cur[act], (d, failed, used) = walk.step(cur[act], key, policy_step, 3)
+                sampler.dice += int(used.sum()) + (len(act) if shielded else 0)
                 out["damage"][act] += d
                 out["fail"][act] += failed
             end = walk.table(cur, lambda st: st[3], 2)
@@ -282,11 +275,7 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
     res = _result(sc, atk, {(atk.dfd.start, 0, 0, 0): 1.0}, "simulated", tally.trials, options.seed)
     if policy is None:
         res.notes.append(RULES.note("volley_die_order"))
-    for k in ("damage", "fail", "rolls", "condition", "hits_left"):
-        res.stages[k] = tally.dist(k)
-    killed = res.stages["condition"][KILLED]
-    res.stages["models_destroyed"] = Dist.from_mapping({0: 1 - killed, 1: killed}, normalize=True)
-    res.extra["end_state"] = {c: float(res.stages["condition"][i]) for i, c in enumerate(CONDITIONS)}
+    simulated_model(res, **{k: tally.dist(k) for k in ("condition", "damage", "fail", "rolls", "hits_left")})
     res.extra["fail_effects"] = fail_report(1 - float(res.stages["fail"][0]), atk.arms, atk.att.armour)
     return res
 

@@ -31,11 +31,11 @@ from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import Attack, each_target
-from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import targets_result
-from grimdice.systems.crusade.rerolls_many import side_key
-from grimdice.systems.crusade.rolls import DICE
+from grimdice.systems.crusade.report import simulated_model, targets_result
+from grimdice.systems.crusade.rerolls_many import best_for, terminal_value
+from grimdice.systems.crusade.rolls import draw_dice, roll_dice
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, pack
 from grimdice.systems.crusade.volley_rerolls import (
@@ -43,10 +43,10 @@ from grimdice.systems.crusade.volley_rerolls import (
     MAX_POLICY_STATES,
     MAX_VOLLEY_STATES,
     TOP,
-    WHITE,
     Left,
     _pairings,
     big_roll_law,
+    pair_faces,
     volley_states,
 )
 
@@ -81,13 +81,6 @@ def volley_targets(sc: Scenario, exact: bool = True) -> list[Attack]:
     return atks
 
 
-def _faces(kind: int) -> list[tuple[tuple[int, int], float]]:
-    a, b = KINDS[kind]
-    if b is None:
-        return [((a, w), 1 / len(WHITE)) for w in WHITE]  # the blank re-rolled with it
-    return [((a, b), 1.0)]
-
-
 def _shots(atks: list[Attack]):
     """Per target, ``shot(total, state) -> ((state, damage, p), ...)`` of one "2 dice" roll."""
     from grimdice.systems.crusade.volley import _shot
@@ -101,27 +94,15 @@ def solve(dice: int, atks: list[Attack]):
     shots = _shots(atks)
     n = len(atks)
 
-    def terminal(states: States) -> np.ndarray:
-        v = np.zeros(3 * n + 1)
-        for i, s in enumerate(states):
-            v[3 * i] = s[0] == KILLED
-            v[3 * i + 1] = s[0] >= KO
-        return v
-
     def best(options: Iterable[tuple[T, np.ndarray]]) -> tuple[np.ndarray, T]:
         """The attacker's best (value, choice) of ``options`` (ties keep the first)."""
-        out: tuple[np.ndarray, T] | None = None
-        for choice, v in options:
-            if out is None or side_key(-1, v, n) > side_key(-1, out[0], n):
-                out = (v, choice)
-        assert out is not None
-        return out
+        return best_for(-1, options, n)
 
     def roll(left: Left, states: States, kind: int) -> np.ndarray:
         """The value of rolling a pair of ``kind`` next (its total then aimed)."""
         rest = (*left[:kind], left[kind] - 1, *left[kind + 1 :])
         v = np.zeros(3 * n + 1)
-        for (a, b), p in _faces(kind):
+        for (a, b), p in pair_faces(kind):
             w = aim(rest, states, a + b)[0].copy()
             w[-1] += a == TOP and b == TOP
             v += p * w
@@ -140,7 +121,7 @@ def solve(dice: int, atks: list[Attack]):
     def value(left: Left, states: States) -> tuple[np.ndarray, int]:
         """(expected [per target: killed, KO+, damage] + [fails], the kind of pair to roll next)."""
         if not any(left) or all(s[0] == KILLED for s in states):
-            return terminal(states), -1
+            return terminal_value(states), -1
         return best((kind, roll(left, states, kind)) for kind, k in enumerate(left) if k)
 
     @cache
@@ -178,7 +159,7 @@ def exact_volley_many(sc: Scenario) -> Result:
                 final[(states, dmg, fails, rolls)] += p0
                 continue
             rest = (*left[:kind], left[kind] - 1, *left[kind + 1 :])
-            for (a, b), pf in _faces(kind):
+            for (a, b), pf in pair_faces(kind):
                 i = aim(rest, states, a + b)
                 aimed[f"{i}: {sc.targets[i].name}"] += p0 * pf
                 for s2, d, q in shots[i](a + b, states[i]):
@@ -223,34 +204,37 @@ def simulated_volley_many(sc: Scenario, options: RunOptions) -> Result:
 
     def step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
         """The next pair under the solved policy, its re-rolled blank ``again`` and red die ``g``:
-        ``(target aimed at or n, damage, failed)``; ``done`` once the policy rolls no more."""
+        ``(target aimed at or n, damage, failed, dice rolled after the big roll)``; ``done`` once
+        the policy rolls no more."""
         left, states, done = state
         if done:
-            return state, (n, 0, 0)
+            return state, (n, 0, 0, 0)
         kind = pick(left, states)
         if kind < 0:
-            return (left, states, True), (n, 0, 0)
+            return (left, states, True), (n, 0, 0, 0)
         again, g = divmod(key, R_SIDES)
         left = (*left[:kind], left[kind] - 1, *left[kind + 1 :])
         a, b0 = KINDS[kind]
         b = again if b0 is None else b0
         i = aim(left, states, a + b)
         s2, d, _ = outcomes[i](a + b, g if atks[i].dfd.body.force_field else 0, states[i])
-        return (left, (*states[:i], s2, *states[i + 1 :]), False), (i, d, int(a == TOP and b == TOP))
+        used = int(b0 is None) + int(atks[i].dfd.body.force_field)  # the re-rolled blank, the red die
+        return (left, (*states[:i], s2, *states[i + 1 :]), False), (i, d, int(a == TOP and b == TOP), used)
 
     def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        big = sampler.roll((size, dice), DICE["W"])
-        again = sampler.roll((size, dice), DICE["W"])
-        ff = sampler.roll((size, dice), DICE["R"])  # IX +F: used when the target aimed at has one
+        big = roll_dice(sampler, (size, dice), "W")
+        again = draw_dice(sampler, (size, dice), "W")  # counted where a blank is re-rolled
+        ff = draw_dice(sampler, (size, dice), "R")  # IX +F: rolled when the target aimed at has one
         out = {k: np.zeros(size, np.int64) for k in ("damage", "fail", *names)}
         firsts = pack([(big == 1).sum(axis=1), (big == 2).sum(axis=1)], (dice + 1, dice + 1))
         cur = walk.start(firsts, lambda c: (pairing(*divmod(c, dice + 1)), start, False))
         rolls = walk.table(cur, lambda st: (sum(st[0]),), 1)[0]
         for j in range(int(rolls.max(initial=0))):
             act = np.flatnonzero(j < rolls)
-            cur[act], (i, d, failed) = walk.step(
-                cur[act], pack([again[act, j], ff[act, j]], (W_SIDES, R_SIDES)), step, 3
+            cur[act], (i, d, failed, used) = walk.step(
+                cur[act], pack([again[act, j], ff[act, j]], (W_SIDES, R_SIDES)), step, 4
             )
+            sampler.dice += int(used.sum())
             out["fail"][act] += failed
             for k in range(n):
                 out[f"t{k}_damage"][act] += np.where(i == k, d, 0)
@@ -266,11 +250,7 @@ def simulated_volley_many(sc: Scenario, options: RunOptions) -> Result:
     stages = {k: tally.dist(k) for k in ("damage", "models_destroyed", "fail", "rolls")}
     res = _result(sc, atks, stages, [None] * n, "simulated", tally.trials, options.seed)
     for i, r in enumerate(res.targets.values()):
-        for k in ("damage", "condition", "hits_left"):
-            r.stages[k] = tally.dist(f"t{i}_{k}")
-        killed = r.stages["condition"][KILLED]
-        r.stages["models_destroyed"] = Dist.from_mapping({0: 1 - killed, 1: killed}, normalize=True)
-        r.extra["end_state"] = {c: float(r.stages["condition"][c_i]) for c_i, c in enumerate(CONDITIONS)}
+        simulated_model(r, **{k: tally.dist(f"t{i}_{k}") for k in ("condition", "damage", "hits_left")})
     return res
 
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import KILLED, KO, NONE, WOUNDED, State
-from grimdice.systems.crusade.rerolls_many import side_key
+from grimdice.systems.crusade.rerolls_many import best_for, side_key
 from grimdice.systems.crusade.rolls import DICE, MAXIMUM
 
 WHITE = DICE["W"].faces
@@ -53,6 +53,15 @@ MAX_VOLLEY_STATES = 12_000
 MAX_POLICY_STATES = 40_000
 
 Shot = Callable[[int, State], tuple[tuple[State, int, float], ...]]
+
+
+def pair_faces(kind: int) -> list[tuple[tuple[int, int], float]]:
+    """The law of the two faces of a pair of ``kind`` (:data:`KINDS`): a re-rolled pair's blank
+    re-rolled with its scoring die, a kept pair as rolled."""
+    a, b = KINDS[kind]
+    if b is None:
+        return [((a, w), 1 / len(WHITE)) for w in WHITE]  # the blank re-rolled with it
+    return [((a, b), 1.0)]
 
 
 def pairs_of(scoring: int, dice: int) -> tuple[int, int]:
@@ -125,29 +134,20 @@ def solve_volley(dice: int, start: State, own: bool, jink: bool, shot: Shot, wit
     def may_jink(jk: bool, st: State) -> bool:
         return jk and st[0] in (NONE, WOUNDED)  # IX JINK: "as long as driver is not stunned"
 
-    def faces(kind: int) -> list[tuple[tuple[int, int], float]]:
-        a, b = KINDS[kind]
-        if b is None:
-            return [((a, w), 1 / len(WHITE)) for w in WHITE]  # the blank re-rolled with it
-        return [((a, b), 1.0)]
-
     @cache
     def value(left: Left, rr: bool, jk: bool, st: State) -> tuple[np.ndarray, int]:
         """(expected [killed, KO+, damage from here, fails from here], the kind of pair to roll next)."""
         if not any(left):
             return np.array([st[0] == KILLED, st[0] >= KO, 0.0, 0.0], float), -1
-        best_v, best_kind = None, -1
-        for kind, n in enumerate(left):
-            if not n:
-                continue
-            rest = (*left[:kind], n - 1, *left[kind + 1 :])
-            v = np.zeros(4)
-            for (a, b), p in faces(kind):
-                v += p * decide(rest, rr, jk, st, a, b, kind, a == TOP and b == TOP, -1)[0]
-            if best_v is None or side_key(-1, v, 1) > side_key(-1, best_v, 1):
-                best_v, best_kind = v, kind
-        assert best_v is not None
-        return best_v, best_kind
+        return best_for(-1, ((kind, roll(left, rr, jk, st, kind)) for kind, n in enumerate(left) if n), 1)
+
+    def roll(left: Left, rr: bool, jk: bool, st: State, kind: int) -> np.ndarray:
+        """The value of rolling a pair of ``kind`` next."""
+        rest = (*left[:kind], left[kind] - 1, *left[kind + 1 :])
+        v = np.zeros(4)
+        for (a, b), p in pair_faces(kind):
+            v += p * decide(rest, rr, jk, st, a, b, kind, a == TOP and b == TOP, -1)[0]
+        return v
 
     def options(rr: bool, jk: bool, st: State, kind: int, who: int) -> tuple[int, ...]:
         if who < 0:  # "You may reroll each die only once": not a re-rolled blank
@@ -187,13 +187,8 @@ def solve_volley(dice: int, start: State, own: bool, jink: bool, shot: Shot, wit
     @cache
     def pairing(n1: int, n2: int) -> Left:
         """The attacker's best pairing of the big roll."""
-        best, best_v = None, None
-        for left in _pairings(n1, n2, dice - n1 - n2):
-            v = value(left, own, jink, start)[0]
-            if best_v is None or side_key(-1, v, 1) > side_key(-1, best_v, 1):
-                best, best_v = left, v
-        assert best is not None
-        return best
+        lefts = _pairings(n1, n2, dice - n1 - n2)
+        return best_for(-1, ((lf, value(lf, own, jink, start)[0]) for lf in lefts), 1)[1]
 
     def reroll(left, rr, jk, st, a, b, kind, failed, who) -> int:
         return decide(left, rr, jk, st, a, b, kind, failed, who)[1] if options(rr, jk, st, kind, who) else -1
@@ -216,7 +211,7 @@ def solve_volley(dice: int, start: State, own: bool, jink: bool, shot: Shot, wit
                 final[(st, dmg, fails, rolls)] += p0
                 continue
             rest = (*left[:kind], left[kind] - 1, *left[kind + 1 :])
-            for (a, b), pf in faces(kind):
+            for (a, b), pf in pair_faces(kind):
                 branch = [(a, b, a == TOP and b == TOP, rr, jk, p0 * pf)]
                 for who in (-1, 0):
                     out = []
@@ -245,6 +240,7 @@ __all__ = [
     "MAX_POLICY_STATES",
     "MAX_VOLLEY_STATES",
     "check_size",
+    "pair_faces",
     "pairs_of",
     "solve_volley",
     "volley_states",
