@@ -18,6 +18,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from grimdice.engine.heap import keep_arrays_on_heap
 from grimdice.io.scenario import load_scenario
 from grimdice.systems import calculate
 from harness import Case, machine, run_cases
@@ -117,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--smoke", action="store_true", help="grimdice only, one run per case")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON")
     args = ap.parse_args(argv)
+    keep_arrays_on_heap()  # as the grimdice command does at its start (its Monte Carlo rows)
     print(f"machine: {machine()}; statistic: median of {1 if args.smoke else args.runs} runs after a warm-up")
     rows = run_cases(cases(args.smoke), 1 if args.smoke else args.runs, peers=not args.smoke)
     if args.json:
