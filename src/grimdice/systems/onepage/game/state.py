@@ -724,10 +724,15 @@ class GameState:
     def charged(self, u: int, t: int) -> GameState:
         """The state after ``u``'s Assault move at ``t`` (a Vehicle turns to the move's direction):
         the block's move (:meth:`charge_vector`); its models' own moves on into base contact are
-        counted from ``charge`` when the melee's strikers are (``melee_moves.assaulters_moved``)."""
+        counted from ``charge`` when the melee's strikers are (``melee_moves.assaulters_moved``).
+        Their allowance is the Assault's distance, or the one a ``charge`` already set gives (a Furious
+        unit out of a transport: Walk distance, ``transport.apply``)."""
         dx, dy = self.charge_vector(u, t)
         ax, ay = self.anchors[u]
-        s = replace(self, charge=(float(ax), float(ay), move_distance(self.setup.units[u], "assault")))
+        full = move_distance(self.setup.units[u], "assault")
+        if self.charge:
+            full = min(full, self.charge[2])
+        s = replace(self, charge=(float(ax), float(ay), full))
         return facing.turned(s.moved(u, dx, dy), u, dx, dy)
 
     def charge_vector(self, u: int, t: int, unit: bool = False) -> tuple[float, float]:
