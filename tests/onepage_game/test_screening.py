@@ -15,21 +15,12 @@ from grimdice.systems.onepage.game.deployment import ON_TABLE
 from grimdice.systems.onepage.game.geometry import prefetch
 from grimdice.systems.onepage.game.players import best_shot, best_shots
 from grimdice.systems.onepage.game.screening import screened
+from tests.onepage_game.test_transport import RHINO, army
 
 SQUAD = {"name": "Squad", "size": 5, "quality": 4, "equipment": ["Assault Rifle"], "cost": 50}
 SOLO = {"name": "Solo", "size": 1, "quality": 4, "equipment": ["Assault Rifle"], "cost": 10}
 TARGET = {"name": "Target", "size": 1, "quality": 5, "equipment": ["Assault Rifle"], "cost": 60}
-RHINO = {
-    "name": "Rhino",
-    "quality": 4,
-    "equipment": ["Machinegun"],
-    "special_rules": ["Vehicle", "Transport(6)"],
-}
 MORTAR = {"name": "Mortar", "size": 1, "quality": 4, "equipment": ['Mortar (48", A6, Indirect)'], "cost": 30}
-
-
-def army(name: str, *units: dict) -> dict:
-    return {"kind": "army", "system": "onepage", "name": name, "units": list(units)}
 
 
 def state(a: tuple[dict, ...], b: tuple[dict, ...], anchors: tuple[tuple[float, float], ...]) -> GameState:

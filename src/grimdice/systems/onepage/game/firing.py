@@ -189,14 +189,7 @@ def blind_extra(
         )
         return k, next((float(r) for r in ranges if r >= far - EPS), far)  # as GameState._shot_where
 
-    key = (
-        "blind extra",
-        n,
-        s.units[u].alive,
-        s.placed(u, anchor),
-        s.placed(t),
-        screening.screens(s, u, t)[2],
-    )
+    key = ("blind extra", n, *screening.sight_key(s, u, t, anchor))
     return recall(s.setup, key, compute)
 
 

@@ -48,6 +48,12 @@ def screens(s: GameState, u: int, t: int) -> tuple[np.ndarray, np.ndarray, tuple
     return st.pts[rows], st.radii[rows], st.key
 
 
+def sight_key(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
+    """What ``u``'s sight of ``t`` (at ``anchor``) depends on, models included: its models alive,
+    where it and ``t`` stand, where every unit stands (:func:`screens`); a memo key's tail."""
+    return (s.units[u].alive, s.placed(u, anchor), s.placed(t), screens(s, u, t)[2])
+
+
 def between(a: np.ndarray, b: np.ndarray, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """``(m,)``: the screening models whose base reaches into the box around the models ``a`` and
     ``b`` (the only ones a line between them can pass through)."""
@@ -104,7 +110,7 @@ def sight(
     and some screening model stands between the two units are the lines tested again."""
     if not terrain[0]:
         return terrain
-    pts, radii, where = screens(s, u, t)
+    pts, radii, _ = screens(s, u, t)
     a, b = s.models(u, anchor), s.models(t)
     if not len(pts) or not between(a, b, pts, radii).any():
         return terrain
@@ -119,8 +125,7 @@ def sight(
         seen[ii[ok], jj[ok]] = d[ii[ok], jj[ok]]
         return sight_counts(seen[None], [len(b)])[0][0]
 
-    key = ("screened sight", s.units[u].alive, s.placed(u, anchor), s.placed(t), where)
-    return recall(s.setup, key, compute)
+    return recall(s.setup, ("screened sight", *sight_key(s, u, t, anchor)), compute)
 
 
-__all__ = ["between", "open_lines", "screened", "screened_open", "screens", "sight"]
+__all__ = ["between", "open_lines", "screened", "screened_open", "screens", "sight", "sight_key"]

@@ -855,13 +855,7 @@ class GameState:
         (distance, models firing, cover, elevated target, action, the target Vehicle's facing, the
         weapons out of arc or spent (Limited), no line of sight (Indirect), Limited weapons held back
         or all spent)."""
-        key = (
-            "shot",
-            self.units[u].alive,
-            self.placed(u, anchor),
-            self.placed(t),
-            screening.screens(self, u, t)[2],
-        )
+        key = ("shot", *screening.sight_key(self, u, t, anchor))
         where = recall(self.setup, key, lambda: self._shot_where(u, t, anchor))
         return self.shot_situation(u, t, self._rounded(u, anchor), where, action, limited)
 
