@@ -334,6 +334,24 @@ RULES = RuleTable(
             'paths only) and keeps 1" from every unit but the target; the moves count strikers only '
             "(the block keeps its formation)",
         ),
+        Reading(
+            "game_screening",
+            "game: line of sight through other units' models ('a model may ignore friendly models in "
+            "its own unit')",
+            f"{SRC}, Line of Sight",
+            "every model on the table of a unit other than the shooter's and the target's blocks a line "
+            "that passes through its base (friendly or enemy, Vehicles with their bases as given); a "
+            "line that only grazes a base is open; the target's own models never block; embarked units "
+            "and units in reserve never block; screening models give no cover; Indirect weapons fire "
+            "over them as without line of sight",
+        ),
+        Reading(
+            "game_furious_disembark",
+            "game: Furious 'may use an Assault action at Walk distance to disembark from transports'",
+            f"{SRC}, Furious; Transport",
+            "Walk distance caps the whole assault: the block's move and every model's own move on into "
+            "base contact (no model moves more than its Walk distance from where it leaves the hull)",
+        ),
     ],
     what="special rule",
 )

@@ -47,8 +47,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.board import sight_blocked
 from grimdice.systems.onepage.attack import Fire, merge
+from grimdice.systems.onepage.game import screening
 from grimdice.systems.onepage.game.cache import firing_state, recall
 from grimdice.systems.onepage.game.geometry import EPS, pair_distances
 from grimdice.systems.onepage.profiles import Conditions
@@ -177,7 +177,7 @@ def blind_extra(
         near = d <= s.weapon_range(u) + EPS
         ii, jj = np.nonzero(near)
         seen = np.zeros(d.shape, dtype=bool)  # as GameState.sight: a model in range that sees one
-        seen[ii, jj] = ~sight_blocked(s.setup.table, a[ii], b[jj])
+        seen[ii, jj] = screening.open_lines(s, u, t, a[ii], b[jj])
         best = d.min(axis=1)
         blind = (best <= rng + EPS) & ~seen.any(axis=1)
         if not blind.any():
@@ -189,7 +189,7 @@ def blind_extra(
         )
         return k, next((float(r) for r in ranges if r >= far - EPS), far)  # as GameState._shot_where
 
-    key = ("blind extra", n, s.units[u].alive, s.placed(u, anchor), s.placed(t))
+    key = ("blind extra", n, *screening.sight_key(s, u, t, anchor))
     return recall(s.setup, key, compute)
 
 

@@ -120,7 +120,13 @@ def sights(
     if len(cc):
         keep = ~sight_blocked(table, bs[cc, ii], pts[jj])
         seen[cc[keep], ii[keep], jj[keep]] = d[cc[keep], ii[keep], jj[keep]]
-    out: list[list[tuple[int, float]]] = [[] for _ in range(len(bs))]
+    return sight_counts(seen, sizes)
+
+
+def sight_counts(seen: np.ndarray, sizes: list[int]) -> list[list[tuple[int, float]]]:
+    """:func:`sights`' answer from ``seen`` ``(C, n, M)``: each pair's distance where the model sees
+    the other within reach, ``inf`` elsewhere (``screening.sight`` shares it)."""
+    out: list[list[tuple[int, float]]] = [[] for _ in range(len(seen))]
     start = 0
     for size in sizes:
         best = seen[:, :, start : start + size].min(axis=2)  # (C, n)
@@ -312,5 +318,6 @@ __all__ = [
     "pair_distances",
     "prefetch",
     "prefetch_cover",
+    "sight_counts",
     "sights",
 ]

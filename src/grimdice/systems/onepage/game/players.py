@@ -143,7 +143,8 @@ def best_shots(
         pu, rounded, best = state.placed(u, end), state._rounded(u, end), 0.0
         for t, pt in enemies:  # the order of valid_targets, so ties go as in best_shot
             seen = m.get(("sight", alive, pu, pt))
-            n, far = seen if seen is not None else state.sight(u, t, end)
+            # the memo holds terrain's answer: what it sees, other units' models may still screen
+            n, far = seen if seen is not None and not seen[0] else state.sight(u, t, end)
             if not n:
                 continue
             where = (

@@ -40,6 +40,7 @@ from grimdice.systems.onepage.game import (
     firing,
     melee_moves,
     psychic,
+    screening,
     transport,
 )
 from grimdice.systems.onepage.game.cache import firing_state, recall
@@ -724,10 +725,15 @@ class GameState:
     def charged(self, u: int, t: int) -> GameState:
         """The state after ``u``'s Assault move at ``t`` (a Vehicle turns to the move's direction):
         the block's move (:meth:`charge_vector`); its models' own moves on into base contact are
-        counted from ``charge`` when the melee's strikers are (``melee_moves.assaulters_moved``)."""
+        counted from ``charge`` when the melee's strikers are (``melee_moves.assaulters_moved``).
+        Their allowance is the Assault's distance, or the one a ``charge`` already set gives (a Furious
+        unit out of a transport: Walk distance, ``transport.apply``)."""
         dx, dy = self.charge_vector(u, t)
         ax, ay = self.anchors[u]
-        s = replace(self, charge=(float(ax), float(ay), move_distance(self.setup.units[u], "assault")))
+        full = move_distance(self.setup.units[u], "assault")
+        if self.charge:
+            full = min(full, self.charge[2])
+        s = replace(self, charge=(float(ax), float(ay), full))
         return facing.turned(s.moved(u, dx, dy), u, dx, dy)
 
     def charge_vector(self, u: int, t: int, unit: bool = False) -> tuple[float, float]:
@@ -802,9 +808,10 @@ class GameState:
     def sight(self, u: int, t: int, anchor: tuple[float, float] | None = None) -> tuple[int, float]:
         """(models of ``u`` that see a model of ``t`` within the longest weapon range, the farthest
         such model's distance): "If at least one model in the unit has line of sight to an enemy
-        unit and has a weapon that is within range of that unit, then that enemy is a valid target." """
+        unit and has a weapon that is within range of that unit, then that enemy is a valid target."
+        Terrain first (memo ``("sight", ...)``), then other units' models (``screening.py``)."""
         key = ("sight", self.units[u].alive, self.placed(u, anchor), self.placed(t))
-        return recall(self.setup, key, lambda: self._sight(u, t, anchor))
+        return screening.sight(self, u, t, anchor, recall(self.setup, key, lambda: self._sight(u, t, anchor)))
 
     def _sight(self, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[int, float]:
         rng = self.weapon_range(u)
@@ -848,7 +855,7 @@ class GameState:
         (distance, models firing, cover, elevated target, action, the target Vehicle's facing, the
         weapons out of arc or spent (Limited), no line of sight (Indirect), Limited weapons held back
         or all spent)."""
-        key = ("shot", self.units[u].alive, self.placed(u, anchor), self.placed(t))
+        key = ("shot", *screening.sight_key(self, u, t, anchor))
         where = recall(self.setup, key, lambda: self._shot_where(u, t, anchor))
         return self.shot_situation(u, t, self._rounded(u, anchor), where, action, limited)
 

@@ -116,8 +116,9 @@ def apply(s: GameState, a: list[Any]) -> GameState:
         return replace(moved, active=u, action="embark").end_activation()
     t = s.place[u]
     out = from_hull(s, u, t)
-    if kind == "assault":  # Furious: out of the transport by an Assault at Walk distance
-        return replace(out, phase="play").apply(a)
+    if kind == "assault":  # Furious: out of the transport by an Assault "at Walk distance"
+        walk = move_distance(s.setup.units[u], "walk")  # caps the models' own moves too (state.charged)
+        return replace(out, phase="play", charge=(*out.anchors[u], walk)).apply(a)
     after = out.moved(u, float(a[2]), float(a[3]))
     hz = dangerous.hazard(out, after, u, "walk", u)
     if hz is not None:

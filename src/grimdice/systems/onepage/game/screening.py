@@ -1,0 +1,131 @@
+"""Line of sight through other units' models: "draw a straight line from one model's base to the other,
+and if it does not pass through any solid obstacle then the model has line of sight. For the purpose of
+determining line of sight a model may ignore friendly models in its own unit."
+
+Only a model's own unit is named as ignorable, so the models of every other unit on the table, friendly
+or enemy, are solid obstacles (our reading): a line of sight from a model of ``u`` to a model of ``t``
+is blocked when it passes through the base of a model of a third unit. Terrain is tested first
+(``board.sight_blocked``, kept in the geometry memo under ``("sight", ...)``: terrain never moves); the
+lines terrain leaves open are then tested against the other units' bases here (:func:`screened`), in a
+memo keyed by where every screening unit stands too (:func:`screens`), since models move.
+
+Our readings (``rules.py`` reading ``screening``):
+
+- The line is the one between the two models' centres (as for terrain); it passes through a base when
+  it comes closer to that base's centre than its radius; a line that only grazes a base (touches it) is
+  not blocked.
+- The target's own models never block: a line to a target model that runs through another target
+  model's base first reaches that nearer model, which the shooter sees along the same open line, so
+  the unit sees the target either way (with centre-to-centre lines this is an approximation: the line
+  to the nearer model's centre is not the same line; we do not test it).
+- Vehicles and every other model block with their bases as given (``Setup.radii``); embarked units and
+  units in reserve are not on the table and never block; destroyed models are gone.
+- Screening models give no cover: the text's cover comes from terrain only ("If the majority of models
+  in a unit are within or behind a piece of cover terrain").
+- Indirect weapons need no line of sight: a model whose every line is screened may still fire them
+  (``firing.py``, with the Cover that firing without sight gives).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grimdice.engine.board import sight_blocked
+from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.geometry import EPS, pair_distances, sight_counts
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+
+def screens(s: GameState, u: int, t: int) -> tuple[np.ndarray, np.ndarray, tuple[Any, ...]]:
+    """The models that may block ``u``'s sight of ``t``: (centres, radii, a memo key of where every
+    unit stands): every model on the table of a unit other than ``u`` and ``t``."""
+    st = s.standing()
+    rows = (st.owner != u) & (st.owner != t)
+    return st.pts[rows], st.radii[rows], st.key
+
+
+def sight_key(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
+    """What ``u``'s sight of ``t`` (at ``anchor``) depends on, models included: its models alive,
+    where it and ``t`` stand, where every unit stands (:func:`screens`); a memo key's tail."""
+    return (s.units[u].alive, s.placed(u, anchor), s.placed(t), screens(s, u, t)[2])
+
+
+def between(a: np.ndarray, b: np.ndarray, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """``(m,)``: the screening models whose base reaches into the box around the models ``a`` and
+    ``b`` (the only ones a line between them can pass through)."""
+    lo = np.minimum(a.min(axis=0), b.min(axis=0))
+    hi = np.maximum(a.max(axis=0), b.max(axis=0))
+    r = radii[:, None]
+    return np.asarray(((pts > lo - r) & (pts < hi + r)).all(axis=1))
+
+
+def screened(starts: np.ndarray, ends: np.ndarray, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """``(k,)``: whether the segment from ``starts[i]`` to ``ends[i]`` passes through a base (centre
+    ``pts[j]``, radius ``radii[j]``): its closest point to the centre lies strictly inside the base
+    (a line that grazes a base is not blocked)."""
+    if not len(starts) or not len(pts):
+        return np.zeros(len(starts), dtype=bool)
+    a, v = starts[:, None, :], (ends - starts)[:, None, :]  # (k, 1, 2)
+    w = pts[None, :, :] - a  # (k, m, 2)
+    vv = (v * v).sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.where(vv > EPS * EPS, (w * v).sum(axis=2) / vv, 0.0)
+    f = np.clip(f, 0.0, 1.0)
+    gap = np.hypot(*(w - f[:, :, None] * v).transpose(2, 0, 1))  # (k, m)
+    return np.asarray((gap < radii[None, :] - EPS).any(axis=1))
+
+
+def open_lines(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``(k,)``: whether each line from ``a[i]`` (a model of ``u``) to ``b[i]`` (a model of ``t``) is
+    open: no model of another unit blocks it (:func:`screened`), nor terrain."""
+    got = screened_open(s, u, t, a, b)
+    return ~sight_blocked(s.setup.table, a, b) if got is None else got
+
+
+def screened_open(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """:func:`open_lines`, or None when no line passes through a screening base (then terrain
+    alone decides: the caller may have its answer already). Terrain is tested on the lines the
+    screening models leave open only."""
+    pts, radii, _ = screens(s, u, t)
+    if not len(a) or not len(pts):
+        return None
+    near = between(a, b, pts, radii)
+    ok = ~screened(a, b, pts[near], radii[near])
+    if ok.all():
+        return None
+    rows = np.flatnonzero(ok)
+    ok[rows] = ~sight_blocked(s.setup.table, a[rows], b[rows])
+    return ok
+
+
+def sight(
+    s: GameState, u: int, t: int, anchor: tuple[float, float] | None, terrain: tuple[int, float]
+) -> tuple[int, float]:
+    """:meth:`GameState.sight` with other units' models blocking: ``terrain`` is the answer with
+    terrain alone (a line it blocks stays blocked); only when some model sees through the terrain
+    and some screening model stands between the two units are the lines tested again."""
+    if not terrain[0]:
+        return terrain
+    pts, radii, _ = screens(s, u, t)
+    a, b = s.models(u, anchor), s.models(t)
+    if not len(pts) or not between(a, b, pts, radii).any():
+        return terrain
+
+    def compute() -> tuple[int, float]:
+        d = pair_distances(a[None, :, :], s.setup.radii[u], b, np.full(len(b), s.setup.radii[t]))[0]
+        ii, jj = np.nonzero(d <= s.weapon_range(u) + EPS)
+        ok = screened_open(s, u, t, a[ii], b[jj])
+        if ok is None:  # no line passes through a screening base: terrain's answer stands
+            return terrain
+        seen = np.full(d.shape, np.inf)
+        seen[ii[ok], jj[ok]] = d[ii[ok], jj[ok]]
+        return sight_counts(seen[None], [len(b)])[0][0]
+
+    return recall(s.setup, ("screened sight", *sight_key(s, u, t, anchor)), compute)
+
+
+__all__ = ["between", "open_lines", "screened", "screened_open", "screens", "sight", "sight_key"]
