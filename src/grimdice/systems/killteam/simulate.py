@@ -12,7 +12,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from grimdice.dice.sampler import Sampler
+from grimdice.dice.sampler import Sampler, column_layout
 from grimdice.engine.pipeline import Roll
 from grimdice.systems.killteam.rolls import (
     CRIT,
@@ -68,13 +68,13 @@ class PoolCode:
 
     def sample(self, s: Sampler, dice: np.ndarray) -> np.ndarray:
         """Roll ``dice[t]`` fresh dice for each trial ``t``; the code of each trial's counts."""
-        top = int(dice.max()) if dice.size else 0
+        top, valid = column_layout(dice)
         code = np.zeros(dice.size, dtype=np.int64)
         if top == 0:
             return code
         faces = s.columns(dice)
-        if top != int(dice.min()):
-            faces *= np.arange(top)[:, None] < dice[None, :]  # padding reads as no die
+        if valid is not None:
+            faces *= valid  # padding reads as no die
         for j in range(0, top, GROUP):
             idx = faces[j].astype(np.int16)
             for row in faces[j + 1 : j + GROUP]:

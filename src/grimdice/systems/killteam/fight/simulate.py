@@ -28,7 +28,7 @@ from grimdice.engine.options import RunOptions
 from grimdice.systems.killteam.fight.solver import FightSolution
 from grimdice.systems.killteam.fight.state import Move
 from grimdice.systems.killteam.rolls import attack_roll
-from grimdice.systems.killteam.simulate import PoolCode, Rows
+from grimdice.systems.killteam.simulate import PoolCode
 
 
 def _held(n: int) -> tuple[int, int, int]:
@@ -122,8 +122,23 @@ def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def simulate_fight(sol: FightSolution, options: RunOptions) -> Tally:
     """``options.simulate`` seeded trials of the fight under the solved policy, on the shared
     runner (:meth:`RunOptions.run`): a tally of the same stages as the exact
-    :func:`~grimdice.systems.killteam.fight.report.solution_stages`."""
-    return options.run(fight_trial(sol))
+    :func:`~grimdice.systems.killteam.fight.report.solution_stages`.
+
+    Every stage is a function of the pair of dice both sides hold after their re-rolls (the cell
+    of :func:`end_tables`), so the trials tally only that cell and each stage's histogram is the
+    cell histogram summed through the stage's table (the same counts as tallying every stage per
+    trial: one histogram per block instead of one per stage)."""
+    cells = options.run(fight_trial(sol))
+    by_cell = cells.counts.get(CELL, np.zeros(1, dtype=np.int64))
+    tally = Tally(trials=cells.trials, dice=cells.dice)
+    for name, table in end_tables(sol).items():
+        hist = np.zeros(int(table.max()) + 1 if table.size else 1, dtype=np.int64)
+        np.add.at(hist, table[: by_cell.size], by_cell)  # integer counts, exact
+        tally.counts[name] = hist[: max(int(np.flatnonzero(hist).max(initial=0)) + 1, 1)]  # as bincount
+    return tally
+
+
+CELL = "cell"  # the trials' one output: the cell of end_tables (both sides' dice after re-rolls)
 
 
 def end_tables(sol: FightSolution) -> dict[str, np.ndarray]:
@@ -159,7 +174,8 @@ def end_tables(sol: FightSolution) -> dict[str, np.ndarray]:
 
 
 def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
-    """The trial function: the policy's lookup tables built once, then ``size`` fights per call."""
+    """The trial function: the policy's lookup tables built once, then ``size`` fights per call,
+    each giving its cell of :func:`end_tables` (:data:`CELL`)."""
     att, dfd = sol.attacker, sol.defender
     tables = sol.tables
     n_att, n_def = att.attacks, dfd.attacks
@@ -169,8 +185,6 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
     n_rolls = len(tables.def_rolls)
     att_index, def_index = roll_lookup(tables.att_rolls, n_att), roll_lookup(tables.def_rolls, n_def)
     att_roll, def_roll = attack_roll(att.hit, att.rules.lethal), attack_roll(dfd.hit, dfd.rules.lethal)
-    ends = end_tables(sol)
-    by_cell = Rows.of(ends)  # every stage's end: one gather of a row per trial
 
     att_dice, def_dice = (
         attack_code_of(att.hit, att.rules.lethal, n_att),
@@ -191,7 +205,6 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
         att_held = np.take(att_kept, at) + att_fresh.sample(sm, np.take(att_rerolled, at))
         at = att_held * n_rolls + def_first
         def_held = np.take(def_kept, at) + def_fresh.sample(sm, np.take(def_rerolled, at))
-        cell = att_held * (n_def + 1) ** 2 + def_held
-        return by_cell.take(cell)
+        return {CELL: att_held * (n_def + 1) ** 2 + def_held}
 
     return trial
