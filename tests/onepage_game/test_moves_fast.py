@@ -107,3 +107,29 @@ def test_a_tables_mapping_keeps_its_corners_exactly() -> None:
     again = table_from_mapping(json.loads(json.dumps(table_to_mapping(table))))
     for a, b in zip(table.terrain, again.terrain, strict=True):
         assert (a.corners == b.corners).all()
+
+
+def test_models_kept_per_state_follow_each_states_anchors_and_losses() -> None:
+    """``GameState.models(u)`` (kept per state) is, at every state of a random game, the first
+    ``models`` offsets of the unit's formation, flipped for its side, at its anchor in that state."""
+    s = GameState(make_setup(load_army_side(MARINES), load_army_side(ORKS), generate_table(8)))
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(300):
+        who = s.current_player()
+        if who == TERMINAL:
+            break
+        if s.phase == "play":
+            for u in s.standing().ids:
+                flip = 1.0 if s.setup.owner[u] == s.south else -1.0
+                n, (ax, ay) = s.units[u].models, s.anchors[u]
+                want = s.setup.offsets[u][:n] * np.array([1.0, -flip]) + np.array([ax, ay])
+                assert np.array_equal(s.models(u), want) and s.models(u) is s.models(u)
+                checked += 1
+        acts = s.chance_outcomes() if who == CHANCE else None
+        s = s.apply(
+            sample(acts, rng)
+            if acts is not None
+            else s.legal_actions()[int(rng.integers(len(s.legal_actions())))]
+        )
+    assert checked > 100
