@@ -203,3 +203,17 @@ def test_states_hash_as_their_fields_and_pickle_without_memos() -> None:
     back = pickle.loads(pickle.dumps(d))
     assert back == d and not any(k.startswith(units.MEMO_PREFIX) for k in back.__dict__)
     assert wound(back, back.initial(), 3, (0,)) == wound(d, d.initial(), 3, (0,)) == UnitState((5,), (1,))
+
+
+def test_kept_counts_follow_the_state_and_the_rules() -> None:
+    """``UnitState.models`` and ``Unit.kind`` are kept once asked: a changed state (``replace``) or an
+    unpickled one counts afresh, and a unit's kind is its own rules' (never another unit's)."""
+    s = UnitState((3, 1), (0, 0))
+    assert s.models == 4
+    assert replace(s, routed=True).models == 0  # Routed: no models in play
+    assert replace(s, alive=(2, 0)).models == 2
+    back = pickle.loads(pickle.dumps(s))
+    assert "_models" not in back.__dict__ and back.models == 4
+    tank, boyz = unit("T", 1, 4, rules=["Vehicle"]), unit("B", 10, 5)
+    assert (tank.kind, boyz.kind, tank.kind) == ("vehicle", "infantry", "vehicle")
+    assert pickle.loads(pickle.dumps(tank)).kind == "vehicle"

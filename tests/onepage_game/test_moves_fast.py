@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
 
-from grimdice.engine.board import generate_table, table_from_mapping, table_to_mapping
+from grimdice.engine.board import Table, generate_table, table_from_mapping, table_to_mapping
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.systems.onepage.game import GameState, make_setup
 from grimdice.systems.onepage.game.geometry import blocks, blocks_touch
@@ -76,28 +77,35 @@ def test_gaps_are_each_pair_of_bases_closest_distance() -> None:
         assert s.enemies(u) == [v for v in range(len(s.units)) if s.setup.owner[v] != s.setup.owner[u]]
 
 
+def random_game(table: Table, seed: int, steps: int) -> Iterator[tuple[int, GameState]]:
+    """The step number and state of each player's decision of a random game (the bundled armies on
+    ``table``, chance and players drawn from one seeded stream), up to ``steps`` steps."""
+    s = GameState(make_setup(load_army_side(MARINES), load_army_side(ORKS), table))
+    rng = np.random.default_rng(seed)
+    for step in range(steps):
+        who = s.current_player()
+        if who == TERMINAL:
+            return
+        if who == CHANCE:
+            s = s.apply(sample(s.chance_outcomes(), rng))
+            continue
+        yield step, s
+        acts = s.legal_actions()
+        s = s.apply(acts[int(rng.integers(len(acts)))])
+
+
 def test_legal_actions_with_warm_memos_equal_a_fresh_setups() -> None:
     """Every few states of a random game: the legal actions asked of the game's setup (memos warm
     from the states before) equal those of the same state on a fresh setup (empty memos)."""
     table = generate_table(21)
-    s = GameState(make_setup(load_army_side(MARINES), load_army_side(ORKS), table))
-    rng = np.random.default_rng(5)
     checked = 0
-    for step in range(400):
-        who = s.current_player()
-        if who == TERMINAL:
-            break
-        if who == CHANCE:
-            s = s.apply(sample(s.chance_outcomes(), rng))
-            continue
-        acts = s.legal_actions()
+    for step, s in random_game(table, 5, 400):
         if s.phase == "play" and step % 3 == 0:
             fresh = GameState.from_json(
                 make_setup(load_army_side(MARINES), load_army_side(ORKS), table), s.to_json()
             )
-            assert fresh.legal_actions() == acts
+            assert fresh.legal_actions() == s.legal_actions()
             checked += 1
-        s = s.apply(acts[int(rng.integers(len(acts)))])
     assert checked >= 10
 
 
@@ -107,3 +115,19 @@ def test_a_tables_mapping_keeps_its_corners_exactly() -> None:
     again = table_from_mapping(json.loads(json.dumps(table_to_mapping(table))))
     for a, b in zip(table.terrain, again.terrain, strict=True):
         assert (a.corners == b.corners).all()
+
+
+def test_models_kept_per_state_follow_each_states_anchors_and_losses() -> None:
+    """``GameState.models(u)`` (kept per state) is, at every state of a random game, the first
+    ``models`` offsets of the unit's formation, flipped for its side, at its anchor in that state."""
+    checked = 0
+    for _, s in random_game(generate_table(8), 3, 300):
+        if s.phase != "play":
+            continue
+        for u in s.standing().ids:
+            flip = 1.0 if s.setup.owner[u] == s.south else -1.0
+            n, (ax, ay) = s.units[u].models, s.anchors[u]
+            want = s.setup.offsets[u][:n] * np.array([1.0, -flip]) + np.array([ax, ay])
+            assert np.array_equal(s.models(u), want) and s.models(u) is s.models(u)
+            checked += 1
+    assert checked > 100

@@ -72,8 +72,13 @@ class Unit:
 
     @property
     def kind(self) -> str:
-        """ "Any unit that is not Special (Monsters, Vehicles and Walkers) counts as Infantry."""
-        return next((k for k in SPECIAL if self.has(k)), "infantry")
+        """ "Any unit that is not Special (Monsters, Vehicles and Walkers) counts as Infantry." Found
+        once (units are immutable) and kept with the unit's memos."""
+        k: str | None = self.__dict__.get(MEMO_PREFIX + "kind")
+        if k is None:
+            k = next((k for k in SPECIAL if self.has(k)), "infantry")
+            object.__setattr__(self, MEMO_PREFIX + "kind", k)
+        return k
 
     @property
     def armored(self) -> bool:
@@ -130,7 +135,7 @@ class UnitState:
     immobile: bool = False  # "may not move or pivot until the end of the game"
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_models")}
 
     def __hash__(self) -> int:
         """The dataclass hash (of the fields' tuple), computed once: states key every table of the
@@ -143,7 +148,13 @@ class UnitState:
 
     @property
     def models(self) -> int:
-        return 0 if self.routed else sum(self.alive)
+        """Models in play (none once Routed), counted once: the game asks it of every unit at every
+        step."""
+        n: int | None = self.__dict__.get("_models")
+        if n is None:
+            n = 0 if self.routed else sum(self.alive)
+            object.__setattr__(self, "_models", n)
+        return n
 
     @property
     def destroyed(self) -> bool:

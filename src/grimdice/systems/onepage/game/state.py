@@ -318,8 +318,18 @@ class GameState:
         return 1.0 if self.setup.owner[u] == self.south else -1.0
 
     def models(self, u: int, anchor: tuple[float, float] | None = None) -> np.ndarray:
-        """Centres of the unit's models alive (the first ``models`` of its formation; read-only)."""
-        ax, ay = self.anchors[u] if anchor is None else anchor
+        """Centres of the unit's models alive (the first ``models`` of its formation; read-only),
+        kept per state for the unit where it stands (a state is frozen) and in the geometry memo."""
+        if anchor is None:
+            mine: dict[int, np.ndarray] | None = self.__dict__.get("_models")
+            if mine is None:
+                mine = {}
+                object.__setattr__(self, "_models", mine)
+            got = mine.get(u)
+            if got is None:
+                got = mine[u] = self.models(u, self.anchors[u])
+            return got
+        ax, ay = anchor
         n, flip = self.units[u].models, self.flip(u)
 
         def compute() -> np.ndarray:
