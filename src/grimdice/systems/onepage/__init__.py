@@ -77,7 +77,7 @@ def hazard(sc: Scenario, options: RunOptions) -> Result:
     keys = ["joined_rules"] if sc.defender_hero is not None else []
     if len(d.removal_orders()) > 1:
         keys.append("casualty_order")
-    if d.kind in ("vehicle", "walker"):
+    if d.rolls_vehicle_damage:
         keys.append("vehicle_table")
     extra: dict[str, Any] = {"attack": sc.attack}
     if options.exact:
@@ -194,7 +194,7 @@ def several_targets(sc: Scenario, options: RunOptions) -> Result:
             keys.append("x_rule")
         if fires and len(d.removal_orders()) > 1:
             keys.append("casualty_order")
-        if fires and d.kind in ("vehicle", "walker"):
+        if fires and d.rolls_vehicle_damage:
             keys.append("vehicle_table")
         if options.exact:
             rem = removal(d, a, c, assaulting=False, strike_back=False)
@@ -244,7 +244,7 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
             keys.append("one_weapon")
         if any(f.odds.weapon.x for f in fires):
             keys.append("x_rule")
-        if d.kind in ("vehicle", "walker"):
+        if d.rolls_vehicle_damage:
             keys.append("vehicle_table")
         if options.exact:
             from grimdice.systems.onepage.exact import shooting_table
@@ -289,7 +289,7 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         keys.append("x_rule")
     # Rending/Linked say "firing": their use in melee is a reading
     keys += [r for r in ("rending", "linked") if any(w.has(r) for w in melee_weapons)]
-    if any(u.kind in ("vehicle", "walker") for u in (a, d)):
+    if any(u.rolls_vehicle_damage for u in (a, d)):
         keys.append("vehicle_table")
     if a.has("furious"):
         keys.append("furious")

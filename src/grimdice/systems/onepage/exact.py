@@ -229,7 +229,7 @@ def _strike(
             add(out, (tot, states[i], hh) if with_hits else (tot, states[i]), p * pw)
     total = Dist.from_mapping(_marginal(out, 0)) if out else Dist.constant(0)
     extra = Dist.constant(0)
-    if target.kind in ("vehicle", "walker"):
+    if target.rolls_vehicle_damage:
         out, extra = vehicle_damage(target, out, orders, facing, removal)
     return Strike(hits, total, out, orders, extra)
 

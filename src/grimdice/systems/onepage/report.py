@@ -82,7 +82,7 @@ def shooting_stages(target: Unit, before: UnitState, hits: Dist, law_of: LawOf) 
         "pinned": law_of(1, lambda s: s.pinned and not before.pinned),
         "destroyed": law_of(1, lambda s: s.destroyed),
     }
-    if target.kind in ("vehicle", "walker"):
+    if target.rolls_vehicle_damage:
         st["shaken"] = law_of(1, lambda s: s.shaken)
         st["immobile"] = law_of(1, lambda s: s.immobile)
     return st

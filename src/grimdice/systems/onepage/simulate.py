@@ -164,7 +164,7 @@ def strike_sim(
         codes[i] = encode(target, s)
     total = sum(cols[1:], cols[0])
     out = codes[inv]
-    if target.kind in ("vehicle", "walker"):
+    if target.rolls_vehicle_damage:
         out = vehicle_sim(sampler, target, out, total > 0, facing, removal)
     return hits, total, out
 
@@ -322,7 +322,7 @@ def simulate_hazard(
         for w in range(len(removed), int(wounds.max()) + 1):
             removed.append(encode(d, best_removal(d, sd, w)[1]))
         codes = np.array(removed, dtype=np.int64)[wounds]
-        if d.kind in ("vehicle", "walker"):
+        if d.rolls_vehicle_damage:
             codes = vehicle_sim(sampler, d, codes, wounds > 0, c.facing)
         codes, tested = half_killed_sim(sampler, d, sd.models, codes)
         return {"hits": hits, "wounds": wounds, "state": codes, "tested": tested}

@@ -81,6 +81,12 @@ class Unit:
         return k
 
     @property
+    def rolls_vehicle_damage(self) -> bool:
+        """Rolls on the Vehicle damage table when wounded: Vehicles, and Walkers, which "follow the
+        Vehicle damage rules when taking wounds"."""
+        return self.kind in ("vehicle", "walker")
+
+    @property
     def armored(self) -> bool:
         """Armored: "If a unit with this special rule joins a unit without this special rule, you may
         only apply this special rule if at least half of the models in the unit have it." """
