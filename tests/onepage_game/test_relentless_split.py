@@ -25,7 +25,6 @@ def army(name: str, *units: dict) -> dict:
     return {"kind": "army", "system": "onepage", "name": name, "units": list(units)}
 
 
-@pytest.mark.xfail(strict=True, reason="Relentless split fire is not played yet (issue #11)")
 def test_a_relentless_unit_on_hold_may_fire_its_weapons_at_different_targets() -> None:
     setup = Setup(
         (
