@@ -413,7 +413,9 @@ def split_actions(s: GameState, u: int, targets: list[int], action: str) -> list
     out: list[list[Any]] = []
     for combo in itertools.product(*options):
         aimed = [t for t in combo if t >= 0]
-        if len(set(aimed)) < 2 or any(w in fronts and t != aimed[0] for w, t in zip(names, combo, strict=True)):
+        if len(set(aimed)) < 2 or any(
+            w in fronts and t != aimed[0] for w, t in zip(names, combo, strict=True)
+        ):
             continue
         out.append(["shoot", aimed[0], SPLIT, *combo])
         if len(out) == SPLIT_CAP:
