@@ -14,10 +14,11 @@ Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["
 Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
 weapons too; ``["shoot", first, "split", t_1, ...]``: a Relentless unit on Hold aims each weapon
 profile at its own target, ``firing.split_actions``). Rules in their own modules: Deep Strike and
-Scout (``deployment.py``: ``reserve``/``deploy``/``scout``/``place``/``scatter``), dangerous
-terrain (``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who strikes in melee (``melee_moves.py``),
-consolidation after a melee (``consolidation.py``: ``consolidate``), Vehicle facings (``facing.py``),
-weapon arcs, Indirect and Limited weapons (``firing.py``), Psyker power dice (``psychic.py``).
+Scout (``deployment.py``: ``reserve``/``deploy``/``scout``/``place``/``scatter``), dangerous terrain
+(``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who strikes in melee
+(``melee_moves.py``), consolidation after a melee (``consolidation.py``: ``consolidate``), Vehicle
+facings (``facing.py``), weapon arcs, Indirect and Limited weapons (``firing.py``), Psyker power
+dice (``psychic.py``).
 """
 
 from __future__ import annotations
