@@ -160,3 +160,26 @@ def test_games_with_split_fire_replay_exactly() -> None:
         assert again["events"] == log["events"] and again["scores"] == log["scores"]
         splits += sum(1 for x in log["actions"] if isinstance(x, list) and firing.is_split(x))
     assert splits > 0
+
+
+def test_a_front_mounted_weapon_aims_only_at_the_target_the_vehicle_pivots_to() -> None:
+    tank = {
+        "name": "Tank",
+        "quality": 4,
+        "equipment": ["Lascannon", "Machinegun"],
+        "special_rules": ["Vehicle", "Tough(6)"],
+        "arcs": {"Lascannon": "front"},
+    }
+    s = split_scene(tank)
+    splits = [a for a in s.legal_actions() if firing.is_split(a)]
+    # profiles in name order (Lascannon, Machinegun): the Lascannon's target is the pivot's
+    assert splits == [["shoot", 1, "split", 1, 2], ["shoot", 2, "split", 2, 1]]
+    assert all(a[3] == a[1] for a in splits)
+    front = split_scene(dict(tank, arcs={"Machinegun": "front"}))
+    # the Vehicle pivots to the front-mounted Machinegun's target
+    assert [a for a in front.legal_actions() if firing.is_split(a)] == [
+        ["shoot", 2, "split", 1, 2],
+        ["shoot", 1, "split", 2, 1],
+    ]
+    both = split_scene(dict(tank, arcs={"Machinegun": "front", "Lascannon": "front"}))
+    assert not any(firing.is_split(a) for a in both.legal_actions())  # one front, one target

@@ -360,7 +360,7 @@ RULES = RuleTable(
             "one target per weapon profile (every model's copies of a weapon at the same target), not per "
             "model; each profile's target valid for it (a model sees it, the profile in range of the "
             "shooting's distance, Indirect without sight); Limited weapons held back in a split; a "
-            "front-mounted weapon aims only at the target the unit pivots to (the first profile's); "
+            "Vehicle's front-mounted weapons all aim at the one target it pivots to; "
             "situations measured when the targets are declared; one shooting per target, in ascending "
             "unit order, each with its own casualties and morale test; at most 16 assignments offered",
         ),

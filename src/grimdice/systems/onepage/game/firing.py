@@ -401,9 +401,9 @@ def _may_fire(s: GameState, u: int, name: str, key: tuple[Any, ...]) -> bool:
 def split_actions(s: GameState, u: int, targets: list[int], action: str) -> list[list[Any]]:
     """The split assignments of a Relentless unit on Hold: ``["shoot", first, "split", t_1, ...,
     t_k]``, ``t_i`` the target of the ``i``-th of :func:`split_weapons` (-1: it fires at none), each
-    valid for that weapon (:func:`_may_fire`), at least two targets named; ``first`` is the first
-    weapon's target, the one the unit pivots to ("may pivot by up to 180° when using Hold
-    actions"), so a front-mounted weapon aims only at ``first``. At most :data:`SPLIT_CAP`."""
+    valid for that weapon (:func:`_may_fire`), at least two targets named; ``first`` is the target
+    the unit pivots to ("may pivot by up to 180° when using Hold actions"): its front-mounted
+    weapons' one target, else the first aimed weapon's. At most :data:`SPLIT_CAP`."""
     names = split_weapons(s, u, action)
     if len(names) < 2 or len(targets) < 2:
         return []
@@ -413,11 +413,10 @@ def split_actions(s: GameState, u: int, targets: list[int], action: str) -> list
     out: list[list[Any]] = []
     for combo in itertools.product(*options):
         aimed = [t for t in combo if t >= 0]
-        if len(set(aimed)) < 2 or any(
-            w in fronts and t != aimed[0] for w, t in zip(names, combo, strict=True)
-        ):
+        front = {t for w, t in zip(names, combo, strict=True) if w in fronts and t >= 0}
+        if len(set(aimed)) < 2 or len(front) > 1:
             continue
-        out.append(["shoot", aimed[0], SPLIT, *combo])
+        out.append(["shoot", front.pop() if front else aimed[0], SPLIT, *combo])
         if len(out) == SPLIT_CAP:
             break
     return out
