@@ -389,13 +389,18 @@ def split_weapons(s: GameState, u: int, action: str) -> list[str]:
 
 
 def _may_fire(s: GameState, u: int, name: str, key: tuple[Any, ...]) -> bool:
-    """Weapon ``name`` of ``u`` fires in the shooting with situation ``key`` (the exact engine's
-    test, ``attack.usable``: some model fires, in range of the key's distance, not out of arc or
-    spent, Indirect when no model sees)."""
+    """Weapon ``name`` of ``u`` fires in the shooting with situation ``key``: some model fires, the
+    weapon is not out of arc or spent, and the exact engine would use it (``attack.usable_weapon``:
+    in range of the key's distance, Indirect when no model sees)."""
+    from grimdice.systems.onepage.attack import usable_weapon
+    from grimdice.systems.onepage.game.state import conditions_of
+
     if not key[1] or name in key[6].split("|"):
         return False
-    ws = [w for g in s.setup.units[u].groups for w in g.weapons if w.name.lower() == name and w.range]
-    return any(w.range >= key[0] - EPS and (key[7] is not True or w.has("indirect")) for w in ws)
+    c = conditions_of("shoot", key)
+    return any(
+        usable_weapon(w, c) for g in s.setup.units[u].groups for w in g.weapons if w.name.lower() == name
+    )
 
 
 def split_actions(s: GameState, u: int, targets: list[int], action: str) -> list[list[Any]]:
