@@ -256,12 +256,12 @@ def test_states_serialise_to_json_and_hash() -> None:
 def test_a_log_of_another_version_is_refused_by_name() -> None:
     """A version 1 log (before consolidation, power dice and Limited weapons), 2 (before the 1" move
     back was a full move and Limited weapons were spent one by one) or 3 (before the assaulting models
-    moved on one by one) would not replay to the same game: it is refused with the field named, not
-    replayed wrongly."""
+    moved on one by one) or 4 (before Relentless split fire) would not replay to the same game: it is
+    refused with the field named, not replayed wrongly."""
     from grimdice.systems.onepage.game.play import LOG_VERSION
 
-    assert LOG_VERSION == 4
-    for old in (1, 2, 3):
+    assert LOG_VERSION == 5
+    for old in (1, 2, 3, 4):
         with pytest.raises(ScenarioError) as err:
             states({"version": old, "setup": {}, "actions": []})
-        assert err.value.field == "version" and "version 4" in err.value.message
+        assert err.value.field == "version" and "version 5" in err.value.message

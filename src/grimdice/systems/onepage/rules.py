@@ -352,6 +352,18 @@ RULES = RuleTable(
             "Walk distance caps the whole assault: the block's move and every model's own move on into "
             "base contact (no model moves more than its Walk distance from where it leaves the hull)",
         ),
+        Reading(
+            "game_relentless_split",
+            "game: Relentless 'may fire all of their weapons when using Hold actions, even at different "
+            "targets'",
+            f"{SRC}, Relentless",
+            "one target per weapon profile (every model's copies of a weapon at the same target), not per "
+            "model; each profile's target valid for it (a model sees it, the profile in range of the "
+            "shooting's distance, Indirect without sight); Limited weapons held back in a split; a "
+            "Vehicle's front-mounted weapons all aim at the one target it pivots to; "
+            "situations measured when the targets are declared; one shooting per target, in ascending "
+            "unit order, each with its own casualties and morale test; at most 16 assignments offered",
+        ),
     ],
     what="special rule",
 )

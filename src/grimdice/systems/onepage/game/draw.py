@@ -77,7 +77,7 @@ def draw_rounds(log: dict[str, Any], folder: Path) -> list[Path]:
                 x0, y0 = s.anchors[u]
                 style = {"arrowstyle": "->", "color": "black", "lw": 1.0, "ls": ":"}
                 ax.annotate("", (x0 + a[2], y0 + a[3]), (x0, y0), arrowprops=style)
-            if s.phase == "combat" and s.pending[0] == "shoot":
+            if s.phase == "combat" and s.pending[0] == "shoot":  # one per target (a split: each)
                 _, u, t, _ = s.pending
                 p, q = s.models(u).mean(axis=0), s.models(t).mean(axis=0)
                 c = COLOURS[setup.owner[u]]

@@ -41,6 +41,7 @@ unit's models is spent for all of them (the exact engine counts the models firin
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -332,6 +333,8 @@ def limited_held(s: GameState, u: int, a: list[Any]) -> bool:
 __all__ = [
     "ARCS",
     "LIMITED",
+    "SPLIT",
+    "SPLIT_CAP",
     "armed",
     "blind_extra",
     "blind_firers",
@@ -340,6 +343,7 @@ __all__ = [
     "fired",
     "heading_at",
     "in_front",
+    "is_split",
     "limited_can_fire",
     "limited_fired_by",
     "limited_held",
@@ -351,5 +355,91 @@ __all__ = [
     "shoot_actions",
     "spent",
     "spent_names",
+    "split_actions",
+    "split_shots",
+    "split_weapons",
     "unusable",
 ]
+
+
+# ---------------------------------------------------------------------- Relentless split fire
+
+SPLIT = "split"
+#: the most split assignments offered per shooting (``itertools.product`` order over the weapons)
+SPLIT_CAP = 16
+
+
+def split_weapons(s: GameState, u: int, action: str) -> list[str]:
+    """The weapon profiles (lower-case names, sorted) a Relentless unit on Hold may aim apart:
+    "Units with this special rule may fire all of their weapons when using Hold actions, even at
+    different targets". One target per weapon profile (not per model, our reading); Limited weapons
+    are held back in a split (they fire only in the one-target ``["shoot", t, "limited"]``)."""
+    unit = s.setup.units[u]
+    if action != "hold" or not unit.has("relentless"):
+        return []
+    return sorted(
+        {
+            w.name.lower()
+            for g, n in zip(unit.groups, s.units[u].alive, strict=True)
+            if n
+            for w in g.weapons
+            if w.range is not None and not w.has(LIMITED)
+        }
+    )
+
+
+def _may_fire(s: GameState, u: int, name: str, key: tuple[Any, ...]) -> bool:
+    """Weapon ``name`` of ``u`` fires in the shooting with situation ``key``: some model fires, the
+    weapon is not out of arc or spent, and the exact engine would use it (``attack.usable_weapon``:
+    in range of the key's distance, Indirect when no model sees)."""
+    from grimdice.systems.onepage.attack import usable_weapon
+    from grimdice.systems.onepage.game.state import conditions_of
+
+    if not key[1] or name in key[6].split("|"):
+        return False
+    c = conditions_of("shoot", key)
+    return any(
+        usable_weapon(w, c) for g in s.setup.units[u].groups for w in g.weapons if w.name.lower() == name
+    )
+
+
+def split_actions(s: GameState, u: int, targets: list[int], action: str) -> list[list[Any]]:
+    """The split assignments of a Relentless unit on Hold: ``["shoot", first, "split", t_1, ...,
+    t_k]``, ``t_i`` the target of the ``i``-th of :func:`split_weapons` (-1: it fires at none), each
+    valid for that weapon (:func:`_may_fire`), at least two targets named; ``first`` is the target
+    the unit pivots to ("may pivot by up to 180° when using Hold actions"): its front-mounted
+    weapons' one target, else the first aimed weapon's. At most :data:`SPLIT_CAP`."""
+    names = split_weapons(s, u, action)
+    if len(names) < 2 or len(targets) < 2:
+        return []
+    fronts = {w for w, arc in s.setup.arcs[u].items() if arc == "front"}
+    keys = {t: s.shot_key(u, t, None, action, limited=True) for t in targets}
+    options = [[t for t in targets if _may_fire(s, u, w, keys[t])] or [-1] for w in names]
+    out: list[list[Any]] = []
+    for combo in itertools.product(*options):
+        aimed = [t for t in combo if t >= 0]
+        front = {t for w, t in zip(names, combo, strict=True) if w in fronts and t >= 0}
+        if len(set(aimed)) < 2 or len(front) > 1:
+            continue
+        out.append(["shoot", front.pop() if front else aimed[0], SPLIT, *combo])
+        if len(out) == SPLIT_CAP:
+            break
+    return out
+
+
+def is_split(a: list[Any]) -> bool:
+    return len(a) > 2 and a[2] == SPLIT
+
+
+def split_shots(s: GameState, u: int, a: list[Any], action: str) -> list[tuple[int, tuple[Any, ...]]]:
+    """The shootings of split action ``a`` in resolution order (ascending target index): (target,
+    situation), each target's situation measured when the targets are declared, with the weapons
+    aimed elsewhere added to the ones that cannot fire (``key[6]``, :func:`armed`)."""
+    names = split_weapons(s, u, action)
+    aims = [int(t) for t in a[3:]]
+    out = []
+    for t in sorted({t for t in aims if t >= 0}):
+        key = s.shot_key(u, t, None, action, limited=True)
+        off = {*key[6].split("|"), *(w for w, x in zip(names, aims, strict=True) if x != t)} - {""}
+        out.append((t, (*key[:6], "|".join(sorted(off)), *key[7:])))
+    return out

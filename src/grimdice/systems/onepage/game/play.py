@@ -22,8 +22,9 @@ from grimdice.systems.onepage.game.state import GameState
 #: move back became a move like any other (Vehicle reverse, dangerous terrain, turned places) and
 #: Limited weapons are spent one by one (``spent`` holds (unit, weapon) pairs); 4 since the
 #: assaulting models move on into base contact one by one, an Assault keeps 1" from friendly units
-#: and Shaken taken in a unit's own activation lasts through its next
-LOG_VERSION = 4
+#: and Shaken taken in a unit's own activation lasts through its next; 5 since a Relentless unit on
+#: Hold may split its fire (``["shoot", t, "split", ...]``, firing.split_actions)
+LOG_VERSION = 5
 
 
 def sample(outcomes: list[tuple[Any, float]], rng: np.random.Generator) -> Any:

@@ -110,10 +110,18 @@ def melee_odds(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> float:
 def best_shot(
     state: GameState, u: int, anchor: tuple[float, float] | None, action: str
 ) -> tuple[float, list[Any]]:
-    """The best shot's value and action (Limited weapons fired only when they add value)."""
+    """The best shot's value and action (Limited weapons fired only when they add value); a
+    Relentless unit on Hold also weighs its split assignments (``firing.split_actions``: where it
+    stands), each worth the sum of its targets' shootings' values (the targets are different units,
+    so the expected points removed add up); ties go to the one-target shots, listed first."""
     best, choice = 0.0, ["shoot", -1]
-    for a in firing.shoot_actions(state, u, state.valid_targets(u, anchor, action), anchor, action):
+    targets = state.valid_targets(u, anchor, action)
+    for a in firing.shoot_actions(state, u, targets, anchor, action):
         v = shot_value(state, u, a[1], anchor, action, len(a) > 2)
+        if v > best + 1e-12:
+            best, choice = v, a
+    for a in firing.split_actions(state, u, targets, action) if anchor is None else ():
+        v = sum(value_of_shot(state, u, t, key) for t, key in firing.split_shots(state, u, a, action))
         if v > best + 1e-12:
             best, choice = v, a
     return best, choice
@@ -126,9 +134,10 @@ def best_shots(
     where ``u`` stands), read from the geometry memo :func:`prefetch` filled (sight, cover,
     heights): each distinct situation's value is read once, and only the targets some model sees are
     looked at. ``None`` where the shortcut does not apply (front-mounted weapons, Indirect weapons,
-    unspent Limited weapons: :func:`best_shot`)."""
+    unspent Limited weapons, a Relentless split on Hold: :func:`best_shot`)."""
     if (
         state.setup.arcs[u]
+        or len(firing.split_weapons(state, u, action)) > 1
         or state.weapon_range(u, indirect=True) > 0
         or (firing.has_limited(state, u) and not firing.spent(state, u))
     ):

@@ -12,11 +12,13 @@ results have the law ``calculate()`` gives for the same situation. Simplificatio
 Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["walk", u, dx, dy]``,
 ``["run", u, dx, dy]``, ``["assault", u, target]``, ``["idle", u]`` (a Pinned unit), then after
 Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
-weapons too). Rules in their own modules: Deep Strike and Scout (``deployment.py``:
-``reserve``/``deploy``/``scout``/``place``/``scatter``), dangerous terrain (``dangerous.py``),
-Transport (``transport.py``: ``embark``/``disembark``), who strikes in melee (``melee_moves.py``),
-consolidation after a melee (``consolidation.py``: ``consolidate``), Vehicle facings (``facing.py``),
-weapon arcs, Indirect and Limited weapons (``firing.py``), Psyker power dice (``psychic.py``).
+weapons too; ``["shoot", first, "split", t_1, ...]``: a Relentless unit on Hold aims each weapon
+profile at its own target, ``firing.split_actions``). Rules in their own modules: Deep Strike and
+Scout (``deployment.py``: ``reserve``/``deploy``/``scout``/``place``/``scatter``), dangerous terrain
+(``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who strikes in melee
+(``melee_moves.py``), consolidation after a melee (``consolidation.py``: ``consolidate``), Vehicle
+facings (``facing.py``), weapon arcs, Indirect and Limited weapons (``firing.py``), Psyker power
+dice (``psychic.py``).
 """
 
 from __future__ import annotations
@@ -132,6 +134,8 @@ class GameState:
     # (melee_moves.assaulters_moved); and whether the active unit was Shaken during this activation
     charge: tuple[float, ...] = ()
     shook: bool = False
+    # a Relentless split shooting's shootings still to resolve after ``pending``: (target, situation)
+    volley: tuple[tuple[int, tuple[Any, ...]], ...] = ()
 
     # ------------------------------------------------------------------ protocol
 
@@ -159,7 +163,11 @@ class GameState:
             return [["side", "south"], ["side", "north"]]
         if self.phase == "shoot":
             targets = self.valid_targets(self.active)
-            return [*firing.shoot_actions(self, self.active, targets), ["shoot", -1]]
+            return [
+                *firing.shoot_actions(self, self.active, targets),
+                *firing.split_actions(self, self.active, targets, self.action),
+                ["shoot", -1],
+            ]
         if self.phase in deployment.PHASES:
             return deployment.legal_actions(self)
         if self.phase == consolidation.KIND:
@@ -194,6 +202,9 @@ class GameState:
             if t < 0:
                 return self.end_activation()
             s = facing.pivot_to(self, self.active, t) if self.action == "hold" else self
+            if firing.is_split(a):  # Relentless: one shooting per target, resolved in turn
+                (t, key), *rest = firing.split_shots(self, self.active, a, self.action)
+                return replace(s, phase="combat", pending=("shoot", self.active, t, key), volley=tuple(rest))
             key = self.shot_key(self.active, t, limited=firing.limited_held(self, self.active, a))
             s = firing.fired(s, self.active, t, a, key)
             return replace(s, phase="combat", pending=("shoot", self.active, t, key))
@@ -271,6 +282,7 @@ class GameState:
             "power": list(self.power),
             "charge": list(self.charge),
             "shook": self.shook,
+            "volley": [[t, list(k)] for t, k in self.volley],
         }
 
     @classmethod
@@ -307,6 +319,7 @@ class GameState:
             tuple(int(x) for x in data.get("power", ())),
             tuple(float(x) for x in data.get("charge", ())),
             bool(data.get("shook", False)),
+            tuple((int(t), tuple(k)) for t, k in data.get("volley", ())),
         )
 
     # ------------------------------------------------------------------ geometry
@@ -981,7 +994,11 @@ class GameState:
         if kind == "transport":
             return transport.unload(self.with_unit(u, states[0]), u, t).end_activation()
         if kind == "shoot":
-            return self.with_unit(t, states[0]).end_activation()
+            s = self.with_unit(t, states[0])
+            if self.volley:  # the split shooting's next target
+                (v, key), *rest = self.volley
+                return replace(s, pending=("shoot", u, v, key), volley=tuple(rest))
+            return s.end_activation()
         s = self.with_unit(u, states[0]).with_unit(t, states[1])
         return consolidation.after_melee(s, u, t)
 
