@@ -87,3 +87,35 @@ def test_games_with_indirect_fire_in_part_replay_exactly() -> None:
             s for s in states(again) if s.pending[:1] == ("shoot",) and isinstance(s.pending[3][7], tuple)
         ]
         assert both  # a shooting with models firing with and without sight
+
+
+def test_a_state_with_a_shooting_in_part_blind_serialises_and_hashes() -> None:
+    """A pending shooting whose key holds its blind (Indirect) part comes back from JSON equal to
+    itself and hashable: JSON turns the part's tuple into a list, which from_json must undo at every
+    depth, not only at the key's top level."""
+    import json
+
+    from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, play, states
+    from tests.onepage_game.test_firing import army
+
+    walls = tuple(
+        Terrain(
+            f"wall {x}",
+            np.array([[x, 23.0], [x + 3, 23.0], [x + 3, 25.0], [x, 25.0]]),
+            frozenset({"blocks_sight"}),
+        )
+        for x in (8.0, 20.0, 32.0, 44.0, 56.0)
+    )
+    setup = Setup(
+        (
+            army_from_mapping(army("A", SQUAD, dict(SQUAD, name="Second")), "a"),
+            army_from_mapping(army("B", TARGETS, dict(TARGETS, name="More")), "b"),
+        ),
+        Table(terrain=walls),
+    )
+    log = play(setup, 11, ("ai", "random"))
+    both = [s for s in states(log) if s.pending[:1] == ("shoot",) and isinstance(s.pending[3][7], tuple)]
+    assert both
+    for s in both:
+        back = GameState.from_json(s.setup, json.loads(json.dumps(s.to_json())))
+        assert back == s and hash(back) == hash(s)

@@ -106,6 +106,12 @@ class Standing:
     key: tuple[Any, ...]  # what it was built from (a memo key)
 
 
+def tupled(value: Any) -> Any:
+    """``value`` read back from JSON with every list, at every depth, a tuple again: the situation
+    keys a state holds are nested tuples (hashable), which JSON writes as lists."""
+    return tuple(tupled(v) for v in value) if isinstance(value, (list, tuple)) else value
+
+
 @dataclass(frozen=True)
 class GameState:
     """Everything that changes in a game (the armies and table are in the shared :class:`Setup`)."""
@@ -311,7 +317,7 @@ class GameState:
             tuple(data["activated"]),
             data["active"],
             data["action"],
-            (p[0], p[1], p[2], tuple(p[3])) if p else (),
+            (p[0], p[1], p[2], tupled(p[3])) if p else (),
             tuple(data.get("place", ())),
             tuple(data.get("todo", ())),
             tuple(float(h) for h in data.get("facing", ())),
@@ -319,7 +325,7 @@ class GameState:
             tuple(int(x) for x in data.get("power", ())),
             tuple(float(x) for x in data.get("charge", ())),
             bool(data.get("shook", False)),
-            tuple((int(t), tuple(k)) for t, k in data.get("volley", ())),
+            tuple((int(t), tupled(k)) for t, k in data.get("volley", ())),
         )
 
     # ------------------------------------------------------------------ geometry
