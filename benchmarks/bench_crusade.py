@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from grimdice.dice.sampler import Sampler
+from grimdice.engine.heap import keep_arrays_on_heap
 from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.contest import _rolls
 from grimdice.systems.crusade.rolls import pool_law
@@ -176,6 +177,7 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=7)
     args = ap.parse_args(argv)
     runs = 1 if args.smoke else args.runs
+    keep_arrays_on_heap()  # as the grimdice command does at its start (its Monte Carlo rows)
     print(f"machine: {machine()}; statistic: median of {runs} runs after a warm-up (benchmarks/harness.py)")
     cases = [combined_fire_case(), melee_case(2_000 if args.smoke else 20_000)]
     rows = run_cases(cases, runs)

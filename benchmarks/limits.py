@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from grimdice.dice.expr import parse
+from grimdice.engine.heap import keep_arrays_on_heap
 from grimdice.engine.options import MAX_TRIALS
 from grimdice.errors import GrimdiceError
 from grimdice.io.scenario import MAX_FILE_BYTES, load_scenario
@@ -538,6 +539,7 @@ def main() -> None:
     ap.add_argument("--no-input", action="store_true", help="skip the input probes")
     args = ap.parse_args()
     cap, trials = (5.0, 20_000) if args.smoke else (args.cap, args.trials)
+    keep_arrays_on_heap()  # as the grimdice command does at its start (its Monte Carlo rows)
 
     print(f"{'probe':62} {'outcome':70} {'seconds':>9} {'ratio':>7}")
     with tempfile.TemporaryDirectory() as d:
