@@ -64,10 +64,13 @@ class Layers:
         canon = canonical(self.duel, rows)
         return self.found(rows, canon, encode(canon, self.radix))
 
-    def found(self, rows: np.ndarray, canon: np.ndarray, want: np.ndarray) -> np.ndarray:
-        """:meth:`ends` of ``rows`` (none empty) given their canonical positions ``canon`` and
-        those positions' codes ``want`` (already worked out by :func:`reachable`)."""
-        codes, _, end = self._joined_for(_dice(canon))
+    def found(
+        self, rows: np.ndarray, canon: np.ndarray, want: np.ndarray, dice: tuple[int, int] | None = None
+    ) -> np.ndarray:
+        """:meth:`ends` of ``rows`` (none empty) given their canonical positions ``canon``, those
+        positions' codes ``want`` (already worked out by :func:`reachable`) and, if known, the
+        range of dice left ``(lo, hi)`` they lie within."""
+        codes, _, end = self._joined_for(dice if dice is not None else _dice(canon))
         out = end[:, self._index(codes, want)]  # a copy
         out[0] += rows[WA] - canon[WA]
         out[1] += rows[WD] - canon[WD]
@@ -81,8 +84,8 @@ class Layers:
         codes, move, _ = self._joined_for(_dice(canon))
         return move[self._index(codes, encode(canon, self.radix))]
 
-    def _joined_for(self, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        lo, hi = int(dice.min()), int(dice.max())
+    def _joined_for(self, dice: np.ndarray | tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        lo, hi = dice if isinstance(dice, tuple) else (int(dice.min()), int(dice.max()))
         if (lo, hi) not in self._joined:  # layers lo..hi, all solved: their codes sorted together
             layers = [n for n in range(lo, hi + 1) if n in self.codes]
             self._joined[(lo, hi)] = (
@@ -247,6 +250,8 @@ def reachable(duel: Duel, starts: np.ndarray, radix: np.ndarray) -> dict[int, Re
         for side, part in _sides(rows):
             for move in MOVES:
                 ch = apply_move(duel, part, move, side)
+                if not ch.legal.any():  # never chosen: no step
+                    continue
                 going = ch.legal & (ch.rows[S] != END)
                 kids = canonical(duel, ch.rows[:, going])
                 kid_codes = encode(kids, radix)
@@ -300,7 +305,7 @@ def solve_layers(
                 end = np.zeros((4, width), dtype=np.int64)
                 end[0], end[1] = ch.rows[WA], ch.rows[WD]
                 if going.any():
-                    end[:, going] = solved.found(ch.rows[:, going], step.canon, step.codes)
+                    end[:, going] = solved.found(ch.rows[:, going], step.canon, step.codes, (n - 2, n - 1))
                 if step.move == Move.STRIKE_CRIT:
                     end[2 + side] += 1
                 key = packed_keys(end, terms[side])
