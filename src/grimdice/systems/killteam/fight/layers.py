@@ -10,7 +10,8 @@ left; every move removes one die (a strike) or two (a parry, or a critical strik
 a layer only depends on the two below it.
 
 :func:`solve_layers` finds every position reachable from every starting position (forward,
-layer by layer, with ``numpy.unique``), then solves the layers from the last die up: for each
+layer by layer, with ``numpy.unique``, keeping every move's children: :class:`Step`), then
+solves the layers from the last die up, reusing those children: for each
 move in the preference order (strike normal, strike critical, parry normal with normal, normal
 with critical, critical with critical) the child positions are looked up at once
 (``numpy.searchsorted`` on packed codes) and each side keeps the first move with the best keys.
