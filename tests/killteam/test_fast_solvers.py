@@ -20,7 +20,16 @@ from grimdice.errors import ScenarioError
 from grimdice.systems.killteam.exact import forward, wounds_left
 from grimdice.systems.killteam.fight import Duel, Fighter, FightKeys, Hits, Objective, ResolutionState
 from grimdice.systems.killteam.fight.game import FightState
-from grimdice.systems.killteam.fight.layers import canonical, start_rows
+from grimdice.systems.killteam.fight.layers import (
+    END,
+    MOVES,
+    apply_move,
+    canonical,
+    encode,
+    radix_of,
+    reachable,
+    start_rows,
+)
 from grimdice.systems.killteam.fight.resolve import FIGHT_TOL, Resolution
 from grimdice.systems.killteam.fight.solver import solve_fight
 from grimdice.systems.killteam.fight.state import MAX_ATTACKS, SIDES
@@ -85,6 +94,32 @@ def test_cut_off_wounds_only_where_the_operative_cannot_be_incapacitated():
     assert np.array_equal(canon[6], np.minimum(4, most_by_attacker + 1))
     assert np.array_equal(canon[5], np.minimum(12, most_by_defender + 1))
     assert np.all(canon[5] <= rows[5]) and np.all(canon[5] >= 1)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_reachable_keeps_every_legal_move_and_its_children(seed):
+    """The children ``solve_layers`` reuses are those of playing each move again: every move legal
+    from some position of a layer has its step, with the canonical going-on children and codes."""
+    rng = random.Random(seed)
+    for _ in range(4):
+        att, dfd = random_fighter(rng, "a", 4, 12), random_fighter(rng, "d", 4, 12)
+        duel = Duel(att, dfd)
+        radix = radix_of(duel, att.attacks, dfd.attacks)
+        for n, layer in reachable(duel, start_rows(duel, att.attacks, dfd.attacks), radix).items():
+            assert np.array_equal(layer.codes, np.sort(encode(layer.rows, radix)))
+            steps = {(st.side, st.move): st for st in layer.steps}
+            for side in (0, 1):
+                part = layer.rows[:, layer.rows[0] == side]
+                for move in MOVES:
+                    again = apply_move(duel, part, move, side)
+                    if not again.legal.any():
+                        assert (side, move) not in steps
+                        continue
+                    st = steps[(side, move)]
+                    going = again.legal & (again.rows[0] != END)
+                    assert np.array_equal(st.going, going) and np.array_equal(st.children.rows, again.rows)
+                    assert np.array_equal(st.canon, canonical(duel, again.rows[:, going]))
+                    assert np.array_equal(st.codes, encode(st.canon, radix)), (n, side, move)
 
 
 @pytest.mark.parametrize("seed", range(3))

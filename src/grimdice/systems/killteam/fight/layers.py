@@ -10,7 +10,8 @@ left; every move removes one die (a strike) or two (a parry, or a critical strik
 a layer only depends on the two below it.
 
 :func:`solve_layers` finds every position reachable from every starting position (forward,
-layer by layer, with ``numpy.unique``), then solves the layers from the last die up: for each
+layer by layer, with ``numpy.unique``, keeping every move's children: :class:`Step`), then
+solves the layers from the last die up, reusing those children: for each
 move in the preference order (strike normal, strike critical, parry normal with normal, normal
 with critical, critical with critical) the child positions are looked up at once
 (``numpy.searchsorted`` on packed codes) and each side keeps the first move with the best keys.
@@ -59,20 +60,33 @@ class Layers:
     def ends(self, rows: np.ndarray) -> np.ndarray:
         """The ends of positions (columns of ``rows``), every one solved (up to wounds that
         cannot be lost: see :func:`canonical`)."""
+        if not rows.shape[1]:
+            return np.zeros((4, 0), dtype=np.int64)
         canon = canonical(self.duel, rows)
-        end = self._lookup(canon, self.end).copy()
-        end[0] += rows[WA] - canon[WA]
-        end[1] += rows[WD] - canon[WD]
-        return end
+        return self.found(rows, canon, encode(canon, self.radix))
+
+    def found(
+        self, rows: np.ndarray, canon: np.ndarray, want: np.ndarray, dice: tuple[int, int] | None = None
+    ) -> np.ndarray:
+        """:meth:`ends` of ``rows`` (none empty) given their canonical positions ``canon``, those
+        positions' codes ``want`` (already worked out by :func:`reachable`) and, if known, the
+        range of dice left ``(lo, hi)`` they lie within."""
+        codes, _, end = self._joined_for(dice if dice is not None else _dice(canon))
+        out = end[:, self._index(codes, want)]  # a copy
+        out[0] += rows[WA] - canon[WA]
+        out[1] += rows[WD] - canon[WD]
+        return out
 
     def moves(self, rows: np.ndarray) -> np.ndarray:
-        return self._lookup(canonical(self.duel, rows), self.move)
-
-    def _lookup(self, rows: np.ndarray, table: dict[int, np.ndarray]) -> np.ndarray:
+        """The moves chosen at positions (columns of ``rows``), every one solved."""
         if not rows.shape[1]:
-            return np.zeros((4, 0), dtype=np.int64) if table is self.end else np.zeros(0, dtype=np.int8)
-        dice = _dice(rows)
-        lo, hi = int(dice.min()), int(dice.max())
+            return np.zeros(0, dtype=np.int8)
+        canon = canonical(self.duel, rows)
+        codes, move, _ = self._joined_for(_dice(canon))
+        return move[self._index(codes, encode(canon, self.radix))]
+
+    def _joined_for(self, dice: np.ndarray | tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        lo, hi = dice if isinstance(dice, tuple) else (int(dice.min()), int(dice.max()))
         if (lo, hi) not in self._joined:  # layers lo..hi, all solved: their codes sorted together
             layers = [n for n in range(lo, hi + 1) if n in self.codes]
             self._joined[(lo, hi)] = (
@@ -80,13 +94,14 @@ class Layers:
                 np.concatenate([self.move[n] for n in layers]),
                 np.concatenate([self.end[n] for n in layers], axis=1),
             )
-        codes, move, end = self._joined[(lo, hi)]
-        values = move if table is self.move else end
-        want = encode(rows, self.radix)
+        return self._joined[(lo, hi)]
+
+    @staticmethod
+    def _index(codes: np.ndarray, want: np.ndarray) -> np.ndarray:
         idx = np.searchsorted(codes, want)
         if np.any(idx >= codes.size) or np.any(codes[np.minimum(idx, codes.size - 1)] != want):
             raise KeyError("a position outside the solved layers")
-        return values[..., idx]
+        return idx
 
 
 def canonical(duel: Duel, rows: np.ndarray) -> np.ndarray:
@@ -194,29 +209,59 @@ def _sides(rows: np.ndarray) -> list[tuple[int, np.ndarray]]:
     return [(0, rows[:, :k]), (1, rows[:, k:])]
 
 
-def reachable(duel: Duel, starts: np.ndarray, radix: np.ndarray) -> dict[int, np.ndarray]:
+@dataclass(frozen=True)
+class Step:
+    """One move played by one side from the positions of a layer that side is to move in: the
+    positions after it, which of them go on, and those (canonical) with their packed codes."""
+
+    side: int
+    move: Move
+    children: Children
+    going: np.ndarray  # (n,) bool: legal and the fight goes on
+    canon: np.ndarray  # (9, going.sum()) canonical(children.rows[:, going])
+    codes: np.ndarray  # (going.sum(),) encode(canon)
+
+
+@dataclass(frozen=True)
+class Reached:
+    """A layer's positions (sorted by code), their codes, and each side's moves from them."""
+
+    rows: np.ndarray
+    codes: np.ndarray
+    steps: list[Step]
+
+
+def reachable(duel: Duel, starts: np.ndarray, radix: np.ndarray) -> dict[int, Reached]:
     """Every position reachable from ``starts`` where a side is to move, by layer (dice left),
-    each layer's columns sorted by code."""
+    each layer's columns sorted by code, with every move's children (worked out here once, and
+    reused by :func:`solve_layers`)."""
     starts = canonical(duel, starts[:, starts[S] != END])
     top = int(_dice(starts).max()) if starts.size else 0
-    pending: dict[int, list[np.ndarray]] = {n: [] for n in range(top + 1)}
+    pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {n: [] for n in range(top + 1)}
     dice = _dice(starts)
     for n in range(top + 1):
-        pending[n].append(starts[:, dice == n])
-    layers: dict[int, np.ndarray] = {}
+        part = starts[:, dice == n]
+        pending[n].append((part, encode(part, radix)))
+    layers: dict[int, Reached] = {}
     for n in range(top, 0, -1):
-        rows = np.concatenate(pending.pop(n), axis=1)
-        _, first = np.unique(encode(rows, radix), return_index=True)
-        rows = rows[:, first]
-        layers[n] = rows
+        waiting = pending.pop(n)
+        codes, first = np.unique(np.concatenate([c for _, c in waiting]), return_index=True)
+        rows = np.concatenate([r for r, _ in waiting], axis=1)[:, first]
+        steps = []
         for side, part in _sides(rows):
             for move in MOVES:
                 ch = apply_move(duel, part, move, side)
-                kids = canonical(duel, ch.rows[:, ch.legal & (ch.rows[S] != END)])
+                if not ch.legal.any():  # never chosen: no step
+                    continue
+                going = ch.legal & (ch.rows[S] != END)
+                kids = canonical(duel, ch.rows[:, going])
+                kid_codes = encode(kids, radix)
+                steps.append(Step(side, move, ch, going, kids, kid_codes))
                 two = _dice(kids) == n - 2
-                pending[n - 1].append(kids[:, ~two])
+                pending[n - 1].append((kids[:, ~two], kid_codes[~two]))
                 if n >= 2:
-                    pending[n - 2].append(kids[:, two])
+                    pending[n - 2].append((kids[:, two], kid_codes[two]))
+        layers[n] = Reached(rows, codes, steps)
     return layers
 
 
@@ -247,29 +292,31 @@ def solve_layers(
     layers = reachable(duel, starts, radix)
     solved = Layers(duel, radix, {}, {}, {})
     for n in sorted(layers):
-        rows = layers[n]
+        layer = layers[n]
+        k = int(np.searchsorted(layer.rows[S], 1))
         moves, ends = [], []
-        for side, part in _sides(rows):
-            best_key = np.full(part.shape[1], -1, dtype=np.int64)
-            best_move = np.zeros(part.shape[1], dtype=np.int8)
-            best_end = np.zeros((4, part.shape[1]), dtype=np.int64)
-            for move in MOVES:
-                ch = apply_move(duel, part, move, side)
-                end = np.zeros((4, part.shape[1]), dtype=np.int64)
+        for side, width in ((0, k), (1, layer.rows.shape[1] - k)):
+            best_key = np.full(width, -1, dtype=np.int64)
+            best_move = np.zeros(width, dtype=np.int8)
+            best_end = np.zeros((4, width), dtype=np.int64)
+            for step in layer.steps:
+                if step.side != side:
+                    continue
+                ch, going = step.children, step.going
+                end = np.zeros((4, width), dtype=np.int64)
                 end[0], end[1] = ch.rows[WA], ch.rows[WD]
-                going = ch.legal & (ch.rows[S] != END)
                 if going.any():
-                    end[:, going] = solved.ends(ch.rows[:, going])
-                if move == Move.STRIKE_CRIT:
+                    end[:, going] = solved.found(ch.rows[:, going], step.canon, step.codes, (n - 2, n - 1))
+                if step.move == Move.STRIKE_CRIT:
                     end[2 + side] += 1
                 key = packed_keys(end, terms[side])
                 better = ch.legal & (key > best_key)  # ties: the earlier move
                 best_key[better] = key[better]
-                best_move[better] = move
+                best_move[better] = step.move
                 best_end[:, better] = end[:, better]
             moves.append(best_move)
             ends.append(best_end)
-        solved.codes[n] = encode(rows, radix)
+        solved.codes[n] = layer.codes
         solved.move[n] = np.concatenate(moves)
         solved.end[n] = np.concatenate(ends, axis=1)
     return solved
