@@ -58,10 +58,10 @@ def test_a_unit_of_indirect_weapons_fires_its_blind_model_with_the_target_in_cov
     assert got == pytest.approx(float(lost), abs=1e-12)
 
 
-def test_games_with_indirect_fire_in_part_replay_exactly() -> None:
-    import json
-
-    from grimdice.systems.onepage.game import Setup, army_from_mapping, play, replay, states
+def walled_setup():
+    """Two squads with Indirect weapons and two targets across a row of sight-blocking walls, so some
+    models see a target and others do not."""
+    from grimdice.systems.onepage.game import Setup, army_from_mapping
     from tests.onepage_game.test_firing import army
 
     walls = tuple(
@@ -79,6 +79,15 @@ def test_games_with_indirect_fire_in_part_replay_exactly() -> None:
         ),
         Table(terrain=walls),
     )
+    return setup
+
+
+def test_games_with_indirect_fire_in_part_replay_exactly() -> None:
+    import json
+
+    from grimdice.systems.onepage.game import play, replay, states
+
+    setup = walled_setup()
     for seed, players in ((11, ("ai", "random")), (9, ("random", "random"))):
         log = play(setup, seed, players)
         again = replay(json.loads(json.dumps(log)))
@@ -95,24 +104,9 @@ def test_a_state_with_a_shooting_in_part_blind_serialises_and_hashes() -> None:
     depth, not only at the key's top level."""
     import json
 
-    from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, play, states
-    from tests.onepage_game.test_firing import army
+    from grimdice.systems.onepage.game import GameState, play, states
 
-    walls = tuple(
-        Terrain(
-            f"wall {x}",
-            np.array([[x, 23.0], [x + 3, 23.0], [x + 3, 25.0], [x, 25.0]]),
-            frozenset({"blocks_sight"}),
-        )
-        for x in (8.0, 20.0, 32.0, 44.0, 56.0)
-    )
-    setup = Setup(
-        (
-            army_from_mapping(army("A", SQUAD, dict(SQUAD, name="Second")), "a"),
-            army_from_mapping(army("B", TARGETS, dict(TARGETS, name="More")), "b"),
-        ),
-        Table(terrain=walls),
-    )
+    setup = walled_setup()
     log = play(setup, 11, ("ai", "random"))
     both = [s for s in states(log) if s.pending[:1] == ("shoot",) and isinstance(s.pending[3][7], tuple)]
     assert both
