@@ -24,7 +24,6 @@ import numpy as np
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
 from grimdice.engine.batch import iter_map
-from grimdice.engine.heap import keep_arrays_on_heap
 
 BLOCK = 50_000  # trials per random stream: the unit of reproducibility (never change lightly)
 PARALLEL_FROM = 4 * BLOCK  # below this many trials, one process is faster than forking workers
@@ -168,7 +167,6 @@ __all__ = [
     "block_streams",
     "default_workers",
     "in_batches",
-    "keep_arrays_on_heap",
     "run_block",
     "run_trials",
 ]
