@@ -1122,7 +1122,7 @@ def deploy(setup: Setup, first: int, south: int) -> GameState:
                 anchors[u] = (round(cx, 3), round(cy, 3))
                 s = replace(s, anchors=tuple(anchors))
                 pts = s.models(u)
-                bad = table.pieces_at(pts, "impassable").any() or table.pieces_at(pts, "dangerous").any()
+                bad = any(table.pieces_at(pts, trait).any() for trait in deployment.NO_STANDING)
                 if bad:
                     x += 1.0
                     continue
