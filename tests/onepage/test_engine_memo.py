@@ -213,7 +213,7 @@ def test_kept_counts_follow_the_state_and_the_rules() -> None:
     assert replace(s, routed=True).models == 0  # Routed: no models in play
     assert replace(s, alive=(2, 0)).models == 2
     back = pickle.loads(pickle.dumps(s))
-    assert "_models" not in back.__dict__ and back.models == 4
+    assert "models" not in back.__dict__ and back.models == 4  # (kept by cached_property)
     tank, boyz = unit("T", 1, 4, rules=["Vehicle"]), unit("B", 10, 5)
     assert (tank.kind, boyz.kind, tank.kind) == ("vehicle", "infantry", "vehicle")
     assert pickle.loads(pickle.dumps(tank)).kind == "vehicle"

@@ -70,15 +70,11 @@ class Unit:
     def size(self) -> int:
         return sum(g.count for g in self.groups)
 
-    @property
+    @cached_property
     def kind(self) -> str:
         """ "Any unit that is not Special (Monsters, Vehicles and Walkers) counts as Infantry." Found
-        once (units are immutable) and kept with the unit's memos."""
-        k: str | None = self.__dict__.get(MEMO_PREFIX + "kind")
-        if k is None:
-            k = next((k for k in SPECIAL if self.has(k)), "infantry")
-            object.__setattr__(self, MEMO_PREFIX + "kind", k)
-        return k
+        once (units are immutable)."""
+        return next((k for k in SPECIAL if self.has(k)), "infantry")
 
     @property
     def rolls_vehicle_damage(self) -> bool:
@@ -141,7 +137,7 @@ class UnitState:
     immobile: bool = False  # "may not move or pivot until the end of the game"
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_models")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "models")}
 
     def __hash__(self) -> int:
         """The dataclass hash (of the fields' tuple), computed once: states key every table of the
@@ -152,15 +148,11 @@ class UnitState:
             object.__setattr__(self, "_hash", h)
         return h
 
-    @property
+    @cached_property
     def models(self) -> int:
         """Models in play (none once Routed), counted once: the game asks it of every unit at every
         step."""
-        n: int | None = self.__dict__.get("_models")
-        if n is None:
-            n = 0 if self.routed else sum(self.alive)
-            object.__setattr__(self, "_models", n)
-        return n
+        return 0 if self.routed else sum(self.alive)
 
     @property
     def destroyed(self) -> bool:
