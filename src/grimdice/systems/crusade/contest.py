@@ -237,13 +237,7 @@ def _returns(spec: Spec, parry: int, a: Faces, d: Faces, arr: int, drr: int) -> 
     the re-rolls taken, and the end states the EXPLODE attacks need where a roll failed."""
     lay = spec.layout
     v = spec.resolve(a.total, d.total, parry)
-    out = v + lay.onehot(
-        att_fail=int(a.failed),
-        def_fail=int(d.failed) if d.n else 0,
-        parry=int(parry > 0),
-        att_reroll=arr,
-        def_reroll=drr,
-    )
+    out = v + _flags(lay, int(a.failed), int(d.failed) if d.n else 0, int(parry > 0), arr, drr)
     if a.failed and "att_state" in lay.slices:  # the bearer's state where his roll failed
         out[lay.slices["att_state_failed"]] = lay.part(v, "att_state")
     if d.n and d.failed and "def_state_failed" in lay.slices:  # the defending bearer's
@@ -251,6 +245,14 @@ def _returns(spec: Spec, parry: int, a: Faces, d: Faces, arr: int, drr: int) -> 
     if a.failed and "def_state_att_failed" in lay.slices:  # the target near the bearer
         out[lay.slices["def_state_att_failed"]] = lay.part(v, "def_state")
     return out
+
+
+@lru_cache(maxsize=4096)
+def _flags(lay: Layout, att_fail: int, def_fail: int, parry: int, arr: int, drr: int) -> np.ndarray:
+    """The one-hots of a finished contest's fails, parry and re-rolls (read-only, shared)."""
+    v = lay.onehot(att_fail=att_fail, def_fail=def_fail, parry=parry, att_reroll=arr, def_reroll=drr)
+    v.flags.writeable = False
+    return v
 
 
 @dataclass(frozen=True)
@@ -443,15 +445,35 @@ class Game:
         return k
 
     def _drr(self, parry: int, a: int, d: int, arr: int) -> Key:
-        fa, fd = self.faces[0][a], self.faces[1][d]
-        if _legal(self.spec, P_DRR, fa, fd) == ["none"]:
-            return self._end(parry, a, d, arr, 0)
-        ca, cd = _drr_faces(self.spec, fa, fd)
-        return (P_DRR, parry, self._id(0, ca), self._id(1, cd), arr, 0)
+        m = (P_DRR, a, d)
+        k = self._memo.get(m)
+        if k is None:
+            fa, fd = self.faces[0][a], self.faces[1][d]
+            if _legal(self.spec, P_DRR, fa, fd) == ["none"]:
+                k = self._memo[m] = (P_END, 0, self._bare(0, a), self._bare(1, d), 0, 0)
+            else:
+                ca, cd = _drr_faces(self.spec, fa, fd)
+                k = self._memo[m] = (P_DRR, 0, self._id(0, ca), self._id(1, cd), 0, 0)
+        return (k[0], parry, k[2], k[3], arr, 0)
 
     def _end(self, parry: int, a: int, d: int, arr: int, drr: int) -> Key:
-        ea, ed = _bare(self.faces[0][a]), _bare(self.faces[1][d])
-        return (P_END, parry, self._id(0, ea), self._id(1, ed), arr, drr)
+        return (P_END, parry, self._bare(0, a), self._bare(1, d), arr, drr)
+
+    def _bare(self, side: int, i: int) -> int:
+        m = (P_END, side, i)
+        k = self._memo.get(m)
+        if k is None:
+            k = self._memo[m] = self._id(side, _bare(self.faces[side][i]))
+        return k
+
+    def _after(self, side: int, i: int, act: int, g: int) -> int:
+        """The faces id of side ``side`` after a re-roll ``act`` (1 its own, 2 the opponent's) shows ``g``."""
+        m = (P_ROLL, side, i, act, g)
+        k = self._memo.get(m)
+        if k is None:
+            f = self.faces[side][i]
+            k = self._memo[m] = self._id(side, reroll_own(f, g) if act == 1 else reroll_opp(f, g))
+        return k
 
     def reroll_kind(self, key: Key) -> str:
         """The kind of die a re-roll state rolls."""
@@ -462,21 +484,14 @@ class Game:
 
     def rerolled(self, key: Key, g: int) -> Key:
         """The state after a re-roll state's die shows ``g``."""
-        m = (key, g)
-        k = self._memo.get(m)
-        if k is None:
-            phase, parry, a, d, arr, drr = key
-            fa, fd = self.faces[0][a], self.faces[1][d]
-            if phase == P_ARR_ROLL and arr == 1:
-                k = self._drr(parry, self._id(0, reroll_own(fa, g)), d, arr)
-            elif phase == P_ARR_ROLL:
-                k = self._drr(parry, a, self._id(1, reroll_opp(fd, g)), arr)
-            elif drr == 1:
-                k = self._end(parry, a, self._id(1, reroll_own(fd, g)), arr, drr)
-            else:
-                k = self._end(parry, self._id(0, reroll_opp(fa, g)), d, arr, drr)
-            self._memo[m] = k
-        return k
+        phase, parry, a, d, arr, drr = key
+        if phase == P_ARR_ROLL and arr == 1:
+            return self._drr(parry, self._after(0, a, 1, g), d, arr)
+        if phase == P_ARR_ROLL:
+            return self._drr(parry, a, self._after(1, d, 2, g), arr)
+        if drr == 1:
+            return self._end(parry, a, self._after(1, d, 1, g), arr, drr)
+        return self._end(parry, self._after(0, a, 2, g), d, arr, drr)
 
     def returns(self, key: Key) -> np.ndarray:
         _, parry, a, d, arr, drr = key
