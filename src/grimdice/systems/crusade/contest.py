@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.game import CHANCE, TERMINAL, TOL, lex_better
+from grimdice.engine.game import CHANCE, TERMINAL, TOL
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, STUNNED
 from grimdice.systems.crusade.rolls import (
@@ -134,13 +134,19 @@ def _harm_rows(lay: Layout, side: str) -> np.ndarray:
     return rows
 
 
-def objective_for(lay: Layout) -> Callable[[int, np.ndarray], list[float]]:
-    """Attacker (0): harm the defender first, then avoid harm and fails; defender (1): the reverse."""
+def objective_keys(lay: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's lexicographic keys as rows over the feature vector: attacker (0): harm the
+    defender first, then avoid harm and fails; defender (1): the reverse."""
     d, a = _harm_rows(lay, "def"), _harm_rows(lay, "att")
     af, df = np.zeros((1, lay.size)), np.zeros((1, lay.size))
     af[0, lay.slices["att_fail"].start + 1] = 1
     df[0, lay.slices["def_fail"].start + 1] = 1
-    keys = (np.vstack([d, -a, -af]), np.vstack([-d, a, -df]))
+    return np.vstack([d, -a, -af]), np.vstack([-d, a, -df])
+
+
+def objective_for(lay: Layout) -> Callable[[int, np.ndarray], list[float]]:
+    """The players' objectives (:func:`objective_keys`) as :func:`~.game.expectimax` reads them."""
+    keys = objective_keys(lay)
 
     def objective(player: int, v: np.ndarray) -> list[float]:
         return (keys[player] @ v).tolist()
@@ -184,9 +190,10 @@ def reroll_opp(f: Faces, new: int) -> Faces:
     return Faces(f.total - old + new, _maxes_after(f, kind, old, new), own, NO_OPP, f.n)
 
 
-def die_outcomes(kind: str) -> list[tuple[int, float]]:
+@lru_cache(maxsize=None)
+def die_outcomes(kind: str) -> tuple[tuple[int, float], ...]:
     faces = DICE[kind].faces
-    return [(g, faces.count(g) / len(faces)) for g in sorted(set(faces))]
+    return tuple((g, faces.count(g) / len(faces)) for g in sorted(set(faces)))
 
 
 # ---------------------------------------------------------------------- the game
@@ -543,36 +550,65 @@ def solve(spec: Spec) -> Solved:
                 f"{pairs * len(spec.parries) * SECONDS_PER_PAIR:.0f} s); use fewer dice or re-rolls",
             )
     game = Game(spec)
-    sol = Solved(game, game.root())
-    values, policy = sol.values, sol.policy
-    objective = objective_for(spec.layout)
-
-    def value(key: Key) -> np.ndarray:
-        v = values.get(key)
-        if v is not None:
-            return v
+    root = game.root()
+    keys, edges = [root], []  # every state reached, its children (keys and probabilities or actions)
+    index = {root: 0}
+    for key in keys:  # grows while it is walked
         player = _PLAYER.get(key[0], CHANCE)
         if player == TERMINAL:
-            v = game.returns(key)
-        elif player == CHANCE:
-            v = 0  # as sum(): the children added in order
-            for k, p in game.outcomes(key):
-                if p > 0:
-                    v = v + p * value(k)
+            edges.append(((), ()))
+            continue
+        if player == CHANCE:
+            kids, labels = zip(*((k, p) for k, p in game.outcomes(key) if p > 0), strict=True)
         else:
-            best_a, best_v, best_k = None, None, None
-            for act in game.actions(key):
-                va = value(game.child(key, act))
-                ka = objective(player, va)
-                if best_k is None or lex_better(ka, best_k, TOL):
-                    best_a, best_v, best_k = act, va, ka
-            policy[key] = best_a
-            v = best_v
-        values[key] = v
-        return v
+            labels = tuple(game.actions(key))
+            kids = tuple(game.child(key, a) for a in labels)
+        for k in kids:
+            if k not in index:
+                index[k] = len(keys)
+                keys.append(k)
+        edges.append(([index[k] for k in kids], labels))
+    table = np.empty((len(keys), spec.layout.size))
+    policy: dict[Key, Any] = {}
+    objective = objective_keys(spec.layout)
+    by_phase: dict[int, list[int]] = {}
+    for i, key in enumerate(keys):
+        by_phase.setdefault(key[0], []).append(i)
+    for phase in sorted(by_phase, reverse=True):  # a state's children are in later phases
+        nodes = by_phase[phase]
+        player = _PLAYER.get(phase, CHANCE)
+        if player == TERMINAL:
+            table[nodes] = [game.returns(keys[i]) for i in nodes]
+            continue
+        groups: dict[int, list[int]] = {}
+        for i in nodes:
+            groups.setdefault(len(edges[i][0]), []).append(i)
+        for group in groups.values():
+            kids = table[np.array([edges[i][0] for i in group])]  # (states, children, features)
+            if player == CHANCE:  # as sum(): 0, then each child times its probability, in order
+                probs = np.array([edges[i][1] for i in group])
+                table[group] = np.add.accumulate(probs[:, :, None] * kids, axis=1)[:, -1]
+                continue
+            best = _first_best(kids @ objective[player].T)
+            table[group] = kids[np.arange(len(group)), best]
+            for i, b in zip(group, best.tolist(), strict=True):
+                policy[keys[i]] = edges[i][1][b]
+    return Solved(game, root, dict(zip(keys, table, strict=True)), policy)
 
-    value(sol.root)
-    return sol
+
+def _first_best(keys: np.ndarray) -> np.ndarray:
+    """Per row of ``keys`` (states, actions, keys), the first action whose keys no later one beats
+    (:func:`~grimdice.engine.game.lex_better` with :data:`~grimdice.engine.game.TOL`, row by row)."""
+    rows = np.arange(keys.shape[0])
+    best = np.zeros(keys.shape[0], dtype=np.intp)
+    for j in range(1, keys.shape[1]):
+        a, b = keys[:, j], keys[rows, best]
+        gt, lt = a > b + TOL, a < b - TOL
+        decided = gt | lt
+        first = decided.argmax(axis=1)
+        better = decided.any(axis=1) & gt[rows, first]
+        best[better] = j
+    return best
 
 
 def die_name(kind: str, face: int) -> str:
