@@ -35,6 +35,25 @@ def test_same_seed_same_result_whatever_the_workers():
     assert one.to_json() == two.to_json()
 
 
+def test_one_attack_same_seed_same_result_whatever_the_workers():
+    # the compiled tables (simulate.Play) are fixed before any block runs: the codes the blocks
+    # tally mean the same in every worker (re-rolls both sides, force fields both sides, a parry)
+    sc = fight(
+        model(
+            melee="1W+1R", abilities=["RO", "+F"], weapons=[{"name": "axe", "dice": "1R", "kind": "melee"}]
+        ),
+        model(
+            melee="2W",
+            hits=2,
+            abilities=["R", "+F"],
+            weapons=[{"name": "sword", "dice": "1W", "kind": "melee"}],
+        ),
+    )
+    one = calculate(sc, simulate=100_001, seed=3, workers=1).to_json()
+    assert calculate(sc, simulate=100_001, seed=3, workers=2).to_json() == one
+    assert calculate(sc, simulate=100_001, seed=4, workers=1).to_json() != one
+
+
 def test_many_targets_same_seed_same_result_whatever_the_workers():
     # the vectorised walks (simulate_walk.Walk) keep per-block memos: blocks run in any process
     from tests.crusade.helpers import many
