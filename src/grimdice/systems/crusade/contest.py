@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.game import CHANCE, TERMINAL, TOL
+from grimdice.engine.game import CHANCE, TERMINAL, TOL, Solution
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, STUNNED
 from grimdice.systems.crusade.rolls import (
@@ -516,18 +516,12 @@ class Game:
 
 
 @dataclass
-class Solved:
-    """The solved contest: the value (expected features) of every state of :attr:`game` solved
-    and the action chosen at each decision, as :class:`grimdice.engine.game.Solution`."""
+class Solved(Solution):
+    """The solved contest as a :class:`~grimdice.engine.game.Solution` of the compiled
+    :attr:`game`: values and policy keyed by its :data:`Key` states (walked with the game's own
+    steps, :meth:`Game.settle`, not :meth:`~grimdice.engine.game.Solution.play`)."""
 
-    game: Game
-    root: Key
-    values: dict[Key, np.ndarray] = field(default_factory=dict)
-    policy: dict[Key, Any] = field(default_factory=dict)
-
-    @property
-    def value(self) -> np.ndarray:
-        return self.values[self.root]
+    game: Game = field(kw_only=True)
 
 
 #: rolled-pool pairs the exact re-roll game solves (about 0.1 ms each on the shared 2-core machine
@@ -598,7 +592,7 @@ def solve(spec: Spec) -> Solved:
             table[group] = kids[np.arange(len(group)), best]
             for i, b in zip(group, best.tolist(), strict=True):
                 policy[keys[i]] = edges[i][1][b]
-    return Solved(game, root, dict(zip(keys, table, strict=True)), policy)
+    return Solved(root, dict(zip(keys, table, strict=True)), policy, game=game)
 
 
 def _first_best(keys: np.ndarray) -> np.ndarray:
