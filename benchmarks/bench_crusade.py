@@ -23,6 +23,8 @@ import argparse
 import sys
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from grimdice.dice.sampler import Sampler
@@ -89,43 +91,27 @@ MELEE = {
 
 
 def walk_trials(atk, sol, sampler, size):
-    """The peer: each trial walks the game state by state, looking the policy up as it goes."""
-    from dataclasses import replace
+    """The peer: each trial walks the compiled game state by state, looking the policy up as it goes."""
+    from grimdice.systems.crusade.contest import P_ARR_ROLL, P_DRR_ROLL, P_END, P_PARRY
+    from grimdice.systems.crusade.rolls import DICE, roll_law
 
-    from grimdice.systems.crusade.contest import (
-        P_ARR_ROLL,
-        P_DRR_ROLL,
-        P_END,
-        P_PARRY,
-        P_ROLL,
-        REROLLS,
-        opp_target,
-        root,
-    )
-    from grimdice.systems.crusade.rolls import DICE, OWN_CHAIN, roll_pool
-    from grimdice.systems.crusade.simulate import faces_of
-
-    spec = atk.spec
-    ka, fa = roll_pool(sampler, spec.att.pool, size)  # the dice counted as in the trials
-    kd, fd = roll_pool(sampler, spec.dfd.pool, size)
-    A, D = faces_of(ka, fa), faces_of(kd, fd)
+    spec, game = atk.spec, sol.game
+    A = roll_law(sampler, spec.att.pool, size, game.track)  # the dice counted as in the trials
+    D = roll_law(sampler, spec.dfd.pool, size, game.track)
     spare = {(ph, k): sampler.roll(size, DICE[k]) for ph in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE}
     ffa, ffd = sampler.roll(size, DICE["R"]), sampler.roll(size, DICE["R"])
-    start = root(spec)
-    first = replace(start, phase=P_ROLL, parry=sol.policy[start] if start.phase == P_PARRY else start.parry)
+    parry = sol.policy[sol.root] if sol.root[0] == P_PARRY else sol.root[1]
     damage = 0
     for t in range(size):
-        s = first.apply((A[t], D[t]))
-        while s.phase != P_END:
-            if s.current_player() < 0:  # a re-rolled die
-                act = REROLLS[s.arr if s.phase == P_ARR_ROLL else s.drr]
-                mine, theirs = (s.a, s.d) if s.phase == P_ARR_ROLL else (s.d, s.a)
-                kind = OWN_CHAIN[mine.own][0] if act == "own" else opp_target(theirs)[0]
-                s = s.apply(int(spare[(s.phase, kind)][t]))
+        s = game.rolled(parry, int(A[t]), int(D[t]))
+        while s[0] != P_END:
+            if game.player(s) < 0:  # a re-rolled die
+                s = game.rerolled(s, int(spare[(s[0], game.reroll_kind(s))][t]))
             else:
-                s = s.apply(sol.policy[s])
-        pull = atk.options(s.a.total, s.d.total, s.parry)
-        damage += atk.outcome(s.a.total, s.d.total, s.parry, pull, int(ffa[t]), int(ffd[t]))[2]
+                s = game.child(s, sol.policy[s])
+        a, d = game.faces[0][s[2]], game.faces[1][s[3]]
+        pull = atk.options(a.total, d.total, s[1])
+        damage += atk.outcome(a.total, d.total, s[1], pull, int(ffa[t]), int(ffd[t]))[2]
     return damage / size
 
 
@@ -133,14 +119,22 @@ def melee_case(trials: int) -> Case:
     """The vectorised melee Monte Carlo against the trial-by-trial walk, same number of trials,
     the solution computed once outside the timed region; both agree with the exact mean damage."""
 
+    from grimdice.engine.montecarlo import Tally
     from grimdice.systems.crusade.attack import build
     from grimdice.systems.crusade.contest import solve
     from grimdice.systems.crusade.profiles import Scenario
-    from grimdice.systems.crusade.simulate import _trial
+    from grimdice.systems.crusade.simulate import Play
 
     atk = build(Scenario.model_validate(MELEE))
     sol = solve(atk.spec)  # outside the timed region
-    trial = _trial(atk, sol)
+    play = Play(atk, sol)  # compiled outside the timed region
+
+    def ours() -> float:
+        tally = Tally()
+        tally.add(play(Sampler(2), trials), trials)
+        damage = play.counts(tally)["damage"]
+        return float(damage @ np.arange(damage.size) / trials)
+
     exact = calculate(MELEE)["damage"]
     se = exact.std() / trials**0.5
 
@@ -149,7 +143,7 @@ def melee_case(trials: int) -> Case:
 
     return Case(
         f"crusade melee Monte Carlo, {trials} trials (re-rolls both sides)",
-        lambda: float(trial(Sampler(2), trials)["damage"].mean()),
+        ours,
         {"trial-by-trial walk": lambda: walk_trials(atk, sol, Sampler(2), trials)},
         agree=agree,
     )

@@ -16,7 +16,9 @@ of this process (``time.process_time``: the per-core rate, steadier on a shared 
 NumPy's bare generator, timed in the same process: the same number of D6 drawn as int8
 (``Generator.integers(1, 7, size, dtype=int8)``), the floor of a simulator drawing its dice that
 way. The ratio column is grimdice's dice per CPU-second over that floor's.
-``--workers 2`` times the default local parallel run instead (one process per core). Like the
+``--workers 2`` times the default local parallel run instead (one process per core). The bounded
+caches that outlive a run (the Crusade pools' laws and roll walks: :func:`clear_caches`) are
+emptied before every timed run. Like the
 ``grimdice`` command, the benchmark tunes the allocator once at its start
 (:func:`~grimdice.engine.heap.keep_arrays_on_heap`; ``GRIMDICE_KEEP_HEAP=0`` to time without).
 
@@ -67,6 +69,16 @@ def tallies() -> Iterator[list[Tally]]:
         RunOptions.run = original  # type: ignore[method-assign]
 
 
+def clear_caches() -> None:
+    """Empty the bounded caches that outlive a run, so no timed run reuses another's work (no solve
+    is cached across runs; these hold the Crusade pools' exact laws, roll walks and roll pairs)."""
+    from grimdice.systems.crusade import contest, rolls
+
+    for fn in (getattr(rolls, "law_steps", None), rolls.pool_law, getattr(contest, "_rolls", None)):
+        if fn is not None:
+            fn.cache_clear()
+
+
 def measure(path: Path, trials: int, runs: int, workers: int | None) -> tuple[float, float, int]:
     """(median wall seconds, median CPU seconds of ``runs`` runs, dice rolled in one run)."""
     data = load_scenario(path)
@@ -74,6 +86,7 @@ def measure(path: Path, trials: int, runs: int, workers: int | None) -> tuple[fl
     walls, cpus = [], []
     dice = 0
     for _ in range(runs):
+        clear_caches()  # before every timed run, untimed
         with tallies() as seen:
             t0, c0 = time.perf_counter(), time.process_time()
             calculate(data, simulate=trials, seed=1, workers=workers)

@@ -8,7 +8,7 @@ from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.attack import build
 from grimdice.systems.crusade.contest import solve
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.simulate import _trial
+from grimdice.systems.crusade.simulate import Play
 from tests.crusade.helpers import fight, gun, model, shoot
 
 
@@ -19,8 +19,10 @@ def test_every_die_rolled_is_counted_and_no_other():
         fight(model(melee="2W+1R", abilities=["R"]), model(melee="2W"), parry="never")
     )
     atk = build(sc)
-    tally = RunOptions(simulate=1000, seed=1).run(_trial(atk, solve(atk.spec)))
-    taken = sum(1000 - int(tally.counts[k][0]) for k in ("att_reroll", "def_reroll"))
+    play = Play(atk, solve(atk.spec))
+    tally = RunOptions(simulate=1000, seed=1).run(play)
+    counts = play.counts(tally)
+    taken = sum(1000 - int(counts[k][0]) for k in ("att_reroll", "def_reroll"))
     assert 0 < taken < 1000
     assert tally.dice == 1000 * 5 + taken
 
@@ -31,6 +33,25 @@ def test_same_seed_same_result_whatever_the_workers():
     one = calculate(sc, simulate=50_500, seed=5, workers=1)
     two = calculate(sc, simulate=50_500, seed=5, workers=2)
     assert one.to_json() == two.to_json()
+
+
+def test_one_attack_same_seed_same_result_whatever_the_workers():
+    # the compiled tables (simulate.Play) are fixed before any block runs: the codes the blocks
+    # tally mean the same in every worker (re-rolls both sides, force fields both sides, a parry)
+    sc = fight(
+        model(
+            melee="1W+1R", abilities=["RO", "+F"], weapons=[{"name": "axe", "dice": "1R", "kind": "melee"}]
+        ),
+        model(
+            melee="2W",
+            hits=2,
+            abilities=["R", "+F"],
+            weapons=[{"name": "sword", "dice": "1W", "kind": "melee"}],
+        ),
+    )
+    one = calculate(sc, simulate=100_001, seed=3, workers=1).to_json()
+    assert calculate(sc, simulate=100_001, seed=3, workers=2).to_json() == one
+    assert calculate(sc, simulate=100_001, seed=4, workers=1).to_json() != one
 
 
 def test_many_targets_same_seed_same_result_whatever_the_workers():
@@ -122,3 +143,22 @@ def test_the_dense_walk_table_plays_as_the_sorted_pairs(monkeypatch):
     dense = calculate(sc, simulate=5000, seed=5).to_json()
     monkeypatch.setattr(walk, "DENSE", 0)
     assert calculate(sc, simulate=5000, seed=5).to_json() == dense
+
+
+def test_a_rolled_pool_falls_on_its_exact_law():
+    # roll_law walks each pool die by die into the index of its statistic in pool_law: the
+    # frequencies agree with the law's probabilities, and every die is counted once
+    import numpy as np
+
+    from grimdice.dice import Dist
+    from grimdice.dice.sampler import Sampler
+    from grimdice.systems.crusade.rolls import Pool, pool_law, roll_law
+    from tests.agreement import assert_agree
+
+    for white, red, track in ((2, 1, True), (0, 3, True), (3, 2, False), (1, 0, True)):
+        s, n = Sampler(11), 60_000
+        law = pool_law(white, red, track)
+        got = np.bincount(roll_law(s, Pool(white, red), n, track), minlength=len(law)) / n
+        exact = Dist(np.array([p for _, p in law]))
+        assert_agree({"law": exact}, {"law": Dist(got)}, n)
+        assert s.dice == n * (white + red)

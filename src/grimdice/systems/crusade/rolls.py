@@ -170,22 +170,26 @@ def pool_law(white: int, red: int, track: bool = True) -> tuple[tuple[Faces, flo
     for kind in ("W",) * white + ("R",) * red:
         nxt: dict[tuple[int, int, int, int], float] = defaultdict(float)
         faces = DICE[kind].faces
-        for (t, mx, own, opp), p in law.items():
+        for stat, p in law.items():
             for f in set(faces):
-                q = p * faces.count(f) / len(faces)
-                m2 = min(2, mx + (f == MAXIMUM[kind]))
-                if not track:
-                    nxt[(t + f, m2, NO_OWN, NO_OPP)] += q
-                    continue
-                r = OWN_RANK[(kind, f)]
-                if r < own:  # the new die is the owner's best; the old best joins the others
-                    rest = opp if own == NO_OWN else min(opp, opp_rank(*OWN_CHAIN[own]))
-                    nxt[(t + f, m2, r, rest)] += q
-                else:
-                    nxt[(t + f, m2, own, min(opp, opp_rank(kind, f)))] += q
+                nxt[_with_die(stat, kind, f, track)] += p * faces.count(f) / len(faces)
         law = nxt
     n = white + red
     return tuple((Faces(t, mx, own, opp, n), p) for (t, mx, own, opp), p in sorted(law.items()))
+
+
+def _with_die(stat: tuple[int, int, int, int], kind: str, f: int, track: bool) -> tuple[int, int, int, int]:
+    """The statistic ``(total, maxes, own, opp)`` of a pool after one more die of ``kind`` shows
+    ``f`` (``track=False``: only total and maxes)."""
+    t, mx, own, opp = stat
+    m2 = min(2, mx + (f == MAXIMUM[kind]))
+    if not track:
+        return (t + f, m2, NO_OWN, NO_OPP)
+    r = OWN_RANK[(kind, f)]
+    if r < own:  # the new die is the owner's best; the old best joins the others
+        rest = opp if own == NO_OWN else min(opp, opp_rank(*OWN_CHAIN[own]))
+        return (t + f, m2, r, rest)
+    return (t + f, m2, own, min(opp, opp_rank(kind, f)))
 
 
 def _total_maxes(white: int, red: int) -> tuple[tuple[Faces, float], ...]:
@@ -251,6 +255,46 @@ def roll_pool(sampler: Sampler, pool: Pool, size: int, count: bool = True) -> tu
     return kinds, faces
 
 
+@lru_cache(maxsize=64)
+def law_steps(white: int, red: int, track: bool = True) -> tuple[np.ndarray, ...]:
+    """The pool's :class:`Faces` statistic as a walk die by die (whites first): one table per die,
+    ``table[partial statistic id, face index]`` -> the next partial statistic's id, the last table
+    giving the index of the roll in ``pool_law(white, red, track)`` (the same steps as the law)."""
+    law = pool_law(white, red, track)
+    index = {(f.total, f.maxes, f.own, f.opp): i for i, (f, _) in enumerate(law)}
+    states: list[tuple[int, int, int, int]] = [(0, 0, NO_OWN, NO_OPP)]
+    tables = []
+    for kind in ("W",) * white + ("R",) * red:
+        ids: dict[tuple[int, int, int, int], int] = {}
+        table = np.empty((len(states), SIDES), dtype=np.intp)
+        for i, stat in enumerate(states):
+            for j, f in enumerate(DICE[kind].faces):
+                table[i, j] = ids.setdefault(_with_die(stat, kind, f, track), len(ids))
+        states = list(ids)
+        tables.append(table)
+    if tables:
+        tables[-1] = np.array([index[s] for s in states], dtype=np.intp)[tables[-1]]
+    for t in tables:
+        t.flags.writeable = False
+    return tuple(tables)
+
+
+def roll_law(sampler: Sampler, pool: Pool, size: int, track: bool = True) -> np.ndarray:
+    """Each of ``size`` pools rolled literally (counted in ``sampler.dice``), as the index of its
+    :class:`Faces` in ``pool_law(pool.white, pool.red, track)`` (a gather per die, :func:`law_steps`)."""
+    tables = law_steps(pool.white, pool.red, track)
+    if not tables:
+        return np.zeros(size, dtype=np.intp)
+    faces = sampler.draw((len(tables), size), SIDES)  # one row of face indices per die
+    sampler.dice += faces.size
+    cur = tables[0][0].take(faces[0])
+    for table, row in zip(tables[1:], faces[1:], strict=True):
+        cur *= SIDES
+        cur += row
+        cur = table.take(cur)
+    return cur
+
+
 def _rank_table(ranks: dict[tuple[str, int], int], none: int) -> np.ndarray:
     """``table[kind index, face]`` of a chain's ranks (``none`` off the chain)."""
     out = np.full((len(KIND_INDEX), int(FACE_TABLE.max()) + 1), none, dtype=np.int64)
@@ -299,8 +343,10 @@ __all__ = [
     "Faces",
     "Pool",
     "draw_dice",
+    "law_steps",
     "parse_pool",
     "pool_law",
     "roll_dice",
+    "roll_law",
     "total_law",
 ]
