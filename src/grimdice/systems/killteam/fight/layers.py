@@ -36,10 +36,18 @@ MOVES = tuple(Move)
 
 @dataclass(frozen=True)
 class Children:
-    """The positions after one move from each position of a layer (all with the same side to move)."""
+    """The positions after each move (in :data:`MOVES` order) from each position of a layer (all
+    with the same side to move)."""
 
-    legal: np.ndarray  # (n,) bool
-    rows: np.ndarray  # (9, n) the position after the move (side to move END when the fight ends)
+    legal: np.ndarray  # (moves, n) bool
+    rows: np.ndarray  # (9, moves, n) the position after the move (side to move END when the fight ends)
+
+
+#: per move (in :data:`MOVES` order): the dice it resolves, the mover's normal and critical hits
+#: and the opponent's normal and critical hits (a strike spends one die; a parry one of each side)
+SPENT = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [0, 1, 0, 1]], dtype=np.int64)
+#: the dice columns of a position, the mover's first, by side to move
+DICE_OF = ([AN, AC, DN, DC], [DN, DC, AN, AC])
 
 
 @dataclass
@@ -129,44 +137,33 @@ def _dice(rows: np.ndarray) -> np.ndarray:
     return rows[AN] + rows[AC] + rows[DN] + rows[DC]
 
 
-def apply_move(duel: Duel, rows: np.ndarray, move: Move, side: int) -> Children:
-    """``move`` played by ``side`` from every position of ``rows`` (all with ``side`` to move; the
-    rules as in ``ResolutionState.apply``)."""
+def children(duel: Duel, rows: np.ndarray, side: int) -> Children:
+    """Every move played by ``side`` from every position of ``rows`` (all with ``side`` to move;
+    the rules as in ``ResolutionState.apply``), all at once: a move is legal when the dice it
+    resolves are held (Brutal: the opponent parries only with critical hits); a strike deals its
+    damage (the fight ends when an operative is incapacitated), Stun discards one of the
+    opponent's normal hits at the first critical strike."""
     me, them = duel.fighters[side], duel.fighters[1 - side]
-    c_mn, c_mc, c_tn, c_tc = (AN, AC, DN, DC) if side == 0 else (DN, DC, AN, AC)
+    cols = DICE_OF[side]
     c_wt, c_fm = (WD, FA) if side == 0 else (WA, FD)
-    mn, mc, tn, tc = rows[c_mn], rows[c_mc], rows[c_tn], rows[c_tc]
-    out = rows.copy()
-    dmg = 0
-    if move == Move.STRIKE_NORMAL:
-        legal = mn > 0
-        mn = out[c_mn] = mn - 1
-        dmg = me.normal_damage
-    elif move == Move.STRIKE_CRIT:
-        legal = mc > 0
-        mc = out[c_mc] = mc - 1
-        dmg = me.critical_damage
-        if me.rules.stun:
-            tn = out[c_tn] = tn - ((rows[c_fm] > 0) & (tn > 0))  # Stun: the first critical strike
-            out[c_fm] = 0
-    elif move == Move.PARRY_NORMAL:
-        legal = (mn > 0) & (tn > 0) if not them.rules.brutal else np.zeros(mn.shape, dtype=bool)
-        mn = out[c_mn] = mn - 1
-        tn = out[c_tn] = tn - 1
-    elif move == Move.PARRY_CRIT_NORMAL:
-        legal = (mc > 0) & (tn > 0)
-        mc = out[c_mc] = mc - 1
-        tn = out[c_tn] = tn - 1
-    else:
-        legal = (mc > 0) & (tc > 0)
-        mc = out[c_mc] = mc - 1
-        tc = out[c_tc] = tc - 1
-    if dmg:
-        left = out[c_wt] = np.maximum(rows[c_wt] - dmg, 0)
-        alive = left > 0
-    else:
-        alive = True
-    out[S] = np.where(alive & (tn + tc > 0), 1 - side, np.where(alive & (mn + mc > 0), side, END))
+    n = rows.shape[1]
+    dice = rows[cols]  # (4, n): mover normal, critical, opponent normal, critical
+    legal = (dice[None] >= SPENT[:, :, None]).all(axis=1)  # (moves, n)
+    if them.rules.brutal:
+        legal[Move.PARRY_NORMAL] = False
+    left = dice[None] - SPENT[:, :, None]  # (moves, 4, n)
+    out = np.repeat(rows[:, None, :], len(MOVES), axis=1)
+    if me.rules.stun:  # the first critical strike discards one of the opponent's normal hits
+        left[Move.STRIKE_CRIT, 2] -= (rows[c_fm] > 0) & (dice[2] > 0)
+        out[c_fm, Move.STRIKE_CRIT] = 0
+    out[cols] = left.transpose(1, 0, 2)
+    damage = np.zeros(len(MOVES), dtype=np.int64)
+    damage[Move.STRIKE_NORMAL], damage[Move.STRIKE_CRIT] = me.normal_damage, me.critical_damage
+    wounds = out[c_wt] = np.maximum(rows[c_wt][None, :] - damage[:, None], 0)
+    alive = (wounds > 0) | (damage[:, None] == 0)
+    mine, theirs = left[:, 0] + left[:, 1], left[:, 2] + left[:, 3]
+    out[S] = np.where(alive & (theirs > 0), 1 - side, np.where(alive & (mine > 0), side, END))
+    assert out.shape == (9, len(MOVES), n)
     return Children(legal, out)
 
 
@@ -211,13 +208,12 @@ def _sides(rows: np.ndarray) -> list[tuple[int, np.ndarray]]:
 
 @dataclass(frozen=True)
 class Step:
-    """One move played by one side from the positions of a layer that side is to move in: the
-    positions after it, which of them go on, and those (canonical) with their packed codes."""
+    """Every move played by one side from the positions of a layer that side is to move in: the
+    positions after them, which of them go on, and those (canonical) with their packed codes."""
 
     side: int
-    move: Move
     children: Children
-    going: np.ndarray  # (n,) bool: legal and the fight goes on
+    going: np.ndarray  # (moves, n) bool: legal and the fight goes on
     canon: np.ndarray  # (9, going.sum()) canonical(children.rows[:, going])
     codes: np.ndarray  # (going.sum(),) encode(canon)
 
@@ -249,18 +245,17 @@ def reachable(duel: Duel, starts: np.ndarray, radix: np.ndarray) -> dict[int, Re
         rows = np.concatenate([r for r, _ in waiting], axis=1)[:, first]
         steps = []
         for side, part in _sides(rows):
-            for move in MOVES:
-                ch = apply_move(duel, part, move, side)
-                if not ch.legal.any():  # never chosen: no step
-                    continue
-                going = ch.legal & (ch.rows[S] != END)
-                kids = canonical(duel, ch.rows[:, going])
-                kid_codes = encode(kids, radix)
-                steps.append(Step(side, move, ch, going, kids, kid_codes))
-                two = _dice(kids) == n - 2
-                pending[n - 1].append((kids[:, ~two], kid_codes[~two]))
-                if n >= 2:
-                    pending[n - 2].append((kids[:, two], kid_codes[two]))
+            if not part.shape[1]:
+                continue
+            ch = children(duel, part, side)
+            going = ch.legal & (ch.rows[S] != END)
+            kids = canonical(duel, ch.rows[:, going])
+            kid_codes = encode(kids, radix)
+            steps.append(Step(side, ch, going, kids, kid_codes))
+            two = _dice(kids) == n - 2
+            pending[n - 1].append((kids[:, ~two], kid_codes[~two]))
+            if n >= 2:
+                pending[n - 2].append((kids[:, two], kid_codes[two]))
         layers[n] = Reached(rows, codes, steps)
     return layers
 
@@ -288,34 +283,25 @@ def packed_keys(end: np.ndarray, terms: list[tuple[int, int, int]]) -> np.ndarra
 def solve_layers(
     duel: Duel, starts: np.ndarray, radix: np.ndarray, terms: list[list[tuple[int, int, int]]]
 ) -> Layers:
-    """Solve every position reachable from ``starts`` (see the module text)."""
+    """Solve every position reachable from ``starts`` (see the module text): each side keeps, at
+    each position, the first legal move (in :data:`MOVES` order) with the best packed keys."""
     layers = reachable(duel, starts, radix)
     solved = Layers(duel, radix, {}, {}, {})
     for n in sorted(layers):
         layer = layers[n]
-        k = int(np.searchsorted(layer.rows[S], 1))
         moves, ends = [], []
-        for side, width in ((0, k), (1, layer.rows.shape[1] - k)):
-            best_key = np.full(width, -1, dtype=np.int64)
-            best_move = np.zeros(width, dtype=np.int8)
-            best_end = np.zeros((4, width), dtype=np.int64)
-            for step in layer.steps:
-                if step.side != side:
-                    continue
-                ch, going = step.children, step.going
-                end = np.zeros((4, width), dtype=np.int64)
-                end[0], end[1] = ch.rows[WA], ch.rows[WD]
-                if going.any():
-                    end[:, going] = solved.found(ch.rows[:, going], step.canon, step.codes, (n - 2, n - 1))
-                if step.move == Move.STRIKE_CRIT:
-                    end[2 + side] += 1
-                key = packed_keys(end, terms[side])
-                better = ch.legal & (key > best_key)  # ties: the earlier move
-                best_key[better] = key[better]
-                best_move[better] = step.move
-                best_end[:, better] = end[:, better]
-            moves.append(best_move)
-            ends.append(best_end)
+        for step in layer.steps:
+            ch, going, side = step.children, step.going, step.side
+            width = going.shape[1]
+            end = np.zeros((4, *going.shape), dtype=np.int64)  # (4, moves, n)
+            end[0], end[1] = ch.rows[WA], ch.rows[WD]
+            if going.any():
+                end[:, going] = solved.found(ch.rows[:, going], step.canon, step.codes, (n - 2, n - 1))
+            end[2 + side, Move.STRIKE_CRIT] += 1
+            key = packed_keys(end.reshape(4, -1), terms[side]).reshape(going.shape)
+            best = np.argmax(np.where(ch.legal, key, -1), axis=0)  # ties: the earlier move
+            moves.append(best.astype(np.int8))
+            ends.append(end[:, best, np.arange(width)])
         solved.codes[n] = layer.codes
         solved.move[n] = np.concatenate(moves)
         solved.end[n] = np.concatenate(ends, axis=1)
@@ -325,8 +311,8 @@ def solve_layers(
 __all__ = [
     "END",
     "Layers",
-    "apply_move",
     "canonical",
+    "children",
     "encode",
     "objective_radix",
     "packed_keys",

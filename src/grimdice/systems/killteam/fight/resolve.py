@@ -20,7 +20,7 @@ import numpy as np
 from grimdice.systems.killteam.fight.layers import (
     END,
     Layers,
-    apply_move,
+    children,
     objective_radix,
     radix_of,
     solve_layers,
@@ -159,12 +159,11 @@ class Resolution:
             nxt = np.empty_like(rows)
             strikes = strikes.copy()
             for side in (0, 1):
-                for move in Move:
-                    sel = (moves == move) & (rows[0] == side)
-                    if sel.any():
-                        nxt[:, sel] = apply_move(self.duel, rows[:, sel], move, side).rows
-                        if move == Move.STRIKE_CRIT:
-                            strikes[side, sel] += 1
+                sel = np.flatnonzero(rows[0] == side)
+                if sel.size:
+                    after = children(self.duel, rows[:, sel], side).rows
+                    nxt[:, sel] = after[:, moves[sel], np.arange(sel.size)]
+                    strikes[side, sel] += moves[sel] == Move.STRIKE_CRIT
             going = nxt[0] != END
             rows, strikes, origin = nxt[:, going], strikes[:, going], origin[going]
 
