@@ -126,11 +126,12 @@ def canonical(duel: Duel, rows: np.ndarray) -> np.ndarray:
 
 def encode(rows: np.ndarray, radix: np.ndarray) -> np.ndarray:
     """One int64 per position (column of ``rows``): the dice left first (so a layer's codes are
-    contiguous and below the next layer's), then the columns in radix ``radix``."""
-    code = _dice(rows)
-    for col in range(9):
-        code = code * radix[col] + rows[col]
-    return code
+    contiguous and below the next layer's), then the columns in radix ``radix`` (one product with
+    the place values: the dice left count in place ``prod(radix)``)."""
+    place = np.cumprod(radix[::-1])[::-1]  # place[i] = prod(radix[i:])
+    weights = np.append(place[1:], 1)
+    weights[[AN, AC, DN, DC]] += place[0]
+    return weights @ rows
 
 
 def _dice(rows: np.ndarray) -> np.ndarray:

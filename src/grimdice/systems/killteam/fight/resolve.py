@@ -128,6 +128,12 @@ class Resolution:
         wa, wd = e[..., 0], e[..., 1]
         return np.stack([wa, wd, wa == 0, wd == 0, e[..., 2], e[..., 3]], axis=-1).astype(np.float64)
 
+    @property
+    def ends(self) -> np.ndarray:
+        """``ends[an, ac, dn, dc]``: the fight's end (:class:`Outcome` fields) from those retained
+        dice, within the dice solved."""
+        return self._ends
+
     def features(self, attacker: Hits, defender: Hits) -> np.ndarray:
         """Features of the fight's end under both sides' best play from these retained dice."""
         t = self.outcome(attacker, defender)

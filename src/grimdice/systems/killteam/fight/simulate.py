@@ -147,10 +147,7 @@ def end_tables(sol: FightSolution) -> dict[str, np.ndarray]:
     then the resolution played move by move (:func:`play`)."""
     att, dfd = sol.attacker, sol.defender
     n_att, n_def = att.attacks, dfd.attacks
-    rend = np.zeros((n_att + 1, n_att + 1, n_def + 1, n_def + 1, 4), dtype=np.int64)
-    for k, v in sol.tables.rend.items():
-        rend[k] = v
-    hits = rend.reshape(-1, 4)  # retained: attacker normal, critical, defender normal, critical
+    hits = sol.tables.rend.reshape(-1, 4)  # retained: attacker normal, critical, defender normal, critical
     # each distinct pair of retained dice played once (the cells no roll reaches hold no dice)
     code = ((hits[:, 0] * (n_att + 1) + hits[:, 1]) * (n_def + 1) + hits[:, 2]) * (n_def + 1) + hits[:, 3]
     _, first, back = np.unique(code, return_index=True, return_inverse=True)

@@ -22,6 +22,7 @@ strike before parry, normal before critical.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from operator import mul
@@ -40,7 +41,7 @@ from grimdice.systems.killteam.fight.rolls import (
     reroll_law,
     reroll_options,
 )
-from grimdice.systems.killteam.fight.state import SIDES, Duel, Fighter, Hits, Outcome
+from grimdice.systems.killteam.fight.state import SIDES, Duel, Fighter, Outcome
 
 #: retained dice of both sides after Rending: (attacker normal, critical, defender normal, critical)
 Retained = tuple[int, int, int, int]
@@ -56,7 +57,7 @@ class Tables:
     def_opts: list[list[Keep]]
     att_choice: np.ndarray  # [attacker roll, defender roll] -> option index
     def_choice: np.ndarray  # [attacker normal, attacker critical, defender roll] -> option index
-    rend: dict[Retained, Retained]  # dice after re-rolls -> dice retained after Rending
+    rend: np.ndarray  # [an, ac, dn, dc]: dice after re-rolls -> dice retained after Rending (4)
     resolution: Resolution
 
 
@@ -177,14 +178,7 @@ def solve_fight(attacker: Fighter, defender: Fighter) -> FightSolution:
     a_n, a_c, _ = np.indices(def_keep.shape)
     np.add.at(weight, (a_n, a_c, def_keep), att_final)
     final = np.einsum("abk,kcd->abcd", weight, _spreads(def_index, laws_d, n_def))
-    terminals: dict[Outcome, float] = {}
-    retained: dict[Retained, float] = {}
-    cells = np.nonzero(final)
-    for cell, p in zip(np.transpose(cells).tolist(), final[cells].tolist(), strict=True):
-        s = rend[tuple(cell)]
-        retained[s] = retained.get(s, 0.0) + p
-        t = resolution.outcome(Hits(s[0], s[1]), Hits(s[2], s[3]))
-        terminals[t] = terminals.get(t, 0.0) + p
+    terminals, retained = _laws(final, rend, resolution.ends)
     tables = Tables(att_rolls, def_rolls, att_opts, def_opts, att_choice, def_choice, rend, resolution)
     grid = np.zeros((attacker.wounds + 1, defender.wounds + 1))
     for t, p in terminals.items():
@@ -224,17 +218,47 @@ def _rending(
         a_n, a_c = np.indices((n_att + 1, n_att + 1))
         a_rend[:] = ((a_n > 0) & (a_c > 0))[:, :, None, None] & better(0, alt, q_d)
         q_a[a_rend] = alt[a_rend]
-    rend: dict[Retained, Retained] = {}
-    for a_hits in hit_pairs(n_att):
-        for d_hits in hit_pairs(n_def):
-            an, ac = a_hits
-            if a_rend[(*a_hits, *d_hits)]:
-                an, ac = an - 1, ac + 1
-            dn, dc = d_hits
-            if d_rend[(an, ac, *d_hits)]:
-                dn, dc = dn - 1, dc + 1
-            rend[(*a_hits, *d_hits)] = (an, ac, dn, dc)
+    # the dice retained from every dice after re-rolls: the attacker's Rending, then the defender's
+    valid = held(n_att, n_def)
+    an, ac, dn, dc = np.indices(q.shape[:4])
+    used = a_rend & valid
+    an, ac = an - used, ac + used
+    used = d_rend[an, ac, dn, dc] & valid
+    rend = np.stack([an, ac, dn - used, dc + used], axis=-1)
+    rend[~valid] = 0
     return rend, q_a
+
+
+def held(n_att: int, n_def: int) -> np.ndarray:
+    """``valid[an, ac, dn, dc]``: the dice both sides may hold (``an + ac <= n_att``,
+    ``dn + dc <= n_def``)."""
+    a = np.add.outer(np.arange(n_att + 1), np.arange(n_att + 1)) <= n_att
+    d = np.add.outer(np.arange(n_def + 1), np.arange(n_def + 1)) <= n_def
+    return a[:, :, None, None] & d[None, None]
+
+
+def _laws(
+    final: np.ndarray, rend: np.ndarray, ends: np.ndarray
+) -> tuple[dict[Outcome, float], dict[Retained, float]]:
+    """The law of the fight's :class:`Outcome` and of the dice retained, from the law ``final`` of
+    the dice after re-rolls, Rending ``rend`` and the resolution's ends ``ends[an, ac, dn, dc]``:
+    the cells with mass in index order, each law's values in the order they are first reached and
+    its masses summed in that order."""
+    cells = np.flatnonzero(final)
+    p = final.reshape(-1)[cells]
+    kept = rend.reshape(-1, 4)[cells]
+    end = ends[kept[:, 0], kept[:, 1], kept[:, 2], kept[:, 3]]
+    return _summed(end, p, lambda r: Outcome(*r)), _summed(kept, p, tuple)
+
+
+def _summed(values: np.ndarray, p: np.ndarray, make: Callable[[list[int]], Any]) -> dict:
+    """``{make(row): P}`` of the rows of ``values`` with masses ``p``, the masses of equal rows
+    summed in row order, the rows in the order they first occur."""
+    _, first, back = np.unique(values, axis=0, return_index=True, return_inverse=True)
+    sums = np.bincount(back.reshape(-1), weights=p, minlength=first.size)  # in row order
+    order = np.argsort(first, kind="stable")
+    rows = values[first[order]].tolist()
+    return {make(r): v for r, v in zip(rows, sums[order].tolist(), strict=True)}
 
 
 def _option_means(
@@ -323,4 +347,4 @@ def _law(table: dict, f: Any) -> Dist:
     return Dist(pmf)
 
 
-__all__ = ["FightSolution", "Tables", "solve_fight"]
+__all__ = ["FightSolution", "Tables", "held", "solve_fight"]
