@@ -115,23 +115,22 @@ def test_reachable_children_are_the_typed_states_moves(seed):
         radix = radix_of(duel, att.attacks, dfd.attacks)
         for n, layer in reachable(duel, start_rows(duel, att.attacks, dfd.attacks), radix).items():
             assert np.array_equal(layer.codes, np.sort(encode(layer.rows, radix)))
-            for st in layer.steps:
-                part = layer.rows[:, layer.rows[0] == st.side]
-                ch = st.children
-                for i, row in enumerate(part.T.tolist()):
-                    state = _typed(duel, row)
-                    legal = [m for m in MOVES if ch.legal[m, i]]
-                    assert legal == state.legal_actions(), (n, row)
-                    for m in legal:
-                        kid, after = ch.rows[:, m, i].tolist(), state.apply(m)
-                        side = END if after.to_move == TERMINAL else after.to_move
-                        made = after.critical_strikes
-                        stun = [int(f.rules.stun and not c) for f, c in zip(duel.fighters, made, strict=True)]
-                        assert kid == [side, *after.hits[0], *after.hits[1], *after.wounds, *stun], (row, m)
-                going = ch.legal & (ch.rows[0] != END)
-                assert np.array_equal(st.going, going)
-                assert np.array_equal(st.canon, canonical(duel, ch.rows[:, going]))
-                assert np.array_equal(st.codes, encode(st.canon, radix)), (n, st.side)
+            ch = layer.children
+            assert np.all(layer.rows[0, : layer.split] == 0) and np.all(layer.rows[0, layer.split :] == 1)
+            for i, row in enumerate(layer.rows.T.tolist()):
+                state = _typed(duel, row)
+                legal = [m for m in MOVES if ch.legal[m, i]]
+                assert legal == state.legal_actions(), (n, row)
+                for m in legal:
+                    kid, after = ch.rows[:, m, i].tolist(), state.apply(m)
+                    side = END if after.to_move == TERMINAL else after.to_move
+                    made = after.critical_strikes
+                    stun = [int(f.rules.stun and not c) for f, c in zip(duel.fighters, made, strict=True)]
+                    assert kid == [side, *after.hits[0], *after.hits[1], *after.wounds, *stun], (row, m)
+            going = ch.legal & (ch.rows[0] != END)
+            assert np.array_equal(layer.going, going)
+            assert np.array_equal(layer.canon, canonical(duel, ch.rows[:, going]))
+            assert np.array_equal(layer.kid_codes, encode(layer.canon, radix)), n
 
 
 @pytest.mark.parametrize("seed", range(3))

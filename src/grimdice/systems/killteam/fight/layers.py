@@ -71,7 +71,7 @@ class Layers:
         if not rows.shape[1]:
             return np.zeros((4, 0), dtype=np.int64)
         canon = canonical(self.duel, rows)
-        return self.found(rows, canon, encode(canon, self.radix))
+        return self.found(rows, canon, place_values(self.radix) @ canon)
 
     def found(
         self, rows: np.ndarray, canon: np.ndarray, want: np.ndarray, dice: tuple[int, int] | None = None
@@ -91,7 +91,7 @@ class Layers:
             return np.zeros(0, dtype=np.int8)
         canon = canonical(self.duel, rows)
         codes, move, _ = self._joined_for(_dice(canon))
-        return move[self._index(codes, encode(canon, self.radix))]
+        return move[self._index(codes, place_values(self.radix) @ canon)]
 
     def _joined_for(self, dice: np.ndarray | tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         lo, hi = dice if isinstance(dice, tuple) else (int(dice.min()), int(dice.max()))
@@ -107,7 +107,7 @@ class Layers:
     @staticmethod
     def _index(codes: np.ndarray, want: np.ndarray) -> np.ndarray:
         idx = np.searchsorted(codes, want)
-        if np.any(idx >= codes.size) or np.any(codes[np.minimum(idx, codes.size - 1)] != want):
+        if (codes.take(idx, mode="clip") != want).any():  # past the last code, or not a code
             raise KeyError("a position outside the solved layers")
         return idx
 
@@ -126,12 +126,16 @@ def canonical(duel: Duel, rows: np.ndarray) -> np.ndarray:
 
 def encode(rows: np.ndarray, radix: np.ndarray) -> np.ndarray:
     """One int64 per position (column of ``rows``): the dice left first (so a layer's codes are
-    contiguous and below the next layer's), then the columns in radix ``radix`` (one product with
-    the place values: the dice left count in place ``prod(radix)``)."""
+    contiguous and below the next layer's), then the columns in radix ``radix``."""
+    return place_values(radix) @ rows
+
+
+def place_values(radix: np.ndarray) -> np.ndarray:
+    """The weight of each column in :func:`encode` (the dice left count in place ``prod(radix)``)."""
     place = np.cumprod(radix[::-1])[::-1]  # place[i] = prod(radix[i:])
     weights = np.append(place[1:], 1)
     weights[[AN, AC, DN, DC]] += place[0]
-    return weights @ rows
+    return weights
 
 
 def _dice(rows: np.ndarray) -> np.ndarray:
@@ -149,7 +153,7 @@ def children(duel: Duel, rows: np.ndarray, side: int) -> Children:
     c_wt, c_fm = (WD, FA) if side == 0 else (WA, FD)
     n = rows.shape[1]
     dice = rows[cols]  # (4, n): mover normal, critical, opponent normal, critical
-    legal = (dice[None] >= SPENT[:, :, None]).all(axis=1)  # (moves, n)
+    legal = SPENT @ (dice == 0) == 0  # (moves, n): no die the move spends is missing
     if them.rules.brutal:
         legal[Move.PARRY_NORMAL] = False
     left = dice[None] - SPENT[:, :, None]  # (moves, 4, n)
@@ -201,63 +205,51 @@ def radix_of(duel: Duel, n_att: int, n_def: int) -> np.ndarray:
     return np.array([3, n_att + 1, n_att + 1, n_def + 1, n_def + 1, att.wounds + 1, dfd.wounds + 1, 2, 2])
 
 
-def _sides(rows: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """The positions of a layer split by the side to move (codes sort side 0 first)."""
-    k = int(np.searchsorted(rows[S], 1))
-    return [(0, rows[:, :k]), (1, rows[:, k:])]
-
-
-@dataclass(frozen=True)
-class Step:
-    """Every move played by one side from the positions of a layer that side is to move in: the
-    positions after them, which of them go on, and those (canonical) with their packed codes."""
-
-    side: int
-    children: Children
-    going: np.ndarray  # (moves, n) bool: legal and the fight goes on
-    canon: np.ndarray  # (9, going.sum()) canonical(children.rows[:, going])
-    codes: np.ndarray  # (going.sum(),) encode(canon)
-
-
 @dataclass(frozen=True)
 class Reached:
-    """A layer's positions (sorted by code), their codes, and each side's moves from them."""
+    """A layer's positions (sorted by code: those with the attacker to move first, ``split`` of
+    them), their codes, every move from each of them (:class:`Children`, in the positions' order),
+    which children go on, and those (canonical) with their packed codes."""
 
     rows: np.ndarray
     codes: np.ndarray
-    steps: list[Step]
+    split: int
+    children: Children
+    going: np.ndarray  # (moves, n) bool: legal and the fight goes on
+    canon: np.ndarray  # (9, going.sum()) canonical(children.rows[:, going])
+    kid_codes: np.ndarray  # (going.sum(),) encode(canon)
 
 
 def reachable(duel: Duel, starts: np.ndarray, radix: np.ndarray) -> dict[int, Reached]:
     """Every position reachable from ``starts`` where a side is to move, by layer (dice left),
     each layer's columns sorted by code, with every move's children (worked out here once, and
     reused by :func:`solve_layers`)."""
+    weights = place_values(radix)
     starts = canonical(duel, starts[:, starts[S] != END])
     top = int(_dice(starts).max()) if starts.size else 0
     pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {n: [] for n in range(top + 1)}
     dice = _dice(starts)
     for n in range(top + 1):
         part = starts[:, dice == n]
-        pending[n].append((part, encode(part, radix)))
+        pending[n].append((part, weights @ part))
     layers: dict[int, Reached] = {}
     for n in range(top, 0, -1):
         waiting = pending.pop(n)
         codes, first = np.unique(np.concatenate([c for _, c in waiting]), return_index=True)
         rows = np.concatenate([r for r, _ in waiting], axis=1)[:, first]
-        steps = []
-        for side, part in _sides(rows):
-            if not part.shape[1]:
-                continue
-            ch = children(duel, part, side)
-            going = ch.legal & (ch.rows[S] != END)
-            kids = canonical(duel, ch.rows[:, going])
-            kid_codes = encode(kids, radix)
-            steps.append(Step(side, ch, going, kids, kid_codes))
-            two = _dice(kids) == n - 2
-            pending[n - 1].append((kids[:, ~two], kid_codes[~two]))
-            if n >= 2:
-                pending[n - 2].append((kids[:, two], kid_codes[two]))
-        layers[n] = Reached(rows, codes, steps)
+        k = int(np.searchsorted(rows[S], 1))  # codes sort the attacker to move first
+        att, dfd = children(duel, rows[:, :k], 0), children(duel, rows[:, k:], 1)
+        ch = Children(
+            np.concatenate([att.legal, dfd.legal], axis=1), np.concatenate([att.rows, dfd.rows], axis=2)
+        )
+        going = ch.legal & (ch.rows[S] != END)
+        kids = canonical(duel, ch.rows[:, going])
+        kid_codes = weights @ kids
+        layers[n] = Reached(rows, codes, k, ch, going, kids, kid_codes)
+        two = _dice(kids) == n - 2
+        pending[n - 1].append((kids[:, ~two], kid_codes[~two]))
+        if n >= 2:
+            pending[n - 2].append((kids[:, two], kid_codes[two]))
     return layers
 
 
@@ -273,12 +265,28 @@ def objective_radix(
 def packed_keys(end: np.ndarray, terms: list[tuple[int, int, int]]) -> np.ndarray:
     """One side's lexicographic keys of each fight's end (columns of ``end``), packed into one
     non-negative integer (a larger integer is exactly a lexicographically better key vector)."""
+    weights, offset = key_weights(terms)
+    return weights @ end_features(end) + offset
+
+
+def key_weights(terms: list[tuple[int, int, int]]) -> tuple[np.ndarray, int]:
+    """:func:`packed_keys` as one product: each key is a digit ``feature`` (or ``count - 1 -
+    feature`` for a negated key) in place ``prod`` of the later keys' counts; the weights of the
+    :func:`end_features` and the offset of the negated digits."""
+    weights = np.zeros(6, dtype=np.int64)
+    offset, place = 0, 1
+    for i, sign, count in reversed(terms):
+        weights[i] += sign * place
+        offset += 0 if sign > 0 else (count - 1) * place
+        place *= count
+    return weights, offset
+
+
+def end_features(end: np.ndarray) -> np.ndarray:
+    """The features of fights' ends (columns of ``end``): wounds left, incapacitated (attacker,
+    defender), critical strikes (attacker, defender)."""
     wa, wd = end[0], end[1]
-    feats = [wa, wd, (wa == 0).astype(np.int64), (wd == 0).astype(np.int64), end[2], end[3]]
-    key = np.zeros(end.shape[1], dtype=np.int64)
-    for i, sign, count in terms:
-        key = key * count + (feats[i] if sign > 0 else count - 1 - feats[i])
-    return key
+    return np.stack([wa, wd, wa == 0, wd == 0, end[2], end[3]])
 
 
 def solve_layers(
@@ -288,24 +296,23 @@ def solve_layers(
     each position, the first legal move (in :data:`MOVES` order) with the best packed keys."""
     layers = reachable(duel, starts, radix)
     solved = Layers(duel, radix, {}, {}, {})
+    attacker, defender = key_weights(terms[0]), key_weights(terms[1])
     for n in sorted(layers):
         layer = layers[n]
-        moves, ends = [], []
-        for step in layer.steps:
-            ch, going, side = step.children, step.going, step.side
-            width = going.shape[1]
-            end = np.zeros((4, *going.shape), dtype=np.int64)  # (4, moves, n)
-            end[0], end[1] = ch.rows[WA], ch.rows[WD]
-            if going.any():
-                end[:, going] = solved.found(ch.rows[:, going], step.canon, step.codes, (n - 2, n - 1))
-            end[2 + side, Move.STRIKE_CRIT] += 1
-            key = packed_keys(end.reshape(4, -1), terms[side]).reshape(going.shape)
-            best = np.argmax(np.where(ch.legal, key, -1), axis=0)  # ties: the earlier move
-            moves.append(best.astype(np.int8))
-            ends.append(end[:, best, np.arange(width)])
+        ch, going, k = layer.children, layer.going, layer.split
+        end = np.zeros((4, *going.shape), dtype=np.int64)  # (4, moves, n)
+        end[0], end[1] = ch.rows[WA], ch.rows[WD]
+        if going.any():
+            end[:, going] = solved.found(ch.rows[:, going], layer.canon, layer.kid_codes, (n - 2, n - 1))
+        end[2, Move.STRIKE_CRIT, :k] += 1  # the mover's critical strike
+        end[3, Move.STRIKE_CRIT, k:] += 1
+        feats = end_features(end.reshape(4, -1))
+        by = [(w @ feats).reshape(going.shape) + offset for w, offset in (attacker, defender)]
+        key = np.where(np.arange(going.shape[1]) < k, *by)  # each side maximises its own keys
+        best = np.argmax(np.where(ch.legal, key, -1), axis=0)  # ties: the earlier move
         solved.codes[n] = layer.codes
-        solved.move[n] = np.concatenate(moves)
-        solved.end[n] = np.concatenate(ends, axis=1)
+        solved.move[n] = best.astype(np.int8)
+        solved.end[n] = end[:, best, np.arange(best.size)]
     return solved
 
 
@@ -315,8 +322,11 @@ __all__ = [
     "canonical",
     "children",
     "encode",
+    "end_features",
+    "key_weights",
     "objective_radix",
     "packed_keys",
+    "place_values",
     "radix_of",
     "solve_layers",
     "start_rows",
