@@ -22,7 +22,6 @@ strike before parry, normal before critical.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from operator import mul
@@ -178,15 +177,15 @@ def solve_fight(attacker: Fighter, defender: Fighter) -> FightSolution:
     a_n, a_c, _ = np.indices(def_keep.shape)
     np.add.at(weight, (a_n, a_c, def_keep), att_final)
     final = np.einsum("abk,kcd->abcd", weight, _spreads(def_index, laws_d, n_def))
-    terminals, retained = _laws(final, rend, resolution.ends)
+    (ends, p_end), (kept, p_kept) = _laws(final, rend, resolution.ends)
+    terminals = dict(zip(map(Outcome._make, ends.tolist()), p_end.tolist(), strict=True))
+    retained = dict(zip(map(tuple, kept.tolist()), p_kept.tolist(), strict=True))
     tables = Tables(att_rolls, def_rolls, att_opts, def_opts, att_choice, def_choice, rend, resolution)
     grid = np.zeros((attacker.wounds + 1, defender.wounds + 1))
-    for t, p in terminals.items():
-        grid[t.attacker_wounds, t.defender_wounds] += p
-    q = sum(
-        (p * np.array([t[0], t[1], t[0] == 0, t[1] == 0, t[2], t[3]], float) for t, p in terminals.items()),
-        np.zeros(6),
-    )
+    np.add.at(grid, (ends[:, 0], ends[:, 1]), p_end)  # in the outcomes' order
+    wa, wd = ends[:, 0], ends[:, 1]
+    features = np.stack([wa, wd, wa == 0, wd == 0, ends[:, 2], ends[:, 3]], axis=1)
+    q = np.cumsum(np.vstack([np.zeros(6), p_end[:, None] * features]), axis=0)[-1]  # summed in that order
     return FightSolution(attacker, defender, grid, terminals, retained, keys.report(q), tables)
 
 
@@ -239,26 +238,28 @@ def held(n_att: int, n_def: int) -> np.ndarray:
 
 def _laws(
     final: np.ndarray, rend: np.ndarray, ends: np.ndarray
-) -> tuple[dict[Outcome, float], dict[Retained, float]]:
-    """The law of the fight's :class:`Outcome` and of the dice retained, from the law ``final`` of
-    the dice after re-rolls, Rending ``rend`` and the resolution's ends ``ends[an, ac, dn, dc]``:
-    the cells with mass in index order, each law's values in the order they are first reached and
-    its masses summed in that order."""
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """The law of the fight's end (:class:`Outcome` fields) and of the dice retained, from the law
+    ``final`` of the dice after re-rolls, Rending ``rend`` and the resolution's ends ``ends[an,
+    ac, dn, dc]``: the cells with mass in index order, each law's values in the order they are
+    first reached and its masses summed in that order."""
     cells = np.flatnonzero(final)
     p = final.reshape(-1)[cells]
     kept = rend.reshape(-1, 4)[cells]
     end = ends[kept[:, 0], kept[:, 1], kept[:, 2], kept[:, 3]]
-    return _summed(end, p, lambda r: Outcome(*r)), _summed(kept, p, tuple)
+    return _summed(end, p), _summed(kept, p)
 
 
-def _summed(values: np.ndarray, p: np.ndarray, make: Callable[[list[int]], Any]) -> dict:
-    """``{make(row): P}`` of the rows of ``values`` with masses ``p``, the masses of equal rows
-    summed in row order, the rows in the order they first occur."""
-    _, first, back = np.unique(values, axis=0, return_index=True, return_inverse=True)
+def _summed(values: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``values`` (non-negative integers) in the order they first occur, and
+    the masses ``p`` of equal rows summed in row order."""
+    code = np.zeros(len(values), dtype=np.int64)
+    for col in values.T:
+        code = code * (int(col.max(initial=0)) + 1) + col
+    _, first, back = np.unique(code, return_index=True, return_inverse=True)
     sums = np.bincount(back.reshape(-1), weights=p, minlength=first.size)  # in row order
     order = np.argsort(first, kind="stable")
-    rows = values[first[order]].tolist()
-    return {make(r): v for r, v in zip(rows, sums[order].tolist(), strict=True)}
+    return values[first[order]], sums[order]
 
 
 def _option_means(
