@@ -36,8 +36,7 @@ MOVES = tuple(Move)
 
 @dataclass(frozen=True)
 class Children:
-    """The positions after each move (in :data:`MOVES` order) from each position of a layer (all
-    with the same side to move)."""
+    """The positions after each move (in :data:`MOVES` order) from each position of a layer."""
 
     legal: np.ndarray  # (moves, n) bool
     rows: np.ndarray  # (9, moves, n) the position after the move (side to move END when the fight ends)
@@ -46,8 +45,8 @@ class Children:
 #: per move (in :data:`MOVES` order): the dice it resolves, the mover's normal and critical hits
 #: and the opponent's normal and critical hits (a strike spends one die; a parry one of each side)
 SPENT = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [0, 1, 0, 1]], dtype=np.int64)
-#: the dice columns of a position, the mover's first, by side to move
-DICE_OF = ([AN, AC, DN, DC], [DN, DC, AN, AC])
+#: the dice columns of a position, the mover's first, with the defender to move
+DEFENDER_FIRST = [DN, DC, AN, AC]
 
 
 @dataclass
@@ -64,6 +63,7 @@ class Layers:
     _joined: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
         default_factory=dict, repr=False
     )
+    _weights: np.ndarray | None = field(default=None, repr=False)
 
     def ends(self, rows: np.ndarray) -> np.ndarray:
         """The ends of positions (columns of ``rows``), every one solved (up to wounds that
@@ -71,7 +71,7 @@ class Layers:
         if not rows.shape[1]:
             return np.zeros((4, 0), dtype=np.int64)
         canon = canonical(self.duel, rows)
-        return self.found(rows, canon, place_values(self.radix) @ canon)
+        return self.found(rows, canon, self.weights @ canon)
 
     def found(
         self, rows: np.ndarray, canon: np.ndarray, want: np.ndarray, dice: tuple[int, int] | None = None
@@ -79,7 +79,7 @@ class Layers:
         """:meth:`ends` of ``rows`` (none empty) given their canonical positions ``canon``, those
         positions' codes ``want`` (already worked out by :func:`reachable`) and, if known, the
         range of dice left ``(lo, hi)`` they lie within."""
-        codes, _, end = self._joined_for(dice if dice is not None else _dice(canon))
+        codes, _, end = self._joined_for(dice if dice is not None else (min(self.codes), max(self.codes)))
         out = end[:, self._index(codes, want)]  # a copy
         out[0] += rows[WA] - canon[WA]
         out[1] += rows[WD] - canon[WD]
@@ -89,20 +89,26 @@ class Layers:
         """The moves chosen at positions (columns of ``rows``), every one solved."""
         if not rows.shape[1]:
             return np.zeros(0, dtype=np.int8)
-        canon = canonical(self.duel, rows)
-        codes, move, _ = self._joined_for(_dice(canon))
-        return move[self._index(codes, place_values(self.radix) @ canon)]
+        codes, move, _ = self._joined_for((min(self.codes), max(self.codes)))
+        return move[self._index(codes, self.weights @ canonical(self.duel, rows))]
 
-    def _joined_for(self, dice: np.ndarray | tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        lo, hi = dice if isinstance(dice, tuple) else (int(dice.min()), int(dice.max()))
-        if (lo, hi) not in self._joined:  # layers lo..hi, all solved: their codes sorted together
-            layers = [n for n in range(lo, hi + 1) if n in self.codes]
-            self._joined[(lo, hi)] = (
+    @property
+    def weights(self) -> np.ndarray:
+        """:func:`place_values` of the radix."""
+        if self._weights is None:
+            self._weights = place_values(self.radix)
+        return self._weights
+
+    def _joined_for(self, dice: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The codes, moves and ends of the layers ``lo..hi`` (all solved) sorted together."""
+        if dice not in self._joined:
+            layers = [n for n in range(dice[0], dice[1] + 1) if n in self.codes]
+            self._joined[dice] = (
                 np.concatenate([self.codes[n] for n in layers]),
                 np.concatenate([self.move[n] for n in layers]),
                 np.concatenate([self.end[n] for n in layers], axis=1),
             )
-        return self._joined[(lo, hi)]
+        return self._joined[dice]
 
     @staticmethod
     def _index(codes: np.ndarray, want: np.ndarray) -> np.ndarray:
@@ -142,34 +148,49 @@ def _dice(rows: np.ndarray) -> np.ndarray:
     return rows[AN] + rows[AC] + rows[DN] + rows[DC]
 
 
-def children(duel: Duel, rows: np.ndarray, side: int) -> Children:
-    """Every move played by ``side`` from every position of ``rows`` (all with ``side`` to move;
-    the rules as in ``ResolutionState.apply``), all at once: a move is legal when the dice it
-    resolves are held (Brutal: the opponent parries only with critical hits); a strike deals its
-    damage (the fight ends when an operative is incapacitated), Stun discards one of the
-    opponent's normal hits at the first critical strike."""
-    me, them = duel.fighters[side], duel.fighters[1 - side]
-    cols = DICE_OF[side]
-    c_wt, c_fm = (WD, FA) if side == 0 else (WA, FD)
-    n = rows.shape[1]
-    dice = rows[cols]  # (4, n): mover normal, critical, opponent normal, critical
-    legal = SPENT @ (dice == 0) == 0  # (moves, n): no die the move spends is missing
-    if them.rules.brutal:
-        legal[Move.PARRY_NORMAL] = False
-    left = dice[None] - SPENT[:, :, None]  # (moves, 4, n)
-    out = np.repeat(rows[:, None, :], len(MOVES), axis=1)
-    if me.rules.stun:  # the first critical strike discards one of the opponent's normal hits
-        left[Move.STRIKE_CRIT, 2] -= (rows[c_fm] > 0) & (dice[2] > 0)
-        out[c_fm, Move.STRIKE_CRIT] = 0
-    out[cols] = left.transpose(1, 0, 2)
-    damage = np.zeros(len(MOVES), dtype=np.int64)
-    damage[Move.STRIKE_NORMAL], damage[Move.STRIKE_CRIT] = me.normal_damage, me.critical_damage
-    wounds = out[c_wt] = np.maximum(rows[c_wt][None, :] - damage[:, None], 0)
-    alive = (wounds > 0) | (damage[:, None] == 0)
-    mine, theirs = left[:, 0] + left[:, 1], left[:, 2] + left[:, 3]
+def children(duel: Duel, rows: np.ndarray) -> Children:
+    """Every move played from every position of ``rows`` (either side to move) at once."""
+    after, legal = played(duel, rows, np.arange(len(MOVES))[:, None])
+    return Children(legal, after)
+
+
+def played(duel: Duel, rows: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The positions after ``moves`` are played by the side to move in ``rows`` (columns; ``moves``
+    broadcasts against them: one move per position, or ``(moves, 1)`` for every move from every
+    position), the rules as in ``ResolutionState.apply``, and whether each is legal: a move is
+    legal when the dice it resolves are held (Brutal: the opponent parries only with critical
+    hits); a strike deals its damage (the fight ends when an operative is incapacitated), Stun
+    discards one of the opponent's normal hits at the mover's first critical strike."""
+    att, dfd = duel.fighters
+    side = rows[S]
+    by_defender = side == 1
+    dice = np.where(by_defender, rows[DEFENDER_FIRST], rows[AN : DC + 1])  # mover n, c, opponent n, c
+    dice = dice.reshape(4, *(1,) * (moves.ndim - 1), -1)  # broadcast against the moves
+    spent = SPENT.T[:, moves]
+    legal = (dice >= spent).all(axis=0)
+    brutal = np.array([dfd.rules.brutal, att.rules.brutal])  # the mover's opponent is Brutal
+    legal &= ~((moves == Move.PARRY_NORMAL) & brutal[side])
+    left = dice - spent
+    out = np.empty((9, *legal.shape), dtype=np.int64)
+    out[FA], out[FD] = rows[FA], rows[FD]
+    if att.rules.stun or dfd.rules.stun:  # the first critical strike discards a normal hit
+        stun = np.array([att.rules.stun, dfd.rules.stun])[side] & (moves == Move.STRIKE_CRIT)
+        stun &= np.where(by_defender, rows[FD], rows[FA]) > 0
+        left[2] -= stun & (left[2] > 0)
+        out[FA] &= ~(stun & ~by_defender)
+        out[FD] &= ~(stun & by_defender)
+    out[AN : DC + 1] = np.where(by_defender, left[[2, 3, 0, 1]], left)
+    damage = np.zeros((2, len(MOVES)), dtype=np.int64)
+    damage[:, Move.STRIKE_NORMAL] = att.normal_damage, dfd.normal_damage
+    damage[:, Move.STRIKE_CRIT] = att.critical_damage, dfd.critical_damage
+    dealt = damage[side, moves]
+    wounds = np.maximum(np.where(by_defender, rows[WA], rows[WD]) - dealt, 0)  # the opponent's
+    out[WA] = np.where(by_defender, wounds, rows[WA])
+    out[WD] = np.where(by_defender, rows[WD], wounds)
+    alive = (wounds > 0) | (dealt == 0)
+    mine, theirs = left[0] + left[1], left[2] + left[3]
     out[S] = np.where(alive & (theirs > 0), 1 - side, np.where(alive & (mine > 0), side, END))
-    assert out.shape == (9, len(MOVES), n)
-    return Children(legal, out)
+    return out, legal
 
 
 def start_rows(duel: Duel, n_att: int, n_def: int) -> np.ndarray:
@@ -238,10 +259,7 @@ def reachable(duel: Duel, starts: np.ndarray, radix: np.ndarray) -> dict[int, Re
         codes, first = np.unique(np.concatenate([c for _, c in waiting]), return_index=True)
         rows = np.concatenate([r for r, _ in waiting], axis=1)[:, first]
         k = int(np.searchsorted(rows[S], 1))  # codes sort the attacker to move first
-        att, dfd = children(duel, rows[:, :k], 0), children(duel, rows[:, k:], 1)
-        ch = Children(
-            np.concatenate([att.legal, dfd.legal], axis=1), np.concatenate([att.rows, dfd.rows], axis=2)
-        )
+        ch = children(duel, rows)
         going = ch.legal & (ch.rows[S] != END)
         kids = canonical(duel, ch.rows[:, going])
         kid_codes = weights @ kids
@@ -327,6 +345,7 @@ __all__ = [
     "objective_radix",
     "packed_keys",
     "place_values",
+    "played",
     "radix_of",
     "solve_layers",
     "start_rows",

@@ -77,10 +77,11 @@ def _reroll_text(side: int, tables: Tables) -> list[dict[str, Any]]:
     out = []
     a = tables.def_choice.shape[0]
     valid = np.add.outer(np.arange(a), np.arange(a)) < a  # the attacker's possible (normal, critical)
-    for i, (roll, _) in enumerate(own_rolls):
-        choice = tables.att_choice[i] if side == 0 else tables.def_choice[:, :, i][valid]
-        chosen = np.unique(choice).tolist()
-        texts = [_reroll_words(roll, options[i][c]) for c in chosen]
+    choice = tables.att_choice if side == 0 else tables.def_choice[valid].T  # [own roll, opponent's]
+    used = np.zeros((len(own_rolls), max(len(o) for o in options)), dtype=bool)
+    used[np.arange(len(own_rolls))[:, None], choice] = True  # the options each roll uses, in order
+    for i, ((roll, _), row) in enumerate(zip(own_rolls, used.tolist(), strict=True)):
+        texts = [_reroll_words(roll, options[i][c]) for c, u in enumerate(row) if u]
         out.append(
             {
                 "roll": f"{roll.critical} critical, {roll.normal} normal, {roll.ones} ones, "

@@ -20,13 +20,14 @@ import numpy as np
 from grimdice.systems.killteam.fight.layers import (
     END,
     Layers,
-    children,
     objective_radix,
+    played,
     radix_of,
     solve_layers,
     start_rows,
 )
 from grimdice.systems.killteam.fight.state import (
+    MOVE_TEXT,
     OBJECTIVE_KEYS,
     SIDES,
     Duel,
@@ -162,14 +163,9 @@ class Resolution:
         while rows.shape[1]:
             moves = self.layers.moves(rows)
             yield rows, strikes, moves, origin
-            nxt = np.empty_like(rows)
+            nxt = played(self.duel, rows, moves)[0]
             strikes = strikes.copy()
-            for side in (0, 1):
-                sel = np.flatnonzero(rows[0] == side)
-                if sel.size:
-                    after = children(self.duel, rows[:, sel], side).rows
-                    nxt[:, sel] = after[:, moves[sel], np.arange(sel.size)]
-                    strikes[side, sel] += moves[sel] == Move.STRIKE_CRIT
+            strikes[rows[0], np.arange(rows.shape[1])] += moves == Move.STRIKE_CRIT
             going = nxt[0] != END
             rows, strikes, origin = nxt[:, going], strikes[:, going], origin[going]
 
@@ -205,5 +201,5 @@ class Resolution:
         out: list[list[str]] = [[] for _ in pairs]
         for rows, _, moves, origin in self._walk(start):
             for i, side, m in zip(origin.tolist(), rows[0].tolist(), moves.tolist(), strict=True):
-                out[i].append(f"{SIDES[side]} {Move(m).text}")
+                out[i].append(f"{SIDES[side]} {MOVE_TEXT[m]}")
         return out
