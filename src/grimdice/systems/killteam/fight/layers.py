@@ -23,6 +23,7 @@ tie-break as ``expectimax`` on ``ResolutionState`` (tested), at a fraction of th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -53,13 +54,17 @@ DEFENDER_FIRST = [DN, DC, AN, AC]
 class Layers:
     """Every reachable position, solved, by layer (dice left): packed codes (sorted), the move
     chosen, and the fight's end from it ``(attacker wounds, defender wounds, critical strikes to
-    come per side)`` as a (4, n) array."""
+    come per side)`` as a (4, n) array; and for :meth:`follow`, the side to move and the position
+    the chosen move leads to (its index in all the layers' positions in code order, -1 at the
+    fight's end)."""
 
     duel: Duel
     radix: np.ndarray
     codes: dict[int, np.ndarray]
     move: dict[int, np.ndarray]
     end: dict[int, np.ndarray]
+    side: dict[int, np.ndarray] = field(default_factory=dict)
+    next: dict[int, np.ndarray] = field(default_factory=dict)
     _joined: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
         default_factory=dict, repr=False
     )
@@ -79,11 +84,18 @@ class Layers:
         """:meth:`ends` of ``rows`` (none empty) given their canonical positions ``canon``, those
         positions' codes ``want`` (already worked out by :func:`reachable`) and, if known, the
         range of dice left ``(lo, hi)`` they lie within."""
-        codes, _, end = self._joined_for(dice if dice is not None else (min(self.codes), max(self.codes)))
-        out = end[:, self._index(codes, want)]  # a copy
+        return self._found_at(rows, canon, want, dice or (min(self.codes), max(self.codes)))[0]
+
+    def _found_at(
+        self, rows: np.ndarray, canon: np.ndarray, want: np.ndarray, dice: tuple[int, int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`found`, and where the positions are in the layers ``dice`` sorted together."""
+        codes, _, end = self._joined_for(dice)
+        at = self._index(codes, want)
+        out = end[:, at]  # a copy
         out[0] += rows[WA] - canon[WA]
         out[1] += rows[WD] - canon[WD]
-        return out
+        return out, at
 
     def moves(self, rows: np.ndarray) -> np.ndarray:
         """The moves chosen at positions (columns of ``rows``), every one solved."""
@@ -91,6 +103,23 @@ class Layers:
             return np.zeros(0, dtype=np.int8)
         codes, move, _ = self._joined_for((min(self.codes), max(self.codes)))
         return move[self._index(codes, self.weights @ canonical(self.duel, rows))]
+
+    def follow(self, rows: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """The solved play from positions (columns of ``rows``, every one solved and none ended),
+        move by move: the columns still playing, the side to move and the move it chooses."""
+        if not rows.shape[1]:
+            return
+        codes, _, _ = self._joined_for((min(self.codes), max(self.codes)))
+        at = self._index(codes, self.weights @ canonical(self.duel, rows))
+        layers = sorted(self.codes)
+        side, move, after = (
+            np.concatenate([t[n] for n in layers]) for t in (self.side, self.move, self.next)
+        )
+        origin = np.arange(at.size)
+        while at.size:
+            yield origin, side[at], move[at]
+            at = after[at]
+            origin, at = origin[at >= 0], at[at >= 0]
 
     @property
     def weights(self) -> np.ndarray:
@@ -315,22 +344,30 @@ def solve_layers(
     layers = reachable(duel, starts, radix)
     solved = Layers(duel, radix, {}, {}, {})
     attacker, defender = key_weights(terms[0]), key_weights(terms[1])
+    first: dict[int, int] = {}  # each layer's first position in all the layers' positions
     for n in sorted(layers):
         layer = layers[n]
+        first[n] = sum(solved.codes[m].size for m in solved.codes)
         ch, going, k = layer.children, layer.going, layer.split
         end = np.zeros((4, *going.shape), dtype=np.int64)  # (4, moves, n)
         end[0], end[1] = ch.rows[WA], ch.rows[WD]
+        child = np.full(going.shape, -1, dtype=np.int64)
         if going.any():
-            end[:, going] = solved.found(ch.rows[:, going], layer.canon, layer.kid_codes, (n - 2, n - 1))
+            below = (n - 2, n - 1)
+            end[:, going], at = solved._found_at(ch.rows[:, going], layer.canon, layer.kid_codes, below)
+            child[going] = at + min(first[m] for m in below if m in first)  # the layers below, in order
         end[2, Move.STRIKE_CRIT, :k] += 1  # the mover's critical strike
         end[3, Move.STRIKE_CRIT, k:] += 1
         feats = end_features(end.reshape(4, -1))
         by = [(w @ feats).reshape(going.shape) + offset for w, offset in (attacker, defender)]
         key = np.where(np.arange(going.shape[1]) < k, *by)  # each side maximises its own keys
         best = np.argmax(np.where(ch.legal, key, -1), axis=0)  # ties: the earlier move
+        cols = np.arange(best.size)
         solved.codes[n] = layer.codes
         solved.move[n] = best.astype(np.int8)
-        solved.end[n] = end[:, best, np.arange(best.size)]
+        solved.end[n] = end[:, best, cols]
+        solved.side[n] = layer.rows[S]
+        solved.next[n] = child[best, cols]
     return solved
 
 

@@ -199,7 +199,9 @@ class Resolution:
             start[1:5, i] = (*attacker, *defender)
             start[0, i] = 0 if attacker[0] + attacker[1] else 1 if defender[0] + defender[1] else END
         out: list[list[str]] = [[] for _ in pairs]
-        for rows, _, moves, origin in self._walk(start):
-            for i, side, m in zip(origin.tolist(), rows[0].tolist(), moves.tolist(), strict=True):
+        going = np.flatnonzero(start[0] != END)
+        assert self.layers is not None
+        for origin, sides, moves in self.layers.follow(start[:, going]):
+            for i, side, m in zip(going[origin].tolist(), sides.tolist(), moves.tolist(), strict=True):
                 out[i].append(f"{SIDES[side]} {MOVE_TEXT[m]}")
         return out
