@@ -224,3 +224,21 @@ def test_resolution_lines_walked_at_once_follow_expectimax(seed):
             walked.append(f"{SIDES[state.current_player()]} {move.text}")
             state = state.apply(move)
         assert line == walked, (att, dfd, a, d)
+
+
+def test_shooting_allocation_cache_is_bounded():
+    """The allocation options kept across solves (a long-running server solves many attack
+    shapes) stay within ``DAMAGE_LISTS_KEPT`` entries, and an entry solved again after being
+    dropped is the same."""
+    from grimdice.systems.killteam import solve
+
+    keys = ((1, 1, 0, 1), (2, 0, 1, 0))
+    first = solve._damage_lists(keys, 3, 2)
+    for normal in range(solve.DAMAGE_LISTS_KEPT + 20):  # more distinct shapes than are kept
+        solve._damage_lists(keys, 1000, normal)
+    info = solve._damage_lists.cache_info()
+    assert info.maxsize == solve.DAMAGE_LISTS_KEPT and info.currsize <= solve.DAMAGE_LISTS_KEPT
+    again = solve._damage_lists(keys, 3, 2)
+    assert again[0] == first[0] and all(
+        np.array_equal(a, b) for a, b in zip(again[1:], first[1:], strict=True)
+    )
