@@ -191,7 +191,7 @@ def solve_fight(attacker: Fighter, defender: Fighter) -> FightSolution:
 
 def _rending(
     attacker: Fighter, defender: Fighter, keys: FightKeys, q: np.ndarray
-) -> tuple[dict[Retained, Retained], np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray]:
     """Rending, attacker then defender, each seeing the other's dice: for the dice after re-rolls
     (``q[an, ac, dn, dc]``: features of the fight's end from retained dice), the dice retained and
     the features. A side uses Rending only when it is strictly better for its keys."""
