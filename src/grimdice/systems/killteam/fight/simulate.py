@@ -195,13 +195,19 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
     att_full, def_full = np.full(1, n_att), np.full(1, n_def)
     att_rerolled, def_rerolled = att_keep[:, 2].copy(), def_keep[:, 2].copy()
 
+    att_rerolls, def_rerolls = bool(att_rerolled.any()), bool(def_rerolled.any())
+
     def trial(sm: Sampler, n: int) -> dict[str, np.ndarray]:
         att_first = np.take(att_index, att_dice.sample(sm, np.broadcast_to(att_full, n)))
         def_first = np.take(def_index, def_dice.sample(sm, np.broadcast_to(def_full, n)))
         at = att_first * n_rolls + def_first
-        att_held = np.take(att_kept, at) + att_fresh.sample(sm, np.take(att_rerolled, at))
+        att_held = np.take(att_kept, at)
+        if att_rerolls:  # (a side that never re-rolls rolls no fresh dice: nothing drawn)
+            att_held += att_fresh.sample(sm, np.take(att_rerolled, at))
         at = att_held * n_rolls + def_first
-        def_held = np.take(def_kept, at) + def_fresh.sample(sm, np.take(def_rerolled, at))
+        def_held = np.take(def_kept, at)
+        if def_rerolls:
+            def_held += def_fresh.sample(sm, np.take(def_rerolled, at))
         return {CELL: att_held * (n_def + 1) ** 2 + def_held}
 
     return trial
