@@ -90,32 +90,41 @@ def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray
     damage[:, Move.STRIKE_CRIT] = att.critical_damage, dfd.critical_damage
     stun = np.array([att.rules.stun, dfd.rules.stun])
     n = starts.shape[0]
-    left = starts.astype(np.int64).copy()
     wounds = np.tile(np.array([att.wounds, dfd.wounds]), (n, 1))
     strikes = np.zeros((n, 2), dtype=np.int64)  # critical strikes per side
-    turn = np.where(left[:, 0] + left[:, 1] > 0, 0, 1)
-    active = left.sum(axis=1) > 0
-    while active.any():
-        r = np.flatnonzero(active)
-        p = turn[r]
+    # the fights still going, as the policy names a position: side to move, dice (attacker normal,
+    # critical, defender normal, critical), wounds, Stun still unused; their rows of ``starts``
+    going = np.flatnonzero(starts.sum(axis=1) > 0)
+    pos = np.zeros((9, going.size), dtype=np.int64)
+    pos[1:5] = starts[going].T
+    pos[0] = np.where(pos[1] + pos[2] > 0, 0, 1)
+    pos[5:7] = wounds[going].T
+    made = np.zeros((2, going.size), dtype=np.int64)  # critical strikes of the fights going
+    while going.size:
+        pos[7:9] = stun[:, None] & (made == 0)
+        a = resolution.moves(pos)
+        cols = np.arange(going.size)
+        p = pos[0]
         o = 1 - p
-        # the position as the policy names it: side to move, dice, wounds, Stun still unused
-        position = np.vstack([p, left[r].T, wounds[r].T, (stun & (strikes[r] == 0)).T.astype(np.int64)])
-        a = resolution.moves(position)
         crit = _STRIKES_CRIT[a]
-        left[r, 2 * p] -= _SPENDS_NORMAL[a]
-        left[r, 2 * p + 1] -= _SPENDS_CRIT[a]
-        wounds[r, o] -= damage[p, a]
-        left[r, 2 * o] -= crit & stun[p] & (strikes[r, p] == 0) & (left[r, 2 * o] > 0)  # Stun
-        strikes[r, p] += crit
-        left[r, 2 * o] -= _PARRIES_NORMAL[a]
-        left[r, 2 * o + 1] -= _PARRIES_CRIT[a]
-        dead = wounds[r, o] <= 0
-        wounds[r, o] = np.maximum(wounds[r, o], 0)
-        theirs = left[r, 2 * o] + left[r, 2 * o + 1]
-        mine = left[r, 2 * p] + left[r, 2 * p + 1]
-        turn[r] = np.where(theirs > 0, o, p)
-        active[r[dead | (theirs + mine == 0)]] = False
+        pos[1 + 2 * p, cols] -= _SPENDS_NORMAL[a]  # the mover's dice: normal, critical
+        pos[2 + 2 * p, cols] -= _SPENDS_CRIT[a]
+        theirs_n = pos[1 + 2 * o, cols]
+        theirs_n -= (crit & stun[p] & (made[p, cols] == 0) & (theirs_n > 0)) + _PARRIES_NORMAL[a]  # Stun
+        pos[1 + 2 * o, cols] = theirs_n
+        pos[2 + 2 * o, cols] -= _PARRIES_CRIT[a]
+        made[p, cols] += crit
+        left = np.maximum(pos[5 + o, cols] - damage[p, a], 0)
+        pos[5 + o, cols] = left
+        theirs = pos[1 + 2 * o, cols] + pos[2 + 2 * o, cols]
+        mine = pos[1 + 2 * p, cols] + pos[2 + 2 * p, cols]
+        pos[0] = np.where(theirs > 0, o, p)
+        over = (left == 0) | (theirs + mine == 0)
+        if over.any():  # the fights that end: their wounds and critical strikes
+            wounds[going[over]] = pos[5:7, over].T
+            strikes[going[over]] = made[:, over].T
+            keep = ~over
+            going, pos, made = going[keep], pos[:, keep], made[:, keep]
     return wounds, strikes
 
 
