@@ -227,27 +227,14 @@ def start_rows(duel: Duel, n_att: int, n_def: int) -> np.ndarray:
     within the bounds, in the order of ``hit_pairs`` for each side (the attacker's outer); a pair
     where neither side holds a die gets side to move END."""
     att, dfd = duel.fighters
-    a = [(x, y) for x in range(n_att + 1) for y in range(n_att + 1 - x)]
-    d = [(x, y) for x in range(n_def + 1) for y in range(n_def + 1 - x)]
-    rows = np.array(
-        [
-            (
-                0 if an + ac else 1 if dn + dc else END,
-                an,
-                ac,
-                dn,
-                dc,
-                att.wounds,
-                dfd.wounds,
-                int(att.rules.stun),
-                int(dfd.rules.stun),
-            )
-            for an, ac in a
-            for dn, dc in d
-        ],
-        dtype=np.int64,
-    )
-    return np.ascontiguousarray(rows.T)
+    a = np.nonzero(np.add.outer(np.arange(n_att + 1), np.arange(n_att + 1)) <= n_att)  # (normal, critical)
+    d = np.nonzero(np.add.outer(np.arange(n_def + 1), np.arange(n_def + 1)) <= n_def)
+    rows = np.zeros((9, a[0].size * d[0].size), dtype=np.int64)
+    rows[AN], rows[AC] = (np.repeat(x, d[0].size) for x in a)
+    rows[DN], rows[DC] = (np.tile(x, a[0].size) for x in d)
+    rows[S] = np.where(rows[AN] + rows[AC] > 0, 0, np.where(rows[DN] + rows[DC] > 0, 1, END))
+    rows[WA], rows[WD], rows[FA], rows[FD] = att.wounds, dfd.wounds, att.rules.stun, dfd.rules.stun
+    return rows
 
 
 def radix_of(duel: Duel, n_att: int, n_def: int) -> np.ndarray:
@@ -345,9 +332,10 @@ def solve_layers(
     solved = Layers(duel, radix, {}, {}, {})
     attacker, defender = key_weights(terms[0]), key_weights(terms[1])
     first: dict[int, int] = {}  # each layer's first position in all the layers' positions
+    solved_so_far = 0
     for n in sorted(layers):
         layer = layers[n]
-        first[n] = sum(solved.codes[m].size for m in solved.codes)
+        first[n], solved_so_far = solved_so_far, solved_so_far + layer.codes.size
         ch, going, k = layer.children, layer.going, layer.split
         end = np.zeros((4, *going.shape), dtype=np.int64)  # (4, moves, n)
         end[0], end[1] = ch.rows[WA], ch.rows[WD]
