@@ -10,11 +10,13 @@ left; every move removes one die (a strike) or two (a parry, or a critical strik
 a layer only depends on the two below it.
 
 :func:`solve_layers` finds every position reachable from every starting position (forward,
-layer by layer, with ``numpy.unique``, keeping every move's children: :class:`Step`), then
-solves the layers from the last die up, reusing those children: for each
-move in the preference order (strike normal, strike critical, parry normal with normal, normal
-with critical, critical with critical) the child positions are looked up at once
-(``numpy.searchsorted`` on packed codes) and each side keeps the first move with the best keys.
+layer by layer, with ``numpy.unique``; every move from every position of a layer, either side to
+move, played at once by :func:`played` and kept: :class:`Reached`), then solves the layers from
+the last die up, reusing those children: their positions are looked up at once
+(``numpy.searchsorted`` on packed codes) and each side keeps, per position, the first move in the
+preference order (strike normal, strike critical, parry normal with normal, normal with critical,
+critical with critical) with the best keys (one ``argmax`` over the moves). Each solved position
+also points at the position its move leads to (:meth:`Layers.follow`).
 The features of a fight's end are whole numbers, so each side's lexicographic keys are packed
 into one integer and compared exactly (the solver of :mod:`grimdice.engine.game` compares them
 with a tolerance that whole numbers never come within). Same positions, same moves, same
