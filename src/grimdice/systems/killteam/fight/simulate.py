@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from itertools import chain
 
 import numpy as np
 
@@ -55,7 +56,7 @@ def roll_lookup(table: list, n: int) -> np.ndarray:
 def _option_table(opts: list, choice: np.ndarray) -> np.ndarray:
     """``choice[..., i]`` (option index for own roll ``i``, last axis) as option triples
     ``(normals kept, crits kept, dice re-rolled)``."""
-    flat = np.array([k for o in opts for k in o], dtype=np.int64).reshape(-1, 3)
+    flat = np.fromiter(chain.from_iterable(chain.from_iterable(opts)), dtype=np.int64).reshape(-1, 3)
     first = np.cumsum([0] + [len(o) for o in opts[:-1]])  # each roll's first option in ``flat``
     return flat[first + choice]
 
