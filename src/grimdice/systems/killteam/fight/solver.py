@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain
 from operator import mul
 from typing import Any
 
@@ -156,23 +157,25 @@ def solve_fight(attacker: Fighter, defender: Fighter) -> FightSolution:
     # defender's re-rolls, knowing the attacker's final (normal, critical)
     def_index, def_means = _option_means(after_rerolls, laws_d, n_def, axis=2)
     def_opts = [reroll_options(defender, r) for r, _ in def_rolls]
-    best, choice = _choose(def_means, [[def_index[o] for o in opts] for opts in def_opts], keys, 1)
+    def_rows = _option_rows([[def_index[o] for o in opts] for opts in def_opts])
+    best, choice = _choose(def_means, def_rows, keys, 1)
     def_values = np.moveaxis(best, 0, 2)  # [attacker normal, critical, defender roll, feature]
     def_choice = np.moveaxis(choice, 0, 2)
 
     # attacker's re-rolls, seeing both rolls
     att_index, att_means = _option_means(def_values, laws_a, n_att, axis=0)
     att_opts = [reroll_options(attacker, r) for r, _ in att_rolls]
-    _, att_choice = _choose(att_means, [[att_index[o] for o in opts] for opts in att_opts], keys, 0)
+    att_rows = _option_rows([[att_index[o] for o in opts] for opts in att_opts])
+    _, att_choice = _choose(att_means, att_rows, keys, 0)
 
     # forward propagation of the dice law through the chosen re-rolls and Rending
     p_att = np.array([p for _, p in att_rolls])
     p_def = np.array([p for _, p in def_rolls])
-    att_keep = _chosen(att_opts, att_index, att_choice.T).T  # [attacker roll, defender roll]
+    att_keep = _chosen(att_rows, att_choice.T).T  # [attacker roll, defender roll]
     weight = np.zeros((len(att_index), len(def_rolls)))
     np.add.at(weight, (att_keep, np.arange(len(def_rolls))[None, :]), np.outer(p_att, p_def))
     att_final = np.einsum("kj,kab->abj", weight, _spreads(att_index, laws_a, n_att))
-    def_keep = _chosen(def_opts, def_index, def_choice)  # [attacker normal, critical, defender roll]
+    def_keep = _chosen(def_rows, def_choice)  # [attacker normal, critical, defender roll]
     weight = np.zeros((n_att + 1, n_att + 1, len(def_index)))
     a_n, a_c, _ = np.indices(def_keep.shape)
     np.add.at(weight, (a_n, a_c, def_keep), att_final)
@@ -283,18 +286,28 @@ def _option_means(
     return index, np.stack(out)
 
 
-def _choose(
-    means: np.ndarray, options: list[list[int]], keys: FightKeys, side: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """For each own roll (its options as rows of ``means``, in preference order), elementwise the
-    first option with the best keys for ``side`` (each compared with the best so far, as
-    :func:`~grimdice.engine.game.lex_better`): the values and the option index."""
-    all_keys = np.moveaxis(keys.rows(means, side), -1, 0).copy()  # [key, option row, ...]
+def _option_rows(options: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Each own roll's options (rows of the option table, in preference order) as one padded
+    table ``[roll, i]``, and how many options each roll has."""
     count = np.array([len(o) for o in options])
-    order = np.argsort(-count, kind="stable")  # rolls with the most options first
     table = np.zeros((len(options), int(count.max())), dtype=np.int64)
-    for r, o in enumerate(options):
-        table[r, : len(o)] = o
+    roll = np.repeat(np.arange(len(options)), count)
+    table[roll, np.arange(roll.size) - np.repeat(np.cumsum(count) - count, count)] = np.fromiter(
+        chain.from_iterable(options), dtype=np.int64, count=roll.size
+    )
+    return table, count
+
+
+def _choose(
+    means: np.ndarray, options: tuple[np.ndarray, np.ndarray], keys: FightKeys, side: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each own roll (its options as rows of ``means``, in preference order:
+    :func:`_option_rows`), elementwise the first option with the best keys for ``side`` (each
+    compared with the best so far, as :func:`~grimdice.engine.game.lex_better`): the values and
+    the option index."""
+    all_keys = np.moveaxis(keys.rows(means, side), -1, 0).copy()  # [key, option row, ...]
+    table, count = options
+    order = np.argsort(-count, kind="stable")  # rolls with the most options first
     best_keys = all_keys[:, table[order, 0]]
     idx = np.zeros(best_keys.shape[1:], dtype=np.int64)
     for i in range(1, table.shape[1]):
@@ -319,12 +332,10 @@ def _choose(
     return best, idx
 
 
-def _chosen(opts: list[list[Keep]], index: dict[Keep, int], choice: np.ndarray) -> np.ndarray:
-    """``choice[..., i]`` (option index for own roll ``i``, last axis) as rows of the option table."""
-    out = np.zeros(choice.shape, dtype=np.int64)
-    for i, o in enumerate(opts):
-        out[..., i] = np.array([index[k] for k in o])[choice[..., i]]
-    return out
+def _chosen(options: tuple[np.ndarray, np.ndarray], choice: np.ndarray) -> np.ndarray:
+    """``choice[..., i]`` (option index for own roll ``i``, last axis) as rows of the option table
+    (``options``: :func:`_option_rows`)."""
+    return options[0][np.arange(choice.shape[-1]), choice]
 
 
 def _spreads(index: dict[Keep, int], laws: list[np.ndarray], n: int) -> np.ndarray:
