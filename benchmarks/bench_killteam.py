@@ -23,9 +23,16 @@ machines). ``--peer REV`` also times the Kill Team package of git revision ``REV
 before the vectorised solvers, ``c35489b``) on the same cases in the same process and prints the
 ratio former / current, after checking that both give the same distributions.
 
-Run: ``python benchmarks/bench_killteam.py [--runs N] [--peer REV] [--mc N]`` (``--smoke``: tiny
-sizes, one run, the CI check; ``--mc N`` times only the Monte Carlo throughput rows, with
-``--peer REV`` also the former package's trial functions on the same trials and seed).
+``--solve REV`` times only the fixed cost every fight run pays before its trials (the exact solve
+of both sides' policy, its description in the report, the Monte Carlo end tables and trial
+function: what ``bench_montecarlo.py`` times with the trials of the fight examples) for the two
+fight examples and the fights above, the package of git revision ``REV`` and the current one
+alternately in this process on the same fighters (CPU time, medians; nothing of one run is kept
+for the next: the solve has no cache across runs).
+
+Run: ``python benchmarks/bench_killteam.py [--runs N] [--peer REV] [--mc N] [--solve REV]``
+(``--smoke``: tiny sizes, one run, the CI check; ``--mc N`` times only the Monte Carlo throughput
+rows, with ``--peer REV`` also the former package's trial functions on the same trials and seed).
 """
 
 from __future__ import annotations
@@ -230,6 +237,63 @@ def mc_rows(trials: int, runs: int, peer: str | None, smoke: bool = False) -> No
         print(line, flush=True)
 
 
+def fight_fixed_cost(package: Any, sc: dict[str, Any]) -> Callable[[], Any]:
+    """The fixed cost of one fight run with the Kill Team ``package`` (the current one or a
+    ``peer_calculate`` copy): solve, describe the policy, build the end tables and the trial
+    function, for the fighters of ``sc`` built by that package."""
+    import importlib
+
+    units = importlib.import_module(f"{package.__name__}.units")
+    fight_pkg = importlib.import_module(f"{package.__name__}.fight")
+    simulate = importlib.import_module(f"{package.__name__}.fight.simulate")
+    report = importlib.import_module(f"{package.__name__}.fight.report")
+    scenario = package.Scenario.model_validate(sc)
+    objectives = scenario.objectives.resolved("fight")
+    sides = []
+    for op, field, obj in (
+        (scenario.attacker, "weapon", objectives[0]),
+        (scenario.target, "defender_weapon", objectives[1]),
+    ):
+        _, weapon = units.melee_weapon(op, getattr(scenario, field), op.name, field)
+        sides.append(units.fighter(op, weapon, units.weapon_rules(weapon, field), obj))
+
+    def run() -> Any:
+        sol = fight_pkg.solve_fight(*sides)
+        report.describe_policy(sol)
+        simulate.end_tables(sol)
+        return simulate.fight_trial(sol)
+
+    return run
+
+
+def solve_rows(rev: str, runs: int, smoke: bool = False) -> None:
+    """Print the fixed cost of a fight run (:func:`fight_fixed_cost`), the package of ``rev``
+    and the current one timed alternately (CPU time, median of ``runs`` after a warm-up)."""
+    import grimdice.systems.killteam as current
+
+    peer_calculate(rev)
+    import kt_peer  # type: ignore[import-not-found]
+
+    bc = ["Balanced", "Ceaseless"]
+    cases = {path.stem: load_scenario(path) for path in sorted(EXAMPLES.glob("killteam-fight-*.yaml"))}
+    if not smoke:
+        cases["fight 8v8 Balanced+Ceaseless"] = fight(8, bc, [])
+        cases["fight 6v6 Relentless"] = fight(6, ["Relentless"], ["Relentless"])
+        cases["fight 10v10 W40"] = fight(10, [], [], wounds=40)
+    for name, sc in cases.items():
+        timed = {"former": fight_fixed_cost(kt_peer, sc), "current": fight_fixed_cost(current, sc)}
+        cpu: dict[str, list[float]] = {k: [] for k in timed}
+        for fn in timed.values():
+            fn()  # warm-up, untimed
+        for _ in range(runs):
+            for label, fn in timed.items():
+                t0 = time.process_time()
+                fn()
+                cpu[label].append(time.process_time() - t0)
+        former, now = (statistics.median(cpu[k]) * 1e3 for k in ("former", "current"))
+        print(f"fixed cost {name:34} former {rev}: {former:7.1f} ms  now: {now:7.1f} ms  x{former / now:.2f}")
+
+
 def readme_case_ms(runs: int) -> float:
     """The 40k README case (120 attacks into 20 models of W3, FNP 5+), median ms in this process,
     timed cold as ``bench_wh40k`` times it (the shared token-operator cache cleared every run)."""
@@ -250,10 +314,14 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--peer", metavar="REV", help="also time the Kill Team package of this git revision")
     ap.add_argument("--mc", type=int, metavar="N", help="only the Monte Carlo throughput rows, N trials")
+    ap.add_argument("--solve", metavar="REV", help="only a fight run's fixed cost, against this git revision")
     args = ap.parse_args()
     runs = 1 if args.smoke else args.runs
     keep_arrays_on_heap()  # as the grimdice command does at its start (its Monte Carlo rows)
     print(f"machine: {machine()}; statistic: median of {runs} runs after a warm-up")
+    if args.solve:
+        solve_rows(args.solve, runs, args.smoke)
+        return
     if args.mc or args.smoke:
         mc_rows(args.mc or 5_000, runs, args.peer, args.smoke)
         if args.mc:

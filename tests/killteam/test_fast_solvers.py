@@ -23,7 +23,6 @@ from grimdice.systems.killteam.fight.game import FightState
 from grimdice.systems.killteam.fight.layers import (
     END,
     MOVES,
-    apply_move,
     canonical,
     encode,
     radix_of,
@@ -96,10 +95,19 @@ def test_cut_off_wounds_only_where_the_operative_cannot_be_incapacitated():
     assert np.all(canon[5] <= rows[5]) and np.all(canon[5] >= 1)
 
 
+def _typed(duel: Duel, row: list[int]) -> ResolutionState:
+    """A packed position as the typed game state (no critical strike made: Stun unused as the row says)."""
+    strikes = tuple(0 if row[7 + side] or not duel.fighters[side].rules.stun else 1 for side in (0, 1))
+    hits = (Hits(row[1], row[2]), Hits(row[3], row[4]))
+    return ResolutionState(duel, row[0], hits, (row[5], row[6]), strikes)
+
+
 @pytest.mark.parametrize("seed", range(2))
-def test_reachable_keeps_every_legal_move_and_its_children(seed):
-    """The children ``solve_layers`` reuses are those of playing each move again: every move legal
-    from some position of a layer has its step, with the canonical going-on children and codes."""
+def test_reachable_children_are_the_typed_states_moves(seed):
+    """The children ``solve_layers`` reuses are those of the typed game: at every position of every
+    layer, the moves legal in ``children`` are ``ResolutionState.legal_actions`` and each child is
+    ``ResolutionState.apply`` (dice, wounds, Stun, side to move or the end); the going-on children
+    are kept canonical with their codes."""
     rng = random.Random(seed)
     for _ in range(4):
         att, dfd = random_fighter(rng, "a", 4, 12), random_fighter(rng, "d", 4, 12)
@@ -107,19 +115,22 @@ def test_reachable_keeps_every_legal_move_and_its_children(seed):
         radix = radix_of(duel, att.attacks, dfd.attacks)
         for n, layer in reachable(duel, start_rows(duel, att.attacks, dfd.attacks), radix).items():
             assert np.array_equal(layer.codes, np.sort(encode(layer.rows, radix)))
-            steps = {(st.side, st.move): st for st in layer.steps}
-            for side in (0, 1):
-                part = layer.rows[:, layer.rows[0] == side]
-                for move in MOVES:
-                    again = apply_move(duel, part, move, side)
-                    if not again.legal.any():
-                        assert (side, move) not in steps
-                        continue
-                    st = steps[(side, move)]
-                    going = again.legal & (again.rows[0] != END)
-                    assert np.array_equal(st.going, going) and np.array_equal(st.children.rows, again.rows)
-                    assert np.array_equal(st.canon, canonical(duel, again.rows[:, going]))
-                    assert np.array_equal(st.codes, encode(st.canon, radix)), (n, side, move)
+            ch = layer.children
+            assert np.all(layer.rows[0, : layer.split] == 0) and np.all(layer.rows[0, layer.split :] == 1)
+            for i, row in enumerate(layer.rows.T.tolist()):
+                state = _typed(duel, row)
+                legal = [m for m in MOVES if ch.legal[m, i]]
+                assert legal == state.legal_actions(), (n, row)
+                for m in legal:
+                    kid, after = ch.rows[:, m, i].tolist(), state.apply(m)
+                    side = END if after.to_move == TERMINAL else after.to_move
+                    made = after.critical_strikes
+                    stun = [int(f.rules.stun and not c) for f, c in zip(duel.fighters, made, strict=True)]
+                    assert kid == [side, *after.hits[0], *after.hits[1], *after.wounds, *stun], (row, m)
+            going = ch.legal & (ch.rows[0] != END)
+            assert np.array_equal(layer.going, going)
+            assert np.array_equal(layer.canon, canonical(duel, ch.rows[:, going]))
+            assert np.array_equal(layer.kid_codes, encode(layer.canon, radix)), n
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -213,3 +224,21 @@ def test_resolution_lines_walked_at_once_follow_expectimax(seed):
             walked.append(f"{SIDES[state.current_player()]} {move.text}")
             state = state.apply(move)
         assert line == walked, (att, dfd, a, d)
+
+
+def test_shooting_allocation_cache_is_bounded():
+    """The allocation options kept across solves (a long-running server solves many attack
+    shapes) stay within ``DAMAGE_LISTS_KEPT`` entries, and an entry solved again after being
+    dropped is the same."""
+    from grimdice.systems.killteam import solve
+
+    keys = ((1, 1, 0, 1), (2, 0, 1, 0))
+    first = solve._damage_lists(keys, 3, 2)
+    for normal in range(solve.DAMAGE_LISTS_KEPT + 20):  # more distinct shapes than are kept
+        solve._damage_lists(keys, 1000, normal)
+    info = solve._damage_lists.cache_info()
+    assert info.maxsize == solve.DAMAGE_LISTS_KEPT and info.currsize <= solve.DAMAGE_LISTS_KEPT
+    again = solve._damage_lists(keys, 3, 2)
+    assert again[0] == first[0] and all(
+        np.array_equal(a, b) for a, b in zip(again[1:], first[1:], strict=True)
+    )

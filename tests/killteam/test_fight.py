@@ -134,8 +134,8 @@ def test_rending_is_a_choice():
     d = F("d", wounds=20)
     better = solve_fight(F("a", attacks=2, nd=1, cd=3, rending=True), d).tables.rend
     worse = solve_fight(F("a", attacks=2, nd=3, cd=1, rending=True), d).tables.rend
-    assert better[(1, 1, 0, 0)] == (0, 2, 0, 0)
-    assert worse[(1, 1, 0, 0)] == (1, 1, 0, 0)
+    assert tuple(better[1, 1, 0, 0]) == (0, 2, 0, 0)
+    assert tuple(worse[1, 1, 0, 0]) == (1, 1, 0, 0)
 
 
 @pytest.mark.parametrize(("hit", "lethal", "p_crit"), [(3, 5, 2 / 6), (4, 6, 1 / 6), (6, 5, 1 / 6)])

@@ -21,7 +21,7 @@ Save characteristic, rolling the die, and the allocation worst for the opponent)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -197,7 +197,10 @@ def _allocate(
     return val_a[of_key], val_d[of_key]
 
 
-@cache
+DAMAGE_LISTS_KEPT = 256  # distinct attack shapes whose allocation options stay cached (bounded memory)
+
+
+@lru_cache(maxsize=DAMAGE_LISTS_KEPT)
 def _damage_lists(
     keys: tuple[tuple[int, int, int, int], ...], critical: int, normal: int
 ) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -10,7 +10,7 @@ from grimdice.dice import Dist
 from grimdice.engine.options import Progress, RunOptions
 from grimdice.result import Result
 from grimdice.systems.killteam.fight.rolls import Keep, Roll
-from grimdice.systems.killteam.fight.solver import FightSolution, Tables, solve_fight
+from grimdice.systems.killteam.fight.solver import FightSolution, Tables, held, solve_fight
 from grimdice.systems.killteam.fight.state import SIDES, Fighter, Hits
 from grimdice.systems.killteam.rerolls import rerolls_allowed
 from grimdice.systems.killteam.rules import FIGHT_REROLL_ORDER, RULES
@@ -57,9 +57,10 @@ def describe_policy(sol: FightSolution) -> dict[str, Any]:
         if rerolls_allowed(f.rules):
             out[f"{SIDES[side]}_rerolls"] = _reroll_text(side, tables)
         if f.rules.rending:
-            mine = slice(2 * side, 2 * side + 2)
-            used = sum(1 for k, v in tables.rend.items() if v[mine] != k[mine])
-            able = sum(1 for k in tables.rend if k[2 * side] and k[2 * side + 1])
+            dice = np.moveaxis(np.indices(tables.rend.shape[:4]), 0, -1)[..., 2 * side : 2 * side + 2]
+            valid = held(sol.attacker.attacks, sol.defender.attacks)
+            used = int(np.count_nonzero(valid & (tables.rend[..., 2 * side] != dice[..., 0])))
+            able = int(np.count_nonzero(valid & (dice[..., 0] > 0) & (dice[..., 1] > 0)))
             out[f"{SIDES[side]}_rending"] = (
                 "always retains a normal hit as a critical hit when it can"
                 if used == able
@@ -76,10 +77,11 @@ def _reroll_text(side: int, tables: Tables) -> list[dict[str, Any]]:
     out = []
     a = tables.def_choice.shape[0]
     valid = np.add.outer(np.arange(a), np.arange(a)) < a  # the attacker's possible (normal, critical)
-    for i, (roll, _) in enumerate(own_rolls):
-        choice = tables.att_choice[i] if side == 0 else tables.def_choice[:, :, i][valid]
-        chosen = np.unique(choice).tolist()
-        texts = [_reroll_words(roll, options[i][c]) for c in chosen]
+    choice = tables.att_choice if side == 0 else tables.def_choice[valid].T  # [own roll, opponent's]
+    used = np.zeros((len(own_rolls), max(len(o) for o in options)), dtype=bool)
+    used[np.arange(len(own_rolls))[:, None], choice] = True  # the options each roll uses, in order
+    for i, ((roll, _), row) in enumerate(zip(own_rolls, used.tolist(), strict=True)):
+        texts = [_reroll_words(roll, options[i][c]) for c, u in enumerate(row) if u]
         out.append(
             {
                 "roll": f"{roll.critical} critical, {roll.normal} normal, {roll.ones} ones, "

@@ -20,13 +20,14 @@ import numpy as np
 from grimdice.systems.killteam.fight.layers import (
     END,
     Layers,
-    apply_move,
     objective_radix,
+    played,
     radix_of,
     solve_layers,
     start_rows,
 )
 from grimdice.systems.killteam.fight.state import (
+    MOVE_TEXT,
     OBJECTIVE_KEYS,
     SIDES,
     Duel,
@@ -128,6 +129,12 @@ class Resolution:
         wa, wd = e[..., 0], e[..., 1]
         return np.stack([wa, wd, wa == 0, wd == 0, e[..., 2], e[..., 3]], axis=-1).astype(np.float64)
 
+    @property
+    def ends(self) -> np.ndarray:
+        """``ends[an, ac, dn, dc]``: the fight's end (:class:`Outcome` fields) from those retained
+        dice, within the dice solved."""
+        return self._ends
+
     def features(self, attacker: Hits, defender: Hits) -> np.ndarray:
         """Features of the fight's end under both sides' best play from these retained dice."""
         t = self.outcome(attacker, defender)
@@ -156,15 +163,9 @@ class Resolution:
         while rows.shape[1]:
             moves = self.layers.moves(rows)
             yield rows, strikes, moves, origin
-            nxt = np.empty_like(rows)
+            nxt = played(self.duel, rows, moves)[0]
             strikes = strikes.copy()
-            for side in (0, 1):
-                for move in Move:
-                    sel = (moves == move) & (rows[0] == side)
-                    if sel.any():
-                        nxt[:, sel] = apply_move(self.duel, rows[:, sel], move, side).rows
-                        if move == Move.STRIKE_CRIT:
-                            strikes[side, sel] += 1
+            strikes[rows[0], np.arange(rows.shape[1])] += moves == Move.STRIKE_CRIT
             going = nxt[0] != END
             rows, strikes, origin = nxt[:, going], strikes[:, going], origin[going]
 
@@ -198,7 +199,9 @@ class Resolution:
             start[1:5, i] = (*attacker, *defender)
             start[0, i] = 0 if attacker[0] + attacker[1] else 1 if defender[0] + defender[1] else END
         out: list[list[str]] = [[] for _ in pairs]
-        for rows, _, moves, origin in self._walk(start):
-            for i, side, m in zip(origin.tolist(), rows[0].tolist(), moves.tolist(), strict=True):
-                out[i].append(f"{SIDES[side]} {Move(m).text}")
+        going = np.flatnonzero(start[0] != END)
+        assert self.layers is not None
+        for origin, sides, moves in self.layers.follow(start[:, going]):
+            for i, side, m in zip(going[origin].tolist(), sides.tolist(), moves.tolist(), strict=True):
+                out[i].append(f"{SIDES[side]} {MOVE_TEXT[m]}")
         return out

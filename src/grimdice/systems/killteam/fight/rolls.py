@@ -49,7 +49,7 @@ def reroll_law(k: int, f: Fighter) -> np.ndarray:
 def reroll_options(f: Fighter, roll: Roll) -> list[Keep]:
     """The re-rolls open to ``f`` after ``roll``, in preference order (fewest re-rolls first)."""
     c, n, o, m = roll
-    return [Keep(n - r.normals, c - r.crits, r.dice) for r in reroll_choices(f.rules, c, n, o, m)]
+    return [Keep(n - rn, c - rc, rc + rn + ro + rm) for rc, rn, ro, rm in reroll_choices(f.rules, c, n, o, m)]
 
 
 def rending_options(f: Fighter, hits: Hits) -> list[Hits]:

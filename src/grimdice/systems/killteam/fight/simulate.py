@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from itertools import chain
 
 import numpy as np
 
@@ -55,7 +56,7 @@ def roll_lookup(table: list, n: int) -> np.ndarray:
 def _option_table(opts: list, choice: np.ndarray) -> np.ndarray:
     """``choice[..., i]`` (option index for own roll ``i``, last axis) as option triples
     ``(normals kept, crits kept, dice re-rolled)``."""
-    flat = np.array([k for o in opts for k in o], dtype=np.int64).reshape(-1, 3)
+    flat = np.fromiter(chain.from_iterable(chain.from_iterable(opts)), dtype=np.int64).reshape(-1, 3)
     first = np.cumsum([0] + [len(o) for o in opts[:-1]])  # each roll's first option in ``flat``
     return flat[first + choice]
 
@@ -90,32 +91,41 @@ def play(sol: FightSolution, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray
     damage[:, Move.STRIKE_CRIT] = att.critical_damage, dfd.critical_damage
     stun = np.array([att.rules.stun, dfd.rules.stun])
     n = starts.shape[0]
-    left = starts.astype(np.int64).copy()
     wounds = np.tile(np.array([att.wounds, dfd.wounds]), (n, 1))
     strikes = np.zeros((n, 2), dtype=np.int64)  # critical strikes per side
-    turn = np.where(left[:, 0] + left[:, 1] > 0, 0, 1)
-    active = left.sum(axis=1) > 0
-    while active.any():
-        r = np.flatnonzero(active)
-        p = turn[r]
+    # the fights still going, as the policy names a position: side to move, dice (attacker normal,
+    # critical, defender normal, critical), wounds, Stun still unused; their rows of ``starts``
+    going = np.flatnonzero(starts.sum(axis=1) > 0)
+    pos = np.zeros((9, going.size), dtype=np.int64)
+    pos[1:5] = starts[going].T
+    pos[0] = np.where(pos[1] + pos[2] > 0, 0, 1)
+    pos[5:7] = wounds[going].T
+    made = np.zeros((2, going.size), dtype=np.int64)  # critical strikes of the fights going
+    while going.size:
+        pos[7:9] = stun[:, None] & (made == 0)
+        a = resolution.moves(pos)
+        cols = np.arange(going.size)
+        p = pos[0]
         o = 1 - p
-        # the position as the policy names it: side to move, dice, wounds, Stun still unused
-        position = np.vstack([p, left[r].T, wounds[r].T, (stun & (strikes[r] == 0)).T.astype(np.int64)])
-        a = resolution.moves(position)
         crit = _STRIKES_CRIT[a]
-        left[r, 2 * p] -= _SPENDS_NORMAL[a]
-        left[r, 2 * p + 1] -= _SPENDS_CRIT[a]
-        wounds[r, o] -= damage[p, a]
-        left[r, 2 * o] -= crit & stun[p] & (strikes[r, p] == 0) & (left[r, 2 * o] > 0)  # Stun
-        strikes[r, p] += crit
-        left[r, 2 * o] -= _PARRIES_NORMAL[a]
-        left[r, 2 * o + 1] -= _PARRIES_CRIT[a]
-        dead = wounds[r, o] <= 0
-        wounds[r, o] = np.maximum(wounds[r, o], 0)
-        theirs = left[r, 2 * o] + left[r, 2 * o + 1]
-        mine = left[r, 2 * p] + left[r, 2 * p + 1]
-        turn[r] = np.where(theirs > 0, o, p)
-        active[r[dead | (theirs + mine == 0)]] = False
+        pos[1 + 2 * p, cols] -= _SPENDS_NORMAL[a]  # the mover's dice: normal, critical
+        pos[2 + 2 * p, cols] -= _SPENDS_CRIT[a]
+        theirs_n = pos[1 + 2 * o, cols]
+        theirs_n -= (crit & stun[p] & (made[p, cols] == 0) & (theirs_n > 0)) + _PARRIES_NORMAL[a]  # Stun
+        pos[1 + 2 * o, cols] = theirs_n
+        pos[2 + 2 * o, cols] -= _PARRIES_CRIT[a]
+        made[p, cols] += crit
+        left = np.maximum(pos[5 + o, cols] - damage[p, a], 0)
+        pos[5 + o, cols] = left
+        theirs = pos[1 + 2 * o, cols] + pos[2 + 2 * o, cols]
+        mine = pos[1 + 2 * p, cols] + pos[2 + 2 * p, cols]
+        pos[0] = np.where(theirs > 0, o, p)
+        over = (left == 0) | (theirs + mine == 0)
+        if over.any():  # the fights that end: their wounds and critical strikes
+            wounds[going[over]] = pos[5:7, over].T
+            strikes[going[over]] = made[:, over].T
+            keep = ~over
+            going, pos, made = going[keep], pos[:, keep], made[:, keep]
     return wounds, strikes
 
 
@@ -147,10 +157,7 @@ def end_tables(sol: FightSolution) -> dict[str, np.ndarray]:
     then the resolution played move by move (:func:`play`)."""
     att, dfd = sol.attacker, sol.defender
     n_att, n_def = att.attacks, dfd.attacks
-    rend = np.zeros((n_att + 1, n_att + 1, n_def + 1, n_def + 1, 4), dtype=np.int64)
-    for k, v in sol.tables.rend.items():
-        rend[k] = v
-    hits = rend.reshape(-1, 4)  # retained: attacker normal, critical, defender normal, critical
+    hits = sol.tables.rend.reshape(-1, 4)  # retained: attacker normal, critical, defender normal, critical
     # each distinct pair of retained dice played once (the cells no roll reaches hold no dice)
     code = ((hits[:, 0] * (n_att + 1) + hits[:, 1]) * (n_def + 1) + hits[:, 2]) * (n_def + 1) + hits[:, 3]
     _, first, back = np.unique(code, return_index=True, return_inverse=True)
@@ -198,13 +205,19 @@ def fight_trial(sol: FightSolution) -> Callable[[Sampler, int], dict[str, np.nda
     att_full, def_full = np.full(1, n_att), np.full(1, n_def)
     att_rerolled, def_rerolled = att_keep[:, 2].copy(), def_keep[:, 2].copy()
 
+    att_rerolls, def_rerolls = bool(att_rerolled.any()), bool(def_rerolled.any())
+
     def trial(sm: Sampler, n: int) -> dict[str, np.ndarray]:
         att_first = np.take(att_index, att_dice.sample(sm, np.broadcast_to(att_full, n)))
         def_first = np.take(def_index, def_dice.sample(sm, np.broadcast_to(def_full, n)))
         at = att_first * n_rolls + def_first
-        att_held = np.take(att_kept, at) + att_fresh.sample(sm, np.take(att_rerolled, at))
+        att_held = np.take(att_kept, at)
+        if att_rerolls:  # (a side that never re-rolls rolls no fresh dice: nothing drawn)
+            att_held += att_fresh.sample(sm, np.take(att_rerolled, at))
         at = att_held * n_rolls + def_first
-        def_held = np.take(def_kept, at) + def_fresh.sample(sm, np.take(def_rerolled, at))
+        def_held = np.take(def_kept, at)
+        if def_rerolls:
+            def_held += def_fresh.sample(sm, np.take(def_rerolled, at))
         return {CELL: att_held * (n_def + 1) ** 2 + def_held}
 
     return trial

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain
 from operator import mul
 from typing import Any
 
@@ -40,7 +41,7 @@ from grimdice.systems.killteam.fight.rolls import (
     reroll_law,
     reroll_options,
 )
-from grimdice.systems.killteam.fight.state import SIDES, Duel, Fighter, Hits, Outcome
+from grimdice.systems.killteam.fight.state import SIDES, Duel, Fighter, Outcome
 
 #: retained dice of both sides after Rending: (attacker normal, critical, defender normal, critical)
 Retained = tuple[int, int, int, int]
@@ -56,7 +57,7 @@ class Tables:
     def_opts: list[list[Keep]]
     att_choice: np.ndarray  # [attacker roll, defender roll] -> option index
     def_choice: np.ndarray  # [attacker normal, attacker critical, defender roll] -> option index
-    rend: dict[Retained, Retained]  # dice after re-rolls -> dice retained after Rending
+    rend: np.ndarray  # [an, ac, dn, dc]: dice after re-rolls -> dice retained after Rending (4)
     resolution: Resolution
 
 
@@ -156,49 +157,44 @@ def solve_fight(attacker: Fighter, defender: Fighter) -> FightSolution:
     # defender's re-rolls, knowing the attacker's final (normal, critical)
     def_index, def_means = _option_means(after_rerolls, laws_d, n_def, axis=2)
     def_opts = [reroll_options(defender, r) for r, _ in def_rolls]
-    best, choice = _choose(def_means, [[def_index[o] for o in opts] for opts in def_opts], keys, 1)
+    def_rows = _option_rows([[def_index[o] for o in opts] for opts in def_opts])
+    best, choice = _choose(def_means, def_rows, keys, 1)
     def_values = np.moveaxis(best, 0, 2)  # [attacker normal, critical, defender roll, feature]
     def_choice = np.moveaxis(choice, 0, 2)
 
     # attacker's re-rolls, seeing both rolls
     att_index, att_means = _option_means(def_values, laws_a, n_att, axis=0)
     att_opts = [reroll_options(attacker, r) for r, _ in att_rolls]
-    _, att_choice = _choose(att_means, [[att_index[o] for o in opts] for opts in att_opts], keys, 0)
+    att_rows = _option_rows([[att_index[o] for o in opts] for opts in att_opts])
+    _, att_choice = _choose(att_means, att_rows, keys, 0)
 
     # forward propagation of the dice law through the chosen re-rolls and Rending
     p_att = np.array([p for _, p in att_rolls])
     p_def = np.array([p for _, p in def_rolls])
-    att_keep = _chosen(att_opts, att_index, att_choice.T).T  # [attacker roll, defender roll]
+    att_keep = _chosen(att_rows, att_choice.T).T  # [attacker roll, defender roll]
     weight = np.zeros((len(att_index), len(def_rolls)))
     np.add.at(weight, (att_keep, np.arange(len(def_rolls))[None, :]), np.outer(p_att, p_def))
     att_final = np.einsum("kj,kab->abj", weight, _spreads(att_index, laws_a, n_att))
-    def_keep = _chosen(def_opts, def_index, def_choice)  # [attacker normal, critical, defender roll]
+    def_keep = _chosen(def_rows, def_choice)  # [attacker normal, critical, defender roll]
     weight = np.zeros((n_att + 1, n_att + 1, len(def_index)))
     a_n, a_c, _ = np.indices(def_keep.shape)
     np.add.at(weight, (a_n, a_c, def_keep), att_final)
     final = np.einsum("abk,kcd->abcd", weight, _spreads(def_index, laws_d, n_def))
-    terminals: dict[Outcome, float] = {}
-    retained: dict[Retained, float] = {}
-    cells = np.nonzero(final)
-    for cell, p in zip(np.transpose(cells).tolist(), final[cells].tolist(), strict=True):
-        s = rend[tuple(cell)]
-        retained[s] = retained.get(s, 0.0) + p
-        t = resolution.outcome(Hits(s[0], s[1]), Hits(s[2], s[3]))
-        terminals[t] = terminals.get(t, 0.0) + p
+    (ends, p_end), (kept, p_kept) = _laws(final, rend, resolution.ends)
+    terminals = dict(zip(map(Outcome._make, ends.tolist()), p_end.tolist(), strict=True))
+    retained = dict(zip(map(tuple, kept.tolist()), p_kept.tolist(), strict=True))
     tables = Tables(att_rolls, def_rolls, att_opts, def_opts, att_choice, def_choice, rend, resolution)
     grid = np.zeros((attacker.wounds + 1, defender.wounds + 1))
-    for t, p in terminals.items():
-        grid[t.attacker_wounds, t.defender_wounds] += p
-    q = sum(
-        (p * np.array([t[0], t[1], t[0] == 0, t[1] == 0, t[2], t[3]], float) for t, p in terminals.items()),
-        np.zeros(6),
-    )
+    np.add.at(grid, (ends[:, 0], ends[:, 1]), p_end)  # in the outcomes' order
+    wa, wd = ends[:, 0], ends[:, 1]
+    features = np.stack([wa, wd, wa == 0, wd == 0, ends[:, 2], ends[:, 3]], axis=1)
+    q = np.cumsum(np.vstack([np.zeros(6), p_end[:, None] * features]), axis=0)[-1]  # summed in that order
     return FightSolution(attacker, defender, grid, terminals, retained, keys.report(q), tables)
 
 
 def _rending(
     attacker: Fighter, defender: Fighter, keys: FightKeys, q: np.ndarray
-) -> tuple[dict[Retained, Retained], np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray]:
     """Rending, attacker then defender, each seeing the other's dice: for the dice after re-rolls
     (``q[an, ac, dn, dc]``: features of the fight's end from retained dice), the dice retained and
     the features. A side uses Rending only when it is strictly better for its keys."""
@@ -224,17 +220,49 @@ def _rending(
         a_n, a_c = np.indices((n_att + 1, n_att + 1))
         a_rend[:] = ((a_n > 0) & (a_c > 0))[:, :, None, None] & better(0, alt, q_d)
         q_a[a_rend] = alt[a_rend]
-    rend: dict[Retained, Retained] = {}
-    for a_hits in hit_pairs(n_att):
-        for d_hits in hit_pairs(n_def):
-            an, ac = a_hits
-            if a_rend[(*a_hits, *d_hits)]:
-                an, ac = an - 1, ac + 1
-            dn, dc = d_hits
-            if d_rend[(an, ac, *d_hits)]:
-                dn, dc = dn - 1, dc + 1
-            rend[(*a_hits, *d_hits)] = (an, ac, dn, dc)
+    # the dice retained from every dice after re-rolls: the attacker's Rending, then the defender's
+    valid = held(n_att, n_def)
+    an, ac, dn, dc = np.indices(q.shape[:4])
+    used = a_rend & valid
+    an, ac = an - used, ac + used
+    used = d_rend[an, ac, dn, dc] & valid
+    rend = np.stack([an, ac, dn - used, dc + used], axis=-1)
+    rend[~valid] = 0
     return rend, q_a
+
+
+def held(n_att: int, n_def: int) -> np.ndarray:
+    """``valid[an, ac, dn, dc]``: the dice both sides may hold (``an + ac <= n_att``,
+    ``dn + dc <= n_def``)."""
+    a = np.add.outer(np.arange(n_att + 1), np.arange(n_att + 1)) <= n_att
+    d = np.add.outer(np.arange(n_def + 1), np.arange(n_def + 1)) <= n_def
+    return a[:, :, None, None] & d[None, None]
+
+
+def _laws(
+    final: np.ndarray, rend: np.ndarray, ends: np.ndarray
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """The law of the fight's end (:class:`Outcome` fields) and of the dice retained, from the law
+    ``final`` of the dice after re-rolls, Rending ``rend`` and the resolution's ends ``ends[an,
+    ac, dn, dc]``: the cells with mass in index order, each law's values in the order they are
+    first reached and its masses summed in that order."""
+    cells = np.flatnonzero(final)
+    p = final.reshape(-1)[cells]
+    kept = rend.reshape(-1, 4)[cells]
+    end = ends[kept[:, 0], kept[:, 1], kept[:, 2], kept[:, 3]]
+    return _summed(end, p), _summed(kept, p)
+
+
+def _summed(values: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``values`` (non-negative integers) in the order they first occur, and
+    the masses ``p`` of equal rows summed in row order."""
+    code = np.zeros(len(values), dtype=np.int64)
+    for col in values.T:
+        code = code * (int(col.max(initial=0)) + 1) + col
+    _, first, back = np.unique(code, return_index=True, return_inverse=True)
+    sums = np.bincount(back.reshape(-1), weights=p, minlength=first.size)  # in row order
+    order = np.argsort(first, kind="stable")
+    return values[first[order]], sums[order]
 
 
 def _option_means(
@@ -258,18 +286,28 @@ def _option_means(
     return index, np.stack(out)
 
 
-def _choose(
-    means: np.ndarray, options: list[list[int]], keys: FightKeys, side: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """For each own roll (its options as rows of ``means``, in preference order), elementwise the
-    first option with the best keys for ``side`` (each compared with the best so far, as
-    :func:`~grimdice.engine.game.lex_better`): the values and the option index."""
-    all_keys = np.moveaxis(keys.rows(means, side), -1, 0).copy()  # [key, option row, ...]
+def _option_rows(options: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Each own roll's options (rows of the option table, in preference order) as one padded
+    table ``[roll, i]``, and how many options each roll has."""
     count = np.array([len(o) for o in options])
-    order = np.argsort(-count, kind="stable")  # rolls with the most options first
     table = np.zeros((len(options), int(count.max())), dtype=np.int64)
-    for r, o in enumerate(options):
-        table[r, : len(o)] = o
+    roll = np.repeat(np.arange(len(options)), count)
+    table[roll, np.arange(roll.size) - np.repeat(np.cumsum(count) - count, count)] = np.fromiter(
+        chain.from_iterable(options), dtype=np.int64, count=roll.size
+    )
+    return table, count
+
+
+def _choose(
+    means: np.ndarray, options: tuple[np.ndarray, np.ndarray], keys: FightKeys, side: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each own roll (its options as rows of ``means``, in preference order:
+    :func:`_option_rows`), elementwise the first option with the best keys for ``side`` (each
+    compared with the best so far, as :func:`~grimdice.engine.game.lex_better`): the values and
+    the option index."""
+    all_keys = np.moveaxis(keys.rows(means, side), -1, 0).copy()  # [key, option row, ...]
+    table, count = options
+    order = np.argsort(-count, kind="stable")  # rolls with the most options first
     best_keys = all_keys[:, table[order, 0]]
     idx = np.zeros(best_keys.shape[1:], dtype=np.int64)
     for i in range(1, table.shape[1]):
@@ -294,12 +332,10 @@ def _choose(
     return best, idx
 
 
-def _chosen(opts: list[list[Keep]], index: dict[Keep, int], choice: np.ndarray) -> np.ndarray:
-    """``choice[..., i]`` (option index for own roll ``i``, last axis) as rows of the option table."""
-    out = np.zeros(choice.shape, dtype=np.int64)
-    for i, o in enumerate(opts):
-        out[..., i] = np.array([index[k] for k in o])[choice[..., i]]
-    return out
+def _chosen(options: tuple[np.ndarray, np.ndarray], choice: np.ndarray) -> np.ndarray:
+    """``choice[..., i]`` (option index for own roll ``i``, last axis) as rows of the option table
+    (``options``: :func:`_option_rows`)."""
+    return options[0][np.arange(choice.shape[-1]), choice]
 
 
 def _spreads(index: dict[Keep, int], laws: list[np.ndarray], n: int) -> np.ndarray:
@@ -323,4 +359,4 @@ def _law(table: dict, f: Any) -> Dist:
     return Dist(pmf)
 
 
-__all__ = ["FightSolution", "Tables", "solve_fight"]
+__all__ = ["FightSolution", "Tables", "held", "solve_fight"]
