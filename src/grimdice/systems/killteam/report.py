@@ -18,6 +18,7 @@ import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
+from grimdice.engine.montecarlo import Tally
 from grimdice.engine.options import EXACT, RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result, stage_json
@@ -31,7 +32,7 @@ from grimdice.systems.killteam.shooting import (
     resolve_shots,
     secondary_targets,
 )
-from grimdice.systems.killteam.simulate import ShotTables, simulate_sequence
+from grimdice.systems.killteam.simulate import Packing, Sequence, ShotTables
 from grimdice.systems.killteam.solve import ShotPolicy, solve_sequence
 
 HOT_MW = 3  # Hot: three mortal wounds on the shooter per discarded attack dice result of 1
@@ -232,31 +233,53 @@ def _exact(plan: ShootingPlan) -> Result:
     return res
 
 
-def shooting_trial(plan: ShootingPlan) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
+TOTALS = ("hits", "critical_hits", "mortal_wounds", "saves", "unsaved")
+
+
+def _sequences(plan: ShootingPlan) -> tuple[Sequence, dict[int, Sequence]]:
+    """The packed sequences of a plan: the attacks on the target, then on each other operative
+    (Splash's mortal wounds start its total, at most Splash times the target's critical hits)."""
+    first = [ShotTables.of(p) for p in plan.policies]
+    primary = Sequence.of(first, (*TOTALS, "stunned") if plan.stun else TOTALS)
+    crits = primary.packing.place("critical_hits")[2] - 1
+    secondary = {
+        sd.index: Sequence.of(
+            [ShotTables.of(p) for p in plan.secondary_policies[sd.index]],
+            TOTALS,
+            {"mortal_wounds": sd.splash * crits},
+        )
+        for sd in plan.secondaries
+    }
+    return primary, secondary
+
+
+def shooting_trial(
+    plan: ShootingPlan, primary: Sequence, secondary: dict[int, Sequence]
+) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
     """The Monte Carlo trial of a plan: ``size`` runs of every attack, rolled literally; outputs
-    the primary target's stages, ``<index>:<stage>`` for each other operative, ``hot:<shooter>``
-    (mortal wounds), ``stunned`` and ``operatives_incapacitated``."""
+    the packed totals of the primary target (``code<g>``, :class:`Packing`) and its
+    ``wounds_left``, the same prefixed ``<index>:`` for each other operative, ``hot:<shooter>``
+    (mortal wounds) and ``operatives_incapacitated``."""
     w0 = plan.target.wounds_left
-    attacks = [ShotTables.of(p) for p in plan.policies]
-    secondary = {i: [ShotTables.of(p) for p in ps] for i, ps in plan.secondary_policies.items()}
 
     def trial(s: Sampler, n: int) -> dict[str, np.ndarray]:
-        tot = simulate_sequence(s, attacks, np.full(n, w0))
-        out = _stage_counts(tot, w0)
-        ones = {sh: tot[f"ones:{sh}"].copy() for sh in plan.hot}
-        if plan.stun:
-            out["stunned"] = tot["stunned"]
+        codes, w, ones = primary.play(s, np.full(n, w0))
+        out = {f"code{g}": c for g, c in enumerate(codes)}
+        out["wounds_left"] = w
+        ones = {sh: ones.get(sh, np.zeros(n, dtype=np.int64)) for sh in plan.hot}
         if plan.secondaries:
-            dead = (tot["w"] == 0).astype(np.int64)
+            dead = (w == 0).astype(np.int64)
+            crits = primary.packing.digit(codes, "critical_hits")
             for sd in plan.secondaries:
                 wj = sd.target.wounds_left
-                splash = sd.splash * tot["critical_hits"]
-                t2 = simulate_sequence(s, secondary[sd.index], np.maximum(wj - splash, 0))
-                for k, v in _stage_counts(t2, wj, splash).items():
-                    out[f"{sd.index}:{k}"] = v
-                dead += t2["w"] == 0
-                if sd.spec is not None and sd.spec.rules.hot:
-                    ones[sd.spec.shooter] += t2[f"ones:{sd.spec.shooter}"]
+                splash = sd.splash * crits
+                seq = secondary[sd.index]
+                c2, w2, ones2 = seq.play(s, np.maximum(wj - splash, 0), {"mortal_wounds": splash})
+                out |= {f"{sd.index}:code{g}": c for g, c in enumerate(c2)}
+                out[f"{sd.index}:wounds_left"] = w2
+                dead += w2 == 0
+                for sh, o in ones2.items():
+                    ones[sh] += o
             out["operatives_incapacitated"] = dead
         for sh, o in ones.items():
             out[f"hot:{sh}"] = HOT_MW * o
@@ -265,28 +288,34 @@ def shooting_trial(plan: ShootingPlan) -> Callable[[Sampler, int], dict[str, np.
     return trial
 
 
-def _stage_counts(
-    tot: dict[str, np.ndarray], w0: int, mw_shift: np.ndarray | int = 0
-) -> dict[str, np.ndarray]:
-    out = {k: tot[k] for k in ("hits", "critical_hits", "saves", "unsaved")}
-    out["mortal_wounds"] = tot["mortal_wounds"] + mw_shift
-    out["damage"] = w0 - tot["w"]
-    out["models_destroyed"] = (tot["w"] == 0).astype(np.int64)
-    out["wounds_left"] = tot["w"]
-    return {k: out[k] for k in STAGES}
+def _tallied_stages(tally: Tally, prefix: str, packing: Packing, w0: int) -> dict[str, Dist]:
+    """The stages of one operative from its packed totals and wounds left (exact counts, the
+    same as tallying each stage per trial)."""
+    counts = packing.marginals([tally.counts[f"{prefix}code{g}"] for g in range(len(packing.groups))])
+    left = tally.counts[f"{prefix}wounds_left"]
+    counts["wounds_left"] = left
+    damage = np.zeros(w0 + 1, dtype=np.int64)
+    damage[w0 - np.arange(left.size)] = left
+    counts["damage"] = damage
+    counts["models_destroyed"] = np.array([tally.trials - left[0], left[0]])
+    return {k: Dist(c / tally.trials) for k, c in counts.items()}
 
 
 def _simulated(plan: ShootingPlan, options: RunOptions) -> Result:
     trials, seed = options.simulate, options.seed
     assert trials is not None
-    tally = options.run(shooting_trial(plan))
-    stages = {k: tally.dist(k) for k in STAGES}
+    primary, secondary = _sequences(plan)
+    tally = options.run(shooting_trial(plan, primary, secondary))
+    w0 = plan.target.wounds_left
+    got = _tallied_stages(tally, "", primary.packing, w0)
+    stages = {k: got[k] for k in STAGES}
     res = Result("killteam", "simulated", stages, trials=trials, seed=seed, title=plan.scenario.title)
-    stunned = tally.dist("stunned") if plan.stun else None
+    stunned = got["stunned"] if plan.stun else None
     if plan.secondaries:
         sub = {plan.target.name: Result("killteam", "simulated", dict(stages), trials=trials, seed=seed)}
         for sd in plan.secondaries:
-            st = {k: tally.dist(f"{sd.index}:{k}") for k in STAGES}
+            got2 = _tallied_stages(tally, f"{sd.index}:", secondary[sd.index].packing, sd.target.wounds_left)
+            st = {k: got2[k] for k in STAGES}
             sub[sd.target.name] = Result("killteam", "simulated", st, trials=trials, seed=seed)
         res.stages["operatives_incapacitated"] = tally.dist("operatives_incapacitated")
         res.targets = sub

@@ -98,21 +98,18 @@ def save_code(sv: int, radix: int) -> PoolCode:
 
 @dataclass(frozen=True)
 class Rows:
-    """Several per-cell tables on one index as one matrix (int16 when every value fits): one
-    gather of a row per trial instead of one gather per table."""
+    """Several per-cell tables on one index, as the columns of one matrix."""
 
     names: tuple[str, ...]
     matrix: np.ndarray
 
     @classmethod
     def of(cls, tables: dict[str, np.ndarray]) -> Rows:
-        m = np.stack(list(tables.values()), axis=1)
-        small = m.size == 0 or (int(m.min()) >= -(2**15) and int(m.max()) < 2**15)
-        return cls(tuple(tables), np.ascontiguousarray(m, dtype=np.int16 if small else np.int64))
+        return cls(tuple(tables), np.stack(list(tables.values()), axis=1).astype(np.int64))
 
-    def take(self, at: np.ndarray) -> dict[str, np.ndarray]:
-        rows = np.take(self.matrix, at, axis=0)
-        return {k: rows[:, j] for j, k in enumerate(self.names)}
+    def column(self, name: str, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """One table (its ``rows``), contiguous."""
+        return np.ascontiguousarray(self.matrix[rows, self.names.index(name)])
 
 
 @dataclass(frozen=True)
@@ -137,6 +134,19 @@ class ShotTables:
     fresh: np.ndarray
     after: Rows
     saved: Rows
+
+    def after_rows(self) -> np.ndarray:
+        """The rows of ``after`` a trial can read: the counts of at most ``n`` dice."""
+        n = self.policy.spec.dice
+        _, c, h, o = np.indices(self.policy.reroll.shape[:4])
+        return (c + h + o <= n).reshape(-1)
+
+    def saved_rows(self) -> np.ndarray:
+        """The rows of ``saved`` a trial can read: at most ``n`` hits, and at most as many saves
+        as the defence dice (with the retained save)."""
+        n, d = self.policy.spec.dice, self.policy.alloc.shape[3] - 1
+        _, c, h, cs, ns = np.indices(self.policy.alloc.shape[:5])
+        return ((c + h <= n) & (cs + ns <= d)).reshape(-1)
 
     @classmethod
     def of(cls, pol: ShotPolicy) -> ShotTables:
@@ -186,55 +196,191 @@ class ShotTables:
         )
 
 
-def simulate_shot(s: Sampler, tab: ShotTables, w: np.ndarray) -> dict[str, np.ndarray]:
-    """One attack in every trial from wounds left ``w``; returns per-trial counts and ``w`` after.
+PACK_LIMIT = 1 << 16  # the most entries a packed code's joint histogram may have
 
-    The attack dice of all trials are rolled and sorted by the per-face table of
-    :func:`~grimdice.systems.killteam.rolls.attack_roll`, their counts packed into one code
-    (:class:`PoolCode`); a re-roll picks up the dice of each category the policy names and rolls
-    as many fresh dice (the code of the dice kept plus the fresh dice's code is the code after the
-    re-roll); the defence dice are rolled as one pool for the trials saving on SV and one for
-    those using the invulnerable save. Everything else is a look-up in :class:`ShotTables`.
-    Trials whose target is already incapacitated roll nothing."""
-    sp = tab.policy.spec
-    n1, d1 = sp.dice + 1, tab.policy.alloc.shape[3]
-    attack = attack_code(sp.bs, sp.rules.lethal, n1)
-    at = w * n1**3 + attack.sample(s, np.where(w > 0, sp.dice, 0))
-    picked = np.take(tab.fresh, at)
-    at = np.take(tab.kept, at) + attack.sample(s, picked) + w * n1**3
-    out = tab.after.take(at)
-    saves = save_code(sp.sv, d1).sample(s, out["sv_dice"])
-    if sp.invulnerable is not None:
-        saves += save_code(sp.invulnerable, d1).sample(s, out["inv_dice"])
-    saved = tab.saved.take(out["base"].astype(np.int64) * d1**2 + saves + out["retained"])
-    return {
-        "hits": out["hits"],
-        "critical_hits": out["crits"],
-        "saves": saved["saves"],
-        "unsaved": saved["unsaved"],
-        "mortal_wounds": out["mortal"],
-        "stunned": out["stunned"],
-        "ones": out["ones"],
-        "w": saved["w"].astype(np.int64),
-    }
+SUMMED = {  # per-trial totals of a sequence: the stage name -> its column in ShotTables
+    "hits": ("after", "hits"),
+    "critical_hits": ("after", "crits"),
+    "mortal_wounds": ("after", "mortal"),
+    "stunned": ("after", "stunned"),
+    "saves": ("saved", "saves"),
+    "unsaved": ("saved", "unsaved"),
+}
 
 
-def simulate_sequence(s: Sampler, attacks: list[ShotTables], start: np.ndarray) -> dict[str, np.ndarray]:
-    """Per-trial totals over the sequence (``ones:<shooter>`` per shooter) and final wounds ``w``."""
-    policies = [t.policy for t in attacks]
-    w = start.astype(np.int64).copy()
-    tot: dict[str, np.ndarray] = {
-        k: np.zeros(w.size, dtype=np.int64)
-        for k in ("hits", "critical_hits", "saves", "unsaved", "mortal_wounds", "stunned")
-    }
-    for sh in sorted({p.spec.shooter for p in policies}):
-        tot[f"ones:{sh}"] = np.zeros(w.size, dtype=np.int64)
-    for tab, pol in zip(attacks, policies, strict=True):
-        out = simulate_shot(s, tab, w)
-        for k in ("hits", "critical_hits", "saves", "unsaved", "mortal_wounds", "stunned"):
-            tot[k] += out[k]
-        if pol.spec.rules.hot:
-            tot[f"ones:{pol.spec.shooter}"] += out["ones"]
-        w = out["w"]
-    tot["w"] = w
-    return tot
+@dataclass(frozen=True)
+class Packing:
+    """Per-trial totals packed as digits of mixed-radix codes, a few totals to a code (at most
+    :data:`PACK_LIMIT` codes each): a sum of packed codes is the code of the sums while no digit
+    passes its radix, so each attack adds one looked-up code per group, and one histogram per group
+    (exact counts) gives every total's histogram by summing the others out.
+
+    ``groups`` lists per code its ``(name, radix)`` digits, the most significant first."""
+
+    groups: tuple[tuple[tuple[str, int], ...], ...]
+
+    @classmethod
+    def of(cls, bounds: dict[str, int]) -> Packing:
+        """Digits in the order given, each radix one more than the total's largest value."""
+        groups: list[tuple[tuple[str, int], ...]] = []
+        cur: list[tuple[str, int]] = []
+        size = 1
+        for name, most in bounds.items():
+            radix = most + 1
+            if cur and size * radix > PACK_LIMIT:
+                groups.append(tuple(cur))
+                cur, size = [], 1
+            cur.append((name, radix))
+            size *= radix
+        if cur:
+            groups.append(tuple(cur))
+        return cls(tuple(groups))
+
+    def place(self, name: str) -> tuple[int, int, int]:
+        """``(code, place value, radix)`` of a total's digit."""
+        for g, digits in enumerate(self.groups):
+            names = [n for n, _ in digits]
+            if name in names:
+                j = names.index(name)
+                return g, int(np.prod([r for _, r in digits[j + 1 :]], dtype=np.int64)), digits[j][1]
+        raise KeyError(name)
+
+    def digit(self, codes: list[np.ndarray], name: str) -> np.ndarray:
+        """One total per trial, read back from the codes."""
+        g, place, radix = self.place(name)
+        return codes[g] // place % radix
+
+    def marginals(self, counts: list[np.ndarray]) -> dict[str, np.ndarray]:
+        """Each total's histogram (exact counts) from the codes' histograms."""
+        out = {}
+        for digits, c in zip(self.groups, counts, strict=True):
+            radices = [r for _, r in digits]
+            full = np.zeros(int(np.prod(radices, dtype=np.int64)), dtype=np.int64)
+            full[: c.size] = c
+            joint = full.reshape(radices)
+            for axis, (name, _) in enumerate(digits):
+                out[name] = joint.sum(axis=tuple(a for a in range(len(digits)) if a != axis))
+        return out
+
+
+@dataclass(frozen=True)
+class PackedShot:
+    """One attack's :class:`ShotTables` as the 1-D tables a sequence reads: the defence dice
+    rolled (``sv_dice``, ``inv_dice``), ``save_base`` (the allocation row times ``d**2`` plus the
+    retained save), Hot's ``ones``, and per code of the sequence's :class:`Packing` the packed
+    totals looked up after the re-roll (``after``) and after the saves (``saved``; ``w`` the
+    wounds left)."""
+
+    tab: ShotTables
+    sv_dice: np.ndarray
+    inv_dice: np.ndarray | None
+    save_base: np.ndarray
+    ones: np.ndarray | None
+    after: tuple[np.ndarray | None, ...]
+    saved: tuple[np.ndarray | None, ...]
+    w: np.ndarray
+    rerolls: bool  # whether the policy ever re-rolls (else the first roll is kept as rolled)
+
+    @classmethod
+    def of(cls, tab: ShotTables, packing: Packing) -> PackedShot:
+        sp = tab.policy.spec
+        d1 = tab.policy.alloc.shape[3]
+
+        parts: dict[str, list[np.ndarray | None]] = {"after": [], "saved": []}
+        for digits in packing.groups:
+            for side, rows in (("after", tab.after), ("saved", tab.saved)):
+                part = None
+                for name, _ in digits:
+                    where, column = SUMMED[name]
+                    if where == side:
+                        _, place, _ = packing.place(name)
+                        add = rows.column(column) * place
+                        part = add if part is None else part + add
+                parts[side].append(part if part is not None and part.any() else None)
+        return cls(
+            tab,
+            tab.after.column("sv_dice"),
+            tab.after.column("inv_dice") if sp.invulnerable is not None else None,
+            tab.after.column("base") * d1**2 + tab.after.column("retained"),
+            tab.after.column("ones") if sp.rules.hot else None,
+            tuple(parts["after"]),
+            tuple(parts["saved"]),
+            tab.saved.column("w"),
+            bool(tab.fresh.any()),
+        )
+
+    def play(self, s: Sampler, w: np.ndarray, codes: list[np.ndarray], ones: np.ndarray | None) -> np.ndarray:
+        """The attack in every trial from wounds left ``w``: its totals added to ``codes`` (and its
+        discarded ones to ``ones``, for Hot); returns the wounds left after it.
+
+        The attack dice of all trials are rolled and sorted by the per-face table of
+        :func:`~grimdice.systems.killteam.rolls.attack_roll`, their counts packed into one code
+        (:class:`PoolCode`); a re-roll picks up the dice of each category the policy names and
+        rolls as many fresh dice (the code of the dice kept plus the fresh dice's code is the code
+        after the re-roll); the defence dice are rolled as one pool for the trials saving on SV and
+        one for those using the invulnerable save. Everything else is a look-up. Trials whose
+        target is already incapacitated roll nothing."""
+        tab = self.tab
+        sp = tab.policy.spec
+        n1, d1 = sp.dice + 1, tab.policy.alloc.shape[3]
+        attack = attack_code(sp.bs, sp.rules.lethal, n1)
+        at = w * n1**3 + attack.sample(s, np.where(w > 0, sp.dice, 0))
+        if self.rerolls:
+            picked = np.take(tab.fresh, at)
+            at = np.take(tab.kept, at) + attack.sample(s, picked) + w * n1**3
+        saves = save_code(sp.sv, d1).sample(s, np.take(self.sv_dice, at))
+        if self.inv_dice is not None:
+            saves += save_code(sp.invulnerable, d1).sample(s, np.take(self.inv_dice, at))
+        saves += np.take(self.save_base, at)
+        if ones is not None and self.ones is not None:
+            ones += np.take(self.ones, at)
+        for code, a, v in zip(codes, self.after, self.saved, strict=True):
+            if a is not None:
+                code += np.take(a, at)
+            if v is not None:
+                code += np.take(v, saves)
+        return np.take(self.w, saves)
+
+
+@dataclass(frozen=True)
+class Sequence:
+    """The attacks on one operative in order, with the :class:`Packing` of their totals (the
+    names given, bounded by the sum of each attack's largest value, plus ``shift`` for totals
+    that start above zero) and the shooters whose Hot ones are counted."""
+
+    shots: tuple[PackedShot, ...]
+    packing: Packing
+    hot: tuple[str, ...]
+
+    @classmethod
+    def of(
+        cls, tables: list[ShotTables], names: tuple[str, ...], shift: dict[str, int] | None = None
+    ) -> Sequence:
+        live = [{"after": (t.after, t.after_rows()), "saved": (t.saved, t.saved_rows())} for t in tables]
+        bounds = {}
+        for name in names:
+            where, column = SUMMED[name]
+            most = (shift or {}).get(name, 0)
+            for tab in live:
+                rows, reached = tab[where]
+                most += int(rows.column(column, reached).max(initial=0))
+            bounds[name] = most
+        packing = Packing.of(bounds)
+        hot = tuple(sorted({t.policy.spec.shooter for t in tables if t.policy.spec.rules.hot}))
+        return cls(tuple(PackedShot.of(t, packing) for t in tables), packing, hot)
+
+    def play(
+        self, s: Sampler, start: np.ndarray, shift: dict[str, np.ndarray] | None = None
+    ) -> tuple[list[np.ndarray], np.ndarray, dict[str, np.ndarray]]:
+        """Every attack in every trial from wounds left ``start`` (totals starting at ``shift``):
+        the packed codes of the totals, the wounds left after the sequence, and the ones rolled by
+        each Hot shooter."""
+        codes = [np.zeros(start.size, dtype=np.int64) for _ in self.packing.groups]
+        for name, v in (shift or {}).items():
+            g, place, _ = self.packing.place(name)
+            codes[g] += v * place
+        ones = {sh: np.zeros(start.size, dtype=np.int64) for sh in self.hot}
+        w = start.astype(np.int64)
+        for shot in self.shots:
+            w = shot.play(s, w, codes, ones.get(shot.tab.policy.spec.shooter))
+        return codes, w, ones
