@@ -127,3 +127,30 @@ def test_the_monte_carlo_counts_every_save_re_roll_and_mitigation_die_it_reads()
     assert heavy(5, 5, 1) == heavy(1, 5, 1) == (1, 0)
     plain = tally(scenario(weapon(S=4, AP=5), model(Sv=3)))
     assert plain(1, 2, 1) == (1, 1) and plain(1, 3, 1) == (1, 0)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_dice_counts_are_flushed_before_the_tally_word_fills(name, monkeypatch):
+    """A strike counts its dice above ``TALLY`` bits of an int32 word per trial, flushed into the
+    sampler's count every ``DICE_A_WORD // (3 * Brutal)`` wounds. With a word holding only 7 dice
+    above its low bits (``TALLY`` 28), the seeded run and the dice it counts are the same as with
+    the real word (without the flushes the small word overflows)."""
+    from grimdice.engine.options import RunOptions
+    from grimdice.systems.heresy import simulate as sim
+
+    weapons, defenders, kw = CASES[name]
+    counted: list[int] = []
+    run_trials = RunOptions.run
+
+    def counting(self, trial):
+        tally = run_trials(self, trial)
+        counted.append(tally.dice)
+        return tally
+
+    monkeypatch.setattr(RunOptions, "run", counting)
+    wide = run(weapons, defenders, simulate=3000, seed=5, **kw).to_json()
+    monkeypatch.setattr(sim, "TALLY", 28)
+    monkeypatch.setattr(sim, "DICE_A_WORD", 7)
+    narrow = run(weapons, defenders, simulate=3000, seed=5, **kw).to_json()
+    assert narrow == wide
+    assert counted[0] == counted[1] > 0

@@ -9,7 +9,9 @@ so agreement of the two engines is a real check of both.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -40,6 +42,8 @@ ALL = 127  # "every wound left": the wounds lost to Instant Death, in the outcom
 FULL = 1 << 30  # wounds left of the "no model" slot: never reached by any loss
 STRIDE = 3 * 6 * 6 * 6  # outcome table entries per model: wound kind, save, re-roll, Mitigation faces
 TALLY = 16  # a trial's failed saves in the low bits of its tally word, the dice it rolled above
+DICE_A_WORD = (1 << (31 - TALLY)) - 1  # the most dice a tally word (int32) holds above its low bits
+DICE_A_WOUND = 3  # the save die, the Heavy re-roll and the Mitigation die
 
 
 def _shots(s: Sampler, g: StrikeGroup, trials: int, models: np.ndarray | None) -> np.ndarray:
@@ -228,19 +232,32 @@ class Queue:
         """Allocate one group's wounds (column layout) in every trial, Precision wounds first, each
         part in dice order; one row at a time, every trial at once."""
         parts = [out.part(s, code) for _ in range(brutal)]
-        before = self.acc.copy()
+        rows = range(code.shape[0])
         if prec is None or self.k is None:
-            for j in range(code.shape[0]):
-                self._wound(out, [p[j] for p in parts], None)
-        else:
-            for j in range(code.shape[0]):  # the Precision wounds, to the chosen model while it lives
-                self._wound(out, [p[j] * prec[j] for p in parts], prec[j])
-            for j in range(code.shape[0]):
-                self._wound(out, [p[j] * ~prec[j] for p in parts], None)
+            wounds: Iterator[tuple[list[np.ndarray], np.ndarray | None]] = (
+                ([p[j] for p in parts], None) for j in rows
+            )
+        else:  # the Precision wounds first, to the chosen model while it lives
+            wounds = chain(
+                (([p[j] * prec[j] for p in parts], prec[j]) for j in rows),
+                (([p[j] * ~prec[j] for p in parts], None) for j in rows),
+            )
+        per_flush = max(1, DICE_A_WORD // (DICE_A_WOUND * brutal))  # wounds whose dice fit a word
+        before = self.acc.copy()
+        for n, (wound, to_k) in enumerate(wounds, start=1):
+            self._wound(out, wound, to_k)
+            if n % per_flush == 0:
+                before = self._count_dice(s, before)
+        self._count_dice(s, before)
+
+    def _count_dice(self, s: Sampler, before: np.ndarray) -> np.ndarray:
+        """Count the dice rolled since the tally words were ``before`` (kept above their low bits)
+        and clear them from the words; returns the words now."""
         self.acc -= before
         s.dice += int((self.acc >> TALLY).sum(dtype=np.int64))
         self.acc &= (1 << TALLY) - 1
         self.acc += before
+        return self.acc.copy()
 
     def _wound(self, out: Outcomes, parts: list[np.ndarray], prec: np.ndarray | None) -> None:
         """One wound (``parts``: per Brutal wound) in every trial; ``prec``: Precision wounds."""
