@@ -96,8 +96,8 @@ def walk_trials(atk, sol, sampler, size):
     from grimdice.systems.crusade.rolls import DICE, roll_law
 
     spec, game = atk.spec, sol.game
-    A = roll_law(sampler, spec.att.pool, size, game.track)  # the dice counted as in the trials
-    D = roll_law(sampler, spec.dfd.pool, size, game.track)
+    A = roll_into_law(sampler, spec.att.pool, size, game.track)  # the dice counted as in the trials
+    D = roll_into_law(sampler, spec.dfd.pool, size, game.track)
     spare = {(ph, k): sampler.roll(size, DICE[k]) for ph in (P_ARR_ROLL, P_DRR_ROLL) for k in DICE}
     ffa, ffd = sampler.roll(size, DICE["R"]), sampler.roll(size, DICE["R"])
     parry = sol.policy[sol.root] if sol.root[0] == P_PARRY else sol.root[1]

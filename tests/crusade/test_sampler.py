@@ -146,19 +146,19 @@ def test_the_dense_walk_table_plays_as_the_sorted_pairs(monkeypatch):
 
 
 def test_a_rolled_pool_falls_on_its_exact_law():
-    # roll_law walks each pool die by die into the index of its statistic in pool_law: the
+    # roll_into_law walks each pool die by die into the index of its statistic in pool_law: the
     # frequencies agree with the law's probabilities, and every die is counted once
     import numpy as np
 
     from grimdice.dice import Dist
     from grimdice.dice.sampler import Sampler
-    from grimdice.systems.crusade.rolls import Pool, pool_law, roll_law
+    from grimdice.systems.crusade.rolls import Pool, pool_law, roll_into_law
     from tests.agreement import assert_agree
 
     for white, red, track in ((2, 1, True), (0, 3, True), (3, 2, False), (1, 0, True)):
         s, n = Sampler(11), 60_000
         law = pool_law(white, red, track)
-        got = np.bincount(roll_law(s, Pool(white, red), n, track), minlength=len(law)) / n
+        got = np.bincount(roll_into_law(s, Pool(white, red), n, track), minlength=len(law)) / n
         exact = Dist(np.array([p for _, p in law]))
         assert_agree({"law": exact}, {"law": Dist(got)}, n)
         assert s.dice == n * (white + red)

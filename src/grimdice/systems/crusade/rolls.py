@@ -279,7 +279,7 @@ def law_steps(white: int, red: int, track: bool = True) -> tuple[np.ndarray, ...
     return tuple(tables)
 
 
-def roll_law(sampler: Sampler, pool: Pool, size: int, track: bool = True) -> np.ndarray:
+def roll_into_law(sampler: Sampler, pool: Pool, size: int, track: bool = True) -> np.ndarray:
     """Each of ``size`` pools rolled literally (counted in ``sampler.dice``), as the index of its
     :class:`Faces` in ``pool_law(pool.white, pool.red, track)`` (a gather per die, :func:`law_steps`)."""
     tables = law_steps(pool.white, pool.red, track)
@@ -347,6 +347,6 @@ __all__ = [
     "parse_pool",
     "pool_law",
     "roll_dice",
-    "roll_law",
+    "roll_into_law",
     "total_law",
 ]

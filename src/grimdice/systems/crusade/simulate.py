@@ -19,7 +19,7 @@ from grimdice.systems.crusade.contest import P_END, P_PARRY, Key, Solved, solve
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED
 from grimdice.systems.crusade.mob import counts
 from grimdice.systems.crusade.report import build_result
-from grimdice.systems.crusade.rolls import DICE, SIDES, roll_dice, roll_law
+from grimdice.systems.crusade.rolls import DICE, SIDES, roll_dice, roll_into_law
 from grimdice.systems.crusade.simulate_walk import R_SIDES
 
 NAMES = (
@@ -51,7 +51,7 @@ NAMES = (
 class Play:
     """The trial function (issue #15): the solved contest compiled to dense tables once, then
     applied to whole blocks by gathers. Each pool is rolled literally into the index of its
-    statistic in the exact law (:func:`~.rolls.roll_law`); ``first[a * nd + d]`` is the state the
+    statistic in the exact law (:func:`~.rolls.roll_into_law`); ``first[a * nd + d]`` is the state the
     solved policy reaches from the two rolls, a re-roll state or a finished contest; a re-roll
     state's die is rolled for the trials there only and ``after[(state - ends) * 6 + face]`` steps
     them on (at most the attacker's and the defender's re-roll). A trial's outcome is one code,
@@ -95,8 +95,8 @@ class Play:
 
     def __call__(self, sampler: Sampler, size: int) -> dict[str, np.ndarray]:
         track, ends = self.game.track, len(self.ends)
-        a = roll_law(sampler, self.pools[0], size, track)
-        d = roll_law(sampler, self.pools[1], size, track)
+        a = roll_into_law(sampler, self.pools[0], size, track)
+        d = roll_into_law(sampler, self.pools[1], size, track)
         a *= self.nd
         a += d
         cur = self.first.take(a)
