@@ -93,7 +93,7 @@ MELEE = {
 def walk_trials(atk, sol, sampler, size):
     """The peer: each trial walks the compiled game state by state, looking the policy up as it goes."""
     from grimdice.systems.crusade.contest import P_ARR_ROLL, P_DRR_ROLL, P_END, P_PARRY
-    from grimdice.systems.crusade.rolls import DICE, roll_law
+    from grimdice.systems.crusade.rolls import DICE, roll_into_law
 
     spec, game = atk.spec, sol.game
     A = roll_into_law(sampler, spec.att.pool, size, game.track)  # the dice counted as in the trials
