@@ -167,7 +167,16 @@ def test_serve_command_passes_its_options(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(server, "serve", lambda host, port, **kw: seen.update(host=host, port=port, **kw))
     r = CliRunner().invoke(app, ["serve", "--port", "8123", "--jobs", "2", "--timeout", "3"])
     assert r.exit_code == 0, r.output
-    assert seen == {"host": "127.0.0.1", "port": 8123, "jobs": 2, "budget": 3.0, "examples": None}
+    assert seen == {
+        "host": "127.0.0.1",
+        "port": 8123,
+        "jobs": 2,
+        "budget": 3.0,
+        "examples": None,
+        "per_client": 4,
+        "queue": 32,
+        "per_address": 32,
+    }
 
 
 def test_only_the_served_host_names_are_answered() -> None:

@@ -98,6 +98,15 @@ def serve(
     jobs: Annotated[int, typer.Option(min=1, max=64, help="Calculations run at once.")] = 1,
     timeout: Annotated[float, typer.Option(min=0.1, help="Seconds one calculation may take.")] = 10.0,
     examples: Annotated[Path | None, typer.Option(help="Folder of example scenarios.")] = None,
+    per_client: Annotated[
+        int, typer.Option(min=1, max=10_000, help="Calculations one address may have running or waiting.")
+    ] = 4,
+    queue: Annotated[
+        int, typer.Option(min=0, max=10_000, help="Calculations waiting, from all clients.")
+    ] = 32,
+    connections: Annotated[
+        int, typer.Option(min=1, max=10_000, help="Open connections one address may hold.")
+    ] = 32,
 ) -> None:
     """Serve the web page and HTTP API locally (needs the extra: pip install 'grimdice\\[web]')."""
     try:
@@ -107,7 +116,16 @@ def serve(
         console(stderr=True).print(msg, markup=False, highlight=False)
         raise typer.Exit(2) from None
     typer.echo(f"grimdice: http://{host}:{port}/ (Ctrl+C to stop)")
-    run_server(host, port, jobs=jobs, budget=timeout, examples=examples)
+    run_server(
+        host,
+        port,
+        jobs=jobs,
+        budget=timeout,
+        examples=examples,
+        per_client=per_client,
+        queue=queue,
+        per_address=connections,
+    )
 
 
 from grimdice.cli.roster_cmds import register as _register_roster_cmds  # noqa: E402

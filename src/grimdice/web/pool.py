@@ -4,7 +4,9 @@ Each calculation runs in one of ``size`` long-lived worker processes (``python -
 grimdice.web.pool``: the systems imported once, one JSON line per job on its stdin and stdout).
 A calculation that exceeds the time budget has its worker terminated and replaced, so no request
 can hold the server; at most ``size`` calculations run at once and at most ``max_waiting`` more
-wait for a worker, beyond which the server answers "busy".
+wait for a worker (at most ``per_client`` of them, running or waiting, from one client address),
+beyond which the server answers "busy". A calculation whose client has gone is cancelled
+(:meth:`CalcPool.cancel`): dropped from the queue, or its worker stopped and replaced.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from typing import Any
 
 #: (HTTP status, JSON body text, seconds the calculation took)
 Answer = tuple[int, str, float]
+
+MAX_WAITING = 32  # calculations waiting for a worker, from all clients
+PER_CLIENT = 4  # calculations running or waiting from one client address
 
 
 class BudgetExceeded(Exception):
@@ -119,8 +124,16 @@ class _Worker:
 class CalcPool:
     """``size`` worker processes, a time ``budget`` (seconds) per calculation, a bounded queue."""
 
-    def __init__(self, size: int = 1, budget: float = 10.0, max_waiting: int = 1000) -> None:
-        self.size, self.budget, self.max_waiting = size, budget, max_waiting
+    def __init__(
+        self,
+        size: int = 1,
+        budget: float = 10.0,
+        max_waiting: int = MAX_WAITING,
+        per_client: int = PER_CLIENT,
+    ) -> None:
+        self.size, self.budget, self.max_waiting, self.per_client = size, budget, max_waiting, per_client
+        self._by_client: dict[str, int] = {}
+        self._running: dict[Future[Answer], _Worker] = {}
         self._idle: list[_Worker] = []
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
@@ -136,35 +149,69 @@ class CalcPool:
                 self._all.append(w)
                 self._idle.append(w)
 
-    def submit(self, scenario: Mapping[str, Any], simulate: int | None, seed: int | None) -> Future[Answer]:
+    def submit(
+        self, scenario: Mapping[str, Any], simulate: int | None, seed: int | None, client: str = ""
+    ) -> Future[Answer]:
+        """Queue a calculation for ``client`` (its address); :class:`Busy` past the bounds."""
         with self._lock:
             if self._pending >= self.size + self.max_waiting:
                 raise Busy
+            if self._by_client.get(client, 0) >= self.per_client:
+                raise Busy
             self._pending += 1
+            self._by_client[client] = self._by_client.get(client, 0) + 1
             executor = self._open()
-        fut = executor.submit(self._run, (dict(scenario), simulate, seed))
-        fut.add_done_callback(self._done)
+        fut: Future[Answer] = Future()
+        job = (dict(scenario), simulate, seed)
+        inner = executor.submit(self._run, job, fut)
+        inner.add_done_callback(lambda done: self._settle(done, fut, client))
+        fut.add_done_callback(lambda _: inner.cancel())  # a cancelled job never starts
         return fut
+
+    def _settle(self, inner: Future[Answer], fut: Future[Answer], client: str) -> None:
+        with self._lock:
+            self._pending -= 1
+            self._by_client[client] -= 1
+            if not self._by_client[client]:
+                del self._by_client[client]
+        if fut.done():
+            return
+        if inner.cancelled():
+            fut.cancel()
+        elif inner.exception() is not None:
+            fut.set_exception(inner.exception())
+        else:
+            fut.set_result(inner.result())
+
+    def cancel(self, fut: Future[Answer]) -> None:
+        """Drop a calculation nobody waits for: never started, or its worker is stopped now."""
+        with self._lock:
+            worker = self._running.get(fut)
+        if fut.cancel() or worker is None:
+            return
+        worker.process.kill()  # its call sees the pipe close; that thread replaces the worker
 
     def _open(self) -> ThreadPoolExecutor:
         if self._executor is None:
             self._executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="grimdice-web")
         return self._executor
 
-    def _done(self, _: Future[Answer]) -> None:
-        with self._lock:
-            self._pending -= 1
-
-    def _run(self, job: tuple[Any, ...]) -> Answer:
+    def _run(self, job: tuple[Any, ...], fut: Future[Answer]) -> Answer:
+        if not fut.set_running_or_notify_cancel():
+            raise RuntimeError("cancelled")
         with self._lock:
             worker = self._idle.pop() if self._idle else None
         if worker is None:
             worker = _Worker()
             with self._lock:
                 self._all.append(worker)
+        with self._lock:
+            self._running[fut] = worker
         try:
             answer = worker.call(job, self.budget)
         except BaseException:
+            with self._lock:
+                self._running.pop(fut, None)
             worker.stop(kill=True)
             fresh = _Worker()  # starts importing now, ready for the next calculation
             with self._lock:
@@ -173,6 +220,7 @@ class CalcPool:
                 self._idle.append(fresh)
             raise
         with self._lock:
+            self._running.pop(fut, None)
             self._idle.append(worker)
         return answer
 
