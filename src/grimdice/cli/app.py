@@ -12,7 +12,7 @@ import typer
 
 from grimdice.cli.calc import ProgressBar, _fail, calc, console  # noqa: F401 (ProgressBar: for importers)
 from grimdice.cli.params import typer_command
-from grimdice.errors import GrimdiceError
+from grimdice.errors import GrimdiceError, printable
 
 app = typer.Typer(
     add_completion=False,
@@ -45,8 +45,8 @@ def check(
     except GrimdiceError as exc:
         raise _fail(err, exc) from None
     for v in fielded.violations:
-        typer.echo(f"violation: {v}")
-    names = ", ".join(f"{u.name} [{u.size}]" for u in fielded.units)
+        typer.echo(f"violation: {printable(str(v))}")
+    names = ", ".join(f"{printable(u.name)} [{u.size}]" for u in fielded.units)
     typer.echo(f"{len(fielded.units)} units, {fielded.points} pts: {names}")
     if fielded.violations:
         raise typer.Exit(1)

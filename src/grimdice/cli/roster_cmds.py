@@ -163,12 +163,14 @@ def matrix(
     if as_json:
         sys.stdout.write(json.dumps(m.to_json()) + "\n")
         return
+    from grimdice.cli.render import safe
+
     t = Table(title=f"{m.system}: expected damage / models destroyed / P(wipe)", title_justify="left")
     t.add_column("attacker \\ defender")
     for d in m.defenders:
-        t.add_column(d, justify="right", overflow="fold")
+        t.add_column(safe(d), justify="right", overflow="fold")
     for a, row in zip(m.attackers, m.cells, strict=True):
-        t.add_row(a, *[_shown(c) for c in row])
+        t.add_row(safe(a), *[_shown(c) for c in row])
     console().print(t)
 
 
@@ -176,9 +178,11 @@ MAX_REASON = 60  # characters of a refused pair's reason in the table (all of it
 
 
 def _shown(c: Any) -> str:
+    from grimdice.cli.render import safe
+
     if not c.error:
         return f"{c.damage:.2f} / {c.destroyed:.2f} / {c.wipe:.0%}"
-    return c.error if len(c.error) <= MAX_REASON else c.error[: MAX_REASON - 3] + "..."
+    return safe(c.error if len(c.error) <= MAX_REASON else c.error[: MAX_REASON - 3] + "...")
 
 
 def write_csv(m: Any, path: Path) -> None:
