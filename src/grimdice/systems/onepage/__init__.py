@@ -233,7 +233,12 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         keys.append("joined_rules")
     extra: dict[str, Any] = {"attack": sc.attack}
     if sc.attack == "shooting":
+        from grimdice.systems.onepage.checks import why_no_fire
         from grimdice.systems.onepage.exact import best_shooting
+
+        refused = why_no_fire(a, c)
+        if refused is not None:
+            raise refused
 
         fires, n_plans = best_shooting(a, sa, d, sd, c)
         extra["fired"] = _choices(a, fires)
