@@ -153,6 +153,8 @@ def shooting(sc: Scenario) -> Attack:
         _all(arms, "line") or _all(arms, "area") or _all(arms, "blast") or _all(arms, "flamer")
     ):
         bonus += 1  # VI: line or area effect +1 vs buildings
+    if penalty and pool.max_total + bonus < max(armour, 1):  # no roll can damage or tie
+        notes.append(RULES.note("no_maximum_range"))
     codes = _grazes(arms)
     kill_is_ko = _all(arms, "kill_is_ko")
     kb = _all(arms, "knockback")
