@@ -147,3 +147,10 @@ def test_check_shows_names_from_files_as_escapes(tmp_path):
     path.write_text(yaml.safe_dump(data))
     res = runner.invoke(app, ["check", str(path)])
     assert "\x1b" not in res.output and "\\x1b]0;owned" in res.output
+
+
+@pytest.mark.parametrize("units", [True, 3, "Boyz", {"name": "Boyz"}])
+def test_an_army_whose_units_are_not_a_list_is_one_error(units):
+    with pytest.raises(ScenarioError) as err:
+        army_from_mapping(orks(units=units), "army")
+    assert err.value.field.startswith("army.units")

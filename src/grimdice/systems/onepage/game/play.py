@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.options import MAX_SEED
 from grimdice.errors import ScenarioError, shown
 from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import Setup
@@ -158,10 +159,13 @@ def replay(log: dict[str, Any]) -> dict[str, Any]:
     for i, p in enumerate(players):
         if p not in PLAYERS:
             raise ScenarioError(f"players.{i}", f"unknown player {shown(p)}; allowed: {', '.join(PLAYERS)}")
+    seed = log.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise ScenarioError("seed", f"a whole number from 0 to {MAX_SEED}, got {shown(seed)}")
     events = [event(s, a, n) for s, a, n in zip(sts, log["actions"], sts[1:], strict=False)]
     return record(
         sts[0].setup,
-        log.get("seed", 0),
+        seed,
         (players[0], players[1]),
         list(log["actions"]),
         events,
