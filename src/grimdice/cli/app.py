@@ -116,16 +116,8 @@ def serve(
         console(stderr=True).print(msg, markup=False, highlight=False)
         raise typer.Exit(2) from None
     typer.echo(f"grimdice: http://{host}:{port}/ (Ctrl+C to stop)")
-    run_server(
-        host,
-        port,
-        jobs=jobs,
-        budget=timeout,
-        examples=examples,
-        per_client=per_client,
-        queue=queue,
-        per_address=connections,
-    )
+    bounds = {"per_client": per_client, "queue": queue, "per_address": connections}
+    run_server(host, port, jobs=jobs, budget=timeout, examples=examples, **bounds)
 
 
 from grimdice.cli.roster_cmds import register as _register_roster_cmds  # noqa: E402

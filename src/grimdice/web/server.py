@@ -257,14 +257,8 @@ def serve(
     # Served on loopback (the default), only loopback names are accepted as Host (a DNS-rebinding
     # guard); served on every interface (0.0.0.0 or ::), any name that reaches it is.
     hosts = None if host in ("0.0.0.0", "::", "") else sorted({host, "127.0.0.1", "localhost"})
-    app = create_app(
-        jobs=jobs,
-        budget=budget,
-        max_waiting=queue,
-        per_client=per_client,
-        examples=examples,
-        allowed_hosts=hosts,
-    )
+    app = create_app(jobs=jobs, budget=budget, examples=examples, allowed_hosts=hosts)
+    app.state.pool.max_waiting, app.state.pool.per_client = queue, per_client
     config = server_config(app, host, port, per_address=per_address, log_level="info", limit_concurrency=2000)
     uvicorn.Server(config).run()
 
