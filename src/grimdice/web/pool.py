@@ -185,11 +185,12 @@ class CalcPool:
 
     def cancel(self, fut: Future[Answer]) -> None:
         """Drop a calculation nobody waits for: never started, or its worker is stopped now."""
-        with self._lock:
-            worker = self._running.get(fut)
-        if fut.cancel() or worker is None:
+        if fut.cancel():
             return
-        worker.process.kill()  # its call sees the pipe close; that thread replaces the worker
+        with self._lock:  # still running on this worker (not yet handed back to the idle ones)
+            worker = self._running.pop(fut, None)
+            if worker is not None:
+                worker.process.kill()  # its call sees the pipe close; that thread replaces it
 
     def _open(self) -> ThreadPoolExecutor:
         if self._executor is None:
@@ -212,17 +213,25 @@ class CalcPool:
         except BaseException:
             with self._lock:
                 self._running.pop(fut, None)
-            worker.stop(kill=True)
-            fresh = _Worker()  # starts importing now, ready for the next calculation
-            with self._lock:
-                self._all.remove(worker)
-                self._all.append(fresh)
-                self._idle.append(fresh)
+            self._replace(worker)
             raise
         with self._lock:
-            self._running.pop(fut, None)
-            self._idle.append(worker)
+            killed = self._running.pop(fut, None) is None  # cancel() took it: killed meanwhile
+            if not killed:
+                self._idle.append(worker)
+        if killed:
+            self._replace(worker)
         return answer
+
+    def _replace(self, worker: _Worker) -> None:
+        """Stop ``worker`` and start a fresh one in its place (it imports the systems now, ready for
+        the next calculation)."""
+        worker.stop(kill=True)
+        fresh = _Worker()
+        with self._lock:
+            self._all.remove(worker)
+            self._all.append(fresh)
+            self._idle.append(fresh)
 
     def close(self) -> None:
         """Stop the workers (a later calculation starts them again)."""
