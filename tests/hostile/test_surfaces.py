@@ -1,7 +1,8 @@
-"""Property-based hostile inputs for the surfaces besides scenarios: army files (``play``), game
-logs (``replay``), roster files and the web API's bodies. Each case ends in one clear error or a
-valid answer, within the harness's time bound; a few cases per surface in CI (the same every run),
-more with ``GRIMDICE_HOSTILE_EXAMPLES`` and ``GRIMDICE_HOSTILE_RANDOM=1`` (see test_properties)."""
+"""Property-based hostile inputs for the surfaces besides scenarios: army files and tables
+(``play``), game logs (``replay``), roster files and the web API's bodies. Each case ends in one
+clear error or a valid answer, within the harness's time bound; a few cases per surface in CI (the
+same every run), more with ``GRIMDICE_HOSTILE_EXAMPLES`` and ``GRIMDICE_HOSTILE_RANDOM=1`` (see
+test_properties)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,38 @@ def test_hostile_army_files_refuse_or_play(data):
     if logs is not None:
         (log,) = logs
         assert log["winner"] in (-1, 0, 1) and len(log["scores"]) == 2
+
+
+TABLE = {
+    "width": 72,
+    "depth": 48,
+    "terrain": [
+        {"name": "ruin", "rect": [30, 20, 6, 4], "traits": ["cover"], "height": 3},
+        {"name": "wood", "circle": [50, 30, 3], "traits": ["difficult", "cover"]},
+    ],
+}
+
+
+@settings(CI, max_examples=max(2, N // 2))
+@given(data=st.data())
+def test_hostile_tables_refuse_or_play(data, tmp_path_factory):
+    """A mutated ``--table`` file: refused naming its field, or one game played on it."""
+    from grimdice.systems.onepage.game import army_from_mapping
+    from grimdice.systems.onepage.game.batch import GameJob, run_games
+    from grimdice.systems.onepage.game.setup import load_table
+
+    table, what = data.draw(hostile_scenarios({"table": TABLE}))
+    note(f"mutations: {what}")
+    path = tmp_path_factory.mktemp("table") / "table.yaml"
+    path.write_text(yaml.safe_dump(table, allow_unicode=False))
+
+    def game() -> Any:
+        armies = (army_from_mapping(ARMIES[0], "a"), army_from_mapping(ARMIES[1], "b"))
+        return run_games(GameJob(armies, load_table(path), ("random", "random")), 1, 4, workers=1)
+
+    logs = one_error_or(game)
+    if logs is not None:
+        assert logs[0]["winner"] in (-1, 0, 1)
 
 
 @pytest.fixture(scope="module")
