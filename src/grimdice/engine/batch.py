@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from grimdice.errors import GrimdiceError, ScenarioError
+from grimdice.errors import GrimdiceError, ScenarioError, one_line
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -68,7 +68,7 @@ def _forked(fn: Callable[[T], R], items: Sequence[T], workers: int) -> Iterator[
             try:
                 yield fut.result()
             except BrokenProcessPool as exc:
-                raise WorkerFailed(f"a worker process stopped ({exc})") from None
+                raise WorkerFailed(f"a worker process stopped ({one_line(str(exc), 200)})") from None
     finally:
         _stop(pool)
 
