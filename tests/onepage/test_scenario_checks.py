@@ -67,6 +67,18 @@ def test_what_says_one_thing_is_accepted(change):
     assert calculate(changed(change)).stages["hits"].mean() > 0
 
 
+def test_a_split_fire_out_of_every_range_is_refused():
+    sc = yaml.safe_load(Path("examples/onepage-split-fire.yaml").read_text())
+    sc["conditions"]["distance"] = 150
+    for t in sc["other_targets"]:
+        t.setdefault("conditions", {})["distance"] = 150
+    with pytest.raises(ScenarioError) as err:
+        calculate(sc)
+    assert err.value.field == "conditions.distance"
+    sc["other_targets"][0]["conditions"]["distance"] = 20  # one target in range: a result
+    assert calculate(sc).stages["hits"].mean() > 0
+
+
 def test_the_army_files_keep_their_joins():
     """An army's Hero joins the unit its ``joins`` labels: the check accepts every fielded join."""
     side = army_from_mapping(ORKS, "army")

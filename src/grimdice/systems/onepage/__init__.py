@@ -164,10 +164,14 @@ def several_targets(sc: Scenario, options: RunOptions) -> Result:
     weapon) chosen by :func:`~.exact.best_targets`; stages per target prefixed ``NAME.`` and the
     totals ``hits``, ``wounds``/``damage``, ``models_destroyed`` over the targets (independent given
     the plan: their laws add up)."""
+    from grimdice.systems.onepage.checks import why_no_fire
     from grimdice.systems.onepage.exact import best_targets, half_killed_morale, strike
 
     a, sa, _, _ = scenario_units(sc)
     targets = scenario_targets(sc)
+    refused = [why_no_fire(a, c) for _, _, c in targets]
+    if refused[0] is not None and all(r is not None for r in refused):
+        raise refused[0]  # nothing can fire at any target: the first target's reason
     plan, n_plans, split = best_targets(a, sa, targets)
     heroes = [sc.attacker_hero, sc.defender_hero, *(t.hero for t in sc.other_targets)]
     keys: list[str] = ["joined_rules"] if any(h is not None for h in heroes) else []
