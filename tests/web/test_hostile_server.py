@@ -170,6 +170,7 @@ def closed(s: socket.socket) -> bool:
         return True
 
 
+@pytest.mark.slow
 def test_an_abandoned_calculation_is_stopped() -> None:
     """A heavy Monte Carlo run whose client hangs up: its worker is stopped (not left to run out
     its budget) and the next request is answered by a fresh worker."""
