@@ -175,6 +175,21 @@ def test_hostile_calculate_bodies(api, body):
     api_answer(api.post("/api/calculate", content=content, headers={"content-type": "application/json"}))
 
 
+@settings(CI, max_examples=max(2, N // 3))
+@given(data=st.data())
+def test_hostile_scenarios_through_the_api(api, data):
+    """A mutated example scenario sent as the API's body: a result or a refusal in one shape."""
+    from .test_properties import EXAMPLES as SCENARIOS
+
+    base = data.draw(st.sampled_from(sorted(SCENARIOS)))
+    scenario, what = data.draw(hostile_scenarios(SCENARIOS[base]))
+    note(f"{base}: {what}")
+    simulate = data.draw(st.sampled_from([None, 2000]))
+    body = {"scenario": scenario, "simulate": simulate, "seed": 7 if simulate else None}
+    content = json.dumps(body, allow_nan=True).encode()
+    api_answer(api.post("/api/calculate", content=content, headers={"content-type": "application/json"}))
+
+
 @settings(CI, max_examples=max(4, N))
 @given(
     text=st.one_of(
