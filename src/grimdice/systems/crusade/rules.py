@@ -134,7 +134,7 @@ RULES = RuleTable(
             "SPLIT FIRE",
             F,
             W,
-            "the total is split among targets (best split)",
+            "the total (dice + plus) is split among targets (best split)",
             "VIII *",
             aliases=("*",),
             field="split_fire",

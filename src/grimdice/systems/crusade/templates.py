@@ -4,9 +4,11 @@ FIRE (*) and RAPID FIRE, each target with its own range and cover.
 * LINE: "Apply the roll to ALL eligible models in the line" — one roll, each target's own range and
   cover; * BLAST: "Center applies the total roll, and Outside applies highest die only
   (+modifiers)" — the first target is the centre; * FLAMER: "Roll seperately for each target";
-* SPLIT FIRE: "Split the total up amongst any targets" — the attacker picks the best split of each
-  total (range and cover per target); * RAPID FIRE: two shots if all targets are within 6", each
-  shot at the next target (one target: both at it, the second on the state the first left).
+* SPLIT FIRE: "Split the total up amongst any targets" — the total is the dice plus the weapon's
+  plus, split once (the plus is not added to every share); the attacker picks the best split of
+  each total, a target given nothing is not shot (range and cover per target);
+* RAPID FIRE: two shots if all targets are within 6", each shot at a living target (reading
+  ``rapid_fire_aim``).
 
 Re-rolls (VIII R) and JINK (IX) act on the one roll of LINE, BLAST and SPLIT FIRE
 (:mod:`.rerolls_many`), and on the several rolls of flamer templates and RAPID FIRE, one re-roll and
@@ -83,6 +85,28 @@ def _key(states: list[tuple[float, State, int]]) -> tuple[float, float, float]:
     return (k, ko, d)
 
 
+def split_total(pool: Pool, dice_total: int) -> int:
+    """VIII SPLIT FIRE: "Split the total up": the total of a roll is its dice plus the weapon's plus
+    (none below 0); it is split once, so the plus is shared, not added to every share."""
+    return max(0, dice_total + pool.plus)
+
+
+def _share_states(atk: Attack, share: int) -> list[tuple[float, State, int]]:
+    """(p, end state, damage) of one target given ``share`` of a split total: its range penalty,
+    cover and other modifiers apply to the share (the plus is already in it); a target given
+    nothing is not shot at."""
+    if share <= 0:
+        return [(1.0, atk.dfd.start, 0)]
+    return _states(atk, share - atk.spec.att.pool.plus)
+
+
+def share_outcome(atk: Attack, share: int, ff: int) -> tuple[State, int, bool]:
+    """:func:`_share_states` for one force-field die ``ff`` (Monte Carlo)."""
+    if share <= 0:
+        return atk.dfd.start, 0, False
+    return atk.outcome(share - atk.spec.att.pool.plus, ff)
+
+
 def _splits(total: int, k: int):
     if k == 1:
         yield (total,)
@@ -100,8 +124,8 @@ def _single_roll(atks: list[Attack], mode: str, t: int, h: int):
     if mode == "blast":
         return [_states(atks[0], t)] + [_states(a, h) for a in atks[1:]], None
     best, best_k = None, None
-    for split in _splits(t, len(atks)):
-        outs_s = [_states(a, x) for a, x in zip(atks, split, strict=True)]
+    for split in _splits(split_total(atks[0].spec.att.pool, t), len(atks)):
+        outs_s = [_share_states(a, x) for a, x in zip(atks, split, strict=True)]
         k = tuple(sum(c) for c in zip(*(_key(o) for o in outs_s), strict=True))
         if best_k is None or k > best_k:
             best, best_k = (split, outs_s), k
@@ -283,12 +307,13 @@ def _simulated(
             elif mode == "flamer":
                 total = tot[i]
             else:
-                total = split_of[i][tot[0]]
+                total = split_of[i][tot[0]]  # the target's share of the split total
             g = ff[:, i].astype(np.int64)
             # each distinct (total, red die) resolved once, looked up for all trials
             uniq, inv = np.unique(np.asarray(total, np.int64) * R_SIDES + g, return_inverse=True)
+            resolve = (lambda x, f, a=a: share_outcome(a, x, f)) if mode == "split_fire" else a.outcome
             ends = np.array(
-                [(s[0], d, s[1]) for s, d, _ in (a.outcome(*divmod(int(c), R_SIDES)) for c in uniq)], np.int64
+                [(s[0], d, s[1]) for s, d, _ in (resolve(*divmod(int(c), R_SIDES)) for c in uniq)], np.int64
             ).reshape(-1, 3)[np.asarray(inv).reshape(-1)]
             out[f"cond{i}"], out[f"dmg{i}"], out[f"hits{i}"] = ends[:, 0], ends[:, 1], ends[:, 2]
             out["damage"] += ends[:, 1]

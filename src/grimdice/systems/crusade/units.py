@@ -149,7 +149,7 @@ def check_many_targets(pool: Pool, mode: str, targets: int, exact: bool) -> None
                 "use --simulate N or fewer targets",
             )
     if mode == "split_fire":
-        splits = sum(comb(t + targets - 1, targets - 1) for t, _, _ in law)
+        splits = sum(comb(max(0, t + pool.plus) + targets - 1, targets - 1) for t, _, _ in law)
         if splits > MAX_SPLITS:
             raise ScenarioError(
                 "targets",
