@@ -11,6 +11,7 @@ from grimdice.systems.crusade.attack import build
 from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.rules import RULES
+from grimdice.systems.crusade.structures import check_structure_fields, with_collapse
 
 __all__ = ["RULES", "Scenario", "calculate", "evaluate"]
 
@@ -24,6 +25,7 @@ VOLLEY_EXPLODE = (
 
 def evaluate(sc: Scenario, options: RunOptions) -> Result:
     """Resolve the scenario's attack: exactly, or by ``options.simulate`` seeded trials."""
+    check_structure_fields(sc)
     if sc.volley:
         if sc.action != "shoot":
             from grimdice.errors import ScenarioError
@@ -67,7 +69,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         from grimdice.systems.crusade.simulate import simulated_result
 
         res = simulated_result(atk, options, sc.title)
-    return with_explosions(sc, res, atk.arms, atk.def_arms)  # VIII EXPLODE: the failing weapon's attack
+    res = with_explosions(sc, res, atk.arms, atk.def_arms)  # VIII EXPLODE: the failing weapon's attack
+    return with_collapse(sc, res)  # VI: a destroyed structure collapses
 
 
 calculate = calculate_for("crusade")

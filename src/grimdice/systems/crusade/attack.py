@@ -33,7 +33,7 @@ from grimdice.systems.crusade.mob import counts, division
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.rolls import RED, Pool
 from grimdice.systems.crusade.rules import RULES
-from grimdice.systems.crusade.units import Arm, Fighter, chosen_arms, fighter
+from grimdice.systems.crusade.units import STRUCTURES, Arm, Fighter, chosen_arms, fighter
 
 THROW = -1  # the attacker's choice to throw instead of doing damage (IX THROW)
 D_THROW = -2  # the defender's choice to throw instead of doing damage (IX THROW)
@@ -124,7 +124,11 @@ def shooting(sc: Scenario) -> Attack:
     if not arms:
         raise ScenarioError("attacker.weapons", "shooting needs at least one ranged or pistol weapon")
     pool = _sum([a.pool for a in arms])
-    notes = [RULES.note("multi_hit"), RULES.note("graze_order")]
+    notes = (
+        [RULES.note("structures")]
+        if dfd.body.structure
+        else [RULES.note("multi_hit"), RULES.note("graze_order")]
+    )
     if len(arms) > 1:
         notes.append(RULES.note("combined_effects"))
     # II RANGE: -1 per full foot; VIII IGNORE RANGE; IX SNIPER if the firer did not move; BARRAGE >= -1
@@ -147,8 +151,8 @@ def shooting(sc: Scenario) -> Attack:
     bonus += {"none": 0, "target": 1, "firer": -1}[sc.latch]  # IX LATCH ON: +1 vs the target, -1 for it
     if _all(arms, "ap") and dfd.armour > 0:
         bonus += 1  # VIII AP
-    if dfd.kind in ("building", "vehicle") and _all(arms, "penetrating"):
-        bonus += 1  # VIII +P, VI
+    if dfd.kind in (*STRUCTURES, "vehicle") and _all(arms, "penetrating"):
+        bonus += 1  # VIII +P, VI (barricades and catwalks too: reading structures)
     if dfd.kind == "building" and (
         _all(arms, "line") or _all(arms, "area") or _all(arms, "blast") or _all(arms, "flamer")
     ):
@@ -235,6 +239,13 @@ def _melee_pool(f: Fighter, arms: tuple[Arm, ...], where: str, grapple: bool) ->
 
 def melee(sc: Scenario) -> Attack:
     att, dfd = fighter(sc.attacker, "attacker"), fighter(sc.defender, "defender")
+    for who, f in (("attacker", att), ("defender", dfd)):
+        if f.body.structure:
+            raise ScenarioError(
+                f"{who}.kind",
+                f"a {f.kind} does not melee; meleeing a building from the inside (VI, vs. armor) is "
+                "not modelled: shoot it (action: shoot)",
+            )
     special = sc.attack_mode != "normal"
     a_kinds = ("melee", "pistol", "shield") + (("spiky",) if special else ())
     arms = chosen_arms(sc, att, a_kinds)

@@ -376,6 +376,18 @@ RULES = RuleTable(
             "means the mob divides no hits",
         ),
         Reading(
+            "structures",
+            "how building sectors, barricades and catwalks take damage",
+            "rules-crusade VI STRUCTURES AND BUILDINGS, V FALLING",
+            "a structure (kind building, barricade, catwalk) takes the damage as hits off its hits left, "
+            "with no graze and no condition (no stun, wound, KO, knockback or PLAGUE); it is destroyed at "
+            "0 hits left (a barricade or catwalk by 1 point); +P adds 1 against all three, the line/area "
+            "+1 only against buildings; a destroyed building collapses: 2 reds against each model inside "
+            "(its armour, no cover; graze = wound) and against each connected sector (its armour, hits "
+            "off; a sector it destroys collapses too, not followed further); models on a destroyed "
+            "catwalk fall catwalk_height inches",
+        ),
+        Reading(
             "multi_hit",
             "damage on a target with H hits left",
             "rules-crusade III",

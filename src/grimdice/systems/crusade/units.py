@@ -11,6 +11,9 @@ from grimdice.systems.crusade.profiles import Model, Scenario
 from grimdice.systems.crusade.rolls import Pool, parse_pool
 from grimdice.systems.crusade.rules import FAILS, GRAZES, RULES
 
+#: VI STRUCTURES AND BUILDINGS: the kinds that take hits with no graze and no condition
+STRUCTURES = ("building", "barricade", "catwalk")
+
 #: VIII EXPLODE: "SFT=1"A, FT=2"A, HFT=3"A" (the flamer templates' explosion radii, inches)
 TEMPLATES = {"SFT": 1, "FT": 2, "HFT": 3}
 
@@ -72,6 +75,8 @@ def fighter(m: Model, where: str) -> Fighter:
             )
             raise ScenarioError(f"{where}.weapons.{i}", f"{who} (IX); {a.name!r} is a {a.kind} weapon")
     hits_left = m.hits if m.hits_left is None else m.hits_left
+    if m.kind in STRUCTURES and m.condition != "unharmed":
+        raise ScenarioError(f"{where}.condition", f"a {m.kind} takes no conditions (VI): only unharmed")
     if hits_left > m.hits:
         raise ScenarioError(f"{where}.hits_left", f"at most the model's hits ({m.hits}), got {hits_left}")
     body = Body(
@@ -84,6 +89,7 @@ def fighter(m: Model, where: str) -> Fighter:
         swarm=bool(fx.get("swarm")),
         fly=bool(fx.get("fly")),
         size=size_of(m.kind, fx),
+        structure=m.kind in STRUCTURES,
     )
     melee = None if m.melee is None else parse_pool(m.melee, f"{where}.melee", allow_empty=True)
     return Fighter(m.name, m.kind, m.armour, body, (CODE[m.condition], hits_left), melee, fx, tuple(arms))
@@ -120,7 +126,7 @@ def chosen_arms(sc: Scenario, att: Fighter, kinds: tuple[str, ...]) -> tuple[Arm
     return tuple(out)
 
 
-__all__ = ["Arm", "Fighter", "chosen_arms", "fighter", "size_of"]
+__all__ = ["STRUCTURES", "Arm", "Fighter", "chosen_arms", "fighter", "size_of"]
 
 
 #: work bounds of many targets (VIII), so what is allowed finishes in seconds (docs/limits.md)
