@@ -33,7 +33,7 @@ from grimdice.systems.crusade.mob import counts, division
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.rolls import RED, Pool
 from grimdice.systems.crusade.rules import RULES
-from grimdice.systems.crusade.units import STRUCTURES, Arm, Fighter, chosen_arms, fighter
+from grimdice.systems.crusade.units import SHOOTING_KINDS, STRUCTURES, Arm, Fighter, chosen_arms, fighter
 
 THROW = -1  # the attacker's choice to throw instead of doing damage (IX THROW)
 D_THROW = -2  # the defender's choice to throw instead of doing damage (IX THROW)
@@ -118,9 +118,52 @@ def _onehots(
 
 
 # ---------------------------------------------------------------------- shooting (II, III, VIII)
+def _cover(cover: str, dfd: Fighter) -> str:
+    """II COVER; IX SMALL: "treated as if you always have front cover"; IX BIG, TALL: "can't ... take
+    cover except from smoke/darkness" (a model shot at is revealed). Smoke and darkness (V HIDING,
+    DARKNESS) are cover that IGNORE FRONT COVER, BARRAGE and grenades do not ignore (VIII IFC)."""
+    if (dfd.has("big") or dfd.has("tall")) and cover not in ("smoke", "darkness"):
+        return "none"
+    return "front" if dfd.has("small") and cover == "none" else cover
+
+
+def check_min_range(sc: Scenario, arms: tuple[Arm, ...]) -> None:
+    """VIII BARRAGE: "Minimum range 8"": a barrage weapon at a nearer target is refused."""
+    barrage = [a.name for a in arms if a.fx.get("barrage")]
+    if not barrage:
+        return
+    ranges = [("range", sc.range)] if not sc.targets else []
+    ranges += [
+        (f"targets.{i}.range", sc.range if t.range is None else t.range) for i, t in enumerate(sc.targets)
+    ]
+    for where, r in ranges:
+        if r < 8:
+            raise ScenarioError(
+                where, f"BARRAGE ({barrage[0]}) has a minimum range of 8 inches (VIII); got {r:g}"
+            )
+
+
+def _shot_rerolls(att: Fighter, arms: tuple[Arm, ...], dfd: Fighter) -> tuple[bool, bool]:
+    """(the firer re-rolls one die, the target jinks one of his dice). VIII R: "Ranged attacks: may
+    reroll one of your attack dice once per turn"; RO: "one of your opponent's attack dice OR one of
+    your own dice" (shooting, the target rolls no dice: one of the firer's own); IX JINK: "may
+    reroll 1 enemy die when fired upon, as long as driver is not stunned"; VIII NOR: "Your opponent
+    may not reroll any dice" (the firer's weapon or ability stops the jink, the target's ability
+    the firer's re-roll); -R: "Your opponent loses a reroll" (likewise)."""
+
+    def has(f: Fighter, key: str, with_arms: bool) -> bool:
+        return f.has(key) or (with_arms and _any(arms, key))
+
+    own = any(has(att, k, True) for k in ("reroll", "ro"))
+    own = own and not has(dfd, "nor", False) and not has(dfd, "minus_reroll", False)
+    jink = dfd.has("jink") and dfd.start[0] in (NONE, WOUNDED)
+    jink = jink and not has(att, "nor", True) and not has(att, "minus_reroll", True)
+    return own, jink
+
+
 def shooting(sc: Scenario) -> Attack:
     att, dfd = fighter(sc.attacker, "attacker"), fighter(sc.defender, "defender")
-    arms = chosen_arms(sc, att, ("ranged", "pistol", "grenade"))
+    arms = chosen_arms(sc, att, SHOOTING_KINDS)
     if not arms:
         raise ScenarioError("attacker.weapons", "shooting needs at least one ranged or pistol weapon")
     pool = _sum([a.pool for a in arms])
@@ -137,8 +180,7 @@ def shooting(sc: Scenario) -> Attack:
         penalty = 0
     elif _all(arms, "barrage"):
         penalty = max(1, penalty)
-    # II COVER (+1 if not less than an inch away); IX SMALL always has front cover
-    cover = "front" if dfd.has("small") and sc.cover == "none" else sc.cover
+    cover = _cover(sc.cover, dfd)
     grenades = all(a.kind == "grenade" for a in arms)  # VI: all grenades can ignore front cover
     ignores = cover != "armoured" and (  # VI: armoured buildings always give cover, even vs burn
         _all(arms, "burn")
@@ -197,10 +239,7 @@ def shooting(sc: Scenario) -> Attack:
             v += p * _onehots(lay, s, att.start, dmg, 0, tie, False)
         return v
 
-    own = _any(arms, "reroll") or att.has("reroll")  # VIII R: one attack die once per turn
-    jink = (
-        dfd.has("jink") and not _any(arms, "nor") and dfd.start[0] in (NONE, WOUNDED)
-    )  # IX JINK: not stunned
+    own, jink = _shot_rerolls(att, arms, dfd)
     spec = Spec(Side(pool, own=own), Side(Pool(), opp=jink), (0,), resolve, lay)
     info = {
         "range_penalty": penalty,
@@ -235,6 +274,16 @@ def _melee_pool(f: Fighter, arms: tuple[Arm, ...], where: str, grapple: bool) ->
     if grapple:
         return base  # IX GRAPPLE: base melee dice only
     return _sum([base] + [a.pool for a in arms])
+
+
+def _melee_latch(sc: Scenario) -> int:
+    """IX LATCH ON: "Attacks against the target will be at +1" (a melee attack too); "The target's
+    ranged attacks are at -1" only: a latched-on attacker's melee is refused, not ignored."""
+    if sc.latch == "firer" and sc.action != "shoot":
+        raise ScenarioError(
+            "latch", "latch: firer (IX LATCH ON: the target's ranged attacks are at -1) applies to shooting"
+        )
+    return int(sc.latch == "target")
 
 
 def melee(sc: Scenario) -> Attack:
@@ -281,6 +330,7 @@ def melee(sc: Scenario) -> Attack:
     # IV: awkward melee -1 (wounded unless FRENZY; a stunned model is meleed at awkward)
     a_mod = a_pool.plus - int(sc.awkward or (att.start[0] == 2 and not att.has("frenzy")))
     a_mod -= 0 if _any(arms, "scythe") else sc.opponent_number - 1  # IV successive opponents
+    a_mod += _melee_latch(sc)
     d_mod = d_pool.plus - int(dfd.start[0] == 1 or (dfd.start[0] == 2 and not dfd.has("frenzy")))
     if mind:
         a_mod, d_mod = a_pool.plus, 0
@@ -299,8 +349,9 @@ def melee(sc: Scenario) -> Attack:
         parries = (parry_bonus + 100,)
     else:
         parries = (0, parry_bonus + 100)  # +100 marks "parrying" even at a +0 bonus
-    codes = _grazes(arms)
-    d_codes = _grazes(d_arms)
+    # a model's own graze code is its base melee's (the Warp Spawn's W); VII MIND WAR: graze = stun
+    codes = _grazes(arms) | (frozenset() if mind else att.grazes)
+    d_codes = _grazes(d_arms) | (frozenset() if mind else dfd.grazes)
     kill_is_ko = _all(arms, "kill_is_ko")
     into = sc.knockback_into == "obstacle"
     fall = _fall_hits(sc)

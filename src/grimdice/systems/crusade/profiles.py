@@ -45,7 +45,7 @@ class Target(Model):
     """One of many targets (section VIII templates, split fire), with its own range and cover."""
 
     range: Number | None = Field(None, ge=0, le=240)
-    cover: Literal["none", "front", "full", "armoured"] | None = None
+    cover: Literal["none", "front", "full", "armoured", "smoke", "darkness"] | None = None
 
 
 class Scenario(StrictModel):
@@ -61,7 +61,7 @@ class Scenario(StrictModel):
         None, min_length=1, max_length=MAX_WEAPONS
     )  # names of the attacker's weapons used, each once (default: all that apply)
     range: Number = Field(0.0, ge=0, le=240)  # inches between firer and target (section II)
-    cover: Literal["none", "front", "full", "armoured"] = "none"  # II: no roof -> front; VI armoured
+    cover: Literal["none", "front", "full", "armoured", "smoke", "darkness"] = "none"  # II, V, VI
     moved: Flag = False  # the firer moved this turn (SCOPE, SNIPER)
     latch: Literal["none", "target", "firer"] = "none"  # IX LATCH ON: a latcher on the target / firer
     knockback_into: Literal["open", "obstacle", "edge"] = "open"  # VIII KNOCKBACK

@@ -94,7 +94,7 @@ RULES = RuleTable(
             "IGNORE FRONT COVER",
             F,
             W,
-            "front cover gives no armour bonus",
+            "front cover gives no armour bonus (smoke and darkness still do)",
             "VIII IFC",
             aliases=("IFC",),
             field="ifc",
@@ -270,7 +270,13 @@ RULES = RuleTable(
         _r("GRAPPLE", F, M, "both use base melee dice only; anyone may parry", "IX GRAPPLE"),
         _r("FRENZY", F, M, "no awkward melee while wounded", "IX FRENZY"),
         _r("HEAVY", F, M, "ignores knockback unless meleed by an equal or larger model", "IX HEAVY, VIII KB"),
-        _r("BIG", F, M, "as HEAVY (counts as heavy); larger than heavy", "IX BIG, VIII KB"),
+        _r(
+            "BIG",
+            F,
+            M,
+            "as HEAVY (counts as heavy); larger than heavy; no cover except from smoke or darkness",
+            "IX BIG, VIII KB",
+        ),
         _r("SMALL", F, M, "always has front cover", "IX SMALL"),
         _r("SNIPER", F, M, "no range penalty if the firer did not move", "IX SNIPER"),
         _r("JINK", F, M, "may re-roll 1 enemy die when fired upon", "IX JINK"),
@@ -314,7 +320,7 @@ RULES = RuleTable(
         _board("SHAMBLE", M, "move is 2 reds + 4", "IX SHAMBLE"),
         _board("SNAP FIRE", M, "fires a pistol before being meleed", "IX SNAP FIRE"),
         _r("STUPID", F, M, "may not use weapons or equipment", "IX STUPID"),
-        _board("TALL", M, "cannot take cover once revealed", "IX TALL"),
+        _r("TALL", F, M, "takes no cover except from smoke or darkness (once revealed)", "IX TALL"),
         _board("TWO FISTED", M, "fires two pistols as one attack", "IX TWO FISTED"),
         _board("SLIP THRU", M, "ignores zones of control", "V ZONE OF CONTROL"),
     ],
@@ -386,6 +392,13 @@ RULES = RuleTable(
             "(its armour, no cover; graze = wound) and against each connected sector (its armour, hits "
             "off; a sector it destroys collapses too, not followed further); models on a destroyed "
             "catwalk fall catwalk_height inches",
+        ),
+        Reading(
+            "area_targets",
+            'how an area (X") weapon hits several targets',
+            'rules-crusade VIII X", BLAST, FLAMER TEMPLATE',
+            'X" is a circle template and BLAST is "As template": an area weapon without BLAST, LINE or '
+            "FT is rolled separately for each target under its circle (as a flamer template)",
         ),
         Reading(
             "multi_hit",

@@ -51,13 +51,22 @@ from grimdice.systems.crusade.units import check_many_targets
 MODES = ("line", "blast", "flamer", "split_fire", "rapid_fire")
 
 
+def area_only(atk: Attack) -> bool:
+    """Weapons whose only template is a circle (VIII X"), read as rolled per target (``area_targets``)."""
+    return not any(all(a.fx.get(m) for a in atk.arms) for m in MODES) and all(
+        a.fx.get("area") for a in atk.arms
+    )
+
+
 def mode_of(atk: Attack) -> str:
     found = [m for m in MODES if all(a.fx.get(m) for a in atk.arms)]
     names = ", ".join(a.name for a in atk.arms)
+    if not found and area_only(atk):
+        return "flamer"  # VIII X": a circle template, rolled per target as a template (area_targets)
     if not found:
         raise ScenarioError(
             "targets",
-            f"many targets need weapons that all have LINE, BLAST, FT, * or Rap; got {names}",
+            f'many targets need weapons that all have LINE, BLAST, FT, *, Rap or an area (X"); got {names}',
         )
     return found[0]
 
