@@ -85,8 +85,15 @@ def _sum(pools: list[Pool]) -> Pool:
 
 
 def _explodes(arms: tuple[Arm, ...]) -> bool:
-    """VIII EXPLODE: a weapon used explodes on a fail (the bearer's state is then tracked)."""
-    return any(a.fail == "explode" for a in arms)
+    """VIII EXPLODE / MALFUNCTION: a weapon used explodes, or rolls against its user, on a fail (the
+    bearer's state where his roll failed is then tracked)."""
+    return any(a.fail in ("explode", "malfunction") for a in arms)
+
+
+def _fails(arms: tuple[Arm, ...]) -> bool:
+    """III: a weapon used has a fail effect (the target's state where the roll failed is tracked:
+    P(fail and each result) is reported)."""
+    return any(a.fail != "none" for a in arms)
 
 
 def state_code(lay: Layout, side: str, s: State) -> int:
@@ -227,7 +234,7 @@ def shooting(sc: Scenario) -> Attack:
         dfd.body.hits,
         max(0, pool.max_total - penalty + 2 - armour),
         _explodes(arms),
-        target_near=_explodes(arms) and sc.defender.name in {m.name for m in sc.explode_near},
+        target_near=_fails(arms),
     )
     ff = FF_FACES if body.force_field else NO_FF
 
@@ -425,6 +432,7 @@ def melee(sc: Scenario) -> Attack:
         _explodes(arms),
         len(members) if divide else 0,
         _explodes(d_arms),  # VIII EXPLODE: the defender's melee weapon on his fail
+        target_near=_fails(arms),
     )
     ffa = FF_FACES if att.body.force_field else NO_FF
     ffd = FF_FACES if dfd.body.force_field else NO_FF

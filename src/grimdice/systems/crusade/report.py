@@ -11,7 +11,7 @@ import numpy as np
 from grimdice.dice.dist import Dist
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import Attack
-from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State, take
 from grimdice.systems.crusade.rolls import Pool, total_law
 from grimdice.systems.crusade.rules import FAILS
 
@@ -71,6 +71,46 @@ def self_damage(
     return _dist(law)
 
 
+def fail_by_result(rows: list[dict[str, Any]], arms: tuple) -> dict[str, dict[str, float]]:
+    """III "The firing result still applies": for each weapon used that has a fail effect, P(the
+    roll failed, that weapon is the one drawn, and the target ends in each condition)."""
+    out: dict[str, dict[str, float]] = {}
+    for a in arms:
+        if a.fail == "none":
+            continue
+        mine = out.setdefault(a.name, dict.fromkeys(CONDITIONS, 0.0))
+        for r in rows:
+            mine[r["condition"]] += r["p_failed"] / len(arms)
+    return out
+
+
+def malfunction_on_user(rows: list[dict[str, Any]], arms: tuple, user: Any) -> dict[str, Dist]:
+    """VIII MALFUNCTION: "On a fail, roll the weapon dice vs. the user's armor": the user's end state
+    (``self_condition``, ``self_hits_left``) once the failing weapon drawn (III) rolls at him, from
+    his state where his roll failed (``rows``, :func:`bearer_states`), with the weapon's graze."""
+    cond: dict[int, float] = defaultdict(float)
+    left: dict[int, float] = defaultdict(float)
+
+    def add(s: State, p: float) -> None:
+        cond[s[0]] += p
+        left[s[1]] += p
+
+    for r in rows:
+        s = (CONDITIONS.index(r["condition"]), r["hits_left"])
+        add(s, r["p"] - r["p_failed"])
+        for a in arms:
+            w = r["p_failed"] / len(arms)
+            if a.fail != "malfunction":
+                add(s, w)
+                continue
+            for (t, _), p in total_law(a.pool.white, a.pool.red).items():
+                add(take(s, max(0, t + a.pool.plus - user.armour), a.grazes, user.body), w * p)
+    return {
+        "self_condition": Dist.from_mapping(dict(cond), normalize=True),
+        "self_hits_left": Dist.from_mapping(dict(left), normalize=True),
+    }
+
+
 def bearer_states(every: np.ndarray, failed: np.ndarray, lay, side: str = "att") -> list[dict[str, Any]]:
     """A side's end states (condition x hits left codes) with their probability and the
     probability that his roll failed there: ``[{"condition", "hits_left", "p", "p_failed"}]``."""
@@ -110,10 +150,13 @@ def build_result(
         stages["self_damage"] = self_damage(p_fail, atk.arms, atk.att.armour)
     if "att_state" in lay.slices:  # VIII EXPLODE acts on the bearer's state where his roll failed
         out["fail_effects"]["bearer_states"] = bearer_states(part("att_state"), part("att_state_failed"), lay)
-    if "def_state_att_failed" in lay.slices:  # the target also near the bearer: his state at the fail
-        out["fail_effects"]["target_states"] = bearer_states(
-            part("def_state"), part("def_state_att_failed"), lay, "def"
-        )
+    if "def_state_att_failed" in lay.slices:  # III: the target's state where the roll failed
+        rows = bearer_states(part("def_state"), part("def_state_att_failed"), lay, "def")
+        out["fail_effects"]["target_states"] = rows
+        out["fail_effects"]["by_result"] = fail_by_result(rows, atk.arms)
+    if any(a.fail == "malfunction" for a in atk.arms) and "att_state" in lay.slices:
+        rows = bearer_states(part("att_state"), part("att_state_failed"), lay)
+        stages.update(malfunction_on_user(rows, atk.arms, atk.att))
     if atk.att.has("bad_guy") and atk.att.body.hits == 1:
         # VIII EXPLODE: "Bad Guy" models with one hit are killed if their weapon explodes
         out["fail_effects"]["bearer_killed"] = out["fail_effects"]["effects"]["explode"]

@@ -1,0 +1,40 @@
+"""III "The firing result still applies": P(fail and each result) for every weapon with a fail, and
+VIII MALFUNCTION's roll against the user as his end state; by hand fractions."""
+
+from fractions import Fraction as Fr
+
+from grimdice.systems.crusade import calculate
+from tests.crusade.helpers import close, gun, model, shoot
+
+# two whites (faces 0,0,0,0,1,2): the law of their total, written out
+TWO_W = {0: Fr(16, 36), 1: Fr(8, 36), 2: Fr(9, 36), 3: Fr(2, 36), 4: Fr(1, 36)}
+
+
+def test_fail_joined_with_each_result_for_every_weapon():
+    # a fail is both whites at 2: the total is then 4, which kills a 0-armour 1-hit target;
+    # the failing weapon is drawn between the two weapons used (III)
+    sc = shoot(
+        [gun("1W", ["S", "J"], name="bolter"), gun("1W", ["S", "BREAK"], kind="pistol", name="pistol")]
+    )
+    by = calculate(sc).extra["fail_effects"]["by_result"]
+    for name in ("bolter", "pistol"):
+        assert close(by[name]["killed"], Fr(1, 72)) and by[name]["unharmed"] == 0.0
+
+
+def test_malfunction_rolls_at_the_user_and_reports_his_condition():
+    # "On a fail, roll the weapon dice vs. the user's armor": 2W at a 0-armour 1-hit user, graze = stun
+    res = calculate(shoot([gun("2W", ["S", "M"])], attacker=model(name="user")))
+    fail = Fr(1, 36)
+    cond = res["self_condition"]
+    assert close(cond[1], fail * TWO_W[1])  # one point on 1 hit: a graze (stun)
+    assert close(cond[4], fail * (TWO_W[2] + TWO_W[3] + TWO_W[4]))
+    assert close(cond[0], 1 - fail * (1 - TWO_W[0]))
+    assert close(res["self_hits_left"][0], fail * (TWO_W[2] + TWO_W[3] + TWO_W[4]))
+
+
+def test_malfunction_user_state_agrees_with_monte_carlo():
+    from tests.agreement import assert_agree
+
+    sc = shoot([gun("2W+1R", ["W", "M"])], attacker=model(name="user", hits=2))
+    ex, mc = calculate(sc), calculate(sc, simulate=20000, seed=3)
+    assert_agree({"c": ex["self_condition"]}, {"c": mc["self_condition"]}, 20000)
