@@ -19,6 +19,7 @@ from grimdice.systems.crusade.contest import Layout, Side, Spec, layout_for, obj
 from grimdice.systems.crusade.damage import (
     CONDITIONS,
     KILLED,
+    KO,
     NONE,
     WOUNDED,
     Body,
@@ -247,6 +248,7 @@ def shooting(sc: Scenario) -> Attack:
         return v
 
     own, jink = _shot_rerolls(att, arms, dfd)
+    notes += _shot_notes(arms, att, dfd, own, jink)
     spec = Spec(Side(pool, own=own), Side(Pool(), opp=jink), (0,), resolve, lay)
     info = {
         "range_penalty": penalty,
@@ -281,6 +283,34 @@ def _melee_pool(f: Fighter, arms: tuple[Arm, ...], where: str, grapple: bool) ->
     if grapple:
         return base  # IX GRAPPLE: base melee dice only
     return _sum([base] + [a.pool for a in arms])
+
+
+def _melee_notes(arms: tuple[Arm, ...], dfd: Fighter, grapple: bool, rerolls: bool) -> list[str]:
+    """The readings a melee uses beyond the core ones (each in the rule table)."""
+    keys = ["pull_back"]
+    if len(arms) > 1 and any(a.fail != "none" for a in arms):
+        keys.append("melee_fail_weapon")
+    if dfd.body.swarm:
+        keys.append("swarm_area")
+    if dfd.start[0] == KO:
+        keys.append("ko_defender")
+    if grapple:
+        keys.append("grapple_side")
+    if rerolls:
+        keys.append("reroll_fail")
+    return [RULES.note(k) for k in keys]
+
+
+def _shot_notes(arms: tuple[Arm, ...], att: Fighter, dfd: Fighter, own: bool, jink: bool) -> list[str]:
+    """The readings a shot uses beyond the core ones (each in the rule table)."""
+    keys = []
+    if len(arms) > 1 and own and not att.has("reroll") and not att.has("ro"):
+        keys.append("combined_reroll")
+    if dfd.body.swarm:
+        keys.append("swarm_area")
+    if own or jink:
+        keys.append("reroll_fail")
+    return [RULES.note(k) for k in keys]
 
 
 def _melee_latch(sc: Scenario) -> int:
@@ -481,6 +511,7 @@ def melee(sc: Scenario) -> Attack:
         Side(a_pool, a_side.own, a_side.opp), Side(d_pool, d_side.own, d_side.opp), parries, resolve, lay
     )
     notes = [RULES.note(k) for k in ("multi_hit", "graze_order", "melee_fails", "tie_effects")]
+    notes += _melee_notes(arms, dfd, grapple, a_side.own or d_side.own)
     if dive:
         notes.append(RULES.note("dive_o"))
     if len(parries) > 1:

@@ -401,6 +401,50 @@ RULES = RuleTable(
             "FT is rolled separately for each target under its circle (as a flamer template)",
         ),
         Reading(
+            "pull_back",
+            "a melee roll pulled back to the defender's roll",
+            "rules-crusade IV, VIII TIE",
+            'IV "choose any amount less than your roll and apply that amount": pulled back to the '
+            "defender's roll (no hit) counts as a tie (KNOCKBACK, PLAGUE, THROW act on it); the "
+            "attacker pulls back when it is best for him",
+        ),
+        Reading(
+            "melee_fail_weapon",
+            "which weapon fails in a melee",
+            "rules-crusade III, IV PISTOLS IN MELEE",
+            'III "randomize amongst all weapons used"; IV\'s "the pistol will fail" is read as its example '
+            "(with a pistol the only weapon): the failing weapon is drawn at random among all those used",
+        ),
+        Reading(
+            "combined_reroll",
+            "a re-roll on one weapon of a combined fire",
+            "rules-crusade III, VIII REROLL",
+            'VIII R "may reroll one of your attack dice": one weapon with R lets the firer re-roll any one '
+            "die of the combined roll (the dice are rolled together, III)",
+        ),
+        Reading(
+            "swarm_area",
+            "which weapons a SWARM takes more than 1 hit from",
+            'rules-crusade IX SWARM, VIII X", VI',
+            '"unless the weapon is Area Effect or Scythes": read as a weapon with an area (X") or SCYTHE '
+            'only (VI\'s "line or area effect" would also count LINE, BLAST and flamer templates)',
+        ),
+        Reading(
+            "ko_defender",
+            "a knocked-out model meleed",
+            "rules-crusade VIII KNOCKED OUT, IV",
+            '"They may take no actions or movement"; the text gives no melee rule for it: a KO\'d '
+            "defender rolls his full melee dice with no modifier (a stunned one is at awkward -1)",
+        ),
+        Reading(
+            "grapple_side",
+            "whose GRAPPLE acts",
+            "rules-crusade IX GRAPPLE",
+            '"You and your opponent may only use their base melee dice": either side\'s GRAPPLE, attacker or '
+            "defender, limits both to their base melee dice, and the defender may parry without a melee "
+            "weapon",
+        ),
+        Reading(
             "multi_hit",
             "damage on a target with H hits left",
             "rules-crusade III",
