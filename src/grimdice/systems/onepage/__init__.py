@@ -49,9 +49,19 @@ def _choices(a: Unit, fires: list[Any]) -> list[dict[str, Any]]:
 
 
 def _orders(unit: Unit, orders: dict[int, tuple[int, ...]]) -> dict[str, list[str]] | None:
-    if len(unit.removal_orders()) < 2:
+    if len(unit.removal_orders()) < 2 and unit.casualty_order == "optimal":
         return None
     return {str(w): [unit.groups[g].name for g in o] for w, o in sorted(orders.items())}
+
+
+def _declared_orders(units: dict[str, Unit]) -> dict[str, str]:
+    """Tough(X) with a joined Hero: each side's casualty order as declared (``optimal``: the engine's
+    best choice, per number of wounds, reported in ``*casualty_order``)."""
+    return {
+        side: u.casualty_order
+        for side, u in units.items()
+        if any(g.hero for g in u.groups) and not all(g.hero for g in u.groups)
+    }
 
 
 def _most_melee_attacks(unit: Unit, assaulting: bool) -> int:
@@ -80,6 +90,9 @@ def hazard(sc: Scenario, options: RunOptions) -> Result:
     if d.rolls_vehicle_damage:
         keys.append("vehicle_table")
     extra: dict[str, Any] = {"attack": sc.attack}
+    declared = _declared_orders({"defender": d})
+    if declared:
+        extra["casualty_order_declared"] = declared
     if options.exact:
         from grimdice.systems.onepage.exact import hazard_table
 
@@ -232,6 +245,11 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
     if sc.attacker_hero is not None or sc.defender_hero is not None:
         keys.append("joined_rules")
     extra: dict[str, Any] = {"attack": sc.attack}
+    declared = _declared_orders(
+        {"defender": d} if sc.attack == "shooting" else {"attacker": a, "defender": d}
+    )
+    if declared:
+        extra["casualty_order_declared"] = declared
     if sc.attack == "shooting":
         from grimdice.systems.onepage.exact import best_shooting
 
