@@ -20,6 +20,8 @@ MAX_WEAPONS = 20
 
 Roll = Annotated[Int, Field(ge=2, le=6)]
 Char = Annotated[Int, Field(ge=1, le=10)]
+#: a melee To Hit chart: row = the attacker's WS 1-10, column = the target's WS 1-10, the roll needed
+WsChart = list[list[Int]]
 Count = Annotated[Int, Field(ge=1, le=MAX_MODELS)]
 
 UNIT_TYPES = ("infantry", "cavalry", "monstrous", "dreadnought", "automata", "primarch", "daemon")
@@ -168,6 +170,28 @@ class Conditions(StrictModel):
     challenge: str | None = Field(None, description="the defending model engaged in a Challenge")
     precision_target: str | None = Field(None, description="the model Precision wounds are allocated to")
     fight: Flag = Field(False, description="both units strike, by Initiative step; combat resolution")
+    ws_chart: Literal["classic"] | WsChart = Field(
+        "classic",
+        description="melee To Hit: classic (3+ vs lower WS, 5+ vs more than double, else 4+) or the "
+        "book's table as 10 rows (attacker WS 1-10) of 10 rolls (target WS 1-10), each 2-6",
+    )
+
+    @field_validator("ws_chart")
+    @classmethod
+    def _chart_shape(cls, chart: str | list[list[int]]) -> str | list[list[int]]:
+        """A WS chart is 10 rows (attacker WS 1-10) of 10 rolls (target WS 1-10), each 2+ to 6+."""
+        if isinstance(chart, str):
+            return chart
+        if len(chart) != 10 or any(len(row) != 10 for row in chart):
+            raise ValueError(
+                f"classic, or 10 rows (attacker WS 1-10) of 10 rolls (target WS 1-10); got {len(chart)} rows"
+                + "".join(f", row {i + 1}: {len(r)} rolls" for i, r in enumerate(chart) if len(r) != 10)
+            )
+        for i, row in enumerate(chart):
+            for j, x in enumerate(row):
+                if not 2 <= x <= 6:
+                    raise ValueError(f"attacker WS {i + 1} against WS {j + 1}: {x}; each roll is 2 to 6")
+        return chart
 
 
 class Scenario(StrictModel):
