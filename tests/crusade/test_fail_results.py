@@ -38,3 +38,29 @@ def test_malfunction_user_state_agrees_with_monte_carlo():
     sc = shoot([gun("2W+1R", ["W", "M"])], attacker=model(name="user", hits=2))
     ex, mc = calculate(sc), calculate(sc, simulate=20000, seed=3)
     assert_agree({"c": ex["self_condition"]}, {"c": mc["self_condition"]}, 20000)
+
+
+def test_many_targets_fail_joined_with_each_target_and_malfunctions_in_turn():
+    # a flamer template rolls 2W per target; each failed roll's MALFUNCTION rolls 2W at the user in
+    # turn (on the state the last one left): stun on 1 point, kill on 2+; stunned + stun = KO
+    targets = [model(name="a"), model(name="b")]
+    sc = shoot([gun("2W", ["S", "M", "FT"])], targets=targets, attacker=model(name="user"))
+    res = calculate(sc)
+    f, stun, kill = Fr(1, 36), TWO_W[1], TWO_W[2] + TWO_W[3] + TWO_W[4]
+    two = f * f
+    one = 2 * f * (1 - f)
+    cond = res["self_condition"]
+    assert close(cond[4], one * kill + two * kill * (1 + TWO_W[0] + stun))
+    assert close(cond[3], two * stun * stun)
+    # a fail (both whites at 2: 4 points) kills the target it was rolled at; with a roll failed at
+    # b, a's own roll (not failed) kills on 2 or 3 points or stuns on 1
+    by = res.extra["fail_effects"]["by_result"]["gun"]
+    assert close(by["0: a"]["killed"], f + (kill - f) * f)
+    assert close(by["0: a"]["stunned"], stun * f)
+
+
+def test_line_fail_joined_with_every_target():
+    sc = shoot([gun("2W", ["S", "J", "LINE"])], targets=[model(name="a"), model(name="b")])
+    by = calculate(sc).extra["fail_effects"]["by_result"]["gun"]
+    for name in ("0: a", "1: b"):
+        assert close(by[name]["killed"], Fr(1, 36)) and by[name]["unharmed"] == 0.0

@@ -105,3 +105,18 @@ def test_dead_model_shows_no_hits_left():
     res = calculate(shoot([gun("1R", ["W"])], defender=model(condition="wounded")))
     assert close(res["hits_left"][0], Fr(3, 6))
     assert close(res.extra["end_state"]["killed"], Fr(3, 6))
+
+
+def test_line_and_area_weapons_do_not_spread_over_buildings():
+    # VIII LINE "including vehicles and barricades, but not buildings"; VI "You may not spread an
+    # area or line effect weapon's attack between two buildings or sectors, nor between a building
+    # and targets inside"
+    sector = model(name="sector", kind="building", armour=1, hits=10)
+    for code in ("LINE", "B", "FT"):
+        sc = shoot([gun("2R", ["S", code])], targets=[model(name="a"), sector])
+        with pytest.raises(ScenarioError) as e:
+            calculate(sc)
+        assert e.value.field == "targets.1.kind"
+    barricade = model(name="barricade", kind="barricade", armour=2)
+    res = calculate(shoot([gun("2R", ["S", "LINE"])], targets=[model(name="a"), barricade]))
+    assert close(res.targets["1: barricade"].extra["end_state"]["killed"], p_two_reds(lambda t: t >= 3))

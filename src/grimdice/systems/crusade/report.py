@@ -84,31 +84,57 @@ def fail_by_result(rows: list[dict[str, Any]], arms: tuple) -> dict[str, dict[st
     return out
 
 
-def malfunction_on_user(rows: list[dict[str, Any]], arms: tuple, user: Any) -> dict[str, Dist]:
-    """VIII MALFUNCTION: "On a fail, roll the weapon dice vs. the user's armor": the user's end state
-    (``self_condition``, ``self_hits_left``) once the failing weapon drawn (III) rolls at him, from
-    his state where his roll failed (``rows``, :func:`bearer_states`), with the weapon's graze."""
+def _malfunction_step(law: dict[State, float], arms: tuple, user: Any) -> dict[State, float]:
+    """One fail on each state of ``law``: the failing weapon drawn among ``arms`` (III); a
+    MALFUNCTION weapon's dice then roll at the user (his armour, the weapon's graze)."""
+    out: dict[State, float] = defaultdict(float)
+    for s, p in law.items():
+        for a in arms:
+            w = p / len(arms)
+            if a.fail != "malfunction":
+                out[s] += w
+                continue
+            for (t, _), q in total_law(a.pool.white, a.pool.red).items():
+                out[take(s, max(0, t + a.pool.plus - user.armour), a.grazes, user.body)] += w * q
+    return out
+
+
+def _self_stages(law: dict[State, float]) -> dict[str, Dist]:
     cond: dict[int, float] = defaultdict(float)
     left: dict[int, float] = defaultdict(float)
-
-    def add(s: State, p: float) -> None:
-        cond[s[0]] += p
-        left[s[1]] += p
-
-    for r in rows:
-        s = (CONDITIONS.index(r["condition"]), r["hits_left"])
-        add(s, r["p"] - r["p_failed"])
-        for a in arms:
-            w = r["p_failed"] / len(arms)
-            if a.fail != "malfunction":
-                add(s, w)
-                continue
-            for (t, _), p in total_law(a.pool.white, a.pool.red).items():
-                add(take(s, max(0, t + a.pool.plus - user.armour), a.grazes, user.body), w * p)
+    for (c, h), p in law.items():
+        cond[c] += p
+        left[h] += p
     return {
         "self_condition": Dist.from_mapping(dict(cond), normalize=True),
         "self_hits_left": Dist.from_mapping(dict(left), normalize=True),
     }
+
+
+def malfunction_on_user(rows: list[dict[str, Any]], arms: tuple, user: Any) -> dict[str, Dist]:
+    """VIII MALFUNCTION: "On a fail, roll the weapon dice vs. the user's armor": the user's end state
+    (``self_condition``, ``self_hits_left``) once the failing weapon drawn (III) rolls at him, from
+    his state where his roll failed (``rows``, :func:`bearer_states`), with the weapon's graze."""
+    law: dict[State, float] = defaultdict(float)
+    for r in rows:
+        s = (CONDITIONS.index(r["condition"]), r["hits_left"])
+        law[s] += r["p"] - r["p_failed"]
+        for s2, q in _malfunction_step({s: r["p_failed"]}, arms, user).items():
+            law[s2] += q
+    return _self_stages(law)
+
+
+def malfunction_after_fails(fails: Dist, arms: tuple, user: Any) -> dict[str, Dist]:
+    """:func:`malfunction_on_user` for several rolls (many targets): each failed roll's weapon,
+    drawn among ``arms``, rolls at the user in turn, on the state the last one left; ``fails`` is
+    the law of the number of failed rolls."""
+    law: dict[State, float] = defaultdict(float)
+    now: dict[State, float] = {user.start: 1.0}
+    for k in range(int(fails.max) + 1):
+        for s, q in now.items():
+            law[s] += float(fails[k]) * q
+        now = _malfunction_step(now, arms, user)
+    return _self_stages(law)
 
 
 def bearer_states(every: np.ndarray, failed: np.ndarray, lay, side: str = "att") -> list[dict[str, Any]]:
@@ -227,16 +253,38 @@ def simulated_model(r: Result, condition: Dist, **stages: Dist) -> None:
 
 
 def targets_result(
-    sc: Any, atks: list[Attack], method: str, stages: dict[str, Dist], per: list, extra: dict, **kw: Any
+    sc: Any,
+    atks: list[Attack],
+    method: str,
+    stages: dict[str, Dist],
+    per: list,
+    extra: dict,
+    fail_joint: list[dict[int, float]] | None = None,
+    **kw: Any,
 ) -> Result:
     """A result at many targets: ``stages`` (with ``fail``), one :func:`model_result` per target
     from ``per`` (its (end state, damage) law; Monte Carlo passes none and fills the stages after),
-    ``extra`` plus the fail effects, the attacks' notes (``kw``: trials, seed)."""
+    ``extra`` plus the fail effects (``fail_joint``: per target, P(a roll failed and the target
+    ends in each condition)), MALFUNCTION's rolls at the user, the attacks' notes (``kw``: trials,
+    seed)."""
     targets = {
         f"{i}: {t.name}": model_result(law or {((0, 0), 0): 1.0}, method, {"resolved": a.info}, **kw)
         for i, (t, a, law) in enumerate(zip(sc.targets, atks, per, strict=True))
     }
     p_fail = 1 - float(stages["fail"][0])
-    extra = {**extra, "fail_effects": fail_report(p_fail, atks[0].arms, atks[0].att.armour)}
+    arms = atks[0].arms
+    extra = {**extra, "fail_effects": fail_report(p_fail, arms, atks[0].att.armour)}
+    if fail_joint is not None:  # III: the fail joined with each target's result, per weapon
+        names = [f"{i}: {t.name}" for i, t in enumerate(sc.targets)]
+        extra["fail_effects"]["by_result"] = {
+            a.name: {
+                n: {c: float(j.get(k, 0.0)) / len(arms) for k, c in enumerate(CONDITIONS)}
+                for n, j in zip(names, fail_joint, strict=True)
+            }
+            for a in arms
+            if a.fail != "none"
+        }
+    if any(a.fail == "malfunction" for a in arms):
+        stages = {**stages, **malfunction_after_fails(stages["fail"], arms, atks[0].att)}
     notes = list(dict.fromkeys(n for a in atks for n in a.notes))
     return Result("crusade", method, stages, extra=extra, targets=targets, title=sc.title, notes=notes, **kw)

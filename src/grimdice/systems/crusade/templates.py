@@ -30,7 +30,7 @@ from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import Attack, each_target, shooting, shot_law
-from grimdice.systems.crusade.damage import KILLED, KO, State
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
 from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import simulated_model, targets_result
@@ -142,6 +142,25 @@ def _single_roll(atks: list[Attack], mode: str, t: int, h: int):
     return best[1], best[0]
 
 
+def check_buildings(sc: Scenario, mode: str) -> None:
+    """VIII LINE: "Apply the roll to ALL eligible models in the line ... including vehicles and
+    barricades, but not buildings"; VI: "You may not spread an area or line effect weapon's attack
+    between two buildings or sectors, nor between a building and targets inside"."""
+    buildings = [i for i, t in enumerate(sc.targets) if t.kind == "building"]
+    if not buildings:
+        return
+    where = f"targets.{buildings[0]}.kind"
+    if mode == "line":
+        raise ScenarioError(
+            where, "a LINE weapon's roll applies to models, vehicles and barricades, not buildings"
+        )
+    if mode in ("blast", "flamer") and len(sc.targets) > 1:
+        raise ScenarioError(
+            where,
+            "an area effect is not spread between a building (sector) and other targets (VI); shoot it alone",
+        )
+
+
 def rerolls_of(atks: list[Attack]) -> tuple[bool, tuple[int, ...]]:
     """(the attacker may re-roll one die, the targets that may jink); ``any()`` of it: either."""
     own = atks[0].spec.att.own
@@ -172,6 +191,7 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
             "targets", "RAPID FIRE fires twice only if all (at most 2) targets are within 6 inches"
         )
     check_many_targets(pool, mode, len(atks), options.exact)
+    check_buildings(sc, mode)
     if mode == "rapid_fire" or (mode == "flamer" and any(rerolls_of(atks))):
         return _turn_result(sc, atks, mode, pool, options)
     solved = _reroll_law(atks, mode, pool) if any(rerolls_of(atks)) else None
@@ -185,9 +205,13 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
     damage: dict[int, float] = defaultdict(float)
     fails: dict[int, float] = defaultdict(float)
     split_choice: dict[int, tuple[int, ...]] = {}
+    fail_joint: list[dict[int, float]] = [defaultdict(float) for _ in atks]  # III: fail and result
 
     def add(p: float, outcomes: list[list[tuple[float, State, int]]], nfail: int) -> None:
         fails[nfail] += p
+        for i, oc in enumerate(outcomes):
+            for pp, s, _ in oc:
+                fail_joint[i][s[0]] += p * pp * (nfail > 0)
         joint = {(0, 0): 1.0}
         for i, oc in enumerate(outcomes):
             nxt: dict[tuple[int, int], float] = defaultdict(float)
@@ -220,15 +244,15 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
             if split is not None:
                 split_choice[t] = split
             add(p, outs, int(f))
-        res = _result(sc, atks, mode, "exact", kills, damage, fails, per, split_choice)
+        res = _result(sc, atks, mode, "exact", kills, damage, fails, per, split_choice, fail_joint=fail_joint)
         if choices:
             res.extra["rerolls"] = choices
         return res
-    return _result(sc, atks, mode, "exact", kills, damage, fails, per, split_choice)
+    return _result(sc, atks, mode, "exact", kills, damage, fails, per, split_choice, fail_joint=fail_joint)
 
 
 def _result(
-    sc, atks, mode, method, kills, damage, fails, per, split_choice, trials=None, seed=None
+    sc, atks, mode, method, kills, damage, fails, per, split_choice, trials=None, seed=None, fail_joint=None
 ) -> Result:
     stages = {
         "damage": Dist.from_mapping(dict(damage), normalize=True),
@@ -238,7 +262,7 @@ def _result(
     extra: dict = {"mode": mode}
     if split_choice:
         extra["split"] = {str(t): list(s) for t, s in sorted(split_choice.items())}
-    res = targets_result(sc, atks, method, stages, per, extra, trials=trials, seed=seed)
+    res = targets_result(sc, atks, method, stages, per, extra, fail_joint, trials=trials, seed=seed)
     return with_explosions(sc, res, atks[0].arms)  # VIII EXPLODE: on any failed roll
 
 
@@ -329,7 +353,20 @@ def _simulated(
             out["models_destroyed"] += ends[:, 0] == KILLED
         return out
 
-    return _tally_result(sc, atks, mode, options.run(trial), options)
+    return _tally_result(sc, atks, mode, options.run(with_fail_joint(trial, len(atks))), options)
+
+
+def with_fail_joint(trial, n: int):
+    """The trial function plus, per target ``i``, ``fcond{i}``: its condition where a roll failed,
+    else past the conditions (III: the fail joined with each result)."""
+
+    def run(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
+        out = trial(sampler, size)
+        for i in range(n):
+            out[f"fcond{i}"] = np.where(out["fail"] > 0, out[f"cond{i}"], len(CONDITIONS))
+        return out
+
+    return run
 
 
 def _tally_result(sc: Scenario, atks: list[Attack], mode: str, tally, options: RunOptions) -> Result:
@@ -347,6 +384,7 @@ def _tally_result(sc: Scenario, atks: list[Attack], mode: str, tally, options: R
         {},
         tally.trials,
         options.seed,
+        [dist(f"fcond{i}").to_dict() for i in range(len(atks))],
     )
     for i, name in enumerate(list(res.targets)[: len(atks)]):  # the explosions' results follow
         simulated_model(
@@ -398,13 +436,16 @@ def _exact_turn(sc: Scenario, atks: list[Attack], mode: str, final) -> Result:
     kills: dict[int, float] = defaultdict(float)
     damage: dict[int, float] = defaultdict(float)
     fails: dict[int, float] = defaultdict(float)
+    fail_joint: list[dict[int, float]] = [defaultdict(float) for _ in atks]  # III: fail and result
     for (states, dmgs, nfail), p in final.items():
         fails[nfail] += p
+        for i, st in enumerate(states):
+            fail_joint[i][st[0]] += p * (nfail > 0)
         kills[sum(s[0] == KILLED for s in states)] += p
         damage[sum(dmgs)] += p
         for i, (s, d) in enumerate(zip(states, dmgs, strict=True)):
             per[i][(s, d)] += p
-    return _result(sc, atks, mode, "exact", kills, damage, fails, per, {})
+    return _result(sc, atks, mode, "exact", kills, damage, fails, per, {}, fail_joint=fail_joint)
 
 
 def slot_counts(kinds: np.ndarray, faces: np.ndarray, radix: int) -> np.ndarray:
@@ -529,4 +570,4 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
             out["models_destroyed"] += end[2 * i] == KILLED
         return out
 
-    return _tally_result(sc, atks, mode, options.run(trial), options)
+    return _tally_result(sc, atks, mode, options.run(with_fail_joint(trial, len(atks))), options)
