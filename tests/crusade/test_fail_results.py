@@ -64,3 +64,20 @@ def test_line_fail_joined_with_every_target():
     by = calculate(sc).extra["fail_effects"]["by_result"]["gun"]
     for name in ("0: a", "1: b"):
         assert close(by[name]["killed"], Fr(1, 36)) and by[name]["unharmed"] == 0.0
+
+
+def test_volley_fail_joined_with_the_result():
+    # one model's 2 whites: one scores (4/9), is a 2 half the time and its re-rolled blank a 2 with
+    # 1/6; both score as 2s with 1/36. A fail is 2 + 2 = 4 points: the target is killed.
+    sc = shoot([gun("2W", ["S", "J"], name="lasgun")], model(name="marine"), volley=1)
+    by = calculate(sc).extra["fail_effects"]["by_result"]["lasgun"]
+    fail = Fr(4, 9) * Fr(1, 2) * Fr(1, 6) + Fr(1, 36)
+    assert close(by["killed"], fail) and by["unharmed"] == 0.0
+    mc = calculate(sc, simulate=20000, seed=5).extra["fail_effects"]["by_result"]["lasgun"]
+    assert abs(mc["killed"] - float(fail)) < 5 * (float(fail) / 20000) ** 0.5
+    two = shoot(
+        [gun("2W", ["S", "J"], name="lasgun")], model(), volley=2, targets=[model(name="a"), model(name="b")]
+    )
+    many = calculate(two)
+    assert set(many.extra["fail_effects"]["by_result"]["lasgun"]) == {"0: a", "1: b"}
+    assert "self_condition" not in many.stages

@@ -29,6 +29,13 @@ VOLLEY_EXPLODE = (
 RAPID_FIRE_ONCE = 'RAPID FIRE: the target is beyond 6", so the weapon fires once (VIII Rap)'
 
 
+#: the note of a volley whose weapon may MALFUNCTION (VIII): its roll falls on the failing model
+VOLLEY_MALFUNCTION = (
+    "not modelled: MALFUNCTION with VOLLEY FIRE - the chance is in fail_effects, but the weapon's roll "
+    "against the failing model of the volley is not resolved"
+)
+
+
 def rapid_fire_targets(sc: Scenario) -> tuple[Scenario, str]:
     """VIII RAPID FIRE: "May fire weapon twice if all targets are within 6"": a shot at one target
     with rapid-fire weapons only is its two shots (a one-target ``targets`` list); beyond 6" it
@@ -72,6 +79,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
             res = exact_volley(sc) if options.exact else simulated_volley(sc, options)
         if res.extra.get("fail_effects", {}).get("effects", {}).get("explode"):
             res.notes.append(VOLLEY_EXPLODE)
+        if res.extra.get("fail_effects", {}).get("effects", {}).get("malfunction"):
+            res.notes.append(VOLLEY_MALFUNCTION)
         return res
     if sc.action == "mindwar" and sc.psychic_attack == "mind blast":
         from grimdice.systems.crusade.psychic import mind_blast

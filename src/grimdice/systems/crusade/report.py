@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -73,15 +74,34 @@ def self_damage(
 
 def fail_by_result(rows: list[dict[str, Any]], arms: tuple) -> dict[str, dict[str, float]]:
     """III "The firing result still applies": for each weapon used that has a fail effect, P(the
-    roll failed, that weapon is the one drawn, and the target ends in each condition)."""
-    out: dict[str, dict[str, float]] = {}
-    for a in arms:
-        if a.fail == "none":
-            continue
-        mine = out.setdefault(a.name, dict.fromkeys(CONDITIONS, 0.0))
-        for r in rows:
-            mine[r["condition"]] += r["p_failed"] / len(arms)
-    return out
+    roll failed, that weapon is the one drawn, and the target ends in each condition), from the
+    target's ``rows`` (:func:`bearer_states`)."""
+    joint: dict[int, float] = defaultdict(float)
+    for r in rows:
+        joint[CONDITIONS.index(r["condition"])] += r["p_failed"]
+    return fail_by_conditions(joint, arms)
+
+
+def fail_by_conditions(joint: dict[int, float], arms: tuple) -> dict[str, dict[str, float]]:
+    """:func:`fail_by_result` from ``joint``: P(a roll failed and the target in condition k)."""
+    return {
+        a.name: {c: float(joint.get(k, 0.0)) / len(arms) for k, c in enumerate(CONDITIONS)}
+        for a in arms
+        if a.fail != "none"
+    }
+
+
+def with_fail_joint(trial: Callable, keys: list[str]) -> Callable:
+    """A Monte Carlo trial function plus ``fail_KEY`` for each condition output ``KEY``: the
+    condition where a roll failed, else past the conditions (III: the fail joined with the result)."""
+
+    def run(sampler: Any, size: int) -> dict[str, np.ndarray]:
+        out = trial(sampler, size)
+        for k in keys:
+            out[f"fail_{k}"] = np.where(out["fail"] > 0, out[k], len(CONDITIONS))
+        return out
+
+    return run
 
 
 def _malfunction_step(law: dict[State, float], arms: tuple, user: Any) -> dict[State, float]:
@@ -260,13 +280,14 @@ def targets_result(
     per: list,
     extra: dict,
     fail_joint: list[dict[int, float]] | None = None,
+    self_rolls: bool = True,
     **kw: Any,
 ) -> Result:
     """A result at many targets: ``stages`` (with ``fail``), one :func:`model_result` per target
     from ``per`` (its (end state, damage) law; Monte Carlo passes none and fills the stages after),
     ``extra`` plus the fail effects (``fail_joint``: per target, P(a roll failed and the target
-    ends in each condition)), MALFUNCTION's rolls at the user, the attacks' notes (``kw``: trials,
-    seed)."""
+    ends in each condition)), MALFUNCTION's rolls at the user (``self_rolls``: one user fires
+    every roll), the attacks' notes (``kw``: trials, seed)."""
     targets = {
         f"{i}: {t.name}": model_result(law or {((0, 0), 0): 1.0}, method, {"resolved": a.info}, **kw)
         for i, (t, a, law) in enumerate(zip(sc.targets, atks, per, strict=True))
@@ -276,15 +297,11 @@ def targets_result(
     extra = {**extra, "fail_effects": fail_report(p_fail, arms, atks[0].att.armour)}
     if fail_joint is not None:  # III: the fail joined with each target's result, per weapon
         names = [f"{i}: {t.name}" for i, t in enumerate(sc.targets)]
+        each = [fail_by_conditions(j, arms) for j in fail_joint]
         extra["fail_effects"]["by_result"] = {
-            a.name: {
-                n: {c: float(j.get(k, 0.0)) / len(arms) for k, c in enumerate(CONDITIONS)}
-                for n, j in zip(names, fail_joint, strict=True)
-            }
-            for a in arms
-            if a.fail != "none"
+            a.name: {n: e[a.name] for n, e in zip(names, each, strict=True)} for a in arms if a.fail != "none"
         }
-    if any(a.fail == "malfunction" for a in arms):
+    if self_rolls and any(a.fail == "malfunction" for a in arms):
         stages = {**stages, **malfunction_after_fails(stages["fail"], arms, atks[0].att)}
     notes = list(dict.fromkeys(n for a in atks for n in a.notes))
     return Result("crusade", method, stages, extra=extra, targets=targets, title=sc.title, notes=notes, **kw)

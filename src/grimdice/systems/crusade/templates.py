@@ -30,10 +30,10 @@ from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import Attack, each_target, shooting, shot_law
-from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, State
+from grimdice.systems.crusade.damage import KILLED, KO, State
 from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import simulated_model, targets_result
+from grimdice.systems.crusade.report import simulated_model, targets_result, with_fail_joint
 from grimdice.systems.crusade.rerolls_many import (
     SLOTS,
     multiset_law,
@@ -353,20 +353,8 @@ def _simulated(
             out["models_destroyed"] += ends[:, 0] == KILLED
         return out
 
-    return _tally_result(sc, atks, mode, options.run(with_fail_joint(trial, len(atks))), options)
-
-
-def with_fail_joint(trial, n: int):
-    """The trial function plus, per target ``i``, ``fcond{i}``: its condition where a roll failed,
-    else past the conditions (III: the fail joined with each result)."""
-
-    def run(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        out = trial(sampler, size)
-        for i in range(n):
-            out[f"fcond{i}"] = np.where(out["fail"] > 0, out[f"cond{i}"], len(CONDITIONS))
-        return out
-
-    return run
+    conds = [f"cond{i}" for i in range(len(atks))]
+    return _tally_result(sc, atks, mode, options.run(with_fail_joint(trial, conds)), options)
 
 
 def _tally_result(sc: Scenario, atks: list[Attack], mode: str, tally, options: RunOptions) -> Result:
@@ -384,7 +372,7 @@ def _tally_result(sc: Scenario, atks: list[Attack], mode: str, tally, options: R
         {},
         tally.trials,
         options.seed,
-        [dist(f"fcond{i}").to_dict() for i in range(len(atks))],
+        [dist(f"fail_cond{i}").to_dict() for i in range(len(atks))],
     )
     for i, name in enumerate(list(res.targets)[: len(atks)]):  # the explosions' results follow
         simulated_model(
@@ -570,4 +558,5 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
             out["models_destroyed"] += end[2 * i] == KILLED
         return out
 
-    return _tally_result(sc, atks, mode, options.run(with_fail_joint(trial, len(atks))), options)
+    conds = [f"cond{i}" for i in range(len(atks))]
+    return _tally_result(sc, atks, mode, options.run(with_fail_joint(trial, conds)), options)
