@@ -82,3 +82,13 @@ def test_half_killed_note_says_a_wiped_out_unit_takes_no_test():
     note = next(n for n in r.notes if "half_killed" in n)
     assert "wiped out" in note
     assert close(r["morale_test"][1], 2 * WOUND * (1 - WOUND))
+
+
+def test_other_target_declares_its_own_order():
+    other = {"unit": {**BOYZ, "name": "Nobz"}, "hero": {**BOSS, "name": "Big Boss"}}
+    other["conditions"] = {"casualty_order": "regulars first", "distance": 6}
+    sc = scenario(
+        "shooting", SHOOTER, BOYZ, defender_hero=BOSS, other_targets=[other], conditions={"distance": 6}
+    )
+    r = calculate(sc)
+    assert r.extra["casualty_order_declared"] == {"Boyz": "optimal", "Nobz": "regulars first"}

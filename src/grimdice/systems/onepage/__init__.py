@@ -194,6 +194,9 @@ def several_targets(sc: Scenario, options: RunOptions) -> Result:
             d.name: _choices(a, fires) for (d, _, _), fires in zip(targets, plan, strict=True) if fires
         },
     }
+    declared = _declared_orders({d.name: d for d, _, _ in targets})
+    if declared:
+        extra["casualty_order_declared"] = declared
     stages: dict[str, Dist] = {}
     totals = [Dist.constant(0)] * 3
     per: list[tuple[Dist, LawOf]] = []
