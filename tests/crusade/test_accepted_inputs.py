@@ -24,6 +24,8 @@ def test_rapid_fire_at_one_target_fires_twice_within_6_inches():
     assert close(res["models_destroyed"][1], KILL_1R + Fr(4, 6) * KILL_1R)
     far = calculate(shoot([gun("1R", ["S", "Rap"])], range=8))
     assert close(killed(far), KILL_1R) and any("fires once" in n for n in far.notes)
+    mixed = calculate(shoot([gun("1R", ["S", "Rap"], name="a"), gun("1W", ["S"], name="b")], range=4))
+    assert any("RAPID FIRE in a combined fire" in n for n in mixed.notes)
 
 
 def test_latch_on_target_is_plus_one_in_melee_and_firer_is_refused():

@@ -36,6 +36,13 @@ VOLLEY_MALFUNCTION = (
 )
 
 
+#: the note of a rapid-fire weapon in a combined fire with weapons without it
+RAPID_FIRE_COMBINED = (
+    "not modelled: RAPID FIRE in a combined fire with weapons without it - one combined roll is "
+    "resolved; fire the rapid-fire weapon alone for its second shot"
+)
+
+
 def rapid_fire_targets(sc: Scenario) -> tuple[Scenario, str]:
     """VIII RAPID FIRE: "May fire weapon twice if all targets are within 6"": a shot at one target
     with rapid-fire weapons only is its two shots (a one-target ``targets`` list); beyond 6" it
@@ -43,6 +50,8 @@ def rapid_fire_targets(sc: Scenario) -> tuple[Scenario, str]:
     if sc.action != "shoot" or sc.targets or sc.volley:
         return sc, ""
     arms = chosen_arms(sc, fighter(sc.attacker, "attacker"), SHOOTING_KINDS)
+    if any(a.fx.get("rapid_fire") for a in arms) and not all(a.fx.get("rapid_fire") for a in arms):
+        return sc, RAPID_FIRE_COMBINED
     if not arms or not all(a.fx.get("rapid_fire") for a in arms):
         return sc, ""
     if sc.range > 6:
