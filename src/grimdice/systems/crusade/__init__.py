@@ -7,8 +7,9 @@ from __future__ import annotations
 from grimdice.engine.options import RunOptions
 from grimdice.result import Result
 from grimdice.systems.base import calculate_for
-from grimdice.systems.crusade.attack import build, check_min_range
+from grimdice.systems.crusade.attack import build
 from grimdice.systems.crusade.explode import with_explosions
+from grimdice.systems.crusade.modifiers import check_min_range
 from grimdice.systems.crusade.profiles import Scenario, Target
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.structures import check_structure_fields, with_collapse
@@ -97,7 +98,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         return mind_blast(sc, options)
     sc, note = rapid_fire_targets(sc)
     if sc.targets:
-        from grimdice.systems.crusade.templates import area_only, exact_many, per_target
+        from grimdice.systems.crusade.template_modes import area_only
+        from grimdice.systems.crusade.templates import exact_many, per_target
 
         if sc.action != "shoot":
             from grimdice.errors import ScenarioError

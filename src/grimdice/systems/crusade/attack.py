@@ -19,9 +19,6 @@ from grimdice.systems.crusade.contest import Layout, Side, Spec, layout_for, obj
 from grimdice.systems.crusade.damage import (
     CONDITIONS,
     KILLED,
-    KO,
-    NONE,
-    WOUNDED,
     Body,
     State,
     best_graze,
@@ -31,6 +28,17 @@ from grimdice.systems.crusade.damage import (
     take,
 )
 from grimdice.systems.crusade.mob import counts, division
+from grimdice.systems.crusade.modifiers import (
+    any_arm as _any,
+)
+from grimdice.systems.crusade.modifiers import (
+    check_melee_bodies,
+    cover_of,
+    melee_latch,
+    melee_notes,
+    shot_notes,
+    shot_rerolls,
+)
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.rolls import RED, Pool
 from grimdice.systems.crusade.rules import RULES
@@ -65,10 +73,6 @@ class Attack:
 def _all(arms: tuple[Arm, ...], key: str) -> bool:
     """Reading ``combined_effects``: a roll modifier acts on a combined fire if every weapon has it."""
     return bool(arms) and all(a.fx.get(key) for a in arms)
-
-
-def _any(arms: tuple[Arm, ...], key: str) -> bool:
-    return any(a.fx.get(key) for a in arms)
 
 
 def _grazes(arms: tuple[Arm, ...]) -> frozenset[str]:
@@ -126,49 +130,6 @@ def _onehots(
 
 
 # ---------------------------------------------------------------------- shooting (II, III, VIII)
-def _cover(cover: str, dfd: Fighter) -> str:
-    """II COVER; IX SMALL: "treated as if you always have front cover"; IX BIG, TALL: "can't ... take
-    cover except from smoke/darkness" (a model shot at is revealed). Smoke and darkness (V HIDING,
-    DARKNESS) are cover that IGNORE FRONT COVER, BARRAGE and grenades do not ignore (VIII IFC)."""
-    if (dfd.has("big") or dfd.has("tall")) and cover not in ("smoke", "darkness"):
-        return "none"
-    return "front" if dfd.has("small") and cover == "none" else cover
-
-
-def check_min_range(sc: Scenario, arms: tuple[Arm, ...]) -> None:
-    """VIII BARRAGE: "Minimum range 8"": a barrage weapon at a nearer target is refused."""
-    barrage = [a.name for a in arms if a.fx.get("barrage")]
-    if not barrage:
-        return
-    ranges = [("range", sc.range)] if not sc.targets else []
-    ranges += [
-        (f"targets.{i}.range", sc.range if t.range is None else t.range) for i, t in enumerate(sc.targets)
-    ]
-    for where, r in ranges:
-        if r < 8:
-            raise ScenarioError(
-                where, f"BARRAGE ({barrage[0]}) has a minimum range of 8 inches (VIII); got {r:g}"
-            )
-
-
-def _shot_rerolls(att: Fighter, arms: tuple[Arm, ...], dfd: Fighter) -> tuple[bool, bool]:
-    """(the firer re-rolls one die, the target jinks one of his dice). VIII R: "Ranged attacks: may
-    reroll one of your attack dice once per turn"; RO: "one of your opponent's attack dice OR one of
-    your own dice" (shooting, the target rolls no dice: one of the firer's own); IX JINK: "may
-    reroll 1 enemy die when fired upon, as long as driver is not stunned"; VIII NOR: "Your opponent
-    may not reroll any dice" (the firer's weapon or ability stops the jink, the target's ability
-    the firer's re-roll); -R: "Your opponent loses a reroll" (likewise)."""
-
-    def has(f: Fighter, key: str, with_arms: bool) -> bool:
-        return f.has(key) or (with_arms and _any(arms, key))
-
-    own = any(has(att, k, True) for k in ("reroll", "ro"))
-    own = own and not has(dfd, "nor", False) and not has(dfd, "minus_reroll", False)
-    jink = dfd.has("jink") and dfd.start[0] in (NONE, WOUNDED)
-    jink = jink and not has(att, "nor", True) and not has(att, "minus_reroll", True)
-    return own, jink
-
-
 def shooting(sc: Scenario) -> Attack:
     att, dfd = fighter(sc.attacker, "attacker"), fighter(sc.defender, "defender")
     arms = chosen_arms(sc, att, SHOOTING_KINDS)
@@ -188,7 +149,7 @@ def shooting(sc: Scenario) -> Attack:
         penalty = 0
     elif _all(arms, "barrage"):
         penalty = max(1, penalty)
-    cover = _cover(sc.cover, dfd)
+    cover = cover_of(sc.cover, dfd)
     grenades = all(a.kind == "grenade" for a in arms)  # VI: all grenades can ignore front cover
     ignores = cover != "armoured" and (  # VI: armoured buildings always give cover, even vs burn
         _all(arms, "burn")
@@ -247,8 +208,8 @@ def shooting(sc: Scenario) -> Attack:
             v += p * _onehots(lay, s, att.start, dmg, 0, tie, False)
         return v
 
-    own, jink = _shot_rerolls(att, arms, dfd)
-    notes += _shot_notes(arms, att, dfd, own, jink)
+    own, jink = shot_rerolls(att, arms, dfd)
+    notes += shot_notes(arms, att, dfd, own, jink)
     spec = Spec(Side(pool, own=own), Side(Pool(), opp=jink), (0,), resolve, lay)
     info = {
         "range_penalty": penalty,
@@ -285,53 +246,9 @@ def _melee_pool(f: Fighter, arms: tuple[Arm, ...], where: str, grapple: bool) ->
     return _sum([base] + [a.pool for a in arms])
 
 
-def _melee_notes(arms: tuple[Arm, ...], dfd: Fighter, grapple: bool, rerolls: bool) -> list[str]:
-    """The readings a melee uses beyond the core ones (each in the rule table)."""
-    keys = ["pull_back"]
-    if len(arms) > 1 and any(a.fail != "none" for a in arms):
-        keys.append("melee_fail_weapon")
-    if dfd.body.swarm:
-        keys.append("swarm_area")
-    if dfd.start[0] == KO:
-        keys.append("ko_defender")
-    if grapple:
-        keys.append("grapple_side")
-    if rerolls:
-        keys.append("reroll_fail")
-    return [RULES.note(k) for k in keys]
-
-
-def _shot_notes(arms: tuple[Arm, ...], att: Fighter, dfd: Fighter, own: bool, jink: bool) -> list[str]:
-    """The readings a shot uses beyond the core ones (each in the rule table)."""
-    keys = []
-    if len(arms) > 1 and own and not att.has("reroll") and not att.has("ro"):
-        keys.append("combined_reroll")
-    if dfd.body.swarm:
-        keys.append("swarm_area")
-    if own or jink:
-        keys.append("reroll_fail")
-    return [RULES.note(k) for k in keys]
-
-
-def _melee_latch(sc: Scenario) -> int:
-    """IX LATCH ON: "Attacks against the target will be at +1" (a melee attack too); "The target's
-    ranged attacks are at -1" only: a latched-on attacker's melee is refused, not ignored."""
-    if sc.latch == "firer" and sc.action != "shoot":
-        raise ScenarioError(
-            "latch", "latch: firer (IX LATCH ON: the target's ranged attacks are at -1) applies to shooting"
-        )
-    return int(sc.latch == "target")
-
-
 def melee(sc: Scenario) -> Attack:
     att, dfd = fighter(sc.attacker, "attacker"), fighter(sc.defender, "defender")
-    for who, f in (("attacker", att), ("defender", dfd)):
-        if f.body.structure:
-            raise ScenarioError(
-                f"{who}.kind",
-                f"a {f.kind} does not melee; meleeing a building from the inside (VI, vs. armor) is "
-                "not modelled: shoot it (action: shoot)",
-            )
+    check_melee_bodies(att, dfd)
     special = sc.attack_mode != "normal"
     a_kinds = ("melee", "pistol", "shield") + (("spiky",) if special else ())
     arms = chosen_arms(sc, att, a_kinds)
@@ -367,7 +284,7 @@ def melee(sc: Scenario) -> Attack:
     # IV: awkward melee -1 (wounded unless FRENZY; a stunned model is meleed at awkward)
     a_mod = a_pool.plus - int(sc.awkward or (att.start[0] == 2 and not att.has("frenzy")))
     a_mod -= 0 if _any(arms, "scythe") else sc.opponent_number - 1  # IV successive opponents
-    a_mod += _melee_latch(sc)
+    a_mod += melee_latch(sc)
     d_mod = d_pool.plus - int(dfd.start[0] == 1 or (dfd.start[0] == 2 and not dfd.has("frenzy")))
     if mind:
         a_mod, d_mod = a_pool.plus, 0
@@ -511,7 +428,7 @@ def melee(sc: Scenario) -> Attack:
         Side(a_pool, a_side.own, a_side.opp), Side(d_pool, d_side.own, d_side.opp), parries, resolve, lay
     )
     notes = [RULES.note(k) for k in ("multi_hit", "graze_order", "melee_fails", "tie_effects")]
-    notes += _melee_notes(arms, dfd, grapple, a_side.own or d_side.own)
+    notes += melee_notes(arms, dfd, grapple, a_side.own or d_side.own)
     if dive:
         notes.append(RULES.note("dive_o"))
     if len(parries) > 1:

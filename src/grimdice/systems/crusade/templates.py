@@ -46,29 +46,15 @@ from grimdice.systems.crusade.rolls import DICE, Pool, draw_dice, max_count, rol
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.shots import Turn, solve_turn
 from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
+from grimdice.systems.crusade.template_modes import (
+    check_buildings,
+    mode_of,
+    share_outcome,
+    share_states,
+    split_total,
+    splits,
+)
 from grimdice.systems.crusade.units import check_many_targets
-
-MODES = ("line", "blast", "flamer", "split_fire", "rapid_fire")
-
-
-def area_only(atk: Attack) -> bool:
-    """Weapons whose only template is a circle (VIII X"), read as rolled per target (``area_targets``)."""
-    return not any(all(a.fx.get(m) for a in atk.arms) for m in MODES) and all(
-        a.fx.get("area") for a in atk.arms
-    )
-
-
-def mode_of(atk: Attack) -> str:
-    found = [m for m in MODES if all(a.fx.get(m) for a in atk.arms)]
-    names = ", ".join(a.name for a in atk.arms)
-    if not found and area_only(atk):
-        return "flamer"  # VIII X": a circle template, rolled per target as a template (area_targets)
-    if not found:
-        raise ScenarioError(
-            "targets",
-            f'many targets need weapons that all have LINE, BLAST, FT, *, Rap or an area (X"); got {names}',
-        )
-    return found[0]
 
 
 def per_target(sc: Scenario) -> list[Attack]:
@@ -94,37 +80,6 @@ def _key(states: list[tuple[float, State, int]]) -> tuple[float, float, float]:
     return (k, ko, d)
 
 
-def split_total(pool: Pool, dice_total: int) -> int:
-    """VIII SPLIT FIRE: "Split the total up": the total of a roll is its dice plus the weapon's plus
-    (none below 0); it is split once, so the plus is shared, not added to every share."""
-    return max(0, dice_total + pool.plus)
-
-
-def _share_states(atk: Attack, share: int) -> list[tuple[float, State, int]]:
-    """(p, end state, damage) of one target given ``share`` of a split total: its range penalty,
-    cover and other modifiers apply to the share (the plus is already in it); a target given
-    nothing is not shot at."""
-    if share <= 0:
-        return [(1.0, atk.dfd.start, 0)]
-    return _states(atk, share - atk.spec.att.pool.plus)
-
-
-def share_outcome(atk: Attack, share: int, ff: int) -> tuple[State, int, bool]:
-    """:func:`_share_states` for one force-field die ``ff`` (Monte Carlo)."""
-    if share <= 0:
-        return atk.dfd.start, 0, False
-    return atk.outcome(share - atk.spec.att.pool.plus, ff)
-
-
-def _splits(total: int, k: int):
-    if k == 1:
-        yield (total,)
-        return
-    for first in range(total, -1, -1):
-        for rest in _splits(total - first, k - 1):
-            yield (first, *rest)
-
-
 def _single_roll(atks: list[Attack], mode: str, t: int, h: int):
     """Per-target outcomes of one roll of total ``t`` and highest die ``h`` (LINE, BLAST, SPLIT
     FIRE), and the split chosen (split fire: the attacker's best split of the total, else None)."""
@@ -133,32 +88,13 @@ def _single_roll(atks: list[Attack], mode: str, t: int, h: int):
     if mode == "blast":
         return [_states(atks[0], t)] + [_states(a, h) for a in atks[1:]], None
     best, best_k = None, None
-    for split in _splits(split_total(atks[0].spec.att.pool, t), len(atks)):
-        outs_s = [_share_states(a, x) for a, x in zip(atks, split, strict=True)]
+    for split in splits(split_total(atks[0].spec.att.pool, t), len(atks)):
+        outs_s = [share_states(a, x) for a, x in zip(atks, split, strict=True)]
         k = tuple(sum(c) for c in zip(*(_key(o) for o in outs_s), strict=True))
         if best_k is None or k > best_k:
             best, best_k = (split, outs_s), k
-    assert best is not None  # _splits yields at least one split of the total
+    assert best is not None  # splits yields at least one split of the total
     return best[1], best[0]
-
-
-def check_buildings(sc: Scenario, mode: str) -> None:
-    """VIII LINE: "Apply the roll to ALL eligible models in the line ... including vehicles and
-    barricades, but not buildings"; VI: "You may not spread an area or line effect weapon's attack
-    between two buildings or sectors, nor between a building and targets inside"."""
-    buildings = [i for i, t in enumerate(sc.targets) if t.kind == "building"]
-    if not buildings:
-        return
-    where = f"targets.{buildings[0]}.kind"
-    if mode == "line":
-        raise ScenarioError(
-            where, "a LINE weapon's roll applies to models, vehicles and barricades, not buildings"
-        )
-    if mode in ("blast", "flamer") and len(sc.targets) > 1:
-        raise ScenarioError(
-            where,
-            "an area effect is not spread between a building (sector) and other targets (VI); shoot it alone",
-        )
 
 
 def rerolls_of(atks: list[Attack]) -> tuple[bool, tuple[int, ...]]:
