@@ -81,3 +81,18 @@ def test_volley_fail_joined_with_the_result():
     many = calculate(two)
     assert set(many.extra["fail_effects"]["by_result"]["lasgun"]) == {"0: a", "1: b"}
     assert "self_condition" not in many.stages
+
+
+def test_melee_malfunction_rolls_at_the_user_and_the_opponent():
+    # "in melee, also roll against the opponent": 1W + an axe 1W (M) against 1R. A fail is both
+    # whites at 2 (1/36): the attacker's 4 beats any red, so he is unharmed, and the defender
+    # (1 hit) is killed unless the red is a 3 (stunned, 1/6). The axe's 1W then rolls at each:
+    # 1 stuns (a stunned defender: KO), 2 kills.
+    from tests.crusade.helpers import fight
+
+    axe = gun("1W", ["S", "M"], kind="melee", name="axe")
+    res = calculate(fight(model(name="a", melee="1W", weapons=[axe]), model(name="d", melee="1R")))
+    fail = Fr(1, 36)
+    own, melee = res["self_condition"], res["attacker_condition"]  # with and without the axe's roll
+    assert close(own[1] - melee[1], fail / 6) and close(own[4] - melee[4], fail / 6)
+    assert close(res["malfunction_defender_condition"][3], fail * Fr(1, 6) * Fr(1, 6))

@@ -168,6 +168,30 @@ def bearer_states(every: np.ndarray, failed: np.ndarray, lay, side: str = "att")
     ]
 
 
+def malfunction_states(atk: Attack, v: np.ndarray) -> dict[str, Dist]:
+    """VIII MALFUNCTION: "On a fail, roll the weapon dice vs. the user's armor (in melee, also roll
+    against the opponent)": the end states the rolls leave, from the states where the roll failed:
+    the user's (``self_condition``, ``self_hits_left``), in melee the defender's from the attacker's
+    weapon (``malfunction_defender_condition``, ``..._hits_left``) and the defender's own
+    (``defender_self_condition``, ``..._hits_left``)."""
+    lay = atk.spec.layout
+    out: dict[str, Dist] = {}
+
+    def rows(state: str, failed: str, side: str) -> list[dict[str, Any]]:
+        return bearer_states(lay.part(v, state), lay.part(v, failed), lay, side)
+
+    if any(a.fail == "malfunction" for a in atk.arms):
+        if "att_state" in lay.slices:
+            out.update(malfunction_on_user(rows("att_state", "att_state_failed", "att"), atk.arms, atk.att))
+        if atk.spec.dfd.pool != Pool() and "def_state_att_failed" in lay.slices:
+            hit = malfunction_on_user(rows("def_state", "def_state_att_failed", "def"), atk.arms, atk.dfd)
+            out.update({f"malfunction_defender_{k[5:]}": d for k, d in hit.items()})
+    if any(a.fail == "malfunction" for a in atk.def_arms) and "def_state_failed" in lay.slices:
+        own = malfunction_on_user(rows("def_state", "def_state_failed", "def"), atk.def_arms, atk.dfd)
+        out.update({f"defender_{k}": d for k, d in own.items()})
+    return out
+
+
 def build_result(
     atk: Attack,
     v: np.ndarray,
@@ -200,9 +224,7 @@ def build_result(
         rows = bearer_states(part("def_state"), part("def_state_att_failed"), lay, "def")
         out["fail_effects"]["target_states"] = rows
         out["fail_effects"]["by_result"] = fail_by_result(rows, atk.arms)
-    if any(a.fail == "malfunction" for a in atk.arms) and "att_state" in lay.slices:
-        rows = bearer_states(part("att_state"), part("att_state_failed"), lay)
-        stages.update(malfunction_on_user(rows, atk.arms, atk.att))
+    stages.update(malfunction_states(atk, v))
     if atk.att.has("bad_guy") and atk.att.body.hits == 1:
         # VIII EXPLODE: "Bad Guy" models with one hit are killed if their weapon explodes
         out["fail_effects"]["bearer_killed"] = out["fail_effects"]["effects"]["explode"]
