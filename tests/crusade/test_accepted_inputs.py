@@ -113,3 +113,12 @@ def test_area_weapon_takes_several_targets_rolled_separately():
     res = calculate(sc)
     assert close(res["models_destroyed"][2], KILL_1R * KILL_1R)
     assert any("area_targets" in n for n in res.notes)
+
+
+def test_latch_on_target_is_plus_one_in_a_mind_war():
+    # 1 red +1 against 1 red, no parry: killed when the attacker's red beats the defender's (1/3),
+    # stunned (graze = stun) on equal reds (1/3)
+    psyker = {"abilities": ["Psy-1"]}
+    sc = fight(model(name="a", **psyker), model(name="d", **psyker), latch="target", parry="never")
+    res = calculate({**sc, "action": "mindwar", "range": 3})
+    assert close(killed(res), Fr(1, 3)) and close(res.extra["end_state"]["stunned"], Fr(1, 3))

@@ -284,10 +284,10 @@ def melee(sc: Scenario) -> Attack:
     # IV: awkward melee -1 (wounded unless FRENZY; a stunned model is meleed at awkward)
     a_mod = a_pool.plus - int(sc.awkward or (att.start[0] == 2 and not att.has("frenzy")))
     a_mod -= 0 if _any(arms, "scythe") else sc.opponent_number - 1  # IV successive opponents
-    a_mod += melee_latch(sc)
     d_mod = d_pool.plus - int(dfd.start[0] == 1 or (dfd.start[0] == 2 and not dfd.has("frenzy")))
     if mind:
         a_mod, d_mod = a_pool.plus, 0
+    a_mod += melee_latch(sc)
     # IV PARRYING: needs a melee weapon (IX GRAPPLE: anyone); +2 with a shield; VIII -P -1, +P ignores
     can_parry = grapple or any(a.kind in ("melee", "shield") for a in d_arms)
     if mind:  # VII: defending psykers may parry; non-psykers may not

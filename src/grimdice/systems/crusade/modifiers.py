@@ -100,8 +100,9 @@ def check_melee_bodies(att: Fighter, dfd: Fighter) -> None:
 
 
 def melee_latch(sc: Scenario) -> int:
-    """IX LATCH ON: "Attacks against the target will be at +1" (a melee attack too); "The target's
-    ranged attacks are at -1" only: a latched-on attacker's melee is refused, not ignored."""
+    """IX LATCH ON: "Attacks against the target will be at +1" (a melee attack or a mind war too);
+    "The target's ranged attacks are at -1" only: a latched-on attacker's melee or mind war is
+    refused, not ignored."""
     if sc.latch == "firer" and sc.action != "shoot":
         raise ScenarioError(
             "latch", "latch: firer (IX LATCH ON: the target's ranged attacks are at -1) applies to shooting"
