@@ -120,3 +120,15 @@ def test_line_and_area_weapons_do_not_spread_over_buildings():
     barricade = model(name="barricade", kind="barricade", armour=2)
     res = calculate(shoot([gun("2R", ["S", "LINE"])], targets=[model(name="a"), barricade]))
     assert close(res.targets["1: barricade"].extra["end_state"]["killed"], p_two_reds(lambda t: t >= 3))
+
+
+def test_rapid_fire_at_a_building_with_models_inside_is_refused():
+    sc = shoot(
+        [gun("1R", ["S", "Rap"])],
+        defender=model(kind="building", armour=1, hits=2),
+        inside=[model(name="x")],
+        range=4,
+    )
+    with pytest.raises(ScenarioError) as e:
+        calculate(sc)
+    assert e.value.field == "inside"

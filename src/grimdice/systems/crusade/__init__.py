@@ -57,6 +57,11 @@ def rapid_fire_targets(sc: Scenario) -> tuple[Scenario, str]:
         return sc, ""
     if sc.range > 6:
         return sc, RAPID_FIRE_ONCE
+    for f in ("inside", "connected", "catwalk_height"):
+        if getattr(sc, f):
+            from grimdice.errors import ScenarioError
+
+            raise ScenarioError(f, "a structure's collapse after RAPID FIRE's two shots is not modelled")
     target = Target.model_validate(
         {**sc.defender.model_dump(by_alias=True), "range": sc.range, "cover": sc.cover}
     )
