@@ -62,6 +62,7 @@ def test_tally_memory_is_a_histogram():
     assert t.dist("x").allclose(Dist([0.25, 0.25, 0, 0, 0, 0.5]))
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_tally_as_one_process():
     distributed = pytest.importorskip("distributed")
     n = montecarlo.BLOCK + 123
