@@ -3,9 +3,9 @@
 The unit is the same as in :mod:`~grimdice.engine.allocation.chain`: one or more **queues**, each
 models wounded one after another in allocation order (a wounded model keeps receiving wounds until
 it is removed; damage beyond its wounds is lost). Where the chain keeps a law over the wounds each
-queue has lost, a Monte Carlo engine keeps, per trial and per queue, three numbers: the position
-of the model receiving the next wound (``at``; the queue's length once every model is removed), the
-wounds that model has left (``left``; 0 past the end) and the wounds the queue has lost (``lost``).
+queue has lost, a Monte Carlo engine keeps, per trial and per queue, two numbers: the position
+of the model receiving the next wound (``at``; the queue's length once every model is removed) and
+the wounds that model has left (``left``); the wounds the queue has lost follow from them.
 The system routes each wound to a queue, as the chain's ``route`` does, and reads what the wound
 does from its own rule tables, as the chain's token law.
 
@@ -19,27 +19,31 @@ from collections.abc import Sequence
 
 import numpy as np
 
-ROWS = 3  # per queue: at, left, lost
+ROWS = 2  # per queue: at, left
+NO_MODEL = 1 << 30  # wounds "left" past the end of a queue: more than any loss takes
 
 
 def take_wounds(
-    at: np.ndarray,
-    left: np.ndarray,
-    lost: np.ndarray,
-    wounds: np.ndarray,
-    trials: np.ndarray,
-    amount: np.ndarray | int,
+    at: np.ndarray, left: np.ndarray, wounds: np.ndarray, trials: np.ndarray, amount: np.ndarray | int
 ) -> None:
-    """Trials ``trials`` lose ``amount`` wounds (at most those left) on the model receiving the
-    next wound of one queue (``at``, ``left``, ``lost``: the queue's rows; ``wounds``: its models'
-    wounds by position, padded with a 0 past the end); a model left with none is removed and the
-    next one comes up. Every trial in ``trials`` must have a model there."""
+    """Trials ``trials`` lose ``amount`` wounds on the model receiving the next wound of one queue
+    (``at``, ``left``: the queue's rows; ``wounds``: its models' wounds by position, then
+    :data:`NO_MODEL`); a model left with none is removed (the damage beyond its wounds is lost) and
+    the next one comes up. Every trial in ``trials`` must have a model there."""
     have = left.take(trials)
-    taken = np.minimum(amount, have)
-    have -= taken
+    have -= amount
     left[trials] = have
-    lost[trials] += taken
-    removed = trials[have == 0]
+    removed = trials[have <= 0]
+    if removed.size:
+        at[removed] += 1
+        left[removed] = wounds.take(at.take(removed))
+
+
+def take_wounds_everywhere(at: np.ndarray, left: np.ndarray, wounds: np.ndarray, amount: np.ndarray) -> None:
+    """:func:`take_wounds` in every trial at once (``amount``: per trial, 0 where no wound), the
+    faster form when most trials take a wound (a queue with no model left takes 0)."""
+    left -= amount
+    removed = np.flatnonzero(left <= 0)
     if removed.size:
         at[removed] += 1
         left[removed] = wounds.take(at.take(removed))
@@ -47,21 +51,21 @@ def take_wounds(
 
 class SampledUnit:
     """The defending unit in every trial: for each queue (``queues``: its models' wounds, in
-    allocation order) the rows ``at``, ``left`` and ``lost`` (see the module text), then ``extra``
-    rows a system counts alongside (e.g. failed saves), all in one int32 array ``state``."""
+    allocation order) the rows ``at`` and ``left`` (see the module text), then ``extra`` rows a
+    system counts alongside (e.g. failed saves), all in one int32 array ``state``."""
 
     def __init__(self, queues: Sequence[Sequence[int]], trials: int, extra: int = 0) -> None:
-        self.wounds = [np.array([*w, 0], dtype=np.int32) for w in queues]
+        self.wounds = [np.array([*w, NO_MODEL], dtype=np.int32) for w in queues]
         self.sizes = [len(w) for w in queues]
         self.state = np.zeros((ROWS * len(queues) + extra, trials), dtype=np.int32)
         for q, w in enumerate(self.wounds):
             self.state[ROWS * q + 1] = w[0]
 
-    def queue(self, q: int, n: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(at, left, lost) of queue ``q``: views of the first ``n`` trials' columns (all: None)."""
+    def queue(self, q: int, n: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(at, left) of queue ``q``: views of the first ``n`` trials' columns (all: None)."""
         rows = self.state[ROWS * q : ROWS * q + ROWS]
-        at, left, lost = rows if n is None else rows[:, :n]
-        return at, left, lost
+        at, left = rows if n is None else rows[:, :n]
+        return at, left
 
     def extra(self, i: int, n: int | None = None) -> np.ndarray:
         """Extra row ``i`` (a view of the first ``n`` trials' columns; all: None)."""
@@ -70,16 +74,31 @@ class SampledUnit:
 
     def take(self, q: int, trials: np.ndarray, amount: np.ndarray | int, n: int | None = None) -> None:
         """:func:`take_wounds` on queue ``q`` (``trials`` index the first ``n`` columns)."""
-        at, left, lost = self.queue(q, n)
-        take_wounds(at, left, lost, self.wounds[q], trials, amount)
+        at, left = self.queue(q, n)
+        take_wounds(at, left, self.wounds[q], trials, amount)
 
-    def alive(self, q: int) -> np.ndarray:
-        """Per trial, whether queue ``q`` still has a model."""
-        return self.queue(q)[0] < self.sizes[q]
+    def take_everywhere(self, q: int, amount: np.ndarray) -> None:
+        """:func:`take_wounds_everywhere` on queue ``q``."""
+        at, left = self.queue(q)
+        take_wounds_everywhere(at, left, self.wounds[q], amount)
+
+    def destroyed(self, q: int) -> np.ndarray:
+        """Models of queue ``q`` removed, per trial (int64)."""
+        return self.queue(q)[0].astype(np.int64)
+
+    def damage(self, q: int) -> np.ndarray:
+        """Wounds queue ``q`` has lost, per trial (int64): those of the models removed and of the
+        model receiving the next wound."""
+        at, left = self.queue(q)
+        w = self.wounds[q]
+        before = np.concatenate([[0], np.cumsum(w[:-1], dtype=np.int64)])  # by position
+        lost = before.take(at) + w.take(at)
+        lost -= left
+        return lost
 
     def reorder(self, order: np.ndarray) -> None:
         """Reorder the trials (column ``i`` becomes the old column ``order[i]``)."""
         self.state = np.take(self.state, order, axis=1)  # several times faster than state[:, order]
 
 
-__all__ = ["SampledUnit", "take_wounds"]
+__all__ = ["NO_MODEL", "SampledUnit", "take_wounds", "take_wounds_everywhere"]

@@ -350,8 +350,8 @@ def _simulate_batch(
     flags = (np.full(trials, once[0]), np.full(trials, once[1])) if any(once) else None
     rolled = [roll_group(s, g, trials, flags) for g in groups]
     unit = _allocate(s, target, groups, rolled, trials)
-    pb, _, db = unit.queue(BODYGUARD)
-    pc, _, dc = unit.queue(LEADERS)
+    pb, pc = unit.destroyed(BODYGUARD), unit.destroyed(LEADERS)
+    db, dc = unit.damage(BODYGUARD), unit.damage(LEADERS)
     unsaved = unit.extra(UNSAVED)
     out = {
         "hits": sum(r["hits"] for r in rolled),
