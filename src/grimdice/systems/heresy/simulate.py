@@ -19,7 +19,7 @@ import numpy as np
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler, column_counts, column_layout, lookup, per_trial
 from grimdice.engine.allocation.sampled import SampledUnit
-from grimdice.engine.montecarlo import TrialFn, in_batches
+from grimdice.engine.montecarlo import TrialFn, sized_batches
 from grimdice.engine.options import RunOptions
 from grimdice.engine.packing import TallyWords, pack
 from grimdice.result import Result
@@ -39,7 +39,6 @@ from grimdice.systems.heresy.rolls import (
 )
 from grimdice.systems.heresy.units import StrikeGroup, Target
 
-BATCH_CELLS = 10_000_000
 ALL = 127  # "every wound left": the wounds lost to Instant Death, in the outcome tables
 STRIDE = 3 * 6 * 6 * 6  # outcome table entries per model: wound kind, save, re-roll, Mitigation faces
 TALLY = 16  # a trial's failed saves in the low bits of its tally word, the dice it rolled above
@@ -362,9 +361,12 @@ def _batch(
     return out
 
 
+CELLS_A_SLOT = 2  # a wound slot holds its dice, its wound code and a part per Brutal wound
+
+
 def _sub_batches(batch_of, per_trial: int) -> TrialFn:
-    """:func:`~grimdice.engine.montecarlo.in_batches` sized to bound memory."""
-    return in_batches(batch_of, max(1000, BATCH_CELLS // max(per_trial, 1)))
+    """:func:`~grimdice.engine.montecarlo.sized_batches` of ``per_trial`` wound slots a trial."""
+    return sized_batches(batch_of, CELLS_A_SLOT * per_trial)
 
 
 def simulated_result(

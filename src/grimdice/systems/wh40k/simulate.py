@@ -13,7 +13,7 @@ import numpy as np
 
 from grimdice.dice.sampler import Sampler, column_counts, column_layout, lookup, per_trial
 from grimdice.engine.allocation.sampled import SampledUnit
-from grimdice.engine.montecarlo import TrialFn, in_batches
+from grimdice.engine.montecarlo import TrialFn, sized_batches
 from grimdice.engine.options import RunOptions
 from grimdice.engine.pipeline import Roll
 from grimdice.result import Result
@@ -23,7 +23,6 @@ from grimdice.systems.wh40k.sequence import hit_roll, wound_roll
 from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup
 
 NO_ROLL = 7  # a target no D6 reaches
-BATCH_CELLS = 20_000_000  # dice slots held in memory at once
 
 
 def _roll_once(
@@ -375,15 +374,15 @@ def trial_function(
     target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (False, False)
 ) -> TrialFn:
     """``trial(sampler, size)``: ``size`` trials of every stage, in sub-batches bounding memory
-    (drawn in sequence from the block's one stream, so a block's result is fixed by its seed)."""
+    (drawn in sequence from the block's one stream, so a block's result is fixed by its seed): one
+    cell per attack's dice slot, Sustained Hits' extra hits included."""
     per_trial = sum(
         g.models
         * (g.attacks.max + g.attack_bonus)
         * (1 + (g.ab.sustained_hits.max if g.ab.sustained_hits else 0))
         for g in groups
     )
-    batch = max(1000, BATCH_CELLS // max(per_trial, 1))
-    return in_batches(lambda s, n: _simulate_batch(s, target, groups, n, once), batch)
+    return sized_batches(lambda s, n: _simulate_batch(s, target, groups, n, once), per_trial)
 
 
 def simulated_result(
