@@ -178,7 +178,7 @@ __all__ = [
     "block_streams",
     "default_workers",
     "in_batches",
-    "sized_batches",
     "run_block",
     "run_trials",
+    "sized_batches",
 ]
