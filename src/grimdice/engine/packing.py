@@ -37,8 +37,11 @@ class TallyWords:
         return (1 << (WORD_BITS - self.low_bits)) - 1
 
     def room(self, high_per_add: int) -> int:
-        """Additions that fit between flushes when each adds at most ``high_per_add`` above."""
-        return max(1, self.high_max // max(1, high_per_add))
+        """Additions that fit between flushes when each adds at most ``high_per_add`` above (at
+        least one: a word too small for one addition is refused)."""
+        if high_per_add > self.high_max:
+            raise ValueError(f"one addition of {high_per_add} does not fit above {self.low_bits} bits")
+        return self.high_max // max(1, high_per_add)
 
     def add(self, entries: np.ndarray) -> None:
         """Add one table entry (:func:`pack`) to every trial's word."""
