@@ -28,7 +28,7 @@ from grimdice.systems.killteam.shooting import (
     ResolvedShot,
     Secondary,
 )
-from grimdice.systems.killteam.simulate import Packing, Sequence, ShotTables
+from grimdice.systems.killteam.simulate import PackedSequence, Packing, ShotTables
 from grimdice.systems.killteam.solve import ShotPolicy
 
 HOT_MW = 3  # Hot: three mortal wounds on the shooter per discarded attack dice result of 1
@@ -181,14 +181,14 @@ def _incapacitated(pc: np.ndarray, dead_c: np.ndarray, per_c_dead: list[list[flo
 TOTALS = ("hits", "critical_hits", "mortal_wounds", "saves", "unsaved")
 
 
-def _sequences(plan: ShootingPlan) -> tuple[Sequence, dict[int, Sequence]]:
+def _sequences(plan: ShootingPlan) -> tuple[PackedSequence, dict[int, PackedSequence]]:
     """The packed sequences of a plan: the attacks on the target, then on each other operative
     (Splash's mortal wounds start its total, at most Splash times the target's critical hits)."""
     first = [ShotTables.of(p) for p in plan.policies]
-    primary = Sequence.of(first, (*TOTALS, "stunned") if plan.stun else TOTALS)
+    primary = PackedSequence.of(first, (*TOTALS, "stunned") if plan.stun else TOTALS)
     crits = primary.packing.place("critical_hits")[2] - 1
     secondary = {
-        sd.index: Sequence.of(
+        sd.index: PackedSequence.of(
             [ShotTables.of(p) for p in plan.secondary_policies[sd.index]],
             TOTALS,
             {"mortal_wounds": sd.splash * crits},
@@ -199,7 +199,7 @@ def _sequences(plan: ShootingPlan) -> tuple[Sequence, dict[int, Sequence]]:
 
 
 def shooting_trial(
-    plan: ShootingPlan, primary: Sequence, secondary: dict[int, Sequence]
+    plan: ShootingPlan, primary: PackedSequence, secondary: dict[int, PackedSequence]
 ) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
     """The Monte Carlo trial of a plan: ``size`` runs of every attack, rolled literally; outputs
     the packed totals of the primary target (``code<g>``, :class:`Packing`) and its

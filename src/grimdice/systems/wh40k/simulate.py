@@ -15,7 +15,7 @@ from grimdice.dice.sampler import Sampler, column_counts, column_layout, lookup,
 from grimdice.engine.allocation.sampled import SampledUnit
 from grimdice.engine.montecarlo import TrialFn, sized_batches
 from grimdice.engine.options import RunOptions
-from grimdice.engine.pipeline import Roll
+from grimdice.engine.pipeline import CategoryRoll
 from grimdice.result import Result
 from grimdice.systems.wh40k.report import build_result, hazardous_tests
 from grimdice.systems.wh40k.rolls import CRIT, FAIL, NORMAL, cover_applies, modified_damage
@@ -26,7 +26,7 @@ NO_ROLL = 7  # a target no D6 reaches
 
 
 def _roll_once(
-    s: Sampler, counts: np.ndarray, roll: Roll, own: frozenset[int], available: np.ndarray
+    s: Sampler, counts: np.ndarray, roll: CategoryRoll, own: frozenset[int], available: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """(critical, normal) counts per trial of a pool with its own re-roll of the faces ``own``, and
     in the trials where the unit's one re-roll is ``available`` (updated in place) the first
