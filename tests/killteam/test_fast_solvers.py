@@ -33,7 +33,7 @@ from grimdice.systems.killteam.fight.resolve import FIGHT_TOL, Resolution
 from grimdice.systems.killteam.fight.solver import solve_fight
 from grimdice.systems.killteam.fight.state import MAX_ATTACKS, SIDES
 from grimdice.systems.killteam.rules import WeaponRules
-from grimdice.systems.killteam.shooting_game import ShootingSequence, ShootingState
+from grimdice.systems.killteam.shooting_game import Sequence, ShootingState
 from grimdice.systems.killteam.solve import ShotSpec, solve_sequence
 
 FIGHT_RULES = ("rending", "brutal", "stun", "balanced", "ceaseless", "relentless")
@@ -182,7 +182,7 @@ def test_shooting_equals_expectimax(seed):
         specs = [random_spec(rng, i) for i in range(rng.randint(1, 2))]
         w0 = rng.randint(1, 5)
         objectives = (rng.choice(["damage", "kill"]), rng.choice(["damage", "survival"]))
-        seq = ShootingSequence(tuple(specs), w0, *objectives)
+        seq = Sequence(tuple(specs), w0, *objectives)
         generic = expectimax(ShootingState.start(seq), seq.objective).value
         pols = solve_sequence(specs, w0, *objectives)
         assert generic[0] == pytest.approx(pols[0].value_attacker[w0], abs=1e-12)

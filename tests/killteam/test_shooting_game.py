@@ -4,7 +4,7 @@ for both sides as the vectorised backward induction of ``solve.py``."""
 import pytest
 
 from grimdice.engine.game import expectimax
-from grimdice.systems.killteam.shooting_game import ShootingSequence, ShootingState
+from grimdice.systems.killteam.shooting_game import Sequence, ShootingState
 from grimdice.systems.killteam.solve import solve_sequence
 from tests.killteam.test_optimal_play import spec
 
@@ -58,7 +58,7 @@ CASES = {
 @pytest.mark.parametrize("objectives", [("damage", "damage"), ("kill", "survival"), ("kill", "damage")])
 def test_generic_expectimax_equals_backward_induction(name, objectives):
     specs, w0 = CASES[name]
-    seq = ShootingSequence(tuple(specs), w0, *objectives)
+    seq = Sequence(tuple(specs), w0, *objectives)
     generic = expectimax(ShootingState.start(seq), seq.objective).value
     first = solve_sequence(specs, w0, *objectives)[0]
     assert generic[0] == pytest.approx(first.value_attacker[w0], abs=1e-12)

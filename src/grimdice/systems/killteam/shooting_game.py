@@ -46,7 +46,7 @@ _PLAYER = {
 
 
 @dataclass(frozen=True, eq=False)
-class ShootingSequence:
+class Sequence:
     """The attacks, the target's starting wounds and both objectives (compared by identity)."""
 
     specs: tuple[ShotSpec, ...]
@@ -62,7 +62,7 @@ class ShootingSequence:
 class ShootingState(NamedTuple):
     """A position of the sequence: which attack, the wounds left, and the step within the attack."""
 
-    seq: ShootingSequence
+    seq: Sequence
     attack: int
     wounds: int
     step: Step = Step.ROLL
@@ -73,7 +73,7 @@ class ShootingState(NamedTuple):
     saves: tuple[int, int] = (0, 0)  # critical, normal saves
 
     @classmethod
-    def start(cls, seq: ShootingSequence) -> ShootingState:
+    def start(cls, seq: Sequence) -> ShootingState:
         return cls(seq, 0, seq.wounds)
 
     @property
