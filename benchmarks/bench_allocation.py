@@ -1,4 +1,4 @@
-"""Benchmark: the exact 40k wound-allocation chain on large units (issue #15).
+"""Benchmark: the exact 40k wound-allocation chain on large units.
 
 Cases: 20 models of W50 (1001 unit states) against 60 attacks of D6+2 damage, and 200 models of
 W10 (2001 unit states) against 2000 attacks of D2 damage; the answer is the law of models
