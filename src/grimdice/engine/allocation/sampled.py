@@ -39,14 +39,18 @@ def take_wounds(
         left[removed] = wounds.take(at.take(removed))
 
 
-def take_wounds_everywhere(at: np.ndarray, left: np.ndarray, wounds: np.ndarray, amount: np.ndarray) -> None:
+def take_wounds_everywhere(
+    at: np.ndarray, left: np.ndarray, wounds: np.ndarray, amount: np.ndarray
+) -> np.ndarray:
     """:func:`take_wounds` in every trial at once (``amount``: per trial, 0 where no wound), the
-    faster form when most trials take a wound (a queue with no model left takes 0)."""
+    faster form when most trials take a wound (a queue with no model left takes 0). Returns the
+    trials whose model was removed."""
     left -= amount
     removed = np.flatnonzero(left <= 0)
     if removed.size:
         at[removed] += 1
         left[removed] = wounds.take(at.take(removed))
+    return removed
 
 
 class SampledUnit:
@@ -77,10 +81,10 @@ class SampledUnit:
         at, left = self.queue(q, n)
         take_wounds(at, left, self.wounds[q], trials, amount)
 
-    def take_everywhere(self, q: int, amount: np.ndarray) -> None:
-        """:func:`take_wounds_everywhere` on queue ``q``."""
+    def take_everywhere(self, q: int, amount: np.ndarray) -> np.ndarray:
+        """:func:`take_wounds_everywhere` on queue ``q``; the trials whose model was removed."""
         at, left = self.queue(q)
-        take_wounds_everywhere(at, left, self.wounds[q], amount)
+        return take_wounds_everywhere(at, left, self.wounds[q], amount)
 
     def destroyed(self, q: int) -> np.ndarray:
         """Models of queue ``q`` removed, per trial (int64)."""

@@ -221,6 +221,11 @@ class Wounds:
         self.row = np.array([i for i in range(self.M) if i != k] + [self.M], dtype=np.int64) * STRIDE
         self.tally = TallyWords(trials, TALLY)
         self.target_wounds = wounds[k] if k is not None else 0
+        # per trial: the outcome table row of the closest living model; whether that is the chosen
+        # model; whether the chosen model lives (kept up to date as models are removed)
+        self.closest_row = np.zeros(trials, dtype=np.int64)  # model 0, the chosen one or not
+        self.closest_k = None if k is None else np.full(trials, k == 0)
+        self.k_alive = np.ones(trials, dtype=bool)
 
     def strike(
         self, s: Sampler, out: Outcomes, code: np.ndarray, prec: np.ndarray | None, brutal: int
@@ -245,41 +250,53 @@ class Wounds:
                 s.dice += self.tally.flush()
         s.dice += self.tally.flush()
 
-    def _chosen(self, prec: np.ndarray | None) -> np.ndarray | None:
-        """Per trial, whether the next wound goes to the chosen model (None: there is none): it is
-        the closest living model, or the wound is a Precision wound (``prec``) and it lives."""
-        if self.k is None:
-            return None
-        lives = self.unit.queue(CHOSEN)[0] == 0
-        chosen = lives & (self.unit.queue(OTHERS)[0] >= self.k)
-        if prec is not None:
-            chosen |= prec & lives
-        return chosen
-
     def _wound(self, out: Outcomes, parts: list[np.ndarray], prec: np.ndarray | None) -> None:
-        """One wound (``parts``: per Brutal wound) in every trial; ``prec``: Precision wounds."""
+        """One wound (``parts``: per Brutal wound) in every trial; ``prec``: Precision wounds. The
+        wound goes to the chosen model where it is the closest living model, or where the wound is
+        a Precision wound and the chosen model lives; to the closest model elsewhere."""
         at = self.unit.queue(OTHERS)[0]
-        chosen = self._chosen(prec)
-        first = at.copy() if len(parts) > 1 else at
-        row = self.row.take(at)
-        if chosen is not None and self.k is not None:
-            np.copyto(row, self.k * STRIDE, where=chosen)
+        k, chosen, row = self.k, self.closest_k, self.closest_row
+        if k is not None and prec is not None and chosen is not None:
+            direct = prec & self.k_alive
+            chosen = chosen | direct
+            row = np.where(direct, k * STRIDE, self.closest_row)
+        if len(parts) > 1:  # the wound's model is fixed at its start
+            first, row = at.copy(), row.copy()
+            chosen = None if chosen is None else chosen.copy()
         for i, part in enumerate(parts):
             if i:  # Brutal: the next wound only while the same model lives
                 still = at == first
                 if chosen is not None:
-                    still = np.where(chosen, self.unit.queue(CHOSEN)[0] == 0, still)
+                    still = np.where(chosen, self.k_alive, still)
                 part = part * still
             idx = row + part
             lost = out.lost.take(idx, mode="wrap")  # indices are in range; "wrap" is the fastest mode
             self.tally.add(out.tally.take(idx, mode="wrap"))
-            if chosen is None or not chosen.any():
-                self.unit.take_everywhere(OTHERS, lost)
-                continue
-            to_k = lost * chosen
-            self.unit.take_everywhere(CHOSEN, to_k)
-            lost -= to_k
-            self.unit.take_everywhere(OTHERS, lost)
+            if chosen is not None and chosen.any():
+                to_k = lost * chosen
+                self._chosen_removed(self.unit.take_everywhere(CHOSEN, to_k))
+                lost -= to_k
+            self._others_removed(self.unit.take_everywhere(OTHERS, lost))
+
+    def _others_removed(self, trials: np.ndarray) -> None:
+        """The closest model of ``trials`` was removed: the next one comes up (the chosen model,
+        if it lives and every model before it is gone)."""
+        if not trials.size:
+            return
+        at = self.unit.queue(OTHERS)[0].take(trials)
+        self.closest_row[trials] = self.row.take(at)
+        if self.k is not None and self.closest_k is not None:
+            reached = (at >= self.k) & self.k_alive.take(trials)
+            self.closest_k[trials] = reached
+            self.closest_row[trials[reached]] = self.k * STRIDE
+
+    def _chosen_removed(self, trials: np.ndarray) -> None:
+        """The chosen model of ``trials`` was removed."""
+        if not trials.size or self.closest_k is None:
+            return
+        self.k_alive[trials] = False
+        self.closest_k[trials] = False
+        self.closest_row[trials] = self.row.take(self.unit.queue(OTHERS)[0].take(trials))
 
     def left_k(self) -> np.ndarray:
         """Wounds left of the Precision model per trial."""
@@ -306,7 +323,7 @@ class Wounds:
         # the others' queue positions of models lo..hi-1 (the chosen model left out)
         n = np.clip(hi - (hi > k) - np.maximum(self.unit.queue(OTHERS)[0], lo - (lo > k)), 0, None)
         if lo <= k < hi:
-            n += self.unit.queue(CHOSEN)[0] == 0
+            n += self.k_alive
         return n
 
     def unsaved(self) -> np.ndarray:
