@@ -116,3 +116,16 @@ def test_tally_words_count_the_most_dice_a_strike_can_roll(brutal, low_bits, see
     assert counted == int(dice.sum())
     assert words.low().tolist() == failed.sum(axis=(0, 1)).tolist()
     assert HERESY_HITS * BRUTAL_MAX < 1 << 16  # the most failed saves a trial can count: in the low bits
+
+
+def test_trials_holding_more_tokens_come_first_and_go_back_in_order():
+    """Step k of the tokens is the first holding[k] columns; the trials go back to their order."""
+    unit = SampledUnit(([1],), 5, extra=1)
+    unit.extra(0)[:] = [10, 11, 12, 13, 14]  # the trial's number
+    holding = unit.holding_first(np.array([1, 0, 3, 1, 2]), 3)
+    assert holding.tolist() == [5, 4, 2, 1]
+    assert unit.extra(0).tolist() == [12, 14, 10, 13, 11]  # most first, ties in trial order
+    holding = unit.holding_first(np.array([0, 2, 0, 0, 1]), 2)  # counts in trial order again
+    assert holding.tolist() == [5, 2, 1] and unit.extra(0).tolist() == [11, 14, 12, 10, 13]
+    unit.in_trial_order()
+    assert unit.extra(0).tolist() == [10, 11, 12, 13, 14]

@@ -64,6 +64,7 @@ class SampledUnit:
         self.state = np.zeros((ROWS * len(queues) + extra, trials), dtype=np.int32)
         for q, w in enumerate(self.wounds):
             self.state[ROWS * q + 1] = w[0]
+        self.where = np.arange(trials)  # the trial in each column of the state
 
     def queue(self, q: int, n: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(at, left) of queue ``q``: views of the first ``n`` trials' columns (all: None)."""
@@ -103,6 +104,23 @@ class SampledUnit:
     def reorder(self, order: np.ndarray) -> None:
         """Reorder the trials (column ``i`` becomes the old column ``order[i]``)."""
         self.state = np.take(self.state, order, axis=1)  # several times faster than state[:, order]
+        self.where = self.where[order]
+
+    def holding_first(self, count: np.ndarray, top: int) -> np.ndarray:
+        """Reorder the trials by how many tokens of one kind each holds (``count``, in trial order;
+        ``top``: its largest value), most first and otherwise in their order, so that step ``k`` of
+        the tokens (the ``k``-th token of every trial holding one) is the first ``holding[k]``
+        columns; returns ``holding`` (trials holding at least ``k`` tokens, ``k = 0..top``)."""
+        c = count[self.where]
+        order = np.argsort((top - c).astype(np.uint16 if top < 2**16 else np.int64), kind="stable")  # radix
+        self.reorder(order)
+        return np.bincount(c, minlength=top + 1)[::-1].cumsum()[::-1]
+
+    def in_trial_order(self) -> None:
+        """Put the trials back in their order (column ``t`` is trial ``t``)."""
+        back = np.empty_like(self.where)
+        back[self.where] = np.arange(self.where.size)
+        self.reorder(back)
 
 
 __all__ = ["NO_MODEL", "SampledUnit", "take_wounds", "take_wounds_everywhere"]

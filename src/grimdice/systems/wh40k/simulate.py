@@ -316,18 +316,13 @@ def _allocate(
     prefix; each trial meets its own tokens in its own order, so this is the literal sequence.
     Returns the unit (:func:`_unit`) with its trials in trial order."""
     unit = _unit(target, trials)
-    where = np.arange(trials)  # where[i]: the trial in column i of the unit's state
     kinds = [(g, False, r["normal"]) for g, r in zip(groups, rolled, strict=True)]
     kinds += [(g, True, r["dev"]) for g, r in zip(groups, rolled, strict=True)]
     for g, dev, count in kinds:
         top = int(count.max()) if trials else 0
         if not top:
             continue
-        c = count[where]
-        order = np.argsort((top - c).astype(np.uint16 if top < 2**16 else np.int64), kind="stable")  # radix
-        unit.reorder(order)
-        where = where[order]
-        holding = np.bincount(c, minlength=top + 1)[::-1].cumsum()[::-1]  # trials with >= k tokens
+        holding = unit.holding_first(count, top)  # trials with >= k tokens, first
         slots = _Slots.of(g, dev, target)
         table = None if dev else slots.failed_flat.astype(np.int8) | slots.hurt_flat.astype(np.int8) << 1
         # every token's save die at once, step k taking the next holding[k] (none for devastating wounds)
@@ -337,9 +332,7 @@ def _allocate(
             n = int(holding[k])
             at = start[k - 1]
             _token(unit, s, g, slots, table, n, None if dev else saves[at : at + n])
-    back = np.empty_like(where)
-    back[where] = np.arange(trials)
-    unit.reorder(back)
+    unit.in_trial_order()
     return unit
 
 
