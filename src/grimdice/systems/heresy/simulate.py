@@ -283,6 +283,9 @@ class Wounds:
         if it lives and every model before it is gone)."""
         if not trials.size:
             return
+        if self.closest_k is None:  # no chosen model: model m's row is m * STRIDE
+            self.closest_row[trials] += STRIDE
+            return
         at = self.unit.queue(OTHERS)[0].take(trials)
         self.closest_row[trials] = self.row.take(at)
         if self.k is not None and self.closest_k is not None:
