@@ -18,6 +18,7 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = os.environ.get("GRIMDICE_CHROMIUM", "/usr/bin/chromium")
+pytestmark = pytest.mark.slow  # drives a real browser
 if not Path(CHROMIUM).exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
