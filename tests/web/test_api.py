@@ -77,6 +77,13 @@ def test_simulation_is_reproducible_by_its_seed(client: TestClient) -> None:
     assert a["damage"]["pmf"][1] == pytest.approx(5 / 24, abs=0.015)
 
 
+def test_a_simulation_without_a_seed_names_the_seed_it_used(client: TestClient) -> None:
+    first = client.post("/api/calculate", json={"scenario": ONE_SHOT, "simulate": 3000}).json()
+    assert isinstance(first["seed"], int)
+    again = {"scenario": ONE_SHOT, "simulate": 3000, "seed": first["seed"]}
+    assert client.post("/api/calculate", json=again).json() == first
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -83,7 +84,9 @@ class CalcRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     scenario: dict[str, Any] = Field(description="a scenario; its `system` field picks the schema")
     simulate: int | None = Field(None, description="Monte Carlo trials; null: the exact engine")
-    seed: int | None = Field(None, description="seed of the Monte Carlo trials (with simulate)")
+    seed: int | None = Field(
+        None, description="seed of the Monte Carlo trials (with simulate); null: one is drawn and returned"
+    )
 
 
 class ParseRequest(BaseModel):
@@ -219,7 +222,9 @@ def create_app(
         except ScenarioError as exc:
             return JSONResponse({"error": str(exc), "field": exc.field, "message": exc.message}, 422)
         try:
-            future = pool.submit(body.scenario, body.simulate, body.seed)
+            # a simulation without a seed gets one drawn here, so its result names the seed it used
+            seed = body.seed if body.seed is not None or body.simulate is None else secrets.randbelow(2**32)
+            future = pool.submit(body.scenario, body.simulate, seed)
         except Busy:
             return error(503, "the server is busy: too many calculations are waiting; try again")
         try:

@@ -54,12 +54,19 @@ function onlyString(root, s) {
   return s.type === "string";
 }
 
+function allows(root, s, type) {
+  if (s.anyOf) return s.anyOf.some((o) => resolve(root, o).schema.type === type);
+  return s.type === type;
+}
+
 /** A value typed into a text input, as the schema would want it (the server validates). */
 export function parseText(root, s, text) {
   const t = text.trim();
   if (t === "") return undefined;
   if (onlyString(root, s)) return text;
-  if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
+  if (/^[-+]?\d+(\.\d+)?$/.test(t)) return Number(t);
+  // a roll as the books write it ("3+": a 3 or more) where the field takes a number
+  if (/^\d+\+$/.test(t) && allows(root, s, "integer")) return Number(t.slice(0, -1));
   if (/^[[{]/.test(t)) { try { return JSON.parse(t); } catch { /* keep the text */ } }
   if (t === "true" || t === "false") return t === "true";
   return t;
