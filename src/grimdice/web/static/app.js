@@ -5,6 +5,7 @@ import { elementFor, h, renderForm, words } from "./form.js";
 import { atLeastTable, categoryTable, extrasView, headline, notesBox, stagesOf, stageTable, stats } from "./result.js";
 import { setupScenarios } from "./scenarios.js";
 import { decode, encode } from "./share.js";
+import { vary, varyFields } from "./vary.js";
 import { dump } from "./yaml.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -73,7 +74,8 @@ function markStale() {
   $("#stale").hidden = !r || same;
 }
 
-function loadScenario(data) {
+function loadScenario(data, example = "") {
+  $("#example").value = example;
   const system = data.system in state.systems ? data.system : state.system;
   state.gen += 1;
   state.system = system;
@@ -88,8 +90,7 @@ function loadScenario(data) {
 function chooseSystem(name) {
   const first = state.examples.find((e) => e.system === name);
   const schema = state.systems[name].schema;
-  loadScenario(first ? first.scenario : { system: name, ...blankTop(schema) });
-  $("#example").value = first ? first.name : "";
+  loadScenario(first ? first.scenario : { system: name, ...blankTop(schema) }, first ? first.name : "");
 }
 
 function blankTop(schema) {
@@ -111,7 +112,7 @@ function showExamples() {
 function openExample(name) {
   const ex = state.examples.find((e) => e.name === name);
   if (!ex) return;
-  loadScenario(ex.scenario);
+  loadScenario(ex.scenario, ex.name);
   calculate();
 }
 
@@ -131,6 +132,7 @@ async function sourceEdited() {
   state.system = sc.system;
   state.data = sc;
   $("#system").value = sc.system;
+  $("#example").value = "";
   renderForm($("#fields"), state.systems[sc.system].schema, state, changed);
   markStale();
   clearTimeout(linkTimer);
@@ -239,6 +241,7 @@ async function calculate() {
 
 function showResult(data) {
   $("#result-body").hidden = false;
+  varyFields($("#fields"));
   const targets = data.targets ? Object.keys(data.targets) : [];
   $("#target-row").hidden = targets.length === 0;
   $("#target").replaceChildren(h("option", { value: "" }, "all targets (the whole attack)"),
@@ -364,6 +367,7 @@ function wire() {
     showView(e.target.value ? data.targets[e.target.value] : data);
   });
   $("#add-compare").addEventListener("click", addCompare);
+  $("#vary").addEventListener("click", () => vary({ state, runOne, addCompare, redrawCompare, updateLink }));
   $("#source").addEventListener("input", () => { clearTimeout(parseTimer); parseTimer = setTimeout(sourceEdited, 400); });
   $("#source").addEventListener("blur", () => { clearTimeout(parseTimer); sourceEdited().then(showSource); });
   $("#source").addEventListener("keydown", (e) => {
@@ -399,8 +403,7 @@ async function start() {
   if (!opened) {
     const first = state.examples.find((e) => e.name === FIRST_EXAMPLE) || state.examples[0];
     if (first) {
-      $("#example").value = first.name;
-      loadScenario(first.scenario);
+      loadScenario(first.scenario, first.name);
       if ($("#link-error").hidden) await calculate();
     } else chooseSystem(state.system);
   }

@@ -1,0 +1,49 @@
+// "Vary this field": copies of the scenario with other values of one field, added to the comparison.
+import { MAX_COMPARE } from "./compare.js";
+import { getAt, h, setAt, words } from "./form.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+/** The form's fields a comparison can vary (number and text inputs, selects), by dotted path. */
+export function varyFields(form) {
+  const fields = [...form.querySelectorAll("input[data-path]:not([type=checkbox]), select[data-path]")];
+  const keep = $("#vary-field").value;
+  $("#vary-field").replaceChildren(...fields.map((f) => h("option", { value: f.dataset.path }, words(f.dataset.path))));
+  if (fields.some((f) => f.dataset.path === keep)) $("#vary-field").value = keep;
+}
+
+/** A value typed for a varied field: a number (a roll "3+" is 3) where the field holds one. */
+function varied(text, old) {
+  const t = text.trim();
+  if (/^[-+]?\d+(\.\d+)?$/.test(t)) return Number(t);
+  if (/^\d+\+$/.test(t) && (typeof old === "number" || old === undefined)) return Number(t.slice(0, -1));
+  return t;
+}
+
+/** "Vary this field": the current result and one copy per value, calculated and compared. */
+export async function vary({ state, runOne, addCompare, redrawCompare, updateLink }) {
+  const dotted = $("#vary-field").value;
+  const values = $("#vary-values").value.split(",").map((v) => v.trim()).filter(Boolean);
+  if (!dotted || !values.length || !state.result) return;
+  const path = dotted.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const r = state.result;
+  const target = $("#target").value || null;
+  if (!state.compare.length) addCompare();
+  $("#status").textContent = `Calculating ${values.length} copies…`;
+  for (const text of values.slice(0, MAX_COMPARE)) {
+    const scenario = structuredClone(r.scenario);
+    setAt(scenario, path, varied(text, getAt(r.scenario, path)));
+    const res = await runOne(scenario, r.simulate, r.seed);
+    if (!res.ok) { $("#status").textContent = `${words(dotted)} = ${text}: ${res.data.message || res.data.error}`; return; }
+    const view = target ? (res.data.targets || {})[target] : res.data;
+    if (!view) continue;
+    if (state.compare.length >= MAX_COMPARE) state.compare.shift();
+    state.compare.push({ label: `${words(dotted.split(".").pop())} = ${text}`, data: view, scenario,
+      simulate: r.simulate, seed: res.data.seed ?? r.seed, target });
+  }
+  $("#status").textContent = "Done: the copies are in the comparison";
+  redrawCompare();
+  updateLink();
+  $("#compare").scrollIntoView({ block: "nearest" });
+}
+
