@@ -198,3 +198,11 @@ def test_a_rule_error_keeps_its_field(monkeypatch: pytest.MonkeyPatch) -> None:
     err = json.loads(body)
     assert status == 422 and err["field"] == "deployment.units.0"
     assert err["message"] == "model 0 is off the table"
+
+
+def test_rules_lists_every_system_rule_index(client: TestClient) -> None:
+    body = client.get("/api/rules").json()
+    indexed = {n for n in SYSTEMS if getattr(get_system(n), "RULES", None) is not None}
+    assert set(body) == indexed
+    for name, rows in body.items():
+        assert rows == get_system(name).RULES.rows()

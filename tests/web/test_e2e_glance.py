@@ -7,6 +7,7 @@ from the API's JSON for the same scenario, never copied from the page.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +171,18 @@ def test_a_screenshot_of_each_game(browser: Any, server: str, shots: Path, width
         pg.screenshot(path=shots / f"game-{system}-{width}.png")
     assert not pg.problems, pg.problems
     pg.context.close()
+
+
+def test_rules_are_picked_from_the_system_rule_table(page: Page) -> None:
+    from grimdice.systems.base import get_system
+
+    rows = {r["rule"]: r for r in get_system("wh40k").RULES.rows()}
+    done(page)
+    field = page.locator(".field", has=page.locator("[data-path='attacker.models.0.weapons.0.abilities']"))
+    pick = field.locator("select.rule-pick")
+    option = pick.locator("option", has_text="Lethal Hits")
+    expect(option).to_have_attribute("title", rows["Lethal Hits"]["effect"])
+    pick.select_option("Lethal Hits")
+    expect(field.locator("input")).to_have_value(re.compile(r"(^|, )Lethal Hits$"))
+    page.locator("summary", has_text="YAML / JSON").click()
+    expect(page.locator("#source")).to_have_value(re.compile(r"Lethal Hits"))

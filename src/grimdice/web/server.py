@@ -30,6 +30,7 @@ from grimdice.errors import ScenarioError
 from grimdice.systems.base import SYSTEMS, get_system, system_name
 from grimdice.web.examples import default_dir, load_examples
 from grimdice.web.pool import BudgetExceeded, Busy, CalcPool
+from grimdice.web.routes_rules import router as rules_router
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 256 * 1024  # bytes of a request body
@@ -175,6 +176,7 @@ def create_app(
         return FileResponse(STATIC / "docs.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(rules_router)
 
     @app.get("/api/systems")
     async def systems() -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@ import { atLeast, barChart, COLORS, lastShown, lineChart } from "./charts.js";
 import { drawCompare, MAX_COMPARE } from "./compare.js";
 import { elementFor, h, renderForm, words } from "./form.js";
 import { atLeastTable, categoryTable, extrasView, headline, notesBox, stagesOf, stageTable, stats } from "./result.js";
+import { rulePicker } from "./rules.js";
 import { setupScenarios } from "./scenarios.js";
 import { decode, encode } from "./share.js";
 import { vary, varyFields } from "./vary.js";
@@ -11,7 +12,7 @@ import { dump } from "./yaml.js";
 const $ = (sel) => document.querySelector(sel);
 const FIRST_EXAMPLE = "wh40k-intercessors-vs-boyz"; // the page opens on this one, calculated
 // gen counts scenario loads: an answer to an older load (a pasted text parsed late) is dropped
-const state = { systems: {}, examples: [], system: null, data: {}, result: null, view: null, compare: [], gen: 0 };
+const state = { systems: {}, examples: [], system: null, data: {}, result: null, view: null, compare: [], gen: 0, rules: {} };
 
 async function api(path, body, signal) {
   const init = body === undefined ? {} : {
@@ -82,7 +83,7 @@ function loadScenario(data, example = "") {
   state.data = structuredClone(data);
   state.data.system = system;
   $("#system").value = system;
-  renderForm($("#fields"), state.systems[system].schema, state, changed);
+  renderForm($("#fields"), state.systems[system].schema, state, changed, rulePicker(state.rules, system));
   changed();
   showSource(true);
 }
@@ -133,7 +134,7 @@ async function sourceEdited() {
   state.data = sc;
   $("#system").value = sc.system;
   $("#example").value = "";
-  renderForm($("#fields"), state.systems[sc.system].schema, state, changed);
+  renderForm($("#fields"), state.systems[sc.system].schema, state, changed, rulePicker(state.rules, sc.system));
   markStale();
   clearTimeout(linkTimer);
   linkTimer = setTimeout(updateLink, 250);
@@ -389,7 +390,8 @@ function wire() {
 }
 
 async function start() {
-  const [systems, examples] = await Promise.all([api("/api/systems"), api("/api/examples")]);
+  const [systems, examples, rules] = await Promise.all([api("/api/systems"), api("/api/examples"), api("/api/rules")]);
+  if (rules.ok) state.rules = rules.data;
   for (const s of systems.data) state.systems[s.name] = s;
   state.examples = examples.data;
   $("#system").replaceChildren(...systems.data.map((s) => h("option", { value: s.name, title: s.description }, systemTitle(s))));

@@ -150,10 +150,11 @@ const id = (path) => "f-" + path.join("-").replace(/[^A-Za-z0-9_-]/g, "_");
 
 /**
  * Render the form for `root` (a scenario schema) editing `state.data` into `container`.
- * `changed()` is called after every edit.
+ * `changed()` is called after every edit; `helper(name, input, add)`, if given, may return an element
+ * shown under a list-of-words input (e.g. a rule picker; `add(word)` appends a word to it).
  */
-export function renderForm(container, root, state, changed) {
-  const rerender = () => { renderForm(container, root, state, changed); changed(); };
+export function renderForm(container, root, state, changed, helper = null) {
+  const rerender = () => { renderForm(container, root, state, changed, helper); changed(); };
 
   function field(name, schema, path, required) {
     const { schema: s, nullable } = resolve(root, schema);
@@ -237,8 +238,15 @@ export function renderForm(container, root, state, changed) {
     }
     const note = hint(s, nullable);
     const wide = k === "tags" || k === "raw" || name === "name" || name === "title" || s.type === "string";
+    const add = (word) => {
+      const list = Array.isArray(getAt(state.data, path)) ? getAt(state.data, path) : [];
+      setAt(state.data, path, [...list, word]);
+      input.value = [...list, word].join(", ");
+      changed();
+    };
+    const extra = k === "tags" && helper ? helper(name, input, add) : null;
     return h("div", { class: "field" + (wide ? " wide" : "") },
-      h("label", { for: fid, title }, label), input, note ? h("span", { class: "hint" }, note) : null);
+      h("label", { for: fid, title }, label), input, note ? h("span", { class: "hint" }, note) : null, extra);
   }
 
   function objectBody(s, path) {
