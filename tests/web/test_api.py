@@ -206,3 +206,32 @@ def test_rules_lists_every_system_rule_index(client: TestClient) -> None:
     assert set(body) == indexed
     for name, rows in body.items():
         assert rows == get_system(name).RULES.rows()
+
+
+def test_a_roster_is_read_and_a_pair_of_its_units_becomes_a_scenario(client: TestClient) -> None:
+    import base64
+
+    from grimdice.io.rosters import read_roster, resolve_scenario
+
+    fixtures = Path(__file__).resolve().parents[1] / "rosters" / "fixtures"
+    up = {"name": "orks.rosz", "data": base64.b64encode((fixtures / "orks.rosz").read_bytes()).decode()}
+    body = client.post("/api/rosters", json=up).json()
+    roster = read_roster(fixtures / "orks.rosz")
+    assert body["system"] == "wh40k" and body["points"] == roster.points
+    assert [u["ref"] for u in body["units"]] == [u.ref for u in roster.units]
+    assert [u["models"] for u in body["units"]] == [u.model_count for u in roster.units]
+    pair = {
+        "attacker": {"roster": body["id"], "unit": "Lootas"},
+        "defender": {"roster": body["id"], "unit": "Boyz"},
+    }
+    got = client.post("/api/rosters/scenario", json=pair).json()["scenario"]
+    path = str(fixtures / "orks.rosz")
+    assert got == resolve_scenario(
+        {"attacker": {"roster": path, "unit": "Lootas"}, "defender": {"roster": path, "unit": "Boyz"}}
+    )
+    bad = client.post("/api/rosters", json={"name": "list.txt", "data": "aGk="})
+    assert bad.status_code == 422 and bad.json()["field"] == "name"
+    broken = client.post("/api/rosters", json={"name": "my list.ros", "data": "aGk="}).json()
+    assert broken["field"] == "data" and "my list.ros" in broken["message"]
+    gone = {**pair, "defender": {"roster": "0" * 16, "unit": "Boyz"}}
+    assert client.post("/api/rosters/scenario", json=gone).json()["field"] == "defender.roster"

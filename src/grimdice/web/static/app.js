@@ -1,4 +1,5 @@
 // The grimdice page: pick a system, edit a scenario (form or YAML/JSON), calculate, compare, share.
+import { setupArmies } from "./armies.js";
 import { atLeast, barChart, COLORS, lastShown, lineChart } from "./charts.js";
 import { drawCompare, MAX_COMPARE } from "./compare.js";
 import { elementFor, h, renderForm, words } from "./form.js";
@@ -202,6 +203,7 @@ function cancel() {
   $("#status").textContent = "Cancelled";
 }
 
+/** Calculate the scenario on screen; the result's JSON, or undefined (an error, or superseded). */
 async function calculate() {
   if (current) current.controller.abort();
   const run = { controller: new AbortController(), started: performance.now() };
@@ -233,6 +235,7 @@ async function calculate() {
     updateLink();
     // one column (a phone): the result is below the form, so bring it into view
     if (window.matchMedia("(max-width: 900px)").matches) $("#results").scrollIntoView({ block: "start" });
+    return res.data;
   } catch (e) {
     if (e.name !== "AbortError" && current === run) $("#status").textContent = `Error: ${e.message}`;
   } finally {
@@ -397,6 +400,7 @@ async function start() {
   $("#system").replaceChildren(...systems.data.map((s) => h("option", { value: s.name, title: s.description }, systemTitle(s))));
   showExamples();
   wire();
+  setupArmies((scenario) => { loadScenario(scenario); return calculate(); });
   setupScenarios({ current: () => state.data, load: loadScenario, systems: () => Object.keys(state.systems) });
   syncTrials();
   state.system = systems.data[0].name;
