@@ -30,6 +30,7 @@ from grimdice.errors import ScenarioError
 from grimdice.systems.base import SYSTEMS, get_system, system_name
 from grimdice.web.examples import default_dir, load_examples
 from grimdice.web.pool import BudgetExceeded, Busy, CalcPool
+from grimdice.web.routes_games import router as games_router
 from grimdice.web.routes_rosters import router as rosters_router
 from grimdice.web.routes_rules import router as rules_router
 
@@ -179,6 +180,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(rules_router)
     app.include_router(rosters_router)
+    app.include_router(games_router)
 
     @app.get("/api/systems")
     async def systems() -> list[dict[str, Any]]:
