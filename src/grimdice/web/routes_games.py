@@ -135,6 +135,8 @@ def replay(body: ReplayRequest) -> Any:
         return frames(body.log)
     except GrimdiceError as exc:
         return _error(exc)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:  # a log that is not one
+        return _error(ScenarioError("log", f"not a grimdice game log ({type(exc).__name__}: {exc})"[:300]))
 
 
 def _r(v: float) -> float:

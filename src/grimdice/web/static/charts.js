@@ -3,7 +3,8 @@ const NS = "http://www.w3.org/2000/svg";
 export const COLORS = ["#0072b2", "#c84b00", "#007a5a", "#a8457f"];
 const TAIL = 5e-5; // counts are drawn while the remaining mass is at least this
 
-function el(name, attrs = {}, text) {
+/** An SVG element with attributes (and text). */
+export function el(name, attrs = {}, text) {
   const e = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (text !== undefined) e.textContent = text;

@@ -1,21 +1,13 @@
 // Games in the browser: play a matchup (POST /api/games/play, read game by game) and watch a logged
 // game step by step (POST /api/games/replay) drawn as SVG: terrain, bases, unit names, arrows.
-import { pct } from "./charts.js";
+import { el as svg, pct } from "./charts.js";
 import { h } from "./form.js";
 
 const $ = (sel) => document.querySelector(sel);
-const NS = "http://www.w3.org/2000/svg";
 const ARMY = ["#0072b2", "#c84b00"];
 const TERRAIN = { impassable: "#8a8a8a", blocks_sight: "#b9855a", cover: "#6fae6f", dangerous: "#f0a040", difficult: "#b8b860" };
 const view = { game: null, step: 0 };
 let playing = null; // the running play request's AbortController
-
-function svg(name, attrs = {}, text) {
-  const e = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 async function readArmy(side) {
   const file = $(`#game-file-${side}`).files[0];
