@@ -91,6 +91,15 @@ def test_named_outcomes_collapsed_notes_and_readable_policies(page: Page, shots:
     page.locator("#extras-box summary").click()
     expect(page.locator("#extras")).to_contain_text("attacker strikes with a normal hit →")
     expect(page.locator("#headline")).to_contain_text("chance the attacker is destroyed")
+    shots_unused = page.locator("fieldset.unset[data-path='shots']")  # a section not in use: its button only
+    expect(shots_unused.locator("button", has_text="Add shot")).to_be_visible()
+    expect(shots_unused.locator("legend")).to_be_hidden()
+    page.select_option("#example", "crusade-melee")
+    done(page)
+    killed = api(page, yaml.safe_load((EXAMPLES / "crusade-melee.yaml").read_text()))["end_state"]["killed"]
+    fact = page.locator("#headline .fact", has_text="chance to kill the target")
+    expect(fact.locator(".fact-value")).to_have_text(pct(killed))
+    expect(page.locator("#vary-field")).to_have_value(re.compile(r"\.(armor|hits|hits_left|[A-Z]\w*)$"))
     page.screenshot(path=shots / "policy.png", full_page=True)
 
 

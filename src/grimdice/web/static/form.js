@@ -167,7 +167,7 @@ export function renderForm(container, root, state, changed, helper = null) {
     if (k === "const") return null;
     if (k === "object") {
       if (nullable && (value === undefined || value === null)) {
-        return h("fieldset", { "data-path": dotted, class: "wide" },
+        return h("fieldset", { "data-path": dotted, class: "wide unset" },
           h("legend", {}, words(name)),
           h("button", { type: "button", class: "small", onclick: () => { setAt(state.data, path, blank(root, s)); rerender(); } },
             `Add ${words(name)}`));
@@ -184,7 +184,9 @@ export function renderForm(container, root, state, changed, helper = null) {
     if (k === "list") {
       const items = Array.isArray(value) ? value : [];
       const item = resolve(root, s.items).schema;
-      const box = h("fieldset", { "data-path": dotted, class: "wide" }, h("legend", { title }, words(name)));
+      // an optional list left empty is shown as its Add button only (a section not in use)
+      const unset = items.length === 0 && !required;
+      const box = h("fieldset", { "data-path": dotted, class: unset ? "wide unset" : "wide" }, h("legend", { title }, words(name)));
       items.forEach((it, i) => {
         const sub = h("fieldset", { "data-path": `${dotted}.${i}`, class: "list-item" });
         const nm = it && typeof it === "object" && it.name ? `: ${it.name}` : "";

@@ -53,6 +53,8 @@ export function headline(view, scenario) {
   } else if (view.destroyed) facts.push(fact("chance to destroy the unit", pct(chanceOf(view.destroyed))));
   // the count read from the scenario is trusted only where the result never slays more
   else if (dead && size && highest(dead.pmf) <= size) facts.push(fact(`chance to slay all ${size} models`, pct(dead.pmf[size] ?? 0)));
+  const end = view.end_state;
+  if (!fight && end && typeof end.killed === "number") facts.push(fact("chance to kill the target", pct(end.killed)));
   if (dead) facts.push(fact("models slain on average", dead.mean.toFixed(2), `${pct(chanceOf(dead))} to slay at least one`));
   if (view.damage) facts.push(fact("damage on average", view.damage.mean.toFixed(2), `${pct(chanceOf(view.damage))} to do any`));
   const res = view.combat_resolution;

@@ -6,10 +6,14 @@ const $ = (sel) => document.querySelector(sel);
 
 /** The form's fields a comparison can vary (number and text inputs, selects), by dotted path. */
 export function varyFields(form) {
-  const fields = [...form.querySelectorAll("input[data-path]:not([type=checkbox]), select[data-path]")];
+  const fields = [...form.querySelectorAll("input[data-path]:not([type=checkbox]), select[data-path]")]
+    .filter((f) => !/(^|\.)(name|title)$/.test(f.dataset.path));
   const keep = $("#vary-field").value;
   $("#vary-field").replaceChildren(...fields.map((f) => h("option", { value: f.dataset.path }, words(f.dataset.path))));
+  // keep the field chosen before; else the first one holding a number (a characteristic)
+  const numeric = fields.find((f) => f.tagName === "INPUT" && /^[-+]?\d/.test(f.value));
   if (fields.some((f) => f.dataset.path === keep)) $("#vary-field").value = keep;
+  else if (numeric) $("#vary-field").value = numeric.dataset.path;
 }
 
 /** A value typed for a varied field: a number (a roll "3+" is 3) where the field holds one. */
