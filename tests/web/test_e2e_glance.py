@@ -161,6 +161,10 @@ def test_on_a_phone_calculate_stays_in_reach(browser: Any, server: str, shots: P
     expect(pg.locator("#status")).to_contain_text("Done", timeout=WAIT)
     head = pg.locator("#results-h").bounding_box()
     assert head is not None and 0 <= head["y"] < 844  # the result came into view
+    box = pg.locator("#calculate").bounding_box()
+    assert (
+        box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+    )  # and Calculate is still in reach
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390
     pg.screenshot(path=shots / "phone-calculate.png")
     assert not pg.problems, pg.problems
