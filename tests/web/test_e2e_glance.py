@@ -47,7 +47,9 @@ def paste(page: Page, scenario: dict) -> None:
 
 
 def pct(p: float) -> str:
-    return f"{100 * p:.{1 if p >= 0.1 else 2}f}%"
+    """A chance as the page writes it: one decimal from 10 % to 99.9 %, else two (100 % as 100.0%)."""
+    text = f"{100 * p:.{1 if 0.1 <= p <= 0.999 else 2}f}"
+    return ("100.0" if text == "100.00" else text) + "%"
 
 
 def api(page: Page, scenario: dict) -> dict:

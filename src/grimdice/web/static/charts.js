@@ -32,7 +32,7 @@ export function pct(p) {
   if (p === 0) return "0%";
   if (p < 0.0001) return "<0.01%";
   if (p > 0.9999 && p < 1 - 1e-12) return ">99.99%"; // not certain: never shown as 100%
-  return (100 * p).toFixed(p >= 0.1 ? 1 : 2) + "%";
+  return (100 * p).toFixed(p >= 0.1 && p <= 0.999 ? 1 : 2).replace(/^100\.00$/, "100.0") + "%";
 }
 
 function nice(raw, steps = [1, 2, 2.5, 5, 10]) {
