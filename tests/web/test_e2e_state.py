@@ -8,6 +8,8 @@ focus after Calculate, chart labels, and rolls typed as the books write them.
 from __future__ import annotations
 
 import contextlib
+import itertools
+import math
 import re
 import threading
 from typing import Any
@@ -158,6 +160,16 @@ def test_max_is_the_highest_possible_count(page: Page) -> None:
     done(page)
     row = page.locator("#stage-table tr", has_text="hits")
     expect(row.locator("td").nth(4)).to_have_text("120")  # 120 shots can all hit, however unlikely
+    # the table of the hits: from the first count with P(at most N) >= 5e-5 to the last with
+    # P(at least N) >= 5e-5; hits ~ Binomial(120, 2/3) (BS 3+)
+    pmf = [math.comb(120, k) * (2 / 3) ** k * (1 / 3) ** (120 - k) for k in range(121)]
+    cdf = list(itertools.accumulate(pmf))
+    first = next(k for k in range(121) if cdf[k] >= 5e-5)
+    last = next(k for k in range(1, 121) if 1 - cdf[k] < 5e-5)
+    page.select_option("#stage", "hits")
+    heads = page.locator("#atleast-table tbody th")
+    expect(heads.first).to_have_text(str(first))
+    expect(heads.last).to_have_text(str(last))
 
 
 def test_keyboard_skip_link_and_focus_after_calculate(page: Page) -> None:

@@ -102,6 +102,8 @@ export function atLeastTable(name, pmf) {
   let most = 0;
   for (let k = 0; k <= top; k++) {
     most += pmf[k] ?? 0;
+    // rows from the first count with a chance worth showing to the last (5e-5: as the charts)
+    if (most < 5e-5 && k < top) continue;
     rows.push(h("tr", {}, h("th", { scope: "row" }, String(k)), h("td", {}, pct(pmf[k] ?? 0)),
       h("td", {}, pct(al[k] ?? 0)), h("td", {}, pct(Math.min(1, most)))));
     if (k >= 1 && al[k + 1] !== undefined && al[k + 1] < 5e-5 && 1 - most < 5e-5) break;
