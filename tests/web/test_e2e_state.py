@@ -232,3 +232,10 @@ def test_rolls_are_typed_as_the_books_write_them(page: Page) -> None:
     done(page)
     expect(page.locator(".field-error.inline")).to_have_count(0)
     expect(page.locator("#source")).to_have_value(re.compile(r"BS: 3\b"))
+    # a characteristic (Horus Heresy's BS 1..10) is not a roll: "3+" there is refused, never read as 3
+    page.select_option("#example", "heresy-tactical-vs-auxilia")
+    done(page)
+    bs = page.locator("[data-path='attacker.models.0.BS']")
+    bs.fill("3+")
+    page.click("#calculate")
+    expect(page.locator(".field", has=bs).locator(".field-error")).to_be_visible(timeout=WAIT)

@@ -54,9 +54,15 @@ function onlyString(root, s) {
   return s.type === "string";
 }
 
-function allows(root, s, type) {
-  if (s.anyOf) return s.anyOf.some((o) => resolve(root, o).schema.type === type);
-  return s.type === type;
+/** Whether the field takes a D6 roll to reach ("3+": a 3 or more): a whole number within 2..7, not
+ * a characteristic such as Horus Heresy's BS 1..10, where "3+" would be read wrongly. */
+function takesRoll(root, s) {
+  const options = s.anyOf ? s.anyOf.map((o) => resolve(root, o).schema) : [s];
+  return options.some((o) => {
+    if (o.type !== "integer") return false;
+    const lo = o.minimum ?? o.ge, hi = o.maximum ?? o.le;
+    return lo !== undefined && hi !== undefined && lo >= 2 && hi <= 7;
+  });
 }
 
 /** A value typed into a text input, as the schema would want it (the server validates). */
@@ -66,7 +72,7 @@ export function parseText(root, s, text) {
   if (onlyString(root, s)) return text;
   if (/^[-+]?\d+(\.\d+)?$/.test(t)) return Number(t);
   // a roll as the books write it ("3+": a 3 or more) where the field takes a number
-  if (/^\d+\+$/.test(t) && allows(root, s, "integer")) return Number(t.slice(0, -1));
+  if (/^\d+\+$/.test(t) && takesRoll(root, s)) return Number(t.slice(0, -1));
   if (/^[[{]/.test(t)) { try { return JSON.parse(t); } catch { /* keep the text */ } }
   if (t === "true" || t === "false") return t === "true";
   return t;
@@ -114,6 +120,20 @@ export function blank(root, schema) {
   }
   if (s.type === "string") return "";
   return null;
+}
+
+/** The schema of the value at `path` (keys and list indices) of a scenario of schema `root`. */
+export function schemaAt(root, path) {
+  let s = resolve(root, root).schema;
+  for (const p of path) {
+    if (typeof p === "number") s = resolve(root, s.items || {}).schema;
+    else {
+      const sub = (s.properties || {})[p];
+      if (!sub) return {};
+      s = resolve(root, sub).schema;
+    }
+  }
+  return s;
 }
 
 export function getAt(obj, path) {

@@ -1,6 +1,6 @@
 // "Vary this field": copies of the scenario with other values of one field, added to the comparison.
 import { MAX_COMPARE } from "./compare.js";
-import { getAt, h, setAt, words } from "./form.js";
+import { h, parseText, schemaAt, setAt, words } from "./form.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -16,14 +16,6 @@ export function varyFields(form) {
   else if (numeric) $("#vary-field").value = numeric.dataset.path;
 }
 
-/** A value typed for a varied field: a number (a roll "3+" is 3) where the field holds one. */
-function varied(text, old) {
-  const t = text.trim();
-  if (/^[-+]?\d+(\.\d+)?$/.test(t)) return Number(t);
-  if (/^\d+\+$/.test(t) && (typeof old === "number" || old === undefined)) return Number(t.slice(0, -1));
-  return t;
-}
-
 /** "Vary this field": the current result and one copy per value, calculated and compared. */
 export async function vary({ state, runOne, addCompare, redrawCompare, updateLink }) {
   const dotted = $("#vary-field").value;
@@ -36,7 +28,8 @@ export async function vary({ state, runOne, addCompare, redrawCompare, updateLin
   $("#status").textContent = `Calculating ${values.length} copies…`;
   for (const text of values.slice(0, MAX_COMPARE)) {
     const scenario = structuredClone(r.scenario);
-    setAt(scenario, path, varied(text, getAt(r.scenario, path)));
+    const root = state.systems[scenario.system].schema;
+    setAt(scenario, path, parseText(root, schemaAt(root, path), text)); // as the form reads it
     const res = await runOne(scenario, r.simulate, r.seed);
     if (!res.ok) { $("#status").textContent = `${words(dotted)} = ${text}: ${res.data.message || res.data.error}`; return; }
     const view = target ? (res.data.targets || {})[target] : res.data;
