@@ -104,6 +104,17 @@ def open_page(browser: Any, url: str, width: int = 1280, height: int = 900, **kw
     return pg
 
 
+def settled_url(page: Any) -> str:
+    """The page's URL once it has stopped changing (the link follows the page after a debounce)."""
+    url = page.url
+    for _ in range(20):
+        page.wait_for_timeout(400)
+        if page.url == url:
+            break
+        url = page.url
+    return url
+
+
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
     """The page at desktop width, opened on its first example; no page error may happen."""

@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect  # noqa: E402
 
 from grimdice.systems.base import SYSTEMS  # noqa: E402
 
-from .conftest import EXAMPLES, WAIT  # noqa: E402
+from .conftest import EXAMPLES, WAIT, settled_url  # noqa: E402
 
 
 def done(page: Page) -> None:
@@ -111,13 +111,7 @@ def test_a_shared_link_reproduces_the_result(page: Page, browser, shots: Path) -
     expect(page.locator("#result-head")).to_contain_text(title, timeout=WAIT)
     done(page)
     table = page.locator("#stage-table").inner_text()
-    # the link follows the page after a 250 ms debounce and an async encoding: read it once it is still
-    url = page.url
-    for _ in range(20):
-        page.wait_for_timeout(400)
-        if page.url == url:
-            break
-        url = page.url
+    url = settled_url(page)
     assert "#z" in url or "#j" in url
     other = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
     other.goto(url)

@@ -21,7 +21,7 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 import yaml
 from playwright.sync_api import Page, Route, expect
 
-from .conftest import EXAMPLES, WAIT, open_page
+from .conftest import EXAMPLES, WAIT, open_page, settled_url
 
 
 def title(name: str) -> str:
@@ -30,17 +30,6 @@ def title(name: str) -> str:
 
 def done(page: Page) -> None:
     expect(page.locator("#status")).to_contain_text("Done", timeout=WAIT)
-
-
-def settled_url(page: Page) -> str:
-    """The page's URL once it has stopped changing (the link follows the page after a debounce)."""
-    url = page.url
-    for _ in range(20):
-        page.wait_for_timeout(400)
-        if page.url == url:
-            break
-        url = page.url
-    return url
 
 
 class Held:
