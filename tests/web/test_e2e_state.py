@@ -129,7 +129,7 @@ def test_a_broken_link_says_so_and_loads_nothing(browser: Any, server: str) -> N
         pg.context.close()
 
 
-def test_add_to_comparison_takes_the_chosen_target(page: Page) -> None:
+def test_add_to_comparison_takes_the_chosen_target(page: Page, browser: Any) -> None:
     page.select_option("#example", "killteam-blast-grenade")
     done(page)
     page.select_option("#target", "Guardsman B")
@@ -151,6 +151,12 @@ def test_add_to_comparison_takes_the_chosen_target(page: Page) -> None:
     assert means[0] == pytest.approx(result["targets"]["Guardsman B"]["damage"]["mean"], abs=5e-4)
     assert means[1] == pytest.approx(result["damage"]["mean"], abs=5e-4)
     assert means[0] != pytest.approx(means[1], abs=5e-4)
+    other = open_page(browser, settled_url(page))  # the link keeps each entry's target
+    expect(other.locator("#compare-list li")).to_have_count(2, timeout=WAIT)
+    other.select_option("#compare-stage", "damage")
+    again = other.locator("#compare-table tbody tr")
+    assert [float(again.nth(i).locator("td").first.inner_text()) for i in range(2)] == means
+    other.context.close()
 
 
 def test_max_is_the_highest_possible_count(page: Page) -> None:
