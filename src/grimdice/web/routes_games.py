@@ -24,10 +24,11 @@ from typing import Any
 
 import yaml
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from grimdice.errors import GrimdiceError, ScenarioError
+from grimdice.web.answers import refused
 from grimdice.web.examples import default_dir
 
 GAMES = ("onepage",)  # systems with a game engine
@@ -63,12 +64,6 @@ def bundled_armies(folder: Path | None = None) -> dict[str, dict[str, Any]]:
         if isinstance(data, dict) and data.get("kind") == "army" and data.get("system") in GAMES:
             found[path.stem] = data
     return found
-
-
-def _error(exc: GrimdiceError, status: int = 422) -> JSONResponse:
-    field = getattr(exc, "field", None)
-    message = getattr(exc, "message", None) or str(exc)
-    return JSONResponse({"error": str(exc), "field": field, "message": message}, status_code=status)
 
 
 @router.get("/api/games/armies")
@@ -122,7 +117,7 @@ def play(body: PlayRequest) -> Any:
         a, b = _sides(body)
         job = GameJob((a, b), None, (body.players[0], body.players[1]), keep_log=True)
     except GrimdiceError as exc:
-        return _error(exc)
+        return refused(exc)
     return StreamingResponse(_games(body, job, (a.name, b.name)), media_type="application/x-ndjson")
 
 
@@ -134,9 +129,9 @@ def replay(body: ReplayRequest) -> Any:
     try:
         return frames(body.log)
     except GrimdiceError as exc:
-        return _error(exc)
+        return refused(exc)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:  # a log that is not one
-        return _error(ScenarioError("log", f"not a grimdice game log ({type(exc).__name__}: {exc})"[:300]))
+        return refused(ScenarioError("log", f"not a grimdice game log ({type(exc).__name__}: {exc})"[:300]))
 
 
 def _r(v: float) -> float:

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from grimdice.errors import GrimdiceError, ScenarioError
 from grimdice.io.rosters import detect_system, read_roster, resolve_with_notes
+from grimdice.web.answers import refused
 
 MAX_KEPT = 32  # rosters kept for the scenario requests
 SUFFIXES = (".ros", ".rosz", ".json")
@@ -104,12 +104,6 @@ class _Store:
 STORE = _Store()
 
 
-def _error(exc: GrimdiceError) -> JSONResponse:
-    field = getattr(exc, "field", None)
-    message = getattr(exc, "message", None) or str(exc)
-    return JSONResponse({"error": str(exc), "field": field, "message": message}, status_code=422)
-
-
 def _read(name: str, data: str) -> dict[str, Any]:
     suffix = Path(name).suffix.lower()
     if suffix not in SUFFIXES:
@@ -144,7 +138,7 @@ async def upload(body: RosterUpload) -> Any:
     try:
         return await asyncio.to_thread(_read, body.name, body.data)
     except GrimdiceError as exc:
-        return _error(exc)
+        return refused(exc)
 
 
 def _pair(body: PairRequest) -> dict[str, Any]:
@@ -164,4 +158,4 @@ async def pair(body: PairRequest) -> Any:
     try:
         return await asyncio.to_thread(_pair, body)
     except GrimdiceError as exc:
-        return _error(exc)
+        return refused(exc)
