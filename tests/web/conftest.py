@@ -61,7 +61,7 @@ ARGS = [
 WAIT = 30_000  # ms
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     app = create_app(jobs=1, budget=30.0, examples=EXAMPLES, allowed_hosts=["127.0.0.1"])
     with served(app) as url:
@@ -71,7 +71,8 @@ def server() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Headless Chromium (Debian's, driven by Playwright for Python); the test skips, saying why,
-    without Playwright or Chromium."""
+    without Playwright or Chromium. One per module: Playwright's sync API holds an event loop on
+    the main thread while it runs, which later tests' ``asyncio.run`` would trip over."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
@@ -81,7 +82,7 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = Path(os.environ.get("GRIMDICE_ARTIFACTS") or tmp_path_factory.mktemp("screenshots"))
     folder.mkdir(parents=True, exist_ok=True)
