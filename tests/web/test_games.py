@@ -49,6 +49,8 @@ def test_a_played_game_streams_its_progress_and_replays_into_frames(client: Test
     assert bad.status_code == 422 and bad.json()["field"] == "version"
     refused = client.post("/api/games/play", json={"armies": ["nope", "onepage-orks-army"]})
     assert refused.status_code == 422 and refused.json()["field"] == "armies.0"
+    nobody = {"armies": ["onepage-orks-army"] * 2, "players": ["ai", "nobody"]}
+    assert client.post("/api/games/play", json=nobody).json()["field"] == "players.1"
 
 
 def test_games_are_played_and_watched_in_the_browser(browser: Any, server: str, shots: Path) -> None:

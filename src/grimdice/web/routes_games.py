@@ -116,6 +116,8 @@ def play(body: PlayRequest) -> Any:
     try:
         a, b = _sides(body)
         job = GameJob((a, b), None, (body.players[0], body.players[1]), keep_log=True)
+    except ScenarioError as exc:  # the game names the CLI option (--players.1): here it is players.1
+        return refused(ScenarioError(exc.field.removeprefix("--"), exc.message))
     except GrimdiceError as exc:
         return refused(exc)
     return StreamingResponse(_games(body, job, (a.name, b.name)), media_type="application/x-ndjson")
