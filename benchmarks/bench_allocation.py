@@ -1,11 +1,11 @@
-"""Benchmark: the exact 40k wound-allocation chain on large units (issue #15).
+"""Benchmark: the exact 40k wound-allocation chain on large units.
 
 Cases: 20 models of W50 (1001 unit states) against 60 attacks of D6+2 damage, and 200 models of
 W10 (2001 unit states) against 2000 attacks of D2 damage; the answer is the law of models
 destroyed. The chain moves a state by at most a token's damage (plus the model-boundary resets),
 so one token costs O(states x damage), not a dense product over states. Every run is timed cold,
 as ``bench_wh40k`` times the README case: the shared token-operator cache
-(``grimdice.engine.allocation._SHARED``) is cleared before each run (a user's calculation with new
+(``grimdice.engine.allocation.chain._SHARED``) is cleared before each run (a user's calculation with new
 numbers).
 
 Run: ``python benchmarks/bench_allocation.py [--runs N]``.
@@ -20,7 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grimdice.engine import allocation
+from grimdice.engine.allocation import chain as allocation
 from grimdice.systems import calculate
 from harness import Case, machine, run_cases
 

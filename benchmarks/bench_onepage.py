@@ -171,7 +171,7 @@ def game_calls() -> tuple[Callable[[], list[Any]], int]:
 
 
 def cases() -> list[Case]:
-    """The two cases of the issue (target 20 ms each), with the naive icepool peer; the answers
+    """The two exact cases (target 20 ms each), with the naive icepool peer; the answers
     compared: the law of models left (shooting), the laws of the winner and of the marines' models
     left (melee)."""
 

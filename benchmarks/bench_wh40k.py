@@ -1,6 +1,6 @@
 """Benchmark: the exact 40k engine against its peers, in one process, fairly timed.
 
-README case (the foundation issue's): 120 attacks, BS 3+, S5 vs T4, AP-1 vs Sv 3+, D3 damage,
+README case: 120 attacks, BS 3+, S5 vs T4, AP-1 vs Sv 3+, D3 damage,
 into 20 models of W3 with Feel No Pain 5+, damage allocated model by model (excess lost); the
 answer is the law of models destroyed. Peers, each imported and warmed outside the timed region
 and given the same runs (median after a warm-up, ``benchmarks/harness.py``):
@@ -11,7 +11,7 @@ and given the same runs (median after a warm-up, ``benchmarks/harness.py``):
 
 Both answers are checked against grimdice's before their ratios are printed.
 
-Second scenario (the hostile-input issue's): 200 attacks with Devastating Wounds, BS 3+, S4 AP-1,
+Second scenario: 200 attacks with Devastating Wounds, BS 3+, S4 AP-1,
 into 10 models of W2 with mixed saves (Sv 3+ and 4+ with Feel No Pain 5+). grimdice folds the held
 Devastating Wounds tokens (a second chain counts their failed saves; the held count is at most
 wounds + 1 cells) and sums per attack; the peer is the former scheme, run on the same chain in this
@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grimdice.engine import allocation
+from grimdice.engine.allocation import chain as allocation
 from grimdice.io.scenario import load_scenario
 from grimdice.systems import calculate
 from harness import Case, close, machine, run_cases

@@ -163,6 +163,7 @@ def test_extra_records_are_shown_as_tables_and_scalars_as_rows():
     assert next(iter(policy.columns[1].cells)) == "strike\nparry"
 
 
+@pytest.mark.slow
 def test_simulate_on_workers_or_a_dask_cluster_gives_the_same_json(tmp_path):
     distributed = pytest.importorskip("distributed")
     args = ["calc", str(EXAMPLES / "wh40k-guard-orders.yaml"), "--json", "--simulate", "60000", "--seed", "9"]

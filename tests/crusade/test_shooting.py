@@ -179,8 +179,8 @@ def test_graze_choice_among_combined_weapons_is_reported():
 def test_barrage_scope_small_latch():
     d = model(armour=1)
     # BARRAGE: always at least -1 for range, ignores front cover
-    assert close(end(run(shoot([gun("1R", ["BARRAGE"])], d, range=3, cover="front")), "killed"), 0)
-    assert close(end(run(shoot([gun("1R", ["BARRAGE"])], d, range=3, cover="front")), "stunned"), Fr(1, 6))
+    assert close(end(run(shoot([gun("1R", ["BARRAGE"])], d, range=9, cover="front")), "killed"), 0)
+    assert close(end(run(shoot([gun("1R", ["BARRAGE"])], d, range=9, cover="front")), "stunned"), Fr(1, 6))
     # SCOPE: ignores cover only if the firer did not move
     assert close(end(run(shoot([gun("1R", ["SCOPE"])], d, range=3, cover="full")), "killed"), Fr(1, 6))
     assert close(end(run(shoot([gun("1R", ["SCOPE"])], d, range=3, cover="full", moved=True)), "killed"), 0)

@@ -93,3 +93,24 @@ def test_exact_vs_monte_carlo(code):
     assert_agree({k: ex[k] for k in keys}, {k: mc[k] for k in keys}, 4000)
     for name in ex.targets:
         assert_agree({"c": ex.targets[name]["condition"]}, {"c": mc.targets[name]["condition"]}, 4000)
+
+
+def test_split_fire_splits_the_plus_with_the_dice():
+    # VIII SPLIT FIRE: "Split the total up amongst any targets": the plus is part of the total.
+    # 1R+2 between two 0-armour 1-hit models: both killed only if the total (red + 2) >= 4,
+    # each share needing 2 to kill: P(red >= 2) = 2/6.
+    res = calculate(many("1R+2", "*", [model(name="a"), model(name="b")]))
+    assert close(res["models_destroyed"][2], Fr(1, 3))
+    assert close(res["models_destroyed"][1], Fr(2, 3))  # red 0 or 1: a total of 2 or 3 kills one
+    assert res.extra["split"]["0"] in ([2, 0], [0, 2])  # the plus alone is the total split
+
+
+def test_split_fire_target_given_nothing_is_not_shot():
+    # 1R with AP and PLAGUE at two 1-armour models: AP makes any share of 1 or more exceed the
+    # armour (no tie), so no PLAGUE wound ever; a share of 0 is no shot (AP on it would be a tie)
+    sc = many("1R", "*", [model(name="a", armour=1), model(name="b", armour=1)])
+    sc["attacker"]["weapons"][0]["effects"] += ["AP", "PLAGUE"]
+    res = calculate(sc)
+    for name in res.targets:
+        assert res.targets[name].extra["end_state"].get("wounded", 0.0) == 0.0
+    assert close(res["models_destroyed"][0], Fr(4, 6))  # red 2 or 3 kills one (2 + AP - 1 >= 2)

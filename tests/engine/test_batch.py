@@ -44,6 +44,7 @@ def closed_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_error_after_the_connect_timeout(monkeypatch):
     """A closed port: Dask retries until the timeout, then one ScenarioError naming ``scheduler``;
     the wait is the module's CONNECT_TIMEOUT (shortened here so the test stays quick)."""

@@ -33,8 +33,8 @@ from grimdice.systems.killteam.fight.resolve import FIGHT_TOL, Resolution
 from grimdice.systems.killteam.fight.solver import solve_fight
 from grimdice.systems.killteam.fight.state import MAX_ATTACKS, SIDES
 from grimdice.systems.killteam.rules import WeaponRules
-from grimdice.systems.killteam.shooting_game import Sequence, ShootingState
 from grimdice.systems.killteam.solve import ShotSpec, solve_sequence
+from tests.killteam.shooting_game import Sequence, ShootingState
 
 FIGHT_RULES = ("rending", "brutal", "stun", "balanced", "ceaseless", "relentless")
 

@@ -4,8 +4,8 @@ for both sides as the vectorised backward induction of ``solve.py``."""
 import pytest
 
 from grimdice.engine.game import expectimax
-from grimdice.systems.killteam.shooting_game import Sequence, ShootingState
 from grimdice.systems.killteam.solve import solve_sequence
+from tests.killteam.shooting_game import Sequence, ShootingState
 from tests.killteam.test_optimal_play import spec
 
 CASES = {

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from grimdice.adapters.rosters import resolve_scenario, resolve_with_notes
 from grimdice.cli import app
 from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters import read_roster, resolve_scenario, resolve_with_notes
+from grimdice.io.rosters import read_roster
 from grimdice.systems.base import calculate
 from grimdice.systems.onepage import Scenario, evaluate
 from tests.agreement import assert_agree

@@ -166,7 +166,7 @@ def test_calc_option_errors(monkeypatch):
 
 
 def test_matrix_is_the_same_whatever_the_workers_and_matches_calc(tmp_path, monkeypatch):
-    from grimdice.io.rosters import matrix
+    from grimdice.adapters.rosters import matrix
 
     monkeypatch.setattr(matrix, "MIN_PARALLEL", 1)  # worker processes even for this small matrix
     args = ["matrix", str(FIX / "marines.ros"), str(FIX / "orks.ros"), "--json"]
@@ -265,7 +265,7 @@ def test_killteam_matrix_shoots_or_fights():
     pick = next(
         c for c in fight["cells"] if c["attacker"] == "Boy Fighter" and c["defender"] == "Intercessor Gunner"
     )
-    from grimdice.io.rosters import resolve_scenario
+    from grimdice.adapters.rosters import resolve_scenario
 
     sc = resolve_scenario(
         {

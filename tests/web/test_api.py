@@ -211,7 +211,8 @@ def test_rules_lists_every_system_rule_index(client: TestClient) -> None:
 def test_a_roster_is_read_and_a_pair_of_its_units_becomes_a_scenario(client: TestClient) -> None:
     import base64
 
-    from grimdice.io.rosters import read_roster, resolve_scenario
+    from grimdice.adapters.rosters import resolve_scenario
+    from grimdice.io.rosters import read_roster
 
     fixtures = Path(__file__).resolve().parents[1] / "rosters" / "fixtures"
     up = {"name": "orks.rosz", "data": base64.b64encode((fixtures / "orks.rosz").read_bytes()).decode()}

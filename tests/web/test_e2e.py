@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+pytestmark = pytest.mark.slow  # drives a real browser
 
 import httpx  # noqa: E402
 import yaml  # noqa: E402

@@ -10,10 +10,13 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 from playwright.sync_api import Page, expect
 
-from grimdice.io.rosters import read_roster, resolve_scenario
+from grimdice.adapters.rosters import resolve_scenario
+from grimdice.io.rosters import read_roster
 from grimdice.systems.base import calculate
 
 from .conftest import WAIT
+
+pytestmark = pytest.mark.slow  # drives a real browser
 
 ROSTERS = Path(__file__).resolve().parents[1] / "rosters" / "fixtures"
 

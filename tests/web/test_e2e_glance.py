@@ -20,6 +20,8 @@ from playwright.sync_api import Page, expect
 
 from .conftest import EXAMPLES, WAIT, open_page
 
+pytestmark = pytest.mark.slow  # drives a real browser
+
 
 def one_shot(bs: int = 4) -> dict:
     return {

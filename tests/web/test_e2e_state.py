@@ -23,6 +23,8 @@ from playwright.sync_api import Page, Route, expect
 
 from .conftest import EXAMPLES, WAIT, open_page, settled_url
 
+pytestmark = pytest.mark.slow  # drives a real browser
+
 
 def title(name: str) -> str:
     return yaml.safe_load((EXAMPLES / f"{name}.yaml").read_text())["title"]

@@ -21,6 +21,7 @@ def play_lines(client: TestClient, games: int, seed: int) -> list[dict[str, Any]
     return [json.loads(line) for line in r.text.splitlines()]
 
 
+@pytest.mark.slow  # plays a game twice
 def test_a_played_game_streams_its_progress_and_replays_into_frames(client: TestClient) -> None:
     from grimdice.systems.onepage.game.batch import GameJob, game_seeds
     from grimdice.systems.onepage.game.setup import army_from_mapping
@@ -53,6 +54,7 @@ def test_a_played_game_streams_its_progress_and_replays_into_frames(client: Test
     assert client.post("/api/games/play", json=nobody).json()["field"] == "players.1"
 
 
+@pytest.mark.slow  # plays a game in a real browser
 def test_games_are_played_and_watched_in_the_browser(browser: Any, server: str, shots: Path) -> None:
     from playwright.sync_api import expect
 

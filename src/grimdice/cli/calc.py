@@ -267,8 +267,8 @@ def roster_scenario(
         data = load_scenario(scenario)
         if not any(isinstance(v, dict) and "roster" in v for v in data.values()):
             return data, []  # no roster reference: the roster readers are not even imported
+        from grimdice.adapters.rosters import resolve_with_notes
         from grimdice.cli.roster_cmds import not_modelled_notes
-        from grimdice.io.rosters import resolve_with_notes
 
         data, notes = resolve_with_notes(data, scenario.parent)
         return data, not_modelled_notes(notes)

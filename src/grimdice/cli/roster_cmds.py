@@ -22,7 +22,7 @@ def _fail(exc: Exception) -> typer.Exit | SystemExit:
 
 def units_json(path: Path, system: str | None) -> dict[str, Any]:
     """What was read from a roster, and for each unit what the system does not model."""
-    from grimdice.io.rosters.resolve import Picked, build_side, detect_system, load
+    from grimdice.adapters.rosters.resolve import Picked, build_side, detect_system, load
 
     roster = load(path, "roster")
     system = system or detect_system(roster)
@@ -131,8 +131,8 @@ def matrix(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     from rich.table import Table
 
+    from grimdice.adapters.rosters.matrix import compute
     from grimdice.cli.calc import console
-    from grimdice.io.rosters.matrix import compute
 
     try:
         bar = Progress(
@@ -226,7 +226,7 @@ def calc_scenario(
 ) -> tuple[dict[str, Any], list[str]]:
     """The scenario of ``grimdice calc --attacker ROSTER:UNIT --defender ROSTER:UNIT`` and the
     notes of what the two units hold that is not modelled (:func:`not_modelled_notes`)."""
-    from grimdice.io.rosters.resolve import cli_scenario
+    from grimdice.adapters.rosters.resolve import cli_scenario
 
     data, notes = cli_scenario(attacker, defender, weapons, system)
     return data, not_modelled_notes(notes)

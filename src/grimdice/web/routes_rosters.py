@@ -6,7 +6,7 @@ and answers ``{"id", "name", "game", "system", "points", "units": [{"ref", "name
 "models"}]}``. The file is kept (in a private temporary folder, at most :data:`MAX_KEPT` of them,
 the oldest dropped) so that ``POST /api/rosters/scenario`` ``{"attacker": {"roster": id, "unit":
 ref}, "defender": {...}, "weapons": "ranged" | "melee" | null}`` can answer the scenario of those
-two units (``grimdice.io.rosters.resolve_with_notes``, as ``grimdice calc --attacker
+two units (``grimdice.adapters.rosters.resolve_with_notes``, as ``grimdice calc --attacker
 ROSTER:UNIT --defender ROSTER:UNIT`` builds it) and what the rosters hold that is not modelled. The
 page then calculates that scenario with ``POST /api/calculate`` (its limits and time budget).
 """
@@ -27,8 +27,9 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
+from grimdice.adapters.rosters import detect_system, resolve_with_notes
 from grimdice.errors import GrimdiceError, ScenarioError
-from grimdice.io.rosters import detect_system, read_roster, resolve_with_notes
+from grimdice.io.rosters import read_roster
 from grimdice.web.answers import refused
 
 MAX_KEPT = 32  # rosters kept for the scenario requests

@@ -3,7 +3,7 @@
 This is a reading of the BattleScribe roster tree (``roster/forces/force/selections/selection``,
 each selection with ``profiles/profile/characteristics/characteristic``, ``rules/rule``,
 ``categories/category`` and ``costs/cost``), game-agnostic and still in the file's own words
-(characteristics are text). :mod:`grimdice.io.rosters.systems` turns it into each system's own
+(characteristics are text). :mod:`grimdice.adapters.rosters.sides` turns it into each system's own
 scenario input; no unit model of the engines is duplicated here.
 
 Readings of the tree (the format has no schema for them):

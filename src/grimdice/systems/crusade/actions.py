@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from grimdice.dice.dist import Dist
 from grimdice.systems.crusade.damage import CONDITIONS, Body, State, take
+from grimdice.systems.crusade.movement import falling
 from grimdice.systems.crusade.rolls import Pool, parse_pool, total_law
 
 
@@ -28,12 +29,30 @@ def force_entry_chance(dice: str, building_armour: int, penetrating: bool = Fals
     return sum(p for t, p in _law(pool).items() if t + bonus > building_armour)
 
 
-def collapse(start: State, body: Body, armour: int) -> dict[str, float]:
-    """VI: a collapsing building rolls 2 reds against each model inside (graze = W); equipment is
-    armour 2, 1 hit. The end state of a model inside."""
-    out = dict.fromkeys(CONDITIONS, 0.0)
+def collapse_law(
+    start: State, body: Body, armour: int, graze: str = "wound"
+) -> dict[tuple[State, int], float]:
+    """VI: a collapsing building "Roll 2 reds against any targets inside (graze = W) including
+    equipment (treat as 2 armor, 1 hit)" and against connected sectors (a structure's ``body``:
+    hits off, no graze). The law of (end state, damage) of one model or sector."""
+    out: dict[tuple[State, int], float] = {}
     for t, p in _law(Pool(red=2)).items():
-        s = take(start, max(0, t - armour), frozenset({"wound"}), body)
+        d = max(0, t - armour)
+        key = (take(start, d, frozenset({graze} if graze else ()), body), d)
+        out[key] = out.get(key, 0.0) + p
+    return out
+
+
+def fall_law(start: State, body: Body, height: float) -> dict[tuple[State, int], float]:
+    """V FALLING: "For every 4" you fall, take 1 hit (graze = stun)"; FLY ignores it (IX). The law
+    of (end state, hits taken) of a model falling ``height`` inches (one outcome)."""
+    return {(falling(height, start, body, fly=body.fly), 0 if body.fly else int(height // 4)): 1.0}
+
+
+def collapse(start: State, body: Body, armour: int) -> dict[str, float]:
+    """VI: the end condition of a model inside a collapsing building (:func:`collapse_law`)."""
+    out = dict.fromkeys(CONDITIONS, 0.0)
+    for (s, _), p in collapse_law(start, body, armour).items():
         out[CONDITIONS[s[0]]] += p
     return out
 
@@ -42,11 +61,11 @@ def collateral(sector_armour: int = 1, hits_left: int = 10) -> tuple[Dist, float
     """VI: when a building collapses, "Roll 2 reds against any connected sectors for collateral
     damage": 2 reds minus the sector's armour (1; armoured 2) are hits off its ``hits_left`` (10 a
     sector). Returns the law of the hits taken and the chance the sector collapses too."""
+    body = Body(hits=hits_left, structure=True)
     law: dict[int, float] = {}
-    for t, p in _law(Pool(red=2)).items():
-        hits = min(hits_left, max(0, t - sector_armour))
-        law[hits] = law.get(hits, 0.0) + p
-    return Dist.from_mapping(law), sum(p for h, p in law.items() if h >= hits_left)
+    for ((_, h), _), p in collapse_law((0, hits_left), body, sector_armour, graze="").items():
+        law[hits_left - h] = law.get(hits_left - h, 0.0) + p
+    return Dist.from_mapping(law), law.get(hits_left, 0.0)
 
 
 def shamble_move() -> Dist:
@@ -69,8 +88,10 @@ def detonate_chance(dice: str) -> float:
 
 __all__ = [
     "collapse",
+    "collapse_law",
     "collateral",
     "detonate_chance",
+    "fall_law",
     "force_entry_chance",
     "horror",
     "shamble_move",

@@ -19,8 +19,6 @@ from grimdice.systems.crusade.contest import Layout, Side, Spec, layout_for, obj
 from grimdice.systems.crusade.damage import (
     CONDITIONS,
     KILLED,
-    NONE,
-    WOUNDED,
     Body,
     State,
     best_graze,
@@ -30,10 +28,21 @@ from grimdice.systems.crusade.damage import (
     take,
 )
 from grimdice.systems.crusade.mob import counts, division
+from grimdice.systems.crusade.modifiers import (
+    any_arm as _any,
+)
+from grimdice.systems.crusade.modifiers import (
+    check_melee_bodies,
+    cover_of,
+    melee_latch,
+    melee_notes,
+    shot_notes,
+    shot_rerolls,
+)
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.rolls import RED, Pool
 from grimdice.systems.crusade.rules import RULES
-from grimdice.systems.crusade.units import Arm, Fighter, chosen_arms, fighter
+from grimdice.systems.crusade.units import SHOOTING_KINDS, STRUCTURES, Arm, Fighter, chosen_arms, fighter
 
 THROW = -1  # the attacker's choice to throw instead of doing damage (IX THROW)
 D_THROW = -2  # the defender's choice to throw instead of doing damage (IX THROW)
@@ -66,10 +75,6 @@ def _all(arms: tuple[Arm, ...], key: str) -> bool:
     return bool(arms) and all(a.fx.get(key) for a in arms)
 
 
-def _any(arms: tuple[Arm, ...], key: str) -> bool:
-    return any(a.fx.get(key) for a in arms)
-
-
 def _grazes(arms: tuple[Arm, ...]) -> frozenset[str]:
     out: frozenset[str] = frozenset()
     for a in arms:
@@ -85,8 +90,15 @@ def _sum(pools: list[Pool]) -> Pool:
 
 
 def _explodes(arms: tuple[Arm, ...]) -> bool:
-    """VIII EXPLODE: a weapon used explodes on a fail (the bearer's state is then tracked)."""
-    return any(a.fail == "explode" for a in arms)
+    """VIII EXPLODE / MALFUNCTION: a weapon used explodes, or rolls against its user, on a fail (the
+    bearer's state where his roll failed is then tracked)."""
+    return any(a.fail in ("explode", "malfunction") for a in arms)
+
+
+def _fails(arms: tuple[Arm, ...]) -> bool:
+    """III: a weapon used has a fail effect (the target's state where the roll failed is tracked:
+    P(fail and each result) is reported)."""
+    return any(a.fail != "none" for a in arms)
 
 
 def state_code(lay: Layout, side: str, s: State) -> int:
@@ -120,11 +132,15 @@ def _onehots(
 # ---------------------------------------------------------------------- shooting (II, III, VIII)
 def shooting(sc: Scenario) -> Attack:
     att, dfd = fighter(sc.attacker, "attacker"), fighter(sc.defender, "defender")
-    arms = chosen_arms(sc, att, ("ranged", "pistol", "grenade"))
+    arms = chosen_arms(sc, att, SHOOTING_KINDS)
     if not arms:
         raise ScenarioError("attacker.weapons", "shooting needs at least one ranged or pistol weapon")
     pool = _sum([a.pool for a in arms])
-    notes = [RULES.note("multi_hit"), RULES.note("graze_order")]
+    notes = (
+        [RULES.note("structures")]
+        if dfd.body.structure
+        else [RULES.note("multi_hit"), RULES.note("graze_order")]
+    )
     if len(arms) > 1:
         notes.append(RULES.note("combined_effects"))
     # II RANGE: -1 per full foot; VIII IGNORE RANGE; IX SNIPER if the firer did not move; BARRAGE >= -1
@@ -133,8 +149,7 @@ def shooting(sc: Scenario) -> Attack:
         penalty = 0
     elif _all(arms, "barrage"):
         penalty = max(1, penalty)
-    # II COVER (+1 if not less than an inch away); IX SMALL always has front cover
-    cover = "front" if dfd.has("small") and sc.cover == "none" else sc.cover
+    cover = cover_of(sc.cover, dfd)
     grenades = all(a.kind == "grenade" for a in arms)  # VI: all grenades can ignore front cover
     ignores = cover != "armoured" and (  # VI: armoured buildings always give cover, even vs burn
         _all(arms, "burn")
@@ -147,8 +162,8 @@ def shooting(sc: Scenario) -> Attack:
     bonus += {"none": 0, "target": 1, "firer": -1}[sc.latch]  # IX LATCH ON: +1 vs the target, -1 for it
     if _all(arms, "ap") and dfd.armour > 0:
         bonus += 1  # VIII AP
-    if dfd.kind in ("building", "vehicle") and _all(arms, "penetrating"):
-        bonus += 1  # VIII +P, VI
+    if dfd.kind in (*STRUCTURES, "vehicle") and _all(arms, "penetrating"):
+        bonus += 1  # VIII +P, VI (barricades and catwalks too: reading structures)
     if dfd.kind == "building" and (
         _all(arms, "line") or _all(arms, "area") or _all(arms, "blast") or _all(arms, "flamer")
     ):
@@ -181,7 +196,7 @@ def shooting(sc: Scenario) -> Attack:
         dfd.body.hits,
         max(0, pool.max_total - penalty + 2 - armour),
         _explodes(arms),
-        target_near=_explodes(arms) and sc.defender.name in {m.name for m in sc.explode_near},
+        target_near=_fails(arms),
     )
     ff = FF_FACES if body.force_field else NO_FF
 
@@ -193,10 +208,8 @@ def shooting(sc: Scenario) -> Attack:
             v += p * _onehots(lay, s, att.start, dmg, 0, tie, False)
         return v
 
-    own = _any(arms, "reroll") or att.has("reroll")  # VIII R: one attack die once per turn
-    jink = (
-        dfd.has("jink") and not _any(arms, "nor") and dfd.start[0] in (NONE, WOUNDED)
-    )  # IX JINK: not stunned
+    own, jink = shot_rerolls(att, arms, dfd)
+    notes += shot_notes(arms, att, dfd, own, jink)
     spec = Spec(Side(pool, own=own), Side(Pool(), opp=jink), (0,), resolve, lay)
     info = {
         "range_penalty": penalty,
@@ -235,6 +248,7 @@ def _melee_pool(f: Fighter, arms: tuple[Arm, ...], where: str, grapple: bool) ->
 
 def melee(sc: Scenario) -> Attack:
     att, dfd = fighter(sc.attacker, "attacker"), fighter(sc.defender, "defender")
+    check_melee_bodies(att, dfd)
     special = sc.attack_mode != "normal"
     a_kinds = ("melee", "pistol", "shield") + (("spiky",) if special else ())
     arms = chosen_arms(sc, att, a_kinds)
@@ -273,6 +287,7 @@ def melee(sc: Scenario) -> Attack:
     d_mod = d_pool.plus - int(dfd.start[0] == 1 or (dfd.start[0] == 2 and not dfd.has("frenzy")))
     if mind:
         a_mod, d_mod = a_pool.plus, 0
+    a_mod += melee_latch(sc)
     # IV PARRYING: needs a melee weapon (IX GRAPPLE: anyone); +2 with a shield; VIII -P -1, +P ignores
     can_parry = grapple or any(a.kind in ("melee", "shield") for a in d_arms)
     if mind:  # VII: defending psykers may parry; non-psykers may not
@@ -288,8 +303,9 @@ def melee(sc: Scenario) -> Attack:
         parries = (parry_bonus + 100,)
     else:
         parries = (0, parry_bonus + 100)  # +100 marks "parrying" even at a +0 bonus
-    codes = _grazes(arms)
-    d_codes = _grazes(d_arms)
+    # a model's own graze code is its base melee's (the Warp Spawn's W); VII MIND WAR: graze = stun
+    codes = _grazes(arms) | (frozenset() if mind else att.grazes)
+    d_codes = _grazes(d_arms) | (frozenset() if mind else dfd.grazes)
     kill_is_ko = _all(arms, "kill_is_ko")
     into = sc.knockback_into == "obstacle"
     fall = _fall_hits(sc)
@@ -363,6 +379,7 @@ def melee(sc: Scenario) -> Attack:
         _explodes(arms),
         len(members) if divide else 0,
         _explodes(d_arms),  # VIII EXPLODE: the defender's melee weapon on his fail
+        target_near=_fails(arms),
     )
     ffa = FF_FACES if att.body.force_field else NO_FF
     ffd = FF_FACES if dfd.body.force_field else NO_FF
@@ -411,6 +428,7 @@ def melee(sc: Scenario) -> Attack:
         Side(a_pool, a_side.own, a_side.opp), Side(d_pool, d_side.own, d_side.opp), parries, resolve, lay
     )
     notes = [RULES.note(k) for k in ("multi_hit", "graze_order", "melee_fails", "tie_effects")]
+    notes += melee_notes(arms, dfd, grapple, a_side.own or d_side.own)
     if dive:
         notes.append(RULES.note("dive_o"))
     if len(parries) > 1:

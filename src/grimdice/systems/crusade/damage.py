@@ -4,7 +4,11 @@ Section III: "A graze result occurs if only one point of damage is done to a tar
 remaining. Targets with multiple hits remove 1 hit instead of taking a graze result. Some targets
 have "0" hits- any graze result will kill them! ... Stun + Stun = KO. Wound + Wound = Kill. Stun +
 Wound = either a Kill or a KO, attacker chooses." How several hits are taken is the unverified
-reading ``multi_hit`` (see :mod:`.rules`).
+reading ``multi_hit`` (see :mod:`.rules`). A killed model has no hits left, however it died.
+
+Structures (VI: building sectors, barricades, catwalks) take no grazes and no conditions: "When the
+building has taken all its hits, it collapses"; barricades and catwalks have 1 hit and are
+destroyed by it (reading ``structures``).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ class Body:
     swarm: bool = False  # IX SWARM
     fly: bool = False  # IX FLY: ignores damage from a fall
     size: int = 1  # V CARRYING: "SMALL < normal models < HEAVY < BIG ... < VEHICLES" (0 .. 4)
+    structure: bool = False  # VI: a building sector, barricade or catwalk (no graze, no condition)
 
 
 def harm(s: State) -> tuple[int, int]:
@@ -39,17 +44,18 @@ def harm(s: State) -> tuple[int, int]:
     return (s[0], -s[1])
 
 
-def _killed(kill_is_ko: bool) -> int:
-    return KO if kill_is_ko else KILLED  # VIII KILL=KO
+def _killed(s: State, kill_is_ko: bool) -> State:
+    """A killing result on ``s``: knocked out (VIII KILL=KO, hits kept) or killed (no hits left)."""
+    return (KO, s[1]) if kill_is_ko else (KILLED, 0)
 
 
 def graze(s: State, code: str, body: Body, kill_is_ko: bool = False) -> State:
     """One graze result ``code`` (stun/wound/ko/kill) on a model in state ``s``."""
     cond, h = s
-    if cond == KILLED:
-        return s
+    if cond == KILLED or body.structure:
+        return s  # VI: structures take no graze results
     if code == "kill":
-        return (_killed(kill_is_ko), h)
+        return _killed(s, kill_is_ko)
     if cond == KO:
         return s  # reading graze_order: only a kill changes a knocked-out model
     if code == "ko":
@@ -61,13 +67,13 @@ def graze(s: State, code: str, body: Body, kill_is_ko: bool = False) -> State:
             return (STUNNED, h)
         if cond == STUNNED:
             return s if body.undead else (KO, h)  # Stun + Stun = KO (UNDEAD cannot be KOed)
-        return (_killed(kill_is_ko), h)  # Stun + Wound: the attacker chooses the kill
+        return _killed(s, kill_is_ko)  # Stun + Wound: the attacker chooses the kill
     if code == "wound":
         if body.undead:
             return s
         if cond == NONE:
             return (WOUNDED, h)
-        return (_killed(kill_is_ko), h)  # Wound + Wound = Kill; Wound + Stun: the kill
+        return _killed(s, kill_is_ko)  # Wound + Wound = Kill; Wound + Stun: the kill
     raise ValueError(code)
 
 
@@ -89,8 +95,10 @@ def take(s: State, d: int, codes: frozenset[str], body: Body, kill_is_ko: bool =
     cond, h = s
     if d <= 0 or cond == KILLED:
         return s
+    if body.structure:  # VI: "When the building has taken all its hits, it collapses"
+        return (KILLED, 0) if d >= h else (cond, h - d)
     if d > h:
-        return (_killed(kill_is_ko), h) if kill_is_ko else (KILLED, 0)
+        return _killed(s, kill_is_ko)
     if h >= 2:
         return (cond, h - d)
     return best_graze(s, codes, body, kill_is_ko)  # h == 1, d == 1: a graze
@@ -104,7 +112,7 @@ def knocked_back(
     per 4", graze = stun; FLY ignores it). "HEAVY and BIG models ignore Knockback, unless being
     meleed by a target equal to or larger than them in size" (``by_size``: the size of the model
     meleeing them; None for a ranged attack); IS and NSB ignore its stun."""
-    if (body.kb_immune and (by_size is None or by_size < body.size)) or s[0] == KILLED:
+    if body.structure or (body.kb_immune and (by_size is None or by_size < body.size)) or s[0] == KILLED:
         return s
     if fall_hits:
         return s if body.fly else take(s, fall_hits, frozenset({"stun"}), body)

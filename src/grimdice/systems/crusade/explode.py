@@ -225,7 +225,8 @@ def with_explosions(
         starts = bearer_starts(sc, res, side)
         if starts is None:
             continue
-        rows = res.extra.get("fail_effects", {}).get("target_states") if side == "attacker" else None
+        shooting = side == "attacker" and sc.action == "shoot"
+        rows = res.extra.get("fail_effects", {}).get("target_states") if shooting else None
         shot = None if rows is None else _starts(rows)
         subs, stages = explosions(sc, used, starts, res.method, side, shot)
         if subs:

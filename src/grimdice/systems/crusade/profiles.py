@@ -27,10 +27,11 @@ class Weapon(StrictModel):
 
 
 class Model(StrictModel):
-    """A model (or a building, vehicle, barricade: ``kind``) with armour and hits (sections II, VI)."""
+    """A model (or a vehicle, or a structure: a building sector, barricade or catwalk: ``kind``) with
+    armour and hits (sections II, VI)."""
 
     name: Text = Field("model", min_length=1, max_length=60)
-    kind: Literal["model", "building", "vehicle"] = "model"
+    kind: Literal["model", "building", "barricade", "catwalk", "vehicle"] = "model"
     armour: Int = Field(0, ge=0, le=10, alias="armor")
     hits: Int = Field(1, ge=0, le=MAX_HITS)
     hits_left: Int | None = Field(None, ge=0, le=MAX_HITS)
@@ -44,7 +45,7 @@ class Target(Model):
     """One of many targets (section VIII templates, split fire), with its own range and cover."""
 
     range: Number | None = Field(None, ge=0, le=240)
-    cover: Literal["none", "front", "full", "armoured"] | None = None
+    cover: Literal["none", "front", "full", "armoured", "smoke", "darkness"] | None = None
 
 
 class Scenario(StrictModel):
@@ -60,7 +61,7 @@ class Scenario(StrictModel):
         None, min_length=1, max_length=MAX_WEAPONS
     )  # names of the attacker's weapons used, each once (default: all that apply)
     range: Number = Field(0.0, ge=0, le=240)  # inches between firer and target (section II)
-    cover: Literal["none", "front", "full", "armoured"] = "none"  # II: no roof -> front; VI armoured
+    cover: Literal["none", "front", "full", "armoured", "smoke", "darkness"] = "none"  # II, V, VI
     moved: Flag = False  # the firer moved this turn (SCOPE, SNIPER)
     latch: Literal["none", "target", "firer"] = "none"  # IX LATCH ON: a latcher on the target / firer
     knockback_into: Literal["open", "obstacle", "edge"] = "open"  # VIII KNOCKBACK
@@ -77,6 +78,13 @@ class Scenario(StrictModel):
     explode_near: Annotated[list[Target], UniqueNames] = Field(
         default_factory=list, max_length=6
     )  # VIII EXPLODE: models near the bearer (range: inches from him), hit if within the radius
+    inside: Annotated[list[Model], UniqueNames] = Field(
+        default_factory=list, max_length=6
+    )  # VI: models in the building shot at (2 reds when it collapses) or on the catwalk (they fall)
+    connected: Annotated[list[Model], UniqueNames] = Field(
+        default_factory=list, max_length=6
+    )  # VI: building sectors connected to the one shot at (2 reds of collateral when it collapses)
+    catwalk_height: Number = Field(0.0, ge=0, le=120)  # VI, V FALLING: inches a destroyed catwalk falls
 
 
 __all__ = ["Model", "Scenario", "Target", "Weapon"]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,7 @@ import numpy as np
 from grimdice.dice.dist import Dist
 from grimdice.result import Result
 from grimdice.systems.crusade.attack import Attack
-from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State, take
 from grimdice.systems.crusade.rolls import Pool, total_law
 from grimdice.systems.crusade.rules import FAILS
 
@@ -71,6 +72,91 @@ def self_damage(
     return _dist(law)
 
 
+def fail_by_result(rows: list[dict[str, Any]], arms: tuple) -> dict[str, dict[str, float]]:
+    """III "The firing result still applies": for each weapon used that has a fail effect, P(the
+    roll failed, that weapon is the one drawn, and the target ends in each condition), from the
+    target's ``rows`` (:func:`bearer_states`)."""
+    joint: dict[int, float] = defaultdict(float)
+    for r in rows:
+        joint[CONDITIONS.index(r["condition"])] += r["p_failed"]
+    return fail_by_conditions(joint, arms)
+
+
+def fail_by_conditions(joint: dict[int, float], arms: tuple) -> dict[str, dict[str, float]]:
+    """:func:`fail_by_result` from ``joint``: P(a roll failed and the target in condition k)."""
+    return {
+        a.name: {c: float(joint.get(k, 0.0)) / len(arms) for k, c in enumerate(CONDITIONS)}
+        for a in arms
+        if a.fail != "none"
+    }
+
+
+def with_fail_joint(trial: Callable, keys: list[str]) -> Callable:
+    """A Monte Carlo trial function plus ``fail_KEY`` for each condition output ``KEY``: the
+    condition where a roll failed, else past the conditions (III: the fail joined with the result)."""
+
+    def run(sampler: Any, size: int) -> dict[str, np.ndarray]:
+        out = trial(sampler, size)
+        for k in keys:
+            out[f"fail_{k}"] = np.where(out["fail"] > 0, out[k], len(CONDITIONS))
+        return out
+
+    return run
+
+
+def _malfunction_step(law: dict[State, float], arms: tuple, user: Any) -> dict[State, float]:
+    """One fail on each state of ``law``: the failing weapon drawn among ``arms`` (III); a
+    MALFUNCTION weapon's dice then roll at the user (his armour, the weapon's graze)."""
+    out: dict[State, float] = defaultdict(float)
+    for s, p in law.items():
+        for a in arms:
+            w = p / len(arms)
+            if a.fail != "malfunction":
+                out[s] += w
+                continue
+            for (t, _), q in total_law(a.pool.white, a.pool.red).items():
+                out[take(s, max(0, t + a.pool.plus - user.armour), a.grazes, user.body)] += w * q
+    return out
+
+
+def _self_stages(law: dict[State, float]) -> dict[str, Dist]:
+    cond: dict[int, float] = defaultdict(float)
+    left: dict[int, float] = defaultdict(float)
+    for (c, h), p in law.items():
+        cond[c] += p
+        left[h] += p
+    return {
+        "self_condition": Dist.from_mapping(dict(cond), normalize=True),
+        "self_hits_left": Dist.from_mapping(dict(left), normalize=True),
+    }
+
+
+def malfunction_on_user(rows: list[dict[str, Any]], arms: tuple, user: Any) -> dict[str, Dist]:
+    """VIII MALFUNCTION: "On a fail, roll the weapon dice vs. the user's armor": the user's end state
+    (``self_condition``, ``self_hits_left``) once the failing weapon drawn (III) rolls at him, from
+    his state where his roll failed (``rows``, :func:`bearer_states`), with the weapon's graze."""
+    law: dict[State, float] = defaultdict(float)
+    for r in rows:
+        s = (CONDITIONS.index(r["condition"]), r["hits_left"])
+        law[s] += r["p"] - r["p_failed"]
+        for s2, q in _malfunction_step({s: r["p_failed"]}, arms, user).items():
+            law[s2] += q
+    return _self_stages(law)
+
+
+def malfunction_after_fails(fails: Dist, arms: tuple, user: Any) -> dict[str, Dist]:
+    """:func:`malfunction_on_user` for several rolls (many targets): each failed roll's weapon,
+    drawn among ``arms``, rolls at the user in turn, on the state the last one left; ``fails`` is
+    the law of the number of failed rolls."""
+    law: dict[State, float] = defaultdict(float)
+    now: dict[State, float] = {user.start: 1.0}
+    for k in range(int(fails.max) + 1):
+        for s, q in now.items():
+            law[s] += float(fails[k]) * q
+        now = _malfunction_step(now, arms, user)
+    return _self_stages(law)
+
+
 def bearer_states(every: np.ndarray, failed: np.ndarray, lay, side: str = "att") -> list[dict[str, Any]]:
     """A side's end states (condition x hits left codes) with their probability and the
     probability that his roll failed there: ``[{"condition", "hits_left", "p", "p_failed"}]``."""
@@ -80,6 +166,30 @@ def bearer_states(every: np.ndarray, failed: np.ndarray, lay, side: str = "att")
         for k, (p, q) in enumerate(zip(every, failed, strict=True))
         if p > 0
     ]
+
+
+def malfunction_states(atk: Attack, v: np.ndarray) -> dict[str, Dist]:
+    """VIII MALFUNCTION: "On a fail, roll the weapon dice vs. the user's armor (in melee, also roll
+    against the opponent)": the end states the rolls leave, from the states where the roll failed:
+    the user's (``self_condition``, ``self_hits_left``), in melee the defender's from the attacker's
+    weapon (``malfunction_defender_condition``, ``..._hits_left``) and the defender's own
+    (``defender_self_condition``, ``..._hits_left``)."""
+    lay = atk.spec.layout
+    out: dict[str, Dist] = {}
+
+    def rows(state: str, failed: str, side: str) -> list[dict[str, Any]]:
+        return bearer_states(lay.part(v, state), lay.part(v, failed), lay, side)
+
+    if any(a.fail == "malfunction" for a in atk.arms):
+        if "att_state" in lay.slices:
+            out.update(malfunction_on_user(rows("att_state", "att_state_failed", "att"), atk.arms, atk.att))
+        if atk.spec.dfd.pool != Pool() and "def_state_att_failed" in lay.slices:
+            hit = malfunction_on_user(rows("def_state", "def_state_att_failed", "def"), atk.arms, atk.dfd)
+            out.update({f"malfunction_defender_{k[5:]}": d for k, d in hit.items()})
+    if any(a.fail == "malfunction" for a in atk.def_arms) and "def_state_failed" in lay.slices:
+        own = malfunction_on_user(rows("def_state", "def_state_failed", "def"), atk.def_arms, atk.dfd)
+        out.update({f"defender_{k}": d for k, d in own.items()})
+    return out
 
 
 def build_result(
@@ -110,10 +220,11 @@ def build_result(
         stages["self_damage"] = self_damage(p_fail, atk.arms, atk.att.armour)
     if "att_state" in lay.slices:  # VIII EXPLODE acts on the bearer's state where his roll failed
         out["fail_effects"]["bearer_states"] = bearer_states(part("att_state"), part("att_state_failed"), lay)
-    if "def_state_att_failed" in lay.slices:  # the target also near the bearer: his state at the fail
-        out["fail_effects"]["target_states"] = bearer_states(
-            part("def_state"), part("def_state_att_failed"), lay, "def"
-        )
+    if "def_state_att_failed" in lay.slices:  # III: the target's state where the roll failed
+        rows = bearer_states(part("def_state"), part("def_state_att_failed"), lay, "def")
+        out["fail_effects"]["target_states"] = rows
+        out["fail_effects"]["by_result"] = fail_by_result(rows, atk.arms)
+    stages.update(malfunction_states(atk, v))
     if atk.att.has("bad_guy") and atk.att.body.hits == 1:
         # VIII EXPLODE: "Bad Guy" models with one hit are killed if their weapon explodes
         out["fail_effects"]["bearer_killed"] = out["fail_effects"]["effects"]["explode"]
@@ -184,16 +295,35 @@ def simulated_model(r: Result, condition: Dist, **stages: Dist) -> None:
 
 
 def targets_result(
-    sc: Any, atks: list[Attack], method: str, stages: dict[str, Dist], per: list, extra: dict, **kw: Any
+    sc: Any,
+    atks: list[Attack],
+    method: str,
+    stages: dict[str, Dist],
+    per: list,
+    extra: dict,
+    fail_joint: list[dict[int, float]] | None = None,
+    self_rolls: bool = True,
+    **kw: Any,
 ) -> Result:
     """A result at many targets: ``stages`` (with ``fail``), one :func:`model_result` per target
     from ``per`` (its (end state, damage) law; Monte Carlo passes none and fills the stages after),
-    ``extra`` plus the fail effects, the attacks' notes (``kw``: trials, seed)."""
+    ``extra`` plus the fail effects (``fail_joint``: per target, P(a roll failed and the target
+    ends in each condition)), MALFUNCTION's rolls at the user (``self_rolls``: one user fires
+    every roll), the attacks' notes (``kw``: trials, seed)."""
     targets = {
         f"{i}: {t.name}": model_result(law or {((0, 0), 0): 1.0}, method, {"resolved": a.info}, **kw)
         for i, (t, a, law) in enumerate(zip(sc.targets, atks, per, strict=True))
     }
     p_fail = 1 - float(stages["fail"][0])
-    extra = {**extra, "fail_effects": fail_report(p_fail, atks[0].arms, atks[0].att.armour)}
+    arms = atks[0].arms
+    extra = {**extra, "fail_effects": fail_report(p_fail, arms, atks[0].att.armour)}
+    if fail_joint is not None:  # III: the fail joined with each target's result, per weapon
+        names = [f"{i}: {t.name}" for i, t in enumerate(sc.targets)]
+        each = [fail_by_conditions(j, arms) for j in fail_joint]
+        extra["fail_effects"]["by_result"] = {
+            a.name: {n: e[a.name] for n, e in zip(names, each, strict=True)} for a in arms if a.fail != "none"
+        }
+    if self_rolls and any(a.fail == "malfunction" for a in arms):
+        stages = {**stages, **malfunction_after_fails(stages["fail"], arms, atks[0].att)}
     notes = list(dict.fromkeys(n for a in atks for n in a.notes))
     return Result("crusade", method, stages, extra=extra, targets=targets, title=sc.title, notes=notes, **kw)

@@ -49,7 +49,7 @@ NAMES = (
 
 
 class Play:
-    """The trial function (issue #15): the solved contest compiled to dense tables once, then
+    """The trial function: the solved contest compiled to dense tables once, then
     applied to whole blocks by gathers. Each pool is rolled literally into the index of its
     statistic in the exact law (:func:`~.rolls.roll_into_law`); ``first[a * nd + d]`` is the state the
     solved policy reaches from the two rolls, a re-roll state or a finished contest; a re-roll

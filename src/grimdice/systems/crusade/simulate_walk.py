@@ -1,4 +1,4 @@
-"""Monte Carlo walks of a solved game vectorised over trials (issue #15): every trial carries the
+"""Monte Carlo walks of a solved game vectorised over trials: every trial carries the
 id of its hashable game state; one step maps each distinct (state, dice) pair of the block
 through the game's own Python step function once (memoised across blocks) and looks the result
 up for all trials, so the policy played is the exact engine's and the dice are those rolled.

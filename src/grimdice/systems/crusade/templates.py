@@ -4,9 +4,11 @@ FIRE (*) and RAPID FIRE, each target with its own range and cover.
 * LINE: "Apply the roll to ALL eligible models in the line" — one roll, each target's own range and
   cover; * BLAST: "Center applies the total roll, and Outside applies highest die only
   (+modifiers)" — the first target is the centre; * FLAMER: "Roll seperately for each target";
-* SPLIT FIRE: "Split the total up amongst any targets" — the attacker picks the best split of each
-  total (range and cover per target); * RAPID FIRE: two shots if all targets are within 6", each
-  shot at the next target (one target: both at it, the second on the state the first left).
+* SPLIT FIRE: "Split the total up amongst any targets" — the total is the dice plus the weapon's
+  plus, split once (the plus is not added to every share); the attacker picks the best split of
+  each total, a target given nothing is not shot (range and cover per target);
+* RAPID FIRE: two shots if all targets are within 6", each shot at a living target (reading
+  ``rapid_fire_aim``).
 
 Re-rolls (VIII R) and JINK (IX) act on the one roll of LINE, BLAST and SPLIT FIRE
 (:mod:`.rerolls_many`), and on the several rolls of flamer templates and RAPID FIRE, one re-roll and
@@ -31,7 +33,7 @@ from grimdice.systems.crusade.attack import Attack, each_target, shooting, shot_
 from grimdice.systems.crusade.damage import KILLED, KO, State
 from grimdice.systems.crusade.explode import with_explosions
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import simulated_model, targets_result
+from grimdice.systems.crusade.report import simulated_model, targets_result, with_fail_joint
 from grimdice.systems.crusade.rerolls_many import (
     SLOTS,
     multiset_law,
@@ -44,20 +46,15 @@ from grimdice.systems.crusade.rolls import DICE, Pool, draw_dice, max_count, rol
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.shots import Turn, solve_turn
 from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
+from grimdice.systems.crusade.template_modes import (
+    check_buildings,
+    mode_of,
+    share_outcome,
+    share_states,
+    split_total,
+    splits,
+)
 from grimdice.systems.crusade.units import check_many_targets
-
-MODES = ("line", "blast", "flamer", "split_fire", "rapid_fire")
-
-
-def mode_of(atk: Attack) -> str:
-    found = [m for m in MODES if all(a.fx.get(m) for a in atk.arms)]
-    names = ", ".join(a.name for a in atk.arms)
-    if not found:
-        raise ScenarioError(
-            "targets",
-            f"many targets need weapons that all have LINE, BLAST, FT, * or Rap; got {names}",
-        )
-    return found[0]
 
 
 def per_target(sc: Scenario) -> list[Attack]:
@@ -83,15 +80,6 @@ def _key(states: list[tuple[float, State, int]]) -> tuple[float, float, float]:
     return (k, ko, d)
 
 
-def _splits(total: int, k: int):
-    if k == 1:
-        yield (total,)
-        return
-    for first in range(total, -1, -1):
-        for rest in _splits(total - first, k - 1):
-            yield (first, *rest)
-
-
 def _single_roll(atks: list[Attack], mode: str, t: int, h: int):
     """Per-target outcomes of one roll of total ``t`` and highest die ``h`` (LINE, BLAST, SPLIT
     FIRE), and the split chosen (split fire: the attacker's best split of the total, else None)."""
@@ -100,12 +88,12 @@ def _single_roll(atks: list[Attack], mode: str, t: int, h: int):
     if mode == "blast":
         return [_states(atks[0], t)] + [_states(a, h) for a in atks[1:]], None
     best, best_k = None, None
-    for split in _splits(t, len(atks)):
-        outs_s = [_states(a, x) for a, x in zip(atks, split, strict=True)]
+    for split in splits(split_total(atks[0].spec.att.pool, t), len(atks)):
+        outs_s = [share_states(a, x) for a, x in zip(atks, split, strict=True)]
         k = tuple(sum(c) for c in zip(*(_key(o) for o in outs_s), strict=True))
         if best_k is None or k > best_k:
             best, best_k = (split, outs_s), k
-    assert best is not None  # _splits yields at least one split of the total
+    assert best is not None  # splits yields at least one split of the total
     return best[1], best[0]
 
 
@@ -139,6 +127,7 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
             "targets", "RAPID FIRE fires twice only if all (at most 2) targets are within 6 inches"
         )
     check_many_targets(pool, mode, len(atks), options.exact)
+    check_buildings(sc, mode)
     if mode == "rapid_fire" or (mode == "flamer" and any(rerolls_of(atks))):
         return _turn_result(sc, atks, mode, pool, options)
     solved = _reroll_law(atks, mode, pool) if any(rerolls_of(atks)) else None
@@ -152,9 +141,13 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
     damage: dict[int, float] = defaultdict(float)
     fails: dict[int, float] = defaultdict(float)
     split_choice: dict[int, tuple[int, ...]] = {}
+    fail_joint: list[dict[int, float]] = [defaultdict(float) for _ in atks]  # III: fail and result
 
     def add(p: float, outcomes: list[list[tuple[float, State, int]]], nfail: int) -> None:
         fails[nfail] += p
+        for i, oc in enumerate(outcomes):
+            for pp, s, _ in oc:
+                fail_joint[i][s[0]] += p * pp * (nfail > 0)
         joint = {(0, 0): 1.0}
         for i, oc in enumerate(outcomes):
             nxt: dict[tuple[int, int], float] = defaultdict(float)
@@ -187,15 +180,15 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
             if split is not None:
                 split_choice[t] = split
             add(p, outs, int(f))
-        res = _result(sc, atks, mode, "exact", kills, damage, fails, per, split_choice)
+        res = _result(sc, atks, mode, "exact", kills, damage, fails, per, split_choice, fail_joint=fail_joint)
         if choices:
             res.extra["rerolls"] = choices
         return res
-    return _result(sc, atks, mode, "exact", kills, damage, fails, per, split_choice)
+    return _result(sc, atks, mode, "exact", kills, damage, fails, per, split_choice, fail_joint=fail_joint)
 
 
 def _result(
-    sc, atks, mode, method, kills, damage, fails, per, split_choice, trials=None, seed=None
+    sc, atks, mode, method, kills, damage, fails, per, split_choice, trials=None, seed=None, fail_joint=None
 ) -> Result:
     stages = {
         "damage": Dist.from_mapping(dict(damage), normalize=True),
@@ -205,7 +198,7 @@ def _result(
     extra: dict = {"mode": mode}
     if split_choice:
         extra["split"] = {str(t): list(s) for t, s in sorted(split_choice.items())}
-    res = targets_result(sc, atks, method, stages, per, extra, trials=trials, seed=seed)
+    res = targets_result(sc, atks, method, stages, per, extra, fail_joint, trials=trials, seed=seed)
     return with_explosions(sc, res, atks[0].arms)  # VIII EXPLODE: on any failed roll
 
 
@@ -283,19 +276,21 @@ def _simulated(
             elif mode == "flamer":
                 total = tot[i]
             else:
-                total = split_of[i][tot[0]]
+                total = split_of[i][tot[0]]  # the target's share of the split total
             g = ff[:, i].astype(np.int64)
             # each distinct (total, red die) resolved once, looked up for all trials
             uniq, inv = np.unique(np.asarray(total, np.int64) * R_SIDES + g, return_inverse=True)
+            resolve = (lambda x, f, a=a: share_outcome(a, x, f)) if mode == "split_fire" else a.outcome
             ends = np.array(
-                [(s[0], d, s[1]) for s, d, _ in (a.outcome(*divmod(int(c), R_SIDES)) for c in uniq)], np.int64
+                [(s[0], d, s[1]) for s, d, _ in (resolve(*divmod(int(c), R_SIDES)) for c in uniq)], np.int64
             ).reshape(-1, 3)[np.asarray(inv).reshape(-1)]
             out[f"cond{i}"], out[f"dmg{i}"], out[f"hits{i}"] = ends[:, 0], ends[:, 1], ends[:, 2]
             out["damage"] += ends[:, 1]
             out["models_destroyed"] += ends[:, 0] == KILLED
         return out
 
-    return _tally_result(sc, atks, mode, options.run(trial), options)
+    conds = [f"cond{i}" for i in range(len(atks))]
+    return _tally_result(sc, atks, mode, options.run(with_fail_joint(trial, conds)), options)
 
 
 def _tally_result(sc: Scenario, atks: list[Attack], mode: str, tally, options: RunOptions) -> Result:
@@ -313,6 +308,7 @@ def _tally_result(sc: Scenario, atks: list[Attack], mode: str, tally, options: R
         {},
         tally.trials,
         options.seed,
+        [dist(f"fail_cond{i}").to_dict() for i in range(len(atks))],
     )
     for i, name in enumerate(list(res.targets)[: len(atks)]):  # the explosions' results follow
         simulated_model(
@@ -364,13 +360,16 @@ def _exact_turn(sc: Scenario, atks: list[Attack], mode: str, final) -> Result:
     kills: dict[int, float] = defaultdict(float)
     damage: dict[int, float] = defaultdict(float)
     fails: dict[int, float] = defaultdict(float)
+    fail_joint: list[dict[int, float]] = [defaultdict(float) for _ in atks]  # III: fail and result
     for (states, dmgs, nfail), p in final.items():
         fails[nfail] += p
+        for i, st in enumerate(states):
+            fail_joint[i][st[0]] += p * (nfail > 0)
         kills[sum(s[0] == KILLED for s in states)] += p
         damage[sum(dmgs)] += p
         for i, (s, d) in enumerate(zip(states, dmgs, strict=True)):
             per[i][(s, d)] += p
-    return _result(sc, atks, mode, "exact", kills, damage, fails, per, {})
+    return _result(sc, atks, mode, "exact", kills, damage, fails, per, {}, fail_joint=fail_joint)
 
 
 def slot_counts(kinds: np.ndarray, faces: np.ndarray, radix: int) -> np.ndarray:
@@ -495,4 +494,5 @@ def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions
             out["models_destroyed"] += end[2 * i] == KILLED
         return out
 
-    return _tally_result(sc, atks, mode, options.run(trial), options)
+    conds = [f"cond{i}" for i in range(len(atks))]
+    return _tally_result(sc, atks, mode, options.run(with_fail_joint(trial, conds)), options)

@@ -5,11 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from grimdice.engine.rules import normalise
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import CODE, Body, State
 from grimdice.systems.crusade.profiles import Model, Scenario
 from grimdice.systems.crusade.rolls import Pool, parse_pool
 from grimdice.systems.crusade.rules import FAILS, GRAZES, RULES
+
+#: VI STRUCTURES AND BUILDINGS: the kinds that take hits with no graze and no condition
+STRUCTURES = ("building", "barricade", "catwalk")
+
+#: the weapon kinds a shooting action fires (II; VI grenades)
+SHOOTING_KINDS = ("ranged", "pistol", "grenade")
 
 #: VIII EXPLODE: "SFT=1"A, FT=2"A, HFT=3"A" (the flamer templates' explosion radii, inches)
 TEMPLATES = {"SFT": 1, "FT": 2, "HFT": 3}
@@ -53,12 +60,39 @@ class Fighter:
     def has(self, key: str) -> bool:
         return bool(self.fx.get(key))
 
+    @property
+    def grazes(self) -> frozenset[str]:
+        """The model's own graze codes (a profile's "Melee OOOOOO W"): its base melee's grazes."""
+        return frozenset(g for g in GRAZES if self.fx.get(_GRAZE_FIELD[g]))
+
+
+#: the weapon codes a model's abilities may carry: its base melee's graze results (III, VIII)
+_MODEL_GRAZES = frozenset(_GRAZE_FIELD.values())
+
+
+def _check_placement(codes: list, where: str, model: bool) -> None:
+    """A weapon code in a model's abilities (other than a graze of its base melee), or a model
+    ability in a weapon's effects, would be ignored: one clear error naming it instead."""
+    for i, raw in enumerate(codes):
+        found = RULES.match(normalise(str(raw)))
+        if found is None or not found[0].effect:
+            continue
+        rule = found[0]
+        if model and rule.applies == "weapon" and rule.key not in _MODEL_GRAZES:
+            raise ScenarioError(
+                f"{where}.{i}", f"{rule.name} is a weapon effect: put it in a weapon's effects (VIII)"
+            )
+        if not model and rule.applies == "model":
+            raise ScenarioError(f"{where}.{i}", f"{rule.name} is a model ability: put it in abilities (IX)")
+
 
 def fighter(m: Model, where: str) -> Fighter:
     fx = RULES.parse(m.abilities, f"{where}.abilities")
+    _check_placement(m.abilities, f"{where}.abilities", model=True)
     arms = []
     for i, w in enumerate(m.weapons):
         wfx = RULES.parse(w.effects, f"{where}.weapons.{i}.effects")
+        _check_placement(w.effects, f"{where}.weapons.{i}.effects", model=False)
         template = next(
             (str(e).strip().upper() for e in w.effects if str(e).strip().upper() in TEMPLATES), ""
         )
@@ -72,6 +106,8 @@ def fighter(m: Model, where: str) -> Fighter:
             )
             raise ScenarioError(f"{where}.weapons.{i}", f"{who} (IX); {a.name!r} is a {a.kind} weapon")
     hits_left = m.hits if m.hits_left is None else m.hits_left
+    if m.kind in STRUCTURES and m.condition != "unharmed":
+        raise ScenarioError(f"{where}.condition", f"a {m.kind} takes no conditions (VI): only unharmed")
     if hits_left > m.hits:
         raise ScenarioError(f"{where}.hits_left", f"at most the model's hits ({m.hits}), got {hits_left}")
     body = Body(
@@ -84,6 +120,7 @@ def fighter(m: Model, where: str) -> Fighter:
         swarm=bool(fx.get("swarm")),
         fly=bool(fx.get("fly")),
         size=size_of(m.kind, fx),
+        structure=m.kind in STRUCTURES,
     )
     melee = None if m.melee is None else parse_pool(m.melee, f"{where}.melee", allow_empty=True)
     return Fighter(m.name, m.kind, m.armour, body, (CODE[m.condition], hits_left), melee, fx, tuple(arms))
@@ -120,7 +157,7 @@ def chosen_arms(sc: Scenario, att: Fighter, kinds: tuple[str, ...]) -> tuple[Arm
     return tuple(out)
 
 
-__all__ = ["Arm", "Fighter", "chosen_arms", "fighter", "size_of"]
+__all__ = ["SHOOTING_KINDS", "STRUCTURES", "Arm", "Fighter", "chosen_arms", "fighter", "size_of"]
 
 
 #: work bounds of many targets (VIII), so what is allowed finishes in seconds (docs/limits.md)
@@ -149,7 +186,7 @@ def check_many_targets(pool: Pool, mode: str, targets: int, exact: bool) -> None
                 "use --simulate N or fewer targets",
             )
     if mode == "split_fire":
-        splits = sum(comb(t + targets - 1, targets - 1) for t, _, _ in law)
+        splits = sum(comb(max(0, t + pool.plus) + targets - 1, targets - 1) for t, _, _ in law)
         if splits > MAX_SPLITS:
             raise ScenarioError(
                 "targets",

@@ -35,7 +35,7 @@ from grimdice.result import Result
 from grimdice.systems.crusade.attack import Attack, shooting, shot_law
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import fail_report, simulated_model
+from grimdice.systems.crusade.report import fail_by_conditions, fail_report, simulated_model, with_fail_joint
 from grimdice.systems.crusade.rolls import Pool, draw_dice, roll_dice
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.simulate_walk import R_SIDES, W_SIDES, Walk, digits, pack
@@ -158,9 +158,15 @@ def _result(sc: Scenario, atk: Attack, law, method: str, trials=None, seed=None)
     stages = {k: Dist.from_mapping(dict(v), normalize=True) for k, v in stages_law.items()}
     cond = stages["condition"]
     p_fail = 1 - float(stages["fail"][0])
+    joint: dict[int, float] = defaultdict(float)  # III: a pair failed and the target's condition
+    for (s, _, fails, _), p in law.items():
+        joint[s[0]] += p * (fails > 0)
     extra = {
         "end_state": {c: float(cond[i]) for i, c in enumerate(CONDITIONS)},
-        "fail_effects": fail_report(p_fail, atk.arms, atk.att.armour),
+        "fail_effects": {
+            **fail_report(p_fail, atk.arms, atk.att.armour),
+            "by_result": fail_by_conditions(joint, atk.arms),
+        },
         "resolved": {**atk.info, "volley_models": sc.volley, "volley_dice": f"{2 * sc.volley}W"},
     }
     return Result(
@@ -271,12 +277,15 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
         out["condition"], out["hits_left"] = end
         return out
 
-    tally = options.run(trial)
+    tally = options.run(with_fail_joint(trial, ["condition"]))
     res = _result(sc, atk, {(atk.dfd.start, 0, 0, 0): 1.0}, "simulated", tally.trials, options.seed)
     if policy is None:
         res.notes.append(RULES.note("volley_die_order"))
     simulated_model(res, **{k: tally.dist(k) for k in ("condition", "damage", "fail", "rolls", "hits_left")})
-    res.extra["fail_effects"] = fail_report(1 - float(res.stages["fail"][0]), atk.arms, atk.att.armour)
+    res.extra["fail_effects"] = {
+        **fail_report(1 - float(res.stages["fail"][0]), atk.arms, atk.att.armour),
+        "by_result": fail_by_conditions(tally.dist("fail_condition").to_dict(), atk.arms),
+    }
     return res
 
 

@@ -33,7 +33,7 @@ from grimdice.result import Result
 from grimdice.systems.crusade.attack import Attack, each_target
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, State
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.report import simulated_model, targets_result
+from grimdice.systems.crusade.report import simulated_model, targets_result, with_fail_joint
 from grimdice.systems.crusade.rerolls_many import best_for, terminal_value
 from grimdice.systems.crusade.rolls import draw_dice, roll_dice
 from grimdice.systems.crusade.rules import RULES
@@ -168,25 +168,32 @@ def exact_volley_many(sc: Scenario) -> Result:
                     nxt[(rest, rolls, states2, dmg2, fails + (a == TOP and b == TOP))] += p0 * pf * q
         law = nxt
     per: list[dict[tuple[State, int], float]] = [defaultdict(float) for _ in atks]
+    joint: list[dict[int, float]] = [defaultdict(float) for _ in atks]  # III: fail and result
     laws: dict[str, dict[int, float]] = {
         k: defaultdict(float) for k in ("damage", "models_destroyed", "fail", "rolls")
     }
     for (states, dmg, fails, rolls), p in final.items():
         for i in range(n):
             per[i][(states[i], dmg[i])] += p
+            joint[i][states[i][0]] += p * (fails > 0)
         laws["damage"][sum(dmg)] += p
         laws["models_destroyed"][sum(s[0] == KILLED for s in states)] += p
         laws["fail"][fails] += p
         laws["rolls"][rolls] += p
     stages = {k: Dist.from_mapping(dict(v), normalize=True) for k, v in laws.items()}
-    res = _result(sc, atks, stages, [dict(x) for x in per], "exact")
+    res = _result(sc, atks, stages, [dict(x) for x in per], "exact", fail_joint=joint)
     res.extra["aim"] = dict(aimed)  # expected "2 dice" rolls applied to each target
     return res
 
 
-def _result(sc, atks, stages, per, method, trials=None, seed=None) -> Result:
+def _result(sc, atks, stages, per, method, trials=None, seed=None, fail_joint=None) -> Result:
+    """The volley's result; MALFUNCTION's roll falls on the failing model of the volley, not
+    resolved (``self_rolls=False``)."""
     resolved = {"volley_models": sc.volley, "volley_dice": f"{2 * sc.volley}W"}
-    return targets_result(sc, atks, method, stages, per, {"resolved": resolved}, trials=trials, seed=seed)
+    extra = {"resolved": resolved}
+    return targets_result(
+        sc, atks, method, stages, per, extra, fail_joint, self_rolls=False, trials=trials, seed=seed
+    )
 
 
 def simulated_volley_many(sc: Scenario, options: RunOptions) -> Result:
@@ -246,9 +253,10 @@ def simulated_volley_many(sc: Scenario, options: RunOptions) -> Result:
             out[f"t{k}_condition"], out[f"t{k}_hits_left"] = end[2 * k], end[2 * k + 1]
         return out
 
-    tally = options.run(trial)
+    tally = options.run(with_fail_joint(trial, [f"t{k}_condition" for k in range(n)]))
     stages = {k: tally.dist(k) for k in ("damage", "models_destroyed", "fail", "rolls")}
-    res = _result(sc, atks, stages, [None] * n, "simulated", tally.trials, options.seed)
+    joint = [tally.dist(f"fail_t{k}_condition").to_dict() for k in range(n)]
+    res = _result(sc, atks, stages, [None] * n, "simulated", tally.trials, options.seed, joint)
     for i, r in enumerate(res.targets.values()):
         simulated_model(r, **{k: tally.dist(f"t{i}_{k}") for k in ("condition", "damage", "hits_left")})
     return res

@@ -17,10 +17,17 @@ from grimdice.systems.heresy.units import StrikeGroup, Target, resolve
 __all__ = ["RULES", "Scenario", "calculate", "evaluate", "readings_used"]
 
 
-def readings_used(target: Target, groups: list[StrikeGroup] | tuple[StrikeGroup, ...]) -> list[str]:
-    """The unverified readings (keys of :data:`RULES`) that groups striking ``target`` use."""
+#: the note of a melee hit with the scenario's own WS chart (instead of reading melee_to_hit_chart)
+OWN_WS_CHART = "melee To Hit from the WS chart given in conditions.ws_chart"
+
+
+def readings_used(
+    target: Target, groups: list[StrikeGroup] | tuple[StrikeGroup, ...], ws_chart: object = "classic"
+) -> list[str]:
+    """The unverified readings (keys of :data:`RULES`) that groups striking ``target`` use; with the
+    scenario's own ``ws_chart`` melee uses no reading of the chart."""
     used = []
-    if any(g.melee for g in groups):
+    if any(g.melee for g in groups) and ws_chart == "classic":
         used.append(MELEE_HIT_CHART)
     if any(not g.rules.instant_death and g.S >= 2 * p.T for g in groups for p in target.profiles):
         used.append(INSTANT_DEATH_STRENGTH)
@@ -37,8 +44,13 @@ def _fight(sc: Scenario, options: RunOptions) -> Result:
         from grimdice.systems.heresy.simulate import simulated_fight
 
         result = simulated_fight(attacker, defender, options, sc.title)
-    used = readings_used(defender.target, attacker.groups) + readings_used(attacker.target, defender.groups)
+    chart = sc.conditions.ws_chart
+    used = readings_used(defender.target, attacker.groups, chart) + readings_used(
+        attacker.target, defender.groups, chart
+    )
     result.notes.extend(RULES.note(k) for k in dict.fromkeys([*used, COMBAT_RESOLUTION]))
+    if chart != "classic":
+        result.notes.append(OWN_WS_CHART)
     return result
 
 
@@ -61,7 +73,9 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
         from grimdice.systems.heresy.simulate import simulated_result
 
         result = simulated_result(target, groups, options, sc.title)
-    result.notes.extend(RULES.note(k) for k in readings_used(target, groups))
+    result.notes.extend(RULES.note(k) for k in readings_used(target, groups, sc.conditions.ws_chart))
+    if sc.conditions.ws_chart != "classic" and any(g.melee for g in groups):
+        result.notes.append(OWN_WS_CHART)
     return result
 
 

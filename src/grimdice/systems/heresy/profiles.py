@@ -18,8 +18,10 @@ from grimdice.io.fields import Flag, Int, StrictModel, Text, UniqueNames, dice_t
 MAX_MODELS = 100
 MAX_WEAPONS = 20
 
-Roll = Annotated[Int, Field(ge=2, le=6)]
+RollTarget = Annotated[Int, Field(ge=2, le=6)]
 Char = Annotated[Int, Field(ge=1, le=10)]
+#: a melee To Hit chart: row = the attacker's WS 1-10, column = the target's WS 1-10, the roll needed
+WsChart = list[list[Int]]
 Count = Annotated[Int, Field(ge=1, le=MAX_MODELS)]
 
 UNIT_TYPES = ("infantry", "cavalry", "monstrous", "dreadnought", "automata", "primarch", "daemon")
@@ -92,9 +94,9 @@ class AttackingModel(StrictModel):
     S: Char = 4
     I: Char = 4  # noqa: E741 (the Initiative characteristic)
     A: Annotated[Int, Field(ge=1, le=10)] = 1
-    Sv: Roll | None = None
-    invulnerable: Roll | None = None
-    FNP: Roll | None = None
+    Sv: RollTarget | None = None
+    invulnerable: RollTarget | None = None
+    FNP: RollTarget | None = None
     T: Char | None = Field(None, description="needed in a fight, where the defender strikes back")
     W: Annotated[Int, Field(ge=1, le=20)] = 1
     eternal_warrior: Flag = False
@@ -120,10 +122,10 @@ class DefendingModel(StrictModel):
     weapons: Annotated[list[Weapon], UniqueNames] = Field(
         default_factory=list, max_length=MAX_WEAPONS, description="Melee weapons it fights with"
     )
-    Sv: Roll | None = None
-    invulnerable: Roll | None = None
-    FNP: Roll | None = None
-    shrouded: Roll | None = None
+    Sv: RollTarget | None = None
+    invulnerable: RollTarget | None = None
+    FNP: RollTarget | None = None
+    shrouded: RollTarget | None = None
     eternal_warrior: Flag = False
     character: Flag = False
     support_unit: Int | None = Field(None, ge=0, le=10, description="Support Unit (X)")
@@ -138,7 +140,7 @@ class DefendingUnit(StrictModel):
 
     name: str = "defender"
     models: Annotated[list[DefendingModel], UniqueNames] = Field(min_length=1, max_length=MAX_WEAPONS)
-    cover: Roll | None = Field(None, description="cover save X+ against Shooting Attacks")
+    cover: RollTarget | None = Field(None, description="cover save X+ against Shooting Attacks")
     type: str = "infantry"
     heavy: Flag = Field(
         False, description="only Heavy sub-type models: re-roll failed armour saves vs Blast/Template"
@@ -168,6 +170,28 @@ class Conditions(StrictModel):
     challenge: str | None = Field(None, description="the defending model engaged in a Challenge")
     precision_target: str | None = Field(None, description="the model Precision wounds are allocated to")
     fight: Flag = Field(False, description="both units strike, by Initiative step; combat resolution")
+    ws_chart: Literal["classic"] | WsChart = Field(
+        "classic",
+        description="melee To Hit: classic (3+ vs lower WS, 5+ vs more than double, else 4+) or the "
+        "book's table as 10 rows (attacker WS 1-10) of 10 rolls (target WS 1-10), each 2-6",
+    )
+
+    @field_validator("ws_chart")
+    @classmethod
+    def _chart_shape(cls, chart: str | list[list[int]]) -> str | list[list[int]]:
+        """A WS chart is 10 rows (attacker WS 1-10) of 10 rolls (target WS 1-10), each 2+ to 6+."""
+        if isinstance(chart, str):
+            return chart
+        if len(chart) != 10 or any(len(row) != 10 for row in chart):
+            raise ValueError(
+                f"classic, or 10 rows (attacker WS 1-10) of 10 rolls (target WS 1-10); got {len(chart)} rows"
+                + "".join(f", row {i + 1}: {len(r)} rolls" for i, r in enumerate(chart) if len(r) != 10)
+            )
+        for i, row in enumerate(chart):
+            for j, x in enumerate(row):
+                if not 2 <= x <= 6:
+                    raise ValueError(f"attacker WS {i + 1} against WS {j + 1}: {x}; each roll is 2 to 6")
+        return chart
 
 
 class Scenario(StrictModel):

@@ -9,7 +9,7 @@ A target number of :data:`NEVER` (7) means "no D6 reaches it" (no save, no such 
   1 always misses. Snap Shots are made at BS 1. With another re-roll (Twin-linked) the re-roll
   needs the same number as the first roll.
 * To Hit, melee (WS chart): attacker WS higher than the target's: 3+; target WS more than double
-  the attacker's: 5+; otherwise 4+.
+  the attacker's: 5+; otherwise 4+ (or the scenario's own table, ``conditions.ws_chart``).
 * To Wound (S vs T chart): S >= T+2: 2+, T+1: 3+, T: 4+, T-1: 5+, T-2 and T-3: 6+, lower: cannot
   wound. A natural 1 always fails.
 * Saves: an armour save is lost when AP is equal to or better (lower) than Sv; invulnerable and
@@ -41,8 +41,12 @@ def bs_reroll_target(bs: int) -> int | None:
     return max(2, 12 - bs) if bs >= 6 else None
 
 
-def ws_hit_target(ws_attacker: int, ws_target: int) -> int:
-    """The melee To Hit chart: 3+ against a lower WS, 5+ against more than double, else 4+."""
+def ws_hit_target(ws_attacker: int, ws_target: int, chart: list[list[int]] | None = None) -> int:
+    """The melee To Hit chart: 3+ against a lower WS, 5+ against more than double, else 4+ (the
+    values carried over from 7th edition, reading ``melee_to_hit_chart``); ``chart``: the table a
+    scenario gives instead (``conditions.ws_chart``: row attacker WS, column target WS, 1-based)."""
+    if chart is not None:
+        return chart[ws_attacker - 1][ws_target - 1]
     if ws_attacker > ws_target:
         return 3
     if ws_target > 2 * ws_attacker:

@@ -153,7 +153,9 @@ RULES = RuleTable(
             MELEE_HIT_CHART,
             "melee To Hit from WS: 3+ against a lower WS, 5+ against more than double, else 4+",
             f"{BOOK} as carried over from 7th edition (rolls.ws_hit_target)",
-            "the 7th-edition WS chart values (3+/4+/5+) are used; the 2.0 chart may differ",
+            "the 7th-edition WS chart values (3+/4+/5+) are used; the 2.0 rulebook changed the chart: "
+            "give its table as conditions.ws_chart (10 rows, attacker WS 1-10, of 10 rolls, target WS "
+            "1-10) to use it instead",
         ),
         Reading(
             COMBAT_RESOLUTION,

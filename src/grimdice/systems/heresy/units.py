@@ -196,7 +196,8 @@ def strike_group(
         shots = _add(parse(w.A if w.A is not None else m.A), (1 if charged else 0))
         if r.reaping_blow and c.multiple_enemies_in_contact:
             shots = _add(shots, r.reaping_blow)
-        hit, reroll = ws_hit_target(m.WS, t.WS), None
+        chart = None if c.ws_chart == "classic" else c.ws_chart
+        hit, reroll = ws_hit_target(m.WS, t.WS, chart), None
         may_reroll = r.twin_linked
     else:
         assert w.A is not None  # the Weapon model requires A for a ranged weapon

@@ -49,9 +49,21 @@ def _choices(a: Unit, fires: list[Any]) -> list[dict[str, Any]]:
 
 
 def _orders(unit: Unit, orders: dict[int, tuple[int, ...]]) -> dict[str, list[str]] | None:
-    if len(unit.removal_orders()) < 2:
+    if len(unit.removal_orders()) < 2 and unit.casualty_order == "optimal":
         return None
     return {str(w): [unit.groups[g].name for g in o] for w, o in sorted(orders.items())}
+
+
+def _declared_orders(units: dict[str, Unit]) -> dict[str, Any]:
+    """Tough(X) with a joined Hero: ``{"casualty_order_declared": {side: order}}`` for each side with
+    one (``optimal``: the engine's best choice, per number of wounds, reported in
+    ``*casualty_order``), else nothing."""
+    declared = {
+        side: u.casualty_order
+        for side, u in units.items()
+        if any(g.hero for g in u.groups) and not all(g.hero for g in u.groups)
+    }
+    return {"casualty_order_declared": declared} if declared else {}
 
 
 def _most_melee_attacks(unit: Unit, assaulting: bool) -> int:
@@ -80,6 +92,7 @@ def hazard(sc: Scenario, options: RunOptions) -> Result:
     if d.rolls_vehicle_damage:
         keys.append("vehicle_table")
     extra: dict[str, Any] = {"attack": sc.attack}
+    extra.update(_declared_orders({"defender": d}))
     if options.exact:
         from grimdice.systems.onepage.exact import hazard_table
 
@@ -181,6 +194,7 @@ def several_targets(sc: Scenario, options: RunOptions) -> Result:
             d.name: _choices(a, fires) for (d, _, _), fires in zip(targets, plan, strict=True) if fires
         },
     }
+    extra.update(_declared_orders({d.name: d for d, _, _ in targets}))
     stages: dict[str, Dist] = {}
     totals = [Dist.constant(0)] * 3
     per: list[tuple[Dist, LawOf]] = []
@@ -231,7 +245,8 @@ def evaluate(sc: Scenario, options: RunOptions) -> Result:
     keys: list[str] = []
     if sc.attacker_hero is not None or sc.defender_hero is not None:
         keys.append("joined_rules")
-    extra: dict[str, Any] = {"attack": sc.attack}
+    sides = {"defender": d} if sc.attack == "shooting" else {"attacker": a, "defender": d}
+    extra: dict[str, Any] = {"attack": sc.attack, **_declared_orders(sides)}
     if sc.attack == "shooting":
         from grimdice.systems.onepage.exact import best_shooting
 

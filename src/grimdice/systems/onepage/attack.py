@@ -233,9 +233,10 @@ def melee_fire(
                 pick = picks.get(w) if picks else None
                 fires.append(Fire(next((o for o in opts if o.option == pick), opts[0]), n))
         if assaulting:
+            # one bonus "weapon" per striking model, with 1 Attack (2 with Furious): reported per model
             extra = 1 + (1 if unit.has("furious") else 0)
-            bonus = Weapon("Assault bonus", None, 1)
-            fires.append(Fire(odds(bonus, unit, target, c, melee=True, shaken=state.shaken), n * extra))
+            bonus = Weapon("Assault bonus", None, extra)
+            fires.append(Fire(odds(bonus, unit, target, c, melee=True, shaken=state.shaken), n))
     return merge(fires)
 
 

@@ -96,10 +96,8 @@ def auto_hit_wounds(auto: Dist, p: float) -> Dist:
 
 
 #: "x" weapons resolved one after another (each puts all its wounds on one model): the work grows
-#: steeply with them (into 20 Tough(6) models and a hero: 16 took about 1 s on a quiet slow core and
-#: 6 s on a shared one, 24 took 30-55 s there; re-measured after the interned-state engine: 16 in
-#: 0.15 s, 20 in 0.34 s, 24 in 0.5 s on the shared machine, so this bound could be raised once the
-#: worst targets for it are re-measured; see docs/limits.md)
+#: steeply with them (into 20 Tough(6) models and a hero, 16 take about 0.15 s, 24 about 0.5 s on the
+#: shared machine; the bound could be raised once its worst targets are timed; see docs/limits.md)
 MAX_X_FIRED = 16
 
 

@@ -64,6 +64,11 @@ class Army(StrictModel):
     units: list[UnitSpec] = Field(min_length=1, max_length=60)
 
 
+#: Tough(X): "you must either accumulate wounds on the unit with this special rule first until it is
+#: killed, or remove regular models as casualties before" (optimal: the engine's best choice)
+CasualtyOrder = Literal["optimal", "hero first", "regulars first"]
+
+
 class Conditions(StrictModel):
     """Scenario conditions: terrain, range and actions (see docs/onepage.md)."""
 
@@ -97,6 +102,12 @@ class Conditions(StrictModel):
     )
     attacker_pinned: Flag = False
     defender_pinned: Flag = False
+    attacker_casualty_order: CasualtyOrder = Field(
+        "optimal", description="melee: the attacker's joined Hero with Tough: hero first or regulars first"
+    )
+    defender_casualty_order: CasualtyOrder = Field(
+        "optimal", description="the defender's joined Hero with Tough: hero first or regulars first"
+    )
     attacker_shaken: Flag = Field(False, description="attacking Vehicle is Shaken: re-rolls successful hits")
     facing: Literal["front", "side", "rear"] = "side"
     immobile: Flag = Field(False, description="vehicle target already Immobile")
@@ -113,6 +124,7 @@ class TargetConditions(StrictModel):
     pinned: Flag | None = None
     facing: Literal["front", "side", "rear"] | None = None
     immobile: Flag | None = None
+    casualty_order: CasualtyOrder = "optimal"  # Tough(X) with a joined Hero (as defender_casualty_order)
 
 
 class Target(StrictModel):

@@ -79,7 +79,8 @@ def shooting_stages(target: Unit, before: UnitState, hits: Dist, law_of: LawOf) 
         "models_left": law_of(1, lambda s: s.models),
         "tough_wounds": law_of(1, lambda s: sum(s.damage)),
         "morale_test": law_of(2, int),
-        "pinned": law_of(1, lambda s: s.pinned and not before.pinned),
+        "pinned": law_of(1, _pinned_after),
+        "newly_pinned": law_of(1, _newly_pinned(before)),
         "destroyed": law_of(1, lambda s: s.destroyed),
     }
     if target.rolls_vehicle_damage:
@@ -113,7 +114,8 @@ def melee_stages(
         st[f"{name}_models_left"] = law_of(i, lambda s: s.models)
         if any(g.tough > 1 for g in unit.groups):
             st[f"{name}_tough_wounds"] = law_of(i, lambda s: 0 if s.routed else sum(s.damage))
-        st[f"{name}_pinned"] = law_of(i, _newly_pinned(before))
+        st[f"{name}_pinned"] = law_of(i, _pinned_after)
+        st[f"{name}_newly_pinned"] = law_of(i, _newly_pinned(before))
         st[f"{name}_routed"] = law_of(i, lambda s: s.routed)
         st[f"{name}_destroyed"] = law_of(i, lambda s: s.destroyed)
     return st
@@ -161,10 +163,15 @@ def build(
     )
 
 
+def _pinned_after(s: UnitState) -> bool:
+    """Pinned once the attack is over (already pinned or pinned by it), still on the table."""
+    return s.pinned and not s.routed and not s.destroyed
+
+
 def _newly_pinned(before: UnitState) -> Callable[[UnitState], bool]:
-    """Pinned by this melee: pinned now, not routed, and not pinned before it."""
+    """Pinned by this attack: pinned after it (:func:`_pinned_after`) and not pinned before it."""
 
     def pinned(s: UnitState) -> bool:
-        return s.pinned and not s.routed and not before.pinned
+        return _pinned_after(s) and not before.pinned
 
     return pinned

@@ -175,7 +175,8 @@ RULES = RuleTable(
             "half_killed",
             "morale test when half of the models are killed at once",
             f"{SRC}, Morale",
-            "'half' means killed*2 >= models the unit had before that attack",
+            "'half' means killed*2 >= models the unit had before that attack; a unit wiped out by "
+            "the attack takes no test (no models are left to test)",
         ),
         Reading(
             "x_rule",
@@ -215,7 +216,8 @@ RULES = RuleTable(
             f"{SRC}, Wounds & Casualties",
             "the defender's objective is assumed: per wound count, the removal keeping the most "
             "points, then the most expected return wounds in melee (when struck first and still to "
-            "strike back: the most return wounds first), then the fewest accumulated wounds",
+            "strike back: the most return wounds first), then the fewest accumulated wounds; a joined "
+            "Hero's Tough order may instead be declared (conditions.*_casualty_order)",
         ),
         Reading(
             "assault_bonus",

@@ -58,6 +58,7 @@ class Unit:
     rules: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     cost: int = 0
     started_with: int = 0
+    casualty_order: str = "optimal"  # Tough(X) with a joined Hero: optimal, hero first, regulars first
 
     def has(self, rule: str) -> bool:
         return bool(self.rules.get(rule))
@@ -104,7 +105,8 @@ class Unit:
         on the unit with this special rule first until it is killed, or remove regular models as
         casualties before starting to accumulate wounds on the unit with this special rule". The first
         order (a joined Hero first, then the regular groups with the fewest melee attacks first) is
-        the one used where no choice is solved (a unit's starting ``damage``).
+        the one used where no choice is solved (a unit's starting ``damage``). ``casualty_order``
+        (the scenario's ``*_casualty_order``) keeps only the hero-first or the regulars-first orders.
 
         Whole groups in some order are enough: models of a group are identical, and for an objective
         that adds up per model (points, expected wounds struck back) the best removal kills the
@@ -121,7 +123,10 @@ class Unit:
             return tuple(tuple(p) for p in permutations(heroes))
         out = []
         for r in regs:
-            out += [tuple(p) + r for p in permutations(heroes)] + [r + tuple(heroes)]
+            if self.casualty_order != "regulars first":
+                out += [tuple(p) + r for p in permutations(heroes)]
+            if self.casualty_order != "hero first":
+                out.append(r + tuple(heroes))
         return tuple(out)
 
 
@@ -536,9 +541,11 @@ def scenario_units(sc: Any) -> tuple[Unit, UnitState, Unit, UnitState]:
     """The attacker and defender of a calculation scenario, with joined heroes and initial states."""
     if sc.attacker is None:
         raise ScenarioError("attacker", f"attack: {sc.attack} needs an attacker unit")
-    a = resolve_unit(sc.attacker, "attacker", sc.attacker_hero, "attacker_hero")
-    d = resolve_unit(sc.defender, "defender", sc.defender_hero, "defender_hero")
     c = sc.conditions
+    a = resolve_unit(sc.attacker, "attacker", sc.attacker_hero, "attacker_hero")
+    a = with_casualty_order(a, c.attacker_casualty_order, "conditions.attacker_casualty_order")
+    d = resolve_unit(sc.defender, "defender", sc.defender_hero, "defender_hero")
+    d = with_casualty_order(d, c.defender_casualty_order, "conditions.defender_casualty_order")
     sa = replace(a.initial(sc.attacker.damage), pinned=c.attacker_pinned, shaken=c.attacker_shaken)
     sd = replace(d.initial(sc.defender.damage), pinned=c.defender_pinned, immobile=c.immobile)
     return a, sa, d, sd
@@ -580,9 +587,23 @@ def hazard_unit(sc: Any) -> tuple[Unit, UnitState]:
     """The unit taking automatic hits in a ``dangerous`` or ``transport`` scenario (the defender)."""
     if sc.attacker is not None or sc.attacker_hero is not None:
         raise ScenarioError("attacker", f"attack: {sc.attack} has no attacker; describe the unit as defender")
-    d = resolve_unit(sc.defender, "defender", sc.defender_hero, "defender_hero")
     c = sc.conditions
+    d = resolve_unit(sc.defender, "defender", sc.defender_hero, "defender_hero")
+    d = with_casualty_order(d, c.defender_casualty_order, "conditions.defender_casualty_order")
     return d, replace(d.initial(sc.defender.damage), pinned=c.defender_pinned, immobile=c.immobile)
+
+
+def with_casualty_order(unit: Unit, order: str, where: str) -> Unit:
+    """Tough(X): "you must either accumulate wounds on the unit with this special rule first until it
+    is killed, or remove regular models as casualties before starting to accumulate wounds on the
+    unit with this special rule": the defender's declared choice (``optimal``: the engine's best
+    one, per number of wounds). Declared on a unit without a joined Hero and regular models: an
+    error naming the field."""
+    if order == "optimal":
+        return unit
+    if not any(g.hero for g in unit.groups) or all(g.hero for g in unit.groups):
+        raise ScenarioError(where, f"{order!r} needs a joined Hero and regular models in {unit.name!r}")
+    return replace(unit, casualty_order=order)
 
 
 def choose_order(
@@ -657,7 +678,8 @@ def scenario_targets(sc: Any) -> list[tuple[Unit, UnitState, Any]]:
     for i, t in enumerate(sc.other_targets):
         where = f"other_targets.{i}"
         u = resolve_unit(t.unit, f"{where}.unit", t.hero, f"{where}.hero")
-        own = {k: v for k, v in t.conditions.model_dump().items() if v is not None}
+        u = with_casualty_order(u, t.conditions.casualty_order, f"{where}.conditions.casualty_order")
+        own = {k: v for k, v in t.conditions.model_dump(exclude={"casualty_order"}).items() if v is not None}
         if "pinned" in own:
             own["defender_pinned"] = own.pop("pinned")
         c = sc.conditions.model_copy(update=own)

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grimdice.adapters.rosters.resolve import SIDES, Picked, build_side, detect_system, load
+from grimdice.adapters.rosters.sides import onepage_scenario
 from grimdice.engine.batch import parallel_map
 from grimdice.engine.options import MAX_WORKERS
 from grimdice.errors import GrimdiceError, ScenarioError
-from grimdice.io.rosters.resolve import SIDES, Picked, build_side, detect_system, load
-from grimdice.io.rosters.systems import onepage_scenario
 from grimdice.io.rosters.tree import Roster
 
 MAX_CELLS = 10_000

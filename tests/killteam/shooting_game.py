@@ -1,8 +1,9 @@
-"""A sequence of shooting attacks against one operative as an :mod:`grimdice.engine.game` game:
-the model :mod:`.solve` evaluates by vectorised backward induction.
+"""A test oracle: a sequence of shooting attacks against one operative as an
+:mod:`grimdice.engine.game` game, solved by the generic expectimax, against which the vectorised
+backward induction of :mod:`grimdice.systems.killteam.solve` is checked.
 
-Positions of one attack, in the order of the 2021 shooting sequence (see :mod:`.solve`): the attack
-dice fall (chance); the attacker re-rolls (Balanced, Ceaseless, Relentless: :mod:`.rerolls`); the
+Positions of one attack, in the order of the 2021 shooting sequence (see ``killteam.solve``): the attack
+dice fall (chance); the attacker re-rolls (Balanced, Ceaseless, Relentless: ``killteam.rerolls``); the
 re-rolled dice fall (chance); the attacker uses Rending or not; MWx / Splash mortal wounds; the
 defender chooses its save (Save or Invulnerable Save, cover save retained or rolled); the defence
 dice fall (chance); the defender allocates its saves. Then the next attack, from the wounds left.

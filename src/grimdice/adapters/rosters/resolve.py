@@ -23,8 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from grimdice.errors import ScenarioError
-from grimdice.io.rosters.systems import (
+from grimdice.adapters.rosters.sides import (
     Side,
     heresy_attacker,
     heresy_defender,
@@ -33,6 +32,7 @@ from grimdice.io.rosters.systems import (
     wh40k_attacker,
     wh40k_defender,
 )
+from grimdice.errors import ScenarioError
 from grimdice.io.rosters.tree import Roster, Unit, norm, read_roster
 
 REF_KEYS = {"roster", "unit", "weapons", "leaders"}
