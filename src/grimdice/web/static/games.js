@@ -109,7 +109,9 @@ export function describe(ev, units) {
     const what = { walk: "walks", run: "runs", hold: "holds", assault: `assaults ${name(act[2])}` }[act[0]] || act[0];
     return `${ev.unit || name(act[1])} ${what}`;
   }
-  if (ev.phase === "shoot") return `army ${ev.player + 1} picks a target: ${name(act[1])}`;
+  if (ev.phase === "shoot") {
+    return act[1] >= 0 ? `army ${ev.player + 1} picks a target: ${name(act[1])}` : `army ${ev.player + 1} takes no shot`;
+  }
   if (ev.phase === "deploy") return `army ${ev.player + 1} deploys ${name(act[1])}`;
   return `${ev.phase}${act.length ? ": " + act.join(" ") : ""}`;
 }
