@@ -10,6 +10,7 @@ worker process is stopped), at most ``jobs`` calculations at once (off the event
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,6 +36,9 @@ from grimdice.web.guard import (
     until_done,
 )
 from grimdice.web.pool import MAX_WAITING, PER_CLIENT, BudgetExceeded, Busy, CalcPool
+from grimdice.web.routes_games import router as games_router
+from grimdice.web.routes_rosters import router as rosters_router
+from grimdice.web.routes_rules import router as rules_router
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 256 * 1024  # bytes of a request body
@@ -85,7 +89,9 @@ class CalcRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     scenario: dict[str, Any] = Field(description="a scenario; its `system` field picks the schema")
     simulate: StrictInt | None = Field(None, description="Monte Carlo trials; null: the exact engine")
-    seed: StrictInt | None = Field(None, description="seed of the Monte Carlo trials (with simulate)")
+    seed: StrictInt | None = Field(
+        None, description="seed of the Monte Carlo trials (with simulate); null: one is drawn and returned"
+    )
 
 
 class ParseRequest(BaseModel):
@@ -159,6 +165,9 @@ def create_app(
         return FileResponse(STATIC / "docs.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(rules_router)
+    app.include_router(rosters_router)
+    app.include_router(games_router)
 
     @app.get("/api/systems")
     async def systems() -> list[dict[str, Any]]:
@@ -199,7 +208,9 @@ def create_app(
             return error(422, exc.message, exc.field or None)
         try:
             client = request.client.host if request.client else ""
-            future = pool.submit(body.scenario, body.simulate, body.seed, client)
+            # a simulation without a seed gets one drawn here, so its result names the seed it used
+            seed = body.seed if body.seed is not None or body.simulate is None else secrets.randbelow(2**32)
+            future = pool.submit(body.scenario, body.simulate, seed, client)
         except Busy:
             return error(503, "the server is busy: too many calculations are waiting; try again")
         try:
