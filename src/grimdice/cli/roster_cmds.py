@@ -83,9 +83,10 @@ def units(
     from rich.table import Table
 
     from grimdice.cli.calc import console
+    from grimdice.cli.render import safe
 
     t = Table(
-        title=f"{data['roster']} ({data['game']}; {data['system']}, {data['points']:g} pts)",
+        title=safe(f"{data['roster']} ({data['game']}; {data['system']}, {data['points']:g} pts)"),
         title_justify="left",
     )
     for c in ("unit", "models", "weapons (each model)", "not modelled"):
@@ -100,8 +101,26 @@ def units(
             or "-"
             for m in u["models"]
         )
-        t.add_row(f"{u['unit']}\n{u['points']:g} pts", models, weapons, "\n".join(u["not_modelled"]) or "-")
+        notes = "\n".join(shown_lines(u["not_modelled"])) or "-"
+        t.add_row(*(safe_lines(x) for x in (f"{u['unit']}\n{u['points']:g} pts", models, weapons, notes)))
     console().print(t)
+
+
+MAX_LINES = 30  # lines of one table cell (a unit's notes); --json has all of them
+
+
+def shown_lines(lines: list[str]) -> list[str]:
+    """At most :data:`MAX_LINES` lines, the rest counted."""
+    if len(lines) <= MAX_LINES:
+        return lines
+    return [*lines[: MAX_LINES - 1], f"... and {len(lines) - MAX_LINES + 1} more (see --json)"]
+
+
+def safe_lines(text: str) -> str:
+    """Each line of a cell shown safely (:func:`grimdice.cli.render.safe`), the line breaks kept."""
+    from grimdice.cli.render import safe
+
+    return "\n".join(safe(line) for line in text.split("\n"))
 
 
 def matrix(
@@ -132,6 +151,7 @@ def matrix(
     from rich.table import Table
 
     from grimdice.cli.calc import console
+    from grimdice.cli.render import safe
     from grimdice.io.rosters.matrix import compute
 
     try:
@@ -166,9 +186,9 @@ def matrix(
     t = Table(title=f"{m.system}: expected damage / models destroyed / P(wipe)", title_justify="left")
     t.add_column("attacker \\ defender")
     for d in m.defenders:
-        t.add_column(d, justify="right", overflow="fold")
+        t.add_column(safe(d), justify="right", overflow="fold")
     for a, row in zip(m.attackers, m.cells, strict=True):
-        t.add_row(a, *[_shown(c) for c in row])
+        t.add_row(safe(a), *[safe(_shown(c)) for c in row])
     console().print(t)
 
 

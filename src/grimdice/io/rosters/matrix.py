@@ -200,16 +200,18 @@ def compute(
 
 
 def _is_target_list(p: Path) -> bool:
-    try:
-        head = p.read_text(encoding="utf-8")[:4096].lstrip()
-    except (OSError, UnicodeDecodeError):
-        return False
-    if head.startswith("["):  # a list of target profiles, unless it is a bare Army Forge list
-        from grimdice.io.rosters.armyforge import is_army_forge
-        from grimdice.io.rosters.safe import load_json, read_bytes
+    """A ``.json`` second argument is a list of target profiles when the whole document (read
+    within the roster limits) is a list, or a mapping with ``targets``, that is neither an Army
+    Forge list nor a roster export (``roster``/``forces``); what a key's text says is not looked at."""
+    from grimdice.io.rosters.armyforge import is_army_forge
+    from grimdice.io.rosters.safe import load_json, read_bytes
 
-        try:
-            return not is_army_forge(load_json(read_bytes(p, "roster_b")[0], p.name, "roster_b"))
-        except ScenarioError:
-            return True  # load_targets says what is wrong
-    return '"targets"' in head and '"forces"' not in head
+    try:
+        doc = load_json(read_bytes(p, "roster_b")[0], p.name, "roster_b")
+    except ScenarioError:
+        return False  # the roster reader says what is wrong
+    if is_army_forge(doc):
+        return False
+    if isinstance(doc, list):
+        return True
+    return isinstance(doc, dict) and "targets" in doc and not ({"roster", "forces"} & doc.keys())

@@ -22,15 +22,20 @@ Readings of the tree (the format has no schema for them):
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grimdice.errors import ScenarioError
+from grimdice.errors import ScenarioError, shown
 from grimdice.io.rosters.safe import Node, load_json, parse_json, parse_xml, read_bytes
 
 MODE_MARK = "➤"
+MAX_NAME = 100  # characters of a name kept (longer ones are cut, ending in "...")
+MAX_NUMBER = 1000  # a selection's ``number`` (models or items it stands for)
+MAX_UNITS = 200  # units in a roster (a 2000-point list has 10 to 40)
+MAX_MODELS = 1000  # models in one unit
 _MODEL_TYPES = {"unit", "model", "operative", "unit profile", "models"}
 _POINTS = {"pts", "points", "pts.", "point"}
 
@@ -41,10 +46,13 @@ def norm(text: str) -> str:
 
 
 def clean_name(text: str) -> str:
-    """A display name: the mode mark and Kill Team's ranged/melee marks dropped, whitespace folded."""
+    """A display name: the mode mark and Kill Team's ranged/melee marks dropped, whitespace folded,
+    at most :data:`MAX_NAME` characters (a longer one is cut and ends in ``...``)."""
+    text = text[: 4 * MAX_NAME]
     for mark in (MODE_MARK, "⌖", "⚔"):
         text = text.replace(mark, " ")
-    return re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"\s+", " ", text).strip()
+    return text if len(text) <= MAX_NAME else text[: MAX_NAME - 3].rstrip() + "..."
 
 
 @dataclass(frozen=True)
@@ -193,7 +201,36 @@ def read_roster(path: str | Path, where: str = "roster") -> Roster:
     return roster
 
 
+_WHOLE = re.compile(r"\s*(-?\d{1,12})(?:\.0*)?\s*")
+
+
+def check_tree(root: Node, where: str) -> None:
+    """Refuse, before any unit is built, a ``number`` that is not a whole number
+    0..:data:`MAX_NUMBER` (naming the selection) and a roster of more than :data:`MAX_UNITS` units."""
+    stack: list[tuple[Node, str]] = [(root, where)]
+    while stack:
+        node, path = stack.pop()
+        for c in node.children:
+            if c.tag != "selection":
+                stack.append((c, path))
+                continue
+            at = f"{path}.{clean_name(c.get('name'))[:40] or 'selection'}"
+            text = c.get("number", "1") or "1"
+            m = _WHOLE.fullmatch(text[:40])
+            if m is None or not 0 <= int(m.group(1)) <= MAX_NUMBER:
+                raise ScenarioError(
+                    f"{at}.number", f"a whole number of models or items, 0..{MAX_NUMBER}; got {shown(text)}"
+                )
+            stack.append((c, at))
+    forces = [*root.items("forces")]
+    forces += [sub for f in forces for sub in f.items("forces")]
+    n = sum(1 for f in forces for sel in f.items("selections") if _is_unit(sel))
+    if n > MAX_UNITS:
+        raise ScenarioError(where, f"a roster holds at most {MAX_UNITS} units; this one has {n}")
+
+
 def from_tree(root: Node, where: str) -> Roster:
+    check_tree(root, where)
     units: list[Unit] = []
     for force in root.items("forces"):
         fname = force.get("catalogueName") or force.get("name")
@@ -227,11 +264,9 @@ def number_refs(units: list[Unit]) -> None:
 
 
 def _number(sel: Node) -> int:
-    try:
-        n = int(float(sel.get("number", "1") or 1))
-    except ValueError:
-        n = 1
-    return max(n, 0)
+    """The selection's ``number`` (checked by :func:`check_tree`)."""
+    m = _WHOLE.fullmatch(sel.get("number", "1") or "1")
+    return int(m.group(1)) if m else 1
 
 
 def _profiles(sel: Node) -> list[Profile]:
@@ -257,7 +292,8 @@ def _points(node: Node, subtree: bool = True) -> float:
     for c in node.items("costs"):
         if norm(c.get("name")) in _POINTS:
             with contextlib.suppress(ValueError):
-                total += float(c.get("value", "0") or 0)
+                v = float(c.get("value", "0")[:40] or 0)
+                total += v if math.isfinite(v) else 0.0
     if subtree:
         total += sum(_points(s) for s in node.items("selections"))
     return total
@@ -365,4 +401,6 @@ def _unit(sel: Node, force: str, where: str) -> Unit:
             w, a = _gear(m)
             weapons = _weapons(m) + w + (shared if i == biggest else [])
             models += _deal(mname, _number(m), prof, weapons, _abilities(m) + a)
+    if sum(m.count for m in models) > MAX_MODELS:
+        raise ScenarioError(where, f"{name}: a unit has at most {MAX_MODELS} models")
     return Unit(name, force, models, abilities, keywords, points=_points(sel))
