@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 from grimdice.cli import app
 from grimdice.errors import ScenarioError
 from grimdice.io.rosters import read_roster
-from grimdice.io.rosters.tree import MAX_NAME, MAX_UNITS
+from grimdice.io.rosters.battlescribe import MAX_UNITS
+from grimdice.io.rosters.tree import MAX_NAME
 from tests.rosters.fixtures import make_fixtures as mk
 
 FIX = Path(__file__).resolve().parent / "fixtures"

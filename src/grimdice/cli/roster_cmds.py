@@ -38,9 +38,15 @@ def units_json(path: Path, system: str | None) -> dict[str, Any]:
         out_units.append(
             {
                 "unit": u.ref,
+                "datasheet": u.datasheet or u.name,
                 "force": u.force,
+                "role": u.role,
+                "faction": u.faction,
                 "points": u.points,
-                "keywords": u.keywords,
+                "costs": u.costs,
+                "keywords": [k for k in u.keywords if k not in u.faction],
+                "led_by": [x.ref for x in u.led_by],
+                "can_lead": u.can_lead,
                 "models": [
                     {
                         "name": m.name,
@@ -59,8 +65,10 @@ def units_json(path: Path, system: str | None) -> dict[str, Any]:
     return {
         "roster": roster.name,
         "game": roster.game,
+        "edition": roster.edition.label if roster.edition else None,
         "system": system,
         "points": roster.points,
+        "points_limit": roster.limits.get("pts"),
         "units": out_units,
     }
 
@@ -85,8 +93,12 @@ def units(
     from grimdice.cli.calc import console
     from grimdice.cli.render import safe
 
+    limit = f" of {data['points_limit']:g}" if data["points_limit"] else ""
     t = Table(
-        title=safe(f"{data['roster']} ({data['game']}; {data['system']}, {data['points']:g} pts)"),
+        title=safe(
+            f"{data['roster']} ({data['game']}; {data['edition'] or 'edition unknown'}; "
+            f"{data['system']} rules; {data['points']:g}{limit} pts)"
+        ),
         title_justify="left",
     )
     for c in ("unit", "models", "weapons (each model)", "not modelled"):
@@ -102,8 +114,23 @@ def units(
             for m in u["models"]
         )
         notes = "\n".join(shown_lines(u["not_modelled"])) or "-"
-        t.add_row(*(safe_lines(x) for x in (f"{u['unit']}\n{u['points']:g} pts", models, weapons, notes)))
+        t.add_row(*(safe_lines(x) for x in (_unit_cell(u), models, weapons, notes)))
     console().print(t)
+
+
+def _unit_cell(u: dict[str, Any]) -> str:
+    """The unit column: name, datasheet, role, faction, costs, leaders."""
+    lines = [u["unit"]]
+    if u["datasheet"] != u["unit"].split("#")[0]:
+        lines.append(f"({u['datasheet']})")
+    if u["role"] or u["faction"]:
+        lines.append(", ".join(x for x in (u["role"], *u["faction"]) if x))
+    lines.append(" ".join([f"{u['points']:g} pts", *(f"{v:g} {k}" for k, v in u["costs"].items())]))
+    if u["led_by"]:
+        lines.append(f"led by: {', '.join(u['led_by'])}")
+    if u["can_lead"]:
+        lines.append(f"can lead: {', '.join(u['can_lead'])}")
+    return "\n".join(lines)
 
 
 MAX_LINES = 30  # lines of one table cell (a unit's notes); --json has all of them
@@ -236,20 +263,14 @@ def heatmap(m: Any, path: Path) -> None:
     plt.close(fig)
 
 
-def not_modelled_notes(notes: list[str]) -> list[str]:
-    """The result notes of what roster units hold that grimdice does not model (each once)."""
-    return [f"not modelled (from the roster): {n}" for n in dict.fromkeys(notes)]
-
-
 def calc_scenario(
     attacker: str, defender: str, weapons: str | None, system: str | None
 ) -> tuple[dict[str, Any], list[str]]:
-    """The scenario of ``grimdice calc --attacker ROSTER:UNIT --defender ROSTER:UNIT`` and the
-    notes of what the two units hold that is not modelled (:func:`not_modelled_notes`)."""
+    """The scenario of ``grimdice calc --attacker ROSTER:UNIT --defender ROSTER:UNIT`` and its
+    result's notes: the rosters' editions and what the two units hold that is not modelled."""
     from grimdice.io.rosters.resolve import cli_scenario
 
-    data, notes = cli_scenario(attacker, defender, weapons, system)
-    return data, not_modelled_notes(notes)
+    return cli_scenario(attacker, defender, weapons, system)
 
 
 def register(app: typer.Typer) -> None:

@@ -276,7 +276,11 @@ def _join_refused(hero: Unit, host: Unit, where: str) -> str:
 
 
 def from_json(obj: Any, where: str = "roster") -> Roster:
-    """The roster of an Army Forge list (``obj`` as :func:`is_army_forge` recognised it)."""
+    """The roster of an Army Forge list (``obj`` as :func:`is_army_forge` recognised it); a list
+    for another One Page Rules game than Grimdark Future is refused (:mod:`.editions`)."""
+    from grimdice.io.rosters.editions import army_forge_edition
+
+    edition = army_forge_edition(obj.get("gameSystem") if isinstance(obj, dict) else None, where)
     raw = _units_of(obj) or []
     if len(raw) > MAX_UNITS:
         raise ScenarioError(where, f"at most {MAX_UNITS} units in a list, this one has {len(raw)}")
@@ -354,6 +358,7 @@ def from_json(obj: Any, where: str = "roster") -> Roster:
         GAME,
         out,
         float(points) if isinstance(points, (int, float)) and not isinstance(points, bool) else total,
+        edition=edition,
     )
 
 

@@ -45,17 +45,14 @@ SIDES = {
 }
 
 
+NOT_MODELLED = "not modelled (from the roster): "
+
+
 def detect_system(roster: Roster, where: str = "system") -> str:
-    """The grimdice system of a roster, from its game system name."""
-    g = norm(roster.game)
-    if "one page" in g or "army forge" in g:
-        return "onepage"
-    if "kill team" in g:
-        return "killteam"
-    if "heresy" in g or "age of darkness" in g:
-        return "heresy"
-    if "40,000" in g or "40k" in g or "40000" in g:
-        return "wh40k"
+    """The grimdice system of a roster, from its edition (:mod:`.editions`; an edition grimdice
+    has no rules for was refused when the roster was read)."""
+    if roster.edition is not None:
+        return roster.edition.system
     raise ScenarioError(
         where, f"cannot tell the system of roster {roster.source} (game {roster.game!r}); give system: ..."
     )
@@ -146,10 +143,30 @@ def resolve_with_notes(
     data: Mapping[str, Any], base_dir: str | Path = "."
 ) -> tuple[dict[str, Any], list[str]]:
     """:func:`resolve_scenario`, also returning what the rosters hold that was not modelled."""
+    out, notes, _ = _resolve(data, base_dir)
+    return out, notes
+
+
+def resolve_for_result(
+    data: Mapping[str, Any], base_dir: str | Path = "."
+) -> tuple[dict[str, Any], list[str]]:
+    """:func:`resolve_scenario` and the notes a result from it carries: the edition each roster
+    is read as, then each thing not modelled (``not modelled (from the roster): ...``)."""
+    out, notes, rosters = _resolve(data, base_dir)
+    system = out.get("system")
+    eds = [
+        f"roster {r.source}: {r.edition.label}; computed with the {system} rules"
+        for r in {id(r): r for r in rosters}.values()
+        if r.edition is not None
+    ]
+    return out, eds + [NOT_MODELLED + n for n in dict.fromkeys(notes)]
+
+
+def _resolve(data: Mapping[str, Any], base_dir: str | Path) -> tuple[dict[str, Any], list[str], list[Roster]]:
     out = dict(data)
     refs = {k: v for k, v in out.items() if isinstance(v, Mapping) and "roster" in v}
     if not refs:
-        return out, []
+        return out, [], []
     rosters: dict[str, Roster] = {}
     for key, ref in refs.items():
         path = ref.get("roster")
@@ -198,13 +215,14 @@ def resolve_with_notes(
                 out.setdefault("shots", [{"weapon": kt_weapon}])
     if not out.get("title") and "attacker" in refs and len(refs) == 2:
         out["title"] = f"{out['attacker'].get('name')} vs {out[SIDES[system][1]].get('name')}"
-    return out, notes
+    return out, notes, list(rosters.values())
 
 
 def cli_scenario(
     attacker: str, defender: str, weapons: str | None, system: str | None
 ) -> tuple[dict[str, Any], list[str]]:
-    """The scenario of ``grimdice calc --attacker ROSTER:UNIT --defender ROSTER:UNIT``."""
+    """The scenario of ``grimdice calc --attacker ROSTER:UNIT --defender ROSTER:UNIT`` and the
+    notes of its result (:func:`resolve_for_result`)."""
     a_path, a_unit = split_ref(attacker, "--attacker")
     d_path, d_unit = split_ref(defender, "--defender")
     data: dict[str, Any] = {
@@ -215,4 +233,4 @@ def cli_scenario(
         data["attacker"]["weapons"] = weapons
     if system:
         data["system"] = system
-    return resolve_with_notes(data, Path.cwd())
+    return resolve_for_result(data, Path.cwd())

@@ -208,7 +208,8 @@ def _abilities_of(unit: Unit, m: Model) -> list[Ability]:
 def _unit_notes(unit: Unit, used: Iterable[str]) -> list[str]:
     used_set = {norm(u) for u in used}
     names = dict.fromkeys(a.name for m in unit.models for a in _abilities_of(unit, m) if a.name)
-    return [f"{unit.name}: ability {n}" for n in names if norm(n) not in used_set]
+    unmapped = [] if unit.spec is not None else [f"{unit.name}: {n}" for n in unit.unmapped]
+    return unmapped + [f"{unit.name}: ability {n}" for n in names if norm(n) not in used_set]
 
 
 def _profile(m: Model, unit: Unit, where: str) -> Profile:
