@@ -56,6 +56,23 @@ def _af_unit(u: object) -> bool:
     )
 
 
+def is_saved_list(obj: object) -> bool:
+    """An Army Forge *saved* list: its units hold only ids and upgrades (``selectionId``/``id``,
+    ``selectedUpgrades``), not the profiles an export carries."""
+    units = _units_of(obj)
+    return bool(units) and all(
+        isinstance(u, dict) and "quality" not in u and ("selectionId" in u or "selectedUpgrades" in u)
+        for u in units or ()
+    )
+
+
+SAVED_LIST = (
+    "this is an Army Forge saved list: its units hold only ids and upgrades, not their profiles; "
+    "in Army Forge, export the list as JSON (the export whose units carry quality, defense and "
+    "loadout) and give grimdice that file"
+)
+
+
 def is_army_forge(obj: object) -> bool:
     """An Army Forge list: units (at the top, under ``list``, or a bare list) written as Army Forge
     writes them (:func:`_af_unit`)."""
@@ -197,7 +214,7 @@ def _unit(u: dict[str, Any], force: str, where: str) -> Unit:
     name = _name(u.get("name"), f"{where}.name")
     size = _int(u.get("size", 1), f"{where}.size", 1, 100, "size")
     quality = _int(u.get("quality"), f"{where}.quality", 2, 6, "quality")
-    cost = _int(u.get("cost", 0) or 0, f"{where}.cost", 0, 5000, "cost")
+    cost = max(0, _int(u.get("cost", 0) or 0, f"{where}.cost", 0, 5000, "cost") + _upgrade_costs(u, where))
     if u.get("defense") not in (None, ""):
         defense = _int(u.get("defense"), f"{where}.defense", 2, 6, "defense")
         notes.append(f"Defense {defense}+ (v2.21 has no Defense: blocks are Quality tests)")
@@ -254,6 +271,30 @@ def _unit(u: dict[str, Any], force: str, where: str) -> Unit:
         points=float(cost),
         spec=spec,
         unmapped=list(dict.fromkeys(notes)),
+    )
+
+
+def _upgrade_cost(up: object, unit_id: object) -> object:
+    """One selected upgrade's cost: its ``cost``, else its option's ``cost``, else the option's
+    ``costs`` entry for this unit (``unitId``) or its only one."""
+    if not isinstance(up, dict):
+        return 0
+    found = up.get("option")
+    option: dict[str, Any] = found if isinstance(found, dict) else {}
+    for c in (up.get("cost"), option.get("cost")):
+        if c is not None:
+            return c
+    costs = [c for c in option.get("costs") or () if isinstance(c, dict)]
+    mine = [c for c in costs if c.get("unitId") == unit_id] or (costs if len(costs) == 1 else [])
+    return mine[0].get("cost", 0) if mine else 0
+
+
+def _upgrade_costs(u: dict[str, Any], where: str) -> int:
+    """The points of the unit's ``selectedUpgrades`` (a unit's points include them)."""
+    ups = _list(u.get("selectedUpgrades"), f"{where}.selectedUpgrades", MAX_LOADOUT)
+    return sum(
+        _int(_upgrade_cost(up, u.get("id")), f"{where}.selectedUpgrades.{i}.cost", -5000, 5000, "cost")
+        for i, up in enumerate(ups)
     )
 
 

@@ -18,8 +18,8 @@ from typing import Any
 from grimdice.engine.batch import parallel_map
 from grimdice.engine.options import MAX_WORKERS
 from grimdice.errors import GrimdiceError, ScenarioError
+from grimdice.io.rosters.onepage_sides import onepage_scenario
 from grimdice.io.rosters.resolve import SIDES, Picked, build_side, detect_system, load
-from grimdice.io.rosters.systems import onepage_scenario
 from grimdice.io.rosters.tree import Roster
 
 MAX_CELLS = 10_000

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from grimdice.errors import ScenarioError
+from grimdice.io.rosters.onepage_sides import onepage_side
 from grimdice.io.rosters.systems import (
     Side,
     heresy_attacker,
     heresy_defender,
     kt_operative,
-    onepage_side,
     wh40k_attacker,
     wh40k_defender,
 )
@@ -87,10 +87,13 @@ def split_ref(ref: str, where: str) -> tuple[str, str]:
 class Picked:
     unit: Unit
     leaders: list[Unit]
+    #: the leaders are the ones the roster records as attached (none were named)
+    recorded: bool = False
 
 
-def pick(roster: Roster, name: object, leaders: object, where: str) -> Picked:
-    """The named unit (and its attached leaders)."""
+def pick(roster: Roster, name: object, leaders: object, where: str, recorded: bool = False) -> Picked:
+    """The named unit and its leaders: those named (``Unit+Leader``, ``leaders``), else, with
+    ``recorded``, those the roster records as leading it (``leaders: []`` attaches none)."""
     if not isinstance(name, str) or not name.strip():
         raise ScenarioError(f"{where}.unit", "the name of a unit in the roster")
     names: list[str]
@@ -103,6 +106,8 @@ def pick(roster: Roster, name: object, leaders: object, where: str) -> Picked:
             raise ScenarioError(f"{where}.leaders", "a list of unit names in the roster")
         names += leaders
     unit = roster.find(head, f"{where}.unit")
+    if recorded and leaders is None and not names and unit.led_by:
+        return Picked(unit, list(unit.led_by), recorded=True)
     return Picked(unit, [roster.find(n, f"{where}.leaders") for n in names])
 
 
@@ -143,7 +148,7 @@ def resolve_with_notes(
     data: Mapping[str, Any], base_dir: str | Path = "."
 ) -> tuple[dict[str, Any], list[str]]:
     """:func:`resolve_scenario`, also returning what the rosters hold that was not modelled."""
-    out, notes, _ = _resolve(data, base_dir)
+    out, notes, _, _ = _resolve(data, base_dir)
     return out, notes
 
 
@@ -152,21 +157,25 @@ def resolve_for_result(
 ) -> tuple[dict[str, Any], list[str]]:
     """:func:`resolve_scenario` and the notes a result from it carries: the edition each roster
     is read as, then each thing not modelled (``not modelled (from the roster): ...``)."""
-    out, notes, rosters = _resolve(data, base_dir)
+    out, notes, rosters, info = _resolve(data, base_dir)
     system = out.get("system")
     eds = [
         f"roster {r.source}: {r.edition.label}; computed with the {system} rules"
         for r in {id(r): r for r in rosters}.values()
         if r.edition is not None
     ]
-    return out, eds + [NOT_MODELLED + n for n in dict.fromkeys(notes)]
+    return out, eds + info + [NOT_MODELLED + n for n in dict.fromkeys(notes)]
 
 
-def _resolve(data: Mapping[str, Any], base_dir: str | Path) -> tuple[dict[str, Any], list[str], list[Roster]]:
+def _resolve(
+    data: Mapping[str, Any], base_dir: str | Path
+) -> tuple[dict[str, Any], list[str], list[Roster], list[str]]:
+    """(scenario, what is not modelled, the rosters read, what the reader did that the user did not
+    ask for: leaders attached as the roster records)."""
     out = dict(data)
     refs = {k: v for k, v in out.items() if isinstance(v, Mapping) and "roster" in v}
     if not refs:
-        return out, [], []
+        return out, [], [], []
     rosters: dict[str, Roster] = {}
     for key, ref in refs.items():
         path = ref.get("roster")
@@ -184,6 +193,7 @@ def _resolve(data: Mapping[str, Any], base_dir: str | Path) -> tuple[dict[str, A
         get_system(system)  # the clear "unknown system" error
         raise ScenarioError("system", f"rosters cannot be read for {system} yet")
     notes: list[str] = []
+    info: list[str] = []
     for key, ref in refs.items():
         role = "attacker" if key == "attacker" else "defender"
         target_key = SIDES[system][1] if key in ("defender", "target") else key
@@ -194,7 +204,12 @@ def _resolve(data: Mapping[str, Any], base_dir: str | Path) -> tuple[dict[str, A
             weapons = "melee"
         if system == "onepage" and role == "attacker" and weapons is None and out.get("attack") == "melee":
             weapons = "melee"
-        picked = pick(rosters[key], ref.get("unit"), ref.get("leaders"), key)
+        picked = pick(rosters[key], ref.get("unit"), ref.get("leaders"), key, recorded=system == "wh40k")
+        if picked.recorded:
+            names = ", ".join(u.name for u in picked.leaders)
+            info.append(
+                f"{key}: {names} attached to {picked.unit.name}, as the roster records (leaders: [] for none)"
+            )
         side = build_side(system, role, picked, weapons, key)
         kt_weapon = side.data.pop("_weapon", None)
         op_hero = side.data.pop("_hero", None)
@@ -215,7 +230,7 @@ def _resolve(data: Mapping[str, Any], base_dir: str | Path) -> tuple[dict[str, A
                 out.setdefault("shots", [{"weapon": kt_weapon}])
     if not out.get("title") and "attacker" in refs and len(refs) == 2:
         out["title"] = f"{out['attacker'].get('name')} vs {out[SIDES[system][1]].get('name')}"
-    return out, notes, list(rosters.values())
+    return out, notes, list(rosters.values()), info
 
 
 def cli_scenario(

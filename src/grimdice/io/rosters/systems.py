@@ -27,7 +27,7 @@ from typing import Any
 
 from grimdice.engine.rules import RuleTable
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters.tree import Ability, Model, Profile, Unit, Weapon, norm
+from grimdice.io.rosters.tree import INV_CHARS, Ability, Model, Profile, Unit, Weapon, norm
 
 NONE_TEXT = {"", "-", "–", "—", "n/a", "na", "*"}
 
@@ -201,6 +201,39 @@ def choose(unit: Unit, weapons: object, where: str) -> list[list[tuple[Weapon, P
     return out
 
 
+_PLACEHOLDER = r"\s*\(?\s*(?:\d+|x|d\d+)?\s*\+?\s*\)?"
+
+
+def _rule_stem(name: str) -> str:
+    """A rule's name without its placeholder: ``Lethal x+`` -> ``lethal``, ``APx`` -> ``ap``."""
+    return re.sub(r"\s*\(?\s*x\s*\+?\s*\)?$", "", norm(name)).strip()
+
+
+def weapon_rule_notes(w: Weapon, items: Callable[[Profile], list[str]]) -> list[str]:
+    """The rules the roster attaches to weapon ``w`` that none of its profiles' own rules (``items``
+    of each mode, e.g. its Keywords) carries: those are listed as not modelled; the others are
+    read with the profile (accepted by the system's parser, or listed by it)."""
+    have = [norm(t) for p in w.modes for t in items(p)]
+    out = []
+    for r in w.rules:
+        stem = _rule_stem(r)
+        pattern = re.compile(re.escape(stem) + _PLACEHOLDER)
+        if stem and not any(pattern.fullmatch(t) or (len(stem) >= 4 and t.startswith(stem)) for t in have):
+            out.append(f"{w.name}: weapon rule {r} (in the roster, not in the weapon's profile)")
+    return out
+
+
+def profile_invulnerable(p: Profile | None) -> int | None:
+    """An invulnerable save written as a characteristic of the model (``InSv``, ``Inv``...)."""
+    x = roll(p.char(*INV_CHARS)) if p is not None else None
+    return x if x is not None and 2 <= x <= 6 else None
+
+
+def _best(*saves: int | None) -> int | None:
+    given = [x for x in saves if x is not None]
+    return min(given) if given else None
+
+
 def _abilities_of(unit: Unit, m: Model) -> list[Ability]:
     return [*unit.abilities, *m.abilities]
 
@@ -226,9 +259,13 @@ def _put(d: dict[str, Any], key: str, v: object) -> None:
 
 
 # --------------------------------------------------------------------------- wh40k
+def _wh40k_items(p: Profile) -> list[str]:
+    return split_rules(p.char("keywords", "abilities"))
+
+
 def _wh40k_weapon(w: Weapon, p: Profile, where: str, notes: list[str]) -> dict[str, Any]:
-    ok, refused = accepted("wh40k", split_rules(p.char("keywords", "abilities")))
-    notes += [f"{w.mode_name(p)}: weapon ability {r}" for r in refused]
+    ok, refused = accepted("wh40k", _wh40k_items(p))
+    notes += [f"{w.mode_name(p)}: weapon ability {r}" for r in refused] + weapon_rule_notes(w, _wh40k_items)
     out: dict[str, Any] = {"name": w.mode_name(p)}
     _put(out, "range", number(p.char("range")))
     out["A"] = value(p.char("a"), f"{where}.A")
@@ -268,7 +305,7 @@ def wh40k_attacker(unit: Unit, weapons: object, where: str) -> Side:
         models.append(d)
     data = {"name": unit.name, "models": numbered(models), "keywords": list(unit.keywords)}
     defensive = protections(a for m in unit.models for a in _abilities_of(unit, m))[2]  # used when defending
-    return Side(data, sum(m["count"] for m in models), _unit_notes(unit, defensive) + _dedupe(notes))
+    return Side(data, sum(m["count"] for m in models), _unit_notes(unit, defensive) + dedupe(notes))
 
 
 def _wh40k_defenders(unit: Unit, where: str) -> tuple[list[dict[str, Any]], list[str]]:
@@ -277,6 +314,7 @@ def _wh40k_defenders(unit: Unit, where: str) -> tuple[list[dict[str, Any]], list
     for m in unit.models:
         p = _profile(m, unit, where)
         inv, fnp, u = protections(_abilities_of(unit, m))
+        inv = _best(inv, profile_invulnerable(p))
         used += u
         d: dict[str, Any] = {"name": m.name, "count": m.count}
         d["T"] = value(p.char("t"), f"{where}.T")
@@ -306,7 +344,7 @@ def wh40k_defender(unit: Unit, leaders: list[Unit], where: str) -> Side:
     if lead:
         data["leaders"] = lead
     data["keywords"] = keywords
-    return Side(data, sum(m["count"] for m in models + lead), _dedupe(notes))
+    return Side(data, sum(m["count"] for m in models + lead), dedupe(notes))
 
 
 # --------------------------------------------------------------------------- heresy
@@ -324,8 +362,13 @@ def _heresy_rules(items: list[str], name: str, notes: list[str]) -> list[str]:
     return ok
 
 
+def _heresy_items(p: Profile) -> list[str]:
+    return split_rules(p.char("type"))
+
+
 def _heresy_weapon(w: Weapon, p: Profile, where: str, notes: list[str]) -> dict[str, Any]:
     name = w.mode_name(p)
+    notes += weapon_rule_notes(w, _heresy_items)
     parts = split_rules(p.char("type"))
     kind = _KINDS.match(norm(parts[0])) if parts else None
     rest = parts[1:] if kind else parts
@@ -349,6 +392,7 @@ def _heresy_weapon(w: Weapon, p: Profile, where: str, notes: list[str]) -> dict[
 def _heresy_model(m: Model, unit: Unit, where: str) -> tuple[dict[str, Any], list[str]]:
     p = _profile(m, unit, where)
     inv, fnp, used = protections(_abilities_of(unit, m))
+    inv = _best(inv, profile_invulnerable(p))
     d: dict[str, Any] = {"name": m.name, "count": m.count}
     for k in ("WS", "BS", "S", "T", "W", "I", "A"):
         _put(d, k, number(p.char(k)))
@@ -375,11 +419,16 @@ def heresy_attacker(unit: Unit, weapons: object, where: str) -> Side:
     return Side(
         {"name": unit.name, "models": numbered(models)},
         sum(m["count"] for m in models),
-        _unit_notes(unit, used) + _dedupe(notes),
+        _unit_notes(unit, used) + dedupe(notes),
     )
 
 
 def heresy_defender(unit: Unit, where: str) -> Side:
+    """The unit as a Heresy target; a vehicle (armour values and hull points) is refused."""
+    if any(m.profile is not None and m.profile.is_vehicle for m in unit.models):
+        raise ScenarioError(
+            where, f"{unit.name}: vehicles are not modelled as targets (armour values, hull points)"
+        )
     models, used, types = [], [], []
     for m in unit.models:
         d, u = _heresy_model(m, unit, where)
@@ -417,8 +466,13 @@ def kt_distance(text: str | None) -> float | None:
     return None if n is None else float(n)
 
 
+def _kt_items(p: Profile) -> list[str]:
+    return split_rules(p.char("sr")) + split_rules(p.char("!", "crit", "critical"))
+
+
 def _kt_weapon(w: Weapon, p: Profile, where: str, notes: list[str]) -> dict[str, Any]:
     name = w.mode_name(p).lstrip("⌖⚔ ").strip()
+    notes += weapon_rule_notes(w, _kt_items)
     ok, refused = accepted("killteam", split_rules(p.char("sr")))
     crit, crit_refused = accepted("killteam", split_rules(p.char("!", "crit", "critical")))
     notes += [f"{name}: rule {r}" for r in refused + crit_refused]
@@ -438,6 +492,7 @@ def kt_operative(unit: Unit, weapons: object, where: str) -> Side:
     p = _profile(m, unit, where)
     notes: list[str] = []
     inv, _, used = protections(_abilities_of(unit, m))
+    inv = _best(inv, profile_invulnerable(p))
     d: dict[str, Any] = {"name": unit.name}
     _put(d, "M", kt_distance(p.char("m")))
     for k in ("APL", "GA", "DF", "W"):
@@ -447,115 +502,12 @@ def kt_operative(unit: Unit, weapons: object, where: str) -> Side:
     d["weapons"] = numbered([_kt_weapon(w, mp, where, notes) for w, _ in m.weapons for mp in w.modes])
     if unit.model_count > 1:
         notes.append(f"{unit.model_count} models: the first ({m.name}) is the operative")
-    side = Side(d, 1, _unit_notes(unit, used) + _dedupe(notes))
+    side = Side(d, 1, _unit_notes(unit, used) + dedupe(notes))
     if weapons is not None or any(not x.get("WS") for x in d["weapons"]):
         picks = choose(unit, weapons, f"{where}.weapons")
         first = next((w.mode_name(mp).lstrip("⌖⚔ ").strip() for grp in picks for w, mp, _ in grp), None)
         side.data["_weapon"] = first
     return side
-
-
-# --------------------------------------------------------------------------- onepage
-def _weapon_name(text: str) -> str:
-    return text.split(" (", 1)[0].strip()
-
-
-def _is_ranged(text: str) -> bool:
-    from grimdice.systems.onepage.weapons import parse_weapon
-
-    return not parse_weapon(text, "weapon").melee
-
-
-def _texts(spec: dict[str, Any]) -> list[str]:
-    return [*spec.get("equipment", []), *(t for v in spec.get("variants", []) for t in v["equipment"])]
-
-
-def _onepage_weapons(
-    specs: list[dict[str, Any]], weapons: object, where: str
-) -> tuple[list[dict[str, Any]], str]:
-    """The attacking specs (the unit, its Hero) and ``attack`` (``shooting``/``melee``) for
-    ``weapons``: ``ranged`` (the default: shooting with every ranged weapon), ``melee`` (an
-    assault), or names of weapons (only those are kept, all ranged or all melee)."""
-    name = specs[0]["name"]
-    if weapons is None or (isinstance(weapons, str) and weapons.strip().lower() in ("ranged", "melee")):
-        attack = "melee" if isinstance(weapons, str) and weapons.strip().lower() == "melee" else "shooting"
-        if attack == "shooting" and not any(_is_ranged(t) for s in specs for t in _texts(s)):
-            raise ScenarioError(f"{where}.weapons", f"{name} has no ranged weapons to attack with")
-        return specs, attack
-    names = [w for w in weapons.split(",") if w.strip()] if isinstance(weapons, str) else weapons
-    if not isinstance(names, list) or not names or not all(isinstance(w, str) for w in names):
-        raise ScenarioError(f"{where}.weapons", "weapons is 'ranged', 'melee' or a list of weapon names")
-    wanted = {norm(w) for w in names}
-
-    def keep(texts: list[str]) -> list[str]:
-        return [t for t in texts if norm(_weapon_name(t)) in wanted]
-
-    out = []
-    for s in specs:
-        k = {**s, "equipment": keep(s.get("equipment", []))}
-        if s.get("variants"):
-            k["variants"] = [{**v, "equipment": keep(v["equipment"])} for v in s["variants"]]
-        out.append(k)
-    chosen = [t for s in out for t in _texts(s)]
-    if missing := wanted - {norm(_weapon_name(t)) for t in chosen}:
-        have = ", ".join(sorted({_weapon_name(t) for s in specs for t in _texts(s)}))
-        raise ScenarioError(
-            f"{where}.weapons", f"{name} has no weapon {sorted(missing)[0]!r}; it has: {have}"
-        )
-    ranged = {_is_ranged(t) for t in chosen}
-    if len(ranged) > 1:
-        raise ScenarioError(
-            f"{where}.weapons", "name ranged weapons (shooting) or melee weapons (an assault), not both"
-        )
-    return out, "shooting" if ranged == {True} else "melee"
-
-
-def onepage_side(unit: Unit, role: str, leaders: list[Unit], weapons: object, where: str) -> Side:
-    """A onepage unit (an Army Forge list's ``spec``) with its joined Hero as ``_hero``; an attacker
-    also gets ``_attack`` from ``weapons``. A Hero the v2.21 join rules refuse (different Quality,
-    a Special host...) is left out and noted."""
-    from grimdice.io.scenario import validate
-    from grimdice.systems.onepage.profiles import UnitSpec
-    from grimdice.systems.onepage.units import join_error
-
-    if unit.spec is None:
-        raise ScenarioError(where, f"{unit.name}: onepage units are read from Army Forge lists")
-    spec = dict(unit.spec)
-    notes = [f"{unit.name}: {n}" for n in unit.unmapped]
-    hero: dict[str, Any] | None = None
-    for h in leaders or unit.joined:
-        if h.spec is None:
-            raise ScenarioError(f"{where}.leaders", f"{h.name} is not an Army Forge unit")
-        if hero is not None:
-            notes.append(f"{h.name}: a second joined Hero is not modelled (a unit joins one)")
-            continue
-        err = join_error(validate(UnitSpec, h.spec), validate(UnitSpec, spec), f"{where}.leaders", where)
-        if err is not None:
-            notes.append(f"{h.name}: not joined to {unit.name} ({err.message})")
-            continue
-        hero = dict(h.spec)
-        notes += [f"{h.name}: {n}" for n in h.unmapped]
-    if role == "attacker":
-        chosen, attack = _onepage_weapons([spec] if hero is None else [spec, hero], weapons, where)
-        spec, hero = chosen[0], (chosen[1] if hero is not None else None)
-        spec["_attack"] = attack
-    if hero is not None:
-        spec["_hero"] = hero
-    models = unit.spec["size"] + (hero["size"] if hero else 0)
-    return Side(spec, models, _dedupe(notes))
-
-
-def onepage_scenario(attacker: dict[str, Any], defender: dict[str, Any]) -> dict[str, Any]:
-    """The onepage scenario of two sides from :func:`onepage_side` (heroes and attack placed)."""
-    a, d = dict(attacker), dict(defender)
-    sc: dict[str, Any] = {"system": "onepage", "attack": a.pop("_attack", "shooting")}
-    for key, side in (("attacker", a), ("defender", d)):
-        side.pop("_attack", None)
-        hero = side.pop("_hero", None)
-        sc[key] = side
-        if hero is not None:
-            sc[f"{key}_hero"] = hero
-    return sc
 
 
 def numbered(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -570,5 +522,5 @@ def numbered(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return entries
 
 
-def _dedupe(xs: list[str]) -> list[str]:
+def dedupe(xs: list[str]) -> list[str]:
     return list(dict.fromkeys(xs))

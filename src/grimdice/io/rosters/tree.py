@@ -199,6 +199,8 @@ def read_roster(path: str | Path, where: str = "roster") -> Roster:
         from grimdice.io.rosters import armyforge
 
         obj = load_json(data, p.name, where)
+        if armyforge.is_saved_list(obj):
+            raise ScenarioError(where, f"{p.name}: {armyforge.SAVED_LIST}")
         if armyforge.is_army_forge(obj):
             roster = armyforge.from_json(obj, where)
             roster.source = p.name
