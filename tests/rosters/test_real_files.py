@@ -1,0 +1,271 @@
+"""What real roster files hold that the first readers missed: weapon rules, invulnerable saves as
+characteristics, weapons without a profile, recorded leaders, modes without the mode mark, Army
+Forge saved lists and upgrades, Heresy vehicles, names, roles and costs. Every fixture is written
+here for the test."""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from grimdice.cli import app
+from grimdice.errors import ScenarioError
+from grimdice.io.rosters import read_roster, resolve_with_notes
+from tests.rosters.fixtures import make_fixtures as mk
+
+FIX = Path(__file__).resolve().parent / "fixtures"
+runner = CliRunner()
+MARINE_INV = ("M", "T", "SV", "W", "LD", "OC", "InSv")
+
+
+def ok(args):
+    res = runner.invoke(app, args, env={"COLUMNS": "250"})
+    assert res.exit_code == 0, res.output
+    return res
+
+
+def write(tmp_path, units, game=mk.G40K, name="army.ros", edit=None) -> Path:
+    p = tmp_path / name
+    if name.endswith(".json"):
+        doc = json.loads(mk.to_json(game, "test", [("Army", units)]))
+        if edit:
+            edit(doc["roster"])
+        p.write_text(json.dumps(doc))
+    else:
+        p.write_bytes(mk.to_xml(game, "test", [("Army", units)]))
+    return p
+
+
+def units_json(path):
+    return {u["unit"]: u for u in json.loads(ok(["units", str(path), "--json"]).stdout)["units"]}
+
+
+def heavy_squad():
+    gun = mk.ranged("Heavy bolter", '36"', "3", "4+", "5", "-1", "2", "Heavy, Sustained Hits 1")
+    pistol = mk.ranged("Plasma pistol", '12"', "1", "3+", "7", "-2", "1", "Pistol")
+    return mk.sel(
+        "Heavy Squad",
+        "unit",
+        profiles=[mk.unit_p("Marine", *mk.MARINE)],
+        selections=[
+            mk.sel(
+                "Marine",
+                "model",
+                number=2,
+                selections=[
+                    mk.sel(
+                        "Heavy bolter",
+                        number=2,
+                        profiles=[gun],
+                        rules=[("Heavy", "+1 to hit"), ("Lance", "x")],
+                    ),
+                    mk.sel(
+                        "Plasma pistol", number=2, profiles=[pistol], rules=[("Pistol", "shoot in melee")]
+                    ),
+                ],
+            )
+        ],
+    )
+
+
+def test_rules_on_a_weapon_are_the_weapon_s(tmp_path):
+    notes = [n for u in units_json(write(tmp_path, [heavy_squad()])).values() for n in u["not_modelled"]]
+    assert not any("ability Heavy" in n or "ability Pistol" in n for n in notes), notes
+    # attached to the weapon but not in its profile: listed, with why
+    assert "Heavy bolter: weapon rule Lance (in the roster, not in the weapon's profile)" in notes
+    assert not any("Sustained Hits" in n for n in notes)  # the engine applies it
+
+
+def test_kill_team_weapon_rules_are_not_listed_when_the_profile_has_them(tmp_path):
+    rifle = mk.kt_w("⌖ Bolt rifle", "4", "3+", "3/4", "AP1, Lethal 5+, Balanced", "P1")
+    op = mk.sel(
+        "Trooper",
+        "model",
+        profiles=[mk.kt_op("Trooper", "3⬤", "2", "1", "3", "3+", "10")],
+        selections=[
+            mk.sel(
+                "Bolt rifle",
+                profiles=[rifle],
+                rules=[("APx", ""), ("Lethal x+", ""), ("Px", ""), ("Balanced", "")],
+            )
+        ],
+    )
+    notes = units_json(write(tmp_path, [op], game=mk.GKT))["Trooper"]["not_modelled"]
+    assert not any("APx" in n or "Lethal x+" in n or "Px" in n or "Balanced" in n for n in notes), notes
+
+
+def test_an_invulnerable_save_written_on_the_profile_is_read(tmp_path):
+    prof = mk.prof("Terminator", "Unit", MARINE_INV, ('5"', "5", "2+", "3", "6+", "1", "4+"))
+    unit = mk.sel(
+        "Terminators", "unit", profiles=[prof], selections=[mk.weapon("Storm bolter", 1, mk.BOLT_RIFLE)]
+    )
+    p = write(tmp_path, [unit])
+    sc, _ = resolve_with_notes(
+        {
+            "attacker": {"roster": str(p), "unit": "Terminators"},
+            "defender": {"roster": str(p), "unit": "Terminators"},
+        }
+    )
+    assert sc["defender"]["models"][0]["invulnerable"] == 4
+
+
+def test_a_weapon_without_a_profile_takes_the_same_named_one_or_is_listed(tmp_path):
+    blaster = mk.ranged("Ion blaster", '18"', "2", "3+", "6", "-1", "1", "-")
+    theyn = mk.sel(
+        "Theyn",
+        "model",
+        profiles=[mk.unit_p("Theyn", *mk.MARINE)],
+        selections=[mk.sel("Ion blaster"), mk.sel("Mystery gadget")],
+    )
+    warrior = mk.sel(
+        "Warriors",
+        "unit",
+        profiles=[mk.unit_p("Warrior", *mk.MARINE)],
+        selections=[mk.weapon("Ion blaster", 1, blaster)],
+    )
+    r = read_roster(write(tmp_path, [theyn, warrior]))
+    t = r.find("Theyn", "x")
+    assert [(w.name, w.modes[0].chars["s"]) for w, _ in t.models[0].weapons] == [("Ion blaster", "6")]
+    assert units_json(write(tmp_path, [theyn, warrior]))["Theyn"]["not_modelled"][0] == (
+        "Theyn: Mystery gadget: no profile in the roster"
+    )
+
+
+def test_modes_without_the_mode_mark_are_one_weapon(tmp_path):
+    modes = [
+        mk.ranged("Plasma gun (Standard)", '24"', "1", "3+", "7", "-2", "1", "Rapid Fire 1"),
+        mk.ranged("Plasma gun (Supercharge)", '24"', "1", "3+", "8", "-3", "2", "Hazardous, Rapid Fire 1"),
+    ]
+    unit = mk.sel(
+        "Plasma Squad",
+        "unit",
+        profiles=[mk.unit_p("Marine", *mk.MARINE)],
+        selections=[mk.sel("Plasma gun", number=1, profiles=modes)],
+    )
+    p = write(tmp_path, [unit])
+    ((w, _),) = read_roster(p).units[0].models[0].weapons
+    assert (w.name, [w.mode_name(m) for m in w.modes]) == (
+        "Plasma gun",
+        ["Plasma gun (Standard)", "Plasma gun (Supercharge)"],
+    )
+    sc, _ = resolve_with_notes(
+        {
+            "attacker": {"roster": str(p), "unit": "Plasma Squad"},
+            "defender": {"roster": str(p), "unit": "Plasma Squad"},
+        }
+    )
+    assert [x["name"] for x in sc["attacker"]["models"][0]["weapons"]] == ["Plasma gun (Standard)"]
+
+
+def led_roster(tmp_path):
+    squad = mk.intercessors()
+    cap = mk.captain()
+    cap["rules"] = [
+        (
+            "Leader",
+            "This model can be attached to the following units: ■ Intercessor Squad ■ Hellblaster Squad",
+        )
+    ]
+
+    def edit(r):
+        sels = r["forces"][0]["selections"]
+        sels[1]["leading"] = sels[0]["id"]  # New Recruit records the attachment on the Leader
+        sels[0]["customName"] = "Squad Alpha"
+
+    return write(tmp_path, [squad, cap], name="army.json", edit=edit)
+
+
+def test_recorded_leaders_are_attached_and_leader_abilities_reported(tmp_path, monkeypatch):
+    p = led_roster(tmp_path)
+    u = units_json(p)
+    assert u["Squad Alpha"]["led_by"] == ["Captain"] and u["Squad Alpha"]["datasheet"] == "Intercessor Squad"
+    assert u["Captain"]["can_lead"] == ["Intercessor Squad", "Hellblaster Squad"]
+    monkeypatch.chdir(tmp_path)
+    res = json.loads(
+        ok(
+            [
+                "calc",
+                "--attacker",
+                "army.json:Squad Alpha",
+                "--defender",
+                f"{FIX / 'orks.ros'}:Boyz",
+                "--json",
+            ]
+        ).stdout
+    )
+    assert (
+        "attacker: Captain attached to Squad Alpha, as the roster records (leaders: [] for none)"
+        in res["notes"]
+    )
+    sc, _ = resolve_with_notes(
+        {
+            "attacker": {"roster": str(p), "unit": "Intercessor Squad"},
+            "defender": {"roster": str(p), "unit": "Captain"},
+        }
+    )
+    assert "Heavy bolt pistol" in str(sc["attacker"])  # the Captain's own ranged weapon
+    assert sc["attacker"]["name"] == "Squad Alpha + Captain"
+
+
+def test_metadata_is_kept_apart(tmp_path):
+    def edit(r):
+        r["costLimits"] = [{"name": "pts", "value": 2000}]
+
+    p = write(tmp_path, [mk.intercessors()], name="army.json", edit=edit)
+    data = json.loads(ok(["units", str(p), "--json"]).stdout)
+    u = data["units"][0]
+    assert data["points_limit"] == 2000
+    assert (u["role"], u["faction"]) == ("Infantry", ["Adeptus Astartes"])
+    assert "Adeptus Astartes" not in u["keywords"] and "Battleline" in u["keywords"]
+    kt = mk.sel(
+        "Trooper",
+        "model",
+        profiles=[mk.kt_op("Trooper", "3⬤", "2", "1", "3", "3+", "10")],
+        selections=[mk.weapon("Fists", 1, mk.kt_w("⚔ Fists", "3", "4+", "2/3", "-", "-"))],
+    )
+
+    def ep(r):
+        r["forces"][0]["selections"][0]["costs"] = [{"name": "EP", "value": 2}]
+
+    assert units_json(write(tmp_path, [kt], game=mk.GKT, name="kt.json", edit=ep))["Trooper"]["costs"] == {
+        "EP": 2.0
+    }
+
+
+def test_army_forge_saved_lists_and_upgrade_costs(tmp_path):
+    saved = {"gameSystem": "gf", "list": {"units": [{"id": "a", "selectionId": "b", "selectedUpgrades": []}]}}
+    p = tmp_path / "saved.json"
+    p.write_text(json.dumps(saved))
+    with pytest.raises(ScenarioError, match=r"Army Forge saved list.*export the list as JSON"):
+        read_roster(p)
+    data = json.loads((FIX / "armyforge-orks.json").read_text())
+    data["list"]["units"][0]["selectedUpgrades"] = [{"option": {"costs": [{"unitId": "boyz", "cost": 15}]}}]
+    p = tmp_path / "orks.json"
+    p.write_text(json.dumps(data))
+    assert read_roster(p).find("Boyz", "x").points == 100 + 15 + 80  # base, upgrade, joined Warboss
+
+
+def test_heresy_vehicles_are_refused_as_targets_by_name(tmp_path):
+    names = ("Unit Type", "Move", "BS", "Front", "Side", "Rear", "HP")
+    tank = mk.sel(
+        "Predator",
+        "model",
+        profiles=[
+            mk.prof("Predator", "Vehicle", names, ("Vehicle (Tank)", '12"', "4", "13", "12", "10", "3"))
+        ],
+        selections=[
+            mk.weapon(
+                "Lascannon",
+                1,
+                mk.prof(
+                    "Lascannon", "Weapon", ("Range", "Strength", "AP", "Type"), ('48"', "9", "2", "Heavy 1")
+                ),
+            )
+        ],
+    )
+    u = units_json(write(tmp_path, [tank], game=mk.G30K))["Predator"]
+    assert (
+        "cannot defend: Predator: vehicles are not modelled as targets (armour values, hull points)"
+        in u["not_modelled"]
+    )
