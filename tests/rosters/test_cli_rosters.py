@@ -209,9 +209,10 @@ def test_matrix_outputs_csv_png_and_table(tmp_path):
             str(png),
         ]
     )
-    assert "expected damage / models destroyed / P(wipe)" in res.stdout
+    assert "expected damage / models destroyed / P(wipe out)" in res.stdout
     rows = csv_path.read_text().splitlines()
-    assert rows[0] == "attacker,defender,damage,models_destroyed,p_wipe,error" and len(rows) == 1 + 4
+    head = "attacker,defender,damage,models_destroyed,p_wipe,damage_per_100_points,error"
+    assert rows[0] == head and len(rows) == 1 + 4
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

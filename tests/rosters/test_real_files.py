@@ -269,3 +269,25 @@ def test_heresy_vehicles_are_refused_as_targets_by_name(tmp_path):
         "cannot defend: Predator: vehicles are not modelled as targets (armour values, hull points)"
         in u["not_modelled"]
     )
+
+
+def test_matrix_shows_destroyed_wipe_and_damage_per_100_points(tmp_path):
+    args = ["matrix", str(FIX / "marines.ros"), str(FIX / "orks.ros"), "--workers", "1"]
+    data = json.loads(ok([*args, "--json"]).stdout)
+    pts = dict(zip(data["attackers"], data["attacker_points"], strict=True))
+    assert pts["Captain"] == 80
+    for c in data["cells"]:
+        if "error" not in c:
+            assert c["damage_per_100_points"] == pytest.approx(
+                c["damage"] * 100 / pts[c["attacker"]], rel=1e-12
+            )
+    cap = next(c for c in data["cells"] if c["attacker"] == "Captain" and c["defender"] == "Boyz")
+    table = ok([*args, "--metric", "per100"]).stdout
+    assert "expected damage per 100 points" in table and f"{cap['damage_per_100_points']:.2f}" in table
+    wipe = ok([*args, "--metric", "wipe", "--png", str(tmp_path / "w.png")]).stdout
+    assert "P(wipe out)" in wipe and f"{cap['p_wipe']:.0%}" in wipe
+    assert (tmp_path / "w.png").read_bytes()[:4] == b"\x89PNG"
+    res = runner.invoke(app, [*args, "--metric", "kills"])
+    assert (
+        res.exit_code == 2 and "--metric: one of damage, destroyed, wipe, per100; got 'kills'" in res.output
+    )

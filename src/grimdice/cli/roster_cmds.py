@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from grimdice.errors import GrimdiceError
+from grimdice.errors import GrimdiceError, ScenarioError, printable, shown
 
 
 def _fail(exc: Exception) -> typer.Exit | SystemExit:
@@ -171,17 +171,28 @@ def matrix(
         Path | None, typer.Option("--csv", help="Also write the cells to this CSV file.")
     ] = None,
     png: Annotated[Path | None, typer.Option("--png", help="Also draw a heat map to this PNG.")] = None,
+    metric: Annotated[
+        str | None,
+        typer.Option(
+            "--metric",
+            help="Show one value per cell (table and heat map): damage, destroyed, wipe or per100 "
+            "(damage per 100 points of the attacker). Default: the table shows the first three, "
+            "the heat map damage.",
+        ),
+    ] = None,
 ) -> None:
     """Every unit of ROSTER_A attacking every unit of ROSTER_B, exactly: expected damage, models
-    destroyed and P(wipe)."""
+    destroyed, P(wipe out) and damage per 100 points."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     from rich.table import Table
 
     from grimdice.cli.calc import console
     from grimdice.cli.render import safe
-    from grimdice.io.rosters.matrix import compute
+    from grimdice.io.rosters.matrix import METRICS, compute
 
     try:
+        if metric is not None and metric not in METRICS:
+            raise ScenarioError("--metric", f"one of {', '.join(METRICS)}; got {shown(metric)}")
         bar = Progress(
             "[progress.description]{task.description}",
             BarColumn(),
@@ -204,41 +215,50 @@ def matrix(
         if csv_out is not None:
             write_csv(m, csv_out)
         if png is not None:
-            heatmap(m, png)
+            heatmap(m, png, metric or "damage")
     except GrimdiceError as exc:
         raise _fail(exc) from None
     if as_json:
         sys.stdout.write(json.dumps(m.to_json()) + "\n")
         return
-    t = Table(title=f"{m.system}: expected damage / models destroyed / P(wipe)", title_justify="left")
+    what = METRICS[metric][1] if metric else "expected damage / models destroyed / P(wipe out)"
+    t = Table(title=f"{m.system}: {what}", title_justify="left")
     t.add_column("attacker \\ defender")
     for d in m.defenders:
         t.add_column(safe(d), justify="right", overflow="fold")
-    for a, row in zip(m.attackers, m.cells, strict=True):
-        t.add_row(safe(a), *[safe(_shown(c)) for c in row])
+    for a, pts, row in zip(m.attackers, m.points, m.cells, strict=True):
+        t.add_row(safe(f"{a} ({pts:g} pts)"), *[safe(_shown(c, metric)) for c in row])
     console().print(t)
 
 
 MAX_REASON = 60  # characters of a refused pair's reason in the table (all of it in --json and --csv)
 
 
-def _shown(c: Any) -> str:
-    if not c.error:
+def _shown(c: Any, metric: str | None = None) -> str:
+    if c.error:
+        return c.error if len(c.error) <= MAX_REASON else c.error[: MAX_REASON - 3] + "..."
+    if metric is None:
         return f"{c.damage:.2f} / {c.destroyed:.2f} / {c.wipe:.0%}"
-    return c.error if len(c.error) <= MAX_REASON else c.error[: MAX_REASON - 3] + "..."
+    v = c.value(metric)
+    return "-" if v is None else f"{v:.0%}" if metric == "wipe" else f"{v:.2f}"
 
 
 def write_csv(m: Any, path: Path) -> None:
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(["attacker", "defender", "damage", "models_destroyed", "p_wipe", "error"])
+        w.writerow(
+            ["attacker", "defender", "damage", "models_destroyed", "p_wipe", "damage_per_100_points", "error"]
+        )
         for a, row in zip(m.attackers, m.cells, strict=True):
             for d, c in zip(m.defenders, row, strict=True):
-                w.writerow([a, d, c.damage, c.destroyed, c.wipe, c.error])
+                w.writerow([a, d, c.damage, c.destroyed, c.wipe, c.per100, c.error])
 
 
-def heatmap(m: Any, path: Path) -> None:
-    """Expected damage per pair as a heat map (cells the engine refused are blank)."""
+def heatmap(m: Any, path: Path, metric: str = "damage") -> None:
+    """One of the matrix's metrics per pair as a heat map (refused cells, and per-100-points cells
+    of units without points, are blank)."""
+    from grimdice.io.rosters.matrix import METRICS
+
     try:
         import matplotlib
 
@@ -248,16 +268,20 @@ def heatmap(m: Any, path: Path) -> None:
         raise GrimdiceError("--png needs matplotlib: pip install 'grimdice[plot]'") from None
     import numpy as np
 
-    grid = np.array([[np.nan if c.error else c.damage for c in row] for row in m.cells], dtype=float)
+    values = [[c.value(metric) for c in row] for row in m.cells]
+    grid = np.array([[np.nan if v is None else v for v in row] for row in values], dtype=float)
     fig, ax = plt.subplots(figsize=(2 + 0.8 * len(m.defenders), 1.5 + 0.45 * len(m.attackers)))
     im = ax.imshow(grid, cmap="Reds", aspect="auto")
-    ax.set_xticks(range(len(m.defenders)), m.defenders, rotation=45, ha="right", fontsize=8)
-    ax.set_yticks(range(len(m.attackers)), m.attackers, fontsize=8)
-    for i, row in enumerate(m.cells):
-        for j, c in enumerate(row):
-            ax.text(j, i, "-" if c.error else f"{c.damage:.1f}", ha="center", va="center", fontsize=7)
-    fig.colorbar(im, ax=ax, label="expected damage")
-    ax.set_title(f"{m.system}: expected damage (rows attack columns)", fontsize=10)
+    plain = [[printable(n).replace("$", r"\$") for n in names] for names in (m.defenders, m.attackers)]
+    ax.set_xticks(range(len(m.defenders)), plain[0], rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(range(len(m.attackers)), plain[1], fontsize=8)
+    shown = "{:.0%}" if metric == "wipe" else "{:.1f}"
+    for i, row in enumerate(values):
+        for j, v in enumerate(row):
+            ax.text(j, i, "-" if v is None else shown.format(v), ha="center", va="center", fontsize=7)
+    label = METRICS[metric][1]
+    fig.colorbar(im, ax=ax, label=label)
+    ax.set_title(f"{m.system}: {label} (rows attack columns)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

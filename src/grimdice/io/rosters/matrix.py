@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,16 @@ MAX_CELLS = 10_000
 MIN_PARALLEL = 64  # fewer distinct calculations run in-process: starting a worker (~1 s) costs more
 
 
+#: what a cell can show: its JSON key and a label (``per100``: expected damage per 100 points of
+#: the attacking unit, from the roster's points; no value when the unit has no points)
+METRICS = {
+    "damage": ("damage", "expected damage"),
+    "destroyed": ("models_destroyed", "expected models destroyed"),
+    "wipe": ("p_wipe", "P(wipe out)"),
+    "per100": ("damage_per_100_points", "expected damage per 100 points"),
+}
+
+
 @dataclass(frozen=True)
 class Cell:
     """Expected damage, expected models destroyed and P(all destroyed); or why there is none."""
@@ -34,11 +44,21 @@ class Cell:
     destroyed: float | None = None
     wipe: float | None = None
     error: str = ""
+    per100: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         if self.error:
             return {"error": self.error}
-        return {"damage": self.damage, "models_destroyed": self.destroyed, "p_wipe": self.wipe}
+        return {
+            "damage": self.damage,
+            "models_destroyed": self.destroyed,
+            "p_wipe": self.wipe,
+            "damage_per_100_points": self.per100,
+        }
+
+    def value(self, metric: str) -> float | None:
+        """The cell's value of one of :data:`METRICS` (None for a refused pair)."""
+        return None if self.error else self.to_json()[METRICS[metric][0]]
 
 
 @dataclass
@@ -48,12 +68,14 @@ class Matrix:
     defenders: list[str]
     cells: list[list[Cell]]  # [attacker][defender]
     computed: int = 0  # distinct calculations (identical pairs are computed once)
+    points: list[float] = field(default_factory=list)  # each attacker's points
 
     def to_json(self) -> dict[str, Any]:
         return {
             "system": self.system,
             "attackers": self.attackers,
             "defenders": self.defenders,
+            "attacker_points": self.points,
             "cells": [
                 {"attacker": a, "defender": d, **c.to_json()}
                 for a, row in zip(self.attackers, self.cells, strict=True)
@@ -195,8 +217,15 @@ def compute(
     found = dict(zip(unique, cells_found, strict=True))
     results = [found[key] for key in keys]
     k = len(defenders)
-    cells = [results[i * k : (i + 1) * k] for i in range(len(names))]
-    return Matrix(system, names, [d[0] for d in defenders], cells, len(unique))
+    points = [u.points for u in ra.units]
+    cells = [[_per100(c, points[i]) for c in results[i * k : (i + 1) * k]] for i in range(len(names))]
+    return Matrix(system, names, [d[0] for d in defenders], cells, len(unique), points)
+
+
+def _per100(c: Cell, points: float) -> Cell:
+    if c.error or c.damage is None or points <= 0:
+        return c
+    return replace(c, per100=c.damage * 100.0 / points)
 
 
 def _is_target_list(p: Path) -> bool:
