@@ -38,7 +38,7 @@ def write(tmp_path, units, name="army.ros") -> Path:
 
 def test_a_roster_holds_at_most_max_units(tmp_path):
     p = write(tmp_path, [squad() for _ in range(MAX_UNITS + 1)])
-    with pytest.raises(ScenarioError, match=f"at most {MAX_UNITS} units; this one has {MAX_UNITS + 1}"):
+    with pytest.raises(ScenarioError, match=f"at most {MAX_UNITS} units; this one has {MAX_UNITS + 1} units"):
         read_roster(p)
     assert len(read_roster(write(tmp_path, [squad() for _ in range(3)])).units) == 3
 

@@ -291,3 +291,34 @@ def test_matrix_shows_destroyed_wipe_and_damage_per_100_points(tmp_path):
     assert (
         res.exit_code == 2 and "--metric: one of damage, destroyed, wipe, per100; got 'kills'" in res.output
     )
+
+
+def test_matrix_plays_recorded_leaders_with_their_unit_and_calc_reports_who_can_lead(tmp_path, monkeypatch):
+    p = led_roster(tmp_path)
+    data = json.loads(ok(["matrix", str(p), str(p), "--workers", "1", "--json"]).stdout)
+    assert data["attackers"] == data["defenders"] == ["Squad Alpha + Captain"]
+    assert data["attacker_points"] == [80 + 80]
+    write(tmp_path, [mk.intercessors(), dict(led_roster_captain())], name="free.ros")
+    monkeypatch.chdir(tmp_path)
+    res = json.loads(
+        ok(
+            [
+                "calc",
+                "--attacker",
+                "free.ros:Intercessor Squad",
+                "--defender",
+                f"{FIX / 'orks.ros'}:Boyz",
+                "--json",
+            ]
+        ).stdout
+    )
+    assert (
+        "attacker: Captain can lead Intercessor Squad (not attached: the roster records no attachment; "
+        "write 'Intercessor Squad+Captain' to attach it)"
+    ) in res["notes"]
+
+
+def led_roster_captain():
+    cap = mk.captain()
+    cap["rules"] = [("Leader", "This model can be attached to the following units: ■ Intercessor Squad")]
+    return cap

@@ -72,8 +72,14 @@ def _walk(node: Node, where: str) -> Iterator[tuple[Node, str]]:
 
 
 def check_tree(root: Node, where: str) -> None:
-    """Refuse, before any unit is built, a ``number`` that is not a whole number
-    0..:data:`MAX_NUMBER` (naming the selection) and a roster of more than :data:`MAX_UNITS` units."""
+    """Refuse, before any unit is built, a roster of more than :data:`MAX_UNITS` units (counted
+    cheaply first: more than twice as many top-level selections) and a ``number`` that is not a
+    whole number 0..:data:`MAX_NUMBER` (naming the selection)."""
+    top = _top_selections(root)
+    n = len(top) if len(top) > 2 * MAX_UNITS else sum(1 for _, sel in top if _is_unit(sel))
+    if n > MAX_UNITS:
+        what = "units" if len(top) <= 2 * MAX_UNITS else "top-level selections"
+        raise ScenarioError(where, f"a roster holds at most {MAX_UNITS} units; this one has {n} {what}")
     for sel, at in _walk(root, where):
         text = sel.get("number", "1") or "1"
         m = _WHOLE.fullmatch(text[:40])
@@ -81,9 +87,6 @@ def check_tree(root: Node, where: str) -> None:
             raise ScenarioError(
                 f"{at}.number", f"a whole number of models or items, 0..{MAX_NUMBER}; got {shown(text)}"
             )
-    n = sum(1 for _, sel in _top_selections(root) if _is_unit(sel))
-    if n > MAX_UNITS:
-        raise ScenarioError(where, f"a roster holds at most {MAX_UNITS} units; this one has {n}")
 
 
 def _top_selections(root: Node) -> list[tuple[str, Node]]:

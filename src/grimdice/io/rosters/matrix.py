@@ -20,7 +20,7 @@ from grimdice.engine.options import MAX_WORKERS
 from grimdice.errors import GrimdiceError, ScenarioError
 from grimdice.io.rosters.onepage_sides import onepage_scenario
 from grimdice.io.rosters.resolve import SIDES, Picked, build_side, detect_system, load
-from grimdice.io.rosters.tree import Roster
+from grimdice.io.rosters.tree import Roster, Unit
 
 MAX_CELLS = 10_000
 MIN_PARALLEL = 64  # fewer distinct calculations run in-process: starting a worker (~1 s) costs more
@@ -140,11 +140,11 @@ def tasks_for(
     """Attacker names and one task per (attacker, defender) pair, row by row."""
     att_key, def_key = SIDES[system]
     names, tasks = [], []
-    for u in roster_a.units:
-        names.append(u.ref)
+    for u, name, _ in as_played(roster_a, system):
+        names.append(name)
         try:
             side: dict[str, Any] | str = build_side(
-                system, "attacker", Picked(u, []), weapons, "attacker"
+                system, "attacker", Picked(u, leaders_of(u, system)), weapons, "attacker"
             ).data
         except GrimdiceError as exc:
             side = str(exc)
@@ -165,14 +165,34 @@ def tasks_for(
     return names, tasks
 
 
+def leaders_of(u: Unit, system: str) -> list[Unit]:
+    """The Leaders the roster records as attached to ``u`` (40k: a Leader and its Bodyguard are one
+    unit)."""
+    return list(u.led_by) if system == "wh40k" else []
+
+
+def as_played(roster: Roster, system: str) -> list[tuple[Unit, str, float]]:
+    """(unit, name, points) of each unit as it takes the field: a Bodyguard with the Leaders the
+    roster attaches to it (``Squad + Captain``, points added), and no row of its own for a Leader
+    so attached."""
+    attached = {id(x) for u in roster.units for x in leaders_of(u, system)}
+    out = []
+    for u in roster.units:
+        if id(u) in attached:
+            continue
+        lead = leaders_of(u, system)
+        out.append((u, " + ".join([u.ref, *(x.ref for x in lead)]), u.points + sum(x.points for x in lead)))
+    return out
+
+
 def roster_defenders(roster: Roster, system: str) -> list[tuple[str, dict[str, Any] | str, int]]:
     out: list[tuple[str, dict[str, Any] | str, int]] = []
-    for u in roster.units:
+    for u, name, _ in as_played(roster, system):
         try:
-            side = build_side(system, "defender", Picked(u, []), None, "defender")
-            out.append((u.ref, side.data, side.models))
+            side = build_side(system, "defender", Picked(u, leaders_of(u, system)), None, "defender")
+            out.append((name, side.data, side.models))
         except GrimdiceError as exc:
-            out.append((u.ref, str(exc), 1))
+            out.append((name, str(exc), 1))
     return out
 
 
@@ -217,7 +237,7 @@ def compute(
     found = dict(zip(unique, cells_found, strict=True))
     results = [found[key] for key in keys]
     k = len(defenders)
-    points = [u.points for u in ra.units]
+    points = [pts for _, _, pts in as_played(ra, system)]
     cells = [[_per100(c, points[i]) for c in results[i * k : (i + 1) * k]] for i in range(len(names))]
     return Matrix(system, names, [d[0] for d in defenders], cells, len(unique), points)
 

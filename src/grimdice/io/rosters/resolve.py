@@ -111,6 +111,17 @@ def pick(roster: Roster, name: object, leaders: object, where: str, recorded: bo
     return Picked(unit, [roster.find(n, f"{where}.leaders") for n in names])
 
 
+def can_lead_notes(roster: Roster, unit: Unit, key: str) -> list[str]:
+    """Units of the roster whose Leader ability names ``unit``'s datasheet, none attached."""
+    names = {norm(unit.name), norm(unit.datasheet or unit.name)}
+    leads = [x.ref for x in roster.units if x is not unit and any(norm(n) in names for n in x.can_lead)]
+    return [
+        f"{key}: {ref} can lead {unit.name} (not attached: the roster records no attachment; "
+        f"write '{unit.ref}+{ref}' to attach it)"
+        for ref in leads
+    ]
+
+
 def build_side(system: str, role: str, picked: Picked, weapons: object, where: str) -> Side:
     """The scenario input of one side: ``role`` is ``attacker`` or ``defender``/``target``."""
     u = picked.unit
@@ -210,6 +221,8 @@ def _resolve(
             info.append(
                 f"{key}: {names} attached to {picked.unit.name}, as the roster records (leaders: [] for none)"
             )
+        elif system == "wh40k" and not picked.leaders:
+            info += can_lead_notes(rosters[key], picked.unit, key)
         side = build_side(system, role, picked, weapons, key)
         kt_weapon = side.data.pop("_weapon", None)
         op_hero = side.data.pop("_hero", None)
