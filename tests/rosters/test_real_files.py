@@ -37,6 +37,21 @@ def write(tmp_path, units, game=mk.G40K, name="army.ros", edit=None) -> Path:
     return p
 
 
+def single(name, profile, *gear, kind="model"):
+    """A selection of ``kind`` with one profile, carrying the ``gear`` selections."""
+    return mk.sel(name, kind, profiles=[profile], selections=list(gear))
+
+
+def trooper(*gear):
+    return single("Trooper", mk.kt_op("Trooper", "3⬤", "2", "1", "3", "3+", "10"), *gear)
+
+
+def against_itself(p, unit):
+    """The scenario (and not-modelled notes) of ``unit`` of roster ``p`` attacking itself."""
+    side = {"roster": str(p), "unit": unit}
+    return resolve_with_notes({"attacker": side, "defender": dict(side)})
+
+
 def units_json(path):
     return {u["unit"]: u for u in json.loads(ok(["units", str(path), "--json"]).stdout)["units"]}
 
@@ -79,50 +94,24 @@ def test_rules_on_a_weapon_are_the_weapon_s(tmp_path):
 
 def test_kill_team_weapon_rules_are_not_listed_when_the_profile_has_them(tmp_path):
     rifle = mk.kt_w("⌖ Bolt rifle", "4", "3+", "3/4", "AP1, Lethal 5+, Balanced", "P1")
-    op = mk.sel(
-        "Trooper",
-        "model",
-        profiles=[mk.kt_op("Trooper", "3⬤", "2", "1", "3", "3+", "10")],
-        selections=[
-            mk.sel(
-                "Bolt rifle",
-                profiles=[rifle],
-                rules=[("APx", ""), ("Lethal x+", ""), ("Px", ""), ("Balanced", "")],
-            )
-        ],
-    )
+    rules = [("APx", ""), ("Lethal x+", ""), ("Px", ""), ("Balanced", "")]
+    op = trooper(mk.sel("Bolt rifle", profiles=[rifle], rules=rules))
     notes = units_json(write(tmp_path, [op], game=mk.GKT))["Trooper"]["not_modelled"]
     assert not any("APx" in n or "Lethal x+" in n or "Px" in n or "Balanced" in n for n in notes), notes
 
 
 def test_an_invulnerable_save_written_on_the_profile_is_read(tmp_path):
     prof = mk.prof("Terminator", "Unit", MARINE_INV, ('5"', "5", "2+", "3", "6+", "1", "4+"))
-    unit = mk.sel(
-        "Terminators", "unit", profiles=[prof], selections=[mk.weapon("Storm bolter", 1, mk.BOLT_RIFLE)]
-    )
-    p = write(tmp_path, [unit])
-    sc, _ = resolve_with_notes(
-        {
-            "attacker": {"roster": str(p), "unit": "Terminators"},
-            "defender": {"roster": str(p), "unit": "Terminators"},
-        }
-    )
+    unit = single("Terminators", prof, mk.weapon("Storm bolter", 1, mk.BOLT_RIFLE), kind="unit")
+    sc, _ = against_itself(write(tmp_path, [unit]), "Terminators")
     assert sc["defender"]["models"][0]["invulnerable"] == 4
 
 
 def test_a_weapon_without_a_profile_takes_the_same_named_one_or_is_listed(tmp_path):
     blaster = mk.ranged("Ion blaster", '18"', "2", "3+", "6", "-1", "1", "-")
-    theyn = mk.sel(
-        "Theyn",
-        "model",
-        profiles=[mk.unit_p("Theyn", *mk.MARINE)],
-        selections=[mk.sel("Ion blaster"), mk.sel("Mystery gadget")],
-    )
-    warrior = mk.sel(
-        "Warriors",
-        "unit",
-        profiles=[mk.unit_p("Warrior", *mk.MARINE)],
-        selections=[mk.weapon("Ion blaster", 1, blaster)],
+    theyn = single("Theyn", mk.unit_p("Theyn", *mk.MARINE), mk.sel("Ion blaster"), mk.sel("Mystery gadget"))
+    warrior = single(
+        "Warriors", mk.unit_p("Warrior", *mk.MARINE), mk.weapon("Ion blaster", 1, blaster), kind="unit"
     )
     r = read_roster(write(tmp_path, [theyn, warrior]))
     t = r.find("Theyn", "x")
@@ -137,11 +126,8 @@ def test_modes_without_the_mode_mark_are_one_weapon(tmp_path):
         mk.ranged("Plasma gun (Standard)", '24"', "1", "3+", "7", "-2", "1", "Rapid Fire 1"),
         mk.ranged("Plasma gun (Supercharge)", '24"', "1", "3+", "8", "-3", "2", "Hazardous, Rapid Fire 1"),
     ]
-    unit = mk.sel(
-        "Plasma Squad",
-        "unit",
-        profiles=[mk.unit_p("Marine", *mk.MARINE)],
-        selections=[mk.sel("Plasma gun", number=1, profiles=modes)],
+    unit = single(
+        "Plasma Squad", mk.unit_p("Marine", *mk.MARINE), mk.sel("Plasma gun", profiles=modes), kind="unit"
     )
     p = write(tmp_path, [unit])
     ((w, _),) = read_roster(p).units[0].models[0].weapons
@@ -149,12 +135,7 @@ def test_modes_without_the_mode_mark_are_one_weapon(tmp_path):
         "Plasma gun",
         ["Plasma gun (Standard)", "Plasma gun (Supercharge)"],
     )
-    sc, _ = resolve_with_notes(
-        {
-            "attacker": {"roster": str(p), "unit": "Plasma Squad"},
-            "defender": {"roster": str(p), "unit": "Plasma Squad"},
-        }
-    )
+    sc, _ = against_itself(p, "Plasma Squad")
     assert [x["name"] for x in sc["attacker"]["models"][0]["weapons"]] == ["Plasma gun (Standard)"]
 
 
@@ -218,12 +199,7 @@ def test_metadata_is_kept_apart(tmp_path):
     assert data["points_limit"] == 2000
     assert (u["role"], u["faction"]) == ("Infantry", ["Adeptus Astartes"])
     assert "Adeptus Astartes" not in u["keywords"] and "Battleline" in u["keywords"]
-    kt = mk.sel(
-        "Trooper",
-        "model",
-        profiles=[mk.kt_op("Trooper", "3⬤", "2", "1", "3", "3+", "10")],
-        selections=[mk.weapon("Fists", 1, mk.kt_w("⚔ Fists", "3", "4+", "2/3", "-", "-"))],
-    )
+    kt = trooper(mk.weapon("Fists", 1, mk.kt_w("⚔ Fists", "3", "4+", "2/3", "-", "-")))
 
     def ep(r):
         r["forces"][0]["selections"][0]["costs"] = [{"name": "EP", "value": 2}]
@@ -248,21 +224,12 @@ def test_army_forge_saved_lists_and_upgrade_costs(tmp_path):
 
 def test_heresy_vehicles_are_refused_as_targets_by_name(tmp_path):
     names = ("Unit Type", "Move", "BS", "Front", "Side", "Rear", "HP")
-    tank = mk.sel(
+    hull = mk.prof("Predator", "Vehicle", names, ("Vehicle (Tank)", '12"', "4", "13", "12", "10", "3"))
+    gun = mk.prof("Lascannon", "Weapon", ("Range", "Strength", "AP", "Type"), ('48"', "9", "2", "Heavy 1"))
+    tank = single(
         "Predator",
-        "model",
-        profiles=[
-            mk.prof("Predator", "Vehicle", names, ("Vehicle (Tank)", '12"', "4", "13", "12", "10", "3"))
-        ],
-        selections=[
-            mk.weapon(
-                "Lascannon",
-                1,
-                mk.prof(
-                    "Lascannon", "Weapon", ("Range", "Strength", "AP", "Type"), ('48"', "9", "2", "Heavy 1")
-                ),
-            )
-        ],
+        hull,
+        mk.weapon("Lascannon", 1, gun),
     )
     u = units_json(write(tmp_path, [tank], game=mk.G30K))["Predator"]
     assert (
