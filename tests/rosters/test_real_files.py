@@ -92,51 +92,74 @@ def test_rules_on_a_weapon_are_the_weapon_s(tmp_path):
     assert not any("Sustained Hits" in n for n in notes)  # the engine applies it
 
 
-def test_kill_team_weapon_rules_are_not_listed_when_the_profile_has_them(tmp_path):
+def kt_rifleman():
     rifle = mk.kt_w("⌖ Bolt rifle", "4", "3+", "3/4", "AP1, Lethal 5+, Balanced", "P1")
     rules = [("APx", ""), ("Lethal x+", ""), ("Px", ""), ("Balanced", "")]
-    op = trooper(mk.sel("Bolt rifle", profiles=[rifle], rules=rules))
-    notes = units_json(write(tmp_path, [op], game=mk.GKT))["Trooper"]["not_modelled"]
-    assert not any("APx" in n or "Lethal x+" in n or "Px" in n or "Balanced" in n for n in notes), notes
+    return trooper(mk.sel("Bolt rifle", profiles=[rifle], rules=rules))
 
 
-def test_an_invulnerable_save_written_on_the_profile_is_read(tmp_path):
+def terminators():
     prof = mk.prof("Terminator", "Unit", MARINE_INV, ('5"', "5", "2+", "3", "6+", "1", "4+"))
-    unit = single("Terminators", prof, mk.weapon("Storm bolter", 1, mk.BOLT_RIFLE), kind="unit")
-    sc, _ = against_itself(write(tmp_path, [unit]), "Terminators")
-    assert sc["defender"]["models"][0]["invulnerable"] == 4
+    return single("Terminators", prof, mk.weapon("Storm bolter", 1, mk.BOLT_RIFLE), kind="unit")
 
 
-def test_a_weapon_without_a_profile_takes_the_same_named_one_or_is_listed(tmp_path):
+def theyn_and_warriors():
     blaster = mk.ranged("Ion blaster", '18"', "2", "3+", "6", "-1", "1", "-")
     theyn = single("Theyn", mk.unit_p("Theyn", *mk.MARINE), mk.sel("Ion blaster"), mk.sel("Mystery gadget"))
     warrior = single(
         "Warriors", mk.unit_p("Warrior", *mk.MARINE), mk.weapon("Ion blaster", 1, blaster), kind="unit"
     )
-    r = read_roster(write(tmp_path, [theyn, warrior]))
-    t = r.find("Theyn", "x")
-    assert [(w.name, w.modes[0].chars["s"]) for w, _ in t.models[0].weapons] == [("Ion blaster", "6")]
-    assert units_json(write(tmp_path, [theyn, warrior]))["Theyn"]["not_modelled"][0] == (
-        "Theyn: Mystery gadget: no profile in the roster"
-    )
+    return [theyn, warrior]
 
 
-def test_modes_without_the_mode_mark_are_one_weapon(tmp_path):
+def plasma_squad(standard="Plasma gun (Standard)", supercharge="Plasma gun (Supercharge)"):
     modes = [
-        mk.ranged("Plasma gun (Standard)", '24"', "1", "3+", "7", "-2", "1", "Rapid Fire 1"),
-        mk.ranged("Plasma gun (Supercharge)", '24"', "1", "3+", "8", "-3", "2", "Hazardous, Rapid Fire 1"),
+        mk.ranged(standard, '24"', "1", "3+", "7", "-2", "1", "Rapid Fire 1"),
+        mk.ranged(supercharge, '24"', "1", "3+", "8", "-3", "2", "Hazardous, Rapid Fire 1"),
     ]
-    unit = single(
+    return single(
         "Plasma Squad", mk.unit_p("Marine", *mk.MARINE), mk.sel("Plasma gun", profiles=modes), kind="unit"
     )
-    p = write(tmp_path, [unit])
+
+
+def predator():
+    names = ("Unit Type", "Move", "BS", "Front", "Side", "Rear", "HP")
+    hull = mk.prof("Predator", "Vehicle", names, ("Vehicle (Tank)", '12"', "4", "13", "12", "10", "3"))
+    gun = mk.prof("Lascannon", "Weapon", ("Range", "Strength", "AP", "Type"), ('48"', "9", "2", "Heavy 1"))
+    return single("Predator", hull, mk.weapon("Lascannon", 1, gun))
+
+
+def test_kill_team_weapon_rules_are_not_listed_when_the_profile_has_them(tmp_path):
+    notes = units_json(write(tmp_path, [kt_rifleman()], game=mk.GKT))["Trooper"]["not_modelled"]
+    assert not any("APx" in n or "Lethal x+" in n or "Px" in n or "Balanced" in n for n in notes), notes
+
+
+def test_an_invulnerable_save_written_on_the_profile_is_read(tmp_path):
+    sc, _ = against_itself(write(tmp_path, [terminators()]), "Terminators")
+    assert sc["defender"]["models"][0]["invulnerable"] == 4
+
+
+def test_a_weapon_without_a_profile_takes_the_same_named_one_or_is_listed(tmp_path):
+    p = write(tmp_path, theyn_and_warriors())
+    t = read_roster(p).find("Theyn", "x")
+    assert [(w.name, w.modes[0].chars["s"]) for w, _ in t.models[0].weapons] == [("Ion blaster", "6")]
+    assert units_json(p)["Theyn"]["not_modelled"][0] == ("Theyn: Mystery gadget: no profile in the roster")
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ("Plasma gun (Standard)", "Plasma gun (Supercharge)"),
+        ("Plasma gun, Standard", "Plasma gun, Supercharge"),
+        ("Plasma gun - standard", "Plasma gun - supercharge"),
+    ],
+)
+def test_modes_without_the_mode_mark_are_one_weapon(tmp_path, names):
+    p = write(tmp_path, [plasma_squad(*names)])
     ((w, _),) = read_roster(p).units[0].models[0].weapons
-    assert (w.name, [w.mode_name(m) for m in w.modes]) == (
-        "Plasma gun",
-        ["Plasma gun (Standard)", "Plasma gun (Supercharge)"],
-    )
+    assert (w.name, [w.mode_name(m) for m in w.modes]) == ("Plasma gun", list(names))
     sc, _ = against_itself(p, "Plasma Squad")
-    assert [x["name"] for x in sc["attacker"]["models"][0]["weapons"]] == ["Plasma gun (Standard)"]
+    assert [x["name"] for x in sc["attacker"]["models"][0]["weapons"]] == [names[0]]
 
 
 def led_roster(tmp_path):
@@ -223,15 +246,7 @@ def test_army_forge_saved_lists_and_upgrade_costs(tmp_path):
 
 
 def test_heresy_vehicles_are_refused_as_targets_by_name(tmp_path):
-    names = ("Unit Type", "Move", "BS", "Front", "Side", "Rear", "HP")
-    hull = mk.prof("Predator", "Vehicle", names, ("Vehicle (Tank)", '12"', "4", "13", "12", "10", "3"))
-    gun = mk.prof("Lascannon", "Weapon", ("Range", "Strength", "AP", "Type"), ('48"', "9", "2", "Heavy 1"))
-    tank = single(
-        "Predator",
-        hull,
-        mk.weapon("Lascannon", 1, gun),
-    )
-    u = units_json(write(tmp_path, [tank], game=mk.G30K))["Predator"]
+    u = units_json(write(tmp_path, [predator()], game=mk.G30K))["Predator"]
     assert (
         "cannot defend: Predator: vehicles are not modelled as targets (armour values, hull points)"
         in u["not_modelled"]
@@ -239,20 +254,17 @@ def test_heresy_vehicles_are_refused_as_targets_by_name(tmp_path):
 
 
 def test_matrix_shows_destroyed_wipe_and_damage_per_100_points(tmp_path):
-    args = ["matrix", str(FIX / "marines.ros"), str(FIX / "orks.ros"), "--workers", "1"]
+    args = ["matrix", str(FIX / "heresy.ros"), str(FIX / "heresy.json"), "--workers", "1"]
     data = json.loads(ok([*args, "--json"]).stdout)
     pts = dict(zip(data["attackers"], data["attacker_points"], strict=True))
-    assert pts["Captain"] == 80
+    assert pts == {"Legion Tactical Squad": 150, "Veletaris Storm Section": 125}
     for c in data["cells"]:
-        if "error" not in c:
-            assert c["damage_per_100_points"] == pytest.approx(
-                c["damage"] * 100 / pts[c["attacker"]], rel=1e-12
-            )
-    cap = next(c for c in data["cells"] if c["attacker"] == "Captain" and c["defender"] == "Boyz")
+        assert c["damage_per_100_points"] == pytest.approx(c["damage"] * 100 / pts[c["attacker"]], rel=1e-12)
+    first = data["cells"][0]
     table = ok([*args, "--metric", "per100"]).stdout
-    assert "expected damage per 100 points" in table and f"{cap['damage_per_100_points']:.2f}" in table
-    wipe = ok([*args, "--metric", "wipe", "--png", str(tmp_path / "w.png")]).stdout
-    assert "P(wipe out)" in wipe and f"{cap['p_wipe']:.0%}" in wipe
+    assert "expected damage per 100 points" in table and f"{first['damage_per_100_points']:.2f}" in table
+    wipe = ok([*args, "--metric", "destroyed", "--png", str(tmp_path / "w.png")]).stdout
+    assert "expected models destroyed" in wipe and f"{first['models_destroyed']:.2f}" in wipe
     assert (tmp_path / "w.png").read_bytes()[:4] == b"\x89PNG"
     res = runner.invoke(app, [*args, "--metric", "kills"])
     assert (
@@ -289,3 +301,30 @@ def led_roster_captain():
     cap = mk.captain()
     cap["rules"] = [("Leader", "This model can be attached to the following units: ■ Intercessor Squad")]
     return cap
+
+
+def every_fixture(tmp_path):
+    """Each roster written by these tests (path, a unit to attack with, one to attack)."""
+    w40k = write(
+        tmp_path, [heavy_squad(), terminators(), *theyn_and_warriors(), plasma_squad()], name="40k.ros"
+    )
+    kt = write(tmp_path, [kt_rifleman()], game=mk.GKT, name="kt.json")
+    heresy = write(tmp_path, [predator()], game=mk.G30K, name="heresy.ros")
+    return [
+        (w40k, "Heavy Squad", "Terminators"),
+        (led_roster(tmp_path), "Squad Alpha", "Captain"),
+        (kt, "Trooper", "Trooper"),
+        (heresy, "Predator", str(FIX / "heresy.ros") + ":Legion Tactical Squad"),
+    ]
+
+
+def test_units_calc_and_matrix_on_every_fixture(tmp_path):
+    for path, attacker, defender in every_fixture(tmp_path):
+        ok(["units", str(path)])
+        target = defender if ":" in defender else f"{path}:{defender}"
+        res = json.loads(
+            ok(["calc", "--attacker", f"{path}:{attacker}", "--defender", target, "--json"]).stdout
+        )
+        assert any(n.startswith(f"roster {path.name}: ") for n in res["notes"]), res["notes"]
+        m = json.loads(ok(["matrix", str(path), str(path), "--workers", "1", "--json"]).stdout)
+        assert m["cells"] and all(("damage" in c) != ("error" in c) for c in m["cells"])
