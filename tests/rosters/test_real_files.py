@@ -328,3 +328,17 @@ def test_units_calc_and_matrix_on_every_fixture(tmp_path):
         assert any(n.startswith(f"roster {path.name}: ") for n in res["notes"]), res["notes"]
         m = json.loads(ok(["matrix", str(path), str(path), "--workers", "1", "--json"]).stdout)
         assert m["cells"] and all(("damage" in c) != ("error" in c) for c in m["cells"])
+
+
+def test_an_attachment_recorded_as_a_list_and_a_leader_text_ending_in_a_sentence(tmp_path):
+    cap = mk.captain()
+    text = "This model can be attached to the following units:\n■ Intercessor Squad\n■ Hellblaster Squad\n"
+    cap["rules"] = [("Leader", text + "You can attach this model to one of the above units even if ...")]
+
+    def edit(r):
+        sels = r["forces"][0]["selections"]
+        sels[1]["leading"] = [sels[0]["id"]]
+
+    u = units_json(write(tmp_path, [mk.intercessors(), cap], name="list.json", edit=edit))
+    assert u["Intercessor Squad"]["led_by"] == ["Captain"]
+    assert u["Captain"]["can_lead"] == ["Intercessor Squad", "Hellblaster Squad"]

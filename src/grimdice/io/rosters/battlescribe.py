@@ -351,8 +351,9 @@ def _can_lead(abilities: list[Ability]) -> list[str]:
     """The units a Leader ability names ("can be attached to the following units: ■ A ■ B")."""
     for a in abilities:
         if norm(a.name) == "leader" and (m := _CAN_LEAD.search(a.text)):
-            names = re.split(r"[■•\n;]|,\s", m.group(1))
-            return [clean_name(x).rstrip(".") for x in names if clean_name(x)][:20]
+            names = [clean_name(x).rstrip(".*† ") for x in re.split(r"[■•\n;]|,\s", m.group(1))]
+            # the list ends where a sentence begins ("You can attach this model ... even if ...")
+            return [x for x in names if x and len(x) <= 60 and " can " not in f" {x.lower()} "][:20]
     return []
 
 
