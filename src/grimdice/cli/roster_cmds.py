@@ -96,7 +96,7 @@ def units(
     limit = f" of {data['points_limit']:g}" if data["points_limit"] else ""
     t = Table(
         title=safe(
-            f"{data['roster']} ({data['game']}; {data['edition'] or 'edition unknown'}; "
+            f"{data['roster']} ({data['edition'] or data['game'] + ', edition unknown'}; "
             f"{data['system']} rules; {data['points']:g}{limit} pts)"
         ),
         title_justify="left",

@@ -54,7 +54,9 @@ _WHOLE = re.compile(r"\s*(-?\d{1,12})(?:\.0*)?\s*")
 #: selection attributes (or children) New Recruit may record an attachment in
 ATTACH_KEYS = ("leading", "leads", "attachedTo", "attached", "supporting", "leader")
 _MODE_NAME = re.compile(r"^(.+?)\s*(?:\((.+)\)|,\s*(.+)|\s+[-–—]\s+(.+))$")
-_CAN_LEAD = re.compile(r"can be attached to the following units?\s*:?\s*(.*)$", re.IGNORECASE | re.DOTALL)
+_CAN_LEAD = re.compile(
+    r"can be attached to (?:the following units?\s*:?)?\s*(.*)$", re.IGNORECASE | re.DOTALL
+)
 
 
 def _walk(node: Node, where: str) -> Iterator[tuple[Node, str]]:
