@@ -29,7 +29,12 @@ def test_units_table_and_json():
     data = json.loads(ok(["units", str(FIX / "orks.json"), "--json"]).stdout)
     assert data["system"] == "wh40k" and data["points"] == 210
     boss = next(u for u in data["units"] if u["unit"] == "Warboss")
-    assert boss["models"][0]["weapons"][0] == {"name": "Big choppa", "each": 1, "modes": ["Big choppa"]}
+    assert boss["models"][0]["weapons"][0] == {
+        "name": "Big choppa",
+        "each": 1,
+        "modes": ["Big choppa"],
+        "rules": [],
+    }
     assert "Attack squig: weapon ability Waaagh! Energy" in boss["not_modelled"]
     assert "Warboss: ability Might is Right" in boss["not_modelled"]
     kt = json.loads(ok(["units", str(FIX / "killteam.ros"), "--json"]).stdout)

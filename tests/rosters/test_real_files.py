@@ -90,6 +90,8 @@ def test_rules_on_a_weapon_are_the_weapon_s(tmp_path):
     # attached to the weapon but not in its profile: listed, with why
     assert "Heavy bolter: weapon rule Lance (in the roster, not in the weapon's profile)" in notes
     assert not any("Sustained Hits" in n for n in notes)  # the engine applies it
+    gun = units_json(write(tmp_path, [heavy_squad()]))["Heavy Squad"]["models"][0]["weapons"][0]
+    assert (gun["name"], gun["rules"]) == ("Heavy bolter", ["Heavy", "Lance"])
 
 
 def kt_rifleman():

@@ -53,7 +53,12 @@ def units_json(path: Path, system: str | None) -> dict[str, Any]:
                         "count": m.count,
                         "profile": dict(m.profile.chars) if m.profile else None,
                         "weapons": [
-                            {"name": w.name, "each": k, "modes": [w.mode_name(p) for p in w.modes]}
+                            {
+                                "name": w.name,
+                                "each": k,
+                                "modes": [w.mode_name(p) for p in w.modes],
+                                "rules": list(w.rules),
+                            }
                             for w, k in m.weapons
                         ],
                     }
