@@ -82,3 +82,10 @@ def test_matrix_takes_an_army_forge_list_that_mentions_targets(tmp_path):
     res = runner.invoke(app, ["matrix", str(FIX / "armyforge-marines.json"), str(p), "--json"])
     assert res.exit_code == 0, res.output
     assert "Boyz" in json.loads(res.stdout)["defenders"]
+
+
+def test_matrix_refuses_an_army_forge_saved_list_as_its_second_argument(tmp_path):
+    p = tmp_path / "saved.json"
+    p.write_text(json.dumps([{"id": "a", "selectionId": "b", "selectedUpgrades": []}]))
+    res = runner.invoke(app, ["matrix", str(FIX / "armyforge-marines.json"), str(p)])
+    assert res.exit_code == 2 and "Army Forge saved list" in res.output

@@ -252,15 +252,15 @@ def _is_target_list(p: Path) -> bool:
     """A ``.json`` second argument is a list of target profiles when the whole document (read
     within the roster limits) is a list, or a mapping with ``targets``, that is neither an Army
     Forge list nor a roster export (``roster``/``forces``); what a key's text says is not looked at."""
-    from grimdice.io.rosters.armyforge import is_army_forge
+    from grimdice.io.rosters.armyforge import is_army_forge, is_saved_list
     from grimdice.io.rosters.safe import load_json, read_bytes
 
     try:
         doc = load_json(read_bytes(p, "roster_b")[0], p.name, "roster_b")
     except ScenarioError:
         return False  # the roster reader says what is wrong
-    if is_army_forge(doc):
-        return False
+    if is_army_forge(doc) or is_saved_list(doc):
+        return False  # the roster reader reads it, or says which export to use
     if isinstance(doc, list):
         return True
     return isinstance(doc, dict) and "targets" in doc and not ({"roster", "forces"} & doc.keys())
