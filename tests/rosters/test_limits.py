@@ -89,3 +89,11 @@ def test_matrix_refuses_an_army_forge_saved_list_as_its_second_argument(tmp_path
     p.write_text(json.dumps([{"id": "a", "selectionId": "b", "selectedUpgrades": []}]))
     res = runner.invoke(app, ["matrix", str(FIX / "armyforge-marines.json"), str(p)])
     assert res.exit_code == 2 and "Army Forge saved list" in res.output
+
+
+def test_a_model_entry_of_number_0_is_said(tmp_path):
+    u = json.loads(runner.invoke(app, ["units", str(write(tmp_path, [squad(number="0")])), "--json"]).stdout)
+    assert (
+        "Intercessor Squad: Intercessor: number 0 in the roster (no such models)"
+        in u["units"][0]["not_modelled"]
+    )

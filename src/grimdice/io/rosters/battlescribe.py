@@ -289,6 +289,8 @@ class _Reader:
                 weapons = self._weapons(sel, missing) + weapons
             prof = unit_profiles[0] if unit_profiles else None
             models = _deal(name, _number(sel), prof, weapons, gear_ab)
+            if _number(sel) == 0:
+                missing.append("number 0 in the roster (no models)")
         else:
             # unit-level gear outside any model is carried by the largest model group
             shared: list[Weapon] = []
@@ -310,6 +312,8 @@ class _Reader:
                 )
                 w, a = self._gear(m, missing)
                 weapons = self._weapons(m, missing) + w + (shared if i == biggest else [])
+                if _number(m) == 0:
+                    missing.append(f"{mname}: number 0 in the roster (no such models)")
                 models += _deal(mname, _number(m), prof, weapons, _abilities(m) + a)
         if sum(m.count for m in models) > MAX_MODELS:
             raise ScenarioError(where, f"{name}: a unit has at most {MAX_MODELS} models")
