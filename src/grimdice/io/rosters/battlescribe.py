@@ -107,6 +107,9 @@ def from_tree(root: Node, where: str) -> Roster:
     from grimdice.io.rosters.editions import edition_of
 
     check_tree(root, where)
+    game = root.get("gameSystemName")
+    profiles = [p.chars for sel, _ in _walk(root, where) for p in _profiles(sel) if p.is_model]
+    edition = edition_of(game, root.get("gameSystemId"), profiles, where)  # before reading units
     reader = _Reader(root)
     units: list[Unit] = []
     ids: dict[str, Unit] = {}
@@ -122,14 +125,12 @@ def from_tree(root: Node, where: str) -> Roster:
         raise ScenarioError(where, "the roster holds no units")
     number_refs(units)
     _attach_leaders(units, ids, attach)
-    game = root.get("gameSystemName")
-    profiles = [m.profile.chars for u in units for m in u.models if m.profile is not None]
     return Roster(
         name=clean_name(root.get("name")) or "roster",
         game=game,
         units=units,
         points=_costs(root).get("pts", 0.0),
-        edition=edition_of(game, root.get("gameSystemId"), profiles, where),
+        edition=edition,
         limits=_costs(root, "costLimits"),
     )
 
