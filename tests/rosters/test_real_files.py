@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from grimdice.cli import app
 from grimdice.errors import ScenarioError
 from grimdice.io.rosters import read_roster, resolve_with_notes
+from grimdice.io.rosters.resolve import resolve_for_result
 from tests.rosters.fixtures import make_fixtures as mk
 
 FIX = Path(__file__).resolve().parent / "fixtures"
@@ -212,6 +213,10 @@ def test_recorded_leaders_are_attached_and_leader_abilities_reported(tmp_path, m
     )
     assert "Heavy bolt pistol" in str(sc["attacker"])  # the Captain's own ranged weapon
     assert sc["attacker"]["name"] == "Squad Alpha + Captain"
+    _, notes = resolve_for_result(
+        {"attacker": {"roster": str(p), "unit": "Captain"}, "defender": {"roster": str(p), "unit": "Captain"}}
+    )
+    assert "attacker: Captain leads Squad Alpha in the roster; computed on its own" in notes
 
 
 def test_metadata_is_kept_apart(tmp_path):

@@ -223,6 +223,11 @@ def _resolve(
             )
         elif system == "wh40k" and not picked.leaders:
             info += can_lead_notes(rosters[key], picked.unit, key)
+        hosts = [u.ref for u in rosters[key].units if any(x is picked.unit for x in u.led_by)]
+        if system == "wh40k" and hosts:
+            info.append(
+                f"{key}: {picked.unit.name} leads {', '.join(hosts)} in the roster; computed on its own"
+            )
         side = build_side(system, role, picked, weapons, key)
         kt_weapon = side.data.pop("_weapon", None)
         op_hero = side.data.pop("_hero", None)
