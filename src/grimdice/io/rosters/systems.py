@@ -6,13 +6,8 @@ and the system validates it. Weapon abilities and special rules are offered to t
 parser one at a time: those it accepts are passed on, the rest are kept by name in the unit's
 ``not_modelled`` list (never silently dropped).
 
-Readings of roster text (documented in ``docs/rosters.md``):
+Readings (documented in ``docs/rosters.md``; the text readings are :mod:`.readings`):
 
-* rolls ``3+`` are 3, distances ``6"`` are 6, ``-``/``N/A`` is "none";
-* an invulnerable save or Feel No Pain is read from an ability or rule *named* ``Invulnerable
-  Save`` / ``Feel No Pain`` (the roll in its name or text), or one whose text begins "this model /
-  the bearer / models in this unit has (have) a 4+ invulnerable save" (or "the Feel No Pain 5+
-  ability"); conditional grants (auras, "while leading") are not read;
 * by default a model fires every ranged weapon it carries, one mode of each (the first listed),
   leaving out Pistols when it has other ranged weapons (40k); ``weapons: melee`` picks melee
   weapons, or name the weapons or modes to use.
@@ -27,9 +22,18 @@ from typing import Any
 
 from grimdice.engine.rules import RuleTable
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters.tree import INV_CHARS, Ability, Model, Profile, Unit, Weapon, norm
-
-NONE_TEXT = {"", "-", "–", "—", "n/a", "na", "*"}
+from grimdice.io.rosters.readings import (
+    NONE_TEXT,
+    best,
+    number,
+    profile_invulnerable,
+    protections,
+    roll,
+    split_rules,
+    value,
+    weapon_rule_notes,
+)
+from grimdice.io.rosters.tree import Ability, Model, Profile, Unit, Weapon, norm
 
 
 # --------------------------------------------------------------------------- the systems' parsers
@@ -56,80 +60,6 @@ def accepted(system: str, items: Iterable[str]) -> tuple[list[str], list[str]]:
         else:
             ok.append(t)
     return ok, refused
-
-
-# --------------------------------------------------------------------------- text readings
-def split_rules(text: str | None) -> list[str]:
-    """``"Assault, Rending (6+), Blast (3\")"`` -> items, splitting on commas outside brackets."""
-    if text is None or norm(text) in NONE_TEXT:
-        return []
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        depth += (ch in "([" and 1) or (-1 if ch in ")]" else 0)
-        if ch in ",;" and depth <= 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    out.append(cur)
-    return [re.sub(r"\s+", " ", x).strip() for x in out if x.strip() and norm(x) not in NONE_TEXT]
-
-
-def roll(text: str | None) -> int | None:
-    """``"3+"`` -> 3; none -> None."""
-    if text is None or norm(text) in NONE_TEXT:
-        return None
-    m = re.fullmatch(r"\s*(\d+)\s*\+?\s*", text)
-    return int(m.group(1)) if m else None
-
-
-def number(text: str | None) -> int | None:
-    """``'6"'`` or ``"6"`` -> 6; none or anything else -> None."""
-    if text is None or norm(text) in NONE_TEXT:
-        return None
-    m = re.fullmatch(r"\s*(\d+)\s*(?:\"|''|”|in\.?|inches)?\s*\+?\s*", text)
-    return int(m.group(1)) if m else None
-
-
-def value(text: str | None, where: str) -> int | str:
-    """A number (``4``, ``-1``) as int, dice (``D6+1``) as text."""
-    if text is None or norm(text) in NONE_TEXT:
-        raise ScenarioError(where, "missing in the roster")
-    t = text.strip()
-    if re.fullmatch(r"[+-]?\d+", t):
-        return int(t)
-    return t
-
-
-_ROLL_IN = re.compile(r"(\d)\s*\+")
-_HOLDER = (
-    r"^(?:this model|the bearer|this unit|models in (?:this|the bearer's) unit|each model[^.]*?)"
-    r"\s+ha(?:s|ve)\s+"
-)
-_INV_TEXT = re.compile(_HOLDER + r"an?\s+(\d)\+\s+invulnerable save")
-_FNP_TEXT = re.compile(_HOLDER + r"(?:the\s+)?feel no pain\s+(\d)\+")
-
-
-def protections(abilities: Iterable[Ability]) -> tuple[int | None, int | None, list[str]]:
-    """(invulnerable save, Feel No Pain, names of the abilities read for them)."""
-    inv = fnp = None
-    used = []
-    for a in abilities:
-        name, text = norm(a.name), norm(a.text)
-        for key, text_re in (("invulnerable save", _INV_TEXT), ("feel no pain", _FNP_TEXT)):
-            x = None
-            if key in name:
-                m = _ROLL_IN.search(name) or _ROLL_IN.search(text)
-                x = int(m.group(1)) if m else None
-            elif m := text_re.match(text):
-                x = int(m.group(1))
-            if x is not None and 2 <= x <= 6:
-                used.append(a.name)
-                if key == "invulnerable save":
-                    inv = x if inv is None else min(inv, x)
-                else:
-                    fnp = x if fnp is None else min(fnp, x)
-    return inv, fnp, used
 
 
 # --------------------------------------------------------------------------- weapon choice
@@ -199,39 +129,6 @@ def choose(unit: Unit, weapons: object, where: str) -> list[list[tuple[Weapon, P
         what = weapons if isinstance(weapons, str) else "chosen"
         raise ScenarioError(where, f"{unit.name} has no {what} weapons to attack with")
     return out
-
-
-_PLACEHOLDER = r"\s*\(?\s*(?:\d+|x|d\d+)?\s*\+?\s*\)?"
-
-
-def _rule_stem(name: str) -> str:
-    """A rule's name without its placeholder: ``Lethal x+`` -> ``lethal``, ``APx`` -> ``ap``."""
-    return re.sub(r"\s*\(?\s*x\s*\+?\s*\)?$", "", norm(name)).strip()
-
-
-def weapon_rule_notes(w: Weapon, items: Callable[[Profile], list[str]]) -> list[str]:
-    """The rules the roster attaches to weapon ``w`` that none of its profiles' own rules (``items``
-    of each mode, e.g. its Keywords) carries: those are listed as not modelled; the others are
-    read with the profile (accepted by the system's parser, or listed by it)."""
-    have = [norm(t) for p in w.modes for t in items(p)]
-    out = []
-    for r in w.rules:
-        stem = _rule_stem(r)
-        pattern = re.compile(re.escape(stem) + _PLACEHOLDER)
-        if stem and not any(pattern.fullmatch(t) or (len(stem) >= 4 and t.startswith(stem)) for t in have):
-            out.append(f"{w.name}: weapon rule {r} (in the roster, not in the weapon's profile)")
-    return out
-
-
-def profile_invulnerable(p: Profile | None) -> int | None:
-    """An invulnerable save written as a characteristic of the model (``InSv``, ``Inv``...)."""
-    x = roll(p.char(*INV_CHARS)) if p is not None else None
-    return x if x is not None and 2 <= x <= 6 else None
-
-
-def _best(*saves: int | None) -> int | None:
-    given = [x for x in saves if x is not None]
-    return min(given) if given else None
 
 
 def _abilities_of(unit: Unit, m: Model) -> list[Ability]:
@@ -314,7 +211,7 @@ def _wh40k_defenders(unit: Unit, where: str) -> tuple[list[dict[str, Any]], list
     for m in unit.models:
         p = _profile(m, unit, where)
         inv, fnp, u = protections(_abilities_of(unit, m))
-        inv = _best(inv, profile_invulnerable(p))
+        inv = best(inv, profile_invulnerable(p))
         used += u
         d: dict[str, Any] = {"name": m.name, "count": m.count}
         d["T"] = value(p.char("t"), f"{where}.T")
@@ -392,7 +289,7 @@ def _heresy_weapon(w: Weapon, p: Profile, where: str, notes: list[str]) -> dict[
 def _heresy_model(m: Model, unit: Unit, where: str) -> tuple[dict[str, Any], list[str]]:
     p = _profile(m, unit, where)
     inv, fnp, used = protections(_abilities_of(unit, m))
-    inv = _best(inv, profile_invulnerable(p))
+    inv = best(inv, profile_invulnerable(p))
     d: dict[str, Any] = {"name": m.name, "count": m.count}
     for k in ("WS", "BS", "S", "T", "W", "I", "A"):
         _put(d, k, number(p.char(k)))
@@ -492,7 +389,7 @@ def kt_operative(unit: Unit, weapons: object, where: str) -> Side:
     p = _profile(m, unit, where)
     notes: list[str] = []
     inv, _, used = protections(_abilities_of(unit, m))
-    inv = _best(inv, profile_invulnerable(p))
+    inv = best(inv, profile_invulnerable(p))
     d: dict[str, Any] = {"name": unit.name}
     _put(d, "M", kt_distance(p.char("m")))
     for k in ("APL", "GA", "DF", "W"):
