@@ -349,3 +349,14 @@ def test_an_attachment_recorded_as_a_list_and_a_leader_text_ending_in_a_sentence
     u = units_json(write(tmp_path, [mk.intercessors(), cap], name="list.json", edit=edit))
     assert u["Intercessor Squad"]["led_by"] == ["Captain"]
     assert u["Captain"]["can_lead"] == ["Intercessor Squad", "Hellblaster Squad"]
+
+
+def test_a_combined_unit_counts_the_upgrades_of_both_copies(tmp_path):
+    data = json.loads((FIX / "armyforge-marines.json").read_text())
+    units = data["list"]["units"] if isinstance(data, dict) and "list" in data else data["units"]
+    for u in units:
+        if u.get("selectionId") in ("sel-scout-a", "sel-scout-b"):
+            u["selectedUpgrades"] = [{"cost": 10}]
+    p = tmp_path / "marines.json"
+    p.write_text(json.dumps(data))
+    assert read_roster(p).find("Scouts", "x").points == 90 + 90 + 10 + 10

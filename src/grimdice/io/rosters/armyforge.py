@@ -316,6 +316,36 @@ def _join_refused(hero: Unit, host: Unit, where: str) -> str:
     return "" if err is None else f"v2.21 refuses the join ({err.message})"
 
 
+def _combined(
+    entries: list[dict[str, Any]], ids: dict[str, int], where: str
+) -> tuple[dict[int, dict[str, Any]], set[int]]:
+    """Combined units: the second copy joins the first as one unit of both sizes, costs, loadouts
+    and upgrades. Returns (the first copies as merged, the indices of the copies merged away)."""
+    merged: dict[int, dict[str, Any]] = {}
+    gone: set[int] = set()
+    for i, u in enumerate(entries):
+        to = u.get("joinToUnit")
+        if u.get("combined") and isinstance(to, str) and to in ids and not _is_hero(u) and ids[to] != i:
+            first = ids[to]
+            entry = merged.get(first, entries[first])
+            load = "loadout" if "loadout" in entry and "loadout" in u else "equipment"
+            w = f"{where}.units.{i}"
+            ups = "selectedUpgrades"
+            merged[first] = {
+                **entry,
+                "size": _int(entry.get("size", 1), w, 1, 100, "size")
+                + _int(u.get("size", 1), w, 1, 100, "size"),
+                "cost": _int(entry.get("cost", 0) or 0, w, 0, 5000, "cost")
+                + _int(u.get("cost", 0) or 0, w, 0, 5000, "cost"),
+                load: _merge_loadouts(
+                    _list(entry.get(load), w, MAX_LOADOUT), _list(u.get(load), w, MAX_LOADOUT), f"{w}.{load}"
+                ),
+                ups: _list(entry.get(ups), w, MAX_LOADOUT) + _list(u.get(ups), w, MAX_LOADOUT),
+            }
+            gone.add(i)
+    return merged, gone
+
+
 def from_json(obj: Any, where: str = "roster") -> Roster:
     """The roster of an Army Forge list (``obj`` as :func:`is_army_forge` recognised it); a list
     for another One Page Rules game than Grimdark Future is refused (:mod:`.editions`)."""
@@ -342,27 +372,7 @@ def from_json(obj: Any, where: str = "roster") -> Roster:
         sid = u.get("selectionId", u.get("id"))
         if isinstance(sid, str) and sid:
             ids.setdefault(sid, i)
-    # combined units: the second copy joins the first as one unit of both sizes
-    merged: dict[int, dict[str, Any]] = {}
-    gone: set[int] = set()
-    for i, u in enumerate(entries):
-        to = u.get("joinToUnit")
-        if u.get("combined") and isinstance(to, str) and to in ids and not _is_hero(u) and ids[to] != i:
-            first = ids[to]
-            entry = merged.get(first, entries[first])
-            load = "loadout" if "loadout" in entry and "loadout" in u else "equipment"
-            w = f"{where}.units.{i}"
-            merged[first] = {
-                **entry,
-                "size": _int(entry.get("size", 1), w, 1, 100, "size")
-                + _int(u.get("size", 1), w, 1, 100, "size"),
-                "cost": _int(entry.get("cost", 0) or 0, w, 0, 5000, "cost")
-                + _int(u.get("cost", 0) or 0, w, 0, 5000, "cost"),
-                load: _merge_loadouts(
-                    _list(entry.get(load), w, MAX_LOADOUT), _list(u.get(load), w, MAX_LOADOUT), f"{w}.{load}"
-                ),
-            }
-            gone.add(i)
+    merged, gone = _combined(entries, ids, where)
     units: dict[int, Unit] = {}
     for i, u in enumerate(entries):
         if i not in gone:
