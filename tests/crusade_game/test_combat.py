@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 import yaml
@@ -46,7 +47,7 @@ def _marginals(law):
     ids=["shot-reroll-forcefield", "melee", "shooting"],
 )
 def test_law_marginals_equal_calculate(sc):
-    data = yaml.safe_load(open(sc)) if isinstance(sc, str) else sc
+    data = yaml.safe_load(Path(sc).read_text()) if isinstance(sc, str) else sc
     data = {k: v for k, v in data.items() if k not in ("targets", "explode_near")}
     res = calculate(data)
     law = law_of(Scenario.model_validate(data))
@@ -68,6 +69,6 @@ def test_law_marginals_equal_calculate(sc):
 
 def test_melee_law_is_joint():
     # IV: only the loser takes harm, so the attacker and the defender are never both harmed
-    data = yaml.safe_load(open("examples/crusade-melee.yaml"))
+    data = yaml.safe_load(Path("examples/crusade-melee.yaml").read_text())
     for (ds, as_, _, _), p in law_of(Scenario.model_validate(data)):
         assert p > 0 and not (ds != (0, 2) and as_ != (0, 1))
