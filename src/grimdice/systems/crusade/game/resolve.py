@@ -1,0 +1,91 @@
+"""A model's action (I ACTIONS) and the chance events it starts: attacks through the calculator's
+law (:mod:`.combat`), fails as lasting weapon states (III, VIII), unjamming, the roll-off."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.state import READY, UNLOADED, GameState, has_code
+
+FAIL_STATE = {"jam": "jammed", "break": "lost", "explode": "lost", "stick": "stuck"}
+
+
+def weapon_index(s: GameState, i: int, name: str) -> int:
+    return [w.name for w in s.setup.profiles[s.tokens[i].profile].weapons].index(name)
+
+
+def act(s: GameState, a: tuple[Any, ...]) -> GameState:
+    """Spend the active model's action (or, for a charge, gain its half move)."""
+    from grimdice.systems.crusade.actions import unjam_chance
+    from grimdice.systems.crusade.game.rules import _charge
+
+    i = s.active
+    t = s.tokens[i]
+    kind = a[0]
+    if kind == "shoot":  # II; V HIDING: "If you attack ... you will be Revealed"
+        j, w = int(a[1]), str(a[2])
+        pending = ("attack", "shoot", i, j, situation.shot(s, i, j, w), w)
+        return replace(s.with_token(i, hidden=False), acted=True, pending=pending)
+    if kind == "melee":  # IV: "Take a -1 (cumulative) ... for each successive opponent"
+        j = int(a[1])
+        pending = ("attack", "melee", i, j, situation.melee(s, i, j, len(s.meleed) + 1), "")
+        s = s.with_token(i, hidden=False).with_token(j, hidden=False)
+        return replace(s, acted=True, meleed=(*s.meleed, j), pending=pending)
+    if kind == "charge":  # V CHARGE: an additional half move before meleeing
+        return replace(s, budget=s.budget + _charge(s, t), charged=True)
+    if kind == "extra":  # I: "Take an extra full move"
+        return replace(s, budget=s.budget + s.move_of(t), acted=True)
+    if kind == "hide":  # V HIDING
+        return replace(s.with_token(i, hidden=True), acted=True)
+    k = weapon_index(s, i, str(a[1]))
+    if kind == "reload":  # VIII RELOAD
+        arms = tuple(READY if n == k else st for n, st in enumerate(t.arms))
+        return replace(s.with_token(i, arms=arms), acted=True)
+    if kind == "unjam":  # VIII JAM: "To unjam, roll a zero on the weapon dice"
+        p = unjam_chance(str(s.setup.profiles[t.profile].weapons[k].dice))
+        return replace(s, acted=True, pending=("unjam", i, k, p))
+    raise ValueError(f"unknown action {a!r}")
+
+
+def _weapon_after(s: GameState, i: int, failed: str, fired: str) -> tuple[str, ...]:
+    """A model's weapon states after its attack: the failing weapon's fail effect (III, VIII), a
+    RELOAD weapon fired is unloaded (VIII: "an action to reload for each shot")."""
+    t = s.tokens[i]
+    p = s.setup.profiles[t.profile]
+    arms = list(t.arms)
+    if fired:
+        k = weapon_index(s, i, fired)
+        if has_code(p.weapons[k].effects, "RELOAD") and arms[k] == READY:
+            arms[k] = UNLOADED
+    if failed:
+        k = weapon_index(s, i, failed)
+        code = s.setup.fighters[t.profile].arms[k].fail
+        if code in FAIL_STATE:
+            arms[k] = FAIL_STATE[code]
+    return tuple(arms)
+
+
+def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
+    """Apply a chance outcome to the pending event."""
+    kind = s.pending[0]
+    if kind == "first":
+        return replace(s, pending=(), player=int(outcome[1]), first=int(outcome[1]), round=1)
+    if kind == "unjam":
+        _, i, k, _ = s.pending
+        if outcome[1]:
+            arms = tuple(READY if n == k else st for n, st in enumerate(s.tokens[i].arms))
+            s = s.with_token(i, arms=arms)
+        return replace(s, pending=())
+    _, _, i, j, key, fired = s.pending
+    (ds, as_, wa, wd), _ = cached_law(key)[int(outcome[1])]
+    s = s.with_token(i, arms=_weapon_after(s, i, wa, fired))
+    if wd:
+        s = s.with_token(j, arms=_weapon_after(s, j, wd, ""))
+    s = s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1])
+    return replace(s, pending=())
+
+
+__all__ = ["act", "resolve"]

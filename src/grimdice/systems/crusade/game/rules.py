@@ -1,0 +1,283 @@
+"""The rules of a Rules Crusade game on a grid board: what may be done in a state, and what it
+leads to (section I turn order, II shooting, III fails, IV melee, V movement, hiding and chits,
+VIII weapon effects and conditions, X the grid). See ``docs/crusade-game.md`` for each rule and
+the readings of ours (what the text leaves out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.state import JAMMED, READY, UNLOADED, GameState, Token, has_code
+
+Action = tuple[Any, ...]
+RANGED = ("ranged", "pistol", "grenade")
+
+
+# ---------------------------------------------------------------------- what may be done
+def can_activate(s: GameState, i: int) -> bool:
+    """I: each model of the player, once a turn; VIII KNOCKED OUT: "may take no actions or movement"."""
+    t = s.tokens[i]
+    return t.side == s.player and t.standing and not t.done
+
+
+def _wounded(s: GameState, t: Token) -> bool:
+    """VIII WOUND limits the model (IX FRENZY: "If wounded, you may still move and take an action")."""
+    return t.cond == WOUNDED and not s.setup.fighters[t.profile].has("frenzy")
+
+
+def may_move(s: GameState) -> bool:
+    """VIII WOUND: "They may either move or perform an action, not both. Exception: they may move
+    and melee" (reading ``wound_order``: the move comes before the melee)."""
+    t = s.tokens[s.active]
+    return s.budget > 0 and not (not t.blip and _wounded(s, t) and s.acted)
+
+
+def may_act(s: GameState) -> bool:
+    return not s.acted
+
+
+def enemies(s: GameState, side: int) -> list[int]:
+    return [i for i, t in enumerate(s.tokens) if t.alive and t.side != side]
+
+
+def targets_in_sight(s: GameState, i: int) -> list[int]:
+    """II: the enemy models ``i`` has line of sight to, not hidden (blips are hidden, V)."""
+    me = s.tokens[i]
+    doors, occ = s.doors(), s.occupied()
+    return [
+        j
+        for j in enemies(s, me.side)
+        if not s.tokens[j].hidden and s.setup.grid.sight(me.sq, s.tokens[j].sq, doors, occ)
+    ]
+
+
+def adjacent_enemies(s: GameState, i: int) -> list[int]:
+    """IV / X: enemy models adjacent (diagonals when a pinching square is open); not blips."""
+    me = s.tokens[i]
+    doors = s.doors()
+    return [
+        j
+        for j in enemies(s, me.side)
+        if not s.tokens[j].blip and s.setup.grid.adjacent(me.sq, s.tokens[j].sq, doors)
+    ]
+
+
+def _moves(s: GameState) -> list[Action]:
+    t = s.tokens[s.active]
+    grid, doors, occ = s.setup.grid, s.doors(), s.occupied()
+    armour = s.armour_of(t)
+    out: list[Action] = []
+    for n in grid.moves(t.sq):
+        if n in doors and not doors[n]:
+            out.append(("open", *n))  # reading door_cost: opening a door costs a square of move
+        elif n not in occ and grid.enterable(n, armour):
+            out.append(("move", *n))
+        elif n in doors and doors[n] and n not in occ:
+            out.append(("close", *n))
+    if s.moved == 0 and s.budget >= s.move_of(t):  # X manholes: a 6" ladder, one full move (V)
+        out.extend(("manhole", *m) for m in grid.linked(t.sq) if m not in occ)
+    return out
+
+
+def _actions(s: GameState) -> list[Action]:
+    i = s.active
+    t = s.tokens[i]
+    fx = s.setup.fighters[t.profile]
+    weapons = s.setup.profiles[t.profile].weapons
+    wounded = _wounded(s, t)
+    out: list[Action] = []
+    if s.meleed:  # IV: "If adjacent to multiple targets, you may melee each in turn"
+        return [("melee", j) for j in adjacent_enemies(s, i) if j not in s.meleed]
+    melee = [("melee", j) for j in adjacent_enemies(s, i)]
+    if s.charged or (wounded and s.moved > 0):
+        return melee  # V CHARGE then melee; VIII WOUND: move and melee only
+    sight = targets_in_sight(s, i)
+    for k, w in enumerate(weapons):
+        if w.kind in RANGED and t.arms[k] == READY:
+            out.extend(("shoot", j, w.name) for j in sight)
+    out.extend(melee)
+    for k, w in enumerate(weapons):
+        if t.arms[k] == UNLOADED:
+            out.append(("reload", w.name))  # VIII RELOAD
+        elif t.arms[k] == JAMMED:
+            out.append(("unjam", w.name))  # VIII JAM
+    tall = fx.has("big") or has_code(s.setup.profiles[t.profile].abilities, "TALL")
+    if not t.hidden and s.setup.grid.is_dark(t.sq) and not tall:
+        out.append(("hide",))  # V HIDING: in cover (darkness); IX BIG / TALL may not hide
+    if not wounded:
+        out.append(("extra",))
+        if _charge(s, t) > 0 and s.budget + _charge(s, t) > 0:
+            out.append(("charge",))
+    return out
+
+
+def _charge(s: GameState, t: Token) -> int:
+    """V CHARGE: a half move before meleeing, not with 2 armour (power armour apart: NSB read as
+    power armour), 3 armour, a heavy weapon or a wound."""
+    from grimdice.systems.crusade.movement import charge_distance
+
+    p = s.setup.profiles[t.profile]
+    fx = s.setup.fighters[t.profile]
+    heavy = any(has_code(w.effects, "HEAVY") for w in p.weapons)
+    return charge_distance(p.move, p.armour, fx.has("nsb"), heavy, t.cond == WOUNDED)
+
+
+def legal_actions(s: GameState) -> list[Action]:
+    """The player's choices: which model to activate, then its steps and its one action (I)."""
+    if s.ended or s.pending:
+        return []
+    if s.active < 0:
+        return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
+    out: list[Action] = []
+    if may_act(s):
+        out.extend(_actions(s))
+    elif s.meleed and not s.charged:
+        out.extend(("melee", j) for j in adjacent_enemies(s, s.active) if j not in s.meleed)
+    if may_move(s):
+        out.extend(_moves(s))
+    out.append(("end",))
+    return out
+
+
+# ---------------------------------------------------------------------- chance
+def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
+    kind = s.pending[0]
+    if kind == "first":  # I: "roll off for first player"
+        return [(("first", 0), 0.5), (("first", 1), 0.5)]
+    if kind == "attack":
+        return [(("attack", k), p) for k, (_, p) in enumerate(cached_law(s.pending[4]))]
+    if kind == "unjam":
+        p = s.pending[3]
+        return [(("unjam", 1), p), (("unjam", 0), 1 - p)]
+    raise ValueError(f"no chance event {s.pending!r}")
+
+
+# ---------------------------------------------------------------------- transitions
+def apply(s: GameState, a: Action) -> GameState:
+    """The state after action or chance outcome ``a`` (its legality is the caller's check)."""
+    from grimdice.systems.crusade.game import moves, resolve
+
+    kind = a[0]
+    if s.pending:
+        return settle(resolve.resolve(s, a))
+    if kind == "activate":
+        return activate(s, int(a[1]))
+    if kind in ("move", "manhole"):
+        return settle(moves.step(s, (int(a[1]), int(a[2])), kind == "manhole"))
+    if kind in ("open", "close"):
+        sq = (int(a[1]), int(a[2]))
+        doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
+        return replace(s, open_doors=doors, budget=s.budget - 1, moved=s.moved + 1)
+    if kind == "end":
+        return settle(end_activation(s))
+    return settle(resolve.act(s, a))
+
+
+def activate(s: GameState, i: int) -> GameState:
+    """Start model ``i``'s activation: its move (less what a revealed chit already moved, V); a
+    stunned model gets up and makes a half move, no action (VIII STUN)."""
+    t = s.tokens[i]
+    move = s.move_of(t)
+    budget, acted = move - t.spent, t.blip != ()  # reading blip_actions: a chit only moves
+    if budget < 0:  # V: "this may require extra move and prevent an action"
+        budget, acted = max(0, budget + move), True
+    if t.cond == STUNNED:
+        s = s.with_token(i, cond=NONE)
+        budget, acted = min(budget, move // 2), True
+    return replace(s, active=i, budget=budget, moved=0, acted=acted, charged=False, meleed=())
+
+
+def end_activation(s: GameState) -> GameState:
+    if s.active < 0:
+        return s
+    s = s.with_token(s.active, done=True)
+    return replace(s, active=-1, budget=0, moved=0, acted=False, charged=False, meleed=())
+
+
+def out_of_action(s: GameState, side: int) -> bool:
+    """A force with no model standing (blips count) is beaten (ours: ``victory``)."""
+    return not any(t.side == side and t.standing for t in s.tokens)
+
+
+def _reached(s: GameState) -> int | None:
+    for o in s.setup.scenario.objectives:
+        if o.kind != "reach":
+            continue
+        squares = {tuple(q) for q in o.squares}
+        for t in s.tokens:
+            if t.standing and not t.blip and t.sq in squares and (o.side is None or t.side == o.side):
+                return t.side
+    return None
+
+
+def hold_score(s: GameState) -> tuple[int, int]:
+    """Ours: each ``hold`` objective scores its points for the force whose models alone stand on
+    its squares (models standing, not blips)."""
+    score = [0, 0]
+    for o in s.setup.scenario.objectives:
+        if o.kind != "hold":
+            continue
+        squares = {tuple(q) for q in o.squares}
+        sides = {t.side for t in s.tokens if t.standing and not t.blip and t.sq in squares}
+        if len(sides) == 1:
+            (side,) = sides
+            if o.side is None or o.side == side:
+                score[side] += o.points
+    return score[0], score[1]
+
+
+def finish(s: GameState, winner: int) -> GameState:
+    return replace(s, winner=winner, ended=True, active=-1, pending=())
+
+
+def settle(s: GameState) -> GameState:
+    """After every step: end the game if a force is out of action or a ``reach`` objective is
+    reached; end an activation that can do nothing more; pass the turn when the player has no
+    model left to activate (I), and end the game after the last turn (hold objectives scored)."""
+    if s.ended or s.pending:
+        return s
+    for side in (0, 1):
+        if out_of_action(s, side):
+            return finish(s, 1 - side)
+    reached = _reached(s)
+    if reached is not None:
+        return finish(s, reached)
+    if s.active >= 0 and not s.tokens[s.active].standing:
+        s = end_activation(s)
+    for _ in range(3):
+        if s.active >= 0 or any(can_activate(s, i) for i in range(len(s.tokens))):
+            return s
+        s = next_turn(s)
+        if s.ended:
+            return s
+    return s
+
+
+def next_turn(s: GameState) -> GameState:
+    """I: the other player's turn; after both, the next round; after the last, the game ends."""
+    player = 1 - s.player
+    rnd = s.round + (player == s.first)
+    if rnd > s.setup.scenario.turns:
+        a, b = hold_score(s)
+        return finish(s, 0 if a > b else 1 if b > a else -1)
+    tokens = tuple(
+        replace(t, done=False, spent=0) if t.side == player else replace(t, spent=0) for t in s.tokens
+    )
+    return replace(s, tokens=tokens, player=player, round=rnd)
+
+
+__all__ = [
+    "activate",
+    "adjacent_enemies",
+    "apply",
+    "chance_outcomes",
+    "hold_score",
+    "legal_actions",
+    "settle",
+    "targets_in_sight",
+]

@@ -1,0 +1,67 @@
+"""An attack in the game as the calculator's single-attack scenario (``system: crusade``): the two
+models' profiles with their condition, hits left and usable weapons, the range in squares, the
+cover the board gives, whether the firer moved, the melee's place among successive opponents.
+Its law is :func:`~.combat.cached_law` of the JSON text, so the game's combat is ``calculate()``'s.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from grimdice.engine.grid import range_squares
+from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.game.state import READY, GameState, Token
+
+
+def model_data(s: GameState, t: Token) -> dict[str, Any]:
+    """A token's profile as the calculator's model: its state now and only its usable weapons."""
+    p = s.setup.profiles[t.profile]
+    data = p.model_dump(by_alias=True, exclude={"move", "hits_left", "condition"}, exclude_none=True)
+    data["condition"] = CONDITIONS[t.cond] if t.cond < 4 else "ko"
+    data["hits_left"] = t.hits
+    data["weapons"] = [w for w, st in zip(data["weapons"], t.arms, strict=True) if st == READY]
+    return data
+
+
+def range_key(squares: int) -> int:
+    """The range the calculator needs, in squares (X): the same full feet (II: -1 per 12) and the
+    same "not less than an inch away" (II COVER), so equal situations share one law."""
+    return 12 * (squares // 12) + min(squares % 12, 1)
+
+
+def cover_of(s: GameState, target: Token) -> str:
+    """Reading ``grid_cover``: on a grid only darkness (and air ducts, "treated as darkness") gives
+    cover, counted as ``full`` cover (II, V DARKNESS; VIII IFC does not ignore darkness)."""
+    return "full" if s.setup.grid.is_dark(target.sq) else "none"
+
+
+def shot(s: GameState, a: int, t: int, weapon: str) -> str:
+    """The single-attack scenario of token ``a`` firing ``weapon`` at token ``t``, as JSON text."""
+    att, dfd = s.tokens[a], s.tokens[t]
+    data = {
+        "system": "crusade",
+        "action": "shoot",
+        "attacker": model_data(s, att),
+        "defender": model_data(s, dfd),
+        "weapons": [weapon],
+        "range": range_key(range_squares(att.sq, dfd.sq)),
+        "cover": cover_of(s, dfd),
+        "moved": s.moved > 0,
+    }
+    return json.dumps(data, sort_keys=True)
+
+
+def melee(s: GameState, a: int, t: int, opponent_number: int) -> str:
+    """The single-attack scenario of token ``a`` meleeing token ``t`` (IV), as JSON text."""
+    data = {
+        "system": "crusade",
+        "action": "melee",
+        "attacker": model_data(s, s.tokens[a]),
+        "defender": model_data(s, s.tokens[t]),
+        "opponent_number": opponent_number,
+    }
+    return json.dumps(data, sort_keys=True)
+
+
+__all__ = ["cover_of", "melee", "model_data", "range_key", "shot"]

@@ -1,0 +1,186 @@
+"""The state of a Rules Crusade game on a grid board, on the :mod:`grimdice.engine.game` interface:
+immutable, hashable, ``current_player`` / ``legal_actions`` / ``chance_outcomes`` / ``apply`` /
+``returns``. The rules live in :mod:`.rules`; this module holds the data and its invariants.
+
+Actions are tuples of JSON values (a game log is the seed, the scenario and the actions):
+``("activate", i)``, ``("move", x, y)``, ``("open", x, y)``, ``("close", x, y)``,
+``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``, ``("charge",)``,
+``("reload", weapon)``, ``("unjam", weapon)``, ``("hide",)``, ``("extra",)``, ``("end",)``;
+chance outcomes are ``("first", player)``, ``("attack", k)`` (the k-th end of the attack's law)
+and ``("unjam", ok)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.grid import Square
+from grimdice.systems.crusade.damage import KILLED, KO
+from grimdice.systems.crusade.game.scenario import Setup
+
+#: a weapon's lasting state (III, VIII): usable, or why not
+READY, JAMMED, UNLOADED, LOST, STUCK = "", "jammed", "unloaded", "lost", "stuck"
+
+
+def has_code(codes: Sequence[str], name: str) -> bool:
+    """Whether an effect or ability list carries ``name`` as written (board-only codes included)."""
+    return any(str(c).strip().upper() == name for c in codes)
+
+
+@dataclass(frozen=True)
+class Token:
+    """A model or an unrevealed blip on the board.
+
+    ``cond`` / ``hits``: its condition (0 unharmed .. 4 killed) and hits left; ``arms``: each
+    weapon's state (:data:`READY` ...); ``done``: activated this turn; ``spent``: squares already
+    used this turn (a revealed blip's move, V ENEMY CHITS); ``blip``: an unrevealed blip's models
+    (profile indices), empty for a model."""
+
+    side: int
+    profile: int
+    sq: Square
+    cond: int = 0
+    hits: int = 1
+    hidden: bool = False
+    arms: tuple[str, ...] = ()
+    done: bool = False
+    spent: int = 0
+    blip: tuple[int, ...] = ()
+
+    @property
+    def alive(self) -> bool:
+        return self.cond != KILLED
+
+    @property
+    def standing(self) -> bool:
+        """In action: not killed and not knocked out."""
+        return self.cond < KO
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game position (see the module text). ``setup`` is shared and compared by identity."""
+
+    setup: Setup
+    tokens: tuple[Token, ...]
+    open_doors: frozenset[Square]
+    round: int = 0  # 0 before the roll-off, then 1 .. turns
+    player: int = 0
+    first: int = 0  # the player who goes first each round (I)
+    active: int = -1  # the model being activated, or -1
+    budget: int = 0  # squares of movement it has left
+    moved: int = 0  # squares it has moved this activation
+    acted: bool = False  # its action is spent
+    charged: bool = False  # V CHARGE: the action left is a melee
+    meleed: tuple[int, ...] = ()  # IV: opponents meleed in turn this activation
+    pending: tuple[Any, ...] = ()  # a chance event (see rules.chance_outcomes)
+    winner: int | None = None  # 0, 1, or -1 for a draw, once the game is over
+    ended: bool = False
+
+    # ------------------------------------------------------------------ the game interface
+    def current_player(self) -> int:
+        if self.ended:
+            return TERMINAL
+        return CHANCE if self.pending else self.player
+
+    def legal_actions(self) -> list[tuple[Any, ...]]:
+        from grimdice.systems.crusade.game.rules import legal_actions
+
+        return legal_actions(self)
+
+    def chance_outcomes(self) -> Sequence[tuple[tuple[Any, ...], float]]:
+        from grimdice.systems.crusade.game.rules import chance_outcomes
+
+        return chance_outcomes(self)
+
+    def apply(self, action: Sequence[Any]) -> GameState:
+        from grimdice.systems.crusade.game.rules import apply
+
+        return apply(self, tuple(action))
+
+    def returns(self) -> tuple[float, float]:
+        """+1 for the winner, -1 for the loser, 0 each for a draw."""
+        if self.winner is None or self.winner < 0:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+
+    # ------------------------------------------------------------------ helpers
+    def with_token(self, i: int, **kw: Any) -> GameState:
+        tokens = list(self.tokens)
+        tokens[i] = replace(tokens[i], **kw)
+        return replace(self, tokens=tuple(tokens))
+
+    def occupant(self, sq: Square) -> int:
+        """The token on a square (killed models leave the board), or -1."""
+        for i, t in enumerate(self.tokens):
+            if t.alive and t.sq == sq:
+                return i
+        return -1
+
+    def occupied(self) -> set[Square]:
+        return {t.sq for t in self.tokens if t.alive}
+
+    def doors(self) -> dict[Square, bool]:
+        return {sq: sq in self.open_doors for sq in self.setup.grid.doors()}
+
+    def move_of(self, t: Token) -> int:
+        from grimdice.systems.crusade.game.scenario import BLIP_MOVE
+
+        return BLIP_MOVE if t.blip else self.setup.profiles[t.profile].move
+
+    def armour_of(self, t: Token) -> int:
+        return self.setup.blip_armour(t.blip) if t.blip else self.setup.profiles[t.profile].armour
+
+
+def initial_state(setup: Setup) -> GameState:
+    """The state before the first turn: every model placed; a roll-off pending unless the
+    scenario names the first force (I)."""
+    tokens = tuple(
+        Token(
+            p.side,
+            p.profile,
+            p.sq,
+            hits=setup.profiles[p.profile].hits if p.profile >= 0 else 1,
+            hidden=bool(p.blip),  # V: "Treat unrevealed chits as hidden models"
+            arms=tuple(READY for _ in setup.profiles[p.profile].weapons) if p.profile >= 0 else (),
+            blip=p.blip,
+        )
+        for p in setup.pieces
+    )
+    doors = frozenset(sq for sq, is_open in setup.grid.doors().items() if is_open)
+    if setup.first is None:
+        return GameState(setup, tokens, doors, pending=("first",))
+    return GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first)
+
+
+def invariant_errors(s: GameState) -> list[str]:
+    """What is wrong with a state: two models on one square, a model in a wall or in an air duct
+    it may not enter, hits out of bounds, an activation of a token that may not act."""
+    grid = s.setup.grid
+    out = []
+    seen: dict[Square, int] = {}
+    for i, t in enumerate(s.tokens):
+        if not t.alive:
+            continue
+        if t.sq in seen:
+            out.append(f"tokens {seen[t.sq]} and {i} share square {t.sq}")
+        seen[t.sq] = i
+        if not grid.inside(t.sq) or not grid.enterable(t.sq, s.armour_of(t)):
+            out.append(f"token {i} stands in a wall or a closed duct at {t.sq}")
+        if t.sq in grid.doors() and t.sq not in s.open_doors:
+            out.append(f"token {i} stands in a closed door at {t.sq}")
+        if not t.blip and not 0 <= t.hits <= s.setup.profiles[t.profile].hits:
+            out.append(f"token {i} has {t.hits} hits left")
+    if s.active >= 0:
+        t = s.tokens[s.active]
+        if t.side != s.player or not t.standing:
+            out.append(f"active token {s.active} may not act")
+        if s.budget < 0:
+            out.append("negative move budget")
+    return out
+
+
+__all__ = ["GameState", "Token", "has_code", "initial_state", "invariant_errors"]
