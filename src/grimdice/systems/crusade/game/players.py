@@ -1,0 +1,124 @@
+"""Players of the Rules Crusade grid game: a random legal player and a simple AI. The rules never
+import this module.
+
+The AI plays one step at a time from the exact attack laws (:mod:`.combat`, cached by situation):
+it attacks when an attack's expected harm to the enemy outweighs its own expected harm and fail
+(so it shoots, focuses on the weakest target, and melees only when the contest favours it),
+reloads and unjams when it has no target, then steps towards its goal (its force's ``reach``
+objectives, else the nearest enemy it knows of), takes an extra move when nothing is in reach,
+and hides in darkness when it can do nothing better.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from grimdice.engine.grid import Square
+from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
+from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.state import GameState
+
+Player = Callable[[GameState, np.random.Generator], tuple[Any, ...]]
+
+#: how much each end state of a model weighs (ours: the AI's values, not rules)
+CONDITION_VALUE = {0: 0.0, STUNNED: 0.25, WOUNDED: 0.45, KO: 0.85, KILLED: 1.0}
+HIT_VALUE = 0.2
+FAIL_VALUE = 0.1
+
+
+def random_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
+    """A legal action drawn uniformly."""
+    actions = state.legal_actions()
+    return actions[int(rng.integers(len(actions)))]
+
+
+def _harm(before: tuple[int, int], after: tuple[int, int]) -> float:
+    return CONDITION_VALUE[after[0]] - CONDITION_VALUE[before[0]] + HIT_VALUE * max(0, before[1] - after[1])
+
+
+def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
+    """The expected harm an attack does to its target, less the attacker's own and his fails."""
+    i, j = s.active, int(a[1])
+    key = (
+        situation.shot(s, i, j, str(a[2])) if a[0] == "shoot" else situation.melee(s, i, j, len(s.meleed) + 1)
+    )
+    me, them = s.tokens[i], s.tokens[j]
+    value = 0.0
+    for (ds, as_, wa, _), p in cached_law(key):
+        value += p * (
+            _harm((them.cond, them.hits), ds) - _harm((me.cond, me.hits), as_) - FAIL_VALUE * bool(wa)
+        )
+    return value
+
+
+def _distances(s: GameState, goals: Iterable[Square]) -> dict[Square, int]:
+    """Steps from every square to the nearest goal, through anything but walls (doors count)."""
+    grid = s.setup.grid
+    dist = {g: 0 for g in goals}
+    todo = deque(dist)
+    while todo:
+        sq = todo.popleft()
+        for n in (*grid.moves(sq), *grid.linked(sq)):
+            if n not in dist and not grid.is_wall(n):
+                dist[n] = dist[sq] + 1
+                todo.append(n)
+    return dist
+
+
+def _goals(s: GameState, side: int) -> list[Square]:
+    reach = [
+        (q[0], q[1])
+        for o in s.setup.scenario.objectives
+        if o.kind == "reach" and o.side == side
+        for q in o.squares
+    ]
+    if reach:
+        return reach
+    return [t.sq for t in s.tokens if t.alive and t.side != side]
+
+
+def _activation(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """Activate first the model nearest its goal (it is most likely to attack or arrive)."""
+    dist = _distances(s, _goals(s, s.player))
+    return min(actions, key=lambda a: dist.get(s.tokens[int(a[1])].sq, 10**6))
+
+
+def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
+    """The simple AI (see the module text)."""
+    actions = state.legal_actions()
+    if actions[0][0] == "activate":
+        return _activation(state, actions)
+    attacks = [a for a in actions if a[0] in ("shoot", "melee")]
+    if attacks:
+        values = [attack_value(state, a) for a in attacks]
+        best = int(np.argmax(values))
+        if values[best] > 0:
+            return attacks[best]
+    for a in actions:
+        if a[0] in ("reload", "unjam"):
+            return a
+    me = state.tokens[state.active]
+    dist = _distances(state, _goals(state, me.side))
+    here = dist.get(me.sq, 10**6)
+    steps = [a for a in actions if a[0] in ("move", "open", "manhole")]
+    if steps:
+        best_step = min(steps, key=lambda a: dist.get((int(a[1]), int(a[2])), 10**6))
+        if dist.get((int(best_step[1]), int(best_step[2])), 10**6) < here:
+            return best_step
+    if ("charge",) in actions and here <= state.budget + 3:
+        return ("charge",)
+    if ("extra",) in actions and here > 1:
+        return ("extra",)
+    if ("hide",) in actions:
+        return ("hide",)
+    return ("end",)
+
+
+PLAYERS: dict[str, Player] = {"random": random_player, "ai": ai_player}
+
+__all__ = ["PLAYERS", "ai_player", "attack_value", "random_player"]
