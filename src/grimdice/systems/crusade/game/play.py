@@ -79,10 +79,7 @@ def play_game(
         player = s.current_player()
         if player < 0 and player != CHANCE:
             break
-        if player == CHANCE:
-            a = _chance(s.chance_outcomes(), rng)
-        else:
-            a = chosen[player](s, rng)
+        a = _chance(s.chance_outcomes(), rng) if player == CHANCE else chosen[player](s, rng)
         nxt = s.apply(a)
         if player == CHANCE and (text := _event(s, nxt, a)):
             events.append({"round": s.round, "player": s.player, "text": text})
