@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from grimdice.errors import ScenarioError
 
@@ -85,10 +86,18 @@ class Grid:
         return t != WALL and (t != DUCT or armour <= DUCT_ARMOUR)
 
     def doors(self) -> dict[Square, bool]:
-        """Every door square and whether it starts open."""
-        return {
-            sq: self.at(sq) == DOOR_OPEN for sq in self.squares() if self.at(sq) in (DOOR_OPEN, DOOR_CLOSED)
-        }
+        """Every door square and whether it starts open (a new dict each call)."""
+        return dict(self._doors)
+
+    @cached_property
+    def _doors(self) -> dict[Square, bool]:
+        kinds = (DOOR_OPEN, DOOR_CLOSED)
+        return {sq: self.at(sq) == DOOR_OPEN for sq in self.squares() if self.at(sq) in kinds}
+
+    @cached_property
+    def door_squares(self) -> frozenset[Square]:
+        """Every door square."""
+        return frozenset(self._doors)
 
     # ------------------------------------------------------------------ moving
     def moves(self, sq: Square) -> Iterator[Square]:

@@ -124,7 +124,7 @@ class GameState:
         return {t.sq for t in self.tokens if t.alive}
 
     def doors(self) -> dict[Square, bool]:
-        return {sq: sq in self.open_doors for sq in self.setup.grid.doors()}
+        return {sq: sq in self.open_doors for sq in self.setup.grid.door_squares}
 
     def move_of(self, t: Token) -> int:
         from grimdice.systems.crusade.game.scenario import BLIP_MOVE
@@ -170,7 +170,7 @@ def invariant_errors(s: GameState) -> list[str]:
         seen[t.sq] = i
         if not grid.inside(t.sq) or not grid.enterable(t.sq, s.armour_of(t)):
             out.append(f"token {i} stands in a wall or a closed duct at {t.sq}")
-        if t.sq in grid.doors() and t.sq not in s.open_doors:
+        if t.sq in grid.door_squares and t.sq not in s.open_doors:
             out.append(f"token {i} stands in a closed door at {t.sq}")
         if not t.blip and not 0 <= t.hits <= s.setup.profiles[t.profile].hits:
             out.append(f"token {i} has {t.hits} hits left")
