@@ -70,7 +70,18 @@ def _distances(s: GameState, goals: Iterable[Square]) -> dict[Square, int]:
     return dist
 
 
+def _hold_squares(s: GameState, side: int) -> set[Square]:
+    return {
+        (q[0], q[1])
+        for o in s.setup.scenario.objectives
+        if o.kind == "hold" and o.side in (None, side)
+        for q in o.squares
+    }
+
+
 def _goals(s: GameState, side: int) -> list[Square]:
+    """The force's ``reach`` squares; else the enemies it knows of and its ``hold`` squares not
+    yet held by a friend."""
     reach = [
         (q[0], q[1])
         for o in s.setup.scenario.objectives
@@ -79,7 +90,8 @@ def _goals(s: GameState, side: int) -> list[Square]:
     ]
     if reach:
         return reach
-    return [t.sq for t in s.tokens if t.alive and t.side != side]
+    friends = {t.sq for t in s.tokens if t.standing and t.side == side}
+    return [t.sq for t in s.tokens if t.alive and t.side != side] + sorted(_hold_squares(s, side) - friends)
 
 
 def _activation(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -103,6 +115,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         if a[0] in ("reload", "unjam"):
             return a
     me = state.tokens[state.active]
+    if me.sq in _hold_squares(state, me.side) and not me.blip:
+        return ("end",)  # it holds its objective
     dist = _distances(state, _goals(state, me.side))
     here = dist.get(me.sq, 10**6)
     steps = [a for a in actions if a[0] in ("move", "open", "manhole")]
