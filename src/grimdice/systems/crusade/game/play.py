@@ -18,7 +18,9 @@ MAX_STEPS = 20_000  # a game of 30 rounds of 40 models stays far below
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
-    "ours: scenario format, objectives and victory (reach / hold / a force with no model standing loses)",
+    "ours (victory): a force with no model standing loses; reach objectives win at once; hold objectives "
+    "score after the last turn",
+    "reading placement: models stand where the scenario puts them, else on their zone's first free squares",
     "reading grid_cover: on a grid only darkness and air ducts give cover, counted as full cover",
     "reading models_block_sight: models block line of sight on a grid",
     "reading blip_reveal: a blip is revealed when an enemy model steps adjacent or it steps adjacent to one",
