@@ -306,3 +306,60 @@ def test_manhole_is_a_full_move():
     s = s.apply(("activate", 0))
     s = s.apply(("manhole", 4, 1))
     assert s.tokens[0].sq == (4, 1) and s.budget == 0
+
+
+def test_explode_attacks_the_bearer_and_models_near_him():
+    # VIII EXPLODE: "On a fail, make an attack from the weapon, centered on the bearer (SFT=1"A,
+    # FT=2"A, HFT=3"A). The weapon is lost."
+    flamer = dict(
+        MARINE, weapons=[{"name": "flamer", "dice": "2W+1R", "kind": "ranged", "effects": ["X", "SFT"]}]
+    )
+    marines = [at("Marine", 1, 1), at("Marine", 2, 2), at("Marine", 4, 1)]
+    s = state(HALL, marines, [at("Stealer", 8, 1), at("Stealer", 8, 3)], profiles=[flamer, STEALER])
+    s = s.apply(("activate", 0)).apply(("shoot", 3, "flamer"))
+    law = cached_law(s.pending[4])
+    k = next(k for k, ((_, _, wa, _), _) in enumerate(law) if wa)
+    s = s.apply(("attack", k))
+    assert s.tokens[0].arms[0] == "lost"
+    # SFT: 1 square: the bearer, then the marine diagonally adjacent; not the one 3 squares away
+    assert s.pending[1] == "explode" and s.pending[3] == 0 and s.pending[6] == (1,)
+    blast = cached_law(s.pending[4])
+    mine = {k: v for k, v in flamer.items() if k != "move"}
+    res = calculate(
+        {
+            "system": "crusade",
+            "action": "shoot",
+            "range": 0,
+            "attacker": mine,
+            "defender": {**mine, "weapons": []},
+        }
+    )
+    assert sum(p for (ds, *_), p in blast if ds[0] == KILLED) == pytest.approx(
+        res.extra["end_state"]["killed"]
+    )
+    s = s.apply(("attack", 0))
+    assert s.pending[3] == 1 and s.pending[6] == ()
+    s = s.apply(("attack", 0))
+    assert not s.pending
+
+
+def test_stuck_weapon_is_recovered_by_an_action_next_to_its_target():
+    # VIII STICK: "weapon is stuck in target and can't be used- must spend an action adjacent to
+    # target to recover it."
+    spear = dict(MARINE, weapons=[{"name": "spear", "dice": "1W+1R", "kind": "melee", "effects": ["STICK"]}])
+    s = state(
+        HALL, [at("Marine", 1, 1)], [at("Stealer", 2, 1), at("Stealer", 8, 3)], profiles=[spear, STEALER]
+    )
+    s = s.apply(("activate", 0)).apply(("melee", 1))
+    law = cached_law(s.pending[4])
+    k = next(k for k, ((ds, _, wa, _), _) in enumerate(law) if wa and ds[0] != KILLED)
+    s = s.apply(("attack", k))
+    assert s.tokens[0].arms[0] == "stuck@1"
+    s = s.apply(("end",))
+    while s.player == 1:
+        s = s.apply(s.legal_actions()[0]).apply(("end",))
+    s = s.apply(("activate", 0))
+    assert ("recover", "spear") in s.legal_actions()
+    assert s.apply(("recover", "spear")).tokens[0].arms[0] == READY
+    away = s.apply(("move", 1, 2)).apply(("move", 1, 3))
+    assert ("recover", "spear") not in away.legal_actions()

@@ -32,7 +32,8 @@ READINGS = (
     "reading wound_order: a wounded model may move then melee, not act then move",
     "reading manhole: climbing a manhole is a model's whole move",
     "chits, blip contents and hidden models are public information to the players",
-    "not in play yet: EXPLODE's attack, MALFUNCTION's roll, templates on several models, ZOC, snap fire, "
+    "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
+    "not in play yet: MALFUNCTION's roll, templates on several models, ZOC, snap fire, "
     "psychic cards, picking up and carrying, knockback moves on the grid",
 )
 
@@ -56,8 +57,15 @@ def _name(s: GameState, i: int) -> str:
 def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     if before.pending[0] != "attack":
         return None
-    _, how, i, j, _, fired = before.pending
-    verb = f"shoots {_name(before, j)} with {fired}" if how == "shoot" else f"melees {_name(before, j)}"
+    how, i, j, _, fired = before.pending[1:6]
+    verb = {
+        "shoot": f"shoots {_name(before, j)} with {fired}",
+        "melee": f"melees {_name(before, j)}",
+        "explode": f"is caught by the explosion of {_name(before, i)}'s {fired}",
+    }[how]
+    if how == "explode":
+        t = after.tokens[j]
+        return f"{_name(before, j)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
     t = after.tokens[j]
     text = f"{_name(before, i)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
     a = after.tokens[i]

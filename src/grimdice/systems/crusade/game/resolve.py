@@ -8,13 +8,8 @@ from typing import Any
 
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.combat import cached_law
-from grimdice.systems.crusade.game.state import READY, UNLOADED, GameState, has_code
-
-FAIL_STATE = {"jam": "jammed", "break": "lost", "explode": "lost", "stick": "stuck"}
-
-
-def weapon_index(s: GameState, i: int, name: str) -> int:
-    return [w.name for w in s.setup.profiles[s.tokens[i].profile].weapons].index(name)
+from grimdice.systems.crusade.game.fails import explode, next_blast, weapon_after, weapon_index
+from grimdice.systems.crusade.game.state import READY, GameState
 
 
 def act(s: GameState, a: tuple[Any, ...]) -> GameState:
@@ -41,31 +36,13 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     if kind == "hide":  # V HIDING
         return replace(s.with_token(i, hidden=True), acted=True)
     k = weapon_index(s, i, str(a[1]))
-    if kind == "reload":  # VIII RELOAD
+    if kind in ("reload", "recover"):  # VIII RELOAD; VIII STICK: recovered by an action
         arms = tuple(READY if n == k else st for n, st in enumerate(t.arms))
         return replace(s.with_token(i, arms=arms), acted=True)
     if kind == "unjam":  # VIII JAM: "To unjam, roll a zero on the weapon dice"
         p = unjam_chance(str(s.setup.profiles[t.profile].weapons[k].dice))
         return replace(s, acted=True, pending=("unjam", i, k, p))
     raise ValueError(f"unknown action {a!r}")
-
-
-def _weapon_after(s: GameState, i: int, failed: str, fired: str) -> tuple[str, ...]:
-    """A model's weapon states after its attack: the failing weapon's fail effect (III, VIII), a
-    RELOAD weapon fired is unloaded (VIII: "an action to reload for each shot")."""
-    t = s.tokens[i]
-    p = s.setup.profiles[t.profile]
-    arms = list(t.arms)
-    if fired:
-        k = weapon_index(s, i, fired)
-        if has_code(p.weapons[k].effects, "RELOAD") and arms[k] == READY:
-            arms[k] = UNLOADED
-    if failed:
-        k = weapon_index(s, i, failed)
-        code = s.setup.fighters[t.profile].arms[k].fail
-        if code in FAIL_STATE:
-            arms[k] = FAIL_STATE[code]
-    return tuple(arms)
 
 
 def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
@@ -79,13 +56,23 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
             arms = tuple(READY if n == k else st for n, st in enumerate(s.tokens[i].arms))
             s = s.with_token(i, arms=arms)
         return replace(s, pending=())
-    _, _, i, j, key, fired = s.pending
+    how, i, j, key, fired = s.pending[1:6]
     (ds, as_, wa, wd), _ = cached_law(key)[int(outcome[1])]
-    s = s.with_token(i, arms=_weapon_after(s, i, wa, fired))
+    if how == "explode":  # VIII EXPLODE: the weapon's attack on each model near the bearer in turn
+        return next_blast(s.with_token(j, cond=ds[0], hits=ds[1]), i, fired, s.pending[6])
+    s = s.with_token(i, arms=weapon_after(s, i, wa, fired, j))
     if wd:
-        s = s.with_token(j, arms=_weapon_after(s, j, wd, ""))
+        s = s.with_token(j, arms=weapon_after(s, j, wd, "", i))
     s = s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1])
-    return replace(s, pending=())
+    s = replace(s, pending=())
+    for bearer, failed in ((i, wa), (j, wd)):
+        if failed and _fail_code(s, bearer, failed) == "explode" and s.tokens[bearer].alive:
+            return explode(s, bearer, failed)
+    return s
+
+
+def _fail_code(s: GameState, i: int, weapon: str) -> str:
+    return s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].fail
 
 
 __all__ = ["act", "resolve"]

@@ -12,6 +12,7 @@ from typing import Any
 
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.state import JAMMED, READY, UNLOADED, GameState, Token, has_code
 
 Action = tuple[Any, ...]
@@ -106,6 +107,7 @@ def _actions(s: GameState) -> list[Action]:
             out.append(("reload", w.name))  # VIII RELOAD
         elif t.arms[k] == JAMMED:
             out.append(("unjam", w.name))  # VIII JAM
+    out.extend(recover_actions(s))  # VIII STICK
     tall = fx.has("big") or has_code(s.setup.profiles[t.profile].abilities, "TALL")
     if not t.hidden and s.setup.grid.is_dark(t.sq) and not tall:
         out.append(("hide",))  # V HIDING: in cover (darkness); IX BIG / TALL may not hide
