@@ -5,7 +5,8 @@ immutable, hashable, ``current_player`` / ``legal_actions`` / ``chance_outcomes`
 Actions are tuples of JSON values (a game log is the seed, the scenario and the actions):
 ``("activate", i)``, ``("move", x, y)``, ``("open", x, y)``, ``("close", x, y)``,
 ``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``, ``("charge",)``,
-``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``, ``("extra",)``, ``("end",)``;
+``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
+``("extra",)``, ``("end",)``;
 chance outcomes are ``("first", player)``, ``("attack", k)`` (the k-th end of the attack's law)
 and ``("unjam", ok)``.
 """
