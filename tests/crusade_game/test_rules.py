@@ -322,7 +322,7 @@ def test_explode_attacks_the_bearer_and_models_near_him():
     s = s.apply(("attack", k))
     assert s.tokens[0].arms[0] == "lost"
     # SFT: 1 square: the bearer, then the marine diagonally adjacent; not the one 3 squares away
-    assert s.pending[1] == "explode" and s.pending[3] == 0 and s.pending[6] == (1,)
+    assert s.pending[1] == "explode" and s.pending[3] == 0 and s.pending[6] == (("explode", 0, 1, "flamer"),)
     blast = cached_law(s.pending[4])
     mine = {k: v for k, v in flamer.items() if k != "move"}
     res = calculate(
@@ -341,6 +341,22 @@ def test_explode_attacks_the_bearer_and_models_near_him():
     assert s.pending[3] == 1 and s.pending[6] == ()
     s = s.apply(("attack", 0))
     assert not s.pending
+
+
+def test_area_weapon_hits_the_three_by_three_squares():
+    # X: "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares."
+    mortar = dict(
+        MARINE, weapons=[{"name": "mortar", "dice": "2W+1R", "kind": "ranged", "effects": ["AREA 2"]}]
+    )
+    stealers = [at("Stealer", 6, 2), at("Stealer", 7, 3), at("Stealer", 8, 2), at("Stealer", 5, 1)]
+    s = state(HALL, [at("Marine", 1, 2)], stealers, profiles=[mortar, STEALER])
+    s = s.apply(("activate", 0)).apply(("shoot", 1, "mortar"))
+    law = cached_law(s.pending[4])
+    miss = next(k for k, ((ds, _, wa, _), _) in enumerate(law) if ds[0] == NONE and not wa)
+    s = s.apply(("attack", miss))
+    # the models on (5,1) and (7,3) are in the 3x3 around (6,2); (8,2) is not
+    assert s.pending[1] == "area" and s.pending[3] == 4 and s.pending[6] == (("area", 0, 2, "mortar"),)
+    assert '"range": 1' in s.pending[4]  # its own range from the firer: 4 squares, under a foot
 
 
 def test_stuck_weapon_is_recovered_by_an_action_next_to_its_target():

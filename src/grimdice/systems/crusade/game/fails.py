@@ -13,6 +13,9 @@ from grimdice.systems.crusade.game.situation import model_data
 from grimdice.systems.crusade.game.state import LOST, READY, STUCK, UNLOADED, GameState, has_code
 from grimdice.systems.crusade.units import TEMPLATES
 
+#: a shot that follows an attack: (kind "explode" or "area", firer, target, weapon)
+Follow = tuple[str, int, int, str]
+
 #: III / VIII: a weapon's state after its fail (STICK: stuck in the model it attacked)
 FAIL_STATE = {"jam": "jammed", "break": LOST, "explode": LOST, "stick": STUCK}
 
@@ -74,11 +77,11 @@ def explosion_shot(s: GameState, i: int, weapon: str, j: int) -> str:
     return json.dumps(data, sort_keys=True)
 
 
-def explode(s: GameState, i: int, weapon: str) -> GameState:
+def explode(s: GameState, i: int, weapon: str) -> tuple[GameState, tuple[Follow, ...]]:
     """VIII EXPLODE: "make an attack from the weapon, centered on the bearer ... The weapon is
     lost. "Bad Guy" models with one hit should automatically be treated as killed". The attack is
-    a shot at range 0 at each standing model within the radius, the bearer first, nearest next
-    (reading ``explode_order``), each a chance node."""
+    a shot at range 0 at each model within the radius, the bearer first, nearest next (reading
+    ``explode_order``), each a chance node: the follow-up shots to make."""
     bearer = s.tokens[i]
     if s.setup.fighters[bearer.profile].has("bad_guy") and s.setup.profiles[bearer.profile].hits == 1:
         s = s.with_token(i, cond=KILLED)
@@ -88,17 +91,36 @@ def explode(s: GameState, i: int, weapon: str) -> GameState:
         for j, t in enumerate(s.tokens)
         if t.alive and not t.blip and range_squares(bearer.sq, t.sq) <= radius
     )
-    order = tuple(j for _, j in near if j != i or s.tokens[i].alive)
-    return next_blast(s, i, weapon, order)
+    return s, tuple(("explode", i, j, weapon) for _, j in near)
 
 
-def next_blast(s: GameState, i: int, weapon: str, order: tuple[int, ...]) -> GameState:
-    """The pending shot of the explosion at the next model in ``order``, or none."""
-    order = tuple(j for j in order if s.tokens[j].alive)
-    if not order:
+def area_shots(s: GameState, i: int, j: int, weapon: str) -> tuple[Follow, ...]:
+    """X: "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares":
+    an AREA weapon fired at a model also rolls at every other model in the 3x3 squares around it,
+    the firer's friends and the firer too (reading ``grid_area``: a roll each, as the flamer
+    template's "Roll seperately for each target", in reading order)."""
+    fx = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].fx
+    if not fx.get("area"):
+        return ()
+    squares = set(s.setup.grid.area(s.tokens[j].sq))
+    others = sorted(
+        (t.sq[1], t.sq[0], k)
+        for k, t in enumerate(s.tokens)
+        if k != j and t.alive and not t.blip and t.sq in squares
+    )
+    return tuple(("area", i, k, weapon) for _, _, k in others)
+
+
+def next_blast(s: GameState, queue: tuple[Follow, ...]) -> GameState:
+    """The next follow-up shot of ``queue`` at a model still alive, pending; or none left."""
+    from grimdice.systems.crusade.game.situation import shot
+
+    queue = tuple(f for f in queue if s.tokens[f[2]].alive)
+    if not queue:
         return replace(s, pending=())
-    j = order[0]
-    return replace(s, pending=("attack", "explode", i, j, explosion_shot(s, i, weapon, j), weapon, order[1:]))
+    how, i, j, weapon = queue[0]
+    key = explosion_shot(s, i, weapon, j) if how == "explode" else shot(s, i, j, weapon)
+    return replace(s, pending=("attack", how, i, j, key, weapon, queue[1:]))
 
 
 def recover_actions(s: GameState) -> list[tuple[Any, ...]]:

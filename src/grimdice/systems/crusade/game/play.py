@@ -32,6 +32,7 @@ READINGS = (
     "reading wound_order: a wounded model may move then melee, not act then move",
     "reading manhole: climbing a manhole is a model's whole move",
     "chits, blip contents and hidden models are public information to the players",
+    "reading grid_area: an AREA weapon also rolls at every other model in the 3x3 squares around its target",
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
     "not in play yet: MALFUNCTION's roll, templates on several models, ZOC, snap fire, "
     "psychic cards, picking up and carrying, knockback moves on the grid",
@@ -62,8 +63,9 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         "shoot": f"shoots {_name(before, j)} with {fired}",
         "melee": f"melees {_name(before, j)}",
         "explode": f"is caught by the explosion of {_name(before, i)}'s {fired}",
+        "area": f"is caught in the area of {_name(before, i)}'s {fired}",
     }[how]
-    if how == "explode":
+    if how in ("explode", "area"):
         t = after.tokens[j]
         return f"{_name(before, j)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
     t = after.tokens[j]

@@ -8,7 +8,7 @@ from typing import Any
 
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.combat import cached_law
-from grimdice.systems.crusade.game.fails import explode, next_blast, weapon_after, weapon_index
+from grimdice.systems.crusade.game.fails import area_shots, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.state import READY, GameState
 
 
@@ -58,17 +58,18 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         return replace(s, pending=())
     how, i, j, key, fired = s.pending[1:6]
     (ds, as_, wa, wd), _ = cached_law(key)[int(outcome[1])]
-    if how == "explode":  # VIII EXPLODE: the weapon's attack on each model near the bearer in turn
-        return next_blast(s.with_token(j, cond=ds[0], hits=ds[1]), i, fired, s.pending[6])
+    if how in ("explode", "area"):  # the follow-up shots: only the target's state changes
+        return next_blast(s.with_token(j, cond=ds[0], hits=ds[1]), s.pending[6])
     s = s.with_token(i, arms=weapon_after(s, i, wa, fired, j))
     if wd:
         s = s.with_token(j, arms=weapon_after(s, j, wd, "", i))
     s = s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1])
-    s = replace(s, pending=())
+    queue = area_shots(s, i, j, fired) if how == "shoot" else ()
     for bearer, failed in ((i, wa), (j, wd)):
         if failed and _fail_code(s, bearer, failed) == "explode" and s.tokens[bearer].alive:
-            return explode(s, bearer, failed)
-    return s
+            s, blast = explode(s, bearer, failed)
+            queue += blast
+    return next_blast(s, queue)
 
 
 def _fail_code(s: GameState, i: int, weapon: str) -> str:
