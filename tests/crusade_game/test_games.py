@@ -45,6 +45,12 @@ def test_random_games_keep_the_invariants_and_replay(setup, seed):
     _checked_game(setup, ("random", "random"), seed)
 
 
+@pytest.mark.parametrize("players", [("random", "random"), ("ai", "random"), ("random", "ai")])
+def test_sewer_games_keep_the_invariants_and_replay(players):
+    sewers = build_setup(yaml.safe_load(Path("examples/crusade-game-sewers.yaml").read_text()))
+    _checked_game(sewers, players, 5)
+
+
 def test_ai_games_keep_the_invariants_and_replay(setup):
     log = _checked_game(setup, ("ai", "random"), 3)
     assert log["winner"] == "Terminators"

@@ -345,9 +345,8 @@ def test_explode_attacks_the_bearer_and_models_near_him():
 
 def test_area_weapon_hits_the_three_by_three_squares():
     # X: "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares."
-    mortar = dict(
-        MARINE, weapons=[{"name": "mortar", "dice": "2W+1R", "kind": "ranged", "effects": ["AREA 2"]}]
-    )
+    gun = {"name": "mortar", "dice": "2W+1R", "kind": "ranged", "effects": ["AREA 2", "RELOAD"]}
+    mortar = dict(MARINE, weapons=[gun])
     stealers = [at("Stealer", 6, 2), at("Stealer", 7, 3), at("Stealer", 8, 2), at("Stealer", 5, 1)]
     s = state(HALL, [at("Marine", 1, 2)], stealers, profiles=[mortar, STEALER])
     s = s.apply(("activate", 0)).apply(("shoot", 1, "mortar"))
@@ -357,6 +356,7 @@ def test_area_weapon_hits_the_three_by_three_squares():
     # the models on (5,1) and (7,3) are in the 3x3 around (6,2); (8,2) is not
     assert s.pending[1] == "area" and s.pending[3] == 4 and s.pending[6] == (("area", 0, 2, "mortar"),)
     assert '"range": 1' in s.pending[4]  # its own range from the firer: 4 squares, under a foot
+    assert s.tokens[0].arms[0] == UNLOADED and cached_law(s.pending[4])  # the rolls after the first
 
 
 def test_stuck_weapon_is_recovered_by_an_action_next_to_its_target():

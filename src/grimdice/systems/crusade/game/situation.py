@@ -14,13 +14,16 @@ from grimdice.systems.crusade.damage import CONDITIONS
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
 
-def model_data(s: GameState, t: Token) -> dict[str, Any]:
-    """A token's profile as the calculator's model: its state now and only its usable weapons."""
+def model_data(s: GameState, t: Token, keep: str = "") -> dict[str, Any]:
+    """A token's profile as the calculator's model: its state now and only its usable weapons
+    (and weapon ``keep``, being fired: an AREA weapon's rolls after the first, once unloaded)."""
     p = s.setup.profiles[t.profile]
     data = p.model_dump(by_alias=True, exclude={"move", "hits_left", "condition"}, exclude_none=True)
     data["condition"] = CONDITIONS[t.cond] if t.cond < 4 else "ko"
     data["hits_left"] = t.hits
-    data["weapons"] = [w for w, st in zip(data["weapons"], t.arms, strict=True) if st == READY]
+    data["weapons"] = [
+        w for w, st in zip(data["weapons"], t.arms, strict=True) if st == READY or w["name"] == keep
+    ]
     return data
 
 
@@ -42,7 +45,7 @@ def shot(s: GameState, a: int, t: int, weapon: str) -> str:
     data = {
         "system": "crusade",
         "action": "shoot",
-        "attacker": model_data(s, att),
+        "attacker": model_data(s, att, keep=weapon),
         "defender": model_data(s, dfd),
         "weapons": [weapon],
         "range": range_key(range_squares(att.sq, dfd.sq)),
