@@ -379,3 +379,45 @@ def test_stuck_weapon_is_recovered_by_an_action_next_to_its_target():
     assert s.apply(("recover", "spear")).tokens[0].arms[0] == READY
     away = s.apply(("move", 1, 2)).apply(("move", 1, 3))
     assert ("recover", "spear") not in away.legal_actions()
+
+
+def test_infiltrate_starts_hidden():
+    # IX INFILTRATE: "You may start Hidden."
+    sneak = dict(STEALER, abilities=["INFILTRATE"])
+    s = state(HALL, [at("Marine", 1, 1)], [at("Stealer", 8, 3)], profiles=[MARINE, sneak])
+    assert s.tokens[1].hidden and not s.tokens[0].hidden
+
+
+def test_furtive_hides_for_free_unless_it_attacked():
+    # IX FURTIVE: "May hide for free if you did not attack that turn (does not cost an action)."
+    sneak = dict(MARINE, abilities=["FURTIVE"])
+    s = state(
+        HALL, [at("Marine", 1, 1)], [at("Stealer", 8, 1)], profiles=[sneak, STEALER], grid={"dark": "all"}
+    )
+    s = s.apply(("activate", 0))
+    hidden = s.apply(("hide",))
+    assert hidden.tokens[0].hidden and not hidden.acted
+    extra = s.apply(("extra",))
+    assert ("hide",) in extra.legal_actions() and extra.apply(("hide",)).tokens[0].hidden
+    shot = s.apply(("shoot", 1, "bolter"))
+    shot = shot.apply(
+        next(o for o, _ in shot.chance_outcomes() if cached_law(shot.pending[4])[o[1]][0][0][0] == NONE)
+    )
+    assert ("hide",) not in shot.legal_actions()
+    plain = state(HALL, [at("Marine", 1, 1)], [at("Stealer", 8, 1)], grid={"dark": "all"}).apply(
+        ("activate", 0)
+    )
+    assert plain.apply(("hide",)).acted and ("hide",) not in plain.apply(("extra",)).legal_actions()
+
+
+def test_feral_attacks_only_the_nearest():
+    # IX FERAL: "You may only attack the nearest target."
+    beast = dict(MARINE, abilities=["FERAL"])
+    s = state(
+        HALL,
+        [at("Marine", 1, 2)],
+        [at("Stealer", 5, 2), at("Stealer", 8, 2), at("Stealer", 8, 1)],
+        profiles=[beast, STEALER],
+    )
+    s = s.apply(("activate", 0))
+    assert {a[1] for a in s.legal_actions() if a[0] == "shoot"} == {1}

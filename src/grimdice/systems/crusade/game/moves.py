@@ -84,7 +84,7 @@ def reveal_blip(s: GameState, j: int, own_turn: bool) -> GameState:
         if free:  # a board with no room left loses the model (not met on sensible boards)
             s = replace(s, tokens=(*s.tokens, replace(m, sq=free[0])))
     if own_turn and s.active == j:
-        s = replace(s, active=-1, budget=0, moved=0, acted=False, charged=False, meleed=())
+        s = s.idle()
     return s
 
 

@@ -30,6 +30,7 @@ READINGS = (
     "reading no_passing: a model may not move through another model's square",
     "reading stun_recovery: a stunned model gets up when activated (half move, no action)",
     "reading wound_order: a wounded model may move then melee, not act then move",
+    "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
     "reading manhole: climbing a manhole is a model's whole move",
     "chits, blip contents and hidden models are public information to the players",
     "reading grid_area: an AREA weapon also rolls at every other model in the 3x3 squares around its target",

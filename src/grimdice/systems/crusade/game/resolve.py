@@ -9,7 +9,7 @@ from typing import Any
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import area_shots, explode, next_blast, weapon_after, weapon_index
-from grimdice.systems.crusade.game.state import READY, GameState
+from grimdice.systems.crusade.game.state import READY, GameState, has_code
 
 
 def act(s: GameState, a: tuple[Any, ...]) -> GameState:
@@ -23,18 +23,19 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     if kind == "shoot":  # II; V HIDING: "If you attack ... you will be Revealed"
         j, w = int(a[1]), str(a[2])
         pending = ("attack", "shoot", i, j, situation.shot(s, i, j, w), w)
-        return replace(s.with_token(i, hidden=False), acted=True, pending=pending)
+        return replace(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending)
     if kind == "melee":  # IV: "Take a -1 (cumulative) ... for each successive opponent"
         j = int(a[1])
         pending = ("attack", "melee", i, j, situation.melee(s, i, j, len(s.meleed) + 1), "")
         s = s.with_token(i, hidden=False).with_token(j, hidden=False)
-        return replace(s, acted=True, meleed=(*s.meleed, j), pending=pending)
+        return replace(s, acted=True, attacked=True, meleed=(*s.meleed, j), pending=pending)
     if kind == "charge":  # V CHARGE: an additional half move before meleeing
         return replace(s, budget=s.budget + _charge(s, t), charged=True)
     if kind == "extra":  # I: "Take an extra full move"
         return replace(s, budget=s.budget + s.move_of(t), acted=True)
-    if kind == "hide":  # V HIDING
-        return replace(s.with_token(i, hidden=True), acted=True)
+    if kind == "hide":  # V HIDING; IX FURTIVE hides for free
+        furtive = has_code(s.setup.profiles[t.profile].abilities, "FURTIVE") and not s.attacked
+        return replace(s.with_token(i, hidden=True), acted=s.acted or not furtive)
     k = weapon_index(s, i, str(a[1]))
     if kind in ("reload", "recover"):  # VIII RELOAD; VIII STICK: recovered by an action
         arms = tuple(READY if n == k else st for n, st in enumerate(t.arms))

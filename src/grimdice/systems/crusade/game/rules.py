@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from grimdice.engine.grid import range_squares
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
@@ -92,12 +93,12 @@ def _actions(s: GameState) -> list[Action]:
     weapons = s.setup.profiles[t.profile].weapons
     wounded = _wounded(s, t)
     out: list[Action] = []
-    if s.meleed:  # IV: "If adjacent to multiple targets, you may melee each in turn"
-        return [("melee", j) for j in adjacent_enemies(s, i) if j not in s.meleed]
-    melee = [("melee", j) for j in adjacent_enemies(s, i)]
+    adjacent, sight = adjacent_enemies(s, i), targets_in_sight(s, i)
+    if fx.has("feral") or has_code(s.setup.profiles[t.profile].abilities, "FERAL"):
+        adjacent, sight = _nearest(s, i, adjacent, sight)
+    melee = [("melee", j) for j in adjacent]
     if s.charged or (wounded and s.moved > 0):
         return melee  # V CHARGE then melee; VIII WOUND: move and melee only
-    sight = targets_in_sight(s, i)
     for k, w in enumerate(weapons):
         if w.kind in RANGED and t.arms[k] == READY:
             out.extend(("shoot", j, w.name) for j in sight)
@@ -108,14 +109,38 @@ def _actions(s: GameState) -> list[Action]:
         elif t.arms[k] == JAMMED:
             out.append(("unjam", w.name))  # VIII JAM
     out.extend(recover_actions(s))  # VIII STICK
-    tall = fx.has("big") or has_code(s.setup.profiles[t.profile].abilities, "TALL")
-    if not t.hidden and s.setup.grid.is_dark(t.sq) and not tall:
-        out.append(("hide",))  # V HIDING: in cover (darkness); IX BIG / TALL may not hide
+    if _may_hide(s, free=False):
+        out.append(("hide",))
     if not wounded:
         out.append(("extra",))
         if _charge(s, t) > 0 and s.budget + _charge(s, t) > 0:
             out.append(("charge",))
     return out
+
+
+def _nearest(s: GameState, i: int, adjacent: list[int], sight: list[int]) -> tuple[list[int], list[int]]:
+    """IX FERAL: "You may only attack the nearest target" (reading ``feral``: the nearest of the
+    enemies it could attack, by range in squares; ties all allowed)."""
+    here = s.tokens[i].sq
+    both = set(adjacent) | set(sight)
+    if not both:
+        return adjacent, sight
+    near = min(range_squares(here, s.tokens[j].sq) for j in both)
+    keep = {j for j in both if range_squares(here, s.tokens[j].sq) == near}
+    return [j for j in adjacent if j in keep], [j for j in sight if j in keep]
+
+
+def _may_hide(s: GameState, free: bool) -> bool:
+    """V HIDING: "If you are in cover, you may Hide (including cover from smoke or darkness)" (on a
+    grid: darkness, air ducts); IX BIG and TALL may not; IX FURTIVE: "May hide for free if you did
+    not attack that turn (does not cost an action)" (``free``: after its action)."""
+    t = s.tokens[s.active]
+    if t.blip or t.hidden or not s.setup.grid.is_dark(t.sq):
+        return False
+    abilities = s.setup.profiles[t.profile].abilities
+    if s.setup.fighters[t.profile].has("big") or has_code(abilities, "TALL"):
+        return False
+    return not free or (has_code(abilities, "FURTIVE") and not s.attacked)
 
 
 def _charge(s: GameState, t: Token) -> int:
@@ -138,8 +163,10 @@ def legal_actions(s: GameState) -> list[Action]:
     out: list[Action] = []
     if may_act(s):
         out.extend(_actions(s))
-    elif s.meleed and not s.charged:
+    elif s.meleed:  # IV: "If adjacent to multiple targets, you may melee each in turn"
         out.extend(("melee", j) for j in adjacent_enemies(s, s.active) if j not in s.meleed)
+    if _may_hide(s, free=True):
+        out.append(("hide",))
     if may_move(s):
         out.extend(_moves(s))
     out.append(("end",))
@@ -191,14 +218,13 @@ def activate(s: GameState, i: int) -> GameState:
     if t.cond == STUNNED:
         s = s.with_token(i, cond=NONE)
         budget, acted = min(budget, move // 2), True
-    return replace(s, active=i, budget=budget, moved=0, acted=acted, charged=False, meleed=())
+    return replace(s.idle(), active=i, budget=budget, acted=acted)
 
 
 def end_activation(s: GameState) -> GameState:
     if s.active < 0:
         return s
-    s = s.with_token(s.active, done=True)
-    return replace(s, active=-1, budget=0, moved=0, acted=False, charged=False, meleed=())
+    return s.with_token(s.active, done=True).idle()
 
 
 def out_of_action(s: GameState, side: int) -> bool:

@@ -77,6 +77,7 @@ class GameState:
     acted: bool = False  # its action is spent
     charged: bool = False  # V CHARGE: the action left is a melee
     meleed: tuple[int, ...] = ()  # IV: opponents meleed in turn this activation
+    attacked: bool = False  # it attacked this activation (IX FURTIVE)
     pending: tuple[Any, ...] = ()  # a chance event (see rules.chance_outcomes)
     winner: int | None = None  # 0, 1, or -1 for a draw, once the game is over
     ended: bool = False
@@ -109,6 +110,12 @@ class GameState:
         return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
 
     # ------------------------------------------------------------------ helpers
+    def idle(self) -> GameState:
+        """The state with no model being activated."""
+        return replace(
+            self, active=-1, budget=0, moved=0, acted=False, charged=False, meleed=(), attacked=False
+        )
+
     def with_token(self, i: int, **kw: Any) -> GameState:
         tokens = list(self.tokens)
         tokens[i] = replace(tokens[i], **kw)
@@ -145,7 +152,8 @@ def initial_state(setup: Setup) -> GameState:
             p.profile,
             p.sq,
             hits=setup.profiles[p.profile].hits if p.profile >= 0 else 1,
-            hidden=bool(p.blip),  # V: "Treat unrevealed chits as hidden models"
+            # V: "Treat unrevealed chits as hidden models"; IX INFILTRATE: "You may start Hidden"
+            hidden=bool(p.blip) or has_code(setup.profiles[p.profile].abilities, "INFILTRATE"),
             arms=tuple(READY for _ in setup.profiles[p.profile].weapons) if p.profile >= 0 else (),
             blip=p.blip,
         )
