@@ -62,7 +62,7 @@ def test_turn_limit_ends_the_game_with_hold_objectives():
 
 def test_normal_move_in_squares_no_diagonal():
     # I: "Each model may move their normal move"; X: "Diagonal move is not permitted."
-    s = state(HALL, [at("Marine", 4, 2)], [at("Stealer", 8, 1)]).apply(("activate", 0))
+    s = state(HALL, [at("Marine", 4, 2)], [at("Stealer", 1, 1)]).apply(("activate", 0))
     moves = {a[1:] for a in s.legal_actions() if a[0] == "move"}
     assert moves == {(3, 2), (5, 2), (4, 1), (4, 3)}
     for step in [(5, 2), (6, 2), (7, 2), (7, 3)]:
@@ -377,8 +377,10 @@ def test_stuck_weapon_is_recovered_by_an_action_next_to_its_target():
     s = s.apply(("activate", 0))
     assert ("recover", "spear") in s.legal_actions()
     assert s.apply(("recover", "spear")).tokens[0].arms[0] == READY
-    away = s.apply(("move", 1, 2)).apply(("move", 1, 3))
-    assert ("recover", "spear") not in away.legal_actions()
+    away = s.apply(("move", 1, 2))
+    assert away.current_player() == 1 and away.legal_actions() == [("pass",), ("zoc", 1)]  # V ZOC
+    away = away.apply(("pass",)).apply(("move", 1, 3))
+    assert away.current_player() == 0 and ("recover", "spear") not in away.legal_actions()
 
 
 def test_infiltrate_starts_hidden():
@@ -421,3 +423,62 @@ def test_feral_attacks_only_the_nearest():
     )
     s = s.apply(("activate", 0))
     assert {a[1] for a in s.legal_actions() if a[0] == "shoot"} == {1}
+
+
+def _zoc_game(**kw):
+    return state(HALL, [at("Marine", 2, 1), at("Marine", 1, 3)], [at("Stealer", 5, 2)], **kw)
+
+
+def test_zoc_free_melee_on_a_model_moving_past():
+    # V ZOC: "If a troop moves within 1" of an enemy and then tries to move past the enemy, the
+    # enemy may choose to make a "free" melee attack on the passer. If the passer is not stunned,
+    # killed or KOed by the melee, they may continue their move."
+    s = _zoc_game().apply(("activate", 0)).apply(("move", 3, 1)).apply(("move", 4, 1))
+    assert s.current_player() == 0  # moving within 1" is free
+    s = s.apply(("move", 5, 1))
+    assert s.current_player() == 1 and s.legal_actions() == [("pass",), ("zoc", 2)]
+    assert s.apply(("pass",)).tokens[0].sq == (5, 1)  # "they can let the passer by"
+    z = s.apply(("zoc", 2))
+    assert z.current_player() == CHANCE and '"attack_mode": "zoc"' in z.pending[4]
+    law = cached_law(z.pending[4])
+    # the stealer's SPIKY claws add their dice in a ZOC melee (VIII SPIKY): a stronger attack than
+    # an ordinary melee from the same situation
+    plain = cached_law(z.pending[4].replace('"attack_mode": "zoc"', '"attack_mode": "normal"'))
+    harmed = lambda lw: sum(p for (ds, *_), p in lw if ds[0] != NONE)  # noqa: E731
+    assert harmed(law) > harmed(plain)
+    killed = next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == KILLED)
+    stopped = z.apply(("attack", killed))
+    assert not stopped.tokens[0].alive and stopped.active == -1 and stopped.current_player() == 0
+    wounded = next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == WOUNDED)
+    on = z.apply(("attack", wounded))  # wounded, not stunned, killed or KOed: it goes on
+    assert on.tokens[0].sq == (5, 1) and on.budget == 1
+    fine = next(k for k, ((ds, *_), _) in enumerate(law) if ds == (NONE, 1))
+    assert z.apply(("attack", fine)).tokens[0].sq == (5, 1)
+
+
+def test_zoc_not_when_moving_directly_away_or_slipping_through():
+    # V ZOC: "this rule does not apply to models that start their move within 1" of an enemy and
+    # move directly away from that enemy ... The Slip Thru skill allows the user to ignore enemy ZOCs."
+    s = state(HALL, [at("Marine", 4, 2)], [at("Stealer", 5, 2)]).apply(("activate", 0))
+    assert s.apply(("move", 3, 2)).current_player() == 0
+    assert s.apply(("move", 4, 1)).current_player() == 1  # along the enemy, not away
+    slippery = dict(MARINE, abilities=["SLIP THRU"])
+    s = state(HALL, [at("Marine", 4, 2)], [at("Stealer", 5, 2)], profiles=[slippery, STEALER])
+    assert s.apply(("activate", 0)).apply(("move", 4, 1)).current_player() == 0
+
+
+def test_zoc_not_by_an_enemy_already_in_contact():
+    # V ZOC: "enemies that are already in base to base contact with a non-friendly model may not
+    # exercise a ZOC."
+    s = state(HALL, [at("Marine", 4, 1), at("Marine", 6, 3)], [at("Stealer", 5, 2)]).apply(("activate", 0))
+    assert s.apply(("move", 5, 1)).current_player() == 0
+
+
+def test_zoc_stun_stops_the_move():
+    stunner = dict(STEALER, weapons=[{"name": "claws", "dice": "1W", "kind": "spiky", "effects": ["S"]}])
+    z = _zoc_game(profiles=[MARINE, stunner]).apply(("activate", 0))
+    z = z.apply(("move", 3, 1)).apply(("move", 4, 1)).apply(("move", 5, 1)).apply(("zoc", 2))
+    stun = next(k for k, ((ds, *_), _) in enumerate(cached_law(z.pending[4])) if ds[0] == STUNNED)
+    stopped = z.apply(("attack", stun))
+    assert stopped.tokens[0].sq == (4, 1) and stopped.budget == 0 and stopped.active == 0
+    assert not any(a[0] == "move" for a in stopped.legal_actions())

@@ -30,12 +30,14 @@ READINGS = (
     "reading no_passing: a model may not move through another model's square",
     "reading stun_recovery: a stunned model gets up when activated (half move, no action)",
     "reading wound_order: a wounded model may move then melee, not act then move",
+    "reading zoc_grid: a step out of a square adjacent to an enemy passes it, unless directly away from "
+    "an enemy the model started next to",
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
     "reading manhole: climbing a manhole is a model's whole move",
     "chits, blip contents and hidden models are public information to the players",
     "reading grid_area: an AREA weapon also rolls at every other model in the 3x3 squares around its target",
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
-    "not in play yet: MALFUNCTION's roll, templates on several models, ZOC, snap fire, "
+    "not in play yet: MALFUNCTION's roll, templates on several models, snap fire, "
     "psychic cards, picking up and carrying, knockback moves on the grid",
 )
 
@@ -63,6 +65,7 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     verb = {
         "shoot": f"shoots {_name(before, j)} with {fired}",
         "melee": f"melees {_name(before, j)}",
+        "zoc": f"makes a free melee (ZOC) on {_name(before, j)}",
         "explode": f"is caught by the explosion of {_name(before, i)}'s {fired}",
         "area": f"is caught in the area of {_name(before, i)}'s {fired}",
     }[how]

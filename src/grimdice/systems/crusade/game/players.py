@@ -44,15 +44,17 @@ def _harm(before: tuple[int, int], after: tuple[int, int]) -> float:
 def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected harm an attack does to its target, less the attacker's own and his fails."""
     i, j = s.active, int(a[1])
-    key = (
-        situation.shot(s, i, j, str(a[2])) if a[0] == "shoot" else situation.melee(s, i, j, len(s.meleed) + 1)
-    )
-    me, them = s.tokens[i], s.tokens[j]
+    if a[0] == "shoot":
+        return law_value(s, i, j, situation.shot(s, i, j, str(a[2])))
+    return law_value(s, i, j, situation.melee(s, i, j, len(s.meleed) + 1))
+
+
+def law_value(s: GameState, i: int, j: int, key: str) -> float:
+    """:func:`attack_value` of token ``i`` attacking token ``j`` in the situation ``key``."""
+    me, them = (s.tokens[i].cond, s.tokens[i].hits), (s.tokens[j].cond, s.tokens[j].hits)
     value = 0.0
     for (ds, as_, wa, _), p in cached_law(key):
-        value += p * (
-            _harm((them.cond, them.hits), ds) - _harm((me.cond, me.hits), as_) - FAIL_VALUE * bool(wa)
-        )
+        value += p * (_harm(them, ds) - _harm(me, as_) - FAIL_VALUE * bool(wa))
     return value
 
 
@@ -105,6 +107,10 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     actions = state.legal_actions()
     if actions[0][0] == "activate":
         return _activation(state, actions)
+    if state.zoc:  # V ZOC: the free melee when it favours the guard
+        e = state.zoc[2][0]
+        key = situation.melee(state, e, state.active, 1, mode="zoc")
+        return ("zoc", e) if law_value(state, e, state.active, key) > 0 else ("pass",)
     attacks = [a for a in actions if a[0] in ("shoot", "melee")]
     if attacks:
         values = [attack_value(state, a) for a in attacks]

@@ -160,6 +160,8 @@ def legal_actions(s: GameState) -> list[Action]:
         return []
     if s.active < 0:
         return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
+    if s.zoc:  # V ZOC: the enemy's player chooses
+        return [("pass",), ("zoc", s.zoc[2][0])]
     out: list[Action] = []
     if may_act(s):
         out.extend(_actions(s))
@@ -189,15 +191,20 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
 # ---------------------------------------------------------------------- transitions
 def apply(s: GameState, a: Action) -> GameState:
     """The state after action or chance outcome ``a`` (its legality is the caller's check)."""
-    from grimdice.systems.crusade.game import moves, resolve
+    from grimdice.systems.crusade.game import moves, resolve, zoc
 
     kind = a[0]
     if s.pending:
-        return settle(resolve.resolve(s, a))
+        s = resolve.resolve(s, a)
+        return settle(zoc.proceed(s) if s.zoc and not s.pending else s)
+    if s.zoc:
+        return settle(zoc.decide(s, a))
     if kind == "activate":
         return activate(s, int(a[1]))
     if kind in ("move", "manhole"):
-        return settle(moves.step(s, (int(a[1]), int(a[2])), kind == "manhole"))
+        to = (int(a[1]), int(a[2]))
+        who = zoc.guards(s, to) if kind == "move" else ()
+        return zoc.offer(s, to, False, who) if who else settle(moves.step(s, to, kind == "manhole"))
     if kind in ("open", "close"):
         sq = (int(a[1]), int(a[2]))
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
@@ -218,7 +225,7 @@ def activate(s: GameState, i: int) -> GameState:
     if t.cond == STUNNED:
         s = s.with_token(i, cond=NONE)
         budget, acted = min(budget, move // 2), True
-    return replace(s.idle(), active=i, budget=budget, acted=acted)
+    return replace(s.idle(), active=i, budget=budget, acted=acted, origin=t.sq)
 
 
 def end_activation(s: GameState) -> GameState:

@@ -55,14 +55,16 @@ def shot(s: GameState, a: int, t: int, weapon: str) -> str:
     return json.dumps(data, sort_keys=True)
 
 
-def melee(s: GameState, a: int, t: int, opponent_number: int) -> str:
-    """The single-attack scenario of token ``a`` meleeing token ``t`` (IV), as JSON text."""
+def melee(s: GameState, a: int, t: int, opponent_number: int, mode: str = "normal") -> str:
+    """The single-attack scenario of token ``a`` meleeing token ``t`` (IV; ``mode``: ``zoc`` for
+    a zone-of-control melee, where SPIKY weapons add their dice), as JSON text."""
     data = {
         "system": "crusade",
         "action": "melee",
         "attacker": model_data(s, s.tokens[a]),
         "defender": model_data(s, s.tokens[t]),
         "opponent_number": opponent_number,
+        "attack_mode": mode,
     }
     return json.dumps(data, sort_keys=True)
 

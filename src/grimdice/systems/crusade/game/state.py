@@ -6,7 +6,7 @@ Actions are tuples of JSON values (a game log is the seed, the scenario and the 
 ``("activate", i)``, ``("move", x, y)``, ``("open", x, y)``, ``("close", x, y)``,
 ``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``, ``("charge",)``,
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
-``("extra",)``, ``("end",)``;
+``("extra",)``, ``("end",)``; the other player's ``("zoc", e)`` / ``("pass",)`` (V ZOC);
 chance outcomes are ``("first", player)``, ``("attack", k)`` (the k-th end of the attack's law)
 and ``("unjam", ok)``.
 """
@@ -78,6 +78,8 @@ class GameState:
     charged: bool = False  # V CHARGE: the action left is a melee
     meleed: tuple[int, ...] = ()  # IV: opponents meleed in turn this activation
     attacked: bool = False  # it attacked this activation (IX FURTIVE)
+    origin: Square | None = None  # where it started its move (V ZOC)
+    zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (square, manhole, enemies)
     pending: tuple[Any, ...] = ()  # a chance event (see rules.chance_outcomes)
     winner: int | None = None  # 0, 1, or -1 for a draw, once the game is over
     ended: bool = False
@@ -86,7 +88,9 @@ class GameState:
     def current_player(self) -> int:
         if self.ended:
             return TERMINAL
-        return CHANCE if self.pending else self.player
+        if self.pending:
+            return CHANCE
+        return self.tokens[self.zoc[2][0]].side if self.zoc else self.player
 
     def legal_actions(self) -> list[tuple[Any, ...]]:
         from grimdice.systems.crusade.game.rules import legal_actions
@@ -113,7 +117,16 @@ class GameState:
     def idle(self) -> GameState:
         """The state with no model being activated."""
         return replace(
-            self, active=-1, budget=0, moved=0, acted=False, charged=False, meleed=(), attacked=False
+            self,
+            active=-1,
+            budget=0,
+            moved=0,
+            acted=False,
+            charged=False,
+            meleed=(),
+            attacked=False,
+            origin=None,
+            zoc=(),
         )
 
     def with_token(self, i: int, **kw: Any) -> GameState:
@@ -183,7 +196,7 @@ def invariant_errors(s: GameState) -> list[str]:
             out.append(f"token {i} stands in a closed door at {t.sq}")
         if not t.blip and not 0 <= t.hits <= s.setup.profiles[t.profile].hits:
             out.append(f"token {i} has {t.hits} hits left")
-    if s.active >= 0:
+    if s.active >= 0 and not s.pending:
         t = s.tokens[s.active]
         if t.side != s.player or not t.standing:
             out.append(f"active token {s.active} may not act")
