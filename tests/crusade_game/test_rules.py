@@ -482,3 +482,35 @@ def test_zoc_stun_stops_the_move():
     stopped = z.apply(("attack", stun))
     assert stopped.tokens[0].sq == (4, 1) and stopped.budget == 0 and stopped.active == 0
     assert not any(a[0] == "move" for a in stopped.legal_actions())
+
+
+def test_malfunction_rolls_the_weapon_against_the_user_and_in_melee_the_opponent():
+    # VIII MALFUNCTION: "On a fail, roll the weapon dice vs. the user's armor (in melee, also roll
+    # against the opponent). The weapon still functions normally."
+    axe = {"name": "axe", "dice": "1W+1R", "kind": "melee", "effects": ["M"]}
+    brute = dict(MARINE, weapons=[axe])
+    s = state(
+        HALL, [at("Marine", 1, 1)], [at("Stealer", 2, 1), at("Stealer", 8, 3)], profiles=[brute, STEALER]
+    )
+    s = s.apply(("activate", 0)).apply(("melee", 1))
+    law = cached_law(s.pending[4])
+    k = next(k for k, ((ds, as_, wa, _), _) in enumerate(law) if wa and ds[0] != KILLED and as_[0] == NONE)
+    s = s.apply(("attack", k))
+    assert s.tokens[0].arms[0] == READY  # still functions
+    assert (
+        s.pending[1] == "malfunction"
+        and s.pending[3] == 0
+        and s.pending[6] == (("malfunction", 0, 1, "axe"),)
+    )
+    mine = {k: v for k, v in brute.items() if k != "move"}
+    res = calculate(
+        {
+            "system": "crusade",
+            "action": "shoot",
+            "range": 0,
+            "attacker": {**mine, "weapons": [dict(axe, kind="ranged")]},
+            "defender": {**mine, "weapons": []},
+        }
+    )
+    got = sum(p for (ds, *_), p in cached_law(s.pending[4]) if ds[0] == KILLED)
+    assert got == pytest.approx(res.extra["end_state"]["killed"], abs=1e-12)

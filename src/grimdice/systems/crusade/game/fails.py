@@ -13,7 +13,7 @@ from grimdice.systems.crusade.game.situation import model_data
 from grimdice.systems.crusade.game.state import LOST, READY, STUCK, UNLOADED, GameState, has_code
 from grimdice.systems.crusade.units import TEMPLATES
 
-#: a shot that follows an attack: (kind "explode" or "area", firer, target, weapon)
+#: a roll that follows an attack: (kind "explode", "area" or "malfunction", firer, target, weapon)
 Follow = tuple[str, int, int, str]
 
 #: III / VIII: a weapon's state after its fail (STICK: stuck in the model it attacked)
@@ -60,8 +60,8 @@ def explosion_radius(s: GameState, i: int, weapon: str) -> int:
 
 
 def explosion_shot(s: GameState, i: int, weapon: str, j: int) -> str:
-    """The weapon's attack at range 0 on token ``j`` (the bearer included) as the calculator's
-    single shot (JSON text)."""
+    """The weapon's dice at range 0 against token ``j`` (the bearer included) as the calculator's
+    single shot (JSON text): EXPLODE's attack, MALFUNCTION's roll "vs. the user's armor"."""
     bearer = model_data(s, s.tokens[i])
     k = weapon_index(s, i, weapon)
     arm = s.setup.profiles[s.tokens[i].profile].weapons[k].model_dump(by_alias=True, exclude_none=True)
@@ -119,7 +119,7 @@ def next_blast(s: GameState, queue: tuple[Follow, ...]) -> GameState:
     if not queue:
         return replace(s, pending=())
     how, i, j, weapon = queue[0]
-    key = explosion_shot(s, i, weapon, j) if how == "explode" else shot(s, i, j, weapon)
+    key = shot(s, i, j, weapon) if how == "area" else explosion_shot(s, i, weapon, j)
     return replace(s, pending=("attack", how, i, j, key, weapon, queue[1:]))
 
 

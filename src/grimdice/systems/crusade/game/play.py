@@ -37,7 +37,7 @@ READINGS = (
     "chits, blip contents and hidden models are public information to the players",
     "reading grid_area: an AREA weapon also rolls at every other model in the 3x3 squares around its target",
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
-    "not in play yet: MALFUNCTION's roll, templates on several models, snap fire, "
+    "not in play yet: templates on several models, snap fire, "
     "psychic cards, picking up and carrying, knockback moves on the grid",
 )
 
@@ -68,8 +68,9 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         "zoc": f"makes a free melee (ZOC) on {_name(before, j)}",
         "explode": f"is caught by the explosion of {_name(before, i)}'s {fired}",
         "area": f"is caught in the area of {_name(before, i)}'s {fired}",
+        "malfunction": f"takes the malfunction of {_name(before, i)}'s {fired}",
     }[how]
-    if how in ("explode", "area"):
+    if how in ("explode", "area", "malfunction"):
         t = after.tokens[j]
         return f"{_name(before, j)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
     t = after.tokens[j]

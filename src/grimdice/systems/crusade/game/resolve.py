@@ -59,17 +59,22 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         return replace(s, pending=())
     how, i, j, key, fired = s.pending[1:6]
     (ds, as_, wa, wd), _ = cached_law(key)[int(outcome[1])]
-    if how in ("explode", "area"):  # the follow-up shots: only the target's state changes
+    if how in ("explode", "area", "malfunction"):  # follow-up rolls: only the target's state changes
         return next_blast(s.with_token(j, cond=ds[0], hits=ds[1]), s.pending[6])
     s = s.with_token(i, arms=weapon_after(s, i, wa, fired, j))
     if wd:
         s = s.with_token(j, arms=weapon_after(s, j, wd, "", i))
     s = s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1])
     queue = area_shots(s, i, j, fired) if how == "shoot" else ()
-    for bearer, failed in ((i, wa), (j, wd)):
-        if failed and _fail_code(s, bearer, failed) == "explode" and s.tokens[bearer].alive:
+    for bearer, other, failed in ((i, j, wa), (j, i, wd)):
+        code = _fail_code(s, bearer, failed) if failed else ""
+        if code == "explode" and s.tokens[bearer].alive:
             s, blast = explode(s, bearer, failed)
             queue += blast
+        elif code == "malfunction":  # VIII: the weapon dice vs the user (in melee, the opponent too)
+            queue += (("malfunction", bearer, bearer, failed),)
+            if how != "shoot":
+                queue += (("malfunction", bearer, other, failed),)
     return next_blast(s, queue)
 
 
