@@ -514,3 +514,36 @@ def test_malfunction_rolls_the_weapon_against_the_user_and_in_melee_the_opponent
     )
     got = sum(p for (ds, *_), p in cached_law(s.pending[4]) if ds[0] == KILLED)
     assert got == pytest.approx(res.extra["end_state"]["killed"], abs=1e-12)
+
+
+def test_knockback_into_a_wall_or_a_model_stuns():
+    # VIII KNOCKBACK: "move the target 1" away from the attacker ... If they move into a wall or
+    # piece of cover, or into another model, they take a stun"
+    gun = {"name": "shotgun", "dice": "2W", "kind": "ranged", "effects": ["KB", "W"]}
+    pusher = dict(MARINE, weapons=[gun])
+    walled = state(HALL, [at("Marine", 5, 2)], [at("Stealer", 8, 2)], profiles=[pusher, STEALER])
+    s = walled.apply(("activate", 0)).apply(("shoot", 1, "shotgun"))
+    assert '"knockback_into": "obstacle"' in s.pending[4]  # the wall at (9, 2)
+    s = state(HALL, [at("Marine", 2, 2)], [at("Stealer", 5, 2)], profiles=[pusher, STEALER]).apply(
+        ("activate", 0)
+    )
+    assert '"knockback_into": "open"' in s.apply(("shoot", 1, "shotgun")).pending[4]
+    s = state(
+        HALL, [at("Marine", 2, 2)], [at("Stealer", 5, 2), at("Stealer", 6, 2)], profiles=[pusher, STEALER]
+    )
+    key = s.apply(("activate", 0)).apply(("shoot", 1, "shotgun")).pending[4]
+    assert '"knockback_into": "obstacle"' in key  # another model behind
+    mine, theirs = ({k: v for k, v in p.items() if k != "move"} for p in (pusher, STEALER))
+    res = calculate(
+        {
+            "system": "crusade",
+            "range": 3,
+            "knockback_into": "obstacle",
+            "attacker": mine,
+            "defender": theirs,
+        }
+    )
+    stunned = sum(p for (ds, *_), p in cached_law(key) if ds[0] == STUNNED)
+    assert stunned == pytest.approx(res.extra["end_state"]["stunned"], abs=1e-12) and stunned > 0
+    plain = state(HALL, [at("Marine", 2, 2)], [at("Stealer", 5, 2)]).apply(("activate", 0))
+    assert "knockback_into" not in plain.apply(("shoot", 1, "bolter")).pending[4]

@@ -32,13 +32,14 @@ READINGS = (
     "reading wound_order: a wounded model may move then melee, not act then move",
     "reading zoc_grid: a step out of a square adjacent to an enemy passes it, unless directly away from "
     "an enemy the model started next to",
+    "reading knockback_grid: a wall, closed door or model beyond the target stuns it; the model is not moved",
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
     "reading manhole: climbing a manhole is a model's whole move",
     "chits, blip contents and hidden models are public information to the players",
     "reading grid_area: an AREA weapon also rolls at every other model in the 3x3 squares around its target",
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
     "not in play yet: templates on several models, snap fire, "
-    "psychic cards, picking up and carrying, knockback moves on the grid",
+    "psychic cards, picking up and carrying, knockback moving models",
 )
 
 

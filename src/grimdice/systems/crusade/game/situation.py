@@ -39,6 +39,31 @@ def cover_of(s: GameState, target: Token) -> str:
     return "full" if s.setup.grid.is_dark(target.sq) else "none"
 
 
+def _pushes(s: GameState, t: Token) -> bool:
+    f = s.setup.fighters[t.profile]
+    return f.has("throw") or any(arm.fx.get("knockback") for arm in f.arms)
+
+
+def knockback_into(s: GameState, a: int, t: int) -> dict[str, str]:
+    """VIII KNOCKBACK: "move the target 1" away from the attacker ... If they move into a wall or
+    piece of cover, or into another model, they take a stun". Reading ``knockback_grid``: the square
+    beyond the target, away from the attacker, is an obstacle when it is a wall, a closed door or
+    holds a model (the calculator's ``knockback_into``); the model is not moved. Given only when a
+    side can knock back (KNOCKBACK weapons, THROW), so other situations share their laws."""
+    att, dfd = s.tokens[a], s.tokens[t]
+    if not (_pushes(s, att) or _pushes(s, dfd)):
+        return {}
+    grid = s.setup.grid
+
+    def beyond(frm: Token, to: Token) -> str:
+        dx, dy = to.sq[0] - frm.sq[0], to.sq[1] - frm.sq[1]
+        sq = (to.sq[0] + (dx > 0) - (dx < 0), to.sq[1] + (dy > 0) - (dy < 0))
+        blocked = grid.blocks_sight(sq, s.doors()) or s.occupant(sq) >= 0
+        return "obstacle" if blocked else "open"
+
+    return {"knockback_into": beyond(att, dfd)}
+
+
 def shot(s: GameState, a: int, t: int, weapon: str) -> str:
     """The single-attack scenario of token ``a`` firing ``weapon`` at token ``t``, as JSON text."""
     att, dfd = s.tokens[a], s.tokens[t]
@@ -51,6 +76,7 @@ def shot(s: GameState, a: int, t: int, weapon: str) -> str:
         "range": range_key(range_squares(att.sq, dfd.sq)),
         "cover": cover_of(s, dfd),
         "moved": s.moved > 0,
+        **knockback_into(s, a, t),
     }
     return json.dumps(data, sort_keys=True)
 
@@ -65,6 +91,7 @@ def melee(s: GameState, a: int, t: int, opponent_number: int, mode: str = "norma
         "defender": model_data(s, s.tokens[t]),
         "opponent_number": opponent_number,
         "attack_mode": mode,
+        **knockback_into(s, a, t),
     }
     return json.dumps(data, sort_keys=True)
 
