@@ -547,3 +547,21 @@ def test_knockback_into_a_wall_or_a_model_stuns():
     assert stunned == pytest.approx(res.extra["end_state"]["stunned"], abs=1e-12) and stunned > 0
     plain = state(HALL, [at("Marine", 2, 2)], [at("Stealer", 5, 2)]).apply(("activate", 0))
     assert "knockback_into" not in plain.apply(("shoot", 1, "bolter")).pending[4]
+
+
+def test_shamble_rolls_the_move_each_turn():
+    # IX SHAMBLE: "roll 2 reds and add 4 to get the move value. The model may not take extra move.
+    # ... you may roll once per turn for ALL the models' move value for that turn."
+    zombie = dict(STEALER, abilities=["SHAMBLE"])
+    s = state(
+        HALL, [at("Marine", 1, 1)], [at("Stealer", 8, 3), at("Stealer", 8, 1)], profiles=[MARINE, zombie]
+    )
+    s = s.apply(("activate", 0)).apply(("end",))
+    assert s.current_player() == CHANCE and s.pending == ("shamble",)
+    law = dict(s.chance_outcomes())
+    # 2 reds (faces 0,0,0,1,2,3) + 4: P(4) = 1/4, P(10) = 1/36
+    assert law[("shamble", 4)] == pytest.approx(1 / 4) and law[("shamble", 10)] == pytest.approx(1 / 36)
+    s = s.apply(("shamble", 7))
+    a = s.apply(("activate", 1))
+    assert a.budget == 7 and ("extra",) not in a.legal_actions()
+    assert s.apply(("activate", 2)).budget == 7  # one roll for all of them

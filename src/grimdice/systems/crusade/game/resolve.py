@@ -9,7 +9,7 @@ from typing import Any
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import area_shots, explode, next_blast, weapon_after, weapon_index
-from grimdice.systems.crusade.game.state import READY, GameState, has_code
+from grimdice.systems.crusade.game.state import READY, GameState, has_code, turn_start
 
 
 def act(s: GameState, a: tuple[Any, ...]) -> GameState:
@@ -50,7 +50,9 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     """Apply a chance outcome to the pending event."""
     kind = s.pending[0]
     if kind == "first":
-        return replace(s, pending=(), player=int(outcome[1]), first=int(outcome[1]), round=1)
+        return turn_start(replace(s, pending=(), player=int(outcome[1]), first=int(outcome[1]), round=1))
+    if kind == "shamble":
+        return replace(s, pending=(), shamble=int(outcome[1]))
     if kind == "unjam":
         _, i, k, _ = s.pending
         if outcome[1]:

@@ -14,7 +14,15 @@ from grimdice.engine.grid import range_squares
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
-from grimdice.systems.crusade.game.state import JAMMED, READY, UNLOADED, GameState, Token, has_code
+from grimdice.systems.crusade.game.state import (
+    JAMMED,
+    READY,
+    UNLOADED,
+    GameState,
+    Token,
+    has_code,
+    turn_start,
+)
 
 Action = tuple[Any, ...]
 RANGED = ("ranged", "pistol", "grenade")
@@ -111,8 +119,8 @@ def _actions(s: GameState) -> list[Action]:
     out.extend(recover_actions(s))  # VIII STICK
     if _may_hide(s, free=False):
         out.append(("hide",))
-    if not wounded:
-        out.append(("extra",))
+    if not wounded and not has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE"):
+        out.append(("extra",))  # IX SHAMBLE: "The model may not take extra move"
         if _charge(s, t) > 0 and s.budget + _charge(s, t) > 0:
             out.append(("charge",))
     return out
@@ -185,6 +193,10 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
     if kind == "unjam":
         p = s.pending[3]
         return [(("unjam", 1), p), (("unjam", 0), 1 - p)]
+    if kind == "shamble":  # IX SHAMBLE: 2 reds + 4
+        from grimdice.systems.crusade.actions import shamble_move
+
+        return [(("shamble", m), p) for m, p in shamble_move().to_dict().items() if p > 0]
     raise ValueError(f"no chance event {s.pending!r}")
 
 
@@ -303,7 +315,7 @@ def next_turn(s: GameState) -> GameState:
     tokens = tuple(
         replace(t, done=False, spent=0) if t.side == player else replace(t, spent=0) for t in s.tokens
     )
-    return replace(s, tokens=tokens, player=player, round=rnd)
+    return turn_start(replace(s, tokens=tokens, player=player, round=rnd))
 
 
 __all__ = [

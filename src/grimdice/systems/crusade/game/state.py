@@ -80,6 +80,7 @@ class GameState:
     attacked: bool = False  # it attacked this activation (IX FURTIVE)
     origin: Square | None = None  # where it started its move (V ZOC)
     zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (square, manhole, enemies)
+    shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
     pending: tuple[Any, ...] = ()  # a chance event (see rules.chance_outcomes)
     winner: int | None = None  # 0, 1, or -1 for a draw, once the game is over
     ended: bool = False
@@ -150,7 +151,10 @@ class GameState:
     def move_of(self, t: Token) -> int:
         from grimdice.systems.crusade.game.scenario import BLIP_MOVE
 
-        return BLIP_MOVE if t.blip else self.setup.profiles[t.profile].move
+        if t.blip:
+            return BLIP_MOVE
+        p = self.setup.profiles[t.profile]
+        return self.shamble if has_code(p.abilities, "SHAMBLE") else p.move
 
     def armour_of(self, t: Token) -> int:
         return self.setup.blip_armour(t.blip) if t.blip else self.setup.profiles[t.profile].armour
@@ -175,7 +179,20 @@ def initial_state(setup: Setup) -> GameState:
     doors = frozenset(sq for sq, is_open in setup.grid.doors().items() if is_open)
     if setup.first is None:
         return GameState(setup, tokens, doors, pending=("first",))
-    return GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first)
+    return turn_start(GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first))
+
+
+def turn_start(s: GameState) -> GameState:
+    """IX SHAMBLE: "roll 2 reds and add 4 to get the move value ... you may roll once per turn for
+    ALL the models' move value for that turn": a chance node when the player has such a model."""
+    shamblers = any(
+        t.side == s.player
+        and t.standing
+        and not t.blip
+        and has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE")
+        for t in s.tokens
+    )
+    return replace(s, pending=("shamble",)) if shamblers else s
 
 
 def invariant_errors(s: GameState) -> list[str]:
@@ -205,4 +222,4 @@ def invariant_errors(s: GameState) -> list[str]:
     return out
 
 
-__all__ = ["GameState", "Token", "has_code", "initial_state", "invariant_errors"]
+__all__ = ["GameState", "Token", "has_code", "initial_state", "invariant_errors", "turn_start"]
