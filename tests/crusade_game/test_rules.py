@@ -565,3 +565,21 @@ def test_shamble_rolls_the_move_each_turn():
     a = s.apply(("activate", 1))
     assert a.budget == 7 and ("extra",) not in a.legal_actions()
     assert s.apply(("activate", 2)).budget == 7  # one roll for all of them
+
+
+def test_mindless_moves_to_and_attacks_the_nearest():
+    # IX MINDLESS: "You must always move towards and attack the nearest target, preferrably in melee."
+    drone = dict(MARINE, abilities=["MINDLESS"])
+    s = state(
+        HALL, [at("Marine", 4, 2)], [at("Stealer", 8, 2), at("Stealer", 1, 1)], profiles=[drone, STEALER]
+    )
+    s = s.apply(("activate", 0))
+    shots = [a for a in s.legal_actions() if a[0] == "shoot"]
+    assert shots == [("shoot", 2, "bolter")]  # the nearest (3 squares against 4)
+    assert ("end",) not in s.legal_actions()  # it must attack
+    assert {a[1:] for a in s.legal_actions() if a[0] == "move"} == {(3, 2), (4, 1)}  # towards it
+    s = state(
+        HALL, [at("Marine", 2, 2)], [at("Stealer", 3, 2), at("Stealer", 2, 1)], profiles=[drone, STEALER]
+    )
+    acts = s.apply(("activate", 0)).legal_actions()
+    assert {a[0] for a in acts if a[0] in ("melee", "shoot")} == {"melee"}  # melee preferred

@@ -132,6 +132,19 @@ class Grid:
                     todo.append(n)
         return seen
 
+    def distances(self, goals: Iterable[Square]) -> dict[Square, int]:
+        """Steps (orthogonal, and manholes as one) from every square but walls to the nearest of
+        ``goals`` (doors count as open; models are ignored)."""
+        dist = {g: 0 for g in goals}
+        todo = deque(dist)
+        while todo:
+            sq = todo.popleft()
+            for n in (*self.moves(sq), *self.linked(sq)):
+                if n not in dist and not self.is_wall(n):
+                    dist[n] = dist[sq] + 1
+                    todo.append(n)
+        return dist
+
     def connected(self, a: Square, b: Square, passable: Callable[[Square], bool]) -> bool:
         """Whether ``b`` can be reached from ``a`` by orthogonal steps and manholes at all."""
         seen, todo = {a}, deque([a])

@@ -33,6 +33,7 @@ READINGS = (
     "reading zoc_grid: a step out of a square adjacent to an enemy passes it, unless directly away from "
     "an enemy the model started next to",
     "reading knockback_grid: a wall, closed door or model beyond the target stuns it; the model is not moved",
+    "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
     "reading manhole: climbing a manhole is a model's whole move",
     "chits, blip contents and hidden models are public information to the players",

@@ -11,7 +11,6 @@ and hides in darkness when it can do nothing better.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -59,17 +58,7 @@ def law_value(s: GameState, i: int, j: int, key: str) -> float:
 
 
 def _distances(s: GameState, goals: Iterable[Square]) -> dict[Square, int]:
-    """Steps from every square to the nearest goal, through anything but walls (doors count)."""
-    grid = s.setup.grid
-    dist = {g: 0 for g in goals}
-    todo = deque(dist)
-    while todo:
-        sq = todo.popleft()
-        for n in (*grid.moves(sq), *grid.linked(sq)):
-            if n not in dist and not grid.is_wall(n):
-                dist[n] = dist[sq] + 1
-                todo.append(n)
-    return dist
+    return s.setup.grid.distances(goals)
 
 
 def _hold_squares(s: GameState, side: int) -> set[Square]:

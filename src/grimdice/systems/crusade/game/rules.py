@@ -102,7 +102,9 @@ def _actions(s: GameState) -> list[Action]:
     wounded = _wounded(s, t)
     out: list[Action] = []
     adjacent, sight = adjacent_enemies(s, i), targets_in_sight(s, i)
-    if fx.has("feral") or has_code(s.setup.profiles[t.profile].abilities, "FERAL"):
+    if fx.has("feral") or any(
+        has_code(s.setup.profiles[t.profile].abilities, c) for c in ("FERAL", "MINDLESS")
+    ):
         adjacent, sight = _nearest(s, i, adjacent, sight)
     melee = [("melee", j) for j in adjacent]
     if s.charged or (wounded and s.moved > 0):
@@ -173,14 +175,36 @@ def legal_actions(s: GameState) -> list[Action]:
     out: list[Action] = []
     if may_act(s):
         out.extend(_actions(s))
+    mindless = _mindless(s)
+    if mindless and out:  # IX MINDLESS: "attack the nearest target, preferrably in melee"
+        melee = [a for a in out if a[0] == "melee"]
+        out = melee or [a for a in out if a[0] == "shoot"] or out
     elif s.meleed:  # IV: "If adjacent to multiple targets, you may melee each in turn"
         out.extend(("melee", j) for j in adjacent_enemies(s, s.active) if j not in s.meleed)
     if _may_hide(s, free=True):
         out.append(("hide",))
     if may_move(s):
-        out.extend(_moves(s))
-    out.append(("end",))
+        out.extend(_toward_nearest(s, _moves(s)) if mindless else _moves(s))
+    if not (mindless and may_act(s) and any(a[0] in ("melee", "shoot") for a in out)):
+        out.append(("end",))
     return out
+
+
+def _mindless(s: GameState) -> bool:
+    t = s.tokens[s.active]
+    return not t.blip and has_code(s.setup.profiles[t.profile].abilities, "MINDLESS")
+
+
+def _toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
+    """IX MINDLESS: "You must always move towards ... the nearest target" (reading ``mindless``:
+    each step brings it closer, by steps, to the nearest enemy model not hidden; it may stop)."""
+    me = s.tokens[s.active]
+    targets = [s.tokens[j].sq for j in enemies(s, me.side) if not s.tokens[j].hidden]
+    if not targets:
+        return moves
+    dist = s.setup.grid.distances(targets)
+    here = dist.get(me.sq, 10**6)
+    return [a for a in moves if a[0] != "move" or dist.get((a[1], a[2]), 10**6) < here]
 
 
 # ---------------------------------------------------------------------- chance
