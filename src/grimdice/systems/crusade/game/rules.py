@@ -197,12 +197,14 @@ def _mindless(s: GameState) -> bool:
 
 def _toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
     """IX MINDLESS: "You must always move towards ... the nearest target" (reading ``mindless``:
-    each step brings it closer, by steps, to the nearest enemy model not hidden; it may stop)."""
+    each step brings it closer, by steps, to the nearest enemy model not hidden, nearest by range
+    in squares as FERAL's; it may stop)."""
     me = s.tokens[s.active]
     targets = [s.tokens[j].sq for j in enemies(s, me.side) if not s.tokens[j].hidden]
     if not targets:
         return moves
-    dist = s.setup.grid.distances(targets)
+    near = min(range_squares(me.sq, sq) for sq in targets)
+    dist = s.setup.grid.distances(sq for sq in targets if range_squares(me.sq, sq) == near)
     here = dist.get(me.sq, 10**6)
     return [a for a in moves if a[0] != "move" or dist.get((a[1], a[2]), 10**6) < here]
 

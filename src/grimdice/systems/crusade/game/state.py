@@ -7,8 +7,8 @@ Actions are tuples of JSON values (a game log is the seed, the scenario and the 
 ``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``, ``("charge",)``,
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
 ``("extra",)``, ``("end",)``; the other player's ``("zoc", e)`` / ``("pass",)`` (V ZOC);
-chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("attack", k)`` (the k-th end of the attack's law)
-and ``("unjam", ok)``.
+chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("attack", k)`` (the k-th
+end of the attack's law) and ``("unjam", ok)``.
 """
 
 from __future__ import annotations
