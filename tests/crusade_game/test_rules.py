@@ -583,3 +583,44 @@ def test_mindless_moves_to_and_attacks_the_nearest():
     )
     acts = s.apply(("activate", 0)).legal_actions()
     assert {a[0] for a in acts if a[0] in ("melee", "shoot")} == {"melee"}  # melee preferred
+
+
+def _gunfighter():
+    pistol = {"name": "pistol", "dice": "1W+1R", "kind": "pistol", "effects": ["S", "R", "J"]}
+    return dict(STEALER, abilities=["SNAP FIRE"], weapons=[pistol])
+
+
+def test_snap_fire_before_the_melee():
+    # IX SNAP FIRE: "If you are attacked in melee, before the melee occurs, you may fire a pistol
+    # at your opponent, once per turn- treat as a point blank range attack ... You may not reroll
+    # or rapid fire when snap firing. If you stun or kill them, the melee does not take place."
+    s = state(
+        HALL,
+        [at("Marine", 2, 2), at("Marine", 1, 3)],
+        [at("Stealer", 3, 2)],
+        profiles=[MARINE, _gunfighter()],
+    )
+    s = s.apply(("activate", 0)).apply(("melee", 2))
+    assert s.current_player() == 1 and s.legal_actions() == [("pass",), ("snap", "pistol")]
+    assert s.apply(("pass",)).pending[1] == "melee"
+    z = s.apply(("snap", "pistol"))
+    assert z.pending[1] == "snap" and '"range": 0' in z.pending[4] and '"R"' not in z.pending[4]
+    mine, theirs = ({k: v for k, v in p.items() if k != "move"} for p in (MARINE, _gunfighter()))
+    theirs["weapons"][0]["effects"] = ["S", "J"]  # no re-roll
+    theirs["abilities"] = ["SNAP FIRE"]
+    res = calculate({"system": "crusade", "range": 0, "attacker": theirs, "defender": mine})
+    law = cached_law(z.pending[4])
+    assert sum(p for (ds, *_), p in law if ds[0] == STUNNED) == pytest.approx(
+        res.extra["end_state"]["stunned"]
+    )
+    stun = next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == STUNNED)
+    stopped = z.apply(("attack", stun))
+    assert not stopped.pending and stopped.current_player() == 0 and stopped.acted  # no melee
+    miss = next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == NONE)
+    assert z.apply(("attack", miss)).pending[1] == "melee"
+    # once per turn: the second marine's melee is not offered a snap shot
+    on = z.apply(("attack", miss))
+    on = on.apply(("attack", 0)) if on.pending else on
+    if not on.ended and on.tokens[2].alive:
+        on = on.apply(("end",)).apply(("activate", 1)).apply(("move", 2, 3))
+        assert on.apply(("melee", 2)).current_player() == CHANCE

@@ -34,12 +34,13 @@ READINGS = (
     "an enemy the model started next to",
     "reading knockback_grid: a wall, closed door or model beyond the target stuns it; the model is not moved",
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
+    "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
     "reading manhole: climbing a manhole is a model's whole move",
     "chits, blip contents and hidden models are public information to the players",
     "reading grid_area: an AREA weapon also rolls at every other model in the 3x3 squares around its target",
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
-    "not in play yet: templates on several models, snap fire, "
+    "not in play yet: templates on several models, "
     "psychic cards, picking up and carrying, knockback moving models",
 )
 
@@ -68,6 +69,7 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         "shoot": f"shoots {_name(before, j)} with {fired}",
         "melee": f"melees {_name(before, j)}",
         "zoc": f"makes a free melee (ZOC) on {_name(before, j)}",
+        "snap": f"snap fires at {_name(before, j)} with {fired}",
         "explode": f"is caught by the explosion of {_name(before, i)}'s {fired}",
         "area": f"is caught in the area of {_name(before, i)}'s {fired}",
         "malfunction": f"takes the malfunction of {_name(before, i)}'s {fired}",

@@ -20,6 +20,7 @@ from grimdice.engine.grid import Square
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.snap import snap_shot
 from grimdice.systems.crusade.game.state import GameState
 
 Player = Callable[[GameState, np.random.Generator], tuple[Any, ...]]
@@ -96,6 +97,11 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     actions = state.legal_actions()
     if actions[0][0] == "activate":
         return _activation(state, actions)
+    if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks
+        i, j, _ = state.snap
+        shots = [(law_value(state, j, i, snap_shot(state, j, i, a[1])), a) for a in actions if a[0] == "snap"]
+        top = max(shots, default=(0.0, ("pass",)))
+        return top[1] if top[0] > 0 else ("pass",)
     if state.zoc:  # V ZOC: the free melee when it favours the guard
         e = state.zoc[2][0]
         key = situation.melee(state, e, state.active, 1, mode="zoc")

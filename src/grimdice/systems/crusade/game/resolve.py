@@ -24,11 +24,10 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
         j, w = int(a[1]), str(a[2])
         pending = ("attack", "shoot", i, j, situation.shot(s, i, j, w), w)
         return replace(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending)
-    if kind == "melee":  # IV: "Take a -1 (cumulative) ... for each successive opponent"
-        j = int(a[1])
-        pending = ("attack", "melee", i, j, situation.melee(s, i, j, len(s.meleed) + 1), "")
-        s = s.with_token(i, hidden=False).with_token(j, hidden=False)
-        return replace(s, acted=True, attacked=True, meleed=(*s.meleed, j), pending=pending)
+    if kind == "melee":  # IV; IX SNAP FIRE first, if the defender has it
+        from grimdice.systems.crusade.game.snap import declare
+
+        return declare(s, i, int(a[1]))
     if kind == "charge":  # V CHARGE: an additional half move before meleeing
         return replace(s, budget=s.budget + _charge(s, t), charged=True)
     if kind == "extra":  # I: "Take an extra full move"
@@ -67,7 +66,7 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     if wd:
         s = s.with_token(j, arms=weapon_after(s, j, wd, "", i))
     s = s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1])
-    queue = area_shots(s, i, j, fired) if how == "shoot" else ()
+    queue = area_shots(s, i, j, fired) if how == "shoot" else ()  # a snap shot is no AREA shot
     for bearer, other, failed in ((i, j, wa), (j, i, wd)):
         code = _fail_code(s, bearer, failed) if failed else ""
         if code == "explode" and s.tokens[bearer].alive:

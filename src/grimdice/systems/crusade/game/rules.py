@@ -172,6 +172,10 @@ def legal_actions(s: GameState) -> list[Action]:
         return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
     if s.zoc:  # V ZOC: the enemy's player chooses
         return [("pass",), ("zoc", s.zoc[2][0])]
+    if s.snap:  # IX SNAP FIRE: the defender's player chooses
+        from grimdice.systems.crusade.game.snap import pistols
+
+        return [("pass",), *(("snap", w) for w in pistols(s, s.snap[1]))]
     out: list[Action] = []
     if may_act(s):
         out.extend(_actions(s))
@@ -229,14 +233,18 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
 # ---------------------------------------------------------------------- transitions
 def apply(s: GameState, a: Action) -> GameState:
     """The state after action or chance outcome ``a`` (its legality is the caller's check)."""
-    from grimdice.systems.crusade.game import moves, resolve, zoc
+    from grimdice.systems.crusade.game import moves, resolve, snap, zoc
 
     kind = a[0]
     if s.pending:
         s = resolve.resolve(s, a)
+        if s.snap and not s.pending:
+            s = snap.proceed(s)
         return settle(zoc.proceed(s) if s.zoc and not s.pending else s)
     if s.zoc:
         return settle(zoc.decide(s, a))
+    if s.snap:
+        return settle(snap.decide(s, a))
     if kind == "activate":
         return activate(s, int(a[1]))
     if kind in ("move", "manhole"):
@@ -339,7 +347,10 @@ def next_turn(s: GameState) -> GameState:
         a, b = hold_score(s)
         return finish(s, 0 if a > b else 1 if b > a else -1)
     tokens = tuple(
-        replace(t, done=False, spent=0) if t.side == player else replace(t, spent=0) for t in s.tokens
+        replace(t, done=False, spent=0, snapped=False)
+        if t.side == player
+        else replace(t, spent=0, snapped=False)
+        for t in s.tokens
     )
     return turn_start(replace(s, tokens=tokens, player=player, round=rnd))
 

@@ -6,7 +6,8 @@ Actions are tuples of JSON values (a game log is the seed, the scenario and the 
 ``("activate", i)``, ``("move", x, y)``, ``("open", x, y)``, ``("close", x, y)``,
 ``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``, ``("charge",)``,
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
-``("extra",)``, ``("end",)``; the other player's ``("zoc", e)`` / ``("pass",)`` (V ZOC);
+``("extra",)``, ``("end",)``; the other player's ``("zoc", e)`` / ``("pass",)`` (V ZOC) and
+``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE);
 chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("attack", k)`` (the k-th
 end of the attack's law) and ``("unjam", ok)``.
 """
@@ -48,6 +49,7 @@ class Token:
     hidden: bool = False
     arms: tuple[str, ...] = ()
     done: bool = False
+    snapped: bool = False  # IX SNAP FIRE used this turn
     spent: int = 0
     blip: tuple[int, ...] = ()
 
@@ -81,6 +83,7 @@ class GameState:
     origin: Square | None = None  # where it started its move (V ZOC)
     zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (square, manhole, enemies)
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
+    snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
     pending: tuple[Any, ...] = ()  # a chance event (see rules.chance_outcomes)
     winner: int | None = None  # 0, 1, or -1 for a draw, once the game is over
     ended: bool = False
@@ -91,6 +94,8 @@ class GameState:
             return TERMINAL
         if self.pending:
             return CHANCE
+        if self.snap:
+            return self.tokens[self.snap[1]].side
         return self.tokens[self.zoc[2][0]].side if self.zoc else self.player
 
     def legal_actions(self) -> list[tuple[Any, ...]]:
