@@ -624,3 +624,53 @@ def test_snap_fire_before_the_melee():
     if not on.ended and on.tokens[2].alive:
         on = on.apply(("end",)).apply(("activate", 1)).apply(("move", 2, 3))
         assert on.apply(("melee", 2)).current_player() == CHANCE
+
+
+def _cache_game(heavy=True, **kw):
+    cache = {"name": "Cache", "kind": "item", "side": 0, "squares": [[4, 2]], "to": [[1, 1]], "heavy": heavy}
+    objectives = [cache]
+    return state(
+        HALL, [at("Marine", 3, 2), at("Marine", 1, 3)], [at("Stealer", 8, 3)], objectives=objectives, **kw
+    )
+
+
+def test_pick_up_an_adjacent_item_with_an_action_and_carry_it():
+    # V PICKING UP: "You may pick up items by being adjacent to them and spending an action."
+    s = _cache_game().apply(("activate", 0))
+    assert ("pickup", 0) in s.legal_actions()
+    s = s.apply(("pickup", 0))
+    assert s.acted and s.items[0][1] == 0
+    # "if you haven't done anything prior to picking it up this turn, you may then move but do
+    # nothing else"
+    s = s.apply(("move", 2, 2))
+    assert s.items[0][1] == 0 and ("drop",) in s.legal_actions()
+    s = s.apply(("move", 1, 2)).apply(("move", 1, 1))
+    assert s.ended and s.winner == 0  # the item brought to its square (ours)
+
+
+def test_carrying_a_heavy_item_move_or_act_not_both():
+    # V CARRYING: "If you were carrying the item any time during your turn, you may either move or
+    # spend an action, not both"
+    s = _cache_game().apply(("activate", 0)).apply(("move", 3, 1)).apply(("pickup", 0))
+    assert not any(a[0] == "move" for a in s.legal_actions())  # moved before picking it up
+    s = _cache_game().apply(("activate", 0)).apply(("pickup", 0)).apply(("end",))
+    s = s.apply(("activate", 1)).apply(("end",)).apply(("activate", 2)).apply(("end",)).apply(("activate", 0))
+    assert s.carried
+    moved = s.apply(("move", 3, 1))
+    assert not any(a[0] in ("shoot", "extra") for a in moved.legal_actions())
+    shot = s.apply(("shoot", 2, "bolter"))
+    shot = shot.apply(shot.chance_outcomes()[-1][0])
+    assert shot.ended or not any(a[0] == "move" for a in shot.legal_actions())
+    light = _cache_game(heavy=False).apply(("activate", 0)).apply(("move", 3, 1)).apply(("pickup", 0))
+    assert any(a[0] == "move" for a in light.legal_actions())
+
+
+def test_items_are_dropped_when_the_carrier_falls_and_guarded_items_cannot_be_taken():
+    # V: "If you are stunned, killed or KOed, you will drop the item automatically." "You may not
+    # pick up items that an enemy is standing on."
+    s = _cache_game().apply(("activate", 0)).apply(("pickup", 0))
+    s = s.with_token(0, cond=KO).apply(("end",))
+    assert s.items[0] == ((3, 2), -1)
+    g = _cache_game()
+    g = g.with_token(2, sq=(4, 2)).apply(("activate", 0))
+    assert ("pickup", 0) not in g.legal_actions()

@@ -18,8 +18,8 @@ MAX_STEPS = 20_000  # a game of 30 rounds of 40 models stays far below
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
-    "ours (victory): a force with no model standing loses; reach objectives win at once; hold objectives "
-    "score after the last turn",
+    "ours (victory): a force with no model standing loses; reach objectives, and items brought to their "
+    "squares, win at once; hold objectives score after the last turn",
     "reading placement: models stand where the scenario puts them, else on their zone's first free squares",
     "reading grid_cover: on a grid only darkness and air ducts give cover, counted as full cover",
     "reading models_block_sight: models block line of sight on a grid",
@@ -40,8 +40,7 @@ READINGS = (
     "chits, blip contents and hidden models are public information to the players",
     "reading grid_area: an AREA weapon also rolls at every other model in the 3x3 squares around its target",
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
-    "not in play yet: templates on several models, "
-    "psychic cards, picking up and carrying, knockback moving models",
+    "not in play yet: templates on several models, psychic cards, knockback moving models",
 )
 
 

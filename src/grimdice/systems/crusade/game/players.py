@@ -18,7 +18,7 @@ import numpy as np
 
 from grimdice.engine.grid import Square
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game import items, situation
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.snap import snap_shot
 from grimdice.systems.crusade.game.state import GameState
@@ -71,10 +71,24 @@ def _hold_squares(s: GameState, side: int) -> set[Square]:
     }
 
 
-def _goals(s: GameState, side: int) -> list[Square]:
-    """The force's ``reach`` squares; else the enemies it knows of and its ``hold`` squares not
-    yet held by a friend."""
-    reach = [
+def _item_goals(s: GameState, side: int, me: int) -> list[Square]:
+    """An item's ``to`` squares for its carrier; else the force's items lying on the board."""
+    own = [
+        (n, k) for n, k in enumerate(items.item_objectives(s)) if s.setup.scenario.objectives[k].side == side
+    ]
+    for n, k in own:
+        if s.items[n][1] == me >= 0:
+            return [(q[0], q[1]) for q in s.setup.scenario.objectives[k].to]
+    return [items.where(s, n) for n, _ in own if s.items[n][1] < 0]
+
+
+def _goals(s: GameState, side: int, me: int = -1) -> list[Square]:
+    """The squares its item goes to, if it carries one; the force's ``reach`` squares and lying
+    items; else the enemies it knows of and its ``hold`` squares not yet held by a friend."""
+    carried = _item_goals(s, side, me)
+    if me >= 0 and items.carries(s, me) and carried:
+        return carried
+    reach = carried + [
         (q[0], q[1])
         for o in s.setup.scenario.objectives
         if o.kind == "reach" and o.side == side
@@ -106,6 +120,12 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         e = state.zoc[2][0]
         key = situation.melee(state, e, state.active, 1, mode="zoc")
         return ("zoc", e) if law_value(state, e, state.active, key) > 0 else ("pass",)
+    for a in actions:  # V PICKING UP: its force's items
+        if (
+            a[0] == "pickup"
+            and state.setup.scenario.objectives[items.item_objectives(state)[a[1]]].side == state.player
+        ):
+            return a
     attacks = [a for a in actions if a[0] in ("shoot", "melee")]
     if attacks:
         values = [attack_value(state, a) for a in attacks]
@@ -118,7 +138,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     me = state.tokens[state.active]
     if me.sq in _hold_squares(state, me.side) and not me.blip:
         return ("end",)  # it holds its objective
-    dist = _distances(state, _goals(state, me.side))
+    dist = _distances(state, _goals(state, me.side, state.active))
     here = dist.get(me.sq, 10**6)
     steps = [a for a in actions if a[0] in ("move", "open", "manhole")]
     if steps:

@@ -12,6 +12,7 @@ from typing import Any
 
 from grimdice.engine.grid import range_squares
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
+from grimdice.systems.crusade.game import items
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.state import (
@@ -44,11 +45,13 @@ def may_move(s: GameState) -> bool:
     """VIII WOUND: "They may either move or perform an action, not both. Exception: they may move
     and melee" (reading ``wound_order``: the move comes before the melee)."""
     t = s.tokens[s.active]
+    if items.burdened(s) and s.acted and not s.pick_first:
+        return False  # V CARRYING: "you may either move or spend an action, not both"
     return s.budget > 0 and not (not t.blip and _wounded(s, t) and s.acted)
 
 
 def may_act(s: GameState) -> bool:
-    return not s.acted
+    return not s.acted and not (items.burdened(s) and s.moved > 0)
 
 
 def enemies(s: GameState, side: int) -> list[int]:
@@ -119,6 +122,7 @@ def _actions(s: GameState) -> list[Action]:
         elif t.arms[k] == JAMMED:
             out.append(("unjam", w.name))  # VIII JAM
     out.extend(recover_actions(s))  # VIII STICK
+    out.extend(items.pickup_actions(s))  # V PICKING UP
     if _may_hide(s, free=False):
         out.append(("hide",))
     if not wounded and not has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE"):
@@ -189,6 +193,8 @@ def legal_actions(s: GameState) -> list[Action]:
         out.append(("hide",))
     if may_move(s):
         out.extend(_toward_nearest(s, _moves(s)) if mindless else _moves(s))
+    if items.carries(s, s.active):
+        out.append(("drop",))  # V CARRYING: "You may drop the item at any time during your turn for free"
     if not (mindless and may_act(s) and any(a[0] in ("melee", "shoot") for a in out)):
         out.append(("end",))
     return out
@@ -257,6 +263,10 @@ def apply(s: GameState, a: Action) -> GameState:
         return replace(s, open_doors=doors, budget=s.budget - 1, moved=s.moved + 1)
     if kind == "end":
         return settle(end_activation(s))
+    if kind == "pickup":
+        return settle(items.pick_up(s, int(a[1])))
+    if kind == "drop":
+        return settle(items.drop(s, s.active))
     return settle(resolve.act(s, a))
 
 
@@ -271,7 +281,7 @@ def activate(s: GameState, i: int) -> GameState:
     if t.cond == STUNNED:
         s = s.with_token(i, cond=NONE)
         budget, acted = min(budget, move // 2), True
-    return replace(s.idle(), active=i, budget=budget, acted=acted, origin=t.sq)
+    return replace(s.idle(), active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
 
 
 def end_activation(s: GameState) -> GameState:
@@ -325,7 +335,10 @@ def settle(s: GameState) -> GameState:
     for side in (0, 1):
         if out_of_action(s, side):
             return finish(s, 1 - side)
+    s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
     reached = _reached(s)
+    if reached is None:
+        reached = items.delivered(s)
     if reached is not None:
         return finish(s, reached)
     if s.active >= 0 and not s.tokens[s.active].standing:

@@ -28,7 +28,7 @@ from pydantic import Field
 
 from grimdice.engine.grid import Grid, Square, grid_from_map
 from grimdice.errors import ScenarioError
-from grimdice.io.fields import Int, StrictModel, Text, UniqueNames
+from grimdice.io.fields import Flag, Int, StrictModel, Text, UniqueNames
 from grimdice.systems.crusade.profiles import Model
 from grimdice.systems.crusade.units import Fighter, fighter
 
@@ -72,13 +72,17 @@ class Force(StrictModel):
 class Objective(StrictModel):
     """Ours: ``reach`` — the force ``side`` wins at once when one of its models stands on one of
     the squares; ``hold`` — at the end of the last turn each force scores ``points`` for an
-    objective only its models stand on."""
+    objective only its models stand on; ``item`` — an item lying on its one square, which the
+    force ``side`` wins by bringing to one of the ``to`` squares (V PICKING UP, CARRYING;
+    ``heavy``: the carrier may move or act, not both)."""
 
     name: Text = Field(min_length=1, max_length=60)
-    kind: Literal["reach", "hold"] = "hold"
+    kind: Literal["reach", "hold", "item"] = "hold"
     side: Int | None = Field(None, ge=0, le=1)
     squares: list[SquareField] = Field(min_length=1, max_length=50)
     points: Int = Field(1, ge=1, le=100)
+    to: list[SquareField] = Field(default_factory=list, max_length=50)
+    heavy: Flag = True
 
 
 class Board(StrictModel):
@@ -207,6 +211,12 @@ def build_setup(data: Any) -> Setup:
     for i, o in enumerate(sc.objectives):
         for j, s in enumerate(o.squares):
             _square(grid, s, 0, f"objectives.{i}.squares.{j}")
+        for j, s in enumerate(o.to):
+            _square(grid, s, 0, f"objectives.{i}.to.{j}")
+        if o.kind == "item" and (len(o.squares) != 1 or not o.to or o.side is None):
+            raise ScenarioError(
+                f"objectives.{i}", "an item lies on one square and needs 'side' and 'to' squares"
+            )
     a = next(pc.sq for pc in pieces if pc.side == 0)
     b = next(pc.sq for pc in pieces if pc.side == 1)
     if not grid.connected(a, b, lambda sq: not grid.is_wall(sq)):

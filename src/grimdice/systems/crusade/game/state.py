@@ -6,8 +6,8 @@ Actions are tuples of JSON values (a game log is the seed, the scenario and the 
 ``("activate", i)``, ``("move", x, y)``, ``("open", x, y)``, ``("close", x, y)``,
 ``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``, ``("charge",)``,
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
-``("extra",)``, ``("end",)``; the other player's ``("zoc", e)`` / ``("pass",)`` (V ZOC) and
-``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE);
+``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
+``("zoc", e)`` / ``("pass",)`` (V ZOC) and ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE);
 chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("attack", k)`` (the k-th
 end of the attack's law) and ``("unjam", ok)``.
 """
@@ -84,6 +84,9 @@ class GameState:
     zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (square, manhole, enemies)
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
     snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
+    items: tuple[tuple[Square, int], ...] = ()  # per item objective: where it lies, or its carrier
+    carried: bool = False  # V CARRYING: the active model carried an item this activation
+    pick_first: bool = False  # ... and picked it up before doing anything else
     pending: tuple[Any, ...] = ()  # a chance event (see rules.chance_outcomes)
     winner: int | None = None  # 0, 1, or -1 for a draw, once the game is over
     ended: bool = False
@@ -133,6 +136,8 @@ class GameState:
             attacked=False,
             origin=None,
             zoc=(),
+            carried=False,
+            pick_first=False,
         )
 
     def with_token(self, i: int, **kw: Any) -> GameState:
@@ -182,9 +187,14 @@ def initial_state(setup: Setup) -> GameState:
         for p in setup.pieces
     )
     doors = frozenset(sq for sq, is_open in setup.grid.doors().items() if is_open)
+    items = tuple(
+        ((o.squares[0][0], o.squares[0][1]), -1) for o in setup.scenario.objectives if o.kind == "item"
+    )
     if setup.first is None:
-        return GameState(setup, tokens, doors, pending=("first",))
-    return turn_start(GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first))
+        return GameState(setup, tokens, doors, pending=("first",), items=items)
+    return turn_start(
+        GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first, items=items)
+    )
 
 
 def turn_start(s: GameState) -> GameState:
