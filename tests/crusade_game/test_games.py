@@ -16,7 +16,7 @@ from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import initial_state, invariant_errors
 from tests.crusade_game.helpers import MARINE, at, scenario
 
-CORRIDOR = Path("examples/crusade-game-corridor.yaml")
+CORRIDOR = Path("examples/games/crusade-game-corridor.yaml")
 HALL = "##########\n#A.......#\n#........#\n#.......B#\n##########"
 
 
@@ -47,7 +47,7 @@ def test_random_games_keep_the_invariants_and_replay(setup, seed):
 
 @pytest.mark.parametrize("players", [("random", "random"), ("ai", "random"), ("random", "ai")])
 def test_sewer_games_keep_the_invariants_and_replay(players):
-    sewers = build_setup(yaml.safe_load(Path("examples/crusade-game-sewers.yaml").read_text()))
+    sewers = build_setup(yaml.safe_load(Path("examples/games/crusade-game-sewers.yaml").read_text()))
     _checked_game(sewers, players, 5)
 
 
