@@ -126,14 +126,15 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
             and state.setup.scenario.objectives[items.item_objectives(state)[a[1]]].side == state.player
         ):
             return a
-    attacks = [a for a in actions if a[0] in ("shoot", "melee")]
+    carrying = items.carries(state, state.active)  # a carrier moves rather than fights
+    attacks = [a for a in actions if a[0] in ("shoot", "melee") and not carrying]
     if attacks:
         values = [attack_value(state, a) for a in attacks]
         best = int(np.argmax(values))
         if values[best] > 0:
             return attacks[best]
     for a in actions:
-        if a[0] in ("reload", "unjam"):
+        if a[0] in ("reload", "unjam") and not carrying:
             return a
     me = state.tokens[state.active]
     if me.sq in _hold_squares(state, me.side) and not me.blip:
