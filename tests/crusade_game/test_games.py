@@ -28,6 +28,7 @@ def setup():
 def _checked_game(setup, players, seed):
     log = play_game(setup, players, seed)
     s = initial_state(setup)
+    seen = {s}  # states are hashable values (solvers memoise on them)
     for a in log["actions"]:  # replay: each step legal, every state sound
         if s.current_player() == CHANCE:
             assert tuple(a) in [o for o, _ in s.chance_outcomes()]
@@ -35,6 +36,7 @@ def _checked_game(setup, players, seed):
             assert tuple(a) in s.legal_actions()
         s = s.apply(a)
         assert not invariant_errors(s)
+        seen.add(s)
     assert s.current_player() == TERMINAL
     assert list(s.returns()) == log["returns"]
     return log
@@ -45,7 +47,7 @@ def test_random_games_keep_the_invariants_and_replay(setup, seed):
     _checked_game(setup, ("random", "random"), seed)
 
 
-@pytest.mark.parametrize("players", [("random", "random"), ("ai", "random"), ("random", "ai")])
+@pytest.mark.parametrize("players", [("random", "random"), ("ai", "random"), ("random", "ai"), ("ai", "ai")])
 def test_sewer_games_keep_the_invariants_and_replay(players):
     sewers = build_setup(yaml.safe_load(Path("examples/games/crusade-game-sewers.yaml").read_text()))
     _checked_game(sewers, players, 5)
