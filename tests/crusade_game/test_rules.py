@@ -306,3 +306,17 @@ def test_manhole_is_a_full_move():
     s = s.apply(("activate", 0))
     s = s.apply(("manhole", 4, 1))
     assert s.tokens[0].sq == (4, 1) and s.budget == 0
+
+
+def test_wounded_in_its_own_turn_ignores_the_wound_for_that_turn():
+    # VIII WOUND: "If you are wounded during your turn, you may ignore the effects of the wound for
+    # the rest of that turn (you're still wounded)."
+    s = state(HALL, [at("Marine", 2, 2), at("Marine", 1, 3)], [at("Stealer", 3, 2)])
+    s = s.apply(("activate", 0)).apply(("melee", 2))
+    law = cached_law(s.pending[4])
+    hurt = next(k for k, ((ds, as_, *_), _) in enumerate(law) if as_[0] == WOUNDED and ds[0] == NONE)
+    s = s.apply(("attack", hurt))
+    assert s.tokens[0].cond == WOUNDED and "move" in kinds(s)  # a wounded model could not move now
+    s = s.apply(("end",)).apply(("activate", 1)).apply(("end",)).apply(("activate", 2)).apply(("end",))
+    s = s.apply(("activate", 0))
+    assert ("extra",) not in s.legal_actions()  # the next turn: wounded as usual

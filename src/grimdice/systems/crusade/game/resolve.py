@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import area_shots, explode, next_blast, weapon_after, weapon_index
@@ -61,11 +62,13 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     how, i, j, key, fired = s.pending[1:6]
     (ds, as_, wa, wd), _ = cached_law(key)[int(outcome[1])]
     if how in ("explode", "area", "malfunction"):  # follow-up rolls: only the target's state changes
-        return next_blast(s.with_token(j, cond=ds[0], hits=ds[1]), s.pending[6])
+        return next_blast(_wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), s.pending[6])
     s = s.with_token(i, arms=weapon_after(s, i, wa, fired, j))
     if wd:
         s = s.with_token(j, arms=weapon_after(s, j, wd, "", i))
-    s = s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1])
+    s = _wound_marks(
+        s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), s, (i, j)
+    )
     queue = area_shots(s, i, j, fired) if how == "shoot" else ()  # a snap shot is no AREA shot
     for bearer, other, failed in ((i, j, wa), (j, i, wd)):
         code = _fail_code(s, bearer, failed) if failed else ""
@@ -77,6 +80,18 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
             if how != "shoot":
                 queue += (("malfunction", bearer, other, failed),)
     return next_blast(s, queue)
+
+
+def _wound_marks(after: GameState, before: GameState, who: tuple[int, ...]) -> GameState:
+    """Mark the player's models newly wounded in its own turn (VIII WOUND: they ignore it then)."""
+    fresh = {
+        k
+        for k in who
+        if after.tokens[k].side == after.player
+        and after.tokens[k].cond == WOUNDED
+        and before.tokens[k].cond != WOUNDED
+    }
+    return replace(after, fresh_wounds=after.fresh_wounds | fresh) if fresh else after
 
 
 def _fail_code(s: GameState, i: int, weapon: str) -> str:

@@ -36,9 +36,12 @@ def can_activate(s: GameState, i: int) -> bool:
     return t.side == s.player and t.standing and not t.done
 
 
-def _wounded(s: GameState, t: Token) -> bool:
-    """VIII WOUND limits the model (IX FRENZY: "If wounded, you may still move and take an action")."""
-    return t.cond == WOUNDED and not s.setup.fighters[t.profile].has("frenzy")
+def _wounded(s: GameState, i: int) -> bool:
+    """VIII WOUND limits the model (IX FRENZY: "If wounded, you may still move and take an action";
+    VIII WOUND: "If you are wounded during your turn, you may ignore the effects of the wound for
+    the rest of that turn")."""
+    t = s.tokens[i]
+    return t.cond == WOUNDED and not s.setup.fighters[t.profile].has("frenzy") and i not in s.fresh_wounds
 
 
 def may_move(s: GameState) -> bool:
@@ -47,7 +50,7 @@ def may_move(s: GameState) -> bool:
     t = s.tokens[s.active]
     if items.burdened(s) and s.acted and not s.pick_first:
         return False  # V CARRYING: "you may either move or spend an action, not both"
-    return s.budget > 0 and not (not t.blip and _wounded(s, t) and s.acted)
+    return s.budget > 0 and not (not t.blip and _wounded(s, s.active) and s.acted)
 
 
 def may_act(s: GameState) -> bool:
@@ -102,7 +105,7 @@ def _actions(s: GameState) -> list[Action]:
     t = s.tokens[i]
     fx = s.setup.fighters[t.profile]
     weapons = s.setup.profiles[t.profile].weapons
-    wounded = _wounded(s, t)
+    wounded = _wounded(s, s.active)
     out: list[Action] = []
     adjacent, sight = adjacent_enemies(s, i), targets_in_sight(s, i)
     if fx.has("feral") or any(
@@ -365,7 +368,7 @@ def next_turn(s: GameState) -> GameState:
         else replace(t, spent=0, snapped=False)
         for t in s.tokens
     )
-    return turn_start(replace(s, tokens=tokens, player=player, round=rnd))
+    return turn_start(replace(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()))
 
 
 __all__ = [

@@ -85,6 +85,7 @@ class GameState:
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
     snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
     items: tuple[tuple[Square, int], ...] = ()  # per item objective: where it lies, or its carrier
+    fresh_wounds: frozenset[int] = frozenset()  # the player's models wounded in its own turn (VIII WOUND)
     carried: bool = False  # V CARRYING: the active model carried an item this activation
     pick_first: bool = False  # ... and picked it up before doing anything else
     pending: tuple[Any, ...] = ()  # a chance event (see rules.chance_outcomes)
