@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from grimdice.engine.game import CHANCE
 from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.damage import KILLED, KO, NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.players import ai_player, random_player
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
 
 HALL = """
@@ -245,3 +247,13 @@ def test_items_are_dropped_when_the_carrier_falls_and_guarded_items_cannot_be_ta
     g = _cache_game()
     g = g.with_token(2, sq=(4, 2)).apply(("activate", 0))
     assert ("pickup", 0) not in g.legal_actions()
+
+
+def test_players_always_choose_a_legal_action_for_mindless_models():
+    drone = dict(MARINE, abilities=["MINDLESS"], weapons=[{"name": "stub", "dice": "1W", "kind": "ranged"}])
+    s = state(HALL, [at("Marine", 4, 2)], [at("Stealer", 8, 2)], profiles=[drone, STEALER]).apply(
+        ("activate", 0)
+    )
+    rng = np.random.default_rng(0)
+    assert ("end",) not in s.legal_actions()
+    assert ai_player(s, rng) in s.legal_actions() and random_player(s, rng) in s.legal_actions()

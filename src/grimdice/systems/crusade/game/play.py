@@ -14,7 +14,7 @@ from grimdice.systems.crusade.game.players import PLAYERS, Player
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
 
-MAX_STEPS = 20_000  # a game of 30 rounds of 40 models stays far below
+MAX_STEPS = 500_000  # a guard: 30 rounds of 2 x 60 models of about 30 steps each stay below
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (

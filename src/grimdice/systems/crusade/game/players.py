@@ -138,7 +138,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
             return a
     me = state.tokens[state.active]
     if me.sq in _hold_squares(state, me.side) and not me.blip:
-        return ("end",)  # it holds its objective
+        return _end(actions)  # it holds its objective
     dist = _distances(state, _goals(state, me.side, state.active))
     here = dist.get(me.sq, 10**6)
     steps = [a for a in actions if a[0] in ("move", "open", "manhole")]
@@ -152,7 +152,12 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         return ("extra",)
     if ("hide",) in actions:
         return ("hide",)
-    return ("end",)
+    return _end(actions)
+
+
+def _end(actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """End the activation, or (IX MINDLESS, which must attack) its first legal action."""
+    return ("end",) if ("end",) in actions else actions[0]
 
 
 PLAYERS: dict[str, Player] = {"random": random_player, "ai": ai_player}
