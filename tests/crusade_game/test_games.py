@@ -59,6 +59,12 @@ def test_ai_games_keep_the_invariants_and_replay(setup):
     assert log["notes"] and log["scenario"]["kind"] == "game"
 
 
+def test_a_log_replays_from_its_own_scenario(setup):
+    log = play_game(setup, ("ai", "random"), 11)
+    again = _checked_game(build_setup(log["scenario"]), ("ai", "random"), 11)
+    assert again["actions"] == log["actions"] and again["events"] == log["events"]
+
+
 def test_same_seed_same_game(setup):
     assert play_game(setup, ("random", "ai"), 7) == play_game(setup, ("random", "ai"), 7)
     assert (
