@@ -15,6 +15,7 @@ from grimdice.systems.crusade.game.players import random_player
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import initial_state, invariant_errors
 from tests.crusade_game.helpers import MARINE, at, scenario
+from tests.crusade_game.kitchen import kitchen
 
 CORRIDOR = Path("examples/games/crusade-game-corridor.yaml")
 HALL = "##########\n#A.......#\n#........#\n#.......B#\n##########"
@@ -57,6 +58,14 @@ def test_ai_games_keep_the_invariants_and_replay(setup):
     log = _checked_game(setup, ("ai", "random"), 3)
     assert log["winner"] == "Terminators"
     assert log["notes"] and log["scenario"]["kind"] == "game"
+
+
+@pytest.mark.parametrize("players", [("random", "random"), ("ai", "random"), ("random", "ai"), ("ai", "ai")])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_every_rule_at_once_keeps_the_invariants_and_replays(players, seed):
+    # blips, doors, a drain, a manhole, an item, SHAMBLE, MINDLESS, FERAL, FURTIVE, SNAP FIRE,
+    # INFILTRATE, SLIP THRU, FRENZY, AREA, RELOAD, EXPLODE, MALFUNCTION, STICK, BREAK, KB, a roll-off
+    _checked_game(build_setup(kitchen()), players, seed)
 
 
 def test_a_log_replays_from_its_own_scenario(setup):
