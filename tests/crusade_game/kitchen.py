@@ -51,7 +51,13 @@ def kitchen() -> dict[str, Any]:
                     {"name": "flamer", "dice": "2W", "kind": "ranged", "effects": ["SFT", "X"]},
                 ],
             },
-            {"name": "Walker", "move": 4, "armour": 0, "melee": "2R", "abilities": ["SHAMBLE", "MINDLESS"]},
+            {
+                "name": "Walker",
+                "move": 4,
+                "armour": 0,
+                "melee": "2R",
+                "abilities": ["SHAMBLE", "MINDLESS", "HORROR"],
+            },
             {
                 "name": "Beast",
                 "move": 6,

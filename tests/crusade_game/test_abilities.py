@@ -257,3 +257,30 @@ def test_players_always_choose_a_legal_action_for_mindless_models():
     rng = np.random.default_rng(0)
     assert ("end",) not in s.legal_actions()
     assert ai_player(s, rng) in s.legal_actions() and random_player(s, rng) in s.legal_actions()
+
+
+def test_horror_lies_face_down_and_rolls_on_its_next_turn():
+    # IX HORROR: "Once killed, place the model face down and on it's next turn, roll a red die:
+    # 0= Dead- remove from play. 1= Languishing: roll again next turn. 2= Makes a last attack, then
+    # dies. 3= Makes a last attack and is alive again, with 1 hit."
+    ghoul = dict(STEALER, abilities=["HORROR"])
+    s = state(
+        HALL, [at("Marine", 2, 2)], [at("Stealer", 3, 2), at("Stealer", 8, 3)], profiles=[MARINE, ghoul]
+    )
+    s = s.apply(("activate", 0)).apply(("melee", 1))
+    law = cached_law(s.pending[4])
+    s = s.apply(("attack", next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == KILLED)))
+    assert s.tokens[1].horror == 1 and s.occupant((3, 2)) == 1 and not s.tokens[1].standing
+    s = s.apply(("end",))
+    assert s.pending == ("horror", 1)
+    assert dict(s.chance_outcomes()) == pytest.approx(
+        {("horror", 0): 1 / 2, ("horror", 1): 1 / 6, ("horror", 2): 1 / 6, ("horror", 3): 1 / 6}
+    )
+    assert s.apply(("horror", 0)).occupant((3, 2)) == -1  # dead, removed
+    languish = s.apply(("horror", 1))
+    assert languish.tokens[1].horror == 1 and ("activate", 1) not in languish.legal_actions()
+    last = s.apply(("horror", 2)).apply(("activate", 1))
+    assert last.budget == 0 and {a[0] for a in last.legal_actions()} == {"melee", "end"}
+    assert last.apply(("end",)).tokens[1].cond == KILLED  # then dies
+    back = s.apply(("horror", 3)).apply(("activate", 1)).apply(("end",))
+    assert back.tokens[1].cond == NONE and back.tokens[1].hits == 1 and back.tokens[1].standing

@@ -10,7 +10,8 @@ from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import area_shots, explode, next_blast, weapon_after, weapon_index
-from grimdice.systems.crusade.game.state import READY, GameState, has_code, turn_start
+from grimdice.systems.crusade.game.horror import rise
+from grimdice.systems.crusade.game.state import READY, GameState, has_code, next_event, turn_start
 
 
 def act(s: GameState, a: tuple[Any, ...]) -> GameState:
@@ -52,7 +53,9 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     if kind == "first":
         return turn_start(replace(s, pending=(), player=int(outcome[1]), first=int(outcome[1]), round=1))
     if kind == "shamble":
-        return replace(s, pending=(), shamble=int(outcome[1]))
+        return next_event(replace(s, shamble=int(outcome[1])))
+    if kind == "horror":  # IX HORROR: the face-down model's red die
+        return next_event(rise(s, int(s.pending[1]), int(outcome[1])))
     if kind == "unjam":
         _, i, k, _ = s.pending
         if outcome[1]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from grimdice.engine.grid import range_squares
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import items
+from grimdice.systems.crusade.game import horror, items
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.state import (
@@ -184,6 +184,8 @@ def legal_actions(s: GameState) -> list[Action]:
 
         return [("pass",), *(("snap", w) for w in pistols(s, s.snap[1]))]
     out: list[Action] = []
+    if s.tokens[s.active].last:  # IX HORROR: a last attack, no move
+        return [a for a in _actions(s) if a[0] in ("shoot", "melee")] + [("end",)]
     if may_act(s):
         out.extend(_actions(s))
     mindless = _mindless(s)
@@ -232,6 +234,8 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
     if kind == "unjam":
         p = s.pending[3]
         return [(("unjam", 1), p), (("unjam", 0), 1 - p)]
+    if kind == "horror":  # IX HORROR: a red die
+        return [(("horror", face), p) for face, p in horror.FACES]
     if kind == "shamble":  # IX SHAMBLE: 2 reds + 4
         from grimdice.systems.crusade.actions import shamble_move
 
@@ -284,13 +288,15 @@ def activate(s: GameState, i: int) -> GameState:
     if t.cond == STUNNED:
         s = s.with_token(i, cond=NONE)
         budget, acted = min(budget, move // 2), True
+    if t.last:  # IX HORROR: a last attack, without moving
+        budget = 0
     return replace(s.idle(), active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
 
 
 def end_activation(s: GameState) -> GameState:
     if s.active < 0:
         return s
-    return s.with_token(s.active, done=True).idle()
+    return horror.after_last(s.with_token(s.active, done=True), s.active).idle()
 
 
 def out_of_action(s: GameState, side: int) -> bool:
@@ -335,6 +341,7 @@ def settle(s: GameState) -> GameState:
     model left to activate (I), and end the game after the last turn (hold objectives scored)."""
     if s.ended or s.pending:
         return s
+    s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
     for side in (0, 1):
         if out_of_action(s, side):
             return finish(s, 1 - side)

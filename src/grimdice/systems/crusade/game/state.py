@@ -8,7 +8,7 @@ Actions are tuples of JSON values (a game log is the seed, the scenario and the 
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
 ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC) and ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE);
-chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("attack", k)`` (the k-th
+chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th
 end of the attack's law) and ``("unjam", ok)``.
 """
 
@@ -50,12 +50,19 @@ class Token:
     arms: tuple[str, ...] = ()
     done: bool = False
     snapped: bool = False  # IX SNAP FIRE used this turn
+    horror: int = 0  # IX HORROR: 1 face down (killed, to roll), 2 gone for good
+    last: int = 0  # IX HORROR: its die (2 or 3) while it makes its last attack
     spent: int = 0
     blip: tuple[int, ...] = ()
 
     @property
     def alive(self) -> bool:
         return self.cond != KILLED
+
+    @property
+    def on_board(self) -> bool:
+        """It holds its square: alive, or a face-down HORROR (IX)."""
+        return self.cond != KILLED or self.horror == 1
 
     @property
     def standing(self) -> bool:
@@ -83,6 +90,7 @@ class GameState:
     origin: Square | None = None  # where it started its move (V ZOC)
     zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (square, manhole, enemies)
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
+    events: tuple[tuple[Any, ...], ...] = ()  # chance events still to come at the turn's start
     snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
     items: tuple[tuple[Square, int], ...] = ()  # per item objective: where it lies, or its carrier
     fresh_wounds: frozenset[int] = frozenset()  # the player's models wounded in its own turn (VIII WOUND)
@@ -149,12 +157,12 @@ class GameState:
     def occupant(self, sq: Square) -> int:
         """The token on a square (killed models leave the board), or -1."""
         for i, t in enumerate(self.tokens):
-            if t.alive and t.sq == sq:
+            if t.on_board and t.sq == sq:
                 return i
         return -1
 
     def occupied(self) -> set[Square]:
-        return {t.sq for t in self.tokens if t.alive}
+        return {t.sq for t in self.tokens if t.on_board}
 
     def doors(self) -> dict[Square, bool]:
         return {sq: sq in self.open_doors for sq in self.setup.grid.door_squares}
@@ -199,8 +207,11 @@ def initial_state(setup: Setup) -> GameState:
 
 
 def turn_start(s: GameState) -> GameState:
-    """IX SHAMBLE: "roll 2 reds and add 4 to get the move value ... you may roll once per turn for
-    ALL the models' move value for that turn": a chance node when the player has such a model."""
+    """The chance events at the start of a player's turn, each a chance node in turn: IX SHAMBLE
+    ("roll 2 reds and add 4 to get the move value ... you may roll once per turn for ALL the
+    models' move value for that turn"), then each face-down HORROR's red die."""
+    from grimdice.systems.crusade.game.horror import waiting
+
     shamblers = any(
         t.side == s.player
         and t.standing
@@ -208,7 +219,15 @@ def turn_start(s: GameState) -> GameState:
         and has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE")
         for t in s.tokens
     )
-    return replace(s, pending=("shamble",)) if shamblers else s
+    events = ((("shamble",),) if shamblers else ()) + tuple(("horror", i) for i in waiting(s))
+    return next_event(replace(s, events=events))
+
+
+def next_event(s: GameState) -> GameState:
+    """The next turn-start chance event, pending; or none."""
+    if not s.events:
+        return replace(s, pending=())
+    return replace(s, pending=s.events[0], events=s.events[1:])
 
 
 def invariant_errors(s: GameState) -> list[str]:
@@ -218,7 +237,7 @@ def invariant_errors(s: GameState) -> list[str]:
     out = []
     seen: dict[Square, int] = {}
     for i, t in enumerate(s.tokens):
-        if not t.alive:
+        if not t.on_board:
             continue
         if t.sq in seen:
             out.append(f"tokens {seen[t.sq]} and {i} share square {t.sq}")
@@ -238,4 +257,4 @@ def invariant_errors(s: GameState) -> list[str]:
     return out
 
 
-__all__ = ["GameState", "Token", "has_code", "initial_state", "invariant_errors", "turn_start"]
+__all__ = ["GameState", "Token", "has_code", "initial_state", "invariant_errors", "next_event", "turn_start"]
