@@ -35,7 +35,7 @@ READINGS = (
     "reading knockback_grid: a wall, closed door or model beyond the target stuns it; the model is not moved",
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
-    "reading horror_rise: a face-down HORROR keeps its square but does not stand; its last attack has no move",
+    "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
     "reading manhole: climbing a manhole is a model's whole move",
     "chits, blip contents and hidden models are public information to the players",

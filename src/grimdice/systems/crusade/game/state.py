@@ -8,8 +8,8 @@ Actions are tuples of JSON values (a game log is the seed, the scenario and the 
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
 ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC) and ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE);
-chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th
-end of the attack's law) and ``("unjam", ok)``.
+chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("horror", face)``,
+``("attack", k)`` (the k-th end of the attack's law) and ``("unjam", ok)``.
 """
 
 from __future__ import annotations
