@@ -16,6 +16,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -44,18 +45,25 @@ def rate(path: Path, players: tuple[str, str], games: int, warm: int) -> tuple[f
     return statistics.median(walls), statistics.median(cpus)
 
 
+#: the command line: flag -> argparse keywords
+OPTIONS: dict[str, dict[str, Any]] = {
+    "--smoke": {"action": "store_true", "help": "one game per row (CI check)"},
+    "--games": {"type": int, "default": 20, "help": "timed games per row"},
+    "--warm": {"type": int, "default": 2, "help": "untimed warm-up games per row"},
+}
+ROWS = (("random", "random"), ("ai", "random"), ("random", "ai"), ("ai", "ai"))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--smoke", action="store_true", help="one game per row (CI check)")
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--warm", type=int, default=2, help="untimed warm-up games per row")
+    for flag, kw in OPTIONS.items():
+        ap.add_argument(flag, **kw)
     args = ap.parse_args(argv)
     games, warm = (1, 0) if args.smoke else (args.games, args.warm)
-    rows = [("random", "random"), ("ai", "random"), ("random", "ai"), ("ai", "ai")]
     print(f"statistic: median per game of {games} timed games after {warm} warm-up game(s) per row")
     print(f"{'scenario':<24} {'players':<14} {'s/game':>8} {'CPU s/game':>11} {'games/s (CPU)':>14}")
     for path in SCENARIOS:
-        for players in rows:
+        for players in ROWS:
             sec, cpu = rate(path, players, games, warm)
             print(f"{path.stem:<24} {','.join(players):<14} {sec:8.3f} {cpu:11.3f} {1 / cpu:14.1f}")
     return 0
