@@ -148,3 +148,15 @@ def test_strict_fields():
     assert e.field == "victory"
     e = _error(scenario(HALL, [at("Marine", 1, 1)], [at("Stealer", 8, 3)], force_b={"zone": "A"}))
     assert e.field == "forces.1.zone"
+
+
+def test_objectives_are_checked():
+    bad_item = [{"name": "Relic", "kind": "item", "side": 0, "squares": [[2, 2]]}]
+    e = _error(scenario(HALL, [at("Marine", 1, 1)], [at("Stealer", 8, 3)], objectives=bad_item))
+    assert e.field == "objectives.0" and "'to'" in e.message
+    walled = [{"name": "Hold", "squares": [[0, 0]]}]
+    e = _error(scenario(HALL, [at("Marine", 1, 1)], [at("Stealer", 8, 3)], objectives=walled))
+    assert e.field == "objectives.0.squares.0" and "wall" in e.message
+    far = [{"name": "Relic", "kind": "item", "side": 0, "squares": [[2, 2]], "to": [[30, 1]]}]
+    e = _error(scenario(HALL, [at("Marine", 1, 1)], [at("Stealer", 8, 3)], objectives=far))
+    assert e.field == "objectives.0.to.0"
