@@ -63,7 +63,7 @@ def kitchen() -> dict[str, Any]:
                 "move": 6,
                 "armour": 1,
                 "melee": "1W+1R",
-                "abilities": ["FERAL", "FRENZY", "SLIP THRU"],
+                "abilities": ["FERAL", "FRENZY", "SLIP THRU", "AMBUSH"],
                 "weapons": [{"name": "claws", "dice": "1W", "kind": "spiky", "effects": ["W", "BREAK"]}],
             },
         ],

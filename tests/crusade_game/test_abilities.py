@@ -284,3 +284,23 @@ def test_horror_lies_face_down_and_rolls_on_its_next_turn():
     assert last.apply(("end",)).tokens[1].cond == KILLED  # then dies
     back = s.apply(("horror", 3)).apply(("activate", 1)).apply(("end",))
     assert back.tokens[1].cond == NONE and back.tokens[1].hits == 1 and back.tokens[1].standing
+
+
+def test_ambush_free_attack_when_revealed():
+    # IX AMBUSH: "May make a free attack when revealed (but may not rapid fire)"
+    lurker = dict(STEALER, abilities=["AMBUSH"])
+    blips = {"blips": [{"at": [5, 2], "models": ["Stealer", "Stealer"]}]}
+    s = state(HALL, [at("Marine", 2, 2)], [at("Stealer", 8, 3)], profiles=[MARINE, lurker], force_b=blips)
+    s = s.apply(("activate", 0)).apply(("move", 3, 2)).apply(("move", 4, 2))  # adjacent: revealed
+    assert s.tokens[2].blip == () and s.ambush == (2, 3) and s.current_player() == 1
+    assert ("melee", 0) in s.legal_actions() and ("pass",) in s.legal_actions()
+    s = s.apply(("melee", 0))
+    assert s.pending[1] == "ambush" and s.pending[2] == 2
+    law = cached_law(s.pending[4])
+    s = s.apply(("attack", next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == NONE)))
+    assert s.current_player() == 1 and s.ambush == (3,)  # the second revealed model's choice
+    s = s.apply(("pass",))
+    assert s.current_player() == 0 and s.active == 0 and s.budget == 2  # the marine goes on
+    plain = state(HALL, [at("Marine", 2, 2)], [at("Stealer", 8, 3)], force_b=blips)
+    plain = plain.apply(("activate", 0)).apply(("move", 3, 2)).apply(("move", 4, 2))
+    assert plain.ambush == () and plain.current_player() == 0

@@ -79,12 +79,18 @@ def reveal_blip(s: GameState, j: int, own_turn: bool) -> GameState:
         models.append(Token(b.side, k, b.sq, hits=p.hits, arms=tuple(READY for _ in p.weapons), spent=spent))
     tokens[j] = models[0]
     s = replace(s, tokens=tuple(tokens))
+    revealed = [j]
     for m in models[1:]:
         free = _free_squares(s, b.sq, setup.profiles[m.profile].armour)
         if free:  # a board with no room left loses the model (not met on sensible boards)
             s = replace(s, tokens=(*s.tokens, replace(m, sq=free[0])))
+            revealed.append(len(s.tokens) - 1)
     if own_turn and s.active == j:
         s = s.idle()
+    if not own_turn:  # IX AMBUSH: "May make a free attack when revealed"
+        from grimdice.systems.crusade.game.ambush import ambushers
+
+        s = replace(s, ambush=s.ambush + ambushers(s, revealed))
     return s
 
 

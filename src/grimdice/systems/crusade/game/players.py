@@ -116,6 +116,16 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         shots = [(law_value(state, j, i, snap_shot(state, j, i, a[1])), a) for a in actions if a[0] == "snap"]
         top = max(shots, default=(0.0, ("pass",)))
         return top[1] if top[0] > 0 else ("pass",)
+    if state.ambush:  # IX AMBUSH: the best free attack, if any is worth it
+        k = state.ambush[0]
+        free = [a for a in actions if a[0] != "pass"]
+        keys = [
+            situation.shot(state, k, a[1], a[2]) if a[0] == "shoot" else situation.melee(state, k, a[1], 1)
+            for a in free
+        ]
+        scored = [(law_value(state, k, a[1], key), a) for a, key in zip(free, keys, strict=True)]
+        top = max(scored, default=(0.0, ("pass",)))
+        return top[1] if top[0] > 0 else ("pass",)
     if state.zoc:  # V ZOC: the free melee when it favours the guard
         e = state.zoc[2][0]
         key = situation.melee(state, e, state.active, 1, mode="zoc")

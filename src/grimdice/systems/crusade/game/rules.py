@@ -12,7 +12,7 @@ from typing import Any
 
 from grimdice.engine.grid import range_squares
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import horror, items
+from grimdice.systems.crusade.game import ambush, horror, items
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.state import (
@@ -177,6 +177,8 @@ def legal_actions(s: GameState) -> list[Action]:
         return []
     if s.active < 0:
         return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
+    if s.ambush:  # IX AMBUSH: the revealed model's player chooses
+        return ambush.actions(s)
     if s.zoc:  # V ZOC: the enemy's player chooses
         return [("pass",), ("zoc", s.zoc[2][0])]
     if s.snap:  # IX SNAP FIRE: the defender's player chooses
@@ -250,10 +252,15 @@ def apply(s: GameState, a: Action) -> GameState:
 
     kind = a[0]
     if s.pending:
+        how = s.pending[1] if s.pending[0] == "attack" else ""
         s = resolve.resolve(s, a)
+        if how == "ambush" and not s.pending:
+            s = ambush.after(s)
         if s.snap and not s.pending:
             s = snap.proceed(s)
         return settle(zoc.proceed(s) if s.zoc and not s.pending else s)
+    if s.ambush:
+        return settle(ambush.decide(s, a))
     if s.zoc:
         return settle(zoc.decide(s, a))
     if s.snap:

@@ -33,8 +33,9 @@ def pistols(s: GameState, j: int) -> list[str]:
     return [w.name for w, st in zip(p.weapons, t.arms, strict=True) if w.kind == "pistol" and st == READY]
 
 
-def _allowed(codes: list[str]) -> list[str]:
-    return [c for c in codes if not any(k in BARRED for k in RULES.parse([c], "effects"))]
+def allowed(codes: list[str], barred: tuple[str, ...] = BARRED) -> list[str]:
+    """The codes that set none of the ``barred`` rule fields."""
+    return [c for c in codes if not any(k in barred for k in RULES.parse([c], "effects"))]
 
 
 def snap_shot(s: GameState, j: int, i: int, weapon: str) -> str:
@@ -43,9 +44,9 @@ def snap_shot(s: GameState, j: int, i: int, weapon: str) -> str:
     data = json.loads(situation.shot(s, j, i, weapon))
     data["range"] = 0
     data["moved"] = False
-    data["attacker"]["abilities"] = _allowed(data["attacker"].get("abilities", []))
+    data["attacker"]["abilities"] = allowed(data["attacker"].get("abilities", []))
     for w in data["attacker"]["weapons"]:
-        w["effects"] = _allowed(w.get("effects", []))
+        w["effects"] = allowed(w.get("effects", []))
     return json.dumps(data, sort_keys=True)
 
 

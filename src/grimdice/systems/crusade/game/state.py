@@ -7,7 +7,8 @@ Actions are tuples of JSON values (a game log is the seed, the scenario and the 
 ``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``, ``("charge",)``,
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
 ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
-``("zoc", e)`` / ``("pass",)`` (V ZOC) and ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE);
+``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
+ambusher's attack or ``("pass",)`` (IX AMBUSH);
 chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("horror", face)``,
 ``("attack", k)`` (the k-th end of the attack's law) and ``("unjam", ok)``.
 """
@@ -90,6 +91,7 @@ class GameState:
     origin: Square | None = None  # where it started its move (V ZOC)
     zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (square, manhole, enemies)
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
+    ambush: tuple[int, ...] = ()  # IX AMBUSH: revealed models yet to choose their free attack
     events: tuple[tuple[Any, ...], ...] = ()  # chance events still to come at the turn's start
     snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
     items: tuple[tuple[Square, int], ...] = ()  # per item objective: where it lies, or its carrier
@@ -108,6 +110,8 @@ class GameState:
             return CHANCE
         if self.snap:
             return self.tokens[self.snap[1]].side
+        if self.ambush:
+            return self.tokens[self.ambush[0]].side
         return self.tokens[self.zoc[2][0]].side if self.zoc else self.player
 
     def legal_actions(self) -> list[tuple[Any, ...]]:
