@@ -1,0 +1,3 @@
+"""The Rules Crusade skirmish game on a square-grid board (section X): scenario files, immutable game
+states on the :mod:`grimdice.engine.game` interface, players and :func:`play_game`. See
+``docs/crusade-game.md``."""

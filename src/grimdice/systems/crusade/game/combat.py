@@ -1,0 +1,83 @@
+"""A game's attacks as chance nodes: the exact joint law of one attack's end, from the single-attack
+engine the ``crusade`` calculator runs (:func:`grimdice.systems.crusade.attack.build` and the solved
+contest :func:`grimdice.systems.crusade.contest.solve`).
+
+``calculate()`` reports an attack's marginals (the defender's condition, the attacker's, each side's
+fail); a game needs them jointly, and which weapon failed. :func:`attack_law` walks the same solved
+contest (the defender's parry and both sides' re-rolls played by its policy, every roll and re-roll
+weighted), resolves each finished roll-off with the attack's own ``outcome`` (the attacker's
+pull-back choice and force-field dice included), and draws the failing weapon uniformly among the
+weapons used (III: "randomize amongst all weapons used"). Its marginals are ``calculate()``'s
+(``tests/crusade_game/test_combat.py``). Laws are cached by situation.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import lru_cache
+from typing import Any
+
+from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.systems.crusade.attack import build
+from grimdice.systems.crusade.contest import solve
+from grimdice.systems.crusade.damage import State
+from grimdice.systems.crusade.profiles import Scenario
+
+#: (defender end state, attacker end state, attacker's failing weapon or "", defender's or "")
+Outcome = tuple[State, State, str, str]
+
+
+def _split_fail(failed: bool, names: tuple[str, ...]) -> list[tuple[str, float]]:
+    """III: the failing weapon is drawn uniformly among the weapons used."""
+    if not failed or not names:
+        return [("", 1.0)]
+    return [(n, 1.0 / len(names)) for n in names]
+
+
+def law_of(sc: Scenario) -> tuple[tuple[Outcome, float], ...]:
+    """The exact joint law of the attack ``sc`` (a single attack, one target), most likely first."""
+    atk = build(sc)
+    sol = solve(atk.spec)
+    game = sol.game
+    att_names = tuple(a.name for a in atk.arms)
+    def_names = tuple(a.name for a in atk.def_arms)
+    shooting = sc.action == "shoot"
+    out: dict[Outcome, float] = defaultdict(float)
+    stack: list[tuple[Any, float]] = [(game.root(), 1.0)]
+    while stack:
+        key, p = stack.pop()
+        player = game.player(key)
+        if player == CHANCE:
+            stack.extend((k, p * q) for k, q in game.outcomes(key) if q > 0)
+            continue
+        if player != TERMINAL:
+            stack.append((game.child(key, sol.policy[key]), p))
+            continue
+        _, parry, a, d = key[:4]
+        fa, fd = game.faces[0][a], game.faces[1][d]
+        ends: list[tuple[State, State, float]] = []
+        if shooting:
+            for g, q in atk.ff_def:
+                ends.append((atk.outcome(fa.total, g)[0], atk.att.start, q))
+        else:
+            pull = atk.options(fa.total, fd.total, parry)
+            for ga, qa in atk.ff_att:
+                for gd, qd in atk.ff_def:
+                    ds, as_ = atk.outcome(fa.total, fd.total, parry, pull, ga, gd)[:2]
+                    ends.append((ds, as_, qa * qd))
+        for ds, as_, q in ends:
+            for wa, ra in _split_fail(fa.failed, att_names):
+                for wd, rd in _split_fail(bool(fd.n) and fd.failed, def_names):
+                    out[(ds, as_, wa, wd)] += p * q * ra * rd
+    return tuple(sorted(out.items(), key=lambda kv: (-kv[1], repr(kv[0]))))
+
+
+@lru_cache(maxsize=20_000)
+def cached_law(situation: str) -> tuple[tuple[Outcome, float], ...]:
+    """:func:`law_of` of a situation given as the JSON text of its single-attack scenario."""
+    import json
+
+    return law_of(Scenario.model_validate(json.loads(situation)))
+
+
+__all__ = ["Outcome", "cached_law", "law_of"]

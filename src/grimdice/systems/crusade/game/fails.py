@@ -1,0 +1,149 @@
+"""What a failed roll leaves behind in a game (III, VIII): the failing weapon's lasting state, and
+EXPLODE's attack on the bearer and the models near him."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from grimdice.engine.grid import range_squares
+from grimdice.systems.crusade.damage import KILLED
+from grimdice.systems.crusade.game.situation import model_data
+from grimdice.systems.crusade.game.state import LOST, READY, STUCK, UNLOADED, GameState, has_code
+from grimdice.systems.crusade.units import TEMPLATES
+
+#: a roll that follows an attack: (kind "explode", "area" or "malfunction", firer, target, weapon)
+Follow = tuple[str, int, int, str]
+
+#: III / VIII: a weapon's state after its fail (STICK: stuck in the model it attacked)
+FAIL_STATE = {"jam": "jammed", "break": LOST, "explode": LOST, "stick": STUCK}
+
+
+def weapon_index(s: GameState, i: int, name: str) -> int:
+    return [w.name for w in s.setup.profiles[s.tokens[i].profile].weapons].index(name)
+
+
+def stuck_in(state: str) -> int:
+    """The token a stuck weapon is stuck in (its state ``stuck@j``), or -1."""
+    return int(state.split("@")[1]) if state.startswith(STUCK + "@") else -1
+
+
+def weapon_after(s: GameState, i: int, failed: str, fired: str, other: int) -> tuple[str, ...]:
+    """Token ``i``'s weapon states after its roll: a RELOAD weapon fired is unloaded (VIII: "an
+    action to reload for each shot"); the failing weapon takes its fail effect (VIII JAM, BREAK,
+    EXPLODE: lost; STICK: "stuck in target", ``other``)."""
+    t = s.tokens[i]
+    p = s.setup.profiles[t.profile]
+    arms = list(t.arms)
+    if fired:
+        k = weapon_index(s, i, fired)
+        if has_code(p.weapons[k].effects, "RELOAD") and arms[k] == READY:
+            arms[k] = UNLOADED
+    if failed:
+        k = weapon_index(s, i, failed)
+        code = s.setup.fighters[t.profile].arms[k].fail
+        if code == "stick":
+            arms[k] = f"{STUCK}@{other}"
+        elif code in FAIL_STATE:
+            arms[k] = FAIL_STATE[code]
+    return tuple(arms)
+
+
+def explosion_radius(s: GameState, i: int, weapon: str) -> int:
+    """VIII EXPLODE: "centered on the bearer (SFT=1"A, FT=2"A, HFT=3"A)"; else the weapon's AREA;
+    else the bearer only. Squares on a grid (X)."""
+    arm = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)]
+    if arm.template:
+        return TEMPLATES[arm.template]
+    return int(arm.fx.get("area") or 0)
+
+
+def explosion_shot(s: GameState, i: int, weapon: str, j: int) -> str:
+    """The weapon's dice at range 0 against token ``j`` (the bearer included) as the calculator's
+    single shot (JSON text): EXPLODE's attack, MALFUNCTION's roll "vs. the user's armor"."""
+    bearer = model_data(s, s.tokens[i])
+    k = weapon_index(s, i, weapon)
+    arm = s.setup.profiles[s.tokens[i].profile].weapons[k].model_dump(by_alias=True, exclude_none=True)
+    bearer["weapons"] = [dict(arm, kind="ranged")]
+    data = {
+        "system": "crusade",
+        "action": "shoot",
+        "attacker": bearer,
+        "defender": model_data(s, s.tokens[j]),
+        "weapons": [arm["name"]],
+        "range": 0,
+    }
+    return json.dumps(data, sort_keys=True)
+
+
+def explode(s: GameState, i: int, weapon: str) -> tuple[GameState, tuple[Follow, ...]]:
+    """VIII EXPLODE: "make an attack from the weapon, centered on the bearer ... The weapon is
+    lost. "Bad Guy" models with one hit should automatically be treated as killed". The attack is
+    a shot at range 0 at each model within the radius, the bearer first, nearest next (reading
+    ``explode_order``), each a chance node: the follow-up shots to make."""
+    bearer = s.tokens[i]
+    if s.setup.fighters[bearer.profile].has("bad_guy") and s.setup.profiles[bearer.profile].hits == 1:
+        s = s.with_token(i, cond=KILLED)
+    radius = explosion_radius(s, i, weapon)
+    near = sorted(
+        (range_squares(bearer.sq, t.sq), j)
+        for j, t in enumerate(s.tokens)
+        if t.alive and not t.blip and range_squares(bearer.sq, t.sq) <= radius
+    )
+    return s, tuple(("explode", i, j, weapon) for _, j in near)
+
+
+def area_shots(s: GameState, i: int, j: int, weapon: str) -> tuple[Follow, ...]:
+    """X: "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares":
+    an AREA weapon fired at a model also rolls at every other model in the 3x3 squares around it,
+    the firer's friends and the firer too (reading ``grid_area``: a roll each, as the flamer
+    template's "Roll seperately for each target", in reading order)."""
+    fx = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].fx
+    if not fx.get("area"):
+        return ()
+    squares = set(s.setup.grid.area(s.tokens[j].sq))
+    others = sorted(
+        (t.sq[1], t.sq[0], k)
+        for k, t in enumerate(s.tokens)
+        if k != j and t.alive and not t.blip and t.sq in squares
+    )
+    return tuple(("area", i, k, weapon) for _, _, k in others)
+
+
+def next_blast(s: GameState, queue: tuple[Follow, ...]) -> GameState:
+    """The next follow-up shot of ``queue`` at a model still alive, pending; or none left."""
+    from grimdice.systems.crusade.game.situation import shot
+
+    queue = tuple(f for f in queue if s.tokens[f[2]].alive)
+    if not queue:
+        return replace(s, pending=())
+    how, i, j, weapon = queue[0]
+    key = shot(s, i, j, weapon) if how == "area" else explosion_shot(s, i, weapon, j)
+    return replace(s, pending=("attack", how, i, j, key, weapon, queue[1:]))
+
+
+def recover_actions(s: GameState) -> list[tuple[Any, ...]]:
+    """VIII STICK: "must spend an action adjacent to target to recover it" (or on its square,
+    where the target was killed)."""
+    i = s.active
+    t = s.tokens[i]
+    out: list[tuple[Any, ...]] = []
+    for k, st in enumerate(t.arms):
+        j = stuck_in(st)
+        if j >= 0:
+            where = s.tokens[j].sq
+            if where == t.sq or s.setup.grid.adjacent(t.sq, where, s.doors()):
+                out.append(("recover", s.setup.profiles[t.profile].weapons[k].name))
+    return out
+
+
+__all__ = [
+    "FAIL_STATE",
+    "explode",
+    "next_blast",
+    "recover_actions",
+    "stuck_in",
+    "weapon_after",
+    "weapon_index",
+]

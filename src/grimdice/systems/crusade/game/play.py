@@ -1,0 +1,134 @@
+"""Play one Rules Crusade grid game between two players, seeded, into a log (a plain dict: the
+scenario, the seed, every action and chance outcome in order, readable events, the result)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from grimdice.engine.game import CHANCE
+from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.game.players import PLAYERS, Player
+from grimdice.systems.crusade.game.scenario import Setup, build_setup
+from grimdice.systems.crusade.game.state import GameState, initial_state
+
+MAX_STEPS = 500_000  # a guard: 30 rounds of 2 x 60 models of about 30 steps each stay below
+
+#: the readings of ours every game uses (docs/crusade-game.md), carried in each log
+READINGS = (
+    "ours (victory): a force with no model standing loses; reach objectives, and items brought to their "
+    "squares, win at once; hold objectives score after the last turn",
+    "reading placement: models stand where the scenario puts them, else on their zone's first free squares",
+    "reading grid_cover: on a grid only darkness and air ducts give cover, counted as full cover",
+    "reading models_block_sight: models block line of sight on a grid",
+    "reading blip_reveal: a blip is revealed when an enemy model steps adjacent or it steps adjacent to one",
+    "reading blip_actions: an unrevealed blip only moves (10 squares)",
+    "reading blip_placement: a revealed blip's other models take the nearest free squares",
+    "reading door_cost: opening or closing an adjacent door costs one square of move",
+    "reading no_passing: a model may not move through another model's square",
+    "reading stun_recovery: a stunned model gets up when activated (half move, no action)",
+    "reading wound_order: a wounded model may move then melee, not act then move",
+    "reading zoc_grid: a step out of a square adjacent to an enemy passes it, unless directly away from "
+    "an enemy the model started next to",
+    "reading knockback_grid: a wall, closed door or model beyond the target stuns it; the model is not moved",
+    "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
+    "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
+    "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",
+    "reading ambush: the free attack comes at once, before the revealing model goes on; no half move after",
+    "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
+    "reading manhole: climbing a manhole is a model's whole move",
+    "chits, blip contents and hidden models are public information to the players",
+    "reading grid_area: an AREA weapon also rolls at every other model in the 3x3 squares around its target",
+    "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
+    "not in play yet: templates on several models, psychic cards, knockback moving models",
+)
+
+
+def _chance(outcomes: Sequence[tuple[Any, float]], rng: np.random.Generator) -> Any:
+    u = rng.random()
+    acc = 0.0
+    for o, p in outcomes:
+        acc += p
+        if u < acc:
+            return o
+    return outcomes[-1][0]
+
+
+def _name(s: GameState, i: int) -> str:
+    t = s.tokens[i]
+    what = "blip" if t.blip else s.setup.profiles[t.profile].name
+    return f"{what} #{i}"
+
+
+def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
+    if before.pending[0] != "attack":
+        return None
+    how, i, j, _, fired = before.pending[1:6]
+    verb = {
+        "shoot": f"shoots {_name(before, j)} with {fired}",
+        "melee": f"melees {_name(before, j)}",
+        "zoc": f"makes a free melee (ZOC) on {_name(before, j)}",
+        "snap": f"snap fires at {_name(before, j)} with {fired}",
+        "ambush": f"ambushes {_name(before, j)}",
+        "explode": f"is caught by the explosion of {_name(before, i)}'s {fired}",
+        "area": f"is caught in the area of {_name(before, i)}'s {fired}",
+        "malfunction": f"takes the malfunction of {_name(before, i)}'s {fired}",
+    }[how]
+    if how in ("explode", "area", "malfunction"):
+        t = after.tokens[j]
+        return f"{_name(before, j)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
+    t = after.tokens[j]
+    text = f"{_name(before, i)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
+    a = after.tokens[i]
+    if (a.cond, a.hits) != (before.tokens[i].cond, before.tokens[i].hits):
+        text += f"; attacker {CONDITIONS[a.cond]}"
+    return text
+
+
+def play_game(
+    scenario: Mapping[str, Any] | Setup, players: Sequence[str | Player] = ("ai", "random"), seed: int = 0
+) -> dict[str, Any]:
+    """Play one game of ``scenario`` (a mapping or a checked :class:`Setup`) between ``players``
+    (``"ai"``, ``"random"`` or callables ``(state, rng) -> action``), seeded. Returns its log."""
+    setup = scenario if isinstance(scenario, Setup) else build_setup(scenario)
+    chosen = [PLAYERS[p] if isinstance(p, str) else p for p in players]
+    rng = np.random.default_rng(seed)
+    s = initial_state(setup)
+    actions: list[list[Any]] = []
+    events: list[dict[str, Any]] = []
+    for _ in range(MAX_STEPS):
+        player = s.current_player()
+        if player < 0 and player != CHANCE:
+            break
+        a = _chance(s.chance_outcomes(), rng) if player == CHANCE else chosen[player](s, rng)
+        nxt = s.apply(a)
+        if player == CHANCE and (text := _event(s, nxt, a)):
+            events.append({"round": s.round, "player": s.player, "text": text})
+        actions.append(list(a))
+        s = nxt
+    else:
+        raise RuntimeError(f"a game ran past {MAX_STEPS} steps")
+    forces = [f.name for f in setup.scenario.forces]
+    return {
+        "system": "crusade",
+        "kind": "game",
+        "title": setup.scenario.title,
+        "seed": seed,
+        "players": [p if isinstance(p, str) else getattr(p, "__name__", "player") for p in players],
+        "scenario": setup.scenario.model_dump(by_alias=True, exclude_none=True),
+        "actions": actions,
+        "events": events,
+        "winner": forces[s.winner] if s.winner is not None and s.winner >= 0 else None,
+        "returns": list(s.returns()),
+        "rounds": s.round,
+        "survivors": {
+            forces[side]: [_name(s, i) for i, t in enumerate(s.tokens) if t.side == side and t.standing]
+            for side in (0, 1)
+        },
+        "notes": list(READINGS),
+    }
+
+
+__all__ = ["READINGS", "play_game"]

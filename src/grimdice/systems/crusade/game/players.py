@@ -1,0 +1,175 @@
+"""Players of the Rules Crusade grid game: a random legal player and a simple AI. The rules never
+import this module.
+
+The AI plays one step at a time from the exact attack laws (:mod:`.combat`, cached by situation):
+it attacks when an attack's expected harm to the enemy outweighs its own expected harm and fail
+(so it shoots, focuses on the weakest target, and melees only when the contest favours it),
+reloads and unjams when it has no target, then steps towards its goal (its force's ``reach``
+objectives, else the nearest enemy it knows of), takes an extra move when nothing is in reach,
+and hides in darkness when it can do nothing better.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from grimdice.engine.grid import Square
+from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
+from grimdice.systems.crusade.game import items, situation
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.snap import snap_shot
+from grimdice.systems.crusade.game.state import GameState
+
+Player = Callable[[GameState, np.random.Generator], tuple[Any, ...]]
+
+#: how much each end state of a model weighs (ours: the AI's values, not rules)
+CONDITION_VALUE = {0: 0.0, STUNNED: 0.25, WOUNDED: 0.45, KO: 0.85, KILLED: 1.0}
+HIT_VALUE = 0.2
+FAIL_VALUE = 0.1
+
+
+def random_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
+    """A legal action drawn uniformly."""
+    actions = state.legal_actions()
+    return actions[int(rng.integers(len(actions)))]
+
+
+def _harm(before: tuple[int, int], after: tuple[int, int]) -> float:
+    return CONDITION_VALUE[after[0]] - CONDITION_VALUE[before[0]] + HIT_VALUE * max(0, before[1] - after[1])
+
+
+def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
+    """The expected harm an attack does to its target, less the attacker's own and his fails."""
+    i, j = s.active, int(a[1])
+    if a[0] == "shoot":
+        return law_value(s, i, j, situation.shot(s, i, j, str(a[2])))
+    return law_value(s, i, j, situation.melee(s, i, j, len(s.meleed) + 1))
+
+
+def law_value(s: GameState, i: int, j: int, key: str) -> float:
+    """:func:`attack_value` of token ``i`` attacking token ``j`` in the situation ``key``."""
+    me, them = (s.tokens[i].cond, s.tokens[i].hits), (s.tokens[j].cond, s.tokens[j].hits)
+    value = 0.0
+    for (ds, as_, wa, _), p in cached_law(key):
+        value += p * (_harm(them, ds) - _harm(me, as_) - FAIL_VALUE * bool(wa))
+    return value
+
+
+def _distances(s: GameState, goals: Iterable[Square]) -> dict[Square, int]:
+    return s.setup.grid.distances(goals)
+
+
+def _hold_squares(s: GameState, side: int) -> set[Square]:
+    return {
+        (q[0], q[1])
+        for o in s.setup.scenario.objectives
+        if o.kind == "hold" and o.side in (None, side)
+        for q in o.squares
+    }
+
+
+def _item_goals(s: GameState, side: int, me: int) -> list[Square]:
+    """An item's ``to`` squares for its carrier; else the force's items lying on the board."""
+    own = [
+        (n, k) for n, k in enumerate(items.item_objectives(s)) if s.setup.scenario.objectives[k].side == side
+    ]
+    for n, k in own:
+        if s.items[n][1] == me >= 0:
+            return [(q[0], q[1]) for q in s.setup.scenario.objectives[k].to]
+    return [items.where(s, n) for n, _ in own if s.items[n][1] < 0]
+
+
+def _goals(s: GameState, side: int, me: int = -1) -> list[Square]:
+    """The squares its item goes to, if it carries one; the force's ``reach`` squares and lying
+    items; else the enemies it knows of and its ``hold`` squares not yet held by a friend."""
+    carried = _item_goals(s, side, me)
+    if me >= 0 and items.carries(s, me) and carried:
+        return carried
+    reach = carried + [
+        (q[0], q[1])
+        for o in s.setup.scenario.objectives
+        if o.kind == "reach" and o.side == side
+        for q in o.squares
+    ]
+    if reach:
+        return reach
+    friends = {t.sq for t in s.tokens if t.standing and t.side == side}
+    return [t.sq for t in s.tokens if t.alive and t.side != side] + sorted(_hold_squares(s, side) - friends)
+
+
+def _activation(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """Activate first the model nearest its goal (it is most likely to attack or arrive)."""
+    dist = _distances(s, _goals(s, s.player))
+    return min(actions, key=lambda a: dist.get(s.tokens[int(a[1])].sq, 10**6))
+
+
+def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
+    """The simple AI (see the module text)."""
+    actions = state.legal_actions()
+    if actions[0][0] == "activate":
+        return _activation(state, actions)
+    if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks
+        i, j, _ = state.snap
+        shots = [(law_value(state, j, i, snap_shot(state, j, i, a[1])), a) for a in actions if a[0] == "snap"]
+        top = max(shots, default=(0.0, ("pass",)))
+        return top[1] if top[0] > 0 else ("pass",)
+    if state.ambush:  # IX AMBUSH: the best free attack, if any is worth it
+        k = state.ambush[0]
+        free = [a for a in actions if a[0] != "pass"]
+        keys = [
+            situation.shot(state, k, a[1], a[2]) if a[0] == "shoot" else situation.melee(state, k, a[1], 1)
+            for a in free
+        ]
+        scored = [(law_value(state, k, a[1], key), a) for a, key in zip(free, keys, strict=True)]
+        top = max(scored, default=(0.0, ("pass",)))
+        return top[1] if top[0] > 0 else ("pass",)
+    if state.zoc:  # V ZOC: the free melee when it favours the guard
+        e = state.zoc[2][0]
+        key = situation.melee(state, e, state.active, 1, mode="zoc")
+        return ("zoc", e) if law_value(state, e, state.active, key) > 0 else ("pass",)
+    for a in actions:  # V PICKING UP: its force's items
+        if (
+            a[0] == "pickup"
+            and state.setup.scenario.objectives[items.item_objectives(state)[a[1]]].side == state.player
+        ):
+            return a
+    carrying = items.carries(state, state.active)  # a carrier moves rather than fights
+    attacks = [a for a in actions if a[0] in ("shoot", "melee") and not carrying]
+    if attacks:
+        values = [attack_value(state, a) for a in attacks]
+        best = int(np.argmax(values))
+        if values[best] > 0:
+            return attacks[best]
+    for a in actions:
+        if a[0] in ("reload", "unjam") and not carrying:
+            return a
+    me = state.tokens[state.active]
+    if me.sq in _hold_squares(state, me.side) and not me.blip:
+        return _end(actions)  # it holds its objective
+    dist = _distances(state, _goals(state, me.side, state.active))
+    here = dist.get(me.sq, 10**6)
+    steps = [a for a in actions if a[0] in ("move", "open", "manhole")]
+    if steps:
+        best_step = min(steps, key=lambda a: dist.get((int(a[1]), int(a[2])), 10**6))
+        if dist.get((int(best_step[1]), int(best_step[2])), 10**6) < here:
+            return best_step
+    if ("charge",) in actions and here <= state.budget + 3:
+        return ("charge",)
+    if ("extra",) in actions and here > 1:
+        return ("extra",)
+    if ("hide",) in actions:
+        return ("hide",)
+    return _end(actions)
+
+
+def _end(actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """End the activation, or (IX MINDLESS, which must attack) its first legal action."""
+    return ("end",) if ("end",) in actions else actions[0]
+
+
+PLAYERS: dict[str, Player] = {"random": random_player, "ai": ai_player}
+
+__all__ = ["PLAYERS", "ai_player", "attack_value", "random_player"]

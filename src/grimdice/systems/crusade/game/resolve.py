@@ -1,0 +1,104 @@
+"""A model's action (I ACTIONS) and the chance events it starts: attacks through the calculator's
+law (:mod:`.combat`), fails as lasting weapon states (III, VIII), unjamming, the roll-off."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from grimdice.systems.crusade.damage import WOUNDED
+from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.fails import area_shots, explode, next_blast, weapon_after, weapon_index
+from grimdice.systems.crusade.game.horror import rise
+from grimdice.systems.crusade.game.state import READY, GameState, has_code, next_event, turn_start
+
+
+def act(s: GameState, a: tuple[Any, ...]) -> GameState:
+    """Spend the active model's action (or, for a charge, gain its half move)."""
+    from grimdice.systems.crusade.actions import unjam_chance
+    from grimdice.systems.crusade.game.rules import _charge
+
+    i = s.active
+    t = s.tokens[i]
+    kind = a[0]
+    if kind == "shoot":  # II; V HIDING: "If you attack ... you will be Revealed"
+        j, w = int(a[1]), str(a[2])
+        pending = ("attack", "shoot", i, j, situation.shot(s, i, j, w), w)
+        return replace(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending)
+    if kind == "melee":  # IV; IX SNAP FIRE first, if the defender has it
+        from grimdice.systems.crusade.game.snap import declare
+
+        return declare(s, i, int(a[1]))
+    if kind == "charge":  # V CHARGE: an additional half move before meleeing
+        return replace(s, budget=s.budget + _charge(s, t), charged=True)
+    if kind == "extra":  # I: "Take an extra full move"
+        return replace(s, budget=s.budget + s.move_of(t), acted=True)
+    if kind == "hide":  # V HIDING; IX FURTIVE hides for free
+        furtive = has_code(s.setup.profiles[t.profile].abilities, "FURTIVE") and not s.attacked
+        return replace(s.with_token(i, hidden=True), acted=s.acted or not furtive)
+    k = weapon_index(s, i, str(a[1]))
+    if kind in ("reload", "recover"):  # VIII RELOAD; VIII STICK: recovered by an action
+        arms = tuple(READY if n == k else st for n, st in enumerate(t.arms))
+        return replace(s.with_token(i, arms=arms), acted=True)
+    if kind == "unjam":  # VIII JAM: "To unjam, roll a zero on the weapon dice"
+        p = unjam_chance(str(s.setup.profiles[t.profile].weapons[k].dice))
+        return replace(s, acted=True, pending=("unjam", i, k, p))
+    raise ValueError(f"unknown action {a!r}")
+
+
+def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
+    """Apply a chance outcome to the pending event."""
+    kind = s.pending[0]
+    if kind == "first":
+        return turn_start(replace(s, pending=(), player=int(outcome[1]), first=int(outcome[1]), round=1))
+    if kind == "shamble":
+        return next_event(replace(s, shamble=int(outcome[1])))
+    if kind == "horror":  # IX HORROR: the face-down model's red die
+        return next_event(rise(s, int(s.pending[1]), int(outcome[1])))
+    if kind == "unjam":
+        _, i, k, _ = s.pending
+        if outcome[1]:
+            arms = tuple(READY if n == k else st for n, st in enumerate(s.tokens[i].arms))
+            s = s.with_token(i, arms=arms)
+        return replace(s, pending=())
+    how, i, j, key, fired = s.pending[1:6]
+    (ds, as_, wa, wd), _ = cached_law(key)[int(outcome[1])]
+    if how in ("explode", "area", "malfunction"):  # follow-up rolls: only the target's state changes
+        return next_blast(_wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), s.pending[6])
+    s = s.with_token(i, arms=weapon_after(s, i, wa, fired, j))
+    if wd:
+        s = s.with_token(j, arms=weapon_after(s, j, wd, "", i))
+    s = _wound_marks(
+        s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), s, (i, j)
+    )
+    queue = area_shots(s, i, j, fired) if how == "shoot" else ()  # a snap shot is no AREA shot
+    for bearer, other, failed in ((i, j, wa), (j, i, wd)):
+        code = _fail_code(s, bearer, failed) if failed else ""
+        if code == "explode" and s.tokens[bearer].alive:
+            s, blast = explode(s, bearer, failed)
+            queue += blast
+        elif code == "malfunction":  # VIII: the weapon dice vs the user (in melee, the opponent too)
+            queue += (("malfunction", bearer, bearer, failed),)
+            if how != "shoot":
+                queue += (("malfunction", bearer, other, failed),)
+    return next_blast(s, queue)
+
+
+def _wound_marks(after: GameState, before: GameState, who: tuple[int, ...]) -> GameState:
+    """Mark the player's models newly wounded in its own turn (VIII WOUND: they ignore it then)."""
+    fresh = {
+        k
+        for k in who
+        if after.tokens[k].side == after.player
+        and after.tokens[k].cond == WOUNDED
+        and before.tokens[k].cond != WOUNDED
+    }
+    return replace(after, fresh_wounds=after.fresh_wounds | fresh) if fresh else after
+
+
+def _fail_code(s: GameState, i: int, weapon: str) -> str:
+    return s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].fail
+
+
+__all__ = ["act", "resolve"]

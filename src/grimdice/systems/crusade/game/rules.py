@@ -1,0 +1,397 @@
+"""The rules of a Rules Crusade game on a grid board: what may be done in a state, and what it
+leads to (section I turn order, II shooting, III fails, IV melee, V movement, hiding and chits,
+VIII weapon effects and conditions, X the grid). See ``docs/crusade-game.md`` for each rule and
+the readings of ours (what the text leaves out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from grimdice.engine.grid import range_squares
+from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
+from grimdice.systems.crusade.game import ambush, horror, items
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.fails import recover_actions
+from grimdice.systems.crusade.game.state import (
+    JAMMED,
+    READY,
+    UNLOADED,
+    GameState,
+    Token,
+    has_code,
+    turn_start,
+)
+
+Action = tuple[Any, ...]
+RANGED = ("ranged", "pistol", "grenade")
+
+
+# ---------------------------------------------------------------------- what may be done
+def can_activate(s: GameState, i: int) -> bool:
+    """I: each model of the player, once a turn; VIII KNOCKED OUT: "may take no actions or movement"."""
+    t = s.tokens[i]
+    return t.side == s.player and t.standing and not t.done
+
+
+def _wounded(s: GameState, i: int) -> bool:
+    """VIII WOUND limits the model (IX FRENZY: "If wounded, you may still move and take an action";
+    VIII WOUND: "If you are wounded during your turn, you may ignore the effects of the wound for
+    the rest of that turn")."""
+    t = s.tokens[i]
+    return t.cond == WOUNDED and not s.setup.fighters[t.profile].has("frenzy") and i not in s.fresh_wounds
+
+
+def may_move(s: GameState) -> bool:
+    """VIII WOUND: "They may either move or perform an action, not both. Exception: they may move
+    and melee" (reading ``wound_order``: the move comes before the melee)."""
+    t = s.tokens[s.active]
+    if items.burdened(s) and s.acted and not s.pick_first:
+        return False  # V CARRYING: "you may either move or spend an action, not both"
+    return s.budget > 0 and not (not t.blip and _wounded(s, s.active) and s.acted)
+
+
+def may_act(s: GameState) -> bool:
+    return not s.acted and not (items.burdened(s) and s.moved > 0)
+
+
+def enemies(s: GameState, side: int) -> list[int]:
+    return [i for i, t in enumerate(s.tokens) if t.alive and t.side != side]
+
+
+def targets_in_sight(s: GameState, i: int) -> list[int]:
+    """II: the enemy models ``i`` has line of sight to, not hidden (blips are hidden, V)."""
+    me = s.tokens[i]
+    doors, occ = s.doors(), s.occupied()
+    return [
+        j
+        for j in enemies(s, me.side)
+        if not s.tokens[j].hidden and s.setup.grid.sight(me.sq, s.tokens[j].sq, doors, occ)
+    ]
+
+
+def adjacent_enemies(s: GameState, i: int) -> list[int]:
+    """IV / X: enemy models adjacent (diagonals when a pinching square is open); not blips."""
+    me = s.tokens[i]
+    doors = s.doors()
+    return [
+        j
+        for j in enemies(s, me.side)
+        if not s.tokens[j].blip and s.setup.grid.adjacent(me.sq, s.tokens[j].sq, doors)
+    ]
+
+
+def _moves(s: GameState) -> list[Action]:
+    t = s.tokens[s.active]
+    grid, doors, occ = s.setup.grid, s.doors(), s.occupied()
+    armour = s.armour_of(t)
+    out: list[Action] = []
+    for n in grid.moves(t.sq):
+        if n in doors and not doors[n]:
+            out.append(("open", *n))  # reading door_cost: opening a door costs a square of move
+        elif n not in occ and grid.enterable(n, armour):
+            out.append(("move", *n))
+        elif n in doors and doors[n] and n not in occ:
+            out.append(("close", *n))
+    if s.moved == 0 and s.budget >= s.move_of(t):  # X manholes: a 6" ladder, one full move (V)
+        out.extend(("manhole", *m) for m in grid.linked(t.sq) if m not in occ)
+    return out
+
+
+def _actions(s: GameState) -> list[Action]:
+    i = s.active
+    t = s.tokens[i]
+    fx = s.setup.fighters[t.profile]
+    weapons = s.setup.profiles[t.profile].weapons
+    wounded = _wounded(s, s.active)
+    out: list[Action] = []
+    adjacent, sight = adjacent_enemies(s, i), targets_in_sight(s, i)
+    if fx.has("feral") or any(
+        has_code(s.setup.profiles[t.profile].abilities, c) for c in ("FERAL", "MINDLESS")
+    ):
+        adjacent, sight = _nearest(s, i, adjacent, sight)
+    melee = [("melee", j) for j in adjacent]
+    if s.charged or (wounded and s.moved > 0):
+        return melee  # V CHARGE then melee; VIII WOUND: move and melee only
+    for k, w in enumerate(weapons):
+        if w.kind in RANGED and t.arms[k] == READY:
+            out.extend(("shoot", j, w.name) for j in sight)
+    out.extend(melee)
+    for k, w in enumerate(weapons):
+        if t.arms[k] == UNLOADED:
+            out.append(("reload", w.name))  # VIII RELOAD
+        elif t.arms[k] == JAMMED:
+            out.append(("unjam", w.name))  # VIII JAM
+    out.extend(recover_actions(s))  # VIII STICK
+    out.extend(items.pickup_actions(s))  # V PICKING UP
+    if _may_hide(s, free=False):
+        out.append(("hide",))
+    if not wounded and not has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE"):
+        out.append(("extra",))  # IX SHAMBLE: "The model may not take extra move"
+        if _charge(s, t) > 0 and s.budget + _charge(s, t) > 0:
+            out.append(("charge",))
+    return out
+
+
+def _nearest(s: GameState, i: int, adjacent: list[int], sight: list[int]) -> tuple[list[int], list[int]]:
+    """IX FERAL: "You may only attack the nearest target" (reading ``feral``: the nearest of the
+    enemies it could attack, by range in squares; ties all allowed)."""
+    here = s.tokens[i].sq
+    both = set(adjacent) | set(sight)
+    if not both:
+        return adjacent, sight
+    near = min(range_squares(here, s.tokens[j].sq) for j in both)
+    keep = {j for j in both if range_squares(here, s.tokens[j].sq) == near}
+    return [j for j in adjacent if j in keep], [j for j in sight if j in keep]
+
+
+def _may_hide(s: GameState, free: bool) -> bool:
+    """V HIDING: "If you are in cover, you may Hide (including cover from smoke or darkness)" (on a
+    grid: darkness, air ducts); IX BIG and TALL may not; IX FURTIVE: "May hide for free if you did
+    not attack that turn (does not cost an action)" (``free``: after its action)."""
+    t = s.tokens[s.active]
+    if t.blip or t.hidden or not s.setup.grid.is_dark(t.sq):
+        return False
+    abilities = s.setup.profiles[t.profile].abilities
+    if s.setup.fighters[t.profile].has("big") or has_code(abilities, "TALL"):
+        return False
+    return not free or (has_code(abilities, "FURTIVE") and not s.attacked)
+
+
+def _charge(s: GameState, t: Token) -> int:
+    """V CHARGE: a half move before meleeing, not with 2 armour (power armour apart: NSB read as
+    power armour), 3 armour, a heavy weapon or a wound."""
+    from grimdice.systems.crusade.movement import charge_distance
+
+    p = s.setup.profiles[t.profile]
+    fx = s.setup.fighters[t.profile]
+    heavy = any(has_code(w.effects, "HEAVY") for w in p.weapons)
+    return charge_distance(p.move, p.armour, fx.has("nsb"), heavy, t.cond == WOUNDED)
+
+
+def legal_actions(s: GameState) -> list[Action]:
+    """The player's choices: which model to activate, then its steps and its one action (I)."""
+    if s.ended or s.pending:
+        return []
+    if s.active < 0:
+        return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
+    if s.ambush:  # IX AMBUSH: the revealed model's player chooses
+        return ambush.actions(s)
+    if s.zoc:  # V ZOC: the enemy's player chooses
+        return [("pass",), ("zoc", s.zoc[2][0])]
+    if s.snap:  # IX SNAP FIRE: the defender's player chooses
+        from grimdice.systems.crusade.game.snap import pistols
+
+        return [("pass",), *(("snap", w) for w in pistols(s, s.snap[1]))]
+    out: list[Action] = []
+    if s.tokens[s.active].last:  # IX HORROR: a last attack, no move
+        return [a for a in _actions(s) if a[0] in ("shoot", "melee")] + [("end",)]
+    if may_act(s):
+        out.extend(_actions(s))
+    mindless = _mindless(s)
+    if mindless and out:  # IX MINDLESS: "attack the nearest target, preferrably in melee"
+        melee = [a for a in out if a[0] == "melee"]
+        out = melee or [a for a in out if a[0] == "shoot"] or out
+    elif s.meleed:  # IV: "If adjacent to multiple targets, you may melee each in turn"
+        out.extend(("melee", j) for j in adjacent_enemies(s, s.active) if j not in s.meleed)
+    if _may_hide(s, free=True):
+        out.append(("hide",))
+    if may_move(s):
+        out.extend(_toward_nearest(s, _moves(s)) if mindless else _moves(s))
+    if items.carries(s, s.active):
+        out.append(("drop",))  # V CARRYING: "You may drop the item at any time during your turn for free"
+    if not (mindless and may_act(s) and any(a[0] in ("melee", "shoot") for a in out)):
+        out.append(("end",))
+    return out
+
+
+def _mindless(s: GameState) -> bool:
+    t = s.tokens[s.active]
+    return not t.blip and has_code(s.setup.profiles[t.profile].abilities, "MINDLESS")
+
+
+def _toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
+    """IX MINDLESS: "You must always move towards ... the nearest target" (reading ``mindless``:
+    each step brings it closer, by steps, to the nearest enemy model not hidden, nearest by range
+    in squares as FERAL's; it may stop)."""
+    me = s.tokens[s.active]
+    targets = [s.tokens[j].sq for j in enemies(s, me.side) if not s.tokens[j].hidden]
+    if not targets:
+        return moves
+    near = min(range_squares(me.sq, sq) for sq in targets)
+    dist = s.setup.grid.distances(sq for sq in targets if range_squares(me.sq, sq) == near)
+    here = dist.get(me.sq, 10**6)
+    return [a for a in moves if a[0] != "move" or dist.get((a[1], a[2]), 10**6) < here]
+
+
+# ---------------------------------------------------------------------- chance
+def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
+    kind = s.pending[0]
+    if kind == "first":  # I: "roll off for first player"
+        return [(("first", 0), 0.5), (("first", 1), 0.5)]
+    if kind == "attack":
+        return [(("attack", k), p) for k, (_, p) in enumerate(cached_law(s.pending[4]))]
+    if kind == "unjam":
+        p = s.pending[3]
+        return [(("unjam", 1), p), (("unjam", 0), 1 - p)]
+    if kind == "horror":  # IX HORROR: a red die
+        return [(("horror", face), p) for face, p in horror.FACES]
+    if kind == "shamble":  # IX SHAMBLE: 2 reds + 4
+        from grimdice.systems.crusade.actions import shamble_move
+
+        return [(("shamble", m), p) for m, p in shamble_move().to_dict().items() if p > 0]
+    raise ValueError(f"no chance event {s.pending!r}")
+
+
+# ---------------------------------------------------------------------- transitions
+def apply(s: GameState, a: Action) -> GameState:
+    """The state after action or chance outcome ``a`` (its legality is the caller's check)."""
+    from grimdice.systems.crusade.game import moves, resolve, snap, zoc
+
+    kind = a[0]
+    if s.pending:
+        how = s.pending[1] if s.pending[0] == "attack" else ""
+        s = resolve.resolve(s, a)
+        if how == "ambush" and not s.pending:
+            s = ambush.after(s)
+        if s.snap and not s.pending:
+            s = snap.proceed(s)
+        return settle(zoc.proceed(s) if s.zoc and not s.pending else s)
+    if s.ambush:
+        return settle(ambush.decide(s, a))
+    if s.zoc:
+        return settle(zoc.decide(s, a))
+    if s.snap:
+        return settle(snap.decide(s, a))
+    if kind == "activate":
+        return activate(s, int(a[1]))
+    if kind in ("move", "manhole"):
+        to = (int(a[1]), int(a[2]))
+        who = zoc.guards(s, to) if kind == "move" else ()
+        return zoc.offer(s, to, False, who) if who else settle(moves.step(s, to, kind == "manhole"))
+    if kind in ("open", "close"):
+        sq = (int(a[1]), int(a[2]))
+        doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
+        return replace(s, open_doors=doors, budget=s.budget - 1, moved=s.moved + 1)
+    if kind == "end":
+        return settle(end_activation(s))
+    if kind == "pickup":
+        return settle(items.pick_up(s, int(a[1])))
+    if kind == "drop":
+        return settle(items.drop(s, s.active))
+    return settle(resolve.act(s, a))
+
+
+def activate(s: GameState, i: int) -> GameState:
+    """Start model ``i``'s activation: its move (less what a revealed chit already moved, V); a
+    stunned model gets up and makes a half move, no action (VIII STUN)."""
+    t = s.tokens[i]
+    move = s.move_of(t)
+    budget, acted = move - t.spent, t.blip != ()  # reading blip_actions: a chit only moves
+    if budget < 0:  # V: "this may require extra move and prevent an action"
+        budget, acted = max(0, budget + move), True
+    if t.cond == STUNNED:
+        s = s.with_token(i, cond=NONE)
+        budget, acted = min(budget, move // 2), True
+    if t.last:  # IX HORROR: a last attack, without moving
+        budget = 0
+    return replace(s.idle(), active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
+
+
+def end_activation(s: GameState) -> GameState:
+    if s.active < 0:
+        return s
+    return horror.after_last(s.with_token(s.active, done=True), s.active).idle()
+
+
+def out_of_action(s: GameState, side: int) -> bool:
+    """A force with no model standing (blips count) is beaten (ours: ``victory``)."""
+    return not any(t.side == side and t.standing for t in s.tokens)
+
+
+def _reached(s: GameState) -> int | None:
+    for o in s.setup.scenario.objectives:
+        if o.kind != "reach":
+            continue
+        squares = {tuple(q) for q in o.squares}
+        for t in s.tokens:
+            if t.standing and not t.blip and t.sq in squares and (o.side is None or t.side == o.side):
+                return t.side
+    return None
+
+
+def hold_score(s: GameState) -> tuple[int, int]:
+    """Ours: each ``hold`` objective scores its points for the force whose models alone stand on
+    its squares (models standing, not blips)."""
+    score = [0, 0]
+    for o in s.setup.scenario.objectives:
+        if o.kind != "hold":
+            continue
+        squares = {tuple(q) for q in o.squares}
+        sides = {t.side for t in s.tokens if t.standing and not t.blip and t.sq in squares}
+        if len(sides) == 1:
+            (side,) = sides
+            if o.side is None or o.side == side:
+                score[side] += o.points
+    return score[0], score[1]
+
+
+def finish(s: GameState, winner: int) -> GameState:
+    return replace(s, winner=winner, ended=True, active=-1, pending=())
+
+
+def settle(s: GameState) -> GameState:
+    """After every step: end the game if a force is out of action or a ``reach`` objective is
+    reached; end an activation that can do nothing more; pass the turn when the player has no
+    model left to activate (I), and end the game after the last turn (hold objectives scored)."""
+    if s.ended or s.pending:
+        return s
+    s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
+    for side in (0, 1):
+        if out_of_action(s, side):
+            return finish(s, 1 - side)
+    s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
+    reached = _reached(s)
+    if reached is None:
+        reached = items.delivered(s)
+    if reached is not None:
+        return finish(s, reached)
+    if s.active >= 0 and not s.tokens[s.active].standing:
+        s = end_activation(s)
+    for _ in range(3):
+        if s.active >= 0 or any(can_activate(s, i) for i in range(len(s.tokens))):
+            return s
+        s = next_turn(s)
+        if s.ended:
+            return s
+    return s
+
+
+def next_turn(s: GameState) -> GameState:
+    """I: the other player's turn; after both, the next round; after the last, the game ends."""
+    player = 1 - s.player
+    rnd = s.round + (player == s.first)
+    if rnd > s.setup.scenario.turns:
+        a, b = hold_score(s)
+        return finish(s, 0 if a > b else 1 if b > a else -1)
+    tokens = tuple(
+        replace(t, done=False, spent=0, snapped=False)
+        if t.side == player
+        else replace(t, spent=0, snapped=False)
+        for t in s.tokens
+    )
+    return turn_start(replace(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()))
+
+
+__all__ = [
+    "activate",
+    "adjacent_enemies",
+    "apply",
+    "chance_outcomes",
+    "hold_score",
+    "legal_actions",
+    "settle",
+    "targets_in_sight",
+]

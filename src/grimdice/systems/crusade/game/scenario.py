@@ -1,0 +1,237 @@
+"""The scenario file of a Rules Crusade game on a grid board (a format of ours: the text gives no
+scenarios, victory conditions or profiles), and its checks before any game starts.
+
+.. code-block:: yaml
+
+    system: crusade
+    kind: game
+    board: {type: grid, map: "...", dark: all, manholes: [[[1, 2], [9, 2]]]}
+    profiles: [{name: Marine, move: 6, armour: 2, melee: 1W+1R, weapons: [...]}]
+    forces:
+      - {name: Marines, zone: A, models: [{profile: Marine, at: [1, 2]}, {profile: Marine}]}
+      - {name: Stealers, zone: B, blips: [{at: [12, 3], models: [Stealer, Stealer]}]}
+    objectives: [{name: Exit, kind: reach, side: 0, squares: [[14, 3]]}]
+    first: roll-off      # or 0 / 1: the force that goes first (I)
+    turns: 8             # rounds; then hold objectives are scored
+
+Profiles are the calculator's models (:class:`~grimdice.systems.crusade.profiles.Model`: armour,
+hits, melee dice, abilities, weapons with effect codes) with a ``move`` in squares. See
+``docs/crusade-game.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from grimdice.engine.grid import Grid, Square, grid_from_map
+from grimdice.errors import ScenarioError
+from grimdice.io.fields import Flag, Int, StrictModel, Text, UniqueNames
+from grimdice.systems.crusade.profiles import Model
+from grimdice.systems.crusade.units import Fighter, fighter
+
+MAX_MODELS = 40  # models a force places (blips' models apart)
+MAX_BLIPS = 20
+MAX_BLIP_MODELS = 6
+MAX_TURNS = 30
+BLIP_MOVE = 10  # V ENEMY CHITS: "Chits may move 10 inches" (squares on a grid, X)
+
+SquareField = tuple[Int, Int]
+
+
+class Profile(Model):
+    """A model's profile: the calculator's :class:`Model` and its move in squares (V, X)."""
+
+    move: Int = Field(6, ge=0, le=24)
+
+
+class Placed(StrictModel):
+    """A model of a force: its profile's name and, optionally, its square (else the first free
+    square of the force's zone, in reading order)."""
+
+    profile: Text
+    at: SquareField | None = None
+
+
+class Blip(StrictModel):
+    """V ENEMY CHITS: a blip (hidden until revealed) and the models it stands for."""
+
+    at: SquareField
+    models: list[Text] = Field(min_length=1, max_length=MAX_BLIP_MODELS)
+
+
+class Force(StrictModel):
+    name: Text = Field(min_length=1, max_length=60)
+    zone: Text = Field(min_length=1, max_length=1)  # the map letter of its deployment zone
+    models: list[Placed] = Field(default_factory=list, max_length=MAX_MODELS)
+    blips: list[Blip] = Field(default_factory=list, max_length=MAX_BLIPS)
+
+
+class Objective(StrictModel):
+    """Ours: ``reach`` — the force ``side`` wins at once when one of its models stands on one of
+    the squares; ``hold`` — at the end of the last turn each force scores ``points`` for an
+    objective only its models stand on; ``item`` — an item lying on its one square, which the
+    force ``side`` wins by bringing to one of the ``to`` squares (V PICKING UP, CARRYING;
+    ``heavy``: the carrier may move or act, not both)."""
+
+    name: Text = Field(min_length=1, max_length=60)
+    kind: Literal["reach", "hold", "item"] = "hold"
+    side: Int | None = Field(None, ge=0, le=1)
+    squares: list[SquareField] = Field(min_length=1, max_length=50)
+    points: Int = Field(1, ge=1, le=100)
+    to: list[SquareField] = Field(default_factory=list, max_length=50)
+    heavy: Flag = True
+
+
+class Board(StrictModel):
+    type: Literal["grid"] = "grid"
+    map: Text = Field(min_length=1, max_length=64 * 65)
+    dark: Literal["all"] | list[SquareField] = Field(default_factory=list, max_length=4096)
+    manholes: list[tuple[SquareField, SquareField]] = Field(default_factory=list, max_length=20)
+
+
+class GameScenario(StrictModel):
+    system: Literal["crusade"]
+    kind: Literal["game"]
+    title: Text = Field("", max_length=200)
+    board: Board
+    profiles: Annotated[list[Profile], UniqueNames] = Field(min_length=1, max_length=20)
+    forces: list[Force] = Field(min_length=2, max_length=2)
+    objectives: list[Objective] = Field(default_factory=list, max_length=10)
+    first: Literal["roll-off"] | Int = "roll-off"
+    turns: Int = Field(8, ge=1, le=MAX_TURNS)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A model (or an unrevealed blip) on the board at the start: side, profile index (-1 for a
+    blip), square, and a blip's models (profile indices)."""
+
+    side: int
+    profile: int
+    sq: Square
+    blip: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Setup:
+    """Everything fixed for a game: the checked scenario, its board and resolved profiles."""
+
+    scenario: GameScenario
+    grid: Grid
+    profiles: tuple[Profile, ...]
+    fighters: tuple[Fighter, ...]
+    pieces: tuple[Piece, ...]
+    first: int | None  # None: a roll-off decides
+
+    def blip_armour(self, models: tuple[int, ...]) -> int:
+        """Reading ``blip_ducts``: a blip enters an air duct only if all its models could."""
+        return max(self.profiles[i].armour for i in models)
+
+
+def _profile_index(sc: GameScenario, name: str, where: str) -> int:
+    names = [p.name for p in sc.profiles]
+    if name not in names:
+        raise ScenarioError(where, f"no profile {name!r}; allowed: {', '.join(names)}")
+    return names.index(name)
+
+
+def _square(grid: Grid, sq: SquareField, armour: int, where: str) -> Square:
+    s = (int(sq[0]), int(sq[1]))
+    if not grid.inside(s):
+        raise ScenarioError(where, f"square {list(s)} is off the {grid.width} x {grid.height} board")
+    if not grid.enterable(s, armour):
+        what = "a wall" if grid.is_wall(s) else "an air duct (armour 1 or less only)"
+        raise ScenarioError(where, f"square {list(s)} is {what}")
+    return s
+
+
+def _place(sc: GameScenario, grid: Grid) -> list[Piece]:
+    taken: dict[Square, str] = {}
+    pieces: list[Piece] = []
+
+    def put(sq: Square, where: str) -> None:
+        if sq in taken:
+            raise ScenarioError(where, f"square {list(sq)} already holds {taken[sq]}")
+        taken[sq] = where
+
+    for f, force in enumerate(sc.forces):
+        zone = sorted(grid.markers.get(force.zone, ()), key=lambda s: (s[1], s[0]))
+        for j, m in enumerate(force.models):
+            where = f"forces.{f}.models.{j}"
+            k = _profile_index(sc, m.profile, f"{where}.profile")
+            if m.at is not None:
+                sq = _square(grid, m.at, sc.profiles[k].armour, f"{where}.at")
+            else:
+                free = [s for s in zone if s not in taken and grid.enterable(s, sc.profiles[k].armour)]
+                if not free:
+                    raise ScenarioError(where, f"no free square left in zone {force.zone!r}; give 'at'")
+                sq = free[0]
+            put(sq, where)
+            pieces.append(Piece(f, k, sq))
+        for j, b in enumerate(force.blips):
+            where = f"forces.{f}.blips.{j}"
+            ks = tuple(_profile_index(sc, n, f"{where}.models.{i}") for i, n in enumerate(b.models))
+            sq = _square(grid, b.at, max(sc.profiles[k].armour for k in ks), f"{where}.at")
+            put(sq, where)
+            pieces.append(Piece(f, -1, sq, ks))
+    return pieces
+
+
+def build_setup(data: Any) -> Setup:
+    """Validate a game scenario (a mapping or a :class:`GameScenario`) and check it: weapon and
+    ability codes, squares on the board and out of walls, one model a square, zones on the map, a
+    path between the forces. Every error names its field."""
+    from grimdice.io.scenario import validate
+
+    sc = data if isinstance(data, GameScenario) else validate(GameScenario, data)
+    zones = [f.zone for f in sc.forces]
+    for f, z in enumerate(zones):
+        if not z.isalpha() or z in "Dd":
+            raise ScenarioError(f"forces.{f}.zone", f"a map letter other than D/d, got {z!r}")
+    if zones[0] == zones[1]:
+        raise ScenarioError("forces.1.zone", "the forces need different zone letters")
+    grid = grid_from_map(
+        sc.board.map,
+        markers=tuple(zones),
+        dark=sc.board.dark if sc.board.dark == "all" else [(s[0], s[1]) for s in sc.board.dark],
+        links=[((a[0], a[1]), (b[0], b[1])) for a, b in sc.board.manholes],
+    )
+    fighters = []
+    for i, p in enumerate(sc.profiles):
+        if p.melee is None:
+            raise ScenarioError(f"profiles.{i}.melee", "a game profile needs its base melee dice, e.g. 1W+1R")
+        fighters.append(fighter(p, f"profiles.{i}"))
+    pieces = _place(sc, grid)
+    for f in range(2):
+        if not any(pc.side == f for pc in pieces):
+            raise ScenarioError(f"forces.{f}", "a force needs at least one model or blip")
+    for i, o in enumerate(sc.objectives):
+        for j, s in enumerate(o.squares):
+            _square(grid, s, 0, f"objectives.{i}.squares.{j}")
+        for j, s in enumerate(o.to):
+            _square(grid, s, 0, f"objectives.{i}.to.{j}")
+        if o.kind == "item" and (len(o.squares) != 1 or not o.to or o.side is None):
+            raise ScenarioError(
+                f"objectives.{i}", "an item lies on one square and needs 'side' and 'to' squares"
+            )
+    a = next(pc.sq for pc in pieces if pc.side == 0)
+    b = next(pc.sq for pc in pieces if pc.side == 1)
+    if not grid.connected(a, b, lambda sq: not grid.is_wall(sq)):
+        raise ScenarioError("board.map", f"no path between the forces ({list(a)} to {list(b)})")
+    first = sc.first
+    if first != "roll-off" and first not in (0, 1):
+        raise ScenarioError("first", f"'roll-off', 0 or 1, got {first!r}")
+    return Setup(
+        sc,
+        grid,
+        tuple(sc.profiles),
+        tuple(fighters),
+        tuple(pieces),
+        None if first == "roll-off" else int(first),
+    )
+
+
+__all__ = ["BLIP_MOVE", "GameScenario", "Piece", "Profile", "Setup", "build_setup"]

@@ -1,0 +1,85 @@
+"""IX SNAP FIRE in the grid game: a pistol shot at the attacker before a melee, the defender's
+player's choice in the attacker's turn.
+
+IX: "If you are attacked in melee, before the melee occurs, you may fire a pistol at your opponent,
+once per turn- treat as a point blank range attack. Your snap fire attack may only hit the
+attacking model ... You may not reroll or rapid fire when snap firing. If you stun or kill them, the
+melee does not take place. ... If you wound them, they will be at awkward melee as normal."
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from grimdice.systems.crusade.damage import KO, STUNNED
+from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.state import READY, GameState, has_code
+from grimdice.systems.crusade.rules import RULES
+
+#: what a snap shot may not use: re-rolls and rapid fire
+BARRED = ("reroll", "ro", "rapid_fire")
+
+
+def pistols(s: GameState, j: int) -> list[str]:
+    """Token ``j``'s ready pistols, if it has SNAP FIRE and has not snap fired this turn."""
+    t = s.tokens[j]
+    if t.blip or not t.standing or t.cond == STUNNED or t.snapped:
+        return []
+    p = s.setup.profiles[t.profile]
+    if not has_code(p.abilities, "SNAP FIRE"):
+        return []
+    return [w.name for w, st in zip(p.weapons, t.arms, strict=True) if w.kind == "pistol" and st == READY]
+
+
+def allowed(codes: list[str], barred: tuple[str, ...] = BARRED) -> list[str]:
+    """The codes that set none of the ``barred`` rule fields."""
+    return [c for c in codes if not any(k in barred for k in RULES.parse([c], "effects"))]
+
+
+def snap_shot(s: GameState, j: int, i: int, weapon: str) -> str:
+    """The snap shot of token ``j``'s pistol at token ``i``: "point blank range" read as range 0,
+    no re-rolls (its own R and the weapon's), no rapid fire; as the calculator's shot (JSON text)."""
+    data = json.loads(situation.shot(s, j, i, weapon))
+    data["range"] = 0
+    data["moved"] = False
+    data["attacker"]["abilities"] = allowed(data["attacker"].get("abilities", []))
+    for w in data["attacker"]["weapons"]:
+        w["effects"] = allowed(w.get("effects", []))
+    return json.dumps(data, sort_keys=True)
+
+
+def declare(s: GameState, i: int, j: int) -> GameState:
+    """Token ``i`` declares its melee on ``j``: the defender's player may snap fire first."""
+    s = replace(s.with_token(i, hidden=False).with_token(j, hidden=False), acted=True, attacked=True)
+    s = replace(s, meleed=(*s.meleed, j))
+    if pistols(s, j):
+        return replace(s, snap=(i, j, len(s.meleed)))
+    return melee(s, i, j, len(s.meleed))
+
+
+def melee(s: GameState, i: int, j: int, n: int) -> GameState:
+    """The melee, pending (IV: "Take a -1 (cumulative) ... for each successive opponent")."""
+    return replace(s, snap=(), pending=("attack", "melee", i, j, situation.melee(s, i, j, n), ""))
+
+
+def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
+    """``["snap", pistol]`` fires the snap shot; ``["pass"]`` lets the melee go ahead."""
+    i, j, n = s.snap
+    if a[0] == "snap":
+        s = s.with_token(j, snapped=True)
+        return replace(s, pending=("attack", "snap", j, i, snap_shot(s, j, i, str(a[1])), str(a[1])))
+    return melee(s, i, j, n)
+
+
+def proceed(s: GameState) -> GameState:
+    """After the snap shot: "If you stun or kill them, the melee does not take place"."""
+    i, j, n = s.snap
+    a = s.tokens[i]
+    if not a.alive or a.cond in (STUNNED, KO) or not s.tokens[j].alive:
+        return replace(s, snap=())
+    return melee(s, i, j, n)
+
+
+__all__ = ["decide", "declare", "pistols", "proceed", "snap_shot"]

@@ -1,0 +1,264 @@
+"""The state of a Rules Crusade game on a grid board, on the :mod:`grimdice.engine.game` interface:
+immutable, hashable, ``current_player`` / ``legal_actions`` / ``chance_outcomes`` / ``apply`` /
+``returns``. The rules live in :mod:`.rules`; this module holds the data and its invariants.
+
+Actions are tuples of JSON values (a game log is the seed, the scenario and the actions):
+``("activate", i)``, ``("move", x, y)``, ``("open", x, y)``, ``("close", x, y)``,
+``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``, ``("charge",)``,
+``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
+``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
+``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
+ambusher's attack or ``("pass",)`` (IX AMBUSH);
+chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("horror", face)``,
+``("attack", k)`` (the k-th end of the attack's law) and ``("unjam", ok)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.grid import Square
+from grimdice.systems.crusade.damage import KILLED, KO
+from grimdice.systems.crusade.game.scenario import Setup
+
+#: a weapon's lasting state (III, VIII): usable, or why not
+READY, JAMMED, UNLOADED, LOST, STUCK = "", "jammed", "unloaded", "lost", "stuck"
+
+
+def has_code(codes: Sequence[str], name: str) -> bool:
+    """Whether an effect or ability list carries ``name`` as written (board-only codes included)."""
+    return any(str(c).strip().upper() == name for c in codes)
+
+
+@dataclass(frozen=True)
+class Token:
+    """A model or an unrevealed blip on the board.
+
+    ``cond`` / ``hits``: its condition (0 unharmed .. 4 killed) and hits left; ``arms``: each
+    weapon's state (:data:`READY` ...); ``done``: activated this turn; ``spent``: squares already
+    used this turn (a revealed blip's move, V ENEMY CHITS); ``blip``: an unrevealed blip's models
+    (profile indices), empty for a model."""
+
+    side: int
+    profile: int
+    sq: Square
+    cond: int = 0
+    hits: int = 1
+    hidden: bool = False
+    arms: tuple[str, ...] = ()
+    done: bool = False
+    snapped: bool = False  # IX SNAP FIRE used this turn
+    horror: int = 0  # IX HORROR: 1 face down (killed, to roll), 2 gone for good
+    last: int = 0  # IX HORROR: its die (2 or 3) while it makes its last attack
+    spent: int = 0
+    blip: tuple[int, ...] = ()
+
+    @property
+    def alive(self) -> bool:
+        return self.cond != KILLED
+
+    @property
+    def on_board(self) -> bool:
+        """It holds its square: alive, or a face-down HORROR (IX)."""
+        return self.cond != KILLED or self.horror == 1
+
+    @property
+    def standing(self) -> bool:
+        """In action: not killed and not knocked out."""
+        return self.cond < KO
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game position (see the module text). ``setup`` is shared and compared by identity."""
+
+    setup: Setup
+    tokens: tuple[Token, ...]
+    open_doors: frozenset[Square]
+    round: int = 0  # 0 before the roll-off, then 1 .. turns
+    player: int = 0
+    first: int = 0  # the player who goes first each round (I)
+    active: int = -1  # the model being activated, or -1
+    budget: int = 0  # squares of movement it has left
+    moved: int = 0  # squares it has moved this activation
+    acted: bool = False  # its action is spent
+    charged: bool = False  # V CHARGE: the action left is a melee
+    meleed: tuple[int, ...] = ()  # IV: opponents meleed in turn this activation
+    attacked: bool = False  # it attacked this activation (IX FURTIVE)
+    origin: Square | None = None  # where it started its move (V ZOC)
+    zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (square, manhole, enemies)
+    shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
+    ambush: tuple[int, ...] = ()  # IX AMBUSH: revealed models yet to choose their free attack
+    events: tuple[tuple[Any, ...], ...] = ()  # chance events still to come at the turn's start
+    snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
+    items: tuple[tuple[Square, int], ...] = ()  # per item objective: where it lies, or its carrier
+    fresh_wounds: frozenset[int] = frozenset()  # the player's models wounded in its own turn (VIII WOUND)
+    carried: bool = False  # V CARRYING: the active model carried an item this activation
+    pick_first: bool = False  # ... and picked it up before doing anything else
+    pending: tuple[Any, ...] = ()  # a chance event (see rules.chance_outcomes)
+    winner: int | None = None  # 0, 1, or -1 for a draw, once the game is over
+    ended: bool = False
+
+    # ------------------------------------------------------------------ the game interface
+    def current_player(self) -> int:
+        if self.ended:
+            return TERMINAL
+        if self.pending:
+            return CHANCE
+        if self.snap:
+            return self.tokens[self.snap[1]].side
+        if self.ambush:
+            return self.tokens[self.ambush[0]].side
+        return self.tokens[self.zoc[2][0]].side if self.zoc else self.player
+
+    def legal_actions(self) -> list[tuple[Any, ...]]:
+        from grimdice.systems.crusade.game.rules import legal_actions
+
+        return legal_actions(self)
+
+    def chance_outcomes(self) -> Sequence[tuple[tuple[Any, ...], float]]:
+        from grimdice.systems.crusade.game.rules import chance_outcomes
+
+        return chance_outcomes(self)
+
+    def apply(self, action: Sequence[Any]) -> GameState:
+        from grimdice.systems.crusade.game.rules import apply
+
+        return apply(self, tuple(action))
+
+    def returns(self) -> tuple[float, float]:
+        """+1 for the winner, -1 for the loser, 0 each for a draw."""
+        if self.winner is None or self.winner < 0:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+
+    # ------------------------------------------------------------------ helpers
+    def idle(self) -> GameState:
+        """The state with no model being activated."""
+        return replace(
+            self,
+            active=-1,
+            budget=0,
+            moved=0,
+            acted=False,
+            charged=False,
+            meleed=(),
+            attacked=False,
+            origin=None,
+            zoc=(),
+            carried=False,
+            pick_first=False,
+        )
+
+    def with_token(self, i: int, **kw: Any) -> GameState:
+        tokens = list(self.tokens)
+        tokens[i] = replace(tokens[i], **kw)
+        return replace(self, tokens=tuple(tokens))
+
+    def occupant(self, sq: Square) -> int:
+        """The token on a square (killed models leave the board), or -1."""
+        for i, t in enumerate(self.tokens):
+            if t.on_board and t.sq == sq:
+                return i
+        return -1
+
+    def occupied(self) -> set[Square]:
+        return {t.sq for t in self.tokens if t.on_board}
+
+    def doors(self) -> dict[Square, bool]:
+        return {sq: sq in self.open_doors for sq in self.setup.grid.door_squares}
+
+    def move_of(self, t: Token) -> int:
+        from grimdice.systems.crusade.game.scenario import BLIP_MOVE
+
+        if t.blip:
+            return BLIP_MOVE
+        p = self.setup.profiles[t.profile]
+        return self.shamble if has_code(p.abilities, "SHAMBLE") else p.move
+
+    def armour_of(self, t: Token) -> int:
+        return self.setup.blip_armour(t.blip) if t.blip else self.setup.profiles[t.profile].armour
+
+
+def initial_state(setup: Setup) -> GameState:
+    """The state before the first turn: every model placed; a roll-off pending unless the
+    scenario names the first force (I)."""
+    tokens = tuple(
+        Token(
+            p.side,
+            p.profile,
+            p.sq,
+            hits=setup.profiles[p.profile].hits if p.profile >= 0 else 1,
+            # V: "Treat unrevealed chits as hidden models"; IX INFILTRATE: "You may start Hidden"
+            hidden=bool(p.blip) or has_code(setup.profiles[p.profile].abilities, "INFILTRATE"),
+            arms=tuple(READY for _ in setup.profiles[p.profile].weapons) if p.profile >= 0 else (),
+            blip=p.blip,
+        )
+        for p in setup.pieces
+    )
+    doors = frozenset(sq for sq, is_open in setup.grid.doors().items() if is_open)
+    items = tuple(
+        ((o.squares[0][0], o.squares[0][1]), -1) for o in setup.scenario.objectives if o.kind == "item"
+    )
+    if setup.first is None:
+        return GameState(setup, tokens, doors, pending=("first",), items=items)
+    return turn_start(
+        GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first, items=items)
+    )
+
+
+def turn_start(s: GameState) -> GameState:
+    """The chance events at the start of a player's turn, each a chance node in turn: IX SHAMBLE
+    ("roll 2 reds and add 4 to get the move value ... you may roll once per turn for ALL the
+    models' move value for that turn"), then each face-down HORROR's red die."""
+    from grimdice.systems.crusade.game.horror import waiting
+
+    shamblers = any(
+        t.side == s.player
+        and t.standing
+        and not t.blip
+        and has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE")
+        for t in s.tokens
+    )
+    events = ((("shamble",),) if shamblers else ()) + tuple(("horror", i) for i in waiting(s))
+    return next_event(replace(s, events=events))
+
+
+def next_event(s: GameState) -> GameState:
+    """The next turn-start chance event, pending; or none."""
+    if not s.events:
+        return replace(s, pending=())
+    return replace(s, pending=s.events[0], events=s.events[1:])
+
+
+def invariant_errors(s: GameState) -> list[str]:
+    """What is wrong with a state: two models on one square, a model in a wall or in an air duct
+    it may not enter, hits out of bounds, an activation of a token that may not act."""
+    grid = s.setup.grid
+    out = []
+    seen: dict[Square, int] = {}
+    for i, t in enumerate(s.tokens):
+        if not t.on_board:
+            continue
+        if t.sq in seen:
+            out.append(f"tokens {seen[t.sq]} and {i} share square {t.sq}")
+        seen[t.sq] = i
+        if not grid.inside(t.sq) or not grid.enterable(t.sq, s.armour_of(t)):
+            out.append(f"token {i} stands in a wall or a closed duct at {t.sq}")
+        if t.sq in grid.door_squares and t.sq not in s.open_doors:
+            out.append(f"token {i} stands in a closed door at {t.sq}")
+        if not t.blip and not 0 <= t.hits <= s.setup.profiles[t.profile].hits:
+            out.append(f"token {i} has {t.hits} hits left")
+    if s.active >= 0 and not s.pending:
+        t = s.tokens[s.active]
+        if t.side != s.player or not t.standing:
+            out.append(f"active token {s.active} may not act")
+        if s.budget < 0:
+            out.append("negative move budget")
+    return out
+
+
+__all__ = ["GameState", "Token", "has_code", "initial_state", "invariant_errors", "next_event", "turn_start"]

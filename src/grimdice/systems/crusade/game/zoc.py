@@ -1,0 +1,91 @@
+"""V ZONE OF CONTROL on the grid: the free melee on a model moving past an enemy, a decision of the
+enemy's player in the mover's turn.
+
+V: "If a troop moves within 1" of an enemy and then tries to move past the enemy, the enemy may
+choose to make a "free" melee attack on the passer. If the passer is not stunned, killed or KOed by
+the melee, they may continue their move. The enemy does not have to make the melee attack ... Note
+that this rule does not apply to models that start their move within 1" of an enemy and move
+directly away from that enemy. Also, enemies that are already in base to base contact with a
+non-friendly model may not exercise a ZOC. The Slip Thru skill allows the user to ignore enemy
+ZOCs."
+
+Reading ``zoc_grid``: a step out of a square adjacent to an enemy model is "moving past" it, unless
+the model started its move adjacent to that enemy and the step takes it farther from it (directly
+away). The enemy must be standing and not stunned, and adjacent to no enemy model but the mover.
+Each enemy in reach decides in turn (``["zoc", e]`` or ``["pass"]``) before the step is made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from grimdice.engine.grid import Square, range_squares
+from grimdice.systems.crusade.damage import KO, STUNNED
+from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.state import GameState, has_code
+
+
+def _guards(s: GameState, e: int, mover: int) -> bool:
+    """Whether enemy ``e`` may exercise a ZOC on ``mover``."""
+    t = s.tokens[e]
+    if t.blip or not t.alive or t.cond in (STUNNED, KO) or t.side == s.tokens[mover].side:
+        return False
+    grid, doors = s.setup.grid, s.doors()
+    if not grid.adjacent(t.sq, s.tokens[mover].sq, doors):
+        return False
+    return not any(
+        k != mover and o.alive and o.side != t.side and grid.adjacent(t.sq, o.sq, doors)
+        for k, o in enumerate(s.tokens)
+    )
+
+
+def guards(s: GameState, to: Square) -> tuple[int, ...]:
+    """The enemies whose ZOC the active model's step to ``to`` passes."""
+    i = s.active
+    me = s.tokens[i]
+    if me.blip or has_code(s.setup.profiles[me.profile].abilities, "SLIP THRU"):
+        return ()
+    out = []
+    for e, t in enumerate(s.tokens):
+        if not _guards(s, e, i):
+            continue
+        started_next_to = s.origin is not None and range_squares(s.origin, t.sq) <= 1
+        away = range_squares(to, t.sq) > range_squares(me.sq, t.sq)
+        if not (started_next_to and away):
+            out.append(e)
+    return tuple(out)
+
+
+def offer(s: GameState, to: Square, manhole: bool, who: tuple[int, ...]) -> GameState:
+    """The step waits while each enemy in ``who`` decides (the first one now)."""
+    return replace(s, zoc=(to, manhole, who))
+
+
+def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
+    """The enemy's choice: ``["pass"]`` lets the mover by; ``["zoc", e]`` is the free melee (IV
+    with ``attack_mode: zoc``: SPIKY weapons add their dice)."""
+    to, manhole, who = s.zoc
+    if a[0] == "zoc":
+        e, i = who[0], s.active
+        key = situation.melee(s, e, i, 1, mode="zoc")
+        s = s.with_token(e, hidden=False)
+        return replace(s, zoc=(to, manhole, who[1:]), pending=("attack", "zoc", e, i, key, ""))
+    return proceed(replace(s, zoc=(to, manhole, who[1:])))
+
+
+def proceed(s: GameState) -> GameState:
+    """After a decision or a free melee: the mover stopped (stunned, KO'd or killed), the next
+    enemy to decide, or the step made."""
+    from grimdice.systems.crusade.game.moves import step
+
+    to, manhole, who = s.zoc
+    if s.tokens[s.active].cond in (STUNNED, KO) or not s.tokens[s.active].alive:
+        return replace(s, zoc=(), budget=0)
+    who = tuple(e for e in who if _guards(s, e, s.active))
+    if who:
+        return replace(s, zoc=(to, manhole, who))
+    return step(replace(s, zoc=()), to, manhole)
+
+
+__all__ = ["decide", "guards", "offer", "proceed"]
