@@ -352,25 +352,17 @@ def _melee_fires(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """What each side strikes with (OP40k 2.21 Melee: "the assaulting unit receives a bonus of 1
     Attack per assaulting model"; "the defending unit gets to strike back")."""
-    att = melee_fire(
-        a,
-        sa,
-        d,
-        c.model_copy(update={"action": "assault"}),
-        assaulting=True,
-        placed=c.attacker_strikers,
-        picks=picks[0],
+    sides = ((a, sa, d, "assault", True, c.attacker_strikers), (d, sd, a, "hold", False, c.defender_strikers))
+    att, dfd = (
+        _choices(
+            u,
+            melee_fire(
+                u, su, foe, c.model_copy(update={"action": act}), assaulting=first, placed=n, picks=pk
+            ),
+        )
+        for (u, su, foe, act, first, n), pk in zip(sides, picks, strict=True)
     )
-    dfd = melee_fire(
-        d,
-        sd,
-        a,
-        c.model_copy(update={"action": "hold"}),
-        assaulting=False,
-        placed=c.defender_strikers,
-        picks=picks[1],
-    )
-    return _choices(a, att), _choices(d, dfd)
+    return att, dfd
 
 
 def _exact_melee_laws(a: Unit, d: Unit, m: Any, extra: dict[str, Any]) -> tuple[tuple, LawOf]:
