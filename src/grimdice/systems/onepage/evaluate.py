@@ -14,6 +14,7 @@ from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.onepage.attack import melee_fire, melee_picks, removal
+from grimdice.systems.onepage.fielding import hazard_unit, scenario_targets, scenario_units, unit_rules
 from grimdice.systems.onepage.profiles import Conditions, Scenario
 from grimdice.systems.onepage.report import (
     LawOf,
@@ -24,15 +25,7 @@ from grimdice.systems.onepage.report import (
     table_laws,
     top_states,
 )
-from grimdice.systems.onepage.units import (
-    Unit,
-    UnitState,
-    default_removal,
-    hazard_unit,
-    scenario_targets,
-    scenario_units,
-    unit_rules,
-)
+from grimdice.systems.onepage.units import Unit, UnitState, default_removal
 
 
 def _choices(a: Unit, fires: list[Any]) -> list[dict[str, Any]]:
