@@ -96,3 +96,10 @@ def test_step_tables_walk_every_side_to_its_state() -> None:
     # the table's states are exactly those the law reaches
     assert set(states) == set(fold_states(ev, pool))
     assert np.all(tables[0] < len(tables[1]))
+
+
+def test_face_law_of_a_red_die_by_hand() -> None:
+    # a red die 0,0,0,1,2,3: 0 with 3/6, the others 1/6 each
+    from grimdice.dice.fold import face_law
+
+    assert face_law(RED) == ((0, 0.5), (1, 1 / 6), (2, 1 / 6), (3, 1 / 6))

@@ -6,6 +6,7 @@ A :class:`PoolEvaluator` has the shape of icepool's multiset evaluators: an init
 outcome read off the last state. A pool is a tuple of ``(kind, faces)``, one entry a die, ``faces``
 its sides with repeats (``(0, 0, 0, 0, 1, 2)``: a face shown by two sides is twice as likely).
 
+* :func:`face_law` - one die's faces with their probabilities;
 * :func:`fold_law` - the exact law of the final outcome (memoised per evaluator and pool);
 * :func:`fold_states` - the exact law of the last state, before the final outcome;
 * :func:`step_tables` - the walk as one table per die, ``table[state id, side index]`` -> the next
@@ -46,6 +47,13 @@ class PoolEvaluator(ABC, Generic[St, Out]):
     def final_outcome(self, state: St) -> Out:
         """The outcome of a pool that ended in ``state`` (the state itself unless overridden)."""
         return state  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=64)
+def face_law(sides: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
+    """``((face, p), ...)`` of one die, its distinct faces in increasing order, each with probability
+    sides showing it / sides."""
+    return tuple((f, sides.count(f) / len(sides)) for f in sorted(set(sides)))
 
 
 @lru_cache(maxsize=256)
@@ -89,4 +97,4 @@ def step_tables(evaluator: PoolEvaluator[St, Out], pool: PoolSpec) -> tuple[list
     return states, tables
 
 
-__all__ = ["DieSpec", "PoolEvaluator", "PoolSpec", "fold_law", "fold_states", "step_tables"]
+__all__ = ["DieSpec", "PoolEvaluator", "PoolSpec", "face_law", "fold_law", "fold_states", "step_tables"]

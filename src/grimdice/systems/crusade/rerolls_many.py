@@ -23,7 +23,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from grimdice.dice.fold import PoolEvaluator, fold_law, fold_states
+from grimdice.dice.fold import PoolEvaluator, face_law, fold_law, fold_states
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import KILLED, KO, State
 from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, pool_dice
@@ -101,8 +101,7 @@ def reroll_slot(c: Counts, slot: int, face: int) -> Counts:
 
 def rerolled(c: Counts, slot: int) -> list[tuple[Counts, float]]:
     """The law of the counts after a die of ``slot`` is re-rolled (exact engines)."""
-    faces = DICE[SLOTS[slot][0]].faces
-    return [(reroll_slot(c, slot, f), faces.count(f) / len(faces)) for f in sorted(set(faces))]
+    return [(reroll_slot(c, slot, f), q) for f, q in face_law(DICE[SLOTS[slot][0]].faces)]
 
 
 @cache

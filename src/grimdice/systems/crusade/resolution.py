@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from grimdice.dice.fold import face_law
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.contest import Layout, Spec
 from grimdice.systems.crusade.damage import KILLED, State
@@ -22,7 +23,7 @@ from grimdice.systems.crusade.units import Arm, Fighter
 THROW = -1  # the attacker's choice to throw instead of doing damage (IX THROW)
 D_THROW = -2  # the defender's choice to throw instead of doing damage (IX THROW)
 THROWN = {THROW: 1, D_THROW: 2}  # the "throw" feature: who threw
-FF_FACES = tuple((g, RED.faces.count(g) / 6) for g in sorted(set(RED.faces)))  # IX +F: one red die
+FF_FACES = face_law(RED.faces)  # IX +F: one red die
 NO_FF = ((0, 1.0),)
 
 
