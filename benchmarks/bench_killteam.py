@@ -52,7 +52,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grimdice.engine import allocation
+from grimdice.engine.allocation import chain as allocation
 from grimdice.engine.heap import keep_arrays_on_heap
 from grimdice.engine.montecarlo import Tally, TrialFn
 from grimdice.engine.options import RunOptions

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grimdice.io.rosters.matrix import MIN_PARALLEL, compute
-from grimdice.io.rosters.resolve import load
+from grimdice.adapters.rosters.matrix import MIN_PARALLEL, compute
+from grimdice.adapters.rosters.resolve import load
 from harness import machine, measure
 
 FIX = Path(__file__).resolve().parent.parent / "tests" / "rosters" / "fixtures"

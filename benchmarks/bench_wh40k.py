@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grimdice.engine import allocation
+from grimdice.engine.allocation import chain as allocation
 from grimdice.io.scenario import load_scenario
 from grimdice.systems import calculate
 from harness import Case, close, machine, run_cases

@@ -41,7 +41,7 @@ def free_port() -> int:
 
 def start_server(port: int, jobs: int) -> subprocess.Popen:
     cmd = [sys.executable, "-c", "from grimdice.cli import main; main()", "serve", "--port", str(port)]
-    cmd += ["--jobs", str(jobs)]
+    cmd += ["--jobs", str(jobs), "--per-client", "10000", "--queue", "10000", "--connections", "10000"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -163,6 +163,7 @@ def test_extra_records_are_shown_as_tables_and_scalars_as_rows():
     assert next(iter(policy.columns[1].cells)) == "strike\nparry"
 
 
+@pytest.mark.slow
 def test_simulate_on_workers_or_a_dask_cluster_gives_the_same_json(tmp_path):
     distributed = pytest.importorskip("distributed")
     args = ["calc", str(EXAMPLES / "wh40k-guard-orders.yaml"), "--json", "--simulate", "60000", "--seed", "9"]
@@ -214,3 +215,23 @@ def test_calc_with_roster_units_prints_what_the_rosters_hold_that_is_not_modelle
         runner.invoke(app, ["calc", str(EXAMPLES / "wh40k-intercessors-vs-boyz.yaml"), "--json"]).stdout
     )
     assert not any("from the roster" in n for n in plain.get("notes", []))
+
+
+def test_a_tiny_chance_is_shown_as_under_a_hundredth_of_a_percent_never_as_nothing():
+    from grimdice.cli.render import at_least_tables, percent, summary_table
+    from grimdice.dice import Dist
+    from grimdice.result import Result
+
+    # 1 in a million to destroy the character: every "at least N" chance rounds to 0.00 %
+    rare = Dist([1 - 1e-6, 1e-6])
+    certain = Dist([0.0, 1.0])  # exactly one hit, always
+    stages = {"hits": certain, "damage": Dist.binomial(3, 0.5), "models_destroyed": rare}
+    (table,) = at_least_tables(Result("x", "exact", stages))
+    rows = list(zip(*[list(c.cells) for c in table.columns], strict=True))
+    assert rows[0] == ("1", "100.00%", "87.50%", "< 0.01%")
+    assert rows[-1] == ("3", "", "12.50%", "")  # the tiny chance is named once, then left blank
+    summary = summary_table(Result("x", "exact", stages))
+    assert list(summary.columns[3].cells) == ["0.00%", "12.50%", "> 99.99%"]
+    assert list(summary.columns[4].cells) == ["1", "3", "1"]  # the highest possible count
+    assert percent(1e-300) == "< 0.01%" and percent(0.0) == "0.00%"
+    assert percent(1 - 1e-15) == "100.00%"  # float rounding of a certainty

@@ -56,8 +56,22 @@ def shown(value: object, limit: int = MAX_SHOWN) -> str:
     return one_line(_Short(limit).repr(value), limit)
 
 
+def _rebuilt(cls: type[BaseException], args: tuple[object, ...], state: dict[str, object]) -> BaseException:
+    """An error of class ``cls`` from its ``args`` and attributes, without calling its
+    ``__init__`` (whose signature each subclass chooses)."""
+    exc = cls.__new__(cls, *args)
+    exc.args = args
+    exc.__dict__.update(state)
+    return exc
+
+
 class GrimdiceError(ValueError):
-    """Base class of all user-facing input errors."""
+    """Base class of all user-facing input errors. Every one crosses a process boundary intact
+    (pickled by its class, message and attributes such as ``field``), so an error raised in a
+    worker process reaches the caller as it was raised."""
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return _rebuilt, (type(self), self.args, dict(self.__dict__))
 
 
 class ScenarioError(GrimdiceError):

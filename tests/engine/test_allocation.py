@@ -198,7 +198,7 @@ def test_model_types_ask_each_law_once_and_change_nothing():
 def test_attacks_that_change_nothing_are_thinned_out_with_the_same_law(monkeypatch):
     """``absorb_attacks`` drops the attacks that give no token (the faster path): the same law as
     folding every attack (the slower path, the thinning switched off)."""
-    import grimdice.engine.allocation as allocation
+    import grimdice.engine.allocation.chain as allocation
 
     table = np.array([[0.5, 0.1], [0.3, 0.1]])  # (now, held) tokens of one attack
     results = []

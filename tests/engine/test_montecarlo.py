@@ -62,6 +62,7 @@ def test_tally_memory_is_a_histogram():
     assert t.dist("x").allclose(Dist([0.25, 0.25, 0, 0, 0, 0.5]))
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_tally_as_one_process():
     distributed = pytest.importorskip("distributed")
     n = montecarlo.BLOCK + 123
@@ -108,6 +109,17 @@ def test_in_batches_runs_sub_batches_in_sequence_and_joins_them():
     assert whole.tolist() == expected.tolist()  # one stream, drawn in order
     one = {"x": np.arange(3)}
     assert montecarlo.in_batches(lambda s, n: one, 10)(Sampler(1), 3) is one  # no copy
+
+
+@pytest.mark.parametrize(("cells", "batch"), [(1, 25_000), (2_000, 10_000), (40_000, 1_000), (0, 25_000)])
+def test_sized_batches_hold_at_most_the_runner_s_cells(monkeypatch, cells, batch):
+    """A sub-batch holds as many trials as BATCH_CELLS cells allow (here 2e7 / 2000 = 10 000), at
+    least MIN_BATCH (1000) however large a trial is."""
+    from grimdice.dice import Sampler
+
+    seen: list[int] = []
+    montecarlo.sized_batches(lambda s, n: seen.append(n) or {"x": np.zeros(n)}, cells)(Sampler(1), 25_000)
+    assert max(seen) == batch and sum(seen) == 25_000
 
 
 def test_keep_arrays_on_heap_tunes_glibc_once(monkeypatch):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from grimdice.dice import D6, Die, Dist, Sampler
-from grimdice.engine.pipeline import Roll
+from grimdice.engine.pipeline import CategoryRoll
 from tests.agreement import assert_agree
 
 
@@ -14,7 +14,7 @@ def hit(faces):
     return np.where(faces == 6, 0, np.where(faces >= 3, 1, 2))  # crit, normal, miss
 
 
-ROLL = Roll(hit, 3, D6, reroll=lambda f: np.asarray(f) == 1)
+ROLL = CategoryRoll(hit, 3, D6, reroll=lambda f: np.asarray(f) == 1)
 
 
 def test_one_die_law_by_hand():
@@ -41,7 +41,7 @@ def test_random_pool_size_and_only_one_reroll():
     n = Dist.uniform(1, 3)
     law = ROLL.pool(n)
     assert law.total().mean() == pytest.approx(2 * (ROLL.probs[0] + ROLL.probs[1]))
-    one = Roll(hit, 3, D6, reroll=lambda f: np.asarray(f) < 3).pool(2, only_one=True)
+    one = CategoryRoll(hit, 3, D6, reroll=lambda f: np.asarray(f) < 3).pool(2, only_one=True)
     # two dice, one re-roll of a die below 3: P(no success) = P(both fail) * P(re-roll fails)
     assert one.table[0, 0] == pytest.approx((2 / 6) ** 2 * (2 / 6))
 
@@ -61,7 +61,7 @@ def test_sampled_roll_agrees_with_exact():
 def test_sampled_random_pools_with_rerolls_agree_with_exact(lo, hi):
     """Pools of a random size, re-rolling faces below 3: narrow ones (1 to 4 dice) are rolled
     padded, wide ones (0 to 40) flat; both laws against the exact one."""
-    roll = Roll(hit, 3, D6, reroll=lambda f: np.asarray(f) < 3)
+    roll = CategoryRoll(hit, 3, D6, reroll=lambda f: np.asarray(f) < 3)
     trials = 60_000
     s = Sampler(lo + hi)
     counts = s.rng.integers(lo, hi + 1, trials)
@@ -86,6 +86,6 @@ def test_categories_of_drawn_faces_rerolls_and_counts_the_dice_rolled():
 
 
 def test_categories_refuses_a_die_not_numbered():
-    odd = Roll(hit, 3, Die((1, 1, 2, 3, 4, 6)))
+    odd = CategoryRoll(hit, 3, Die((1, 1, 2, 3, 4, 6)))
     with pytest.raises(ValueError, match="numbered"):
         odd.categories(Sampler(1), np.ones((1, 3), dtype=np.uint8), None)

@@ -132,7 +132,7 @@ def test_the_monte_carlo_counts_every_save_re_roll_and_mitigation_die_it_reads()
 @pytest.mark.parametrize("name", list(CASES))
 def test_dice_counts_are_flushed_before_the_tally_word_fills(name, monkeypatch):
     """A strike counts its dice above ``TALLY`` bits of an int32 word per trial, flushed into the
-    sampler's count every ``DICE_A_WORD // (3 * Brutal)`` wounds. With a word holding only 7 dice
+    sampler's count every ``TallyWords.room(3 * Brutal)`` wounds. With a word holding only 7 dice
     above its low bits (``TALLY`` 28), the seeded run and the dice it counts are the same as with
     the real word (without the flushes the small word overflows)."""
     from grimdice.engine.options import RunOptions
@@ -150,7 +150,6 @@ def test_dice_counts_are_flushed_before_the_tally_word_fills(name, monkeypatch):
     monkeypatch.setattr(RunOptions, "run", counting)
     wide = run(weapons, defenders, simulate=3000, seed=5, **kw).to_json()
     monkeypatch.setattr(sim, "TALLY", 28)
-    monkeypatch.setattr(sim, "DICE_A_WORD", 7)
     narrow = run(weapons, defenders, simulate=3000, seed=5, **kw).to_json()
     assert narrow == wide
     assert counted[0] == counted[1] > 0

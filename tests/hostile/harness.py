@@ -64,8 +64,8 @@ def check_error(exc: GrimdiceError) -> None:
 
 def models_in(data: Any) -> int:
     """An upper bound on the models a scenario can lose: every mapping with a W or T (a model or an
-    operative) counts ``count`` (default 1) models; a One Page unit (``size`` and ``quality``)
-    counts ``size``; any other mapping with ``hits`` (a Rules Crusade model) counts one."""
+    operative) counts ``count`` (default 1) models; a One Page unit (a mapping with ``quality``)
+    counts ``size`` (default 1); any other mapping with ``hits`` (a Rules Crusade model) counts one."""
     n = 0
     stack = [data]
     while stack:
@@ -74,8 +74,8 @@ def models_in(data: Any) -> int:
             if "W" in v or "T" in v:
                 c = v.get("count", 1)
                 n += c if isinstance(c, int) and not isinstance(c, bool) and c > 0 else 1
-            elif "size" in v and "quality" in v:
-                c = v["size"]
+            elif "quality" in v:  # a One Page unit: size models (1 when left out, as a Hero)
+                c = v.get("size", 1)
                 n += c if isinstance(c, int) and not isinstance(c, bool) and c > 0 else 1
             elif "hits" in v:
                 n += 1

@@ -644,7 +644,7 @@ def test_crusade_melee_re_roll_game_past_the_bound_is_refused_with_an_estimate()
 def test_a_roster_unit_with_two_model_entries_of_one_name_defends_as_distinct_entries():
     """Rosters may list one model name twice (different wargear): the Heresy defender built from
     it numbers the second (``#2``), as attackers always were, so the unique-names check accepts it."""
-    from grimdice.io.rosters.resolve import Picked, build_side, load
+    from grimdice.adapters.rosters.resolve import Picked, build_side, load
 
     unit = copy.deepcopy(load(ROSTERS / "heresy.ros", "roster").units[1])
     unit.models.append(copy.deepcopy(unit.models[0]))

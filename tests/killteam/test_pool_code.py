@@ -7,7 +7,7 @@ import pytest
 
 from grimdice.dice import Sampler
 from grimdice.dice.expr import Die
-from grimdice.engine.pipeline import Roll
+from grimdice.engine.pipeline import CategoryRoll
 from grimdice.systems.killteam.rolls import attack_result, attack_roll, save_roll
 from grimdice.systems.killteam.simulate import PoolCode, attack_code, save_code
 
@@ -41,8 +41,10 @@ def test_save_code_by_hand():
 
 def test_only_plain_d6_rolls_are_packed():
     with pytest.raises(ValueError, match="D6 roll without re-rolls"):
-        _ = PoolCode(Roll(lambda f: np.asarray(f) >= 4, 2, Die((1, 2, 3))), (1,)).table
+        _ = PoolCode(CategoryRoll(lambda f: np.asarray(f) >= 4, 2, Die((1, 2, 3))), (1,)).table
     with pytest.raises(ValueError, match="D6 roll without re-rolls"):
-        _ = PoolCode(Roll(lambda f: np.asarray(f) >= 4, 2, reroll=lambda f: np.asarray(f) == 1), (1,)).table
+        _ = PoolCode(
+            CategoryRoll(lambda f: np.asarray(f) >= 4, 2, reroll=lambda f: np.asarray(f) == 1), (1,)
+        ).table
     assert PoolCode(save_roll(3), (1, 1)).table.max() == 4  # four saves of any kind
     assert PoolCode(attack_roll(4), (0, 0, 1)).table.max() == 4  # four 1s

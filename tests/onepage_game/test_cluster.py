@@ -14,6 +14,7 @@ from grimdice.systems.onepage.game.batch import GameJob, run_games
 from tests.onepage_game.test_game import SHOOTERS, TARGETS, army
 
 distributed = pytest.importorskip("distributed")
+pytestmark = pytest.mark.slow  # starts Dask clusters
 
 GAMES, SEED = 3, 21
 

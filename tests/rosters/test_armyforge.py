@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from grimdice.adapters.rosters import resolve_scenario, resolve_with_notes
 from grimdice.cli import app
 from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters import read_roster, resolve_scenario, resolve_with_notes
+from grimdice.io.rosters import read_roster
 from grimdice.systems.base import calculate
 from grimdice.systems.onepage import Scenario, evaluate
 from tests.agreement import assert_agree
@@ -76,7 +77,8 @@ def calc_json(*args):
 def without_roster_notes(out):
     """``out`` without the notes of what the rosters hold that is not modelled (calc adds them;
     a hand-written scenario has none), checking there were some."""
-    roster = [n for n in out.get("notes", []) if n.startswith("not modelled (from the roster): ")]
+    marks = ("not modelled (from the roster): ", "roster ")
+    roster = [n for n in out.get("notes", []) if n.startswith(marks)]
     assert roster, "calc with roster units carries what they hold that is not modelled"
     rest = [n for n in out["notes"] if n not in roster]
     return {k: v for k, v in out.items() if k != "notes"} | ({"notes": rest} if rest else {})

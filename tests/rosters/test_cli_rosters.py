@@ -29,7 +29,12 @@ def test_units_table_and_json():
     data = json.loads(ok(["units", str(FIX / "orks.json"), "--json"]).stdout)
     assert data["system"] == "wh40k" and data["points"] == 210
     boss = next(u for u in data["units"] if u["unit"] == "Warboss")
-    assert boss["models"][0]["weapons"][0] == {"name": "Big choppa", "each": 1, "modes": ["Big choppa"]}
+    assert boss["models"][0]["weapons"][0] == {
+        "name": "Big choppa",
+        "each": 1,
+        "modes": ["Big choppa"],
+        "rules": [],
+    }
     assert "Attack squig: weapon ability Waaagh! Energy" in boss["not_modelled"]
     assert "Warboss: ability Might is Right" in boss["not_modelled"]
     kt = json.loads(ok(["units", str(FIX / "killteam.ros"), "--json"]).stdout)
@@ -166,7 +171,7 @@ def test_calc_option_errors(monkeypatch):
 
 
 def test_matrix_is_the_same_whatever_the_workers_and_matches_calc(tmp_path, monkeypatch):
-    from grimdice.io.rosters import matrix
+    from grimdice.adapters.rosters import matrix
 
     monkeypatch.setattr(matrix, "MIN_PARALLEL", 1)  # worker processes even for this small matrix
     args = ["matrix", str(FIX / "marines.ros"), str(FIX / "orks.ros"), "--json"]
@@ -209,9 +214,10 @@ def test_matrix_outputs_csv_png_and_table(tmp_path):
             str(png),
         ]
     )
-    assert "expected damage / models destroyed / P(wipe)" in res.stdout
+    assert "expected damage / models destroyed / P(wipe out)" in res.stdout
     rows = csv_path.read_text().splitlines()
-    assert rows[0] == "attacker,defender,damage,models_destroyed,p_wipe,error" and len(rows) == 1 + 4
+    head = "attacker,defender,damage,models_destroyed,p_wipe,damage_per_100_points,error"
+    assert rows[0] == head and len(rows) == 1 + 4
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -265,7 +271,7 @@ def test_killteam_matrix_shoots_or_fights():
     pick = next(
         c for c in fight["cells"] if c["attacker"] == "Boy Fighter" and c["defender"] == "Intercessor Gunner"
     )
-    from grimdice.io.rosters import resolve_scenario
+    from grimdice.adapters.rosters import resolve_scenario
 
     sc = resolve_scenario(
         {

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from grimdice.adapters.rosters import resolve_scenario, resolve_with_notes
+from grimdice.adapters.rosters.sides import accepted, kt_distance, protections, split_rules
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters import resolve_scenario, resolve_with_notes
-from grimdice.io.rosters.systems import accepted, kt_distance, protections, split_rules
 from grimdice.io.rosters.tree import Ability
 from grimdice.systems.base import calculate
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -45,6 +46,83 @@ def served(app: Any) -> Iterator[str]:
     finally:
         srv.should_exit = True
         thread.join(30)
+
+
+CHROMIUM = os.environ.get("GRIMDICE_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT = 30_000  # ms
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    app = create_app(jobs=1, budget=30.0, examples=EXAMPLES, allowed_hosts=["127.0.0.1"])
+    with served(app) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium (Debian's, driven by Playwright for Python); the test skips, saying why,
+    without Playwright or Chromium. One per module: Playwright's sync API holds an event loop on
+    the main thread while it runs, which later tests' ``asyncio.run`` would trip over."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(os.environ.get("GRIMDICE_ARTIFACTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def open_page(browser: Any, url: str, width: int = 1280, height: int = 900, **kw: Any) -> Any:
+    """A new page at ``url`` once the page has started; its page errors collected in ``problems``."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": width, "height": height}, **kw)
+    pg = context.new_page()
+    pg.problems = []
+    pg.on("pageerror", lambda e: pg.problems.append(f"page error: {e}"))
+    pg.on(
+        "console", lambda m: pg.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None
+    )
+    pg.goto(url)
+    expect(pg.locator("body")).to_have_attribute("data-ready", "true", timeout=WAIT)
+    return pg
+
+
+def settled_url(page: Any) -> str:
+    """The page's URL once it has stopped changing (the link follows the page after a debounce)."""
+    url = page.url
+    for _ in range(20):
+        page.wait_for_timeout(400)
+        if page.url == url:
+            break
+        url = page.url
+    return url
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    """The page at desktop width, opened on its first example; no page error may happen."""
+    pg = open_page(browser, server)
+    yield pg
+    pg.context.close()
+    assert not [p for p in pg.problems if "status of 422" not in p], pg.problems  # 422: the error tests
 
 
 @pytest.fixture(scope="session")

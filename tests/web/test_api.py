@@ -77,6 +77,13 @@ def test_simulation_is_reproducible_by_its_seed(client: TestClient) -> None:
     assert a["damage"]["pmf"][1] == pytest.approx(5 / 24, abs=0.015)
 
 
+def test_a_simulation_without_a_seed_names_the_seed_it_used(client: TestClient) -> None:
+    first = client.post("/api/calculate", json={"scenario": ONE_SHOT, "simulate": 3000}).json()
+    assert isinstance(first["seed"], int)
+    again = {"scenario": ONE_SHOT, "simulate": 3000, "seed": first["seed"]}
+    assert client.post("/api/calculate", json=again).json() == first
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [
@@ -167,7 +174,16 @@ def test_serve_command_passes_its_options(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(server, "serve", lambda host, port, **kw: seen.update(host=host, port=port, **kw))
     r = CliRunner().invoke(app, ["serve", "--port", "8123", "--jobs", "2", "--timeout", "3"])
     assert r.exit_code == 0, r.output
-    assert seen == {"host": "127.0.0.1", "port": 8123, "jobs": 2, "budget": 3.0, "examples": None}
+    assert seen == {
+        "host": "127.0.0.1",
+        "port": 8123,
+        "jobs": 2,
+        "budget": 3.0,
+        "examples": None,
+        "per_client": 4,
+        "queue": 32,
+        "per_address": 32,
+    }
 
 
 def test_only_the_served_host_names_are_answered() -> None:
@@ -191,3 +207,41 @@ def test_a_rule_error_keeps_its_field(monkeypatch: pytest.MonkeyPatch) -> None:
     err = json.loads(body)
     assert status == 422 and err["field"] == "deployment.units.0"
     assert err["message"] == "model 0 is off the table"
+
+
+def test_rules_lists_every_system_rule_index(client: TestClient) -> None:
+    body = client.get("/api/rules").json()
+    indexed = {n for n in SYSTEMS if getattr(get_system(n), "RULES", None) is not None}
+    assert set(body) == indexed
+    for name, rows in body.items():
+        assert rows == get_system(name).RULES.rows()
+
+
+def test_a_roster_is_read_and_a_pair_of_its_units_becomes_a_scenario(client: TestClient) -> None:
+    import base64
+
+    from grimdice.adapters.rosters import resolve_scenario
+    from grimdice.io.rosters import read_roster
+
+    fixtures = Path(__file__).resolve().parents[1] / "rosters" / "fixtures"
+    up = {"name": "orks.rosz", "data": base64.b64encode((fixtures / "orks.rosz").read_bytes()).decode()}
+    body = client.post("/api/rosters", json=up).json()
+    roster = read_roster(fixtures / "orks.rosz")
+    assert body["system"] == "wh40k" and body["points"] == roster.points
+    assert [u["ref"] for u in body["units"]] == [u.ref for u in roster.units]
+    assert [u["models"] for u in body["units"]] == [u.model_count for u in roster.units]
+    pair = {
+        "attacker": {"roster": body["id"], "unit": "Lootas"},
+        "defender": {"roster": body["id"], "unit": "Boyz"},
+    }
+    got = client.post("/api/rosters/scenario", json=pair).json()["scenario"]
+    path = str(fixtures / "orks.rosz")
+    assert got == resolve_scenario(
+        {"attacker": {"roster": path, "unit": "Lootas"}, "defender": {"roster": path, "unit": "Boyz"}}
+    )
+    bad = client.post("/api/rosters", json={"name": "list.txt", "data": "aGk="})
+    assert bad.status_code == 422 and bad.json()["field"] == "name"
+    broken = client.post("/api/rosters", json={"name": "my list.ros", "data": "aGk="}).json()
+    assert broken["field"] == "data" and "my list.ros" in broken["message"]
+    gone = {**pair, "defender": {"roster": "0" * 16, "unit": "Boyz"}}
+    assert client.post("/api/rosters/scenario", json=gone).json()["field"] == "defender.roster"

@@ -17,65 +17,15 @@ from pathlib import Path
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-CHROMIUM = os.environ.get("GRIMDICE_CHROMIUM", "/usr/bin/chromium")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+pytestmark = pytest.mark.slow  # drives a real browser
 
 import httpx  # noqa: E402
 import yaml  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402
 
 from grimdice.systems.base import SYSTEMS  # noqa: E402
-from grimdice.web.server import create_app  # noqa: E402
 
-from .conftest import EXAMPLES, served  # noqa: E402
-
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-WAIT = 30_000  # ms
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    app = create_app(jobs=1, budget=30.0, examples=EXAMPLES, allowed_hosts=["127.0.0.1"])
-    with served(app) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("GRIMDICE_ARTIFACTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
-def page(browser, server: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    problems: list[str] = []
-    pg.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    pg.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-    pg.goto(server)
-    expect(pg.locator("body")).to_have_attribute("data-ready", "true", timeout=WAIT)
-    yield pg
-    context.close()
-    assert not [p for p in problems if "status of 422" not in p], problems  # 422: the error test
+from .conftest import EXAMPLES, WAIT, settled_url  # noqa: E402
 
 
 def done(page: Page) -> None:
@@ -105,7 +55,7 @@ def test_every_example_runs_in_one_click_and_draws_its_charts(page: Page, server
     found = examples()
     assert found
     for ex in found:
-        page.click(f"button[data-example='{ex['name']}']")
+        page.select_option("#example", ex["name"])
         expect(page.locator("#result-head")).to_contain_text(ex["title"], timeout=WAIT)
         done(page)
         expect(page.locator("#system")).to_have_value(ex["system"])
@@ -122,7 +72,7 @@ def test_every_example_runs_in_one_click_and_draws_its_charts(page: Page, server
 
 
 def test_an_error_appears_next_to_the_field_it_names(page: Page, shots: Path) -> None:
-    page.click("button[data-example='wh40k-intercessors-vs-boyz']")
+    page.select_option("#example", "wh40k-intercessors-vs-boyz")
     done(page)
     ap = page.locator("[data-path='attacker.models.1.weapons.0.AP']")
     ap.fill("5")
@@ -140,6 +90,7 @@ def test_the_yaml_json_view_drives_the_form_and_a_hand_computed_result(page: Pag
         "attacker": {"models": [{"weapons": [{"A": 1, "BS": 4, "S": 4, "AP": 0, "D": 1}]}]},
         "defender": {"models": [{"T": 4, "Sv": 6, "W": 1}]},
     }
+    page.locator("summary", has_text="YAML / JSON").click()
     page.click("input[name=format][value=json]")
     page.fill("#source", json.dumps(one_shot))
     page.locator("#source").press("Control+Enter")
@@ -154,20 +105,14 @@ def test_a_shared_link_reproduces_the_result(page: Page, browser, shots: Path) -
     page.check("input[name=method][value=simulate]")
     page.fill("#trials", "5000")
     page.fill("#seed", "42")
-    page.click("button[data-example='killteam-blast-grenade']")
+    page.select_option("#example", "killteam-blast-grenade")
     # the method and seed fields may have started a run of the page's default scenario: wait for
     # the example's own result, not for any "Done"
     title = yaml.safe_load((EXAMPLES / "killteam-blast-grenade.yaml").read_text())["title"]
     expect(page.locator("#result-head")).to_contain_text(title, timeout=WAIT)
     done(page)
     table = page.locator("#stage-table").inner_text()
-    # the link follows the page after a 250 ms debounce and an async encoding: read it once it is still
-    url = page.url
-    for _ in range(20):
-        page.wait_for_timeout(400)
-        if page.url == url:
-            break
-        url = page.url
+    url = settled_url(page)
     assert "#z" in url or "#j" in url
     other = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
     other.goto(url)
@@ -181,7 +126,7 @@ def test_a_shared_link_reproduces_the_result(page: Page, browser, shots: Path) -
 
 def test_compare_draws_up_to_four_scenarios_on_one_chart(page: Page, shots: Path) -> None:
     for name in ("wh40k-guard-orders", "wh40k-intercessors-vs-boyz"):
-        page.click(f"button[data-example='{name}']")
+        page.select_option("#example", name)
         done(page)
         page.click("#add-compare")
     expect(page.locator("#compare-chart svg polyline")).to_have_count(2)
@@ -225,6 +170,7 @@ def test_the_yaml_view_writes_awkward_values_back_unchanged(page: Page, server: 
         },
         "defender": {"models": [{"T": 4.5, "Sv": -1, "W": True, "n": None, "e": {}, "l": []}]},
     }
+    page.locator("summary", has_text="YAML / JSON").click()
     page.click("input[name=format][value=json]")
     page.fill("#source", json.dumps(odd))
     page.locator("#source").blur()

@@ -39,7 +39,16 @@ def session():
 
 @pytest.mark.parametrize(
     ("path", "method"),
-    [("/api/calculate", "POST"), ("/api/parse", "POST"), ("/api/systems", "GET"), ("/api/examples", "GET")],
+    [
+        ("/api/calculate", "POST"),
+        ("/api/parse", "POST"),
+        ("/api/systems", "GET"),
+        ("/api/examples", "GET"),
+        ("/api/rules", "GET"),
+        ("/api/rosters", "POST"),
+        ("/api/rosters/scenario", "POST"),
+        ("/api/games/replay", "POST"),
+    ],
 )
 def test_no_server_errors_from_the_openapi_schema(session, path: str, method: str) -> None:
     @FUZZ

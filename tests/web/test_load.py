@@ -26,7 +26,7 @@ def test_concurrent_requests_all_succeed_with_the_same_result() -> None:
                 *(c.post("/api/calculate", json={"scenario": ONE_SHOT}) for _ in range(REQUESTS))
             )
 
-    app = create_app(jobs=2, budget=30.0, examples=EXAMPLES)
+    app = create_app(jobs=2, budget=30.0, max_waiting=REQUESTS, per_client=REQUESTS, examples=EXAMPLES)
     with served(app) as url:
         responses = asyncio.run(burst(url))
     assert [r.status_code for r in responses] == [200] * REQUESTS

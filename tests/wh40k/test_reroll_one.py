@@ -99,11 +99,11 @@ def test_the_unit_reroll_pool_counts_the_dice_it_rolls_and_rerolls_a_failed_die(
     import numpy as np
 
     from grimdice.dice import Sampler
-    from grimdice.engine.pipeline import Roll
+    from grimdice.engine.pipeline import CategoryRoll
     from grimdice.systems.wh40k.simulate import _roll_once
 
     n = 200_000
-    roll = Roll(lambda f: np.where(np.asarray(f) >= 4, np.where(np.asarray(f) == 6, 0, 1), 2), 3)
+    roll = CategoryRoll(lambda f: np.where(np.asarray(f) >= 4, np.where(np.asarray(f) == 6, 0, 1), 2), 3)
     s = Sampler(5)
     available = np.ones(n, dtype=bool)
     crit, normal = _roll_once(s, np.ones(n, dtype=np.int64), roll, frozenset(), available)

@@ -1,11 +1,11 @@
-"""Chains of equal queues and token signature share their token operators (engine.allocation's
+"""Chains of equal queues and token signature share their token operators (engine.allocation.chain's
 bounded cache): a result must not depend on which scenarios ran before it."""
 
 from __future__ import annotations
 
 import pytest
 
-from grimdice.engine import allocation
+from grimdice.engine.allocation import chain as allocation
 from grimdice.systems.wh40k import calculate
 from grimdice.systems.wh40k.allocation import NORMAL, Allocation
 from grimdice.systems.wh40k.exact import exact_result

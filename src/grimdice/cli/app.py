@@ -12,7 +12,7 @@ import typer
 
 from grimdice.cli.calc import ProgressBar, _fail, calc, console  # noqa: F401 (ProgressBar: for importers)
 from grimdice.cli.params import typer_command
-from grimdice.errors import GrimdiceError
+from grimdice.errors import GrimdiceError, printable
 
 app = typer.Typer(
     add_completion=False,
@@ -45,8 +45,8 @@ def check(
     except GrimdiceError as exc:
         raise _fail(err, exc) from None
     for v in fielded.violations:
-        typer.echo(f"violation: {v}")
-    names = ", ".join(f"{u.name} [{u.size}]" for u in fielded.units)
+        typer.echo(f"violation: {printable(str(v))}")
+    names = ", ".join(f"{printable(u.name)} [{u.size}]" for u in fielded.units)
     typer.echo(f"{len(fielded.units)} units, {fielded.points} pts: {names}")
     if fielded.violations:
         raise typer.Exit(1)
@@ -98,6 +98,15 @@ def serve(
     jobs: Annotated[int, typer.Option(min=1, max=64, help="Calculations run at once.")] = 1,
     timeout: Annotated[float, typer.Option(min=0.1, help="Seconds one calculation may take.")] = 10.0,
     examples: Annotated[Path | None, typer.Option(help="Folder of example scenarios.")] = None,
+    per_client: Annotated[
+        int, typer.Option(min=1, max=10_000, help="Calculations one address may have running or waiting.")
+    ] = 4,
+    queue: Annotated[
+        int, typer.Option(min=0, max=10_000, help="Calculations waiting, from all clients.")
+    ] = 32,
+    connections: Annotated[
+        int, typer.Option(min=1, max=10_000, help="Open connections one address may hold.")
+    ] = 32,
 ) -> None:
     """Serve the web page and HTTP API locally (needs the extra: pip install 'grimdice\\[web]')."""
     try:
@@ -107,7 +116,8 @@ def serve(
         console(stderr=True).print(msg, markup=False, highlight=False)
         raise typer.Exit(2) from None
     typer.echo(f"grimdice: http://{host}:{port}/ (Ctrl+C to stop)")
-    run_server(host, port, jobs=jobs, budget=timeout, examples=examples)
+    bounds = {"per_client": per_client, "queue": queue, "per_address": connections}
+    run_server(host, port, jobs=jobs, budget=timeout, examples=examples, **bounds)
 
 
 from grimdice.cli.roster_cmds import register as _register_roster_cmds  # noqa: E402

@@ -267,11 +267,9 @@ def roster_scenario(
         data = load_scenario(scenario)
         if not any(isinstance(v, dict) and "roster" in v for v in data.values()):
             return data, []  # no roster reference: the roster readers are not even imported
-        from grimdice.cli.roster_cmds import not_modelled_notes
-        from grimdice.io.rosters import resolve_with_notes
+        from grimdice.adapters.rosters.resolve import resolve_for_result
 
-        data, notes = resolve_with_notes(data, scenario.parent)
-        return data, not_modelled_notes(notes)
+        return resolve_for_result(data, scenario.parent)
     if attacker is None or defender is None:
         raise GrimdiceError("give both --attacker ROSTER:UNIT and --defender ROSTER:UNIT")
     from grimdice.cli.roster_cmds import calc_scenario

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from grimdice.errors import GrimdiceError
+from grimdice.errors import GrimdiceError, printable
 
 
 def play(
@@ -60,22 +60,23 @@ def show(s: dict[str, Any]) -> None:
     from rich.table import Table
 
     from grimdice.cli.calc import console
+    from grimdice.cli.render import safe
 
     out = console()
     r = s["army_a"]
-    head = f"{s['armies'][0]} vs {s['armies'][1]}: {s['games']} games (seed {s['seed']})"
-    out.print(head, markup=False, highlight=False)
+    names = [safe(n) for n in s["armies"]]  # army and unit names come from the files: escaped
+    out.print(f"{names[0]} vs {names[1]}: {s['games']} games (seed {s['seed']})", highlight=False)
     for k in ("win", "draw", "loss"):
         v = r[k]
         out.print(
-            f"  {s['armies'][0]} {k}: {v['rate']:.1%} (95% CI {v['low']:.1%}-{v['high']:.1%})", markup=False
+            f"  {names[0]} {k}: {v['rate']:.1%} (95% CI {v['low']:.1%}-{v['high']:.1%})", highlight=False
         )
     out.print(f"  mean scores: {s['mean_scores'][0]:.1f} - {s['mean_scores'][1]:.1f}", markup=False)
     t = Table("army", "unit", "pts", "survival", "models left", "pts killed")
     for u in s["units"]:
         t.add_row(
-            s["armies"][u["army"]],
-            u["unit"],
+            names[u["army"]],
+            safe(u["unit"]),
             str(u["cost"]),
             f"{u['survival']:.0%}",
             f"{u['mean_models_left']:.1f}",
@@ -92,24 +93,39 @@ def replay(
     """Replay a logged game exactly (no dice) and check it; draw each round with --png."""
     from grimdice.cli.calc import console
     from grimdice.cli.render import fail
+    from grimdice.errors import ScenarioError, shown
     from grimdice.io.scenario import load_scenario
+    from grimdice.systems.onepage.game.play import differences
     from grimdice.systems.onepage.game.play import replay as run_replay
 
     err = console(stderr=True)
     try:
+        if png is not None and png.exists() and not png.is_dir():
+            raise ScenarioError("--png", f"{shown(str(png))} is a file; give a folder for the PNGs")
         log = load_scenario(game)
         again = run_replay(log)
-        same = again["events"] == log.get("events") and again["scores"] == log.get("scores")
+        differs = differences(log, again)
+        same = not differs
         files: list[str] = []
         if png is not None:
             from grimdice.systems.onepage.game.draw import draw_rounds
 
-            files = [str(p) for p in draw_rounds(log, png)]
+            try:
+                files = [str(p) for p in draw_rounds(log, png)]
+            except OSError as exc:
+                why = f"cannot write to {shown(str(png))}: {exc.strerror or exc}"
+                raise ScenarioError("--png", why) from None
     except GrimdiceError as exc:
         raise fail(exc, err) from None
     except ImportError as exc:
         raise fail(GrimdiceError(f"{exc.name} is missing: pip install 'grimdice[plot]'"), err) from None
-    result = {"scores": again["scores"], "winner": again["winner"], "matches_log": same, "png": files}
+    result = {
+        "scores": again["scores"],
+        "winner": again["winner"],
+        "matches_log": same,
+        "differs": differs,
+        "png": files,
+    }
     if as_json:
         typer.echo(json.dumps(result))
     else:
@@ -117,9 +133,10 @@ def replay(
         who = "draw" if w < 0 else f"army {w + 1} wins"
         typer.echo(
             f"scores {again['scores'][0]:g} - {again['scores'][1]:g}: {who}; replay matches log: {same}"
+            + (f" (differs: {', '.join(printable(d) for d in differs)})" if differs else "")
         )
         for f in files:
-            typer.echo(f)
+            typer.echo(printable(f))
     if not same:
         raise typer.Exit(1)
 

@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # annotations only: the CLI's start-up does not import the en
 
 SHOWN_BELOW = 5e-5  # "at least N" rows are shown while some stage still has this much mass
 
+CERTAIN = 1e-12  # a chance within this of 1 is float rounding of a certainty
+
 MAX_COLUMNS = 6  # stages per "at least N" table; more are split over several tables
 
 #: short column labels for the "at least N" table (others: underscores read as spaces)
@@ -51,6 +53,16 @@ def _title(result: Result) -> str:
     return safe(f"{head} ({how})")
 
 
+def percent(p: float) -> str:
+    """A chance as the tables print it: a chance too small (or too close to certain) to show at two
+    decimals is written ``< 0.01%`` (``> 99.99%``), never as a misleading ``0.00%`` (``100.00%``)."""
+    if 0.0 < p < SHOWN_BELOW:
+        return "< 0.01%"
+    if SHOWN_BELOW > 1.0 - p > CERTAIN:
+        return "> 99.99%"
+    return f"{p:.2%}"
+
+
 def summary_table(result: Result) -> Table:
     t = Table(title=_title(result), title_justify="left")
     t.add_column("stage")
@@ -59,7 +71,7 @@ def summary_table(result: Result) -> Table:
     t.add_column("P(0)", justify="right")
     t.add_column("max", justify="right")
     for name, d in result.stages.items():
-        t.add_row(safe(name), f"{d.mean():.3f}", f"{d.std():.3f}", f"{d[0]:.2%}", str(d.max))
+        t.add_row(safe(name), f"{d.mean():.3f}", f"{d.std():.3f}", percent(d[0]), str(d.max))
     return t
 
 
@@ -76,11 +88,17 @@ def _at_least_table(result: Result, names: list[str]) -> Table:
     for n in names:
         t.add_column(label(n), justify="right", overflow="fold")
     top = max(result.stages[n].max for n in names)
+    tiny_shown = [False] * len(names)  # a column's first tiny chance is shown as "< 0.01%"
     for k in range(1, top + 1):
         probs = [result.stages[n].prob_at_least(k) for n in names]
-        if max(probs) < SHOWN_BELOW:
+        if max(probs) < SHOWN_BELOW and k > 1:
             break
-        t.add_row(str(k), *[f"{p:.2%}" if p >= SHOWN_BELOW else "" for p in probs])
+        cells = []
+        for i, p in enumerate(probs):
+            tiny = 0.0 < p < SHOWN_BELOW
+            cells.append(percent(p) if p >= SHOWN_BELOW or (tiny and not tiny_shown[i]) else "")
+            tiny_shown[i] = tiny_shown[i] or tiny
+        t.add_row(str(k), *cells)
     return t
 
 

@@ -13,9 +13,11 @@ import math
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from grimdice.errors import ScenarioError
+from grimdice.errors import GrimdiceError, ScenarioError, one_line
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -25,6 +27,11 @@ Progress = Callable[[int, int], None]
 CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler before the one-line error (Dask's default: 30)
 
 _FN: Callable[[Any], Any] | None = None  # the mapped function, inherited by forked workers
+
+
+class WorkerFailed(GrimdiceError):
+    """A worker process stopped before returning its result (killed, out of memory, or a result
+    or error that could not be sent back)."""
 
 
 def _call(item: Any) -> Any:
@@ -48,11 +55,34 @@ def _here(fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
 
 
 def _forked(fn: Callable[[T], R], items: Sequence[T], workers: int) -> Iterator[tuple[int, R]]:
+    """Forked workers; the first failure ends the run: an error raised by ``fn`` is re-raised here
+    as it was raised (project errors pickle intact), a worker that dies (killed, out of memory)
+    or whose result cannot be sent back is a :class:`WorkerFailed` naming what happened, and the
+    remaining items are dropped and the workers stopped, never left waiting."""
     global _FN
     _FN = fn
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(workers) as pool:
-        yield from pool.imap_unordered(_indexed, list(enumerate(items)))
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    try:
+        pending = [pool.submit(_indexed, pair) for pair in enumerate(items)]
+        for fut in as_completed(pending):
+            try:
+                yield fut.result()
+            except BrokenProcessPool as exc:
+                raise WorkerFailed(f"a worker process stopped ({one_line(str(exc), 200)})") from None
+    finally:
+        _stop(pool)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the workers at once (a run that failed or was
+    interrupted does not wait for the items still running)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    processes = getattr(pool, "_processes", None) or {}
+    for p in list(processes.values()):
+        if p.is_alive():
+            p.terminate()
+    for p in list(processes.values()):
+        p.join(5)
 
 
 def _dask(fn: Callable[[T], R], items: Sequence[T], scheduler: str) -> Iterator[tuple[int, R]]:
@@ -117,4 +147,4 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-__all__ = ["iter_map", "local_workers", "parallel_map", "wilson"]
+__all__ = ["WorkerFailed", "iter_map", "local_workers", "parallel_map", "wilson"]

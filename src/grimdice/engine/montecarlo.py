@@ -27,6 +27,8 @@ from grimdice.engine.batch import iter_map
 
 BLOCK = 50_000  # trials per random stream: the unit of reproducibility (never change lightly)
 PARALLEL_FROM = 4 * BLOCK  # below this many trials, one process is faster than forking workers
+BATCH_CELLS = 20_000_000  # per-trial cells (e.g. dice slots) a trial function holds in memory at once
+MIN_BATCH = 1000  # trials of a sub-batch however many cells a trial holds
 
 TrialFn = Callable[[Sampler, int], Mapping[str, np.ndarray]]
 Progress = Callable[[int, int], None]
@@ -101,6 +103,15 @@ def in_batches(batch_of: Callable[[Sampler, int], Mapping[str, np.ndarray]], bat
     return trial
 
 
+def sized_batches(
+    batch_of: Callable[[Sampler, int], Mapping[str, np.ndarray]], cells_per_trial: int
+) -> TrialFn:
+    """:func:`in_batches` of as many trials as :data:`BATCH_CELLS` cells hold, ``cells_per_trial``
+    each (at least :data:`MIN_BATCH` trials). A batch's size is part of a seeded result (the
+    trials of a block draw their dice batch by batch), so a system's cell count is fixed."""
+    return in_batches(batch_of, max(MIN_BATCH, BATCH_CELLS // max(cells_per_trial, 1)))
+
+
 def block_sizes(trials: int) -> list[int]:
     """The blocks ``trials`` is cut into: full blocks, then the remainder."""
     full, rest = divmod(trials, BLOCK)
@@ -169,4 +180,5 @@ __all__ = [
     "in_batches",
     "run_block",
     "run_trials",
+    "sized_batches",
 ]

@@ -1,13 +1,14 @@
 """The attack pipeline's building block: a roll, written once, with an exact and a sampled form.
 
-A :class:`Roll` is one kind of dice roll of a system (a Hit roll, a Wound roll, a defence dice
+A :class:`CategoryRoll` is one kind of dice roll of a system (a Hit roll, a Wound roll, a defence dice
 roll, a Quality test): the die, the system's **predicate** from its ``rolls.py`` that sorts an
 unmodified face into a result category (critical, normal, fail, ...), and which faces are
 re-rolled once. From that single description come
 
-* the exact law: :meth:`Roll.probs` (one die) and :meth:`Roll.pool` (counts per category from a
-  pool of a fixed or random number of dice, every qualifying die re-rolled or only one);
-* the sampled law: :meth:`Roll.sample` rolls the same dice literally for many trials at once.
+* the exact law: :meth:`CategoryRoll.probs` (one die) and :meth:`CategoryRoll.pool` (counts per
+  category from a pool of a fixed or random number of dice, every qualifying die re-rolled or only
+  one);
+* the sampled law: :meth:`CategoryRoll.sample` rolls the same dice literally for many trials at once.
 
 A system's stages are then *token transforms* on these counts (a critical hit becomes an automatic
 wound, a wound becomes a damage token...), written with :class:`~grimdice.dice.Joint` for the
@@ -38,7 +39,7 @@ def _never(faces: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Roll:
+class CategoryRoll:
     """One die roll sorted by ``categorize`` into ``0..ncat-1`` (the last category is
     "nothing" and gets no axis in pooled counts); faces where ``reroll`` holds are re-rolled once."""
 
@@ -143,4 +144,4 @@ class Roll:
         return count_categories(faces, category, counts, self.ncat, lo, valid)
 
 
-__all__ = ["Roll"]
+__all__ = ["CategoryRoll"]

@@ -4,7 +4,9 @@ Each calculation runs in one of ``size`` long-lived worker processes (``python -
 grimdice.web.pool``: the systems imported once, one JSON line per job on its stdin and stdout).
 A calculation that exceeds the time budget has its worker terminated and replaced, so no request
 can hold the server; at most ``size`` calculations run at once and at most ``max_waiting`` more
-wait for a worker, beyond which the server answers "busy".
+wait for a worker (at most ``per_client`` of them, running or waiting, from one client address),
+beyond which the server answers "busy". A calculation whose client has gone is cancelled
+(:meth:`CalcPool.cancel`): dropped from the queue, or its worker stopped and replaced.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from typing import Any
 
 #: (HTTP status, JSON body text, seconds the calculation took)
 Answer = tuple[int, str, float]
+
+MAX_WAITING = 32  # calculations waiting for a worker, from all clients
+PER_CLIENT = 4  # calculations running or waiting from one client address
 
 
 class BudgetExceeded(Exception):
@@ -119,8 +124,16 @@ class _Worker:
 class CalcPool:
     """``size`` worker processes, a time ``budget`` (seconds) per calculation, a bounded queue."""
 
-    def __init__(self, size: int = 1, budget: float = 10.0, max_waiting: int = 1000) -> None:
-        self.size, self.budget, self.max_waiting = size, budget, max_waiting
+    def __init__(
+        self,
+        size: int = 1,
+        budget: float = 10.0,
+        max_waiting: int = MAX_WAITING,
+        per_client: int = PER_CLIENT,
+    ) -> None:
+        self.size, self.budget, self.max_waiting, self.per_client = size, budget, max_waiting, per_client
+        self._by_client: dict[str, int] = {}
+        self._running: dict[Future[Answer], _Worker] = {}
         self._idle: list[_Worker] = []
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
@@ -136,45 +149,89 @@ class CalcPool:
                 self._all.append(w)
                 self._idle.append(w)
 
-    def submit(self, scenario: Mapping[str, Any], simulate: int | None, seed: int | None) -> Future[Answer]:
+    def submit(
+        self, scenario: Mapping[str, Any], simulate: int | None, seed: int | None, client: str = ""
+    ) -> Future[Answer]:
+        """Queue a calculation for ``client`` (its address); :class:`Busy` past the bounds."""
         with self._lock:
             if self._pending >= self.size + self.max_waiting:
                 raise Busy
+            if self._by_client.get(client, 0) >= self.per_client:
+                raise Busy
             self._pending += 1
+            self._by_client[client] = self._by_client.get(client, 0) + 1
             executor = self._open()
-        fut = executor.submit(self._run, (dict(scenario), simulate, seed))
-        fut.add_done_callback(self._done)
+        fut: Future[Answer] = Future()
+        job = (dict(scenario), simulate, seed)
+        inner = executor.submit(self._run, job, fut)
+        inner.add_done_callback(lambda done: self._settle(done, fut, client))
+        fut.add_done_callback(lambda _: inner.cancel())  # a cancelled job never starts
         return fut
+
+    def _settle(self, inner: Future[Answer], fut: Future[Answer], client: str) -> None:
+        with self._lock:
+            self._pending -= 1
+            self._by_client[client] -= 1
+            if not self._by_client[client]:
+                del self._by_client[client]
+        if fut.done():
+            return
+        if inner.cancelled():
+            fut.cancel()
+        elif inner.exception() is not None:
+            fut.set_exception(inner.exception())
+        else:
+            fut.set_result(inner.result())
+
+    def cancel(self, fut: Future[Answer]) -> None:
+        """Drop a calculation nobody waits for: never started, or its worker is stopped now."""
+        if fut.cancel():
+            return
+        with self._lock:  # still running on this worker (not yet handed back to the idle ones)
+            worker = self._running.pop(fut, None)
+            if worker is not None:
+                worker.process.kill()  # its call sees the pipe close; that thread replaces it
 
     def _open(self) -> ThreadPoolExecutor:
         if self._executor is None:
             self._executor = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="grimdice-web")
         return self._executor
 
-    def _done(self, _: Future[Answer]) -> None:
-        with self._lock:
-            self._pending -= 1
-
-    def _run(self, job: tuple[Any, ...]) -> Answer:
+    def _run(self, job: tuple[Any, ...], fut: Future[Answer]) -> Answer:
+        if not fut.set_running_or_notify_cancel():
+            raise RuntimeError("cancelled")
         with self._lock:
             worker = self._idle.pop() if self._idle else None
         if worker is None:
             worker = _Worker()
             with self._lock:
                 self._all.append(worker)
+        with self._lock:
+            self._running[fut] = worker
         try:
             answer = worker.call(job, self.budget)
         except BaseException:
-            worker.stop(kill=True)
-            fresh = _Worker()  # starts importing now, ready for the next calculation
             with self._lock:
-                self._all.remove(worker)
-                self._all.append(fresh)
-                self._idle.append(fresh)
+                self._running.pop(fut, None)
+            self._replace(worker)
             raise
         with self._lock:
-            self._idle.append(worker)
+            killed = self._running.pop(fut, None) is None  # cancel() took it: killed meanwhile
+            if not killed:
+                self._idle.append(worker)
+        if killed:
+            self._replace(worker)
         return answer
+
+    def _replace(self, worker: _Worker) -> None:
+        """Stop ``worker`` and start a fresh one in its place (it imports the systems now, ready for
+        the next calculation)."""
+        worker.stop(kill=True)
+        fresh = _Worker()
+        with self._lock:
+            self._all.remove(worker)
+            self._all.append(fresh)
+            self._idle.append(fresh)
 
     def close(self) -> None:
         """Stop the workers (a later calculation starts them again)."""

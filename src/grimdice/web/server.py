@@ -10,25 +10,35 @@ worker process is stopped), at most ``jobs`` calculations at once (off the event
 from __future__ import annotations
 
 import asyncio
-import json
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Union
 
-import yaml
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.systems.base import SYSTEMS, get_system, system_name
 from grimdice.web.examples import default_dir, load_examples
-from grimdice.web.pool import BudgetExceeded, Busy, CalcPool
+from grimdice.web.guard import (
+    MAX_PER_ADDRESS,
+    SecurityHeaders,
+    error,
+    install_error_shape,
+    parse_text,
+    server_config,
+    until_done,
+)
+from grimdice.web.pool import MAX_WAITING, PER_CLIENT, BudgetExceeded, Busy, CalcPool
+from grimdice.web.routes_games import router as games_router
+from grimdice.web.routes_rosters import router as rosters_router
+from grimdice.web.routes_rules import router as rules_router
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 256 * 1024  # bytes of a request body
@@ -36,10 +46,6 @@ MAX_TEXT = 100_000  # characters of a scenario pasted as YAML/JSON
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
-
-
-def error(status: int, message: str, field: str | None = None) -> JSONResponse:
-    return JSONResponse({"error": message, "field": field, "message": message}, status_code=status)
 
 
 class BodyLimit:
@@ -80,15 +86,17 @@ class _TooBig(Exception):
 class CalcRequest(BaseModel):
     """A calculation: a scenario of any system, exact (``simulate`` null) or N Monte Carlo trials."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     scenario: dict[str, Any] = Field(description="a scenario; its `system` field picks the schema")
-    simulate: int | None = Field(None, description="Monte Carlo trials; null: the exact engine")
-    seed: int | None = Field(None, description="seed of the Monte Carlo trials (with simulate)")
+    simulate: StrictInt | None = Field(None, description="Monte Carlo trials; null: the exact engine")
+    seed: StrictInt | None = Field(
+        None, description="seed of the Monte Carlo trials (with simulate); null: one is drawn and returned"
+    )
 
 
 class ParseRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    text: str = Field(description="a scenario as YAML or JSON", max_length=MAX_TEXT)
+    model_config = ConfigDict(extra="forbid", strict=True)
+    text: StrictStr = Field(description="a scenario as YAML or JSON", max_length=MAX_TEXT)
 
 
 def system_schemas() -> list[dict[str, Any]]:
@@ -115,12 +123,13 @@ def create_app(
     *,
     jobs: int = 1,
     budget: float = 10.0,
-    max_waiting: int = 1000,
+    max_waiting: int = MAX_WAITING,
+    per_client: int = PER_CLIENT,
     examples: Path | None = None,
     allowed_hosts: list[str] | None = None,
 ) -> FastAPI:
     """The web application. ``jobs`` worker processes, ``budget`` seconds per calculation."""
-    pool = CalcPool(size=jobs, budget=budget, max_waiting=max_waiting)
+    pool = CalcPool(size=jobs, budget=budget, max_waiting=max_waiting, per_client=per_client)
     example_list = load_examples(examples if examples is not None else default_dir())
     schemas = system_schemas()
 
@@ -144,24 +153,8 @@ def create_app(
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
 
-    @app.middleware("http")
-    async def headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Content-Security-Policy"] = (
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-            "connect-src 'self'; frame-ancestors 'none'"
-        )
-        response.headers["Referrer-Policy"] = "no-referrer"
-        return response
-
-    @app.exception_handler(RequestValidationError)
-    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {}
-        loc = [str(x) for x in first.get("loc", ()) if x != "body"]
-        field = ".".join(loc) or None
-        msg = str(first.get("msg", "invalid request"))
-        return error(422, f"{field}: {msg}" if field else msg, field)
+    app.add_middleware(SecurityHeaders)
+    install_error_shape(app)
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -172,6 +165,9 @@ def create_app(
         return FileResponse(STATIC / "docs.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(rules_router)
+    app.include_router(rosters_router)
+    app.include_router(games_router)
 
     @app.get("/api/systems")
     async def systems() -> list[dict[str, Any]]:
@@ -187,17 +183,9 @@ def create_app(
     async def parse(body: ParseRequest) -> Any:
         """A scenario pasted as YAML or JSON, as JSON (the page's YAML/JSON view)."""
         try:
-            data = yaml.safe_load(body.text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f" (line {mark.line + 1})" if mark is not None else ""
-            return error(422, f"not valid YAML/JSON{where}: {getattr(exc, 'problem', None) or exc}", "text")
-        if not isinstance(data, dict):
-            return error(422, "a scenario must be a mapping with a 'system' field", "text")
-        try:
-            return {"scenario": json.loads(json.dumps(data, default=str))}
-        except ValueError:
-            return error(422, "the scenario holds values JSON cannot carry", "text")
+            return await parse_text(body.text)
+        except ScenarioError as exc:
+            return error(422, exc.message, exc.field)
 
     @app.post(
         "/api/calculate",
@@ -211,19 +199,25 @@ def create_app(
             503: {"description": "too many calculations waiting"},
         },
     )
-    async def calculate(body: CalcRequest) -> Response:
+    async def calculate(body: CalcRequest, request: Request) -> Response:
         """Resolve a scenario exactly, or by `simulate` seeded Monte Carlo trials."""
         try:
             RunOptions(body.simulate, body.seed)
             get_system(system_name(body.scenario))
         except ScenarioError as exc:
-            return JSONResponse({"error": str(exc), "field": exc.field, "message": exc.message}, 422)
+            return error(422, exc.message, exc.field or None)
         try:
-            future = pool.submit(body.scenario, body.simulate, body.seed)
+            client = request.client.host if request.client else ""
+            # a simulation without a seed gets one drawn here, so its result names the seed it used
+            seed = body.seed if body.seed is not None or body.simulate is None else secrets.randbelow(2**32)
+            future = pool.submit(body.scenario, body.simulate, seed, client)
         except Busy:
             return error(503, "the server is busy: too many calculations are waiting; try again")
         try:
-            status, text, seconds = await asyncio.wrap_future(future)
+            answer = await until_done(request, future, pool.cancel)
+            if answer is None:  # the client has gone: nobody reads this
+                return Response(status_code=499)
+            status, text, seconds = answer
         except BudgetExceeded:
             what = "simulate" if body.simulate else None
             hint = "fewer trials" if body.simulate else "fewer models or attacks, or simulate"
@@ -263,15 +257,21 @@ def serve(
     jobs: int = 1,
     budget: float = 10.0,
     examples: Path | None = None,
+    per_client: int = PER_CLIENT,
+    queue: int = MAX_WAITING,
+    per_address: int = MAX_PER_ADDRESS,
 ) -> None:
-    """Run the server until interrupted (``grimdice serve``)."""
+    """Run the server until interrupted (``grimdice serve``): ``per_client`` calculations running
+    or waiting from one address, ``queue`` waiting in all, ``per_address`` open connections."""
     import uvicorn
 
     # Served on loopback (the default), only loopback names are accepted as Host (a DNS-rebinding
     # guard); served on every interface (0.0.0.0 or ::), any name that reaches it is.
     hosts = None if host in ("0.0.0.0", "::", "") else sorted({host, "127.0.0.1", "localhost"})
     app = create_app(jobs=jobs, budget=budget, examples=examples, allowed_hosts=hosts)
-    uvicorn.run(app, host=host, port=port, log_level="info", limit_concurrency=2000)
+    app.state.pool.max_waiting, app.state.pool.per_client = queue, per_client
+    config = server_config(app, host, port, per_address=per_address, log_level="info", limit_concurrency=2000)
+    uvicorn.Server(config).run()
 
 
 __all__ = ["create_app", "serve"]

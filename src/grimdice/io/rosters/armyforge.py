@@ -56,6 +56,23 @@ def _af_unit(u: object) -> bool:
     )
 
 
+def is_saved_list(obj: object) -> bool:
+    """An Army Forge *saved* list: its units hold only ids and upgrades (``selectionId``/``id``,
+    ``selectedUpgrades``), not the profiles an export carries."""
+    units = _units_of(obj)
+    return bool(units) and all(
+        isinstance(u, dict) and "quality" not in u and ("selectionId" in u or "selectedUpgrades" in u)
+        for u in units or ()
+    )
+
+
+SAVED_LIST = (
+    "this is an Army Forge saved list: its units hold only ids and upgrades, not their profiles; "
+    "in Army Forge, export the list as JSON (the export whose units carry quality, defense and "
+    "loadout) and give grimdice that file"
+)
+
+
 def is_army_forge(obj: object) -> bool:
     """An Army Forge list: units (at the top, under ``list``, or a bare list) written as Army Forge
     writes them (:func:`_af_unit`)."""
@@ -197,7 +214,7 @@ def _unit(u: dict[str, Any], force: str, where: str) -> Unit:
     name = _name(u.get("name"), f"{where}.name")
     size = _int(u.get("size", 1), f"{where}.size", 1, 100, "size")
     quality = _int(u.get("quality"), f"{where}.quality", 2, 6, "quality")
-    cost = _int(u.get("cost", 0) or 0, f"{where}.cost", 0, 5000, "cost")
+    cost = max(0, _int(u.get("cost", 0) or 0, f"{where}.cost", 0, 5000, "cost") + _upgrade_costs(u, where))
     if u.get("defense") not in (None, ""):
         defense = _int(u.get("defense"), f"{where}.defense", 2, 6, "defense")
         notes.append(f"Defense {defense}+ (v2.21 has no Defense: blocks are Quality tests)")
@@ -257,6 +274,30 @@ def _unit(u: dict[str, Any], force: str, where: str) -> Unit:
     )
 
 
+def _upgrade_cost(up: object, unit_id: object) -> object:
+    """One selected upgrade's cost: its ``cost``, else its option's ``cost``, else the option's
+    ``costs`` entry for this unit (``unitId``) or its only one."""
+    if not isinstance(up, dict):
+        return 0
+    found = up.get("option")
+    option: dict[str, Any] = found if isinstance(found, dict) else {}
+    for c in (up.get("cost"), option.get("cost")):
+        if c is not None:
+            return c
+    costs = [c for c in option.get("costs") or () if isinstance(c, dict)]
+    mine = [c for c in costs if c.get("unitId") == unit_id] or (costs if len(costs) == 1 else [])
+    return mine[0].get("cost", 0) if mine else 0
+
+
+def _upgrade_costs(u: dict[str, Any], where: str) -> int:
+    """The points of the unit's ``selectedUpgrades`` (a unit's points include them)."""
+    ups = _list(u.get("selectedUpgrades"), f"{where}.selectedUpgrades", MAX_LOADOUT)
+    return sum(
+        _int(_upgrade_cost(up, u.get("id")), f"{where}.selectedUpgrades.{i}.cost", -5000, 5000, "cost")
+        for i, up in enumerate(ups)
+    )
+
+
 def _is_hero(u: dict[str, Any]) -> bool:
     rules = u.get("rules", u.get("specialRules"))
     names = [r.get("name") if isinstance(r, dict) else r for r in rules] if isinstance(rules, list) else []
@@ -275,8 +316,42 @@ def _join_refused(hero: Unit, host: Unit, where: str) -> str:
     return "" if err is None else f"v2.21 refuses the join ({err.message})"
 
 
+def _combined(
+    entries: list[dict[str, Any]], ids: dict[str, int], where: str
+) -> tuple[dict[int, dict[str, Any]], set[int]]:
+    """Combined units: the second copy joins the first as one unit of both sizes, costs, loadouts
+    and upgrades. Returns (the first copies as merged, the indices of the copies merged away)."""
+    merged: dict[int, dict[str, Any]] = {}
+    gone: set[int] = set()
+    for i, u in enumerate(entries):
+        to = u.get("joinToUnit")
+        if u.get("combined") and isinstance(to, str) and to in ids and not _is_hero(u) and ids[to] != i:
+            first = ids[to]
+            entry = merged.get(first, entries[first])
+            load = "loadout" if "loadout" in entry and "loadout" in u else "equipment"
+            w = f"{where}.units.{i}"
+            ups = "selectedUpgrades"
+            merged[first] = {
+                **entry,
+                "size": _int(entry.get("size", 1), w, 1, 100, "size")
+                + _int(u.get("size", 1), w, 1, 100, "size"),
+                "cost": _int(entry.get("cost", 0) or 0, w, 0, 5000, "cost")
+                + _int(u.get("cost", 0) or 0, w, 0, 5000, "cost"),
+                load: _merge_loadouts(
+                    _list(entry.get(load), w, MAX_LOADOUT), _list(u.get(load), w, MAX_LOADOUT), f"{w}.{load}"
+                ),
+                ups: _list(entry.get(ups), w, MAX_LOADOUT) + _list(u.get(ups), w, MAX_LOADOUT),
+            }
+            gone.add(i)
+    return merged, gone
+
+
 def from_json(obj: Any, where: str = "roster") -> Roster:
-    """The roster of an Army Forge list (``obj`` as :func:`is_army_forge` recognised it)."""
+    """The roster of an Army Forge list (``obj`` as :func:`is_army_forge` recognised it); a list
+    for another One Page Rules game than Grimdark Future is refused (:mod:`.editions`)."""
+    from grimdice.io.rosters.editions import army_forge_edition
+
+    edition = army_forge_edition(obj.get("gameSystem") if isinstance(obj, dict) else None, where)
     raw = _units_of(obj) or []
     if len(raw) > MAX_UNITS:
         raise ScenarioError(where, f"at most {MAX_UNITS} units in a list, this one has {len(raw)}")
@@ -297,27 +372,7 @@ def from_json(obj: Any, where: str = "roster") -> Roster:
         sid = u.get("selectionId", u.get("id"))
         if isinstance(sid, str) and sid:
             ids.setdefault(sid, i)
-    # combined units: the second copy joins the first as one unit of both sizes
-    merged: dict[int, dict[str, Any]] = {}
-    gone: set[int] = set()
-    for i, u in enumerate(entries):
-        to = u.get("joinToUnit")
-        if u.get("combined") and isinstance(to, str) and to in ids and not _is_hero(u) and ids[to] != i:
-            first = ids[to]
-            entry = merged.get(first, entries[first])
-            load = "loadout" if "loadout" in entry and "loadout" in u else "equipment"
-            w = f"{where}.units.{i}"
-            merged[first] = {
-                **entry,
-                "size": _int(entry.get("size", 1), w, 1, 100, "size")
-                + _int(u.get("size", 1), w, 1, 100, "size"),
-                "cost": _int(entry.get("cost", 0) or 0, w, 0, 5000, "cost")
-                + _int(u.get("cost", 0) or 0, w, 0, 5000, "cost"),
-                load: _merge_loadouts(
-                    _list(entry.get(load), w, MAX_LOADOUT), _list(u.get(load), w, MAX_LOADOUT), f"{w}.{load}"
-                ),
-            }
-            gone.add(i)
+    merged, gone = _combined(entries, ids, where)
     units: dict[int, Unit] = {}
     for i, u in enumerate(entries):
         if i not in gone:
@@ -354,6 +409,7 @@ def from_json(obj: Any, where: str = "roster") -> Roster:
         GAME,
         out,
         float(points) if isinstance(points, (int, float)) and not isinstance(points, bool) else total,
+        edition=edition,
     )
 
 

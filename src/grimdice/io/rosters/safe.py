@@ -207,7 +207,17 @@ def parse_json(data: bytes | Any, name: str, where: str) -> Node:
         if isinstance(v, dict) and inner is not None and set(v) == {inner}:
             v = v[inner]  # xml2js style: {"selections": {"selection": [...]}}
         if inner is None:
-            return conv(key, v, depth) if isinstance(v, dict) else Node(key)
+            if isinstance(v, dict):
+                return conv(key, v, depth)
+            # a list under another key (e.g. the ids a Leader is recorded as leading)
+            return Node(
+                key,
+                children=[
+                    conv(key, it, depth + 1) if isinstance(it, dict) else Node(key, text=str(it).strip())
+                    for it in v
+                    if isinstance(it, (dict, str, int, float))
+                ],
+            )
         items = v if isinstance(v, list) else [v]
         return Node(key, children=[conv(inner, it, depth + 1) for it in items if isinstance(it, dict)])
 

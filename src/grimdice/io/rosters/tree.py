@@ -1,38 +1,30 @@
-"""The army in a roster file, as written there: units, models, weapon selections and abilities.
+"""The army in a roster file, as written there: units, models, weapons, abilities and metadata.
 
-This is a reading of the BattleScribe roster tree (``roster/forces/force/selections/selection``,
-each selection with ``profiles/profile/characteristics/characteristic``, ``rules/rule``,
-``categories/category`` and ``costs/cost``), game-agnostic and still in the file's own words
-(characteristics are text). :mod:`grimdice.io.rosters.systems` turns it into each system's own
-scenario input; no unit model of the engines is duplicated here.
-
-Readings of the tree (the format has no schema for them):
-
-* a unit is a force's top-level selection of type ``unit`` or ``model`` (a single-model unit), or
-  any top-level selection carrying a model profile or model children;
-* a model is a selection of type ``model`` (or one carrying a model profile) inside a unit; a unit
-  with none is itself its one model group (``number`` models);
-* a selection's ``number`` is already the total for its parent (``number="4"`` bolt rifles under
-  ``number="4"`` Intercessors: one each); weapons are dealt to the models of a group in turn, so 1
-  plasma gun among 5 models gives 1 model with it and 4 without;
-* a weapon selection whose profiles are named ``➤ Name - mode`` has one weapon with several modes
-  (each a separate choice); other profiles of one selection are separate weapons carried together.
+The data model every reader fills: :mod:`.battlescribe` (BattleScribe ``.ros``/``.rosz`` and New
+Recruit / ListForge ``.json``, game-agnostic and still in the file's own words: characteristics
+are text) and :mod:`.armyforge` (One Page Rules lists). :mod:`grimdice.adapters.rosters.sides` turns
+a unit into each system's own scenario input; no unit model of the engines is duplicated here.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters.safe import Node, load_json, parse_json, parse_xml, read_bytes
+from grimdice.io.rosters.safe import load_json, parse_json, parse_xml, read_bytes
+
+if TYPE_CHECKING:
+    from grimdice.io.rosters.editions import Edition
 
 MODE_MARK = "➤"
+MAX_NAME = 100  # characters of a name kept (longer ones are cut, ending in "...")
 _MODEL_TYPES = {"unit", "model", "operative", "unit profile", "models"}
-_POINTS = {"pts", "points", "pts.", "point"}
+_VEHICLE_TYPES = {"vehicle", "knights and titans", "fortification", "flyer"}
+#: characteristic names of an invulnerable save written on the model's profile
+INV_CHARS = ("insv", "inv", "invuln", "inv sv", "invulnerable save", "invulnerable", "isv")
 
 
 def norm(text: str) -> str:
@@ -41,10 +33,13 @@ def norm(text: str) -> str:
 
 
 def clean_name(text: str) -> str:
-    """A display name: the mode mark and Kill Team's ranged/melee marks dropped, whitespace folded."""
+    """A display name: the mode mark and Kill Team's ranged/melee marks dropped, whitespace folded,
+    at most :data:`MAX_NAME` characters (a longer one is cut and ends in ``...``)."""
+    text = text[: 4 * MAX_NAME]
     for mark in (MODE_MARK, "⌖", "⚔"):
         text = text.replace(mark, " ")
-    return re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"\s+", " ", text).strip()
+    return text if len(text) <= MAX_NAME else text[: MAX_NAME - 3].rstrip() + "..."
 
 
 @dataclass(frozen=True)
@@ -64,7 +59,13 @@ class Profile:
     @property
     def is_model(self) -> bool:
         c = self.chars
-        return self.type in _MODEL_TYPES or ("w" in c and ("t" in c or "df" in c))
+        return self.type in _MODEL_TYPES or ("w" in c and ("t" in c or "df" in c)) or self.is_vehicle
+
+    @property
+    def is_vehicle(self) -> bool:
+        """A Horus Heresy vehicle profile (armour facings and hull points, no Toughness)."""
+        c = self.chars
+        return self.type in _VEHICLE_TYPES or ("hp" in c and "front" in c and "t" not in c)
 
     @property
     def is_weapon(self) -> bool:
@@ -95,11 +96,13 @@ class Profile:
 
 @dataclass(frozen=True)
 class Weapon:
-    """A weapon selection: ``count`` carried in total by its model group, with one or more modes."""
+    """A weapon selection: ``count`` carried in total by its model group, with one or more modes,
+    and the names of the rules the roster attaches to it (``Heavy``, ``Lethal x+``...)."""
 
     name: str
     count: int
     modes: tuple[Profile, ...]
+    rules: tuple[str, ...] = ()
 
     def mode_name(self, p: Profile) -> str:
         return clean_name(p.name) or self.name
@@ -137,6 +140,18 @@ class Unit:
     joined: list[Unit] = field(default_factory=list)
     #: what the format's reader could not map (fields and rules), kept by name
     unmapped: list[str] = field(default_factory=list)
+    #: the datasheet's name when the list gives the unit a custom name (``customName``)
+    datasheet: str = ""
+    #: the primary category (40k battlefield role / Heresy force organisation slot)
+    role: str = ""
+    #: faction keywords (``Faction: ...`` categories)
+    faction: list[str] = field(default_factory=list)
+    #: other costs than points, by name (Kill Team ``EP``, ``CP``...)
+    costs: dict[str, float] = field(default_factory=dict)
+    #: Leaders the list attaches to this unit (New Recruit ``leading``), read as one unit with it
+    led_by: list[Unit] = field(default_factory=list)
+    #: the units this one can lead, from its Leader ability's text
+    can_lead: list[str] = field(default_factory=list)
 
     @property
     def model_count(self) -> int:
@@ -150,6 +165,9 @@ class Roster:
     units: list[Unit]
     points: float = 0.0
     source: str = ""
+    edition: Edition | None = None
+    #: cost limits by name (``pts``: the points limit of the game)
+    limits: dict[str, float] = field(default_factory=dict)
 
     def find(self, ref: str, where: str) -> Unit:
         """The unit named ``ref`` (case and whitespace ignored; ``Name#2`` for the second of a name)."""
@@ -157,6 +175,8 @@ class Roster:
         hits = [u for u in self.units if norm(u.ref) == key]
         if not hits:
             hits = [u for u in self.units if norm(u.name) == key]
+        if not hits:
+            hits = [u for u in self.units if u.datasheet and norm(u.datasheet) == key]
         if len(hits) == 1:
             return hits[0]
         if hits:
@@ -179,6 +199,8 @@ def read_roster(path: str | Path, where: str = "roster") -> Roster:
         from grimdice.io.rosters import armyforge
 
         obj = load_json(data, p.name, where)
+        if armyforge.is_saved_list(obj):
+            raise ScenarioError(where, f"{p.name}: {armyforge.SAVED_LIST}")
         if armyforge.is_army_forge(obj):
             roster = armyforge.from_json(obj, where)
             roster.source = p.name
@@ -188,31 +210,11 @@ def read_roster(path: str | Path, where: str = "roster") -> Roster:
         root = parse_xml(data, p.name, where)
     if root.tag != "roster":
         raise ScenarioError(where, f"{p.name} is not a roster (its root is <{root.tag}>)")
+    from grimdice.io.rosters.battlescribe import from_tree
+
     roster = from_tree(root, where)
     roster.source = p.name
     return roster
-
-
-def from_tree(root: Node, where: str) -> Roster:
-    units: list[Unit] = []
-    for force in root.items("forces"):
-        fname = force.get("catalogueName") or force.get("name")
-        for sel in force.items("selections"):
-            if _is_unit(sel):
-                units.append(_unit(sel, fname, f"{where}.{clean_name(sel.get('name'))}"))
-        for sub in force.items("forces"):  # allied / nested forces
-            for sel in sub.items("selections"):
-                if _is_unit(sel):
-                    units.append(_unit(sel, sub.get("catalogueName") or fname, where))
-    if not units:
-        raise ScenarioError(where, "the roster holds no units")
-    number_refs(units)
-    return Roster(
-        name=clean_name(root.get("name")) or "roster",
-        game=root.get("gameSystemName"),
-        units=units,
-        points=_points(root, subtree=False),
-    )
 
 
 def number_refs(units: list[Unit]) -> None:
@@ -224,145 +226,3 @@ def number_refs(units: list[Unit]) -> None:
     for u in units:
         seen[norm(u.name)] = seen.get(norm(u.name), 0) + 1
         u.ref = u.name if totals[norm(u.name)] == 1 else f"{u.name}#{seen[norm(u.name)]}"
-
-
-def _number(sel: Node) -> int:
-    try:
-        n = int(float(sel.get("number", "1") or 1))
-    except ValueError:
-        n = 1
-    return max(n, 0)
-
-
-def _profiles(sel: Node) -> list[Profile]:
-    out = []
-    for p in sel.items("profiles"):
-        chars = {norm(c.get("name")): c.text.strip() for c in p.items("characteristics") if c.get("name")}
-        out.append(Profile(p.get("name").strip(), norm(p.get("typeName")), chars))
-    return out
-
-
-def _is_model(sel: Node) -> bool:
-    return sel.get("type") == "model" or any(p.is_model for p in _profiles(sel))
-
-
-def _is_unit(sel: Node) -> bool:
-    if sel.get("type") in ("unit", "model"):
-        return True
-    return _is_model(sel) or any(_is_model(c) for c in sel.items("selections"))
-
-
-def _points(node: Node, subtree: bool = True) -> float:
-    total = 0.0
-    for c in node.items("costs"):
-        if norm(c.get("name")) in _POINTS:
-            with contextlib.suppress(ValueError):
-                total += float(c.get("value", "0") or 0)
-    if subtree:
-        total += sum(_points(s) for s in node.items("selections"))
-    return total
-
-
-def _abilities(sel: Node) -> list[Ability]:
-    out = [Ability(clean_name(p.name), p.text) for p in _profiles(sel) if not (p.is_model or p.is_weapon)]
-    for r in sel.items("rules"):
-        d = r.child("description")
-        out.append(Ability(clean_name(r.get("name")), d.text if d is not None else ""))
-    return out
-
-
-def _weapons(sel: Node) -> list[Weapon]:
-    """Weapons of one selection's own profiles (modes grouped)."""
-    profs = [p for p in _profiles(sel) if p.is_weapon]
-    if not profs:
-        return []
-    n = _number(sel)
-    modes = [p for p in profs if p.name.lstrip().startswith(MODE_MARK)]
-    single = [p for p in profs if not p.name.lstrip().startswith(MODE_MARK)]
-    out = [Weapon(clean_name(p.name), n, (p,)) for p in single]
-    if modes:
-        out.append(Weapon(clean_name(sel.get("name")), n, tuple(modes)))
-    return out
-
-
-def _gear(sel: Node) -> tuple[list[Weapon], list[Ability]]:
-    """Weapons and abilities in the non-model selections below ``sel`` (recursively)."""
-    weapons: list[Weapon] = []
-    abilities: list[Ability] = []
-    for c in sel.items("selections"):
-        if _is_model(c):
-            continue
-        weapons += _weapons(c)
-        abilities += _abilities(c)
-        w, a = _gear(c)
-        weapons += w
-        abilities += a
-    return weapons, abilities
-
-
-def _model_nodes(sel: Node) -> list[Node]:
-    out = []
-    for c in sel.items("selections"):
-        out += [c] if _is_model(c) else _model_nodes(c)
-    return out
-
-
-def _deal(name: str, count: int, profile: Profile | None, weapons: list[Weapon], abil: list[Ability]):
-    """Split a group of ``count`` models by loadout: weapon totals dealt out to the models in turn."""
-    if count <= 0:
-        return []
-    loadouts: dict[tuple[tuple[int, int], ...], int] = {}
-    for j in range(count):
-        load = tuple(
-            (i, w.count // count + (1 if j < w.count % count else 0))
-            for i, w in enumerate(weapons)
-            if w.count // count + (1 if j < w.count % count else 0) > 0
-        )
-        loadouts[load] = loadouts.get(load, 0) + 1
-    return [
-        Model(name, n, profile, [(weapons[i], k) for i, k in load], list(abil))
-        for load, n in loadouts.items()
-    ]
-
-
-def _unit(sel: Node, force: str, where: str) -> Unit:
-    name = clean_name(sel.get("name"))
-    own = _profiles(sel)
-    unit_profiles = [p for p in own if p.is_model]
-    abilities = _abilities(sel)
-    keywords = []
-    for c in sel.items("categories"):
-        k = clean_name(c.get("name")).removeprefix("Faction: ").strip()
-        if k and k not in keywords:
-            keywords.append(k)
-    models: list[Model] = []
-    nodes = _model_nodes(sel)
-    if not nodes or sel.get("type") == "model":
-        weapons, gear_ab = _gear(sel)
-        weapons = _weapons(sel) + weapons if sel.get("type") == "model" or not nodes else weapons
-        prof = unit_profiles[0] if unit_profiles else None
-        models = _deal(name, _number(sel), prof, weapons, gear_ab)
-    else:
-        # unit-level gear outside any model is carried by the largest model group
-        shared, shared_ab = [], []
-        for c in sel.items("selections"):
-            if not _is_model(c) and not _model_nodes(c):
-                shared += _weapons(c)
-                w, a = _gear(c)
-                shared += w
-                shared_ab += _abilities(c) + a
-        abilities += shared_ab
-        biggest = max(range(len(nodes)), key=lambda i: _number(nodes[i]))
-        for i, m in enumerate(nodes):
-            mname = clean_name(m.get("name"))
-            mprofs = [p for p in _profiles(m) if p.is_model]
-            prof = (
-                mprofs[0]
-                if mprofs
-                else next((p for p in unit_profiles if norm(p.name) == norm(mname)), None)
-                or (unit_profiles[0] if unit_profiles else None)
-            )
-            w, a = _gear(m)
-            weapons = _weapons(m) + w + (shared if i == biggest else [])
-            models += _deal(mname, _number(m), prof, weapons, _abilities(m) + a)
-    return Unit(name, force, models, abilities, keywords, points=_points(sel))

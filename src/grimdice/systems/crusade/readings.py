@@ -126,6 +126,15 @@ READINGS = [
         "weapon",
     ),
     Reading(
+        "no_maximum_range",
+        "a shot from beyond any range it can damage at",
+        "rules-crusade II RANGE; III WEAPON EFFECTS",
+        'the text sets no maximum range ("Subtract 1 from the roll for every foot of distance"): a '
+        "shot whose range penalty leaves no roll able to damage or tie is still fired, and its dice "
+        'still fail on two maximum values ("The firing result still applies"), so JAM, EXPLODE '
+        "and the other fail effects are rolled as at any range",
+    ),
+    Reading(
         "multi_hit",
         "damage on a target with H hits left",
         "rules-crusade III",

@@ -127,6 +127,8 @@ def shooting(sc: Scenario) -> Attack:
     penalty = range_penalty(sc, att, arms)
     armour = target_armour(sc, dfd, arms)
     bonus = roll_modifier(sc, dfd, arms, pool, penalty)
+    if penalty and pool.max_total + bonus < max(armour, 1):  # no roll can damage or tie
+        notes.append(RULES.note("no_maximum_range"))
     outcome = _shot_outcome(sc, att, dfd, arms, armour, bonus)
     lay = layout_for(
         att.body.hits,

@@ -18,7 +18,7 @@ from grimdice.io.fields import Flag, Int, StrictModel, Text, UniqueNames, dice_t
 MAX_MODELS = 100
 MAX_WEAPONS = 20
 
-Roll = Annotated[Int, Field(ge=2, le=6)]
+RollTarget = Annotated[Int, Field(ge=2, le=6)]
 Char = Annotated[Int, Field(ge=1, le=10)]
 #: a melee To Hit chart: row = the attacker's WS 1-10, column = the target's WS 1-10, the roll needed
 WsChart = list[list[Int]]
@@ -94,9 +94,9 @@ class AttackingModel(StrictModel):
     S: Char = 4
     I: Char = 4  # noqa: E741 (the Initiative characteristic)
     A: Annotated[Int, Field(ge=1, le=10)] = 1
-    Sv: Roll | None = None
-    invulnerable: Roll | None = None
-    FNP: Roll | None = None
+    Sv: RollTarget | None = None
+    invulnerable: RollTarget | None = None
+    FNP: RollTarget | None = None
     T: Char | None = Field(None, description="needed in a fight, where the defender strikes back")
     W: Annotated[Int, Field(ge=1, le=20)] = 1
     eternal_warrior: Flag = False
@@ -122,10 +122,10 @@ class DefendingModel(StrictModel):
     weapons: Annotated[list[Weapon], UniqueNames] = Field(
         default_factory=list, max_length=MAX_WEAPONS, description="Melee weapons it fights with"
     )
-    Sv: Roll | None = None
-    invulnerable: Roll | None = None
-    FNP: Roll | None = None
-    shrouded: Roll | None = None
+    Sv: RollTarget | None = None
+    invulnerable: RollTarget | None = None
+    FNP: RollTarget | None = None
+    shrouded: RollTarget | None = None
     eternal_warrior: Flag = False
     character: Flag = False
     support_unit: Int | None = Field(None, ge=0, le=10, description="Support Unit (X)")
@@ -140,7 +140,7 @@ class DefendingUnit(StrictModel):
 
     name: str = "defender"
     models: Annotated[list[DefendingModel], UniqueNames] = Field(min_length=1, max_length=MAX_WEAPONS)
-    cover: Roll | None = Field(None, description="cover save X+ against Shooting Attacks")
+    cover: RollTarget | None = Field(None, description="cover save X+ against Shooting Attacks")
     type: str = "infantry"
     heavy: Flag = Field(
         False, description="only Heavy sub-type models: re-roll failed armour saves vs Blast/Template"

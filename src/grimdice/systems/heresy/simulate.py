@@ -2,8 +2,8 @@
 
 It shares with the exact engine only the rule predicates in :mod:`rolls` and the resolved
 profiles. Each trial allocates wounds one at a time (closest living model first; Precision wounds
-to the chosen model while it lives), keeping the unit's state in three numbers (:class:`Queue`)
-and reading each wound's outcome from a table built from those predicates (:class:`Outcomes`),
+to the chosen model while it lives) on the shared sampled queues (:class:`Wounds`), reading each
+wound's outcome from a table built from those predicates (:class:`Outcomes`),
 so agreement of the two engines is a real check of both.
 """
 
@@ -18,8 +18,10 @@ import numpy as np
 
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler, column_counts, column_layout, lookup, per_trial
-from grimdice.engine.montecarlo import TrialFn, in_batches
+from grimdice.engine.allocation.sampled import SampledUnit
+from grimdice.engine.montecarlo import TrialFn, sized_batches
 from grimdice.engine.options import RunOptions
+from grimdice.engine.packing import TallyWords, pack
 from grimdice.result import Result
 from grimdice.systems.heresy.fight import Side, fight_result, steps
 from grimdice.systems.heresy.report import build_result
@@ -37,12 +39,9 @@ from grimdice.systems.heresy.rolls import (
 )
 from grimdice.systems.heresy.units import StrikeGroup, Target
 
-BATCH_CELLS = 10_000_000
 ALL = 127  # "every wound left": the wounds lost to Instant Death, in the outcome tables
-FULL = 1 << 30  # wounds left of the "no model" slot: never reached by any loss
 STRIDE = 3 * 6 * 6 * 6  # outcome table entries per model: wound kind, save, re-roll, Mitigation faces
 TALLY = 16  # a trial's failed saves in the low bits of its tally word, the dice it rolled above
-DICE_A_WORD = (1 << (31 - TALLY)) - 1  # the most dice a tally word (int32) holds above its low bits
 DICE_A_WOUND = 3  # the save die, the Heavy re-roll and the Mitigation die
 
 
@@ -183,7 +182,7 @@ class Outcomes:
                     + failed.astype(np.int32) * (mt < NEVER)
                 )
                 lost[m, kind] = (failed & ~np.asarray(passes(c, mt))) * amount
-                tally[m, kind] = failed + (dice << TALLY)
+                tally[m, kind] = pack(failed, dice, TALLY)
         return cls(lost.reshape(-1), tally.reshape(-1), heavy)
 
     def part(self, s: Sampler, code: np.ndarray) -> np.ndarray:
@@ -200,31 +199,33 @@ class Outcomes:
         return part
 
 
-class Queue:
-    """The defending unit in every trial: wounds are allocated to the closest living model ``f``
-    (``w`` wounds left) or, Precision wounds, to the chosen model ``k`` while it lives (``wk``
-    wounds left); every model before ``f`` is removed, every model after it unhurt but ``k``, so
-    three numbers per trial are the whole state (``f`` kept as ``f * stride``, ready for the
-    look-up). ``f = M``: the unit is destroyed."""
+OTHERS, CHOSEN = 0, 1  # the unit's queues: the other models closest first, the Precision model
+
+
+class Wounds:
+    """The defending unit in every trial, on the shared sampled queues
+    (:class:`~grimdice.engine.allocation.sampled.SampledUnit`), the exact chain's: the models closest
+    first without the Precision target model, and that model on its own. A wound goes to the
+    closest living model (the chosen model once every model before it is removed) or, a Precision
+    wound, to the chosen model while it lives. Failed saves and the dice the saves rolled are
+    counted in tally words (:class:`~grimdice.engine.packing.TallyWords`)."""
 
     def __init__(self, target: Target, trials: int) -> None:
-        self.W = np.array([p.W for p in target.profiles], dtype=np.int32)
-        self.M = self.W.size
-        self.k = target.precision_index
-        self.stride = STRIDE
-        self.Wpad = np.append(self.W, np.int32(FULL))
-        self.fS = np.zeros(trials, dtype=np.int64)
-        self.w = np.full(trials, self.Wpad[0], dtype=np.int32)
-        self.wk = np.full(trials, self.W[self.k] if self.k is not None else 0, dtype=np.int32)
-        self.acc = np.zeros(trials, dtype=np.int32)  # failed saves + dice rolled << TALLY
-        self.idx = np.empty(trials, dtype=np.int64)
-        self.lost = np.empty(trials, dtype=np.int32)
-        self.add = np.empty(trials, dtype=np.int32)
-        self.mask = np.empty(trials, dtype=bool)
-
-    @property
-    def f(self) -> np.ndarray:
-        return self.fS // self.stride
+        wounds = [p.W for p in target.profiles]
+        self.M = len(wounds)
+        self.k = k = target.precision_index
+        self.unit = SampledUnit(
+            ([w for i, w in enumerate(wounds) if i != k], [wounds[k]] if k is not None else []), trials
+        )
+        # the outcome table's row of each model of the others' queue (past the end: M, no model)
+        self.row = np.array([i for i in range(self.M) if i != k] + [self.M], dtype=np.int64) * STRIDE
+        self.tally = TallyWords(trials, TALLY)
+        self.target_wounds = wounds[k] if k is not None else 0
+        # per trial: the outcome table row of the closest living model; whether that is the chosen
+        # model; whether the chosen model lives (kept up to date as models are removed)
+        self.closest_row = np.zeros(trials, dtype=np.int64)  # model 0, the chosen one or not
+        self.closest_k = None if k is None else np.full(trials, k == 0)
+        self.k_alive = np.ones(trials, dtype=bool)
 
     def strike(
         self, s: Sampler, out: Outcomes, code: np.ndarray, prec: np.ndarray | None, brutal: int
@@ -242,88 +243,98 @@ class Queue:
                 (([p[j] * prec[j] for p in parts], prec[j]) for j in rows),
                 (([p[j] * ~prec[j] for p in parts], None) for j in rows),
             )
-        per_flush = max(1, DICE_A_WORD // (DICE_A_WOUND * brutal))  # wounds whose dice fit a word
-        before = self.acc.copy()
+        per_flush = self.tally.room(DICE_A_WOUND * brutal)  # wounds whose dice fit a word
         for n, (wound, to_k) in enumerate(wounds, start=1):
             self._wound(out, wound, to_k)
             if n % per_flush == 0:
-                before = self._count_dice(s, before)
-        self._count_dice(s, before)
-
-    def _count_dice(self, s: Sampler, before: np.ndarray) -> np.ndarray:
-        """Count the dice rolled since the tally words were ``before`` (kept above their low bits)
-        and clear them from the words; returns the words now."""
-        self.acc -= before
-        s.dice += int((self.acc >> TALLY).sum(dtype=np.int64))
-        self.acc &= (1 << TALLY) - 1
-        self.acc += before
-        return self.acc.copy()
+                s.dice += self.tally.flush()
+        s.dice += self.tally.flush()
 
     def _wound(self, out: Outcomes, parts: list[np.ndarray], prec: np.ndarray | None) -> None:
-        """One wound (``parts``: per Brutal wound) in every trial; ``prec``: Precision wounds."""
-        fS, w, wk, k, idx, lost = self.fS, self.w, self.wk, self.k, self.idx, self.lost
-        to_k = None
-        at = fS.copy() if len(parts) > 1 else fS
-        if k is not None and prec is not None:
-            to_k = prec & (wk > 0) & (fS != k * self.stride)
-            at = np.where(to_k, k * self.stride, fS)
+        """One wound (``parts``: per Brutal wound) in every trial; ``prec``: Precision wounds. The
+        wound goes to the chosen model where it is the closest living model, or where the wound is
+        a Precision wound and the chosen model lives; to the closest model elsewhere."""
+        at = self.unit.queue(OTHERS)[0]
+        k, chosen, row = self.k, self.closest_k, self.closest_row
+        if k is not None and prec is not None and chosen is not None:
+            direct = prec & self.k_alive
+            chosen = chosen | direct
+            row = np.where(direct, k * STRIDE, self.closest_row)
+        if len(parts) > 1:  # the wound's model is fixed at its start
+            first, row = at.copy(), row.copy()
+            chosen = None if chosen is None else chosen.copy()
         for i, part in enumerate(parts):
             if i:  # Brutal: the next wound only while the same model lives
-                still = fS == at if to_k is None else np.where(to_k, wk > 0, fS == at)
+                still = at == first
+                if chosen is not None:
+                    still = np.where(chosen, self.k_alive, still)
                 part = part * still
-            np.add(at, part, out=idx)
-            out.lost.take(idx, out=lost, mode="wrap")  # indices are in range; "wrap" is the fastest mode
-            out.tally.take(idx, out=self.add, mode="wrap")
-            self.acc += self.add
-            if to_k is not None:
-                lk = lost * to_k
-                wk -= lk
-                lost -= lk
-            w -= lost
-            np.less_equal(w, 0, out=self.mask)
-            dead = np.flatnonzero(self.mask)
-            if dead.size:
-                nxt = fS[dead] // self.stride + 1
-                if k is not None:
-                    wk[dead[nxt == k + 1]] = 0
-                    nxt += (nxt == k) & (wk[dead] <= 0)
-                fS[dead] = nxt * self.stride
-                w[dead] = self.Wpad[nxt] if k is None else np.where(nxt == k, wk[dead], self.Wpad[nxt])
+            idx = row + part
+            lost = out.lost.take(idx, mode="wrap")  # indices are in range; "wrap" is the fastest mode
+            self.tally.add(out.tally.take(idx, mode="wrap"))
+            if chosen is not None and chosen.any():
+                to_k = lost * chosen
+                self._chosen_removed(self.unit.take_everywhere(CHOSEN, to_k))
+                lost -= to_k
+            self._others_removed(self.unit.take_everywhere(OTHERS, lost))
+
+    def _others_removed(self, trials: np.ndarray) -> None:
+        """The closest model of ``trials`` was removed: the next one comes up (the chosen model,
+        if it lives and every model before it is gone)."""
+        if not trials.size:
+            return
+        if self.closest_k is None:  # no chosen model: model m's row is m * STRIDE
+            self.closest_row[trials] += STRIDE
+            return
+        at = self.unit.queue(OTHERS)[0].take(trials)
+        self.closest_row[trials] = self.row.take(at)
+        if self.k is not None and self.closest_k is not None:
+            reached = (at >= self.k) & self.k_alive.take(trials)
+            self.closest_k[trials] = reached
+            self.closest_row[trials[reached]] = self.k * STRIDE
+
+    def _chosen_removed(self, trials: np.ndarray) -> None:
+        """The chosen model of ``trials`` was removed."""
+        if not trials.size or self.closest_k is None:
+            return
+        self.k_alive[trials] = False
+        self.closest_k[trials] = False
+        self.closest_row[trials] = self.row.take(self.unit.queue(OTHERS)[0].take(trials))
 
     def left_k(self) -> np.ndarray:
         """Wounds left of the Precision model per trial."""
         assert self.k is not None
-        f = self.f
-        return np.where(f < self.k, np.maximum(self.wk, 0), np.where(f == self.k, self.w, 0))
+        return self.target_wounds - self.unit.damage(CHOSEN)
 
     def destroyed(self) -> np.ndarray:
-        gone = self.f
+        gone = self.unit.destroyed(OTHERS)
         if self.k is not None:
-            gone += (self.k > gone) & (self.wk <= 0)
+            gone += self.unit.destroyed(CHOSEN)
         return gone
 
     def damage(self) -> np.ndarray:
-        f = self.f
-        cum = np.concatenate([[0], np.cumsum(self.W, dtype=np.int64)])
-        dmg = cum[f] + np.append(self.W, 0)[f] - np.where(f < self.M, self.w, 0)
+        dmg = self.unit.damage(OTHERS)
         if self.k is not None:
-            dmg += np.where(self.k > f, self.W[self.k] - np.maximum(self.wk, 0), 0)
+            dmg += self.unit.damage(CHOSEN)
         return dmg
 
     def alive_in(self, lo: int, hi: int) -> np.ndarray:
         """Living models with queue index in ``[lo, hi)`` per trial."""
-        f = self.f
-        n = np.clip(hi - np.maximum(f, lo), 0, None)
-        if self.k is not None and lo <= self.k < hi:
-            n -= (self.k > f) & (self.wk <= 0)
+        k = self.k
+        if k is None:
+            return np.clip(hi - np.maximum(self.unit.queue(OTHERS)[0], lo), 0, None)
+        # the others' queue positions of models lo..hi-1 (the chosen model left out)
+        n = np.clip(hi - (hi > k) - np.maximum(self.unit.queue(OTHERS)[0], lo - (lo > k)), 0, None)
+        if lo <= k < hi:
+            n += self.k_alive
         return n
 
     def unsaved(self) -> np.ndarray:
-        return (self.acc & ((1 << TALLY) - 1)).astype(np.int64)
+        return self.tally.low()
 
 
 def allocate(
-    s: Sampler, queue: Queue, tables: list[Outcomes], groups: list[StrikeGroup], rolled: list[dict]
+    s: Sampler, queue: Wounds, tables: list[Outcomes], groups: list[StrikeGroup], rolled: list[dict]
 ) -> None:
     """Allocate wounds one by one in every trial, group after group (each group's Precision
     wounds first, then the others, each in dice order): each to the closest living model, a
@@ -337,7 +348,7 @@ def _batch(
     s: Sampler, target: Target, groups: list[StrikeGroup], tables: list[Outcomes], trials: int
 ) -> dict[str, np.ndarray]:
     rolled = [roll_group(s, g, trials) for g in groups]
-    queue = Queue(target, trials)
+    queue = Wounds(target, trials)
     allocate(s, queue, tables, groups, rolled)
     out = {
         "hits": sum(r["hits"] for r in rolled),
@@ -370,9 +381,12 @@ def _batch(
     return out
 
 
+CELLS_A_SLOT = 2  # a wound slot holds its dice, its wound code and a part per Brutal wound
+
+
 def _sub_batches(batch_of, per_trial: int) -> TrialFn:
-    """:func:`~grimdice.engine.montecarlo.in_batches` sized to bound memory."""
-    return in_batches(batch_of, max(1000, BATCH_CELLS // max(per_trial, 1)))
+    """:func:`~grimdice.engine.montecarlo.sized_batches` of ``per_trial`` wound slots a trial."""
+    return sized_batches(batch_of, CELLS_A_SLOT * per_trial)
 
 
 def simulated_result(
@@ -393,10 +407,10 @@ def simulated_result(
 
 def _fight_batch(
     s: Sampler, attacker: Side, defender: Side, tables: list[list[Outcomes]], trials: int
-) -> list[Queue]:
+) -> list[Wounds]:
     """Both units' queues after the fight, per trial."""
     sides = (attacker, defender)
-    queues = [Queue(x.target, trials) for x in sides]
+    queues = [Wounds(x.target, trials) for x in sides]
     for step in steps(attacker, defender):
         struck = []
         for i, side in enumerate(sides):  # both units strike with the models alive at the step's start

@@ -61,7 +61,7 @@ def _damage(v: object) -> object:
     raise ValueError(f"damage is written normal/critical, e.g. '3/4', got {v!r}")
 
 
-Roll = Annotated[Int, BeforeValidator(_roll), Field(ge=2, le=6)]
+RollTarget = Annotated[Int, BeforeValidator(_roll), Field(ge=2, le=6)]
 SaveRoll = Annotated[Int, BeforeValidator(_roll), Field(ge=2, le=7)]
 Distance = Annotated[Number, BeforeValidator(_distance), Field(ge=0, le=100)]
 Damage = Annotated[
@@ -92,8 +92,8 @@ class Weapon(RangedOrMeleeWeapon):
 
     name: str = "weapon"
     A: Int = Field(ge=1, le=MAX_DICE)
-    BS: Roll | None = None
-    WS: Roll | None = None
+    BS: RollTarget | None = None
+    WS: RollTarget | None = None
     D: Damage
     rules: list[Any] = Field(default_factory=list, description="special rules, e.g. 'Lethal 5+', 'AP1'")
     critical: list[Any] = Field(default_factory=list, description="critical hit (!) rules, e.g. 'MW3'")
@@ -110,7 +110,7 @@ class Operative(StrictModel):
     SV: SaveRoll = 4
     W: Int = Field(ge=1, le=MAX_WOUNDS)
     wounds: Int | None = Field(None, ge=1, le=MAX_WOUNDS, description="wounds left (default: W)")
-    invulnerable: Roll | None = Field(None, description="Invulnerable Save x+")
+    invulnerable: RollTarget | None = Field(None, description="Invulnerable Save x+")
     rules: list[Any] = Field(default_factory=list, description="e.g. 'Invulnerable Save 4+'")
     order: Order = Order.ENGAGE
     weapons: Annotated[list[Weapon], UniqueNames] = Field(

@@ -1,4 +1,5 @@
-"""Running the engines for a shooting scenario and assembling :class:`~grimdice.result.Result`s.
+"""Running the engines on a solved shooting plan and assembling :class:`~grimdice.result.Result`s
+(the plan is made, and the engine chosen, in :mod:`~grimdice.systems.killteam.evaluate`).
 
 Per target operative the stages are, in the order of the shooting sequence: ``hits`` (retained
 successful hits, normal and critical), ``critical_hits``, ``mortal_wounds`` (MW and Splash),
@@ -19,21 +20,16 @@ import numpy as np
 from grimdice.dice.dist import Dist
 from grimdice.dice.sampler import Sampler
 from grimdice.engine.montecarlo import Tally
-from grimdice.engine.options import EXACT, RunOptions
-from grimdice.errors import ScenarioError
+from grimdice.engine.options import RunOptions
 from grimdice.result import Result, stage_json
 from grimdice.systems.killteam.exact import forward, marginal, wounds_left
 from grimdice.systems.killteam.profiles import Scenario, Target
-from grimdice.systems.killteam.rules import OBSCURED, RULES
 from grimdice.systems.killteam.shooting import (
     ResolvedShot,
     Secondary,
-    make_spec,
-    resolve_shots,
-    secondary_targets,
 )
-from grimdice.systems.killteam.simulate import Packing, Sequence, ShotTables
-from grimdice.systems.killteam.solve import ShotPolicy, solve_sequence
+from grimdice.systems.killteam.simulate import PackedSequence, Packing, ShotTables
+from grimdice.systems.killteam.solve import ShotPolicy
 
 HOT_MW = 3  # Hot: three mortal wounds on the shooter per discarded attack dice result of 1
 STAGES = (
@@ -48,7 +44,7 @@ STAGES = (
 )
 
 
-def _objectives(sc: Scenario) -> tuple[str, str]:
+def objectives(sc: Scenario) -> tuple[str, str]:
     return sc.objectives.resolved("shoot")
 
 
@@ -65,7 +61,7 @@ def _stages_exact(tables: dict[str, np.ndarray], w0: int, mw_shift: int = 0) -> 
 def _extra(
     sc: Scenario, shots: list[ResolvedShot], hot: dict[str, Dist], stunned: Dist | None, notes: list[str]
 ) -> dict[str, Any]:
-    a, d = _objectives(sc)
+    a, d = objectives(sc)
     extra: dict[str, Any] = {
         "objectives": {
             "attacker": {"damage": "maximise expected wounds lost", "kill": "maximise kill chance"}[a],
@@ -86,10 +82,6 @@ def _extra(
     return extra
 
 
-def _hot_shooters(shots: list[ResolvedShot]) -> set[str]:
-    return {s.attacker.name for s in shots if s.rules.hot}
-
-
 @dataclass(frozen=True)
 class ShootingPlan:
     """Everything the engines need for the attacks against one target operative, solved."""
@@ -105,107 +97,70 @@ class ShootingPlan:
     not_attacked: list[str]
 
 
-def shoot_result(sc: Scenario, target: Target, options: RunOptions = EXACT) -> Result:
-    """All the shooting attacks of the scenario against ``target`` (and others, for a single
-    Blast, Torrent, Fusillade or Splash attack)."""
-    a_obj, d_obj = _objectives(sc)
-    shots = resolve_shots(sc)
-    where = "target" if sc.target is not None else "targets"
-    nearby = list(sc.nearby)
-    secondaries: list[Secondary] = []
-    notes: list[str] = []
-    if len(shots) == 1 and nearby:
-        spec, secondaries, notes = secondary_targets(shots[0], target, nearby, a_obj, d_obj)
-        specs = [spec]
-    else:
-        if nearby and any(s.rules.multi_target or s.rules.splash for s in shots):
-            raise ScenarioError(
-                "nearby",
-                f"Blast, Torrent, Fusillade and Splash act on other operatives for a single shooting attack; "
-                f"this scenario has {len(shots)} (give one shot, or leave out nearby)",
-            )
-        specs = [make_spec(s, target, where) for s in shots]
-    w0 = target.wounds_left
-    pols = solve_sequence(specs, w0, a_obj, d_obj)
-    sec_pols = {
-        s.index: solve_sequence([s.spec], s.target.wounds_left, a_obj, d_obj) if s.spec else []
-        for s in secondaries
-    }
-    plan = ShootingPlan(
-        sc,
-        target,
-        shots,
-        pols,
-        secondaries,
-        sec_pols,
-        _hot_shooters(shots),
-        any(s.rules.stun for s in shots),
-        notes,
-    )
-    res = _exact(plan) if options.exact else _simulated(plan, options)
-    res.notes.extend(reading_notes(shots, nearby, notes))
-    return res
-
-
-def reading_notes(shots: list[ResolvedShot], nearby: list, not_attacked: list[str]) -> list[str]:
-    """The unverified readings (rule table) a shooting result used: the lost distance symbols of
-    Fusillade and Splash when other operatives were considered, and the 2021 Obscured reading when
-    it excluded one."""
-    out = []
-    if len(shots) == 1 and nearby:
-        if shots[0].rules.fusillade:
-            out.append(RULES.note("fusillade"))
-        if shots[0].rules.splash:
-            out.append(RULES.note("splash"))
-    if any("Obscured" in n for n in not_attacked):
-        out.append(RULES.note(OBSCURED))
-    return out
-
-
-def _exact(plan: ShootingPlan) -> Result:
-    sc, target, shots, pols, notes = plan.scenario, plan.target, plan.shots, plan.policies, plan.not_attacked
-    secondaries, sec_pols, hot, stun = plan.secondaries, plan.secondary_policies, plan.hot, plan.stun
+def exact_result(plan: ShootingPlan) -> Result:
+    """The exact laws of a plan: the target's stages, and with other operatives (Blast, Torrent,
+    Fusillade, Splash) each one's stages mixed over the target's critical hits, and the count of
+    operatives incapacitated."""
+    sc, target, shots, notes = plan.scenario, plan.target, plan.shots, plan.not_attacked
     w0 = target.wounds_left
     start = np.zeros(w0 + 1)
     start[w0] = 1.0
-    tables = forward(pols, start)
+    tables = forward(plan.policies, start)
     stages = _stages_exact(tables, w0)
-    hot_d = {sh: marginal(tables[f"ones:{sh}"]).map(lambda o: HOT_MW * o) for sh in hot}
-    stunned = marginal(tables["stunned"]) if stun else None
+    hot_d = {sh: marginal(tables[f"ones:{sh}"]).map(lambda o: HOT_MW * o) for sh in plan.hot}
+    stunned = marginal(tables["stunned"]) if plan.stun else None
     res = Result("killteam", "exact", stages, title=sc.title)
-    if not secondaries:
+    if not plan.secondaries:
         res.extra = _extra(sc, shots, hot_d, stunned, notes)
         return res
     crit_joint = tables["critical_hits"]  # P[w, crits]
     pc = crit_joint.sum(axis=0)
-    dead_c = crit_joint[0]  # P(primary incapacitated, crits)
-    per_c_dead: list[list[float]] = []  # [secondary][c]
     sub: dict[str, Result] = {target.name: Result("killteam", "exact", dict(stages))}
-    hot_parts = {sh: [hot_d[sh]] for sh in hot}
-    for sd in secondaries:
-        wj = sd.target.wounds_left
-        weights, parts, dead, ones = [], [], [], []
-        for c in range(pc.size):
-            if pc[c] <= 0:
-                dead.append(0.0)
-                continue
-            st = np.zeros(wj + 1)
-            st[max(wj - sd.splash * c, 0)] = 1.0
-            t = forward(sec_pols[sd.index], st)
-            stg = _stages_exact(t, wj, sd.splash * c)
-            weights.append(pc[c])
-            parts.append(stg)
-            dead.append(float(t["hits"][0].sum()))
-            if sd.spec is not None and sd.spec.rules.hot:
-                ones.append(marginal(t[f"ones:{sd.spec.shooter}"]))
-        per_c_dead.append(dead)
-        total = float(sum(weights))
-        w = [x / total for x in weights]
-        mixed = {k: Dist.mixture(w, [p[k] for p in parts]) for k in STAGES}
+    hot_parts = {sh: [hot_d[sh]] for sh in plan.hot}
+    per_c_dead: list[list[float]] = []  # [secondary][c]
+    for sd in plan.secondaries:
+        mixed, dead, hot = _secondary_exact(plan, sd, pc)
         sub[sd.target.name] = Result("killteam", "exact", mixed)
-        if ones and sd.spec is not None:
-            hot_parts[sd.spec.shooter].append(Dist.mixture(w, ones).map(lambda o: HOT_MW * o))
-    count = Dist.constant(0)
+        per_c_dead.append(dead)
+        if hot is not None and sd.spec is not None:
+            hot_parts[sd.spec.shooter].append(hot)
+    res.stages["operatives_incapacitated"] = _incapacitated(pc, crit_joint[0], per_c_dead)
+    hot_total = {sh: sum(ds, Dist.constant(0)) for sh, ds in hot_parts.items()}
+    res.extra = _extra(sc, shots, hot_total, stunned, notes)
+    res.targets = sub
+    return res
+
+
+def _secondary_exact(
+    plan: ShootingPlan, sd: Secondary, pc: np.ndarray
+) -> tuple[dict[str, Dist], list[float], Dist | None]:
+    """One other operative's stages mixed over the target's critical hits (law ``pc``; Splash:
+    that many times its mortal wounds first), P(it is incapacitated) per number of critical hits,
+    and its Hot shooter's self mortal wounds (None: not Hot)."""
+    wj = sd.target.wounds_left
+    weights, parts, dead, ones = [], [], [], []
+    for c in range(pc.size):
+        if pc[c] <= 0:
+            dead.append(0.0)
+            continue
+        st = np.zeros(wj + 1)
+        st[max(wj - sd.splash * c, 0)] = 1.0
+        t = forward(plan.secondary_policies[sd.index], st)
+        weights.append(pc[c])
+        parts.append(_stages_exact(t, wj, sd.splash * c))
+        dead.append(float(t["hits"][0].sum()))
+        if sd.spec is not None and sd.spec.rules.hot:
+            ones.append(marginal(t[f"ones:{sd.spec.shooter}"]))
+    total = float(sum(weights))
+    w = [x / total for x in weights]
+    mixed = {k: Dist.mixture(w, [p[k] for p in parts]) for k in STAGES}
+    hot = Dist.mixture(w, ones).map(lambda o: HOT_MW * o) if ones else None
+    return mixed, dead, hot
+
+
+def _incapacitated(pc: np.ndarray, dead_c: np.ndarray, per_c_dead: list[list[float]]) -> Dist:
+    """Operatives incapacitated: per number of critical hits ``c`` (law ``pc``), the target
+    (``dead_c[c]``: P(incapacitated and ``c``)) and each other operative independently given ``c``."""
     mix_w, mix_d = [], []
     for c in range(pc.size):
         if pc[c] <= 0:
@@ -220,30 +175,20 @@ def _exact(plan: ShootingPlan) -> Result:
         if pc[c] - pd > 0:
             mix_w.append(float(pc[c] - pd))
             mix_d.append(others)
-    count = Dist.mixture([x / sum(mix_w) for x in mix_w], mix_d)
-    res.stages["operatives_incapacitated"] = count
-    hot_total = {}
-    for sh, ds in hot_parts.items():
-        tot = Dist.constant(0)
-        for d in ds:
-            tot = tot + d
-        hot_total[sh] = tot
-    res.extra = _extra(sc, shots, hot_total, stunned, notes)
-    res.targets = sub
-    return res
+    return Dist.mixture([x / sum(mix_w) for x in mix_w], mix_d)
 
 
 TOTALS = ("hits", "critical_hits", "mortal_wounds", "saves", "unsaved")
 
 
-def _sequences(plan: ShootingPlan) -> tuple[Sequence, dict[int, Sequence]]:
+def _sequences(plan: ShootingPlan) -> tuple[PackedSequence, dict[int, PackedSequence]]:
     """The packed sequences of a plan: the attacks on the target, then on each other operative
     (Splash's mortal wounds start its total, at most Splash times the target's critical hits)."""
     first = [ShotTables.of(p) for p in plan.policies]
-    primary = Sequence.of(first, (*TOTALS, "stunned") if plan.stun else TOTALS)
+    primary = PackedSequence.of(first, (*TOTALS, "stunned") if plan.stun else TOTALS)
     crits = primary.packing.place("critical_hits")[2] - 1
     secondary = {
-        sd.index: Sequence.of(
+        sd.index: PackedSequence.of(
             [ShotTables.of(p) for p in plan.secondary_policies[sd.index]],
             TOTALS,
             {"mortal_wounds": sd.splash * crits},
@@ -254,7 +199,7 @@ def _sequences(plan: ShootingPlan) -> tuple[Sequence, dict[int, Sequence]]:
 
 
 def shooting_trial(
-    plan: ShootingPlan, primary: Sequence, secondary: dict[int, Sequence]
+    plan: ShootingPlan, primary: PackedSequence, secondary: dict[int, PackedSequence]
 ) -> Callable[[Sampler, int], dict[str, np.ndarray]]:
     """The Monte Carlo trial of a plan: ``size`` runs of every attack, rolled literally; outputs
     the packed totals of the primary target (``code<g>``, :class:`Packing`) and its
@@ -301,7 +246,7 @@ def _tallied_stages(tally: Tally, prefix: str, packing: Packing, w0: int) -> dic
     return {k: Dist(c / tally.trials) for k, c in counts.items()}
 
 
-def _simulated(plan: ShootingPlan, options: RunOptions) -> Result:
+def simulated_result(plan: ShootingPlan, options: RunOptions) -> Result:
     trials, seed = options.simulate, options.seed
     assert trials is not None
     primary, secondary = _sequences(plan)
@@ -324,20 +269,4 @@ def _simulated(plan: ShootingPlan, options: RunOptions) -> Result:
     return res
 
 
-def compare(results: dict[str, Result]) -> Result:
-    """One attack against several target profiles: the first at the top level, each under targets."""
-    first = next(iter(results.values()))
-    return Result(
-        first.system,
-        first.method,
-        dict(first.stages),
-        extra=dict(first.extra),
-        targets=results,
-        trials=first.trials,
-        seed=first.seed,
-        title=first.title,
-        notes=list(dict.fromkeys(n for r in results.values() for n in r.notes)),
-    )
-
-
-__all__ = ["ShotPolicy", "compare", "shoot_result"]
+__all__ = ["STAGES", "ShootingPlan", "exact_result", "objectives", "shooting_trial", "simulated_result"]

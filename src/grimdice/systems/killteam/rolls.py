@@ -18,7 +18,7 @@ from functools import cache, partial
 
 import numpy as np
 
-from grimdice.engine.pipeline import Roll
+from grimdice.engine.pipeline import CategoryRoll
 
 #: attack die categories; ONE is a failed die showing 1 (Ceaseless, Hot)
 CRIT, NORMAL, ONE, MISS = 0, 1, 2, 3
@@ -63,11 +63,11 @@ def save_probs(sv: int) -> np.ndarray:
 
 
 @cache
-def attack_roll(bs: int, lethal: int = 6) -> Roll:
-    """The Roll Attack Dice roll as a core :class:`~grimdice.engine.pipeline.Roll` (categories
+def attack_roll(bs: int, lethal: int = 6) -> CategoryRoll:
+    """The Roll Attack Dice roll as a core :class:`~grimdice.engine.pipeline.CategoryRoll` (categories
     CRIT, NORMAL, ONE; MISS is the "nothing" category); one instance per characteristic, so the
     Monte Carlo engines' per-face look-up tables are built once."""
-    return Roll(partial(attack_result, bs=bs, lethal=lethal), 4)
+    return CategoryRoll(partial(attack_result, bs=bs, lethal=lethal), 4)
 
 
 def _save_category(face, sv: int):
@@ -75,9 +75,9 @@ def _save_category(face, sv: int):
 
 
 @cache
-def save_roll(sv: int) -> Roll:
-    """The Roll Defence Dice roll as a core Roll (categories CRIT, NORMAL; 2 is a fail)."""
-    return Roll(partial(_save_category, sv=sv), 3)
+def save_roll(sv: int) -> CategoryRoll:
+    """The Roll Defence Dice roll as a core CategoryRoll (categories CRIT, NORMAL; 2 is a fail)."""
+    return CategoryRoll(partial(_save_category, sv=sv), 3)
 
 
 def _padded(table: np.ndarray, n: int) -> np.ndarray:

@@ -13,7 +13,7 @@ from functools import cache, cached_property
 import numpy as np
 
 from grimdice.dice.sampler import Sampler, column_layout
-from grimdice.engine.pipeline import Roll
+from grimdice.engine.pipeline import CategoryRoll
 from grimdice.systems.killteam.rolls import (
     CRIT,
     NORMAL,
@@ -26,8 +26,8 @@ from grimdice.systems.killteam.rolls import (
 from grimdice.systems.killteam.solve import ShotPolicy
 
 
-def fresh_counts(s: Sampler, roll: Roll, dice: np.ndarray) -> np.ndarray:
-    """Roll ``dice[t]`` fresh dice for each trial ``t`` (flat, :meth:`Roll.sample`): ``(trials,
+def fresh_counts(s: Sampler, roll: CategoryRoll, dice: np.ndarray) -> np.ndarray:
+    """Roll ``dice[t]`` fresh dice for each trial ``t`` (flat, :meth:`CategoryRoll.sample`): ``(trials,
     ncat - 1)`` counts per category, zeros without rolling when no trial rolls any."""
     if dice.any():
         return roll.sample(s, dice)
@@ -47,10 +47,10 @@ class PoolCode:
     but not counted as dice, and reads as a face 0 adding nothing); each group of up to
     :data:`GROUP` dice of a trial is packed into one base-7 index and its share of the code read
     from one table of ``7**GROUP`` entries built once from the roll's predicate (per face, as
-    :meth:`~grimdice.engine.pipeline.Roll.sample` sorts faces): one ``np.take`` per four dice
+    :meth:`~grimdice.engine.pipeline.CategoryRoll.sample` sorts faces): one ``np.take`` per four dice
     where a per-category count pays a pass per category and a split of the sums."""
 
-    roll: Roll
+    roll: CategoryRoll
     weights: tuple[int, ...]
 
     @cached_property
@@ -343,7 +343,7 @@ class PackedShot:
 
 
 @dataclass(frozen=True)
-class Sequence:
+class PackedSequence:
     """The attacks on one operative in order, with the :class:`Packing` of their totals (the
     names given, bounded by the sum of each attack's largest value, plus ``shift`` for totals
     that start above zero) and the shooters whose Hot ones are counted."""
@@ -355,7 +355,7 @@ class Sequence:
     @classmethod
     def of(
         cls, tables: list[ShotTables], names: tuple[str, ...], shift: dict[str, int] | None = None
-    ) -> Sequence:
+    ) -> PackedSequence:
         live = [{"after": (t.after, t.after_rows()), "saved": (t.saved, t.saved_rows())} for t in tables]
         bounds = {}
         for name in names:

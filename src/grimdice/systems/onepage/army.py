@@ -20,6 +20,13 @@ from grimdice.systems.onepage.units import Unit
 ARCS = ("turret", "front")  # the text's mountings: a 360° turret, or "mounted in the front"
 
 
+def _entries(raw: dict[str, Any]) -> list[Any]:
+    """``raw``'s unit entries when they are a list (any other value is the army validation's error,
+    naming ``units``)."""
+    units = raw.get("units")
+    return units if isinstance(units, list) else []
+
+
 def read_play_fields(raw: dict[str, Any], where: str) -> tuple[dict[int, float], dict[int, dict[str, str]]]:
     """Pop the game's own fields from ``raw``'s unit entries (``raw`` is changed): bases (mm) and
     weapon arcs, keyed by the entry's index in ``units`` (names and labels may repeat: merged units,
@@ -27,7 +34,7 @@ def read_play_fields(raw: dict[str, Any], where: str) -> tuple[dict[int, float],
     once the army is fielded."""
     bases: dict[int, float] = {}
     arcs: dict[int, dict[str, str]] = {}
-    for i, u in enumerate(raw.get("units") or []):
+    for i, u in enumerate(_entries(raw)):
         if not isinstance(u, dict):
             continue
         if "base" in u:
@@ -68,7 +75,7 @@ def fielded_entries(raw: dict[str, Any]) -> list[int]:
     both)."""
     out: list[int] = []
     merges: set[Any] = set()
-    for i, u in enumerate(raw.get("units") or []):
+    for i, u in enumerate(_entries(raw)):
         if u.get("joins"):
             continue
         if u.get("merge"):

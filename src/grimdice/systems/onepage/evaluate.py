@@ -14,6 +14,7 @@ from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.onepage.attack import melee_fire, melee_picks, removal
+from grimdice.systems.onepage.checks import why_no_fire
 from grimdice.systems.onepage.fielding import hazard_unit, scenario_targets, scenario_units, unit_rules
 from grimdice.systems.onepage.profiles import Conditions, Scenario
 from grimdice.systems.onepage.report import (
@@ -173,6 +174,9 @@ def several_targets(sc: Scenario, options: RunOptions) -> Result:
 
     a, sa, _, _ = scenario_units(sc)
     targets = scenario_targets(sc)
+    refused = [why_no_fire(a, c) for _, _, c in targets]
+    if refused[0] is not None and all(r is not None for r in refused):
+        raise refused[0]  # nothing can fire at any target: the first target's reason
     plan, n_plans, split = best_targets(a, sa, targets)
     heroes = [sc.attacker_hero, sc.defender_hero, *(t.hero for t in sc.other_targets)]
     keys: list[str] = ["joined_rules"] if any(h is not None for h in heroes) else []
@@ -271,6 +275,9 @@ def shooting(sc: Scenario, options: RunOptions) -> Result:
     a, sa, d, sd = scenario_units(sc)
     c = sc.conditions
     keys, extra = _opening(sc, a, d)
+    refused = why_no_fire(a, c)
+    if refused is not None:
+        raise refused
     fires, n_plans = best_shooting(a, sa, d, sd, c)
     extra["fired"] = _choices(a, fires)
     extra["plans_compared"] = n_plans

@@ -13,6 +13,7 @@ from typing import Any
 
 from grimdice.errors import ScenarioError
 from grimdice.io.fields import unique_names
+from grimdice.systems.onepage.checks import check_joins, check_rule_texts, check_started_with
 from grimdice.systems.onepage.profiles import Army, UnitSpec, Variant
 from grimdice.systems.onepage.rules import RULES
 from grimdice.systems.onepage.units import INNATE, SPECIAL, Group, Unit, UnitState
@@ -30,6 +31,7 @@ def _weapons(items: Sequence[str], where: str) -> tuple[Weapon, ...]:
 
 def unit_rules(spec: UnitSpec, where: str) -> dict[str, Any]:
     """The unit's special rules, with those Monsters, Walkers and Vehicles "always have" (:data:`INNATE`)."""
+    check_rule_texts(spec.special_rules, f"{where}.special_rules")
     rules = RULES.parse(spec.special_rules, f"{where}.special_rules")
     for kind, innate in INNATE.items():
         if rules.get(kind):
@@ -85,6 +87,7 @@ def resolve_unit(spec: UnitSpec, where: str, hero: UnitSpec | None = None, hero_
     except ValueError as exc:
         field = f"{hero_where}.name" if hero is not None else f"{where}.variants"
         raise ScenarioError(field, f"{exc} (the unit's model groups)") from None
+    check_started_with(spec, sum(g.count for g in groups), where)
     started = spec.started_with or sum(g.count for g in groups)
     unit = Unit(spec.name, spec.quality, groups, rules, cost, started)
     if spec.damage and spec.damage >= sum(g.count * g.tough for g in groups):
@@ -94,6 +97,7 @@ def resolve_unit(spec: UnitSpec, where: str, hero: UnitSpec | None = None, hero_
 
 def join_error(hero: UnitSpec, host: UnitSpec, where: str, host_where: str) -> ScenarioError | None:
     """ "Heroes and Psykers may be deployed as part of friendly Infantry units of same Quality." """
+    check_joins(hero, host, where)
     hr, rr = unit_rules(hero, where), unit_rules(host, host_where)
     if not (hr.get("hero") or hr.get("psyker")):
         return ScenarioError(

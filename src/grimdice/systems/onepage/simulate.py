@@ -16,7 +16,7 @@ import numpy as np
 
 from grimdice.dice import Dist, Sampler
 from grimdice.engine.options import RunOptions
-from grimdice.engine.pipeline import Roll
+from grimdice.engine.pipeline import CategoryRoll
 from grimdice.systems.onepage.attack import (
     Fire,
     Odds,
@@ -51,7 +51,7 @@ def morale_roll(sampler: Sampler, n: int, unit: Unit) -> np.ndarray:
 
 
 def _passed(faces: np.ndarray, q: int) -> np.ndarray:
-    """:func:`~.rolls.passes` as an array (the form a :class:`Roll` predicate returns)."""
+    """:func:`~.rolls.passes` as an array (the form a :class:`CategoryRoll` predicate returns)."""
     return np.asarray(passes(faces, q))
 
 
@@ -68,10 +68,10 @@ def _hit_rerolled(faces: np.ndarray, q: int, fail: bool, success: bool) -> np.nd
 
 
 @cache
-def hit_roll(q: int, reroll_fail: bool, reroll_success: bool, rending: bool) -> Roll:
-    """The hit test as a core :class:`~grimdice.engine.pipeline.Roll` (one per characteristic, so
+def hit_roll(q: int, reroll_fail: bool, reroll_success: bool, rending: bool) -> CategoryRoll:
+    """The hit test as a core :class:`~grimdice.engine.pipeline.CategoryRoll` (one per characteristic, so
     its per-face tables are built once): counts of Rending hits and of other hits."""
-    return Roll(
+    return CategoryRoll(
         partial(_hit_category, q=q, rending=rending),
         3,
         reroll=partial(_hit_rerolled, q=q, fail=reroll_fail, success=reroll_success),
@@ -84,13 +84,13 @@ def _fails(faces: np.ndarray, q: int) -> np.ndarray:
 
 
 @cache
-def block_roll(q: int, reroll_blocks: bool) -> Roll:
-    """The block test as a Roll counting the failed blocks (wounds); successful blocks re-rolled
+def block_roll(q: int, reroll_blocks: bool) -> CategoryRoll:
+    """The block test as a CategoryRoll counting the failed blocks (wounds); successful blocks re-rolled
     when the attacker picked that Piercing option. The Armored roll is ``block_roll(4, False)``:
     its count is the hits not ignored ("On a 4+ the hit is ignored")."""
     if reroll_blocks:
-        return Roll(partial(_fails, q=q), 2, reroll=partial(_passed, q=q))
-    return Roll(partial(_fails, q=q), 2)
+        return CategoryRoll(partial(_fails, q=q), 2, reroll=partial(_passed, q=q))
+    return CategoryRoll(partial(_fails, q=q), 2)
 
 
 def roll_hits(sampler: Sampler, o: Odds, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -503,4 +503,4 @@ def _cast_category(faces: np.ndarray) -> np.ndarray:
 
 
 #: the power dice of a casting: "roll ... for 4+" (sixes counted apart for Perils of the Warp)
-CAST_ROLL = Roll(_cast_category, 3)
+CAST_ROLL = CategoryRoll(_cast_category, 3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -58,6 +59,82 @@ def _unsaved_per_attack(tokens: Joint, p_fail: float) -> Dist:
     )
 
 
+@dataclass
+class _Laws:
+    """The laws the allocation starts from: the stages before it, and per group what one attack
+    brings to the chain (``tables``: the attack's tokens, a flag-indexed dict when the unit has
+    one re-roll; None where nothing is held back) and how many attacks there are."""
+
+    hits: Dist
+    wounds: Dist
+    devastating: Dist
+    max_tokens: int
+    tables: list
+    normal: list[Dist]
+    wound_laws: list[Dist]
+    per_tokens: list[Joint]
+    track: bool  # failed saves counted by the chain
+    f0: int | None  # the starting flag (which re-rolls are available); None: no flag axis
+
+
+def _flagged_laws(groups: list[WeaponGroup], counts: list[Dist], once: tuple[bool, bool]) -> _Laws:
+    """With a one-per-unit re-roll every law carries the flag axis (:func:`~sequence.per_attack_flagged`)."""
+    f0 = flag_index(*once)
+    flag_laws = [flag_tables(g) for g in groups]
+
+    def stage(law) -> Dist:
+        S = np.zeros((FLAG_STATES, 1))
+        S[f0, 0] = 1.0
+        for tabs, n in zip(flag_laws, counts, strict=True):
+            S = flagged_sum(S, {k: law(t) for k, t in tabs.items()}, n)
+        return Dist(S.sum(axis=0))
+
+    def total(t: np.ndarray) -> np.ndarray:
+        idx = np.add.outer(np.arange(t.shape[1]), np.arange(t.shape[2]))
+        return np.bincount(idx.ravel(), weights=t.sum(axis=0).ravel())
+
+    wounds = stage(total)
+    return _Laws(
+        hits=stage(lambda t: t.sum(axis=(1, 2))),
+        wounds=wounds,
+        devastating=stage(lambda t: t.sum(axis=(0, 1))),
+        max_tokens=upper(wounds),  # failed saves beyond it: less than 1e-15 of mass
+        tables=[{k: t.sum(axis=0) for k, t in tabs.items()} for tabs in flag_laws],
+        normal=[],
+        wound_laws=[],
+        per_tokens=[],
+        track=True,  # the attacks are no longer independent
+        f0=f0,
+    )
+
+
+def _independent_laws(target: Target, groups: list[WeaponGroup], counts: list[Dist]) -> _Laws:
+    """Independent attacks: each group's stages are sums over its attacks of the per-attack laws."""
+    per = [per_attack(g) for g in groups]
+    wound_laws = [t.total().sum_of(n) for (_, t), n in zip(per, counts, strict=True)]
+    wounds = _sum(wound_laws)
+    devastating = (
+        _sum([_dev(t).sum_of(n) for (_, t), n in zip(per, counts, strict=True)])
+        if any(g.ab.devastating_wounds for g in groups)
+        else Dist.constant(0)
+    )
+    return _Laws(
+        hits=_sum([h.sum_of(n) for (h, _), n in zip(per, counts, strict=True)]),
+        wounds=wounds,
+        devastating=devastating,
+        max_tokens=upper(wounds),  # failed saves beyond it: less than 1e-15 of mass
+        tables=[
+            t.table if g.ab.devastating_wounds and t.table.shape[1] > 1 else None
+            for g, (_, t) in zip(groups, per, strict=True)
+        ],
+        normal=[t.marginal(0) for _, t in per],  # the normal wounds of one attack
+        wound_laws=wound_laws,
+        per_tokens=[t for _, t in per],
+        track=not _saves_uniform(target, groups),
+        f0=None,
+    )
+
+
 def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (False, False)) -> dict:
     """Every stage's exact distribution, in order of the attack sequence.
 
@@ -70,62 +147,21 @@ def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (
     group to group (:func:`~sequence.per_attack_flagged`)."""
     counts = [attacks(g) for g in groups]
     flagged = any(once)
-    if flagged:
-        f0 = flag_index(*once)
-        flag_laws = [flag_tables(g) for g in groups]
-
-        def stage(law) -> Dist:
-            S = np.zeros((FLAG_STATES, 1))
-            S[f0, 0] = 1.0
-            for tabs, n in zip(flag_laws, counts, strict=True):
-                S = flagged_sum(S, {k: law(t) for k, t in tabs.items()}, n)
-            return Dist(S.sum(axis=0))
-
-        def total(t: np.ndarray) -> np.ndarray:
-            idx = np.add.outer(np.arange(t.shape[1]), np.arange(t.shape[2]))
-            return np.bincount(idx.ravel(), weights=t.sum(axis=0).ravel())
-
-        hits = stage(lambda t: t.sum(axis=(1, 2)))
-        wounds = stage(total)
-        devastating = stage(lambda t: t.sum(axis=(0, 1)))
-        max_tokens = upper(wounds)  # failed saves beyond it: less than 1e-15 of mass
-        tables: list = [{k: t.sum(axis=0) for k, t in tabs.items()} for tabs in flag_laws]
-        normal: list[Dist] = []
-        wound_laws: list[Dist] = []
-        per_tokens: list[Joint] = []
-        track = True  # failed saves counted by the chain (the attacks are no longer independent)
-    else:
-        per = [per_attack(g) for g in groups]
-        hits = _sum([h.sum_of(n) for (h, _), n in zip(per, counts, strict=True)])
-        wound_laws = [t.total().sum_of(n) for (_, t), n in zip(per, counts, strict=True)]
-        wounds = _sum(wound_laws)
-        devastating = (
-            _sum([_dev(t).sum_of(n) for (_, t), n in zip(per, counts, strict=True)])
-            if any(g.ab.devastating_wounds for g in groups)
-            else Dist.constant(0)
-        )
-        track = not _saves_uniform(target, groups)
-        max_tokens = upper(wounds)  # failed saves beyond it: less than 1e-15 of mass
-        normal = [t.marginal(0) for _, t in per]  # the normal wounds of one attack
-        tables = [
-            t.table if g.ab.devastating_wounds and t.table.shape[1] > 1 else None
-            for g, (_, t) in zip(groups, per, strict=True)
-        ]
-        f0 = None
-        per_tokens = [t for _, t in per]
+    laws = _flagged_laws(groups, counts, once) if flagged else _independent_laws(target, groups, counts)
+    tables, track = laws.tables, laws.track
     held = any(t is not None for t in tables)
     # the unit state; with held Devastating Wounds and failed saves to count, a second chain counts
     # them (each Devastating Wounds token is one failed save, allocated last: it cannot change
     # which model the other wounds go to), so no chain holds both axes at once
     held = any(g.ab.devastating_wounds for g in groups) if flagged else held
-    alloc = Allocation(target, groups, track and not held, max_tokens, f0)
-    counter = Allocation(target, groups, True, max_tokens, f0) if track and held else None
-    alloc.plan(tables, counts, wound_laws, False)
+    alloc = Allocation(target, groups, track and not held, laws.max_tokens, laws.f0)
+    counter = Allocation(target, groups, True, laws.max_tokens, laws.f0) if track and held else None
+    alloc.plan(tables, counts, laws.wound_laws, False)
     if counter is not None:
-        counter.plan(tables, counts, wound_laws, True)
-    alloc.run(tables, counts, normal)
+        counter.plan(tables, counts, laws.wound_laws, True)
+    alloc.run(tables, counts, laws.normal)
     if counter is not None:
-        counter.run(tables, counts, normal, count_only=True)
+        counter.run(tables, counts, laws.normal, count_only=True)
     out = outcome(alloc)
     unsaved = (
         (counter or alloc).chain.unsaved()
@@ -133,13 +169,13 @@ def solve(target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (
         else _sum(
             [
                 _unsaved_by_thinning(g, target, t, n)
-                for g, t, n in zip(groups, per_tokens, counts, strict=True)
+                for g, t, n in zip(groups, laws.per_tokens, counts, strict=True)
             ]
         )
     )
-    result: dict[str, Dist | dict] = {"hits": hits, "wounds": wounds}
+    result: dict[str, Dist | dict] = {"hits": laws.hits, "wounds": laws.wounds}
     if any(g.ab.devastating_wounds for g in groups):
-        result["devastating_wounds"] = devastating
+        result["devastating_wounds"] = laws.devastating
     result["unsaved"] = unsaved
     result.update(out)
     return result

@@ -17,7 +17,7 @@ MAX_MODELS = 200
 MAX_WOUNDS = 100
 MAX_WEAPONS = 50
 
-Target = Annotated[Int, Field(ge=2, le=6)]
+RollTarget = Annotated[Int, Field(ge=2, le=6)]
 Leadership = Annotated[Int, Field(ge=2, le=12)]  # Ld X+: a 2D6 test
 Count = Annotated[Int, Field(ge=1, le=MAX_MODELS)]
 
@@ -37,14 +37,14 @@ class Weapon(RangedOrMeleeWeapon):
     name: str = "weapon"
     range: Int | None = Field(None, ge=0, le=240, description='range in inches ("Melee" if absent)')
     A: Int | Text
-    BS: Target | None = None
-    WS: Target | None = None
+    BS: RollTarget | None = None
+    WS: RollTarget | None = None
     S: Annotated[Int, Field(ge=1, le=30)]
     AP: Annotated[Int, Field(ge=-6, le=0)] = 0
     D: Int | Text = 1
     abilities: list[str] = Field(default_factory=list)
-    critical_hit: Target = 6
-    critical_wound: Target = 6
+    critical_hit: RollTarget = 6
+    critical_wound: RollTarget = 6
 
     @field_validator("A")
     @classmethod
@@ -132,9 +132,9 @@ class DefendingModel(StrictModel):
     T: Annotated[Int, Field(ge=1, le=30)]
     Sv: Annotated[Int, Field(ge=2, le=7)]
     W: Annotated[Int, Field(ge=1, le=MAX_WOUNDS)]
-    invulnerable: Target | None = None
-    FNP: Target | Annotated[list[Target], Field(min_length=1)] | None = None
-    FNP_mortal: Target | None = Field(None, description="Feel No Pain x+ against mortal wounds only")
+    invulnerable: RollTarget | None = None
+    FNP: RollTarget | Annotated[list[RollTarget], Field(min_length=1)] | None = None
+    FNP_mortal: RollTarget | None = Field(None, description="Feel No Pain x+ against mortal wounds only")
     damage_reduction: Int = Field(0, ge=0, le=5, description="-X Damage to attacks allocated")
     halve_damage: Flag = False
     M: Int = Field(6, ge=0, le=60)
@@ -184,8 +184,8 @@ class Conditions(StrictModel):
     save_modifier: Int = Field(0, ge=-6, le=6)
     reroll_hits: RerollPolicy = RerollPolicy.NONE
     reroll_wounds: RerollPolicy = RerollPolicy.NONE
-    critical_hit: Target | None = None
-    critical_wound: Target | None = None
+    critical_hit: RollTarget | None = None
+    critical_wound: RollTarget | None = None
     reroll_one_hit: bool = Field(False, description="one Hit roll of the whole attack may be re-rolled")
     reroll_one_wound: bool = Field(False, description="one Wound roll of the whole attack may be re-rolled")
 

@@ -23,7 +23,7 @@ import numpy as np
 from grimdice.dice.dist import Dist
 from grimdice.dice.expr import DiceExpr
 from grimdice.dice.joint import Joint
-from grimdice.engine.pipeline import Roll
+from grimdice.engine.pipeline import CategoryRoll
 from grimdice.systems.wh40k.rolls import CRIT, FACES, FAIL, NORMAL, roll_result
 from grimdice.systems.wh40k.units import WeaponGroup
 
@@ -37,18 +37,18 @@ def _faces(faces: frozenset[int]):
     return lambda f: np.isin(f, sorted(faces))
 
 
-def hit_roll(g: WeaponGroup) -> Roll:
+def hit_roll(g: WeaponGroup) -> CategoryRoll:
     """The group's Hit roll (categories CRIT, NORMAL, FAIL; its re-roll), for both engines."""
-    return Roll(
+    return CategoryRoll(
         lambda f: roll_result(f, g.hit_target, g.hit_modifier, g.critical_hit),
         3,
         reroll=_faces(g.hit_reroll_faces()),
     )
 
 
-def wound_roll(g: WeaponGroup) -> Roll:
+def wound_roll(g: WeaponGroup) -> CategoryRoll:
     """The group's Wound roll (categories CRIT, NORMAL, FAIL; its re-roll), for both engines."""
-    return Roll(
+    return CategoryRoll(
         lambda f: roll_result(f, g.wound_target, g.wound_modifier, g.critical_wound),
         3,
         reroll=_faces(g.wound_reroll_faces()),
@@ -59,7 +59,7 @@ def wound_roll(g: WeaponGroup) -> Roll:
 def _roll_probs(target: int, modifier: int, critical: int, reroll: frozenset[int]) -> np.ndarray:
     """``[P(critical), P(normal), P(fail)]`` of one Hit or Wound roll (the same law for every
     group with these numbers, computed once; read-only)."""
-    probs = Roll(lambda f: roll_result(f, target, modifier, critical), 3, reroll=_faces(reroll)).probs
+    probs = CategoryRoll(lambda f: roll_result(f, target, modifier, critical), 3, reroll=_faces(reroll)).probs
     probs = np.array(probs)
     probs.setflags(write=False)
     return probs

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from grimdice.dice.sampler import Sampler, column_counts, column_layout, lookup, per_trial
-from grimdice.engine.montecarlo import TrialFn, in_batches
+from grimdice.engine.allocation.sampled import SampledUnit
+from grimdice.engine.montecarlo import TrialFn, sized_batches
 from grimdice.engine.options import RunOptions
-from grimdice.engine.pipeline import Roll
+from grimdice.engine.pipeline import CategoryRoll
 from grimdice.result import Result
 from grimdice.systems.wh40k.report import build_result, hazardous_tests
 from grimdice.systems.wh40k.rolls import CRIT, FAIL, NORMAL, cover_applies, modified_damage
@@ -22,11 +23,10 @@ from grimdice.systems.wh40k.sequence import hit_roll, wound_roll
 from grimdice.systems.wh40k.units import Profile, Target, WeaponGroup
 
 NO_ROLL = 7  # a target no D6 reaches
-BATCH_CELLS = 20_000_000  # dice slots held in memory at once
 
 
 def _roll_once(
-    s: Sampler, counts: np.ndarray, roll: Roll, own: frozenset[int], available: np.ndarray
+    s: Sampler, counts: np.ndarray, roll: CategoryRoll, own: frozenset[int], available: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """(critical, normal) counts per trial of a pool with its own re-roll of the faces ``own``, and
     in the trials where the unit's one re-roll is ``available`` (updated in place) the first
@@ -236,131 +236,104 @@ def _fnp_lost(s: Sampler, d: np.ndarray, fnp: np.ndarray) -> np.ndarray:
     return lost
 
 
-class _Unit:
-    """Per trial: position and wounds left on the current model of the bodyguard (rows 0, 1) and
-    of the leaders (rows 2, 3), damage to each (rows 4, 5) and failed saves (row 6); one row per
-    quantity so that the trials still holding tokens are a contiguous prefix after a reordering."""
-
-    def __init__(self, target: Target, trials: int) -> None:
-        self.nb, self.nc = len(target.bodyguard), len(target.leaders)
-        self.Wb = np.array([p.W for p in target.bodyguard] + [0], dtype=np.int32)
-        self.Wc = np.array([p.W for p in target.leaders] + [0], dtype=np.int32)
-        self.state = np.zeros((7, trials), dtype=np.int32)
-        self.state[1] = self.Wb[0]
-        self.state[3] = self.Wc[0]
-
-    def reorder(self, order: np.ndarray) -> None:
-        self.state = np.take(self.state, order, axis=1)  # several times faster than state[:, order]
-
-    def token(
-        self,
-        s: Sampler,
-        g: WeaponGroup,
-        dev: bool,
-        slots: _Slots,
-        tables: tuple[np.ndarray, ...],
-        n: int,
-        saves: np.ndarray | None,
-    ) -> None:
-        """One token of group ``g`` for each of the first ``n`` trials (``saves``: their save dice,
-        rolled beforehand; none for a devastating wound): choose the model, take the save, roll
-        damage and Feel No Pain. ``tables``: :attr:`_Slots.failed_flat` ``| 2 *`` :attr:`_Slots.hurt_flat`."""
-        pb, lb, pc, lc, db, dc, unsaved = self.state[:, :n]
-        if self.nc:
-            to_ch = (pc < self.nc) & ((pb >= self.nb) | g.ab.precision)
-            slot = np.where(to_ch, self.nb + 1 + pc, pb)
-        else:
-            to_ch = None
-            slot = pb
-        if saves is None:
-            unsaved += 1
-            k = np.flatnonzero(slots.live.take(slot))
-        else:
-            at = slot.astype(np.intp)
-            at *= NO_ROLL
-            at += saves
-            v = tables[0].take(at, mode="wrap")  # failed | hurt << 1 (in range: "wrap" is the fastest mode)
-            unsaved += v & 1
-            k = np.flatnonzero(v >> 1)
-        if not k.size:
-            return
-        m = slot[k]
-        lost: np.ndarray | int
-        fixed = g.damage.is_fixed and not (slots.modifies_damage or g.damage_bonus)
-        fnp = None if slots.fnp.min() >= NO_ROLL else slots.fnp.take(m)
-        if fixed and (fnp is None or fnp.min() >= NO_ROLL):
-            lost = g.damage.constant  # the same for every token
-        else:
-            d = np.full(k.size, g.damage.constant) if g.damage.is_fixed else s.expr(g.damage, k.size)
-            if slots.modifies_damage or g.damage_bonus:
-                d = modified_damage(d, slots.halve[m], slots.reduction[m], g.damage_bonus)
-            lost = d if fnp is None else _fnp_lost(s, d, fnp)
-        on = None if to_ch is None else to_ch.take(k)
-        if on is None or not on.any():
-            _lose(pb, lb, db, self.Wb, k, lost)
-            return
-        if on.all():
-            _lose(pc, lc, dc, self.Wc, k, lost)
-            return
-        _lose(pc, lc, dc, self.Wc, k[on], lost if isinstance(lost, int) else lost[on])
-        off = ~on
-        _lose(pb, lb, db, self.Wb, k[off], lost if isinstance(lost, int) else lost[off])
+BODYGUARD, LEADERS = 0, 1  # the unit's queues
+UNSAVED = 0  # the unit's extra row: failed saves
 
 
-def _lose(pos: np.ndarray, left: np.ndarray, dmg: np.ndarray, W: np.ndarray, kk: np.ndarray, lost) -> None:
-    """Trials ``kk`` lose ``lost`` wounds (at most those left) on the current model of one queue
-    (``pos``: its index, ``left``: its wounds left, ``dmg``: damage so far, ``W``: wounds by index);
-    a model left with none is removed and the next one comes up."""
-    lk = left.take(kk)
-    ll = np.minimum(lost, lk)
-    lk -= ll
-    left[kk] = lk
-    dmg[kk] += ll
-    dead = kk[lk == 0]
-    if dead.size:
-        pos[dead] += 1
-        left[dead] = W.take(pos.take(dead))
+def _unit(target: Target, trials: int) -> SampledUnit:
+    """The target's queues per trial (the exact chain's: the Bodyguard, then the attached
+    Characters) and its failed saves."""
+    return SampledUnit(([p.W for p in target.bodyguard], [p.W for p in target.leaders]), trials, extra=1)
 
 
-def _allocate(s: Sampler, target: Target, groups: list[WeaponGroup], rolled: list[dict], trials: int):
+def _token(
+    unit: SampledUnit,
+    s: Sampler,
+    g: WeaponGroup,
+    slots: _Slots,
+    table: np.ndarray | None,
+    n: int,
+    saves: np.ndarray | None,
+) -> None:
+    """One token of group ``g`` for each of the first ``n`` trials (``saves``: their save dice,
+    rolled beforehand; none for a devastating wound): choose the model, take the save, roll
+    damage and Feel No Pain. ``table``: :attr:`_Slots.failed_flat` ``| 2 *`` :attr:`_Slots.hurt_flat`."""
+    nb, nc = unit.sizes
+    pb = unit.queue(BODYGUARD, n)[0]
+    pc = unit.queue(LEADERS, n)[0]
+    unsaved = unit.extra(UNSAVED, n)
+    if nc:
+        to_ch = (pc < nc) & ((pb >= nb) | g.ab.precision)
+        slot = np.where(to_ch, nb + 1 + pc, pb)
+    else:
+        to_ch = None
+        slot = pb
+    if saves is None or table is None:
+        unsaved += 1
+        k = np.flatnonzero(slots.live.take(slot))
+    else:
+        at = slot.astype(np.intp)
+        at *= NO_ROLL
+        at += saves
+        v = table.take(at, mode="wrap")  # failed | hurt << 1 (in range: "wrap" is the fastest mode)
+        unsaved += v & 1
+        k = np.flatnonzero(v >> 1)
+    if not k.size:
+        return
+    lost = _lost(s, g, slots, slot[k])
+    on = None if to_ch is None else to_ch.take(k)
+    if on is None or not on.any():
+        unit.take(BODYGUARD, k, lost, n)
+        return
+    if on.all():
+        unit.take(LEADERS, k, lost, n)
+        return
+    unit.take(LEADERS, k[on], lost if isinstance(lost, int) else lost[on], n)
+    off = ~on
+    unit.take(BODYGUARD, k[off], lost if isinstance(lost, int) else lost[off], n)
+
+
+def _lost(s: Sampler, g: WeaponGroup, slots: _Slots, m: np.ndarray) -> np.ndarray | int:
+    """Wounds lost by the models at slots ``m`` from one token each: damage rolled, modified,
+    then Feel No Pain (one number for every token when nothing varies)."""
+    fixed = g.damage.is_fixed and not (slots.modifies_damage or g.damage_bonus)
+    fnp = None if slots.fnp.min() >= NO_ROLL else slots.fnp.take(m)
+    if fixed and (fnp is None or fnp.min() >= NO_ROLL):
+        return g.damage.constant  # the same for every token
+    d = np.full(m.size, g.damage.constant) if g.damage.is_fixed else s.expr(g.damage, m.size)
+    if slots.modifies_damage or g.damage_bonus:
+        d = modified_damage(d, slots.halve[m], slots.reduction[m], g.damage_bonus)
+    return d if fnp is None else _fnp_lost(s, d, fnp)
+
+
+def _allocate(
+    s: Sampler, target: Target, groups: list[WeaponGroup], rolled: list[dict], trials: int
+) -> SampledUnit:
     """Allocate every trial's wound tokens one by one, in the order of the attack sequence: each
     group's normal wounds in group order, then the devastating wounds. The tokens of one kind are
     resolved in steps (step ``k``: the ``k``-th token of that kind in every trial holding one),
     with the trials reordered by their number of such tokens so those still holding one are a
     prefix; each trial meets its own tokens in its own order, so this is the literal sequence.
-    Returns the unit's state rows (see :class:`_Unit`) in trial order."""
-    unit = _Unit(target, trials)
-    where = np.arange(trials)  # where[i]: the trial in column i of the unit's state
+    Returns the unit (:func:`_unit`) with its trials in trial order."""
+    unit = _unit(target, trials)
     kinds = [(g, False, r["normal"]) for g, r in zip(groups, rolled, strict=True)]
     kinds += [(g, True, r["dev"]) for g, r in zip(groups, rolled, strict=True)]
     for g, dev, count in kinds:
         top = int(count.max()) if trials else 0
         if not top:
             continue
-        c = count[where]
-        order = np.argsort((top - c).astype(np.uint16 if top < 2**16 else np.int64), kind="stable")  # radix
-        unit.reorder(order)
-        where = where[order]
-        holding = np.bincount(c, minlength=top + 1)[::-1].cumsum()[::-1]  # trials with >= k tokens
+        holding = unit.holding_first(count, top)  # trials with >= k tokens, first
         slots = _Slots.of(g, dev, target)
-        tables = (slots.failed_flat.astype(np.int8) | slots.hurt_flat.astype(np.int8) << 1,)
+        table = None if dev else slots.failed_flat.astype(np.int8) | slots.hurt_flat.astype(np.int8) << 1
         # every token's save die at once, step k taking the next holding[k] (none for devastating wounds)
         saves = np.empty(0, dtype=np.int8) if dev else s.roll(int(holding[1:].sum()))
         start = np.concatenate([[0], np.cumsum(holding[1:])])
         for k in range(1, top + 1):
             n = int(holding[k])
-            unit.token(
-                s,
-                g,
-                dev,
-                slots,
-                tables,
-                n,
-                None if dev else saves[start[k - 1] : start[k - 1] + n],
-            )
-    back = np.empty_like(where)
-    back[where] = np.arange(trials)
-    return np.take(unit.state, back, axis=1)
+            at = start[k - 1]
+            _token(unit, s, g, slots, table, n, None if dev else saves[at : at + n])
+    unit.in_trial_order()
+    return unit
 
 
 def _simulate_batch(
@@ -368,7 +341,10 @@ def _simulate_batch(
 ) -> dict[str, np.ndarray]:
     flags = (np.full(trials, once[0]), np.full(trials, once[1])) if any(once) else None
     rolled = [roll_group(s, g, trials, flags) for g in groups]
-    pb, _, pc, _, db, dc, unsaved = _allocate(s, target, groups, rolled, trials)
+    unit = _allocate(s, target, groups, rolled, trials)
+    pb, pc = unit.destroyed(BODYGUARD), unit.destroyed(LEADERS)
+    db, dc = unit.damage(BODYGUARD), unit.damage(LEADERS)
+    unsaved = unit.extra(UNSAVED)
     out = {
         "hits": sum(r["hits"] for r in rolled),
         "wounds": sum(r["normal"] + r["dev"] for r in rolled),
@@ -391,15 +367,15 @@ def trial_function(
     target: Target, groups: list[WeaponGroup], once: tuple[bool, bool] = (False, False)
 ) -> TrialFn:
     """``trial(sampler, size)``: ``size`` trials of every stage, in sub-batches bounding memory
-    (drawn in sequence from the block's one stream, so a block's result is fixed by its seed)."""
+    (drawn in sequence from the block's one stream, so a block's result is fixed by its seed): one
+    cell per attack's dice slot, Sustained Hits' extra hits included."""
     per_trial = sum(
         g.models
         * (g.attacks.max + g.attack_bonus)
         * (1 + (g.ab.sustained_hits.max if g.ab.sustained_hits else 0))
         for g in groups
     )
-    batch = max(1000, BATCH_CELLS // max(per_trial, 1))
-    return in_batches(lambda s, n: _simulate_batch(s, target, groups, n, once), batch)
+    return sized_batches(lambda s, n: _simulate_batch(s, target, groups, n, once), per_trial)
 
 
 def simulated_result(

@@ -1,20 +1,33 @@
 // The grimdice page: pick a system, edit a scenario (form or YAML/JSON), calculate, compare, share.
-import { atLeast, barChart, COLORS, lastShown, lineChart, pct } from "./charts.js";
+import { setupArmies } from "./armies.js";
+import { atLeast, barChart, COLORS, lastShown, lineChart } from "./charts.js";
+import { drawCompare, MAX_COMPARE } from "./compare.js";
+import { setupGames } from "./games.js";
 import { elementFor, h, renderForm, words } from "./form.js";
+import { atLeastTable, categoryTable, extrasView, headline, notesBox, stagesOf, stageTable, stats } from "./result.js";
+import { rulePicker } from "./rules.js";
+import { setupScenarios } from "./scenarios.js";
 import { decode, encode } from "./share.js";
+import { vary, varyFields } from "./vary.js";
 import { dump } from "./yaml.js";
 
 const $ = (sel) => document.querySelector(sel);
-const MAX_COMPARE = 4;
-const state = { systems: {}, examples: [], system: null, data: {}, result: null, view: null, compare: [] };
+const FIRST_EXAMPLE = "wh40k-intercessors-vs-boyz"; // the page opens on this one, calculated
+// gen counts scenario loads: an answer to an older load (a pasted text parsed late) is dropped
+const state = { systems: {}, examples: [], system: null, data: {}, result: null, view: null, compare: [], gen: 0, rules: {} };
 
-async function api(path, body) {
+async function api(path, body, signal) {
   const init = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal };
   const res = await fetch(path, init);
   let data;
   try { data = await res.json(); } catch { data = { error: `HTTP ${res.status}` }; }
   return { ok: res.ok, status: res.status, data, timing: res.headers.get("Server-Timing") };
+}
+
+/** A system's name in words: its description up to the first colon (e.g. "Kill Team (2021 edition)"). */
+function systemTitle(s) {
+  return s.description.replace(/\s*\(``[^)]*``\)/, "").split(":")[0].trim() || s.name;
 }
 
 // ---------- run options ----------
@@ -40,8 +53,8 @@ function syncTrials() {
 // ---------- scenario editing ----------
 function format() { return document.querySelector("input[name=format]:checked").value; }
 
-function showSource() {
-  if (document.activeElement === $("#source")) return;
+function showSource(force = false) {
+  if (document.activeElement === $("#source") && !force) return;
   $("#source").value = format() === "json" ? JSON.stringify(state.data, null, 2) + "\n" : dump(state.data);
 }
 
@@ -49,26 +62,38 @@ let linkTimer;
 function changed() {
   clearErrors();
   showSource();
+  markStale();
   clearTimeout(linkTimer);
   linkTimer = setTimeout(updateLink, 250);
 }
 
-function loadScenario(data) {
+/** The result no longer matches the form (or the run options): say so until the next Calculate. */
+function markStale() {
+  const r = state.result;
+  const { simulate, seed } = runOptions();
+  const same = r && JSON.stringify(r.scenario) === JSON.stringify(state.data) && r.simulate === simulate
+    && (seed === null || r.seed === seed);
+  $("#results").classList.toggle("stale", !!r && !same);
+  $("#stale").hidden = !r || same;
+}
+
+function loadScenario(data, example = "") {
+  $("#example").value = example;
   const system = data.system in state.systems ? data.system : state.system;
+  state.gen += 1;
   state.system = system;
   state.data = structuredClone(data);
   state.data.system = system;
   $("#system").value = system;
-  renderForm($("#fields"), state.systems[system].schema, state, changed);
-  showExamples();
-  $("#source").value = "";
+  renderForm($("#fields"), state.systems[system].schema, state, changed, rulePicker(state.rules, system));
   changed();
+  showSource(true);
 }
 
 function chooseSystem(name) {
   const first = state.examples.find((e) => e.system === name);
   const schema = state.systems[name].schema;
-  loadScenario(first ? first.scenario : { system: name, ...blankTop(schema) });
+  loadScenario(first ? first.scenario : { system: name, ...blankTop(schema) }, first ? first.name : "");
 }
 
 function blankTop(schema) {
@@ -77,40 +102,45 @@ function blankTop(schema) {
   return out;
 }
 
+/** The examples as one picker, grouped by system. */
 function showExamples() {
-  const box = $("#examples");
-  box.replaceChildren();
-  const systems = [state.system, ...Object.keys(state.systems).filter((s) => s !== state.system)];
-  for (const sys of systems) {
-    const list = state.examples.filter((e) => e.system === sys);
-    if (!list.length) continue;
-    const group = h("div", { class: "group" }, h("h3", {}, `Examples: ${sys}`));
-    for (const ex of list) {
-      group.append(h("button", { type: "button", class: "example", "data-example": ex.name, title: ex.name,
-        onclick: () => { loadScenario(ex.scenario); calculate(); } }, ex.title));
-    }
-    box.append(group);
-  }
+  const groups = Object.values(state.systems).map((s) => {
+    const list = state.examples.filter((e) => e.system === s.name);
+    return list.length ? h("optgroup", { label: systemTitle(s) },
+      ...list.map((ex) => h("option", { value: ex.name, title: ex.name }, ex.title))) : null;
+  }).filter(Boolean);
+  $("#example").replaceChildren(h("option", { value: "" }, "— pick an example —"), ...groups);
+}
+
+function openExample(name) {
+  const ex = state.examples.find((e) => e.name === name);
+  if (!ex) return;
+  loadScenario(ex.scenario, ex.name);
+  calculate();
 }
 
 let parseTimer;
 async function sourceEdited() {
+  const gen = state.gen;
   const text = $("#source").value;
   const res = await api("/api/parse", { text });
+  if (gen !== state.gen || text !== $("#source").value) return false; // another scenario was loaded since
   clearErrors();
-  if (!res.ok) { showError(res.data); return; }
+  if (!res.ok) { showError(res.data); return false; }
   const sc = res.data.scenario;
   if (!(sc.system in state.systems)) {
     showError({ field: "text", message: `unknown system ${JSON.stringify(sc.system)}; allowed: ${Object.keys(state.systems).join(", ")}` });
-    return;
+    return false;
   }
   state.system = sc.system;
   state.data = sc;
   $("#system").value = sc.system;
-  renderForm($("#fields"), state.systems[sc.system].schema, state, changed);
-  showExamples();
+  $("#example").value = "";
+  renderForm($("#fields"), state.systems[sc.system].schema, state, changed, rulePicker(state.rules, sc.system));
+  markStale();
   clearTimeout(linkTimer);
   linkTimer = setTimeout(updateLink, 250);
+  return true;
 }
 
 // ---------- errors next to the field they name ----------
@@ -151,35 +181,46 @@ function showError(err) {
 /** The drawing width of a chart in `el`: its width on screen, so text stays readable on a phone. */
 function widthOf(el) { return Math.max(300, Math.min(640, Math.round(el.clientWidth || 560))); }
 
-// ---------- calculating ----------
-function stagesOf(result) {
-  return Object.entries(result).filter(([, v]) => v && typeof v === "object" && Array.isArray(v.pmf) && "mean" in v);
-}
-
-function stats(pmf) {
-  let m = 0, m2 = 0;
-  pmf.forEach((p, k) => { m += p * k; m2 += p * k * k; });
-  return { mean: m, sd: Math.sqrt(Math.max(0, m2 - m * m)) };
-}
-
-async function runOne(scenario, simulate, seed) {
+// ---------- calculating: one run at a time, a new one supersedes it, Cancel stops it ----------
+async function runOne(scenario, simulate, seed, signal) {
   const t0 = performance.now();
-  const res = await api("/api/calculate", { scenario, simulate, seed });
+  const res = await api("/api/calculate", { scenario, simulate, seed }, signal);
   const ms = performance.now() - t0;
   const server = res.timing ? Number((/dur=([\d.]+)/.exec(res.timing) || [])[1]) : null;
   return { ...res, ms, server };
 }
 
-let running = false;
+let current = null; // the running calculation: {controller, timer}
+
+function stopRun(run) {
+  clearInterval(run.timer);
+  if (current === run) { current = null; $("#cancel").hidden = true; }
+}
+
+function cancel() {
+  if (!current) return;
+  current.controller.abort();
+  stopRun(current);
+  $("#status").textContent = "Cancelled";
+}
+
+/** Calculate the scenario on screen; the result's JSON, or undefined (an error, or superseded). */
 async function calculate() {
-  if (running) return;
-  running = true;
+  if (current) current.controller.abort();
+  const run = { controller: new AbortController(), started: performance.now() };
+  stopRun(current || run);
+  current = run;
   clearErrors();
+  $("#link-error").hidden = true;
   const { simulate, seed } = runOptions();
-  $("#calculate").disabled = true;
-  $("#status").textContent = "Calculating…";
+  const scenario = structuredClone(state.data);
+  const tick = () => { $("#status").textContent = `Calculating… ${((performance.now() - run.started) / 1000).toFixed(1)} s`; };
+  tick();
+  run.timer = setInterval(tick, 200);
+  $("#cancel").hidden = false;
   try {
-    const res = await runOne(state.data, simulate, seed);
+    const res = await runOne(scenario, simulate, seed, run.controller.signal);
+    if (current !== run) return;
     if (!res.ok) {
       $("#status").textContent = `Error (${res.status}): see the message by the field`;
       const head = $("#result-head");
@@ -187,27 +228,28 @@ async function calculate() {
       showError(res.data);
       return;
     }
-    state.result = { data: res.data, scenario: structuredClone(state.data), simulate, seed };
+    state.result = { data: res.data, scenario, simulate, seed: res.data.seed ?? seed };
     const took = res.server !== null ? `${(res.server / 1000).toFixed(3)} s calculating, ` : "";
     $("#status").textContent = `Done: ${took}${(res.ms / 1000).toFixed(3)} s in all`;
     showResult(res.data);
+    markStale();
     updateLink();
     // one column (a phone): the result is below the form, so bring it into view
     if (window.matchMedia("(max-width: 900px)").matches) $("#results").scrollIntoView({ block: "start" });
+    return res.data;
   } catch (e) {
-    $("#status").textContent = `Error: ${e.message}`;
+    if (e.name !== "AbortError" && current === run) $("#status").textContent = `Error: ${e.message}`;
   } finally {
-    $("#calculate").disabled = false;
-    running = false;
+    stopRun(run);
   }
 }
 
 function showResult(data) {
   $("#result-body").hidden = false;
+  varyFields($("#fields"));
   const targets = data.targets ? Object.keys(data.targets) : [];
   $("#target-row").hidden = targets.length === 0;
-  const sel = $("#target");
-  sel.replaceChildren(h("option", { value: "" }, "all targets (the whole attack)"),
+  $("#target").replaceChildren(h("option", { value: "" }, "all targets (the whole attack)"),
     ...targets.map((t) => h("option", { value: t }, t)));
   showView(data);
 }
@@ -217,22 +259,10 @@ function showView(view) {
   const how = view.method === "exact" ? "exact" : `simulated: ${view.trials} trials, seed ${view.seed}`;
   $("#result-head").textContent = `${view.title || view.system} (${how})`;
   $("#result-head").classList.remove("muted");
-  $("#notes").replaceChildren(...(view.notes || []).map((n) => h("li", {}, n)));
+  $("#headline").replaceChildren(headline(view, state.result.scenario));
+  $("#notes").replaceChildren(notesBox(view.notes) || "");
   const stages = stagesOf(view);
-  // stage table
-  const table = h("table", {}, h("caption", { class: "sr-only" }, "Stages"),
-    h("thead", {}, h("tr", {}, ...["stage", "mean", "sd", "P(0)", "P(≥1)", "max"].map((c) => h("th", { scope: "col" }, c)))));
-  const body = h("tbody");
-  for (const [name, st] of stages) {
-    const { sd } = stats(st.pmf);
-    const al = atLeast(st.pmf);
-    body.append(h("tr", {}, h("th", { scope: "row" }, words(name)), h("td", {}, st.mean.toFixed(3)),
-      h("td", {}, sd.toFixed(3)), h("td", {}, pct(st.pmf[0] ?? 0)), h("td", {}, pct(al[1] ?? 0)),
-      h("td", {}, String(lastShown(st.pmf)))));
-  }
-  table.append(body);
-  $("#stage-table").replaceChildren(h("div", { class: "table-wrap" }, table));
-  // stage selector and charts
+  $("#stage-table").replaceChildren(stageTable(stages), categoryTable(view) || "");
   const stageSel = $("#stage");
   const keep = stageSel.value;
   stageSel.replaceChildren(...stages.map(([n]) => h("option", { value: n }, words(n))));
@@ -241,10 +271,9 @@ function showView(view) {
   const multiples = stages.map(([name, st]) => h("div", {}, h("h3", {}, `${words(name)} (mean ${st.mean.toFixed(2)})`),
     h("div", { class: "chart" }, barChart(st.pmf, { label: words(name), height: 170, width: 300 }))));
   $("#stage-charts").replaceChildren(...multiples);
-  const extras = Object.fromEntries(Object.entries(view).filter(([k, v]) =>
-    !["system", "method", "title", "trials", "seed", "notes", "targets"].includes(k) && !(v && Array.isArray(v.pmf))));
-  $("#extras-box").hidden = Object.keys(extras).length === 0;
-  $("#extras").textContent = JSON.stringify(extras, null, 2);
+  const extras = extrasView(view);
+  $("#extras-box").hidden = extras.length === 0;
+  $("#extras").replaceChildren(...extras);
 }
 
 function drawStage() {
@@ -254,10 +283,10 @@ function drawStage() {
   const { mean, sd } = stats(st.pmf);
   $("#bar-chart").replaceChildren(barChart(st.pmf, { label: words(name), width: widthOf($("#bar-chart")) }));
   $("#bar-caption").textContent = `${words(name)}: P(exactly N); mean ${mean.toFixed(3)}, sd ${sd.toFixed(3)}`;
-  const al = atLeast(st.pmf);
-  $("#atleast-chart").replaceChildren(lineChart([{ label: words(name), color: COLORS[0], values: al, last: lastShown(st.pmf) }],
+  $("#atleast-chart").replaceChildren(lineChart([{ label: words(name), color: COLORS[0], values: atLeast(st.pmf), last: lastShown(st.pmf) }],
     { xlabel: words(name), width: widthOf($("#atleast-chart")) }));
   $("#atleast-caption").textContent = `${words(name)}: P(at least N)`;
+  $("#atleast-table").replaceChildren(atLeastTable(name, st.pmf));
 }
 
 // ---------- compare ----------
@@ -265,74 +294,54 @@ function addCompare() {
   if (!state.result) return;
   if (state.compare.length >= MAX_COMPARE) state.compare.shift();
   const r = state.result;
-  state.compare.push({ label: r.data.title || `${r.data.system} ${state.compare.length + 1}`, data: r.data,
-    scenario: r.scenario, simulate: r.simulate, seed: r.seed });
-  drawCompare();
+  const target = $("#target").value || null;
+  const title = r.data.title || systemTitle(state.systems[r.data.system]);
+  state.compare.push({ label: target ? `${title}: ${target}` : title, data: state.view,
+    scenario: r.scenario, simulate: r.simulate, seed: r.seed, target });
+  redrawCompare();
   updateLink();
 }
 
-function swatch(color) {
-  const e = h("span", { class: "swatch", "aria-hidden": "true" });
-  e.style.background = color; // CSSOM, allowed by the page's Content-Security-Policy
-  return e;
-}
-
-function drawCompare() {
-  $("#compare").hidden = state.compare.length === 0;
-  const list = $("#compare-list");
-  list.replaceChildren(...state.compare.map((c, i) => h("li", {},
-    swatch(COLORS[i]), h("span", {}, `${i + 1}. ${c.label}`),
-    h("button", { type: "button", class: "small", "aria-label": `Remove ${c.label} from the comparison`,
-      onclick: () => { state.compare.splice(i, 1); drawCompare(); updateLink(); } }, "Remove"))));
-  const names = [...new Set(state.compare.flatMap((c) => stagesOf(c.data).map(([n]) => n)))];
-  const sel = $("#compare-stage");
-  const keep = sel.value || "damage";
-  sel.replaceChildren(...names.map((n) => h("option", { value: n }, words(n))));
-  sel.value = names.includes(keep) ? keep : names[0] || "";
-  const stage = sel.value;
-  const kindAtLeast = document.querySelector("input[name=compare-kind]:checked").value === "atleast";
-  const series = state.compare.map((c, i) => ({ c, i, st: c.data[stage] })).filter((x) => x.st)
-    .map(({ c, i, st }) => ({ label: `${i + 1}. ${c.label}`, color: COLORS[i],
-      values: kindAtLeast ? atLeast(st.pmf) : st.pmf, last: lastShown(st.pmf) }));
-  $("#compare-chart").replaceChildren(series.length ? lineChart(series, {
-    xlabel: words(stage), ylabel: kindAtLeast ? "P(at least N)" : "P(exactly N)",
-    width: widthOf($("#compare-chart")) }) : "");
-  const rows = state.compare.map((c, i) => {
-    const st = c.data[stage];
-    const s = st ? stats(st.pmf) : null;
-    return h("tr", {}, h("th", { scope: "row" }, `${i + 1}. ${c.label}`), h("td", {}, s ? s.mean.toFixed(3) : "—"),
-      h("td", {}, s ? s.sd.toFixed(3) : "—"), h("td", {}, st ? pct(atLeast(st.pmf)[1] ?? 0) : "—"));
-  });
-  $("#compare-table").replaceChildren(h("div", { class: "table-wrap" }, h("table", {},
-    h("thead", {}, h("tr", {}, ...["scenario", "mean", "sd", "P(≥1)"].map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", {}, ...rows))));
-}
+function redrawCompare() { drawCompare(state.compare, updateLink, widthOf); }
 
 // ---------- sharing ----------
-async function linkState() {
-  const { simulate, seed } = runOptions();
+function linkState() {
+  const { simulate } = runOptions();
+  const r = state.result;
+  // a simulation's link carries the seed its result used, so the link reproduces it
+  const seed = simulate === null ? null : runOptions().seed ?? (r && r.simulate !== null ? r.seed : null);
   return { s: state.data, n: simulate, r: seed,
-    c: state.compare.map((c) => ({ s: c.scenario, n: c.simulate, r: c.seed, l: c.label })) };
+    c: state.compare.map((c) => ({ s: c.scenario, n: c.simulate, r: c.seed, l: c.label, t: c.target })) };
 }
 
 let lastHash = "";
 async function updateLink() {
-  lastHash = "#" + (await encode(await linkState()));
+  lastHash = "#" + (await encode(linkState()));
   history.replaceState(null, "", lastHash);
 }
 
+function linkBroken(message) {
+  $("#link-error").textContent = `This link could not be read (${message}); nothing from it was loaded.`;
+  $("#link-error").hidden = false;
+}
+
 async function openLink() {
-  const st = await decode(location.hash);
-  if (!st || !st.s) return false;
+  let st;
+  try { st = await decode(location.hash); } catch (e) { linkBroken(e.message); return false; }
+  if (!st || typeof st.s !== "object" || !st.s || !(st.s.system in state.systems)) {
+    linkBroken(st && st.s ? `unknown system ${JSON.stringify(st.s.system)}` : "no scenario in it");
+    return false;
+  }
   setRunOptions(st.n, st.r);
   loadScenario(st.s);
   state.compare = [];
   for (const c of st.c || []) {
     const res = await runOne(c.s, c.n ?? null, c.r ?? null);
-    if (res.ok) state.compare.push({ label: c.l || res.data.title || res.data.system, data: res.data,
-      scenario: c.s, simulate: c.n ?? null, seed: c.r ?? null });
+    const view = res.ok && c.t ? (res.data.targets || {})[c.t] : res.data;
+    if (res.ok && view) state.compare.push({ label: c.l || res.data.title || res.data.system, data: view,
+      scenario: c.s, simulate: c.n ?? null, seed: res.data.seed ?? c.r ?? null, target: c.t || null });
   }
-  drawCompare();
+  redrawCompare();
   await calculate();
   return true;
 }
@@ -348,41 +357,65 @@ async function copy(text, button) {
 }
 
 // ---------- start ----------
-async function start() {
-  const [systems, examples] = await Promise.all([api("/api/systems"), api("/api/examples")]);
-  for (const s of systems.data) state.systems[s.name] = s;
-  state.examples = examples.data;
-  $("#system").replaceChildren(...systems.data.map((s) => h("option", { value: s.name, title: s.description }, s.name)));
+function wire() {
   $("#system").addEventListener("change", (e) => chooseSystem(e.target.value));
+  $("#example").addEventListener("change", (e) => openExample(e.target.value));
   $("#scenario-form").addEventListener("submit", (e) => { e.preventDefault(); calculate(); });
-  for (const r of document.querySelectorAll("input[name=method]")) r.addEventListener("change", () => { syncTrials(); updateLink(); });
+  $("#cancel").addEventListener("click", cancel);
+  for (const r of document.querySelectorAll("input[name=method]")) r.addEventListener("change", () => { syncTrials(); markStale(); updateLink(); });
   for (const r of document.querySelectorAll("input[name=format]")) r.addEventListener("change", () => { $("#source").blur(); showSource(); });
-  for (const r of document.querySelectorAll("input[name=compare-kind]")) r.addEventListener("change", drawCompare);
-  $("#compare-stage").addEventListener("change", drawCompare);
+  for (const r of document.querySelectorAll("input[name=compare-kind]")) r.addEventListener("change", redrawCompare);
+  $("#compare-stage").addEventListener("change", redrawCompare);
   $("#stage").addEventListener("change", drawStage);
   $("#target").addEventListener("change", (e) => {
     const data = state.result.data;
     showView(e.target.value ? data.targets[e.target.value] : data);
   });
   $("#add-compare").addEventListener("click", addCompare);
+  $("#vary").addEventListener("click", () => vary({ state, runOne, addCompare, redrawCompare, updateLink }));
   $("#source").addEventListener("input", () => { clearTimeout(parseTimer); parseTimer = setTimeout(sourceEdited, 400); });
   $("#source").addEventListener("blur", () => { clearTimeout(parseTimer); sourceEdited().then(showSource); });
   $("#source").addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); clearTimeout(parseTimer); sourceEdited().then(calculate); }
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      clearTimeout(parseTimer);
+      sourceEdited().then((ok) => ok && calculate());
+    }
   });
   for (const b of [$("#copy-link"), $("#copy-source")]) b.dataset.label = b.textContent;
   $("#copy-link").addEventListener("click", async () => { await updateLink(); copy(location.href, $("#copy-link")); });
   $("#copy-source").addEventListener("click", () => copy($("#source").value, $("#copy-source")));
-  $("#trials").addEventListener("input", () => updateLink());
-  $("#seed").addEventListener("input", () => updateLink());
-  window.addEventListener("hashchange", () => { if (location.hash !== lastHash) openLink(); });
+  for (const f of [$("#trials"), $("#seed")]) f.addEventListener("input", () => { markStale(); updateLink(); });
+  // the skip link moves focus without touching the URL fragment (which holds the page state)
+  $(".skip").addEventListener("click", (e) => { e.preventDefault(); $("#system").focus(); });
+  window.addEventListener("hashchange", () => {
+    if (location.hash !== lastHash && /^#[zj]/.test(location.hash)) openLink();
+  });
+}
+
+async function start() {
+  const [systems, examples, rules, armies] = await Promise.all([api("/api/systems"), api("/api/examples"),
+    api("/api/rules"), api("/api/games/armies")]);
+  if (rules.ok) state.rules = rules.data;
+  setupGames(armies.ok ? armies.data : []);
+  for (const s of systems.data) state.systems[s.name] = s;
+  state.examples = examples.data;
+  $("#system").replaceChildren(...systems.data.map((s) => h("option", { value: s.name, title: s.description }, systemTitle(s))));
+  showExamples();
+  wire();
+  setupArmies((scenario) => { loadScenario(scenario); return calculate(); });
+  setupScenarios({ current: () => state.data, load: loadScenario, systems: () => Object.keys(state.systems) });
   syncTrials();
   state.system = systems.data[0].name;
   let opened = false;
-  if (location.hash.length > 1) {
-    try { opened = await openLink(); } catch (e) { showError({ message: `this link could not be read: ${e.message}` }); }
+  if (location.hash.length > 1) opened = await openLink();
+  if (!opened) {
+    const first = state.examples.find((e) => e.name === FIRST_EXAMPLE) || state.examples[0];
+    if (first) {
+      loadScenario(first.scenario, first.name);
+      if ($("#link-error").hidden) await calculate();
+    } else chooseSystem(state.system);
   }
-  if (!opened) chooseSystem(state.system);
   document.body.dataset.ready = "true";
 }
 

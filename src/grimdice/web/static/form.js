@@ -54,12 +54,25 @@ function onlyString(root, s) {
   return s.type === "string";
 }
 
+/** Whether the field takes a D6 roll to reach ("3+": a 3 or more): a whole number within 2..7, not
+ * a characteristic such as Horus Heresy's BS 1..10, where "3+" would be read wrongly. */
+function takesRoll(root, s) {
+  const options = s.anyOf ? s.anyOf.map((o) => resolve(root, o).schema) : [s];
+  return options.some((o) => {
+    if (o.type !== "integer") return false;
+    const lo = o.minimum ?? o.ge, hi = o.maximum ?? o.le;
+    return lo !== undefined && hi !== undefined && lo >= 2 && hi <= 7;
+  });
+}
+
 /** A value typed into a text input, as the schema would want it (the server validates). */
 export function parseText(root, s, text) {
   const t = text.trim();
   if (t === "") return undefined;
   if (onlyString(root, s)) return text;
-  if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
+  if (/^[-+]?\d+(\.\d+)?$/.test(t)) return Number(t);
+  // a roll as the books write it ("3+": a 3 or more) where the field takes a number
+  if (/^\d+\+$/.test(t) && takesRoll(root, s)) return Number(t.slice(0, -1));
   if (/^[[{]/.test(t)) { try { return JSON.parse(t); } catch { /* keep the text */ } }
   if (t === "true" || t === "false") return t === "true";
   return t;
@@ -109,6 +122,20 @@ export function blank(root, schema) {
   return null;
 }
 
+/** The schema of the value at `path` (keys and list indices) of a scenario of schema `root`. */
+export function schemaAt(root, path) {
+  let s = resolve(root, root).schema;
+  for (const p of path) {
+    if (typeof p === "number") s = resolve(root, s.items || {}).schema;
+    else {
+      const sub = (s.properties || {})[p];
+      if (!sub) return {};
+      s = resolve(root, sub).schema;
+    }
+  }
+  return s;
+}
+
 export function getAt(obj, path) {
   return path.reduce((o, p) => (o === undefined || o === null ? undefined : o[p]), obj);
 }
@@ -143,10 +170,11 @@ const id = (path) => "f-" + path.join("-").replace(/[^A-Za-z0-9_-]/g, "_");
 
 /**
  * Render the form for `root` (a scenario schema) editing `state.data` into `container`.
- * `changed()` is called after every edit.
+ * `changed()` is called after every edit; `helper(name, input, add)`, if given, may return an element
+ * shown under a list-of-words input (e.g. a rule picker; `add(word)` appends a word to it).
  */
-export function renderForm(container, root, state, changed) {
-  const rerender = () => { renderForm(container, root, state, changed); changed(); };
+export function renderForm(container, root, state, changed, helper = null) {
+  const rerender = () => { renderForm(container, root, state, changed, helper); changed(); };
 
   function field(name, schema, path, required) {
     const { schema: s, nullable } = resolve(root, schema);
@@ -159,7 +187,7 @@ export function renderForm(container, root, state, changed) {
     if (k === "const") return null;
     if (k === "object") {
       if (nullable && (value === undefined || value === null)) {
-        return h("fieldset", { "data-path": dotted, class: "wide" },
+        return h("fieldset", { "data-path": dotted, class: "wide unset" },
           h("legend", {}, words(name)),
           h("button", { type: "button", class: "small", onclick: () => { setAt(state.data, path, blank(root, s)); rerender(); } },
             `Add ${words(name)}`));
@@ -176,7 +204,9 @@ export function renderForm(container, root, state, changed) {
     if (k === "list") {
       const items = Array.isArray(value) ? value : [];
       const item = resolve(root, s.items).schema;
-      const box = h("fieldset", { "data-path": dotted, class: "wide" }, h("legend", { title }, words(name)));
+      // an optional list left empty is shown as its Add button only (a section not in use)
+      const unset = items.length === 0 && !required;
+      const box = h("fieldset", { "data-path": dotted, class: unset ? "wide unset" : "wide" }, h("legend", { title }, words(name)));
       items.forEach((it, i) => {
         const sub = h("fieldset", { "data-path": `${dotted}.${i}`, class: "list-item" });
         const nm = it && typeof it === "object" && it.name ? `: ${it.name}` : "";
@@ -230,8 +260,15 @@ export function renderForm(container, root, state, changed) {
     }
     const note = hint(s, nullable);
     const wide = k === "tags" || k === "raw" || name === "name" || name === "title" || s.type === "string";
+    const add = (word) => {
+      const list = Array.isArray(getAt(state.data, path)) ? getAt(state.data, path) : [];
+      setAt(state.data, path, [...list, word]);
+      input.value = [...list, word].join(", ");
+      changed();
+    };
+    const extra = k === "tags" && helper ? helper(name, input, add) : null;
     return h("div", { class: "field" + (wide ? " wide" : "") },
-      h("label", { for: fid, title }, label), input, note ? h("span", { class: "hint" }, note) : null);
+      h("label", { for: fid, title }, label), input, note ? h("span", { class: "hint" }, note) : null, extra);
   }
 
   function objectBody(s, path) {

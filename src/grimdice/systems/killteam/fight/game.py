@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 
 from grimdice.engine.game import CHANCE
 from grimdice.systems.killteam.fight.rolls import (
+    FirstRoll,
     Keep,
-    Roll,
     first_rolls,
     rending_options,
     reroll_law,
@@ -57,7 +57,7 @@ class FightState(NamedTuple):
 
     duel: Duel
     phase: Phase
-    rolls: tuple[Roll, Roll] | None = None  # first rolls (attacker, defender)
+    rolls: tuple[FirstRoll, FirstRoll] | None = None  # first rolls (attacker, defender)
     keep: Keep | None = None  # the re-roll choice being resolved
     attacker_hits: Hits | None = None  # the attacker's dice after its re-rolls (then Rending)
     defender_hits: Hits | None = None

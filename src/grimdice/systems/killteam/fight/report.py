@@ -9,7 +9,7 @@ import numpy as np
 from grimdice.dice import Dist
 from grimdice.engine.options import Progress, RunOptions
 from grimdice.result import Result
-from grimdice.systems.killteam.fight.rolls import Keep, Roll
+from grimdice.systems.killteam.fight.rolls import FirstRoll, Keep
 from grimdice.systems.killteam.fight.solver import FightSolution, Tables, held, solve_fight
 from grimdice.systems.killteam.fight.state import SIDES, Fighter, Hits
 from grimdice.systems.killteam.rerolls import rerolls_allowed
@@ -93,7 +93,7 @@ def _reroll_text(side: int, tables: Tables) -> list[dict[str, Any]]:
     return out
 
 
-def _reroll_words(roll: Roll, keep: Keep) -> str:
+def _reroll_words(roll: FirstRoll, keep: Keep) -> str:
     normals, crits = roll.normal - keep.normal, roll.critical - keep.critical
     fails = keep.rerolled - normals - crits
     parts = [f"{v} {w}" for v, w in ((fails, "failed"), (normals, "normal"), (crits, "critical")) if v]

@@ -18,7 +18,7 @@ from grimdice.systems.killteam.rerolls import reroll_choices
 from grimdice.systems.killteam.rolls import attack_counts, count_items
 
 
-class Roll(NamedTuple):
+class FirstRoll(NamedTuple):
     """A first roll of a side's attack dice, by category."""
 
     critical: int
@@ -35,10 +35,10 @@ class Keep(NamedTuple):
     rerolled: int
 
 
-def first_rolls(f: Fighter) -> list[tuple[Roll, float]]:
+def first_rolls(f: Fighter) -> list[tuple[FirstRoll, float]]:
     """Every first roll of ``f``'s attack dice with its probability (lexicographic order)."""
     table = attack_counts(f.attacks, f.hit, f.rules.lethal)
-    return [(Roll(*counts), p) for counts, p in count_items(table)]
+    return [(FirstRoll(*counts), p) for counts, p in count_items(table)]
 
 
 def reroll_law(k: int, f: Fighter) -> np.ndarray:
@@ -46,7 +46,7 @@ def reroll_law(k: int, f: Fighter) -> np.ndarray:
     return attack_counts(k, f.hit, f.rules.lethal).sum(axis=2).T
 
 
-def reroll_options(f: Fighter, roll: Roll) -> list[Keep]:
+def reroll_options(f: Fighter, roll: FirstRoll) -> list[Keep]:
     """The re-rolls open to ``f`` after ``roll``, in preference order (fewest re-rolls first)."""
     c, n, o, m = roll
     return [Keep(n - rn, c - rc, rc + rn + ro + rm) for rc, rn, ro, rm in reroll_choices(f.rules, c, n, o, m)]

@@ -34,8 +34,8 @@ from grimdice.dice import Dist
 from grimdice.engine.game import lex_better_rows
 from grimdice.systems.killteam.fight.resolve import FIGHT_TOL, FightKeys, Resolution
 from grimdice.systems.killteam.fight.rolls import (
+    FirstRoll,
     Keep,
-    Roll,
     first_rolls,
     hit_pairs,
     reroll_law,
@@ -51,8 +51,8 @@ Retained = tuple[int, int, int, int]
 class Tables:
     """Lookup tables of the solved policy (for the report and the Monte Carlo engine)."""
 
-    att_rolls: list[tuple[Roll, float]]
-    def_rolls: list[tuple[Roll, float]]
+    att_rolls: list[tuple[FirstRoll, float]]
+    def_rolls: list[tuple[FirstRoll, float]]
     att_opts: list[list[Keep]]
     def_opts: list[list[Keep]]
     att_choice: np.ndarray  # [attacker roll, defender roll] -> option index

@@ -20,6 +20,7 @@ from grimdice.systems.onepage.game.cache import LawCache
 from grimdice.systems.onepage.game.play import play
 from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import ArmySide, Setup
+from grimdice.systems.onepage.game.state import deploy
 
 MAX_GAMES = 100_000
 SAVED = "game-{:04d}.json"  # the file of game i + 1 in a --save folder
@@ -48,6 +49,14 @@ class GameJob:
         for i, p in enumerate(self.players):
             if p not in PLAYERS:
                 raise ScenarioError(f"--players.{i}", f"unknown player {p!r}; allowed: {', '.join(PLAYERS)}")
+
+    def check_deployment(self) -> None:
+        """Refuse armies that cannot deploy before any game starts (a worker's error would only
+        come after forking): both sides deployed on the fixed table, or with a table generated per
+        game on an open table (terrain can only take room away)."""
+        setup = Setup(self.armies, self.table if self.table is not None else Table(), self.cache)
+        for south in (0, 1):
+            deploy(setup, 0, south)
 
     def __call__(self, seed: int) -> dict[str, Any]:
         table = self.table if self.table is not None else generate_table(seed % (2**32))
@@ -108,6 +117,7 @@ def run_games(
     seed = _whole(seed, "--seed", 0, MAX_SEED, "the seed")  # SeedSequence refuses negative seeds
     if workers is not None:
         workers = _whole(workers, "--workers", 1, MAX_WORKERS, "worker processes")
+    job.check_deployment()
     seeds = game_seeds(seed, games)
     if save is None:
         return parallel_map(job, seeds, workers=workers, scheduler=scheduler, progress=progress)

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.game import CHANCE, TERMINAL
-from grimdice.errors import ScenarioError
+from grimdice.engine.options import MAX_SEED
+from grimdice.errors import ScenarioError, shown
 from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import GameState
@@ -136,19 +137,35 @@ def states(log: dict[str, Any]) -> list[GameState]:
         except (ValueError, IndexError, TypeError, KeyError) as exc:
             raise ScenarioError(f"actions.{i}", f"not a legal step here: {exc}") from None
         out.append(state)
+    if state.current_player() != TERMINAL:
+        raise ScenarioError("actions", f"the log stops after {len(out) - 1} steps, before the game ends")
     return out
 
 
+def differences(log: dict[str, Any], again: dict[str, Any]) -> list[str]:
+    """The fields of a log that its replay ``again`` does not reproduce: every field a log records
+    (scores, winner, units, events, ...) must equal the replay's, and a log holds no other."""
+    fields = set(again) | set(log)
+    return sorted(k for k in fields if k not in again or k not in log or log[k] != again[k])
+
+
 def replay(log: dict[str, Any]) -> dict[str, Any]:
-    """Replay a log; the record it rebuilds (equal to the log when the log is genuine)."""
+    """Replay a log; the record it rebuilds (equal to the log when the log is genuine, see
+    :func:`differences`)."""
     sts = states(log)
     players = log.get("players", ["ai", "ai"])
     if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
         raise ScenarioError("players", "the two players' names, e.g. [ai, random]")
+    for i, p in enumerate(players):
+        if p not in PLAYERS:
+            raise ScenarioError(f"players.{i}", f"unknown player {shown(p)}; allowed: {', '.join(PLAYERS)}")
+    seed = log.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise ScenarioError("seed", f"a whole number from 0 to {MAX_SEED}, got {shown(seed)}")
     events = [event(s, a, n) for s, a, n in zip(sts, log["actions"], sts[1:], strict=False)]
     return record(
         sts[0].setup,
-        log.get("seed", 0),
+        seed,
         (players[0], players[1]),
         list(log["actions"]),
         events,
@@ -156,4 +173,4 @@ def replay(log: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-__all__ = ["play", "replay", "sample", "states"]
+__all__ = ["differences", "play", "replay", "sample", "states"]

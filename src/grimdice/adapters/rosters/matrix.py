@@ -11,19 +11,29 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from grimdice.adapters.rosters.onepage_sides import onepage_scenario
+from grimdice.adapters.rosters.resolve import SIDES, Picked, build_side, detect_system, load
 from grimdice.engine.batch import parallel_map
 from grimdice.engine.options import MAX_WORKERS
 from grimdice.errors import GrimdiceError, ScenarioError
-from grimdice.io.rosters.resolve import SIDES, Picked, build_side, detect_system, load
-from grimdice.io.rosters.systems import onepage_scenario
-from grimdice.io.rosters.tree import Roster
+from grimdice.io.rosters.tree import Roster, Unit
 
 MAX_CELLS = 10_000
 MIN_PARALLEL = 64  # fewer distinct calculations run in-process: starting a worker (~1 s) costs more
+
+
+#: what a cell can show: its JSON key and a label (``per100``: expected damage per 100 points of
+#: the attacking unit, from the roster's points; no value when the unit has no points)
+METRICS = {
+    "damage": ("damage", "expected damage"),
+    "destroyed": ("models_destroyed", "expected models destroyed"),
+    "wipe": ("p_wipe", "P(wipe out)"),
+    "per100": ("damage_per_100_points", "expected damage per 100 points"),
+}
 
 
 @dataclass(frozen=True)
@@ -34,11 +44,21 @@ class Cell:
     destroyed: float | None = None
     wipe: float | None = None
     error: str = ""
+    per100: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         if self.error:
             return {"error": self.error}
-        return {"damage": self.damage, "models_destroyed": self.destroyed, "p_wipe": self.wipe}
+        return {
+            "damage": self.damage,
+            "models_destroyed": self.destroyed,
+            "p_wipe": self.wipe,
+            "damage_per_100_points": self.per100,
+        }
+
+    def value(self, metric: str) -> float | None:
+        """The cell's value of one of :data:`METRICS` (None for a refused pair)."""
+        return None if self.error else self.to_json()[METRICS[metric][0]]
 
 
 @dataclass
@@ -48,12 +68,14 @@ class Matrix:
     defenders: list[str]
     cells: list[list[Cell]]  # [attacker][defender]
     computed: int = 0  # distinct calculations (identical pairs are computed once)
+    points: list[float] = field(default_factory=list)  # each attacker's points
 
     def to_json(self) -> dict[str, Any]:
         return {
             "system": self.system,
             "attackers": self.attackers,
             "defenders": self.defenders,
+            "attacker_points": self.points,
             "cells": [
                 {"attacker": a, "defender": d, **c.to_json()}
                 for a, row in zip(self.attackers, self.cells, strict=True)
@@ -118,11 +140,11 @@ def tasks_for(
     """Attacker names and one task per (attacker, defender) pair, row by row."""
     att_key, def_key = SIDES[system]
     names, tasks = [], []
-    for u in roster_a.units:
-        names.append(u.ref)
+    for u, name, _ in as_played(roster_a, system):
+        names.append(name)
         try:
             side: dict[str, Any] | str = build_side(
-                system, "attacker", Picked(u, []), weapons, "attacker"
+                system, "attacker", Picked(u, leaders_of(u, system)), weapons, "attacker"
             ).data
         except GrimdiceError as exc:
             side = str(exc)
@@ -143,14 +165,34 @@ def tasks_for(
     return names, tasks
 
 
+def leaders_of(u: Unit, system: str) -> list[Unit]:
+    """The Leaders the roster records as attached to ``u`` (40k: a Leader and its Bodyguard are one
+    unit)."""
+    return list(u.led_by) if system == "wh40k" else []
+
+
+def as_played(roster: Roster, system: str) -> list[tuple[Unit, str, float]]:
+    """(unit, name, points) of each unit as it takes the field: a Bodyguard with the Leaders the
+    roster attaches to it (``Squad + Captain``, points added), and no row of its own for a Leader
+    so attached."""
+    attached = {id(x) for u in roster.units for x in leaders_of(u, system)}
+    out = []
+    for u in roster.units:
+        if id(u) in attached:
+            continue
+        lead = leaders_of(u, system)
+        out.append((u, " + ".join([u.ref, *(x.ref for x in lead)]), u.points + sum(x.points for x in lead)))
+    return out
+
+
 def roster_defenders(roster: Roster, system: str) -> list[tuple[str, dict[str, Any] | str, int]]:
     out: list[tuple[str, dict[str, Any] | str, int]] = []
-    for u in roster.units:
+    for u, name, _ in as_played(roster, system):
         try:
-            side = build_side(system, "defender", Picked(u, []), None, "defender")
-            out.append((u.ref, side.data, side.models))
+            side = build_side(system, "defender", Picked(u, leaders_of(u, system)), None, "defender")
+            out.append((name, side.data, side.models))
         except GrimdiceError as exc:
-            out.append((u.ref, str(exc), 1))
+            out.append((name, str(exc), 1))
     return out
 
 
@@ -195,21 +237,30 @@ def compute(
     found = dict(zip(unique, cells_found, strict=True))
     results = [found[key] for key in keys]
     k = len(defenders)
-    cells = [results[i * k : (i + 1) * k] for i in range(len(names))]
-    return Matrix(system, names, [d[0] for d in defenders], cells, len(unique))
+    points = [pts for _, _, pts in as_played(ra, system)]
+    cells = [[_per100(c, points[i]) for c in results[i * k : (i + 1) * k]] for i in range(len(names))]
+    return Matrix(system, names, [d[0] for d in defenders], cells, len(unique), points)
+
+
+def _per100(c: Cell, points: float) -> Cell:
+    if c.error or c.damage is None or points <= 0:
+        return c
+    return replace(c, per100=c.damage * 100.0 / points)
 
 
 def _is_target_list(p: Path) -> bool:
-    try:
-        head = p.read_text(encoding="utf-8")[:4096].lstrip()
-    except (OSError, UnicodeDecodeError):
-        return False
-    if head.startswith("["):  # a list of target profiles, unless it is a bare Army Forge list
-        from grimdice.io.rosters.armyforge import is_army_forge
-        from grimdice.io.rosters.safe import load_json, read_bytes
+    """A ``.json`` second argument is a list of target profiles when the whole document (read
+    within the roster limits) is a list, or a mapping with ``targets``, that is neither an Army
+    Forge list nor a roster export (``roster``/``forces``); what a key's text says is not looked at."""
+    from grimdice.io.rosters.armyforge import is_army_forge, is_saved_list
+    from grimdice.io.rosters.safe import load_json, read_bytes
 
-        try:
-            return not is_army_forge(load_json(read_bytes(p, "roster_b")[0], p.name, "roster_b"))
-        except ScenarioError:
-            return True  # load_targets says what is wrong
-    return '"targets"' in head and '"forces"' not in head
+    try:
+        doc = load_json(read_bytes(p, "roster_b")[0], p.name, "roster_b")
+    except ScenarioError:
+        return False  # the roster reader says what is wrong
+    if is_army_forge(doc) or is_saved_list(doc):
+        return False  # the roster reader reads it, or says which export to use
+    if isinstance(doc, list):
+        return True
+    return isinstance(doc, dict) and "targets" in doc and not ({"roster", "forces"} & doc.keys())

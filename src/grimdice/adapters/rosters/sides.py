@@ -6,13 +6,8 @@ and the system validates it. Weapon abilities and special rules are offered to t
 parser one at a time: those it accepts are passed on, the rest are kept by name in the unit's
 ``not_modelled`` list (never silently dropped).
 
-Readings of roster text (documented in ``docs/rosters.md``):
+Readings (documented in ``docs/rosters.md``; the text readings are :mod:`.readings`):
 
-* rolls ``3+`` are 3, distances ``6"`` are 6, ``-``/``N/A`` is "none";
-* an invulnerable save or Feel No Pain is read from an ability or rule *named* ``Invulnerable
-  Save`` / ``Feel No Pain`` (the roll in its name or text), or one whose text begins "this model /
-  the bearer / models in this unit has (have) a 4+ invulnerable save" (or "the Feel No Pain 5+
-  ability"); conditional grants (auras, "while leading") are not read;
 * by default a model fires every ranged weapon it carries, one mode of each (the first listed),
   leaving out Pistols when it has other ranged weapons (40k); ``weapons: melee`` picks melee
   weapons, or name the weapons or modes to use.
@@ -27,9 +22,18 @@ from typing import Any
 
 from grimdice.engine.rules import RuleTable
 from grimdice.errors import ScenarioError
+from grimdice.io.rosters.readings import (
+    NONE_TEXT,
+    best,
+    number,
+    profile_invulnerable,
+    protections,
+    roll,
+    split_rules,
+    value,
+    weapon_rule_notes,
+)
 from grimdice.io.rosters.tree import Ability, Model, Profile, Unit, Weapon, norm
-
-NONE_TEXT = {"", "-", "–", "—", "n/a", "na", "*"}
 
 
 # --------------------------------------------------------------------------- the systems' parsers
@@ -56,80 +60,6 @@ def accepted(system: str, items: Iterable[str]) -> tuple[list[str], list[str]]:
         else:
             ok.append(t)
     return ok, refused
-
-
-# --------------------------------------------------------------------------- text readings
-def split_rules(text: str | None) -> list[str]:
-    """``"Assault, Rending (6+), Blast (3\")"`` -> items, splitting on commas outside brackets."""
-    if text is None or norm(text) in NONE_TEXT:
-        return []
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        depth += (ch in "([" and 1) or (-1 if ch in ")]" else 0)
-        if ch in ",;" and depth <= 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    out.append(cur)
-    return [re.sub(r"\s+", " ", x).strip() for x in out if x.strip() and norm(x) not in NONE_TEXT]
-
-
-def roll(text: str | None) -> int | None:
-    """``"3+"`` -> 3; none -> None."""
-    if text is None or norm(text) in NONE_TEXT:
-        return None
-    m = re.fullmatch(r"\s*(\d+)\s*\+?\s*", text)
-    return int(m.group(1)) if m else None
-
-
-def number(text: str | None) -> int | None:
-    """``'6"'`` or ``"6"`` -> 6; none or anything else -> None."""
-    if text is None or norm(text) in NONE_TEXT:
-        return None
-    m = re.fullmatch(r"\s*(\d+)\s*(?:\"|''|”|in\.?|inches)?\s*\+?\s*", text)
-    return int(m.group(1)) if m else None
-
-
-def value(text: str | None, where: str) -> int | str:
-    """A number (``4``, ``-1``) as int, dice (``D6+1``) as text."""
-    if text is None or norm(text) in NONE_TEXT:
-        raise ScenarioError(where, "missing in the roster")
-    t = text.strip()
-    if re.fullmatch(r"[+-]?\d+", t):
-        return int(t)
-    return t
-
-
-_ROLL_IN = re.compile(r"(\d)\s*\+")
-_HOLDER = (
-    r"^(?:this model|the bearer|this unit|models in (?:this|the bearer's) unit|each model[^.]*?)"
-    r"\s+ha(?:s|ve)\s+"
-)
-_INV_TEXT = re.compile(_HOLDER + r"an?\s+(\d)\+\s+invulnerable save")
-_FNP_TEXT = re.compile(_HOLDER + r"(?:the\s+)?feel no pain\s+(\d)\+")
-
-
-def protections(abilities: Iterable[Ability]) -> tuple[int | None, int | None, list[str]]:
-    """(invulnerable save, Feel No Pain, names of the abilities read for them)."""
-    inv = fnp = None
-    used = []
-    for a in abilities:
-        name, text = norm(a.name), norm(a.text)
-        for key, text_re in (("invulnerable save", _INV_TEXT), ("feel no pain", _FNP_TEXT)):
-            x = None
-            if key in name:
-                m = _ROLL_IN.search(name) or _ROLL_IN.search(text)
-                x = int(m.group(1)) if m else None
-            elif m := text_re.match(text):
-                x = int(m.group(1))
-            if x is not None and 2 <= x <= 6:
-                used.append(a.name)
-                if key == "invulnerable save":
-                    inv = x if inv is None else min(inv, x)
-                else:
-                    fnp = x if fnp is None else min(fnp, x)
-    return inv, fnp, used
 
 
 # --------------------------------------------------------------------------- weapon choice
@@ -208,7 +138,8 @@ def _abilities_of(unit: Unit, m: Model) -> list[Ability]:
 def _unit_notes(unit: Unit, used: Iterable[str]) -> list[str]:
     used_set = {norm(u) for u in used}
     names = dict.fromkeys(a.name for m in unit.models for a in _abilities_of(unit, m) if a.name)
-    return [f"{unit.name}: ability {n}" for n in names if norm(n) not in used_set]
+    unmapped = [] if unit.spec is not None else [f"{unit.name}: {n}" for n in unit.unmapped]
+    return unmapped + [f"{unit.name}: ability {n}" for n in names if norm(n) not in used_set]
 
 
 def _profile(m: Model, unit: Unit, where: str) -> Profile:
@@ -225,9 +156,13 @@ def _put(d: dict[str, Any], key: str, v: object) -> None:
 
 
 # --------------------------------------------------------------------------- wh40k
+def _wh40k_items(p: Profile) -> list[str]:
+    return split_rules(p.char("keywords", "abilities"))
+
+
 def _wh40k_weapon(w: Weapon, p: Profile, where: str, notes: list[str]) -> dict[str, Any]:
-    ok, refused = accepted("wh40k", split_rules(p.char("keywords", "abilities")))
-    notes += [f"{w.mode_name(p)}: weapon ability {r}" for r in refused]
+    ok, refused = accepted("wh40k", _wh40k_items(p))
+    notes += [f"{w.mode_name(p)}: weapon ability {r}" for r in refused] + weapon_rule_notes(w, _wh40k_items)
     out: dict[str, Any] = {"name": w.mode_name(p)}
     _put(out, "range", number(p.char("range")))
     out["A"] = value(p.char("a"), f"{where}.A")
@@ -267,7 +202,7 @@ def wh40k_attacker(unit: Unit, weapons: object, where: str) -> Side:
         models.append(d)
     data = {"name": unit.name, "models": numbered(models), "keywords": list(unit.keywords)}
     defensive = protections(a for m in unit.models for a in _abilities_of(unit, m))[2]  # used when defending
-    return Side(data, sum(m["count"] for m in models), _unit_notes(unit, defensive) + _dedupe(notes))
+    return Side(data, sum(m["count"] for m in models), _unit_notes(unit, defensive) + dedupe(notes))
 
 
 def _wh40k_defenders(unit: Unit, where: str) -> tuple[list[dict[str, Any]], list[str]]:
@@ -276,6 +211,7 @@ def _wh40k_defenders(unit: Unit, where: str) -> tuple[list[dict[str, Any]], list
     for m in unit.models:
         p = _profile(m, unit, where)
         inv, fnp, u = protections(_abilities_of(unit, m))
+        inv = best(inv, profile_invulnerable(p))
         used += u
         d: dict[str, Any] = {"name": m.name, "count": m.count}
         d["T"] = value(p.char("t"), f"{where}.T")
@@ -305,7 +241,7 @@ def wh40k_defender(unit: Unit, leaders: list[Unit], where: str) -> Side:
     if lead:
         data["leaders"] = lead
     data["keywords"] = keywords
-    return Side(data, sum(m["count"] for m in models + lead), _dedupe(notes))
+    return Side(data, sum(m["count"] for m in models + lead), dedupe(notes))
 
 
 # --------------------------------------------------------------------------- heresy
@@ -323,8 +259,13 @@ def _heresy_rules(items: list[str], name: str, notes: list[str]) -> list[str]:
     return ok
 
 
+def _heresy_items(p: Profile) -> list[str]:
+    return split_rules(p.char("type"))
+
+
 def _heresy_weapon(w: Weapon, p: Profile, where: str, notes: list[str]) -> dict[str, Any]:
     name = w.mode_name(p)
+    notes += weapon_rule_notes(w, _heresy_items)
     parts = split_rules(p.char("type"))
     kind = _KINDS.match(norm(parts[0])) if parts else None
     rest = parts[1:] if kind else parts
@@ -348,6 +289,7 @@ def _heresy_weapon(w: Weapon, p: Profile, where: str, notes: list[str]) -> dict[
 def _heresy_model(m: Model, unit: Unit, where: str) -> tuple[dict[str, Any], list[str]]:
     p = _profile(m, unit, where)
     inv, fnp, used = protections(_abilities_of(unit, m))
+    inv = best(inv, profile_invulnerable(p))
     d: dict[str, Any] = {"name": m.name, "count": m.count}
     for k in ("WS", "BS", "S", "T", "W", "I", "A"):
         _put(d, k, number(p.char(k)))
@@ -374,11 +316,16 @@ def heresy_attacker(unit: Unit, weapons: object, where: str) -> Side:
     return Side(
         {"name": unit.name, "models": numbered(models)},
         sum(m["count"] for m in models),
-        _unit_notes(unit, used) + _dedupe(notes),
+        _unit_notes(unit, used) + dedupe(notes),
     )
 
 
 def heresy_defender(unit: Unit, where: str) -> Side:
+    """The unit as a Heresy target; a vehicle (armour values and hull points) is refused."""
+    if any(m.profile is not None and m.profile.is_vehicle for m in unit.models):
+        raise ScenarioError(
+            where, f"{unit.name}: vehicles are not modelled as targets (armour values, hull points)"
+        )
     models, used, types = [], [], []
     for m in unit.models:
         d, u = _heresy_model(m, unit, where)
@@ -416,8 +363,13 @@ def kt_distance(text: str | None) -> float | None:
     return None if n is None else float(n)
 
 
+def _kt_items(p: Profile) -> list[str]:
+    return split_rules(p.char("sr")) + split_rules(p.char("!", "crit", "critical"))
+
+
 def _kt_weapon(w: Weapon, p: Profile, where: str, notes: list[str]) -> dict[str, Any]:
     name = w.mode_name(p).lstrip("⌖⚔ ").strip()
+    notes += weapon_rule_notes(w, _kt_items)
     ok, refused = accepted("killteam", split_rules(p.char("sr")))
     crit, crit_refused = accepted("killteam", split_rules(p.char("!", "crit", "critical")))
     notes += [f"{name}: rule {r}" for r in refused + crit_refused]
@@ -437,6 +389,7 @@ def kt_operative(unit: Unit, weapons: object, where: str) -> Side:
     p = _profile(m, unit, where)
     notes: list[str] = []
     inv, _, used = protections(_abilities_of(unit, m))
+    inv = best(inv, profile_invulnerable(p))
     d: dict[str, Any] = {"name": unit.name}
     _put(d, "M", kt_distance(p.char("m")))
     for k in ("APL", "GA", "DF", "W"):
@@ -446,115 +399,12 @@ def kt_operative(unit: Unit, weapons: object, where: str) -> Side:
     d["weapons"] = numbered([_kt_weapon(w, mp, where, notes) for w, _ in m.weapons for mp in w.modes])
     if unit.model_count > 1:
         notes.append(f"{unit.model_count} models: the first ({m.name}) is the operative")
-    side = Side(d, 1, _unit_notes(unit, used) + _dedupe(notes))
+    side = Side(d, 1, _unit_notes(unit, used) + dedupe(notes))
     if weapons is not None or any(not x.get("WS") for x in d["weapons"]):
         picks = choose(unit, weapons, f"{where}.weapons")
         first = next((w.mode_name(mp).lstrip("⌖⚔ ").strip() for grp in picks for w, mp, _ in grp), None)
         side.data["_weapon"] = first
     return side
-
-
-# --------------------------------------------------------------------------- onepage
-def _weapon_name(text: str) -> str:
-    return text.split(" (", 1)[0].strip()
-
-
-def _is_ranged(text: str) -> bool:
-    from grimdice.systems.onepage.weapons import parse_weapon
-
-    return not parse_weapon(text, "weapon").melee
-
-
-def _texts(spec: dict[str, Any]) -> list[str]:
-    return [*spec.get("equipment", []), *(t for v in spec.get("variants", []) for t in v["equipment"])]
-
-
-def _onepage_weapons(
-    specs: list[dict[str, Any]], weapons: object, where: str
-) -> tuple[list[dict[str, Any]], str]:
-    """The attacking specs (the unit, its Hero) and ``attack`` (``shooting``/``melee``) for
-    ``weapons``: ``ranged`` (the default: shooting with every ranged weapon), ``melee`` (an
-    assault), or names of weapons (only those are kept, all ranged or all melee)."""
-    name = specs[0]["name"]
-    if weapons is None or (isinstance(weapons, str) and weapons.strip().lower() in ("ranged", "melee")):
-        attack = "melee" if isinstance(weapons, str) and weapons.strip().lower() == "melee" else "shooting"
-        if attack == "shooting" and not any(_is_ranged(t) for s in specs for t in _texts(s)):
-            raise ScenarioError(f"{where}.weapons", f"{name} has no ranged weapons to attack with")
-        return specs, attack
-    names = [w for w in weapons.split(",") if w.strip()] if isinstance(weapons, str) else weapons
-    if not isinstance(names, list) or not names or not all(isinstance(w, str) for w in names):
-        raise ScenarioError(f"{where}.weapons", "weapons is 'ranged', 'melee' or a list of weapon names")
-    wanted = {norm(w) for w in names}
-
-    def keep(texts: list[str]) -> list[str]:
-        return [t for t in texts if norm(_weapon_name(t)) in wanted]
-
-    out = []
-    for s in specs:
-        k = {**s, "equipment": keep(s.get("equipment", []))}
-        if s.get("variants"):
-            k["variants"] = [{**v, "equipment": keep(v["equipment"])} for v in s["variants"]]
-        out.append(k)
-    chosen = [t for s in out for t in _texts(s)]
-    if missing := wanted - {norm(_weapon_name(t)) for t in chosen}:
-        have = ", ".join(sorted({_weapon_name(t) for s in specs for t in _texts(s)}))
-        raise ScenarioError(
-            f"{where}.weapons", f"{name} has no weapon {sorted(missing)[0]!r}; it has: {have}"
-        )
-    ranged = {_is_ranged(t) for t in chosen}
-    if len(ranged) > 1:
-        raise ScenarioError(
-            f"{where}.weapons", "name ranged weapons (shooting) or melee weapons (an assault), not both"
-        )
-    return out, "shooting" if ranged == {True} else "melee"
-
-
-def onepage_side(unit: Unit, role: str, leaders: list[Unit], weapons: object, where: str) -> Side:
-    """A onepage unit (an Army Forge list's ``spec``) with its joined Hero as ``_hero``; an attacker
-    also gets ``_attack`` from ``weapons``. A Hero the v2.21 join rules refuse (different Quality,
-    a Special host...) is left out and noted."""
-    from grimdice.io.scenario import validate
-    from grimdice.systems.onepage.fielding import join_error
-    from grimdice.systems.onepage.profiles import UnitSpec
-
-    if unit.spec is None:
-        raise ScenarioError(where, f"{unit.name}: onepage units are read from Army Forge lists")
-    spec = dict(unit.spec)
-    notes = [f"{unit.name}: {n}" for n in unit.unmapped]
-    hero: dict[str, Any] | None = None
-    for h in leaders or unit.joined:
-        if h.spec is None:
-            raise ScenarioError(f"{where}.leaders", f"{h.name} is not an Army Forge unit")
-        if hero is not None:
-            notes.append(f"{h.name}: a second joined Hero is not modelled (a unit joins one)")
-            continue
-        err = join_error(validate(UnitSpec, h.spec), validate(UnitSpec, spec), f"{where}.leaders", where)
-        if err is not None:
-            notes.append(f"{h.name}: not joined to {unit.name} ({err.message})")
-            continue
-        hero = dict(h.spec)
-        notes += [f"{h.name}: {n}" for n in h.unmapped]
-    if role == "attacker":
-        chosen, attack = _onepage_weapons([spec] if hero is None else [spec, hero], weapons, where)
-        spec, hero = chosen[0], (chosen[1] if hero is not None else None)
-        spec["_attack"] = attack
-    if hero is not None:
-        spec["_hero"] = hero
-    models = unit.spec["size"] + (hero["size"] if hero else 0)
-    return Side(spec, models, _dedupe(notes))
-
-
-def onepage_scenario(attacker: dict[str, Any], defender: dict[str, Any]) -> dict[str, Any]:
-    """The onepage scenario of two sides from :func:`onepage_side` (heroes and attack placed)."""
-    a, d = dict(attacker), dict(defender)
-    sc: dict[str, Any] = {"system": "onepage", "attack": a.pop("_attack", "shooting")}
-    for key, side in (("attacker", a), ("defender", d)):
-        side.pop("_attack", None)
-        hero = side.pop("_hero", None)
-        sc[key] = side
-        if hero is not None:
-            sc[f"{key}_hero"] = hero
-    return sc
 
 
 def numbered(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -569,5 +419,5 @@ def numbered(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return entries
 
 
-def _dedupe(xs: list[str]) -> list[str]:
+def dedupe(xs: list[str]) -> list[str]:
     return list(dict.fromkeys(xs))

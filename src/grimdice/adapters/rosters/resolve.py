@@ -23,16 +23,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from grimdice.errors import ScenarioError
-from grimdice.io.rosters.systems import (
+from grimdice.adapters.rosters.onepage_sides import onepage_side
+from grimdice.adapters.rosters.sides import (
     Side,
     heresy_attacker,
     heresy_defender,
     kt_operative,
-    onepage_side,
     wh40k_attacker,
     wh40k_defender,
 )
+from grimdice.errors import ScenarioError
 from grimdice.io.rosters.tree import Roster, Unit, norm, read_roster
 
 REF_KEYS = {"roster", "unit", "weapons", "leaders"}
@@ -45,17 +45,14 @@ SIDES = {
 }
 
 
+NOT_MODELLED = "not modelled (from the roster): "
+
+
 def detect_system(roster: Roster, where: str = "system") -> str:
-    """The grimdice system of a roster, from its game system name."""
-    g = norm(roster.game)
-    if "one page" in g or "army forge" in g:
-        return "onepage"
-    if "kill team" in g:
-        return "killteam"
-    if "heresy" in g or "age of darkness" in g:
-        return "heresy"
-    if "40,000" in g or "40k" in g or "40000" in g:
-        return "wh40k"
+    """The grimdice system of a roster, from its edition (:mod:`.editions`; an edition grimdice
+    has no rules for was refused when the roster was read)."""
+    if roster.edition is not None:
+        return roster.edition.system
     raise ScenarioError(
         where, f"cannot tell the system of roster {roster.source} (game {roster.game!r}); give system: ..."
     )
@@ -90,10 +87,13 @@ def split_ref(ref: str, where: str) -> tuple[str, str]:
 class Picked:
     unit: Unit
     leaders: list[Unit]
+    #: the leaders are the ones the roster records as attached (none were named)
+    recorded: bool = False
 
 
-def pick(roster: Roster, name: object, leaders: object, where: str) -> Picked:
-    """The named unit (and its attached leaders)."""
+def pick(roster: Roster, name: object, leaders: object, where: str, recorded: bool = False) -> Picked:
+    """The named unit and its leaders: those named (``Unit+Leader``, ``leaders``), else, with
+    ``recorded``, those the roster records as leading it (``leaders: []`` attaches none)."""
     if not isinstance(name, str) or not name.strip():
         raise ScenarioError(f"{where}.unit", "the name of a unit in the roster")
     names: list[str]
@@ -106,7 +106,20 @@ def pick(roster: Roster, name: object, leaders: object, where: str) -> Picked:
             raise ScenarioError(f"{where}.leaders", "a list of unit names in the roster")
         names += leaders
     unit = roster.find(head, f"{where}.unit")
+    if recorded and leaders is None and not names and unit.led_by:
+        return Picked(unit, list(unit.led_by), recorded=True)
     return Picked(unit, [roster.find(n, f"{where}.leaders") for n in names])
+
+
+def can_lead_notes(roster: Roster, unit: Unit, key: str) -> list[str]:
+    """Units of the roster whose Leader ability names ``unit``'s datasheet, none attached."""
+    names = {norm(unit.name), norm(unit.datasheet or unit.name)}
+    leads = [x.ref for x in roster.units if x is not unit and any(norm(n) in names for n in x.can_lead)]
+    return [
+        f"{key}: {ref} can lead {unit.name} (not attached: the roster records no attachment; "
+        f"write '{unit.ref}+{ref}' to attach it)"
+        for ref in leads
+    ]
 
 
 def build_side(system: str, role: str, picked: Picked, weapons: object, where: str) -> Side:
@@ -146,10 +159,34 @@ def resolve_with_notes(
     data: Mapping[str, Any], base_dir: str | Path = "."
 ) -> tuple[dict[str, Any], list[str]]:
     """:func:`resolve_scenario`, also returning what the rosters hold that was not modelled."""
+    out, notes, _, _ = _resolve(data, base_dir)
+    return out, notes
+
+
+def resolve_for_result(
+    data: Mapping[str, Any], base_dir: str | Path = "."
+) -> tuple[dict[str, Any], list[str]]:
+    """:func:`resolve_scenario` and the notes a result from it carries: the edition each roster
+    is read as, then each thing not modelled (``not modelled (from the roster): ...``)."""
+    out, notes, rosters, info = _resolve(data, base_dir)
+    system = out.get("system")
+    eds = [
+        f"roster {r.source}: {r.edition.label}; computed with the {system} rules"
+        for r in {id(r): r for r in rosters}.values()
+        if r.edition is not None
+    ]
+    return out, eds + info + [NOT_MODELLED + n for n in dict.fromkeys(notes)]
+
+
+def _resolve(
+    data: Mapping[str, Any], base_dir: str | Path
+) -> tuple[dict[str, Any], list[str], list[Roster], list[str]]:
+    """(scenario, what is not modelled, the rosters read, what the reader did that the user did not
+    ask for: leaders attached as the roster records)."""
     out = dict(data)
     refs = {k: v for k, v in out.items() if isinstance(v, Mapping) and "roster" in v}
     if not refs:
-        return out, []
+        return out, [], [], []
     rosters: dict[str, Roster] = {}
     for key, ref in refs.items():
         path = ref.get("roster")
@@ -167,44 +204,74 @@ def resolve_with_notes(
         get_system(system)  # the clear "unknown system" error
         raise ScenarioError("system", f"rosters cannot be read for {system} yet")
     notes: list[str] = []
+    info: list[str] = []
     for key, ref in refs.items():
-        role = "attacker" if key == "attacker" else "defender"
-        target_key = SIDES[system][1] if key in ("defender", "target") else key
         if key not in ("attacker", "defender", "target"):
             raise ScenarioError(key, "roster references are allowed for attacker and defender (target)")
-        weapons = ref.get("weapons")
-        if system == "killteam" and role == "attacker" and weapons is None and out.get("action") == "fight":
-            weapons = "melee"
-        if system == "onepage" and role == "attacker" and weapons is None and out.get("attack") == "melee":
-            weapons = "melee"
-        picked = pick(rosters[key], ref.get("unit"), ref.get("leaders"), key)
-        side = build_side(system, role, picked, weapons, key)
-        kt_weapon = side.data.pop("_weapon", None)
-        op_hero = side.data.pop("_hero", None)
-        op_attack = side.data.pop("_attack", None)
-        merged = {**side.data, **{k: v for k, v in ref.items() if k not in REF_KEYS}}
-        if key != target_key:
-            out.pop(key)
-        out[target_key] = merged
-        notes += side.not_modelled
-        if op_hero is not None:
-            out.setdefault(f"{target_key}_hero", op_hero)
-        if op_attack is not None:
-            out.setdefault("attack", op_attack)
-        if kt_weapon is not None and role == "attacker":
-            if out.get("action") == "fight":
-                out.setdefault("weapon", kt_weapon)
-            else:
-                out.setdefault("shots", [{"weapon": kt_weapon}])
+        notes += _resolve_side(out, system, key, ref, rosters[key], info)
     if not out.get("title") and "attacker" in refs and len(refs) == 2:
         out["title"] = f"{out['attacker'].get('name')} vs {out[SIDES[system][1]].get('name')}"
-    return out, notes
+    return out, notes, list(rosters.values()), info
+
+
+def _leader_notes(system: str, key: str, roster: Roster, picked: Picked) -> list[str]:
+    """What the reader did about Leaders (40k): attached as the roster records, who could lead an
+    unled unit, and a Leader picked on its own although the roster attaches it."""
+    if system != "wh40k":
+        return []
+    if picked.recorded:
+        names = ", ".join(u.name for u in picked.leaders)
+        info = [
+            f"{key}: {names} attached to {picked.unit.name}, as the roster records (leaders: [] for none)"
+        ]
+    else:
+        info = [] if picked.leaders else can_lead_notes(roster, picked.unit, key)
+    hosts = [u.ref for u in roster.units if any(x is picked.unit for x in u.led_by)]
+    if hosts:
+        info.append(f"{key}: {picked.unit.name} leads {', '.join(hosts)} in the roster; computed on its own")
+    return info
+
+
+def _resolve_side(
+    out: dict[str, Any], system: str, key: str, ref: Mapping[str, Any], roster: Roster, info: list[str]
+) -> list[str]:
+    """Put the side a roster reference names into ``out`` (in place, with the fields the side
+    brings: One Page's hero and attack, Kill Team's weapon); ``info`` gains the Leader notes; the
+    side's not-modelled items are returned."""
+    role = "attacker" if key == "attacker" else "defender"
+    target_key = SIDES[system][1] if key in ("defender", "target") else key
+    weapons = ref.get("weapons")
+    if role == "attacker" and weapons is None:
+        fight = system == "killteam" and out.get("action") == "fight"
+        if fight or (system == "onepage" and out.get("attack") == "melee"):
+            weapons = "melee"
+    picked = pick(roster, ref.get("unit"), ref.get("leaders"), key, recorded=system == "wh40k")
+    info += _leader_notes(system, key, roster, picked)
+    side = build_side(system, role, picked, weapons, key)
+    kt_weapon = side.data.pop("_weapon", None)
+    op_hero = side.data.pop("_hero", None)
+    op_attack = side.data.pop("_attack", None)
+    merged = {**side.data, **{k: v for k, v in ref.items() if k not in REF_KEYS}}
+    if key != target_key:
+        out.pop(key)
+    out[target_key] = merged
+    if op_hero is not None:
+        out.setdefault(f"{target_key}_hero", op_hero)
+    if op_attack is not None:
+        out.setdefault("attack", op_attack)
+    if kt_weapon is not None and role == "attacker":
+        if out.get("action") == "fight":
+            out.setdefault("weapon", kt_weapon)
+        else:
+            out.setdefault("shots", [{"weapon": kt_weapon}])
+    return side.not_modelled
 
 
 def cli_scenario(
     attacker: str, defender: str, weapons: str | None, system: str | None
 ) -> tuple[dict[str, Any], list[str]]:
-    """The scenario of ``grimdice calc --attacker ROSTER:UNIT --defender ROSTER:UNIT``."""
+    """The scenario of ``grimdice calc --attacker ROSTER:UNIT --defender ROSTER:UNIT`` and the
+    notes of its result (:func:`resolve_for_result`)."""
     a_path, a_unit = split_ref(attacker, "--attacker")
     d_path, d_unit = split_ref(defender, "--defender")
     data: dict[str, Any] = {
@@ -215,4 +282,4 @@ def cli_scenario(
         data["attacker"]["weapons"] = weapons
     if system:
         data["system"] = system
-    return resolve_with_notes(data, Path.cwd())
+    return resolve_for_result(data, Path.cwd())

@@ -1,0 +1,195 @@
+// Games in the browser: play a matchup (POST /api/games/play, read game by game) and watch a logged
+// game step by step (POST /api/games/replay) drawn as SVG: terrain, bases, unit names, arrows.
+import { el as svg, pct } from "./charts.js";
+import { h } from "./form.js";
+
+const $ = (sel) => document.querySelector(sel);
+const ARMY = ["#0072b2", "#c84b00"];
+const TERRAIN = { impassable: "#8a8a8a", blocks_sight: "#b9855a", cover: "#6fae6f", dangerous: "#f0a040", difficult: "#b8b860" };
+const view = { game: null, step: 0 };
+let playing = null; // the running play request's AbortController
+
+async function readArmy(side) {
+  const file = $(`#game-file-${side}`).files[0];
+  if (file) {
+    const res = await fetch("/api/parse", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text: await file.text() }) });
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(`${file.name}: ${body.message || body.error}`);
+    return body.scenario;
+  }
+  return $(`#game-army-${side}`).value;
+}
+
+function say(text) { $("#game-status").textContent = text; }
+
+async function play() {
+  if (playing) playing.abort();
+  const controller = new AbortController();
+  playing = controller;
+  let armies;
+  try { armies = [await readArmy("a"), await readArmy("b")]; } catch (e) { say(e.message); return; }
+  const games = Number($("#game-count").value);
+  const seed = Number($("#game-seed").value || 0);
+  $("#game-progress").max = games;
+  $("#game-progress").value = 0;
+  $("#game-progress").hidden = false;
+  $("#game-cancel").hidden = false;
+  $("#game-summary").replaceChildren();
+  say(`Playing ${games} games…`);
+  try {
+    const res = await fetch("/api/games/play", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ armies, games, seed }), signal: controller.signal });
+    if (!res.ok) { const b = await res.json().catch(() => ({})); say(b.message || b.error || `HTTP ${res.status}`); return; }
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let nl;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        const line = JSON.parse(buffer.slice(0, nl));
+        buffer = buffer.slice(nl + 1);
+        if (line.done) { $("#game-progress").value = line.done; say(`Played ${line.done} of ${line.of} games`); }
+        if (line.summary) { showSummary(line.summary); view.firstLog = line.log; $("#watch-first").hidden = false; }
+      }
+    }
+  } catch (e) {
+    say(e.name === "AbortError" ? "Stopped" : `Error: ${e.message}`);
+  } finally {
+    if (playing === controller) playing = null;
+    $("#game-progress").hidden = true;
+    $("#game-cancel").hidden = true;
+  }
+}
+
+function showSummary(s) {
+  const a = s.army_a;
+  const row = (what, r) => h("tr", {}, h("th", { scope: "row" }, what), h("td", {}, pct(r.rate)),
+    h("td", {}, `${pct(r.low)} – ${pct(r.high)}`));
+  say(`${s.games} games played (seed ${s.seed})`);
+  $("#game-summary").replaceChildren(
+    h("div", { class: "table-wrap" }, h("table", {}, h("caption", {}, `${s.armies[0]} against ${s.armies[1]}`),
+      h("thead", {}, h("tr", {}, ...["result", "rate", "95% interval"].map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, row(`${s.armies[0]} wins`, a.win), row("draw", a.draw), row(`${s.armies[1]} wins`, a.loss)))),
+    h("p", {}, `mean scores ${s.mean_scores[0].toFixed(1)} – ${s.mean_scores[1].toFixed(1)}`),
+    h("div", { class: "table-wrap" }, h("table", {}, h("caption", {}, "each unit"),
+      h("thead", {}, h("tr", {}, ...["army", "unit", "pts", "survived", "models left", "pts killed"].map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, ...s.units.map((u) => h("tr", {}, h("td", {}, s.armies[u.army]), h("th", { scope: "row" }, u.unit),
+        h("td", {}, String(u.cost)), h("td", {}, pct(u.survival)), h("td", {}, u.mean_models_left.toFixed(1)),
+        h("td", {}, u.mean_points_killed.toFixed(1))))))));
+}
+
+async function openLog(log) {
+  say("Replaying the game…");
+  const res = await fetch("/api/games/replay", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ log }) });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) { say(`This log could not be replayed: ${body.message || body.error || res.status}`); return; }
+  view.game = body;
+  view.step = 0;
+  $("#replay").hidden = false;
+  $("#replay-step").max = body.steps.length - 1;
+  say(`Game replayed: ${body.steps.length} steps; ${body.matches_log ? "it matches its log" : "it does NOT match its log"}`);
+  draw();
+}
+
+/** What a step's record says, in words. */
+export function describe(ev, units) {
+  const name = (i) => (units[i] ? units[i].name : `unit ${i}`);
+  const act = Array.isArray(ev.action) ? ev.action : [];
+  if (ev.phase === "combat") {
+    const [before, after] = ev.models || [];
+    const verb = { shoot: "shoots", melee: "fights", dangerous: "tests dangerous terrain:" }[ev.kind] || ev.kind;
+    const whom = ev.kind === "dangerous" ? "" : ` ${name(ev.target)}`;
+    return `${name(ev.unit)} ${verb}${whom}: ${before} → ${after} models${ev.pinned ? ", pinned" : ""}`;
+  }
+  if (ev.phase === "play") {
+    const what = { walk: "walks", run: "runs", hold: "holds", assault: `assaults ${name(act[2])}` }[act[0]] || act[0];
+    return `${ev.unit || name(act[1])} ${what}`;
+  }
+  if (ev.phase === "shoot") {
+    return act[1] >= 0 ? `army ${ev.player + 1} picks a target: ${name(act[1])}` : `army ${ev.player + 1} takes no shot`;
+  }
+  if (ev.phase === "deploy") return `army ${ev.player + 1} deploys ${name(act[1])}`;
+  return `${ev.phase}${act.length ? ": " + act.join(" ") : ""}`;
+}
+
+function draw() {
+  const g = view.game;
+  const st = g.steps[view.step];
+  const W = g.table.width, D = g.table.depth;
+  const Y = (y) => D - y; // the table's y runs up, the SVG's down
+  const board = svg("svg", { viewBox: `-1 -1 ${W + 2} ${D + 2}`, role: "img", class: "board",
+    "aria-label": `The table after step ${view.step + 1}: round ${st.round}` });
+  board.append(svg("rect", { x: 0, y: 0, width: W, height: D, class: "table-top" }));
+  for (const t of g.table.terrain) {
+    const trait = (t.traits || []).find((k) => k in TERRAIN);
+    board.append(svg("polygon", { points: t.shape.map(([x, y]) => `${x},${Y(y)}`).join(" "), fill: TERRAIN[trait] || "#d9cf9a",
+      "fill-opacity": 0.6 }, undefined));
+    const cx = t.shape.reduce((s, p) => s + p[0], 0) / t.shape.length, cy = t.shape.reduce((s, p) => s + p[1], 0) / t.shape.length;
+    board.append(svg("text", { x: cx, y: Y(cy), class: "terrain-name" }, t.name));
+  }
+  st.units.forEach((u, i) => {
+    if (!u.models.length) return;
+    const meta = g.units[i];
+    for (const [x, y] of u.models) board.append(svg("circle", { cx: x, cy: Y(y), r: meta.radius, fill: ARMY[meta.army], class: "base" }));
+    const mx = u.models.reduce((s, p) => s + p[0], 0) / u.models.length, my = Math.max(...u.models.map((p) => p[1]));
+    board.append(svg("text", { x: mx, y: Y(my) - meta.radius - 0.4, class: "unit-name", fill: ARMY[meta.army] },
+      meta.name + (u.pinned ? " (pinned)" : "")));
+  });
+  if (st.arrow) {
+    const a = st.arrow;
+    board.append(svg("line", { x1: a.from[0], y1: Y(a.from[1]), x2: a.to[0], y2: Y(a.to[1]), class: `arrow ${a.kind}`,
+      stroke: a.kind === "shot" ? ARMY[a.army] : "#222", "marker-end": "url(#head)" }));
+  }
+  const defs = svg("defs");
+  const head = svg("marker", { id: "head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" });
+  head.append(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#222" }));
+  defs.append(head);
+  board.prepend(defs);
+  $("#board").replaceChildren(board);
+  $("#replay-step").value = view.step;
+  $("#replay-what").textContent = `Step ${view.step + 1} of ${g.steps.length}, round ${st.round}: ${describe(st.event, g.units)}`;
+  $("#replay-score").textContent = `Scores: ${g.armies[0] || "army 1"} ${st.scores[0]} – ${st.scores[1]} ${g.armies[1] || "army 2"}`;
+}
+
+function go(step) {
+  if (!view.game) return;
+  view.step = Math.max(0, Math.min(view.game.steps.length - 1, step));
+  draw();
+}
+
+function roundStart(dir) {
+  const s = view.game.steps;
+  const r = s[view.step].round + dir;
+  const i = s.findIndex((x) => x.round === r);
+  go(i >= 0 ? i : dir > 0 ? s.length - 1 : 0);
+}
+
+/** Wire the "Games" section; `armies` are the bundled ones (GET /api/games/armies). */
+export function setupGames(armies) {
+  if (!armies.length) { $("#games").hidden = true; return; }
+  for (const [side, pick] of [["a", 0], ["b", 1]]) {
+    $(`#game-army-${side}`).replaceChildren(...armies.map((a) => h("option", { value: a.file }, `${a.name} (${a.points} pts)`)));
+    $(`#game-army-${side}`).value = armies[Math.min(pick, armies.length - 1)].file;
+  }
+  $("#game-play").addEventListener("click", play);
+  $("#game-cancel").addEventListener("click", () => playing && playing.abort());
+  $("#watch-first").addEventListener("click", () => view.firstLog && openLog(view.firstLog));
+  $("#game-log").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    try { await openLog(JSON.parse(await file.text())); } catch (err) { say(`${file.name} is not a game log: ${err.message}`); }
+  });
+  $("#replay-back").addEventListener("click", () => go(view.step - 1));
+  $("#replay-next").addEventListener("click", () => go(view.step + 1));
+  $("#replay-round-back").addEventListener("click", () => roundStart(-1));
+  $("#replay-round-next").addEventListener("click", () => roundStart(1));
+  $("#replay-step").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("#board").addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") { e.preventDefault(); go(view.step + 1); }
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(view.step - 1); }
+  });
+}
