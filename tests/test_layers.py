@@ -34,7 +34,7 @@ RANK = {
 KNOWN = {
     ("io/rosters/armyforge.py", "systems.onepage.rules"),
     ("io/rosters/armyforge.py", "systems.onepage.profiles"),
-    ("io/rosters/armyforge.py", "systems.onepage.units"),
+    ("io/rosters/armyforge.py", "systems.onepage.fielding"),
 }
 """Imports that break the contract today, each to be removed (never added to): the Army Forge reader
 asks the One Page rule table which texts are rules and whether a Hero may join a unit while it

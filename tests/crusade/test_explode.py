@@ -249,3 +249,41 @@ def test_attacked_model_near_the_bearer_in_melee_is_refused():
     sc["explode_near"] = [model(name="foe", range=0.5, melee="2R", hits=3)]
     with pytest.raises(ScenarioError, match=r"explode_near\.0: foe is attacked"):
         calculate(sc)
+
+
+def test_models_destroyed_count_by_hand():
+    # one of two weapons used explodes on a fail of P 1/2: P(explosion) = 1/4; it kills the bearer
+    # with 1/2 and the model near him with 1/4, independently given the explosion
+    from types import SimpleNamespace
+
+    from grimdice.systems.crusade.explode import _models_destroyed
+
+    state = (0, 1)
+    arm = SimpleNamespace(name="flamer")
+    law = _models_destroyed([arm], {state: (1.0, 0.5)}, {("flamer", state): [0.5, 0.25]}, 2, 2)
+    boom = Fraction(1, 4)
+    expected = [
+        1 - boom + boom * Fraction(1, 2) * Fraction(3, 4),
+        boom * (Fraction(1, 2) * Fraction(3, 4) + Fraction(1, 2) * Fraction(1, 4)),
+        boom * Fraction(1, 2) * Fraction(1, 4),
+    ]
+    assert law.pmf_from_zero() == pytest.approx([float(p) for p in expected], abs=1e-15)
+
+
+def test_models_near_the_bearer_in_their_order_with_the_attacked_target_as_itself():
+    # VIII EXPLODE "centered on the bearer": the bearer first at range 0, then each listed model
+    from grimdice.io.scenario import validate
+    from grimdice.systems.crusade.explode import _near
+    from grimdice.systems.crusade.profiles import Scenario
+
+    sc = validate(
+        Scenario, _flamer(near=[model(name="a", range=1.5), model(name="m", range=2, cover="full")])
+    )
+    near = _near(sc, sc.attacker, False, shot={})
+    assert [(m.name, r, c, b) for m, r, c, b in near] == [
+        ("shooter", 0.0, "none", True),
+        ("a", 1.5, "none", False),
+        ("m", 2.0, "full", False),
+    ]
+    assert near[2][0] is sc.defender
+    assert _near(sc, sc.attacker, True, shot=None) == near[:1]  # a defender's explosion: himself only

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.io.scenario import validate
+from grimdice.systems.onepage.fielding import resolve_unit
 from grimdice.systems.onepage.profiles import Conditions, UnitSpec
-from grimdice.systems.onepage.units import Unit, resolve_unit
+from grimdice.systems.onepage.units import Unit
 
 
 def spec(name: str = "U", size: int = 1, quality: int = 4, equipment=(), rules=(), **kw: Any) -> UnitSpec:

@@ -129,7 +129,7 @@ def test_melee_piercing_is_chosen_over_the_whole_melee() -> None:
     # blocks for hits from this weapon (pick one)". 1 model Q4 with a Spear (A1, Piercing) and the
     # assault bonus (no weapon rules) assaults 1 Armored Tough(2) model Q4 with a Piercing Pick.
     from grimdice.systems.onepage.exact import melee_table, melee_value
-    from grimdice.systems.onepage.units import resolve_unit
+    from grimdice.systems.onepage.fielding import resolve_unit
     from tests.onepage.helpers import spec
 
     sc = scenario(

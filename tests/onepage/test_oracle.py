@@ -117,7 +117,8 @@ def test_joined_hero_tough_order_is_the_defenders_best() -> None:
     # Tough(X): "you must either accumulate wounds on the unit with this special rule first until it is
     # killed, or remove regular models as casualties before starting to accumulate wounds on [it]".
     # 3 Boyz (10 pts each) + a Tough(3) Warboss (60 pts): brute force over both orders by points kept.
-    from grimdice.systems.onepage.units import resolve_unit, value, wound
+    from grimdice.systems.onepage.fielding import resolve_unit
+    from grimdice.systems.onepage.units import value, wound
     from tests.onepage.helpers import spec
 
     u = resolve_unit(

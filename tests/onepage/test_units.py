@@ -10,8 +10,9 @@ from typer.testing import CliRunner
 from grimdice.cli.app import app
 from grimdice.errors import ScenarioError
 from grimdice.io.scenario import validate
+from grimdice.systems.onepage.fielding import field_army
 from grimdice.systems.onepage.profiles import Army
-from grimdice.systems.onepage.units import field_army, wound
+from grimdice.systems.onepage.units import wound
 from grimdice.systems.onepage.weapons import WEAPON_LIST, parse_weapon
 from tests.onepage.helpers import unit
 
@@ -173,7 +174,7 @@ def test_cli_check(tmp_path: Path) -> None:
 def test_wounds_at_once_equal_wounds_one_by_one() -> None:
     # "For every wound the opposing player must remove one model"; Tough accumulates one model at a
     # time: W wounds at once must leave the state W single wounds leave, whatever the order.
-    from grimdice.systems.onepage.units import resolve_unit
+    from grimdice.systems.onepage.fielding import resolve_unit
     from tests.onepage.helpers import spec
 
     u = resolve_unit(

@@ -73,8 +73,8 @@ def onepage_side(unit: Unit, role: str, leaders: list[Unit], weapons: object, wh
     also gets ``_attack`` from ``weapons``. A Hero the v2.21 join rules refuse (different Quality,
     a Special host...) is left out and noted."""
     from grimdice.io.scenario import validate
+    from grimdice.systems.onepage.fielding import join_error
     from grimdice.systems.onepage.profiles import UnitSpec
-    from grimdice.systems.onepage.units import join_error
 
     if unit.spec is None:
         raise ScenarioError(where, f"{unit.name}: onepage units are read from Army Forge lists")

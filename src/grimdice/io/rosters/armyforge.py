@@ -307,8 +307,8 @@ def _is_hero(u: dict[str, Any]) -> bool:
 def _join_refused(hero: Unit, host: Unit, where: str) -> str:
     """Why One Page 40k v2.21 does not let ``hero`` join ``host`` ("" if it may)."""
     from grimdice.io.scenario import validate
+    from grimdice.systems.onepage.fielding import join_error
     from grimdice.systems.onepage.profiles import UnitSpec
-    from grimdice.systems.onepage.units import join_error
 
     if host.joined:
         return f"{host.name} already has a joined Hero (a unit takes one)"

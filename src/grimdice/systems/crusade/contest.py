@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from grimdice.dice.fold import face_law
 from grimdice.engine.game import CHANCE, TERMINAL, TOL, Solution
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, KO, STUNNED
@@ -193,10 +194,9 @@ def reroll_opp(f: Faces, new: int) -> Faces:
     return Faces(f.total - old + new, _maxes_after(f, kind, old, new), own, NO_OPP, f.n)
 
 
-@cache
 def die_outcomes(kind: str) -> tuple[tuple[int, float], ...]:
-    faces = DICE[kind].faces
-    return tuple((g, faces.count(g) / len(faces)) for g in sorted(set(faces)))
+    """The faces of a die of ``kind`` with their probabilities."""
+    return face_law(DICE[kind].faces)
 
 
 # ---------------------------------------------------------------------- the game

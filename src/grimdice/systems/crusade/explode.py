@@ -33,7 +33,7 @@ from grimdice.systems.crusade.profiles import Model, Scenario
 from grimdice.systems.crusade.report import model_result
 from grimdice.systems.crusade.rolls import total_law
 from grimdice.systems.crusade.rules import RULES
-from grimdice.systems.crusade.units import TEMPLATES, Arm, fighter
+from grimdice.systems.crusade.units import TEMPLATES, Arm, Fighter, fighter
 
 
 def radius(arm: Arm) -> float:
@@ -89,6 +89,112 @@ def _count(kills: list[float]) -> np.ndarray:
     return law
 
 
+Near = tuple[Model, float, str, bool]  # a model the explosion may hit: (model, range, cover, is the bearer)
+
+
+def _explodes(sc: Scenario, boom: list[Arm], defending: bool) -> bool:
+    """Whether an explosion is to be resolved (a weapon used with EXPLODE, outside a mind war); refused:
+    models near a bearer whose weapon does not explode, and a defender's exploding weapon with a
+    radius (it would hit the attacker in base contact, whose state is joint with the defender's)."""
+    if not boom or sc.action == "mindwar":
+        if sc.explode_near and not defending:
+            raise ScenarioError("explode_near", "models near the bearer need a weapon used with EXPLODE (X)")
+        return False
+    if defending and any(radius(a) > 0 for a in boom):
+        raise ScenarioError(
+            "defender.weapons",
+            "a defender's exploding melee weapon with a radius (SFT, FT, HFT, AREA) would also hit the "
+            "attacker in base contact: not modelled (use an exploding weapon without a radius)",
+        )
+    return True
+
+
+def _near(sc: Scenario, owner: Model, defending: bool, shot: Starts | None) -> list[Near]:
+    """VIII EXPLODE "centered on the bearer": the bearer at the centre, then each of ``explode_near``
+    at its range (the attacked model itself only when shooting at one target)."""
+    near: list[Near] = [(owner, 0.0, "none", True)]
+    attacked = {t.name for t in sc.targets} if sc.targets else {sc.defender.name}
+    for i, t in enumerate([] if defending else sc.explode_near):
+        if t.name in attacked and (shot is None or sc.targets):
+            raise ScenarioError(
+                f"explode_near.{i}",
+                f"{t.name} is attacked and near the bearer: modelled only when shooting at one target "
+                "(in melee or among many targets list only models not attacked)",
+            )
+        near.append((sc.defender if t.name in attacked else t, t.range or 0.0, t.cover or "none", False))
+    return near
+
+
+Killed = dict[tuple[str, State], list[float]]  # (weapon, bearer state) -> P(killed) of each model
+
+
+def _model_law(
+    sc: Scenario,
+    near: Near,
+    me: Fighter,
+    side: str,
+    boom: list[Arm],
+    n: int,
+    starts: Starts,
+    bearer: Starts,
+    killed: Killed,
+) -> dict[tuple[State, int], float]:
+    """The law of (end state, damage) of one model near the explosion, mixed over which weapon (one in
+    ``n`` used, III) exploded on the roll's fail; each model's P(killed) per weapon and bearer state
+    is appended to ``killed`` (VIII EXPLODE: "'Bad Guy' models with one hit should automatically be
+    treated as killed if their weapon explodes")."""
+    model, dist, cover, is_bearer = near
+    owner = sc.defender if side == "defender" else sc.attacker
+    bad_guy = is_bearer and me.has("bad_guy") and me.body.hits == 1
+    p_fail = sum(pf for _, pf in bearer.values())
+    law: dict[tuple[State, int], float] = defaultdict(float)
+    for s, (p, _) in starts.items():
+        law[(s, 0)] += p
+    for arm in boom:
+        reach = is_bearer or dist <= radius(arm)
+        hits = _hit(sc, arm, model, cover, list(starts), owner) if reach else {}
+        mixed = 0.0  # a model near him: P(killed by it and the roll failed), over his states
+        for s, (_, pf) in starts.items():
+            hit = hits.get(s, {(s, 0): 1.0})
+            if bad_guy and reach:
+                hit = {((KILLED, 0), dmg): q for (_, dmg), q in hit.items()}  # VIII: Bad Guys are killed
+            law[(s, 0)] -= pf / n
+            for key, q in hit.items():
+                law[key] += pf / n * q
+            p_kill = sum(q for (s2, _), q in hit.items() if s2[0] == KILLED) if s[0] != KILLED else 0.0
+            if is_bearer:
+                killed[(arm.name, s)].append(p_kill)
+            mixed += pf * p_kill
+        if not is_bearer:  # the others' do not depend on the bearer's state (a shot leaves him as he was)
+            for b in bearer:
+                killed[(arm.name, b)].append(mixed / p_fail if p_fail else 0.0)
+    return law
+
+
+def _models_destroyed(boom: list[Arm], bearer: Starts, killed: Killed, n: int, models: int) -> Dist:
+    """How many of the ``models`` the explosion kills: given the exploding weapon and the bearer's
+    state at the fail the models' rolls are independent (:func:`_count`)."""
+    count = np.zeros(models + 1)
+    count[0] = 1.0
+    for arm in boom:
+        for b, (_, pf) in bearer.items():
+            w = pf / n
+            count[0] -= w
+            law_b = _count(killed[(arm.name, b)])
+            count[: law_b.size] += w * law_b
+    return Dist(np.clip(count, 0, None), normalize=True)
+
+
+def _bearer_stages(law: dict[tuple[State, int], float]) -> tuple[Dist, Dist]:
+    """The bearer's condition and hits left at the end, the explosion included."""
+    cond: dict[int, float] = defaultdict(float)
+    left: dict[int, float] = defaultdict(float)
+    for ((c, h), _), p in law.items():
+        cond[c] += p
+        left[h] += p
+    return Dist.from_mapping(dict(cond), normalize=True), Dist.from_mapping(dict(left), normalize=True)
+
+
 def explosions(
     sc: Scenario,
     arms: tuple[Arm, ...],
@@ -115,59 +221,18 @@ def explosions(
     attacked model near the bearer in melee or among many targets is refused."""
     boom = [a for a in arms if a.fail == "explode"]
     defending = side == "defender"
-    if not boom or sc.action == "mindwar":
-        if sc.explode_near and not defending:
-            raise ScenarioError("explode_near", "models near the bearer need a weapon used with EXPLODE (X)")
+    if not _explodes(sc, boom, defending):
         return {}, {}
-    owner = sc.defender if defending else sc.attacker
-    if defending and any(radius(a) > 0 for a in boom):
-        raise ScenarioError(
-            "defender.weapons",
-            "a defender's exploding melee weapon with a radius (SFT, FT, HFT, AREA) would also hit the "
-            "attacker in base contact: not modelled (use an exploding weapon without a radius)",
-        )
     n = len(arms)  # III: the failing weapon drawn at random among those used
     p_fail = sum(pf for _, pf in bearer.values())
-    near: list[tuple[Model, float, str, bool]] = [(owner, 0.0, "none", True)]
-    attacked = {t.name for t in sc.targets} if sc.targets else {sc.defender.name}
-    for i, t in enumerate([] if defending else sc.explode_near):
-        if t.name in attacked and (shot is None or sc.targets):
-            raise ScenarioError(
-                f"explode_near.{i}",
-                f"{t.name} is attacked and near the bearer: modelled only when shooting at one target "
-                "(in melee or among many targets list only models not attacked)",
-            )
-        near.append((sc.defender if t.name in attacked else t, t.range or 0.0, t.cover or "none", False))
+    near = _near(sc, sc.defender if defending else sc.attacker, defending, shot)
     out: dict[str, Result] = {}
-    # P(killed by arm's explosion | bearer state at the fail) per model, for the joint count
-    killed: dict[tuple[str, State], list[float]] = defaultdict(list)
+    killed: Killed = defaultdict(list)
     bearer_law: dict[tuple[State, int], float] = {}
-    for i, (model, dist, cover, is_bearer) in enumerate(near):
+    for i, (model, dist, _, is_bearer) in enumerate(near):
         me = fighter(model, side if is_bearer else f"explode_near.{i - 1}")
         own = shot if shot is not None and model is sc.defender else {me.start: (1.0, p_fail)}
-        starts = bearer if is_bearer else own
-        bad_guy = is_bearer and me.has("bad_guy") and me.body.hits == 1
-        law: dict[tuple[State, int], float] = defaultdict(float)
-        for s, (p, _) in starts.items():
-            law[(s, 0)] += p
-        for arm in boom:
-            reach = is_bearer or dist <= radius(arm)
-            hits = _hit(sc, arm, model, cover, list(starts), owner) if reach else {}
-            mixed = 0.0  # a model near him: P(killed by it and the roll failed), over his states
-            for s, (_, pf) in starts.items():
-                hit = hits.get(s, {(s, 0): 1.0})
-                if bad_guy and reach:
-                    hit = {((KILLED, 0), dmg): q for (_, dmg), q in hit.items()}  # VIII: Bad Guys are killed
-                law[(s, 0)] -= pf / n
-                for key, q in hit.items():
-                    law[key] += pf / n * q
-                p_kill = sum(q for (s2, _), q in hit.items() if s2[0] == KILLED) if s[0] != KILLED else 0.0
-                if is_bearer:
-                    killed[(arm.name, s)].append(p_kill)
-                mixed += pf * p_kill
-            if not is_bearer:  # the others' do not depend on the bearer's state (a shot leaves him as he was)
-                for b in bearer:
-                    killed[(arm.name, b)].append(mixed / p_fail if p_fail else 0.0)
+        law = _model_law(sc, near[i], me, side, boom, n, bearer if is_bearer else own, bearer, killed)
         name = f"explosion: {model.name}" + (
             (" (defender, bearer)" if defending else " (bearer)") if is_bearer else ""
         )
@@ -175,24 +240,12 @@ def explosions(
         out[name] = model_result(law, method, extra, notes=[RULES.note("explode_radius")])
         if is_bearer:
             bearer_law = law
-    count = np.zeros(len(near) + 1)
-    count[0] = 1.0
-    for arm in boom:
-        for b, (_, pf) in bearer.items():
-            w = pf / n
-            count[0] -= w
-            law_b = _count(killed[(arm.name, b)])
-            count[: law_b.size] += w * law_b
-    cond: dict[int, float] = defaultdict(float)
-    left: dict[int, float] = defaultdict(float)
-    for ((c, h), _), p in bearer_law.items():
-        cond[c] += p
-        left[h] += p
     pre = "defender_" if defending else ""
+    condition, hits_left = _bearer_stages(bearer_law)
     stages = {
-        f"{pre}bearer_condition": Dist.from_mapping(dict(cond), normalize=True),
-        f"{pre}bearer_hits_left": Dist.from_mapping(dict(left), normalize=True),
-        f"{pre}explosion_models_destroyed": Dist(np.clip(count, 0, None), normalize=True),
+        f"{pre}bearer_condition": condition,
+        f"{pre}bearer_hits_left": hits_left,
+        f"{pre}explosion_models_destroyed": _models_destroyed(boom, bearer, killed, n, len(near)),
     }
     return out, stages
 

@@ -15,16 +15,18 @@ which the many-target engine applies as it applies a roll without re-rolls.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from math import comb
 from typing import TypeVar
 
 import numpy as np
 
+from grimdice.dice.fold import PoolEvaluator, face_law, fold_law, fold_states
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import KILLED, KO, State
-from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool
+from grimdice.systems.crusade.rolls import DICE, MAXIMUM, Pool, pool_dice
 
 #: (kind, face) slots of a rolled multiset
 SLOTS: tuple[tuple[str, int], ...] = tuple((k, f) for k in ("W", "R") for f in sorted(set(DICE[k].faces)))
@@ -48,37 +50,45 @@ def multisets(pool: Pool) -> int:
 SLOT = {kf: i for i, kf in enumerate(SLOTS)}
 
 
+@dataclass(frozen=True)
+class SlotCounts(PoolEvaluator[Counts, Counts]):
+    """The rolled faces folded into counts per :data:`SLOTS` slot."""
+
+    def initial_state(self) -> Counts:
+        return (0,) * len(SLOTS)
+
+    def next_state(self, state: Counts, kind: Hashable, face: int) -> Counts:
+        i = SLOT[(str(kind), face)]
+        return (*state[:i], state[i] + 1, *state[i + 1 :])
+
+
+@dataclass(frozen=True)
+class TotalHighFail(PoolEvaluator[tuple[int, int, int], Roll]):
+    """The rolled faces folded into (total, highest die, maxima capped at 2); the outcome a
+    :data:`Roll`, failed when two dice show their maximum (section III)."""
+
+    def initial_state(self) -> tuple[int, int, int]:
+        return (0, 0, 0)
+
+    def next_state(self, state: tuple[int, int, int], kind: Hashable, face: int) -> tuple[int, int, int]:
+        t, h, m = state
+        return (t + face, max(h, face), min(2, m + (face == MAXIMUM[str(kind)])))
+
+    def final_outcome(self, state: tuple[int, int, int]) -> Roll:
+        t, h, m = state
+        return (t, h, m >= 2)
+
+
 def multiset_law(pool: Pool) -> dict[Counts, float]:
     """The exact law of the rolled faces as counts per :data:`SLOTS` slot."""
-    law: dict[Counts, float] = {(0,) * len(SLOTS): 1.0}
-    for kind in pool.kinds:
-        faces = DICE[kind].faces
-        nxt: dict[Counts, float] = defaultdict(float)
-        for c, p in law.items():
-            for f in set(faces):
-                i = SLOT[(kind, f)]
-                c2 = (*c[:i], c[i] + 1, *c[i + 1 :])
-                nxt[c2] += p * faces.count(f) / len(faces)
-        law = nxt
-    return dict(law)
+    return dict(fold_states(SlotCounts(), pool_dice(pool.white, pool.red)))
 
 
 @lru_cache(maxsize=64)
 def roll_law(pool: Pool) -> dict[Roll, float]:
     """``{(total, highest die, failed): p}`` of a roll nobody re-rolls (BLAST outside targets use
     the highest die)."""
-    law: dict[tuple[int, int, int], float] = {(0, 0, 0): 1.0}  # (total, highest, maxima capped at 2)
-    for kind in pool.kinds:
-        faces = DICE[kind].faces
-        nxt: dict[tuple[int, int, int], float] = defaultdict(float)
-        for (t, h, m), p in law.items():
-            for f in set(faces):
-                nxt[(t + f, max(h, f), min(2, m + (f == MAXIMUM[kind])))] += p * faces.count(f) / len(faces)
-        law = nxt
-    out: dict[Roll, float] = defaultdict(float)
-    for (t, h, m), p in law.items():
-        out[(t, h, m >= 2)] += p
-    return dict(out)
+    return fold_law(TotalHighFail(), pool_dice(pool.white, pool.red))
 
 
 def reroll_slot(c: Counts, slot: int, face: int) -> Counts:
@@ -91,8 +101,7 @@ def reroll_slot(c: Counts, slot: int, face: int) -> Counts:
 
 def rerolled(c: Counts, slot: int) -> list[tuple[Counts, float]]:
     """The law of the counts after a die of ``slot`` is re-rolled (exact engines)."""
-    faces = DICE[SLOTS[slot][0]].faces
-    return [(reroll_slot(c, slot, f), faces.count(f) / len(faces)) for f in sorted(set(faces))]
+    return [(reroll_slot(c, slot, f), q) for f, q in face_law(DICE[SLOTS[slot][0]].faces)]
 
 
 @cache

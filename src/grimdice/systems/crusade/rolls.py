@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from grimdice.dice.expr import Die
+from grimdice.dice.fold import PoolEvaluator, PoolSpec, fold_states, step_tables
 from grimdice.dice.sampler import Sampler
 from grimdice.errors import ScenarioError
 
@@ -161,19 +163,33 @@ class Faces:
         return min(self.opp, opp_rank(*OWN_CHAIN[self.own]))
 
 
+@dataclass(frozen=True)
+class FacesFold(PoolEvaluator[tuple[int, int, int, int], tuple[int, int, int, int]]):
+    """The :class:`Faces` statistic ``(total, maxes, own, opp)`` folded die by die (``track=False``:
+    only total and maxes)."""
+
+    track: bool = True
+
+    def initial_state(self) -> tuple[int, int, int, int]:
+        return (0, 0, NO_OWN, NO_OPP)
+
+    def next_state(
+        self, state: tuple[int, int, int, int], kind: Hashable, face: int
+    ) -> tuple[int, int, int, int]:
+        return _with_die(state, str(kind), face, self.track)
+
+
+def pool_dice(white: int, red: int) -> PoolSpec:
+    """The dice of a pool as :mod:`grimdice.dice.fold` reads them: whites first, then reds."""
+    return tuple((kind, DICE[kind].faces) for kind in ("W",) * white + ("R",) * red)
+
+
 @lru_cache(maxsize=256)
 def pool_law(white: int, red: int, track: bool = True) -> tuple[tuple[Faces, float], ...]:
     """Exact law of a pool's :class:`Faces` (``track=False``: only total and maxes)."""
     if not track:
         return _total_maxes(white, red)
-    law: dict[tuple[int, int, int, int], float] = {(0, 0, NO_OWN, NO_OPP): 1.0}
-    for kind in ("W",) * white + ("R",) * red:
-        nxt: dict[tuple[int, int, int, int], float] = defaultdict(float)
-        faces = DICE[kind].faces
-        for stat, p in law.items():
-            for f in set(faces):
-                nxt[_with_die(stat, kind, f, track)] += p * faces.count(f) / len(faces)
-        law = nxt
+    law = fold_states(FacesFold(track), pool_dice(white, red))
     n = white + red
     return tuple((Faces(t, mx, own, opp, n), p) for (t, mx, own, opp), p in sorted(law.items()))
 
@@ -262,16 +278,7 @@ def law_steps(white: int, red: int, track: bool = True) -> tuple[np.ndarray, ...
     giving the index of the roll in ``pool_law(white, red, track)`` (the same steps as the law)."""
     law = pool_law(white, red, track)
     index = {(f.total, f.maxes, f.own, f.opp): i for i, (f, _) in enumerate(law)}
-    states: list[tuple[int, int, int, int]] = [(0, 0, NO_OWN, NO_OPP)]
-    tables = []
-    for kind in ("W",) * white + ("R",) * red:
-        ids: dict[tuple[int, int, int, int], int] = {}
-        table = np.empty((len(states), SIDES), dtype=np.intp)
-        for i, stat in enumerate(states):
-            for j, f in enumerate(DICE[kind].faces):
-                table[i, j] = ids.setdefault(_with_die(stat, kind, f, track), len(ids))
-        states = list(ids)
-        tables.append(table)
+    states, tables = step_tables(FacesFold(track), pool_dice(white, red))
     if tables:
         tables[-1] = np.array([index[s] for s in states], dtype=np.intp)[tables[-1]]
     for t in tables:

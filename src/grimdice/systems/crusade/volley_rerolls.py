@@ -31,6 +31,7 @@ from math import factorial
 
 import numpy as np
 
+from grimdice.dice.fold import face_law
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import KILLED, KO, NONE, WOUNDED, State
 from grimdice.systems.crusade.rerolls_many import best_for, side_key
@@ -85,7 +86,7 @@ def _pairings(n1: int, n2: int, blanks: int) -> list[Left]:
 
 def big_roll_law(dice: int) -> dict[tuple[int, int], float]:
     """``{(ones, twos): p}`` of the big roll of ``dice`` whites (the rest blank)."""
-    p = {f: WHITE.count(f) / len(WHITE) for f in set(WHITE)}
+    p = dict(face_law(WHITE))
     out = {}
     for n1 in range(dice + 1):
         for n2 in range(dice - n1 + 1):

@@ -13,8 +13,9 @@ from typing import Any
 
 from grimdice.errors import ScenarioError
 from grimdice.io.scenario import load_scenario, validate
+from grimdice.systems.onepage.fielding import Fielded, field_army
 from grimdice.systems.onepage.profiles import Army
-from grimdice.systems.onepage.units import Fielded, Unit, field_army
+from grimdice.systems.onepage.units import Unit
 
 ARCS = ("turret", "front")  # the text's mountings: a 360° turret, or "mounted in the front"
 

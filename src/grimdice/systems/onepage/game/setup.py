@@ -20,9 +20,10 @@ from grimdice.engine.board import Table, coherent, generate_table, table_from_ma
 from grimdice.errors import ScenarioError
 from grimdice.io.scenario import load_scenario, validate
 from grimdice.systems.onepage.army import check_arcs, fielded_entries, read_play_fields
+from grimdice.systems.onepage.fielding import field_army
 from grimdice.systems.onepage.movement import DEPLOY_ZONE
 from grimdice.systems.onepage.profiles import Army
-from grimdice.systems.onepage.units import Unit, field_army
+from grimdice.systems.onepage.units import Unit
 
 MM = 25.4  # millimetres per inch
 #: default round base diameters (mm) by unit type; a vehicle's hull is taken as a 100 mm disc
