@@ -11,18 +11,12 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "grimdice"
 MAX_LINES = 80
 
 LONG = {
-    ("systems/crusade/attack.py", "shooting"),
-    ("systems/crusade/attack.py", "melee"),
-    ("systems/crusade/explode.py", "explosions"),
     ("systems/crusade/report.py", "build_result"),
     ("systems/crusade/shots.py", "solve_turn"),
     ("systems/crusade/templates.py", "_simulated_turn"),
     ("systems/crusade/volley.py", "simulated_volley"),
     ("systems/crusade/volley_rerolls.py", "solve_volley"),
-    ("systems/onepage/__init__.py", "evaluate"),
-    ("systems/onepage/exact.py", "_melee"),
     ("systems/onepage/simulate.py", "simulate_melee"),
-    ("systems/onepage/units.py", "field_army"),
     ("web/server.py", "create_app"),
 }
 """(file under ``src/grimdice``, function) over :data:`MAX_LINES` lines today."""
