@@ -10,9 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from grimdice.engine.batch import Progress, iter_map, parallel_map, wilson
+from grimdice.engine.batch import Progress, game_seeds, iter_map, parallel_map, wilson
 from grimdice.engine.board import Table, generate_table
 from grimdice.engine.options import MAX_SEED, MAX_WORKERS, _whole
 from grimdice.errors import ScenarioError
@@ -25,12 +23,6 @@ from grimdice.systems.onepage.game.state import deploy
 MAX_GAMES = 100_000
 SAVED = "game-{:04d}.json"  # the file of game i + 1 in a --save folder
 KEPT_OUT = ("setup", "actions", "events")  # ~97 % of a log; the statistics do not read them
-
-
-def game_seeds(seed: int, n: int) -> list[int]:
-    """``n`` independent per-game seeds spawned from ``seed`` (game ``i`` is the same in any batch
-    of at least ``i + 1`` games with that seed)."""
-    return [int(c.generate_state(1)[0]) % 1_000_000_000 for c in np.random.SeedSequence(seed).spawn(n)]
 
 
 @dataclass
