@@ -1,8 +1,8 @@
-"""A replayed grid game drawn round by round with matplotlib (the ``plot`` extra): the board (walls,
-closed and open doors, air ducts, dark squares, manholes joined by a dotted line), objectives,
-items, and each model at the end of the round in its force's colour with its name and number (a
-blip as a square with ``?``), its condition marked (S stunned, W wounded, KO knocked out; killed models are gone, a face-down
-HORROR is a cross)."""
+"""A replayed grid game drawn round by round with matplotlib (the ``plot`` extra): the board
+(walls, closed and open doors, air ducts, dark squares, manholes joined by a dotted line),
+objectives, items, and each model at the end of the round in its force's colour with its name
+and number (a blip is a square with ``?``), its condition marked (S stunned, W wounded, KO
+knocked out; killed models are gone, a face-down HORROR is a cross)."""
 
 from __future__ import annotations
 
