@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from grimdice.errors import GrimdiceError, ScenarioError, shown
+from grimdice.errors import GrimdiceError
 
 
 def is_game_file(path: Path) -> bool:
@@ -74,26 +74,33 @@ def play(
 ) -> None:
     """Play ``games`` games of the scenario at ``path`` (``where``: ``workers``, ``scheduler``);
     print the statistics."""
-    from grimdice.cli.calc import ProgressBar, console
+    from grimdice.cli.calc import console
     from grimdice.cli.render import fail
-    from grimdice.systems.crusade.game.batch import GameJob, run_games, summarise
+    from grimdice.systems.crusade.game.batch import GameJob, summarise
 
     err = console(stderr=True)
-    bar = ProgressBar(err, what="playing", unit="games")
     try:
         setup = _setup(path)
         job = GameJob(setup, players_of(players))
-        logs = run_games(job, games, seed, progress=bar, save=save, **where)
+        summary = summarise(_games(job, games, seed, save, err, where), setup, seed)
     except GrimdiceError as exc:
         raise fail(exc, err) from None
-    finally:
-        bar.close()
-    summary = summarise(logs, setup)
-    summary["seed"] = seed
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
-        return
-    show(summary)
+    else:
+        show(summary)
+
+
+def _games(job: Any, games: int, seed: int, save: Path | None, err: Any, where: Any) -> list[dict[str, Any]]:
+    """The batch's brief logs, with a progress bar on ``err``."""
+    from grimdice.cli.calc import ProgressBar
+    from grimdice.systems.crusade.game.batch import run_games
+
+    bar = ProgressBar(err, what="playing", unit="games")
+    try:
+        return run_games(job, games, seed, progress=bar, save=save, **where)
+    finally:
+        bar.close()
 
 
 def show(s: dict[str, Any]) -> None:
@@ -126,31 +133,22 @@ def replay(path: Path, png: Path | None, as_json: bool) -> None:
     """Replay a logged game, check it, and with ``png`` draw one picture per round; exit 1 when
     the replay differs from the log."""
     from grimdice.cli.calc import console
+    from grimdice.cli.plot import check_png_folder, draw_into
     from grimdice.cli.render import fail, safe
     from grimdice.io.scenario import load_scenario
+    from grimdice.systems.crusade.game.draw import draw_rounds  # matplotlib: when drawing
     from grimdice.systems.crusade.game.replay import differences
     from grimdice.systems.crusade.game.replay import replay as run_replay
 
     err = console(stderr=True)
     try:
-        if png is not None and png.exists() and not png.is_dir():
-            raise ScenarioError("--png", f"{shown(str(png))} is a file; give a folder for the PNGs")
+        check_png_folder(png)
         log = load_scenario(path)
         again, states, problems = run_replay(log)
         differs = differences(log, again, problems)
-        files: list[str] = []
-        if png is not None:
-            from grimdice.systems.crusade.game.draw import draw_rounds
-
-            try:
-                files = [str(p) for p in draw_rounds(states, png)]
-            except OSError as exc:
-                why = f"cannot write to {shown(str(png))}: {exc.strerror or exc}"
-                raise ScenarioError("--png", why) from None
+        files = draw_into(png, lambda folder: draw_rounds(states, folder))
     except GrimdiceError as exc:
         raise fail(exc, err) from None
-    except ImportError as exc:
-        raise fail(GrimdiceError(f"{exc.name} is missing: pip install 'grimdice[plot]'"), err) from None
     same = not differs
     result = {"winner": again["winner"], "rounds": again["rounds"], "matches_log": same}
     result |= {"differs": differs, "png": files}

@@ -108,33 +108,23 @@ def replay(
     if crusade.is_game_file(game):
         return crusade.replay(game, png, as_json)
     from grimdice.cli.calc import console
+    from grimdice.cli.plot import check_png_folder, draw_into
     from grimdice.cli.render import fail
-    from grimdice.errors import ScenarioError, shown
     from grimdice.io.scenario import load_scenario
+    from grimdice.systems.onepage.game.draw import draw_rounds  # matplotlib: when drawing
     from grimdice.systems.onepage.game.play import differences
     from grimdice.systems.onepage.game.play import replay as run_replay
 
     err = console(stderr=True)
     try:
-        if png is not None and png.exists() and not png.is_dir():
-            raise ScenarioError("--png", f"{shown(str(png))} is a file; give a folder for the PNGs")
+        check_png_folder(png)
         log = load_scenario(game)
         again = run_replay(log)
         differs = differences(log, again)
         same = not differs
-        files: list[str] = []
-        if png is not None:
-            from grimdice.systems.onepage.game.draw import draw_rounds
-
-            try:
-                files = [str(p) for p in draw_rounds(log, png)]
-            except OSError as exc:
-                why = f"cannot write to {shown(str(png))}: {exc.strerror or exc}"
-                raise ScenarioError("--png", why) from None
+        files = draw_into(png, lambda folder: draw_rounds(log, folder))
     except GrimdiceError as exc:
         raise fail(exc, err) from None
-    except ImportError as exc:
-        raise fail(GrimdiceError(f"{exc.name} is missing: pip install 'grimdice[plot]'"), err) from None
     result = {
         "scores": again["scores"],
         "winner": again["winner"],

@@ -159,11 +159,13 @@ def play_games(
     scheduler: str | None = None,
     progress: Progress | None = None,
     save: tuple[Path, Callable[[int], Any], Callable[[Any], tuple[str, Any]]] | None = None,
+    ready: Callable[[], None] | None = None,
 ) -> list[Any]:
     """``play(s)`` for ``games`` per-game seeds spawned from ``seed`` (:func:`game_seeds`), in seed
     order, on any number of workers. With ``save = (folder, whole, split)``, ``whole(s)`` is played
     instead and ``split`` turns its result into the text written to ``folder/game-NNNN.json`` as
-    it finishes and the result kept. The counts are checked first, each error naming its option."""
+    it finishes and the result kept. The counts are checked first, each error naming its option,
+    then ``ready()`` (a check of the job before any game starts)."""
     from grimdice.engine.options import MAX_SEED, MAX_WORKERS, _whole
 
     if not 1 <= games <= MAX_GAMES:
@@ -171,6 +173,8 @@ def play_games(
     seed = _whole(seed, "--seed", 0, MAX_SEED, "the seed")  # SeedSequence refuses negative seeds
     if workers is not None:
         workers = _whole(workers, "--workers", 1, MAX_WORKERS, "worker processes")
+    if ready is not None:
+        ready()
     seeds = game_seeds(seed, games)
     if save is None:
         return parallel_map(play, seeds, workers=workers, scheduler=scheduler, progress=progress)

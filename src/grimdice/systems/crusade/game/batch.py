@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from grimdice.engine.batch import Progress, play_games, wilson
+from grimdice.engine.batch import play_games, wilson
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.game.play import READINGS, play_game
 from grimdice.systems.crusade.game.players import PLAYERS
@@ -45,26 +45,20 @@ def brief(log: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_games(
-    job: GameJob,
-    games: int,
-    seed: int,
-    *,
-    workers: int | None = None,
-    scheduler: str | None = None,
-    progress: Progress | None = None,
-    save: Path | None = None,
+    job: GameJob, games: int, seed: int, save: Path | None = None, **where: Any
 ) -> list[dict[str, Any]]:
     """The games' :func:`brief` logs in seed order; with ``save`` each whole log is written to
-    ``save/game-NNNN.json`` as it finishes (what ``grimdice replay`` reads)."""
+    ``save/game-NNNN.json`` as it finishes (what ``grimdice replay`` reads). ``where``: the
+    ``workers``, ``scheduler`` and ``progress`` of :func:`~grimdice.engine.batch.play_games`."""
 
     def split(log: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return json.dumps(log), brief(log)
 
     keep = (save, replace(job, keep_log=True), split) if save is not None else None
-    return play_games(job, games, seed, workers=workers, scheduler=scheduler, progress=progress, save=keep)
+    return play_games(job, games, seed, save=keep, **where)
 
 
-def summarise(logs: list[dict[str, Any]], setup: Setup) -> dict[str, Any]:
+def summarise(logs: list[dict[str, Any]], setup: Setup, seed: int) -> dict[str, Any]:
     """Win/draw/loss of the first force (95 % Wilson intervals), mean rounds, and per model of
     the scenario (a force's models, then its blips' models) its survival (still standing at the
     end; an unrevealed blip's models stand) and mean kills (enemy models it took out of action)."""
@@ -98,6 +92,7 @@ def summarise(logs: list[dict[str, Any]], setup: Setup) -> dict[str, Any]:
         "system": "crusade",
         "title": setup.scenario.title,
         "games": n,
+        "seed": seed,
         "players": list(logs[0]["players"]),
         "forces": forces,
         "force_a": {"win": rate(wins[0]), "draw": rate(n - sum(wins)), "loss": rate(wins[1])},
