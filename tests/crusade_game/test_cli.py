@@ -243,3 +243,20 @@ def test_replay_draws_one_png_per_round(saved: Path, tmp_path: Path) -> None:
     assert sorted(p.name for p in pngs) == sorted(f"round-{r}.png" for r in range(1, rounds + 1))
     assert all(p.read_bytes()[:4] == b"\x89PNG" for p in pngs)
     one_line_error(runner.invoke(app, ["replay", str(saved), "--png", str(saved)]), "--png", "is a file")
+
+
+@pytest.mark.slow  # starts a Dask cluster
+def test_a_dask_cluster_plays_the_games_of_one_process() -> None:
+    distributed = pytest.importorskip("distributed")
+    from grimdice.io.scenario import load_scenario
+    from grimdice.systems.crusade.game.batch import GameJob, run_games
+    from grimdice.systems.crusade.game.scenario import build_setup
+
+    job = GameJob(build_setup(load_scenario(SEWERS)), ("ai", "random"), keep_log=True)
+    here = run_games(job, 3, 8, workers=1)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
+        there = run_games(job, 3, 8, scheduler=cluster.scheduler_address)
+    assert there == here
+    assert len({json.dumps(g["actions"]) for g in here}) == 3  # three different games
