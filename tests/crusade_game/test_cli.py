@@ -97,6 +97,9 @@ def test_check_and_play_refuse_a_bad_scenario_in_one_line(tmp_path: Path, spoil:
         (["--players", "ai"], ("--players",)),
         (["--workers", "0"], ("--workers",)),
         (["--seed", "-1"], ("--seed",)),
+        (["--players", "ai,greedy"], ("--players.1", "allowed: random, ai")),
+        (["--table", "t.yaml"], ("--table", "in its scenario file")),
+        (["--scheduler", "::::"], ("scheduler", "cannot reach a Dask scheduler")),
     ],
 )
 def test_play_options_are_checked_in_one_line(args: list[str], words: tuple[str, ...]) -> None:

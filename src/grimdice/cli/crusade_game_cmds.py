@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from grimdice.errors import GrimdiceError
+from grimdice.errors import GrimdiceError, ScenarioError
 
 
 def is_game_file(path: Path) -> bool:
@@ -72,7 +72,8 @@ def play(
     as_json: bool,
     **where: Any,
 ) -> None:
-    """Play ``games`` games of the scenario at ``path`` (``where``: ``workers``, ``scheduler``);
+    """Play ``games`` games of the scenario at ``path`` (``where``: ``workers``, ``scheduler``; no
+    ``table``);
     print the statistics."""
     from grimdice.cli.calc import console
     from grimdice.cli.render import fail
@@ -80,6 +81,8 @@ def play(
 
     err = console(stderr=True)
     try:
+        if where.pop("table", None) is not None:
+            raise ScenarioError("--table", "a Rules Crusade game's board is in its scenario file")
         setup = _setup(path)
         job = GameJob(setup, players_of(players))
         summary = summarise(_games(job, games, seed, save, err, where), setup, seed)

@@ -27,7 +27,8 @@ def play(
     players: Annotated[
         str,
         typer.Option(
-            "--players", help="Players A,B: ai, greedy (no enemy reply, no charge prospect) or random."
+            "--players",
+            help="Players A,B: ai, greedy (One Page: no enemy reply, no charge prospect) or random.",
         ),
     ] = "ai,ai",
     save: Annotated[Path | None, typer.Option("--save", help="Folder for each game's JSON log.")] = None,
@@ -37,8 +38,8 @@ def play(
     win rates and unit statistics."""
     from grimdice.cli import crusade_game_cmds as crusade
 
-    if army_b is None and table is None and crusade.is_game_file(army_a):
-        where = {"workers": workers, "scheduler": scheduler}
+    if army_b is None and crusade.is_game_file(army_a):
+        where = {"workers": workers, "scheduler": scheduler, "table": table}
         return crusade.play(army_a, games, seed, players=players, save=save, as_json=as_json, **where)
     from grimdice.cli.calc import ProgressBar, console
     from grimdice.cli.render import fail
