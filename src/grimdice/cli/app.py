@@ -33,10 +33,17 @@ app.command()(typer_command(calc))
 
 @app.command()
 def check(
-    army: Annotated[Path, typer.Argument(help="Army file (kind: army), e.g. a One Page 40k army.")],
+    army: Annotated[
+        Path, typer.Argument(help="Army file (kind: army), e.g. One Page 40k; or a Rules Crusade game.")
+    ],
     points: Annotated[int | None, typer.Option("--points", help="Game size in points.")] = None,
 ) -> None:
-    """Check ARMY against the army-building limits; list every violation (exit 1 if any)."""
+    """Check ARMY against the army-building limits; list every violation (exit 1 if any). A Rules
+    Crusade game scenario is checked before any game starts (an error names its field)."""
+    from grimdice.cli import crusade_game_cmds as crusade
+
+    if points is None and crusade.is_game_file(army):
+        return crusade.check(army)
     from grimdice.systems.onepage.army import check_army
 
     err = console(stderr=True)

@@ -11,8 +11,12 @@ from grimdice.errors import GrimdiceError, printable
 
 
 def play(
-    army_a: Annotated[Path, typer.Argument(help="One Page 40k army file (kind: army).")],
-    army_b: Annotated[Path, typer.Argument(help="The opposing army file.")],
+    army_a: Annotated[
+        Path, typer.Argument(help="One Page 40k army file (kind: army), or a Rules Crusade game scenario.")
+    ],
+    army_b: Annotated[
+        Path | None, typer.Argument(help="The opposing army file (none for a Rules Crusade game).")
+    ] = None,
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 20,
     seed: Annotated[int, typer.Option("--seed", help="Seed; each game's seed is spawned from it.")] = 0,
     table: Annotated[
@@ -23,13 +27,20 @@ def play(
     players: Annotated[
         str,
         typer.Option(
-            "--players", help="Players A,B: ai, greedy (no enemy reply, no charge prospect) or random."
+            "--players",
+            help="Players A,B: ai, greedy (One Page: no enemy reply, no charge prospect) or random.",
         ),
     ] = "ai,ai",
     save: Annotated[Path | None, typer.Option("--save", help="Folder for each game's JSON log.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Play GAMES AI-vs-AI games of One Page 40k between two armies; win rates and unit statistics."""
+    """Play GAMES games of One Page 40k between two armies, or of a Rules Crusade game scenario;
+    win rates and unit statistics."""
+    from grimdice.cli import crusade_game_cmds as crusade
+
+    if army_b is None and crusade.is_game_file(army_a):
+        where = {"workers": workers, "scheduler": scheduler, "table": table}
+        return crusade.play(army_a, games, seed, players=players, save=save, as_json=as_json, **where)
     from grimdice.cli.calc import ProgressBar, console
     from grimdice.cli.render import fail
     from grimdice.systems.onepage.game.batch import GameJob, run_games, summarise
@@ -41,6 +52,8 @@ def play(
         pl = tuple(p.strip() for p in players.split(","))
         if len(pl) != 2:
             raise GrimdiceError("--players: two players, e.g. ai,random")
+        if army_b is None:
+            raise GrimdiceError("ARMY_B: One Page 40k needs two army files (one for a Rules Crusade game)")
         a, b = load_army_side(army_a), load_army_side(army_b)
         job = GameJob((a, b), load_table(table) if table else None, (pl[0], pl[1]))
         logs = run_games(job, games, seed, workers=workers, scheduler=scheduler, progress=bar, save=save)
@@ -91,34 +104,28 @@ def replay(
     as_json: Annotated[bool, typer.Option("--json", help="Print the replayed result as JSON.")] = False,
 ) -> None:
     """Replay a logged game exactly (no dice) and check it; draw each round with --png."""
+    from grimdice.cli import crusade_game_cmds as crusade
+
+    if crusade.is_game_file(game):
+        return crusade.replay(game, png, as_json)
     from grimdice.cli.calc import console
+    from grimdice.cli.plot import check_png_folder, draw_into
     from grimdice.cli.render import fail
-    from grimdice.errors import ScenarioError, shown
     from grimdice.io.scenario import load_scenario
+    from grimdice.systems.onepage.game.draw import draw_rounds  # matplotlib: when drawing
     from grimdice.systems.onepage.game.play import differences
     from grimdice.systems.onepage.game.play import replay as run_replay
 
     err = console(stderr=True)
     try:
-        if png is not None and png.exists() and not png.is_dir():
-            raise ScenarioError("--png", f"{shown(str(png))} is a file; give a folder for the PNGs")
+        check_png_folder(png)
         log = load_scenario(game)
         again = run_replay(log)
         differs = differences(log, again)
         same = not differs
-        files: list[str] = []
-        if png is not None:
-            from grimdice.systems.onepage.game.draw import draw_rounds
-
-            try:
-                files = [str(p) for p in draw_rounds(log, png)]
-            except OSError as exc:
-                why = f"cannot write to {shown(str(png))}: {exc.strerror or exc}"
-                raise ScenarioError("--png", why) from None
+        files = draw_into(png, lambda folder: draw_rounds(log, folder))
     except GrimdiceError as exc:
         raise fail(exc, err) from None
-    except ImportError as exc:
-        raise fail(GrimdiceError(f"{exc.name} is missing: pip install 'grimdice[plot]'"), err) from None
     result = {
         "scores": again["scores"],
         "winner": again["winner"],

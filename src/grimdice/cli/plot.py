@@ -1,11 +1,13 @@
-"""Bar charts of each stage's distribution (needs the ``plot`` extra: matplotlib)."""
+"""Bar charts of each stage's distribution, and the pictures of ``grimdice replay --png`` (both
+need the ``plot`` extra: matplotlib)."""
 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from grimdice.errors import GrimdiceError, printable
+from grimdice.errors import GrimdiceError, ScenarioError, printable, shown
 from grimdice.result import Result
 
 
@@ -48,3 +50,23 @@ def plot_result(result: Result, path: str | Path) -> Path:
     finally:
         plt.close(fig)
     return out
+
+
+def check_png_folder(folder: Path | None) -> None:
+    """Refuse a ``--png`` folder that is a file, before any work."""
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise ScenarioError("--png", f"{shown(str(folder))} is a file; give a folder for the PNGs")
+
+
+def draw_into(folder: Path | None, draw: Callable[[Path], Iterable[Path]]) -> list[str]:
+    """The files ``draw(folder)`` writes (none without a folder); a folder that cannot be written
+    is an error naming ``--png``, a missing matplotlib one naming the ``plot`` extra."""
+    if folder is None:
+        return []
+    check_png_folder(folder)
+    try:
+        return [str(p) for p in draw(folder)]
+    except OSError as exc:
+        raise ScenarioError("--png", f"cannot write to {shown(str(folder))}: {exc.strerror or exc}") from None
+    except ImportError as exc:
+        raise GrimdiceError(f"{exc.name} is missing: pip install 'grimdice[plot]'") from None

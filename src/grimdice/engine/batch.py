@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any, TypeVar
 
 from grimdice.errors import GrimdiceError, ScenarioError, one_line
@@ -137,6 +138,69 @@ def parallel_map(
     return out
 
 
+def game_seeds(seed: int, n: int) -> list[int]:
+    """``n`` independent per-game seeds spawned from ``seed`` (game ``i`` is the same in any batch
+    of at least ``i + 1`` games with that seed)."""
+    import numpy as np
+
+    return [int(c.generate_state(1)[0]) % 1_000_000_000 for c in np.random.SeedSequence(seed).spawn(n)]
+
+
+MAX_GAMES = 100_000
+SAVED = "game-{:04d}.json"  # the file of game i + 1 in a --save folder
+
+
+def play_games(
+    play: Callable[[int], Any],
+    games: int,
+    seed: int,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    save: tuple[Path, Callable[[int], Any], Callable[[Any], tuple[str, Any]]] | None = None,
+    ready: Callable[[], None] | None = None,
+) -> list[Any]:
+    """``play(s)`` for ``games`` per-game seeds spawned from ``seed`` (:func:`game_seeds`), in seed
+    order, on any number of workers. With ``save = (folder, whole, split)``, ``whole(s)`` is played
+    instead and ``split`` turns its result into the text written to ``folder/game-NNNN.json`` as
+    it finishes and the result kept. The counts are checked first, each error naming its option,
+    then ``ready()`` (a check of the job before any game starts)."""
+    from grimdice.engine.options import MAX_SEED, MAX_WORKERS, _whole
+
+    if not 1 <= games <= MAX_GAMES:
+        raise ScenarioError("--games", f"1 to {MAX_GAMES} games, got {games}")
+    seed = _whole(seed, "--seed", 0, MAX_SEED, "the seed")  # SeedSequence refuses negative seeds
+    if workers is not None:
+        workers = _whole(workers, "--workers", 1, MAX_WORKERS, "worker processes")
+    if ready is not None:
+        ready()
+    seeds = game_seeds(seed, games)
+    if save is None:
+        return parallel_map(play, seeds, workers=workers, scheduler=scheduler, progress=progress)
+    folder, whole, split = save
+    write(folder)  # a folder that cannot be made is refused before the games are played
+    out: list[Any] = [None] * games
+    for done, (i, log) in enumerate(iter_map(whole, seeds, workers=workers, scheduler=scheduler), 1):
+        text, out[i] = split(log)
+        write(folder / SAVED.format(i + 1), text)
+        if progress is not None:
+            progress(done, games)
+    return out
+
+
+def write(path: Path, text: str | None = None) -> None:
+    """Make the folder ``path`` (``text`` None) or write ``text`` to the file ``path``; an error
+    naming ``--save`` if the file system refuses."""
+    try:
+        if text is None:
+            path.mkdir(parents=True, exist_ok=True)
+        else:
+            path.write_text(text)
+    except OSError as exc:
+        raise ScenarioError("--save", f"cannot write {str(path)!r:.120}: {exc.strerror or exc}") from None
+
+
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of a proportion (95 % for ``z = 1.96``)."""
     if n <= 0:
@@ -147,4 +211,15 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-__all__ = ["WorkerFailed", "iter_map", "local_workers", "parallel_map", "wilson"]
+__all__ = [
+    "MAX_GAMES",
+    "SAVED",
+    "WorkerFailed",
+    "game_seeds",
+    "iter_map",
+    "local_workers",
+    "parallel_map",
+    "play_games",
+    "wilson",
+    "write",
+]

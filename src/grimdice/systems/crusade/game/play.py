@@ -3,7 +3,7 @@ scenario, the seed, every action and chance outcome in order, readable events, t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -11,6 +11,7 @@ import numpy as np
 from grimdice.engine.game import CHANCE
 from grimdice.systems.crusade.damage import CONDITIONS
 from grimdice.systems.crusade.game.players import PLAYERS, Player
+from grimdice.systems.crusade.game.record import Book
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
 
@@ -87,27 +88,33 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     return text
 
 
-def play_game(
-    scenario: Mapping[str, Any] | Setup, players: Sequence[str | Player] = ("ai", "random"), seed: int = 0
-) -> dict[str, Any]:
-    """Play one game of ``scenario`` (a mapping or a checked :class:`Setup`) between ``players``
-    (``"ai"``, ``"random"`` or callables ``(state, rng) -> action``), seeded. Returns its log."""
-    setup = scenario if isinstance(scenario, Setup) else build_setup(scenario)
-    chosen = [PLAYERS[p] if isinstance(p, str) else p for p in players]
-    rng = np.random.default_rng(seed)
+Choose = Callable[[GameState, int], "Sequence[Any] | None"]
+
+
+def run(setup: Setup, choose: Choose, seen: Callable[[GameState], None] | None = None) -> dict[str, Any]:
+    """Play a game of ``setup`` from its first state, ``choose(state, player)`` giving each action
+    or chance outcome (None stops early), ``seen`` called on every state; the log's record of it."""
     s = initial_state(setup)
+    if seen is not None:
+        seen(s)
+    book = Book(s)
     actions: list[list[Any]] = []
     events: list[dict[str, Any]] = []
     for _ in range(MAX_STEPS):
         player = s.current_player()
         if player < 0 and player != CHANCE:
             break
-        a = _chance(s.chance_outcomes(), rng) if player == CHANCE else chosen[player](s, rng)
+        a = choose(s, player)
+        if a is None:
+            break
         nxt = s.apply(a)
         if player == CHANCE and (text := _event(s, nxt, a)):
             events.append({"round": s.round, "player": s.player, "text": text})
+        book.step(s, nxt)
         actions.append(list(a))
         s = nxt
+        if seen is not None:
+            seen(s)
     else:
         raise RuntimeError(f"a game ran past {MAX_STEPS} steps")
     forces = [f.name for f in setup.scenario.forces]
@@ -115,8 +122,6 @@ def play_game(
         "system": "crusade",
         "kind": "game",
         "title": setup.scenario.title,
-        "seed": seed,
-        "players": [p if isinstance(p, str) else getattr(p, "__name__", "player") for p in players],
         "scenario": setup.scenario.model_dump(by_alias=True, exclude_none=True),
         "actions": actions,
         "events": events,
@@ -127,8 +132,27 @@ def play_game(
             forces[side]: [_name(s, i) for i, t in enumerate(s.tokens) if t.side == side and t.standing]
             for side in (0, 1)
         },
+        "models": book.models(s),
         "notes": list(READINGS),
     }
 
 
-__all__ = ["READINGS", "play_game"]
+def play_game(
+    scenario: Mapping[str, Any] | Setup, players: Sequence[str | Player] = ("ai", "random"), seed: int = 0
+) -> dict[str, Any]:
+    """Play one game of ``scenario`` (a mapping or a checked :class:`Setup`) between ``players``
+    (``"ai"``, ``"random"`` or callables ``(state, rng) -> action``), seeded. Returns its log:
+    :func:`run`'s record with the seed and the players."""
+    setup = scenario if isinstance(scenario, Setup) else build_setup(scenario)
+    chosen = [PLAYERS[p] if isinstance(p, str) else p for p in players]
+    rng = np.random.default_rng(seed)
+
+    def choose(s: GameState, player: int) -> Sequence[Any]:
+        return _chance(s.chance_outcomes(), rng) if player == CHANCE else chosen[player](s, rng)
+
+    log = run(setup, choose)
+    named = [p if isinstance(p, str) else getattr(p, "__name__", "player") for p in players]
+    return {**log, "seed": seed, "players": named}
+
+
+__all__ = ["READINGS", "play_game", "run"]

@@ -10,11 +10,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from grimdice.engine.batch import Progress, iter_map, parallel_map, wilson
+from grimdice.engine.batch import Progress, game_seeds, play_games, wilson
 from grimdice.engine.board import Table, generate_table
-from grimdice.engine.options import MAX_SEED, MAX_WORKERS, _whole
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game.cache import LawCache
 from grimdice.systems.onepage.game.play import play
@@ -22,15 +19,7 @@ from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import ArmySide, Setup
 from grimdice.systems.onepage.game.state import deploy
 
-MAX_GAMES = 100_000
-SAVED = "game-{:04d}.json"  # the file of game i + 1 in a --save folder
 KEPT_OUT = ("setup", "actions", "events")  # ~97 % of a log; the statistics do not read them
-
-
-def game_seeds(seed: int, n: int) -> list[int]:
-    """``n`` independent per-game seeds spawned from ``seed`` (game ``i`` is the same in any batch
-    of at least ``i + 1`` games with that seed)."""
-    return [int(c.generate_state(1)[0]) % 1_000_000_000 for c in np.random.SeedSequence(seed).spawn(n)]
 
 
 @dataclass
@@ -112,36 +101,21 @@ def run_games(
     """The games' logs in seed order (:func:`brief` ones unless ``job.keep_log``). With ``save``,
     each game's whole log is written to ``save/game-NNNN.json`` (:func:`saved_text`) as it
     finishes, in whatever order the workers finish them, and only its brief log is kept."""
-    if not 1 <= games <= MAX_GAMES:
-        raise ScenarioError("--games", f"1 to {MAX_GAMES} games, got {games}")
-    seed = _whole(seed, "--seed", 0, MAX_SEED, "the seed")  # SeedSequence refuses negative seeds
-    if workers is not None:
-        workers = _whole(workers, "--workers", 1, MAX_WORKERS, "worker processes")
-    job.check_deployment()
-    seeds = game_seeds(seed, games)
-    if save is None:
-        return parallel_map(job, seeds, workers=workers, scheduler=scheduler, progress=progress)
-    write(save)  # a folder that cannot be made is refused before the games are played
-    logs: list[dict[str, Any]] = [{} for _ in seeds]
-    finished = iter_map(replace(job, keep_log=True), seeds, workers=workers, scheduler=scheduler)
-    for done, (i, log) in enumerate(finished, start=1):
-        write(save / SAVED.format(i + 1), saved_text(log))
-        logs[i] = brief(log)
-        if progress is not None:
-            progress(done, games)
-    return logs
 
+    def split(log: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        return saved_text(log), brief(log)
 
-def write(path: Path, text: str | None = None) -> None:
-    """Make the folder ``path`` (``text`` None) or write ``text`` to the file ``path``; an error
-    naming ``--save`` if the file system refuses."""
-    try:
-        if text is None:
-            path.mkdir(parents=True, exist_ok=True)
-        else:
-            path.write_text(text)
-    except OSError as exc:
-        raise ScenarioError("--save", f"cannot write {str(path)!r:.120}: {exc.strerror or exc}") from None
+    keep = (save, replace(job, keep_log=True), split) if save is not None else None
+    return play_games(
+        job,
+        games,
+        seed,
+        workers=workers,
+        scheduler=scheduler,
+        progress=progress,
+        save=keep,
+        ready=job.check_deployment,
+    )
 
 
 def summarise(logs: list[dict[str, Any]], names: tuple[str, str]) -> dict[str, Any]:

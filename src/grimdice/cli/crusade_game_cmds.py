@@ -1,0 +1,173 @@
+"""The Rules Crusade grid game on the command line: ``grimdice check``, ``play`` and ``replay``
+hand a file over here when it is a Rules Crusade game scenario or game log (``system: crusade``,
+``kind: game``), see :mod:`grimdice.cli.game_cmds`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from grimdice.errors import GrimdiceError, ScenarioError
+
+
+def is_game_file(path: Path) -> bool:
+    """Whether ``path`` reads as a Rules Crusade game scenario or log (a file that does not read is
+    left to the command's own error)."""
+    from grimdice.io.scenario import load_scenario
+    from grimdice.systems.crusade.game.replay import is_game_log
+
+    try:
+        return is_game_log(load_scenario(path))
+    except GrimdiceError:
+        return False
+
+
+def _setup(path: Path) -> Any:
+    from grimdice.io.scenario import load_scenario
+    from grimdice.systems.crusade.game.scenario import build_setup
+
+    return build_setup(load_scenario(path))
+
+
+def check(path: Path) -> None:
+    """Check a game scenario: every error is one line naming its field (exit 2)."""
+    from grimdice.cli.calc import console
+    from grimdice.cli.render import fail, safe
+
+    err = console(stderr=True)
+    try:
+        setup = _setup(path)
+    except GrimdiceError as exc:
+        raise fail(exc, err) from None
+    grid, sc = setup.grid, setup.scenario
+    out = console()
+    head = f"{safe(sc.title or path.name)}: {grid.width} x {grid.height} grid, {sc.turns} turns"
+    out.print(head, highlight=False)
+    for f, force in enumerate(sc.forces):
+        models = sum(1 for p in setup.pieces if p.side == f and not p.blip)
+        blips = [p for p in setup.pieces if p.side == f and p.blip]
+        inside = sum(len(p.blip) for p in blips)
+        line = f"  {safe(force.name)}: {models} models, {len(blips)} blips ({inside} models)"
+        out.print(line, highlight=False)
+    typer.echo("ok")
+
+
+def players_of(text: str) -> tuple[str, str]:
+    pl = tuple(p.strip() for p in text.split(","))
+    if len(pl) != 2:
+        raise GrimdiceError("--players: two players, e.g. ai,random")
+    return pl[0], pl[1]
+
+
+def play(
+    path: Path,
+    games: int,
+    seed: int,
+    *,
+    players: str,
+    save: Path | None,
+    as_json: bool,
+    **where: Any,
+) -> None:
+    """Play ``games`` games of the scenario at ``path`` (``where``: ``workers``, ``scheduler``; no
+    ``table``);
+    print the statistics."""
+    from grimdice.cli.calc import console
+    from grimdice.cli.render import fail
+    from grimdice.systems.crusade.game.batch import GameJob, summarise
+
+    err = console(stderr=True)
+    try:
+        if where.pop("table", None) is not None:
+            raise ScenarioError("--table", "a Rules Crusade game's board is in its scenario file")
+        setup = _setup(path)
+        job = GameJob(setup, players_of(players))
+        summary = summarise(_games(job, games, seed, save, err, where), setup, seed)
+    except GrimdiceError as exc:
+        raise fail(exc, err) from None
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+    else:
+        show(summary)
+
+
+def _games(job: Any, games: int, seed: int, save: Path | None, err: Any, where: Any) -> list[dict[str, Any]]:
+    """The batch's brief logs, with a progress bar on ``err``."""
+    from grimdice.cli.calc import ProgressBar
+    from grimdice.systems.crusade.game.batch import run_games
+
+    bar = ProgressBar(err, what="playing", unit="games")
+    try:
+        return run_games(job, games, seed, progress=bar, save=save, **where)
+    finally:
+        bar.close()
+
+
+def show(s: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    from grimdice.cli.calc import console
+    from grimdice.cli.render import safe
+
+    out = console()
+    names = [safe(n) for n in s["forces"]]  # force, profile and title texts come from the file
+    head = f"{safe(s['title'])}: " if s["title"] else ""
+    out.print(
+        f"{head}{names[0]} vs {names[1]} ({safe(' vs '.join(s['players']))}): {s['games']} games"
+        f" (seed {s['seed']}), {s['mean_rounds']:.1f} rounds on average",
+        highlight=False,
+    )
+    for k in ("win", "draw", "loss"):
+        v = s["force_a"][k]
+        out.print(
+            f"  {names[0]} {k}: {v['rate']:.1%} (95% CI {v['low']:.1%}-{v['high']:.1%})", highlight=False
+        )
+    t = Table("force", "model", "from", "survival", "kills")
+    for m in s["models"]:
+        cells = (safe(m["force"]), safe(m["model"]), safe(m["from"]))
+        t.add_row(*cells, f"{m['survival']:.0%}", f"{m['mean_kills']:.2f}")
+    out.print(t)
+
+
+def replay(path: Path, png: Path | None, as_json: bool) -> None:
+    """Replay a logged game, check it, and with ``png`` draw one picture per round; exit 1 when
+    the replay differs from the log."""
+    from grimdice.cli.calc import console
+    from grimdice.cli.plot import check_png_folder, draw_into
+    from grimdice.cli.render import fail, safe
+    from grimdice.io.scenario import load_scenario
+    from grimdice.systems.crusade.game.draw import draw_rounds  # matplotlib: when drawing
+    from grimdice.systems.crusade.game.replay import differences
+    from grimdice.systems.crusade.game.replay import replay as run_replay
+
+    err = console(stderr=True)
+    try:
+        check_png_folder(png)
+        log = load_scenario(path)
+        again, states, problems = run_replay(log)
+        differs = differences(log, again, problems)
+        files = draw_into(png, lambda folder: draw_rounds(states, folder))
+    except GrimdiceError as exc:
+        raise fail(exc, err) from None
+    same = not differs
+    result = {"winner": again["winner"], "rounds": again["rounds"], "matches_log": same}
+    result |= {"differs": differs, "png": files}
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        w = again["winner"]
+        who = "a draw" if w is None else f"{w} wins"
+        out = console()
+        out.print(safe(f"{again['rounds']} rounds, {who}; replay matches log: {same}"), highlight=False)
+        for d in differs:
+            out.print(f"  differs: {safe(d)}", highlight=False)
+        for f in files:
+            out.print(safe(f), highlight=False)
+    if not same:
+        raise typer.Exit(1)
+
+
+__all__ = ["check", "is_game_file", "play", "replay"]

@@ -1,0 +1,85 @@
+"""What a game's log records of each model of the scenario: where it came from (a force's model,
+or a model of a blip, revealed during the game), how it ended, and the enemy models it put out of
+action. The statistics of ``grimdice play`` are read from it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grimdice.systems.crusade.damage import CONDITIONS, KO
+from grimdice.systems.crusade.game.state import GameState
+
+
+class Book:
+    """Follows a game step by step: which scenario model each token is (a blip's first model
+    keeps the blip's token, its others are appended in order, :func:`.moves.reveal_blip`), and
+    each token's kills: an enemy model taken from standing to knocked out or killed by an attack
+    is the attacker's kill (in a melee, the defender's when the attacker falls; an explosion,
+    area or malfunction roll is the firer's, friends not counted)."""
+
+    def __init__(self, s: GameState) -> None:
+        self.origin: list[str] = []
+        count = [0, 0]
+        blips = [0, 0]
+        for t in s.tokens:
+            if t.blip:
+                self.origin.append(f"forces.{t.side}.blips.{blips[t.side]}.models.0")
+                blips[t.side] += 1
+            else:
+                self.origin.append(f"forces.{t.side}.models.{count[t.side]}")
+                count[t.side] += 1
+        self.kills = [0] * len(self.origin)
+
+    def step(self, before: GameState, after: GameState) -> None:
+        """Record what the step from ``before`` to ``after`` did."""
+        for j in range(len(before.tokens)):  # revealed blips: their other models were appended
+            if before.tokens[j].blip and not after.tokens[j].blip:
+                base = self.origin[j].rsplit(".", 1)[0]
+                n = len(self.origin)
+                extra = len(before.tokens[j].blip) - 1
+                self.origin += [f"{base}.{k}" for k in range(1, extra + 1)][: len(after.tokens) - n]
+        self.kills += [0] * (len(after.tokens) - len(self.kills))
+        if before.pending[:1] != ("attack",):
+            return
+        i, j = before.pending[2], before.pending[3]
+        for k, (b, a) in enumerate(zip(before.tokens, after.tokens, strict=False)):
+            if b.blip or b.cond >= KO or a.cond < KO:
+                continue
+            side = b.side
+            if before.tokens[i].side != side:
+                self.kills[i] += 1
+            elif k == i and before.tokens[j].side != side:
+                self.kills[j] += 1
+
+    def models(self, s: GameState) -> list[dict[str, Any]]:
+        """Every token at the end: its force, profile, origin, condition and kills (an unrevealed
+        blip's models are ``unrevealed``)."""
+        out = []
+        for k, t in enumerate(s.tokens):
+            if t.blip:
+                base = self.origin[k].rsplit(".", 1)[0]
+                for m, p in enumerate(t.blip):
+                    name = s.setup.profiles[p].name
+                    out.append(_entry(t.side, name, f"{base}.{m}", "unrevealed", 0))
+                continue
+            name = s.setup.profiles[t.profile].name
+            out.append(_entry(t.side, name, self.origin[k], CONDITIONS[t.cond], self.kills[k]))
+        return sorted(out, key=lambda e: origin_order(e["from"]))
+
+
+def _entry(side: int, name: str, origin: str, state: str, kills: int) -> dict[str, Any]:
+    return {"force": side, "profile": name, "from": origin, "state": state, "kills": kills}
+
+
+def origin_order(origin: str) -> tuple[int, ...]:
+    """A force's models, then its blips' models, in the scenario's order."""
+    parts = origin.split(".")
+    return tuple(int(p) if p.isdigit() else int(p == "blips") for p in parts)
+
+
+def standing(entry: dict[str, Any]) -> bool:
+    """A model still in action at the end: not knocked out or killed (an unrevealed blip stands)."""
+    return entry["state"] not in ("ko", "killed")
+
+
+__all__ = ["Book", "origin_order", "standing"]

@@ -1,0 +1,265 @@
+"""``grimdice check / play / replay`` on Rules Crusade game scenarios and logs, in-process: errors
+as one line naming the field, the same games on any number of workers, statistics that agree with
+the saved games, replays that catch a tampered log, one picture per round."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from grimdice.cli import app
+from grimdice.engine.batch import wilson
+from grimdice.systems.crusade.game import replay as replay_module
+from tests.crusade_game.helpers import at, scenario
+
+runner = CliRunner()
+CORRIDOR = "examples/games/crusade-game-corridor.yaml"
+SEWERS = "examples/games/crusade-game-sewers.yaml"
+ARMY = "examples/armies/onepage-marines-army.yaml"
+BOARD = "#######\n#A...B#\n#######"
+
+
+def write(tmp_path: Path, data: dict[str, Any], name: str = "game.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def one_line_error(res: Any, *words: str) -> None:
+    assert res.exit_code == 2, res.output
+    text = res.output.strip()
+    assert len(text.splitlines()) == 1 and "Traceback" not in text, text
+    for w in words:
+        assert w in text, text
+
+
+@pytest.mark.parametrize("path", [CORRIDOR, SEWERS])
+def test_check_accepts_the_bundled_scenarios(path: str) -> None:
+    res = runner.invoke(app, ["check", path])
+    assert res.exit_code == 0, res.output
+    assert res.output.strip().endswith("ok")
+
+
+def test_check_still_checks_one_page_armies() -> None:
+    res = runner.invoke(app, ["check", ARMY])
+    assert res.exit_code == 0 and "units" in res.output
+
+
+def _unknown_effect(d: dict[str, Any]) -> None:
+    d["profiles"][0]["weapons"][0]["effects"] = ["ZZ"]
+
+
+def _in_wall(d: dict[str, Any]) -> None:
+    d["forces"][0]["models"][0]["at"] = [0, 0]
+
+
+def _walled_off(d: dict[str, Any]) -> None:
+    d["board"]["map"] = "#######\n#A.#.B#\n#######"
+
+
+def _huge_turns(d: dict[str, Any]) -> None:
+    d["turns"] = 10**6
+
+
+def _many_models(d: dict[str, Any]) -> None:
+    d["forces"][1]["models"] = [{"profile": "Stealer"}] * 41
+
+
+@pytest.mark.parametrize(
+    ("spoil", "field"),
+    [
+        (_unknown_effect, "profiles.0.weapons.0.effects.0"),
+        (_in_wall, "forces.0.models.0.at"),
+        (_walled_off, "board.map"),
+        (_huge_turns, "turns"),
+        (_many_models, "forces.1.models"),
+    ],
+)
+def test_check_and_play_refuse_a_bad_scenario_in_one_line(tmp_path: Path, spoil: Any, field: str) -> None:
+    data = scenario(BOARD, [at("Marine", 1, 1)], [at("Stealer", 5, 1)])
+    spoil(data)
+    path = write(tmp_path, data)
+    one_line_error(runner.invoke(app, ["check", str(path)]), field)
+    one_line_error(runner.invoke(app, ["play", str(path), "--games", "2", "--workers", "1"]), field)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--games", "0"], ("--games",)),
+        (["--players", "ai,genius"], ("--players.1", "unknown player")),
+        (["--players", "ai"], ("--players",)),
+        (["--workers", "0"], ("--workers",)),
+        (["--seed", "-1"], ("--seed",)),
+        (["--players", "ai,greedy"], ("--players.1", "allowed: random, ai")),
+        (["--table", "t.yaml"], ("--table", "in its scenario file")),
+        (["--scheduler", "::::"], ("scheduler", "cannot reach a Dask scheduler")),
+    ],
+)
+def test_play_options_are_checked_in_one_line(args: list[str], words: tuple[str, ...]) -> None:
+    one_line_error(runner.invoke(app, ["play", CORRIDOR, *args]), *words)
+
+
+def test_one_page_play_still_needs_two_armies() -> None:
+    one_line_error(runner.invoke(app, ["play", ARMY]), "two army files")
+
+
+def play_json(*args: str) -> dict[str, Any]:
+    res = runner.invoke(app, ["play", *args, "--json"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
+def test_the_same_seed_gives_the_same_games_on_one_or_two_workers() -> None:
+    args = ("--games", "4", "--seed", "11", "--players", "random,random")
+    one = play_json(SEWERS, *args, "--workers", "1")
+    two = play_json(SEWERS, *args, "--workers", "2")
+    assert one == two
+    other = play_json(SEWERS, "--games", "4", "--seed", "12", "--players", "random,random", "--workers", "1")
+    assert other["models"] != one["models"] or other["force_a"] != one["force_a"]
+
+
+def test_statistics_agree_with_the_saved_games(tmp_path: Path) -> None:
+    n = 6
+    out = play_json(
+        CORRIDOR, "--games", str(n), "--seed", "3", "--players", "random,ai", "--save", str(tmp_path)
+    )
+    logs = [json.loads((tmp_path / f"game-{i:04d}.json").read_text()) for i in range(1, n + 1)]
+    assert len(list(tmp_path.glob("game-*.json"))) == n
+    forces = out["forces"]
+    wins = sum(g["winner"] == forces[0] for g in logs)
+    losses = sum(g["winner"] == forces[1] for g in logs)
+    a = out["force_a"]
+    assert a["win"]["rate"] == wins / n and a["loss"]["rate"] == losses / n
+    assert a["draw"]["rate"] == (n - wins - losses) / n
+    assert (a["win"]["low"], a["win"]["high"]) == pytest.approx(wilson(wins, n))
+    assert out["mean_rounds"] == sum(g["rounds"] for g in logs) / n
+    # survival, from the survivors each log names (the Terminators have no blips)
+    terminators = [m for m in out["models"] if m["force"] == forces[0]]
+    assert len(terminators) == 3
+    standing = sum(len(g["survivors"][forces[0]]) for g in logs)
+    assert sum(m["survival"] for m in terminators) * n == pytest.approx(standing)
+    # kills: each side's kills are the other side's models out of action (no friendly fire here)
+    for side in (0, 1):
+        kills = sum(m["mean_kills"] for m in out["models"] if m["force"] == forces[side]) * n
+        fallen = sum(m["state"] in ("ko", "killed") for g in logs for m in g["models"] if m["force"] != side)
+        assert kills == pytest.approx(fallen)
+    assert sum(m["mean_kills"] for m in out["models"]) > 0  # the games saw fighting
+
+
+def test_text_output_shows_rates_intervals_and_models() -> None:
+    res = runner.invoke(app, ["play", CORRIDOR, "--games", "2", "--players", "ai,random", "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    assert "Terminators win:" in res.output and "95% CI" in res.output
+    assert "forces.1.blips.0.models.0" in res.output
+
+
+def test_names_from_the_file_are_shown_safely(tmp_path: Path) -> None:
+    data = scenario(BOARD, [at("Marine", 1, 1)], [at("Stealer", 5, 1)])
+    data["forces"][0]["name"] = "[bold]Evil\x1b[2J"
+    data["title"] = "[red]T\x07"
+    path = write(tmp_path, data)
+    for args in (["check", str(path)], ["play", str(path), "--games", "1", "--workers", "1"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 0, res.output
+        assert "\x1b" not in res.output and "\x07" not in res.output
+        assert "[bold]Evil\\x1b[2J" in res.output and "[red]T\\x07" in res.output
+
+
+@pytest.fixture
+def saved(tmp_path: Path) -> Path:
+    args = ["play", SEWERS, "--games", "1", "--seed", "5", "--players", "ai,random", "--workers", "1"]
+    assert runner.invoke(app, [*args, "--save", str(tmp_path)]).exit_code == 0
+    return tmp_path / "game-0001.json"
+
+
+def test_a_saved_game_replays_and_matches(saved: Path) -> None:
+    res = runner.invoke(app, ["replay", str(saved), "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    log = json.loads(saved.read_text())
+    assert out["matches_log"] is True and out["differs"] == []
+    assert (out["winner"], out["rounds"]) == (log["winner"], log["rounds"])
+
+
+def tampered(saved: Path, change: Any) -> Path:
+    log = json.loads(saved.read_text())
+    change(log)
+    saved.write_text(json.dumps(log))
+    return saved
+
+
+def test_a_changed_result_is_caught(saved: Path) -> None:
+    tampered(saved, lambda g: g.update(winner="Nobody", rounds=g["rounds"] + 1))
+    res = runner.invoke(app, ["replay", str(saved), "--json"])
+    assert res.exit_code == 1
+    assert json.loads(res.output)["differs"] == ["winner", "rounds"]
+
+
+def test_a_changed_action_is_caught(saved: Path) -> None:
+    log = json.loads(saved.read_text())
+    k = next(i for i, a in enumerate(log["actions"]) if a[0] == "move")
+    tampered(saved, lambda g: g["actions"].__setitem__(k, ["move", 0, 0]))  # a wall square
+    res = runner.invoke(app, ["replay", str(saved)])
+    assert res.exit_code == 1
+    assert f'actions.{k}: ["move", 0, 0] is not legal there' in res.output
+
+
+def test_a_log_cut_short_or_run_long_is_caught(saved: Path) -> None:
+    log = json.loads(saved.read_text())
+    short = copy.deepcopy(log)
+    short["actions"] = short["actions"][:10]
+    saved.write_text(json.dumps(short))
+    res = runner.invoke(app, ["replay", str(saved)])
+    assert res.exit_code == 1 and "the log ends after 10 actions" in res.output
+    log["actions"].append(["end"])
+    saved.write_text(json.dumps(log))
+    res = runner.invoke(app, ["replay", str(saved)])
+    assert res.exit_code == 1 and "1 actions after the game's end" in res.output
+
+
+def test_a_broken_invariant_is_reported(saved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replay_module, "invariant_errors", lambda s: ["two models share a square"])
+    res = runner.invoke(app, ["replay", str(saved), "--json"])
+    assert res.exit_code == 1
+    assert json.loads(res.output)["differs"][0] == "state 0: two models share a square"
+
+
+def test_a_log_with_a_bad_scenario_is_one_line(saved: Path) -> None:
+    tampered(saved, lambda g: g["scenario"]["forces"][0]["models"][0].update(at=[0, 0]))
+    one_line_error(runner.invoke(app, ["replay", str(saved)]), "scenario.forces.0.models.0.at")
+
+
+def test_replay_draws_one_png_per_round(saved: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    folder = tmp_path / "png"
+    res = runner.invoke(app, ["replay", str(saved), "--png", str(folder), "--json"])
+    assert res.exit_code == 0, res.output
+    rounds = json.loads(saved.read_text())["rounds"]
+    pngs = sorted(folder.glob("round-*.png"))
+    assert sorted(p.name for p in pngs) == sorted(f"round-{r}.png" for r in range(1, rounds + 1))
+    assert all(p.read_bytes()[:4] == b"\x89PNG" for p in pngs)
+    one_line_error(runner.invoke(app, ["replay", str(saved), "--png", str(saved)]), "--png", "is a file")
+
+
+@pytest.mark.slow  # starts a Dask cluster
+def test_a_dask_cluster_plays_the_games_of_one_process() -> None:
+    distributed = pytest.importorskip("distributed")
+    from grimdice.io.scenario import load_scenario
+    from grimdice.systems.crusade.game.batch import GameJob, run_games
+    from grimdice.systems.crusade.game.scenario import build_setup
+
+    job = GameJob(build_setup(load_scenario(SEWERS)), ("ai", "random"), keep_log=True)
+    here = run_games(job, 3, 8, workers=1)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
+        there = run_games(job, 3, 8, scheduler=cluster.scheduler_address)
+    assert there == here
+    assert len({json.dumps(g["actions"]) for g in here}) == 3  # three different games
