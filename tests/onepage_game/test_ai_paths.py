@@ -9,11 +9,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from grimdice.engine.board import segments_cross
+from grimdice.engine.table.blocks import blocks, models_through
+from grimdice.engine.table.terrain import segments_cross
 from grimdice.systems.onepage.exact import shooting_table
 from grimdice.systems.onepage.game import GameState, firing, make_setup
-from grimdice.systems.onepage.game.geometry import blocks, models_through, prefetch
 from grimdice.systems.onepage.game.players import best_shot, best_shots
+from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import load_army_side
 from grimdice.systems.onepage.game.state import conditions_of, shot_law_key
 from tests.onepage_game.test_speed import MARINES, ORKS, game, mixed_table

@@ -16,8 +16,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain, coherent, generate_table, path_blocked
 from grimdice.engine.game import CHANCE
+from grimdice.engine.table.bases import coherent
+from grimdice.engine.table.layout import generate_table
+from grimdice.engine.table.lines import path_blocked
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
 from grimdice.systems.onepage.game.melee_moves import assaulters_moved, signed_gaps, strikers
 from grimdice.systems.onepage.game.setup import GAP, MM

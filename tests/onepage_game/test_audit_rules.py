@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain, coherent
 from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.table.bases import coherent
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, states
 from grimdice.systems.onepage.game.setup import GAP, MM, load_army_side
 from grimdice.systems.onepage.game.state import KEEP_CLEAR
@@ -192,7 +193,7 @@ def test_routed_units_leave_play_and_score_as_destroyed() -> None:
 def game() -> tuple[dict[str, Any], list[GameState]]:
     """One random-vs-random game of the bundled armies on a generated table (every action legal,
     so every rule of movement is exercised many times)."""
-    from grimdice.engine.board import generate_table
+    from grimdice.engine.table.layout import generate_table
 
     setup = Setup((load_army_side(MARINES), load_army_side(ORKS)), generate_table(3))
     log = play(setup, 5, ("random", "random"))

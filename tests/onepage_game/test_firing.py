@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from grimdice.dice import Dist
-from grimdice.engine.board import Table, Terrain
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.errors import ScenarioError
 from grimdice.systems.base import calculate
 from grimdice.systems.onepage.army import load_army

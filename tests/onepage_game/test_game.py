@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from grimdice.dice import Dist
-from grimdice.engine.board import Table, Terrain, coherent
 from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.table.bases import coherent
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.errors import ScenarioError
 from grimdice.systems.base import calculate
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay, states

@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain
+from grimdice.engine.table.terrain import Table, Terrain
 from tests.onepage_game.test_firing import SQUAD, TARGETS, duel, law, shooting
 
 # a wall that hides the targets from the squad's right-hand model only

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from grimdice.engine.board import Table
+from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.exact import shooting_table
 from grimdice.systems.onepage.game.batch import GameJob, game_seeds
 from grimdice.systems.onepage.game.cache import LawCache, firing_state

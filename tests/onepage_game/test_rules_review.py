@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, play, replay, states
 from grimdice.systems.onepage.game.consolidation import KIND
 from tests.onepage_game.test_consolidation import army, melee

@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.batch import Progress, iter_map, parallel_map, wilson
-from grimdice.engine.board import Table, generate_table
 from grimdice.engine.options import MAX_SEED, MAX_WORKERS, _whole
+from grimdice.engine.table.layout import generate_table
+from grimdice.engine.table.terrain import Table
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game.cache import LawCache
 from grimdice.systems.onepage.game.play import play

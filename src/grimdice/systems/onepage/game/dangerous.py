@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.table import blocks
 from grimdice.systems.onepage.exact import hazard_table
-from grimdice.systems.onepage.game import geometry
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.units import Unit, UnitState
 
@@ -37,7 +37,7 @@ def models_through(s: GameState, u: int, a: np.ndarray, b: np.ndarray, crossed: 
     if not (s.crosses(a, b, "dangerous") if crossed is None else crossed):
         return 0
     # every dangerous piece at once (GameState.crosses' test, model by model)
-    return geometry.models_through(s.setup.table, a, b[None, :, :])[0]
+    return blocks.models_through(s.setup.table, a, b[None, :, :])[0]
 
 
 def hazard(before: GameState, after: GameState, u: int, kind: str, t: int) -> GameState | None:

@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.board import Table, Terrain, overlap
-from grimdice.systems.onepage.game.geometry import blocks, blocks_gaps, prefetch
+from grimdice.engine.table.blocks import blocks, blocks_gaps
+from grimdice.engine.table.terrain import Table, Terrain, overlap
+from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.movement import (
     DEPLOY_ZONE,
     STRIKE_CLEARANCE,
@@ -92,7 +93,7 @@ def valid_position(s: GameState, u: int, anchor: tuple[float, float]) -> bool:
 
 def valid_positions(s: GameState, u: int, anchors: list[tuple[float, float]]) -> np.ndarray:
     """:func:`valid_position` for every anchor of ``anchors`` in one NumPy pass (``(C,)``; each
-    element the same arithmetic as one block's models and ``board.base_distances``)."""
+    element the same arithmetic as one block's models and ``base_distances``)."""
     table, r = s.setup.table, s.setup.radii[u]
     n = s.units[u].models
     bs = blocks(s.setup.offsets[u][:n] * np.array([1.0, -s.flip(u)]), np.array(anchors, dtype=float))

@@ -48,10 +48,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.table.blocks import EPS, pair_distances
 from grimdice.systems.onepage.attack import Fire, merge
 from grimdice.systems.onepage.game import screening
 from grimdice.systems.onepage.game.cache import firing_state, recall
-from grimdice.systems.onepage.game.geometry import EPS, pair_distances
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.units import Unit, UnitState
 

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from grimdice.engine.board import base_distances, coherent, path_blocked
+from grimdice.engine.table.bases import base_distances, coherent
+from grimdice.engine.table.lines import path_blocked
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
 

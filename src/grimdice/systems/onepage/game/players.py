@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.systems.onepage.game import (
     consolidation,
     dangerous,
@@ -30,7 +31,7 @@ from grimdice.systems.onepage.game import (
     transport,
 )
 from grimdice.systems.onepage.game.cache import firing_state, memo, recall
-from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
+from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law, shot_law_key
 from grimdice.systems.onepage.units import UnitState

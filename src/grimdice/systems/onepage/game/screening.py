@@ -5,7 +5,7 @@ determining line of sight a model may ignore friendly models in its own unit."
 Only a model's own unit is named as ignorable, so the models of every other unit on the table, friendly
 or enemy, are solid obstacles (our reading): a line of sight from a model of ``u`` to a model of ``t``
 is blocked when it passes through the base of a model of a third unit. Terrain is tested first
-(``board.sight_blocked``, kept in the geometry memo under ``("sight", ...)``: terrain never moves); the
+(``sight_blocked``, kept in the geometry memo under ``("sight", ...)``: terrain never moves); the
 lines terrain leaves open are then tested against the other units' bases here (:func:`screened`), in a
 memo keyed by where every screening unit stands too (:func:`screens`), since models move.
 
@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.board import sight_blocked
+from grimdice.engine.table.blocks import EPS, pair_distances, sight_counts
+from grimdice.engine.table.lines import sight_blocked
 from grimdice.systems.onepage.game.cache import recall
-from grimdice.systems.onepage.game.geometry import EPS, pair_distances, sight_counts
 
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState

@@ -30,8 +30,18 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.board import base_distances, path_blocked
 from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.table.bases import base_distances
+from grimdice.engine.table.blocks import (
+    EPS,
+    blocks,
+    blocks_cross,
+    blocks_touch,
+    blocks_within,
+    pair_distances,
+    sights,
+)
+from grimdice.engine.table.lines import path_blocked
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
 from grimdice.systems.onepage.game import (
@@ -46,15 +56,6 @@ from grimdice.systems.onepage.game import (
     transport,
 )
 from grimdice.systems.onepage.game.cache import firing_state, recall
-from grimdice.systems.onepage.game.geometry import (
-    EPS,
-    blocks,
-    blocks_cross,
-    blocks_touch,
-    blocks_within,
-    pair_distances,
-    sights,
-)
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import DEPLOY_ZONE, move_distance
 from grimdice.systems.onepage.profiles import Conditions
@@ -399,7 +400,7 @@ class GameState:
     def gaps(self, u: int) -> tuple[np.ndarray, list[float]]:
         """The gap from unit ``u`` where it stands to each unit on the table (in
         :meth:`standing`'s order; as an array and as floats): :meth:`gap`'s values, all at once
-        (``board.base_distances``), kept in the geometry memo with :meth:`standing`."""
+        (``base_distances``), kept in the geometry memo with :meth:`standing`."""
         st = self.standing()
 
         def compute() -> tuple[np.ndarray, list[float]]:

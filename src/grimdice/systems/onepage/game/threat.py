@@ -37,8 +37,8 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from grimdice.engine.table.blocks import EPS
 from grimdice.systems.onepage.game import facing
-from grimdice.systems.onepage.game.geometry import EPS
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
