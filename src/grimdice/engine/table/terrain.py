@@ -78,6 +78,18 @@ class Terrain:
     def has(self, trait: str) -> bool:
         return trait in self.traits
 
+    @property
+    def polygon(self) -> Any:
+        """The piece as a prepared shapely polygon (made on first use)."""
+        got = self.__dict__.get("_shape")
+        if got is None:
+            import shapely
+
+            got = shapely.Polygon(self.corners)
+            shapely.prepare(got)
+            object.__setattr__(self, "_shape", got)
+        return got
+
     def contains(self, points: np.ndarray) -> np.ndarray:
         """Whether each of ``points`` (``(n, 2)``) lies inside the polygon (even-odd rule); points
         outside the bounding box are rejected without the polygon test."""
@@ -164,6 +176,29 @@ class Table:
             for j, b in enumerate(self.terrain[i + 1 :], start=i + 1):
                 if overlap(a, b):
                     raise ScenarioError(f"table.terrain.{j}.shape", f"{b.name!r} overlaps {a.name!r}")
+
+    def index(self) -> Any:
+        """A shapely ``STRtree`` over the pieces' polygons (built once): the pieces near a shape."""
+        if "_index" not in self._edges:
+            import shapely
+
+            self._edges["_index"] = shapely.STRtree([t.polygon for t in self.terrain])
+        return self._edges["_index"]
+
+    def touching(self, shape: Any, trait: str | None = None) -> list[int]:
+        """The pieces (with ``trait``) that a shapely ``shape`` overlaps (more than along an edge:
+        a base touching a piece from outside is not on it), found through :meth:`index`."""
+        import shapely
+
+        if not self.terrain:
+            return []
+        hits = self.index().query(shape, predicate="intersects")
+        return sorted(
+            int(j)
+            for j in hits
+            if (trait is None or self.terrain[j].has(trait))
+            and shapely.intersection(shape, self.terrain[j].polygon).area > 1e-6
+        )
 
     def edges_with(self, trait: str) -> tuple[np.ndarray, np.ndarray]:
         """(edges ``(m, 2, 2)``, owning piece index ``(m,)``) of the pieces with ``trait``."""
