@@ -34,10 +34,10 @@ def test_blocks_touch_is_the_piece_by_piece_rule() -> None:
             ends[:5] = table.terrain[0].corners[0]  # moves ending on a corner
             bs = blocks(base, ends)
             keep = rng.random(k) < 0.7
-            got = blocks_touch(table, a, bs, keep)
+            got = blocks_touch(table, a, bs, keep, 0.63)
             want = np.array(
                 [
-                    [keep[j] and touches_piece_by_piece(table, a, bs[c], j) for j in range(k)]
+                    [keep[j] and touches_piece_by_piece(table, a, bs[c], j, 0.63) for j in range(k)]
                     for c in range(len(bs))
                 ]
             )

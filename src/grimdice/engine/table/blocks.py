@@ -13,7 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from grimdice.engine.table.lines import sight_blocked
-from grimdice.engine.table.terrain import Table, crossing, segments_cross
+from grimdice.engine.table.sweeps import segment_distances, sweeps_touch_pieces
+from grimdice.engine.table.terrain import EPS as TOUCH_EPS
+from grimdice.engine.table.terrain import Table
 
 EPS = 1e-6  # a game's tolerance on distances
 
@@ -23,12 +25,11 @@ def blocks(base: np.ndarray, anchors: np.ndarray) -> np.ndarray:
     return base[None, :, :] + anchors[:, None, :]
 
 
-def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str) -> np.ndarray:
-    """``(C,)``: whether moving the models straight from ``a`` (``(n, 2)``) to ``bs[c]`` enters,
-    leaves or crosses a piece with ``trait`` (a piece whose bounds the move misses is skipped, as
-    ``GameState.crosses`` does)."""
+def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str, radius: float) -> np.ndarray:
+    """``(C,)``: whether moving the bases (of ``radius``) straight from ``a`` (``(n, 2)``) to
+    ``bs[c]`` touches a piece with ``trait`` on the way (:func:`blocks_touch`)."""
     keep = table.having(trait)
-    return np.asarray(blocks_touch(table, a, bs, keep)[:, keep].any(axis=1))
+    return np.asarray(blocks_touch(table, a, bs, keep, radius)[:, keep].any(axis=1))
 
 
 def blocks_touch(
@@ -36,45 +37,37 @@ def blocks_touch(
     a: np.ndarray,
     bs: np.ndarray,
     keep: np.ndarray,
+    radius: float,
     bounds: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
-    """``(C, k)``: for every piece that ``keep`` marks, whether moving the models straight from
-    ``a`` (``(n, 2)``) to ``bs[c]`` enters, leaves or crosses it: the box around the move's paths
-    meets the piece's bounds, and some path crosses one of its edges
-    (``segments_cross``) or starts or ends inside it (``Table.pieces_at``). All pieces and
-    candidates in one pass; each path is tested only against the edges of the pieces near its
-    candidate (the same arithmetic element by element). ``bounds``: ``bs.min(axis=1)`` and
+    """``(C, k)``: for every piece that ``keep`` marks, whether moving the round bases of
+    ``radius`` straight from ``a`` (``(n, 2)``) to ``bs[c]`` puts any part of a base over it
+    anywhere on the way: some model's path comes within ``radius`` of one of the piece's edges
+    (:func:`~grimdice.engine.table.sweeps.segment_distances`) or starts or ends inside it
+    (``Table.inside``): the capsule each base sweeps meets the polygon. All pieces and candidates
+    in one pass; each path is tested only against the pieces whose bounds, widened by ``radius``,
+    meet the box around its candidate's paths. ``bounds``: ``bs.min(axis=1)`` and
     ``bs.max(axis=1)`` when the caller has them."""
     c = bs.shape[0]
-    qa, _qb, _box, _h, _m = table.polygons()
-    outer, spans = table.outer()
+    qa, qb, _box, _h, _m = table.polygons()
+    outer, _spans = table.outer()
     out = np.zeros((c, len(outer)), dtype=bool)
     if c == 0 or not keep.any():
         return out
     bmin, bmax = bounds if bounds is not None else (bs.min(axis=1), bs.max(axis=1))
-    lo = np.minimum(a.min(axis=0)[None, :], bmin)  # (C, 2): the box around the move's paths
-    hi = np.maximum(a.max(axis=0)[None, :], bmax)
+    lo = np.minimum(a.min(axis=0)[None, :], bmin) - radius  # (C, 2): the box around the swept bases
+    hi = np.maximum(a.max(axis=0)[None, :], bmax) + radius
     # (C, k): only a move whose box meets a piece's box can touch it
     near = keep[None, :] & ~(outer[None, :, :] < np.concatenate([lo, -hi], axis=1)[:, None, :]).any(axis=2)
     cc, pp = np.nonzero(near)
     if len(cc) == 0:
         return out
-    # every model's path (start a[i], along r) of each near (candidate, piece) against the piece's edges
     ends = bs[cc]  # (P, n, 2)
-    r = ends - a[None, :, :]
-    q, s = qa[pp], spans[pp]  # (P, E, 2)
-    hit = crossing(
-        a[None, :, None, 0],
-        a[None, :, None, 1],
-        r[:, :, None, 0],
-        r[:, :, None, 1],
-        q[:, None, :, 0],
-        q[:, None, :, 1],
-        s[:, None, :, 0],
-        s[:, None, :, 1],
-    ).any(axis=(1, 2))
+    starts = np.broadcast_to(a[None, :, :], ends.shape)
+    d = segment_distances(starts[:, :, None, :], ends[:, :, None, :], qa[pp][:, None], qb[pp][:, None])
+    hit = (d < radius - TOUCH_EPS).any(axis=(1, 2))
     # or some path starts or ends inside the piece
-    paths = np.concatenate([ends, np.broadcast_to(a, ends.shape)], axis=1)  # (P, 2n, 2)
+    paths = np.concatenate([ends, starts], axis=1)  # (P, 2n, 2)
     out[cc, pp] = hit | table.inside(paths, pp).any(axis=1)
     return out
 
@@ -91,9 +84,12 @@ def blocks_within(
     bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, limit: np.ndarray
 ) -> np.ndarray:
     """``(C,)``: whether the block at each candidate comes closer than ``limit[j]`` to some model
-    ``j`` of ``pts`` (base to base, :func:`pair_distances`): a unit's least gap is under a limit
-    when one of its model pairs is."""
-    return np.asarray((pair_distances(bs, radius, pts, radii) < limit[None, None, :]).any(axis=(1, 2)))
+    ``j`` of ``pts`` (base to base, signed: overlapping bases are closer than touching ones, so a
+    negative limit, bases already overlapping, forbids any deeper overlap)."""
+    dx = bs[:, :, None, 0] - pts[None, None, :, 0]
+    dy = bs[:, :, None, 1] - pts[None, None, :, 1]
+    gap = np.sqrt(dx * dx + dy * dy) - radius - radii[None, None, :]
+    return np.asarray((gap < limit[None, None, :]).any(axis=(1, 2)))
 
 
 def pair_distances(bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -143,17 +139,13 @@ def blocks_in_cover(table: Table, bs: np.ndarray) -> np.ndarray:
     return np.asarray(inside.mean(axis=1) > 0.5)
 
 
-def models_through(table: Table, a: np.ndarray, bs: np.ndarray) -> list[int]:
-    """For each candidate ``c``: how many models moving straight from ``a`` (``(n, 2)``) to ``bs[c]``
-    start, end or cross into a dangerous piece (:func:`.dangerous.models_through`, model by model the
-    same tests)."""
+def models_through(table: Table, a: np.ndarray, bs: np.ndarray, radius: float) -> list[int]:
+    """For each candidate ``c``: how many bases of ``radius`` moving straight from ``a`` (``(n, 2)``)
+    to ``bs[c]`` touch a dangerous piece on the way (start, end or pass over it)."""
     c, n = bs.shape[0], bs.shape[1]
-    edges, _ = table.edges_with("dangerous")
     starts = np.broadcast_to(a[None, :, :], bs.shape).reshape(c * n, 2)
-    ends = bs.reshape(c * n, 2)
-    hit = segments_cross(starts, ends, edges).any(axis=1)
-    hit |= table.pieces_at(starts, "dangerous").any(axis=1) | table.pieces_at(ends, "dangerous").any(axis=1)
-    return [int(k) for k in hit.reshape(c, n).sum(axis=1)]
+    hit = sweeps_touch_pieces(table, starts, bs.reshape(c * n, 2), radius, table.having("dangerous"))
+    return [int(k) for k in hit.any(axis=1).reshape(c, n).sum(axis=1)]
 
 
 __all__ = [

@@ -34,10 +34,10 @@ def models_through(s: GameState, u: int, a: np.ndarray, b: np.ndarray, crossed: 
     from ``a`` to ``b`` (a path that starts, ends or passes inside a dangerous piece); 0 when Flying."""
     if s.setup.units[u].has("flying"):
         return 0
-    if not (s.crosses(a, b, "dangerous") if crossed is None else crossed):
+    if not (s.crosses(u, a, b, "dangerous") if crossed is None else crossed):
         return 0
     # every dangerous piece at once (GameState.crosses' test, model by model)
-    return blocks.models_through(s.setup.table, a, b[None, :, :])[0]
+    return blocks.models_through(s.setup.table, a, b[None, :, :], s.setup.radii[u])[0]
 
 
 def hazard(before: GameState, after: GameState, u: int, kind: str, t: int) -> GameState | None:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.table.blocks import blocks, blocks_gaps
+from grimdice.engine.table.sweeps import bases_in
 from grimdice.engine.table.terrain import Table, Terrain, overlap
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.movement import (
@@ -100,7 +101,7 @@ def valid_positions(s: GameState, u: int, anchors: list[tuple[float, float]]) ->
     c = len(anchors)
     flat = bs.reshape(c * n, 2)
     ok = np.asarray(table.on_table(flat, r).reshape(c, n).all(axis=1))
-    inside = table.pieces_at(flat, "impassable").any(axis=1) | table.pieces_at(flat, "dangerous").any(axis=1)
+    inside = bases_in(table, flat, r, "impassable") | bases_in(table, flat, r, "dangerous")
     ok &= ~inside.reshape(c, n).any(axis=1)
     pts, radii, starts, ids = s.others(u)
     if ids and ok.any():

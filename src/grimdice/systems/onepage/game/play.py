@@ -23,8 +23,9 @@ from grimdice.systems.onepage.game.state import GameState
 #: Limited weapons are spent one by one (``spent`` holds (unit, weapon) pairs); 4 since the
 #: assaulting models move on into base contact one by one, an Assault keeps 1" from friendly units
 #: and Shaken taken in a unit's own activation lasts through its next; 5 since a Relentless unit on
-#: Hold may split its fire (``["shoot", t, "split", ...]``, firing.split_actions)
-LOG_VERSION = 5
+#: Hold may split its fire (``["shoot", t, "split", ...]``, firing.split_actions); 6 since moves,
+#: terrain and cover are measured with whole bases along whole paths (engine.table.sweeps)
+LOG_VERSION = 6
 
 
 def sample(outcomes: list[tuple[Any, float]], rng: np.random.Generator) -> Any:
@@ -115,6 +116,13 @@ def record(
 def states(log: dict[str, Any]) -> list[GameState]:
     """Every state of a logged game, rebuilt from its setup and actions (no dice)."""
     if not isinstance(log, dict) or log.get("version") != LOG_VERSION:
+        got = log.get("version") if isinstance(log, dict) else None
+        if isinstance(got, int) and not isinstance(got, bool):
+            raise ScenarioError(
+                "version",
+                f"this log is of version {got}; this grimdice replays game logs of version {LOG_VERSION} "
+                "only (its rules give other legal moves): play the game again to get a log",
+            )
         raise ScenarioError("version", f"a grimdice game log of version {LOG_VERSION}")
     for k in ("setup", "actions"):
         if k not in log:

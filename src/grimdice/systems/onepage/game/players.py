@@ -195,7 +195,7 @@ def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
     crosses = recall(
         state.setup,
         ("crosses", "dangerous", here, there),
-        lambda: state.crosses(state.models(u), state.models(u, end), "dangerous"),
+        lambda: state.crosses(u, state.models(u), state.models(u, end), "dangerous"),
     )
     if not crosses:
         return 0.0

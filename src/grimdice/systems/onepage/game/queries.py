@@ -20,7 +20,7 @@ from grimdice.engine.table.blocks import (
     pair_distances,
     sights,
 )
-from grimdice.engine.table.lines import path_blocked
+from grimdice.engine.table.sweeps import covered_models
 from grimdice.systems.onepage.game.cache import memo
 
 
@@ -95,13 +95,17 @@ def fill(
         here = state.placed(u)
         lack = [c for c, pu in enumerate(places) if ("crosses", "dangerous", here, pu) not in m]
         if lack:
-            through = blocks_cross(state.setup.table, state.models(u), bs[lack], "dangerous")
+            through = blocks_cross(
+                state.setup.table, state.models(u), bs[lack], "dangerous", state.setup.radii[u]
+            )
             for c, hit in zip(lack, through, strict=True):
                 m[("crosses", "dangerous", here, places[c])] = bool(hit)
             crossed = [c for c, hit in zip(lack, through, strict=True) if hit]
             if crossed:  # and how many models go through (dangerous.models_through, all at once)
                 for c, k in zip(
-                    crossed, models_through(state.setup.table, state.models(u), bs[crossed]), strict=True
+                    crossed,
+                    models_through(state.setup.table, state.models(u), bs[crossed], state.setup.radii[u]),
+                    strict=True,
                 ):
                     m[("through", here, places[c])] = k
     cols = [k for k in range(len(targets)) if need[:, k].any()]
@@ -134,42 +138,30 @@ def prefetch_cover(
     targets: list[tuple[Any, ...]],
 ) -> None:
     """Fill the memo's ``("cover", shooter placed, target placed)`` entries of every target that
-    unit ``u`` sees from each candidate anchor (``rows`` from :func:`sights`): the lines from the
-    shooters' centre to each target model of :meth:`GameState.in_cover`, all in one
-    ``path_blocked`` pass; and the ``("height", placed)`` of each such anchor (:meth:`GameState.height`),
-    all in one ``height_at`` pass (element by element the same arithmetic)."""
+    unit ``u`` sees from each candidate anchor (``rows`` from :func:`sights`), as
+    :meth:`GameState.in_cover` answers (``sweeps.covered_models``); and the ``("height", placed)``
+    of each such anchor (:meth:`GameState.height`), all in one ``height_at`` pass (element by
+    element the same arithmetic)."""
     m = memo(state.setup)
-    todo: list[tuple[tuple[Any, ...], int]] = []
-    starts: list[np.ndarray] = []
+    todo: list[tuple[tuple[Any, ...], int, np.ndarray]] = []
     heights: list[tuple[tuple[Any, ...], np.ndarray]] = []
     for end, row in zip(ends, rows, strict=True):
         at = state._rounded(u, end)  # the position a move there records, as _shot_where reads it
         pu = state.placed(u, at)
         if any(n for n, _far in row) and ("height", pu) not in m:
             heights.append((("height", pu), state.models(u, at)))
-        centre = None
         for k, (n, _far) in enumerate(row):
             if n and ("cover", pu, targets[k]) not in m:
-                if centre is None:
-                    centre = state.models(u, at).mean(axis=0)
-                todo.append((("cover", pu, targets[k]), k))
-                starts.append(np.repeat(centre[None, :], len(pts[k]), axis=0))
+                todo.append((("cover", pu, targets[k]), k, state.models(u, at)))
     if heights:
         h = state.setup.table.height_at(np.concatenate([b for _, b in heights]))
         i = 0
         for key, b in heights:
             m[key] = float(h[i : i + len(b)].mean())
             i += len(b)
-    if not todo:
-        return
-    covered = path_blocked(
-        state.setup.table, np.concatenate(starts), np.concatenate([pts[k] for _, k in todo]), "cover"
-    )
-    i = 0
-    for key, k in todo:
-        n = len(pts[k])
-        m[key] = 2 * int(covered[i : i + n].sum()) > n
-        i += n
+    for key, k, shooters in todo:
+        covered = covered_models(state.setup.table, shooters, pts[k])
+        m[key] = 2 * int(covered.sum()) > len(pts[k])
 
 
 __all__ = ["fill", "prefetch", "prefetch_cover"]

@@ -41,7 +41,7 @@ from grimdice.engine.table.blocks import (
     pair_distances,
     sights,
 )
-from grimdice.engine.table.lines import path_blocked
+from grimdice.engine.table.sweeps import CONTACT_SLACK, bases_in, covered_models, sweeps_meet_bases
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.exact import melee_table, shooting_table
 from grimdice.systems.onepage.game import (
@@ -565,10 +565,10 @@ class GameState:
         d = base_distances(centres, np.full(len(centres), self.setup.radii[u]), pts, radii).min(axis=0)
         return np.minimum.reduceat(d, starts)
 
-    def crosses(self, a: np.ndarray, b: np.ndarray, trait: str) -> bool:
-        """Whether moving models from ``a`` to ``b`` (straight) enters, leaves or crosses a piece
-        with ``trait`` (pieces whose bounds the move misses are skipped)."""
-        return bool(blocks_cross(self.setup.table, a, b[None, :, :], trait)[0])
+    def crosses(self, u: int, a: np.ndarray, b: np.ndarray, trait: str) -> bool:
+        """Whether moving unit ``u``'s models from ``a`` to ``b`` (straight) puts any part of a base
+        over a piece with ``trait`` on the way (``blocks.blocks_cross``: the swept bases)."""
+        return bool(blocks_cross(self.setup.table, a, b[None, :, :], trait, self.setup.radii[u])[0])
 
     def block(self, u: int) -> np.ndarray:
         """The offsets of unit ``u``'s models alive from its anchor, turned to its side."""
@@ -620,7 +620,8 @@ class GameState:
         ok = table.spans_on_table(*bounds, self.setup.radii[u])
         if self.setup.units[u].has("flying"):
             return ok, None
-        touch = blocks_touch(table, a, bs, table.having("impassable", "difficult", "dangerous"), bounds)
+        keep = table.having("impassable", "difficult", "dangerous")
+        touch = blocks_touch(table, a, bs, keep, self.setup.radii[u], bounds)
         ok &= ~touch[:, table.having("impassable")].any(axis=1)
         return ok, touch
 
@@ -634,20 +635,18 @@ class GameState:
     ) -> np.ndarray:
         """``(C,)``: moving unit ``u``'s models from ``a`` (its block at ``start``) to ``bs[c]``
         ends no closer than 1" to another unit on the table, nor closer than it was to one already
-        within 1" (every unit's end place is tested, so Flying's moving through other units needs
-        no other test). ``among``: a mask over ``standing().ids``, the units to keep clear of (all
-        when None)."""
+        within 1" ("Units may not move within 1" of other units"; the gaps signed, so bases in
+        contact may not move onto each other), and no base passes over another unit's base on the
+        way (:meth:`swept_clear`; Flying: "may move through other units"). ``among``: a mask over
+        ``standing().ids``, the units to keep clear of (all when None)."""
         st = self.standing()
         ok = np.ones(len(bs), dtype=bool)
         if not st.ids or not len(bs):
             return ok
         r = self.setup.radii[u]
-        if start == self.anchors[u] and u in st.at:
-            before = self.gaps(u)[0]  # the gap to each unit on the table, where it stands
-        else:
-            before = np.minimum.reduceat(
-                base_distances(a, np.full(len(a), r), st.pts, st.radii).min(axis=0), st.starts
-            )
+        before = np.minimum.reduceat(
+            base_distances(a, r, st.pts, st.radii, signed=True).min(axis=0), st.starts
+        )
         # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
         reach = float(np.sqrt(((bs[:, 0] - a[0]) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
         near = (before < reach) & (np.asarray(st.ids) != u)
@@ -657,7 +656,26 @@ class GameState:
             return ok
         rows = np.repeat(near, st.sizes)
         limit = np.repeat(np.minimum(KEEP_CLEAR, before) - EPS, st.sizes)[rows]
-        return ~blocks_within(bs, r, st.pts[rows], st.radii[rows], limit)
+        ok = ~blocks_within(bs, r, st.pts[rows], st.radii[rows], limit)
+        if ok.any():
+            ok[ok] = self.swept_clear(u, a, bs[ok], near)
+        return ok
+
+    def swept_clear(self, u: int, a: np.ndarray, bs: np.ndarray, among: np.ndarray) -> np.ndarray:
+        """``(C,)``: no base of unit ``u`` moving straight from ``a`` to ``bs[c]`` passes over a base
+        of the units ``among`` marks (a mask over ``standing().ids``): the capsule each base sweeps
+        (``sweeps.sweeps_meet_bases``). Flying units "may move through other units". A unit whose
+        bases start over another unit's (leaving the transport it was in) may move off them."""
+        st = self.standing()
+        if self.setup.units[u].has("flying") or not among.any() or not len(bs):
+            return np.ones(len(bs), dtype=bool)
+        over = base_distances(a, self.setup.radii[u], st.pts, st.radii, signed=True).min(axis=0)
+        rows = np.repeat(among, st.sizes) & (np.minimum.reduceat(over, st.starts) >= -CONTACT_SLACK).repeat(
+            st.sizes
+        )
+        starts = np.broadcast_to(a[None, :, :], bs.shape)
+        hit = sweeps_meet_bases(starts, bs, self.setup.radii[u], st.pts[rows], st.radii[rows])
+        return np.asarray(~hit.any(axis=(1, 2)))
 
     def moves(self, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
         """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
@@ -779,7 +797,9 @@ class GameState:
             return (float(vec[0] / dist), float(vec[1] / dist)) if dist > EPS else (0.0, 0.0)
         if dist < EPS or gap <= 0:
             return 0.0, 0.0
-        return round(float(vec[0] / dist * gap), 3), round(float(vec[1] / dist * gap), 3)
+        w = vec / dist
+        go = min(gap, first_contact(a, b, w, self.setup.radii[u] + self.setup.radii[t]))
+        return round(float(w[0] * go), 3), round(float(w[1] * go), 3)
 
     def charge_ok(self, u: int, t: int) -> bool:
         """A valid Assault target: in reach with "a clear path to it" (on the table, no impassable
@@ -788,7 +808,7 @@ class GameState:
         unit (nor closer than it already was): "Units may move within 1" of enemy units when using
         assault actions", only of them."""
         path = recall(self.setup, ("charge", self.placed(u), self.placed(t)), lambda: self._charge_ok(u, t))
-        return path and self.clear_of_friends(u, t)
+        return path and self.clear_of_friends(u, t) and self.charge_lane_clear(u, t)
 
     def _charge_ok(self, u: int, t: int) -> bool:
         dx, dy = self.charge_vector(u, t)
@@ -801,11 +821,21 @@ class GameState:
             return False
         if unit.has("flying"):
             return True
-        if self.crosses(a, b, "impassable"):
+        if self.crosses(u, a, b, "impassable"):
             return False
-        if self.crosses(a, b, "difficult") and not unit.has("strider"):
+        if self.crosses(u, a, b, "difficult") and not unit.has("strider"):
             return math.hypot(dx, dy) <= move_distance(unit, "walk") + EPS
         return True
+
+    def charge_lane_clear(self, u: int, t: int) -> bool:
+        """The Assault's path passes over no base of a unit but the target ("a clear path to it"), so
+        it ends in contact with the target only (Flying: "may move through other units")."""
+        st = self.standing()
+        among = np.array([v not in (u, t) for v in st.ids], dtype=bool)
+        dx, dy = self.charge_vector(u, t)
+        start = self.anchors[u]
+        ends = blocks(self.block(u), np.array([(start[0] + dx, start[1] + dy)], dtype=float))
+        return bool(self.swept_clear(u, self.models(u), ends, among)[0])
 
     def clear_of_friends(self, u: int, t: int) -> bool:
         """The Assault's block end keeps 1" from every friendly unit but ``t`` (a transport it embarks
@@ -867,10 +897,9 @@ class GameState:
     def in_cover(self, shooter: int, t: int, anchor: tuple[float, float] | None = None) -> bool:
         """Cover: "If the majority of models in a unit are within or behind a piece of cover
         terrain" — inside a cover piece, or the line from the shooters' centre (at ``anchor``)
-        crosses one."""
+        crosses one the shooters' centre is not in (``sweeps.covered_models``)."""
         b = self.models(t)
-        c = np.repeat(self.models(shooter, anchor).mean(axis=0)[None, :], len(b), axis=0)
-        covered = path_blocked(self.setup.table, c, b, "cover")
+        covered = covered_models(self.setup.table, self.models(shooter, anchor), b)
         return 2 * int(covered.sum()) > len(b)
 
     def shot_key(
@@ -1010,6 +1039,21 @@ class GameState:
         return consolidation.after_melee(s, u, t)
 
 
+def first_contact(a: np.ndarray, b: np.ndarray, w: np.ndarray, reach: float) -> float:
+    """How far the models ``a`` move along the unit vector ``w`` before the first of their bases
+    touches one of ``b`` (centres ``reach`` apart): the least root ``s >= 0`` of
+    ``|a_i + s w - b_j| = reach`` over all pairs (infinity when no pair meets)."""
+    v = b[None, :, :] - a[:, None, :]  # (n, m)
+    along = v @ w
+    off2 = (v * v).sum(axis=2) - along * along
+    disc = reach * reach - off2
+    meet = (disc >= 0) & (along > 0)
+    if not meet.any():
+        return math.inf
+    s = along[meet] - np.sqrt(disc[meet])
+    return max(0.0, float(s.min()))
+
+
 def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
     if kind in dangerous.KINDS:
         return Conditions()
@@ -1123,7 +1167,7 @@ def deploy(setup: Setup, first: int, south: int) -> GameState:
                 anchors[u] = (round(cx, 3), round(cy, 3))
                 s = replace(s, anchors=tuple(anchors))
                 pts = s.models(u)
-                bad = any(table.pieces_at(pts, trait).any() for trait in deployment.NO_STANDING)
+                bad = any(bases_in(table, pts, r, trait).any() for trait in deployment.NO_STANDING)
                 if bad:
                     x += 1.0
                     continue

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.table.sweeps import bases_in
 from grimdice.systems.onepage.game.deployment import ON_TABLE, placed, settle
 from grimdice.systems.onepage.movement import move_distance
 
@@ -162,12 +163,12 @@ def unload(s: GameState, u: int, t: int) -> GameState:
     for keep_clear in (True, False):
         for spot in spots:
             pts = s.models(u, spot)
-            if not table.on_table(pts, ru).all() or table.pieces_at(pts, "impassable").any():
+            if not table.on_table(pts, ru).all() or bases_in(table, pts, ru, "impassable").any():
                 continue
             near = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) - ru - rt
             if (near > UNLOAD + EPS).any():
                 continue
-            if keep_clear and (s.gaps_to(u, pts, others) < 1.0 - EPS).any():
+            if (s.gaps_to(u, pts, others) < (1.0 if keep_clear else 0.0) - EPS).any():
                 continue
             return placed(s, u, *spot)
     return s.with_unit(u, replace(s.units[u], alive=tuple(0 for _ in s.units[u].alive)))
