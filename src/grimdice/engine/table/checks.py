@@ -58,17 +58,17 @@ def placement_violations(table: Table, groups: Sequence[Group], slack: float = C
             out += [
                 f"{g.name}: model {i} over impassable terrain" for i in np.flatnonzero(d < g.radius - slack)
             ]
-    for i, a in enumerate(groups):
-        for j in range(i, len(groups)):
-            b = groups[j]
-            if not len(a.centres) or not len(b.centres):
-                continue
-            gap = base_distances(a.centres, a.radius, b.centres, b.radius, signed=True)
-            if i == j:
-                gap = gap + np.eye(len(gap)) * 1e9
-            for p, q in zip(*np.nonzero(gap < -slack), strict=True):
-                if i != j or p < q:
-                    out.append(f'{a.name} model {p} overlaps {b.name} model {q} by {-gap[p, q]:.3f}"')
+    live = [g for g in groups if len(g.centres)]
+    if not live:
+        return out
+    pts = np.concatenate([g.centres for g in live])
+    radii = np.concatenate([np.full(len(g.centres), g.radius) for g in live])
+    owner = np.concatenate([np.full(len(g.centres), k) for k, g in enumerate(live)])
+    index = np.concatenate([np.arange(len(g.centres)) for g in live])
+    gap = base_distances(pts, radii, pts, radii, signed=True)
+    for p, q in zip(*np.nonzero(np.triu(gap < -slack, k=1)), strict=True):
+        a, b = live[owner[p]], live[owner[q]]
+        out.append(f"{a.name} model {index[p]} overlaps {b.name} model {index[q]} by {-gap[p, q]:.3f}\"")
     return out
 
 
