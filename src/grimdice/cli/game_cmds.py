@@ -109,7 +109,9 @@ def replay(
         raise fail(exc, err) from None
     except ImportError as exc:
         raise fail(GrimdiceError(f"{exc.name} is missing: pip install 'grimdice[plot]'"), err) from None
+    broken = again["violations"]
     result = {"scores": again["scores"], "winner": again["winner"], "matches_log": same, "png": files}
+    result["violations"] = broken
     if as_json:
         typer.echo(json.dumps(result))
     else:
@@ -118,9 +120,11 @@ def replay(
         typer.echo(
             f"scores {again['scores'][0]:g} - {again['scores'][1]:g}: {who}; replay matches log: {same}"
         )
+        for line in broken:
+            typer.echo(f"table invariant broken: {line}")
         for f in files:
             typer.echo(f)
-    if not same:
+    if not same or broken:
         raise typer.Exit(1)
 
 

@@ -68,7 +68,7 @@ def placement_violations(table: Table, groups: Sequence[Group], slack: float = C
     gap = base_distances(pts, radii, pts, radii, signed=True)
     for p, q in zip(*np.nonzero(np.triu(gap < -slack, k=1)), strict=True):
         a, b = live[owner[p]], live[owner[q]]
-        out.append(f"{a.name} model {index[p]} overlaps {b.name} model {index[q]} by {-gap[p, q]:.3f}\"")
+        out.append(f'{a.name} model {index[p]} overlaps {b.name} model {index[q]} by {-gap[p, q]:.3f}"')
     return out
 
 

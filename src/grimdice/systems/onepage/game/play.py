@@ -148,13 +148,16 @@ def states(log: dict[str, Any]) -> list[GameState]:
 
 
 def replay(log: dict[str, Any]) -> dict[str, Any]:
-    """Replay a log; the record it rebuilds (equal to the log when the log is genuine)."""
+    """Replay a log; the record it rebuilds (equal to the log when the log is genuine), with the
+    table's invariants checked on every state (``violations``: empty for a legal game)."""
+    from grimdice.systems.onepage.game.invariants import game_violations
+
     sts = states(log)
     players = log.get("players", ["ai", "ai"])
     if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
         raise ScenarioError("players", "the two players' names, e.g. [ai, random]")
     events = [event(s, a, n) for s, a, n in zip(sts, log["actions"], sts[1:], strict=False)]
-    return record(
+    out = record(
         sts[0].setup,
         log.get("seed", 0),
         (players[0], players[1]),
@@ -162,6 +165,8 @@ def replay(log: dict[str, Any]) -> dict[str, Any]:
         events,
         sts[-1],
     )
+    out["violations"] = game_violations(sts, log["actions"])
+    return out
 
 
 __all__ = ["play", "replay", "sample", "states"]
