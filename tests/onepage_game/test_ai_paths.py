@@ -10,9 +10,9 @@ from dataclasses import replace
 import numpy as np
 
 from grimdice.engine.table.blocks import blocks, models_through
+from grimdice.systems.onepage.ai.players import best_shot, best_shots
 from grimdice.systems.onepage.exact import shooting_table
 from grimdice.systems.onepage.game import GameState, firing, make_setup
-from grimdice.systems.onepage.game.players import best_shot, best_shots
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import load_army_side
 from grimdice.systems.onepage.game.state import conditions_of, shot_law_key

@@ -13,10 +13,11 @@ from grimdice.engine.table.blocks import blocks, blocks_cross, blocks_gaps
 from grimdice.engine.table.layout import generate_table, table_from_mapping
 from grimdice.engine.table.lines import sight_blocked
 from grimdice.engine.table.terrain import Table, Terrain, segments_cross
+from grimdice.systems.onepage.ai.choices import expected_loss
+from grimdice.systems.onepage.ai.players import danger
 from grimdice.systems.onepage.game import GameState, deploy, deployment, make_setup
 from grimdice.systems.onepage.game.cache import memo
-from grimdice.systems.onepage.game.dangerous import expected_loss, models_through
-from grimdice.systems.onepage.game.players import danger
+from grimdice.systems.onepage.game.dangerous import models_through
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import load_army_side
 from grimdice.systems.onepage.movement import move_distance

@@ -15,7 +15,8 @@ import pytest
 
 from grimdice.engine.game import CHANCE
 from grimdice.engine.table.terrain import Table
-from grimdice.systems.onepage.game import GameState, Setup, ai_player, army_from_mapping, deploy, play, replay
+from grimdice.systems.onepage.ai import ai_player
+from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay
 from grimdice.systems.onepage.game.deployment import ON_TABLE
 
 RHINO = {

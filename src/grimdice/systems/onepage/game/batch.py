@@ -19,7 +19,6 @@ from grimdice.engine.table.terrain import Table
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game.cache import LawCache
 from grimdice.systems.onepage.game.play import play
-from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import ArmySide, Setup
 
 MAX_GAMES = 100_000
@@ -46,6 +45,8 @@ class GameJob:
     cache: dict[Any, Any] = field(default_factory=LawCache, repr=False)
 
     def __post_init__(self) -> None:
+        from grimdice.systems.onepage.ai import PLAYERS
+
         for i, p in enumerate(self.players):
             if p not in PLAYERS:
                 raise ScenarioError(f"--players.{i}", f"unknown player {p!r}; allowed: {', '.join(PLAYERS)}")

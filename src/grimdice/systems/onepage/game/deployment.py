@@ -34,7 +34,6 @@ import numpy as np
 from grimdice.engine.table.blocks import blocks, blocks_gaps
 from grimdice.engine.table.sweeps import bases_in
 from grimdice.engine.table.terrain import Table, Terrain, overlap
-from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.movement import (
     DEPLOY_ZONE,
     STRIKE_CLEARANCE,
@@ -252,41 +251,11 @@ def arrivals(s: GameState) -> GameState:
     return replace(s, phase="play").open_round()
 
 
-# ------------------------------------------------------------------ the AI's choices
-
-
-def ai_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
-    """The AI keeps a Deep Strike unit in reserve only when its guns reach under 24" (it cannot
-    arrive closer than 12" anyway), never deploys inside a transport, places Scouts and arriving
-    units where they stand in cover and nearest to one weapon range from the enemy, and moves an
-    enemy's arriving unit as far from its own units as it can."""
-    from grimdice.systems.onepage.game.players import COVER, in_cover_at, nearest_gap
-
-    u = s.todo[0]
-    if s.phase == "deploy":
-        short = s.weapon_range(u) < 24.0
-        want = "reserve" if short and s.setup.units[u].has("deep_strike") else "deploy"
-        return next(a for a in acts if a[0] == want)
-    # every place's cover and gaps to the enemy in one pass (geometry.prefetch fills the memo)
-    prefetch(s, u, [s.anchors[u] if a[0] == "deploy" else (a[2], a[3]) for a in acts], False, False)
-    if s.phase == "scatter":
-        return max(acts, key=lambda a: nearest_gap(s, u, (a[2], a[3])))
-    rng = s.weapon_range(u)
-
-    def value(a: list[Any]) -> float:
-        anchor = s.anchors[u] if a[0] == "deploy" else (a[2], a[3])
-        cover = COVER if in_cover_at(s, u, anchor) else 0.0
-        return cover - 0.5 * abs(nearest_gap(s, u, anchor) - rng)
-
-    return max(acts, key=value)
-
-
 __all__ = [
     "CHANCE_PHASES",
     "ON_TABLE",
     "PHASES",
     "RESERVE",
-    "ai_choice",
     "apply",
     "begin",
     "legal_actions",

@@ -13,7 +13,6 @@ import numpy as np
 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
-from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import GameState
 
@@ -58,6 +57,8 @@ def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
 
 def play(setup: Setup, seed: int, players: tuple[str, str] = ("ai", "ai")) -> dict[str, Any]:
     """Play one game; the log (JSON-ready) with the scores, winner and per-unit results."""
+    from grimdice.systems.onepage.ai import PLAYERS  # the players are not rules: imported by the runner
+
     for i, p in enumerate(players):
         if p not in PLAYERS:
             raise ScenarioError(f"players.{i}", f"unknown player {p!r}; allowed: {', '.join(PLAYERS)}")

@@ -22,14 +22,8 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.table.blocks import blocks_in_cover
-from grimdice.systems.onepage.game import (
-    consolidation,
-    dangerous,
-    deployment,
-    firing,
-    threat,
-    transport,
-)
+from grimdice.systems.onepage.ai import choices, threat
+from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
 from grimdice.systems.onepage.game.cache import firing_state, memo, recall
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import Setup
@@ -188,7 +182,7 @@ def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
 
 
 def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
-    """:func:`dangerous.expected_loss` of a move to ``end``, read from the memo's crossing test
+    """:func:`.choices.expected_loss` of a move to ``end``, read from the memo's crossing test
     (filled for all candidates at once by :func:`prefetch`) first: no dangerous piece crossed, no
     loss."""
     here, there = state.placed(u), state.placed(u, end)
@@ -204,7 +198,7 @@ def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
         ("through", here, there),
         lambda: dangerous.models_through(state, u, state.models(u), state.models(u, end), True),
     )
-    return dangerous.loss_of(state, u, n)
+    return choices.loss_of(state, u, n)
 
 
 def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, float]:
@@ -224,9 +218,9 @@ def ai_player(
     if state.phase == "shoot":
         return best_shot(state, state.active, None, state.action)[1]
     if state.phase in deployment.PHASES:
-        return deployment.ai_choice(state, acts)
+        return choices.deployment_choice(state, acts)
     if state.phase == consolidation.KIND:
-        return consolidation.ai_choice(state, acts, reply)
+        return choices.consolidation_choice(state, acts, reply)
     values: list[float] = []  # each action's value, in legal order
     gaps: dict[int, float] = {}
     charges: dict[int, float] = {}  # each unit's best next charge from where it stands (threat.prospect)
@@ -253,7 +247,7 @@ def ai_player(
         if kind == "idle":  # an embarked unit staying inside
             v = 0.0
         elif kind in transport.KINDS or not state.on_table(u):
-            v = transport.ai_value(state, a)
+            v = choices.transport_value(state, a)
         elif kind == "assault":
             v = melee_value(state, u, a[2]) - danger(
                 state, u, moved_to(state, u, state.charge_vector(u, a[2]))
