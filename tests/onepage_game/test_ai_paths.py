@@ -13,9 +13,10 @@ from grimdice.engine.table.blocks import blocks, models_through
 from grimdice.systems.onepage.ai.players import best_shot, best_shots
 from grimdice.systems.onepage.exact import shooting_table
 from grimdice.systems.onepage.game import GameState, firing, make_setup
+from grimdice.systems.onepage.game.combat import conditions_of
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import load_army_side
-from grimdice.systems.onepage.game.state import conditions_of, shot_law_key
+from grimdice.systems.onepage.game.state import shot_law_key
 from tests.onepage_game.test_speed import MARINES, ORKS, game, mixed_table, swept_over
 
 

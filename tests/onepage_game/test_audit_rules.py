@@ -15,8 +15,8 @@ from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.engine.table.bases import coherent
 from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, states
+from grimdice.systems.onepage.game.moving import KEEP_CLEAR
 from grimdice.systems.onepage.game.setup import GAP, MM, load_army_side
-from grimdice.systems.onepage.game.state import KEEP_CLEAR
 
 MARINES = "examples/armies/onepage-marines-army.yaml"
 ORKS = "examples/armies/onepage-orks-army.yaml"

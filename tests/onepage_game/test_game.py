@@ -12,13 +12,13 @@ import pytest
 
 from grimdice.dice import Dist
 from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.playing import sample
 from grimdice.engine.table.bases import coherent
 from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.errors import ScenarioError
 from grimdice.systems.base import calculate
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay, states
 from grimdice.systems.onepage.game.batch import GameJob, run_games
-from grimdice.systems.onepage.game.play import sample
 from grimdice.systems.onepage.game.setup import load_army_side
 from tests.agreement import assert_agree
 

@@ -12,11 +12,11 @@ from dataclasses import replace
 import numpy as np
 
 from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.playing import sample
 from grimdice.engine.table.blocks import blocks, blocks_touch
 from grimdice.engine.table.layout import generate_table, table_from_mapping, table_to_mapping
 from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.game import GameState, make_setup
-from grimdice.systems.onepage.game.play import sample
 from grimdice.systems.onepage.game.setup import load_army_side
 from tests.onepage_game.test_speed import MARINES, ORKS, game, mixed_table, touches_piece_by_piece
 

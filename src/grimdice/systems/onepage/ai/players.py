@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from grimdice.engine.playing import random_bot
 from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.systems.onepage.ai import choices, threat
 from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
@@ -37,10 +38,7 @@ APPROACH = 0.5  # points-equivalent per inch closer to the nearest enemy (units 
 PIN_TEMPO = 0.25  # value of pinning a unit that will recover before the end, as a share of its points
 
 
-def random_player(state: GameState, rng: np.random.Generator) -> Any:
-    """Any legal action, uniformly."""
-    acts = state.legal_actions()
-    return acts[int(rng.integers(len(acts)))]
+random_player = random_bot  # any legal action, uniformly
 
 
 def worth(setup: Setup, u: int, s: UnitState, pin: float = 1.0) -> float:

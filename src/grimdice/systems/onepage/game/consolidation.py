@@ -65,7 +65,7 @@ def back_moves(s: GameState, u: int, t: int) -> list[tuple[float, float]]:
     separating ``u`` from ``t`` (the gap between them grows). Empty: no legal place (an Immobile
     Vehicle has none)."""
     from grimdice.systems.onepage.game import facing
-    from grimdice.systems.onepage.game.state import trunc3
+    from grimdice.systems.onepage.game.moving import trunc3
 
     if s.units[u].immobile:  # "may not move or pivot until the end of the game"
         return []

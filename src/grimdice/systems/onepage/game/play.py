@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.playing import IllegalStep, play_game, replay_actions
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import GameState
@@ -25,12 +23,6 @@ from grimdice.systems.onepage.game.state import GameState
 #: Hold may split its fire (``["shoot", t, "split", ...]``, firing.split_actions); 6 since moves,
 #: terrain and cover are measured with whole bases along whole paths (engine.table.sweeps)
 LOG_VERSION = 6
-
-
-def sample(outcomes: list[tuple[Any, float]], rng: np.random.Generator) -> Any:
-    probs = np.array([p for _, p in outcomes])
-    i = int(np.searchsorted(np.cumsum(probs), rng.random() * probs.sum(), side="right"))
-    return outcomes[min(i, len(outcomes) - 1)][0]
 
 
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
@@ -62,23 +54,15 @@ def play(setup: Setup, seed: int, players: tuple[str, str] = ("ai", "ai")) -> di
     for i, p in enumerate(players):
         if p not in PLAYERS:
             raise ScenarioError(f"players.{i}", f"unknown player {p!r}; allowed: {', '.join(PLAYERS)}")
-    chance_ss, *player_ss = np.random.SeedSequence(seed).spawn(3)
-    chance = np.random.default_rng(chance_ss)
-    rngs = [np.random.default_rng(s) for s in player_ss]
-    state = GameState(setup)
-    actions: list[Any] = []
     events: list[dict[str, Any]] = []
-    while state.current_player() != TERMINAL:
-        who = state.current_player()
-        a = (
-            sample(state.chance_outcomes(), chance)
-            if who == CHANCE
-            else PLAYERS[players[who]](state, rngs[who])
-        )
-        nxt = state.apply(a)
-        actions.append(a)
-        events.append(event(state, a, nxt))
-        state = nxt
+    game = play_game(
+        GameState(setup),
+        [PLAYERS[p] for p in players],
+        seed,
+        on_step=lambda state, a, nxt: events.append(event(state, a, nxt)),
+        keep_states=False,
+    )
+    actions, state = game.actions, game.end
     return record(setup, seed, players, actions, events, state)
 
 
@@ -131,21 +115,10 @@ def states(log: dict[str, Any]) -> list[GameState]:
     if not isinstance(log["actions"], list):
         raise ScenarioError("actions", "a list of the game's steps (decisions and chance outcomes)")
     setup = Setup.from_json(log["setup"])
-    state = GameState(setup)
-    out = [state]
-    for i, a in enumerate(log["actions"]):
-        who = state.current_player()
-        if who == TERMINAL:
-            raise ScenarioError(f"actions.{i}", "the game has already ended")
-        legal = [o for o, _ in state.chance_outcomes()] if who == CHANCE else state.legal_actions()
-        if a not in legal:
-            raise ScenarioError(f"actions.{i}", f"{a!r} is not a legal step here")
-        try:
-            state = state.apply(a)
-        except (ValueError, IndexError, TypeError, KeyError) as exc:
-            raise ScenarioError(f"actions.{i}", f"not a legal step here: {exc}") from None
-        out.append(state)
-    return out
+    try:
+        return replay_actions(GameState(setup), log["actions"])
+    except IllegalStep as exc:
+        raise ScenarioError(f"actions.{exc.index}", exc.message) from None
 
 
 def replay(log: dict[str, Any]) -> dict[str, Any]:
@@ -170,4 +143,4 @@ def replay(log: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["play", "replay", "sample", "states"]
+__all__ = ["play", "replay", "states"]
