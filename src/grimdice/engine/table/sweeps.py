@@ -24,25 +24,33 @@ CONTACT_SLACK = 0.002
 
 def point_segment_distances(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Distances from points ``p`` to segments ``a``-``b`` (all broadcastable ``(..., 2)``)."""
-    d = b - a
-    ll = (d * d).sum(axis=-1)
-    w = p - a
-    num = (w * d).sum(axis=-1)
-    ll = np.broadcast_to(ll, num.shape)
-    t = np.clip(np.divide(num, ll, out=np.zeros(num.shape), where=ll > 0), 0.0, 1.0)
-    q = a + t[..., None] * d
-    e = p - q
-    return np.asarray(np.sqrt((e * e).sum(axis=-1)))
+    return _point_segment(p[..., 0], p[..., 1], a[..., 0], a[..., 1], b[..., 0], b[..., 1])
+
+
+def _point_segment(
+    px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray
+) -> np.ndarray:
+    """:func:`point_segment_distances` on coordinate arrays (no reductions over a last axis of 2)."""
+    dx, dy = bx - ax, by - ay
+    wx, wy = px - ax, py - ay
+    ll = dx * dx + dy * dy
+    num = wx * dx + wy * dy
+    shape = np.broadcast_shapes(np.shape(ll), np.shape(num))
+    t = np.divide(num, ll, out=np.zeros(shape), where=np.broadcast_to(ll > 0, shape))
+    np.clip(t, 0.0, 1.0, out=t)
+    ex, ey = wx - t * dx, wy - t * dy
+    return np.asarray(np.sqrt(ex * ex + ey * ey))
 
 
 def segment_distances(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
     """Closest distances between segments ``a``-``b`` and ``c``-``d`` (broadcastable ``(..., 2)``):
     0 where they cross, else the least of the four end-to-segment distances."""
-    r, s = b - a, d - c
-    cross = crossing(a[..., 0], a[..., 1], r[..., 0], r[..., 1], c[..., 0], c[..., 1], s[..., 0], s[..., 1])
+    ax, ay, bx, by = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    cx, cy, dx, dy = c[..., 0], c[..., 1], d[..., 0], d[..., 1]
+    cross = crossing(ax, ay, bx - ax, by - ay, cx, cy, dx - cx, dy - cy)
     near = np.minimum(
-        np.minimum(point_segment_distances(a, c, d), point_segment_distances(b, c, d)),
-        np.minimum(point_segment_distances(c, a, b), point_segment_distances(d, a, b)),
+        np.minimum(_point_segment(ax, ay, cx, cy, dx, dy), _point_segment(bx, by, cx, cy, dx, dy)),
+        np.minimum(_point_segment(cx, cy, ax, ay, bx, by), _point_segment(dx, dy, ax, ay, bx, by)),
     )
     return np.asarray(np.where(cross, 0.0, near))
 

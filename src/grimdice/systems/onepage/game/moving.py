@@ -157,24 +157,34 @@ def kept_clear(
     limit = np.repeat(np.minimum(KEEP_CLEAR, before) - EPS, st.sizes)[rows]
     ok = ~blocks_within(bs, r, st.pts[rows], st.radii[rows], limit)
     if ok.any():
-        ok[ok] = state.swept_clear(u, a, bs[ok], near)
+        ok[ok] = state.swept_clear(u, a, bs[ok], near, before)
     return ok
 
 
-def swept_clear(state: GameState, u: int, a: np.ndarray, bs: np.ndarray, among: np.ndarray) -> np.ndarray:
+def swept_clear(
+    state: GameState,
+    u: int,
+    a: np.ndarray,
+    bs: np.ndarray,
+    among: np.ndarray,
+    before: np.ndarray | None = None,
+) -> np.ndarray:
     """``(C,)``: no base of unit ``u`` moving straight from ``a`` to ``bs[c]`` passes over a base
     of the units ``among`` marks (a mask over ``standing().ids``): the capsule each base sweeps
     (``sweeps.sweeps_meet_bases``). Flying units "may move through other units". A unit whose
-    bases start over another unit's (leaving the transport it was in) may move off them."""
+    bases start over another unit's (leaving the transport it was in) may move off them.
+    ``before``: the signed gap from ``a`` to each unit, when the caller has it."""
     st = state.standing()
     if state.setup.units[u].has("flying") or not among.any() or not len(bs):
         return np.ones(len(bs), dtype=bool)
-    over = base_distances(a, state.setup.radii[u], st.pts, st.radii, signed=True).min(axis=0)
-    rows = np.repeat(among, st.sizes) & (np.minimum.reduceat(over, st.starts) >= -CONTACT_SLACK).repeat(
-        st.sizes
-    )
+    r = state.setup.radii[u]
+    if before is None:
+        before = np.minimum.reduceat(
+            base_distances(a, r, st.pts, st.radii, signed=True).min(axis=0), st.starts
+        )
+    rows = np.repeat(among & (before >= -CONTACT_SLACK), st.sizes)
     starts = np.broadcast_to(a[None, :, :], bs.shape)
-    hit = sweeps_meet_bases(starts, bs, state.setup.radii[u], st.pts[rows], st.radii[rows])
+    hit = sweeps_meet_bases(starts, bs, r, st.pts[rows], st.radii[rows])
     return np.asarray(~hit.any(axis=(1, 2)))
 
 
