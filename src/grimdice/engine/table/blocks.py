@@ -13,8 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from grimdice.engine.table.lines import sight_blocked
-from grimdice.engine.table.sweeps import segment_distances, sweeps_touch_pieces
-from grimdice.engine.table.terrain import EPS as TOUCH_EPS
+from grimdice.engine.table.sweeps import paths_near_edges, sweeps_touch_pieces
 from grimdice.engine.table.terrain import Table
 
 EPS = 1e-6  # a game's tolerance on distances
@@ -43,7 +42,7 @@ def blocks_touch(
     """``(C, k)``: for every piece that ``keep`` marks, whether moving the round bases of
     ``radius`` straight from ``a`` (``(n, 2)``) to ``bs[c]`` puts any part of a base over it
     anywhere on the way: some model's path comes within ``radius`` of one of the piece's edges
-    (:func:`~grimdice.engine.table.sweeps.segment_distances`) or starts or ends inside it
+    (:func:`~grimdice.engine.table.sweeps.paths_near_edges`) or starts or ends inside it
     (``Table.inside``): the capsule each base sweeps meets the polygon. All pieces and candidates
     in one pass; each path is tested only against the pieces whose bounds, widened by ``radius``,
     meet the box around its candidate's paths. ``bounds``: ``bs.min(axis=1)`` and
@@ -64,8 +63,10 @@ def blocks_touch(
         return out
     ends = bs[cc]  # (P, n, 2)
     starts = np.broadcast_to(a[None, :, :], ends.shape)
-    d = segment_distances(starts[:, :, None, :], ends[:, :, None, :], qa[pp][:, None], qb[pp][:, None])
-    hit = (d < radius - TOUCH_EPS).any(axis=(1, 2))
+    near_edges = paths_near_edges(
+        starts[:, :, None, :], ends[:, :, None, :], qa[pp][:, None], qb[pp][:, None], radius
+    )
+    hit = np.asarray(near_edges.any(axis=1))
     # or some path starts or ends inside the piece
     paths = np.concatenate([ends, starts], axis=1)  # (P, 2n, 2)
     out[cc, pp] = hit | table.inside(paths, pp).any(axis=1)

@@ -31,6 +31,13 @@ def _point_segment(
     px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray
 ) -> np.ndarray:
     """:func:`point_segment_distances` on coordinate arrays (no reductions over a last axis of 2)."""
+    return np.asarray(np.sqrt(_square_point_segment(px, py, ax, ay, bx, by)))
+
+
+def _square_point_segment(
+    px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray
+) -> np.ndarray:
+    """The squared distances of :func:`_point_segment`."""
     dx, dy = bx - ax, by - ay
     wx, wy = px - ax, py - ay
     ll = dx * dx + dy * dy
@@ -39,7 +46,28 @@ def _point_segment(
     t = np.divide(num, ll, out=np.zeros(shape), where=np.broadcast_to(ll > 0, shape))
     np.clip(t, 0.0, 1.0, out=t)
     ex, ey = wx - t * dx, wy - t * dy
-    return np.asarray(np.sqrt(ex * ex + ey * ey))
+    return np.asarray(ex * ex + ey * ey)
+
+
+def paths_near_edges(
+    s: np.ndarray, e: np.ndarray, qa: np.ndarray, qb: np.ndarray, radius: float
+) -> np.ndarray:
+    """Whether each path ``s``-``e`` (``(..., 1, 2)``) comes closer than ``radius`` to one of the
+    edges ``qa``-``qb`` (``(..., E, 2)``, a polygon's consecutive corners: each edge's end is the
+    next edge's start), reduced over the edges: a crossing, or a path end within ``radius`` of an
+    edge, or a corner within ``radius`` of the path (:func:`segment_distances`' four distances, the
+    corners' shared by their two edges), compared squared."""
+    sx, sy, ex, ey = s[..., 0], s[..., 1], e[..., 0], e[..., 1]
+    ax, ay, bx, by = qa[..., 0], qa[..., 1], qb[..., 0], qb[..., 1]
+    cross = crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay).any(axis=-1)
+    near = np.minimum(
+        np.minimum(
+            _square_point_segment(sx, sy, ax, ay, bx, by), _square_point_segment(ex, ey, ax, ay, bx, by)
+        ),
+        _square_point_segment(ax, ay, sx, sy, ex, ey),
+    ).min(axis=-1)
+    r = max(radius - EPS, 0.0)
+    return np.asarray(cross | (near < r * r))
 
 
 def segment_distances(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -68,9 +96,11 @@ def sweeps_meet_bases(
     overlapping by less than ``slack``, do not count)."""
     s = np.asarray(starts, dtype=np.float64)[..., None, :]
     e = np.asarray(ends, dtype=np.float64)[..., None, :]
-    d = point_segment_distances(np.asarray(pts, dtype=np.float64), s, e)
-    reach = np.asarray(radius, dtype=np.float64)[..., None] + np.asarray(radii, dtype=np.float64)
-    return np.asarray(d < reach - slack)
+    p = np.asarray(pts, dtype=np.float64)
+    d2 = _square_point_segment(p[:, 0], p[:, 1], s[..., 0], s[..., 1], e[..., 0], e[..., 1])
+    reach = np.asarray(radius, dtype=np.float64)[..., None] + np.asarray(radii, dtype=np.float64) - slack
+    reach = np.maximum(reach, 0.0)
+    return np.asarray(d2 < reach * reach)
 
 
 def sweeps_touch_pieces(
@@ -96,8 +126,7 @@ def sweeps_touch_pieces(
     ii, jj = np.nonzero(near)
     if not len(ii):
         return out
-    d = segment_distances(s[ii, None, :], e[ii, None, :], qa[jj], qb[jj]).min(axis=1)
-    hit = d < radius - EPS
+    hit = paths_near_edges(s[ii, None, :], e[ii, None, :], qa[jj], qb[jj], radius)
     inside = table.inside(np.stack([s[ii], e[ii]], axis=1), jj).any(axis=1)
     out[ii, jj] = hit | inside
     return out
@@ -189,6 +218,7 @@ __all__ = [
     "bases_see",
     "capsule",
     "covered_models",
+    "paths_near_edges",
     "point_segment_distances",
     "rim_points",
     "segment_distances",
