@@ -9,6 +9,7 @@ from grimdice.engine.table.sweeps import (
     bases_in,
     bases_see,
     capsule,
+    cover_lines,
     covered_models,
     segment_distances,
     sweeps_meet_bases,
@@ -102,3 +103,23 @@ def test_cover_comes_from_the_piece_between_or_around_the_target_never_the_shoot
     assert covered_models(table, beyond, behind).tolist() == [True]
     assert covered_models(table, beyond, in_wood).tolist() == [True]  # within the piece
     assert covered_models(table, beyond, np.array([[30.0, 30.0]])).tolist() == [False]
+
+
+def test_cover_lines_equal_shapely_s_reading_of_within_or_behind():
+    table = next(t for t in map(generate_table, range(40)) if sum(p.has("cover") for p in t.terrain) >= 4)
+    rng = np.random.default_rng(8)
+    s, e = rng.uniform(0, [72, 48], (400, 2)), rng.uniform(0, [72, 48], (400, 2))
+    got = cover_lines(table, s, e)
+    want = []
+    for a, b in zip(s, e, strict=True):
+        line = shapely.LineString([a, b])
+        covered = False
+        for piece in table.terrain:
+            if not piece.has("cover"):
+                continue
+            poly = piece.polygon
+            within = poly.contains(shapely.Point(b))
+            behind = line.intersects(poly.exterior) and not poly.contains(shapely.Point(a))
+            covered |= within or behind
+        want.append(covered)
+    assert got.tolist() == want and 0 < sum(want) < len(want)

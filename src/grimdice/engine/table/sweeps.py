@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.table.terrain import EPS, Table, crossing
+from grimdice.engine.table.terrain import EPS, Table, crossing, segments_cross
 
 #: how far bases may overlap and still count as touching (rounding of logged positions to 0.001")
 CONTACT_SLACK = 0.002
@@ -191,25 +191,27 @@ def covered_models(table: Table, shooters: np.ndarray, targets: np.ndarray) -> n
     gives the target nothing)."""
     t = np.atleast_2d(targets).astype(np.float64)
     centre = np.atleast_2d(shooters).astype(np.float64).mean(axis=0)
+    return cover_lines(table, np.broadcast_to(centre, t.shape), t)
+
+
+def cover_lines(table: Table, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``(n,)``: :func:`covered_models`' test for many lines at once: the end stands inside a cover
+    piece, or the line crosses an edge of a cover piece its start is not inside."""
+    s, e = np.atleast_2d(starts), np.atleast_2d(ends)
     keep = table.having("cover")
-    if not keep.any():
-        return np.zeros(len(t), dtype=bool)
-    own = table.pieces_at(centre[None, :], keep=keep)[0]  # the pieces the shooters stand in
-    inside = table.pieces_at(t, keep=keep)
-    qa, qb, _box, _h, _m = table.polygons()
-    r = t - centre[None, :]
-    hit = crossing(
-        centre[0],
-        centre[1],
-        r[:, None, None, 0],
-        r[:, None, None, 1],
-        qa[None, :, :, 0],
-        qa[None, :, :, 1],
-        (qb - qa)[None, :, :, 0],
-        (qb - qa)[None, :, :, 1],
-    ).any(axis=2)  # (m, k): the line crosses an edge of the piece
-    behind = hit & keep[None, :] & ~own[None, :]
-    return np.asarray((inside | behind).any(axis=1))
+    out = np.zeros(len(e), dtype=bool)
+    if not keep.any() or not len(e):
+        return out
+    out |= table.pieces_at(e, keep=keep).any(axis=1)
+    edges, _ = table.edges_with("cover")
+    cross = segments_cross(s, e, edges)
+    rows = cross.any(axis=1) & ~out
+    if rows.any():
+        pieces, first = table.edge_runs("cover")
+        hits = np.add.reduceat(cross[rows], first, axis=1) > 0  # (r, cover pieces): crossed
+        own = table.pieces_at(s[rows], keep=keep)[:, pieces]
+        out[rows] = (hits & ~own).any(axis=1)
+    return out
 
 
 __all__ = [
@@ -217,6 +219,7 @@ __all__ = [
     "bases_in",
     "bases_see",
     "capsule",
+    "cover_lines",
     "covered_models",
     "paths_near_edges",
     "point_segment_distances",

@@ -20,7 +20,7 @@ from grimdice.engine.table.blocks import (
     pair_distances,
     sights,
 )
-from grimdice.engine.table.sweeps import covered_models
+from grimdice.engine.table.sweeps import cover_lines
 from grimdice.systems.onepage.game.cache import memo
 
 
@@ -159,9 +159,15 @@ def prefetch_cover(
         for key, b in heights:
             m[key] = float(h[i : i + len(b)].mean())
             i += len(b)
-    for key, k, shooters in todo:
-        covered = covered_models(state.setup.table, shooters, pts[k])
-        m[key] = 2 * int(covered.sum()) > len(pts[k])
+    if not todo:
+        return
+    starts = np.concatenate([np.broadcast_to(sh.mean(axis=0), pts[k].shape) for _, k, sh in todo])
+    covered = cover_lines(state.setup.table, starts, np.concatenate([pts[k] for _, k, _ in todo]))
+    i = 0
+    for key, k, _ in todo:
+        n = len(pts[k])
+        m[key] = 2 * int(covered[i : i + n].sum()) > n
+        i += n
 
 
 __all__ = ["fill", "prefetch", "prefetch_cover"]
