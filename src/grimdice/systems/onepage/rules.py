@@ -364,6 +364,25 @@ RULES = RuleTable(
             "situations measured when the targets are declared; one shooting per target, in ascending "
             "unit order, each with its own casualties and morale test; at most 16 assignments offered",
         ),
+        Reading(
+            "game_whole_bases",
+            "game: 'Units may not move into or through impassable terrain' / 'may not move within 1\" of "
+            "other units' / Flying 'may move through other units and impassable terrain'",
+            f"{SRC}, Terrain; Moving; Flying",
+            "measured with whole bases along whole paths: a move meets a terrain piece when any part of a "
+            "base passes over it (impassable: never; difficult: the Walk cap; dangerous: one die per model "
+            "that passed over it); no base passes over another unit's base on the way (Flying excepted); the "
+            '1" is measured base to base, signed, so bases in contact may not move onto each other; a unit '
+            "leaving its transport may move off the hull it starts on; moves are straight",
+        ),
+        Reading(
+            "game_cover_own_piece",
+            "game: Cover 'If the majority of models in a unit are within or behind a piece of cover terrain'",
+            f"{SRC}, Cover",
+            "a target model is within when its centre stands in a cover piece, behind when the line from "
+            "the shooters' centre to it crosses a cover piece the shooters' centre is not in: the piece the "
+            "shooters stand in gives the target no cover",
+        ),
     ],
     what="special rule",
 )
