@@ -7,10 +7,10 @@ import shapely
 from grimdice.engine.table.layout import generate_table, table_from_mapping
 from grimdice.engine.table.sweeps import (
     bases_in,
-    bases_see,
     capsule,
     cover_lines,
     covered_models,
+    pairs_see,
     segment_distances,
     sweeps_meet_bases,
     sweeps_touch_pieces,
@@ -89,9 +89,10 @@ def test_sight_from_any_part_of_the_base_sees_around_a_corner_the_centre_line_mi
     from grimdice.engine.table.lines import sight_blocked
 
     assert sight_blocked(table, a, b).all()  # centre to centre is blocked
-    assert bases_see(table, a, 0.63, b, 0.63).tolist() == [[True]]  # the rims see past the pillar
+    r = np.array([0.63])
+    assert pairs_see(table, a, 0.63, b, r).tolist() == [True]  # the rims see past the pillar
     wall = table_from_mapping({"terrain": [WALL]})
-    assert bases_see(wall, a, 0.63, b, 0.63).tolist() == [[False]]
+    assert pairs_see(wall, a, 0.63, b, r).tolist() == [False]
 
 
 def test_cover_comes_from_the_piece_between_or_around_the_target_never_the_shooter_s_own():
@@ -123,3 +124,15 @@ def test_cover_lines_equal_shapely_s_reading_of_within_or_behind():
             covered |= within or behind
         want.append(covered)
     assert got.tolist() == want and 0 < sum(want) < len(want)
+
+
+def test_a_file_of_equal_bases_hides_what_is_behind_it():
+    """Lines from just inside the rim: an equal base between two others blocks every line (the lines
+    from the very edge would only graze it)."""
+    from grimdice.engine.table.sweeps import pair_lines
+
+    a, b, mid = np.array([[10.0, 10.0]]), np.array([[20.0, 10.0]]), np.array([[15.0, 10.0]])
+    st, en = pair_lines(a, 0.63, b, np.array([0.63]))
+    assert st.shape == (1, 9, 2) and (st[0, 0] == a[0]).all() and (en[0, 0] == b[0]).all()
+    lines = [shapely.LineString([p, q]) for p, q in zip(st[0], en[0], strict=True)]
+    assert all(line.distance(shapely.Point(mid[0])) < 0.63 for line in lines)

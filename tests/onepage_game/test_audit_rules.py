@@ -110,10 +110,11 @@ def test_flying_runs_over_impassable_terrain_others_may_not() -> None:
 def test_only_the_models_that_see_the_target_shoot() -> None:
     """ "All models in a unit that have line of sight to an enemy unit and that have a weapon that is
     within range of that unit may fire" - a wall hides every target model from the westmost shooter
-    only (its lines to the targets enter the wall; the others' pass east of it)."""
+    only (every line from any part of its base to the targets enters the wall; the others' pass east
+    of it)."""
     s = duel(SHOOTERS, TARGETS)
     assert s.shot_key(0, 1)[1] == 5
-    wall = rect("wall", 0.0, 21.0, 33.4, 21.5, "blocks_sight")
+    wall = rect("wall", 0.0, 21.0, 34.2, 21.5, "blocks_sight")
     s = duel(SHOOTERS, TARGETS, wall)
     assert s.valid_targets(0) == [1]
     assert s.shot_key(0, 1)[1] == 4

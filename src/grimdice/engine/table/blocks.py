@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grimdice.engine.table.lines import sight_blocked
-from grimdice.engine.table.sweeps import paths_near_edges, sweeps_touch_pieces
+from grimdice.engine.table.sweeps import pairs_see, paths_near_edges, sweeps_touch_pieces
 from grimdice.engine.table.terrain import Table
 
 EPS = 1e-6  # a game's tolerance on distances
@@ -103,16 +102,24 @@ def pair_distances(bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.nda
 
 
 def sights(
-    table: Table, bs: np.ndarray, pts: np.ndarray, d: np.ndarray, reach: float, sizes: list[int]
+    table: Table,
+    bs: np.ndarray,
+    pts: np.ndarray,
+    d: np.ndarray,
+    reach: float,
+    sizes: list[int],
+    radius: float,
+    radii: np.ndarray,
 ) -> list[list[tuple[int, float]]]:
     """For each candidate ``c`` and each target unit ``k`` (its models the next ``sizes[k]`` of
-    ``pts``): (models of the block that see a model of ``k`` within ``reach``, the farthest such
+    ``pts``, of ``radii``): (models of the block (bases of ``radius``) that see a model of ``k``
+    within ``reach``, from and to any part of the bases (``sweeps.pairs_see``), the farthest such
     model's distance), as :meth:`GameState.sight` answers; ``d`` from :func:`pair_distances`."""
     near = d <= reach + EPS
     cc, ii, jj = np.nonzero(near)
     seen = np.full(d.shape, np.inf)
     if len(cc):
-        keep = ~sight_blocked(table, bs[cc, ii], pts[jj])
+        keep = pairs_see(table, bs[cc, ii], radius, pts[jj], radii[jj])
         seen[cc[keep], ii[keep], jj[keep]] = d[cc[keep], ii[keep], jj[keep]]
     return sight_counts(seen, sizes)
 

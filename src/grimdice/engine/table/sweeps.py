@@ -20,6 +20,8 @@ from grimdice.engine.table.terrain import EPS, Table, crossing, segments_cross
 
 #: how far bases may overlap and still count as touching (rounding of logged positions to 0.001")
 CONTACT_SLACK = 0.002
+#: where on its radius a base's side points for sight are (just inside the rim)
+INSIDE_RIM = 0.95
 
 
 def point_segment_distances(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -152,36 +154,47 @@ def capsule(start: tuple[float, float], end: tuple[float, float], radius: float)
     return shapely.LineString([start, end]).buffer(radius)
 
 
-def rim_points(a: np.ndarray, ra: float, b: np.ndarray) -> np.ndarray:
-    """``(n, m, 3, 2)``: for each base centre ``a[i]`` of radius ``ra`` facing the point ``b[j]``, its
-    centre and the two points of its rim square to the line towards ``b[j]`` (the ends of the widest
-    chord seen from there)."""
-    v = b[None, :, :] - a[:, None, :]
-    n = np.sqrt((v * v).sum(axis=-1, keepdims=True))
+def pair_lines(a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(P, 9, 2)`` starts and ends: for each pair of bases (``a[p]`` of radius ``ra``, ``b[p]`` of
+    radius ``rb[p]``), the lines between the centre and the two side points of each base square to
+    the line of centres (the ends of the widest chord seen from the other base), taken
+    :data:`INSIDE_RIM` of the radius out (a line from a base's very edge only grazes an equal base in
+    its way: it would see past every model in a file), the centre-to-centre line first."""
+    v = b - a
+    n = np.sqrt((v * v).sum(axis=1, keepdims=True))
     u = np.divide(v, n, out=np.zeros_like(v), where=n > 0)
-    side = np.stack([-u[..., 1], u[..., 0]], axis=-1) * ra
-    c = np.broadcast_to(a[:, None, :], v.shape)
-    return np.stack([c, c + side, c - side], axis=2)
+    side = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    offs = np.array([0.0, INSIDE_RIM, -INSIDE_RIM])
+    pa = a[:, None, :] + offs[None, :, None] * side[:, None, :] * ra  # (P, 3, 2)
+    pb = (
+        b[:, None, :]
+        + offs[None, :, None] * side[:, None, :] * np.asarray(rb, dtype=np.float64)[:, None, None]
+    )
+    starts = np.repeat(pa, 3, axis=1)  # a's point k with each of b's three
+    ends = np.tile(pb, (1, 3, 1))
+    return starts, ends
 
 
-def bases_see(
-    table: Table, a: np.ndarray, ra: float, b: np.ndarray, rb: float, lines: Any = None
+def pairs_see(
+    table: Table, a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray, blocked: Any = None
 ) -> np.ndarray:
-    """``(n, m)``: whether base ``a[i]`` sees base ``b[j]`` from and to any part of the bases ("line of
-    sight ... from any part of the model's base to any part of the target's base"), tested on the
-    lines between the centre and the two side points of each base square to the line of centres
-    (nine lines a pair: the straight, parallel and crossed lines); ``lines``: the blocking test,
-    :func:`~grimdice.engine.table.lines.sight_blocked` unless given."""
+    """``(P,)``: whether base ``a[p]`` sees base ``b[p]`` from and to any part of the bases: the
+    centre line first, then, for the pairs it leaves blocked, the other eight of :func:`pair_lines`.
+    ``blocked(table, starts, ends)``: the line test
+    (:func:`~grimdice.engine.table.lines.sight_blocked` unless given)."""
     from grimdice.engine.table.lines import sight_blocked
 
+    test = sight_blocked if blocked is None else blocked
     a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
-    blocked = sight_blocked if lines is None else lines
-    pa = rim_points(a, ra, b)  # (n, m, 3, 2)
-    pb = rim_points(b, rb, a).transpose(1, 0, 2, 3)  # (n, m, 3, 2)
-    s = np.broadcast_to(pa[:, :, :, None, :], (*pa.shape[:3], 3, 2)).reshape(-1, 2)
-    e = np.broadcast_to(pb[:, :, None, :, :], (*pb.shape[:2], 3, 3, 2)).reshape(-1, 2)
-    clear = ~blocked(table, s, e)
-    return np.asarray(clear.reshape(len(a), len(b), 9).any(axis=2))
+    ok = ~np.asarray(test(table, a, b), dtype=bool)
+    rows = np.flatnonzero(~ok)
+    if len(rows):
+        st, en = pair_lines(
+            a[rows], ra, b[rows], np.broadcast_to(np.asarray(rb, dtype=np.float64), len(a))[rows]
+        )
+        clear = ~np.asarray(test(table, st[:, 1:].reshape(-1, 2), en[:, 1:].reshape(-1, 2)), dtype=bool)
+        ok[rows] = clear.reshape(len(rows), 8).any(axis=1)
+    return ok
 
 
 def covered_models(table: Table, shooters: np.ndarray, targets: np.ndarray) -> np.ndarray:
@@ -216,14 +229,15 @@ def cover_lines(table: Table, starts: np.ndarray, ends: np.ndarray) -> np.ndarra
 
 __all__ = [
     "CONTACT_SLACK",
+    "INSIDE_RIM",
     "bases_in",
-    "bases_see",
     "capsule",
     "cover_lines",
     "covered_models",
+    "pair_lines",
+    "pairs_see",
     "paths_near_edges",
     "point_segment_distances",
-    "rim_points",
     "segment_distances",
     "sweeps_meet_bases",
     "sweeps_touch_pieces",

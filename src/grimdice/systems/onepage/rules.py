@@ -339,6 +339,8 @@ RULES = RuleTable(
             "game: line of sight through other units' models ('a model may ignore friendly models in "
             "its own unit')",
             f"{SRC}, Line of Sight",
+            "a model sees another along one of nine lines between their bases (centres and the side "
+            "points just inside each rim, square to the line of centres) that is open; "
             "every model on the table of a unit other than the shooter's and the target's blocks a line "
             "that passes through its base (friendly or enemy, Vehicles with their bases as given); a "
             "line that only grazes a base is open; the target's own models never block; embarked units "

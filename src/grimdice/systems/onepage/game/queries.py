@@ -123,7 +123,7 @@ def fill(
     if not seeing:
         return
     alive = state.units[u].alive
-    found = sights(state.setup.table, bs, allp, d, state.weapon_range(u), sizes)
+    found = sights(state.setup.table, bs, allp, d, state.weapon_range(u), sizes, state.setup.radii[u], radii)
     for pu, row in zip(places, found, strict=True):
         for k, hit in zip(cols, row, strict=True):
             m.setdefault(("sight", alive, pu, targets[k]), hit)

@@ -53,7 +53,8 @@ def _sight(state: GameState, u: int, t: int, anchor: tuple[float, float] | None)
         return 0, 0.0
     a, b = state.models(u, anchor)[None, :, :], state.models(t)
     d = pair_distances(a, state.setup.radii[u], b, np.full(len(b), state.setup.radii[t]))
-    return sights(state.setup.table, a, b, d, rng, [len(b)])[0][0]
+    rb = np.full(len(b), state.setup.radii[t])
+    return sights(state.setup.table, a, b, d, rng, [len(b)], state.setup.radii[u], rb)[0][0]
 
 
 def valid_targets(
