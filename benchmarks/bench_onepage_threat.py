@@ -1,4 +1,4 @@
-"""Benchmark: the cost of the AI's look at the enemy's reply (game/threat.py), per game.
+"""Benchmark: the cost of the AI's look at the enemy's reply (onepage/ai/threat.py), per game.
 
 Plays the same seeded games of the two bundled 750-point armies AI vs AI with the AI (``ai``) and
 with the former, greedy AI (``greedy``: the same player without the reply term), alternately game

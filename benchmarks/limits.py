@@ -117,7 +117,8 @@ def onepage_game_probes() -> list[tuple[str, Callable[[], Any]]]:
     """Hostile armies, tables and batch options for the One Page game (``grimdice play``): each is
     refused with one error naming the field, or played; the peer is one random-vs-random game of
     the bundled armies on a generated table."""
-    from grimdice.engine.board import Table, generate_table, table_from_mapping
+    from grimdice.engine.table.layout import generate_table, table_from_mapping
+    from grimdice.engine.table.terrain import Table
     from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, play
     from grimdice.systems.onepage.game.batch import GameJob, run_games
 
@@ -210,7 +211,7 @@ def warm_onepage_game() -> None:
     """The One Page game's warm-up, untimed: one random game of the bundled armies on another seed
     and table than the peer's (imports, NumPy and the engine's global caches; the peer's own units
     and game are not replayed from memos)."""
-    from grimdice.engine.board import generate_table
+    from grimdice.engine.table.layout import generate_table
     from grimdice.systems.onepage.game import Setup, army_from_mapping, play
 
     armies = tuple(

@@ -2,12 +2,16 @@
 
 ``dice`` < ``engine`` < ``io`` < ``systems`` < ``adapters`` < ``cli``, ``web``: a module imports only
 from its own layer or those below it (imports inside functions and under ``TYPE_CHECKING`` count
-too: they are dependencies all the same), and no rule system imports another.
+too: they are dependencies all the same), and no rule system imports another. In a game, the rules
+never import the AI (only the runners that play games do), and the calculators never load the
+table's shapely geometry.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +20,6 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "grimdice"
 
 RANK = {
     "errors": 0,
-    "geometry": 0,
     "dice": 1,
     "result": 1,
     "engine": 2,
@@ -137,3 +140,47 @@ def test_the_checker_sees_a_bad_import(tmp_path, where, source, message):
         (root / rel).write_text(text, encoding="utf-8")
     found = violations(root)
     assert len(found) == 1 and "planted.py" in found[0] and message in found[0], found
+
+
+AI = {
+    "systems/onepage/game/": "systems.onepage.ai",
+    "systems/crusade/game/": "systems.crusade.game.players",
+}
+"""Each game's rule modules (a folder) and its AI, which they never import."""
+
+RUNNERS = {
+    "systems/onepage/game/__init__.py",
+    "systems/onepage/game/play.py",
+    "systems/onepage/game/batch.py",
+    "systems/crusade/game/__init__.py",
+    "systems/crusade/game/play.py",
+    "systems/crusade/game/batch.py",
+    "systems/crusade/game/players.py",
+}
+"""The modules of a game that run players beside its rules (they may import the AI)."""
+
+
+def test_a_game_s_rules_never_import_its_ai():
+    bad = []
+    for folder, ai in AI.items():
+        for path in sorted((SRC / folder).rglob("*.py")):
+            rel = path.relative_to(SRC).as_posix()
+            if rel in RUNNERS:
+                continue
+            for line, target in grimdice_imports(path, SRC):
+                if ".".join(target).startswith(ai):
+                    bad.append(f"{rel}:{line} imports grimdice.{'.'.join(target)}")
+    assert bad == []
+
+
+def test_the_calculator_does_not_load_shapely():
+    example = SRC.parents[1] / "examples" / "wh40k-intercessors-vs-boyz.yaml"
+    code = (
+        "import sys\n"
+        f"sys.argv = ['grimdice', 'calc', {str(example)!r}, '--json']\n"
+        "from grimdice.__main__ import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "sys.stderr.write('SHAPELY=' + str('shapely' in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.stderr.rstrip().endswith("SHAPELY=False"), proc.stderr[-500:]

@@ -4,8 +4,8 @@ import math
 
 import pytest
 
+from grimdice.engine.table.bases import Base, Rect
 from grimdice.errors import RuleError
-from grimdice.geometry import Base, Rect
 from grimdice.systems.heresy.deployment import (
     DeployedModel,
     check_charge,

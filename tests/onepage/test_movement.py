@@ -6,8 +6,8 @@ from fractions import Fraction as F
 
 import pytest
 
+from grimdice.engine.table.bases import Base
 from grimdice.errors import RuleError
-from grimdice.geometry import Base
 from grimdice.systems.onepage.movement import (
     can_embark,
     dangerous_terrain_hits,

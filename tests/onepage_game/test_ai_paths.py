@@ -9,14 +9,15 @@ from dataclasses import replace
 
 import numpy as np
 
-from grimdice.engine.board import segments_cross
+from grimdice.engine.table.blocks import blocks, models_through
+from grimdice.systems.onepage.ai.players import best_shot, best_shots
 from grimdice.systems.onepage.exact import shooting_table
 from grimdice.systems.onepage.game import GameState, firing, make_setup
-from grimdice.systems.onepage.game.geometry import blocks, models_through, prefetch
-from grimdice.systems.onepage.game.players import best_shot, best_shots
+from grimdice.systems.onepage.game.combat import conditions_of
+from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import load_army_side
-from grimdice.systems.onepage.game.state import conditions_of, shot_law_key
-from tests.onepage_game.test_speed import MARINES, ORKS, game, mixed_table
+from grimdice.systems.onepage.game.state import shot_law_key
+from tests.onepage_game.test_speed import MARINES, ORKS, game, mixed_table, swept_over
 
 
 def fresh_copy(s: GameState) -> GameState:
@@ -110,8 +111,8 @@ def test_situations_sharing_a_law_key_have_equal_tables() -> None:
 
 
 def test_models_through_many_candidates_is_the_model_by_model_count() -> None:
-    """A model goes through when its straight path crosses an edge of a dangerous piece or starts or
-    ends inside one (each piece tested on its own)."""
+    """A model goes through when its base passes over a dangerous piece anywhere on its straight path
+    (each piece tested on its own, shapely's distances)."""
     s = game(mixed_table())
     table = s.setup.table
     pieces = [p for p in table.terrain if p.has("dangerous")]
@@ -122,15 +123,10 @@ def test_models_through_many_candidates_is_the_model_by_model_count() -> None:
         a = s.models(u)
         ends = np.array(s.anchors[u]) + rng.uniform(-10, 10, size=(30, 2))
         bs = blocks(s.setup.offsets[u][: s.units[u].models] * np.array([1.0, -s.flip(u)]), ends)
-        got = models_through(table, a, bs)
+        r = s.setup.radii[u]
+        got = models_through(table, a, bs, r)
         for c in range(len(ends)):
-            want = 0
-            for i in range(len(a)):
-                seg = (a[i : i + 1], bs[c, i : i + 1])
-                want += any(
-                    segments_cross(*seg, p.edges).any() or p.contains(seg[0])[0] or p.contains(seg[1])[0]
-                    for p in pieces
-                )
+            want = int(np.any([swept_over(p, a, bs[c], r) for p in pieces], axis=0).sum())
             assert got[c] == want
             total += want
     assert total > 0

@@ -16,12 +16,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain, coherent, generate_table, path_blocked
 from grimdice.engine.game import CHANCE
+from grimdice.engine.table.bases import coherent
+from grimdice.engine.table.layout import generate_table
+from grimdice.engine.table.lines import path_blocked
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
 from grimdice.systems.onepage.game.melee_moves import assaulters_moved, signed_gaps, strikers
+from grimdice.systems.onepage.game.moving import KEEP_CLEAR
 from grimdice.systems.onepage.game.setup import GAP, MM
-from grimdice.systems.onepage.game.state import KEEP_CLEAR
 
 R = 32 / MM / 2  # an Infantry base's radius (32 mm)
 STEP = 2 * R + GAP  # centre spacing in a rank

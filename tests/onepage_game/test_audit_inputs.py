@@ -281,7 +281,9 @@ def test_a_big_legal_unit_deploys_in_wider_ranks_and_stays_coherent(size: int) -
     would be 7-8 ranks deep: the deployment was refused); units of up to 30 keep ranks of 5."""
     import numpy as np
 
-    from grimdice.engine.board import Table, coherent, generate_table
+    from grimdice.engine.table.bases import coherent
+    from grimdice.engine.table.layout import generate_table
+    from grimdice.engine.table.terrain import Table
     from grimdice.systems.onepage.game import GameState, Setup, play
     from grimdice.systems.onepage.game.setup import COLUMNS, formation
 

@@ -11,11 +11,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain, coherent
 from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.table.bases import coherent
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, states
+from grimdice.systems.onepage.game.moving import KEEP_CLEAR
 from grimdice.systems.onepage.game.setup import GAP, MM, load_army_side
-from grimdice.systems.onepage.game.state import KEEP_CLEAR
 
 MARINES = "examples/armies/onepage-marines-army.yaml"
 ORKS = "examples/armies/onepage-orks-army.yaml"
@@ -109,10 +110,11 @@ def test_flying_runs_over_impassable_terrain_others_may_not() -> None:
 def test_only_the_models_that_see_the_target_shoot() -> None:
     """ "All models in a unit that have line of sight to an enemy unit and that have a weapon that is
     within range of that unit may fire" - a wall hides every target model from the westmost shooter
-    only (its lines to the targets enter the wall; the others' pass east of it)."""
+    only (every line from any part of its base to the targets enters the wall; the others' pass east
+    of it)."""
     s = duel(SHOOTERS, TARGETS)
     assert s.shot_key(0, 1)[1] == 5
-    wall = rect("wall", 0.0, 21.0, 33.4, 21.5, "blocks_sight")
+    wall = rect("wall", 0.0, 21.0, 34.2, 21.5, "blocks_sight")
     s = duel(SHOOTERS, TARGETS, wall)
     assert s.valid_targets(0) == [1]
     assert s.shot_key(0, 1)[1] == 4
@@ -192,7 +194,7 @@ def test_routed_units_leave_play_and_score_as_destroyed() -> None:
 def game() -> tuple[dict[str, Any], list[GameState]]:
     """One random-vs-random game of the bundled armies on a generated table (every action legal,
     so every rule of movement is exercised many times)."""
-    from grimdice.engine.board import generate_table
+    from grimdice.engine.table.layout import generate_table
 
     setup = Setup((load_army_side(MARINES), load_army_side(ORKS)), generate_table(3))
     log = play(setup, 5, ("random", "random"))

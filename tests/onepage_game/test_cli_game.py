@@ -35,6 +35,7 @@ def test_play_saves_logs_that_replay(tmp_path: Path) -> None:
     res = runner.invoke(app, ["replay", str(log), "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["matches_log"] is True
+    assert json.loads(res.output)["violations"] == []  # every state checked against the table's rules
     data = json.loads(log.read_text())
     data["scores"] = [data["scores"][0] + 1, data["scores"][1]]
     log.write_text(json.dumps(data))

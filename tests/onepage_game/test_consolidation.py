@@ -18,9 +18,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain
 from grimdice.engine.game import CHANCE
-from grimdice.systems.onepage.game import GameState, Setup, ai_player, army_from_mapping, deploy, play, replay
+from grimdice.engine.table.terrain import Table, Terrain
+from grimdice.systems.onepage.ai import ai_player
+from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay
 from grimdice.systems.onepage.game.consolidation import CONSOLIDATE, KIND
 from grimdice.systems.onepage.game.facing import heading
 

@@ -10,8 +10,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain
 from grimdice.engine.game import CHANCE
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
 from grimdice.systems.onepage.game.batch import kills
 

@@ -8,10 +8,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table
 from grimdice.engine.game import CHANCE
+from grimdice.engine.table.bases import Base, closest_distance
+from grimdice.engine.table.terrain import Table
 from grimdice.errors import RuleError
-from grimdice.geometry import Base, closest_distance
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, play, replay, states
 from grimdice.systems.onepage.game.deployment import ON_TABLE, RESERVE, grid
 from grimdice.systems.onepage.game.setup import MM
@@ -138,7 +138,7 @@ def test_a_deployment_that_does_not_fit_names_the_terrain_no_model_may_stand_on_
     """ "places all of his army within 12" of his table edge": the zone is y 0-12 (south) or 36-48
     (north); impassable and dangerous pieces (partly) in it are named, cover is not, a piece
     touching the other zone is not, and more than five are counted."""
-    from grimdice.engine.board import Terrain
+    from grimdice.engine.table.terrain import Terrain
     from grimdice.errors import ScenarioError
     from grimdice.systems.onepage.game.deployment import zone_blockers
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from grimdice.engine.board import Table
+from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
 from grimdice.systems.onepage.game.facing import heading, hit_facing
 

@@ -20,13 +20,14 @@ import pytest
 import yaml
 
 from grimdice.dice import Dist
-from grimdice.engine.board import Table, Terrain
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.errors import ScenarioError
 from grimdice.systems.base import calculate
+from grimdice.systems.onepage.ai import ai_player
+from grimdice.systems.onepage.ai.players import best_shot
 from grimdice.systems.onepage.army import load_army
-from grimdice.systems.onepage.game import GameState, Setup, ai_player, army_from_mapping, deploy, play, replay
+from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay
 from grimdice.systems.onepage.game.facing import heading
-from grimdice.systems.onepage.game.players import best_shot
 from grimdice.systems.onepage.game.state import combat_law
 
 TANK = {

@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 
 from grimdice.dice import Dist
-from grimdice.engine.board import Table, Terrain, coherent
 from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.playing import sample
+from grimdice.engine.table.bases import coherent
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.errors import ScenarioError
 from grimdice.systems.base import calculate
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay, states
 from grimdice.systems.onepage.game.batch import GameJob, run_games
-from grimdice.systems.onepage.game.play import sample
 from grimdice.systems.onepage.game.setup import load_army_side
 from tests.agreement import assert_agree
 
@@ -254,14 +255,15 @@ def test_states_serialise_to_json_and_hash() -> None:
 
 
 def test_a_log_of_another_version_is_refused_by_name() -> None:
-    """A version 1 log (before consolidation, power dice and Limited weapons), 2 (before the 1" move
-    back was a full move and Limited weapons were spent one by one) or 3 (before the assaulting models
-    moved on one by one) or 4 (before Relentless split fire) would not replay to the same game: it is
-    refused with the field named, not replayed wrongly."""
+    """A log of an earlier version (1: before consolidation, power dice and Limited weapons; 2: before
+    the 1" move back was a full move; 3: before the assaulting models moved on one by one; 4: before
+    Relentless split fire; 5: before whole bases along whole paths) would not replay to the same
+    game: it is refused with the field and both versions named, not replayed wrongly."""
     from grimdice.systems.onepage.game.play import LOG_VERSION
 
-    assert LOG_VERSION == 5
-    for old in (1, 2, 3, 4):
+    assert LOG_VERSION == 6
+    for old in (1, 2, 3, 4, 5):
         with pytest.raises(ScenarioError) as err:
             states({"version": old, "setup": {}, "actions": []})
-        assert err.value.field == "version" and "version 5" in err.value.message
+        assert err.value.field == "version"
+        assert f"version {old};" in err.value.message and "version 6 only" in err.value.message

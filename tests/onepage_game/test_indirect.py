@@ -14,12 +14,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain
+from grimdice.engine.table.terrain import Table, Terrain
 from tests.onepage_game.test_firing import SQUAD, TARGETS, duel, law, shooting
 
-# a wall that hides the targets from the squad's right-hand model only
+# a wall that hides the targets from every part of the squad's right-hand model's base only
 WALL = Terrain(
-    "wall", np.array([[37.5, 24.0], [60.0, 24.0], [60.0, 26.0], [37.5, 26.0]]), frozenset({"blocks_sight"})
+    "wall", np.array([[37.0, 24.0], [60.0, 24.0], [60.0, 26.0], [37.0, 26.0]]), frozenset({"blocks_sight"})
 )
 
 
@@ -88,7 +88,7 @@ def test_games_with_indirect_fire_in_part_replay_exactly() -> None:
     from grimdice.systems.onepage.game import play, replay, states
 
     setup = walled_setup()
-    for seed, players in ((11, ("ai", "random")), (9, ("random", "random"))):
+    for seed, players in ((2, ("ai", "random")), (9, ("random", "random"))):
         log = play(setup, seed, players)
         again = replay(json.loads(json.dumps(log)))
         assert again["events"] == log["events"] and again["scores"] == log["scores"]
@@ -107,7 +107,7 @@ def test_a_state_with_a_shooting_in_part_blind_serialises_and_hashes() -> None:
     from grimdice.systems.onepage.game import GameState, play, states
 
     setup = walled_setup()
-    log = play(setup, 11, ("ai", "random"))
+    log = play(setup, 2, ("ai", "random"))
     both = [s for s in states(log) if s.pending[:1] == ("shoot",) and isinstance(s.pending[3][7], tuple)]
     assert both
     for s in both:

@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
-from grimdice.engine.board import Table
+from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.exact import shooting_table
 from grimdice.systems.onepage.game.batch import GameJob, game_seeds
 from grimdice.systems.onepage.game.cache import LawCache, firing_state
+from grimdice.systems.onepage.game.combat import conditions_of
 from grimdice.systems.onepage.game.setup import load_army_side, make_setup
-from grimdice.systems.onepage.game.state import GameState, combat_law, conditions_of, deploy
+from grimdice.systems.onepage.game.state import GameState, combat_law, deploy
 from grimdice.systems.onepage.units import UnitState
 from tests.onepage_game.test_game import MARINES, ORKS
 

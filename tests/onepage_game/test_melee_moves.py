@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from grimdice.dice import Dist
-from grimdice.engine.board import Table
+from grimdice.engine.table.terrain import Table
 from grimdice.systems.base import calculate
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
 from grimdice.systems.onepage.game.melee_moves import defenders_moved, strikers

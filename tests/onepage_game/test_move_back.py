@@ -17,8 +17,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain
 from grimdice.engine.game import CHANCE
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
 from grimdice.systems.onepage.game.consolidation import BACK, KIND, back_moves
 from grimdice.systems.onepage.game.facing import heading
@@ -60,6 +60,11 @@ def in_contact(terrain: tuple[Terrain, ...] = ()) -> GameState:
     return state_of(BRUTES, WALL, list(charged.anchors), terrain)
 
 
+def rear(s: GameState) -> float:
+    """The back edge of unit 0's bases (terrain is met by any part of a base)."""
+    return float(s.models(0)[:, 1].min()) - float(s.setup.radii[0])
+
+
 def rect(x0: float, y0: float, x1: float, y1: float, trait: str) -> Terrain:
     return Terrain(trait, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), frozenset({trait}))
 
@@ -96,7 +101,7 @@ def test_a_vehicle_pivots_rather_than_moving_sideways() -> None:
 
 
 def test_the_move_back_rolls_for_dangerous_terrain_one_die_per_model() -> None:
-    back = float(in_contact().models(0)[:, 1].min())
+    back = rear(in_contact())
     mines = rect(20.0, back - 3.0, 52.0, back - 0.3, "dangerous")  # just behind the Brutes
     s = in_contact((mines,))
     for after, _p in survived(s):
@@ -114,8 +119,7 @@ def test_the_move_back_rolls_for_dangerous_terrain_one_die_per_model() -> None:
 
 
 def test_a_blocked_move_back_takes_the_nearest_legal_direction() -> None:
-    centres = in_contact().models(0)
-    back = float(centres[:, 1].min())
+    back = rear(in_contact())
     # a ditch along the back, 0.4" away: straight back (1") and up to 60° off (0.5" back) run
     # into it, 75° off (0.26" back) passes
     post = rect(20.0, back - 3.0, 52.0, back - 0.4, "impassable")
@@ -133,7 +137,7 @@ def test_a_blocked_move_back_takes_the_nearest_legal_direction() -> None:
 
 
 def test_no_legal_place_leaves_the_unit_where_it_is() -> None:
-    back = float(in_contact().models(0)[:, 1].min())
+    back = rear(in_contact())
     pit = rect(20.0, back - 3.0, 52.0, back - 0.2, "impassable")  # all along the back, 0.2" away
     s = in_contact((pit,))
     for after, _p in survived(s):

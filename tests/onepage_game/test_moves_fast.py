@@ -11,11 +11,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from grimdice.engine.board import Table, generate_table, table_from_mapping, table_to_mapping
 from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.playing import sample
+from grimdice.engine.table.blocks import blocks, blocks_touch
+from grimdice.engine.table.layout import generate_table, table_from_mapping, table_to_mapping
+from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.game import GameState, make_setup
-from grimdice.systems.onepage.game.geometry import blocks, blocks_touch
-from grimdice.systems.onepage.game.play import sample
 from grimdice.systems.onepage.game.setup import load_army_side
 from tests.onepage_game.test_speed import MARINES, ORKS, game, mixed_table, touches_piece_by_piece
 
@@ -33,10 +34,10 @@ def test_blocks_touch_is_the_piece_by_piece_rule() -> None:
             ends[:5] = table.terrain[0].corners[0]  # moves ending on a corner
             bs = blocks(base, ends)
             keep = rng.random(k) < 0.7
-            got = blocks_touch(table, a, bs, keep)
+            got = blocks_touch(table, a, bs, keep, 0.63)
             want = np.array(
                 [
-                    [keep[j] and touches_piece_by_piece(table, a, bs[c], j) for j in range(k)]
+                    [keep[j] and touches_piece_by_piece(table, a, bs[c], j, 0.63) for j in range(k)]
                     for c in range(len(bs))
                 ]
             )

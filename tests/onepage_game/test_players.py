@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from grimdice.systems.onepage.game.players import PIN_TEMPO, pin_share, shot_value, worth
+from grimdice.systems.onepage.ai.players import PIN_TEMPO, pin_share, shot_value, worth
 from grimdice.systems.onepage.game.state import ROUNDS, combat_law
 from tests.onepage_game.test_game import SHOOTERS, TARGETS, duel
 

@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from grimdice.engine.board import Table
 from grimdice.engine.game import CHANCE
+from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, play, replay, states
 from grimdice.systems.onepage.game.psychic import KIND, levels
 

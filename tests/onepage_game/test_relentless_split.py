@@ -10,10 +10,10 @@ from fractions import Fraction
 
 import pytest
 
-from grimdice.engine.board import Table
+from grimdice.engine.table.terrain import Table
+from grimdice.systems.onepage.ai.players import best_shot, value_of_shot
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, firing, play, replay
 from grimdice.systems.onepage.game.deployment import ON_TABLE
-from grimdice.systems.onepage.game.players import best_shot, value_of_shot
 
 WALKER = {
     "name": "Dread",

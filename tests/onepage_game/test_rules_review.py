@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, play, replay, states
 from grimdice.systems.onepage.game.consolidation import KIND
 from tests.onepage_game.test_consolidation import army, melee
@@ -79,7 +79,8 @@ def test_a_routed_defender_counts_as_destroyed_for_the_3_inch_consolidation() ->
 
 def test_the_1_inch_move_back_never_enters_impassable_terrain() -> None:
     contact = melee(state_of(KILLERS, TARGETS, [(36.0, 20.0), (36.0, 26.0)]), 0, 1).anchors
-    back = float(state_of(KILLERS, TARGETS, list(contact)).models(0)[:, 1].min()) - 0.3  # behind the centres
+    placed = state_of(KILLERS, TARGETS, list(contact))
+    back = float(placed.models(0)[:, 1].min() - placed.setup.radii[0]) - 0.3  # behind the bases
     rock = Terrain(
         "rock", np.array([[20.0, 5.0], [52.0, 5.0], [52.0, back], [20.0, back]]), frozenset({"impassable"})
     )

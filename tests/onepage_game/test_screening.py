@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from grimdice.engine.board import Table
+from grimdice.engine.table.terrain import Table
+from grimdice.systems.onepage.ai.players import best_shot, best_shots
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
 from grimdice.systems.onepage.game.deployment import ON_TABLE
-from grimdice.systems.onepage.game.geometry import prefetch
-from grimdice.systems.onepage.game.players import best_shot, best_shots
+from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.screening import screened
 from tests.onepage_game.test_transport import RHINO, army
 

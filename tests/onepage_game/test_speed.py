@@ -6,20 +6,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import shapely
 
-from grimdice.engine.board import (
-    Table,
-    base_distances,
-    generate_table,
-    segments_cross,
-    sight_blocked,
-    table_from_mapping,
-)
+from grimdice.engine.table.bases import base_distances
+from grimdice.engine.table.blocks import blocks, blocks_cross, blocks_gaps
+from grimdice.engine.table.layout import generate_table, table_from_mapping
+from grimdice.engine.table.lines import sight_blocked
+from grimdice.engine.table.terrain import Table, Terrain, segments_cross
+from grimdice.systems.onepage.ai.choices import expected_loss
+from grimdice.systems.onepage.ai.players import danger
 from grimdice.systems.onepage.game import GameState, deploy, deployment, make_setup
 from grimdice.systems.onepage.game.cache import memo
-from grimdice.systems.onepage.game.dangerous import expected_loss, models_through
-from grimdice.systems.onepage.game.geometry import blocks, blocks_cross, blocks_gaps, prefetch
-from grimdice.systems.onepage.game.players import danger
+from grimdice.systems.onepage.game.dangerous import models_through
+from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import load_army_side
 from grimdice.systems.onepage.movement import move_distance
 
@@ -77,16 +76,18 @@ def test_sight_blocked_is_the_piece_by_piece_rule() -> None:
         assert want.any() and not want.all()
 
 
-def touches_piece_by_piece(table: Table, a: np.ndarray, b: np.ndarray, j: int) -> bool:
-    """The rule for one move and one piece: the box around the models' straight paths meets the
-    piece's bounds, and a path crosses one of its edges or starts or ends inside it."""
-    piece = table.terrain[j]
-    lo = np.minimum(a.min(axis=0), b.min(axis=0))
-    hi = np.maximum(a.max(axis=0), b.max(axis=0))
-    x0, y0, x1, y1 = piece.bounds
-    if x1 < lo[0] or x0 > hi[0] or y1 < lo[1] or y0 > hi[1]:
-        return False
-    return bool(segments_cross(a, b, piece.edges).any() or piece.contains(np.concatenate([a, b])).any())
+def swept_over(piece: Terrain, a: np.ndarray, b: np.ndarray, radius: float) -> np.ndarray:
+    """``(n,)``: whether the base of ``radius`` moving from ``a[i]`` to ``b[i]`` passes over the
+    piece anywhere (shapely's exact distance from the path to the polygon under the radius)."""
+    paths = [
+        shapely.LineString([p, q]) if (p != q).any() else shapely.Point(p) for p, q in zip(a, b, strict=True)
+    ]
+    return np.array([path.distance(piece.polygon) < radius for path in paths], dtype=bool)
+
+
+def touches_piece_by_piece(table: Table, a: np.ndarray, b: np.ndarray, j: int, radius: float) -> bool:
+    """The rule for one move and one piece: some model's base passes over it on the way."""
+    return bool(swept_over(table.terrain[j], a, b, radius).any())
 
 
 def game(table: Table) -> GameState:
@@ -107,7 +108,8 @@ def test_many_candidates_at_once_equal_one_at_a_time() -> None:
         others = s.others(u)
         gaps = blocks_gaps(bs, s.setup.radii[u], *others[:3])
         traits = ("impassable", "difficult", "cover", "dangerous")
-        many = {trait: blocks_cross(s.setup.table, a, bs, trait) for trait in traits}  # all at once
+        r = s.setup.radii[u]
+        many = {trait: blocks_cross(s.setup.table, a, bs, trait, r) for trait in traits}  # all at once
         for trait in crossed:
             crossed[trait] += int(many[trait].sum())
         for c, end in enumerate(ends):
@@ -115,13 +117,12 @@ def test_many_candidates_at_once_equal_one_at_a_time() -> None:
             assert (bs[c] == b).all()
             for trait in traits:
                 want = any(
-                    touches_piece_by_piece(s.setup.table, a, b, j)
+                    touches_piece_by_piece(s.setup.table, a, b, j, r)
                     for j, piece in enumerate(s.setup.table.terrain)
                     if piece.has(trait)
                 )
-                assert (
-                    blocks_cross(s.setup.table, a, bs[c : c + 1], trait)[0] == want == s.crosses(a, b, trait)
-                )
+                one = blocks_cross(s.setup.table, a, bs[c : c + 1], trait, r)[0]
+                assert one == want == s.crosses(u, a, b, trait)
                 assert many[trait][c] == want
             assert (gaps[c] == s.gaps_to(u, b, others)).all()
     assert all(0 < k < 40 * len(s.units) for k in crossed.values())  # some cross, some do not
@@ -237,8 +238,9 @@ def test_valid_positions_are_the_rule_place_by_place() -> None:
         for ok, anchor in zip(got, deployment.grid(), strict=True):
             pts = s.models(u, anchor)
             want = bool(s.setup.table.on_table(pts, r).all())
-            want &= not s.setup.table.pieces_at(pts, "impassable").any()
-            want &= not s.setup.table.pieces_at(pts, "dangerous").any()
+            for piece in s.setup.table.terrain:  # no part of a base over impassable or dangerous terrain
+                if piece.has("impassable") or piece.has("dangerous"):
+                    want &= not swept_over(piece, pts, pts, r).any()
             for v in range(len(s.units)):
                 if v == u:
                     continue
@@ -264,7 +266,7 @@ def test_models_through_is_piece_by_piece() -> None:
         hit = np.zeros(len(a), dtype=bool)
         for piece in s.setup.table.terrain:
             if piece.has("dangerous"):
-                hit |= segments_cross(a, b, piece.edges).any(axis=1) | piece.contains(a) | piece.contains(b)
+                hit |= swept_over(piece, a, b, s.setup.radii[u])
         assert models_through(s, u, a, b) == int(hit.sum())
         counted += int(hit.sum())
     assert counted > 0

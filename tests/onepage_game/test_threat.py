@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table, Terrain
-from grimdice.systems.onepage.game import threat
+from grimdice.engine.table.terrain import Table, Terrain
+from grimdice.systems.onepage.ai import threat
+from grimdice.systems.onepage.ai.players import PIN_TEMPO, ai_player, melee_odds, moved_to, worth
 from grimdice.systems.onepage.game.batch import GameJob, game_seeds
 from grimdice.systems.onepage.game.play import states
-from grimdice.systems.onepage.game.players import PIN_TEMPO, ai_player, melee_odds, moved_to, worth
 from grimdice.systems.onepage.game.setup import load_army_side
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
 from tests.onepage_game.test_game import MARINES, ORKS, SHOOTERS, TARGETS, duel

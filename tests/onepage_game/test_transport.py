@@ -13,9 +13,10 @@ from math import comb
 import numpy as np
 import pytest
 
-from grimdice.engine.board import Table
 from grimdice.engine.game import CHANCE
-from grimdice.systems.onepage.game import GameState, Setup, ai_player, army_from_mapping, deploy, play, replay
+from grimdice.engine.table.terrain import Table
+from grimdice.systems.onepage.ai import ai_player
+from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay
 from grimdice.systems.onepage.game.deployment import ON_TABLE
 
 RHINO = {

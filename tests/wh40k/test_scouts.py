@@ -2,8 +2,8 @@
 
 import pytest
 
+from grimdice.engine.table.bases import Base
 from grimdice.errors import RuleError
-from grimdice.geometry import Base
 from grimdice.systems.wh40k.scouts import (
     ScoutMove,
     check_scouts_move,

@@ -126,11 +126,13 @@ def replay(
         files = draw_into(png, lambda folder: draw_rounds(log, folder))
     except GrimdiceError as exc:
         raise fail(exc, err) from None
+    broken = again["violations"]
     result = {
         "scores": again["scores"],
         "winner": again["winner"],
         "matches_log": same,
         "differs": differs,
+        "violations": broken,
         "png": files,
     }
     if as_json:
@@ -142,9 +144,11 @@ def replay(
             f"scores {again['scores'][0]:g} - {again['scores'][1]:g}: {who}; replay matches log: {same}"
             + (f" (differs: {', '.join(printable(d) for d in differs)})" if differs else "")
         )
+        for line in broken:
+            typer.echo(f"table invariant broken: {line}")
         for f in files:
             typer.echo(printable(f))
-    if not same:
+    if not same or broken:
         raise typer.Exit(1)
 
 

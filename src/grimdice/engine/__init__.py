@@ -7,6 +7,6 @@
 * :mod:`~grimdice.engine.montecarlo` — the chunked, seeded, multi-core Monte Carlo runner.
 * :mod:`~grimdice.engine.heap` — the allocator setting the processes grimdice starts make.
 * :mod:`~grimdice.engine.game` — game states, chance nodes and an exact expectimax solver.
-* :mod:`~grimdice.engine.board` — the game table: terrain, line of sight, distances, coherency.
+* :mod:`~grimdice.engine.table` — the game table: bases, terrain, sight, swept moves, coherency.
 * :mod:`~grimdice.engine.options` — run options (exact or simulated), validated once for all.
 """

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from grimdice.engine.table.bases import Base, Zone, closest_distance
 from grimdice.errors import RuleError
-from grimdice.geometry import Base, Zone, closest_distance
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
-from grimdice.geometry import Base, distance
+from grimdice.engine.table.bases import Base, distance
 from grimdice.io.fields import Flag, Int, Number, RangedOrMeleeWeapon, StrictModel, UniqueNames, unique_names
 
 MAX_DICE = 12
@@ -83,7 +83,7 @@ class Position(StrictModel):
     base: Number = Field(32.0, gt=0, le=200, description="base diameter in mm")
 
     def distance(self, other: Position) -> float:
-        """Closest distance between the two bases (grimdice.geometry)."""
+        """Closest distance between the two bases (grimdice.engine.table.bases)."""
         return distance(Base(self.x, self.y, self.base, self.z), Base(other.x, other.y, other.base, other.z))
 
 

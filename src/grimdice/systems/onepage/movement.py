@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from grimdice.dice import D6, Dist
+from grimdice.engine.table.bases import Base, closest_distance
 from grimdice.errors import RuleError
-from grimdice.geometry import Base, closest_distance
 from grimdice.systems.onepage.units import Unit
 
 TABLE = (72.0, 48.0)

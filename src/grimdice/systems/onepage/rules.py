@@ -341,6 +341,8 @@ RULES = RuleTable(
             "game: line of sight through other units' models ('a model may ignore friendly models in "
             "its own unit')",
             f"{SRC}, Line of Sight",
+            "a model sees another along one of nine lines between their bases (centres and the side "
+            "points just inside each rim, square to the line of centres) that is open; "
             "every model on the table of a unit other than the shooter's and the target's blocks a line "
             "that passes through its base (friendly or enemy, Vehicles with their bases as given); a "
             "line that only grazes a base is open; the target's own models never block; embarked units "
@@ -365,6 +367,25 @@ RULES = RuleTable(
             "Vehicle's front-mounted weapons all aim at the one target it pivots to; "
             "situations measured when the targets are declared; one shooting per target, in ascending "
             "unit order, each with its own casualties and morale test; at most 16 assignments offered",
+        ),
+        Reading(
+            "game_whole_bases",
+            "game: 'Units may not move into or through impassable terrain' / 'may not move within 1\" of "
+            "other units' / Flying 'may move through other units and impassable terrain'",
+            f"{SRC}, Terrain; Moving; Flying",
+            "measured with whole bases along whole paths: a move meets a terrain piece when any part of a "
+            "base passes over it (impassable: never; difficult: the Walk cap; dangerous: one die per model "
+            "that passed over it); no base passes over another unit's base on the way (Flying excepted); the "
+            '1" is measured base to base, signed, so bases in contact may not move onto each other; a unit '
+            "leaving its transport may move off the hull it starts on; moves are straight",
+        ),
+        Reading(
+            "game_cover_own_piece",
+            "game: Cover 'If the majority of models in a unit are within or behind a piece of cover terrain'",
+            f"{SRC}, Cover",
+            "a target model is within when its centre stands in a cover piece, behind when the line from "
+            "the shooters' centre to it crosses a cover piece the shooters' centre is not in: the piece the "
+            "shooters stand in gives the target no cover",
         ),
     ],
     what="special rule",

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from grimdice.engine.table.bases import Base, closest_distance
 from grimdice.errors import RuleError
-from grimdice.geometry import Base, closest_distance
 
 SCOUTS_ENEMY_DISTANCE = 9.0
 

@@ -1,10 +1,10 @@
-"""The whole game of One Page 40k v2.21 (Beginner's Guide): state, players, logs, replays.
+"""The whole game of One Page 40k v2.21 (Beginner's Guide): state, rules, logs, replays (the
+players are in :mod:`grimdice.systems.onepage.ai`).
 
 See ``docs/onepage-game.md``.
 """
 
 from grimdice.systems.onepage.game.play import play, replay, states
-from grimdice.systems.onepage.game.players import PLAYERS, ai_player, random_player
 from grimdice.systems.onepage.game.setup import (
     Setup,
     army_from_mapping,
@@ -15,10 +15,8 @@ from grimdice.systems.onepage.game.setup import (
 from grimdice.systems.onepage.game.state import GameState, combat_law, deploy
 
 __all__ = [
-    "PLAYERS",
     "GameState",
     "Setup",
-    "ai_player",
     "army_from_mapping",
     "combat_law",
     "deploy",
@@ -26,7 +24,6 @@ __all__ = [
     "load_table",
     "make_setup",
     "play",
-    "random_player",
     "replay",
     "states",
 ]

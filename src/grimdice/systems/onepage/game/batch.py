@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from grimdice.engine.batch import Progress, game_seeds, play_games, wilson
-from grimdice.engine.board import Table, generate_table
+from grimdice.engine.table.layout import generate_table
+from grimdice.engine.table.terrain import Table
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game.cache import LawCache
+from grimdice.systems.onepage.game.places import deploy
 from grimdice.systems.onepage.game.play import play
-from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import ArmySide, Setup
-from grimdice.systems.onepage.game.state import deploy
 
 KEPT_OUT = ("setup", "actions", "events")  # ~97 % of a log; the statistics do not read them
 
@@ -35,6 +35,8 @@ class GameJob:
     cache: dict[Any, Any] = field(default_factory=LawCache, repr=False)
 
     def __post_init__(self) -> None:
+        from grimdice.systems.onepage.ai import PLAYERS
+
         for i, p in enumerate(self.players):
             if p not in PLAYERS:
                 raise ScenarioError(f"--players.{i}", f"unknown player {p!r}; allowed: {', '.join(PLAYERS)}")

@@ -65,7 +65,7 @@ def back_moves(s: GameState, u: int, t: int) -> list[tuple[float, float]]:
     separating ``u`` from ``t`` (the gap between them grows). Empty: no legal place (an Immobile
     Vehicle has none)."""
     from grimdice.systems.onepage.game import facing
-    from grimdice.systems.onepage.game.state import trunc3
+    from grimdice.systems.onepage.game.moving import trunc3
 
     if s.units[u].immobile:  # "may not move or pivot until the end of the game"
         return []
@@ -135,33 +135,11 @@ def moved(s: GameState, u: int, dx: float, dy: float) -> GameState:
     return hz if hz is not None else after.end_activation()
 
 
-def ai_choice(s: GameState, acts: list[list[Any]], reply: float = 0.0) -> list[Any]:
-    """The AI's consolidation: into cover, then closer to the nearest enemy (the Walk's weights),
-    less the expected loss to dangerous terrain, less ``reply`` x the change in the enemy's reply
-    where it ends (:func:`.threat.choose`, as a Walk's; 0: the greedy AI's); staying unless a move
-    is better."""
-    from grimdice.systems.onepage.game import dangerous, threat
-    from grimdice.systems.onepage.game.players import APPROACH, COVER, in_cover_at, moved_to, nearest_gap
-
-    u = s.active
-    here = (COVER if in_cover_at(s, u, s.anchors[u]) else 0.0) - APPROACH * nearest_gap(s, u)
-    values = [here]  # staying, listed first
-    for a in acts[1:]:
-        end = moved_to(s, u, (a[2], a[3]))
-        values.append(
-            (COVER if in_cover_at(s, u, end) else 0.0)
-            - APPROACH * nearest_gap(s, u, end)
-            - dangerous.expected_loss(s, u, end)
-        )
-    return threat.choose(s, acts, values, reply)
-
-
 __all__ = [
     "BACK",
     "CONSOLIDATE",
     "KIND",
     "after_melee",
-    "ai_choice",
     "apply",
     "back_moves",
     "legal_actions",

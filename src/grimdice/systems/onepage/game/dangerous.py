@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.table import blocks
 from grimdice.systems.onepage.exact import hazard_table
-from grimdice.systems.onepage.game import geometry
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.units import Unit, UnitState
 
@@ -34,10 +34,10 @@ def models_through(s: GameState, u: int, a: np.ndarray, b: np.ndarray, crossed: 
     from ``a`` to ``b`` (a path that starts, ends or passes inside a dangerous piece); 0 when Flying."""
     if s.setup.units[u].has("flying"):
         return 0
-    if not (s.crosses(a, b, "dangerous") if crossed is None else crossed):
+    if not (s.crosses(u, a, b, "dangerous") if crossed is None else crossed):
         return 0
     # every dangerous piece at once (GameState.crosses' test, model by model)
-    return geometry.models_through(s.setup.table, a, b[None, :, :])[0]
+    return blocks.models_through(s.setup.table, a, b[None, :, :], s.setup.radii[u])[0]
 
 
 def hazard(before: GameState, after: GameState, u: int, kind: str, t: int) -> GameState | None:
@@ -74,31 +74,4 @@ def go_on(s: GameState) -> GameState:
     return replace(s, phase="shoot")
 
 
-def expected_loss(s: GameState, u: int, end: tuple[float, float], crossed: bool | None = None) -> float:
-    """For the AI: the expected points-equivalent a move to ``end`` loses to dangerous terrain
-    (``crossed``: the move's :meth:`GameState.crosses` test when already known)."""
-    return loss_of(s, u, models_through(s, u, s.models(u), s.models(u, end), crossed))
-
-
-def loss_of(s: GameState, u: int, n: int) -> float:
-    """:func:`expected_loss` of a move that takes ``n`` of unit ``u``'s models through dangerous
-    terrain (kept with the laws, by the unit's state and ``n``)."""
-    from grimdice.systems.onepage.game.players import worth
-
-    if not n:
-        return 0.0
-    st = s.units[u]
-    value: float | None = s.setup.cache.get(("dangerous value", u, st, n))
-    if value is None:
-        key = ("dangerous", u, st, n)
-        law = s.setup.cache.get(key)
-        if law is None:
-            law = s.setup.cache[key] = hazard_law(s.setup.units[u], st, "dangerous", (n,))
-        base = worth(s.setup, u, st)
-        value = s.setup.cache[("dangerous value", u, st, n)] = sum(
-            p * (worth(s.setup, u, x) - base) for x, p in law
-        )
-    return value
-
-
-__all__ = ["KINDS", "expected_loss", "go_on", "hazard", "hazard_law", "loss_of", "models_through"]
+__all__ = ["KINDS", "go_on", "hazard", "hazard_law", "models_through"]

@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.board import Table, Terrain, overlap
-from grimdice.systems.onepage.game.geometry import blocks, blocks_gaps, prefetch
+from grimdice.engine.table.blocks import blocks, blocks_gaps
+from grimdice.engine.table.sweeps import bases_in
+from grimdice.engine.table.terrain import Table, Terrain, overlap
 from grimdice.systems.onepage.movement import (
     DEPLOY_ZONE,
     STRIKE_CLEARANCE,
@@ -92,14 +93,14 @@ def valid_position(s: GameState, u: int, anchor: tuple[float, float]) -> bool:
 
 def valid_positions(s: GameState, u: int, anchors: list[tuple[float, float]]) -> np.ndarray:
     """:func:`valid_position` for every anchor of ``anchors`` in one NumPy pass (``(C,)``; each
-    element the same arithmetic as one block's models and ``board.base_distances``)."""
+    element the same arithmetic as one block's models and ``base_distances``)."""
     table, r = s.setup.table, s.setup.radii[u]
     n = s.units[u].models
     bs = blocks(s.setup.offsets[u][:n] * np.array([1.0, -s.flip(u)]), np.array(anchors, dtype=float))
     c = len(anchors)
     flat = bs.reshape(c * n, 2)
     ok = np.asarray(table.on_table(flat, r).reshape(c, n).all(axis=1))
-    inside = table.pieces_at(flat, "impassable").any(axis=1) | table.pieces_at(flat, "dangerous").any(axis=1)
+    inside = bases_in(table, flat, r, "impassable") | bases_in(table, flat, r, "dangerous")
     ok &= ~inside.reshape(c, n).any(axis=1)
     pts, radii, starts, ids = s.others(u)
     if ids and ok.any():
@@ -250,41 +251,11 @@ def arrivals(s: GameState) -> GameState:
     return replace(s, phase="play").open_round()
 
 
-# ------------------------------------------------------------------ the AI's choices
-
-
-def ai_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
-    """The AI keeps a Deep Strike unit in reserve only when its guns reach under 24" (it cannot
-    arrive closer than 12" anyway), never deploys inside a transport, places Scouts and arriving
-    units where they stand in cover and nearest to one weapon range from the enemy, and moves an
-    enemy's arriving unit as far from its own units as it can."""
-    from grimdice.systems.onepage.game.players import COVER, in_cover_at, nearest_gap
-
-    u = s.todo[0]
-    if s.phase == "deploy":
-        short = s.weapon_range(u) < 24.0
-        want = "reserve" if short and s.setup.units[u].has("deep_strike") else "deploy"
-        return next(a for a in acts if a[0] == want)
-    # every place's cover and gaps to the enemy in one pass (geometry.prefetch fills the memo)
-    prefetch(s, u, [s.anchors[u] if a[0] == "deploy" else (a[2], a[3]) for a in acts], False, False)
-    if s.phase == "scatter":
-        return max(acts, key=lambda a: nearest_gap(s, u, (a[2], a[3])))
-    rng = s.weapon_range(u)
-
-    def value(a: list[Any]) -> float:
-        anchor = s.anchors[u] if a[0] == "deploy" else (a[2], a[3])
-        cover = COVER if in_cover_at(s, u, anchor) else 0.0
-        return cover - 0.5 * abs(nearest_gap(s, u, anchor) - rng)
-
-    return max(acts, key=value)
-
-
 __all__ = [
     "CHANCE_PHASES",
     "ON_TABLE",
     "PHASES",
     "RESERVE",
-    "ai_choice",
     "apply",
     "begin",
     "legal_actions",

@@ -48,10 +48,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.table.blocks import EPS, pair_distances
 from grimdice.systems.onepage.attack import Fire, merge
 from grimdice.systems.onepage.game import screening
 from grimdice.systems.onepage.game.cache import firing_state, recall
-from grimdice.systems.onepage.game.geometry import EPS, pair_distances
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.units import Unit, UnitState
 
@@ -199,7 +199,7 @@ def parts(unit: Unit, su: UnitState, key: tuple[Any, ...]) -> list[tuple[UnitSta
     part, or two when some models see the target and others fire Indirect weapons without line of
     sight (``key[7]`` = (those models, their distance)): the first ``key[1]`` less them alive in
     listed group order see, the next ones fire blind (``no_line_of_sight``: Indirect only, Cover)."""
-    from grimdice.systems.onepage.game.state import conditions_of
+    from grimdice.systems.onepage.game.combat import conditions_of
 
     c, firing = conditions_of("shoot", key), firing_state(su, key[1])
     if not isinstance(key[7], tuple):
@@ -393,7 +393,7 @@ def _may_fire(s: GameState, u: int, name: str, key: tuple[Any, ...]) -> bool:
     weapon is not out of arc or spent, and the exact engine would use it (``attack.usable_weapon``:
     in range of the key's distance, Indirect when no model sees)."""
     from grimdice.systems.onepage.attack import usable_weapon
-    from grimdice.systems.onepage.game.state import conditions_of
+    from grimdice.systems.onepage.game.combat import conditions_of
 
     if not key[1] or name in key[6].split("|"):
         return False

@@ -35,7 +35,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from grimdice.engine.board import base_distances, coherent, path_blocked
+from grimdice.engine.table.bases import base_distances, coherent
+from grimdice.engine.table.sweeps import sweeps_meet_bases, sweeps_touch_pieces
+from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
 
@@ -98,6 +100,12 @@ def defenders_moved(a: np.ndarray, ra: float, d: np.ndarray, rd: float) -> np.nd
     return towards(d, rd, a, ra, DEFENDERS_MOVE)
 
 
+def swept(table: Table, starts: np.ndarray, ends: np.ndarray, radius: float, trait: str) -> np.ndarray:
+    """``(n,)``: whether a base of ``radius`` moving from ``starts[i]`` to ``ends[i]`` touches a piece
+    with ``trait`` on the way (any part of the base)."""
+    return np.asarray(sweeps_touch_pieces(table, starts, ends, radius, table.having(trait)).any(axis=1))
+
+
 def assaulters_moved(s: GameState, u: int, t: int) -> np.ndarray:
     """The assaulting models' centres after each one's own move on from the block's Assault move
     (``s.charge``: where the block started and the assault distance; without it, the block's
@@ -121,11 +129,11 @@ def _moved_on(s: GameState, u: int, t: int, a: np.ndarray) -> np.ndarray:
     walk = move_distance(unit, "walk")
     # Difficult: "If any model of a unit moves through difficult terrain at any point of its move, the
     # unit may not move more than its Walk action distance for that movement"
-    capped = not free and bool(path_blocked(table, s.models(u, (sx, sy)), a, "difficult").any())
+    capped = not free and bool(swept(table, s.models(u, (sx, sy)), a, ra, "difficult").any())
     travelled = np.full(len(a), block)
     pts, rp, _, _ = s.others(u, ignore=t)
     ra_n = np.full(len(a), ra)
-    before = base_distances(a, ra_n, pts, rp).min(axis=1) if len(rp) else np.zeros(len(a))
+    before = base_distances(a, ra_n, pts, rp, signed=True).min(axis=1) if len(rp) else np.zeros(len(a))
     pos = a.copy()
     for _ in range(PASSES):
         moved = False
@@ -146,16 +154,18 @@ def _moved_on(s: GameState, u: int, t: int, a: np.ndarray) -> np.ndarray:
             gaps = signed_gaps(ends, ra, d, rd)
             ok &= (gaps >= -EPS).all(axis=1)
             ok &= (signed_gaps(ends, ra, np.delete(pos, i, axis=0), ra) >= -EPS).all(axis=1)
-            if len(rp):  # not within 1" of another unit (nor closer than it already was)
-                near = base_distances(ends, np.full(c, ra), pts, rp).min(axis=1)
+            if len(rp):  # not within 1" of another unit (nor closer than it already was), nor through one
+                near = base_distances(ends, np.full(c, ra), pts, rp, signed=True).min(axis=1)
                 ok &= near >= min(KEEP_CLEAR, float(before[i])) - EPS
+                if not flying:
+                    ok &= ~sweeps_meet_bases(np.repeat(p, c, axis=0), ends, ra, pts, rp).any(axis=1)
             slow = np.zeros(c, dtype=bool)
             if not flying:
                 starts = np.repeat(p, c, axis=0)
-                ok &= ~path_blocked(table, starts, ends, "impassable")
-                ok &= ~path_blocked(table, starts, ends, "dangerous")  # our reading: see above
+                ok &= ~swept(table, starts, ends, ra, "impassable")
+                ok &= ~swept(table, starts, ends, ra, "dangerous")  # our reading: see above
                 if not free and not capped:
-                    slow = path_blocked(table, starts, ends, "difficult")
+                    slow = swept(table, starts, ends, ra, "difficult")
                     most = np.maximum(float(travelled.max()), travelled[i] + steps)
                     ok &= ~slow | (most <= walk + EPS)
             closest = gaps.min(axis=1)

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.game import TERMINAL
 from grimdice.engine.options import MAX_SEED
+from grimdice.engine.playing import IllegalStep, play_game, replay_actions
 from grimdice.errors import ScenarioError, shown
-from grimdice.systems.onepage.game.players import PLAYERS
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import GameState
 
@@ -24,14 +22,9 @@ from grimdice.systems.onepage.game.state import GameState
 #: Limited weapons are spent one by one (``spent`` holds (unit, weapon) pairs); 4 since the
 #: assaulting models move on into base contact one by one, an Assault keeps 1" from friendly units
 #: and Shaken taken in a unit's own activation lasts through its next; 5 since a Relentless unit on
-#: Hold may split its fire (``["shoot", t, "split", ...]``, firing.split_actions)
-LOG_VERSION = 5
-
-
-def sample(outcomes: list[tuple[Any, float]], rng: np.random.Generator) -> Any:
-    probs = np.array([p for _, p in outcomes])
-    i = int(np.searchsorted(np.cumsum(probs), rng.random() * probs.sum(), side="right"))
-    return outcomes[min(i, len(outcomes) - 1)][0]
+#: Hold may split its fire (``["shoot", t, "split", ...]``, firing.split_actions); 6 since moves,
+#: terrain and cover are measured with whole bases along whole paths (engine.table.sweeps)
+LOG_VERSION = 6
 
 
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
@@ -58,26 +51,20 @@ def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
 
 def play(setup: Setup, seed: int, players: tuple[str, str] = ("ai", "ai")) -> dict[str, Any]:
     """Play one game; the log (JSON-ready) with the scores, winner and per-unit results."""
+    from grimdice.systems.onepage.ai import PLAYERS  # the players are not rules: imported by the runner
+
     for i, p in enumerate(players):
         if p not in PLAYERS:
             raise ScenarioError(f"players.{i}", f"unknown player {p!r}; allowed: {', '.join(PLAYERS)}")
-    chance_ss, *player_ss = np.random.SeedSequence(seed).spawn(3)
-    chance = np.random.default_rng(chance_ss)
-    rngs = [np.random.default_rng(s) for s in player_ss]
-    state = GameState(setup)
-    actions: list[Any] = []
     events: list[dict[str, Any]] = []
-    while state.current_player() != TERMINAL:
-        who = state.current_player()
-        a = (
-            sample(state.chance_outcomes(), chance)
-            if who == CHANCE
-            else PLAYERS[players[who]](state, rngs[who])
-        )
-        nxt = state.apply(a)
-        actions.append(a)
-        events.append(event(state, a, nxt))
-        state = nxt
+    game = play_game(
+        GameState(setup),
+        [PLAYERS[p] for p in players],
+        seed,
+        on_step=lambda state, a, nxt: events.append(event(state, a, nxt)),
+        keep_states=False,
+    )
+    actions, state = game.actions, game.end
     return record(setup, seed, players, actions, events, state)
 
 
@@ -116,6 +103,13 @@ def record(
 def states(log: dict[str, Any]) -> list[GameState]:
     """Every state of a logged game, rebuilt from its setup and actions (no dice)."""
     if not isinstance(log, dict) or log.get("version") != LOG_VERSION:
+        got = log.get("version") if isinstance(log, dict) else None
+        if isinstance(got, int) and not isinstance(got, bool):
+            raise ScenarioError(
+                "version",
+                f"this log is of version {got}; this grimdice replays game logs of version {LOG_VERSION} "
+                "only (its rules give other legal moves): play the game again to get a log",
+            )
         raise ScenarioError("version", f"a grimdice game log of version {LOG_VERSION}")
     for k in ("setup", "actions"):
         if k not in log:
@@ -123,21 +117,11 @@ def states(log: dict[str, Any]) -> list[GameState]:
     if not isinstance(log["actions"], list):
         raise ScenarioError("actions", "a list of the game's steps (decisions and chance outcomes)")
     setup = Setup.from_json(log["setup"])
-    state = GameState(setup)
-    out = [state]
-    for i, a in enumerate(log["actions"]):
-        who = state.current_player()
-        if who == TERMINAL:
-            raise ScenarioError(f"actions.{i}", "the game has already ended")
-        legal = [o for o, _ in state.chance_outcomes()] if who == CHANCE else state.legal_actions()
-        if a not in legal:
-            raise ScenarioError(f"actions.{i}", f"{a!r} is not a legal step here")
-        try:
-            state = state.apply(a)
-        except (ValueError, IndexError, TypeError, KeyError) as exc:
-            raise ScenarioError(f"actions.{i}", f"not a legal step here: {exc}") from None
-        out.append(state)
-    if state.current_player() != TERMINAL:
+    try:
+        out = replay_actions(GameState(setup), log["actions"])
+    except IllegalStep as exc:
+        raise ScenarioError(f"actions.{exc.index}", exc.message) from None
+    if out[-1].current_player() != TERMINAL:
         raise ScenarioError("actions", f"the log stops after {len(out) - 1} steps, before the game ends")
     return out
 
@@ -145,13 +129,18 @@ def states(log: dict[str, Any]) -> list[GameState]:
 def differences(log: dict[str, Any], again: dict[str, Any]) -> list[str]:
     """The fields of a log that its replay ``again`` does not reproduce: every field a log records
     (scores, winner, units, events, ...) must equal the replay's, and a log holds no other."""
-    fields = set(again) | set(log)
-    return sorted(k for k in fields if k not in again or k not in log or log[k] != again[k])
+    rebuilt = {k: v for k, v in again.items() if k != "violations"}  # the replay's finding, not a record
+    fields = set(rebuilt) | set(log)
+    return sorted(k for k in fields if k not in rebuilt or k not in log or log[k] != rebuilt[k])
 
 
 def replay(log: dict[str, Any]) -> dict[str, Any]:
     """Replay a log; the record it rebuilds (equal to the log when the log is genuine, see
-    :func:`differences`)."""
+    :func:`differences`), with the table's invariants checked on every state (``violations``:
+    empty for a legal game; not a field of the log)."""
+    from grimdice.systems.onepage.ai import PLAYERS  # the players are not rules: imported by the runner
+    from grimdice.systems.onepage.game.invariants import game_violations
+
     sts = states(log)
     players = log.get("players", ["ai", "ai"])
     if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
@@ -163,7 +152,7 @@ def replay(log: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise ScenarioError("seed", f"a whole number from 0 to {MAX_SEED}, got {shown(seed)}")
     events = [event(s, a, n) for s, a, n in zip(sts, log["actions"], sts[1:], strict=False)]
-    return record(
+    out = record(
         sts[0].setup,
         seed,
         (players[0], players[1]),
@@ -171,6 +160,8 @@ def replay(log: dict[str, Any]) -> dict[str, Any]:
         events,
         sts[-1],
     )
+    out["violations"] = game_violations(sts, log["actions"])
+    return out
 
 
-__all__ = ["differences", "play", "replay", "sample", "states"]
+__all__ = ["differences", "play", "replay", "states"]

@@ -5,19 +5,20 @@ determining line of sight a model may ignore friendly models in its own unit."
 Only a model's own unit is named as ignorable, so the models of every other unit on the table, friendly
 or enemy, are solid obstacles (our reading): a line of sight from a model of ``u`` to a model of ``t``
 is blocked when it passes through the base of a model of a third unit. Terrain is tested first
-(``board.sight_blocked``, kept in the geometry memo under ``("sight", ...)``: terrain never moves); the
+(``sight_blocked``, kept in the geometry memo under ``("sight", ...)``: terrain never moves); the
 lines terrain leaves open are then tested against the other units' bases here (:func:`screened`), in a
 memo keyed by where every screening unit stands too (:func:`screens`), since models move.
 
 Our readings (``rules.py`` reading ``screening``):
 
-- The line is the one between the two models' centres (as for terrain); it passes through a base when
-  it comes closer to that base's centre than its radius; a line that only grazes a base (touches it) is
-  not blocked.
+- A model sees another when one of the nine lines between their bases (``sweeps.pair_lines``: the
+  centres and the two side points of each base square to the line of centres, just inside the rim) is
+  open of terrain and of other units' bases; a line passes through a base when it comes closer to that
+  base's centre than its radius; a line that only grazes a base (touches it) is not blocked.
 - The target's own models never block: a line to a target model that runs through another target
   model's base first reaches that nearer model, which the shooter sees along the same open line, so
-  the unit sees the target either way (with centre-to-centre lines this is an approximation: the line
-  to the nearer model's centre is not the same line; we do not test it).
+  the unit sees the target either way (an approximation: the line to the nearer model is not the
+  same line; we do not test it).
 - Vehicles and every other model block with their bases as given (``Setup.radii``); embarked units and
   units in reserve are not on the table and never block; destroyed models are gone.
 - Screening models give no cover: the text's cover comes from terrain only ("If the majority of models
@@ -32,9 +33,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.board import sight_blocked
+from grimdice.engine.table.blocks import EPS, pair_distances, sight_counts
+from grimdice.engine.table.lines import sight_blocked
+from grimdice.engine.table.sweeps import pair_lines, pairs_see
+from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.game.cache import recall
-from grimdice.systems.onepage.game.geometry import EPS, pair_distances, sight_counts
 
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
@@ -80,26 +83,33 @@ def screened(starts: np.ndarray, ends: np.ndarray, pts: np.ndarray, radii: np.nd
 
 
 def open_lines(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``(k,)``: whether each line from ``a[i]`` (a model of ``u``) to ``b[i]`` (a model of ``t``) is
-    open: no model of another unit blocks it (:func:`screened`), nor terrain."""
+    """``(k,)``: whether model ``a[i]`` of ``u`` sees model ``b[i]`` of ``t``: some line from any part
+    of its base to any part of the other's (``sweeps.pairs_see``) passes through no model of another
+    unit (:func:`screened`) nor through terrain."""
     got = screened_open(s, u, t, a, b)
-    return ~sight_blocked(s.setup.table, a, b) if got is None else got
+    if got is not None:
+        return got
+    return pairs_see(s.setup.table, a, s.setup.radii[u], b, np.full(len(b), s.setup.radii[t]))
 
 
 def screened_open(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
-    """:func:`open_lines`, or None when no line passes through a screening base (then terrain
-    alone decides: the caller may have its answer already). Terrain is tested on the lines the
-    screening models leave open only."""
+    """:func:`open_lines`, or None when no line between the pairs' bases passes through a screening
+    base (then terrain alone decides: the caller may have its answer already)."""
     pts, radii, _ = screens(s, u, t)
     if not len(a) or not len(pts):
         return None
-    near = between(a, b, pts, radii)
-    ok = ~screened(a, b, pts[near], radii[near])
-    if ok.all():
+    rb = np.full(len(b), s.setup.radii[t])
+    st, en = pair_lines(a, s.setup.radii[u], b, rb)
+    flat_s, flat_e = st.reshape(-1, 2), en.reshape(-1, 2)
+    near = between(flat_s, flat_e, pts, radii)
+    pts, radii = pts[near], radii[near]
+    if not screened(flat_s, flat_e, pts, radii).any():
         return None
-    rows = np.flatnonzero(ok)
-    ok[rows] = ~sight_blocked(s.setup.table, a[rows], b[rows])
-    return ok
+
+    def blocked(table: Table, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return np.asarray(screened(x, y, pts, radii) | sight_blocked(table, x, y))
+
+    return pairs_see(s.setup.table, a, s.setup.radii[u], b, rb, blocked)
 
 
 def sight(
@@ -112,7 +122,8 @@ def sight(
         return terrain
     pts, radii, _ = screens(s, u, t)
     a, b = s.models(u, anchor), s.models(t)
-    if not len(pts) or not between(a, b, pts, radii).any():
+    widest = max(s.setup.radii[u], s.setup.radii[t])  # the lines run from any part of the bases
+    if not len(pts) or not between(a, b, pts, radii + widest).any():
         return terrain
 
     def compute() -> tuple[int, float]:

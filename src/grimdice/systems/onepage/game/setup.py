@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.board import Table, coherent, generate_table, table_from_mapping, table_to_mapping
+from grimdice.engine.table.bases import coherent
+from grimdice.engine.table.layout import generate_table, table_from_mapping, table_to_mapping
+from grimdice.engine.table.terrain import Table
 from grimdice.errors import ScenarioError
 from grimdice.io.scenario import load_scenario, validate
 from grimdice.systems.onepage.army import check_arcs, fielded_entries, read_play_fields

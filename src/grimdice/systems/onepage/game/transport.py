@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.table.sweeps import bases_in
 from grimdice.systems.onepage.game.deployment import ON_TABLE, placed, settle
 from grimdice.systems.onepage.movement import move_distance
 
@@ -162,41 +163,19 @@ def unload(s: GameState, u: int, t: int) -> GameState:
     for keep_clear in (True, False):
         for spot in spots:
             pts = s.models(u, spot)
-            if not table.on_table(pts, ru).all() or table.pieces_at(pts, "impassable").any():
+            if not table.on_table(pts, ru).all() or bases_in(table, pts, ru, "impassable").any():
                 continue
             near = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) - ru - rt
             if (near > UNLOAD + EPS).any():
                 continue
-            if keep_clear and (s.gaps_to(u, pts, others) < 1.0 - EPS).any():
+            if (s.gaps_to(u, pts, others) < (1.0 if keep_clear else 0.0) - EPS).any():
                 continue
             return placed(s, u, *spot)
     return s.with_unit(u, replace(s.units[u], alive=tuple(0 for _ in s.units[u].alive)))
 
 
-# ------------------------------------------------------------------ the AI
-
-
-def ai_value(s: GameState, a: list[Any]) -> float:
-    """Embarking is worth nothing to the AI (it keeps its units fighting); disembarking is valued as
-    the Walk it is (its shot from there, cover), a Furious unit's assault out of it as any assault
-    (only when the expected melee value is positive)."""
-    from grimdice.systems.onepage.game.players import COVER, best_shot, in_cover_at, melee_value
-
-    if a[0] == "embark":
-        return 0.0
-    u = int(a[1])
-    out = from_hull(s, u, s.place[u])
-    if a[0] == "assault":
-        v = melee_value(out, u, int(a[2]))
-        return v + 1.0 if v > 0 else -math.inf
-    ax, ay = out.anchors[u]
-    end = (ax + a[2], ay + a[3])
-    return best_shot(out, u, end, "walk")[0] + (COVER if in_cover_at(out, u, end) else 0.0)
-
-
 __all__ = [
     "KINDS",
-    "ai_value",
     "apply",
     "capacity",
     "deploy_options",

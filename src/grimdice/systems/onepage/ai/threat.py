@@ -37,8 +37,8 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from grimdice.engine.table.blocks import EPS
 from grimdice.systems.onepage.game import facing
-from grimdice.systems.onepage.game.geometry import EPS
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ def exposure(
     (default: where it stands); see the module text. The enemies are summed nearest first and the
     sum stops once it exceeds ``limit`` (every term is at least 0: the partial sum is then already
     over ``limit``, which is all :func:`choose` needs to know)."""
-    from grimdice.systems.onepage.game.players import melee_odds, shot_value
+    from grimdice.systems.onepage.ai.players import melee_odds, shot_value
 
     s = placed_at(state, u, end)
     total = 0.0
@@ -146,7 +146,7 @@ def charge_odds(state: GameState, u: int) -> dict[int, float]:
     ``t`` within a Run and an Assault of ``u`` (no move of this activation ends in reach of the
     others): what :func:`prospect` offers at each candidate end. Empty in the last round (no
     activation of ``u`` is left after this one) or when ``u`` cannot move."""
-    from grimdice.systems.onepage.game.players import melee_odds
+    from grimdice.systems.onepage.ai.players import melee_odds
     from grimdice.systems.onepage.game.state import ROUNDS
 
     if state.round >= ROUNDS or state.units[u].immobile or not state.on_table(u):
@@ -183,7 +183,7 @@ def choose(state: GameState, acts: list[Any], values: list[float], weight: float
     move's exposure is summed only until it shows the move below that best (the same choice as
     valuing every move in full: a skipped move is below the best by more than the 1e-9 the
     comparison tolerates)."""
-    from grimdice.systems.onepage.game.players import moved_to
+    from grimdice.systems.onepage.ai.players import moved_to
 
     if weight:
         values = list(values)

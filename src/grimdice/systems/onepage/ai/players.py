@@ -21,16 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.systems.onepage.game import (
-    consolidation,
-    dangerous,
-    deployment,
-    firing,
-    threat,
-    transport,
-)
+from grimdice.engine.playing import random_bot
+from grimdice.engine.table.blocks import blocks_in_cover
+from grimdice.systems.onepage.ai import choices, threat
+from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
 from grimdice.systems.onepage.game.cache import firing_state, memo, recall
-from grimdice.systems.onepage.game.geometry import blocks_in_cover, prefetch
+from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law, shot_law_key
 from grimdice.systems.onepage.units import UnitState
@@ -42,10 +38,7 @@ APPROACH = 0.5  # points-equivalent per inch closer to the nearest enemy (units 
 PIN_TEMPO = 0.25  # value of pinning a unit that will recover before the end, as a share of its points
 
 
-def random_player(state: GameState, rng: np.random.Generator) -> Any:
-    """Any legal action, uniformly."""
-    acts = state.legal_actions()
-    return acts[int(rng.integers(len(acts)))]
+random_player = random_bot  # any legal action, uniformly
 
 
 def worth(setup: Setup, u: int, s: UnitState, pin: float = 1.0) -> float:
@@ -187,14 +180,14 @@ def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
 
 
 def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
-    """:func:`dangerous.expected_loss` of a move to ``end``, read from the memo's crossing test
+    """:func:`.choices.expected_loss` of a move to ``end``, read from the memo's crossing test
     (filled for all candidates at once by :func:`prefetch`) first: no dangerous piece crossed, no
     loss."""
     here, there = state.placed(u), state.placed(u, end)
     crosses = recall(
         state.setup,
         ("crosses", "dangerous", here, there),
-        lambda: state.crosses(state.models(u), state.models(u, end), "dangerous"),
+        lambda: state.crosses(u, state.models(u), state.models(u, end), "dangerous"),
     )
     if not crosses:
         return 0.0
@@ -203,7 +196,7 @@ def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
         ("through", here, there),
         lambda: dangerous.models_through(state, u, state.models(u), state.models(u, end), True),
     )
-    return dangerous.loss_of(state, u, n)
+    return choices.loss_of(state, u, n)
 
 
 def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, float]:
@@ -223,9 +216,9 @@ def ai_player(
     if state.phase == "shoot":
         return best_shot(state, state.active, None, state.action)[1]
     if state.phase in deployment.PHASES:
-        return deployment.ai_choice(state, acts)
+        return choices.deployment_choice(state, acts)
     if state.phase == consolidation.KIND:
-        return consolidation.ai_choice(state, acts, reply)
+        return choices.consolidation_choice(state, acts, reply)
     values: list[float] = []  # each action's value, in legal order
     gaps: dict[int, float] = {}
     charges: dict[int, float] = {}  # each unit's best next charge from where it stands (threat.prospect)
@@ -252,7 +245,7 @@ def ai_player(
         if kind == "idle":  # an embarked unit staying inside
             v = 0.0
         elif kind in transport.KINDS or not state.on_table(u):
-            v = transport.ai_value(state, a)
+            v = choices.transport_value(state, a)
         elif kind == "assault":
             v = melee_value(state, u, a[2]) - danger(
                 state, u, moved_to(state, u, state.charge_vector(u, a[2]))

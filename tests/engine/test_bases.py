@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from grimdice.geometry import Base, Polygon, Rect, closest_distance, distance, horizontal_distance
+from grimdice.engine.table.bases import Base, Polygon, Rect, closest_distance, distance, horizontal_distance
 
 
 def test_base_to_base_distance_subtracts_radii():

@@ -3,18 +3,10 @@
 import numpy as np
 import pytest
 
-from grimdice.engine.board import (
-    Table,
-    Terrain,
-    base_distances,
-    coherent,
-    generate_table,
-    mirror_pairs,
-    path_blocked,
-    sight_blocked,
-    table_from_mapping,
-    table_to_mapping,
-)
+from grimdice.engine.table.bases import base_distances, coherent
+from grimdice.engine.table.layout import generate_table, mirror_pairs, table_from_mapping, table_to_mapping
+from grimdice.engine.table.lines import path_blocked, sight_blocked
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.errors import ScenarioError
 
 WALL = {"name": "wall", "rect": [30, 20, 2, 8], "traits": ["blocks_sight", "impassable"]}

@@ -1,23 +1,18 @@
-"""The table a skirmish game is played on: terrain pieces, line of sight, distances, coherency.
-
-Game-agnostic and vectorised with NumPy, so a game engine can ask "which of these 20 models see
-which of those 10?" in one call. Units are inches, seen from above; the origin is a table corner.
+"""Terrain pieces and the table they stand on (inches, seen from above; the origin is a corner).
 
 * :class:`Terrain` — a simple polygon with **traits** (``cover``, ``difficult``, ``dangerous``,
-  ``impassable``, ``blocks_sight``) and a height for elevation, as the rule texts name them.
+  ``impassable``, ``blocks_sight``) and a height for elevation, as the rule texts name them; its
+  shapely polygon (:attr:`Terrain.polygon`) is made on first use.
 * :class:`Table` — the playing surface and its terrain, checked on construction (every piece on the
-  table, no two pieces overlapping); read from a mapping (YAML) by :func:`table_from_mapping`
-  and generated, balanced and seeded, by :func:`generate_table`.
-* :func:`sight_blocked` / :func:`path_blocked` — segments against terrain edges, many at once.
-* :func:`base_distances` — closest distances between round bases (all pairs), as the texts
-  measure: "from/to the closest point of their bases".
-* :func:`coherent` — "within 1" of at least one other member, and within 12" of all other members"
-  (One Page 40k v2.21, Unit Coherency), as a connected-graph check with both limits parameters.
+  table, no two pieces overlapping), with padded NumPy arrays of every piece for the vectorised
+  kernels and a shapely ``STRtree`` spatial index (:meth:`Table.index`) for single queries.
+
+Shapely is imported only where a polygon or the index is asked for: the calculators, which never
+build a table, do not load it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +77,18 @@ class Terrain:
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
+
+    @property
+    def polygon(self) -> Any:
+        """The piece as a prepared shapely polygon (made on first use)."""
+        got = self.__dict__.get("_shape")
+        if got is None:
+            import shapely
+
+            got = shapely.Polygon(self.corners)
+            shapely.prepare(got)
+            object.__setattr__(self, "_shape", got)
+        return got
 
     def contains(self, points: np.ndarray) -> np.ndarray:
         """Whether each of ``points`` (``(n, 2)``) lies inside the polygon (even-odd rule); points
@@ -169,6 +176,29 @@ class Table:
             for j, b in enumerate(self.terrain[i + 1 :], start=i + 1):
                 if overlap(a, b):
                     raise ScenarioError(f"table.terrain.{j}.shape", f"{b.name!r} overlaps {a.name!r}")
+
+    def index(self) -> Any:
+        """A shapely ``STRtree`` over the pieces' polygons (built once): the pieces near a shape."""
+        if "_index" not in self._edges:
+            import shapely
+
+            self._edges["_index"] = shapely.STRtree([t.polygon for t in self.terrain])
+        return self._edges["_index"]
+
+    def touching(self, shape: Any, trait: str | None = None) -> list[int]:
+        """The pieces (with ``trait``) that a shapely ``shape`` overlaps (more than along an edge:
+        a base touching a piece from outside is not on it), found through :meth:`index`."""
+        import shapely
+
+        if not self.terrain:
+            return []
+        hits = self.index().query(shape, predicate="intersects")
+        return sorted(
+            int(j)
+            for j in hits
+            if (trait is None or self.terrain[j].has(trait))
+            and shapely.intersection(shape, self.terrain[j].polygon).area > 1e-6
+        )
 
     def edges_with(self, trait: str) -> tuple[np.ndarray, np.ndarray]:
         """(edges ``(m, 2, 2)``, owning piece index ``(m,)``) of the pieces with ``trait``."""
@@ -321,227 +351,3 @@ def overlap(a: Terrain, b: Terrain) -> bool:
     if segments_cross(ea[:, 0], ea[:, 1], b.edges).any():
         return True
     return bool(b.contains(a.corners[:1]).any() or a.contains(b.corners[:1]).any())
-
-
-def sight_blocked(table: Table, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """``(n,)``: whether the line from ``starts[i]`` to ``ends[i]`` passes through a piece that
-    blocks sight ("if it does not pass through any solid obstacle then the model has line of
-    sight"). A line that starts or ends inside a piece sees out of / into it: only crossing a
-    piece's boundary elsewhere blocks. Models never block sight here (the texts let a model
-    ignore its own unit; blocking by other units is the game's choice)."""
-    s, e = np.atleast_2d(starts), np.atleast_2d(ends)
-    out = np.zeros(len(s), dtype=bool)
-    edges, _ = table.edges_with("blocks_sight")
-    if len(edges) == 0:
-        return out
-    cross = segments_cross(s, e, edges)
-    rows = cross.any(axis=1)  # a line that crosses no edge is not blocked
-    if not rows.any():
-        return out
-    pieces, first = table.edge_runs("blocks_sight")
-    hits = np.add.reduceat(cross[rows], first, axis=1, dtype=np.int64)  # crossings per (line, piece)
-    keep = table.having("blocks_sight")
-    inside = (table.pieces_at(s[rows], keep=keep) | table.pieces_at(e[rows], keep=keep))[:, pieces]
-    out[rows] = (np.where(inside, hits >= 2, hits >= 1) & (hits > 0)).any(axis=1)
-    return out
-
-
-def path_blocked(table: Table, starts: np.ndarray, ends: np.ndarray, trait: str) -> np.ndarray:
-    """``(n,)``: whether a straight move enters, leaves or crosses a piece with ``trait``
-    (e.g. ``"impassable"``, ``"difficult"``, ``"dangerous"``)."""
-    s, e = np.atleast_2d(starts), np.atleast_2d(ends)
-    edges, _ = table.edges_with(trait)
-    out = np.zeros(len(s), dtype=bool)
-    if len(edges):
-        out |= segments_cross(s, e, edges).any(axis=1)
-    inside = np.asarray(table.pieces_at(np.concatenate([s, e]), trait).any(axis=1))
-    return out | inside[: len(s)] | inside[len(s) :]
-
-
-def base_distances(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray) -> np.ndarray:
-    """``(n, m)`` closest distances between round bases (0 where they touch or overlap)."""
-    a, b = np.atleast_2d(a), np.atleast_2d(b)
-    dx = a[:, None, 0] - b[None, :, 0]
-    dy = a[:, None, 1] - b[None, :, 1]
-    d = np.sqrt(dx * dx + dy * dy)  # np.linalg.norm's arithmetic on pairs, without its overhead
-    return np.asarray(np.maximum(d - np.asarray(ra)[:, None] - np.asarray(rb)[None, :], 0.0))
-
-
-def coherent(centres: np.ndarray, radii: np.ndarray, link: float = 1.0, span: float = 12.0) -> bool:
-    """Unit coherency: every model within ``link`` of another, all linked into one group, and no
-    two models more than ``span`` apart (One Page 40k v2.21: 1" and 12")."""
-    c = np.atleast_2d(centres)
-    if len(c) <= 1:
-        return True
-    d = base_distances(c, radii, c, radii)
-    if d.max() > span + EPS:
-        return False
-    adj = d <= link + EPS
-    seen = np.zeros(len(c), dtype=bool)
-    seen[0] = True
-    frontier = seen.copy()
-    while frontier.any():
-        new = adj[frontier].any(axis=0) & ~seen
-        seen |= new
-        frontier = new
-    return bool(seen.all())
-
-
-# ---------------------------------------------------------------------------- reading and making
-
-
-def table_from_mapping(data: Mapping[str, Any], where: str = "table") -> Table:
-    """A table from ``{width, depth, terrain: [{name, shape | rect | circle, traits, height}]}``.
-
-    ``rect: [x, y, w, h]`` and ``circle: [x, y, r]`` are shorthands for common shapes."""
-    if not isinstance(data, Mapping):
-        raise ScenarioError(where, "a table is a mapping with width, depth and terrain")
-    unknown = set(data) - {"width", "depth", "terrain"}
-    if unknown:
-        raise ScenarioError(f"{where}.{sorted(unknown)[0]}", "unknown field; allowed: width, depth, terrain")
-    pieces = data.get("terrain", [])
-    if not isinstance(pieces, list):
-        raise ScenarioError(f"{where}.terrain", "a list of terrain pieces")
-    terrain = [_piece(p, f"{where}.terrain.{i}") for i, p in enumerate(pieces)]
-    w, d = data.get("width", 72.0), data.get("depth", 48.0)
-    for name, v in (("width", w), ("depth", d)):
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise ScenarioError(f"{where}.{name}", "a number of inches")
-    return Table(float(w), float(d), tuple(terrain))
-
-
-def _piece(p: object, where: str) -> Terrain:
-    if not isinstance(p, Mapping):
-        raise ScenarioError(where, "a terrain piece is a mapping with name, a shape and traits")
-    allowed = {"name", "shape", "rect", "circle", "traits", "height"}
-    unknown = set(p) - allowed
-    if unknown:
-        raise ScenarioError(
-            f"{where}.{sorted(unknown)[0]}", f"unknown field; allowed: {', '.join(sorted(allowed))}"
-        )
-    shapes = [k for k in ("shape", "rect", "circle") if k in p]
-    if len(shapes) != 1:
-        raise ScenarioError(where, "give exactly one of shape, rect or circle")
-    kind = shapes[0]
-    value = p[kind]
-    if kind == "rect":
-        x, y, w, h = _numbers(value, 4, f"{where}.rect")
-        corners = [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]
-    elif kind == "circle":
-        x, y, r = _numbers(value, 3, f"{where}.circle")
-        ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-        corners = np.stack([x + r * np.cos(ang), y + r * np.sin(ang)], axis=1).tolist()
-    else:
-        corners = value
-    traits = p.get("traits", [])
-    if isinstance(traits, str) or not isinstance(traits, Sequence):
-        raise ScenarioError(f"{where}.traits", f"a list of traits from: {', '.join(TRAITS)}")
-    height = p.get("height", 0.0)
-    if isinstance(height, bool) or not isinstance(height, (int, float)):
-        raise ScenarioError(f"{where}.height", "a number of inches")
-    name = p.get("name", where)
-    try:
-        return Terrain(str(name)[:60], np.asarray(corners, dtype=float), frozenset(traits), float(height))
-    except ScenarioError as exc:  # name the piece by its place in the file
-        part = exc.field.rsplit(".", 1)[-1]
-        raise ScenarioError(f"{where}.{kind if part == 'shape' else part}", exc.message) from None
-    except (TypeError, ValueError):
-        raise ScenarioError(f"{where}.{kind}", "numbers in inches") from None
-
-
-def _numbers(value: object, n: int, where: str) -> list[float]:
-    if (
-        not isinstance(value, Sequence)
-        or len(value) != n
-        or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in value)
-    ):
-        raise ScenarioError(where, f"{n} numbers in inches")
-    return [float(v) for v in value]
-
-
-#: the kinds of piece the generator places, as trait sets (the rule texts' terrain types)
-PIECE_KINDS: tuple[tuple[str, frozenset[str], float], ...] = (
-    ("forest", frozenset({"cover", "difficult"}), 0.0),
-    ("ruins", frozenset({"cover", "blocks_sight"}), 0.0),
-    ("crater", frozenset({"cover"}), 0.0),
-    ("hill", frozenset(), 3.0),
-    ("rocks", frozenset({"impassable", "blocks_sight"}), 0.0),
-    ("minefield", frozenset({"dangerous"}), 0.0),
-    ("mud", frozenset({"difficult"}), 0.0),
-)
-
-
-def generate_table(
-    seed: int, pieces: int = 12, width: float = 72.0, depth: float = 48.0, deploy: float = 12.0
-) -> Table:
-    """A balanced table: pieces placed in mirror pairs (point symmetry about the centre), so
-    neither side is favoured, none inside the deployment zones' first inches, none overlapping."""
-    if not 2 <= pieces <= 40 or pieces % 2:
-        raise ScenarioError("pieces", "an even number of terrain pieces from 2 to 40")
-    rng = np.random.default_rng(seed)
-    placed: list[Terrain] = []
-    tries = 0
-    while len(placed) < pieces:
-        tries += 1
-        if tries > 5000:
-            raise ScenarioError("pieces", f"could not place {pieces} pieces without overlap; ask for fewer")
-        name, traits, height = PIECE_KINDS[int(rng.integers(len(PIECE_KINDS)))]
-        w, h = rng.uniform(3, 8), rng.uniform(3, 8)
-        x = rng.uniform(1, width - w - 1)
-        y = rng.uniform(deploy / 2, depth - h - deploy / 2)
-        a = Terrain(
-            f"{name} {len(placed) + 1}",
-            np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]),
-            traits,
-            height,
-        )
-        b = Terrain(f"{name} {len(placed) + 2}", np.array([width, depth]) - a.corners, traits, height)
-        if overlap(a, b) or any(overlap(a, t) or overlap(b, t) for t in placed):
-            continue
-        placed += [a, b]
-    return Table(width, depth, tuple(placed))
-
-
-def table_to_mapping(table: Table) -> dict[str, Any]:
-    return {
-        "width": table.width,
-        "depth": table.depth,
-        "terrain": [
-            {
-                "name": t.name,
-                # exact corners (JSON and YAML keep every float): a logged game replays on its own table
-                "shape": [[float(x), float(y)] for x, y in t.corners],
-                "traits": sorted(t.traits),
-                "height": t.height,
-            }
-            for t in table.terrain
-        ],
-    }
-
-
-def mirror_pairs(table: Table) -> Iterable[tuple[Terrain, Terrain]]:
-    """Pairs of pieces that are each other's point reflection through the table's centre."""
-    centre = np.array([table.width, table.depth])
-    for i, a in enumerate(table.terrain):
-        for b in table.terrain[i + 1 :]:
-            if a.traits == b.traits and np.allclose(
-                np.sort(centre - a.corners, axis=0), np.sort(b.corners, axis=0)
-            ):
-                yield a, b
-
-
-__all__ = [
-    "TRAITS",
-    "Table",
-    "Terrain",
-    "base_distances",
-    "coherent",
-    "contains",
-    "crossing",
-    "generate_table",
-    "path_blocked",
-    "segments_cross",
-    "sight_blocked",
-    "table_from_mapping",
-    "table_to_mapping",
-]

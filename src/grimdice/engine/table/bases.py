@@ -1,8 +1,10 @@
-"""A small, game-agnostic table-top geometry helper (inches, seen from above).
+"""Round bases and zones (inches, seen from above): what every game measures between models.
 
 Models stand on round bases: distances between models are measured between the closest points
-of their bases, as wargames do. Zones (deployment zones, board edges) are axis-aligned
-rectangles or convex/concave polygons. A full battlefield with terrain comes later.
+of their bases, as wargames do ("from/to the closest point of their bases"). Zones (deployment
+zones, board edges) are axis-aligned rectangles or polygons. :func:`base_distances` and
+:func:`coherent` answer the same questions for many models at once (NumPy). No shapely here: the
+calculators import this module.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 MM_PER_INCH = 25.4
+COHERENCY_EPS = 1e-9
 
 
 @dataclass(frozen=True)
@@ -136,3 +141,38 @@ def _segment_distance(p: Point, a: Point, b: Point) -> float:
 
 def _on_segment(p: Point, a: Point, b: Point) -> bool:
     return _segment_distance(p, a, b) < 1e-9
+
+
+def base_distances(
+    a: np.ndarray, ra: np.ndarray | float, b: np.ndarray, rb: np.ndarray | float, signed: bool = False
+) -> np.ndarray:
+    """``(n, m)`` closest distances between round bases (0 where they touch or overlap; ``signed``:
+    negative by the depth of an overlap, so that "not closer than it already was" can be measured
+    between bases already in contact)."""
+    a, b = np.atleast_2d(a), np.atleast_2d(b)
+    dx = a[:, None, 0] - b[None, :, 0]
+    dy = a[:, None, 1] - b[None, :, 1]
+    d = np.sqrt(dx * dx + dy * dy)  # np.linalg.norm's arithmetic on pairs, without its overhead
+    gap = d - np.broadcast_to(np.asarray(ra, dtype=np.float64), len(a))[:, None]
+    gap = gap - np.broadcast_to(np.asarray(rb, dtype=np.float64), len(b))[None, :]
+    return np.asarray(gap if signed else np.maximum(gap, 0.0))
+
+
+def coherent(centres: np.ndarray, radii: np.ndarray, link: float = 1.0, span: float = 12.0) -> bool:
+    """Unit coherency: every model within ``link`` of another, all linked into one group, and no
+    two models more than ``span`` apart (One Page 40k v2.21: 1" and 12")."""
+    c = np.atleast_2d(centres)
+    if len(c) <= 1:
+        return True
+    d = base_distances(c, radii, c, radii)
+    if d.max() > span + COHERENCY_EPS:
+        return False
+    adj = d <= link + COHERENCY_EPS
+    seen = np.zeros(len(c), dtype=bool)
+    seen[0] = True
+    frontier = seen.copy()
+    while frontier.any():
+        new = adj[frontier].any(axis=0) & ~seen
+        seen |= new
+        frontier = new
+    return bool(seen.all())

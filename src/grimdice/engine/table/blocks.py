@@ -1,0 +1,171 @@
+"""Vectorised kernels over many candidate positions of one group of bases at once.
+
+A unit moves as a block by translation, so its candidate end positions differ only by the anchor:
+the kernels take the block's model centres at each candidate, ``(C, n, 2)``, and answer for every
+candidate in one NumPy pass: terrain entered, left or crossed, gaps to other models, sight. Each
+element is computed with the same floating-point operations as the one-candidate functions
+(:func:`~grimdice.engine.table.terrain.segments_cross`, :meth:`Table.pieces_at`,
+:func:`~grimdice.engine.table.bases.base_distances`), so a game is the same whichever path answers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from grimdice.engine.table.sweeps import pairs_see, paths_near_edges, sweeps_touch_pieces
+from grimdice.engine.table.terrain import Table
+
+EPS = 1e-6  # a game's tolerance on distances
+
+
+def blocks(base: np.ndarray, anchors: np.ndarray) -> np.ndarray:
+    """``(C, n, 2)``: the block ``base`` (model offsets, already flipped) at each of ``anchors``."""
+    return base[None, :, :] + anchors[:, None, :]
+
+
+def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str, radius: float) -> np.ndarray:
+    """``(C,)``: whether moving the bases (of ``radius``) straight from ``a`` (``(n, 2)``) to
+    ``bs[c]`` touches a piece with ``trait`` on the way (:func:`blocks_touch`)."""
+    keep = table.having(trait)
+    return np.asarray(blocks_touch(table, a, bs, keep, radius)[:, keep].any(axis=1))
+
+
+def blocks_touch(
+    table: Table,
+    a: np.ndarray,
+    bs: np.ndarray,
+    keep: np.ndarray,
+    radius: float,
+    bounds: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
+    """``(C, k)``: for every piece that ``keep`` marks, whether moving the round bases of
+    ``radius`` straight from ``a`` (``(n, 2)``) to ``bs[c]`` puts any part of a base over it
+    anywhere on the way: some model's path comes within ``radius`` of one of the piece's edges
+    (:func:`~grimdice.engine.table.sweeps.paths_near_edges`) or starts or ends inside it
+    (``Table.inside``): the capsule each base sweeps meets the polygon. All pieces and candidates
+    in one pass; each path is tested only against the pieces whose bounds, widened by ``radius``,
+    meet the box around its candidate's paths. ``bounds``: ``bs.min(axis=1)`` and
+    ``bs.max(axis=1)`` when the caller has them."""
+    c = bs.shape[0]
+    qa, qb, _box, _h, _m = table.polygons()
+    outer, _spans = table.outer()
+    out = np.zeros((c, len(outer)), dtype=bool)
+    if c == 0 or not keep.any():
+        return out
+    bmin, bmax = bounds if bounds is not None else (bs.min(axis=1), bs.max(axis=1))
+    lo = np.minimum(a.min(axis=0)[None, :], bmin) - radius  # (C, 2): the box around the swept bases
+    hi = np.maximum(a.max(axis=0)[None, :], bmax) + radius
+    # (C, k): only a move whose box meets a piece's box can touch it
+    near = keep[None, :] & ~(outer[None, :, :] < np.concatenate([lo, -hi], axis=1)[:, None, :]).any(axis=2)
+    cc, pp = np.nonzero(near)
+    if len(cc) == 0:
+        return out
+    ends = bs[cc]  # (P, n, 2)
+    starts = np.broadcast_to(a[None, :, :], ends.shape)
+    near_edges = paths_near_edges(
+        starts[:, :, None, :], ends[:, :, None, :], qa[pp][:, None], qb[pp][:, None], radius
+    )
+    hit = np.asarray(near_edges.any(axis=1))
+    # or some path starts or ends inside the piece
+    paths = np.concatenate([ends, starts], axis=1)  # (P, 2n, 2)
+    out[cc, pp] = hit | table.inside(paths, pp).any(axis=1)
+    return out
+
+
+def blocks_gaps(
+    bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, starts: np.ndarray
+) -> np.ndarray:
+    """``(C, K)``: the closest base-to-base gap from the block at each candidate to each of ``K``
+    other units (their models ``pts`` with ``radii``, unit ``k``'s block starting at ``starts[k]``)."""
+    return np.minimum.reduceat(pair_distances(bs, radius, pts, radii).min(axis=1), starts, axis=1)
+
+
+def blocks_within(
+    bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, limit: np.ndarray
+) -> np.ndarray:
+    """``(C,)``: whether the block at each candidate comes closer than ``limit[j]`` to some model
+    ``j`` of ``pts`` (base to base, signed: overlapping bases are closer than touching ones, so a
+    negative limit, bases already overlapping, forbids any deeper overlap)."""
+    dx = bs[:, :, None, 0] - pts[None, None, :, 0]
+    dy = bs[:, :, None, 1] - pts[None, None, :, 1]
+    gap = np.sqrt(dx * dx + dy * dy) - radius - radii[None, None, :]
+    return np.asarray((gap < limit[None, None, :]).any(axis=(1, 2)))
+
+
+def pair_distances(bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """``(C, n, M)``: closest base-to-base distances from each model of the block at each candidate
+    to each of ``pts`` (``base_distances``, element by element)."""
+    dx = bs[:, :, None, 0] - pts[None, None, :, 0]
+    dy = bs[:, :, None, 1] - pts[None, None, :, 1]
+    d = np.sqrt(dx * dx + dy * dy)  # np.linalg.norm's arithmetic: sqrt of the sum of the two squares
+    return np.asarray(np.maximum(d - radius - radii[None, None, :], 0.0))
+
+
+def sights(
+    table: Table,
+    bs: np.ndarray,
+    pts: np.ndarray,
+    d: np.ndarray,
+    reach: float,
+    sizes: list[int],
+    radius: float,
+    radii: np.ndarray,
+) -> list[list[tuple[int, float]]]:
+    """For each candidate ``c`` and each target unit ``k`` (its models the next ``sizes[k]`` of
+    ``pts``, of ``radii``): (models of the block (bases of ``radius``) that see a model of ``k``
+    within ``reach``, from and to any part of the bases (``sweeps.pairs_see``), the farthest such
+    model's distance), as :meth:`GameState.sight` answers; ``d`` from :func:`pair_distances`."""
+    near = d <= reach + EPS
+    cc, ii, jj = np.nonzero(near)
+    seen = np.full(d.shape, np.inf)
+    if len(cc):
+        keep = pairs_see(table, bs[cc, ii], radius, pts[jj], radii[jj])
+        seen[cc[keep], ii[keep], jj[keep]] = d[cc[keep], ii[keep], jj[keep]]
+    return sight_counts(seen, sizes)
+
+
+def sight_counts(seen: np.ndarray, sizes: list[int]) -> list[list[tuple[int, float]]]:
+    """:func:`sights`' answer from ``seen`` ``(C, n, M)``: each pair's distance where the model sees
+    the other within reach, ``inf`` elsewhere (``screening.sight`` shares it)."""
+    out: list[list[tuple[int, float]]] = [[] for _ in range(len(seen))]
+    start = 0
+    for size in sizes:
+        best = seen[:, :, start : start + size].min(axis=2)  # (C, n)
+        ok = np.isfinite(best)
+        start += size
+        count = ok.sum(axis=1)
+        far = np.where(ok, best, -np.inf).max(axis=1)  # the farthest model that sees (max is exact)
+        for c, (k, f) in enumerate(zip(count.tolist(), far.tolist(), strict=True)):
+            out[c].append((k, f if k else 0.0))
+    return out
+
+
+def blocks_in_cover(table: Table, bs: np.ndarray) -> np.ndarray:
+    """``(C,)``: whether most models of the block at each candidate stand inside a cover piece."""
+    c, n = bs.shape[0], bs.shape[1]
+    inside = table.pieces_at(bs.reshape(c * n, 2), "cover").any(axis=1).reshape(c, n)
+    return np.asarray(inside.mean(axis=1) > 0.5)
+
+
+def models_through(table: Table, a: np.ndarray, bs: np.ndarray, radius: float) -> list[int]:
+    """For each candidate ``c``: how many bases of ``radius`` moving straight from ``a`` (``(n, 2)``)
+    to ``bs[c]`` touch a dangerous piece on the way (start, end or pass over it)."""
+    c, n = bs.shape[0], bs.shape[1]
+    starts = np.broadcast_to(a[None, :, :], bs.shape).reshape(c * n, 2)
+    hit = sweeps_touch_pieces(table, starts, bs.reshape(c * n, 2), radius, table.having("dangerous"))
+    return [int(k) for k in hit.any(axis=1).reshape(c, n).sum(axis=1)]
+
+
+__all__ = [
+    "EPS",
+    "blocks",
+    "blocks_cross",
+    "blocks_gaps",
+    "blocks_in_cover",
+    "blocks_touch",
+    "blocks_within",
+    "models_through",
+    "pair_distances",
+    "sight_counts",
+    "sights",
+]

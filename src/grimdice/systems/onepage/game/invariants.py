@@ -1,0 +1,90 @@
+"""The table's invariants in every state of a One Page 40k game (``engine.table.checks``): no base
+off the table, over impassable terrain or over another base; every unit coherent ("All members of
+the unit must remain within 1" of at least one other member at all times, and must remain within
+12" of all other members"); and from one state to the next, no unit moved through another unit's
+bases or over impassable terrain ("Units may not move into or through impassable terrain"; Flying:
+"may move through other units and impassable terrain")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grimdice.engine.table.checks import (
+    Group,
+    coherency_violations,
+    path_violations,
+    placement_violations,
+)
+from grimdice.systems.onepage.game import consolidation
+from grimdice.systems.onepage.game.state import GameState
+
+
+def groups(s: GameState) -> dict[int, Group]:
+    """Every unit on the table (alive, not in reserve nor embarked) as a group of bases."""
+    return {
+        u: Group(
+            f"{s.setup.units[u].name} [{u}]",
+            s.models(u),
+            float(s.setup.radii[u]),
+            s.setup.units[u].has("flying"),
+        )
+        for u in s.standing().ids
+    }
+
+
+MOVES = ("walk", "run", "assault")  # the actions that move a unit on the table (besides consolidation)
+
+
+def violations(s: GameState, before: GameState | None = None, action: Any = None) -> list[str]:
+    """What breaks the table's invariants in ``s`` and, when ``s`` follows ``before`` by a move
+    (``action`` a Walk, Run or Assault, or a consolidation), along that move, as readable lines;
+    empty for a legal state. Placements (deployment, Scout, Deep Strike, disembarking, a
+    transport's survivors) are checked where they end."""
+    now = groups(s)
+    out = placement_violations(s.setup.table, list(now.values()))
+    out += coherency_violations(list(now.values()), 1.0, 12.0)
+    if before is None or not is_move(before, action):
+        return out
+    then = groups(before)
+    for u, g in now.items():
+        old = then.get(u)
+        if old is None or before.anchors[u] == s.anchors[u]:
+            continue
+        others = [h for v, h in then.items() if v != u]
+        out += path_violations(s.setup.table, old, g, others)
+    return out
+
+
+def is_move(before: GameState, action: Any) -> bool:
+    """Whether ``action`` taken in ``before`` moves a unit on the table."""
+    if before.phase == consolidation.KIND:
+        return True
+    return (
+        before.phase == "play"
+        and isinstance(action, list)
+        and bool(action)
+        and action[0] in MOVES
+        and before.on_table(int(action[1]))
+    )
+
+
+def game_violations(states: list[GameState], actions: list[Any]) -> list[str]:
+    """:func:`violations` of every state of a game (``states[i + 1]`` follows ``states[i]`` by
+    ``actions[i]``), each line prefixed with its step; a placement is checked once for all the states
+    that share it."""
+    out: list[str] = []
+    seen: set[Any] = set()
+    for i, s in enumerate(states):
+        if not s.anchors:
+            continue
+        key = s.standing().key
+        prev, act = (states[i - 1], actions[i - 1]) if i else (None, None)
+        moved = prev is not None and bool(prev.anchors) and is_move(prev, act)
+        if key in seen and not moved:
+            continue
+        seen.add(key)
+        out += [f"step {i}: {v}" for v in violations(s, prev if moved else None, act)]
+    return out
+
+
+__all__ = ["MOVES", "game_violations", "groups", "is_move", "violations"]

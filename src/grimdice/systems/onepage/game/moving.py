@@ -1,0 +1,372 @@
+"""Moves in a One Page 40k game state: where a unit may go (Walk, Run, the 1" rule, terrain, whole bases
+along whole paths) and the Assault move (functions of a :class:`~.state.GameState`, bound to it as its
+methods)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grimdice.engine.table.bases import base_distances
+from grimdice.engine.table.blocks import (
+    EPS,
+    blocks,
+    blocks_touch,
+    blocks_within,
+)
+from grimdice.engine.table.sweeps import CONTACT_SLACK, sweeps_meet_bases
+from grimdice.systems.onepage.game import (
+    facing,
+)
+from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.setup import Setup
+from grimdice.systems.onepage.movement import move_distance
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units ... when walking and running."
+
+
+def trunc3(x: float) -> float:
+    """``x`` cut (towards zero) to 0.001": a logged move never exceeds its allowance."""
+    return math.trunc(x * 1000) / 1000
+
+
+def trunc3s(x: np.ndarray) -> np.ndarray:
+    """:func:`trunc3` of every element (the same values; ``-0.0`` made ``0.0`` as ``math.trunc`` does)."""
+    return np.asarray(np.trunc(x * 1000) / 1000 + 0.0)
+
+
+DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
+FRACTIONS = np.array([1.0, 0.5, 0.25])  # each direction's lengths tried, longest first
+
+
+def cover_centres(setup: Setup) -> list[tuple[float, float]]:
+    """The centre (mean corner) of every cover piece that is not impassable: where a move may go to
+    take cover (kept in the geometry memo)."""
+
+    def compute() -> list[tuple[float, float]]:
+        pieces = [p for p in setup.table.terrain if p.has("cover") and not p.has("impassable")]
+        return [(float(c[0]), float(c[1])) for c in (p.corners.mean(axis=0) for p in pieces)]
+
+    return recall(setup, ("cover centres",), compute)
+
+
+def first_contact(a: np.ndarray, b: np.ndarray, w: np.ndarray, reach: float) -> float:
+    """How far the models ``a`` move along the unit vector ``w`` before the first of their bases
+    touches one of ``b`` (centres ``reach`` apart): the least root ``s >= 0`` of
+    ``|a_i + s w - b_j| = reach`` over all pairs (infinity when no pair meets)."""
+    v = b[None, :, :] - a[:, None, :]  # (n, m)
+    along = v @ w
+    off2 = (v * v).sum(axis=2) - along * along
+    disc = reach * reach - off2
+    meet = (disc >= 0) & (along > 0)
+    if not meet.any():
+        return math.inf
+    s = along[meet] - np.sqrt(disc[meet])
+    return max(0.0, float(s.min()))
+
+
+def placement_ok(
+    state: GameState, u: int, start: tuple[float, float], end: tuple[float, float]
+) -> tuple[bool, bool, bool]:
+    """(legal, crossed difficult, crossed dangerous) for moving unit ``u``'s block from
+    ``start`` to ``end``: on the table, not into or through impassable terrain (Flying: "may
+    move through ... impassable terrain"), never closer than 1" to another unit unless already
+    closer."""
+    ok, difficult, dangerous = state.placements(u, start, np.array([end], dtype=float))
+    return bool(ok[0]), bool(difficult[0]), bool(dangerous[0])
+
+
+def placements(
+    state: GameState,
+    u: int,
+    start: tuple[float, float],
+    ends: np.ndarray,
+    only: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:meth:`placement_ok` for many end anchors ``ends`` (``(C, 2)``) at once: three ``(C,)``
+    arrays (legal, crossed difficult, crossed dangerous; the last two False where not legal).
+    ``only`` (``(C,)``): report difficult terrain only where it is True, and leave dangerous
+    terrain unchecked (False). Each candidate's answer depends on it alone."""
+    table = state.setup.table
+    a = state.models(u, start)
+    bs = blocks(state.block(u), ends)
+    c = len(bs)
+    ok, touch = state.terrain(u, a, bs)
+    if ok.any():
+        ok[ok] = state.kept_clear(u, start, a, bs[ok])
+    if touch is None:  # Flying: "they may ignore terrain effects"
+        return ok, np.zeros(c, dtype=bool), np.zeros(c, dtype=bool)
+    difficult = ok & touch[:, table.having("difficult")].any(axis=1)
+    if only is not None:
+        return ok, difficult & only, np.zeros(c, dtype=bool)
+    return ok, difficult, ok & touch[:, table.having("dangerous")].any(axis=1)
+
+
+def terrain(state: GameState, u: int, a: np.ndarray, bs: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """(``(C,)``: every base of the block at ``bs[c]`` on the table and the move from ``a`` not
+    into or through impassable terrain; ``(C, k)``: the impassable, difficult and dangerous
+    pieces each move enters, leaves or crosses, or None for Flying: "may move through ...
+    impassable terrain", "they may ignore terrain effects"), every piece and candidate in one
+    pass (``geometry.blocks_touch``)."""
+    table = state.setup.table
+    bounds = bs.min(axis=1), bs.max(axis=1)
+    ok = table.spans_on_table(*bounds, state.setup.radii[u])
+    if state.setup.units[u].has("flying"):
+        return ok, None
+    keep = table.having("impassable", "difficult", "dangerous")
+    touch = blocks_touch(table, a, bs, keep, state.setup.radii[u], bounds)
+    ok &= ~touch[:, table.having("impassable")].any(axis=1)
+    return ok, touch
+
+
+def kept_clear(
+    state: GameState,
+    u: int,
+    start: tuple[float, float],
+    a: np.ndarray,
+    bs: np.ndarray,
+    among: np.ndarray | None = None,
+) -> np.ndarray:
+    """``(C,)``: moving unit ``u``'s models from ``a`` (its block at ``start``) to ``bs[c]``
+    ends no closer than 1" to another unit on the table, nor closer than it was to one already
+    within 1" ("Units may not move within 1" of other units"; the gaps signed, so bases in
+    contact may not move onto each other), and no base passes over another unit's base on the
+    way (:meth:`swept_clear`; Flying: "may move through other units"). ``among``: a mask over
+    ``standing().ids``, the units to keep clear of (all when None)."""
+    st = state.standing()
+    ok = np.ones(len(bs), dtype=bool)
+    if not st.ids or not len(bs):
+        return ok
+    r = state.setup.radii[u]
+    before = np.minimum.reduceat(base_distances(a, r, st.pts, st.radii, signed=True).min(axis=0), st.starts)
+    # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
+    reach = float(np.sqrt(((bs[:, 0] - a[0]) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
+    near = (before < reach) & (np.asarray(st.ids) != u)
+    if among is not None:
+        near &= among
+    if not near.any():
+        return ok
+    rows = np.repeat(near, st.sizes)
+    limit = np.repeat(np.minimum(KEEP_CLEAR, before) - EPS, st.sizes)[rows]
+    ok = ~blocks_within(bs, r, st.pts[rows], st.radii[rows], limit)
+    if ok.any():
+        ok[ok] = state.swept_clear(u, a, bs[ok], near, before)
+    return ok
+
+
+def swept_clear(
+    state: GameState,
+    u: int,
+    a: np.ndarray,
+    bs: np.ndarray,
+    among: np.ndarray,
+    before: np.ndarray | None = None,
+) -> np.ndarray:
+    """``(C,)``: no base of unit ``u`` moving straight from ``a`` to ``bs[c]`` passes over a base
+    of the units ``among`` marks (a mask over ``standing().ids``): the capsule each base sweeps
+    (``sweeps.sweeps_meet_bases``). Flying units "may move through other units". A unit whose
+    bases start over another unit's (leaving the transport it was in) may move off them.
+    ``before``: the signed gap from ``a`` to each unit, when the caller has it."""
+    st = state.standing()
+    if state.setup.units[u].has("flying") or not among.any() or not len(bs):
+        return np.ones(len(bs), dtype=bool)
+    r = state.setup.radii[u]
+    if before is None:
+        before = np.minimum.reduceat(
+            base_distances(a, r, st.pts, st.radii, signed=True).min(axis=0), st.starts
+        )
+    rows = np.repeat(among & (before >= -CONTACT_SLACK), st.sizes)
+    starts = np.broadcast_to(a[None, :, :], bs.shape)
+    hit = sweeps_meet_bases(starts, bs, r, st.pts[rows], st.radii[rows])
+    return np.asarray(~hit.any(axis=(1, 2)))
+
+
+def moves(state: GameState, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
+    """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
+    away) and into each cover piece in reach, each at the longest legal length (up to ``full``
+    inches; default: the action's distance)."""
+    full = move_distance(state.setup.units[u], kind) if full is None else full
+    return state.moves_within(u, (full,))[0]
+
+
+def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[list[tuple[float, float]]]:
+    """:meth:`moves` for several allowances at once (e.g. Walk and Run). Each direction's
+    lengths' terrain tests (:meth:`lanes`) are kept in the geometry memo (a unit that has not
+    moved meets the same directions turn after turn); the 1" to other units is tested for every
+    candidate clear of terrain in one pass (:meth:`kept_clear`)."""
+    ax, ay = state.anchors[u]
+    towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
+    st = state.standing()
+    gaps = state.gaps(u)[1] if u in st.at else None
+    for t in st.sides[1 - state.setup.owner[u]]:
+        c: np.ndarray = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
+        d = math.hypot(c[0] - ax, c[1] - ay)
+        if d > EPS:
+            g = max(0.0, (state.gap(u, t) if gaps is None else gaps[st.at[t]]) - KEEP_CLEAR - 0.05)
+            towards.append(((c[0] - ax) / d, (c[1] - ay) / d, g))
+    covers: list[tuple[float, float, float]] = []
+    for cx, cy in cover_centres(state.setup):
+        d = math.hypot(cx - ax, cy - ay)
+        if d > EPS:
+            covers.append(((cx - ax) / d, (cy - ay) / d, d))
+    wanted: list[tuple[float, float, float]] = []  # every allowance's directions, one after another
+    sizes: list[int] = []
+    for full in fulls:
+        group = [(dx, dy, full) for dx, dy in DIRECTIONS]
+        group += [(ux, uy, min(full, g)) for ux, uy, g in towards]
+        group += [(ux, uy, d) for ux, uy, d in covers if d <= full]
+        wanted += group
+        sizes.append(len(group))
+    ux, uy, length = np.array(wanted, dtype=float).T
+    steps = length[:, None] * FRACTIONS[None, :]  # (W, 3): each direction's lengths, longest first
+    good = state.lanes(u, wanted, steps)
+    if good.any():  # and kept 1" clear of other units
+        ends = np.stack([ax + ux[:, None] * steps, ay + uy[:, None] * steps], axis=2)[good]
+        good[good] = state.kept_clear(u, (ax, ay), state.models(u), blocks(state.block(u), ends))
+    first = good.argmax(axis=1)  # the longest legal length of each direction
+    best = steps[np.arange(len(steps)), first]
+    dx, dy = trunc3s(ux * best).tolist(), trunc3s(uy * best).tolist()
+    found: list[bool] = np.asarray(good.any(axis=1)).tolist()
+    out: list[list[tuple[float, float]]] = []
+    i = 0
+    for size in sizes:
+        moves: dict[tuple[float, float], None] = {}  # distinct moves in order
+        for w in range(i, i + size):
+            if found[w]:
+                moves.setdefault((dx[w], dy[w]))
+        out.append(list(moves))
+        i += size
+    return out
+
+
+def lanes(
+    state: GameState, u: int, wanted: list[tuple[float, float, float]], steps: np.ndarray
+) -> np.ndarray:
+    """``(W, 3)``: for each direction ``(ux, uy, length)`` of ``wanted`` and each of its lengths
+    ``steps`` (:data:`FRACTIONS` of it, 0.5" at least), whether unit ``u``'s block moved that
+    far from where it stands is clear of terrain: on the table, not into or through impassable
+    terrain, and over its Walk distance not through difficult terrain ("the unit may not move
+    more than its Walk action distance"; Strider: "treat difficult terrain as open terrain when
+    moving"). Kept in the geometry memo by (unit's place, direction); only the directions the
+    memo lacks are computed, in one pass."""
+    unit = state.setup.units[u]
+    m: dict[Any, Any] = recall(state.setup, ("lanes", state.placed(u)), dict)  # direction -> lengths' answers
+    got: list[Any] = [m.get(row) for row in wanted]
+    miss = [i for i, g in enumerate(got) if g is None]
+    if miss:
+        sub = steps[miss]
+        tried = sub >= 0.5
+        clear = np.zeros(sub.shape, dtype=bool)
+        if tried.any():
+            (ax, ay), w = state.anchors[u], np.array([wanted[i] for i in miss], dtype=float)
+            ends = np.stack([ax + w[:, 0, None] * sub, ay + w[:, 1, None] * sub], axis=2)[tried]
+            a = state.models(u)
+            ok, touch = state.terrain(u, a, blocks(state.block(u), ends))
+            if touch is not None and not unit.has("strider"):
+                slow = sub[tried] > move_distance(unit, "walk") + EPS
+                ok &= ~(slow & touch[:, state.setup.table.having("difficult")].any(axis=1))
+            clear[tried] = ok
+        for i, row in zip(miss, clear.tolist(), strict=True):
+            got[i] = m[wanted[i]] = tuple(row)
+    return np.array(got, dtype=bool).reshape(len(wanted), len(FRACTIONS))
+
+
+def moved(state: GameState, u: int, dx: float, dy: float) -> GameState:
+    ax, ay = state.anchors[u]
+    anchors = list(state.anchors)
+    anchors[u] = (round(ax + dx, 3), round(ay + dy, 3))
+    return replace(state, anchors=tuple(anchors))
+
+
+def charged(state: GameState, u: int, t: int) -> GameState:
+    """The state after ``u``'s Assault move at ``t`` (a Vehicle turns to the move's direction):
+    the block's move (:meth:`charge_vector`); its models' own moves on into base contact are
+    counted from ``charge`` when the melee's strikers are (``melee_moves.assaulters_moved``).
+    Their allowance is the Assault's distance, or the one a ``charge`` already set gives (a Furious
+    unit out of a transport: Walk distance, ``transport.apply``)."""
+    dx, dy = state.charge_vector(u, t)
+    ax, ay = state.anchors[u]
+    full = move_distance(state.setup.units[u], "assault")
+    if state.charge:
+        full = min(full, state.charge[2])
+    s = replace(state, charge=(float(ax), float(ay), full))
+    return facing.turned(s.moved(u, dx, dy), u, dx, dy)
+
+
+def charge_vector(state: GameState, u: int, t: int, unit: bool = False) -> tuple[float, float]:
+    """The Assault move: the block straight towards the closest enemy model until bases touch
+    (``unit``: the unit vector of that direction instead)."""
+    a, b = state.models(u), state.models(t)
+    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
+    i, j = np.unravel_index(int(np.argmin(d)), d.shape)
+    vec = b[j] - a[i]
+    dist = float(np.linalg.norm(vec))
+    gap = dist - state.setup.radii[u] - state.setup.radii[t]
+    if unit:
+        return (float(vec[0] / dist), float(vec[1] / dist)) if dist > EPS else (0.0, 0.0)
+    if dist < EPS or gap <= 0:
+        return 0.0, 0.0
+    w = vec / dist
+    go = min(gap, first_contact(a, b, w, state.setup.radii[u] + state.setup.radii[t]))
+    return round(float(w[0] * go), 3), round(float(w[1] * go), 3)
+
+
+def charge_ok(state: GameState, u: int, t: int) -> bool:
+    """A valid Assault target: in reach with "a clear path to it" (on the table, no impassable
+    terrain on the way; the move's length capped at Walk distance through difficult terrain;
+    kept in the geometry memo by both units' places), and an end no closer than 1" to a friendly
+    unit (nor closer than it already was): "Units may move within 1" of enemy units when using
+    assault actions", only of them."""
+    path = recall(state.setup, ("charge", state.placed(u), state.placed(t)), lambda: state._charge_ok(u, t))
+    return path and state.clear_of_friends(u, t) and state.charge_lane_clear(u, t)
+
+
+def _charge_ok(state: GameState, u: int, t: int) -> bool:
+    dx, dy = state.charge_vector(u, t)
+    ax, ay = state.anchors[u]
+    unit = state.setup.units[u]
+    end = (ax + dx, ay + dy)
+    table = state.setup.table
+    a, b = state.models(u), state.models(u, end)
+    if not table.on_table(b, state.setup.radii[u]).all():
+        return False
+    if unit.has("flying"):
+        return True
+    if state.crosses(u, a, b, "impassable"):
+        return False
+    if state.crosses(u, a, b, "difficult") and not unit.has("strider"):
+        return math.hypot(dx, dy) <= move_distance(unit, "walk") + EPS
+    return True
+
+
+def charge_lane_clear(state: GameState, u: int, t: int) -> bool:
+    """The Assault's path passes over no base of a unit but the target ("a clear path to it"), so
+    it ends in contact with the target only (Flying: "may move through other units")."""
+    st = state.standing()
+    among = np.array([v not in (u, t) for v in st.ids], dtype=bool)
+    dx, dy = state.charge_vector(u, t)
+    start = state.anchors[u]
+    ends = blocks(state.block(u), np.array([(start[0] + dx, start[1] + dy)], dtype=float))
+    return bool(state.swept_clear(u, state.models(u), ends, among)[0])
+
+
+def clear_of_friends(state: GameState, u: int, t: int) -> bool:
+    """The Assault's block end keeps 1" from every friendly unit but ``t`` (a transport it embarks
+    on): :meth:`kept_clear` among them only; it depends on where they stand, so it is not kept
+    with the path in the memo."""
+    st = state.standing()
+    owner = state.setup.owner[u]
+    friends = np.array([state.setup.owner[v] == owner and v != t for v in st.ids], dtype=bool)
+    if not friends.any():
+        return True
+    dx, dy = state.charge_vector(u, t)
+    start = state.anchors[u]
+    ends = blocks(state.block(u), np.array([(start[0] + dx, start[1] + dy)], dtype=float))
+    return bool(state.kept_clear(u, start, state.models(u, start), ends, among=friends)[0])

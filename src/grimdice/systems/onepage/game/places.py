@@ -1,0 +1,256 @@
+"""Where a One Page 40k game state's units stand: their models, the units on the table, the gaps
+between them (functions of a :class:`~.state.GameState`, bound to it as its methods)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grimdice.engine.table.bases import base_distances
+from grimdice.engine.table.blocks import (
+    blocks_cross,
+)
+from grimdice.engine.table.sweeps import bases_in
+from grimdice.errors import ScenarioError
+from grimdice.systems.onepage.game import (
+    deployment,
+)
+from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.setup import Setup
+from grimdice.systems.onepage.movement import DEPLOY_ZONE
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The units on the table in a state (:meth:`GameState.standing`): all their models' centres
+    ``pts`` ``(M, 2)`` and ``radii`` ``(M,)``, each model's unit ``owner`` ``(M,)``, the units
+    ``ids`` in order, each one's model count ``sizes`` and where its models start in ``pts``."""
+
+    pts: np.ndarray
+    radii: np.ndarray
+    owner: np.ndarray
+    ids: list[int]
+    sizes: np.ndarray
+    starts: np.ndarray
+    at: dict[int, int]  # each unit's index in ids
+    sides: tuple[list[int], ...]  # the units of each player
+    key: tuple[Any, ...]  # what it was built from (a memo key)
+
+
+def side_of(state: GameState, u: int) -> int:
+    return state.setup.owner[u]
+
+
+def flip(state: GameState, u: int) -> float:
+    return 1.0 if state.setup.owner[u] == state.south else -1.0
+
+
+def models(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> np.ndarray:
+    """Centres of the unit's models alive (the first ``models`` of its formation; read-only),
+    kept per state for the unit where it stands (a state is frozen) and in the geometry memo."""
+    if anchor is None:
+        mine: dict[int, np.ndarray] | None = state.__dict__.get("_models")
+        if mine is None:
+            mine = {}
+            object.__setattr__(state, "_models", mine)
+        got = mine.get(u)
+        if got is None:
+            got = mine[u] = state.models(u, state.anchors[u])
+        return got
+    ax, ay = anchor
+    n, flip = state.units[u].models, state.flip(u)
+
+    def compute() -> np.ndarray:
+        pts = state.setup.offsets[u][:n] * np.array([1.0, -flip]) + np.array([ax, ay])
+        pts.flags.writeable = False
+        return pts
+
+    return recall(state.setup, ("models", u, n, ax, ay, flip), compute)
+
+
+def centre(state: GameState, u: int) -> np.ndarray:
+    """The mean of the unit's model centres where it stands."""
+    return np.asarray(state.models(u).mean(axis=0))
+
+
+def placed(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> tuple[Any, ...]:
+    """What a unit's geometry depends on: (unit, models alive, anchor, side) — a memo key."""
+    return (u, state.units[u].models, state.anchors[u] if anchor is None else anchor, state.flip(u))
+
+
+def alive(state: GameState, u: int) -> bool:
+    return not state.units[u].destroyed
+
+
+def on_table(state: GameState, u: int) -> bool:
+    """Not in reserve (Deep Strike) nor embarked in a transport."""
+    return not state.place or state.place[u] == deployment.ON_TABLE
+
+
+def enemies(state: GameState, u: int) -> list[int]:
+    """The other player's units on the table (alive, not in reserve nor embarked)."""
+    return list(state.standing().sides[1 - state.setup.owner[u]])
+
+
+def gap(state: GameState, u: int, v: int, anchor: tuple[float, float] | None = None) -> float:
+    """The closest base-to-base distance between unit ``u`` (at ``anchor``) and unit ``v``."""
+    if anchor is None:
+        j = state.standing().at.get(v)
+        if j is not None and state.standing().at.get(u) is not None:
+            return state.gaps(u)[1][j]
+
+    def compute() -> float:
+        r = state.setup.radii
+        d = base_distances(
+            state.models(u, anchor),
+            np.full(state.units[u].models, r[u]),
+            state.models(v),
+            np.full(state.units[v].models, r[v]),
+        )
+        return float(d.min())
+
+    return recall(state.setup, ("gap", state.placed(u, anchor), state.placed(v)), compute)
+
+
+def gaps(state: GameState, u: int) -> tuple[np.ndarray, list[float]]:
+    """The gap from unit ``u`` where it stands to each unit on the table (in
+    :meth:`standing`'s order; as an array and as floats): :meth:`gap`'s values, all at once
+    (``base_distances``), kept in the geometry memo with :meth:`standing`."""
+    st = state.standing()
+
+    def compute() -> tuple[np.ndarray, list[float]]:
+        a = state.models(u)
+        d = base_distances(a, np.full(len(a), state.setup.radii[u]), st.pts, st.radii)
+        row = np.minimum.reduceat(d.min(axis=0), st.starts)
+        return row, row.tolist()
+
+    return recall(state.setup, ("gaps", st.key, u), compute)
+
+
+def height(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> float:
+    return recall(
+        state.setup,
+        ("height", state.placed(u, anchor)),
+        lambda: float(state.setup.table.height_at(state.models(u, anchor)).mean()),
+    )
+
+
+def standing(state: GameState) -> Standing:
+    """Every unit on the table (alive, not in reserve nor embarked) and its models: once per
+    state, and kept in the geometry memo by where every unit stands (the states of one
+    activation share it)."""
+    got: Standing | None = state.__dict__.get("_standing")
+    if got is None:
+        key = ("standing", state.south, state.anchors, state.place, tuple(s.models for s in state.units))
+        got = recall(state.setup, key, lambda: state._standing(key))
+        object.__setattr__(state, "_standing", got)
+    return got
+
+
+def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:
+    ids = [v for v, sv in enumerate(state.units) if not sv.destroyed and state.on_table(v)]
+    sizes = np.array([state.units[v].models for v in ids], dtype=int)
+    if ids:
+        pts = np.concatenate([state.models(v) for v in ids])
+        radii = np.repeat(np.array([state.setup.radii[v] for v in ids]), sizes)
+    else:
+        pts, radii = np.zeros((0, 2)), np.zeros(0)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)
+    owner = np.repeat(np.array(ids, dtype=int), sizes)
+    sides = tuple([v for v in ids if state.setup.owner[v] == p] for p in (0, 1))
+    for arr in (pts, radii, sizes, starts, owner):
+        arr.flags.writeable = False
+    return Standing(pts, radii, owner, ids, sizes, starts, {v: i for i, v in enumerate(ids)}, sides, key)
+
+
+def others(
+    state: GameState, u: int, ignore: int = -1
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
+    """Every other unit's models: centres, radii, the start index of each unit's block, units."""
+    st = state.standing()
+    kept = [(v, int(z)) for v, z in zip(st.ids, st.sizes, strict=True) if v != u and v != ignore]
+    if not kept:
+        return np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int), []
+    pts, radii = st.pts, st.radii
+    if len(kept) < len(st.ids):
+        rows = (st.owner != u) & (st.owner != ignore)
+        pts, radii = pts[rows], radii[rows]
+    starts = np.cumsum([0] + [z for _, z in kept[:-1]])
+    return pts, radii, starts, [v for v, _ in kept]
+
+
+def gaps_to(state: GameState, u: int, centres: np.ndarray, others: tuple[Any, ...]) -> np.ndarray:
+    pts, radii, starts, ids = others
+    if not ids:
+        return np.zeros(0)
+    d = base_distances(centres, np.full(len(centres), state.setup.radii[u]), pts, radii).min(axis=0)
+    return np.minimum.reduceat(d, starts)
+
+
+def crosses(state: GameState, u: int, a: np.ndarray, b: np.ndarray, trait: str) -> bool:
+    """Whether moving unit ``u``'s models from ``a`` to ``b`` (straight) puts any part of a base
+    over a piece with ``trait`` on the way (``blocks.blocks_cross``: the swept bases)."""
+    return bool(blocks_cross(state.setup.table, a, b[None, :, :], trait, state.setup.radii[u])[0])
+
+
+def block(state: GameState, u: int) -> np.ndarray:
+    """The offsets of unit ``u``'s models alive from its anchor, turned to its side."""
+    return state.setup.offsets[u][: state.units[u].models] * np.array([1.0, -state.flip(u)])
+
+
+def deploy(setup: Setup, first: int, south: int) -> GameState:
+    """ "the winner gets to deploy first. He first chooses one table side to deploy on, and then
+    places all of his army within 12" of his table edge. Once he is done the opposing player places
+    all of his army within 12" of the opposite table edge." Units stand side by side in the order of
+    the army file, 2" apart, front rank towards the enemy, a second line behind if needed."""
+    from grimdice.systems.onepage.game.state import GameState
+
+    n = len(setup.units)
+    s = GameState(
+        setup,
+        phase="play",
+        player=first,
+        first=first,
+        south=south,
+        units=tuple(u.initial() for u in setup.units),
+        anchors=tuple((0.0, 0.0) for _ in range(n)),
+        activated=tuple(False for _ in range(n)),
+    )
+    anchors = list(s.anchors)
+    table = setup.table
+    for p in (0, 1):
+        own = [u for u in range(n) if setup.owner[u] == p]
+        x, line = 1.0, 0.0
+        for u in own:
+            off, r = setup.offsets[u], setup.radii[u]
+            width = float(off[:, 0].max() - off[:, 0].min()) + 2 * r
+            depth = float(off[:, 1].max()) + 2 * r
+            placed = False
+            while not placed:
+                if x + width > table.width - 1.0:
+                    x, line = 1.0, line + 4.0
+                front = DEPLOY_ZONE - 0.5 - r - line  # front rank's distance from the edge
+                if front - (depth - 2 * r) < r:
+                    side = "south" if p == south else "north"
+                    raise ScenarioError(
+                        "deployment",
+                        f'army {p + 1} ({setup.armies[p].name}) does not fit within 12" of the {side} edge'
+                        + deployment.zone_blockers(table, side == "south"),
+                    )
+                cx = x + width / 2 - (float(off[:, 0].max() + off[:, 0].min()) / 2)
+                cy = front if p == south else table.depth - front
+                anchors[u] = (round(cx, 3), round(cy, 3))
+                s = replace(s, anchors=tuple(anchors))
+                pts = s.models(u)
+                bad = any(bases_in(table, pts, r, trait).any() for trait in deployment.NO_STANDING)
+                if bad:
+                    x += 1.0
+                    continue
+                placed = True
+                x += width + 2.0
+    return s

@@ -1,0 +1,181 @@
+"""Shooting in a One Page 40k game state: ranges, sight, valid targets, cover and the shooting
+situation the exact engine reads (functions of a :class:`~.state.GameState`, bound to it as its
+methods)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grimdice.engine.table.blocks import (
+    EPS,
+    pair_distances,
+    sights,
+)
+from grimdice.engine.table.sweeps import covered_models
+from grimdice.systems.onepage.game import (
+    facing,
+    firing,
+    screening,
+)
+from grimdice.systems.onepage.game.cache import recall
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+
+def weapon_range(state: GameState, u: int, indirect: bool = False) -> float:
+    """The longest range of ``u``'s ranged weapons alive (``indirect``: of its Indirect ones)."""
+    st = state.units[u]
+    rs = [
+        w.range
+        for g, n in zip(state.setup.units[u].groups, st.alive, strict=True)
+        if n
+        for w in g.weapons
+        if w.range is not None and (w.has("indirect") or not indirect)
+    ]
+    return float(max(rs)) if rs else 0.0
+
+
+def sight(state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None) -> tuple[int, float]:
+    """(models of ``u`` that see a model of ``t`` within the longest weapon range, the farthest
+    such model's distance): "If at least one model in the unit has line of sight to an enemy
+    unit and has a weapon that is within range of that unit, then that enemy is a valid target."
+    Terrain first (memo ``("sight", ...)``), then other units' models (``screening.py``)."""
+    key = ("sight", state.units[u].alive, state.placed(u, anchor), state.placed(t))
+    return screening.sight(state, u, t, anchor, recall(state.setup, key, lambda: state._sight(u, t, anchor)))
+
+
+def _sight(state: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[int, float]:
+    rng = state.weapon_range(u)
+    if rng <= 0:
+        return 0, 0.0
+    a, b = state.models(u, anchor)[None, :, :], state.models(t)
+    d = pair_distances(a, state.setup.radii[u], b, np.full(len(b), state.setup.radii[t]))
+    rb = np.full(len(b), state.setup.radii[t])
+    return sights(state.setup.table, a, b, d, rng, [len(b)], state.setup.radii[u], rb)[0][0]
+
+
+def valid_targets(
+    state: GameState, u: int, anchor: tuple[float, float] | None = None, action: str | None = None
+) -> list[int]:
+    """Enemies some model sees (or reaches with an Indirect weapon) with a weapon in range and,
+    for a Vehicle, in arc (firing.py)."""
+    action = action or state.action or "hold"
+    rounded = state._rounded(u, anchor)
+    return [
+        t
+        for t in state.enemies(u)
+        if firing.reach(state, u, t, anchor)[0] > 0 and firing.can_bear(state, u, t, rounded, action)
+    ]
+
+
+def in_cover(state: GameState, shooter: int, t: int, anchor: tuple[float, float] | None = None) -> bool:
+    """Cover: "If the majority of models in a unit are within or behind a piece of cover
+    terrain" — inside a cover piece, or the line from the shooters' centre (at ``anchor``)
+    crosses one the shooters' centre is not in (``sweeps.covered_models``)."""
+    b = state.models(t)
+    covered = covered_models(state.setup.table, state.models(shooter, anchor), b)
+    return 2 * int(covered.sum()) > len(b)
+
+
+def shot_key(
+    state: GameState,
+    u: int,
+    t: int,
+    anchor: tuple[float, float] | None = None,
+    action: str | None = None,
+    limited: bool = True,
+) -> tuple[Any, ...]:
+    """The shooting situation as the exact engine's scenario conditions (a hashable key):
+    (distance, models firing, cover, elevated target, action, the target Vehicle's facing, the
+    weapons out of arc or spent (Limited), no line of sight (Indirect), Limited weapons held back
+    or all spent)."""
+    key = ("shot", *screening.sight_key(state, u, t, anchor))
+    where = recall(state.setup, key, lambda: state._shot_where(u, t, anchor))
+    return state.shot_situation(u, t, state._rounded(u, anchor), where, action, limited)
+
+
+def shot_situation(
+    state: GameState,
+    u: int,
+    t: int,
+    rounded: tuple[float, float] | None,
+    where: tuple[Any, ...],
+    action: str | None = None,
+    limited: bool = True,
+) -> tuple[Any, ...]:
+    """:meth:`shot_key` from ``where`` (:meth:`_shot_where`'s distance, models firing, cover,
+    elevated target, no line of sight) at the recorded position ``rounded``: the target's
+    facing, the action, the weapons that cannot fire and the Limited flag added."""
+    dist, n, cover, elevated, blind = where
+    face = facing.hit_facing(state, u, t, rounded)  # a Vehicle target's facing
+    act = "hold" if (action or state.action or "hold") == "hold" else "walk"
+    off = firing.unusable(state, u, t, rounded, act)
+    return (dist, n, cover, elevated, act, face, off, blind, limited or firing.spent(state, u))
+
+
+def _rounded(state: GameState, u: int, anchor: tuple[float, float] | None) -> tuple[float, float] | None:
+    """The position as a move there would record it (see :meth:`moved`)."""
+    if anchor is None:
+        return None
+    ax, ay = state.anchors[u]
+    return round(ax + (anchor[0] - ax), 3), round(ay + (anchor[1] - ay), 3)
+
+
+def _shot_where(state: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
+    """(distance, models in range, cover, elevated target, no line of sight) of ``u`` at
+    ``anchor`` shooting ``t``; no line of sight: True (no model sees), or (models firing
+    Indirect weapons without it, their distance) besides those that see."""
+    n, far, blind = firing.reach(state, u, t, anchor)
+    if blind:  # the exact engine counts models in listed group order (firing.blind_firers)
+        n = firing.blind_firers(state, u, n)
+    sightless: bool | tuple[int, float] = blind
+    if n and not blind:  # the models that do not see may fire Indirect weapons (firing.parts)
+        extra = firing.blind_extra(state, u, t, anchor, n)
+        if extra[0]:
+            n, sightless = n + extra[0], extra
+    anchor = state._rounded(u, anchor)
+    return (
+        state.range_band(u, far, blind),
+        n,
+        state.covered(u, t, anchor),
+        state.elevated(u, t, anchor),
+        sightless,
+    )
+
+
+def range_band(state: GameState, u: int, far: float, blind: bool = False) -> float:
+    """The shooting distance of :meth:`shot_key`: weapons are usable when in range of the farthest
+    counted model, so ``far`` is rounded up to the next range of ``u``'s ranged weapons (its
+    Indirect ones when ``blind``) and equal situations share one cached table."""
+    ranges: tuple[int, ...] = recall(
+        state.setup,
+        ("ranges", u, blind),
+        lambda: tuple(
+            sorted(
+                {
+                    w.range
+                    for g in state.setup.units[u].groups
+                    for w in g.weapons
+                    if w.range is not None and (w.has("indirect") or not blind)
+                }
+            )
+        ),
+    )
+    return next((float(r) for r in ranges if r >= far - EPS), far)
+
+
+def covered(state: GameState, u: int, t: int, rounded: tuple[float, float] | None) -> bool:
+    """:meth:`in_cover` of ``t`` shot by ``u`` at the recorded position ``rounded``, memoised."""
+    return recall(
+        state.setup,
+        ("cover", state.placed(u, rounded), state.placed(t)),
+        lambda: state.in_cover(u, t, rounded),
+    )
+
+
+def elevated(state: GameState, u: int, t: int, rounded: tuple[float, float] | None) -> bool:
+    """The target stands higher than the shooter at the recorded position ``rounded``."""
+    return bool(state.height(t) > state.height(u, rounded) + EPS)

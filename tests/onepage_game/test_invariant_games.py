@@ -1,0 +1,45 @@
+"""Seeded games of every pairing of players, every state checked against the table's invariants
+(``game.invariants``: no base off the table, over impassable terrain or over another base, units
+coherent, no move through another unit or over impassable terrain): zero violations.
+
+The quick test plays a few games; the slow one plays a batch per pairing (set
+``GRIMDICE_GAMES_PER_PAIRING`` to play more, e.g. 200, by hand)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from grimdice.systems.onepage.game import states
+from grimdice.systems.onepage.game.batch import GameJob, game_seeds
+from grimdice.systems.onepage.game.invariants import game_violations
+from grimdice.systems.onepage.game.setup import load_army_side
+
+ROOT = Path(__file__).resolve().parents[2]
+ARMIES = (ROOT / "examples/armies/onepage-marines-army.yaml", ROOT / "examples/armies/onepage-orks-army.yaml")
+PAIRINGS = (("random", "random"), ("ai", "random"), ("random", "ai"), ("ai", "ai"))
+SLOW_GAMES = {("random", "random"): 40, ("ai", "random"): 6, ("random", "ai"): 6, ("ai", "ai"): 4}
+
+
+def broken(players: tuple[str, str], games: int, seed: int) -> list[str]:
+    """Every violation in ``games`` seeded games (a generated table each), with its game's seed."""
+    job = GameJob((load_army_side(ARMIES[0]), load_army_side(ARMIES[1])), None, players, keep_log=True)
+    out: list[str] = []
+    for s in game_seeds(seed, games):
+        log = job(s)
+        out += [f"seed {s}: {v}" for v in game_violations(states(log), log["actions"])]
+    return out
+
+
+@pytest.mark.parametrize("players", [("random", "random"), ("ai", "random")])
+def test_a_few_games_break_no_invariant(players: tuple[str, str]) -> None:
+    assert broken(players, 2 if players[0] == "random" else 1, 17) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", PAIRINGS)
+def test_games_of_every_pairing_break_no_invariant(players: tuple[str, str]) -> None:
+    games = int(os.environ.get("GRIMDICE_GAMES_PER_PAIRING", SLOW_GAMES[players]))
+    assert broken(players, games, 2026) == []
