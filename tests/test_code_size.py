@@ -12,7 +12,6 @@ MAX_LINES = 80
 
 LONG = {
     ("systems/crusade/report.py", "build_result"),
-    ("systems/crusade/shots.py", "solve_turn"),
     ("systems/crusade/templates.py", "_simulated_turn"),
     ("systems/crusade/volley.py", "simulated_volley"),
     ("systems/crusade/volley_rerolls.py", "solve_volley"),
