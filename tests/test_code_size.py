@@ -14,7 +14,6 @@ LONG = {
     ("systems/crusade/report.py", "build_result"),
     ("systems/crusade/templates.py", "_simulated_turn"),
     ("systems/crusade/volley.py", "simulated_volley"),
-    ("systems/crusade/volley_rerolls.py", "solve_volley"),
     ("systems/onepage/simulate.py", "simulate_melee"),
     ("web/server.py", "create_app"),
 }
