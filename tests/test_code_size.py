@@ -12,7 +12,6 @@ MAX_LINES = 80
 
 LONG = {
     ("systems/crusade/report.py", "build_result"),
-    ("systems/crusade/templates.py", "_simulated_turn"),
     ("systems/onepage/simulate.py", "simulate_melee"),
     ("web/server.py", "create_app"),
 }
