@@ -11,7 +11,6 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "grimdice"
 MAX_LINES = 80
 
 LONG = {
-    ("systems/onepage/simulate.py", "simulate_melee"),
     ("web/server.py", "create_app"),
 }
 """(file under ``src/grimdice``, function) over :data:`MAX_LINES` lines today."""
