@@ -17,7 +17,7 @@ import numpy as np
 
 from grimdice.dice import Dist, Sampler
 from grimdice.engine.options import RunOptions
-from grimdice.systems.onepage.attack import Fire, Picks, Timing, at_tier, melee_fire, odds, removal
+from grimdice.systems.onepage.attack import Fire, Picks, Timing, at_tier, melee_fire, melee_removals, odds
 from grimdice.systems.onepage.simulate import _table, morale_roll, strike_sim
 from grimdice.systems.onepage.strikes import fear_fail
 from grimdice.systems.onepage.units import Unit, UnitState, decode, encode
@@ -65,14 +65,7 @@ class _MeleeTrial:
         self.timings = {
             (x, y): Timing.of(a, sa, d, sd, c, x, y) for x in (False, True) for y in (False, True)
         }
-        self.rem_d = {
-            b: removal(d, a, c, assaulting=False, strike_back=b, placed=c.defender_strikers)
-            for b in (False, True)
-        }
-        self.rem_a = {
-            b: removal(a, d, c, assaulting=True, strike_back=b, placed=c.attacker_strikers)
-            for b in (False, True)
-        }
+        self.rem_a, self.rem_d = melee_removals(a, d, c)
         self.unit_tier = Weapon("", None, 1)
         self.size_d = code_range(d)
         self.joint_ok = code_range(a) * self.size_d <= MAX_JOINT_CODES
