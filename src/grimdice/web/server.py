@@ -10,32 +10,30 @@ worker process is stopped), at most ``jobs`` calculations at once (off the event
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Union
 
-from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, Response
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+from pydantic import Field, TypeAdapter
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from grimdice.engine.options import RunOptions
-from grimdice.errors import ScenarioError
-from grimdice.systems.base import SYSTEMS, get_system, system_name
+from grimdice.systems.base import SYSTEMS, get_system
 from grimdice.web.examples import default_dir, load_examples
 from grimdice.web.guard import (
     MAX_PER_ADDRESS,
     SecurityHeaders,
     error,
     install_error_shape,
-    parse_text,
     server_config,
-    until_done,
 )
-from grimdice.web.pool import MAX_WAITING, PER_CLIENT, BudgetExceeded, Busy, CalcPool
+from grimdice.web.pool import MAX_WAITING, PER_CLIENT, CalcPool
+from grimdice.web.routes_calc import router as calc_router
+from grimdice.web.routes_calc import system_schemas
 from grimdice.web.routes_games import router as games_router
 from grimdice.web.routes_rosters import router as rosters_router
 from grimdice.web.routes_rules import router as rules_router
@@ -83,32 +81,6 @@ class _TooBig(Exception):
     pass
 
 
-class CalcRequest(BaseModel):
-    """A calculation: a scenario of any system, exact (``simulate`` null) or N Monte Carlo trials."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    scenario: dict[str, Any] = Field(description="a scenario; its `system` field picks the schema")
-    simulate: StrictInt | None = Field(None, description="Monte Carlo trials; null: the exact engine")
-    seed: StrictInt | None = Field(
-        None, description="seed of the Monte Carlo trials (with simulate); null: one is drawn and returned"
-    )
-
-
-class ParseRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    text: StrictStr = Field(description="a scenario as YAML or JSON", max_length=MAX_TEXT)
-
-
-def system_schemas() -> list[dict[str, Any]]:
-    """Each system's name, one-line description and scenario JSON Schema, from the registry."""
-    out = []
-    for name in SYSTEMS:
-        mod = get_system(name)
-        doc = (mod.__doc__ or name).strip().splitlines()[0]
-        out.append({"name": name, "description": doc, "schema": mod.Scenario.model_json_schema()})
-    return out
-
-
 def _openapi_scenarios() -> tuple[dict[str, Any], dict[str, Any]]:
     """The scenario schema of the API docs: one of the systems' models, by their ``system`` field."""
     models = tuple(get_system(n).Scenario for n in SYSTEMS)
@@ -117,6 +89,45 @@ def _openapi_scenarios() -> tuple[dict[str, Any], dict[str, Any]]:
     schema: TypeAdapter[Any] = TypeAdapter(form)
     s = schema.json_schema(ref_template="#/components/schemas/{model}")
     return s.pop("$defs", {}), s
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The calculation pool's workers run while the application does."""
+    pool: CalcPool = app.state.pool
+    pool.start()
+    try:
+        yield
+    finally:
+        await asyncio.to_thread(pool.close)
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """The API docs, their scenario schema the systems' own (:func:`_openapi_scenarios`)."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    from fastapi.openapi.utils import get_openapi
+
+    spec = get_openapi(title=app.title, version="1", summary=app.summary, routes=app.routes)
+    defs, scenario = _openapi_scenarios()
+    comps = spec.setdefault("components", {}).setdefault("schemas", {})
+    comps.update(defs)
+    comps["CalcRequest"]["properties"]["scenario"] = {**scenario, "description": "a scenario"}
+    app.openapi_schema = spec
+    return spec
+
+
+page_router = APIRouter(include_in_schema=False)
+
+
+@page_router.get("/")
+async def index() -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+@page_router.get("/docs")
+async def docs() -> FileResponse:
+    return FileResponse(STATIC / "docs.html")
 
 
 def create_app(
@@ -129,26 +140,16 @@ def create_app(
     allowed_hosts: list[str] | None = None,
 ) -> FastAPI:
     """The web application. ``jobs`` worker processes, ``budget`` seconds per calculation."""
-    pool = CalcPool(size=jobs, budget=budget, max_waiting=max_waiting, per_client=per_client)
-    example_list = load_examples(examples if examples is not None else default_dir())
-    schemas = system_schemas()
-
-    @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        pool.start()
-        try:
-            yield
-        finally:
-            await asyncio.to_thread(pool.close)
-
     app = FastAPI(
         title="grimdice",
         summary="Exact dice maths and simulation for tabletop wargames (local server).",
         docs_url=None,  # FastAPI's docs page loads its scripts from a CDN: ours is offline
         redoc_url=None,
-        lifespan=lifespan,
+        lifespan=_lifespan,
     )
-    app.state.pool = pool
+    app.state.pool = CalcPool(size=jobs, budget=budget, max_waiting=max_waiting, per_client=per_client)
+    app.state.examples = load_examples(examples if examples is not None else default_dir())
+    app.state.schemas = system_schemas()
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
@@ -156,97 +157,13 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     install_error_shape(app)
 
-    @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
-    @app.get("/docs", include_in_schema=False)
-    async def docs() -> FileResponse:
-        return FileResponse(STATIC / "docs.html")
-
+    app.include_router(page_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(rules_router)
     app.include_router(rosters_router)
     app.include_router(games_router)
-
-    @app.get("/api/systems")
-    async def systems() -> list[dict[str, Any]]:
-        """Every rule system: its name, description and scenario JSON Schema."""
-        return schemas
-
-    @app.get("/api/examples")
-    async def get_examples() -> list[dict[str, Any]]:
-        """The bundled example scenarios: system, file name, title and the scenario itself."""
-        return example_list
-
-    @app.post("/api/parse", responses={422: {"description": "not a YAML/JSON mapping"}})
-    async def parse(body: ParseRequest) -> Any:
-        """A scenario pasted as YAML or JSON, as JSON (the page's YAML/JSON view)."""
-        try:
-            return await parse_text(body.text)
-        except ScenarioError as exc:
-            return error(422, exc.message, exc.field)
-
-    @app.post(
-        "/api/calculate",
-        responses={
-            200: {"description": "the result (`Result.to_json()`); header Server-Timing: the calculation"},
-            413: {"description": "request body too large"},
-            422: {
-                "description": "`{error, field, message}`: the scenario or options are invalid, or the "
-                "calculation exceeded the time budget"
-            },
-            503: {"description": "too many calculations waiting"},
-        },
-    )
-    async def calculate(body: CalcRequest, request: Request) -> Response:
-        """Resolve a scenario exactly, or by `simulate` seeded Monte Carlo trials."""
-        try:
-            RunOptions(body.simulate, body.seed)
-            get_system(system_name(body.scenario))
-        except ScenarioError as exc:
-            return error(422, exc.message, exc.field or None)
-        try:
-            client = request.client.host if request.client else ""
-            # a simulation without a seed gets one drawn here, so its result names the seed it used
-            seed = body.seed if body.seed is not None or body.simulate is None else secrets.randbelow(2**32)
-            future = pool.submit(body.scenario, body.simulate, seed, client)
-        except Busy:
-            return error(503, "the server is busy: too many calculations are waiting; try again")
-        try:
-            answer = await until_done(request, future, pool.cancel)
-            if answer is None:  # the client has gone: nobody reads this
-                return Response(status_code=499)
-            status, text, seconds = answer
-        except BudgetExceeded:
-            what = "simulate" if body.simulate else None
-            hint = "fewer trials" if body.simulate else "fewer models or attacks, or simulate"
-            return error(
-                422, f"the calculation took longer than the {pool.budget:g} s budget; try {hint}", what
-            )
-        except Exception as exc:  # the worker died
-            return error(500, f"internal error: the calculation worker stopped ({type(exc).__name__})")
-        return Response(
-            text,
-            status_code=status,
-            media_type="application/json",
-            headers={"Server-Timing": f"calc;dur={seconds * 1000:.1f}"},
-        )
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema:
-            return app.openapi_schema
-        from fastapi.openapi.utils import get_openapi
-
-        spec = get_openapi(title=app.title, version="1", summary=app.summary, routes=app.routes)
-        defs, scenario = _openapi_scenarios()
-        comps = spec.setdefault("components", {}).setdefault("schemas", {})
-        comps.update(defs)
-        comps["CalcRequest"]["properties"]["scenario"] = {**scenario, "description": "a scenario"}
-        app.openapi_schema = spec
-        return spec
-
-    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend its schema
+    app.include_router(calc_router)
+    app.openapi = partial(_openapi, app)  # type: ignore[method-assign]  # FastAPI's documented way to extend its schema
     return app
 
 

@@ -346,38 +346,40 @@ def _combined(
     return merged, gone
 
 
-def from_json(obj: Any, where: str = "roster") -> Roster:
-    """The roster of an Army Forge list (``obj`` as :func:`is_army_forge` recognised it); a list
-    for another One Page Rules game than Grimdark Future is refused (:mod:`.editions`)."""
-    from grimdice.io.rosters.editions import army_forge_edition
-
-    edition = army_forge_edition(obj.get("gameSystem") if isinstance(obj, dict) else None, where)
-    raw = _units_of(obj) or []
-    if len(raw) > MAX_UNITS:
-        raise ScenarioError(where, f"at most {MAX_UNITS} units in a list, this one has {len(raw)}")
-    box: dict[str, Any] = obj if isinstance(obj, dict) else {}
-    listed = box.get("list")
-    inner: dict[str, Any] = listed if isinstance(listed, dict) else {}
-    army = next(
+def _army_name(box: dict[str, Any], inner: dict[str, Any]) -> str:
+    """The list's army name: the first of its ``armyName``, ``list.name`` and ``name`` given."""
+    return next(
         (x for x in (box.get("armyName"), inner.get("name"), box.get("name")) if isinstance(x, str) and x),
         "Army Forge list",
     )
+
+
+def _entries(raw: list[Any], where: str) -> list[dict[str, Any]]:
+    """The list's units, each an object."""
     entries: list[dict[str, Any]] = []
     for i, u in enumerate(raw):
         if not isinstance(u, dict):
             raise ScenarioError(f"{where}.units.{i}", "a unit (an object with name, size, quality...)")
         entries.append(u)
+    return entries
+
+
+def _selection_ids(entries: list[dict[str, Any]]) -> dict[str, int]:
+    """The index of the first unit with each selection id (``selectionId``, else ``id``)."""
     ids: dict[str, int] = {}
     for i, u in enumerate(entries):
         sid = u.get("selectionId", u.get("id"))
         if isinstance(sid, str) and sid:
             ids.setdefault(sid, i)
-    merged, gone = _combined(entries, ids, where)
-    units: dict[int, Unit] = {}
-    for i, u in enumerate(entries):
-        if i not in gone:
-            units[i] = _unit(merged.get(i, u), army, f"{where}.units.{i}")
-    # joined Heroes: part of the unit they join, not units of their own
+    return ids
+
+
+def _join_heroes(
+    entries: list[dict[str, Any]], ids: dict[str, int], gone: set[int], units: dict[int, Unit], where: str
+) -> None:
+    """Heroes the list joins to a unit become part of it, not units of their own: "Heroes and
+    Psykers may be deployed as part of friendly Infantry units of same Quality" (One Page 40k 2.21,
+    Heroes & Psykers). A join that cannot be made keeps the unit apart, noted as unmapped."""
     for i, u in enumerate(entries):
         to = u.get("joinToUnit")
         if i in gone or not isinstance(to, str) or not to:
@@ -398,6 +400,29 @@ def from_json(obj: Any, where: str = "roster") -> Roster:
         host.joined.append(hero)
         host.models += hero.models
         host.points += hero.points
+
+
+def from_json(obj: Any, where: str = "roster") -> Roster:
+    """The roster of an Army Forge list (``obj`` as :func:`is_army_forge` recognised it); a list
+    for another One Page Rules game than Grimdark Future is refused (:mod:`.editions`)."""
+    from grimdice.io.rosters.editions import army_forge_edition
+
+    edition = army_forge_edition(obj.get("gameSystem") if isinstance(obj, dict) else None, where)
+    raw = _units_of(obj) or []
+    if len(raw) > MAX_UNITS:
+        raise ScenarioError(where, f"at most {MAX_UNITS} units in a list, this one has {len(raw)}")
+    box: dict[str, Any] = obj if isinstance(obj, dict) else {}
+    listed = box.get("list")
+    inner: dict[str, Any] = listed if isinstance(listed, dict) else {}
+    army = _army_name(box, inner)
+    entries = _entries(raw, where)
+    ids = _selection_ids(entries)
+    merged, gone = _combined(entries, ids, where)
+    units: dict[int, Unit] = {}
+    for i, u in enumerate(entries):
+        if i not in gone:
+            units[i] = _unit(merged.get(i, u), army, f"{where}.units.{i}")
+    _join_heroes(entries, ids, gone, units, where)
     out = [units[i] for i in sorted(units)]
     if not out:
         raise ScenarioError(where, "the list holds no units")

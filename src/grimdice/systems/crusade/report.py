@@ -192,6 +192,93 @@ def malfunction_states(atk: Attack, v: np.ndarray) -> dict[str, Dist]:
     return out
 
 
+Part = Callable[[str], np.ndarray]  # a named part of the solved contest's expected features
+
+
+def _target_stages(part: Part) -> dict[str, Dist]:
+    """The target's damage, condition and hits left, and the attacker's fail (III: two maxima)."""
+    cond = part("def_condition")
+    return {
+        "damage": _dist(part("damage")),
+        "models_destroyed": Dist([1 - cond[KILLED], cond[KILLED]])
+        if 0 < cond[KILLED] < 1
+        else Dist.constant(int(cond[KILLED] >= 1)),
+        "condition": _dist(cond),
+        "hits_left": _dist(part("def_hits_left")),
+        "fail": _dist(part("att_fail")),
+    }
+
+
+def _fail_effects(atk: Attack, v: np.ndarray, part: Part, stages: dict[str, Dist]) -> dict[str, Any]:
+    """What the attacker's fail does (III; VIII MALFUNCTION, EXPLODE), its self-damage added to
+    ``stages``."""
+    lay = atk.spec.layout
+    p_fail = float(part("att_fail")[1])
+    effects = fail_report(p_fail, atk.arms, atk.att.armour)
+    if any(a.fail in ("malfunction", "explode") for a in atk.arms):
+        stages["self_damage"] = self_damage(p_fail, atk.arms, atk.att.armour)
+    if "att_state" in lay.slices:  # VIII EXPLODE acts on the bearer's state where his roll failed
+        effects["bearer_states"] = bearer_states(part("att_state"), part("att_state_failed"), lay)
+    if "def_state_att_failed" in lay.slices:  # III: the target's state where the roll failed
+        rows = bearer_states(part("def_state"), part("def_state_att_failed"), lay, "def")
+        effects["target_states"] = rows
+        effects["by_result"] = fail_by_result(rows, atk.arms)
+    stages.update(malfunction_states(atk, v))
+    if atk.att.has("bad_guy") and atk.att.body.hits == 1:
+        # VIII EXPLODE: "Bad Guy" models with one hit are killed if their weapon explodes
+        effects["bearer_killed"] = effects["effects"]["explode"]
+    return effects
+
+
+def _melee_report(atk: Attack, part: Part, stages: dict[str, Dist], out: dict[str, Any]) -> None:
+    """Both sides of a melee contest (VIII, IX): the attacker's condition and the defender's fail
+    added to ``stages``, each side's choices and the defender's fail effects to ``out``."""
+    lay = atk.spec.layout
+    ac = part("att_condition")
+    stages["attacker_condition"] = _dist(ac)
+    stages["attacker_hits_left"] = _dist(part("att_hits_left"))
+    stages["defender_fail"] = _dist(part("def_fail"))
+    # VIII MALFUNCTION: "in melee, also roll against the opponent" (reported, as self_damage)
+    if any(a.fail == "malfunction" for a in atk.arms):
+        stages["malfunction_on_defender"] = self_damage(
+            float(part("att_fail")[1]), atk.arms, atk.dfd.armour, ("malfunction",)
+        )
+    if any(a.fail == "malfunction" for a in atk.def_arms):
+        stages["malfunction_on_attacker"] = self_damage(
+            float(part("def_fail")[1]), atk.def_arms, atk.att.armour, ("malfunction",)
+        )
+    out["attacker_end_state"] = {c: float(ac[i]) for i, c in enumerate(CONDITIONS)}
+    out["defender_fail_effects"] = fail_report(float(part("def_fail")[1]), atk.def_arms, atk.dfd.armour)
+    if "def_state_failed" in lay.slices:  # VIII EXPLODE: the defender's weapon on his state where he failed
+        out["defender_fail_effects"]["bearer_states"] = bearer_states(
+            part("def_state"), part("def_state_failed"), lay, "def"
+        )
+    out["choices"] = _melee_choices(part)
+    out["p_tie"] = float(part("tie")[1])
+    if "mob_killed" in lay.slices:  # IX MOB: the mob's losses and its division of the hits
+        stages["mob_models_destroyed"] = _dist(part("mob_killed"))
+        stages["mob_ko_or_killed"] = _dist(part("mob_ko"))
+        out["choices"]["mob_division"] = atk.info["mob_division"]
+
+
+def _melee_choices(part: Part) -> dict[str, Any]:
+    """How often each side parried, re-rolled (VIII REROLL: its own or the opponent's die), pulled
+    back or threw (IX THROW instead of doing damage)."""
+    return {
+        "defender_parries": float(part("parry")[1]),
+        "attacker_rerolls": dict(
+            zip(("none", "own", "opponent"), map(float, part("att_reroll")), strict=True)
+        ),
+        "defender_rerolls": dict(
+            zip(("none", "own", "opponent"), map(float, part("def_reroll")), strict=True)
+        ),
+        "attacker_pulls_back": float(part("pull_back")[1]),
+        "attacker_throws": float(part("throw")[1]),
+        "defender_throws": float(part("throw")[2]),
+        "stun_plus_wound": "kill",
+    }
+
+
 def build_result(
     atk: Attack,
     v: np.ndarray,
@@ -201,74 +288,20 @@ def build_result(
     trials: int | None = None,
     seed: int | None = None,
 ) -> Result:
+    """The result of one solved contest ``v`` (expected features of :attr:`Attack.spec`'s layout):
+    a shot at one target, or a melee contest with both sides reported."""
     lay = atk.spec.layout
-    part = lambda name: lay.part(v, name)  # noqa: E731
+
+    def part(name: str) -> np.ndarray:
+        return lay.part(v, name)
+
+    stages = _target_stages(part)
     cond = part("def_condition")
-    stages = {
-        "damage": _dist(part("damage")),
-        "models_destroyed": Dist([1 - cond[KILLED], cond[KILLED]])
-        if 0 < cond[KILLED] < 1
-        else Dist.constant(int(cond[KILLED] >= 1)),
-        "condition": _dist(cond),
-        "hits_left": _dist(part("def_hits_left")),
-        "fail": _dist(part("att_fail")),
-    }
     out: dict[str, Any] = {"end_state": {c: float(cond[i]) for i, c in enumerate(CONDITIONS)}}
-    p_fail = float(part("att_fail")[1])
-    out["fail_effects"] = fail_report(p_fail, atk.arms, atk.att.armour)
-    if any(a.fail in ("malfunction", "explode") for a in atk.arms):
-        stages["self_damage"] = self_damage(p_fail, atk.arms, atk.att.armour)
-    if "att_state" in lay.slices:  # VIII EXPLODE acts on the bearer's state where his roll failed
-        out["fail_effects"]["bearer_states"] = bearer_states(part("att_state"), part("att_state_failed"), lay)
-    if "def_state_att_failed" in lay.slices:  # III: the target's state where the roll failed
-        rows = bearer_states(part("def_state"), part("def_state_att_failed"), lay, "def")
-        out["fail_effects"]["target_states"] = rows
-        out["fail_effects"]["by_result"] = fail_by_result(rows, atk.arms)
-    stages.update(malfunction_states(atk, v))
-    if atk.att.has("bad_guy") and atk.att.body.hits == 1:
-        # VIII EXPLODE: "Bad Guy" models with one hit are killed if their weapon explodes
-        out["fail_effects"]["bearer_killed"] = out["fail_effects"]["effects"]["explode"]
+    out["fail_effects"] = _fail_effects(atk, v, part, stages)
     if atk.spec.dfd.pool != Pool():
-        ac = part("att_condition")
-        stages["attacker_condition"] = _dist(ac)
-        stages["attacker_hits_left"] = _dist(part("att_hits_left"))
-        stages["defender_fail"] = _dist(part("def_fail"))
-        # VIII MALFUNCTION: "in melee, also roll against the opponent" (reported, as self_damage)
-        if any(a.fail == "malfunction" for a in atk.arms):
-            stages["malfunction_on_defender"] = self_damage(
-                float(part("att_fail")[1]), atk.arms, atk.dfd.armour, ("malfunction",)
-            )
-        if any(a.fail == "malfunction" for a in atk.def_arms):
-            stages["malfunction_on_attacker"] = self_damage(
-                float(part("def_fail")[1]), atk.def_arms, atk.att.armour, ("malfunction",)
-            )
-        out["attacker_end_state"] = {c: float(ac[i]) for i, c in enumerate(CONDITIONS)}
-        out["defender_fail_effects"] = fail_report(float(part("def_fail")[1]), atk.def_arms, atk.dfd.armour)
-        if (
-            "def_state_failed" in lay.slices
-        ):  # VIII EXPLODE: the defender's weapon on his state where he failed
-            out["defender_fail_effects"]["bearer_states"] = bearer_states(
-                part("def_state"), part("def_state_failed"), lay, "def"
-            )
-        out["choices"] = {
-            "defender_parries": float(part("parry")[1]),
-            "attacker_rerolls": dict(
-                zip(("none", "own", "opponent"), map(float, part("att_reroll")), strict=True)
-            ),
-            "defender_rerolls": dict(
-                zip(("none", "own", "opponent"), map(float, part("def_reroll")), strict=True)
-            ),
-            "attacker_pulls_back": float(part("pull_back")[1]),
-            "attacker_throws": float(part("throw")[1]),  # IX THROW instead of doing damage
-            "defender_throws": float(part("throw")[2]),
-            "stun_plus_wound": "kill",
-        }
-        out["p_tie"] = float(part("tie")[1])
-        if "mob_killed" in lay.slices:  # IX MOB: the mob's losses and its division of the hits
-            stages["mob_models_destroyed"] = _dist(part("mob_killed"))
-            stages["mob_ko_or_killed"] = _dist(part("mob_ko"))
-            out["choices"]["mob_division"] = atk.info["mob_division"]
-    else:
+        _melee_report(atk, part, stages, out)
+    else:  # a shot: VIII REROLL, IX JINK
         out["choices"] = {
             "attacker_rerolls": float(part("att_reroll")[1]),
             "defender_jinks": float(part("def_reroll")[2]),

@@ -36,7 +36,6 @@ from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.report import simulated_model, targets_result, with_fail_joint
 from grimdice.systems.crusade.rerolls_many import (
     SLOTS,
-    multiset_law,
     reroll_law,
     reroll_slot,
     roll_law,
@@ -54,6 +53,7 @@ from grimdice.systems.crusade.template_modes import (
     split_total,
     splits,
 )
+from grimdice.systems.crusade.turn_trial import TurnTrial, slot_counts, unpack_slots
 from grimdice.systems.crusade.units import check_many_targets
 
 
@@ -372,127 +372,9 @@ def _exact_turn(sc: Scenario, atks: list[Attack], mode: str, final) -> Result:
     return _result(sc, atks, mode, "exact", kills, damage, fails, per, {}, fail_joint=fail_joint)
 
 
-def slot_counts(kinds: np.ndarray, faces: np.ndarray, radix: int) -> np.ndarray:
-    """Each rolled pool (rows of ``faces``) as its counts per :data:`SLOTS` (kind, face), packed
-    as one integer in base ``radix`` (slot 0 the least significant digit; :func:`unpack_slots`)."""
-    code = np.zeros(faces.shape[0], dtype=np.int64)
-    for j, k in enumerate(kinds):
-        place = np.zeros(max(DICE[str(k)].faces) + 1, dtype=np.int64)  # by face: radix ** its slot
-        for i, (kk, f) in enumerate(SLOTS):
-            if kk == str(k):
-                place[f] = radix**i
-        code += place[faces[:, j]]
-    return code
-
-
-def unpack_slots(code: int, radix: int) -> tuple[int, ...]:
-    """The counts per slot of :func:`slot_counts`."""
-    out = []
-    for _ in SLOTS:
-        code, c = divmod(code, radix)
-        out.append(c)
-    return tuple(out)
-
-
 def _simulated_turn(sc, atks, mode, turn: Turn, policy, aim, options: RunOptions) -> Result:
     """The turn's rolls rolled literally and the solved policy (aim, re-rolls, jinks) played for
-    all trials at once (:class:`~.simulate_walk.Walk`). Each shot is three steps, each keyed by
-    only the dice it reads (so few distinct steps): the pool rolled (aim), the attacker's re-rolled
-    die, then the target's jinked die and the force field's red die (the shot's end)."""
-    n = len(atks)
-    shots = len(turn.shots)
-    radix = len(turn.pool.kinds) + 1
-    # the pools a shot may roll, by index (a small key: the walk's look-up table stays dense)
-    pools = np.array(sorted(sum(n * radix**j for j, n in enumerate(c)) for c in multiset_law(turn.pool)))
-    # a spare die is read only by the attacker's re-roll (step 0) or a jink (step 1) of its kind
-    steps = [x for x, on in ((0, turn.own), (1, bool(turn.jinkers))) if on]
-    reads = {(str(d), x) for d in set(turn.pool.kinds) for x in steps}
-    shielded = any(a.dfd.body.force_field for a in atks)  # the red die only against a force field
-    walk = Walk(3 * max(len(pools), W_SIDES * R_SIDES * R_SIDES))  # key * 3 + the step (0, 1, 2)
-    none = (n, 0, 0, 0)  # no damage, no dice (the outputs of a step that ends no shot)
-    pool_dice = turn.pool.n
-
-    def reroll(mid: tuple, attacker: bool, w: int, r: int) -> tuple:
-        """The attacker's re-roll or the target's jink, if the policy takes it, with the re-rolled
-        die showing ``w`` (a white) or ``r`` (a red)."""
-        _, k, rr, jinks, states, i, c, fl = mid
-        who = -1 if attacker else i
-        if not (rr if who < 0 else (i in turn.jinkers and jinks[i])):
-            return mid
-        a = policy(k, i, rr, jinks, states, c, fl, who)
-        if a < 0:
-            return mid
-        c = reroll_slot(c, a, w if SLOTS[a][0] == "W" else r)
-        fl = fl or summary(c, False)[2]
-        if who < 0:
-            rr = False
-        else:
-            jinks = (*jinks[:i], False, *jinks[i + 1 :])
-        return ("mid", k, rr, jinks, states, i, c, fl)
-
-    def step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
-        key, stage = divmod(key, 3)
-        if state[0] != "mid" and state[4]:  # done: the attacker held his fire
-            return state, none
-        if stage == 0:  # the pool rolled: the shot aimed (or fire held)
-            k, rr, jinks, states, _ = state
-            i = aim(k, rr, jinks, states)
-            if i < 0:
-                return (k + 1, rr, jinks, states, True), none
-            c = unpack_slots(int(pools[key]), radix)
-            return ("mid", k, rr, jinks, states, i, c, summary(c, False)[2]), (n, 0, 0, pool_dice)
-        if stage == 1:  # the attacker's re-rolled die
-            mid = reroll(state, True, *divmod(key, R_SIDES))
-            return mid, (n, 0, 0, int(mid is not state))
-        w, r, g = digits(key, (W_SIDES, R_SIDES, R_SIDES))
-        mid = reroll(state, False, w, r)
-        _, k, rr, jinks, states, i, c, fl = mid
-        shield = atks[i].dfd.body.force_field
-        s, d, _ = atks[i].outcome(summary(c, False)[0], g if shield else 0, states[i])
-        dice = int(mid is not state) + int(shield)  # the jinked die, the force field's red die
-        return (k + 1, rr, jinks, (*states[:i], s, *states[i + 1 :]), False), (i, d, int(fl), dice)
-
-    def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        # drawn ahead, counted where rolled: the pools (not where fire is held), the re-rolled dice,
-        # the force field's red die
-        rolled = [roll_pool(sampler, turn.pool, size, count=False) for _ in range(shots)]
-        spare = {k: draw_dice(sampler, (size, shots, 2), k) for k in DICE}
-        ff = draw_dice(sampler, (size, shots), "R")
-        out = {k: np.zeros(size, np.int64) for k in ("damage", "models_destroyed", "fail")}
-        for i in range(n):
-            out[f"dmg{i}"] = np.zeros(size, np.int64)
-        start = (0, turn.own, tuple(i in turn.jinkers for i in range(n)), tuple(turn.starts), False)
-        zero = np.zeros(size, np.int64)
-        cur = walk.start(zero, lambda _: start)
-
-        def read(d: str, k: int, x: int) -> np.ndarray:
-            """The spare die of kind ``d`` for step ``x`` of shot ``k``, where a step may read it."""
-            return spare[d][:, k, x] if (d, x) in reads else zero
-
-        for k in range(shots):
-            kinds, faces = rolled[k]
-            rolled_pool = np.searchsorted(pools, slot_counts(kinds, faces, radix))
-            cur, (*_, used) = walk.step(cur, rolled_pool * 3, step, 4)
-            sampler.dice += int(used.sum())
-            cur, (*_, used) = walk.step(
-                cur, pack([read("W", k, 0), read("R", k, 0)], (W_SIDES, R_SIDES)) * 3 + 1, step, 4
-            )
-            sampler.dice += int(used.sum())
-            last = pack(
-                [read("W", k, 1), read("R", k, 1), ff[:, k] if shielded else zero],
-                (W_SIDES, R_SIDES, R_SIDES),
-            )
-            cur, (i, d, fl, used) = walk.step(cur, last * 3 + 2, step, 4)
-            sampler.dice += int(used.sum())
-            out["fail"] += fl
-            for j in range(n):
-                out[f"dmg{j}"] += np.where(i == j, d, 0)
-        end = walk.table(cur, lambda st: [x for s in st[3] for x in s], 2 * n)
-        for i in range(n):
-            out[f"cond{i}"], out[f"hits{i}"] = end[2 * i], end[2 * i + 1]
-            out["damage"] += out[f"dmg{i}"]
-            out["models_destroyed"] += end[2 * i] == KILLED
-        return out
-
+    all trials at once (:class:`~.turn_trial.TurnTrial`)."""
+    trial = TurnTrial(atks, turn, policy, aim)
     conds = [f"cond{i}" for i in range(len(atks))]
     return _tally_result(sc, atks, mode, options.run(with_fail_joint(trial, conds)), options)

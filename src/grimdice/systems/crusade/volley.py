@@ -181,29 +181,28 @@ def _result(sc: Scenario, atk: Attack, law, method: str, trials=None, seed=None)
     )
 
 
-def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
-    """The big roll and the re-rolled blanks rolled literally, paired and ordered as the solved
-    policy chooses (:mod:`.volley_rerolls`; beyond its bound without re-rolls, in the order the dice
-    lie); the force field's red die rolled too."""
-    atk = volley_attack(sc)
-    dice = 2 * sc.volley
-    outcome = lru_cache(maxsize=None)(atk.outcome)
-    policy = _with_rerolls(sc, atk, exact=False)[2] if _solved(sc, atk) else None
+class _VolleyTrial:
+    """The trials of one volley (a :class:`Walk` over its states): the big roll and the re-rolled
+    blanks rolled literally, paired and ordered as the solved ``policy`` chooses, or without one in
+    the order the dice lie; the force field's red die rolled too."""
 
-    walk = Walk(W_SIDES * W_SIDES * W_SIDES * R_SIDES)
+    def __init__(self, atk: Attack, dice: int, policy) -> None:
+        self.atk, self.dice, self.policy = atk, dice, policy
+        self.outcome = lru_cache(maxsize=None)(atk.outcome)
+        self.shielded = atk.dfd.body.force_field
+        self.walk = Walk(W_SIDES * W_SIDES * W_SIDES * R_SIDES)
 
-    def shot_step(state: State, key: int) -> tuple[State, tuple[int, ...]]:
+    def shot_step(self, state: State, key: int) -> tuple[State, tuple[int, ...]]:
         """A "2 dice" roll of total ``key // R_SIDES`` with the red die ``key % R_SIDES``."""
         total, g = divmod(key, R_SIDES)
-        s2, d, _ = outcome(total, g, state)
+        s2, d, _ = self.outcome(total, g, state)
         return s2, (d,)
 
-    def policy_step(state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
+    def policy_step(self, state: tuple, key: int) -> tuple[tuple, tuple[int, ...]]:
         """The next pair under the solved policy: the re-rolled blank ``again``, the attacker's
-        and the jink's re-rolled dice ``spare``, the red die ``g``: ``(damage, failed, white dice
-        re-rolled)``."""
-        assert policy is not None
-        pick_kind, reroll = policy[1], policy[2]
+        (VIII R) and the jink's (IX JINK) re-rolled dice ``spare``, the red die ``g``: ``(damage,
+        failed, white dice re-rolled)``; a pair showing two maxima fails (III)."""
+        pick_kind, reroll = self.policy[1], self.policy[2]
         left, rr, jk, s = state
         again, *spare, g = digits(key, (W_SIDES, W_SIDES, W_SIDES, R_SIDES))
         kind = pick_kind(left, rr, jk, s)
@@ -221,63 +220,84 @@ def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
             a, b = (w, b) if die == 0 else (a, w)
             failed = failed or (a == TOP and b == TOP)
             rr, jk = (False, jk) if who < 0 else (rr, False)
-        s2, d, _ = outcome(a + b, g, s)
+        s2, d, _ = self.outcome(a + b, g, s)
         return (left, rr, jk, s2), (d, int(failed), used)
 
-    def trial(sampler: Sampler, size: int) -> dict[str, np.ndarray]:
-        # the big roll, counted; the dice that may be rolled after it drawn ahead, counted where rolled
+    def __call__(self, sampler: Sampler, size: int) -> dict[str, np.ndarray]:
+        """One batch: the big roll, counted; the dice that may be rolled after it drawn ahead,
+        counted where rolled."""
+        dice = self.dice
         big = roll_dice(sampler, (size, dice), "W")
         again = draw_dice(sampler, (size, dice), "W")  # the re-rolled blanks, in pairing order
-        shielded = atk.dfd.body.force_field
         ff = (  # IX +F: the force field's red die off each roll's damage, rolled literally
-            draw_dice(sampler, (size, dice), "R") if shielded else np.zeros((size, dice), np.int8)
+            draw_dice(sampler, (size, dice), "R") if self.shielded else np.zeros((size, dice), np.int8)
         )
-        spare = draw_dice(sampler, (size, dice, 2), "W") if policy else None  # the attacker's, the jink's
+        spare = (
+            draw_dice(sampler, (size, dice, 2), "W") if self.policy else None
+        )  # the attacker's, the jink's
         out = {k: np.zeros(size, np.int64) for k in ("damage", "fail")}
-        n1, n2 = (big == 1).sum(axis=1), (big == 2).sum(axis=1)
-        if policy is None:  # the pairs in the order the dice lie (reading volley_die_order)
-            order = np.argsort(big == 0, axis=1, kind="stable")  # the scoring dice first, in order
-            scoring = np.take_along_axis(big, order, axis=1).astype(np.int64)
-            k = n1 + n2
-            n_re = np.minimum(k, dice - k)
-            rolls = n_re + (k - n_re) // 2
-            cur = walk.start(np.zeros(size, np.int64), lambda _: atk.dfd.start)
-            for j in range(int(rolls.max(initial=0))):
-                act = np.flatnonzero(j < rolls)
-                re = j < n_re[act]  # a scoring die with a re-rolled blank, else two kept scoring dice
-                at = np.where(re, j, n_re[act] + 2 * (j - n_re[act]))
-                a = scoring[act, np.minimum(at, dice - 1)]
-                b = np.where(re, again[act, j], scoring[act, np.minimum(at + 1, dice - 1)])
-                out["fail"][act] += (a == TOP) & (b == TOP)
-                sampler.dice += int(np.count_nonzero(re)) + (len(act) if shielded else 0)
-                cur[act], (d,) = walk.step(
-                    cur[act], pack([a + b, ff[act, j]], (2 * W_SIDES - 1, R_SIDES)), shot_step, 1
-                )
-                out["damage"][act] += d
-            end = walk.table(cur, lambda st: st, 2)
-        else:  # VIII R, IX JINK: the solved pairing, order and re-rolls, every die rolled
-            assert spare is not None  # rolled whenever there is a policy
-            pairing = policy[0]
-            rr0, jk0 = atk.spec.att.own, atk.spec.dfd.opp
-            firsts = pack([n1, n2], (dice + 1, dice + 1))
-            cur = walk.start(firsts, lambda c: (pairing(*divmod(c, dice + 1)), rr0, jk0, atk.dfd.start))
-            rolls = walk.table(cur, lambda st: (sum(st[0]),), 1)[0]
-            for j in range(int(rolls.max(initial=0))):
-                act = np.flatnonzero(j < rolls)
-                key = pack(
-                    [again[act, j], spare[act, j, 0], spare[act, j, 1], ff[act, j]],
-                    (W_SIDES,) * 3 + (R_SIDES,),
-                )
-                cur[act], (d, failed, used) = walk.step(cur[act], key, policy_step, 3)
-                sampler.dice += int(used.sum()) + (len(act) if shielded else 0)
-                out["damage"][act] += d
-                out["fail"][act] += failed
-            end = walk.table(cur, lambda st: st[3], 2)
+        if spare is None:
+            rolls, end = self._in_order(sampler, big, again, ff, out)
+        else:
+            rolls, end = self._solved(sampler, big, again, spare, ff, out)
         out["rolls"] = rolls.astype(np.int64)
         out["condition"], out["hits_left"] = end
         return out
 
-    tally = options.run(with_fail_joint(trial, ["condition"]))
+    def _in_order(self, sampler: Sampler, big, again, ff, out) -> tuple[np.ndarray, np.ndarray]:
+        """(rolls, end) with the pairs in the order the dice lie (reading ``volley_die_order``): a
+        scoring die with a re-rolled blank, then two kept scoring dice (IX VOLLEY FIRE)."""
+        atk, dice, size = self.atk, self.dice, len(big)
+        n1, n2 = (big == 1).sum(axis=1), (big == 2).sum(axis=1)
+        order = np.argsort(big == 0, axis=1, kind="stable")  # the scoring dice first, in order
+        scoring = np.take_along_axis(big, order, axis=1).astype(np.int64)
+        k = n1 + n2
+        n_re = np.minimum(k, dice - k)
+        rolls = n_re + (k - n_re) // 2
+        cur = self.walk.start(np.zeros(size, np.int64), lambda _: atk.dfd.start)
+        for j in range(int(rolls.max(initial=0))):
+            act = np.flatnonzero(j < rolls)
+            re = j < n_re[act]  # a scoring die with a re-rolled blank, else two kept scoring dice
+            at = np.where(re, j, n_re[act] + 2 * (j - n_re[act]))
+            a = scoring[act, np.minimum(at, dice - 1)]
+            b = np.where(re, again[act, j], scoring[act, np.minimum(at + 1, dice - 1)])
+            out["fail"][act] += (a == TOP) & (b == TOP)
+            sampler.dice += int(np.count_nonzero(re)) + (len(act) if self.shielded else 0)
+            cur[act], (d,) = self.walk.step(
+                cur[act], pack([a + b, ff[act, j]], (2 * W_SIDES - 1, R_SIDES)), self.shot_step, 1
+            )
+            out["damage"][act] += d
+        return rolls, self.walk.table(cur, lambda st: st, 2)
+
+    def _solved(self, sampler: Sampler, big, again, spare, ff, out) -> tuple[np.ndarray, np.ndarray]:
+        """(rolls, end) under VIII R, IX JINK: the solved pairing, order and re-rolls, every die rolled."""
+        atk, dice = self.atk, self.dice
+        n1, n2 = (big == 1).sum(axis=1), (big == 2).sum(axis=1)
+        pairing = self.policy[0]
+        rr0, jk0 = atk.spec.att.own, atk.spec.dfd.opp
+        firsts = pack([n1, n2], (dice + 1, dice + 1))
+        cur = self.walk.start(firsts, lambda c: (pairing(*divmod(c, dice + 1)), rr0, jk0, atk.dfd.start))
+        rolls = self.walk.table(cur, lambda st: (sum(st[0]),), 1)[0]
+        for j in range(int(rolls.max(initial=0))):
+            act = np.flatnonzero(j < rolls)
+            key = pack(
+                [again[act, j], spare[act, j, 0], spare[act, j, 1], ff[act, j]],
+                (W_SIDES,) * 3 + (R_SIDES,),
+            )
+            cur[act], (d, failed, used) = self.walk.step(cur[act], key, self.policy_step, 3)
+            sampler.dice += int(used.sum()) + (len(act) if self.shielded else 0)
+            out["damage"][act] += d
+            out["fail"][act] += failed
+        return rolls, self.walk.table(cur, lambda st: st[3], 2)
+
+
+def simulated_volley(sc: Scenario, options: RunOptions) -> Result:
+    """The big roll and the re-rolled blanks rolled literally, paired and ordered as the solved
+    policy chooses (:mod:`.volley_rerolls`; beyond its bound without re-rolls, in the order the dice
+    lie); the force field's red die rolled too."""
+    atk = volley_attack(sc)
+    policy = _with_rerolls(sc, atk, exact=False)[2] if _solved(sc, atk) else None
+    tally = options.run(with_fail_joint(_VolleyTrial(atk, 2 * sc.volley, policy), ["condition"]))
     res = _result(sc, atk, {(atk.dfd.start, 0, 0, 0): 1.0}, "simulated", tally.trials, options.seed)
     if policy is None:
         res.notes.append(RULES.note("volley_die_order"))

@@ -285,6 +285,20 @@ def _removal(
     return Removal(tuple(worth), strike_back, placed)
 
 
+def melee_removals(a: Unit, d: Unit, c: Conditions) -> tuple[dict[bool, Removal], dict[bool, Removal]]:
+    """(the assaulting ``a``'s, the defending ``d``'s) :func:`removal` objective in their melee, by
+    whether the side still strikes after removing its casualties (then it keeps what strikes back
+    best)."""
+    rem_d = {
+        b: removal(d, a, c, assaulting=False, strike_back=b, placed=c.defender_strikers)
+        for b in (False, True)
+    }
+    rem_a = {
+        b: removal(a, d, c, assaulting=True, strike_back=b, placed=c.attacker_strikers) for b in (False, True)
+    }
+    return rem_a, rem_d
+
+
 def _has_anywhere(unit: Unit, rule: str) -> bool:
     """The unit has ``rule`` itself or on one of its melee weapons."""
     return unit.has(rule) or any(w.has(rule) for g in unit.groups for w in g.weapons if w.melee)

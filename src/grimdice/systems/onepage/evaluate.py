@@ -399,7 +399,7 @@ def melee(sc: Scenario, options: RunOptions) -> Result:
     if options.exact:
         laws, law_of = _exact_melee_laws(a, d, m, extra)
     else:
-        from grimdice.systems.onepage.simulate import simulate_melee
+        from grimdice.systems.onepage.sampled_melee import simulate_melee
 
         laws, comps, joint = simulate_melee(a, sa, d, sd, c, options, picks)
         law_of = component_laws(comps)

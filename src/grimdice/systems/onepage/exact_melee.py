@@ -19,8 +19,8 @@ from grimdice.systems.onepage.attack import (
     at_tier,
     melee_fire,
     melee_picks,
+    melee_removals,
     odds,
-    removal,
 )
 from grimdice.systems.onepage.strikes import Interner, Strike, Table, beats, fear_fail, loser_morale, strike
 from grimdice.systems.onepage.units import Unit, UnitState, value
@@ -107,14 +107,7 @@ class _MeleeTable:
         self.cache: dict[tuple, Strike] = {}
         self.objectives: dict[str, str] = {}
         # a side that still strikes after removing its casualties keeps what strikes back best
-        self.rem_d = {
-            b: removal(d, a, c, assaulting=False, strike_back=b, placed=c.defender_strikers)
-            for b in (False, True)
-        }
-        self.rem_a = {
-            b: removal(a, d, c, assaulting=True, strike_back=b, placed=c.attacker_strikers)
-            for b in (False, True)
-        }
+        self.rem_a, self.rem_d = melee_removals(a, d, c)
         self.fires_of: dict[tuple[str, UnitState], list[Fire]] = {}
         self.iid = Interner()
         self.states = self.iid.states
