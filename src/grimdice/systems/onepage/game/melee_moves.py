@@ -31,7 +31,8 @@ blocks keep their formation).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -118,20 +119,43 @@ def assaulters_moved(s: GameState, u: int, t: int) -> np.ndarray:
     return recall(s.setup, key, lambda: _moved_on(s, u, t, a))
 
 
+@dataclass(frozen=True)
+class _Charge:
+    """What every model's own move on from an Assault reads: the target's models and both radii,
+    the other units' bases, the table, and the unit's terrain rules."""
+
+    d: np.ndarray
+    ra: float
+    rd: float
+    pts: np.ndarray
+    rp: np.ndarray
+    table: Any
+    flying: bool
+    free: bool
+    walk: float
+
+
 def _moved_on(s: GameState, u: int, t: int, a: np.ndarray) -> np.ndarray:
-    d = s.models(t)
-    ra, rd = float(s.setup.radii[u]), float(s.setup.radii[t])
     unit, table = s.setup.units[u], s.setup.table
     sx, sy, full = s.charge
+    ra = float(s.setup.radii[u])
+    pts, rp, _, _ = s.others(u, ignore=t)
+    c = _Charge(
+        d=s.models(t),
+        ra=ra,
+        rd=float(s.setup.radii[t]),
+        pts=pts,
+        rp=rp,
+        table=table,
+        flying=unit.has("flying"),  # "they may ignore terrain effects"
+        free=unit.has("flying") or unit.has("strider"),  # Strider: "treat difficult terrain as open"
+        walk=move_distance(unit, "walk"),
+    )
     block = float(np.hypot(s.anchors[u][0] - sx, s.anchors[u][1] - sy))
-    flying = unit.has("flying")  # "they may ignore terrain effects"
-    free = flying or unit.has("strider")  # Strider: "treat difficult terrain as open terrain"
-    walk = move_distance(unit, "walk")
     # Difficult: "If any model of a unit moves through difficult terrain at any point of its move, the
     # unit may not move more than its Walk action distance for that movement"
-    capped = not free and bool(swept(table, s.models(u, (sx, sy)), a, ra, "difficult").any())
+    capped = not c.free and bool(swept(table, s.models(u, (sx, sy)), a, ra, "difficult").any())
     travelled = np.full(len(a), block)
-    pts, rp, _, _ = s.others(u, ignore=t)
     ra_n = np.full(len(a), ra)
     before = base_distances(a, ra_n, pts, rp, signed=True).min(axis=1) if len(rp) else np.zeros(len(a))
     pos = a.copy()
@@ -139,36 +163,11 @@ def _moved_on(s: GameState, u: int, t: int, a: np.ndarray) -> np.ndarray:
         moved = False
         for i in range(len(pos)):
             p = pos[i : i + 1]
-            gap = float(signed_gaps(p, ra, d, rd).min())
-            left = (walk if capped else full) - float(travelled[i])
+            gap = float(signed_gaps(p, ra, c.d, c.rd).min())
+            left = (c.walk if capped else full) - float(travelled[i])
             if gap <= EPS or left <= EPS:
                 continue
-            fours = np.repeat(p, len(FRACTIONS), axis=0)  # one row per fraction of what is left
-            reach = left * np.array(FRACTIONS)
-            straight = [towards(fours, ra, d, rd, reach, k) for k in range(min(NEAREST, len(d)))]
-            ends = np.concatenate([contacts(p, ra, d, rd, left), *straight])
-            c = len(ends)
-            steps = np.linalg.norm(ends - p, axis=1)
-            ok = (steps > EPS) & table.on_table(ends, ra)
-            # no base overlaps the target's or the unit's own (the others where they stand now)
-            gaps = signed_gaps(ends, ra, d, rd)
-            ok &= (gaps >= -EPS).all(axis=1)
-            ok &= (signed_gaps(ends, ra, np.delete(pos, i, axis=0), ra) >= -EPS).all(axis=1)
-            if len(rp):  # not within 1" of another unit (nor closer than it already was), nor through one
-                near = base_distances(ends, np.full(c, ra), pts, rp, signed=True).min(axis=1)
-                ok &= near >= min(KEEP_CLEAR, float(before[i])) - EPS
-                if not flying:
-                    ok &= ~sweeps_meet_bases(np.repeat(p, c, axis=0), ends, ra, pts, rp).any(axis=1)
-            slow = np.zeros(c, dtype=bool)
-            if not flying:
-                starts = np.repeat(p, c, axis=0)
-                ok &= ~swept(table, starts, ends, ra, "impassable")
-                ok &= ~swept(table, starts, ends, ra, "dangerous")  # our reading: see above
-                if not free and not capped:
-                    slow = swept(table, starts, ends, ra, "difficult")
-                    most = np.maximum(float(travelled.max()), travelled[i] + steps)
-                    ok &= ~slow | (most <= walk + EPS)
-            closest = gaps.min(axis=1)
+            ends, steps, ok, slow, closest = _steps_on(c, pos, i, left, travelled, capped, float(before[i]))
             order = np.lexsort((steps[ok], np.round(closest[ok], 6)))  # closest, then shortest
             for k in np.flatnonzero(ok)[order]:
                 if closest[k] >= gap - EPS:
@@ -185,6 +184,43 @@ def _moved_on(s: GameState, u: int, t: int, a: np.ndarray) -> np.ndarray:
             break
     pos.flags.writeable = False  # kept in the geometry memo
     return pos
+
+
+def _steps_on(
+    c: _Charge, pos: np.ndarray, i: int, left: float, travelled: np.ndarray, capped: bool, before: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Model ``i``'s candidate steps towards the target (into contact, or straight on by fractions
+    of what it has left): (ends, step lengths, legal, through difficult terrain, closest gap to the
+    target). Legal: on the table, no base over the target's or its own unit's, not within 1" of
+    another unit (nor closer than it already was) nor through one, nor through impassable or
+    dangerous terrain, difficult terrain only within the Walk distance."""
+    p = pos[i : i + 1]
+    ra, d, rd, pts, rp, table = c.ra, c.d, c.rd, c.pts, c.rp, c.table
+    fours = np.repeat(p, len(FRACTIONS), axis=0)  # one row per fraction of what is left
+    reach = left * np.array(FRACTIONS)
+    straight = [towards(fours, ra, d, rd, reach, k) for k in range(min(NEAREST, len(d)))]
+    ends = np.concatenate([contacts(p, ra, d, rd, left), *straight])
+    n = len(ends)
+    steps = np.linalg.norm(ends - p, axis=1)
+    ok = (steps > EPS) & table.on_table(ends, ra)
+    gaps = signed_gaps(ends, ra, d, rd)
+    ok &= (gaps >= -EPS).all(axis=1)
+    ok &= (signed_gaps(ends, ra, np.delete(pos, i, axis=0), ra) >= -EPS).all(axis=1)
+    if len(rp):
+        near = base_distances(ends, np.full(n, ra), pts, rp, signed=True).min(axis=1)
+        ok &= near >= min(KEEP_CLEAR, before) - EPS
+        if not c.flying:
+            ok &= ~sweeps_meet_bases(np.repeat(p, n, axis=0), ends, ra, pts, rp).any(axis=1)
+    slow = np.zeros(n, dtype=bool)
+    if not c.flying:
+        starts = np.repeat(p, n, axis=0)
+        ok &= ~swept(table, starts, ends, ra, "impassable")
+        ok &= ~swept(table, starts, ends, ra, "dangerous")  # our reading: see above
+        if not c.free and not capped:
+            slow = swept(table, starts, ends, ra, "difficult")
+            most = np.maximum(float(travelled.max()), travelled[i] + steps)
+            ok &= ~slow | (most <= c.walk + EPS)
+    return ends, steps, ok, slow, gaps.min(axis=1)
 
 
 def strikers(s: GameState, u: int, t: int) -> tuple[int, int]:
