@@ -164,10 +164,10 @@ def end_of(s: GameState, a: list[Any]) -> tuple[float, float]:
 
 
 def test_a_unit_that_cannot_score_no_longer_runs_into_the_enemys_guns() -> None:
-    """The Orks' Weirdboy (40 points, one model, no gun, a melee it never wins) used to run at the
-    nearest enemy and be shot (seeded games of the bundled armies, docs/onepage-game.md): the greedy
-    AI (the former one) runs it 12" into the Shooters' 24" range; the AI with the enemy's reply
-    keeps it where nothing reaches it."""
+    """The Orks' Weirdboy (40 points, one model, no gun, a melee it never wins) walked at the nearest
+    enemy and was shot in seeded games of the bundled armies (benchmarks/HISTORY.md): the greedy AI
+    runs it 12" into the Shooters' 24" range; the AI with the enemy's reply keeps it where nothing
+    reaches it."""
     s = replace(duel(SHOOTERS, WEIRDBOY, gap=30.0), player=1)
     s = replace(s, anchors=((36.0, 6.0), (36.0, 36.0)))  # 6" from the south edge: room to back away
     assert threat.exposure(s, 1) > 0  # 28.7" away: within the Shooters' 24" range plus their 6" Walk
@@ -201,7 +201,7 @@ def test_prospect_is_the_best_favourable_charge_within_assault_reach_of_the_end(
 
 
 def test_a_melee_unit_runs_into_charge_reach_of_a_target_it_beats_rather_than_walk_and_shoot() -> None:
-    """The Ork games lost or drawn against random Marines (docs/onepage-game.md) showed the Boyz
+    """The Ork games lost or drawn against random Marines (benchmarks/HISTORY.md) showed the Boyz
     walking and shooting pistols and carbines where a charge next round was worth far more. Here
     the Shootas (18" carbines) 20.7" from the Targets, nothing threatening them: the AI without
     the prospect term walks 6" and shoots; with it, it runs 12" to end within Assault reach of a
