@@ -5,7 +5,7 @@ W10 (2001 unit states) against 2000 attacks of D2 damage; the answer is the law 
 destroyed. The chain moves a state by at most a token's damage (plus the model-boundary resets),
 so one token costs O(states x damage), not a dense product over states. Every run is timed cold,
 as ``bench_wh40k`` times the README case: the shared token-operator cache
-(``grimdice.engine.allocation.chain._SHARED``) is cleared before each run (a user's calculation with new
+(``grimdice.engine.allocation.operators._SHARED``) is cleared before each run (a user's calculation with new
 numbers).
 
 Run: ``python benchmarks/bench_allocation.py [--runs N]``.
@@ -20,7 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grimdice.engine.allocation import chain as allocation
+from grimdice.engine.allocation import operators
 from grimdice.systems import calculate
 from harness import Case, machine, run_cases
 
@@ -39,7 +39,7 @@ def scenario(models: int, wounds: int, attacks: int, damage: str, save: int = 4)
 
 def case(name: str, data: dict[str, Any], target_ms: float) -> Case:
     def ours() -> list[float]:
-        allocation._SHARED.clear()  # cold, as bench_wh40k: no token operator from an earlier run
+        operators._SHARED.clear()  # cold, as bench_wh40k: no token operator from an earlier run
         return calculate(data)["models_destroyed"].pmf_from_zero()
 
     return Case(name, ours, target_ms=target_ms)

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from grimdice.dice.sampler import Sampler
 from grimdice.engine.heap import keep_arrays_on_heap
 from grimdice.systems.crusade import calculate
-from grimdice.systems.crusade.contest import _rolls
+from grimdice.systems.crusade.contest.states import _rolls
 from grimdice.systems.crusade.rolls import pool_law
 from harness import Case, close, machine, run_cases
 

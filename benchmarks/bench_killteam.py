@@ -52,7 +52,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grimdice.engine.allocation import chain as allocation
+from grimdice.engine.allocation import operators
 from grimdice.engine.heap import keep_arrays_on_heap
 from grimdice.engine.montecarlo import Tally, TrialFn
 from grimdice.engine.options import RunOptions
@@ -301,7 +301,7 @@ def readme_case_ms(runs: int) -> float:
 
     def cold() -> Any:
         # as bench_wh40k times it: no token operator shared from an earlier run
-        allocation._SHARED.clear()
+        operators._SHARED.clear()
         return calculate_any(data)
 
     timing, _ = measure(cold, runs)

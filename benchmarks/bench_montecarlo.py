@@ -72,9 +72,10 @@ def tallies() -> Iterator[list[Tally]]:
 def clear_caches() -> None:
     """Empty the bounded caches that outlive a run, so no timed run reuses another's work (no solve
     is cached across runs; these hold the Crusade pools' exact laws, roll walks and roll pairs)."""
-    from grimdice.systems.crusade import contest, rolls
+    from grimdice.systems.crusade import rolls
+    from grimdice.systems.crusade.contest import states
 
-    for fn in (getattr(rolls, "law_steps", None), rolls.pool_law, getattr(contest, "_rolls", None)):
+    for fn in (getattr(rolls, "law_steps", None), rolls.pool_law, getattr(states, "_rolls", None)):
         if fn is not None:
             fn.cache_clear()
 

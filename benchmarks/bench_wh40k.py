@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grimdice.engine.allocation import chain as allocation
+from grimdice.engine.allocation import operators
 from grimdice.io.scenario import load_scenario
 from grimdice.systems import calculate
 from harness import Case, close, machine, run_cases
@@ -53,7 +53,7 @@ def readme_case() -> Case:
     def ours() -> list[float]:
         # cold: no token operator shared from an earlier run (a user's calculation with new numbers);
         # the peers keep nothing between runs either
-        allocation._SHARED.clear()
+        operators._SHARED.clear()
         return calculate(_DATA)["models_destroyed"].pmf_from_zero()
 
     peers: dict[str, Any] = {}

@@ -1,11 +1,11 @@
-"""Chains of equal queues and token signature share their token operators (engine.allocation.chain's
+"""Chains of equal queues and token signature share their token operators (engine.allocation.operators'
 bounded cache): a result must not depend on which scenarios ran before it."""
 
 from __future__ import annotations
 
 import pytest
 
-from grimdice.engine.allocation import chain as allocation
+from grimdice.engine.allocation import operators
 from grimdice.systems.wh40k import calculate
 from grimdice.systems.wh40k.allocation import NORMAL, Allocation
 from grimdice.systems.wh40k.exact import exact_result
@@ -36,17 +36,17 @@ CASES = {
 
 @pytest.fixture
 def fresh_cache():
-    allocation._SHARED.clear()
+    operators._SHARED.clear()
     yield
-    allocation._SHARED.clear()
+    operators._SHARED.clear()
 
 
 def test_results_do_not_depend_on_what_ran_before(fresh_cache) -> None:
     alone = {}
     for name, sc in CASES.items():
-        allocation._SHARED.clear()
+        operators._SHARED.clear()
         alone[name] = calculate(sc).to_json()
-    assert allocation._SHARED  # the chains did share their operators
+    assert operators._SHARED  # the chains did share their operators
     for _ in range(2):  # every other scenario's operators now in the cache, in two orders
         for name, sc in CASES.items():
             assert calculate(sc).to_json() == alone[name], name
@@ -70,10 +70,10 @@ def test_signature_tells_apart_what_changes_the_token(fresh_cache) -> None:
 
 
 def test_the_cache_is_bounded(fresh_cache, monkeypatch) -> None:
-    monkeypatch.setattr(allocation, "SHARED_OPERATORS", 3)
+    monkeypatch.setattr(operators, "SHARED_OPERATORS", 3)
     for sc in CASES.values():
         calculate(sc)
-        assert len(allocation._SHARED) <= 3
+        assert len(operators._SHARED) <= 3
     target_sc = CASES["base"]
     from grimdice.io.scenario import validate
     from grimdice.systems.wh40k.profiles import Scenario
