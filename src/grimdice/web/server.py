@@ -36,6 +36,7 @@ from grimdice.web.guard import (
     until_done,
 )
 from grimdice.web.pool import MAX_WAITING, PER_CLIENT, BudgetExceeded, Busy, CalcPool
+from grimdice.web.routes_crusade import router as crusade_router
 from grimdice.web.routes_games import router as games_router
 from grimdice.web.routes_rosters import router as rosters_router
 from grimdice.web.routes_rules import router as rules_router
@@ -168,6 +169,7 @@ def create_app(
     app.include_router(rules_router)
     app.include_router(rosters_router)
     app.include_router(games_router)
+    app.include_router(crusade_router)
 
     @app.get("/api/systems")
     async def systems() -> list[dict[str, Any]]:
