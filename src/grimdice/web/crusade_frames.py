@@ -89,11 +89,11 @@ def _what(s: Any, n: Any, a: Sequence[Any], event: str | None) -> str:
 
 
 def _arrow(s: Any, n: Any, a: Sequence[Any]) -> dict[str, Any] | None:
-    """The action's arrow: the active model's move (its square before and after), or an attack
+    """The action's arrow: the active model's step (from its square to the one it steps to), or an attack
     (from the attacker to the model it aims at; an attack's dice from its pending attacker)."""
     if a[0] in MOVES and s.active >= 0:
-        return {"kind": "move", "side": s.tokens[s.active].side, "from": list(s.tokens[s.active].sq),
-                "to": list(n.tokens[s.active].sq)}  # fmt: skip
+        t = s.tokens[s.active]  # to the square stepped to (an enemy's ZOC may still stop it there)
+        return {"kind": "move", "side": t.side, "from": list(t.sq), "to": [int(a[1]), int(a[2])]}
     if a[0] in ATTACKS and s.active >= 0:
         i, j = s.active, int(a[1])
         return {"kind": ATTACKS[a[0]], "side": s.tokens[i].side, "from": list(s.tokens[i].sq),
@@ -111,8 +111,10 @@ def _arrow(s: Any, n: Any, a: Sequence[Any]) -> dict[str, Any] | None:
 
 
 def frames(log: dict[str, Any]) -> dict[str, Any]:
-    """The crusade game ``log`` as frames: ``board``, then per action ``round``, ``side`` (whose
-    turn), ``chance`` (a dice outcome), ``text``, ``arrow``, ``models`` and ``open_doors``."""
+    """The crusade game ``log`` as frames: ``board`` and ``start``, then per action ``round`` (the
+    round it is taken in), ``side`` (whose turn), ``chance`` (a dice outcome), ``text``, ``arrow``,
+    and after it ``models`` and ``open_doors``; ``matches_log`` and ``differs`` as ``grimdice
+    replay`` reports them."""
     from grimdice.systems.crusade.game.replay import differences, is_game_log, replay
 
     if not is_game_log(log):
@@ -126,7 +128,7 @@ def frames(log: dict[str, Any]) -> dict[str, Any]:
         event = next(events)["text"] if attack else None
         steps.append(
             {
-                "round": n.round,
+                "round": s.round,
                 "side": s.player,
                 "chance": chance,
                 "text": _what(s, n, a, event),

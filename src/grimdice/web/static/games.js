@@ -4,7 +4,7 @@ import { el as svg, pct } from "./charts.js";
 import { h } from "./form.js";
 
 const $ = (sel) => document.querySelector(sel);
-const ARMY = ["#0072b2", "#c84b00"];
+export const ARMY = ["#0072b2", "#c84b00"];
 const TERRAIN = { impassable: "#8a8a8a", blocks_sight: "#b9855a", cover: "#6fae6f", dangerous: "#f0a040", difficult: "#b8b860" };
 const view = { game: null, step: 0 };
 let playing = null; // the running play request's AbortController
@@ -19,6 +19,22 @@ async function readArmy(side) {
     return body.scenario;
   }
   return $(`#game-army-${side}`).value;
+}
+
+/** Read a JSON-lines answer (a stream of games) line by line as it arrives. */
+export async function readLines(res, onLine) {
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let nl;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      onLine(JSON.parse(buffer.slice(0, nl)));
+      buffer = buffer.slice(nl + 1);
+    }
+  }
 }
 
 function say(text) { $("#game-status").textContent = text; }
@@ -41,20 +57,10 @@ async function play() {
     const res = await fetch("/api/games/play", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ armies, games, seed }), signal: controller.signal });
     if (!res.ok) { const b = await res.json().catch(() => ({})); say(b.message || b.error || `HTTP ${res.status}`); return; }
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += value;
-      let nl;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        const line = JSON.parse(buffer.slice(0, nl));
-        buffer = buffer.slice(nl + 1);
-        if (line.done) { $("#game-progress").value = line.done; say(`Played ${line.done} of ${line.of} games`); }
-        if (line.summary) { showSummary(line.summary); view.firstLog = line.log; $("#watch-first").hidden = false; }
-      }
-    }
+    await readLines(res, (line) => {
+      if (line.done) { $("#game-progress").value = line.done; say(`Played ${line.done} of ${line.of} games`); }
+      if (line.summary) { showSummary(line.summary); view.firstLog = line.log; $("#watch-first").hidden = false; }
+    });
   } catch (e) {
     say(e.name === "AbortError" ? "Stopped" : `Error: ${e.message}`);
   } finally {
@@ -64,10 +70,14 @@ async function play() {
   }
 }
 
+/** A table row: a result, its rate and its 95 % interval. */
+export function rateRow(what, r) {
+  return h("tr", {}, h("th", { scope: "row" }, what), h("td", {}, pct(r.rate)), h("td", {}, `${pct(r.low)} – ${pct(r.high)}`));
+}
+
 function showSummary(s) {
   const a = s.army_a;
-  const row = (what, r) => h("tr", {}, h("th", { scope: "row" }, what), h("td", {}, pct(r.rate)),
-    h("td", {}, `${pct(r.low)} – ${pct(r.high)}`));
+  const row = rateRow;
   say(`${s.games} games played (seed ${s.seed})`);
   $("#game-summary").replaceChildren(
     h("div", { class: "table-wrap" }, h("table", {}, h("caption", {}, `${s.armies[0]} against ${s.armies[1]}`),
