@@ -26,8 +26,8 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from grimdice.errors import GrimdiceError, ScenarioError
-from grimdice.web.answers import refused
+from grimdice.errors import ScenarioError
+from grimdice.web.answers import game_answer
 from grimdice.web.examples import default_dir
 from grimdice.web.routes_games import MAX_GAMES
 
@@ -116,14 +116,12 @@ def play(body: CrusadePlayRequest) -> Any:
     """Play games of a Rules Crusade game scenario, streamed game by game."""
     from grimdice.systems.crusade.game.batch import GameJob
 
-    try:
+    def stream() -> StreamingResponse:
         setup = _setup(body)
         job = GameJob(setup, (body.players[0], body.players[1]), keep_log=True)
-    except ScenarioError as exc:  # the game names the CLI option (--players.1): here it is players.1
-        return refused(ScenarioError(exc.field.removeprefix("--"), exc.message))
-    except GrimdiceError as exc:
-        return refused(exc)
-    return StreamingResponse(_played(body, job, setup), media_type="application/x-ndjson")
+        return StreamingResponse(_played(body, job, setup), media_type="application/x-ndjson")
+
+    return game_answer(stream)
 
 
 @router.post(
@@ -134,12 +132,7 @@ def replay(body: CrusadeReplayRequest) -> Any:
     """A logged crusade game as frames: the board, then every action's models, arrow and dice."""
     from grimdice.web.crusade_frames import frames
 
-    try:
-        return frames(body.log)
-    except GrimdiceError as exc:
-        return refused(exc)
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:  # a log that is not one
-        return refused(ScenarioError("log", f"not a crusade game log ({type(exc).__name__}: {exc})"[:300]))
+    return game_answer(lambda: frames(body.log), "crusade game log")
 
 
 __all__ = ["bundled_games", "router"]

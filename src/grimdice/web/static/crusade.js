@@ -4,13 +4,12 @@
 // models in their force's colour with their names, moves and attacks as arrows, the dice's outcome.
 import { el as svg, pct } from "./charts.js";
 import { h } from "./form.js";
-import { ARMY, rateRow, readLines } from "./games.js";
+import { ARMY, playGames, rateRow, stopGames } from "./games.js";
 
 const $ = (sel) => document.querySelector(sel);
 const SQUARE = { floor: "#ffffff", wall: "#4d4d4d", door: "#8c4d1a", duct: "#99b399" };
 const DARK = "#c7ccdb", OPEN_DOOR = "#deb887", OBJECTIVE = "#b8860b";
 const view = { game: null, step: 0, firstLog: null };
-let playing = null; // the running play request's AbortController
 
 function say(text) { $("#crusade-status").textContent = text; }
 
@@ -22,35 +21,6 @@ async function readScenario() {
   const body = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(`${file.name}: ${body.message || body.error}`);
   return body.scenario;
-}
-
-async function play() {
-  if (playing) playing.abort();
-  const controller = new AbortController();
-  playing = controller;
-  let scenario;
-  try { scenario = await readScenario(); } catch (e) { say(e.message); return; }
-  const games = Number($("#crusade-count").value);
-  const seed = Number($("#crusade-seed").value || 0);
-  Object.assign($("#crusade-progress"), { max: games, value: 0, hidden: false });
-  $("#crusade-cancel").hidden = false;
-  $("#crusade-summary").replaceChildren();
-  say(`Playing ${games} games…`);
-  try {
-    const res = await fetch("/api/games/crusade/play", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ scenario, games, seed }), signal: controller.signal });
-    if (!res.ok) { const b = await res.json().catch(() => ({})); say(b.error || b.message || `HTTP ${res.status}`); return; }
-    await readLines(res, (line) => {
-      if (line.done) { $("#crusade-progress").value = line.done; say(`Played ${line.done} of ${line.of} games`); }
-      if (line.summary) { showSummary(line.summary); view.firstLog = line.log; $("#crusade-watch").hidden = false; }
-    });
-  } catch (e) {
-    say(e.name === "AbortError" ? "Stopped" : `Error: ${e.message}`);
-  } finally {
-    if (playing === controller) playing = null;
-    $("#crusade-progress").hidden = true;
-    $("#crusade-cancel").hidden = true;
-  }
 }
 
 function showSummary(s) {
@@ -174,8 +144,10 @@ export function setupCrusade(games) {
   if (!games.length) { $("#crusade").hidden = true; return; }
   $("#crusade-game").replaceChildren(...games.map((g) => h("option", { value: g.file, title: g.title },
     `${g.forces.join(" against ")}: ${g.title.split(":")[0]}`)));
-  $("#crusade-play").addEventListener("click", play);
-  $("#crusade-cancel").addEventListener("click", () => playing && playing.abort());
+  $("#crusade-play").addEventListener("click", () => playGames("crusade", "/api/games/crusade/play",
+    async () => ({ scenario: await readScenario() }),
+    (line) => { showSummary(line.summary); view.firstLog = line.log; $("#crusade-watch").hidden = false; }));
+  $("#crusade-cancel").addEventListener("click", () => stopGames("crusade"));
   $("#crusade-watch").addEventListener("click", () => view.firstLog && openLog(view.firstLog));
   $("#crusade-log").addEventListener("change", async (e) => {
     const file = e.target.files[0];

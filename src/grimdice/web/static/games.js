@@ -7,7 +7,6 @@ const $ = (sel) => document.querySelector(sel);
 export const ARMY = ["#0072b2", "#c84b00"];
 const TERRAIN = { impassable: "#8a8a8a", blocks_sight: "#b9855a", cover: "#6fae6f", dangerous: "#f0a040", difficult: "#b8b860" };
 const view = { game: null, step: 0 };
-let playing = null; // the running play request's AbortController
 
 async function readArmy(side) {
   const file = $(`#game-file-${side}`).files[0];
@@ -22,7 +21,7 @@ async function readArmy(side) {
 }
 
 /** Read a JSON-lines answer (a stream of games) line by line as it arrives. */
-export async function readLines(res, onLine) {
+async function readLines(res, onLine) {
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
@@ -39,36 +38,44 @@ export async function readLines(res, onLine) {
 
 function say(text) { $("#game-status").textContent = text; }
 
-async function play() {
-  if (playing) playing.abort();
+const running = {}; // each section's running play request (its AbortController), by id prefix
+
+/** Play games from the section whose ids start with `prefix` (its -count, -seed, -progress, -cancel,
+ * -summary and -status): POST `url` with `await request()` and the count and seed, read game by game
+ * (a new play supersedes the running one); `done(line)` gets the last line (the summary and a log). */
+export async function playGames(prefix, url, request, done) {
+  const say = (text) => { $(`#${prefix}-status`).textContent = text; };
+  stopGames(prefix);
   const controller = new AbortController();
-  playing = controller;
-  let armies;
-  try { armies = [await readArmy("a"), await readArmy("b")]; } catch (e) { say(e.message); return; }
-  const games = Number($("#game-count").value);
-  const seed = Number($("#game-seed").value || 0);
-  $("#game-progress").max = games;
-  $("#game-progress").value = 0;
-  $("#game-progress").hidden = false;
-  $("#game-cancel").hidden = false;
-  $("#game-summary").replaceChildren();
+  running[prefix] = controller;
+  const games = Number($(`#${prefix}-count`).value);
+  const seed = Number($(`#${prefix}-seed`).value || 0);
+  let body;
+  try { body = { ...(await request()), games, seed }; } catch (e) { say(e.message); return; }
+  const bar = $(`#${prefix}-progress`);
+  Object.assign(bar, { max: games, value: 0, hidden: false });
+  $(`#${prefix}-cancel`).hidden = false;
+  $(`#${prefix}-summary`).replaceChildren();
   say(`Playing ${games} games…`);
   try {
-    const res = await fetch("/api/games/play", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ armies, games, seed }), signal: controller.signal });
+    const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body), signal: controller.signal });
     if (!res.ok) { const b = await res.json().catch(() => ({})); say(b.message || b.error || `HTTP ${res.status}`); return; }
     await readLines(res, (line) => {
-      if (line.done) { $("#game-progress").value = line.done; say(`Played ${line.done} of ${line.of} games`); }
-      if (line.summary) { showSummary(line.summary); view.firstLog = line.log; $("#watch-first").hidden = false; }
+      if (line.done) { bar.value = line.done; say(`Played ${line.done} of ${line.of} games`); }
+      if (line.summary) done(line);
     });
   } catch (e) {
     say(e.name === "AbortError" ? "Stopped" : `Error: ${e.message}`);
   } finally {
-    if (playing === controller) playing = null;
-    $("#game-progress").hidden = true;
-    $("#game-cancel").hidden = true;
+    if (running[prefix] === controller) running[prefix] = null;
+    bar.hidden = true;
+    $(`#${prefix}-cancel`).hidden = true;
   }
 }
+
+/** Stop the section's running play request, if any. */
+export function stopGames(prefix) { if (running[prefix]) running[prefix].abort(); }
 
 /** A table row: a result, its rate and its 95 % interval. */
 export function rateRow(what, r) {
@@ -185,8 +192,10 @@ export function setupGames(armies) {
     $(`#game-army-${side}`).replaceChildren(...armies.map((a) => h("option", { value: a.file }, `${a.name} (${a.points} pts)`)));
     $(`#game-army-${side}`).value = armies[Math.min(pick, armies.length - 1)].file;
   }
-  $("#game-play").addEventListener("click", play);
-  $("#game-cancel").addEventListener("click", () => playing && playing.abort());
+  $("#game-play").addEventListener("click", () => playGames("game", "/api/games/play",
+    async () => ({ armies: [await readArmy("a"), await readArmy("b")] }),
+    (line) => { showSummary(line.summary); view.firstLog = line.log; $("#watch-first").hidden = false; }));
+  $("#game-cancel").addEventListener("click", () => stopGames("game"));
   $("#watch-first").addEventListener("click", () => view.firstLog && openLog(view.firstLog));
   $("#game-log").addEventListener("change", async (e) => {
     const file = e.target.files[0];
