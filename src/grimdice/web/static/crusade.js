@@ -4,7 +4,7 @@
 // models in their force's colour with their names, moves and attacks as arrows, the dice's outcome.
 import { el as svg, pct } from "./charts.js";
 import { h } from "./form.js";
-import { ARMY, playGames, rateRow, stopGames } from "./games.js";
+import { ARMY, playGames, rateRow, stopGames, wireReplay } from "./games.js";
 
 const $ = (sel) => document.querySelector(sel);
 const SQUARE = { floor: "#ffffff", wall: "#4d4d4d", door: "#8c4d1a", duct: "#99b399" };
@@ -126,19 +126,6 @@ function draw() {
     : `Action ${view.step} of ${game.steps.length - 1}, round ${st.round} (${who}): ${st.text}`;
 }
 
-function go(step) {
-  if (!view.game) return;
-  view.step = Math.max(0, Math.min(view.game.steps.length - 1, step));
-  draw();
-}
-
-function roundStart(dir) {
-  if (!view.game) return;
-  const s = view.game.steps;
-  const i = s.findIndex((x) => x.round === s[view.step].round + dir);
-  go(i >= 0 ? i : dir > 0 ? s.length - 1 : 0);
-}
-
 /** Wire the "Games (Rules Crusade)" section; `games` are the bundled scenarios (GET /api/games/crusade). */
 export function setupCrusade(games) {
   if (!games.length) { $("#crusade").hidden = true; return; }
@@ -148,19 +135,7 @@ export function setupCrusade(games) {
     async () => ({ scenario: await readScenario() }),
     (line) => { showSummary(line.summary); view.firstLog = line.log; $("#crusade-watch").hidden = false; }));
   $("#crusade-cancel").addEventListener("click", () => stopGames("crusade"));
-  $("#crusade-watch").addEventListener("click", () => view.firstLog && openLog(view.firstLog));
-  $("#crusade-log").addEventListener("change", async (e) => {
-    const file = e.target.files[0];
-    if (!file) return;
-    try { await openLog(JSON.parse(await file.text())); } catch (err) { say(`${file.name} is not a game log: ${err.message}`); }
-  });
-  $("#crusade-back").addEventListener("click", () => go(view.step - 1));
-  $("#crusade-next").addEventListener("click", () => go(view.step + 1));
-  $("#crusade-round-back").addEventListener("click", () => roundStart(-1));
-  $("#crusade-round-next").addEventListener("click", () => roundStart(1));
-  $("#crusade-step").addEventListener("input", (e) => go(Number(e.target.value)));
-  $("#crusade-board").addEventListener("keydown", (e) => {
-    if (e.key === "ArrowRight") { e.preventDefault(); go(view.step + 1); }
-    if (e.key === "ArrowLeft") { e.preventDefault(); go(view.step - 1); }
-  });
+  wireReplay({ watch: "#crusade-watch", log: "#crusade-log", back: "#crusade-back", next: "#crusade-next",
+    roundBack: "#crusade-round-back", roundNext: "#crusade-round-next", step: "#crusade-step", board: "#crusade-board" },
+    view, draw, openLog, say);
 }

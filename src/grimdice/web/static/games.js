@@ -172,17 +172,37 @@ function draw() {
   $("#replay-score").textContent = `Scores: ${g.armies[0] || "army 1"} ${st.scores[0]} – ${st.scores[1]} ${g.armies[1] || "army 2"}`;
 }
 
-function go(step) {
-  if (!view.game) return;
-  view.step = Math.max(0, Math.min(view.game.steps.length - 1, step));
-  draw();
-}
-
-function roundStart(dir) {
-  const s = view.game.steps;
-  const r = s[view.step].round + dir;
-  const i = s.findIndex((x) => x.round === r);
-  go(i >= 0 ? i : dir > 0 ? s.length - 1 : 0);
+/** Wire a replay's controls (element ids in `ids`): watch the first game played, open a log file
+ * (`openLog(log)`), step back and forward, to the start of a round, the slider, and the arrow keys on
+ * the board; `view` holds the `game` (its `steps`, each with its `round`), the `step` shown and the
+ * `firstLog`; `draw()` shows `view.step`. */
+export function wireReplay(ids, view, draw, openLog, say) {
+  const go = (step) => {
+    if (!view.game) return;
+    view.step = Math.max(0, Math.min(view.game.steps.length - 1, step));
+    draw();
+  };
+  const roundStart = (dir) => {
+    if (!view.game) return;
+    const s = view.game.steps;
+    const i = s.findIndex((x) => x.round === s[view.step].round + dir);
+    go(i >= 0 ? i : dir > 0 ? s.length - 1 : 0);
+  };
+  $(ids.watch).addEventListener("click", () => view.firstLog && openLog(view.firstLog));
+  $(ids.log).addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    try { await openLog(JSON.parse(await file.text())); } catch (err) { say(`${file.name} is not a game log: ${err.message}`); }
+  });
+  $(ids.back).addEventListener("click", () => go(view.step - 1));
+  $(ids.next).addEventListener("click", () => go(view.step + 1));
+  $(ids.roundBack).addEventListener("click", () => roundStart(-1));
+  $(ids.roundNext).addEventListener("click", () => roundStart(1));
+  $(ids.step).addEventListener("input", (e) => go(Number(e.target.value)));
+  $(ids.board).addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") { e.preventDefault(); go(view.step + 1); }
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(view.step - 1); }
+  });
 }
 
 /** Wire the "Games" section; `armies` are the bundled ones (GET /api/games/armies). */
@@ -196,19 +216,7 @@ export function setupGames(armies) {
     async () => ({ armies: [await readArmy("a"), await readArmy("b")] }),
     (line) => { showSummary(line.summary); view.firstLog = line.log; $("#watch-first").hidden = false; }));
   $("#game-cancel").addEventListener("click", () => stopGames("game"));
-  $("#watch-first").addEventListener("click", () => view.firstLog && openLog(view.firstLog));
-  $("#game-log").addEventListener("change", async (e) => {
-    const file = e.target.files[0];
-    if (!file) return;
-    try { await openLog(JSON.parse(await file.text())); } catch (err) { say(`${file.name} is not a game log: ${err.message}`); }
-  });
-  $("#replay-back").addEventListener("click", () => go(view.step - 1));
-  $("#replay-next").addEventListener("click", () => go(view.step + 1));
-  $("#replay-round-back").addEventListener("click", () => roundStart(-1));
-  $("#replay-round-next").addEventListener("click", () => roundStart(1));
-  $("#replay-step").addEventListener("input", (e) => go(Number(e.target.value)));
-  $("#board").addEventListener("keydown", (e) => {
-    if (e.key === "ArrowRight") { e.preventDefault(); go(view.step + 1); }
-    if (e.key === "ArrowLeft") { e.preventDefault(); go(view.step - 1); }
-  });
+  wireReplay({ watch: "#watch-first", log: "#game-log", back: "#replay-back", next: "#replay-next",
+    roundBack: "#replay-round-back", roundNext: "#replay-round-next", step: "#replay-step", board: "#board" },
+    view, draw, openLog, say);
 }
