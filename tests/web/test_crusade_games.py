@@ -128,3 +128,32 @@ def test_a_crusade_game_is_played_and_watched_in_the_browser(browser: Any, serve
         assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow}px"
         assert page.problems == []
         page.context.close()
+
+
+@pytest.mark.slow  # plays a game and opens its log in a real browser
+def test_a_crusade_log_opened_in_either_games_section_is_shown_on_the_grid(
+    browser: Any, server: str, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    from grimdice.systems.crusade.game.play import play_game
+
+    from .conftest import open_page
+
+    log = play_game(load_scenario(EXAMPLES / "games" / "crusade-game-sewers.yaml"), ("ai", "random"), 2)
+    saved = tmp_path / "game-0001.json"
+    saved.write_text(json.dumps(log))
+    page = open_page(browser, server)
+    page.set_input_files("#game-log", str(saved))  # the One Page section's log input
+    expect(page.locator("#crusade-status")).to_contain_text(f"{len(log['actions'])} actions", timeout=WAIT)
+    expect(page.locator("#crusade-status")).to_contain_text("it matches its log")
+    expect(page.locator("#crusade-board svg rect.sq")).to_have_count(
+        len(log["scenario"]["board"]["map"].strip().splitlines()[0])
+        * len(log["scenario"]["board"]["map"].strip().splitlines())
+    )
+    page.keyboard.press("Tab")
+    page.focus("#crusade-board")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#crusade-what")).to_contain_text("Action 1 of")
+    assert page.problems == []
+    page.context.close()

@@ -137,5 +137,5 @@ export function setupCrusade(games) {
   $("#crusade-cancel").addEventListener("click", () => stopGames("crusade"));
   wireReplay({ watch: "#crusade-watch", log: "#crusade-log", back: "#crusade-back", next: "#crusade-next",
     roundBack: "#crusade-round-back", roundNext: "#crusade-round-next", step: "#crusade-step", board: "#crusade-board" },
-    view, draw, openLog, say);
+    view, draw, openLog, say, "crusade");
 }

@@ -172,11 +172,14 @@ function draw() {
   $("#replay-score").textContent = `Scores: ${g.armies[0] || "army 1"} ${st.scores[0]} – ${st.scores[1]} ${g.armies[1] || "army 2"}`;
 }
 
+const viewers = {}; // each game's log viewer, by the system a log names: {open(log), board}
+
 /** Wire a replay's controls (element ids in `ids`): watch the first game played, open a log file
- * (`openLog(log)`), step back and forward, to the start of a round, the slider, and the arrow keys on
+ * (`openLog(log)`, or the viewer of the game the log names), step back and forward, to the start of a round, the slider, and the arrow keys on
  * the board; `view` holds the `game` (its `steps`, each with its `round`), the `step` shown and the
  * `firstLog`; `draw()` shows `view.step`. */
-export function wireReplay(ids, view, draw, openLog, say) {
+export function wireReplay(ids, view, draw, openLog, say, system) {
+  viewers[system] = { open: openLog, board: ids.board };
   const go = (step) => {
     if (!view.game) return;
     view.step = Math.max(0, Math.min(view.game.steps.length - 1, step));
@@ -192,7 +195,12 @@ export function wireReplay(ids, view, draw, openLog, say) {
   $(ids.log).addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (!file) return;
-    try { await openLog(JSON.parse(await file.text())); } catch (err) { say(`${file.name} is not a game log: ${err.message}`); }
+    let log;
+    try { log = JSON.parse(await file.text()); } catch (err) { say(`${file.name} is not a game log: ${err.message}`); return; }
+    const other = log && viewers[log.system];
+    if (!other || other.open === openLog) { await openLog(log); return; }
+    await other.open(log); // another game's log: shown in that game's section
+    $(other.board).scrollIntoView({ block: "center" });
   });
   $(ids.back).addEventListener("click", () => go(view.step - 1));
   $(ids.next).addEventListener("click", () => go(view.step + 1));
@@ -218,5 +226,5 @@ export function setupGames(armies) {
   $("#game-cancel").addEventListener("click", () => stopGames("game"));
   wireReplay({ watch: "#watch-first", log: "#game-log", back: "#replay-back", next: "#replay-next",
     roundBack: "#replay-round-back", roundNext: "#replay-round-next", step: "#replay-step", board: "#board" },
-    view, draw, openLog, say);
+    view, draw, openLog, say, "onepage");
 }
