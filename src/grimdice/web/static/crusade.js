@@ -105,6 +105,7 @@ function draw() {
   const game = view.game, st = game.steps[view.step], b = game.board;
   const board = svg("svg", { viewBox: `-0.2 -0.4 ${b.width + 0.4} ${b.height + 0.8}`, role: "img", class: "board grid",
     "aria-label": `The board after action ${view.step} of ${game.steps.length - 1}: round ${st.round}` });
+  board.style.minWidth = `${Math.min(2 * b.width, 60)}rem`; // names readable: a phone scrolls the board
   const defs = svg("defs");
   for (const [i, colour] of ARMY.entries()) {
     const head = svg("marker", { id: `crusade-head-${i}`, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 4,
