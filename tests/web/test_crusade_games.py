@@ -88,6 +88,18 @@ def test_the_replay_frames_follow_the_log(client: TestClient) -> None:
             side, k = int(m["from"].split(".")[1]), int(m["from"].split(".")[3])
             ours = [x for x in last if x["side"] == side and not x["blip"]]
             assert ours[k]["state"] == m["state"]
+    sewers = play_game(load_scenario(EXAMPLES / "games" / "crusade-game-sewers.yaml"), ("ai", "ai"), 5)
+    body = client.post("/api/games/crusade/replay", json={"log": sewers}).json()
+    assert body["board"]["links"] == [[[1, 5], [18, 5]]]  # the scenario's manholes
+    assert body["start"]["items"] == [[9, 5]]  # the cache on its square
+    for step in body["steps"]:  # the cache lies on its square or goes with the model carrying it
+        at = step["items"][0]
+        assert at == [9, 5] or any(m["at"] == at and m["on_board"] for m in step["models"]), at
+    picked = [i for i, a in enumerate(sewers["actions"]) if a[0] == "pickup"]
+    assert picked  # this game's cache is picked up: then it goes where its carrier goes
+    who = next(k for k, m in enumerate(body["steps"][picked[0]]["models"]) if m["active"])
+    moved = next(k for k in range(picked[0] + 1, len(sewers["actions"])) if sewers["actions"][k][0] == "move")
+    assert body["steps"][moved]["models"][who]["at"] == body["steps"][moved]["items"][0] != [9, 5]
     bad = client.post("/api/games/crusade/replay", json={"log": {**log, "actions": log["actions"][:-5]}})
     assert bad.status_code == 200 and bad.json()["matches_log"] is False
 

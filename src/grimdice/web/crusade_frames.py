@@ -61,6 +61,11 @@ def _models(s: Any) -> list[dict[str, Any]]:
     ]
 
 
+def _items(s: Any) -> list[list[int]]:
+    """Where each item objective's item is (V PICKING UP, CARRYING): on its square, or its carrier's."""
+    return [list(s.tokens[carrier].sq if carrier >= 0 else where) for where, carrier in s.items]
+
+
 def _what(s: Any, n: Any, a: Sequence[Any], event: str | None) -> str:
     """The action ``a`` taken in ``s`` (giving ``n``), in words."""
     forces = s.setup.scenario.forces
@@ -113,8 +118,8 @@ def _arrow(s: Any, n: Any, a: Sequence[Any]) -> dict[str, Any] | None:
 def frames(log: dict[str, Any]) -> dict[str, Any]:
     """The crusade game ``log`` as frames: ``board`` and ``start``, then per action ``round`` (the
     round it is taken in), ``side`` (whose turn), ``chance`` (a dice outcome), ``text``, ``arrow``,
-    and after it ``models`` and ``open_doors``; ``matches_log`` and ``differs`` as ``grimdice
-    replay`` reports them."""
+    and after it ``models``, ``open_doors`` and ``items`` (where each item lies or is carried);
+    ``matches_log`` and ``differs`` as ``grimdice replay`` reports them."""
     from grimdice.systems.crusade.game.replay import differences, is_game_log, replay
 
     if not is_game_log(log):
@@ -135,6 +140,7 @@ def frames(log: dict[str, Any]) -> dict[str, Any]:
                 "arrow": _arrow(s, n, a),
                 "models": _models(n),
                 "open_doors": sorted([x, y] for x, y in n.open_doors),
+                "items": _items(n),
             }
         )
     differs = differences(log, again, problems)
@@ -144,6 +150,7 @@ def frames(log: dict[str, Any]) -> dict[str, Any]:
         "start": {
             "models": _models(states[0]),
             "open_doors": sorted([x, y] for x, y in states[0].open_doors),
+            "items": _items(states[0]),
         },
         "steps": steps,
         "winner": again["winner"],

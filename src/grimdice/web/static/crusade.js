@@ -74,6 +74,7 @@ function drawBoard(board, step) {
   }
   for (const [a, b] of board.links) {
     g.append(svg("line", { x1: a[0] + 0.5, y1: a[1] + 0.5, x2: b[0] + 0.5, y2: b[1] + 0.5, class: "link" }));
+    for (const [x, y] of [a, b]) g.append(svg("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.42, class: "manhole" }));
   }
   return g;
 }
@@ -115,9 +116,16 @@ function draw() {
   }
   board.append(defs, drawBoard(b, st));
   for (const m of st.models) if (m.on_board) board.append(drawModel(m));
+  for (const [x, y] of st.items || []) {
+    board.append(svg("path", { d: `M${x + 0.8},${y + 0.06} l.07,.14 .15,.02 -.11,.1 .03,.15 -.14,-.07 -.14,.07 .03,-.15 -.11,-.1 .15,-.02 z`,
+      class: "item" }, undefined));
+  }
   if (st.arrow) {
     const a = st.arrow;
-    board.append(svg("line", { x1: a.from[0] + 0.5, y1: a.from[1] + 0.5, x2: a.to[0] + 0.5, y2: a.to[1] + 0.5,
+    const dx = a.to[0] - a.from[0], dy = a.to[1] - a.from[1], len = Math.hypot(dx, dy) || 1;
+    const cut = Math.min(0.38, len / 3); // from edge to edge of the squares' models, not over their numbers
+    board.append(svg("line", { x1: a.from[0] + 0.5 + (dx / len) * cut, y1: a.from[1] + 0.5 + (dy / len) * cut,
+      x2: a.to[0] + 0.5 - (dx / len) * cut, y2: a.to[1] + 0.5 - (dy / len) * cut,
       class: `arrow ${a.kind}`, stroke: ARMY[a.side], "marker-end": `url(#crusade-head-${a.side})` }));
   }
   $("#crusade-board").replaceChildren(board);
