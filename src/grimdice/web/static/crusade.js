@@ -4,7 +4,7 @@
 // models in their force's colour with their names, moves and attacks as arrows, the dice's outcome.
 import { el as svg, pct } from "./charts.js";
 import { h } from "./form.js";
-import { ARMY, playGames, rateRow, stopGames, wireReplay } from "./games.js";
+import { ARMY, playGames, rateRow, replayed, stopGames, wireReplay } from "./games.js";
 
 const $ = (sel) => document.querySelector(sel);
 const SQUARE = { floor: "#ffffff", wall: "#4d4d4d", door: "#8c4d1a", duct: "#99b399" };
@@ -38,11 +38,8 @@ function showSummary(s) {
 }
 
 async function openLog(log) {
-  say("Replaying the game…");
-  const res = await fetch("/api/games/crusade/replay", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ log }) });
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) { say(`This log could not be replayed: ${body.error || body.message || res.status}`); return; }
+  const body = await replayed("/api/games/crusade/replay", log, say);
+  if (!body) return;
   const start = { round: 0, text: "The forces deployed", arrow: null, ...body.start };
   view.game = { ...body, steps: [start, ...body.steps] };
   view.step = 0;

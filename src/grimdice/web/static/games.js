@@ -98,12 +98,19 @@ function showSummary(s) {
         h("td", {}, u.mean_points_killed.toFixed(1))))))));
 }
 
-async function openLog(log) {
+/** The frames of `log` replayed by `url` (POST {log}), or null after saying why it could not be. */
+export async function replayed(url, log, say) {
   say("Replaying the game…");
-  const res = await fetch("/api/games/replay", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ log }) });
+  const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ log }) });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) { say(`This log could not be replayed: ${body.message || body.error || res.status}`); return; }
+  if (res.ok) return body;
+  say(`This log could not be replayed: ${body.message || body.error || res.status}`);
+  return null;
+}
+
+async function openLog(log) {
+  const body = await replayed("/api/games/replay", log, say);
+  if (!body) return;
   view.game = body;
   view.step = 0;
   $("#replay").hidden = false;
