@@ -1,8 +1,8 @@
 """Horus Heresy Infiltrate (X) deployment and Support Unit (X) scoring checks (docs/heresy.md,
 "Helpers"). Run: python examples/api/heresy_deployment.py"""
 
+from grimdice.engine.table.bases import Base, Rect
 from grimdice.errors import RuleError
-from grimdice.geometry import Base, Rect
 from grimdice.systems.heresy.deployment import DeployedModel, check_charge, check_deployment
 from grimdice.systems.heresy.scoring import objective_victory_points
 

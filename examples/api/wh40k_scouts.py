@@ -3,8 +3,8 @@
 Run: python examples/api/wh40k_scouts.py
 """
 
+from grimdice.engine.table.bases import Base
 from grimdice.errors import RuleError
-from grimdice.geometry import Base
 from grimdice.systems.wh40k.scouts import ScoutMove, check_scouts_move, scouts_move_order
 
 enemies = [Base(30.0, 0.0, 32)]

@@ -50,6 +50,14 @@ def unique_names(items: Sequence[Any]) -> Sequence[Any]:
 UniqueNames = AfterValidator(unique_names)
 
 
+def applies(**when: Sequence[str]) -> dict[str, Any]:
+    """A field's JSON-schema extra (``Field(..., json_schema_extra=applies(attack=["melee"]))``):
+    the field applies only when the scenario's top-level field ``attack`` has one of the values.
+    The rules read it as before; the page hides a field that does not apply (while it holds no
+    value of its own)."""
+    return {"applies": {k: list(v) for k, v in when.items()}}
+
+
 class StrictModel(BaseModel):
     """A frozen model that rejects unknown fields (so typos are errors naming the field).
 

@@ -1,6 +1,7 @@
 """Games on the page: play a matchup between two armies, and watch a logged game step by step.
 
-Only One Page 40k has a game engine (``grimdice play``); :data:`GAMES` lists the systems that do.
+One Page 40k games between army files; :data:`GAMES` lists the systems played so (the Rules Crusade
+grid game, played from a game scenario, is in :mod:`grimdice.web.routes_crusade`).
 
 * ``GET /api/games/armies``: the bundled army files (``examples/armies/*.yaml``, ``kind: army``).
 * ``POST /api/games/play`` ``{"armies": [ARMY, ARMY], "games": N, "seed": S, "players": [A, B]}``
@@ -27,11 +28,11 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from grimdice.errors import GrimdiceError, ScenarioError
-from grimdice.web.answers import refused
+from grimdice.errors import ScenarioError
+from grimdice.web.answers import game_answer
 from grimdice.web.examples import default_dir
 
-GAMES = ("onepage",)  # systems with a game engine
+GAMES = ("onepage",)  # systems whose games are played from army files (Rules Crusade: routes_crusade)
 MAX_GAMES = 200  # per request from the page (grimdice play takes more)
 
 router = APIRouter()
@@ -113,14 +114,12 @@ def play(body: PlayRequest) -> Any:
     """Play AI-vs-AI games of One Page 40k between two armies, streamed game by game."""
     from grimdice.systems.onepage.game.batch import GameJob
 
-    try:
+    def stream() -> StreamingResponse:
         a, b = _sides(body)
         job = GameJob((a, b), None, (body.players[0], body.players[1]), keep_log=True)
-    except ScenarioError as exc:  # the game names the CLI option (--players.1): here it is players.1
-        return refused(ScenarioError(exc.field.removeprefix("--"), exc.message))
-    except GrimdiceError as exc:
-        return refused(exc)
-    return StreamingResponse(_games(body, job, (a.name, b.name)), media_type="application/x-ndjson")
+        return StreamingResponse(_games(body, job, (a.name, b.name)), media_type="application/x-ndjson")
+
+    return game_answer(stream)
 
 
 @router.post(
@@ -128,12 +127,7 @@ def play(body: PlayRequest) -> Any:
 )
 def replay(body: ReplayRequest) -> Any:
     """A logged game as frames to draw: the table, then every step's bases, arrow, record and scores."""
-    try:
-        return frames(body.log)
-    except GrimdiceError as exc:
-        return refused(exc)
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:  # a log that is not one
-        return refused(ScenarioError("log", f"not a grimdice game log ({type(exc).__name__}: {exc})"[:300]))
+    return game_answer(lambda: frames(body.log), "grimdice game log")
 
 
 def _r(v: float) -> float:

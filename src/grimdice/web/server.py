@@ -34,6 +34,7 @@ from grimdice.web.guard import (
 from grimdice.web.pool import MAX_WAITING, PER_CLIENT, CalcPool
 from grimdice.web.routes_calc import router as calc_router
 from grimdice.web.routes_calc import system_schemas
+from grimdice.web.routes_crusade import router as crusade_router
 from grimdice.web.routes_games import router as games_router
 from grimdice.web.routes_rosters import router as rosters_router
 from grimdice.web.routes_rules import router as rules_router
@@ -162,6 +163,7 @@ def create_app(
     app.include_router(rules_router)
     app.include_router(rosters_router)
     app.include_router(games_router)
+    app.include_router(crusade_router)
     app.include_router(calc_router)
     app.openapi = partial(_openapi, app)  # type: ignore[method-assign]  # FastAPI's documented way to extend its schema
     return app

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from grimdice.io.fields import Flag, Int, Number, StrictModel, Text, UniqueNames
+from grimdice.io.fields import Flag, Int, Number, StrictModel, Text, UniqueNames, applies
 
 MAX_HITS = 20
 MAX_WEAPONS = 8
@@ -48,13 +48,19 @@ class Target(Model):
     cover: Literal["none", "front", "full", "armoured", "smoke", "darkness"] | None = None
 
 
+#: the fields of a melee contest (IV), which a mind war (VII) fights as well
+CONTEST = applies(action=["melee", "mindwar"])
+
+
 class Scenario(StrictModel):
     """One attack: ``shoot`` (the attacker's ranged weapons, combined) or ``melee``."""
 
     system: Literal["crusade"]
     title: Text = Field("", max_length=200)
     action: Literal["shoot", "melee", "mindwar"] = "shoot"
-    psychic_attack: Literal["mind war", "mind lance", "mind blast"] = "mind war"  # VII
+    psychic_attack: Literal["mind war", "mind lance", "mind blast"] = Field(
+        "mind war", json_schema_extra=applies(action=["mindwar"])
+    )  # VII
     attacker: Model
     defender: Model
     weapons: Annotated[list[Text], UniqueNames] | None = Field(
@@ -66,12 +72,17 @@ class Scenario(StrictModel):
     latch: Literal["none", "target", "firer"] = "none"  # IX LATCH ON: a latcher on the target / firer
     knockback_into: Literal["open", "obstacle", "edge"] = "open"  # VIII KNOCKBACK
     fall: Number = Field(0.0, ge=0, le=120)  # inches fallen when knocked back off an edge (V FALLING)
-    parry: Literal["optimal", "always", "never"] = "optimal"  # IV PARRYING, for the defender
-    awkward: Flag = False  # IV: the attacker is at awkward melee (e.g. a ladder)
-    opponent_number: Int = Field(1, ge=1, le=8)  # IV: the n-th successive opponent meleed this turn
-    attack_mode: Literal["normal", "zoc", "dive", "overrun"] = "normal"  # VIII SPIKY, V DIVE ATTACK
-    mob: list[Model] = Field(default_factory=list, max_length=5)  # IX MOB: models joining the attacker
-    volley: Int = Field(0, ge=0, le=12)  # IX VOLLEY FIRE: models firing 2-white basic weapons as one roll
+    # IV PARRYING, for the defender
+    parry: Literal["optimal", "always", "never"] = Field("optimal", json_schema_extra=CONTEST)
+    awkward: Flag = Field(False, json_schema_extra=CONTEST)  # IV: the attacker is at awkward melee (a ladder)
+    # IV: the n-th successive opponent meleed this turn
+    opponent_number: Int = Field(1, ge=1, le=8, json_schema_extra=CONTEST)
+    # VIII SPIKY, V DIVE ATTACK
+    attack_mode: Literal["normal", "zoc", "dive", "overrun"] = Field("normal", json_schema_extra=CONTEST)
+    # IX MOB: models joining the attacker
+    mob: list[Model] = Field(default_factory=list, max_length=5, json_schema_extra=CONTEST)
+    # IX VOLLEY FIRE: models firing 2-white basic weapons as one roll
+    volley: Int = Field(0, ge=0, le=12, json_schema_extra=applies(action=["shoot"]))
     targets: Annotated[list[Target], UniqueNames] = Field(
         default_factory=list, max_length=6
     )  # VIII LINE/BLAST/FT/*/Rap

@@ -13,7 +13,16 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
 from grimdice.engine.table.bases import Base, distance
-from grimdice.io.fields import Flag, Int, Number, RangedOrMeleeWeapon, StrictModel, UniqueNames, unique_names
+from grimdice.io.fields import (
+    Flag,
+    Int,
+    Number,
+    RangedOrMeleeWeapon,
+    StrictModel,
+    UniqueNames,
+    applies,
+    unique_names,
+)
 
 MAX_DICE = 12
 MAX_WOUNDS = 40
@@ -268,8 +277,12 @@ class Scenario(StrictModel):
 
     objectives: Objectives = Field(default_factory=Objectives)
     # fights
-    weapon: str | None = Field(None, description="fight: the attacker's melee weapon")
-    defender_weapon: str | None = None
+    weapon: str | None = Field(
+        None, description="fight: the attacker's melee weapon", json_schema_extra=applies(action=["fight"])
+    )
+    defender_weapon: str | None = Field(
+        None, description="fight: the target's melee weapon", json_schema_extra=applies(action=["fight"])
+    )
 
     @model_validator(mode="after")
     def _shape(self) -> Scenario:

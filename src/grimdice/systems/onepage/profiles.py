@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from grimdice.io.fields import Flag, Int, Number, StrictModel, Text
+from grimdice.io.fields import Flag, Int, Number, StrictModel, Text, applies
 
 
 class Variant(StrictModel):
@@ -69,6 +69,10 @@ class Army(StrictModel):
 CasualtyOrder = Literal["optimal", "hero first", "regulars first"]
 
 
+MELEE, SHOOTING = applies(attack=["melee"]), applies(attack=["shooting"])  # fields of one attack kind
+DANGEROUS, PSYKER = applies(attack=["dangerous"]), applies(attack=["psyker"])
+
+
 class Conditions(StrictModel):
     """Scenario conditions: terrain, range and actions (see docs/onepage.md)."""
 
@@ -79,31 +83,61 @@ class Conditions(StrictModel):
     no_line_of_sight: Flag = Field(False, description="Indirect fire only; target counts as in Cover")
     action: Literal["hold", "walk", "assault"] = "walk"
     piercing: Literal["best", "armored", "reroll"] = "best"
-    attacker_higher: Flag = Field(False, description="melee: assaulting from higher elevation")
-    defender_higher: Flag = Field(False, description="melee: assaulted from lower elevation")
+    attacker_higher: Flag = Field(
+        False, description="melee: assaulting from higher elevation", json_schema_extra=MELEE
+    )
+    defender_higher: Flag = Field(
+        False, description="melee: assaulted from lower elevation", json_schema_extra=MELEE
+    )
     attacker_strikers: Int | None = Field(
-        None, ge=0, le=200, description='melee: attacker models within 2" of the enemy (default: all)'
+        None,
+        ge=0,
+        le=200,
+        description='melee: attacker models within 2" of the enemy (default: all)',
+        json_schema_extra=MELEE,
     )
     defender_strikers: Int | None = Field(
-        None, ge=0, le=200, description='melee: defender models within 2" of the enemy (default: all)'
+        None,
+        ge=0,
+        le=200,
+        description='melee: defender models within 2" of the enemy (default: all)',
+        json_schema_extra=MELEE,
     )
     limited_fired: Flag = Field(False, description="Limited weapons were already fired this game")
     dangerous_models: Int | None = Field(
-        None, ge=0, le=200, description="attack: dangerous - models that moved through it (default: all)"
+        None,
+        ge=0,
+        le=200,
+        description="attack: dangerous - models that moved through it (default: all)",
+        json_schema_extra=DANGEROUS,
     )
     psyker_levels: Int | None = Field(
-        None, ge=1, le=30, description="attack: psyker - Psyker levels in the army (default: the Psyker's X)"
+        None,
+        ge=1,
+        le=30,
+        description="attack: psyker - Psyker levels in the army (default: the Psyker's X)",
+        json_schema_extra=PSYKER,
     )
     power_dice: Int | None = Field(
-        None, ge=1, le=6, description="attack: psyker - power dice rolled (default: all of the round's)"
+        None,
+        ge=1,
+        le=6,
+        description="attack: psyker - power dice rolled (default: all of the round's)",
+        json_schema_extra=PSYKER,
     )
     power_need: Int | None = Field(
-        None, ge=1, le=6, description="attack: psyker - 4+ needed, the number in brackets (default: X)"
+        None,
+        ge=1,
+        le=6,
+        description="attack: psyker - 4+ needed, the number in brackets (default: X)",
+        json_schema_extra=PSYKER,
     )
     attacker_pinned: Flag = False
     defender_pinned: Flag = False
     attacker_casualty_order: CasualtyOrder = Field(
-        "optimal", description="melee: the attacker's joined Hero with Tough: hero first or regulars first"
+        "optimal",
+        description="melee: the attacker's joined Hero with Tough: hero first or regulars first",
+        json_schema_extra=MELEE,
     )
     defender_casualty_order: CasualtyOrder = Field(
         "optimal", description="the defender's joined Hero with Tough: hero first or regulars first"
@@ -150,7 +184,9 @@ class Scenario(StrictModel):
     defender: UnitSpec
     defender_hero: UnitSpec | None = None
     other_targets: Annotated[list[Target], Field(max_length=4)] = Field(
-        default_factory=list, description="shooting: more enemy units the attacker may fire at"
+        default_factory=list,
+        description="shooting: more enemy units the attacker may fire at",
+        json_schema_extra=SHOOTING,
     )
     conditions: Conditions = Conditions()
 

@@ -2,6 +2,7 @@
 import { setupArmies } from "./armies.js";
 import { atLeast, barChart, COLORS, lastShown, lineChart } from "./charts.js";
 import { drawCompare, MAX_COMPARE } from "./compare.js";
+import { setupCrusade } from "./crusade.js";
 import { setupGames } from "./games.js";
 import { elementFor, h, renderForm, words } from "./form.js";
 import { atLeastTable, categoryTable, extrasView, headline, notesBox, stagesOf, stageTable, stats } from "./result.js";
@@ -394,10 +395,11 @@ function wire() {
 }
 
 async function start() {
-  const [systems, examples, rules, armies] = await Promise.all([api("/api/systems"), api("/api/examples"),
-    api("/api/rules"), api("/api/games/armies")]);
+  const [systems, examples, rules, armies, crusade] = await Promise.all([api("/api/systems"), api("/api/examples"),
+    api("/api/rules"), api("/api/games/armies"), api("/api/games/crusade")]);
   if (rules.ok) state.rules = rules.data;
   setupGames(armies.ok ? armies.data : []);
+  setupCrusade(crusade.ok ? crusade.data : []);
   for (const s of systems.data) state.systems[s.name] = s;
   state.examples = examples.data;
   $("#system").replaceChildren(...systems.data.map((s) => h("option", { value: s.name, title: s.description }, systemTitle(s))));

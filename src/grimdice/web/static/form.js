@@ -173,8 +173,25 @@ const id = (path) => "f-" + path.join("-").replace(/[^A-Za-z0-9_-]/g, "_");
  * `changed()` is called after every edit; `helper(name, input, add)`, if given, may return an element
  * shown under a list-of-words input (e.g. a rule picker; `add(word)` appends a word to it).
  */
+/** Whether a field whose schema says `applies: {FIELD: [values]}` applies to the scenario `data`:
+ * each top-level FIELD (or its default) is one of its values. */
+export function applies(root, data, when) {
+  const top = resolve(root, root).schema.properties || {};
+  return Object.entries(when || {}).every(([k, values]) => {
+    const v = data && data[k] !== undefined ? data[k] : top[k] && top[k].default;
+    return values.includes(v);
+  });
+}
+
+function holdsValue(value, s) {
+  if (value === undefined || value === null) return false;
+  if (Array.isArray(value)) return value.length > 0;
+  return value !== s.default;
+}
+
 export function renderForm(container, root, state, changed, helper = null) {
   const rerender = () => { renderForm(container, root, state, changed, helper); changed(); };
+  const controls = new Set(); // top-level fields other fields' `applies` name
 
   function field(name, schema, path, required) {
     const { schema: s, nullable } = resolve(root, schema);
@@ -185,6 +202,15 @@ export function renderForm(container, root, state, changed, helper = null) {
     const label = words(name) + (required ? " *" : "");
     const title = s.description || undefined;
     if (k === "const") return null;
+    const when = schema.applies || s.applies;
+    let away = null; // a field that does not apply but holds a value: shown, saying so
+    if (when) {
+      Object.keys(when).forEach((c) => controls.add(c));
+      if (!applies(root, state.data, when)) {
+        if (!holdsValue(value, s)) return null; // a section or field that does not apply is hidden
+        away = `does not apply to ${Object.keys(when).map((c) => `${words(c)} ${getAt(state.data, [c]) ?? ""}`).join(", ")}`;
+      }
+    }
     if (k === "object") {
       if (nullable && (value === undefined || value === null)) {
         return h("fieldset", { "data-path": dotted, class: "wide unset" },
@@ -193,7 +219,7 @@ export function renderForm(container, root, state, changed, helper = null) {
             `Add ${words(name)}`));
       }
       const box = h("fieldset", { "data-path": dotted, class: "wide" });
-      const legend = h("legend", { title }, words(name));
+      const legend = h("legend", { title }, words(name), away ? h("span", { class: "hint" }, ` (${away})`) : null);
       if (nullable) {
         legend.append(h("button", { type: "button", class: "small", onclick: () => { setAt(state.data, path, undefined); rerender(); } },
           `Remove ${words(name)}`));
@@ -206,7 +232,8 @@ export function renderForm(container, root, state, changed, helper = null) {
       const item = resolve(root, s.items).schema;
       // an optional list left empty is shown as its Add button only (a section not in use)
       const unset = items.length === 0 && !required;
-      const box = h("fieldset", { "data-path": dotted, class: unset ? "wide unset" : "wide" }, h("legend", { title }, words(name)));
+      const box = h("fieldset", { "data-path": dotted, class: unset ? "wide unset" : "wide" },
+        h("legend", { title }, words(name), away ? h("span", { class: "hint" }, ` (${away})`) : null));
       items.forEach((it, i) => {
         const sub = h("fieldset", { "data-path": `${dotted}.${i}`, class: "list-item" });
         const nm = it && typeof it === "object" && it.name ? `: ${it.name}` : "";
@@ -234,12 +261,17 @@ export function renderForm(container, root, state, changed, helper = null) {
       return h("div", { class: "field check" },
         h("input", { type: "checkbox", id: fid, "data-path": dotted, checked, title,
           onchange: (e) => { setAt(state.data, path, e.target.checked); changed(); } }),
-        h("label", { for: fid, title }, label));
+        h("label", { for: fid, title }, label), away ? h("span", { class: "hint" }, away) : null);
     }
     let input;
     if (k === "enum") {
       input = h("select", { id: fid, "data-path": dotted, title, onchange: (e) => {
-        setAt(state.data, path, e.target.value === "" ? undefined : e.target.value); changed();
+        setAt(state.data, path, e.target.value === "" ? undefined : e.target.value);
+        if (path.length === 1 && controls.has(name)) { // the fields that apply change with it
+          rerender();
+          const again = container.querySelector(`[data-path="${CSS.escape(dotted)}"]`);
+          if (again) again.focus();
+        } else changed();
       } });
       const dflt = s.default !== undefined && s.default !== null ? `(default: ${s.default})` : "(none)";
       if (!required || value === undefined) input.append(h("option", { value: "" }, dflt));
@@ -258,7 +290,7 @@ export function renderForm(container, root, state, changed, helper = null) {
           changed();
         } });
     }
-    const note = hint(s, nullable);
+    const note = [away, hint(s, nullable)].filter(Boolean).join("; ");
     const wide = k === "tags" || k === "raw" || name === "name" || name === "title" || s.type === "string";
     const add = (word) => {
       const list = Array.isArray(getAt(state.data, path)) ? getAt(state.data, path) : [];

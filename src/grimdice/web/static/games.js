@@ -4,10 +4,9 @@ import { el as svg, pct } from "./charts.js";
 import { h } from "./form.js";
 
 const $ = (sel) => document.querySelector(sel);
-const ARMY = ["#0072b2", "#c84b00"];
+export const ARMY = ["#0072b2", "#c84b00"];
 const TERRAIN = { impassable: "#8a8a8a", blocks_sight: "#b9855a", cover: "#6fae6f", dangerous: "#f0a040", difficult: "#b8b860" };
 const view = { game: null, step: 0 };
-let playing = null; // the running play request's AbortController
 
 async function readArmy(side) {
   const file = $(`#game-file-${side}`).files[0];
@@ -21,53 +20,71 @@ async function readArmy(side) {
   return $(`#game-army-${side}`).value;
 }
 
+/** Read a JSON-lines answer (a stream of games) line by line as it arrives. */
+async function readLines(res, onLine) {
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let nl;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      onLine(JSON.parse(buffer.slice(0, nl)));
+      buffer = buffer.slice(nl + 1);
+    }
+  }
+}
+
 function say(text) { $("#game-status").textContent = text; }
 
-async function play() {
-  if (playing) playing.abort();
+const running = {}; // each section's running play request (its AbortController), by id prefix
+
+/** Play games from the section whose ids start with `prefix` (its -count, -seed, -progress, -cancel,
+ * -summary and -status): POST `url` with `await request()` and the count and seed, read game by game
+ * (a new play supersedes the running one); `done(line)` gets the last line (the summary and a log). */
+export async function playGames(prefix, url, request, done) {
+  const say = (text) => { $(`#${prefix}-status`).textContent = text; };
+  stopGames(prefix);
   const controller = new AbortController();
-  playing = controller;
-  let armies;
-  try { armies = [await readArmy("a"), await readArmy("b")]; } catch (e) { say(e.message); return; }
-  const games = Number($("#game-count").value);
-  const seed = Number($("#game-seed").value || 0);
-  $("#game-progress").max = games;
-  $("#game-progress").value = 0;
-  $("#game-progress").hidden = false;
-  $("#game-cancel").hidden = false;
-  $("#game-summary").replaceChildren();
+  running[prefix] = controller;
+  const games = Number($(`#${prefix}-count`).value);
+  const seed = Number($(`#${prefix}-seed`).value || 0);
+  let body;
+  try { body = { ...(await request()), games, seed }; } catch (e) { say(e.message); return; }
+  const bar = $(`#${prefix}-progress`);
+  Object.assign(bar, { max: games, value: 0, hidden: false });
+  $(`#${prefix}-cancel`).hidden = false;
+  $(`#${prefix}-summary`).replaceChildren();
   say(`Playing ${games} games…`);
   try {
-    const res = await fetch("/api/games/play", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ armies, games, seed }), signal: controller.signal });
+    const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body), signal: controller.signal });
     if (!res.ok) { const b = await res.json().catch(() => ({})); say(b.message || b.error || `HTTP ${res.status}`); return; }
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += value;
-      let nl;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        const line = JSON.parse(buffer.slice(0, nl));
-        buffer = buffer.slice(nl + 1);
-        if (line.done) { $("#game-progress").value = line.done; say(`Played ${line.done} of ${line.of} games`); }
-        if (line.summary) { showSummary(line.summary); view.firstLog = line.log; $("#watch-first").hidden = false; }
-      }
-    }
+    await readLines(res, (line) => {
+      if (line.done) { bar.value = line.done; say(`Played ${line.done} of ${line.of} games`); }
+      if (line.summary) done(line);
+    });
   } catch (e) {
     say(e.name === "AbortError" ? "Stopped" : `Error: ${e.message}`);
   } finally {
-    if (playing === controller) playing = null;
-    $("#game-progress").hidden = true;
-    $("#game-cancel").hidden = true;
+    if (running[prefix] === controller) running[prefix] = null;
+    bar.hidden = true;
+    $(`#${prefix}-cancel`).hidden = true;
   }
+}
+
+/** Stop the section's running play request, if any. */
+export function stopGames(prefix) { if (running[prefix]) running[prefix].abort(); }
+
+/** A table row: a result, its rate and its 95 % interval. */
+export function rateRow(what, r) {
+  return h("tr", {}, h("th", { scope: "row" }, what), h("td", {}, pct(r.rate)), h("td", {}, `${pct(r.low)} – ${pct(r.high)}`));
 }
 
 function showSummary(s) {
   const a = s.army_a;
-  const row = (what, r) => h("tr", {}, h("th", { scope: "row" }, what), h("td", {}, pct(r.rate)),
-    h("td", {}, `${pct(r.low)} – ${pct(r.high)}`));
+  const row = rateRow;
   say(`${s.games} games played (seed ${s.seed})`);
   $("#game-summary").replaceChildren(
     h("div", { class: "table-wrap" }, h("table", {}, h("caption", {}, `${s.armies[0]} against ${s.armies[1]}`),
@@ -81,12 +98,19 @@ function showSummary(s) {
         h("td", {}, u.mean_points_killed.toFixed(1))))))));
 }
 
-async function openLog(log) {
+/** The frames of `log` replayed by `url` (POST {log}), or null after saying why it could not be. */
+export async function replayed(url, log, say) {
   say("Replaying the game…");
-  const res = await fetch("/api/games/replay", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ log }) });
+  const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ log }) });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) { say(`This log could not be replayed: ${body.message || body.error || res.status}`); return; }
+  if (res.ok) return body;
+  say(`This log could not be replayed: ${body.message || body.error || res.status}`);
+  return null;
+}
+
+async function openLog(log) {
+  const body = await replayed("/api/games/replay", log, say);
+  if (!body) return;
   view.game = body;
   view.step = 0;
   $("#replay").hidden = false;
@@ -155,17 +179,45 @@ function draw() {
   $("#replay-score").textContent = `Scores: ${g.armies[0] || "army 1"} ${st.scores[0]} – ${st.scores[1]} ${g.armies[1] || "army 2"}`;
 }
 
-function go(step) {
-  if (!view.game) return;
-  view.step = Math.max(0, Math.min(view.game.steps.length - 1, step));
-  draw();
-}
+const viewers = {}; // each game's log viewer, by the system a log names: {open(log), board}
 
-function roundStart(dir) {
-  const s = view.game.steps;
-  const r = s[view.step].round + dir;
-  const i = s.findIndex((x) => x.round === r);
-  go(i >= 0 ? i : dir > 0 ? s.length - 1 : 0);
+/** Wire a replay's controls (element ids in `ids`): watch the first game played, open a log file
+ * (`openLog(log)`, or the viewer of the game the log names), step back and forward, to the start of a round, the slider, and the arrow keys on
+ * the board; `view` holds the `game` (its `steps`, each with its `round`), the `step` shown and the
+ * `firstLog`; `draw()` shows `view.step`. */
+export function wireReplay(ids, view, draw, openLog, say, system) {
+  viewers[system] = { open: openLog, board: ids.board };
+  const go = (step) => {
+    if (!view.game) return;
+    view.step = Math.max(0, Math.min(view.game.steps.length - 1, step));
+    draw();
+  };
+  const roundStart = (dir) => {
+    if (!view.game) return;
+    const s = view.game.steps;
+    const i = s.findIndex((x) => x.round === s[view.step].round + dir);
+    go(i >= 0 ? i : dir > 0 ? s.length - 1 : 0);
+  };
+  $(ids.watch).addEventListener("click", () => view.firstLog && openLog(view.firstLog));
+  $(ids.log).addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    let log;
+    try { log = JSON.parse(await file.text()); } catch (err) { say(`${file.name} is not a game log: ${err.message}`); return; }
+    const other = log && viewers[log.system];
+    if (!other || other.open === openLog) { await openLog(log); return; }
+    await other.open(log); // another game's log: shown in that game's section
+    $(other.board).scrollIntoView({ block: "center" });
+  });
+  $(ids.back).addEventListener("click", () => go(view.step - 1));
+  $(ids.next).addEventListener("click", () => go(view.step + 1));
+  $(ids.roundBack).addEventListener("click", () => roundStart(-1));
+  $(ids.roundNext).addEventListener("click", () => roundStart(1));
+  $(ids.step).addEventListener("input", (e) => go(Number(e.target.value)));
+  $(ids.board).addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") { e.preventDefault(); go(view.step + 1); }
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(view.step - 1); }
+  });
 }
 
 /** Wire the "Games" section; `armies` are the bundled ones (GET /api/games/armies). */
@@ -175,21 +227,11 @@ export function setupGames(armies) {
     $(`#game-army-${side}`).replaceChildren(...armies.map((a) => h("option", { value: a.file }, `${a.name} (${a.points} pts)`)));
     $(`#game-army-${side}`).value = armies[Math.min(pick, armies.length - 1)].file;
   }
-  $("#game-play").addEventListener("click", play);
-  $("#game-cancel").addEventListener("click", () => playing && playing.abort());
-  $("#watch-first").addEventListener("click", () => view.firstLog && openLog(view.firstLog));
-  $("#game-log").addEventListener("change", async (e) => {
-    const file = e.target.files[0];
-    if (!file) return;
-    try { await openLog(JSON.parse(await file.text())); } catch (err) { say(`${file.name} is not a game log: ${err.message}`); }
-  });
-  $("#replay-back").addEventListener("click", () => go(view.step - 1));
-  $("#replay-next").addEventListener("click", () => go(view.step + 1));
-  $("#replay-round-back").addEventListener("click", () => roundStart(-1));
-  $("#replay-round-next").addEventListener("click", () => roundStart(1));
-  $("#replay-step").addEventListener("input", (e) => go(Number(e.target.value)));
-  $("#board").addEventListener("keydown", (e) => {
-    if (e.key === "ArrowRight") { e.preventDefault(); go(view.step + 1); }
-    if (e.key === "ArrowLeft") { e.preventDefault(); go(view.step - 1); }
-  });
+  $("#game-play").addEventListener("click", () => playGames("game", "/api/games/play",
+    async () => ({ armies: [await readArmy("a"), await readArmy("b")] }),
+    (line) => { showSummary(line.summary); view.firstLog = line.log; $("#watch-first").hidden = false; }));
+  $("#game-cancel").addEventListener("click", () => stopGames("game"));
+  wireReplay({ watch: "#watch-first", log: "#game-log", back: "#replay-back", next: "#replay-next",
+    roundBack: "#replay-round-back", roundNext: "#replay-round-next", step: "#replay-step", board: "#board" },
+    view, draw, openLog, say, "onepage");
 }
