@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
 
+from grimdice.engine import playing
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
-from grimdice.systems.crusade.game.play import play_game
-from grimdice.systems.crusade.game.players import random_player
+from grimdice.systems.crusade.game.play import LOG_VERSION, play_game
+from grimdice.systems.crusade.game.players import ai_player, random_player
+from grimdice.systems.crusade.game.replay import replay
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import initial_state, invariant_errors
 from tests.crusade_game.helpers import MARINE, at, scenario
@@ -52,6 +55,19 @@ def test_random_games_keep_the_invariants_and_replay(setup, seed):
 def test_sewer_games_keep_the_invariants_and_replay(players):
     sewers = build_setup(yaml.safe_load(Path("examples/games/crusade-game-sewers.yaml").read_text()))
     _checked_game(sewers, players, 5)
+
+
+@pytest.mark.parametrize("seed", [2, 9])
+def test_a_game_is_the_game_layer_s_game_of_its_seed(setup, seed):
+    """One loop and one chance sampler: the log's steps are the shared layer's game of the seed
+    (its chance stream and one stream per player), and the replay rebuilds its states."""
+    log = play_game(setup, ("ai", "random"), seed)
+    game = playing.play_game(initial_state(setup), [ai_player, random_player], seed)
+    assert log["actions"] == [list(a) for a in game.actions]
+    assert log["version"] == LOG_VERSION and log["seed"] == seed
+    again, states, problems = replay(json.loads(json.dumps(log)))
+    assert problems == [] and again == log
+    assert [s.tokens for s in states] == [s.tokens for s in game.states]
 
 
 def test_ai_games_keep_the_invariants_and_replay(setup):

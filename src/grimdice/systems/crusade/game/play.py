@@ -1,13 +1,13 @@
 """Play one Rules Crusade grid game between two players, seeded, into a log (a plain dict: the
-scenario, the seed, every action and chance outcome in order, readable events, the result)."""
+log version, the scenario, the seed, every action and chance outcome in order, readable events,
+the result). The game is played by the shared game layer, :mod:`grimdice.engine.playing`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
+from grimdice.engine import playing
 from grimdice.engine.game import CHANCE
 from grimdice.systems.crusade.damage import CONDITIONS
 from grimdice.systems.crusade.game.players import PLAYERS, Player
@@ -15,7 +15,9 @@ from grimdice.systems.crusade.game.record import Book
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
 
-MAX_STEPS = 500_000  # a guard: 30 rounds of 2 x 60 models of about 30 steps each stay below
+#: the log format; a log of another version is refused by replay (version 2: chance outcomes and
+#: players draw from their own streams of the seed, :func:`grimdice.engine.playing.streams`)
+LOG_VERSION = 2
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -45,16 +47,6 @@ READINGS = (
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
     "not in play yet: templates on several models, psychic cards, knockback moving models",
 )
-
-
-def _chance(outcomes: Sequence[tuple[Any, float]], rng: np.random.Generator) -> Any:
-    u = rng.random()
-    acc = 0.0
-    for o, p in outcomes:
-        acc += p
-        if u < acc:
-            return o
-    return outcomes[-1][0]
 
 
 def _name(s: GameState, i: int) -> str:
@@ -88,71 +80,59 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     return text
 
 
-Choose = Callable[[GameState, int], "Sequence[Any] | None"]
+class Recorder:
+    """Writes a game's log as it is played (or replayed): ``step`` is the game layer's
+    ``on_step`` hook (:func:`grimdice.engine.playing.play_game`), ``log`` the record at the end."""
 
+    def __init__(self, root: GameState) -> None:
+        self.book = Book(root)
+        self.actions: list[list[Any]] = []
+        self.events: list[dict[str, Any]] = []
 
-def run(setup: Setup, choose: Choose, seen: Callable[[GameState], None] | None = None) -> dict[str, Any]:
-    """Play a game of ``setup`` from its first state, ``choose(state, player)`` giving each action
-    or chance outcome (None stops early), ``seen`` called on every state; the log's record of it."""
-    s = initial_state(setup)
-    if seen is not None:
-        seen(s)
-    book = Book(s)
-    actions: list[list[Any]] = []
-    events: list[dict[str, Any]] = []
-    for _ in range(MAX_STEPS):
-        player = s.current_player()
-        if player < 0 and player != CHANCE:
-            break
-        a = choose(s, player)
-        if a is None:
-            break
-        nxt = s.apply(a)
-        if player == CHANCE and (text := _event(s, nxt, a)):
-            events.append({"round": s.round, "player": s.player, "text": text})
-        book.step(s, nxt)
-        actions.append(list(a))
-        s = nxt
-        if seen is not None:
-            seen(s)
-    else:
-        raise RuntimeError(f"a game ran past {MAX_STEPS} steps")
-    forces = [f.name for f in setup.scenario.forces]
-    return {
-        "system": "crusade",
-        "kind": "game",
-        "title": setup.scenario.title,
-        "scenario": setup.scenario.model_dump(by_alias=True, exclude_none=True),
-        "actions": actions,
-        "events": events,
-        "winner": forces[s.winner] if s.winner is not None and s.winner >= 0 else None,
-        "returns": list(s.returns()),
-        "rounds": s.round,
-        "survivors": {
-            forces[side]: [_name(s, i) for i, t in enumerate(s.tokens) if t.side == side and t.standing]
-            for side in (0, 1)
-        },
-        "models": book.models(s),
-        "notes": list(READINGS),
-    }
+    def step(self, s: GameState, a: Any, nxt: GameState) -> None:
+        """Record one step: its action, what an attack did, the models' book."""
+        if s.current_player() == CHANCE and (text := _event(s, nxt, a)):
+            self.events.append({"round": s.round, "player": s.player, "text": text})
+        self.book.step(s, nxt)
+        self.actions.append(list(a))
+
+    def log(self, setup: Setup, s: GameState) -> dict[str, Any]:
+        """The log of the game recorded so far, ``s`` its last state."""
+        forces = [f.name for f in setup.scenario.forces]
+        return {
+            "system": "crusade",
+            "kind": "game",
+            "version": LOG_VERSION,
+            "title": setup.scenario.title,
+            "scenario": setup.scenario.model_dump(by_alias=True, exclude_none=True),
+            "actions": self.actions,
+            "events": self.events,
+            "winner": forces[s.winner] if s.winner is not None and s.winner >= 0 else None,
+            "returns": list(s.returns()),
+            "rounds": s.round,
+            "survivors": {
+                forces[side]: [_name(s, i) for i, t in enumerate(s.tokens) if t.side == side and t.standing]
+                for side in (0, 1)
+            },
+            "models": self.book.models(s),
+            "notes": list(READINGS),
+        }
 
 
 def play_game(
     scenario: Mapping[str, Any] | Setup, players: Sequence[str | Player] = ("ai", "random"), seed: int = 0
 ) -> dict[str, Any]:
     """Play one game of ``scenario`` (a mapping or a checked :class:`Setup`) between ``players``
-    (``"ai"``, ``"random"`` or callables ``(state, rng) -> action``), seeded. Returns its log:
-    :func:`run`'s record with the seed and the players."""
+    (``"ai"``, ``"random"`` or callables ``(state, rng) -> action``), seeded, on the game layer
+    (:func:`grimdice.engine.playing.play_game`: one chance stream and one stream per player, all
+    from ``seed``). Returns its log (:meth:`Recorder.log`) with the seed and the players."""
     setup = scenario if isinstance(scenario, Setup) else build_setup(scenario)
     chosen = [PLAYERS[p] if isinstance(p, str) else p for p in players]
-    rng = np.random.default_rng(seed)
-
-    def choose(s: GameState, player: int) -> Sequence[Any]:
-        return _chance(s.chance_outcomes(), rng) if player == CHANCE else chosen[player](s, rng)
-
-    log = run(setup, choose)
+    root = initial_state(setup)
+    rec = Recorder(root)
+    game = playing.play_game(root, chosen, seed, on_step=rec.step, keep_states=False)
     named = [p if isinstance(p, str) else getattr(p, "__name__", "player") for p in players]
-    return {**log, "seed": seed, "players": named}
+    return {**rec.log(setup, game.end), "seed": seed, "players": named}
 
 
-__all__ = ["READINGS", "play_game", "run"]
+__all__ = ["LOG_VERSION", "READINGS", "Recorder", "play_game"]

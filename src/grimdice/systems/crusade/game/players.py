@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.grid import Square
+from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import items, situation
 from grimdice.systems.crusade.game.combat import cached_law
@@ -29,12 +30,6 @@ Player = Callable[[GameState, np.random.Generator], tuple[Any, ...]]
 CONDITION_VALUE = {0: 0.0, STUNNED: 0.25, WOUNDED: 0.45, KO: 0.85, KILLED: 1.0}
 HIT_VALUE = 0.2
 FAIL_VALUE = 0.1
-
-
-def random_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
-    """A legal action drawn uniformly."""
-    actions = state.legal_actions()
-    return actions[int(rng.integers(len(actions)))]
 
 
 def _harm(before: tuple[int, int], after: tuple[int, int]) -> float:

@@ -1,4 +1,5 @@
-"""A logged game played again from the scenario it carries, with no dice: each recorded action
+"""A logged game played again from the scenario it carries, with no dice, by the shared game
+layer (:func:`grimdice.engine.playing.replay_actions`): the log must be of this version, each recorded action
 must be legal (or a chance outcome of the node) where it comes, every state must keep the
 invariants (:func:`.state.invariant_errors`), and the log rebuilt must equal the recorded one,
 field by field (``grimdice replay``)."""
@@ -9,17 +10,19 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from grimdice.engine.game import CHANCE
+from grimdice.engine.game import TERMINAL
+from grimdice.engine.playing import IllegalStep, replay_actions
 from grimdice.errors import ScenarioError
-from grimdice.systems.crusade.game.play import run
+from grimdice.systems.crusade.game.play import LOG_VERSION, Recorder
 from grimdice.systems.crusade.game.scenario import build_setup
-from grimdice.systems.crusade.game.state import GameState, invariant_errors
+from grimdice.systems.crusade.game.state import GameState, initial_state, invariant_errors
 
 MAX_SHOWN = 20  # differences listed; more are counted
 
 
-def _plain(a: Any) -> Any:
-    return json.loads(json.dumps(list(a)))
+def _action(a: Any) -> Any:
+    """A logged action as the game gives it (JSON lists back to tuples)."""
+    return tuple(_action(x) for x in a) if isinstance(a, list) else a
 
 
 def is_game_log(data: Mapping[str, Any]) -> bool:
@@ -27,43 +30,51 @@ def is_game_log(data: Mapping[str, Any]) -> bool:
     return data.get("system") == "crusade" and data.get("kind") == "game"
 
 
-def replay(log: Mapping[str, Any]) -> tuple[dict[str, Any], list[GameState], list[str]]:
-    """Play ``log`` again: the rebuilt log (with the recorded seed and players), every state in
-    order, and what went wrong on the way (an action not legal where it comes, a broken
-    invariant, actions left over or missing)."""
+def _check_log(log: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[Any]]:
+    """The log's scenario and actions, once its form and version are right."""
     scenario, recorded = log.get("scenario"), log.get("actions")
     if not isinstance(scenario, Mapping):
         raise ScenarioError("scenario", "a game log carries its scenario (a mapping)")
     if not isinstance(recorded, list) or not all(isinstance(a, list) and a for a in recorded):
         raise ScenarioError("actions", "a game log's actions are a list of non-empty lists")
+    if log.get("version") != LOG_VERSION:
+        raise ScenarioError(
+            "version",
+            f"this log is of version {log.get('version', 1)!r}, and only version {LOG_VERSION} logs replay "
+            "(its games draw their dice otherwise): play the game again to get a new log",
+        )
+    return scenario, recorded
+
+
+def replay(log: Mapping[str, Any]) -> tuple[dict[str, Any], list[GameState], list[str]]:
+    """Play ``log`` again with the game layer (:func:`grimdice.engine.playing.replay_actions`):
+    the rebuilt log (with the recorded seed and players), every state in order, and what went
+    wrong on the way (an action not legal where it comes, a broken invariant, actions left over
+    or missing)."""
+    scenario, recorded = _check_log(log)
     try:
         setup = build_setup(scenario)
     except ScenarioError as exc:
         raise ScenarioError(f"scenario.{exc.field}", exc.message) from None
-    states: list[GameState] = []
+    root = initial_state(setup)
+    actions = [_action(a) for a in recorded]
     problems: list[str] = []
-    step = 0
-
-    def seen(s: GameState) -> None:
-        states.append(s)
-        problems.extend(f"state {len(states) - 1}: {e}" for e in invariant_errors(s))
-
-    def choose(s: GameState, player: int) -> Sequence[Any] | None:
-        nonlocal step
-        if step >= len(recorded):
-            problems.append(f"actions: the log ends after {step} actions, before the game does")
-            return None
-        a = recorded[step]
-        options = [o for o, _ in s.chance_outcomes()] if player == CHANCE else s.legal_actions()
-        if a not in [_plain(o) for o in options]:
-            problems.append(f"actions.{step}: {json.dumps(a)[:80]} is not legal there")
-            return None
-        step += 1
-        return tuple(a)
-
-    again = run(setup, choose, seen)
-    if step < len(recorded) and not any(p.startswith("actions") for p in problems):
-        problems.append(f"actions: {len(recorded) - step} actions after the game's end")
+    try:
+        states = replay_actions(root, actions)
+    except IllegalStep as exc:
+        states = replay_actions(root, actions[: exc.index])
+        if states[-1].current_player() == TERMINAL:
+            problems.append(f"actions: {len(recorded) - exc.index} actions after the game's end")
+        else:
+            problems.append(f"actions.{exc.index}: {json.dumps(recorded[exc.index])[:80]} is not legal there")
+    else:
+        if states[-1].current_player() != TERMINAL:
+            problems.append(f"actions: the log ends after {len(actions)} actions, before the game does")
+    problems[:0] = [f"state {i}: {e}" for i, s in enumerate(states) for e in invariant_errors(s)]
+    rec = Recorder(root)
+    for s, a, nxt in zip(states, actions, states[1:], strict=False):
+        rec.step(s, a, nxt)
+    again = rec.log(setup, states[-1])
     again.update({k: log[k] for k in ("seed", "players") if k in log})
     return again, states, problems
 
