@@ -1,0 +1,123 @@
+"""Who shoots, per model and per weapon (shooting.weapon_counts, attack.shooters_by_weapon).
+
+"All models in a unit that have line of sight to an enemy unit and that have a weapon that is within
+range of that unit may fire one of their weapons at it." / "Sum the attacks from the weapons of all
+models that can shoot at the target to determine how many attacks the unit has in total for this
+shooting." A Flamer (12") model near the target fires even when the unit's Rifle models stand
+farther off than 12".
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+from grimdice.engine.table.terrain import Table, Terrain
+from grimdice.errors import ScenarioError
+from grimdice.systems.base import calculate
+from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
+from grimdice.systems.onepage.game.state import combat_law
+from tests.onepage_game.test_firing import army, shooting
+
+SQUAD = {  # four Rifles (30", A1) and a Flamer (12", A6), Quality 4+
+    "name": "Squad",
+    "size": 5,
+    "quality": 4,
+    "equipment": ["Rifle"],
+    "variants": [{"count": 1, "equipment": ["Flamer"]}],
+    "cost": 60,
+}
+BOYZ = {"name": "Boyz", "size": 5, "quality": 6, "equipment": ["Hand Weapon"], "cost": 50}
+#: the Rifle models 20" from the Boyz, the Flamer model (the last, its own group) 5" from them
+PLACES = np.array([[30.0, 9.0], [32.0, 9.0], [34.0, 9.0], [36.0, 9.0], [40.0, 23.8]])
+#: a wall between the Flamer model and every Boyz model; the Rifle models see past its left end
+WALL = Terrain(
+    "wall", np.array([[33.0, 25.2], [47.0, 25.2], [47.0, 26.5], [33.0, 26.5]]), frozenset({"blocks_sight"})
+)
+
+
+def placed(table: Table) -> GameState:
+    """The Squad at :data:`PLACES` (its formation set model by model), the Boyz in a rank at y = 30."""
+    setup = Setup((army_from_mapping(army("A", SQUAD), "a"), army_from_mapping(army("B", BOYZ), "b")), table)
+    s = replace(deploy(setup, 0, 0), anchors=((36.0, 9.0), (36.0, 30.0)))
+    flip = 1.0 if setup.owner[0] == s.south else -1.0
+    setup.offsets = ((PLACES - [36.0, 9.0]) / [1.0, -flip], *setup.offsets[1:])
+    s = shooting(s)
+    assert np.allclose(s.models(0), PLACES) and np.allclose(s.models(1)[:, 1], 30.0)
+    return s
+
+
+def law_destroyed(s: GameState) -> dict[int, float]:
+    key = s.shot_key(0, 1)
+    out: dict[int, float] = {}
+    for (st,), p in combat_law(s.setup, "shoot", 0, s.units[0], 1, s.units[1], key):
+        out[5 - st.models] = out.get(5 - st.models, 0.0) + p
+    return out
+
+
+def scenario(**conditions: Any) -> dict[str, Any]:
+    sides = {"attacker": SQUAD, "defender": BOYZ}
+    return {"system": "onepage", "attack": "shooting", **sides, "conditions": conditions}
+
+
+def test_the_flamer_model_in_range_fires_though_the_rifle_models_stand_farther() -> None:
+    s = placed(Table())
+    assert s.shot_key(0, 1)[:2] == ((("flamer", 1), ("rifle", 4)), 5)
+    r = calculate(scenario(weapons_in_range={"Flamer": 1, "Rifle": 4}))
+    # 4 Rifle attacks and 6 Flamer attacks, each hits on 4+ (1/2): 5 hits expected
+    assert r.stages["hits"].mean() == pytest.approx(float(Fraction(10, 2)), abs=1e-12)
+    got = law_destroyed(s)
+    for k in range(6):
+        assert got.get(k, 0.0) == pytest.approx(r.stages["models_destroyed"][k], abs=1e-12)
+    # one distance (the farthest model's, 20") for the whole unit would silence the Flamer: 2 hits
+    far = calculate(scenario(distance=20))
+    assert far.stages["hits"].mean() == pytest.approx(2.0, abs=1e-12)
+
+
+def test_a_model_without_line_of_sight_does_not_fire() -> None:
+    s = placed(Table(terrain=(WALL,)))
+    assert s.shot_key(0, 1)[:2] == ((("rifle", 4),), 4)  # the Flamer model sees no Boyz
+    r = calculate(scenario(weapons_in_range={"Rifle": 4}))
+    assert r.stages["hits"].mean() == pytest.approx(2.0, abs=1e-12)
+    got = law_destroyed(s)
+    for k in range(6):
+        assert got.get(k, 0.0) == pytest.approx(r.stages["models_destroyed"][k], abs=1e-12)
+
+
+PISTOLS = {"name": "Vets", "size": 5, "quality": 4, "equipment": ["Rifle", "Plasma Pistol"], "cost": 60}
+
+
+def test_a_group_splits_by_the_weapons_in_range_of_its_models() -> None:
+    """Two models have their Plasma Pistol (12", A3) in range, all five their Rifle (30", A1): the two
+    fire the Pistol (the better weapon), the three others the Rifle: 6 + 3 attacks, 4.5 hits."""
+    sc = scenario(weapons_in_range={"plasma pistol": 2, "Rifle": 5})
+    sc["attacker"] = PISTOLS
+    r = calculate(sc)
+    assert sorted((f["weapon"].split(" (")[0], f["models"]) for f in r.extra["fired"]) == [
+        ("Plasma Pistol", 2),
+        ("Rifle", 3),
+    ]
+    assert r.stages["hits"].mean() == pytest.approx(4.5, abs=1e-12)
+    # Relentless on Hold fires every weapon in range: 2 x 3 + 5 x 1 attacks
+    sc["attacker"] = dict(PISTOLS, special_rules=["Relentless"])
+    sc["conditions"]["action"] = "hold"
+    assert calculate(sc).stages["hits"].mean() == pytest.approx(5.5, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("conditions", "field"),
+    [
+        ({"weapons_in_range": {"Lascannon": 1}}, "conditions.weapons_in_range.Lascannon"),
+        ({"weapons_in_range": {"Flamer": 2}}, "conditions.weapons_in_range.Flamer"),
+        ({"weapons_in_range": {"Rifle": 1}, "in_range": 1}, "conditions.in_range"),
+        ({"weapons_in_range": {"Rifle": 0}}, "conditions.weapons_in_range"),
+    ],
+)
+def test_weapons_in_range_is_checked_with_the_field_named(conditions: dict[str, Any], field: str) -> None:
+    with pytest.raises(ScenarioError) as e:
+        calculate(scenario(**conditions))
+    assert e.value.field == field
