@@ -121,3 +121,19 @@ def test_weapons_in_range_is_checked_with_the_field_named(conditions: dict[str, 
     with pytest.raises(ScenarioError) as e:
         calculate(scenario(**conditions))
     assert e.value.field == field
+
+
+def test_each_target_has_its_own_models_per_weapon() -> None:
+    """Relentless on Hold splits its fire: the Plasma Pistols reach only the second unit (2 models),
+    the Rifles both (5 models): 2 x 3 + 5 x 1 attacks in all, 5.5 hits, whatever the Rifles' target."""
+    reach = {"Plasma Pistol": 2, "Rifle": 5}
+    other = {"unit": dict(BOYZ, name="Grots"), "conditions": {"weapons_in_range": reach}}
+    sc = scenario(action="hold", weapons_in_range={"Rifle": 5})
+    sc.update(attacker=dict(PISTOLS, special_rules=["Relentless"]), other_targets=[other])
+    r = calculate(sc)
+    assert r.stages["hits"].mean() == pytest.approx(5.5, abs=1e-12)
+    assert [f["models"] for f in r.extra["fired"]["Grots"] if f["weapon"].startswith("Plasma")] == [2]
+    other["conditions"] = {"weapons_in_range": {"Pistol": 1}}
+    with pytest.raises(ScenarioError) as e:
+        calculate(sc)
+    assert e.value.field == "other_targets.0.conditions.weapons_in_range.Pistol"

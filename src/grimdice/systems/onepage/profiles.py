@@ -123,6 +123,9 @@ class TargetConditions(StrictModel):
 
     distance: Number | None = Field(None, ge=0, le=200)
     in_range: Int | None = Field(None, ge=0, le=200)
+    weapons_in_range: dict[Text, Annotated[int, Field(strict=True, ge=0, le=200)]] | None = Field(
+        None, max_length=40
+    )
     cover: Flag | None = None
     elevated_target: Flag | None = None
     no_line_of_sight: Flag | None = None
