@@ -40,14 +40,14 @@ WALL = Terrain(
 )
 
 
-def placed(table: Table) -> GameState:
-    """The Squad at :data:`PLACES` (its formation set model by model), the Boyz in a rank at y = 30."""
+def placed(table: Table, places: np.ndarray = PLACES, rank: float = 30.0) -> GameState:
+    """The Squad at ``places`` (its formation set model by model), the Boyz in a rank at y = ``rank``."""
     setup = Setup((army_from_mapping(army("A", SQUAD), "a"), army_from_mapping(army("B", BOYZ), "b")), table)
-    s = replace(deploy(setup, 0, 0), anchors=((36.0, 9.0), (36.0, 30.0)))
+    s = replace(deploy(setup, 0, 0), anchors=((36.0, 9.0), (36.0, rank)))
     flip = 1.0 if setup.owner[0] == s.south else -1.0
-    setup.offsets = ((PLACES - [36.0, 9.0]) / [1.0, -flip], *setup.offsets[1:])
+    setup.offsets = ((places - [36.0, 9.0]) / [1.0, -flip], *setup.offsets[1:])
     s = shooting(s)
-    assert np.allclose(s.models(0), PLACES) and np.allclose(s.models(1)[:, 1], 30.0)
+    assert np.allclose(s.models(0), places) and np.allclose(s.models(1)[:, 1], rank)
     return s
 
 
@@ -86,6 +86,21 @@ def test_a_model_without_line_of_sight_does_not_fire() -> None:
     got = law_destroyed(s)
     for k in range(6):
         assert got.get(k, 0.0) == pytest.approx(r.stages["models_destroyed"][k], abs=1e-12)
+
+
+def test_a_target_is_valid_only_for_a_model_with_a_weapon_in_range_of_it() -> None:
+    """ "If at least one model in the unit has line of sight to an enemy unit and has a weapon that is
+    within range of that unit": the Flamer model 14" off sees the Boyz within the unit's longest
+    range (the Rifles' 30") but not within its Flamer's 12"; the Rifle models stand 34" off."""
+    far = PLACES.copy()
+    far[:4, 1], far[4, 1] = 5.0, 25.0
+    s = placed(Table(), far, rank=40.0)
+    assert s.sight(0, 1)[0] == 1 and s.firers(0, 1) == ((), 0)
+    assert s.valid_targets(0) == []
+    near = far.copy()
+    near[4, 1] = 28.0  # 11" off: the Flamer alone fires
+    s = placed(Table(), near, rank=40.0)
+    assert s.valid_targets(0) == [1] and s.shot_key(0, 1)[:2] == ((("flamer", 1),), 1)
 
 
 PISTOLS = {"name": "Vets", "size": 5, "quality": 4, "equipment": ["Rifle", "Plasma Pistol"], "cost": 60}

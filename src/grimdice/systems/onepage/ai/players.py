@@ -149,8 +149,11 @@ def best_shots(
             n, _far = seen if seen is not None and not seen[0] else state.sight(u, t, end)
             if not n:
                 continue
+            counts, n = state.firers(u, t, end)  # the models with a weapon in range of what they see
+            if not n:
+                continue
             where = (
-                state.weapon_counts(u, t, end),
+                counts,
                 n,
                 state.covered(u, t, rounded),
                 state.elevated(u, t, rounded),

@@ -63,22 +63,33 @@ def weapon_counts(
     """Per ranged weapon profile (lower-case name, sorted; none at 0): the models of ``u`` carrying it
     that see a model of ``t`` within its range: "All models in a unit that have line of sight to an
     enemy unit and that have a weapon that is within range of that unit may fire one of their
-    weapons at it". A unit's models are its groups' in listed group order (the exact engine's
+    weapons at it" (:func:`firers`)."""
+    return firers(state, u, t, anchor)[0]
+
+
+def firers(
+    state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None
+) -> tuple[tuple[tuple[str, int], ...], int]:
+    """(:func:`weapon_counts`, the models that see a model of ``t`` within the range of one of their
+    own weapons). A unit's models are its groups' in listed group order (the exact engine's
     convention: ``attack.shooters_by_weapon``); sight is :func:`sight`'s (terrain, other units)."""
 
-    def compute() -> tuple[tuple[str, int], ...]:
+    def compute() -> tuple[tuple[tuple[str, int], ...], int]:
         near = _model_reach(state, u, t, anchor)
         counts: dict[str, int] = {}
+        able = np.zeros(len(near), dtype=bool)
         start = 0
         for g, k in zip(state.setup.units[u].groups, state.units[u].alive, strict=True):
-            part, start = near[start : start + k], start + k
+            part = near[start : start + k]
             for w in g.weapons:
                 if w.range is not None:
-                    name = w.name.lower()
-                    counts[name] = counts.get(name, 0) + int((part <= w.range + EPS).sum())
-        return tuple(sorted((n, k) for n, k in counts.items() if k))
+                    ok = part <= w.range + EPS
+                    counts[w.name.lower()] = counts.get(w.name.lower(), 0) + int(ok.sum())
+                    able[start : start + k] |= ok
+            start += k
+        return tuple(sorted((n, k) for n, k in counts.items() if k)), int(able.sum())
 
-    return recall(state.setup, ("weapon counts", *screening.sight_key(state, u, t, anchor)), compute)
+    return recall(state.setup, ("firers", *screening.sight_key(state, u, t, anchor)), compute)
 
 
 def _model_reach(state: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> np.ndarray:

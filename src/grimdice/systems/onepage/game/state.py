@@ -322,6 +322,7 @@ class GameState:
     _shot_where = shooting._shot_where
     range_band = shooting.range_band
     weapon_counts = shooting.weapon_counts
+    firers = shooting.firers
     covered = shooting.covered
     elevated = shooting.elevated
 
