@@ -257,13 +257,14 @@ def test_states_serialise_to_json_and_hash() -> None:
 def test_a_log_of_another_version_is_refused_by_name() -> None:
     """A log of an earlier version (1: before consolidation, power dice and Limited weapons; 2: before
     the 1" move back was a full move; 3: before the assaulting models moved on one by one; 4: before
-    Relentless split fire; 5: before whole bases along whole paths) would not replay to the same
-    game: it is refused with the field and both versions named, not replayed wrongly."""
+    Relentless split fire; 5: before whole bases along whole paths; 6: before each model fired a
+    weapon in range of it) would not replay to the same game: it is refused with the field and both
+    versions named, not replayed wrongly."""
     from grimdice.systems.onepage.game.play import LOG_VERSION
 
-    assert LOG_VERSION == 6
-    for old in (1, 2, 3, 4, 5):
+    assert LOG_VERSION == 7
+    for old in (1, 2, 3, 4, 5, 6):
         with pytest.raises(ScenarioError) as err:
             states({"version": old, "setup": {}, "actions": []})
         assert err.value.field == "version"
-        assert f"version {old};" in err.value.message and "version 6 only" in err.value.message
+        assert f"version {old};" in err.value.message and "version 7 only" in err.value.message

@@ -1,5 +1,5 @@
 """The law cache: bounded (least recently used first out) without changing a game, and keyed by the
-shooter's state as the exact shooting reads it (the models that fire, Shaken)."""
+shooter's state as the exact shooting reads it (the models that may fire, Shaken)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.exact import shooting_table
 from grimdice.systems.onepage.game.batch import GameJob, game_seeds
-from grimdice.systems.onepage.game.cache import LawCache, firing_state
+from grimdice.systems.onepage.game.cache import LawCache, firing_state, shot_state
 from grimdice.systems.onepage.game.combat import conditions_of
 from grimdice.systems.onepage.game.setup import load_army_side, make_setup
 from grimdice.systems.onepage.game.state import GameState, combat_law, deploy
@@ -67,9 +67,10 @@ def facing(u: int, t: int) -> tuple[GameState, tuple[Any, ...]]:
 
 
 def test_firing_state_gives_the_shooting_law_of_the_real_state() -> None:
-    """The exact shooting of the real shooter state equals that of :func:`firing_state`'s state,
-    for every unit of the bundled armies that shoots, casualties in each group, wounded Tough
-    models, Shaken, and counts of models in range."""
+    """The exact shooting of the real shooter state equals that of :func:`firing_state`'s state
+    (a shooting at one distance, ``in_range`` models firing) and of :func:`shot_state`'s (the game's
+    shooting, models counted per weapon), for every unit of the bundled armies that shoots,
+    casualties in each group, wounded Tough models, Shaken, and counts of models in range."""
     checked = 0
     owners = make_setup(load_army_side(MARINES), load_army_side(ORKS), Table()).owner
     for u in range(len(owners)):
@@ -80,8 +81,12 @@ def test_firing_state_gives_the_shooting_law_of_the_real_state() -> None:
         unit, target, st = s.setup.units[u], s.setup.units[t], s.units[t]
         tough = tuple(g.tough for g in unit.groups)
         for su in states_of(s.units[u].alive, tough):
+            c = conditions_of("shoot", base)
+            assert c.weapons_in_range is not None
+            ss = shot_state(su, base)
+            assert shooting_table(unit, su, target, st, c)[1] == shooting_table(unit, ss, target, st, c)[1]
             for n in sorted({1, su.models // 2, su.models} - {0}):
-                c = conditions_of("shoot", (base[0], n, *base[2:]))
+                c = conditions_of("shoot", (float(s.weapon_range(u)), n, *base[2:]))
                 fs = firing_state(su, n)
                 assert fs.models == n and fs.shaken == su.shaken
                 real, read = shooting_table(unit, su, target, st, c), shooting_table(unit, fs, target, st, c)
@@ -93,7 +98,7 @@ def test_firing_state_gives_the_shooting_law_of_the_real_state() -> None:
 def test_states_that_fire_the_same_share_one_law() -> None:
     u, t = 0, 4  # Tactical Marines (8 with rifles, 2 with meltaguns, a joined Tough(3) Captain), Boyz
     s, base = facing(u, t)
-    key = (base[0], 3, *base[2:])
+    key = (float(s.weapon_range(u)), 3, *base[2:])  # one distance, the first 3 models fire
     full, st = s.units[u], s.units[t]
     assert full.alive == (8, 2, 1) and s.setup.owner[t] == 1
     law = combat_law(s.setup, "shoot", u, full, t, st, key)
@@ -101,3 +106,8 @@ def test_states_that_fire_the_same_share_one_law() -> None:
         assert combat_law(s.setup, "shoot", u, same, t, st, key) is law  # the same 3 rifles fire
     for other in (UnitState((2, 2, 1), (0, 0, 0)), UnitState((8, 2, 1), (0, 0, 0), shaken=True)):
         assert combat_law(s.setup, "shoot", u, other, t, st, key) != law
+    assert isinstance(base[0], tuple)  # the game's key: models per weapon; every model alive counts
+    law = combat_law(s.setup, "shoot", u, full, t, st, base)
+    assert combat_law(s.setup, "shoot", u, UnitState((8, 2, 1), (0, 0, 2)), t, st, base) is law
+    for other in (UnitState((2, 2, 1), (0, 0, 0)), UnitState((8, 2, 1), (0, 0, 0), shaken=True)):
+        assert combat_law(s.setup, "shoot", u, other, t, st, base) != law

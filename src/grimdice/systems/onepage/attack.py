@@ -116,14 +116,23 @@ def merge(fires: list[Fire]) -> list[Fire]:
 
 
 def usable_weapon(w: Weapon, c: Conditions) -> bool:
-    """A ranged weapon in range (``distance``), with line of sight or Indirect, and not a Limited weapon
-    already fired ("Weapons with this special rule may only be fired once per game")."""
+    """A ranged weapon in range (``distance``, or some model for it in ``weapons_in_range``), with
+    line of sight or Indirect, and not a Limited weapon already fired ("Weapons with this special rule
+    may only be fired once per game")."""
+    if w.range is None:
+        return False
+    in_range = weapon_count(c, w) > 0 if c.weapons_in_range is not None else w.range >= c.distance
     return (
-        w.range is not None
-        and w.range >= c.distance
+        in_range
         and (not c.no_line_of_sight or w.has("indirect"))
         and not (c.limited_fired and w.has("limited"))
     )
+
+
+def weapon_count(c: Conditions, w: Weapon) -> int:
+    """The models that may fire ``w`` by ``weapons_in_range`` (names in any case)."""
+    counts = c.weapons_in_range or {}
+    return next((k for name, k in counts.items() if name.strip().lower() == w.name.lower()), 0)
 
 
 def shooters(shooter: Unit, state: UnitState, c: Conditions) -> list[tuple[int, int, list[Weapon]]]:
@@ -131,7 +140,10 @@ def shooters(shooter: Unit, state: UnitState, c: Conditions) -> list[tuple[int, 
     may fire.
     "All models in a unit that have line of sight to an enemy unit and that have a weapon that is
     within range of that unit may fire"; ``in_range`` models do, the first alive in listed group
-    order (default: all); groups with no model or weapon able to fire are left out."""
+    order (default: all); groups with no model or weapon able to fire are left out. With
+    ``weapons_in_range``, :func:`shooters_by_weapon`."""
+    if c.weapons_in_range is not None:
+        return shooters_by_weapon(shooter, state, c)
     left = c.in_range if c.in_range is not None else state.models
     out: list[tuple[int, int, list[Weapon]]] = []
     for i, (g, n) in enumerate(zip(shooter.groups, state.alive, strict=True)):
@@ -140,6 +152,31 @@ def shooters(shooter: Unit, state: UnitState, c: Conditions) -> list[tuple[int, 
         usable = [w for w in g.weapons if usable_weapon(w, c)]
         if k and usable:
             out.append((i, k, usable))
+    return out
+
+
+def shooters_by_weapon(shooter: Unit, state: UnitState, c: Conditions) -> list[tuple[int, int, list[Weapon]]]:
+    """:func:`shooters` with a count of models per weapon (``weapons_in_range``): each model that
+    sees the target fires a weapon that is in range of it. A weapon's count goes to the models
+    carrying it, the first alive in listed group order. Within a group, a model counted for a
+    weapon is counted for every weapon of longer reach (in range of a nearer model is in range of
+    it), so the group splits into parts of identical models: the ``k`` models counted for the most
+    weapons, then the next ones, each part with the weapons it may fire (a group may appear more
+    than once)."""
+    left = {name.strip().lower(): k for name, k in (c.weapons_in_range or {}).items()}
+    out: list[tuple[int, int, list[Weapon]]] = []
+    for i, (g, n) in enumerate(zip(shooter.groups, state.alive, strict=True)):
+        counts: list[tuple[Weapon, int]] = []
+        for w in g.weapons:
+            if not usable_weapon(w, c):
+                continue
+            k = min(n, left.get(w.name.lower(), 0))
+            left[w.name.lower()] -= k
+            counts.append((w, k))
+        levels = sorted({k for _, k in counts if k}, reverse=True)
+        for j, k in enumerate(levels):
+            size = k - (levels[j + 1] if j + 1 < len(levels) else 0)
+            out.append((i, size, [w for w, kw in counts if kw >= k]))
     return out
 
 

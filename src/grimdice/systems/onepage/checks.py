@@ -67,12 +67,18 @@ def why_no_fire(shooter: Any, c: Any, where: str = "conditions") -> ScenarioErro
     ranged = [w for g in shooter.groups for w in g.weapons if w.range is not None]
     if not ranged:
         return ScenarioError("attacker.equipment", f"{shown(shooter.name)} has no ranged weapon to fire")
+    if c.weapons_in_range is not None:
+        bad = weapons_in_range_error(shooter, c, where)
+        if bad is not None:
+            return bad
     if any(usable_weapon(w, c) for w in ranged):
         if c.in_range == 0:
             return ScenarioError(f"{where}.in_range", "no model is in range: nothing fires")
         return None
+    if c.weapons_in_range is not None and not any(c.weapons_in_range.values()):
+        return ScenarioError(f"{where}.weapons_in_range", "no model has a weapon in range: nothing fires")
     longest = max(w.range for w in ranged)
-    if c.distance > longest:
+    if c.weapons_in_range is None and c.distance > longest:
         return ScenarioError(
             f"{where}.distance",
             f'{c.distance:g}" is beyond every weapon of {shown(shooter.name)} (the longest: {longest}")',
@@ -82,4 +88,29 @@ def why_no_fire(shooter: Any, c: Any, where: str = "conditions") -> ScenarioErro
     return ScenarioError(f"{where}.limited_fired", "every weapon in range is Limited and already fired")
 
 
-__all__ = ["check_joins", "check_rule_texts", "check_started_with", "why_no_fire"]
+def weapons_in_range_error(shooter: Any, c: Any, where: str) -> ScenarioError | None:
+    """``weapons_in_range`` names only the shooter's ranged weapons, each with no more models than
+    carry it, and is not given with ``in_range`` (it counts the models itself)."""
+    field = f"{where}.weapons_in_range"
+    if c.in_range is not None:
+        return ScenarioError(f"{where}.in_range", "give in_range or weapons_in_range, not both")
+    carried: dict[str, int] = {}
+    for g in shooter.groups:
+        for name in {w.name.lower() for w in g.weapons if w.range is not None}:
+            carried[name] = carried.get(name, 0) + g.count
+    seen: set[str] = set()
+    for name, k in c.weapons_in_range.items():
+        key = name.strip().lower()
+        if key not in carried:
+            allowed = ", ".join(sorted(carried))
+            what = f"{shown(shooter.name)} has no ranged weapon {name!r}; it has: {allowed}"
+            return ScenarioError(f"{field}.{name}", what)
+        if key in seen:
+            return ScenarioError(f"{field}.{name}", "this weapon is named twice (names in any case are one)")
+        seen.add(key)
+        if k > carried[key]:
+            return ScenarioError(f"{field}.{name}", f"{k} models, but only {carried[key]} carry it")
+    return None
+
+
+__all__ = ["check_joins", "check_rule_texts", "check_started_with", "weapons_in_range_error", "why_no_fire"]

@@ -14,7 +14,7 @@ from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
 from grimdice.result import Result
 from grimdice.systems.onepage.attack import melee_fire, melee_picks, removal
-from grimdice.systems.onepage.checks import why_no_fire
+from grimdice.systems.onepage.checks import weapons_in_range_error, why_no_fire
 from grimdice.systems.onepage.fielding import hazard_unit, scenario_targets, scenario_units, unit_rules
 from grimdice.systems.onepage.profiles import Conditions, Scenario
 from grimdice.systems.onepage.report import (
@@ -165,6 +165,18 @@ def casting(sc: Scenario, options: RunOptions) -> Result:
     return build(options.method, stages, extra, sc.title, ["psyker"], options.simulate, options.seed)
 
 
+def _check_weapon_counts(sc: Scenario, a: Unit, targets: list[tuple[Unit, UnitState, Any]]) -> None:
+    """Each target's ``weapons_in_range`` names the shooter's ranged weapons (an error naming the
+    field of the target that gave it), before any target is resolved."""
+    for i, (_, _, c) in enumerate(targets):
+        if c.weapons_in_range is None:
+            continue
+        own = sc.other_targets[i - 1].conditions.weapons_in_range if i else None
+        bad = weapons_in_range_error(a, c, f"other_targets.{i - 1}.conditions" if own else "conditions")
+        if bad is not None:
+            raise bad
+
+
 def several_targets(sc: Scenario, options: RunOptions) -> Result:
     """A shooting with ``other_targets``: the target (or, Relentless on Hold, the targets of each
     weapon) chosen by :func:`~.exact.best_targets`; stages per target prefixed ``NAME.`` and the
@@ -174,6 +186,7 @@ def several_targets(sc: Scenario, options: RunOptions) -> Result:
 
     a, sa, _, _ = scenario_units(sc)
     targets = scenario_targets(sc)
+    _check_weapon_counts(sc, a, targets)
     refused = [why_no_fire(a, c) for _, _, c in targets]
     if refused[0] is not None and all(r is not None for r in refused):
         raise refused[0]  # nothing can fire at any target: the first target's reason

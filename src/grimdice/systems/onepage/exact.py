@@ -23,6 +23,7 @@ from grimdice.systems.onepage.strikes import (
     vehicle_damage,
 )
 from grimdice.systems.onepage.units import Removal, Unit, UnitState, recall, value
+from grimdice.systems.onepage.weapons import Weapon
 
 #: plans firing more "x" weapons than this are not compared (each is resolved model by model)
 MAX_X_COMPARED = 6
@@ -112,10 +113,13 @@ def best_targets(
         # choice units: (group, weapon) -> [(target, Fire)] over the targets it can fire at
         units: dict[tuple[int, str], list[tuple[int, Fire]]] = {}
         for i, (d, _, c) in enumerate(targets):
+            fired: dict[tuple[int, str], tuple[Weapon, int]] = {}  # a group's parts fire as one
             for gi, k, usable in shooters(shooter, s_state, c):
                 for w in usable:
-                    for o in piercing_options(w, shooter, d, c, melee=False, shaken=s_state.shaken):
-                        units.setdefault((gi, str(w)), []).append((i, Fire(o, k)))
+                    fired[gi, str(w)] = (w, fired.get((gi, str(w)), (w, 0))[1] + k)
+            for key, (w, k) in fired.items():
+                for o in piercing_options(w, shooter, d, c, melee=False, shaken=s_state.shaken):
+                    units.setdefault(key, []).append((i, Fire(o, k)))
         size = 1
         for opts in units.values():
             size *= len(opts)

@@ -78,6 +78,11 @@ class Conditions(StrictModel):
 
     distance: Number = Field(0, ge=0, le=200, description="inches from the shooters to the target")
     in_range: Int | None = Field(None, ge=0, le=200, description="models in range and line of sight")
+    weapons_in_range: dict[Text, Annotated[int, Field(strict=True, ge=0, le=200)]] | None = Field(
+        None,
+        max_length=40,
+        description="per ranged weapon (by name): models carrying it with line of sight and it in range",
+    )
     cover: Flag = False
     elevated_target: Flag = Field(False, description="target above the shooters: counts as in Cover")
     no_line_of_sight: Flag = Field(False, description="Indirect fire only; target counts as in Cover")
@@ -152,6 +157,9 @@ class TargetConditions(StrictModel):
 
     distance: Number | None = Field(None, ge=0, le=200)
     in_range: Int | None = Field(None, ge=0, le=200)
+    weapons_in_range: dict[Text, Annotated[int, Field(strict=True, ge=0, le=200)]] | None = Field(
+        None, max_length=40
+    )
     cover: Flag | None = None
     elevated_target: Flag | None = None
     no_line_of_sight: Flag | None = None

@@ -292,6 +292,18 @@ RULES = RuleTable(
             "weapon bears (unless Immobile)",
         ),
         Reading(
+            "game_who_shoots",
+            "game: 'All models in a unit that have line of sight to an enemy unit and that have a weapon "
+            "that is within range of that unit may fire one of their weapons at it'",
+            f"{SRC}, Who can Shoot",
+            "per model and per weapon: a model fires one of its weapons that is in range of a target "
+            "model it sees (all of them with Relentless on Hold), so a Flamer model near the target fires "
+            "though the unit's Rifle models stand farther off; the exact shooting takes the models per "
+            "weapon profile (conditions 'weapons_in_range'); models are counted, not named: a unit's "
+            "models are its groups' in listed group order, and a weapon's count goes to the first models "
+            "alive carrying it",
+        ),
+        Reading(
             "game_indirect",
             "game: Indirect fire at targets not within line of sight",
             f"{SRC}, Indirect",
@@ -299,7 +311,7 @@ RULES = RuleTable(
             "fire their Indirect weapons in the same shooting, those hits with the target in Cover (with "
             "no model seeing it, Indirect weapons only); models are counted, not named: the first alive "
             "in listed group order are those that see, the next fire blind (all the unit's other models "
-            "when a group has no Indirect weapon), each part at its farthest model's distance; each "
+            "when a group has no Indirect weapon), the blind part at its farthest model's distance; each "
             "part's plan is chosen on its own",
         ),
         Reading(
@@ -362,8 +374,8 @@ RULES = RuleTable(
             "targets'",
             f"{SRC}, Relentless",
             "one target per weapon profile (every model's copies of a weapon at the same target), not per "
-            "model; each profile's target valid for it (a model sees it, the profile in range of the "
-            "shooting's distance, Indirect without sight); Limited weapons held back in a split; a "
+            "model; each profile's target valid for it (a model carrying it sees it within its range, "
+            "Indirect without sight); Limited weapons held back in a split; a "
             "Vehicle's front-mounted weapons all aim at the one target it pivots to; "
             "situations measured when the targets are declared; one shooting per target, in ascending "
             "unit order, each with its own casualties and morale test; at most 16 assignments offered",

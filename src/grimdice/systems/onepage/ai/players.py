@@ -25,7 +25,7 @@ from grimdice.engine.playing import random_bot
 from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.systems.onepage.ai import choices, threat
 from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
-from grimdice.systems.onepage.game.cache import firing_state, memo, recall
+from grimdice.systems.onepage.game.cache import memo, recall, shot_state
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law, shot_law_key
@@ -70,7 +70,7 @@ def value_of_shot(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> flo
         return 0.0
     key = shot_law_key(state.setup, u, t, key)  # situations with the same law share its value
     st, pin = state.units[t], pin_share(state, t)
-    ck = ("shot value", u, firing_state(state.units[u], key[1]), t, st, key, pin)
+    ck = ("shot value", u, shot_state(state.units[u], key), t, st, key, pin)
     v: float | None = state.setup.cache.get(ck)
     if v is None:
         base = worth(state.setup, t, st, pin)
@@ -146,11 +146,14 @@ def best_shots(
         for t, pt in enemies:  # the order of valid_targets, so ties go as in best_shot
             seen = m.get(("sight", alive, pu, pt))
             # the memo holds terrain's answer: what it sees, other units' models may still screen
-            n, far = seen if seen is not None and not seen[0] else state.sight(u, t, end)
+            n, _far = seen if seen is not None and not seen[0] else state.sight(u, t, end)
+            if not n:
+                continue
+            counts, n = state.firers(u, t, end)  # the models with a weapon in range of what they see
             if not n:
                 continue
             where = (
-                state.range_band(u, far),
+                counts,
                 n,
                 state.covered(u, t, rounded),
                 state.elevated(u, t, rounded),

@@ -60,6 +60,13 @@ def firing_state(su: UnitState, in_range: int) -> UnitState:
     return UnitState(alive, (0,) * len(alive), shaken=su.shaken)
 
 
+def shot_state(su: UnitState, key: tuple[Any, ...]) -> UnitState:
+    """:func:`firing_state` of a shooting with situation ``key`` (``GameState.shot_key``): when it
+    counts the models per weapon (``key[0]``), every model alive stays, the counts naming which
+    fire; else the first ``key[1]``."""
+    return firing_state(su, su.models if isinstance(key[0], tuple) else key[1])
+
+
 def memo(setup: Any) -> dict[Any, Any]:
     """The geometry memo of ``setup`` (created on first use, emptied when it reaches LIMIT)."""
     return kept(setup, "_geometry_memo", LIMIT)
@@ -70,4 +77,4 @@ def recall(setup: Any, key: Any, compute: Callable[[], T]) -> T:
     return answer(memo(setup), key, compute)
 
 
-__all__ = ["LAW_LIMIT", "LIMIT", "LawCache", "firing_state", "memo", "recall"]
+__all__ = ["LAW_LIMIT", "LIMIT", "LawCache", "firing_state", "memo", "recall", "shot_state"]

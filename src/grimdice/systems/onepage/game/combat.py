@@ -10,7 +10,7 @@ from grimdice.systems.onepage.game import (
     dangerous,
     firing,
 )
-from grimdice.systems.onepage.game.cache import firing_state
+from grimdice.systems.onepage.game.cache import shot_state
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.units import UnitState
@@ -20,10 +20,12 @@ def conditions_of(kind: str, key: tuple[Any, ...]) -> Conditions:
     if kind in dangerous.KINDS:
         return Conditions()
     if kind == "shoot":
-        dist, n, cover, elevated, action, face, _off, blind, limited = key
+        fire, n, cover, elevated, action, face, _off, blind, limited = key
+        per_weapon = isinstance(fire, tuple)  # models per weapon of those that see (firing.parts)
         return Conditions(
-            distance=dist,
-            in_range=n - blind[0] if isinstance(blind, tuple) else n,  # the models that see (firing.parts)
+            distance=0 if per_weapon else fire,
+            in_range=None if per_weapon else n,
+            weapons_in_range=dict(fire) if per_weapon else None,
             cover=cover,
             elevated_target=elevated,
             action=action,
@@ -60,7 +62,7 @@ def combat_law(
     """The law of the end states of a shooting (target state) or a melee (attacker, defender), from
     the exact engine, cached by situation."""
     if kind == "shoot":  # the shooter and the situation as the shooting reads them
-        su, key = firing_state(su, key[1]), shot_law_key(setup, u, t, key)
+        su, key = shot_state(su, key), shot_law_key(setup, u, t, key)
     ck = (kind, u, su, t, st, key)
     hit = setup.cache.get(ck)
     if hit is not None:

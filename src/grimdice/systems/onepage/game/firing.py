@@ -154,10 +154,12 @@ def blind_firers(s: GameState, u: int, n: int) -> int:
 
 
 def reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None = None) -> tuple[int, float, bool]:
-    """(models that fire at ``t``, the farthest one's distance, without line of sight)."""
+    """(models that fire at ``t``, the farthest one's distance, without line of sight): the models
+    that see a model of ``t`` within the range of a weapon they carry (``GameState.firers``), else
+    those with an Indirect weapon in range."""
     n, far = s.sight(u, t, anchor)
-    if n:
-        return n, far, False
+    if n and s.firers(u, t, anchor)[1]:
+        return s.firers(u, t, anchor)[1], far, False
     n, far = blind_reach(s, u, t, anchor)
     return n, far, bool(n)
 
@@ -197,21 +199,24 @@ def blind_extra(
 def parts(unit: Unit, su: UnitState, key: tuple[Any, ...]) -> list[tuple[UnitState, Conditions]]:
     """The parts of a shooting with situation ``key``: (the models firing, their conditions). One
     part, or two when some models see the target and others fire Indirect weapons without line of
-    sight (``key[7]`` = (those models, their distance)): the first ``key[1]`` less them alive in
-    listed group order see, the next ones fire blind (``no_line_of_sight``: Indirect only, Cover)."""
+    sight (``key[7]`` = (those models, their distance)): the models that see fire what is in range
+    of each (``key[0]``: models per weapon, ``attack.shooters_by_weapon``); of the first ``key[1]``
+    alive in listed group order, the last ones fire blind (``no_line_of_sight``: Indirect only,
+    Cover)."""
     from grimdice.systems.onepage.game.combat import conditions_of
 
     c, firing = conditions_of("shoot", key), firing_state(su, key[1])
+    per_weapon = isinstance(key[0], tuple)
     if not isinstance(key[7], tuple):
-        return [(firing, c)]
+        return [(firing_state(su, su.models) if per_weapon else firing, c)]
     n_blind, dist = key[7]
     seeing = firing_state(su, key[1] - n_blind)
     rest = tuple(x - y for x, y in zip(firing.alive, seeing.alive, strict=True))
     blind = UnitState(rest, (0,) * len(rest), shaken=su.shaken)
-    return [
-        (seeing, c),
-        (blind, c.model_copy(update={"distance": dist, "in_range": None, "no_line_of_sight": True})),
-    ]
+    blind_c = c.model_copy(
+        update={"distance": dist, "in_range": None, "weapons_in_range": None, "no_line_of_sight": True}
+    )
+    return [(firing_state(su, su.models) if per_weapon else seeing, c), (blind, blind_c)]
 
 
 def mixed_plan(

@@ -57,6 +57,55 @@ def _sight(state: GameState, u: int, t: int, anchor: tuple[float, float] | None)
     return sights(state.setup.table, a, b, d, rng, [len(b)], state.setup.radii[u], rb)[0][0]
 
 
+def weapon_counts(
+    state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None
+) -> tuple[tuple[str, int], ...]:
+    """Per ranged weapon profile (lower-case name, sorted; none at 0): the models of ``u`` carrying it
+    that see a model of ``t`` within its range: "All models in a unit that have line of sight to an
+    enemy unit and that have a weapon that is within range of that unit may fire one of their
+    weapons at it" (:func:`firers`)."""
+    return firers(state, u, t, anchor)[0]
+
+
+def firers(
+    state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None
+) -> tuple[tuple[tuple[str, int], ...], int]:
+    """(:func:`weapon_counts`, the models that see a model of ``t`` within the range of one of their
+    own weapons). A unit's models are its groups' in listed group order (the exact engine's
+    convention: ``attack.shooters_by_weapon``); sight is :func:`sight`'s (terrain, other units)."""
+
+    def compute() -> tuple[tuple[tuple[str, int], ...], int]:
+        near = _model_reach(state, u, t, anchor)
+        counts: dict[str, int] = {}
+        able = np.zeros(len(near), dtype=bool)
+        start = 0
+        for g, k in zip(state.setup.units[u].groups, state.units[u].alive, strict=True):
+            part = near[start : start + k]
+            for w in g.weapons:
+                if w.range is not None:
+                    ok = part <= w.range + EPS
+                    counts[w.name.lower()] = counts.get(w.name.lower(), 0) + int(ok.sum())
+                    able[start : start + k] |= ok
+            start += k
+        return tuple(sorted((n, k) for n, k in counts.items() if k)), int(able.sum())
+
+    return recall(state.setup, ("firers", *screening.sight_key(state, u, t, anchor)), compute)
+
+
+def _model_reach(state: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> np.ndarray:
+    """``(n,)``: each model's distance to the nearest model of ``t`` it sees within ``u``'s longest
+    range (``inf``: none), sight as :func:`sight` (``screening.open_lines``)."""
+    a, b = state.models(u, anchor), state.models(t)
+    rb = np.full(len(b), state.setup.radii[t])
+    d = pair_distances(a[None, :, :], state.setup.radii[u], b, rb)[0]
+    ii, jj = np.nonzero(d <= state.weapon_range(u) + EPS)
+    seen = np.full(d.shape, np.inf)
+    if len(ii):
+        ok = screening.open_lines(state, u, t, a[ii], b[jj])
+        seen[ii[ok], jj[ok]] = d[ii[ok], jj[ok]]
+    return np.asarray(seen.min(axis=1)) if len(b) else np.full(len(a), np.inf)
+
+
 def valid_targets(
     state: GameState, u: int, anchor: tuple[float, float] | None = None, action: str | None = None
 ) -> list[int]:
@@ -89,7 +138,8 @@ def shot_key(
     limited: bool = True,
 ) -> tuple[Any, ...]:
     """The shooting situation as the exact engine's scenario conditions (a hashable key):
-    (distance, models firing, cover, elevated target, action, the target Vehicle's facing, the
+    (models per weapon profile (:func:`weapon_counts`), or the distance when only Indirect weapons
+    fire blind; models firing, cover, elevated target, action, the target Vehicle's facing, the
     weapons out of arc or spent (Limited), no line of sight (Indirect), Limited weapons held back
     or all spent)."""
     key = ("shot", *screening.sight_key(state, u, t, anchor))
@@ -125,9 +175,10 @@ def _rounded(state: GameState, u: int, anchor: tuple[float, float] | None) -> tu
 
 
 def _shot_where(state: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
-    """(distance, models in range, cover, elevated target, no line of sight) of ``u`` at
-    ``anchor`` shooting ``t``; no line of sight: True (no model sees), or (models firing
-    Indirect weapons without it, their distance) besides those that see."""
+    """(fire, models in range, cover, elevated target, no line of sight) of ``u`` at ``anchor``
+    shooting ``t``: fire is the models per weapon (:func:`weapon_counts`) of the models that see,
+    or the distance of Indirect fire when no model sees; no line of sight: True (no model sees),
+    or (models firing Indirect weapons without it, their distance) besides those that see."""
     n, far, blind = firing.reach(state, u, t, anchor)
     if blind:  # the exact engine counts models in listed group order (firing.blind_firers)
         n = firing.blind_firers(state, u, n)
@@ -136,9 +187,12 @@ def _shot_where(state: GameState, u: int, t: int, anchor: tuple[float, float] | 
         extra = firing.blind_extra(state, u, t, anchor, n)
         if extra[0]:
             n, sightless = n + extra[0], extra
+    fire: float | tuple[tuple[str, int], ...] = (
+        state.range_band(u, far, blind) if blind else state.weapon_counts(u, t, anchor)
+    )
     anchor = state._rounded(u, anchor)
     return (
-        state.range_band(u, far, blind),
+        fire,
         n,
         state.covered(u, t, anchor),
         state.elevated(u, t, anchor),

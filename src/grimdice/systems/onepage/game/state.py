@@ -321,6 +321,8 @@ class GameState:
     _rounded = shooting._rounded
     _shot_where = shooting._shot_where
     range_band = shooting.range_band
+    weapon_counts = shooting.weapon_counts
+    firers = shooting.firers
     covered = shooting.covered
     elevated = shooting.elevated
 
