@@ -29,17 +29,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from grimdice.errors import ScenarioError
 from grimdice.web.answers import game_answer
 from grimdice.web.examples import default_dir
-from grimdice.web.routes_games import MAX_GAMES
+from grimdice.web.routes_games import GameRun
 
 router = APIRouter()
 
 
-class CrusadePlayRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CrusadePlayRequest(GameRun):
     scenario: str | dict[str, Any] = Field(description="a bundled game's name or a game scenario")
-    games: int = Field(20, ge=1, le=MAX_GAMES)
-    seed: int = Field(0, ge=0, le=2**63 - 1)
-    players: list[str] = Field(["ai", "ai"], min_length=2, max_length=2)
 
 
 class CrusadeReplayRequest(BaseModel):

@@ -28,6 +28,7 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from grimdice.engine.options import MAX_SEED
 from grimdice.errors import ScenarioError
 from grimdice.web.answers import game_answer
 from grimdice.web.examples import default_dir
@@ -38,12 +39,18 @@ MAX_GAMES = 200  # per request from the page (grimdice play takes more)
 router = APIRouter()
 
 
-class PlayRequest(BaseModel):
+class GameRun(BaseModel):
+    """How many games of a matchup to play from the page, from which seed, by which players (the
+    same for every game with an engine)."""
+
     model_config = ConfigDict(extra="forbid")
-    armies: list[str | dict[str, Any]] = Field(min_length=2, max_length=2, description="two armies")
     games: int = Field(20, ge=1, le=MAX_GAMES)
-    seed: int = Field(0, ge=0, le=2**63 - 1)
+    seed: int = Field(0, ge=0, le=MAX_SEED)
     players: list[str] = Field(["ai", "ai"], min_length=2, max_length=2)
+
+
+class PlayRequest(GameRun):
+    armies: list[str | dict[str, Any]] = Field(min_length=2, max_length=2, description="two armies")
 
 
 class ReplayRequest(BaseModel):
