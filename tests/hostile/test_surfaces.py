@@ -123,14 +123,14 @@ def test_hostile_game_logs_refuse_or_replay(game_log, data):
 @settings(CI, max_examples=max(2, N // 2))
 @given(data=st.data())
 def test_hostile_army_forge_lists_refuse_or_read(data, tmp_path_factory):
-    from grimdice.io.rosters import read_roster
+    from grimdice.adapters.rosters import read_list
 
     base = json.loads((ROSTERS / "armyforge-orks.json").read_text(encoding="utf-8"))
     roster, what = data.draw(hostile_scenarios(base))
     note(f"mutations: {what}")
     path = tmp_path_factory.mktemp("roster") / "list.json"
     path.write_text(json.dumps(roster, allow_nan=True), encoding="utf-8")
-    read = one_error_or(lambda: read_roster(path))
+    read = one_error_or(lambda: read_list(path))
     if read is not None:
         assert len(read.units) <= 1000
 

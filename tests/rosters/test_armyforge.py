@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grimdice.adapters.rosters import resolve_scenario, resolve_with_notes
+from grimdice.adapters.rosters import read_list, resolve_scenario, resolve_with_notes
 from grimdice.cli import app
 from grimdice.engine.options import RunOptions
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters import read_roster
 from grimdice.systems.base import calculate
 from grimdice.systems.onepage import Scenario, evaluate
 from tests.agreement import assert_agree
@@ -101,7 +100,7 @@ def write_list(tmp_path, units, name="list.json"):
 
 # --------------------------------------------------------------------------- reading
 def test_units_are_mapped_onto_onepage_specs():
-    r = read_roster(MARINES)
+    r = read_list(MARINES)
     assert r.game == "One Page Rules (Army Forge)" and r.points == 500
     assert [u.ref for u in r.units] == ["Tactical Squad", "Scouts", "Dreadnought"]  # Captain joined
     tac, scouts, dread = r.units
@@ -121,7 +120,7 @@ def test_units_are_mapped_onto_onepage_specs():
 
 
 def test_what_is_not_mapped_is_listed_by_name():
-    tac, scouts, dread = read_roster(MARINES).units
+    tac, scouts, dread = read_list(MARINES).units
     assert tac.unmapped == [
         f"Defense 3+ {DEFENSE}",
         "Fusion Rifle: weapon rule AP(4)",
@@ -130,7 +129,7 @@ def test_what_is_not_mapped_is_listed_by_name():
     ]
     assert "Sniper Rifle: weapon rule Sniper" in scouts.unmapped
     assert "rule Regeneration" in dread.unmapped and "Dread Fist: weapon rule AP(2)" in dread.unmapped
-    orks = read_roster(ORKS)
+    orks = read_list(ORKS)
     assert orks.points == 330 and [u.ref for u in orks.units] == ["Boyz", "Nobz", "Painboy"]
     painboy = orks.units[2]
     assert not orks.units[1].joined  # v2.21: "Heroes ... may join Infantry units of same Quality"
@@ -254,8 +253,8 @@ def test_matrix_cells_equal_the_pair_calculations():
     assert cell["Scouts", "Boyz"]["damage"] == pytest.approx(10 / 3, abs=1e-12)
     melee = json.loads(ok(["matrix", str(ORKS), str(MARINES), "--json", "--weapons", "melee"]).stdout)
     nobz = next(c for c in melee["cells"] if c["attacker"] == "Nobz" and c["defender"] == "Dreadnought")
-    dread = read_roster(MARINES).units[2].spec
-    want = hand("melee", read_roster(ORKS).units[1].spec, dread)
+    dread = read_list(MARINES).units[2].spec
+    want = hand("melee", read_list(ORKS).units[1].spec, dread)
     assert nobz["damage"] == pytest.approx(want["damage"]["mean"], abs=1e-12)
 
 
@@ -272,7 +271,7 @@ def test_a_unit_without_ranged_weapons_cannot_shoot(monkeypatch):
 # --------------------------------------------------------------------------- hostile lists
 def refused(path, match, field="roster"):
     with pytest.raises(ScenarioError, match=match) as exc:
-        read_roster(path)
+        read_list(path)
     assert exc.value.field.startswith(field)
     assert "\n" not in str(exc.value)
 
@@ -310,11 +309,11 @@ def test_deep_and_huge_lists_are_refused(tmp_path):
 def test_army_forge_is_told_apart_from_new_recruit_by_content(tmp_path):
     p = tmp_path / "anything.json"
     p.write_text(json.dumps({"list": {"name": "L", "units": [UNIT]}}), encoding="utf-8")
-    assert read_roster(p).game == "One Page Rules (Army Forge)"
-    assert read_roster(FIX / "orks.json").game != "One Page Rules (Army Forge)"
+    assert read_list(p).game == "One Page Rules (Army Forge)"
+    assert read_list(FIX / "orks.json").game != "One Page Rules (Army Forge)"
     bare = tmp_path / "bare.json"
     bare.write_text(json.dumps([UNIT]), encoding="utf-8")
-    assert [u.name for u in read_roster(bare).units] == ["A"]
+    assert [u.name for u in read_list(bare).units] == ["A"]
 
 
 def test_items_upgrades_and_a_second_hero(tmp_path):
@@ -333,7 +332,7 @@ def test_items_upgrades_and_a_second_hero(tmp_path):
     p = write_list(
         tmp_path, [host, hero, {**hero, "name": "Commissar"}, {**hero, "name": "Lost", "joinToUnit": "?"}]
     )
-    guard, commissar, lost = read_roster(p).units
+    guard, commissar, lost = read_list(p).units
     assert guard.spec["special_rules"] == ["Scout", "Fearless"]  # the Banner is carried by every model
     assert guard.spec["equipment"] == ['Lasgun (24", A1)']
     assert guard.unmapped == ["upgrades (the file has no loadout with them applied)"]
@@ -365,5 +364,5 @@ def test_matrix_against_a_bare_list_and_onepage_targets(tmp_path):
     # ten Scouts hit on 4+, Boyz block on 5+: 10 * 1/2 * 2/3; the whole mob of 10 is the target
     scouts = next(c for c in t["cells"] if c["attacker"] == "Scouts")
     assert scouts["damage"] == pytest.approx(10 / 3, abs=1e-12)
-    want = hand("shooting", read_roster(MARINES).units[1].spec, BOYZ)
+    want = hand("shooting", read_list(MARINES).units[1].spec, BOYZ)
     assert scouts["p_wipe"] == pytest.approx(want["models_destroyed"]["pmf"][10], abs=1e-12)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from grimdice.adapters.rosters import read_list
 from grimdice.cli import app
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters import read_roster
 from grimdice.io.rosters.editions import SUPPORTED
 from tests.rosters.fixtures import make_fixtures as mk
 
@@ -42,7 +42,7 @@ def roster(tmp_path, game, profile=None, name="army.ros"):
 )
 def test_an_edition_without_rules_is_refused_by_name(tmp_path, game, named):
     with pytest.raises(ScenarioError) as exc:
-        read_roster(roster(tmp_path, game))
+        read_list(roster(tmp_path, game))
     assert exc.value.field == "roster"
     assert f"the roster is for {named}" in exc.value.message and SUPPORTED in exc.value.message
     res = runner.invoke(app, ["units", str(roster(tmp_path, game))])
@@ -52,8 +52,8 @@ def test_an_edition_without_rules_is_refused_by_name(tmp_path, game, named):
 def test_without_an_edition_in_the_name_the_profiles_tell(tmp_path):
     old = mk.prof("Biker", "Unit", OLD_40K, ('14"', "3+", "3+", "4", "5", "2", "2", "7", "3+"))
     with pytest.raises(ScenarioError, match="before the 10th edition"):
-        read_roster(roster(tmp_path, "Warhammer 40,000", old))
-    r = read_roster(roster(tmp_path, "Warhammer 40,000"))
+        read_list(roster(tmp_path, "Warhammer 40,000", old))
+    r = read_list(roster(tmp_path, "Warhammer 40,000"))
     assert (r.edition.system, r.edition.name, r.edition.how) == (
         "wh40k",
         "Warhammer 40,000 10th edition",
@@ -61,17 +61,16 @@ def test_without_an_edition_in_the_name_the_profiles_tell(tmp_path):
     )
     kt18 = mk.prof("Scout", "Model", KT_2018, ('6"', "3+", "3+", "4", "4", "1", "1", "7", "4+", "-"))
     with pytest.raises(ScenarioError, match=r"Kill Team \(2018\)"):
-        read_roster(roster(tmp_path, "Kill Team", kt18))
+        read_list(roster(tmp_path, "Kill Team", kt18))
 
 
 def test_supported_editions_are_named():
     assert (
-        read_roster(FIX / "marines.ros").edition.label
-        == "Warhammer 40,000 10th edition (named in the roster)"
+        read_list(FIX / "marines.ros").edition.label == "Warhammer 40,000 10th edition (named in the roster)"
     )
-    assert read_roster(FIX / "killteam.json").edition.name == "Kill Team 2021"
-    assert read_roster(FIX / "heresy.rosz").edition.name == "Horus Heresy 2.0 (2022)"
-    af = read_roster(FIX / "armyforge-orks.json").edition
+    assert read_list(FIX / "killteam.json").edition.name == "Kill Team 2021"
+    assert read_list(FIX / "heresy.rosz").edition.name == "Horus Heresy 2.0 (2022)"
+    af = read_list(FIX / "armyforge-orks.json").edition
     assert af.label == "One Page 40k v2.21 (a Grimdark Future list, played as One Page 40k v2.21)"
 
 
@@ -84,7 +83,7 @@ def test_army_forge_lists_of_other_games_are_refused(tmp_path, code, named):
     p = tmp_path / "list.json"
     p.write_text(json.dumps(data))
     with pytest.raises(ScenarioError, match=f"the roster is for {named}") as exc:
-        read_roster(p)
+        read_list(p)
     assert exc.value.field == "roster.gameSystem"
 
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from grimdice.adapters.rosters import read_list
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters import read_roster, safe
+from grimdice.io.rosters import safe
 
 FIX = Path(__file__).resolve().parent / "fixtures"
 GOOD = (FIX / "orks.ros").read_bytes()
@@ -29,7 +30,7 @@ def zipped(members: dict[str, bytes], method=zipfile.ZIP_DEFLATED) -> bytes:
 
 def refused(path, match):
     with pytest.raises(ScenarioError, match=match) as exc:
-        read_roster(path)
+        read_list(path)
     assert exc.value.field == "roster"
     assert "\n" not in str(exc.value)
 
@@ -82,7 +83,7 @@ def test_rosz_must_hold_exactly_one_ros(tmp_path):
     whole = zipped({"a.ros": GOOD})
     refused(write(tmp_path, "cut.rosz", whole[: len(whole) - 30]), "not a readable .rosz")
     # a good .rosz reads
-    assert read_roster(write(tmp_path, "ok.rosz", whole)).units
+    assert read_list(write(tmp_path, "ok.rosz", whole)).units
 
 
 def test_zip_bomb_is_refused_before_unpacking(tmp_path):
@@ -112,7 +113,7 @@ def test_member_that_outgrows_the_limit_while_reading(tmp_path, monkeypatch):
     monkeypatch.setattr(safe, "MAX_BYTES", len(GOOD) // 2)
     monkeypatch.setattr(zipfile.ZipFile, "infolist", lying)
     with pytest.raises(ScenarioError, match=r"unpacks to more than|not a readable|not the declared size"):
-        read_roster(p)
+        read_list(p)
 
 
 def test_huge_plain_file_is_refused_without_reading(tmp_path, monkeypatch):

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from grimdice.adapters.rosters import read_list
 from grimdice.cli import app
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters import read_roster
 from grimdice.io.rosters.battlescribe import MAX_UNITS
 from grimdice.io.rosters.tree import MAX_NAME
 from tests.rosters.fixtures import make_fixtures as mk
@@ -39,20 +39,20 @@ def write(tmp_path, units, name="army.ros") -> Path:
 def test_a_roster_holds_at_most_max_units(tmp_path):
     p = write(tmp_path, [squad() for _ in range(MAX_UNITS + 1)])
     with pytest.raises(ScenarioError, match=f"at most {MAX_UNITS} units; this one has {MAX_UNITS + 1} units"):
-        read_roster(p)
-    assert len(read_roster(write(tmp_path, [squad() for _ in range(3)])).units) == 3
+        read_list(p)
+    assert len(read_list(write(tmp_path, [squad() for _ in range(3)])).units) == 3
 
 
 @pytest.mark.parametrize("number", ["9" * 5000, "-5", "1e9", "five", "1001"])
 def test_a_bad_number_is_refused_naming_the_selection(tmp_path, number):
     with pytest.raises(ScenarioError) as exc:
-        read_roster(write(tmp_path, [squad(number=number)]))
+        read_list(write(tmp_path, [squad(number=number)]))
     assert exc.value.field == "roster.Intercessor Squad.Intercessor.number"
     assert "0..1000" in exc.value.message and len(str(exc.value)) < 300
 
 
 def test_a_huge_name_is_cut(tmp_path):
-    r = read_roster(write(tmp_path, [squad(name="Squad " + "x" * 200_000)]))
+    r = read_list(write(tmp_path, [squad(name="Squad " + "x" * 200_000)]))
     assert len(r.units[0].name) == MAX_NAME and r.units[0].name.endswith("...")
     res = runner.invoke(app, ["units", str(write(tmp_path, [squad(name="y" * 200_000)]))])
     assert res.exit_code == 0 and len(res.stdout) < 20_000

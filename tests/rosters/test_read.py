@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from grimdice.adapters.rosters import read_list
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters import read_roster
 from tests.rosters.fixtures import make_fixtures as mk
 
 FIX = Path(__file__).resolve().parent / "fixtures"
@@ -38,14 +38,14 @@ def shape(roster):
 
 @pytest.mark.parametrize("stem", ["marines", "orks", "heresy", "killteam"])
 def test_ros_rosz_and_json_read_the_same(stem):
-    ros = read_roster(FIX / f"{stem}.ros")
-    assert shape(read_roster(FIX / f"{stem}.rosz")) == shape(ros)
-    assert shape(read_roster(FIX / f"{stem}.json")) == shape(ros)
-    assert read_roster(FIX / f"{stem}.json").game == ros.game
+    ros = read_list(FIX / f"{stem}.ros")
+    assert shape(read_list(FIX / f"{stem}.rosz")) == shape(ros)
+    assert shape(read_list(FIX / f"{stem}.json")) == shape(ros)
+    assert read_list(FIX / f"{stem}.json").game == ros.game
 
 
 def test_units_models_and_weapon_counts():
-    r = read_roster(FIX / "marines.ros")
+    r = read_list(FIX / "marines.ros")
     # the detachment choice is not a unit; the Captain is a single-model unit (type="model")
     assert [u.ref for u in r.units] == [
         "Captain",
@@ -78,7 +78,7 @@ def test_units_models_and_weapon_counts():
 
 
 def test_multi_profile_weapon_has_modes_and_number_is_the_total():
-    r = read_roster(FIX / "marines.ros")
+    r = read_list(FIX / "marines.ros")
     dread = r.find("Redemptor Dreadnought", "x").models[0]
     by_name = {w.name: (w, k) for w, k in dread.weapons}
     macro, k = by_name["Macro plasma incinerator"]
@@ -91,7 +91,7 @@ def test_multi_profile_weapon_has_modes_and_number_is_the_total():
 
 
 def test_profiles_on_model_children_and_unit_type_names():
-    r = read_roster(FIX / "heresy.ros")
+    r = read_list(FIX / "heresy.ros")
     sq = r.find("Legion Tactical Squad", "x")
     sgt, leg = sq.models
     assert (sgt.name, sgt.count, sgt.profile.char("ws"), sgt.profile.char("unit type")) == (
@@ -107,7 +107,7 @@ def test_profiles_on_model_children_and_unit_type_names():
 def test_duplicate_unit_names_are_numbered(tmp_path):
     p = tmp_path / "two.ros"
     p.write_bytes(mk.to_xml(mk.G40K, "x", [("SM", [mk.intercessors(), mk.intercessors(10)])]))
-    r = read_roster(p)
+    r = read_list(p)
     assert [u.ref for u in r.units] == ["Intercessor Squad#1", "Intercessor Squad#2"]
     assert r.find("Intercessor Squad#2", "x").model_count == 10
     with pytest.raises(ScenarioError, match=r"2 units are named 'Intercessor Squad'; name one of"):
@@ -138,7 +138,7 @@ def test_whitespace_and_case_of_type_and_characteristic_names(tmp_path):
     )
     p = tmp_path / "messy.ros"
     p.write_bytes(mk.to_xml(mk.G40K, "x", [("SM", [unit])]))
-    m = read_roster(p).units[0].models[0]
+    m = read_list(p).units[0].models[0]
     assert m.profile.char("Sv") == "3+"
     ((w, k),) = m.weapons
     assert w.modes[0].type == "ranged weapons" and w.modes[0].char("BS") == "3+" and k == 1
@@ -167,4 +167,4 @@ def test_xml2js_style_json(tmp_path):
 
     p = tmp_path / "x.json"
     p.write_text(json.dumps(wrap(doc)))
-    assert shape(read_roster(p)) == shape(read_roster(FIX / "orks.ros"))
+    assert shape(read_list(p)) == shape(read_list(FIX / "orks.ros"))

@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grimdice.adapters.rosters import resolve_with_notes
+from grimdice.adapters.rosters import read_list, resolve_with_notes
 from grimdice.adapters.rosters.resolve import resolve_for_result
 from grimdice.cli import app
 from grimdice.errors import ScenarioError
-from grimdice.io.rosters import read_roster
 from tests.rosters.fixtures import make_fixtures as mk
 
 FIX = Path(__file__).resolve().parent / "fixtures"
@@ -145,7 +144,7 @@ def test_an_invulnerable_save_written_on_the_profile_is_read(tmp_path):
 
 def test_a_weapon_without_a_profile_takes_the_same_named_one_or_is_listed(tmp_path):
     p = write(tmp_path, theyn_and_warriors())
-    t = read_roster(p).find("Theyn", "x")
+    t = read_list(p).find("Theyn", "x")
     assert [(w.name, w.modes[0].chars["s"]) for w, _ in t.models[0].weapons] == [("Ion blaster", "6")]
     assert units_json(p)["Theyn"]["not_modelled"][0] == ("Theyn: Mystery gadget: no profile in the roster")
 
@@ -160,7 +159,7 @@ def test_a_weapon_without_a_profile_takes_the_same_named_one_or_is_listed(tmp_pa
 )
 def test_modes_without_the_mode_mark_are_one_weapon(tmp_path, names):
     p = write(tmp_path, [plasma_squad(*names)])
-    ((w, _),) = read_roster(p).units[0].models[0].weapons
+    ((w, _),) = read_list(p).units[0].models[0].weapons
     assert (w.name, [w.mode_name(m) for m in w.modes]) == ("Plasma gun", list(names))
     sc, _ = against_itself(p, "Plasma Squad")
     assert [x["name"] for x in sc["attacker"]["models"][0]["weapons"]] == [names[0]]
@@ -245,12 +244,12 @@ def test_army_forge_saved_lists_and_upgrade_costs(tmp_path):
     p = tmp_path / "saved.json"
     p.write_text(json.dumps(saved))
     with pytest.raises(ScenarioError, match=r"Army Forge saved list.*export the list as JSON"):
-        read_roster(p)
+        read_list(p)
     data = json.loads((FIX / "armyforge-orks.json").read_text())
     data["list"]["units"][0]["selectedUpgrades"] = [{"option": {"costs": [{"unitId": "boyz", "cost": 15}]}}]
     p = tmp_path / "orks.json"
     p.write_text(json.dumps(data))
-    assert read_roster(p).find("Boyz", "x").points == 100 + 15 + 80  # base, upgrade, joined Warboss
+    assert read_list(p).find("Boyz", "x").points == 100 + 15 + 80  # base, upgrade, joined Warboss
 
 
 def test_heresy_vehicles_are_refused_as_targets_by_name(tmp_path):
@@ -360,4 +359,4 @@ def test_a_combined_unit_counts_the_upgrades_of_both_copies(tmp_path):
             u["selectedUpgrades"] = [{"cost": 10}]
     p = tmp_path / "marines.json"
     p.write_text(json.dumps(data))
-    assert read_roster(p).find("Scouts", "x").points == 90 + 90 + 10 + 10
+    assert read_list(p).find("Scouts", "x").points == 90 + 90 + 10 + 10

@@ -220,13 +220,12 @@ def test_rules_lists_every_system_rule_index(client: TestClient) -> None:
 def test_a_roster_is_read_and_a_pair_of_its_units_becomes_a_scenario(client: TestClient) -> None:
     import base64
 
-    from grimdice.adapters.rosters import resolve_scenario
-    from grimdice.io.rosters import read_roster
+    from grimdice.adapters.rosters import read_list, resolve_scenario
 
     fixtures = Path(__file__).resolve().parents[1] / "rosters" / "fixtures"
     up = {"name": "orks.rosz", "data": base64.b64encode((fixtures / "orks.rosz").read_bytes()).decode()}
     body = client.post("/api/rosters", json=up).json()
-    roster = read_roster(fixtures / "orks.rosz")
+    roster = read_list(fixtures / "orks.rosz")
     assert body["system"] == "wh40k" and body["points"] == roster.points
     assert [u["ref"] for u in body["units"]] == [u.ref for u in roster.units]
     assert [u["models"] for u in body["units"]] == [u.model_count for u in roster.units]

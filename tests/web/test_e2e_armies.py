@@ -10,8 +10,7 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 from playwright.sync_api import Page, expect
 
-from grimdice.adapters.rosters import resolve_scenario
-from grimdice.io.rosters import read_roster
+from grimdice.adapters.rosters import read_list, resolve_scenario
 from grimdice.systems.base import calculate
 
 from .conftest import WAIT
@@ -43,9 +42,7 @@ def test_a_pair_of_roster_units_is_calculated_with_damage_per_100_points(page: P
         }
     )
     damage = calculate(scenario, workers=1)["damage"].mean()
-    points = next(
-        u.points for u in read_roster(ROSTERS / "marines.rosz").units if u.ref == "Intercessor Squad"
-    )
+    points = next(u.points for u in read_list(ROSTERS / "marines.rosz").units if u.ref == "Intercessor Squad")
     expect(page.locator("#army-status")).to_contain_text(f"{100 * damage / points:.2f} per 100 points")
     expect(page.locator("[data-path='attacker.name']")).to_have_value("Intercessor Squad")
     page.screenshot(path=shots / "army-pair.png")
@@ -55,8 +52,8 @@ def test_the_whole_army_matrix_is_a_heat_map(page: Page, shots: Path) -> None:
     upload_both(page)
     page.click("#army-matrix")
     expect(page.locator("#army-status")).to_contain_text("Matrix done", timeout=120_000)
-    attackers = read_roster(ROSTERS / "marines.rosz").units
-    defenders = read_roster(ROSTERS / "orks.rosz").units
+    attackers = read_list(ROSTERS / "marines.rosz").units
+    defenders = read_list(ROSTERS / "orks.rosz").units
     rows = page.locator("#matrix tbody tr")
     expect(rows).to_have_count(len(attackers))
     expect(rows.first.locator("td")).to_have_count(len(defenders))

@@ -27,9 +27,8 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from grimdice.adapters.rosters import detect_system, resolve_with_notes
+from grimdice.adapters.rosters import detect_system, read_list, resolve_with_notes
 from grimdice.errors import GrimdiceError, ScenarioError
-from grimdice.io.rosters import read_roster
 from grimdice.web.answers import refused
 
 MAX_KEPT = 32  # rosters kept for the scenario requests
@@ -115,7 +114,7 @@ def _read(name: str, data: str) -> dict[str, Any]:
         raise ScenarioError("data", "the file's bytes as base64") from None
     key, path = STORE.add(name, blob)
     try:
-        roster = read_roster(path, "data")
+        roster = read_list(path, "data")
         system = detect_system(roster, "data")
     except GrimdiceError:
         STORE.drop(key)

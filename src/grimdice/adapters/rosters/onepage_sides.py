@@ -14,6 +14,42 @@ from grimdice.errors import ScenarioError
 from grimdice.io.rosters.tree import Unit, norm
 
 
+class OnePageBook:
+    """The One Page 40k v2.21 rules an Army Forge list is read against
+    (:class:`grimdice.io.rosters.armyforge.RuleBook`)."""
+
+    def accepts(self, text: str, weapon: bool) -> bool:
+        """The onepage rule table knows ``text`` as a weapon rule (``weapon``) or a unit/model rule."""
+        from grimdice.systems.onepage.rules import RULES
+
+        if weapon and any(c in text for c in "(),"):
+            return False  # the weapon notation "Name (24\", A1, Rules)" has no room for brackets or commas
+        try:
+            keys = RULES.parse([text], "rule")
+        except ScenarioError:
+            return False
+        if not keys:
+            return False
+        kinds = {RULES[k].applies for k in keys}
+        if weapon:
+            return kinds <= {"weapon", "weapon or unit"}
+        return "weapon" not in kinds
+
+    def join_refused(self, hero: Unit, host: Unit, where: str) -> str:
+        """Why One Page 40k v2.21 does not let ``hero`` join ``host`` ("" if it may)."""
+        from grimdice.io.scenario import validate
+        from grimdice.systems.onepage.fielding import join_error
+        from grimdice.systems.onepage.profiles import UnitSpec
+
+        if host.joined:
+            return f"{host.name} already has a joined Hero (a unit takes one)"
+        err = join_error(validate(UnitSpec, hero.spec), validate(UnitSpec, host.spec), where, where)
+        return "" if err is None else f"v2.21 refuses the join ({err.message})"
+
+
+ONEPAGE_BOOK = OnePageBook()
+
+
 def _weapon_name(text: str) -> str:
     return text.split(" (", 1)[0].strip()
 

@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from grimdice.adapters.rosters.onepage_sides import onepage_side
+from grimdice.adapters.rosters.onepage_sides import ONEPAGE_BOOK, onepage_side
 from grimdice.adapters.rosters.sides import (
     Side,
     heresy_attacker,
@@ -58,9 +58,15 @@ def detect_system(roster: Roster, where: str = "system") -> str:
     )
 
 
+def read_list(path: str | Path, where: str = "roster") -> Roster:
+    """Read any roster file :func:`grimdice.io.rosters.read_roster` reads, an Army Forge list
+    against the One Page rules (:class:`.onepage_sides.OnePageBook`)."""
+    return read_roster(path, where, ONEPAGE_BOOK)
+
+
 @lru_cache(maxsize=16)
 def _cached(path: str, mtime: float, size: int) -> Roster:
-    return read_roster(path)
+    return read_list(path)
 
 
 def load(path: str | Path, where: str) -> Roster:

@@ -12,15 +12,15 @@ The file is told apart from a New Recruit export by content (:func:`is_army_forg
 becomes the onepage ``UnitSpec`` mapping (``Unit.spec``) written the way One Page 40k v2.21 writes
 a unit: "Name [Size]", "Quality", "Equipment" (weapons written out, ``Name (24", A1, Rules)``,
 dealt to the models by :func:`deal`), "Special Rules", "Cost". Every rule is
-offered on its own to the onepage rule table; what it does not know (``AP(1)``, ``Deadly(3)``,
-``Regeneration``...), and every field v2.21 has no place for (``Defense``), is kept by name in
-``Unit.unmapped``, never silently dropped. See ``docs/rosters.md``.
+offered on its own to the onepage rule table (the :class:`RuleBook` the caller passes); what it
+does not know (``AP(1)``, ``Deadly(3)``, ``Regeneration``...), and every field v2.21 has no place
+for (``Defense``), is kept by name in ``Unit.unmapped``, never silently dropped. See ``docs/rosters.md``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from grimdice.errors import ScenarioError
 from grimdice.io.rosters.tree import Ability, Model, Profile, Roster, Unit, Weapon, number_refs
@@ -127,23 +127,18 @@ def _rules(v: object, where: str) -> list[str]:
     return [_rule_text(r, f"{where}.{i}") for i, r in enumerate(_list(v, where, MAX_RULES))]
 
 
-# --------------------------------------------------------------------------- onepage rules
-def _accepts(text: str, weapon: bool) -> bool:
-    """The onepage rule table knows ``text`` as a weapon rule (``weapon``) or a unit/model rule."""
-    from grimdice.systems.onepage.rules import RULES
+# --------------------------------------------------------------------------- the rule book
+class RuleBook(Protocol):
+    """What the reader asks of the One Page rules, supplied by the layer above (the reader does not
+    import a system): :class:`grimdice.adapters.rosters.onepage_sides.OnePageBook`."""
 
-    if weapon and any(c in text for c in "(),"):
-        return False  # the weapon notation "Name (24\", A1, Rules)" has no room for brackets or commas
-    try:
-        keys = RULES.parse([text], "rule")
-    except ScenarioError:
-        return False
-    if not keys:
-        return False
-    kinds = {RULES[k].applies for k in keys}
-    if weapon:
-        return kinds <= {"weapon", "weapon or unit"}
-    return "weapon" not in kinds
+    def accepts(self, text: str, weapon: bool) -> bool:
+        """Whether the rule table knows ``text`` as a weapon rule (``weapon``) or a unit rule."""
+        ...
+
+    def join_refused(self, hero: Unit, host: Unit, where: str) -> str:
+        """Why the rules do not let ``hero`` join ``host`` ("" if they do)."""
+        ...
 
 
 @dataclass
@@ -154,7 +149,7 @@ class _Gear:
     text: str
 
 
-def _weapon(e: dict[str, Any], where: str, notes: list[str]) -> _Gear:
+def _weapon(e: dict[str, Any], where: str, notes: list[str], book: RuleBook) -> _Gear:
     name = _name(e.get("name"), f"{where}.name")
     rng = _int(e.get("range", 0) or 0, f"{where}.range", 0, 120, "range (inches; 0 is melee)")
     attacks = _int(e.get("attacks"), f"{where}.attacks", 1, 50, "attacks")
@@ -162,7 +157,7 @@ def _weapon(e: dict[str, Any], where: str, notes: list[str]) -> _Gear:
     rules = _rules(e.get("specialRules", e.get("rules")), f"{where}.specialRules")
     ok = []
     for r in rules:
-        if _accepts(r, weapon=True):
+        if book.accepts(r, weapon=True):
             ok.append(r)
         else:
             notes.append(f"{name}: weapon rule {r}")
@@ -208,7 +203,7 @@ def deal(name: str, size: int, weapons: list[Weapon]) -> list[Model]:
     return [Model(name, n, None, [(weapons[i], k) for i, k in key]) for key, n in groups.items()]
 
 
-def _unit(u: dict[str, Any], force: str, where: str) -> Unit:
+def _unit(u: dict[str, Any], force: str, where: str, book: RuleBook) -> Unit:
     """One Army Forge unit as a roster unit with its onepage ``spec`` and what was not mapped."""
     notes: list[str] = []
     name = _name(u.get("name"), f"{where}.name")
@@ -231,7 +226,7 @@ def _unit(u: dict[str, Any], force: str, where: str) -> Unit:
         if not isinstance(e, dict):
             raise ScenarioError(w, "a weapon or item (an object with a name)")
         if e.get("attacks") is not None:
-            g = _weapon(e, w, notes)
+            g = _weapon(e, w, notes, book)
             if g.weapon.count:
                 gear.append(g)
             continue
@@ -245,7 +240,7 @@ def _unit(u: dict[str, Any], force: str, where: str) -> Unit:
             notes.append(f"item {item}" + (f" ({', '.join(item_rules)})" if item_rules else ""))
     special = []
     for r in rule_texts:
-        if _accepts(r, weapon=False):
+        if book.accepts(r, weapon=False):
             special.append(r)
         else:
             notes.append(f"rule {r}")
@@ -302,18 +297,6 @@ def _is_hero(u: dict[str, Any]) -> bool:
     rules = u.get("rules", u.get("specialRules"))
     names = [r.get("name") if isinstance(r, dict) else r for r in rules] if isinstance(rules, list) else []
     return any(isinstance(n, str) and n.strip().lower() in ("hero", "psyker") for n in names)
-
-
-def _join_refused(hero: Unit, host: Unit, where: str) -> str:
-    """Why One Page 40k v2.21 does not let ``hero`` join ``host`` ("" if it may)."""
-    from grimdice.io.scenario import validate
-    from grimdice.systems.onepage.fielding import join_error
-    from grimdice.systems.onepage.profiles import UnitSpec
-
-    if host.joined:
-        return f"{host.name} already has a joined Hero (a unit takes one)"
-    err = join_error(validate(UnitSpec, hero.spec), validate(UnitSpec, host.spec), where, where)
-    return "" if err is None else f"v2.21 refuses the join ({err.message})"
 
 
 def _combined(
@@ -375,7 +358,12 @@ def _selection_ids(entries: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def _join_heroes(
-    entries: list[dict[str, Any]], ids: dict[str, int], gone: set[int], units: dict[int, Unit], where: str
+    entries: list[dict[str, Any]],
+    ids: dict[str, int],
+    gone: set[int],
+    units: dict[int, Unit],
+    where: str,
+    book: RuleBook,
 ) -> None:
     """Heroes the list joins to a unit become part of it, not units of their own: "Heroes and
     Psykers may be deployed as part of friendly Infantry units of same Quality" (One Page 40k 2.21,
@@ -392,7 +380,7 @@ def _join_heroes(
             units[i].unmapped.append(f"joins {units[j].name} (not a Hero or Psyker: kept as its own unit)")
             continue
         host = units[j]
-        refused = _join_refused(units[i], host, f"{where}.units.{i}")
+        refused = book.join_refused(units[i], host, f"{where}.units.{i}")
         if refused:
             units[i].unmapped.append(f"the list joins it to {host.name}; {refused}: kept as its own unit")
             continue
@@ -402,9 +390,10 @@ def _join_heroes(
         host.points += hero.points
 
 
-def from_json(obj: Any, where: str = "roster") -> Roster:
-    """The roster of an Army Forge list (``obj`` as :func:`is_army_forge` recognised it); a list
-    for another One Page Rules game than Grimdark Future is refused (:mod:`.editions`)."""
+def from_json(obj: Any, where: str, book: RuleBook) -> Roster:
+    """The roster of an Army Forge list (``obj`` as :func:`is_army_forge` recognised it), its rule
+    texts and Hero joins judged by ``book``; a list for another One Page Rules game than Grimdark
+    Future is refused (:mod:`.editions`)."""
     from grimdice.io.rosters.editions import army_forge_edition
 
     edition = army_forge_edition(obj.get("gameSystem") if isinstance(obj, dict) else None, where)
@@ -421,8 +410,8 @@ def from_json(obj: Any, where: str = "roster") -> Roster:
     units: dict[int, Unit] = {}
     for i, u in enumerate(entries):
         if i not in gone:
-            units[i] = _unit(merged.get(i, u), army, f"{where}.units.{i}")
-    _join_heroes(entries, ids, gone, units, where)
+            units[i] = _unit(merged.get(i, u), army, f"{where}.units.{i}", book)
+    _join_heroes(entries, ids, gone, units, where, book)
     out = [units[i] for i in sorted(units)]
     if not out:
         raise ScenarioError(where, "the list holds no units")
@@ -438,4 +427,4 @@ def from_json(obj: Any, where: str = "roster") -> Roster:
     )
 
 
-__all__ = ["GAME", "from_json", "is_army_forge"]
+__all__ = ["GAME", "RuleBook", "from_json", "is_army_forge"]

@@ -17,6 +17,7 @@ from grimdice.errors import ScenarioError
 from grimdice.io.rosters.safe import load_json, parse_json, parse_xml, read_bytes
 
 if TYPE_CHECKING:
+    from grimdice.io.rosters.armyforge import RuleBook
     from grimdice.io.rosters.editions import Edition
 
 MODE_MARK = "➤"
@@ -190,9 +191,11 @@ class Roster:
 
 
 # --------------------------------------------------------------------------- reading the tree
-def read_roster(path: str | Path, where: str = "roster") -> Roster:
+def read_roster(path: str | Path, where: str = "roster", book: RuleBook | None = None) -> Roster:
     """Read a BattleScribe ``.ros``/``.rosz``, New Recruit / ListForge ``.json`` or One Page Rules
-    Army Forge ``.json`` list (told apart by content, :func:`.armyforge.is_army_forge`)."""
+    Army Forge ``.json`` list (told apart by content, :func:`.armyforge.is_army_forge`). An Army
+    Forge list needs ``book``, the One Page rules it is read against
+    (:class:`grimdice.adapters.rosters.onepage_sides.OnePageBook`): without one it is refused."""
     p = Path(path)
     data, kind = read_bytes(p, where)
     if kind == "json":
@@ -202,7 +205,10 @@ def read_roster(path: str | Path, where: str = "roster") -> Roster:
         if armyforge.is_saved_list(obj):
             raise ScenarioError(where, f"{p.name}: {armyforge.SAVED_LIST}")
         if armyforge.is_army_forge(obj):
-            roster = armyforge.from_json(obj, where)
+            if book is None:
+                rules = "the One Page rules (grimdice.adapters.rosters.read_list)"
+                raise ScenarioError(where, f"{p.name}: an Army Forge list is read with {rules}")
+            roster = armyforge.from_json(obj, where, book)
             roster.source = p.name
             return roster
         root = parse_json(obj, p.name, where)
