@@ -175,6 +175,18 @@ def test_on_a_phone_calculate_stays_in_reach(browser: Any, server: str, shots: P
     pg.context.close()
 
 
+def test_on_a_phone_the_run_bar_leaves_the_page_end_in_view(browser: Any, server: str) -> None:
+    """Scrolled to the end, the last section (the Crusade games) ends above the fixed run bar."""
+    pg = open_page(browser, server, 390, 844, is_mobile=True)
+    expect(pg.locator("#status")).to_contain_text("Done", timeout=WAIT)
+    pg.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    last = pg.locator("#crusade").bounding_box()
+    bar = pg.locator("fieldset.run").bounding_box()
+    assert last is not None and bar is not None
+    assert last["y"] + last["height"] <= bar["y"] + 1, (last, bar)
+    pg.context.close()
+
+
 @pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
 def test_a_screenshot_of_each_game(browser: Any, server: str, shots: Path, width: int) -> None:
     pg = open_page(browser, server, width, 900)
