@@ -29,7 +29,7 @@ def test_explode_attacks_the_bearer_and_models_near_him():
     s = state(HALL, marines, [at("Stealer", 8, 1), at("Stealer", 8, 3)], profiles=[flamer, STEALER])
     s = s.apply(("activate", 0)).apply(("shoot", 3, "flamer"))
     law = cached_law(s.pending[4])
-    k = next(k for k, ((_, _, wa, _), _) in enumerate(law) if wa)
+    k = next(k for k, ((_, _, wa, *_), _) in enumerate(law) if wa)
     s = s.apply(("attack", k))
     assert s.tokens[0].arms[0] == "lost"
     # SFT: 1 square: the bearer, then the marine diagonally adjacent; not the one 3 squares away
@@ -62,7 +62,7 @@ def test_area_weapon_hits_the_three_by_three_squares():
     s = state(HALL, [at("Marine", 1, 2)], stealers, profiles=[mortar, STEALER])
     s = s.apply(("activate", 0)).apply(("shoot", 1, "mortar"))
     law = cached_law(s.pending[4])
-    miss = next(k for k, ((ds, _, wa, _), _) in enumerate(law) if ds[0] == NONE and not wa)
+    miss = next(k for k, ((ds, _, wa, *_), _) in enumerate(law) if ds[0] == NONE and not wa)
     s = s.apply(("attack", miss))
     # the models on (5,1) and (7,3) are in the 3x3 around (6,2); (8,2) is not
     assert s.pending[1] == "area" and s.pending[3] == 4 and s.pending[6] == (("area", 0, 2, "mortar"),)
@@ -79,7 +79,7 @@ def test_stuck_weapon_is_recovered_by_an_action_next_to_its_target():
     )
     s = s.apply(("activate", 0)).apply(("melee", 1))
     law = cached_law(s.pending[4])
-    k = next(k for k, ((ds, _, wa, _), _) in enumerate(law) if wa and ds[0] != KILLED)
+    k = next(k for k, ((ds, _, wa, *_), _) in enumerate(law) if wa and ds[0] != KILLED)
     s = s.apply(("attack", k))
     assert s.tokens[0].arms[0] == "stuck@1"
     s = s.apply(("end",))
@@ -104,7 +104,7 @@ def test_malfunction_rolls_the_weapon_against_the_user_and_in_melee_the_opponent
     )
     s = s.apply(("activate", 0)).apply(("melee", 1))
     law = cached_law(s.pending[4])
-    k = next(k for k, ((ds, as_, wa, _), _) in enumerate(law) if wa and ds[0] != KILLED and as_[0] == NONE)
+    k = next(k for k, ((ds, as_, wa, *_), _) in enumerate(law) if wa and ds[0] != KILLED and as_[0] == NONE)
     s = s.apply(("attack", k))
     assert s.tokens[0].arms[0] == READY  # still functions
     assert (

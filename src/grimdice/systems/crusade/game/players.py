@@ -48,7 +48,7 @@ def law_value(s: GameState, i: int, j: int, key: str) -> float:
     """:func:`attack_value` of token ``i`` attacking token ``j`` in the situation ``key``."""
     me, them = (s.tokens[i].cond, s.tokens[i].hits), (s.tokens[j].cond, s.tokens[j].hits)
     value = 0.0
-    for (ds, as_, wa, _), p in cached_law(key):
+    for (ds, as_, wa, *_), p in cached_law(key):
         value += p * (_harm(them, ds) - _harm(me, as_) - FAIL_VALUE * bool(wa))
     return value
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game import situation
-from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.combat import PUSH_ATTACKER, PUSH_DEFENDER, cached_law
 from grimdice.systems.crusade.game.fails import area_shots, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.horror import rise
 from grimdice.systems.crusade.game.state import READY, GameState, has_code, next_event, turn_start
@@ -63,9 +63,11 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
             s = s.with_token(i, arms=arms)
         return replace(s, pending=())
     how, i, j, key, fired = s.pending[1:6]
-    (ds, as_, wa, wd), _ = cached_law(key)[int(outcome[1])]
+    (ds, as_, wa, wd, push), _ = cached_law(key)[int(outcome[1])]
     if how in ("explode", "area", "malfunction"):  # follow-up rolls: only the target's state changes
         return next_blast(_wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), s.pending[6])
+    if how != "snap":  # reading snap_fire: a snap shot's knockback moves nobody
+        s = knock_back(s, i, j, push)
     s = s.with_token(i, arms=weapon_after(s, i, wa, fired, j))
     if wd:
         s = s.with_token(j, arms=weapon_after(s, j, wd, "", i))
@@ -85,6 +87,21 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     return next_blast(s, queue)
 
 
+def knock_back(s: GameState, i: int, j: int, push: int) -> GameState:
+    """VIII KNOCKBACK: "move the target 1" away from the attacker" (IX THROW too): each model the
+    attack's law moves (``push``) goes one square away from the other (reading ``knockback_grid``)
+    when that square is free; when it is not, the law has already stunned it and it stays. The
+    squares are those of the attack's situation, decided before anyone moves."""
+    moves = []
+    for bit, frm, who in ((PUSH_DEFENDER, i, j), (PUSH_ATTACKER, j, i)):
+        sq = situation.push_square(s, frm, who) if push & bit else None
+        if sq is not None:
+            moves.append((who, sq))
+    for who, sq in moves:
+        s = s.with_token(who, sq=sq)
+    return s
+
+
 def _wound_marks(after: GameState, before: GameState, who: tuple[int, ...]) -> GameState:
     """Mark the player's models newly wounded in its own turn (VIII WOUND: they ignore it then)."""
     fresh = {
@@ -101,4 +118,4 @@ def _fail_code(s: GameState, i: int, weapon: str) -> str:
     return s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].fail
 
 
-__all__ = ["act", "resolve"]
+__all__ = ["act", "knock_back", "resolve"]
