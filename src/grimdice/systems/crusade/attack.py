@@ -56,15 +56,16 @@ def shot_law(atk: Attack, total: int, start: State | None = None) -> tuple[tuple
 def each_target(
     sc: Scenario, make: Callable[[Scenario], Attack], *, own_cover: bool = True, **update: object
 ) -> list[Attack]:
-    """Each of ``sc.targets`` as its own single-target scenario (its profile, its range, and its
-    cover when ``own_cover``; plus ``update``) made into an attack by ``make``; an error in a
-    target's profile names ``targets.i``."""
+    """Each of ``sc.targets`` as its own single-target scenario (its profile, its range, what lies
+    beyond it, and its cover when ``own_cover``; plus ``update``) made into an attack by ``make``;
+    an error in a target's profile names ``targets.i``."""
     out = []
     for i, t in enumerate(sc.targets):
-        data = t.model_dump(by_alias=True, exclude={"range", "cover"})
+        data = t.model_dump(by_alias=True, exclude={"range", "cover", "knockback_into"})
         fields: dict[str, object] = {
             "defender": type(sc.defender).model_validate(data),
             "range": sc.range if t.range is None else t.range,
+            "knockback_into": sc.knockback_into if t.knockback_into is None else t.knockback_into,
             "targets": [],
             **update,
         }

@@ -13,7 +13,7 @@ from grimdice.systems.crusade.game.situation import model_data
 from grimdice.systems.crusade.game.state import LOST, READY, STUCK, UNLOADED, GameState, has_code
 from grimdice.systems.crusade.units import TEMPLATES
 
-#: a roll that follows an attack: (kind "explode", "area" or "malfunction", firer, target, weapon)
+#: a roll that follows an attack: (kind "explode" or "malfunction", firer, target, weapon)
 Follow = tuple[str, int, int, str]
 
 #: III / VIII: a weapon's state after its fail (STICK: stuck in the model it attacked)
@@ -94,32 +94,13 @@ def explode(s: GameState, i: int, weapon: str) -> tuple[GameState, tuple[Follow,
     return s, tuple(("explode", i, j, weapon) for _, j in near)
 
 
-def area_shots(s: GameState, i: int, j: int, weapon: str) -> tuple[Follow, ...]:
-    """X: "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares":
-    an AREA weapon fired at a model also rolls at every other model in the 3x3 squares around it,
-    the firer's friends and the firer too (reading ``grid_area``: a roll each, as the flamer
-    template's "Roll seperately for each target", in reading order)."""
-    fx = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].fx
-    if not fx.get("area"):
-        return ()
-    squares = set(s.setup.grid.area(s.tokens[j].sq))
-    others = sorted(
-        (t.sq[1], t.sq[0], k)
-        for k, t in enumerate(s.tokens)
-        if k != j and t.alive and not t.blip and t.sq in squares
-    )
-    return tuple(("area", i, k, weapon) for _, _, k in others)
-
-
 def next_blast(s: GameState, queue: tuple[Follow, ...]) -> GameState:
     """The next follow-up shot of ``queue`` at a model still alive, pending; or none left."""
-    from grimdice.systems.crusade.game.situation import shot
-
     queue = tuple(f for f in queue if s.tokens[f[2]].alive)
     if not queue:
         return replace(s, pending=())
     how, i, j, weapon = queue[0]
-    key = shot(s, i, j, weapon) if how == "area" else explosion_shot(s, i, weapon, j)
+    key = explosion_shot(s, i, weapon, j)
     return replace(s, pending=("attack", how, i, j, key, weapon, queue[1:]))
 
 
@@ -140,6 +121,7 @@ def recover_actions(s: GameState) -> list[tuple[Any, ...]]:
 
 __all__ = [
     "FAIL_STATE",
+    "Follow",
     "explode",
     "next_blast",
     "recover_actions",

@@ -59,6 +59,12 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     if before.pending[0] != "attack":
         return None
     how, i, j, _, fired = before.pending[1:6]
+    if how == "many":
+        hit = ", ".join(
+            f"{_name(before, k)} {CONDITIONS[after.tokens[k].cond]}, {after.tokens[k].hits} hits left"
+            for k in before.pending[6]
+        )
+        return f"{_name(before, i)} shoots with {fired} at {hit}"
     verb = {
         "shoot": f"shoots {_name(before, j)} with {fired}",
         "melee": f"melees {_name(before, j)}",
@@ -66,10 +72,9 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         "snap": f"snap fires at {_name(before, j)} with {fired}",
         "ambush": f"ambushes {_name(before, j)}",
         "explode": f"is caught by the explosion of {_name(before, i)}'s {fired}",
-        "area": f"is caught in the area of {_name(before, i)}'s {fired}",
         "malfunction": f"takes the malfunction of {_name(before, i)}'s {fired}",
     }[how]
-    if how in ("explode", "area", "malfunction"):
+    if how in ("explode", "malfunction"):
         t = after.tokens[j]
         return f"{_name(before, j)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
     t = after.tokens[j]

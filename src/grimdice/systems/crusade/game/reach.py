@@ -45,7 +45,9 @@ def template_squares(grid: Grid, firer: Square, target: Square, code: str, doors
     if norm2 == 0 or norm2 > length * length:
         return []
     out = []
-    for sq in grid.squares():
+    n = int(length) + 1
+    box = ((firer[0] + dx, firer[1] + dy) for dy in range(-n, n + 1) for dx in range(-n, n + 1))
+    for sq in (q for q in box if grid.inside(q)):
         dx, dy = sq[0] - firer[0], sq[1] - firer[1]
         along = dx * vx + dy * vy  # |v| times the distance along the line
         across = dx * vy - dy * vx  # |v| times the distance from the line

@@ -7,9 +7,9 @@ from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import WOUNDED
-from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game import many, situation
 from grimdice.systems.crusade.game.combat import PUSH_ATTACKER, PUSH_DEFENDER, cached_law
-from grimdice.systems.crusade.game.fails import area_shots, explode, next_blast, weapon_after, weapon_index
+from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.horror import rise
 from grimdice.systems.crusade.game.state import READY, GameState, has_code, next_event, turn_start
 
@@ -24,7 +24,11 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     kind = a[0]
     if kind == "shoot":  # II; V HIDING: "If you attack ... you will be Revealed"
         j, w = int(a[1]), str(a[2])
-        pending = ("attack", "shoot", i, j, situation.shot(s, i, j, w), w)
+        targets = many.targets_of(s, i, a)
+        if many.is_many(s, i, targets, w):  # VIII templates, lines, areas, split and rapid fire
+            pending: tuple[Any, ...] = ("attack", "many", i, j, many.shot(s, i, targets, w), w, targets)
+        else:
+            pending = ("attack", "shoot", i, j, situation.shot(s, i, j, w), w)
         return replace(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending)
     if kind == "melee":  # IV; IX SNAP FIRE first, if the defender has it
         from grimdice.systems.crusade.game.snap import declare
@@ -63,8 +67,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
             s = s.with_token(i, arms=arms)
         return replace(s, pending=())
     how, i, j, key, fired = s.pending[1:6]
+    if how == "many":
+        return _resolve_many(s, int(outcome[1]))
     (ds, as_, wa, wd, push), _ = cached_law(key)[int(outcome[1])]
-    if how in ("explode", "area", "malfunction"):  # follow-up rolls: only the target's state changes
+    if how in ("explode", "malfunction"):  # follow-up rolls: only the target's state changes
         return next_blast(_wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), s.pending[6])
     if how != "snap":  # reading snap_fire: a snap shot's knockback moves nobody
         s = knock_back(s, i, j, push)
@@ -74,17 +80,40 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     s = _wound_marks(
         s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), s, (i, j)
     )
-    queue = area_shots(s, i, j, fired) if how == "shoot" else ()  # a snap shot is no AREA shot
-    for bearer, other, failed in ((i, j, wa), (j, i, wd)):
+    s, queue = _fail_rolls(s, how == "shoot", ((i, j, wa), (j, i, wd)))
+    return next_blast(s, queue)
+
+
+def _resolve_many(s: GameState, k: int) -> GameState:
+    """A shot at several models: each target takes its state from the joint law; a failed roll
+    fails the weapon once (III)."""
+    i, j, key, fired, targets = s.pending[2:7]
+    (states, failed), _ = many.cached_joint(key)[k]
+    after = s
+    for t, (cond, hits) in zip(targets, states, strict=True):
+        after = after.with_token(t, cond=cond, hits=hits)
+    wa = fired if failed else ""
+    after = _wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
+    after, queue = _fail_rolls(after, True, ((i, j, wa),))
+    return next_blast(after, queue)
+
+
+def _fail_rolls(
+    s: GameState, shooting: bool, fails: tuple[tuple[int, int, str], ...]
+) -> tuple[GameState, tuple[Follow, ...]]:
+    """VIII EXPLODE and MALFUNCTION after an attack: the rolls that follow each failing weapon
+    (``fails``: bearer, opponent, weapon or "")."""
+    queue: tuple[Follow, ...] = ()
+    for bearer, other, failed in fails:
         code = _fail_code(s, bearer, failed) if failed else ""
         if code == "explode" and s.tokens[bearer].alive:
             s, blast = explode(s, bearer, failed)
             queue += blast
         elif code == "malfunction":  # VIII: the weapon dice vs the user (in melee, the opponent too)
             queue += (("malfunction", bearer, bearer, failed),)
-            if how != "shoot":
+            if not shooting:
                 queue += (("malfunction", bearer, other, failed),)
-    return next_blast(s, queue)
+    return s, queue
 
 
 def knock_back(s: GameState, i: int, j: int, push: int) -> GameState:
