@@ -61,16 +61,23 @@ def explosion_radius(s: GameState, i: int, weapon: str) -> int:
 
 def explosion_shot(s: GameState, i: int, weapon: str, j: int) -> str:
     """The weapon's dice at range 0 against token ``j`` (the bearer included) as the calculator's
-    single shot (JSON text): EXPLODE's attack, MALFUNCTION's roll "vs. the user's armor"."""
+    single shot (JSON text): EXPLODE's attack, MALFUNCTION's roll "vs. the user's armor". Its roll
+    is no attack of the bearer's: no re-roll (VIII REROLL "once per turn" is his shot's) and no
+    jink, as the calculator rolls an explosion."""
+    from grimdice.systems.crusade.game.snap import BARRED, allowed
+
     bearer = model_data(s, s.tokens[i])
     k = weapon_index(s, i, weapon)
     arm = s.setup.profiles[s.tokens[i].profile].weapons[k].model_dump(by_alias=True, exclude_none=True)
-    bearer["weapons"] = [dict(arm, kind="ranged")]
+    bearer["weapons"] = [dict(arm, kind="ranged", effects=allowed(arm.get("effects", [])))]
+    bearer["abilities"] = allowed(bearer.get("abilities", []))
+    caught = model_data(s, s.tokens[j])
+    caught["abilities"] = allowed(caught.get("abilities", []), (*BARRED, "jink"))
     data = {
         "system": "crusade",
         "action": "shoot",
         "attacker": bearer,
-        "defender": model_data(s, s.tokens[j]),
+        "defender": caught,
         "weapons": [arm["name"]],
         "range": 0,
     }

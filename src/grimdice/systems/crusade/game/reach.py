@@ -8,8 +8,9 @@ them in its own way.
   heavy flamer(10" long, 3" Dia)"; X: "except template weapons like flamers (which still use their
   templates)". Reading ``grid_template``: one square is an inch; the template is laid from the
   firer towards the target's square, and touches each square whose centre lies beyond the firer
-  by at most the template's length along that line and within half its diameter of it, and that
-  the firer sees past walls and closed doors (models do not stop a flame).
+  by at most the template's length along that line and within half its diameter of it, is not a
+  wall or closed door, and that the firer sees past walls and closed doors (models do not stop a
+  flame).
 * :func:`blast_squares` — X: "Area effect for hazards will hit the square they are in, plus all 8
   adjacent squares" (X" areas and BLAST on a grid).
 * :func:`line_squares` — VIII LINE: "Draw a line from the firer through any eligible models" (reading
@@ -55,7 +56,7 @@ def template_squares(grid: Grid, firer: Square, target: Square, code: str, doors
             continue
         if 4 * across * across > diameter * diameter * norm2:
             continue
-        if grid.sight(firer, sq, doors):
+        if not grid.blocks_sight(sq, doors) and grid.sight(firer, sq, doors):
             out.append((dx * dx + dy * dy, sq[1], sq[0]))
     return [(x, y) for _, y, x in sorted(out)]
 

@@ -29,9 +29,11 @@ def model_data(s: GameState, t: Token, keep: str = "") -> dict[str, Any]:
 
 
 def range_key(squares: int) -> int:
-    """The range the calculator needs, in squares (X): the same full feet (II: -1 per 12) and the
-    same "not less than an inch away" (II COVER), so equal situations share one law."""
-    return 12 * (squares // 12) + min(squares % 12, 1)
+    """The range the calculator needs, in squares (X): the same full feet (II: -1 per 12), the same
+    "not less than an inch away" (II COVER) and the same side of RAPID FIRE's 6" (VIII), so equal
+    situations share one law."""
+    rest = squares % 12
+    return 12 * (squares // 12) + (min(rest, 1) if rest <= 6 else 7)
 
 
 def cover_of(s: GameState, target: Token) -> str:
