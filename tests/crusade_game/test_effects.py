@@ -196,3 +196,18 @@ def test_knockback_moves_the_target_one_square_away_when_it_is_free():
     after = s.apply(("attack", k))
     assert after.tokens[1].sq == (8, 2) and after.tokens[1].cond == STUNNED
     assert not invariant_errors(after)
+
+
+def test_a_melee_tie_with_a_knockback_weapon_moves_the_defender():
+    # VIII KNOCKBACK: "If you tie in melee ... move the target 1" away from the attacker"
+    maul = {"name": "maul", "dice": "1W", "kind": "melee", "effects": ["KB", "S"]}
+    s = state(
+        HALL, [at("Marine", 2, 2)], [at("Stealer", 3, 2)], profiles=[dict(MARINE, weapons=[maul]), STEALER]
+    )
+    s = s.apply(("activate", 0)).apply(("melee", 1))
+    law = cached_law(s.pending[4])
+    assert any(push == PUSH_DEFENDER for (*_, push), _ in law)
+    k = next(k for k, ((ds, as_, *_, push), _) in enumerate(law) if push == PUSH_DEFENDER and ds[0] == NONE)
+    after = s.apply(("attack", k))
+    assert after.tokens[1].sq == (4, 2) and after.tokens[0].sq == (2, 2)
+    assert not invariant_errors(after)
