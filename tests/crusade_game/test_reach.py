@@ -80,3 +80,9 @@ def test_knockback_square_and_what_blocks_it():
     assert blocked(HALL, (4, 2), {(4, 2): False}, False, 2)  # a closed door
     assert not blocked(HALL, (4, 2), {(4, 2): True}, False, 2)
     assert not blocked(HALL, (4, 2), {}, False, 2)
+
+
+def test_a_template_looked_at_on_some_squares_only():
+    full = template_squares(HALL, (1, 2), (8, 2), "FT", {})
+    some = [(3, 3), (9, 2), (5, 2), (1, 2), (8, 1)]
+    assert template_squares(HALL, (1, 2), (8, 2), "FT", {}, among=some) == [q for q in full if q in some]

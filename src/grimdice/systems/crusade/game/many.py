@@ -57,7 +57,8 @@ def reached(s: GameState, i: int, j: int, weapon: str) -> tuple[int, ...]:
     here, there = s.tokens[i].sq, s.tokens[j].sq
     if how == "template":
         code = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].template
-        squares = reach.template_squares(grid, here, there, code, doors)
+        occupied = {t.sq for t in s.tokens if t.alive and not t.blip}
+        squares = reach.template_squares(grid, here, there, code, doors, among=occupied)
         return _models_on(s, squares, j, skip=i) if there in squares else ()
     if how == "line":
         return _models_on(s, reach.line_squares(grid, here, there, doors), j, skip=i)

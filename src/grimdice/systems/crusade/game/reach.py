@@ -21,7 +21,7 @@ them in its own way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
 from grimdice.engine.grid import Grid, Square, walk
@@ -36,10 +36,13 @@ TEMPLATE_SIZE: dict[str, tuple[Fraction, Fraction]] = {
 Doors = Mapping[Square, bool]
 
 
-def template_squares(grid: Grid, firer: Square, target: Square, code: str, doors: Doors) -> list[Square]:
+def template_squares(
+    grid: Grid, firer: Square, target: Square, code: str, doors: Doors, among: Iterable[Square] | None = None
+) -> list[Square]:
     """The squares a flamer template (``code``: SFT, FT, HFT) laid from ``firer`` towards
     ``target`` touches (reading ``grid_template``), nearest the firer first, then in reading order;
-    empty when the target lies beyond the template's length. Exact rational arithmetic."""
+    empty when the target lies beyond the template's length. Only the squares ``among`` are
+    looked at, if given (the squares holding models). Exact rational arithmetic."""
     length, diameter = TEMPLATE_SIZE[code]
     vx, vy = target[0] - firer[0], target[1] - firer[1]
     norm2 = vx * vx + vy * vy
@@ -48,7 +51,7 @@ def template_squares(grid: Grid, firer: Square, target: Square, code: str, doors
     out = []
     n = int(length) + 1
     box = ((firer[0] + dx, firer[1] + dy) for dy in range(-n, n + 1) for dx in range(-n, n + 1))
-    for sq in (q for q in box if grid.inside(q)):
+    for sq in (q for q in (box if among is None else among) if grid.inside(q)):
         dx, dy = sq[0] - firer[0], sq[1] - firer[1]
         along = dx * vx + dy * vy  # |v| times the distance along the line
         across = dx * vy - dy * vx  # |v| times the distance from the line
