@@ -9,8 +9,10 @@ import json
 import numpy as np
 import pytest
 
+from grimdice.errors import ScenarioError
 from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.game import many
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.many import cached_joint
 from grimdice.systems.crusade.game.players import ai_player, attack_value
@@ -191,3 +193,18 @@ def test_the_ai_flames_a_pair_of_enemies():
     assert s.apply(shot).pending[6] == (1, 2)
     assert attack_value(s, shot) > 0
     assert ai_player(s, np.random.default_rng(0))[0] == "shoot"
+
+
+def test_a_template_too_large_to_solve_leaves_the_last_models_out():
+    # ours (reached): the calculator refuses a flamer of 3W+3R at 4 targets exactly (its joint
+    # rolls bound); the game rolls at the first models it can solve, never failing mid-game
+    flamer = _armed("inferno", "3W+3R", ["HFT", "W"])
+    stealers = [at("Stealer", 3, 2), at("Stealer", 4, 1), at("Stealer", 4, 3), at("Stealer", 5, 2)]
+    s = state(HALL, [at("Marine", 1, 2)], stealers, profiles=[flamer, STEALER])
+    s = s.apply(("activate", 0))
+    assert many.reached(s, 0, 1, "inferno") == (1, 2, 3, 4)
+    with pytest.raises(ScenarioError):
+        cached_joint(many.shot(s, 0, (1, 2, 3, 4), "inferno"))
+    s = s.apply(("shoot", 1, "inferno"))
+    assert s.pending[1] == "many" and s.pending[6] == (1, 2, 3)
+    assert not s.apply(("attack", 0)).pending

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from grimdice.engine.grid import range_squares
+from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import State
 from grimdice.systems.crusade.game import reach, situation
 from grimdice.systems.crusade.game.fails import weapon_index
@@ -80,10 +81,23 @@ def named_targets(s: GameState, i: int, weapon: str, sight: list[int]) -> list[t
     return [(a, b) for n, a in enumerate(sight) for b in sight[n + 1 :]]
 
 
-def targets_of(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[int, ...]:
-    """The models a ``("shoot", j, weapon, *others)`` action of token ``i`` rolls at: those its
-    weapon reaches from ``j`` (:func:`reached`), and the others the player named."""
-    return reached(s, i, int(a[1]), str(a[2])) + tuple(int(k) for k in a[3:])
+def plan(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[str, tuple[int, ...], str]:
+    """How token ``i``'s ``("shoot", j, weapon, *others)`` is rolled: ``("many", targets, key)``,
+    the models its weapon reaches from ``j`` (:func:`reached`) and the others the player named,
+    as one many-target scenario; or ``("shoot", (j,), key)``, the single shot. Ours (``reached``):
+    when the calculator's exact bounds refuse the weapon's dice at so many models, the last ones
+    are left out, down to the single shot."""
+    j, weapon = int(a[1]), str(a[2])
+    targets = reached(s, i, j, weapon) + tuple(int(k) for k in a[3:])
+    while targets and is_many(s, i, targets, weapon):
+        key = shot(s, i, targets, weapon)
+        try:
+            cached_joint(key)
+        except ScenarioError:
+            targets = targets[:-1] if len(targets) > 1 else ()
+            continue
+        return "many", targets, key
+    return "shoot", (j,), situation.shot(s, i, j, weapon)
 
 
 def is_many(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> bool:
@@ -138,7 +152,7 @@ __all__ = [
     "is_many",
     "mode",
     "named_targets",
+    "plan",
     "reached",
     "shot",
-    "targets_of",
 ]

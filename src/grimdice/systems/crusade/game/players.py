@@ -40,10 +40,8 @@ def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected harm an attack does to its target, less the attacker's own and his fails."""
     i, j = s.active, int(a[1])
     if a[0] == "shoot":
-        targets = many.targets_of(s, i, a)
-        if many.is_many(s, i, targets, str(a[2])):
-            return many_value(s, i, targets, many.shot(s, i, targets, str(a[2])))
-        return law_value(s, i, j, situation.shot(s, i, j, str(a[2])))
+        how, targets, key = many.plan(s, i, a)
+        return many_value(s, i, targets, key) if how == "many" else law_value(s, i, j, key)
     return law_value(s, i, j, situation.melee(s, i, j, len(s.meleed) + 1))
 
 

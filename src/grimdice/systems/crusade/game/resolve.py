@@ -24,11 +24,8 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     kind = a[0]
     if kind == "shoot":  # II; V HIDING: "If you attack ... you will be Revealed"
         j, w = int(a[1]), str(a[2])
-        targets = many.targets_of(s, i, a)
-        if many.is_many(s, i, targets, w):  # VIII templates, lines, areas, split and rapid fire
-            pending: tuple[Any, ...] = ("attack", "many", i, j, many.shot(s, i, targets, w), w, targets)
-        else:
-            pending = ("attack", "shoot", i, j, situation.shot(s, i, j, w), w)
+        how, targets, key = many.plan(s, i, a)  # VIII templates, lines, areas, split and rapid fire
+        pending = ("attack", how, i, j, key, w) + ((targets,) if how == "many" else ())
         return replace(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending)
     if kind == "melee":  # IV; IX SNAP FIRE first, if the defender has it
         from grimdice.systems.crusade.game.snap import declare
