@@ -37,6 +37,19 @@ def _bare(profile: dict) -> dict:
     return {k: v for k, v in profile.items() if k != "move"}
 
 
+def _activated(profile: dict, marines: list[tuple[int, int]], stealers: list[tuple[int, int]], **kw):
+    """A HALL game with marines of ``profile`` and stealers on the squares given, the first
+    marine activated."""
+    ours, theirs = [at("Marine", *q) for q in marines], [at("Stealer", *q) for q in stealers]
+    return state(HALL, ours, theirs, profiles=[profile, STEALER], **kw).apply(("activate", 0))
+
+
+def _by_hand(attacker: dict, targets: list[dict]):
+    """``calculate()`` of the attacker's shot at ``targets``, written by hand."""
+    data = {"system": "crusade", "action": "shoot", "attacker": _bare(attacker), "targets": targets}
+    return calculate({**data, "defender": {"name": "unused"}})
+
+
 def _same_marginals(key: str, res) -> None:
     law = cached_joint(key)
     assert sum(p for _, p in law) == pytest.approx(1.0, abs=1e-12)
@@ -50,13 +63,7 @@ def test_flamer_template_rolls_at_every_model_it_touches_friends_included():
     # VIII FLAMER TEMPLATE: "Roll seperately for each target touched by the template"; SFT "4" long,
     # 2" Dia" (reading grid_template): from (1,1) towards (4,1) it covers columns 2-5 of rows 1-2
     flamer = _armed("hand flamer", "1W+1R", ["SFT", "W"])
-    s = state(
-        HALL,
-        [at("Marine", 1, 1), at("Marine", 3, 2)],
-        [at("Stealer", 4, 1), at("Stealer", 7, 1), at("Stealer", 5, 3)],
-        profiles=[flamer, STEALER],
-    )
-    s = s.apply(("activate", 0))
+    s = _activated(flamer, [(1, 1), (3, 2)], [(4, 1), (7, 1), (5, 3)])
     shots = [a for a in s.legal_actions() if a[0] == "shoot"]
     assert ("shoot", 2, "hand flamer") in shots
     assert ("shoot", 3, "hand flamer") not in shots  # 6 squares: beyond the template
@@ -64,16 +71,7 @@ def test_flamer_template_rolls_at_every_model_it_touches_friends_included():
     assert s.pending[1] == "many" and s.pending[6] == (2, 1)  # the target, then the friend at (3,2)
     target = {**_bare(STEALER), "name": "stealer", "range": 1, "cover": "none"}
     friend = {**_bare(MARINE), "name": "friend", "range": 1, "cover": "none"}
-    res = calculate(
-        {
-            "system": "crusade",
-            "action": "shoot",
-            "attacker": _bare(flamer),
-            "defender": {"name": "unused"},
-            "targets": [target, friend],
-        }
-    )
-    _same_marginals(s.pending[4], res)
+    _same_marginals(s.pending[4], _by_hand(flamer, [target, friend]))
     after = s.apply(("attack", 0))
     assert not after.pending and not invariant_errors(after)
 
@@ -82,13 +80,7 @@ def test_line_hits_every_model_on_the_line_beyond_the_target():
     # VIII LINE: "Draw a line from the firer through any eligible models. Apply the roll to ALL
     # eligible models in the line"
     lascannon = _armed("las", "2W+2R", ["LINE", "K"])
-    s = state(
-        HALL,
-        [at("Marine", 1, 2), at("Marine", 8, 2)],
-        [at("Stealer", 3, 2), at("Stealer", 5, 2), at("Stealer", 5, 1)],
-        profiles=[lascannon, STEALER],
-    )
-    s = s.apply(("activate", 0)).apply(("shoot", 2, "las"))
+    s = _activated(lascannon, [(1, 2), (8, 2)], [(3, 2), (5, 2), (5, 1)]).apply(("shoot", 2, "las"))
     assert s.pending[6] == (2, 3, 1)  # (3,2), then (5,2) and the friend at (8,2); not (5,1)
     assert [t["range"] for t in json.loads(s.pending[4])["targets"]] == [1, 1, 7]
 
@@ -96,13 +88,7 @@ def test_line_hits_every_model_on_the_line_beyond_the_target():
 def test_blast_centre_and_the_models_around_it():
     # VIII BLAST: "Center applies the total roll, and Outside applies highest die only"; X: the 3x3
     grenade = _armed("frag", "2W+1R", ["B", "AREA 2", "S"])
-    s = state(
-        HALL,
-        [at("Marine", 1, 2)],
-        [at("Stealer", 5, 2), at("Stealer", 6, 3), at("Stealer", 7, 2)],
-        profiles=[grenade, STEALER],
-    )
-    s = s.apply(("activate", 0)).apply(("shoot", 1, "frag"))
+    s = _activated(grenade, [(1, 2)], [(5, 2), (6, 3), (7, 2)]).apply(("shoot", 1, "frag"))
     assert s.pending[6] == (1, 2)  # (7,2) is two squares from the centre
     data = json.loads(s.pending[4])
     _same_marginals(s.pending[4], calculate(data))
@@ -112,41 +98,19 @@ def test_split_fire_names_two_targets_and_equals_calculate():
     # VIII SPLIT FIRE: "Split the total up amongst any targets in line of sight. Don't forget to
     # include range penalties and cover bonuses for each target!" (the dark square: full cover)
     gun = _armed("storm", "3W+1R", ["*", "W"])
-    s = state(
-        HALL,
-        [at("Marine", 1, 2)],
-        [at("Stealer", 4, 1), at("Stealer", 6, 3)],
-        profiles=[gun, STEALER],
-        grid={"dark": [[6, 3]]},
-    )
-    s = s.apply(("activate", 0))
+    s = _activated(gun, [(1, 2)], [(4, 1), (6, 3)], grid={"dark": [[6, 3]]})
     assert ("shoot", 1, "storm", 2) in s.legal_actions()
     s = s.apply(("shoot", 1, "storm", 2))
     assert s.pending[1] == "many" and s.pending[6] == (1, 2)
     near = {**_bare(STEALER), "name": "near", "range": 1, "cover": "none"}
     dark = {**_bare(STEALER), "name": "dark", "range": 1, "cover": "full"}
-    res = calculate(
-        {
-            "system": "crusade",
-            "action": "shoot",
-            "attacker": _bare(gun),
-            "defender": {"name": "unused"},
-            "targets": [near, dark],
-        }
-    )
-    _same_marginals(s.pending[4], res)
+    _same_marginals(s.pending[4], _by_hand(gun, [near, dark]))
 
 
 def test_rapid_fire_twice_within_six_squares_once_beyond():
     # VIII RAPID FIRE: "May fire weapon twice if all targets are within 6""
     gun = _armed("bolter", "2W", ["RAP", "W"], abilities=["R"])
-    s = state(
-        HALL,
-        [at("Marine", 1, 2)],
-        [at("Stealer", 5, 2), at("Stealer", 8, 1), at("Stealer", 6, 3)],
-        profiles=[gun, STEALER],
-    )
-    s = s.apply(("activate", 0))
+    s = _activated(gun, [(1, 2)], [(5, 2), (8, 1), (6, 3)])
     acts = s.legal_actions()
     assert ("shoot", 1, "bolter", 3) in acts  # 4 and 5 squares
     assert ("shoot", 1, "bolter", 2) not in acts  # (8,1) is 7 squares away
@@ -170,13 +134,7 @@ def test_rapid_fire_twice_within_six_squares_once_beyond():
 
 def test_the_ai_does_not_flame_its_own_models_when_it_does_not_pay():
     flamer = _armed("flamer", "2W+1R", ["FT", "K"])
-    s = state(
-        HALL,
-        [at("Marine", 1, 2), at("Marine", 2, 1), at("Marine", 2, 3), at("Marine", 3, 1)],
-        [at("Stealer", 3, 2)],
-        profiles=[flamer, STEALER],
-    )
-    s = s.apply(("activate", 0))
+    s = _activated(flamer, [(1, 2), (2, 1), (2, 3), (3, 1)], [(3, 2)])
     shot = ("shoot", 4, "flamer")
     assert shot in s.legal_actions()
     assert attack_value(s, shot) < 0  # three marines in the flame for one stealer
@@ -185,10 +143,7 @@ def test_the_ai_does_not_flame_its_own_models_when_it_does_not_pay():
 
 def test_the_ai_flames_a_pair_of_enemies():
     flamer = _armed("flamer", "2W+1R", ["FT", "K"])
-    s = state(
-        HALL, [at("Marine", 1, 2)], [at("Stealer", 3, 2), at("Stealer", 4, 3)], profiles=[flamer, STEALER]
-    )
-    s = s.apply(("activate", 0))
+    s = _activated(flamer, [(1, 2)], [(3, 2), (4, 3)])
     shot = ("shoot", 1, "flamer")
     assert s.apply(shot).pending[6] == (1, 2)
     assert attack_value(s, shot) > 0
@@ -199,9 +154,7 @@ def test_a_template_too_large_to_solve_leaves_the_last_models_out():
     # ours (reached): the calculator refuses a flamer of 3W+3R at 4 targets exactly (its joint
     # rolls bound); the game rolls at the first models it can solve, never failing mid-game
     flamer = _armed("inferno", "3W+3R", ["HFT", "W"])
-    stealers = [at("Stealer", 3, 2), at("Stealer", 4, 1), at("Stealer", 4, 3), at("Stealer", 5, 2)]
-    s = state(HALL, [at("Marine", 1, 2)], stealers, profiles=[flamer, STEALER])
-    s = s.apply(("activate", 0))
+    s = _activated(flamer, [(1, 2)], [(3, 2), (4, 1), (4, 3), (5, 2)])
     assert many.reached(s, 0, 1, "inferno") == (1, 2, 3, 4)
     with pytest.raises(ScenarioError):
         cached_joint(many.shot(s, 0, (1, 2, 3, 4), "inferno"))
