@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from grimdice.engine.grid import range_squares
@@ -71,14 +72,14 @@ def reached(s: GameState, i: int, j: int, weapon: str) -> tuple[int, ...]:
 def named_targets(s: GameState, i: int, weapon: str, sight: list[int]) -> list[tuple[int, ...]]:
     """SPLIT FIRE: "Split the total up amongst any targets in line of sight"; RAPID FIRE: "May fire
     weapon twice if all targets are within 6"" — the pairs of targets in sight the player may name
-    besides single targets (reading ``split_targets``: at most :data:`MAX_NAMED`)."""
+    besides single targets (ours, ``reached``: at most :data:`MAX_NAMED`)."""
     how = mode(s, i, weapon)
     here = s.tokens[i].sq
     if how == "rapid_fire":
         sight = [j for j in sight if range_squares(here, s.tokens[j].sq) <= RAPID_RANGE]
     elif how != "split_fire":
         return []
-    return [(a, b) for n, a in enumerate(sight) for b in sight[n + 1 :]]
+    return list(combinations(sight, MAX_NAMED))
 
 
 def plan(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[str, tuple[int, ...], str]:
