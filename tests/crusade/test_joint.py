@@ -52,7 +52,7 @@ def test_line_joint_law_is_the_brute_force_over_every_face():
         for armour in (0, 1 + 1):  # b: armour 1, +1 in full cover
             d = total - armour
             ends.append((NONE, 1) if d <= 0 else (WOUNDED, 1) if d == 1 else (KILLED, 0))
-        brute[(tuple(ends), failed)] += 1 / 216
+        brute[(tuple(ends), (False, False), failed)] += 1 / 216  # no knockback: nobody moved
     assert set(law) == set(brute)
     for k, p in brute.items():
         assert law[k] == pytest.approx(p, abs=1e-12)
@@ -79,14 +79,14 @@ def test_marginals_equal_calculate(effects, abilities, targets):
     for n, name in enumerate(res.targets):
         end = res.targets[name].extra["end_state"]
         for c, cond in enumerate(CONDITIONS):
-            got = sum(p for (states, _), p in law.items() if states[n][0] == c)
+            got = sum(p for (states, *_), p in law.items() if states[n][0] == c)
             assert got == pytest.approx(end[cond], abs=1e-9), (name, cond)
     killed = defaultdict(float)
-    for (states, _), p in law.items():
+    for (states, *_), p in law.items():
         killed[sum(s[0] == KILLED for s in states)] += p
     for k, p in res.stages["models_destroyed"].to_dict().items():
         assert killed[k] == pytest.approx(p, abs=1e-9)
-    failed = sum(p for (_, f), p in law.items() if f)
+    failed = sum(p for (*_, f), p in law.items() if f)
     assert failed == pytest.approx(1 - res.stages["fail"].to_dict().get(0, 0.0), abs=1e-9)
 
 
@@ -106,6 +106,11 @@ def test_each_target_has_its_own_knockback_square():
     ]
     law = joint_law(Scenario.model_validate(_scenario(["LINE", "KB", "W"], targets)))
     # a total of 1 ties both armours: only a is stunned
-    stunned_a = sum(p for (states, _), p in law.items() if states[0][0] == 1)
-    stunned_b = sum(p for (states, _), p in law.items() if states[1][0] == 1)
+    stunned_a = sum(p for (states, *_), p in law.items() if states[0][0] == 1)
+    stunned_b = sum(p for (states, *_), p in law.items() if states[1][0] == 1)
     assert stunned_a > 0 and stunned_b == 0
+    # "if you tie OR EXCEED with a ranged attack, move the target": b (1 hit, armour 1) is moved by
+    # a total of 1 (a tie) or 2 (a wound); 3 or more kill it
+    totals = [w1 + w2 + r for w1, w2, r in product(WHITE, WHITE, RED)]
+    moved_b = sum(p for (_, moved, _), p in law.items() if moved[1])
+    assert moved_b == pytest.approx(sum(t in (1, 2) for t in totals) / 216, abs=1e-12)

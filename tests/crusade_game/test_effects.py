@@ -73,13 +73,13 @@ def test_area_weapon_hits_the_three_by_three_squares():
     res = calculate(data)
     for n, name in enumerate(res.targets):
         for c, cond in enumerate(CONDITIONS):
-            got = sum(p for (states, _), p in law if states[n][0] == c)
+            got = sum(p for (states, *_), p in law if states[n][0] == c)
             assert got == pytest.approx(res.targets[name].extra["end_state"][cond], abs=1e-12)
     # three independent rolls of 2W+1R: a fail (two dice at their maximum) on any of them
     one = (
         (1 / 6) * (1 / 6) * (5 / 6) + (1 / 6) * (5 / 6) * (1 / 6) + (5 / 6) * (1 / 6) * (1 / 6) + (1 / 6) ** 3
     )
-    assert sum(p for (_, failed), p in law if failed) == pytest.approx(1 - (1 - one) ** 3, abs=1e-12)
+    assert sum(p for (*_, failed), p in law if failed) == pytest.approx(1 - (1 - one) ** 3, abs=1e-12)
     s = s.apply(("attack", 0))
     assert s.tokens[0].arms[0] == UNLOADED and not s.pending
 

@@ -11,7 +11,7 @@ import pytest
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade import calculate
-from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED
 from grimdice.systems.crusade.game import many
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.many import cached_joint
@@ -55,7 +55,7 @@ def _same_marginals(key: str, res) -> None:
     assert sum(p for _, p in law) == pytest.approx(1.0, abs=1e-12)
     for n, name in enumerate(res.targets):
         for c, cond in enumerate(CONDITIONS):
-            got = sum(p for (states, _), p in law if states[n][0] == c)
+            got = sum(p for (states, *_), p in law if states[n][0] == c)
             assert got == pytest.approx(res.targets[name].extra["end_state"][cond], abs=1e-9)
 
 
@@ -161,3 +161,18 @@ def test_a_template_too_large_to_solve_leaves_the_last_models_out():
     s = s.apply(("shoot", 1, "inferno"))
     assert s.pending[1] == "many" and s.pending[6] == (1, 2, 3)
     assert not s.apply(("attack", 0)).pending
+
+
+def test_blast_knockback_moves_the_outside_models_away_from_the_centre():
+    # VIII KNOCKBACK: "move the target 1" away from the attacker (or from the center if hit by a
+    # blast weapon)"; BLAST: "Knockback will be from the firer for the Center target, and from the
+    # Center for all other targets"; the centre's square beyond holds a model: a stun, it stays
+    grenade = _armed("krak", "2W+1R", ["B", "AREA 2", "KB"])
+    s = _activated(grenade, [(1, 2)], [(5, 2), (6, 2)]).apply(("shoot", 1, "krak"))
+    data = json.loads(s.pending[4])
+    assert [t["knockback_into"] for t in data["targets"]] == ["obstacle", "open"]
+    law = cached_joint(s.pending[4])
+    k = next(k for k, ((states, moved, _), _) in enumerate(law) if moved[1] and states[1][0] != KILLED)
+    after = s.apply(("attack", k))
+    assert after.tokens[2].sq == (7, 2) and after.tokens[1].sq == (5, 2)
+    assert not invariant_errors(after)

@@ -19,11 +19,11 @@ from functools import lru_cache
 from typing import Any
 
 from grimdice.engine.game import CHANCE, TERMINAL
-from grimdice.systems.crusade.attack import build
+from grimdice.systems.crusade.attack import build, knocks_back
 from grimdice.systems.crusade.contest import solve
 from grimdice.systems.crusade.damage import State, moved_back
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.resolution import D_THROW, THROW, Attack, all_arms
+from grimdice.systems.crusade.resolution import D_THROW, THROW, Attack
 
 #: (defender end state, attacker end state, attacker's failing weapon or "", defender's or "",
 #: who a knockback moves: :data:`PUSH_DEFENDER` | :data:`PUSH_ATTACKER`)
@@ -36,16 +36,6 @@ def _split_fail(failed: bool, names: tuple[str, ...]) -> list[tuple[str, float]]
     if not failed or not names:
         return [("", 1.0)]
     return [(n, 1.0 / len(names)) for n in names]
-
-
-def _shot_push(atk: Attack, total: int, ds: State) -> int:
-    """VIII KNOCKBACK: a ranged attack that ties or exceeds the armour moves the target (roll and
-    armour as the calculator's shot has them; "you must roll at least a 1")."""
-    if not all_arms(atk.arms, "knockback"):
-        return 0
-    roll = total + atk.info["modifier"]
-    moved = roll >= max(atk.info["armour"], 1) and moved_back(ds, atk.dfd.body)
-    return PUSH_DEFENDER if moved else 0
 
 
 def _melee_push(atk: Attack, pull: int, tie: bool, ds: State, as_: State) -> int:
@@ -85,7 +75,7 @@ def law_of(sc: Scenario) -> tuple[tuple[Outcome, float], ...]:
         if shooting:
             for g, q in atk.ff_def:
                 ds = atk.outcome(fa.total, g)[0]
-                ends.append((ds, atk.att.start, _shot_push(atk, fa.total, ds), q))
+                ends.append((ds, atk.att.start, PUSH_DEFENDER * knocks_back(atk, fa.total, ds), q))
         else:
             pull = atk.options(fa.total, fd.total, parry)
             for ga, qa in atk.ff_att:

@@ -14,13 +14,12 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from grimdice.engine.grid import range_squares
+from grimdice.engine.grid import Square, range_squares
 from grimdice.errors import ScenarioError
-from grimdice.systems.crusade.damage import State
 from grimdice.systems.crusade.game import reach, situation
 from grimdice.systems.crusade.game.fails import weapon_index
 from grimdice.systems.crusade.game.state import GameState
-from grimdice.systems.crusade.joint import joint_law
+from grimdice.systems.crusade.joint import JointEnd, joint_law
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.template_modes import MODES
 
@@ -115,7 +114,7 @@ def shot(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> str:
     text): each target's profile and state, range in squares, cover, and what lies beyond it for a
     knockback (from the firer; a BLAST's other targets from its centre, VIII KNOCKBACK)."""
     me = s.tokens[i]
-    centre = targets[0] if mode(s, i, weapon) == "blast" else i
+    beyond = push_squares(s, i, targets, weapon)
     rows = []
     for n, k in enumerate(targets):
         t = s.tokens[k]
@@ -124,8 +123,7 @@ def shot(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> str:
         row["range"] = situation.range_key(range_squares(me.sq, t.sq))
         row["cover"] = situation.cover_of(s, t)
         if situation.knockback_into(s, i, k):
-            frm = i if n == 0 or centre == i else centre
-            row["knockback_into"] = "obstacle" if situation.push_square(s, frm, k) is None else "open"
+            row["knockback_into"] = "obstacle" if beyond[n] is None else "open"
         rows.append(row)
     data = {
         "system": "crusade",
@@ -139,8 +137,15 @@ def shot(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> str:
     return json.dumps(data, sort_keys=True)
 
 
+def push_squares(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> list[Square | None]:
+    """VIII KNOCKBACK: the square each target would be knocked back into, or None where it is
+    blocked: away from the firer, or for a BLAST's other targets "from the Center"."""
+    centre = targets[0] if mode(s, i, weapon) == "blast" else i
+    return [situation.push_square(s, i if n == 0 else centre, k) for n, k in enumerate(targets)]
+
+
 @lru_cache(maxsize=5_000)
-def cached_joint(key: str) -> tuple[tuple[tuple[tuple[State, ...], bool], float], ...]:
+def cached_joint(key: str) -> tuple[tuple[JointEnd, float], ...]:
     """The joint law of a many-target scenario given as JSON text, most likely first."""
     law = joint_law(Scenario.model_validate(json.loads(key)))
     return tuple(sorted(law.items(), key=lambda kv: (-kv[1], repr(kv[0]))))

@@ -37,7 +37,8 @@ READINGS = (
     "reading zoc_grid: a step out of a square adjacent to an enemy passes it, unless directly away from "
     "an enemy the model started next to",
     "reading knockback_grid: a knocked-back model moves one square away; a wall, closed door, model or "
-    "air duct it may not enter there stuns it and it stays; after a shot at several models nobody moves",
+    "air duct it may not enter there stuns it and it stays; RAPID FIRE's and re-rolled flamers' turns "
+    "move nobody",
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
     "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from grimdice.engine.grid import Square
 from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game import many, situation
 from grimdice.systems.crusade.game.combat import PUSH_ATTACKER, PUSH_DEFENDER, cached_law
@@ -85,10 +86,13 @@ def _resolve_many(s: GameState, k: int) -> GameState:
     """A shot at several models: each target takes its state from the joint law; a failed roll
     fails the weapon once (III)."""
     i, j, key, fired, targets = s.pending[2:7]
-    (states, failed), _ = many.cached_joint(key)[k]
+    (states, moved, failed), _ = many.cached_joint(key)[k]
     after = s
     for t, (cond, hits) in zip(targets, states, strict=True):
         after = after.with_token(t, cond=cond, hits=hits)
+    if any(moved):  # VIII KNOCKBACK, each target's square decided before anyone moves
+        squares = many.push_squares(s, i, targets, fired)
+        after = _moved(after, [(t, q) for t, q, m in zip(targets, squares, moved, strict=True) if m])
     wa = fired if failed else ""
     after = _wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
     after, queue = _fail_rolls(after, True, ((i, j, wa),))
@@ -120,11 +124,17 @@ def knock_back(s: GameState, i: int, j: int, push: int) -> GameState:
     squares are those of the attack's situation, decided before anyone moves."""
     moves = []
     for bit, frm, who in ((PUSH_DEFENDER, i, j), (PUSH_ATTACKER, j, i)):
-        sq = situation.push_square(s, frm, who) if push & bit else None
-        if sq is not None:
-            moves.append((who, sq))
+        if push & bit:
+            moves.append((who, situation.push_square(s, frm, who)))
+    return _moved(s, moves)
+
+
+def _moved(s: GameState, moves: list[tuple[int, Square | None]]) -> GameState:
+    """Each model knocked back into a free square moves there, in turn (a square another has just
+    taken, or None, keeps it where it is)."""
     for who, sq in moves:
-        s = s.with_token(who, sq=sq)
+        if sq is not None and s.occupant(sq) < 0 and s.tokens[who].alive:
+            s = s.with_token(who, sq=sq)
     return s
 
 
