@@ -17,6 +17,7 @@ BOARD = """
 
 def kitchen() -> dict[str, Any]:
     gun = {"name": "gun", "dice": "2W", "kind": "ranged", "effects": ["J", "S", "KB"]}
+    needler = {"name": "needler", "dice": "1W+1R", "kind": "ranged", "effects": ["*", "W"]}
     return {
         "system": "crusade",
         "kind": "game",
@@ -30,7 +31,8 @@ def kitchen() -> dict[str, Any]:
                 "abilities": ["FURTIVE", "SNAP FIRE"],
                 "weapons": [
                     gun,
-                    {"name": "pistol", "dice": "1W+1R", "kind": "pistol", "effects": ["S", "M"]},
+                    needler,
+                    {"name": "pistol", "dice": "1W+1R", "kind": "pistol", "effects": ["S", "M", "RAP"]},
                     {"name": "spear", "dice": "1W", "kind": "melee", "effects": ["W", "STICK"]},
                 ],
             },

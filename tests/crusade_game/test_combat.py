@@ -30,7 +30,7 @@ SHOT = {
 
 def _marginals(law):
     m = {k: defaultdict(float) for k in ("cond", "hits", "acond", "fail", "dfail", "weapon")}
-    for (ds, as_, wa, wd), p in law:
+    for (ds, as_, wa, wd, _), p in law:
         m["cond"][ds[0]] += p
         m["hits"][ds[1]] += p
         m["acond"][as_[0]] += p
@@ -70,5 +70,5 @@ def test_law_marginals_equal_calculate(sc):
 def test_melee_law_is_joint():
     # IV: only the loser takes harm, so the attacker and the defender are never both harmed
     data = yaml.safe_load(Path("examples/crusade-melee.yaml").read_text())
-    for (ds, as_, _, _), p in law_of(Scenario.model_validate(data)):
+    for (ds, as_, *_), p in law_of(Scenario.model_validate(data)):
         assert p > 0 and not (ds != (0, 2) and as_ != (0, 1))

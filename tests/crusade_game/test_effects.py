@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from grimdice.systems.crusade import calculate
-from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED
-from grimdice.systems.crusade.game.combat import cached_law
-from grimdice.systems.crusade.game.state import READY, UNLOADED
+from grimdice.systems.crusade.damage import CONDITIONS, KILLED, NONE, STUNNED
+from grimdice.systems.crusade.game.combat import PUSH_DEFENDER, cached_law
+from grimdice.systems.crusade.game.many import cached_joint
+from grimdice.systems.crusade.game.state import READY, UNLOADED, invariant_errors
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
 
 HALL = """
@@ -25,14 +28,14 @@ def test_explode_attacks_the_bearer_and_models_near_him():
     flamer = dict(
         MARINE, weapons=[{"name": "flamer", "dice": "2W+1R", "kind": "ranged", "effects": ["X", "SFT"]}]
     )
-    marines = [at("Marine", 1, 1), at("Marine", 2, 2), at("Marine", 4, 1)]
-    s = state(HALL, marines, [at("Stealer", 8, 1), at("Stealer", 8, 3)], profiles=[flamer, STEALER])
+    marines = [at("Marine", 1, 1), at("Marine", 1, 2), at("Marine", 4, 3)]
+    s = state(HALL, marines, [at("Stealer", 5, 1), at("Stealer", 8, 3)], profiles=[flamer, STEALER])
     s = s.apply(("activate", 0)).apply(("shoot", 3, "flamer"))
     law = cached_law(s.pending[4])
-    k = next(k for k, ((_, _, wa, _), _) in enumerate(law) if wa)
+    k = next(k for k, ((_, _, wa, *_), _) in enumerate(law) if wa)
     s = s.apply(("attack", k))
     assert s.tokens[0].arms[0] == "lost"
-    # SFT: 1 square: the bearer, then the marine diagonally adjacent; not the one 3 squares away
+    # SFT: 1 square: the bearer, then the marine adjacent; not the one 3 squares away
     assert s.pending[1] == "explode" and s.pending[3] == 0 and s.pending[6] == (("explode", 0, 1, "flamer"),)
     blast = cached_law(s.pending[4])
     mine = {k: v for k, v in flamer.items() if k != "move"}
@@ -61,13 +64,24 @@ def test_area_weapon_hits_the_three_by_three_squares():
     stealers = [at("Stealer", 6, 2), at("Stealer", 7, 3), at("Stealer", 8, 2), at("Stealer", 5, 1)]
     s = state(HALL, [at("Marine", 1, 2)], stealers, profiles=[mortar, STEALER])
     s = s.apply(("activate", 0)).apply(("shoot", 1, "mortar"))
-    law = cached_law(s.pending[4])
-    miss = next(k for k, ((ds, _, wa, _), _) in enumerate(law) if ds[0] == NONE and not wa)
-    s = s.apply(("attack", miss))
-    # the models on (5,1) and (7,3) are in the 3x3 around (6,2); (8,2) is not
-    assert s.pending[1] == "area" and s.pending[3] == 4 and s.pending[6] == (("area", 0, 2, "mortar"),)
-    assert '"range": 1' in s.pending[4]  # its own range from the firer: 4 squares, under a foot
-    assert s.tokens[0].arms[0] == UNLOADED and cached_law(s.pending[4])  # the rolls after the first
+    # the models on (5,1) and (7,3) are in the 3x3 around (6,2); (8,2) is not: the target first,
+    # then reading order; one chance node, each rolled at separately (reading grid_area)
+    assert s.pending[1] == "many" and s.pending[6] == (1, 4, 2)
+    data = json.loads(s.pending[4])
+    assert [t["range"] for t in data["targets"]] == [1, 1, 1]  # 4 to 6 squares: under a foot
+    law = cached_joint(s.pending[4])
+    res = calculate(data)
+    for n, name in enumerate(res.targets):
+        for c, cond in enumerate(CONDITIONS):
+            got = sum(p for (states, *_), p in law if states[n][0] == c)
+            assert got == pytest.approx(res.targets[name].extra["end_state"][cond], abs=1e-12)
+    # three independent rolls of 2W+1R: a fail (two dice at their maximum) on any of them
+    one = (
+        (1 / 6) * (1 / 6) * (5 / 6) + (1 / 6) * (5 / 6) * (1 / 6) + (5 / 6) * (1 / 6) * (1 / 6) + (1 / 6) ** 3
+    )
+    assert sum(p for (*_, failed), p in law if failed) == pytest.approx(1 - (1 - one) ** 3, abs=1e-12)
+    s = s.apply(("attack", 0))
+    assert s.tokens[0].arms[0] == UNLOADED and not s.pending
 
 
 def test_stuck_weapon_is_recovered_by_an_action_next_to_its_target():
@@ -79,7 +93,7 @@ def test_stuck_weapon_is_recovered_by_an_action_next_to_its_target():
     )
     s = s.apply(("activate", 0)).apply(("melee", 1))
     law = cached_law(s.pending[4])
-    k = next(k for k, ((ds, _, wa, _), _) in enumerate(law) if wa and ds[0] != KILLED)
+    k = next(k for k, ((ds, _, wa, *_), _) in enumerate(law) if wa and ds[0] != KILLED)
     s = s.apply(("attack", k))
     assert s.tokens[0].arms[0] == "stuck@1"
     s = s.apply(("end",))
@@ -104,7 +118,7 @@ def test_malfunction_rolls_the_weapon_against_the_user_and_in_melee_the_opponent
     )
     s = s.apply(("activate", 0)).apply(("melee", 1))
     law = cached_law(s.pending[4])
-    k = next(k for k, ((ds, as_, wa, _), _) in enumerate(law) if wa and ds[0] != KILLED and as_[0] == NONE)
+    k = next(k for k, ((ds, as_, wa, *_), _) in enumerate(law) if wa and ds[0] != KILLED and as_[0] == NONE)
     s = s.apply(("attack", k))
     assert s.tokens[0].arms[0] == READY  # still functions
     assert (
@@ -157,3 +171,43 @@ def test_knockback_into_a_wall_or_a_model_stuns():
     assert stunned == pytest.approx(res.extra["end_state"]["stunned"], abs=1e-12) and stunned > 0
     plain = state(HALL, [at("Marine", 2, 2)], [at("Stealer", 5, 2)]).apply(("activate", 0))
     assert "knockback_into" not in plain.apply(("shoot", 1, "bolter")).pending[4]
+
+
+def test_knockback_moves_the_target_one_square_away_when_it_is_free():
+    # VIII KNOCKBACK: "if you tie OR EXCEED with a ranged attack, move the target 1" away from the
+    # attacker"; into a wall: "they take a stun" and (on a grid) stay where they are
+    gun = {"name": "shotgun", "dice": "2W", "kind": "ranged", "effects": ["KB", "W"]}
+    pusher = dict(MARINE, weapons=[gun])
+    s = state(HALL, [at("Marine", 2, 1)], [at("Stealer", 5, 2)], profiles=[pusher, STEALER])
+    s = s.apply(("activate", 0)).apply(("shoot", 1, "shotgun"))
+    law = cached_law(s.pending[4])
+    # armour 1, one hit: a 1 ties (moved), a 2 wounds (moved), 3 or 4 kill (nobody to move)
+    # 2W: P(1) = 2 * 4/6 * 1/6 = 2/9; P(2) = 2 * 4/6 * 1/6 + 1/36 = 1/4
+    moved = sum(p for (ds, _, _, _, push), p in law if push == PUSH_DEFENDER)
+    assert moved == pytest.approx(2 / 9 + 1 / 4, abs=1e-12)
+    k = next(k for k, ((ds, *_, push), _) in enumerate(law) if push and ds[0] == NONE)
+    after = s.apply(("attack", k))
+    assert after.tokens[1].sq == (6, 3)  # diagonally away from (2, 1)
+    assert after.tokens[1].cond == NONE
+    walled = state(HALL, [at("Marine", 5, 2)], [at("Stealer", 8, 2)], profiles=[pusher, STEALER])
+    s = walled.apply(("activate", 0)).apply(("shoot", 1, "shotgun"))
+    law = cached_law(s.pending[4])
+    k = next(k for k, ((ds, *_, push), _) in enumerate(law) if push and ds[0] == STUNNED)
+    after = s.apply(("attack", k))
+    assert after.tokens[1].sq == (8, 2) and after.tokens[1].cond == STUNNED
+    assert not invariant_errors(after)
+
+
+def test_a_melee_tie_with_a_knockback_weapon_moves_the_defender():
+    # VIII KNOCKBACK: "If you tie in melee ... move the target 1" away from the attacker"
+    maul = {"name": "maul", "dice": "1W", "kind": "melee", "effects": ["KB", "S"]}
+    s = state(
+        HALL, [at("Marine", 2, 2)], [at("Stealer", 3, 2)], profiles=[dict(MARINE, weapons=[maul]), STEALER]
+    )
+    s = s.apply(("activate", 0)).apply(("melee", 1))
+    law = cached_law(s.pending[4])
+    assert any(push == PUSH_DEFENDER for (*_, push), _ in law)
+    k = next(k for k, ((ds, as_, *_, push), _) in enumerate(law) if push == PUSH_DEFENDER and ds[0] == NONE)
+    after = s.apply(("attack", k))
+    assert after.tokens[1].sq == (4, 2) and after.tokens[0].sq == (2, 2)
+    assert not invariant_errors(after)

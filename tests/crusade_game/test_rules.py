@@ -240,7 +240,7 @@ def test_jam_is_lasting_and_unjam_rolls_a_zero():
     s = state(HALL, [at("Marine", 1, 1)], [at("Stealer", 8, 1), at("Stealer", 8, 3)]).apply(("activate", 0))
     s = s.apply(("shoot", 1, "bolter"))
     law = cached_law(s.pending[4])
-    jam = next(("attack", k) for k, ((_, _, wa, _), _) in enumerate(law) if wa)
+    jam = next(("attack", k) for k, ((_, _, wa, *_), _) in enumerate(law) if wa)
     s = s.apply(jam)
     assert s.tokens[0].arms[0] == JAMMED
     s = s.apply(("end",)).apply(("activate", 2)).apply(("end",))

@@ -82,7 +82,8 @@ def _what(s: Any, n: Any, a: Sequence[Any], event: str | None) -> str:
     if kind in ("open", "close"):
         return f"{who} {kind}s the door at ({a[1]}, {a[2]})"
     if kind == "shoot":
-        return f"{who} shoots {_label(s, int(a[1]))} with {a[2]}"
+        also = "".join(f" and {_label(s, int(k))}" for k in a[3:])  # SPLIT FIRE, RAPID FIRE
+        return f"{who} shoots {_label(s, int(a[1]))}{also} with {a[2]}"
     if kind == "melee":
         return f"{who} melees {_label(s, int(a[1]))}"
     if kind == "end":
@@ -105,7 +106,7 @@ def _arrow(s: Any, n: Any, a: Sequence[Any]) -> dict[str, Any] | None:
                 "to": list(s.tokens[j].sq)}  # fmt: skip
     if a[0] == "attack" and s.pending and s.pending[0] == "attack":
         how, i, j = s.pending[1:4]
-        kind = "shot" if how in ("shoot", "snap") else "melee"
+        kind = "shot" if how in ("shoot", "snap", "many") else "melee"
         return {
             "kind": kind,
             "side": s.tokens[i].side,

@@ -9,10 +9,10 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from grimdice.errors import ScenarioError
-from grimdice.systems.crusade.damage import State
+from grimdice.systems.crusade.damage import State, moved_back
 from grimdice.systems.crusade.melee import incursion, melee
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.resolution import FF_FACES, NO_FF, THROWN, Attack, state_code
+from grimdice.systems.crusade.resolution import FF_FACES, NO_FF, THROWN, Attack, all_arms, state_code
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.shoot import shooting
 
@@ -53,18 +53,29 @@ def shot_law(atk: Attack, total: int, start: State | None = None) -> tuple[tuple
     return tuple((s, d, p) for (s, d), p in out.items())
 
 
+def knocks_back(atk: Attack, total: int, end: State) -> bool:
+    """VIII KNOCKBACK: whether a ranged roll of dice ``total`` moves the target ("if you tie OR
+    EXCEED with a ranged attack", "you must roll at least a 1"), the roll and armour as the shot
+    has them, the target ending in ``end`` (not killed, not HEAVY or BIG, not a structure)."""
+    if not all_arms(atk.arms, "knockback"):
+        return False
+    roll = total + atk.info["modifier"]
+    return roll >= max(atk.info["armour"], 1) and moved_back(end, atk.dfd.body)
+
+
 def each_target(
     sc: Scenario, make: Callable[[Scenario], Attack], *, own_cover: bool = True, **update: object
 ) -> list[Attack]:
-    """Each of ``sc.targets`` as its own single-target scenario (its profile, its range, and its
-    cover when ``own_cover``; plus ``update``) made into an attack by ``make``; an error in a
-    target's profile names ``targets.i``."""
+    """Each of ``sc.targets`` as its own single-target scenario (its profile, its range, what lies
+    beyond it, and its cover when ``own_cover``; plus ``update``) made into an attack by ``make``;
+    an error in a target's profile names ``targets.i``."""
     out = []
     for i, t in enumerate(sc.targets):
-        data = t.model_dump(by_alias=True, exclude={"range", "cover"})
+        data = t.model_dump(by_alias=True, exclude={"range", "cover", "knockback_into"})
         fields: dict[str, object] = {
             "defender": type(sc.defender).model_validate(data),
             "range": sc.range if t.range is None else t.range,
+            "knockback_into": sc.knockback_into if t.knockback_into is None else t.knockback_into,
             "targets": [],
             **update,
         }
@@ -77,4 +88,14 @@ def each_target(
     return out
 
 
-__all__ = ["THROWN", "Attack", "build", "each_target", "melee", "shooting", "shot_law", "state_code"]
+__all__ = [
+    "THROWN",
+    "Attack",
+    "build",
+    "each_target",
+    "knocks_back",
+    "melee",
+    "shooting",
+    "shot_law",
+    "state_code",
+]

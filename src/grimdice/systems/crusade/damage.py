@@ -104,6 +104,14 @@ def take(s: State, d: int, codes: frozenset[str], body: Body, kill_is_ko: bool =
     return best_graze(s, codes, body, kill_is_ko)  # h == 1, d == 1: a graze
 
 
+def moved_back(s: State, body: Body, by_size: int | None = None) -> bool:
+    """VIII KNOCKBACK: whether a model in state ``s`` is moved by a knockback: not a structure, not
+    killed, and not "HEAVY and BIG models ... unless being meleed by a target equal to or larger
+    than them in size" (``by_size``: the size of the model meleeing them; None for a ranged attack)."""
+    immune = body.kb_immune and (by_size is None or by_size < body.size)
+    return not (body.structure or immune or s[0] == KILLED)
+
+
 def knocked_back(
     s: State, body: Body, into_obstacle: bool, by_size: int | None = None, fall_hits: int = 0
 ) -> State:
@@ -112,7 +120,7 @@ def knocked_back(
     per 4", graze = stun; FLY ignores it). "HEAVY and BIG models ignore Knockback, unless being
     meleed by a target equal to or larger than them in size" (``by_size``: the size of the model
     meleeing them; None for a ranged attack); IS and NSB ignore its stun."""
-    if body.structure or (body.kb_immune and (by_size is None or by_size < body.size)) or s[0] == KILLED:
+    if not moved_back(s, body, by_size):
         return s
     if fall_hits:
         return s if body.fly else take(s, fall_hits, frozenset({"stun"}), body)
@@ -132,5 +140,6 @@ __all__ = [
     "Body",
     "best_graze",
     "graze",
+    "moved_back",
     "take",
 ]

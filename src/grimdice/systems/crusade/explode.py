@@ -52,7 +52,9 @@ def _hit(
     # the explosion is an attack of the weapon's dice whatever its kind (a melee weapon may explode)
     weapon = [w.model_copy(update={"kind": "ranged"}) for w in owner.weapons if w.name == arm.name]
     bearer = owner.model_copy(update={"weapons": weapon})
-    defender = Model.model_validate(model.model_dump(by_alias=True, exclude={"range", "cover"}))
+    defender = Model.model_validate(
+        model.model_dump(by_alias=True, exclude={"range", "cover", "knockback_into"})
+    )
     sub = sc.model_copy(
         update={
             "action": "shoot",

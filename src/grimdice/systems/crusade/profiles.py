@@ -42,10 +42,12 @@ class Model(StrictModel):
 
 
 class Target(Model):
-    """One of many targets (section VIII templates, split fire), with its own range and cover."""
+    """One of many targets (section VIII templates, split fire), with its own range, cover and what
+    lies beyond it (VIII KNOCKBACK; default: the scenario's)."""
 
     range: Number | None = Field(None, ge=0, le=240)
     cover: Literal["none", "front", "full", "armoured", "smoke", "darkness"] | None = None
+    knockback_into: Literal["open", "obstacle"] | None = None
 
 
 #: the fields of a melee contest (IV), which a mind war (VII) fights as well

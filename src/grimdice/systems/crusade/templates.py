@@ -67,7 +67,7 @@ def total_high_law(white: int, red: int) -> dict[tuple[int, int, bool], float]:
     return roll_law(Pool(white, red))
 
 
-def _states(atk: Attack, roll: int, start: State | None = None) -> list[tuple[float, State, int]]:
+def target_states(atk: Attack, roll: int, start: State | None = None) -> list[tuple[float, State, int]]:
     """(p, end state, damage) of one target hit by ``roll`` (dice total), over its force field die;
     ``start``: the state an earlier shot left (RAPID FIRE)."""
     return [(p, s, d) for s, d, p in shot_law(atk, roll, start)]
@@ -80,13 +80,13 @@ def _key(states: list[tuple[float, State, int]]) -> tuple[float, float, float]:
     return (k, ko, d)
 
 
-def _single_roll(atks: list[Attack], mode: str, t: int, h: int):
+def single_roll(atks: list[Attack], mode: str, t: int, h: int):
     """Per-target outcomes of one roll of total ``t`` and highest die ``h`` (LINE, BLAST, SPLIT
     FIRE), and the split chosen (split fire: the attacker's best split of the total, else None)."""
     if mode == "line":
-        return [_states(a, t) for a in atks], None
+        return [target_states(a, t) for a in atks], None
     if mode == "blast":
-        return [_states(atks[0], t)] + [_states(a, h) for a in atks[1:]], None
+        return [target_states(atks[0], t)] + [target_states(a, h) for a in atks[1:]], None
     best, best_k = None, None
     for split in splits(split_total(atks[0].spec.att.pool, t), len(atks)):
         outs_s = [share_states(a, x) for a, x in zip(atks, split, strict=True)]
@@ -104,19 +104,20 @@ def rerolls_of(atks: list[Attack]) -> tuple[bool, tuple[int, ...]]:
     return own, jinkers
 
 
-def _reroll_law(atks: list[Attack], mode: str, pool: Pool):
+def roll_rerolls(atks: list[Attack], mode: str, pool: Pool):
     """VIII REROLL / IX JINK on a roll shared by the targets (:mod:`.rerolls_many`)."""
     own, jinkers = rerolls_of(atks)
 
     @cache
     def value(roll: tuple[int, int, bool]) -> np.ndarray:
-        outs, _ = _single_roll(atks, mode, roll[0], roll[1])
+        outs, _ = single_roll(atks, mode, roll[0], roll[1])
         return np.array([x for o in outs for x in _key(o)] + [float(roll[2])])
 
     return reroll_law(pool, own, jinkers, value, len(atks))
 
 
-def exact_many(sc: Scenario, options: RunOptions) -> Result:
+def prepared(sc: Scenario, exact: bool) -> tuple[list[Attack], str, Pool]:
+    """Each target's attack, the template mode and the dice, once the many-target checks pass."""
     atks = per_target(sc)
     mode = mode_of(atks[0])
     pool = atks[0].spec.att.pool
@@ -126,11 +127,16 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
         raise ScenarioError(
             "targets", "RAPID FIRE fires twice only if all (at most 2) targets are within 6 inches"
         )
-    check_many_targets(pool, mode, len(atks), options.exact)
+    check_many_targets(pool, mode, len(atks), exact)
     check_buildings(sc, mode)
+    return atks, mode, pool
+
+
+def exact_many(sc: Scenario, options: RunOptions) -> Result:
+    atks, mode, pool = prepared(sc, options.exact)
     if mode == "rapid_fire" or (mode == "flamer" and any(rerolls_of(atks))):
         return _turn_result(sc, atks, mode, pool, options)
-    solved = _reroll_law(atks, mode, pool) if any(rerolls_of(atks)) else None
+    solved = roll_rerolls(atks, mode, pool) if any(rerolls_of(atks)) else None
     if options.simulate is not None:
         return _simulated(sc, atks, mode, pool, options, solved[2] if solved else None)
     law = total_high_law(pool.white, pool.red)
@@ -169,14 +175,14 @@ def exact_many(sc: Scenario, options: RunOptions) -> Result:
             marg[(t, f)] += p
         for combo in product(marg.items(), repeat=n):
             p = float(np.prod([q for _, q in combo]))
-            outs = [_states(atks[i], t) for i, ((t, _), _) in enumerate(combo)]
+            outs = [target_states(atks[i], t) for i, ((t, _), _) in enumerate(combo)]
             add(p, outs, sum(f for (_, f), _ in combo))
     else:
         choices: dict[str, float] = {}
         if solved is not None:
             law, choices, _ = solved
         for (t, h, f), p in law.items():
-            outs, split = _single_roll(atks, mode, t, h)
+            outs, split = single_roll(atks, mode, t, h)
             if split is not None:
                 split_choice[t] = split
             add(p, outs, int(f))
@@ -318,7 +324,7 @@ def _tally_result(sc: Scenario, atks: list[Attack], mode: str, tally, options: R
 
 
 # ---------------------------------------------------------------------- several rolls with re-rolls
-def _turn(atks: list[Attack], mode: str, pool: Pool) -> Turn:
+def turn_of(atks: list[Attack], mode: str, pool: Pool) -> Turn:
     """The rolls of the turn: one per target (flamer), or two shots (RAPID FIRE: "May fire weapon
     twice"), each aimed by the attacker at a target still alive, or held (reading ``rapid_fire_aim``)."""
     n = len(atks)
@@ -331,8 +337,8 @@ def _turn(atks: list[Attack], mode: str, pool: Pool) -> Turn:
 def _turn_result(sc: Scenario, atks: list[Attack], mode: str, pool: Pool, options: RunOptions) -> Result:
     """Flamer templates and RAPID FIRE with the attacker's re-roll and the targets' jinks
     (:mod:`.shots`, reading ``shots_in_turn``): exact, or Monte Carlo playing the solved policy."""
-    turn = _turn(atks, mode, pool)
-    final, choices, policy, aim = solve_turn(turn, lambda i, t, start: _states(atks[i], t, start))
+    turn = turn_of(atks, mode, pool)
+    final, choices, policy, aim = solve_turn(turn, lambda i, t, start: target_states(atks[i], t, start))
     for a in atks:
         if any(rerolls_of(atks)):
             a.notes.append(RULES.note("shots_in_turn"))

@@ -34,12 +34,14 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
     out: list[tuple[Any, ...]] = [("pass",)]
     if not t.standing or t.cond == STUNNED:
         return out
+    from grimdice.systems.crusade.game.many import reached
+
     weapons = s.setup.profiles[t.profile].weapons
     for j in targets_in_sight(s, k):
         out.extend(
             ("shoot", j, w.name)
             for w, st in zip(weapons, t.arms, strict=True)
-            if w.kind in RANGED and st == READY
+            if w.kind in RANGED and st == READY and reached(s, k, j, w.name)  # a template's reach
         )
     out.extend(("melee", j) for j in adjacent_enemies(s, k))
     return out

@@ -7,7 +7,8 @@ fail); a game needs them jointly, and which weapon failed. :func:`attack_law` wa
 contest (the defender's parry and both sides' re-rolls played by its policy, every roll and re-roll
 weighted), resolves each finished roll-off with the attack's own ``outcome`` (the attacker's
 pull-back choice and force-field dice included), and draws the failing weapon uniformly among the
-weapons used (III: "randomize amongst all weapons used"). Its marginals are ``calculate()``'s
+weapons used (III: "randomize amongst all weapons used"), and marks who is moved by a knockback
+(VIII KNOCKBACK, IX THROW) so that the game can move him. Its marginals are ``calculate()``'s
 (``tests/crusade_game/test_combat.py``). Laws are cached by situation.
 """
 
@@ -18,13 +19,16 @@ from functools import lru_cache
 from typing import Any
 
 from grimdice.engine.game import CHANCE, TERMINAL
-from grimdice.systems.crusade.attack import build
+from grimdice.systems.crusade.attack import build, knocks_back
 from grimdice.systems.crusade.contest import solve
-from grimdice.systems.crusade.damage import State
+from grimdice.systems.crusade.damage import State, moved_back
 from grimdice.systems.crusade.profiles import Scenario
+from grimdice.systems.crusade.resolution import D_THROW, THROW, Attack
 
-#: (defender end state, attacker end state, attacker's failing weapon or "", defender's or "")
-Outcome = tuple[State, State, str, str]
+#: (defender end state, attacker end state, attacker's failing weapon or "", defender's or "",
+#: who a knockback moves: :data:`PUSH_DEFENDER` | :data:`PUSH_ATTACKER`)
+Outcome = tuple[State, State, str, str, int]
+PUSH_DEFENDER, PUSH_ATTACKER = 1, 2
 
 
 def _split_fail(failed: bool, names: tuple[str, ...]) -> list[tuple[str, float]]:
@@ -32,6 +36,18 @@ def _split_fail(failed: bool, names: tuple[str, ...]) -> list[tuple[str, float]]
     if not failed or not names:
         return [("", 1.0)]
     return [(n, 1.0 / len(names)) for n in names]
+
+
+def _melee_push(atk: Attack, pull: int, tie: bool, ds: State, as_: State) -> int:
+    """VIII KNOCKBACK on a melee tie, IX THROW ("thrown 1" as a knockback"): who is moved, each by
+    the other's size."""
+    fx = atk.outcome.fx  # type: ignore[attr-defined]
+    push = 0
+    if (pull == THROW or (tie and fx.a_tie_kb)) and moved_back(ds, atk.dfd.body, atk.att.body.size):
+        push |= PUSH_DEFENDER
+    if (pull == D_THROW or (tie and fx.d_tie_kb)) and moved_back(as_, atk.att.body, atk.dfd.body.size):
+        push |= PUSH_ATTACKER
+    return push
 
 
 def law_of(sc: Scenario) -> tuple[tuple[Outcome, float], ...]:
@@ -55,20 +71,21 @@ def law_of(sc: Scenario) -> tuple[tuple[Outcome, float], ...]:
             continue
         _, parry, a, d = key[:4]
         fa, fd = game.faces[0][a], game.faces[1][d]
-        ends: list[tuple[State, State, float]] = []
+        ends: list[tuple[State, State, int, float]] = []
         if shooting:
             for g, q in atk.ff_def:
-                ends.append((atk.outcome(fa.total, g)[0], atk.att.start, q))
+                ds = atk.outcome(fa.total, g)[0]
+                ends.append((ds, atk.att.start, PUSH_DEFENDER * knocks_back(atk, fa.total, ds), q))
         else:
             pull = atk.options(fa.total, fd.total, parry)
             for ga, qa in atk.ff_att:
                 for gd, qd in atk.ff_def:
-                    ds, as_ = atk.outcome(fa.total, fd.total, parry, pull, ga, gd)[:2]
-                    ends.append((ds, as_, qa * qd))
-        for ds, as_, q in ends:
+                    ds, as_, _, _, tie = atk.outcome(fa.total, fd.total, parry, pull, ga, gd)
+                    ends.append((ds, as_, _melee_push(atk, pull, bool(tie), ds, as_), qa * qd))
+        for ds, as_, push, q in ends:
             for wa, ra in _split_fail(fa.failed, att_names):
                 for wd, rd in _split_fail(bool(fd.n) and fd.failed, def_names):
-                    out[(ds, as_, wa, wd)] += p * q * ra * rd
+                    out[(ds, as_, wa, wd, push)] += p * q * ra * rd
     return tuple(sorted(out.items(), key=lambda kv: (-kv[1], repr(kv[0]))))
 
 
@@ -80,4 +97,4 @@ def cached_law(situation: str) -> tuple[tuple[Outcome, float], ...]:
     return law_of(Scenario.model_validate(json.loads(situation)))
 
 
-__all__ = ["Outcome", "cached_law", "law_of"]
+__all__ = ["PUSH_ATTACKER", "PUSH_DEFENDER", "Outcome", "cached_law", "law_of"]

@@ -13,7 +13,7 @@ from grimdice.systems.crusade.game.situation import model_data
 from grimdice.systems.crusade.game.state import LOST, READY, STUCK, UNLOADED, GameState, has_code
 from grimdice.systems.crusade.units import TEMPLATES
 
-#: a roll that follows an attack: (kind "explode", "area" or "malfunction", firer, target, weapon)
+#: a roll that follows an attack: (kind "explode" or "malfunction", firer, target, weapon)
 Follow = tuple[str, int, int, str]
 
 #: III / VIII: a weapon's state after its fail (STICK: stuck in the model it attacked)
@@ -61,16 +61,23 @@ def explosion_radius(s: GameState, i: int, weapon: str) -> int:
 
 def explosion_shot(s: GameState, i: int, weapon: str, j: int) -> str:
     """The weapon's dice at range 0 against token ``j`` (the bearer included) as the calculator's
-    single shot (JSON text): EXPLODE's attack, MALFUNCTION's roll "vs. the user's armor"."""
+    single shot (JSON text): EXPLODE's attack, MALFUNCTION's roll "vs. the user's armor". Its roll
+    is no attack of the bearer's: no re-roll (VIII REROLL "once per turn" is his shot's) and no
+    jink, as the calculator rolls an explosion."""
+    from grimdice.systems.crusade.game.snap import BARRED, allowed
+
     bearer = model_data(s, s.tokens[i])
     k = weapon_index(s, i, weapon)
     arm = s.setup.profiles[s.tokens[i].profile].weapons[k].model_dump(by_alias=True, exclude_none=True)
-    bearer["weapons"] = [dict(arm, kind="ranged")]
+    bearer["weapons"] = [dict(arm, kind="ranged", effects=allowed(arm.get("effects", [])))]
+    bearer["abilities"] = allowed(bearer.get("abilities", []))
+    caught = model_data(s, s.tokens[j])
+    caught["abilities"] = allowed(caught.get("abilities", []), (*BARRED, "jink"))
     data = {
         "system": "crusade",
         "action": "shoot",
         "attacker": bearer,
-        "defender": model_data(s, s.tokens[j]),
+        "defender": caught,
         "weapons": [arm["name"]],
         "range": 0,
     }
@@ -94,32 +101,13 @@ def explode(s: GameState, i: int, weapon: str) -> tuple[GameState, tuple[Follow,
     return s, tuple(("explode", i, j, weapon) for _, j in near)
 
 
-def area_shots(s: GameState, i: int, j: int, weapon: str) -> tuple[Follow, ...]:
-    """X: "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares":
-    an AREA weapon fired at a model also rolls at every other model in the 3x3 squares around it,
-    the firer's friends and the firer too (reading ``grid_area``: a roll each, as the flamer
-    template's "Roll seperately for each target", in reading order)."""
-    fx = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].fx
-    if not fx.get("area"):
-        return ()
-    squares = set(s.setup.grid.area(s.tokens[j].sq))
-    others = sorted(
-        (t.sq[1], t.sq[0], k)
-        for k, t in enumerate(s.tokens)
-        if k != j and t.alive and not t.blip and t.sq in squares
-    )
-    return tuple(("area", i, k, weapon) for _, _, k in others)
-
-
 def next_blast(s: GameState, queue: tuple[Follow, ...]) -> GameState:
     """The next follow-up shot of ``queue`` at a model still alive, pending; or none left."""
-    from grimdice.systems.crusade.game.situation import shot
-
     queue = tuple(f for f in queue if s.tokens[f[2]].alive)
     if not queue:
         return replace(s, pending=())
     how, i, j, weapon = queue[0]
-    key = shot(s, i, j, weapon) if how == "area" else explosion_shot(s, i, weapon, j)
+    key = explosion_shot(s, i, weapon, j)
     return replace(s, pending=("attack", how, i, j, key, weapon, queue[1:]))
 
 
@@ -140,6 +128,7 @@ def recover_actions(s: GameState) -> list[tuple[Any, ...]]:
 
 __all__ = [
     "FAIL_STATE",
+    "Follow",
     "explode",
     "next_blast",
     "recover_actions",

@@ -15,9 +15,10 @@ from grimdice.systems.crusade.game.record import Book
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
 
-#: the log format; a log of another version is refused by replay (version 2: chance outcomes and
-#: players draw from their own streams of the seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 2
+#: the log format; a log of another version is refused by replay (chance outcomes and players draw
+#: from their own streams of the seed, :func:`grimdice.engine.playing.streams`; a shot at several
+#: models is one chance node; a knockback moves models)
+LOG_VERSION = 3
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -35,7 +36,9 @@ READINGS = (
     "reading wound_order: a wounded model may move then melee, not act then move",
     "reading zoc_grid: a step out of a square adjacent to an enemy passes it, unless directly away from "
     "an enemy the model started next to",
-    "reading knockback_grid: a wall, closed door or model beyond the target stuns it; the model is not moved",
+    "reading knockback_grid: a knocked-back model moves one square away; a wall, closed door, model or "
+    "air duct it may not enter there stuns it and it stays; RAPID FIRE's and re-rolled flamers' turns "
+    "move nobody",
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
     "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",
@@ -43,9 +46,17 @@ READINGS = (
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
     "reading manhole: climbing a manhole is a model's whole move",
     "chits, blip contents and hidden models are public information to the players",
-    "reading grid_area: an AREA weapon also rolls at every other model in the 3x3 squares around its target",
+    "reading grid_area: an AREA or BLAST weapon also rolls at every other model in the 3x3 squares around "
+    "its target, friends and the firer included",
+    "reading grid_template: a square is an inch; a flamer template laid from the firer towards its target "
+    "touches the squares whose centres lie within its length and half its diameter, seen past walls",
+    "reading grid_line: a LINE runs from the firer's centre through the target's to a wall or closed door",
+    "ours (reached): a template, line or area rolls at its target and at most 3 more models; SPLIT FIRE "
+    "and RAPID FIRE name at most 2 targets; fewer where the calculator's exact bounds refuse so many",
+    "reading reroll_turn: a model's one shot a turn carries its re-roll; its rolls at several models "
+    "share it (shots_in_turn); an explosion or malfunction roll has none",
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
-    "not in play yet: templates on several models, psychic cards, knockback moving models",
+    "not in play yet: psychic cards",
 )
 
 
@@ -59,6 +70,12 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     if before.pending[0] != "attack":
         return None
     how, i, j, _, fired = before.pending[1:6]
+    if how == "many":
+        hit = ", ".join(
+            f"{_name(before, k)} {CONDITIONS[after.tokens[k].cond]}, {after.tokens[k].hits} hits left"
+            for k in before.pending[6]
+        )
+        return f"{_name(before, i)} shoots with {fired} at {hit}"
     verb = {
         "shoot": f"shoots {_name(before, j)} with {fired}",
         "melee": f"melees {_name(before, j)}",
@@ -66,10 +83,9 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         "snap": f"snap fires at {_name(before, j)} with {fired}",
         "ambush": f"ambushes {_name(before, j)}",
         "explode": f"is caught by the explosion of {_name(before, i)}'s {fired}",
-        "area": f"is caught in the area of {_name(before, i)}'s {fired}",
         "malfunction": f"takes the malfunction of {_name(before, i)}'s {fired}",
     }[how]
-    if how in ("explode", "area", "malfunction"):
+    if how in ("explode", "malfunction"):
         t = after.tokens[j]
         return f"{_name(before, j)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
     t = after.tokens[j]

@@ -19,7 +19,7 @@ import numpy as np
 from grimdice.engine.grid import Square
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import items, situation
+from grimdice.systems.crusade.game import items, many, situation
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.snap import snap_shot
 from grimdice.systems.crusade.game.state import GameState
@@ -40,7 +40,8 @@ def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected harm an attack does to its target, less the attacker's own and his fails."""
     i, j = s.active, int(a[1])
     if a[0] == "shoot":
-        return law_value(s, i, j, situation.shot(s, i, j, str(a[2])))
+        how, targets, key = many.plan(s, i, a)
+        return many_value(s, i, targets, key) if how == "many" else law_value(s, i, j, key)
     return law_value(s, i, j, situation.melee(s, i, j, len(s.meleed) + 1))
 
 
@@ -48,8 +49,21 @@ def law_value(s: GameState, i: int, j: int, key: str) -> float:
     """:func:`attack_value` of token ``i`` attacking token ``j`` in the situation ``key``."""
     me, them = (s.tokens[i].cond, s.tokens[i].hits), (s.tokens[j].cond, s.tokens[j].hits)
     value = 0.0
-    for (ds, as_, wa, _), p in cached_law(key):
+    for (ds, as_, wa, *_), p in cached_law(key):
         value += p * (_harm(them, ds) - _harm(me, as_) - FAIL_VALUE * bool(wa))
+    return value
+
+
+def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> float:
+    """The expected harm of a shot at several models (:mod:`.many`): harm to enemies counts for,
+    harm to friends (and to the firer) against, less the fail's."""
+    side = s.tokens[i].side
+    before = [(s.tokens[k].cond, s.tokens[k].hits) for k in targets]
+    sign = [1.0 if s.tokens[k].side != side else -1.0 for k in targets]
+    value = 0.0
+    for (states, _, failed), p in many.cached_joint(key):
+        harm = sum(g * _harm(b, st) for g, b, st in zip(sign, before, states, strict=True))
+        value += p * (harm - FAIL_VALUE * failed)
     return value
 
 

@@ -48,7 +48,7 @@ class Book:
             side = b.side
             if before.tokens[i].side != side:
                 self.kills[i] += 1
-            elif k == i and before.tokens[j].side != side:
+            elif k == i and before.pending[1] != "many" and before.tokens[j].side != side:
                 self.kills[j] += 1
 
     def models(self, s: GameState) -> list[dict[str, Any]]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from grimdice.engine.grid import Square
 from grimdice.systems.crusade.damage import WOUNDED
-from grimdice.systems.crusade.game import situation
-from grimdice.systems.crusade.game.combat import cached_law
-from grimdice.systems.crusade.game.fails import area_shots, explode, next_blast, weapon_after, weapon_index
+from grimdice.systems.crusade.game import many, situation
+from grimdice.systems.crusade.game.combat import PUSH_ATTACKER, PUSH_DEFENDER, cached_law
+from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.horror import rise
 from grimdice.systems.crusade.game.state import READY, GameState, has_code, next_event, turn_start
 
@@ -24,7 +25,8 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     kind = a[0]
     if kind == "shoot":  # II; V HIDING: "If you attack ... you will be Revealed"
         j, w = int(a[1]), str(a[2])
-        pending = ("attack", "shoot", i, j, situation.shot(s, i, j, w), w)
+        how, targets, key = many.plan(s, i, a)  # VIII templates, lines, areas, split and rapid fire
+        pending = ("attack", how, i, j, key, w) + ((targets,) if how == "many" else ())
         return replace(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending)
     if kind == "melee":  # IV; IX SNAP FIRE first, if the defender has it
         from grimdice.systems.crusade.game.snap import declare
@@ -63,26 +65,77 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
             s = s.with_token(i, arms=arms)
         return replace(s, pending=())
     how, i, j, key, fired = s.pending[1:6]
-    (ds, as_, wa, wd), _ = cached_law(key)[int(outcome[1])]
-    if how in ("explode", "area", "malfunction"):  # follow-up rolls: only the target's state changes
+    if how == "many":
+        return _resolve_many(s, int(outcome[1]))
+    (ds, as_, wa, wd, push), _ = cached_law(key)[int(outcome[1])]
+    if how in ("explode", "malfunction"):  # follow-up rolls: only the target's state changes
         return next_blast(_wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), s.pending[6])
+    if how != "snap":  # reading snap_fire: a snap shot's knockback moves nobody
+        s = knock_back(s, i, j, push)
     s = s.with_token(i, arms=weapon_after(s, i, wa, fired, j))
     if wd:
         s = s.with_token(j, arms=weapon_after(s, j, wd, "", i))
     s = _wound_marks(
         s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), s, (i, j)
     )
-    queue = area_shots(s, i, j, fired) if how == "shoot" else ()  # a snap shot is no AREA shot
-    for bearer, other, failed in ((i, j, wa), (j, i, wd)):
+    s, queue = _fail_rolls(s, how == "shoot", ((i, j, wa), (j, i, wd)))
+    return next_blast(s, queue)
+
+
+def _resolve_many(s: GameState, k: int) -> GameState:
+    """A shot at several models: each target takes its state from the joint law; a failed roll
+    fails the weapon once (III)."""
+    i, j, key, fired, targets = s.pending[2:7]
+    (states, moved, failed), _ = many.cached_joint(key)[k]
+    after = s
+    for t, (cond, hits) in zip(targets, states, strict=True):
+        after = after.with_token(t, cond=cond, hits=hits)
+    if any(moved):  # VIII KNOCKBACK, each target's square decided before anyone moves
+        squares = many.push_squares(s, i, targets, fired)
+        after = _moved(after, [(t, q) for t, q, m in zip(targets, squares, moved, strict=True) if m])
+    wa = fired if failed else ""
+    after = _wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
+    after, queue = _fail_rolls(after, True, ((i, j, wa),))
+    return next_blast(after, queue)
+
+
+def _fail_rolls(
+    s: GameState, shooting: bool, fails: tuple[tuple[int, int, str], ...]
+) -> tuple[GameState, tuple[Follow, ...]]:
+    """VIII EXPLODE and MALFUNCTION after an attack: the rolls that follow each failing weapon
+    (``fails``: bearer, opponent, weapon or "")."""
+    queue: tuple[Follow, ...] = ()
+    for bearer, other, failed in fails:
         code = _fail_code(s, bearer, failed) if failed else ""
         if code == "explode" and s.tokens[bearer].alive:
             s, blast = explode(s, bearer, failed)
             queue += blast
         elif code == "malfunction":  # VIII: the weapon dice vs the user (in melee, the opponent too)
             queue += (("malfunction", bearer, bearer, failed),)
-            if how != "shoot":
+            if not shooting:
                 queue += (("malfunction", bearer, other, failed),)
-    return next_blast(s, queue)
+    return s, queue
+
+
+def knock_back(s: GameState, i: int, j: int, push: int) -> GameState:
+    """VIII KNOCKBACK: "move the target 1" away from the attacker" (IX THROW too): each model the
+    attack's law moves (``push``) goes one square away from the other (reading ``knockback_grid``)
+    when that square is free; when it is not, the law has already stunned it and it stays. The
+    squares are those of the attack's situation, decided before anyone moves."""
+    moves = []
+    for bit, frm, who in ((PUSH_DEFENDER, i, j), (PUSH_ATTACKER, j, i)):
+        if push & bit:
+            moves.append((who, situation.push_square(s, frm, who)))
+    return _moved(s, moves)
+
+
+def _moved(s: GameState, moves: list[tuple[int, Square | None]]) -> GameState:
+    """Each model knocked back into a free square moves there, in turn (a square another has just
+    taken, or None, keeps it where it is)."""
+    for who, sq in moves:
+        if sq is not None and s.occupant(sq) < 0 and s.tokens[who].alive:
+            s = s.with_token(who, sq=sq)
+    return s
 
 
 def _wound_marks(after: GameState, before: GameState, who: tuple[int, ...]) -> GameState:
@@ -101,4 +154,4 @@ def _fail_code(s: GameState, i: int, weapon: str) -> str:
     return s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].fail
 
 
-__all__ = ["act", "resolve"]
+__all__ = ["act", "knock_back", "resolve"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from grimdice.engine.grid import range_squares
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import ambush, horror, items
+from grimdice.systems.crusade.game import ambush, horror, items, many
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.state import (
@@ -117,7 +117,7 @@ def _actions(s: GameState) -> list[Action]:
         return melee  # V CHARGE then melee; VIII WOUND: move and melee only
     for k, w in enumerate(weapons):
         if w.kind in RANGED and t.arms[k] == READY:
-            out.extend(("shoot", j, w.name) for j in sight)
+            out.extend(_shots(s, i, w.name, sight))
     out.extend(melee)
     for k, w in enumerate(weapons):
         if t.arms[k] == UNLOADED:
@@ -132,6 +132,16 @@ def _actions(s: GameState) -> list[Action]:
         out.append(("extra",))  # IX SHAMBLE: "The model may not take extra move"
         if _charge(s, t) > 0 and s.budget + _charge(s, t) > 0:
             out.append(("charge",))
+    return out
+
+
+def _shots(s: GameState, i: int, weapon: str, sight: list[int]) -> list[Action]:
+    """II: a shot at each target in sight; a flamer template only at a target it reaches (reading
+    ``grid_template``); SPLIT FIRE and RAPID FIRE also at two targets the player names."""
+    if many.mode(s, i, weapon) == "template":
+        sight = [j for j in sight if many.reached(s, i, j, weapon)]
+    out: list[Action] = [("shoot", j, weapon) for j in sight]
+    out.extend(("shoot", a, weapon, b) for a, b in many.named_targets(s, i, weapon, sight))
     return out
 
 
@@ -232,7 +242,8 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
     if kind == "first":  # I: "roll off for first player"
         return [(("first", 0), 0.5), (("first", 1), 0.5)]
     if kind == "attack":
-        return [(("attack", k), p) for k, (_, p) in enumerate(cached_law(s.pending[4]))]
+        law = many.cached_joint(s.pending[4]) if s.pending[1] == "many" else cached_law(s.pending[4])
+        return [(("attack", k), p) for k, (_, p) in enumerate(law)]
     if kind == "unjam":
         p = s.pending[3]
         return [(("unjam", 1), p), (("unjam", 0), 1 - p)]

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from grimdice.engine.grid import range_squares
+from grimdice.engine.grid import Square, range_squares
 from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.game.reach import beyond, blocked
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
 
@@ -28,9 +29,11 @@ def model_data(s: GameState, t: Token, keep: str = "") -> dict[str, Any]:
 
 
 def range_key(squares: int) -> int:
-    """The range the calculator needs, in squares (X): the same full feet (II: -1 per 12) and the
-    same "not less than an inch away" (II COVER), so equal situations share one law."""
-    return 12 * (squares // 12) + min(squares % 12, 1)
+    """The range the calculator needs, in squares (X): the same full feet (II: -1 per 12), the same
+    "not less than an inch away" (II COVER) and the same side of RAPID FIRE's 6" (VIII), so equal
+    situations share one law."""
+    rest = squares % 12
+    return 12 * (squares // 12) + (min(rest, 1) if rest <= 6 else 7)
 
 
 def cover_of(s: GameState, target: Token) -> str:
@@ -46,22 +49,23 @@ def _pushes(s: GameState, t: Token) -> bool:
 
 def knockback_into(s: GameState, a: int, t: int) -> dict[str, str]:
     """VIII KNOCKBACK: "move the target 1" away from the attacker ... If they move into a wall or
-    piece of cover, or into another model, they take a stun". Reading ``knockback_grid``: the square
-    beyond the target, away from the attacker, is an obstacle when it is a wall, a closed door or
-    holds a model (the calculator's ``knockback_into``); the model is not moved. Given only when a
-    side can knock back (KNOCKBACK weapons, THROW), so other situations share their laws."""
+    piece of cover, or into another model, they take a stun". Reading ``knockback_grid``: one
+    square away (:func:`.reach.beyond`), an obstacle when :func:`.reach.blocked` (the calculator's
+    ``knockback_into``), else the model is moved there (:mod:`.resolve`); the same square decides
+    for both sides of a melee. Given only when a side can knock back (KNOCKBACK weapons, THROW), so
+    other situations share their laws."""
     att, dfd = s.tokens[a], s.tokens[t]
     if not (_pushes(s, att) or _pushes(s, dfd)):
         return {}
-    grid = s.setup.grid
+    return {"knockback_into": "obstacle" if push_square(s, a, t) is None else "open"}
 
-    def beyond(frm: Token, to: Token) -> str:
-        dx, dy = to.sq[0] - frm.sq[0], to.sq[1] - frm.sq[1]
-        sq = (to.sq[0] + (dx > 0) - (dx < 0), to.sq[1] + (dy > 0) - (dy < 0))
-        blocked = grid.blocks_sight(sq, s.doors()) or s.occupant(sq) >= 0
-        return "obstacle" if blocked else "open"
 
-    return {"knockback_into": beyond(att, dfd)}
+def push_square(s: GameState, frm: int, t: int) -> Square | None:
+    """The square token ``t`` is knocked back into, away from token ``frm``, or None when it is
+    blocked (:func:`.reach.blocked`)."""
+    sq = beyond(s.tokens[frm].sq, s.tokens[t].sq)
+    armour = s.armour_of(s.tokens[t])
+    return None if blocked(s.setup.grid, sq, s.doors(), s.occupant(sq) >= 0, armour) else sq
 
 
 def shot(s: GameState, a: int, t: int, weapon: str) -> str:
@@ -96,4 +100,4 @@ def melee(s: GameState, a: int, t: int, opponent_number: int, mode: str = "norma
     return json.dumps(data, sort_keys=True)
 
 
-__all__ = ["cover_of", "melee", "model_data", "range_key", "shot"]
+__all__ = ["cover_of", "knockback_into", "melee", "model_data", "push_square", "range_key", "shot"]

@@ -4,7 +4,8 @@ immutable, hashable, ``current_player`` / ``legal_actions`` / ``chance_outcomes`
 
 Actions are tuples of JSON values (a game log is the seed, the scenario and the actions):
 ``("activate", i)``, ``("move", x, y)``, ``("open", x, y)``, ``("close", x, y)``,
-``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``, ``("charge",)``,
+``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT FIRE and RAPID FIRE also
+``("shoot", target, weapon, target2)``), ``("melee", target)``, ``("charge",)``,
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
 ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an

@@ -82,6 +82,8 @@ def proceed(s: GameState) -> GameState:
     to, manhole, who = s.zoc
     if s.tokens[s.active].cond in (STUNNED, KO) or not s.tokens[s.active].alive:
         return replace(s, zoc=(), budget=0)
+    if to not in set(s.setup.grid.moves(s.tokens[s.active].sq)) or s.occupant(to) >= 0:
+        return replace(s, zoc=())  # VIII KNOCKBACK moved one of them: the step is not made
     who = tuple(e for e in who if _guards(s, e, s.active))
     if who:
         return replace(s, zoc=(to, manhole, who))

@@ -1,0 +1,164 @@
+"""Shots that reach several models (rules-crusade VIII FLAMER TEMPLATE, X", BLAST, LINE EFFECT,
+SPLIT FIRE, RAPID FIRE) as one chance node: the calculator's many-target scenario (``targets``, each
+model with its own range, cover and what lies beyond it) and its joint law
+(:func:`grimdice.systems.crusade.joint.joint_law`), so the game's result is ``calculate()``'s.
+
+Which models a template, line or area reaches is the board's answer (:mod:`.reach`); for SPLIT
+FIRE and RAPID FIRE the player names the targets (``("shoot", j, weapon, j2)``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+from grimdice.engine.grid import Square, range_squares
+from grimdice.errors import ScenarioError
+from grimdice.systems.crusade.game import reach, situation
+from grimdice.systems.crusade.game.fails import weapon_index
+from grimdice.systems.crusade.game.state import GameState
+from grimdice.systems.crusade.joint import JointEnd, joint_law
+from grimdice.systems.crusade.profiles import Scenario
+from grimdice.systems.crusade.template_modes import MODES
+
+#: ours: at most this many models are rolled at by one template, line or area (the target and
+#: the next ones in order), and SPLIT FIRE and RAPID FIRE name at most two targets (the text's
+#: RAPID FIRE limit), so that every attack's joint law stays small
+MAX_REACHED = 4
+MAX_NAMED = 2
+RAPID_RANGE = 6  # VIII RAPID FIRE: "May fire weapon twice if all targets are within 6""
+
+
+def mode(s: GameState, i: int, weapon: str) -> str:
+    """How token ``i``'s weapon reaches models: ``line``, ``blast``, ``template`` (SFT, FT, HFT),
+    ``area`` (X" alone), ``split_fire``, ``rapid_fire`` (the calculator's order of template codes),
+    or ``""`` (its one target)."""
+    arm = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)]
+    found = next((m for m in MODES if arm.fx.get(m)), "")
+    if found == "flamer":
+        return "template" if arm.template else "area"
+    return found or ("area" if arm.fx.get("area") else "")
+
+
+def _models_on(s: GameState, squares: list[Any], first: int, skip: int = -1) -> tuple[int, ...]:
+    """The models (not blips, not killed) on ``squares``, in their order, ``first`` first."""
+    where = {t.sq: k for k, t in enumerate(s.tokens) if t.alive and not t.blip and k not in (first, skip)}
+    rest = tuple(where[q] for q in squares if q in where)
+    return ((first, *rest))[:MAX_REACHED]
+
+
+def reached(s: GameState, i: int, j: int, weapon: str) -> tuple[int, ...]:
+    """The models token ``i``'s shot at token ``j`` rolls at, the target first (friends and, for
+    an area around the target, the firer included), or ``()`` when a template does not reach the
+    target. Readings ``grid_template``, ``grid_line``, ``grid_area`` (:mod:`.reach`)."""
+    how = mode(s, i, weapon)
+    grid, doors = s.setup.grid, s.doors()
+    here, there = s.tokens[i].sq, s.tokens[j].sq
+    if how == "template":
+        code = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].template
+        occupied = {t.sq for t in s.tokens if t.alive and not t.blip}
+        squares = reach.template_squares(grid, here, there, code, doors, among=occupied)
+        return _models_on(s, squares, j, skip=i) if there in squares else ()
+    if how == "line":
+        return _models_on(s, reach.line_squares(grid, here, there, doors), j, skip=i)
+    if how in ("blast", "area"):
+        return _models_on(s, reach.blast_squares(grid, there), j)
+    return (j,)
+
+
+def named_targets(s: GameState, i: int, weapon: str, sight: list[int]) -> list[tuple[int, ...]]:
+    """SPLIT FIRE: "Split the total up amongst any targets in line of sight"; RAPID FIRE: "May fire
+    weapon twice if all targets are within 6"" — the pairs of targets in sight the player may name
+    besides single targets (ours, ``reached``: at most :data:`MAX_NAMED`)."""
+    how = mode(s, i, weapon)
+    here = s.tokens[i].sq
+    if how == "rapid_fire":
+        sight = [j for j in sight if range_squares(here, s.tokens[j].sq) <= RAPID_RANGE]
+    elif how != "split_fire":
+        return []
+    return list(combinations(sight, MAX_NAMED))
+
+
+def plan(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[str, tuple[int, ...], str]:
+    """How token ``i``'s ``("shoot", j, weapon, *others)`` is rolled: ``("many", targets, key)``,
+    the models its weapon reaches from ``j`` (:func:`reached`) and the others the player named,
+    as one many-target scenario; or ``("shoot", (j,), key)``, the single shot. Ours (``reached``):
+    when the calculator's exact bounds refuse the weapon's dice at so many models, the last ones
+    are left out, down to the single shot."""
+    j, weapon = int(a[1]), str(a[2])
+    targets = reached(s, i, j, weapon) + tuple(int(k) for k in a[3:])
+    while targets and is_many(s, i, targets, weapon):
+        key = shot(s, i, targets, weapon)
+        try:
+            cached_joint(key)
+        except ScenarioError:
+            targets = targets[:-1] if len(targets) > 1 else ()
+            continue
+        return "many", targets, key
+    return "shoot", (j,), situation.shot(s, i, j, weapon)
+
+
+def is_many(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> bool:
+    """Whether the shot is a many-target one: several models, or RAPID FIRE's two shots at one
+    target within 6 squares."""
+    if len(targets) > 1:
+        return True
+    near = range_squares(s.tokens[i].sq, s.tokens[targets[0]].sq) <= RAPID_RANGE
+    return mode(s, i, weapon) == "rapid_fire" and near
+
+
+def shot(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> str:
+    """The calculator's many-target scenario of token ``i`` firing ``weapon`` at ``targets`` (JSON
+    text): each target's profile and state, range in squares, cover, and what lies beyond it for a
+    knockback (from the firer; a BLAST's other targets from its centre, VIII KNOCKBACK)."""
+    me = s.tokens[i]
+    beyond = push_squares(s, i, targets, weapon)
+    rows = []
+    for n, k in enumerate(targets):
+        t = s.tokens[k]
+        row = situation.model_data(s, t)
+        row["name"] = f"target {n}"
+        row["range"] = situation.range_key(range_squares(me.sq, t.sq))
+        row["cover"] = situation.cover_of(s, t)
+        if situation.knockback_into(s, i, k):
+            row["knockback_into"] = "obstacle" if beyond[n] is None else "open"
+        rows.append(row)
+    data = {
+        "system": "crusade",
+        "action": "shoot",
+        "attacker": situation.model_data(s, me, keep=weapon),
+        "defender": situation.model_data(s, s.tokens[targets[0]]),
+        "weapons": [weapon],
+        "targets": rows,
+        "moved": s.moved > 0,
+    }
+    return json.dumps(data, sort_keys=True)
+
+
+def push_squares(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> list[Square | None]:
+    """VIII KNOCKBACK: the square each target would be knocked back into, or None where it is
+    blocked: away from the firer, or for a BLAST's other targets "from the Center"."""
+    centre = targets[0] if mode(s, i, weapon) == "blast" else i
+    return [situation.push_square(s, i if n == 0 else centre, k) for n, k in enumerate(targets)]
+
+
+@lru_cache(maxsize=5_000)
+def cached_joint(key: str) -> tuple[tuple[JointEnd, float], ...]:
+    """The joint law of a many-target scenario given as JSON text, most likely first."""
+    law = joint_law(Scenario.model_validate(json.loads(key)))
+    return tuple(sorted(law.items(), key=lambda kv: (-kv[1], repr(kv[0]))))
+
+
+__all__ = [
+    "MAX_NAMED",
+    "MAX_REACHED",
+    "cached_joint",
+    "is_many",
+    "mode",
+    "named_targets",
+    "plan",
+    "reached",
+    "shot",
+]

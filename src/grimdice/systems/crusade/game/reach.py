@@ -1,0 +1,107 @@
+"""The board's answers to the game's geometric questions about weapons that reach several models
+and about knockback (rules-crusade VIII FLAMER TEMPLATE, X", BLAST, LINE EFFECT, KNOCKBACK; X on a
+grid). Every such question the rules ask of the board is here, so that another board can answer
+them in its own way.
+
+* :func:`template_squares` — VIII FLAMER TEMPLATE: "Roll seperately for each target touched by the
+  template"; "FT= Flamer template (8" long, 2.5" Dia). SFT= hand flamer (4" long, 2" Dia). HFT=
+  heavy flamer(10" long, 3" Dia)"; X: "except template weapons like flamers (which still use their
+  templates)". Reading ``grid_template``: one square is an inch; the template is laid from the
+  firer towards the target's square, and touches each square whose centre lies beyond the firer
+  by at most the template's length along that line and within half its diameter of it, is not a
+  wall or closed door, and that the firer sees past walls and closed doors (models do not stop a
+  flame).
+* :func:`blast_squares` — X: "Area effect for hazards will hit the square they are in, plus all 8
+  adjacent squares" (X" areas and BLAST on a grid).
+* :func:`line_squares` — VIII LINE: "Draw a line from the firer through any eligible models" (reading
+  ``grid_line``: the line from the firer's centre through the target's, on to a wall, a closed
+  door or the board's edge).
+* :func:`beyond` — VIII KNOCKBACK: "move the target 1" away from the attacker" (one square).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+
+from grimdice.engine.grid import Grid, Square, walk
+
+#: VIII: each flamer template's (length, diameter) in inches, a square an inch on a grid
+TEMPLATE_SIZE: dict[str, tuple[Fraction, Fraction]] = {
+    "SFT": (Fraction(4), Fraction(2)),
+    "FT": (Fraction(8), Fraction(5, 2)),
+    "HFT": (Fraction(10), Fraction(3)),
+}
+
+Doors = Mapping[Square, bool]
+
+
+def template_squares(
+    grid: Grid, firer: Square, target: Square, code: str, doors: Doors, among: Iterable[Square] | None = None
+) -> list[Square]:
+    """The squares a flamer template (``code``: SFT, FT, HFT) laid from ``firer`` towards
+    ``target`` touches (reading ``grid_template``), nearest the firer first, then in reading order;
+    empty when the target lies beyond the template's length. Only the squares ``among`` are
+    looked at, if given (the squares holding models). Exact rational arithmetic."""
+    length, diameter = TEMPLATE_SIZE[code]
+    vx, vy = target[0] - firer[0], target[1] - firer[1]
+    norm2 = vx * vx + vy * vy
+    if norm2 == 0 or norm2 > length * length:
+        return []
+    out = []
+    n = int(length) + 1
+    box = ((firer[0] + dx, firer[1] + dy) for dy in range(-n, n + 1) for dx in range(-n, n + 1))
+    for sq in (q for q in (box if among is None else among) if grid.inside(q)):
+        dx, dy = sq[0] - firer[0], sq[1] - firer[1]
+        along = dx * vx + dy * vy  # |v| times the distance along the line
+        across = dx * vy - dy * vx  # |v| times the distance from the line
+        if along <= 0 or along * along > length * length * norm2:
+            continue
+        if 4 * across * across > diameter * diameter * norm2:
+            continue
+        if not grid.blocks_sight(sq, doors) and grid.sight(firer, sq, doors):
+            out.append((dx * dx + dy * dy, sq[1], sq[0]))
+    return [(x, y) for _, y, x in sorted(out)]
+
+
+def blast_squares(grid: Grid, centre: Square) -> list[Square]:
+    """X: an area on a grid: the centre's square "plus all 8 adjacent squares" (on the board)."""
+    return grid.area(centre)
+
+
+def line_squares(grid: Grid, firer: Square, target: Square, doors: Doors) -> list[Square]:
+    """VIII LINE (reading ``grid_line``): the squares the line from the firer's centre through the
+    target's centre enters, in order, up to (not including) the first wall or closed door or the
+    board's edge; a pass exactly through a corner stops only if both pinching squares block."""
+    vx, vy = target[0] - firer[0], target[1] - firer[1]
+    if (vx, vy) == (0, 0):
+        return []
+    k = (grid.width + grid.height) // max(abs(vx), abs(vy)) + 1
+    far = (firer[0] + k * vx, firer[1] + k * vy)
+    out: list[Square] = []
+    for kind, sq, pinch in walk(firer, far):
+        if kind == "corner":
+            if all(grid.blocks_sight(p, doors) for p in pinch):
+                break
+            continue
+        if grid.blocks_sight(sq, doors):  # off the board is a wall
+            break
+        out.append(sq)
+    return out
+
+
+def beyond(frm: Square, to: Square) -> Square:
+    """VIII KNOCKBACK: the square one step from ``to`` away from ``frm`` (a diagonal step when the
+    two are not in line; X: diagonal squares are adjacent)."""
+    dx, dy = to[0] - frm[0], to[1] - frm[1]
+    return (to[0] + (dx > 0) - (dx < 0), to[1] + (dy > 0) - (dy < 0))
+
+
+def blocked(grid: Grid, sq: Square, doors: Doors, occupied: bool, armour: int) -> bool:
+    """VIII KNOCKBACK: "If they move into a wall or piece of cover, or into another model, they take
+    a stun": on a grid (reading ``knockback_grid``) a wall, a closed door, the board's edge, a
+    square holding a model, or an air duct the model may not enter (X)."""
+    return grid.blocks_sight(sq, doors) or occupied or not grid.enterable(sq, armour)
+
+
+__all__ = ["TEMPLATE_SIZE", "beyond", "blast_squares", "blocked", "line_squares", "template_squares"]
