@@ -72,6 +72,27 @@ class Token:
 
 
 @dataclass(frozen=True)
+class Psy:
+    """VII's psychic cards in play (:mod:`.deck`): the deck entries not yet drawn, each force's hand
+    (deck entries, sorted), the draws still to make (the drawing force of each), the cards played
+    this turn, each psyker's count of cards played this turn (token, count), the models owing an
+    action to their following turn, the lasting card effects (card, token, the player whose next
+    turn's start ends it), a decision waiting (``("react", side)``, ``("discard", side, n)``),
+    whether the active psyker's action is playing cards, and the psykers whose death was dealt with."""
+
+    deck: tuple[int, ...] = ()
+    hands: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    draws: tuple[int, ...] = ()
+    used: tuple[int, ...] = ()
+    cast: tuple[tuple[int, int], ...] = ()
+    owed: frozenset[int] = frozenset()
+    effects: tuple[tuple[str, int, int], ...] = ()
+    prompt: tuple[Any, ...] = ()
+    casting: bool = False
+    mourned: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
 class GameState:
     """A game position (see the module text). ``setup`` is shared and compared by identity."""
 
@@ -101,6 +122,7 @@ class GameState:
     pending: tuple[Any, ...] = ()  # a chance event (see rules.chance_outcomes)
     winner: int | None = None  # 0, 1, or -1 for a draw, once the game is over
     ended: bool = False
+    psy: Psy | None = None  # VII: the psychic cards, in a game with a deck
 
     # ------------------------------------------------------------------ the game interface
     def current_player(self) -> int:
@@ -108,6 +130,8 @@ class GameState:
             return TERMINAL
         if self.pending:
             return CHANCE
+        if self.psy is not None and self.psy.prompt:
+            return int(self.psy.prompt[1])
         if self.snap:
             return self.tokens[self.snap[1]].side
         if self.ambush:
@@ -134,6 +158,12 @@ class GameState:
         if self.winner is None or self.winner < 0:
             return (0.0, 0.0)
         return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+
+    def observation(self, player: int) -> GameState:
+        """What ``player`` may know of this state (:func:`.hidden.observation`)."""
+        from grimdice.systems.crusade.game.hidden import observation
+
+        return observation(self, player)
 
     # ------------------------------------------------------------------ helpers
     def idle(self) -> GameState:
@@ -203,10 +233,14 @@ def initial_state(setup: Setup) -> GameState:
     items = tuple(
         ((o.squares[0][0], o.squares[0][1]), -1) for o in setup.scenario.objectives if o.kind == "item"
     )
+    from grimdice.systems.crusade.game.deck import deal
+
     if setup.first is None:
-        return GameState(setup, tokens, doors, pending=("first",), items=items)
-    return turn_start(
-        GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first, items=items)
+        return deal(GameState(setup, tokens, doors, pending=("first",), items=items))
+    return deal(
+        turn_start(
+            GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first, items=items)
+        )
     )
 
 
@@ -261,4 +295,13 @@ def invariant_errors(s: GameState) -> list[str]:
     return out
 
 
-__all__ = ["GameState", "Token", "has_code", "initial_state", "invariant_errors", "next_event", "turn_start"]
+__all__ = [
+    "GameState",
+    "Psy",
+    "Token",
+    "has_code",
+    "initial_state",
+    "invariant_errors",
+    "next_event",
+    "turn_start",
+]

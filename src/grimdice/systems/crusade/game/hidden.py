@@ -1,0 +1,43 @@
+"""What a player may know of a game state (its information state), for players that must decide
+from it only (:func:`grimdice.engine.game.observe`).
+
+Hidden from a player (V ENEMY CHITS, VII CARDS: "You do not have to reveal your card to your
+opponent until played"): which models each of the enemy's unrevealed blips holds, and which cards
+the enemy holds. The observation puts in their place what the scenario makes public (reading
+``hidden_info``): each unrevealed enemy blip shows the pool of models the enemy's unrevealed blips
+hold together (the scenario's blip models less those revealed), and the enemy's hand shows as
+many unknown cards (``-1``), the deck as every card the player has not seen (the deck and the
+enemy's hand together). Hidden models stay on the board (V HIDING: they may not be targeted; where
+they stand is not hidden). Everything else is public; the player's own information is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from grimdice.systems.crusade.game.state import GameState
+
+
+def observation(s: GameState, player: int) -> GameState:
+    """The state as ``player`` sees it (see the module text). Two states that differ only in what
+    ``player`` may not know have equal observations; the player to move has the same legal actions
+    in its observation as in the state."""
+    enemy = 1 - player
+    blips = [i for i, t in enumerate(s.tokens) if t.side == enemy and t.blip and t.alive]
+    if not blips and (s.psy is None or not s.psy.hands[enemy]):
+        return s
+    if blips:
+        pool = tuple(sorted(k for i in blips for k in s.tokens[i].blip))
+        tokens = list(s.tokens)
+        for i in blips:
+            tokens[i] = replace(tokens[i], blip=pool)
+        s = replace(s, tokens=tuple(tokens))
+    if s.psy is not None and s.psy.hands[enemy]:
+        hands = list(s.psy.hands)
+        unseen = tuple(sorted(s.psy.deck + tuple(k for k in hands[enemy] if k >= 0)))
+        hands[enemy] = (-1,) * len(hands[enemy])
+        s = replace(s, psy=replace(s.psy, deck=unseen, hands=(hands[0], hands[1])))
+    return s
+
+
+__all__ = ["observation"]
