@@ -18,6 +18,7 @@ action to play". What each card does is ours (reading ``card_effects``, docs/cru
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from grimdice.engine.grid import Square, range_squares
@@ -231,19 +232,29 @@ def cast(s: GameState, a: Action) -> GameState:
     return replace(s, pending=("card", i, k, target[0]))
 
 
+def card_chances(s: GameState, i: int, k: int, j: int) -> tuple[float, float, bool]:
+    """(the chance card ``k`` played by ``i`` at ``j`` succeeds, the chance of an incursion, whether
+    a roll with every die at its maximum succeeds)."""
+    c = _card(s, k)
+    hood = s.setup.fighters[s.tokens[i].profile].has("hood")
+    return _chances(c.dice, c.need, c.card, range_squares(s.tokens[i].sq, s.tokens[j].sq), hood)
+
+
+@lru_cache(maxsize=4096)
+def _chances(dice: str, need: int, card: str, dist: int, hood: bool) -> tuple[float, float, bool]:
+    roll = card_roll(dice, need, name=card, distance=dist, hood=hood)
+    pool = parse_pool(dice, "dice")
+    reach = 2 * pool.white + 3 * pool.red + pool.plus - roll["range_penalty"] >= need
+    return roll["success"], roll["incursion"], reach
+
+
 def card_outcomes(s: GameState) -> list[tuple[Action, float]]:
     """A card's roll (ours: its dice, minus VII's range penalty per 12 squares to the model it
     affects, reach its ``need``; a psychic hood re-rolls one die,
     :func:`grimdice.systems.crusade.cards.card_roll`) jointly with an incursion (every die of the
     roll at its maximum): ``("card", ok, incursion)``."""
     _, i, k, j = s.pending
-    c = _card(s, k)
-    hood = s.setup.fighters[s.tokens[i].profile].has("hood")
-    dist = range_squares(s.tokens[i].sq, s.tokens[j].sq)
-    roll = card_roll(c.dice, c.need, name=c.card, distance=dist, hood=hood)
-    pool = parse_pool(c.dice, "dice")
-    reach = 2 * pool.white + 3 * pool.red + pool.plus - roll["range_penalty"] >= c.need
-    ok, inc = roll["success"], roll["incursion"]
+    ok, inc, reach = card_chances(s, i, k, j)
     law = [
         (("card", 1, 1), inc if reach else 0.0),
         (("card", 1, 0), ok - inc if reach else ok),
@@ -345,6 +356,7 @@ def armour_bonus(s: GameState, t: Any) -> int:
 
 __all__ = [
     "armour_bonus",
+    "card_chances",
     "card_done",
     "card_outcomes",
     "cast",

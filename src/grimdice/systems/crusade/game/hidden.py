@@ -4,8 +4,8 @@ from it only (:func:`grimdice.engine.game.observe`).
 Hidden from a player (V ENEMY CHITS, VII CARDS: "You do not have to reveal your card to your
 opponent until played"): which models each of the enemy's unrevealed blips holds, and which cards
 the enemy holds. The observation puts in their place what the scenario makes public (reading
-``hidden_info``): each unrevealed enemy blip shows the pool of models the enemy's unrevealed blips
-hold together (the scenario's blip models less those revealed), and the enemy's hand shows as
+``hidden_info``): each unrevealed enemy blip shows the pool of models the scenario puts in the
+enemy's blips (all of them together), and the enemy's hand shows as
 many unknown cards (``-1``), the deck as every card the player has not seen (the deck and the
 enemy's hand together). Hidden models stay on the board (V HIDING: they may not be targeted; where
 they stand is not hidden). Everything else is public; the player's own information is kept.
@@ -27,7 +27,7 @@ def observation(s: GameState, player: int) -> GameState:
     if not blips and (s.psy is None or not s.psy.hands[enemy]):
         return s
     if blips:
-        pool = tuple(sorted(k for i in blips for k in s.tokens[i].blip))
+        pool = tuple(sorted(k for pc in s.setup.pieces if pc.side == enemy for k in pc.blip))
         tokens = list(s.tokens)
         for i in blips:
             tokens[i] = replace(tokens[i], blip=pool)
