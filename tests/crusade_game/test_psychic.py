@@ -275,3 +275,24 @@ def test_play_with_psykers_is_the_same_game_on_each_run():
 
     data = psy_scenario()
     assert play_game(data, ("ai", "random"), 4) == play_game(data, ("ai", "random"), 4)
+
+
+def test_a_model_cursed_in_its_own_activation_stops():
+    # VIII STUN: a stunned model gets up in its next turn (the card window opens as it activates)
+    s = dealt(psy_scenario(), [2, 3, 0, 1])  # the cult holds CURSE and HEAL
+    s = activate(s, 0).apply(("end",))
+    s = s.apply(("activate", 1))
+    assert s.psy.prompt == ("react", 1)
+    s = s.apply(("cast", 2, 0, 1)).apply(("card", 1, 0))
+    assert s.tokens[1].cond == STUNNED and s.active == -1 and s.tokens[1].done
+
+
+def test_the_page_s_frames_of_a_game_with_psykers_match_its_log():
+    from grimdice.systems.crusade.game.play import play_game
+    from grimdice.web.crusade_frames import frames
+
+    log = json.loads(json.dumps(play_game(psy_scenario(), ("random", "random"), 1)))
+    f = frames(log)
+    assert f["matches_log"]
+    texts = [st["text"] for st in f["steps"]]
+    assert any(" plays " in t and (t.endswith(": done") or t.endswith(": failed")) for t in texts)

@@ -24,7 +24,7 @@ from typing import Any
 from grimdice.engine.grid import Square, range_squares
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.cards import card_roll
-from grimdice.systems.crusade.damage import KILLED, NONE, graze
+from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED, graze
 from grimdice.systems.crusade.game import psychic
 from grimdice.systems.crusade.game.scenario import Card, Setup
 from grimdice.systems.crusade.game.state import GameState, Psy, next_event
@@ -270,8 +270,16 @@ def card_done(s: GameState, outcome: Action) -> GameState:
     _, i, k, j = s.pending
     s = replace(s, pending=())
     if outcome[1]:
-        s = _effect(s, _card(s, k).card, j)
+        s = stunned_stops(_effect(s, _card(s, k).card, j), j)
     return psychic.incursion(s, i) if outcome[2] else s
+
+
+def stunned_stops(s: GameState, j: int) -> GameState:
+    """A model stunned by a card in its own activation (the other player's card window) ends it
+    (VIII STUN: it gets up in its next turn)."""
+    from grimdice.systems.crusade.game.rules import end_activation
+
+    return end_activation(s) if j == s.active and s.tokens[j].cond == STUNNED else s
 
 
 def _effect(s: GameState, card: str, j: int) -> GameState:

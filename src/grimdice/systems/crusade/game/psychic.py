@@ -119,6 +119,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         return spawn(s, j) if ds[0] == KILLED else s
     ((ds, as_, _, _), maxed), _ = mind_law(key)[k]
     s = replace(s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), pending=())
+    if how == "lance":  # a card: perhaps in the other player's card window, at the active model
+        from grimdice.systems.crusade.game.deck import stunned_stops
+
+        s = stunned_stops(s, j)
     return incursion(s, i) if maxed else s
 
 
