@@ -232,8 +232,10 @@ def test_heal_and_curse_follow_their_rolls():
     # CURSE's roll is the card's dice (2R, need 2) with the psychic hood's re-roll of one die
     from grimdice.systems.crusade.cards import card_roll
 
-    ok = sum(p for o, p in s.apply(("cast", 0, 0, 3)).chance_outcomes() if o[1])
-    assert ok == pytest.approx(card_roll("2R", 2, hood=True)["success"])
+    law = dict(s.apply(("cast", 0, 0, 3)).chance_outcomes())
+    assert sum(p for o, p in law.items() if o[1]) == pytest.approx(card_roll("2R", 2, hood=True)["success"])
+    # INCURSION on a card ("when using any psychic power"): both red dice at 3, 1/36, always a success
+    assert law[("card", 1, 1)] == pytest.approx(1 / 36) and ("card", 0, 1) not in law
 
 
 def test_a_card_at_an_enemy_needs_line_of_sight():

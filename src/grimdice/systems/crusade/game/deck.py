@@ -220,12 +220,13 @@ def cast(s: GameState, a: Action) -> GameState:
             psy = replace(psy, casting=True)
             s = replace(s, acted=True)
     s = replace(s, psy=psy)
+    if c.card in ENEMY_CARDS:  # V HIDING: "If you attack ... you will be Revealed"
+        s = s.with_token(i, hidden=False)
     if c.card == "TELEPORT":
         from grimdice.systems.crusade.game.moves import reveal_around
 
         return reveal_around(s.with_token(i, sq=(target[0], target[1])), i)
     if c.card == "MIND LANCE":
-        s = s.with_token(i, hidden=False)  # V HIDING: attacking reveals the model
         return replace(
             s, pending=("attack", "lance", i, target[0], psychic.mind_situation(s, i, target[0]), c.card)
         )

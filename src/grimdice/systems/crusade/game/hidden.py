@@ -13,9 +13,22 @@ they stand is not hidden). Everything else is public; the player's own informati
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from grimdice.systems.crusade.game.state import GameState
+if TYPE_CHECKING:
+    from grimdice.systems.crusade.game.scenario import Setup
+    from grimdice.systems.crusade.game.state import GameState
+
+T = TypeVar("T")
+
+
+def _altered(obj: T, **changes: Any) -> T:
+    """A copy of the frozen dataclass ``obj`` with ``changes`` (``dataclasses.replace`` without its
+    field checks: an observation is made at every decision)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__, **changes)
+    return new
 
 
 def observation(s: GameState, player: int) -> GameState:
@@ -27,17 +40,23 @@ def observation(s: GameState, player: int) -> GameState:
     if not blips and (s.psy is None or not s.psy.hands[enemy]):
         return s
     if blips:
-        pool = tuple(sorted(k for pc in s.setup.pieces if pc.side == enemy for k in pc.blip))
+        pool = blip_pool(s.setup, enemy)
         tokens = list(s.tokens)
         for i in blips:
-            tokens[i] = replace(tokens[i], blip=pool)
-        s = replace(s, tokens=tuple(tokens))
+            tokens[i] = _altered(tokens[i], blip=pool)
+        s = _altered(s, tokens=tuple(tokens))
     if s.psy is not None and s.psy.hands[enemy]:
         hands = list(s.psy.hands)
         unseen = tuple(sorted(s.psy.deck + tuple(k for k in hands[enemy] if k >= 0)))
         hands[enemy] = (-1,) * len(hands[enemy])
-        s = replace(s, psy=replace(s.psy, deck=unseen, hands=(hands[0], hands[1])))
+        s = _altered(s, psy=_altered(s.psy, deck=unseen, hands=(hands[0], hands[1])))
     return s
 
 
-__all__ = ["observation"]
+@lru_cache(maxsize=64)
+def blip_pool(setup: Setup, side: int) -> tuple[int, ...]:
+    """The models the scenario puts in the blips of force ``side``, all together (sorted)."""
+    return tuple(sorted(k for pc in setup.pieces if pc.side == side for k in pc.blip))
+
+
+__all__ = ["blip_pool", "observation"]

@@ -8,9 +8,11 @@ Actions are tuples of JSON values (a game log is the seed, the scenario and the 
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
 ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
-ambusher's attack or ``("pass",)`` (IX AMBUSH);
-chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("horror", face)``,
-``("attack", k)`` (the k-th end of the attack's law) and ``("unjam", ok)``.
+ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` and
+``("cast", psyker, card, *target)`` (VII), the other player's cards or ``("pass",)`` in its card
+window and a killed player psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
+``("draw", card)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th end of
+the attack's law), ``("card", ok, incursion)`` and ``("unjam", ok)``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.engine.grid import Square
 from grimdice.systems.crusade.damage import KILLED, KO
+from grimdice.systems.crusade.game.hidden import observation
 from grimdice.systems.crusade.game.scenario import Setup
 
 #: a weapon's lasting state (III, VIII): usable, or why not
@@ -161,8 +164,6 @@ class GameState:
 
     def observation(self, player: int) -> GameState:
         """What ``player`` may know of this state (:func:`.hidden.observation`)."""
-        from grimdice.systems.crusade.game.hidden import observation
-
         return observation(self, player)
 
     # ------------------------------------------------------------------ helpers
