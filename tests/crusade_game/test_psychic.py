@@ -8,6 +8,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -298,3 +299,13 @@ def test_the_page_s_frames_of_a_game_with_psykers_match_its_log():
     assert f["matches_log"]
     texts = [st["text"] for st in f["steps"]]
     assert any(" plays " in t and (t.endswith(": done") or t.endswith(": failed")) for t in texts)
+
+
+def test_the_ai_makes_a_mind_war_when_it_pays():
+    from grimdice.systems.crusade.game.players import ai_player, mind_value
+
+    seer = dict(LIBRARIAN, name="Seer", abilities=["Psy-3"], weapons=[])
+    data = psy_scenario(deck=(), a=[at("Seer", 1, 1)], profiles=[*PROFILES, seer])
+    s = activate(dealt(data, []), 0)
+    assert ("mind", 1) in s.legal_actions() and mind_value(s, 0, 1) > 0
+    assert ai_player(s, np.random.default_rng(0)) == ("mind", 1)
