@@ -39,11 +39,12 @@ def one_line_error(res: Any, *words: str) -> None:
         assert w in text, text
 
 
-@pytest.mark.parametrize("path", [CORRIDOR, SEWERS])
+@pytest.mark.parametrize("path", [CORRIDOR, SEWERS, "examples/games/crusade-game-psykers.yaml"])
 def test_check_accepts_the_bundled_scenarios(path: str) -> None:
     res = runner.invoke(app, ["check", path])
     assert res.exit_code == 0, res.output
     assert res.output.strip().endswith("ok")
+    assert ("psychic deck: 8 cards" in " ".join(res.output.split())) == ("psykers" in path)
 
 
 def test_check_still_checks_one_page_armies() -> None:
@@ -236,7 +237,7 @@ def test_a_log_with_a_bad_scenario_is_one_line(saved: Path) -> None:
     one_line_error(runner.invoke(app, ["replay", str(saved)]), "scenario.forces.0.models.0.at")
 
 
-@pytest.mark.parametrize("version", [None, 2, 4])
+@pytest.mark.parametrize("version", [None, 1, 2, 3, 5])
 def test_a_log_of_another_version_is_refused(saved: Path, version: int | None) -> None:
     tampered(saved, lambda g: g.pop("version") if version is None else g.update(version=version))
     res = runner.invoke(app, ["replay", str(saved)])

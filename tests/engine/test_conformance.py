@@ -64,7 +64,7 @@ def test_the_exact_engines_games_conform() -> None:
         assert conformance([r], seeds=(0, 1, 2)) == [], type(r).__name__
 
 
-@pytest.mark.parametrize("name", ["corridor", "sewers"])
+@pytest.mark.parametrize("name", ["corridor", "sewers", "psykers"])
 def test_the_crusade_grid_game_conforms(name: str) -> None:
     data = yaml.safe_load((ROOT / f"examples/games/crusade-game-{name}.yaml").read_text(encoding="utf-8"))
     assert conformance([initial_state(build_setup(data))], seeds=(0, 1)) == []

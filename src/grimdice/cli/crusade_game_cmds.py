@@ -52,6 +52,11 @@ def check(path: Path) -> None:
         inside = sum(len(p.blip) for p in blips)
         line = f"  {safe(force.name)}: {models} models, {len(blips)} blips ({inside} models)"
         out.print(line, highlight=False)
+    if sc.psychic and sc.psychic.deck:  # VII: the deck (ours) and the force of the player psykers
+        player = safe(sc.forces[sc.psychic.player].name)
+        cards = ", ".join(sorted({c.card for c in sc.psychic.deck}))
+        line = f"  psychic deck: {len(sc.psychic.deck)} cards ({cards}); player psykers: {player}"
+        out.print(line, highlight=False)
     typer.echo("ok")
 
 

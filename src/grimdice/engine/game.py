@@ -53,6 +53,17 @@ class State(Protocol):
         ...
 
 
+def observe(state: Any, player: int) -> Any:
+    """What ``player`` may know of ``state``: its information state. A game with hidden
+    information gives it as ``state.observation(player)`` (a state of the same class, in which
+    what the player may not know is replaced by what is public, so that states differing only in
+    hidden information observe alike, and the player to move has the same legal actions in it); a
+    game of perfect information has none, and its observation is the state itself. Players decide
+    from the observation only (:func:`grimdice.engine.playing.play_game`)."""
+    see = getattr(state, "observation", None)
+    return state if see is None else see(player)
+
+
 S = TypeVar("S", bound=Hashable)
 Objective = Callable[[int, np.ndarray], Sequence[float]]
 """``objective(player, features) -> keys``: the lexicographic keys the player maximises."""
@@ -153,4 +164,5 @@ __all__ = [
     "expectimax",
     "lex_better",
     "lex_better_rows",
+    "observe",
 ]

@@ -2,7 +2,8 @@
 check every game state class passes.
 
 * A **bot** is ``bot(state, rng) -> action``: one of ``state.legal_actions()``, drawn with its own
-  random stream; :func:`random_bot` is the uniformly random one.
+  random stream; :func:`random_bot` is the uniformly random one. A bot is given the player's
+  observation of the state (:func:`grimdice.engine.game.observe`), never hidden information.
 * :func:`play_game` plays from a root state to the end. One seed is the whole game's randomness:
   ``SeedSequence(seed)`` spawns the chance stream first, then one stream per player, so the same
   seed gives the same game on any process, worker or cluster.
@@ -11,8 +12,9 @@ check every game state class passes.
 * :func:`conformance` checks a game state class the way the game layer relies on it: random
   playouts end; decision states have legal actions and chance states outcomes whose
   probabilities sum to 1; ``apply`` leaves the state it is given unchanged (states are values);
-  replaying the actions gives equal states; and, when the class has a JSON form, every state
-  read back from its JSON is equal to it.
+  replaying the actions gives equal states; the player to move has the same legal actions in its
+  observation, which it observes again unchanged; and, when the class has a JSON form, every
+  state read back from its JSON is equal to it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.game import CHANCE, TERMINAL, State
+from grimdice.engine.game import CHANCE, TERMINAL, State, observe
 
 Bot = Callable[[Any, np.random.Generator], Any]
 MAX_STEPS = 1_000_000  # a game longer than this is taken as not ending
@@ -78,7 +80,10 @@ def play_game(
         who = state.current_player()
         if who == TERMINAL:
             break
-        a = sample(state.chance_outcomes(), chance) if who == CHANCE else bots[who](state, rngs[who])
+        if who == CHANCE:
+            a = sample(state.chance_outcomes(), chance)
+        else:
+            a = bots[who](observe(state, who), rngs[who])
         nxt = state.apply(a)
         game.actions.append(a)
         if on_step is not None:
@@ -151,6 +156,8 @@ def conformance(
                         bad.append(f"{where}, state {i}: chance probabilities sum to {total}")
                 elif who != TERMINAL and not s.legal_actions():
                     bad.append(f"{where}, state {i}: a decision state without legal actions")
+                elif who != TERMINAL:
+                    bad += _observation_errors(s, who, f"{where}, state {i}", eq)
                 if to_json is not None and from_json is not None:
                     back = from_json(root, json.loads(json.dumps(to_json(s))))
                     if not eq(back, s):
@@ -163,6 +170,18 @@ def conformance(
                 eq(x, y) for x, y in zip(again, game.states, strict=True)
             ):
                 bad.append(f"{where}: the replay of its actions gives other states")
+    return bad
+
+
+def _observation_errors(s: Any, who: int, where: str, eq: Callable[[Any, Any], bool]) -> list[str]:
+    """The observation round trip: the player to move keeps its legal actions and its observation
+    of its observation is the same."""
+    seen = observe(s, who)
+    bad = []
+    if list(seen.legal_actions()) != list(s.legal_actions()):
+        bad.append(f"{where}: the player's observation offers other actions")
+    if not eq(observe(seen, who), seen):
+        bad.append(f"{where}: the observation of the observation differs")
     return bad
 
 

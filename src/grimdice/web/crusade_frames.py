@@ -15,7 +15,7 @@ from grimdice.systems.crusade.damage import CONDITIONS
 #: what the page draws per square, by the grid's terrain code (:mod:`grimdice.engine.grid`)
 SQUARE_KINDS = ("floor", "wall", "door", "door", "duct")
 MOVES = ("move", "manhole")  # actions that take the active model to a square
-ATTACKS = {"shoot": "shot", "melee": "melee"}  # actions aimed at a model: the arrow's kind
+ATTACKS = {"shoot": "shot", "melee": "melee", "mind": "shot"}  # actions aimed at a model: the arrow's kind
 
 
 def _label(s: Any, i: int) -> str:
@@ -86,6 +86,12 @@ def _what(s: Any, n: Any, a: Sequence[Any], event: str | None) -> str:
         return f"{who} shoots {_label(s, int(a[1]))}{also} with {a[2]}"
     if kind == "melee":
         return f"{who} melees {_label(s, int(a[1]))}"
+    if kind == "mind":
+        return f"{who} makes a mind war on {_label(s, int(a[1]))}"
+    if kind == "cast":  # VII: a psychic card, at a model or (TELEPORT) a square
+        card = s.setup.scenario.psychic.deck[int(a[2])].card
+        at = f"({a[3]}, {a[4]})" if len(a) > 4 else _label(s, int(a[3]))
+        return f"{_label(s, int(a[1]))} plays {card} at {at}"
     if kind == "end":
         return f"{who} ends its activation"
     if kind == "pass":
@@ -130,7 +136,7 @@ def frames(log: dict[str, Any]) -> dict[str, Any]:
     steps = []
     for s, a, n in zip(states, log["actions"], states[1:], strict=False):
         chance = s.current_player() == CHANCE
-        attack = chance and bool(s.pending) and s.pending[0] == "attack"
+        attack = chance and bool(s.pending) and s.pending[0] in ("attack", "card")  # a logged event
         event = next(events)["text"] if attack else None
         steps.append(
             {

@@ -324,6 +324,8 @@ RULES = RuleTable(
         _r("TALL", F, M, "takes no cover except from smoke or darkness (once revealed)", "IX TALL"),
         _board("TWO FISTED", M, "fires two pistols as one attack", "IX TWO FISTED"),
         _board("SLIP THRU", M, "ignores zones of control", "V ZONE OF CONTROL"),
+        _board("MIND BLAST", M, "may attack non-psykers with the mind (FT, each target)", "VII MIND WAR"),
+        _board("MIND LANCE", M, "may attack non-psykers with the mind (as mind war)", "VII MIND WAR"),
     ],
     readings=READINGS,
     what="effect code or ability",

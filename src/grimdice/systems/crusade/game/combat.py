@@ -21,6 +21,7 @@ from typing import Any
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.systems.crusade.attack import build, knocks_back
 from grimdice.systems.crusade.contest import solve
+from grimdice.systems.crusade.contest.states import P_ROLL
 from grimdice.systems.crusade.damage import State, moved_back
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.resolution import D_THROW, THROW, Attack
@@ -52,22 +53,39 @@ def _melee_push(atk: Attack, pull: int, tie: bool, ds: State, as_: State) -> int
 
 def law_of(sc: Scenario) -> tuple[tuple[Outcome, float], ...]:
     """The exact joint law of the attack ``sc`` (a single attack, one target), most likely first."""
+    out: dict[Outcome, float] = defaultdict(float)
+    for (o, _), p in joint_law(sc).items():
+        out[o] += p
+    return tuple(sorted(out.items(), key=lambda kv: (-kv[1], repr(kv[0]))))
+
+
+def joint_law(sc: Scenario) -> dict[tuple[Outcome, bool], float]:
+    """The law of the attack's end jointly with whether every die of the attacker's first roll
+    showed its maximum (VII INCURSION: "If you max out on all the dice rolled"; the first roll, as
+    the calculator reads it, reading ``incursion``)."""
     atk = build(sc)
     sol = solve(atk.spec)
     game = sol.game
     att_names = tuple(a.name for a in atk.arms)
     def_names = tuple(a.name for a in atk.def_arms)
     shooting = sc.action == "shoot"
-    out: dict[Outcome, float] = defaultdict(float)
-    stack: list[tuple[Any, float]] = [(game.root(), 1.0)]
+    pool = atk.spec.att.pool
+    top = 2 * pool.white + 3 * pool.red  # the dice's maxima (white 2, red 3)
+    out: dict[tuple[Outcome, bool], float] = defaultdict(float)
+    stack: list[tuple[Any, float, bool]] = [(game.root(), 1.0, False)]
     while stack:
-        key, p = stack.pop()
+        key, p, maxed = stack.pop()
         player = game.player(key)
         if player == CHANCE:
-            stack.extend((k, p * q) for k, q in game.outcomes(key) if q > 0)
+            first = key[0] == P_ROLL
+            stack.extend(
+                (k, p * q, game.faces[0][k[2]].total == top if first else maxed)
+                for k, q in game.outcomes(key)
+                if q > 0
+            )
             continue
         if player != TERMINAL:
-            stack.append((game.child(key, sol.policy[key]), p))
+            stack.append((game.child(key, sol.policy[key]), p, maxed))
             continue
         _, parry, a, d = key[:4]
         fa, fd = game.faces[0][a], game.faces[1][d]
@@ -85,8 +103,8 @@ def law_of(sc: Scenario) -> tuple[tuple[Outcome, float], ...]:
         for ds, as_, push, q in ends:
             for wa, ra in _split_fail(fa.failed, att_names):
                 for wd, rd in _split_fail(bool(fd.n) and fd.failed, def_names):
-                    out[(ds, as_, wa, wd, push)] += p * q * ra * rd
-    return tuple(sorted(out.items(), key=lambda kv: (-kv[1], repr(kv[0]))))
+                    out[((ds, as_, wa, wd, push), maxed and pool.n > 0)] += p * q * ra * rd
+    return out
 
 
 @lru_cache(maxsize=20_000)
@@ -97,4 +115,4 @@ def cached_law(situation: str) -> tuple[tuple[Outcome, float], ...]:
     return law_of(Scenario.model_validate(json.loads(situation)))
 
 
-__all__ = ["PUSH_ATTACKER", "PUSH_DEFENDER", "Outcome", "cached_law", "law_of"]
+__all__ = ["PUSH_ATTACKER", "PUSH_DEFENDER", "Outcome", "cached_law", "joint_law", "law_of"]

@@ -15,10 +15,11 @@ from grimdice.systems.crusade.game.record import Book
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
 
-#: the log format; a log of another version is refused by replay (chance outcomes and players draw
-#: from their own streams of the seed, :func:`grimdice.engine.playing.streams`; a shot at several
-#: models is one chance node; a knockback moves models)
-LOG_VERSION = 3
+#: the log format; a log of another version is refused by replay (version 4: a shot at several
+#: models is one chance node, a knockback moves models, psykers, their cards and mind attacks in
+#: play; chance outcomes and players draw from their own streams of the seed,
+#: :func:`grimdice.engine.playing.streams`)
+LOG_VERSION = 4
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -45,7 +46,6 @@ READINGS = (
     "reading ambush: the free attack comes at once, before the revealing model goes on; no half move after",
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
     "reading manhole: climbing a manhole is a model's whole move",
-    "chits, blip contents and hidden models are public information to the players",
     "reading grid_area: an AREA or BLAST weapon also rolls at every other model in the 3x3 squares around "
     "its target, friends and the firer included",
     "reading grid_template: a square is an inch; a flamer template laid from the firer towards its target "
@@ -56,7 +56,15 @@ READINGS = (
     "reading reroll_turn: a model's one shot a turn carries its re-roll; its rolls at several models "
     "share it (shots_in_turn); an explosion or malfunction roll has none",
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
-    "not in play yet: psychic cards",
+    "reading sentient: MINDLESS models are not sentient (no mind attack at them)",
+    "reading warp_spawn: the Warp Spawn (A1 read as armour 1) takes the psyker's square and fights for its "
+    "opponent",
+    "reading mind_blast_one: a mind blast attacks one model (no template on the grid)",
+    "reading card_window: the other player may play cards when a model of the enemy is activated",
+    "reading card_effects: the deck's cards and their effects are the scenario's (HEAL, SHIELD, CURSE, "
+    "FLASH, MIND LANCE, TELEPORT)",
+    "reading hidden_info: the players decide from what they may know: not the enemy's blips' contents nor "
+    "its cards",
 )
 
 
@@ -67,6 +75,11 @@ def _name(s: GameState, i: int) -> str:
 
 
 def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
+    if before.pending[0] == "card":
+        _, i, k, j = before.pending
+        card = before.setup.scenario.psychic.deck[k].card if before.setup.scenario.psychic else "?"
+        done = "done" if outcome[1] else "failed"
+        return f"{_name(before, i)} plays {card} on {_name(before, j)}: {done}"
     if before.pending[0] != "attack":
         return None
     how, i, j, _, fired = before.pending[1:6]
@@ -84,8 +97,11 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         "ambush": f"ambushes {_name(before, j)}",
         "explode": f"is caught by the explosion of {_name(before, i)}'s {fired}",
         "malfunction": f"takes the malfunction of {_name(before, i)}'s {fired}",
+        "mind": f"makes a mind war on {_name(before, j)}",
+        "lance": f"plays MIND LANCE on {_name(before, j)}",
+        "incursion": "fends off an incursion from the warp",
     }[how]
-    if how in ("explode", "malfunction"):
+    if how in ("explode", "malfunction", "incursion"):
         t = after.tokens[j]
         return f"{_name(before, j)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
     t = after.tokens[j]

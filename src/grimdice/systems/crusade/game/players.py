@@ -3,10 +3,15 @@ import this module.
 
 The AI plays one step at a time from the exact attack laws (:mod:`.combat`, cached by situation):
 it attacks when an attack's expected harm to the enemy outweighs its own expected harm and fail
-(so it shoots, focuses on the weakest target, and melees only when the contest favours it),
-reloads and unjams when it has no target, then steps towards its goal (its force's ``reach``
-objectives, else the nearest enemy it knows of), takes an extra move when nothing is in reach,
-and hides in darkness when it can do nothing better.
+(so it shoots, focuses on the weakest target, and melees only when the contest favours it; a
+psyker's mind war and MIND LANCE too, less the risk of an incursion), plays a card when its
+expected effect is worth more than the best attack (HEAL a hurt friend, CURSE or FLASH an enemy,
+SHIELD a friend in an enemy's sight), reloads and unjams when it has no target, then steps towards
+its goal (its force's ``reach`` objectives, else the nearest enemy it knows of), takes an extra
+move when nothing is in reach, and hides in darkness when it can do nothing better.
+
+It decides from its observation of the state only (:meth:`.state.GameState.observation`): it does
+not know what the enemy's blips hold nor which cards the enemy holds.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ import numpy as np
 
 from grimdice.engine.grid import Square
 from grimdice.engine.playing import random_bot as random_player
-from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import items, many, situation
+from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, graze
+from grimdice.systems.crusade.game import deck, items, many, psychic, situation
 from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.rules import targets_in_sight
 from grimdice.systems.crusade.game.snap import snap_shot
 from grimdice.systems.crusade.game.state import GameState
 
@@ -30,6 +36,9 @@ Player = Callable[[GameState, np.random.Generator], tuple[Any, ...]]
 CONDITION_VALUE = {0: 0.0, STUNNED: 0.25, WOUNDED: 0.45, KO: 0.85, KILLED: 1.0}
 HIT_VALUE = 0.2
 FAIL_VALUE = 0.1
+INCURSION_VALUE = 0.6  # an incursion from the warp (its attack on the psyker, a Warp Spawn)
+FLASH_VALUE = 0.2  # an enemy model's next action lost
+SHIELD_VALUE = 0.05  # +1 armour for a turn, for a model an enemy sees
 
 
 def _harm(before: tuple[int, int], after: tuple[int, int]) -> float:
@@ -42,7 +51,40 @@ def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
     if a[0] == "shoot":
         how, targets, key = many.plan(s, i, a)
         return many_value(s, i, targets, key) if how == "many" else law_value(s, i, j, key)
+    if a[0] == "mind":
+        return mind_value(s, i, j)
     return law_value(s, i, j, situation.melee(s, i, j, len(s.meleed) + 1))
+
+
+def mind_value(s: GameState, i: int, j: int) -> float:
+    """:func:`attack_value` of psyker ``i``'s mind war (or mind lance) at ``j``, less its incursion."""
+    key = psychic.mind_situation(s, i, j)
+    risk = sum(p for (_, maxed), p in psychic.mind_law(key) if maxed)
+    return law_value(s, i, j, key) - INCURSION_VALUE * risk
+
+
+def card_value(s: GameState, a: tuple[Any, ...]) -> float:
+    """The expected worth of playing a card (ours, as the attacks' values): TELEPORT none."""
+    i, k = int(a[1]), int(a[2])
+    card = deck.cards_of(s.setup)[k].card
+    if card == "TELEPORT":
+        return 0.0
+    j = int(a[3])
+    if card == "MIND LANCE":
+        return mind_value(s, i, j)
+    ok, inc, _ = deck.card_chances(s, i, k, j)
+    t = s.tokens[j]
+    if card == "HEAL":
+        gain = CONDITION_VALUE[t.cond] if t.cond else HIT_VALUE
+    elif card == "CURSE":
+        cond, _ = graze((t.cond, t.hits), "stun", s.setup.fighters[t.profile].body)
+        gain = CONDITION_VALUE[cond] - CONDITION_VALUE[t.cond]
+    elif card == "FLASH":
+        gain = FLASH_VALUE
+    else:
+        foes = [e for e, u in enumerate(s.tokens) if u.side != t.side and u.standing and not u.blip]
+        gain = SHIELD_VALUE * any(j in targets_in_sight(s, e) for e in foes)
+    return ok * gain - INCURSION_VALUE * inc
 
 
 def law_value(s: GameState, i: int, j: int, key: str) -> float:
@@ -116,8 +158,11 @@ def _activation(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]
 
 
 def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
-    """The simple AI (see the module text)."""
+    """The simple AI (see the module text), deciding from its observation of ``state``."""
+    state = state.observation(state.current_player())
     actions = state.legal_actions()
+    if state.psy is not None and state.psy.prompt:  # VII: keeps its cards for its own turn
+        return actions[0]
     if actions[0][0] == "activate":
         return _activation(state, actions)
     if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks
@@ -146,9 +191,9 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         ):
             return a
     carrying = items.carries(state, state.active)  # a carrier moves rather than fights
-    attacks = [a for a in actions if a[0] in ("shoot", "melee") and not carrying]
+    attacks = [a for a in actions if a[0] in ("shoot", "melee", "mind", "cast") and not carrying]
     if attacks:
-        values = [attack_value(state, a) for a in attacks]
+        values = [card_value(state, a) if a[0] == "cast" else attack_value(state, a) for a in attacks]
         best = int(np.argmax(values))
         if values[best] > 0:
             return attacks[best]

@@ -38,6 +38,9 @@ class Book:
                 n = len(self.origin)
                 extra = len(before.tokens[j].blip) - 1
                 self.origin += [f"{base}.{k}" for k in range(1, extra + 1)][: len(after.tokens) - n]
+        if before.pending[:2] == ("attack", "incursion"):  # VII: a Warp Spawn replaced the psyker
+            psyker = self.origin[before.pending[3]]
+            self.origin += [f"{psyker}.spawn"] * (len(after.tokens) - len(self.origin))
         self.kills += [0] * (len(after.tokens) - len(self.kills))
         if before.pending[:1] != ("attack",):
             return

@@ -12,7 +12,7 @@ from typing import Any
 
 from grimdice.engine.grid import range_squares
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import ambush, horror, items, many
+from grimdice.systems.crusade.game import ambush, deck, horror, items, many, psychic
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.state import (
@@ -118,6 +118,7 @@ def _actions(s: GameState) -> list[Action]:
     for k, w in enumerate(weapons):
         if w.kind in RANGED and t.arms[k] == READY:
             out.extend(_shots(s, i, w.name, sight))
+    out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
     out.extend(melee)
     for k, w in enumerate(weapons):
         if t.arms[k] == UNLOADED:
@@ -185,6 +186,8 @@ def legal_actions(s: GameState) -> list[Action]:
     """The player's choices: which model to activate, then its steps and its one action (I)."""
     if s.ended or s.pending:
         return []
+    if s.psy is not None and s.psy.prompt:  # VII: a card window or a discard
+        return deck.prompt_actions(s)
     if s.active < 0:
         return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
     if s.ambush:  # IX AMBUSH: the revealed model's player chooses
@@ -200,6 +203,7 @@ def legal_actions(s: GameState) -> list[Action]:
         return [a for a in _actions(s) if a[0] in ("shoot", "melee")] + [("end",)]
     if may_act(s):
         out.extend(_actions(s))
+    out.extend(deck.cast_actions(s))  # VII CARDS
     mindless = _mindless(s)
     if mindless and out:  # IX MINDLESS: "attack the nearest target, preferrably in melee"
         melee = [a for a in out if a[0] == "melee"]
@@ -241,9 +245,15 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
     kind = s.pending[0]
     if kind == "first":  # I: "roll off for first player"
         return [(("first", 0), 0.5), (("first", 1), 0.5)]
+    if kind == "attack" and s.pending[1] in psychic.MIND:
+        return psychic.outcomes(s)
     if kind == "attack":
         law = many.cached_joint(s.pending[4]) if s.pending[1] == "many" else cached_law(s.pending[4])
         return [(("attack", k), p) for k, (_, p) in enumerate(law)]
+    if kind == "draw":  # VII: a random card
+        return deck.draw_outcomes(s)
+    if kind == "card":
+        return deck.card_outcomes(s)
     if kind == "unjam":
         p = s.pending[3]
         return [(("unjam", 1), p), (("unjam", 0), 1 - p)]
@@ -262,6 +272,10 @@ def apply(s: GameState, a: Action) -> GameState:
     from grimdice.systems.crusade.game import moves, resolve, snap, zoc
 
     kind = a[0]
+    if s.pending and s.pending[0] in ("draw", "card"):
+        return settle(deck.drawn(s, a) if s.pending[0] == "draw" else deck.card_done(s, a))
+    if s.pending and s.pending[0] == "attack" and s.pending[1] in psychic.MIND:
+        return settle(psychic.resolve(s, a))
     if s.pending:
         how = s.pending[1] if s.pending[0] == "attack" else ""
         s = resolve.resolve(s, a)
@@ -270,6 +284,8 @@ def apply(s: GameState, a: Action) -> GameState:
         if s.snap and not s.pending:
             s = snap.proceed(s)
         return settle(zoc.proceed(s) if s.zoc and not s.pending else s)
+    if s.psy is not None and s.psy.prompt:
+        return settle(deck.decide(s, a))
     if s.ambush:
         return settle(ambush.decide(s, a))
     if s.zoc:
@@ -277,7 +293,11 @@ def apply(s: GameState, a: Action) -> GameState:
     if s.snap:
         return settle(snap.decide(s, a))
     if kind == "activate":
-        return activate(s, int(a[1]))
+        return deck.on_activate(activate(s, int(a[1])), int(a[1]))
+    if kind == "cast":  # VII CARDS
+        return settle(deck.cast(s, a))
+    if kind == "mind":  # VII MIND WAR
+        return settle(psychic.declare(s, s.active, int(a[1])))
     if kind in ("move", "manhole"):
         to = (int(a[1]), int(a[2]))
         who = zoc.guards(s, to) if kind == "move" else ()
@@ -363,6 +383,7 @@ def settle(s: GameState) -> GameState:
     for side in (0, 1):
         if out_of_action(s, side):
             return finish(s, 1 - side)
+    s = deck.mourn(s)  # VII: a killed player psyker's cards
     s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
     reached = _reached(s)
     if reached is None:
@@ -393,7 +414,10 @@ def next_turn(s: GameState) -> GameState:
         else replace(t, spent=0, snapped=False)
         for t in s.tokens
     )
-    return turn_start(replace(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()))
+    s = deck.new_turn(
+        replace(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()), s.player, player
+    )
+    return turn_start(s)
 
 
 __all__ = [

@@ -92,6 +92,28 @@ class Board(StrictModel):
     manholes: list[tuple[SquareField, SquareField]] = Field(default_factory=list, max_length=20)
 
 
+#: the psychic cards a scenario's deck may hold (ours: VII names the cards, not their effects)
+CARD_NAMES = ("HEAL", "SHIELD", "CURSE", "FLASH", "MIND LANCE", "TELEPORT")
+
+
+class Card(StrictModel):
+    """A card of the deck (ours, see ``docs/crusade-game.md``): its name, the dice it rolls and the
+    total it needs (after VII's range penalty), and how far it reaches in squares (TELEPORT)."""
+
+    card: Literal["HEAL", "SHIELD", "CURSE", "FLASH", "MIND LANCE", "TELEPORT"]
+    dice: Text = Field("2R", max_length=20)
+    need: Int = Field(2, ge=0, le=40)
+    range: Int = Field(6, ge=1, le=64)
+
+
+class Psychic(StrictModel):
+    """VII CARDS in play (ours): which force's psykers are the text's "player psykers" (the other
+    force's are "enemy psykers"), and the deck both draw from."""
+
+    player: Int = Field(0, ge=0, le=1)
+    deck: list[Card] = Field(default_factory=list, max_length=60)
+
+
 class GameScenario(StrictModel):
     system: Literal["crusade"]
     kind: Literal["game"]
@@ -102,6 +124,7 @@ class GameScenario(StrictModel):
     objectives: list[Objective] = Field(default_factory=list, max_length=10)
     first: Literal["roll-off"] | Int = "roll-off"
     turns: Int = Field(8, ge=1, le=MAX_TURNS)
+    psychic: Psychic | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +148,7 @@ class Setup:
     fighters: tuple[Fighter, ...]
     pieces: tuple[Piece, ...]
     first: int | None  # None: a roll-off decides
+    spawn: tuple[int, ...] = ()  # VII INCURSION: each profile's Warp Spawn profile index, or -1
 
     def blip_armour(self, models: tuple[int, ...]) -> int:
         """Reading ``blip_ducts``: a blip enters an air duct only if all its models could."""
@@ -224,14 +248,28 @@ def build_setup(data: Any) -> Setup:
     first = sc.first
     if first != "roll-off" and first not in (0, 1):
         raise ScenarioError("first", f"'roll-off', 0 or 1, got {first!r}")
-    return Setup(
-        sc,
-        grid,
-        tuple(sc.profiles),
-        tuple(fighters),
-        tuple(pieces),
-        None if first == "roll-off" else int(first),
+    from grimdice.systems.crusade.game.psychic import psychic_setup
+
+    return psychic_setup(
+        Setup(
+            sc,
+            grid,
+            tuple(sc.profiles),
+            tuple(fighters),
+            tuple(pieces),
+            None if first == "roll-off" else int(first),
+        )
     )
 
 
-__all__ = ["BLIP_MOVE", "GameScenario", "Piece", "Profile", "Setup", "build_setup"]
+__all__ = [
+    "BLIP_MOVE",
+    "CARD_NAMES",
+    "Card",
+    "GameScenario",
+    "Piece",
+    "Profile",
+    "Psychic",
+    "Setup",
+    "build_setup",
+]

@@ -22,6 +22,10 @@ def model_data(s: GameState, t: Token, keep: str = "") -> dict[str, Any]:
     data = p.model_dump(by_alias=True, exclude={"move", "hits_left", "condition"}, exclude_none=True)
     data["condition"] = CONDITIONS[t.cond] if t.cond < 4 else "ko"
     data["hits_left"] = t.hits
+    if s.psy is not None:  # a SHIELD card (ours)
+        from grimdice.systems.crusade.game.deck import armour_bonus
+
+        data["armor"] = min(10, data.get("armor", 0) + armour_bonus(s, t))
     data["weapons"] = [
         w for w, st in zip(data["weapons"], t.arms, strict=True) if st == READY or w["name"] == keep
     ]

@@ -9,9 +9,11 @@ Actions are tuples of JSON values (a game log is the seed, the scenario and the 
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
 ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
-ambusher's attack or ``("pass",)`` (IX AMBUSH);
-chance outcomes are ``("first", player)``, ``("shamble", move)``, ``("horror", face)``,
-``("attack", k)`` (the k-th end of the attack's law) and ``("unjam", ok)``.
+ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` and
+``("cast", psyker, card, *target)`` (VII), the other player's cards or ``("pass",)`` in its card
+window and a killed player psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
+``("draw", card)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th end of
+the attack's law), ``("card", ok, incursion)`` and ``("unjam", ok)``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.engine.grid import Square
 from grimdice.systems.crusade.damage import KILLED, KO
+from grimdice.systems.crusade.game.hidden import observation
 from grimdice.systems.crusade.game.scenario import Setup
 
 #: a weapon's lasting state (III, VIII): usable, or why not
@@ -73,6 +76,27 @@ class Token:
 
 
 @dataclass(frozen=True)
+class Psy:
+    """VII's psychic cards in play (:mod:`.deck`): the deck entries not yet drawn, each force's hand
+    (deck entries, sorted), the draws still to make (the drawing force of each), the cards played
+    this turn, each psyker's count of cards played this turn (token, count), the models owing an
+    action to their following turn, the lasting card effects (card, token, the player whose next
+    turn's start ends it), a decision waiting (``("react", side)``, ``("discard", side, n)``),
+    whether the active psyker's action is playing cards, and the psykers whose death was dealt with."""
+
+    deck: tuple[int, ...] = ()
+    hands: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    draws: tuple[int, ...] = ()
+    used: tuple[int, ...] = ()
+    cast: tuple[tuple[int, int], ...] = ()
+    owed: frozenset[int] = frozenset()
+    effects: tuple[tuple[str, int, int], ...] = ()
+    prompt: tuple[Any, ...] = ()
+    casting: bool = False
+    mourned: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
 class GameState:
     """A game position (see the module text). ``setup`` is shared and compared by identity."""
 
@@ -102,6 +126,7 @@ class GameState:
     pending: tuple[Any, ...] = ()  # a chance event (see rules.chance_outcomes)
     winner: int | None = None  # 0, 1, or -1 for a draw, once the game is over
     ended: bool = False
+    psy: Psy | None = None  # VII: the psychic cards, in a game with a deck
 
     # ------------------------------------------------------------------ the game interface
     def current_player(self) -> int:
@@ -109,6 +134,8 @@ class GameState:
             return TERMINAL
         if self.pending:
             return CHANCE
+        if self.psy is not None and self.psy.prompt:
+            return int(self.psy.prompt[1])
         if self.snap:
             return self.tokens[self.snap[1]].side
         if self.ambush:
@@ -135,6 +162,10 @@ class GameState:
         if self.winner is None or self.winner < 0:
             return (0.0, 0.0)
         return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+
+    def observation(self, player: int) -> GameState:
+        """What ``player`` may know of this state (:func:`.hidden.observation`)."""
+        return observation(self, player)
 
     # ------------------------------------------------------------------ helpers
     def idle(self) -> GameState:
@@ -204,10 +235,14 @@ def initial_state(setup: Setup) -> GameState:
     items = tuple(
         ((o.squares[0][0], o.squares[0][1]), -1) for o in setup.scenario.objectives if o.kind == "item"
     )
+    from grimdice.systems.crusade.game.deck import deal
+
     if setup.first is None:
-        return GameState(setup, tokens, doors, pending=("first",), items=items)
-    return turn_start(
-        GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first, items=items)
+        return deal(GameState(setup, tokens, doors, pending=("first",), items=items))
+    return deal(
+        turn_start(
+            GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first, items=items)
+        )
     )
 
 
@@ -262,4 +297,13 @@ def invariant_errors(s: GameState) -> list[str]:
     return out
 
 
-__all__ = ["GameState", "Token", "has_code", "initial_state", "invariant_errors", "next_event", "turn_start"]
+__all__ = [
+    "GameState",
+    "Psy",
+    "Token",
+    "has_code",
+    "initial_state",
+    "invariant_errors",
+    "next_event",
+    "turn_start",
+]

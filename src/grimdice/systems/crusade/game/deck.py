@@ -1,0 +1,382 @@
+"""Psychic cards in a game (rules-crusade VII CARDS, MODIFIERS): dealt from the scenario's deck (a
+format of ours, ``psychic.deck``), held by each force, played as actions.
+
+The text's rules: "Player Psykers draw 1 random card / psy level, and may keep psychic cards for the
+duration of the game. Enemy Psykers ... draw 2 random cards / psy level, and must discard cards after
+use." (each draw a chance node before the first turn; which force is the "player" is the scenario's
+``psychic.player``); "All psy cards take 1 action to play. Models with more than 1 psy level may play
+1 card per psy level, as a single action." "Cards played during an enemy turn cost 1 action from the
+following turn" (the other player may play cards when the enemy activates a model, reading
+``card_window``); "you may reassign their cards as long as each psyker does not use more cards per
+turn than his Psy level, and each card is only used once per turn" (the cards are the force's);
+"If a player psyker is killed, you must choose and discard a number of cards equivelant to his psy
+level"; "Any Psychic attack that directly affects an enemy model requires the caster to have line of
+sight"; range penalties (-1 per 12 squares) apply to the rolls; PHASE, TELEPORT "does not take an
+action to play". What each card does is ours (reading ``card_effects``, docs/crusade-game.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from grimdice.engine.grid import Square, range_squares
+from grimdice.errors import ScenarioError
+from grimdice.systems.crusade.cards import card_roll
+from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED, graze
+from grimdice.systems.crusade.game import psychic
+from grimdice.systems.crusade.game.scenario import Card, Setup
+from grimdice.systems.crusade.game.state import GameState, Psy, next_event
+from grimdice.systems.crusade.rolls import parse_pool
+
+Action = tuple[Any, ...]
+ENEMY_CARDS = ("CURSE", "FLASH", "MIND LANCE")  # cards that directly affect an enemy model (LOS)
+
+
+def cards_of(setup: Setup) -> list[Card]:
+    return list(setup.scenario.psychic.deck) if setup.scenario.psychic else []
+
+
+def draws(setup: Setup) -> tuple[int, ...]:
+    """The force drawing each card, in the order of the scenario's models (blips' models too): VII,
+    1 card per Psy level for the player's psykers, 2 for the enemy's."""
+    player = setup.scenario.psychic.player if setup.scenario.psychic else 0
+    out: list[int] = []
+    for pc in setup.pieces:
+        for k in pc.blip or (pc.profile,):
+            n = int(setup.fighters[k].fx.get("psy") or 0)
+            out += [pc.side] * n * (1 if pc.side == player else 2)
+    return tuple(out)
+
+
+def check_deck(setup: Setup) -> None:
+    """The deck's dice, and enough cards for every psyker's draw (errors name ``psychic.deck``)."""
+    deck = cards_of(setup)
+    for n, c in enumerate(deck):
+        parse_pool(c.dice, f"psychic.deck.{n}.dice")
+    need = len(draws(setup))
+    if deck and not need:
+        raise ScenarioError("psychic.deck", "a deck needs psykers (a profile with Psy-N) to draw it")
+    if deck and len(deck) < need:
+        raise ScenarioError("psychic.deck", f"the psykers draw {need} cards; the deck has {len(deck)}")
+
+
+def deal(s: GameState) -> GameState:
+    """Before the first turn: the draws, each a chance node (what was pending waits behind them)."""
+    deck = cards_of(s.setup)
+    if not deck:
+        return s
+    psy = Psy(deck=tuple(range(len(deck))), draws=draws(s.setup))
+    held = ((s.pending,) if s.pending else ()) + s.events
+    return replace(s, psy=psy, pending=("draw",), events=held)
+
+
+def draw_outcomes(s: GameState) -> list[tuple[Action, float]]:
+    """VII: "draw ... random cards": each card left in the deck alike."""
+    assert s.psy is not None
+    return [(("draw", k), 1.0 / len(s.psy.deck)) for k in s.psy.deck]
+
+
+def drawn(s: GameState, outcome: Action) -> GameState:
+    assert s.psy is not None
+    k, side = int(outcome[1]), s.psy.draws[0]
+    hands = list(s.psy.hands)
+    hands[side] = tuple(sorted((*hands[side], k)))
+    psy = replace(
+        s.psy, deck=tuple(c for c in s.psy.deck if c != k), hands=(hands[0], hands[1]), draws=s.psy.draws[1:]
+    )
+    s = replace(s, psy=psy)
+    return replace(s, pending=("draw",)) if psy.draws else next_event(s)
+
+
+# ---------------------------------------------------------------------- who may play what
+def _count(psy: Psy, i: int) -> int:
+    return dict(psy.cast).get(i, 0)
+
+
+def _card(s: GameState, k: int) -> Card:
+    return cards_of(s.setup)[k]
+
+
+def playable(s: GameState, side: int) -> list[int]:
+    """The force's cards not yet played this turn, one of each kind of card."""
+    assert s.psy is not None
+    seen: dict[Card, int] = {}
+    for k in s.psy.hands[side]:
+        if k not in s.psy.used:
+            seen.setdefault(_card(s, k), k)
+    return list(seen.values())
+
+
+def targets(s: GameState, i: int, k: int) -> list[tuple[int, ...]]:
+    """The targets of card ``k`` played by psyker ``i``: a model, or a square (TELEPORT)."""
+    from grimdice.systems.crusade.game.rules import targets_in_sight
+
+    c, me = _card(s, k), s.tokens[i]
+    if c.card in ENEMY_CARDS:  # VII MODIFIERS: line of sight to the enemy model affected
+        sight = targets_in_sight(s, i)
+        return [
+            (j,) for j in (psychic.mind_targets(s, i, sight, lance=True) if c.card == "MIND LANCE" else sight)
+        ]
+    if c.card == "TELEPORT":
+        return [sq for sq in _teleports(s, i, c.range)]
+    friends = [j for j, t in enumerate(s.tokens) if t.side == me.side and t.alive and not t.blip]
+    if c.card == "HEAL":
+        hurt = [j for j in friends if s.tokens[j].cond != NONE or s.tokens[j].hits < _max_hits(s, j)]
+        return [(j,) for j in hurt]
+    shielded = {e[1] for e in s.psy.effects if e[0] == "SHIELD"} if s.psy else set()
+    return [(j,) for j in friends if s.tokens[j].standing and j not in shielded]
+
+
+def _max_hits(s: GameState, j: int) -> int:
+    return s.setup.profiles[s.tokens[j].profile].hits
+
+
+def _teleports(s: GameState, i: int, reach: int) -> list[Square]:
+    """TELEPORT (ours): a free square the psyker sees, within the card's range in squares."""
+    grid, doors, occ = s.setup.grid, s.doors(), s.occupied()
+    me = s.tokens[i]
+    armour = s.armour_of(me)
+    out = []
+    for y in range(max(0, me.sq[1] - reach), min(grid.height, me.sq[1] + reach + 1)):
+        for x in range(max(0, me.sq[0] - reach), min(grid.width, me.sq[0] + reach + 1)):
+            sq = (x, y)
+            if sq in occ or not grid.enterable(sq, armour) or (sq in doors and not doors[sq]):
+                continue
+            if grid.sight(me.sq, sq, doors, occ):
+                out.append(sq)
+    return out
+
+
+def _may_cast(s: GameState, i: int) -> bool:
+    """VII: a standing psyker that played fewer cards this turn than its Psy level."""
+    t = s.tokens[i]
+    return s.psy is not None and t.standing and _count(s.psy, i) < psychic.level(s, t)
+
+
+def cast_actions(s: GameState) -> list[Action]:
+    """The active psyker's cards in its own turn: with its action (or, having played a card with
+    it, more cards as the same action), TELEPORT without one."""
+    from grimdice.systems.crusade.game.rules import _wounded, may_act
+
+    i = s.active
+    if s.psy is None or not _may_cast(s, i) or s.charged or s.tokens[i].last:
+        return []
+    acting = s.psy.casting or (may_act(s) and not (_wounded(s, i) and s.moved > 0))
+    out: list[Action] = []
+    for k in playable(s, s.tokens[i].side):
+        if acting or _card(s, k).card == "TELEPORT":
+            out.extend(("cast", i, k, *tg) for tg in targets(s, i, k))
+    return out
+
+
+def react_actions(s: GameState, side: int) -> list[Action]:
+    """The cards the other player may play in the enemy turn (any standing psyker of its force)."""
+    if s.psy is None:
+        return []
+    out: list[Action] = []
+    for i, t in enumerate(s.tokens):
+        if t.side == side and not t.blip and _may_cast(s, i):
+            for k in playable(s, side):
+                out.extend(("cast", i, k, *tg) for tg in targets(s, i, k))
+    return out
+
+
+def prompt_actions(s: GameState) -> list[Action]:
+    assert s.psy is not None
+    if s.psy.prompt[0] == "react":
+        return [("pass",), *react_actions(s, int(s.psy.prompt[1]))]
+    side = int(s.psy.prompt[1])
+    seen: dict[Card, int] = {}
+    for k in s.psy.hands[side]:
+        seen.setdefault(_card(s, k), k)
+    return [("discard", k) for k in seen.values()]
+
+
+# ---------------------------------------------------------------------- playing
+def cast(s: GameState, a: Action) -> GameState:
+    """Play card ``a[2]`` by psyker ``a[1]`` at ``a[3:]``: its action cost (VII), the card kept
+    (player psykers) or discarded (enemy psykers), then its effect or its roll."""
+    assert s.psy is not None
+    i, k, target = int(a[1]), int(a[2]), tuple(int(x) for x in a[3:])
+    c, side = _card(s, k), s.tokens[i].side
+    psy = s.psy
+    react = bool(psy.prompt)
+    player = s.setup.scenario.psychic.player if s.setup.scenario.psychic else 0
+    if side == player:
+        psy = replace(psy, used=(*psy.used, k))
+    else:  # VII: enemy psykers "must discard cards after use"
+        hands = list(psy.hands)
+        hands[side] = tuple(x for x in hands[side] if x != k)
+        psy = replace(psy, hands=(hands[0], hands[1]))
+    cast = dict(psy.cast)
+    cast[i] = cast.get(i, 0) + 1
+    psy = replace(psy, cast=tuple(sorted(cast.items())))
+    if c.card != "TELEPORT":  # VII: TELEPORT "does not take an action to play"
+        if react:
+            psy = replace(psy, owed=psy.owed | {i})
+        else:
+            psy = replace(psy, casting=True)
+            s = replace(s, acted=True)
+    s = replace(s, psy=psy)
+    if c.card in ENEMY_CARDS:  # V HIDING: "If you attack ... you will be Revealed"
+        s = s.with_token(i, hidden=False)
+    if c.card == "TELEPORT":
+        from grimdice.systems.crusade.game.moves import reveal_around
+
+        return reveal_around(s.with_token(i, sq=(target[0], target[1])), i)
+    if c.card == "MIND LANCE":
+        return replace(
+            s, pending=("attack", "lance", i, target[0], psychic.mind_situation(s, i, target[0]), c.card)
+        )
+    return replace(s, pending=("card", i, k, target[0]))
+
+
+def card_chances(s: GameState, i: int, k: int, j: int) -> tuple[float, float, bool]:
+    """(the chance card ``k`` played by ``i`` at ``j`` succeeds, the chance of an incursion, whether
+    a roll with every die at its maximum succeeds)."""
+    c = _card(s, k)
+    hood = s.setup.fighters[s.tokens[i].profile].has("hood")
+    return _chances(c.dice, c.need, c.card, range_squares(s.tokens[i].sq, s.tokens[j].sq), hood)
+
+
+@lru_cache(maxsize=4096)
+def _chances(dice: str, need: int, card: str, dist: int, hood: bool) -> tuple[float, float, bool]:
+    roll = card_roll(dice, need, name=card, distance=dist, hood=hood)
+    pool = parse_pool(dice, "dice")
+    reach = 2 * pool.white + 3 * pool.red + pool.plus - roll["range_penalty"] >= need
+    return roll["success"], roll["incursion"], reach
+
+
+def card_outcomes(s: GameState) -> list[tuple[Action, float]]:
+    """A card's roll (ours: its dice, minus VII's range penalty per 12 squares to the model it
+    affects, reach its ``need``; a psychic hood re-rolls one die,
+    :func:`grimdice.systems.crusade.cards.card_roll`) jointly with an incursion (every die of the
+    roll at its maximum): ``("card", ok, incursion)``."""
+    _, i, k, j = s.pending
+    ok, inc, reach = card_chances(s, i, k, j)
+    law = [
+        (("card", 1, 1), inc if reach else 0.0),
+        (("card", 1, 0), ok - inc if reach else ok),
+        (("card", 0, 1), 0.0 if reach else inc),
+        (("card", 0, 0), 1.0 - ok - (0.0 if reach else inc)),
+    ]
+    return [(o, p) for o, p in law if p > 1e-15]
+
+
+def card_done(s: GameState, outcome: Action) -> GameState:
+    """The card's effect if its roll succeeded (reading ``card_effects``), then an incursion."""
+    assert s.psy is not None
+    _, i, k, j = s.pending
+    s = replace(s, pending=())
+    if outcome[1]:
+        s = stunned_stops(_effect(s, _card(s, k).card, j), j)
+    return psychic.incursion(s, i) if outcome[2] else s
+
+
+def stunned_stops(s: GameState, j: int) -> GameState:
+    """A model stunned by a card in its own activation (the other player's card window) ends it
+    (VIII STUN: it gets up in its next turn)."""
+    from grimdice.systems.crusade.game.rules import end_activation
+
+    return end_activation(s) if j == s.active and s.tokens[j].cond == STUNNED else s
+
+
+def _effect(s: GameState, card: str, j: int) -> GameState:
+    assert s.psy is not None
+    t = s.tokens[j]
+    if card == "HEAL":  # ours: its condition goes, else a hit comes back
+        if t.cond != NONE:
+            return s.with_token(j, cond=NONE)
+        return s.with_token(j, hits=min(_max_hits(s, j), t.hits + 1))
+    if card == "CURSE":  # ours: a stun, as a graze (III's combinations)
+        cond, hits = graze((t.cond, t.hits), "stun", s.setup.fighters[t.profile].body)
+        return s.with_token(j, cond=cond, hits=hits)
+    # SHIELD (ours): +1 armour until the next start of this turn's player's turn (IX FOR ONE TURN);
+    # FLASH (ours): the model takes no action in its next activation
+    until = s.player if card == "SHIELD" else -1
+    return replace(s, psy=replace(s.psy, effects=(*s.psy.effects, (card, j, until))))
+
+
+def decide(s: GameState, a: Action) -> GameState:
+    """The other player's choice in a card window (``pass`` or a card), or a discard."""
+    assert s.psy is not None
+    if a[0] == "pass":
+        return replace(s, psy=replace(s.psy, prompt=()))
+    if a[0] == "cast":
+        return cast(s, a)
+    side, n = int(s.psy.prompt[1]), int(s.psy.prompt[2])
+    hands = list(s.psy.hands)
+    hands[side] = tuple(x for x in hands[side] if x != int(a[1]))
+    prompt = ("discard", side, n - 1) if n > 1 and hands[side] else ()
+    return replace(s, psy=replace(s.psy, hands=(hands[0], hands[1]), prompt=prompt))
+
+
+# ---------------------------------------------------------------------- turns and deaths
+def on_activate(s: GameState, i: int) -> GameState:
+    """A model activated: an action owed from the enemy turn (VII) or a FLASH takes its action; the
+    other player's card window opens (reading ``card_window``)."""
+    if s.psy is None:
+        return s
+    psy = replace(s.psy, casting=False)
+    flashed = [e for e in psy.effects if e[0] == "FLASH" and e[1] == i]
+    if i in psy.owed or flashed:
+        s = replace(s, acted=True)
+        psy = replace(psy, owed=psy.owed - {i}, effects=tuple(e for e in psy.effects if e not in flashed))
+    s = replace(s, psy=psy)
+    other = 1 - s.player
+    if react_actions(s, other):
+        s = replace(s, psy=replace(psy, prompt=("react", other)))
+    return s
+
+
+def new_turn(s: GameState, ending: int, starting: int) -> GameState:
+    """A turn ends: cards may be played again; SHIELDs of the starting player's turn end; the ending
+    player's models have paid the actions they owed."""
+    if s.psy is None:
+        return s
+    psy = s.psy
+    effects = tuple(e for e in psy.effects if not (e[0] == "SHIELD" and e[2] == starting))
+    owed = frozenset(i for i in psy.owed if s.tokens[i].side != ending)
+    return replace(s, psy=replace(psy, used=(), cast=(), casting=False, effects=effects, owed=owed))
+
+
+def mourn(s: GameState) -> GameState:
+    """VII: "If a player psyker is killed, you must choose and discard a number of cards equivelant
+    to his psy level" (a decision of its player)."""
+    if s.psy is None or s.psy.prompt:
+        return s
+    player = s.setup.scenario.psychic.player if s.setup.scenario.psychic else 0
+    for i, t in enumerate(s.tokens):
+        if t.cond == KILLED and t.side == player and i not in s.psy.mourned and psychic.level(s, t):
+            n = min(psychic.level(s, t), len(s.psy.hands[player]))
+            prompt = ("discard", player, n) if n else ()
+            return replace(s, psy=replace(s.psy, mourned=s.psy.mourned | {i}, prompt=prompt))
+    return s
+
+
+def armour_bonus(s: GameState, t: Any) -> int:
+    """SHIELD (ours): +1 armour while it lasts."""
+    if s.psy is None:
+        return 0
+    return int(any(e[0] == "SHIELD" and s.tokens[e[1]] == t for e in s.psy.effects))
+
+
+__all__ = [
+    "armour_bonus",
+    "card_chances",
+    "card_done",
+    "card_outcomes",
+    "cast",
+    "cast_actions",
+    "check_deck",
+    "deal",
+    "decide",
+    "draw_outcomes",
+    "drawn",
+    "mourn",
+    "new_turn",
+    "on_activate",
+    "prompt_actions",
+]

@@ -1,0 +1,196 @@
+"""Psykers in a game (rules-crusade VII): MIND WAR at an enemy psyker in sight as the model's attack
+action, Mind Lance and Mind Blast at non-psykers, and INCURSION with its Warp Spawn.
+
+A mind war is the calculator's (``action: mindwar``, :mod:`grimdice.systems.crusade.melee`): its
+chance node is the exact joint law of the contest's end and of the incursion (every die of the
+psyker's first roll at its maximum, :func:`.combat.joint_law`), so a game's mind war is
+``calculate()``'s for the same situation. The incursion's "OO Mind War attack at range 0 vs. the
+Psyker, with no parry allowed" is the calculator's own construction, as a second chance node; a
+psyker it kills is replaced by a Warp Spawn.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from grimdice.engine.grid import range_squares
+from grimdice.systems.crusade.damage import KILLED
+from grimdice.systems.crusade.game.combat import Outcome, cached_law, joint_law
+from grimdice.systems.crusade.game.situation import model_data, range_key
+from grimdice.systems.crusade.game.state import READY, GameState, Token, has_code
+from grimdice.systems.crusade.profiles import Scenario
+
+#: the attacks of a psyker's power (pending ``("attack", how, ...)``)
+MIND = ("mind", "lance", "incursion")
+
+
+def level(s: GameState, t: Token) -> int:
+    """VII, IX PSY: the model's Psy level (0: not a psyker; a blip is not)."""
+    return 0 if t.blip else int(s.setup.fighters[t.profile].fx.get("psy") or 0)
+
+
+def sentient(s: GameState, t: Token) -> bool:
+    """VII: "You can only attack sentient models in this way (not Necrons, Zombies, etc)" (reading
+    ``sentient``: MINDLESS models are not sentient)."""
+    return not has_code(s.setup.profiles[t.profile].abilities, "MINDLESS")
+
+
+def lancer(s: GameState, t: Token) -> bool:
+    """VII: a psyker with Mind Blast or Mind Lance may attack non-psykers."""
+    abilities = s.setup.profiles[t.profile].abilities
+    return has_code(abilities, "MIND LANCE") or has_code(abilities, "MIND BLAST")
+
+
+def mind_targets(s: GameState, i: int, sight: list[int], lance: bool = False) -> list[int]:
+    """VII MIND WAR: "A psyker may attack an enemy psyker in LOS"; non-psykers too with Mind Blast
+    or Mind Lance (or ``lance``: the MIND LANCE card), sentient ones only."""
+    me = s.tokens[i]
+    if not level(s, me):
+        return []
+    lance = lance or lancer(s, me)
+    return [j for j in sight if level(s, s.tokens[j]) or (lance and sentient(s, s.tokens[j]))]
+
+
+def mind_situation(s: GameState, i: int, j: int) -> str:
+    """The calculator's scenario of psyker ``i``'s mind war (a mind lance at a non-psyker) at ``j``,
+    as JSON text: the attacker's range penalty from the range in squares (II, X)."""
+    dfd = s.tokens[j]
+    data = {
+        "system": "crusade",
+        "action": "mindwar",
+        "psychic_attack": "mind war" if level(s, dfd) else "mind lance",
+        "attacker": model_data(s, s.tokens[i]),
+        "defender": model_data(s, dfd),
+        "range": range_key(range_squares(s.tokens[i].sq, dfd.sq)),
+    }
+    return json.dumps(data, sort_keys=True)
+
+
+def incursion_situation(s: GameState, i: int) -> str:
+    """VII INCURSION: "Treat the attack as a OO Mind War attack at range 0 vs. the Psyker, with no
+    parry allowed" (the calculator's construction: a Psy-2 attacker, reading ``incursion``)."""
+    psyker = model_data(s, s.tokens[i])
+    warp = {**psyker, "name": "warp", "abilities": ["Psy-2"], "weapons": []}
+    warp.update(condition="unharmed", hits_left=psyker.get("hits", 1))
+    data = {
+        "system": "crusade",
+        "action": "mindwar",
+        "psychic_attack": "mind war",
+        "attacker": warp,
+        "defender": psyker,
+        "range": 0,
+        "parry": "never",
+    }
+    return json.dumps(data, sort_keys=True)
+
+
+@lru_cache(maxsize=5_000)
+def mind_law(situation: str) -> tuple[tuple[tuple[Outcome, bool], float], ...]:
+    """The joint law of a mind war's end and its incursion, most likely first."""
+    law = joint_law(Scenario.model_validate(json.loads(situation)))
+    return tuple(sorted(law.items(), key=lambda kv: (-kv[1], repr(kv[0]))))
+
+
+def declare(s: GameState, i: int, j: int, how: str = "mind", card: str = "") -> GameState:
+    """Psyker ``i`` attacks ``j`` with its mind (its action, VII: "This counts as an attack action
+    for the initiator"); V HIDING: attacking reveals it."""
+    pending = ("attack", how, i, j, mind_situation(s, i, j), card)
+    return replace(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending)
+
+
+def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
+    """The chance outcomes of a pending mind attack or incursion."""
+    if s.pending[1] == "incursion":
+        return [(("attack", k), p) for k, (_, p) in enumerate(cached_law(s.pending[4]))]
+    return [(("attack", k), p) for k, (_, p) in enumerate(mind_law(s.pending[4]))]
+
+
+def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
+    """Apply a mind attack's end (then an incursion, if every die was at its maximum) or an
+    incursion's (then the Warp Spawn, if it killed the psyker)."""
+    how, i, j, key = s.pending[1:5]
+    k = int(outcome[1])
+    if how == "incursion":
+        (ds, *_), _ = cached_law(key)[k]
+        s = replace(s.with_token(j, cond=ds[0], hits=ds[1]), pending=())
+        return spawn(s, j) if ds[0] == KILLED else s
+    ((ds, as_, *_), maxed), _ = mind_law(key)[k]
+    s = replace(s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), pending=())
+    if how == "lance":  # a card: perhaps in the other player's card window, at the active model
+        from grimdice.systems.crusade.game.deck import stunned_stops
+
+        s = stunned_stops(s, j)
+    return incursion(s, i) if maxed else s
+
+
+def incursion(s: GameState, i: int) -> GameState:
+    """VII INCURSION: "you must fend off an incursion from the warp" (a chance node)."""
+    if not s.tokens[i].alive:
+        return s
+    return replace(s, pending=("attack", "incursion", i, i, incursion_situation(s, i), ""))
+
+
+def spawn(s: GameState, i: int) -> GameState:
+    """VII: "If the Psyker is killed, replace the model with a Warp Spawn ... with a number of hits
+    equal to the original model's hits + 2" (reading ``warp_spawn``: it stands on the psyker's
+    square and fights for the psyker's opponent)."""
+    t = s.tokens[i]
+    k = s.setup.spawn[t.profile]
+    p = s.setup.profiles[k]
+    beast = Token(1 - t.side, k, t.sq, hits=p.hits, arms=tuple(READY for _ in p.weapons))
+    return replace(s, tokens=(*s.tokens, beast))
+
+
+def spawn_profile(psyker: Any) -> dict[str, Any]:
+    """VII: "Warp Spawn: (M6 A1 Melee OOOOOO W, Scythes, Feral)" with the psyker's hits + 2 (reading
+    ``warp_spawn``: A1 is armour 1; O a red die; its melee 5 reds and a 1-red melee weapon with W
+    and SCYTHE, so that its 6 reds graze to a wound and scythe)."""
+    return {
+        "name": f"Warp Spawn ({psyker.name})",
+        "move": 6,
+        "armour": 1,
+        "hits": psyker.hits + 2,
+        "melee": "5R",
+        "abilities": ["FERAL", "W"],
+        "weapons": [{"name": "warp claws", "dice": "1R", "kind": "melee", "effects": ["W", "SCYTHE"]}],
+    }
+
+
+def psychic_setup(setup: Any) -> Any:
+    """The setup with a Warp Spawn profile for each psyker profile (VII INCURSION), and its deck
+    checked (:func:`.deck.check_deck`)."""
+    from grimdice.systems.crusade.game.deck import check_deck
+    from grimdice.systems.crusade.game.scenario import Profile
+    from grimdice.systems.crusade.units import fighter
+
+    profiles, fighters = list(setup.profiles), list(setup.fighters)
+    spawn = []
+    for i, f in enumerate(setup.fighters):
+        if not f.fx.get("psy"):
+            spawn.append(-1)
+            continue
+        p = Profile.model_validate(spawn_profile(setup.profiles[i]))
+        spawn.append(len(profiles))
+        profiles.append(p)
+        fighters.append(fighter(p, f"profiles.{i}"))
+    out = replace(setup, profiles=tuple(profiles), fighters=tuple(fighters), spawn=tuple(spawn))
+    check_deck(out)
+    return out
+
+
+__all__ = [
+    "MIND",
+    "declare",
+    "incursion",
+    "level",
+    "mind_law",
+    "mind_situation",
+    "mind_targets",
+    "outcomes",
+    "psychic_setup",
+    "resolve",
+    "spawn",
+]
