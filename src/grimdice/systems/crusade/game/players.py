@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.grid import Square
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import items, situation
+from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.snap import snap_shot
 from grimdice.systems.crusade.game.state import GameState
@@ -53,38 +53,38 @@ def law_value(s: GameState, i: int, j: int, key: str) -> float:
     return value
 
 
-def _distances(s: GameState, goals: Iterable[Square]) -> dict[Square, int]:
-    return s.setup.grid.distances(goals)
+def _distances(s: GameState, goals: Iterable[Pos]) -> dict[Pos, int]:
+    return s.setup.board.distances(goals)
 
 
-def _hold_squares(s: GameState, side: int) -> set[Square]:
+def _hold_squares(s: GameState, side: int) -> set[Pos]:
     return {
-        (q[0], q[1])
+        s.setup.board.at(q[0], q[1])
         for o in s.setup.scenario.objectives
         if o.kind == "hold" and o.side in (None, side)
         for q in o.squares
     }
 
 
-def _item_goals(s: GameState, side: int, me: int) -> list[Square]:
+def _item_goals(s: GameState, side: int, me: int) -> list[Pos]:
     """An item's ``to`` squares for its carrier; else the force's items lying on the board."""
     own = [
         (n, k) for n, k in enumerate(items.item_objectives(s)) if s.setup.scenario.objectives[k].side == side
     ]
     for n, k in own:
         if s.items[n][1] == me >= 0:
-            return [(q[0], q[1]) for q in s.setup.scenario.objectives[k].to]
+            return [s.setup.board.at(q[0], q[1]) for q in s.setup.scenario.objectives[k].to]
     return [items.where(s, n) for n, _ in own if s.items[n][1] < 0]
 
 
-def _goals(s: GameState, side: int, me: int = -1) -> list[Square]:
+def _goals(s: GameState, side: int, me: int = -1) -> list[Pos]:
     """The squares its item goes to, if it carries one; the force's ``reach`` squares and lying
     items; else the enemies it knows of and its ``hold`` squares not yet held by a friend."""
     carried = _item_goals(s, side, me)
     if me >= 0 and items.carries(s, me) and carried:
         return carried
     reach = carried + [
-        (q[0], q[1])
+        s.setup.board.at(q[0], q[1])
         for o in s.setup.scenario.objectives
         if o.kind == "reach" and o.side == side
         for q in o.squares
@@ -142,14 +142,14 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         if a[0] in ("reload", "unjam") and not carrying:
             return a
     me = state.tokens[state.active]
-    if me.sq in _hold_squares(state, me.side) and not me.blip:
+    if me.sq[:2] in {p[:2] for p in _hold_squares(state, me.side)} and not me.blip:
         return _end(actions)  # it holds its objective
     dist = _distances(state, _goals(state, me.side, state.active))
     here = dist.get(me.sq, 10**6)
     steps = [a for a in actions if a[0] in ("move", "open", "manhole")]
     if steps:
-        best_step = min(steps, key=lambda a: dist.get((int(a[1]), int(a[2])), 10**6))
-        if dist.get((int(best_step[1]), int(best_step[2])), 10**6) < here:
+        best_step = min(steps, key=lambda a: dist.get(tuple(int(v) for v in a[1:]), 10**6))
+        if dist.get(tuple(int(v) for v in best_step[1:]), 10**6) < here:
             return best_step
     if ("charge",) in actions and here <= state.budget + 3:
         return ("charge",)

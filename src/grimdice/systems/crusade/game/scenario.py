@@ -29,6 +29,8 @@ from pydantic import Field
 from grimdice.engine.grid import Grid, Square, grid_from_map
 from grimdice.errors import ScenarioError
 from grimdice.io.fields import Flag, Int, StrictModel, Text, UniqueNames
+from grimdice.systems.crusade.game import board as boards
+from grimdice.systems.crusade.game.board import GridBoard
 from grimdice.systems.crusade.profiles import Model
 from grimdice.systems.crusade.units import Fighter, fighter
 
@@ -120,11 +122,18 @@ class Setup:
     """Everything fixed for a game: the checked scenario, its board and resolved profiles."""
 
     scenario: GameScenario
-    grid: Grid
+    board: boards.Board
     profiles: tuple[Profile, ...]
     fighters: tuple[Fighter, ...]
     pieces: tuple[Piece, ...]
     first: int | None  # None: a roll-off decides
+
+    @property
+    def grid(self) -> Grid:
+        """The square grid of a grid board (drawing and the web page draw it)."""
+        if not isinstance(self.board, GridBoard):
+            raise TypeError("not a grid board")
+        return self.board.grid
 
     def blip_armour(self, models: tuple[int, ...]) -> int:
         """Reading ``blip_ducts``: a blip enters an air duct only if all its models could."""
@@ -219,14 +228,15 @@ def build_setup(data: Any) -> Setup:
             )
     a = next(pc.sq for pc in pieces if pc.side == 0)
     b = next(pc.sq for pc in pieces if pc.side == 1)
-    if not grid.connected(a, b, lambda sq: not grid.is_wall(sq)):
+    board = GridBoard(grid)
+    if not board.connected(a, b):
         raise ScenarioError("board.map", f"no path between the forces ({list(a)} to {list(b)})")
     first = sc.first
     if first != "roll-off" and first not in (0, 1):
         raise ScenarioError("first", f"'roll-off', 0 or 1, got {first!r}")
     return Setup(
         sc,
-        grid,
+        board,
         tuple(sc.profiles),
         tuple(fighters),
         tuple(pieces),

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from grimdice.engine.grid import range_squares
 from grimdice.systems.crusade.damage import CONDITIONS
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
@@ -28,15 +27,17 @@ def model_data(s: GameState, t: Token, keep: str = "") -> dict[str, Any]:
 
 
 def range_key(squares: int) -> int:
-    """The range the calculator needs, in squares (X): the same full feet (II: -1 per 12) and the
-    same "not less than an inch away" (II COVER), so equal situations share one law."""
+    """The range the calculator needs, in the board's unit (squares, X; whole inches on a table):
+    the same full feet (II: -1 per 12) and the same "not less than an inch away" (II COVER), so
+    equal situations share one law."""
     return 12 * (squares // 12) + min(squares % 12, 1)
 
 
-def cover_of(s: GameState, target: Token) -> str:
-    """Reading ``grid_cover``: on a grid only darkness (and air ducts, "treated as darkness") gives
-    cover, counted as ``full`` cover (II, V DARKNESS; VIII IFC does not ignore darkness)."""
-    return "full" if s.setup.grid.is_dark(target.sq) else "none"
+def cover_of(s: GameState, target: Token, firer: Token | None = None) -> str:
+    """The calculator's ``cover`` of ``target`` seen from ``firer`` (the board's
+    :meth:`~.board.Board.cover`: on a grid darkness and air ducts, reading ``grid_cover``)."""
+    frm = target.sq if firer is None else firer.sq
+    return s.setup.board.cover(frm, target.sq, s.doors())
 
 
 def _pushes(s: GameState, t: Token) -> bool:
@@ -53,12 +54,11 @@ def knockback_into(s: GameState, a: int, t: int) -> dict[str, str]:
     att, dfd = s.tokens[a], s.tokens[t]
     if not (_pushes(s, att) or _pushes(s, dfd)):
         return {}
-    grid = s.setup.grid
+    board = s.setup.board
 
     def beyond(frm: Token, to: Token) -> str:
-        dx, dy = to.sq[0] - frm.sq[0], to.sq[1] - frm.sq[1]
-        sq = (to.sq[0] + (dx > 0) - (dx < 0), to.sq[1] + (dy > 0) - (dy < 0))
-        blocked = grid.blocks_sight(sq, s.doors()) or s.occupant(sq) >= 0
+        sq = board.beyond(frm.sq, to.sq)
+        blocked = board.obstacle(sq, s.doors()) or s.occupant(sq) >= 0
         return "obstacle" if blocked else "open"
 
     return {"knockback_into": beyond(att, dfd)}
@@ -73,8 +73,8 @@ def shot(s: GameState, a: int, t: int, weapon: str) -> str:
         "attacker": model_data(s, att, keep=weapon),
         "defender": model_data(s, dfd),
         "weapons": [weapon],
-        "range": range_key(range_squares(att.sq, dfd.sq)),
-        "cover": cover_of(s, dfd),
+        "range": range_key(s.setup.board.range(att.sq, dfd.sq)),
+        "cover": cover_of(s, dfd, att),
         "moved": s.moved > 0,
         **knockback_into(s, a, t),
     }
