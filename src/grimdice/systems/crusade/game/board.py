@@ -5,9 +5,11 @@ The rules (:mod:`.rules`, :mod:`.moves`, :mod:`.situation`, :mod:`.zoc`, :mod:`.
 (:class:`GridBoard`, over :mod:`grimdice.engine.grid`) and on a table in inches with terrain,
 heights and buildings (:class:`~.table.TableBoard`):
 
-* positions: ``at(x, y)`` (where a model stands on a scenario's ``[x, y]``), ``inside``,
+* positions: ``at(x, y)`` (where a model stands on a scenario's ``[x, y]``), ``zone(name)`` (a
+  deployment zone's positions in reading order), ``inside``,
   ``enterable`` (a model of that armour may stand there);
-* ``steps(p, armour, doors, occupied)``: the steps a model may take from ``p``, each
+* ``steps(p, armour, doors, occupied, side)``: the steps a model of force ``side`` may take from
+  ``p`` (``occupied``: each model's position and force), each
   ``(kind, to, cost)`` in the board's unit; a cost of :data:`FULL` is a whole move (V: a tall
   ladder, X: a manhole), taken only before any other step;
 * ``range(a, b)``: range in the board's unit (squares or whole inches), for II's range penalty;
@@ -47,10 +49,13 @@ class Board(Protocol):
     door_squares: frozenset[Pos]
 
     def at(self, x: int, y: int) -> Pos: ...
+    def zone(self, name: str) -> list[Pos]: ...
     def inside(self, p: Pos) -> bool: ...
     def enterable(self, p: Pos, armour: int) -> bool: ...
     def doors(self) -> dict[Pos, bool]: ...
-    def steps(self, p: Pos, armour: int, doors: Doors, occupied: set[Pos]) -> list[Step]: ...
+    def steps(
+        self, p: Pos, armour: int, doors: Doors, occupied: Mapping[Pos, int], side: int = 0
+    ) -> list[Step]: ...
     def range(self, a: Pos, b: Pos) -> int: ...
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool: ...
     def cover(self, a: Pos, b: Pos, doors: Doors) -> str: ...
@@ -81,6 +86,10 @@ class GridBoard:
     def at(self, x: int, y: int) -> Pos:
         return (x, y)
 
+    def zone(self, name: str) -> list[Pos]:
+        """A deployment zone's squares (its letter on the map), in reading order."""
+        return sorted(self.grid.markers.get(name, ()), key=lambda s: (s[1], s[0]))
+
     def inside(self, p: Pos) -> bool:
         return self.grid.inside(_sq(p))
 
@@ -90,7 +99,9 @@ class GridBoard:
     def doors(self) -> dict[Pos, bool]:
         return cast(dict[Pos, bool], self.grid.doors())
 
-    def steps(self, p: Pos, armour: int, doors: Doors, occupied: set[Pos]) -> list[Step]:
+    def steps(
+        self, p: Pos, armour: int, doors: Doors, occupied: Mapping[Pos, int], side: int = 0
+    ) -> list[Step]:
         """X: the four orthogonal steps ("Diagonal move is not permitted"), a square each: into a
         free square, or opening / closing the door there (reading ``door_cost``); a manhole is a
         6" ladder, a whole move (V)."""

@@ -54,6 +54,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         return turn_start(replace(s, pending=(), player=int(outcome[1]), first=int(outcome[1]), round=1))
     if kind == "shamble":
         return next_event(replace(s, shamble=int(outcome[1])))
+    if kind in ("jump", "scrabble"):  # V JUMPING, SCRABBLING on a table
+        from grimdice.systems.crusade.game import climb
+
+        return climb.resolve(s, outcome)
     if kind == "horror":  # IX HORROR: the face-down model's red die
         return next_event(rise(s, int(s.pending[1]), int(outcome[1])))
     if kind == "unjam":

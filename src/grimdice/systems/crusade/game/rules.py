@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import ambush, horror, items
+from grimdice.systems.crusade.game import ambush, climb, horror, items
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
@@ -88,9 +88,16 @@ def _moves(s: GameState) -> list[Action]:
     """The board's steps (:meth:`~.board.Board.steps`) the move left pays for; a whole-move step
     (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
     t = s.tokens[s.active]
-    steps = s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.occupied())
+    steps = s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side)
     full = s.moved == 0 and s.budget >= s.move_of(t)
-    return [(kind, *to) for kind, to, cost in steps if (full if cost == FULL else cost <= s.budget + EPS)]
+    out = []
+    for kind, to, cost in steps:
+        if not (full if cost == FULL else cost <= s.budget + EPS):
+            continue
+        if kind in climb.CLIMBS and climb.chance(s, kind, to) <= 0:
+            continue
+        out.append((kind, *to))
+    return out
 
 
 def _actions(s: GameState) -> list[Action]:
@@ -226,6 +233,8 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return [(("first", 0), 0.5), (("first", 1), 0.5)]
     if kind == "attack":
         return [(("attack", k), p) for k, (_, p) in enumerate(cached_law(s.pending[4]))]
+    if kind in ("jump", "scrabble"):  # V JUMPING, SCRABBLING
+        return climb.outcomes(s)
     if kind == "unjam":
         p = s.pending[3]
         return [(("unjam", 1), p), (("unjam", 0), 1 - p)]
@@ -264,6 +273,9 @@ def apply(s: GameState, a: Action) -> GameState:
         sq = tuple(int(v) for v in a[1:])
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
         return replace(s, open_doors=doors, budget=s.budget - 1, moved=s.moved + 1)
+    if kind in climb.CLIMBS:
+        to = tuple(int(v) for v in a[1:])
+        return settle(climb.start(s, kind, to, moves.cost_of(s, kind, to)))
     if kind in moves.STEPS:
         to = tuple(int(v) for v in a[1:])
         cost = moves.cost_of(s, kind, to)

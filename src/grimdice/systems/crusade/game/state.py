@@ -168,6 +168,10 @@ class GameState:
     def occupied(self) -> set[Pos]:
         return {t.sq for t in self.tokens if t.on_board}
 
+    def sides(self) -> dict[Pos, int]:
+        """Each position holding a token, and the token's force."""
+        return {t.sq: t.side for t in self.tokens if t.on_board}
+
     def doors(self) -> dict[Pos, bool]:
         return {sq: sq in self.open_doors for sq in self.setup.board.door_squares}
 
