@@ -11,7 +11,7 @@ polygons with heights) are laid on the lattice by their cells' centres (:func:`c
   wall;
 * :attr:`Lattice.top` — per cell, the height up to which it blocks sight (0 on open ground);
 * :meth:`Lattice.clear` — whether the straight line between two points in the air passes above
-  every cell it crosses (its end cells excluded), with :func:`grimdice.engine.grid.walk`'s exact
+  every cell it crosses (its end cells excluded), with :func:`grimdice.engine.grid.clear_line`'s exact
   cell order: a pass exactly through a corner is blocked only when both cells pinching it block.
 """
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grimdice.engine.grid import walk
+from grimdice.engine.grid import clear_line
 from grimdice.engine.table.terrain import Terrain
 
 Cell = tuple[int, int]
@@ -83,13 +83,7 @@ class Lattice:
             t = ((c[0] + 0.5 - ax) * dx + (c[1] + 0.5 - ay) * dy) / norm
             return self.blocks_at(c) > a[2] + t * (b[2] - a[2])
 
-        for kind, c, pinch in walk(ca, cb):
-            if kind == "corner":
-                if blocks(pinch[0]) and blocks(pinch[1]):
-                    return False
-            elif c != cb and blocks(c):
-                return False
-        return True
+        return clear_line(ca, cb, blocks)
 
 
 def breadth_first(

@@ -12,7 +12,9 @@ heights and buildings (:class:`~.table.TableBoard`):
   ``p`` (``occupied``: each model's position and force), each
   ``(kind, to, cost)`` in the board's unit; a cost of :data:`FULL` is a whole move (V: a tall
   ladder, X: a manhole), taken only before any other step;
-* ``range(a, b)``: range in the board's unit (squares or whole inches), for II's range penalty;
+* ``range(a, b, down)``: range in the board's unit (squares or whole inches), for II's range
+  penalty (``down=False``: without the distance downward, II: "Grenades do not have to include
+  downward distance");
 * ``sight(a, b, doors, occupied)`` (II: line of sight from where the model stands) and
   ``cover(a, b, doors)``: the calculator's ``cover`` value of a target at ``b`` seen from ``a``;
 * ``adjacent(a, b, doors)``: touching, for melee (IV), picking up (V), ZOC (V);
@@ -56,7 +58,7 @@ class Board(Protocol):
     def steps(
         self, p: Pos, armour: int, doors: Doors, occupied: Mapping[Pos, int], side: int = 0
     ) -> list[Step]: ...
-    def range(self, a: Pos, b: Pos) -> int: ...
+    def range(self, a: Pos, b: Pos, down: bool = True) -> int: ...
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool: ...
     def cover(self, a: Pos, b: Pos, doors: Doors) -> str: ...
     def adjacent(self, a: Pos, b: Pos, doors: Doors) -> bool: ...
@@ -117,7 +119,7 @@ class GridBoard:
         out.extend(("manhole", m, FULL) for m in grid.linked(_sq(p)) if m not in occupied)
         return out
 
-    def range(self, a: Pos, b: Pos) -> int:
+    def range(self, a: Pos, b: Pos, down: bool = True) -> int:
         return range_squares(_sq(a), _sq(b))
 
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool:

@@ -49,6 +49,41 @@ READINGS = (
 )
 
 
+#: the readings of ours a game on a table adds (docs/crusade-game.md, "The table")
+TABLE_READINGS = (
+    "reading table_cells: a table is laid out in 1 inch cells, a model on a cell's centre; "
+    "heights are whole inches",
+    "reading diagonal_step: a diagonal step costs its length (the square root of 2 inches)",
+    "reading head_height: a model's eyes and head are 1.5 inches above its feet: it steps up 1 inch; "
+    "higher ledges are jumped, scrabbled or climbed by ladders and stairs",
+    "reading obstacle_cells: blocks and barricades are stood on: stepping up adds the rise, "
+    "stepping down the drop",
+    "reading jump_gap: jumps go straight across at most 3 cells lower than the start; a failed jump "
+    "falls into the first of them (a jump up beside: the model stays); the roll is against the gap",
+    "reading fall_ends_move: a fall ends the model's move; a fall that harms it also ends its action",
+    "reading hang: HANG AND DROP is a whole move",
+    "reading table_range: range is the whole inches between the models' feet; grenades leave out "
+    "the height down",
+    "reading table_sight: sight runs from the eyes to the target's feet, middle and head; any seen is "
+    "line of sight, some hidden is front cover; models inside a building see and are seen from its "
+    "roof and are in full cover (armoured cover in an armoured building); models do not block sight",
+    "reading table_adjacent: models touch when their cells touch and their feet are at most 1 inch "
+    "apart in height, both outside or both in one sector",
+    "reading building_entry: a step into a building is made from a cell beside it; a sector that "
+    "holds enemies and no friends is not entered",
+    "reading table_hide: a model may hide inside a building or beside a piece at least 1 inch above its feet",
+    "reading table_area: an AREA weapon also rolls at every other model within 1 inch of its target",
+    "not in play yet on a table: forced entries, damage to buildings and their collapse, awkward melee "
+    "for a ladder held at its far end (such a ladder is not climbed), dive attacks",
+)
+
+
+def readings(setup: Setup) -> list[str]:
+    """The readings a game on this scenario's board uses."""
+    extra = TABLE_READINGS if setup.scenario.board.type == "table" else ()
+    return [*READINGS, *extra]
+
+
 def _name(s: GameState, i: int) -> str:
     t = s.tokens[i]
     what = "blip" if t.blip else s.setup.profiles[t.profile].name
@@ -115,7 +150,7 @@ class Recorder:
                 for side in (0, 1)
             },
             "models": self.book.models(s),
-            "notes": list(READINGS),
+            "notes": readings(setup),
         }
 
 
@@ -135,4 +170,4 @@ def play_game(
     return {**rec.log(setup, game.end), "seed": seed, "players": named}
 
 
-__all__ = ["LOG_VERSION", "READINGS", "Recorder", "play_game"]
+__all__ = ["LOG_VERSION", "READINGS", "TABLE_READINGS", "Recorder", "play_game", "readings"]

@@ -21,11 +21,11 @@ hits, melee dice, abilities, weapons with effect codes) with a ``move`` in squar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Discriminator, Field, Tag
 
 from grimdice.engine.grid import Grid, grid_from_map
 from grimdice.errors import ScenarioError
@@ -97,11 +97,30 @@ class Board(StrictModel):
     manholes: list[tuple[SquareField, SquareField]] = Field(default_factory=list, max_length=20)
 
 
+def _board_kind(v: Any) -> str:
+    return str(v.get("type", "grid")) if isinstance(v, Mapping) else str(getattr(v, "type", "grid"))
+
+
+def _check_board(data: Any) -> None:
+    """The board's fields checked first, so that an error names ``board.x`` (not the union's tag)."""
+    from grimdice.io.scenario import validate
+
+    board = data.get("board") if isinstance(data, Mapping) else None
+    if not isinstance(board, Mapping):
+        return
+    kind = board.get("type", "grid")
+    if kind not in ("grid", "table"):
+        raise ScenarioError("board.type", f"'grid' or 'table', got {kind!r}")
+    validate(TableSpec if kind == "table" else Board, board, where="board")
+
+
 class GameScenario(StrictModel):
     system: Literal["crusade"]
     kind: Literal["game"]
     title: Text = Field("", max_length=200)
-    board: Annotated[Board | TableSpec, Field(discriminator="type")]
+    board: Annotated[
+        Annotated[Board, Tag("grid")] | Annotated[TableSpec, Tag("table")], Discriminator(_board_kind)
+    ]
     profiles: Annotated[list[Profile], UniqueNames] = Field(min_length=1, max_length=20)
     forces: list[Force] = Field(min_length=2, max_length=2)
     objectives: list[Objective] = Field(default_factory=list, max_length=10)
@@ -233,6 +252,8 @@ def build_setup(data: Any) -> Setup:
     path between the forces. Every error names its field."""
     from grimdice.io.scenario import validate
 
+    if not isinstance(data, GameScenario):
+        _check_board(data)
     sc = data if isinstance(data, GameScenario) else validate(GameScenario, data)
     board = _board(sc)
     fighters = []
@@ -255,7 +276,7 @@ def build_setup(data: Any) -> Setup:
             )
     a = next(pc.sq for pc in pieces if pc.side == 0)
     b = next(pc.sq for pc in pieces if pc.side == 1)
-    if not board.connected(a, b):
+    if not (board.connected(a, b) or board.connected(b, a)):
         field = "board.map" if isinstance(board, GridBoard) else "board"
         raise ScenarioError(field, f"no path between the forces ({list(a)} to {list(b)})")
     first = sc.first

@@ -64,6 +64,10 @@ def knockback_into(s: GameState, a: int, t: int) -> dict[str, str]:
     return {"knockback_into": beyond(att, dfd)}
 
 
+def _grenade(s: GameState, t: Token, weapon: str) -> bool:
+    return any(w.name == weapon and w.kind == "grenade" for w in s.setup.profiles[t.profile].weapons)
+
+
 def shot(s: GameState, a: int, t: int, weapon: str) -> str:
     """The single-attack scenario of token ``a`` firing ``weapon`` at token ``t``, as JSON text."""
     att, dfd = s.tokens[a], s.tokens[t]
@@ -73,7 +77,7 @@ def shot(s: GameState, a: int, t: int, weapon: str) -> str:
         "attacker": model_data(s, att, keep=weapon),
         "defender": model_data(s, dfd),
         "weapons": [weapon],
-        "range": range_key(s.setup.board.range(att.sq, dfd.sq)),
+        "range": range_key(s.setup.board.range(att.sq, dfd.sq, down=not _grenade(s, att, weapon))),
         "cover": cover_of(s, dfd, att),
         "moved": s.moved > 0,
         **knockback_into(s, a, t),

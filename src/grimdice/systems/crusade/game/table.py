@@ -226,9 +226,12 @@ class TableBoard:
         return (c[0], c[1], levels[0]) if levels else p
 
     # ------------------------------------------------------------------ attacking
-    def range(self, a: Pos, b: Pos) -> int:
-        """Whole inches between the two models' feet (II: "every foot of distance")."""
-        return int(math.dist(a, b) + 1e-9)
+    def range(self, a: Pos, b: Pos, down: bool = True) -> int:
+        """Whole inches between the two models' feet (II: "every foot of distance"; reading
+        ``table_range``); ``down=False``: without the height downward (II: "Grenades do not have
+        to include downward distance when measuring for range")."""
+        rise = b[2] - a[2] if down or b[2] > a[2] else 0
+        return int(math.hypot(a[0] - b[0], a[1] - b[1], rise) + 1e-9)
 
     def _seen(self, a: Pos, b: Pos) -> list[bool]:
         lat = self.lattice

@@ -1,0 +1,146 @@
+"""Sight, cover and buildings on the table (II SHOOTING, VI STRUCTURES AND BUILDINGS), and a game's
+shot on the table equal to ``calculate()`` for the same situation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from grimdice.systems.crusade import calculate
+from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.rules import adjacent_enemies, targets_in_sight
+from tests.crusade_game.helpers import MARINE, STEALER
+from tests.crusade_game.table_helpers import active, put, rect, steps, table, table_state
+from tests.crusade_game.test_table import block
+
+BARRICADE = {"name": "barricade", "kind": "barricade", "shape": rect(5, 3, 6, 4)}
+WALL = {"name": "wall", "kind": "wall", "shape": rect(5, 1, 6, 6), "height": 3}
+
+
+def hab(armoured=False, doors=()):
+    return {
+        "name": "hab",
+        "shape": rect(4, 2, 10, 6),
+        "height": 4,
+        "armoured": armoured,
+        "sectors": [
+            {"name": "west", "shape": rect(4, 2, 7, 6)},
+            {"name": "east", "shape": rect(7, 2, 10, 6)},
+        ],
+        "doors": [list(d) for d in doors],
+    }
+
+
+def cover(s, i=0, j=1):
+    return s.setup.board.cover(s.tokens[i].sq, s.tokens[j].sq, {})
+
+
+def test_partial_sight_is_front_cover_heights_count():
+    # II: "If you can only see part of the target, they have Cover. If they do not have a roof over
+    # their head, the cover is counted as Front Cover." Over a 1" barricade 5" away, the feet are
+    # hidden from a firer on the ground (eyes 1.5" up), seen from one 6" up (II: "Always draw line
+    # of sight from the attacker model's position (IE, on top of the building)")
+    s = table_state(table(terrain=[BARRICADE]), [put("Marine", 0, 3)], [put("Stealer", 6, 3)])
+    assert targets_in_sight(s, 0) == [1] and cover(s) == "front"
+    open_ground = table_state(table(), [put("Marine", 0, 3)], [put("Stealer", 6, 3)])
+    assert cover(open_ground) == "none"
+    high = table(terrain=[BARRICADE, block(0, 3, 1, 4, 6)])
+    s = table_state(high, [put("Marine", 0, 3)], [put("Stealer", 6, 3)])
+    assert s.tokens[0].sq == (0, 3, 6) and cover(s) == "none"
+
+
+def test_terrain_taller_than_the_line_blocks_sight():
+    # II: "if you cannot see some portion of the target's body, you do not have LOS"
+    s = table_state(table(terrain=[WALL]), [put("Marine", 0, 3)], [put("Stealer", 8, 3)])
+    assert targets_in_sight(s, 0) == []
+    s = table_state(
+        table(terrain=[WALL, block(0, 3, 1, 4, 6)]), [put("Marine", 0, 3)], [put("Stealer", 8, 3)]
+    )
+    assert targets_in_sight(s, 0) == [1]  # over the wall from 6" up
+
+
+def test_models_inside_buildings_are_in_top_and_front_cover():
+    # VI: "Buildings provide top and front cover ... Place models inside buildings on top of the
+    # roof for LOS purposes but treated as in cover. ... Armored buildings always provide cover"
+    s = table_state(table(buildings=[hab()]), [put("Marine", 1, 3)], [put("Stealer", 5, 3)])
+    assert s.tokens[1].sq == (5, 3, 0) and targets_in_sight(s, 0) == [1] and cover(s) == "full"
+    armoured = table(buildings=[hab(armoured=True, doors=[(4, 4)])])
+    s = table_state(armoured, [put("Marine", 1, 3)], [put("Stealer", 5, 3)])
+    assert cover(s) == "armoured"
+    roof = table_state(table(buildings=[hab()]), [put("Marine", 1, 3)], [put("Stealer", 5, 3, 4)])
+    assert cover(roof) == "front"  # on the roof: its edge hides the feet from the ground
+    tower = table(buildings=[hab()], terrain=[block(0, 3, 1, 4, 6)])
+    roof = table_state(tower, [put("Marine", 0, 3)], [put("Stealer", 5, 3, 4)])
+    assert cover(roof) == "none"  # seen whole from 6" up: no roof over its head, no cover
+
+
+def test_no_fire_or_melee_between_sectors():
+    # VI: "You may not fire between sectors." "You may not attack across sector borders."
+    s = table_state(table(buildings=[hab()]), [put("Marine", 6, 3, 0)], [put("Stealer", 7, 3, 0)])
+    assert targets_in_sight(s, 0) == [] and adjacent_enemies(s, 0) == []
+    same = table_state(table(buildings=[hab()]), [put("Marine", 5, 3, 0)], [put("Stealer", 6, 3, 0)])
+    assert targets_in_sight(same, 0) == [1] and adjacent_enemies(same, 0) == [1]
+    wall = table_state(table(buildings=[hab()]), [put("Marine", 3, 3)], [put("Stealer", 4, 3, 0)])
+    assert adjacent_enemies(wall, 0) == []  # VI: "You may not melee through walls"
+
+
+def test_entering_buildings():
+    # VI: "To move into a building, you must first start adjacent to any part of it"; "ARMORED
+    # buildings may only be entered through clearly marked doors"; "When moving between adjacent
+    # sectors, you do not have to be adjacent to the border"
+    s = active(table_state(table(buildings=[hab()]), [put("Marine", 3, 3)], [put("Stealer", 11, 7)]))
+    assert ("move", 4, 3, 0) in steps(s) and ("move", 4, 3, 4) not in steps(s)  # the roof is 4" up
+    inside = active(table_state(table(buildings=[hab()]), [put("Marine", 6, 3, 0)], [put("Stealer", 11, 7)]))
+    assert ("move", 7, 3, 0) in steps(inside) and not any(k[3] == 4 for k in steps(inside))
+    armoured = table(buildings=[hab(armoured=True, doors=[(4, 4)])])
+    s = active(table_state(armoured, [put("Marine", 3, 3)], [put("Stealer", 11, 7)]))
+    got = steps(s)
+    assert ("move", 4, 3, 0) not in got and ("move", 4, 4, 0) in got
+
+
+def test_a_sector_held_by_enemies_is_not_entered():
+    s = active(table_state(table(buildings=[hab()]), [put("Marine", 3, 3)], [put("Stealer", 5, 5, 0)]))
+    assert not any(k[0] == "move" and k[3] == 0 and 4 <= k[1] < 7 and 2 <= k[2] < 6 for k in steps(s))
+    mixed = table_state(
+        table(buildings=[hab()]), [put("Marine", 3, 3), put("Marine", 6, 2, 0)], [put("Stealer", 5, 5, 0)]
+    )
+    assert ("move", 4, 3, 0) in steps(active(mixed))  # VI: "mixed forces inside": no forced entry
+
+
+def _end_states(law):
+    out: dict[int, float] = {}
+    for (ds, _, _, _), p in law:
+        out[ds[0]] = out.get(ds[0], 0.0) + p
+    return out
+
+
+def test_a_shot_on_the_table_is_calculate_s_shot():
+    # II: the range in whole inches (-1 per full foot) and the front cover of the barricade (+1
+    # armour beyond an inch): the game's law equals calculate() of the same single attack
+    from grimdice.systems.crusade.damage import CONDITIONS
+    from grimdice.systems.crusade.game.combat import cached_law
+
+    far = table(w=24, terrain=[{"name": "barricade", "kind": "barricade", "shape": rect(13, 3, 14, 4)}])
+    s = active(table_state(far, [put("Marine", 0, 3)], [put("Stealer", 14, 3)]))
+    assert ("shoot", 1, "bolter") in s.legal_actions()
+    after = s.apply(("shoot", 1, "bolter"))
+    key = after.pending[4]
+    assert key == situation.shot(s, 0, 1, "bolter")
+    attacker = {k: v for k, v in MARINE.items() if k != "move"}
+    defender = {k: v for k, v in STEALER.items() if k != "move"}
+    res = calculate(
+        {
+            "system": "crusade",
+            "action": "shoot",
+            "range": 14,  # 14 inches: one full foot
+            "cover": "front",
+            "attacker": attacker,
+            "defender": defender,
+            "weapons": ["bolter"],
+        }
+    )
+    got = _end_states(cached_law(key))
+    for c, name in enumerate(CONDITIONS):
+        assert got.get(c, 0.0) == pytest.approx(res.extra["end_state"][name], abs=1e-9)
+    assert json.loads(key)["cover"] == "front"
