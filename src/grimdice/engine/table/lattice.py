@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -51,6 +51,10 @@ class Lattice:
     height: int
     levels: dict[Cell, tuple[int, ...]]
     top: np.ndarray  # (height, width) float: sight blocked below this height
+    _rows: tuple[tuple[float, ...], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_rows", tuple(tuple(float(v) for v in row) for row in self.top))
 
     def inside(self, c: Cell) -> bool:
         return 0 <= c[0] < self.width and 0 <= c[1] < self.height
@@ -67,7 +71,7 @@ class Lattice:
                 yield n
 
     def blocks_at(self, c: Cell) -> float:
-        return float(self.top[c[1], c[0]])
+        return self._rows[c[1]][c[0]]
 
     def clear(self, a: Point3, b: Point3) -> bool:
         """Whether the straight line from ``a`` to ``b`` (points in the air above the centres of
@@ -79,9 +83,11 @@ class Lattice:
         dx, dy = bx - ax, by - ay
         norm = dx * dx + dy * dy
 
+        rows, za, dz = self._rows, a[2], b[2] - a[2]
+
         def blocks(c: Cell) -> bool:
             t = ((c[0] + 0.5 - ax) * dx + (c[1] + 0.5 - ay) * dy) / norm
-            return self.blocks_at(c) > a[2] + t * (b[2] - a[2])
+            return rows[c[1]][c[0]] > za + t * dz
 
         return clear_line(ca, cb, blocks)
 

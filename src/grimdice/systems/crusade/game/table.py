@@ -81,6 +81,8 @@ class TableBoard:
     unit: str = "inch"
     door_squares: frozenset[Pos] = frozenset()
     _graph: dict[Pos, tuple[Pos, ...]] = field(default_factory=dict, repr=False)
+    _steps: dict[Pos, tuple[tuple[str, Pos, float, int], ...]] = field(default_factory=dict, repr=False)
+    _seen_cache: dict[tuple[Pos, Pos], tuple[bool, ...]] = field(default_factory=dict, repr=False)
     _dist: dict[frozenset[Pos], dict[Pos, int]] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ positions
@@ -123,15 +125,35 @@ class TableBoard:
     def steps(
         self, p: Pos, armour: int, doors: Doors, occupied: Mapping[Pos, int], side: int = 0
     ) -> list[Step]:
-        """The steps from ``p`` (see the module text), each to a free position."""
+        """The steps from ``p`` (see the module text), each to a free position; none into a sector
+        that holds models of the other force and none of ``side``'s."""
         out: list[Step] = []
-        for dx, dy in EIGHT:
-            out.extend(self._steps_to(p, (p[0] + dx, p[1] + dy), occupied, side))
-        out.extend((ln.kind, ln.to, ln.cost) for ln in self.links.get(p, ()) if ln.to not in occupied)
-        out.extend(self._jumps(p, occupied))
+        for kind, to, cost, entering in self._static(p):
+            if to in occupied:
+                continue
+            if entering >= 0:
+                sides = {s for q, s in occupied.items() if self.indoors(q) == entering}
+                if sides and side not in sides:
+                    continue  # enemies alone inside: a forced entry (not in play)
+            out.append((kind, to, cost))
         return out
 
-    def _passage(self, p: Pos, n: Cell, z: int, occupied: Mapping[Pos, int], side: int) -> bool:
+    def _static(self, p: Pos) -> tuple[tuple[str, Pos, float, int], ...]:
+        """Every step from ``p`` on the empty table, with the sector it enters (or -1); kept."""
+        if p not in self._steps:
+            found: list[Step] = []
+            for dx, dy in EIGHT:
+                found.extend(self._steps_to(p, (p[0] + dx, p[1] + dy)))
+            found.extend((ln.kind, ln.to, ln.cost) for ln in self.links.get(p, ()))
+            found.extend(self._jumps(p))
+            here = self.indoors(p)
+            self._steps[p] = tuple(
+                (kind, to, cost, self.indoors(to) if self.indoors(to) not in (-1, here) else -1)
+                for kind, to, cost in found
+            )
+        return self._steps[p]
+
+    def _passage(self, p: Pos, n: Cell, z: int) -> bool:
         """VI MOVEMENT: into, out of and between the sectors of buildings at floor level."""
         here = self.indoors(p)
         there = self.indoors((n[0], n[1], z))
@@ -150,12 +172,9 @@ class TableBoard:
             crossing = b is not None and self.indoors(frm) >= 0 and self.building_of(to) is not b
             if crossing and b is not None and b.armoured and (frm[0], frm[1]) not in b.doors:
                 return False  # VI: "ARMORED buildings may only be entered through clearly marked doors"
-        if there < 0:
-            return True
-        sides = {s for q, s in occupied.items() if self.indoors(q) == there}
-        return not (sides and side not in sides)  # enemies alone inside: a forced entry (not in play)
+        return True
 
-    def _steps_to(self, p: Pos, n: Cell, occupied: Mapping[Pos, int], side: int) -> list[Step]:
+    def _steps_to(self, p: Pos, n: Cell) -> list[Step]:
         lat = self.lattice
         levels = lat.levels_at(n)
         if not levels:
@@ -164,7 +183,7 @@ class TableBoard:
         out: list[Step] = []
         for z in levels:
             to = (n[0], n[1], z)
-            if to in occupied or not self._passage(p, n, z, occupied, side):
+            if not self._passage(p, n, z):
                 continue
             dz = z - p[2]
             if dz == 0 or 0 < dz < HEAD or -MAX_DROP <= dz < 0:
@@ -179,7 +198,7 @@ class TableBoard:
                 out.append(("hang", to, FULL))
         return out
 
-    def _jumps(self, p: Pos, occupied: Mapping[Pos, int]) -> list[Step]:
+    def _jumps(self, p: Pos) -> list[Step]:
         """V JUMPING across a gap of lower cells, straight in one of the eight directions, to a
         cell at most 3" higher and at most 3" lower (the gap's cells all lower than the start)."""
         lat = self.lattice
@@ -199,12 +218,7 @@ class TableBoard:
                 for z in lat.levels_at(n):
                     to = (n[0], n[1], z)
                     dz = z - p[2]
-                    if (
-                        to in occupied
-                        or self.indoors(to) >= 0
-                        or z <= low
-                        or not -MAX_DROP <= dz <= MAX_JUMP_UP
-                    ):
+                    if self.indoors(to) >= 0 or z <= low or not -MAX_DROP <= dz <= MAX_JUMP_UP:
                         continue
                     out.append(("jump", to, k * unit + 2 * max(dz, 0) - min(dz, 0)))
         return out
@@ -233,13 +247,23 @@ class TableBoard:
         rise = b[2] - a[2] if down or b[2] > a[2] else 0
         return int(math.hypot(a[0] - b[0], a[1] - b[1], rise) + 1e-9)
 
-    def _seen(self, a: Pos, b: Pos) -> list[bool]:
+    def _seen(self, a: Pos, b: Pos) -> tuple[bool, ...]:
+        """Whether ``a`` sees each of :data:`SAMPLES` of a model at ``b`` (kept: the table and
+        its lines do not change, and models do not block sight)."""
+        key = (a, b)
+        if key in self._seen_cache:
+            return self._seen_cache[key]
         lat = self.lattice
         if self.indoors(a) >= 0 and self.indoors(b) >= 0 and self.indoors(a) != self.indoors(b):
-            return [False] * len(SAMPLES)  # VI: "You may not fire between sectors"
-        eye = (a[0] + 0.5, a[1] + 0.5, self.eye_level(a) + HEAD)
-        zb = self.eye_level(b)
-        return [lat.clear(eye, (b[0] + 0.5, b[1] + 0.5, zb + f * HEAD)) for f in SAMPLES]
+            seen = (False,) * len(SAMPLES)  # VI: "You may not fire between sectors"
+        else:
+            eye = (a[0] + 0.5, a[1] + 0.5, self.eye_level(a) + HEAD)
+            zb = self.eye_level(b)
+            seen = tuple(lat.clear(eye, (b[0] + 0.5, b[1] + 0.5, zb + f * HEAD)) for f in SAMPLES)
+        if len(self._seen_cache) > 200_000:
+            self._seen_cache.clear()
+        self._seen_cache[key] = seen
+        return seen
 
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool:
         """II: line of sight to some part of the target (reading ``table_models_sight``: models
