@@ -59,4 +59,6 @@ def active(s: GameState, i: int = 0) -> GameState:
 def steps(s: GameState) -> dict[tuple[Any, ...], float]:
     """The active model's board steps: (kind, x, y, z) -> cost."""
     t = s.tokens[s.active]
-    return {(k, *to): c for k, to, c in s.setup.board.steps(t.sq, 1, s.doors(), s.sides(), t.side)}
+    return {
+        (k, *to): c for k, to, c in s.setup.board.steps(t.sq, 1, s.doors(), s.sides(), t.side, s.breaches)
+    }

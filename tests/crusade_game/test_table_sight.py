@@ -3,6 +3,7 @@ shot on the table equal to ``calculate()`` for the same situation."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -144,3 +145,50 @@ def test_a_shot_on_the_table_is_calculate_s_shot():
     for c, name in enumerate(CONDITIONS):
         assert got.get(c, 0.0) == pytest.approx(res.extra["end_state"][name], abs=1e-9)
     assert json.loads(key)["cover"] == "front"
+
+
+# ---------------------------------------------------------------------- VI FORCE ENTRY
+def _sum_above(need: int, whites: int, reds: int) -> float:
+    from tests.crusade_game.test_table import RED, WHITE
+
+    rolls = list(itertools.product(*([WHITE] * whites + [RED] * reds)))
+    return sum(1 for r in rolls if sum(r) > need) / len(rolls)
+
+
+def test_forced_entry_into_a_sector_held_by_enemies():
+    # VI: "If the building is occupied by enemy troops, you must FORCE ENTRY before moving in- make
+    # any kind of attack on the building while adjacent, and roll > the building's armor ... If
+    # successful, place a marker next to you- any troops within 3" of the marker and adjacent to
+    # the building may move in."
+    s = active(table_state(table(buildings=[hab()]), [put("Marine", 3, 3)], [put("Stealer", 5, 5, 0)]))
+    west = s.setup.board.indoors((5, 5, 0))
+    assert ("force", west, "bolter") in s.legal_actions() and ("force", west, "knife") in s.legal_actions()
+    tried = s.apply(("force", west, "bolter"))
+    law = dict(tried.chance_outcomes())
+    assert law[("force", 1)] == pytest.approx(_sum_above(1, whites=2, reds=1))  # 2W+1R > armour 1
+    made, failed = tried.apply(("force", 1)), tried.apply(("force", 0))
+    assert made.breaches == (((3, 3, 0), west),) and failed.breaches == ()
+    assert made.acted and ("move", 4, 3, 0) in steps(made) and ("move", 4, 3, 0) not in steps(failed)
+    armoured = table(buildings=[hab(armoured=True, doors=[(4, 4)])])
+    s = active(table_state(armoured, [put("Marine", 3, 4)], [put("Stealer", 5, 5, 0)]))
+    law = dict(s.apply(("force", west, "bolter")).chance_outcomes())
+    assert law[("force", 1)] == pytest.approx(_sum_above(2, whites=2, reds=1))  # > armour 2
+    assert _sum_above(2, whites=1, reds=0) == 0 and ("force", west, "knife") not in s.legal_actions()
+
+
+def test_closing_a_forced_entry_and_forcing_between_sectors():
+    # VI: "If inside the building and not mixed forces, you may close a forced entrance that is
+    # within 3" by spending an action." "When moving between adjacent sectors ... you may have to
+    # force entry as if entering a building"
+    s = active(table_state(table(buildings=[hab()]), [put("Marine", 3, 3)], [put("Stealer", 5, 5, 0)]))
+    west = s.setup.board.indoors((5, 5, 0))
+    made = s.apply(("force", west, "bolter")).apply(("force", 1)).apply(("end",))
+    stealer = made.apply(("activate", 1))
+    assert ("close_entry", 0) in stealer.legal_actions()
+    closed = stealer.apply(("close_entry", 0))
+    assert closed.breaches == () and closed.acted
+    inside = active(
+        table_state(table(buildings=[hab()]), [put("Marine", 6, 3, 0)], [put("Stealer", 8, 5, 0)])
+    )
+    east = inside.setup.board.indoors((8, 5, 0))
+    assert ("move", 7, 3, 0) not in steps(inside) and ("force", east, "bolter") in inside.legal_actions()

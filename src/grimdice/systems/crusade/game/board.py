@@ -9,7 +9,8 @@ heights and buildings (:class:`~.table.TableBoard`):
   deployment zone's positions in reading order), ``inside``,
   ``enterable`` (a model of that armour may stand there);
 * ``steps(p, armour, doors, occupied, side)``: the steps a model of force ``side`` may take from
-  ``p`` (``occupied``: each model's position and force), each
+  ``p`` (``occupied``: each model's position and force; ``breaches``: a table's forced entries),
+  each
   ``(kind, to, cost)`` in the board's unit; a cost of :data:`FULL` is a whole move (V: a tall
   ladder, X: a manhole), taken only before any other step;
 * ``range(a, b, down)``: range in the board's unit (squares or whole inches), for II's range
@@ -56,7 +57,13 @@ class Board(Protocol):
     def enterable(self, p: Pos, armour: int) -> bool: ...
     def doors(self) -> dict[Pos, bool]: ...
     def steps(
-        self, p: Pos, armour: int, doors: Doors, occupied: Mapping[Pos, int], side: int = 0
+        self,
+        p: Pos,
+        armour: int,
+        doors: Doors,
+        occupied: Mapping[Pos, int],
+        side: int = 0,
+        breaches: tuple[tuple[Pos, int], ...] = (),
     ) -> list[Step]: ...
     def range(self, a: Pos, b: Pos, down: bool = True) -> int: ...
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool: ...
@@ -102,7 +109,13 @@ class GridBoard:
         return cast(dict[Pos, bool], self.grid.doors())
 
     def steps(
-        self, p: Pos, armour: int, doors: Doors, occupied: Mapping[Pos, int], side: int = 0
+        self,
+        p: Pos,
+        armour: int,
+        doors: Doors,
+        occupied: Mapping[Pos, int],
+        side: int = 0,
+        breaches: tuple[tuple[Pos, int], ...] = (),
     ) -> list[Step]:
         """X: the four orthogonal steps ("Diagonal move is not permitted"), a square each: into a
         free square, or opening / closing the door there (reading ``door_cost``); a manhole is a

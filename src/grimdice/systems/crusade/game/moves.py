@@ -14,7 +14,7 @@ STEPS = ("move", "manhole", "ladder")
 def cost_of(s: GameState, kind: str, to: Pos) -> float:
     """The cost of the active model's step ``kind`` to ``to``, as the board gives it."""
     t = s.tokens[s.active]
-    for k, p, cost in s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side):
+    for k, p, cost in s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches):
         if k == kind and p == to:
             return cost
     raise ValueError(f"no step {kind} to {list(to)} from {list(t.sq)}")

@@ -70,11 +70,13 @@ TABLE_READINGS = (
     "reading table_adjacent: models touch when their cells touch and their feet are at most 1 inch "
     "apart in height, both outside or both in one sector",
     "reading building_entry: a step into a building is made from a cell beside it; a sector that "
-    "holds enemies and no friends is not entered",
+    "holds enemies and no friends is entered only within 3 inches of a forced entry",
+    "reading forced_entry: a forced entry rolls a usable weapon's dice against the building's armour "
+    "(+1 for +P); its marker is where the forcing model stands",
     "reading table_hide: a model may hide inside a building or beside a piece at least 1 inch above its feet",
     "reading table_area: an AREA weapon also rolls at every other model within 1 inch of its target",
-    "not in play yet on a table: forced entries, damage to buildings and their collapse, awkward melee "
-    "for a ladder held at its far end (such a ladder is not climbed), dive attacks",
+    "not in play yet on a table: damage to buildings and their collapse, awkward melee for a ladder "
+    "held at its far end (such a ladder is not climbed), dive attacks",
 )
 
 

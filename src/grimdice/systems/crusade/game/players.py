@@ -4,7 +4,8 @@ import this module.
 The AI plays one step at a time from the exact attack laws (:mod:`.combat`, cached by situation):
 it attacks when an attack's expected harm to the enemy outweighs its own expected harm and fail
 (so it shoots, focuses on the weakest target, and melees only when the contest favours it),
-reloads and unjams when it has no target, then steps towards its goal (its force's ``reach``
+reloads, unjams or forces an entry (on a table) when it has no target, then steps (climbing
+ladders and scrabbling on a table) towards its goal (its force's ``reach``
 objectives, else the nearest enemy it knows of), takes an extra move when nothing is in reach,
 and hides in darkness when it can do nothing better.
 """
@@ -139,14 +140,14 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         if values[best] > 0:
             return attacks[best]
     for a in actions:
-        if a[0] in ("reload", "unjam") and not carrying:
-            return a
+        if a[0] in ("reload", "unjam", "force") and not carrying:
+            return a  # VI FORCE ENTRY on a table: into a sector its enemies hold
     me = state.tokens[state.active]
     if me.sq[:2] in {p[:2] for p in _hold_squares(state, me.side)} and not me.blip:
         return _end(actions)  # it holds its objective
     dist = _distances(state, _goals(state, me.side, state.active))
     here = dist.get(me.sq, 10**6)
-    steps = [a for a in actions if a[0] in ("move", "open", "manhole")]
+    steps = [a for a in actions if a[0] in ("move", "open", "manhole", "ladder", "scrabble")]
     if steps:
         best_step = min(steps, key=lambda a: dist.get(tuple(int(v) for v in a[1:]), 10**6))
         if dist.get(tuple(int(v) for v in best_step[1:]), 10**6) < here:

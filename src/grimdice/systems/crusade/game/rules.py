@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import ambush, climb, horror, items
+from grimdice.systems.crusade.game import ambush, climb, entry, horror, items
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
@@ -88,7 +88,7 @@ def _moves(s: GameState) -> list[Action]:
     """The board's steps (:meth:`~.board.Board.steps`) the move left pays for; a whole-move step
     (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
     t = s.tokens[s.active]
-    steps = s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side)
+    steps = s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
     full = s.moved == 0 and s.budget >= s.move_of(t)
     out = []
     for kind, to, cost in steps:
@@ -126,6 +126,7 @@ def _actions(s: GameState) -> list[Action]:
             out.append(("unjam", w.name))  # VIII JAM
     out.extend(recover_actions(s))  # VIII STICK
     out.extend(items.pickup_actions(s))  # V PICKING UP
+    out.extend(entry.actions(s))  # VI FORCE ENTRY on a table
     if _may_hide(s, free=False):
         out.append(("hide",))
     if not wounded and not has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE"):
@@ -235,6 +236,8 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return [(("attack", k), p) for k, (_, p) in enumerate(cached_law(s.pending[4]))]
     if kind in ("jump", "scrabble"):  # V JUMPING, SCRABBLING
         return climb.outcomes(s)
+    if kind == "force":  # VI FORCE ENTRY
+        return entry.outcomes(s)
     if kind == "unjam":
         p = s.pending[3]
         return [(("unjam", 1), p), (("unjam", 0), 1 - p)]
@@ -287,6 +290,10 @@ def apply(s: GameState, a: Action) -> GameState:
         return settle(items.pick_up(s, int(a[1])))
     if kind == "drop":
         return settle(items.drop(s, s.active))
+    if kind == "force":
+        return settle(entry.start(s, int(a[1]), str(a[2])))
+    if kind == "close_entry":
+        return settle(entry.close(s, int(a[1])))
     return settle(resolve.act(s, a))
 
 

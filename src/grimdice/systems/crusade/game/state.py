@@ -95,6 +95,7 @@ class GameState:
     events: tuple[tuple[Any, ...], ...] = ()  # chance events still to come at the turn's start
     snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
     items: tuple[tuple[Pos, int], ...] = ()  # per item objective: where it lies, or its carrier
+    breaches: tuple[tuple[Pos, int], ...] = ()  # VI forced entries on a table: (marker, sector)
     fresh_wounds: frozenset[int] = frozenset()  # the player's models wounded in its own turn (VIII WOUND)
     carried: bool = False  # V CARRYING: the active model carried an item this activation
     pick_first: bool = False  # ... and picked it up before doing anything else

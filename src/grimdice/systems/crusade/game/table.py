@@ -23,7 +23,8 @@ building's height. Each step below is one action (``["move", x, y, z]`` ...):
 * VI MOVEMENT: "To move into a building, you must first start adjacent to any part of it": a step
   into a building is from a cell beside it; "ARMORED buildings may only be entered through clearly
   marked doors"; "When moving between adjacent sectors, you do not have to be adjacent to the
-  border"; a sector that holds enemies and no friends is not entered (FORCE ENTRY is not in play).
+  border"; a sector that holds enemies and no friends is entered only within 3" of a forced entry
+  (:mod:`.entry`).
 
 Sight (II, VI): from the eyes (:data:`HEAD` above the feet) to the target's feet, middle and head;
 "Place models inside buildings on top of the roof for LOS purposes"; a cell blocks a line passing
@@ -45,6 +46,7 @@ MAX_DROP = 3  # V JUMPING: "jumping down 3" or less, simply deduct the height"
 MAX_SCRABBLE = 6  # V SCRABBLING: "rough surfaces 6" high or less"
 MAX_GAP = 3  # reading jump_gap: jumps across gaps of up to 3 cells
 TALL_LADDER = 3  # V: "Short ladders (<3")", "Tall ladders (3"-6")"
+FORCED_REACH = 3  # VI: "any troops within 3" of the marker and adjacent to the building may move in"
 SAMPLES = (0.1, 0.5, 1.0)  # the target's body seen at its feet, middle and head (share of HEAD)
 
 
@@ -112,6 +114,11 @@ class TableBoard:
         c = (p[0], p[1])
         return self.sector_at[c] if c in self.building_at and p[2] == 0 else -1
 
+    def sector_armour(self, sector: int) -> int:
+        """VI: "Normal buildings have 1 armor ... Armored buildings (sloped sides) have 2 armor"."""
+        cell = next(c for c, k in self.sector_at.items() if k == sector)
+        return 2 if self.buildings[self.building_at[cell]].armoured else 1
+
     def building_of(self, p: Pos) -> Building | None:
         c = (p[0], p[1])
         return self.buildings[self.building_at[c]] if c in self.building_at else None
@@ -123,18 +130,26 @@ class TableBoard:
 
     # ------------------------------------------------------------------ moving
     def steps(
-        self, p: Pos, armour: int, doors: Doors, occupied: Mapping[Pos, int], side: int = 0
+        self,
+        p: Pos,
+        armour: int,
+        doors: Doors,
+        occupied: Mapping[Pos, int],
+        side: int = 0,
+        breaches: tuple[tuple[Pos, int], ...] = (),
     ) -> list[Step]:
         """The steps from ``p`` (see the module text), each to a free position; none into a sector
-        that holds models of the other force and none of ``side``'s."""
+        that holds models of the other force and none of ``side``'s, unless a forced entry of that
+        sector lies within 3" (VI: "any troops within 3" of the marker ... may move in")."""
         out: list[Step] = []
         for kind, to, cost, entering in self._static(p):
             if to in occupied:
                 continue
             if entering >= 0:
                 sides = {s for q, s in occupied.items() if self.indoors(q) == entering}
-                if sides and side not in sides:
-                    continue  # enemies alone inside: a forced entry (not in play)
+                forced = any(k == entering and self.range(p, m) <= FORCED_REACH for m, k in breaches)
+                if sides and side not in sides and not forced:
+                    continue  # enemies alone inside: a forced entry first
             out.append((kind, to, cost))
         return out
 
