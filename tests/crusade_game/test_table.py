@@ -191,3 +191,13 @@ def test_scrabbling_is_a_full_move_failure_stays_at_the_bottom():
     up, down = s.apply(("scrabble", 1)), s.apply(("scrabble", 0))
     assert up.tokens[0].sq == (5, 4, 4) and up.budget == 0
     assert down.tokens[0].sq == (4, 4, 0) and down.budget == 0 and down.tokens[0].cond == NONE
+
+
+def test_both_boards_answer_the_board_protocol():
+    from grimdice.systems.crusade.game.board import Board
+    from tests.crusade_game.helpers import state
+
+    asked = [n for n in Board.__dict__ if not n.startswith("_")] + list(Board.__annotations__)
+    grid = state("#####\n#A.B#\n#####", [{"profile": "Marine"}], [{"profile": "Stealer"}]).setup.board
+    for board in (grid, game(table(), [put("Ganger", 0, 0)]).setup.board):
+        assert [n for n in asked if not hasattr(board, n)] == [], type(board).__name__
