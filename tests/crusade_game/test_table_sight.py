@@ -9,7 +9,6 @@ import json
 import pytest
 
 from grimdice.systems.crusade import calculate
-from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.rules import adjacent_enemies, targets_in_sight
 from tests.crusade_game.helpers import MARINE, STEALER
 from tests.crusade_game.table_helpers import active, put, rect, steps, table, table_state
@@ -116,26 +115,44 @@ def _end_states(law):
     return out
 
 
-def test_a_shot_on_the_table_is_calculate_s_shot():
-    # II: the range in whole inches (-1 per full foot) and the front cover of the barricade (+1
-    # armour beyond an inch): the game's law equals calculate() of the same single attack
+SHOTS = [
+    # a barricade 1" before the target, 14" away: front cover, one full foot of range
+    (
+        {"w": 24, "terrain": [{"name": "b", "kind": "barricade", "shape": rect(13, 3, 14, 4)}]},
+        (14, 3),
+        14,
+        "front",
+    ),
+    # inside a building (seen from its roof), 5" away: full cover
+    ({"buildings": [hab()]}, (5, 3), 5, "full"),
+    # inside an armoured building: armoured cover
+    ({"buildings": [hab(armoured=True, doors=[(4, 4)])]}, (5, 3), 5, "armoured"),
+    # open ground, 3 across and 4 down the table: 5" (whole inches between the feet)
+    ({}, (3, 7), 5, "none"),
+]
+
+
+@pytest.mark.parametrize(
+    ("board", "where", "inches", "cover"), SHOTS, ids=["front", "full", "armoured", "open"]
+)
+def test_a_shot_on_the_table_is_calculate_s_shot(board, where, inches, cover):
+    # II: range in whole inches (-1 per full foot), cover from the table (+1 armour beyond an inch);
+    # VI: cover inside buildings: the game's law equals calculate() of the same single attack,
+    # written here by hand
     from grimdice.systems.crusade.damage import CONDITIONS
     from grimdice.systems.crusade.game.combat import cached_law
 
-    far = table(w=24, terrain=[{"name": "barricade", "kind": "barricade", "shape": rect(13, 3, 14, 4)}])
-    s = active(table_state(far, [put("Marine", 0, 3)], [put("Stealer", 14, 3)]))
+    s = active(table_state(table(**board), [put("Marine", 0, 3)], [put("Stealer", *where)]))
     assert ("shoot", 1, "bolter") in s.legal_actions()
-    after = s.apply(("shoot", 1, "bolter"))
-    key = after.pending[4]
-    assert key == situation.shot(s, 0, 1, "bolter")
+    key = s.apply(("shoot", 1, "bolter")).pending[4]
     attacker = {k: v for k, v in MARINE.items() if k != "move"}
     defender = {k: v for k, v in STEALER.items() if k != "move"}
     res = calculate(
         {
             "system": "crusade",
             "action": "shoot",
-            "range": 14,  # 14 inches: one full foot
-            "cover": "front",
+            "range": inches,
+            "cover": cover,
             "attacker": attacker,
             "defender": defender,
             "weapons": ["bolter"],
@@ -144,7 +161,28 @@ def test_a_shot_on_the_table_is_calculate_s_shot():
     got = _end_states(cached_law(key))
     for c, name in enumerate(CONDITIONS):
         assert got.get(c, 0.0) == pytest.approx(res.extra["end_state"][name], abs=1e-9)
-    assert json.loads(key)["cover"] == "front"
+    assert json.loads(key)["cover"] == cover
+
+
+def test_zone_of_control_and_hiding_on_the_table():
+    # V ZOC: "If a troop moves within 1" of an enemy and then tries to move past the enemy, the
+    # enemy may choose to make a "free" melee attack"; V HIDING: "If you are in cover, you may Hide
+    # ... if you or your enemy moves such that they ... are within 1" of you, you will be Revealed"
+    s = active(table_state(table(), [put("Marine", 2, 3)], [put("Stealer", 3, 3)]))
+    assert s.apply(("move", 1, 3, 0)).zoc == ()  # started next to it: directly away is free
+    assert s.apply(("move", 2, 4, 0)).zoc[2] == (1,)  # along it: the stealer may melee
+    screen = {"name": "screen", "kind": "wall", "shape": rect(8, 0, 9, 7), "height": 3}
+    beside = active(
+        table_state(table(terrain=[BARRICADE, screen]), [put("Marine", 4, 3)], [put("Stealer", 11, 7)])
+    )
+    open_ground = active(table_state(table(), [put("Marine", 4, 3)], [put("Stealer", 11, 7)]))
+    assert ("hide",) in beside.legal_actions() and ("hide",) not in open_ground.legal_actions()
+    hidden = beside.apply(("hide",)).apply(("end",)).apply(("activate", 1))
+    assert hidden.tokens[0].hidden
+    behind = hidden.apply(("move", 10, 6, 0))
+    assert behind.tokens[0].hidden  # the screen hides it from the stealer
+    seen = hidden.apply(("move", 10, 7, 0)).apply(("move", 9, 7, 0)).apply(("move", 8, 7, 0))
+    assert not seen.tokens[0].hidden  # round the screen: in sight, revealed
 
 
 # ---------------------------------------------------------------------- VI FORCE ENTRY
