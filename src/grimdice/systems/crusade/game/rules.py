@@ -1,7 +1,7 @@
-"""The rules of a Rules Crusade game on a grid board: what may be done in a state, and what it
-leads to (section I turn order, II shooting, III fails, IV melee, V movement, hiding and chits,
-VIII weapon effects and conditions, X the grid). See ``docs/crusade-game.md`` for each rule and
-the readings of ours (what the text leaves out).
+"""The rules of a Rules Crusade game on its board (:mod:`.board`): what may be done in a state, and
+what it leads to (section I turn order, II shooting, III fails, IV melee, V movement, hiding and
+chits, VI buildings, VIII weapon effects and conditions, X the grid). See ``docs/crusade-game.md``
+for each rule and the readings of ours (what the text leaves out).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The scenario file of a Rules Crusade game on a grid board (a format of ours: the text gives no
+"""The scenario file of a Rules Crusade game on a grid or a table (a format of ours: the text gives no
 scenarios, victory conditions or profiles), and its checks before any game starts.
 
 .. code-block:: yaml
@@ -14,8 +14,9 @@ scenarios, victory conditions or profiles), and its checks before any game start
     first: roll-off      # or 0 / 1: the force that goes first (I)
     turns: 8             # rounds; then hold objectives are scored
 
-Profiles are the calculator's models (:class:`~grimdice.systems.crusade.profiles.Model`: armour,
-hits, melee dice, abilities, weapons with effect codes) with a ``move`` in squares. See
+A table board is ``board: {type: table, ...}`` (:mod:`.table_scenario`). Profiles are the
+calculator's models (:class:`~grimdice.systems.crusade.profiles.Model`: armour, hits, melee dice,
+abilities, weapons with effect codes) with a ``move`` in squares (inches on a table). See
 ``docs/crusade-game.md``.
 """
 

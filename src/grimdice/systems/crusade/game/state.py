@@ -1,9 +1,12 @@
-"""The state of a Rules Crusade game on a grid board, on the :mod:`grimdice.engine.game` interface:
-immutable, hashable, ``current_player`` / ``legal_actions`` / ``chance_outcomes`` / ``apply`` /
-``returns``. The rules live in :mod:`.rules`; this module holds the data and its invariants.
+"""The state of a Rules Crusade game on its board (a grid or a table, :mod:`.board`), on the
+:mod:`grimdice.engine.game` interface: immutable, hashable, ``current_player`` /
+``legal_actions`` / ``chance_outcomes`` / ``apply`` / ``returns``. The rules live in :mod:`.rules`;
+this module holds the data and its invariants.
 
 Actions are tuples of JSON values (a game log is the seed, the scenario and the actions):
-``("activate", i)``, ``("move", x, y)``, ``("open", x, y)``, ``("close", x, y)``,
+``("activate", i)``, ``("move", x, y)`` (on a table ``("move", x, y, z)``, and ``("ladder", ...)``,
+``("jump", ...)``, ``("scrabble", ...)``, ``("fall", ...)``, ``("hang", ...)``, ``("force", sector,
+weapon)``, ``("close_entry", n)``), ``("open", x, y)``, ``("close", x, y)``,
 ``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``, ``("charge",)``,
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
 ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
