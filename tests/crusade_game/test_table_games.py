@@ -196,3 +196,12 @@ def test_random_player_rng_is_the_layer_s():
     while s.current_player() == CHANCE:
         s = s.apply(s.chance_outcomes()[0][0])
     assert random_player(s, rng) in s.legal_actions()
+
+
+def test_games_that_bring_a_building_down_keep_the_invariants_and_replay():
+    # VI: sectors shot down collapse into rubble mid-game; the replay rebuilds the same table
+    data = _skirmish()
+    launcher = {"name": "missile launcher", "dice": "2R+1", "kind": "ranged", "effects": ["K", "+P", "B"]}
+    data["profiles"][1]["weapons"].append(launcher)
+    log, kinds = _checked(build_setup(data), ("random", "random"), 8)
+    assert "collateral" in kinds and any("it collapses" in e["text"] for e in log["events"])

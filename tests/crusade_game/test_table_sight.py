@@ -10,6 +10,7 @@ import pytest
 
 from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.game.rules import adjacent_enemies, targets_in_sight
+from grimdice.systems.crusade.game.state import invariant_errors
 from tests.crusade_game.helpers import MARINE, STEALER
 from tests.crusade_game.table_helpers import active, put, rect, steps, table, table_state
 from tests.crusade_game.test_table import block
@@ -230,3 +231,88 @@ def test_closing_a_forced_entry_and_forcing_between_sectors():
     )
     east = inside.setup.board.indoors((8, 5, 0))
     assert ("move", 7, 3, 0) not in steps(inside) and ("force", east, "bolter") in inside.legal_actions()
+
+
+# ---------------------------------------------------------------------- VI DAMAGE, collapse
+LAUNCHER = {"name": "missile launcher", "dice": "2R+1", "kind": "ranged", "effects": ["K", "+P", "B"]}
+
+
+def _gunner():
+    return dict(MARINE, weapons=[*MARINE["weapons"], LAUNCHER])
+
+
+def test_a_shot_at_a_sector_is_calculate_s_shot_at_a_building():
+    # VI: "Normal buildings have 1 armor, and 10 hits per sector ... firing template, special,
+    # grenade or heavy weapons at them ... +P weapons also add 1": the game's law is calculate()'s
+    from grimdice.systems.crusade.game import ruin
+    from grimdice.systems.crusade.game.combat import cached_law
+
+    s = active(
+        table_state(
+            table(buildings=[hab()]),
+            [put("Marine", 1, 3)],
+            [put("Stealer", 11, 7)],
+            profiles=[_gunner(), STEALER],
+        )
+    )
+    west = s.setup.board.indoors((5, 3, 0))
+    assert ("shoot_sector", west, "missile launcher") in s.legal_actions()
+    assert ("shoot_sector", west, "bolter") not in s.legal_actions()  # not a building weapon
+    key = s.apply(("shoot_sector", west, "missile launcher")).pending[3]
+    assert key == ruin.sector_shot(s, 0, west, "missile launcher")
+    res = calculate(
+        {
+            "system": "crusade",
+            "action": "shoot",
+            "range": 3,  # to the sector's nearest cell
+            "attacker": {k: v for k, v in _gunner().items() if k != "move"},
+            "defender": {"name": "hab west", "kind": "building", "armour": 1, "hits": 10},
+            "weapons": ["missile launcher"],
+        }
+    )
+    law: dict[int, float] = {}
+    for (ds, _, _, _), p in cached_law(key):
+        law[ds[1]] = law.get(ds[1], 0.0) + p
+    for h, p in res.stages["hits_left"].to_dict().items():
+        assert law.get(h, 0.0) == pytest.approx(p, abs=1e-9)
+
+
+def test_a_collapse_rolls_at_the_models_inside_and_the_connected_sector_then_leaves_rubble():
+    # VI: "When the building has taken all it's hits, it collapses. Roll 2 reds against any targets
+    # inside (graze = W) ... place them in amongst the rubble ... Roll 2 reds against any connected
+    # sectors for collateral damage."
+    from dataclasses import replace
+
+    from grimdice.systems.crusade.game.combat import cached_law
+
+    models = [put("Stealer", 5, 5, 0), put("Stealer", 5, 3, 4)]
+    s = active(
+        table_state(table(buildings=[hab()]), [put("Marine", 1, 3)], models, profiles=[_gunner(), STEALER])
+    )
+    west, east = s.setup.board.indoors((5, 5, 0)), s.setup.board.indoors((8, 5, 0))
+    s = replace(s, sector_hits=((west, 1),)).apply(("shoot_sector", west, "missile launcher"))
+    down = next(k for k, ((ds, _, _, _), _) in enumerate(cached_law(s.pending[3])) if ds[1] == 0)
+    s = s.apply(("sector", down))
+    assert s.pending == ("collapse", 1)
+    law = dict(s.chance_outcomes())
+    reds = list(itertools.product(RED2, RED2))
+    by_end: dict[int, float] = {}
+    for o, p in law.items():
+        cond = s.apply(o).tokens[1].cond
+        by_end[cond] = by_end.get(cond, 0.0) + p
+    none = sum(1 for r in reds if sum(r) - 1 <= 0) / 36  # 2 reds - armour 1: no hit
+    wound = sum(1 for r in reds if sum(r) - 1 == 1) / 36  # one point on one hit: graze = W
+    assert by_end[0] == pytest.approx(none) and by_end[2] == pytest.approx(wound)
+    assert by_end[4] == pytest.approx(1 - none - wound)
+    s = s.apply(next(o for o in law if s.apply(o).tokens[1].cond == 0))  # it survives
+    assert s.pending == ("collateral", east)
+    s = s.apply(("collateral", 0))
+    assert s.pending == () and dict(s.sector_hits)[east] < 10
+    board = s.setup.board
+    assert board.indoors((5, 5, 0)) == -1 and board.indoors((8, 5, 0)) == east  # west is rubble
+    assert s.tokens[1].sq == (5, 5, 0) and s.tokens[2].sq[2] == 0  # the roof's model fell 4"
+    assert s.tokens[2].cond == 1  # V FALLING: 1 hit, graze = stun
+    assert not invariant_errors(s)
+
+
+RED2 = (0, 0, 0, 1, 2, 3)

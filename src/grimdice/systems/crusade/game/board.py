@@ -43,6 +43,8 @@ Doors = Mapping[Pos, bool]
 #: a step's cost that is a model's whole move (V: tall ladders "cost 1 full movement")
 FULL = -1
 Step = tuple[str, Pos, float]
+Occupied = Mapping[Pos, int]  # each model's position and its force
+Breaches = tuple[tuple[Pos, int], ...]  # a table's forced entries: (marker, sector)
 
 
 class Board(Protocol):
@@ -57,13 +59,7 @@ class Board(Protocol):
     def enterable(self, p: Pos, armour: int) -> bool: ...
     def doors(self) -> dict[Pos, bool]: ...
     def steps(
-        self,
-        p: Pos,
-        armour: int,
-        doors: Doors,
-        occupied: Mapping[Pos, int],
-        side: int = 0,
-        breaches: tuple[tuple[Pos, int], ...] = (),
+        self, p: Pos, armour: int, doors: Doors, occupied: Occupied, side: int = 0, breaches: Breaches = ()
     ) -> list[Step]: ...
     def range(self, a: Pos, b: Pos, down: bool = True) -> int: ...
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool: ...
@@ -109,13 +105,7 @@ class GridBoard:
         return cast(dict[Pos, bool], self.grid.doors())
 
     def steps(
-        self,
-        p: Pos,
-        armour: int,
-        doors: Doors,
-        occupied: Mapping[Pos, int],
-        side: int = 0,
-        breaches: tuple[tuple[Pos, int], ...] = (),
+        self, p: Pos, armour: int, doors: Doors, occupied: Occupied, side: int = 0, breaches: Breaches = ()
     ) -> list[Step]:
         """X: the four orthogonal steps ("Diagonal move is not permitted"), a square each: into a
         free square, or opening / closing the door there (reading ``door_cost``); a manhole is a
@@ -188,4 +178,4 @@ class GridBoard:
         return [sq for sq, _ in sorted(reach.items(), key=lambda kv: (kv[1], kv[0][1], kv[0][0]))]
 
 
-__all__ = ["FULL", "Board", "Doors", "GridBoard", "Pos", "Step"]
+__all__ = ["FULL", "Board", "Breaches", "Doors", "GridBoard", "Occupied", "Pos", "Step"]

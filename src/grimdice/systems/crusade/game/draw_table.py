@@ -1,6 +1,6 @@
-"""A table board drawn for :mod:`.draw`: the cells shaded by height (walls dark, buildings tan, the
-higher the darker), each building's name and roof height, its sectors' borders and doors, ladders
-(solid) and stairs (dashed) joining their ends, rough pieces dotted."""
+"""A table board drawn for :mod:`.draw`: the cells shaded by height (walls dark, buildings tan,
+rubble grey-brown, the higher the darker), each building's name and roof height, its sectors'
+borders and doors, ladders (solid) and stairs (dashed) joining their ends, rough pieces dotted."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from grimdice.systems.crusade.game.table import TableBoard
 
 GROUND_RGB, WALL_RGB, BUILDING_RGB = (0.96, 0.96, 0.92), (0.3, 0.3, 0.3), (0.86, 0.74, 0.55)
 BLOCK_RGB = (0.55, 0.65, 0.45)
+RUBBLE_RGB = (0.62, 0.55, 0.5)
 
 
 def _shade(rgb: tuple[float, float, float], height: float) -> tuple[float, float, float]:
@@ -30,6 +31,8 @@ def table_image(board: TableBoard) -> list[list[tuple[float, float, float]]]:
                 row.append(BUILDING_RGB)
             elif not levels:
                 row.append(WALL_RGB)
+            elif levels == (0,) and lat.blocks_at((x, y)) > 0:
+                row.append(RUBBLE_RGB)  # a collapsed sector (VI)
             elif levels[0] > 0:
                 row.append(_shade(BLOCK_RGB, levels[0]))
             else:

@@ -9,6 +9,7 @@ from typing import Any
 
 from grimdice.engine import playing
 from grimdice.engine.game import CHANCE
+from grimdice.errors import printable
 from grimdice.systems.crusade.damage import CONDITIONS
 from grimdice.systems.crusade.game.players import PLAYERS, Player
 from grimdice.systems.crusade.game.record import Book
@@ -75,8 +76,12 @@ TABLE_READINGS = (
     "(+1 for +P); its marker is where the forcing model stands",
     "reading table_hide: a model may hide inside a building or beside a piece at least 1 inch above its feet",
     "reading table_area: an AREA weapon also rolls at every other model within 1 inch of its target",
-    "not in play yet on a table: damage to buildings and their collapse, awkward melee for a ladder "
-    "held at its far end (such a ladder is not climbed), dive attacks",
+    "reading building_weapons: the weapons fired at a building's sector are templates, grenades and "
+    "weapons with HEAVY, AREA, LINE or BLAST; the firer sees part of its roof, from outside its building",
+    "reading rubble: a collapsed sector becomes rubble stood in at 0 inches, 1 inch high for sight; models "
+    "on its roof fall its height; a fail on a building shot keeps its lasting state only (no EXPLODE roll)",
+    "not in play yet on a table: meleeing a building from inside, barricades and catwalks as targets, "
+    "awkward melee for a ladder held at its far end (such a ladder is not climbed), dive attacks",
 )
 
 
@@ -92,7 +97,33 @@ def _name(s: GameState, i: int) -> str:
     return f"{what} #{i}"
 
 
+def _sector(s: GameState, k: int) -> str:
+    return printable(s.setup.board.sector_names[k])  # type: ignore[attr-defined]
+
+
+def _building_event(before: GameState, after: GameState) -> str | None:
+    """VI on a table: a shot at a sector, a collapse's roll at a model, collateral damage."""
+    kind, n = before.pending[0], before.pending[1]
+    hits = dict(after.sector_hits)
+    if kind == "sector":
+        k, w = before.pending[2], before.pending[4]
+        left = hits.get(k, 10)
+        end = "it collapses" if left == 0 else f"{left} hits left"
+        return f"{_name(before, n)} shoots {_sector(before, k)} with {w}: {end}"
+    if kind == "collateral":
+        left = hits.get(n, 10)
+        return f"{_sector(before, n)} takes collateral damage: " + (
+            "it collapses" if left == 0 else f"{left} hits left"
+        )
+    if kind == "collapse":
+        t = after.tokens[n]
+        return f"{_name(before, n)} is caught in the collapse: {CONDITIONS[t.cond]}, {t.hits} hits left"
+    return None
+
+
 def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
+    if before.pending[0] in ("sector", "collapse", "collateral"):
+        return _building_event(before, after)
     if before.pending[0] != "attack":
         return None
     how, i, j, _, fired = before.pending[1:6]

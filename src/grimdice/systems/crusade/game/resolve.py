@@ -62,6 +62,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         from grimdice.systems.crusade.game import entry
 
         return entry.resolve(s, outcome)
+    if kind in ("sector", "collapse", "collateral"):  # VI DAMAGE on a table
+        from grimdice.systems.crusade.game import ruin
+
+        return ruin.resolve(s, outcome)
     if kind == "horror":  # IX HORROR: the face-down model's red die
         return next_event(rise(s, int(s.pending[1]), int(outcome[1])))
     if kind == "unjam":

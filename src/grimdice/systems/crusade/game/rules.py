@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import ambush, climb, entry, horror, items
+from grimdice.systems.crusade.game import ambush, climb, entry, horror, items, ruin
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
@@ -127,6 +127,7 @@ def _actions(s: GameState) -> list[Action]:
     out.extend(recover_actions(s))  # VIII STICK
     out.extend(items.pickup_actions(s))  # V PICKING UP
     out.extend(entry.actions(s))  # VI FORCE ENTRY on a table
+    out.extend(ruin.actions(s))  # VI: firing at a building's sector
     if _may_hide(s, free=False):
         out.append(("hide",))
     if not wounded and not has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE"):
@@ -238,6 +239,8 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return climb.outcomes(s)
     if kind == "force":  # VI FORCE ENTRY
         return entry.outcomes(s)
+    if kind in ("sector", "collapse", "collateral"):  # VI DAMAGE
+        return ruin.outcomes(s)
     if kind == "unjam":
         p = s.pending[3]
         return [(("unjam", 1), p), (("unjam", 0), 1 - p)]
@@ -294,6 +297,8 @@ def apply(s: GameState, a: Action) -> GameState:
         return settle(entry.start(s, int(a[1]), str(a[2])))
     if kind == "close_entry":
         return settle(entry.close(s, int(a[1])))
+    if kind == "shoot_sector":
+        return settle(ruin.start(s, int(a[1]), str(a[2])))
     return settle(resolve.act(s, a))
 
 

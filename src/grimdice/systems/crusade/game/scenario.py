@@ -23,7 +23,7 @@ abilities, weapons with effect codes) with a ``move`` in squares (inches on a ta
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag
@@ -150,6 +150,18 @@ class Setup:
     fighters: tuple[Fighter, ...]
     pieces: tuple[Piece, ...]
     first: int | None  # None: a roll-off decides
+    ruins: frozenset[int] = frozenset()  # a table's collapsed sectors (VI), on a derived setup
+    _derived: dict[frozenset[int], Setup] = field(default_factory=dict, repr=False)
+
+    def with_ruins(self, sectors: frozenset[int]) -> Setup:
+        """The setup whose table has ``sectors`` collapsed into rubble (VI), kept per set of
+        sectors so that equal states share it."""
+        if sectors == self.ruins:
+            return self
+        if sectors not in self._derived:
+            board = self.board.ruined(sectors)  # type: ignore[attr-defined]
+            self._derived[sectors] = replace(self, board=board, ruins=sectors, _derived=self._derived)
+        return self._derived[sectors]
 
     @property
     def grid(self) -> Grid:

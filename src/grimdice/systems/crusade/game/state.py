@@ -6,9 +6,9 @@ this module holds the data and its invariants.
 Actions are tuples of JSON values (a game log is the seed, the scenario and the actions):
 ``("activate", i)``, ``("move", x, y)`` (on a table ``("move", x, y, z)``, and ``("ladder", ...)``,
 ``("jump", ...)``, ``("scrabble", ...)``, ``("fall", ...)``, ``("hang", ...)``, ``("force", sector,
-weapon)``, ``("close_entry", n)``), ``("open", x, y)``, ``("close", x, y)``,
-``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``, ``("charge",)``,
-``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
+weapon)``, ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``), ``("open", x, y)``,
+``("close", x, y)``, ``("manhole", x, y)``, ``("shoot", target, weapon)``, ``("melee", target)``,
+``("charge",)``, ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
 ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
 ambusher's attack or ``("pass",)`` (IX AMBUSH);
@@ -99,6 +99,8 @@ class GameState:
     snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
     items: tuple[tuple[Pos, int], ...] = ()  # per item objective: where it lies, or its carrier
     breaches: tuple[tuple[Pos, int], ...] = ()  # VI forced entries on a table: (marker, sector)
+    sector_hits: tuple[tuple[int, int], ...] = ()  # VI: a table's damaged sectors: (sector, hits left)
+    rubble: tuple[tuple[str, int], ...] = ()  # VI: a collapse's rolls still to make
     fresh_wounds: frozenset[int] = frozenset()  # the player's models wounded in its own turn (VIII WOUND)
     carried: bool = False  # V CARRYING: the active model carried an item this activation
     pick_first: bool = False  # ... and picked it up before doing anything else

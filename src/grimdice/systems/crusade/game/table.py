@@ -34,11 +34,11 @@ below its top. Seen in part: cover. See :meth:`TableBoard.cover`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
-from grimdice.systems.crusade.game.board import FULL, Doors, Pos, Step
+from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
 
 HEAD = 1.5  # reading head_height: a model's eyes and head are 1.5" above its feet
 MAX_JUMP_UP = 3  # V JUMPING: "max. 3 inches up"
@@ -80,6 +80,7 @@ class TableBoard:
     rough: frozenset[Cell] = frozenset()
     links: dict[Pos, tuple[Link, ...]] = field(default_factory=dict)
     zones: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
+    sector_names: tuple[str, ...] = ()
     unit: str = "inch"
     door_squares: frozenset[Pos] = frozenset()
     _graph: dict[Pos, tuple[Pos, ...]] = field(default_factory=dict, repr=False)
@@ -128,15 +129,50 @@ class TableBoard:
         b = self.building_of(p)
         return float(b.height) if b is not None and p[2] == 0 else float(p[2])
 
+    def sectors_of(self, building: int) -> list[int]:
+        return sorted({k for c, k in self.sector_at.items() if self.building_at[c] == building})
+
+    def connected_sectors(self, sector: int) -> list[int]:
+        """The sectors sharing a border with ``sector`` (VI: "connected sectors")."""
+        cells = [c for c, k in self.sector_at.items() if k == sector]
+        near = {
+            self.sector_at[n]
+            for c in cells
+            for n in ((c[0] + dx, c[1] + dy) for dx, dy in EIGHT[:4])
+            if n in self.sector_at and self.building_at[n] == self.building_at[c]
+        }
+        return sorted(k for k in near if k != sector)
+
+    def ruined(self, sectors: frozenset[int]) -> TableBoard:
+        """This table with ``sectors`` collapsed (VI): their cells become rubble, 1" high for sight
+        and stood in at 0" (reading ``rubble``), no longer inside a building; ladders and stairs
+        to their roofs are gone."""
+        levels = dict(self.lattice.levels)
+        top = self.lattice.top.copy()
+        gone = {c for c, k in self.sector_at.items() if k in sectors}
+        for c in gone:
+            levels[c] = (0,)
+            top[c[1], c[0]] = 1.0
+        lattice = Lattice(self.lattice.width, self.lattice.height, levels, top)
+        links = {
+            p: tuple(ln for ln in lns if ln.to[2] in lattice.levels_at((ln.to[0], ln.to[1])))
+            for p, lns in self.links.items()
+            if p[2] in lattice.levels_at((p[0], p[1]))
+        }
+        return TableBoard(
+            lattice,
+            self.buildings,
+            {c: b for c, b in self.building_at.items() if c not in gone},
+            {c: k for c, k in self.sector_at.items() if c not in gone},
+            self.rough,
+            {p: lns for p, lns in links.items() if lns},
+            self.zones,
+            self.sector_names,
+        )
+
     # ------------------------------------------------------------------ moving
     def steps(
-        self,
-        p: Pos,
-        armour: int,
-        doors: Doors,
-        occupied: Mapping[Pos, int],
-        side: int = 0,
-        breaches: tuple[tuple[Pos, int], ...] = (),
+        self, p: Pos, armour: int, doors: Doors, occupied: Occupied, side: int = 0, breaches: Breaches = ()
     ) -> list[Step]:
         """The steps from ``p`` (see the module text), each to a free position; none into a sector
         that holds models of the other force and none of ``side``'s, unless a forced entry of that

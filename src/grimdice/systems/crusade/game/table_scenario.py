@@ -195,8 +195,13 @@ def build_table(spec: TableSpec) -> TableBoard:
                 f"board.zones.{name}", f"cells x0 y0 x1 y1 on the {w} x {h} table, got {[x0, y0, x1, y1]}"
             )
         zones[name] = tuple((x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1))
+    names = tuple(
+        name
+        for bs in spec.buildings
+        for name in ([ss.name for ss in bs.sectors] if bs.sectors else [bs.name])
+    )
     return TableBoard(
-        lattice, buildings, building_at, sector_at, frozenset(rough), _links(spec, lattice), zones
+        lattice, buildings, building_at, sector_at, frozenset(rough), _links(spec, lattice), zones, names
     )
 
 
