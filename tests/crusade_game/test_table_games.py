@@ -205,3 +205,12 @@ def test_games_that_bring_a_building_down_keep_the_invariants_and_replay():
     data["profiles"][1]["weapons"].append(launcher)
     log, kinds = _checked(build_setup(data), ("random", "random"), 8)
     assert "collateral" in kinds and any("it collapses" in e["text"] for e in log["events"])
+
+
+def test_a_table_setup_travels_to_workers_without_its_kept_lines(skirmish):
+    import pickle
+
+    play_game(skirmish, ("random", "random"), 1)  # fills the board's kept steps and lines
+    again = pickle.loads(pickle.dumps(skirmish))
+    assert again.board._seen_cache == {} and again.board._steps == {}
+    assert play_game(again, ("ai", "random"), 4) == play_game(skirmish, ("ai", "random"), 4)

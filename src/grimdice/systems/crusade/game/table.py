@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
 from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
@@ -87,6 +88,11 @@ class TableBoard:
     _steps: dict[Pos, tuple[tuple[str, Pos, float, int], ...]] = field(default_factory=dict, repr=False)
     _seen_cache: dict[tuple[Pos, Pos], tuple[bool, ...]] = field(default_factory=dict, repr=False)
     _dist: dict[frozenset[Pos], dict[Pos, int]] = field(default_factory=dict, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to worker processes) without its kept steps, lines and paths."""
+        kept = ("_graph", "_steps", "_seen_cache", "_dist")
+        return {k: ({} if k in kept else v) for k, v in self.__dict__.items()}
 
     # ------------------------------------------------------------------ positions
     def at(self, x: int, y: int) -> Pos:
