@@ -21,6 +21,7 @@ from tests.crusade_game.helpers import at, scenario
 runner = CliRunner()
 CORRIDOR = "examples/games/crusade-game-corridor.yaml"
 SEWERS = "examples/games/crusade-game-sewers.yaml"
+SKIRMISH = "examples/games/crusade-game-skirmish.yaml"
 ARMY = "examples/armies/onepage-marines-army.yaml"
 BOARD = "#######\n#A...B#\n#######"
 
@@ -39,7 +40,7 @@ def one_line_error(res: Any, *words: str) -> None:
         assert w in text, text
 
 
-@pytest.mark.parametrize("path", [CORRIDOR, SEWERS, "examples/games/crusade-game-psykers.yaml"])
+@pytest.mark.parametrize("path", [CORRIDOR, SEWERS, "examples/games/crusade-game-psykers.yaml", SKIRMISH])
 def test_check_accepts_the_bundled_scenarios(path: str) -> None:
     res = runner.invoke(app, ["check", path])
     assert res.exit_code == 0, res.output
@@ -254,6 +255,21 @@ def test_replay_draws_one_png_per_round(saved: Path, tmp_path: Path) -> None:
     assert sorted(p.name for p in pngs) == sorted(f"round-{r}.png" for r in range(1, rounds + 1))
     assert all(p.read_bytes()[:4] == b"\x89PNG" for p in pngs)
     one_line_error(runner.invoke(app, ["replay", str(saved), "--png", str(saved)]), "--png", "is a file")
+
+
+def test_a_table_game_plays_replays_and_draws(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    args = ["play", SKIRMISH, "--games", "1", "--seed", "2", "--players", "ai,random", "--workers", "1"]
+    assert runner.invoke(app, [*args, "--save", str(tmp_path)]).exit_code == 0
+    saved, folder = tmp_path / "game-0001.json", tmp_path / "png"
+    res = runner.invoke(app, ["replay", str(saved), "--png", str(folder), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["matches_log"] is True
+    rounds = json.loads(saved.read_text())["rounds"]
+    assert len(list(folder.glob("round-*.png"))) == rounds
+    data = yaml.safe_load(Path(SKIRMISH).read_text())
+    data["board"]["terrain"][0]["shape"] = [[30, 1], [31, 1], [31, 2]]
+    one_line_error(runner.invoke(app, ["check", str(write(tmp_path, data))]), "board.terrain.0.shape", "off")
 
 
 @pytest.mark.slow  # starts a Dask cluster

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from grimdice.engine.grid import grid_from_map
-from grimdice.systems.crusade.game.reach import beyond, blast_squares, blocked, line_squares, template_squares
+from grimdice.systems.crusade.game.board import GridBoard
+from grimdice.systems.crusade.game.reach import blast_squares, line_squares, template_squares
 
 HALL = grid_from_map(
     """
@@ -72,14 +73,14 @@ def test_blast_is_the_three_by_three_squares():
 def test_knockback_square_and_what_blocks_it():
     # VIII KNOCKBACK: "move the target 1" away from the attacker ... into a wall or piece of cover,
     # or into another model, they take a stun"
-    assert beyond((1, 1), (3, 1)) == (4, 1)
-    assert beyond((1, 1), (3, 2)) == (4, 3)  # not in line: the diagonal step away
-    assert beyond((5, 2), (4, 2)) == (3, 2)
-    assert blocked(HALL, (9, 2), {}, False, 2)  # wall
-    assert blocked(HALL, (4, 2), {}, True, 2)  # a model
-    assert blocked(HALL, (4, 2), {(4, 2): False}, False, 2)  # a closed door
-    assert not blocked(HALL, (4, 2), {(4, 2): True}, False, 2)
-    assert not blocked(HALL, (4, 2), {}, False, 2)
+    board = GridBoard(HALL)
+    assert board.beyond((1, 1), (3, 1)) == (4, 1)
+    assert board.beyond((1, 1), (3, 2)) == (4, 3)  # not in line: the diagonal step away
+    assert board.beyond((5, 2), (4, 2)) == (3, 2)
+    assert board.obstacle((9, 2), {})  # wall
+    assert board.obstacle((4, 2), {(4, 2): False})  # a closed door
+    assert not board.obstacle((4, 2), {(4, 2): True})
+    assert not board.obstacle((4, 2), {})  # (a model there: situation.push_square, test_effects)
 
 
 def test_a_template_looked_at_on_some_squares_only():

@@ -26,6 +26,7 @@ def play_lines(client: TestClient, games: int, seed: int, scenario: Any = CORRID
 def test_the_bundled_game_scenarios_are_listed(client: TestClient) -> None:
     listed = {g["file"]: g for g in client.get("/api/games/crusade").json()}
     assert {CORRIDOR, "crusade-game-sewers"} <= set(listed)
+    assert "crusade-game-skirmish" not in listed  # a table game: the page draws grids only
     assert listed[CORRIDOR]["forces"] == ["Terminators", "Genestealers"]
     assert listed[CORRIDOR]["scenario"] == load_scenario(EXAMPLES / "games" / f"{CORRIDOR}.yaml")
 
@@ -59,6 +60,9 @@ def test_bad_requests_name_their_field(client: TestClient) -> None:
     assert r.status_code == 422
     r = client.post("/api/games/crusade/replay", json={"log": {"system": "onepage"}})
     assert r.status_code == 422 and r.json()["field"] == "log"
+    table_log = {"system": "crusade", "kind": "game", "scenario": {"board": {"type": "table"}}, "actions": []}
+    r = client.post("/api/games/crusade/replay", json={"log": table_log})
+    assert r.status_code == 422 and r.json()["field"] == "log.scenario.board.type"
 
 
 @pytest.mark.slow  # plays a game and replays it

@@ -42,9 +42,15 @@ def check(path: Path) -> None:
         setup = _setup(path)
     except GrimdiceError as exc:
         raise fail(exc, err) from None
-    grid, sc = setup.grid, setup.scenario
+    sc = setup.scenario
     out = console()
-    head = f"{safe(sc.title or path.name)}: {grid.width} x {grid.height} grid, {sc.turns} turns"
+    b = sc.board
+    size = (
+        f"{b.width} x {b.height} inch table"
+        if b.type == "table"
+        else f"{setup.grid.width} x {setup.grid.height} grid"
+    )
+    head = f"{safe(sc.title or path.name)}: {size}, {sc.turns} turns"
     out.print(head, highlight=False)
     for f, force in enumerate(sc.forces):
         models = sum(1 for p in setup.pieces if p.side == f and not p.blip)

@@ -199,18 +199,25 @@ class Grid:
         def blocks(sq: Square) -> bool:
             return sq in occ or self.blocks_sight(sq, doors)
 
-        for kind, sq, pinch in walk(a, b):
-            if kind == "corner":
-                if blocks(pinch[0]) and blocks(pinch[1]):
-                    return False
-            elif sq != b and blocks(sq):
-                return False
-        return True
+        return clear_line(a, b, blocks)
 
 
 def range_squares(a: Square, b: Square) -> int:
     """X: range in squares; a diagonal step is one square (diagonal squares are adjacent)."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def clear_line(a: Square, b: Square, blocks: Callable[[Square], bool]) -> bool:
+    """Whether no square the segment between the centres of ``a`` and ``b`` passes through (ends
+    excluded) ``blocks``; a pass exactly through a corner is blocked only when both squares
+    pinching it block."""
+    for kind, sq, pinch in walk(a, b):
+        if kind == "corner":
+            if blocks(pinch[0]) and blocks(pinch[1]):
+                return False
+        elif sq != b and blocks(sq):
+            return False
+    return True
 
 
 def walk(a: Square, b: Square) -> Iterator[tuple[str, Square, tuple[Square, Square]]]:
@@ -297,6 +304,7 @@ __all__ = [
     "WALL",
     "Grid",
     "Square",
+    "clear_line",
     "grid_from_map",
     "range_squares",
     "walk",

@@ -131,6 +131,11 @@ def frames(log: dict[str, Any]) -> dict[str, Any]:
 
     if not is_game_log(log):
         raise ScenarioError("log", "not a Rules Crusade game log (system: crusade, kind: game)")
+    board = log.get("scenario", {}).get("board") if isinstance(log.get("scenario"), dict) else None
+    if isinstance(board, dict) and board.get("type") == "table":
+        raise ScenarioError(
+            "log.scenario.board.type", "the page replays grid games; use grimdice replay --png"
+        )
     again, states, problems = replay(log)
     events = iter(again["events"])
     steps = []

@@ -44,7 +44,8 @@ class CrusadeReplayRequest(BaseModel):
 
 
 def bundled_games() -> dict[str, dict[str, Any]]:
-    """The crusade game scenarios in ``examples/games``, by file name."""
+    """The crusade grid game scenarios in ``examples/games``, by file name (the page draws grid
+    boards only; table games are played and drawn by ``grimdice play`` and ``replay --png``)."""
     from grimdice.systems.crusade.game.replay import is_game_log
 
     base = default_dir()
@@ -56,7 +57,9 @@ def bundled_games() -> dict[str, dict[str, Any]]:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
             continue
-        if isinstance(data, dict) and is_game_log(data):
+        board = data.get("board") if isinstance(data, dict) else None
+        on_table = isinstance(board, dict) and board.get("type") == "table"  # the page draws grids only
+        if isinstance(data, dict) and is_game_log(data) and not on_table:
             found[path.stem] = data
     return found
 

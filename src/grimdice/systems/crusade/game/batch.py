@@ -12,7 +12,7 @@ from typing import Any
 
 from grimdice.engine.batch import play_games, wilson
 from grimdice.errors import ScenarioError
-from grimdice.systems.crusade.game.play import READINGS, play_game
+from grimdice.systems.crusade.game.play import play_game, readings
 from grimdice.systems.crusade.game.players import PLAYERS
 from grimdice.systems.crusade.game.record import origin_order, standing
 from grimdice.systems.crusade.game.scenario import Setup
@@ -98,7 +98,7 @@ def summarise(logs: list[dict[str, Any]], setup: Setup, seed: int) -> dict[str, 
         "force_a": {"win": rate(wins[0]), "draw": rate(n - sum(wins)), "loss": rate(wins[1])},
         "mean_rounds": sum(g["rounds"] for g in logs) / n,
         "models": rows,
-        "notes": list(READINGS),
+        "notes": readings(setup),
     }
 
 

@@ -21,11 +21,11 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from grimdice.engine.grid import Square, range_squares
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.cards import card_roll
 from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED, graze
 from grimdice.systems.crusade.game import psychic
+from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.scenario import Card, Setup
 from grimdice.systems.crusade.game.state import GameState, Psy, next_event
 from grimdice.systems.crusade.rolls import parse_pool
@@ -133,19 +133,17 @@ def _max_hits(s: GameState, j: int) -> int:
     return s.setup.profiles[s.tokens[j].profile].hits
 
 
-def _teleports(s: GameState, i: int, reach: int) -> list[Square]:
-    """TELEPORT (ours): a free square the psyker sees, within the card's range in squares."""
-    grid, doors, occ = s.setup.grid, s.doors(), s.occupied()
+def _teleports(s: GameState, i: int, reach: int) -> list[Pos]:
+    """TELEPORT (ours): a free place the psyker sees, within the card's range (the board's unit)."""
+    board, doors, occ = s.setup.board, s.doors(), s.occupied()
     me = s.tokens[i]
     armour = s.armour_of(me)
     out = []
-    for y in range(max(0, me.sq[1] - reach), min(grid.height, me.sq[1] + reach + 1)):
-        for x in range(max(0, me.sq[0] - reach), min(grid.width, me.sq[0] + reach + 1)):
-            sq = (x, y)
-            if sq in occ or not grid.enterable(sq, armour) or (sq in doors and not doors[sq]):
-                continue
-            if grid.sight(me.sq, sq, doors, occ):
-                out.append(sq)
+    for sq in board.within(me.sq, reach):
+        if sq in occ or not board.enterable(sq, armour) or (sq in doors and not doors[sq]):
+            continue
+        if board.sight(me.sq, sq, doors, occ):
+            out.append(sq)
     return out
 
 
@@ -238,7 +236,7 @@ def card_chances(s: GameState, i: int, k: int, j: int) -> tuple[float, float, bo
     a roll with every die at its maximum succeeds)."""
     c = _card(s, k)
     hood = s.setup.fighters[s.tokens[i].profile].has("hood")
-    return _chances(c.dice, c.need, c.card, range_squares(s.tokens[i].sq, s.tokens[j].sq), hood)
+    return _chances(c.dice, c.need, c.card, s.setup.board.range(s.tokens[i].sq, s.tokens[j].sq), hood)
 
 
 @lru_cache(maxsize=4096)

@@ -1,5 +1,6 @@
-"""A replayed grid game drawn round by round with matplotlib (the ``plot`` extra): the board
-(walls, closed and open doors, air ducts, dark squares, manholes joined by a dotted line),
+"""A replayed game drawn round by round with matplotlib (the ``plot`` extra): the board (a grid's
+walls, closed and open doors, air ducts, dark squares, manholes joined by a dotted line; a table's
+terrain, buildings and heights, :mod:`.draw_table`),
 objectives, items, and each model at the end of the round in its force's colour with its name
 and number (a blip is a square with ``?``), its condition marked (S stunned, W wounded, KO
 knocked out; killed models are gone, a face-down HORROR is a cross)."""
@@ -44,7 +45,8 @@ def _board(s: GameState) -> list[list[tuple[float, float, float]]]:
 def _label(s: GameState, i: int) -> str:
     t = s.tokens[i]
     name = "blip" if t.blip else s.setup.profiles[t.profile].name
-    return printable(name)[:MAX_LABEL] + f" #{i}"
+    up = f' {t.sq[2]}"' if len(t.sq) == 3 and t.sq[2] else ""  # its height on a table
+    return printable(name)[:MAX_LABEL] + f" #{i}{up}"
 
 
 def draw_state(s: GameState, title: str, path: Path) -> Path:
@@ -55,26 +57,38 @@ def draw_state(s: GameState, title: str, path: Path) -> Path:
     import matplotlib.pyplot as plt
     from matplotlib.patches import Circle, Rectangle
 
-    grid = s.setup.grid
-    fig, ax = plt.subplots(figsize=(max(6.0, grid.width * 0.55), max(4.0, grid.height * 0.55 + 1)))
-    ax.imshow(_board(s), extent=(-0.5, grid.width - 0.5, grid.height - 0.5, -0.5), interpolation="nearest")
-    ax.set_xticks(range(grid.width))
-    ax.set_yticks(range(grid.height))
+    from grimdice.systems.crusade.game.draw_table import draw_table_marks, table_image
+    from grimdice.systems.crusade.game.table import TableBoard
+
+    board = s.setup.board
+    table = board if isinstance(board, TableBoard) else None
+    if table is None:
+        grid = s.setup.grid
+        width, height, image = grid.width, grid.height, _board(s)
+    else:
+        width, height, image = table.lattice.width, table.lattice.height, table_image(table)
+    fig, ax = plt.subplots(figsize=(max(6.0, width * 0.55), max(4.0, height * 0.55 + 1)))
+    ax.imshow(image, extent=(-0.5, width - 0.5, height - 0.5, -0.5), interpolation="nearest")
+    ax.set_xticks(range(width))
+    ax.set_yticks(range(height))
     ax.tick_params(labelsize=6)
     ax.set_title(title, fontsize=9, parse_math=False)
     for o in s.setup.scenario.objectives:
         colour = "gold" if o.side is None else COLOURS[o.side]
         for x, y in [*o.squares, *o.to] if o.kind != "item" else o.to:
             ax.add_patch(Rectangle((x - 0.45, y - 0.45), 0.9, 0.9, fill=False, ec=colour, lw=2, ls="--"))
-    for a, b in grid.links:  # manholes (X: a 6" ladder), joined by a dotted line
-        ax.plot(
-            [a[0], b[0]], [a[1], b[1]], ls=":", color="black", lw=1, marker="o", mfc="none", markersize=14
-        )
+    if table is None:
+        for a, b in s.setup.grid.links:  # manholes (X: a 6" ladder), joined by a dotted line
+            ax.plot(
+                [a[0], b[0]], [a[1], b[1]], ls=":", color="black", lw=1, marker="o", mfc="none", markersize=14
+            )
+    else:
+        draw_table_marks(ax, table)
     for where, carrier in s.items:
-        x, y = s.tokens[carrier].sq if carrier >= 0 else where
+        x, y = (s.tokens[carrier].sq if carrier >= 0 else where)[:2]
         ax.plot([x + 0.3], [y - 0.3], marker="*", color="gold", markersize=12, markeredgecolor="black")
     for i, t in enumerate(s.tokens):
-        x, y = t.sq
+        x, y = t.sq[0], t.sq[1]
         colour = COLOURS[t.side]
         if t.blip:
             ax.add_patch(Rectangle((x - 0.35, y - 0.35), 0.7, 0.7, color=colour, alpha=0.6))

@@ -7,7 +7,6 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from grimdice.engine.grid import range_squares
 from grimdice.systems.crusade.damage import KILLED
 from grimdice.systems.crusade.game.situation import model_data
 from grimdice.systems.crusade.game.state import LOST, READY, STUCK, UNLOADED, GameState, has_code
@@ -92,11 +91,11 @@ def explode(s: GameState, i: int, weapon: str) -> tuple[GameState, tuple[Follow,
     bearer = s.tokens[i]
     if s.setup.fighters[bearer.profile].has("bad_guy") and s.setup.profiles[bearer.profile].hits == 1:
         s = s.with_token(i, cond=KILLED)
-    radius = explosion_radius(s, i, weapon)
+    radius, board = explosion_radius(s, i, weapon), s.setup.board
     near = sorted(
-        (range_squares(bearer.sq, t.sq), j)
+        (board.range(bearer.sq, t.sq), j)
         for j, t in enumerate(s.tokens)
-        if t.alive and not t.blip and range_squares(bearer.sq, t.sq) <= radius
+        if t.alive and not t.blip and board.range(bearer.sq, t.sq) <= radius
     )
     return s, tuple(("explode", i, j, weapon) for _, j in near)
 
@@ -121,7 +120,7 @@ def recover_actions(s: GameState) -> list[tuple[Any, ...]]:
         j = stuck_in(st)
         if j >= 0:
             where = s.tokens[j].sq
-            if where == t.sq or s.setup.grid.adjacent(t.sq, where, s.doors()):
+            if where == t.sq or s.setup.board.adjacent(t.sq, where, s.doors()):
                 out.append(("recover", s.setup.profiles[t.profile].weapons[k].name))
     return out
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from grimdice.engine.grid import Square
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
+from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.state import GameState, Token, has_code
 
 
@@ -26,7 +26,7 @@ def item_objectives(s: GameState) -> list[int]:
     return [k for k, o in enumerate(s.setup.scenario.objectives) if o.kind == "item"]
 
 
-def where(s: GameState, n: int) -> Square:
+def where(s: GameState, n: int) -> Pos:
     """Item ``n``'s square: its carrier's, or where it lies."""
     sq, carrier = s.items[n]
     return s.tokens[carrier].sq if carrier >= 0 else sq
@@ -68,7 +68,7 @@ def pickup_actions(s: GameState) -> list[tuple[Any, ...]]:
         if carrier >= 0:
             continue
         sq = where(s, n)
-        near = sq == t.sq or s.setup.grid.adjacent(t.sq, sq, s.doors())
+        near = sq == t.sq or s.setup.board.adjacent(t.sq, sq, s.doors())
         guarded = any(
             o.alive and o.side != t.side and o.sq == sq and o.cond in (NONE, WOUNDED) for o in s.tokens
         )
@@ -104,7 +104,7 @@ def delivered(s: GameState) -> int | None:
     """The force whose item lies or is carried on one of its ``to`` squares (ours)."""
     for n, k in enumerate(item_objectives(s)):
         o = s.setup.scenario.objectives[k]
-        if where(s, n) in {(q[0], q[1]) for q in o.to} and o.side is not None:
+        if where(s, n)[:2] in {(q[0], q[1]) for q in o.to} and o.side is not None:
             return o.side
     return None
 

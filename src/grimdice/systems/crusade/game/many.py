@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
-from grimdice.engine.grid import Square, range_squares
+from grimdice.engine.grid import Square
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.game import reach, situation
+from grimdice.systems.crusade.game.board import GridBoard, Pos
 from grimdice.systems.crusade.game.fails import weapon_index
 from grimdice.systems.crusade.game.state import GameState
 from grimdice.systems.crusade.joint import JointEnd, joint_law
@@ -54,17 +55,20 @@ def reached(s: GameState, i: int, j: int, weapon: str) -> tuple[int, ...]:
     an area around the target, the firer included), or ``()`` when a template does not reach the
     target. Readings ``grid_template``, ``grid_line``, ``grid_area`` (:mod:`.reach`)."""
     how = mode(s, i, weapon)
-    grid, doors = s.setup.grid, s.doors()
     here, there = s.tokens[i].sq, s.tokens[j].sq
+    if not isinstance(s.setup.board, GridBoard):  # a table (reading table_area)
+        return _models_on(s, s.setup.board.area(there), j) if how in ("blast", "area") else (j,)
+    grid, doors = s.setup.grid, cast(dict[Square, bool], s.doors())
+    a, b = cast(Square, here), cast(Square, there)
     if how == "template":
         code = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].template
-        occupied = {t.sq for t in s.tokens if t.alive and not t.blip}
-        squares = reach.template_squares(grid, here, there, code, doors, among=occupied)
-        return _models_on(s, squares, j, skip=i) if there in squares else ()
+        occupied = {cast(Square, t.sq) for t in s.tokens if t.alive and not t.blip}
+        squares = reach.template_squares(grid, a, b, code, doors, among=occupied)
+        return _models_on(s, squares, j, skip=i) if b in squares else ()
     if how == "line":
-        return _models_on(s, reach.line_squares(grid, here, there, doors), j, skip=i)
+        return _models_on(s, reach.line_squares(grid, a, b, doors), j, skip=i)
     if how in ("blast", "area"):
-        return _models_on(s, reach.blast_squares(grid, there), j)
+        return _models_on(s, reach.blast_squares(grid, b), j)
     return (j,)
 
 
@@ -75,7 +79,7 @@ def named_targets(s: GameState, i: int, weapon: str, sight: list[int]) -> list[t
     how = mode(s, i, weapon)
     here = s.tokens[i].sq
     if how == "rapid_fire":
-        sight = [j for j in sight if range_squares(here, s.tokens[j].sq) <= RAPID_RANGE]
+        sight = [j for j in sight if s.setup.board.range(here, s.tokens[j].sq) <= RAPID_RANGE]
     elif how != "split_fire":
         return []
     return list(combinations(sight, MAX_NAMED))
@@ -105,7 +109,7 @@ def is_many(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> bool
     target within 6 squares."""
     if len(targets) > 1:
         return True
-    near = range_squares(s.tokens[i].sq, s.tokens[targets[0]].sq) <= RAPID_RANGE
+    near = s.setup.board.range(s.tokens[i].sq, s.tokens[targets[0]].sq) <= RAPID_RANGE
     return mode(s, i, weapon) == "rapid_fire" and near
 
 
@@ -120,8 +124,8 @@ def shot(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> str:
         t = s.tokens[k]
         row = situation.model_data(s, t)
         row["name"] = f"target {n}"
-        row["range"] = situation.range_key(range_squares(me.sq, t.sq))
-        row["cover"] = situation.cover_of(s, t)
+        row["range"] = situation.range_key(s.setup.board.range(me.sq, t.sq))
+        row["cover"] = situation.cover_of(s, t, me)
         if situation.knockback_into(s, i, k):
             row["knockback_into"] = "obstacle" if beyond[n] is None else "open"
         rows.append(row)
@@ -137,7 +141,7 @@ def shot(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> str:
     return json.dumps(data, sort_keys=True)
 
 
-def push_squares(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> list[Square | None]:
+def push_squares(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> list[Pos | None]:
     """VIII KNOCKBACK: the square each target would be knocked back into, or None where it is
     blocked: away from the firer, or for a BLAST's other targets "from the Center"."""
     centre = targets[0] if mode(s, i, weapon) == "blast" else i

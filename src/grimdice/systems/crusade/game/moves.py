@@ -1,24 +1,39 @@
-"""A model's step on the grid and what it reveals (V HIDING, V ENEMY CHITS, X blips)."""
+"""A model's step on the board and what it reveals (V HIDING, V ENEMY CHITS, X blips)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from grimdice.engine.grid import Square, range_squares
+from grimdice.systems.crusade.game.board import FULL, Pos
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
+#: the step actions that move a model without a roll (the board's step kinds)
+STEPS = ("move", "manhole", "ladder")
 
-def step(s: GameState, sq: Square, manhole: bool = False) -> GameState:
-    """Token ``s.active`` steps to ``sq`` (an orthogonal neighbour; X: "Diagonal move is not
-    permitted"), or climbs a manhole (its whole move). Then blips and hidden models are revealed."""
+
+def cost_of(s: GameState, kind: str, to: Pos) -> float:
+    """The cost of the active model's step ``kind`` to ``to``, as the board gives it."""
+    t = s.tokens[s.active]
+    for k, p, cost in s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches):
+        if k == kind and p == to:
+            return cost
+    raise ValueError(f"no step {kind} to {list(to)} from {list(t.sq)}")
+
+
+def step(s: GameState, sq: Pos, cost: float = 1) -> GameState:
+    """Token ``s.active`` steps to ``sq`` for ``cost`` of its move (:data:`~.board.FULL`: its whole
+    move, V tall ladders, X manholes). Then blips and hidden models are revealed."""
     i = s.active
     s = s.with_token(i, sq=sq)
-    s = replace(s, budget=0 if manhole else s.budget - 1, moved=s.moved + 1)
+    if cost == FULL:
+        s = replace(s, budget=0, moved=s.moved + 1)
+    else:
+        s = replace(s, budget=s.budget - cost, moved=s.moved + cost)
     return reveal_around(s, i)
 
 
 def _sees(s: GameState, a: Token, b: Token) -> bool:
-    return s.setup.grid.sight(a.sq, b.sq, s.doors(), s.occupied())
+    return s.setup.board.sight(a.sq, b.sq, s.doors(), s.occupied())
 
 
 def reveal_around(s: GameState, i: int) -> GameState:
@@ -26,22 +41,22 @@ def reveal_around(s: GameState, i: int) -> GameState:
     ``blip_reveal``: an enemy model steps adjacent to it, or the blip steps adjacent to an enemy
     model; line of sight does not reveal a blip). V HIDING: a hidden model is revealed when "you or
     your enemy moves such that they have direct line of sight to you or are within 1" of you"."""
-    grid, doors = s.setup.grid, s.doors()
+    board, doors = s.setup.board, s.doors()
     me = s.tokens[i]
     if me.blip:
         near = any(
-            t.alive and not t.blip and t.side != me.side and grid.adjacent(me.sq, t.sq, doors)
+            t.alive and not t.blip and t.side != me.side and board.adjacent(me.sq, t.sq, doors)
             for t in s.tokens
         )
         return reveal_blip(s, i, own_turn=True) if near else s
     for j, t in enumerate(s.tokens):
-        if t.alive and t.blip and t.side != me.side and grid.adjacent(me.sq, t.sq, doors):
+        if t.alive and t.blip and t.side != me.side and board.adjacent(me.sq, t.sq, doors):
             s = reveal_blip(s, j, own_turn=False)
     me = s.tokens[i]
     for j, t in enumerate(s.tokens):
         if not t.alive or t.blip or t.side == me.side:
             continue
-        close = range_squares(me.sq, t.sq) <= 1
+        close = board.range(me.sq, t.sq) <= 1
         if t.hidden and (close or _sees(s, me, t)):
             s = s.with_token(j, hidden=False)
         if me.hidden and t.standing and (close or _sees(s, t, me)):
@@ -50,18 +65,10 @@ def reveal_around(s: GameState, i: int) -> GameState:
     return s
 
 
-def _free_squares(s: GameState, start: Square, armour: int) -> list[Square]:
-    """Free squares nearest ``start`` by steps (then reading order), for a blip's other models."""
-    grid, doors = s.setup.grid, s.doors()
-
-    def passable(sq: Square) -> bool:
-        return grid.enterable(sq, armour) and not (sq in doors and not doors[sq])
-
-    reach = grid.step_costs(start, grid.width * grid.height, passable)
+def _free_squares(s: GameState, start: Pos, armour: int) -> list[Pos]:
+    """Free positions nearest ``start`` by steps (then reading order), for a blip's other models."""
     occ = s.occupied()
-    return [
-        sq for sq, _ in sorted(reach.items(), key=lambda kv: (kv[1], kv[0][1], kv[0][0])) if sq not in occ
-    ]
+    return [p for p in s.setup.board.free_near(start, armour, s.doors()) if p not in occ]
 
 
 def reveal_blip(s: GameState, j: int, own_turn: bool) -> GameState:

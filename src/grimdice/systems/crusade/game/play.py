@@ -9,6 +9,7 @@ from typing import Any
 
 from grimdice.engine import playing
 from grimdice.engine.game import CHANCE
+from grimdice.errors import printable
 from grimdice.systems.crusade.damage import CONDITIONS
 from grimdice.systems.crusade.game.players import PLAYERS, Player
 from grimdice.systems.crusade.game.record import Book
@@ -68,10 +69,77 @@ READINGS = (
 )
 
 
+#: the readings of ours a game on a table adds (docs/crusade-game.md, "The table")
+TABLE_READINGS = (
+    "reading table_cells: a table is laid out in 1 inch cells, a model on a cell's centre; "
+    "heights are whole inches",
+    "reading diagonal_step: a diagonal step costs its length (the square root of 2 inches)",
+    "reading head_height: a model's eyes and head are 1.5 inches above its feet: it steps up 1 inch; "
+    "higher ledges are jumped, scrabbled or climbed by ladders and stairs",
+    "reading obstacle_cells: blocks and barricades are stood on: stepping up adds the rise, "
+    "stepping down the drop",
+    "reading jump_gap: jumps go straight across at most 3 cells lower than the start; a failed jump "
+    "falls into the first of them (a jump up beside: the model stays); the roll is against the gap",
+    "reading fall_ends_move: a fall ends the model's move; a fall that harms it also ends its action",
+    "reading hang: HANG AND DROP is a whole move",
+    "reading table_range: range is the whole inches between the models' feet; grenades leave out "
+    "the height down",
+    "reading table_sight: sight runs from the eyes to the target's feet, middle and head; any seen is "
+    "line of sight, some hidden is front cover; models inside a building see and are seen from its "
+    "roof and are in full cover (armoured cover in an armoured building); models do not block sight",
+    "reading table_adjacent: models touch when their cells touch and their feet are at most 1 inch "
+    "apart in height, both outside or both in one sector",
+    "reading building_entry: a step into a building is made from a cell beside it; a sector that "
+    "holds enemies and no friends is entered only within 3 inches of a forced entry",
+    "reading forced_entry: a forced entry rolls a usable weapon's dice against the building's armour "
+    "(+1 for +P); its marker is where the forcing model stands",
+    "reading table_hide: a model may hide inside a building or beside a piece at least 1 inch above its feet",
+    "reading table_area: an AREA or BLAST weapon also rolls at every other model within 1 inch of its target",
+    "not on a table yet: a flamer template or a LINE rolls at its target only (the grid's shapes are not "
+    "laid on a table)",
+    "reading building_weapons: the weapons fired at a building's sector are templates, grenades and "
+    "weapons with HEAVY, AREA, LINE or BLAST; the firer sees part of its roof, from outside its building",
+    "reading rubble: a collapsed sector becomes rubble stood in at 0 inches, 1 inch high for sight; models "
+    "on its roof fall its height; a fail on a building shot keeps its lasting state only (no EXPLODE roll)",
+    "not in play yet on a table: meleeing a building from inside, barricades and catwalks as targets, "
+    "awkward melee for a ladder held at its far end (such a ladder is not climbed), dive attacks",
+)
+
+
+def readings(setup: Setup) -> list[str]:
+    """The readings a game on this scenario's board uses."""
+    extra = TABLE_READINGS if setup.scenario.board.type == "table" else ()
+    return [*READINGS, *extra]
+
+
 def _name(s: GameState, i: int) -> str:
     t = s.tokens[i]
     what = "blip" if t.blip else s.setup.profiles[t.profile].name
     return f"{what} #{i}"
+
+
+def _sector(s: GameState, k: int) -> str:
+    return printable(s.setup.board.sector_names[k])  # type: ignore[attr-defined]
+
+
+def _building_event(before: GameState, after: GameState) -> str | None:
+    """VI on a table: a shot at a sector, a collapse's roll at a model, collateral damage."""
+    kind, n = before.pending[0], before.pending[1]
+    hits = dict(after.sector_hits)
+    if kind == "sector":
+        k, w = before.pending[2], before.pending[4]
+        left = hits.get(k, 10)
+        end = "it collapses" if left == 0 else f"{left} hits left"
+        return f"{_name(before, n)} shoots {_sector(before, k)} with {w}: {end}"
+    if kind == "collateral":
+        left = hits.get(n, 10)
+        return f"{_sector(before, n)} takes collateral damage: " + (
+            "it collapses" if left == 0 else f"{left} hits left"
+        )
+    if kind == "collapse":
+        t = after.tokens[n]
+        return f"{_name(before, n)} is caught in the collapse: {CONDITIONS[t.cond]}, {t.hits} hits left"
+    return None
 
 
 def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
@@ -80,6 +148,8 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         card = before.setup.scenario.psychic.deck[k].card if before.setup.scenario.psychic else "?"
         done = "done" if outcome[1] else "failed"
         return f"{_name(before, i)} plays {card} on {_name(before, j)}: {done}"
+    if before.pending[0] in ("sector", "collapse", "collateral"):
+        return _building_event(before, after)
     if before.pending[0] != "attack":
         return None
     how, i, j, _, fired = before.pending[1:6]
@@ -147,7 +217,7 @@ class Recorder:
                 for side in (0, 1)
             },
             "models": self.book.models(s),
-            "notes": list(READINGS),
+            "notes": readings(setup),
         }
 
 
@@ -167,4 +237,4 @@ def play_game(
     return {**rec.log(setup, game.end), "seed": seed, "players": named}
 
 
-__all__ = ["LOG_VERSION", "READINGS", "Recorder", "play_game"]
+__all__ = ["LOG_VERSION", "READINGS", "TABLE_READINGS", "Recorder", "play_game", "readings"]

@@ -6,9 +6,10 @@ it attacks when an attack's expected harm to the enemy outweighs its own expecte
 (so it shoots, focuses on the weakest target, and melees only when the contest favours it; a
 psyker's mind war and MIND LANCE too, less the risk of an incursion), plays a card when its
 expected effect is worth more than the best attack (HEAL a hurt friend, CURSE or FLASH an enemy,
-SHIELD a friend in an enemy's sight), reloads and unjams when it has no target, then steps towards
-its goal (its force's ``reach`` objectives, else the nearest enemy it knows of), takes an extra
-move when nothing is in reach, and hides in darkness when it can do nothing better.
+SHIELD a friend in an enemy's sight), reloads, unjams or forces an entry (on a table) when it has no
+target, then steps (climbing ladders and scrabbling on a table) towards its goal (its force's
+``reach`` objectives, else the nearest enemy it knows of), takes an extra move when nothing is in
+reach, and hides in darkness when it can do nothing better.
 
 It decides from its observation of the state only (:meth:`.state.GameState.observation`): it does
 not know what the enemy's blips hold nor which cards the enemy holds.
@@ -21,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.grid import Square
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, graze
 from grimdice.systems.crusade.game import deck, items, many, psychic, situation
+from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.rules import targets_in_sight
 from grimdice.systems.crusade.game.snap import snap_shot
@@ -109,38 +110,38 @@ def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> floa
     return value
 
 
-def _distances(s: GameState, goals: Iterable[Square]) -> dict[Square, int]:
-    return s.setup.grid.distances(goals)
+def _distances(s: GameState, goals: Iterable[Pos]) -> dict[Pos, int]:
+    return s.setup.board.distances(goals)
 
 
-def _hold_squares(s: GameState, side: int) -> set[Square]:
+def _hold_squares(s: GameState, side: int) -> set[Pos]:
     return {
-        (q[0], q[1])
+        s.setup.board.at(q[0], q[1])
         for o in s.setup.scenario.objectives
         if o.kind == "hold" and o.side in (None, side)
         for q in o.squares
     }
 
 
-def _item_goals(s: GameState, side: int, me: int) -> list[Square]:
+def _item_goals(s: GameState, side: int, me: int) -> list[Pos]:
     """An item's ``to`` squares for its carrier; else the force's items lying on the board."""
     own = [
         (n, k) for n, k in enumerate(items.item_objectives(s)) if s.setup.scenario.objectives[k].side == side
     ]
     for n, k in own:
         if s.items[n][1] == me >= 0:
-            return [(q[0], q[1]) for q in s.setup.scenario.objectives[k].to]
+            return [s.setup.board.at(q[0], q[1]) for q in s.setup.scenario.objectives[k].to]
     return [items.where(s, n) for n, _ in own if s.items[n][1] < 0]
 
 
-def _goals(s: GameState, side: int, me: int = -1) -> list[Square]:
+def _goals(s: GameState, side: int, me: int = -1) -> list[Pos]:
     """The squares its item goes to, if it carries one; the force's ``reach`` squares and lying
     items; else the enemies it knows of and its ``hold`` squares not yet held by a friend."""
     carried = _item_goals(s, side, me)
     if me >= 0 and items.carries(s, me) and carried:
         return carried
     reach = carried + [
-        (q[0], q[1])
+        s.setup.board.at(q[0], q[1])
         for o in s.setup.scenario.objectives
         if o.kind == "reach" and o.side == side
         for q in o.squares
@@ -198,17 +199,17 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         if values[best] > 0:
             return attacks[best]
     for a in actions:
-        if a[0] in ("reload", "unjam") and not carrying:
-            return a
+        if a[0] in ("reload", "unjam", "force") and not carrying:
+            return a  # VI FORCE ENTRY on a table: into a sector its enemies hold
     me = state.tokens[state.active]
-    if me.sq in _hold_squares(state, me.side) and not me.blip:
+    if me.sq[:2] in {p[:2] for p in _hold_squares(state, me.side)} and not me.blip:
         return _end(actions)  # it holds its objective
     dist = _distances(state, _goals(state, me.side, state.active))
     here = dist.get(me.sq, 10**6)
-    steps = [a for a in actions if a[0] in ("move", "open", "manhole")]
+    steps = [a for a in actions if a[0] in ("move", "open", "manhole", "ladder", "scrabble")]
     if steps:
-        best_step = min(steps, key=lambda a: dist.get((int(a[1]), int(a[2])), 10**6))
-        if dist.get((int(best_step[1]), int(best_step[2])), 10**6) < here:
+        best_step = min(steps, key=lambda a: dist.get(tuple(int(v) for v in a[1:]), 10**6))
+        if dist.get(tuple(int(v) for v in best_step[1:]), 10**6) < here:
             return best_step
     if ("charge",) in actions and here <= state.budget + 3:
         return ("charge",)

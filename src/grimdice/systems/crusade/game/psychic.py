@@ -16,7 +16,6 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from grimdice.engine.grid import range_squares
 from grimdice.systems.crusade.damage import KILLED
 from grimdice.systems.crusade.game.combat import Outcome, cached_law, joint_law
 from grimdice.systems.crusade.game.situation import model_data, range_key
@@ -64,7 +63,7 @@ def mind_situation(s: GameState, i: int, j: int) -> str:
         "psychic_attack": "mind war" if level(s, dfd) else "mind lance",
         "attacker": model_data(s, s.tokens[i]),
         "defender": model_data(s, dfd),
-        "range": range_key(range_squares(s.tokens[i].sq, dfd.sq)),
+        "range": range_key(s.setup.board.range(s.tokens[i].sq, dfd.sq)),
     }
     return json.dumps(data, sort_keys=True)
 

@@ -16,7 +16,10 @@ them in its own way.
 * :func:`line_squares` — VIII LINE: "Draw a line from the firer through any eligible models" (reading
   ``grid_line``: the line from the firer's centre through the target's, on to a wall, a closed
   door or the board's edge).
-* :func:`beyond` — VIII KNOCKBACK: "move the target 1" away from the attacker" (one square).
+
+Knockback's place beyond a model is the board's (:meth:`.board.Board.beyond`, ``obstacle``). On a
+table (:mod:`.table`) these grid shapes are not used: a template or line reaches its target only,
+an area or blast the models within 1" (reading ``table_area``).
 """
 
 from __future__ import annotations
@@ -90,18 +93,4 @@ def line_squares(grid: Grid, firer: Square, target: Square, doors: Doors) -> lis
     return out
 
 
-def beyond(frm: Square, to: Square) -> Square:
-    """VIII KNOCKBACK: the square one step from ``to`` away from ``frm`` (a diagonal step when the
-    two are not in line; X: diagonal squares are adjacent)."""
-    dx, dy = to[0] - frm[0], to[1] - frm[1]
-    return (to[0] + (dx > 0) - (dx < 0), to[1] + (dy > 0) - (dy < 0))
-
-
-def blocked(grid: Grid, sq: Square, doors: Doors, occupied: bool, armour: int) -> bool:
-    """VIII KNOCKBACK: "If they move into a wall or piece of cover, or into another model, they take
-    a stun": on a grid (reading ``knockback_grid``) a wall, a closed door, the board's edge, a
-    square holding a model, or an air duct the model may not enter (X)."""
-    return grid.blocks_sight(sq, doors) or occupied or not grid.enterable(sq, armour)
-
-
-__all__ = ["TEMPLATE_SIZE", "beyond", "blast_squares", "blocked", "line_squares", "template_squares"]
+__all__ = ["TEMPLATE_SIZE", "blast_squares", "line_squares", "template_squares"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from grimdice.engine.grid import Square
 from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game import many, situation
+from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import PUSH_ATTACKER, PUSH_DEFENDER, cached_law
 from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.horror import rise
@@ -56,6 +56,18 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         return turn_start(replace(s, pending=(), player=int(outcome[1]), first=int(outcome[1]), round=1))
     if kind == "shamble":
         return next_event(replace(s, shamble=int(outcome[1])))
+    if kind in ("jump", "scrabble"):  # V JUMPING, SCRABBLING on a table
+        from grimdice.systems.crusade.game import climb
+
+        return climb.resolve(s, outcome)
+    if kind == "force":  # VI FORCE ENTRY on a table
+        from grimdice.systems.crusade.game import entry
+
+        return entry.resolve(s, outcome)
+    if kind in ("sector", "collapse", "collateral"):  # VI DAMAGE on a table
+        from grimdice.systems.crusade.game import ruin
+
+        return ruin.resolve(s, outcome)
     if kind == "horror":  # IX HORROR: the face-down model's red die
         return next_event(rise(s, int(s.pending[1]), int(outcome[1])))
     if kind == "unjam":
@@ -129,7 +141,7 @@ def knock_back(s: GameState, i: int, j: int, push: int) -> GameState:
     return _moved(s, moves)
 
 
-def _moved(s: GameState, moves: list[tuple[int, Square | None]]) -> GameState:
+def _moved(s: GameState, moves: list[tuple[int, Pos | None]]) -> GameState:
     """Each model knocked back into a free square moves there, in turn (a square another has just
     taken, or None, keeps it where it is)."""
     for who, sq in moves:

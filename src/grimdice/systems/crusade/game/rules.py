@@ -1,7 +1,7 @@
-"""The rules of a Rules Crusade game on a grid board: what may be done in a state, and what it
-leads to (section I turn order, II shooting, III fails, IV melee, V movement, hiding and chits,
-VIII weapon effects and conditions, X the grid). See ``docs/crusade-game.md`` for each rule and
-the readings of ours (what the text leaves out).
+"""The rules of a Rules Crusade game on its board (:mod:`.board`): what may be done in a state, and
+what it leads to (section I turn order, II shooting, III fails, IV melee, V movement, hiding and
+chits, VI buildings, VIII weapon effects and conditions, X the grid). See ``docs/crusade-game.md``
+for each rule and the readings of ours (what the text leaves out).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from grimdice.engine.grid import range_squares
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import ambush, deck, horror, items, many, psychic
+from grimdice.systems.crusade.game import ambush, climb, deck, entry, horror, items, many, psychic, ruin
+from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.state import (
@@ -27,6 +27,7 @@ from grimdice.systems.crusade.game.state import (
 
 Action = tuple[Any, ...]
 RANGED = ("ranged", "pistol", "grenade")
+EPS = 1e-9  # a table's diagonal steps cost irrational lengths
 
 
 # ---------------------------------------------------------------------- what may be done
@@ -64,39 +65,38 @@ def enemies(s: GameState, side: int) -> list[int]:
 def targets_in_sight(s: GameState, i: int) -> list[int]:
     """II: the enemy models ``i`` has line of sight to, not hidden (blips are hidden, V)."""
     me = s.tokens[i]
-    doors, occ = s.doors(), s.occupied()
+    doors, occ, board = s.doors(), s.occupied(), s.setup.board
     return [
         j
         for j in enemies(s, me.side)
-        if not s.tokens[j].hidden and s.setup.grid.sight(me.sq, s.tokens[j].sq, doors, occ)
+        if not s.tokens[j].hidden and board.sight(me.sq, s.tokens[j].sq, doors, occ)
     ]
 
 
 def adjacent_enemies(s: GameState, i: int) -> list[int]:
     """IV / X: enemy models adjacent (diagonals when a pinching square is open); not blips."""
     me = s.tokens[i]
-    doors = s.doors()
+    doors, board = s.doors(), s.setup.board
     return [
         j
         for j in enemies(s, me.side)
-        if not s.tokens[j].blip and s.setup.grid.adjacent(me.sq, s.tokens[j].sq, doors)
+        if not s.tokens[j].blip and board.adjacent(me.sq, s.tokens[j].sq, doors)
     ]
 
 
 def _moves(s: GameState) -> list[Action]:
+    """The board's steps (:meth:`~.board.Board.steps`) the move left pays for; a whole-move step
+    (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
     t = s.tokens[s.active]
-    grid, doors, occ = s.setup.grid, s.doors(), s.occupied()
-    armour = s.armour_of(t)
-    out: list[Action] = []
-    for n in grid.moves(t.sq):
-        if n in doors and not doors[n]:
-            out.append(("open", *n))  # reading door_cost: opening a door costs a square of move
-        elif n not in occ and grid.enterable(n, armour):
-            out.append(("move", *n))
-        elif n in doors and doors[n] and n not in occ:
-            out.append(("close", *n))
-    if s.moved == 0 and s.budget >= s.move_of(t):  # X manholes: a 6" ladder, one full move (V)
-        out.extend(("manhole", *m) for m in grid.linked(t.sq) if m not in occ)
+    steps = s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
+    full = s.moved == 0 and s.budget >= s.move_of(t)
+    out = []
+    for kind, to, cost in steps:
+        if not (full if cost == FULL else cost <= s.budget + EPS):
+            continue
+        if kind in climb.CLIMBS and climb.chance(s, kind, to) <= 0:
+            continue
+        out.append((kind, *to))
     return out
 
 
@@ -127,6 +127,8 @@ def _actions(s: GameState) -> list[Action]:
             out.append(("unjam", w.name))  # VIII JAM
     out.extend(recover_actions(s))  # VIII STICK
     out.extend(items.pickup_actions(s))  # V PICKING UP
+    out.extend(entry.actions(s))  # VI FORCE ENTRY on a table
+    out.extend(ruin.actions(s))  # VI: firing at a building's sector
     if _may_hide(s, free=False):
         out.append(("hide",))
     if not wounded and not has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE"):
@@ -149,12 +151,12 @@ def _shots(s: GameState, i: int, weapon: str, sight: list[int]) -> list[Action]:
 def _nearest(s: GameState, i: int, adjacent: list[int], sight: list[int]) -> tuple[list[int], list[int]]:
     """IX FERAL: "You may only attack the nearest target" (reading ``feral``: the nearest of the
     enemies it could attack, by range in squares; ties all allowed)."""
-    here = s.tokens[i].sq
+    here, board = s.tokens[i].sq, s.setup.board
     both = set(adjacent) | set(sight)
     if not both:
         return adjacent, sight
-    near = min(range_squares(here, s.tokens[j].sq) for j in both)
-    keep = {j for j in both if range_squares(here, s.tokens[j].sq) == near}
+    near = min(board.range(here, s.tokens[j].sq) for j in both)
+    keep = {j for j in both if board.range(here, s.tokens[j].sq) == near}
     return [j for j in adjacent if j in keep], [j for j in sight if j in keep]
 
 
@@ -163,7 +165,7 @@ def _may_hide(s: GameState, free: bool) -> bool:
     grid: darkness, air ducts); IX BIG and TALL may not; IX FURTIVE: "May hide for free if you did
     not attack that turn (does not cost an action)" (``free``: after its action)."""
     t = s.tokens[s.active]
-    if t.blip or t.hidden or not s.setup.grid.is_dark(t.sq):
+    if t.blip or t.hidden or not s.setup.board.can_hide(t.sq):
         return False
     abilities = s.setup.profiles[t.profile].abilities
     if s.setup.fighters[t.profile].has("big") or has_code(abilities, "TALL"):
@@ -230,14 +232,14 @@ def _toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
     """IX MINDLESS: "You must always move towards ... the nearest target" (reading ``mindless``:
     each step brings it closer, by steps, to the nearest enemy model not hidden, nearest by range
     in squares as FERAL's; it may stop)."""
-    me = s.tokens[s.active]
+    me, board = s.tokens[s.active], s.setup.board
     targets = [s.tokens[j].sq for j in enemies(s, me.side) if not s.tokens[j].hidden]
     if not targets:
         return moves
-    near = min(range_squares(me.sq, sq) for sq in targets)
-    dist = s.setup.grid.distances(sq for sq in targets if range_squares(me.sq, sq) == near)
+    near = min(board.range(me.sq, sq) for sq in targets)
+    dist = board.distances(sq for sq in targets if board.range(me.sq, sq) == near)
     here = dist.get(me.sq, 10**6)
-    return [a for a in moves if a[0] != "move" or dist.get((a[1], a[2]), 10**6) < here]
+    return [a for a in moves if a[0] != "move" or dist.get(tuple(a[1:]), 10**6) < here]
 
 
 # ---------------------------------------------------------------------- chance
@@ -254,6 +256,12 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return deck.draw_outcomes(s)
     if kind == "card":
         return deck.card_outcomes(s)
+    if kind in ("jump", "scrabble"):  # V JUMPING, SCRABBLING
+        return climb.outcomes(s)
+    if kind == "force":  # VI FORCE ENTRY
+        return entry.outcomes(s)
+    if kind in ("sector", "collapse", "collateral"):  # VI DAMAGE
+        return ruin.outcomes(s)
     if kind == "unjam":
         p = s.pending[3]
         return [(("unjam", 1), p), (("unjam", 0), 1 - p)]
@@ -267,23 +275,29 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
 
 
 # ---------------------------------------------------------------------- transitions
-def apply(s: GameState, a: Action) -> GameState:
-    """The state after action or chance outcome ``a`` (its legality is the caller's check)."""
-    from grimdice.systems.crusade.game import moves, resolve, snap, zoc
+def _resolve_pending(s: GameState, a: Action) -> GameState:
+    """A chance outcome: a card drawn or played, a mind attack, or an attack, roll or event (then
+    what waited on it: an ambusher's turn, a snap-fired melee, a ZOC step)."""
+    from grimdice.systems.crusade.game import resolve, snap, zoc
 
-    kind = a[0]
-    if s.pending and s.pending[0] in ("draw", "card"):
+    if s.pending[0] in ("draw", "card"):
         return settle(deck.drawn(s, a) if s.pending[0] == "draw" else deck.card_done(s, a))
-    if s.pending and s.pending[0] == "attack" and s.pending[1] in psychic.MIND:
+    if s.pending[0] == "attack" and s.pending[1] in psychic.MIND:
         return settle(psychic.resolve(s, a))
-    if s.pending:
-        how = s.pending[1] if s.pending[0] == "attack" else ""
-        s = resolve.resolve(s, a)
-        if how == "ambush" and not s.pending:
-            s = ambush.after(s)
-        if s.snap and not s.pending:
-            s = snap.proceed(s)
-        return settle(zoc.proceed(s) if s.zoc and not s.pending else s)
+    how = s.pending[1] if s.pending[0] == "attack" else ""
+    s = resolve.resolve(s, a)
+    if how == "ambush" and not s.pending:
+        s = ambush.after(s)
+    if s.snap and not s.pending:
+        s = snap.proceed(s)
+    return settle(zoc.proceed(s) if s.zoc and not s.pending else s)
+
+
+def _answer(s: GameState, a: Action) -> GameState | None:
+    """The answer to a question put to a player in the mover's turn (a card window, an ambush, a
+    ZOC, a snap shot), or None when none is put."""
+    from grimdice.systems.crusade.game import snap, zoc
+
     if s.psy is not None and s.psy.prompt:
         return settle(deck.decide(s, a))
     if s.ambush:
@@ -292,26 +306,48 @@ def apply(s: GameState, a: Action) -> GameState:
         return settle(zoc.decide(s, a))
     if s.snap:
         return settle(snap.decide(s, a))
+    return None
+
+
+#: the actions that change the state in one rule's step
+_SIMPLE = {
+    "cast": lambda s, a: deck.cast(s, a),  # VII CARDS
+    "mind": lambda s, a: psychic.declare(s, s.active, int(a[1])),  # VII MIND WAR
+    "end": lambda s, a: end_activation(s),
+    "pickup": lambda s, a: items.pick_up(s, int(a[1])),
+    "drop": lambda s, a: items.drop(s, s.active),
+    "force": lambda s, a: entry.start(s, int(a[1]), str(a[2])),  # VI FORCE ENTRY
+    "close_entry": lambda s, a: entry.close(s, int(a[1])),
+    "shoot_sector": lambda s, a: ruin.start(s, int(a[1]), str(a[2])),  # VI DAMAGE
+}
+
+
+def apply(s: GameState, a: Action) -> GameState:
+    """The state after action or chance outcome ``a`` (its legality is the caller's check)."""
+    from grimdice.systems.crusade.game import moves, resolve, zoc
+
+    if s.pending:
+        return _resolve_pending(s, a)
+    answered = _answer(s, a)
+    if answered is not None:
+        return answered
+    kind = a[0]
     if kind == "activate":
         return deck.on_activate(activate(s, int(a[1])), int(a[1]))
-    if kind == "cast":  # VII CARDS
-        return settle(deck.cast(s, a))
-    if kind == "mind":  # VII MIND WAR
-        return settle(psychic.declare(s, s.active, int(a[1])))
-    if kind in ("move", "manhole"):
-        to = (int(a[1]), int(a[2]))
-        who = zoc.guards(s, to) if kind == "move" else ()
-        return zoc.offer(s, to, False, who) if who else settle(moves.step(s, to, kind == "manhole"))
+    if kind in _SIMPLE:
+        return settle(_SIMPLE[kind](s, a))
     if kind in ("open", "close"):
-        sq = (int(a[1]), int(a[2]))
+        sq = tuple(int(v) for v in a[1:])
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
         return replace(s, open_doors=doors, budget=s.budget - 1, moved=s.moved + 1)
-    if kind == "end":
-        return settle(end_activation(s))
-    if kind == "pickup":
-        return settle(items.pick_up(s, int(a[1])))
-    if kind == "drop":
-        return settle(items.drop(s, s.active))
+    if kind in climb.CLIMBS:
+        to = tuple(int(v) for v in a[1:])
+        return settle(climb.start(s, kind, to, moves.cost_of(s, kind, to)))
+    if kind in moves.STEPS:
+        to = tuple(int(v) for v in a[1:])
+        cost = moves.cost_of(s, kind, to)
+        who = zoc.guards(s, to) if kind == "move" else ()
+        return zoc.offer(s, to, cost, who) if who else settle(moves.step(s, to, cost))
     return settle(resolve.act(s, a))
 
 
@@ -348,7 +384,7 @@ def _reached(s: GameState) -> int | None:
             continue
         squares = {tuple(q) for q in o.squares}
         for t in s.tokens:
-            if t.standing and not t.blip and t.sq in squares and (o.side is None or t.side == o.side):
+            if t.standing and not t.blip and t.sq[:2] in squares and (o.side is None or t.side == o.side):
                 return t.side
     return None
 
@@ -361,7 +397,7 @@ def hold_score(s: GameState) -> tuple[int, int]:
         if o.kind != "hold":
             continue
         squares = {tuple(q) for q in o.squares}
-        sides = {t.side for t in s.tokens if t.standing and not t.blip and t.sq in squares}
+        sides = {t.side for t in s.tokens if t.standing and not t.blip and t.sq[:2] in squares}
         if len(sides) == 1:
             (side,) = sides
             if o.side is None or o.side == side:

@@ -1,4 +1,4 @@
-"""The scenario file of a Rules Crusade game on a grid board (a format of ours: the text gives no
+"""The scenario file of a Rules Crusade game on a grid or a table (a format of ours: the text gives no
 scenarios, victory conditions or profiles), and its checks before any game starts.
 
 .. code-block:: yaml
@@ -14,21 +14,26 @@ scenarios, victory conditions or profiles), and its checks before any game start
     first: roll-off      # or 0 / 1: the force that goes first (I)
     turns: 8             # rounds; then hold objectives are scored
 
-Profiles are the calculator's models (:class:`~grimdice.systems.crusade.profiles.Model`: armour,
-hits, melee dice, abilities, weapons with effect codes) with a ``move`` in squares. See
+A table board is ``board: {type: table, ...}`` (:mod:`.table_scenario`). Profiles are the
+calculator's models (:class:`~grimdice.systems.crusade.profiles.Model`: armour, hits, melee dice,
+abilities, weapons with effect codes) with a ``move`` in squares (inches on a table). See
 ``docs/crusade-game.md``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Discriminator, Field, Tag
 
-from grimdice.engine.grid import Grid, Square, grid_from_map
+from grimdice.engine.grid import Grid, grid_from_map
 from grimdice.errors import ScenarioError
 from grimdice.io.fields import Flag, Int, StrictModel, Text, UniqueNames
+from grimdice.systems.crusade.game import board as boards
+from grimdice.systems.crusade.game.board import GridBoard
+from grimdice.systems.crusade.game.table_scenario import TableSpec, build_table
 from grimdice.systems.crusade.profiles import Model
 from grimdice.systems.crusade.units import Fighter, fighter
 
@@ -39,6 +44,7 @@ MAX_TURNS = 30
 BLIP_MOVE = 10  # V ENEMY CHITS: "Chits may move 10 inches" (squares on a grid, X)
 
 SquareField = tuple[Int, Int]
+PlaceField = tuple[Int, Int] | tuple[Int, Int, Int]  # [x, y]; on a table also [x, y, z]
 
 
 class Profile(Model):
@@ -52,13 +58,13 @@ class Placed(StrictModel):
     square of the force's zone, in reading order)."""
 
     profile: Text
-    at: SquareField | None = None
+    at: PlaceField | None = None
 
 
 class Blip(StrictModel):
     """V ENEMY CHITS: a blip (hidden until revealed) and the models it stands for."""
 
-    at: SquareField
+    at: PlaceField
     models: list[Text] = Field(min_length=1, max_length=MAX_BLIP_MODELS)
 
 
@@ -114,11 +120,30 @@ class Psychic(StrictModel):
     deck: list[Card] = Field(default_factory=list, max_length=60)
 
 
+def _board_kind(v: Any) -> str:
+    return str(v.get("type", "grid")) if isinstance(v, Mapping) else str(getattr(v, "type", "grid"))
+
+
+def _check_board(data: Any) -> None:
+    """The board's fields checked first, so that an error names ``board.x`` (not the union's tag)."""
+    from grimdice.io.scenario import validate
+
+    board = data.get("board") if isinstance(data, Mapping) else None
+    if not isinstance(board, Mapping):
+        return
+    kind = board.get("type", "grid")
+    if kind not in ("grid", "table"):
+        raise ScenarioError("board.type", f"'grid' or 'table', got {kind!r}")
+    validate(TableSpec if kind == "table" else Board, board, where="board")
+
+
 class GameScenario(StrictModel):
     system: Literal["crusade"]
     kind: Literal["game"]
     title: Text = Field("", max_length=200)
-    board: Board
+    board: Annotated[
+        Annotated[Board, Tag("grid")] | Annotated[TableSpec, Tag("table")], Discriminator(_board_kind)
+    ]
     profiles: Annotated[list[Profile], UniqueNames] = Field(min_length=1, max_length=20)
     forces: list[Force] = Field(min_length=2, max_length=2)
     objectives: list[Objective] = Field(default_factory=list, max_length=10)
@@ -134,7 +159,7 @@ class Piece:
 
     side: int
     profile: int
-    sq: Square
+    sq: boards.Pos
     blip: tuple[int, ...] = ()
 
 
@@ -143,12 +168,31 @@ class Setup:
     """Everything fixed for a game: the checked scenario, its board and resolved profiles."""
 
     scenario: GameScenario
-    grid: Grid
+    board: boards.Board
     profiles: tuple[Profile, ...]
     fighters: tuple[Fighter, ...]
     pieces: tuple[Piece, ...]
     first: int | None  # None: a roll-off decides
     spawn: tuple[int, ...] = ()  # VII INCURSION: each profile's Warp Spawn profile index, or -1
+    ruins: frozenset[int] = frozenset()  # a table's collapsed sectors (VI), on a derived setup
+    _derived: dict[frozenset[int], Setup] = field(default_factory=dict, repr=False)
+
+    def with_ruins(self, sectors: frozenset[int]) -> Setup:
+        """The setup whose table has ``sectors`` collapsed into rubble (VI), kept per set of
+        sectors so that equal states share it."""
+        if sectors == self.ruins:
+            return self
+        if sectors not in self._derived:
+            board = self.board.ruined(sectors)  # type: ignore[attr-defined]
+            self._derived[sectors] = replace(self, board=board, ruins=sectors, _derived=self._derived)
+        return self._derived[sectors]
+
+    @property
+    def grid(self) -> Grid:
+        """The square grid of a grid board (drawing and the web page draw it)."""
+        if not isinstance(self.board, GridBoard):
+            raise TypeError("not a grid board")
+        return self.board.grid
 
     def blip_armour(self, models: tuple[int, ...]) -> int:
         """Reading ``blip_ducts``: a blip enters an air duct only if all its models could."""
@@ -162,34 +206,45 @@ def _profile_index(sc: GameScenario, name: str, where: str) -> int:
     return names.index(name)
 
 
-def _square(grid: Grid, sq: SquareField, armour: int, where: str) -> Square:
-    s = (int(sq[0]), int(sq[1]))
-    if not grid.inside(s):
-        raise ScenarioError(where, f"square {list(s)} is off the {grid.width} x {grid.height} board")
-    if not grid.enterable(s, armour):
-        what = "a wall" if grid.is_wall(s) else "an air duct (armour 1 or less only)"
-        raise ScenarioError(where, f"square {list(s)} is {what}")
-    return s
+def _square(board: boards.Board, sq: Sequence[int], armour: int, where: str) -> boards.Pos:
+    """The position a scenario's ``[x, y]`` (on a table also ``[x, y, z]``) names, checked."""
+    if isinstance(board, GridBoard):
+        grid = board.grid
+        if len(sq) != 2:
+            raise ScenarioError(where, f"a square on a grid is [x, y], got {list(sq)}")
+        s = (int(sq[0]), int(sq[1]))
+        if not grid.inside(s):
+            raise ScenarioError(where, f"square {list(s)} is off the {grid.width} x {grid.height} board")
+        if not grid.enterable(s, armour):
+            what = "a wall" if grid.is_wall(s) else "an air duct (armour 1 or less only)"
+            raise ScenarioError(where, f"square {list(s)} is {what}")
+        return s
+    p = board.at(int(sq[0]), int(sq[1])) if len(sq) == 2 else tuple(int(v) for v in sq)
+    if not board.inside(p):
+        raise ScenarioError(where, f"position {list(sq)} is off the table")
+    if not board.enterable(p, armour):
+        raise ScenarioError(where, f"position {list(p)} is no place to stand (inside a wall, or in the air)")
+    return p
 
 
-def _place(sc: GameScenario, grid: Grid) -> list[Piece]:
-    taken: dict[Square, str] = {}
+def _place(sc: GameScenario, board: boards.Board) -> list[Piece]:
+    taken: dict[boards.Pos, str] = {}
     pieces: list[Piece] = []
 
-    def put(sq: Square, where: str) -> None:
+    def put(sq: boards.Pos, where: str) -> None:
         if sq in taken:
             raise ScenarioError(where, f"square {list(sq)} already holds {taken[sq]}")
         taken[sq] = where
 
     for f, force in enumerate(sc.forces):
-        zone = sorted(grid.markers.get(force.zone, ()), key=lambda s: (s[1], s[0]))
+        zone = board.zone(force.zone)
         for j, m in enumerate(force.models):
             where = f"forces.{f}.models.{j}"
             k = _profile_index(sc, m.profile, f"{where}.profile")
             if m.at is not None:
-                sq = _square(grid, m.at, sc.profiles[k].armour, f"{where}.at")
+                sq = _square(board, m.at, sc.profiles[k].armour, f"{where}.at")
             else:
-                free = [s for s in zone if s not in taken and grid.enterable(s, sc.profiles[k].armour)]
+                free = [s for s in zone if s not in taken and board.enterable(s, sc.profiles[k].armour)]
                 if not free:
                     raise ScenarioError(where, f"no free square left in zone {force.zone!r}; give 'at'")
                 sq = free[0]
@@ -198,10 +253,34 @@ def _place(sc: GameScenario, grid: Grid) -> list[Piece]:
         for j, b in enumerate(force.blips):
             where = f"forces.{f}.blips.{j}"
             ks = tuple(_profile_index(sc, n, f"{where}.models.{i}") for i, n in enumerate(b.models))
-            sq = _square(grid, b.at, max(sc.profiles[k].armour for k in ks), f"{where}.at")
+            sq = _square(board, b.at, max(sc.profiles[k].armour for k in ks), f"{where}.at")
             put(sq, where)
             pieces.append(Piece(f, -1, sq, ks))
     return pieces
+
+
+def _board(sc: GameScenario) -> boards.Board:
+    """The scenario's board: a grid from its map (zone letters on the map), or a table."""
+    zones = [f.zone for f in sc.forces]
+    if zones[0] == zones[1]:
+        raise ScenarioError("forces.1.zone", "the forces need different zone letters")
+    if isinstance(sc.board, TableSpec):
+        board = build_table(sc.board)
+        for f, z in enumerate(zones):
+            if z not in board.zones:
+                allowed = ", ".join(sorted(board.zones)) or "none given in board.zones"
+                raise ScenarioError(f"forces.{f}.zone", f"no zone {z!r}; allowed: {allowed}")
+        return board
+    for f, z in enumerate(zones):
+        if not z.isalpha() or z in "Dd":
+            raise ScenarioError(f"forces.{f}.zone", f"a map letter other than D/d, got {z!r}")
+    grid = grid_from_map(
+        sc.board.map,
+        markers=tuple(zones),
+        dark=sc.board.dark if sc.board.dark == "all" else [(s[0], s[1]) for s in sc.board.dark],
+        links=[((a[0], a[1]), (b[0], b[1])) for a, b in sc.board.manholes],
+    )
+    return GridBoard(grid)
 
 
 def build_setup(data: Any) -> Setup:
@@ -210,41 +289,33 @@ def build_setup(data: Any) -> Setup:
     path between the forces. Every error names its field."""
     from grimdice.io.scenario import validate
 
+    if not isinstance(data, GameScenario):
+        _check_board(data)
     sc = data if isinstance(data, GameScenario) else validate(GameScenario, data)
-    zones = [f.zone for f in sc.forces]
-    for f, z in enumerate(zones):
-        if not z.isalpha() or z in "Dd":
-            raise ScenarioError(f"forces.{f}.zone", f"a map letter other than D/d, got {z!r}")
-    if zones[0] == zones[1]:
-        raise ScenarioError("forces.1.zone", "the forces need different zone letters")
-    grid = grid_from_map(
-        sc.board.map,
-        markers=tuple(zones),
-        dark=sc.board.dark if sc.board.dark == "all" else [(s[0], s[1]) for s in sc.board.dark],
-        links=[((a[0], a[1]), (b[0], b[1])) for a, b in sc.board.manholes],
-    )
+    board = _board(sc)
     fighters = []
     for i, p in enumerate(sc.profiles):
         if p.melee is None:
             raise ScenarioError(f"profiles.{i}.melee", "a game profile needs its base melee dice, e.g. 1W+1R")
         fighters.append(fighter(p, f"profiles.{i}"))
-    pieces = _place(sc, grid)
+    pieces = _place(sc, board)
     for f in range(2):
         if not any(pc.side == f for pc in pieces):
             raise ScenarioError(f"forces.{f}", "a force needs at least one model or blip")
     for i, o in enumerate(sc.objectives):
         for j, s in enumerate(o.squares):
-            _square(grid, s, 0, f"objectives.{i}.squares.{j}")
+            _square(board, s, 0, f"objectives.{i}.squares.{j}")
         for j, s in enumerate(o.to):
-            _square(grid, s, 0, f"objectives.{i}.to.{j}")
+            _square(board, s, 0, f"objectives.{i}.to.{j}")
         if o.kind == "item" and (len(o.squares) != 1 or not o.to or o.side is None):
             raise ScenarioError(
                 f"objectives.{i}", "an item lies on one square and needs 'side' and 'to' squares"
             )
     a = next(pc.sq for pc in pieces if pc.side == 0)
     b = next(pc.sq for pc in pieces if pc.side == 1)
-    if not grid.connected(a, b, lambda sq: not grid.is_wall(sq)):
-        raise ScenarioError("board.map", f"no path between the forces ({list(a)} to {list(b)})")
+    if not (board.connected(a, b) or board.connected(b, a)):
+        field = "board.map" if isinstance(board, GridBoard) else "board"
+        raise ScenarioError(field, f"no path between the forces ({list(a)} to {list(b)})")
     first = sc.first
     if first != "roll-off" and first not in (0, 1):
         raise ScenarioError("first", f"'roll-off', 0 or 1, got {first!r}")
@@ -253,7 +324,7 @@ def build_setup(data: Any) -> Setup:
     return psychic_setup(
         Setup(
             sc,
-            grid,
+            board,
             tuple(sc.profiles),
             tuple(fighters),
             tuple(pieces),

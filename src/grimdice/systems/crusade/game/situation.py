@@ -9,9 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from grimdice.engine.grid import Square, range_squares
 from grimdice.systems.crusade.damage import CONDITIONS
-from grimdice.systems.crusade.game.reach import beyond, blocked
+from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
 
@@ -33,17 +32,18 @@ def model_data(s: GameState, t: Token, keep: str = "") -> dict[str, Any]:
 
 
 def range_key(squares: int) -> int:
-    """The range the calculator needs, in squares (X): the same full feet (II: -1 per 12), the same
-    "not less than an inch away" (II COVER) and the same side of RAPID FIRE's 6" (VIII), so equal
-    situations share one law."""
+    """The range the calculator needs, in the board's unit (squares, X; whole inches on a table):
+    the same full feet (II: -1 per 12), the same "not less than an inch away" (II COVER) and the
+    same side of RAPID FIRE's 6" (VIII), so equal situations share one law."""
     rest = squares % 12
     return 12 * (squares // 12) + (min(rest, 1) if rest <= 6 else 7)
 
 
-def cover_of(s: GameState, target: Token) -> str:
-    """Reading ``grid_cover``: on a grid only darkness (and air ducts, "treated as darkness") gives
-    cover, counted as ``full`` cover (II, V DARKNESS; VIII IFC does not ignore darkness)."""
-    return "full" if s.setup.grid.is_dark(target.sq) else "none"
+def cover_of(s: GameState, target: Token, firer: Token | None = None) -> str:
+    """The calculator's ``cover`` of ``target`` seen from ``firer`` (the board's
+    :meth:`~.board.Board.cover`: on a grid darkness and air ducts, reading ``grid_cover``)."""
+    frm = target.sq if firer is None else firer.sq
+    return s.setup.board.cover(frm, target.sq, s.doors())
 
 
 def _pushes(s: GameState, t: Token) -> bool:
@@ -64,12 +64,21 @@ def knockback_into(s: GameState, a: int, t: int) -> dict[str, str]:
     return {"knockback_into": "obstacle" if push_square(s, a, t) is None else "open"}
 
 
-def push_square(s: GameState, frm: int, t: int) -> Square | None:
-    """The square token ``t`` is knocked back into, away from token ``frm``, or None when it is
-    blocked (:func:`.reach.blocked`)."""
-    sq = beyond(s.tokens[frm].sq, s.tokens[t].sq)
+def push_square(s: GameState, frm: int, t: int) -> Pos | None:
+    """The place token ``t`` is knocked back into, away from token ``frm`` (the board's
+    :meth:`~.board.Board.beyond`), or None when it is blocked: VIII KNOCKBACK "If they move into a
+    wall or piece of cover, or into another model, they take a stun" (the board's
+    :meth:`~.board.Board.obstacle`, a place holding a model, or one the model may not enter: on a
+    grid an air duct, reading ``knockback_grid``)."""
+    board = s.setup.board
+    sq = board.beyond(s.tokens[frm].sq, s.tokens[t].sq)
     armour = s.armour_of(s.tokens[t])
-    return None if blocked(s.setup.grid, sq, s.doors(), s.occupant(sq) >= 0, armour) else sq
+    stopped = board.obstacle(sq, s.doors()) or s.occupant(sq) >= 0 or not board.enterable(sq, armour)
+    return None if stopped else sq
+
+
+def _grenade(s: GameState, t: Token, weapon: str) -> bool:
+    return any(w.name == weapon and w.kind == "grenade" for w in s.setup.profiles[t.profile].weapons)
 
 
 def shot(s: GameState, a: int, t: int, weapon: str) -> str:
@@ -81,8 +90,8 @@ def shot(s: GameState, a: int, t: int, weapon: str) -> str:
         "attacker": model_data(s, att, keep=weapon),
         "defender": model_data(s, dfd),
         "weapons": [weapon],
-        "range": range_key(range_squares(att.sq, dfd.sq)),
-        "cover": cover_of(s, dfd),
+        "range": range_key(s.setup.board.range(att.sq, dfd.sq, down=not _grenade(s, att, weapon))),
+        "cover": cover_of(s, dfd, att),
         "moved": s.moved > 0,
         **knockback_into(s, a, t),
     }

@@ -1,12 +1,15 @@
-"""The state of a Rules Crusade game on a grid board, on the :mod:`grimdice.engine.game` interface:
-immutable, hashable, ``current_player`` / ``legal_actions`` / ``chance_outcomes`` / ``apply`` /
-``returns``. The rules live in :mod:`.rules`; this module holds the data and its invariants.
+"""The state of a Rules Crusade game on its board (a grid or a table, :mod:`.board`), on the
+:mod:`grimdice.engine.game` interface: immutable, hashable, ``current_player`` /
+``legal_actions`` / ``chance_outcomes`` / ``apply`` / ``returns``. The rules live in :mod:`.rules`;
+this module holds the data and its invariants.
 
 Actions are tuples of JSON values (a game log is the seed, the scenario and the actions):
-``("activate", i)``, ``("move", x, y)``, ``("open", x, y)``, ``("close", x, y)``,
-``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT FIRE and RAPID FIRE also
-``("shoot", target, weapon, target2)``), ``("melee", target)``, ``("charge",)``,
-``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
+``("activate", i)``, ``("move", x, y)`` (on a table ``("move", x, y, z)``, and ``("ladder", ...)``,
+``("jump", ...)``, ``("scrabble", ...)``, ``("fall", ...)``, ``("hang", ...)``, ``("force", sector,
+weapon)``, ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``), ``("open", x, y)``,
+``("close", x, y)``, ``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT FIRE and RAPID FIRE
+also ``("shoot", target, weapon, target2)``), ``("melee", target)``,
+``("charge",)``, ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
 ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
 ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` and
@@ -23,8 +26,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from grimdice.engine.game import CHANCE, TERMINAL
-from grimdice.engine.grid import Square
 from grimdice.systems.crusade.damage import KILLED, KO
+from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.hidden import observation
 from grimdice.systems.crusade.game.scenario import Setup
 
@@ -48,7 +51,7 @@ class Token:
 
     side: int
     profile: int
-    sq: Square
+    sq: Pos
     cond: int = 0
     hits: int = 1
     hidden: bool = False
@@ -57,7 +60,7 @@ class Token:
     snapped: bool = False  # IX SNAP FIRE used this turn
     horror: int = 0  # IX HORROR: 1 face down (killed, to roll), 2 gone for good
     last: int = 0  # IX HORROR: its die (2 or 3) while it makes its last attack
-    spent: int = 0
+    spent: float = 0
     blip: tuple[int, ...] = ()
 
     @property
@@ -102,24 +105,27 @@ class GameState:
 
     setup: Setup
     tokens: tuple[Token, ...]
-    open_doors: frozenset[Square]
+    open_doors: frozenset[Pos]
     round: int = 0  # 0 before the roll-off, then 1 .. turns
     player: int = 0
     first: int = 0  # the player who goes first each round (I)
     active: int = -1  # the model being activated, or -1
-    budget: int = 0  # squares of movement it has left
-    moved: int = 0  # squares it has moved this activation
+    budget: float = 0  # movement it has left, in the board's unit
+    moved: float = 0  # movement it has used this activation
     acted: bool = False  # its action is spent
     charged: bool = False  # V CHARGE: the action left is a melee
     meleed: tuple[int, ...] = ()  # IV: opponents meleed in turn this activation
     attacked: bool = False  # it attacked this activation (IX FURTIVE)
-    origin: Square | None = None  # where it started its move (V ZOC)
-    zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (square, manhole, enemies)
+    origin: Pos | None = None  # where it started its move (V ZOC)
+    zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (position, cost, enemies)
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
     ambush: tuple[int, ...] = ()  # IX AMBUSH: revealed models yet to choose their free attack
     events: tuple[tuple[Any, ...], ...] = ()  # chance events still to come at the turn's start
     snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
-    items: tuple[tuple[Square, int], ...] = ()  # per item objective: where it lies, or its carrier
+    items: tuple[tuple[Pos, int], ...] = ()  # per item objective: where it lies, or its carrier
+    breaches: tuple[tuple[Pos, int], ...] = ()  # VI forced entries on a table: (marker, sector)
+    sector_hits: tuple[tuple[int, int], ...] = ()  # VI: a table's damaged sectors: (sector, hits left)
+    rubble: tuple[tuple[str, int], ...] = ()  # VI: a collapse's rolls still to make
     fresh_wounds: frozenset[int] = frozenset()  # the player's models wounded in its own turn (VIII WOUND)
     carried: bool = False  # V CARRYING: the active model carried an item this activation
     pick_first: bool = False  # ... and picked it up before doing anything else
@@ -190,18 +196,22 @@ class GameState:
         tokens[i] = replace(tokens[i], **kw)
         return replace(self, tokens=tuple(tokens))
 
-    def occupant(self, sq: Square) -> int:
+    def occupant(self, sq: Pos) -> int:
         """The token on a square (killed models leave the board), or -1."""
         for i, t in enumerate(self.tokens):
             if t.on_board and t.sq == sq:
                 return i
         return -1
 
-    def occupied(self) -> set[Square]:
+    def occupied(self) -> set[Pos]:
         return {t.sq for t in self.tokens if t.on_board}
 
-    def doors(self) -> dict[Square, bool]:
-        return {sq: sq in self.open_doors for sq in self.setup.grid.door_squares}
+    def sides(self) -> dict[Pos, int]:
+        """Each position holding a token, and the token's force."""
+        return {t.sq: t.side for t in self.tokens if t.on_board}
+
+    def doors(self) -> dict[Pos, bool]:
+        return {sq: sq in self.open_doors for sq in self.setup.board.door_squares}
 
     def move_of(self, t: Token) -> int:
         from grimdice.systems.crusade.game.scenario import BLIP_MOVE
@@ -231,9 +241,11 @@ def initial_state(setup: Setup) -> GameState:
         )
         for p in setup.pieces
     )
-    doors = frozenset(sq for sq, is_open in setup.grid.doors().items() if is_open)
+    doors = frozenset(sq for sq, is_open in setup.board.doors().items() if is_open)
     items = tuple(
-        ((o.squares[0][0], o.squares[0][1]), -1) for o in setup.scenario.objectives if o.kind == "item"
+        (setup.board.at(o.squares[0][0], o.squares[0][1]), -1)
+        for o in setup.scenario.objectives
+        if o.kind == "item"
     )
     from grimdice.systems.crusade.game.deck import deal
 
@@ -273,18 +285,18 @@ def next_event(s: GameState) -> GameState:
 def invariant_errors(s: GameState) -> list[str]:
     """What is wrong with a state: two models on one square, a model in a wall or in an air duct
     it may not enter, hits out of bounds, an activation of a token that may not act."""
-    grid = s.setup.grid
+    board = s.setup.board
     out = []
-    seen: dict[Square, int] = {}
+    seen: dict[Pos, int] = {}
     for i, t in enumerate(s.tokens):
         if not t.on_board:
             continue
         if t.sq in seen:
             out.append(f"tokens {seen[t.sq]} and {i} share square {t.sq}")
         seen[t.sq] = i
-        if not grid.inside(t.sq) or not grid.enterable(t.sq, s.armour_of(t)):
+        if not board.inside(t.sq) or not board.enterable(t.sq, s.armour_of(t)):
             out.append(f"token {i} stands in a wall or a closed duct at {t.sq}")
-        if t.sq in grid.door_squares and t.sq not in s.open_doors:
+        if t.sq in board.door_squares and t.sq not in s.open_doors:
             out.append(f"token {i} stands in a closed door at {t.sq}")
         if not t.blip and not 0 <= t.hits <= s.setup.profiles[t.profile].hits:
             out.append(f"token {i} has {t.hits} hits left")

@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from grimdice.engine.grid import Square, range_squares
 from grimdice.systems.crusade.damage import KO, STUNNED
 from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.state import GameState, has_code
 
 
@@ -31,47 +31,47 @@ def _guards(s: GameState, e: int, mover: int) -> bool:
     t = s.tokens[e]
     if t.blip or not t.alive or t.cond in (STUNNED, KO) or t.side == s.tokens[mover].side:
         return False
-    grid, doors = s.setup.grid, s.doors()
-    if not grid.adjacent(t.sq, s.tokens[mover].sq, doors):
+    board, doors = s.setup.board, s.doors()
+    if not board.adjacent(t.sq, s.tokens[mover].sq, doors):
         return False
     return not any(
-        k != mover and o.alive and o.side != t.side and grid.adjacent(t.sq, o.sq, doors)
+        k != mover and o.alive and o.side != t.side and board.adjacent(t.sq, o.sq, doors)
         for k, o in enumerate(s.tokens)
     )
 
 
-def guards(s: GameState, to: Square) -> tuple[int, ...]:
+def guards(s: GameState, to: Pos) -> tuple[int, ...]:
     """The enemies whose ZOC the active model's step to ``to`` passes."""
     i = s.active
     me = s.tokens[i]
     if me.blip or has_code(s.setup.profiles[me.profile].abilities, "SLIP THRU"):
         return ()
-    out = []
+    out, board = [], s.setup.board
     for e, t in enumerate(s.tokens):
         if not _guards(s, e, i):
             continue
-        started_next_to = s.origin is not None and range_squares(s.origin, t.sq) <= 1
-        away = range_squares(to, t.sq) > range_squares(me.sq, t.sq)
+        started_next_to = s.origin is not None and board.range(s.origin, t.sq) <= 1
+        away = board.range(to, t.sq) > board.range(me.sq, t.sq)
         if not (started_next_to and away):
             out.append(e)
     return tuple(out)
 
 
-def offer(s: GameState, to: Square, manhole: bool, who: tuple[int, ...]) -> GameState:
-    """The step waits while each enemy in ``who`` decides (the first one now)."""
-    return replace(s, zoc=(to, manhole, who))
+def offer(s: GameState, to: Pos, cost: float, who: tuple[int, ...]) -> GameState:
+    """The step (to ``to`` for ``cost``) waits while each enemy in ``who`` decides (the first one now)."""
+    return replace(s, zoc=(to, cost, who))
 
 
 def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     """The enemy's choice: ``["pass"]`` lets the mover by; ``["zoc", e]`` is the free melee (IV
     with ``attack_mode: zoc``: SPIKY weapons add their dice)."""
-    to, manhole, who = s.zoc
+    to, cost, who = s.zoc
     if a[0] == "zoc":
         e, i = who[0], s.active
         key = situation.melee(s, e, i, 1, mode="zoc")
         s = s.with_token(e, hidden=False)
-        return replace(s, zoc=(to, manhole, who[1:]), pending=("attack", "zoc", e, i, key, ""))
-    return proceed(replace(s, zoc=(to, manhole, who[1:])))
+        return replace(s, zoc=(to, cost, who[1:]), pending=("attack", "zoc", e, i, key, ""))
+    return proceed(replace(s, zoc=(to, cost, who[1:])))
 
 
 def proceed(s: GameState) -> GameState:
@@ -79,15 +79,17 @@ def proceed(s: GameState) -> GameState:
     enemy to decide, or the step made."""
     from grimdice.systems.crusade.game.moves import step
 
-    to, manhole, who = s.zoc
+    to, cost, who = s.zoc
     if s.tokens[s.active].cond in (STUNNED, KO) or not s.tokens[s.active].alive:
         return replace(s, zoc=(), budget=0)
-    if to not in set(s.setup.grid.moves(s.tokens[s.active].sq)) or s.occupant(to) >= 0:
+    t = s.tokens[s.active]
+    steps = s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
+    if all(p != to for _, p, _ in steps) or s.occupant(to) >= 0:
         return replace(s, zoc=())  # VIII KNOCKBACK moved one of them: the step is not made
     who = tuple(e for e in who if _guards(s, e, s.active))
     if who:
-        return replace(s, zoc=(to, manhole, who))
-    return step(replace(s, zoc=()), to, manhole)
+        return replace(s, zoc=(to, cost, who))
+    return step(replace(s, zoc=()), to, cost)
 
 
 __all__ = ["decide", "guards", "offer", "proceed"]

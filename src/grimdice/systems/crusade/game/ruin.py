@@ -1,0 +1,206 @@
+"""Damage to buildings on a table and their collapse (VI STRUCTURES AND BUILDINGS).
+
+VI: "Normal buildings have 1 armor, and 10 hits per sector. Armored buildings (sloped sides) have 2
+armor. You may destroy buildings by ... firing template, special, grenade or heavy weapons at them.
+Weapons with line or area effect add +1 to their roll vs. buildings. +P weapons also add 1 to their
+roll. When the building has taken all it's hits, it collapses. Roll 2 reds against any targets
+inside (graze = W) ... If they survive, place them in amongst the rubble of the building. Roll 2
+reds against any connected sectors for collateral damage."
+
+``["shoot_sector", sector, weapon]``: the active model fires such a weapon (reading
+``building_weapons``: a template, a grenade, or a weapon with HEAVY, AREA, LINE or BLAST) at a
+sector it sees part of, not from inside its building: the calculator's single shot at a
+``kind: building`` defender with the sector's hits left, a chance node ``["sector", k]``. A sector
+brought to 0 collapses: a chance node per model inside (``["collapse", k]``: 2 reds against its
+armour, graze = wound, :func:`~grimdice.systems.crusade.actions.collapse_law`), then one per
+connected sector (``["collateral", k]``: hits off its hits left; one it destroys collapses too, its
+models rolled for, its own neighbours not); then the sectors become rubble
+(:meth:`~.table.TableBoard.ruined`) and models on their roofs fall to the rubble (V FALLING).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from grimdice.systems.crusade.actions import collapse_law
+from grimdice.systems.crusade.damage import Body
+from grimdice.systems.crusade.game.state import READY, GameState, has_code
+from grimdice.systems.crusade.game.table import TableBoard
+from grimdice.systems.crusade.movement import falling
+
+SECTOR_HITS = 10  # VI: "10 hits per sector"
+BUILDING_CODES = ("HEAVY", "AREA", "LINE", "B", "BLAST")
+
+
+def hits_left(s: GameState, sector: int) -> int:
+    return dict(s.sector_hits).get(sector, SECTOR_HITS)
+
+
+def _set_hits(s: GameState, sector: int, hits: int) -> GameState:
+    rest = tuple((k, h) for k, h in s.sector_hits if k != sector)
+    return replace(s, sector_hits=tuple(sorted((*rest, (sector, hits)))))
+
+
+def _eligible(s: GameState, i: int, k: int) -> bool:
+    t = s.tokens[i]
+    w = s.setup.profiles[t.profile].weapons[k]
+    arm = s.setup.fighters[t.profile].arms[k]
+    codes = [str(e).split()[0] for e in w.effects]
+    return bool(arm.template) or w.kind == "grenade" or any(has_code(codes, c) for c in BUILDING_CODES)
+
+
+def _cells(board: TableBoard, sector: int) -> list[tuple[int, int]]:
+    return sorted(c for c, k in board.sector_at.items() if k == sector)
+
+
+def actions(s: GameState) -> list[tuple[Any, ...]]:
+    """``["shoot_sector", sector, weapon]`` for each standing sector the active model sees."""
+    board = s.setup.board
+    t = s.tokens[s.active]
+    if t.blip or not isinstance(board, TableBoard):
+        return []
+    weapons = [
+        w.name
+        for k, w in enumerate(s.setup.profiles[t.profile].weapons)
+        if t.arms[k] == READY and w.kind in ("ranged", "pistol", "grenade") and _eligible(s, s.active, k)
+    ]
+    if not weapons:
+        return []
+    here = board.building_of(t.sq)
+    out: list[tuple[Any, ...]] = []
+    for b, bld in enumerate(board.buildings):
+        if bld is here:
+            continue
+        for sector in board.sectors_of(b):
+            roof = [(x, y, bld.height) for x, y in _cells(board, sector)]
+            if any(board.sight(t.sq, p, {}) for p in roof):
+                out.extend(("shoot_sector", sector, w) for w in weapons)
+    return out
+
+
+def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
+    """The calculator's single shot of token ``i``'s ``weapon`` at ``sector`` (JSON text)."""
+    from grimdice.systems.crusade.game.situation import model_data, range_key
+
+    board = s.setup.board
+    assert isinstance(board, TableBoard)
+    me = s.tokens[i]
+    inches = min(board.range(me.sq, (x, y, 0)) for x, y in _cells(board, sector))
+    data = {
+        "system": "crusade",
+        "action": "shoot",
+        "attacker": model_data(s, me, keep=weapon),
+        "defender": {
+            "name": f"sector {sector}",
+            "kind": "building",
+            "armour": board.sector_armour(sector),
+            "hits": SECTOR_HITS,
+            "hits_left": hits_left(s, sector),
+        },
+        "weapons": [weapon],
+        "range": range_key(inches),
+        "moved": s.moved > 0,
+    }
+    return json.dumps(data, sort_keys=True)
+
+
+def start(s: GameState, sector: int, weapon: str) -> GameState:
+    key = sector_shot(s, s.active, sector, weapon)
+    s = replace(s.with_token(s.active, hidden=False), acted=True, attacked=True)
+    return replace(s, pending=("sector", s.active, sector, key, weapon))
+
+
+def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
+    from grimdice.systems.crusade.game.combat import cached_law
+
+    kind = s.pending[0]
+    if kind == "sector":
+        return [(("sector", k), p) for k, (_, p) in enumerate(cached_law(s.pending[3]))]
+    return [((kind, k), p) for k, (_, p) in enumerate(_law(s, s.pending))]
+
+
+@lru_cache(maxsize=1024)
+def _collapse(start: tuple[int, int], body: Body, armour: int, graze: str) -> tuple[Any, ...]:
+    return tuple(sorted(collapse_law(start, body, armour, graze).items()))
+
+
+def _law(s: GameState, pending: tuple[Any, ...]) -> tuple[Any, ...]:
+    kind, n = pending[0], pending[1]
+    if kind == "collapse":  # VI: "Roll 2 reds against any targets inside (graze = W)"
+        t = s.tokens[n]
+        body = s.setup.fighters[t.profile].body
+        return _collapse((t.cond, t.hits), body, s.armour_of(t), "wound")
+    board = s.setup.board
+    body = Body(hits=SECTOR_HITS, structure=True)  # "collateral damage": hits off, no graze
+    return _collapse((0, hits_left(s, n)), body, board.sector_armour(n), "")  # type: ignore[attr-defined]
+
+
+def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
+    """The shot's, a collapse roll's or a collateral roll's end; then the next roll, or the ruin."""
+    from grimdice.systems.crusade.game.combat import cached_law
+    from grimdice.systems.crusade.game.fails import weapon_after
+
+    kind = s.pending[0]
+    if kind == "sector":
+        _, i, sector, key, weapon = s.pending
+        (ds, as_, wa, *_), _ = cached_law(key)[int(outcome[1])]
+        s = s.with_token(i, arms=weapon_after(s, i, wa, weapon, -1), cond=as_[0], hits=as_[1])
+        s = _set_hits(replace(s, pending=()), sector, ds[1])
+        return _next(replace(s, rubble=_fallen(s, sector, True)) if ds[1] == 0 else s)
+    n = s.pending[1]
+    (state, _), _ = _law(s, s.pending)[int(outcome[1])]
+    s = replace(s, pending=())
+    if kind == "collapse":
+        return _next(s.with_token(n, cond=state[0], hits=state[1]))
+    s = _set_hits(s, n, state[1])
+    return _next(replace(s, rubble=s.rubble + _fallen(s, n, False)) if state[1] == 0 else s)
+
+
+def _fallen(s: GameState, sector: int, spread: bool) -> tuple[tuple[str, int], ...]:
+    """The rolls a collapse of ``sector`` makes: each model inside; with ``spread``, each
+    connected standing sector."""
+    board = s.setup.board
+    assert isinstance(board, TableBoard)
+    inside = [("collapse", j) for j, t in enumerate(s.tokens) if t.on_board and board.indoors(t.sq) == sector]
+    if not spread:
+        return tuple(inside)
+    near = [("collateral", k) for k in board.connected_sectors(sector) if hits_left(s, k) > 0]
+    return (*inside, *near)
+
+
+def _next(s: GameState) -> GameState:
+    """The next roll of the collapse, pending; with none left, the rubble."""
+    while s.rubble:
+        roll, rest = s.rubble[0], s.rubble[1:]
+        s = replace(s, rubble=rest)
+        if roll[0] == "collapse" and not s.tokens[roll[1]].alive:
+            continue
+        return replace(s, pending=roll)
+    down = frozenset(k for k, h in s.sector_hits if h == 0)
+    if down == s.setup.ruins:
+        return s
+    return _rubble(s, down)
+
+
+def _rubble(s: GameState, down: frozenset[int]) -> GameState:
+    """The sectors become rubble; models on their roofs fall to it (V FALLING: "For every 4" you
+    fall, take 1 hit (graze = stun)"; FLY takes none), each to its cell or the nearest free one."""
+    s = replace(s, setup=s.setup.with_ruins(down))
+    board = s.setup.board
+    for j, t in enumerate(s.tokens):
+        if not t.on_board or board.enterable(t.sq, 0):
+            continue
+        taken = s.occupied()
+        land = next(p for p in board.free_near((t.sq[0], t.sq[1], 0), 0, {}) if p not in taken)
+        cond, hits = t.cond, t.hits
+        if not t.blip:
+            body = s.setup.fighters[t.profile].body
+            cond, hits = falling(float(t.sq[2]), (t.cond, t.hits), body, fly=body.fly)
+        s = s.with_token(j, sq=land, cond=cond, hits=hits)
+    return s
+
+
+__all__ = ["SECTOR_HITS", "actions", "hits_left", "outcomes", "resolve", "sector_shot", "start"]

@@ -1,0 +1,49 @@
+"""The lattice of 1" cells: pieces laid by their cells' centres, and straight lines of sight in
+three dimensions over the cells' heights (checked against hand-computed heights of the line)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from grimdice.engine.table.lattice import Lattice, breadth_first, cells_of
+from grimdice.engine.table.terrain import Terrain
+
+
+def lattice(tops: dict[tuple[int, int], float], w: int = 10, h: int = 5) -> Lattice:
+    top = np.zeros((h, w))
+    for (x, y), v in tops.items():
+        top[y, x] = v
+    return Lattice(w, h, {}, top)
+
+
+def test_a_piece_covers_the_cells_whose_centres_lie_inside():
+    piece = Terrain("L", np.array([[1.0, 1.0], [3.0, 1.0], [3.0, 2.0], [2.0, 2.0], [2.0, 3.4], [1.0, 3.4]]))
+    # centres (1.5, 1.5), (2.5, 1.5), (1.5, 2.5) inside; (1.5, 3.5) lies beyond the edge at y 3.4
+    assert sorted(cells_of(piece, 10, 5)) == [(1, 1), (1, 2), (2, 1)]
+    assert cells_of(Terrain("sliver", np.array([[4.6, 0.0], [5.4, 0.0], [5.4, 0.4]])), 10, 5) == []
+
+
+def test_a_line_passes_above_lower_cells_and_not_through_higher_ones():
+    # from (0.5, 2.5) at 1.5" to (8.5, 2.5) at 1.5": a level line; a 1" block under it does not
+    # block, a 2" one does
+    low, high = lattice({(4, 2): 1.0}), lattice({(4, 2): 2.0})
+    a, b = (0.5, 2.5, 1.5), (8.5, 2.5, 1.5)
+    assert low.clear(a, b) and not high.clear(a, b)
+    # falling from 6" to 0": over cell 4 (half way) the line is at 3"
+    assert lattice({(4, 2): 2.9}).clear((0.5, 2.5, 6.0), (8.5, 2.5, 0.0))
+    assert not lattice({(4, 2): 3.1}).clear((0.5, 2.5, 6.0), (8.5, 2.5, 0.0))
+    # the end cells never block (the models' own cells)
+    assert lattice({(0, 2): 9.0, (8, 2): 9.0}).clear(a, b)
+
+
+def test_a_line_through_a_corner_is_blocked_only_by_both_pinching_cells():
+    a, b = (0.5, 0.5, 0.5), (2.5, 2.5, 0.5)  # through the corner at (1, 1) and (2, 2)
+    assert lattice({(1, 0): 5.0}).clear(a, b)
+    assert not lattice({(1, 0): 5.0, (0, 1): 5.0}).clear(a, b)
+    assert not lattice({(1, 1): 5.0}).clear(a, b)
+
+
+def test_breadth_first_counts_steps_from_the_nearest_start():
+    line = {i: [i - 1, i + 1] for i in range(5)}
+    dist = breadth_first([(0,), (4,)], lambda p: [(q,) for q in line[p[0]] if 0 <= q < 5])
+    assert dist == {(0,): 0, (4,): 0, (1,): 1, (3,): 1, (2,): 2}
