@@ -92,12 +92,12 @@ def test_structure_fields_are_clear_errors_elsewhere():
     melee = {
         "system": "crusade",
         "action": "melee",
-        "attacker": model(melee="1R"),
-        "defender": model(kind="building", hits=10, melee="1R"),
+        "attacker": model(kind="building", hits=10, melee="1R"),
+        "defender": model(melee="1R"),
     }
     with pytest.raises(ScenarioError) as e:
         calculate(melee)
-    assert e.value.field == "defender.kind"
+    assert e.value.field == "attacker.kind"  # a structure does not melee
 
 
 def test_dead_model_shows_no_hits_left():

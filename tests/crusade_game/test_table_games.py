@@ -203,7 +203,7 @@ def test_games_that_bring_a_building_down_keep_the_invariants_and_replay():
     data = _skirmish()
     launcher = {"name": "missile launcher", "dice": "2R+1", "kind": "ranged", "effects": ["K", "+P", "B"]}
     data["profiles"][1]["weapons"].append(launcher)
-    log, kinds = _checked(build_setup(data), ("random", "random"), 8)
+    log, kinds = _checked(build_setup(data), ("random", "random"), 11)
     assert "collateral" in kinds and any("it collapses" in e["text"] for e in log["events"])
 
 

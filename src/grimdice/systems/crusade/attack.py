@@ -15,11 +15,18 @@ from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.resolution import FF_FACES, NO_FF, THROWN, Attack, all_arms, state_code
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.shoot import shooting
+from grimdice.systems.crusade.structure_melee import structure_melee
+from grimdice.systems.crusade.units import STRUCTURES
 
 
 def build(sc: Scenario) -> Attack:
     """The attack of a scenario (shooting, melee, or a mind war played as a contested roll)."""
-    atk = shooting(sc) if sc.action == "shoot" else melee(sc)
+    if sc.action == "shoot":
+        atk = shooting(sc)
+    elif sc.action == "melee" and sc.defender.kind in STRUCTURES:
+        atk = structure_melee(sc)  # VI: "meleeing from the inside (vs. armor)"
+    else:
+        atk = melee(sc)
     if sc.action == "mindwar":
         n = atk.spec.att.pool.n
         # VII INCURSION: every die rolled at its maximum (1/6 per red die)

@@ -88,14 +88,13 @@ def shot_notes(arms: tuple[Arm, ...], att: Fighter, dfd: Fighter, own: bool, jin
 
 
 def check_melee_bodies(att: Fighter, dfd: Fighter) -> None:
-    """VI: a structure does not melee, and meleeing a building from the inside ("vs. armor") is not
-    modelled: one clear error naming the side's ``kind``."""
+    """VI: a structure does not melee, nor fight a mind war: one clear error naming the side's
+    ``kind`` (a melee at a structure is :mod:`.structure_melee`'s)."""
     for who, f in (("attacker", att), ("defender", dfd)):
         if f.body.structure:
             raise ScenarioError(
                 f"{who}.kind",
-                f"a {f.kind} does not melee; meleeing a building from the inside (VI, vs. armor) is "
-                "not modelled: shoot it (action: shoot)",
+                f"a {f.kind} does not melee or fight a mind war (VI): melee it (action: melee) or shoot it",
             )
 
 

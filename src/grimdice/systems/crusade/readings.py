@@ -75,6 +75,16 @@ READINGS = [
         "catwalk fall catwalk_height inches",
     ),
     Reading(
+        "structure_melee",
+        "how a melee at a building sector, barricade or catwalk is rolled",
+        "rules-crusade VI STRUCTURES AND BUILDINGS, IV MELEE",
+        'VI: "meleeing from the inside (vs. armor)": the attacker\'s melee dice (base melee and melee '
+        "weapons, as in a melee) rolled against the structure's armour, the remainder hits off its "
+        "hits left; no parry, no contest and no cover; +1 for +P and AP, -1 awkward or wounded; fails "
+        "and re-rolls as the dice have them; whether the attacker is inside the building (barricades "
+        "and catwalks: beside it) is the game's to check",
+    ),
+    Reading(
         "area_targets",
         'how an area (X") weapon hits several targets',
         'rules-crusade VIII X", BLAST, FLAMER TEMPLATE',

@@ -129,6 +129,22 @@ def shooting(sc: Scenario) -> Attack:
     bonus = roll_modifier(sc, dfd, arms, pool, penalty)
     if penalty and pool.max_total + bonus < max(armour, 1):  # no roll can damage or tie
         notes.append(RULES.note("no_maximum_range"))
+    return roll_against(sc, (att, dfd), arms, pool, (armour, bonus, penalty), notes)
+
+
+def roll_against(
+    sc: Scenario,
+    sides: tuple[Fighter, Fighter],
+    arms: tuple[Arm, ...],
+    pool: Pool,
+    mods: tuple[int, int, int],
+    notes: list[str],
+) -> Attack:
+    """One roll of ``pool`` against the defender's armour (III: the remainder are hits): the
+    attack's contest (the attacker's re-rolls, the defender's jink), given ``mods`` = (the armour to
+    beat, the roll's modifier, the range penalty)."""
+    att, dfd = sides
+    armour, bonus, penalty = mods
     outcome = _shot_outcome(sc, att, dfd, arms, armour, bonus)
     lay = layout_for(
         att.body.hits,
@@ -161,4 +177,4 @@ def shooting(sc: Scenario) -> Attack:
     return Attack(spec, outcome, lambda a, d, p: 0, att, dfd, arms, (), NO_FF, ff, notes, info)
 
 
-__all__ = ["range_penalty", "roll_modifier", "shooting", "target_armour"]
+__all__ = ["range_penalty", "roll_against", "roll_modifier", "shooting", "target_armour"]

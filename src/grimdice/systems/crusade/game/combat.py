@@ -68,7 +68,7 @@ def joint_law(sc: Scenario) -> dict[tuple[Outcome, bool], float]:
     game = sol.game
     att_names = tuple(a.name for a in atk.arms)
     def_names = tuple(a.name for a in atk.def_arms)
-    shooting = sc.action == "shoot"
+    shooting = not atk.spec.dfd.pool.n  # a shot, or a melee at a structure (no defender dice)
     pool = atk.spec.att.pool
     top = 2 * pool.white + 3 * pool.red  # the dice's maxima (white 2, red 3)
     out: dict[tuple[Outcome, bool], float] = defaultdict(float)

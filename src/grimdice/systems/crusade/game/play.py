@@ -16,11 +16,10 @@ from grimdice.systems.crusade.game.record import Book
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
 
-#: the log format; a log of another version is refused by replay (version 4: a shot at several
-#: models is one chance node, a knockback moves models, psykers, their cards and mind attacks in
-#: play; chance outcomes and players draw from their own streams of the seed,
-#: :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 4
+#: the log format; a log of another version is refused by replay (its games offered other actions
+#: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
+#: seed, :func:`grimdice.engine.playing.streams`)
+LOG_VERSION = 5
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -100,9 +99,13 @@ TABLE_READINGS = (
     "reading building_weapons: the weapons fired at a building's sector are templates, grenades and "
     "weapons with HEAVY, AREA, LINE or BLAST; the firer sees part of its roof, from outside its building",
     "reading rubble: a collapsed sector becomes rubble stood in at 0 inches, 1 inch high for sight; models "
-    "on its roof fall its height; a fail on a building shot keeps its lasting state only (no EXPLODE roll)",
-    "not in play yet on a table: meleeing a building from inside, barricades and catwalks as targets, "
-    "awkward melee for a ladder held at its far end (such a ladder is not climbed), dive attacks",
+    "on its roof fall its height",
+    "reading structure_melee: a model inside a sector may melee it (an action): its melee dice against "
+    "the building's armour, the remainder hits off, no parry (the calculator's melee at a building)",
+    "reading building_explode: EXPLODE's attack on a failed roll at a sector comes first, then the "
+    "collapse's rolls",
+    "not in play yet on a table: barricades and catwalks as targets, awkward melee for a ladder held "
+    "at its far end (such a ladder is not climbed), dive attacks",
 )
 
 
@@ -130,7 +133,8 @@ def _building_event(before: GameState, after: GameState) -> str | None:
         k, w = before.pending[2], before.pending[4]
         left = hits.get(k, 10)
         end = "it collapses" if left == 0 else f"{left} hits left"
-        return f"{_name(before, n)} shoots {_sector(before, k)} with {w}: {end}"
+        how = f"shoots {_sector(before, k)} with {w}" if w else f"melees {_sector(before, k)} from inside"
+        return f"{_name(before, n)} {how}: {end}"
     if kind == "collateral":
         left = hits.get(n, 10)
         return f"{_sector(before, n)} takes collateral damage: " + (

@@ -81,7 +81,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         return _resolve_many(s, int(outcome[1]))
     (ds, as_, wa, wd, push), _ = cached_law(key)[int(outcome[1])]
     if how in ("explode", "malfunction"):  # follow-up rolls: only the target's state changes
-        return next_blast(_wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), s.pending[6])
+        from grimdice.systems.crusade.game.ruin import after_blast
+
+        s = next_blast(_wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), s.pending[6])
+        return after_blast(s)  # VI: a building shot's collapse after the explosion
     if how != "snap":  # reading snap_fire: a snap shot's knockback moves nobody
         s = knock_back(s, i, j, push)
     s = s.with_token(i, arms=weapon_after(s, i, wa, fired, j))
@@ -90,7 +93,7 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     s = _wound_marks(
         s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), s, (i, j)
     )
-    s, queue = _fail_rolls(s, how == "shoot", ((i, j, wa), (j, i, wd)))
+    s, queue = fail_rolls(s, how == "shoot", ((i, j, wa), (j, i, wd)))
     return next_blast(s, queue)
 
 
@@ -107,11 +110,11 @@ def _resolve_many(s: GameState, k: int) -> GameState:
         after = _moved(after, [(t, q) for t, q, m in zip(targets, squares, moved, strict=True) if m])
     wa = fired if failed else ""
     after = _wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
-    after, queue = _fail_rolls(after, True, ((i, j, wa),))
+    after, queue = fail_rolls(after, True, ((i, j, wa),))
     return next_blast(after, queue)
 
 
-def _fail_rolls(
+def fail_rolls(
     s: GameState, shooting: bool, fails: tuple[tuple[int, int, str], ...]
 ) -> tuple[GameState, tuple[Follow, ...]]:
     """VIII EXPLODE and MALFUNCTION after an attack: the rolls that follow each failing weapon
@@ -166,4 +169,4 @@ def _fail_code(s: GameState, i: int, weapon: str) -> str:
     return s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].fail
 
 
-__all__ = ["act", "knock_back", "resolve"]
+__all__ = ["act", "fail_rolls", "knock_back", "resolve"]

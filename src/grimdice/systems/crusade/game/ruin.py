@@ -16,6 +16,12 @@ armour, graze = wound, :func:`~grimdice.systems.crusade.actions.collapse_law`), 
 connected sector (``["collateral", k]``: hits off its hits left; one it destroys collapses too, its
 models rolled for, its own neighbours not); then the sectors become rubble
 (:meth:`~.table.TableBoard.ruined`) and models on their roofs fall to the rubble (V FALLING).
+
+``["melee_sector", sector]``: "You may destroy buildings by meleeing from the inside (vs. armor)":
+a model inside the sector melees it, the calculator's melee at a building (reading
+``structure_melee``), the same chance node. A roll that fails the weapon leaves its lasting state
+(III), and EXPLODE's attack or MALFUNCTION's roll (VIII) is made before the collapse's rolls
+(reading ``building_explode``).
 """
 
 from __future__ import annotations
@@ -57,28 +63,43 @@ def _cells(board: TableBoard, sector: int) -> list[tuple[int, int]]:
 
 
 def actions(s: GameState) -> list[tuple[Any, ...]]:
-    """``["shoot_sector", sector, weapon]`` for each standing sector the active model sees."""
+    """``["shoot_sector", sector, weapon]`` for each standing sector the active model sees;
+    ``["melee_sector", sector]`` for the standing sector it is inside."""
     board = s.setup.board
     t = s.tokens[s.active]
     if t.blip or not isinstance(board, TableBoard):
         return []
+    here = board.indoors(t.sq)
+    out: list[tuple[Any, ...]] = []
+    if here >= 0 and hits_left(s, here) > 0 and s.setup.profiles[t.profile].melee is not None:
+        out.append(("melee_sector", here))  # VI: "meleeing from the inside (vs. armor)"
     weapons = [
         w.name
         for k, w in enumerate(s.setup.profiles[t.profile].weapons)
         if t.arms[k] == READY and w.kind in ("ranged", "pistol", "grenade") and _eligible(s, s.active, k)
     ]
     if not weapons:
-        return []
-    here = board.building_of(t.sq)
-    out: list[tuple[Any, ...]] = []
+        return out
+    building = board.building_of(t.sq)
     for b, bld in enumerate(board.buildings):
-        if bld is here:
+        if bld is building:
             continue
         for sector in board.sectors_of(b):
             roof = [(x, y, bld.height) for x, y in _cells(board, sector)]
             if any(board.sight(t.sq, p, {}) for p in roof):
                 out.extend(("shoot_sector", sector, w) for w in weapons)
     return out
+
+
+def _building(s: GameState, sector: int) -> dict[str, Any]:
+    """The sector as the calculator's ``kind: building`` defender."""
+    return {
+        "name": f"sector {sector}",
+        "kind": "building",
+        "armour": s.setup.board.sector_armour(sector),  # type: ignore[attr-defined]
+        "hits": SECTOR_HITS,
+        "hits_left": hits_left(s, sector),
+    }
 
 
 def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
@@ -93,13 +114,7 @@ def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
         "system": "crusade",
         "action": "shoot",
         "attacker": model_data(s, me, keep=weapon),
-        "defender": {
-            "name": f"sector {sector}",
-            "kind": "building",
-            "armour": board.sector_armour(sector),
-            "hits": SECTOR_HITS,
-            "hits_left": hits_left(s, sector),
-        },
+        "defender": _building(s, sector),
         "weapons": [weapon],
         "range": range_key(inches),
         "moved": s.moved > 0,
@@ -107,8 +122,24 @@ def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
     return json.dumps(data, sort_keys=True)
 
 
+def sector_melee(s: GameState, i: int, sector: int) -> str:
+    """The calculator's melee of token ``i`` at ``sector`` from inside (JSON text; reading
+    ``structure_melee``: its melee dice against the armour)."""
+    from grimdice.systems.crusade.game.situation import model_data
+
+    data = {
+        "system": "crusade",
+        "action": "melee",
+        "attacker": model_data(s, s.tokens[i]),
+        "defender": _building(s, sector),
+    }
+    return json.dumps(data, sort_keys=True)
+
+
 def start(s: GameState, sector: int, weapon: str) -> GameState:
-    key = sector_shot(s, s.active, sector, weapon)
+    """A shot at ``sector`` with ``weapon``, or (``weapon`` "") a melee at it from inside: an
+    attack, so the model is revealed (V HIDING)."""
+    key = sector_melee(s, s.active, sector) if not weapon else sector_shot(s, s.active, sector, weapon)
     s = replace(s.with_token(s.active, hidden=False), acted=True, attacked=True)
     return replace(s, pending=("sector", s.active, sector, key, weapon))
 
@@ -141,7 +172,8 @@ def _law(s: GameState, pending: tuple[Any, ...]) -> tuple[Any, ...]:
 def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     """The shot's, a collapse roll's or a collateral roll's end; then the next roll, or the ruin."""
     from grimdice.systems.crusade.game.combat import cached_law
-    from grimdice.systems.crusade.game.fails import weapon_after
+    from grimdice.systems.crusade.game.fails import next_blast, weapon_after
+    from grimdice.systems.crusade.game.resolve import fail_rolls
 
     kind = s.pending[0]
     if kind == "sector":
@@ -149,7 +181,11 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         (ds, as_, wa, *_), _ = cached_law(key)[int(outcome[1])]
         s = s.with_token(i, arms=weapon_after(s, i, wa, weapon, -1), cond=as_[0], hits=as_[1])
         s = _set_hits(replace(s, pending=()), sector, ds[1])
-        return _next(replace(s, rubble=_fallen(s, sector, True)) if ds[1] == 0 else s)
+        if ds[1] == 0:
+            s = replace(s, rubble=_fallen(s, sector, True))
+        s, blast = fail_rolls(s, True, ((i, -1, wa),))  # VIII EXPLODE, MALFUNCTION: first
+        s = next_blast(s, blast)
+        return s if s.pending else _next(s)
     n = s.pending[1]
     (state, _), _ = _law(s, s.pending)[int(outcome[1])]
     s = replace(s, pending=())
@@ -169,6 +205,13 @@ def _fallen(s: GameState, sector: int, spread: bool) -> tuple[tuple[str, int], .
         return tuple(inside)
     near = [("collateral", k) for k in board.connected_sectors(sector) if hits_left(s, k) > 0]
     return (*inside, *near)
+
+
+def after_blast(s: GameState) -> GameState:
+    """After an explosion's or malfunction's last roll: a collapse it came with goes on."""
+    if s.pending or not isinstance(s.setup.board, TableBoard):
+        return s
+    return _next(s)
 
 
 def _next(s: GameState) -> GameState:
@@ -203,4 +246,14 @@ def _rubble(s: GameState, down: frozenset[int]) -> GameState:
     return s
 
 
-__all__ = ["SECTOR_HITS", "actions", "hits_left", "outcomes", "resolve", "sector_shot", "start"]
+__all__ = [
+    "SECTOR_HITS",
+    "actions",
+    "after_blast",
+    "hits_left",
+    "outcomes",
+    "resolve",
+    "sector_melee",
+    "sector_shot",
+    "start",
+]

@@ -319,6 +319,7 @@ _SIMPLE = {
     "force": lambda s, a: entry.start(s, int(a[1]), str(a[2])),  # VI FORCE ENTRY
     "close_entry": lambda s, a: entry.close(s, int(a[1])),
     "shoot_sector": lambda s, a: ruin.start(s, int(a[1]), str(a[2])),  # VI DAMAGE
+    "melee_sector": lambda s, a: ruin.start(s, int(a[1]), ""),  # VI: "meleeing from the inside"
 }
 
 

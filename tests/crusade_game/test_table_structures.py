@@ -1,0 +1,102 @@
+"""Structures on the table (VI STRUCTURES AND BUILDINGS): meleeing a sector from inside, and
+EXPLODE's attack on a failed roll at a sector; the game's laws equal ``calculate()``'s."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from grimdice.systems.crusade import calculate
+from grimdice.systems.crusade.game import ruin
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.state import invariant_errors
+from tests.crusade_game.helpers import MARINE, STEALER
+from tests.crusade_game.table_helpers import active, put, table, table_state
+from tests.crusade_game.test_table_sight import hab
+
+
+def _hits_left(key: str) -> dict[int, float]:
+    law: dict[int, float] = {}
+    for (ds, *_), p in cached_law(key):
+        law[ds[1]] = law.get(ds[1], 0.0) + p
+    return law
+
+
+def test_a_model_inside_melees_its_sector_as_calculate_s_melee_at_a_building():
+    # VI: "You may destroy buildings by meleeing from the inside (vs. armor)"
+    s = active(table_state(table(buildings=[hab()]), [put("Marine", 5, 3)], [put("Stealer", 11, 7)]))
+    west = s.setup.board.indoors((5, 3, 0))
+    assert ("melee_sector", west) in s.legal_actions()
+    assert not any(a[0] == "melee_sector" and a[1] != west for a in s.legal_actions())  # its own only
+    key = s.apply(("melee_sector", west)).pending[3]
+    assert key == ruin.sector_melee(s, 0, west)
+    res = calculate(
+        {
+            "system": "crusade",
+            "action": "melee",
+            "attacker": {k: v for k, v in MARINE.items() if k != "move"},
+            "defender": {"name": "hab west", "kind": "building", "armour": 1, "hits": 10},
+        }
+    )
+    law = _hits_left(key)
+    for h, p in res.stages["hits_left"].to_dict().items():
+        assert law.get(h, 0.0) == pytest.approx(p, abs=1e-12)
+    # by hand: 1W+1R base and a 1W knife, against 1 armour: 9 hits left when the total is 2+
+    w, r = (0, 0, 0, 0, 1, 2), (0, 0, 0, 1, 2, 3)
+    two = sum(1 for a in w for b in w for c in r if a + b + c - 1 == 1) / 216
+    assert law[9] == pytest.approx(two)
+
+
+def test_no_sector_melee_from_outside_or_on_the_roof():
+    s = active(table_state(table(buildings=[hab()]), [put("Marine", 3, 3)], [put("Stealer", 5, 3, 4)]))
+    assert not any(a[0] == "melee_sector" for a in s.legal_actions())
+    s = active(table_state(table(buildings=[hab()]), [put("Marine", 3, 3)], [put("Stealer", 5, 3, 4)]), 1)
+    assert not any(a[0] == "melee_sector" for a in s.legal_actions())
+
+
+def test_a_sector_meleed_down_collapses_on_the_model_inside():
+    # "When the building has taken all it's hits, it collapses. Roll 2 reds against any targets inside"
+    s = active(table_state(table(buildings=[hab()]), [put("Marine", 5, 3)], [put("Stealer", 11, 7)]))
+    west = s.setup.board.indoors((5, 3, 0))
+    s = replace(s, sector_hits=((west, 1),)).apply(("melee_sector", west))
+    down = next(k for k, ((ds, *_), _) in enumerate(cached_law(s.pending[3])) if ds[1] == 0)
+    s = s.apply(("sector", down))
+    assert s.pending == ("collapse", 0)  # the meleeing model is inside
+    east = s.setup.board.indoors((8, 3, 0))
+    s = s.apply(("collapse", 0))
+    assert s.pending == ("collateral", east)
+    s = s.apply(("collateral", 0))
+    assert s.pending == () and s.setup.board.indoors((5, 3, 0)) == -1
+    assert not invariant_errors(s)
+
+
+BOOM = {"name": "plasma cannon", "dice": "2R", "kind": "ranged", "effects": ["AREA 1", "EXPLODE", "+P"]}
+
+
+def test_explode_on_a_failed_sector_shot_then_the_collapse():
+    # III: "A weapon fails if it rolls a maximum value on two or more dice. The firing result still
+    # applies"; VIII EXPLODE: the weapon's attack on the bearer; then the collapse's rolls
+    gunner = dict(MARINE, weapons=[*MARINE["weapons"], BOOM])
+    s = active(
+        table_state(
+            table(buildings=[hab()]),
+            [put("Marine", 1, 3)],
+            [put("Stealer", 5, 5)],
+            profiles=[gunner, STEALER],
+        )
+    )
+    west = s.setup.board.indoors((5, 5, 0))
+    s = replace(s, sector_hits=((west, 1),)).apply(("shoot_sector", west, "plasma cannon"))
+    failed = [k for k, ((ds, _, wa, *_), p) in enumerate(cached_law(s.pending[3])) if wa and ds[1] == 0]
+    assert failed
+    fail_p = sum(p for (_, _, wa, *_), p in cached_law(s.pending[3]) if wa)
+    assert fail_p == pytest.approx(1 / 36)  # both reds at 3
+    s = s.apply(("sector", failed[0]))
+    assert s.pending[:4] == ("attack", "explode", 0, 0)  # the bearer first
+    assert s.tokens[0].arms[-1] == "lost"
+    s = s.apply(("attack", 0))
+    while s.pending and s.pending[0] == "attack":
+        s = s.apply(("attack", 0))
+    assert s.pending == ("collapse", 1)  # then the stealer inside the collapsing sector
+    assert not invariant_errors(s)
