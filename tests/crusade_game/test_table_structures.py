@@ -12,7 +12,7 @@ from grimdice.systems.crusade.game import ruin
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.state import invariant_errors
 from tests.crusade_game.helpers import MARINE, STEALER
-from tests.crusade_game.table_helpers import active, put, table, table_state
+from tests.crusade_game.table_helpers import active, put, rect, table, table_state
 from tests.crusade_game.test_table_sight import hab
 
 
@@ -100,3 +100,107 @@ def test_explode_on_a_failed_sector_shot_then_the_collapse():
         s = s.apply(("attack", 0))
     assert s.pending == ("collapse", 1)  # then the stealer inside the collapsing sector
     assert not invariant_errors(s)
+
+
+def _on_table(terrain, a, b, ladders=()):
+    return table_state(table(terrain=terrain, ladders=list(ladders)), a, b)
+
+
+BARRICADE = {"name": "barricade", "kind": "barricade", "shape": rect(5, 2, 6, 5)}
+CATWALK = {"name": "catwalk", "kind": "catwalk", "shape": rect(4, 5, 8, 6), "height": 4}
+
+
+def _law_of_target(key: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for (ds, *_), p in cached_law(key):
+        name = "destroyed" if ds[1] == 0 else "standing"
+        out[name] = out.get(name, 0.0) + p
+    return out
+
+
+def test_any_weapon_shoots_a_barricade_as_calculate_s_shot():
+    # VI: "Barricades- 2 armor, 1 hit ... May use any kind of attack to damage"
+    s = active(_on_table([BARRICADE], [put("Marine", 1, 3)], [put("Stealer", 11, 7)]))
+    assert ("shoot_piece", 0, "bolter") in s.legal_actions()  # not a building weapon: still allowed
+    key = s.apply(("shoot_piece", 0, "bolter")).pending[3]
+    res = calculate(
+        {
+            "system": "crusade",
+            "action": "shoot",
+            "range": 4,  # to the barricade's nearest cell
+            "attacker": {k: v for k, v in MARINE.items() if k != "move"},
+            "defender": {"name": "barricade", "kind": "barricade", "armour": 2, "hits": 1},
+            "weapons": ["bolter"],
+        }
+    )
+    assert _law_of_target(key)["destroyed"] == pytest.approx(res.extra["structure"]["destroyed"], abs=1e-12)
+    # by hand: 2W+1R against 2 armour, one point destroys it
+    w, r = (0, 0, 0, 0, 1, 2), (0, 0, 0, 1, 2, 3)
+    hand = sum(1 for a in w for b in w for c in r if a + b + c - 2 >= 1) / 216
+    assert res.extra["structure"]["destroyed"] == pytest.approx(hand)
+
+
+def test_a_model_beside_a_barricade_melees_it_and_a_destroyed_one_leaves_open_ground():
+    s = active(_on_table([BARRICADE], [put("Marine", 4, 3)], [put("Stealer", 5, 2, 1)]))
+    assert ("melee_piece", 0) in s.legal_actions()
+    s = s.apply(("melee_piece", 0))
+    res = calculate(
+        {
+            "system": "crusade",
+            "action": "melee",
+            "attacker": {k: v for k, v in MARINE.items() if k != "move"},
+            "defender": {"name": "barricade", "kind": "barricade", "armour": 2, "hits": 1},
+        }
+    )
+    assert _law_of_target(s.pending[3])["destroyed"] == pytest.approx(res.extra["structure"]["destroyed"])
+    down = next(k for k, ((ds, *_), _) in enumerate(cached_law(s.pending[3])) if ds[1] == 0)
+    s = s.apply(("sector", down))
+    assert s.pending == ()
+    board = s.setup.board
+    assert board.lattice.levels_at((5, 3)) == (0,) and board.lattice.top[3, 5] == 0.0
+    assert s.tokens[1].sq[2] == 0 and s.tokens[1].cond == 0  # off the barricade, a 1" drop: no hit
+    assert not any(a[0] in ("melee_piece", "shoot_piece") for a in active(s).legal_actions())
+    assert not invariant_errors(s)
+
+
+def test_models_on_a_destroyed_catwalk_fall_and_it_lies_on_the_ground_as_cover():
+    # VI: "Catwalks- 3 armor, 1 hit. As Barricades. Models on destroyed catwalks, etc. fall as
+    # normal. Place destroyed catwalk on ground (as cover)"; V FALLING: 1 hit per 4", graze = stun
+    ladder = {"at": [3, 5, 0], "to": [4, 5, 4]}
+    s = _on_table(
+        [CATWALK], [put("Marine", 1, 5)], [put("Stealer", 6, 5, 4), put("Stealer", 7, 5, 0)], [ladder]
+    )
+    assert s.setup.board.lattice.levels_at((6, 5)) == (0, 4)  # stood on and under
+    s = active(s)
+    assert ("shoot_piece", 0, "bolter") in s.legal_actions()
+    s = s.apply(("shoot_piece", 0, "bolter"))
+    res = calculate(
+        {
+            "system": "crusade",
+            "action": "shoot",
+            "range": 5,
+            "attacker": {k: v for k, v in MARINE.items() if k != "move"},
+            "defender": {"name": "catwalk", "kind": "catwalk", "armour": 3, "hits": 1},
+            "weapons": ["bolter"],
+        }
+    )
+    assert _law_of_target(s.pending[3])["destroyed"] == pytest.approx(res.extra["structure"]["destroyed"])
+    down = next(k for k, ((ds, *_), _) in enumerate(cached_law(s.pending[3])) if ds[1] == 0)
+    s = s.apply(("sector", down))
+    board = s.setup.board
+    assert board.lattice.levels_at((6, 5)) == (0,) and board.lattice.top[5, 6] == 1.0  # cover
+    assert (3, 5, 0) not in board.links  # the ladder to it is gone
+    assert s.tokens[1].sq[2] == 0 and s.tokens[1].cond == 1  # fell 4": 1 hit, graze = stun
+    assert s.tokens[2].sq == (7, 5, 0) and s.tokens[2].cond == 0  # under it: stays
+    assert not invariant_errors(s)
+
+
+def test_a_catwalk_below_two_inches_names_its_field():
+    from grimdice.errors import ScenarioError
+    from grimdice.systems.crusade.game.scenario import build_setup
+    from tests.crusade_game.table_helpers import table_scenario
+
+    low = dict(CATWALK, height=1)
+    with pytest.raises(ScenarioError) as e:
+        build_setup(table_scenario(table(terrain=[low]), [put("Marine", 1, 3)], [put("Stealer", 11, 7)]))
+    assert e.value.field == "board.terrain.0.height"

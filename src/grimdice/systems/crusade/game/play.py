@@ -15,6 +15,7 @@ from grimdice.systems.crusade.game.players import PLAYERS, Player
 from grimdice.systems.crusade.game.record import Book
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
+from grimdice.systems.crusade.game.table import key_piece
 
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
@@ -104,8 +105,12 @@ TABLE_READINGS = (
     "the building's armour, the remainder hits off, no parry (the calculator's melee at a building)",
     "reading building_explode: EXPLODE's attack on a failed roll at a sector comes first, then the "
     "collapse's rolls",
-    "not in play yet on a table: barricades and catwalks as targets, awkward melee for a ladder held "
-    "at its far end (such a ladder is not climbed), dive attacks",
+    "reading piece_targets: barricades and catwalks are shot at with any ready ranged weapon whose "
+    "firer sees part of their top, and meleed by a model touching them (feet within 1 inch of the top)",
+    "reading catwalk: a catwalk is stood on and under and blocks no sight; destroyed, it lies on the "
+    "ground 1 inch high for sight, and models on it fall",
+    "not in play yet on a table: awkward melee for a ladder held at its far end (such a ladder is not "
+    "climbed), dive attacks",
 )
 
 
@@ -122,7 +127,11 @@ def _name(s: GameState, i: int) -> str:
 
 
 def _sector(s: GameState, k: int) -> str:
-    return printable(s.setup.board.sector_names[k])  # type: ignore[attr-defined]
+    """A sector's name, or a barricade's or catwalk's (its key below 0)."""
+    board = s.setup.board
+    if k < 0:
+        return printable(board.structures[key_piece(k)].name)  # type: ignore[attr-defined]
+    return printable(board.sector_names[k])  # type: ignore[attr-defined]
 
 
 def _building_event(before: GameState, after: GameState) -> str | None:
@@ -131,9 +140,9 @@ def _building_event(before: GameState, after: GameState) -> str | None:
     hits = dict(after.sector_hits)
     if kind == "sector":
         k, w = before.pending[2], before.pending[4]
-        left = hits.get(k, 10)
-        end = "it collapses" if left == 0 else f"{left} hits left"
-        how = f"shoots {_sector(before, k)} with {w}" if w else f"melees {_sector(before, k)} from inside"
+        left = hits.get(k, 10 if k >= 0 else 1)
+        end = ("it collapses" if k >= 0 else "it is destroyed") if left == 0 else f"{left} hits left"
+        how = f"shoots {_sector(before, k)} with {w}" if w else f"melees {_sector(before, k)}"
         return f"{_name(before, n)} {how}: {end}"
     if kind == "collateral":
         left = hits.get(n, 10)

@@ -34,7 +34,7 @@ from typing import Any
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import Body
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
-from grimdice.systems.crusade.game.table import TableBoard
+from grimdice.systems.crusade.game.table import TableBoard, key_piece, piece_key
 from grimdice.systems.crusade.movement import falling
 
 SECTOR_HITS = 10  # VI: "10 hits per sector"
@@ -42,7 +42,8 @@ BUILDING_CODES = ("HEAVY", "AREA", "LINE", "B", "BLAST")
 
 
 def hits_left(s: GameState, sector: int) -> int:
-    return dict(s.sector_hits).get(sector, SECTOR_HITS)
+    """A sector's hits left, or a barricade's or catwalk's (its :func:`~.table.piece_key`; VI: "1 hit")."""
+    return dict(s.sector_hits).get(sector, SECTOR_HITS if sector >= 0 else 1)
 
 
 def _set_hits(s: GameState, sector: int, hits: int) -> GameState:
@@ -76,8 +77,10 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
     weapons = [
         w.name
         for k, w in enumerate(s.setup.profiles[t.profile].weapons)
-        if t.arms[k] == READY and w.kind in ("ranged", "pistol", "grenade") and _eligible(s, s.active, k)
+        if t.arms[k] == READY and w.kind in ("ranged", "pistol", "grenade")
     ]
+    out.extend(_piece_actions(s, board, weapons))
+    weapons = [w for w in weapons if _eligible(s, s.active, _index(s, w))]
     if not weapons:
         return out
     building = board.building_of(t.sq)
@@ -91,15 +94,53 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
     return out
 
 
+def _index(s: GameState, weapon: str) -> int:
+    return [w.name for w in s.setup.profiles[s.tokens[s.active].profile].weapons].index(weapon)
+
+
+def _piece_actions(s: GameState, board: TableBoard, weapons: list[str]) -> list[tuple[Any, ...]]:
+    """VI Barricades: "May use any kind of attack to damage"; catwalks "As Barricades":
+    ``["shoot_piece", n, weapon]`` with any ready ranged weapon at a piece the model sees part of,
+    ``["melee_piece", n]`` at a piece it touches (reading ``piece_targets``)."""
+    t = s.tokens[s.active]
+    out: list[tuple[Any, ...]] = []
+    for n, piece in enumerate(board.structures):
+        if hits_left(s, piece_key(n)) <= 0:
+            continue
+        tops = [(x, y, piece.height) for x, y in sorted(piece.cells)]
+        touching = abs(t.sq[2] - piece.height) <= 1 and any(
+            max(abs(t.sq[0] - x), abs(t.sq[1] - y)) <= 1 for x, y, _ in tops
+        )
+        if touching and board.indoors(t.sq) < 0 and s.setup.profiles[t.profile].melee is not None:
+            out.append(("melee_piece", n))
+        if weapons and any(board.sight(t.sq, p, {}) for p in tops):
+            out.extend(("shoot_piece", n, w) for w in weapons)
+    return out
+
+
 def _building(s: GameState, sector: int) -> dict[str, Any]:
-    """The sector as the calculator's ``kind: building`` defender."""
+    """The sector as the calculator's ``kind: building`` defender (a barricade or catwalk as its
+    ``kind``: VI "Barricades- 2 armor, 1 hit", "Catwalks- 3 armor, 1 hit")."""
+    board = s.setup.board
+    assert isinstance(board, TableBoard)
+    if sector < 0:
+        piece = board.structures[key_piece(sector)]
+        return {"name": piece.name, "kind": piece.kind, "armour": piece.armour, "hits": 1, "hits_left": 1}
     return {
         "name": f"sector {sector}",
         "kind": "building",
-        "armour": s.setup.board.sector_armour(sector),  # type: ignore[attr-defined]
+        "armour": board.sector_armour(sector),
         "hits": SECTOR_HITS,
         "hits_left": hits_left(s, sector),
     }
+
+
+def target_cells(board: TableBoard, key: int) -> list[tuple[int, int, int]]:
+    """The positions a shot at a sector (its floor) or a piece (its top) is measured to."""
+    if key < 0:
+        piece = board.structures[key_piece(key)]
+        return [(x, y, piece.height) for x, y in sorted(piece.cells)]
+    return [(x, y, 0) for x, y in _cells(board, key)]
 
 
 def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
@@ -109,7 +150,7 @@ def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
     board = s.setup.board
     assert isinstance(board, TableBoard)
     me = s.tokens[i]
-    inches = min(board.range(me.sq, (x, y, 0)) for x, y in _cells(board, sector))
+    inches = min(board.range(me.sq, p) for p in target_cells(board, sector))
     data = {
         "system": "crusade",
         "action": "shoot",
@@ -200,6 +241,8 @@ def _fallen(s: GameState, sector: int, spread: bool) -> tuple[tuple[str, int], .
     connected standing sector."""
     board = s.setup.board
     assert isinstance(board, TableBoard)
+    if sector < 0:
+        return ()  # a barricade or catwalk: models on it fall as the table changes (V FALLING)
     inside = [("collapse", j) for j, t in enumerate(s.tokens) if t.on_board and board.indoors(t.sq) == sector]
     if not spread:
         return tuple(inside)
@@ -229,8 +272,9 @@ def _next(s: GameState) -> GameState:
 
 
 def _rubble(s: GameState, down: frozenset[int]) -> GameState:
-    """The sectors become rubble; models on their roofs fall to it (V FALLING: "For every 4" you
-    fall, take 1 hit (graze = stun)"; FLY takes none), each to its cell or the nearest free one."""
+    """The sectors become rubble, the barricades and catwalks destroyed go; models on them fall
+    (V FALLING: "For every 4" you fall, take 1 hit (graze = stun)"; FLY takes none; VI: "Models
+    on destroyed catwalks, etc. fall as normal"), each to its cell or the nearest free one."""
     s = replace(s, setup=s.setup.with_ruins(down))
     board = s.setup.board
     for j, t in enumerate(s.tokens):
@@ -256,4 +300,5 @@ __all__ = [
     "sector_melee",
     "sector_shot",
     "start",
+    "target_cells",
 ]

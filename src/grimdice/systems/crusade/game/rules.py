@@ -24,6 +24,7 @@ from grimdice.systems.crusade.game.state import (
     has_code,
     turn_start,
 )
+from grimdice.systems.crusade.game.table import piece_key
 
 Action = tuple[Any, ...]
 RANGED = ("ranged", "pistol", "grenade")
@@ -320,6 +321,8 @@ _SIMPLE = {
     "close_entry": lambda s, a: entry.close(s, int(a[1])),
     "shoot_sector": lambda s, a: ruin.start(s, int(a[1]), str(a[2])),  # VI DAMAGE
     "melee_sector": lambda s, a: ruin.start(s, int(a[1]), ""),  # VI: "meleeing from the inside"
+    "shoot_piece": lambda s, a: ruin.start(s, piece_key(int(a[1])), str(a[2])),  # VI Barricades
+    "melee_piece": lambda s, a: ruin.start(s, piece_key(int(a[1])), ""),
 }
 
 

@@ -62,6 +62,30 @@ class Building:
 
 
 @dataclass(frozen=True)
+class Structure:
+    """VI: a barricade ("2 armor, 1 hit") or a catwalk ("3 armor, 1 hit"): a target on the table;
+    its cells and the height of its top (1" for a barricade)."""
+
+    name: str
+    kind: str
+    height: int
+    cells: frozenset[Cell]
+
+    @property
+    def armour(self) -> int:
+        return 3 if self.kind == "catwalk" else 2
+
+
+#: a destroyed barricade or catwalk ``n`` among a table's ruins (sectors are 0, 1, ...)
+def piece_key(n: int) -> int:
+    return -2 - n
+
+
+def key_piece(key: int) -> int:
+    return -2 - key
+
+
+@dataclass(frozen=True)
 class Link:
     """A ladder or stairs between two positions, and its cost (:data:`~.board.FULL`: a whole move)."""
 
@@ -84,6 +108,7 @@ class TableBoard:
     sector_names: tuple[str, ...] = ()
     unit: str = "inch"
     door_squares: frozenset[Pos] = frozenset()
+    structures: tuple[Structure, ...] = ()
     _graph: dict[Pos, tuple[Pos, ...]] = field(default_factory=dict, repr=False)
     _steps: dict[Pos, tuple[tuple[str, Pos, float, int], ...]] = field(default_factory=dict, repr=False)
     _seen_cache: dict[tuple[Pos, Pos], tuple[bool, ...]] = field(default_factory=dict, repr=False)
@@ -152,13 +177,20 @@ class TableBoard:
     def ruined(self, sectors: frozenset[int]) -> TableBoard:
         """This table with ``sectors`` collapsed (VI): their cells become rubble, 1" high for sight
         and stood in at 0" (reading ``rubble``), no longer inside a building; ladders and stairs
-        to their roofs are gone."""
+        to their roofs are gone. A destroyed barricade (its :func:`piece_key` among ``sectors``)
+        leaves open ground; a destroyed catwalk lies on the ground "as cover" (VI), 1" high for
+        sight and stood in at 0" (reading ``catwalk``)."""
         levels = dict(self.lattice.levels)
         top = self.lattice.top.copy()
         gone = {c for c, k in self.sector_at.items() if k in sectors}
         for c in gone:
             levels[c] = (0,)
             top[c[1], c[0]] = 1.0
+        for n, piece in enumerate(self.structures):
+            if piece_key(n) in sectors:
+                for c in piece.cells:
+                    levels[c] = (0,)
+                    top[c[1], c[0]] = 1.0 if piece.kind == "catwalk" else 0.0
         lattice = Lattice(self.lattice.width, self.lattice.height, levels, top)
         links = {
             p: tuple(ln for ln in lns if ln.to[2] in lattice.levels_at((ln.to[0], ln.to[1])))
@@ -174,6 +206,7 @@ class TableBoard:
             {p: lns for p, lns in links.items() if lns},
             self.zones,
             self.sector_names,
+            structures=self.structures,
         )
 
     # ------------------------------------------------------------------ moving

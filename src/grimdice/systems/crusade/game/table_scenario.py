@@ -8,7 +8,7 @@ the :class:`~.table.TableBoard` it builds.
       width: 24            # inches (cells of 1")
       height: 18
       zones: {A: [0, 0, 3, 17], B: [20, 0, 23, 17]}      # cells x0 y0 x1 y1, corners included
-      terrain:             # block: stood on; wall: stood beside; barricade: a 1" block
+      terrain:             # block: stood on; wall: stood beside; barricade: a 1" block; catwalk
         - {name: ruined wall, kind: wall, shape: [[6, 4], [7, 4], [7, 9], [6, 9]], height: 3, rough: true}
       buildings:
         - {name: hab, shape: [[10, 6], [16, 6], [16, 12], [10, 12]], height: 4, armoured: false,
@@ -29,7 +29,7 @@ from grimdice.engine.table.terrain import Terrain
 from grimdice.errors import ScenarioError
 from grimdice.io.fields import Flag, Int, Number, StrictModel, Text
 from grimdice.systems.crusade.game.board import FULL, Pos
-from grimdice.systems.crusade.game.table import TALL_LADDER, Building, Link, TableBoard
+from grimdice.systems.crusade.game.table import TALL_LADDER, Building, Link, Structure, TableBoard
 
 MAX_SIDE = 72  # inches a side (a 6' table)
 Corner = tuple[Number | Int, Number | Int]
@@ -39,11 +39,12 @@ PosField = tuple[Int, Int, Int]
 
 class PieceSpec(StrictModel):
     """A piece of terrain: ``block`` (crates, hills, platforms: models stand on top), ``wall``
-    (ruined walls: models stand beside it, never on it) or ``barricade`` (VI: a 1" block that
-    gives cover); ``rough``: it may be scrabbled up (V SCRABBLING)."""
+    (ruined walls: models stand beside it, never on it), ``barricade`` (VI: a 1" block that
+    gives cover, "2 armor, 1 hit") or ``catwalk`` (VI: "3 armor, 1 hit", a walkway at ``height``
+    that models stand on and under); ``rough``: it may be scrabbled up (V SCRABBLING)."""
 
     name: Text = Field(min_length=1, max_length=60)
-    kind: Literal["block", "wall", "barricade"] = "block"
+    kind: Literal["block", "wall", "barricade", "catwalk"] = "block"
     shape: Shape = Field(min_length=3, max_length=64)
     height: Int = Field(1, ge=1, le=12)
     rough: Flag = False
@@ -176,16 +177,23 @@ def build_table(spec: TableSpec) -> TableBoard:
     top = np.zeros((h, w))
     owner: dict[Cell, str] = {}
     rough: set[Cell] = set()
+    structures: list[Structure] = []
     for i, ps in enumerate(spec.terrain):
         where = f"board.terrain.{i}"
         height = 1 if ps.kind == "barricade" else ps.height
+        if ps.kind == "catwalk" and height < 2:
+            raise ScenarioError(
+                f"{where}.height", "a catwalk stands 2 to 12 inches high (models go under it)"
+            )
         cells = cells_of(_terrain(ps.name, ps.shape, height, where, w, h), w, h)
         _claim(owner, cells, ps.name, where)
         for c in cells:
-            levels[c] = () if ps.kind == "wall" else (height,)
-            top[c[1], c[0]] = height
+            levels[c] = {"wall": (), "catwalk": (0, height)}.get(ps.kind, (height,))
+            top[c[1], c[0]] = 0 if ps.kind == "catwalk" else height  # reading catwalk: open to sight
             if ps.rough:
                 rough.add(c)
+        if ps.kind in ("barricade", "catwalk"):  # VI: targets, "1 hit"
+            structures.append(Structure(ps.name, ps.kind, height, frozenset(cells)))
     buildings, building_at, sector_at = _buildings(spec, owner, levels, top)
     lattice = Lattice(w, h, levels, top)
     zones: dict[str, tuple[Cell, ...]] = {}
@@ -201,7 +209,15 @@ def build_table(spec: TableSpec) -> TableBoard:
         for name in ([ss.name for ss in bs.sectors] if bs.sectors else [bs.name])
     )
     return TableBoard(
-        lattice, buildings, building_at, sector_at, frozenset(rough), _links(spec, lattice), zones, names
+        lattice,
+        buildings,
+        building_at,
+        sector_at,
+        frozenset(rough),
+        _links(spec, lattice),
+        zones,
+        names,
+        structures=tuple(structures),
     )
 
 
