@@ -11,6 +11,7 @@ from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.game import ruin
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.state import invariant_errors
+from grimdice.systems.crusade.game.table import piece_key
 from tests.crusade_game.helpers import MARINE, STEALER
 from tests.crusade_game.table_helpers import active, put, rect, table, table_state
 from tests.crusade_game.test_table_sight import hab
@@ -204,3 +205,12 @@ def test_a_catwalk_below_two_inches_names_its_field():
     with pytest.raises(ScenarioError) as e:
         build_setup(table_scenario(table(terrain=[low]), [put("Marine", 1, 3)], [put("Stealer", 11, 7)]))
     assert e.value.field == "board.terrain.0.height"
+
+
+def test_a_catwalk_is_drawn_and_its_fall_drawn_as_rubble():
+    from grimdice.systems.crusade.game.draw_table import CATWALK_RGB, RUBBLE_RGB, table_image
+
+    s = _on_table([CATWALK], [put("Marine", 1, 5)], [put("Stealer", 11, 7)])
+    assert table_image(s.setup.board)[5][6] == CATWALK_RGB
+    fallen = s.setup.with_ruins(frozenset({piece_key(0)})).board
+    assert table_image(fallen)[5][6] == RUBBLE_RGB

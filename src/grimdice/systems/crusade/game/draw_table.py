@@ -1,6 +1,7 @@
 """A table board drawn for :mod:`.draw`: the cells shaded by height (walls dark, buildings tan,
-rubble grey-brown, the higher the darker), each building's name and roof height, its sectors'
-borders and doors, ladders (solid) and stairs (dashed) joining their ends, rough pieces dotted."""
+rubble grey-brown, catwalks steel blue, the higher the darker), each building's name and roof
+height, its sectors' borders and doors, ladders (solid) and stairs (dashed) joining their ends,
+rough pieces dotted."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from grimdice.systems.crusade.game.table import TableBoard
 GROUND_RGB, WALL_RGB, BUILDING_RGB = (0.96, 0.96, 0.92), (0.3, 0.3, 0.3), (0.86, 0.74, 0.55)
 BLOCK_RGB = (0.55, 0.65, 0.45)
 RUBBLE_RGB = (0.62, 0.55, 0.5)
+CATWALK_RGB = (0.45, 0.55, 0.7)
 
 
 def _shade(rgb: tuple[float, float, float], height: float) -> tuple[float, float, float]:
@@ -31,8 +33,10 @@ def table_image(board: TableBoard) -> list[list[tuple[float, float, float]]]:
                 row.append(BUILDING_RGB)
             elif not levels:
                 row.append(WALL_RGB)
+            elif len(levels) > 1:
+                row.append(CATWALK_RGB)  # a catwalk (VI): stood on and under
             elif levels == (0,) and lat.blocks_at((x, y)) > 0:
-                row.append(RUBBLE_RGB)  # a collapsed sector (VI)
+                row.append(RUBBLE_RGB)  # a collapsed sector or a fallen catwalk (VI)
             elif levels[0] > 0:
                 row.append(_shade(BLOCK_RGB, levels[0]))
             else:
@@ -47,8 +51,8 @@ def draw_table_marks(ax: Any, board: TableBoard) -> None:
     for y in range(lat.height):
         for x in range(lat.width):
             levels = lat.levels_at((x, y))
-            if levels and levels[0] > 0 and (x, y) not in board.building_at:
-                ax.text(x, y, f'{levels[0]}"', ha="center", va="center", fontsize=5, color="white")
+            if levels and levels[-1] > 0 and (x, y) not in board.building_at:
+                ax.text(x, y, f'{levels[-1]}"', ha="center", va="center", fontsize=5, color="white")
             if (x, y) in board.rough:
                 ax.plot([x - 0.3, x + 0.3], [y + 0.3, y - 0.3], ls=":", color="black", lw=0.6)
             here = board.sector_at.get((x, y))
