@@ -46,7 +46,16 @@ def chance(s: GameState, kind: str, to: Pos) -> float:
     if kind == "scrabble":
         return 0.0 if fx.has("trot") else _scrabble(p.move, p.armour, to[2] - t.sq[2])
     gap, up = s.setup.board.gap_of(t.sq, to)  # type: ignore[attr-defined]
-    return _jump(round(gap, 9), p.move, p.armour, up, fx.has("leap"), fx.has("trot"))
+    return jump_odds(s, gap, up)
+
+
+def jump_odds(s: GameState, distance: float, up: int) -> float:
+    """V JUMPING for the active model: "roll 1 red for every 2" of move value ... greater than or
+    equal to the distance + your Armor value" (IX LEAP +3, TROT +2)."""
+    t = s.tokens[s.active]
+    p = s.setup.profiles[t.profile]
+    fx = s.setup.fighters[t.profile]
+    return _jump(round(distance, 9), p.move, p.armour, up, fx.has("leap"), fx.has("trot"))
 
 
 def start(s: GameState, kind: str, to: Pos, cost: float) -> GameState:
@@ -102,4 +111,4 @@ def fall(s: GameState, height: float) -> GameState:
     return s.with_token(i, cond=cond, hits=hits)
 
 
-__all__ = ["CLIMBS", "chance", "fall", "outcomes", "resolve", "start"]
+__all__ = ["CLIMBS", "chance", "fall", "jump_odds", "outcomes", "resolve", "start"]

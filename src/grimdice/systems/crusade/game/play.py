@@ -109,8 +109,11 @@ TABLE_READINGS = (
     "firer sees part of their top, and meleed by a model touching them (feet within 1 inch of the top)",
     "reading catwalk: a catwalk is stood on and under and blocks no sight; destroyed, it lies on the "
     "ground 1 inch high for sight, and models on it fall",
+    "reading dive: a dive is made outdoors onto an enemy seen 1 to 3 inches below, to the free place "
+    "beside it nearest the diver; the jump is the inches across to that place plus 1, at most 4, paid "
+    "from the move; a failed dive lands there stunned and ends the move; no snap fire before its melee",
     "not in play yet on a table: awkward melee for a ladder held at its far end (such a ladder is not "
-    "climbed), dive attacks",
+    "climbed)",
 )
 
 

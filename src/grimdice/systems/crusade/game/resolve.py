@@ -60,6 +60,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         from grimdice.systems.crusade.game import climb
 
         return climb.resolve(s, outcome)
+    if kind == "dive":  # V DIVE ATTACK on a table
+        from grimdice.systems.crusade.game import dive
+
+        return dive.resolve(s, outcome)
     if kind == "force":  # VI FORCE ENTRY on a table
         from grimdice.systems.crusade.game import entry
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import ambush, climb, deck, entry, horror, items, many, psychic, ruin
+from grimdice.systems.crusade.game import ambush, climb, deck, dive, entry, horror, items, many, psychic, ruin
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
@@ -121,6 +121,8 @@ def _actions(s: GameState) -> list[Action]:
             out.extend(_shots(s, i, w.name, sight))
     out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
     out.extend(melee)
+    if not wounded and s.budget > 0:
+        out.extend(dive.actions(s, sight, s.budget))  # V DIVE ATTACK on a table
     for k, w in enumerate(weapons):
         if t.arms[k] == UNLOADED:
             out.append(("reload", w.name))  # VIII RELOAD
@@ -261,6 +263,8 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return climb.outcomes(s)
     if kind == "force":  # VI FORCE ENTRY
         return entry.outcomes(s)
+    if kind == "dive":  # V DIVE ATTACK
+        return dive.outcomes(s)
     if kind in ("sector", "collapse", "collateral"):  # VI DAMAGE
         return ruin.outcomes(s)
     if kind == "unjam":
@@ -323,6 +327,7 @@ _SIMPLE = {
     "melee_sector": lambda s, a: ruin.start(s, int(a[1]), ""),  # VI: "meleeing from the inside"
     "shoot_piece": lambda s, a: ruin.start(s, piece_key(int(a[1])), str(a[2])),  # VI Barricades
     "melee_piece": lambda s, a: ruin.start(s, piece_key(int(a[1])), ""),
+    "dive": lambda s, a: dive.start(s, int(a[1])),  # V DIVE ATTACK
 }
 
 
