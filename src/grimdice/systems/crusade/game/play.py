@@ -112,8 +112,9 @@ TABLE_READINGS = (
     "reading dive: a dive is made outdoors onto an enemy seen 1 to 3 inches below, to the free place "
     "beside it nearest the diver; the jump is the inches across to that place plus 1, at most 4, paid "
     "from the move; a failed dive lands there stunned and ends the move; no snap fire before its melee",
-    "not in play yet on a table: awkward melee for a ladder held at its far end (such a ladder is not "
-    "climbed)",
+    "reading ladder_melee: a ladder held by an enemy at its far end is not climbed; the model at its "
+    "other end may spend its action on an awkward melee at that enemy: won when it harms the enemy, "
+    "and the ladder is climbed as any step once its far end is free; on a tie or a loss its move ends",
 )
 
 
@@ -178,6 +179,7 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     verb = {
         "shoot": f"shoots {_name(before, j)} with {fired}",
         "melee": f"melees {_name(before, j)}",
+        "ladder": f"melees {_name(before, j)} awkwardly across a ladder",
         "zoc": f"makes a free melee (ZOC) on {_name(before, j)}",
         "snap": f"snap fires at {_name(before, j)} with {fired}",
         "ambush": f"ambushes {_name(before, j)}",

@@ -81,6 +81,7 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
             s = s.with_token(i, arms=arms)
         return replace(s, pending=())
     how, i, j, key, fired = s.pending[1:6]
+    before = s
     if how == "many":
         return _resolve_many(s, int(outcome[1]))
     (ds, as_, wa, wd, push), _ = cached_law(key)[int(outcome[1])]
@@ -98,6 +99,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), s, (i, j)
     )
     s, queue = fail_rolls(s, how == "shoot", ((i, j, wa), (j, i, wd)))
+    if how == "ladder":  # V: a ladder blocked at its far end
+        from grimdice.systems.crusade.game.ladder import after
+
+        s = after(before, s, j)
     return next_blast(s, queue)
 
 

@@ -11,7 +11,19 @@ from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import ambush, climb, deck, dive, entry, horror, items, many, psychic, ruin
+from grimdice.systems.crusade.game import (
+    ambush,
+    climb,
+    deck,
+    dive,
+    entry,
+    horror,
+    items,
+    ladder,
+    many,
+    psychic,
+    ruin,
+)
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
@@ -123,6 +135,7 @@ def _actions(s: GameState) -> list[Action]:
     out.extend(melee)
     if not wounded and s.budget > 0:
         out.extend(dive.actions(s, sight, s.budget))  # V DIVE ATTACK on a table
+    out.extend(ladder.actions(s))  # V: a ladder blocked by an enemy at the opposite end
     for k, w in enumerate(weapons):
         if t.arms[k] == UNLOADED:
             out.append(("reload", w.name))  # VIII RELOAD
@@ -328,6 +341,7 @@ _SIMPLE = {
     "shoot_piece": lambda s, a: ruin.start(s, piece_key(int(a[1])), str(a[2])),  # VI Barricades
     "melee_piece": lambda s, a: ruin.start(s, piece_key(int(a[1])), ""),
     "dive": lambda s, a: dive.start(s, int(a[1])),  # V DIVE ATTACK
+    "ladder_melee": lambda s, a: ladder.start(s, int(a[1])),  # V: a ladder blocked at its far end
 }
 
 

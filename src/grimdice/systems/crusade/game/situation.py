@@ -98,10 +98,13 @@ def shot(s: GameState, a: int, t: int, weapon: str) -> str:
     return json.dumps(data, sort_keys=True)
 
 
-def melee(s: GameState, a: int, t: int, opponent_number: int, mode: str = "normal") -> str:
+def melee(
+    s: GameState, a: int, t: int, opponent_number: int, mode: str = "normal", awkward: bool = False
+) -> str:
     """The single-attack scenario of token ``a`` meleeing token ``t`` (IV; ``mode``: ``zoc`` for
-    a zone-of-control melee, where SPIKY weapons add their dice), as JSON text."""
-    data = {
+    a zone-of-control melee, where SPIKY weapons add their dice; ``awkward``: IV "Awkward melee= -1
+    to your melee roll"), as JSON text."""
+    data: dict[str, Any] = {
         "system": "crusade",
         "action": "melee",
         "attacker": model_data(s, s.tokens[a]),
@@ -110,6 +113,8 @@ def melee(s: GameState, a: int, t: int, opponent_number: int, mode: str = "norma
         "attack_mode": mode,
         **knockback_into(s, a, t),
     }
+    if awkward:
+        data["awkward"] = True
     return json.dumps(data, sort_keys=True)
 
 

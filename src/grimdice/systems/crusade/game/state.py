@@ -7,7 +7,8 @@ Actions are tuples of JSON values (a game log is the seed, the scenario and the 
 ``("activate", i)``, ``("move", x, y)`` (on a table ``("move", x, y, z)``, and ``("ladder", ...)``,
 ``("jump", ...)``, ``("scrabble", ...)``, ``("fall", ...)``, ``("hang", ...)``, ``("force", sector,
 weapon)``, ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``,
-``("melee_sector", sector)``, ``("shoot_piece", n, weapon)``, ``("melee_piece", n)``),
+``("melee_sector", sector)``, ``("shoot_piece", n, weapon)``, ``("melee_piece", n)``, ``("dive", j)``,
+``("ladder_melee", j)``),
 ``("open", x, y)``,
 ``("close", x, y)``, ``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT FIRE and RAPID FIRE
 also ``("shoot", target, weapon, target2)``), ``("melee", target)``,

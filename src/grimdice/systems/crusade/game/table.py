@@ -92,6 +92,7 @@ class Link:
     kind: str
     to: Pos
     cost: float
+    ladder: bool = False  # a ladder (V: "blocked by an enemy at the opposite end"), not stairs
 
 
 @dataclass(eq=False)

@@ -165,8 +165,8 @@ def _links(spec: TableSpec, lattice: Lattice) -> dict[Pos, tuple[Link, ...]]:
                 step = ("move", flat)
             else:
                 step = ("ladder", FULL) if rise >= TALL_LADDER else ("move", float(rise))
-            out.setdefault(a, []).append(Link(step[0], b, step[1]))
-            out.setdefault(b, []).append(Link(step[0], a, step[1]))
+            out.setdefault(a, []).append(Link(step[0], b, step[1], kind == "ladder"))
+            out.setdefault(b, []).append(Link(step[0], a, step[1], kind == "ladder"))
     return {p: tuple(v) for p, v in out.items()}
 
 
