@@ -214,3 +214,30 @@ def test_a_catwalk_is_drawn_and_its_fall_drawn_as_rubble():
     assert table_image(s.setup.board)[5][6] == CATWALK_RGB
     fallen = s.setup.with_ruins(frozenset({piece_key(0)})).board
     assert table_image(fallen)[5][6] == RUBBLE_RGB
+
+
+def test_the_ai_brings_a_sector_down_on_enemies_inside_when_it_pays():
+    import numpy as np
+
+    from grimdice.systems.crusade.game.players import ai_player, attack_value
+
+    krak = {"name": "krak grenade", "dice": "2R", "kind": "grenade", "effects": ["+P"]}
+    gunner = dict(MARINE, weapons=[*MARINE["weapons"], krak])
+    inside = [put("Stealer", 5, 3), put("Stealer", 5, 4), put("Stealer", 6, 5)]
+    s = active(
+        table_state(table(buildings=[hab()]), [put("Marine", 1, 3)], inside, profiles=[gunner, STEALER])
+    )
+    west = s.setup.board.indoors((5, 3, 0))
+    s = replace(s, sector_hits=((west, 1),))
+    down = ("shoot_sector", west, "krak grenade")
+    assert attack_value(s, down) > max(attack_value(s, a) for a in s.legal_actions() if a[0] == "shoot")
+    assert ai_player(s, np.random.default_rng(0)) == down
+    empty = active(
+        table_state(
+            table(buildings=[hab()]),
+            [put("Marine", 1, 3)],
+            [put("Stealer", 11, 7)],
+            profiles=[gunner, STEALER],
+        )
+    )
+    assert attack_value(empty, ("shoot_sector", west, "krak grenade")) <= 0  # nobody inside: no gain

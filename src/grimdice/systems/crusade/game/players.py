@@ -6,10 +6,11 @@ it attacks when an attack's expected harm to the enemy outweighs its own expecte
 (so it shoots, focuses on the weakest target, and melees only when the contest favours it; a
 psyker's mind war and MIND LANCE too, less the risk of an incursion), plays a card when its
 expected effect is worth more than the best attack (HEAL a hurt friend, CURSE or FLASH an enemy,
-SHIELD a friend in an enemy's sight), reloads, unjams or forces an entry (on a table) when it has no
-target, then steps (climbing ladders and scrabbling on a table) towards its goal (its force's
-``reach`` objectives, else the nearest enemy it knows of), takes an extra move when nothing is in
-reach, and hides in darkness when it can do nothing better.
+SHIELD a friend in an enemy's sight; on a table also brings a sector, barricade or catwalk down on
+enemies in it or on it, dives and melees across a held ladder), reloads, unjams or forces an entry
+(on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
+towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of), takes an
+extra move when nothing is in reach, and hides in darkness when it can do nothing better.
 
 It decides from its observation of the state only (:meth:`.state.GameState.observation`): it does
 not know what the enemy's blips hold nor which cards the enemy holds.
@@ -23,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.playing import random_bot as random_player
+from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, graze
 from grimdice.systems.crusade.game import deck, items, many, psychic, situation
 from grimdice.systems.crusade.game.board import Pos
@@ -54,7 +56,65 @@ def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
         return many_value(s, i, targets, key) if how == "many" else law_value(s, i, j, key)
     if a[0] == "mind":
         return mind_value(s, i, j)
-    return law_value(s, i, j, situation.melee(s, i, j, len(s.meleed) + 1))
+    if a[0] in STRUCTURE_ATTACKS:
+        return structure_value(s, a)
+    if a[0] == "dive":
+        return dive_value(s, j)
+    awkward = a[0] == "ladder_melee"  # V: a ladder held at its far end
+    return law_value(s, i, j, situation.melee(s, i, j, len(s.meleed) + 1, awkward=awkward))
+
+
+#: the attacks at a building's sector, a barricade or a catwalk (VI)
+STRUCTURE_ATTACKS = ("shoot_sector", "melee_sector", "shoot_piece", "melee_piece")
+
+
+def structure_value(s: GameState, a: tuple[Any, ...]) -> float:
+    """An attack at a sector or a piece (VI): the chance it falls times the expected harm of its
+    fall to the models in it or on it (enemies for, friends and the attacker against: a
+    collapse's 2 reds, a catwalk's fall), less the attacker's own harm and its fails."""
+    from grimdice.systems.crusade.game import ruin
+    from grimdice.systems.crusade.game.table import key_piece, piece_key
+    from grimdice.systems.crusade.movement import falling
+
+    i = s.active
+    key = int(a[1]) if a[0].endswith("sector") else piece_key(int(a[1]))
+    weapon = str(a[2]) if a[0].startswith("shoot") else ""
+    law = cached_law(ruin.sector_melee(s, i, key) if not weapon else ruin.sector_shot(s, i, key, weapon))
+    me = (s.tokens[i].cond, s.tokens[i].hits)
+    down = sum(p for (ds, *_), p in law if ds[1] == 0)
+    value = sum(p * (-_harm(me, as_) - FAIL_VALUE * bool(wa)) for (_, as_, wa, *_), p in law)
+    board = s.setup.board
+    side = s.tokens[i].side
+    for t in s.tokens:
+        if not t.on_board or t.blip:
+            continue
+        body = s.setup.fighters[t.profile].body
+        start = (t.cond, t.hits)
+        if key >= 0 and board.indoors(t.sq) == key:  # type: ignore[attr-defined]
+            ends = list(collapse_law(start, body, s.armour_of(t), "wound").items())
+        elif key < 0 and t.sq[2] > 0 and t.sq[:2] in board.structures[key_piece(key)].cells:  # type: ignore[attr-defined]
+            ends = [((falling(float(t.sq[2]), start, body, fly=body.fly), 0), 1.0)]
+        else:
+            continue
+        harm = sum(q * _harm(start, end) for (end, _), q in ends)
+        value += down * harm * (1.0 if t.side != side else -1.0)
+    return value
+
+
+def dive_value(s: GameState, j: int) -> float:
+    """V DIVE ATTACK: the jump's chance times the dive melee's value, less the stun of a failure."""
+    from dataclasses import replace
+
+    from grimdice.systems.crusade.game import dive
+
+    i = s.active
+    start = dive.start(s, j)
+    _, _, _, q, _, p = start.pending
+    landed = replace(s.with_token(i, sq=tuple(q)), meleed=(*s.meleed, j))
+    made = law_value(landed, i, j, situation.melee(landed, i, j, len(landed.meleed), "dive"))
+    t = s.tokens[i]
+    stunned = graze((t.cond, t.hits), "stun", s.setup.fighters[t.profile].body)
+    return p * made - (1 - p) * _harm((t.cond, t.hits), stunned)
 
 
 def mind_value(s: GameState, i: int, j: int) -> float:
@@ -192,7 +252,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         ):
             return a
     carrying = items.carries(state, state.active)  # a carrier moves rather than fights
-    attacks = [a for a in actions if a[0] in ("shoot", "melee", "mind", "cast") and not carrying]
+    kinds = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", *STRUCTURE_ATTACKS)
+    attacks = [a for a in actions if a[0] in kinds and not carrying]
     if attacks:
         values = [card_value(state, a) if a[0] == "cast" else attack_value(state, a) for a in attacks]
         best = int(np.argmax(values))
