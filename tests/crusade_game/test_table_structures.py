@@ -72,21 +72,20 @@ def test_a_sector_meleed_down_collapses_on_the_model_inside():
     assert not invariant_errors(s)
 
 
+def _gunner_by_hab(weapon, stealers):
+    """A marine with ``weapon`` beside the two-sector hab, activated; ``stealers`` placed."""
+    gunner = dict(MARINE, weapons=[*MARINE["weapons"], weapon])
+    board = table(buildings=[hab()])
+    return active(table_state(board, [put("Marine", 1, 3)], stealers, profiles=[gunner, STEALER]))
+
+
 BOOM = {"name": "plasma cannon", "dice": "2R", "kind": "ranged", "effects": ["AREA 1", "EXPLODE", "+P"]}
 
 
 def test_explode_on_a_failed_sector_shot_then_the_collapse():
     # III: "A weapon fails if it rolls a maximum value on two or more dice. The firing result still
     # applies"; VIII EXPLODE: the weapon's attack on the bearer; then the collapse's rolls
-    gunner = dict(MARINE, weapons=[*MARINE["weapons"], BOOM])
-    s = active(
-        table_state(
-            table(buildings=[hab()]),
-            [put("Marine", 1, 3)],
-            [put("Stealer", 5, 5)],
-            profiles=[gunner, STEALER],
-        )
-    )
+    s = _gunner_by_hab(BOOM, [put("Stealer", 5, 5)])
     west = s.setup.board.indoors((5, 5, 0))
     s = replace(s, sector_hits=((west, 1),)).apply(("shoot_sector", west, "plasma cannon"))
     failed = [k for k, ((ds, _, wa, *_), p) in enumerate(cached_law(s.pending[3])) if wa and ds[1] == 0]
@@ -222,22 +221,11 @@ def test_the_ai_brings_a_sector_down_on_enemies_inside_when_it_pays():
     from grimdice.systems.crusade.game.players import ai_player, attack_value
 
     krak = {"name": "krak grenade", "dice": "2R", "kind": "grenade", "effects": ["+P"]}
-    gunner = dict(MARINE, weapons=[*MARINE["weapons"], krak])
-    inside = [put("Stealer", 5, 3), put("Stealer", 5, 4), put("Stealer", 6, 5)]
-    s = active(
-        table_state(table(buildings=[hab()]), [put("Marine", 1, 3)], inside, profiles=[gunner, STEALER])
-    )
+    s = _gunner_by_hab(krak, [put("Stealer", 5, 3), put("Stealer", 5, 4), put("Stealer", 6, 5)])
     west = s.setup.board.indoors((5, 3, 0))
     s = replace(s, sector_hits=((west, 1),))
     down = ("shoot_sector", west, "krak grenade")
     assert attack_value(s, down) > max(attack_value(s, a) for a in s.legal_actions() if a[0] == "shoot")
     assert ai_player(s, np.random.default_rng(0)) == down
-    empty = active(
-        table_state(
-            table(buildings=[hab()]),
-            [put("Marine", 1, 3)],
-            [put("Stealer", 11, 7)],
-            profiles=[gunner, STEALER],
-        )
-    )
+    empty = _gunner_by_hab(krak, [put("Stealer", 11, 7)])
     assert attack_value(empty, ("shoot_sector", west, "krak grenade")) <= 0  # nobody inside: no gain
