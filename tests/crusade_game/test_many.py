@@ -64,13 +64,19 @@ def test_flamer_template_rolls_at_every_model_it_touches_friends_included():
     # 2" Dia" (reading grid_template): from (1,1) towards (4,1) it covers columns 2-5 of rows 1-2
     flamer = _armed("hand flamer", "1W+1R", ["SFT", "W"])
     s = _activated(flamer, [(1, 1), (3, 2)], [(4, 1), (7, 1), (5, 3)])
+    flames_as_by_hand(s, flamer, (1, 1))
+
+
+def flames_as_by_hand(s, flamer: dict, ranges: tuple[int, int]) -> None:
+    """Marine 0 (activated) flames stealer 2 at (4, 1), catching marine 1 at (3, 2) and not
+    stealer 3 at (7, 1), 6 away: the law is ``calculate()``'s at the ``ranges`` given."""
     shots = [a for a in s.legal_actions() if a[0] == "shoot"]
     assert ("shoot", 2, "hand flamer") in shots
     assert ("shoot", 3, "hand flamer") not in shots  # 6 squares: beyond the template
     s = s.apply(("shoot", 2, "hand flamer"))
     assert s.pending[1] == "many" and s.pending[6] == (2, 1)  # the target, then the friend at (3,2)
-    target = {**_bare(STEALER), "name": "stealer", "range": 1, "cover": "none"}
-    friend = {**_bare(MARINE), "name": "friend", "range": 1, "cover": "none"}
+    target = {**_bare(STEALER), "name": "stealer", "range": ranges[0], "cover": "none"}
+    friend = {**_bare(MARINE), "name": "friend", "range": ranges[1], "cover": "none"}
     _same_marginals(s.pending[4], _by_hand(flamer, [target, friend]))
     after = s.apply(("attack", 0))
     assert not after.pending and not invariant_errors(after)

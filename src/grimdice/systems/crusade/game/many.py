@@ -20,6 +20,7 @@ from grimdice.systems.crusade.game import reach, situation
 from grimdice.systems.crusade.game.board import GridBoard, Pos
 from grimdice.systems.crusade.game.fails import weapon_index
 from grimdice.systems.crusade.game.state import GameState
+from grimdice.systems.crusade.game.table import TableBoard
 from grimdice.systems.crusade.joint import JointEnd, joint_law
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.template_modes import MODES
@@ -56,8 +57,8 @@ def reached(s: GameState, i: int, j: int, weapon: str) -> tuple[int, ...]:
     target. Readings ``grid_template``, ``grid_line``, ``grid_area`` (:mod:`.reach`)."""
     how = mode(s, i, weapon)
     here, there = s.tokens[i].sq, s.tokens[j].sq
-    if not isinstance(s.setup.board, GridBoard):  # a table (reading table_area)
-        return _models_on(s, s.setup.board.area(there), j) if how in ("blast", "area") else (j,)
+    if not isinstance(s.setup.board, GridBoard):  # a table
+        return _on_table(s, i, j, weapon, how)
     grid, doors = s.setup.grid, cast(dict[Square, bool], s.doors())
     a, b = cast(Square, here), cast(Square, there)
     if how == "template":
@@ -70,6 +71,39 @@ def reached(s: GameState, i: int, j: int, weapon: str) -> tuple[int, ...]:
     if how in ("blast", "area"):
         return _models_on(s, reach.blast_squares(grid, b), j)
     return (j,)
+
+
+def _on_table(s: GameState, i: int, j: int, weapon: str, how: str) -> tuple[int, ...]:
+    """:func:`reached` on a table: an area or blast the models within 1" of the target (reading
+    ``table_area``); a flamer template laid flat over the cells from the firer's towards the
+    target's (reading ``table_template``) and a line from the firer's cell through the target's
+    to a wall or the edge (reading ``table_line``) reach the models on their cells the firer sees;
+    all of them in the target's sector, or outside with it (VI: "You may not spread an area or
+    line effect weapon's attack between two buildings or sectors")."""
+    board = s.setup.board
+    assert isinstance(board, TableBoard)
+    if how in ("blast", "area"):
+        return _models_on(s, board.area(s.tokens[j].sq), j)
+    if how not in ("template", "line"):
+        return (j,)
+    here, there = s.tokens[i].sq, s.tokens[j].sq
+    a, b = (here[0], here[1]), (there[0], there[1])
+    cells: dict[Square, list[Pos]] = {}
+    for t in s.tokens:
+        if t.alive and not t.blip and board.indoors(t.sq) == board.indoors(there):
+            cells.setdefault((t.sq[0], t.sq[1]), []).append(t.sq)
+    if how == "template":
+        code = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].template
+        touched = reach.template_cells(a, b, code, cells)
+        if b not in touched:
+            return ()
+    else:
+        lat = board.lattice
+        touched = reach.line_cells(a, b, lat.width + lat.height, lambda c: not lat.levels_at(c))
+    seen = [
+        p for c in touched for p in sorted(cells.get(c, ()), key=lambda q: q[2]) if board.sight(here, p, {})
+    ]
+    return _models_on(s, seen, j, skip=i)
 
 
 def named_targets(s: GameState, i: int, weapon: str, sight: list[int]) -> list[tuple[int, ...]]:

@@ -95,8 +95,12 @@ TABLE_READINGS = (
     "(+1 for +P); its marker is where the forcing model stands",
     "reading table_hide: a model may hide inside a building or beside a piece at least 1 inch above its feet",
     "reading table_area: an AREA or BLAST weapon also rolls at every other model within 1 inch of its target",
-    "not on a table yet: a flamer template or a LINE rolls at its target only (the grid's shapes are not "
-    "laid on a table)",
+    "reading table_template: a flamer template is laid flat from the firer's cell towards the target's, "
+    "as on a grid (a cell an inch); it reaches the models on the cells it touches that the firer sees, "
+    "in the target's sector or outside with it",
+    "reading table_line: a LINE runs from the firer's cell through the target's over the cells it enters, "
+    "to a wall or the table's edge; it reaches the models there the firer sees, in the target's sector "
+    "or outside with it",
     "reading building_weapons: the weapons fired at a building's sector are templates, grenades and "
     "weapons with HEAVY, AREA, LINE or BLAST; the firer sees part of its roof, from outside its building",
     "reading rubble: a collapsed sector becomes rubble stood in at 0 inches, 1 inch high for sight; models "

@@ -18,13 +18,14 @@ them in its own way.
   door or the board's edge).
 
 Knockback's place beyond a model is the board's (:meth:`.board.Board.beyond`, ``obstacle``). On a
-table (:mod:`.table`) these grid shapes are not used: a template or line reaches its target only,
-an area or blast the models within 1" (reading ``table_area``).
+table (:mod:`.table`) the same shapes are laid over its 1" cells (:func:`template_cells`,
+:func:`line_cells`; readings ``table_template``, ``table_line``), and an area or blast reaches the
+models within 1" (reading ``table_area``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 
 from grimdice.engine.grid import Grid, Square, walk
@@ -46,15 +47,28 @@ def template_squares(
     ``target`` touches (reading ``grid_template``), nearest the firer first, then in reading order;
     empty when the target lies beyond the template's length. Only the squares ``among`` are
     looked at, if given (the squares holding models). Exact rational arithmetic."""
+    n = int(TEMPLATE_SIZE[code][0]) + 1
+    box = ((firer[0] + dx, firer[1] + dy) for dy in range(-n, n + 1) for dx in range(-n, n + 1))
+    looked = (q for q in (box if among is None else among) if grid.inside(q))
+    return [
+        sq
+        for sq in template_cells(firer, target, code, looked)
+        if not grid.blocks_sight(sq, doors) and grid.sight(firer, sq, doors)
+    ]
+
+
+def template_cells(firer: Square, target: Square, code: str, among: Iterable[Square]) -> list[Square]:
+    """The cells of ``among`` a flamer template laid flat from ``firer``'s cell towards
+    ``target``'s touches: each whose centre lies beyond the firer by at most the template's length
+    along that line and within half its diameter of it (a cell an inch), nearest the firer first,
+    then in reading order; none when the target lies beyond the length. Exact arithmetic."""
     length, diameter = TEMPLATE_SIZE[code]
     vx, vy = target[0] - firer[0], target[1] - firer[1]
     norm2 = vx * vx + vy * vy
     if norm2 == 0 or norm2 > length * length:
         return []
     out = []
-    n = int(length) + 1
-    box = ((firer[0] + dx, firer[1] + dy) for dy in range(-n, n + 1) for dx in range(-n, n + 1))
-    for sq in (q for q in (box if among is None else among) if grid.inside(q)):
+    for sq in among:
         dx, dy = sq[0] - firer[0], sq[1] - firer[1]
         along = dx * vx + dy * vy  # |v| times the distance along the line
         across = dx * vy - dy * vx  # |v| times the distance from the line
@@ -62,8 +76,7 @@ def template_squares(
             continue
         if 4 * across * across > diameter * diameter * norm2:
             continue
-        if not grid.blocks_sight(sq, doors) and grid.sight(firer, sq, doors):
-            out.append((dx * dx + dy * dy, sq[1], sq[0]))
+        out.append((dx * dx + dy * dy, sq[1], sq[0]))
     return [(x, y) for _, y, x in sorted(out)]
 
 
@@ -76,21 +89,35 @@ def line_squares(grid: Grid, firer: Square, target: Square, doors: Doors) -> lis
     """VIII LINE (reading ``grid_line``): the squares the line from the firer's centre through the
     target's centre enters, in order, up to (not including) the first wall or closed door or the
     board's edge; a pass exactly through a corner stops only if both pinching squares block."""
+    reach = (grid.width + grid.height) // max(abs(target[0] - firer[0]), abs(target[1] - firer[1]), 1) + 1
+    return line_cells(firer, target, reach, lambda sq: grid.blocks_sight(sq, doors))
+
+
+def line_cells(firer: Square, target: Square, k: int, blocks: Callable[[Square], bool]) -> list[Square]:
+    """The cells the line from ``firer``'s centre through ``target``'s enters, in order, out to
+    ``k`` times the step between them, up to (not including) the first cell that ``blocks``; a
+    pass exactly through a corner stops only if both pinching cells block."""
     vx, vy = target[0] - firer[0], target[1] - firer[1]
     if (vx, vy) == (0, 0):
         return []
-    k = (grid.width + grid.height) // max(abs(vx), abs(vy)) + 1
     far = (firer[0] + k * vx, firer[1] + k * vy)
     out: list[Square] = []
     for kind, sq, pinch in walk(firer, far):
         if kind == "corner":
-            if all(grid.blocks_sight(p, doors) for p in pinch):
+            if all(blocks(p) for p in pinch):
                 break
             continue
-        if grid.blocks_sight(sq, doors):  # off the board is a wall
+        if blocks(sq):  # off the board is a wall
             break
         out.append(sq)
     return out
 
 
-__all__ = ["TEMPLATE_SIZE", "blast_squares", "line_squares", "template_squares"]
+__all__ = [
+    "TEMPLATE_SIZE",
+    "blast_squares",
+    "line_cells",
+    "line_squares",
+    "template_cells",
+    "template_squares",
+]
