@@ -307,3 +307,38 @@ def test_the_ai_makes_a_mind_war_when_it_pays():
     s = activate(dealt(data, []), 0)
     assert ("mind", 1) in s.legal_actions() and mind_value(s, 0, 1) > 0
     assert ai_player(s, np.random.default_rng(0)) == ("mind", 1)
+
+
+def test_mind_blast_rolls_at_each_sentient_model_under_its_template():
+    # VII: "Mind Blast: FT, roll seperately for each target in the template" (reading
+    # mind_blast_template): FT (8" long, 2.5" wide) from (1,1) towards (4,1) covers rows 0-2
+    blaster = dict(LIBRARIAN, abilities=["NSB", "Psy-2", "MIND BLAST"])
+    data = psy_scenario(
+        deck=(),
+        a=[at("Librarian", 1, 1), at("Marine", 3, 2)],
+        b=[at("Magus", 8, 3), at("Stealer", 4, 1), at("Stealer", 7, 1)],
+        profiles=[MARINE, STEALER, blaster, MAGUS],
+    )
+    s = activate(dealt(data, []), 0)
+    assert ("mind", 3) in s.legal_actions()
+    s = s.apply(("mind", 3))
+    assert s.pending[:4] == ("attack", "blast", 0, 3) and s.pending[6] == ((1, 4), None)
+    by_hand = {
+        "system": "crusade",
+        "action": "mindwar",
+        "psychic_attack": "mind blast",
+        "attacker": {k: v for k, v in blaster.items() if k != "move"},
+        "defender": {"name": "unused"},
+        "targets": [{**{k: v for k, v in STEALER.items() if k != "move"}, "range": 3}],
+    }
+    res = calculate(by_hand)
+    law = psychic.mind_law(s.pending[4])
+    killed = sum(p for ((ds, *_), _), p in law if ds[0] == KILLED)
+    assert killed == pytest.approx(next(iter(res.targets.values())).extra["end_state"]["killed"])
+    calm = next(k for k, ((_, maxed), _) in enumerate(law) if not maxed)
+    s = s.apply(("attack", calm))
+    assert s.pending[:4] == ("attack", "blast", 0, 1)  # the friend under the template, nearest next
+    s = s.apply(("attack", next(k for k, ((_, m), _) in enumerate(psychic.mind_law(s.pending[4])) if m)))
+    assert s.pending[:4] == ("attack", "blast", 0, 4)  # a later roll's maximum: no incursion yet
+    s = s.apply(("attack", next(k for k, ((_, m), _) in enumerate(psychic.mind_law(s.pending[4])) if not m)))
+    assert s.pending == ()  # the first roll was not at its maximum: no incursion

@@ -62,15 +62,27 @@ def reached(s: GameState, i: int, j: int, weapon: str) -> tuple[int, ...]:
     grid, doors = s.setup.grid, cast(dict[Square, bool], s.doors())
     a, b = cast(Square, here), cast(Square, there)
     if how == "template":
-        code = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].template
-        occupied = {cast(Square, t.sq) for t in s.tokens if t.alive and not t.blip}
-        squares = reach.template_squares(grid, a, b, code, doors, among=occupied)
-        return _models_on(s, squares, j, skip=i) if b in squares else ()
+        return template_reach(
+            s, i, j, s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].template
+        )
     if how == "line":
         return _models_on(s, reach.line_squares(grid, a, b, doors), j, skip=i)
     if how in ("blast", "area"):
         return _models_on(s, reach.blast_squares(grid, b), j)
     return (j,)
+
+
+def template_reach(s: GameState, i: int, j: int, code: str) -> tuple[int, ...]:
+    """The models a flamer template (``code``: SFT, FT, HFT) laid by token ``i`` towards token
+    ``j`` touches, ``j`` first (readings ``grid_template``, ``table_template``), or ``()`` when it
+    does not reach ``j``."""
+    if isinstance(s.setup.board, TableBoard):
+        return _on_table(s, i, j, code, "template")
+    grid, doors = s.setup.grid, cast(dict[Square, bool], s.doors())
+    a, b = cast(Square, s.tokens[i].sq), cast(Square, s.tokens[j].sq)
+    occupied = {cast(Square, t.sq) for t in s.tokens if t.alive and not t.blip}
+    squares = reach.template_squares(grid, a, b, code, doors, among=occupied)
+    return _models_on(s, squares, j, skip=i) if b in squares else ()
 
 
 def _on_table(s: GameState, i: int, j: int, weapon: str, how: str) -> tuple[int, ...]:
@@ -92,8 +104,9 @@ def _on_table(s: GameState, i: int, j: int, weapon: str, how: str) -> tuple[int,
     for t in s.tokens:
         if t.alive and not t.blip and board.indoors(t.sq) == board.indoors(there):
             cells.setdefault((t.sq[0], t.sq[1]), []).append(t.sq)
-    if how == "template":
-        code = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].template
+    if how == "template":  # ``weapon``: the weapon's name, or a template's code (MIND BLAST's FT)
+        arm = s.setup.fighters[s.tokens[i].profile].arms
+        code = weapon if weapon in reach.TEMPLATE_SIZE else arm[weapon_index(s, i, weapon)].template
         touched = reach.template_cells(a, b, code, cells)
         if b not in touched:
             return ()
@@ -199,4 +212,5 @@ __all__ = [
     "plan",
     "reached",
     "shot",
+    "template_reach",
 ]

@@ -60,7 +60,9 @@ READINGS = (
     "reading sentient: MINDLESS models are not sentient (no mind attack at them)",
     "reading warp_spawn: the Warp Spawn (A1 read as armour 1) takes the psyker's square and fights for its "
     "opponent",
-    "reading mind_blast_one: a mind blast attacks one model (no template on the grid)",
+    "reading mind_blast_template: a mind blast lays an FT template from the psyker towards its target, as "
+    "a flamer's, and rolls a mind lance at each sentient model under it, the target first, friends "
+    "included; the first roll's incursion comes after every roll",
     "reading card_window: the other player may play cards when a model of the enemy is activated",
     "reading card_effects: the deck's cards and their effects are the scenario's (HEAL, SHIELD, CURSE, "
     "FLASH, MIND LANCE, TELEPORT)",
@@ -190,6 +192,7 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         "explode": f"is caught by the explosion of {_name(before, i)}'s {fired}",
         "malfunction": f"takes the malfunction of {_name(before, i)}'s {fired}",
         "mind": f"makes a mind war on {_name(before, j)}",
+        "blast": f"catches {_name(before, j)} in a mind blast",
         "lance": f"plays MIND LANCE on {_name(before, j)}",
         "incursion": "fends off an incursion from the warp",
     }[how]

@@ -118,7 +118,17 @@ def dive_value(s: GameState, j: int) -> float:
 
 
 def mind_value(s: GameState, i: int, j: int) -> float:
-    """:func:`attack_value` of psyker ``i``'s mind war (or mind lance) at ``j``, less its incursion."""
+    """:func:`attack_value` of psyker ``i``'s mind war (or mind lance) at ``j``, less its incursion;
+    a mind blast's at each model under its template (enemies for, friends against)."""
+    caught = psychic.blast_targets(s, i, j)
+    if caught:
+        keys = [psychic.mind_situation(s, i, k, lance=True) for k in caught]
+        side = s.tokens[i].side
+        value = sum(
+            law_value(s, i, k, key) * (1.0 if s.tokens[k].side != side else -1.0)
+            for k, key in zip(caught, keys, strict=True)
+        )
+        return value - INCURSION_VALUE * sum(p for (_, maxed), p in psychic.mind_law(keys[0]) if maxed)
     key = psychic.mind_situation(s, i, j)
     risk = sum(p for (_, maxed), p in psychic.mind_law(key) if maxed)
     return law_value(s, i, j, key) - INCURSION_VALUE * risk

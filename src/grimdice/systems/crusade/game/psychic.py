@@ -23,7 +23,7 @@ from grimdice.systems.crusade.game.state import READY, GameState, Token, has_cod
 from grimdice.systems.crusade.profiles import Scenario
 
 #: the attacks of a psyker's power (pending ``("attack", how, ...)``)
-MIND = ("mind", "lance", "incursion")
+MIND = ("mind", "lance", "incursion", "blast")
 
 
 def level(s: GameState, t: Token) -> int:
@@ -43,24 +43,44 @@ def lancer(s: GameState, t: Token) -> bool:
     return has_code(abilities, "MIND LANCE") or has_code(abilities, "MIND BLAST")
 
 
+def blaster(s: GameState, t: Token) -> bool:
+    """VII: a psyker with Mind Blast ("FT, roll seperately for each target in the template")."""
+    return has_code(s.setup.profiles[t.profile].abilities, "MIND BLAST")
+
+
+def blast_targets(s: GameState, i: int, j: int) -> tuple[int, ...]:
+    """The sentient models under the FT template psyker ``i`` lays towards ``j``, ``j`` first
+    (reading ``mind_blast_template``), or ``()`` when the template does not reach ``j``."""
+    from grimdice.systems.crusade.game.many import template_reach
+
+    if not blaster(s, s.tokens[i]) or not sentient(s, s.tokens[j]):
+        return ()
+    return tuple(k for k in template_reach(s, i, j, "FT") if sentient(s, s.tokens[k]))
+
+
 def mind_targets(s: GameState, i: int, sight: list[int], lance: bool = False) -> list[int]:
-    """VII MIND WAR: "A psyker may attack an enemy psyker in LOS"; non-psykers too with Mind Blast
-    or Mind Lance (or ``lance``: the MIND LANCE card), sentient ones only."""
+    """VII MIND WAR: "A psyker may attack an enemy psyker in LOS"; non-psykers too with Mind Lance
+    (or ``lance``: the MIND LANCE card) or, under its template, Mind Blast; sentient ones only."""
     me = s.tokens[i]
     if not level(s, me):
         return []
-    lance = lance or lancer(s, me)
-    return [j for j in sight if level(s, s.tokens[j]) or (lance and sentient(s, s.tokens[j]))]
+    lance = lance or has_code(s.setup.profiles[me.profile].abilities, "MIND LANCE")
+    return [
+        j
+        for j in sight
+        if level(s, s.tokens[j]) or (sentient(s, s.tokens[j]) and (lance or blast_targets(s, i, j)))
+    ]
 
 
-def mind_situation(s: GameState, i: int, j: int) -> str:
-    """The calculator's scenario of psyker ``i``'s mind war (a mind lance at a non-psyker) at ``j``,
-    as JSON text: the attacker's range penalty from the range in squares (II, X)."""
+def mind_situation(s: GameState, i: int, j: int, lance: bool = False) -> str:
+    """The calculator's scenario of psyker ``i``'s mind war (a mind lance at a non-psyker, or with
+    ``lance``: a mind blast's roll at each target, as the calculator's) at ``j``, as JSON text:
+    the attacker's range penalty from the range in squares (II, X)."""
     dfd = s.tokens[j]
     data = {
         "system": "crusade",
         "action": "mindwar",
-        "psychic_attack": "mind war" if level(s, dfd) else "mind lance",
+        "psychic_attack": "mind war" if level(s, dfd) and not lance else "mind lance",
         "attacker": model_data(s, s.tokens[i]),
         "defender": model_data(s, dfd),
         "range": range_key(s.setup.board.range(s.tokens[i].sq, dfd.sq)),
@@ -95,9 +115,22 @@ def mind_law(situation: str) -> tuple[tuple[tuple[Outcome, bool], float], ...]:
 
 def declare(s: GameState, i: int, j: int, how: str = "mind", card: str = "") -> GameState:
     """Psyker ``i`` attacks ``j`` with its mind (its action, VII: "This counts as an attack action
-    for the initiator"); V HIDING: attacking reveals it."""
-    pending = ("attack", how, i, j, mind_situation(s, i, j), card)
-    return replace(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending)
+    for the initiator"); V HIDING: attacking reveals it. With Mind Blast, a roll at each model under
+    its template (:func:`blast_targets`), ``j`` first, one chance node each."""
+    caught = blast_targets(s, i, j) if how == "mind" else ()
+    s = replace(s.with_token(i, hidden=False), acted=True, attacked=True)
+    if caught:
+        return _blast(s, i, caught, None)
+    return replace(s, pending=("attack", how, i, j, mind_situation(s, i, j), card))
+
+
+def _blast(s: GameState, i: int, caught: tuple[int, ...], maxed: bool | None) -> GameState:
+    """The mind blast's roll at ``caught[0]``, pending; ``maxed``: whether its first roll had every
+    die at its maximum (None before it)."""
+    k = caught[0]
+    return replace(
+        s, pending=("attack", "blast", i, k, mind_situation(s, i, k, lance=True), "", (caught[1:], maxed))
+    )
 
 
 def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
@@ -117,7 +150,13 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         s = replace(s.with_token(j, cond=ds[0], hits=ds[1]), pending=())
         return spawn(s, j) if ds[0] == KILLED else s
     ((ds, as_, *_), maxed), _ = mind_law(key)[k]
+    rest, first = s.pending[6] if how == "blast" else ((), None)
     s = replace(s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), pending=())
+    if how == "blast":  # reading mind_blast_template: the first roll's incursion, after every roll
+        maxed = maxed if first is None else first
+        rest = tuple(n for n in rest if s.tokens[n].alive)
+        if rest and s.tokens[i].alive:
+            return _blast(s, i, rest, maxed)
     if how == "lance":  # a card: perhaps in the other player's card window, at the active model
         from grimdice.systems.crusade.game.deck import stunned_stops
 
@@ -182,6 +221,7 @@ def psychic_setup(setup: Any) -> Any:
 
 __all__ = [
     "MIND",
+    "blast_targets",
     "declare",
     "incursion",
     "level",
