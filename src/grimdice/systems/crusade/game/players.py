@@ -71,20 +71,17 @@ STRUCTURE_ATTACKS = ("shoot_sector", "melee_sector", "shoot_piece", "melee_piece
 def structure_value(s: GameState, a: tuple[Any, ...]) -> float:
     """An attack at a sector or a piece (VI): the chance it falls times the expected harm of its
     fall to the models in it or on it (enemies for, friends and the attacker against: a
-    collapse's 2 reds, a catwalk's fall), less the attacker's own harm and its fails."""
+    collapse's 2 reds, a catwalk's fall), less the attacker's own harm and its fails; 0 when no
+    model is in it or on it (nothing to gain)."""
     from grimdice.systems.crusade.game import ruin
     from grimdice.systems.crusade.game.table import key_piece, piece_key
     from grimdice.systems.crusade.movement import falling
 
     i = s.active
     key = int(a[1]) if a[0].endswith("sector") else piece_key(int(a[1]))
-    weapon = str(a[2]) if a[0].startswith("shoot") else ""
-    law = cached_law(ruin.sector_melee(s, i, key) if not weapon else ruin.sector_shot(s, i, key, weapon))
-    me = (s.tokens[i].cond, s.tokens[i].hits)
-    down = sum(p for (ds, *_), p in law if ds[1] == 0)
-    value = sum(p * (-_harm(me, as_) - FAIL_VALUE * bool(wa)) for (_, as_, wa, *_), p in law)
     board = s.setup.board
     side = s.tokens[i].side
+    harm = 0.0
     for t in s.tokens:
         if not t.on_board or t.blip:
             continue
@@ -96,9 +93,38 @@ def structure_value(s: GameState, a: tuple[Any, ...]) -> float:
             ends = [((falling(float(t.sq[2]), start, body, fly=body.fly), 0), 1.0)]
         else:
             continue
-        harm = sum(q * _harm(start, end) for (end, _), q in ends)
-        value += down * harm * (1.0 if t.side != side else -1.0)
-    return value
+        harm += sum(q * _harm(start, end) for (end, _), q in ends) * (1.0 if t.side != side else -1.0)
+    if not harm:
+        return 0.0
+    weapon = str(a[2]) if a[0].startswith("shoot") else ""
+    law = cached_law(ruin.sector_melee(s, i, key) if not weapon else ruin.sector_shot(s, i, key, weapon))
+    me = (s.tokens[i].cond, s.tokens[i].hits)
+    down = sum(p for (ds, *_), p in law if ds[1] == 0)
+    own = sum(p * (_harm(me, as_) + FAIL_VALUE * bool(wa)) for (_, as_, wa, *_), p in law)
+    return down * harm - own
+
+
+def _structure_key(a: tuple[Any, ...]) -> int:
+    from grimdice.systems.crusade.game.table import piece_key
+
+    return int(a[1]) if a[0].endswith("sector") else piece_key(int(a[1]))
+
+
+def _held_structures(s: GameState) -> set[int]:
+    """The sectors with models inside and the pieces with models on them (their keys)."""
+    from grimdice.systems.crusade.game.table import TableBoard, piece_key
+
+    board = s.setup.board
+    if not isinstance(board, TableBoard):
+        return set()
+    out = set()
+    for t in s.tokens:
+        if t.on_board and not t.blip:
+            out.add(board.indoors(t.sq))
+            out.update(
+                piece_key(n) for n, p in enumerate(board.structures) if t.sq[2] > 0 and t.sq[:2] in p.cells
+            )
+    return out
 
 
 def dive_value(s: GameState, j: int) -> float:
@@ -263,7 +289,12 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
             return a
     carrying = items.carries(state, state.active)  # a carrier moves rather than fights
     kinds = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", *STRUCTURE_ATTACKS)
-    attacks = [a for a in actions if a[0] in kinds and not carrying]
+    held = _held_structures(state)  # VI: only a sector or piece with models in or on it can pay
+    attacks = [
+        a
+        for a in actions
+        if a[0] in kinds and not carrying and (a[0] not in STRUCTURE_ATTACKS or _structure_key(a) in held)
+    ]
     if attacks:
         values = [card_value(state, a) if a[0] == "cast" else attack_value(state, a) for a in attacks]
         best = int(np.argmax(values))
