@@ -229,3 +229,38 @@ def test_the_ai_brings_a_sector_down_on_enemies_inside_when_it_pays():
     assert ai_player(s, np.random.default_rng(0)) == down
     empty = _gunner_by_hab(krak, [put("Stealer", 11, 7)])
     assert attack_value(empty, ("shoot_sector", west, "krak grenade")) <= 0  # nobody inside: no gain
+
+
+def wrecker(s, rng):
+    """A random player that attacks barricades, catwalks and sectors whenever it may."""
+    from tests.crusade_game.test_table_games import random_player
+
+    hits = [a for a in s.legal_actions() if a[0] in ("shoot_piece", "melee_piece", "melee_sector")]
+    return hits[int(rng.integers(len(hits)))] if hits else random_player(s, rng)
+
+
+def test_skirmish_games_that_wreck_the_gantry_keep_the_invariants_and_replay():
+    # VI: "Models on destroyed catwalks, etc. fall as normal. Place destroyed catwalk on ground"
+    import yaml
+
+    from grimdice.systems.crusade.game.play import play_game
+    from grimdice.systems.crusade.game.scenario import build_setup
+    from tests.crusade_game.test_table_games import SKIRMISH, _checked
+
+    data = yaml.safe_load(SKIRMISH.read_text())
+    for profile in data["profiles"]:  # a lasgun's 2W rarely beats the catwalk's 3 armour
+        profile["weapons"].append({"name": "launcher", "dice": "2R+1", "kind": "ranged", "effects": ["+P"]})
+    setup = build_setup(data)
+    wrecked = [
+        n
+        for n in range(10)
+        if any(
+            "gantry" in e["text"] and "destroyed" in e["text"]
+            for e in play_game(setup, (wrecker, wrecker), n)["events"]
+        )
+    ]
+    assert wrecked
+    log, kinds = _checked(setup, (wrecker, wrecker), wrecked[0])
+    assert "shoot_piece" in kinds
+    fallen = [e["text"] for e in log["events"] if "gantry" in e["text"] and "destroyed" in e["text"]]
+    assert fallen
