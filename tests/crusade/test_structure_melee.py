@@ -59,3 +59,12 @@ def test_a_building_melee_is_refused_where_it_cannot_be():
         with pytest.raises(ScenarioError) as e:
             calculate(sc)
         assert e.value.field == field
+
+
+def test_a_building_melee_simulated_agrees_with_the_exact_law():
+    ork = model(melee="1W+1R", weapons=[gun("1R", ["+P"], kind="melee", name="choppa")])
+    sc = melee_at(ork, model(kind="building", armour=1, hits=10, hits_left=2))
+    exact = calculate(sc).extra["end_state"]["killed"]
+    n = 20_000
+    sim = calculate(sc, simulate=n, seed=1).extra["end_state"]["killed"]
+    assert abs(sim - exact) <= 4.5 * (exact * (1 - exact) / n) ** 0.5
