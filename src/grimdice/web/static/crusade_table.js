@@ -5,7 +5,8 @@
 import { el as svg } from "./charts.js";
 
 const GROUND = "#f3f0e4", WALL = "#4d4d4d", RUBBLE = "#9e8c80";
-const BLOCK = [140, 166, 115], BARRICADE = [170, 140, 100], BUILDING = [219, 189, 140];
+const BLOCK = [140, 166, 115], BARRICADE = [125, 145, 170], BUILDING = [219, 189, 140];
+const CHAR = 0.17; // a label's character width in inches (its font is .3px)
 const SECTOR_HITS = 10; // VI: "10 hits per sector"
 
 /** A colour darkened with height (reading the image of `grimdice replay --png`). */
@@ -31,7 +32,8 @@ function drawPiece(g, p) {
   const shapeEl = svg("polygon", { points: points(p.shape), fill, class: `piece ${p.kind}${p.rough ? " rough" : ""}` });
   shapeEl.append(svg("title", {}, `${p.name}: ${p.kind}, ${p.height}"${p.rough ? ", rough (scrabbled up)" : ""}`));
   g.append(shapeEl);
-  label(g, middle(p.shape), `${p.name} ${p.height}"`, "piece-name");
+  const named = `${p.name} ${p.height}"`, wide = Math.max(...p.shape.map((q) => q[0])) - Math.min(...p.shape.map((q) => q[0]));
+  label(g, middle(p.shape), named.length * CHAR <= wide + 0.5 ? named : `${p.height}"`, "piece-name"); // the name on hover
 }
 
 function drawBuilding(g, b, marks) {
@@ -43,10 +45,10 @@ function drawBuilding(g, b, marks) {
       class: `sector${down ? " rubble" : ""}`, "data-sector": s.index });
     poly.append(svg("title", {}, `${s.name}: ${down ? "rubble" : `${left ?? SECTOR_HITS} of ${SECTOR_HITS} hits left`}`));
     g.append(poly);
-    const [x, y] = middle(s.shape);
+    const [x] = middle(s.shape), bottom = Math.max(...s.shape.map((p) => p[1]));
     const state = down ? "rubble" : left !== undefined ? `${left}/${SECTOR_HITS} hits` : "";
-    if (b.sectors.length > 1) label(g, [x, y + 1.1], s.name, "sector-name");
-    if (state) label(g, [x, y + 1.5], state, "sector-hits");
+    if (b.sectors.length > 1) label(g, [x, bottom - 0.25], s.name, "sector-name");
+    if (state) label(g, [x, bottom - 0.65], state, "sector-hits");
   }
   g.append(svg("polygon", { points: points(b.shape), fill: "none", class: "building-wall" }));
   for (const [x, y] of b.doors) g.append(svg("rect", { x: x + 0.25, y: y + 0.25, width: 0.5, height: 0.5, class: "door" }));
