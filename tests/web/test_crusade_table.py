@@ -42,6 +42,19 @@ def played(data: dict[str, Any], players: Sequence[Any], seed: int) -> tuple[dic
     return json.loads(json.dumps(log)), states
 
 
+def climbing() -> dict[str, Any]:
+    """A small table of towers, gaps, a rough block, ladders, stairs and a building
+    (``tests/crusade_game``), the models at the ladders' feet."""
+    from tests.crusade_game.table_helpers import put, table_scenario
+    from tests.crusade_game.test_table import GANGER, RUNNER
+    from tests.crusade_game.test_table_games import HEIGHTS
+
+    data = table_scenario(HEIGHTS, [put("Ganger", 2, 2), put("Runner", 2, 5)],
+                          [put("Runner", 13, 2), put("Ganger", 8, 2)], turns=6)  # fmt: skip
+    data["profiles"] = [GANGER, RUNNER]
+    return data
+
+
 def replay_body(client: TestClient, log: dict[str, Any]) -> dict[str, Any]:
     r = client.post("/api/games/crusade/replay", json={"log": log})
     assert r.status_code == 200, r.text
@@ -147,14 +160,9 @@ def test_a_building_shot_down_shows_its_hits_and_its_rubble(client: TestClient) 
 
 @pytest.mark.slow  # plays a climbing game and replays it
 def test_climbs_are_drawn_as_steps_to_where_they_land(client: TestClient) -> None:
-    from tests.crusade_game.table_helpers import put, table_scenario
-    from tests.crusade_game.test_table import GANGER, RUNNER
-    from tests.crusade_game.test_table_games import HEIGHTS, climber
+    from tests.crusade_game.test_table_games import climber
 
-    data = table_scenario(HEIGHTS, [put("Ganger", 2, 2), put("Runner", 2, 5)],
-                          [put("Runner", 13, 2), put("Ganger", 8, 2)], turns=6)  # fmt: skip
-    data["profiles"] = [GANGER, RUNNER]
-    log, states = played(data, (climber, climber), 3)
+    log, states = played(climbing(), (climber, climber), 3)
     body = replay_body(client, log)
     assert_frames_follow(body, states, log)
     kinds = {a[0] for a in log["actions"]}
@@ -184,17 +192,13 @@ def test_a_table_game_is_played_and_watched_in_the_browser(browser: Any, server:
     from grimdice.systems.crusade.game.play import play_game
     from grimdice.web.crusade_frames import frames as replayed
 
-    from .conftest import open_page
+    from .conftest import board_shot, crusade_played
 
     data = load_scenario(EXAMPLES / "games" / f"{SKIRMISH}.yaml")
     # the page's first game: seed 0's first game seed, as grimdice play draws it
     frames = replayed(json.loads(json.dumps(play_game(data, ("ai", "ai"), game_seeds(0, 1)[0]))))
     for width, height, name in ((1280, 900, "desktop"), (390, 844, "phone")):
-        page = open_page(browser, server, width=width, height=height)
-        page.select_option("#crusade-game", SKIRMISH)
-        page.fill("#crusade-count", "1")
-        page.click("#crusade-play")
-        expect(page.locator("#crusade-status")).to_contain_text("1 games played", timeout=60_000)
+        page = crusade_played(browser, server, SKIRMISH, 1, width, height)
         page.click("#crusade-watch")
         expect(page.locator("#crusade-what")).to_contain_text("Round 0", timeout=WAIT)
         expect(page.locator("#crusade-status")).to_contain_text("it matches its log")
@@ -230,14 +234,7 @@ def test_a_table_game_is_played_and_watched_in_the_browser(browser: Any, server:
         expect(board.locator("path.breach")).to_have_count(0)
         while not board.locator("line.arrow").count():  # on to a step with its arrow
             page.click("#crusade-next")
-        page.locator("#crusade-board").scroll_into_view_if_needed()
-        page.screenshot(path=shots / f"crusade-table-{name}.png", full_page=False)
-        overflow = page.evaluate(
-            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-        )
-        assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow}px"
-        assert page.problems == []
-        page.context.close()
+        board_shot(page, "#crusade-board", shots / f"crusade-table-{name}.png")
 
 
 @pytest.mark.slow  # plays a climbing game and opens its log in a real browser
@@ -246,16 +243,11 @@ def test_a_table_log_shows_heights_ladders_and_stairs(
 ) -> None:
     from playwright.sync_api import expect
 
-    from tests.crusade_game.table_helpers import put, table_scenario
-    from tests.crusade_game.test_table import GANGER, RUNNER
-    from tests.crusade_game.test_table_games import HEIGHTS, climber
+    from tests.crusade_game.test_table_games import climber
 
-    from .conftest import open_page
+    from .conftest import board_shot, open_page
 
-    data = table_scenario(HEIGHTS, [put("Ganger", 2, 2), put("Runner", 2, 5)],
-                          [put("Runner", 13, 2), put("Ganger", 8, 2)], turns=6)  # fmt: skip
-    data["profiles"] = [GANGER, RUNNER]
-    log, states = played(data, (climber, climber), 3)
+    log, states = played(climbing(), (climber, climber), 3)
     saved = tmp_path / "game-0001.json"
     saved.write_text(json.dumps(log))
     up = next(k for k, s in enumerate(states) if any(t.sq[2] > 0 and t.on_board for t in s.tokens))
@@ -272,7 +264,4 @@ def test_a_table_log_shows_heights_ladders_and_stairs(
     expect(page.locator("#crusade-what")).to_contain_text(f"Action {up} of")
     expect(board.locator("text.height")).to_have_count(len(raised))
     assert sorted(board.locator("text.height").all_text_contents()) == raised
-    page.locator("#crusade-board").scroll_into_view_if_needed()
-    page.screenshot(path=shots / "crusade-table-heights.png", full_page=False)
-    assert page.problems == []
-    page.context.close()
+    board_shot(page, "#crusade-board", shots / "crusade-table-heights.png")
