@@ -129,12 +129,17 @@ def test_a_table_replay_s_frames_are_the_played_game_s_states(client: TestClient
             assert marks[-1] == {"at": body["steps"][k]["arrow"]["from"], "sector": sector}
 
 
-@pytest.mark.slow  # plays a table game and replays it
-def test_a_building_shot_down_shows_its_hits_and_its_rubble(client: TestClient) -> None:
+def demolition() -> dict[str, Any]:
+    """The bundled skirmish with a missile launcher for the raider boss: a game that brings the hab down."""
     data = load_scenario(EXAMPLES / "games" / f"{SKIRMISH}.yaml")
     launcher = {"name": "missile launcher", "dice": "2R+1", "kind": "ranged", "effects": ["K", "+P", "B"]}
     data["profiles"][1]["weapons"].append(launcher)
-    log, states = played(data, ("random", "random"), 8)
+    return data
+
+
+@pytest.mark.slow  # plays a table game and replays it
+def test_a_building_shot_down_shows_its_hits_and_its_rubble(client: TestClient) -> None:
+    log, states = played(demolition(), ("random", "random"), 8)
     body = replay_body(client, log)
     assert_frames_follow(body, states, log)
     index = {s["name"]: s["index"] for b in body["board"]["buildings"] for s in b["sectors"]}
@@ -237,8 +242,8 @@ def test_a_table_game_is_played_and_watched_in_the_browser(browser: Any, server:
         board_shot(page, "#crusade-board", shots / f"crusade-table-{name}.png")
 
 
-@pytest.mark.slow  # plays a climbing game and opens its log in a real browser
-def test_a_table_log_shows_heights_ladders_and_stairs(
+@pytest.mark.slow  # plays two table games and opens their logs in a real browser
+def test_table_logs_show_heights_ladders_stairs_and_rubble(
     browser: Any, server: str, shots: Path, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
@@ -264,4 +269,19 @@ def test_a_table_log_shows_heights_ladders_and_stairs(
     expect(page.locator("#crusade-what")).to_contain_text(f"Action {up} of")
     expect(board.locator("text.height")).to_have_count(len(raised))
     assert sorted(board.locator("text.height").all_text_contents()) == raised
-    board_shot(page, "#crusade-board", shots / "crusade-table-heights.png")
+    page.screenshot(path=shots / "crusade-table-heights.png", full_page=False)
+    log, states = played(demolition(), ("random", "random"), 8)
+    saved = tmp_path / "game-0002.json"  # another file: the input changes
+    saved.write_text(json.dumps(log))
+    down = next(k for k, s in enumerate(states) if s.setup.ruins)
+    page.set_input_files("#crusade-log", str(saved))
+    expect(page.locator("#crusade-status")).to_contain_text(f"{len(log['actions'])} actions", timeout=WAIT)
+    expect(board.locator("polygon.sector.rubble")).to_have_count(0)
+    page.locator("#crusade-step").fill(str(down))
+    expect(page.locator("#crusade-what")).to_contain_text(f"Action {down} of")
+    expect(board.locator("polygon.sector.rubble")).to_have_count(len(states[down].setup.ruins))
+    page.locator("#crusade-step").fill(str(down - 1))
+    expect(page.locator("#crusade-what")).to_contain_text(f"Action {down - 1} of")
+    expect(board.locator("polygon.sector.rubble")).to_have_count(0)
+    expect(board.locator("text.sector-hits")).not_to_have_count(0)  # the sectors' damage before the fall
+    board_shot(page, "#crusade-board", shots / "crusade-table-rubble.png")
