@@ -116,6 +116,8 @@ def test_a_table_replay_s_frames_are_the_played_game_s_states(client: TestClient
     assert [s["text"] for s in body["steps"] if s["chance"] and "hits left" in s["text"]] == [
         e["text"] for e in log["events"]
     ]
+    cut = client.post("/api/games/crusade/replay", json={"log": {**log, "actions": log["actions"][:-5]}})
+    assert cut.status_code == 200 and cut.json()["matches_log"] is False  # said, and drawn as far as it goes
     forced = [k for k, a in enumerate(log["actions"]) if a[0] == "force" and not body["steps"][k]["chance"]]
     assert forced  # the raiders force their way into the hab: the marker shows once the roll is made
     for k in forced:

@@ -9,7 +9,7 @@ const BLOCK = [140, 166, 115], BARRICADE = [125, 145, 170], BUILDING = [219, 189
 const CHAR = 0.17; // a label's character width in inches (its font is .3px)
 const SECTOR_HITS = 10; // VI: "10 hits per sector"
 
-/** A colour darkened with height (reading the image of `grimdice replay --png`). */
+/** A colour darkened with height, as `grimdice replay --png` shades the table. */
 function shade([r, g, b], height) {
   const k = Math.max(0.35, 1 - 0.08 * height);
   return `rgb(${Math.round(r * k)}, ${Math.round(g * k)}, ${Math.round(b * k)})`;
