@@ -47,7 +47,7 @@ from grimdice.systems.onepage.game import (
     transport,
 )
 from grimdice.systems.onepage.game.combat import combat_law, shot_law_key
-from grimdice.systems.onepage.game.places import deploy
+from grimdice.systems.onepage.game.places import deploy, fielded
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import move_distance
 from grimdice.systems.onepage.units import UnitState
@@ -142,7 +142,8 @@ class GameState:
             return replace(self, phase="side", player=int(a), first=int(a))
         if self.phase == "side":
             south = self.player if a[1] == "south" else 1 - self.player
-            return deployment.begin(deploy(self.setup, self.player, south))
+            deploy(self.setup, self.player, south)  # an army that cannot deploy at all is refused here
+            return deployment.begin(fielded(self.setup, self.player, south))
         if self.phase in deployment.PHASES or self.phase in deployment.CHANCE_PHASES:
             return deployment.apply(self, a)
         if self.phase == "combat":
@@ -335,7 +336,7 @@ class GameState:
             if self.setup.owner[u] == p
             and not s.destroyed
             and not self.activated[u]
-            and (not self.place or self.place[u] != deployment.RESERVE)
+            and (not self.place or self.place[u] not in (deployment.RESERVE, deployment.UNPLACED))
         ]
 
     def unit_actions(self, u: int) -> list[list[Any]]:
