@@ -261,8 +261,8 @@ def test_a_log_of_another_version_is_refused_by_name() -> None:
     """A log of an earlier version (1: before consolidation, power dice and Limited weapons; 2: before
     the 1" move back was a full move; 3: before the assaulting models moved on one by one; 4: before
     Relentless split fire; 5: before whole bases along whole paths; 6: before each model fired a
-    weapon in range of it; 7: before the players placed their units) would not replay to the same game: it is refused with the field and both
-    versions named, not replayed wrongly."""
+    weapon in range of it; 7: before the players placed their units) would not replay to the same
+    game: it is refused with the field and both versions named, not replayed wrongly."""
     from grimdice.systems.onepage.game.play import LOG_VERSION
 
     assert LOG_VERSION == 8
