@@ -45,8 +45,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.table.blocks import blocks, blocks_gaps
-from grimdice.engine.table.sweeps import bases_in
+from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.engine.table.terrain import Table, Terrain, overlap
+from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import (
     DEPLOY_ZONE,
@@ -131,9 +132,9 @@ def zone_positions(s: GameState, u: int) -> list[tuple[float, float]]:
 
     def compute() -> list[tuple[float, float]]:
         for step in (ZONE_STEP, 1.0):
-            anchors = zone_grid(s, u, step, step)
-            ok = valid_positions(s, u, anchors, zone=True)
-            found = [a for a, good in zip(anchors, ok, strict=True) if good]
+            anchors, bs, ground = zone_ground(s, u, step)
+            ok = clear_of_units(s, u, bs, ground)
+            found = [a for a, good in zip(anchors, ok.tolist(), strict=True) if good]
             if found:
                 keep = np.unique(
                     np.linspace(0, len(found) - 1, min(ZONE_MOST, len(found))).round().astype(int)
@@ -142,6 +143,21 @@ def zone_positions(s: GameState, u: int) -> list[tuple[float, float]]:
         return []
 
     return recall(s.setup, ("zone positions", s.standing().key, u, s.units[u].models, s.flip(u)), compute)
+
+
+def zone_ground(
+    s: GameState, u: int, step: float
+) -> tuple[list[tuple[float, float]], np.ndarray, np.ndarray]:
+    """(:func:`zone_grid`'s anchors ``step`` apart, the block at each, which of them stand within
+    the zone and on open ground: :func:`ground`), kept in the geometry memo (terrain never moves)."""
+
+    def compute() -> tuple[list[tuple[float, float]], np.ndarray, np.ndarray]:
+        anchors = zone_grid(s, u, step, step)
+        bs, ok = ground(s, u, anchors, zone=True)
+        ok.flags.writeable = False
+        return anchors, bs, ok
+
+    return recall(s.setup, ("zone ground", u, s.units[u].models, s.flip(u), step), compute)
 
 
 def grid() -> list[tuple[float, float]]:
@@ -161,21 +177,39 @@ def valid_positions(
     """:func:`valid_position` for every anchor of ``anchors`` in one NumPy pass (``(C,)``; each
     element the same arithmetic as one block's models and ``base_distances``); ``zone``: and every
     base within 12" of the unit's table edge (:func:`in_zone`)."""
+    bs, ok = ground(s, u, anchors, zone)
+    return clear_of_units(s, u, bs, ok)
+
+
+def ground(
+    s: GameState, u: int, anchors: list[tuple[float, float]], zone: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """(unit ``u``'s block at each of ``anchors``, ``(C, n, 2)``; ``(C,)``: every base on the
+    table, off impassable and dangerous terrain, and with ``zone`` within 12" of its edge)."""
     table, r = s.setup.table, s.setup.radii[u]
     n = s.units[u].models
     if not anchors:
-        return np.zeros(0, dtype=bool)
+        return np.zeros((0, n, 2)), np.zeros(0, dtype=bool)
     bs = blocks(s.setup.offsets[u][:n] * np.array([1.0, -s.flip(u)]), np.array(anchors, dtype=float))
     c = len(anchors)
     flat = bs.reshape(c * n, 2)
     ok = np.asarray(table.on_table(flat, r).reshape(c, n).all(axis=1))
     if zone:
         ok &= in_zone(s, u, bs)
-    inside = bases_in(table, flat, r, "impassable") | bases_in(table, flat, r, "dangerous")
-    ok &= ~inside.reshape(c, n).any(axis=1)
+    if ok.any():  # one pass over the pieces no model stands on
+        rows = np.repeat(ok, n)
+        inside = sweeps_touch_pieces(table, flat[rows], flat[rows], float(r), table.having(*NO_STANDING))
+        ok[ok] = ~inside.any(axis=1).reshape(-1, n).any(axis=1)
+    return bs, ok
+
+
+def clear_of_units(s: GameState, u: int, bs: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """``ok`` (a new array) where unit ``u``'s block at ``bs`` is also not within 1" of another
+    unit on the table and over 12" from every enemy unit."""
+    ok = ok.copy()
     pts, radii, starts, ids = s.others(u)
     if ids and ok.any():
-        gaps = blocks_gaps(bs[ok], r, pts, radii, starts)  # (C ok, K)
+        gaps = blocks_gaps(bs[ok], s.setup.radii[u], pts, radii, starts)  # (C ok, K)
         enemy = np.array([s.setup.owner[v] != s.setup.owner[u] for v in ids])
         bad = (gaps < KEEP_CLEAR - EPS) | (enemy[None, :] & (gaps <= STRIKE_CLEARANCE + EPS))
         ok[ok] = ~bad.any(axis=1)
@@ -203,7 +237,9 @@ def scatter_positions(s: GameState, u: int) -> list[tuple[float, float]]:
 
 def begin(s: GameState) -> GameState:
     """After the side is chosen, no unit on the table: the player who deploys first places his
-    units (other than Scouts), then the other player, then the Scouts (:func:`scouts`)."""
+    units (other than Scouts), then the other player, then the Scouts (:func:`scouts`). A unit that
+    stands nowhere within 12" of its edge is refused first (:func:`check_fits`)."""
+    check_fits(s)
     n = len(s.units)
     order = [
         u
@@ -212,6 +248,21 @@ def begin(s: GameState) -> GameState:
         if s.setup.owner[u] == p and not s.setup.units[u].has("scout")
     ]
     return next_decision(replace(s, phase="deploy", place=(UNPLACED,) * n, todo=tuple(order)))
+
+
+def check_fits(s: GameState) -> None:
+    """A ``ScenarioError`` naming ``deployment`` for the first unit that has no place within 12" of
+    its edge on an empty table (on the zone's grid or the 1" grid): "places all of his army within
+    12" of his table edge"."""
+    for u in range(len(s.units)):
+        if not any(zone_ground(s, u, step)[2].any() for step in (ZONE_STEP, 1.0)):
+            p, south = s.setup.owner[u], s.flip(u) > 0
+            raise ScenarioError(
+                "deployment",
+                f"army {p + 1} ({s.setup.armies[p].name}): {s.setup.units[u].name} does not fit "
+                f'within 12" of the {"south" if south else "north"} edge'
+                + zone_blockers(s.setup.table, south),
+            )
 
 
 def next_decision(s: GameState) -> GameState:

@@ -16,12 +16,12 @@ Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["
 ``["run", u, dx, dy]``, ``["assault", u, target]``, ``["idle", u]`` (a Pinned unit), then after
 Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
 weapons too; ``["shoot", first, "split", t_1, ...]``: a Relentless unit on Hold aims each weapon
-profile at its own target, ``firing.split_actions``). Rules in their own modules: Deep Strike and
-Scout (``deployment.py``: ``reserve``/``deploy``/``scout``/``place``/``scatter``), dangerous terrain
-(``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who strikes in melee
-(``melee_moves.py``), consolidation after a melee (``consolidation.py``: ``consolidate``), Vehicle
-facings (``facing.py``), weapon arcs, Indirect and Limited weapons (``firing.py``), Psyker power
-dice (``psychic.py``).
+profile at its own target, ``firing.split_actions``). Rules in their own modules: the players'
+deployment, Deep Strike and Scout (``deployment.py``: ``place``/``reserve``/``scout``/``scatter``),
+dangerous terrain (``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who
+strikes in melee (``melee_moves.py``), consolidation after a melee (``consolidation.py``:
+``consolidate``), Vehicle facings (``facing.py``), weapon arcs, Indirect and Limited weapons
+(``firing.py``), Psyker power dice (``psychic.py``).
 """
 
 from __future__ import annotations
@@ -142,7 +142,6 @@ class GameState:
             return replace(self, phase="side", player=int(a), first=int(a))
         if self.phase == "side":
             south = self.player if a[1] == "south" else 1 - self.player
-            deploy(self.setup, self.player, south)  # an army that cannot deploy at all is refused here
             return deployment.begin(fielded(self.setup, self.player, south))
         if self.phase in deployment.PHASES or self.phase in deployment.CHANCE_PHASES:
             return deployment.apply(self, a)
