@@ -12,7 +12,7 @@ Each unit gets a role from its army entry:
   :data:`~.threat.PROSPECT` x the best charge it could make next round from there
   (:func:`.threat.charge_odds`, where the enemy stands);
 * **shooting** (the others): :data:`~.players.COVER` when it stands in cover, and :data:`LANES` x
-  the share of the enemy's zone it sees.
+  the share of the enemy's zone its centre sees.
 
 Every place then loses :data:`~.threat.WEIGHT` x the unit's exposure there (:func:`.threat.exposure`:
 what the enemy units on the table could score on it in the first round, by shooting after a Walk or
@@ -29,9 +29,11 @@ from typing import Any
 
 import numpy as np
 
+from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.engine.table.lines import sight_blocked
 from grimdice.systems.onepage.ai import choices, threat
 from grimdice.systems.onepage.game.deployment import placed
+from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.state import GameState
 from grimdice.systems.onepage.movement import DEPLOY_ZONE
 
@@ -63,14 +65,15 @@ def zone_points(s: GameState, u: int) -> np.ndarray:
     return np.array([(x, y) for y in rows for x in xs], dtype=float)
 
 
-def zone_sight(s: GameState, u: int, anchors: list[tuple[float, float]]) -> np.ndarray:
+def zone_sight(s: GameState, u: int, anchors: list[tuple[float, float]], centre: bool = False) -> np.ndarray:
     """``(C,)``: for unit ``u``'s block at each of ``anchors``, the share of :func:`zone_points`
-    from which a straight line reaches one of its model centres without crossing sight-blocking
-    terrain (``lines.sight_blocked``)."""
+    from which a straight line reaches one of its model centres (``centre``: the block's centre)
+    without crossing sight-blocking terrain (``lines.sight_blocked``)."""
     pts = zone_points(s, u)
     if not anchors:
         return np.zeros(0)
-    bs = s.block(u)[None, :, :] + np.array(anchors, dtype=float)[:, None, :]  # (C, n, 2)
+    block = s.block(u).mean(axis=0, keepdims=True) if centre else s.block(u)
+    bs = block[None, :, :] + np.array(anchors, dtype=float)[:, None, :]  # (C, n, 2)
     c, n, k = len(anchors), bs.shape[1], len(pts)
     ends = np.broadcast_to(bs[:, :, None, :], (c, n, k, 2)).reshape(-1, 2)
     starts = np.broadcast_to(pts[None, None, :, :], (c, n, k, 2)).reshape(-1, 2)
@@ -91,18 +94,19 @@ def forward(s: GameState, u: int, anchor: tuple[float, float]) -> float:
 
 def values(s: GameState, u: int, anchors: list[tuple[float, float]]) -> list[float]:
     """Each place's value before the exposure (see the module text)."""
-    from grimdice.systems.onepage.ai.players import APPROACH, COVER, in_cover_at
+    from grimdice.systems.onepage.ai.players import APPROACH, COVER
 
+    prefetch(s, u, anchors, sight=False, crossing=False)  # every place's gaps in one pass
     kind = role(s, u)
     if kind == "fragile":
         seen = zone_sight(s, u, anchors)
         cost = s.setup.units[u].cost
         return [APPROACH * forward(s, u, a) - HIDE * cost * v for a, v in zip(anchors, seen, strict=True)]
     if kind == "shooting":
-        seen = zone_sight(s, u, anchors)
-        return [
-            (COVER if in_cover_at(s, u, a) else 0.0) + LANES * v for a, v in zip(anchors, seen, strict=True)
-        ]
+        seen = zone_sight(s, u, anchors, centre=True)
+        bs = s.block(u)[None, :, :] + np.array(anchors, dtype=float)[:, None, :]
+        cover = blocks_in_cover(s.setup.table, bs)
+        return (COVER * cover + LANES * seen).tolist()
     out = []
     for a in anchors:
         v = -APPROACH * forward(s, u, a)
