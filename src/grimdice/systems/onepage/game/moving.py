@@ -16,9 +16,9 @@ from grimdice.engine.table.blocks import (
     EPS,
     blocks,
     blocks_touch,
-    blocks_within,
 )
-from grimdice.engine.table.sweeps import CONTACT_SLACK, sweeps_meet_bases
+from grimdice.engine.table.kernels import bases_clear
+from grimdice.engine.table.sweeps import CONTACT_SLACK
 from grimdice.systems.onepage.game import (
     facing,
 )
@@ -121,7 +121,7 @@ def terrain(state: GameState, u: int, a: np.ndarray, bs: np.ndarray) -> tuple[np
     if state.setup.units[u].has("flying"):
         return ok, None
     keep = table.having("impassable", "difficult", "dangerous")
-    touch = blocks_touch(table, a, bs, keep, state.setup.radii[u], bounds)
+    touch = blocks_touch(table, a, bs, keep, state.setup.radii[u])
     ok &= ~touch[:, table.having("impassable")].any(axis=1)
     return ok, touch
 
@@ -155,10 +155,10 @@ def kept_clear(
         return ok
     rows = np.repeat(near, st.sizes)
     limit = np.repeat(np.minimum(KEEP_CLEAR, before) - EPS, st.sizes)[rows]
-    ok = ~blocks_within(bs, r, st.pts[rows], st.radii[rows], limit)
-    if ok.any():
-        ok[ok] = state.swept_clear(u, a, bs[ok], near, before)
-    return ok
+    sweep = np.repeat(near & (before >= -CONTACT_SLACK), st.sizes)[rows]  # swept_clear's bases
+    if state.setup.units[u].has("flying"):
+        sweep[:] = False
+    return np.asarray(bases_clear(a, bs, r, st.pts[rows], st.radii[rows], limit, sweep, CONTACT_SLACK))
 
 
 def swept_clear(
@@ -183,9 +183,9 @@ def swept_clear(
             base_distances(a, r, st.pts, st.radii, signed=True).min(axis=0), st.starts
         )
     rows = np.repeat(among & (before >= -CONTACT_SLACK), st.sizes)
-    starts = np.broadcast_to(a[None, :, :], bs.shape)
-    hit = sweeps_meet_bases(starts, bs, r, st.pts[rows], st.radii[rows])
-    return np.asarray(~hit.any(axis=(1, 2)))
+    pts, radii = st.pts[rows], st.radii[rows]
+    unlimited, sweep = np.full(len(pts), -np.inf), np.ones(len(pts), dtype=bool)
+    return np.asarray(bases_clear(a, bs, r, pts, radii, unlimited, sweep, CONTACT_SLACK))
 
 
 def moves(state: GameState, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.table import kernels
 from grimdice.engine.table.blocks import EPS, pair_distances, sight_counts
 from grimdice.engine.table.lines import sight_blocked
 from grimdice.engine.table.sweeps import pair_lines, pairs_see
@@ -72,14 +73,7 @@ def screened(starts: np.ndarray, ends: np.ndarray, pts: np.ndarray, radii: np.nd
     (a line that grazes a base is not blocked)."""
     if not len(starts) or not len(pts):
         return np.zeros(len(starts), dtype=bool)
-    a, v = starts[:, None, :], (ends - starts)[:, None, :]  # (k, 1, 2)
-    w = pts[None, :, :] - a  # (k, m, 2)
-    vv = (v * v).sum(axis=2)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        f = np.where(vv > EPS * EPS, (w * v).sum(axis=2) / vv, 0.0)
-    f = np.clip(f, 0.0, 1.0)
-    gap = np.hypot(*(w - f[:, :, None] * v).transpose(2, 0, 1))  # (k, m)
-    return np.asarray((gap < radii[None, :] - EPS).any(axis=1))
+    return np.asarray(kernels.lines_screened(starts, ends, pts, radii, EPS))
 
 
 def open_lines(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:

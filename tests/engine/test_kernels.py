@@ -1,0 +1,148 @@
+"""The compiled kernels (``engine/table/kernels.py``) answer exactly what the NumPy arithmetic they
+stand for answers, element by element, on generated tables and random moves and lines: the NumPy
+references below are the vectorised formulas (``terrain.crossing``, ``sweeps.paths_near_edges``,
+``Table.inside``/``pieces_at``, ``sweeps.sweeps_meet_bases``), so a game is the same either way."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from grimdice.engine.table import kernels
+from grimdice.engine.table.blocks import blocks_touch, blocks_within
+from grimdice.engine.table.layout import generate_table
+from grimdice.engine.table.lines import sight_blocked
+from grimdice.engine.table.sweeps import paths_near_edges, sweeps_meet_bases
+from grimdice.engine.table.terrain import Table, Terrain, segments_cross
+
+SEEDS = range(6)
+
+
+def numpy_blocks_touch(
+    table: Table, a: np.ndarray, bs: np.ndarray, keep: np.ndarray, radius: float
+) -> np.ndarray:
+    """``blocks_touch`` in NumPy: box filter, then paths near edges or ends inside, pair by pair."""
+    qa, qb, box, _h, _m = table.polygons()
+    out = np.zeros((len(bs), len(box)), dtype=bool)
+    lo = np.minimum(a.min(axis=0)[None, :], bs.min(axis=1)) - radius
+    hi = np.maximum(a.max(axis=0)[None, :], bs.max(axis=1)) + radius
+    miss = (
+        (box[None, :, 2] < lo[:, None, 0])
+        | (box[None, :, 3] < lo[:, None, 1])
+        | (box[None, :, 0] > hi[:, None, 0])
+        | (box[None, :, 1] > hi[:, None, 1])
+    )
+    cc, pp = np.nonzero(keep[None, :] & ~miss)
+    if len(cc):
+        ends = bs[cc]
+        starts = np.broadcast_to(a[None], ends.shape)
+        hit = paths_near_edges(starts[:, :, None], ends[:, :, None], qa[pp][:, None], qb[pp][:, None], radius)
+        out[cc, pp] = hit.any(axis=1) | table.inside(np.concatenate([ends, starts], axis=1), pp).any(axis=1)
+    return out
+
+
+def numpy_sight_blocked(table: Table, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """``sight_blocked`` in NumPy: crossings counted per piece, twice needed from or into a piece."""
+    edges, _ = table.edges_with("blocks_sight")
+    out = np.zeros(len(s), dtype=bool)
+    if not len(edges):
+        return out
+    cross = segments_cross(s, e, edges)
+    pieces, first = table.edge_runs("blocks_sight")
+    hits = np.add.reduceat(cross, first, axis=1, dtype=np.int64)
+    keep = table.having("blocks_sight")
+    inside = (table.pieces_at(s, keep=keep) | table.pieces_at(e, keep=keep))[:, pieces]
+    return np.asarray((np.where(inside, hits >= 2, hits >= 1) & (hits > 0)).any(axis=1))
+
+
+def numpy_screened(
+    s: np.ndarray, e: np.ndarray, pts: np.ndarray, radii: np.ndarray, eps: float
+) -> np.ndarray:
+    """``screening.screened`` in NumPy: the closest point of each segment to each centre."""
+    a, v = s[:, None, :], (e - s)[:, None, :]
+    w = pts[None, :, :] - a
+    vv = (v * v).sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.where(vv > eps * eps, (w * v).sum(axis=2) / vv, 0.0)
+    f = np.clip(f, 0.0, 1.0)
+    gap = np.hypot(*(w - f[:, :, None] * v).transpose(2, 0, 1))
+    return np.asarray((gap < radii[None, :] - eps).any(axis=1))
+
+
+def block_moves(rng: np.random.Generator, table: Table, n: int, c: int) -> tuple[np.ndarray, np.ndarray]:
+    """A block of ``n`` models somewhere on ``table`` and ``c`` candidate ends up to 14" away (some 0)."""
+    base = rng.uniform(-2.0, 2.0, size=(n, 2))
+    at = rng.uniform([4.0, 4.0], [table.width - 4.0, table.depth - 4.0])
+    moves = rng.uniform(-14.0, 14.0, size=(c, 2))
+    moves[0] = 0.0
+    return base + at, base[None] + (at + moves)[:, None, :]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_blocks_touch_equals_numpy(seed: int) -> None:
+    table = generate_table(seed)
+    rng = np.random.default_rng(seed)
+    keep = table.having("impassable", "difficult", "dangerous")
+    seen = 0
+    for radius in (0.5, 0.63, 1.18):
+        a, bs = block_moves(rng, table, int(rng.integers(1, 11)), 60)
+        got = blocks_touch(table, a, bs, keep, radius)
+        want = numpy_blocks_touch(table, a, bs, keep, radius)
+        assert got.dtype == bool and np.array_equal(got, want)
+        seen += int(want.sum())
+    assert seen > 0 or not keep.any()  # some moves do touch terrain
+
+
+def test_blocks_touch_on_a_square_by_hand() -> None:
+    table = Table(
+        terrain=(
+            Terrain(
+                "rock",
+                np.array([[10.0, 10.0], [14.0, 10.0], [14.0, 14.0], [10.0, 14.0]]),
+                frozenset({"impassable"}),
+            ),
+        )
+    )
+    a = np.array([[5.0, 12.0]])
+    ends = np.array([[[9.4, 12.0]], [[9.6, 12.0]], [[20.0, 12.0]], [[5.0, 15.0]], [[12.0, 15.0]]])
+    got = blocks_touch(table, a, ends, table.having("impassable"), 0.5)[:, 0]
+    # the base (0.5") stops 0.6" short, 0.4" short, passes through, moves away, ends 1" above the top
+    # edge but passes 0.13" from the corner (10, 14) on the way
+    assert got.tolist() == [False, True, True, False, True]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_bases_clear_equals_numpy(seed: int) -> None:
+    rng = np.random.default_rng(100 + seed)
+    table = Table()
+    kept = []
+    for _ in range(4):
+        a, bs = block_moves(rng, table, int(rng.integers(1, 6)), 80)
+        pts = a.mean(axis=0) + rng.uniform(-12.0, 12.0, size=(int(rng.integers(1, 30)), 2))
+        radii = rng.choice([0.5, 0.63, 1.18], size=len(pts))
+        limit = rng.uniform(-0.5, 1.0, size=len(pts))
+        sweep = rng.random(len(pts)) < 0.7
+        got = kernels.bases_clear(a, bs, 0.63, pts, radii, limit, sweep, 0.002)
+        starts = np.broadcast_to(a[None], bs.shape)
+        hit = sweeps_meet_bases(starts, bs, 0.63, pts[sweep], radii[sweep]).any(axis=(1, 2))
+        want = ~blocks_within(bs, 0.63, pts, radii, limit) & ~hit
+        assert np.array_equal(got, want)
+        kept += want.tolist()
+    assert 0 < sum(kept) < len(kept)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_lines_equal_numpy(seed: int) -> None:
+    table = generate_table(seed)
+    rng = np.random.default_rng(200 + seed)
+    s = rng.uniform([0.0, 0.0], [table.width, table.depth], size=(400, 2))
+    e = rng.uniform([0.0, 0.0], [table.width, table.depth], size=(400, 2))
+    # lines from and to the corners of the pieces themselves, where the tolerances decide
+    corners = np.concatenate([t.corners for t in table.terrain])
+    s[:50] = corners[rng.integers(len(corners), size=50)]
+    assert np.array_equal(sight_blocked(table, s, e), numpy_sight_blocked(table, s, e))
+    pts = rng.uniform([0.0, 0.0], [table.width, table.depth], size=(40, 2))
+    radii = rng.choice([0.5, 0.63, 1.18], size=40)
+    s[50:60] = pts[:10] + radii[:10, None] * np.array([1.0, 0.0])  # lines from a base's rim
+    got = kernels.lines_screened(s, e, pts, radii, 1e-6)
+    assert np.array_equal(got, numpy_screened(s, e, pts, radii, 1e-6))
