@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from grimdice.engine.table import kernels
+from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import blocks_touch, blocks_within
 from grimdice.engine.table.layout import generate_table
 from grimdice.engine.table.lines import sight_blocked
@@ -111,24 +112,58 @@ def test_blocks_touch_on_a_square_by_hand() -> None:
     assert got.tolist() == [False, True, True, False, True]
 
 
+def numpy_units_clear(
+    a: np.ndarray,
+    bs: np.ndarray,
+    r: float,
+    pts: np.ndarray,
+    radii: np.ndarray,
+    sizes: list[int],
+    among: np.ndarray,
+) -> np.ndarray:
+    """``kernels.units_clear`` (1" kept, sweeping) in NumPy: signed gaps before the move, the units a
+    move of its length can reach, the end no nearer than 1" (or than before), no base passed over."""
+    starts = np.cumsum([0, *sizes[:-1]])
+    before = np.minimum.reduceat(base_distances(a, r, pts, radii, signed=True).min(axis=0), starts)
+    reach = float(np.sqrt(((bs[:, 0] - a[0]) ** 2).sum(axis=1)).max()) + 1.0 + 0.001
+    near = (before < reach) & among
+    rows = np.repeat(near, sizes)
+    limit = np.repeat(np.minimum(1.0, before) - 1e-6, sizes)[rows]
+    ok = ~blocks_within(bs, r, pts[rows], radii[rows], limit)
+    sweep = np.repeat(near & (before >= -0.002), sizes)
+    starts_b = np.broadcast_to(a[None], bs.shape)
+    return ok & ~sweeps_meet_bases(starts_b, bs, r, pts[sweep], radii[sweep]).any(axis=(1, 2))
+
+
 @pytest.mark.parametrize("seed", SEEDS)
-def test_bases_clear_equals_numpy(seed: int) -> None:
+def test_units_clear_equals_numpy(seed: int) -> None:
     rng = np.random.default_rng(100 + seed)
-    table = Table()
     kept = []
     for _ in range(4):
-        a, bs = block_moves(rng, table, int(rng.integers(1, 6)), 80)
-        pts = a.mean(axis=0) + rng.uniform(-12.0, 12.0, size=(int(rng.integers(1, 30)), 2))
-        radii = rng.choice([0.5, 0.63, 1.18], size=len(pts))
-        limit = rng.uniform(-0.5, 1.0, size=len(pts))
-        sweep = rng.random(len(pts)) < 0.7
-        got = kernels.bases_clear(a, bs, 0.63, pts, radii, limit, sweep, 0.002)
-        starts = np.broadcast_to(a[None], bs.shape)
-        hit = sweeps_meet_bases(starts, bs, 0.63, pts[sweep], radii[sweep]).any(axis=(1, 2))
-        want = ~blocks_within(bs, 0.63, pts, radii, limit) & ~hit
+        a, bs = block_moves(rng, Table(), int(rng.integers(1, 6)), 80)
+        sizes = [int(z) for z in rng.integers(1, 6, size=int(rng.integers(1, 8)))]
+        centres = a.mean(axis=0) + rng.uniform(-12.0, 12.0, size=(len(sizes), 2))
+        pts = np.repeat(centres, sizes, axis=0) + rng.uniform(-1.5, 1.5, size=(sum(sizes), 2))
+        radii = np.repeat(rng.choice([0.5, 0.63, 1.18], size=len(sizes)), sizes)
+        among = rng.random(len(sizes)) < 0.8
+        starts = np.cumsum([0, *sizes[:-1]])
+        got = kernels.units_clear(a, bs, 0.63, pts, radii, starts, among, 1.0, True, 1e-6, 0.002)
+        want = numpy_units_clear(a, bs, 0.63, pts, radii, sizes, among)
         assert np.array_equal(got, want)
         kept += want.tolist()
     assert 0 < sum(kept) < len(kept)
+
+
+def test_units_clear_by_hand() -> None:
+    """A base of 0.5" at (0, 0) and one unit of a base of 0.5" at (3, 0): 2" apart."""
+    a = np.array([[0.0, 0.0]])
+    ends = np.array([[[0.9, 0.0]], [[1.1, 0.0]], [[6.0, 0.0]], [[0.0, 5.0]], [[-1.0, 0.0]]])
+    pts, radii, starts, among = np.array([[3.0, 0.0]]), np.array([0.5]), np.array([0]), np.array([True])
+    got = kernels.units_clear(a, ends, 0.5, pts, radii, starts, among, 1.0, True, 1e-6, 0.002)
+    # ends 1.1" away, 0.9" away, passes through it, moves aside, moves away
+    assert got.tolist() == [True, False, False, True, True]
+    flying = kernels.units_clear(a, ends, 0.5, pts, radii, starts, among, 1.0, False, 1e-6, 0.002)
+    assert flying.tolist() == [True, False, True, True, True]  # over it, ending 1.5" beyond
 
 
 @pytest.mark.parametrize("seed", SEEDS)

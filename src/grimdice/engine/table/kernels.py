@@ -118,45 +118,114 @@ def blocks_touch(
 
 
 @njit(cache=True)
-def bases_clear(
+def _unit_limits(
+    a: np.ndarray,
+    radius: float,
+    pts: np.ndarray,
+    radii: np.ndarray,
+    starts: np.ndarray,
+    among: np.ndarray,
+    keep: float,
+    reach: float,
+    eps: float,
+    slack: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`units_clear`'s bases to test (the units ``among`` marks nearer than ``reach``), each
+    one's least gap allowed at the end, and whether it may not be passed over: from the signed
+    gap ``before`` of its unit to the bases ``a`` (``bases.base_distances``)."""
+    k_count, m, n = starts.shape[0], pts.shape[0], a.shape[0]
+    limit = np.full(m, -np.inf)
+    sweep = np.zeros(m, dtype=np.bool_)
+    test = np.zeros(m, dtype=np.bool_)
+    for k in range(k_count):
+        if not among[k]:
+            continue
+        stop = starts[k + 1] if k + 1 < k_count else m
+        before = np.inf
+        for i in range(n):
+            for j in range(starts[k], stop):
+                dx, dy = a[i, 0] - pts[j, 0], a[i, 1] - pts[j, 1]
+                before = min(before, math.sqrt(dx * dx + dy * dy) - radius - radii[j])
+        if not before < reach:
+            continue
+        for j in range(starts[k], stop):
+            test[j] = True
+            if keep >= 0:
+                limit[j] = min(keep, before) - eps
+            sweep[j] = before >= -slack
+    return test, limit, sweep
+
+
+@njit(cache=True)
+def _block_clear(
+    a: np.ndarray,
+    b: np.ndarray,
+    radius: float,
+    pts: np.ndarray,
+    radii: np.ndarray,
+    test: np.ndarray,
+    limit: np.ndarray,
+    sweep: np.ndarray,
+    slack: float,
+) -> bool:
+    """One candidate of :func:`units_clear`: the bases moved from ``a`` to ``b`` end no closer
+    than ``limit[j]`` to a tested base ``j`` (``blocks.blocks_within``) and pass over none that
+    ``sweep`` marks (``sweeps.sweeps_meet_bases``)."""
+    n, m = a.shape[0], pts.shape[0]
+    for i in range(n):
+        for j in range(m):
+            if test[j]:
+                dx, dy = b[i, 0] - pts[j, 0], b[i, 1] - pts[j, 1]
+                if math.sqrt(dx * dx + dy * dy) - radius - radii[j] < limit[j]:
+                    return False
+    for i in range(n):
+        sx, sy, ex, ey = a[i, 0], a[i, 1], b[i, 0], b[i, 1]
+        for j in range(m):
+            if sweep[j]:
+                reach = max(radius + radii[j] - slack, 0.0)
+                if _square_point_segment(pts[j, 0], pts[j, 1], sx, sy, ex, ey) < reach * reach:
+                    return False
+    return True
+
+
+@njit(cache=True)
+def units_clear(
     a: np.ndarray,
     bs: np.ndarray,
     radius: float,
     pts: np.ndarray,
     radii: np.ndarray,
-    limit: np.ndarray,
-    sweep: np.ndarray,
+    starts: np.ndarray,
+    among: np.ndarray,
+    keep: float,
+    sweeping: bool,
+    eps: float,
     slack: float,
 ) -> np.ndarray:
-    """``(C,)``: the block of bases of ``radius`` moved from ``a`` to ``bs[c]`` ends no closer than
-    ``limit[j]`` to any base ``j`` (``blocks.blocks_within``), and on the way passes over none of the
-    bases ``sweep`` marks (``sweeps.sweeps_meet_bases`` with ``slack``)."""
-    c_count, n, m = bs.shape[0], bs.shape[1], pts.shape[0]
+    """``(C,)``: the block of bases of ``radius`` moved straight from ``a`` to ``bs[c]`` keeps clear
+    of the units ``among`` marks (unit ``k``: the bases ``pts``/``radii`` from ``starts[k]`` to
+    the next start): with ``keep >= 0``, it ends no closer than ``keep`` to a unit, nor closer than
+    it already was to one nearer (signed gaps: bases in contact may not move onto each other, less
+    ``eps``), testing only the units a move of its length can reach (within its length plus
+    ``keep`` and 0.001); and (``sweeping``) no base passes over a base of a unit it did not start
+    over (within ``slack``) on the way. ``moving.kept_clear`` and ``moving.swept_clear`` in one
+    pass."""
+    c_count = bs.shape[0]
     out = np.ones(c_count, dtype=np.bool_)
+    if c_count == 0 or a.shape[0] == 0:
+        return out
+    reach = np.inf
+    if keep >= 0:  # a move of length L changes no gap by more than L
+        longest = 0.0
+        for c in range(c_count):
+            dx, dy = bs[c, 0, 0] - a[0, 0], bs[c, 0, 1] - a[0, 1]
+            longest = max(longest, math.sqrt(dx * dx + dy * dy))
+        reach = longest + keep + 0.001
+    test, limit, sweep = _unit_limits(a, radius, pts, radii, starts, among, keep, reach, eps, slack)
+    if not sweeping:
+        sweep[:] = False
     for c in range(c_count):
-        ok = True
-        for i in range(n):
-            ex, ey = bs[c, i, 0], bs[c, i, 1]
-            for j in range(m):
-                dx, dy = ex - pts[j, 0], ey - pts[j, 1]
-                if math.sqrt(dx * dx + dy * dy) - radius - radii[j] < limit[j]:
-                    ok = False
-                    break
-            if not ok:
-                break
-        if ok:
-            for i in range(n):
-                sx, sy, ex, ey = a[i, 0], a[i, 1], bs[c, i, 0], bs[c, i, 1]
-                for j in range(m):
-                    if not sweep[j]:
-                        continue
-                    reach = max(radius + radii[j] - slack, 0.0)
-                    if _square_point_segment(pts[j, 0], pts[j, 1], sx, sy, ex, ey) < reach * reach:
-                        ok = False
-                        break
-                if not ok:
-                    break
-        out[c] = ok
+        out[c] = _block_clear(a, bs[c], radius, pts, radii, test, limit, sweep, slack)
     return out
 
 
@@ -219,4 +288,4 @@ def lines_screened(
     return out
 
 
-__all__ = ["bases_clear", "blocks_touch", "lines_blocked", "lines_screened"]
+__all__ = ["blocks_touch", "lines_blocked", "lines_screened", "units_clear"]

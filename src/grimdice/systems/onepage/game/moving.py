@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import (
     EPS,
     blocks,
     blocks_touch,
 )
-from grimdice.engine.table.kernels import bases_clear
+from grimdice.engine.table.kernels import units_clear
 from grimdice.engine.table.sweeps import CONTACT_SLACK
 from grimdice.systems.onepage.game import (
     facing,
@@ -139,53 +138,33 @@ def kept_clear(
     within 1" ("Units may not move within 1" of other units"; the gaps signed, so bases in
     contact may not move onto each other), and no base passes over another unit's base on the
     way (:meth:`swept_clear`; Flying: "may move through other units"). ``among``: a mask over
-    ``standing().ids``, the units to keep clear of (all when None)."""
+    ``standing().ids``, the units to keep clear of (all when None). A move of length L changes
+    no gap by more than L: a unit over L + 1" away is not tested (``kernels.units_clear``)."""
     st = state.standing()
-    ok = np.ones(len(bs), dtype=bool)
     if not st.ids or not len(bs):
-        return ok
-    r = state.setup.radii[u]
-    before = np.minimum.reduceat(base_distances(a, r, st.pts, st.radii, signed=True).min(axis=0), st.starts)
-    # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
-    reach = float(np.sqrt(((bs[:, 0] - a[0]) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
-    near = (before < reach) & (np.asarray(st.ids) != u)
+        return np.ones(len(bs), dtype=bool)
+    others = np.asarray(st.ids) != u
     if among is not None:
-        near &= among
-    if not near.any():
-        return ok
-    rows = np.repeat(near, st.sizes)
-    limit = np.repeat(np.minimum(KEEP_CLEAR, before) - EPS, st.sizes)[rows]
-    sweep = np.repeat(near & (before >= -CONTACT_SLACK), st.sizes)[rows]  # swept_clear's bases
-    if state.setup.units[u].has("flying"):
-        sweep[:] = False
-    return np.asarray(bases_clear(a, bs, r, st.pts[rows], st.radii[rows], limit, sweep, CONTACT_SLACK))
+        others &= among
+    sweeping = not state.setup.units[u].has("flying")
+    r = state.setup.radii[u]
+    return np.asarray(
+        units_clear(a, bs, r, st.pts, st.radii, st.starts, others, KEEP_CLEAR, sweeping, EPS, CONTACT_SLACK)
+    )
 
 
-def swept_clear(
-    state: GameState,
-    u: int,
-    a: np.ndarray,
-    bs: np.ndarray,
-    among: np.ndarray,
-    before: np.ndarray | None = None,
-) -> np.ndarray:
+def swept_clear(state: GameState, u: int, a: np.ndarray, bs: np.ndarray, among: np.ndarray) -> np.ndarray:
     """``(C,)``: no base of unit ``u`` moving straight from ``a`` to ``bs[c]`` passes over a base
     of the units ``among`` marks (a mask over ``standing().ids``): the capsule each base sweeps
-    (``sweeps.sweeps_meet_bases``). Flying units "may move through other units". A unit whose
-    bases start over another unit's (leaving the transport it was in) may move off them.
-    ``before``: the signed gap from ``a`` to each unit, when the caller has it."""
+    (``sweeps.sweeps_meet_bases``, in ``kernels.units_clear``). Flying units "may move through
+    other units". A unit whose bases start over another unit's (leaving the transport it was in)
+    may move off them."""
     st = state.standing()
     if state.setup.units[u].has("flying") or not among.any() or not len(bs):
         return np.ones(len(bs), dtype=bool)
     r = state.setup.radii[u]
-    if before is None:
-        before = np.minimum.reduceat(
-            base_distances(a, r, st.pts, st.radii, signed=True).min(axis=0), st.starts
-        )
-    rows = np.repeat(among & (before >= -CONTACT_SLACK), st.sizes)
-    pts, radii = st.pts[rows], st.radii[rows]
-    unlimited, sweep = np.full(len(pts), -np.inf), np.ones(len(pts), dtype=bool)
-    return np.asarray(bases_clear(a, bs, r, pts, radii, unlimited, sweep, CONTACT_SLACK))
+    clear = units_clear(a, bs, r, st.pts, st.radii, st.starts, among, -1.0, True, EPS, CONTACT_SLACK)
+    return np.asarray(clear)
 
 
 def moves(state: GameState, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
