@@ -37,12 +37,12 @@ def blocks_touch(table: Table, a: np.ndarray, bs: np.ndarray, keep: np.ndarray, 
     anywhere on the way: some model's path comes within ``radius`` of one of the piece's edges
     (:func:`~grimdice.engine.table.sweeps.paths_near_edges`) or starts or ends inside it
     (``Table.inside``): the capsule each base sweeps meets the polygon. All pieces and candidates
-    in one compiled pass (``kernels.blocks_touch``); each path is tested only against the pieces
+    in one compiled pass (``kernels.paths_touch``); each path is tested only against the pieces
     whose bounds, widened by ``radius``, meet the box around its candidate's paths."""
     qa, qb, box, _h, _m = table.polygons()
     if bs.shape[0] == 0 or not keep.any():
         return np.zeros((bs.shape[0], len(box)), dtype=bool)
-    return np.asarray(kernels.blocks_touch(a, bs, keep, radius, qa, qb, box))
+    return np.asarray(kernels.paths_touch(np.broadcast_to(a, bs.shape), bs, keep, radius, qa, qb, box))
 
 
 def blocks_gaps(

@@ -63,58 +63,57 @@ def _inside(qa: np.ndarray, qb: np.ndarray, box: np.ndarray, j: int, x: float, y
 
 
 @njit(cache=True)
-def blocks_touch(
-    a: np.ndarray,
-    bs: np.ndarray,
+def paths_touch(
+    starts: np.ndarray,
+    ends: np.ndarray,
     keep: np.ndarray,
     radius: float,
     qa: np.ndarray,
     qb: np.ndarray,
     box: np.ndarray,
 ) -> np.ndarray:
-    """``blocks.blocks_touch``: ``(C, k)``, whether the bases of ``radius`` moving from ``a`` to
-    ``bs[c]`` touch piece ``j`` (the pieces ``keep`` marks, tested only where the boxes meet)."""
-    c_count, n = bs.shape[0], bs.shape[1]
+    """``(C, k)``: whether the bases of ``radius`` moving from ``starts[c]`` to ``ends[c]`` (``(C, n,
+    2)``: a group of ``n`` bases per candidate) touch piece ``j`` anywhere on the way (the pieces
+    ``keep`` marks, tested only where the piece's box meets the box around the candidate's paths):
+    a path comes within ``radius`` of an edge (``sweeps.paths_near_edges``) or starts or ends inside
+    the piece (``Table.inside``). ``blocks.blocks_touch`` and ``sweeps.sweeps_touch_pieces``."""
+    c_count, n = ends.shape[0], ends.shape[1]
     k = qa.shape[0]
     out = np.zeros((c_count, k), dtype=np.bool_)
     r = max(radius - TERRAIN_EPS, 0.0)
     r2 = r * r
-    amin_x, amin_y = np.inf, np.inf
-    amax_x, amax_y = -np.inf, -np.inf
-    for i in range(n):
-        amin_x, amin_y = min(amin_x, a[i, 0]), min(amin_y, a[i, 1])
-        amax_x, amax_y = max(amax_x, a[i, 0]), max(amax_y, a[i, 1])
     for c in range(c_count):
-        bmin_x, bmin_y = np.inf, np.inf
-        bmax_x, bmax_y = -np.inf, -np.inf
+        lo_x, lo_y = np.inf, np.inf
+        hi_x, hi_y = -np.inf, -np.inf
         for i in range(n):
-            bmin_x, bmin_y = min(bmin_x, bs[c, i, 0]), min(bmin_y, bs[c, i, 1])
-            bmax_x, bmax_y = max(bmax_x, bs[c, i, 0]), max(bmax_y, bs[c, i, 1])
-        lo_x, lo_y = min(amin_x, bmin_x) - radius, min(amin_y, bmin_y) - radius
-        hi_x, hi_y = max(amax_x, bmax_x) + radius, max(amax_y, bmax_y) + radius
+            lo_x, lo_y = min(lo_x, starts[c, i, 0], ends[c, i, 0]), min(lo_y, starts[c, i, 1], ends[c, i, 1])
+            hi_x, hi_y = max(hi_x, starts[c, i, 0], ends[c, i, 0]), max(hi_y, starts[c, i, 1], ends[c, i, 1])
+        lo_x, lo_y, hi_x, hi_y = lo_x - radius, lo_y - radius, hi_x + radius, hi_y + radius
         for j in range(k):
-            if not keep[j]:
-                continue
-            if box[j, 2] < lo_x or box[j, 3] < lo_y or -box[j, 0] < -hi_x or -box[j, 1] < -hi_y:
-                continue
-            hit = False
-            for i in range(n):
-                sx, sy, ex, ey = a[i, 0], a[i, 1], bs[c, i, 0], bs[c, i, 1]
-                for e in range(qa.shape[1]):
-                    ax, ay, bx, by = qa[j, e, 0], qa[j, e, 1], qb[j, e, 0], qb[j, e, 1]
-                    if (
-                        _crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay)
-                        or _square_point_segment(sx, sy, ax, ay, bx, by) < r2
-                        or _square_point_segment(ex, ey, ax, ay, bx, by) < r2
-                        or _square_point_segment(ax, ay, sx, sy, ex, ey) < r2
-                    ):
-                        hit = True
-                        break
-                if hit or _inside(qa, qb, box, j, ex, ey) or _inside(qa, qb, box, j, sx, sy):
-                    hit = True
-                    break
-            out[c, j] = hit
+            if keep[j] and not (box[j, 2] < lo_x or box[j, 3] < lo_y or box[j, 0] > hi_x or box[j, 1] > hi_y):
+                out[c, j] = _group_touches(starts[c], ends[c], qa, qb, box, j, r2)
     return out
+
+
+@njit(cache=True)
+def _group_touches(
+    s: np.ndarray, e: np.ndarray, qa: np.ndarray, qb: np.ndarray, box: np.ndarray, j: int, r2: float
+) -> bool:
+    """:func:`paths_touch` for one group of paths ``s[i]``-``e[i]`` and piece ``j``."""
+    for i in range(s.shape[0]):
+        sx, sy, ex, ey = s[i, 0], s[i, 1], e[i, 0], e[i, 1]
+        for g in range(qa.shape[1]):
+            ax, ay, bx, by = qa[j, g, 0], qa[j, g, 1], qb[j, g, 0], qb[j, g, 1]
+            if (
+                _crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay)
+                or _square_point_segment(sx, sy, ax, ay, bx, by) < r2
+                or _square_point_segment(ex, ey, ax, ay, bx, by) < r2
+                or _square_point_segment(ax, ay, sx, sy, ex, ey) < r2
+            ):
+                return True
+        if _inside(qa, qb, box, j, ex, ey) or _inside(qa, qb, box, j, sx, sy):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -288,4 +287,4 @@ def lines_screened(
     return out
 
 
-__all__ = ["blocks_touch", "lines_blocked", "lines_screened", "units_clear"]
+__all__ = ["lines_blocked", "lines_screened", "paths_touch", "units_clear"]

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from grimdice.engine.table import kernels
 from grimdice.engine.table.terrain import EPS, Table, crossing, segments_cross
 
 #: how far bases may overlap and still count as touching (rounding of logged positions to 0.001")
@@ -113,25 +114,10 @@ def sweeps_touch_pieces(
     ``keep`` marks): the move's segment comes within ``radius`` of an edge, or ends inside."""
     s, e = np.atleast_2d(starts).astype(np.float64), np.atleast_2d(ends).astype(np.float64)
     qa, qb, box, _h, _m = table.polygons()
-    out = np.zeros((len(s), len(box)), dtype=bool)
     if not len(s) or not len(box):
-        return out
-    lo, hi = np.minimum(s, e) - radius, np.maximum(s, e) + radius
-    near = ~(
-        (hi[:, None, 0] < box[None, :, 0])
-        | (hi[:, None, 1] < box[None, :, 1])
-        | (lo[:, None, 0] > box[None, :, 2])
-        | (lo[:, None, 1] > box[None, :, 3])
-    )
-    if keep is not None:
-        near &= keep[None, :]
-    ii, jj = np.nonzero(near)
-    if not len(ii):
-        return out
-    hit = paths_near_edges(s[ii, None, :], e[ii, None, :], qa[jj], qb[jj], radius)
-    inside = table.inside(np.stack([s[ii], e[ii]], axis=1), jj).any(axis=1)
-    out[ii, jj] = hit | inside
-    return out
+        return np.zeros((len(s), len(box)), dtype=bool)
+    keep = np.ones(len(box), dtype=bool) if keep is None else keep
+    return np.asarray(kernels.paths_touch(s[:, None, :], e[:, None, :], keep, radius, qa, qb, box))
 
 
 def bases_in(table: Table, centres: np.ndarray, radius: float | np.ndarray, trait: str) -> np.ndarray:

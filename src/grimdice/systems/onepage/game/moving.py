@@ -281,7 +281,13 @@ def charged(state: GameState, u: int, t: int) -> GameState:
 
 def charge_vector(state: GameState, u: int, t: int, unit: bool = False) -> tuple[float, float]:
     """The Assault move: the block straight towards the closest enemy model until bases touch
-    (``unit``: the unit vector of that direction instead)."""
+    (``unit``: the unit vector of that direction instead); kept in the geometry memo by both
+    units' places."""
+    key = ("charge vector", state.placed(u), state.placed(t), unit)
+    return recall(state.setup, key, lambda: _charge_vector(state, u, t, unit))
+
+
+def _charge_vector(state: GameState, u: int, t: int, unit: bool) -> tuple[float, float]:
     a, b = state.models(u), state.models(t)
     d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
     i, j = np.unravel_index(int(np.argmin(d)), d.shape)
