@@ -12,7 +12,7 @@ from grimdice.engine.table import kernels
 from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import blocks_touch, blocks_within
 from grimdice.engine.table.layout import generate_table
-from grimdice.engine.table.lines import sight_blocked
+from grimdice.engine.table.lines import sight_blocked, sight_terrain
 from grimdice.engine.table.sweeps import paths_near_edges, sweeps_meet_bases
 from grimdice.engine.table.terrain import Table, Terrain, segments_cross
 
@@ -181,3 +181,71 @@ def test_lines_equal_numpy(seed: int) -> None:
     s[50:60] = pts[:10] + radii[:10, None] * np.array([1.0, 0.0])  # lines from a base's rim
     got = kernels.lines_screened(s, e, pts, radii, 1e-6)
     assert np.array_equal(got, numpy_screened(s, e, pts, radii, 1e-6))
+
+
+def numpy_pair_lines(
+    a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``sweeps.pair_lines`` in NumPy: centres and side points 0.95 of the radius out."""
+    v = b - a
+    n = np.sqrt((v * v).sum(axis=1, keepdims=True))
+    u = np.divide(v, n, out=np.zeros_like(v), where=n > 0)
+    side = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    offs = np.array([0.0, 0.95, -0.95])
+    pa = a[:, None, :] + offs[None, :, None] * side[:, None, :] * ra
+    pb = b[:, None, :] + offs[None, :, None] * side[:, None, :] * rb[:, None, None]
+    return np.repeat(pa, 3, axis=1), np.tile(pb, (1, 3, 1))
+
+
+def numpy_pairs_see(
+    table: Table, a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray, pts: np.ndarray, radii: np.ndarray
+) -> tuple[np.ndarray, bool]:
+    """``sweeps.pairs_see`` with screening bases in NumPy: the screening bases in the box around the
+    lines, whether any line passes through one, then the centre line or any of the other eight open."""
+    st, en = numpy_pair_lines(a, ra, b, rb)
+    flat_s, flat_e = st.reshape(-1, 2), en.reshape(-1, 2)
+    lo = np.minimum(flat_s.min(axis=0), flat_e.min(axis=0))
+    hi = np.maximum(flat_s.max(axis=0), flat_e.max(axis=0))
+    near = ((pts > lo - radii[:, None]) & (pts < hi + radii[:, None])).all(axis=1)
+    pts, radii = pts[near], radii[near]
+    screened = bool(len(pts)) and bool(numpy_screened(flat_s, flat_e, pts, radii, 1e-6).any())
+    if not screened:
+        pts, radii = pts[:0], radii[:0]
+
+    def blocked(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        shade = numpy_screened(x, y, pts, radii, 1e-6) if len(pts) else np.zeros(len(x), dtype=bool)
+        return np.asarray(shade | numpy_sight_blocked(table, x, y))
+
+    ok = ~blocked(a, b)
+    rows = np.flatnonzero(~ok)
+    if len(rows):
+        clear = ~blocked(st[rows, 1:].reshape(-1, 2), en[rows, 1:].reshape(-1, 2))
+        ok[rows] = clear.reshape(len(rows), 8).any(axis=1)
+    return ok, screened
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_pairs_see_equals_numpy(seed: int) -> None:
+    table = generate_table(seed)
+    rng = np.random.default_rng(300 + seed)
+    seen, screened_calls = [], 0
+    for _ in range(8):
+        at = rng.uniform([6.0, 6.0], [table.width - 6.0, table.depth - 6.0])
+        a = at + rng.uniform(-3.0, 3.0, size=(30, 2))
+        b = at + rng.uniform(-20.0, 20.0, size=(30, 2))
+        rb = rng.choice([0.5, 0.63, 1.18], size=30)
+        pts = at + rng.uniform(-15.0, 15.0, size=(12, 2))
+        radii = rng.choice([0.5, 0.63, 1.18], size=12)
+        owner = rng.integers(0, 4, size=12)
+        ok, screened = kernels.pairs_see(
+            a, 0.63, b, rb, 0.95, *sight_terrain(table), pts, radii, owner, 0, 1, 1e-6
+        )
+        mine = (owner != 0) & (owner != 1)
+        want, want_screened = numpy_pairs_see(table, a, 0.63, b, rb, pts[mine], radii[mine])
+        assert np.array_equal(ok, want) and screened == want_screened
+        lines = kernels.pair_lines(a, 0.63, b, rb, 0.95)
+        st, en = numpy_pair_lines(a, 0.63, b, rb)
+        assert np.array_equal(lines[:, :, :2], st) and np.array_equal(lines[:, :, 2:], en)
+        seen += want.tolist()
+        screened_calls += want_screened
+    assert 0 < sum(seen) < len(seen) and screened_calls > 0

@@ -229,6 +229,37 @@ def units_clear(
 
 
 @njit(cache=True)
+def _line_blocked(
+    px: float,
+    py: float,
+    ex: float,
+    ey: float,
+    edges: np.ndarray,
+    first: np.ndarray,
+    pieces: np.ndarray,
+    qa: np.ndarray,
+    qb: np.ndarray,
+    box: np.ndarray,
+) -> bool:
+    """:func:`lines_blocked` for one line from ``(px, py)`` to ``(ex, ey)``."""
+    runs, total = first.shape[0], edges.shape[0]
+    rx, ry = ex - px, ey - py
+    for g in range(runs):
+        stop = first[g + 1] if g + 1 < runs else total
+        hits = 0
+        for k in range(first[g], stop):
+            qx, qy = edges[k, 0, 0], edges[k, 0, 1]
+            if _crossing(px, py, rx, ry, qx, qy, edges[k, 1, 0] - qx, edges[k, 1, 1] - qy):
+                hits += 1
+        if hits == 0:
+            continue
+        j = pieces[g]
+        if hits >= 2 or not (_inside(qa, qb, box, j, px, py) or _inside(qa, qb, box, j, ex, ey)):
+            return True
+    return False
+
+
+@njit(cache=True)
 def lines_blocked(
     s: np.ndarray,
     e: np.ndarray,
@@ -242,27 +273,128 @@ def lines_blocked(
     """``lines.sight_blocked``: ``(n,)``, whether line ``i`` crosses the edges (``edges``, each
     piece's a run starting at ``first``; ``pieces``: which piece owns each run) of a piece once
     (twice when it starts or ends inside that piece)."""
-    n, runs, total = s.shape[0], first.shape[0], edges.shape[0]
-    out = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
-        px, py = s[i, 0], s[i, 1]
-        rx, ry = e[i, 0] - px, e[i, 1] - py
-        for g in range(runs):
-            stop = first[g + 1] if g + 1 < runs else total
-            hits = 0
-            for k in range(first[g], stop):
-                qx, qy = edges[k, 0, 0], edges[k, 0, 1]
-                if _crossing(px, py, rx, ry, qx, qy, edges[k, 1, 0] - qx, edges[k, 1, 1] - qy):
-                    hits += 1
-            if hits == 0:
-                continue
-            j = pieces[g]
-            if hits >= 2 or not (
-                _inside(qa, qb, box, j, px, py) or _inside(qa, qb, box, j, e[i, 0], e[i, 1])
-            ):
-                out[i] = True
-                break
+    out = np.zeros(s.shape[0], dtype=np.bool_)
+    for i in range(s.shape[0]):
+        out[i] = _line_blocked(s[i, 0], s[i, 1], e[i, 0], e[i, 1], edges, first, pieces, qa, qb, box)
     return out
+
+
+@njit(cache=True, inline="always")
+def _screened(
+    ax: float, ay: float, ex: float, ey: float, pts: np.ndarray, radii: np.ndarray, eps: float
+) -> bool:
+    """:func:`lines_screened` for one segment."""
+    vx, vy = ex - ax, ey - ay
+    vv = vx * vx + vy * vy
+    for j in range(pts.shape[0]):
+        wx, wy = pts[j, 0] - ax, pts[j, 1] - ay
+        f = (wx * vx + wy * vy) / vv if vv > eps * eps else 0.0
+        f = min(max(f, 0.0), 1.0)
+        if np.hypot(wx - f * vx, wy - f * vy) < radii[j] - eps:
+            return True
+    return False
+
+
+@njit(cache=True)
+def pair_lines(a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray, rim: float) -> np.ndarray:
+    """``sweeps.pair_lines``: ``(P, 9, 4)``, each pair's nine lines (start x, y, end x, y), the
+    centre line first, from the centre and the side points ``rim`` of the radius out square to the
+    line of centres."""
+    p_count = a.shape[0]
+    out = np.empty((p_count, 9, 4))
+    offs = (0.0, rim, -rim)
+    for p in range(p_count):
+        vx, vy = b[p, 0] - a[p, 0], b[p, 1] - a[p, 1]
+        n = math.sqrt(vx * vx + vy * vy)
+        ux, uy = (vx / n, vy / n) if n > 0 else (0.0, 0.0)
+        sx, sy = -uy, ux
+        for k in range(3):
+            for m in range(3):
+                line = 3 * k + m
+                out[p, line, 0] = a[p, 0] + offs[k] * sx * ra
+                out[p, line, 1] = a[p, 1] + offs[k] * sy * ra
+                out[p, line, 2] = b[p, 0] + offs[m] * sx * rb[p]
+                out[p, line, 3] = b[p, 1] + offs[m] * sy * rb[p]
+    return out
+
+
+@njit(cache=True)
+def pairs_see(
+    a: np.ndarray,
+    ra: float,
+    b: np.ndarray,
+    rb: np.ndarray,
+    rim: float,
+    edges: np.ndarray,
+    first: np.ndarray,
+    pieces: np.ndarray,
+    qa: np.ndarray,
+    qb: np.ndarray,
+    box: np.ndarray,
+    pts: np.ndarray,
+    radii: np.ndarray,
+    owner: np.ndarray,
+    own: int,
+    target: int,
+    eps: float,
+) -> tuple[np.ndarray, bool]:
+    """``sweeps.pairs_see`` with the bases ``pts``/``radii`` screening (``screening.screened_open``):
+    (``(P,)``: whether base ``a[p]`` sees base ``b[p]`` along the centre line or one of the other
+    eight of :func:`pair_lines`, crossing no sight-blocking terrain (:func:`lines_blocked`) nor a
+    screening base (:func:`lines_screened`); whether any of the lines of any pair passes through a
+    screening base). The screening bases are those of ``pts`` whose ``owner`` is neither ``own`` nor
+    ``target`` (``screening.screens``); only those that reach into the box around all the lines are
+    tested (``screening.between``)."""
+    p_count = a.shape[0]
+    ok = np.zeros(p_count, dtype=np.bool_)
+    if p_count == 0:
+        return ok, False
+    lines = pair_lines(a, ra, b, rb, rim)
+    lo_x, lo_y, hi_x, hi_y = np.inf, np.inf, -np.inf, -np.inf
+    for p in range(p_count):
+        for line in range(9):
+            lo_x = min(lo_x, lines[p, line, 0], lines[p, line, 2])
+            lo_y = min(lo_y, lines[p, line, 1], lines[p, line, 3])
+            hi_x = max(hi_x, lines[p, line, 0], lines[p, line, 2])
+            hi_y = max(hi_y, lines[p, line, 1], lines[p, line, 3])
+    near = np.zeros(pts.shape[0], dtype=np.bool_)
+    for j in range(pts.shape[0]):
+        r = radii[j]
+        near[j] = (
+            owner[j] != own
+            and owner[j] != target
+            and pts[j, 0] > lo_x - r
+            and pts[j, 0] < hi_x + r
+            and pts[j, 1] > lo_y - r
+            and pts[j, 1] < hi_y + r
+        )
+    spts, sradii = pts[near], radii[near]
+    screened = False
+    for p in range(p_count):
+        for line in range(9):
+            if _screened(
+                lines[p, line, 0], lines[p, line, 1], lines[p, line, 2], lines[p, line, 3], spts, sradii, eps
+            ):
+                screened = True
+                break
+        if screened:
+            break
+    if not screened:
+        spts, sradii = spts[:0], sradii[:0]
+    for p in range(p_count):
+        if not _screened(a[p, 0], a[p, 1], b[p, 0], b[p, 1], spts, sradii, eps) and not _line_blocked(
+            a[p, 0], a[p, 1], b[p, 0], b[p, 1], edges, first, pieces, qa, qb, box
+        ):
+            ok[p] = True
+            continue
+        for line in range(1, 9):
+            sx, sy, ex, ey = lines[p, line, 0], lines[p, line, 1], lines[p, line, 2], lines[p, line, 3]
+            if not _screened(sx, sy, ex, ey, spts, sradii, eps) and not _line_blocked(
+                sx, sy, ex, ey, edges, first, pieces, qa, qb, box
+            ):
+                ok[p] = True
+                break
+    return ok, screened
 
 
 @njit(cache=True)
@@ -271,20 +403,10 @@ def lines_screened(
 ) -> np.ndarray:
     """``screening.screened``: ``(n,)``, whether the segment ``s[i]``-``e[i]`` comes closer to some
     base's centre ``pts[j]`` than its radius (less ``eps``)."""
-    n, m = s.shape[0], pts.shape[0]
-    out = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
-        ax, ay = s[i, 0], s[i, 1]
-        vx, vy = e[i, 0] - ax, e[i, 1] - ay
-        vv = vx * vx + vy * vy
-        for j in range(m):
-            wx, wy = pts[j, 0] - ax, pts[j, 1] - ay
-            f = (wx * vx + wy * vy) / vv if vv > eps * eps else 0.0
-            f = min(max(f, 0.0), 1.0)
-            if np.hypot(wx - f * vx, wy - f * vy) < radii[j] - eps:
-                out[i] = True
-                break
+    out = np.zeros(s.shape[0], dtype=np.bool_)
+    for i in range(s.shape[0]):
+        out[i] = _screened(s[i, 0], s[i, 1], e[i, 0], e[i, 1], pts, radii, eps)
     return out
 
 
-__all__ = ["lines_blocked", "lines_screened", "paths_touch", "units_clear"]
+__all__ = ["lines_blocked", "lines_screened", "pair_lines", "pairs_see", "paths_touch", "units_clear"]

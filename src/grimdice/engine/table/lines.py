@@ -17,12 +17,20 @@ def sight_blocked(table: Table, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     ignore its own unit; blocking by other units is the game's choice)."""
     s = np.atleast_2d(np.asarray(starts, dtype=np.float64))
     e = np.atleast_2d(np.asarray(ends, dtype=np.float64))
-    edges, _ = table.edges_with("blocks_sight")
-    if len(edges) == 0 or len(s) == 0:
+    if len(table.edges_with("blocks_sight")[0]) == 0 or len(s) == 0:
         return np.zeros(len(s), dtype=bool)
+    edges, first, pieces, qa, qb, box = sight_terrain(table)
+    return np.asarray(kernels.lines_blocked(s, e, edges, first, pieces, qa, qb, box))
+
+
+def sight_terrain(table: Table) -> tuple[np.ndarray, ...]:
+    """The arrays the sight kernels read (``kernels.lines_blocked``): the edges of the pieces that
+    block sight, where each piece's edges start among them, which piece each run is, and every
+    piece's padded polygon and bounds."""
+    edges, _ = table.edges_with("blocks_sight")
     pieces, first = table.edge_runs("blocks_sight")
     qa, qb, box, _h, _m = table.polygons()
-    return np.asarray(kernels.lines_blocked(s, e, edges, first, pieces, qa, qb, box))
+    return edges, first, pieces, qa, qb, box
 
 
 def path_blocked(table: Table, starts: np.ndarray, ends: np.ndarray, trait: str) -> np.ndarray:

@@ -17,12 +17,16 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.table import kernels
+from grimdice.engine.table.lines import sight_terrain
 from grimdice.engine.table.terrain import EPS, Table, crossing, segments_cross
 
 #: how far bases may overlap and still count as touching (rounding of logged positions to 0.001")
 CONTACT_SLACK = 0.002
 #: where on its radius a base's side points for sight are (just inside the rim)
 INSIDE_RIM = 0.95
+#: a line passes through a screening base when it comes closer to its centre than its radius less this
+BASE_EPS = 1e-6
+NO_SCREENS = (np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=np.int64))
 
 
 def point_segment_distances(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -145,42 +149,53 @@ def pair_lines(a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray) -> tuple
     radius ``rb[p]``), the lines between the centre and the two side points of each base square to
     the line of centres (the ends of the widest chord seen from the other base), taken
     :data:`INSIDE_RIM` of the radius out (a line from a base's very edge only grazes an equal base in
-    its way: it would see past every model in a file), the centre-to-centre line first."""
-    v = b - a
-    n = np.sqrt((v * v).sum(axis=1, keepdims=True))
-    u = np.divide(v, n, out=np.zeros_like(v), where=n > 0)
-    side = np.stack([-u[:, 1], u[:, 0]], axis=1)
-    offs = np.array([0.0, INSIDE_RIM, -INSIDE_RIM])
-    pa = a[:, None, :] + offs[None, :, None] * side[:, None, :] * ra  # (P, 3, 2)
-    pb = (
-        b[:, None, :]
-        + offs[None, :, None] * side[:, None, :] * np.asarray(rb, dtype=np.float64)[:, None, None]
-    )
-    starts = np.repeat(pa, 3, axis=1)  # a's point k with each of b's three
-    ends = np.tile(pb, (1, 3, 1))
-    return starts, ends
+    its way: it would see past every model in a file), the centre-to-centre line first
+    (``kernels.pair_lines``)."""
+    a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
+    rbs = np.broadcast_to(np.asarray(rb, dtype=np.float64), len(a))
+    lines = kernels.pair_lines(a, float(ra), b, rbs, INSIDE_RIM)
+    return lines[:, :, :2], lines[:, :, 2:]
 
 
 def pairs_see(
-    table: Table, a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray, blocked: Any = None
-) -> np.ndarray:
-    """``(P,)``: whether base ``a[p]`` sees base ``b[p]`` from and to any part of the bases: the
-    centre line first, then, for the pairs it leaves blocked, the other eight of :func:`pair_lines`.
-    ``blocked(table, starts, ends)``: the line test
-    (:func:`~grimdice.engine.table.lines.sight_blocked` unless given)."""
-    from grimdice.engine.table.lines import sight_blocked
-
-    test = sight_blocked if blocked is None else blocked
+    table: Table,
+    a: np.ndarray,
+    ra: float,
+    b: np.ndarray,
+    rb: np.ndarray,
+    screens: tuple[np.ndarray, np.ndarray, np.ndarray, int, int] | None = None,
+) -> tuple[np.ndarray, bool]:
+    """(``(P,)``: whether base ``a[p]`` sees base ``b[p]`` from and to any part of the bases: the
+    centre line, or for the pairs it leaves blocked one of the other eight of :func:`pair_lines`,
+    open of sight-blocking terrain (:func:`~grimdice.engine.table.lines.sight_blocked`) and of the
+    screening bases; whether a line of some pair passes through a screening base).
+    ``screens``: (centres, radii, owning units, own unit, target unit) of the bases on the table,
+    those of neither unit screening (none when not given); one compiled pass
+    (``kernels.pairs_see``)."""
     a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
-    ok = ~np.asarray(test(table, a, b), dtype=bool)
-    rows = np.flatnonzero(~ok)
-    if len(rows):
-        st, en = pair_lines(
-            a[rows], ra, b[rows], np.broadcast_to(np.asarray(rb, dtype=np.float64), len(a))[rows]
-        )
-        clear = ~np.asarray(test(table, st[:, 1:].reshape(-1, 2), en[:, 1:].reshape(-1, 2)), dtype=bool)
-        ok[rows] = clear.reshape(len(rows), 8).any(axis=1)
-    return ok
+    rbs = np.broadcast_to(np.asarray(rb, dtype=np.float64), len(a))
+    pts, radii, owner, own, target = screens if screens is not None else (*NO_SCREENS, -1, -1)
+    edges, first, pieces, qa, qb, box = sight_terrain(table)
+    ok, screened = kernels.pairs_see(
+        a,
+        float(ra),
+        b,
+        rbs,
+        INSIDE_RIM,
+        edges,
+        first,
+        pieces,
+        qa,
+        qb,
+        box,
+        pts,
+        radii,
+        owner,
+        own,
+        target,
+        BASE_EPS,
+    )
+    return np.asarray(ok), bool(screened)
 
 
 def covered_models(table: Table, shooters: np.ndarray, targets: np.ndarray) -> np.ndarray:

@@ -35,9 +35,7 @@ import numpy as np
 
 from grimdice.engine.table import kernels
 from grimdice.engine.table.blocks import EPS, pair_distances, sight_counts
-from grimdice.engine.table.lines import sight_blocked
-from grimdice.engine.table.sweeps import pair_lines, pairs_see
-from grimdice.engine.table.terrain import Table
+from grimdice.engine.table.sweeps import pairs_see
 from grimdice.systems.onepage.game.cache import recall
 
 if TYPE_CHECKING:
@@ -80,30 +78,25 @@ def open_lines(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np
     """``(k,)``: whether model ``a[i]`` of ``u`` sees model ``b[i]`` of ``t``: some line from any part
     of its base to any part of the other's (``sweeps.pairs_see``) passes through no model of another
     unit (:func:`screened`) nor through terrain."""
-    got = screened_open(s, u, t, a, b)
-    if got is not None:
-        return got
-    return pairs_see(s.setup.table, a, s.setup.radii[u], b, np.full(len(b), s.setup.radii[t]))
+    return lines_open(s, u, t, a, b)[0]
 
 
 def screened_open(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     """:func:`open_lines`, or None when no line between the pairs' bases passes through a screening
     base (then terrain alone decides: the caller may have its answer already)."""
-    pts, radii, _ = screens(s, u, t)
-    if not len(a) or not len(pts):
-        return None
+    ok, screened = lines_open(s, u, t, a, b)
+    return ok if screened else None
+
+
+def lines_open(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, bool]:
+    """(:func:`open_lines`, whether some line between the pairs' bases passes through a screening
+    base: the models of every unit on the table but ``u`` and ``t``, :func:`screens`), in one
+    compiled pass (``sweeps.pairs_see``)."""
+    st = s.standing()
+    if not len(a):
+        return np.zeros(0, dtype=bool), False
     rb = np.full(len(b), s.setup.radii[t])
-    st, en = pair_lines(a, s.setup.radii[u], b, rb)
-    flat_s, flat_e = st.reshape(-1, 2), en.reshape(-1, 2)
-    near = between(flat_s, flat_e, pts, radii)
-    pts, radii = pts[near], radii[near]
-    if not screened(flat_s, flat_e, pts, radii).any():
-        return None
-
-    def blocked(table: Table, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        return np.asarray(screened(x, y, pts, radii) | sight_blocked(table, x, y))
-
-    return pairs_see(s.setup.table, a, s.setup.radii[u], b, rb, blocked)
+    return pairs_see(s.setup.table, a, s.setup.radii[u], b, rb, (st.pts, st.radii, st.owner, u, t))
 
 
 def sight(
@@ -133,4 +126,13 @@ def sight(
     return recall(s.setup, ("screened sight", *sight_key(s, u, t, anchor)), compute)
 
 
-__all__ = ["between", "open_lines", "screened", "screened_open", "screens", "sight", "sight_key"]
+__all__ = [
+    "between",
+    "lines_open",
+    "open_lines",
+    "screened",
+    "screened_open",
+    "screens",
+    "sight",
+    "sight_key",
+]
