@@ -52,8 +52,9 @@ def screens(s: GameState, u: int, t: int) -> tuple[np.ndarray, np.ndarray, tuple
 
 def sight_key(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
     """What ``u``'s sight of ``t`` (at ``anchor``) depends on, models included: its models alive,
-    where it and ``t`` stand, where every unit stands (:func:`screens`); a memo key's tail."""
-    return (s.units[u].alive, s.placed(u, anchor), s.placed(t), screens(s, u, t)[2])
+    where it and ``t`` stand, where every unit stands (the screening models, :func:`screens`); a
+    memo key's tail."""
+    return (s.units[u].alive, s.placed(u, anchor), s.placed(t), s.standing().key)
 
 
 def between(a: np.ndarray, b: np.ndarray, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -107,13 +108,13 @@ def sight(
     and some screening model stands between the two units are the lines tested again."""
     if not terrain[0]:
         return terrain
-    pts, radii, _ = screens(s, u, t)
-    a, b = s.models(u, anchor), s.models(t)
-    widest = max(s.setup.radii[u], s.setup.radii[t])  # the lines run from any part of the bases
-    if not len(pts) or not between(a, b, pts, radii + widest).any():
-        return terrain
 
     def compute() -> tuple[int, float]:
+        pts, radii, _ = screens(s, u, t)
+        a, b = s.models(u, anchor), s.models(t)
+        widest = max(s.setup.radii[u], s.setup.radii[t])  # the lines run from any part of the bases
+        if not len(pts) or not between(a, b, pts, radii + widest).any():
+            return terrain
         d = pair_distances(a[None, :, :], s.setup.radii[u], b, np.full(len(b), s.setup.radii[t]))[0]
         ii, jj = np.nonzero(d <= s.weapon_range(u) + EPS)
         ok = screened_open(s, u, t, a[ii], b[jj])
