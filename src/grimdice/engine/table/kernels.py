@@ -229,6 +229,73 @@ def units_clear(
 
 
 @njit(cache=True)
+def block_moves(
+    a: np.ndarray,
+    base: np.ndarray,
+    anchor: tuple[float, float],
+    ux: np.ndarray,
+    uy: np.ndarray,
+    steps: np.ndarray,
+    radius: float,
+    size: tuple[float, float],
+    terrain: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    slow: float,
+    others: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    sweeping: bool,
+    tolerances: tuple[float, float, float, float],
+) -> np.ndarray:
+    """``(W, F)``: whether the block of bases of ``radius`` (``a``: where they stand, ``base``: their
+    offsets from the ``anchor``) may move to ``anchor + steps[w, f] * (ux[w], uy[w])``: a step of
+    0.5" at least, every base on the table (``size``: width, depth; ``Table.spans_on_table``), not
+    into or through a piece ``terrain`` marks impassable, nor through one it marks difficult when the
+    step is longer than ``slow`` (``terrain``: padded polygons, bounds, impassable and difficult
+    masks; both masks empty for Flying), then clear of the other units (``others``: centres, radii,
+    block starts, the units to keep clear of; :func:`units_clear` with ``keep`` and ``sweeping``:
+    False for Flying). ``tolerances``:
+    the table's, the game's, the contact slack and the distance kept. ``moving.lanes`` and
+    ``moving.kept_clear`` in one pass."""
+    qa, qb, box, impassable, difficult = terrain
+    pts, radii, starts, among = others
+    table_eps, eps, slack, keep = tolerances
+    w_count, f_count, n = steps.shape[0], steps.shape[1], a.shape[0]
+    good = np.zeros((w_count, f_count), dtype=np.bool_)
+    ends = np.empty((w_count * f_count, n, 2))
+    found = 0
+    rows = np.empty(w_count * f_count, dtype=np.int64)
+    starts_c = np.empty((1, n, 2))
+    starts_c[0] = a
+    one = np.empty((1, n, 2))
+    for w in range(w_count):
+        for f in range(f_count):
+            step = steps[w, f]
+            if not step >= 0.5:
+                continue
+            ex, ey = anchor[0] + ux[w] * step, anchor[1] + uy[w] * step
+            lo_x, lo_y, hi_x, hi_y = np.inf, np.inf, -np.inf, -np.inf
+            for i in range(n):
+                one[0, i, 0], one[0, i, 1] = base[i, 0] + ex, base[i, 1] + ey
+                lo_x, lo_y = min(lo_x, one[0, i, 0]), min(lo_y, one[0, i, 1])
+                hi_x, hi_y = max(hi_x, one[0, i, 0]), max(hi_y, one[0, i, 1])
+            if not (
+                lo_x - radius >= -table_eps
+                and lo_y - radius >= -table_eps
+                and hi_x + radius <= size[0] + table_eps
+                and hi_y + radius <= size[1] + table_eps
+            ):
+                continue
+            keep_pieces = impassable | difficult if step > slow + eps else impassable
+            if paths_touch(starts_c, one, keep_pieces, radius, qa, qb, box)[0].any():
+                continue
+            ends[found] = one[0]
+            rows[found] = w * f_count + f
+            found += 1
+    clear = units_clear(a, ends[:found], radius, pts, radii, starts, among, keep, sweeping, eps, slack)
+    for c in range(found):
+        good[rows[c] // f_count, rows[c] % f_count] = clear[c]
+    return good
+
+
+@njit(cache=True)
 def _line_blocked(
     px: float,
     py: float,
@@ -409,4 +476,12 @@ def lines_screened(
     return out
 
 
-__all__ = ["lines_blocked", "lines_screened", "pair_lines", "pairs_see", "paths_touch", "units_clear"]
+__all__ = [
+    "block_moves",
+    "lines_blocked",
+    "lines_screened",
+    "pair_lines",
+    "pairs_see",
+    "paths_touch",
+    "units_clear",
+]

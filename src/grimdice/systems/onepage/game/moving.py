@@ -7,10 +7,11 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from grimdice.engine.table import kernels
 from grimdice.engine.table.blocks import (
     EPS,
     blocks,
@@ -18,6 +19,7 @@ from grimdice.engine.table.blocks import (
 )
 from grimdice.engine.table.kernels import units_clear
 from grimdice.engine.table.sweeps import CONTACT_SLACK
+from grimdice.engine.table.terrain import EPS as TABLE_EPS
 from grimdice.systems.onepage.game import (
     facing,
 )
@@ -176,10 +178,8 @@ def moves(state: GameState, u: int, kind: str, full: float | None = None) -> lis
 
 
 def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[list[tuple[float, float]]]:
-    """:meth:`moves` for several allowances at once (e.g. Walk and Run). Each direction's
-    lengths' terrain tests (:meth:`lanes`) are kept in the geometry memo (a unit that has not
-    moved meets the same directions turn after turn); the 1" to other units is tested for every
-    candidate clear of terrain in one pass (:meth:`kept_clear`)."""
+    """:meth:`moves` for several allowances at once (e.g. Walk and Run): every direction's three
+    lengths of every allowance are checked in one compiled pass (:func:`block_moves`)."""
     ax, ay = state.anchors[u]
     towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
     st = state.standing()
@@ -205,10 +205,7 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
         sizes.append(len(group))
     ux, uy, length = np.array(wanted, dtype=float).T
     steps = length[:, None] * FRACTIONS[None, :]  # (W, 3): each direction's lengths, longest first
-    good = state.lanes(u, wanted, steps)
-    if good.any():  # and kept 1" clear of other units
-        ends = np.stack([ax + ux[:, None] * steps, ay + uy[:, None] * steps], axis=2)[good]
-        good[good] = state.kept_clear(u, (ax, ay), state.models(u), blocks(state.block(u), ends))
+    good = block_moves(state, u, ux, uy, steps)
     first = good.argmax(axis=1)  # the longest legal length of each direction
     best = steps[np.arange(len(steps)), first]
     dx, dy = trunc3s(ux * best).tolist(), trunc3s(uy * best).tolist()
@@ -225,36 +222,38 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
     return out
 
 
-def lanes(
-    state: GameState, u: int, wanted: list[tuple[float, float, float]], steps: np.ndarray
-) -> np.ndarray:
-    """``(W, 3)``: for each direction ``(ux, uy, length)`` of ``wanted`` and each of its lengths
-    ``steps`` (:data:`FRACTIONS` of it, 0.5" at least), whether unit ``u``'s block moved that
-    far from where it stands is clear of terrain: on the table, not into or through impassable
-    terrain, and over its Walk distance not through difficult terrain ("the unit may not move
-    more than its Walk action distance"; Strider: "treat difficult terrain as open terrain when
-    moving"). Kept in the geometry memo by (unit's place, direction); only the directions the
-    memo lacks are computed, in one pass."""
-    unit = state.setup.units[u]
-    m: dict[Any, Any] = recall(state.setup, ("lanes", state.placed(u)), dict)  # direction -> lengths' answers
-    got: list[Any] = [m.get(row) for row in wanted]
-    miss = [i for i, g in enumerate(got) if g is None]
-    if miss:
-        sub = steps[miss]
-        tried = sub >= 0.5
-        clear = np.zeros(sub.shape, dtype=bool)
-        if tried.any():
-            (ax, ay), w = state.anchors[u], np.array([wanted[i] for i in miss], dtype=float)
-            ends = np.stack([ax + w[:, 0, None] * sub, ay + w[:, 1, None] * sub], axis=2)[tried]
-            a = state.models(u)
-            ok, touch = state.terrain(u, a, blocks(state.block(u), ends))
-            if touch is not None and not unit.has("strider"):
-                slow = sub[tried] > move_distance(unit, "walk") + EPS
-                ok &= ~(slow & touch[:, state.setup.table.having("difficult")].any(axis=1))
-            clear[tried] = ok
-        for i, row in zip(miss, clear.tolist(), strict=True):
-            got[i] = m[wanted[i]] = tuple(row)
-    return np.array(got, dtype=bool).reshape(len(wanted), len(FRACTIONS))
+def block_moves(state: GameState, u: int, ux: np.ndarray, uy: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """``(W, 3)``: for each direction ``(ux[w], uy[w])`` and each of its lengths ``steps[w]``
+    (:data:`FRACTIONS` of it, 0.5" at least), whether unit ``u``'s block may move that far from
+    where it stands: on the table, not into or through impassable terrain, and over its Walk
+    distance not through difficult terrain ("the unit may not move more than its Walk action
+    distance"; Strider: "treat difficult terrain as open terrain when moving"; Flying: "may move
+    through ... impassable terrain", "they may ignore terrain effects"), then :meth:`kept_clear`
+    of the other units; in one compiled pass (``kernels.block_moves``)."""
+    unit, table, st = state.setup.units[u], state.setup.table, state.standing()
+    qa, qb, box, _h, _m = table.polygons()
+    flying = unit.has("flying")  # "they may ignore terrain effects"
+    nothing = np.zeros(len(box), dtype=bool)
+    impassable = nothing if flying else table.having("impassable")
+    difficult = nothing if flying or unit.has("strider") else table.having("difficult")
+    among = np.asarray(st.ids) != u
+    return np.asarray(
+        kernels.block_moves(
+            state.models(u),
+            state.block(u),
+            state.anchors[u],
+            ux,
+            uy,
+            steps,
+            state.setup.radii[u],
+            (table.width, table.depth),
+            (qa, qb, box, impassable, difficult),
+            move_distance(unit, "walk"),
+            (st.pts, st.radii, st.starts, among),
+            not flying,
+            (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
+        )
+    )
 
 
 def moved(state: GameState, u: int, dx: float, dy: float) -> GameState:
