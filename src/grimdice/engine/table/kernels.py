@@ -229,6 +229,36 @@ def units_clear(
 
 
 @njit(cache=True)
+def _block_touches(
+    a: np.ndarray,
+    b: np.ndarray,
+    radius: float,
+    qa: np.ndarray,
+    qb: np.ndarray,
+    box: np.ndarray,
+    impassable: np.ndarray,
+    difficult: np.ndarray,
+    slow: bool,
+) -> bool:
+    """:func:`paths_touch` of one group moving from ``a`` to ``b``, any of the pieces ``impassable``
+    marks, or (``slow``) ``difficult`` marks."""
+    radius_eps = max(radius - TERRAIN_EPS, 0.0)
+    lo_x, lo_y, hi_x, hi_y = np.inf, np.inf, -np.inf, -np.inf
+    for i in range(a.shape[0]):
+        lo_x, lo_y = min(lo_x, a[i, 0], b[i, 0]), min(lo_y, a[i, 1], b[i, 1])
+        hi_x, hi_y = max(hi_x, a[i, 0], b[i, 0]), max(hi_y, a[i, 1], b[i, 1])
+    lo_x, lo_y, hi_x, hi_y = lo_x - radius, lo_y - radius, hi_x + radius, hi_y + radius
+    for j in range(qa.shape[0]):
+        if not (impassable[j] or (slow and difficult[j])):
+            continue
+        if box[j, 2] < lo_x or box[j, 3] < lo_y or box[j, 0] > hi_x or box[j, 1] > hi_y:
+            continue
+        if _group_touches(a, b, qa, qb, box, j, radius_eps * radius_eps):
+            return True
+    return False
+
+
+@njit(cache=True)
 def block_moves(
     a: np.ndarray,
     base: np.ndarray,
@@ -262,8 +292,6 @@ def block_moves(
     ends = np.empty((w_count * f_count, n, 2))
     found = 0
     rows = np.empty(w_count * f_count, dtype=np.int64)
-    starts_c = np.empty((1, n, 2))
-    starts_c[0] = a
     one = np.empty((1, n, 2))
     for w in range(w_count):
         for f in range(f_count):
@@ -283,8 +311,7 @@ def block_moves(
                 and hi_y + radius <= size[1] + table_eps
             ):
                 continue
-            keep_pieces = impassable | difficult if step > slow + eps else impassable
-            if paths_touch(starts_c, one, keep_pieces, radius, qa, qb, box)[0].any():
+            if _block_touches(a, one[0], radius, qa, qb, box, impassable, difficult, step > slow + eps):
                 continue
             ends[found] = one[0]
             rows[found] = w * f_count + f
