@@ -238,11 +238,15 @@ def test_pairs_see_equals_numpy(seed: int) -> None:
         radii = rng.choice([0.5, 0.63, 1.18], size=12)
         owner = rng.integers(0, 4, size=12)
         ok, screened = kernels.pairs_see(
-            a, 0.63, b, rb, 0.95, *sight_terrain(table), pts, radii, owner, 0, 1, 1e-6
+            a, 0.63, b, rb, 0.95, *sight_terrain(table), pts, radii, owner, 0, 1, 1e-6, True
         )
         mine = (owner != 0) & (owner != 1)
         want, want_screened = numpy_pairs_see(table, a, 0.63, b, rb, pts[mine], radii[mine])
         assert np.array_equal(ok, want) and screened == want_screened
+        unflagged, no_flag = kernels.pairs_see(
+            a, 0.63, b, rb, 0.95, *sight_terrain(table), pts, radii, owner, 0, 1, 1e-6, False
+        )
+        assert np.array_equal(unflagged, want) and not no_flag  # the flag only saves work
         lines = kernels.pair_lines(a, 0.63, b, rb, 0.95)
         st, en = numpy_pair_lines(a, 0.63, b, rb)
         assert np.array_equal(lines[:, :, :2], st) and np.array_equal(lines[:, :, 2:], en)

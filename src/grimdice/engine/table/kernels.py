@@ -431,14 +431,16 @@ def pairs_see(
     own: int,
     target: int,
     eps: float,
+    flag: bool,
 ) -> tuple[np.ndarray, bool]:
     """``sweeps.pairs_see`` with the bases ``pts``/``radii`` screening (``screening.screened_open``):
     (``(P,)``: whether base ``a[p]`` sees base ``b[p]`` along the centre line or one of the other
     eight of :func:`pair_lines`, crossing no sight-blocking terrain (:func:`lines_blocked`) nor a
     screening base (:func:`lines_screened`); whether any of the lines of any pair passes through a
-    screening base). The screening bases are those of ``pts`` whose ``owner`` is neither ``own`` nor
-    ``target`` (``screening.screens``); only those that reach into the box around all the lines are
-    tested (``screening.between``)."""
+    screening base, when ``flag`` asks: else False). The screening bases are those of ``pts``
+    whose ``owner`` is neither ``own`` nor ``target`` (``screening.screens``); only those that reach
+    into the box around all the lines are tested (``screening.between``: a base outside it cannot
+    screen a line, so the answers do not depend on the box)."""
     p_count = a.shape[0]
     ok = np.zeros(p_count, dtype=np.bool_)
     if p_count == 0:
@@ -463,8 +465,8 @@ def pairs_see(
             and pts[j, 1] < hi_y + r
         )
     spts, sradii = pts[near], radii[near]
-    screened = False
-    for p in range(p_count):
+    screened = False  # (a screening base blocks nothing when no line passes through one)
+    for p in range(p_count if flag else 0):
         for line in range(9):
             if _screened(
                 lines[p, line, 0], lines[p, line, 1], lines[p, line, 2], lines[p, line, 3], spts, sradii, eps
@@ -473,8 +475,6 @@ def pairs_see(
                 break
         if screened:
             break
-    if not screened:
-        spts, sradii = spts[:0], sradii[:0]
     for p in range(p_count):
         if not _screened(a[p, 0], a[p, 1], b[p, 0], b[p, 1], spts, sradii, eps) and not _line_blocked(
             a[p, 0], a[p, 1], b[p, 0], b[p, 1], edges, first, pieces, qa, qb, box

@@ -164,11 +164,13 @@ def pairs_see(
     b: np.ndarray,
     rb: np.ndarray,
     screens: tuple[np.ndarray, np.ndarray, np.ndarray, int, int] | None = None,
+    flag: bool = False,
 ) -> tuple[np.ndarray, bool]:
     """(``(P,)``: whether base ``a[p]`` sees base ``b[p]`` from and to any part of the bases: the
     centre line, or for the pairs it leaves blocked one of the other eight of :func:`pair_lines`,
     open of sight-blocking terrain (:func:`~grimdice.engine.table.lines.sight_blocked`) and of the
-    screening bases; whether a line of some pair passes through a screening base).
+    screening bases; with ``flag``, whether a line of some pair passes through a screening base,
+    else False).
     ``screens``: (centres, radii, owning units, own unit, target unit) of the bases on the table,
     those of neither unit screening (none when not given); one compiled pass
     (``kernels.pairs_see``)."""
@@ -194,6 +196,7 @@ def pairs_see(
         own,
         target,
         BASE_EPS,
+        flag,
     )
     return np.asarray(ok), bool(screened)
 

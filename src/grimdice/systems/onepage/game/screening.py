@@ -79,7 +79,7 @@ def open_lines(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np
     """``(k,)``: whether model ``a[i]`` of ``u`` sees model ``b[i]`` of ``t``: some line from any part
     of its base to any part of the other's (``sweeps.pairs_see``) passes through no model of another
     unit (:func:`screened`) nor through terrain."""
-    return lines_open(s, u, t, a, b)[0]
+    return lines_open(s, u, t, a, b, flag=False)[0]
 
 
 def screened_open(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
@@ -89,15 +89,17 @@ def screened_open(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) ->
     return ok if screened else None
 
 
-def lines_open(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, bool]:
-    """(:func:`open_lines`, whether some line between the pairs' bases passes through a screening
-    base: the models of every unit on the table but ``u`` and ``t``, :func:`screens`), in one
-    compiled pass (``sweeps.pairs_see``)."""
+def lines_open(
+    s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray, flag: bool = True
+) -> tuple[np.ndarray, bool]:
+    """(:func:`open_lines`, with ``flag`` whether some line between the pairs' bases passes through
+    a screening base: the models of every unit on the table but ``u`` and ``t``, :func:`screens`),
+    in one compiled pass (``sweeps.pairs_see``)."""
     st = s.standing()
     if not len(a):
         return np.zeros(0, dtype=bool), False
     rb = np.full(len(b), s.setup.radii[t])
-    return pairs_see(s.setup.table, a, s.setup.radii[u], b, rb, (st.pts, st.radii, st.owner, u, t))
+    return pairs_see(s.setup.table, a, s.setup.radii[u], b, rb, (st.pts, st.radii, st.owner, u, t), flag)
 
 
 def sight(
