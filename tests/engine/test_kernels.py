@@ -147,7 +147,7 @@ def test_units_clear_equals_numpy(seed: int) -> None:
         radii = np.repeat(rng.choice([0.5, 0.63, 1.18], size=len(sizes)), sizes)
         among = rng.random(len(sizes)) < 0.8
         starts = np.cumsum([0, *sizes[:-1]])
-        got = kernels.units_clear(a, bs, 0.63, pts, radii, starts, among, 1.0, True, 1e-6, 0.002)
+        got = kernels.units_clear(a, bs, 0.63, (pts, radii, starts, among), True, (1.0, 1e-6, 0.002))
         want = numpy_units_clear(a, bs, 0.63, pts, radii, sizes, among)
         assert np.array_equal(got, want)
         kept += want.tolist()
@@ -159,10 +159,10 @@ def test_units_clear_by_hand() -> None:
     a = np.array([[0.0, 0.0]])
     ends = np.array([[[0.9, 0.0]], [[1.1, 0.0]], [[6.0, 0.0]], [[0.0, 5.0]], [[-1.0, 0.0]]])
     pts, radii, starts, among = np.array([[3.0, 0.0]]), np.array([0.5]), np.array([0]), np.array([True])
-    got = kernels.units_clear(a, ends, 0.5, pts, radii, starts, among, 1.0, True, 1e-6, 0.002)
+    got = kernels.units_clear(a, ends, 0.5, (pts, radii, starts, among), True, (1.0, 1e-6, 0.002))
     # ends 1.1" away, 0.9" away, passes through it, moves aside, moves away
     assert got.tolist() == [True, False, False, True, True]
-    flying = kernels.units_clear(a, ends, 0.5, pts, radii, starts, among, 1.0, False, 1e-6, 0.002)
+    flying = kernels.units_clear(a, ends, 0.5, (pts, radii, starts, among), False, (1.0, 1e-6, 0.002))
     assert flying.tolist() == [True, False, True, True, True]  # over it, ending 1.5" beyond
 
 
@@ -238,13 +238,13 @@ def test_pairs_see_equals_numpy(seed: int) -> None:
         radii = rng.choice([0.5, 0.63, 1.18], size=12)
         owner = rng.integers(0, 4, size=12)
         ok, screened = kernels.pairs_see(
-            a, 0.63, b, rb, 0.95, *sight_terrain(table), pts, radii, owner, 0, 1, 1e-6, True
+            a, 0.63, b, rb, 0.95, sight_terrain(table), (pts, radii, owner), 0, 1, 1e-6, True
         )
         mine = (owner != 0) & (owner != 1)
         want, want_screened = numpy_pairs_see(table, a, 0.63, b, rb, pts[mine], radii[mine])
         assert np.array_equal(ok, want) and screened == want_screened
         unflagged, no_flag = kernels.pairs_see(
-            a, 0.63, b, rb, 0.95, *sight_terrain(table), pts, radii, owner, 0, 1, 1e-6, False
+            a, 0.63, b, rb, 0.95, sight_terrain(table), (pts, radii, owner), 0, 1, 1e-6, False
         )
         assert np.array_equal(unflagged, want) and not no_flag  # the flag only saves work
         lines = kernels.pair_lines(a, 0.63, b, rb, 0.95)

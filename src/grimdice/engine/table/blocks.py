@@ -42,7 +42,7 @@ def blocks_touch(table: Table, a: np.ndarray, bs: np.ndarray, keep: np.ndarray, 
     qa, qb, box, _h, _m = table.polygons()
     if bs.shape[0] == 0 or not keep.any():
         return np.zeros((bs.shape[0], len(box)), dtype=bool)
-    return np.asarray(kernels.paths_touch(np.broadcast_to(a, bs.shape), bs, keep, radius, qa, qb, box))
+    return np.asarray(kernels.paths_touch(np.broadcast_to(a, bs.shape), bs, keep, radius, (qa, qb, box)))
 
 
 def blocks_gaps(

@@ -22,6 +22,16 @@ from numba import njit
 #: the terrain's tolerance (``terrain.EPS``)
 TERRAIN_EPS = 1e-9
 
+#: every piece's padded polygon as edge starts and ends ``(k, n, 2)`` and its bounds ``(k, 4)``
+#: (``Table.polygons``)
+Polygons = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: the edges of the pieces that block sight, where each piece's run of them starts, which piece each
+#: run is, and :data:`Polygons` (``lines.sight_terrain``)
+Sight = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: the bases of the units on the table (centres, radii), where each unit's bases start among them,
+#: and which units count (``Standing``'s arrays and a mask)
+Units = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 
 @njit(cache=True, inline="always")
 def _crossing(px: float, py: float, rx: float, ry: float, qx: float, qy: float, sx: float, sy: float) -> bool:
@@ -49,9 +59,10 @@ def _square_point_segment(px: float, py: float, ax: float, ay: float, bx: float,
 
 
 @njit(cache=True)
-def _inside(qa: np.ndarray, qb: np.ndarray, box: np.ndarray, j: int, x: float, y: float) -> bool:
+def _inside(poly: Polygons, j: int, x: float, y: float) -> bool:
     """``Table.pieces_at`` for one point and piece ``j`` of the padded polygons: the bounding box,
     then even-odd ray casting."""
+    qa, qb, box = poly
     if not (x >= box[j, 0] and x <= box[j, 2] and y >= box[j, 1] and y <= box[j, 3]):
         return False
     odd = False
@@ -68,38 +79,52 @@ def paths_touch(
     ends: np.ndarray,
     keep: np.ndarray,
     radius: float,
-    qa: np.ndarray,
-    qb: np.ndarray,
-    box: np.ndarray,
+    poly: Polygons,
 ) -> np.ndarray:
     """``(C, k)``: whether the bases of ``radius`` moving from ``starts[c]`` to ``ends[c]`` (``(C, n,
     2)``: a group of ``n`` bases per candidate) touch piece ``j`` anywhere on the way (the pieces
     ``keep`` marks, tested only where the piece's box meets the box around the candidate's paths):
     a path comes within ``radius`` of an edge (``sweeps.paths_near_edges``) or starts or ends inside
     the piece (``Table.inside``). ``blocks.blocks_touch`` and ``sweeps.sweeps_touch_pieces``."""
-    c_count, n = ends.shape[0], ends.shape[1]
-    k = qa.shape[0]
-    out = np.zeros((c_count, k), dtype=np.bool_)
-    r = max(radius - TERRAIN_EPS, 0.0)
-    r2 = r * r
-    for c in range(c_count):
-        lo_x, lo_y = np.inf, np.inf
-        hi_x, hi_y = -np.inf, -np.inf
-        for i in range(n):
-            lo_x, lo_y = min(lo_x, starts[c, i, 0], ends[c, i, 0]), min(lo_y, starts[c, i, 1], ends[c, i, 1])
-            hi_x, hi_y = max(hi_x, starts[c, i, 0], ends[c, i, 0]), max(hi_y, starts[c, i, 1], ends[c, i, 1])
-        lo_x, lo_y, hi_x, hi_y = lo_x - radius, lo_y - radius, hi_x + radius, hi_y + radius
-        for j in range(k):
-            if keep[j] and not (box[j, 2] < lo_x or box[j, 3] < lo_y or box[j, 0] > hi_x or box[j, 1] > hi_y):
-                out[c, j] = _group_touches(starts[c], ends[c], qa, qb, box, j, r2)
+    out = np.zeros((ends.shape[0], poly[2].shape[0]), dtype=np.bool_)
+    for c in range(ends.shape[0]):
+        _touching(starts[c], ends[c], radius, poly, keep, out[c], False)
     return out
 
 
 @njit(cache=True)
-def _group_touches(
-    s: np.ndarray, e: np.ndarray, qa: np.ndarray, qb: np.ndarray, box: np.ndarray, j: int, r2: float
+def _touching(
+    s: np.ndarray,
+    e: np.ndarray,
+    radius: float,
+    poly: Polygons,
+    keep: np.ndarray,
+    row: np.ndarray,
+    first: bool,
 ) -> bool:
+    """:func:`paths_touch` for one group of paths ``s[i]``-``e[i]``, into ``row`` (the pieces after
+    the first one touched left unset when ``first``); whether one is touched."""
+    box = poly[2]
+    r = max(radius - TERRAIN_EPS, 0.0)
+    lo_x, lo_y, hi_x, hi_y = np.inf, np.inf, -np.inf, -np.inf
+    for i in range(s.shape[0]):
+        lo_x, lo_y = min(lo_x, s[i, 0], e[i, 0]), min(lo_y, s[i, 1], e[i, 1])
+        hi_x, hi_y = max(hi_x, s[i, 0], e[i, 0]), max(hi_y, s[i, 1], e[i, 1])
+    lo_x, lo_y, hi_x, hi_y = lo_x - radius, lo_y - radius, hi_x + radius, hi_y + radius
+    hit = False
+    for j in range(box.shape[0]):
+        if keep[j] and not (box[j, 2] < lo_x or box[j, 3] < lo_y or box[j, 0] > hi_x or box[j, 1] > hi_y):
+            row[j] = _group_touches(s, e, poly, j, r * r)
+            hit |= row[j]
+            if hit and first:
+                break
+    return hit
+
+
+@njit(cache=True)
+def _group_touches(s: np.ndarray, e: np.ndarray, poly: Polygons, j: int, r2: float) -> bool:
     """:func:`paths_touch` for one group of paths ``s[i]``-``e[i]`` and piece ``j``."""
+    qa, qb = poly[0], poly[1]
     for i in range(s.shape[0]):
         sx, sy, ex, ey = s[i, 0], s[i, 1], e[i, 0], e[i, 1]
         for g in range(qa.shape[1]):
@@ -111,27 +136,19 @@ def _group_touches(
                 or _square_point_segment(ax, ay, sx, sy, ex, ey) < r2
             ):
                 return True
-        if _inside(qa, qb, box, j, ex, ey) or _inside(qa, qb, box, j, sx, sy):
+        if _inside(poly, j, ex, ey) or _inside(poly, j, sx, sy):
             return True
     return False
 
 
 @njit(cache=True)
 def _unit_limits(
-    a: np.ndarray,
-    radius: float,
-    pts: np.ndarray,
-    radii: np.ndarray,
-    starts: np.ndarray,
-    among: np.ndarray,
-    keep: float,
-    reach: float,
-    eps: float,
-    slack: float,
+    a: np.ndarray, radius: float, units: Units, keep: float, reach: float, eps: float, slack: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`units_clear`'s bases to test (the units ``among`` marks nearer than ``reach``), each
     one's least gap allowed at the end, and whether it may not be passed over: from the signed
     gap ``before`` of its unit to the bases ``a`` (``bases.base_distances``)."""
+    pts, radii, starts, among = units
     k_count, m, n = starts.shape[0], pts.shape[0], a.shape[0]
     limit = np.full(m, -np.inf)
     sweep = np.zeros(m, dtype=np.bool_)
@@ -157,19 +174,13 @@ def _unit_limits(
 
 @njit(cache=True)
 def _block_clear(
-    a: np.ndarray,
-    b: np.ndarray,
-    radius: float,
-    pts: np.ndarray,
-    radii: np.ndarray,
-    test: np.ndarray,
-    limit: np.ndarray,
-    sweep: np.ndarray,
-    slack: float,
+    a: np.ndarray, b: np.ndarray, radius: float, units: Units, limits: tuple[np.ndarray, ...], slack: float
 ) -> bool:
     """One candidate of :func:`units_clear`: the bases moved from ``a`` to ``b`` end no closer
     than ``limit[j]`` to a tested base ``j`` (``blocks.blocks_within``) and pass over none that
-    ``sweep`` marks (``sweeps.sweeps_meet_bases``)."""
+    ``sweep`` marks (``sweeps.sweeps_meet_bases``); ``limits``: :func:`_unit_limits`."""
+    pts, radii = units[0], units[1]
+    test, limit, sweep = limits
     n, m = a.shape[0], pts.shape[0]
     for i in range(n):
         for j in range(m):
@@ -189,26 +200,17 @@ def _block_clear(
 
 @njit(cache=True)
 def units_clear(
-    a: np.ndarray,
-    bs: np.ndarray,
-    radius: float,
-    pts: np.ndarray,
-    radii: np.ndarray,
-    starts: np.ndarray,
-    among: np.ndarray,
-    keep: float,
-    sweeping: bool,
-    eps: float,
-    slack: float,
+    a: np.ndarray, bs: np.ndarray, radius: float, units: Units, sweeping: bool, tolerances: tuple[float, ...]
 ) -> np.ndarray:
     """``(C,)``: the block of bases of ``radius`` moved straight from ``a`` to ``bs[c]`` keeps clear
-    of the units ``among`` marks (unit ``k``: the bases ``pts``/``radii`` from ``starts[k]`` to
-    the next start): with ``keep >= 0``, it ends no closer than ``keep`` to a unit, nor closer than
-    it already was to one nearer (signed gaps: bases in contact may not move onto each other, less
-    ``eps``), testing only the units a move of its length can reach (within its length plus
-    ``keep`` and 0.001); and (``sweeping``) no base passes over a base of a unit it did not start
-    over (within ``slack``) on the way. ``moving.kept_clear`` and ``moving.swept_clear`` in one
-    pass."""
+    of the units ``among`` marks (``units``: centres ``pts``, radii, the start of each unit's
+    bases among them, ``among``; ``tolerances``: ``keep``, ``eps``, ``slack``): with ``keep >= 0``,
+    it ends no closer than ``keep`` to a unit, nor closer than it already was to one nearer
+    (signed gaps: bases in contact may not move onto each other, less ``eps``), testing only the
+    units a move of its length can reach (within its length plus ``keep`` and 0.001); and
+    (``sweeping``) no base passes over a base of a unit it did not start over (within ``slack``)
+    on the way. ``moving.kept_clear`` and ``moving.swept_clear`` in one pass."""
+    keep, eps, slack = tolerances
     c_count = bs.shape[0]
     out = np.ones(c_count, dtype=np.bool_)
     if c_count == 0 or a.shape[0] == 0:
@@ -220,42 +222,12 @@ def units_clear(
             dx, dy = bs[c, 0, 0] - a[0, 0], bs[c, 0, 1] - a[0, 1]
             longest = max(longest, math.sqrt(dx * dx + dy * dy))
         reach = longest + keep + 0.001
-    test, limit, sweep = _unit_limits(a, radius, pts, radii, starts, among, keep, reach, eps, slack)
+    test, limit, sweep = _unit_limits(a, radius, units, keep, reach, eps, slack)
     if not sweeping:
         sweep[:] = False
     for c in range(c_count):
-        out[c] = _block_clear(a, bs[c], radius, pts, radii, test, limit, sweep, slack)
+        out[c] = _block_clear(a, bs[c], radius, units, (test, limit, sweep), slack)
     return out
-
-
-@njit(cache=True)
-def _block_touches(
-    a: np.ndarray,
-    b: np.ndarray,
-    radius: float,
-    qa: np.ndarray,
-    qb: np.ndarray,
-    box: np.ndarray,
-    impassable: np.ndarray,
-    difficult: np.ndarray,
-    slow: bool,
-) -> bool:
-    """:func:`paths_touch` of one group moving from ``a`` to ``b``, any of the pieces ``impassable``
-    marks, or (``slow``) ``difficult`` marks."""
-    radius_eps = max(radius - TERRAIN_EPS, 0.0)
-    lo_x, lo_y, hi_x, hi_y = np.inf, np.inf, -np.inf, -np.inf
-    for i in range(a.shape[0]):
-        lo_x, lo_y = min(lo_x, a[i, 0], b[i, 0]), min(lo_y, a[i, 1], b[i, 1])
-        hi_x, hi_y = max(hi_x, a[i, 0], b[i, 0]), max(hi_y, a[i, 1], b[i, 1])
-    lo_x, lo_y, hi_x, hi_y = lo_x - radius, lo_y - radius, hi_x + radius, hi_y + radius
-    for j in range(qa.shape[0]):
-        if not (impassable[j] or (slow and difficult[j])):
-            continue
-        if box[j, 2] < lo_x or box[j, 3] < lo_y or box[j, 0] > hi_x or box[j, 1] > hi_y:
-            continue
-        if _group_touches(a, b, qa, qb, box, j, radius_eps * radius_eps):
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -268,9 +240,9 @@ def block_moves(
     steps: np.ndarray,
     radius: float,
     size: tuple[float, float],
-    terrain: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    terrain: tuple[Polygons, np.ndarray, np.ndarray],
     slow: float,
-    others: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    others: Units,
     sweeping: bool,
     tolerances: tuple[float, float, float, float],
 ) -> np.ndarray:
@@ -278,14 +250,14 @@ def block_moves(
     offsets from the ``anchor``) may move to ``anchor + steps[w, f] * (ux[w], uy[w])``: a step of
     0.5" at least, every base on the table (``size``: width, depth; ``Table.spans_on_table``), not
     into or through a piece ``terrain`` marks impassable, nor through one it marks difficult when the
-    step is longer than ``slow`` (``terrain``: padded polygons, bounds, impassable and difficult
+    step is longer than ``slow`` (``terrain``: :data:`Polygons`, the impassable and difficult
     masks; both masks empty for Flying), then clear of the other units (``others``: centres, radii,
     block starts, the units to keep clear of; :func:`units_clear` with ``keep`` and ``sweeping``:
     False for Flying). ``tolerances``:
     the table's, the game's, the contact slack and the distance kept. ``moving.lanes`` and
     ``moving.kept_clear`` in one pass."""
-    qa, qb, box, impassable, difficult = terrain
-    pts, radii, starts, among = others
+    poly, impassable, difficult = terrain
+    slow_keep, row = impassable | difficult, np.zeros(impassable.shape[0], dtype=np.bool_)
     table_eps, eps, slack, keep = tolerances
     w_count, f_count, n = steps.shape[0], steps.shape[1], a.shape[0]
     good = np.zeros((w_count, f_count), dtype=np.bool_)
@@ -311,12 +283,12 @@ def block_moves(
                 and hi_y + radius <= size[1] + table_eps
             ):
                 continue
-            if _block_touches(a, one[0], radius, qa, qb, box, impassable, difficult, step > slow + eps):
+            if _touching(a, one[0], radius, poly, slow_keep if step > slow + eps else impassable, row, True):
                 continue
             ends[found] = one[0]
             rows[found] = w * f_count + f
             found += 1
-    clear = units_clear(a, ends[:found], radius, pts, radii, starts, among, keep, sweeping, eps, slack)
+    clear = units_clear(a, ends[:found], radius, others, sweeping, (keep, eps, slack))
     for c in range(found):
         good[rows[c] // f_count, rows[c] % f_count] = clear[c]
     return good
@@ -328,14 +300,10 @@ def _line_blocked(
     py: float,
     ex: float,
     ey: float,
-    edges: np.ndarray,
-    first: np.ndarray,
-    pieces: np.ndarray,
-    qa: np.ndarray,
-    qb: np.ndarray,
-    box: np.ndarray,
+    sight: Sight,
 ) -> bool:
     """:func:`lines_blocked` for one line from ``(px, py)`` to ``(ex, ey)``."""
+    edges, first, pieces, qa, qb, box = sight
     runs, total = first.shape[0], edges.shape[0]
     rx, ry = ex - px, ey - py
     for g in range(runs):
@@ -348,28 +316,19 @@ def _line_blocked(
         if hits == 0:
             continue
         j = pieces[g]
-        if hits >= 2 or not (_inside(qa, qb, box, j, px, py) or _inside(qa, qb, box, j, ex, ey)):
+        if hits >= 2 or not (_inside((qa, qb, box), j, px, py) or _inside((qa, qb, box), j, ex, ey)):
             return True
     return False
 
 
 @njit(cache=True)
-def lines_blocked(
-    s: np.ndarray,
-    e: np.ndarray,
-    edges: np.ndarray,
-    first: np.ndarray,
-    pieces: np.ndarray,
-    qa: np.ndarray,
-    qb: np.ndarray,
-    box: np.ndarray,
-) -> np.ndarray:
-    """``lines.sight_blocked``: ``(n,)``, whether line ``i`` crosses the edges (``edges``, each
-    piece's a run starting at ``first``; ``pieces``: which piece owns each run) of a piece once
-    (twice when it starts or ends inside that piece)."""
+def lines_blocked(s: np.ndarray, e: np.ndarray, sight: Sight) -> np.ndarray:
+    """``lines.sight_blocked``: ``(n,)``, whether line ``i`` crosses the edges of a piece that
+    blocks sight (``sight``'s edges, each piece's a run) once, or twice when it starts or ends
+    inside that piece."""
     out = np.zeros(s.shape[0], dtype=np.bool_)
     for i in range(s.shape[0]):
-        out[i] = _line_blocked(s[i, 0], s[i, 1], e[i, 0], e[i, 1], edges, first, pieces, qa, qb, box)
+        out[i] = _line_blocked(s[i, 0], s[i, 1], e[i, 0], e[i, 1], sight)
     return out
 
 
@@ -419,15 +378,8 @@ def pairs_see(
     b: np.ndarray,
     rb: np.ndarray,
     rim: float,
-    edges: np.ndarray,
-    first: np.ndarray,
-    pieces: np.ndarray,
-    qa: np.ndarray,
-    qb: np.ndarray,
-    box: np.ndarray,
-    pts: np.ndarray,
-    radii: np.ndarray,
-    owner: np.ndarray,
+    sight: Sight,
+    screens: tuple[np.ndarray, np.ndarray, np.ndarray],
     own: int,
     target: int,
     eps: float,
@@ -437,14 +389,16 @@ def pairs_see(
     (``(P,)``: whether base ``a[p]`` sees base ``b[p]`` along the centre line or one of the other
     eight of :func:`pair_lines`, crossing no sight-blocking terrain (:func:`lines_blocked`) nor a
     screening base (:func:`lines_screened`); whether any of the lines of any pair passes through a
-    screening base, when ``flag`` asks: else False). The screening bases are those of ``pts``
-    whose ``owner`` is neither ``own`` nor ``target`` (``screening.screens``); only those that reach
-    into the box around all the lines are tested (``screening.between``: a base outside it cannot
-    screen a line, so the answers do not depend on the box)."""
+    screening base, when ``flag`` asks: else False). The screening bases are those of ``screens``
+    (centres, radii, owning units) whose owner is neither ``own`` nor ``target``
+    (``screening.screens``); only those that reach into the box around all the lines are tested
+    (``screening.between``: a base outside it cannot screen a line, so the answers do not depend on
+    the box)."""
     p_count = a.shape[0]
     ok = np.zeros(p_count, dtype=np.bool_)
     if p_count == 0:
         return ok, False
+    pts, radii, owner = screens
     lines = pair_lines(a, ra, b, rb, rim)
     lo_x, lo_y, hi_x, hi_y = np.inf, np.inf, -np.inf, -np.inf
     for p in range(p_count):
@@ -477,15 +431,13 @@ def pairs_see(
             break
     for p in range(p_count):
         if not _screened(a[p, 0], a[p, 1], b[p, 0], b[p, 1], spts, sradii, eps) and not _line_blocked(
-            a[p, 0], a[p, 1], b[p, 0], b[p, 1], edges, first, pieces, qa, qb, box
+            a[p, 0], a[p, 1], b[p, 0], b[p, 1], sight
         ):
             ok[p] = True
             continue
         for line in range(1, 9):
             sx, sy, ex, ey = lines[p, line, 0], lines[p, line, 1], lines[p, line, 2], lines[p, line, 3]
-            if not _screened(sx, sy, ex, ey, spts, sradii, eps) and not _line_blocked(
-                sx, sy, ex, ey, edges, first, pieces, qa, qb, box
-            ):
+            if not _screened(sx, sy, ex, ey, spts, sradii, eps) and not _line_blocked(sx, sy, ex, ey, sight):
                 ok[p] = True
                 break
     return ok, screened

@@ -19,11 +19,10 @@ def sight_blocked(table: Table, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     e = np.atleast_2d(np.asarray(ends, dtype=np.float64))
     if len(table.edges_with("blocks_sight")[0]) == 0 or len(s) == 0:
         return np.zeros(len(s), dtype=bool)
-    edges, first, pieces, qa, qb, box = sight_terrain(table)
-    return np.asarray(kernels.lines_blocked(s, e, edges, first, pieces, qa, qb, box))
+    return np.asarray(kernels.lines_blocked(s, e, sight_terrain(table)))
 
 
-def sight_terrain(table: Table) -> tuple[np.ndarray, ...]:
+def sight_terrain(table: Table) -> kernels.Sight:
     """The arrays the sight kernels read (``kernels.lines_blocked``): the edges of the pieces that
     block sight, where each piece's edges start among them, which piece each run is, and every
     piece's padded polygon and bounds."""

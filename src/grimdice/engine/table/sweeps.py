@@ -121,7 +121,7 @@ def sweeps_touch_pieces(
     if not len(s) or not len(box):
         return np.zeros((len(s), len(box)), dtype=bool)
     keep = np.ones(len(box), dtype=bool) if keep is None else keep
-    return np.asarray(kernels.paths_touch(s[:, None, :], e[:, None, :], keep, radius, qa, qb, box))
+    return np.asarray(kernels.paths_touch(s[:, None, :], e[:, None, :], keep, radius, (qa, qb, box)))
 
 
 def bases_in(table: Table, centres: np.ndarray, radius: float | np.ndarray, trait: str) -> np.ndarray:
@@ -177,26 +177,9 @@ def pairs_see(
     a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
     rbs = np.broadcast_to(np.asarray(rb, dtype=np.float64), len(a))
     pts, radii, owner, own, target = screens if screens is not None else (*NO_SCREENS, -1, -1)
-    edges, first, pieces, qa, qb, box = sight_terrain(table)
+    sight = sight_terrain(table)
     ok, screened = kernels.pairs_see(
-        a,
-        float(ra),
-        b,
-        rbs,
-        INSIDE_RIM,
-        edges,
-        first,
-        pieces,
-        qa,
-        qb,
-        box,
-        pts,
-        radii,
-        owner,
-        own,
-        target,
-        BASE_EPS,
-        flag,
+        a, float(ra), b, rbs, INSIDE_RIM, sight, (pts, radii, owner), own, target, BASE_EPS, flag
     )
     return np.asarray(ok), bool(screened)
 

@@ -151,7 +151,9 @@ def kept_clear(
     sweeping = not state.setup.units[u].has("flying")
     r = state.setup.radii[u]
     return np.asarray(
-        units_clear(a, bs, r, st.pts, st.radii, st.starts, others, KEEP_CLEAR, sweeping, EPS, CONTACT_SLACK)
+        units_clear(
+            a, bs, r, (st.pts, st.radii, st.starts, others), sweeping, (KEEP_CLEAR, EPS, CONTACT_SLACK)
+        )
     )
 
 
@@ -165,7 +167,7 @@ def swept_clear(state: GameState, u: int, a: np.ndarray, bs: np.ndarray, among: 
     if state.setup.units[u].has("flying") or not among.any() or not len(bs):
         return np.ones(len(bs), dtype=bool)
     r = state.setup.radii[u]
-    clear = units_clear(a, bs, r, st.pts, st.radii, st.starts, among, -1.0, True, EPS, CONTACT_SLACK)
+    clear = units_clear(a, bs, r, (st.pts, st.radii, st.starts, among), True, (-1.0, EPS, CONTACT_SLACK))
     return np.asarray(clear)
 
 
@@ -247,7 +249,7 @@ def block_moves(state: GameState, u: int, ux: np.ndarray, uy: np.ndarray, steps:
             steps,
             state.setup.radii[u],
             (table.width, table.depth),
-            (qa, qb, box, impassable, difficult),
+            ((qa, qb, box), impassable, difficult),
             move_distance(unit, "walk"),
             (st.pts, st.radii, st.starts, among),
             not flying,
