@@ -325,9 +325,11 @@ def _charge_ok(state: GameState, u: int, t: int) -> bool:
         return False
     if unit.has("flying"):
         return True
-    if state.crosses(u, a, b, "impassable"):
+    keep = table.having("impassable", "difficult")  # both traits' pieces in one pass
+    touch = blocks_touch(table, a, b[None, :, :], keep, state.setup.radii[u])[0]
+    if touch[table.having("impassable")].any():
         return False
-    if state.crosses(u, a, b, "difficult") and not unit.has("strider"):
+    if touch[table.having("difficult")].any() and not unit.has("strider"):
         return math.hypot(dx, dy) <= move_distance(unit, "walk") + EPS
     return True
 
