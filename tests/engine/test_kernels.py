@@ -1,7 +1,8 @@
 """The compiled kernels (``engine/table/kernels.py``) answer exactly what the NumPy arithmetic they
 stand for answers, element by element, on generated tables and random moves and lines: the NumPy
-references below are the vectorised formulas (``terrain.crossing``, ``sweeps.paths_near_edges``,
-``Table.inside``/``pieces_at``, ``sweeps.sweeps_meet_bases``), so a game is the same either way."""
+references below are the vectorised formulas (``terrain.crossing``, ``Table.inside``/``pieces_at``,
+``sweeps.sweeps_meet_bases``, the paths near edges and the gaps at the end written out here), so a
+game is the same either way."""
 
 from __future__ import annotations
 
@@ -10,13 +11,43 @@ import pytest
 
 from grimdice.engine.table import kernels
 from grimdice.engine.table.bases import base_distances
-from grimdice.engine.table.blocks import blocks_touch, blocks_within
+from grimdice.engine.table.blocks import blocks_touch
 from grimdice.engine.table.layout import generate_table
 from grimdice.engine.table.lines import sight_blocked, sight_terrain
-from grimdice.engine.table.sweeps import paths_near_edges, sweeps_meet_bases
-from grimdice.engine.table.terrain import Table, Terrain, segments_cross
+from grimdice.engine.table.sweeps import _square_point_segment, sweeps_meet_bases
+from grimdice.engine.table.terrain import Table, Terrain, crossing, segments_cross
 
 SEEDS = range(6)
+
+
+def paths_near_edges(
+    s: np.ndarray, e: np.ndarray, qa: np.ndarray, qb: np.ndarray, radius: float
+) -> np.ndarray:
+    """Whether each path ``s``-``e`` (``(..., 1, 2)``) comes closer than ``radius`` to one of the
+    edges ``qa``-``qb`` (``(..., E, 2)``): a crossing, a path end near an edge or a corner near the
+    path, compared squared, reduced over the edges."""
+    sx, sy, ex, ey = s[..., 0], s[..., 1], e[..., 0], e[..., 1]
+    ax, ay, bx, by = qa[..., 0], qa[..., 1], qb[..., 0], qb[..., 1]
+    cross = crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay).any(axis=-1)
+    near = np.minimum(
+        np.minimum(
+            _square_point_segment(sx, sy, ax, ay, bx, by), _square_point_segment(ex, ey, ax, ay, bx, by)
+        ),
+        _square_point_segment(ax, ay, sx, sy, ex, ey),
+    ).min(axis=-1)
+    r = max(radius - 1e-9, 0.0)
+    return np.asarray(cross | (near < r * r))
+
+
+def blocks_within(
+    bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, limit: np.ndarray
+) -> np.ndarray:
+    """``(C,)``: whether the block at each candidate comes closer than ``limit[j]`` to some base
+    ``j`` (signed base-to-base gaps)."""
+    dx = bs[:, :, None, 0] - pts[None, None, :, 0]
+    dy = bs[:, :, None, 1] - pts[None, None, :, 1]
+    gap = np.sqrt(dx * dx + dy * dy) - radius - radii[None, None, :]
+    return np.asarray((gap < limit[None, None, :]).any(axis=(1, 2)))
 
 
 def numpy_blocks_touch(

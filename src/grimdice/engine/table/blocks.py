@@ -35,7 +35,8 @@ def blocks_touch(table: Table, a: np.ndarray, bs: np.ndarray, keep: np.ndarray, 
     """``(C, k)``: for every piece that ``keep`` marks, whether moving the round bases of
     ``radius`` straight from ``a`` (``(n, 2)``) to ``bs[c]`` puts any part of a base over it
     anywhere on the way: some model's path comes within ``radius`` of one of the piece's edges
-    (:func:`~grimdice.engine.table.sweeps.paths_near_edges`) or starts or ends inside it
+    (crosses one, ends within ``radius`` of one, or passes within ``radius`` of a corner) or starts
+    or ends inside it
     (``Table.inside``): the capsule each base sweeps meets the polygon. All pieces and candidates
     in one compiled pass (``kernels.paths_touch``); each path is tested only against the pieces
     whose bounds, widened by ``radius``, meet the box around its candidate's paths."""
@@ -51,18 +52,6 @@ def blocks_gaps(
     """``(C, K)``: the closest base-to-base gap from the block at each candidate to each of ``K``
     other units (their models ``pts`` with ``radii``, unit ``k``'s block starting at ``starts[k]``)."""
     return np.minimum.reduceat(pair_distances(bs, radius, pts, radii).min(axis=1), starts, axis=1)
-
-
-def blocks_within(
-    bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, limit: np.ndarray
-) -> np.ndarray:
-    """``(C,)``: whether the block at each candidate comes closer than ``limit[j]`` to some model
-    ``j`` of ``pts`` (base to base, signed: overlapping bases are closer than touching ones, so a
-    negative limit, bases already overlapping, forbids any deeper overlap)."""
-    dx = bs[:, :, None, 0] - pts[None, None, :, 0]
-    dy = bs[:, :, None, 1] - pts[None, None, :, 1]
-    gap = np.sqrt(dx * dx + dy * dy) - radius - radii[None, None, :]
-    return np.asarray((gap < limit[None, None, :]).any(axis=(1, 2)))
 
 
 def pair_distances(bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -136,7 +125,6 @@ __all__ = [
     "blocks_gaps",
     "blocks_in_cover",
     "blocks_touch",
-    "blocks_within",
     "models_through",
     "pair_distances",
     "sight_counts",

@@ -84,7 +84,8 @@ def paths_touch(
     """``(C, k)``: whether the bases of ``radius`` moving from ``starts[c]`` to ``ends[c]`` (``(C, n,
     2)``: a group of ``n`` bases per candidate) touch piece ``j`` anywhere on the way (the pieces
     ``keep`` marks, tested only where the piece's box meets the box around the candidate's paths):
-    a path comes within ``radius`` of an edge (``sweeps.paths_near_edges``) or starts or ends inside
+    a path comes within ``radius`` of an edge (crosses it, ends near it, or passes near a corner;
+    ``_square_point_segment``, ``terrain.crossing``) or starts or ends inside
     the piece (``Table.inside``). ``blocks.blocks_touch`` and ``sweeps.sweeps_touch_pieces``."""
     out = np.zeros((ends.shape[0], poly[2].shape[0]), dtype=np.bool_)
     for c in range(ends.shape[0]):
@@ -177,7 +178,7 @@ def _block_clear(
     a: np.ndarray, b: np.ndarray, radius: float, units: Units, limits: tuple[np.ndarray, ...], slack: float
 ) -> bool:
     """One candidate of :func:`units_clear`: the bases moved from ``a`` to ``b`` end no closer
-    than ``limit[j]`` to a tested base ``j`` (``blocks.blocks_within``) and pass over none that
+    than ``limit[j]`` to a tested base ``j`` (signed base-to-base gaps) and pass over none that
     ``sweep`` marks (``sweeps.sweeps_meet_bases``); ``limits``: :func:`_unit_limits`."""
     pts, radii = units[0], units[1]
     test, limit, sweep = limits

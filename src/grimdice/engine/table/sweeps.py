@@ -18,7 +18,7 @@ import numpy as np
 
 from grimdice.engine.table import kernels
 from grimdice.engine.table.lines import sight_terrain
-from grimdice.engine.table.terrain import EPS, Table, crossing, segments_cross
+from grimdice.engine.table.terrain import Table, crossing, segments_cross
 
 #: how far bases may overlap and still count as touching (rounding of logged positions to 0.001")
 CONTACT_SLACK = 0.002
@@ -54,27 +54,6 @@ def _square_point_segment(
     np.clip(t, 0.0, 1.0, out=t)
     ex, ey = wx - t * dx, wy - t * dy
     return np.asarray(ex * ex + ey * ey)
-
-
-def paths_near_edges(
-    s: np.ndarray, e: np.ndarray, qa: np.ndarray, qb: np.ndarray, radius: float
-) -> np.ndarray:
-    """Whether each path ``s``-``e`` (``(..., 1, 2)``) comes closer than ``radius`` to one of the
-    edges ``qa``-``qb`` (``(..., E, 2)``, a polygon's consecutive corners: each edge's end is the
-    next edge's start), reduced over the edges: a crossing, or a path end within ``radius`` of an
-    edge, or a corner within ``radius`` of the path (:func:`segment_distances`' four distances, the
-    corners' shared by their two edges), compared squared."""
-    sx, sy, ex, ey = s[..., 0], s[..., 1], e[..., 0], e[..., 1]
-    ax, ay, bx, by = qa[..., 0], qa[..., 1], qb[..., 0], qb[..., 1]
-    cross = crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay).any(axis=-1)
-    near = np.minimum(
-        np.minimum(
-            _square_point_segment(sx, sy, ax, ay, bx, by), _square_point_segment(ex, ey, ax, ay, bx, by)
-        ),
-        _square_point_segment(ax, ay, sx, sy, ex, ey),
-    ).min(axis=-1)
-    r = max(radius - EPS, 0.0)
-    return np.asarray(cross | (near < r * r))
 
 
 def segment_distances(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -223,7 +202,6 @@ __all__ = [
     "covered_models",
     "pair_lines",
     "pairs_see",
-    "paths_near_edges",
     "point_segment_distances",
     "segment_distances",
     "sweeps_meet_bases",
