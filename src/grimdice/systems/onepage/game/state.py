@@ -303,7 +303,6 @@ class GameState:
     swept_clear = moving.swept_clear
     moves = moving.moves
     moves_within = moving.moves_within
-    lanes = moving.lanes
     moved = moving.moved
     charged = moving.charged
     charge_vector = moving.charge_vector
