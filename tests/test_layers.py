@@ -167,14 +167,14 @@ def test_a_game_s_rules_never_import_its_ai():
     assert bad == []
 
 
-def test_the_calculator_does_not_load_shapely():
+def test_the_calculator_does_not_load_shapely_nor_numba():
     example = SRC.parents[1] / "examples" / "wh40k-intercessors-vs-boyz.yaml"
     code = (
         "import sys\n"
         f"sys.argv = ['grimdice', 'calc', {str(example)!r}, '--json']\n"
         "from grimdice.__main__ import main\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "sys.stderr.write('SHAPELY=' + str('shapely' in sys.modules))\n"
+        "sys.stderr.write('LOADED=' + str([m for m in ('shapely', 'numba') if m in sys.modules]))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert proc.stderr.rstrip().endswith("SHAPELY=False"), proc.stderr[-500:]
+    assert proc.stderr.rstrip().endswith("LOADED=[]"), proc.stderr[-500:]

@@ -157,7 +157,7 @@ def test_overlapping_pieces_and_sectors_name_their_fields():
 def test_no_path_between_the_forces_names_the_board():
     data = _skirmish()
     data["board"]["terrain"].append(
-        {"name": "rampart", "kind": "wall", "shape": rect(4, 0, 5, 16), "height": 5}
+        {"name": "rampart", "kind": "wall", "shape": rect(8, 0, 9, 16), "height": 5}
     )
     assert _error(data)[0] == "board"
 

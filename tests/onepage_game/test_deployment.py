@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from grimdice.engine.game import CHANCE
+from grimdice.engine.playing import play_game, random_bot, replay_actions
 from grimdice.engine.table.bases import Base, closest_distance
 from grimdice.engine.table.terrain import Table
 from grimdice.errors import RuleError
@@ -26,10 +27,19 @@ def army(name: str, *units: dict) -> dict:
     return {"kind": "army", "system": "onepage", "name": name, "units": list(units)}
 
 
-def start(a: list[dict], b: list[dict], winner: int = 0) -> GameState:
-    """Roll-off won by ``winner``, who takes the south edge."""
+def start(a: list[dict], b: list[dict], winner: int = 0, **chosen: list) -> GameState:
+    """Roll-off won by ``winner``, who takes the south edge; the units placed each at its first
+    place offered (the choices ``chosen`` by unit name taken instead; ``[]``: stop at its decision),
+    up to the Scouts."""
     setup = Setup((army_from_mapping(army("A", *a), "a"), army_from_mapping(army("B", *b), "b")), Table())
-    return GameState(setup).apply(winner).apply(["side", "south"])
+    s = GameState(setup).apply(winner).apply(["side", "south"])
+    while s.phase == "deploy":
+        acts = s.legal_actions()
+        want = chosen.get(s.setup.units[acts[0][1]].name)
+        if want == []:
+            return s
+        s = s.apply(want if want is not None else acts[0])
+    return s
 
 
 def bases(s: GameState, u: int, anchor: tuple[float, float] | None = None) -> list[Base]:
@@ -41,11 +51,11 @@ def enemy_bases(s: GameState, u: int) -> list[Base]:
 
 
 def test_deep_strike_reserve_arrival_and_scatter() -> None:
-    s = start([LINE, DROP], [LINE])
+    first = start([LINE, DROP], [LINE], Drop=[])
     # "You may choose not to deploy a unit with this special rule ... and instead keep it off the table"
-    assert s.phase == "deploy" and s.current_player() == 0
-    assert s.legal_actions() == [["deploy", 1], ["reserve", 1]]
-    s = s.apply(["reserve", 1])
+    assert first.phase == "deploy" and first.current_player() == 0 and first.todo == (1, 2)
+    assert first.legal_actions()[-1] == ["reserve", 1] and first.legal_actions()[0][:2] == ["place", 1]
+    s = start([LINE, DROP], [LINE], Drop=["reserve", 1])
     assert s.phase == "play" and s.place[1] == RESERVE and not s.on_table(1)
     assert 1 not in s.enemies(2) and 1 not in s.ready(0)  # not a target, not activated in round 1
     # round 1: only the two Line units act, then "After round 1 you may roll one die at the
@@ -93,8 +103,9 @@ def test_scouts_deploy_last_over_12_from_enemies_and_roll_off() -> None:
     s = start([LINE, SCOUT], [LINE], winner=1)  # army B deploys first; only A has a Scout
     assert s.phase == "scout" and s.current_player() == 0 and s.todo == (1,)
     acts = s.legal_actions()
-    assert acts[0] == ["deploy", 1] and len(acts) > 1
-    for a in acts[1:]:  # "deployed anywhere on the table over 12" away from enemy units"
+    # within 12" of its edge as any unit, or "deployed anywhere on the table over 12" away from enemy units"
+    assert acts[0][:2] == ["place", 1] and {a[0] for a in acts} == {"place", "scout"}
+    for a in acts:
         scout_position(s.setup.units[1], bases(s, 1, (a[2], a[3])), enemy_bases(s, 1))
     s2 = s.apply(acts[-1])
     assert s2.phase == "play" and s2.anchors[1] == (acts[-1][2], acts[-1][3]) and s2.player == 1
@@ -107,8 +118,15 @@ def test_scouts_deploy_last_over_12_from_enemies_and_roll_off() -> None:
     # a Scout placed near the middle keeps later Scouts over 12" away from it
     mid = next(a for a in b_first.legal_actions() if a[0] == "scout" and a[3] > 20)
     after = b_first.apply(mid)
-    for a in after.legal_actions()[1:]:
+    for a in after.legal_actions():
         scout_position(after.setup.units[1], bases(after, 1, (a[2], a[3])), enemy_bases(after, 1))
+
+
+def reserving(state: GameState, rng: np.random.Generator) -> list:
+    """A random player that keeps its Deep Strike units in reserve."""
+    acts = state.legal_actions()
+    keep = [a for a in acts if isinstance(a, list) and a[0] == "reserve"]
+    return keep[0] if keep else random_bot(state, rng)
 
 
 def test_games_with_reserves_and_scouts_replay_exactly() -> None:
@@ -128,7 +146,13 @@ def test_games_with_reserves_and_scouts_replay_exactly() -> None:
         for st in states(back)[::5]:
             again = GameState.from_json(st.setup, json.loads(json.dumps(st.to_json())))
             assert again == st
-    assert {"reserve", "scout", "place"} <= kinds
+    assert {"scout", "place"} <= kinds
+    for seed in range(3):  # a player who keeps every Deep Strike unit in reserve: arrivals replay too
+        game = play_game(GameState(setup), [reserving, reserving], seed)
+        assert replay_actions(GameState(setup), json.loads(json.dumps(game.actions))) == game.states
+        kinds |= {a[0] for a in game.actions if isinstance(a, list)}
+        kinds |= {"arrived"} if any(s.phase == "scatter_roll" for s in game.states) else set()
+    assert {"reserve", "arrived"} <= kinds
     ai = play(setup, 1, ("ai", "ai"))
     assert replay(json.loads(json.dumps(ai)))["scores"] == ai["scores"]
     assert all(p in (ON_TABLE, RESERVE) for p in states(ai)[-1].place)

@@ -174,9 +174,12 @@ def test_roll_off_deployment_and_turn_order() -> None:
     s = s.apply(1)  # army 2 wins the roll-off: chooses a side, deploys first, goes first
     assert s.current_player() == 1
     s = s.apply(["side", "north"])
-    assert s.south == 0 and s.phase == "deploy" and s.player == 1  # the orks' transport choices first
-    while s.phase in ("deploy", "scout"):  # then the marines' Deep Strike choice, then their Scouts
-        s = s.apply(["deploy", s.todo[0]])
+    assert s.south == 0 and s.phase == "deploy" and s.player == 1  # the orks place their army first
+    deciders = []
+    while s.phase in ("deploy", "scout"):  # then the marines, then their Scouts
+        deciders.append((s.phase, s.player))
+        s = s.apply(s.legal_actions()[0])
+    assert deciders == [("deploy", 1)] * 5 + [("deploy", 0)] * 3 + [("scout", 0)]
     assert s.phase == "power"  # the orks' Weirdboy: the round's power dice (psychic.py)
     s = s.apply(s.chance_outcomes()[0][0])
     assert s.phase == "play" and s.current_player() == 1
@@ -258,13 +261,13 @@ def test_a_log_of_another_version_is_refused_by_name() -> None:
     """A log of an earlier version (1: before consolidation, power dice and Limited weapons; 2: before
     the 1" move back was a full move; 3: before the assaulting models moved on one by one; 4: before
     Relentless split fire; 5: before whole bases along whole paths; 6: before each model fired a
-    weapon in range of it) would not replay to the same game: it is refused with the field and both
-    versions named, not replayed wrongly."""
+    weapon in range of it; 7: before the players placed their units) would not replay to the same
+    game: it is refused with the field and both versions named, not replayed wrongly."""
     from grimdice.systems.onepage.game.play import LOG_VERSION
 
-    assert LOG_VERSION == 7
-    for old in (1, 2, 3, 4, 5, 6):
+    assert LOG_VERSION == 8
+    for old in (1, 2, 3, 4, 5, 6, 7):
         with pytest.raises(ScenarioError) as err:
             states({"version": old, "setup": {}, "actions": []})
         assert err.value.field == "version"
-        assert f"version {old};" in err.value.message and "version 7 only" in err.value.message
+        assert f"version {old};" in err.value.message and "version 8 only" in err.value.message

@@ -88,7 +88,7 @@ def test_games_with_indirect_fire_in_part_replay_exactly() -> None:
     from grimdice.systems.onepage.game import play, replay, states
 
     setup = walled_setup()
-    for seed, players in ((2, ("ai", "random")), (9, ("random", "random"))):
+    for seed, players in ((2, ("ai", "random")), (1, ("random", "random"))):
         log = play(setup, seed, players)
         again = replay(json.loads(json.dumps(log)))
         assert again["events"] == log["events"] and again["scores"] == log["scores"]

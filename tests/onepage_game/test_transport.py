@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from grimdice.engine.game import CHANCE
+from grimdice.engine.playing import play_game, random_bot, replay_actions
 from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.ai import ai_player
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy, play, replay
@@ -47,12 +48,17 @@ def test_deploying_inside_a_transport_respects_its_capacity() -> None:
         .apply(0)
         .apply(["side", "south"])
     )
+    assert s.phase == "deploy" and s.todo == (0, 1, 2, 3, 4, 5)  # army A first, then B
+    assert not [a for a in s.legal_actions() if a[0] == "embark"]  # no transport on the table yet
+    s = s.apply(next(a for a in s.legal_actions() if a[1] == 0))  # the Rhino first
     # only Infantry units that fit; the Mob (10 models) never fits Transport(6), the Walker is no Infantry
-    assert s.phase == "deploy" and s.todo == (1, 2)
-    assert s.legal_actions() == [["deploy", 1], ["embark", 1, 0]]
+    assert [a for a in s.legal_actions() if a[0] == "embark"] == [["embark", 1, 0], ["embark", 2, 0]]
     s = s.apply(["embark", 1, 0])
-    assert s.place[1] == 0 and not s.on_table(1)
-    # 5 aboard: the second squad (5 more) exceeds 6 and is no longer asked
+    assert s.place[1] == 0 and not s.on_table(1) and s.todo == (2, 3, 4, 5)
+    # 5 aboard: the second squad (5 more) exceeds 6 and is no longer offered it
+    assert not [a for a in s.legal_actions() if a[0] == "embark"]
+    while s.phase == "deploy":
+        s = s.apply(s.legal_actions()[0])
     assert s.phase == "play"
     assert 1 not in s.enemies(5) and 1 not in s.valid_targets(5)
 
@@ -113,14 +119,24 @@ def test_a_destroyed_transport_hits_its_passengers_with_d6_and_unloads_them() ->
             assert 1 in after.enemies(2)
 
 
+def eager(state: GameState, rng: np.random.Generator) -> list:
+    """A random player that embarks and disembarks whenever it may."""
+    acts = state.legal_actions()
+    keen = [a for a in acts if isinstance(a, list) and a[0] in ("embark", "disembark")]
+    return random_bot(state, rng) if not keen else keen[int(rng.integers(len(keen)))]
+
+
 def test_games_with_transports_replay_exactly() -> None:
     setup = setup_of(RHINO, SQUAD)
     kinds: set[str] = set()
     for seed in range(2):
-        log = play(setup, seed, ("random", "random"))
-        assert replay(json.loads(json.dumps(log)))["events"] == log["events"]
-        kinds |= {a[0] for a in log["actions"] if isinstance(a, list)}
+        game = play_game(GameState(setup), [eager, eager], seed)
+        again = replay_actions(GameState(setup), json.loads(json.dumps(game.actions)))
+        assert again == game.states and again[-1].returns() == game.states[-1].returns()
+        kinds |= {a[0] for a in game.actions if isinstance(a, list)}
     assert {"embark", "disembark"} <= kinds
+    log = play(setup, 0, ("random", "random"))
+    assert replay(json.loads(json.dumps(log)))["events"] == log["events"]
     # the AI picks a legal action for an embarked unit too
     embarked = deploy(setup, 0, 0)
     embarked = replace(

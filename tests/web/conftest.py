@@ -105,6 +105,30 @@ def open_page(browser: Any, url: str, width: int = 1280, height: int = 900, **kw
     return pg
 
 
+def crusade_played(browser: Any, url: str, scenario: str, games: int, width: int, height: int) -> Any:
+    """A page at ``url`` (``width`` x ``height``) that has played ``games`` games of the bundled
+    Rules Crusade ``scenario`` (seed 0)."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, url, width=width, height=height)
+    page.select_option("#crusade-game", scenario)
+    page.fill("#crusade-count", str(games))
+    page.click("#crusade-play")
+    expect(page.locator("#crusade-status")).to_contain_text(f"{games} games played", timeout=60_000)
+    return page
+
+
+def board_shot(page: Any, board: str, path: Path) -> None:
+    """Screenshot the page with ``board`` in view to ``path``, check that the page does not scroll
+    sideways and had no page errors, and close it."""
+    page.locator(board).scroll_into_view_if_needed()
+    page.screenshot(path=path, full_page=False)
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"{path.stem}: the page scrolls sideways by {overflow}px"
+    assert page.problems == []
+    page.context.close()
+
+
 def settled_url(page: Any) -> str:
     """The page's URL once it has stopped changing (the link follows the page after a debounce)."""
     url = page.url

@@ -1,5 +1,6 @@
 """The Rules Crusade grid game from the page: the play stream against the same games played
-directly, the replay frames against the log, and both in headless Chromium."""
+directly, the replay frames against the log, and both in headless Chromium (table games:
+``test_crusade_table.py``)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ def play_lines(client: TestClient, games: int, seed: int, scenario: Any = CORRID
 def test_the_bundled_game_scenarios_are_listed(client: TestClient) -> None:
     listed = {g["file"]: g for g in client.get("/api/games/crusade").json()}
     assert {CORRIDOR, "crusade-game-sewers"} <= set(listed)
-    assert "crusade-game-skirmish" not in listed  # a table game: the page draws grids only
     assert listed[CORRIDOR]["forces"] == ["Terminators", "Genestealers"]
     assert listed[CORRIDOR]["scenario"] == load_scenario(EXAMPLES / "games" / f"{CORRIDOR}.yaml")
 
@@ -60,9 +60,6 @@ def test_bad_requests_name_their_field(client: TestClient) -> None:
     assert r.status_code == 422
     r = client.post("/api/games/crusade/replay", json={"log": {"system": "onepage"}})
     assert r.status_code == 422 and r.json()["field"] == "log"
-    table_log = {"system": "crusade", "kind": "game", "scenario": {"board": {"type": "table"}}, "actions": []}
-    r = client.post("/api/games/crusade/replay", json={"log": table_log})
-    assert r.status_code == 422 and r.json()["field"] == "log.scenario.board.type"
 
 
 @pytest.mark.slow  # plays a game and replays it
@@ -112,14 +109,10 @@ def test_the_replay_frames_follow_the_log(client: TestClient) -> None:
 def test_a_crusade_game_is_played_and_watched_in_the_browser(browser: Any, server: str, shots: Path) -> None:
     from playwright.sync_api import expect
 
-    from .conftest import open_page
+    from .conftest import board_shot, crusade_played
 
     for width, height, name in ((1280, 900, "desktop"), (390, 844, "phone")):
-        page = open_page(browser, server, width=width, height=height)
-        page.select_option("#crusade-game", CORRIDOR)
-        page.fill("#crusade-count", "2")
-        page.click("#crusade-play")
-        expect(page.locator("#crusade-status")).to_contain_text("2 games played", timeout=60_000)
+        page = crusade_played(browser, server, CORRIDOR, 2, width, height)
         expect(page.locator("#crusade-summary table").first.locator("tbody tr")).to_have_count(3)
         expect(page.locator("#crusade-summary table").nth(1).locator("tbody tr")).to_have_count(9)
         page.click("#crusade-watch")
@@ -136,14 +129,7 @@ def test_a_crusade_game_is_played_and_watched_in_the_browser(browser: Any, serve
         page.click("#crusade-round-next")
         page.click("#crusade-round-next")
         expect(page.locator("#crusade-what")).to_contain_text("round 3")
-        page.locator("#crusade-board").scroll_into_view_if_needed()
-        page.screenshot(path=shots / f"crusade-game-{name}.png", full_page=False)
-        overflow = page.evaluate(
-            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-        )
-        assert overflow <= 0, f"{name}: the page scrolls sideways by {overflow}px"
-        assert page.problems == []
-        page.context.close()
+        board_shot(page, "#crusade-board", shots / f"crusade-game-{name}.png")
 
 
 @pytest.mark.slow  # plays a game and opens its log in a real browser

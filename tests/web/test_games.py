@@ -67,9 +67,11 @@ def test_games_are_played_and_watched_in_the_browser(browser: Any, server: str, 
     expect(page.locator("#game-summary table").first.locator("tbody tr")).to_have_count(3)
     page.click("#watch-first")
     expect(page.locator("#replay-what")).to_contain_text("Step 1 of", timeout=WAIT)
-    assert page.locator("#board svg circle.base").count() > 0
     assert page.locator("#board svg polygon").count() > 0
-    for _ in range(12):
+    page.click("#replay-next")  # step 1 chose the side; the first unit is placed at step 2
+    expect(page.locator("#replay-what")).to_contain_text("Step 2 of")
+    assert page.locator("#board svg circle.base").count() > 0
+    for _ in range(11):
         page.click("#replay-next")
     expect(page.locator("#replay-what")).to_contain_text("Step 13 of")
     page.click("#replay-back")

@@ -1,7 +1,10 @@
-"""A logged Rules Crusade grid game as frames the page draws: the game is played again from its
-actions with no dice (:func:`grimdice.systems.crusade.game.replay.replay`, as ``grimdice replay``
-does), and after each action the page gets every model's square and condition, the action in
-words, its arrow and the dice's outcome (the log's event for an attack)."""
+"""A logged Rules Crusade game, on a grid or a table, as frames the page draws: the game is played
+again from its actions with no dice (:func:`grimdice.systems.crusade.game.replay.replay`, as
+``grimdice replay`` does), and after each action the page gets every model's position and
+condition, the action in words, its arrow and the dice's outcome (the log's event: an attack, a
+card, a building's damage). A table's geometry comes once (:mod:`grimdice.web.crusade_table`),
+and each step of a table game carries what VI changed on it (sectors' hits, rubble, forced
+entries)."""
 
 from __future__ import annotations
 
@@ -11,11 +14,25 @@ from typing import Any
 from grimdice.engine.game import CHANCE
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.game.table import TableBoard, piece_key
+from grimdice.web.crusade_table import sector_cell, table_board, table_marks
 
 #: what the page draws per square, by the grid's terrain code (:mod:`grimdice.engine.grid`)
 SQUARE_KINDS = ("floor", "wall", "door", "door", "duct")
-MOVES = ("move", "manhole")  # actions that take the active model to a square
-ATTACKS = {"shoot": "shot", "melee": "melee", "mind": "shot"}  # actions aimed at a model: the arrow's kind
+MOVES = ("move", "manhole", "ladder", "jump", "scrabble", "fall", "hang")  # to a square (a position)
+#: a table's steps in words (V MOVEMENT, JUMPING, SCRABBLING, FALLING; ladders and stairs)
+CLIMBS = {"ladder": "climbs the ladder to", "jump": "jumps to", "scrabble": "scrabbles up to",
+          "fall": "drops (a fall) to", "hang": "hangs and drops to"}  # fmt: skip
+#: a table's rolls that the log does not record as events: (made, failed)
+ROLLS = {"jump": ("the jump is made", "the jump fails: a fall"),
+         "scrabble": ("the scrabble is made", "the scrabble fails: it stays at the bottom"),
+         "force": ("the entry is forced", "the entry holds"),
+         "dive": ("the dive's jump is made", "the dive fails: a fall and a stun")}  # fmt: skip
+#: actions aimed at a model: the arrow's kind
+ATTACKS = {"shoot": "shot", "melee": "melee", "mind": "shot", "dive": "melee", "ladder_melee": "melee"}
+#: actions aimed at a sector (its index) or a barricade or catwalk (its index), and the arrow's kind
+STRUCTURES = {"force": "melee", "shoot_sector": "shot", "melee_sector": "melee", "shoot_piece": "shot",
+              "melee_piece": "melee"}  # fmt: skip
 
 
 def _label(s: Any, i: int) -> str:
@@ -25,13 +42,24 @@ def _label(s: Any, i: int) -> str:
 
 
 def _board(s: Any) -> dict[str, Any]:
-    grid, sc = s.setup.grid, s.setup.scenario
+    """The board the page draws: a grid's squares by kind (walls, doors, ducts), dark squares and
+    manholes, or a table's geometry (:func:`~grimdice.web.crusade_table.table_board`); then the
+    objectives and the forces' names."""
+    sc = s.setup.scenario
+    if isinstance(s.setup.board, TableBoard):
+        drawn = table_board(s)
+    else:
+        grid = s.setup.grid
+        rows, cols = range(grid.height), range(grid.width)
+        drawn = {
+            "width": grid.width,
+            "height": grid.height,
+            "squares": [[SQUARE_KINDS[grid.at((x, y))] for x in cols] for y in rows],
+            "dark": sorted([x, y] for x, y in grid.dark),
+            "links": [[list(a), list(b)] for a, b in grid.links],
+        }
     return {
-        "width": grid.width,
-        "height": grid.height,
-        "squares": [[SQUARE_KINDS[grid.at((x, y))] for x in range(grid.width)] for y in range(grid.height)],
-        "dark": sorted([x, y] for x, y in grid.dark),
-        "links": [[list(a), list(b)] for a, b in grid.links],
+        **drawn,
         "objectives": [
             {
                 "name": o.name,
@@ -66,6 +94,11 @@ def _items(s: Any) -> list[list[int]]:
     return [list(s.tokens[carrier].sq if carrier >= 0 else where) for where, carrier in s.items]
 
 
+def _at(p: Sequence[Any]) -> str:
+    """A position in words: a square ``(x, y)``, on a table with the height stood at."""
+    return f"({p[0]}, {p[1]})" + (f' at {p[2]}"' if len(p) > 2 and p[2] else "")
+
+
 def _what(s: Any, n: Any, a: Sequence[Any], event: str | None) -> str:
     """The action ``a`` taken in ``s`` (giving ``n``), in words."""
     forces = s.setup.scenario.forces
@@ -73,12 +106,28 @@ def _what(s: Any, n: Any, a: Sequence[Any], event: str | None) -> str:
     kind = a[0]
     if event is not None:
         return event
+    if s.current_player() == CHANCE and kind in ROLLS:
+        return f"{who}: {ROLLS[kind][0 if a[1] else 1]}"
+    if kind in CLIMBS:
+        return f"{who} {CLIMBS[kind]} {_at(a[1:])}"
+    if kind in STRUCTURES:
+        board = s.setup.board
+        target = board.structures[int(a[1])].name if kind.endswith("piece") else board.sector_names[int(a[1])]
+        verb = {"force": "tries to force an entry into", "melee_sector": "melees"}.get(
+            kind, kind.split("_")[0] + "s"
+        )
+        return f"{who} {verb} {target}" + (f" with {a[2]}" if len(a) > 2 else "")
+    if kind in ("dive", "ladder_melee"):
+        how = "dives onto" if kind == "dive" else "melees awkwardly across the ladder"
+        return f"{who} {how} {_label(s, int(a[1]))}"
+    if kind == "close_entry":
+        return f"{who} closes the forced entry at {_at(s.breaches[int(a[1])][0])}"
     if kind == "first":
         return f"roll-off: {forces[int(a[1])].name} go first"
     if kind == "activate":
         return f"{_label(s, int(a[1]))} activates"
     if kind in MOVES:
-        return f"{who} moves to ({a[1]}, {a[2]})" + (" by the manhole" if kind == "manhole" else "")
+        return f"{who} moves to {_at(a[1:])}" + (" by the manhole" if kind == "manhole" else "")
     if kind in ("open", "close"):
         return f"{who} {kind}s the door at ({a[1]}, {a[2]})"
     if kind == "shoot":
@@ -100,70 +149,80 @@ def _what(s: Any, n: Any, a: Sequence[Any], event: str | None) -> str:
     return f"{who}: {kind}{' ' + rest if rest else ''}"
 
 
+def _aim(s: Any, i: int, kind: str, to: Sequence[Any]) -> dict[str, Any]:
+    return {"kind": kind, "side": s.tokens[i].side, "from": list(s.tokens[i].sq), "to": list(to)}
+
+
 def _arrow(s: Any, n: Any, a: Sequence[Any]) -> dict[str, Any] | None:
     """The action's arrow: the active model's step (from its square to the one it steps to), or an attack
-    (from the attacker to the model it aims at; an attack's dice from its pending attacker)."""
-    if a[0] in MOVES and s.active >= 0:
-        t = s.tokens[s.active]  # to the square stepped to (an enemy's ZOC may still stop it there)
-        return {"kind": "move", "side": t.side, "from": list(t.sq), "to": [int(a[1]), int(a[2])]}
-    if a[0] in ATTACKS and s.active >= 0:
-        i, j = s.active, int(a[1])
-        return {"kind": ATTACKS[a[0]], "side": s.tokens[i].side, "from": list(s.tokens[i].sq),
-                "to": list(s.tokens[j].sq)}  # fmt: skip
-    if a[0] == "attack" and s.pending and s.pending[0] == "attack":
-        how, i, j = s.pending[1:4]
-        kind = "shot" if how in ("shoot", "snap", "many") else "melee"
-        return {
-            "kind": kind,
-            "side": s.tokens[i].side,
-            "from": list(s.tokens[i].sq),
-            "to": list(s.tokens[j].sq),
-        }
+    (from the attacker to the model it aims at; an attack's dice from its pending attacker); on a
+    table also a jump's or scrabble's roll, and a forced entry or a shot at a building's sector (to
+    the sector's middle cell)."""
+    chance = s.current_player() == CHANCE
+    if a[0] in MOVES and s.active >= 0 and not chance:
+        # to the square stepped to (an enemy's ZOC may still stop it there)
+        return _aim(s, s.active, "move", [int(x) for x in a[1:]])
+    if a[0] in ATTACKS and s.active >= 0 and not chance:
+        return _aim(s, s.active, ATTACKS[a[0]], s.tokens[int(a[1])].sq)
+    if a[0] in STRUCTURES and s.active >= 0 and not chance:
+        key = int(a[1]) if not a[0].endswith("piece") else piece_key(int(a[1]))
+        return _aim(s, s.active, STRUCTURES[a[0]], sector_cell(s.setup.board, key))
+    if not chance or not s.pending:
+        return None
+    pending = s.pending
+    if a[0] == "attack" and pending[0] == "attack":
+        how, i, j = pending[1:4]
+        return _aim(s, i, "shot" if how in ("shoot", "snap", "many") else "melee", s.tokens[j].sq)
+    if pending[0] in ("jump", "scrabble") and s.active >= 0:
+        return _aim(s, s.active, "move", pending[1])
+    if pending[0] == "dive":  # V DIVE ATTACK: to the place it lands beside its target
+        return _aim(s, int(pending[1]), "move", pending[3])
+    if pending[0] in ("force", "sector"):
+        kind = "shot" if pending[0] == "sector" else "melee"
+        return _aim(s, int(pending[1]), kind, sector_cell(s.setup.board, int(pending[2])))
     return None
 
 
 def frames(log: dict[str, Any]) -> dict[str, Any]:
     """The crusade game ``log`` as frames: ``board`` and ``start``, then per action ``round`` (the
     round it is taken in), ``side`` (whose turn), ``chance`` (a dice outcome), ``text``, ``arrow``,
-    and after it ``models``, ``open_doors`` and ``items`` (where each item lies or is carried);
-    ``matches_log`` and ``differs`` as ``grimdice replay`` reports them."""
+    and after it ``models``, ``open_doors`` and ``items`` (where each item lies or is carried), on
+    a table also ``table`` (:func:`~grimdice.web.crusade_table.table_marks`); ``matches_log`` and
+    ``differs`` as ``grimdice replay`` reports them."""
+    from grimdice.systems.crusade.game.play import Recorder
     from grimdice.systems.crusade.game.replay import differences, is_game_log, replay
 
     if not is_game_log(log):
         raise ScenarioError("log", "not a Rules Crusade game log (system: crusade, kind: game)")
-    board = log.get("scenario", {}).get("board") if isinstance(log.get("scenario"), dict) else None
-    if isinstance(board, dict) and board.get("type") == "table":
-        raise ScenarioError(
-            "log.scenario.board.type", "the page replays grid games; use grimdice replay --png"
-        )
     again, states, problems = replay(log)
-    events = iter(again["events"])
+    on_table = isinstance(states[0].setup.board, TableBoard)
+    rec = Recorder(states[0])  # the log's events, each found at the step that records it
     steps = []
     for s, a, n in zip(states, log["actions"], states[1:], strict=False):
-        chance = s.current_player() == CHANCE
-        attack = chance and bool(s.pending) and s.pending[0] in ("attack", "card")  # a logged event
-        event = next(events)["text"] if attack else None
-        steps.append(
-            {
-                "round": s.round,
-                "side": s.player,
-                "chance": chance,
-                "text": _what(s, n, a, event),
-                "arrow": _arrow(s, n, a),
-                "models": _models(n),
-                "open_doors": sorted([x, y] for x, y in n.open_doors),
-                "items": _items(n),
-            }
-        )
+        logged = len(rec.events)
+        rec.step(s, a, n)
+        event = rec.events[-1]["text"] if len(rec.events) > logged else None
+        step = {
+            "round": s.round,
+            "side": s.player,
+            "chance": s.current_player() == CHANCE,
+            "text": _what(s, n, a, event),
+            "arrow": _arrow(s, n, a),
+            "models": _models(n),
+            "open_doors": sorted([x, y] for x, y in n.open_doors),
+            "items": _items(n),
+        }
+        steps.append({**step, "table": table_marks(n)} if on_table else step)
+    start = {
+        "models": _models(states[0]),
+        "open_doors": sorted([x, y] for x, y in states[0].open_doors),
+        "items": _items(states[0]),
+    }
     differs = differences(log, again, problems)
     return {
         "title": again.get("title", ""),
         "board": _board(states[0]),
-        "start": {
-            "models": _models(states[0]),
-            "open_doors": sorted([x, y] for x, y in states[0].open_doors),
-            "items": _items(states[0]),
-        },
+        "start": {**start, "table": table_marks(states[0])} if on_table else start,
         "steps": steps,
         "winner": again["winner"],
         "rounds": again["rounds"],

@@ -1,5 +1,5 @@
-"""The Rules Crusade grid game on the page (``docs/crusade-game.md``): play a bundled or uploaded
-game scenario many times, and watch a logged game action by action.
+"""The Rules Crusade game, on a grid or a table, on the page (``docs/crusade-game.md``): play a
+bundled or uploaded game scenario many times, and watch a logged game action by action.
 
 * ``GET /api/games/crusade``: the bundled game scenarios (``examples/games/*.yaml`` with
   ``system: crusade`` and ``kind: game``).
@@ -10,9 +10,11 @@ game scenario many times, and watch a logged game action by action.
   game's whole log. A client that goes away stops the games not yet begun.
 * ``POST /api/games/crusade/replay`` ``{"log": LOG}`` (a ``grimdice play --save`` file of a
   crusade game) answers the game replayed with no dice (``grimdice replay``) as frames: the board
-  (terrain per square, dark squares, manholes, objectives), and after each action every model's
-  square and condition, the action in words, its arrow (a move, a shot, a melee) and the dice's
-  outcome (the event the log records).
+  (a grid's terrain per square, dark squares, manholes; a table's pieces, buildings, sectors,
+  ladders and stairs as polygons and positions in inches; objectives), and after each action every
+  model's position and condition, the action in words, its arrow (a move, a shot, a melee) and the
+  dice's outcome (the event the log records); on a table also the sectors' damage, rubble and
+  forced entries.
 """
 
 from __future__ import annotations
@@ -44,8 +46,7 @@ class CrusadeReplayRequest(BaseModel):
 
 
 def bundled_games() -> dict[str, dict[str, Any]]:
-    """The crusade grid game scenarios in ``examples/games``, by file name (the page draws grid
-    boards only; table games are played and drawn by ``grimdice play`` and ``replay --png``)."""
+    """The crusade game scenarios in ``examples/games`` (on a grid or a table), by file name."""
     from grimdice.systems.crusade.game.replay import is_game_log
 
     base = default_dir()
@@ -57,9 +58,7 @@ def bundled_games() -> dict[str, dict[str, Any]]:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
             continue
-        board = data.get("board") if isinstance(data, dict) else None
-        on_table = isinstance(board, dict) and board.get("type") == "table"  # the page draws grids only
-        if isinstance(data, dict) and is_game_log(data) and not on_table:
+        if isinstance(data, dict) and is_game_log(data):
             found[path.stem] = data
     return found
 

@@ -153,8 +153,9 @@ def base_distances(
     dx = a[:, None, 0] - b[None, :, 0]
     dy = a[:, None, 1] - b[None, :, 1]
     d = np.sqrt(dx * dx + dy * dy)  # np.linalg.norm's arithmetic on pairs, without its overhead
-    gap = d - np.broadcast_to(np.asarray(ra, dtype=np.float64), len(a))[:, None]
-    gap = gap - np.broadcast_to(np.asarray(rb, dtype=np.float64), len(b))[None, :]
+    ra, rb = np.asarray(ra, dtype=np.float64), np.asarray(rb, dtype=np.float64)
+    gap = d - (ra[:, None] if ra.ndim else ra)  # a radius for all is subtracted as it is
+    gap -= rb[None, :] if rb.ndim else rb
     return np.asarray(gap if signed else np.maximum(gap, 0.0))
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from grimdice.engine.table.sweeps import pairs_see, paths_near_edges, sweeps_touch_pieces
+from grimdice.engine.table import kernels
+from grimdice.engine.table.sweeps import pairs_see, sweeps_touch_pieces
 from grimdice.engine.table.terrain import Table
 
 EPS = 1e-6  # a game's tolerance on distances
@@ -30,46 +31,19 @@ def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str, radius
     return np.asarray(blocks_touch(table, a, bs, keep, radius)[:, keep].any(axis=1))
 
 
-def blocks_touch(
-    table: Table,
-    a: np.ndarray,
-    bs: np.ndarray,
-    keep: np.ndarray,
-    radius: float,
-    bounds: tuple[np.ndarray, np.ndarray] | None = None,
-) -> np.ndarray:
+def blocks_touch(table: Table, a: np.ndarray, bs: np.ndarray, keep: np.ndarray, radius: float) -> np.ndarray:
     """``(C, k)``: for every piece that ``keep`` marks, whether moving the round bases of
     ``radius`` straight from ``a`` (``(n, 2)``) to ``bs[c]`` puts any part of a base over it
     anywhere on the way: some model's path comes within ``radius`` of one of the piece's edges
-    (:func:`~grimdice.engine.table.sweeps.paths_near_edges`) or starts or ends inside it
+    (crosses one, ends within ``radius`` of one, or passes within ``radius`` of a corner) or starts
+    or ends inside it
     (``Table.inside``): the capsule each base sweeps meets the polygon. All pieces and candidates
-    in one pass; each path is tested only against the pieces whose bounds, widened by ``radius``,
-    meet the box around its candidate's paths. ``bounds``: ``bs.min(axis=1)`` and
-    ``bs.max(axis=1)`` when the caller has them."""
-    c = bs.shape[0]
-    qa, qb, _box, _h, _m = table.polygons()
-    outer, _spans = table.outer()
-    out = np.zeros((c, len(outer)), dtype=bool)
-    if c == 0 or not keep.any():
-        return out
-    bmin, bmax = bounds if bounds is not None else (bs.min(axis=1), bs.max(axis=1))
-    lo = np.minimum(a.min(axis=0)[None, :], bmin) - radius  # (C, 2): the box around the swept bases
-    hi = np.maximum(a.max(axis=0)[None, :], bmax) + radius
-    # (C, k): only a move whose box meets a piece's box can touch it
-    near = keep[None, :] & ~(outer[None, :, :] < np.concatenate([lo, -hi], axis=1)[:, None, :]).any(axis=2)
-    cc, pp = np.nonzero(near)
-    if len(cc) == 0:
-        return out
-    ends = bs[cc]  # (P, n, 2)
-    starts = np.broadcast_to(a[None, :, :], ends.shape)
-    near_edges = paths_near_edges(
-        starts[:, :, None, :], ends[:, :, None, :], qa[pp][:, None], qb[pp][:, None], radius
-    )
-    hit = np.asarray(near_edges.any(axis=1))
-    # or some path starts or ends inside the piece
-    paths = np.concatenate([ends, starts], axis=1)  # (P, 2n, 2)
-    out[cc, pp] = hit | table.inside(paths, pp).any(axis=1)
-    return out
+    in one compiled pass (``kernels.paths_touch``); each path is tested only against the pieces
+    whose bounds, widened by ``radius``, meet the box around its candidate's paths."""
+    qa, qb, box, _h, _m = table.polygons()
+    if bs.shape[0] == 0 or not keep.any():
+        return np.zeros((bs.shape[0], len(box)), dtype=bool)
+    return np.asarray(kernels.paths_touch(np.broadcast_to(a, bs.shape), bs, keep, radius, (qa, qb, box)))
 
 
 def blocks_gaps(
@@ -78,18 +52,6 @@ def blocks_gaps(
     """``(C, K)``: the closest base-to-base gap from the block at each candidate to each of ``K``
     other units (their models ``pts`` with ``radii``, unit ``k``'s block starting at ``starts[k]``)."""
     return np.minimum.reduceat(pair_distances(bs, radius, pts, radii).min(axis=1), starts, axis=1)
-
-
-def blocks_within(
-    bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, limit: np.ndarray
-) -> np.ndarray:
-    """``(C,)``: whether the block at each candidate comes closer than ``limit[j]`` to some model
-    ``j`` of ``pts`` (base to base, signed: overlapping bases are closer than touching ones, so a
-    negative limit, bases already overlapping, forbids any deeper overlap)."""
-    dx = bs[:, :, None, 0] - pts[None, None, :, 0]
-    dy = bs[:, :, None, 1] - pts[None, None, :, 1]
-    gap = np.sqrt(dx * dx + dy * dy) - radius - radii[None, None, :]
-    return np.asarray((gap < limit[None, None, :]).any(axis=(1, 2)))
 
 
 def pair_distances(bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -119,7 +81,7 @@ def sights(
     cc, ii, jj = np.nonzero(near)
     seen = np.full(d.shape, np.inf)
     if len(cc):
-        keep = pairs_see(table, bs[cc, ii], radius, pts[jj], radii[jj])
+        keep = pairs_see(table, bs[cc, ii], radius, pts[jj], radii[jj])[0]
         seen[cc[keep], ii[keep], jj[keep]] = d[cc[keep], ii[keep], jj[keep]]
     return sight_counts(seen, sizes)
 
@@ -163,7 +125,6 @@ __all__ = [
     "blocks_gaps",
     "blocks_in_cover",
     "blocks_touch",
-    "blocks_within",
     "models_through",
     "pair_distances",
     "sight_counts",

@@ -1,10 +1,11 @@
 """Straight lines over the table: line of sight through terrain and moves through terrain pieces,
-many lines at once (NumPy)."""
+many lines at once (NumPy; the sight test in a compiled kernel, ``kernels.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from grimdice.engine.table import kernels
 from grimdice.engine.table.terrain import Table, segments_cross
 
 
@@ -14,21 +15,21 @@ def sight_blocked(table: Table, starts: np.ndarray, ends: np.ndarray) -> np.ndar
     sight"). A line that starts or ends inside a piece sees out of / into it: only crossing a
     piece's boundary elsewhere blocks. Models never block sight here (the texts let a model
     ignore its own unit; blocking by other units is the game's choice)."""
-    s, e = np.atleast_2d(starts), np.atleast_2d(ends)
-    out = np.zeros(len(s), dtype=bool)
+    s = np.atleast_2d(np.asarray(starts, dtype=np.float64))
+    e = np.atleast_2d(np.asarray(ends, dtype=np.float64))
+    if len(table.edges_with("blocks_sight")[0]) == 0 or len(s) == 0:
+        return np.zeros(len(s), dtype=bool)
+    return np.asarray(kernels.lines_blocked(s, e, sight_terrain(table)))
+
+
+def sight_terrain(table: Table) -> kernels.Sight:
+    """The arrays the sight kernels read (``kernels.lines_blocked``): the edges of the pieces that
+    block sight, where each piece's edges start among them, which piece each run is, and every
+    piece's padded polygon and bounds."""
     edges, _ = table.edges_with("blocks_sight")
-    if len(edges) == 0:
-        return out
-    cross = segments_cross(s, e, edges)
-    rows = cross.any(axis=1)  # a line that crosses no edge is not blocked
-    if not rows.any():
-        return out
     pieces, first = table.edge_runs("blocks_sight")
-    hits = np.add.reduceat(cross[rows], first, axis=1, dtype=np.int64)  # crossings per (line, piece)
-    keep = table.having("blocks_sight")
-    inside = (table.pieces_at(s[rows], keep=keep) | table.pieces_at(e[rows], keep=keep))[:, pieces]
-    out[rows] = (np.where(inside, hits >= 2, hits >= 1) & (hits > 0)).any(axis=1)
-    return out
+    qa, qb, box, _h, _m = table.polygons()
+    return edges, first, pieces, qa, qb, box
 
 
 def path_blocked(table: Table, starts: np.ndarray, ends: np.ndarray, trait: str) -> np.ndarray:

@@ -16,12 +16,17 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.table.terrain import EPS, Table, crossing, segments_cross
+from grimdice.engine.table import kernels
+from grimdice.engine.table.lines import sight_terrain
+from grimdice.engine.table.terrain import Table, crossing, segments_cross
 
 #: how far bases may overlap and still count as touching (rounding of logged positions to 0.001")
 CONTACT_SLACK = 0.002
 #: where on its radius a base's side points for sight are (just inside the rim)
 INSIDE_RIM = 0.95
+#: a line passes through a screening base when it comes closer to its centre than its radius less this
+BASE_EPS = 1e-6
+NO_SCREENS = (np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=np.int64))
 
 
 def point_segment_distances(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -49,27 +54,6 @@ def _square_point_segment(
     np.clip(t, 0.0, 1.0, out=t)
     ex, ey = wx - t * dx, wy - t * dy
     return np.asarray(ex * ex + ey * ey)
-
-
-def paths_near_edges(
-    s: np.ndarray, e: np.ndarray, qa: np.ndarray, qb: np.ndarray, radius: float
-) -> np.ndarray:
-    """Whether each path ``s``-``e`` (``(..., 1, 2)``) comes closer than ``radius`` to one of the
-    edges ``qa``-``qb`` (``(..., E, 2)``, a polygon's consecutive corners: each edge's end is the
-    next edge's start), reduced over the edges: a crossing, or a path end within ``radius`` of an
-    edge, or a corner within ``radius`` of the path (:func:`segment_distances`' four distances, the
-    corners' shared by their two edges), compared squared."""
-    sx, sy, ex, ey = s[..., 0], s[..., 1], e[..., 0], e[..., 1]
-    ax, ay, bx, by = qa[..., 0], qa[..., 1], qb[..., 0], qb[..., 1]
-    cross = crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay).any(axis=-1)
-    near = np.minimum(
-        np.minimum(
-            _square_point_segment(sx, sy, ax, ay, bx, by), _square_point_segment(ex, ey, ax, ay, bx, by)
-        ),
-        _square_point_segment(ax, ay, sx, sy, ex, ey),
-    ).min(axis=-1)
-    r = max(radius - EPS, 0.0)
-    return np.asarray(cross | (near < r * r))
 
 
 def segment_distances(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -113,25 +97,10 @@ def sweeps_touch_pieces(
     ``keep`` marks): the move's segment comes within ``radius`` of an edge, or ends inside."""
     s, e = np.atleast_2d(starts).astype(np.float64), np.atleast_2d(ends).astype(np.float64)
     qa, qb, box, _h, _m = table.polygons()
-    out = np.zeros((len(s), len(box)), dtype=bool)
     if not len(s) or not len(box):
-        return out
-    lo, hi = np.minimum(s, e) - radius, np.maximum(s, e) + radius
-    near = ~(
-        (hi[:, None, 0] < box[None, :, 0])
-        | (hi[:, None, 1] < box[None, :, 1])
-        | (lo[:, None, 0] > box[None, :, 2])
-        | (lo[:, None, 1] > box[None, :, 3])
-    )
-    if keep is not None:
-        near &= keep[None, :]
-    ii, jj = np.nonzero(near)
-    if not len(ii):
-        return out
-    hit = paths_near_edges(s[ii, None, :], e[ii, None, :], qa[jj], qb[jj], radius)
-    inside = table.inside(np.stack([s[ii], e[ii]], axis=1), jj).any(axis=1)
-    out[ii, jj] = hit | inside
-    return out
+        return np.zeros((len(s), len(box)), dtype=bool)
+    keep = np.ones(len(box), dtype=bool) if keep is None else keep
+    return np.asarray(kernels.paths_touch(s[:, None, :], e[:, None, :], keep, radius, (qa, qb, box)))
 
 
 def bases_in(table: Table, centres: np.ndarray, radius: float | np.ndarray, trait: str) -> np.ndarray:
@@ -159,42 +128,39 @@ def pair_lines(a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray) -> tuple
     radius ``rb[p]``), the lines between the centre and the two side points of each base square to
     the line of centres (the ends of the widest chord seen from the other base), taken
     :data:`INSIDE_RIM` of the radius out (a line from a base's very edge only grazes an equal base in
-    its way: it would see past every model in a file), the centre-to-centre line first."""
-    v = b - a
-    n = np.sqrt((v * v).sum(axis=1, keepdims=True))
-    u = np.divide(v, n, out=np.zeros_like(v), where=n > 0)
-    side = np.stack([-u[:, 1], u[:, 0]], axis=1)
-    offs = np.array([0.0, INSIDE_RIM, -INSIDE_RIM])
-    pa = a[:, None, :] + offs[None, :, None] * side[:, None, :] * ra  # (P, 3, 2)
-    pb = (
-        b[:, None, :]
-        + offs[None, :, None] * side[:, None, :] * np.asarray(rb, dtype=np.float64)[:, None, None]
-    )
-    starts = np.repeat(pa, 3, axis=1)  # a's point k with each of b's three
-    ends = np.tile(pb, (1, 3, 1))
-    return starts, ends
+    its way: it would see past every model in a file), the centre-to-centre line first
+    (``kernels.pair_lines``)."""
+    a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
+    rbs = np.broadcast_to(np.asarray(rb, dtype=np.float64), len(a))
+    lines = kernels.pair_lines(a, float(ra), b, rbs, INSIDE_RIM)
+    return lines[:, :, :2], lines[:, :, 2:]
 
 
 def pairs_see(
-    table: Table, a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray, blocked: Any = None
-) -> np.ndarray:
-    """``(P,)``: whether base ``a[p]`` sees base ``b[p]`` from and to any part of the bases: the
-    centre line first, then, for the pairs it leaves blocked, the other eight of :func:`pair_lines`.
-    ``blocked(table, starts, ends)``: the line test
-    (:func:`~grimdice.engine.table.lines.sight_blocked` unless given)."""
-    from grimdice.engine.table.lines import sight_blocked
-
-    test = sight_blocked if blocked is None else blocked
+    table: Table,
+    a: np.ndarray,
+    ra: float,
+    b: np.ndarray,
+    rb: np.ndarray,
+    screens: tuple[np.ndarray, np.ndarray, np.ndarray, int, int] | None = None,
+    flag: bool = False,
+) -> tuple[np.ndarray, bool]:
+    """(``(P,)``: whether base ``a[p]`` sees base ``b[p]`` from and to any part of the bases: the
+    centre line, or for the pairs it leaves blocked one of the other eight of :func:`pair_lines`,
+    open of sight-blocking terrain (:func:`~grimdice.engine.table.lines.sight_blocked`) and of the
+    screening bases; with ``flag``, whether a line of some pair passes through a screening base,
+    else False).
+    ``screens``: (centres, radii, owning units, own unit, target unit) of the bases on the table,
+    those of neither unit screening (none when not given); one compiled pass
+    (``kernels.pairs_see``)."""
     a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
-    ok = ~np.asarray(test(table, a, b), dtype=bool)
-    rows = np.flatnonzero(~ok)
-    if len(rows):
-        st, en = pair_lines(
-            a[rows], ra, b[rows], np.broadcast_to(np.asarray(rb, dtype=np.float64), len(a))[rows]
-        )
-        clear = ~np.asarray(test(table, st[:, 1:].reshape(-1, 2), en[:, 1:].reshape(-1, 2)), dtype=bool)
-        ok[rows] = clear.reshape(len(rows), 8).any(axis=1)
-    return ok
+    rbs = np.broadcast_to(np.asarray(rb, dtype=np.float64), len(a))
+    pts, radii, owner, own, target = screens if screens is not None else (*NO_SCREENS, -1, -1)
+    sight = sight_terrain(table)
+    ok, screened = kernels.pairs_see(
+        a, float(ra), b, rbs, INSIDE_RIM, sight, (pts, radii, owner), own, target, BASE_EPS, flag
+    )
+    return np.asarray(ok), bool(screened)
 
 
 def covered_models(table: Table, shooters: np.ndarray, targets: np.ndarray) -> np.ndarray:
@@ -236,7 +202,6 @@ __all__ = [
     "covered_models",
     "pair_lines",
     "pairs_see",
-    "paths_near_edges",
     "point_segment_distances",
     "segment_distances",
     "sweeps_meet_bases",

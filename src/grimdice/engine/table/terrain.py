@@ -230,18 +230,6 @@ class Table:
             inside & (hi + radius <= np.array([self.width + EPS, self.depth + EPS])).all(axis=1)
         )
 
-    def outer(self) -> tuple[np.ndarray, np.ndarray]:
-        """(``(k, 4)``: each piece's bounds as ``x1, y1, -x0, -y0``, so that a box ``(lo, hi)``
-        misses piece ``j`` exactly where ``outer[j] < (lo, -hi)`` somewhere; ``(k, n, 2)``: each
-        padded edge's vector, end less start), built once."""
-        if "_outer" not in self._edges:
-            a, b, box, _h, _m = self.polygons()
-            outer = np.concatenate([box[:, 2:], -box[:, :2]], axis=1)
-            spans = b - a
-            outer.flags.writeable = spans.flags.writeable = False
-            self._edges["_outer"] = (outer, spans)
-        return self._edges["_outer"]
-
     def on_table(self, centres: np.ndarray, radii: np.ndarray | float = 0.0) -> np.ndarray:
         c = np.atleast_2d(centres)
         r = np.broadcast_to(np.asarray(radii, dtype=np.float64), (len(c),))

@@ -392,6 +392,18 @@ RULES = RuleTable(
             "leaving its transport may move off the hull it starts on; moves are straight",
         ),
         Reading(
+            "game_deployment",
+            "game: 'places all of his army within 12\" of his table edge. Once he is done the opposing "
+            "player places all of his army'",
+            f"{SRC}, Deploying Armies; Scout; Deep Strike",
+            "each player places his units one at a time in the order he chooses, each on a grid of its "
+            'block\'s places 4" apart (every base within 12" of the edge, on the table, off impassable '
+            'and dangerous terrain, over 1" from every unit already placed; a 1" grid where none is '
+            "valid; at most 60 places); Scouts after both armies, also in their own zone; a unit its "
+            "own player's places have left without room is left out of the battle (never placed, "
+            "scoring nothing)",
+        ),
+        Reading(
             "game_cover_own_piece",
             "game: Cover 'If the majority of models in a unit are within or behind a piece of cover terrain'",
             f"{SRC}, Cover",

@@ -1,8 +1,10 @@
-// The Rules Crusade grid game in the browser: play a bundled or uploaded game scenario many times
+// The Rules Crusade game in the browser: play a bundled or uploaded game scenario many times
 // (POST /api/games/crusade/play, read game by game) and watch a logged game action by action
-// (POST /api/games/crusade/replay) drawn as SVG: walls, doors, dark squares, ducts, objectives,
-// models in their force's colour with their names, moves and attacks as arrows, the dice's outcome.
+// (POST /api/games/crusade/replay) drawn as SVG: a grid's walls, doors, dark squares and ducts or a
+// table's terrain and buildings (crusade_table.js), objectives, models in their force's colour with
+// their names, moves and attacks as arrows, the dice's outcome.
 import { el as svg, pct } from "./charts.js";
+import { drawTable, heightMark } from "./crusade_table.js";
 import { h } from "./form.js";
 import { ARMY, playGames, rateRow, replayed, stopGames, wireReplay } from "./games.js";
 
@@ -101,8 +103,10 @@ function drawModel(m) {
 
 function draw() {
   const game = view.game, st = game.steps[view.step], b = game.board;
-  const board = svg("svg", { viewBox: `-0.2 -0.4 ${b.width + 0.4} ${b.height + 0.8}`, role: "img", class: "board grid",
-    "aria-label": `The board after action ${view.step} of ${game.steps.length - 1}: round ${st.round}` });
+  const table = b.type === "table";
+  const board = svg("svg", { viewBox: `-0.2 -0.4 ${b.width + 0.4} ${b.height + 0.8}`, role: "img",
+    class: `board grid${table ? " table" : ""}`,
+    "aria-label": `The ${table ? "table" : "board"} after action ${view.step} of ${game.steps.length - 1}: round ${st.round}` });
   board.style.minWidth = `${Math.min(2 * b.width, 60)}rem`; // names readable: a phone scrolls the board
   const defs = svg("defs");
   for (const [i, colour] of ARMY.entries()) {
@@ -111,8 +115,13 @@ function draw() {
     head.append(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: colour }));
     defs.append(head);
   }
-  board.append(defs, drawBoard(b, st));
-  for (const m of st.models) if (m.on_board) board.append(drawModel(m));
+  board.append(defs, table ? drawTable(b, st, ARMY, OBJECTIVE) : drawBoard(b, st));
+  for (const m of st.models) {
+    if (!m.on_board) continue;
+    const g = drawModel(m), up = table && heightMark(m);
+    if (up) g.append(up);
+    board.append(g);
+  }
   for (const [x, y] of st.items || []) {
     board.append(svg("path", { d: `M${x + 0.8},${y + 0.06} l.07,.14 .15,.02 -.11,.1 .03,.15 -.14,-.07 -.14,.07 .03,-.15 -.11,-.1 .15,-.02 z`,
       class: "item" }, undefined));

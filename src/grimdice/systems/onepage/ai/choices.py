@@ -9,31 +9,40 @@ import math
 from typing import Any
 
 from grimdice.systems.onepage.game.dangerous import hazard_law, models_through
+from grimdice.systems.onepage.game.deployment import ARMY_PHASES
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.state import GameState
 from grimdice.systems.onepage.game.transport import from_hull
 
 
 def deployment_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
-    """The AI keeps a Deep Strike unit in reserve only when its guns reach under 24" (it cannot
-    arrive closer than 12" anyway), never deploys inside a transport, places Scouts and arriving
-    units where they stand in cover and nearest to one weapon range from the enemy, and moves an
-    enemy's arriving unit as far from its own units as it can."""
+    """The AI's deployment (:func:`.deploying.deploy_choice`) and Deep Strike steps: it places an
+    arriving unit where it stands in cover and nearest to one weapon range from the enemy
+    (:func:`arrival_choice`), and moves an enemy's arriving unit as far from its own units as it
+    can."""
+    from grimdice.systems.onepage.ai.deploying import deploy_choice
+    from grimdice.systems.onepage.ai.players import nearest_gap
+
+    if s.phase in ARMY_PHASES:
+        return deploy_choice(s, acts)
+    u = s.todo[0]
+    if s.phase == "scatter":
+        prefetch(s, u, [(a[2], a[3]) for a in acts], False, False)
+        return max(acts, key=lambda a: nearest_gap(s, u, (a[2], a[3])))
+    return arrival_choice(s, u, acts)
+
+
+def arrival_choice(s: GameState, u: int, acts: list[list[Any]]) -> list[Any]:
+    """The place of ``acts`` (``[kind, u, x, y]``) in cover and nearest to one weapon range from
+    the enemy (a Scout's or a Deep Strike arrival's)."""
     from grimdice.systems.onepage.ai.players import COVER, in_cover_at, nearest_gap
 
-    u = s.todo[0]
-    if s.phase == "deploy":
-        short = s.weapon_range(u) < 24.0
-        want = "reserve" if short and s.setup.units[u].has("deep_strike") else "deploy"
-        return next(a for a in acts if a[0] == want)
     # every place's cover and gaps to the enemy in one pass (geometry.prefetch fills the memo)
-    prefetch(s, u, [s.anchors[u] if a[0] == "deploy" else (a[2], a[3]) for a in acts], False, False)
-    if s.phase == "scatter":
-        return max(acts, key=lambda a: nearest_gap(s, u, (a[2], a[3])))
+    prefetch(s, u, [(a[2], a[3]) for a in acts], False, False)
     rng = s.weapon_range(u)
 
     def value(a: list[Any]) -> float:
-        anchor = s.anchors[u] if a[0] == "deploy" else (a[2], a[3])
+        anchor = (a[2], a[3])
         cover = COVER if in_cover_at(s, u, anchor) else 0.0
         return cover - 0.5 * abs(nearest_gap(s, u, anchor) - rng)
 
@@ -106,4 +115,11 @@ def loss_of(s: GameState, u: int, n: int) -> float:
     return value
 
 
-__all__ = ["consolidation_choice", "deployment_choice", "expected_loss", "loss_of", "transport_value"]
+__all__ = [
+    "arrival_choice",
+    "consolidation_choice",
+    "deployment_choice",
+    "expected_loss",
+    "loss_of",
+    "transport_value",
+]

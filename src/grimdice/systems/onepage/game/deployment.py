@@ -1,4 +1,9 @@
-"""Deployment rules that are choices: Deep Strike reserves and arrivals, Scout deployment.
+"""Deployment as the players' choices: the armies placed unit by unit, Deep Strike reserves and
+arrivals, Scout deployment, deploying within a transport.
+
+"the winner gets to deploy first. He first chooses one table side to deploy on, and then places all
+of his army within 12" of his table edge. Once he is done the opposing player places all of his
+army within 12" of the opposite table edge."
 
 Deep Strike: "You may choose not to deploy a unit with this special rule with your army, and instead
 keep it off the table in reserve. After round 1 you may roll one die at the beginning of each round,
@@ -10,17 +15,25 @@ have been deployed. This unit may be deployed anywhere on the table over 12" awa
 If both players have units with this special rule they must roll-off to see who starts deploying
 their units with this special rule first."
 
-After the automatic deployment (``state.deploy``) each player in deployment order decides, unit by
-unit, for every Deep Strike unit (``["reserve", u]`` or ``["deploy", u]``, keeping its place) and
-every Infantry unit a friendly transport has room for (``["embark", u, t]``, see transport.py); then
-the Scouts are placed (``["scout", u, x, y]`` or ``["deploy", u]``), the roll-off winner's first when
-both players have Scouts. At the start of rounds 2-4 each reserve unit rolls (``arrive``: 1 on a
+After the side is chosen no unit stands on the table (``UNPLACED``). The player who deploys first
+places his units other than Scouts one at a time, in the order he chooses (phase ``deploy``): for
+any unit not yet deployed, ``["place", u, x, y]`` (one of :func:`zone_positions`), ``["reserve",
+u]`` (Deep Strike) or ``["embark", u, t]`` (an Infantry unit into a friendly transport already on
+the table with room for it, see transport.py); then the other player does the same, seeing the first
+army. Then the Scouts (phase ``scout``), the roll-off winner's first when both players have Scouts:
+the same choices, and ``["scout", u, x, y]`` anywhere on the table. A unit with no legal choice left
+when its player has nothing else to deploy is left out of the battle (our reading; it stays off the
+table and scores nothing). At the start of rounds 2-4 each reserve unit rolls (``arrive``: 1 on a
 4+), its owner places it (``["place", u, x, y]``), the scatter die rolls (``scatter_roll``: 1 on a
 1-2) and then the opponent may move it (``["scatter", u, x, y]``, its own place first).
 
-Positions are anchors of the unit's block on a 6" grid (the scatter: 6" and 12" in the 8 compass
-directions). A valid position (our reading): every base on the table and outside impassable and
-dangerous terrain, over 12" from enemy units on the table and not within 1" of any other unit.
+Positions are anchors of the unit's block (its front rank's centre). In the deployment zone: a grid
+of :data:`ZONE_STEP` columns and rows :data:`ZONE_ROW` apart from the front of the zone back
+(:func:`zone_grid`; where none is valid, a 1" grid, thinned to :data:`ZONE_MOST`), every base
+within 12" of the player's edge. Elsewhere a 6" grid over the table (the scatter: 6" and 12" in the
+8 compass directions). A valid position (our reading): every base on the table and outside
+impassable and dangerous terrain, over 12" from enemy units on the table and not within 1" of any
+other unit (bases never overlap).
 """
 
 from __future__ import annotations
@@ -32,8 +45,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.table.blocks import blocks, blocks_gaps
-from grimdice.engine.table.sweeps import bases_in
+from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.engine.table.terrain import Table, Terrain, overlap
+from grimdice.errors import ScenarioError
+from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import (
     DEPLOY_ZONE,
     STRIKE_CLEARANCE,
@@ -44,13 +59,18 @@ from grimdice.systems.onepage.movement import (
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
 
-ON_TABLE, RESERVE = -1, -2
+ON_TABLE, RESERVE, UNPLACED = -1, -2, -3  # UNPLACED: not deployed (yet, or left out)
 PHASES = ("deploy", "scout", "place", "scatter")  # a player decides
+ARMY_PHASES = ("deploy", "scout")  # the armies' deployment (the others: Deep Strike arrivals)
 CHANCE_PHASES = ("scoutoff", "arrive", "scatter_roll")
 GRID = 6.0  # inches between candidate anchors
 SCATTER = (6.0, 12.0)  # "the opponent may move the unit by up to 12""
 KEEP_CLEAR = 1.0
 EPS = 1e-6
+ZONE_STEP = 4.0  # inches between the deployment zone's candidate columns
+ZONE_ROW = 4.0  # inches between its rows, from the front of the zone back
+ZONE_MARGIN = 0.5  # the front rank's bases stand this far inside the zone's front line
+ZONE_MOST = 60  # candidate places at most per unit (the fine grid thinned evenly)
 
 
 NO_STANDING = ("impassable", "dangerous")  # traits no model is deployed on (``state.deploy``)
@@ -80,6 +100,66 @@ def zone_blockers(table: Table, south: bool) -> str:
     return f" (no model may stand on {' or '.join(found[:NAMED])}{more} there)"
 
 
+def zone_grid(
+    s: GameState, u: int, step: float = ZONE_STEP, row: float = ZONE_ROW
+) -> list[tuple[float, float]]:
+    """Candidate anchors of unit ``u``'s block in its player's deployment zone: columns ``step``
+    apart across the table, rows ``row`` apart from the front of the zone (its front rank's bases
+    :data:`ZONE_MARGIN` inside the front line) back to the last where the whole block stands within
+    12" of the edge; the front row first, each row from the west."""
+    r = float(s.setup.radii[u])
+    depth = float(s.setup.offsets[u][: s.units[u].models, 1].max())  # the ranks behind the anchor
+    front = DEPLOY_ZONE - ZONE_MARGIN - r
+    rows = [front - k * row for k in range(int((front - depth - r) // row) + 1)]
+    cols = [step / 2 + i * step for i in range(int(s.setup.table.width // step))]
+    south = s.flip(u) > 0
+    return [(x, round(d if south else s.setup.table.depth - d, 3)) for d in rows for x in cols]
+
+
+def in_zone(s: GameState, u: int, bs: np.ndarray) -> np.ndarray:
+    """``(C,)``: every base of the blocks ``bs`` (``(C, n, 2)``) within 12" of unit ``u``'s
+    player's table edge."""
+    r, y = s.setup.radii[u], bs[:, :, 1]
+    if s.flip(u) > 0:
+        return np.asarray((y + r <= DEPLOY_ZONE + EPS).all(axis=1))
+    return np.asarray((y - r >= s.setup.table.depth - DEPLOY_ZONE - EPS).all(axis=1))
+
+
+def zone_positions(s: GameState, u: int) -> list[tuple[float, float]]:
+    """The valid places of unit ``u``'s block within 12" of its edge (:func:`zone_grid`; where
+    none is valid, a 1" grid thinned evenly to :data:`ZONE_MOST`), kept in the geometry memo by
+    where the units on the table stand."""
+
+    def compute() -> list[tuple[float, float]]:
+        for step in (ZONE_STEP, 1.0):
+            anchors, bs, ground = zone_ground(s, u, step)
+            ok = clear_of_units(s, u, bs, ground)
+            found = [a for a, good in zip(anchors, ok.tolist(), strict=True) if good]
+            if found:
+                keep = np.unique(
+                    np.linspace(0, len(found) - 1, min(ZONE_MOST, len(found))).round().astype(int)
+                )
+                return [found[i] for i in keep]
+        return []
+
+    return recall(s.setup, ("zone positions", s.standing().key, u, s.units[u].models, s.flip(u)), compute)
+
+
+def zone_ground(
+    s: GameState, u: int, step: float
+) -> tuple[list[tuple[float, float]], np.ndarray, np.ndarray]:
+    """(:func:`zone_grid`'s anchors ``step`` apart, the block at each, which of them stand within
+    the zone and on open ground: :func:`ground`), kept in the geometry memo (terrain never moves)."""
+
+    def compute() -> tuple[list[tuple[float, float]], np.ndarray, np.ndarray]:
+        anchors = zone_grid(s, u, step, step)
+        bs, ok = ground(s, u, anchors, zone=True)
+        ok.flags.writeable = False
+        return anchors, bs, ok
+
+    return recall(s.setup, ("zone ground", u, s.units[u].models, s.flip(u), step), compute)
+
+
 def grid() -> list[tuple[float, float]]:
     """Candidate anchors over the 72" x 48" table, row by row from the south-west corner."""
     return [(GRID / 2 + i * GRID, GRID / 2 + j * GRID) for j in range(8) for i in range(12)]
@@ -91,20 +171,45 @@ def valid_position(s: GameState, u: int, anchor: tuple[float, float]) -> bool:
     return bool(valid_positions(s, u, [anchor])[0])
 
 
-def valid_positions(s: GameState, u: int, anchors: list[tuple[float, float]]) -> np.ndarray:
+def valid_positions(
+    s: GameState, u: int, anchors: list[tuple[float, float]], zone: bool = False
+) -> np.ndarray:
     """:func:`valid_position` for every anchor of ``anchors`` in one NumPy pass (``(C,)``; each
-    element the same arithmetic as one block's models and ``base_distances``)."""
+    element the same arithmetic as one block's models and ``base_distances``); ``zone``: and every
+    base within 12" of the unit's table edge (:func:`in_zone`)."""
+    bs, ok = ground(s, u, anchors, zone)
+    return clear_of_units(s, u, bs, ok)
+
+
+def ground(
+    s: GameState, u: int, anchors: list[tuple[float, float]], zone: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """(unit ``u``'s block at each of ``anchors``, ``(C, n, 2)``; ``(C,)``: every base on the
+    table, off impassable and dangerous terrain, and with ``zone`` within 12" of its edge)."""
     table, r = s.setup.table, s.setup.radii[u]
     n = s.units[u].models
+    if not anchors:
+        return np.zeros((0, n, 2)), np.zeros(0, dtype=bool)
     bs = blocks(s.setup.offsets[u][:n] * np.array([1.0, -s.flip(u)]), np.array(anchors, dtype=float))
     c = len(anchors)
     flat = bs.reshape(c * n, 2)
     ok = np.asarray(table.on_table(flat, r).reshape(c, n).all(axis=1))
-    inside = bases_in(table, flat, r, "impassable") | bases_in(table, flat, r, "dangerous")
-    ok &= ~inside.reshape(c, n).any(axis=1)
+    if zone:
+        ok &= in_zone(s, u, bs)
+    if ok.any():  # one pass over the pieces no model stands on
+        rows = np.repeat(ok, n)
+        inside = sweeps_touch_pieces(table, flat[rows], flat[rows], float(r), table.having(*NO_STANDING))
+        ok[ok] = ~inside.any(axis=1).reshape(-1, n).any(axis=1)
+    return bs, ok
+
+
+def clear_of_units(s: GameState, u: int, bs: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """``ok`` (a new array) where unit ``u``'s block at ``bs`` is also not within 1" of another
+    unit on the table and over 12" from every enemy unit."""
+    ok = ok.copy()
     pts, radii, starts, ids = s.others(u)
     if ids and ok.any():
-        gaps = blocks_gaps(bs[ok], r, pts, radii, starts)  # (C ok, K)
+        gaps = blocks_gaps(bs[ok], s.setup.radii[u], pts, radii, starts)  # (C ok, K)
         enemy = np.array([s.setup.owner[v] != s.setup.owner[u] for v in ids])
         bad = (gaps < KEEP_CLEAR - EPS) | (enemy[None, :] & (gaps <= STRIKE_CLEARANCE + EPS))
         ok[ok] = ~bad.any(axis=1)
@@ -131,24 +236,45 @@ def scatter_positions(s: GameState, u: int) -> list[tuple[float, float]]:
 
 
 def begin(s: GameState) -> GameState:
-    """After the automatic deployment: the decisions of the player who deployed first, then the
-    other's (Deep Strike reserve, deploying within a transport), then the Scouts."""
-    from grimdice.systems.onepage.game import transport
-
+    """After the side is chosen, no unit on the table: the player who deploys first places his
+    units (other than Scouts), then the other player, then the Scouts (:func:`scouts`). A unit that
+    stands nowhere within 12" of its edge is refused first (:func:`check_fits`)."""
+    check_fits(s)
     n = len(s.units)
-    s = replace(s, place=tuple(ON_TABLE for _ in range(n)))
-    order = [u for p in (s.first, 1 - s.first) for u in range(n) if s.setup.owner[u] == p]
-    todo = tuple(u for u in order if s.setup.units[u].has("deep_strike") or transport.deploy_options(s, u))
-    return next_decision(replace(s, phase="deploy", todo=todo))
+    order = [
+        u
+        for p in (s.first, 1 - s.first)
+        for u in range(n)
+        if s.setup.owner[u] == p and not s.setup.units[u].has("scout")
+    ]
+    return next_decision(replace(s, phase="deploy", place=(UNPLACED,) * n, todo=tuple(order)))
+
+
+def check_fits(s: GameState) -> None:
+    """A ``ScenarioError`` naming ``deployment`` for the first unit that has no place within 12" of
+    its edge on an empty table (on the zone's grid or the 1" grid): "places all of his army within
+    12" of his table edge"."""
+    for u in range(len(s.units)):
+        if not any(zone_ground(s, u, step)[2].any() for step in (ZONE_STEP, 1.0)):
+            p, south = s.setup.owner[u], s.flip(u) > 0
+            raise ScenarioError(
+                "deployment",
+                f"army {p + 1} ({s.setup.armies[p].name}): {s.setup.units[u].name} does not fit "
+                f'within 12" of the {"south" if south else "north"} edge'
+                + zone_blockers(s.setup.table, south),
+            )
 
 
 def next_decision(s: GameState) -> GameState:
-    while s.phase == "deploy" and s.todo and len(legal_actions(s)) == 1:  # no choice left (a full transport)
-        s = replace(s, todo=s.todo[1:])
-    if s.phase == "deploy" and not s.todo:
+    """The next player to deploy (the owner of the first unit in ``todo``), or, once a player has no
+    choice left for his units still to deploy, those left out and the next step."""
+    while s.todo:
+        s = replace(s, player=s.setup.owner[s.todo[0]])
+        if legal_actions(s):
+            return s
+        s = replace(s, todo=tuple(u for u in s.todo if s.setup.owner[u] != s.player))  # nothing fits
+    if s.phase == "deploy":
         return scouts(s)
-    if s.todo:
-        return replace(s, player=s.setup.owner[s.todo[0]])
     return replace(s, phase="play", player=s.first).open_round()
 
 
@@ -156,19 +282,14 @@ def scouts(s: GameState, first: int | None = None) -> GameState:
     """ "If both players have units with this special rule they must roll-off to see who starts
     deploying their units with this special rule first." """
     has = [
-        [
-            u
-            for u in range(len(s.units))
-            if s.setup.owner[u] == p and s.setup.units[u].has("scout") and s.place[u] == ON_TABLE
-        ]
+        [u for u in range(len(s.units)) if s.setup.owner[u] == p and s.setup.units[u].has("scout")]
         for p in (0, 1)
     ]
     if first is None:
         if has[0] and has[1]:
             return replace(s, phase="scoutoff", todo=())
         first = 0 if has[0] else 1
-    todo = tuple(has[first] + has[1 - first])
-    return next_decision(replace(s, phase="scout" if todo else "play", todo=todo))
+    return next_decision(replace(s, phase="scout", todo=tuple(has[first] + has[1 - first])))
 
 
 def round_start(s: GameState) -> GameState:
@@ -187,19 +308,35 @@ def chance_outcomes(s: GameState) -> list[tuple[int, float]]:
 
 
 def legal_actions(s: GameState) -> list[list[Any]]:
-    from grimdice.systems.onepage.game import transport
+    """The choices of the player to act (computed once per state)."""
+    got: list[list[Any]] | None = s.__dict__.get("_legal")
+    if got is None:
+        got = _legal_actions(s)
+        object.__setattr__(s, "_legal", got)
+    return list(got)
 
+
+def _legal_actions(s: GameState) -> list[list[Any]]:
     u = s.todo[0]
-    if s.phase == "deploy":
-        out: list[list[Any]] = [["deploy", u]]
-        if s.setup.units[u].has("deep_strike") and u not in s.place:  # a loaded transport stays
-            out.append(["reserve", u])
-        return out + [["embark", u, t] for t in transport.deploy_options(s, u)]
-    if s.phase == "scout":
-        return [["deploy", u]] + [["scout", u, x, y] for x, y in positions(s, u)]
+    if s.phase in ARMY_PHASES:
+        return [a for v in s.todo if s.setup.owner[v] == s.player for a in unit_choices(s, v)]
     if s.phase == "place":
         return [["place", u, x, y] for x, y in positions(s, u)]
     return [["scatter", u, x, y] for x, y in scatter_positions(s, u)]
+
+
+def unit_choices(s: GameState, u: int) -> list[list[Any]]:
+    """Unit ``u``'s ways to deploy: a place within 12" of its edge, anywhere over 12" from enemy
+    units (a Scout), the reserve (Deep Strike; not a transport someone deployed within) or a
+    friendly transport on the table with room for it."""
+    from grimdice.systems.onepage.game import transport
+
+    out: list[list[Any]] = [["place", u, x, y] for x, y in zone_positions(s, u)]
+    if s.phase == "scout":
+        out += [["scout", u, x, y] for x, y in positions(s, u)]
+    if s.setup.units[u].has("deep_strike") and u not in s.place:
+        out.append(["reserve", u])
+    return out + [["embark", u, t] for t in transport.deploy_options(s, u)]
 
 
 def placed(s: GameState, u: int, x: float, y: float) -> GameState:
@@ -229,14 +366,14 @@ def apply(s: GameState, a: Any) -> GameState:
             return arrivals(replace(s, todo=todo[1:]))
         return replace(s, phase="scatter", player=1 - s.setup.owner[todo[0]])
     kind, u = a[0], int(a[1])
-    if kind == "deploy":
-        return next_decision(replace(s, todo=todo[1:]))
-    if kind == "reserve":
-        return next_decision(replace(settle(s, u, RESERVE), todo=todo[1:]))
-    if kind == "embark":
-        return next_decision(replace(settle(s, u, int(a[2])), todo=todo[1:]))
-    if kind == "scout":
-        return next_decision(replace(placed(s, u, a[2], a[3]), todo=todo[1:]))
+    if s.phase in ARMY_PHASES:
+        rest = tuple(v for v in todo if v != u)
+        if kind in ("place", "scout"):
+            return next_decision(replace(placed(s, u, a[2], a[3]), todo=rest))
+        if kind == "reserve":
+            return next_decision(replace(settle(s, u, RESERVE), todo=rest))
+        if kind == "embark":
+            return next_decision(replace(settle(s, u, int(a[2])), todo=rest))
     if kind == "place":
         return replace(placed(s, u, a[2], a[3]), phase="scatter_roll")
     if kind == "scatter":
@@ -252,13 +389,17 @@ def arrivals(s: GameState) -> GameState:
 
 
 __all__ = [
+    "ARMY_PHASES",
     "CHANCE_PHASES",
     "ON_TABLE",
     "PHASES",
     "RESERVE",
+    "UNPLACED",
     "apply",
     "begin",
     "legal_actions",
     "round_start",
+    "unit_choices",
     "valid_position",
+    "zone_positions",
 ]

@@ -15,7 +15,7 @@ from grimdice.engine.table.checks import (
     path_violations,
     placement_violations,
 )
-from grimdice.systems.onepage.game import consolidation
+from grimdice.systems.onepage.game import consolidation, deployment
 from grimdice.systems.onepage.game.state import GameState
 
 
@@ -39,10 +39,13 @@ def violations(s: GameState, before: GameState | None = None, action: Any = None
     """What breaks the table's invariants in ``s`` and, when ``s`` follows ``before`` by a move
     (``action`` a Walk, Run or Assault, or a consolidation), along that move, as readable lines;
     empty for a legal state. Placements (deployment, Scout, Deep Strike, disembarking, a
-    transport's survivors) are checked where they end."""
+    transport's survivors) are checked where they end, a unit placed at deployment (``action``
+    ``["place", ...]`` in ``before``) also within 12" of its edge."""
     now = groups(s)
     out = placement_violations(s.setup.table, list(now.values()))
     out += coherency_violations(list(now.values()), 1.0, 12.0)
+    if before is not None and is_deployed(before, action):
+        out += zone_violations(s, int(action[1]))
     if before is None or not is_move(before, action):
         return out
     then = groups(before)
@@ -53,6 +56,26 @@ def violations(s: GameState, before: GameState | None = None, action: Any = None
         others = [h for v, h in then.items() if v != u]
         out += path_violations(s.setup.table, old, g, others)
     return out
+
+
+ZONE = 12.0  # "places all of his army within 12" of his table edge"
+SLACK = 0.002  # rounding allowed (inches), as for the other placements
+
+
+def is_deployed(before: GameState, action: Any) -> bool:
+    """Whether ``action`` taken in ``before`` places a unit in its deployment zone."""
+    return before.phase in deployment.ARMY_PHASES and isinstance(action, list) and action[:1] == ["place"]
+
+
+def zone_violations(s: GameState, u: int) -> list[str]:
+    """Unit ``u``'s bases that do not stand wholly within 12" of its player's table edge."""
+    y, r = s.models(u)[:, 1], float(s.setup.radii[u])
+    south = s.setup.owner[u] == s.south
+    far = y + r if south else s.setup.table.depth - (y - r)
+    bad = int((far > ZONE + SLACK).sum())
+    side = "south" if south else "north"
+    name = f"{s.setup.units[u].name} [{u}]"
+    return [f'{name}: {bad} base(s) deployed beyond 12" of the {side} edge'] if bad else []
 
 
 def is_move(before: GameState, action: Any) -> bool:
@@ -79,7 +102,7 @@ def game_violations(states: list[GameState], actions: list[Any]) -> list[str]:
             continue
         key = s.standing().key
         prev, act = (states[i - 1], actions[i - 1]) if i else (None, None)
-        moved = prev is not None and bool(prev.anchors) and is_move(prev, act)
+        moved = prev is not None and bool(prev.anchors) and (is_move(prev, act) or is_deployed(prev, act))
         if key in seen and not moved:
             continue
         seen.add(key)
@@ -87,4 +110,4 @@ def game_violations(states: list[GameState], actions: list[Any]) -> list[str]:
     return out
 
 
-__all__ = ["MOVES", "game_violations", "groups", "is_move", "violations"]
+__all__ = ["MOVES", "game_violations", "groups", "is_deployed", "is_move", "violations", "zone_violations"]

@@ -7,18 +7,19 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from grimdice.engine.table.bases import base_distances
+from grimdice.engine.table import kernels
 from grimdice.engine.table.blocks import (
     EPS,
     blocks,
     blocks_touch,
-    blocks_within,
 )
-from grimdice.engine.table.sweeps import CONTACT_SLACK, sweeps_meet_bases
+from grimdice.engine.table.kernels import units_clear
+from grimdice.engine.table.sweeps import CONTACT_SLACK
+from grimdice.engine.table.terrain import EPS as TABLE_EPS
 from grimdice.systems.onepage.game import (
     facing,
 )
@@ -121,7 +122,7 @@ def terrain(state: GameState, u: int, a: np.ndarray, bs: np.ndarray) -> tuple[np
     if state.setup.units[u].has("flying"):
         return ok, None
     keep = table.having("impassable", "difficult", "dangerous")
-    touch = blocks_touch(table, a, bs, keep, state.setup.radii[u], bounds)
+    touch = blocks_touch(table, a, bs, keep, state.setup.radii[u])
     ok &= ~touch[:, table.having("impassable")].any(axis=1)
     return ok, touch
 
@@ -139,53 +140,35 @@ def kept_clear(
     within 1" ("Units may not move within 1" of other units"; the gaps signed, so bases in
     contact may not move onto each other), and no base passes over another unit's base on the
     way (:meth:`swept_clear`; Flying: "may move through other units"). ``among``: a mask over
-    ``standing().ids``, the units to keep clear of (all when None)."""
+    ``standing().ids``, the units to keep clear of (all when None). A move of length L changes
+    no gap by more than L: a unit over L + 1" away is not tested (``kernels.units_clear``)."""
     st = state.standing()
-    ok = np.ones(len(bs), dtype=bool)
     if not st.ids or not len(bs):
-        return ok
-    r = state.setup.radii[u]
-    before = np.minimum.reduceat(base_distances(a, r, st.pts, st.radii, signed=True).min(axis=0), st.starts)
-    # a move of length L changes no gap by more than L: a unit over L + 1" away cannot be met
-    reach = float(np.sqrt(((bs[:, 0] - a[0]) ** 2).sum(axis=1)).max()) + KEEP_CLEAR + 0.001
-    near = (before < reach) & (np.asarray(st.ids) != u)
+        return np.ones(len(bs), dtype=bool)
+    others = np.asarray(st.ids) != u
     if among is not None:
-        near &= among
-    if not near.any():
-        return ok
-    rows = np.repeat(near, st.sizes)
-    limit = np.repeat(np.minimum(KEEP_CLEAR, before) - EPS, st.sizes)[rows]
-    ok = ~blocks_within(bs, r, st.pts[rows], st.radii[rows], limit)
-    if ok.any():
-        ok[ok] = state.swept_clear(u, a, bs[ok], near, before)
-    return ok
+        others &= among
+    sweeping = not state.setup.units[u].has("flying")
+    r = state.setup.radii[u]
+    return np.asarray(
+        units_clear(
+            a, bs, r, (st.pts, st.radii, st.starts, others), sweeping, (KEEP_CLEAR, EPS, CONTACT_SLACK)
+        )
+    )
 
 
-def swept_clear(
-    state: GameState,
-    u: int,
-    a: np.ndarray,
-    bs: np.ndarray,
-    among: np.ndarray,
-    before: np.ndarray | None = None,
-) -> np.ndarray:
+def swept_clear(state: GameState, u: int, a: np.ndarray, bs: np.ndarray, among: np.ndarray) -> np.ndarray:
     """``(C,)``: no base of unit ``u`` moving straight from ``a`` to ``bs[c]`` passes over a base
     of the units ``among`` marks (a mask over ``standing().ids``): the capsule each base sweeps
-    (``sweeps.sweeps_meet_bases``). Flying units "may move through other units". A unit whose
-    bases start over another unit's (leaving the transport it was in) may move off them.
-    ``before``: the signed gap from ``a`` to each unit, when the caller has it."""
+    (``sweeps.sweeps_meet_bases``, in ``kernels.units_clear``). Flying units "may move through
+    other units". A unit whose bases start over another unit's (leaving the transport it was in)
+    may move off them."""
     st = state.standing()
     if state.setup.units[u].has("flying") or not among.any() or not len(bs):
         return np.ones(len(bs), dtype=bool)
     r = state.setup.radii[u]
-    if before is None:
-        before = np.minimum.reduceat(
-            base_distances(a, r, st.pts, st.radii, signed=True).min(axis=0), st.starts
-        )
-    rows = np.repeat(among & (before >= -CONTACT_SLACK), st.sizes)
-    starts = np.broadcast_to(a[None, :, :], bs.shape)
-    hit = sweeps_meet_bases(starts, bs, r, st.pts[rows], st.radii[rows])
-    return np.asarray(~hit.any(axis=(1, 2)))
+    clear = units_clear(a, bs, r, (st.pts, st.radii, st.starts, among), True, (-1.0, EPS, CONTACT_SLACK))
+    return np.asarray(clear)
 
 
 def moves(state: GameState, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
@@ -197,10 +180,8 @@ def moves(state: GameState, u: int, kind: str, full: float | None = None) -> lis
 
 
 def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[list[tuple[float, float]]]:
-    """:meth:`moves` for several allowances at once (e.g. Walk and Run). Each direction's
-    lengths' terrain tests (:meth:`lanes`) are kept in the geometry memo (a unit that has not
-    moved meets the same directions turn after turn); the 1" to other units is tested for every
-    candidate clear of terrain in one pass (:meth:`kept_clear`)."""
+    """:meth:`moves` for several allowances at once (e.g. Walk and Run): every direction's three
+    lengths of every allowance are checked in one compiled pass (:func:`block_moves`)."""
     ax, ay = state.anchors[u]
     towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
     st = state.standing()
@@ -226,10 +207,7 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
         sizes.append(len(group))
     ux, uy, length = np.array(wanted, dtype=float).T
     steps = length[:, None] * FRACTIONS[None, :]  # (W, 3): each direction's lengths, longest first
-    good = state.lanes(u, wanted, steps)
-    if good.any():  # and kept 1" clear of other units
-        ends = np.stack([ax + ux[:, None] * steps, ay + uy[:, None] * steps], axis=2)[good]
-        good[good] = state.kept_clear(u, (ax, ay), state.models(u), blocks(state.block(u), ends))
+    good = block_moves(state, u, ux, uy, steps)
     first = good.argmax(axis=1)  # the longest legal length of each direction
     best = steps[np.arange(len(steps)), first]
     dx, dy = trunc3s(ux * best).tolist(), trunc3s(uy * best).tolist()
@@ -246,36 +224,38 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
     return out
 
 
-def lanes(
-    state: GameState, u: int, wanted: list[tuple[float, float, float]], steps: np.ndarray
-) -> np.ndarray:
-    """``(W, 3)``: for each direction ``(ux, uy, length)`` of ``wanted`` and each of its lengths
-    ``steps`` (:data:`FRACTIONS` of it, 0.5" at least), whether unit ``u``'s block moved that
-    far from where it stands is clear of terrain: on the table, not into or through impassable
-    terrain, and over its Walk distance not through difficult terrain ("the unit may not move
-    more than its Walk action distance"; Strider: "treat difficult terrain as open terrain when
-    moving"). Kept in the geometry memo by (unit's place, direction); only the directions the
-    memo lacks are computed, in one pass."""
-    unit = state.setup.units[u]
-    m: dict[Any, Any] = recall(state.setup, ("lanes", state.placed(u)), dict)  # direction -> lengths' answers
-    got: list[Any] = [m.get(row) for row in wanted]
-    miss = [i for i, g in enumerate(got) if g is None]
-    if miss:
-        sub = steps[miss]
-        tried = sub >= 0.5
-        clear = np.zeros(sub.shape, dtype=bool)
-        if tried.any():
-            (ax, ay), w = state.anchors[u], np.array([wanted[i] for i in miss], dtype=float)
-            ends = np.stack([ax + w[:, 0, None] * sub, ay + w[:, 1, None] * sub], axis=2)[tried]
-            a = state.models(u)
-            ok, touch = state.terrain(u, a, blocks(state.block(u), ends))
-            if touch is not None and not unit.has("strider"):
-                slow = sub[tried] > move_distance(unit, "walk") + EPS
-                ok &= ~(slow & touch[:, state.setup.table.having("difficult")].any(axis=1))
-            clear[tried] = ok
-        for i, row in zip(miss, clear.tolist(), strict=True):
-            got[i] = m[wanted[i]] = tuple(row)
-    return np.array(got, dtype=bool).reshape(len(wanted), len(FRACTIONS))
+def block_moves(state: GameState, u: int, ux: np.ndarray, uy: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """``(W, 3)``: for each direction ``(ux[w], uy[w])`` and each of its lengths ``steps[w]``
+    (:data:`FRACTIONS` of it, 0.5" at least), whether unit ``u``'s block may move that far from
+    where it stands: on the table, not into or through impassable terrain, and over its Walk
+    distance not through difficult terrain ("the unit may not move more than its Walk action
+    distance"; Strider: "treat difficult terrain as open terrain when moving"; Flying: "may move
+    through ... impassable terrain", "they may ignore terrain effects"), then :meth:`kept_clear`
+    of the other units; in one compiled pass (``kernels.block_moves``)."""
+    unit, table, st = state.setup.units[u], state.setup.table, state.standing()
+    qa, qb, box, _h, _m = table.polygons()
+    flying = unit.has("flying")  # "they may ignore terrain effects"
+    nothing = np.zeros(len(box), dtype=bool)
+    impassable = nothing if flying else table.having("impassable")
+    difficult = nothing if flying or unit.has("strider") else table.having("difficult")
+    among = np.asarray(st.ids) != u
+    return np.asarray(
+        kernels.block_moves(
+            state.models(u),
+            state.block(u),
+            state.anchors[u],
+            ux,
+            uy,
+            steps,
+            state.setup.radii[u],
+            (table.width, table.depth),
+            ((qa, qb, box), impassable, difficult),
+            move_distance(unit, "walk"),
+            (st.pts, st.radii, st.starts, among),
+            not flying,
+            (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
+        )
+    )
 
 
 def moved(state: GameState, u: int, dx: float, dy: float) -> GameState:
@@ -302,7 +282,13 @@ def charged(state: GameState, u: int, t: int) -> GameState:
 
 def charge_vector(state: GameState, u: int, t: int, unit: bool = False) -> tuple[float, float]:
     """The Assault move: the block straight towards the closest enemy model until bases touch
-    (``unit``: the unit vector of that direction instead)."""
+    (``unit``: the unit vector of that direction instead); kept in the geometry memo by both
+    units' places."""
+    key = ("charge vector", state.placed(u), state.placed(t), unit)
+    return recall(state.setup, key, lambda: _charge_vector(state, u, t, unit))
+
+
+def _charge_vector(state: GameState, u: int, t: int, unit: bool) -> tuple[float, float]:
     a, b = state.models(u), state.models(t)
     d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
     i, j = np.unravel_index(int(np.argmin(d)), d.shape)
@@ -339,9 +325,11 @@ def _charge_ok(state: GameState, u: int, t: int) -> bool:
         return False
     if unit.has("flying"):
         return True
-    if state.crosses(u, a, b, "impassable"):
+    keep = table.having("impassable", "difficult")  # both traits' pieces in one pass
+    touch = blocks_touch(table, a, b[None, :, :], keep, state.setup.radii[u])[0]
+    if touch[table.having("impassable")].any():
         return False
-    if state.crosses(u, a, b, "difficult") and not unit.has("strider"):
+    if touch[table.having("difficult")].any() and not unit.has("strider"):
         return math.hypot(dx, dy) <= move_distance(unit, "walk") + EPS
     return True
 

@@ -203,15 +203,13 @@ def block(state: GameState, u: int) -> np.ndarray:
     return state.setup.offsets[u][: state.units[u].models] * np.array([1.0, -state.flip(u)])
 
 
-def deploy(setup: Setup, first: int, south: int) -> GameState:
-    """ "the winner gets to deploy first. He first chooses one table side to deploy on, and then
-    places all of his army within 12" of his table edge. Once he is done the opposing player places
-    all of his army within 12" of the opposite table edge." Units stand side by side in the order of
-    the army file, 2" apart, front rank towards the enemy, a second line behind if needed."""
+def fielded(setup: Setup, first: int, south: int) -> GameState:
+    """The state after the roll-off winner ``first`` chose his side (``south``: the player on the
+    y = 0 edge): the armies fielded, no unit on the table yet (``deployment.begin`` places them)."""
     from grimdice.systems.onepage.game.state import GameState
 
     n = len(setup.units)
-    s = GameState(
+    return GameState(
         setup,
         phase="play",
         player=first,
@@ -221,6 +219,16 @@ def deploy(setup: Setup, first: int, south: int) -> GameState:
         anchors=tuple((0.0, 0.0) for _ in range(n)),
         activated=tuple(False for _ in range(n)),
     )
+
+
+def deploy(setup: Setup, first: int, south: int) -> GameState:
+    """A deployment without the players' choices: units side by side in the order of the army file,
+    2" apart, front rank towards the enemy, a second line behind if needed, every base "within 12"
+    of his table edge". A game checks with it that each army can deploy at all before the players
+    place their units (an army it cannot lay out is refused, naming ``deployment``); tests start
+    from it."""
+    s = fielded(setup, first, south)
+    n = len(setup.units)
     anchors = list(s.anchors)
     table = setup.table
     for p in (0, 1):

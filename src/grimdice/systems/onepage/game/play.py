@@ -24,8 +24,9 @@ from grimdice.systems.onepage.game.state import GameState
 #: and Shaken taken in a unit's own activation lasts through its next; 5 since a Relentless unit on
 #: Hold may split its fire (``["shoot", t, "split", ...]``, firing.split_actions); 6 since moves,
 #: terrain and cover are measured with whole bases along whole paths (engine.table.sweeps); 7 since
-#: each model that sees the target fires a weapon in range of it (shots counted per weapon profile)
-LOG_VERSION = 7
+#: each model that sees the target fires a weapon in range of it (shots counted per weapon profile); 8
+#: since the players place their units at deployment (``["place", u, x, y]``, deployment.py)
+LOG_VERSION = 8
 
 
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:

@@ -33,10 +33,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.table import kernels
 from grimdice.engine.table.blocks import EPS, pair_distances, sight_counts
-from grimdice.engine.table.lines import sight_blocked
-from grimdice.engine.table.sweeps import pair_lines, pairs_see
-from grimdice.engine.table.terrain import Table
+from grimdice.engine.table.sweeps import pairs_see
 from grimdice.systems.onepage.game.cache import recall
 
 if TYPE_CHECKING:
@@ -53,8 +52,9 @@ def screens(s: GameState, u: int, t: int) -> tuple[np.ndarray, np.ndarray, tuple
 
 def sight_key(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
     """What ``u``'s sight of ``t`` (at ``anchor``) depends on, models included: its models alive,
-    where it and ``t`` stand, where every unit stands (:func:`screens`); a memo key's tail."""
-    return (s.units[u].alive, s.placed(u, anchor), s.placed(t), screens(s, u, t)[2])
+    where it and ``t`` stand, where every unit stands (the screening models, :func:`screens`); a
+    memo key's tail."""
+    return (s.units[u].alive, s.placed(u, anchor), s.placed(t), s.standing().key)
 
 
 def between(a: np.ndarray, b: np.ndarray, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -72,44 +72,34 @@ def screened(starts: np.ndarray, ends: np.ndarray, pts: np.ndarray, radii: np.nd
     (a line that grazes a base is not blocked)."""
     if not len(starts) or not len(pts):
         return np.zeros(len(starts), dtype=bool)
-    a, v = starts[:, None, :], (ends - starts)[:, None, :]  # (k, 1, 2)
-    w = pts[None, :, :] - a  # (k, m, 2)
-    vv = (v * v).sum(axis=2)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        f = np.where(vv > EPS * EPS, (w * v).sum(axis=2) / vv, 0.0)
-    f = np.clip(f, 0.0, 1.0)
-    gap = np.hypot(*(w - f[:, :, None] * v).transpose(2, 0, 1))  # (k, m)
-    return np.asarray((gap < radii[None, :] - EPS).any(axis=1))
+    return np.asarray(kernels.lines_screened(starts, ends, pts, radii, EPS))
 
 
 def open_lines(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``(k,)``: whether model ``a[i]`` of ``u`` sees model ``b[i]`` of ``t``: some line from any part
     of its base to any part of the other's (``sweeps.pairs_see``) passes through no model of another
     unit (:func:`screened`) nor through terrain."""
-    got = screened_open(s, u, t, a, b)
-    if got is not None:
-        return got
-    return pairs_see(s.setup.table, a, s.setup.radii[u], b, np.full(len(b), s.setup.radii[t]))
+    return lines_open(s, u, t, a, b, flag=False)[0]
 
 
 def screened_open(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     """:func:`open_lines`, or None when no line between the pairs' bases passes through a screening
     base (then terrain alone decides: the caller may have its answer already)."""
-    pts, radii, _ = screens(s, u, t)
-    if not len(a) or not len(pts):
-        return None
+    ok, screened = lines_open(s, u, t, a, b)
+    return ok if screened else None
+
+
+def lines_open(
+    s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray, flag: bool = True
+) -> tuple[np.ndarray, bool]:
+    """(:func:`open_lines`, with ``flag`` whether some line between the pairs' bases passes through
+    a screening base: the models of every unit on the table but ``u`` and ``t``, :func:`screens`),
+    in one compiled pass (``sweeps.pairs_see``)."""
+    st = s.standing()
+    if not len(a):
+        return np.zeros(0, dtype=bool), False
     rb = np.full(len(b), s.setup.radii[t])
-    st, en = pair_lines(a, s.setup.radii[u], b, rb)
-    flat_s, flat_e = st.reshape(-1, 2), en.reshape(-1, 2)
-    near = between(flat_s, flat_e, pts, radii)
-    pts, radii = pts[near], radii[near]
-    if not screened(flat_s, flat_e, pts, radii).any():
-        return None
-
-    def blocked(table: Table, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        return np.asarray(screened(x, y, pts, radii) | sight_blocked(table, x, y))
-
-    return pairs_see(s.setup.table, a, s.setup.radii[u], b, rb, blocked)
+    return pairs_see(s.setup.table, a, s.setup.radii[u], b, rb, (st.pts, st.radii, st.owner, u, t), flag)
 
 
 def sight(
@@ -120,13 +110,13 @@ def sight(
     and some screening model stands between the two units are the lines tested again."""
     if not terrain[0]:
         return terrain
-    pts, radii, _ = screens(s, u, t)
-    a, b = s.models(u, anchor), s.models(t)
-    widest = max(s.setup.radii[u], s.setup.radii[t])  # the lines run from any part of the bases
-    if not len(pts) or not between(a, b, pts, radii + widest).any():
-        return terrain
 
     def compute() -> tuple[int, float]:
+        pts, radii, _ = screens(s, u, t)
+        a, b = s.models(u, anchor), s.models(t)
+        widest = max(s.setup.radii[u], s.setup.radii[t])  # the lines run from any part of the bases
+        if not len(pts) or not between(a, b, pts, radii + widest).any():
+            return terrain
         d = pair_distances(a[None, :, :], s.setup.radii[u], b, np.full(len(b), s.setup.radii[t]))[0]
         ii, jj = np.nonzero(d <= s.weapon_range(u) + EPS)
         ok = screened_open(s, u, t, a[ii], b[jj])
@@ -139,4 +129,13 @@ def sight(
     return recall(s.setup, ("screened sight", *sight_key(s, u, t, anchor)), compute)
 
 
-__all__ = ["between", "open_lines", "screened", "screened_open", "screens", "sight", "sight_key"]
+__all__ = [
+    "between",
+    "lines_open",
+    "open_lines",
+    "screened",
+    "screened_open",
+    "screens",
+    "sight",
+    "sight_key",
+]

@@ -16,12 +16,12 @@ Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["
 ``["run", u, dx, dy]``, ``["assault", u, target]``, ``["idle", u]`` (a Pinned unit), then after
 Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
 weapons too; ``["shoot", first, "split", t_1, ...]``: a Relentless unit on Hold aims each weapon
-profile at its own target, ``firing.split_actions``). Rules in their own modules: Deep Strike and
-Scout (``deployment.py``: ``reserve``/``deploy``/``scout``/``place``/``scatter``), dangerous terrain
-(``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who strikes in melee
-(``melee_moves.py``), consolidation after a melee (``consolidation.py``: ``consolidate``), Vehicle
-facings (``facing.py``), weapon arcs, Indirect and Limited weapons (``firing.py``), Psyker power
-dice (``psychic.py``).
+profile at its own target, ``firing.split_actions``). Rules in their own modules: the players'
+deployment, Deep Strike and Scout (``deployment.py``: ``place``/``reserve``/``scout``/``scatter``),
+dangerous terrain (``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who
+strikes in melee (``melee_moves.py``), consolidation after a melee (``consolidation.py``:
+``consolidate``), Vehicle facings (``facing.py``), weapon arcs, Indirect and Limited weapons
+(``firing.py``), Psyker power dice (``psychic.py``).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from grimdice.systems.onepage.game import (
     transport,
 )
 from grimdice.systems.onepage.game.combat import combat_law, shot_law_key
-from grimdice.systems.onepage.game.places import deploy
+from grimdice.systems.onepage.game.places import deploy, fielded
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import move_distance
 from grimdice.systems.onepage.units import UnitState
@@ -142,7 +142,7 @@ class GameState:
             return replace(self, phase="side", player=int(a), first=int(a))
         if self.phase == "side":
             south = self.player if a[1] == "south" else 1 - self.player
-            return deployment.begin(deploy(self.setup, self.player, south))
+            return deployment.begin(fielded(self.setup, self.player, south))
         if self.phase in deployment.PHASES or self.phase in deployment.CHANCE_PHASES:
             return deployment.apply(self, a)
         if self.phase == "combat":
@@ -303,7 +303,6 @@ class GameState:
     swept_clear = moving.swept_clear
     moves = moving.moves
     moves_within = moving.moves_within
-    lanes = moving.lanes
     moved = moving.moved
     charged = moving.charged
     charge_vector = moving.charge_vector
@@ -335,7 +334,7 @@ class GameState:
             if self.setup.owner[u] == p
             and not s.destroyed
             and not self.activated[u]
-            and (not self.place or self.place[u] != deployment.RESERVE)
+            and (not self.place or self.place[u] not in (deployment.RESERVE, deployment.UNPLACED))
         ]
 
     def unit_actions(self, u: int) -> list[list[Any]]:

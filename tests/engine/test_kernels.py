@@ -1,0 +1,286 @@
+"""The compiled kernels (``engine/table/kernels.py``) answer exactly what the NumPy arithmetic they
+stand for answers, element by element, on generated tables and random moves and lines: the NumPy
+references below are the vectorised formulas (``terrain.crossing``, ``Table.inside``/``pieces_at``,
+``sweeps.sweeps_meet_bases``, the paths near edges and the gaps at the end written out here), so a
+game is the same either way."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from grimdice.engine.table import kernels
+from grimdice.engine.table.bases import base_distances
+from grimdice.engine.table.blocks import blocks_touch
+from grimdice.engine.table.layout import generate_table
+from grimdice.engine.table.lines import sight_blocked, sight_terrain
+from grimdice.engine.table.sweeps import _square_point_segment, sweeps_meet_bases
+from grimdice.engine.table.terrain import Table, Terrain, crossing, segments_cross
+
+SEEDS = range(6)
+
+
+def paths_near_edges(
+    s: np.ndarray, e: np.ndarray, qa: np.ndarray, qb: np.ndarray, radius: float
+) -> np.ndarray:
+    """Whether each path ``s``-``e`` (``(..., 1, 2)``) comes closer than ``radius`` to one of the
+    edges ``qa``-``qb`` (``(..., E, 2)``): a crossing, a path end near an edge or a corner near the
+    path, compared squared, reduced over the edges."""
+    sx, sy, ex, ey = s[..., 0], s[..., 1], e[..., 0], e[..., 1]
+    ax, ay, bx, by = qa[..., 0], qa[..., 1], qb[..., 0], qb[..., 1]
+    cross = crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay).any(axis=-1)
+    near = np.minimum(
+        np.minimum(
+            _square_point_segment(sx, sy, ax, ay, bx, by), _square_point_segment(ex, ey, ax, ay, bx, by)
+        ),
+        _square_point_segment(ax, ay, sx, sy, ex, ey),
+    ).min(axis=-1)
+    r = max(radius - 1e-9, 0.0)
+    return np.asarray(cross | (near < r * r))
+
+
+def blocks_within(
+    bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, limit: np.ndarray
+) -> np.ndarray:
+    """``(C,)``: whether the block at each candidate comes closer than ``limit[j]`` to some base
+    ``j`` (signed base-to-base gaps)."""
+    dx = bs[:, :, None, 0] - pts[None, None, :, 0]
+    dy = bs[:, :, None, 1] - pts[None, None, :, 1]
+    gap = np.sqrt(dx * dx + dy * dy) - radius - radii[None, None, :]
+    return np.asarray((gap < limit[None, None, :]).any(axis=(1, 2)))
+
+
+def numpy_blocks_touch(
+    table: Table, a: np.ndarray, bs: np.ndarray, keep: np.ndarray, radius: float
+) -> np.ndarray:
+    """``blocks_touch`` in NumPy: box filter, then paths near edges or ends inside, pair by pair."""
+    qa, qb, box, _h, _m = table.polygons()
+    out = np.zeros((len(bs), len(box)), dtype=bool)
+    lo = np.minimum(a.min(axis=0)[None, :], bs.min(axis=1)) - radius
+    hi = np.maximum(a.max(axis=0)[None, :], bs.max(axis=1)) + radius
+    miss = (
+        (box[None, :, 2] < lo[:, None, 0])
+        | (box[None, :, 3] < lo[:, None, 1])
+        | (box[None, :, 0] > hi[:, None, 0])
+        | (box[None, :, 1] > hi[:, None, 1])
+    )
+    cc, pp = np.nonzero(keep[None, :] & ~miss)
+    if len(cc):
+        ends = bs[cc]
+        starts = np.broadcast_to(a[None], ends.shape)
+        hit = paths_near_edges(starts[:, :, None], ends[:, :, None], qa[pp][:, None], qb[pp][:, None], radius)
+        out[cc, pp] = hit.any(axis=1) | table.inside(np.concatenate([ends, starts], axis=1), pp).any(axis=1)
+    return out
+
+
+def numpy_sight_blocked(table: Table, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """``sight_blocked`` in NumPy: crossings counted per piece, twice needed from or into a piece."""
+    edges, _ = table.edges_with("blocks_sight")
+    out = np.zeros(len(s), dtype=bool)
+    if not len(edges):
+        return out
+    cross = segments_cross(s, e, edges)
+    pieces, first = table.edge_runs("blocks_sight")
+    hits = np.add.reduceat(cross, first, axis=1, dtype=np.int64)
+    keep = table.having("blocks_sight")
+    inside = (table.pieces_at(s, keep=keep) | table.pieces_at(e, keep=keep))[:, pieces]
+    return np.asarray((np.where(inside, hits >= 2, hits >= 1) & (hits > 0)).any(axis=1))
+
+
+def numpy_screened(
+    s: np.ndarray, e: np.ndarray, pts: np.ndarray, radii: np.ndarray, eps: float
+) -> np.ndarray:
+    """``screening.screened`` in NumPy: the closest point of each segment to each centre."""
+    a, v = s[:, None, :], (e - s)[:, None, :]
+    w = pts[None, :, :] - a
+    vv = (v * v).sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.where(vv > eps * eps, (w * v).sum(axis=2) / vv, 0.0)
+    f = np.clip(f, 0.0, 1.0)
+    gap = np.hypot(*(w - f[:, :, None] * v).transpose(2, 0, 1))
+    return np.asarray((gap < radii[None, :] - eps).any(axis=1))
+
+
+def block_moves(rng: np.random.Generator, table: Table, n: int, c: int) -> tuple[np.ndarray, np.ndarray]:
+    """A block of ``n`` models somewhere on ``table`` and ``c`` candidate ends up to 14" away (some 0)."""
+    base = rng.uniform(-2.0, 2.0, size=(n, 2))
+    at = rng.uniform([4.0, 4.0], [table.width - 4.0, table.depth - 4.0])
+    moves = rng.uniform(-14.0, 14.0, size=(c, 2))
+    moves[0] = 0.0
+    return base + at, base[None] + (at + moves)[:, None, :]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_blocks_touch_equals_numpy(seed: int) -> None:
+    table = generate_table(seed)
+    rng = np.random.default_rng(seed)
+    keep = table.having("impassable", "difficult", "dangerous")
+    seen = 0
+    for radius in (0.5, 0.63, 1.18):
+        a, bs = block_moves(rng, table, int(rng.integers(1, 11)), 60)
+        got = blocks_touch(table, a, bs, keep, radius)
+        want = numpy_blocks_touch(table, a, bs, keep, radius)
+        assert got.dtype == bool and np.array_equal(got, want)
+        seen += int(want.sum())
+    assert seen > 0 or not keep.any()  # some moves do touch terrain
+
+
+def test_blocks_touch_on_a_square_by_hand() -> None:
+    table = Table(
+        terrain=(
+            Terrain(
+                "rock",
+                np.array([[10.0, 10.0], [14.0, 10.0], [14.0, 14.0], [10.0, 14.0]]),
+                frozenset({"impassable"}),
+            ),
+        )
+    )
+    a = np.array([[5.0, 12.0]])
+    ends = np.array([[[9.4, 12.0]], [[9.6, 12.0]], [[20.0, 12.0]], [[5.0, 15.0]], [[12.0, 15.0]]])
+    got = blocks_touch(table, a, ends, table.having("impassable"), 0.5)[:, 0]
+    # the base (0.5") stops 0.6" short, 0.4" short, passes through, moves away, ends 1" above the top
+    # edge but passes 0.13" from the corner (10, 14) on the way
+    assert got.tolist() == [False, True, True, False, True]
+
+
+def numpy_units_clear(
+    a: np.ndarray,
+    bs: np.ndarray,
+    r: float,
+    pts: np.ndarray,
+    radii: np.ndarray,
+    sizes: list[int],
+    among: np.ndarray,
+) -> np.ndarray:
+    """``kernels.units_clear`` (1" kept, sweeping) in NumPy: signed gaps before the move, the units a
+    move of its length can reach, the end no nearer than 1" (or than before), no base passed over."""
+    starts = np.cumsum([0, *sizes[:-1]])
+    before = np.minimum.reduceat(base_distances(a, r, pts, radii, signed=True).min(axis=0), starts)
+    reach = float(np.sqrt(((bs[:, 0] - a[0]) ** 2).sum(axis=1)).max()) + 1.0 + 0.001
+    near = (before < reach) & among
+    rows = np.repeat(near, sizes)
+    limit = np.repeat(np.minimum(1.0, before) - 1e-6, sizes)[rows]
+    ok = ~blocks_within(bs, r, pts[rows], radii[rows], limit)
+    sweep = np.repeat(near & (before >= -0.002), sizes)
+    starts_b = np.broadcast_to(a[None], bs.shape)
+    return ok & ~sweeps_meet_bases(starts_b, bs, r, pts[sweep], radii[sweep]).any(axis=(1, 2))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_units_clear_equals_numpy(seed: int) -> None:
+    rng = np.random.default_rng(100 + seed)
+    kept = []
+    for _ in range(4):
+        a, bs = block_moves(rng, Table(), int(rng.integers(1, 6)), 80)
+        sizes = [int(z) for z in rng.integers(1, 6, size=int(rng.integers(1, 8)))]
+        centres = a.mean(axis=0) + rng.uniform(-12.0, 12.0, size=(len(sizes), 2))
+        pts = np.repeat(centres, sizes, axis=0) + rng.uniform(-1.5, 1.5, size=(sum(sizes), 2))
+        radii = np.repeat(rng.choice([0.5, 0.63, 1.18], size=len(sizes)), sizes)
+        among = rng.random(len(sizes)) < 0.8
+        starts = np.cumsum([0, *sizes[:-1]])
+        got = kernels.units_clear(a, bs, 0.63, (pts, radii, starts, among), True, (1.0, 1e-6, 0.002))
+        want = numpy_units_clear(a, bs, 0.63, pts, radii, sizes, among)
+        assert np.array_equal(got, want)
+        kept += want.tolist()
+    assert 0 < sum(kept) < len(kept)
+
+
+def test_units_clear_by_hand() -> None:
+    """A base of 0.5" at (0, 0) and one unit of a base of 0.5" at (3, 0): 2" apart."""
+    a = np.array([[0.0, 0.0]])
+    ends = np.array([[[0.9, 0.0]], [[1.1, 0.0]], [[6.0, 0.0]], [[0.0, 5.0]], [[-1.0, 0.0]]])
+    pts, radii, starts, among = np.array([[3.0, 0.0]]), np.array([0.5]), np.array([0]), np.array([True])
+    got = kernels.units_clear(a, ends, 0.5, (pts, radii, starts, among), True, (1.0, 1e-6, 0.002))
+    # ends 1.1" away, 0.9" away, passes through it, moves aside, moves away
+    assert got.tolist() == [True, False, False, True, True]
+    flying = kernels.units_clear(a, ends, 0.5, (pts, radii, starts, among), False, (1.0, 1e-6, 0.002))
+    assert flying.tolist() == [True, False, True, True, True]  # over it, ending 1.5" beyond
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_lines_equal_numpy(seed: int) -> None:
+    table = generate_table(seed)
+    rng = np.random.default_rng(200 + seed)
+    s = rng.uniform([0.0, 0.0], [table.width, table.depth], size=(400, 2))
+    e = rng.uniform([0.0, 0.0], [table.width, table.depth], size=(400, 2))
+    # lines from and to the corners of the pieces themselves, where the tolerances decide
+    corners = np.concatenate([t.corners for t in table.terrain])
+    s[:50] = corners[rng.integers(len(corners), size=50)]
+    assert np.array_equal(sight_blocked(table, s, e), numpy_sight_blocked(table, s, e))
+    pts = rng.uniform([0.0, 0.0], [table.width, table.depth], size=(40, 2))
+    radii = rng.choice([0.5, 0.63, 1.18], size=40)
+    s[50:60] = pts[:10] + radii[:10, None] * np.array([1.0, 0.0])  # lines from a base's rim
+    got = kernels.lines_screened(s, e, pts, radii, 1e-6)
+    assert np.array_equal(got, numpy_screened(s, e, pts, radii, 1e-6))
+
+
+def numpy_pair_lines(
+    a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``sweeps.pair_lines`` in NumPy: centres and side points 0.95 of the radius out."""
+    v = b - a
+    n = np.sqrt((v * v).sum(axis=1, keepdims=True))
+    u = np.divide(v, n, out=np.zeros_like(v), where=n > 0)
+    side = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    offs = np.array([0.0, 0.95, -0.95])
+    pa = a[:, None, :] + offs[None, :, None] * side[:, None, :] * ra
+    pb = b[:, None, :] + offs[None, :, None] * side[:, None, :] * rb[:, None, None]
+    return np.repeat(pa, 3, axis=1), np.tile(pb, (1, 3, 1))
+
+
+def numpy_pairs_see(
+    table: Table, a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray, pts: np.ndarray, radii: np.ndarray
+) -> tuple[np.ndarray, bool]:
+    """``sweeps.pairs_see`` with screening bases in NumPy: the screening bases in the box around the
+    lines, whether any line passes through one, then the centre line or any of the other eight open."""
+    st, en = numpy_pair_lines(a, ra, b, rb)
+    flat_s, flat_e = st.reshape(-1, 2), en.reshape(-1, 2)
+    lo = np.minimum(flat_s.min(axis=0), flat_e.min(axis=0))
+    hi = np.maximum(flat_s.max(axis=0), flat_e.max(axis=0))
+    near = ((pts > lo - radii[:, None]) & (pts < hi + radii[:, None])).all(axis=1)
+    pts, radii = pts[near], radii[near]
+    screened = bool(len(pts)) and bool(numpy_screened(flat_s, flat_e, pts, radii, 1e-6).any())
+    if not screened:
+        pts, radii = pts[:0], radii[:0]
+
+    def blocked(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        shade = numpy_screened(x, y, pts, radii, 1e-6) if len(pts) else np.zeros(len(x), dtype=bool)
+        return np.asarray(shade | numpy_sight_blocked(table, x, y))
+
+    ok = ~blocked(a, b)
+    rows = np.flatnonzero(~ok)
+    if len(rows):
+        clear = ~blocked(st[rows, 1:].reshape(-1, 2), en[rows, 1:].reshape(-1, 2))
+        ok[rows] = clear.reshape(len(rows), 8).any(axis=1)
+    return ok, screened
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_pairs_see_equals_numpy(seed: int) -> None:
+    table = generate_table(seed)
+    rng = np.random.default_rng(300 + seed)
+    seen, screened_calls = [], 0
+    for _ in range(8):
+        at = rng.uniform([6.0, 6.0], [table.width - 6.0, table.depth - 6.0])
+        a = at + rng.uniform(-3.0, 3.0, size=(30, 2))
+        b = at + rng.uniform(-20.0, 20.0, size=(30, 2))
+        rb = rng.choice([0.5, 0.63, 1.18], size=30)
+        pts = at + rng.uniform(-15.0, 15.0, size=(12, 2))
+        radii = rng.choice([0.5, 0.63, 1.18], size=12)
+        owner = rng.integers(0, 4, size=12)
+        ok, screened = kernels.pairs_see(
+            a, 0.63, b, rb, 0.95, sight_terrain(table), (pts, radii, owner), 0, 1, 1e-6, True
+        )
+        mine = (owner != 0) & (owner != 1)
+        want, want_screened = numpy_pairs_see(table, a, 0.63, b, rb, pts[mine], radii[mine])
+        assert np.array_equal(ok, want) and screened == want_screened
+        unflagged, no_flag = kernels.pairs_see(
+            a, 0.63, b, rb, 0.95, sight_terrain(table), (pts, radii, owner), 0, 1, 1e-6, False
+        )
+        assert np.array_equal(unflagged, want) and not no_flag  # the flag only saves work
+        lines = kernels.pair_lines(a, 0.63, b, rb, 0.95)
+        st, en = numpy_pair_lines(a, 0.63, b, rb)
+        assert np.array_equal(lines[:, :, :2], st) and np.array_equal(lines[:, :, 2:], en)
+        seen += want.tolist()
+        screened_calls += want_screened
+    assert 0 < sum(seen) < len(seen) and screened_calls > 0
