@@ -17,7 +17,7 @@ not know what the enemy's blips hold nor which cards the enemy holds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -110,7 +110,7 @@ def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> floa
     return value
 
 
-def _distances(s: GameState, goals: Iterable[Pos]) -> dict[Pos, int]:
+def _distances(s: GameState, goals: Iterable[Pos]) -> Mapping[Pos, int]:
     return s.setup.board.distances(goals)
 
 

@@ -7,7 +7,6 @@ for each rule and the readings of ours (what the text leaves out).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
@@ -15,6 +14,7 @@ from grimdice.systems.crusade.game import ambush, climb, deck, entry, horror, it
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import (
     JAMMED,
     READY,
@@ -339,7 +339,7 @@ def apply(s: GameState, a: Action) -> GameState:
     if kind in ("open", "close"):
         sq = tuple(int(v) for v in a[1:])
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
-        return replace(s, open_doors=doors, budget=s.budget - 1, moved=s.moved + 1)
+        return altered(s, open_doors=doors, budget=s.budget - 1, moved=s.moved + 1)
     if kind in climb.CLIMBS:
         to = tuple(int(v) for v in a[1:])
         return settle(climb.start(s, kind, to, moves.cost_of(s, kind, to)))
@@ -364,7 +364,7 @@ def activate(s: GameState, i: int) -> GameState:
         budget, acted = min(budget, move // 2), True
     if t.last:  # IX HORROR: a last attack, without moving
         budget = 0
-    return replace(s.idle(), active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
+    return altered(s.idle(), active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
 
 
 def end_activation(s: GameState) -> GameState:
@@ -406,7 +406,7 @@ def hold_score(s: GameState) -> tuple[int, int]:
 
 
 def finish(s: GameState, winner: int) -> GameState:
-    return replace(s, winner=winner, ended=True, active=-1, pending=())
+    return altered(s, winner=winner, ended=True, active=-1, pending=())
 
 
 def settle(s: GameState) -> GameState:
@@ -445,13 +445,13 @@ def next_turn(s: GameState) -> GameState:
         a, b = hold_score(s)
         return finish(s, 0 if a > b else 1 if b > a else -1)
     tokens = tuple(
-        replace(t, done=False, spent=0, snapped=False)
+        altered(t, done=False, spent=0, snapped=False)
         if t.side == player
-        else replace(t, spent=0, snapped=False)
+        else altered(t, spent=0, snapped=False)
         for t in s.tokens
     )
     s = deck.new_turn(
-        replace(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()), s.player, player
+        altered(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()), s.player, player
     )
     return turn_start(s)
 

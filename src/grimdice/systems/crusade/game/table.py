@@ -34,9 +34,11 @@ below its top. Seen in part: cover. See :meth:`TableBoard.cover`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
 from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
@@ -49,6 +51,8 @@ MAX_GAP = 3  # reading jump_gap: jumps across gaps of up to 3 cells
 TALL_LADDER = 3  # V: "Short ladders (<3")", "Tall ladders (3"-6")"
 FORCED_REACH = 3  # VI: "any troops within 3" of the marker and adjacent to the building may move in"
 SAMPLES = (0.1, 0.5, 1.0)  # the target's body seen at its feet, middle and head (share of HEAD)
+ALL_SEEN = (1 << len(SAMPLES)) - 1  # every sample seen: no cover
+LINES_AT_ONCE = 200_000  # lines of sight worked out together (memory: some tens of bytes a line)
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,29 @@ class Link:
     cost: float
 
 
+class Nearest(Mapping[Pos, int]):
+    """Steps from each position to the nearest of some goals: the least of each goal's steps."""
+
+    def __init__(self, each: tuple[dict[Pos, int], ...]) -> None:
+        self.each = each
+
+    def get(self, p: Pos, default: Any = None) -> Any:
+        found = [d[p] for d in self.each if p in d]
+        return min(found) if found else default
+
+    def __getitem__(self, p: Pos) -> int:
+        found = self.get(p)
+        if found is None:
+            raise KeyError(p)
+        return int(found)
+
+    def __iter__(self) -> Iterator[Pos]:
+        return iter({p: 0 for d in self.each for p in d})
+
+    def __len__(self) -> int:
+        return len({p for d in self.each for p in d})
+
+
 @dataclass(eq=False)
 class TableBoard:
     """The table as a :class:`~.board.Board` (see the module text)."""
@@ -86,13 +113,14 @@ class TableBoard:
     door_squares: frozenset[Pos] = frozenset()
     _graph: dict[Pos, tuple[Pos, ...]] = field(default_factory=dict, repr=False)
     _steps: dict[Pos, tuple[tuple[str, Pos, float, int], ...]] = field(default_factory=dict, repr=False)
-    _seen_cache: dict[tuple[Pos, Pos], tuple[bool, ...]] = field(default_factory=dict, repr=False)
-    _dist: dict[frozenset[Pos], dict[Pos, int]] = field(default_factory=dict, repr=False)
+    _seen_rows: dict[Pos, dict[Pos, int]] = field(default_factory=dict, repr=False)
+    _dist: dict[Pos, dict[Pos, int]] = field(default_factory=dict, repr=False)
+    _back: dict[Pos, list[Pos]] = field(default_factory=dict, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to worker processes) without its kept steps, lines and paths."""
-        kept = ("_graph", "_steps", "_seen_cache", "_dist")
-        return {k: ({} if k in kept else v) for k, v in self.__dict__.items()}
+        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back")
+        return {k: (type(v)() if k in kept else v) for k, v in self.__dict__.items()}
 
     # ------------------------------------------------------------------ positions
     def at(self, x: int, y: int) -> Pos:
@@ -304,28 +332,47 @@ class TableBoard:
         rise = b[2] - a[2] if down or b[2] > a[2] else 0
         return int(math.hypot(a[0] - b[0], a[1] - b[1], rise) + 1e-9)
 
-    def _seen(self, a: Pos, b: Pos) -> tuple[bool, ...]:
-        """Whether ``a`` sees each of :data:`SAMPLES` of a model at ``b`` (kept: the table and
-        its lines do not change, and models do not block sight)."""
-        key = (a, b)
-        if key in self._seen_cache:
-            return self._seen_cache[key]
-        lat = self.lattice
-        if self.indoors(a) >= 0 and self.indoors(b) >= 0 and self.indoors(a) != self.indoors(b):
-            seen = (False,) * len(SAMPLES)  # VI: "You may not fire between sectors"
-        else:
-            eye = (a[0] + 0.5, a[1] + 0.5, self.eye_level(a) + HEAD)
-            zb = self.eye_level(b)
-            seen = tuple(lat.clear(eye, (b[0] + 0.5, b[1] + 0.5, zb + f * HEAD)) for f in SAMPLES)
-        if len(self._seen_cache) > 200_000:
-            self._seen_cache.clear()
-        self._seen_cache[key] = seen
-        return seen
+    def _seen(self, a: Pos, b: Pos) -> int:
+        """Which of :data:`SAMPLES` of a model at ``b`` ``a`` sees, as bits (bit k: sample k seen).
+        Kept for every pair of positions, worked out together at the first question: the table
+        does not change within a game, and models do not block sight."""
+        if not self._seen_rows:
+            self._seen_rows.update(self._seen_table(self.positions()))
+        row = self._seen_rows.get(a)
+        if row is None or b not in row:
+            return self._seen_table([a], [b])[a][b]
+        return row[b]
+
+    def _seen_table(self, froms: list[Pos], tos: list[Pos] | None = None) -> dict[Pos, dict[Pos, int]]:
+        """:meth:`_seen` from each of ``froms`` to each of ``tos`` (default: ``froms``); VI: "You
+        may not fire between sectors": none between two sectors. Worked out in batches of lines."""
+        tos = froms if tos is None else tos
+        eyes = np.array([(a[0] + 0.5, a[1] + 0.5, self.eye_level(a) + HEAD) for a in froms], float)
+        ends = np.array(
+            [(b[0] + 0.5, b[1] + 0.5, self.eye_level(b) + f * HEAD) for f in SAMPLES for b in tos], float
+        )
+        weights = (1 << np.arange(len(SAMPLES)))[:, None]
+        inside = [self.indoors(b) for b in tos]
+        out: dict[Pos, dict[Pos, int]] = {}
+        batch = max(1, LINES_AT_ONCE // len(ends))
+        for k in range(0, len(froms), batch):
+            n = len(froms[k : k + batch])
+            clear = self.lattice.clear_lines(
+                np.repeat(eyes[k : k + n], len(ends), axis=0), np.tile(ends, (n, 1))
+            )
+            bits = (clear.reshape(n, len(SAMPLES), len(tos)) * weights).sum(axis=1).tolist()
+            for a, row in zip(froms[k : k + n], bits, strict=True):
+                here = self.indoors(a)
+                out[a] = {
+                    b: 0 if here >= 0 and there not in (-1, here) else m
+                    for b, there, m in zip(tos, inside, row, strict=True)
+                }
+        return out
 
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool:
         """II: line of sight to some part of the target (reading ``table_models_sight``: models
         do not block sight on a table)."""
-        return any(self._seen(a, b))
+        return self._seen(a, b) != 0
 
     def cover(self, a: Pos, b: Pos, doors: Doors) -> str:
         """The calculator's ``cover`` of a target at ``b`` seen from ``a``: VI "Buildings provide
@@ -336,7 +383,7 @@ class TableBoard:
         if self.indoors(b) >= 0:
             bld = self.building_of(b)
             return "armoured" if bld is not None and bld.armoured else "full"
-        return "none" if all(self._seen(a, b)) else "front"
+        return "none" if self._seen(a, b) == ALL_SEEN else "front"
 
     def adjacent(self, a: Pos, b: Pos, doors: Doors) -> bool:
         """IV: touching: cells side by side or corner to corner, feet at most 1" apart in height,
@@ -383,18 +430,21 @@ class TableBoard:
                 self._graph[p] = tuple({to for _, to, _ in self.steps(p, 0, {}, {})})
         return self._graph
 
-    def distances(self, goals: Iterable[Pos]) -> dict[Pos, int]:
-        """Steps from every position to the nearest goal (a goal ``(x, y)``: any height there)."""
-        aims = frozenset(g for g0 in goals for g in self._expand(g0))
-        if aims not in self._dist:
-            back: dict[Pos, list[Pos]] = {}
-            for p, tos in self.graph().items():
-                for q in tos:
-                    back.setdefault(q, []).append(p)
-            if len(self._dist) > 256:
-                self._dist.clear()
-            self._dist[aims] = breadth_first(aims, lambda q: back.get(q, ()))
-        return self._dist[aims]
+    def distances(self, goals: Iterable[Pos]) -> Nearest:
+        """Steps from every position to the nearest goal (a goal ``(x, y)``: any height there):
+        the least of the steps to each goal, each goal's kept (the table does not change)."""
+        aims = sorted({g for g0 in goals for g in self._expand(g0)})
+        return Nearest(tuple(self._steps_to_goal(g) for g in aims))
+
+    def _steps_to_goal(self, goal: Pos) -> dict[Pos, int]:
+        if goal not in self._dist:
+            if not self._back:
+                for p, tos in self.graph().items():
+                    for q in tos:
+                        self._back.setdefault(q, []).append(p)
+            back = self._back
+            self._dist[goal] = breadth_first([goal], lambda q: back.get(q, ()))
+        return self._dist[goal]
 
     def _expand(self, g: Pos) -> list[Pos]:
         if len(g) == 3:
@@ -411,4 +461,4 @@ class TableBoard:
         return sorted(dist, key=lambda q: (dist[q], q[1], q[0], q[2]))
 
 
-__all__ = ["HEAD", "Building", "Link", "TableBoard"]
+__all__ = ["HEAD", "Building", "Link", "Nearest", "TableBoard"]
