@@ -7,6 +7,7 @@ for each rule and the readings of ours (what the text leaves out).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
@@ -15,6 +16,7 @@ from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import (
     JAMMED,
     READY,
@@ -133,7 +135,8 @@ def _actions(s: GameState) -> list[Action]:
         out.append(("hide",))
     if not wounded and not has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE"):
         out.append(("extra",))  # IX SHAMBLE: "The model may not take extra move"
-        if _charge(s, t) > 0 and s.budget + _charge(s, t) > 0:
+        charge = _charge(s, t)
+        if charge > 0 and s.budget + charge > 0:
             out.append(("charge",))
     return out
 
@@ -176,12 +179,16 @@ def _may_hide(s: GameState, free: bool) -> bool:
 def _charge(s: GameState, t: Token) -> int:
     """V CHARGE: a half move before meleeing, not with 2 armour (power armour apart: NSB read as
     power armour), 3 armour, a heavy weapon or a wound."""
+    return _charge_of(s.setup, t.profile, t.cond == WOUNDED)
+
+
+@lru_cache(maxsize=1024)
+def _charge_of(setup: Setup, profile: int, wounded: bool) -> int:
     from grimdice.systems.crusade.movement import charge_distance
 
-    p = s.setup.profiles[t.profile]
-    fx = s.setup.fighters[t.profile]
+    p = setup.profiles[profile]
     heavy = any(has_code(w.effects, "HEAVY") for w in p.weapons)
-    return charge_distance(p.move, p.armour, fx.has("nsb"), heavy, t.cond == WOUNDED)
+    return charge_distance(p.move, p.armour, setup.fighters[profile].has("nsb"), heavy, wounded)
 
 
 def legal_actions(s: GameState) -> list[Action]:

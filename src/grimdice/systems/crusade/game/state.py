@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from grimdice.engine.game import CHANCE, TERMINAL
@@ -38,7 +39,12 @@ READY, JAMMED, UNLOADED, LOST, STUCK = "", "jammed", "unloaded", "lost", "stuck"
 
 def has_code(codes: Sequence[str], name: str) -> bool:
     """Whether an effect or ability list carries ``name`` as written (board-only codes included)."""
-    return any(str(c).strip().upper() == name for c in codes)
+    return name in _codes(tuple(codes))
+
+
+@lru_cache(maxsize=4096)
+def _codes(codes: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(str(c).strip().upper() for c in codes)
 
 
 @dataclass(frozen=True)

@@ -116,10 +116,11 @@ class TableBoard:
     _seen_rows: dict[Pos, dict[Pos, int]] = field(default_factory=dict, repr=False)
     _dist: dict[Pos, dict[Pos, int]] = field(default_factory=dict, repr=False)
     _back: dict[Pos, list[Pos]] = field(default_factory=dict, repr=False)
+    _hides: dict[Pos, bool] = field(default_factory=dict, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to worker processes) without its kept steps, lines and paths."""
-        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back")
+        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides")
         return {k: (type(v)() if k in kept else v) for k, v in self.__dict__.items()}
 
     # ------------------------------------------------------------------ positions
@@ -417,10 +418,12 @@ class TableBoard:
     def can_hide(self, p: Pos) -> bool:
         """V HIDING "If you are in cover": reading ``table_hide``: inside a building, or beside a
         piece at least 1" above the feet."""
-        if self.indoors(p) >= 0:
-            return True
-        lat = self.lattice
-        return any(lat.blocks_at(n) >= p[2] + 1 for n in lat.neighbours((p[0], p[1])))
+        if p not in self._hides:
+            lat = self.lattice
+            self._hides[p] = self.indoors(p) >= 0 or any(
+                lat.blocks_at(n) >= p[2] + 1 for n in lat.neighbours((p[0], p[1]))
+            )
+        return self._hides[p]
 
     # ------------------------------------------------------------------ paths
     def graph(self) -> dict[Pos, tuple[Pos, ...]]:
