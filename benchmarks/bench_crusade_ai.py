@@ -7,8 +7,8 @@ the second), plays ``--games`` games on one process (``--workers 1``) with the g
 one Markdown row per seat: the AI's wins, draws and losses, the 95 % Wilson interval of its wins,
 and the mean CPU time per game (``time.process_time``, the laws cached across the games of a row).
 
-Run: ``python benchmarks/bench_crusade_ai.py`` (``--games 40`` for a quick check, ``--smoke``: 2
-games a row for CI).
+Run: ``python benchmarks/bench_crusade_ai.py`` (``--games 40`` for a quick check, ``--only
+skirmish``: the table skirmish alone, ``--smoke``: 2 games a row for CI).
 """
 
 from __future__ import annotations
@@ -50,13 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200, help="games per scenario and seat")
     ap.add_argument("--seed", type=int, default=1, help="the batch seed (as grimdice play --seed)")
+    ap.add_argument("--only", default="", help="the scenarios whose file name contains this (e.g. skirmish)")
     ap.add_argument("--smoke", action="store_true", help="2 games a row (CI check)")
     args = ap.parse_args(argv)
     games = 2 if args.smoke else args.games
     print(f"{games} games per seat, seed {args.seed}")
     print("| scenario | AI's force | AI wins | draws | AI losses | 95 % interval of AI wins | CPU per game |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    for path in SCENARIOS:
+    for path in (p for p in SCENARIOS if args.only in p.stem):
         for players in SEATS:
             print(seat_row(path, players, games, args.seed), flush=True)
     return 0
