@@ -230,9 +230,7 @@ def exposure(s: GameState, p: Pos) -> int:
     if not isinstance(board, TableBoard):
         return 0
     return sum(
-        1
-        for t in s.tokens
-        if t.side != s.player and t.standing and not t.blip and board.sight(t.sq, p, {})
+        1 for t in s.tokens if t.side != s.player and t.standing and not t.blip and board.sight(t.sq, p, {})
     )
 
 
