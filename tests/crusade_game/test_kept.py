@@ -63,3 +63,16 @@ def test_kept_sight_equals_each_line_of_sight_alone():
             assert board.sight(a, b, {}) == (any(lines) and not apart)
             if board.sight(a, b, {}) and board.indoors(b) < 0:
                 assert board.cover(a, b, {}) == ("none" if all(lines) else "front")
+
+
+def test_kept_sectors_beside_are_the_other_sectors_of_the_cells_around():
+    sectors = [{"name": "west", "shape": rect(6, 2, 8, 6)}, {"name": "east", "shape": rect(8, 2, 10, 6)}]
+    hab = {"name": "hab", "shape": rect(6, 2, 10, 6), "height": 4, "armoured": False, "sectors": sectors}
+    s = game(table(buildings=[hab]), [put("Ganger", 0, 0)])
+    board = s.setup.board
+    for p in board.positions():
+        x, y = p[0], p[1]
+        around = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+        expected = sorted({board.sector_at[c] for c in around if c in board.sector_at} - {board.indoors(p)})
+        assert list(board.sectors_beside(p)) == expected
+    assert board.sectors_beside((5, 3, 0)) == (0,) and board.sectors_beside((7, 3, 0)) == (1,)

@@ -117,10 +117,11 @@ class TableBoard:
     _dist: dict[Pos, dict[Pos, int]] = field(default_factory=dict, repr=False)
     _back: dict[Pos, list[Pos]] = field(default_factory=dict, repr=False)
     _hides: dict[Pos, bool] = field(default_factory=dict, repr=False)
+    _beside: dict[Pos, tuple[int, ...]] = field(default_factory=dict, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to worker processes) without its kept steps, lines and paths."""
-        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides")
+        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside")
         return {k: (type(v)() if k in kept else v) for k, v in self.__dict__.items()}
 
     # ------------------------------------------------------------------ positions
@@ -163,6 +164,16 @@ class TableBoard:
         """VI: "Place models inside buildings on top of the roof for LOS purposes"."""
         b = self.building_of(p)
         return float(b.height) if b is not None and p[2] == 0 else float(p[2])
+
+    def sectors_beside(self, p: Pos) -> tuple[int, ...]:
+        """The sectors of the cells around ``p``'s cell, but the one ``p`` is inside (kept)."""
+        if p not in self._beside:
+            here = self.indoors(p)
+            near = self.lattice.neighbours((p[0], p[1]))
+            self._beside[p] = tuple(
+                sorted({self.sector_at[n] for n in near if self.sector_at.get(n, here) != here})
+            )
+        return self._beside[p]
 
     def sectors_of(self, building: int) -> list[int]:
         return sorted({k for c, k in self.sector_at.items() if self.building_at[c] == building})

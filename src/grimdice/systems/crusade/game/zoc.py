@@ -48,7 +48,7 @@ def guards(s: GameState, to: Pos) -> tuple[int, ...]:
         return ()
     out, board = [], s.setup.board
     for e, t in enumerate(s.tokens):
-        if not _guards(s, e, i):
+        if t.side == me.side or not _guards(s, e, i):
             continue
         started_next_to = s.origin is not None and board.range(s.origin, t.sq) <= 1
         away = board.range(to, t.sq) > board.range(me.sq, t.sq)
