@@ -1,4 +1,4 @@
-"""Benchmark: whole Rules Crusade grid games per second on one core, the bundled grid scenarios.
+"""Benchmark: whole Rules Crusade games per second on one core, the bundled scenarios.
 
 Rows: random vs random, AI vs random, random vs AI and AI vs AI games of each scenario in
 ``examples/games/``, one process, ``play_game`` with seeds 0, 1, ... The exact attack laws are cached
@@ -6,7 +6,8 @@ across the games of a row; the first ``--warm`` games of each row (untimed) fill
 starts with grimdice's module-level caches cleared. The statistic is the median per game of the
 timed games, CPU time (``time.process_time``: steadier on a shared machine) and wall time.
 
-Run: ``python benchmarks/bench_crusade_game.py`` (``--smoke`` for a quick CI check).
+Run: ``python benchmarks/bench_crusade_game.py`` (``--only skirmish``: the table skirmish alone;
+``--smoke`` for a quick CI check).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "--smoke": {"action": "store_true", "help": "one game per row (CI check)"},
     "--games": {"type": int, "default": 20, "help": "timed games per row"},
     "--warm": {"type": int, "default": 2, "help": "untimed warm-up games per row"},
+    "--only": {"default": "", "help": "the scenarios whose file name contains this (e.g. skirmish)"},
 }
 ROWS = (("random", "random"), ("ai", "random"), ("random", "ai"), ("ai", "ai"))
 
@@ -62,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     games, warm = (1, 0) if args.smoke else (args.games, args.warm)
     print(f"statistic: median per game of {games} timed games after {warm} warm-up game(s) per row")
     print(f"{'scenario':<24} {'players':<14} {'s/game':>8} {'CPU s/game':>11} {'games/s (CPU)':>14}")
-    for path in SCENARIOS:
+    for path in (p for p in SCENARIOS if args.only in p.stem):
         for players in ROWS:
             sec, cpu = rate(path, players, games, warm)
             print(f"{path.stem:<24} {','.join(players):<14} {sec:8.3f} {cpu:11.3f} {1 / cpu:14.1f}")

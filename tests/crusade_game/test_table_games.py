@@ -218,5 +218,5 @@ def test_a_table_setup_travels_to_workers_without_its_kept_lines(skirmish):
 
     play_game(skirmish, ("random", "random"), 1)  # fills the board's kept steps and lines
     again = pickle.loads(pickle.dumps(skirmish))
-    assert again.board._seen_cache == {} and again.board._steps == {}
+    assert skirmish.board._seen_rows and again.board._seen_rows == {} and again.board._steps == {}
     assert play_game(again, ("ai", "random"), 4) == play_game(skirmish, ("ai", "random"), 4)

@@ -47,3 +47,19 @@ def test_breadth_first_counts_steps_from_the_nearest_start():
     line = {i: [i - 1, i + 1] for i in range(5)}
     dist = breadth_first([(0,), (4,)], lambda p: [(q,) for q in line[p[0]] if 0 <= q < 5])
     assert dist == {(0,): 0, (4,): 0, (1,): 1, (3,): 1, (2,): 2}
+
+
+def test_lines_at_once_equal_each_line_alone():
+    """``clear_lines`` (every line together) answers as ``clear`` does line by line, on random
+    heights with lines through corners, along rows and columns, within one cell and upward."""
+    rng = np.random.default_rng(5)
+    top = np.where(rng.random((7, 9)) < 0.35, rng.integers(1, 5, (7, 9)).astype(float), 0.0)
+    lat = Lattice(9, 7, {}, top)
+    cells = [(x + 0.5, y + 0.5) for y in range(7) for x in range(9)]
+    pairs = [(a, b) for a in cells for b in cells]
+    starts = np.array([(*a, rng.choice([0.5, 1.5, 3.5, 5.5])) for a, _ in pairs])
+    ends = np.array([(*b, rng.choice([0.0, 0.75, 1.5, 4.0])) for _, b in pairs])
+    at_once = lat.clear_lines(starts, ends)
+    alone = [lat.clear(tuple(s), tuple(e)) for s, e in zip(starts, ends, strict=True)]
+    assert at_once.tolist() == alone
+    assert 0.2 < np.mean(alone) < 0.95  # both answers occur

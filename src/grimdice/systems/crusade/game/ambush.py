@@ -10,11 +10,11 @@ move after it is not played. A moving model the ambush stuns stops (no more move
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import STUNNED
 from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.snap import allowed
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 
@@ -49,23 +49,23 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
 
 def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     k, rest = s.ambush[0], s.ambush[1:]
-    s = replace(s, ambush=rest)
+    s = altered(s, ambush=rest)
     if a[0] == "shoot":
-        data = json.loads(situation.shot(replace(s, moved=0), k, int(a[1]), str(a[2])))
+        data = json.loads(situation.shot(altered(s, moved=0), k, int(a[1]), str(a[2])))
         for w in data["attacker"]["weapons"]:
             w["effects"] = allowed(w.get("effects", []), ("rapid_fire",))  # "may not rapid fire"
         key = json.dumps(data, sort_keys=True)
-        return replace(s, pending=("attack", "ambush", k, int(a[1]), key, str(a[2])))
+        return altered(s, pending=("attack", "ambush", k, int(a[1]), key, str(a[2])))
     if a[0] == "melee":
         key = situation.melee(s, k, int(a[1]), 1)
-        return replace(s, pending=("attack", "ambush", k, int(a[1]), key, ""))
+        return altered(s, pending=("attack", "ambush", k, int(a[1]), key, ""))
     return s
 
 
 def after(s: GameState) -> GameState:
     """The moving model, stunned by the ambush, stops."""
     if s.active >= 0 and s.tokens[s.active].cond == STUNNED:
-        return replace(s, budget=0, acted=True)
+        return altered(s, budget=0, acted=True)
     return s
 
 

@@ -12,11 +12,11 @@ fall, take 1 hit (graze = stun)."
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.game.board import FULL, Pos
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState
 from grimdice.systems.crusade.movement import falling, jump_chance, scrabble_chance
 
@@ -64,7 +64,7 @@ def start(s: GameState, kind: str, to: Pos, cost: float) -> GameState:
 
     p = chance(s, kind, to)
     if kind in ("jump", "scrabble") and p < 1:
-        return replace(s, pending=(kind, tuple(to), cost, p))
+        return altered(s, pending=(kind, tuple(to), cost, p))
     if kind in ("fall", "hang"):
         return fall(
             step(s, to, cost), s.tokens[s.active].sq[2] - to[2] - (HANG_DROP if kind == "hang" else 0)
@@ -83,16 +83,16 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     from grimdice.systems.crusade.game.moves import step
 
     kind, to, cost, _ = s.pending
-    s = replace(s, pending=())
+    s = altered(s, pending=())
     if outcome[1]:
         return step(s, tuple(to), cost)
     if kind == "scrabble":
-        return replace(s, budget=0, moved=s.moved + 1)
+        return altered(s, budget=0, moved=s.moved + 1)
     here = s.tokens[s.active].sq
     land = s.setup.board.landing(here, tuple(to))  # type: ignore[attr-defined]
     if land != here and s.occupant(land) >= 0:
         land = here
-    s = step(s, land, FULL) if land != here else replace(s, budget=0, moved=s.moved + 1)
+    s = step(s, land, FULL) if land != here else altered(s, budget=0, moved=s.moved + 1)
     return fall(s, here[2] - land[2])
 
 
@@ -101,13 +101,13 @@ def fall(s: GameState, height: float) -> GameState:
     ends (reading ``fall_ends_move``)."""
     i = s.active
     t = s.tokens[i]
-    s = replace(s, budget=0)
+    s = altered(s, budget=0)
     if height < 4 or t.blip:
         return s
     body = s.setup.fighters[t.profile].body
     cond, hits = falling(height, (t.cond, t.hits), body, fly=body.fly)
     if cond != t.cond:
-        s = replace(s, acted=True)  # reading fall_ends_move: a fall that harms ends its turn's doings
+        s = altered(s, acted=True)  # reading fall_ends_move: a fall that harms ends its turn's doings
     return s.with_token(i, cond=cond, hits=hits)
 
 

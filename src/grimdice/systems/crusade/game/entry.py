@@ -49,12 +49,7 @@ def sectors_beside(s: GameState, i: int) -> list[int]:
     p = s.tokens[i].sq
     if board.indoors(p) < 0 and p[2] != board.lattice.levels_at((p[0], p[1]))[0]:
         return []  # on a roof or a block: not beside the building's walls
-    found = {
-        board.sector_at[n]
-        for n in board.lattice.neighbours((p[0], p[1]))
-        if n in board.sector_at and board.sector_at[n] != board.indoors(p)
-    }
-    return sorted(k for k in found if _held(s, k))
+    return [k for k in board.sectors_beside(p) if _held(s, k)]
 
 
 def actions(s: GameState) -> list[tuple[Any, ...]]:

@@ -14,21 +14,13 @@ they stand is not hidden). Everything else is public; the player's own informati
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
+
+from grimdice.systems.crusade.game.frozen import altered
 
 if TYPE_CHECKING:
     from grimdice.systems.crusade.game.scenario import Setup
     from grimdice.systems.crusade.game.state import GameState
-
-T = TypeVar("T")
-
-
-def _altered(obj: T, **changes: Any) -> T:
-    """A copy of the frozen dataclass ``obj`` with ``changes`` (``dataclasses.replace`` without its
-    field checks: an observation is made at every decision)."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__, **changes)
-    return new
 
 
 def observation(s: GameState, player: int) -> GameState:
@@ -43,13 +35,13 @@ def observation(s: GameState, player: int) -> GameState:
         pool = blip_pool(s.setup, enemy)
         tokens = list(s.tokens)
         for i in blips:
-            tokens[i] = _altered(tokens[i], blip=pool)
-        s = _altered(s, tokens=tuple(tokens))
+            tokens[i] = altered(tokens[i], blip=pool)
+        s = altered(s, tokens=tuple(tokens))
     if s.psy is not None and s.psy.hands[enemy]:
         hands = list(s.psy.hands)
         unseen = tuple(sorted(s.psy.deck + tuple(k for k in hands[enemy] if k >= 0)))
         hands[enemy] = (-1,) * len(hands[enemy])
-        s = _altered(s, psy=_altered(s.psy, deck=unseen, hands=(hands[0], hands[1])))
+        s = altered(s, psy=altered(s.psy, deck=unseen, hands=(hands[0], hands[1])))
     return s
 
 

@@ -14,11 +14,11 @@ may not carry models that are larger than you." IX HEAVY: "may ignore move penal
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState, Token, has_code
 
 
@@ -83,14 +83,14 @@ def pick_up(s: GameState, n: int) -> GameState:
     items = list(s.items)
     items[n] = (where(s, n), s.active)
     first = s.moved == 0 and not s.acted
-    return replace(s, items=tuple(items), acted=True, carried=True, pick_first=first)
+    return altered(s, items=tuple(items), acted=True, carried=True, pick_first=first)
 
 
 def drop(s: GameState, i: int) -> GameState:
     """Token ``i`` drops what it carries on its square (free in its turn; automatic when it is
     stunned, KO'd or killed)."""
     items = tuple((s.tokens[i].sq, -1) if c == i else (sq, c) for sq, c in s.items)
-    return replace(s, items=items)
+    return altered(s, items=items)
 
 
 def drop_fallen(s: GameState) -> GameState:

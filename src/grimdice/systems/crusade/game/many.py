@@ -19,6 +19,7 @@ from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.game import reach, situation
 from grimdice.systems.crusade.game.board import GridBoard, Pos
 from grimdice.systems.crusade.game.fails import weapon_index
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState
 from grimdice.systems.crusade.game.table import TableBoard
 from grimdice.systems.crusade.joint import JointEnd, joint_law
@@ -37,7 +38,12 @@ def mode(s: GameState, i: int, weapon: str) -> str:
     """How token ``i``'s weapon reaches models: ``line``, ``blast``, ``template`` (SFT, FT, HFT),
     ``area`` (X" alone), ``split_fire``, ``rapid_fire`` (the calculator's order of template codes),
     or ``""`` (its one target)."""
-    arm = s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)]
+    return _mode(s.setup, s.tokens[i].profile, weapon_index(s, i, weapon))
+
+
+@lru_cache(maxsize=4096)
+def _mode(setup: Setup, profile: int, k: int) -> str:
+    arm = setup.fighters[profile].arms[k]
     found = next((m for m in MODES if arm.fx.get(m)), "")
     if found == "flamer":
         return "template" if arm.template else "area"

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from grimdice.systems.crusade.game.board import FULL, Pos
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
 #: the step actions that move a model without a roll (the board's step kinds)
@@ -26,9 +25,9 @@ def step(s: GameState, sq: Pos, cost: float = 1) -> GameState:
     i = s.active
     s = s.with_token(i, sq=sq)
     if cost == FULL:
-        s = replace(s, budget=0, moved=s.moved + 1)
+        s = altered(s, budget=0, moved=s.moved + 1)
     else:
-        s = replace(s, budget=s.budget - cost, moved=s.moved + cost)
+        s = altered(s, budget=s.budget - cost, moved=s.moved + cost)
     return reveal_around(s, i)
 
 
@@ -85,19 +84,19 @@ def reveal_blip(s: GameState, j: int, own_turn: bool) -> GameState:
         p = setup.profiles[k]
         models.append(Token(b.side, k, b.sq, hits=p.hits, arms=tuple(READY for _ in p.weapons), spent=spent))
     tokens[j] = models[0]
-    s = replace(s, tokens=tuple(tokens))
+    s = altered(s, tokens=tuple(tokens))
     revealed = [j]
     for m in models[1:]:
         free = _free_squares(s, b.sq, setup.profiles[m.profile].armour)
         if free:  # a board with no room left loses the model (not met on sensible boards)
-            s = replace(s, tokens=(*s.tokens, replace(m, sq=free[0])))
+            s = altered(s, tokens=(*s.tokens, altered(m, sq=free[0])))
             revealed.append(len(s.tokens) - 1)
     if own_turn and s.active == j:
         s = s.idle()
     if not own_turn:  # IX AMBUSH: "May make a free attack when revealed"
         from grimdice.systems.crusade.game.ambush import ambushers
 
-        s = replace(s, ambush=s.ambush + ambushers(s, revealed))
+        s = altered(s, ambush=s.ambush + ambushers(s, revealed))
     return s
 
 

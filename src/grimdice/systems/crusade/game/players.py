@@ -9,8 +9,9 @@ expected effect is worth more than the best attack (HEAL a hurt friend, CURSE or
 SHIELD a friend in an enemy's sight; on a table also brings a sector, barricade or catwalk down on
 enemies in it or on it, dives and melees across a held ladder), reloads, unjams or forces an entry
 (on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
-towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of), takes an
-extra move when nothing is in reach, and hides in darkness when it can do nothing better.
+towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
+of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
+reach, and hides in darkness when it can do nothing better.
 
 It decides from its observation of the state only (:meth:`.state.GameState.observation`): it does
 not know what the enemy's blips hold nor which cards the enemy holds.
@@ -18,7 +19,7 @@ not know what the enemy's blips hold nor which cards the enemy holds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,7 @@ from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.rules import targets_in_sight
 from grimdice.systems.crusade.game.snap import snap_shot
 from grimdice.systems.crusade.game.state import GameState
+from grimdice.systems.crusade.game.table import TableBoard
 
 Player = Callable[[GameState, np.random.Generator], tuple[Any, ...]]
 
@@ -206,7 +208,7 @@ def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> floa
     return value
 
 
-def _distances(s: GameState, goals: Iterable[Pos]) -> dict[Pos, int]:
+def _distances(s: GameState, goals: Iterable[Pos]) -> Mapping[Pos, int]:
     return s.setup.board.distances(goals)
 
 
@@ -310,7 +312,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     here = dist.get(me.sq, 10**6)
     steps = [a for a in actions if a[0] in ("move", "open", "manhole", "ladder", "scrabble")]
     if steps:
-        best_step = min(steps, key=lambda a: dist.get(tuple(int(v) for v in a[1:]), 10**6))
+        best_step = min(steps, key=lambda a: _step_key(state, dist, a))
         if dist.get(tuple(int(v) for v in best_step[1:]), 10**6) < here:
             return best_step
     if ("charge",) in actions and here <= state.budget + 3:
@@ -320,6 +322,25 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     if ("hide",) in actions:
         return ("hide",)
     return _end(actions)
+
+
+def exposure(s: GameState, p: Pos) -> int:
+    """On a table: how many standing enemy models (not blips) would see a model of the active
+    player at ``p`` (II: line of sight from where they stand; heights and buildings count). On a
+    grid: 0 (its steps are chosen by distance alone)."""
+    board = s.setup.board
+    if not isinstance(board, TableBoard):
+        return 0
+    return sum(
+        1 for t in s.tokens if t.side != s.player and t.standing and not t.blip and board.sight(t.sq, p, {})
+    )
+
+
+def _step_key(s: GameState, dist: Mapping[Pos, int], a: tuple[Any, ...]) -> tuple[int, int]:
+    """A step's order: nearer its goal first; on a table, of steps as near, the one fewer enemies
+    see (it advances in cover)."""
+    to = tuple(int(v) for v in a[1:])
+    return dist.get(to, 10**6), exposure(s, to)
 
 
 def _end(actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:

@@ -3,7 +3,6 @@ law (:mod:`.combat`), fails as lasting weapon states (III, VIII), unjamming, the
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import WOUNDED
@@ -11,6 +10,7 @@ from grimdice.systems.crusade.game import many, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import PUSH_ATTACKER, PUSH_DEFENDER, cached_law
 from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_after, weapon_index
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.horror import rise
 from grimdice.systems.crusade.game.state import READY, GameState, has_code, next_event, turn_start
 
@@ -27,25 +27,25 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
         j, w = int(a[1]), str(a[2])
         how, targets, key = many.plan(s, i, a)  # VIII templates, lines, areas, split and rapid fire
         pending = ("attack", how, i, j, key, w) + ((targets,) if how == "many" else ())
-        return replace(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending)
+        return altered(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending)
     if kind == "melee":  # IV; IX SNAP FIRE first, if the defender has it
         from grimdice.systems.crusade.game.snap import declare
 
         return declare(s, i, int(a[1]))
     if kind == "charge":  # V CHARGE: an additional half move before meleeing
-        return replace(s, budget=s.budget + _charge(s, t), charged=True)
+        return altered(s, budget=s.budget + _charge(s, t), charged=True)
     if kind == "extra":  # I: "Take an extra full move"
-        return replace(s, budget=s.budget + s.move_of(t), acted=True)
+        return altered(s, budget=s.budget + s.move_of(t), acted=True)
     if kind == "hide":  # V HIDING; IX FURTIVE hides for free
         furtive = has_code(s.setup.profiles[t.profile].abilities, "FURTIVE") and not s.attacked
-        return replace(s.with_token(i, hidden=True), acted=s.acted or not furtive)
+        return altered(s.with_token(i, hidden=True), acted=s.acted or not furtive)
     k = weapon_index(s, i, str(a[1]))
     if kind in ("reload", "recover"):  # VIII RELOAD; VIII STICK: recovered by an action
         arms = tuple(READY if n == k else st for n, st in enumerate(t.arms))
-        return replace(s.with_token(i, arms=arms), acted=True)
+        return altered(s.with_token(i, arms=arms), acted=True)
     if kind == "unjam":  # VIII JAM: "To unjam, roll a zero on the weapon dice"
         p = unjam_chance(str(s.setup.profiles[t.profile].weapons[k].dice))
-        return replace(s, acted=True, pending=("unjam", i, k, p))
+        return altered(s, acted=True, pending=("unjam", i, k, p))
     raise ValueError(f"unknown action {a!r}")
 
 
@@ -53,9 +53,9 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     """Apply a chance outcome to the pending event."""
     kind = s.pending[0]
     if kind == "first":
-        return turn_start(replace(s, pending=(), player=int(outcome[1]), first=int(outcome[1]), round=1))
+        return turn_start(altered(s, pending=(), player=int(outcome[1]), first=int(outcome[1]), round=1))
     if kind == "shamble":
-        return next_event(replace(s, shamble=int(outcome[1])))
+        return next_event(altered(s, shamble=int(outcome[1])))
     if kind in ("jump", "scrabble"):  # V JUMPING, SCRABBLING on a table
         from grimdice.systems.crusade.game import climb
 
@@ -79,7 +79,7 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         if outcome[1]:
             arms = tuple(READY if n == k else st for n, st in enumerate(s.tokens[i].arms))
             s = s.with_token(i, arms=arms)
-        return replace(s, pending=())
+        return altered(s, pending=())
     how, i, j, key, fired = s.pending[1:6]
     before = s
     if how == "many":
@@ -171,7 +171,7 @@ def _wound_marks(after: GameState, before: GameState, who: tuple[int, ...]) -> G
         and after.tokens[k].cond == WOUNDED
         and before.tokens[k].cond != WOUNDED
     }
-    return replace(after, fresh_wounds=after.fresh_wounds | fresh) if fresh else after
+    return altered(after, fresh_wounds=after.fresh_wounds | fresh) if fresh else after
 
 
 def _fail_code(s: GameState, i: int, weapon: str) -> str:

@@ -7,7 +7,7 @@ for each rule and the readings of ours (what the text leaves out).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
@@ -27,6 +27,8 @@ from grimdice.systems.crusade.game import (
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
+from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import (
     JAMMED,
     READY,
@@ -149,7 +151,8 @@ def _actions(s: GameState) -> list[Action]:
         out.append(("hide",))
     if not wounded and not has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE"):
         out.append(("extra",))  # IX SHAMBLE: "The model may not take extra move"
-        if _charge(s, t) > 0 and s.budget + _charge(s, t) > 0:
+        charge = _charge(s, t)
+        if charge > 0 and s.budget + charge > 0:
             out.append(("charge",))
     return out
 
@@ -192,12 +195,16 @@ def _may_hide(s: GameState, free: bool) -> bool:
 def _charge(s: GameState, t: Token) -> int:
     """V CHARGE: a half move before meleeing, not with 2 armour (power armour apart: NSB read as
     power armour), 3 armour, a heavy weapon or a wound."""
+    return _charge_of(s.setup, t.profile, t.cond == WOUNDED)
+
+
+@lru_cache(maxsize=1024)
+def _charge_of(setup: Setup, profile: int, wounded: bool) -> int:
     from grimdice.systems.crusade.movement import charge_distance
 
-    p = s.setup.profiles[t.profile]
-    fx = s.setup.fighters[t.profile]
+    p = setup.profiles[profile]
     heavy = any(has_code(w.effects, "HEAVY") for w in p.weapons)
-    return charge_distance(p.move, p.armour, fx.has("nsb"), heavy, t.cond == WOUNDED)
+    return charge_distance(p.move, p.armour, setup.fighters[profile].has("nsb"), heavy, wounded)
 
 
 def legal_actions(s: GameState) -> list[Action]:
@@ -362,7 +369,7 @@ def apply(s: GameState, a: Action) -> GameState:
     if kind in ("open", "close"):
         sq = tuple(int(v) for v in a[1:])
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
-        return replace(s, open_doors=doors, budget=s.budget - 1, moved=s.moved + 1)
+        return altered(s, open_doors=doors, budget=s.budget - 1, moved=s.moved + 1)
     if kind in climb.CLIMBS:
         to = tuple(int(v) for v in a[1:])
         return settle(climb.start(s, kind, to, moves.cost_of(s, kind, to)))
@@ -387,7 +394,7 @@ def activate(s: GameState, i: int) -> GameState:
         budget, acted = min(budget, move // 2), True
     if t.last:  # IX HORROR: a last attack, without moving
         budget = 0
-    return replace(s.idle(), active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
+    return altered(s.idle(), active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
 
 
 def end_activation(s: GameState) -> GameState:
@@ -429,7 +436,7 @@ def hold_score(s: GameState) -> tuple[int, int]:
 
 
 def finish(s: GameState, winner: int) -> GameState:
-    return replace(s, winner=winner, ended=True, active=-1, pending=())
+    return altered(s, winner=winner, ended=True, active=-1, pending=())
 
 
 def settle(s: GameState) -> GameState:
@@ -468,13 +475,13 @@ def next_turn(s: GameState) -> GameState:
         a, b = hold_score(s)
         return finish(s, 0 if a > b else 1 if b > a else -1)
     tokens = tuple(
-        replace(t, done=False, spent=0, snapped=False)
+        altered(t, done=False, spent=0, snapped=False)
         if t.side == player
-        else replace(t, spent=0, snapped=False)
+        else altered(t, spent=0, snapped=False)
         for t in s.tokens
     )
     s = deck.new_turn(
-        replace(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()), s.player, player
+        altered(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()), s.player, player
     )
     return turn_start(s)
 

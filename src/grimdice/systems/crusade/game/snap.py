@@ -10,11 +10,11 @@ melee does not take place. ... If you wound them, they will be at awkward melee 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import KO, STUNNED
 from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.rules import RULES
 
@@ -52,16 +52,16 @@ def snap_shot(s: GameState, j: int, i: int, weapon: str) -> str:
 
 def declare(s: GameState, i: int, j: int) -> GameState:
     """Token ``i`` declares its melee on ``j``: the defender's player may snap fire first."""
-    s = replace(s.with_token(i, hidden=False).with_token(j, hidden=False), acted=True, attacked=True)
-    s = replace(s, meleed=(*s.meleed, j))
+    s = altered(s.with_token(i, hidden=False).with_token(j, hidden=False), acted=True, attacked=True)
+    s = altered(s, meleed=(*s.meleed, j))
     if pistols(s, j):
-        return replace(s, snap=(i, j, len(s.meleed)))
+        return altered(s, snap=(i, j, len(s.meleed)))
     return melee(s, i, j, len(s.meleed))
 
 
 def melee(s: GameState, i: int, j: int, n: int) -> GameState:
     """The melee, pending (IV: "Take a -1 (cumulative) ... for each successive opponent")."""
-    return replace(s, snap=(), pending=("attack", "melee", i, j, situation.melee(s, i, j, n), ""))
+    return altered(s, snap=(), pending=("attack", "melee", i, j, situation.melee(s, i, j, n), ""))
 
 
 def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
@@ -69,7 +69,7 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     i, j, n = s.snap
     if a[0] == "snap":
         s = s.with_token(j, snapped=True)
-        return replace(s, pending=("attack", "snap", j, i, snap_shot(s, j, i, str(a[1])), str(a[1])))
+        return altered(s, pending=("attack", "snap", j, i, snap_shot(s, j, i, str(a[1])), str(a[1])))
     return melee(s, i, j, n)
 
 
@@ -78,7 +78,7 @@ def proceed(s: GameState) -> GameState:
     i, j, n = s.snap
     a = s.tokens[i]
     if not a.alive or a.cond in (STUNNED, KO) or not s.tokens[j].alive:
-        return replace(s, snap=())
+        return altered(s, snap=())
     return melee(s, i, j, n)
 
 

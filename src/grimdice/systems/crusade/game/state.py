@@ -25,12 +25,14 @@ the attack's law), ``("card", ok, incursion)`` and ``("unjam", ok)``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.systems.crusade.damage import KILLED, KO
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.hidden import observation
 from grimdice.systems.crusade.game.scenario import Setup
 
@@ -40,7 +42,12 @@ READY, JAMMED, UNLOADED, LOST, STUCK = "", "jammed", "unloaded", "lost", "stuck"
 
 def has_code(codes: Sequence[str], name: str) -> bool:
     """Whether an effect or ability list carries ``name`` as written (board-only codes included)."""
-    return any(str(c).strip().upper() == name for c in codes)
+    return name in _codes(tuple(codes))
+
+
+@lru_cache(maxsize=4096)
+def _codes(codes: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(str(c).strip().upper() for c in codes)
 
 
 @dataclass(frozen=True)
@@ -179,7 +186,7 @@ class GameState:
     # ------------------------------------------------------------------ helpers
     def idle(self) -> GameState:
         """The state with no model being activated."""
-        return replace(
+        return altered(
             self,
             active=-1,
             budget=0,
@@ -196,8 +203,8 @@ class GameState:
 
     def with_token(self, i: int, **kw: Any) -> GameState:
         tokens = list(self.tokens)
-        tokens[i] = replace(tokens[i], **kw)
-        return replace(self, tokens=tuple(tokens))
+        tokens[i] = altered(tokens[i], **kw)
+        return altered(self, tokens=tuple(tokens))
 
     def occupant(self, sq: Pos) -> int:
         """The token on a square (killed models leave the board), or -1."""
@@ -275,14 +282,14 @@ def turn_start(s: GameState) -> GameState:
         for t in s.tokens
     )
     events = ((("shamble",),) if shamblers else ()) + tuple(("horror", i) for i in waiting(s))
-    return next_event(replace(s, events=events))
+    return next_event(altered(s, events=events))
 
 
 def next_event(s: GameState) -> GameState:
     """The next turn-start chance event, pending; or none."""
     if not s.events:
-        return replace(s, pending=())
-    return replace(s, pending=s.events[0], events=s.events[1:])
+        return altered(s, pending=())
+    return altered(s, pending=s.events[0], events=s.events[1:])
 
 
 def invariant_errors(s: GameState) -> list[str]:

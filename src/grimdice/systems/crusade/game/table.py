@@ -38,8 +38,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
 from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
+from grimdice.systems.crusade.game.table_parts import Building, Link, Nearest, Structure, key_piece, piece_key
 
 HEAD = 1.5  # reading head_height: a model's eyes and head are 1.5" above its feet
 MAX_JUMP_UP = 3  # V JUMPING: "max. 3 inches up"
@@ -49,50 +52,8 @@ MAX_GAP = 3  # reading jump_gap: jumps across gaps of up to 3 cells
 TALL_LADDER = 3  # V: "Short ladders (<3")", "Tall ladders (3"-6")"
 FORCED_REACH = 3  # VI: "any troops within 3" of the marker and adjacent to the building may move in"
 SAMPLES = (0.1, 0.5, 1.0)  # the target's body seen at its feet, middle and head (share of HEAD)
-
-
-@dataclass(frozen=True)
-class Building:
-    """VI: a building: its roof height, armour (2 for armoured ones, else 1), doors (cells)."""
-
-    name: str
-    height: int
-    armoured: bool
-    doors: frozenset[Cell]
-
-
-@dataclass(frozen=True)
-class Structure:
-    """VI: a barricade ("2 armor, 1 hit") or a catwalk ("3 armor, 1 hit"): a target on the table;
-    its cells and the height of its top (1" for a barricade)."""
-
-    name: str
-    kind: str
-    height: int
-    cells: frozenset[Cell]
-
-    @property
-    def armour(self) -> int:
-        return 3 if self.kind == "catwalk" else 2
-
-
-#: a destroyed barricade or catwalk ``n`` among a table's ruins (sectors are 0, 1, ...)
-def piece_key(n: int) -> int:
-    return -2 - n
-
-
-def key_piece(key: int) -> int:
-    return -2 - key
-
-
-@dataclass(frozen=True)
-class Link:
-    """A ladder or stairs between two positions, and its cost (:data:`~.board.FULL`: a whole move)."""
-
-    kind: str
-    to: Pos
-    cost: float
-    ladder: bool = False  # a ladder (V: "blocked by an enemy at the opposite end"), not stairs
+ALL_SEEN = (1 << len(SAMPLES)) - 1  # every sample seen: no cover
+LINES_AT_ONCE = 200_000  # lines of sight worked out together (memory: some tens of bytes a line)
 
 
 @dataclass(eq=False)
@@ -112,13 +73,16 @@ class TableBoard:
     structures: tuple[Structure, ...] = ()
     _graph: dict[Pos, tuple[Pos, ...]] = field(default_factory=dict, repr=False)
     _steps: dict[Pos, tuple[tuple[str, Pos, float, int], ...]] = field(default_factory=dict, repr=False)
-    _seen_cache: dict[tuple[Pos, Pos], tuple[bool, ...]] = field(default_factory=dict, repr=False)
-    _dist: dict[frozenset[Pos], dict[Pos, int]] = field(default_factory=dict, repr=False)
+    _seen_rows: dict[Pos, dict[Pos, int]] = field(default_factory=dict, repr=False)
+    _dist: dict[Pos, dict[Pos, int]] = field(default_factory=dict, repr=False)
+    _back: dict[Pos, list[Pos]] = field(default_factory=dict, repr=False)
+    _hides: dict[Pos, bool] = field(default_factory=dict, repr=False)
+    _beside: dict[Pos, tuple[int, ...]] = field(default_factory=dict, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to worker processes) without its kept steps, lines and paths."""
-        kept = ("_graph", "_steps", "_seen_cache", "_dist")
-        return {k: ({} if k in kept else v) for k, v in self.__dict__.items()}
+        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside")
+        return {k: (type(v)() if k in kept else v) for k, v in self.__dict__.items()}
 
     # ------------------------------------------------------------------ positions
     def at(self, x: int, y: int) -> Pos:
@@ -160,6 +124,16 @@ class TableBoard:
         """VI: "Place models inside buildings on top of the roof for LOS purposes"."""
         b = self.building_of(p)
         return float(b.height) if b is not None and p[2] == 0 else float(p[2])
+
+    def sectors_beside(self, p: Pos) -> tuple[int, ...]:
+        """The sectors of the cells around ``p``'s cell, but the one ``p`` is inside (kept)."""
+        if p not in self._beside:
+            here = self.indoors(p)
+            near = self.lattice.neighbours((p[0], p[1]))
+            self._beside[p] = tuple(
+                sorted({self.sector_at[n] for n in near if self.sector_at.get(n, here) != here})
+            )
+        return self._beside[p]
 
     def sectors_of(self, building: int) -> list[int]:
         return sorted({k for c, k in self.sector_at.items() if self.building_at[c] == building})
@@ -338,28 +312,47 @@ class TableBoard:
         rise = b[2] - a[2] if down or b[2] > a[2] else 0
         return int(math.hypot(a[0] - b[0], a[1] - b[1], rise) + 1e-9)
 
-    def _seen(self, a: Pos, b: Pos) -> tuple[bool, ...]:
-        """Whether ``a`` sees each of :data:`SAMPLES` of a model at ``b`` (kept: the table and
-        its lines do not change, and models do not block sight)."""
-        key = (a, b)
-        if key in self._seen_cache:
-            return self._seen_cache[key]
-        lat = self.lattice
-        if self.indoors(a) >= 0 and self.indoors(b) >= 0 and self.indoors(a) != self.indoors(b):
-            seen = (False,) * len(SAMPLES)  # VI: "You may not fire between sectors"
-        else:
-            eye = (a[0] + 0.5, a[1] + 0.5, self.eye_level(a) + HEAD)
-            zb = self.eye_level(b)
-            seen = tuple(lat.clear(eye, (b[0] + 0.5, b[1] + 0.5, zb + f * HEAD)) for f in SAMPLES)
-        if len(self._seen_cache) > 200_000:
-            self._seen_cache.clear()
-        self._seen_cache[key] = seen
-        return seen
+    def _seen(self, a: Pos, b: Pos) -> int:
+        """Which of :data:`SAMPLES` of a model at ``b`` ``a`` sees, as bits (bit k: sample k seen).
+        Kept for every pair of positions, worked out together at the first question: the table
+        does not change within a game, and models do not block sight."""
+        if not self._seen_rows:
+            self._seen_rows.update(self._seen_table(self.positions()))
+        row = self._seen_rows.get(a)
+        if row is None or b not in row:
+            return self._seen_table([a], [b])[a][b]
+        return row[b]
+
+    def _seen_table(self, froms: list[Pos], tos: list[Pos] | None = None) -> dict[Pos, dict[Pos, int]]:
+        """:meth:`_seen` from each of ``froms`` to each of ``tos`` (default: ``froms``); VI: "You
+        may not fire between sectors": none between two sectors. Worked out in batches of lines."""
+        tos = froms if tos is None else tos
+        eyes = np.array([(a[0] + 0.5, a[1] + 0.5, self.eye_level(a) + HEAD) for a in froms], float)
+        ends = np.array(
+            [(b[0] + 0.5, b[1] + 0.5, self.eye_level(b) + f * HEAD) for f in SAMPLES for b in tos], float
+        )
+        weights = (1 << np.arange(len(SAMPLES)))[:, None]
+        inside = [self.indoors(b) for b in tos]
+        out: dict[Pos, dict[Pos, int]] = {}
+        batch = max(1, LINES_AT_ONCE // len(ends))
+        for k in range(0, len(froms), batch):
+            n = len(froms[k : k + batch])
+            clear = self.lattice.clear_lines(
+                np.repeat(eyes[k : k + n], len(ends), axis=0), np.tile(ends, (n, 1))
+            )
+            bits = (clear.reshape(n, len(SAMPLES), len(tos)) * weights).sum(axis=1).tolist()
+            for a, row in zip(froms[k : k + n], bits, strict=True):
+                here = self.indoors(a)
+                out[a] = {
+                    b: 0 if here >= 0 and there not in (-1, here) else m
+                    for b, there, m in zip(tos, inside, row, strict=True)
+                }
+        return out
 
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool:
         """II: line of sight to some part of the target (reading ``table_models_sight``: models
         do not block sight on a table)."""
-        return any(self._seen(a, b))
+        return self._seen(a, b) != 0
 
     def cover(self, a: Pos, b: Pos, doors: Doors) -> str:
         """The calculator's ``cover`` of a target at ``b`` seen from ``a``: VI "Buildings provide
@@ -370,7 +363,7 @@ class TableBoard:
         if self.indoors(b) >= 0:
             bld = self.building_of(b)
             return "armoured" if bld is not None and bld.armoured else "full"
-        return "none" if all(self._seen(a, b)) else "front"
+        return "none" if self._seen(a, b) == ALL_SEEN else "front"
 
     def adjacent(self, a: Pos, b: Pos, doors: Doors) -> bool:
         """IV: touching: cells side by side or corner to corner, feet at most 1" apart in height,
@@ -404,10 +397,12 @@ class TableBoard:
     def can_hide(self, p: Pos) -> bool:
         """V HIDING "If you are in cover": reading ``table_hide``: inside a building, or beside a
         piece at least 1" above the feet."""
-        if self.indoors(p) >= 0:
-            return True
-        lat = self.lattice
-        return any(lat.blocks_at(n) >= p[2] + 1 for n in lat.neighbours((p[0], p[1])))
+        if p not in self._hides:
+            lat = self.lattice
+            self._hides[p] = self.indoors(p) >= 0 or any(
+                lat.blocks_at(n) >= p[2] + 1 for n in lat.neighbours((p[0], p[1]))
+            )
+        return self._hides[p]
 
     # ------------------------------------------------------------------ paths
     def graph(self) -> dict[Pos, tuple[Pos, ...]]:
@@ -417,18 +412,21 @@ class TableBoard:
                 self._graph[p] = tuple({to for _, to, _ in self.steps(p, 0, {}, {})})
         return self._graph
 
-    def distances(self, goals: Iterable[Pos]) -> dict[Pos, int]:
-        """Steps from every position to the nearest goal (a goal ``(x, y)``: any height there)."""
-        aims = frozenset(g for g0 in goals for g in self._expand(g0))
-        if aims not in self._dist:
-            back: dict[Pos, list[Pos]] = {}
-            for p, tos in self.graph().items():
-                for q in tos:
-                    back.setdefault(q, []).append(p)
-            if len(self._dist) > 256:
-                self._dist.clear()
-            self._dist[aims] = breadth_first(aims, lambda q: back.get(q, ()))
-        return self._dist[aims]
+    def distances(self, goals: Iterable[Pos]) -> Nearest:
+        """Steps from every position to the nearest goal (a goal ``(x, y)``: any height there):
+        the least of the steps to each goal, each goal's kept (the table does not change)."""
+        aims = sorted({g for g0 in goals for g in self._expand(g0)})
+        return Nearest(tuple(self._steps_to_goal(g) for g in aims))
+
+    def _steps_to_goal(self, goal: Pos) -> dict[Pos, int]:
+        if goal not in self._dist:
+            if not self._back:
+                for p, tos in self.graph().items():
+                    for q in tos:
+                        self._back.setdefault(q, []).append(p)
+            back = self._back
+            self._dist[goal] = breadth_first([goal], lambda q: back.get(q, ()))
+        return self._dist[goal]
 
     def _expand(self, g: Pos) -> list[Pos]:
         if len(g) == 3:
@@ -445,4 +443,4 @@ class TableBoard:
         return sorted(dist, key=lambda q: (dist[q], q[1], q[0], q[2]))
 
 
-__all__ = ["HEAD", "Building", "Link", "TableBoard"]
+__all__ = ["HEAD", "Building", "Link", "Nearest", "Structure", "TableBoard", "key_piece", "piece_key"]

@@ -17,12 +17,12 @@ Each enemy in reach decides in turn (``["zoc", e]`` or ``["pass"]``) before the 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import KO, STUNNED
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState, has_code
 
 
@@ -48,7 +48,7 @@ def guards(s: GameState, to: Pos) -> tuple[int, ...]:
         return ()
     out, board = [], s.setup.board
     for e, t in enumerate(s.tokens):
-        if not _guards(s, e, i):
+        if t.side == me.side or not _guards(s, e, i):
             continue
         started_next_to = s.origin is not None and board.range(s.origin, t.sq) <= 1
         away = board.range(to, t.sq) > board.range(me.sq, t.sq)
@@ -59,7 +59,7 @@ def guards(s: GameState, to: Pos) -> tuple[int, ...]:
 
 def offer(s: GameState, to: Pos, cost: float, who: tuple[int, ...]) -> GameState:
     """The step (to ``to`` for ``cost``) waits while each enemy in ``who`` decides (the first one now)."""
-    return replace(s, zoc=(to, cost, who))
+    return altered(s, zoc=(to, cost, who))
 
 
 def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
@@ -70,8 +70,8 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
         e, i = who[0], s.active
         key = situation.melee(s, e, i, 1, mode="zoc")
         s = s.with_token(e, hidden=False)
-        return replace(s, zoc=(to, cost, who[1:]), pending=("attack", "zoc", e, i, key, ""))
-    return proceed(replace(s, zoc=(to, cost, who[1:])))
+        return altered(s, zoc=(to, cost, who[1:]), pending=("attack", "zoc", e, i, key, ""))
+    return proceed(altered(s, zoc=(to, cost, who[1:])))
 
 
 def proceed(s: GameState) -> GameState:
@@ -81,15 +81,15 @@ def proceed(s: GameState) -> GameState:
 
     to, cost, who = s.zoc
     if s.tokens[s.active].cond in (STUNNED, KO) or not s.tokens[s.active].alive:
-        return replace(s, zoc=(), budget=0)
+        return altered(s, zoc=(), budget=0)
     t = s.tokens[s.active]
     steps = s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
     if all(p != to for _, p, _ in steps) or s.occupant(to) >= 0:
-        return replace(s, zoc=())  # VIII KNOCKBACK moved one of them: the step is not made
+        return altered(s, zoc=())  # VIII KNOCKBACK moved one of them: the step is not made
     who = tuple(e for e in who if _guards(s, e, s.active))
     if who:
-        return replace(s, zoc=(to, cost, who))
-    return step(replace(s, zoc=()), to, cost)
+        return altered(s, zoc=(to, cost, who))
+    return step(altered(s, zoc=()), to, cost)
 
 
 __all__ = ["decide", "guards", "offer", "proceed"]
