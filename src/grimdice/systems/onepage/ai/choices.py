@@ -23,6 +23,9 @@ def deployment_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
 
     u = s.todo[0]
     if s.phase == "deploy":
+        carried = next((a for a in acts if a[0] == "embark"), None)
+        if carried is not None and s.weapon_range(u) <= 0:
+            return carried  # a unit without a gun rides out of the enemy's sight
         short = s.weapon_range(u) < 24.0
         want = "reserve" if short and s.setup.units[u].has("deep_strike") else "deploy"
         return next(a for a in acts if a[0] == want)
@@ -61,22 +64,27 @@ def consolidation_choice(s: GameState, acts: list[list[Any]], reply: float = 0.0
     return threat.choose(s, acts, values, reply)
 
 
-def transport_value(s: GameState, a: list[Any]) -> float:
-    """Embarking is worth nothing to the AI (it keeps its units fighting); disembarking is valued as
-    the Walk it is (its shot from there, cover), a Furious unit's assault out of it as any assault
-    (only when the expected melee value is positive)."""
+def transport_value(s: GameState, a: list[Any], reply: float = 0.0) -> float:
+    """Embarking is worth ``reply`` x the enemy's reply where the unit stands (:func:`.threat.exposure`:
+    aboard, it is no target; it ends the activation, so the unit forgoes the shot the other actions
+    hold; the transport carries it on, see :func:`.threat.carried`); disembarking is
+    valued as the Walk it is (its shot from there, cover) less ``reply`` x the enemy's reply where
+    it ends, a Furious unit's assault out of it as any assault (only when the expected melee value
+    is positive)."""
+    from grimdice.systems.onepage.ai import threat
     from grimdice.systems.onepage.ai.players import COVER, best_shot, in_cover_at, melee_value
 
-    if a[0] == "embark":
-        return 0.0
     u = int(a[1])
+    if a[0] == "embark":
+        return reply * threat.exposure(s, u) if reply else 0.0
     out = from_hull(s, u, s.place[u])
     if a[0] == "assault":
         v = melee_value(out, u, int(a[2]))
         return v + 1.0 if v > 0 else -math.inf
     ax, ay = out.anchors[u]
     end = (ax + a[2], ay + a[3])
-    return best_shot(out, u, end, "walk")[0] + (COVER if in_cover_at(out, u, end) else 0.0)
+    v = best_shot(out, u, end, "walk")[0] + (COVER if in_cover_at(out, u, end) else 0.0)
+    return v - reply * threat.exposure(out, u, end) if reply else v
 
 
 def expected_loss(s: GameState, u: int, end: tuple[float, float], crossed: bool | None = None) -> float:

@@ -223,6 +223,7 @@ def ai_player(
     if state.phase == consolidation.KIND:
         return choices.consolidation_choice(state, acts, reply)
     values: list[float] = []  # each action's value, in legal order
+    approach = APPROACH if state.round < ROUNDS else 0.0  # closing in pays only with an activation left
     gaps: dict[int, float] = {}
     charges: dict[int, float] = {}  # each unit's best next charge from where it stands (threat.prospect)
     odds: dict[int, dict[int, float]] = {}  # and its charges' values (threat.charge_odds)
@@ -248,7 +249,7 @@ def ai_player(
         if kind == "idle":  # an embarked unit staying inside
             v = 0.0
         elif kind in transport.KINDS or not state.on_table(u):
-            v = choices.transport_value(state, a)
+            v = choices.transport_value(state, a, reply)
         elif kind == "assault":
             v = melee_value(state, u, a[2]) - danger(
                 state, u, moved_to(state, u, state.charge_vector(u, a[2]))
@@ -270,14 +271,20 @@ def ai_player(
             v = (
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
-                + APPROACH * closer * (0.2 if shot else 1.0)
+                + approach * closer * (0.2 if shot else 1.0)
                 - danger(state, u, end)
             )
             if reach:
                 if u not in charges:
                     odds[u] = threat.charge_odds(state, u)
-                    charges[u] = threat.prospect(state, u, None, odds[u])
-                v += reach * (threat.prospect(state, u, end, odds[u]) - charges[u])
+                    charges[u] = threat.prospect(state, u, None, odds[u]) + threat.shot_prospect(state, u)
+                    charges[u] += threat.carried(state, u)
+                v += reach * (
+                    threat.prospect(state, u, end, odds[u])
+                    + threat.shot_prospect(state, u, end)
+                    + threat.carried(state, u, end)
+                    - charges[u]
+                )
         values.append(v)
     return threat.choose(state, acts, values, reply)  # less the enemy's reply at a move's end
 

@@ -38,7 +38,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import facing
+from grimdice.systems.onepage.game import facing, firing
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -48,6 +48,7 @@ WEIGHT = 0.5  # share of the exposure's change the AI subtracts from a move's va
 PROSPECT = 0.5  # share of the change in its own best next charge the AI adds to a move's value
 NEXT = 0.5  # weight of an enemy unit that acts only next round
 MOVES = ("walk", "run", "consolidate")  # the actions whose end the enemy's reply is weighed at
+CLOSE = 1.5  # the gap a charge is valued from (charge_key): a unit walks up before it charges
 MARGIN = 1e-6  # a move whose bound is this far below the best value found is skipped (choose)
 
 
@@ -96,18 +97,76 @@ def walked_to(state: GameState, v: int, u: int, gap: float, reach: float) -> tup
 
 
 def charge_key(state: GameState, v: int, u: int) -> tuple[Any, ...]:
-    """The melee key (:meth:`GameState.melee_key`) of ``v``'s charge on ``u`` read from where both
-    stand, every model alive striking (our simplification: the law of a full contact; the game's
-    key counts the models in reach after the defenders' 3" move). Few such keys exist, so the
-    laws are met again in the cache."""
+    """The melee key (:meth:`GameState.melee_key`) of ``v``'s charge on ``u``: heights and facing
+    read where both stand, the strikers of both sides those of a charge made from :data:`CLOSE`
+    away (:func:`strikers`: our simplification, so that a few laws serve every candidate)."""
     hv, hu = state.height(v), state.height(u)
-    return (
-        hv > hu + EPS,
-        hu > hv + EPS,
-        state.units[v].models,
-        state.units[u].models,
-        facing.melee_facing(state, v, u),
-    )
+    return (hv > hu + EPS, hu > hv + EPS, *strikers(state, v, u), facing.melee_facing(state, v, u))
+
+
+def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
+    """How many models of ``v`` and of ``u`` strike in ``v``'s charge on ``u`` when ``v``'s block
+    starts :data:`CLOSE` from ``u`` (where a unit walks to before it charges): the game's own
+    count (:meth:`GameState.charged`, ``melee_moves``: the block's move, each assaulting model's
+    own move on into contact, the defenders' 3" move), from where the block would stand straight
+    towards ``u``. Kept across games by both units' models alive (the blocks' formations)."""
+    key = ("charge strikers", v, state.units[v].alive, u, state.units[u].alive)
+    got: tuple[int, int] | None = state.setup.cache.get(key)
+    if got is None:
+        dx, dy = state.charge_vector(v, u)
+        far = math.hypot(dx, dy)
+        step = max(0.0, far - CLOSE) / far if far > EPS else 0.0
+        near = state.moved(v, dx * step, dy * step) if step else state
+        melee = near.charged(v, u).melee_key(v, u)
+        got = state.setup.cache[key] = (int(melee[2]), int(melee[3]))
+    return got
+
+
+def reply_value(state: GameState, v: int, u: int, end: tuple[float, float] | None = None) -> float:
+    """``max(0, shot(v -> u at end), charge(v -> u at end))`` of the module text, in ``state``
+    (the state the moving unit stands in, :func:`placed_at`): what ``v`` takes from ``u`` if it
+    picks ``u``."""
+    from grimdice.systems.onepage.ai.players import melee_odds, shot_value
+
+    best, reach = 0.0, state.weapon_range(v)
+    if reach > 0:
+        gap = state.gap(u, v, end)  # the AI's prefetched gap (a filter)
+        if gap <= reach + EPS:
+            best = shot_value(state, v, u, None, "hold")
+        if best == 0.0 and (to := walked_to(state, v, u, gap, reach)) is not None:
+            best = shot_value(state, v, u, to, "walk")
+    if can_charge(state, v, u):
+        best = max(best, melee_odds(state, v, u, charge_key(state, v, u)))
+    return best
+
+
+def replies(state: GameState, u: int) -> dict[int, float]:
+    """For each enemy ``v`` of ``u``, the sum of :func:`reply_value` over ``u``'s friendly units on
+    the table other than ``u``, where they stand: what else ``v`` could pick (kept on the state,
+    which is frozen; the moving unit is left out by subtraction)."""
+    table: dict[int, dict[tuple[int, int], float]] | None = state.__dict__.get("_replies")
+    if table is None:
+        table = {}
+        object.__setattr__(state, "_replies", table)
+    owner = state.setup.owner[u]
+    if owner not in table:
+        acting = [v for v in state.standing().sides[1 - owner] if reply_weight(state, v) > 0.0]
+        table[owner] = {}
+        for w in state.standing().sides[owner]:
+            at = replace(state, active=w)
+            table[owner].update(((v, w), reply_value(at, v, w)) for v in acting)
+    out: dict[int, float] = {}
+    for (v, w), x in table[owner].items():
+        if w != u:
+            out[v] = out.get(v, 0.0) + x
+    return out
+
+
+def share(value: float, rest: float) -> float:
+    """How likely an enemy is to pick the unit it can take ``value`` from, when its other targets
+    offer ``rest`` in all: in proportion to what each target offers (our model of the enemy's
+    choice; 1 when the unit is its only target, 0 when it offers nothing)."""
+    return value / (value + rest) if value > 0.0 else 0.0
 
 
 def exposure(
@@ -117,24 +176,15 @@ def exposure(
     (default: where it stands); see the module text. The enemies are summed nearest first and the
     sum stops once it exceeds ``limit`` (every term is at least 0: the partial sum is then already
     over ``limit``, which is all :func:`choose` needs to know)."""
-    from grimdice.systems.onepage.ai.players import melee_odds, shot_value
-
     s = placed_at(state, u, end)
+    rest = replies(state, u)
     total = 0.0
     for v in sorted(s.enemies(u), key=lambda v: state.gap(u, v, end)):
         w = reply_weight(s, v)
         if w == 0.0:
             continue
-        best, reach = 0.0, s.weapon_range(v)
-        if reach > 0:
-            gap = state.gap(u, v, end)  # the AI's prefetched gap (a filter)
-            if gap <= reach + EPS:
-                best = shot_value(s, v, u, None, "hold")
-            if best == 0.0 and (to := walked_to(s, v, u, gap, reach)) is not None:
-                best = shot_value(s, v, u, to, "walk")
-        if can_charge(s, v, u):
-            best = max(best, melee_odds(s, v, u, charge_key(s, v, u)))
-        total += w * best
+        best = reply_value(s, v, u, end)
+        total += w * best * share(best, rest.get(v, 0.0))
         if total > limit:
             break
     return total
@@ -172,6 +222,59 @@ def prospect(
         return 0.0
     reach = move_distance(state.setup.units[u], "assault")
     return max((v for t, v in odds.items() if state.gap(u, t, end) <= reach + EPS), default=0.0)
+
+
+def open_key(state: GameState, u: int, t: int, gap: float) -> tuple[Any, ...] | None:
+    """The shot key (:meth:`GameState.shot_key`) of ``u`` shooting ``t`` after a Walk that closes
+    ``gap`` (base to base) by its Walk distance: every model alive fires each ranged weapon whose
+    range reaches, in the open (no cover, no elevation, in sight: our simplification of where the
+    Walk ends); ``None`` when no weapon reaches."""
+    unit, alive = state.setup.units[u], state.units[u].alive
+    near = gap - move_distance(unit, "walk")
+    counts: dict[str, int] = {}
+    n = 0
+    for g, k in zip(unit.groups, alive, strict=True):
+        reach = [w for w in g.weapons if w.range is not None and near <= w.range + EPS]
+        for w in reach:
+            counts[w.name.lower()] = counts.get(w.name.lower(), 0) + k
+        n += k if reach else 0
+    if not n:
+        return None
+    off = firing.unusable(state, u, t, None, "walk")
+    face = facing.hit_facing(state, u, t)
+    return (tuple(sorted(counts.items())), n, False, False, "walk", face, off, False, True)
+
+
+def shot_prospect(state: GameState, u: int, end: tuple[float, float] | None = None) -> float:
+    """The expected value to ``u`` of the best shot it could make in its next activation after a
+    Walk from ``end`` (default: where it stands): the greatest over the enemies of the exact
+    shooting law of :func:`open_key` (:func:`players.value_of_shot`); 0 in the last round (no
+    activation of ``u`` is left after this one) or when ``u`` cannot move. The mirror of
+    :func:`exposure` for the unit's own guns: a move into range of what it can hurt gains."""
+    from grimdice.systems.onepage.ai.players import value_of_shot
+    from grimdice.systems.onepage.game.state import ROUNDS
+
+    if state.round >= ROUNDS or state.units[u].immobile or state.weapon_range(u) <= 0:
+        return 0.0
+    best = 0.0
+    for t in state.enemies(u):
+        key = open_key(state, u, t, state.gap(u, t, end))
+        if key is not None:
+            best = max(best, value_of_shot(state, u, t, key))
+    return best
+
+
+def carried(state: GameState, t: int, end: tuple[float, float] | None = None) -> float:
+    """The sum over the units aboard transport ``t`` of their :func:`shot_prospect` with the
+    transport at ``end`` (default: where it stands): a disembarking unit Walks from the transport's
+    centre and may shoot, so a transport's move that carries its passengers into range gains."""
+    from grimdice.systems.onepage.game.transport import aboard, from_hull
+
+    total = 0.0
+    for p in aboard(state, t) if state.place else ():
+        out = from_hull(state, p, t)
+        total += shot_prospect(out, p, end if end is not None else out.anchors[p])
+    return total
 
 
 def choose(state: GameState, acts: list[Any], values: list[float], weight: float = WEIGHT) -> Any:
