@@ -1,7 +1,8 @@
 """Measure: how often the One Page 40k AI wins, the two bundled 750-point armies, both seatings.
 
-Plays ``--games`` seeded games per seating (the AI with the marines against the opponent with the
-orks, then the other way round), each on a table generated from the game's seed, and prints per
+Plays ``--games`` seeded games per seating (the AI as player 0, then as player 1; ``--armies
+mixed``: player 0 has the marines and player 1 the orks, ``marines`` or ``orks``: both players have
+that army), each on a table generated from the game's seed, and prints per
 seating the AI's wins, draws and losses with 95 % Wilson intervals, the mean scores, and the total
 over both seatings. The opponent is ``random`` (default), any player of ``grimdice play``, or
 ``baseline``: the AI of another commit (``--baseline REF``), read with ``git show`` into a
@@ -35,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ARMIES = (ROOT / "examples/armies/onepage-marines-army.yaml", ROOT / "examples/armies/onepage-orks-army.yaml")
 AI_PACKAGE = "grimdice.systems.onepage.ai"
 BASELINE = "onepage_ai_baseline"
+PAIRINGS = {"mixed": (0, 1), "marines": (0, 0), "orks": (1, 1)}  # indices into ARMIES
 MODULES = ("__init__", "players", "threat", "choices")
 
 _players: dict[str, Callable[..., Any]] = {}
@@ -88,7 +90,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--opponent", default="random", help="a player of grimdice play, or baseline")
     ap.add_argument("--baseline", default="main", help="the commit whose AI plays as baseline")
-    ap.add_argument("--seat", type=int, choices=(0, 1), help="one seating only (0: AI marines)")
+    ap.add_argument("--seat", type=int, choices=(0, 1), help="one seating only (0: the AI is player 0)")
+    ap.add_argument(
+        "--armies",
+        choices=tuple(PAIRINGS),
+        default="mixed",
+        help="mixed: the marines against the orks; marines, orks: the army against itself",
+    )
     args = ap.parse_args(argv)
     from grimdice.systems.onepage.ai import PLAYERS
 
@@ -96,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     _players["opponent"] = (
         load_baseline(args.baseline) if args.opponent == "baseline" else PLAYERS[args.opponent]
     )
-    _armies = (load_army_side(ARMIES[0]), load_army_side(ARMIES[1]))
+    first, second = PAIRINGS[args.armies]
+    _armies = (load_army_side(ARMIES[first]), load_army_side(ARMIES[second]))
     seats = (0, 1) if args.seat is None else (args.seat,)
     seeds = game_seeds(args.seed, args.games)
     jobs = [(seat, s) for seat in seats for s in seeds]
@@ -105,10 +114,11 @@ def main(argv: list[str] | None = None) -> int:
             results = pool.map(one_game, jobs, chunksize=1)
     else:
         results = [one_game(j) for j in jobs]
-    print(f"AI vs {args.opponent}, seed {args.seed}, {args.games} games per seating")
+    print(f"AI vs {args.opponent}, {args.armies} armies, seed {args.seed}, {args.games} games per seating")
     head = f"{'seating':<22} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6}"
     print(f"{head} {'AI win rate (95 %)':>22}   mean score")
-    names = {0: "AI marines vs orks", 1: "AI orks vs marines"}
+    army = ("marines", "orks")
+    names = {seat: f"AI {army[(first, second)[seat]]} as player {seat}" for seat in (0, 1)}
     for k, seat in enumerate(seats):
         print(line(names[seat], results[k * args.games : (k + 1) * args.games]))
     if len(seats) > 1:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from grimdice.systems.onepage.ai import choices, threat
-from grimdice.systems.onepage.ai.players import PIN_TEMPO, ai_player, worth
+from grimdice.systems.onepage.ai.players import PIN_TEMPO, ai_player, waiting, worth
 from grimdice.systems.onepage.game.deployment import ON_TABLE
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
 from tests.onepage_game.test_consolidation import BRUTES, state_of
@@ -129,3 +129,19 @@ def test_in_the_last_round_a_unit_out_of_reach_does_not_run_at_the_enemy() -> No
     s = state_of([TARGETS], [SHOOTERS], [(36.0, 4.0), (36.0, 46.0)])
     assert first_unit_acts(s, 0)[0] in ("walk", "run")
     assert first_unit_acts(replace(s, round=ROUNDS), 0) == ["hold", 0]
+
+
+def test_in_the_last_round_a_unit_that_can_pin_waits_for_its_target_to_activate() -> None:
+    """Ten Quality 2 rifles (unit 0) 16" from a Mob of ten (unit 2, 200 points), which the shooting
+    rarely destroys but its morale test often pins; the AI's other unit (1) has nothing to shoot.
+    In the last round a pin on the Mob before it activates is idled off, one after lasts to the end
+    and scores its points: the AI activates its other unit first; once the Mob has activated, it
+    shoots."""
+    mob = dict(TARGETS, name="Mob", size=10, cost=200)
+    s = state_of([GUNS, OTHERS], [mob], [(36.0, 20.0), (4.0, 4.0), (36.0, 36.0)])
+    s = replace(s, round=ROUNDS, player=0, activated=(False, False, False))
+    assert waiting(s, s.legal_actions())[0] > 0
+    assert ai_player(s, np.random.default_rng(0))[1] == 1
+    done = replace(s, activated=(False, False, True))
+    assert waiting(done, done.legal_actions()) == {}
+    assert ai_player(done, np.random.default_rng(0))[1] == 0

@@ -68,9 +68,9 @@ def transport_value(s: GameState, a: list[Any], reply: float = 0.0) -> float:
     """Embarking is worth ``reply`` x the enemy's reply where the unit stands (:func:`.threat.exposure`:
     aboard, it is no target; it ends the activation, so the unit forgoes the shot the other actions
     hold; the transport carries it on, see :func:`.threat.carried`); disembarking is
-    valued as the Walk it is (its shot from there, cover) less ``reply`` x the enemy's reply where
-    it ends, a Furious unit's assault out of it as any assault (only when the expected melee value
-    is positive)."""
+    valued as the Walk it is (its shot from there, cover; :func:`.threat.choose` subtracts the
+    enemy's reply where it ends), a Furious unit's assault out of it as any assault (only when the
+    expected melee value is positive)."""
     from grimdice.systems.onepage.ai import threat
     from grimdice.systems.onepage.ai.players import COVER, best_shot, in_cover_at, melee_value
 
@@ -83,8 +83,7 @@ def transport_value(s: GameState, a: list[Any], reply: float = 0.0) -> float:
         return v + 1.0 if v > 0 else -math.inf
     ax, ay = out.anchors[u]
     end = (ax + a[2], ay + a[3])
-    v = best_shot(out, u, end, "walk")[0] + (COVER if in_cover_at(out, u, end) else 0.0)
-    return v - reply * threat.exposure(out, u, end) if reply else v
+    return best_shot(out, u, end, "walk")[0] + (COVER if in_cover_at(out, u, end) else 0.0)
 
 
 def expected_loss(s: GameState, u: int, end: tuple[float, float], crossed: bool | None = None) -> float:

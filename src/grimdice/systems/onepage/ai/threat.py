@@ -4,31 +4,38 @@ The AI is greedy for its own activation; this term makes it weigh what the enemy
 unit next. The score is "the point value of all enemy units they completely destroyed, or that are
 pinned", so the danger of a position is counted in the same points as the AI's own gains:
 
-    exposure(u at p) = sum over enemy units v of  w(v) * max(0, shot(v -> u at p), charge(v -> u at p))
+    exposure(u at p) = sum over enemy units v of  w(v) * b(v, u at p) * share(v, u at p)
 
-* ``shot``: the expected points the enemy scores on ``u`` (:func:`players.shot_value`: the exact
-  shooting law, destroyed or pinned at :func:`players.pin_share`, plus attrition) when ``v`` holds
-  where it stands and fires at ``u`` standing at ``p`` (range, line of sight, cover, elevation,
-  facing and arcs as the game's shooting reads them; 0 when ``u`` is not a valid target there);
-  when that is 0 and ``u`` is within ``v``'s range plus its Walk, the shot ``v`` makes after a Walk
-  straight at ``u`` (:func:`walked_to`: our approximation of the enemy's reach, terrain ignored);
-* ``charge``: when ``v`` may assault ``u`` at ``p`` (in its Assault reach with a clear path, as
-  :meth:`GameState.unit_actions` allows), the expected value of that melee to ``v``
+* ``b`` (:func:`reply_value`): ``max(0, shot, charge)``, what ``v`` takes from ``u`` if it picks
+  it. ``shot``: the expected points the enemy scores on ``u`` (:func:`players.shot_value`: the
+  exact shooting law, destroyed or pinned at :func:`players.pin_share`, plus attrition) when ``v``
+  holds where it stands and fires at ``u`` standing at ``p`` (range, line of sight, cover,
+  elevation, facing and arcs as the game's shooting reads them; 0 when ``u`` is not a valid target
+  there); when that is 0 and ``u`` is within ``v``'s range plus its Walk, the shot ``v`` makes
+  after a Walk straight at ``u`` (:func:`walked_to`: our approximation of the enemy's reach,
+  terrain ignored). ``charge``: when ``v`` may assault ``u`` at ``p`` (in its Assault reach with a
+  clear path, as :meth:`GameState.unit_actions` allows), the expected value of that melee to ``v``
   (:func:`players.melee_odds`: points it takes less points it gives away; a charge that favours
-  ``u`` is no threat), in the situation of :func:`charge_key` (a full contact, our simplification);
+  ``u`` is no threat), in the situation of :func:`charge_key` (the strikers of a charge from
+  :data:`CLOSE` away, our simplification);
+* ``share`` (:func:`share`): how likely ``v`` is to pick ``u``. "The player activates one of his
+  units ... and takes an action": each enemy unit shoots or charges one target, so its threat is
+  shared among the units it could pick, in proportion to what each offers it,
+  ``b(v, u) / (b(v, u) + sum of b(v, x) over u's other units x where they stand)``
+  (:func:`rest_of`; our model of the enemy's choice, between a random player's and a greedy one's);
 * ``w(v)``: 1 when ``v`` can still activate this round (it acts before ``u`` acts again, since ``u``
   has now activated), :data:`NEXT` when it has activated (or is Pinned and must idle) but a round
-  remains, 0 otherwise. The enemy picks one target per unit: left out (our simplification), so the
-  sum is the threat of all the enemy's units ("The player activates one of his units that is not
-  activated, and takes an action. Then his turn ends and the opposing player does the same.").
+  remains, 0 otherwise.
 
 The AI subtracts :data:`WEIGHT` x (exposure at the move's end - exposure where the unit stands)
 from a Walk or Run's value: a move that takes a unit out of the enemy's guns gains, one into them
-loses (Hold: no change; a consolidation's moves are weighed as a Walk's). It adds
-:data:`PROSPECT` x (prospect at the move's end - prospect where the unit stands), the expected
-value of the best charge it could make from there in its next activation (:func:`prospect`), so a
-melee unit closes in on what it beats. Every value comes from the laws the AI already reads (the
-bounded law cache); nothing here calls a new exact solver.
+loses (Hold: no change; a consolidation's moves are weighed as a Walk's, a disembarking Walk from
+the transport). It adds :data:`PROSPECT` x the change, from where the unit stands to the move's
+end, of what its next activation offers: the best charge (:func:`prospect`), the best shot after a
+Walk (:func:`shot_prospect`) and, for a transport, its passengers' best shots after disembarking
+(:func:`carried`), so units close in on what they can hurt and transports carry their infantry
+into range. Every value comes from the laws the AI already reads (the bounded law cache); nothing
+here calls a new exact solver.
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ if TYPE_CHECKING:
 WEIGHT = 0.5  # share of the exposure's change the AI subtracts from a move's value
 PROSPECT = 0.5  # share of the change in its own best next charge the AI adds to a move's value
 NEXT = 0.5  # weight of an enemy unit that acts only next round
-MOVES = ("walk", "run", "consolidate")  # the actions whose end the enemy's reply is weighed at
+MOVES = ("walk", "run", "consolidate", "disembark")  # the actions whose end the enemy's reply is weighed at
 CLOSE = 1.5  # the gap a charge is valued from (charge_key): a unit walks up before it charges
 MARGIN = 1e-6  # a move whose bound is this far below the best value found is skipped (choose)
 
@@ -140,26 +147,22 @@ def reply_value(state: GameState, v: int, u: int, end: tuple[float, float] | Non
     return best
 
 
-def replies(state: GameState, u: int) -> dict[int, float]:
-    """For each enemy ``v`` of ``u``, the sum of :func:`reply_value` over ``u``'s friendly units on
-    the table other than ``u``, where they stand: what else ``v`` could pick (kept on the state,
-    which is frozen; the moving unit is left out by subtraction)."""
-    table: dict[int, dict[tuple[int, int], float]] | None = state.__dict__.get("_replies")
+def rest_of(state: GameState, v: int, u: int) -> float:
+    """The sum of :func:`reply_value` of enemy ``v`` over ``u``'s friendly units on the table other
+    than ``u``, where they stand: what else ``v`` could pick. Each pair's value is kept on the state
+    (which is frozen) and read only for the enemies that threaten the moving unit."""
+    table: dict[tuple[int, int], float] | None = state.__dict__.get("_replies")
     if table is None:
         table = {}
         object.__setattr__(state, "_replies", table)
-    owner = state.setup.owner[u]
-    if owner not in table:
-        acting = [v for v in state.standing().sides[1 - owner] if reply_weight(state, v) > 0.0]
-        table[owner] = {}
-        for w in state.standing().sides[owner]:
-            at = replace(state, active=w)
-            table[owner].update(((v, w), reply_value(at, v, w)) for v in acting)
-    out: dict[int, float] = {}
-    for (v, w), x in table[owner].items():
+    total = 0.0
+    for w in state.standing().sides[state.setup.owner[u]]:
         if w != u:
-            out[v] = out.get(v, 0.0) + x
-    return out
+            x = table.get((v, w))
+            if x is None:
+                x = table[v, w] = reply_value(replace(state, active=w), v, w)
+            total += x
+    return total
 
 
 def share(value: float, rest: float) -> float:
@@ -177,14 +180,14 @@ def exposure(
     sum stops once it exceeds ``limit`` (every term is at least 0: the partial sum is then already
     over ``limit``, which is all :func:`choose` needs to know)."""
     s = placed_at(state, u, end)
-    rest = replies(state, u)
     total = 0.0
     for v in sorted(s.enemies(u), key=lambda v: state.gap(u, v, end)):
         w = reply_weight(s, v)
         if w == 0.0:
             continue
         best = reply_value(s, v, u, end)
-        total += w * best * share(best, rest.get(v, 0.0))
+        if best > 0.0:
+            total += w * best * share(best, rest_of(state, v, u))
         if total > limit:
             break
     return total
@@ -287,25 +290,30 @@ def choose(state: GameState, acts: list[Any], values: list[float], weight: float
     valuing every move in full: a skipped move is below the best by more than the 1e-9 the
     comparison tolerates)."""
     from grimdice.systems.onepage.ai.players import moved_to
+    from grimdice.systems.onepage.game.transport import from_hull
 
     if weight:
         values = list(values)
         here: dict[int, float] = {}
         bound: dict[int, float] = {}
+        start: dict[int, GameState] = {}  # where each unit moves from (a passenger: the hull)
         for i, a in enumerate(acts):
             if a[0] in MOVES:
-                if a[1] not in here:
-                    here[a[1]] = exposure(state, a[1])
-                bound[i] = values[i] + weight * here[a[1]]
+                u = a[1]
+                if u not in here:
+                    aboard = a[0] == "disembark"
+                    start[u] = from_hull(state, u, state.place[u]) if aboard else state
+                    here[u] = 0.0 if aboard else exposure(state, u)  # aboard: no target
+                bound[i] = values[i] + weight * here[u]
         top = max((v for i, v in enumerate(values) if i not in bound), default=-math.inf)
         for i in sorted(bound, key=lambda i: -bound[i]):  # stable: legal order among equal bounds
             u = acts[i][1]
             if bound[i] < top - MARGIN:
                 values[i] = -math.inf
                 continue
-            end = moved_to(state, u, (acts[i][2], acts[i][3]))
+            end = moved_to(start[u], u, (acts[i][2], acts[i][3]))
             limit = (bound[i] - (top - MARGIN)) / weight  # an exposure over it: below the best
-            seen = exposure(state, u, end, limit)
+            seen = exposure(start[u], u, end, limit)
             values[i] = values[i] - weight * (seen - here[u]) if seen <= limit else -math.inf
             top = max(top, values[i])
     return first_best(acts, values)
