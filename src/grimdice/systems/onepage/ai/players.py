@@ -307,14 +307,8 @@ def ai_player(
             if reach:
                 if u not in charges:
                     odds[u] = threat.charge_odds(state, u)
-                    charges[u] = threat.prospect(state, u, None, odds[u]) + threat.shot_prospect(state, u)
-                    charges[u] += threat.carried(state, u)
-                v += reach * (
-                    threat.prospect(state, u, end, odds[u])
-                    + threat.shot_prospect(state, u, end)
-                    + threat.carried(state, u, end)
-                    - charges[u]
-                )
+                    charges[u] = threat.outlook(state, u, None, odds[u])
+                v += reach * (threat.outlook(state, u, end, odds[u]) - charges[u])
         values.append(v - defer.get(u, 0.0))
     return threat.choose(state, acts, values, reply)  # less the enemy's reply at a move's end
 

@@ -280,6 +280,12 @@ def carried(state: GameState, t: int, end: tuple[float, float] | None = None) ->
     return total
 
 
+def outlook(state: GameState, u: int, end: tuple[float, float] | None, odds: dict[int, float]) -> float:
+    """What ``u``'s next activation offers from ``end``: :func:`prospect` (its best charge, from
+    ``odds``) + :func:`shot_prospect` + :func:`carried` (a transport's passengers' shots)."""
+    return prospect(state, u, end, odds) + shot_prospect(state, u, end) + carried(state, u, end)
+
+
 def choose(state: GameState, acts: list[Any], values: list[float], weight: float = WEIGHT) -> Any:
     """The first of ``acts`` with the highest value, a Walk or Run's value (``values``: the greedy
     AI's, in the same order) less ``weight`` x (its exposure at the move's end - the unit's exposure
@@ -330,18 +336,28 @@ def first_best(acts: list[list[Any]], values: list[float]) -> list[Any]:
 
 
 __all__ = [
+    "CLOSE",
     "MARGIN",
     "MOVES",
     "NEXT",
     "PROSPECT",
     "WEIGHT",
     "can_charge",
+    "carried",
+    "charge_key",
     "charge_odds",
     "choose",
     "exposure",
     "first_best",
+    "open_key",
+    "outlook",
     "placed_at",
     "prospect",
+    "reply_value",
     "reply_weight",
+    "rest_of",
+    "share",
+    "shot_prospect",
+    "strikers",
     "walked_to",
 ]
