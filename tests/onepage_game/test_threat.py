@@ -17,6 +17,7 @@ from grimdice.systems.onepage.game.batch import GameJob, game_seeds
 from grimdice.systems.onepage.game.play import states
 from grimdice.systems.onepage.game.setup import load_army_side
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law
+from grimdice.systems.onepage.game.transport import from_hull
 from tests.onepage_game.test_game import MARINES, ORKS, SHOOTERS, TARGETS, duel
 
 WALL = Terrain(
@@ -126,12 +127,14 @@ def test_choose_with_its_bound_equals_valuing_every_move(monkeypatch: pytest.Mon
         for i, a in enumerate(acts):
             if a[0] in threat.MOVES:
                 u = a[1]
-                end = moved_to(s, u, (a[2], a[3]))
-                seen = threat.exposure(s, u, end)
-                full[i] -= threat.WEIGHT * (seen - threat.exposure(s, u))
+                aboard = a[0] == "disembark"  # a Walk from the hull; aboard, no target
+                start = from_hull(s, u, s.place[u]) if aboard else s
+                end = moved_to(start, u, (a[2], a[3]))
+                seen = threat.exposure(start, u, end)
+                full[i] -= threat.WEIGHT * (seen - (0.0 if aboard else threat.exposure(s, u)))
                 with monkeypatch.context() as m:
                     m.setattr(threat, "walked_to", lambda *_: None)
-                    walked += threat.exposure(s, u, end) != seen
+                    walked += threat.exposure(start, u, end) != seen
         best = max(full)
         want = next(a for a, v in zip(acts, full, strict=True) if v >= best - 1e-9)
         assert threat.choose(s, acts, values) == want

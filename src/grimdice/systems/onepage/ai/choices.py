@@ -70,15 +70,19 @@ def consolidation_choice(s: GameState, acts: list[list[Any]], reply: float = 0.0
     return threat.choose(s, acts, values, reply)
 
 
-def transport_value(s: GameState, a: list[Any]) -> float:
-    """Embarking is worth nothing to the AI (it keeps its units fighting); disembarking is valued as
-    the Walk it is (its shot from there, cover), a Furious unit's assault out of it as any assault
-    (only when the expected melee value is positive)."""
+def transport_value(s: GameState, a: list[Any], reply: float = 0.0) -> float:
+    """Embarking is worth ``reply`` x the enemy's reply where the unit stands (:func:`.threat.exposure`:
+    aboard, it is no target; it ends the activation, so the unit forgoes the shot the other actions
+    hold; the transport carries it on, see :func:`.threat.carried`); disembarking is
+    valued as the Walk it is (its shot from there, cover; :func:`.threat.choose` subtracts the
+    enemy's reply where it ends), a Furious unit's assault out of it as any assault (only when the
+    expected melee value is positive)."""
+    from grimdice.systems.onepage.ai import threat
     from grimdice.systems.onepage.ai.players import COVER, best_shot, in_cover_at, melee_value
 
-    if a[0] == "embark":
-        return 0.0
     u = int(a[1])
+    if a[0] == "embark":
+        return reply * threat.exposure(s, u) if reply else 0.0
     out = from_hull(s, u, s.place[u])
     if a[0] == "assault":
         v = melee_value(out, u, int(a[2]))

@@ -140,12 +140,22 @@ def best_place(s: GameState, u: int, acts: list[list[Any]]) -> list[Any]:
 
 
 def deploy_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
-    """The AI's choice in the armies' deployment: the next unit (fragile, then shooting, then melee
-    units; in army order within each), then its reserve (a Deep Strike unit whose guns reach under
-    24") or its best place."""
+    """The AI's choice in the armies' deployment: a unit without a gun embarks in a transport placed
+    already (it rides out of the enemy's sight), transports are placed first while such a unit
+    waits, then the next unit (fragile, then shooting, then melee units; in army order within
+    each), then its reserve (a Deep Strike unit whose guns reach under 24") or its best place."""
+    carried = next((a for a in acts if a[0] == "embark" and s.weapon_range(int(a[1])) <= 0), None)
+    if carried is not None:
+        return carried
     offered = list(dict.fromkeys(int(a[1]) for a in acts))
     placeable = [u for u in offered if any(a[1] == u and a[0] in ("place", "scout", "reserve") for a in acts)]
-    u = min(placeable or offered, key=lambda v: (ORDER[role(s, v)], v))
+    gunless = any(s.weapon_range(v) <= 0 and s.setup.units[v].kind == "infantry" for v in offered)
+
+    def order(v: int) -> tuple[int, int]:
+        first = gunless and int(s.setup.units[v].rules.get("transport", 0) or 0) > 0
+        return (-1 if first else ORDER[role(s, v)], v)
+
+    u = min(placeable or offered, key=order)
     mine = [a for a in acts if a[1] == u]
     if s.setup.units[u].has("deep_strike") and s.weapon_range(u) < 24.0 and ["reserve", u] in mine:
         return ["reserve", u]

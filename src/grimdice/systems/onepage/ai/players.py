@@ -8,14 +8,17 @@ Pinned unit recovers by idling in its next activation, so a pin is worth the uni
 only when that unit has no activation left (the last round, already activated); otherwise it is
 worth :data:`PIN_TEMPO` of them (the activation it loses). It shoots the target with the highest
 expected value, walks where its shooting is best (taking cover when it can), assaults only when
-the expected melee value is positive, and otherwise closes in on the nearest enemy; a move also
-weighs the enemy's reply where it ends and its own best charge from there next activation
-(:mod:`.threat`).
+the expected melee value is positive, and otherwise closes in on the nearest enemy (not in the
+last round: no activation is left to use it); a move also weighs the enemy's reply where it ends
+and what its own next activation offers from there (:mod:`.threat`). In the last round it
+activates first the units that gain nothing by waiting (:func:`waiting`), so that its pins land
+on enemy units that have already activated.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -35,6 +38,7 @@ Player = Callable[[GameState, np.random.Generator], Any]
 ATTRITION = 0.3  # value of a killed model as a share of its unit's points per model
 COVER = 5.0  # points-equivalent bonus for ending a move in cover
 APPROACH = 0.5  # points-equivalent per inch closer to the nearest enemy (units without a shot)
+WAIT = 1.0  # weight of a unit's gain from acting after the enemy (waiting), see waiting()
 PIN_TEMPO = 0.25  # value of pinning a unit that will recover before the end, as a share of its points
 
 
@@ -206,6 +210,31 @@ def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, f
     return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
 
 
+def waiting(state: GameState, acts: list[list[Any]]) -> dict[int, float]:
+    """In the last round, what each of the AI's units gains by acting after the enemy's units have
+    activated: a pin then lasts to the end and scores the unit's full points ("the point value of
+    all enemy units they completely destroyed, or that are pinned"), where a pin on a unit still to
+    activate is idled off. Per unit: :data:`WAIT` x the rise ``g`` of its best Hold shot or charge
+    when every enemy unit counts as activated; nothing when it has no other unit to act first. Our
+    model: a shot worth ``v`` now is still there after waiting with chance ``q`` (worth ``v + g``);
+    acting now nets ``v - q (v + g)`` against the ``(1 - q) v'`` of a unit whose value does not
+    change, so ``v - g q / (1 - q)`` is compared: with ``q = 1/2``, ``WAIT = 1``."""
+    me = state.player
+    units = sorted({int(a[1]) for a in acts if a[0] != "idle" and state.on_table(int(a[1]))})
+    flags = tuple(x or state.setup.owner[v] != me for v, x in enumerate(state.activated))
+    if state.round < ROUNDS or len(units) < 2 or flags == state.activated:
+        return {}
+    later = replace(state, activated=flags)
+    out: dict[int, float] = {}
+    for u in units:
+        gain = best_shot(later, u, None, "hold")[0] - best_shot(state, u, None, "hold")[0]
+        for a in acts:
+            if a[0] == "assault" and a[1] == u:
+                gain = max(gain, melee_value(later, u, a[2]) - melee_value(state, u, a[2]))
+        out[u] = WAIT * max(0.0, gain)
+    return out
+
+
 def ai_player(
     state: GameState, rng: np.random.Generator, reply: float = threat.WEIGHT, reach: float = threat.PROSPECT
 ) -> Any:
@@ -223,6 +252,8 @@ def ai_player(
     if state.phase == consolidation.KIND:
         return choices.consolidation_choice(state, acts, reply)
     values: list[float] = []  # each action's value, in legal order
+    approach = APPROACH if state.round < ROUNDS else 0.0  # closing in pays only with an activation left
+    defer = waiting(state, acts)  # the last round: units whose pins score more later act last
     gaps: dict[int, float] = {}
     charges: dict[int, float] = {}  # each unit's best next charge from where it stands (threat.prospect)
     odds: dict[int, dict[int, float]] = {}  # and its charges' values (threat.charge_odds)
@@ -248,7 +279,7 @@ def ai_player(
         if kind == "idle":  # an embarked unit staying inside
             v = 0.0
         elif kind in transport.KINDS or not state.on_table(u):
-            v = choices.transport_value(state, a)
+            v = choices.transport_value(state, a, reply)
         elif kind == "assault":
             v = melee_value(state, u, a[2]) - danger(
                 state, u, moved_to(state, u, state.charge_vector(u, a[2]))
@@ -270,15 +301,15 @@ def ai_player(
             v = (
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
-                + APPROACH * closer * (0.2 if shot else 1.0)
+                + approach * closer * (0.2 if shot else 1.0)
                 - danger(state, u, end)
             )
             if reach:
                 if u not in charges:
                     odds[u] = threat.charge_odds(state, u)
-                    charges[u] = threat.prospect(state, u, None, odds[u])
-                v += reach * (threat.prospect(state, u, end, odds[u]) - charges[u])
-        values.append(v)
+                    charges[u] = threat.outlook(state, u, None, odds[u])
+                v += reach * (threat.outlook(state, u, end, odds[u]) - charges[u])
+        values.append(v - defer.get(u, 0.0))
     return threat.choose(state, acts, values, reply)  # less the enemy's reply at a move's end
 
 

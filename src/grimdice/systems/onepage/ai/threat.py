@@ -4,31 +4,38 @@ The AI is greedy for its own activation; this term makes it weigh what the enemy
 unit next. The score is "the point value of all enemy units they completely destroyed, or that are
 pinned", so the danger of a position is counted in the same points as the AI's own gains:
 
-    exposure(u at p) = sum over enemy units v of  w(v) * max(0, shot(v -> u at p), charge(v -> u at p))
+    exposure(u at p) = sum over enemy units v of  w(v) * b(v, u at p) * share(v, u at p)
 
-* ``shot``: the expected points the enemy scores on ``u`` (:func:`players.shot_value`: the exact
-  shooting law, destroyed or pinned at :func:`players.pin_share`, plus attrition) when ``v`` holds
-  where it stands and fires at ``u`` standing at ``p`` (range, line of sight, cover, elevation,
-  facing and arcs as the game's shooting reads them; 0 when ``u`` is not a valid target there);
-  when that is 0 and ``u`` is within ``v``'s range plus its Walk, the shot ``v`` makes after a Walk
-  straight at ``u`` (:func:`walked_to`: our approximation of the enemy's reach, terrain ignored);
-* ``charge``: when ``v`` may assault ``u`` at ``p`` (in its Assault reach with a clear path, as
-  :meth:`GameState.unit_actions` allows), the expected value of that melee to ``v``
+* ``b`` (:func:`reply_value`): ``max(0, shot, charge)``, what ``v`` takes from ``u`` if it picks
+  it. ``shot``: the expected points the enemy scores on ``u`` (:func:`players.shot_value`: the
+  exact shooting law, destroyed or pinned at :func:`players.pin_share`, plus attrition) when ``v``
+  holds where it stands and fires at ``u`` standing at ``p`` (range, line of sight, cover,
+  elevation, facing and arcs as the game's shooting reads them; 0 when ``u`` is not a valid target
+  there); when that is 0 and ``u`` is within ``v``'s range plus its Walk, the shot ``v`` makes
+  after a Walk straight at ``u`` (:func:`walked_to`: our approximation of the enemy's reach,
+  terrain ignored). ``charge``: when ``v`` may assault ``u`` at ``p`` (in its Assault reach with a
+  clear path, as :meth:`GameState.unit_actions` allows), the expected value of that melee to ``v``
   (:func:`players.melee_odds`: points it takes less points it gives away; a charge that favours
-  ``u`` is no threat), in the situation of :func:`charge_key` (a full contact, our simplification);
+  ``u`` is no threat), in the situation of :func:`charge_key` (the strikers of a charge from
+  :data:`CLOSE` away, our simplification);
+* ``share`` (:func:`share`): how likely ``v`` is to pick ``u``. "The player activates one of his
+  units ... and takes an action": each enemy unit shoots or charges one target, so its threat is
+  shared among the units it could pick, in proportion to what each offers it,
+  ``b(v, u) / (b(v, u) + sum of b(v, x) over u's other units x where they stand)``
+  (:func:`rest_of`; our model of the enemy's choice, between a random player's and a greedy one's);
 * ``w(v)``: 1 when ``v`` can still activate this round (it acts before ``u`` acts again, since ``u``
   has now activated), :data:`NEXT` when it has activated (or is Pinned and must idle) but a round
-  remains, 0 otherwise. The enemy picks one target per unit: left out (our simplification), so the
-  sum is the threat of all the enemy's units ("The player activates one of his units that is not
-  activated, and takes an action. Then his turn ends and the opposing player does the same.").
+  remains, 0 otherwise.
 
 The AI subtracts :data:`WEIGHT` x (exposure at the move's end - exposure where the unit stands)
 from a Walk or Run's value: a move that takes a unit out of the enemy's guns gains, one into them
-loses (Hold: no change; a consolidation's moves are weighed as a Walk's). It adds
-:data:`PROSPECT` x (prospect at the move's end - prospect where the unit stands), the expected
-value of the best charge it could make from there in its next activation (:func:`prospect`), so a
-melee unit closes in on what it beats. Every value comes from the laws the AI already reads (the
-bounded law cache); nothing here calls a new exact solver.
+loses (Hold: no change; a consolidation's moves are weighed as a Walk's, a disembarking Walk from
+the transport). It adds :data:`PROSPECT` x the change, from where the unit stands to the move's
+end, of what its next activation offers: the best charge (:func:`prospect`), the best shot after a
+Walk (:func:`shot_prospect`) and, for a transport, its passengers' best shots after disembarking
+(:func:`carried`), so units close in on what they can hurt and transports carry their infantry
+into range. Every value comes from the laws the AI already reads (the bounded law cache); nothing
+here calls a new exact solver.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import facing
+from grimdice.systems.onepage.game import facing, firing
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -47,7 +54,8 @@ if TYPE_CHECKING:
 WEIGHT = 0.5  # share of the exposure's change the AI subtracts from a move's value
 PROSPECT = 0.5  # share of the change in its own best next charge the AI adds to a move's value
 NEXT = 0.5  # weight of an enemy unit that acts only next round
-MOVES = ("walk", "run", "consolidate")  # the actions whose end the enemy's reply is weighed at
+MOVES = ("walk", "run", "consolidate", "disembark")  # the actions whose end the enemy's reply is weighed at
+CLOSE = 1.5  # the gap a charge is valued from (charge_key): a unit walks up before it charges
 MARGIN = 1e-6  # a move whose bound is this far below the best value found is skipped (choose)
 
 
@@ -96,18 +104,72 @@ def walked_to(state: GameState, v: int, u: int, gap: float, reach: float) -> tup
 
 
 def charge_key(state: GameState, v: int, u: int) -> tuple[Any, ...]:
-    """The melee key (:meth:`GameState.melee_key`) of ``v``'s charge on ``u`` read from where both
-    stand, every model alive striking (our simplification: the law of a full contact; the game's
-    key counts the models in reach after the defenders' 3" move). Few such keys exist, so the
-    laws are met again in the cache."""
+    """The melee key (:meth:`GameState.melee_key`) of ``v``'s charge on ``u``: heights and facing
+    read where both stand, the strikers of both sides those of a charge made from :data:`CLOSE`
+    away (:func:`strikers`: our simplification, so that a few laws serve every candidate)."""
     hv, hu = state.height(v), state.height(u)
-    return (
-        hv > hu + EPS,
-        hu > hv + EPS,
-        state.units[v].models,
-        state.units[u].models,
-        facing.melee_facing(state, v, u),
-    )
+    return (hv > hu + EPS, hu > hv + EPS, *strikers(state, v, u), facing.melee_facing(state, v, u))
+
+
+def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
+    """How many models of ``v`` and of ``u`` strike in ``v``'s charge on ``u`` when ``v``'s block
+    starts :data:`CLOSE` from ``u`` (where a unit walks to before it charges): the game's own
+    count (:meth:`GameState.charged`, ``melee_moves``: the block's move, each assaulting model's
+    own move on into contact, the defenders' 3" move), from where the block would stand straight
+    towards ``u``. Kept across games by both units' models alive (the blocks' formations)."""
+    key = ("charge strikers", v, state.units[v].alive, u, state.units[u].alive)
+    got: tuple[int, int] | None = state.setup.cache.get(key)
+    if got is None:
+        dx, dy = state.charge_vector(v, u)
+        far = math.hypot(dx, dy)
+        step = max(0.0, far - CLOSE) / far if far > EPS else 0.0
+        near = state.moved(v, dx * step, dy * step) if step else state
+        melee = near.charged(v, u).melee_key(v, u)
+        got = state.setup.cache[key] = (int(melee[2]), int(melee[3]))
+    return got
+
+
+def reply_value(state: GameState, v: int, u: int, end: tuple[float, float] | None = None) -> float:
+    """``max(0, shot(v -> u at end), charge(v -> u at end))`` of the module text, in ``state``
+    (the state the moving unit stands in, :func:`placed_at`): what ``v`` takes from ``u`` if it
+    picks ``u``."""
+    from grimdice.systems.onepage.ai.players import melee_odds, shot_value
+
+    best, reach = 0.0, state.weapon_range(v)
+    if reach > 0:
+        gap = state.gap(u, v, end)  # the AI's prefetched gap (a filter)
+        if gap <= reach + EPS:
+            best = shot_value(state, v, u, None, "hold")
+        if best == 0.0 and (to := walked_to(state, v, u, gap, reach)) is not None:
+            best = shot_value(state, v, u, to, "walk")
+    if can_charge(state, v, u):
+        best = max(best, melee_odds(state, v, u, charge_key(state, v, u)))
+    return best
+
+
+def rest_of(state: GameState, v: int, u: int) -> float:
+    """The sum of :func:`reply_value` of enemy ``v`` over ``u``'s friendly units on the table other
+    than ``u``, where they stand: what else ``v`` could pick. Each pair's value is kept on the state
+    (which is frozen) and read only for the enemies that threaten the moving unit."""
+    table: dict[tuple[int, int], float] | None = state.__dict__.get("_replies")
+    if table is None:
+        table = {}
+        object.__setattr__(state, "_replies", table)
+    total = 0.0
+    for w in state.standing().sides[state.setup.owner[u]]:
+        if w != u:
+            x = table.get((v, w))
+            if x is None:
+                x = table[v, w] = reply_value(replace(state, active=w), v, w)
+            total += x
+    return total
+
+
+def share(value: float, rest: float) -> float:
+    """How likely an enemy is to pick the unit it can take ``value`` from, when its other targets
+    offer ``rest`` in all: in proportion to what each target offers (our model of the enemy's
+    choice; 1 when the unit is its only target, 0 when it offers nothing)."""
+    return value / (value + rest) if value > 0.0 else 0.0
 
 
 def exposure(
@@ -117,24 +179,15 @@ def exposure(
     (default: where it stands); see the module text. The enemies are summed nearest first and the
     sum stops once it exceeds ``limit`` (every term is at least 0: the partial sum is then already
     over ``limit``, which is all :func:`choose` needs to know)."""
-    from grimdice.systems.onepage.ai.players import melee_odds, shot_value
-
     s = placed_at(state, u, end)
     total = 0.0
     for v in sorted(s.enemies(u), key=lambda v: state.gap(u, v, end)):
         w = reply_weight(s, v)
         if w == 0.0:
             continue
-        best, reach = 0.0, s.weapon_range(v)
-        if reach > 0:
-            gap = state.gap(u, v, end)  # the AI's prefetched gap (a filter)
-            if gap <= reach + EPS:
-                best = shot_value(s, v, u, None, "hold")
-            if best == 0.0 and (to := walked_to(s, v, u, gap, reach)) is not None:
-                best = shot_value(s, v, u, to, "walk")
-        if can_charge(s, v, u):
-            best = max(best, melee_odds(s, v, u, charge_key(s, v, u)))
-        total += w * best
+        best = reply_value(s, v, u, end)
+        if best > 0.0:
+            total += w * best * share(best, rest_of(state, v, u))
         if total > limit:
             break
     return total
@@ -174,6 +227,65 @@ def prospect(
     return max((v for t, v in odds.items() if state.gap(u, t, end) <= reach + EPS), default=0.0)
 
 
+def open_key(state: GameState, u: int, t: int, gap: float) -> tuple[Any, ...] | None:
+    """The shot key (:meth:`GameState.shot_key`) of ``u`` shooting ``t`` after a Walk that closes
+    ``gap`` (base to base) by its Walk distance: every model alive fires each ranged weapon whose
+    range reaches, in the open (no cover, no elevation, in sight: our simplification of where the
+    Walk ends); ``None`` when no weapon reaches."""
+    unit, alive = state.setup.units[u], state.units[u].alive
+    near = gap - move_distance(unit, "walk")
+    counts: dict[str, int] = {}
+    n = 0
+    for g, k in zip(unit.groups, alive, strict=True):
+        reach = [w for w in g.weapons if w.range is not None and near <= w.range + EPS]
+        for w in reach:
+            counts[w.name.lower()] = counts.get(w.name.lower(), 0) + k
+        n += k if reach else 0
+    if not n:
+        return None
+    off = firing.unusable(state, u, t, None, "walk")
+    face = facing.hit_facing(state, u, t)
+    return (tuple(sorted(counts.items())), n, False, False, "walk", face, off, False, True)
+
+
+def shot_prospect(state: GameState, u: int, end: tuple[float, float] | None = None) -> float:
+    """The expected value to ``u`` of the best shot it could make in its next activation after a
+    Walk from ``end`` (default: where it stands): the greatest over the enemies of the exact
+    shooting law of :func:`open_key` (:func:`players.value_of_shot`); 0 in the last round (no
+    activation of ``u`` is left after this one) or when ``u`` cannot move. The mirror of
+    :func:`exposure` for the unit's own guns: a move into range of what it can hurt gains."""
+    from grimdice.systems.onepage.ai.players import value_of_shot
+    from grimdice.systems.onepage.game.state import ROUNDS
+
+    if state.round >= ROUNDS or state.units[u].immobile or state.weapon_range(u) <= 0:
+        return 0.0
+    best = 0.0
+    for t in state.enemies(u):
+        key = open_key(state, u, t, state.gap(u, t, end))
+        if key is not None:
+            best = max(best, value_of_shot(state, u, t, key))
+    return best
+
+
+def carried(state: GameState, t: int, end: tuple[float, float] | None = None) -> float:
+    """The sum over the units aboard transport ``t`` of their :func:`shot_prospect` with the
+    transport at ``end`` (default: where it stands): a disembarking unit Walks from the transport's
+    centre and may shoot, so a transport's move that carries its passengers into range gains."""
+    from grimdice.systems.onepage.game.transport import aboard, from_hull
+
+    total = 0.0
+    for p in aboard(state, t) if state.place else ():
+        out = from_hull(state, p, t)
+        total += shot_prospect(out, p, end if end is not None else out.anchors[p])
+    return total
+
+
+def outlook(state: GameState, u: int, end: tuple[float, float] | None, odds: dict[int, float]) -> float:
+    """What ``u``'s next activation offers from ``end``: :func:`prospect` (its best charge, from
+    ``odds``) + :func:`shot_prospect` + :func:`carried` (a transport's passengers' shots)."""
+    return prospect(state, u, end, odds) + shot_prospect(state, u, end) + carried(state, u, end)
+
+
 def choose(state: GameState, acts: list[Any], values: list[float], weight: float = WEIGHT) -> Any:
     """The first of ``acts`` with the highest value, a Walk or Run's value (``values``: the greedy
     AI's, in the same order) less ``weight`` x (its exposure at the move's end - the unit's exposure
@@ -184,25 +296,30 @@ def choose(state: GameState, acts: list[Any], values: list[float], weight: float
     valuing every move in full: a skipped move is below the best by more than the 1e-9 the
     comparison tolerates)."""
     from grimdice.systems.onepage.ai.players import moved_to
+    from grimdice.systems.onepage.game.transport import from_hull
 
     if weight:
         values = list(values)
         here: dict[int, float] = {}
         bound: dict[int, float] = {}
+        start: dict[int, GameState] = {}  # where each unit moves from (a passenger: the hull)
         for i, a in enumerate(acts):
             if a[0] in MOVES:
-                if a[1] not in here:
-                    here[a[1]] = exposure(state, a[1])
-                bound[i] = values[i] + weight * here[a[1]]
+                u = a[1]
+                if u not in here:
+                    aboard = a[0] == "disembark"
+                    start[u] = from_hull(state, u, state.place[u]) if aboard else state
+                    here[u] = 0.0 if aboard else exposure(state, u)  # aboard: no target
+                bound[i] = values[i] + weight * here[u]
         top = max((v for i, v in enumerate(values) if i not in bound), default=-math.inf)
         for i in sorted(bound, key=lambda i: -bound[i]):  # stable: legal order among equal bounds
             u = acts[i][1]
             if bound[i] < top - MARGIN:
                 values[i] = -math.inf
                 continue
-            end = moved_to(state, u, (acts[i][2], acts[i][3]))
+            end = moved_to(start[u], u, (acts[i][2], acts[i][3]))
             limit = (bound[i] - (top - MARGIN)) / weight  # an exposure over it: below the best
-            seen = exposure(state, u, end, limit)
+            seen = exposure(start[u], u, end, limit)
             values[i] = values[i] - weight * (seen - here[u]) if seen <= limit else -math.inf
             top = max(top, values[i])
     return first_best(acts, values)
@@ -219,18 +336,28 @@ def first_best(acts: list[list[Any]], values: list[float]) -> list[Any]:
 
 
 __all__ = [
+    "CLOSE",
     "MARGIN",
     "MOVES",
     "NEXT",
     "PROSPECT",
     "WEIGHT",
     "can_charge",
+    "carried",
+    "charge_key",
     "charge_odds",
     "choose",
     "exposure",
     "first_best",
+    "open_key",
+    "outlook",
     "placed_at",
     "prospect",
+    "reply_value",
     "reply_weight",
+    "rest_of",
+    "share",
+    "shot_prospect",
+    "strikers",
     "walked_to",
 ]
