@@ -145,22 +145,12 @@ def target_cells(board: TableBoard, key: int) -> list[tuple[int, int, int]]:
 
 def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
     """The calculator's single shot of token ``i``'s ``weapon`` at ``sector`` (JSON text)."""
-    from grimdice.systems.crusade.game.situation import model_data, range_key
+    from grimdice.systems.crusade.game.situation import shot_key
 
     board = s.setup.board
     assert isinstance(board, TableBoard)
-    me = s.tokens[i]
-    inches = min(board.range(me.sq, p) for p in target_cells(board, sector))
-    data = {
-        "system": "crusade",
-        "action": "shoot",
-        "attacker": model_data(s, me, keep=weapon),
-        "defender": _building(s, sector),
-        "weapons": [weapon],
-        "range": range_key(inches),
-        "moved": s.moved > 0,
-    }
-    return json.dumps(data, sort_keys=True)
+    inches = min(board.range(s.tokens[i].sq, p) for p in target_cells(board, sector))
+    return shot_key(s, i, weapon, _building(s, sector), inches)
 
 
 def sector_melee(s: GameState, i: int, sector: int) -> str:

@@ -81,21 +81,30 @@ def _grenade(s: GameState, t: Token, weapon: str) -> bool:
     return any(w.name == weapon and w.kind == "grenade" for w in s.setup.profiles[t.profile].weapons)
 
 
-def shot(s: GameState, a: int, t: int, weapon: str) -> str:
-    """The single-attack scenario of token ``a`` firing ``weapon`` at token ``t``, as JSON text."""
-    att, dfd = s.tokens[a], s.tokens[t]
+def shot_key(s: GameState, a: int, weapon: str, defender: dict[str, Any], inches: int, **extra: Any) -> str:
+    """The single-attack scenario of token ``a`` firing ``weapon`` at ``defender`` (the calculator's
+    model, building, barricade or catwalk) ``inches`` away, as JSON text (``extra``: its cover,
+    knockback)."""
     data = {
         "system": "crusade",
         "action": "shoot",
-        "attacker": model_data(s, att, keep=weapon),
-        "defender": model_data(s, dfd),
+        "attacker": model_data(s, s.tokens[a], keep=weapon),
+        "defender": defender,
         "weapons": [weapon],
-        "range": range_key(s.setup.board.range(att.sq, dfd.sq, down=not _grenade(s, att, weapon))),
-        "cover": cover_of(s, dfd, att),
+        "range": range_key(inches),
         "moved": s.moved > 0,
-        **knockback_into(s, a, t),
+        **extra,
     }
     return json.dumps(data, sort_keys=True)
+
+
+def shot(s: GameState, a: int, t: int, weapon: str) -> str:
+    """The single-attack scenario of token ``a`` firing ``weapon`` at token ``t``, as JSON text."""
+    att, dfd = s.tokens[a], s.tokens[t]
+    inches = s.setup.board.range(att.sq, dfd.sq, down=not _grenade(s, att, weapon))
+    return shot_key(
+        s, a, weapon, model_data(s, dfd), inches, cover=cover_of(s, dfd, att), **knockback_into(s, a, t)
+    )
 
 
 def melee(
@@ -118,4 +127,13 @@ def melee(
     return json.dumps(data, sort_keys=True)
 
 
-__all__ = ["cover_of", "knockback_into", "melee", "model_data", "push_square", "range_key", "shot"]
+__all__ = [
+    "cover_of",
+    "knockback_into",
+    "melee",
+    "model_data",
+    "push_square",
+    "range_key",
+    "shot",
+    "shot_key",
+]
