@@ -45,6 +45,7 @@ READINGS = (
     "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
     "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",
     "reading ambush: the free attack comes at once, before the revealing model goes on",
+    "reading two_fisted: both pistols fire at one target as one combined roll",
     "reading ambush_move: the half move after it (attack or not) takes plain steps only, never next to "
     "an enemy blip; no ZOC is asked",
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",

@@ -17,6 +17,7 @@ from grimdice.systems.crusade.game import (
     deck,
     dive,
     entry,
+    fists,
     horror,
     items,
     ladder,
@@ -133,6 +134,7 @@ def _actions(s: GameState) -> list[Action]:
     for k, w in enumerate(weapons):
         if w.kind in RANGED and t.arms[k] == READY:
             out.extend(_shots(s, i, w.name, sight))
+    out.extend(fists.actions(s, i, sight))  # IX TWO FISTED
     out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
     out.extend(melee)
     if not wounded and s.budget > 0:
