@@ -45,6 +45,8 @@ READINGS = (
     "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
     "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",
     "reading ambush: the free attack comes at once, before the revealing model goes on",
+    "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
+    "measured as a move; no ZOC on an air step",
     "reading two_fisted: both pistols fire at one target as one combined roll",
     "reading ambush_move: the half move after it (attack or not) takes plain steps only, never next to "
     "an enemy blip; no ZOC is asked",

@@ -18,6 +18,7 @@ from grimdice.systems.crusade.game import (
     dive,
     entry,
     fists,
+    flight,
     horror,
     items,
     ladder,
@@ -103,9 +104,8 @@ def adjacent_enemies(s: GameState, i: int) -> list[int]:
 def _moves(s: GameState) -> list[Action]:
     """The board's steps (:meth:`~.board.Board.steps`) the move left pays for; a whole-move step
     (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
-    t = s.tokens[s.active]
-    steps = s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
-    full = s.moved == 0 and s.budget >= s.move_of(t)
+    steps = flight.steps_of(s)  # IX FLY, JUMP PACK: a table's air steps too
+    full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
     out = []
     for kind, to, cost in steps:
         if not (full if cost == FULL else cost <= s.budget + EPS):
