@@ -298,9 +298,59 @@ def test_ambush_free_attack_when_revealed():
     assert s.pending[1] == "ambush" and s.pending[2] == 2
     law = cached_law(s.pending[4])
     s = s.apply(("attack", next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == NONE)))
+    assert s.current_player() == 1 and s.ambush == (~2, 3)  # "and may then make a half move"
+    s = s.apply(("pass",))  # it stays
     assert s.current_player() == 1 and s.ambush == (3,)  # the second revealed model's choice
+    s = s.apply(("pass",))
+    assert s.current_player() == 1 and s.ambush == (~3,)  # a half move, attack or not
     s = s.apply(("pass",))
     assert s.current_player() == 0 and s.active == 0 and s.budget == 2  # the marine goes on
     plain = state(HALL, [at("Marine", 2, 2)], [at("Stealer", 8, 3)], force_b=blips)
     plain = plain.apply(("activate", 0)).apply(("move", 3, 2)).apply(("move", 4, 2))
     assert plain.ambush == () and plain.current_player() == 0
+
+
+def test_ambush_half_move_after_the_attack():
+    # IX AMBUSH: "... and may then make a half move": a move of 6 gives 3 squares of plain steps
+    lurker = dict(STEALER, abilities=["AMBUSH"])
+    blips = {"blips": [{"at": [5, 2], "models": ["Stealer"]}]}
+    s = state(HALL, [at("Marine", 2, 2)], [at("Stealer", 8, 3)], profiles=[MARINE, lurker], force_b=blips)
+    s = s.apply(("activate", 0)).apply(("move", 3, 2)).apply(("move", 4, 2)).apply(("pass",))
+    assert s.ambush == (~2,) and s.current_player() == 1
+    ends = {tuple(a[1:]) for a in s.legal_actions() if a[0] == "half"}
+    occupied = {(4, 2), (8, 3)}
+    hand = {
+        (x, y)
+        for x in range(1, 9)
+        for y in range(1, 4)
+        if 0 < abs(x - 5) + abs(y - 2) <= 3 and (x, y) not in occupied and not (x < 4 and y == 2 and x < 4)
+    }
+    hand -= {(1, 2), (2, 2), (3, 2)}  # behind the marine on its row: longer round it than 3
+    hand |= {(3, 1), (3, 3)}
+    assert ends == {q for q in hand if abs(q[0] - 5) + abs(q[1] - 2) + 2 * (q[0] < 4 and q[1] == 2) <= 3}
+    moved = s.apply(("half", 7, 2))
+    assert moved.tokens[2].sq == (7, 2) and moved.ambush == () and moved.current_player() == 0
+    assert moved.active == 0 and moved.tokens[0].sq == (4, 2)  # the marine goes on
+
+
+def test_ambush_no_half_move_when_stunned_or_next_to_a_blip():
+    lurker = dict(STEALER, abilities=["AMBUSH"])
+    blips = {"blips": [{"at": [5, 2], "models": ["Stealer"]}]}
+    s = state(HALL, [at("Marine", 2, 2)], [at("Stealer", 8, 3)], profiles=[MARINE, lurker], force_b=blips)
+    s = s.apply(("activate", 0)).apply(("move", 3, 2)).apply(("move", 4, 2))
+    assert s.apply(("pass",)).ambush == (~2,)
+    stunned = s.with_token(2, cond=STUNNED).apply(("pass",))
+    assert stunned.ambush == () and stunned.current_player() == 0  # no half move offered
+
+
+def test_ambush_half_move_never_steps_next_to_an_enemy_blip():
+    # reading ambush_move: stepping next to the mover's own blip would reveal it in its own turn
+    lurker = dict(STEALER, abilities=["AMBUSH"])
+    blips = {"blips": [{"at": [5, 2], "models": ["Stealer"]}]}
+    mine = {"blips": [{"at": [8, 1], "models": ["Marine"]}]}
+    kw = {"profiles": [MARINE, lurker], "force_a": mine, "force_b": blips}
+    s = state(HALL, [at("Marine", 2, 2)], [at("Stealer", 8, 3)], **kw)
+    s = s.apply(("activate", 0)).apply(("move", 3, 2)).apply(("move", 4, 2)).apply(("pass",))
+    ends = {tuple(a[1:]) for a in s.legal_actions() if a[0] == "half"}
+    near = {(x, y) for x in range(1, 9) for y in range(1, 4) if 0 < abs(x - 5) + abs(y - 2) <= 3}
+    assert ends == near - {(4, 2), (8, 3), (3, 2), (2, 2)} - {(7, 1), (7, 2), (8, 2), (8, 1)}

@@ -3,8 +3,13 @@
 IX: "AMBUSH: May make a free attack when revealed (but may not rapid fire) and may then make a half
 move." Reading ``ambush``: each AMBUSH model of a blip revealed in the other player's turn may, in
 turn, shoot an enemy it sees with a ranged weapon or melee an adjacent one (its player's choice,
-``["shoot", t, w]``, ``["melee", t]`` or ``["pass"]``), before the moving model goes on; the half
-move after it is not played. A moving model the ambush stuns stops (no more move or action).
+``["shoot", t, w]``, ``["melee", t]`` or ``["pass"]``), before the moving model goes on. A moving
+model the ambush stuns stops (no more move or action).
+Reading ``ambush_move``: then, attack or not, the ambusher (standing, not stunned) may make a half
+move: its player names the position it ends on (``["half", *position]``) or passes, among those
+reached by plain steps (no doors, climbs, jumps or ladders) costing at most half its move, never
+stepping next to an enemy blip; hidden models are revealed where it ends, no ZOC is asked. In the
+queue ``GameState.ambush`` a model's half move still to come is written ``~k``.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Any
 
 from grimdice.systems.crusade.damage import STUNNED
 from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.snap import allowed
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
@@ -25,10 +31,43 @@ def ambushers(s: GameState, revealed: list[int]) -> tuple[int, ...]:
     return tuple(k for k in revealed if has_code(s.setup.profiles[s.tokens[k].profile].abilities, "AMBUSH"))
 
 
+def who(s: GameState) -> int:
+    """The model whose choice the ambush queue waits on (its attack, or its half move)."""
+    return s.ambush[0] if s.ambush[0] >= 0 else ~s.ambush[0]
+
+
+def half_moves(s: GameState, k: int) -> list[Pos]:
+    """Where ambusher ``k``'s half move may end (reading ``ambush_move``), nearest first (then in
+    order found); none when it lies down, is stunned or is out of action."""
+    t = s.tokens[k]
+    if not t.alive or not t.standing or t.cond == STUNNED:
+        return []
+    board, doors, occupied = s.setup.board, s.doors(), s.sides()
+    blips = [u.sq for u in s.tokens if u.alive and u.blip and u.side != t.side]
+    limit = s.move_of(t) / 2
+    cost: dict[Pos, float] = {t.sq: 0}
+    frontier = [t.sq]
+    while frontier:  # costs are positive and few: a plain relaxation to a fixed point
+        nxt = []
+        for p in frontier:
+            for kind, q, c in board.steps(p, s.armour_of(t), doors, occupied, t.side, s.breaches):
+                d = cost[p] + c
+                if kind != "move" or d > limit + 1e-9 or d >= cost.get(q, float("inf")):
+                    continue
+                if any(board.adjacent(q, b, doors) for b in blips):
+                    continue  # stepping next to a blip would reveal it in its own player's turn
+                cost[q] = d
+                nxt.append(q)
+        frontier = nxt
+    return sorted((q for q in cost if q != t.sq), key=lambda q: cost[q])
+
+
 def actions(s: GameState) -> list[tuple[Any, ...]]:
-    """The ambusher's choices: pass, or one attack."""
+    """The ambusher's choices: pass, or one attack; then pass, or a half move's end."""
     from grimdice.systems.crusade.game.rules import adjacent_enemies, targets_in_sight
 
+    if s.ambush[0] < 0:
+        return [("pass",), *(("half", *q) for q in half_moves(s, ~s.ambush[0]))]
     k = s.ambush[0]
     t = s.tokens[k]
     out: list[tuple[Any, ...]] = [("pass",)]
@@ -49,7 +88,14 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
 
 def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     k, rest = s.ambush[0], s.ambush[1:]
-    s = altered(s, ambush=rest)
+    if k < 0:  # the half move
+        s = altered(s, ambush=rest)
+        if a[0] != "half":
+            return s
+        from grimdice.systems.crusade.game.moves import reveal_around
+
+        return reveal_around(s.with_token(~k, sq=tuple(a[1:])), ~k)
+    s = altered(s, ambush=(~k, *rest))
     if a[0] == "shoot":
         data = json.loads(situation.shot(altered(s, moved=0), k, int(a[1]), str(a[2])))
         for w in data["attacker"]["weapons"]:
@@ -59,14 +105,21 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     if a[0] == "melee":
         key = situation.melee(s, k, int(a[1]), 1)
         return altered(s, pending=("attack", "ambush", k, int(a[1]), key, ""))
+    return _no_half(s)
+
+
+def _no_half(s: GameState) -> GameState:
+    """Drop the half move waiting first in the queue when the ambusher has nowhere to go."""
+    if s.ambush and s.ambush[0] < 0 and not half_moves(s, ~s.ambush[0]):
+        return altered(s, ambush=s.ambush[1:])
     return s
 
 
 def after(s: GameState) -> GameState:
-    """The moving model, stunned by the ambush, stops."""
+    """The moving model, stunned by the ambush, stops; the ambusher's half move comes next."""
     if s.active >= 0 and s.tokens[s.active].cond == STUNNED:
-        return altered(s, budget=0, acted=True)
-    return s
+        s = altered(s, budget=0, acted=True)
+    return _no_half(s)
 
 
-__all__ = ["actions", "after", "ambushers", "decide"]
+__all__ = ["actions", "after", "ambushers", "decide", "half_moves", "who"]

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import KILLED
+from grimdice.systems.crusade.game import fists
 from grimdice.systems.crusade.game.situation import model_data
 from grimdice.systems.crusade.game.state import LOST, READY, STUCK, UNLOADED, GameState, has_code
 from grimdice.systems.crusade.units import TEMPLATES
@@ -35,8 +36,8 @@ def weapon_after(s: GameState, i: int, failed: str, fired: str, other: int) -> t
     t = s.tokens[i]
     p = s.setup.profiles[t.profile]
     arms = list(t.arms)
-    if fired:
-        k = weapon_index(s, i, fired)
+    for name in fists.fired(fired):  # IX TWO FISTED: both pistols fired
+        k = weapon_index(s, i, name)
         if has_code(p.weapons[k].effects, "RELOAD") and arms[k] == READY:
             arms[k] = UNLOADED
     if failed:

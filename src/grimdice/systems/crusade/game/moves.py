@@ -7,16 +7,17 @@ from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
 #: the step actions that move a model without a roll (the board's step kinds)
-STEPS = ("move", "manhole", "ladder")
+STEPS = ("move", "manhole", "ladder", "fly")
 
 
 def cost_of(s: GameState, kind: str, to: Pos) -> float:
     """The cost of the active model's step ``kind`` to ``to``, as the board gives it."""
-    t = s.tokens[s.active]
-    for k, p, cost in s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches):
+    from grimdice.systems.crusade.game.flight import steps_of
+
+    for k, p, cost in steps_of(s):
         if k == kind and p == to:
             return cost
-    raise ValueError(f"no step {kind} to {list(to)} from {list(t.sq)}")
+    raise ValueError(f"no step {kind} to {list(to)} from {list(s.tokens[s.active].sq)}")
 
 
 def step(s: GameState, sq: Pos, cost: float = 1) -> GameState:

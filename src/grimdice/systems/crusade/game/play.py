@@ -20,7 +20,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 5
+LOG_VERSION = 6
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -44,7 +44,12 @@ READINGS = (
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
     "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",
-    "reading ambush: the free attack comes at once, before the revealing model goes on; no half move after",
+    "reading ambush: the free attack comes at once, before the revealing model goes on",
+    "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
+    "measured as a move; no ZOC on an air step",
+    "reading two_fisted: both pistols fire at one target as one combined roll",
+    "reading ambush_move: the half move after it (attack or not) takes plain steps only, never next to "
+    "an enemy blip; no ZOC is asked",
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
     "reading manhole: climbing a manhole is a model's whole move",
     "reading grid_area: an AREA or BLAST weapon also rolls at every other model in the 3x3 squares around "

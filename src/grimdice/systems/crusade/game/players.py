@@ -269,6 +269,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         shots = [(law_value(state, j, i, snap_shot(state, j, i, a[1])), a) for a in actions if a[0] == "snap"]
         top = max(shots, default=(0.0, ("pass",)))
         return top[1] if top[0] > 0 else ("pass",)
+    if state.ambush and state.ambush[0] < 0:  # IX AMBUSH: it stays where it is
+        return ("pass",)
     if state.ambush:  # IX AMBUSH: the best free attack, if any is worth it
         k = state.ambush[0]
         free = [a for a in actions if a[0] != "pass"]

@@ -23,11 +23,8 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     i = s.active
     t = s.tokens[i]
     kind = a[0]
-    if kind == "shoot":  # II; V HIDING: "If you attack ... you will be Revealed"
-        j, w = int(a[1]), str(a[2])
-        how, targets, key = many.plan(s, i, a)  # VIII templates, lines, areas, split and rapid fire
-        pending = ("attack", how, i, j, key, w) + ((targets,) if how == "many" else ())
-        return altered(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending)
+    if kind in ("shoot", "fists"):  # II; V HIDING: "If you attack ... you will be Revealed"
+        return altered(s.with_token(i, hidden=False), acted=True, attacked=True, pending=_shot(s, i, a))
     if kind == "melee":  # IV; IX SNAP FIRE first, if the defender has it
         from grimdice.systems.crusade.game.snap import declare
 
@@ -47,6 +44,16 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
         p = unjam_chance(str(s.setup.profiles[t.profile].weapons[k].dice))
         return altered(s, acted=True, pending=("unjam", i, k, p))
     raise ValueError(f"unknown action {a!r}")
+
+
+def _shot(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The attack a shot starts; IX TWO FISTED: ``("fists", j)``, both pistols as one attack."""
+    if a[0] == "fists":
+        from grimdice.systems.crusade.game import fists
+
+        return fists.pending(s, i, int(a[1]))
+    how, targets, key = many.plan(s, i, a)  # VIII templates, lines, areas, split and rapid fire
+    return ("attack", how, i, int(a[1]), key, str(a[2])) + ((targets,) if how == "many" else ())
 
 
 def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:

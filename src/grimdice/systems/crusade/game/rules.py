@@ -17,6 +17,8 @@ from grimdice.systems.crusade.game import (
     deck,
     dive,
     entry,
+    fists,
+    flight,
     horror,
     items,
     ladder,
@@ -102,9 +104,8 @@ def adjacent_enemies(s: GameState, i: int) -> list[int]:
 def _moves(s: GameState) -> list[Action]:
     """The board's steps (:meth:`~.board.Board.steps`) the move left pays for; a whole-move step
     (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
-    t = s.tokens[s.active]
-    steps = s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
-    full = s.moved == 0 and s.budget >= s.move_of(t)
+    steps = flight.steps_of(s)  # IX FLY, JUMP PACK: a table's air steps too
+    full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
     out = []
     for kind, to, cost in steps:
         if not (full if cost == FULL else cost <= s.budget + EPS):
@@ -133,6 +134,7 @@ def _actions(s: GameState) -> list[Action]:
     for k, w in enumerate(weapons):
         if w.kind in RANGED and t.arms[k] == READY:
             out.extend(_shots(s, i, w.name, sight))
+    out.extend(fists.actions(s, i, sight))  # IX TWO FISTED
     out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
     out.extend(melee)
     if not wounded and s.budget > 0:

@@ -129,7 +129,7 @@ class GameState:
     origin: Pos | None = None  # where it started its move (V ZOC)
     zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (position, cost, enemies)
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
-    ambush: tuple[int, ...] = ()  # IX AMBUSH: revealed models yet to choose their free attack
+    ambush: tuple[int, ...] = ()  # IX AMBUSH: revealed models yet to attack (k) or half move (~k)
     events: tuple[tuple[Any, ...], ...] = ()  # chance events still to come at the turn's start
     snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
     items: tuple[tuple[Pos, int], ...] = ()  # per item objective: where it lies, or its carrier
@@ -155,7 +155,7 @@ class GameState:
         if self.snap:
             return self.tokens[self.snap[1]].side
         if self.ambush:
-            return self.tokens[self.ambush[0]].side
+            return self.tokens[self.ambush[0] if self.ambush[0] >= 0 else ~self.ambush[0]].side
         return self.tokens[self.zoc[2][0]].side if self.zoc else self.player
 
     def legal_actions(self) -> list[tuple[Any, ...]]:

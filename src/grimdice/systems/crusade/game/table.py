@@ -53,6 +53,8 @@ TALL_LADDER = 3  # V: "Short ladders (<3")", "Tall ladders (3"-6")"
 FORCED_REACH = 3  # VI: "any troops within 3" of the marker and adjacent to the building may move in"
 SAMPLES = (0.1, 0.5, 1.0)  # the target's body seen at its feet, middle and head (share of HEAD)
 ALL_SEEN = (1 << len(SAMPLES)) - 1  # every sample seen: no cover
+#: a step with the sector it enters (or -1)
+Placed = tuple[str, Pos, float, int]
 LINES_AT_ONCE = 200_000  # lines of sight worked out together (memory: some tens of bytes a line)
 
 
@@ -191,8 +193,48 @@ class TableBoard:
         """The steps from ``p`` (see the module text), each to a free position; none into a sector
         that holds models of the other force and none of ``side``'s, unless a forced entry of that
         sector lies within 3" (VI: "any troops within 3" of the marker ... may move in")."""
+        return self._free(p, self._static(p), occupied, side, breaches)
+
+    def flights(
+        self, p: Pos, armour: int, doors: Doors, occupied: Occupied, side: int = 0, breaches: Breaches = ()
+    ) -> list[Step]:
+        """IX FLY and JUMP PACK: ``("fly", to, cost)`` steps through the air (reading ``flight``):
+        to any level of a cell around, however far up or down (no fall), or straight across a
+        gap of up to 3 cells all lower than both ends, to a position outside buildings; measured as a move
+        (V: the vertical height counts); each ends standing on a surface, a roof too (FLY: "you
+        can enter normal buildings by flying onto the roof"), never through a roof or a wall."""
+        lat = self.lattice
+        found: list[Placed] = []
+        for dx, dy in EIGHT:
+            for k in range(1, MAX_GAP + 2):
+                gap = [(p[0] + dx * m, p[1] + dy * m) for m in range(1, k)]
+                n = (p[0] + dx * k, p[1] + dy * k)
+                if not lat.inside(n) or (gap and self.indoors(p) >= 0):
+                    break
+                for z in lat.levels_at(n):
+                    to = (n[0], n[1], z)
+                    low = min(p[2], z)
+                    if gap and (self.indoors(to) >= 0 or any(lat.blocks_at(c) >= low for c in gap)):
+                        continue
+                    if not gap and not self._passage(p, n, z):
+                        continue
+                    here, there = self.indoors(p), self.indoors(to)
+                    cost = k * math.hypot(dx, dy) + abs(z - p[2])
+                    found.append(("fly", to, cost, there if there not in (-1, here) else -1))
+        return self._free(p, tuple(found), occupied, side, breaches)
+
+    def _free(
+        self,
+        p: Pos,
+        found: tuple[tuple[str, Pos, float, int], ...],
+        occupied: Occupied,
+        side: int,
+        breaches: Breaches,
+    ) -> list[Step]:
+        """The steps of ``found`` to a free position, into no sector held by enemies alone unless
+        a forced entry of it lies within 3"."""
         out: list[Step] = []
-        for kind, to, cost, entering in self._static(p):
+        for kind, to, cost, entering in found:
             if to in occupied:
                 continue
             if entering >= 0:

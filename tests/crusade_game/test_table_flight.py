@@ -1,0 +1,95 @@
+"""IX FLY and JUMP PACK on a hand-built table, from the text's sentences."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from grimdice.systems.crusade.damage import NONE, STUNNED
+from grimdice.systems.crusade.game.flight import steps_of
+from tests.crusade_game.table_helpers import active, put, table
+from tests.crusade_game.test_table import GANGER, block, game
+from tests.crusade_game.test_table_sight import hab
+
+FLYER = dict(GANGER, name="Flyer", abilities=["FLY"])
+PACKER = dict(GANGER, name="Packer", abilities=["JUMP PACK"], move=12)
+
+
+def _air(s):
+    return {(k, *to): c for k, to, c in steps_of(s) if k == "fly"}
+
+
+def _on(terrain, x, y, profile="Flyer"):
+    return active(game(table(terrain=terrain), [put(profile, x, y)], profiles=[GANGER, FLYER, PACKER]))
+
+
+@pytest.mark.parametrize("profile", ["Flyer", "Packer"])
+def test_up_and_down_a_tall_block_through_the_air(profile):
+    # FLY: "May move in any direction, but must end your move on a surface"; JUMP PACK: "may move
+    # through the air (measure move as normal)": 1" across and the 6" up counted, as V measures a move
+    up = _on([block(4, 2, 5, 4, 6)], 3, 2, profile)  # cells (4, 2) and (4, 3)
+    air = _air(up)
+    assert air[("fly", 4, 2, 6)] == 1 + 6
+    assert air[("fly", 4, 3, 6)] == pytest.approx(math.sqrt(2) + 6)
+    assert ("fly", 2, 2, 0) not in air  # a plain step reaches it for no more
+    down = _on([block(4, 2, 5, 3, 6)], 4, 2, profile)
+    assert _air(down)[("fly", 5, 2, 0)] == 1 + 6  # no fall
+
+
+def test_others_have_no_air_steps():
+    s = _on([block(4, 2, 5, 3, 6)], 3, 2, "Ganger")
+    assert _air(s) == {} and ("fly", 4, 2, 6) not in s.legal_actions()
+
+
+def test_across_a_street_between_two_roofs():
+    # two 6" blocks with a 2" street between: straight across, no drop into the street
+    s = _on([block(2, 2, 5, 3, 6), block(7, 2, 10, 3, 5)], 4, 2)
+    air = _air(s)
+    assert air[("fly", 7, 2, 5)] == 3 + 1
+    assert ("fly", 8, 2, 5) not in air  # a landing at most 3 cells across a gap: 4 away is two steps
+    walled = _on([block(2, 2, 5, 3, 6), block(5, 2, 6, 3, 6), block(7, 2, 10, 3, 5)], 4, 2)
+    assert ("fly", 7, 2, 5) not in _air(walled)  # the wall between is not lower than both ends
+
+
+def test_a_step_through_the_air_is_played_and_pays_its_cost():
+    s = _on([block(4, 2, 5, 3, 6)], 3, 2, "Packer")
+    assert ("fly", 4, 2, 6) in s.legal_actions()
+    after = s.apply(("fly", 4, 2, 6))
+    assert after.tokens[0].sq == (4, 2, 6) and after.budget == 12 - 7 and after.tokens[0].cond == NONE
+    short = _on([block(4, 2, 5, 3, 6)], 3, 2)  # FLY with a move of 4: 7" is too far
+    assert ("fly", 4, 2, 6) not in short.legal_actions()
+
+
+@pytest.mark.parametrize(("profile", "cond"), [("Flyer", NONE), ("Packer", STUNNED), ("Ganger", STUNNED)])
+def test_fly_ignores_the_damage_of_a_fall(profile, cond):
+    # FLY: "You may ignore damage from a fall"; V FALLING: 1 hit per 4" (graze = stun)
+    s = _on([block(4, 2, 5, 3, 4)], 4, 2, profile).apply(("fall", 5, 2, 0))
+    assert s.tokens[0].sq == (5, 2, 0) and s.tokens[0].cond == cond
+
+
+def test_onto_a_roof_not_through_it():
+    # FLY: "you can enter normal buildings by flying onto the roof!" (then in by its ladders or stairs)
+    def flyer_at(*p):
+        return active(game(table(buildings=[hab()]), [put("Flyer", *p)], profiles=[GANGER, FLYER]))
+
+    assert _air(flyer_at(3, 2))[("fly", 4, 2, 4)] == 1 + 4  # 4" up: no plain step, no jump
+    air = _air(flyer_at(4, 3, 4))  # on the roof's edge
+    assert air[("fly", 3, 3, 0)] == 1 + 4  # down beside the house, no fall
+    inside = {(x, y) for x in range(4, 10) for y in range(2, 6)}
+    assert not any((x, y) in inside and z == 0 for _, x, y, z in air)  # not through the roof
+
+
+def test_games_with_fliers_keep_the_invariants_and_replay():
+    from grimdice.systems.crusade.game.scenario import build_setup
+    from tests.crusade_game.table_helpers import table_scenario
+    from tests.crusade_game.test_table_games import HEIGHTS, _checked
+
+    fliers = [dict(FLYER, move=6), PACKER]
+    a, b = [put("Flyer", 1, 2), put("Packer", 1, 5)], [put("Flyer", 12, 2), put("Packer", 12, 6)]
+    setup = build_setup(table_scenario(HEIGHTS, a, b, profiles=fliers, turns=4))
+    seen: set[str] = set()
+    for seed in range(3):
+        _, kinds = _checked(setup, ("random", "random"), seed)
+        seen.update(kinds)
+    assert "fly" in seen
