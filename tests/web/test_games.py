@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,7 @@ def test_games_are_played_and_watched_in_the_browser(browser: Any, server: str, 
     assert page.locator("#board svg polygon").count() > 0
     page.click("#replay-next")  # step 1 chose the side; the first unit is placed at step 2
     expect(page.locator("#replay-what")).to_contain_text("Step 2 of")
+    expect(page.locator("#replay-what")).to_contain_text(re.compile(r"army \d places|embarks|in reserve"))
     assert page.locator("#board svg circle.base").count() > 0
     for _ in range(11):
         page.click("#replay-next")

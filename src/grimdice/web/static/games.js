@@ -136,7 +136,13 @@ export function describe(ev, units) {
   if (ev.phase === "shoot") {
     return act[1] >= 0 ? `army ${ev.player + 1} picks a target: ${name(act[1])}` : `army ${ev.player + 1} takes no shot`;
   }
-  if (ev.phase === "deploy") return `army ${ev.player + 1} deploys ${name(act[1])}`;
+  if (ev.phase === "deploy" || ev.phase === "scout") {
+    const who = `army ${ev.player + 1}`;
+    if (act[0] === "reserve") return `${who} keeps ${name(act[1])} in reserve (Deep Strike)`;
+    if (act[0] === "embark") return `${who} embarks ${name(act[1])} in ${name(act[2])}`;
+    if (act[0] === "place" || act[0] === "scout") return `${who} places ${name(act[1])}`;
+    return `${who} deploys ${name(act[1])}`;
+  }
   return `${ev.phase}${act.length ? ": " + act.join(" ") : ""}`;
 }
 
