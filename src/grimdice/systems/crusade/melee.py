@@ -94,7 +94,7 @@ def melee_rerolls(
     return _rerolls(att, arms, dfd, d_arms, dive), _rerolls(dfd, d_arms, att, arms, dive)
 
 
-def _melee_pool(f: Fighter, arms: tuple[Arm, ...], where: str, grapple: bool) -> Pool:
+def melee_pool(f: Fighter, arms: tuple[Arm, ...], where: str, grapple: bool) -> Pool:
     """A model's melee dice: its base melee and its weapons' dice (IX SWARM: -1 red die per hit
     taken; IX GRAPPLE: base melee dice only)."""
     if f.melee is None:
@@ -120,17 +120,17 @@ def melee_pools(
 ) -> tuple[Pool, Pool]:
     """Both sides' melee dice; IX MOB: "combined melee values" (each mob model is appended to
     ``members``), as many models as the attacker's MOB X."""
-    a_pool = _melee_pool(att, arms, "attacker", grapple)
+    a_pool = melee_pool(att, arms, "attacker", grapple)
     for i, m in enumerate(sc.mob):  # IX MOB: combined melee values
         mf = fighter(m, f"mob.{i}")
         members.append((mf.start, mf.body))
-        a_pool = a_pool + _melee_pool(mf, tuple(a for a in mf.arms if a.kind in a_kinds), f"mob.{i}", grapple)
+        a_pool = a_pool + melee_pool(mf, tuple(a for a in mf.arms if a.kind in a_kinds), f"mob.{i}", grapple)
     mob_size = max(2, int(att.fx.get("mob") or 0)) if att.fx.get("mob") else 1
     if len(sc.mob) + 1 > mob_size:
         raise ScenarioError(
             "mob", f"{len(sc.mob) + 1} models mob only with MOB {len(sc.mob) + 1} on the attacker"
         )
-    return a_pool, _melee_pool(dfd, d_arms, "defender", grapple)
+    return a_pool, melee_pool(dfd, d_arms, "defender", grapple)
 
 
 def mind_pools(sc: Scenario, att: Fighter, dfd: Fighter) -> tuple:
@@ -481,4 +481,13 @@ def incursion(sc: Scenario) -> dict[str, float]:
     return {c: float(cond[i]) for i, c in enumerate(CONDITIONS)}
 
 
-__all__ = ["MeleeOutcome", "incursion", "melee", "melee_dice", "mind_pools", "parrying"]
+__all__ = [
+    "MeleeOutcome",
+    "incursion",
+    "melee",
+    "melee_arms",
+    "melee_dice",
+    "melee_pool",
+    "mind_pools",
+    "parrying",
+]

@@ -11,7 +11,7 @@ fails and re-rolls as the attacker's dice have them.
 from __future__ import annotations
 
 from grimdice.errors import ScenarioError
-from grimdice.systems.crusade.melee import _melee_pool, melee_arms
+from grimdice.systems.crusade.melee import melee_arms, melee_pool
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.resolution import Attack
 from grimdice.systems.crusade.rules import RULES
@@ -31,7 +31,7 @@ def structure_melee(sc: Scenario) -> Attack:
     if sc.range:
         raise ScenarioError("range", "a melee at a structure is at range 0 (adjacent, or from inside)")
     arms, _, grapple, _ = melee_arms(sc, att, dfd)
-    pool = _melee_pool(att, arms, "attacker", grapple)
+    pool = melee_pool(att, arms, "attacker", grapple)
     if pool.n == 0:
         raise ScenarioError("attacker.melee", "a melee roll needs at least one die")
     awkward = int(sc.awkward or (att.start[0] == 2 and not att.has("frenzy")))  # IV, VIII WOUND
