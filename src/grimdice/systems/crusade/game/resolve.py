@@ -36,6 +36,10 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     if kind == "hide":  # V HIDING; IX FURTIVE hides for free
         furtive = has_code(s.setup.profiles[t.profile].abilities, "FURTIVE") and not s.attacked
         return altered(s.with_token(i, hidden=True), acted=s.acted or not furtive)
+    if kind == "detonate":  # IX DETONATE
+        from grimdice.systems.crusade.game import detonate
+
+        return detonate.start(s, str(a[1]))
     k = weapon_index(s, i, str(a[1]))
     if kind in ("reload", "recover"):  # VIII RELOAD; VIII STICK: recovered by an action
         arms = tuple(READY if n == k else st for n, st in enumerate(t.arms))
@@ -81,6 +85,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         return ruin.resolve(s, outcome)
     if kind == "horror":  # IX HORROR: the face-down model's red die
         return next_event(rise(s, int(s.pending[1]), int(outcome[1])))
+    if kind == "detonate":  # IX DETONATE
+        from grimdice.systems.crusade.game import detonate
+
+        return detonate.resolve(s, outcome)
     if kind == "unjam":
         _, i, k, _ = s.pending
         if outcome[1]:

@@ -15,6 +15,7 @@ from grimdice.systems.crusade.game import (
     ambush,
     climb,
     deck,
+    detonate,
     dive,
     entry,
     fists,
@@ -135,6 +136,7 @@ def _actions(s: GameState) -> list[Action]:
         if w.kind in RANGED and t.arms[k] == READY:
             out.extend(_shots(s, i, w.name, sight))
     out.extend(fists.actions(s, i, sight))  # IX TWO FISTED
+    out.extend(detonate.actions(s, i))  # IX DETONATE
     out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
     out.extend(melee)
     if not wounded and s.budget > 0:
@@ -289,9 +291,9 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return dive.outcomes(s)
     if kind in ("sector", "collapse", "collateral"):  # VI DAMAGE
         return ruin.outcomes(s)
-    if kind == "unjam":
+    if kind in ("unjam", "detonate"):  # VIII JAM; IX DETONATE: a zero on the dice
         p = s.pending[3]
-        return [(("unjam", 1), p), (("unjam", 0), 1 - p)]
+        return [((kind, 1), p), ((kind, 0), 1 - p)]
     if kind == "horror":  # IX HORROR: a red die
         return [(("horror", face), p) for face, p in horror.FACES]
     if kind == "shamble":  # IX SHAMBLE: 2 reds + 4
@@ -411,9 +413,7 @@ def out_of_action(s: GameState, side: int) -> bool:
 
 
 def _reached(s: GameState) -> int | None:
-    for o in s.setup.scenario.objectives:
-        if o.kind != "reach":
-            continue
+    for o in (o for o in s.setup.scenario.objectives if o.kind == "reach"):
         squares = {tuple(q) for q in o.squares}
         for t in s.tokens:
             if t.standing and not t.blip and t.sq[:2] in squares and (o.side is None or t.side == o.side):
