@@ -6,8 +6,9 @@ its action to detonate with one of its weapons (``["detonate", weapon]``); the r
 node, the calculator's ``detonate_chance`` of the weapon's dice (a zero: nothing happens, the action
 is spent); otherwise the blast is EXPLODE's attack from that weapon (VIII, :func:`.fails.explode`:
 the weapon's dice at range 0 at the model, then at the models within its radius, nearest first).
-The weapon is not lost (the text says nothing of it). The graze trigger ("Will detonate if grazed")
-is not in play: the game's attack law does not tell a graze from other damage.
+The weapon is not lost (the text says nothing of it); the model is revealed, as by an attack
+(V HIDING). The graze trigger ("Will detonate if grazed") is not in play: the game's attack law
+does not tell a graze from other damage.
 """
 
 from __future__ import annotations
