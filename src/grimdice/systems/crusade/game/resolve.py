@@ -64,7 +64,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     """Apply a chance outcome to the pending event."""
     kind = s.pending[0]
     if kind == "first":
-        return turn_start(altered(s, pending=(), player=int(outcome[1]), first=int(outcome[1]), round=1))
+        from grimdice.systems.crusade.game.infiltrate import first_round  # IX INFILTRATE: round 0
+
+        first = int(outcome[1])
+        return turn_start(altered(s, pending=(), player=first, first=first, round=first_round(s)))
     if kind == "shamble":
         return next_event(altered(s, shamble=int(outcome[1])))
     if kind in ("jump", "scrabble"):  # V JUMPING, SCRABBLING on a table

@@ -21,6 +21,7 @@ from grimdice.systems.crusade.game import (
     fists,
     flight,
     horror,
+    infiltrate,
     items,
     ladder,
     many,
@@ -52,7 +53,7 @@ EPS = 1e-9  # a table's diagonal steps cost irrational lengths
 def can_activate(s: GameState, i: int) -> bool:
     """I: each model of the player, once a turn; VIII KNOCKED OUT: "may take no actions or movement"."""
     t = s.tokens[i]
-    return t.side == s.player and t.standing and not t.done
+    return t.side == s.player and t.standing and not t.done and infiltrate.may_activate(s, i)
 
 
 def _wounded(s: GameState, i: int) -> bool:
@@ -390,7 +391,7 @@ def activate(s: GameState, i: int) -> GameState:
     stunned model gets up and makes a half move, no action (VIII STUN)."""
     t = s.tokens[i]
     move = s.move_of(t)
-    budget, acted = move - t.spent, t.blip != ()  # reading blip_actions: a chit only moves
+    budget, acted = move - t.spent, t.blip != () or s.round == 0  # a chit, an infiltrator only move
     if budget < 0:  # V: "this may require extra move and prevent an action"
         budget, acted = max(0, budget + move), True
     if t.cond == STUNNED:
@@ -425,9 +426,7 @@ def hold_score(s: GameState) -> tuple[int, int]:
     """Ours: each ``hold`` objective scores its points for the force whose models alone stand on
     its squares (models standing, not blips)."""
     score = [0, 0]
-    for o in s.setup.scenario.objectives:
-        if o.kind != "hold":
-            continue
+    for o in (o for o in s.setup.scenario.objectives if o.kind == "hold"):
         squares = {tuple(q) for q in o.squares}
         sides = {t.side for t in s.tokens if t.standing and not t.blip and t.sq[:2] in squares}
         if len(sides) == 1:

@@ -257,14 +257,12 @@ def initial_state(setup: Setup) -> GameState:
         if o.kind == "item"
     )
     from grimdice.systems.crusade.game.deck import deal
+    from grimdice.systems.crusade.game.infiltrate import first_round
 
     if setup.first is None:
         return deal(GameState(setup, tokens, doors, pending=("first",), items=items))
-    return deal(
-        turn_start(
-            GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first, items=items)
-        )
-    )
+    s = GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first, items=items)
+    return deal(turn_start(altered(s, round=first_round(s))))  # IX INFILTRATE: round 0
 
 
 def turn_start(s: GameState) -> GameState:
