@@ -58,3 +58,13 @@ def test_the_second_player_s_infiltrators_move_after_the_first_s_turn_zero():
     assert s.round == 0 and s.player == 0 and s.legal_actions() == [("activate", 0)]
     after = s.apply(("activate", 0)).apply(("end",))
     assert after.round == 1 and after.player == 1
+
+
+def test_games_with_infiltrate_in_a_blip_game_keep_the_invariants():
+    from tests.crusade_game.test_games import _checked_game
+
+    a = [at("Scout", 1, 1), at("Scout", 1, 3), at("Marine", 1, 2)]
+    b = [at("Stealer", 10, 1)]
+    setup = build_setup(scenario(HALL, a, b, profiles=[SCOUT, MARINE, STEALER], force_b=BLIPS))
+    log = _checked_game(setup, ("random", "random"), 0)
+    assert log["actions"][0] in (["activate", 0], ["activate", 1])  # round 0: a scout's free move first
