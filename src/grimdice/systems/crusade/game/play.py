@@ -20,7 +20,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 6
+LOG_VERSION = 7
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -48,6 +48,10 @@ READINGS = (
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
     "measured as a move; no ZOC on an air step",
     "reading two_fisted: both pistols fire at one target as one combined roll",
+    "reading detonate: a DETONATE model detonates as its action with one of its weapons; unless its dice "
+    "roll a zero, that weapon's EXPLODE attack hits it and the models near; not when grazed",
+    "reading infiltrate: in a game with blips, a round 0 before the first lets each player's INFILTRATE "
+    "models make a move and no action, the first player's first",
     "reading ambush_move: the half move after it (attack or not) takes plain steps only, never next to "
     "an enemy blip; no ZOC is asked",
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
@@ -176,6 +180,10 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         card = before.setup.scenario.psychic.deck[k].card if before.setup.scenario.psychic else "?"
         done = "done" if outcome[1] else "failed"
         return f"{_name(before, i)} plays {card} on {_name(before, j)}: {done}"
+    if before.pending[0] == "detonate":  # IX DETONATE
+        _, i, k, _ = before.pending
+        weapon = before.setup.profiles[before.tokens[i].profile].weapons[k].name
+        return f"{_name(before, i)} detonates with {weapon}: " + ("it explodes" if outcome[1] else "a zero")
     if before.pending[0] in ("sector", "collapse", "collateral"):
         return _building_event(before, after)
     if before.pending[0] != "attack":

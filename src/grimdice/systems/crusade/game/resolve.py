@@ -36,6 +36,10 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     if kind == "hide":  # V HIDING; IX FURTIVE hides for free
         furtive = has_code(s.setup.profiles[t.profile].abilities, "FURTIVE") and not s.attacked
         return altered(s.with_token(i, hidden=True), acted=s.acted or not furtive)
+    if kind == "detonate":  # IX DETONATE
+        from grimdice.systems.crusade.game import detonate
+
+        return detonate.start(s, str(a[1]))
     k = weapon_index(s, i, str(a[1]))
     if kind in ("reload", "recover"):  # VIII RELOAD; VIII STICK: recovered by an action
         arms = tuple(READY if n == k else st for n, st in enumerate(t.arms))
@@ -60,7 +64,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     """Apply a chance outcome to the pending event."""
     kind = s.pending[0]
     if kind == "first":
-        return turn_start(altered(s, pending=(), player=int(outcome[1]), first=int(outcome[1]), round=1))
+        from grimdice.systems.crusade.game.infiltrate import first_round  # IX INFILTRATE: round 0
+
+        first = int(outcome[1])
+        return turn_start(altered(s, pending=(), player=first, first=first, round=first_round(s)))
     if kind == "shamble":
         return next_event(altered(s, shamble=int(outcome[1])))
     if kind in ("jump", "scrabble"):  # V JUMPING, SCRABBLING on a table
@@ -81,6 +88,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         return ruin.resolve(s, outcome)
     if kind == "horror":  # IX HORROR: the face-down model's red die
         return next_event(rise(s, int(s.pending[1]), int(outcome[1])))
+    if kind == "detonate":  # IX DETONATE
+        from grimdice.systems.crusade.game import detonate
+
+        return detonate.resolve(s, outcome)
     if kind == "unjam":
         _, i, k, _ = s.pending
         if outcome[1]:

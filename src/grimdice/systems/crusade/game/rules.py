@@ -15,11 +15,13 @@ from grimdice.systems.crusade.game import (
     ambush,
     climb,
     deck,
+    detonate,
     dive,
     entry,
     fists,
     flight,
     horror,
+    infiltrate,
     items,
     ladder,
     many,
@@ -51,7 +53,7 @@ EPS = 1e-9  # a table's diagonal steps cost irrational lengths
 def can_activate(s: GameState, i: int) -> bool:
     """I: each model of the player, once a turn; VIII KNOCKED OUT: "may take no actions or movement"."""
     t = s.tokens[i]
-    return t.side == s.player and t.standing and not t.done
+    return t.side == s.player and t.standing and not t.done and infiltrate.may_activate(s, i)
 
 
 def _wounded(s: GameState, i: int) -> bool:
@@ -135,6 +137,7 @@ def _actions(s: GameState) -> list[Action]:
         if w.kind in RANGED and t.arms[k] == READY:
             out.extend(_shots(s, i, w.name, sight))
     out.extend(fists.actions(s, i, sight))  # IX TWO FISTED
+    out.extend(detonate.actions(s, i))  # IX DETONATE
     out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
     out.extend(melee)
     if not wounded and s.budget > 0:
@@ -289,9 +292,9 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return dive.outcomes(s)
     if kind in ("sector", "collapse", "collateral"):  # VI DAMAGE
         return ruin.outcomes(s)
-    if kind == "unjam":
+    if kind in ("unjam", "detonate"):  # VIII JAM; IX DETONATE: a zero on the dice
         p = s.pending[3]
-        return [(("unjam", 1), p), (("unjam", 0), 1 - p)]
+        return [((kind, 1), p), ((kind, 0), 1 - p)]
     if kind == "horror":  # IX HORROR: a red die
         return [(("horror", face), p) for face, p in horror.FACES]
     if kind == "shamble":  # IX SHAMBLE: 2 reds + 4
@@ -388,7 +391,7 @@ def activate(s: GameState, i: int) -> GameState:
     stunned model gets up and makes a half move, no action (VIII STUN)."""
     t = s.tokens[i]
     move = s.move_of(t)
-    budget, acted = move - t.spent, t.blip != ()  # reading blip_actions: a chit only moves
+    budget, acted = move - t.spent, t.blip != () or s.round == 0  # a chit, an infiltrator only move
     if budget < 0:  # V: "this may require extra move and prevent an action"
         budget, acted = max(0, budget + move), True
     if t.cond == STUNNED:
@@ -411,9 +414,7 @@ def out_of_action(s: GameState, side: int) -> bool:
 
 
 def _reached(s: GameState) -> int | None:
-    for o in s.setup.scenario.objectives:
-        if o.kind != "reach":
-            continue
+    for o in (o for o in s.setup.scenario.objectives if o.kind == "reach"):
         squares = {tuple(q) for q in o.squares}
         for t in s.tokens:
             if t.standing and not t.blip and t.sq[:2] in squares and (o.side is None or t.side == o.side):
@@ -425,9 +426,7 @@ def hold_score(s: GameState) -> tuple[int, int]:
     """Ours: each ``hold`` objective scores its points for the force whose models alone stand on
     its squares (models standing, not blips)."""
     score = [0, 0]
-    for o in s.setup.scenario.objectives:
-        if o.kind != "hold":
-            continue
+    for o in (o for o in s.setup.scenario.objectives if o.kind == "hold"):
         squares = {tuple(q) for q in o.squares}
         sides = {t.side for t in s.tokens if t.standing and not t.blip and t.sq[:2] in squares}
         if len(sides) == 1:

@@ -9,17 +9,16 @@ Actions are tuples of JSON values (a game log is the seed, the scenario and the 
 weapon)``, ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``,
 ``("melee_sector", sector)``, ``("shoot_piece", n, weapon)``, ``("melee_piece", n)``, ``("dive", j)``,
 ``("ladder_melee", j)``),
-``("open", x, y)``,
-``("close", x, y)``, ``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT FIRE and RAPID FIRE
-also ``("shoot", target, weapon, target2)``), ``("melee", target)``,
-``("charge",)``, ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("hide",)``,
-``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
+``("open", x, y)``, ``("close", x, y)``, ``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT
+FIRE and RAPID FIRE also ``("shoot", target, weapon, target2)``), ``("melee", target)``, ``("charge",)``,
+``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("detonate", weapon)``,
+``("hide",)``, ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
 ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` and
 ``("cast", psyker, card, *target)`` (VII), the other player's cards or ``("pass",)`` in its card
 window and a killed player psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
 ``("draw", card)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th end of
-the attack's law), ``("card", ok, incursion)`` and ``("unjam", ok)``.
+the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)`` and ``("detonate", ok)``.
 """
 
 from __future__ import annotations
@@ -258,14 +257,12 @@ def initial_state(setup: Setup) -> GameState:
         if o.kind == "item"
     )
     from grimdice.systems.crusade.game.deck import deal
+    from grimdice.systems.crusade.game.infiltrate import first_round
 
     if setup.first is None:
         return deal(GameState(setup, tokens, doors, pending=("first",), items=items))
-    return deal(
-        turn_start(
-            GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first, items=items)
-        )
-    )
+    s = GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first, items=items)
+    return deal(turn_start(altered(s, round=first_round(s))))  # IX INFILTRATE: round 0
 
 
 def turn_start(s: GameState) -> GameState:

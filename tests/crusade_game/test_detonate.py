@@ -1,0 +1,93 @@
+"""IX DETONATE in the grid game, from the text's sentences."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from grimdice.systems.crusade.damage import NONE
+from tests.crusade_game.helpers import MARINE, STEALER, at, state
+
+LANE = """
+############
+#..........#
+#..........#
+############
+"""
+
+#: a red die (0,0,0,1,2,3): a zero on half its faces; a white die (0,0,0,0,1,2): on two thirds
+BOMB = {"name": "charge", "dice": "1R", "kind": "ranged", "effects": ["SFT"]}
+FUSE = {"name": "fuse", "dice": "1W", "kind": "melee", "effects": ["S"]}
+
+
+def _bomber(abilities=("DETONATE",)):
+    return dict(MARINE, name="Bomber", abilities=list(abilities), weapons=[dict(BOMB), dict(FUSE)])
+
+
+def _game(*foes, **kw):
+    b = [at("Stealer", x, y) for x, y in foes]
+    return state(LANE, [at("Bomber", 3, 1)], b, profiles=[_bomber(**kw), STEALER])
+
+
+def test_may_detonate_as_an_action():
+    # IX DETONATE: "May detonate as an action."
+    acts = _game((9, 2)).apply(("activate", 0)).legal_actions()
+    assert ("detonate", "charge") in acts and ("detonate", "fuse") in acts
+    plain = _game((9, 2), abilities=()).apply(("activate", 0)).legal_actions()
+    assert not any(a[0] == "detonate" for a in plain)
+
+
+@pytest.mark.parametrize(("weapon", "zero"), [("charge", Fraction(1, 2)), ("fuse", Fraction(2, 3))])
+def test_a_zero_on_the_dice_does_not_explode(weapon, zero):
+    # "if you roll a zero on the dice, you do not explode- continue as normal!"
+    s = _game((9, 2)).apply(("activate", 0)).apply(("detonate", weapon))
+    assert s.acted and s.pending[0] == "detonate"
+    law = dict(s.chance_outcomes())
+    assert law[("detonate", 0)] == pytest.approx(float(zero))
+    assert law[("detonate", 1)] == pytest.approx(float(1 - zero))
+    calm = s.apply(("detonate", 0))
+    assert not calm.pending and calm.tokens == s.tokens  # nothing happens; the action is spent
+    assert all(a[0] not in ("detonate", "shoot", "melee") for a in calm.legal_actions())
+
+
+def test_the_blast_is_explode_s_attack_on_the_bomber_then_the_models_near():
+    # VIII EXPLODE (reused): the weapon's dice at range 0, the bearer first, SFT = 1" around him
+    s = _game((4, 2), (4, 1), (9, 2)).apply(("activate", 0)).apply(("detonate", "charge"))
+    boom = s.apply(("detonate", 1))
+    assert boom.pending[:4] == ("attack", "explode", 0, 0)  # the bomber himself first
+    queued = [f[2] for f in boom.pending[6]]
+    assert sorted(queued) == [1, 2]  # the two stealers within 1"; the far one (token 3) not
+    assert boom.tokens[0].arms == s.tokens[0].arms  # the weapon is not lost
+
+
+def test_a_blast_can_harm_the_models_near():
+    s = _game((4, 1)).apply(("activate", 0)).apply(("detonate", "charge")).apply(("detonate", 1))
+    while s.pending and s.pending[0] == "attack":
+        hit = [k for k, ((ds, *_), p) in enumerate(_law(s)) if ds[0] != NONE]
+        s = s.apply(("attack", hit[0] if s.pending[3] == 1 else 0))
+    assert s.tokens[1].cond != NONE
+
+
+def _law(s):
+    from grimdice.systems.crusade.game.combat import cached_law
+
+    return cached_law(s.pending[4])
+
+
+def test_a_blip_cannot_detonate():
+    s = _game((9, 2))
+    with pytest.raises(ValueError, match="may not detonate"):
+        s.apply(("activate", 0)).with_token(0, blip=("x",)).apply(("detonate", "charge"))
+
+
+def test_games_with_detonate_keep_the_invariants():
+    from grimdice.systems.crusade.game.scenario import build_setup
+    from tests.crusade_game.helpers import scenario
+    from tests.crusade_game.test_games import _checked_game
+
+    hall = "##########\n#........#\n#........#\n#........#\n##########"
+    a, b = [at("Bomber", 1, 1), at("Bomber", 1, 3)], [at("Stealer", 8, 3), at("Stealer", 8, 1)]
+    setup = build_setup(scenario(hall, a, b, profiles=[_bomber(), STEALER], turns=4))
+    log = _checked_game(setup, ("random", "random"), 1)
+    assert "detonate" in {a[0] for a in log["actions"]}  # the seed's game plays the ability
