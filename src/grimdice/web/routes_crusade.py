@@ -23,14 +23,13 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import yaml
 from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from grimdice.errors import ScenarioError
 from grimdice.web.answers import game_answer
-from grimdice.web.examples import default_dir
+from grimdice.web.examples import default_dir, yaml_mappings
 from grimdice.web.routes_games import GameRun
 
 router = APIRouter()
@@ -50,17 +49,11 @@ def bundled_games() -> dict[str, dict[str, Any]]:
     from grimdice.systems.crusade.game.replay import is_game_log
 
     base = default_dir()
-    found: dict[str, dict[str, Any]] = {}
-    if base is None or not (base / "games").is_dir():
-        return found
-    for path in sorted((base / "games").glob("*.y*ml")):
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
-            continue
-        if isinstance(data, dict) and is_game_log(data):
-            found[path.stem] = data
-    return found
+    return {
+        path.stem: data
+        for path, data in yaml_mappings(None if base is None else base / "games")
+        if is_game_log(data)
+    }
 
 
 @router.get("/api/games/crusade")

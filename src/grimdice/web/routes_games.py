@@ -23,7 +23,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import yaml
 from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -31,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from grimdice.engine.options import MAX_SEED
 from grimdice.errors import ScenarioError
 from grimdice.web.answers import game_answer
-from grimdice.web.examples import default_dir
+from grimdice.web.examples import default_dir, yaml_mappings
 
 GAMES = ("onepage",)  # systems whose games are played from army files (Rules Crusade: routes_crusade)
 MAX_GAMES = 200  # per request from the page (grimdice play takes more)
@@ -61,17 +60,11 @@ class ReplayRequest(BaseModel):
 def bundled_armies(folder: Path | None = None) -> dict[str, dict[str, Any]]:
     """The army files (``kind: army``) in ``examples/armies``, by file name."""
     base = folder if folder is not None else default_dir()
-    found: dict[str, dict[str, Any]] = {}
-    if base is None or not (base / "armies").is_dir():
-        return found
-    for path in sorted((base / "armies").glob("*.y*ml")):
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
-            continue
-        if isinstance(data, dict) and data.get("kind") == "army" and data.get("system") in GAMES:
-            found[path.stem] = data
-    return found
+    return {
+        path.stem: data
+        for path, data in yaml_mappings(None if base is None else base / "armies")
+        if data.get("kind") == "army" and data.get("system") in GAMES
+    }
 
 
 @router.get("/api/games/armies")
