@@ -3,8 +3,8 @@
 IX: "AMBUSH: May make a free attack when revealed (but may not rapid fire) and may then make a half
 move." Reading ``ambush``: each AMBUSH model of a blip revealed in the other player's turn may, in
 turn, shoot an enemy it sees with a ranged weapon or melee an adjacent one (its player's choice,
-``["shoot", t, w]``, ``["melee", t]`` or ``["pass"]``), before the moving model goes on. A moving
-model the ambush stuns stops (no more move or action).
+``["shoot", t, w]``, ``["melee", t]``, a TWO FISTED model's ``["fists", ...]`` or ``["pass"]``),
+before the moving model goes on. A moving model the ambush stuns stops (no more move or action).
 Reading ``ambush_move``: then, attack or not, the ambusher (standing, not stunned) may make a half
 move: its player names the position it ends on (``["half", *position]``) or passes, among those
 reached by plain steps (no doors, climbs, jumps or ladders) costing at most half its move, never
@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from grimdice.systems.crusade.damage import STUNNED
-from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game import fists, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.snap import allowed
@@ -82,6 +82,7 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
             for w, st in zip(weapons, t.arms, strict=True)
             if w.kind in RANGED and st == READY and reached(s, k, j, w.name)  # a template's reach
         )
+    out.extend(fists.actions(s, k, targets_in_sight(s, k)))  # IX TWO FISTED
     out.extend(("melee", j) for j in adjacent_enemies(s, k))
     return out
 
@@ -102,6 +103,8 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
             w["effects"] = allowed(w.get("effects", []), ("rapid_fire",))  # "may not rapid fire"
         key = json.dumps(data, sort_keys=True)
         return altered(s, pending=("attack", "ambush", k, int(a[1]), key, str(a[2])))
+    if a[0] == "fists":
+        return altered(s, pending=fists.pending(s, k, int(a[1]), "ambush", *(int(v) for v in a[2:])))
     if a[0] == "melee":
         key = situation.melee(s, k, int(a[1]), 1)
         return altered(s, pending=("attack", "ambush", k, int(a[1]), key, ""))

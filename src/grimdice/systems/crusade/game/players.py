@@ -273,7 +273,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         return ("pass",)
     if state.ambush:  # IX AMBUSH: the best free attack, if any is worth it
         k = state.ambush[0]
-        free = [a for a in actions if a[0] != "pass"]
+        free = [a for a in actions if a[0] in ("shoot", "melee")]
         keys = [
             situation.shot(state, k, a[1], a[2]) if a[0] == "shoot" else situation.melee(state, k, a[1], 1)
             for a in free

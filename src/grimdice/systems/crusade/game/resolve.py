@@ -9,6 +9,7 @@ from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game import many, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import PUSH_ATTACKER, PUSH_DEFENDER, cached_law
+from grimdice.systems.crusade.game.detonate import on_graze
 from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.horror import rise
@@ -55,7 +56,7 @@ def _shot(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[Any, ...]:
     if a[0] == "fists":
         from grimdice.systems.crusade.game import fists
 
-        return fists.pending(s, i, int(a[1]))
+        return fists.pending(s, i, int(a[1]), "shoot", *(int(v) for v in a[2:]))
     how, targets, key = many.plan(s, i, a)  # VIII templates, lines, areas, split and rapid fire
     return ("attack", how, i, int(a[1]), key, str(a[2])) + ((targets,) if how == "many" else ())
 
@@ -106,7 +107,8 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     if how in ("explode", "malfunction"):  # follow-up rolls: only the target's state changes
         from grimdice.systems.crusade.game.ruin import after_blast
 
-        s = next_blast(_wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), s.pending[6])
+        queue = s.pending[6] + on_graze(s, push, i, j)  # IX DETONATE: "Will detonate if grazed"
+        s = next_blast(_wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), queue)
         return after_blast(s)  # VI: a building shot's collapse after the explosion
     if how != "snap":  # reading snap_fire: a snap shot's knockback moves nobody
         s = knock_back(s, i, j, push)
@@ -117,6 +119,8 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), s, (i, j)
     )
     s, queue = fail_rolls(s, how == "shoot", ((i, j, wa), (j, i, wd)))
+    queue += on_graze(s, push, i, j)  # IX DETONATE: "Will detonate if grazed"
+    queue += before.pending[6] if len(before.pending) > 6 else ()  # IX TWO FISTED: the second pistol
     if how == "ladder":  # V: a ladder blocked at its far end
         from grimdice.systems.crusade.game.ladder import after
 

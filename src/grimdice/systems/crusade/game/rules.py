@@ -230,14 +230,14 @@ def legal_actions(s: GameState) -> list[Action]:
         return [("pass",), *(("snap", w) for w in pistols(s, s.snap[1]))]
     out: list[Action] = []
     if s.tokens[s.active].last:  # IX HORROR: a last attack, no move
-        return [a for a in _actions(s) if a[0] in ("shoot", "melee")] + [("end",)]
+        return [a for a in _actions(s) if a[0] in ("shoot", "melee", "fists")] + [("end",)]
     if may_act(s):
         out.extend(_actions(s))
     out.extend(deck.cast_actions(s))  # VII CARDS
     mindless = _mindless(s)
     if mindless and out:  # IX MINDLESS: "attack the nearest target, preferrably in melee"
         melee = [a for a in out if a[0] == "melee"]
-        out = melee or [a for a in out if a[0] == "shoot"] or out
+        out = melee or [a for a in out if a[0] in ("shoot", "fists")] or out
     elif s.meleed:  # IV: "If adjacent to multiple targets, you may melee each in turn"
         out.extend(("melee", j) for j in adjacent_enemies(s, s.active) if j not in s.meleed)
     if _may_hide(s, free=True):
@@ -246,7 +246,7 @@ def legal_actions(s: GameState) -> list[Action]:
         out.extend(_toward_nearest(s, _moves(s)) if mindless else _moves(s))
     if items.carries(s, s.active):
         out.append(("drop",))  # V CARRYING: "You may drop the item at any time during your turn for free"
-    if not (mindless and may_act(s) and any(a[0] in ("melee", "shoot") for a in out)):
+    if not (mindless and may_act(s) and any(a[0] in ("melee", "shoot", "fists") for a in out)):
         out.append(("end",))
     return out
 
@@ -381,7 +381,7 @@ def apply(s: GameState, a: Action) -> GameState:
     if kind in moves.STEPS:
         to = tuple(int(v) for v in a[1:])
         cost = moves.cost_of(s, kind, to)
-        who = zoc.guards(s, to) if kind == "move" else ()
+        who = zoc.guards(s, to) if kind in ("move", "fly") else ()
         return zoc.offer(s, to, cost, who) if who else settle(moves.step(s, to, cost))
     return settle(resolve.act(s, a))
 
