@@ -57,6 +57,9 @@ READINGS = (
     "reading detonate_graze: a graze is one point of damage with one hit left; a grazed DETONATE model "
     "detonates with its first weapon (even when the graze knocked it out or killed it), after the "
     "attack's own follow-up rolls",
+    "reading control: when a CONTROL model's own shot or melee at one target kills it, its player may "
+    "take control instead: the model keeps its state before the attack and is activated by the "
+    "controller in the controller's next turn, then is its owner's again",
     "reading infiltrate: in a game with blips, a round 0 before the first lets each player's INFILTRATE "
     "models make a move and no action, the first player's first",
     "reading ambush_move: the half move after it (attack or not) takes plain steps only, never next to "

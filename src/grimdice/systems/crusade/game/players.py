@@ -260,8 +260,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     """The simple AI (see the module text), deciding from its observation of ``state``."""
     state = state.observation(state.current_player())
     actions = state.legal_actions()
-    if state.psy is not None and state.psy.prompt:  # VII: keeps its cards for its own turn
-        return actions[0]
+    if (state.psy is not None and state.psy.prompt) or state.control:  # VII: keeps its cards; IX
+        return actions[0]  # CONTROL: kills
     if actions[0][0] == "activate":
         return _activation(state, actions)
     if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks

@@ -42,6 +42,13 @@ class Book:
             psyker = self.origin[before.pending[3]]
             self.origin += [f"{psyker}.spawn"] * (len(after.tokens) - len(self.origin))
         self.kills += [0] * (len(after.tokens) - len(self.kills))
+        if (
+            before.control
+            and not after.control
+            and after.tokens[before.control[1]].alive
+            and before.control[2] < KO
+        ):
+            self.kills[before.control[0]] -= 1  # IX CONTROL: taken instead of killed
         if before.pending[:1] != ("attack",):
             return
         i, j = before.pending[2], before.pending[3]
@@ -66,7 +73,8 @@ class Book:
                     out.append(_entry(t.side, name, f"{base}.{m}", "unrevealed", 0))
                 continue
             name = s.setup.profiles[t.profile].name
-            out.append(_entry(t.side, name, self.origin[k], CONDITIONS[t.cond], self.kills[k]))
+            side = t.side if t.owner < 0 else t.owner  # IX CONTROL: its own force
+            out.append(_entry(side, name, self.origin[k], CONDITIONS[t.cond], self.kills[k]))
         return sorted(out, key=lambda e: origin_order(e["from"]))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.damage import WOUNDED
-from grimdice.systems.crusade.game import many, situation
+from grimdice.systems.crusade.game import control, many, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import PUSH_ATTACKER, PUSH_DEFENDER, cached_law
 from grimdice.systems.crusade.game.detonate import on_graze
@@ -125,7 +125,7 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         from grimdice.systems.crusade.game.ladder import after
 
         s = after(before, s, j)
-    return next_blast(s, queue)
+    return next_blast(control.offer(before, s, how, i, j), queue)  # IX CONTROL: instead of killing
 
 
 def _resolve_many(s: GameState, k: int) -> GameState:

@@ -14,6 +14,7 @@ from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
     climb,
+    control,
     deck,
     detonate,
     dive,
@@ -43,6 +44,7 @@ from grimdice.systems.crusade.game.state import (
     turn_start,
 )
 from grimdice.systems.crusade.game.table import piece_key
+from grimdice.systems.crusade.game.victory import hold_score, reached_by
 
 Action = tuple[Any, ...]
 RANGED = ("ranged", "pistol", "grenade")
@@ -218,6 +220,8 @@ def legal_actions(s: GameState) -> list[Action]:
         return []
     if s.psy is not None and s.psy.prompt:  # VII: a card window or a discard
         return deck.prompt_actions(s)
+    if s.control:  # IX CONTROL: the killer's player chooses
+        return control.actions(s)
     if s.active < 0:
         return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
     if s.ambush:  # IX AMBUSH: the revealed model's player chooses
@@ -330,6 +334,8 @@ def _answer(s: GameState, a: Action) -> GameState | None:
 
     if s.psy is not None and s.psy.prompt:
         return settle(deck.decide(s, a))
+    if s.control:
+        return settle(control.decide(s, a))
     if s.ambush:
         return settle(ambush.decide(s, a))
     if s.zoc:
@@ -413,29 +419,6 @@ def out_of_action(s: GameState, side: int) -> bool:
     return not any(t.side == side and t.standing for t in s.tokens)
 
 
-def _reached(s: GameState) -> int | None:
-    for o in (o for o in s.setup.scenario.objectives if o.kind == "reach"):
-        squares = {tuple(q) for q in o.squares}
-        for t in s.tokens:
-            if t.standing and not t.blip and t.sq[:2] in squares and (o.side is None or t.side == o.side):
-                return t.side
-    return None
-
-
-def hold_score(s: GameState) -> tuple[int, int]:
-    """Ours: each ``hold`` objective scores its points for the force whose models alone stand on
-    its squares (models standing, not blips)."""
-    score = [0, 0]
-    for o in (o for o in s.setup.scenario.objectives if o.kind == "hold"):
-        squares = {tuple(q) for q in o.squares}
-        sides = {t.side for t in s.tokens if t.standing and not t.blip and t.sq[:2] in squares}
-        if len(sides) == 1:
-            (side,) = sides
-            if o.side is None or o.side == side:
-                score[side] += o.points
-    return score[0], score[1]
-
-
 def finish(s: GameState, winner: int) -> GameState:
     return altered(s, winner=winner, ended=True, active=-1, pending=())
 
@@ -444,7 +427,7 @@ def settle(s: GameState) -> GameState:
     """After every step: end the game if a force is out of action or a ``reach`` objective is
     reached; end an activation that can do nothing more; pass the turn when the player has no
     model left to activate (I), and end the game after the last turn (hold objectives scored)."""
-    if s.ended or s.pending:
+    if s.ended or s.pending or s.control:
         return s
     s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
     for side in (0, 1):
@@ -452,7 +435,7 @@ def settle(s: GameState) -> GameState:
             return finish(s, 1 - side)
     s = deck.mourn(s)  # VII: a killed player psyker's cards
     s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
-    reached = _reached(s)
+    reached = reached_by(s)
     if reached is None:
         reached = items.delivered(s)
     if reached is not None:
@@ -475,6 +458,7 @@ def next_turn(s: GameState) -> GameState:
     if rnd > s.setup.scenario.turns:
         a, b = hold_score(s)
         return finish(s, 0 if a > b else 1 if b > a else -1)
+    s = control.release(s, player)  # IX CONTROL: "for 1 turn"
     tokens = tuple(
         altered(t, done=False, spent=0, snapped=False)
         if t.side == player

@@ -71,6 +71,8 @@ class Token:
     last: int = 0  # IX HORROR: its die (2 or 3) while it makes its last attack
     spent: float = 0
     blip: tuple[int, ...] = ()
+    owner: int = -1  # IX CONTROL: its own force while the other controls it (``side``)
+    ruled: int = 0  # IX CONTROL: its owner's turn starts still to come under control
 
     @property
     def alive(self) -> bool:
@@ -142,6 +144,7 @@ class GameState:
     winner: int | None = None  # 0, 1, or -1 for a draw, once the game is over
     ended: bool = False
     psy: Psy | None = None  # VII: the psychic cards, in a game with a deck
+    control: tuple[int, ...] = ()  # IX CONTROL: a kill its killer may turn into control (i, j, cond, hits)
 
     # ------------------------------------------------------------------ the game interface
     def current_player(self) -> int:
