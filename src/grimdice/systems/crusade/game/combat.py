@@ -8,7 +8,8 @@ contest (the defender's parry and both sides' re-rolls played by its policy, eve
 weighted), resolves each finished roll-off with the attack's own ``outcome`` (the attacker's
 pull-back choice and force-field dice included), and draws the failing weapon uniformly among the
 weapons used (III: "randomize amongst all weapons used"), and marks who is moved by a knockback
-(VIII KNOCKBACK, IX THROW) so that the game can move him, and, where a side's rules read it (IX
+(VIII KNOCKBACK, IX THROW) so that the game can move him (IX MOB: the attacker's end is then
+every mob model's end state, the lead first), and, where a side's rules read it (IX
 DETONATE: "Will detonate if grazed"; IX LATCH ON: "Any graze ... on the latcher will dislodge
 them"), who took a graze (III: "only one point of damage ... to a target with 1 hit remaining").
 Its marginals are ``calculate()``'s (``tests/crusade_game/test_combat.py``). Laws are cached by
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.systems.crusade.attack import build, knocks_back
@@ -122,6 +123,9 @@ def joint_law(sc: Scenario) -> dict[tuple[Outcome, bool], float]:
                 for gd, qd in atk.ff_def:
                     ds, as_, dmg, admg, tie = atk.outcome(fa.total, fd.total, parry, pull, ga, gd)
                     push = _melee_push(atk, pull, bool(tie), ds, as_)
+                    if atk.mob is not None:  # IX MOB: every mob model's end, the lead first
+                        rest = atk.mob(fa.total, fd.total, parry, pull)[1:]
+                        as_ = cast(State, (as_, *rest))
                     if grazes:
                         push |= GRAZE_DEFENDER * _grazed(atk.dfd.start, dmg)
                         push |= GRAZE_ATTACKER * (atk.mob is None and _grazed(atk.att.start, admg))

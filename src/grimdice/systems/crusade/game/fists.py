@@ -74,9 +74,14 @@ def pending(s: GameState, i: int, j: int, how: str = "shoot", j2: int = -1) -> t
     return ("attack", how, i, j, _key(s, i, j, [both[0]], how), both[0], ((how, i, j2, both[1]),))
 
 
+def shot_key(s: GameState, i: int, j: int, pistol: str) -> str:
+    """One pistol's single shot of token ``i`` at ``j`` (JSON text)."""
+    return _key(s, i, j, [pistol], "shoot")
+
+
 def second(s: GameState, follow: tuple[Any, ...], rest: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The second pistol's shot (a follow-up ``(how, firer, target, pistol)``), pending; or none
-    when the firer no longer stands."""
+    """A follow-up single shot ``(how, firer, target, weapon)``, pending (the second pistol's; IX
+    LATCH ON's at the latcher's target too); or none when the firer no longer stands."""
     how, i, j, weapon = follow
     if not s.tokens[i].standing:
         return ()
@@ -88,4 +93,4 @@ def fired(name: str) -> list[str]:
     return name.split(BOTH) if name else []
 
 
-__all__ = ["BOTH", "REACH", "actions", "fired", "pending", "pistols", "second"]
+__all__ = ["BOTH", "REACH", "actions", "fired", "pending", "pistols", "second", "shot_key"]

@@ -38,7 +38,12 @@ def flies(s: GameState, t: Token) -> bool:
 
 def steps_of(s: GameState) -> list[Step]:
     """The active model's steps: the board's, and on a table a flier's air steps."""
-    t = s.tokens[s.active]
+    from grimdice.systems.crusade.game.latch import steps as latched
+
+    return latched(s, s.active, _steps(s, s.tokens[s.active]))  # IX LATCH ON: neither may move
+
+
+def _steps(s: GameState, t: Token) -> list[Step]:
     board = s.setup.board
     args = (t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
     steps = board.steps(*args)

@@ -23,8 +23,10 @@ def cost_of(s: GameState, kind: str, to: Pos) -> float:
 def step(s: GameState, sq: Pos, cost: float = 1) -> GameState:
     """Token ``s.active`` steps to ``sq`` for ``cost`` of its move (:data:`~.board.FULL`: its whole
     move, V tall ladders, X manholes). Then blips and hidden models are revealed."""
+    from grimdice.systems.crusade.game.latch import carry
+
     i = s.active
-    s = s.with_token(i, sq=sq)
+    s = carry(s, s.with_token(i, sq=sq), i)  # IX LATCH ON: the larger takes the smaller along
     if cost == FULL:
         s = altered(s, budget=0, moved=s.moved + 1)
     else:

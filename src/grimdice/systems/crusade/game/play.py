@@ -60,6 +60,14 @@ READINGS = (
     "reading control: when a CONTROL model's own shot or melee at one target kills it, its player may "
     "take control instead: the model keeps its state before the attack and is activated by the "
     "controller in the controller's next turn, then is its owner's again",
+    "reading latch_on: latching is a LATCH ON model's melee action, with no roll, onto an adjacent enemy; "
+    "it holds while both stand and touch, until the latcher's player's next turn; a single shot at the "
+    "latcher is rolled at it, then at its target; attacks at the target +1, its shots -1; a graze or "
+    "knockback dislodges the latcher; the larger model steps (plain steps) and the smaller takes the "
+    "square it left",
+    "reading mob_joint: a MOB model's melee may be a mob with friends that may join (MOB models; MOB-1 "
+    "any one) adjacent to the target and not yet activated, which spend their activation on it; one "
+    "chance node, the calculator's mob melee, its losses divided as the calculator divides them",
     "reading infiltrate: in a game with blips, a round 0 before the first lets each player's INFILTRATE "
     "models make a move and no action, the first player's first",
     "reading ambush_move: the half move after it (attack or not) takes plain steps only, never next to "
@@ -208,6 +216,7 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     verb = {
         "shoot": f"shoots {_name(before, j)} with {fired}",
         "melee": f"melees {_name(before, j)}",
+        "mob": f"mobs {_name(before, j)}",
         "ladder": f"melees {_name(before, j)} awkwardly across a ladder",
         "zoc": f"makes a free melee (ZOC) on {_name(before, j)}",
         "snap": f"snap fires at {_name(before, j)} with {fired}",

@@ -7,7 +7,8 @@ it attacks when an attack's expected harm to the enemy outweighs its own expecte
 psyker's mind war and MIND LANCE too, less the risk of an incursion), plays a card when its
 expected effect is worth more than the best attack (HEAL a hurt friend, CURSE or FLASH an enemy,
 SHIELD a friend in an enemy's sight; on a table also brings a sector, barricade or catwalk down on
-enemies in it or on it, dives and melees across a held ladder), reloads, unjams or forces an entry
+enemies in it or on it, dives and melees across a held ladder; fires two pistols, detonates,
+latches on or mobs by :mod:`.ai_abilities`' values), reloads, unjams or forces an entry
 (on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
 towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
 of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
@@ -28,6 +29,7 @@ from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, graze
 from grimdice.systems.crusade.game import deck, items, many, psychic, situation
+from grimdice.systems.crusade.game.ai_abilities import ABILITY_ATTACKS, ability_value
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.rules import targets_in_sight
@@ -52,6 +54,8 @@ def _harm(before: tuple[int, int], after: tuple[int, int]) -> float:
 
 def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected harm an attack does to its target, less the attacker's own and his fails."""
+    if a[0] in ABILITY_ATTACKS:  # IX TWO FISTED, DETONATE, LATCH ON, MOB
+        return ability_value(s, a, _harm, law_value, FAIL_VALUE)
     i, j = s.active, int(a[1])
     if a[0] == "shoot":
         how, targets, key = many.plan(s, i, a)
@@ -292,7 +296,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         ):
             return a
     carrying = items.carries(state, state.active)  # a carrier moves rather than fights
-    kinds = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", *STRUCTURE_ATTACKS)
+    kinds = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", *STRUCTURE_ATTACKS, *ABILITY_ATTACKS)
     held = _held_structures(state)  # VI: only a sector or piece with models in or on it can pay
     attacks = [
         a

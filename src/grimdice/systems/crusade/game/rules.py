@@ -25,7 +25,9 @@ from grimdice.systems.crusade.game import (
     infiltrate,
     items,
     ladder,
+    latch,
     many,
+    mob,
     psychic,
     ruin,
 )
@@ -142,6 +144,8 @@ def _actions(s: GameState) -> list[Action]:
     out.extend(detonate.actions(s, i))  # IX DETONATE
     out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
     out.extend(melee)
+    out.extend(latch.actions(s, i, adjacent))  # IX LATCH ON: "As a melee attack"
+    out.extend(mob.actions(s, i, adjacent))  # IX MOB: a joint melee
     if not wounded and s.budget > 0:
         out.extend(dive.actions(s, sight, s.budget))  # V DIVE ATTACK on a table
     out.extend(ladder.actions(s))  # V: a ladder blocked by an enemy at the opposite end
@@ -360,6 +364,8 @@ _SIMPLE = {
     "melee_piece": lambda s, a: ruin.start(s, piece_key(int(a[1])), ""),
     "dive": lambda s, a: dive.start(s, int(a[1])),  # V DIVE ATTACK
     "ladder_melee": lambda s, a: ladder.start(s, int(a[1])),  # V: a ladder blocked at its far end
+    "latch": lambda s, a: latch.start(s, int(a[1])),  # IX LATCH ON
+    "mob": lambda s, a: mob.start(s, a),  # IX MOB
 }
 
 
@@ -458,7 +464,7 @@ def next_turn(s: GameState) -> GameState:
     if rnd > s.setup.scenario.turns:
         a, b = hold_score(s)
         return finish(s, 0 if a > b else 1 if b > a else -1)
-    s = control.release(s, player)  # IX CONTROL: "for 1 turn"
+    s = latch.release(control.release(s, player), player)  # IX CONTROL: "for 1 turn"; LATCH ON
     tokens = tuple(
         altered(t, done=False, spent=0, snapped=False)
         if t.side == player

@@ -73,6 +73,7 @@ class Token:
     blip: tuple[int, ...] = ()
     owner: int = -1  # IX CONTROL: its own force while the other controls it (``side``)
     ruled: int = 0  # IX CONTROL: its owner's turn starts still to come under control
+    latch: int = -1  # IX LATCH ON: the model it has latched onto
 
     @property
     def alive(self) -> bool:
