@@ -83,3 +83,13 @@ def test_the_mob_s_losses_land_on_its_models():
     k, ((_, ends, *_), _) = next((k, o) for k, o in enumerate(law) if sum(e[0] != NONE for e in o[0][1]) >= 2)
     after = s.apply(("attack", k))
     assert [(after.tokens[m].cond, after.tokens[m].hits) for m in (0, 1, 2)] == list(ends)
+
+
+def test_a_mob_the_calculator_refuses_is_not_offered():
+    # the calculator's exact bounds: 9R against 1W+3R, both re-rolling, is too large a re-roll game
+    big = dict(GANGER, melee="3R", abilities=["MOB", "R"])
+    brute = dict(BRUTE, melee="3R+1W", abilities=["R"])
+    a = [at("Ganger", 2, 2), at("Ganger", 3, 1), at("Ganger", 3, 3)]
+    s = state(HALL, a, [at("Brute", 3, 2)], profiles=[big, brute])
+    mobs = {a for a in s.apply(("activate", 0)).legal_actions() if a[0] == "mob"}
+    assert mobs == {("mob", 3, 1), ("mob", 3, 2)}  # two of them, not three

@@ -128,11 +128,15 @@ def steps(s: GameState, i: int, found: list[Step]) -> list[Step]:
 
 
 def carry(before: GameState, after: GameState, i: int) -> GameState:
-    """After token ``i``'s step: the smaller model latched with it is put on the square it left."""
+    """After token ``i``'s step: the smaller model latched with it is put on the square it left
+    (where it may stand: else it stays, and the latch is gone)."""
     k = partner(before, i)
+    left = before.tokens[i].sq
     if k < 0 or _size(before, i) <= _size(before, k):
         return after
-    return after.with_token(k, sq=before.tokens[i].sq)
+    if not before.setup.board.enterable(left, before.armour_of(before.tokens[k])):
+        return after.with_token(k, latch=-1).with_token(i, latch=-1)
+    return after.with_token(k, sq=left)
 
 
 __all__ = [

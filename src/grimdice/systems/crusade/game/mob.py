@@ -10,7 +10,8 @@ MOB- #: same as mob, except instead of 3 models, the specified number may mob."
 Reading ``mob_joint``: the active MOB model (the lead, after its move) may make its melee as a mob
 (``["mob", j, k, ...]``, its action): with up to its MOB number less one friendly models (MOB-1:
 one, of any kind; else models with MOB too), each standing, not stunned, adjacent to the target,
-not yet activated this turn and not a chit. They add their melee dice (the calculator's ``mob``);
+not yet activated this turn and not a chit (a mob the calculator's exact bounds accept). They add
+their melee dice (the calculator's ``mob``);
 each spends its activation on it (it is done for the turn, no move: "Move the models first" is
 the lead's move). The chance node is the calculator's mob melee, whose law carries every mob
 model's end state (:func:`.combat.joint_law`; a losing mob divides the hits as the calculator
@@ -24,6 +25,7 @@ import json
 from itertools import combinations
 from typing import Any, cast
 
+from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import STUNNED, State
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.combat import cached_law
@@ -61,14 +63,25 @@ def members(s: GameState, i: int, j: int) -> list[int]:
 
 
 def actions(s: GameState, i: int, adjacent: list[int]) -> list[tuple[Any, ...]]:
-    """``("mob", j, k, ...)`` for each adjacent enemy ``j`` and each set of members that may join."""
+    """``("mob", j, k, ...)`` for each adjacent enemy ``j`` and each set of members that may join
+    (whose melee the calculator's exact bounds accept: not too many dice, nor too large a re-roll
+    game)."""
     most = size(s, i) - 1
     out: list[tuple[Any, ...]] = []
     for j in adjacent if most else []:
         near = members(s, i, j)
         for n in range(1, min(most, len(near)) + 1):
-            out.extend(("mob", j, *c) for c in combinations(near, n))
+            out.extend(("mob", j, *c) for c in combinations(near, n) if solvable(key(s, i, j, c)))
     return out
+
+
+def solvable(situation: str) -> bool:
+    """Whether the calculator solves the mob melee ``situation`` (its law is then cached)."""
+    try:
+        cached_law(situation)
+    except ScenarioError:
+        return False
+    return True
 
 
 def key(s: GameState, i: int, j: int, mob: tuple[int, ...]) -> str:
@@ -118,4 +131,4 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     return next_blast(s, queue)
 
 
-__all__ = ["actions", "key", "members", "resolve", "size", "start"]
+__all__ = ["actions", "key", "members", "resolve", "size", "solvable", "start"]
