@@ -122,3 +122,10 @@ def test_the_latch_lasts_until_the_latcher_s_next_turn():
     s = s.apply(("activate", 2)).apply(("end",)).apply(("activate", 3)).apply(("end",))
     assert s.player == 0 and s.tokens[0].latch == -1
     assert ("latch", 2) in s.apply(("activate", 0)).legal_actions()  # it may relatch
+
+
+def test_only_onto_an_adjacent_enemy():
+    s = _game(latched=False).apply(("activate", 0))
+    assert ("latch", 3) not in s.legal_actions()  # the far marine
+    with pytest.raises(ValueError, match="may not latch"):
+        s.apply(("latch", 3))

@@ -93,3 +93,9 @@ def test_a_mob_the_calculator_refuses_is_not_offered():
     s = state(HALL, a, [at("Brute", 3, 2)], profiles=[big, brute])
     mobs = {a for a in s.apply(("activate", 0)).legal_actions() if a[0] == "mob"}
     assert mobs == {("mob", 3, 1), ("mob", 3, 2)}  # two of them, not three
+
+
+def test_not_a_mob_at_a_model_out_of_reach():
+    s = _game()
+    with pytest.raises(ValueError, match="may not mob"):
+        s.apply(("mob", 3, 1))  # a friend, not an adjacent enemy

@@ -29,6 +29,8 @@ def offer(before: GameState, after: GameState, how: str, i: int, j: int) -> Game
     """After attack ``how`` of token ``i`` at ``j``: the choice of control, when ``i`` is the
     active CONTROL model and the attack killed ``j``."""
     t, was = after.tokens[j], before.tokens[j]
+    if after.control:  # one choice at a time (a TWO FISTED model's second pistol waits on it)
+        return after
     if how not in ("shoot", "melee") or i != before.active or t.cond != KILLED or was.cond == KILLED:
         return after
     if was.blip or not has_code(before.setup.profiles[before.tokens[i].profile].abilities, "CONTROL"):

@@ -28,16 +28,23 @@ The game has no vehicles: boarding and light vehicles' riders are not in play.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.game.board import Step
 from grimdice.systems.crusade.game.combat import GRAZE_ATTACKER, GRAZE_DEFENDER, PUSH_ATTACKER, PUSH_DEFENDER
 from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, has_code
 
 #: the steps a larger model latched to a smaller one may take, carrying it (each leaves it beside
 #: the square it left)
 CARRY_STEPS = ("move", "open", "close")
+
+
+@lru_cache(maxsize=64)
+def _in_play(setup: Setup) -> bool:
+    return any(has_code(p.abilities, "LATCH ON") for p in setup.profiles)
 
 
 def target_of(s: GameState, i: int) -> int:
@@ -53,6 +60,8 @@ def target_of(s: GameState, i: int) -> int:
 
 def latcher_on(s: GameState, j: int) -> int:
     """The model latched onto token ``j``, or -1."""
+    if not _in_play(s.setup):  # no LATCH ON model in the game: no look at the models
+        return -1
     return next((k for k, t in enumerate(s.tokens) if t.latch == j and target_of(s, k) == j), -1)
 
 
@@ -66,8 +75,10 @@ def actions(s: GameState, i: int, adjacent: list[int]) -> list[tuple[Any, ...]]:
 
 def start(s: GameState, j: int) -> GameState:
     """The active model latches onto ``j``: its action, an attack (V HIDING: it is revealed)."""
+    from grimdice.systems.crusade.game.rules import adjacent_enemies
+
     i = s.active
-    if ("latch", j) not in actions(s, i, [j] if s.tokens[j].side != s.tokens[i].side else []):
+    if ("latch", j) not in actions(s, i, adjacent_enemies(s, i)):
         raise ValueError(f"model {i} may not latch onto model {j}")
     return altered(s.with_token(i, latch=j, hidden=False), acted=True, attacked=True)
 
@@ -119,7 +130,7 @@ def _size(s: GameState, i: int) -> int:
 def steps(s: GameState, i: int, found: list[Step]) -> list[Step]:
     """Token ``i``'s steps while latched: none, unless it is the larger of the two (then plain
     steps and doors, carrying the other)."""
-    k = partner(s, i)
+    k = partner(s, i) if _in_play(s.setup) else -1
     if k < 0 or s.tokens[i].blip:
         return found
     if _size(s, i) <= _size(s, k):
@@ -130,7 +141,7 @@ def steps(s: GameState, i: int, found: list[Step]) -> list[Step]:
 def carry(before: GameState, after: GameState, i: int) -> GameState:
     """After token ``i``'s step: the smaller model latched with it is put on the square it left
     (where it may stand: else it stays, and the latch is gone)."""
-    k = partner(before, i)
+    k = partner(before, i) if _in_play(before.setup) else -1
     left = before.tokens[i].sq
     if k < 0 or _size(before, i) <= _size(before, k):
         return after

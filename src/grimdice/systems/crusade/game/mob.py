@@ -98,8 +98,10 @@ def key(s: GameState, i: int, j: int, mob: tuple[int, ...]) -> str:
 
 def start(s: GameState, a: tuple[Any, ...]) -> GameState:
     """The active model's mob melee: its action and its members' activations spent; the law pending."""
+    from grimdice.systems.crusade.game.rules import adjacent_enemies
+
     i, j, mob = s.active, int(a[1]), tuple(int(k) for k in a[2:])
-    if tuple(a) not in actions(s, i, [j]):
+    if tuple(a) not in actions(s, i, [j] if j in adjacent_enemies(s, i) else []):
         raise ValueError(f"model {i} may not mob model {j} with {list(mob)}")
     k = key(s, i, j, mob)
     for m in (i, *mob):

@@ -12,7 +12,9 @@ weapon)``, ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``,
 ``("open", x, y)``, ``("close", x, y)``, ``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT
 FIRE and RAPID FIRE also ``("shoot", target, weapon, target2)``), ``("melee", target)``, ``("charge",)``,
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("detonate", weapon)``,
-``("hide",)``, ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
+``("hide",)``, ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``, IX's ``("fists", target,
+*target2)``, ``("latch", target)``, ``("mob", target, *members)`` and, after a CONTROL model's kill,
+``("control", target)`` / ``("pass",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
 ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` and
 ``("cast", psyker, card, *target)`` (VII), the other player's cards or ``("pass",)`` in its card
