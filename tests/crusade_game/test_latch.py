@@ -9,6 +9,7 @@ import pytest
 from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.damage import NONE
 from grimdice.systems.crusade.game.combat import GRAZE_DEFENDER, cached_law
+from grimdice.systems.crusade.game.frozen import altered
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
 
 HALL = """
@@ -129,3 +130,13 @@ def test_only_onto_an_adjacent_enemy():
     assert ("latch", 3) not in s.legal_actions()  # the far marine
     with pytest.raises(ValueError, match="may not latch"):
         s.apply(("latch", 3))
+
+
+def test_an_ambusher_s_shot_at_the_latcher_hits_both():
+    from grimdice.systems.crusade.game import ambush
+
+    s = _game().apply(("activate", 1)).apply(("end",)).apply(("activate", 2)).apply(("end",))
+    s = altered(s.apply(("activate", 3)).with_token(3, sq=(3, 3)), ambush=(3,))  # below the leech
+    assert ("shoot", 0, "bolter") in ambush.actions(s)
+    shot = s.apply(("shoot", 0, "bolter"))
+    assert shot.pending[1] == "ambush" and shot.pending[6] == (("ambush", 3, 2, "bolter"),)

@@ -151,3 +151,13 @@ def test_an_ambusher_fires_both_pistols_too():
     assert ("fists", 1) in acts and ("fists", 1, 2) in acts
     shot = s.apply(("fists", 1, 2))
     assert shot.pending[1] == "ambush" and '"moved": false' in shot.pending[4]
+
+
+def test_a_mindless_model_and_a_horror_s_last_attack_fire_both_pistols_too():
+    # IX MINDLESS: "attack the nearest target"; IX HORROR: "Makes a last attack"
+    drone = _game(4, abilities=("TWO FISTED", "MINDLESS")).apply(("activate", 0))
+    acts = drone.legal_actions()
+    assert ("fists", 1) in acts and ("end",) not in acts  # it must attack
+    horror = _game(4, abilities=("TWO FISTED", "HORROR"))
+    last = horror.with_token(0, last=2).apply(("activate", 0))
+    assert ("fists", 1) in last.legal_actions() and last.budget == 0

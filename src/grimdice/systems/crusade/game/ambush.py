@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from grimdice.systems.crusade.damage import STUNNED
-from grimdice.systems.crusade.game import fists, situation
+from grimdice.systems.crusade.game import fists, latch, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.snap import allowed
@@ -102,7 +102,8 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
         for w in data["attacker"]["weapons"]:
             w["effects"] = allowed(w.get("effects", []), ("rapid_fire",))  # "may not rapid fire"
         key = json.dumps(data, sort_keys=True)
-        return altered(s, pending=("attack", "ambush", k, int(a[1]), key, str(a[2])))
+        both = latch.also_hit(s, k, int(a[1]), str(a[2]), "ambush")  # IX LATCH ON: "hit BOTH"
+        return altered(s, pending=("attack", "ambush", k, int(a[1]), key, str(a[2]), both))
     if a[0] == "fists":
         return altered(s, pending=fists.pending(s, k, int(a[1]), "ambush", *(int(v) for v in a[2:])))
     if a[0] == "melee":

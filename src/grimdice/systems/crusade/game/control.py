@@ -50,6 +50,8 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
         return s
     t = s.tokens[j]
     owner = t.side if t.owner < 0 else t.owner
+    if owner == s.player:  # its own model back from the enemy's control
+        return s.with_token(j, cond=cond, hits=hits, horror=0, side=owner, owner=-1, ruled=0, done=True)
     return s.with_token(j, cond=cond, hits=hits, horror=0, side=s.player, owner=owner, ruled=SPELL, done=True)
 
 

@@ -13,9 +13,10 @@ attach to an adjacent enemy model (``["latch", j]``; no roll: the text gives the
 latcher a target; the latch holds while both stand (not knocked out or killed) and touch, until
 its player's next turn begins (then it may latch again). While it holds:
 
-- a single shot at the latcher (not a shot at several models) is rolled at the latcher, then again
-  at its target, each the calculator's single shot (the calculator reads "hit BOTH" as "shoot
-  each"), the second on the state the first left;
+- a single shot at the latcher (in the firer's activation or an ambusher's; not a snap shot nor a
+  shot at several models) is rolled at the latcher, then again at its target, each the
+  calculator's single shot (the calculator reads "hit BOTH" as "shoot each"), the second on the
+  state the first left;
 - shots and melees at the target are at +1, the target's shots at -1 (the calculator's ``latch:
   target`` / ``firer``; both at once cancel); a shot at several models takes neither;
 - a graze (III: one point of damage with one hit left) or a knockback on the latcher, in an attack
