@@ -64,3 +64,17 @@ def test_ai_games_keep_the_invariants(players):
 
 def test_the_game_conforms():
     assert conformance([initial_state(_setup())], seeds=(0,)) == []
+
+
+def test_table_games_keep_the_invariants():
+    from tests.crusade_game.table_helpers import put, table, table_scenario
+    from tests.crusade_game.test_table import block
+
+    board = table(w=12, h=8, terrain=[block(5, 2, 7, 4, 2)])
+    a = [put("Master", 1, 1), put("Leech", 8, 1), put("Flyer", 1, 3), put("Bomber", 1, 5)]
+    b = [put("Gunslinger", 10, 1), put("Ganger", 9, 2), put("Ganger", 10, 3), put("Packer", 10, 5)]
+    setup = build_setup(table_scenario(board, a, b, profiles=_profiles(), turns=5))
+    kinds: set[str] = set()
+    for seed, players in ((0, ("random", "random")), (1, ("ai", "random")), (2, ("random", "ai"))):
+        kinds |= {a[0] for a in _checked_game(setup, players, seed)["actions"]}
+    assert {"fly", "latch"} <= kinds
