@@ -99,3 +99,23 @@ def test_not_a_mob_at_a_model_out_of_reach():
     s = _game()
     with pytest.raises(ValueError, match="may not mob"):
         s.apply(("mob", 3, 1))  # a friend, not an adjacent enemy
+
+
+LONG = """
+###########
+#.........#
+#.........#
+###########
+"""
+
+
+@pytest.mark.parametrize(("x", "joins"), [(6, True), (9, False)])
+def test_move_the_models_first(x, joins):
+    # "Move the models first, then make a single melee attack": a member within its move (4) of a
+    # free place beside the target comes to the nearest one
+    a = [at("Ganger", 1, 1), at("Ganger", x, 2)]
+    s = state(LONG, a, [at("Brute", 2, 1)], profiles=[GANGER, BRUTE]).apply(("activate", 0))
+    assert (("mob", 2, 1) in s.legal_actions()) == joins
+    if joins:
+        after = s.apply(("mob", 2, 1))
+        assert after.tokens[1].sq == (3, 2) and after.tokens[1].done  # 3 steps; (3, 1) would be 4

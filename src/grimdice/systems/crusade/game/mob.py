@@ -9,14 +9,16 @@ MOB- #: same as mob, except instead of 3 models, the specified number may mob."
 
 Reading ``mob_joint``: the active MOB model (the lead, after its move) may make its melee as a mob
 (``["mob", j, k, ...]``, its action): with up to its MOB number less one friendly models (MOB-1:
-one, of any kind; else models with MOB too), each standing, not stunned, adjacent to the target,
-not yet activated this turn and not a chit (a mob the calculator's exact bounds accept). They add
-their melee dice (the calculator's ``mob``);
-each spends its activation on it (it is done for the turn, no move: "Move the models first" is
-the lead's move). The chance node is the calculator's mob melee, whose law carries every mob
-model's end state (:func:`.combat.joint_law`; a losing mob divides the hits as the calculator
-does, reading ``mob_losses``); a knockback or throw moves the lead (reading ``mob_throw``). No snap
-fire comes before it.
+one, of any kind; else models with MOB too), each standing, not stunned, not yet activated this
+turn and not a chit, that stands beside the target or reaches a free place beside it by plain
+steps within its move, never next to an enemy blip ("Move the models first": each member in turn
+is put on the nearest such place left, by move, then reading order; hidden enemies it comes to
+see or touch are revealed; no ZOC is asked); a mob the calculator's exact bounds accept. They add
+their melee dice (the calculator's ``mob``); each spends its activation on it (done for the turn).
+The chance node is the calculator's mob melee, whose law carries every mob model's end state
+(:func:`.combat.joint_law`; a losing mob divides the hits as the calculator does, reading
+``mob_losses``); a knockback or throw moves the lead (reading ``mob_throw``). No snap fire comes
+before it.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from typing import Any, cast
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import STUNNED, State
 from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.moves import reveal_around
 from grimdice.systems.crusade.game.state import GameState, has_code
 
 
@@ -43,35 +47,80 @@ def size(s: GameState, i: int) -> int:
     return max(2, int(n)) if n else 1
 
 
-def members(s: GameState, i: int, j: int) -> list[int]:
-    """The friends of token ``i`` that may join its mob at ``j``."""
+def members(s: GameState, i: int, j: int) -> dict[int, list[Pos]]:
+    """The friends of token ``i`` that may join its mob at ``j``, each with the places beside ``j``
+    it may end its move on, best first (its own place when it stands beside ``j``)."""
     me = s.tokens[i]
     anyone = s.setup.fighters[me.profile].fx.get("mob") == 1  # MOB-1: "one other model of any kind"
-    board, doors = s.setup.board, s.doors()
-    return [
-        k
-        for k, t in enumerate(s.tokens)
-        if k != i
-        and t.side == me.side
-        and not t.blip
-        and not t.done
-        and t.standing
-        and t.cond != STUNNED
-        and (anyone or has_code(s.setup.profiles[t.profile].abilities, "MOB"))
-        and board.adjacent(t.sq, s.tokens[j].sq, doors)
-    ]
+    out: dict[int, list[Pos]] = {}
+    for k, t in enumerate(s.tokens):
+        if k == i or t.side != me.side or t.blip or t.done or not t.standing or t.cond == STUNNED:
+            continue
+        if anyone or has_code(s.setup.profiles[t.profile].abilities, "MOB"):
+            places = _places(s, k, j)
+            if places:
+                out[k] = places
+    return out
+
+
+def _places(s: GameState, k: int, j: int) -> list[Pos]:
+    """Where member ``k`` may stand beside ``j`` after its move ("Move the models first"): its own
+    place if beside ``j``; else the free places beside ``j`` that plain steps costing at most its
+    move reach (never next to an enemy blip, which the move would reveal), nearest first."""
+    from grimdice.systems.crusade.game.latch import partner
+
+    t, board, doors = s.tokens[k], s.setup.board, s.doors()
+    target = s.tokens[j].sq
+    if board.adjacent(t.sq, target, doors):
+        return [t.sq]
+    if partner(s, k) >= 0:  # IX LATCH ON: held where it stands
+        return []
+    blips = [u.sq for u in s.tokens if u.alive and u.blip and u.side != t.side]
+    limit, occupied = s.move_of(t), s.sides()
+    cost: dict[Pos, float] = {t.sq: 0}
+    frontier = [t.sq]
+    while frontier:
+        nxt = []
+        for p in frontier:
+            for kind, q, c in board.steps(p, s.armour_of(t), doors, occupied, t.side, s.breaches):
+                d = cost[p] + c
+                if kind != "move" or d > limit + 1e-9 or d >= cost.get(q, float("inf")):
+                    continue
+                if not any(board.adjacent(q, b, doors) for b in blips):
+                    cost[q] = d
+                    nxt.append(q)
+        frontier = nxt
+    beside = [q for q in cost if q != t.sq and board.adjacent(q, target, doors)]
+    return sorted(beside, key=lambda q: (cost[q], q))
+
+
+def placed(s: GameState, i: int, j: int, mob: tuple[int, ...]) -> tuple[Pos, ...] | None:
+    """Each member's place beside ``j``, in turn the best one not taken by an earlier member (None
+    when one has none left, or a member may not join)."""
+    near = members(s, i, j)
+    taken: set[Pos] = set()
+    out = []
+    for k in mob:
+        free = [q for q in near.get(k, []) if q not in taken]
+        if not free:
+            return None
+        taken.add(free[0])
+        out.append(free[0])
+    return tuple(out)
 
 
 def actions(s: GameState, i: int, adjacent: list[int]) -> list[tuple[Any, ...]]:
     """``("mob", j, k, ...)`` for each adjacent enemy ``j`` and each set of members that may join
-    (whose melee the calculator's exact bounds accept: not too many dice, nor too large a re-roll
-    game)."""
+    and find places beside it (whose melee the calculator's exact bounds accept: not too many
+    dice, nor too large a re-roll game)."""
     most = size(s, i) - 1
     out: list[tuple[Any, ...]] = []
     for j in adjacent if most else []:
-        near = members(s, i, j)
+        near = sorted(members(s, i, j))
         for n in range(1, min(most, len(near)) + 1):
-            out.extend(("mob", j, *c) for c in combinations(near, n) if solvable(key(s, i, j, c)))
+            for c in combinations(near, n):
+                if placed(s, i, j, c) is not None and solvable(key(s, i, j, c)):
+                    out.append(("mob", j, *c))
     return out
 
 
@@ -104,10 +153,11 @@ def start(s: GameState, a: tuple[Any, ...]) -> GameState:
     if tuple(a) not in actions(s, i, [j] if j in adjacent_enemies(s, i) else []):
         raise ValueError(f"model {i} may not mob model {j} with {list(mob)}")
     k = key(s, i, j, mob)
+    places = placed(s, i, j, mob) or ()
+    for m, q in zip(mob, places, strict=True):  # "Move the models first"
+        s = reveal_around(s.with_token(m, sq=q, done=True), m)
     for m in (i, *mob):
         s = s.with_token(m, hidden=False)
-    for m in mob:
-        s = s.with_token(m, done=True)
     s = altered(s.with_token(j, hidden=False), acted=True, attacked=True, meleed=(*s.meleed, j))
     return altered(s, pending=("attack", "mob", i, j, k, "", mob))
 
@@ -133,4 +183,4 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     return next_blast(s, queue)
 
 
-__all__ = ["actions", "key", "members", "resolve", "size", "solvable", "start"]
+__all__ = ["actions", "key", "members", "placed", "resolve", "size", "solvable", "start"]

@@ -66,8 +66,9 @@ READINGS = (
     "knockback dislodges the latcher; the larger model steps (plain steps) and the smaller takes the "
     "square it left",
     "reading mob_joint: a MOB model's melee may be a mob with friends that may join (MOB models; MOB-1 "
-    "any one) adjacent to the target and not yet activated, which spend their activation on it; one "
-    "chance node, the calculator's mob melee, its losses divided as the calculator divides them",
+    "any one) not yet activated, beside the target or moved by plain steps to the nearest free place "
+    "beside it, which spend their activation on it; one chance node, the calculator's mob melee, its "
+    "losses divided as the calculator divides them",
     "reading infiltrate: in a game with blips, a round 0 before the first lets each player's INFILTRATE "
     "models make a move and no action, the first player's first",
     "reading ambush_move: the half move after it (attack or not) takes plain steps only, never next to "
