@@ -25,6 +25,7 @@ from grimdice.systems.crusade.game import (
     items,
     ladder,
     many,
+    powers,
     psychic,
     ruin,
 )
@@ -342,6 +343,7 @@ def _answer(s: GameState, a: Action) -> GameState | None:
 #: the actions that change the state in one rule's step
 _SIMPLE = {
     "cast": lambda s, a: deck.cast(s, a),  # VII CARDS
+    "dissipate": lambda s, a: powers.dissipate(s, int(a[1])),  # VII PROJECTION
     "mind": lambda s, a: psychic.declare(s, s.active, int(a[1])),  # VII MIND WAR
     "end": lambda s, a: end_activation(s),
     "pickup": lambda s, a: items.pick_up(s, int(a[1])),
@@ -383,7 +385,7 @@ def apply(s: GameState, a: Action) -> GameState:
         cost = moves.cost_of(s, kind, to)
         who = zoc.guards(s, to) if kind == "move" else ()
         return zoc.offer(s, to, cost, who) if who else settle(moves.step(s, to, cost))
-    return settle(resolve.act(s, a))
+    return settle(powers.foresee(resolve.act(s, a)))  # VII PRECOGNANT: a shot may be foreseen
 
 
 def activate(s: GameState, i: int) -> GameState:
@@ -410,7 +412,7 @@ def end_activation(s: GameState) -> GameState:
 
 def out_of_action(s: GameState, side: int) -> bool:
     """A force with no model standing (blips count) is beaten (ours: ``victory``)."""
-    return not any(t.side == side and t.standing for t in s.tokens)
+    return not any(t.side == side and t.standing and not powers.is_ghost(s, t) for t in s.tokens)
 
 
 def _reached(s: GameState) -> int | None:
@@ -418,6 +420,8 @@ def _reached(s: GameState) -> int | None:
         squares = {tuple(q) for q in o.squares}
         for t in s.tokens:
             if t.standing and not t.blip and t.sq[:2] in squares and (o.side is None or t.side == o.side):
+                if powers.is_ghost(s, t):  # VII PROJECTION: a ghost reaches nothing (ours)
+                    continue
                 return t.side
     return None
 
@@ -428,7 +432,8 @@ def hold_score(s: GameState) -> tuple[int, int]:
     score = [0, 0]
     for o in (o for o in s.setup.scenario.objectives if o.kind == "hold"):
         squares = {tuple(q) for q in o.squares}
-        sides = {t.side for t in s.tokens if t.standing and not t.blip and t.sq[:2] in squares}
+        here = [t for t in s.tokens if t.standing and not t.blip and t.sq[:2] in squares]
+        sides = {t.side for t in here if not powers.is_ghost(s, t)}  # VII PROJECTION: ghosts hold none
         if len(sides) == 1:
             (side,) = sides
             if o.side is None or o.side == side:

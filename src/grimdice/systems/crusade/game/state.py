@@ -94,7 +94,8 @@ class Psy:
     this turn, each psyker's count of cards played this turn (token, count), the models owing an
     action to their following turn, the lasting card effects (card, token, the player whose next
     turn's start ends it), a decision waiting (``("react", side)``, ``("discard", side, n)``),
-    whether the active psyker's action is playing cards, and the psykers whose death was dealt with."""
+    whether the active psyker's action is playing cards, the psykers whose death was dealt with, and
+    an enemy shot held for a PRECOGNANT (:mod:`.powers`)."""
 
     deck: tuple[int, ...] = ()
     hands: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
@@ -106,6 +107,7 @@ class Psy:
     prompt: tuple[Any, ...] = ()
     casting: bool = False
     mourned: frozenset[int] = frozenset()
+    held: tuple[Any, ...] = ()  # PRECOGNANT: an enemy attack waiting on the victims' choice
 
 
 @dataclass(frozen=True)
