@@ -208,8 +208,9 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         "blast": f"catches {_name(before, j)} in a mind blast",
         "lance": f"plays MIND LANCE on {_name(before, j)}",
         "incursion": "fends off an incursion from the warp",
+        "jinx": f"takes its {fired}'s roll (JINX or JOSTLE)",
     }[how]
-    if how in ("explode", "malfunction", "incursion"):
+    if how in ("explode", "malfunction", "incursion", "jinx"):
         t = after.tokens[j]
         return f"{_name(before, j)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
     t = after.tokens[j]
