@@ -165,7 +165,7 @@ def cast_actions(s: GameState) -> list[Action]:
     if s.psy is None:
         return []
     out: list[Action] = powers.dissipations(s)
-    if not _may_cast(s, i) or s.charged or s.tokens[i].last:
+    if not _may_cast(s, i) or s.charged or s.tokens[i].last or s.round == 0:  # IX INFILTRATE: a move only
         return out
     acting = s.psy.casting or (may_act(s) and not (_wounded(s, i) and s.moved > 0))
     for k in playable(s, s.tokens[i].side):
@@ -341,7 +341,7 @@ def on_activate(s: GameState, i: int) -> GameState:
     s, psy = powers.on_activate(s, psy, i)
     s = replace(s, psy=psy)
     other = 1 - s.player
-    if react_actions(s, other):
+    if s.round and react_actions(s, other):  # reading infiltrate: no cards in round 0's free moves
         s = replace(s, psy=replace(psy, prompt=("react", other)))
     return s
 

@@ -81,14 +81,14 @@ def targets(s: GameState, i: int, card: str, reach: int) -> list[tuple[int, ...]
 
 
 def _weapon(s: GameState, j: int, card: str) -> str:
-    """The victim's weapon JINX (its first ready ranged weapon) or JOSTLE (its first ready melee
-    weapon) rolls against it (ours), or ""."""
+    """The victim's weapon JINX (its first ready ranged weapon or pistol) or JOSTLE (its first
+    ready melee or spiky weapon) rolls against it (ours), or ""."""
     t = s.tokens[j]
     if t.blip:
         return ""
+    kinds = ("ranged", "pistol") if card == "JINX" else ("melee", "spiky")
     for w, state in zip(s.setup.profiles[t.profile].weapons, t.arms, strict=True):
-        ranged = w.kind != "melee"
-        if not state and ranged == (card == "JINX"):
+        if not state and w.kind in kinds:
             return w.name
     return ""
 
@@ -239,7 +239,7 @@ def project(s: GameState, i: int) -> GameState:
         return s
     me = s.tokens[i]
     k = s.setup.ghost[me.profile]
-    ghost = Token(me.side, k, sq, hits=s.setup.profiles[k].hits, done=True)
+    ghost = Token(me.side, k, sq, hits=s.setup.profiles[k].hits)
     effects = (*s.psy.effects, ("GHOST", len(s.tokens), i))
     return replace(s, tokens=(*s.tokens, ghost), psy=replace(s.psy, effects=effects))
 
