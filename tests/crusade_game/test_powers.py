@@ -16,8 +16,8 @@ from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import powers
 from grimdice.systems.crusade.game.scenario import CARD_NAMES, build_setup
-from grimdice.systems.crusade.game.state import initial_state
 from tests.crusade_game.helpers import MARINE, STEALER, at, scenario
+from tests.crusade_game.test_psychic import dealt
 
 LONG = "\n".join(["#" * 21, "#" + "." * 19 + "#", "#" + "." * 19 + "#", "#" + "." * 19 + "#", "#" * 21])
 SEER = dict(MARINE, name="Seer", abilities=["NSB", "Psy-2"])
@@ -47,14 +47,6 @@ def game(deck, a, b, board=LONG, **kw):
         "deck": [c if isinstance(c, dict) else {"card": c, "dice": "1R", "need": 1} for c in deck],
     }
     return data
-
-
-def dealt(data, order):
-    s = initial_state(build_setup(data))
-    for k in order:
-        assert s.pending == ("draw",)
-        s = s.apply(("draw", k))
-    return s
 
 
 def activate(s, i):

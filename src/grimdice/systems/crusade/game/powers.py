@@ -22,23 +22,11 @@ from typing import Any
 
 from grimdice.systems.crusade.damage import KILLED, graze
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.scenario import FURTHER_CARDS
 from grimdice.systems.crusade.game.state import GameState, Psy
 
 #: the cards of this module
-KINDS = (
-    "CLAIRVOYANT",
-    "FRENETIC",
-    "INFERNO",
-    "JINX",
-    "JOSTLE",
-    "OBFUSCATE",
-    "PHASE",
-    "PRECOGNANT",
-    "PROJECTION",
-    "PSYCHOMETRY",
-    "TELEKENISIS",
-    "TRIPPER",
-)
+KINDS = FURTHER_CARDS
 #: cards that directly affect an enemy model: VII MODIFIERS "requires the caster to have line of sight"
 AT_ENEMY = ("INFERNO", "JINX", "JOSTLE", "TELEKENISIS", "TRIPPER")
 #: VII: PHASE, TELEPORT "does not take an action to play"

@@ -99,13 +99,7 @@ class Board(StrictModel):
 
 
 #: the psychic cards a scenario's deck may hold: every card VII names (their effects are ours)
-CardName = Literal[
-    "HEAL",
-    "SHIELD",
-    "CURSE",
-    "FLASH",
-    "MIND LANCE",
-    "TELEPORT",
+FurtherCard = Literal[  # their effects in :mod:`.powers`
     "CLAIRVOYANT",
     "FRENETIC",
     "INFERNO",
@@ -119,7 +113,9 @@ CardName = Literal[
     "TELEKENISIS",
     "TRIPPER",
 ]
+CardName = Literal["HEAL", "SHIELD", "CURSE", "FLASH", "MIND LANCE", "TELEPORT", FurtherCard]
 CARD_NAMES: tuple[str, ...] = get_args(CardName)
+FURTHER_CARDS: tuple[str, ...] = get_args(FurtherCard)
 
 
 class Card(StrictModel):
@@ -357,6 +353,7 @@ def build_setup(data: Any) -> Setup:
 __all__ = [
     "BLIP_MOVE",
     "CARD_NAMES",
+    "FURTHER_CARDS",
     "Card",
     "GameScenario",
     "Piece",
