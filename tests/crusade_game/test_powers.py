@@ -338,3 +338,16 @@ def test_the_ai_plays_precognant_when_the_shot_would_harm():
 
     s = _held(deck=({"card": "PRECOGNANT", "dice": "2W+1R", "need": 1}, "HEAL"), marine=(5, 1))
     assert ai_player(s, None) == ("cast", 0, 0, 1)
+
+
+def test_phase_and_teleport_on_a_table_put_the_psyker_at_a_place_with_its_height():
+    from tests.crusade_game.table_helpers import put, table, table_scenario
+
+    data = table_scenario(table(), [put("Seer", 1, 1)], [put("Gunner", 10, 6)], profiles=PROFILES)
+    data["psychic"] = {"player": 0, "deck": [{"card": "PHASE", "range": 3}, {"card": "TELEPORT", "range": 3}]}
+    s = activate(dealt(data, [0, 1]), 0)
+    for k in (0, 1):
+        cast = next(a for a in s.legal_actions() if a[0] == "cast" and a[2] == k)
+        assert len(cast) == 6  # x, y, z
+        moved = s.apply(cast)
+        assert moved.tokens[0].sq == tuple(cast[3:]) and not moved.acted

@@ -234,7 +234,7 @@ def cast(s: GameState, a: Action) -> GameState:
     if c.card in powers.FREE:
         from grimdice.systems.crusade.game.moves import reveal_around
 
-        return reveal_around(s.with_token(i, sq=(target[0], target[1])), i)
+        return reveal_around(s.with_token(i, sq=target), i)
     if c.card == "MIND LANCE":
         return replace(
             s, pending=("attack", "lance", i, target[0], psychic.mind_situation(s, i, target[0]), c.card)

@@ -15,8 +15,9 @@ FIRE and RAPID FIRE also ``("shoot", target, weapon, target2)``), ``("melee", ta
 ``("hide",)``, ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
 ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` and
-``("cast", psyker, card, *target)`` (VII), the other player's cards or ``("pass",)`` in its card
-window and a killed player psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
+``("cast", psyker, card, *target)`` (VII), PROJECTION's ``("dissipate", ghost)``, the other player's
+cards or ``("pass",)`` in its card window (a PRECOGNANT at a declared shot) and a killed player
+psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
 ``("draw", card)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th end of
 the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)`` and ``("detonate", ok)``.
 """
