@@ -351,3 +351,22 @@ def test_phase_and_teleport_on_a_table_put_the_psyker_at_a_place_with_its_height
         assert len(cast) == 6  # x, y, z
         moved = s.apply(cast)
         assert moved.tokens[0].sq == tuple(cast[3:]) and not moved.acted
+
+
+def test_a_psychic_hood_re_rolls_one_die_of_a_further_card():
+    # VII MODIFIERS: "Models with Psychic hoods may reroll any 1 die for a die roll specified by a psy
+    # card": 1R needing 2 (1/3) with a re-roll of a failing die: 1/3 + 2/3 * 1/3 = 5/9; INCURSION on
+    # the first roll's 3: 1/6
+    hooded = dict(SEER, abilities=["NSB", "Psy-2", "PSYCHIC HOOD"])
+    data = game(
+        [{"card": "TELEKENISIS", "dice": "1R", "need": 2}, "HEAL"],
+        [at("Seer", 1, 1)],
+        [at("Gunner", 6, 1)],
+        profiles=[MARINE, STEALER, hooded, GUNNER],
+    )
+    s = activate(dealt(data, [0, 1]), 0).apply(("cast", 0, 0, 1))
+    assert law(s) == {
+        ("card", 1, 1): Fraction(1, 6),
+        ("card", 1, 0): Fraction(7, 18),
+        ("card", 0, 0): Fraction(4, 9),
+    }
