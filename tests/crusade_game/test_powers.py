@@ -212,17 +212,41 @@ def test_telekenisis_throws_the_target_away_or_stuns_it_against_a_wall():
     assert walled.tokens[1].sq[:2] == (19, 1) and walled.tokens[1].cond == STUNNED
 
 
-def test_obfuscate_needs_no_sight_and_takes_the_range_penalty_to_the_model_hidden():
+def test_obfuscate_s_roll_less_the_range_penalty_is_how_many_hide_seen_or_not():
     # VII: "OBFUSCATE- LOS is NOT required to the models that hide, but range penalties are deducted
-    # from the roll": the marine behind the wall 14 squares away (-1): 1/3
+    # from the roll for # that may hide": the marine behind the wall 14 squares away (-1) named as
+    # the farthest; the seer (0 squares) may hide too. 1R less 1: red 0 or 1, none (2/3); red 2, one
+    # (1/6); red 3, both (1/6, every die at its maximum: the incursion)
     data = game(
-        ["OBFUSCATE", "HEAL"], [at("Seer", 1, 1), at("Marine", 15, 3)], [at("Gunner", 18, 1)], board=WALLED
+        ["OBFUSCATE", "HEAL"],
+        [at("Seer", 1, 1), at("Marine", 15, 3), at("Marine", 16, 3)],
+        [at("Gunner", 18, 1)],
+        board=WALLED,
     )
     s = activate(dealt(data, [0, 1]), 0)
     assert not s.setup.board.sight(s.tokens[0].sq, s.tokens[1].sq, s.doors(), s.occupied())
     rolled = s.apply(("cast", 0, 0, 1))
-    assert sum(p for o, p in law(rolled).items() if o[1]) == Fraction(1, 3)
-    assert rolled.apply(("card", 1, 0)).tokens[1].hidden
+    assert law(rolled) == {
+        ("card", 0, 0): Fraction(2, 3),
+        ("card", 1, 0): Fraction(1, 6),
+        ("card", 2, 1): Fraction(1, 6),
+    }
+    one = rolled.apply(("card", 1, 0))
+    assert [t.hidden for t in one.tokens[:3]] == [False, True, False]  # the named model first
+    two = rolled.apply(("card", 2, 1))
+    assert [t.hidden for t in two.tokens[:3]] == [True, True, False]  # then the nearest; not beyond
+    assert two.pending[:2] == ("attack", "incursion")
+    # a psychic hood re-rolls a red of 0 or 1 (it then hides 0.5 on average): none 4/6 * 4/6 = 4/9; one
+    # 1/6 + 4/6 * 1/6 = 5/18; both 5/18 too, of which the first roll's 3 (the incursion) 1/6
+    from grimdice.systems.crusade.game.obfuscate import count_law
+
+    hooded = {k: Fraction(p).limit_denominator(10**6) for k, p in count_law("1R", 14, True, 2)}
+    assert hooded == {
+        (0, 0): Fraction(4, 9),
+        (1, 0): Fraction(5, 18),
+        (2, 0): Fraction(1, 9),
+        (2, 1): Fraction(1, 6),
+    }
 
 
 def test_clairvoyant_reveals_a_blip_it_cannot_see_with_the_range_penalty_per_reveal():

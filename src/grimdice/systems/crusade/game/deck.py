@@ -264,8 +264,13 @@ def card_outcomes(s: GameState) -> list[tuple[Action, float]]:
     """A card's roll (ours: its dice, minus VII's range penalty per 12 squares to the model it
     affects, reach its ``need``; a psychic hood re-rolls one die,
     :func:`grimdice.systems.crusade.cards.card_roll`) jointly with an incursion (every die of the
-    roll at its maximum): ``("card", ok, incursion)``."""
+    roll at its maximum): ``("card", ok, incursion)``; OBFUSCATE's: how many hide
+    (:mod:`.obfuscate`)."""
     _, i, k, j = s.pending
+    if _card(s, k).card == "OBFUSCATE":
+        from grimdice.systems.crusade.game.obfuscate import outcomes
+
+        return outcomes(s, i, _card(s, k).dice, j)
     ok, inc, reach = card_chances(s, i, k, j)
     law = [
         (("card", 1, 1), inc if reach else 0.0),
@@ -283,7 +288,7 @@ def card_done(s: GameState, outcome: Action) -> GameState:
     s = replace(s, pending=())
     if outcome[1]:
         card = _card(s, k).card
-        s = powers.effect(s, card, i, j) if card in powers.KINDS else _effect(s, card, j)
+        s = powers.effect(s, card, i, j, int(outcome[1])) if card in powers.KINDS else _effect(s, card, j)
         s = stunned_stops(s, j)
     return psychic.incursion(s, i) if outcome[2] else powers.resume(s)
 

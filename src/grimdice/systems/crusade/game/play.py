@@ -85,8 +85,8 @@ READINGS = (
     "reading card_jinx: JINX rolls its victim's first ready ranged weapon or pistol at the victim, at the "
     "range from the psyker; no card roll",
     "reading card_jostle: JOSTLE does so with the victim's first ready melee or spiky weapon",
-    "reading card_obfuscate: OBFUSCATE hides one friendly model, seen or not, its range penalty by the "
-    "distance to it",
+    "reading card_obfuscate: OBFUSCATE's dice, less the range penalty to the farthest friendly model "
+    "named, are how many hide (that model first, then those no farther, nearest first), seen or not",
     "reading card_phase: PHASE puts the psyker on a free square within the card's range, through walls; "
     "no roll, no action",
     "reading card_precognant: PRECOGNANT is played when an enemy shot is declared at a model of its force; "

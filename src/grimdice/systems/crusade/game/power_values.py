@@ -35,6 +35,11 @@ def power_value(s: GameState, a: tuple[Any, ...]) -> float:
     if card in ("JINX", "JOSTLE"):  # the victim's own weapon at it: no card roll, no incursion
         key = powers.cast(s, i, card, k, j).pending[4]
         return sum(p * _harm((t.cond, t.hits), ds) for (ds, *_), p in cached_law(key))
+    if card == "OBFUSCATE":  # SMALL a model hidden, less the incursion
+        from grimdice.systems.crusade.game.obfuscate import outcomes
+
+        law = outcomes(s, i, deck.cards_of(s.setup)[k].dice, j)
+        return sum(p * (SMALL[card] * o[1] - INCURSION_VALUE * o[2]) for o, p in law)
     ok, inc, _ = deck.card_chances(s, i, k, j)
     if card == "INFERNO":
         body = s.setup.fighters[t.profile].body

@@ -121,8 +121,9 @@ def distance(s: GameState, i: int, card: str, j: int) -> int:
     return 0 if card == "PROJECTION" else s.setup.board.range(s.tokens[i].sq, s.tokens[j].sq)
 
 
-def effect(s: GameState, card: str, i: int, j: int) -> GameState:
-    """A card's effect when its roll succeeds (ours, the Psykers table of docs/crusade-game.md)."""
+def effect(s: GameState, card: str, i: int, j: int, n: int = 1) -> GameState:
+    """A card's effect when its roll succeeds (ours, the Psykers table of docs/crusade-game.md);
+    ``n``: OBFUSCATE's count of models that hide."""
     from grimdice.systems.crusade.game.moves import reveal_blip
 
     assert s.psy is not None
@@ -130,7 +131,9 @@ def effect(s: GameState, card: str, i: int, j: int) -> GameState:
     if card in ("CLAIRVOYANT", "PSYCHOMETRY"):  # the blip revealed, the hidden model seen
         return reveal_blip(s, j, own_turn=False) if t.blip else s.with_token(j, hidden=False)
     if card == "OBFUSCATE":
-        return s.with_token(j, hidden=True)
+        from grimdice.systems.crusade.game.obfuscate import hide
+
+        return hide(s, i, j, n)
     if card == "INFERNO":  # a wound, as a graze (III's combinations)
         cond, hits = graze((t.cond, t.hits), "wound", s.setup.fighters[t.profile].body)
         return s.with_token(j, cond=cond, hits=hits)
