@@ -394,3 +394,22 @@ def test_a_psychic_hood_re_rolls_one_die_of_a_further_card():
         ("card", 1, 0): Fraction(7, 18),
         ("card", 0, 0): Fraction(4, 9),
     }
+
+
+def test_precognant_at_a_melee_and_at_a_mind_war():
+    # the enemy "attack" of PRECOGNANT's sentence: a melee (no snap fire here) or a mind war too
+    data = game(["PRECOGNANT", "HEAL"], [at("Seer", 1, 1), at("Marine", 4, 1)], [at("Gunner", 5, 1)])
+    s = activate(activate(dealt(data, [0, 1]), 0).apply(("end",)), 1).apply(("end",))
+    s = activate(s, 2).apply(("melee", 1))
+    assert s.psy.prompt == ("foresee", 0) and s.psy.held[:4] == ("attack", "melee", 2, 1)
+    magus = dict(GUNNER, name="Magus", abilities=["Psy-1"])
+    data = game(
+        ["PRECOGNANT", "HEAL", "SHIELD", "FLASH"],
+        [at("Seer", 1, 1)],
+        [at("Magus", 6, 1)],
+        profiles=[MARINE, STEALER, SEER, magus],
+    )
+    s = activate(dealt(data, [0, 1, 2, 3]), 0).apply(("end",))
+    s = activate(s, 1).apply(("mind", 0))
+    assert s.psy.prompt == ("foresee", 0) and s.psy.held[:4] == ("attack", "mind", 1, 0)
+    assert s.apply(("cast", 0, 0, 0)).apply(("card", 1, 0)).pending == ()

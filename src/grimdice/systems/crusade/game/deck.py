@@ -192,7 +192,7 @@ def prompt_actions(s: GameState) -> list[Action]:
     assert s.psy is not None
     if s.psy.prompt[0] == "react":
         return [("pass",), *react_actions(s, int(s.psy.prompt[1]))]
-    if s.psy.prompt[0] == "foresee":  # an enemy shot declared: PRECOGNANT (IX FOR ONE TURN)
+    if s.psy.prompt[0] == "foresee":  # an enemy attack declared: PRECOGNANT (IX FOR ONE TURN)
         return [("pass",), *react_actions(s, int(s.psy.prompt[1]), "PRECOGNANT")]
     side = int(s.psy.prompt[1])
     seen: dict[Card, int] = {}

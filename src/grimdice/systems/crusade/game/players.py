@@ -7,7 +7,7 @@ it attacks when an attack's expected harm to the enemy outweighs its own expecte
 psyker's mind war and MIND LANCE too, less the risk of an incursion), plays a card when its
 expected effect is worth more than the best attack (HEAL a hurt friend, CURSE or FLASH an enemy,
 SHIELD a friend in an enemy's sight, the further cards by :mod:`.power_values`, a PRECOGNANT at an
-enemy shot that would harm; on a table also brings a sector, barricade or catwalk down on
+enemy attack that would harm; on a table also brings a sector, barricade or catwalk down on
 enemies in it or on it, dives and melees across a held ladder), reloads, unjams or forces an entry
 (on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
 towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,

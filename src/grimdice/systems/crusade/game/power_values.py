@@ -57,13 +57,21 @@ def power_value(s: GameState, a: tuple[Any, ...]) -> float:
 
 
 def held_value(s: GameState) -> float:
-    """The expected worth to its maker of the shot a PRECOGNANT would stop."""
-    from grimdice.systems.crusade.game.players import law_value, many_value
+    """The expected worth to its maker of the attack a PRECOGNANT would stop."""
+    from grimdice.systems.crusade.game.players import _harm, law_value, many_value
 
     assert s.psy is not None
     held = s.psy.held
     if held[1] == "many":
         return many_value(s, held[2], held[6], held[4])
+    if held[1] in ("mind", "blast", "lance"):  # the first roll's end (the incursion apart)
+        from grimdice.systems.crusade.game.psychic import mind_law
+
+        me, them = s.tokens[held[2]], s.tokens[held[3]]
+        return sum(
+            p * (_harm((them.cond, them.hits), ds) - _harm((me.cond, me.hits), as_))
+            for ((ds, as_, *_), _), p in mind_law(held[4])
+        )
     return law_value(s, held[2], held[3], held[4])
 
 

@@ -84,10 +84,18 @@ def _weapon(s: GameState, j: int, card: str) -> str:
 def farthest_victim(s: GameState, i: int) -> int:
     """PRECOGNANT: of the held attack's victims, the farthest from psyker ``i`` (by range)."""
     assert s.psy is not None
-    held = s.psy.held
-    victims = held[6] if held[1] == "many" else (held[3],)
+    victims = _victims(s.psy.held)
     board, sq = s.setup.board, s.tokens[i].sq
     return max(victims, key=lambda j: (board.range(sq, s.tokens[j].sq), -j))
+
+
+def _victims(held: tuple[Any, ...]) -> tuple[int, ...]:
+    """The models a held attack rolls at: a shot's targets, a mind blast's, else its one target."""
+    if held[1] == "many":
+        return tuple(held[6])
+    if held[1] == "blast":
+        return (held[3], *held[6][0])
+    return (held[3],)
 
 
 def _beside(s: GameState, i: int) -> Pos | None:
@@ -186,11 +194,17 @@ def found(s: GameState, i: int) -> GameState:
 
 
 # ---------------------------------------------------------------------- PRECOGNANT's moment
+#: the attacks of the active model a PRECOGNANT may stop: shots, melees, mind attacks
+FORESEEN = ("shoot", "many", "melee", "mind", "blast", "lance")
+
+
 def foresee(s: GameState) -> GameState:
-    """A shot just declared at a model of the other force (IX FOR ONE TURN: such cards "may be
-    played at any time"): when that force may play PRECOGNANT, the attack waits (``held``) on its
-    choice (``("foresee", side)``)."""
-    if s.psy is None or not s.pending or s.pending[0] != "attack" or s.pending[1] not in ("shoot", "many"):
+    """An attack just declared by the active model at a model of the other force (IX FOR ONE TURN:
+    such cards "may be played at any time"): when that force may play PRECOGNANT, the attack waits
+    (``held``) on its choice (``("foresee", side)``)."""
+    if s.psy is None or not s.pending or s.pending[0] != "attack" or s.pending[1] not in FORESEEN:
+        return s
+    if s.pending[2] != s.active:
         return s
     side = 1 - s.tokens[s.pending[2]].side
     if s.tokens[s.pending[3]].side != side:

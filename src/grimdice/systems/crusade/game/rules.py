@@ -371,8 +371,8 @@ def apply(s: GameState, a: Action) -> GameState:
     kind = a[0]
     if kind == "activate":
         return deck.on_activate(activate(s, int(a[1])), int(a[1]))
-    if kind in _SIMPLE:
-        return settle(_SIMPLE[kind](s, a))
+    if kind in _SIMPLE:  # VII PRECOGNANT: a mind attack may be foreseen
+        return settle(powers.foresee(_SIMPLE[kind](s, a)))
     if kind in ("open", "close"):
         sq = tuple(int(v) for v in a[1:])
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
@@ -385,7 +385,7 @@ def apply(s: GameState, a: Action) -> GameState:
         cost = moves.cost_of(s, kind, to)
         who = zoc.guards(s, to) if kind == "move" else ()
         return zoc.offer(s, to, cost, who) if who else settle(moves.step(s, to, cost))
-    return settle(powers.foresee(resolve.act(s, a)))  # VII PRECOGNANT: a shot may be foreseen
+    return settle(powers.foresee(resolve.act(s, a)))  # VII PRECOGNANT: a shot or melee too
 
 
 def activate(s: GameState, i: int) -> GameState:
