@@ -49,6 +49,15 @@ def game(deck, a, b, board=LONG, **kw):
     return data
 
 
+MAGUS = dict(GUNNER, name="Magus", abilities=["Psy-1"])
+
+
+def duel(deck, seer=SEER, **kw):
+    """The seer's force (``seer``'s profile at 1, 1) against a Psy-1 magus at 6, 1."""
+    profiles = [MARINE, STEALER, seer, MAGUS]
+    return game(deck, [at(seer["name"], 1, 1)], [at("Magus", 6, 1)], profiles=profiles, **kw)
+
+
 def activate(s, i):
     s = s.apply(("activate", i))
     return s.apply(("pass",)) if s.psy is not None and s.psy.prompt else s
@@ -319,15 +328,8 @@ def test_no_cards_in_infiltrate_s_round_zero_and_one_deal():
     # IX INFILTRATE: "During Blip games, you may take a free move at the start of the game": the
     # deck is drawn once, before round 0; no card is played in its free moves (reading infiltrate)
     scout = dict(SEER, name="Scout", abilities=["INFILTRATE", "Psy-1"])
-    magus = dict(GUNNER, name="Magus", abilities=["Psy-1"])
-    data = game(
-        ["CURSE", "HEAL", "SHIELD", "FLASH"],
-        [at("Scout", 1, 1)],
-        [at("Magus", 6, 1)],
-        profiles=[MARINE, STEALER, scout, magus],
-        force_b={"blips": [{"at": [10, 3], "models": ["Stealer"]}]},
-        first="roll-off",
-    )
+    blips = {"blips": [{"at": [10, 3], "models": ["Stealer"]}]}
+    data = duel(["CURSE", "HEAL", "SHIELD", "FLASH"], scout, force_b=blips, first="roll-off")
     s = dealt(data, [0, 1, 2])
     assert s.pending == ("first",)
     s = s.apply(("first", 0))
@@ -402,14 +404,7 @@ def test_precognant_at_a_melee_and_at_a_mind_war():
     s = activate(activate(dealt(data, [0, 1]), 0).apply(("end",)), 1).apply(("end",))
     s = activate(s, 2).apply(("melee", 1))
     assert s.psy.prompt == ("foresee", 0) and s.psy.held[:4] == ("attack", "melee", 2, 1)
-    magus = dict(GUNNER, name="Magus", abilities=["Psy-1"])
-    data = game(
-        ["PRECOGNANT", "HEAL", "SHIELD", "FLASH"],
-        [at("Seer", 1, 1)],
-        [at("Magus", 6, 1)],
-        profiles=[MARINE, STEALER, SEER, magus],
-    )
-    s = activate(dealt(data, [0, 1, 2, 3]), 0).apply(("end",))
+    s = activate(dealt(duel(["PRECOGNANT", "HEAL", "SHIELD", "FLASH"]), [0, 1, 2, 3]), 0).apply(("end",))
     s = activate(s, 1).apply(("mind", 0))
     assert s.psy.prompt == ("foresee", 0) and s.psy.held[:4] == ("attack", "mind", 1, 0)
     assert s.apply(("cast", 0, 0, 0)).apply(("card", 1, 0)).pending == ()
