@@ -269,6 +269,11 @@ def dissipate(s: GameState, g: int) -> GameState:
     return s.with_token(g, cond=KILLED, hits=0)
 
 
+def counted(s: GameState) -> tuple[Any, ...]:
+    """The tokens that count for victory and objectives: all but PROJECTION's ghosts (ours)."""
+    return tuple(t for t in s.tokens if not is_ghost(s, t)) if s.setup.ghost else s.tokens
+
+
 def is_ghost(s: GameState, t: Any) -> bool:
     """Whether a token is a PROJECTION's ghost (it holds, reaches and carries nothing, ours)."""
     return bool(s.setup.ghost) and not t.blip and t.profile in s.setup.ghost
@@ -293,6 +298,7 @@ __all__ = [
     "KINDS",
     "ONE_TURN",
     "cast",
+    "counted",
     "dissipate",
     "dissipations",
     "distance",
