@@ -6,7 +6,8 @@ it attacks when an attack's expected harm to the enemy outweighs its own expecte
 (so it shoots, focuses on the weakest target, and melees only when the contest favours it; a
 psyker's mind war and MIND LANCE too, less the risk of an incursion), plays a card when its
 expected effect is worth more than the best attack (HEAL a hurt friend, CURSE or FLASH an enemy,
-SHIELD a friend in an enemy's sight; on a table also brings a sector, barricade or catwalk down on
+SHIELD a friend in an enemy's sight, the further cards by :mod:`.power_values`, a PRECOGNANT at an
+enemy attack that would harm; on a table also brings a sector, barricade or catwalk down on
 enemies in it or on it, dives and melees across a held ladder), reloads, unjams or forces an entry
 (on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
 towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
@@ -27,7 +28,7 @@ import numpy as np
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, graze
-from grimdice.systems.crusade.game import deck, items, many, psychic, situation
+from grimdice.systems.crusade.game import deck, items, many, powers, psychic, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.rules import targets_in_sight
@@ -166,6 +167,10 @@ def card_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected worth of playing a card (ours, as the attacks' values): TELEPORT none."""
     i, k = int(a[1]), int(a[2])
     card = deck.cards_of(s.setup)[k].card
+    if card in powers.KINDS:
+        from grimdice.systems.crusade.game.power_values import power_value
+
+        return power_value(s, a)
     if card == "TELEPORT":
         return 0.0
     j = int(a[3])
@@ -261,6 +266,10 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     state = state.observation(state.current_player())
     actions = state.legal_actions()
     if state.psy is not None and state.psy.prompt:  # VII: keeps its cards for its own turn
+        if state.psy.prompt[0] == "foresee":  # ... but a PRECOGNANT that pays
+            from grimdice.systems.crusade.game.power_values import foresee_choice
+
+            return foresee_choice(state, actions)
         return actions[0]
     if actions[0][0] == "activate":
         return _activation(state, actions)
