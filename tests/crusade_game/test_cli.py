@@ -45,7 +45,7 @@ def test_check_accepts_the_bundled_scenarios(path: str) -> None:
     res = runner.invoke(app, ["check", path])
     assert res.exit_code == 0, res.output
     assert res.output.strip().endswith("ok")
-    assert ("psychic deck: 8 cards" in " ".join(res.output.split())) == ("psykers" in path)
+    assert ("psychic deck: 9 cards" in " ".join(res.output.split())) == ("psykers" in path)
 
 
 def test_check_still_checks_one_page_armies() -> None:

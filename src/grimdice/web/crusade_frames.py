@@ -141,6 +141,8 @@ def _what(s: Any, n: Any, a: Sequence[Any], event: str | None) -> str:
         card = s.setup.scenario.psychic.deck[int(a[2])].card
         at = f"({a[3]}, {a[4]})" if len(a) > 4 else _label(s, int(a[3]))
         return f"{_label(s, int(a[1]))} plays {card} at {at}"
+    if kind == "dissipate":  # VII PROJECTION
+        return f"{_label(s, int(a[1]))} dissipates"
     if kind == "end":
         return f"{who} ends its activation"
     if kind == "pass":

@@ -24,13 +24,15 @@ from typing import Any
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.cards import card_roll
 from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED, graze
-from grimdice.systems.crusade.game import psychic
+from grimdice.systems.crusade.game import powers, psychic
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.scenario import Card, Setup
 from grimdice.systems.crusade.game.state import GameState, Psy, next_event
 from grimdice.systems.crusade.rolls import parse_pool
 
 Action = tuple[Any, ...]
+#: the further cards' hooks in the rules (:mod:`.powers`): PRECOGNANT's moment, PROJECTION's ghosts
+foresee, dissipate, counted = powers.foresee, powers.dissipate, powers.counted
 ENEMY_CARDS = ("CURSE", "FLASH", "MIND LANCE")  # cards that directly affect an enemy model (LOS)
 
 
@@ -114,6 +116,8 @@ def targets(s: GameState, i: int, k: int) -> list[tuple[int, ...]]:
     from grimdice.systems.crusade.game.rules import targets_in_sight
 
     c, me = _card(s, k), s.tokens[i]
+    if c.card in powers.KINDS:
+        return powers.targets(s, i, c.card, c.range)
     if c.card in ENEMY_CARDS:  # VII MODIFIERS: line of sight to the enemy model affected
         sight = targets_in_sight(s, i)
         return [
@@ -133,8 +137,9 @@ def _max_hits(s: GameState, j: int) -> int:
     return s.setup.profiles[s.tokens[j].profile].hits
 
 
-def _teleports(s: GameState, i: int, reach: int) -> list[Pos]:
-    """TELEPORT (ours): a free place the psyker sees, within the card's range (the board's unit)."""
+def _teleports(s: GameState, i: int, reach: int, sight: bool = True) -> list[Pos]:
+    """TELEPORT (ours): a free place the psyker sees, within the card's range (the board's unit);
+    PHASE (ours, ``sight`` False): one it need not see (through walls)."""
     board, doors, occ = s.setup.board, s.doors(), s.occupied()
     me = s.tokens[i]
     armour = s.armour_of(me)
@@ -142,7 +147,7 @@ def _teleports(s: GameState, i: int, reach: int) -> list[Pos]:
     for sq in board.within(me.sq, reach):
         if sq in occ or not board.enterable(sq, armour) or (sq in doors and not doors[sq]):
             continue
-        if board.sight(me.sq, sq, doors, occ):
+        if not sight or board.sight(me.sq, sq, doors, occ):
             out.append(sq)
     return out
 
@@ -155,29 +160,33 @@ def _may_cast(s: GameState, i: int) -> bool:
 
 def cast_actions(s: GameState) -> list[Action]:
     """The active psyker's cards in its own turn: with its action (or, having played a card with
-    it, more cards as the same action), TELEPORT without one."""
+    it, more cards as the same action), TELEPORT and PHASE without one; PROJECTION's dissipations."""
     from grimdice.systems.crusade.game.rules import _wounded, may_act
 
     i = s.active
-    if s.psy is None or not _may_cast(s, i) or s.charged or s.tokens[i].last:
+    if s.psy is None:
         return []
+    out: list[Action] = powers.dissipations(s)
+    if not _may_cast(s, i) or s.charged or s.tokens[i].last or s.round == 0:  # IX INFILTRATE: a move only
+        return out
     acting = s.psy.casting or (may_act(s) and not (_wounded(s, i) and s.moved > 0))
-    out: list[Action] = []
     for k in playable(s, s.tokens[i].side):
-        if acting or _card(s, k).card == "TELEPORT":
+        if acting or _card(s, k).card in powers.FREE:
             out.extend(("cast", i, k, *tg) for tg in targets(s, i, k))
     return out
 
 
-def react_actions(s: GameState, side: int) -> list[Action]:
-    """The cards the other player may play in the enemy turn (any standing psyker of its force)."""
+def react_actions(s: GameState, side: int, only: str = "") -> list[Action]:
+    """The cards the other player may play in the enemy turn (any standing psyker of its force;
+    ``only``: cards of that kind)."""
     if s.psy is None:
         return []
     out: list[Action] = []
     for i, t in enumerate(s.tokens):
         if t.side == side and not t.blip and _may_cast(s, i):
             for k in playable(s, side):
-                out.extend(("cast", i, k, *tg) for tg in targets(s, i, k))
+                if not only or _card(s, k).card == only:
+                    out.extend(("cast", i, k, *tg) for tg in targets(s, i, k))
     return out
 
 
@@ -185,6 +194,8 @@ def prompt_actions(s: GameState) -> list[Action]:
     assert s.psy is not None
     if s.psy.prompt[0] == "react":
         return [("pass",), *react_actions(s, int(s.psy.prompt[1]))]
+    if s.psy.prompt[0] == "foresee":  # an enemy attack declared: PRECOGNANT (IX FOR ONE TURN)
+        return [("pass",), *react_actions(s, int(s.psy.prompt[1]), "PRECOGNANT")]
     side = int(s.psy.prompt[1])
     seen: dict[Card, int] = {}
     for k in s.psy.hands[side]:
@@ -211,23 +222,27 @@ def cast(s: GameState, a: Action) -> GameState:
     cast = dict(psy.cast)
     cast[i] = cast.get(i, 0) + 1
     psy = replace(psy, cast=tuple(sorted(cast.items())))
-    if c.card != "TELEPORT":  # VII: TELEPORT "does not take an action to play"
+    if c.card not in powers.FREE:  # VII: PHASE, TELEPORT "does not take an action to play"
         if react:
             psy = replace(psy, owed=psy.owed | {i})
+            if c.card == "INFERNO":  # VII INFERNO: no action owed if the psyker is harmed
+                psy = replace(psy, effects=(*psy.effects, ("INFERNO", i, s.tokens[i].cond)))
         else:
             psy = replace(psy, casting=True)
             s = replace(s, acted=True)
     s = replace(s, psy=psy)
-    if c.card in ENEMY_CARDS:  # V HIDING: "If you attack ... you will be Revealed"
+    if c.card in ENEMY_CARDS or c.card in powers.AT_ENEMY:  # V HIDING: "If you attack ... Revealed"
         s = s.with_token(i, hidden=False)
-    if c.card == "TELEPORT":
+    if c.card in powers.FREE:
         from grimdice.systems.crusade.game.moves import reveal_around
 
-        return reveal_around(s.with_token(i, sq=(target[0], target[1])), i)
+        return reveal_around(s.with_token(i, sq=target), i)
     if c.card == "MIND LANCE":
         return replace(
             s, pending=("attack", "lance", i, target[0], psychic.mind_situation(s, i, target[0]), c.card)
         )
+    if c.card in powers.KINDS:
+        return powers.cast(s, i, c.card, k, target[0])
     return replace(s, pending=("card", i, k, target[0]))
 
 
@@ -236,7 +251,7 @@ def card_chances(s: GameState, i: int, k: int, j: int) -> tuple[float, float, bo
     a roll with every die at its maximum succeeds)."""
     c = _card(s, k)
     hood = s.setup.fighters[s.tokens[i].profile].has("hood")
-    return _chances(c.dice, c.need, c.card, s.setup.board.range(s.tokens[i].sq, s.tokens[j].sq), hood)
+    return _chances(c.dice, c.need, c.card, powers.distance(s, i, c.card, j), hood)
 
 
 @lru_cache(maxsize=4096)
@@ -251,8 +266,13 @@ def card_outcomes(s: GameState) -> list[tuple[Action, float]]:
     """A card's roll (ours: its dice, minus VII's range penalty per 12 squares to the model it
     affects, reach its ``need``; a psychic hood re-rolls one die,
     :func:`grimdice.systems.crusade.cards.card_roll`) jointly with an incursion (every die of the
-    roll at its maximum): ``("card", ok, incursion)``."""
+    roll at its maximum): ``("card", ok, incursion)``; OBFUSCATE's: how many hide
+    (:mod:`.obfuscate`)."""
     _, i, k, j = s.pending
+    if _card(s, k).card == "OBFUSCATE":
+        from grimdice.systems.crusade.game.obfuscate import outcomes
+
+        return outcomes(s, i, _card(s, k).dice, j)
     ok, inc, reach = card_chances(s, i, k, j)
     law = [
         (("card", 1, 1), inc if reach else 0.0),
@@ -269,8 +289,10 @@ def card_done(s: GameState, outcome: Action) -> GameState:
     _, i, k, j = s.pending
     s = replace(s, pending=())
     if outcome[1]:
-        s = stunned_stops(_effect(s, _card(s, k).card, j), j)
-    return psychic.incursion(s, i) if outcome[2] else s
+        card = _card(s, k).card
+        s = powers.effect(s, card, i, j, int(outcome[1])) if card in powers.KINDS else _effect(s, card, j)
+        s = stunned_stops(s, j)
+    return psychic.incursion(s, i) if outcome[2] else powers.resume(s)
 
 
 def stunned_stops(s: GameState, j: int) -> GameState:
@@ -300,8 +322,8 @@ def _effect(s: GameState, card: str, j: int) -> GameState:
 def decide(s: GameState, a: Action) -> GameState:
     """The other player's choice in a card window (``pass`` or a card), or a discard."""
     assert s.psy is not None
-    if a[0] == "pass":
-        return replace(s, psy=replace(s.psy, prompt=()))
+    if a[0] == "pass":  # a PRECOGNANT passed: the held shot goes on
+        return powers.resume(replace(s, psy=replace(s.psy, prompt=())))
     if a[0] == "cast":
         return cast(s, a)
     side, n = int(s.psy.prompt[1]), int(s.psy.prompt[2])
@@ -319,24 +341,30 @@ def on_activate(s: GameState, i: int) -> GameState:
         return s
     psy = replace(s.psy, casting=False)
     flashed = [e for e in psy.effects if e[0] == "FLASH" and e[1] == i]
-    if i in psy.owed or flashed:
+    if (i in psy.owed and not powers.forgiven(s, psy, i)) or flashed:
         s = replace(s, acted=True)
-        psy = replace(psy, owed=psy.owed - {i}, effects=tuple(e for e in psy.effects if e not in flashed))
+    gone = (*flashed, *(e for e in psy.effects if e[0] == "INFERNO" and e[1] == i))
+    psy = replace(psy, owed=psy.owed - {i}, effects=tuple(e for e in psy.effects if e not in gone))
+    s, psy = powers.on_activate(s, psy, i)
     s = replace(s, psy=psy)
     other = 1 - s.player
-    if react_actions(s, other):
+    if s.round and react_actions(s, other):  # reading infiltrate: no cards in round 0's free moves
         s = replace(s, psy=replace(psy, prompt=("react", other)))
     return s
 
 
 def new_turn(s: GameState, ending: int, starting: int) -> GameState:
-    """A turn ends: cards may be played again; SHIELDs of the starting player's turn end; the ending
-    player's models have paid the actions they owed."""
+    """A turn ends: cards may be played again; SHIELDs, FRENETICs and TRIPPERs of the starting
+    player's turn end (IX FOR ONE TURN); the ending player's models have paid the actions they owed."""
     if s.psy is None:
         return s
     psy = s.psy
-    effects = tuple(e for e in psy.effects if not (e[0] == "SHIELD" and e[2] == starting))
     owed = frozenset(i for i in psy.owed if s.tokens[i].side != ending)
+    effects = tuple(
+        e
+        for e in psy.effects
+        if not (e[0] in powers.ONE_TURN and e[2] == starting) and not (e[0] == "INFERNO" and e[1] not in owed)
+    )
     return replace(s, psy=replace(psy, used=(), cast=(), casting=False, effects=effects, owed=owed))
 
 
@@ -369,10 +397,13 @@ __all__ = [
     "cast",
     "cast_actions",
     "check_deck",
+    "counted",
     "deal",
     "decide",
+    "dissipate",
     "draw_outcomes",
     "drawn",
+    "foresee",
     "mourn",
     "new_turn",
     "on_activate",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from grimdice.systems.crusade.game.board import FULL, Pos
 from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.powers import found
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
 #: the step actions that move a model without a roll (the board's step kinds)
@@ -53,7 +54,7 @@ def reveal_around(s: GameState, i: int) -> GameState:
         return reveal_blip(s, i, own_turn=True) if near else s
     for j, t in enumerate(s.tokens):
         if t.alive and t.blip and t.side != me.side and board.adjacent(me.sq, t.sq, doors):
-            s = reveal_blip(s, j, own_turn=False)
+            s = found(reveal_blip(s, j, own_turn=False), i)  # VII PSYCHOMETRY: the finder
     me = s.tokens[i]
     for j, t in enumerate(s.tokens):
         if not t.alive or t.blip or t.side == me.side:

@@ -20,7 +20,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 8
+LOG_VERSION = 9
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -91,9 +91,35 @@ READINGS = (
     "reading mind_blast_template: a mind blast lays an FT template from the psyker towards its target, as "
     "a flamer's, and rolls a mind lance at each sentient model under it, the target first, friends "
     "included; the first roll's incursion comes after every roll",
-    "reading card_window: the other player may play cards when a model of the enemy is activated",
-    "reading card_effects: the deck's cards and their effects are the scenario's (HEAL, SHIELD, CURSE, "
-    "FLASH, MIND LANCE, TELEPORT)",
+    "reading card_window: the other player may play cards when a model of the enemy is activated, and "
+    "PRECOGNANT when an enemy shot, melee or mind attack is declared at one of its models; no cards in "
+    "INFILTRATE's round 0",
+    "reading card_effects: the deck's cards (every card VII names) are the scenario's; their effects are "
+    "ours (docs/crusade-game.md)",
+    "reading card_clairvoyant: CLAIRVOYANT reveals one enemy blip or hidden model a card, seen or not, "
+    "its range penalty by the distance to it",
+    "reading card_frenetic: FRENETIC gives a friendly model half its move more in its next activation "
+    "while the card lasts (IX FOR ONE TURN: to the start of the next turn of the player it was played in)",
+    "reading card_inferno: INFERNO wounds an enemy model in sight, as a graze; played in the enemy turn, "
+    "no action is owed if the psyker is stunned, wounded or killed before its next activation",
+    "reading card_jinx: JINX rolls its victim's first ready ranged weapon or pistol at the victim, at the "
+    "range from the psyker; no card roll",
+    "reading card_jostle: JOSTLE does so with the victim's first ready melee or spiky weapon",
+    "reading card_obfuscate: OBFUSCATE's dice, less the range penalty to the farthest friendly model "
+    "named, are how many hide (that model first, then those no farther, nearest first), seen or not",
+    "reading card_phase: PHASE puts the psyker on a free square within the card's range, through walls; "
+    "no roll, no action",
+    "reading card_precognant: PRECOGNANT is played when an enemy shot, melee or mind attack is declared "
+    "at a model of its force; if its roll succeeds the attack is not made",
+    "reading card_projection: PROJECTION's ghost (the psyker's move, armour 0, 1 hit, 1 white die of "
+    "melee) stands on a free square beside the psyker and is activated as a model of its force; it "
+    "counts for no objective nor for being in action; its player may dissipate it in its turn",
+    "reading card_psychometry: PSYCHOMETRY, played by the psyker that revealed a blip in this "
+    "activation, reveals another enemy blip",
+    "reading card_telekenisis: TELEKENISIS moves an enemy model in sight one square away from the "
+    "psyker, or stuns it when that square is blocked",
+    "reading card_tripper: TRIPPER halves the move of an enemy model in sight in its next activation "
+    "while the card lasts (IX FOR ONE TURN)",
     "reading hidden_info: the players decide from what they may know: not the enemy's blips' contents nor "
     "its cards",
 )
@@ -228,8 +254,9 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         "blast": f"catches {_name(before, j)} in a mind blast",
         "lance": f"plays MIND LANCE on {_name(before, j)}",
         "incursion": "fends off an incursion from the warp",
+        "jinx": f"takes its {fired}'s roll (JINX or JOSTLE)",
     }[how]
-    if how in ("explode", "malfunction", "incursion"):
+    if how in ("explode", "malfunction", "incursion", "jinx"):
         t = after.tokens[j]
         return f"{_name(before, j)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
     t = after.tokens[j]

@@ -6,7 +6,8 @@ it attacks when an attack's expected harm to the enemy outweighs its own expecte
 (so it shoots, focuses on the weakest target, and melees only when the contest favours it; a
 psyker's mind war and MIND LANCE too, less the risk of an incursion), plays a card when its
 expected effect is worth more than the best attack (HEAL a hurt friend, CURSE or FLASH an enemy,
-SHIELD a friend in an enemy's sight; on a table also brings a sector, barricade or catwalk down on
+SHIELD a friend in an enemy's sight, the further cards by :mod:`.power_values`, a PRECOGNANT at an
+enemy attack that would harm; on a table also brings a sector, barricade or catwalk down on
 enemies in it or on it, dives and melees across a held ladder; fires two pistols, detonates,
 latches on or mobs by :mod:`.ai_abilities`' values), reloads, unjams or forces an entry
 (on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
@@ -28,7 +29,7 @@ import numpy as np
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, graze
-from grimdice.systems.crusade.game import deck, items, many, psychic, situation
+from grimdice.systems.crusade.game import deck, items, many, powers, psychic, situation
 from grimdice.systems.crusade.game.ai_abilities import ABILITY_ATTACKS, ability_value
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
@@ -170,6 +171,10 @@ def card_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected worth of playing a card (ours, as the attacks' values): TELEPORT none."""
     i, k = int(a[1]), int(a[2])
     card = deck.cards_of(s.setup)[k].card
+    if card in powers.KINDS:
+        from grimdice.systems.crusade.game.power_values import power_value
+
+        return power_value(s, a)
     if card == "TELEPORT":
         return 0.0
     j = int(a[3])
@@ -264,8 +269,13 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     """The simple AI (see the module text), deciding from its observation of ``state``."""
     state = state.observation(state.current_player())
     actions = state.legal_actions()
-    if (state.psy is not None and state.psy.prompt) or state.control:  # VII: keeps its cards; IX
-        return actions[0]  # CONTROL: kills
+    prompt = state.psy.prompt if state.psy is not None else ()
+    if prompt or state.control:  # VII: keeps its cards for its own turn; IX CONTROL: it kills
+        if prompt[:1] == ("foresee",):  # ... but a PRECOGNANT that pays
+            from grimdice.systems.crusade.game.power_values import foresee_choice
+
+            return foresee_choice(state, actions)
+        return actions[0]
     if actions[0][0] == "activate":
         return _activation(state, actions)
     if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks

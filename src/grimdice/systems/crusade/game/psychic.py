@@ -22,8 +22,8 @@ from grimdice.systems.crusade.game.situation import model_data, range_key
 from grimdice.systems.crusade.game.state import READY, GameState, Token, has_code
 from grimdice.systems.crusade.profiles import Scenario
 
-#: the attacks of a psyker's power (pending ``("attack", how, ...)``)
-MIND = ("mind", "lance", "incursion", "blast")
+#: the attacks of a psyker's power (pending ``("attack", how, ...)``; JINX and JOSTLE: ``jinx``)
+MIND = ("mind", "lance", "incursion", "blast", "jinx")
 
 
 def level(s: GameState, t: Token) -> int:
@@ -135,7 +135,7 @@ def _blast(s: GameState, i: int, caught: tuple[int, ...], maxed: bool | None) ->
 
 def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
     """The chance outcomes of a pending mind attack or incursion."""
-    if s.pending[1] == "incursion":
+    if s.pending[1] in ("incursion", "jinx"):
         return [(("attack", k), p) for k, (_, p) in enumerate(cached_law(s.pending[4]))]
     return [(("attack", k), p) for k, (_, p) in enumerate(mind_law(s.pending[4]))]
 
@@ -145,10 +145,15 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     incursion's (then the Warp Spawn, if it killed the psyker)."""
     how, i, j, key = s.pending[1:5]
     k = int(outcome[1])
-    if how == "incursion":
+    if how in ("incursion", "jinx"):  # JINX, JOSTLE: the victim's weapon's roll vs. its user
+        from grimdice.systems.crusade.game.deck import stunned_stops
+        from grimdice.systems.crusade.game.powers import resume
+
         (ds, *_), _ = cached_law(key)[k]
         s = replace(s.with_token(j, cond=ds[0], hits=ds[1]), pending=())
-        return spawn(s, j) if ds[0] == KILLED else s
+        if how == "jinx":
+            return resume(stunned_stops(s, j))
+        return resume(spawn(s, j) if ds[0] == KILLED else s)
     ((ds, as_, *_), maxed), _ = mind_law(key)[k]
     rest, first = s.pending[6] if how == "blast" else ((), None)
     s = replace(s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), pending=())
@@ -198,23 +203,31 @@ def spawn_profile(psyker: Any) -> dict[str, Any]:
 
 
 def psychic_setup(setup: Any) -> Any:
-    """The setup with a Warp Spawn profile for each psyker profile (VII INCURSION), and its deck
-    checked (:func:`.deck.check_deck`)."""
-    from grimdice.systems.crusade.game.deck import check_deck
+    """The setup with a Warp Spawn profile for each psyker profile (VII INCURSION) and, with
+    PROJECTION in the deck, a ghost profile (:func:`.powers.ghost_profile`), and its deck checked
+    (:func:`.deck.check_deck`)."""
+    from grimdice.systems.crusade.game.deck import cards_of, check_deck
+    from grimdice.systems.crusade.game.powers import ghost_profile
     from grimdice.systems.crusade.game.scenario import Profile
     from grimdice.systems.crusade.units import fighter
 
     profiles, fighters = list(setup.profiles), list(setup.fighters)
-    spawn = []
+    ghosts = any(c.card == "PROJECTION" for c in cards_of(setup))
+    makers = [spawn_profile] + ([ghost_profile] if ghosts else [])
+    made: list[list[int]] = [[] for _ in makers]
     for i, f in enumerate(setup.fighters):
-        if not f.fx.get("psy"):
-            spawn.append(-1)
-            continue
-        p = Profile.model_validate(spawn_profile(setup.profiles[i]))
-        spawn.append(len(profiles))
-        profiles.append(p)
-        fighters.append(fighter(p, f"profiles.{i}"))
-    out = replace(setup, profiles=tuple(profiles), fighters=tuple(fighters), spawn=tuple(spawn))
+        for n, make in enumerate(makers):
+            if not f.fx.get("psy"):
+                made[n].append(-1)
+                continue
+            p = Profile.model_validate(make(setup.profiles[i]))
+            made[n].append(len(profiles))
+            profiles.append(p)
+            fighters.append(fighter(p, f"profiles.{i}"))
+    ghost = tuple(made[1]) if len(made) > 1 else ()
+    out = replace(
+        setup, profiles=tuple(profiles), fighters=tuple(fighters), spawn=tuple(made[0]), ghost=ghost
+    )
     check_deck(out)
     return out
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.damage import CONDITIONS, KO
+from grimdice.systems.crusade.game.powers import is_ghost
 from grimdice.systems.crusade.game.state import GameState
 
 
@@ -41,6 +42,9 @@ class Book:
         if before.pending[:2] == ("attack", "incursion"):  # VII: a Warp Spawn replaced the psyker
             psyker = self.origin[before.pending[3]]
             self.origin += [f"{psyker}.spawn"] * (len(after.tokens) - len(self.origin))
+        if before.pending[:1] == ("card",):  # VII PROJECTION: a ghost (no model of the scenario)
+            ghost = f"{self.origin[before.pending[1]]}.ghost"
+            self.origin += [ghost] * (len(after.tokens) - len(self.origin))
         self.kills += [0] * (len(after.tokens) - len(self.kills))
         if (
             before.control
@@ -62,8 +66,8 @@ class Book:
                 self.kills[j] += 1
 
     def models(self, s: GameState) -> list[dict[str, Any]]:
-        """Every token at the end: its force, profile, origin, condition and kills (an unrevealed
-        blip's models are ``unrevealed``)."""
+        """Every token at the end but PROJECTION's ghosts: its force, profile, origin, condition and
+        kills (an unrevealed blip's models are ``unrevealed``)."""
         out = []
         for k, t in enumerate(s.tokens):
             if t.blip:
@@ -71,6 +75,8 @@ class Book:
                 for m, p in enumerate(t.blip):
                     name = s.setup.profiles[p].name
                     out.append(_entry(t.side, name, f"{base}.{m}", "unrevealed", 0))
+                continue
+            if is_ghost(s, t):
                 continue
             name = s.setup.profiles[t.profile].name
             side = t.side if t.owner < 0 else t.owner  # IX CONTROL: its own force

@@ -352,6 +352,7 @@ def _answer(s: GameState, a: Action) -> GameState | None:
 #: the actions that change the state in one rule's step
 _SIMPLE = {
     "cast": lambda s, a: deck.cast(s, a),  # VII CARDS
+    "dissipate": lambda s, a: deck.dissipate(s, int(a[1])),  # VII PROJECTION
     "mind": lambda s, a: psychic.declare(s, s.active, int(a[1])),  # VII MIND WAR
     "end": lambda s, a: end_activation(s),
     "pickup": lambda s, a: items.pick_up(s, int(a[1])),
@@ -381,8 +382,8 @@ def apply(s: GameState, a: Action) -> GameState:
     kind = a[0]
     if kind == "activate":
         return deck.on_activate(activate(s, int(a[1])), int(a[1]))
-    if kind in _SIMPLE:
-        return settle(_SIMPLE[kind](s, a))
+    if kind in _SIMPLE:  # VII PRECOGNANT: a mind attack may be foreseen
+        return settle(deck.foresee(_SIMPLE[kind](s, a)))
     if kind in ("open", "close"):
         sq = tuple(int(v) for v in a[1:])
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
@@ -395,7 +396,7 @@ def apply(s: GameState, a: Action) -> GameState:
         cost = moves.cost_of(s, kind, to)
         who = zoc.guards(s, to) if kind in ("move", "fly") else ()
         return zoc.offer(s, to, cost, who) if who else settle(moves.step(s, to, cost))
-    return settle(resolve.act(s, a))
+    return settle(deck.foresee(resolve.act(s, a)))  # VII PRECOGNANT: a shot or melee too
 
 
 def activate(s: GameState, i: int) -> GameState:
@@ -422,7 +423,7 @@ def end_activation(s: GameState) -> GameState:
 
 def out_of_action(s: GameState, side: int) -> bool:
     """A force with no model standing (blips count) is beaten (ours: ``victory``)."""
-    return not any(t.side == side and t.standing for t in s.tokens)
+    return not any(t.side == side and t.standing for t in deck.counted(s))  # VII PROJECTION: no ghosts
 
 
 def finish(s: GameState, winner: int) -> GameState:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Discriminator, Field, Tag
 
@@ -98,15 +98,31 @@ class Board(StrictModel):
     manholes: list[tuple[SquareField, SquareField]] = Field(default_factory=list, max_length=20)
 
 
-#: the psychic cards a scenario's deck may hold (ours: VII names the cards, not their effects)
-CARD_NAMES = ("HEAL", "SHIELD", "CURSE", "FLASH", "MIND LANCE", "TELEPORT")
+#: the psychic cards a scenario's deck may hold: every card VII names (their effects are ours)
+FurtherCard = Literal[  # their effects in :mod:`.powers`
+    "CLAIRVOYANT",
+    "FRENETIC",
+    "INFERNO",
+    "JINX",
+    "JOSTLE",
+    "OBFUSCATE",
+    "PHASE",
+    "PRECOGNANT",
+    "PROJECTION",
+    "PSYCHOMETRY",
+    "TELEKENISIS",
+    "TRIPPER",
+]
+CardName = Literal["HEAL", "SHIELD", "CURSE", "FLASH", "MIND LANCE", "TELEPORT", FurtherCard]
+CARD_NAMES: tuple[str, ...] = get_args(CardName)
+FURTHER_CARDS: tuple[str, ...] = get_args(FurtherCard)
 
 
 class Card(StrictModel):
     """A card of the deck (ours, see ``docs/crusade-game.md``): its name, the dice it rolls and the
-    total it needs (after VII's range penalty), and how far it reaches in squares (TELEPORT)."""
+    total it needs (after VII's range penalty), and how far it reaches in squares (TELEPORT, PHASE)."""
 
-    card: Literal["HEAL", "SHIELD", "CURSE", "FLASH", "MIND LANCE", "TELEPORT"]
+    card: CardName
     dice: Text = Field("2R", max_length=20)
     need: Int = Field(2, ge=0, le=40)
     range: Int = Field(6, ge=1, le=64)
@@ -174,6 +190,7 @@ class Setup:
     pieces: tuple[Piece, ...]
     first: int | None  # None: a roll-off decides
     spawn: tuple[int, ...] = ()  # VII INCURSION: each profile's Warp Spawn profile index, or -1
+    ghost: tuple[int, ...] = ()  # VII PROJECTION: each profile's ghost profile index, or -1
     ruins: frozenset[int] = frozenset()  # a table's collapsed sectors (VI), on a derived setup
     _derived: dict[frozenset[int], Setup] = field(default_factory=dict, repr=False)
 
@@ -336,6 +353,7 @@ def build_setup(data: Any) -> Setup:
 __all__ = [
     "BLIP_MOVE",
     "CARD_NAMES",
+    "FURTHER_CARDS",
     "Card",
     "GameScenario",
     "Piece",

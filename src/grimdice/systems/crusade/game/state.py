@@ -17,8 +17,9 @@ FIRE and RAPID FIRE also ``("shoot", target, weapon, target2)``), ``("melee", ta
 ``("control", target)`` / ``("pass",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
 ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` and
-``("cast", psyker, card, *target)`` (VII), the other player's cards or ``("pass",)`` in its card
-window and a killed player psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
+``("cast", psyker, card, *target)`` (VII), PROJECTION's ``("dissipate", ghost)``, the other player's
+cards or ``("pass",)`` in its card window (a PRECOGNANT at a declared attack) and a killed player
+psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
 ``("draw", card)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th end of
 the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)`` and ``("detonate", ok)``.
 """
@@ -99,7 +100,8 @@ class Psy:
     this turn, each psyker's count of cards played this turn (token, count), the models owing an
     action to their following turn, the lasting card effects (card, token, the player whose next
     turn's start ends it), a decision waiting (``("react", side)``, ``("discard", side, n)``),
-    whether the active psyker's action is playing cards, and the psykers whose death was dealt with."""
+    whether the active psyker's action is playing cards, the psykers whose death was dealt with, and
+    an enemy attack held for a PRECOGNANT (:mod:`.powers`)."""
 
     deck: tuple[int, ...] = ()
     hands: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
@@ -111,6 +113,7 @@ class Psy:
     prompt: tuple[Any, ...] = ()
     casting: bool = False
     mourned: frozenset[int] = frozenset()
+    held: tuple[Any, ...] = ()  # PRECOGNANT: an enemy attack waiting on the victims' choice
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ at once (``reach``) and score after the last turn (``hold``)."""
 
 from __future__ import annotations
 
+from grimdice.systems.crusade.game import deck
 from grimdice.systems.crusade.game.state import GameState
 
 
@@ -10,7 +11,7 @@ def reached_by(s: GameState) -> int | None:
     """The force one of whose models stands on its ``reach`` objective (ours: ``victory``), or None."""
     for o in (o for o in s.setup.scenario.objectives if o.kind == "reach"):
         squares = {tuple(q) for q in o.squares}
-        for t in s.tokens:
+        for t in deck.counted(s):  # VII PROJECTION: no ghosts
             if t.standing and not t.blip and t.sq[:2] in squares and (o.side is None or t.side == o.side):
                 return t.side
     return None
@@ -22,7 +23,7 @@ def hold_score(s: GameState) -> tuple[int, int]:
     score = [0, 0]
     for o in (o for o in s.setup.scenario.objectives if o.kind == "hold"):
         squares = {tuple(q) for q in o.squares}
-        sides = {t.side for t in s.tokens if t.standing and not t.blip and t.sq[:2] in squares}
+        sides = {t.side for t in deck.counted(s) if t.standing and not t.blip and t.sq[:2] in squares}
         if len(sides) == 1:
             (side,) = sides
             if o.side is None or o.side == side:

@@ -1,0 +1,85 @@
+"""The simple AI's worth of the further psychic cards (:mod:`.powers`; ours, as the attacks' values
+of :mod:`.players`): each card's gain times the chance of its roll, less the incursion's risk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grimdice.systems.crusade.damage import graze
+from grimdice.systems.crusade.game import deck, powers
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.situation import push_square
+from grimdice.systems.crusade.game.state import GameState
+
+#: small gains (ours): a model revealed, a ghost made, a model hidden, a move changed
+SMALL = {
+    "CLAIRVOYANT": 0.1,
+    "PSYCHOMETRY": 0.1,
+    "PROJECTION": 0.1,
+    "OBFUSCATE": 0.1,
+    "FRENETIC": 0.05,
+    "TRIPPER": 0.1,
+}
+
+
+def power_value(s: GameState, a: tuple[Any, ...]) -> float:
+    """The expected worth of playing one of :mod:`.powers`' cards (PHASE none)."""
+    from grimdice.systems.crusade.game.players import CONDITION_VALUE, INCURSION_VALUE, _harm
+
+    i, k = int(a[1]), int(a[2])
+    card = deck.cards_of(s.setup)[k].card
+    if card == "PHASE":
+        return 0.0
+    j = int(a[3])
+    t = s.tokens[j]
+    if card in ("JINX", "JOSTLE"):  # the victim's own weapon at it: no card roll, no incursion
+        key = powers.cast(s, i, card, k, j).pending[4]
+        return sum(p * _harm((t.cond, t.hits), ds) for (ds, *_), p in cached_law(key))
+    if card == "OBFUSCATE":  # SMALL a model hidden, less the incursion
+        from grimdice.systems.crusade.game.obfuscate import outcomes
+
+        law = outcomes(s, i, deck.cards_of(s.setup)[k].dice, j)
+        return sum(p * (SMALL[card] * o[1] - INCURSION_VALUE * o[2]) for o, p in law)
+    ok, inc, _ = deck.card_chances(s, i, k, j)
+    if card == "INFERNO":
+        body = s.setup.fighters[t.profile].body
+        gain = CONDITION_VALUE[graze((t.cond, t.hits), "wound", body)[0]] - CONDITION_VALUE[t.cond]
+    elif card == "TELEKENISIS":
+        body = s.setup.fighters[t.profile].body
+        blocked = push_square(s, i, j) is None
+        stun = CONDITION_VALUE[graze((t.cond, t.hits), "stun", body)[0]] - CONDITION_VALUE[t.cond]
+        gain = stun if blocked else 0.02
+    elif card == "PRECOGNANT":
+        gain = max(0.0, held_value(s))
+    else:
+        gain = SMALL.get(card, 0.0)
+    return ok * gain - INCURSION_VALUE * inc
+
+
+def held_value(s: GameState) -> float:
+    """The expected worth to its maker of the attack a PRECOGNANT would stop."""
+    from grimdice.systems.crusade.game.players import _harm, law_value, many_value
+
+    assert s.psy is not None
+    held = s.psy.held
+    if held[1] == "many":
+        return many_value(s, held[2], held[6], held[4])
+    if held[1] in ("mind", "blast", "lance"):  # the first roll's end (the incursion apart)
+        from grimdice.systems.crusade.game.psychic import mind_law
+
+        me, them = s.tokens[held[2]], s.tokens[held[3]]
+        return sum(
+            p * (_harm((them.cond, them.hits), ds) - _harm((me.cond, me.hits), as_))
+            for ((ds, as_, *_), _), p in mind_law(held[4])
+        )
+    return law_value(s, held[2], held[3], held[4])
+
+
+def foresee_choice(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """In PRECOGNANT's moment: the card when it is worth more than nothing, else pass."""
+    casts = [(power_value(s, a), a) for a in actions if a[0] == "cast"]
+    best = max(casts, default=(0.0, ("pass",)))
+    return best[1] if best[0] > 0 else ("pass",)
+
+
+__all__ = ["foresee_choice", "held_value", "power_value"]
