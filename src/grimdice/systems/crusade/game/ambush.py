@@ -21,6 +21,7 @@ from grimdice.systems.crusade.damage import STUNNED
 from grimdice.systems.crusade.game import fists, latch, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.moves import plain_reach
 from grimdice.systems.crusade.game.snap import allowed
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 
@@ -42,23 +43,7 @@ def half_moves(s: GameState, k: int) -> list[Pos]:
     t = s.tokens[k]
     if not t.alive or not t.standing or t.cond == STUNNED:
         return []
-    board, doors, occupied = s.setup.board, s.doors(), s.sides()
-    blips = [u.sq for u in s.tokens if u.alive and u.blip and u.side != t.side]
-    limit = s.move_of(t) / 2
-    cost: dict[Pos, float] = {t.sq: 0}
-    frontier = [t.sq]
-    while frontier:  # costs are positive and few: a plain relaxation to a fixed point
-        nxt = []
-        for p in frontier:
-            for kind, q, c in board.steps(p, s.armour_of(t), doors, occupied, t.side, s.breaches):
-                d = cost[p] + c
-                if kind != "move" or d > limit + 1e-9 or d >= cost.get(q, float("inf")):
-                    continue
-                if any(board.adjacent(q, b, doors) for b in blips):
-                    continue  # stepping next to a blip would reveal it in its own player's turn
-                cost[q] = d
-                nxt.append(q)
-        frontier = nxt
+    cost = plain_reach(s, k, s.move_of(t) / 2)
     return sorted((q for q in cost if q != t.sq), key=lambda q: cost[q])
 
 

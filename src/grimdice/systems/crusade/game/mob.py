@@ -33,7 +33,7 @@ from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
-from grimdice.systems.crusade.game.moves import reveal_around
+from grimdice.systems.crusade.game.moves import plain_reach, reveal_around
 from grimdice.systems.crusade.game.state import GameState, has_code
 
 
@@ -75,21 +75,7 @@ def _places(s: GameState, k: int, j: int) -> list[Pos]:
         return [t.sq]
     if partner(s, k) >= 0:  # IX LATCH ON: held where it stands
         return []
-    blips = [u.sq for u in s.tokens if u.alive and u.blip and u.side != t.side]
-    limit, occupied = s.move_of(t), s.sides()
-    cost: dict[Pos, float] = {t.sq: 0}
-    frontier = [t.sq]
-    while frontier:
-        nxt = []
-        for p in frontier:
-            for kind, q, c in board.steps(p, s.armour_of(t), doors, occupied, t.side, s.breaches):
-                d = cost[p] + c
-                if kind != "move" or d > limit + 1e-9 or d >= cost.get(q, float("inf")):
-                    continue
-                if not any(board.adjacent(q, b, doors) for b in blips):
-                    cost[q] = d
-                    nxt.append(q)
-        frontier = nxt
+    cost = plain_reach(s, k, s.move_of(t))
     beside = [q for q in cost if q != t.sq and board.adjacent(q, target, doors)]
     return sorted(beside, key=lambda q: (cost[q], q))
 

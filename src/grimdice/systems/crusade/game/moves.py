@@ -35,6 +35,30 @@ def step(s: GameState, sq: Pos, cost: float = 1) -> GameState:
     return reveal_around(s, i)
 
 
+def plain_reach(s: GameState, k: int, limit: float) -> dict[Pos, float]:
+    """Where token ``k`` gets from where it stands by plain steps (no doors, climbs, jumps, ladders
+    or manholes) costing at most ``limit``, never next to an enemy blip (stepping there would
+    reveal it), with the cost of each (its own place 0), in the order found."""
+    t = s.tokens[k]
+    board, doors, occupied = s.setup.board, s.doors(), s.sides()
+    blips = [u.sq for u in s.tokens if u.alive and u.blip and u.side != t.side]
+    cost: dict[Pos, float] = {t.sq: 0}
+    frontier = [t.sq]
+    while frontier:  # costs are positive and few: a plain relaxation to a fixed point
+        nxt = []
+        for p in frontier:
+            for kind, q, c in board.steps(p, s.armour_of(t), doors, occupied, t.side, s.breaches):
+                d = cost[p] + c
+                if kind != "move" or d > limit + 1e-9 or d >= cost.get(q, float("inf")):
+                    continue
+                if any(board.adjacent(q, b, doors) for b in blips):
+                    continue
+                cost[q] = d
+                nxt.append(q)
+        frontier = nxt
+    return cost
+
+
 def _sees(s: GameState, a: Token, b: Token) -> bool:
     return s.setup.board.sight(a.sq, b.sq, s.doors(), s.occupied())
 
@@ -104,4 +128,4 @@ def reveal_blip(s: GameState, j: int, own_turn: bool) -> GameState:
     return s
 
 
-__all__ = ["reveal_around", "reveal_blip", "step"]
+__all__ = ["plain_reach", "reveal_around", "reveal_blip", "step"]
