@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from grimdice.systems.crusade.damage import NONE
+from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
 
 LANE = """
@@ -91,3 +91,60 @@ def test_games_with_detonate_keep_the_invariants():
     setup = build_setup(scenario(hall, a, b, profiles=[_bomber(), STEALER], turns=4))
     log = _checked_game(setup, ("random", "random"), 1)
     assert "detonate" in {a[0] for a in log["actions"]}  # the seed's game plays the ability
+
+
+def _shot_at_bomber():
+    """A marine's bolter (2W+1R) shoots the bomber (armour 2, 1 hit) across the lane."""
+    b = [at("Marine", 9, 1)]
+    s = state(LANE, [at("Bomber", 3, 1)], b, profiles=[_bomber(), STEALER, MARINE])
+    s = s.apply(("activate", 0)).apply(("end",)).apply(("activate", 1))
+    return s.apply(("shoot", 0, "bolter"))
+
+
+def _p_total(dice: list[tuple[int, ...]], want: int) -> Fraction:
+    from itertools import product
+
+    rolls = list(product(*dice))
+    return Fraction(sum(sum(r) == want for r in rolls), len(rolls))
+
+
+WHITE, RED = (0, 0, 0, 0, 1, 2), (0, 0, 0, 1, 2, 3)
+
+
+def test_the_law_tells_a_graze_from_more_harm():
+    # III: "A graze result occurs if only one point of damage is done to a target with 1 hit
+    # remaining": a roll of exactly armour + 1 = 3 on 2W+1R; 4 or more is more than a graze
+    from grimdice.systems.crusade.game.combat import GRAZE_DEFENDER
+
+    law = _law(_shot_at_bomber())
+    grazed = sum(p for (_, _, _, _, marks), p in law if marks & GRAZE_DEFENDER)
+    assert grazed == pytest.approx(float(_p_total([WHITE, WHITE, RED], 3)))
+    assert all(ds[0] == STUNNED for (ds, _, _, _, m), _ in law if m & GRAZE_DEFENDER)  # bolter's S
+    more = sum(p for (ds, *_), p in law if ds[0] == KILLED)
+    assert more == pytest.approx(float(sum(_p_total([WHITE, WHITE, RED], t) for t in (4, 5, 6, 7))))
+
+
+def test_will_detonate_if_grazed_but_not_if_hit_harder():
+    # IX DETONATE: "Will detonate if grazed (but not if hit with more than graze damage)"
+    from grimdice.systems.crusade.game.combat import GRAZE_DEFENDER
+
+    s = _shot_at_bomber()
+    law = _law(s)
+    graze = next(k for k, ((*_, m), _) in enumerate(law) if m & GRAZE_DEFENDER)
+    boom = s.apply(("attack", graze))
+    assert boom.pending[:3] == ("detonate", 0, 0)  # the bomber's first weapon, its zero roll
+    assert dict(boom.chance_outcomes())[("detonate", 0)] == pytest.approx(0.5)
+    assert boom.apply(("detonate", 1)).pending[:4] == ("attack", "explode", 0, 0)
+    killed = next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == KILLED)
+    assert not s.apply(("attack", killed)).pending
+    miss = next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == NONE)
+    assert not s.apply(("attack", miss)).pending
+
+
+def test_a_model_without_detonate_marks_no_graze():
+    from grimdice.systems.crusade.game.combat import GRAZE_DEFENDER
+
+    b = [at("Marine", 9, 1)]
+    s = state(LANE, [at("Bomber", 3, 1)], b, profiles=[_bomber(abilities=()), STEALER, MARINE])
+    s = s.apply(("activate", 0)).apply(("end",)).apply(("activate", 1)).apply(("shoot", 0, "bolter"))
+    assert not any(m & GRAZE_DEFENDER for (*_, m), _ in _law(s))

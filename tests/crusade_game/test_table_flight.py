@@ -93,3 +93,15 @@ def test_games_with_fliers_keep_the_invariants_and_replay():
         _, kinds = _checked(setup, ("random", "random"), seed)
         seen.update(kinds)
     assert "fly" in seen
+
+
+def test_a_flight_past_an_enemy_beside_it_is_asked_its_zoc():
+    # V ZOC: "If a troop moves within 1" of an enemy and then tries to move past the enemy": an air
+    # step out of a cell beside a standing enemy (feet within 1") is asked, as a plain step is
+    board = table(terrain=[block(4, 2, 5, 4, 6)])
+    s = active(game(board, [put("Flyer", 3, 1)], [put("Ganger", 2, 3)], profiles=[GANGER, FLYER, PACKER]))
+    s = s.apply(("move", 3, 2, 0))  # within 1" of the ganger, then up past it
+    asked = s.apply(("fly", 4, 2, 6))
+    assert asked.zoc and asked.current_player() == 1 and ("zoc", 1) in asked.legal_actions()
+    made = asked.apply(("pass",))
+    assert made.tokens[0].sq == (4, 2, 6) and not made.zoc

@@ -7,6 +7,7 @@ import pytest
 from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.damage import NONE
 from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import READY, UNLOADED
 from tests.crusade_game.helpers import MARINE, STEALER, at, scenario, state
@@ -100,3 +101,63 @@ def _duel():
 def test_games_with_two_fisted_and_ambush_keep_the_invariants(seed, kind):
     log = _checked_game(_duel(), ("random", "random"), seed)
     assert kind in {a[0] for a in log["actions"]}  # the seed's game plays the ability
+
+
+def _two(x1: int, x2: int, **kw):
+    gun = _gunslinger(**kw)
+    foes = [at("Stealer", x1, 1), at("Stealer", x2, 2)]
+    hall = "############\n#..........#\n#..........#\n############"
+    return state(hall, [at("Gunslinger", 1, 2)], foes, profiles=[gun, STEALER])
+
+
+def test_each_pistol_at_its_own_target_within_6():
+    # IX TWO FISTED: "may fire each pistol at 6" range or less": each pistol at its own target
+    acts = _two(4, 7).apply(("activate", 0)).legal_actions()
+    assert ("fists", 1, 2) in acts and ("fists", 2, 1) in acts
+    far = _two(4, 8).apply(("activate", 0)).legal_actions()  # token 2 is 7 squares away
+    assert ("fists", 1) in far and not any(a[0] == "fists" and 2 in a[1:] for a in far)
+
+
+def test_two_targets_are_two_single_shots_each_the_calculator_s():
+    s = _two(4, 7).apply(("activate", 0)).apply(("fists", 1, 2))
+    assert s.acted and s.pending[1:6:2] == ("shoot", 1, "left")
+    gun = {k: v for k, v in _gunslinger().items() if k != "move"}
+    foe = {k: v for k, v in STEALER.items() if k != "move"}
+
+    def unharmed(weapon: str, rng: int) -> float:
+        sc = {"system": "crusade", "range": rng, "attacker": gun, "defender": foe, "weapons": [weapon]}
+        return calculate(sc).extra["end_state"]["unharmed"]
+
+    law = cached_law(s.pending[4])
+    assert sum(p for (ds, *_), p in law if ds[0] == NONE) == pytest.approx(unharmed("left", 3))
+    miss = next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == NONE)
+    s2 = s.apply(("attack", miss))  # then the right pistol at the second target
+    assert s2.pending[1:6:2] == ("shoot", 2, "right")
+    assert s2.tokens[0].arms[0] == UNLOADED  # the left pistol (RELOAD) was fired
+    law2 = cached_law(s2.pending[4])
+    assert sum(p for (ds, *_), p in law2 if ds[0] == NONE) == pytest.approx(unharmed("right", 6))
+    done = s2.apply(("attack", 0))
+    assert not done.pending and done.active == 0
+
+
+def test_an_ambusher_fires_both_pistols_too():
+    # IX AMBUSH "May make a free attack when revealed": a TWO FISTED ambusher's is both pistols
+    from grimdice.systems.crusade.game import ambush
+
+    s = _two(4, 7, abilities=("TWO FISTED", "AMBUSH"))
+    s = s.apply(("activate", 0))
+    s = altered(s, ambush=(0,))
+    acts = ambush.actions(s)
+    assert ("fists", 1) in acts and ("fists", 1, 2) in acts
+    shot = s.apply(("fists", 1, 2))
+    assert shot.pending[1] == "ambush" and '"moved": false' in shot.pending[4]
+
+
+def test_a_mindless_model_and_a_horror_s_last_attack_fire_both_pistols_too():
+    # IX MINDLESS: "attack the nearest target"; IX HORROR: "Makes a last attack"
+    drone = _game(4, abilities=("TWO FISTED", "MINDLESS")).apply(("activate", 0))
+    acts = drone.legal_actions()
+    assert ("fists", 1) in acts and ("end",) not in acts  # it must attack
+    horror = _game(4, abilities=("TWO FISTED", "HORROR"))
+    last = horror.with_token(0, last=2).apply(("activate", 0))
+    assert ("fists", 1) in last.legal_actions() and last.budget == 0

@@ -3,8 +3,8 @@
 IX: "AMBUSH: May make a free attack when revealed (but may not rapid fire) and may then make a half
 move." Reading ``ambush``: each AMBUSH model of a blip revealed in the other player's turn may, in
 turn, shoot an enemy it sees with a ranged weapon or melee an adjacent one (its player's choice,
-``["shoot", t, w]``, ``["melee", t]`` or ``["pass"]``), before the moving model goes on. A moving
-model the ambush stuns stops (no more move or action).
+``["shoot", t, w]``, ``["melee", t]``, a TWO FISTED model's ``["fists", ...]`` or ``["pass"]``),
+before the moving model goes on. A moving model the ambush stuns stops (no more move or action).
 Reading ``ambush_move``: then, attack or not, the ambusher (standing, not stunned) may make a half
 move: its player names the position it ends on (``["half", *position]``) or passes, among those
 reached by plain steps (no doors, climbs, jumps or ladders) costing at most half its move, never
@@ -18,9 +18,10 @@ import json
 from typing import Any
 
 from grimdice.systems.crusade.damage import STUNNED
-from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game import fists, latch, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.moves import plain_reach
 from grimdice.systems.crusade.game.snap import allowed
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 
@@ -42,23 +43,7 @@ def half_moves(s: GameState, k: int) -> list[Pos]:
     t = s.tokens[k]
     if not t.alive or not t.standing or t.cond == STUNNED:
         return []
-    board, doors, occupied = s.setup.board, s.doors(), s.sides()
-    blips = [u.sq for u in s.tokens if u.alive and u.blip and u.side != t.side]
-    limit = s.move_of(t) / 2
-    cost: dict[Pos, float] = {t.sq: 0}
-    frontier = [t.sq]
-    while frontier:  # costs are positive and few: a plain relaxation to a fixed point
-        nxt = []
-        for p in frontier:
-            for kind, q, c in board.steps(p, s.armour_of(t), doors, occupied, t.side, s.breaches):
-                d = cost[p] + c
-                if kind != "move" or d > limit + 1e-9 or d >= cost.get(q, float("inf")):
-                    continue
-                if any(board.adjacent(q, b, doors) for b in blips):
-                    continue  # stepping next to a blip would reveal it in its own player's turn
-                cost[q] = d
-                nxt.append(q)
-        frontier = nxt
+    cost = plain_reach(s, k, s.move_of(t) / 2)
     return sorted((q for q in cost if q != t.sq), key=lambda q: cost[q])
 
 
@@ -82,6 +67,7 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
             for w, st in zip(weapons, t.arms, strict=True)
             if w.kind in RANGED and st == READY and reached(s, k, j, w.name)  # a template's reach
         )
+    out.extend(fists.actions(s, k, targets_in_sight(s, k)))  # IX TWO FISTED
     out.extend(("melee", j) for j in adjacent_enemies(s, k))
     return out
 
@@ -101,7 +87,10 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
         for w in data["attacker"]["weapons"]:
             w["effects"] = allowed(w.get("effects", []), ("rapid_fire",))  # "may not rapid fire"
         key = json.dumps(data, sort_keys=True)
-        return altered(s, pending=("attack", "ambush", k, int(a[1]), key, str(a[2])))
+        both = latch.also_hit(s, k, int(a[1]), str(a[2]), "ambush")  # IX LATCH ON: "hit BOTH"
+        return altered(s, pending=("attack", "ambush", k, int(a[1]), key, str(a[2]), both))
+    if a[0] == "fists":
+        return altered(s, pending=fists.pending(s, k, int(a[1]), "ambush", *(int(v) for v in a[2:])))
     if a[0] == "melee":
         key = situation.melee(s, k, int(a[1]), 1)
         return altered(s, pending=("attack", "ambush", k, int(a[1]), key, ""))

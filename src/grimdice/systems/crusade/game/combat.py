@@ -8,28 +8,48 @@ contest (the defender's parry and both sides' re-rolls played by its policy, eve
 weighted), resolves each finished roll-off with the attack's own ``outcome`` (the attacker's
 pull-back choice and force-field dice included), and draws the failing weapon uniformly among the
 weapons used (III: "randomize amongst all weapons used"), and marks who is moved by a knockback
-(VIII KNOCKBACK, IX THROW) so that the game can move him. Its marginals are ``calculate()``'s
-(``tests/crusade_game/test_combat.py``). Laws are cached by situation.
+(VIII KNOCKBACK, IX THROW) so that the game can move him (IX MOB: the attacker's end is then
+every mob model's end state, the lead first), and, where a side's rules read it (IX
+DETONATE: "Will detonate if grazed"; IX LATCH ON: "Any graze ... on the latcher will dislodge
+them"), who took a graze (III: "only one point of damage ... to a target with 1 hit remaining").
+Its marginals are ``calculate()``'s (``tests/crusade_game/test_combat.py``). Laws are cached by
+situation.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.systems.crusade.attack import build, knocks_back
 from grimdice.systems.crusade.contest import solve
 from grimdice.systems.crusade.contest.states import P_ROLL
-from grimdice.systems.crusade.damage import State, moved_back
+from grimdice.systems.crusade.damage import KILLED, State, moved_back
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.resolution import D_THROW, THROW, Attack
 
 #: (defender end state, attacker end state, attacker's failing weapon or "", defender's or "",
-#: who a knockback moves: :data:`PUSH_DEFENDER` | :data:`PUSH_ATTACKER`)
+#: marks: who a knockback moves, :data:`PUSH_DEFENDER` | :data:`PUSH_ATTACKER`, and who took a
+#: graze, :data:`GRAZE_DEFENDER` | :data:`GRAZE_ATTACKER`)
 Outcome = tuple[State, State, str, str, int]
 PUSH_DEFENDER, PUSH_ATTACKER = 1, 2
+GRAZE_DEFENDER, GRAZE_ATTACKER = 4, 8
+#: the abilities whose rules read a graze: only their situations' laws tell it apart (the others
+#: keep their outcomes fewer)
+GRAZE_READERS = ("DETONATE", "LATCH ON")
+
+
+def _reads_grazes(sc: Scenario) -> bool:
+    codes = {str(c).strip().upper() for m in (sc.attacker, sc.defender) for c in m.abilities}
+    return any(c in codes for c in GRAZE_READERS) or sc.latch != "none"
+
+
+def _grazed(start: State, damage: int) -> bool:
+    """III: "A graze result occurs if only one point of damage is done to a target with 1 hit
+    remaining" (reading ``graze``: damage, not a knockback's or PLAGUE's stun)."""
+    return damage == 1 and start[1] == 1 and start[0] != KILLED
 
 
 def _split_fail(failed: bool, names: tuple[str, ...]) -> list[tuple[str, float]]:
@@ -71,6 +91,7 @@ def joint_law(sc: Scenario) -> dict[tuple[Outcome, bool], float]:
     shooting = not atk.spec.dfd.pool.n  # a shot, or a melee at a structure (no defender dice)
     pool = atk.spec.att.pool
     top = 2 * pool.white + 3 * pool.red  # the dice's maxima (white 2, red 3)
+    grazes = _reads_grazes(sc)
     out: dict[tuple[Outcome, bool], float] = defaultdict(float)
     stack: list[tuple[Any, float, bool]] = [(game.root(), 1.0, False)]
     while stack:
@@ -92,14 +113,23 @@ def joint_law(sc: Scenario) -> dict[tuple[Outcome, bool], float]:
         ends: list[tuple[State, State, int, float]] = []
         if shooting:
             for g, q in atk.ff_def:
-                ds = atk.outcome(fa.total, g)[0]
-                ends.append((ds, atk.att.start, PUSH_DEFENDER * knocks_back(atk, fa.total, ds), q))
+                ds, dmg, _ = atk.outcome(fa.total, g)[:3]
+                push = PUSH_DEFENDER * knocks_back(atk, fa.total, ds)
+                push |= GRAZE_DEFENDER * (grazes and _grazed(atk.dfd.start, dmg))
+                ends.append((ds, atk.att.start, push, q))
         else:
             pull = atk.options(fa.total, fd.total, parry)
             for ga, qa in atk.ff_att:
                 for gd, qd in atk.ff_def:
-                    ds, as_, _, _, tie = atk.outcome(fa.total, fd.total, parry, pull, ga, gd)
-                    ends.append((ds, as_, _melee_push(atk, pull, bool(tie), ds, as_), qa * qd))
+                    ds, as_, dmg, admg, tie = atk.outcome(fa.total, fd.total, parry, pull, ga, gd)
+                    push = _melee_push(atk, pull, bool(tie), ds, as_)
+                    if atk.mob is not None:  # IX MOB: every mob model's end, the lead first
+                        rest = atk.mob(fa.total, fd.total, parry, pull)[1:]
+                        as_ = cast(State, (as_, *rest))
+                    if grazes:
+                        push |= GRAZE_DEFENDER * _grazed(atk.dfd.start, dmg)
+                        push |= GRAZE_ATTACKER * (atk.mob is None and _grazed(atk.att.start, admg))
+                    ends.append((ds, as_, push, qa * qd))
         for ds, as_, push, q in ends:
             for wa, ra in _split_fail(fa.failed, att_names):
                 for wd, rd in _split_fail(bool(fd.n) and fd.failed, def_names):
@@ -115,4 +145,13 @@ def cached_law(situation: str) -> tuple[tuple[Outcome, float], ...]:
     return law_of(Scenario.model_validate(json.loads(situation)))
 
 
-__all__ = ["PUSH_ATTACKER", "PUSH_DEFENDER", "Outcome", "cached_law", "joint_law", "law_of"]
+__all__ = [
+    "GRAZE_ATTACKER",
+    "GRAZE_DEFENDER",
+    "PUSH_ATTACKER",
+    "PUSH_DEFENDER",
+    "Outcome",
+    "cached_law",
+    "joint_law",
+    "law_of",
+]

@@ -13,7 +13,8 @@ from grimdice.systems.crusade.game.situation import model_data
 from grimdice.systems.crusade.game.state import LOST, READY, STUCK, UNLOADED, GameState, has_code
 from grimdice.systems.crusade.units import TEMPLATES
 
-#: a roll that follows an attack: (kind "explode" or "malfunction", firer, target, weapon)
+#: a roll that follows an attack: (kind "explode", "malfunction" or "detonate", firer, target,
+#: weapon), or a TWO FISTED model's second pistol ("shoot" or "ambush", firer, target, pistol)
 Follow = tuple[str, int, int, str]
 
 #: III / VIII: a weapon's state after its fail (STICK: stuck in the model it attacked)
@@ -102,11 +103,19 @@ def explode(s: GameState, i: int, weapon: str) -> tuple[GameState, tuple[Follow,
 
 
 def next_blast(s: GameState, queue: tuple[Follow, ...]) -> GameState:
-    """The next follow-up shot of ``queue`` at a model still alive, pending; or none left."""
-    queue = tuple(f for f in queue if s.tokens[f[2]].alive)
+    """The next follow-up shot of ``queue`` at a model still alive (or a grazed model's
+    detonation, IX DETONATE), pending; or none left."""
+    queue = tuple(f for f in queue if f[0] == "detonate" or s.tokens[f[2]].alive)
     if not queue:
         return replace(s, pending=())
     how, i, j, weapon = queue[0]
+    if how == "detonate":
+        from grimdice.systems.crusade.game.detonate import pending
+
+        return replace(s, pending=pending(s, i, weapon, queue[1:]))
+    if how in ("shoot", "ambush"):  # IX TWO FISTED: the second pistol at its own target
+        pend = fists.second(s, queue[0], queue[1:])
+        return replace(s, pending=pend) if pend else next_blast(s, queue[1:])
     key = explosion_shot(s, i, weapon, j)
     return replace(s, pending=("attack", how, i, j, key, weapon, queue[1:]))
 

@@ -5,9 +5,18 @@ buildings by flying onto the roof! You may ignore damage from a fall." "JUMP PAC
 the air (measure move as normal). Must end move standing on level terrain." Reading ``flight``: on a
 table such a model also has the board's air steps (:meth:`.table.TableBoard.flights`, ``["fly",
 x, y, z]``), each ending on a surface, with no rise or drop limit and no fall; an air step to a
-position a plain step reaches for no more is not offered twice. No ZOC is asked of a step through
-the air. FLY's falls do no damage (the calculator's FLY, :func:`~grimdice.systems.crusade.movement.falling`).
-On a grid, which has no heights, the models move as others do.
+position a plain step reaches for no more is not offered twice. FLY's falls do no damage (the
+calculator's FLY, :func:`~grimdice.systems.crusade.movement.falling`).
+
+On a grid, which has no heights (reading ``flight_grid``), "any direction" is still X's four ("Diagonal
+move is not permitted"), and a hulk's walls and closed doors reach its ceiling: what a flier flies
+over is models. Its air step (``["fly", x, y]``) goes straight over 1 to 3 squares in a row each
+holding a model, to the free square beyond that it may enter, costing a square for each square
+crossed and the landing.
+
+A flight's ZOC (reading ``flight``): an air step is asked the enemies' ZOC as a plain step is (V:
+"moves within 1" of an enemy and then tries to move past"): on a table only enemies beside it,
+within 1" in height, may take it.
 """
 
 from __future__ import annotations
@@ -18,6 +27,8 @@ from grimdice.systems.crusade.game.state import GameState, Token, has_code
 #: the abilities that give a model the air steps
 FLIERS = ("FLY", "JUMP PACK")
 EPS = 1e-9
+#: on a grid, the most squares holding models a flier's step flies over (as a table's widest gap)
+MAX_OVER = 3
 
 
 def flies(s: GameState, t: Token) -> bool:
@@ -27,15 +38,42 @@ def flies(s: GameState, t: Token) -> bool:
 
 def steps_of(s: GameState) -> list[Step]:
     """The active model's steps: the board's, and on a table a flier's air steps."""
-    t = s.tokens[s.active]
+    from grimdice.systems.crusade.game.latch import steps as latched
+
+    return latched(s, s.active, _steps(s, s.tokens[s.active]))  # IX LATCH ON: neither may move
+
+
+def _steps(s: GameState, t: Token) -> list[Step]:
     board = s.setup.board
     args = (t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
     steps = board.steps(*args)
-    flights = getattr(board, "flights", None)
-    if flights is None or not flies(s, t):
+    if not flies(s, t):
         return steps
+    flights = getattr(board, "flights", None)
+    if flights is None:
+        return steps + grid_flights(s, t)
     plain = {to: cost for kind, to, cost in steps if kind == "move"}
     return steps + [a for a in flights(*args) if plain.get(a[1], float("inf")) > a[2] + EPS]
 
 
-__all__ = ["FLIERS", "flies", "steps_of"]
+def grid_flights(s: GameState, t: Token) -> list[Step]:
+    """Reading ``flight_grid``: straight over 1 to :data:`MAX_OVER` squares in a row holding models
+    (none a wall or a closed door) to the free square beyond, a square's move each."""
+    board, doors, occupied = s.setup.board, s.doors(), s.occupied()
+    armour = s.armour_of(t)
+    out: list[Step] = []
+    for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+        for k in range(1, MAX_OVER + 1):
+            over = (t.sq[0] + dx * k, t.sq[1] + dy * k)
+            if over not in occupied or board.obstacle(over, doors) or not board.inside(over):
+                break
+            land = (over[0] + dx, over[1] + dy)
+            if not board.inside(land) or land in occupied:
+                continue
+            if not board.obstacle(land, doors) and board.enterable(land, armour):
+                out.append(("fly", land, k + 1))
+            break
+    return out
+
+
+__all__ = ["FLIERS", "MAX_OVER", "flies", "grid_flights", "steps_of"]

@@ -24,13 +24,39 @@ def cost_of(s: GameState, kind: str, to: Pos) -> float:
 def step(s: GameState, sq: Pos, cost: float = 1) -> GameState:
     """Token ``s.active`` steps to ``sq`` for ``cost`` of its move (:data:`~.board.FULL`: its whole
     move, V tall ladders, X manholes). Then blips and hidden models are revealed."""
+    from grimdice.systems.crusade.game.latch import carry
+
     i = s.active
-    s = s.with_token(i, sq=sq)
+    s = carry(s, s.with_token(i, sq=sq), i)  # IX LATCH ON: the larger takes the smaller along
     if cost == FULL:
         s = altered(s, budget=0, moved=s.moved + 1)
     else:
         s = altered(s, budget=s.budget - cost, moved=s.moved + cost)
     return reveal_around(s, i)
+
+
+def plain_reach(s: GameState, k: int, limit: float) -> dict[Pos, float]:
+    """Where token ``k`` gets from where it stands by plain steps (no doors, climbs, jumps, ladders
+    or manholes) costing at most ``limit``, never next to an enemy blip (stepping there would
+    reveal it), with the cost of each (its own place 0), in the order found."""
+    t = s.tokens[k]
+    board, doors, occupied = s.setup.board, s.doors(), s.sides()
+    blips = [u.sq for u in s.tokens if u.alive and u.blip and u.side != t.side]
+    cost: dict[Pos, float] = {t.sq: 0}
+    frontier = [t.sq]
+    while frontier:  # costs are positive and few: a plain relaxation to a fixed point
+        nxt = []
+        for p in frontier:
+            for kind, q, c in board.steps(p, s.armour_of(t), doors, occupied, t.side, s.breaches):
+                d = cost[p] + c
+                if kind != "move" or d > limit + 1e-9 or d >= cost.get(q, float("inf")):
+                    continue
+                if any(board.adjacent(q, b, doors) for b in blips):
+                    continue
+                cost[q] = d
+                nxt.append(q)
+        frontier = nxt
+    return cost
 
 
 def _sees(s: GameState, a: Token, b: Token) -> bool:
@@ -102,4 +128,4 @@ def reveal_blip(s: GameState, j: int, own_turn: bool) -> GameState:
     return s
 
 
-__all__ = ["reveal_around", "reveal_blip", "step"]
+__all__ = ["plain_reach", "reveal_around", "reveal_blip", "step"]

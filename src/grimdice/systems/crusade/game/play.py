@@ -20,7 +20,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 8
+LOG_VERSION = 9
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -46,10 +46,29 @@ READINGS = (
     "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",
     "reading ambush: the free attack comes at once, before the revealing model goes on",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
-    "measured as a move; no ZOC on an air step",
+    "measured as a move; an air step is asked the enemies' ZOC as a plain step is",
+    "reading flight_grid: on a grid a flier flies straight over 1 to 3 squares holding models to the free "
+    "square beyond, a square's move each; not over walls or closed doors, nor diagonally",
     "reading two_fisted: both pistols fire at one target as one combined roll",
+    "reading two_fisted_targets: or each pistol at its own target within 6 squares, each its own single "
+    "shot, the second on the state the first left; an ambusher may fire them so",
     "reading detonate: a DETONATE model detonates as its action with one of its weapons; unless its dice "
-    "roll a zero, that weapon's EXPLODE attack hits it and the models near; not when grazed",
+    "roll a zero, that weapon's EXPLODE attack hits it and the models near",
+    "reading detonate_graze: a graze is one point of damage with one hit left; a grazed DETONATE model "
+    "detonates with its first weapon (even when the graze knocked it out or killed it), after the "
+    "attack's own follow-up rolls",
+    "reading control: when a CONTROL model's own shot or melee at one target kills it, its player may "
+    "take control instead: the model keeps its state before the attack and is activated by the "
+    "controller in the controller's next turn, then is its owner's again",
+    "reading latch_on: latching is a LATCH ON model's melee action, with no roll, onto an adjacent enemy; "
+    "it holds while both stand and touch, until the latcher's player's next turn; a single shot at the "
+    "latcher is rolled at it, then at its target; attacks at the target +1, its shots -1; a graze or "
+    "knockback dislodges the latcher; the larger model steps (plain steps) and the smaller takes the "
+    "square it left",
+    "reading mob_joint: a MOB model's melee may be a mob with friends that may join (MOB models; MOB-1 "
+    "any one) not yet activated, beside the target or moved by plain steps to the nearest free place "
+    "beside it, which spend their activation on it; one chance node, the calculator's mob melee, its "
+    "losses divided as the calculator divides them",
     "reading infiltrate: in a game with blips, a round 0 before the first lets each player's INFILTRATE "
     "models make a move and no action, the first player's first",
     "reading ambush_move: the half move after it (attack or not) takes plain steps only, never next to "
@@ -207,7 +226,7 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
         done = "done" if outcome[1] else "failed"
         return f"{_name(before, i)} plays {card} on {_name(before, j)}: {done}"
     if before.pending[0] == "detonate":  # IX DETONATE
-        _, i, k, _ = before.pending
+        i, k = before.pending[1:3]
         weapon = before.setup.profiles[before.tokens[i].profile].weapons[k].name
         return f"{_name(before, i)} detonates with {weapon}: " + ("it explodes" if outcome[1] else "a zero")
     if before.pending[0] in ("sector", "collapse", "collateral"):
@@ -224,6 +243,7 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     verb = {
         "shoot": f"shoots {_name(before, j)} with {fired}",
         "melee": f"melees {_name(before, j)}",
+        "mob": f"mobs {_name(before, j)}",
         "ladder": f"melees {_name(before, j)} awkwardly across a ladder",
         "zoc": f"makes a free melee (ZOC) on {_name(before, j)}",
         "snap": f"snap fires at {_name(before, j)} with {fired}",

@@ -8,7 +8,8 @@ psyker's mind war and MIND LANCE too, less the risk of an incursion), plays a ca
 expected effect is worth more than the best attack (HEAL a hurt friend, CURSE or FLASH an enemy,
 SHIELD a friend in an enemy's sight, the further cards by :mod:`.power_values`, a PRECOGNANT at an
 enemy attack that would harm; on a table also brings a sector, barricade or catwalk down on
-enemies in it or on it, dives and melees across a held ladder), reloads, unjams or forces an entry
+enemies in it or on it, dives and melees across a held ladder; fires two pistols, detonates,
+latches on or mobs by :mod:`.ai_abilities`' values), reloads, unjams or forces an entry
 (on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
 towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
 of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
@@ -29,6 +30,7 @@ from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, graze
 from grimdice.systems.crusade.game import deck, items, many, powers, psychic, situation
+from grimdice.systems.crusade.game.ai_abilities import ABILITY_ATTACKS, ability_value
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.rules import targets_in_sight
@@ -53,6 +55,8 @@ def _harm(before: tuple[int, int], after: tuple[int, int]) -> float:
 
 def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected harm an attack does to its target, less the attacker's own and his fails."""
+    if a[0] in ABILITY_ATTACKS:  # IX TWO FISTED, DETONATE, LATCH ON, MOB
+        return ability_value(s, a, _harm, law_value, FAIL_VALUE)
     i, j = s.active, int(a[1])
     if a[0] == "shoot":
         how, targets, key = many.plan(s, i, a)
@@ -265,8 +269,9 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     """The simple AI (see the module text), deciding from its observation of ``state``."""
     state = state.observation(state.current_player())
     actions = state.legal_actions()
-    if state.psy is not None and state.psy.prompt:  # VII: keeps its cards for its own turn
-        if state.psy.prompt[0] == "foresee":  # ... but a PRECOGNANT that pays
+    prompt = state.psy.prompt if state.psy is not None else ()
+    if prompt or state.control:  # VII: keeps its cards for its own turn; IX CONTROL: it kills
+        if prompt[:1] == ("foresee",):  # ... but a PRECOGNANT that pays
             from grimdice.systems.crusade.game.power_values import foresee_choice
 
             return foresee_choice(state, actions)
@@ -282,7 +287,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         return ("pass",)
     if state.ambush:  # IX AMBUSH: the best free attack, if any is worth it
         k = state.ambush[0]
-        free = [a for a in actions if a[0] != "pass"]
+        free = [a for a in actions if a[0] in ("shoot", "melee")]
         keys = [
             situation.shot(state, k, a[1], a[2]) if a[0] == "shoot" else situation.melee(state, k, a[1], 1)
             for a in free
@@ -301,7 +306,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         ):
             return a
     carrying = items.carries(state, state.active)  # a carrier moves rather than fights
-    kinds = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", *STRUCTURE_ATTACKS)
+    kinds = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", *STRUCTURE_ATTACKS, *ABILITY_ATTACKS)
     held = _held_structures(state)  # VI: only a sector or piece with models in or on it can pay
     attacks = [
         a

@@ -46,6 +46,13 @@ class Book:
             ghost = f"{self.origin[before.pending[1]]}.ghost"
             self.origin += [ghost] * (len(after.tokens) - len(self.origin))
         self.kills += [0] * (len(after.tokens) - len(self.kills))
+        if (
+            before.control
+            and not after.control
+            and after.tokens[before.control[1]].alive
+            and before.control[2] < KO
+        ):
+            self.kills[before.control[0]] -= 1  # IX CONTROL: taken instead of killed
         if before.pending[:1] != ("attack",):
             return
         i, j = before.pending[2], before.pending[3]
@@ -72,7 +79,8 @@ class Book:
             if is_ghost(s, t):
                 continue
             name = s.setup.profiles[t.profile].name
-            out.append(_entry(t.side, name, self.origin[k], CONDITIONS[t.cond], self.kills[k]))
+            side = t.side if t.owner < 0 else t.owner  # IX CONTROL: its own force
+            out.append(_entry(side, name, self.origin[k], CONDITIONS[t.cond], self.kills[k]))
         return sorted(out, key=lambda e: origin_order(e["from"]))
 
 

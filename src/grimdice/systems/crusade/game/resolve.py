@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.damage import WOUNDED
-from grimdice.systems.crusade.game import many, situation
+from grimdice.systems.crusade.game import control, latch, many, mob, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import PUSH_ATTACKER, PUSH_DEFENDER, cached_law
+from grimdice.systems.crusade.game.detonate import on_graze
 from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.horror import rise
@@ -55,8 +56,10 @@ def _shot(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[Any, ...]:
     if a[0] == "fists":
         from grimdice.systems.crusade.game import fists
 
-        return fists.pending(s, i, int(a[1]))
+        return fists.pending(s, i, int(a[1]), "shoot", *(int(v) for v in a[2:]))
     how, targets, key = many.plan(s, i, a)  # VIII templates, lines, areas, split and rapid fire
+    if how == "shoot":  # IX LATCH ON: "Ranged attacks vs. the latcher will hit BOTH"
+        return ("attack", how, i, int(a[1]), key, str(a[2]), latch.also_hit(s, i, int(a[1]), str(a[2]), how))
     return ("attack", how, i, int(a[1]), key, str(a[2])) + ((targets,) if how == "many" else ())
 
 
@@ -102,26 +105,32 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     before = s
     if how == "many":
         return _resolve_many(s, int(outcome[1]))
+    if how == "mob":  # IX MOB: a joint melee
+        return mob.resolve(s, outcome)
     (ds, as_, wa, wd, push), _ = cached_law(key)[int(outcome[1])]
     if how in ("explode", "malfunction"):  # follow-up rolls: only the target's state changes
         from grimdice.systems.crusade.game.ruin import after_blast
 
-        s = next_blast(_wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), s.pending[6])
+        queue = s.pending[6] + on_graze(s, push, i, j)  # IX DETONATE: "Will detonate if grazed"
+        s = next_blast(wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), queue)
         return after_blast(s)  # VI: a building shot's collapse after the explosion
     if how != "snap":  # reading snap_fire: a snap shot's knockback moves nobody
         s = knock_back(s, i, j, push)
     s = s.with_token(i, arms=weapon_after(s, i, wa, fired, j))
     if wd:
         s = s.with_token(j, arms=weapon_after(s, j, wd, "", i))
-    s = _wound_marks(
+    s = wound_marks(
         s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), s, (i, j)
     )
     s, queue = fail_rolls(s, how == "shoot", ((i, j, wa), (j, i, wd)))
+    queue += on_graze(s, push, i, j)  # IX DETONATE: "Will detonate if grazed"
+    s = latch.dislodge(s, push, i, j)  # IX LATCH ON: "Any graze or KB result on the latcher"
+    queue += before.pending[6] if len(before.pending) > 6 else ()  # IX TWO FISTED: the second pistol
     if how == "ladder":  # V: a ladder blocked at its far end
         from grimdice.systems.crusade.game.ladder import after
 
         s = after(before, s, j)
-    return next_blast(s, queue)
+    return next_blast(control.offer(before, s, how, i, j), queue)  # IX CONTROL: instead of killing
 
 
 def _resolve_many(s: GameState, k: int) -> GameState:
@@ -136,7 +145,7 @@ def _resolve_many(s: GameState, k: int) -> GameState:
         squares = many.push_squares(s, i, targets, fired)
         after = _moved(after, [(t, q) for t, q, m in zip(targets, squares, moved, strict=True) if m])
     wa = fired if failed else ""
-    after = _wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
+    after = wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
     after, queue = fail_rolls(after, True, ((i, j, wa),))
     return next_blast(after, queue)
 
@@ -180,7 +189,7 @@ def _moved(s: GameState, moves: list[tuple[int, Pos | None]]) -> GameState:
     return s
 
 
-def _wound_marks(after: GameState, before: GameState, who: tuple[int, ...]) -> GameState:
+def wound_marks(after: GameState, before: GameState, who: tuple[int, ...]) -> GameState:
     """Mark the player's models newly wounded in its own turn (VIII WOUND: they ignore it then)."""
     fresh = {
         k
@@ -196,4 +205,4 @@ def _fail_code(s: GameState, i: int, weapon: str) -> str:
     return s.setup.fighters[s.tokens[i].profile].arms[weapon_index(s, i, weapon)].fail
 
 
-__all__ = ["act", "fail_rolls", "knock_back", "resolve"]
+__all__ = ["act", "fail_rolls", "knock_back", "resolve", "wound_marks"]

@@ -14,6 +14,7 @@ from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
     climb,
+    control,
     deck,
     detonate,
     dive,
@@ -24,7 +25,9 @@ from grimdice.systems.crusade.game import (
     infiltrate,
     items,
     ladder,
+    latch,
     many,
+    mob,
     psychic,
     ruin,
 )
@@ -43,6 +46,7 @@ from grimdice.systems.crusade.game.state import (
     turn_start,
 )
 from grimdice.systems.crusade.game.table import piece_key
+from grimdice.systems.crusade.game.victory import hold_score, reached_by
 
 Action = tuple[Any, ...]
 RANGED = ("ranged", "pistol", "grenade")
@@ -140,6 +144,8 @@ def _actions(s: GameState) -> list[Action]:
     out.extend(detonate.actions(s, i))  # IX DETONATE
     out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
     out.extend(melee)
+    out.extend(latch.actions(s, i, adjacent))  # IX LATCH ON: "As a melee attack"
+    out.extend(mob.actions(s, i, adjacent))  # IX MOB: a joint melee
     if not wounded and s.budget > 0:
         out.extend(dive.actions(s, sight, s.budget))  # V DIVE ATTACK on a table
     out.extend(ladder.actions(s))  # V: a ladder blocked by an enemy at the opposite end
@@ -218,6 +224,8 @@ def legal_actions(s: GameState) -> list[Action]:
         return []
     if s.psy is not None and s.psy.prompt:  # VII: a card window or a discard
         return deck.prompt_actions(s)
+    if s.control:  # IX CONTROL: the killer's player chooses
+        return control.actions(s)
     if s.active < 0:
         return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
     if s.ambush:  # IX AMBUSH: the revealed model's player chooses
@@ -230,14 +238,14 @@ def legal_actions(s: GameState) -> list[Action]:
         return [("pass",), *(("snap", w) for w in pistols(s, s.snap[1]))]
     out: list[Action] = []
     if s.tokens[s.active].last:  # IX HORROR: a last attack, no move
-        return [a for a in _actions(s) if a[0] in ("shoot", "melee")] + [("end",)]
+        return [a for a in _actions(s) if a[0] in ("shoot", "melee", "fists")] + [("end",)]
     if may_act(s):
         out.extend(_actions(s))
     out.extend(deck.cast_actions(s))  # VII CARDS
     mindless = _mindless(s)
     if mindless and out:  # IX MINDLESS: "attack the nearest target, preferrably in melee"
         melee = [a for a in out if a[0] == "melee"]
-        out = melee or [a for a in out if a[0] == "shoot"] or out
+        out = melee or [a for a in out if a[0] in ("shoot", "fists")] or out
     elif s.meleed:  # IV: "If adjacent to multiple targets, you may melee each in turn"
         out.extend(("melee", j) for j in adjacent_enemies(s, s.active) if j not in s.meleed)
     if _may_hide(s, free=True):
@@ -246,7 +254,7 @@ def legal_actions(s: GameState) -> list[Action]:
         out.extend(_toward_nearest(s, _moves(s)) if mindless else _moves(s))
     if items.carries(s, s.active):
         out.append(("drop",))  # V CARRYING: "You may drop the item at any time during your turn for free"
-    if not (mindless and may_act(s) and any(a[0] in ("melee", "shoot") for a in out)):
+    if not (mindless and may_act(s) and any(a[0] in ("melee", "shoot", "fists") for a in out)):
         out.append(("end",))
     return out
 
@@ -330,6 +338,8 @@ def _answer(s: GameState, a: Action) -> GameState | None:
 
     if s.psy is not None and s.psy.prompt:
         return settle(deck.decide(s, a))
+    if s.control:
+        return settle(control.decide(s, a))
     if s.ambush:
         return settle(ambush.decide(s, a))
     if s.zoc:
@@ -355,6 +365,8 @@ _SIMPLE = {
     "melee_piece": lambda s, a: ruin.start(s, piece_key(int(a[1])), ""),
     "dive": lambda s, a: dive.start(s, int(a[1])),  # V DIVE ATTACK
     "ladder_melee": lambda s, a: ladder.start(s, int(a[1])),  # V: a ladder blocked at its far end
+    "latch": lambda s, a: latch.start(s, int(a[1])),  # IX LATCH ON
+    "mob": lambda s, a: mob.start(s, a),  # IX MOB
 }
 
 
@@ -382,7 +394,7 @@ def apply(s: GameState, a: Action) -> GameState:
     if kind in moves.STEPS:
         to = tuple(int(v) for v in a[1:])
         cost = moves.cost_of(s, kind, to)
-        who = zoc.guards(s, to) if kind == "move" else ()
+        who = zoc.guards(s, to) if kind in ("move", "fly") else ()
         return zoc.offer(s, to, cost, who) if who else settle(moves.step(s, to, cost))
     return settle(deck.foresee(resolve.act(s, a)))  # VII PRECOGNANT: a shot or melee too
 
@@ -414,29 +426,6 @@ def out_of_action(s: GameState, side: int) -> bool:
     return not any(t.side == side and t.standing for t in deck.counted(s))  # VII PROJECTION: no ghosts
 
 
-def _reached(s: GameState) -> int | None:
-    for o in (o for o in s.setup.scenario.objectives if o.kind == "reach"):
-        squares = {tuple(q) for q in o.squares}
-        for t in deck.counted(s):
-            if t.standing and not t.blip and t.sq[:2] in squares and (o.side is None or t.side == o.side):
-                return t.side
-    return None
-
-
-def hold_score(s: GameState) -> tuple[int, int]:
-    """Ours: each ``hold`` objective scores its points for the force whose models alone stand on
-    its squares (models standing, not blips)."""
-    score = [0, 0]
-    for o in (o for o in s.setup.scenario.objectives if o.kind == "hold"):
-        squares = {tuple(q) for q in o.squares}
-        sides = {t.side for t in deck.counted(s) if t.standing and not t.blip and t.sq[:2] in squares}
-        if len(sides) == 1:
-            (side,) = sides
-            if o.side is None or o.side == side:
-                score[side] += o.points
-    return score[0], score[1]
-
-
 def finish(s: GameState, winner: int) -> GameState:
     return altered(s, winner=winner, ended=True, active=-1, pending=())
 
@@ -445,7 +434,7 @@ def settle(s: GameState) -> GameState:
     """After every step: end the game if a force is out of action or a ``reach`` objective is
     reached; end an activation that can do nothing more; pass the turn when the player has no
     model left to activate (I), and end the game after the last turn (hold objectives scored)."""
-    if s.ended or s.pending:
+    if s.ended or s.pending or s.control:
         return s
     s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
     for side in (0, 1):
@@ -453,7 +442,7 @@ def settle(s: GameState) -> GameState:
             return finish(s, 1 - side)
     s = deck.mourn(s)  # VII: a killed player psyker's cards
     s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
-    reached = _reached(s)
+    reached = reached_by(s)
     if reached is None:
         reached = items.delivered(s)
     if reached is not None:
@@ -476,6 +465,7 @@ def next_turn(s: GameState) -> GameState:
     if rnd > s.setup.scenario.turns:
         a, b = hold_score(s)
         return finish(s, 0 if a > b else 1 if b > a else -1)
+    s = latch.release(control.release(s, player), player)  # IX CONTROL: "for 1 turn"; LATCH ON
     tokens = tuple(
         altered(t, done=False, spent=0, snapped=False)
         if t.side == player

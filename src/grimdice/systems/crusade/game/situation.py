@@ -77,6 +77,13 @@ def push_square(s: GameState, frm: int, t: int) -> Pos | None:
     return None if stopped else sq
 
 
+def _latch(s: GameState, a: int, t: int) -> dict[str, str]:
+    """IX LATCH ON: "Attacks against the target will be at +1" (a melee too)."""
+    from grimdice.systems.crusade.game.latch import modifier
+
+    return modifier(s, a, t, False)
+
+
 def _grenade(s: GameState, t: Token, weapon: str) -> bool:
     return any(w.name == weapon and w.kind == "grenade" for w in s.setup.profiles[t.profile].weapons)
 
@@ -102,9 +109,10 @@ def shot(s: GameState, a: int, t: int, weapon: str) -> str:
     """The single-attack scenario of token ``a`` firing ``weapon`` at token ``t``, as JSON text."""
     att, dfd = s.tokens[a], s.tokens[t]
     inches = s.setup.board.range(att.sq, dfd.sq, down=not _grenade(s, att, weapon))
-    return shot_key(
-        s, a, weapon, model_data(s, dfd), inches, cover=cover_of(s, dfd, att), **knockback_into(s, a, t)
-    )
+    from grimdice.systems.crusade.game.latch import modifier  # IX LATCH ON: +1 / -1
+
+    extra = {"cover": cover_of(s, dfd, att), **knockback_into(s, a, t), **modifier(s, a, t, True)}
+    return shot_key(s, a, weapon, model_data(s, dfd), inches, **extra)
 
 
 def melee(
@@ -121,6 +129,7 @@ def melee(
         "opponent_number": opponent_number,
         "attack_mode": mode,
         **knockback_into(s, a, t),
+        **_latch(s, a, t),
     }
     if awkward:
         data["awkward"] = True

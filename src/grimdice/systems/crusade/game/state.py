@@ -12,7 +12,9 @@ weapon)``, ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``,
 ``("open", x, y)``, ``("close", x, y)``, ``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT
 FIRE and RAPID FIRE also ``("shoot", target, weapon, target2)``), ``("melee", target)``, ``("charge",)``,
 ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("detonate", weapon)``,
-``("hide",)``, ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``; the other player's
+``("hide",)``, ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``, IX's ``("fists", target,
+*target2)``, ``("latch", target)``, ``("mob", target, *members)`` and, after a CONTROL model's kill,
+``("control", target)`` / ``("pass",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
 ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` and
 ``("cast", psyker, card, *target)`` (VII), PROJECTION's ``("dissipate", ghost)``, the other player's
@@ -72,6 +74,9 @@ class Token:
     last: int = 0  # IX HORROR: its die (2 or 3) while it makes its last attack
     spent: float = 0
     blip: tuple[int, ...] = ()
+    owner: int = -1  # IX CONTROL: its own force while the other controls it (``side``)
+    ruled: int = 0  # IX CONTROL: its owner's turn starts still to come under control
+    latch: int = -1  # IX LATCH ON: the model it has latched onto
 
     @property
     def alive(self) -> bool:
@@ -145,6 +150,7 @@ class GameState:
     winner: int | None = None  # 0, 1, or -1 for a draw, once the game is over
     ended: bool = False
     psy: Psy | None = None  # VII: the psychic cards, in a game with a deck
+    control: tuple[int, ...] = ()  # IX CONTROL: a kill its killer may turn into control (i, j, cond, hits)
 
     # ------------------------------------------------------------------ the game interface
     def current_player(self) -> int:

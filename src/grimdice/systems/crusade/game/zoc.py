@@ -82,9 +82,9 @@ def proceed(s: GameState) -> GameState:
     to, cost, who = s.zoc
     if s.tokens[s.active].cond in (STUNNED, KO) or not s.tokens[s.active].alive:
         return altered(s, zoc=(), budget=0)
-    t = s.tokens[s.active]
-    steps = s.setup.board.steps(t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
-    if all(p != to for _, p, _ in steps) or s.occupant(to) >= 0:
+    from grimdice.systems.crusade.game.flight import steps_of
+
+    if all(p != to for _, p, _ in steps_of(s)) or s.occupant(to) >= 0:
         return altered(s, zoc=())  # VIII KNOCKBACK moved one of them: the step is not made
     who = tuple(e for e in who if _guards(s, e, s.active))
     if who:

@@ -1,0 +1,81 @@
+"""The simple AI's values of the IX abilities' actions (ours: weights, not rules), beside its
+attacks' (:func:`.players.attack_value`): TWO FISTED's shots, DETONATE, LATCH ON and MOB.
+
+- ``["fists", t]``: the combined fire's law value; ``["fists", t, t2]``: the two single shots' values
+  added (each on the present state).
+- ``["detonate", w]``: the chance it explodes times the expected harm of EXPLODE's shot at each model
+  within the weapon's radius (enemies for, friends and the bomber against).
+- ``["latch", j]``: :data:`LATCH_VALUE`, and :data:`LATCH_SHOOTER` more when the target has a ready
+  ranged weapon (its shots at -1, and it is held where it stands).
+- ``["mob", j, ...]``: the mob melee law's expected harm to the target less that to every mob model
+  and the fail's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+from grimdice.systems.crusade.damage import State
+from grimdice.systems.crusade.game import fists, mob
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.fails import explosion_radius, explosion_shot
+from grimdice.systems.crusade.game.state import READY, GameState
+
+LATCH_VALUE = 0.1
+LATCH_SHOOTER = 0.15
+#: the actions valued here
+ABILITY_ATTACKS = ("fists", "detonate", "latch", "mob")
+
+Harm = Callable[[tuple[int, int], tuple[int, int]], float]
+LawValue = Callable[[GameState, int, int, str], float]
+
+
+def ability_value(s: GameState, a: tuple[Any, ...], harm: Harm, law_value: LawValue, fail: float) -> float:
+    """The AI's value of ability action ``a`` of the active model (``harm``, ``law_value`` and
+    ``fail``: the AI's own weights, :mod:`.players`)."""
+    i = s.active
+    if a[0] == "fists":
+        targets = [int(t) for t in a[1:]]
+        if len(targets) == 1:
+            return law_value(s, i, targets[0], str(fists.pending(s, i, targets[0])[4]))
+        both = fists.pistols(s, i) or ("", "")
+        return sum(law_value(s, i, t, fists.shot_key(s, i, t, w)) for t, w in zip(targets, both, strict=True))
+    if a[0] == "detonate":
+        return _detonate_value(s, i, str(a[1]), harm)
+    if a[0] == "latch":
+        t = s.tokens[int(a[1])]
+        weapons = s.setup.profiles[t.profile].weapons
+        ready = [w.kind for w, st in zip(weapons, t.arms, strict=True) if st == READY]
+        shooter = any(kind in ("ranged", "pistol", "grenade") for kind in ready)
+        return LATCH_VALUE + LATCH_SHOOTER * shooter
+    j, mates = int(a[1]), tuple(int(k) for k in a[2:])
+    them = (s.tokens[j].cond, s.tokens[j].hits)
+    ours = [(s.tokens[k].cond, s.tokens[k].hits) for k in (i, *mates)]
+    value = 0.0
+    for (ds, ends, wa, *_), p in cached_law(mob.key(s, i, j, mates)):
+        own = sum(harm(b, e) for b, e in zip(ours, cast(tuple[State, ...], ends), strict=True))
+        value += p * (harm(them, ds) - own - fail * bool(wa))
+    return value
+
+
+def _detonate_value(s: GameState, i: int, weapon: str, harm: Harm) -> float:
+    from grimdice.systems.crusade.actions import detonate_chance
+    from grimdice.systems.crusade.game.fails import weapon_index
+
+    me = s.tokens[i]
+    k = weapon_index(s, i, weapon)
+    p = detonate_chance(str(s.setup.profiles[me.profile].weapons[k].dice))
+    radius, board = explosion_radius(s, i, weapon), s.setup.board
+    total = 0.0
+    for j, t in enumerate(s.tokens):
+        if not t.alive or t.blip or board.range(me.sq, t.sq) > radius:
+            continue
+        sign = 1.0 if t.side != me.side else -1.0
+        start = (t.cond, t.hits)
+        law = cached_law(explosion_shot(s, i, weapon, j))
+        total += sign * sum(q * harm(start, ds) for (ds, *_), q in law)
+    return p * total
+
+
+__all__ = ["ABILITY_ATTACKS", "LATCH_SHOOTER", "LATCH_VALUE", "ability_value"]
