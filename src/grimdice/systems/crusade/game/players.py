@@ -27,7 +27,7 @@ import numpy as np
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, graze
-from grimdice.systems.crusade.game import deck, items, many, psychic, situation
+from grimdice.systems.crusade.game import aim, deck, items, many, psychic, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.rules import targets_in_sight
@@ -186,12 +186,19 @@ def card_value(s: GameState, a: tuple[Any, ...]) -> float:
     return ok * gain - INCURSION_VALUE * inc
 
 
+def _value(s: GameState, a: tuple[Any, ...]) -> float:
+    """The worth of a card, a forced entry (:func:`.aim.force_value`) or an attack."""
+    if a[0] == "cast":
+        return card_value(s, a)
+    return aim.force_value(s, a) if a[0] == "force" else attack_value(s, a)
+
+
 def law_value(s: GameState, i: int, j: int, key: str) -> float:
     """:func:`attack_value` of token ``i`` attacking token ``j`` in the situation ``key``."""
     me, them = (s.tokens[i].cond, s.tokens[i].hits), (s.tokens[j].cond, s.tokens[j].hits)
-    value = 0.0
+    value, w = 0.0, aim.weight(s, s.tokens[j]) if s.tokens[j].side != s.tokens[i].side else 1.0
     for (ds, as_, wa, *_), p in cached_law(key):
-        value += p * (_harm(them, ds) - _harm(me, as_) - FAIL_VALUE * bool(wa))
+        value += p * (w * _harm(them, ds) - _harm(me, as_) - FAIL_VALUE * bool(wa))
     return value
 
 
@@ -247,7 +254,10 @@ def _goals(s: GameState, side: int, me: int = -1) -> list[Pos]:
     if reach:
         return reach
     friends = {t.sq for t in s.tokens if t.standing and t.side == side}
-    return [t.sq for t in s.tokens if t.alive and t.side != side] + sorted(_hold_squares(s, side) - friends)
+    free = _hold_squares(s, side) - friends
+    if me >= 0 and s.tokens[me].sq in _hold_squares(s, side):
+        free = set()  # it stands on one already: it does not shuffle between them
+    return aim.contacts(s, side) + sorted(free)
 
 
 def _activation(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -292,7 +302,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         ):
             return a
     carrying = items.carries(state, state.active)  # a carrier moves rather than fights
-    kinds = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", *STRUCTURE_ATTACKS)
+    kinds = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", "force", *STRUCTURE_ATTACKS)
     held = _held_structures(state)  # VI: only a sector or piece with models in or on it can pay
     attacks = [
         a
@@ -300,7 +310,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         if a[0] in kinds and not carrying and (a[0] not in STRUCTURE_ATTACKS or _structure_key(a) in held)
     ]
     if attacks:
-        values = [card_value(state, a) if a[0] == "cast" else attack_value(state, a) for a in attacks]
+        values = [_value(state, a) for a in attacks]
         best = int(np.argmax(values))
         if values[best] > 0:
             return attacks[best]
@@ -308,7 +318,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         if a[0] in ("reload", "unjam", "force") and not carrying:
             return a  # VI FORCE ENTRY on a table: into a sector its enemies hold
     me = state.tokens[state.active]
-    if me.sq[:2] in {p[:2] for p in _hold_squares(state, me.side)} and not me.blip:
+    if not me.blip and aim.keeps_hold(state, state.active, {p[:2] for p in _hold_squares(state, me.side)}):
         return _end(actions)  # it holds its objective
     dist = _distances(state, _goals(state, me.side, state.active))
     here = dist.get(me.sq, 10**6)

@@ -1,0 +1,94 @@
+"""Where the AI of a Rules Crusade game goes to contest a ``hold`` objective on a table (ours: the
+AI's choices, not rules). The rules never import this module.
+
+On a table an enemy inside a building's sector is reached only from within that sector (VI: "You
+may not melee through walls", "You may not attack across sector borders", "You may not fire
+between sectors"), so the AI heads for the positions beside it in its sector (:func:`contacts`)
+rather than for its cell: after a forced entry (VI FORCE ENTRY) its steps lead in through the
+breach. A model standing on its force's ``hold`` squares keeps them (:func:`keeps_hold`) unless
+enemies stand on that objective's squares too and another friend stands on them: then it goes to
+fight for the objective, since a contested objective scores for nobody (ours: ``victory``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.state import GameState, Token
+from grimdice.systems.crusade.game.table import TableBoard
+
+HOLDER_WEIGHT = 2.0  # harm to an enemy on a hold objective's squares counts twice (ours)
+FORCE_WORTH = 0.5  # a way into a sector where an enemy holds an objective (ours)
+
+
+@lru_cache(maxsize=4096)
+def _beside(board: TableBoard, q: Pos) -> tuple[Pos, ...]:
+    """The positions in ``q``'s sector touching it (IV: adjacent there)."""
+    lat = board.lattice
+    return tuple(
+        (n[0], n[1], z)
+        for n in lat.neighbours((q[0], q[1]))
+        for z in lat.levels_at(n)
+        if board.adjacent((n[0], n[1], z), q, {})
+    )
+
+
+def contacts(s: GameState, side: int) -> list[Pos]:
+    """The enemies ``side`` knows of as goals (those standing on a ``hold`` objective's squares if
+    any, else all): each one's cell, or on a table, for one inside a building's sector, the
+    positions beside it in that sector (where it can be meleed)."""
+    board = s.setup.board
+    out: list[Pos] = []
+    foes = [t for t in s.tokens if t.alive and t.side != side]
+    holders = [t for t in foes if t.standing and not t.blip and weight(s, t) > 1]
+    for t in holders or foes:
+        if isinstance(board, TableBoard) and not t.blip and board.indoors(t.sq) >= 0:
+            out.extend(_beside(board, t.sq) or (t.sq,))
+        else:
+            out.append(t.sq)
+    return out
+
+
+def keeps_hold(s: GameState, i: int, squares: set[tuple[int, ...]]) -> bool:
+    """Whether model ``i``, standing on one of its ``hold`` squares, stays: unless enemies stand on
+    squares of that objective too and a friend also stands on them (then it goes to fight)."""
+    me = s.tokens[i]
+    for o in s.setup.scenario.objectives:
+        cells = {tuple(q) for q in o.squares}
+        if o.kind != "hold" or me.sq[:2] not in cells:
+            continue
+        on = [k for k, t in enumerate(s.tokens) if t.standing and not t.blip and t.sq[:2] in cells]
+        foes = any(s.tokens[k].side != me.side for k in on)
+        friends = any(k != i and s.tokens[k].side == me.side for k in on)
+        if foes and friends:
+            return False
+    return me.sq[:2] in squares
+
+
+def weight(s: GameState, t: Token) -> float:
+    """How much harm to enemy model ``t`` counts: :data:`HOLDER_WEIGHT` when it stands on the
+    squares of a ``hold`` objective (taking it off them may win the objective), else 1."""
+    sq = t.sq[:2]
+    on = any(o.kind == "hold" and sq in {tuple(q) for q in o.squares} for o in s.setup.scenario.objectives)
+    return HOLDER_WEIGHT if on else 1.0
+
+
+def force_value(s: GameState, a: tuple[Any, ...]) -> float:
+    """VI FORCE ENTRY ``["force", sector, weapon]``: worth :data:`FORCE_WORTH` times its chance
+    when an enemy in that sector stands on a ``hold`` objective's squares (the way in to contest
+    it), else nothing (it is still tried when the model has nothing better to do)."""
+    from grimdice.systems.crusade.game import entry
+
+    board = s.setup.board
+    sector = int(a[1])
+    side = s.tokens[s.active].side
+    holder = any(
+        t.side != side and t.standing and board.indoors(t.sq) == sector and weight(s, t) > 1  # type: ignore[attr-defined]
+        for t in s.tokens
+    )
+    return FORCE_WORTH * entry.chance(s, sector, str(a[2])) if holder else 0.0
+
+
+__all__ = ["FORCE_WORTH", "HOLDER_WEIGHT", "contacts", "force_value", "keeps_hold", "weight"]
