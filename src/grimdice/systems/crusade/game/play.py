@@ -20,7 +20,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 7
+LOG_VERSION = 8
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -124,6 +124,8 @@ TABLE_READINGS = (
     "firer sees part of their top, and meleed by a model touching them (feet within 1 inch of the top)",
     "reading catwalk: a catwalk is stood on and under and blocks no sight; destroyed, it lies on the "
     "ground 1 inch high for sight, and models on it fall",
+    "reading catwalk_melee: a model on a catwalk may melee an enemy inside a building's sector where one "
+    "of its own steps (a move, drop, fall or hang and drop; not a ladder) would land, through the wall",
     "reading dive: a dive is made outdoors onto an enemy seen 1 to 3 inches below, to the free place "
     "beside it nearest the diver; the jump is the inches across to that place plus 1, at most 4, paid "
     "from the move; a failed dive lands there stunned and ends the move; no snap fire before its melee",

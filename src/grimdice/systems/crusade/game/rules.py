@@ -13,6 +13,7 @@ from typing import Any
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
+    catwalk,
     climb,
     deck,
     detonate,
@@ -93,14 +94,14 @@ def targets_in_sight(s: GameState, i: int) -> list[int]:
 
 
 def adjacent_enemies(s: GameState, i: int) -> list[int]:
-    """IV / X: enemy models adjacent (diagonals when a pinching square is open); not blips."""
+    """IV / X: adjacent enemy models (diagonals if a pinching square is open), not blips; VI: catwalks'."""
     me = s.tokens[i]
     doors, board = s.doors(), s.setup.board
     return [
         j
         for j in enemies(s, me.side)
         if not s.tokens[j].blip and board.adjacent(me.sq, s.tokens[j].sq, doors)
-    ]
+    ] + catwalk.blockers(s, i)
 
 
 def _moves(s: GameState) -> list[Action]:
