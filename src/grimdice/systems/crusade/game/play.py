@@ -124,6 +124,8 @@ TABLE_READINGS = (
     "firer sees part of their top, and meleed by a model touching them (feet within 1 inch of the top)",
     "reading catwalk: a catwalk is stood on and under and blocks no sight; destroyed, it lies on the "
     "ground 1 inch high for sight, and models on it fall",
+    "reading hatch: a building's roof hatch (the scenario's) joins its roof and the floor below, climbed as "
+    "a ladder of the roof's height; down it a sector held by enemies is entered without a forced entry",
     "reading catwalk_melee: a model on a catwalk may melee an enemy inside a building's sector where one "
     "of its own steps (a move, drop, fall or hang and drop; not a ladder) would land, through the wall",
     "reading dive: a dive is made outdoors onto an enemy seen 1 to 3 inches below, to the free place "

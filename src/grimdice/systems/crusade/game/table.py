@@ -254,8 +254,14 @@ class TableBoard:
             found.extend((ln.kind, ln.to, ln.cost) for ln in self.links.get(p, ()))
             found.extend(self._jumps(p))
             here = self.indoors(p)
+            hatch = {ln.to for ln in self.links.get(p, ()) if ln.hatch}  # VI: via the roof, no forcing
             self._steps[p] = tuple(
-                (kind, to, cost, self.indoors(to) if self.indoors(to) not in (-1, here) else -1)
+                (
+                    kind,
+                    to,
+                    cost,
+                    self.indoors(to) if self.indoors(to) not in (-1, here) and to not in hatch else -1,
+                )
                 for kind, to, cost in found
             )
         return self._steps[p]

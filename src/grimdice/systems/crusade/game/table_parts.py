@@ -53,6 +53,7 @@ class Link:
     to: Pos
     cost: float
     ladder: bool = False  # a ladder (V: "blocked by an enemy at the opposite end"), not stairs
+    hatch: bool = False  # a roof hatch (VI: "move into a building via the roof": no forced entry)
 
 
 class Nearest(Mapping[Pos, int]):
