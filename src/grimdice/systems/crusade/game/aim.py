@@ -12,6 +12,7 @@ fight for the objective, since a contested objective scores for nobody (ours: ``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -91,4 +92,20 @@ def force_value(s: GameState, a: tuple[Any, ...]) -> float:
     return FORCE_WORTH * entry.chance(s, sector, str(a[2])) if holder else 0.0
 
 
-__all__ = ["FORCE_WORTH", "HOLDER_WEIGHT", "contacts", "force_value", "keeps_hold", "weight"]
+def placement(s: GameState, actions: list[tuple[Any, ...]], dist: Mapping[Pos, int]) -> tuple[Any, ...]:
+    """IX INFILTRATE in a battle game: of the hidden places (``["place", *p]``), the one nearest its
+    goal, where it may hide first (V HIDING: in cover, so it can stay hidden); ``["end"]`` when none
+    is nearer than where it stands."""
+    board = s.setup.board
+    places = [a for a in actions if a[0] == "place"]
+    here = dist.get(s.tokens[s.active].sq, 10**6)
+
+    def key(a: tuple[Any, ...]) -> tuple[int, bool]:
+        p = tuple(int(v) for v in a[1:])
+        return dist.get(p, 10**6), not board.can_hide(p)
+
+    best = min(places, key=key, default=("end",))
+    return best if best != ("end",) and key(best)[0] < here else ("end",)
+
+
+__all__ = ["FORCE_WORTH", "HOLDER_WEIGHT", "contacts", "force_value", "keeps_hold", "placement", "weight"]

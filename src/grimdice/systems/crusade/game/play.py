@@ -50,8 +50,10 @@ READINGS = (
     "reading two_fisted: both pistols fire at one target as one combined roll",
     "reading detonate: a DETONATE model detonates as its action with one of its weapons; unless its dice "
     "roll a zero, that weapon's EXPLODE attack hits it and the models near; not when grazed",
-    "reading infiltrate: in a game with blips, a round 0 before the first lets each player's INFILTRATE "
-    "models make a move and no action, the first player's first",
+    "reading infiltrate: a round 0 before the first lets each player's INFILTRATE models act, the first "
+    "player's first; in a game with blips each makes a move and no action",
+    "reading infiltrate_battle: in a battle game (no blips) each INFILTRATE model instead names where it "
+    "starts: a free place no enemy model sees, more than 1 inch from each, or it keeps its place",
     "reading ambush_move: the half move after it (attack or not) takes plain steps only, never next to "
     "an enemy blip; no ZOC is asked",
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",

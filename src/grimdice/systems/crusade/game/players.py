@@ -274,6 +274,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         return actions[0]
     if actions[0][0] == "activate":
         return _activation(state, actions)
+    if actions[0][0] == "place":  # IX INFILTRATE in a battle game: a hidden start near its goal
+        return aim.placement(state, actions, _distances(state, _goals(state, state.player, state.active)))
     if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks
         i, j, _ = state.snap
         shots = [(law_value(state, j, i, snap_shot(state, j, i, a[1])), a) for a in actions if a[0] == "snap"]

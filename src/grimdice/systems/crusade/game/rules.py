@@ -186,9 +186,8 @@ def _nearest(s: GameState, i: int, adjacent: list[int], sight: list[int]) -> tup
 
 
 def _may_hide(s: GameState, free: bool) -> bool:
-    """V HIDING: "If you are in cover, you may Hide (including cover from smoke or darkness)" (on a
-    grid: darkness, air ducts); IX BIG and TALL may not; IX FURTIVE: "May hide for free if you did
-    not attack that turn (does not cost an action)" (``free``: after its action)."""
+    """V HIDING: "If you are in cover, you may Hide" (on a grid: darkness, air ducts); IX BIG and
+    TALL may not; IX FURTIVE: "May hide for free if you did not attack that turn" (``free``)."""
     t = s.tokens[s.active]
     if t.blip or t.hidden or not s.setup.board.can_hide(t.sq):
         return False
@@ -221,6 +220,8 @@ def legal_actions(s: GameState) -> list[Action]:
         return deck.prompt_actions(s)
     if s.active < 0:
         return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
+    if infiltrate.placing(s):  # IX INFILTRATE in a battle game: where it starts
+        return infiltrate.placements(s)
     if s.ambush:  # IX AMBUSH: the revealed model's player chooses
         return ambush.actions(s)
     if s.zoc:  # V ZOC: the enemy's player chooses
@@ -259,8 +260,7 @@ def _mindless(s: GameState) -> bool:
 
 def _toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
     """IX MINDLESS: "You must always move towards ... the nearest target" (reading ``mindless``:
-    each step brings it closer, by steps, to the nearest enemy model not hidden, nearest by range
-    in squares as FERAL's; it may stop)."""
+    each step nearer, by steps, the nearest enemy not hidden, by range as FERAL's; it may stop)."""
     me, board = s.tokens[s.active], s.setup.board
     targets = [s.tokens[j].sq for j in enemies(s, me.side) if not s.tokens[j].hidden]
     if not targets:
@@ -345,6 +345,7 @@ _SIMPLE = {
     "cast": lambda s, a: deck.cast(s, a),  # VII CARDS
     "mind": lambda s, a: psychic.declare(s, s.active, int(a[1])),  # VII MIND WAR
     "end": lambda s, a: end_activation(s),
+    "place": lambda s, a: infiltrate.place(s, a),  # IX INFILTRATE: out of sight
     "pickup": lambda s, a: items.pick_up(s, int(a[1])),
     "drop": lambda s, a: items.drop(s, s.active),
     "force": lambda s, a: entry.start(s, int(a[1]), str(a[2])),  # VI FORCE ENTRY
@@ -443,8 +444,7 @@ def finish(s: GameState, winner: int) -> GameState:
 
 def settle(s: GameState) -> GameState:
     """After every step: end the game if a force is out of action or a ``reach`` objective is
-    reached; end an activation that can do nothing more; pass the turn when the player has no
-    model left to activate (I), and end the game after the last turn (hold objectives scored)."""
+    reached; end an activation that can do nothing more; pass the turn (I) or end the game."""
     if s.ended or s.pending:
         return s
     s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
