@@ -44,7 +44,10 @@ READINGS = (
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
     "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",
-    "reading ambush: the free attack comes at once, before the revealing model goes on",
+    "reading ambush: the free attack comes at once, before the revealing model goes on; a template, line, "
+    "area or SPLIT FIRE shot reaches as in a model's own turn, RAPID FIRE fires once",
+    "reading hidden_caught: a hidden model caught by a template, line or area is revealed when the firer "
+    "sees it or is within 1 inch; by BURN, when the roll harms it, not inside an armoured building",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
     "measured as a move; no ZOC on an air step",
     "reading two_fisted: both pistols fire at one target as one combined roll",

@@ -30,6 +30,7 @@ from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, graze
 from grimdice.systems.crusade.game import aim, deck, items, many, psychic, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.rules import targets_in_sight
 from grimdice.systems.crusade.game.snap import snap_shot
 from grimdice.systems.crusade.game.state import GameState
@@ -285,12 +286,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         return ("pass",)
     if state.ambush:  # IX AMBUSH: the best free attack, if any is worth it
         k = state.ambush[0]
-        free = [a for a in actions if a[0] != "pass"]
-        keys = [
-            situation.shot(state, k, a[1], a[2]) if a[0] == "shoot" else situation.melee(state, k, a[1], 1)
-            for a in free
-        ]
-        scored = [(law_value(state, k, a[1], key), a) for a, key in zip(free, keys, strict=True)]
+        scored = [(_ambush_value(state, k, a), a) for a in actions if a[0] != "pass"]
         top = max(scored, default=(0.0, ("pass",)))
         return top[1] if top[0] > 0 else ("pass",)
     if state.zoc:  # V ZOC: the free melee when it favours the guard
@@ -336,6 +332,18 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     if ("hide",) in actions:
         return ("hide",)
     return _end(actions)
+
+
+def _ambush_value(s: GameState, k: int, a: tuple[Any, ...]) -> float:
+    """IX AMBUSH: the free attack's value (a shot at several models as :func:`many_value`)."""
+    if a[0] == "melee":
+        return law_value(s, k, a[1], situation.melee(s, k, a[1], 1))
+    still = altered(s, moved=0)  # the ambusher has not moved
+    if many.mode(s, k, a[2]) != "rapid_fire":  # "may not rapid fire": one shot at one target
+        how, targets, key = many.plan(still, k, a)
+        if how == "many":
+            return many_value(s, k, targets, key)
+    return law_value(s, k, a[1], situation.shot(still, k, a[1], a[2]))
 
 
 def exposure(s: GameState, p: Pos) -> int:

@@ -317,7 +317,7 @@ def _resolve_pending(s: GameState, a: Action) -> GameState:
         return settle(psychic.resolve(s, a))
     how = s.pending[1] if s.pending[0] == "attack" else ""
     s = resolve.resolve(s, a)
-    if how == "ambush" and not s.pending:
+    if (how == "ambush" or (s.ambush and how == "many")) and not s.pending:  # IX AMBUSH's shot
         s = ambush.after(s)
     if s.snap and not s.pending:
         s = snap.proceed(s)
