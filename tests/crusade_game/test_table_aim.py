@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from grimdice.systems.crusade.game import aim, entry
-from grimdice.systems.crusade.game.players import _goals, ai_player
+from grimdice.systems.crusade.game.players import _goals, ai_player, attack_value
 from tests.crusade_game.table_helpers import active, put, rect, table, table_state
 from tests.crusade_game.test_table import GANGER
 
@@ -81,3 +81,50 @@ def test_a_model_on_a_hold_square_does_not_shuffle_to_another():
     s = hab_game([put("Knife", 7, 3)], [put("Ganger", 11, 7)])
     goals = set(_goals(s, 0, 0))
     assert (7, 3, 0) not in goals and (8, 3, 0) not in goals and (11, 7, 0) in goals
+
+
+def test_the_ai_s_distances_follow_only_the_steps_it_takes():
+    # a block 2" high in the way: the board's steps jump onto it (V JUMPING), the AI walks round
+    crates = {"name": "crates", "kind": "block", "shape": rect(4, 0, 6, 7), "height": 2}
+    s = table_state(
+        table(terrain=[crates]), [put("Knife", 1, 3)], [put("Ganger", 10, 3)], profiles=[KNIFE, GANGER]
+    )
+    board = s.setup.board
+    goal = [(10, 3, 0)]
+    walk, any_step = aim.distances(s, goal), board.distances(goal)
+    assert walk[(1, 3, 0)] > any_step[(1, 3, 0)]  # the jump onto the crates is no step of the AI's
+    for p, d in walk.items():
+        assert d >= any_step[p]
+        if d:  # a step the AI takes leads one nearer
+            nxt = [to for kind, to, _, _ in board._static(p) if kind in aim.WALKS]
+            assert min(walk.get(q, 10**6) for q in nxt) == d - 1
+
+
+def test_far_from_the_objective_the_ai_hurries_rather_than_take_a_weak_shot():
+    hold = dict(HOLD, squares=[[11, 6]])
+    far = active(
+        table_state(
+            table(w=24),
+            [put("Ganger", 0, 0)],
+            [put("Ganger", 14, 0)],
+            profiles=[KNIFE, GANGER],
+            objectives=[hold],
+        )
+    )
+    shots = [a for a in far.legal_actions() if a[0] == "shoot"]
+    assert shots and 0 < attack_value(far, shots[0]) < aim.HURRY_WORTH
+    assert aim.hurries(far, attack_value(far, shots[0]), far.legal_actions())
+    first = ai_player(far, np.random.default_rng(0))  # no weak shot: a step towards the objective
+    dist = aim.distances(far, [(11, 6)])
+    assert first[0] == "move" and dist[first[1:]] < dist[far.tokens[0].sq]
+    near = active(
+        table_state(
+            table(),
+            [put("Ganger", 10, 6)],
+            [put("Ganger", 5, 0)],
+            profiles=[KNIFE, GANGER],
+            objectives=[hold],
+        )
+    )
+    value = attack_value(near, ("shoot", 1, "autogun"))
+    assert not aim.hurries(near, value, near.legal_actions())

@@ -12,16 +12,20 @@ fight for the objective, since a contested objective scores for nobody (ours: ``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from grimdice.engine.table.lattice import breadth_first
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.state import GameState, Token
 from grimdice.systems.crusade.game.table import TableBoard
+from grimdice.systems.crusade.game.table_parts import Nearest
 
-HOLDER_WEIGHT = 2.0  # harm to an enemy on a hold objective's squares counts twice (ours)
-FORCE_WORTH = 0.5  # a way into a sector where an enemy holds an objective (ours)
+HOLDER_WEIGHT = 3.0  # harm to an enemy on a hold objective's squares counts three times (ours)
+FORCE_WORTH = 1.0  # a way into a sector where an enemy holds an objective (ours)
+HURRY_WORTH = 0.15  # a shot worth less does not hold up a model far from the objective (ours)
+HURRY_STEPS = 2  # "far": more steps than this from the objective's squares (ours)
 
 
 @lru_cache(maxsize=4096)
@@ -34,6 +38,37 @@ def _beside(board: TableBoard, q: Pos) -> tuple[Pos, ...]:
         for z in lat.levels_at(n)
         if board.adjacent((n[0], n[1], z), q, {})
     )
+
+
+#: the steps the AI takes on a table (it does not jump, fall or hang and drop)
+WALKS = ("move", "ladder", "scrabble")
+
+
+@lru_cache(maxsize=16)
+def _back_walks(board: TableBoard) -> dict[Pos, tuple[Pos, ...]]:
+    """The AI's steps of the empty table, reversed: the positions one step before each."""
+    back: dict[Pos, list[Pos]] = {}
+    for p in board.positions():
+        for kind, to, _, _ in board._static(p):
+            if kind in WALKS:
+                back.setdefault(to, []).append(p)
+    return {q: tuple(ps) for q, ps in back.items()}
+
+
+@lru_cache(maxsize=4096)
+def _walks_to(board: TableBoard, goal: Pos) -> dict[Pos, int]:
+    back = _back_walks(board)
+    return breadth_first([goal], lambda q: back.get(q, ()))
+
+
+def distances(s: GameState, goals: Iterable[Pos]) -> Mapping[Pos, int]:
+    """Steps to the nearest goal by the steps the AI takes (:data:`WALKS`) on a table, so that a
+    path it would not take (a jump) does not leave it stuck; the board's own steps on a grid."""
+    board = s.setup.board
+    if not isinstance(board, TableBoard):
+        return board.distances(goals)
+    aims = sorted({g for g0 in goals for g in board._expand(g0)})
+    return Nearest(tuple(_walks_to(board, g) for g in aims))
 
 
 def contacts(s: GameState, side: int) -> list[Pos]:
@@ -92,6 +127,21 @@ def force_value(s: GameState, a: tuple[Any, ...]) -> float:
     return FORCE_WORTH * entry.chance(s, sector, str(a[2])) if holder else 0.0
 
 
+def hurries(s: GameState, best: float, actions: list[tuple[Any, ...]]) -> bool:
+    """On a table, with a ``hold`` objective: whether the active model, far from the objective
+    (more than :data:`HURRY_STEPS` steps) with only a weak attack (worth less than
+    :data:`HURRY_WORTH`), takes an extra move towards it instead of attacking (it arrives a turn
+    earlier to contest it)."""
+    if best >= HURRY_WORTH or ("extra",) not in actions or not isinstance(s.setup.board, TableBoard):
+        return False
+    me = s.tokens[s.active]
+    squares = [q for o in s.setup.scenario.objectives if o.kind == "hold" for q in o.squares]
+    if not squares or me.blip:
+        return False
+    far = distances(s, [(q[0], q[1]) for q in squares]).get(me.sq, 0)
+    return far > HURRY_STEPS
+
+
 def placement(s: GameState, actions: list[tuple[Any, ...]], dist: Mapping[Pos, int]) -> tuple[Any, ...]:
     """IX INFILTRATE in a battle game: of the hidden places (``["place", *p]``), the one nearest its
     goal, where it may hide first (V HIDING: in cover, so it can stay hidden); ``["end"]`` when none
@@ -108,4 +158,14 @@ def placement(s: GameState, actions: list[tuple[Any, ...]], dist: Mapping[Pos, i
     return best if best != ("end",) and key(best)[0] < here else ("end",)
 
 
-__all__ = ["FORCE_WORTH", "HOLDER_WEIGHT", "contacts", "force_value", "keeps_hold", "placement", "weight"]
+__all__ = [
+    "FORCE_WORTH",
+    "HOLDER_WEIGHT",
+    "WALKS",
+    "contacts",
+    "distances",
+    "force_value",
+    "keeps_hold",
+    "placement",
+    "weight",
+]

@@ -217,7 +217,7 @@ def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> floa
 
 
 def _distances(s: GameState, goals: Iterable[Pos]) -> Mapping[Pos, int]:
-    return s.setup.board.distances(goals)
+    return aim.distances(s, goals)
 
 
 def _hold_squares(s: GameState, side: int) -> set[Pos]:
@@ -310,7 +310,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     if attacks:
         values = [_value(state, a) for a in attacks]
         best = int(np.argmax(values))
-        if values[best] > 0:
+        if values[best] > 0 and not aim.hurries(state, values[best], actions):
             return attacks[best]
     for a in actions:
         if a[0] in ("reload", "unjam", "force") and not carrying:
