@@ -18,6 +18,7 @@ from typing import Any
 
 from grimdice.engine.table.lattice import breadth_first
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, Token
 from grimdice.systems.crusade.game.table import TableBoard
 from grimdice.systems.crusade.game.table_parts import Nearest
@@ -106,9 +107,13 @@ def keeps_hold(s: GameState, i: int, squares: set[tuple[int, ...]]) -> bool:
 def weight(s: GameState, t: Token) -> float:
     """How much harm to enemy model ``t`` counts: :data:`HOLDER_WEIGHT` when it stands on the
     squares of a ``hold`` objective (taking it off them may win the objective), else 1."""
-    sq = t.sq[:2]
-    on = any(o.kind == "hold" and sq in {tuple(q) for q in o.squares} for o in s.setup.scenario.objectives)
-    return HOLDER_WEIGHT if on else 1.0
+    return HOLDER_WEIGHT if t.sq[:2] in _hold_cells(s.setup) else 1.0
+
+
+@lru_cache(maxsize=64)
+def _hold_cells(setup: Setup) -> frozenset[tuple[int, ...]]:
+    """The squares of the scenario's ``hold`` objectives."""
+    return frozenset(tuple(q) for o in setup.scenario.objectives if o.kind == "hold" for q in o.squares)
 
 
 def force_value(s: GameState, a: tuple[Any, ...]) -> float:
