@@ -74,3 +74,23 @@ def test_a_bad_hatch_names_its_field(building, message):
     with pytest.raises(ScenarioError) as err:
         build_setup(data)
     assert err.value.field == "board.buildings.0.hatch" and message in err.value.message
+
+
+def test_stairs_or_a_catwalk_into_a_sector_held_by_enemies_need_no_forced_entry():
+    # VI: "If you can move into a building via the roof or a catwalk, ramp, or stairs, you do not
+    # have to force entry or be adjacent to move inside"
+    landing = {"name": "landing", "kind": "block", "shape": rect(2, 3, 4, 4), "height": 2}
+    stairs = table(
+        terrain=[landing], buildings=[hab(sectors=SECTORS)], stairs=[{"at": [3, 3, 2], "to": [6, 3, 0]}]
+    )
+    s = active(game(stairs, [put("Ganger", 3, 3)], [put("Ganger", 7, 5)]))
+    assert s.setup.board.indoors((6, 3, 0)) == 0 == s.setup.board.indoors(s.tokens[1].sq)
+    assert ("move", 6, 3, 0) in s.legal_actions()  # down the stairs into the held west sector
+    beside = active(game(stairs, [put("Ganger", 5, 4)], [put("Ganger", 7, 5)]))
+    assert ("move", 6, 4, 0) not in beside.legal_actions()  # from the ground beside: a forced entry
+    walk = {"name": "gantry", "kind": "catwalk", "shape": rect(3, 2, 6, 3), "height": 3}
+    board = table(terrain=[walk], buildings=[hab(sectors=SECTORS)])
+    off = active(game(board, [put("Ganger", 5, 2, 3)], [put("Ganger", 7, 5)]))
+    assert ("move", 6, 2, 0) in off.legal_actions()  # a 3" drop off the catwalk into the held sector
+    under = active(game(board, [put("Ganger", 5, 2, 0)], [put("Ganger", 7, 5)]))
+    assert ("move", 6, 2, 0) not in under.legal_actions()  # from the ground beside: a forced entry

@@ -106,7 +106,8 @@ TABLE_READINGS = (
     "reading table_adjacent: models touch when their cells touch and their feet are at most 1 inch "
     "apart in height, both outside or both in one sector",
     "reading building_entry: a step into a building is made from a cell beside it; a sector that "
-    "holds enemies and no friends is entered only within 3 inches of a forced entry",
+    "holds enemies and no friends is entered only within 3 inches of a forced entry, or down a roof hatch, "
+    "by stairs or off a catwalk",
     "reading forced_entry: a forced entry rolls a usable weapon's dice against the building's armour "
     "(+1 for +P); its marker is where the forcing model stands",
     "reading table_hide: a model may hide inside a building or beside a piece at least 1 inch above its feet",
