@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grimdice.systems.crusade.game.players import _distances, _goals, ai_player
+from grimdice.systems.crusade.ai.players import _distances, _goals, ai_player
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import initial_state, invariant_errors
 from tests.crusade_game.helpers import MARINE, STEALER, at, scenario

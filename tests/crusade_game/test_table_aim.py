@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from grimdice.systems.crusade.game import aim, entry
-from grimdice.systems.crusade.game.players import _goals, ai_player, attack_value
+from grimdice.systems.crusade.ai import aim
+from grimdice.systems.crusade.ai.players import _goals, ai_player, attack_value
+from grimdice.systems.crusade.game import entry
 from tests.crusade_game.table_helpers import active, put, rect, table, table_state
 from tests.crusade_game.test_table import GANGER
 

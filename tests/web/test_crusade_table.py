@@ -23,8 +23,8 @@ CLIMBS = ("ladder", "jump", "scrabble", "fall", "hang")
 def played(data: dict[str, Any], players: Sequence[Any], seed: int) -> tuple[dict[str, Any], list[Any]]:
     """A game played on the game layer: its log (as saved) and every state it went through."""
     from grimdice.engine import playing
+    from grimdice.systems.crusade.ai.players import PLAYERS
     from grimdice.systems.crusade.game.play import Recorder
-    from grimdice.systems.crusade.game.players import PLAYERS
     from grimdice.systems.crusade.game.scenario import build_setup
     from grimdice.systems.crusade.game.state import initial_state
 

@@ -10,8 +10,8 @@ from typing import Any
 from grimdice.engine import playing
 from grimdice.engine.game import CHANCE
 from grimdice.errors import printable
+from grimdice.systems.crusade.ai.players import PLAYERS, Player
 from grimdice.systems.crusade.damage import CONDITIONS
-from grimdice.systems.crusade.game.players import PLAYERS, Player
 from grimdice.systems.crusade.game.record import Book
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state

@@ -1,22 +1,22 @@
-"""Players of the Rules Crusade grid game: a random legal player and a simple AI. The rules never
-import this module.
+"""Players of the Rules Crusade game: a random legal player and a simple AI. The rules never
+import this package.
 
-The AI plays one step at a time from the exact attack laws (:mod:`.combat`, cached by situation):
+The AI plays one step at a time from the exact attack laws (the game's ``combat``, cached by situation):
 it attacks when an attack's expected harm to the enemy outweighs its own expected harm and fail
 (so it shoots, focuses on the weakest target, and melees only when the contest favours it; a
 psyker's mind war and MIND LANCE too, less the risk of an incursion), plays a card when its
 expected effect is worth more than the best attack (HEAL a hurt friend, CURSE or FLASH an enemy,
-SHIELD a friend in an enemy's sight, the further cards by :mod:`.power_values`, a PRECOGNANT at an
+SHIELD a friend in an enemy's sight, the further cards by :mod:`.powers`, a PRECOGNANT at an
 enemy attack that would harm; on a table also brings a sector, barricade or catwalk down on
 enemies in it or on it, dives and melees across a held ladder; fires two pistols, detonates,
-latches on or mobs by :mod:`.ai_abilities`' values), reloads, unjams or forces an entry
+latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an entry
 (on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
 towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
 of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
 reach, and hides in darkness when it can do nothing better. On a table it contests a ``hold``
 objective as :mod:`.aim` says (through forced entries, at the enemies standing on it).
 
-It decides from its observation of the state only (:meth:`.state.GameState.observation`): it does
+It decides from its observation of the state only (``GameState.observation``): it does
 not know what the enemy's blips hold nor which cards the enemy holds.
 """
 
@@ -30,9 +30,10 @@ import numpy as np
 
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
+from grimdice.systems.crusade.ai import aim
+from grimdice.systems.crusade.ai.abilities import ABILITY_ATTACKS, ability_value
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, Body, graze
-from grimdice.systems.crusade.game import aim, deck, items, many, powers, psychic, situation
-from grimdice.systems.crusade.game.ai_abilities import ABILITY_ATTACKS, ability_value
+from grimdice.systems.crusade.game import deck, items, many, powers, psychic, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
@@ -181,7 +182,7 @@ def card_value(s: GameState, a: tuple[Any, ...]) -> float:
     i, k = int(a[1]), int(a[2])
     card = deck.cards_of(s.setup)[k].card
     if card in powers.KINDS:
-        from grimdice.systems.crusade.game.power_values import power_value
+        from grimdice.systems.crusade.ai.powers import power_value
 
         return power_value(s, a)
     if card == "TELEPORT":
@@ -221,7 +222,7 @@ def law_value(s: GameState, i: int, j: int, key: str) -> float:
 
 
 def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> float:
-    """The expected harm of a shot at several models (:mod:`.many`): harm to enemies counts for,
+    """The expected harm of a shot at several models (the game's ``many``): harm to enemies counts for,
     harm to friends (and to the firer) against, less the fail's."""
     side = s.tokens[i].side
     before = [(s.tokens[k].cond, s.tokens[k].hits) for k in targets]
@@ -284,6 +285,10 @@ def _activation(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]
     return min(actions, key=lambda a: dist.get(s.tokens[int(a[1])].sq, 10**6))
 
 
+#: the actions of a model's own turn the AI weighs as attacks
+ATTACKS = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", "force")
+
+
 def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     """The simple AI (see the module text), deciding from its observation of ``state``."""
     state = state.observation(state.current_player())
@@ -291,7 +296,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     prompt = state.psy.prompt if state.psy is not None else ()
     if prompt or state.control:  # VII: keeps its cards for its own turn; IX CONTROL: it kills
         if prompt[:1] == ("foresee",):  # ... but a PRECOGNANT that pays
-            from grimdice.systems.crusade.game.power_values import foresee_choice
+            from grimdice.systems.crusade.ai.powers import foresee_choice
 
             return foresee_choice(state, actions)
         return actions[0]
@@ -309,8 +314,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         ):
             return a
     carrying = items.carries(state, state.active)  # a carrier moves rather than fights
-    kinds: tuple[str, ...] = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", "force", *STRUCTURE_ATTACKS)
-    kinds += ABILITY_ATTACKS
+    kinds = (*ATTACKS, *STRUCTURE_ATTACKS, *ABILITY_ATTACKS)
     held = _held_structures(state)  # VI: only a sector or piece with models in or on it can pay
     attacks = [
         a
