@@ -30,15 +30,24 @@ import json
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import Body
+from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard, key_piece, piece_key
 from grimdice.systems.crusade.movement import falling
 
 SECTOR_HITS = 10  # VI: "10 hits per sector"
 BUILDING_CODES = ("HEAVY", "AREA", "LINE", "B", "BLAST")
+#: per table, whether each position touches and sees each piece (:func:`_view`), the sectors
+#: whose roof it sees (:func:`_roofs_seen`)
+_VIEWS: WeakKeyDictionary[TableBoard, dict[tuple[Pos, int], tuple[bool, bool]]] = WeakKeyDictionary()
+_ROOFS: WeakKeyDictionary[TableBoard, dict[Pos, tuple[int, ...]]] = WeakKeyDictionary()
+#: per setup, each profile's weapons that may be fired at a building (:func:`_eligible_names`)
+_ELIGIBLE: WeakKeyDictionary[Setup, dict[int, frozenset[str]]] = WeakKeyDictionary()
 
 
 def hits_left(s: GameState, sector: int) -> int:
@@ -49,14 +58,6 @@ def hits_left(s: GameState, sector: int) -> int:
 def _set_hits(s: GameState, sector: int, hits: int) -> GameState:
     rest = tuple((k, h) for k, h in s.sector_hits if k != sector)
     return replace(s, sector_hits=tuple(sorted((*rest, (sector, hits)))))
-
-
-def _eligible(s: GameState, i: int, k: int) -> bool:
-    t = s.tokens[i]
-    w = s.setup.profiles[t.profile].weapons[k]
-    arm = s.setup.fighters[t.profile].arms[k]
-    codes = [str(e).split()[0] for e in w.effects]
-    return bool(arm.template) or w.kind == "grenade" or any(has_code(codes, c) for c in BUILDING_CODES)
 
 
 def _cells(board: TableBoard, sector: int) -> list[tuple[int, int]]:
@@ -80,22 +81,61 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
         if t.arms[k] == READY and w.kind in ("ranged", "pistol", "grenade")
     ]
     out.extend(_piece_actions(s, board, weapons))
-    weapons = [w for w in weapons if _eligible(s, s.active, _index(s, w))]
+    eligible = _eligible_names(s.setup, t.profile)
+    weapons = [w for w in weapons if w in eligible]
     if not weapons:
         return out
-    building = board.building_of(t.sq)
-    for b, bld in enumerate(board.buildings):
-        if bld is building:
-            continue
-        for sector in board.sectors_of(b):
-            roof = [(x, y, bld.height) for x, y in _cells(board, sector)]
-            if any(board.sight(t.sq, p, {}) for p in roof):
-                out.extend(("shoot_sector", sector, w) for w in weapons)
+    for sector in _roofs_seen(board, t.sq):
+        out.extend(("shoot_sector", sector, w) for w in weapons)
     return out
 
 
-def _index(s: GameState, weapon: str) -> int:
-    return [w.name for w in s.setup.profiles[s.tokens[s.active].profile].weapons].index(weapon)
+def _eligible_names(setup: Setup, profile: int) -> frozenset[str]:
+    """The names of a profile's weapons that may be fired at a building (kept per setup)."""
+    kept = _ELIGIBLE.setdefault(setup, {})
+    if profile not in kept:
+        weapons = setup.profiles[profile].weapons
+        names = [w.name for w in weapons]
+        kept[profile] = frozenset(n for n in names if _eligible_weapon(setup, profile, names.index(n)))
+    return kept[profile]
+
+
+def _eligible_weapon(setup: Setup, profile: int, k: int) -> bool:
+    w = setup.profiles[profile].weapons[k]
+    arm = setup.fighters[profile].arms[k]
+    codes = [str(e).split()[0] for e in w.effects]
+    return bool(arm.template) or w.kind == "grenade" or any(has_code(codes, c) for c in BUILDING_CODES)
+
+
+def _view(board: TableBoard, p: Pos, n: int) -> tuple[bool, bool]:
+    """From position ``p``: whether it touches barricade or catwalk ``n`` (feet within 1" of its
+    top, cells touching) and whether it sees part of its top; kept per table (it does not change)."""
+    kept = _VIEWS.setdefault(board, {})
+    if (p, n) not in kept:
+        piece = board.structures[n]
+        tops = [(x, y, piece.height) for x, y in sorted(piece.cells)]
+        near = any(max(abs(p[0] - x), abs(p[1] - y)) <= 1 for x, y, _ in tops)
+        touching = abs(p[2] - piece.height) <= 1 and near
+        kept[p, n] = (touching, any(board.sight(p, q, {}) for q in tops))
+    return kept[p, n]
+
+
+def _roofs_seen(board: TableBoard, p: Pos) -> tuple[int, ...]:
+    """The sectors of other buildings whose roof position ``p`` sees part of (buildings, then
+    sectors, in order); kept per table."""
+    kept = _ROOFS.setdefault(board, {})
+    if p not in kept:
+        building = board.building_of(p)
+        sectors = []
+        for b, bld in enumerate(board.buildings):
+            if bld is building:
+                continue
+            for sector in board.sectors_of(b):
+                roof = [(x, y, bld.height) for x, y in _cells(board, sector)]
+                if any(board.sight(p, q, {}) for q in roof):
+                    sectors.append(sector)
+        kept[p] = tuple(sectors)
+    return kept[p]
 
 
 def _piece_actions(s: GameState, board: TableBoard, weapons: list[str]) -> list[tuple[Any, ...]]:
@@ -104,16 +144,13 @@ def _piece_actions(s: GameState, board: TableBoard, weapons: list[str]) -> list[
     ``["melee_piece", n]`` at a piece it touches (reading ``piece_targets``)."""
     t = s.tokens[s.active]
     out: list[tuple[Any, ...]] = []
-    for n, piece in enumerate(board.structures):
+    for n in range(len(board.structures)):
         if hits_left(s, piece_key(n)) <= 0:
             continue
-        tops = [(x, y, piece.height) for x, y in sorted(piece.cells)]
-        touching = abs(t.sq[2] - piece.height) <= 1 and any(
-            max(abs(t.sq[0] - x), abs(t.sq[1] - y)) <= 1 for x, y, _ in tops
-        )
+        touching, seen = _view(board, t.sq, n)
         if touching and board.indoors(t.sq) < 0 and s.setup.profiles[t.profile].melee is not None:
             out.append(("melee_piece", n))
-        if weapons and any(board.sight(t.sq, p, {}) for p in tops):
+        if weapons and seen:
             out.extend(("shoot_piece", n, w) for w in weapons)
     return out
 
