@@ -47,7 +47,7 @@ def test_table_distances_are_a_search_from_all_goals_at_once():
 
 
 def test_kept_sight_equals_each_line_of_sight_alone():
-    """The table's sight, worked out for every pair of positions at once, equals the three lines
+    """The table's sight, kept row by row for every pair of positions, equals the three lines
     from the eyes to the feet, middle and head (reading ``table_sight``) drawn one by one."""
     hab = {"name": "hab", "shape": rect(6, 2, 9, 6), "height": 4, "armoured": False}
     board_data = table(terrain=[block(3, 1, 5, 4, 2), block(9, 6, 10, 8, 3)], buildings=[hab])

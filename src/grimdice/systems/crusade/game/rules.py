@@ -87,8 +87,8 @@ def targets_in_sight(s: GameState, i: int) -> list[int]:
     doors, occ, board = s.doors(), s.occupied(), s.setup.board
     return [
         j
-        for j in enemies(s, me.side)
-        if not s.tokens[j].hidden and board.sight(me.sq, s.tokens[j].sq, doors, occ)
+        for j, t in enumerate(s.tokens)
+        if t.alive and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
     ]
 
 
@@ -98,8 +98,8 @@ def adjacent_enemies(s: GameState, i: int) -> list[int]:
     doors, board = s.doors(), s.setup.board
     return [
         j
-        for j in enemies(s, me.side)
-        if not s.tokens[j].blip and board.adjacent(me.sq, s.tokens[j].sq, doors)
+        for j, t in enumerate(s.tokens)
+        if t.alive and t.side != me.side and not t.blip and board.adjacent(me.sq, t.sq, doors)
     ]
 
 

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
+from grimdice.engine.table.lattice_kernel import clear_lines
 from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
 from grimdice.systems.crusade.game.table_parts import Building, Link, Nearest, Structure, key_piece, piece_key
 
@@ -80,10 +81,11 @@ class TableBoard:
     _back: dict[Pos, list[Pos]] = field(default_factory=dict, repr=False)
     _hides: dict[Pos, bool] = field(default_factory=dict, repr=False)
     _beside: dict[Pos, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    _targets: list[Any] = field(default_factory=list, repr=False)  # every position, as sight's ends
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to worker processes) without its kept steps, lines and paths."""
-        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside")
+        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside", "_targets")
         return {k: (type(v)() if k in kept else v) for k, v in self.__dict__.items()}
 
     # ------------------------------------------------------------------ positions
@@ -356,31 +358,44 @@ class TableBoard:
 
     def _seen(self, a: Pos, b: Pos) -> int:
         """Which of :data:`SAMPLES` of a model at ``b`` ``a`` sees, as bits (bit k: sample k seen).
-        Kept for every pair of positions, worked out together at the first question: the table
-        does not change within a game, and models do not block sight."""
-        if not self._seen_rows:
-            self._seen_rows.update(self._seen_table(self.positions()))
+        Kept for every pair of positions: the table does not change within a game, and models do
+        not block sight. A position's row (to every position) is worked out at its first question
+        (a collapse's table, :meth:`ruined`, works out only the rows its game asks)."""
         row = self._seen_rows.get(a)
+        if row is None and self.enterable(a, 0):
+            if not self._targets:
+                tos = self.positions()
+                self._targets[:] = [tos, self._body_points(tos), [self.indoors(b) for b in tos]]
+            row = self._seen_rows[a] = self._sight_rows([a], *self._targets)[a]
         if row is None or b not in row:
             return self._seen_table([a], [b])[a][b]
         return row[b]
 
-    def _seen_table(self, froms: list[Pos], tos: list[Pos] | None = None) -> dict[Pos, dict[Pos, int]]:
-        """:meth:`_seen` from each of ``froms`` to each of ``tos`` (default: ``froms``); VI: "You
-        may not fire between sectors": none between two sectors. Worked out in batches of lines."""
-        tos = froms if tos is None else tos
-        eyes = np.array([(a[0] + 0.5, a[1] + 0.5, self.eye_level(a) + HEAD) for a in froms], float)
-        ends = np.array(
+    def _body_points(self, tos: list[Pos]) -> np.ndarray:
+        """The points of :data:`SAMPLES` of a model at each of ``tos`` (sample by sample)."""
+        return np.array(
             [(b[0] + 0.5, b[1] + 0.5, self.eye_level(b) + f * HEAD) for f in SAMPLES for b in tos], float
         )
+
+    def _seen_table(self, froms: list[Pos], tos: list[Pos] | None = None) -> dict[Pos, dict[Pos, int]]:
+        """:meth:`_seen` from each of ``froms`` to each of ``tos`` (default: ``froms``)."""
+        tos = froms if tos is None else tos
+        return self._sight_rows(froms, tos, self._body_points(tos), [self.indoors(b) for b in tos])
+
+    def _sight_rows(
+        self, froms: list[Pos], tos: list[Pos], ends: np.ndarray, inside: list[int]
+    ) -> dict[Pos, dict[Pos, int]]:
+        """:meth:`_seen` from each of ``froms`` to each of ``tos`` (``ends``: their
+        :meth:`_body_points`; ``inside``: their sectors); VI: "You may not fire between sectors":
+        none between two sectors. Worked out in batches of lines."""
+        eyes = np.array([(a[0] + 0.5, a[1] + 0.5, self.eye_level(a) + HEAD) for a in froms], float)
         weights = (1 << np.arange(len(SAMPLES)))[:, None]
-        inside = [self.indoors(b) for b in tos]
         out: dict[Pos, dict[Pos, int]] = {}
         batch = max(1, LINES_AT_ONCE // len(ends))
         for k in range(0, len(froms), batch):
             n = len(froms[k : k + batch])
-            clear = self.lattice.clear_lines(
-                np.repeat(eyes[k : k + n], len(ends), axis=0), np.tile(ends, (n, 1))
+            clear = clear_lines(
+                np.repeat(eyes[k : k + n], len(ends), axis=0), np.tile(ends, (n, 1)), self.lattice.top
             )
             bits = (clear.reshape(n, len(SAMPLES), len(tos)) * weights).sum(axis=1).tolist()
             for a, row in zip(froms[k : k + n], bits, strict=True):
@@ -394,6 +409,11 @@ class TableBoard:
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool:
         """II: line of sight to some part of the target (reading ``table_models_sight``: models
         do not block sight on a table)."""
+        row = self._seen_rows.get(a)
+        if row is not None:
+            seen = row.get(b)
+            if seen is not None:
+                return seen != 0
         return self._seen(a, b) != 0
 
     def cover(self, a: Pos, b: Pos, doors: Doors) -> str:
