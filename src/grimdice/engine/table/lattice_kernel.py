@@ -40,8 +40,8 @@ def clear_lines(starts: np.ndarray, ends: np.ndarray, top: np.ndarray) -> np.nda
     n = starts.shape[0]
     ok = np.ones(n, np.bool_)
     for k in range(n):
-        cax, cay = np.int64(starts[k, 0]), np.int64(starts[k, 1])
-        cbx, cby = np.int64(ends[k, 0]), np.int64(ends[k, 1])
+        cax, cay = int(starts[k, 0]), int(starts[k, 1])
+        cbx, cby = int(ends[k, 0]), int(ends[k, 1])
         ax, ay = cax + 0.5, cay + 0.5
         dx, dy = (cbx + 0.5) - ax, (cby + 0.5) - ay
         norm = dx * dx + dy * dy
