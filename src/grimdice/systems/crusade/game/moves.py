@@ -41,6 +41,8 @@ def reveal_around(s: GameState, i: int) -> GameState:
     ``blip_reveal``: an enemy model steps adjacent to it, or the blip steps adjacent to an enemy
     model; line of sight does not reveal a blip). V HIDING: a hidden model is revealed when "you or
     your enemy moves such that they have direct line of sight to you or are within 1" of you"."""
+    if not any(t.hidden or t.blip for t in s.tokens):
+        return s  # nothing hidden to reveal
     board, doors = s.setup.board, s.doors()
     me = s.tokens[i]
     if me.blip:
@@ -54,8 +56,8 @@ def reveal_around(s: GameState, i: int) -> GameState:
             s = reveal_blip(s, j, own_turn=False)
     me = s.tokens[i]
     for j, t in enumerate(s.tokens):
-        if not t.alive or t.blip or t.side == me.side:
-            continue
+        if not t.alive or t.blip or t.side == me.side or not (t.hidden or (me.hidden and t.standing)):
+            continue  # nobody hidden to reveal
         close = board.range(me.sq, t.sq) <= 1
         if t.hidden and (close or _sees(s, me, t)):
             s = s.with_token(j, hidden=False)

@@ -25,8 +25,12 @@ from grimdice.systems.crusade.game import (
     items,
     ladder,
     many,
+    moves,
     psychic,
+    resolve,
     ruin,
+    snap,
+    zoc,
 )
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
@@ -225,9 +229,7 @@ def legal_actions(s: GameState) -> list[Action]:
     if s.zoc:  # V ZOC: the enemy's player chooses
         return [("pass",), ("zoc", s.zoc[2][0])]
     if s.snap:  # IX SNAP FIRE: the defender's player chooses
-        from grimdice.systems.crusade.game.snap import pistols
-
-        return [("pass",), *(("snap", w) for w in pistols(s, s.snap[1]))]
+        return [("pass",), *(("snap", w) for w in snap.pistols(s, s.snap[1]))]
     out: list[Action] = []
     if s.tokens[s.active].last:  # IX HORROR: a last attack, no move
         return [a for a in _actions(s) if a[0] in ("shoot", "melee")] + [("end",)]
@@ -308,8 +310,6 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
 def _resolve_pending(s: GameState, a: Action) -> GameState:
     """A chance outcome: a card drawn or played, a mind attack, or an attack, roll or event (then
     what waited on it: an ambusher's turn, a snap-fired melee, a ZOC step)."""
-    from grimdice.systems.crusade.game import resolve, snap, zoc
-
     if s.pending[0] in ("draw", "card"):
         return settle(deck.drawn(s, a) if s.pending[0] == "draw" else deck.card_done(s, a))
     if s.pending[0] == "attack" and s.pending[1] in psychic.MIND:
@@ -326,8 +326,6 @@ def _resolve_pending(s: GameState, a: Action) -> GameState:
 def _answer(s: GameState, a: Action) -> GameState | None:
     """The answer to a question put to a player in the mover's turn (a card window, an ambush, a
     ZOC, a snap shot), or None when none is put."""
-    from grimdice.systems.crusade.game import snap, zoc
-
     if s.psy is not None and s.psy.prompt:
         return settle(deck.decide(s, a))
     if s.ambush:
@@ -359,8 +357,6 @@ _SIMPLE = {
 
 def apply(s: GameState, a: Action) -> GameState:
     """The state after action or chance outcome ``a`` (its legality is the caller's check)."""
-    from grimdice.systems.crusade.game import moves, resolve, zoc
-
     if s.pending:
         return _resolve_pending(s, a)
     answered = _answer(s, a)

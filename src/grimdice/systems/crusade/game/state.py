@@ -41,7 +41,7 @@ READY, JAMMED, UNLOADED, LOST, STUCK = "", "jammed", "unloaded", "lost", "stuck"
 
 def has_code(codes: Sequence[str], name: str) -> bool:
     """Whether an effect or ability list carries ``name`` as written (board-only codes included)."""
-    return name in _codes(tuple(codes))
+    return bool(codes) and name in _codes(tuple(codes))
 
 
 @lru_cache(maxsize=4096)
