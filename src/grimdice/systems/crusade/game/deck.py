@@ -156,10 +156,12 @@ def _may_cast(s: GameState, i: int) -> bool:
 def cast_actions(s: GameState) -> list[Action]:
     """The active psyker's cards in its own turn: with its action (or, having played a card with
     it, more cards as the same action), TELEPORT without one."""
+    if s.psy is None:
+        return []  # no deck in this game
     from grimdice.systems.crusade.game.rules import _wounded, may_act
 
     i = s.active
-    if s.psy is None or not _may_cast(s, i) or s.charged or s.tokens[i].last:
+    if not _may_cast(s, i) or s.charged or s.tokens[i].last:
         return []
     acting = s.psy.casting or (may_act(s) and not (_wounded(s, i) and s.moved > 0))
     out: list[Action] = []

@@ -30,7 +30,6 @@ import json
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import Body
@@ -42,17 +41,14 @@ from grimdice.systems.crusade.movement import falling
 
 SECTOR_HITS = 10  # VI: "10 hits per sector"
 BUILDING_CODES = ("HEAVY", "AREA", "LINE", "B", "BLAST")
-#: per table, whether each position touches and sees each piece (:func:`_view`), the sectors
-#: whose roof it sees (:func:`_roofs_seen`)
-_VIEWS: WeakKeyDictionary[TableBoard, dict[tuple[Pos, int], tuple[bool, bool]]] = WeakKeyDictionary()
-_ROOFS: WeakKeyDictionary[TableBoard, dict[Pos, tuple[int, ...]]] = WeakKeyDictionary()
-#: per setup, each profile's weapons that may be fired at a building (:func:`_eligible_names`)
-_ELIGIBLE: WeakKeyDictionary[Setup, dict[int, frozenset[str]]] = WeakKeyDictionary()
 
 
 def hits_left(s: GameState, sector: int) -> int:
     """A sector's hits left, or a barricade's or catwalk's (its :func:`~.table.piece_key`; VI: "1 hit")."""
-    return dict(s.sector_hits).get(sector, SECTOR_HITS if sector >= 0 else 1)
+    for k, hits in s.sector_hits:
+        if k == sector:
+            return hits
+    return SECTOR_HITS if sector >= 0 else 1
 
 
 def _set_hits(s: GameState, sector: int, hits: int) -> GameState:
@@ -90,14 +86,11 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
     return out
 
 
+@lru_cache(maxsize=1024)
 def _eligible_names(setup: Setup, profile: int) -> frozenset[str]:
-    """The names of a profile's weapons that may be fired at a building (kept per setup)."""
-    kept = _ELIGIBLE.setdefault(setup, {})
-    if profile not in kept:
-        weapons = setup.profiles[profile].weapons
-        names = [w.name for w in weapons]
-        kept[profile] = frozenset(n for n in names if _eligible_weapon(setup, profile, names.index(n)))
-    return kept[profile]
+    """The names of a profile's weapons that may be fired at a building."""
+    names = [w.name for w in setup.profiles[profile].weapons]
+    return frozenset(n for n in names if _eligible_weapon(setup, profile, names.index(n)))
 
 
 def _eligible_weapon(setup: Setup, profile: int, k: int) -> bool:
@@ -110,7 +103,7 @@ def _eligible_weapon(setup: Setup, profile: int, k: int) -> bool:
 def _view(board: TableBoard, p: Pos, n: int) -> tuple[bool, bool]:
     """From position ``p``: whether it touches barricade or catwalk ``n`` (feet within 1" of its
     top, cells touching) and whether it sees part of its top; kept per table (it does not change)."""
-    kept = _VIEWS.setdefault(board, {})
+    kept = board.memo.setdefault("views", {})
     if (p, n) not in kept:
         piece = board.structures[n]
         tops = [(x, y, piece.height) for x, y in sorted(piece.cells)]
@@ -123,7 +116,7 @@ def _view(board: TableBoard, p: Pos, n: int) -> tuple[bool, bool]:
 def _roofs_seen(board: TableBoard, p: Pos) -> tuple[int, ...]:
     """The sectors of other buildings whose roof position ``p`` sees part of (buildings, then
     sectors, in order); kept per table."""
-    kept = _ROOFS.setdefault(board, {})
+    kept = board.memo.setdefault("roofs", {})
     if p not in kept:
         building = board.building_of(p)
         sectors = []

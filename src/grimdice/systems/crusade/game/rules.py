@@ -112,11 +112,11 @@ def _moves(s: GameState) -> list[Action]:
     (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
     steps = flight.steps_of(s)  # IX FLY, JUMP PACK: a table's air steps too
     full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
-    out = []
+    out, budget, climbs = [], s.budget + EPS, climb.CLIMBS
     for kind, to, cost in steps:
-        if not (full if cost == FULL else cost <= s.budget + EPS):
+        if not (full if cost == FULL else cost <= budget):
             continue
-        if kind in climb.CLIMBS and climb.chance(s, kind, to) <= 0:
+        if kind in climbs and climb.chance(s, kind, to) <= 0:
             continue
         out.append((kind, *to))
     return out

@@ -82,10 +82,12 @@ class TableBoard:
     _hides: dict[Pos, bool] = field(default_factory=dict, repr=False)
     _beside: dict[Pos, tuple[int, ...]] = field(default_factory=dict, repr=False)
     _targets: list[Any] = field(default_factory=list, repr=False)  # every position, as sight's ends
+    #: answers the rules' modules keep for this table, by name (it does not change within a game)
+    memo: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to worker processes) without its kept steps, lines and paths."""
-        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside", "_targets")
+        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside", "_targets", "memo")
         return {k: (type(v)() if k in kept else v) for k, v in self.__dict__.items()}
 
     # ------------------------------------------------------------------ positions
@@ -431,7 +433,8 @@ class TableBoard:
         """IV: touching: cells side by side or corner to corner, feet at most 1" apart in height,
         not through a wall (both in one sector, or both outside; VI: "You may not melee through
         walls", "You may not attack across sector borders")."""
-        if max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1 or abs(a[2] - b[2]) > 1:
+        dx, dy, dz = a[0] - b[0], a[1] - b[1], a[2] - b[2]
+        if not (-1 <= dx <= 1 and -1 <= dy <= 1 and -1 <= dz <= 1) or dx == dy == 0:
             return False
         return self.indoors(a) == self.indoors(b)
 
