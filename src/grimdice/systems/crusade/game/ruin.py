@@ -27,13 +27,13 @@ a model inside the sector melees it, the calculator's melee at a building (readi
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import Body
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard, key_piece, piece_key
@@ -53,7 +53,7 @@ def hits_left(s: GameState, sector: int) -> int:
 
 def _set_hits(s: GameState, sector: int, hits: int) -> GameState:
     rest = tuple((k, h) for k, h in s.sector_hits if k != sector)
-    return replace(s, sector_hits=tuple(sorted((*rest, (sector, hits)))))
+    return altered(s, sector_hits=tuple(sorted((*rest, (sector, hits)))))
 
 
 def _cells(board: TableBoard, sector: int) -> list[tuple[int, int]]:
@@ -201,8 +201,8 @@ def start(s: GameState, sector: int, weapon: str) -> GameState:
     """A shot at ``sector`` with ``weapon``, or (``weapon`` "") a melee at it from inside: an
     attack, so the model is revealed (V HIDING)."""
     key = sector_melee(s, s.active, sector) if not weapon else sector_shot(s, s.active, sector, weapon)
-    s = replace(s.with_token(s.active, hidden=False), acted=True, attacked=True)
-    return replace(s, pending=("sector", s.active, sector, key, weapon))
+    s = altered(s.with_token(s.active, hidden=False), acted=True, attacked=True)
+    return altered(s, pending=("sector", s.active, sector, key, weapon))
 
 
 def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
@@ -241,19 +241,19 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         _, i, sector, key, weapon = s.pending
         (ds, as_, wa, *_), _ = cached_law(key)[int(outcome[1])]
         s = s.with_token(i, arms=weapon_after(s, i, wa, weapon, -1), cond=as_[0], hits=as_[1])
-        s = _set_hits(replace(s, pending=()), sector, ds[1])
+        s = _set_hits(altered(s, pending=()), sector, ds[1])
         if ds[1] == 0:
-            s = replace(s, rubble=_fallen(s, sector, True))
+            s = altered(s, rubble=_fallen(s, sector, True))
         s, blast = fail_rolls(s, True, ((i, -1, wa),))  # VIII EXPLODE, MALFUNCTION: first
         s = next_blast(s, blast)
         return s if s.pending else _next(s)
     n = s.pending[1]
     (state, _), _ = _law(s, s.pending)[int(outcome[1])]
-    s = replace(s, pending=())
+    s = altered(s, pending=())
     if kind == "collapse":
         return _next(s.with_token(n, cond=state[0], hits=state[1]))
     s = _set_hits(s, n, state[1])
-    return _next(replace(s, rubble=s.rubble + _fallen(s, n, False)) if state[1] == 0 else s)
+    return _next(altered(s, rubble=s.rubble + _fallen(s, n, False)) if state[1] == 0 else s)
 
 
 def _fallen(s: GameState, sector: int, spread: bool) -> tuple[tuple[str, int], ...]:
@@ -281,10 +281,10 @@ def _next(s: GameState) -> GameState:
     """The next roll of the collapse, pending; with none left, the rubble."""
     while s.rubble:
         roll, rest = s.rubble[0], s.rubble[1:]
-        s = replace(s, rubble=rest)
+        s = altered(s, rubble=rest)
         if roll[0] == "collapse" and not s.tokens[roll[1]].alive:
             continue
-        return replace(s, pending=roll)
+        return altered(s, pending=roll)
     down = frozenset(k for k, h in s.sector_hits if h == 0)
     if down == s.setup.ruins:
         return s
@@ -295,7 +295,7 @@ def _rubble(s: GameState, down: frozenset[int]) -> GameState:
     """The sectors become rubble, the barricades and catwalks destroyed go; models on them fall
     (V FALLING: "For every 4" you fall, take 1 hit (graze = stun)"; FLY takes none; VI: "Models
     on destroyed catwalks, etc. fall as normal"), each to its cell or the nearest free one."""
-    s = replace(s, setup=s.setup.with_ruins(down))
+    s = altered(s, setup=s.setup.with_ruins(down))
     board = s.setup.board
     for j, t in enumerate(s.tokens):
         if not t.on_board or board.enterable(t.sq, 0):
