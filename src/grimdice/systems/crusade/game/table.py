@@ -82,6 +82,7 @@ class TableBoard:
     _hides: dict[Pos, bool] = field(default_factory=dict, repr=False)
     _beside: dict[Pos, tuple[int, ...]] = field(default_factory=dict, repr=False)
     _targets: list[Any] = field(default_factory=list, repr=False)  # every position, as sight's ends
+    _by_row: bool = field(default=False, repr=False)  # sight worked out for the positions asked only
     #: answers the rules' modules keep for this table, by name (it does not change within a game)
     memo: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)
 
@@ -188,6 +189,7 @@ class TableBoard:
             self.zones,
             self.sector_names,
             structures=self.structures,
+            _by_row=True,
         )
 
     # ------------------------------------------------------------------ moving
@@ -361,14 +363,17 @@ class TableBoard:
     def _seen(self, a: Pos, b: Pos) -> int:
         """Which of :data:`SAMPLES` of a model at ``b`` ``a`` sees, as bits (bit k: sample k seen).
         Kept for every pair of positions: the table does not change within a game, and models do
-        not block sight. A position's row (to every position) is worked out at its first question
-        (a collapse's table, :meth:`ruined`, works out only the rows its game asks)."""
+        not block sight. Every row is worked out together at the first question; a collapse's table
+        (:meth:`ruined`, met for the rest of a game) works out each position's row (to every
+        position) at its first question, only the rows its games ask."""
         row = self._seen_rows.get(a)
         if row is None and self.enterable(a, 0):
             if not self._targets:
                 tos = self.positions()
                 self._targets[:] = [tos, self._body_points(tos), [self.indoors(b) for b in tos]]
-            row = self._seen_rows[a] = self._sight_rows([a], *self._targets)[a]
+            froms = [a] if self._by_row or self._seen_rows else self._targets[0]
+            self._seen_rows.update(self._sight_rows(froms, *self._targets))
+            row = self._seen_rows[a]
         if row is None or b not in row:
             return self._seen_table([a], [b])[a][b]
         return row[b]
