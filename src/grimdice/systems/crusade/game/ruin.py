@@ -100,10 +100,18 @@ def _eligible_weapon(setup: Setup, profile: int, k: int) -> bool:
     return bool(arm.template) or w.kind == "grenade" or any(has_code(codes, c) for c in BUILDING_CODES)
 
 
+def _memo(board: TableBoard, name: str) -> dict[Any, Any]:
+    """The table's answers kept under ``name`` (:attr:`~.table.TableBoard.memo`)."""
+    kept = board.memo.get(name)
+    if kept is None:
+        kept = board.memo[name] = {}
+    return kept
+
+
 def _view(board: TableBoard, p: Pos, n: int) -> tuple[bool, bool]:
     """From position ``p``: whether it touches barricade or catwalk ``n`` (feet within 1" of its
     top, cells touching) and whether it sees part of its top; kept per table (it does not change)."""
-    kept = board.memo.setdefault("views", {})
+    kept = _memo(board, "views")
     if (p, n) not in kept:
         piece = board.structures[n]
         tops = [(x, y, piece.height) for x, y in sorted(piece.cells)]
@@ -116,7 +124,7 @@ def _view(board: TableBoard, p: Pos, n: int) -> tuple[bool, bool]:
 def _roofs_seen(board: TableBoard, p: Pos) -> tuple[int, ...]:
     """The sectors of other buildings whose roof position ``p`` sees part of (buildings, then
     sectors, in order); kept per table."""
-    kept = board.memo.setdefault("roofs", {})
+    kept = _memo(board, "roofs")
     if p not in kept:
         building = board.building_of(p)
         sectors = []
@@ -137,10 +145,11 @@ def _piece_actions(s: GameState, board: TableBoard, weapons: list[str]) -> list[
     ``["melee_piece", n]`` at a piece it touches (reading ``piece_targets``)."""
     t = s.tokens[s.active]
     out: list[tuple[Any, ...]] = []
+    views = _memo(board, "views")
     for n in range(len(board.structures)):
         if hits_left(s, piece_key(n)) <= 0:
             continue
-        touching, seen = _view(board, t.sq, n)
+        touching, seen = views.get((t.sq, n)) or _view(board, t.sq, n)
         if touching and board.indoors(t.sq) < 0 and s.setup.profiles[t.profile].melee is not None:
             out.append(("melee_piece", n))
         if weapons and seen:

@@ -372,10 +372,10 @@ def apply(s: GameState, a: Action) -> GameState:
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
         return altered(s, open_doors=doors, budget=s.budget - 1, moved=s.moved + 1)
     if kind in climb.CLIMBS:
-        to = tuple(int(v) for v in a[1:])
+        to = tuple(map(int, a[1:]))
         return settle(climb.start(s, kind, to, moves.cost_of(s, kind, to)))
     if kind in moves.STEPS:
-        to = tuple(int(v) for v in a[1:])
+        to = tuple(map(int, a[1:]))
         cost = moves.cost_of(s, kind, to)
         who = zoc.guards(s, to) if kind == "move" else ()
         return zoc.offer(s, to, cost, who) if who else settle(moves.step(s, to, cost))
