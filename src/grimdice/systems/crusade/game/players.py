@@ -20,13 +20,14 @@ not know what the enemy's blips hold nor which cards the enemy holds.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
-from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, graze
+from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, Body, graze
 from grimdice.systems.crusade.game import deck, items, many, psychic, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
@@ -90,7 +91,7 @@ def structure_value(s: GameState, a: tuple[Any, ...]) -> float:
         body = s.setup.fighters[t.profile].body
         start = (t.cond, t.hits)
         if key >= 0 and board.indoors(t.sq) == key:  # type: ignore[attr-defined]
-            ends = list(collapse_law(start, body, s.armour_of(t), "wound").items())
+            ends: Iterable[Any] = _collapse_ends(start, body, s.armour_of(t))
         elif key < 0 and t.sq[2] > 0 and t.sq[:2] in board.structures[key_piece(key)].cells:  # type: ignore[attr-defined]
             ends = [((falling(float(t.sq[2]), start, body, fly=body.fly), 0), 1.0)]
         else:
@@ -104,6 +105,12 @@ def structure_value(s: GameState, a: tuple[Any, ...]) -> float:
     down = sum(p for (ds, *_), p in law if ds[1] == 0)
     own = sum(p * (_harm(me, as_) + FAIL_VALUE * bool(wa)) for (_, as_, wa, *_), p in law)
     return down * harm - own
+
+
+@lru_cache(maxsize=1024)
+def _collapse_ends(start: tuple[int, int], body: Body, armour: int) -> tuple[Any, ...]:
+    """A collapse's law on a model inside (VI: 2 reds, graze = W), its ends in the law's order."""
+    return tuple(collapse_law(start, body, armour, "wound").items())
 
 
 def _structure_key(a: tuple[Any, ...]) -> int:
