@@ -41,7 +41,6 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
-from grimdice.engine.table.lattice_kernel import clear_lines
 from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
 from grimdice.systems.crusade.game.table_parts import Building, Link, Nearest, Structure, key_piece, piece_key
 
@@ -394,7 +393,10 @@ class TableBoard:
     ) -> dict[Pos, dict[Pos, int]]:
         """:meth:`_seen` from each of ``froms`` to each of ``tos`` (``ends``: their
         :meth:`_body_points`; ``inside``: their sectors); VI: "You may not fire between sectors":
-        none between two sectors. Worked out in batches of lines."""
+        none between two sectors. Worked out in batches of lines, compiled (Numba is loaded at
+        the first question, not by the games that never ask)."""
+        from grimdice.engine.table.lattice_kernel import clear_lines
+
         eyes = np.array([(a[0] + 0.5, a[1] + 0.5, self.eye_level(a) + HEAD) for a in froms], float)
         weights = (1 << np.arange(len(SAMPLES)))[:, None]
         out: dict[Pos, dict[Pos, int]] = {}
