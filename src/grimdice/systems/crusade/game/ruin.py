@@ -41,6 +41,7 @@ from grimdice.systems.crusade.movement import falling
 
 SECTOR_HITS = 10  # VI: "10 hits per sector"
 BUILDING_CODES = ("HEAVY", "AREA", "LINE", "B", "BLAST")
+MEMO_LIMIT = 100_000  # the most answers :func:`actions` keeps per table (then it starts afresh)
 
 
 def hits_left(s: GameState, sector: int) -> int:
@@ -62,11 +63,24 @@ def _cells(board: TableBoard, sector: int) -> list[tuple[int, int]]:
 
 def actions(s: GameState) -> list[tuple[Any, ...]]:
     """``["shoot_sector", sector, weapon]`` for each standing sector the active model sees;
-    ``["melee_sector", sector]`` for the standing sector it is inside."""
+    ``["melee_sector", sector]`` for the standing sector it is inside. Kept with the table for
+    what they depend on: the setup (its profiles), the model's position, profile and weapons'
+    states, and the sectors' and pieces' hits left."""
     board = s.setup.board
     t = s.tokens[s.active]
     if t.blip or not isinstance(board, TableBoard):
         return []
+    kept = _memo(board, "actions")
+    key = (s.setup, t.sq, t.profile, t.arms, s.sector_hits)
+    if key not in kept:
+        if len(kept) >= MEMO_LIMIT:
+            kept.clear()
+        kept[key] = _structure_actions(s, board)
+    return list(kept[key])
+
+
+def _structure_actions(s: GameState, board: TableBoard) -> list[tuple[Any, ...]]:
+    t = s.tokens[s.active]
     here = board.indoors(t.sq)
     out: list[tuple[Any, ...]] = []
     if here >= 0 and hits_left(s, here) > 0 and s.setup.profiles[t.profile].melee is not None:
