@@ -82,8 +82,7 @@ class TableBoard:
     _beside: dict[Pos, tuple[int, ...]] = field(default_factory=dict, repr=False)
     _targets: list[Any] = field(default_factory=list, repr=False)  # every position, as sight's ends
     _by_row: bool = field(default=False, repr=False)  # sight worked out for the positions asked only
-    #: answers the rules' modules keep for this table, by name (it does not change within a game)
-    memo: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)
+    memo: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)  # the rules' kept answers
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to worker processes) without its kept steps, lines and paths."""
@@ -360,41 +359,29 @@ class TableBoard:
         return int(math.hypot(a[0] - b[0], a[1] - b[1], rise) + 1e-9)
 
     def _seen(self, a: Pos, b: Pos) -> int:
-        """Which of :data:`SAMPLES` of a model at ``b`` ``a`` sees, as bits (bit k: sample k seen).
-        Kept for every pair of positions: the table does not change within a game, and models do
-        not block sight. Every row is worked out together at the first question; a collapse's table
-        (:meth:`ruined`, met for the rest of a game) works out each position's row (to every
-        position) at its first question, only the rows its games ask."""
+        """Which of :data:`SAMPLES` of a model at ``b`` ``a`` sees, as bits (bit k: sample k seen), kept
+        (models do not block sight): every row at once, a collapse's (:meth:`ruined`) each when asked."""
         row = self._seen_rows.get(a)
         if row is None and self.enterable(a, 0):
             if not self._targets:
-                tos = self.positions()
-                self._targets[:] = [tos, self._body_points(tos), [self.indoors(b) for b in tos]]
+                self._targets[:] = self._ends(self.positions())
             froms = [a] if self._by_row or self._seen_rows else self._targets[0]
-            self._seen_rows.update(self._sight_rows(froms, *self._targets))
+            self._seen_rows.update(self._seen_table(froms, *self._targets))
             row = self._seen_rows[a]
         if row is None or b not in row:
-            return self._seen_table([a], [b])[a][b]
+            return self._seen_table([a], *self._ends([b]))[a][b]
         return row[b]
 
-    def _body_points(self, tos: list[Pos]) -> np.ndarray:
-        """The points of :data:`SAMPLES` of a model at each of ``tos`` (sample by sample)."""
-        return np.array(
-            [(b[0] + 0.5, b[1] + 0.5, self.eye_level(b) + f * HEAD) for f in SAMPLES for b in tos], float
-        )
+    def _ends(self, tos: list[Pos]) -> list[Any]:
+        """``tos``, the points of :data:`SAMPLES` of a model at each (sample by sample), their sectors."""
+        points = [(b[0] + 0.5, b[1] + 0.5, self.eye_level(b) + f * HEAD) for f in SAMPLES for b in tos]
+        return [tos, np.array(points, float), [self.indoors(b) for b in tos]]
 
-    def _seen_table(self, froms: list[Pos], tos: list[Pos] | None = None) -> dict[Pos, dict[Pos, int]]:
-        """:meth:`_seen` from each of ``froms`` to each of ``tos`` (default: ``froms``)."""
-        tos = froms if tos is None else tos
-        return self._sight_rows(froms, tos, self._body_points(tos), [self.indoors(b) for b in tos])
-
-    def _sight_rows(
+    def _seen_table(
         self, froms: list[Pos], tos: list[Pos], ends: np.ndarray, inside: list[int]
     ) -> dict[Pos, dict[Pos, int]]:
-        """:meth:`_seen` from each of ``froms`` to each of ``tos`` (``ends``: their
-        :meth:`_body_points`; ``inside``: their sectors); VI: "You may not fire between sectors":
-        none between two sectors. Worked out in batches of lines, compiled (Numba is loaded at
-        the first question, not by the games that never ask)."""
+        """:meth:`_seen` from ``froms`` to ``tos`` (``ends``, ``inside``: :meth:`_ends`); VI: "You may not
+        fire between sectors": none between two sectors. In batches of lines, compiled (Numba)."""
         from grimdice.engine.table.lattice_kernel import clear_lines
 
         eyes = np.array([(a[0] + 0.5, a[1] + 0.5, self.eye_level(a) + HEAD) for a in froms], float)
@@ -403,9 +390,8 @@ class TableBoard:
         batch = max(1, LINES_AT_ONCE // len(ends))
         for k in range(0, len(froms), batch):
             n = len(froms[k : k + batch])
-            clear = clear_lines(
-                np.repeat(eyes[k : k + n], len(ends), axis=0), np.tile(ends, (n, 1)), self.lattice.top
-            )
+            starts = np.repeat(eyes[k : k + n], len(ends), axis=0)
+            clear = clear_lines(starts, np.tile(ends, (n, 1)), self.lattice.top)
             bits = (clear.reshape(n, len(SAMPLES), len(tos)) * weights).sum(axis=1).tolist()
             for a, row in zip(froms[k : k + n], bits, strict=True):
                 here = self.indoors(a)
@@ -418,11 +404,6 @@ class TableBoard:
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool:
         """II: line of sight to some part of the target (reading ``table_models_sight``: models
         do not block sight on a table)."""
-        row = self._seen_rows.get(a)
-        if row is not None:
-            seen = row.get(b)
-            if seen is not None:
-                return seen != 0
         return self._seen(a, b) != 0
 
     def cover(self, a: Pos, b: Pos, doors: Doors) -> str:
