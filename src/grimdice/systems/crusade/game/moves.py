@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grimdice.systems.crusade.game.board import FULL, Pos
+from grimdice.systems.crusade.game.flight import steps_of
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
@@ -12,8 +13,6 @@ STEPS = ("move", "manhole", "ladder", "fly")
 
 def cost_of(s: GameState, kind: str, to: Pos) -> float:
     """The cost of the active model's step ``kind`` to ``to``, as the board gives it."""
-    from grimdice.systems.crusade.game.flight import steps_of
-
     for k, p, cost in steps_of(s):
         if k == kind and p == to:
             return cost
