@@ -225,13 +225,14 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
 
 
 def block_moves(state: GameState, u: int, ux: np.ndarray, uy: np.ndarray, steps: np.ndarray) -> np.ndarray:
-    """``(W, 3)``: for each direction ``(ux[w], uy[w])`` and each of its lengths ``steps[w]``
-    (:data:`FRACTIONS` of it, 0.5" at least), whether unit ``u``'s block may move that far from
-    where it stands: on the table, not into or through impassable terrain, and over its Walk
-    distance not through difficult terrain ("the unit may not move more than its Walk action
-    distance"; Strider: "treat difficult terrain as open terrain when moving"; Flying: "may move
-    through ... impassable terrain", "they may ignore terrain effects"), then :meth:`kept_clear`
-    of the other units; in one compiled pass (``kernels.block_moves``)."""
+    """``(W, 3)``: for each direction ``(ux[w], uy[w])``, the longest of its lengths ``steps[w]``
+    (:data:`FRACTIONS` of it, longest first, 0.5" at least) by which unit ``u``'s block may move
+    from where it stands, marked True (shorter ones are not tested): on the table, not into or
+    through impassable terrain, and over its Walk distance not through difficult terrain ("the
+    unit may not move more than its Walk action distance"; Strider: "treat difficult terrain as
+    open terrain when moving"; Flying: "may move through ... impassable terrain", "they may ignore
+    terrain effects"), then :meth:`kept_clear` of the other units; in one compiled pass
+    (``kernels.block_moves``)."""
     unit, table, st = state.setup.units[u], state.setup.table, state.standing()
     qa, qb, box, _h, _m = table.polygons()
     flying = unit.has("flying")  # "they may ignore terrain effects"

@@ -26,16 +26,21 @@ if TYPE_CHECKING:
 
 
 def weapon_range(state: GameState, u: int, indirect: bool = False) -> float:
-    """The longest range of ``u``'s ranged weapons alive (``indirect``: of its Indirect ones)."""
-    st = state.units[u]
-    rs = [
-        w.range
-        for g, n in zip(state.setup.units[u].groups, st.alive, strict=True)
-        if n
-        for w in g.weapons
-        if w.range is not None and (w.has("indirect") or not indirect)
-    ]
-    return float(max(rs)) if rs else 0.0
+    """The longest range of ``u``'s ranged weapons alive (``indirect``: of its Indirect ones), kept
+    in the geometry memo by the models alive."""
+    alive = state.units[u].alive
+
+    def compute() -> float:
+        rs = [
+            w.range
+            for g, n in zip(state.setup.units[u].groups, alive, strict=True)
+            if n
+            for w in g.weapons
+            if w.range is not None and (w.has("indirect") or not indirect)
+        ]
+        return float(max(rs)) if rs else 0.0
+
+    return recall(state.setup, ("weapon range", u, alive, indirect), compute)
 
 
 def sight(state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None) -> tuple[int, float]:
