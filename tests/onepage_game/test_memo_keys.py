@@ -1,5 +1,6 @@
 """The geometry memo's keys name everything an answer depends on: answers read from a memo filled over
-a whole game equal the answers computed afresh, state by state."""
+a whole game equal the answers computed afresh, state by state; and answers read from shared lines
+equal those computed apart."""
 
 from __future__ import annotations
 
@@ -41,6 +42,11 @@ def test_sight_and_shot_keys_from_a_warm_memo_equal_fresh_ones() -> None:
             for t in on.sides[1]:
                 near = near_screens(s, u, t, None)
                 assert answers(s, u, t) == fresh(s, u, t), (u, t)
+                # a shooting's firers and its sight come from one set of lines: the same sight as
+                # the terrain-then-screens test (here and 2" away, as an AI's candidate would be)
+                ax, ay = s.anchors[u]
+                for anchor in (None, (ax + 1.5, ay - 2.0)):
+                    assert s.firing_sight(u, t, anchor)[2:] == s.sight(u, t, anchor), (u, t, anchor)
                 checked += 1
                 narrowed += len(near) < len(on.ids) - 2  # some unit left out of the key
                 screened += bool(near)

@@ -5,12 +5,12 @@ methods)."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from grimdice.engine.frozen import replace
 from grimdice.engine.table import kernels
 from grimdice.engine.table.blocks import (
     EPS,

@@ -78,8 +78,19 @@ def firers(
     """(:func:`weapon_counts`, the models that see a model of ``t`` within the range of one of their
     own weapons). A unit's models are its groups' in listed group order (the exact engine's
     convention: ``attack.shooters_by_weapon``); sight is :func:`sight`'s (terrain, other units)."""
+    counts, able, _seeing, _far = firing_sight(state, u, t, anchor)
+    return counts, able
 
-    def compute() -> tuple[tuple[tuple[str, int], ...], int]:
+
+def firing_sight(
+    state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None
+) -> tuple[tuple[tuple[str, int], ...], int, int, float]:
+    """:func:`firers` and :func:`sight`'s answer (the models that see a model of ``t`` within the
+    longest range, the farthest one's distance) from the same lines (:func:`_model_reach`): each
+    model's nearest target model it sees within that range, the farthest of these over the models
+    that see one, as ``blocks.sight_counts`` reduces them."""
+
+    def compute() -> tuple[tuple[tuple[str, int], ...], int, int, float]:
         near = _model_reach(state, u, t, anchor)
         counts: dict[str, int] = {}
         able = np.zeros(len(near), dtype=bool)
@@ -92,7 +103,10 @@ def firers(
                     counts[w.name.lower()] = counts.get(w.name.lower(), 0) + int(ok.sum())
                     able[start : start + k] |= ok
             start += k
-        return tuple(sorted((n, k) for n, k in counts.items() if k)), int(able.sum())
+        seeing = np.isfinite(near)
+        n = int(seeing.sum())
+        far = float(near[seeing].max()) if n else 0.0
+        return tuple(sorted((w, k) for w, k in counts.items() if k)), int(able.sum()), n, far
 
     return recall(state.setup, ("firers", *screening.sight_key(state, u, t, anchor)), compute)
 

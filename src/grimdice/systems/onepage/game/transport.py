@@ -18,11 +18,11 @@ law of its end state after D6 automatic hits (``exact.hazard_table``); its survi
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.frozen import replace
 from grimdice.engine.table.sweeps import bases_in
 from grimdice.systems.onepage.game.deployment import ON_TABLE, placed, settle
 from grimdice.systems.onepage.movement import move_distance
