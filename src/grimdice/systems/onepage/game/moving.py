@@ -186,8 +186,12 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
     towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
     st = state.standing()
     gaps = state.gaps(u)[1] if u in st.at else None
+    centres = unit_centres(state)
     for t in st.sides[1 - state.setup.owner[u]]:
-        c: np.ndarray = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
+        c = centres.get(t)
+        if c is None:
+            got: np.ndarray = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
+            c = centres[t] = (float(got[0]), float(got[1]))
         d = math.hypot(c[0] - ax, c[1] - ay)
         if d > EPS:
             g = max(0.0, (state.gap(u, t) if gaps is None else gaps[st.at[t]]) - KEEP_CLEAR - 0.05)
@@ -222,6 +226,16 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
         out.append(list(moves))
         i += size
     return out
+
+
+def unit_centres(state: GameState) -> dict[int, tuple[float, float]]:
+    """The state's memo of each unit's centre where it stands (:meth:`GameState.centre`), filled as
+    :meth:`moves_within` asks (a state is frozen; its units' moves all aim at the same centres)."""
+    got: dict[int, tuple[float, float]] | None = state.__dict__.get("_centres")
+    if got is None:
+        got = {}
+        object.__setattr__(state, "_centres", got)
+    return got
 
 
 def block_moves(state: GameState, u: int, ux: np.ndarray, uy: np.ndarray, steps: np.ndarray) -> np.ndarray:
