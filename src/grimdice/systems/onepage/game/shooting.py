@@ -25,6 +25,11 @@ if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
 
 
+#: how much farther than a unit's longest range the gap between two units must be for
+#: :func:`firing_sight` to skip them unmeasured (a margin over the rounding of a distance)
+OUT_OF_RANGE = 1e-6
+
+
 def weapon_range(state: GameState, u: int, indirect: bool = False) -> float:
     """The longest range of ``u``'s ranged weapons alive (``indirect``: of its Indirect ones), kept
     in the geometry memo by the models alive."""
@@ -88,7 +93,14 @@ def firing_sight(
     """:func:`firers` and :func:`sight`'s answer (the models that see a model of ``t`` within the
     longest range, the farthest one's distance) from the same lines (:func:`_model_reach`): each
     model's nearest target model it sees within that range, the farthest of these over the models
-    that see one, as ``blocks.sight_counts`` reduces them."""
+    that see one, as ``blocks.sight_counts`` reduces them. A unit standing where it is and farther
+    than its longest range from ``t`` (the gap of :meth:`GameState.gaps`, less a margin) has no
+    model in range: nothing to compute."""
+    if anchor is None:
+        st = state.standing()
+        j = st.at.get(t)
+        if j is not None and u in st.at and state.gaps(u)[1][j] > state.weapon_range(u) + EPS + OUT_OF_RANGE:
+            return (), 0, 0, 0.0
 
     def compute() -> tuple[tuple[tuple[str, int], ...], int, int, float]:
         near = _model_reach(state, u, t, anchor)
