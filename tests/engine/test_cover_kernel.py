@@ -33,11 +33,11 @@ def numpy_cover_lines(table: Table, s: np.ndarray, e: np.ndarray) -> np.ndarray:
 def test_cover_lines_equal_numpy(seed: int) -> None:
     table = generate_table(seed)
     rng = np.random.default_rng(300 + seed)
-    s = rng.uniform([0.0, 0.0], [table.width, table.depth], size=(500, 2))
-    e = rng.uniform([0.0, 0.0], [table.width, table.depth], size=(500, 2))
+    ends = rng.uniform(0.0, 1.0, size=(2, 500, 2)) * np.array([table.width, table.depth])
     corners = np.concatenate([t.corners for t in table.terrain])
-    s[:60] = corners[rng.integers(len(corners), size=60)]  # from and to corners: the tolerances decide
-    e[60:120] = corners[rng.integers(len(corners), size=60)]
+    picked = corners[rng.integers(len(corners), size=(2, 60))]
+    ends[0, :60], ends[1, 60:120] = picked  # lines from and to corners: the tolerances decide
+    s, e = ends
     want = numpy_cover_lines(table, s, e)
     assert want.any() and not want.all()
     assert np.array_equal(cover_lines(table, s, e), want)
