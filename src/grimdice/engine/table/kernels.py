@@ -466,25 +466,18 @@ def lines_screened(
 
 @njit(cache=True)
 def lines_covered(s: np.ndarray, e: np.ndarray, keep: np.ndarray, poly: Polygons) -> np.ndarray:
-    """``sweeps.cover_lines``: ``(n,)``, whether the end ``e[i]`` stands inside a piece ``keep``
-    marks, or the line ``s[i]``-``e[i]`` properly crosses an edge of a marked piece that ``s[i]`` is
-    not inside (``terrain.crossing`` on the padded polygons' edges, ``Table.pieces_at``)."""
+    """``sweeps.cover_lines``: ``(n,)``, whether ``e[i]`` stands inside a piece ``keep`` marks, or the
+    line ``s[i]``-``e[i]`` properly crosses an edge of a marked piece ``s[i]`` is not inside."""
     qa, qb = poly[0], poly[1]
-    k_count, g_count = qa.shape[0], qa.shape[1]
     out = np.zeros(s.shape[0], dtype=np.bool_)
     for i in range(s.shape[0]):
         sx, sy, ex, ey = s[i, 0], s[i, 1], e[i, 0], e[i, 1]
         hit = False
-        for j in range(k_count):
-            if keep[j] and _inside(poly, j, ex, ey):
-                hit = True
-                break
-        for j in range(k_count):
-            if hit:
-                break
-            if not keep[j]:
-                continue
-            for g in range(g_count):
+        for j in range(qa.shape[0]):
+            if keep[j] and not hit:
+                hit = _inside(poly, j, ex, ey)
+        for j in range(qa.shape[0]):
+            for g in range(qa.shape[1] if keep[j] and not hit else 0):
                 ax, ay, bx, by = qa[j, g, 0], qa[j, g, 1], qb[j, g, 0], qb[j, g, 1]
                 if _crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay):
                     hit = not _inside(poly, j, sx, sy)
