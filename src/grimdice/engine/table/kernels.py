@@ -247,8 +247,10 @@ def block_moves(
     sweeping: bool,
     tolerances: tuple[float, float, float, float],
 ) -> np.ndarray:
-    """``(W, F)``: whether the block of bases of ``radius`` (``a``: where they stand, ``base``: their
-    offsets from the ``anchor``) may move to ``anchor + steps[w, f] * (ux[w], uy[w])``: a step of
+    """``(W, F)``: for each direction ``w``, the first of its steps ``f`` (longest first) by which the
+    block of bases of ``radius`` (``a``: where they stand, ``base``: their offsets from the
+    ``anchor``) may move to ``anchor + steps[w, f] * (ux[w], uy[w])``, marked True (the shorter
+    steps are not tested and stay False; a direction without a legal step has none): a step of
     0.5" at least, every base on the table (``size``: width, depth; ``Table.spans_on_table``), not
     into or through a piece ``terrain`` marks impassable, nor through one it marks difficult when the
     step is longer than ``slow`` (``terrain``: :data:`Polygons`, the impassable and difficult
@@ -256,16 +258,25 @@ def block_moves(
     block starts, the units to keep clear of; :func:`units_clear` with ``keep`` and ``sweeping``:
     False for Flying). ``tolerances``:
     the table's, the game's, the contact slack and the distance kept. ``moving.lanes`` and
-    ``moving.kept_clear`` in one pass."""
+    ``moving.kept_clear`` in one pass. The units tested are those a move of the longest step can
+    reach (``units_clear``'s limits, taken once for all steps)."""
     poly, impassable, difficult = terrain
     slow_keep, row = impassable | difficult, np.zeros(impassable.shape[0], dtype=np.bool_)
     table_eps, eps, slack, keep = tolerances
     w_count, f_count, n = steps.shape[0], steps.shape[1], a.shape[0]
     good = np.zeros((w_count, f_count), dtype=np.bool_)
-    ends = np.empty((w_count * f_count, n, 2))
-    found = 0
-    rows = np.empty(w_count * f_count, dtype=np.int64)
     one = np.empty((1, n, 2))
+    longest = 0.0  # units_clear's reach, over every step that may be tested
+    for w in range(w_count):
+        for f in range(f_count):
+            step = steps[w, f]
+            if n and step >= 0.5:
+                dx = base[0, 0] + (anchor[0] + ux[w] * step) - a[0, 0]
+                dy = base[0, 1] + (anchor[1] + uy[w] * step) - a[0, 1]
+                longest = max(longest, math.sqrt(dx * dx + dy * dy))
+    test, limit, sweep = _unit_limits(a, radius, others, keep, longest + keep + 0.001, eps, slack)
+    if not sweeping:
+        sweep[:] = False
     for w in range(w_count):
         for f in range(f_count):
             step = steps[w, f]
@@ -286,12 +297,9 @@ def block_moves(
                 continue
             if _touching(a, one[0], radius, poly, slow_keep if step > slow + eps else impassable, row, True):
                 continue
-            ends[found] = one[0]
-            rows[found] = w * f_count + f
-            found += 1
-    clear = units_clear(a, ends[:found], radius, others, sweeping, (keep, eps, slack))
-    for c in range(found):
-        good[rows[c] // f_count, rows[c] % f_count] = clear[c]
+            if _block_clear(a, one[0], radius, others, (test, limit, sweep), slack):
+                good[w, f] = True
+                break
     return good
 
 
@@ -456,9 +464,32 @@ def lines_screened(
     return out
 
 
+@njit(cache=True)
+def lines_covered(s: np.ndarray, e: np.ndarray, keep: np.ndarray, poly: Polygons) -> np.ndarray:
+    """``sweeps.cover_lines``: ``(n,)``, whether ``e[i]`` stands inside a piece ``keep`` marks, or the
+    line ``s[i]``-``e[i]`` properly crosses an edge of a marked piece ``s[i]`` is not inside."""
+    qa, qb = poly[0], poly[1]
+    out = np.zeros(s.shape[0], dtype=np.bool_)
+    for i in range(s.shape[0]):
+        sx, sy, ex, ey = s[i, 0], s[i, 1], e[i, 0], e[i, 1]
+        hit = False
+        for j in range(qa.shape[0]):
+            if keep[j] and not hit:
+                hit = _inside(poly, j, ex, ey)
+        for j in range(qa.shape[0]):
+            for g in range(qa.shape[1] if keep[j] and not hit else 0):
+                ax, ay, bx, by = qa[j, g, 0], qa[j, g, 1], qb[j, g, 0], qb[j, g, 1]
+                if _crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay):
+                    hit = not _inside(poly, j, sx, sy)
+                    break
+        out[i] = hit
+    return out
+
+
 __all__ = [
     "block_moves",
     "lines_blocked",
+    "lines_covered",
     "lines_screened",
     "pair_lines",
     "pairs_see",

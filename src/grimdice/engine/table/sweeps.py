@@ -18,7 +18,7 @@ import numpy as np
 
 from grimdice.engine.table import kernels
 from grimdice.engine.table.lines import sight_terrain
-from grimdice.engine.table.terrain import Table, crossing, segments_cross
+from grimdice.engine.table.terrain import Table, crossing
 
 #: how far bases may overlap and still count as touching (rounding of logged positions to 0.001")
 CONTACT_SLACK = 0.002
@@ -170,27 +170,20 @@ def covered_models(table: Table, shooters: np.ndarray, targets: np.ndarray) -> n
     gives the target nothing)."""
     t = np.atleast_2d(targets).astype(np.float64)
     centre = np.atleast_2d(shooters).astype(np.float64).mean(axis=0)
-    return cover_lines(table, np.broadcast_to(centre, t.shape), t)
+    return cover_lines(table, np.repeat(centre[None, :], len(t), axis=0), t)
 
 
 def cover_lines(table: Table, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """``(n,)``: :func:`covered_models`' test for many lines at once: the end stands inside a cover
-    piece, or the line crosses an edge of a cover piece its start is not inside."""
-    s, e = np.atleast_2d(starts), np.atleast_2d(ends)
+    piece, or the line crosses an edge of a cover piece its start is not inside (one compiled pass,
+    ``kernels.lines_covered``)."""
+    s = np.ascontiguousarray(np.atleast_2d(starts), dtype=np.float64)
+    e = np.ascontiguousarray(np.atleast_2d(ends), dtype=np.float64)
     keep = table.having("cover")
-    out = np.zeros(len(e), dtype=bool)
     if not keep.any() or not len(e):
-        return out
-    out |= table.pieces_at(e, keep=keep).any(axis=1)
-    edges, _ = table.edges_with("cover")
-    cross = segments_cross(s, e, edges)
-    rows = cross.any(axis=1) & ~out
-    if rows.any():
-        pieces, first = table.edge_runs("cover")
-        hits = np.add.reduceat(cross[rows], first, axis=1) > 0  # (r, cover pieces): crossed
-        own = table.pieces_at(s[rows], keep=keep)[:, pieces]
-        out[rows] = (hits & ~own).any(axis=1)
-    return out
+        return np.zeros(len(e), dtype=bool)
+    qa, qb, box, _h, _m = table.polygons()
+    return np.asarray(kernels.lines_covered(s, e, keep, (qa, qb, box)))
 
 
 __all__ = [

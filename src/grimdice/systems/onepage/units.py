@@ -63,8 +63,9 @@ class Unit:
         """Pickled without the engine's memos (:func:`memo`): they are rebuilt where the unit lands."""
         return {k: v for k, v in self.__dict__.items() if not k.startswith(MEMO_PREFIX)}
 
-    @property
+    @cached_property
     def size(self) -> int:
+        """Models in the unit, counted once (units are immutable)."""
         return sum(g.count for g in self.groups)
 
     @cached_property
@@ -143,11 +144,12 @@ class UnitState:
     def __hash__(self) -> int:
         """The dataclass hash (of the fields' tuple), computed once: states key every table of the
         exact engine and the game's memos."""
-        h: int | None = self.__dict__.get("_hash")
-        if h is None:
+        try:
+            return self._hash  # type: ignore[attr-defined]
+        except AttributeError:
             h = hash((self.alive, self.damage, self.pinned, self.routed, self.shaken, self.immobile))
             object.__setattr__(self, "_hash", h)
-        return h
+            return h
 
     @cached_property
     def models(self) -> int:

@@ -149,9 +149,7 @@ def best_shots(
         pu, rounded, best = state.placed(u, end), state._rounded(u, end), 0.0
         for t, pt in enemies:  # the order of valid_targets, so ties go as in best_shot
             seen = m.get(("sight", alive, pu, pt))
-            # the memo holds terrain's answer: what it sees, other units' models may still screen
-            n, _far = seen if seen is not None and not seen[0] else state.sight(u, t, end)
-            if not n:
+            if seen is not None and not seen[0]:  # terrain blocks every line (the memo's answer)
                 continue
             counts, n = state.firers(u, t, end)  # the models with a weapon in range of what they see
             if not n:

@@ -41,9 +41,9 @@ here calls a new exact solver.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from grimdice.engine.frozen import replace
 from grimdice.engine.table.blocks import EPS
 from grimdice.systems.onepage.game import facing, firing
 from grimdice.systems.onepage.movement import move_distance

@@ -37,9 +37,10 @@ class LawCache(OrderedDict[Any, Any]):
         self.limit = limit
 
     def get(self, key: Any, default: Any = None) -> Any:
-        if key not in self:
+        try:
+            self.move_to_end(key)
+        except KeyError:
             return default
-        self.move_to_end(key)
         return super().__getitem__(key)
 
     def __setitem__(self, key: Any, value: Any) -> None:

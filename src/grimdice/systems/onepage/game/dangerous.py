@@ -13,11 +13,11 @@ fights its melee against ``t``; a unit destroyed by the terrain ends its activat
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.frozen import replace
 from grimdice.engine.table import blocks
 from grimdice.systems.onepage.exact import hazard_table
 from grimdice.systems.onepage.profiles import Conditions

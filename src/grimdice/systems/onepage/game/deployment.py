@@ -39,11 +39,11 @@ other unit (bases never overlap).
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.frozen import replace
 from grimdice.engine.table.blocks import blocks, blocks_gaps
 from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.engine.table.terrain import Table, Terrain, overlap

@@ -156,10 +156,12 @@ def blind_firers(s: GameState, u: int, n: int) -> int:
 def reach(s: GameState, u: int, t: int, anchor: tuple[float, float] | None = None) -> tuple[int, float, bool]:
     """(models that fire at ``t``, the farthest one's distance, without line of sight): the models
     that see a model of ``t`` within the range of a weapon they carry (``GameState.firers``), else
-    those with an Indirect weapon in range."""
-    n, far = s.sight(u, t, anchor)
-    if n and s.firers(u, t, anchor)[1]:
-        return s.firers(u, t, anchor)[1], far, False
+    those with an Indirect weapon in range. The firers and the farthest distance are read from the
+    same lines (``GameState.firing_sight``): a model with a weapon in range of a model it sees is
+    among those that see."""
+    _counts, able, _n, far = s.firing_sight(u, t, anchor)
+    if able:
+        return able, far, False
     n, far = blind_reach(s, u, t, anchor)
     return n, far, bool(n)
 

@@ -5,12 +5,12 @@ methods)."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from grimdice.engine.frozen import replace
 from grimdice.engine.table import kernels
 from grimdice.engine.table.blocks import (
     EPS,
@@ -186,8 +186,12 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
     towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
     st = state.standing()
     gaps = state.gaps(u)[1] if u in st.at else None
+    centres = unit_centres(state)
     for t in st.sides[1 - state.setup.owner[u]]:
-        c: np.ndarray = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
+        c = centres.get(t)
+        if c is None:
+            got: np.ndarray = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
+            c = centres[t] = (float(got[0]), float(got[1]))
         d = math.hypot(c[0] - ax, c[1] - ay)
         if d > EPS:
             g = max(0.0, (state.gap(u, t) if gaps is None else gaps[st.at[t]]) - KEEP_CLEAR - 0.05)
@@ -224,14 +228,25 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
     return out
 
 
+def unit_centres(state: GameState) -> dict[int, tuple[float, float]]:
+    """The state's memo of each unit's centre where it stands (:meth:`GameState.centre`), filled as
+    :meth:`moves_within` asks (a state is frozen; its units' moves all aim at the same centres)."""
+    got: dict[int, tuple[float, float]] | None = state.__dict__.get("_centres")
+    if got is None:
+        got = {}
+        object.__setattr__(state, "_centres", got)
+    return got
+
+
 def block_moves(state: GameState, u: int, ux: np.ndarray, uy: np.ndarray, steps: np.ndarray) -> np.ndarray:
-    """``(W, 3)``: for each direction ``(ux[w], uy[w])`` and each of its lengths ``steps[w]``
-    (:data:`FRACTIONS` of it, 0.5" at least), whether unit ``u``'s block may move that far from
-    where it stands: on the table, not into or through impassable terrain, and over its Walk
-    distance not through difficult terrain ("the unit may not move more than its Walk action
-    distance"; Strider: "treat difficult terrain as open terrain when moving"; Flying: "may move
-    through ... impassable terrain", "they may ignore terrain effects"), then :meth:`kept_clear`
-    of the other units; in one compiled pass (``kernels.block_moves``)."""
+    """``(W, 3)``: for each direction ``(ux[w], uy[w])``, the longest of its lengths ``steps[w]``
+    (:data:`FRACTIONS` of it, longest first, 0.5" at least) by which unit ``u``'s block may move
+    from where it stands, marked True (shorter ones are not tested): on the table, not into or
+    through impassable terrain, and over its Walk distance not through difficult terrain ("the
+    unit may not move more than its Walk action distance"; Strider: "treat difficult terrain as
+    open terrain when moving"; Flying: "may move through ... impassable terrain", "they may ignore
+    terrain effects"), then :meth:`kept_clear` of the other units; in one compiled pass
+    (``kernels.block_moves``)."""
     unit, table, st = state.setup.units[u], state.setup.table, state.standing()
     qa, qb, box, _h, _m = table.polygons()
     flying = unit.has("flying")  # "they may ignore terrain effects"

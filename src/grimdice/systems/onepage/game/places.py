@@ -3,11 +3,12 @@ between them (functions of a :class:`~.state.GameState`, bound to it as its meth
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.frozen import replace
 from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import (
     blocks_cross,

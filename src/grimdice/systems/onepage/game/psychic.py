@@ -14,9 +14,9 @@ engine's ``attack: psyker`` computes a manifestation attempt on its own).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from grimdice.engine.frozen import replace
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.psyker import power_dice
 from grimdice.systems.onepage.rules import RULES

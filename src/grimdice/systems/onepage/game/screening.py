@@ -7,7 +7,8 @@ or enemy, are solid obstacles (our reading): a line of sight from a model of ``u
 is blocked when it passes through the base of a model of a third unit. Terrain is tested first
 (``sight_blocked``, kept in the geometry memo under ``("sight", ...)``: terrain never moves); the
 lines terrain leaves open are then tested against the other units' bases here (:func:`screened`), in a
-memo keyed by where every screening unit stands too (:func:`screens`), since models move.
+memo keyed by where the screening units that stand between the two stand too (:func:`near_screens`),
+since models move.
 
 Our readings (``rules.py`` reading ``screening``):
 
@@ -52,9 +53,27 @@ def screens(s: GameState, u: int, t: int) -> tuple[np.ndarray, np.ndarray, tuple
 
 def sight_key(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
     """What ``u``'s sight of ``t`` (at ``anchor``) depends on, models included: its models alive,
-    where it and ``t`` stand, where every unit stands (the screening models, :func:`screens`); a
-    memo key's tail."""
-    return (s.units[u].alive, s.placed(u, anchor), s.placed(t), s.standing().key)
+    where it and ``t`` stand, and where the screening units stand that have a model :func:`between`
+    the two units (:func:`near_screens`); a memo key's tail."""
+    return (s.units[u].alive, s.placed(u, anchor), s.placed(t), near_screens(s, u, t, anchor))
+
+
+def near_screens(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
+    """Where each unit stands (``placed``) that has a model :func:`between` ``u``'s models (at
+    ``anchor``) and ``t``'s, the bases' width added (:func:`sight`'s test): only these can block a
+    line between the two units' bases, so a sight, a shooting's firers or its situation stays the
+    same while every other unit moves. Kept in the geometry memo by where every unit stands."""
+    st = s.standing()
+
+    def compute() -> tuple[Any, ...]:
+        if not len(st.pts):
+            return ()
+        widest = max(s.setup.radii[u], s.setup.radii[t])
+        near = between(s.models(u, anchor), s.models(t), st.pts, st.radii + widest)
+        hit = np.logical_or.reduceat(near, st.starts).tolist()  # per unit, in standing order
+        return tuple(s.placed(v) for v, h in zip(st.ids, hit, strict=True) if h and v not in (u, t))
+
+    return recall(s.setup, ("near screens", s.placed(u, anchor), s.placed(t), st.key), compute)
 
 
 def between(a: np.ndarray, b: np.ndarray, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -132,6 +151,7 @@ def sight(
 __all__ = [
     "between",
     "lines_open",
+    "near_screens",
     "open_lines",
     "screened",
     "screened_open",

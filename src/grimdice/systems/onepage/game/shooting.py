@@ -25,17 +25,27 @@ if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
 
 
+#: how much farther than a unit's longest range the gap between two units must be for
+#: :func:`firing_sight` to skip them unmeasured (a margin over the rounding of a distance)
+OUT_OF_RANGE = 1e-6
+
+
 def weapon_range(state: GameState, u: int, indirect: bool = False) -> float:
-    """The longest range of ``u``'s ranged weapons alive (``indirect``: of its Indirect ones)."""
-    st = state.units[u]
-    rs = [
-        w.range
-        for g, n in zip(state.setup.units[u].groups, st.alive, strict=True)
-        if n
-        for w in g.weapons
-        if w.range is not None and (w.has("indirect") or not indirect)
-    ]
-    return float(max(rs)) if rs else 0.0
+    """The longest range of ``u``'s ranged weapons alive (``indirect``: of its Indirect ones), kept
+    in the geometry memo by the models alive."""
+    alive = state.units[u].alive
+
+    def compute() -> float:
+        rs = [
+            w.range
+            for g, n in zip(state.setup.units[u].groups, alive, strict=True)
+            if n
+            for w in g.weapons
+            if w.range is not None and (w.has("indirect") or not indirect)
+        ]
+        return float(max(rs)) if rs else 0.0
+
+    return recall(state.setup, ("weapon range", u, alive, indirect), compute)
 
 
 def sight(state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None) -> tuple[int, float]:
@@ -73,8 +83,26 @@ def firers(
     """(:func:`weapon_counts`, the models that see a model of ``t`` within the range of one of their
     own weapons). A unit's models are its groups' in listed group order (the exact engine's
     convention: ``attack.shooters_by_weapon``); sight is :func:`sight`'s (terrain, other units)."""
+    counts, able, _seeing, _far = firing_sight(state, u, t, anchor)
+    return counts, able
 
-    def compute() -> tuple[tuple[tuple[str, int], ...], int]:
+
+def firing_sight(
+    state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None
+) -> tuple[tuple[tuple[str, int], ...], int, int, float]:
+    """:func:`firers` and :func:`sight`'s answer (the models that see a model of ``t`` within the
+    longest range, the farthest one's distance) from the same lines (:func:`_model_reach`): each
+    model's nearest target model it sees within that range, the farthest of these over the models
+    that see one, as ``blocks.sight_counts`` reduces them. A unit standing where it is and farther
+    than its longest range from ``t`` (the gap of :meth:`GameState.gaps`, less a margin) has no
+    model in range: nothing to compute."""
+    if anchor is None:
+        st = state.standing()
+        j = st.at.get(t)
+        if j is not None and u in st.at and state.gaps(u)[1][j] > state.weapon_range(u) + EPS + OUT_OF_RANGE:
+            return (), 0, 0, 0.0
+
+    def compute() -> tuple[tuple[tuple[str, int], ...], int, int, float]:
         near = _model_reach(state, u, t, anchor)
         counts: dict[str, int] = {}
         able = np.zeros(len(near), dtype=bool)
@@ -87,7 +115,10 @@ def firers(
                     counts[w.name.lower()] = counts.get(w.name.lower(), 0) + int(ok.sum())
                     able[start : start + k] |= ok
             start += k
-        return tuple(sorted((n, k) for n, k in counts.items() if k)), int(able.sum())
+        seeing = np.isfinite(near)
+        n = int(seeing.sum())
+        far = float(near[seeing].max()) if n else 0.0
+        return tuple(sorted((w, k) for w, k in counts.items() if k)), int(able.sum()), n, far
 
     return recall(state.setup, ("firers", *screening.sight_key(state, u, t, anchor)), compute)
 

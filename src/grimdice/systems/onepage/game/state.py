@@ -26,9 +26,10 @@ strikes in melee (``melee_moves.py``), consolidation after a melee (``consolidat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from grimdice.engine.frozen import replace
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.engine.table.blocks import (
     EPS,
@@ -322,6 +323,7 @@ class GameState:
     range_band = shooting.range_band
     weapon_counts = shooting.weapon_counts
     firers = shooting.firers
+    firing_sight = shooting.firing_sight
     covered = shooting.covered
     elevated = shooting.elevated
 

@@ -18,12 +18,13 @@ law of its end state after D6 automatic hits (``exact.hazard_table``); its survi
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.frozen import replace
 from grimdice.engine.table.sweeps import bases_in
+from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.deployment import ON_TABLE, placed, settle
 from grimdice.systems.onepage.movement import move_distance
 
@@ -52,7 +53,7 @@ def room(s: GameState, u: int) -> list[int]:
     n = s.units[u].models
     return [
         t
-        for t in range(len(s.units))
+        for t in transports(s)
         if t != u
         and s.setup.owner[t] == s.setup.owner[u]
         and capacity(s, t)
@@ -60,6 +61,11 @@ def room(s: GameState, u: int) -> list[int]:
         and s.on_table(t)
         and sum(s.units[v].models for v in aboard(s, t)) + n <= capacity(s, t)
     ]
+
+
+def transports(s: GameState) -> tuple[int, ...]:
+    """The units with the Transport rule, in order (kept in the geometry memo: the armies are fixed)."""
+    return recall(s.setup, ("transports",), lambda: tuple(t for t in range(len(s.units)) if capacity(s, t)))
 
 
 def deploy_options(s: GameState, u: int) -> list[int]:
