@@ -20,7 +20,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 9
+LOG_VERSION = 10
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -43,6 +43,10 @@ READINGS = (
     "move nobody",
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
+    "reading snap_blast: a BLAST pistol's snap shot is centred on the attacker and rolls at every model "
+    "its blast reaches, all at point blank range",
+    "reading knockback_reveal: a knocked-back model's move reveals blips beside it and hidden models as "
+    "a step there would",
     "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",
     "reading ambush: the free attack comes at once, before the revealing model goes on",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
@@ -62,7 +66,8 @@ READINGS = (
     "controller in the controller's next turn, then is its owner's again",
     "reading latch_on: latching is a LATCH ON model's melee action, with no roll, onto an adjacent enemy; "
     "it holds while both stand and touch, until the latcher's player's next turn; a single shot at the "
-    "latcher is rolled at it, then at its target; attacks at the target +1, its shots -1; a graze or "
+    "latcher (a snap shot too), or a shot at several models at it but not at its target, is followed by "
+    "a single shot at its target; attacks at the target +1, its shots -1; a graze or "
     "knockback dislodges the latcher; the larger model steps (plain steps) and the smaller takes the "
     "square it left",
     "reading mob_joint: a MOB model's melee may be a mob with friends that may join (MOB models; MOB-1 "
