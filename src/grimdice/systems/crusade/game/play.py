@@ -60,10 +60,11 @@ READINGS = (
     "roll a zero, that weapon's EXPLODE attack hits it and the models near",
     "reading detonate_graze: a graze is one point of damage with one hit left; a grazed DETONATE model "
     "detonates with its first weapon (even when the graze knocked it out or killed it), after the "
-    "attack's own follow-up rolls",
-    "reading control: when a CONTROL model's own shot or melee at one target kills it, its player may "
-    "take control instead: the model keeps its state before the attack and is activated by the "
-    "controller in the controller's next turn, then is its owner's again",
+    "attack's own follow-up rolls; a shot at several models' grazes too, not those of its solved turns",
+    "reading control: when a CONTROL model's own attack kills an enemy (in either turn; of a shot at "
+    "several models the first enemy killed), its player may take control instead: the model keeps its "
+    "state before the attack and is activated by the controller in the controller's next turn, then "
+    "is its owner's again",
     "reading latch_on: latching is a LATCH ON model's melee action, with no roll, onto an adjacent enemy; "
     "it holds while both stand and touch, until the latcher's player's next turn; a single shot at the "
     "latcher (a snap shot too), or a shot at several models at it but not at its target, is followed by "

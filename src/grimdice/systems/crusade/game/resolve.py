@@ -8,7 +8,7 @@ from typing import Any
 from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game import control, latch, many, mob, situation
 from grimdice.systems.crusade.game.board import Pos
-from grimdice.systems.crusade.game.combat import PUSH_ATTACKER, PUSH_DEFENDER, cached_law
+from grimdice.systems.crusade.game.combat import GRAZE_DEFENDER, PUSH_ATTACKER, PUSH_DEFENDER, cached_law
 from grimdice.systems.crusade.game.detonate import on_graze
 from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.frozen import altered
@@ -149,7 +149,7 @@ def _resolve_many(s: GameState, k: int) -> GameState:
     fails the weapon once (III)."""
     i, j, key, fired, targets = s.pending[2:7]
     follow = s.pending[7] if len(s.pending) > 7 else ()  # IX LATCH ON: the latchers' targets
-    (states, moved, failed), _ = many.cached_joint(key)[k]
+    (states, moved, failed, grazed), _ = many.cached_joint(key)[k]
     after = s
     for t, (cond, hits) in zip(targets, states, strict=True):
         after = after.with_token(t, cond=cond, hits=hits)
@@ -159,10 +159,11 @@ def _resolve_many(s: GameState, k: int) -> GameState:
     wa = fired if failed else ""
     after = wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
     after, queue = fail_rolls(after, True, ((i, j, wa),))
-    for t, m in zip(targets, moved, strict=True):  # IX LATCH ON: "Any ... KB result on the latcher"
-        if m and after.tokens[t].latch >= 0:
+    for t, m, g in zip(targets, moved, grazed, strict=True):  # IX LATCH ON: "Any graze or KB result"
+        if (m or g) and after.tokens[t].latch >= 0:
             after = after.with_token(t, latch=-1)
-    return next_blast(after, queue + follow)
+        queue += on_graze(after, GRAZE_DEFENDER * g, i, t)  # IX DETONATE: "Will detonate if grazed"
+    return next_blast(control.offer_many(s, after, i, targets), queue + follow)  # IX CONTROL
 
 
 def fail_rolls(
