@@ -4,6 +4,8 @@ an item over."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from grimdice.systems.crusade import calculate
@@ -166,3 +168,63 @@ def test_a_snap_shot_at_a_latcher_hits_its_target_too():
     second = s.apply(("attack", next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == NONE)))
     assert second.pending[1:4] == ("snap", 1, 2)
     assert '"range": 0' in second.pending[4]
+
+
+def _seer_game(a, b, profiles=None, **kw):
+    """A card game (the seer's force holds PRECOGNANT and HEAL, each 1R need 1) on the long hall."""
+    from tests.crusade_game.test_powers import PROFILES, game
+    from tests.crusade_game.test_psychic import dealt
+
+    return dealt(game(["PRECOGNANT", "HEAL"], a, b, profiles=profiles or PROFILES, **kw), [0, 1])
+
+
+def test_precognant_at_a_zoc_melee_in_the_psyker_s_own_turn():
+    # VII PRECOGNANT at "the enemy attack" (IX FOR ONE TURN: "may be played at any time"): a ZOC
+    # melee; foreseen, it is not made and the passer "may continue their move" (V ZOC)
+    from tests.crusade_game.test_powers import activate, law
+
+    s = _seer_game([at("Seer", 1, 3), at("Marine", 2, 1)], [at("Gunner", 5, 2)])
+    s = activate(s, 1).apply(("move", 3, 1)).apply(("move", 4, 1)).apply(("move", 5, 1))
+    s = s.apply(("zoc", 2))
+    assert s.psy.prompt == ("foresee", 0) and s.psy.held[:4] == ("attack", "zoc", 2, 1)
+    assert s.current_player() == 0 and ("cast", 0, 0, 1) in s.legal_actions()
+    rolled = s.apply(("cast", 0, 0, 1))  # 1R, need 1, the marine 4 squares away: 1/2
+    assert sum(p for o, p in law(rolled).items() if o[1]) == Fraction(1, 2)
+    foreseen = rolled.apply(("card", 1, 0))
+    assert not foreseen.pending and not foreseen.zoc and foreseen.tokens[1].sq == (5, 1)
+    assert foreseen.tokens[1].cond == NONE and foreseen.active == 1  # its move goes on
+    assert rolled.apply(("card", 0, 0)).pending[:4] == ("attack", "zoc", 2, 1)  # failed: it is made
+
+
+def test_precognant_at_a_snap_shot_and_at_the_melee_after_it():
+    # VII PRECOGNANT at a snap shot (IX SNAP FIRE) in the psyker's own turn; the melee after it
+    # (the attacker not stunned or killed) is an enemy attack the other force may foresee too
+    from tests.crusade_game.test_powers import GUNNER, SEER, activate
+
+    pistol = {"name": "pistol", "dice": "1W", "kind": "pistol", "effects": ["S"]}
+    gunfighter = dict(GUNNER, abilities=["SNAP FIRE"], weapons=[pistol])
+    profiles = [MARINE, STEALER, SEER, gunfighter]
+    s = _seer_game([at("Seer", 1, 3), at("Marine", 4, 1)], [at("Gunner", 5, 1)], profiles=profiles)
+    s = activate(s, 1).apply(("melee", 2)).apply(("snap", "pistol"))
+    assert s.psy.prompt == ("foresee", 0) and s.psy.held[:4] == ("attack", "snap", 2, 1)
+    foreseen = s.apply(("cast", 0, 0, 1)).apply(("card", 1, 0))
+    assert foreseen.pending[:4] == ("attack", "melee", 1, 2)  # no snap shot: the melee goes ahead
+
+
+def test_precognant_at_the_melee_after_the_defender_s_snap_fire():
+    # VII PRECOGNANT at "the enemy attack": the melee that follows a snap shot that did not stop it
+    from tests.crusade_game.test_powers import GUNNER, SEER
+
+    pistol = {"name": "pistol", "dice": "1W", "kind": "pistol", "effects": ["S"]}
+    gunfighter = dict(GUNNER, abilities=["SNAP FIRE"], weapons=[pistol])
+    profiles = [MARINE, STEALER, SEER, gunfighter]
+    s = _seer_game([at("Seer", 1, 3), at("Gunner", 5, 1)], [at("Marine", 6, 1)], profiles=profiles, first=1)
+    s = s.apply(("activate", 2))
+    s = s.apply(("pass",)) if s.psy.prompt else s  # the card window at the marine's activation
+    s = s.apply(("melee", 1)).apply(("snap", "pistol"))
+    law = cached_law(s.pending[4])
+    miss = next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == NONE)
+    after = s.apply(("attack", miss))
+    assert after.psy.prompt == ("foresee", 0) and after.psy.held[:4] == ("attack", "melee", 2, 1)
+    foreseen = after.apply(("cast", 0, 0, 1)).apply(("card", 1, 0))
+    assert not foreseen.pending and not foreseen.snap and foreseen.tokens[1].cond == NONE

@@ -98,7 +98,7 @@ READINGS = (
     "a flamer's, and rolls a mind lance at each sentient model under it, the target first, friends "
     "included; the first roll's incursion comes after every roll",
     "reading card_window: the other player may play cards when a model of the enemy is activated, and "
-    "PRECOGNANT when an enemy shot, melee or mind attack is declared at one of its models; no cards in "
+    "PRECOGNANT when an enemy attack is made at one of its models (in either turn); no cards in "
     "INFILTRATE's round 0",
     "reading card_effects: the deck's cards (every card VII names) are the scenario's; their effects are "
     "ours (docs/crusade-game.md)",
@@ -115,8 +115,9 @@ READINGS = (
     "named, are how many hide (that model first, then those no farther, nearest first), seen or not",
     "reading card_phase: PHASE puts the psyker on a free square within the card's range, through walls; "
     "no roll, no action",
-    "reading card_precognant: PRECOGNANT is played when an enemy shot, melee or mind attack is declared "
-    "at a model of its force; if its roll succeeds the attack is not made",
+    "reading card_precognant: PRECOGNANT is played when an enemy attack (a shot, a melee of any kind, a "
+    "mind attack, a ZOC melee, a snap shot, an ambush) is made at a model of its force; if its roll "
+    "succeeds the attack is not made and what waited on it goes on",
     "reading card_projection: PROJECTION's ghost (the psyker's move, armour 0, 1 hit, 1 white die of "
     "melee) stands on a free square beside the psyker and is activated as a model of its force; it "
     "counts for no objective nor for being in action; its player may dissipate it in its turn",
