@@ -72,7 +72,8 @@ READINGS = (
     "knockback dislodges the latcher; the larger model steps (plain steps) and the smaller takes the "
     "square it left",
     "reading mob_joint: a MOB model's melee may be a mob with friends that may join (MOB models; MOB-1 "
-    "any one) not yet activated, beside the target or moved by plain steps to the nearest free place "
+    "any one) not yet activated, beside the target or moved by plain steps (or a tall ladder or manhole "
+    "as the whole move) to the nearest free place "
     "beside it, which spend their activation on it; one chance node, the calculator's mob melee, its "
     "losses divided as the calculator divides them",
     "reading infiltrate: in a game with blips, a round 0 before the first lets each player's INFILTRATE "
