@@ -7,9 +7,9 @@ import pytest
 
 from grimdice.engine.game import CHANCE
 from grimdice.systems.crusade import calculate
+from grimdice.systems.crusade.ai.players import ai_player, random_player
 from grimdice.systems.crusade.damage import KILLED, KO, NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game.combat import cached_law
-from grimdice.systems.crusade.game.players import ai_player, random_player
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
 
 HALL = """

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from grimdice.systems.crusade.game.ai_abilities import LATCH_SHOOTER, LATCH_VALUE
-from grimdice.systems.crusade.game.players import ai_player, attack_value
+from grimdice.systems.crusade.ai.abilities import LATCH_SHOOTER, LATCH_VALUE
+from grimdice.systems.crusade.ai.players import ai_player, attack_value
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
 
 HALL = """

@@ -12,8 +12,8 @@ import yaml
 from grimdice.engine import playing
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
+from grimdice.systems.crusade.ai.players import ai_player, random_player
 from grimdice.systems.crusade.game.play import LOG_VERSION, play_game
-from grimdice.systems.crusade.game.players import ai_player, random_player
 from grimdice.systems.crusade.game.replay import replay
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import initial_state, invariant_errors

@@ -11,7 +11,7 @@ import yaml
 
 from grimdice.engine import playing
 from grimdice.engine.game import CHANCE, TERMINAL, observe
-from grimdice.systems.crusade.game.players import ai_player, random_player
+from grimdice.systems.crusade.ai.players import ai_player, random_player
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import initial_state
 

@@ -49,8 +49,9 @@ def test_in_a_blip_game_infiltrators_take_a_free_move_at_the_start():
 
 
 def test_the_free_move_is_only_in_blip_games():
-    s = _game(blips=False)
-    assert s.round == 1 and ("activate", 1) in s.legal_actions()
+    # in a battle game round 0 is the infiltrators' placement (test_infiltrate_battle.py), no move
+    s = _game(blips=False).apply(("activate", 0))
+    assert s.round == 0 and not any(a[0] == "move" for a in s.legal_actions())
 
 
 def test_the_second_player_s_infiltrators_move_after_the_first_s_turn_zero():

@@ -11,11 +11,11 @@ import pytest
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade import calculate
+from grimdice.systems.crusade.ai.players import ai_player, attack_value
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED
 from grimdice.systems.crusade.game import many
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.many import cached_joint
-from grimdice.systems.crusade.game.players import ai_player, attack_value
 from grimdice.systems.crusade.game.state import invariant_errors
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
 

@@ -360,7 +360,7 @@ def test_games_with_every_card_keep_the_invariants_and_replay(players, seed):
 
 
 def test_the_ai_plays_precognant_when_the_shot_would_harm():
-    from grimdice.systems.crusade.game.players import ai_player
+    from grimdice.systems.crusade.ai.players import ai_player
 
     s = _held(deck=({"card": "PRECOGNANT", "dice": "2W+1R", "need": 1}, "HEAL"), marine=(5, 1))
     assert ai_player(s, None) == ("cast", 0, 0, 1)

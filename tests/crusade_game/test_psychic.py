@@ -300,7 +300,7 @@ def test_the_page_s_frames_of_a_game_with_psykers_match_its_log():
 
 
 def test_the_ai_makes_a_mind_war_when_it_pays():
-    from grimdice.systems.crusade.game.players import ai_player, mind_value
+    from grimdice.systems.crusade.ai.players import ai_player, mind_value
 
     seer = dict(LIBRARIAN, name="Seer", abilities=["Psy-3"], weapons=[])
     data = psy_scenario(deck=(), a=[at("Seer", 1, 1)], profiles=[*PROFILES, seer])

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from grimdice.systems.crusade.ai.players import _goals, ai_player, exposure
 from grimdice.systems.crusade.damage import KO
-from grimdice.systems.crusade.game.players import _goals, ai_player, exposure
 from tests.crusade_game.table_helpers import active, put, rect, table
 from tests.crusade_game.test_table import GANGER, game
 

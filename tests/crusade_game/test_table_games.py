@@ -13,8 +13,8 @@ import yaml
 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.errors import ScenarioError
+from grimdice.systems.crusade.ai.players import random_player
 from grimdice.systems.crusade.game.play import TABLE_READINGS, play_game
-from grimdice.systems.crusade.game.players import random_player
 from grimdice.systems.crusade.game.replay import replay
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import initial_state, invariant_errors
@@ -220,3 +220,21 @@ def test_a_table_setup_travels_to_workers_without_its_kept_lines(skirmish):
     again = pickle.loads(pickle.dumps(skirmish))
     assert skirmish.board._seen_rows and again.board._seen_rows == {} and again.board._steps == {}
     assert play_game(again, ("ai", "random"), 4) == play_game(skirmish, ("ai", "random"), 4)
+
+
+def test_games_with_a_hatch_a_catwalk_by_a_building_and_infiltrators_keep_the_invariants():
+    # roof hatches, melee and entry off a catwalk (VI), INFILTRATE's start out of sight (IX)
+    gantry = {"name": "gantry", "kind": "catwalk", "shape": rect(4, 2, 6, 3), "height": 3}
+    hab = {"name": "hab", "shape": rect(6, 1, 10, 6), "height": 3, "hatch": [8, 3]}
+    board = table(w=14, h=8, terrain=[gantry], buildings=[hab], ladders=[{"at": [3, 2, 0], "to": [4, 2, 3]}])
+    scout = dict(GANGER, name="Scout", abilities=["INFILTRATE"])
+    a = [put("Scout", 1, 2), put("Ganger", 5, 2, 3), put("Runner", 1, 5)]
+    data = table_scenario(board, a, [put("Runner", 13, 2), put("Ganger", 7, 3)], turns=5)
+    data["profiles"] = [GANGER, RUNNER, scout]
+    setup = build_setup(data)
+    seen: set[str] = set()
+    for seed in range(3):
+        _, kinds = _checked(setup, ("random", "random"), seed)
+        seen.update(kinds)
+    _checked(setup, ("ai", "random"), 7)
+    assert "place" in seen  # the scout named its start

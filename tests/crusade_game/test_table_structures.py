@@ -218,7 +218,7 @@ def test_a_catwalk_is_drawn_and_its_fall_drawn_as_rubble():
 def test_the_ai_brings_a_sector_down_on_enemies_inside_when_it_pays():
     import numpy as np
 
-    from grimdice.systems.crusade.game.players import ai_player, attack_value
+    from grimdice.systems.crusade.ai.players import ai_player, attack_value
 
     krak = {"name": "krak grenade", "dice": "2R", "kind": "grenade", "effects": ["+P"]}
     s = _gunner_by_hab(krak, [put("Stealer", 5, 3), put("Stealer", 5, 4), put("Stealer", 6, 5)])

@@ -23,8 +23,8 @@ CLIMBS = ("ladder", "jump", "scrabble", "fall", "hang")
 def played(data: dict[str, Any], players: Sequence[Any], seed: int) -> tuple[dict[str, Any], list[Any]]:
     """A game played on the game layer: its log (as saved) and every state it went through."""
     from grimdice.engine import playing
+    from grimdice.systems.crusade.ai.players import PLAYERS
     from grimdice.systems.crusade.game.play import Recorder
-    from grimdice.systems.crusade.game.players import PLAYERS
     from grimdice.systems.crusade.game.scenario import build_setup
     from grimdice.systems.crusade.game.state import initial_state
 
@@ -294,3 +294,20 @@ def test_table_logs_show_heights_ladders_stairs_and_rubble(
     expect(board.locator("polygon.sector.rubble")).to_have_count(0)
     expect(board.locator("text.sector-hits")).not_to_have_count(0)  # the sectors' damage before the fall
     board_shot(page, "#crusade-board", shots / "crusade-table-rubble.png")
+
+
+def test_a_roof_hatch_is_on_the_board_and_a_placed_infiltrator_s_frames_follow(client: TestClient) -> None:
+    from tests.crusade_game.table_helpers import put, rect, table, table_scenario
+    from tests.crusade_game.test_table import GANGER, RUNNER
+
+    hab = {"name": "hab", "shape": rect(6, 1, 10, 6), "height": 3, "hatch": [8, 3]}
+    scout = dict(GANGER, name="Scout", abilities=["INFILTRATE"])
+    data = table_scenario(table(w=14, h=8, buildings=[hab]), [put("Scout", 1, 2), put("Ganger", 1, 5)],
+                          [put("Runner", 13, 2)], turns=3)  # fmt: skip
+    data["profiles"] = [GANGER, RUNNER, scout]
+    log, states = played(data, ("random", "random"), 2)
+    assert log["actions"][1][0] in ("place", "end")  # round 0: the scout names its start
+    body = replay_body(client, log)
+    assert_frames_follow(body, states, log)
+    (building,) = body["board"]["buildings"]
+    assert building["hatch"] == [8, 3]

@@ -22,9 +22,10 @@ def table_board(s: Any) -> dict[str, Any]:
     """The table of the game whose first state is ``s``: ``pieces`` (``kind``: block, wall,
     barricade or catwalk; ``height``; ``rough``; ``target``: a barricade's or catwalk's index in the
     game's ``shoot_piece`` and ``melee_piece`` actions, else None), ``buildings`` (roof
-    ``height``, ``armoured``, ``doors``, ``sectors`` each with the ``index`` the game's actions and
-    events use), ``links`` (ladders and stairs, positions ``[x, y, z]`` at both ends), ``zones``
-    (``[x0, y0, x1, y1]`` cells and the force deployed there), all in inches (a cell is 1")."""
+    ``height``, ``armoured``, ``doors``, ``hatch``: a roof hatch's cell or None, ``sectors`` each
+    with the ``index`` the game's actions and events use), ``links`` (ladders and stairs, positions
+    ``[x, y, z]`` at both ends), ``zones`` (``[x0, y0, x1, y1]`` cells and the force deployed
+    there), all in inches (a cell is 1")."""
     spec, sc = s.setup.scenario.board, s.setup.scenario
     board: TableBoard = s.setup.board
     sides = {f.zone: k for k, f in enumerate(sc.forces)}
@@ -39,6 +40,7 @@ def table_board(s: Any) -> dict[str, Any]:
                 "height": bs.height,
                 "armoured": bool(bs.armoured),
                 "doors": [list(d) for d in bs.doors],
+                "hatch": list(bs.hatch) if bs.hatch is not None else None,
                 "sectors": [
                     {"index": k, "name": part.name, "shape": _shape(part.shape)}
                     for k, part in zip(board.sectors_of(b), parts, strict=True)

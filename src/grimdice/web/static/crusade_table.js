@@ -57,6 +57,11 @@ function drawBuilding(g, b, marks) {
   }
   g.append(svg("polygon", { points: points(b.shape), fill: "none", class: "building-wall" }));
   for (const [x, y] of b.doors) g.append(svg("rect", { x: x + 0.25, y: y + 0.25, width: 0.5, height: 0.5, class: "door" }));
+  if (b.hatch) {
+    const [x, y] = b.hatch, hatch = svg("rect", { x: x + 0.3, y: y + 0.3, width: 0.4, height: 0.4, class: "hatch" });
+    hatch.append(svg("title", {}, "roof hatch"));
+    g.append(hatch);
+  }
   const top = Math.min(...b.shape.map((p) => p[1])), [cx] = middle(b.shape);
   label(g, [cx, top + 0.45], `${b.name}: roof ${b.height}"${b.armoured ? ", armoured" : ""}`, "building-name");
 }

@@ -4,7 +4,10 @@ IX: "AMBUSH: May make a free attack when revealed (but may not rapid fire) and m
 move." Reading ``ambush``: each AMBUSH model of a blip revealed in the other player's turn may, in
 turn, shoot an enemy it sees with a ranged weapon or melee an adjacent one (its player's choice,
 ``["shoot", t, w]``, ``["melee", t]``, a TWO FISTED model's ``["fists", ...]`` or ``["pass"]``),
-before the moving model goes on. A moving model the ambush stuns stops (no more move or action).
+before the moving model goes on. A template, line or area rolls at every model it reaches and SPLIT
+FIRE may name two targets (``["shoot", t, w, t2]``), as a shot at several models in the model's own
+turn (:mod:`.many`); RAPID FIRE fires once at one target ("may not rapid fire"). A moving model the
+ambush stuns stops (no more move or action).
 Reading ``ambush_move``: then, attack or not, the ambusher (standing, not stunned) may make a half
 move: its player names the position it ends on (``["half", *position]``) or passes, among those
 reached by plain steps (no doors, climbs, jumps or ladders) costing at most half its move, never
@@ -18,7 +21,7 @@ import json
 from typing import Any
 
 from grimdice.systems.crusade.damage import STUNNED
-from grimdice.systems.crusade.game import fists, latch, situation
+from grimdice.systems.crusade.game import fists, latch, many, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.moves import plain_reach
@@ -58,16 +61,16 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
     out: list[tuple[Any, ...]] = [("pass",)]
     if not t.standing or t.cond == STUNNED:
         return out
-    from grimdice.systems.crusade.game.many import reached
+    from grimdice.systems.crusade.game.many import mode, named_targets, reached
 
     weapons = s.setup.profiles[t.profile].weapons
-    for j in targets_in_sight(s, k):
-        out.extend(
-            ("shoot", j, w.name)
-            for w, st in zip(weapons, t.arms, strict=True)
-            if w.kind in RANGED and st == READY and reached(s, k, j, w.name)  # a template's reach
-        )
-    out.extend(fists.actions(s, k, targets_in_sight(s, k)))  # IX TWO FISTED
+    sight = targets_in_sight(s, k)
+    ready = [w.name for w, st in zip(weapons, t.arms, strict=True) if w.kind in RANGED and st == READY]
+    for j in sight:
+        out.extend(("shoot", j, w) for w in ready if reached(s, k, j, w))  # a template's reach
+    for w in (w for w in ready if mode(s, k, w) == "split_fire"):  # VIII SPLIT FIRE: two named
+        out.extend(("shoot", a, w, b) for a, b in named_targets(s, k, w, sight))
+    out.extend(fists.actions(s, k, sight))  # IX TWO FISTED
     out.extend(("melee", j) for j in adjacent_enemies(s, k))
     return out
 
@@ -82,7 +85,12 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
 
         return reveal_around(s.with_token(~k, sq=tuple(a[1:])), ~k)
     s = altered(s, ambush=(~k, *rest))
-    if a[0] == "shoot":
+    if a[0] == "shoot" and many.mode(s, k, str(a[2])) != "rapid_fire":  # a template, line, area, split
+        how, targets, key = many.plan(altered(s, moved=0), k, a)
+        if how == "many":
+            both = latch.also_hit_many(s, k, targets, str(a[2]), "ambush")  # IX LATCH ON: "hit BOTH"
+            return altered(s, pending=("attack", "many", k, int(a[1]), key, str(a[2]), targets, both))
+    if a[0] == "shoot":  # one target; RAPID FIRE without its rapid fire
         data = json.loads(situation.shot(altered(s, moved=0), k, int(a[1]), str(a[2])))
         for w in data["attacker"]["weapons"]:
             w["effects"] = allowed(w.get("effects", []), ("rapid_fire",))  # "may not rapid fire"

@@ -12,8 +12,8 @@ from typing import Any
 
 from grimdice.engine.batch import play_games, wilson
 from grimdice.errors import ScenarioError
+from grimdice.systems.crusade.ai.players import PLAYERS
 from grimdice.systems.crusade.game.play import play_game, readings
-from grimdice.systems.crusade.game.players import PLAYERS
 from grimdice.systems.crusade.game.record import origin_order, standing
 from grimdice.systems.crusade.game.scenario import Setup
 

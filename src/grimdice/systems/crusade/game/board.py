@@ -57,6 +57,7 @@ class Board(Protocol):
     def zone(self, name: str) -> list[Pos]: ...
     def inside(self, p: Pos) -> bool: ...
     def enterable(self, p: Pos, armour: int) -> bool: ...
+    def positions(self) -> list[Pos]: ...
     def doors(self) -> dict[Pos, bool]: ...
     def steps(
         self, p: Pos, armour: int, doors: Doors, occupied: Occupied, side: int = 0, breaches: Breaches = ()
@@ -100,6 +101,10 @@ class GridBoard:
 
     def enterable(self, p: Pos, armour: int) -> bool:
         return self.grid.enterable(_sq(p), armour)
+
+    def positions(self) -> list[Pos]:
+        """Every square of the board, in reading order."""
+        return list(self.grid.squares())
 
     def doors(self) -> dict[Pos, bool]:
         return cast(dict[Pos, bool], self.grid.doors())

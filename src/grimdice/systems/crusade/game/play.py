@@ -10,8 +10,8 @@ from typing import Any
 from grimdice.engine import playing
 from grimdice.engine.game import CHANCE
 from grimdice.errors import printable
+from grimdice.systems.crusade.ai.players import PLAYERS, Player
 from grimdice.systems.crusade.damage import CONDITIONS
-from grimdice.systems.crusade.game.players import PLAYERS, Player
 from grimdice.systems.crusade.game.record import Book
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
@@ -20,7 +20,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 10
+LOG_VERSION = 11
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -48,7 +48,10 @@ READINGS = (
     "reading knockback_reveal: a knocked-back model's move reveals blips beside it and hidden models as "
     "a step there would",
     "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",
-    "reading ambush: the free attack comes at once, before the revealing model goes on",
+    "reading ambush: the free attack comes at once, before the revealing model goes on; a template, line, "
+    "area or SPLIT FIRE shot reaches as in a model's own turn, RAPID FIRE fires once",
+    "reading hidden_caught: a hidden model caught by a template, line or area is revealed when the firer "
+    "sees it or is within 1 inch; by BURN, when the roll harms it, not inside an armoured building",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
     "measured as a move; an air step is asked the enemies' ZOC as a plain step is",
     "reading flight_grid: on a grid a flier flies straight over 1 to 3 squares holding models to the free "
@@ -76,8 +79,10 @@ READINGS = (
     "as the whole move) to the nearest free place "
     "beside it, which spend their activation on it; one chance node, the calculator's mob melee, its "
     "losses divided as the calculator divides them",
-    "reading infiltrate: in a game with blips, a round 0 before the first lets each player's INFILTRATE "
-    "models make a move and no action, the first player's first",
+    "reading infiltrate: a round 0 before the first lets each player's INFILTRATE models act, the first "
+    "player's first; in a game with blips each makes a move and no action",
+    "reading infiltrate_battle: in a battle game (no blips) each INFILTRATE model instead names where it "
+    "starts: a free place no enemy model sees, more than 1 inch from each, or it keeps its place",
     "reading ambush_move: the half move after it (attack or not) takes plain steps only, never next to "
     "an enemy blip; no ZOC is asked",
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
@@ -154,7 +159,8 @@ TABLE_READINGS = (
     "reading table_adjacent: models touch when their cells touch and their feet are at most 1 inch "
     "apart in height, both outside or both in one sector",
     "reading building_entry: a step into a building is made from a cell beside it; a sector that "
-    "holds enemies and no friends is entered only within 3 inches of a forced entry",
+    "holds enemies and no friends is entered only within 3 inches of a forced entry, or down a roof hatch, "
+    "by stairs or off a catwalk",
     "reading forced_entry: a forced entry rolls a usable weapon's dice against the building's armour "
     "(+1 for +P); its marker is where the forcing model stands",
     "reading table_hide: a model may hide inside a building or beside a piece at least 1 inch above its feet",
@@ -177,6 +183,10 @@ TABLE_READINGS = (
     "firer sees part of their top, and meleed by a model touching them (feet within 1 inch of the top)",
     "reading catwalk: a catwalk is stood on and under and blocks no sight; destroyed, it lies on the "
     "ground 1 inch high for sight, and models on it fall",
+    "reading hatch: a building's roof hatch (the scenario's) joins its roof and the floor below, climbed as "
+    "a ladder of the roof's height; down it a sector held by enemies is entered without a forced entry",
+    "reading catwalk_melee: a model on a catwalk may melee an enemy inside a building's sector where one "
+    "of its own steps (a move, drop, fall or hang and drop; not a ladder) would land, through the wall",
     "reading dive: a dive is made outdoors onto an enemy seen 1 to 3 inches below, to the free place "
     "beside it nearest the diver; the jump is the inches across to that place plus 1, at most 4, paid "
     "from the move; a failed dive lands there stunned and ends the move; no snap fire before its melee",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.damage import WOUNDED
-from grimdice.systems.crusade.game import control, latch, many, mob, situation
+from grimdice.systems.crusade.game import caught, control, latch, many, mob, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import GRAZE_DEFENDER, PUSH_ATTACKER, PUSH_DEFENDER, cached_law
 from grimdice.systems.crusade.game.detonate import on_graze
@@ -156,6 +156,7 @@ def _resolve_many(s: GameState, k: int) -> GameState:
     if any(moved) and s.pending[8:] != ("snap",):  # VIII KNOCKBACK (reading snap_fire: not a snap shot's)
         squares = many.push_squares(s, i, targets, fired)
         after = _moved(after, [(t, q) for t, q, m in zip(targets, squares, moved, strict=True) if m])
+    after = caught.reveal(s, after, i, targets, fired)  # V HIDING, VIII BURN: hidden models caught
     wa = fired if failed else ""
     after = wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
     after, queue = fail_rolls(after, True, ((i, j, wa),))

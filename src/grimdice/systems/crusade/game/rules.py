@@ -13,6 +13,7 @@ from typing import Any
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
+    catwalk,
     climb,
     control,
     deck,
@@ -97,14 +98,14 @@ def targets_in_sight(s: GameState, i: int) -> list[int]:
 
 
 def adjacent_enemies(s: GameState, i: int) -> list[int]:
-    """IV / X: enemy models adjacent (diagonals when a pinching square is open); not blips."""
+    """IV / X: adjacent enemy models (diagonals if a pinching square is open), not blips; VI: catwalks'."""
     me = s.tokens[i]
     doors, board = s.doors(), s.setup.board
     return [
         j
         for j in enemies(s, me.side)
         if not s.tokens[j].blip and board.adjacent(me.sq, s.tokens[j].sq, doors)
-    ]
+    ] + catwalk.blockers(s, i)
 
 
 def _moves(s: GameState) -> list[Action]:
@@ -191,9 +192,8 @@ def _nearest(s: GameState, i: int, adjacent: list[int], sight: list[int]) -> tup
 
 
 def _may_hide(s: GameState, free: bool) -> bool:
-    """V HIDING: "If you are in cover, you may Hide (including cover from smoke or darkness)" (on a
-    grid: darkness, air ducts); IX BIG and TALL may not; IX FURTIVE: "May hide for free if you did
-    not attack that turn (does not cost an action)" (``free``: after its action)."""
+    """V HIDING: "If you are in cover, you may Hide" (on a grid: darkness, air ducts); IX BIG and
+    TALL may not; IX FURTIVE: "May hide for free if you did not attack that turn" (``free``)."""
     t = s.tokens[s.active]
     if t.blip or t.hidden or not s.setup.board.can_hide(t.sq):
         return False
@@ -228,6 +228,8 @@ def legal_actions(s: GameState) -> list[Action]:
         return control.actions(s)
     if s.active < 0:
         return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
+    if infiltrate.placing(s):  # IX INFILTRATE in a battle game: where it starts
+        return infiltrate.placements(s)
     if s.ambush:  # IX AMBUSH: the revealed model's player chooses
         return ambush.actions(s)
     if s.zoc:  # V ZOC: the enemy's player chooses
@@ -266,8 +268,7 @@ def _mindless(s: GameState) -> bool:
 
 def _toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
     """IX MINDLESS: "You must always move towards ... the nearest target" (reading ``mindless``:
-    each step brings it closer, by steps, to the nearest enemy model not hidden, nearest by range
-    in squares as FERAL's; it may stop)."""
+    each step nearer, by steps, the nearest enemy not hidden, by range as FERAL's; it may stop)."""
     me, board = s.tokens[s.active], s.setup.board
     targets = [s.tokens[j].sq for j in enemies(s, me.side) if not s.tokens[j].hidden]
     if not targets:
@@ -354,6 +355,7 @@ _SIMPLE = {
     "dissipate": lambda s, a: deck.dissipate(s, int(a[1])),  # VII PROJECTION
     "mind": lambda s, a: psychic.declare(s, s.active, int(a[1])),  # VII MIND WAR
     "end": lambda s, a: end_activation(s),
+    "place": lambda s, a: infiltrate.place(s, a),  # IX INFILTRATE: out of sight
     "pickup": lambda s, a: items.pick_up(s, int(a[1])),
     "drop": lambda s, a: items.drop(s, s.active),
     "force": lambda s, a: entry.start(s, int(a[1]), str(a[2])),  # VI FORCE ENTRY

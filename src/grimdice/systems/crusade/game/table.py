@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
+from grimdice.systems.crusade.game import table_parts
 from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
 from grimdice.systems.crusade.game.table_parts import Building, Link, Nearest, Structure, key_piece, piece_key
 
@@ -254,8 +255,18 @@ class TableBoard:
             found.extend((ln.kind, ln.to, ln.cost) for ln in self.links.get(p, ()))
             found.extend(self._jumps(p))
             here = self.indoors(p)
+            # VI: "If you can move into a building via the roof or a catwalk, ramp, or stairs, you do
+            # not have to force entry": a roof hatch, stairs, and any step off a catwalk
+            hatch = {ln.to for ln in self.links.get(p, ()) if ln.hatch or not ln.ladder}
+            if table_parts.on_catwalk(self.structures, self.lattice.levels_at((p[0], p[1])), p):
+                hatch |= {q[1] for q in found}
             self._steps[p] = tuple(
-                (kind, to, cost, self.indoors(to) if self.indoors(to) not in (-1, here) else -1)
+                (
+                    kind,
+                    to,
+                    cost,
+                    self.indoors(to) if self.indoors(to) not in (-1, here) and to not in hatch else -1,
+                )
                 for kind, to, cost in found
             )
         return self._steps[p]

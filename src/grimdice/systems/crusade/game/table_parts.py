@@ -36,6 +36,15 @@ class Structure:
         return 3 if self.kind == "catwalk" else 2
 
 
+def on_catwalk(structures: tuple[Structure, ...], levels: tuple[int, ...], p: Pos) -> bool:
+    """Whether ``p`` stands on a catwalk of ``structures`` (on its cells, at its height, where
+    ``levels``, the heights stood at on ``p``'s cell, still offer it: a destroyed one lies on the
+    ground, VI)."""
+    return p[2] in levels and any(
+        piece.kind == "catwalk" and p[2] == piece.height and p[:2] in piece.cells for piece in structures
+    )
+
+
 #: a destroyed barricade or catwalk ``n`` among a table's ruins (sectors are 0, 1, ...)
 def piece_key(n: int) -> int:
     return -2 - n
@@ -53,6 +62,7 @@ class Link:
     to: Pos
     cost: float
     ladder: bool = False  # a ladder (V: "blocked by an enemy at the opposite end"), not stairs
+    hatch: bool = False  # a roof hatch (VI: "move into a building via the roof": no forced entry)
 
 
 class Nearest(Mapping[Pos, int]):

@@ -13,6 +13,7 @@ the :class:`~.table.TableBoard` it builds.
       buildings:
         - {name: hab, shape: [[10, 6], [16, 6], [16, 12], [10, 12]], height: 4, armoured: false,
            sectors: [{name: west, shape: [...]}, {name: east, shape: [...]}], doors: [[10, 8]]}
+           # hatch: [12, 8] (optional): its roof and the floor below joined there
       ladders: [{at: [9, 7, 0], to: [10, 7, 4]}]
       stairs: []
 """
@@ -65,6 +66,7 @@ class BuildingSpec(StrictModel):
     armoured: Flag = False
     sectors: list[SectorSpec] = Field(default_factory=list, max_length=8)
     doors: list[tuple[Int, Int]] = Field(default_factory=list, max_length=20)
+    hatch: tuple[Int, Int] | None = None  # a cell: its roof and the floor below are joined (ours)
 
 
 class LinkSpec(StrictModel):
@@ -136,6 +138,12 @@ def _buildings(spec: TableSpec, owner: dict[Cell, str], levels: dict[Cell, tuple
             raise ScenarioError(
                 f"{where}.doors", "an armoured building is entered only by doors (VI); give one"
             )
+        if bs.hatch is not None and (bs.hatch[0], bs.hatch[1]) not in cells:
+            raise ScenarioError(f"{where}.hatch", f"cell {list(bs.hatch)} is not a cell of {bs.name!r}")
+        if bs.hatch is not None and bs.armoured:
+            raise ScenarioError(
+                f"{where}.hatch", "an armoured building is entered only by doors, not via its roof (VI)"
+            )
         buildings.append(Building(bs.name, bs.height, bs.armoured, doors))
     return tuple(buildings), building_at, sector_at
 
@@ -167,6 +175,12 @@ def _links(spec: TableSpec, lattice: Lattice) -> dict[Pos, tuple[Link, ...]]:
                 step = ("ladder", FULL) if rise >= TALL_LADDER else ("move", float(rise))
             out.setdefault(a, []).append(Link(step[0], b, step[1], kind == "ladder"))
             out.setdefault(b, []).append(Link(step[0], a, step[1], kind == "ladder"))
+    for bs in spec.buildings:  # reading hatch: a ladder of the roof's height, no forced entry
+        if bs.hatch is not None:
+            roof, floor = (*bs.hatch, bs.height), (*bs.hatch, 0)
+            kind, cost = ("ladder", FULL) if bs.height >= TALL_LADDER else ("move", float(bs.height))
+            out.setdefault(roof, []).append(Link(kind, floor, cost, True, hatch=True))
+            out.setdefault(floor, []).append(Link(kind, roof, cost, True, hatch=True))
     return {p: tuple(v) for p, v in out.items()}
 
 

@@ -26,7 +26,7 @@ def carry_on(s: GameState, how: str) -> GameState:
 
     if _waiting(s):
         return s
-    if how == "ambush":
+    if how == "ambush" or (s.ambush and how == "many"):  # IX AMBUSH's shot, at one or several
         s = ambush.after(s)
     if s.snap:
         s = foresee(snap.proceed(s))

@@ -1,4 +1,4 @@
-"""The simple AI's worth of the further psychic cards (:mod:`.powers`; ours, as the attacks' values
+"""The simple AI's worth of the further psychic cards (the game's ``powers``; ours, as the attacks' values
 of :mod:`.players`): each card's gain times the chance of its roll, less the incursion's risk."""
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ SMALL = {
 
 
 def power_value(s: GameState, a: tuple[Any, ...]) -> float:
-    """The expected worth of playing one of :mod:`.powers`' cards (PHASE none)."""
-    from grimdice.systems.crusade.game.players import CONDITION_VALUE, INCURSION_VALUE, _harm
+    """The expected worth of playing one of the game's ``powers`` cards (PHASE none)."""
+    from grimdice.systems.crusade.ai.players import CONDITION_VALUE, INCURSION_VALUE, _harm
 
     i, k = int(a[1]), int(a[2])
     card = deck.cards_of(s.setup)[k].card
@@ -58,7 +58,7 @@ def power_value(s: GameState, a: tuple[Any, ...]) -> float:
 
 def held_value(s: GameState) -> float:
     """The expected worth to its maker of the attack a PRECOGNANT would stop."""
-    from grimdice.systems.crusade.game.players import _harm, law_value, many_value
+    from grimdice.systems.crusade.ai.players import _harm, law_value, many_value
 
     assert s.psy is not None
     held = s.psy.held

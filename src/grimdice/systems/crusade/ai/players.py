@@ -1,38 +1,42 @@
-"""Players of the Rules Crusade grid game: a random legal player and a simple AI. The rules never
-import this module.
+"""Players of the Rules Crusade game: a random legal player and a simple AI. The rules never
+import this package.
 
-The AI plays one step at a time from the exact attack laws (:mod:`.combat`, cached by situation):
+The AI plays one step at a time from the exact attack laws (the game's ``combat``, cached by situation):
 it attacks when an attack's expected harm to the enemy outweighs its own expected harm and fail
 (so it shoots, focuses on the weakest target, and melees only when the contest favours it; a
 psyker's mind war and MIND LANCE too, less the risk of an incursion), plays a card when its
 expected effect is worth more than the best attack (HEAL a hurt friend, CURSE or FLASH an enemy,
-SHIELD a friend in an enemy's sight, the further cards by :mod:`.power_values`, a PRECOGNANT at an
+SHIELD a friend in an enemy's sight, the further cards by :mod:`.powers`, a PRECOGNANT at an
 enemy attack that would harm; on a table also brings a sector, barricade or catwalk down on
 enemies in it or on it, dives and melees across a held ladder; fires two pistols, detonates,
-latches on or mobs by :mod:`.ai_abilities`' values), reloads, unjams or forces an entry
+latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an entry
 (on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
 towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
 of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
-reach, and hides in darkness when it can do nothing better.
+reach, and hides in darkness when it can do nothing better. On a table it contests a ``hold``
+objective as :mod:`.aim` says (through forced entries, at the enemies standing on it).
 
-It decides from its observation of the state only (:meth:`.state.GameState.observation`): it does
+It decides from its observation of the state only (``GameState.observation``): it does
 not know what the enemy's blips hold nor which cards the enemy holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
-from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, graze
+from grimdice.systems.crusade.ai import aim
+from grimdice.systems.crusade.ai.abilities import ABILITY_ATTACKS, ability_value
+from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, Body, graze
 from grimdice.systems.crusade.game import deck, items, many, powers, psychic, situation
-from grimdice.systems.crusade.game.ai_abilities import ABILITY_ATTACKS, ability_value
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.rules import targets_in_sight
 from grimdice.systems.crusade.game.snap import snap_shot
 from grimdice.systems.crusade.game.state import GameState
@@ -95,7 +99,7 @@ def structure_value(s: GameState, a: tuple[Any, ...]) -> float:
         body = s.setup.fighters[t.profile].body
         start = (t.cond, t.hits)
         if key >= 0 and board.indoors(t.sq) == key:  # type: ignore[attr-defined]
-            ends = list(collapse_law(start, body, s.armour_of(t), "wound").items())
+            ends = _collapse_ends(start, body, s.armour_of(t))
         elif key < 0 and t.sq[2] > 0 and t.sq[:2] in board.structures[key_piece(key)].cells:  # type: ignore[attr-defined]
             ends = [((falling(float(t.sq[2]), start, body, fly=body.fly), 0), 1.0)]
         else:
@@ -109,6 +113,12 @@ def structure_value(s: GameState, a: tuple[Any, ...]) -> float:
     down = sum(p for (ds, *_), p in law if ds[1] == 0)
     own = sum(p * (_harm(me, as_) + FAIL_VALUE * bool(wa)) for (_, as_, wa, *_), p in law)
     return down * harm - own
+
+
+@lru_cache(maxsize=1024)
+def _collapse_ends(start: tuple[int, int], body: Body, armour: int) -> list[tuple[Any, float]]:
+    """VI: a collapse's 2 reds at a model inside (graze = wound), as (end, probability) pairs."""
+    return list(collapse_law(start, body, armour, "wound").items())
 
 
 def _structure_key(a: tuple[Any, ...]) -> int:
@@ -172,7 +182,7 @@ def card_value(s: GameState, a: tuple[Any, ...]) -> float:
     i, k = int(a[1]), int(a[2])
     card = deck.cards_of(s.setup)[k].card
     if card in powers.KINDS:
-        from grimdice.systems.crusade.game.power_values import power_value
+        from grimdice.systems.crusade.ai.powers import power_value
 
         return power_value(s, a)
     if card == "TELEPORT":
@@ -195,17 +205,24 @@ def card_value(s: GameState, a: tuple[Any, ...]) -> float:
     return ok * gain - INCURSION_VALUE * inc
 
 
+def _value(s: GameState, a: tuple[Any, ...]) -> float:
+    """The worth of a card, a forced entry (:func:`.aim.force_value`) or an attack."""
+    if a[0] == "cast":
+        return card_value(s, a)
+    return aim.force_value(s, a) if a[0] == "force" else attack_value(s, a)
+
+
 def law_value(s: GameState, i: int, j: int, key: str) -> float:
     """:func:`attack_value` of token ``i`` attacking token ``j`` in the situation ``key``."""
     me, them = (s.tokens[i].cond, s.tokens[i].hits), (s.tokens[j].cond, s.tokens[j].hits)
-    value = 0.0
+    value, w = 0.0, aim.weight(s, s.tokens[j]) if s.tokens[j].side != s.tokens[i].side else 1.0
     for (ds, as_, wa, *_), p in cached_law(key):
-        value += p * (_harm(them, ds) - _harm(me, as_) - FAIL_VALUE * bool(wa))
+        value += p * (w * _harm(them, ds) - _harm(me, as_) - FAIL_VALUE * bool(wa))
     return value
 
 
 def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> float:
-    """The expected harm of a shot at several models (:mod:`.many`): harm to enemies counts for,
+    """The expected harm of a shot at several models (the game's ``many``): harm to enemies counts for,
     harm to friends (and to the firer) against, less the fail's."""
     side = s.tokens[i].side
     before = [(s.tokens[k].cond, s.tokens[k].hits) for k in targets]
@@ -218,7 +235,7 @@ def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> floa
 
 
 def _distances(s: GameState, goals: Iterable[Pos]) -> Mapping[Pos, int]:
-    return s.setup.board.distances(goals)
+    return aim.distances(s, goals)
 
 
 def _hold_squares(s: GameState, side: int) -> set[Pos]:
@@ -256,13 +273,20 @@ def _goals(s: GameState, side: int, me: int = -1) -> list[Pos]:
     if reach:
         return reach
     friends = {t.sq for t in s.tokens if t.standing and t.side == side}
-    return [t.sq for t in s.tokens if t.alive and t.side != side] + sorted(_hold_squares(s, side) - friends)
+    free = _hold_squares(s, side) - friends
+    if me >= 0 and s.tokens[me].sq in _hold_squares(s, side):
+        free = set()  # it stands on one already: it does not shuffle between them
+    return aim.contacts(s, side) + sorted(free)
 
 
 def _activation(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
     """Activate first the model nearest its goal (it is most likely to attack or arrive)."""
     dist = _distances(s, _goals(s, s.player))
     return min(actions, key=lambda a: dist.get(s.tokens[int(a[1])].sq, 10**6))
+
+
+#: the actions of a model's own turn the AI weighs as attacks
+ATTACKS = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", "force")
 
 
 def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
@@ -272,33 +296,17 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     prompt = state.psy.prompt if state.psy is not None else ()
     if prompt or state.control:  # VII: keeps its cards for its own turn; IX CONTROL: it kills
         if prompt[:1] == ("foresee",):  # ... but a PRECOGNANT that pays
-            from grimdice.systems.crusade.game.power_values import foresee_choice
+            from grimdice.systems.crusade.ai.powers import foresee_choice
 
             return foresee_choice(state, actions)
         return actions[0]
     if actions[0][0] == "activate":
         return _activation(state, actions)
-    if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks
-        i, j, _ = state.snap
-        shots = [(law_value(state, j, i, snap_shot(state, j, i, a[1])), a) for a in actions if a[0] == "snap"]
-        top = max(shots, default=(0.0, ("pass",)))
-        return top[1] if top[0] > 0 else ("pass",)
-    if state.ambush and state.ambush[0] < 0:  # IX AMBUSH: it stays where it is
-        return ("pass",)
-    if state.ambush:  # IX AMBUSH: the best free attack, if any is worth it
-        k = state.ambush[0]
-        free = [a for a in actions if a[0] in ("shoot", "melee")]
-        keys = [
-            situation.shot(state, k, a[1], a[2]) if a[0] == "shoot" else situation.melee(state, k, a[1], 1)
-            for a in free
-        ]
-        scored = [(law_value(state, k, a[1], key), a) for a, key in zip(free, keys, strict=True)]
-        top = max(scored, default=(0.0, ("pass",)))
-        return top[1] if top[0] > 0 else ("pass",)
-    if state.zoc:  # V ZOC: the free melee when it favours the guard
-        e = state.zoc[2][0]
-        key = situation.melee(state, e, state.active, 1, mode="zoc")
-        return ("zoc", e) if law_value(state, e, state.active, key) > 0 else ("pass",)
+    if actions[0][0] == "place":  # IX INFILTRATE in a battle game: a hidden start near its goal
+        return aim.placement(state, actions, _distances(state, _goals(state, state.player, state.active)))
+    answer = _answer(state, actions)
+    if answer is not None:
+        return answer
     for a in actions:  # V PICKING UP: its force's items
         if (
             a[0] == "pickup"
@@ -306,7 +314,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         ):
             return a
     carrying = items.carries(state, state.active)  # a carrier moves rather than fights
-    kinds = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", *STRUCTURE_ATTACKS, *ABILITY_ATTACKS)
+    kinds = (*ATTACKS, *STRUCTURE_ATTACKS, *ABILITY_ATTACKS)
     held = _held_structures(state)  # VI: only a sector or piece with models in or on it can pay
     attacks = [
         a
@@ -314,15 +322,15 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         if a[0] in kinds and not carrying and (a[0] not in STRUCTURE_ATTACKS or _structure_key(a) in held)
     ]
     if attacks:
-        values = [card_value(state, a) if a[0] == "cast" else attack_value(state, a) for a in attacks]
+        values = [_value(state, a) for a in attacks]
         best = int(np.argmax(values))
-        if values[best] > 0:
+        if values[best] > 0 and not aim.hurries(state, values[best], actions):
             return attacks[best]
     for a in actions:
         if a[0] in ("reload", "unjam", "force") and not carrying:
             return a  # VI FORCE ENTRY on a table: into a sector its enemies hold
     me = state.tokens[state.active]
-    if me.sq[:2] in {p[:2] for p in _hold_squares(state, me.side)} and not me.blip:
+    if not me.blip and aim.keeps_hold(state, state.active, {p[:2] for p in _hold_squares(state, me.side)}):
         return _end(actions)  # it holds its objective
     dist = _distances(state, _goals(state, me.side, state.active))
     here = dist.get(me.sq, 10**6)
@@ -338,6 +346,40 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     if ("hide",) in actions:
         return ("hide",)
     return _end(actions)
+
+
+def _answer(state: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+    """The choice asked in the middle of another model's move or attack (snap fire, an ambush, a ZOC
+    melee), or None when none is asked."""
+    if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks
+        i, j, _ = state.snap
+        shots = [(law_value(state, j, i, snap_shot(state, j, i, a[1])), a) for a in actions if a[0] == "snap"]
+        top = max(shots, default=(0.0, ("pass",)))
+        return top[1] if top[0] > 0 else ("pass",)
+    if state.ambush and state.ambush[0] < 0:  # IX AMBUSH: it stays where it is
+        return ("pass",)
+    if state.ambush:  # IX AMBUSH: the best free attack, if any is worth it
+        k = state.ambush[0]
+        scored = [(_ambush_value(state, k, a), a) for a in actions if a[0] in ("shoot", "melee")]
+        top = max(scored, default=(0.0, ("pass",)))
+        return top[1] if top[0] > 0 else ("pass",)
+    if state.zoc:  # V ZOC: the free melee when it favours the guard
+        e = state.zoc[2][0]
+        key = situation.melee(state, e, state.active, 1, mode="zoc")
+        return ("zoc", e) if law_value(state, e, state.active, key) > 0 else ("pass",)
+    return None
+
+
+def _ambush_value(s: GameState, k: int, a: tuple[Any, ...]) -> float:
+    """IX AMBUSH: the free attack's value (a shot at several models as :func:`many_value`)."""
+    if a[0] == "melee":
+        return law_value(s, k, a[1], situation.melee(s, k, a[1], 1))
+    still = altered(s, moved=0)  # the ambusher has not moved
+    if many.mode(s, k, a[2]) != "rapid_fire":  # "may not rapid fire": one shot at one target
+        how, targets, key = many.plan(still, k, a)
+        if how == "many":
+            return many_value(s, k, targets, key)
+    return law_value(s, k, a[1], situation.shot(still, k, a[1], a[2]))
 
 
 def exposure(s: GameState, p: Pos) -> int:

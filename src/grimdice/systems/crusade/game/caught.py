@@ -1,0 +1,58 @@
+"""Hidden models caught by a shot at several models (a template, line or area, :mod:`.many`).
+
+VIII BURN: "You may ignore cover and may fire at hidden models. Hidden models that are attacked will
+be revealed even if they take no damage, as long as a result greater than zero is rolled on the
+dice. You may not reveal hidden models inside armored buildings (bunkers) ... You may not reveal
+blips!" V HIDING: "If you attack, or if you or your enemy moves such that they have direct line of
+sight to you or are within 1" of you, you will be Revealed".
+
+Reading ``hidden_caught``: a hidden model a template, line or area rolls at (blips are never
+rolled at) is revealed, after the roll,
+* by a BURN weapon: when the roll harms it (a result greater than zero for sure), unless it is
+  inside an armoured building; a roll that leaves it unharmed leaves it hidden (the game's attack
+  law does not carry the dice total, so a result above zero that does no harm is not told apart);
+* by any other weapon: when the firer sees it or is within 1" (a square) of it (V HIDING: the
+  attack puts them in direct line of sight), harmed or not.
+"""
+
+from __future__ import annotations
+
+from grimdice.systems.crusade.game.fails import weapon_index
+from grimdice.systems.crusade.game.state import GameState, has_code
+from grimdice.systems.crusade.game.table import TableBoard
+
+
+def _burn(s: GameState, i: int, weapon: str) -> bool:
+    w = s.setup.profiles[s.tokens[i].profile].weapons[weapon_index(s, i, weapon)]
+    return has_code(w.effects, "BURN")
+
+
+def _bunkered(s: GameState, k: int) -> bool:
+    """Inside an armoured building (VI), where BURN reveals nobody."""
+    board, t = s.setup.board, s.tokens[k]
+    if not isinstance(board, TableBoard) or board.indoors(t.sq) < 0:
+        return False
+    building = board.building_of(t.sq)
+    return building is not None and building.armoured
+
+
+def reveal(before: GameState, after: GameState, i: int, targets: tuple[int, ...], weapon: str) -> GameState:
+    """``after`` (the state after token ``i``'s ``weapon`` rolled at ``targets``) with the hidden
+    models among them revealed as reading ``hidden_caught`` says."""
+    burn = _burn(before, i, weapon)
+    board, doors, occupied = before.setup.board, before.doors(), before.occupied()
+    here = before.tokens[i].sq
+    for k in targets:
+        was, now = before.tokens[k], after.tokens[k]
+        if not was.hidden or was.blip:
+            continue
+        if burn:
+            shown = (was.cond, was.hits) != (now.cond, now.hits) and not _bunkered(before, k)
+        else:
+            shown = board.range(here, was.sq) <= 1 or board.sight(here, was.sq, doors, occupied)
+        if shown:
+            after = after.with_token(k, hidden=False)
+    return after
+
+
+__all__ = ["reveal"]
