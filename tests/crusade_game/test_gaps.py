@@ -5,6 +5,7 @@ an item over."""
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
 
 import pytest
 
@@ -228,3 +229,27 @@ def test_precognant_at_the_melee_after_the_defender_s_snap_fire():
     assert after.psy.prompt == ("foresee", 0) and after.psy.held[:4] == ("attack", "melee", 2, 1)
     foreseen = after.apply(("cast", 0, 0, 1)).apply(("card", 1, 0))
     assert not foreseen.pending and not foreseen.snap and foreseen.tokens[1].cond == NONE
+
+
+def test_a_graze_on_a_latcher_in_a_shot_at_several_models_dislodges_it():
+    # IX LATCH ON: "Any graze or KB result on the latcher will dislodge them"; III: "A graze result
+    # occurs if only one point of damage is done to a target with 1 hit remaining"
+    las = {"name": "las", "dice": "2W+1R", "kind": "ranged", "effects": ["LINE", "S"]}
+    s = state(
+        HALL,
+        [at("Leech", 3, 1), at("Marine", 1, 1)],
+        [at("Marine", 3, 2), at("Marine", 5, 1)],
+        profiles=[LEECH, dict(MARINE, weapons=[las])],
+    )
+    s = s.apply(("activate", 0)).apply(("latch", 2)).apply(("end",)).apply(("activate", 1)).apply(("end",))
+    s = s.apply(("activate", 3)).apply(("shoot", 0, "las"))  # along row 1: the leech, then its friend
+    assert s.pending[1] == "many" and s.pending[6] == (0, 1)
+    law = cached_joint(s.pending[4])
+    # the leech: armour 1, one hit; the line's one roll grazes it on a total of exactly 2
+    white, red = (0, 0, 0, 0, 1, 2), (0, 0, 0, 1, 2, 3)
+    two = Fraction(sum(sum(r) == 2 for r in product(white, white, red)), 216)
+    assert sum(p for (_, _, _, g), p in law if g[0]) == pytest.approx(float(two))
+    k = next(k for k, ((_, _, _, g), _) in enumerate(law) if g[0])
+    assert s.apply(("attack", k)).tokens[0].latch == -1
+    k = next(k for k, ((st, m, _, g), _) in enumerate(law) if st[0][0] == NONE and not m[0])
+    assert s.apply(("attack", k)).tokens[0].latch == 2

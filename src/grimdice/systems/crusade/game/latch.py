@@ -21,7 +21,8 @@ its player's next turn begins (then it may latch again). While it holds:
 - shots and melees at the target are at +1, the target's shots at -1 (the calculator's ``latch:
   target`` / ``firer``; both at once cancel); a shot at several models takes neither;
 - a graze (III: one point of damage with one hit left) or a knockback on the latcher, in an attack
-  at it or by it, dislodges it (the attack law's marks, :data:`.combat.GRAZE_DEFENDER` ...);
+  at it or by it, dislodges it (the attack law's marks, :data:`.combat.GRAZE_DEFENDER` ...; in a
+  shot at several models the joint law's);
 - neither moves, unless their sizes differ: the larger steps (plain steps and doors; no air steps,
   climbs, jumps, ladders or manholes) and the smaller is put on the square the larger left.
 
