@@ -253,3 +253,23 @@ def test_a_graze_on_a_latcher_in_a_shot_at_several_models_dislodges_it():
     assert s.apply(("attack", k)).tokens[0].latch == -1
     k = next(k for k, ((st, m, _, g), _) in enumerate(law) if st[0][0] == NONE and not m[0])
     assert s.apply(("attack", k)).tokens[0].latch == 2
+
+
+def test_precognant_at_a_mob():
+    # VII PRECOGNANT at "the enemy attack": a mob's single melee (IX MOB) is one attack
+    from tests.crusade_game.test_powers import GUNNER, SEER
+
+    ganger = {"name": "Ganger", "move": 4, "armour": 1, "hits": 1, "melee": "2R", "abilities": ["MOB"]}
+    profiles = [MARINE, STEALER, SEER, GUNNER, ganger]
+    s = _seer_game(
+        [at("Seer", 1, 3), at("Marine", 5, 2)],
+        [at("Ganger", 4, 2), at("Ganger", 5, 1)],
+        profiles=profiles,
+        first=1,
+    )
+    s = s.apply(("activate", 2))
+    s = s.apply(("pass",)) if s.psy.prompt else s  # the card window at the ganger's activation
+    s = s.apply(("mob", 1, 3))
+    assert s.psy.prompt == ("foresee", 0) and s.psy.held[:4] == ("attack", "mob", 2, 1)
+    foreseen = s.apply(("cast", 0, 0, 1)).apply(("card", 1, 0))
+    assert not foreseen.pending and foreseen.tokens[1].cond == NONE and foreseen.tokens[3].done
