@@ -124,16 +124,17 @@ def test_a_plain_pistol_snap_fires_at_the_attacker_alone():
 LEECH = dict(STEALER, name="Leech", abilities=["LATCH ON"])
 
 
+def _latched(weapon: dict, mine: list[dict], theirs: list[dict]):
+    """The leech (token 0) latched onto the first enemy (token 2), the marines armed with ``weapon``."""
+    s = state(HALL, mine, theirs, profiles=[LEECH, dict(MARINE, weapons=[weapon])])
+    return s.apply(("activate", 0)).apply(("latch", 2)).apply(("end",))
+
+
 def test_a_shot_at_several_models_at_a_latcher_hits_its_target_too():
     # IX LATCH ON: "Ranged attacks vs. the latcher will hit BOTH the latcher and the target!"
     storm = {"name": "storm", "dice": "3W+1R", "kind": "ranged", "effects": ["*", "W"]}
-    s = state(
-        HALL,
-        [at("Leech", 3, 1), at("Marine", 1, 3)],
-        [at("Marine", 4, 1), at("Marine", 8, 3)],
-        profiles=[LEECH, dict(MARINE, weapons=[storm])],
-    )
-    s = s.apply(("activate", 0)).apply(("latch", 2)).apply(("end",)).apply(("activate", 1))
+    mine, theirs = [at("Leech", 3, 1), at("Marine", 1, 3)], [at("Marine", 4, 1), at("Marine", 8, 3)]
+    s = _latched(storm, mine, theirs).apply(("activate", 1))
     shot = s.apply(("shoot", 0, "storm", 3))  # SPLIT FIRE at the leech and the far marine
     assert shot.pending[1] == "many" and shot.pending[6] == (0, 3)
     assert shot.pending[7] == (("shoot", 1, 2, "storm"),)
@@ -143,13 +144,7 @@ def test_a_shot_at_several_models_at_a_latcher_hits_its_target_too():
     assert second.pending[1:4] == ("shoot", 1, 2)  # the leech's target, shot on its own roll
     # a shot at several models that rolls at the target already: no second roll at it
     blast = dict(storm, effects=["B", "W"])
-    s = state(
-        HALL,
-        [at("Leech", 3, 1), at("Marine", 1, 3)],
-        [at("Marine", 4, 1)],
-        profiles=[LEECH, dict(MARINE, weapons=[blast])],
-    )
-    s = s.apply(("activate", 0)).apply(("latch", 2)).apply(("end",)).apply(("activate", 1))
+    s = _latched(blast, [at("Leech", 3, 1), at("Marine", 1, 3)], [at("Marine", 4, 1)]).apply(("activate", 1))
     shot = s.apply(("shoot", 0, "storm"))
     assert shot.pending[1] == "many" and 2 in shot.pending[6] and shot.pending[7] == ()
 
@@ -235,13 +230,8 @@ def test_a_graze_on_a_latcher_in_a_shot_at_several_models_dislodges_it():
     # IX LATCH ON: "Any graze or KB result on the latcher will dislodge them"; III: "A graze result
     # occurs if only one point of damage is done to a target with 1 hit remaining"
     las = {"name": "las", "dice": "2W+1R", "kind": "ranged", "effects": ["LINE", "S"]}
-    s = state(
-        HALL,
-        [at("Leech", 3, 1), at("Marine", 1, 1)],
-        [at("Marine", 3, 2), at("Marine", 5, 1)],
-        profiles=[LEECH, dict(MARINE, weapons=[las])],
-    )
-    s = s.apply(("activate", 0)).apply(("latch", 2)).apply(("end",)).apply(("activate", 1)).apply(("end",))
+    mine, theirs = [at("Leech", 3, 1), at("Marine", 1, 1)], [at("Marine", 3, 2), at("Marine", 5, 1)]
+    s = _latched(las, mine, theirs).apply(("activate", 1)).apply(("end",))
     s = s.apply(("activate", 3)).apply(("shoot", 0, "las"))  # along row 1: the leech, then its friend
     assert s.pending[1] == "many" and s.pending[6] == (0, 1)
     law = cached_joint(s.pending[4])
