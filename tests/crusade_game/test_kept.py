@@ -10,7 +10,7 @@ import pytest
 from grimdice.engine.table.lattice import breadth_first
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import Token
-from grimdice.systems.crusade.game.table import HEAD, SAMPLES
+from grimdice.systems.crusade.game.table_sight import HEAD, SAMPLES
 from tests.crusade_game.table_helpers import put, rect, table
 from tests.crusade_game.test_table import block, game
 
@@ -47,7 +47,7 @@ def test_table_distances_are_a_search_from_all_goals_at_once():
 
 
 def test_kept_sight_equals_each_line_of_sight_alone():
-    """The table's sight, worked out for every pair of positions at once, equals the three lines
+    """The table's sight, kept row by row for every pair of positions, equals the three lines
     from the eyes to the feet, middle and head (reading ``table_sight``) drawn one by one."""
     hab = {"name": "hab", "shape": rect(6, 2, 9, 6), "height": 4, "armoured": False}
     board_data = table(terrain=[block(3, 1, 5, 4, 2), block(9, 6, 10, 8, 3)], buildings=[hab])
@@ -76,3 +76,38 @@ def test_kept_sectors_beside_are_the_other_sectors_of_the_cells_around():
         expected = sorted({board.sector_at[c] for c in around if c in board.sector_at} - {board.indoors(p)})
         assert list(board.sectors_beside(p)) == expected
     assert board.sectors_beside((5, 3, 0)) == (0,) and board.sectors_beside((7, 3, 0)) == (1,)
+
+
+def test_kept_actions_and_steps_equal_fresh_ones_over_a_seeded_skirmish():
+    """On every state of a seeded random skirmish game with barricades shot down (a collapse's
+    table too), the building and piece attacks kept per table and the steps kept per state equal
+    the ones worked out afresh; so do the attacks of the same state with the model's weapons
+    unloaded, and with every barricade and catwalk down."""
+    from pathlib import Path
+
+    import yaml
+
+    from grimdice.engine.game import CHANCE, TERMINAL
+    from grimdice.systems.crusade.game import flight, ruin
+    from grimdice.systems.crusade.game.play import play_game
+    from grimdice.systems.crusade.game.scenario import build_setup
+    from grimdice.systems.crusade.game.state import UNLOADED, initial_state
+    from grimdice.systems.crusade.game.table import piece_key
+
+    path = Path(__file__).resolve().parents[2] / "examples/games/crusade-game-skirmish.yaml"
+    setup = build_setup(yaml.safe_load(path.read_text()))
+    log = play_game(setup, ("random", "random"), 4)
+    s, tables, checked = initial_state(setup), set(), 0
+    for a in log["actions"]:
+        if s.current_player() not in (CHANCE, TERMINAL) and s.active >= 0 and not s.tokens[s.active].blip:
+            s.legal_actions()  # fills the kept answers
+            board, t = s.setup.board, s.tokens[s.active]
+            down = tuple((piece_key(n), 0) for n in range(len(board.structures)))
+            unloaded = s.with_token(s.active, arms=tuple(UNLOADED for _ in t.arms))
+            for v in (s, unloaded, altered(s, sector_hits=down)):
+                assert ruin.actions(v) == ruin._structure_actions(v, board)
+            assert flight.steps_of(s) == flight._steps_of(s)
+            tables.add(id(s.setup.board))
+            checked += 1
+        s = s.apply(tuple(a))
+    assert checked > 100 and len(tables) >= 2  # the first table and a collapse's

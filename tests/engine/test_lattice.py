@@ -63,3 +63,23 @@ def test_lines_at_once_equal_each_line_alone():
     alone = [lat.clear(tuple(s), tuple(e)) for s, e in zip(starts, ends, strict=True)]
     assert at_once.tolist() == alone
     assert 0.2 < np.mean(alone) < 0.95  # both answers occur
+
+
+def test_the_compiled_lines_equal_the_lines_at_once():
+    """The compiled walk (``lattice_kernel.clear_lines``) answers as ``clear_lines`` does, line by
+    line, on random heights (whole and fractional) with lines at random heights, through corners,
+    along rows and columns and within one cell."""
+    from grimdice.engine.table.lattice_kernel import clear_lines
+
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        top = np.where(rng.random((7, 11)) < 0.35, rng.integers(1, 5, (7, 11)).astype(float), 0.0)
+        top += (seed % 2) * rng.random((7, 11))
+        lat = Lattice(11, 7, {}, top)
+        cells = [(x + 0.5, y + 0.5) for y in range(7) for x in range(11)]
+        pairs = [(a, b) for a in cells for b in cells]
+        starts = np.array([(*a, rng.choice([0.5, 1.5, 3.5, 5.5]) + rng.random()) for a, _ in pairs])
+        ends = np.array([(*b, rng.choice([0.0, 0.75, 1.5, 4.0]) + rng.random()) for _, b in pairs])
+        compiled = clear_lines(starts, ends, lat.top)
+        assert compiled.tolist() == lat.clear_lines(starts, ends).tolist()
+        assert 0.2 < np.mean(compiled) < 0.95  # both answers occur

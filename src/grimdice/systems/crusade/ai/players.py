@@ -99,7 +99,7 @@ def structure_value(s: GameState, a: tuple[Any, ...]) -> float:
         body = s.setup.fighters[t.profile].body
         start = (t.cond, t.hits)
         if key >= 0 and board.indoors(t.sq) == key:  # type: ignore[attr-defined]
-            ends = _collapse_ends(start, body, s.armour_of(t))
+            ends: Iterable[Any] = _collapse_ends(start, body, s.armour_of(t))
         elif key < 0 and t.sq[2] > 0 and t.sq[:2] in board.structures[key_piece(key)].cells:  # type: ignore[attr-defined]
             ends = [((falling(float(t.sq[2]), start, body, fly=body.fly), 0), 1.0)]
         else:
@@ -116,9 +116,9 @@ def structure_value(s: GameState, a: tuple[Any, ...]) -> float:
 
 
 @lru_cache(maxsize=1024)
-def _collapse_ends(start: tuple[int, int], body: Body, armour: int) -> list[tuple[Any, float]]:
-    """VI: a collapse's 2 reds at a model inside (graze = wound), as (end, probability) pairs."""
-    return list(collapse_law(start, body, armour, "wound").items())
+def _collapse_ends(start: tuple[int, int], body: Body, armour: int) -> tuple[Any, ...]:
+    """A collapse's law on a model inside (VI: 2 reds, graze = W), its ends in the law's order."""
+    return tuple(collapse_law(start, body, armour, "wound").items())
 
 
 def _structure_key(a: tuple[Any, ...]) -> int:

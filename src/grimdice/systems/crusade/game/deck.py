@@ -161,11 +161,11 @@ def _may_cast(s: GameState, i: int) -> bool:
 def cast_actions(s: GameState) -> list[Action]:
     """The active psyker's cards in its own turn: with its action (or, having played a card with
     it, more cards as the same action), TELEPORT and PHASE without one; PROJECTION's dissipations."""
+    if s.psy is None:
+        return []  # no deck in this game
     from grimdice.systems.crusade.game.rules import _wounded, may_act
 
     i = s.active
-    if s.psy is None:
-        return []
     out: list[Action] = powers.dissipations(s)
     if not _may_cast(s, i) or s.charged or s.tokens[i].last or s.round == 0:  # IX INFILTRATE: a move only
         return out

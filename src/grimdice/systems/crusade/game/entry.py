@@ -69,6 +69,8 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
             if t.arms[n] == READY and chance(s, k, w.name) > 0
         )
     here = board.indoors(t.sq)
+    if here < 0 or not s.breaches:
+        return out  # outside, or no forced entry to close
     mixed = any(o.on_board and o.side != t.side and board.indoors(o.sq) == here for o in s.tokens)
     for n, (marker, sector) in enumerate(s.breaches):
         if sector == here >= 0 and not mixed and board.range(t.sq, marker) <= REACH:

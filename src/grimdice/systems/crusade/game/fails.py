@@ -4,11 +4,11 @@ EXPLODE's attack on the bearer and the models near him."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import KILLED
 from grimdice.systems.crusade.game import fists
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.situation import model_data
 from grimdice.systems.crusade.game.state import LOST, READY, STUCK, UNLOADED, GameState, has_code
 from grimdice.systems.crusade.units import TEMPLATES
@@ -107,17 +107,17 @@ def next_blast(s: GameState, queue: tuple[Follow, ...]) -> GameState:
     detonation, IX DETONATE), pending; or none left."""
     queue = tuple(f for f in queue if f[0] == "detonate" or s.tokens[f[2]].alive)
     if not queue:
-        return replace(s, pending=())
+        return altered(s, pending=())
     how, i, j, weapon = queue[0]
     if how == "detonate":
         from grimdice.systems.crusade.game.detonate import pending
 
-        return replace(s, pending=pending(s, i, weapon, queue[1:]))
+        return altered(s, pending=pending(s, i, weapon, queue[1:]))
     if how in ("shoot", "ambush", "snap"):  # IX TWO FISTED's second pistol; IX LATCH ON's "BOTH"
         pend = fists.second(s, queue[0], queue[1:])
-        return replace(s, pending=pend) if pend else next_blast(s, queue[1:])
+        return altered(s, pending=pend) if pend else next_blast(s, queue[1:])
     key = explosion_shot(s, i, weapon, j)
-    return replace(s, pending=("attack", how, i, j, key, weapon, queue[1:]))
+    return altered(s, pending=("attack", how, i, j, key, weapon, queue[1:]))
 
 
 def recover_actions(s: GameState) -> list[tuple[Any, ...]]:

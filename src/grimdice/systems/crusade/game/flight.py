@@ -36,8 +36,30 @@ def flies(s: GameState, t: Token) -> bool:
     return not t.blip and any(has_code(s.setup.profiles[t.profile].abilities, c) for c in FLIERS)
 
 
+#: the last state's steps, kept for the step that follows its legal actions (``cost_of``)
+_last: list[tuple[tuple[object, ...], list[Step]]] = [((), [])]
+
+
 def steps_of(s: GameState) -> list[Step]:
-    """The active model's steps: the board's, and on a table a flier's air steps."""
+    """The active model's steps: the board's, and on a table a flier's air steps. The steps of
+    the last state asked are kept (keyed by the identity of what they depend on: the setup, the
+    tokens, the active model, the doors and the forced entries; all immutable)."""
+    kept, steps = _last[0]  # one read: another thread may replace it
+    if (
+        kept
+        and kept[0] is s.setup
+        and kept[1] is s.tokens
+        and kept[2] == s.active
+        and kept[3] is s.open_doors
+        and kept[4] is s.breaches
+    ):
+        return steps
+    steps = _steps_of(s)
+    _last[0] = ((s.setup, s.tokens, s.active, s.open_doors, s.breaches), steps)
+    return steps
+
+
+def _steps_of(s: GameState) -> list[Step]:
     from grimdice.systems.crusade.game.latch import steps as latched
 
     return latched(s, s.active, _steps(s, s.tokens[s.active]))  # IX LATCH ON: neither may move

@@ -27,6 +27,8 @@ def observation(s: GameState, player: int) -> GameState:
     """The state as ``player`` sees it (see the module text). Two states that differ only in what
     ``player`` may not know have equal observations; the player to move has the same legal actions
     in its observation as in the state."""
+    if s.psy is None and not blip_pool(s.setup, 1 - player):
+        return s  # no blips nor cards to hide
     enemy = 1 - player
     blips = [i for i, t in enumerate(s.tokens) if t.side == enemy and t.blip and t.alive]
     if not blips and (s.psy is None or not s.psy.hands[enemy]):

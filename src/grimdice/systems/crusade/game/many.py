@@ -39,7 +39,13 @@ def mode(s: GameState, i: int, weapon: str) -> str:
     """How token ``i``'s weapon reaches models: ``line``, ``blast``, ``template`` (SFT, FT, HFT),
     ``area`` (X" alone), ``split_fire``, ``rapid_fire`` (the calculator's order of template codes),
     or ``""`` (its one target)."""
-    return _mode(s.setup, s.tokens[i].profile, weapon_index(s, i, weapon))
+    return _named_mode(s.setup, s.tokens[i].profile, weapon)
+
+
+@lru_cache(maxsize=4096)
+def _named_mode(setup: Setup, profile: int, weapon: str) -> str:
+    names = [w.name for w in setup.profiles[profile].weapons]  # the first of that name (weapon_index)
+    return _mode(setup, profile, names.index(weapon))
 
 
 @lru_cache(maxsize=4096)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grimdice.systems.crusade.game.board import FULL, Pos
+from grimdice.systems.crusade.game.flight import steps_of
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.powers import found
 from grimdice.systems.crusade.game.state import READY, GameState, Token
@@ -13,8 +14,6 @@ STEPS = ("move", "manhole", "ladder", "fly")
 
 def cost_of(s: GameState, kind: str, to: Pos) -> float:
     """The cost of the active model's step ``kind`` to ``to``, as the board gives it."""
-    from grimdice.systems.crusade.game.flight import steps_of
-
     for k, p, cost in steps_of(s):
         if k == kind and p == to:
             return cost
@@ -74,6 +73,8 @@ def reveal_around(s: GameState, i: int) -> GameState:
     ``blip_reveal``: an enemy model steps adjacent to it, or the blip steps adjacent to an enemy
     model; line of sight does not reveal a blip). V HIDING: a hidden model is revealed when "you or
     your enemy moves such that they have direct line of sight to you or are within 1" of you"."""
+    if not any(t.hidden or t.blip for t in s.tokens):
+        return s  # nothing hidden to reveal
     board, doors = s.setup.board, s.doors()
     me = s.tokens[i]
     if me.blip:
@@ -87,8 +88,8 @@ def reveal_around(s: GameState, i: int) -> GameState:
             s = found(reveal_blip(s, j, own_turn=False), i)  # VII PSYCHOMETRY: the finder
     me = s.tokens[i]
     for j, t in enumerate(s.tokens):
-        if not t.alive or t.blip or t.side == me.side:
-            continue
+        if not t.alive or t.blip or t.side == me.side or not (t.hidden or (me.hidden and t.standing)):
+            continue  # nobody hidden to reveal
         close = board.range(me.sq, t.sq) <= 1
         if t.hidden and (close or _sees(s, me, t)):
             s = s.with_token(j, hidden=False)

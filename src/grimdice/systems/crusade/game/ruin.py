@@ -27,36 +27,34 @@ a model inside the sector melees it, the calculator's melee at a building (readi
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import Body
+from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard, key_piece, piece_key
 from grimdice.systems.crusade.movement import falling
 
 SECTOR_HITS = 10  # VI: "10 hits per sector"
 BUILDING_CODES = ("HEAVY", "AREA", "LINE", "B", "BLAST")
+MEMO_LIMIT = 100_000  # the most answers :func:`actions` keeps per table (then it starts afresh)
 
 
 def hits_left(s: GameState, sector: int) -> int:
     """A sector's hits left, or a barricade's or catwalk's (its :func:`~.table.piece_key`; VI: "1 hit")."""
-    return dict(s.sector_hits).get(sector, SECTOR_HITS if sector >= 0 else 1)
+    for k, hits in s.sector_hits:
+        if k == sector:
+            return hits
+    return SECTOR_HITS if sector >= 0 else 1
 
 
 def _set_hits(s: GameState, sector: int, hits: int) -> GameState:
     rest = tuple((k, h) for k, h in s.sector_hits if k != sector)
-    return replace(s, sector_hits=tuple(sorted((*rest, (sector, hits)))))
-
-
-def _eligible(s: GameState, i: int, k: int) -> bool:
-    t = s.tokens[i]
-    w = s.setup.profiles[t.profile].weapons[k]
-    arm = s.setup.fighters[t.profile].arms[k]
-    codes = [str(e).split()[0] for e in w.effects]
-    return bool(arm.template) or w.kind == "grenade" or any(has_code(codes, c) for c in BUILDING_CODES)
+    return altered(s, sector_hits=tuple(sorted((*rest, (sector, hits)))))
 
 
 def _cells(board: TableBoard, sector: int) -> list[tuple[int, int]]:
@@ -65,11 +63,24 @@ def _cells(board: TableBoard, sector: int) -> list[tuple[int, int]]:
 
 def actions(s: GameState) -> list[tuple[Any, ...]]:
     """``["shoot_sector", sector, weapon]`` for each standing sector the active model sees;
-    ``["melee_sector", sector]`` for the standing sector it is inside."""
+    ``["melee_sector", sector]`` for the standing sector it is inside. Kept with the table for
+    what they depend on: the setup (its profiles), the model's position, profile and weapons'
+    states, and the sectors' and pieces' hits left."""
     board = s.setup.board
     t = s.tokens[s.active]
     if t.blip or not isinstance(board, TableBoard):
         return []
+    kept = _memo(board, "actions")
+    key = (s.setup, t.sq, t.profile, t.arms, s.sector_hits)
+    if key not in kept:
+        if len(kept) >= MEMO_LIMIT:
+            kept.clear()
+        kept[key] = _structure_actions(s, board)
+    return list(kept[key])
+
+
+def _structure_actions(s: GameState, board: TableBoard) -> list[tuple[Any, ...]]:
+    t = s.tokens[s.active]
     here = board.indoors(t.sq)
     out: list[tuple[Any, ...]] = []
     if here >= 0 and hits_left(s, here) > 0 and s.setup.profiles[t.profile].melee is not None:
@@ -80,22 +91,66 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
         if t.arms[k] == READY and w.kind in ("ranged", "pistol", "grenade")
     ]
     out.extend(_piece_actions(s, board, weapons))
-    weapons = [w for w in weapons if _eligible(s, s.active, _index(s, w))]
+    eligible = _eligible_names(s.setup, t.profile)
+    weapons = [w for w in weapons if w in eligible]
     if not weapons:
         return out
-    building = board.building_of(t.sq)
-    for b, bld in enumerate(board.buildings):
-        if bld is building:
-            continue
-        for sector in board.sectors_of(b):
-            roof = [(x, y, bld.height) for x, y in _cells(board, sector)]
-            if any(board.sight(t.sq, p, {}) for p in roof):
-                out.extend(("shoot_sector", sector, w) for w in weapons)
+    for sector in _roofs_seen(board, t.sq):
+        out.extend(("shoot_sector", sector, w) for w in weapons)
     return out
 
 
-def _index(s: GameState, weapon: str) -> int:
-    return [w.name for w in s.setup.profiles[s.tokens[s.active].profile].weapons].index(weapon)
+@lru_cache(maxsize=1024)
+def _eligible_names(setup: Setup, profile: int) -> frozenset[str]:
+    """The names of a profile's weapons that may be fired at a building."""
+    names = [w.name for w in setup.profiles[profile].weapons]
+    return frozenset(n for n in names if _eligible_weapon(setup, profile, names.index(n)))
+
+
+def _eligible_weapon(setup: Setup, profile: int, k: int) -> bool:
+    w = setup.profiles[profile].weapons[k]
+    arm = setup.fighters[profile].arms[k]
+    codes = [str(e).split()[0] for e in w.effects]
+    return bool(arm.template) or w.kind == "grenade" or any(has_code(codes, c) for c in BUILDING_CODES)
+
+
+def _memo(board: TableBoard, name: str) -> dict[Any, Any]:
+    """The table's answers kept under ``name`` (:attr:`~.table.TableBoard.memo`)."""
+    kept = board.memo.get(name)
+    if kept is None:
+        kept = board.memo[name] = {}
+    return kept
+
+
+def _view(board: TableBoard, p: Pos, n: int) -> tuple[bool, bool]:
+    """From position ``p``: whether it touches barricade or catwalk ``n`` (feet within 1" of its
+    top, cells touching) and whether it sees part of its top; kept per table (it does not change)."""
+    kept = _memo(board, "views")
+    if (p, n) not in kept:
+        piece = board.structures[n]
+        tops = [(x, y, piece.height) for x, y in sorted(piece.cells)]
+        near = any(max(abs(p[0] - x), abs(p[1] - y)) <= 1 for x, y, _ in tops)
+        touching = abs(p[2] - piece.height) <= 1 and near
+        kept[p, n] = (touching, any(board.sight(p, q, {}) for q in tops))
+    return kept[p, n]
+
+
+def _roofs_seen(board: TableBoard, p: Pos) -> tuple[int, ...]:
+    """The sectors of other buildings whose roof position ``p`` sees part of (buildings, then
+    sectors, in order); kept per table."""
+    kept = _memo(board, "roofs")
+    if p not in kept:
+        building = board.building_of(p)
+        sectors = []
+        for b, bld in enumerate(board.buildings):
+            if bld is building:
+                continue
+            for sector in board.sectors_of(b):
+                roof = [(x, y, bld.height) for x, y in _cells(board, sector)]
+                if any(board.sight(p, q, {}) for q in roof):
+                    sectors.append(sector)
+        kept[p] = tuple(sectors)
+    return kept[p]
 
 
 def _piece_actions(s: GameState, board: TableBoard, weapons: list[str]) -> list[tuple[Any, ...]]:
@@ -104,16 +159,14 @@ def _piece_actions(s: GameState, board: TableBoard, weapons: list[str]) -> list[
     ``["melee_piece", n]`` at a piece it touches (reading ``piece_targets``)."""
     t = s.tokens[s.active]
     out: list[tuple[Any, ...]] = []
-    for n, piece in enumerate(board.structures):
+    views = _memo(board, "views")
+    for n in range(len(board.structures)):
         if hits_left(s, piece_key(n)) <= 0:
             continue
-        tops = [(x, y, piece.height) for x, y in sorted(piece.cells)]
-        touching = abs(t.sq[2] - piece.height) <= 1 and any(
-            max(abs(t.sq[0] - x), abs(t.sq[1] - y)) <= 1 for x, y, _ in tops
-        )
+        touching, seen = views.get((t.sq, n)) or _view(board, t.sq, n)
         if touching and board.indoors(t.sq) < 0 and s.setup.profiles[t.profile].melee is not None:
             out.append(("melee_piece", n))
-        if weapons and any(board.sight(t.sq, p, {}) for p in tops):
+        if weapons and seen:
             out.extend(("shoot_piece", n, w) for w in weapons)
     return out
 
@@ -171,8 +224,8 @@ def start(s: GameState, sector: int, weapon: str) -> GameState:
     """A shot at ``sector`` with ``weapon``, or (``weapon`` "") a melee at it from inside: an
     attack, so the model is revealed (V HIDING)."""
     key = sector_melee(s, s.active, sector) if not weapon else sector_shot(s, s.active, sector, weapon)
-    s = replace(s.with_token(s.active, hidden=False), acted=True, attacked=True)
-    return replace(s, pending=("sector", s.active, sector, key, weapon))
+    s = altered(s.with_token(s.active, hidden=False), acted=True, attacked=True)
+    return altered(s, pending=("sector", s.active, sector, key, weapon))
 
 
 def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
@@ -211,19 +264,19 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         _, i, sector, key, weapon = s.pending
         (ds, as_, wa, *_), _ = cached_law(key)[int(outcome[1])]
         s = s.with_token(i, arms=weapon_after(s, i, wa, weapon, -1), cond=as_[0], hits=as_[1])
-        s = _set_hits(replace(s, pending=()), sector, ds[1])
+        s = _set_hits(altered(s, pending=()), sector, ds[1])
         if ds[1] == 0:
-            s = replace(s, rubble=_fallen(s, sector, True))
+            s = altered(s, rubble=_fallen(s, sector, True))
         s, blast = fail_rolls(s, True, ((i, -1, wa),))  # VIII EXPLODE, MALFUNCTION: first
         s = next_blast(s, blast)
         return s if s.pending else _next(s)
     n = s.pending[1]
     (state, _), _ = _law(s, s.pending)[int(outcome[1])]
-    s = replace(s, pending=())
+    s = altered(s, pending=())
     if kind == "collapse":
         return _next(s.with_token(n, cond=state[0], hits=state[1]))
     s = _set_hits(s, n, state[1])
-    return _next(replace(s, rubble=s.rubble + _fallen(s, n, False)) if state[1] == 0 else s)
+    return _next(altered(s, rubble=s.rubble + _fallen(s, n, False)) if state[1] == 0 else s)
 
 
 def _fallen(s: GameState, sector: int, spread: bool) -> tuple[tuple[str, int], ...]:
@@ -251,10 +304,10 @@ def _next(s: GameState) -> GameState:
     """The next roll of the collapse, pending; with none left, the rubble."""
     while s.rubble:
         roll, rest = s.rubble[0], s.rubble[1:]
-        s = replace(s, rubble=rest)
+        s = altered(s, rubble=rest)
         if roll[0] == "collapse" and not s.tokens[roll[1]].alive:
             continue
-        return replace(s, pending=roll)
+        return altered(s, pending=roll)
     down = frozenset(k for k, h in s.sector_hits if h == 0)
     if down == s.setup.ruins:
         return s
@@ -265,7 +318,7 @@ def _rubble(s: GameState, down: frozenset[int]) -> GameState:
     """The sectors become rubble, the barricades and catwalks destroyed go; models on them fall
     (V FALLING: "For every 4" you fall, take 1 hit (graze = stun)"; FLY takes none; VI: "Models
     on destroyed catwalks, etc. fall as normal"), each to its cell or the nearest free one."""
-    s = replace(s, setup=s.setup.with_ruins(down))
+    s = altered(s, setup=s.setup.with_ruins(down))
     board = s.setup.board
     for j, t in enumerate(s.tokens):
         if not t.on_board or board.enterable(t.sq, 0):

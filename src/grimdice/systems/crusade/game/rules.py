@@ -29,8 +29,13 @@ from grimdice.systems.crusade.game import (
     latch,
     many,
     mob,
+    moves,
     psychic,
+    resolve,
     ruin,
+    snap,
+    waits,
+    zoc,
 )
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
@@ -92,8 +97,8 @@ def targets_in_sight(s: GameState, i: int) -> list[int]:
     doors, occ, board = s.doors(), s.occupied(), s.setup.board
     return [
         j
-        for j in enemies(s, me.side)
-        if not s.tokens[j].hidden and board.sight(me.sq, s.tokens[j].sq, doors, occ)
+        for j, t in enumerate(s.tokens)
+        if t.alive and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
     ]
 
 
@@ -103,8 +108,8 @@ def adjacent_enemies(s: GameState, i: int) -> list[int]:
     doors, board = s.doors(), s.setup.board
     return [
         j
-        for j in enemies(s, me.side)
-        if not s.tokens[j].blip and board.adjacent(me.sq, s.tokens[j].sq, doors)
+        for j, t in enumerate(s.tokens)
+        if t.alive and t.side != me.side and not t.blip and board.adjacent(me.sq, t.sq, doors)
     ] + catwalk.blockers(s, i)
 
 
@@ -113,11 +118,11 @@ def _moves(s: GameState) -> list[Action]:
     (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
     steps = flight.steps_of(s)  # IX FLY, JUMP PACK: a table's air steps too
     full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
-    out = []
+    out, budget, climbs = [], s.budget + EPS, climb.CLIMBS
     for kind, to, cost in steps:
-        if not (full if cost == FULL else cost <= s.budget + EPS):
+        if not (full if cost == FULL else cost <= budget):
             continue
-        if kind in climb.CLIMBS and climb.chance(s, kind, to) <= 0:
+        if kind in climbs and climb.chance(s, kind, to) <= 0:
             continue
         out.append((kind, *to))
     return out
@@ -235,9 +240,7 @@ def legal_actions(s: GameState) -> list[Action]:
     if s.zoc:  # V ZOC: the enemy's player chooses
         return [("pass",), ("zoc", s.zoc[2][0])]
     if s.snap:  # IX SNAP FIRE: the defender's player chooses
-        from grimdice.systems.crusade.game.snap import pistols
-
-        return [("pass",), *(("snap", w) for w in pistols(s, s.snap[1]))]
+        return [("pass",), *(("snap", w) for w in snap.pistols(s, s.snap[1]))]
     out: list[Action] = []
     if s.tokens[s.active].last:  # IX HORROR: a last attack, no move
         return [a for a in _actions(s) if a[0] in ("shoot", "melee", "fists")] + [("end",)]
@@ -317,8 +320,6 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
 def _resolve_pending(s: GameState, a: Action) -> GameState:
     """A chance outcome: a card drawn or played, a mind attack, or an attack, roll or event (then
     what waited on it: an ambusher's turn, a snap-fired melee, a ZOC step)."""
-    from grimdice.systems.crusade.game import resolve, waits
-
     if s.pending[0] in ("draw", "card"):  # VII PRECOGNANT: what waited on the attack it held
         how = waits.held_how(s)
         s = deck.drawn(s, a) if s.pending[0] == "draw" else deck.card_done(s, a)
@@ -334,8 +335,6 @@ def _resolve_pending(s: GameState, a: Action) -> GameState:
 def _answer(s: GameState, a: Action) -> GameState | None:
     """The answer to a question put to a player in the mover's turn (a card window, an ambush, a
     ZOC, a snap shot), or None when none is put."""
-    from grimdice.systems.crusade.game import snap, zoc
-
     if s.psy is not None and s.psy.prompt:
         return settle(deck.decide(s, a))
     if s.control:
@@ -373,8 +372,6 @@ _SIMPLE = {
 
 def apply(s: GameState, a: Action) -> GameState:
     """The state after action or chance outcome ``a`` (its legality is the caller's check)."""
-    from grimdice.systems.crusade.game import moves, resolve, zoc
-
     if s.pending:
         return _resolve_pending(s, a)
     answered = _answer(s, a)
@@ -390,10 +387,10 @@ def apply(s: GameState, a: Action) -> GameState:
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
         return altered(s, open_doors=doors, budget=s.budget - 1, moved=s.moved + 1)
     if kind in climb.CLIMBS:
-        to = tuple(int(v) for v in a[1:])
+        to = tuple(map(int, a[1:]))
         return settle(climb.start(s, kind, to, moves.cost_of(s, kind, to)))
     if kind in moves.STEPS:
-        to = tuple(int(v) for v in a[1:])
+        to = tuple(map(int, a[1:]))
         cost = moves.cost_of(s, kind, to)
         who = zoc.guards(s, to) if kind in ("move", "fly") else ()
         return zoc.offer(s, to, cost, who) if who else settle(moves.step(s, to, cost))

@@ -36,7 +36,7 @@ from grimdice.systems.crusade.damage import KILLED, KO
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.hidden import observation
-from grimdice.systems.crusade.game.scenario import Setup
+from grimdice.systems.crusade.game.scenario import BLIP_MOVE, Setup
 
 #: a weapon's lasting state (III, VIII): usable, or why not
 READY, JAMMED, UNLOADED, LOST, STUCK = "", "jammed", "unloaded", "lost", "stuck"
@@ -44,7 +44,7 @@ READY, JAMMED, UNLOADED, LOST, STUCK = "", "jammed", "unloaded", "lost", "stuck"
 
 def has_code(codes: Sequence[str], name: str) -> bool:
     """Whether an effect or ability list carries ``name`` as written (board-only codes included)."""
-    return name in _codes(tuple(codes))
+    return bool(codes) and name in _codes(tuple(codes))
 
 
 @lru_cache(maxsize=4096)
@@ -169,19 +169,13 @@ class GameState:
         return self.tokens[self.zoc[2][0]].side if self.zoc else self.player
 
     def legal_actions(self) -> list[tuple[Any, ...]]:
-        from grimdice.systems.crusade.game.rules import legal_actions
-
-        return legal_actions(self)
+        return _rules().legal_actions(self)
 
     def chance_outcomes(self) -> Sequence[tuple[tuple[Any, ...], float]]:
-        from grimdice.systems.crusade.game.rules import chance_outcomes
-
-        return chance_outcomes(self)
+        return _rules().chance_outcomes(self)
 
     def apply(self, action: Sequence[Any]) -> GameState:
-        from grimdice.systems.crusade.game.rules import apply
-
-        return apply(self, tuple(action))
+        return _rules().apply(self, tuple(action))
 
     def returns(self) -> tuple[float, float]:
         """+1 for the winner, -1 for the loser, 0 each for a draw."""
@@ -234,8 +228,6 @@ class GameState:
         return {sq: sq in self.open_doors for sq in self.setup.board.door_squares}
 
     def move_of(self, t: Token) -> int:
-        from grimdice.systems.crusade.game.scenario import BLIP_MOVE
-
         if t.blip:
             return BLIP_MOVE
         p = self.setup.profiles[t.profile]
@@ -243,6 +235,19 @@ class GameState:
 
     def armour_of(self, t: Token) -> int:
         return self.setup.blip_armour(t.blip) if t.blip else self.setup.profiles[t.profile].armour
+
+
+#: :mod:`.rules` (which imports this module), fetched at the first step and kept: an import at
+#: every step would cost more than some steps do
+_RULES: list[Any] = []
+
+
+def _rules() -> Any:
+    if not _RULES:
+        from grimdice.systems.crusade.game import rules
+
+        _RULES.append(rules)
+    return _RULES[0]
 
 
 def initial_state(setup: Setup) -> GameState:

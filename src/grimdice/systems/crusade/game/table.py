@@ -38,25 +38,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
 from grimdice.systems.crusade.game import table_parts
 from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
 from grimdice.systems.crusade.game.table_parts import Building, Link, Nearest, Structure, key_piece, piece_key
+from grimdice.systems.crusade.game.table_sight import ALL_SEEN, HEAD, ends_of, seen_table
 
-HEAD = 1.5  # reading head_height: a model's eyes and head are 1.5" above its feet
 MAX_JUMP_UP = 3  # V JUMPING: "max. 3 inches up"
 MAX_DROP = 3  # V JUMPING: "jumping down 3" or less, simply deduct the height"
 MAX_SCRABBLE = 6  # V SCRABBLING: "rough surfaces 6" high or less"
 MAX_GAP = 3  # reading jump_gap: jumps across gaps of up to 3 cells
 TALL_LADDER = 3  # V: "Short ladders (<3")", "Tall ladders (3"-6")"
 FORCED_REACH = 3  # VI: "any troops within 3" of the marker and adjacent to the building may move in"
-SAMPLES = (0.1, 0.5, 1.0)  # the target's body seen at its feet, middle and head (share of HEAD)
-ALL_SEEN = (1 << len(SAMPLES)) - 1  # every sample seen: no cover
 #: a step with the sector it enters (or -1)
 Placed = tuple[str, Pos, float, int]
-LINES_AT_ONCE = 200_000  # lines of sight worked out together (memory: some tens of bytes a line)
 
 
 @dataclass(eq=False)
@@ -81,10 +76,13 @@ class TableBoard:
     _back: dict[Pos, list[Pos]] = field(default_factory=dict, repr=False)
     _hides: dict[Pos, bool] = field(default_factory=dict, repr=False)
     _beside: dict[Pos, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    _targets: list[Any] = field(default_factory=list, repr=False)  # every position, as sight's ends
+    _by_row: bool = field(default=False, repr=False)  # sight worked out for the positions asked only
+    memo: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)  # the rules' kept answers
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to worker processes) without its kept steps, lines and paths."""
-        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside")
+        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside", "_targets", "memo")
         return {k: (type(v)() if k in kept else v) for k, v in self.__dict__.items()}
 
     # ------------------------------------------------------------------ positions
@@ -185,6 +183,7 @@ class TableBoard:
             self.zones,
             self.sector_names,
             structures=self.structures,
+            _by_row=True,
         )
 
     # ------------------------------------------------------------------ moving
@@ -366,41 +365,18 @@ class TableBoard:
         return int(math.hypot(a[0] - b[0], a[1] - b[1], rise) + 1e-9)
 
     def _seen(self, a: Pos, b: Pos) -> int:
-        """Which of :data:`SAMPLES` of a model at ``b`` ``a`` sees, as bits (bit k: sample k seen).
-        Kept for every pair of positions, worked out together at the first question: the table
-        does not change within a game, and models do not block sight."""
-        if not self._seen_rows:
-            self._seen_rows.update(self._seen_table(self.positions()))
+        """Which of :data:`SAMPLES` of a model at ``b`` ``a`` sees, as bits (bit k: sample k seen), kept
+        (models do not block sight): every row at once, a collapse's (:meth:`ruined`) each when asked."""
         row = self._seen_rows.get(a)
+        if row is None and self.enterable(a, 0):
+            if not self._targets:
+                self._targets[:] = ends_of(self, self.positions())
+            froms = [a] if self._by_row or self._seen_rows else self._targets[0]
+            self._seen_rows.update(seen_table(self, froms, *self._targets))
+            row = self._seen_rows[a]
         if row is None or b not in row:
-            return self._seen_table([a], [b])[a][b]
+            return seen_table(self, [a], *ends_of(self, [b]))[a][b]
         return row[b]
-
-    def _seen_table(self, froms: list[Pos], tos: list[Pos] | None = None) -> dict[Pos, dict[Pos, int]]:
-        """:meth:`_seen` from each of ``froms`` to each of ``tos`` (default: ``froms``); VI: "You
-        may not fire between sectors": none between two sectors. Worked out in batches of lines."""
-        tos = froms if tos is None else tos
-        eyes = np.array([(a[0] + 0.5, a[1] + 0.5, self.eye_level(a) + HEAD) for a in froms], float)
-        ends = np.array(
-            [(b[0] + 0.5, b[1] + 0.5, self.eye_level(b) + f * HEAD) for f in SAMPLES for b in tos], float
-        )
-        weights = (1 << np.arange(len(SAMPLES)))[:, None]
-        inside = [self.indoors(b) for b in tos]
-        out: dict[Pos, dict[Pos, int]] = {}
-        batch = max(1, LINES_AT_ONCE // len(ends))
-        for k in range(0, len(froms), batch):
-            n = len(froms[k : k + batch])
-            clear = self.lattice.clear_lines(
-                np.repeat(eyes[k : k + n], len(ends), axis=0), np.tile(ends, (n, 1))
-            )
-            bits = (clear.reshape(n, len(SAMPLES), len(tos)) * weights).sum(axis=1).tolist()
-            for a, row in zip(froms[k : k + n], bits, strict=True):
-                here = self.indoors(a)
-                out[a] = {
-                    b: 0 if here >= 0 and there not in (-1, here) else m
-                    for b, there, m in zip(tos, inside, row, strict=True)
-                }
-        return out
 
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool:
         """II: line of sight to some part of the target (reading ``table_models_sight``: models
@@ -422,7 +398,8 @@ class TableBoard:
         """IV: touching: cells side by side or corner to corner, feet at most 1" apart in height,
         not through a wall (both in one sector, or both outside; VI: "You may not melee through
         walls", "You may not attack across sector borders")."""
-        if max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1 or abs(a[2] - b[2]) > 1:
+        dx, dy, dz = a[0] - b[0], a[1] - b[1], a[2] - b[2]
+        if not (-1 <= dx <= 1 and -1 <= dy <= 1 and -1 <= dz <= 1) or dx == dy == 0:
             return False
         return self.indoors(a) == self.indoors(b)
 

@@ -11,6 +11,7 @@ the attack.
 
 from __future__ import annotations
 
+from grimdice.systems.crusade.game import ambush, snap, zoc
 from grimdice.systems.crusade.game.powers import foresee
 from grimdice.systems.crusade.game.state import GameState
 
@@ -22,8 +23,6 @@ def _waiting(s: GameState) -> bool:
 def carry_on(s: GameState, how: str) -> GameState:
     """After attack ``how`` (made, or foreseen and not made): an ambusher's half move, the melee
     after a snap shot (itself open to a PRECOGNANT), the ZOC step."""
-    from grimdice.systems.crusade.game import ambush, snap, zoc
-
     if _waiting(s):
         return s
     if how == "ambush" or (s.ambush and how == "many"):  # IX AMBUSH's shot, at one or several

@@ -46,10 +46,10 @@ def guards(s: GameState, to: Pos) -> tuple[int, ...]:
     me = s.tokens[i]
     if me.blip or has_code(s.setup.profiles[me.profile].abilities, "SLIP THRU"):
         return ()
-    out, board = [], s.setup.board
+    out, board, doors = [], s.setup.board, s.doors()
     for e, t in enumerate(s.tokens):
-        if t.side == me.side or not _guards(s, e, i):
-            continue
+        if t.side == me.side or not board.adjacent(t.sq, me.sq, doors) or not _guards(s, e, i):
+            continue  # an enemy not beside the mover guards nothing (checked first: it is cheap)
         started_next_to = s.origin is not None and board.range(s.origin, t.sq) <= 1
         away = board.range(to, t.sq) > board.range(me.sq, t.sq)
         if not (started_next_to and away):
