@@ -39,20 +39,22 @@ TWO = [
 ]
 
 
-def test_line_joint_law_is_the_brute_force_over_every_face():
+@pytest.mark.parametrize("grazes", [False, True])
+def test_line_joint_law_is_the_brute_force_over_every_face(grazes):
     # VIII LINE: "Apply the roll to ALL eligible models in the line (though some may be in cover)";
     # III: damage is the roll less the armour, one point on a one-hit model a graze (W: wounded),
     # more a kill; "A weapon fails if it rolls a maximum value on two or more dice"; II: cover +1
-    law = joint_law(Scenario.model_validate(_scenario(["LINE", "W"], TWO)))
+    law = joint_law(Scenario.model_validate(_scenario(["LINE", "W"], TWO)), grazes=grazes)
     brute: dict = defaultdict(float)
     for w1, w2, r in product(WHITE, WHITE, RED):
         total = w1 + w2 + r
         failed = (w1 == 2) + (w2 == 2) + (r == 3) >= 2
-        ends = []
+        ends, grazed = [], []
         for armour in (0, 1 + 1):  # b: armour 1, +1 in full cover
             d = total - armour
             ends.append((NONE, 1) if d <= 0 else (WOUNDED, 1) if d == 1 else (KILLED, 0))
-        brute[(tuple(ends), (False, False), failed)] += 1 / 216  # no knockback: nobody moved
+            grazed.append(grazes and d == 1)  # told apart only when asked for
+        brute[(tuple(ends), (False, False), failed, tuple(grazed))] += 1 / 216  # no knockback: nobody moved
     assert set(law) == set(brute)
     for k, p in brute.items():
         assert law[k] == pytest.approx(p, abs=1e-12)
@@ -86,7 +88,7 @@ def test_marginals_equal_calculate(effects, abilities, targets):
         killed[sum(s[0] == KILLED for s in states)] += p
     for k, p in res.stages["models_destroyed"].to_dict().items():
         assert killed[k] == pytest.approx(p, abs=1e-9)
-    failed = sum(p for (*_, f), p in law.items() if f)
+    failed = sum(p for (_, _, f, _), p in law.items() if f)
     assert failed == pytest.approx(1 - res.stages["fail"].to_dict().get(0, 0.0), abs=1e-9)
 
 
@@ -112,5 +114,5 @@ def test_each_target_has_its_own_knockback_square():
     # "if you tie OR EXCEED with a ranged attack, move the target": b (1 hit, armour 1) is moved by
     # a total of 1 (a tie) or 2 (a wound); 3 or more kill it
     totals = [w1 + w2 + r for w1, w2, r in product(WHITE, WHITE, RED)]
-    moved_b = sum(p for (_, moved, _), p in law.items() if moved[1])
+    moved_b = sum(p for (_, moved, *_), p in law.items() if moved[1])
     assert moved_b == pytest.approx(sum(t in (1, 2) for t in totals) / 216, abs=1e-12)

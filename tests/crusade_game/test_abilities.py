@@ -354,3 +354,18 @@ def test_ambush_half_move_never_steps_next_to_an_enemy_blip():
     ends = {tuple(a[1:]) for a in s.legal_actions() if a[0] == "half"}
     near = {(x, y) for x in range(1, 9) for y in range(1, 4) if 0 < abs(x - 5) + abs(y - 2) <= 3}
     assert ends == near - {(4, 2), (8, 3), (3, 2), (2, 2)} - {(7, 1), (7, 2), (8, 2), (8, 1)}
+
+
+def test_handing_an_item_over_is_a_drop_then_the_other_s_action_to_pick_it_up():
+    # V CARRYING: "To hand the object off to another model, you must drop it, and then they must
+    # spend an action to pick it up."
+    s = _cache_game().apply(("activate", 0)).apply(("pickup", 0)).apply(("end",))
+    s = s.apply(("activate", 1)).apply(("move", 2, 3))  # the friend beside the carrier at (3, 2)
+    assert not any(a[0] == "pickup" for a in s.legal_actions())  # not from the carrier's hands
+    s = s.apply(("end",)).apply(("activate", 2)).apply(("end",)).apply(("activate", 0))
+    dropped = s.apply(("drop",))
+    assert dropped.items[0] == ((3, 2), -1) and not dropped.acted  # free, where the carrier stands
+    s = dropped.apply(("end",)).apply(("activate", 1))
+    assert ("pickup", 0) in s.legal_actions()
+    taken = s.apply(("pickup", 0))
+    assert taken.items[0][1] == 1 and taken.acted  # the friend's action

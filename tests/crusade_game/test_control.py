@@ -82,3 +82,64 @@ def test_the_kill_is_not_counted_when_control_is_taken():
     assert book.kills[0] == 1
     book.step(killed, killed.apply(("control", 1)))
     assert book.kills[0] == 0
+
+
+def _p_at_least(dice: list[tuple[int, ...]], want: int) -> float:
+    from itertools import product
+
+    rolls = list(product(*dice))
+    return sum(sum(r) >= want for r in rolls) / len(rolls)
+
+
+WHITE, RED = (0, 0, 0, 0, 1, 2), (0, 0, 0, 1, 2, 3)
+
+
+def test_control_after_a_shot_at_several_models():
+    # "Instead of killing a target, may take control of them": a LINE shot's first enemy killed
+    from grimdice.systems.crusade.game.many import cached_joint
+
+    las = {"name": "las", "dice": "2W+1R", "kind": "ranged", "effects": ["LINE", "S"]}
+    s = state(
+        LANE,
+        [at("Master", 1, 1)],
+        [at("Stealer", 4, 1), at("Stealer", 6, 1)],
+        profiles=[dict(MASTER, weapons=[las]), STEALER],
+    )
+    s = s.apply(("activate", 0)).apply(("shoot", 1, "las"))
+    assert s.pending[1] == "many" and s.pending[6] == (1, 2)
+    law = cached_joint(s.pending[4])
+    offered = sum(p for k, (_, p) in enumerate(law) if s.apply(("attack", k)).control)
+    # both stealers armour 1, one hit, the same roll: 3 or more kills (2 damage or more)
+    assert offered == pytest.approx(_p_at_least([WHITE, WHITE, RED], 3), abs=1e-12)
+    k = next(k for k, (_, p) in enumerate(law) if s.apply(("attack", k)).control)
+    after = s.apply(("attack", k))
+    assert after.control[:2] == (0, 1) and after.legal_actions() == [("pass",), ("control", 1)]
+    taken = after.apply(("control", 1))
+    assert taken.tokens[1].side == 0 and taken.tokens[1].cond == NONE
+    assert taken.tokens[2].cond == KILLED  # one choice an attack: the second is killed
+
+
+def test_control_after_a_zoc_melee_in_the_enemy_s_turn():
+    # V ZOC: "the enemy may choose to make a "free" melee attack on the passer"; IX CONTROL for
+    # "1 turn": the controller's next turn, then the owner's again
+    s = state(
+        LANE,
+        [at("Stealer", 1, 1), at("Stealer", 8, 1)],
+        [at("Master", 4, 2), at("Master", 8, 2)],
+        profiles=[STEALER, MASTER],
+    )
+    s = s.apply(("activate", 0)).apply(("move", 2, 1)).apply(("move", 3, 1)).apply(("move", 4, 1))
+    assert s.legal_actions() == [("pass",), ("zoc", 2)]
+    z = s.apply(("zoc", 2))
+    k = next(k for k, ((ds, *_), _) in enumerate(cached_law(z.pending[4])) if ds[0] == KILLED)
+    killed = z.apply(("attack", k))
+    assert killed.current_player() == 1 and killed.legal_actions() == [("pass",), ("control", 0)]
+    taken = killed.apply(("control", 0))
+    t = taken.tokens[0]
+    assert t.side == 1 and t.owner == 0 and t.cond == NONE and taken.active == -1  # its move ends
+    assert taken.player == 0 and ("activate", 0) not in taken.legal_actions()
+    s = taken.apply(("activate", 1)).apply(("end",))
+    assert s.player == 1 and ("activate", 0) in s.legal_actions()  # the controller's next turn
+    s = s.apply(("activate", 2)).apply(("end",)).apply(("activate", 3)).apply(("end",))
+    s = s.apply(("activate", 0)).apply(("end",))  # the controlled model, last
+    assert s.player == 0 and s.tokens[0].side == 0 and s.tokens[0].owner == -1  # its owner's again

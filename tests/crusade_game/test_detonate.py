@@ -148,3 +148,25 @@ def test_a_model_without_detonate_marks_no_graze():
     s = state(LANE, [at("Bomber", 3, 1)], b, profiles=[_bomber(abilities=()), STEALER, MARINE])
     s = s.apply(("activate", 0)).apply(("end",)).apply(("activate", 1)).apply(("shoot", 0, "bolter"))
     assert not any(m & GRAZE_DEFENDER for (*_, m), _ in _law(s))
+
+
+def test_a_shot_at_several_models_that_grazes_the_bomber_sets_it_off():
+    # IX DETONATE: "Will detonate if grazed (but not if hit with more than graze damage)"; VIII
+    # LINE: "Apply the roll to ALL eligible models in the line" (the joint law tells each graze)
+    from grimdice.systems.crusade.game.many import cached_joint
+
+    las = dict(MARINE, weapons=[{"name": "las", "dice": "2W+1R", "kind": "ranged", "effects": ["LINE", "S"]}])
+    a = [at("Bomber", 3, 1), at("Stealer", 2, 1)]
+    s = state(LANE, a, [at("Marine", 9, 1)], profiles=[_bomber(), STEALER, las])
+    s = s.apply(("activate", 0)).apply(("end",)).apply(("activate", 1)).apply(("end",))
+    s = s.apply(("activate", 2)).apply(("shoot", 0, "las"))
+    assert s.pending[1] == "many" and s.pending[6] == (0, 1)
+    law = cached_joint(s.pending[4])
+    grazed = sum(p for (_, _, _, g), p in law if g[0])
+    assert grazed == pytest.approx(float(_p_total([WHITE, WHITE, RED], 3)))  # armour 2: exactly 3
+    k = next(k for k, ((*_, g), _) in enumerate(law) if g[0])
+    assert s.apply(("attack", k)).pending[:3] == ("detonate", 0, 0)
+    harder = next(k for k, ((st, *_), _) in enumerate(law) if st[0][0] == KILLED)
+    assert not s.apply(("attack", harder)).pending
+    other = next(k for k, ((st, _, _, g), _) in enumerate(law) if g[1] and not g[0])
+    assert not s.apply(("attack", other)).pending  # the stealer grazed: it has no DETONATE

@@ -178,7 +178,7 @@ def test_blast_knockback_moves_the_outside_models_away_from_the_centre():
     data = json.loads(s.pending[4])
     assert [t["knockback_into"] for t in data["targets"]] == ["obstacle", "open"]
     law = cached_joint(s.pending[4])
-    k = next(k for k, ((states, moved, _), _) in enumerate(law) if moved[1] and states[1][0] != KILLED)
+    k = next(k for k, ((states, moved, *_), _) in enumerate(law) if moved[1] and states[1][0] != KILLED)
     after = s.apply(("attack", k))
     assert after.tokens[2].sq == (7, 2) and after.tokens[1].sq == (5, 2)
     assert not invariant_errors(after)

@@ -119,3 +119,21 @@ def test_move_the_models_first(x, joins):
     if joins:
         after = s.apply(("mob", 2, 1))
         assert after.tokens[1].sq == (3, 2) and after.tokens[1].done  # 3 steps; (3, 1) would be 4
+
+
+def test_a_member_comes_by_a_manhole_as_its_whole_move():
+    # "Move the models first"; X: "Treat manholes as a 6" ladder"; V: "Tall ladders (3"-6") cost 1
+    # full movement": a ganger beyond the wall joins through the manhole, as its whole move
+    board = "#######\n#..#..#\n#..#..#\n#######"
+    manholes = {"manholes": [[[2, 1], [4, 1]]]}
+
+    def mobs(member):
+        a = [at("Ganger", 5, 2), at("Ganger", *member)]
+        s = state(board, a, [at("Brute", 5, 1)], profiles=[GANGER, BRUTE], grid=manholes)
+        s = s.apply(("activate", 0))
+        return s, {m for m in s.legal_actions() if m[0] == "mob"}
+
+    s, offered = mobs((2, 1))  # on the manhole: through it to (4, 1), beside the brute
+    assert offered == {("mob", 2, 1)}
+    assert s.apply(("mob", 2, 1)).tokens[1].sq == (4, 1)
+    assert mobs((1, 1))[1] == set()  # a step to the manhole first: then no move is left for it

@@ -90,6 +90,12 @@ def chosen_graze(s: State, codes: frozenset[str], body: Body, kill_is_ko: bool =
     return max(options, key=lambda c: harm(graze(s, c, body, kill_is_ko)))
 
 
+def is_graze(start: State, damage: int) -> bool:
+    """III: "A graze result occurs if only one point of damage is done to a target with 1 hit
+    remaining" (reading ``graze``: damage, not a knockback's or PLAGUE's stun)."""
+    return damage == 1 and start[1] == 1 and start[0] != KILLED
+
+
 def take(s: State, d: int, codes: frozenset[str], body: Body, kill_is_ko: bool = False) -> State:
     """``d`` points of damage on a model in state ``s`` (reading ``multi_hit``)."""
     cond, h = s
@@ -140,6 +146,7 @@ __all__ = [
     "Body",
     "best_graze",
     "graze",
+    "is_graze",
     "moved_back",
     "take",
 ]

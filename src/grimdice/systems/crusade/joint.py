@@ -20,7 +20,7 @@ from itertools import product
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.attack import Attack, knocks_back
-from grimdice.systems.crusade.damage import State
+from grimdice.systems.crusade.damage import State, is_graze
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.shots import solve_turn
 from grimdice.systems.crusade.templates import (
@@ -34,8 +34,8 @@ from grimdice.systems.crusade.templates import (
 )
 
 #: (each target's end state, in the order of ``targets``; whether a knockback moves each; a roll
-#: failed (III))
-JointEnd = tuple[tuple[State, ...], tuple[bool, ...], bool]
+#: failed (III); whether each took a graze, III, told apart only when asked for)
+JointEnd = tuple[tuple[State, ...], tuple[bool, ...], bool, tuple[bool, ...]]
 
 
 def _product(
@@ -45,9 +45,11 @@ def _product(
     p: float,
     failed: bool,
     out: dict[JointEnd, float],
+    grazes: bool = False,
 ) -> None:
     """Add the targets' independent laws (given one roll: their force fields' dice) at weight ``p``;
-    ``totals``: the dice total each target was shot with (None: not shot at)."""
+    ``totals``: the dice total each target was shot with (None: not shot at); ``grazes``: tell
+    each target's graze apart (III: one point of damage with one hit left)."""
     for combo in product(*per):
         q = p
         for pp, _, _ in combo:
@@ -56,7 +58,11 @@ def _product(
         moved = tuple(
             t is not None and knocks_back(a, t, end) for a, t, end in zip(atks, totals, states, strict=True)
         )
-        out[(states, moved, failed)] += q
+        grazed = tuple(
+            grazes and t is not None and is_graze(a.dfd.start, d)
+            for a, t, (_, _, d) in zip(atks, totals, combo, strict=True)
+        )
+        out[(states, moved, failed, grazed)] += q
 
 
 def _totals(
@@ -69,9 +75,11 @@ def _totals(
     return [t] + [h if mode == "blast" else t] * (n - 1)
 
 
-def joint_law(sc: Scenario) -> dict[JointEnd, float]:
+def joint_law(sc: Scenario, grazes: bool = False) -> dict[JointEnd, float]:
     """The joint law of the targets' end states and the fail of a many-target shooting scenario
-    (``targets`` given), with the checks and errors of :func:`.templates.exact_many`."""
+    (``targets`` given), with the checks and errors of :func:`.templates.exact_many`; ``grazes``:
+    also which targets took a graze where one roll's total reaches each (not in the solved turns of
+    RAPID FIRE and of a flamer's rolls with re-rolls, which do not carry the damage)."""
     if sc.action != "shoot" or not sc.targets:
         raise ScenarioError("targets", "a joint law needs a shooting scenario with targets")
     atks, mode, pool = prepared(sc, exact=True)
@@ -79,7 +87,7 @@ def joint_law(sc: Scenario) -> dict[JointEnd, float]:
     if mode == "rapid_fire" or (mode == "flamer" and any(rerolls_of(atks))):
         final = solve_turn(turn_of(atks, mode, pool), lambda i, t, start: target_states(atks[i], t, start))[0]
         for (states, _, nfail), p in final.items():
-            out[(tuple(states), (False,) * len(atks), nfail > 0)] += p
+            out[(tuple(states), (False,) * len(atks), nfail > 0, (False,) * len(atks))] += p
         return dict(out)
     if mode == "flamer":  # VIII: "Roll seperately for each target", no re-roll to share
         rolls: dict[tuple[int, bool], float] = defaultdict(float)
@@ -91,12 +99,12 @@ def joint_law(sc: Scenario) -> dict[JointEnd, float]:
                 p, failed = p * q, failed or f
             totals = [t for (t, _), _ in combo]
             per = [target_states(a, t) for a, ((t, _), _) in zip(atks, combo, strict=True)]
-            _product(atks, per, totals, p, failed, out)
+            _product(atks, per, totals, p, failed, out, grazes)
         return dict(out)
     law = roll_rerolls(atks, mode, pool)[0] if any(rerolls_of(atks)) else total_high_law(pool.white, pool.red)
     for (t, h, f), p in law.items():
         outs, split = single_roll(atks, mode, t, h)
-        _product(atks, outs, _totals(mode, len(atks), t, h, split, pool.plus), p, bool(f), out)
+        _product(atks, outs, _totals(mode, len(atks), t, h, split, pool.plus), p, bool(f), out, grazes)
     return dict(out)
 
 

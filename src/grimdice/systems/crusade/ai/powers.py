@@ -64,6 +64,11 @@ def held_value(s: GameState) -> float:
     held = s.psy.held
     if held[1] == "many":
         return many_value(s, held[2], held[6], held[4])
+    if held[1] == "mob":  # IX MOB: the harm to the target (the mob's own risk apart)
+        from grimdice.systems.crusade.game.combat import cached_law
+
+        them = (s.tokens[held[3]].cond, s.tokens[held[3]].hits)
+        return sum(p * _harm(them, ds) for (ds, *_), p in cached_law(held[4]))
     if held[1] in ("mind", "blast", "lance"):  # the first roll's end (the incursion apart)
         from grimdice.systems.crusade.game.psychic import mind_law
 

@@ -88,7 +88,8 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     if a[0] == "shoot" and many.mode(s, k, str(a[2])) != "rapid_fire":  # a template, line, area, split
         how, targets, key = many.plan(altered(s, moved=0), k, a)
         if how == "many":
-            return altered(s, pending=("attack", "many", k, int(a[1]), key, str(a[2]), targets))
+            both = latch.also_hit_many(s, k, targets, str(a[2]), "ambush")  # IX LATCH ON: "hit BOTH"
+            return altered(s, pending=("attack", "many", k, int(a[1]), key, str(a[2]), targets, both))
     if a[0] == "shoot":  # one target; RAPID FIRE without its rapid fire
         data = json.loads(situation.shot(altered(s, moved=0), k, int(a[1]), str(a[2])))
         for w in data["attacker"]["weapons"]:

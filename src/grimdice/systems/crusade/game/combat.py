@@ -26,7 +26,7 @@ from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.systems.crusade.attack import build, knocks_back
 from grimdice.systems.crusade.contest import solve
 from grimdice.systems.crusade.contest.states import P_ROLL
-from grimdice.systems.crusade.damage import KILLED, State, moved_back
+from grimdice.systems.crusade.damage import State, is_graze, moved_back
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.resolution import D_THROW, THROW, Attack
 
@@ -42,14 +42,13 @@ GRAZE_READERS = ("DETONATE", "LATCH ON")
 
 
 def _reads_grazes(sc: Scenario) -> bool:
-    codes = {str(c).strip().upper() for m in (sc.attacker, sc.defender) for c in m.abilities}
-    return any(c in codes for c in GRAZE_READERS) or sc.latch != "none"
+    return reads_grazes(*sc.attacker.abilities, *sc.defender.abilities) or sc.latch != "none"
 
 
-def _grazed(start: State, damage: int) -> bool:
-    """III: "A graze result occurs if only one point of damage is done to a target with 1 hit
-    remaining" (reading ``graze``: damage, not a knockback's or PLAGUE's stun)."""
-    return damage == 1 and start[1] == 1 and start[0] != KILLED
+def reads_grazes(*abilities: object) -> bool:
+    """Whether one of the ``abilities`` codes reads a graze (:data:`GRAZE_READERS`)."""
+    codes = {str(c).strip().upper() for c in abilities}
+    return any(c in codes for c in GRAZE_READERS)
 
 
 def _split_fail(failed: bool, names: tuple[str, ...]) -> list[tuple[str, float]]:
@@ -115,7 +114,7 @@ def joint_law(sc: Scenario) -> dict[tuple[Outcome, bool], float]:
             for g, q in atk.ff_def:
                 ds, dmg, _ = atk.outcome(fa.total, g)[:3]
                 push = PUSH_DEFENDER * knocks_back(atk, fa.total, ds)
-                push |= GRAZE_DEFENDER * (grazes and _grazed(atk.dfd.start, dmg))
+                push |= GRAZE_DEFENDER * (grazes and is_graze(atk.dfd.start, dmg))
                 ends.append((ds, atk.att.start, push, q))
         else:
             pull = atk.options(fa.total, fd.total, parry)
@@ -127,8 +126,8 @@ def joint_law(sc: Scenario) -> dict[tuple[Outcome, bool], float]:
                         rest = atk.mob(fa.total, fd.total, parry, pull)[1:]
                         as_ = cast(State, (as_, *rest))
                     if grazes:
-                        push |= GRAZE_DEFENDER * _grazed(atk.dfd.start, dmg)
-                        push |= GRAZE_ATTACKER * (atk.mob is None and _grazed(atk.att.start, admg))
+                        push |= GRAZE_DEFENDER * is_graze(atk.dfd.start, dmg)
+                        push |= GRAZE_ATTACKER * (atk.mob is None and is_graze(atk.att.start, admg))
                     ends.append((ds, as_, push, qa * qd))
         for ds, as_, push, q in ends:
             for wa, ra in _split_fail(fa.failed, att_names):

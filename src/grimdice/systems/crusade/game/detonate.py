@@ -13,7 +13,9 @@ The weapon is not lost (the text says nothing of it); the model is revealed, as 
 DETONATE model's situations mark its grazes (:data:`.combat.GRAZE_DEFENDER`, III's graze: one point
 of damage with one hit left); a grazed DETONATE model detonates with its first weapon (reading
 ``detonate_graze``), even when the graze knocked it out or killed it, after the attack's own
-follow-up rolls: the same roll for a zero, then the blast.
+follow-up rolls: the same roll for a zero, then the blast. A shot at several models grazes too: its
+joint law marks each target's graze (:func:`grimdice.systems.crusade.joint.joint_law`), but for the
+solved turns of RAPID FIRE and of a flamer's rolls with re-rolls, which do not carry the damage.
 """
 
 from __future__ import annotations

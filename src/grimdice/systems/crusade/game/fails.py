@@ -113,7 +113,7 @@ def next_blast(s: GameState, queue: tuple[Follow, ...]) -> GameState:
         from grimdice.systems.crusade.game.detonate import pending
 
         return altered(s, pending=pending(s, i, weapon, queue[1:]))
-    if how in ("shoot", "ambush"):  # IX TWO FISTED: the second pistol at its own target
+    if how in ("shoot", "ambush", "snap"):  # IX TWO FISTED's second pistol; IX LATCH ON's "BOTH"
         pend = fists.second(s, queue[0], queue[1:])
         return altered(s, pending=pend) if pend else next_blast(s, queue[1:])
     key = explosion_shot(s, i, weapon, j)

@@ -85,6 +85,10 @@ def second(s: GameState, follow: tuple[Any, ...], rest: tuple[Any, ...]) -> tupl
     how, i, j, weapon = follow
     if not s.tokens[i].standing:
         return ()
+    if how == "snap":  # IX SNAP FIRE's shot at a latcher's target: a snap shot too
+        from grimdice.systems.crusade.game.snap import snap_shot
+
+        return ("attack", how, i, j, snap_shot(s, i, j, weapon), weapon, rest)
     return ("attack", how, i, j, _key(s, i, j, [weapon], how), weapon, rest)
 
 

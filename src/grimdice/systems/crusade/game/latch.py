@@ -13,14 +13,16 @@ attach to an adjacent enemy model (``["latch", j]``; no roll: the text gives the
 latcher a target; the latch holds while both stand (not knocked out or killed) and touch, until
 its player's next turn begins (then it may latch again). While it holds:
 
-- a single shot at the latcher (in the firer's activation or an ambusher's; not a snap shot nor a
-  shot at several models) is rolled at the latcher, then again at its target, each the
-  calculator's single shot (the calculator reads "hit BOTH" as "shoot each"), the second on the
-  state the first left;
+- a shot at the latcher (in the firer's activation, an ambusher's, or a snap shot) is rolled at
+  the latcher, then again at its target, each the calculator's single shot (the calculator reads
+  "hit BOTH" as "shoot each"), the second on the state the first left (a snap shot's second one a
+  snap shot too); a shot at several models that rolls at a latcher and not at its target is
+  followed by a single shot at that target;
 - shots and melees at the target are at +1, the target's shots at -1 (the calculator's ``latch:
   target`` / ``firer``; both at once cancel); a shot at several models takes neither;
 - a graze (III: one point of damage with one hit left) or a knockback on the latcher, in an attack
-  at it or by it, dislodges it (the attack law's marks, :data:`.combat.GRAZE_DEFENDER` ...);
+  at it or by it, dislodges it (the attack law's marks, :data:`.combat.GRAZE_DEFENDER` ...; in a
+  shot at several models the joint law's);
 - neither moves, unless their sizes differ: the larger steps (plain steps and doors; no air steps,
   climbs, jumps, ladders or manholes) and the smaller is put on the square the larger left.
 
@@ -101,6 +103,21 @@ def also_hit(s: GameState, i: int, j: int, weapon: str, how: str) -> tuple[tuple
     return ((how, i, k, weapon),) if k >= 0 and k != i else ()
 
 
+def also_hit_many(
+    s: GameState, i: int, targets: tuple[int, ...], weapon: str, how: str = "shoot"
+) -> tuple[tuple[Any, ...], ...]:
+    """The single shots that follow a shot of ``i`` at several models: one at the target of each
+    latcher among ``targets`` that the shot does not already roll at (reading ``latch_on``)."""
+    if not _in_play(s.setup):
+        return ()
+    out: list[tuple[Any, ...]] = []
+    for j in targets:
+        k = target_of(s, j)
+        if k >= 0 and k != i and k not in targets and (how, i, k, weapon) not in out:
+            out.append((how, i, k, weapon))
+    return tuple(out)
+
+
 def dislodge(s: GameState, marks: int, i: int, j: int) -> GameState:
     """ "Any graze or KB result on the latcher will dislodge them" (``marks`` of the attack law of
     ``i`` at ``j``)."""
@@ -155,6 +172,7 @@ __all__ = [
     "CARRY_STEPS",
     "actions",
     "also_hit",
+    "also_hit_many",
     "carry",
     "dislodge",
     "latcher_on",

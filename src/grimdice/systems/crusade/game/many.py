@@ -18,6 +18,7 @@ from grimdice.engine.grid import Square
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.game import reach, situation
 from grimdice.systems.crusade.game.board import GridBoard, Pos
+from grimdice.systems.crusade.game.combat import reads_grazes
 from grimdice.systems.crusade.game.fails import weapon_index
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState
@@ -210,7 +211,8 @@ def push_squares(s: GameState, i: int, targets: tuple[int, ...], weapon: str) ->
 @lru_cache(maxsize=5_000)
 def cached_joint(key: str) -> tuple[tuple[JointEnd, float], ...]:
     """The joint law of a many-target scenario given as JSON text, most likely first."""
-    law = joint_law(Scenario.model_validate(json.loads(key)))
+    sc = Scenario.model_validate(json.loads(key))
+    law = joint_law(sc, grazes=any(reads_grazes(*t.abilities) for t in sc.targets))  # IX DETONATE, LATCH ON
     return tuple(sorted(law.items(), key=lambda kv: (-kv[1], repr(kv[0]))))
 
 

@@ -11,7 +11,8 @@ Reading ``mob_joint``: the active MOB model (the lead, after its move) may make 
 (``["mob", j, k, ...]``, its action): with up to its MOB number less one friendly models (MOB-1:
 one, of any kind; else models with MOB too), each standing, not stunned, not yet activated this
 turn and not a chit, that stands beside the target or reaches a free place beside it by plain
-steps within its move, never next to an enemy blip ("Move the models first": each member in turn
+steps within its move (stairs and short ladders among them), or by a tall ladder or a manhole as
+its whole move, never next to an enemy blip ("Move the models first": each member in turn
 is put on the nearest such place left, by move, then reading order; hidden enemies it comes to
 see or touch are revealed; no ZOC is asked); a mob the calculator's exact bounds accept. They add
 their melee dice (the calculator's ``mob``); each spends its activation on it (done for the turn).
@@ -35,6 +36,10 @@ from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.moves import plain_reach, reveal_around
 from grimdice.systems.crusade.game.state import GameState, has_code
+
+#: the steps of a whole move a member may take on its way (V: "Tall ladders (3"-6") cost 1 full
+#: movement"; X: "Treat manholes as a 6" ladder")
+WHOLE_MOVES = ("ladder", "manhole")
 
 
 def size(s: GameState, i: int) -> int:
@@ -75,7 +80,7 @@ def _places(s: GameState, k: int, j: int) -> list[Pos]:
         return [t.sq]
     if partner(s, k) >= 0:  # IX LATCH ON: held where it stands
         return []
-    cost = plain_reach(s, k, s.move_of(t))
+    cost = plain_reach(s, k, s.move_of(t), WHOLE_MOVES)
     beside = [q for q in cost if q != t.sq and board.adjacent(q, target, doors)]
     return sorted(beside, key=lambda q: (cost[q], q))
 

@@ -34,10 +34,12 @@ def step(s: GameState, sq: Pos, cost: float = 1) -> GameState:
     return reveal_around(s, i)
 
 
-def plain_reach(s: GameState, k: int, limit: float) -> dict[Pos, float]:
+def plain_reach(s: GameState, k: int, limit: float, whole: tuple[str, ...] = ()) -> dict[Pos, float]:
     """Where token ``k`` gets from where it stands by plain steps (no doors, climbs, jumps, ladders
     or manholes) costing at most ``limit``, never next to an enemy blip (stepping there would
-    reveal it), with the cost of each (its own place 0), in the order found."""
+    reveal it), with the cost of each (its own place 0), in the order found. ``whole``: the step
+    kinds costing a whole move (V tall ladders, X manholes) it may also take, as its first step
+    only, at the cost of ``limit``."""
     t = s.tokens[k]
     board, doors, occupied = s.setup.board, s.doors(), s.sides()
     blips = [u.sq for u in s.tokens if u.alive and u.blip and u.side != t.side]
@@ -47,8 +49,12 @@ def plain_reach(s: GameState, k: int, limit: float) -> dict[Pos, float]:
         nxt = []
         for p in frontier:
             for kind, q, c in board.steps(p, s.armour_of(t), doors, occupied, t.side, s.breaches):
+                if kind in whole and c == FULL and p == t.sq:
+                    c = limit  # "cost 1 full movement": nothing after it
                 d = cost[p] + c
-                if kind != "move" or d > limit + 1e-9 or d >= cost.get(q, float("inf")):
+                if kind not in ("move", *whole) or c < 0 or d > limit + 1e-9:
+                    continue
+                if d >= cost.get(q, float("inf")):
                     continue
                 if any(board.adjacent(q, b, doors) for b in blips):
                     continue

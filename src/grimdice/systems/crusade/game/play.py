@@ -20,7 +20,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 10
+LOG_VERSION = 11
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -43,6 +43,10 @@ READINGS = (
     "move nobody",
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
+    "reading snap_blast: a BLAST pistol's snap shot is centred on the attacker and rolls at every model "
+    "its blast reaches, all at point blank range",
+    "reading knockback_reveal: a knocked-back model's move reveals blips beside it and hidden models as "
+    "a step there would",
     "reading horror_rise: a face-down HORROR keeps its square but does not stand; no move in its last attack",
     "reading ambush: the free attack comes at once, before the revealing model goes on; a template, line, "
     "area or SPLIT FIRE shot reaches as in a model's own turn, RAPID FIRE fires once",
@@ -59,17 +63,20 @@ READINGS = (
     "roll a zero, that weapon's EXPLODE attack hits it and the models near",
     "reading detonate_graze: a graze is one point of damage with one hit left; a grazed DETONATE model "
     "detonates with its first weapon (even when the graze knocked it out or killed it), after the "
-    "attack's own follow-up rolls",
-    "reading control: when a CONTROL model's own shot or melee at one target kills it, its player may "
-    "take control instead: the model keeps its state before the attack and is activated by the "
-    "controller in the controller's next turn, then is its owner's again",
+    "attack's own follow-up rolls; a shot at several models' grazes too, not those of its solved turns",
+    "reading control: when a CONTROL model's own attack kills an enemy (in either turn; of a shot at "
+    "several models the first enemy killed), its player may take control instead: the model keeps its "
+    "state before the attack and is activated by the controller in the controller's next turn, then "
+    "is its owner's again",
     "reading latch_on: latching is a LATCH ON model's melee action, with no roll, onto an adjacent enemy; "
     "it holds while both stand and touch, until the latcher's player's next turn; a single shot at the "
-    "latcher is rolled at it, then at its target; attacks at the target +1, its shots -1; a graze or "
+    "latcher (a snap shot too), or a shot at several models at it but not at its target, is followed by "
+    "a single shot at its target; attacks at the target +1, its shots -1; a graze or "
     "knockback dislodges the latcher; the larger model steps (plain steps) and the smaller takes the "
     "square it left",
     "reading mob_joint: a MOB model's melee may be a mob with friends that may join (MOB models; MOB-1 "
-    "any one) not yet activated, beside the target or moved by plain steps to the nearest free place "
+    "any one) not yet activated, beside the target or moved by plain steps (or a tall ladder or manhole "
+    "as the whole move) to the nearest free place "
     "beside it, which spend their activation on it; one chance node, the calculator's mob melee, its "
     "losses divided as the calculator divides them",
     "reading infiltrate: a round 0 before the first lets each player's INFILTRATE models act, the first "
@@ -97,7 +104,7 @@ READINGS = (
     "a flamer's, and rolls a mind lance at each sentient model under it, the target first, friends "
     "included; the first roll's incursion comes after every roll",
     "reading card_window: the other player may play cards when a model of the enemy is activated, and "
-    "PRECOGNANT when an enemy shot, melee or mind attack is declared at one of its models; no cards in "
+    "PRECOGNANT when an enemy attack is made at one of its models (in either turn); no cards in "
     "INFILTRATE's round 0",
     "reading card_effects: the deck's cards (every card VII names) are the scenario's; their effects are "
     "ours (docs/crusade-game.md)",
@@ -114,8 +121,9 @@ READINGS = (
     "named, are how many hide (that model first, then those no farther, nearest first), seen or not",
     "reading card_phase: PHASE puts the psyker on a free square within the card's range, through walls; "
     "no roll, no action",
-    "reading card_precognant: PRECOGNANT is played when an enemy shot, melee or mind attack is declared "
-    "at a model of its force; if its roll succeeds the attack is not made",
+    "reading card_precognant: PRECOGNANT is played when an enemy attack (a shot, a melee of any kind, a "
+    "mind attack, a ZOC melee, a snap shot, an ambush) is made at a model of its force; if its roll "
+    "succeeds the attack is not made and what waited on it goes on",
     "reading card_projection: PROJECTION's ghost (the psyker's move, armour 0, 1 hit, 1 white die of "
     "melee) stands on a free square beside the psyker and is activated as a model of its force; it "
     "counts for no objective nor for being in action; its player may dissipate it in its turn",

@@ -194,17 +194,16 @@ def found(s: GameState, i: int) -> GameState:
 
 
 # ---------------------------------------------------------------------- PRECOGNANT's moment
-#: the attacks of the active model a PRECOGNANT may stop: shots, melees, mind attacks
-FORESEEN = ("shoot", "many", "melee", "mind", "blast", "lance")
+#: the attacks a PRECOGNANT may stop: shots, melees (a dive's, across a ladder, a mob), mind
+#: attacks, and the attacks in the mover's turn (a ZOC melee, a snap shot, an ambush)
+FORESEEN = ("shoot", "many", "melee", "mind", "blast", "lance", "ladder", "mob", "zoc", "snap", "ambush")
 
 
 def foresee(s: GameState) -> GameState:
-    """An attack just declared by the active model at a model of the other force (IX FOR ONE TURN:
-    such cards "may be played at any time"): when that force may play PRECOGNANT, the attack waits
-    (``held``) on its choice (``("foresee", side)``)."""
+    """An attack just declared at a model of the other force (IX FOR ONE TURN: such cards "may be
+    played at any time"): when that force may play PRECOGNANT, the attack waits (``held``) on its
+    choice (``("foresee", side)``)."""
     if s.psy is None or not s.pending or s.pending[0] != "attack" or s.pending[1] not in FORESEEN:
-        return s
-    if s.pending[2] != s.active:
         return s
     side = 1 - s.tokens[s.pending[2]].side
     if s.tokens[s.pending[3]].side != side:

@@ -8,7 +8,7 @@ from typing import Any
 from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game import caught, control, latch, many, mob, situation
 from grimdice.systems.crusade.game.board import Pos
-from grimdice.systems.crusade.game.combat import PUSH_ATTACKER, PUSH_DEFENDER, cached_law
+from grimdice.systems.crusade.game.combat import GRAZE_DEFENDER, PUSH_ATTACKER, PUSH_DEFENDER, cached_law
 from grimdice.systems.crusade.game.detonate import on_graze
 from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.frozen import altered
@@ -60,7 +60,18 @@ def _shot(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[Any, ...]:
     how, targets, key = many.plan(s, i, a)  # VIII templates, lines, areas, split and rapid fire
     if how == "shoot":  # IX LATCH ON: "Ranged attacks vs. the latcher will hit BOTH"
         return ("attack", how, i, int(a[1]), key, str(a[2]), latch.also_hit(s, i, int(a[1]), str(a[2]), how))
-    return ("attack", how, i, int(a[1]), key, str(a[2])) + ((targets,) if how == "many" else ())
+    if how == "many":  # IX LATCH ON: "hit BOTH" (the latchers' targets the shot does not reach)
+        return (
+            "attack",
+            how,
+            i,
+            int(a[1]),
+            key,
+            str(a[2]),
+            targets,
+            latch.also_hit_many(s, i, targets, str(a[2])),
+        )
+    return ("attack", how, i, int(a[1]), key, str(a[2]))
 
 
 def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
@@ -137,18 +148,23 @@ def _resolve_many(s: GameState, k: int) -> GameState:
     """A shot at several models: each target takes its state from the joint law; a failed roll
     fails the weapon once (III)."""
     i, j, key, fired, targets = s.pending[2:7]
-    (states, moved, failed), _ = many.cached_joint(key)[k]
+    follow = s.pending[7] if len(s.pending) > 7 else ()  # IX LATCH ON: the latchers' targets
+    (states, moved, failed, grazed), _ = many.cached_joint(key)[k]
     after = s
     for t, (cond, hits) in zip(targets, states, strict=True):
         after = after.with_token(t, cond=cond, hits=hits)
-    if any(moved):  # VIII KNOCKBACK, each target's square decided before anyone moves
+    if any(moved) and s.pending[8:] != ("snap",):  # VIII KNOCKBACK (reading snap_fire: not a snap shot's)
         squares = many.push_squares(s, i, targets, fired)
         after = _moved(after, [(t, q) for t, q, m in zip(targets, squares, moved, strict=True) if m])
     after = caught.reveal(s, after, i, targets, fired)  # V HIDING, VIII BURN: hidden models caught
     wa = fired if failed else ""
     after = wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
     after, queue = fail_rolls(after, True, ((i, j, wa),))
-    return next_blast(after, queue)
+    for t, m, g in zip(targets, moved, grazed, strict=True):  # IX LATCH ON: "Any graze or KB result"
+        if (m or g) and after.tokens[t].latch >= 0:
+            after = after.with_token(t, latch=-1)
+        queue += on_graze(after, GRAZE_DEFENDER * g, i, t)  # IX DETONATE: "Will detonate if grazed"
+    return next_blast(control.offer_many(s, after, i, targets), queue + follow)  # IX CONTROL
 
 
 def fail_rolls(
@@ -183,10 +199,14 @@ def knock_back(s: GameState, i: int, j: int, push: int) -> GameState:
 
 def _moved(s: GameState, moves: list[tuple[int, Pos | None]]) -> GameState:
     """Each model knocked back into a free square moves there, in turn (a square another has just
-    taken, or None, keeps it where it is)."""
+    taken, or None, keeps it where it is), and reveals what a step there would (reading
+    ``knockback_reveal``; V HIDING: "if you or your enemy moves such that they have direct line of
+    sight to you or are within 1" of you, you will be Revealed"; X: blips beside it)."""
+    from grimdice.systems.crusade.game.moves import reveal_around
+
     for who, sq in moves:
         if sq is not None and s.occupant(sq) < 0 and s.tokens[who].alive:
-            s = s.with_token(who, sq=sq)
+            s = reveal_around(s.with_token(who, sq=sq), who)
     return s
 
 

@@ -34,6 +34,7 @@ from grimdice.systems.crusade.game import (
     resolve,
     ruin,
     snap,
+    waits,
     zoc,
 )
 from grimdice.systems.crusade.game.board import FULL
@@ -319,17 +320,16 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
 def _resolve_pending(s: GameState, a: Action) -> GameState:
     """A chance outcome: a card drawn or played, a mind attack, or an attack, roll or event (then
     what waited on it: an ambusher's turn, a snap-fired melee, a ZOC step)."""
-    if s.pending[0] in ("draw", "card"):
-        return settle(deck.drawn(s, a) if s.pending[0] == "draw" else deck.card_done(s, a))
+    if s.pending[0] in ("draw", "card"):  # VII PRECOGNANT: what waited on the attack it held
+        how = waits.held_how(s)
+        s = deck.drawn(s, a) if s.pending[0] == "draw" else deck.card_done(s, a)
+        return settle(waits.carry_on(s, how))
     if s.pending[0] == "attack" and s.pending[1] in psychic.MIND:
         return settle(psychic.resolve(s, a))
     how = s.pending[1] if s.pending[0] == "attack" else ""
+    dive = s.pending[0] == "dive"
     s = resolve.resolve(s, a)
-    if (how == "ambush" or (s.ambush and how == "many")) and not s.pending:  # IX AMBUSH's shot
-        s = ambush.after(s)
-    if s.snap and not s.pending:
-        s = snap.proceed(s)
-    return settle(zoc.proceed(s) if s.zoc and not s.pending else s)
+    return settle(waits.carry_on(deck.foresee(s) if dive else s, how))  # VII PRECOGNANT: a dive's melee
 
 
 def _answer(s: GameState, a: Action) -> GameState | None:
@@ -339,12 +339,12 @@ def _answer(s: GameState, a: Action) -> GameState | None:
         return settle(deck.decide(s, a))
     if s.control:
         return settle(control.decide(s, a))
-    if s.ambush:
-        return settle(ambush.decide(s, a))
+    if s.ambush:  # VII PRECOGNANT: at the attacks in the mover's turn too
+        return settle(deck.foresee(ambush.decide(s, a)))
     if s.zoc:
-        return settle(zoc.decide(s, a))
+        return settle(deck.foresee(zoc.decide(s, a)))
     if s.snap:
-        return settle(snap.decide(s, a))
+        return settle(deck.foresee(snap.decide(s, a)))
     return None
 
 

@@ -3,8 +3,13 @@ player's choice in the attacker's turn.
 
 IX: "If you are attacked in melee, before the melee occurs, you may fire a pistol at your opponent,
 once per turn- treat as a point blank range attack. Your snap fire attack may only hit the
-attacking model ... You may not reroll or rapid fire when snap firing. If you stun or kill them, the
-melee does not take place. ... If you wound them, they will be at awkward melee as normal."
+attacking model, unless it is a BLAST weapon ... You may not reroll or rapid fire when snap firing.
+If you stun or kill them, the melee does not take place. ... If you wound them, they will be at
+awkward melee as normal."
+
+A BLAST pistol's snap shot is centred on the attacker and rolls at the models its blast reaches
+(:func:`.many.reached`), as the calculator's shot at several models, every one at point blank
+range (reading ``snap_blast``); its knockbacks move nobody (reading ``snap_fire``).
 """
 
 from __future__ import annotations
@@ -12,8 +17,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import KO, STUNNED
-from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game import latch, situation
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.rules import RULES
@@ -50,6 +56,43 @@ def snap_shot(s: GameState, j: int, i: int, weapon: str) -> str:
     return json.dumps(data, sort_keys=True)
 
 
+def blast_snap(s: GameState, j: int, i: int, weapon: str) -> tuple[Any, ...]:
+    """The pending snap shot of token ``j``'s BLAST pistol at token ``i`` and the models around it:
+    a shot at several models (``("attack", "many", j, i, key, weapon, targets, follow, "snap")``),
+    or ``()`` when it reaches ``i`` alone or the calculator's exact bounds refuse so many."""
+    from grimdice.systems.crusade.game import latch, many
+
+    if many.mode(s, j, weapon) != "blast":
+        return ()
+    targets = many.reached(s, j, i, weapon)
+    while len(targets) > 1:
+        data = json.loads(many.shot(s, j, targets, weapon))
+        data["moved"] = False
+        data["attacker"]["abilities"] = allowed(data["attacker"].get("abilities", []))
+        for w in data["attacker"]["weapons"]:
+            w["effects"] = allowed(w.get("effects", []))
+        for row in data["targets"]:
+            row["range"] = situation.range_key(0)
+        key = json.dumps(data, sort_keys=True)
+        try:
+            many.cached_joint(key)
+        except ScenarioError:
+            targets = targets[:-1]
+            continue
+        return (
+            "attack",
+            "many",
+            j,
+            i,
+            key,
+            weapon,
+            targets,
+            latch.also_hit_many(s, j, targets, weapon, "snap"),
+            "snap",
+        )
+    return ()
+
+
 def declare(s: GameState, i: int, j: int) -> GameState:
     """Token ``i`` declares its melee on ``j``: the defender's player may snap fire first."""
     s = altered(s.with_token(i, hidden=False).with_token(j, hidden=False), acted=True, attacked=True)
@@ -68,8 +111,12 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     """``["snap", pistol]`` fires the snap shot; ``["pass"]`` lets the melee go ahead."""
     i, j, n = s.snap
     if a[0] == "snap":
-        s = s.with_token(j, snapped=True)
-        return altered(s, pending=("attack", "snap", j, i, snap_shot(s, j, i, str(a[1])), str(a[1])))
+        s, weapon = s.with_token(j, snapped=True), str(a[1])
+        blast = blast_snap(s, j, i, weapon)  # "unless it is a BLAST weapon"
+        if blast:
+            return altered(s, pending=blast)
+        both = latch.also_hit(s, j, i, weapon, "snap")  # IX LATCH ON: "hit BOTH"
+        return altered(s, pending=("attack", "snap", j, i, snap_shot(s, j, i, weapon), weapon, both))
     return melee(s, i, j, n)
 
 
@@ -82,4 +129,4 @@ def proceed(s: GameState) -> GameState:
     return melee(s, i, j, n)
 
 
-__all__ = ["decide", "declare", "pistols", "proceed", "snap_shot"]
+__all__ = ["blast_snap", "decide", "declare", "pistols", "proceed", "snap_shot"]

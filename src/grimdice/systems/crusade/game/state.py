@@ -160,6 +160,8 @@ class GameState:
             return CHANCE
         if self.psy is not None and self.psy.prompt:
             return int(self.psy.prompt[1])
+        if self.control:  # IX CONTROL: the killer's player, in either turn
+            return self.tokens[self.control[0]].side
         if self.snap:
             return self.tokens[self.snap[1]].side
         if self.ambush:
