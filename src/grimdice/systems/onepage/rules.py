@@ -344,11 +344,19 @@ RULES = RuleTable(
             f"{SRC}, Assault Moves",
             "after the block's straight move the models are placed as a player wanting every model to "
             'strike would: each not in contact takes a spot in base contact or else within 2" of a target '
-            "model (a second rank; spots on rings 0, 0.6, 1.2, 1.8\" out), reached straight from its start "
+            'model (a second rank; spots on rings 0, 0.6, 1.2, 1.8" out), reached straight from its start '
             "or on from the block's move within its allowance, the final positions coherent; the others "
             "move as close as they can; no model enters dangerous terrain or goes around anything "
             '(straight paths only), each keeps 1" from every unit but the target; the moves count '
             "strikers only (the block keeps its formation)",
+        ),
+        Reading(
+            "game_strike_order",
+            "game: which models strike when only some are within reach",
+            f"{SRC}, Who can Strike",
+            'the game counts how many models of each side are within 2", not which; the player moves '
+            "each model, so his best models strike: the groups whose one model strikes the most expected "
+            "wounds at the enemy first (the melee is the exact one of the unit written in that order)",
         ),
         Reading(
             "game_screening",
