@@ -100,7 +100,7 @@ def check(c: GameState, u: int, t: int, moved: np.ndarray, start: np.ndarray) ->
     assert (np.linalg.norm(moved - start, axis=1) <= 12.0 + 1e-6).all()
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", [0, 2, 3, 4, 5, 6])  # seeds whose charge is legal
 def test_the_final_positions_are_legal(seed: int) -> None:
     """Hand-built charges with rock beside the target and a friendly unit near it, the target at
     random places 2"-8" ahead: the end positions pass the hand check, and the game's own check
@@ -110,8 +110,7 @@ def test_the_final_positions_are_legal(seed: int) -> None:
     rock = wall(tx + 3.0, 28.0, tx + 6.0, 40.0)
     s = game([dict(LINE, size=15), dict(CHAMPION, name="Friend")], [dict(LINE, size=5)], rock)
     s = replace(s, anchors=((36.0, 20.0), (tx - 5.0, 20.0 + 2 * R + gap + 3.0), (tx, 20.0 + 2 * R + gap)))
-    if ["assault", 0, 2] not in s.legal_actions():
-        pytest.skip("no assault from this place")
+    assert ["assault", 0, 2] in s.legal_actions()
     start = s.models(0)
     pending = s.apply(["assault", 0, 2])
     moved = assaulters_moved(pending, 0, 2)
