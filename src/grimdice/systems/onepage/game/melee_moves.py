@@ -105,8 +105,8 @@ def assaulters_moved(s: GameState, u: int, t: int) -> np.ndarray:
 
 def charge_of(s: GameState, u: int, t: int) -> tuple[assault_ranks.Charge, float | None]:
     """What the placement of ``u``'s models in its Assault on ``t`` reads (``s.charge`` set), and
-    the Walk distance when a plan capped at it is to be tried (difficult terrain on the table, the
-    block's own path clear of it, not Strider nor Flying; else None)."""
+    the Walk distance when a plan capped at it is to be tried (difficult terrain near the charge,
+    the block's own path clear of it, not Strider nor Flying; else None)."""
     unit, table = s.setup.units[u], s.setup.table
     sx, sy, full = s.charge
     ra = float(s.setup.radii[u])
@@ -117,14 +117,17 @@ def charge_of(s: GameState, u: int, t: int) -> tuple[assault_ranks.Charge, float
     a, starts = s.models(u), s.models(u, (sx, sy))
     # Difficult: "If any model of a unit moves through difficult terrain at any point of its move, the
     # unit may not move more than its Walk action distance for that movement"
-    difficult = not free and bool(table.having("difficult").any())
+    d = s.models(t)
+    difficult = not free and difficult_near(
+        table, np.concatenate([starts, d]), 3 * ra + 2 * float(s.setup.radii[t]) + 3.0
+    )
     capped = difficult and bool(swept(table, starts, a, ra, "difficult").any())
     before = base_distances(starts, ra, pts, rp, signed=True).min(axis=1) if len(rp) else None
     c = assault_ranks.Charge(
         starts=starts,
         a=a,
         reach=walk if capped else full,
-        d=s.models(t),
+        d=d,
         ra=ra,
         rd=float(s.setup.radii[t]),
         pts=pts,
@@ -134,6 +137,17 @@ def charge_of(s: GameState, u: int, t: int) -> tuple[assault_ranks.Charge, float
         flying=flying,
     )
     return c, walk if difficult and not capped else None
+
+
+def difficult_near(table: Table, pts: np.ndarray, margin: float) -> bool:
+    """Whether a difficult piece's bounding box comes within ``margin`` of the box around ``pts``
+    (the models' starts and the target's models: every path of the placement stays inside it)."""
+    lo, hi = pts.min(axis=0) - margin, pts.max(axis=0) + margin
+    keep = table.having("difficult")
+    return any(
+        keep[k] and bool((p.corners.min(axis=0) <= hi).all() and (p.corners.max(axis=0) >= lo).all())
+        for k, p in enumerate(table.terrain)
+    )
 
 
 def _moved_on(s: GameState, u: int, t: int) -> np.ndarray:

@@ -15,6 +15,7 @@ for the unit written in that order, and its end states are read back in the unit
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from grimdice.systems.onepage.attack import removal
@@ -68,11 +69,28 @@ def melee_law(
     oa = best_first(a, sa, d, c.model_copy(update={"action": "assault"}), True, c.attacker_strikers)
     od = best_first(d, sd, a, c.model_copy(update={"action": "hold"}), False, c.defender_strikers)
     m = melee_table(listed_as(a, oa), state_as(sa, oa), listed_as(d, od), state_as(sd, od), c)
+    back_a = _reader(m.states, oa)
+    back_d = back_a if od == oa else _reader(m.states, od)
     out: dict[tuple[UnitState, UnitState], float] = {}
     for (ia, i_d, _win), p in m.final.items():
-        k = (state_back(m.states[ia], oa), state_back(m.states[i_d], od))
+        k = (back_a(ia), back_d(i_d))
         out[k] = out.get(k, 0.0) + p
     return out
+
+
+def _reader(states: list[UnitState], order: tuple[int, ...]) -> Callable[[int], UnitState]:
+    """State ``i`` of ``states`` back in the unit's own order (each read once)."""
+    if order == tuple(range(len(order))):
+        return states.__getitem__
+    seen: dict[int, UnitState] = {}
+
+    def read(i: int) -> UnitState:
+        got = seen.get(i)
+        if got is None:
+            got = seen[i] = state_back(states[i], order)
+        return got
+
+    return read
 
 
 __all__ = ["best_first", "listed_as", "melee_law", "state_as", "state_back"]
