@@ -7,7 +7,8 @@ seating the AI's wins, draws and losses with 95 % Wilson intervals, the mean sco
 over both seatings. The opponent is ``random`` (default), any player of ``grimdice play``, or
 ``baseline``: the AI of another commit (``--baseline REF``), read with ``git show`` into a
 temporary package, so that an older AI plays against the current one in the same games without a
-copy of it in the source tree (its phases must still exist in the current game).
+copy of it in the source tree (its phases must still exist in the current game; in the armies'
+deployment, which older AIs did not choose, it places its units as the current AI does).
 
 Run: ``python benchmarks/ai_strength.py --games 200 --workers 2`` (``--opponent baseline
 --baseline REF`` for the AI of commit REF).
@@ -56,7 +57,22 @@ def load_baseline(ref: str) -> Callable[..., Any]:
         ).stdout
         (folder / f"{name}.py").write_text(text.replace(AI_PACKAGE, BASELINE))
     sys.path.insert(0, str(folder.parent))
-    return importlib.import_module(BASELINE).PLAYERS["ai"]  # type: ignore[no-any-return]
+    return deploying_as_today(importlib.import_module(BASELINE).PLAYERS["ai"])
+
+
+def deploying_as_today(old: Callable[..., Any]) -> Callable[..., Any]:
+    """``old`` with today's AI choosing in the armies' deployment (players place their units one at
+    a time, ``deployment.ARMY_PHASES``: an older AI may not know these phases), so that two AIs are
+    compared on their play."""
+    from grimdice.systems.onepage.ai import PLAYERS
+    from grimdice.systems.onepage.game.deployment import ARMY_PHASES
+
+    today = PLAYERS["ai"]
+
+    def player(state: Any, rng: Any) -> Any:
+        return (today if state.phase in ARMY_PHASES else old)(state, rng)
+
+    return player
 
 
 def one_game(job: tuple[int, int]) -> tuple[int, list[float]]:

@@ -342,11 +342,21 @@ RULES = RuleTable(
             "game_assault_models",
             "game: the assaulting models' own moves into base contact",
             f"{SRC}, Assault Moves",
-            "after the block's straight move each model not in contact moves by itself, in listed order "
-            "in up to 3 passes, straight to a base-contact spot of one of its 3 nearest target models or "
-            "as close as it gets; it does not enter dangerous terrain, goes around nothing (straight "
-            'paths only) and keeps 1" from every unit but the target; the moves count strikers only '
-            "(the block keeps its formation)",
+            "after the block's straight move the models are placed as a player wanting every model to "
+            'strike would: each not in contact takes a spot in base contact or else within 2" of a target '
+            'model (a second rank; spots on rings 0, 0.6, 1.2, 1.8" out), reached straight from its start '
+            "or on from the block's move within its allowance, the final positions coherent; the others "
+            "move as close as they can; no model enters dangerous terrain or goes around anything "
+            '(straight paths only), each keeps 1" from every unit but the target; the moves count '
+            "strikers only (the block keeps its formation)",
+        ),
+        Reading(
+            "game_strike_order",
+            "game: which models strike when only some are within reach",
+            f"{SRC}, Who can Strike",
+            'the game counts how many models of each side are within 2", not which; the player moves '
+            "each model, so his best models strike: the groups whose one model strikes the most expected "
+            "wounds at the enemy first (the melee is the exact one of the unit written in that order)",
         ),
         Reading(
             "game_screening",

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from grimdice.systems.onepage.exact import melee_table, shooting_table
+from grimdice.systems.onepage.exact import shooting_table
 from grimdice.systems.onepage.game import (
     dangerous,
     firing,
+    strike_order,
 )
 from grimdice.systems.onepage.game.cache import shot_state
 from grimdice.systems.onepage.game.setup import Setup
@@ -76,11 +77,8 @@ def combat_law(
         _, table = shooting_table(a, su, d, st, c, firing.mixed_plan(a, su, d, st, key))
         for (_w, s, _m), p in table.items():
             out[(s,)] = out.get((s,), 0.0) + p
-    elif kind == "melee":
-        m = melee_table(a, su, d, st, c)
-        for (ia, i_d, _win), p in m.final.items():
-            k = (m.states[ia], m.states[i_d])
-            out[k] = out.get(k, 0.0) + p
+    elif kind == "melee":  # each side's strikers its best models (strike_order.py)
+        out = {k: p for k, p in strike_order.melee_law(a, su, d, st, c).items()}
     else:  # automatic hits from no enemy (dangerous.py)
         out = {(s,): p for s, p in dangerous.hazard_law(a, su, kind, key)}
     total = sum(out.values())

@@ -3,7 +3,8 @@ off the table, over impassable terrain or over another base; every unit coherent
 the unit must remain within 1" of at least one other member at all times, and must remain within
 12" of all other members"); and from one state to the next, no unit moved through another unit's
 bases or over impassable terrain ("Units may not move into or through impassable terrain"; Flying:
-"may move through other units and impassable terrain")."""
+"may move through other units and impassable terrain"); in a pending melee, the assaulting models'
+own moves (``melee_moves.assault_violations``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from grimdice.engine.table.checks import (
     path_violations,
     placement_violations,
 )
-from grimdice.systems.onepage.game import consolidation, deployment
+from grimdice.systems.onepage.game import consolidation, deployment, melee_moves
 from grimdice.systems.onepage.game.state import GameState
 
 
@@ -44,6 +45,7 @@ def violations(s: GameState, before: GameState | None = None, action: Any = None
     now = groups(s)
     out = placement_violations(s.setup.table, list(now.values()))
     out += coherency_violations(list(now.values()), 1.0, 12.0)
+    out += melee_moves.assault_violations(s)  # the assaulting models' own moves, where they strike from
     if before is not None and is_deployed(before, action):
         out += zone_violations(s, int(action[1]))
     if before is None or not is_move(before, action):

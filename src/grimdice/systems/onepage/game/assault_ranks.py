@@ -1,0 +1,288 @@
+"""Where the assaulting models end their Assault move: as many as the rules allow placed where they
+may strike, rank by rank.
+
+"To assault simply move the assaulting [models] by up to 12" to get into base contact with an enemy
+model from the target unit, or as close as possible to an enemy model from the target unit, keeping
+unit coherency in mind." and "All models in a unit that are in base contact with an enemy model
+from the target unit, or that are within 2" of a model from the target unit may attack".
+
+The player moves each model, so after the block's move (``GameState.charge_vector``) the models are
+placed as a player who wants every model to strike would place them: the spots are rings around
+each target model, in base contact (the first rank) and then 0.6", 1.2" and 1.8" out (the second
+rank, still within 2"); each model not already within 2" takes one spot it can reach straight within
+its own allowance, the model with the fewest spots left first and, of its spots, one in base
+contact where it can ("to get into base contact ..."), the one the fewest other models could take,
+then the shortest move. A spot is taken only where the whole base stands
+on the table, overlaps no base (the target's, another unit's, a model of its own unit where that
+model then stands), is over no impassable terrain, ends no closer than 1" to a unit other than the
+target (nor closer than the model already was), and where it is within 1" of another model of the
+unit; the straight path crosses no impassable or dangerous terrain (our reading, as the block's own
+move rolls for dangerous terrain) and no base of another unit or of the target (Flying: none of
+these but the end's). Models left out of reach then follow as close as they can (within 1" of a
+placed model, each within its own allowance) so that the FINAL positions are coherent (1" links,
+12" span); where they still are not, the last moves are taken back until they are. Difficult
+terrain: "If any model of a unit moves through difficult terrain at any point of its move, the unit
+may not move more than its Walk action distance", so two plans are made, one with the full
+allowance and no path through difficult terrain, one with every model capped at the Walk distance,
+and the one bringing more models within 2" is kept (Strider and Flying: one plan, terrain open).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from grimdice.engine.table.bases import base_distances, coherent
+from grimdice.engine.table.sweeps import bases_in, sweeps_meet_bases, sweeps_touch_pieces
+
+STRIKE_REACH = 2.0  # "or that are within 2" of a model from the target unit"
+KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units"
+LINK = 1.0  # coherency: "within 1" of at least one other member"
+SPAN = 12.0  # "and within 12" of all other members"
+RANKS = (0.0, 0.6, 1.2, 1.8)  # the spots' gaps to the target model: contact, then a second rank
+FOLLOW = (0.25, 0.75)  # a model's gaps to the model of its unit it keeps within 1" of
+NEAREST = 3  # a model out of reach heads for one of its 3 nearest target models
+FRACTIONS = (1.0, 0.75, 0.5, 0.25)  # of its allowance, longest first ("or as close as possible")
+EPS = 1e-6
+TIGHT = 1e-4  # a spot's extra gap, so that bases in contact do not count as overlapping
+TOUCH = 2e-3  # an overlap allowed in the check (the block's move is rounded to 0.001")
+
+
+@dataclass(frozen=True)
+class Charge:
+    """What the placement reads: the models' positions before the Assault and after the block's
+    move, each model's allowance (measured from where it started), the target's models, both radii,
+    the other units' bases (and each model's gap to them before the Assault), the table and whether
+    the unit flies."""
+
+    starts: np.ndarray
+    a: np.ndarray
+    reach: float
+    d: np.ndarray
+    ra: float
+    rd: float
+    pts: np.ndarray
+    rp: np.ndarray
+    before: np.ndarray
+    table: Any
+    flying: bool
+
+
+def within_reach(pos: np.ndarray, ra: float, d: np.ndarray, rd: float) -> np.ndarray:
+    """``(n,)``: whether each model at ``pos`` is in base contact with or within 2" of a target model."""
+    return np.asarray(base_distances(pos, ra, d, rd, signed=True).min(axis=1) <= STRIKE_REACH + EPS)
+
+
+def ring(centres: np.ndarray, radius: float, spacing: float) -> np.ndarray:
+    """Points every ``spacing`` inches (at least 12) on circles of ``radius`` around ``centres``."""
+    k = max(12, int(np.ceil(2 * np.pi * radius / spacing)))
+    ang = np.arange(k) * (2 * np.pi / k)
+    unit = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    return np.asarray((centres[:, None, :] + radius * unit[None]).reshape(-1, 2))
+
+
+def strike_spots(c: Charge) -> tuple[np.ndarray, np.ndarray]:
+    """The spots around the target models where a base may end (:data:`RANKS`), and each one's
+    rank (0: base contact)."""
+    rings = [ring(c.d, c.ra + c.rd + g + TIGHT, c.ra / 3) for g in RANKS]
+    spots = np.concatenate(rings)
+    tier = np.concatenate([np.full(len(r), k) for k, r in enumerate(rings)])
+    ok = _standable(c, spots)
+    return spots[ok], tier[ok]
+
+
+def _standable(c: Charge, spots: np.ndarray) -> np.ndarray:
+    """On the table, over no target base nor impassable terrain (any model), and not within 1" of
+    another unit for at least one model (the per-model test is in :func:`_paths`)."""
+    ok = c.table.on_table(spots, c.ra)
+    ok &= (base_distances(spots, c.ra, c.d, c.rd, signed=True) >= -EPS).all(axis=1)
+    if len(c.table.terrain):
+        ok &= ~bases_in(c.table, spots, c.ra, "impassable")
+    if len(c.rp):
+        near = base_distances(spots, c.ra, c.pts, c.rp, signed=True).min(axis=1)
+        ok &= near >= min(KEEP_CLEAR, float(c.before.min(initial=KEEP_CLEAR))) - EPS
+    return np.asarray(ok)
+
+
+def _paths(c: Charge, movers: np.ndarray, spots: np.ndarray, slow_ok: bool) -> np.ndarray:
+    """``(n, k)``: whether model ``movers[i]`` may end at ``spots[j]``: the 1" rule for its own gap
+    before, and a move within its allowance either straight from where it started or on from where
+    the block's move put it (the block's path, then straight), clear of impassable and dangerous
+    terrain (difficult too unless ``slow_ok``) and of the bases of other units and the target."""
+    ok = np.ones((len(movers), len(spots)), dtype=bool)
+    if len(c.rp):
+        near = base_distances(spots, c.ra, c.pts, c.rp, signed=True).min(axis=1)
+        ok &= near[None, :] >= np.minimum(KEEP_CLEAR, c.before[movers])[:, None] - EPS
+    block = float(np.linalg.norm(c.a[0] - c.starts[0])) if len(c.a) else 0.0
+    straight = _clear(c, c.starts[movers], spots, c.reach, slow_ok, ok)
+    on = _clear(c, c.a[movers], spots, c.reach - block, slow_ok, ok & ~straight)
+    return np.asarray(straight | on)
+
+
+def _clear(
+    c: Charge, froms: np.ndarray, spots: np.ndarray, reach: float, slow_ok: bool, mask: np.ndarray
+) -> np.ndarray:
+    """``(n, k)``, among ``mask``: the straight moves from ``froms[i]`` to ``spots[j]`` within
+    ``reach`` and clear (see :func:`_paths`)."""
+    ok = mask & (np.linalg.norm(spots[None, :, :] - froms[:, None, :], axis=2) <= reach + EPS)
+    if c.flying or not ok.any():
+        return ok
+    i, j = np.nonzero(ok)
+    starts, ends = froms[i], spots[j]
+    blocked = sweeps_meet_bases(starts, ends, c.ra, c.d, np.full(len(c.d), c.rd)).any(axis=1)
+    if len(c.rp):
+        box = np.concatenate([starts, ends])
+        lo, hi = box.min(axis=0) - c.ra - c.rp.max(), box.max(axis=0) + c.ra + c.rp.max()
+        near = ((c.pts >= lo) & (c.pts <= hi)).all(axis=1)  # the bases the paths could meet
+        if near.any():
+            blocked |= sweeps_meet_bases(starts, ends, c.ra, c.pts[near], c.rp[near]).any(axis=1)
+    if len(c.table.terrain):
+        traits = ("impassable", "dangerous") if slow_ok else ("impassable", "dangerous", "difficult")
+        keep = c.table.having(*traits)
+        if keep.any():
+            blocked |= sweeps_touch_pieces(c.table, starts, ends, c.ra, keep).any(axis=1)
+    ok[i[blocked], j[blocked]] = False
+    return ok
+
+
+def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
+    """The models' end positions under one plan (see the module's docstring)."""
+    pos = c.a.copy()
+    gap = _gaps(c, pos)
+    movers = np.flatnonzero(gap > 2 * TIGHT)  # not in base contact
+    if not len(movers) or c.reach <= EPS:
+        return pos
+    spots, tier = strike_spots(c)
+    can = _paths(c, movers, spots, slow_ok) if len(spots) else np.zeros((len(movers), 0), dtype=bool)
+    can &= _gaps(c, spots)[None, :] < gap[movers, None] - EPS  # only closer
+    some = can.any(axis=0)
+    spots, tier, can = spots[some], tier[some], can[:, some]
+    moves: list[tuple[int, np.ndarray]] = []
+    waiting = np.ones(len(movers), dtype=bool)
+    near = gap[movers] <= STRIKE_REACH + EPS  # already strikes: moves after the others
+    while can.any():
+        options = _options(c, pos, movers, spots, can & waiting[:, None])
+        counts = options.sum(axis=1)
+        if not counts.any():
+            break
+        k = int(np.lexsort((counts, near, counts == 0))[0])  # fewest spots first
+        i = int(movers[k])
+        contested = options.sum(axis=0) - options[k]
+        travel = np.linalg.norm(spots - c.starts[i], axis=1)
+        others = np.delete(pos, i, axis=0)
+        snug = np.round(base_distances(spots, c.ra, others, c.ra).min(axis=1), 1) if len(others) else travel
+        j = int(np.lexsort((travel, contested, snug, tier, ~options[k]))[0])
+        moves.append((i, pos[i].copy()))
+        pos[i] = spots[j]
+        waiting[k] = False
+        can[k] = False
+    pos = _closer(c, pos, movers[waiting], moves, slow_ok)
+    while moves and not coherent(pos, np.full(len(pos), c.ra)):  # "keeping unit coherency in mind"
+        i, back = moves.pop()
+        pos[i] = back
+    return pos
+
+
+def _gaps(c: Charge, pos: np.ndarray) -> np.ndarray:
+    """``(n,)``: each base's gap to the nearest target model."""
+    return np.asarray(base_distances(pos, c.ra, c.d, c.rd, signed=True).min(axis=1))
+
+
+def _options(
+    c: Charge, pos: np.ndarray, movers: np.ndarray, spots: np.ndarray, can: np.ndarray
+) -> np.ndarray:
+    """``(n, k)``: the spots each waiting model may take now: reachable (``can``), over no base of
+    its unit where it stands now, within 1" of another model of its unit and within 12" of all of
+    them."""
+    g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model)
+    over, link, far = g < -EPS, g <= LINK + EPS, g > SPAN + EPS
+    own_over, own_link, own_far = over[:, movers].T, link[:, movers].T, far[:, movers].T  # its own base
+    free = (over.sum(axis=1)[None, :] - own_over) == 0
+    linked = (link.sum(axis=1)[None, :] - own_link) > 0
+    spanned = (far.sum(axis=1)[None, :] - own_far) == 0
+    return np.asarray(can & free & linked & spanned)
+
+
+def _closer(
+    c: Charge, pos: np.ndarray, left_out: np.ndarray, moves: list[tuple[int, np.ndarray]], slow_ok: bool
+) -> np.ndarray:
+    """The models that took no spot, nearest the target first, each moved "as close as possible to
+    an enemy model from the target unit": of the ends straight towards its three nearest target
+    models (the whole allowance, three quarters, half, a quarter) and the spots within 1" of another
+    model of its unit, the legal one nearest the target, where that is closer than it stands."""
+    order = left_out[np.argsort(_gaps(c, pos[left_out]), kind="stable")]
+    for i in order:
+        start = c.starts[i]
+        dist = np.linalg.norm(c.d - start, axis=1)
+        near = c.d[np.argsort(dist, kind="stable")[:NEAREST]]
+        vec = near - start
+        length = np.linalg.norm(vec, axis=1)
+        unit = vec / np.maximum(length, EPS)[:, None]
+        most = np.minimum(c.reach, np.maximum(length - c.ra - c.rd - TIGHT, 0.0))
+        straight = (start + unit[:, None, :] * (most[:, None] * np.array(FRACTIONS))[:, :, None]).reshape(
+            -1, 2
+        )
+        linked = np.concatenate([ring(np.delete(pos, i, axis=0), 2 * c.ra + g, c.ra) for g in FOLLOW])
+        ends = np.concatenate([straight, linked])
+        ends = ends[_standable(c, ends)]
+        if not len(ends):
+            continue
+        ok = _paths(c, np.array([i]), ends, slow_ok)
+        ok = _options(c, pos, np.array([i]), ends, ok)[0]
+        gaps = _gaps(c, ends)
+        ok &= gaps < _gaps(c, pos[i : i + 1])[0] - EPS
+        if ok.any():
+            travel = np.linalg.norm(ends - start, axis=1)
+            j = int(np.lexsort((travel, np.round(gaps, 6), ~ok))[0])
+            moves.append((int(i), pos[i].copy()))
+            pos[i] = ends[j]
+    return pos
+
+
+def placed(c: Charge, walk: float | None) -> np.ndarray:
+    """The end positions: the plan with the full allowance (``walk`` None: terrain open or already
+    capped), else the better of it (no path through difficult terrain) and the plan capped at the
+    Walk distance ``walk``."""
+    full = ranked(c, slow_ok=walk is None)
+    if walk is None or walk <= EPS:
+        return full
+    capped = ranked(Charge(**{**c.__dict__, "reach": min(c.reach, walk)}), slow_ok=True)
+    n_full = int(within_reach(full, c.ra, c.d, c.rd).sum())
+    return capped if int(within_reach(capped, c.ra, c.d, c.rd).sum()) > n_full else full
+
+
+def violations(c: Charge, moved: np.ndarray, name: str) -> list[str]:
+    """What breaks the rules in the models' end positions ``moved`` (the invariant check of an
+    Assault's model moves), as readable lines: a base off the table, over impassable terrain, over
+    another base (its unit's, the target's, another unit's), the unit not coherent, a model newly
+    within 1" of a unit other than the target, or a model with no legal route (see :func:`_paths`,
+    any terrain but impassable allowed)."""
+    out: list[str] = []
+    n = len(moved)
+    rn = np.full(n, c.ra)
+    bad = ~c.table.on_table(moved, c.ra)
+    if len(c.table.terrain):
+        bad |= bases_in(c.table, moved, c.ra, "impassable")
+    own = base_distances(moved, c.ra, moved, c.ra, signed=True) + np.eye(n) * 99.0
+    bad |= (own < -TOUCH).any(axis=1) | (base_distances(moved, c.ra, c.d, c.rd, signed=True) < -TOUCH).any(
+        axis=1
+    )
+    if len(c.rp):
+        near = base_distances(moved, c.ra, c.pts, c.rp, signed=True).min(axis=1)
+        bad |= near < np.minimum(KEEP_CLEAR, c.before) - EPS
+    if bad.any():
+        what = 'off the table, over terrain or a base, or within 1"'
+        out.append(f"{name}: {int(bad.sum())} assaulting model(s) {what}")
+    if not coherent(moved, rn):
+        out.append(f"{name}: assaulting models not coherent")
+    stayed = np.linalg.norm(moved - c.a, axis=1) <= EPS
+    loose = Charge(**{**c.__dict__, "before": np.full(n, -np.inf)})
+    routes = np.array([bool(_paths(loose, np.array([i]), moved[i : i + 1], True)[0, 0]) for i in range(n)])
+    if not (stayed | routes).all():
+        out.append(f"{name}: {int((~(stayed | routes)).sum())} assaulting model(s) moved with no legal route")
+    return out
+
+
+__all__ = ["Charge", "placed", "ranked", "strike_spots", "violations", "within_reach"]
