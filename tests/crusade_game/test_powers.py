@@ -408,3 +408,23 @@ def test_precognant_at_a_melee_and_at_a_mind_war():
     s = activate(s, 1).apply(("mind", 0))
     assert s.psy.prompt == ("foresee", 0) and s.psy.held[:4] == ("attack", "mind", 1, 0)
     assert s.apply(("cast", 0, 0, 0)).apply(("card", 1, 0)).pending == ()
+
+
+def test_a_zoc_step_goes_on_after_a_precognant_that_brings_an_incursion():
+    """VII PRECOGNANT played at a ZOC melee (V: the mover "may continue their move"), then INCURSION
+    ("If you max out on all the dice rolled when using any psychic power"): once the incursion is
+    fended off, the step that waited on the melee goes on (in this seeded bundled game the random
+    mover's PRECOGNANT at the guard's ZOC melee maxes its dice)."""
+    from grimdice.systems.crusade.game.play import play_game
+    from grimdice.systems.crusade.game.replay import replay
+    from grimdice.systems.crusade.game.state import invariant_errors
+
+    data = yaml.safe_load(Path("examples/games/crusade-game-psykers.yaml").read_text())
+    log = play_game(build_setup(data), ("random", "ai"), 520572808)
+    again, states, problems = replay(json.loads(json.dumps(log)))
+    assert problems == [] and again == log and states[-1].ended
+    waiting = [st for st in states if st.zoc and st.pending[:2] == ("attack", "incursion")]
+    assert waiting, "the seed no longer reaches an incursion during a ZOC step"
+    assert all(not invariant_errors(st) for st in states)
+    for st in states:
+        st.current_player()  # every state names who acts

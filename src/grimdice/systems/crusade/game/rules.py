@@ -30,6 +30,7 @@ from grimdice.systems.crusade.game import (
     many,
     mob,
     moves,
+    powers,
     psychic,
     resolve,
     ruin,
@@ -324,8 +325,9 @@ def _resolve_pending(s: GameState, a: Action) -> GameState:
         how = waits.held_how(s)
         s = deck.drawn(s, a) if s.pending[0] == "draw" else deck.card_done(s, a)
         return settle(waits.carry_on(s, how))
-    if s.pending[0] == "attack" and s.pending[1] in psychic.MIND:
-        return settle(psychic.resolve(s, a))
+    if s.pending[0] == "attack" and s.pending[1] in psychic.MIND:  # then a held attack, or what waited
+        how = waits.held_how(s)
+        return settle(waits.carry_on(powers.resume(psychic.resolve(s, a)), how))
     how = s.pending[1] if s.pending[0] == "attack" else ""
     dive = s.pending[0] == "dive"
     s = resolve.resolve(s, a)
