@@ -319,12 +319,10 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
             return a
     carrying = items.carries(state, state.active)  # a carrier moves rather than fights
     kinds = (*ATTACKS, *STRUCTURE_ATTACKS, *ABILITY_ATTACKS)
-    held = _held_structures(state)  # VI: only a sector or piece with models in or on it can pay
-    attacks = [
-        a
-        for a in actions
-        if a[0] in kinds and not carrying and (a[0] not in STRUCTURE_ATTACKS or _structure_key(a) in held)
-    ]
+    attacks = [] if carrying else [a for a in actions if a[0] in kinds]
+    if any(a[0] in STRUCTURE_ATTACKS for a in attacks):  # VI: only one with models in or on it can pay
+        held = _held_structures(state)
+        attacks = [a for a in attacks if a[0] not in STRUCTURE_ATTACKS or _structure_key(a) in held]
     if attacks:
         values = [_value(state, a) for a in attacks]
         best = int(np.argmax(values))
@@ -401,7 +399,7 @@ def exposure(s: GameState, p: Pos) -> int:
 def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]]) -> tuple[Any, ...]:
     """The step nearest its goal; on a table, of steps as near, the one fewer enemies see (it
     advances in cover); the first such in ``steps``. Only the nearest steps' sight is looked at."""
-    near = [dist.get(tuple(int(v) for v in a[1:]), 10**6) for a in steps]
+    near = [dist.get(a[1:], 10**6) for a in steps]  # its position's ints (a Pos's hash and equality)
     best = min(near)
     tied = [a for a, d in zip(steps, near, strict=True) if d == best]
     if len(tied) == 1:
