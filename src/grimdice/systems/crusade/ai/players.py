@@ -325,7 +325,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         attacks = [a for a in attacks if a[0] not in STRUCTURE_ATTACKS or _structure_key(a) in held]
     if attacks:
         values = [_value(state, a) for a in attacks]
-        best = int(np.argmax(values))
+        best = max(range(len(values)), key=values.__getitem__)  # the first best
         if values[best] > 0 and not aim.hurries(state, values[best], actions):
             return attacks[best]
     for a in actions:
