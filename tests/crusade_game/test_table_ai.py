@@ -33,8 +33,9 @@ def test_the_ai_advances_behind_a_wall_rather_than_in_the_open():
     assert ai_player(s, np.random.default_rng(0)) == ("move", *covered)
 
 
-def test_exposure_counts_the_standing_enemies_that_see_a_position():
-    s = active(
+def _watched_knife() -> Any:
+    """A Knife west of the wall, two Gangers east of it."""
+    return active(
         game(
             table(terrain=[WALL]),
             [put("Knife", 4, 5)],
@@ -42,6 +43,10 @@ def test_exposure_counts_the_standing_enemies_that_see_a_position():
             profiles=[KNIFE, GANGER],
         )
     )
+
+
+def test_exposure_counts_the_standing_enemies_that_see_a_position():
+    s = _watched_knife()
     board = s.setup.board
     for p in [(5, 4, 0), (5, 5, 0), (8, 7, 0), (0, 0, 0)]:
         seen_by = sum(board.sight(s.tokens[k].sq, p, {}) for k in (1, 2))
@@ -53,14 +58,7 @@ def test_exposure_counts_the_standing_enemies_that_see_a_position():
 def test_the_best_step_is_the_first_nearest_then_least_seen_of_all_steps():
     """Sight is looked at only for the steps nearest the goal: the same step as ordering every step
     by (steps to the goal, enemies that see it), the first such."""
-    s = active(
-        game(
-            table(terrain=[WALL]),
-            [put("Knife", 4, 5)],
-            [put("Ganger", 11, 1), put("Ganger", 11, 6)],
-            profiles=[KNIFE, GANGER],
-        )
-    )
+    s = _watched_knife()
     dist = aim.distances(s, _goals(s, 0, 0))
     steps = [a for a in s.legal_actions() if a[0] == "move"]
     best = min(dist.get(a[1:], 10**6) for a in steps)
