@@ -215,7 +215,15 @@ def _value(s: GameState, a: tuple[Any, ...]) -> float:
 def law_value(s: GameState, i: int, j: int, key: str) -> float:
     """:func:`attack_value` of token ``i`` attacking token ``j`` in the situation ``key``."""
     me, them = (s.tokens[i].cond, s.tokens[i].hits), (s.tokens[j].cond, s.tokens[j].hits)
-    value, w = 0.0, aim.weight(s, s.tokens[j]) if s.tokens[j].side != s.tokens[i].side else 1.0
+    w = aim.weight(s, s.tokens[j]) if s.tokens[j].side != s.tokens[i].side else 1.0
+    return _law_worth(key, me, them, w)
+
+
+@lru_cache(maxsize=20_000)
+def _law_worth(key: str, me: tuple[int, int], them: tuple[int, int], w: float) -> float:
+    """:func:`law_value` of the situation ``key`` from the attacker's and the target's (condition,
+    hits), harm to the target weighing ``w``."""
+    value = 0.0
     for (ds, as_, wa, *_), p in cached_law(key):
         value += p * (w * _harm(them, ds) - _harm(me, as_) - FAIL_VALUE * bool(wa))
     return value
