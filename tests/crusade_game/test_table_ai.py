@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from grimdice.systems.crusade.ai.players import _goals, ai_player, exposure
+from grimdice.systems.crusade.ai import aim
+from grimdice.systems.crusade.ai.players import _best_step, _goals, ai_player, exposure
 from grimdice.systems.crusade.damage import KO
+from grimdice.systems.crusade.game.table_parts import Nearest
 from tests.crusade_game.table_helpers import active, put, rect, table
 from tests.crusade_game.test_table import GANGER, game
 
@@ -29,8 +33,9 @@ def test_the_ai_advances_behind_a_wall_rather_than_in_the_open():
     assert ai_player(s, np.random.default_rng(0)) == ("move", *covered)
 
 
-def test_exposure_counts_the_standing_enemies_that_see_a_position():
-    s = active(
+def _watched_knife() -> Any:
+    """A Knife west of the wall, two Gangers east of it."""
+    return active(
         game(
             table(terrain=[WALL]),
             [put("Knife", 4, 5)],
@@ -38,9 +43,37 @@ def test_exposure_counts_the_standing_enemies_that_see_a_position():
             profiles=[KNIFE, GANGER],
         )
     )
+
+
+def test_exposure_counts_the_standing_enemies_that_see_a_position():
+    s = _watched_knife()
     board = s.setup.board
     for p in [(5, 4, 0), (5, 5, 0), (8, 7, 0), (0, 0, 0)]:
         seen_by = sum(board.sight(s.tokens[k].sq, p, {}) for k in (1, 2))
         assert exposure(s, p) == seen_by
     knocked_out = s.with_token(2, cond=KO)  # no longer standing: it watches nothing
     assert exposure(knocked_out, (5, 5, 0)) == board.sight(s.tokens[1].sq, (5, 5, 0), {})
+
+
+def test_the_best_step_is_the_first_nearest_then_least_seen_of_all_steps():
+    """Sight is looked at only for the steps nearest the goal: the same step as ordering every step
+    by (steps to the goal, enemies that see it), the first such."""
+    s = _watched_knife()
+    dist = aim.distances(s, _goals(s, 0, 0))
+    steps = [a for a in s.legal_actions() if a[0] == "move"]
+    best = min(dist.get(a[1:], 10**6) for a in steps)
+    tied = {exposure(s, a[1:]) for a in steps if dist.get(a[1:]) == best}
+    assert len(tied) > 1  # steps as near that enemies see differently: sight decides
+    for some in (steps, steps[::-1], steps[1:], steps[:3]):
+
+        def full(a: tuple[Any, ...]) -> tuple[int, int]:
+            return dist.get(a[1:], 10**6), exposure(s, a[1:])
+
+        assert _best_step(s, dist, some) == min(some, key=full)
+
+
+def test_nearest_steps_are_the_least_over_the_goals_and_a_missing_position_gives_the_default():
+    near = Nearest(({(0, 0, 0): 3, (1, 0, 0): 1}, {(0, 0, 0): 2}))
+    assert near.get((0, 0, 0)) == 2 and near[(1, 0, 0)] == 1
+    assert near.get((5, 5, 0)) is None and near.get((5, 5, 0), 7) == 7  # asked again, another default
+    assert near.get((0, 0, 0), 9) == 2 and len(near) == 2

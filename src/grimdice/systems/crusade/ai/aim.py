@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from grimdice.engine.table.lattice import breadth_first
+from grimdice.systems.crusade.game import entry
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, Token
@@ -68,6 +69,12 @@ def distances(s: GameState, goals: Iterable[Pos]) -> Mapping[Pos, int]:
     board = s.setup.board
     if not isinstance(board, TableBoard):
         return board.distances(goals)
+    return _nearest(board, tuple(goals))
+
+
+@lru_cache(maxsize=1024)
+def _nearest(board: TableBoard, goals: tuple[Pos, ...]) -> Nearest:
+    """:func:`distances` on a table, kept for the same goals (they change only as models move)."""
     aims = sorted({g for g0 in goals for g in board._expand(g0)})
     return Nearest(tuple(_walks_to(board, g) for g in aims))
 
@@ -120,8 +127,6 @@ def force_value(s: GameState, a: tuple[Any, ...]) -> float:
     """VI FORCE ENTRY ``["force", sector, weapon]``: worth :data:`FORCE_WORTH` times its chance
     when an enemy in that sector stands on a ``hold`` objective's squares (the way in to contest
     it), else nothing (it is still tried when the model has nothing better to do)."""
-    from grimdice.systems.crusade.game import entry
-
     board = s.setup.board
     sector = int(a[1])
     side = s.tokens[s.active].side

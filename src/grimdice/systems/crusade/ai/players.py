@@ -23,6 +23,7 @@ not know what the enemy's blips hold nor which cards the enemy holds.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -32,15 +33,18 @@ from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.ai import aim
 from grimdice.systems.crusade.ai.abilities import ABILITY_ATTACKS, ability_value
+from grimdice.systems.crusade.ai.powers import foresee_choice, power_value
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, Body, graze
-from grimdice.systems.crusade.game import deck, items, many, powers, psychic, situation
+from grimdice.systems.crusade.game import deck, dive, items, many, powers, psychic, ruin, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.rules import targets_in_sight
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.snap import snap_shot
 from grimdice.systems.crusade.game.state import GameState
-from grimdice.systems.crusade.game.table import TableBoard
+from grimdice.systems.crusade.game.table import TableBoard, key_piece, piece_key
+from grimdice.systems.crusade.movement import falling
 
 Player = Callable[[GameState, np.random.Generator], tuple[Any, ...]]
 
@@ -84,10 +88,6 @@ def structure_value(s: GameState, a: tuple[Any, ...]) -> float:
     fall to the models in it or on it (enemies for, friends and the attacker against: a
     collapse's 2 reds, a catwalk's fall), less the attacker's own harm and its fails; 0 when no
     model is in it or on it (nothing to gain)."""
-    from grimdice.systems.crusade.game import ruin
-    from grimdice.systems.crusade.game.table import key_piece, piece_key
-    from grimdice.systems.crusade.movement import falling
-
     i = s.active
     key = int(a[1]) if a[0].endswith("sector") else piece_key(int(a[1]))
     board = s.setup.board
@@ -122,34 +122,36 @@ def _collapse_ends(start: tuple[int, int], body: Body, armour: int) -> tuple[Any
 
 
 def _structure_key(a: tuple[Any, ...]) -> int:
-    from grimdice.systems.crusade.game.table import piece_key
-
     return int(a[1]) if a[0].endswith("sector") else piece_key(int(a[1]))
 
 
 def _held_structures(s: GameState) -> set[int]:
     """The sectors with models inside and the pieces with models on them (their keys)."""
-    from grimdice.systems.crusade.game.table import TableBoard, piece_key
-
     board = s.setup.board
     if not isinstance(board, TableBoard):
         return set()
+    pieces = _pieces_at(board)
     out = set()
     for t in s.tokens:
         if t.on_board and not t.blip:
             out.add(board.indoors(t.sq))
-            out.update(
-                piece_key(n) for n, p in enumerate(board.structures) if t.sq[2] > 0 and t.sq[:2] in p.cells
-            )
+            if t.sq[2] > 0:
+                out.update(pieces.get(t.sq[:2], ()))
     return out
+
+
+@lru_cache(maxsize=16)
+def _pieces_at(board: TableBoard) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """The keys of the pieces (barricades, catwalks) over each cell of the table."""
+    out: dict[tuple[int, ...], list[int]] = {}
+    for n, p in enumerate(board.structures):
+        for cell in p.cells:
+            out.setdefault(tuple(cell), []).append(piece_key(n))
+    return {cell: tuple(keys) for cell, keys in out.items()}
 
 
 def dive_value(s: GameState, j: int) -> float:
     """V DIVE ATTACK: the jump's chance times the dive melee's value, less the stun of a failure."""
-    from dataclasses import replace
-
-    from grimdice.systems.crusade.game import dive
-
     i = s.active
     start = dive.start(s, j)
     _, _, _, q, _, p = start.pending
@@ -182,8 +184,6 @@ def card_value(s: GameState, a: tuple[Any, ...]) -> float:
     i, k = int(a[1]), int(a[2])
     card = deck.cards_of(s.setup)[k].card
     if card in powers.KINDS:
-        from grimdice.systems.crusade.ai.powers import power_value
-
         return power_value(s, a)
     if card == "TELEPORT":
         return 0.0
@@ -215,7 +215,15 @@ def _value(s: GameState, a: tuple[Any, ...]) -> float:
 def law_value(s: GameState, i: int, j: int, key: str) -> float:
     """:func:`attack_value` of token ``i`` attacking token ``j`` in the situation ``key``."""
     me, them = (s.tokens[i].cond, s.tokens[i].hits), (s.tokens[j].cond, s.tokens[j].hits)
-    value, w = 0.0, aim.weight(s, s.tokens[j]) if s.tokens[j].side != s.tokens[i].side else 1.0
+    w = aim.weight(s, s.tokens[j]) if s.tokens[j].side != s.tokens[i].side else 1.0
+    return _law_worth(key, me, them, w)
+
+
+@lru_cache(maxsize=20_000)
+def _law_worth(key: str, me: tuple[int, int], them: tuple[int, int], w: float) -> float:
+    """:func:`law_value` of the situation ``key`` from the attacker's and the target's (condition,
+    hits), harm to the target weighing ``w``."""
+    value = 0.0
     for (ds, as_, wa, *_), p in cached_law(key):
         value += p * (w * _harm(them, ds) - _harm(me, as_) - FAIL_VALUE * bool(wa))
     return value
@@ -238,13 +246,19 @@ def _distances(s: GameState, goals: Iterable[Pos]) -> Mapping[Pos, int]:
     return aim.distances(s, goals)
 
 
-def _hold_squares(s: GameState, side: int) -> set[Pos]:
-    return {
-        s.setup.board.at(q[0], q[1])
-        for o in s.setup.scenario.objectives
+def _hold_squares(s: GameState, side: int) -> frozenset[Pos]:
+    return _side_holds(s.setup, side)
+
+
+@lru_cache(maxsize=64)
+def _side_holds(setup: Setup, side: int) -> frozenset[Pos]:
+    """The squares of the ``hold`` objectives of ``side`` (or of both sides)."""
+    return frozenset(
+        setup.board.at(q[0], q[1])
+        for o in setup.scenario.objectives
         if o.kind == "hold" and o.side in (None, side)
         for q in o.squares
-    }
+    )
 
 
 def _item_goals(s: GameState, side: int, me: int) -> list[Pos]:
@@ -275,7 +289,7 @@ def _goals(s: GameState, side: int, me: int = -1) -> list[Pos]:
     friends = {t.sq for t in s.tokens if t.standing and t.side == side}
     free = _hold_squares(s, side) - friends
     if me >= 0 and s.tokens[me].sq in _hold_squares(s, side):
-        free = set()  # it stands on one already: it does not shuffle between them
+        free = frozenset()  # it stands on one already: it does not shuffle between them
     return aim.contacts(s, side) + sorted(free)
 
 
@@ -296,8 +310,6 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     prompt = state.psy.prompt if state.psy is not None else ()
     if prompt or state.control:  # VII: keeps its cards for its own turn; IX CONTROL: it kills
         if prompt[:1] == ("foresee",):  # ... but a PRECOGNANT that pays
-            from grimdice.systems.crusade.ai.powers import foresee_choice
-
             return foresee_choice(state, actions)
         return actions[0]
     if actions[0][0] == "activate":
@@ -315,15 +327,13 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
             return a
     carrying = items.carries(state, state.active)  # a carrier moves rather than fights
     kinds = (*ATTACKS, *STRUCTURE_ATTACKS, *ABILITY_ATTACKS)
-    held = _held_structures(state)  # VI: only a sector or piece with models in or on it can pay
-    attacks = [
-        a
-        for a in actions
-        if a[0] in kinds and not carrying and (a[0] not in STRUCTURE_ATTACKS or _structure_key(a) in held)
-    ]
+    attacks = [] if carrying else [a for a in actions if a[0] in kinds]
+    if any(a[0] in STRUCTURE_ATTACKS for a in attacks):  # VI: only one with models in or on it can pay
+        held = _held_structures(state)
+        attacks = [a for a in attacks if a[0] not in STRUCTURE_ATTACKS or _structure_key(a) in held]
     if attacks:
         values = [_value(state, a) for a in attacks]
-        best = int(np.argmax(values))
+        best = max(range(len(values)), key=values.__getitem__)  # the first best
         if values[best] > 0 and not aim.hurries(state, values[best], actions):
             return attacks[best]
     for a in actions:
@@ -336,7 +346,7 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     here = dist.get(me.sq, 10**6)
     steps = [a for a in actions if a[0] in ("move", "open", "manhole", "ladder", "scrabble")]
     if steps:
-        best_step = min(steps, key=lambda a: _step_key(state, dist, a))
+        best_step = _best_step(state, dist, steps)
         if dist.get(tuple(int(v) for v in best_step[1:]), 10**6) < here:
             return best_step
     if ("charge",) in actions and here <= state.budget + 3:
@@ -394,11 +404,15 @@ def exposure(s: GameState, p: Pos) -> int:
     )
 
 
-def _step_key(s: GameState, dist: Mapping[Pos, int], a: tuple[Any, ...]) -> tuple[int, int]:
-    """A step's order: nearer its goal first; on a table, of steps as near, the one fewer enemies
-    see (it advances in cover)."""
-    to = tuple(int(v) for v in a[1:])
-    return dist.get(to, 10**6), exposure(s, to)
+def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """The step nearest its goal; on a table, of steps as near, the one fewer enemies see (it
+    advances in cover); the first such in ``steps``. Only the nearest steps' sight is looked at."""
+    near = [dist.get(a[1:], 10**6) for a in steps]  # its position's ints (a Pos's hash and equality)
+    best = min(near)
+    tied = [a for a, d in zip(steps, near, strict=True) if d == best]
+    if len(tied) == 1:
+        return tied[0]
+    return min(tied, key=lambda a: exposure(s, tuple(int(v) for v in a[1:])))
 
 
 def _end(actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:

@@ -70,10 +70,14 @@ class Nearest(Mapping[Pos, int]):
 
     def __init__(self, each: tuple[dict[Pos, int], ...]) -> None:
         self.each = each
+        self._seen: dict[Pos, int | None] = {}  # the positions already looked up
 
     def get(self, p: Pos, default: Any = None) -> Any:
-        found = [d[p] for d in self.each if p in d]
-        return min(found) if found else default
+        if p not in self._seen:
+            found = [d[p] for d in self.each if p in d]
+            self._seen[p] = min(found) if found else None
+        got = self._seen[p]
+        return default if got is None else got
 
     def __getitem__(self, p: Pos) -> int:
         found = self.get(p)
