@@ -45,6 +45,12 @@ def trunc3s(x: np.ndarray) -> np.ndarray:
 
 DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
 FRACTIONS = np.array([1.0, 0.5, 0.25])  # each direction's lengths tried, longest first
+# A large unit's block is wide: a straight move must pass whole between terrain pieces, so it tries
+# twice the compass directions, turns off the line to the nearest enemy unit, and finer lengths.
+LARGE = 10  # models: a unit this large or larger is a large unit
+LARGE_DIRECTIONS = tuple((math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in range(16))
+LARGE_TURNS = tuple(math.radians(a) for a in (-60.0, -30.0, 30.0, 60.0))  # off the nearest enemy's line
+LARGE_FRACTIONS = np.array([1.0, 0.75, 0.5, 0.25])
 
 
 def cover_centres(setup: Setup) -> list[tuple[float, float]]:
@@ -174,7 +180,9 @@ def swept_clear(state: GameState, u: int, a: np.ndarray, bs: np.ndarray, among: 
 def moves(state: GameState, u: int, kind: str, full: float | None = None) -> list[tuple[float, float]]:
     """Candidate block moves: 8 compass directions, towards each enemy unit (stopping over 1"
     away) and into each cover piece in reach, each at the longest legal length (up to ``full``
-    inches; default: the action's distance)."""
+    inches; default: the action's distance): the full, half or quarter length. A large unit
+    (:data:`LARGE` models or more) tries 16 compass directions, also 30 and 60 degrees either side
+    of the line to the nearest enemy unit, and three quarters of each length too."""
     full = move_distance(state.setup.units[u], kind) if full is None else full
     return state.moves_within(u, (full,))[0]
 
@@ -201,16 +209,21 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
         d = math.hypot(cx - ax, cy - ay)
         if d > EPS:
             covers.append(((cx - ax) / d, (cy - ay) / d, d))
+    large = len(state.models(u)) >= LARGE
+    compass = LARGE_DIRECTIONS if large else DIRECTIONS
+    turns = around_nearest(towards) if large else []
     wanted: list[tuple[float, float, float]] = []  # every allowance's directions, one after another
     sizes: list[int] = []
     for full in fulls:
-        group = [(dx, dy, full) for dx, dy in DIRECTIONS]
+        group = [(dx, dy, full) for dx, dy in compass]
         group += [(ux, uy, min(full, g)) for ux, uy, g in towards]
+        group += [(ux, uy, min(full, g)) for ux, uy, g in turns]
         group += [(ux, uy, d) for ux, uy, d in covers if d <= full]
         wanted += group
         sizes.append(len(group))
     ux, uy, length = np.array(wanted, dtype=float).T
-    steps = length[:, None] * FRACTIONS[None, :]  # (W, 3): each direction's lengths, longest first
+    fractions = LARGE_FRACTIONS if large else FRACTIONS
+    steps = length[:, None] * fractions[None, :]  # (W, F): each direction's lengths, longest first
     good = block_moves(state, u, ux, uy, steps)
     first = good.argmax(axis=1)  # the longest legal length of each direction
     best = steps[np.arange(len(steps)), first]
@@ -228,6 +241,18 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
     return out
 
 
+def around_nearest(towards: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """The directions :data:`LARGE_TURNS` off the line to the nearest enemy unit (of ``towards``:
+    unit vector and gap less the 1" kept clear, the gap kept as the length's cap): a large unit's
+    ways around a piece of terrain between it and the enemy (none when there is no enemy)."""
+    if not towards:
+        return []
+    ux, uy, g = min(towards, key=lambda t: t[2])
+    return [
+        (ux * math.cos(a) - uy * math.sin(a), ux * math.sin(a) + uy * math.cos(a), g) for a in LARGE_TURNS
+    ]
+
+
 def unit_centres(state: GameState) -> dict[int, tuple[float, float]]:
     """The state's memo of each unit's centre where it stands (:meth:`GameState.centre`), filled as
     :meth:`moves_within` asks (a state is frozen; its units' moves all aim at the same centres)."""
@@ -239,14 +264,14 @@ def unit_centres(state: GameState) -> dict[int, tuple[float, float]]:
 
 
 def block_moves(state: GameState, u: int, ux: np.ndarray, uy: np.ndarray, steps: np.ndarray) -> np.ndarray:
-    """``(W, 3)``: for each direction ``(ux[w], uy[w])``, the longest of its lengths ``steps[w]``
-    (:data:`FRACTIONS` of it, longest first, 0.5" at least) by which unit ``u``'s block may move
-    from where it stands, marked True (shorter ones are not tested): on the table, not into or
-    through impassable terrain, and over its Walk distance not through difficult terrain ("the
-    unit may not move more than its Walk action distance"; Strider: "treat difficult terrain as
-    open terrain when moving"; Flying: "may move through ... impassable terrain", "they may ignore
-    terrain effects"), then :meth:`kept_clear` of the other units; in one compiled pass
-    (``kernels.block_moves``)."""
+    """``(W, F)``: for each direction ``(ux[w], uy[w])``, the longest of its lengths ``steps[w]``
+    (:data:`FRACTIONS` or :data:`LARGE_FRACTIONS` of it, longest first, 0.5" at least) by which
+    unit ``u``'s block may move from where it stands, marked True (shorter ones are not tested): on
+    the table, not into or through impassable terrain, and over its Walk distance not through
+    difficult terrain ("the unit may not move more than its Walk action distance"; Strider: "treat
+    difficult terrain as open terrain when moving"; Flying: "may move through ... impassable
+    terrain", "they may ignore terrain effects"), then :meth:`kept_clear` of the other units; in one
+    compiled pass (``kernels.block_moves``)."""
     unit, table, st = state.setup.units[u], state.setup.table, state.standing()
     qa, qb, box, _h, _m = table.polygons()
     flying = unit.has("flying")  # "they may ignore terrain effects"

@@ -26,7 +26,7 @@ from grimdice.systems.onepage.game.state import GameState
 #: terrain and cover are measured with whole bases along whole paths (engine.table.sweeps); 7 since
 #: each model that sees the target fires a weapon in range of it (shots counted per weapon profile); 8
 #: since the players place their units at deployment (``["place", u, x, y]``, deployment.py)
-LOG_VERSION = 9
+LOG_VERSION = 10
 
 
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
