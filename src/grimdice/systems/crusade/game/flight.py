@@ -22,6 +22,7 @@ within 1" in height, may take it.
 from __future__ import annotations
 
 from grimdice.systems.crusade.game.board import Step
+from grimdice.systems.crusade.game.latch import steps as latched
 from grimdice.systems.crusade.game.state import GameState, Token, has_code
 
 #: the abilities that give a model the air steps
@@ -60,8 +61,6 @@ def steps_of(s: GameState) -> list[Step]:
 
 
 def _steps_of(s: GameState) -> list[Step]:
-    from grimdice.systems.crusade.game.latch import steps as latched
-
     return latched(s, s.active, _steps(s, s.tokens[s.active]))  # IX LATCH ON: neither may move
 
 
