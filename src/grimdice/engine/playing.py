@@ -2,7 +2,8 @@
 check every game state class passes.
 
 * A **bot** is ``bot(state, rng) -> action``: one of ``state.legal_actions()``, drawn with its own
-  random stream; :func:`random_bot` is the uniformly random one. A bot is given the player's
+  random stream; :func:`random_bot` is the random one (uniform over the legal actions, or the
+  state's own ``random_action`` draw when it has one). A bot is given the player's
   observation of the state (:func:`grimdice.engine.game.observe`), never hidden information.
 * :func:`play_game` plays from a root state to the end. One seed is the whole game's randomness:
   ``SeedSequence(seed)`` spawns the chance stream first, then one stream per player, so the same
@@ -13,8 +14,9 @@ check every game state class passes.
   playouts end; decision states have legal actions and chance states outcomes whose
   probabilities sum to 1; ``apply`` leaves the state it is given unchanged (states are values);
   replaying the actions gives equal states; the player to move has the same legal actions in its
-  observation, which it observes again unchanged; and, when the class has a JSON form, every
-  state read back from its JSON is equal to it.
+  observation, which it observes again unchanged; a state's own random draw (``random_action``,
+  when it has one) is legal; and, when the class has a JSON form, every state read back from its
+  JSON is equal to it.
 """
 
 from __future__ import annotations
@@ -32,7 +34,11 @@ MAX_STEPS = 1_000_000  # a game longer than this is taken as not ending
 
 
 def random_bot(state: Any, rng: np.random.Generator) -> Any:
-    """Any legal action, uniformly."""
+    """Any legal action, uniformly; or, when the state has ``random_action(rng)``, the action it
+    draws (a game's own random player: a legal action, drawn as the game documents)."""
+    draw = getattr(state, "random_action", None)
+    if draw is not None:
+        return draw(rng)
     acts = state.legal_actions()
     return acts[int(rng.integers(len(acts)))]
 
@@ -158,6 +164,7 @@ def conformance(
                     bad.append(f"{where}, state {i}: a decision state without legal actions")
                 elif who != TERMINAL:
                     bad += _observation_errors(s, who, f"{where}, state {i}", eq)
+                    bad += _draw_errors(s, np.random.default_rng([seed, i]), f"{where}, state {i}")
                 if to_json is not None and from_json is not None:
                     back = from_json(root, json.loads(json.dumps(to_json(s))))
                     if not eq(back, s):
@@ -171,6 +178,16 @@ def conformance(
             ):
                 bad.append(f"{where}: the replay of its actions gives other states")
     return bad
+
+
+def _draw_errors(s: Any, rng: np.random.Generator, where: str) -> list[str]:
+    """A state's own random draw (``random_action``), when it has one: each of a few draws legal."""
+    draw = getattr(s, "random_action", None)
+    if draw is None:
+        return []
+    legal = s.legal_actions()
+    drawn = [draw(rng) for _ in range(3)]
+    return [f"{where}: the random draw {a!r} is not legal" for a in drawn if a not in legal]
 
 
 def _observation_errors(s: Any, who: int, where: str, eq: Callable[[Any, Any], bool]) -> list[str]:

@@ -171,6 +171,10 @@ class GameState:
     def legal_actions(self) -> list[tuple[Any, ...]]:
         return _rules().legal_actions(self)
 
+    def random_action(self, rng: Any) -> tuple[Any, ...]:
+        """A legal action as the random player draws it (:func:`.sampling.random_action`)."""
+        return _sampling().random_action(self, rng)
+
     def chance_outcomes(self) -> Sequence[tuple[tuple[Any, ...], float]]:
         return _rules().chance_outcomes(self)
 
@@ -250,6 +254,15 @@ def _rules() -> Any:
     return _RULES[0]
 
 
+def _sampling() -> Any:
+    """:mod:`.sampling` (which imports the rules), fetched at the first draw and kept."""
+    if len(_RULES) < 2:
+        from grimdice.systems.crusade.game import sampling
+
+        _RULES[:] = [_rules(), sampling]
+    return _RULES[1]
+
+
 def initial_state(setup: Setup) -> GameState:
     """The state before the first turn: every model placed; a roll-off pending unless the
     scenario names the first force (I)."""
@@ -323,7 +336,7 @@ def invariant_errors(s: GameState) -> list[str]:
             out.append(f"token {i} stands in a closed door at {t.sq}")
         if not t.blip and not 0 <= t.hits <= s.setup.profiles[t.profile].hits:
             out.append(f"token {i} has {t.hits} hits left")
-    if s.active >= 0 and not s.pending:
+    if s.active >= 0 and not s.pending and not s.control:  # IX CONTROL: its choice comes first
         t = s.tokens[s.active]
         if t.side != s.player or not t.standing:
             out.append(f"active token {s.active} may not act")
