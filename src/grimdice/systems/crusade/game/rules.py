@@ -92,26 +92,63 @@ def enemies(s: GameState, side: int) -> list[int]:
     return [i for i, t in enumerate(s.tokens) if t.alive and t.side != side]
 
 
+#: the last answers of :func:`targets_in_sight` and :func:`adjacent_enemies`, with what they depend
+#: on (the identities of the setup, tokens, doors and cards, all immutable, and the model): the
+#: decisions of an activation that move nobody ask again
+_LAST: dict[str, tuple[Any, ...]] = {}
+
+
+def _kept(name: str, s: GameState, i: int) -> list[int] | None:
+    got = _LAST.get(name)  # one read: another thread may replace it
+    if (
+        got is not None
+        and got[0] is s.tokens
+        and got[1] == i
+        and got[2] is s.setup
+        and got[3] is s.open_doors
+        and got[4] is s.psy
+    ):
+        return list(got[5])
+    return None
+
+
+def _keep(name: str, s: GameState, i: int, out: list[int]) -> list[int]:
+    _LAST[name] = (s.tokens, i, s.setup, s.open_doors, s.psy, tuple(out))
+    return out
+
+
 def targets_in_sight(s: GameState, i: int) -> list[int]:
     """II: the enemy models ``i`` has line of sight to, not hidden (blips are hidden, V)."""
+    kept = _kept("sight", s, i)
+    if kept is not None:
+        return kept
     me = s.tokens[i]
     doors, occ, board = s.doors(), s.occupied(), s.setup.board
-    return [
-        j
-        for j, t in enumerate(s.tokens)
-        if t.alive and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
-    ]
+    return _keep(
+        "sight",
+        s,
+        i,
+        [
+            j
+            for j, t in enumerate(s.tokens)
+            if t.alive and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
+        ],
+    )
 
 
 def adjacent_enemies(s: GameState, i: int) -> list[int]:
     """IV / X: adjacent enemy models (diagonals if a pinching square is open), not blips; VI: catwalks'."""
+    kept = _kept("adjacent", s, i)
+    if kept is not None:
+        return kept
     me = s.tokens[i]
     doors, board = s.doors(), s.setup.board
-    return [
+    found = [
         j
         for j, t in enumerate(s.tokens)
         if t.alive and t.side != me.side and not t.blip and board.adjacent(me.sq, t.sq, doors)
-    ] + catwalk.blockers(s, i)
+    ]
+    return _keep("adjacent", s, i, found + catwalk.blockers(s, i))
 
 
 def _moves(s: GameState) -> list[Action]:

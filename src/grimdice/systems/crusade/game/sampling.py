@@ -20,6 +20,7 @@ decision draws from the grouped :func:`.rules.legal_actions`. Both give the dist
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -49,7 +50,7 @@ Action = tuple[Any, ...]
 STEP = "step"
 STEP_NAMES = frozenset((*moves.STEPS, *climb.CLIMBS, "open", "close"))
 #: a source of actions: the kinds it may give, and the thunk that builds them
-Source = tuple[tuple[str, ...], Callable[[], list[Action]]]
+Source = tuple[tuple[str, ...], Callable[["_Decision"], list[Action]]]
 
 
 def kind_of(a: Action) -> str:
@@ -59,26 +60,26 @@ def kind_of(a: Action) -> str:
 
 def random_action(s: GameState, rng: np.random.Generator) -> Action:
     """One legal action of ``s``, drawn as the module text says (uniform draws from ``rng``)."""
-    sources = sources_of(s)
-    if sources is None:
+    if not ordinary(s):
         return _grouped_draw(s.legal_actions(), rng)
-    kinds: dict[str, list[int]] = {}
-    for n, (names, _) in enumerate(sources):
-        for k in names:
-            kinds.setdefault(k, []).append(n)
-    built: dict[int, list[Action]] = {}
+    d = _Decision(s)
+    sources, kinds, where = _TABLES[d.full]
     left = list(kinds)
+    built: dict[int, list[Action]] = {}
     while left:
-        kind = left[_below(rng, len(left))]
+        k = _below(rng, len(left))
+        kind = left[k]
         acts: list[Action] = []
-        for n in kinds[kind]:
+        for n in where[kind]:
             if n not in built:
-                built[n] = sources[n][1]()
-            acts.extend(a for a in built[n] if kind_of(a) == kind)
+                built[n] = sources[n][1](d)
+            names = sources[n][0]
+            acts.extend(built[n] if len(names) == 1 else [a for a in built[n] if kind_of(a) == kind])
         if acts:
-            distinct = list(dict.fromkeys(acts))
+            distinct = list(dict.fromkeys(acts)) if len(acts) > 1 else acts
             return distinct[_below(rng, len(distinct))]
-        left.remove(kind)
+        left[k] = left[-1]  # the kind is empty: drop it, draw again among the others
+        left.pop()
     return _grouped_draw(s.legal_actions(), rng)  # not met: "end" is always there
 
 
@@ -104,92 +105,123 @@ def ordinary(s: GameState) -> bool:
     return not s.tokens[s.active].last and not r._mindless(s)
 
 
-def sources_of(s: GameState) -> list[Source] | None:
-    """The sources of an ordinary decision's actions (:func:`.rules.legal_actions`' parts, in its
-    order); None for any other decision."""
-    if not ordinary(s):
-        return None
-    i = s.active
-    t = s.tokens[i]
-    wounded = r._wounded(s, i)
-    acting = r.may_act(s)
-    full = acting and not (s.charged or (wounded and s.moved > 0))
-    seen: list[tuple[list[int], list[int]]] = []
+class _Decision:
+    """An ordinary decision's state, what its sources share: the active model, its wound, whether
+    it may take its action in full (not only a melee, :func:`.rules._actions`), and the enemies
+    beside it and in its sight (worked out once, at the first source asking)."""
 
-    def foes() -> tuple[list[int], list[int]]:
+    def __init__(self, s: GameState) -> None:
+        self.s = s
+        self.i = s.active
+        self.t = s.tokens[s.active]
+        self.wounded = r._wounded(s, s.active)
+        self.acting = r.may_act(s)
+        self.full = self.acting and not (s.charged or (self.wounded and s.moved > 0))
+        self._foes: tuple[list[int], list[int]] | None = None
+
+    def foes(self) -> tuple[list[int], list[int]]:
         """(adjacent enemies, enemies in sight), FERAL's nearest only, as :func:`.rules._actions`."""
-        if not seen:
+        if self._foes is None:
+            s, i, t = self.s, self.i, self.t
             adjacent, sight = r.adjacent_enemies(s, i), r.targets_in_sight(s, i)
             if s.setup.fighters[t.profile].has("feral") or any(
                 has_code(s.setup.profiles[t.profile].abilities, c) for c in ("FERAL", "MINDLESS")
             ):
                 adjacent, sight = r._nearest(s, i, adjacent, sight)
-            seen.append((adjacent, sight))
-        return seen[0]
+            self._foes = (adjacent, sight)
+        return self._foes
 
-    def melee() -> list[Action]:
-        out = [("melee", j) for j in foes()[0]] if acting else []
-        if s.meleed:  # IV: each adjacent enemy in turn
-            out.extend(("melee", j) for j in r.adjacent_enemies(s, i) if j not in s.meleed)
-        return out
 
-    out: list[Source] = []
-    if full:
-        out.extend(_full_sources(s, foes, wounded))
-    out.append((("melee",), melee))
-    out.append((("cast", "dissipate"), lambda: deck.cast_actions(s)))
-    hide = (full and r._may_hide(s, free=False)) or r._may_hide(s, free=True)
-    out.append((("hide",), lambda: [("hide",)] if hide else []))
-    out.append(((STEP,), lambda: r._moves(s) if r.may_move(s) else []))
-    out.append((("drop",), lambda: [("drop",)] if items.carries(s, i) else []))
-    out.append((("end",), lambda: [("end",)]))
+def _melee(d: _Decision) -> list[Action]:
+    out: list[Action] = [("melee", j) for j in d.foes()[0]] if d.acting else []
+    if d.s.meleed:  # IV: each adjacent enemy in turn
+        out.extend(("melee", j) for j in r.adjacent_enemies(d.s, d.i) if j not in d.s.meleed)
     return out
 
 
-def _full_sources(
-    s: GameState, foes: Callable[[], tuple[list[int], list[int]]], wounded: bool
-) -> list[Source]:
-    """The sources of a model's action (:func:`.rules._actions` when it is not limited to a melee)."""
-    i = s.active
-    t = s.tokens[i]
-    p = s.setup.profiles[t.profile]
+def _hide(d: _Decision) -> list[Action]:
+    may = (d.full and r._may_hide(d.s, free=False)) or r._may_hide(d.s, free=True)
+    return [("hide",)] if may else []
 
-    def shots() -> list[Action]:
-        out: list[Action] = []
-        for k, w in enumerate(p.weapons):
-            if w.kind in r.RANGED and t.arms[k] == READY:
-                out.extend(r._shots(s, i, w.name, foes()[1]))
-        return out
 
-    def tend() -> list[Action]:
-        out: list[Action] = []
-        for k, w in enumerate(p.weapons):
-            if t.arms[k] in (UNLOADED, JAMMED):
-                out.append(("reload" if t.arms[k] == UNLOADED else "unjam", w.name))
-        return out
+def _shots(d: _Decision) -> list[Action]:
+    s, t = d.s, d.t
+    out: list[Action] = []
+    for k, w in enumerate(s.setup.profiles[t.profile].weapons):
+        if w.kind in r.RANGED and t.arms[k] == READY:
+            out.extend(r._shots(s, d.i, w.name, d.foes()[1]))
+    return out
 
-    def moving() -> list[Action]:
-        if wounded or has_code(p.abilities, "SHAMBLE"):
-            return []
-        charge = r._charge(s, t)
-        return [("extra",), *([("charge",)] if charge > 0 and s.budget + charge > 0 else [])]
 
-    return [
-        (("shoot",), shots),
-        (("fists",), lambda: fists.actions(s, i, foes()[1])),
-        (("detonate",), lambda: detonate.actions(s, i)),
-        (("mind",), lambda: [("mind", j) for j in psychic.mind_targets(s, i, foes()[1])]),
-        (("latch",), lambda: latch.actions(s, i, foes()[0])),
-        (("mob",), lambda: mob.actions(s, i, foes()[0])),
-        (("dive",), lambda: dive.actions(s, foes()[1], s.budget) if not wounded and s.budget > 0 else []),
-        (("ladder_melee",), lambda: ladder.actions(s)),
-        (("reload", "unjam"), tend),
-        (("recover",), lambda: recover_actions(s)),
-        (("pickup",), lambda: items.pickup_actions(s)),
-        (("force", "close_entry"), lambda: entry.actions(s)),
-        (("shoot_sector", "melee_sector", "shoot_piece", "melee_piece"), lambda: ruin.actions(s)),
-        (("extra", "charge"), moving),
-    ]
+def _tend(d: _Decision) -> list[Action]:
+    """VIII RELOAD and JAM: the weapons to reload or unjam."""
+    out: list[Action] = []
+    for k, w in enumerate(d.s.setup.profiles[d.t.profile].weapons):
+        if d.t.arms[k] in (UNLOADED, JAMMED):
+            out.append(("reload" if d.t.arms[k] == UNLOADED else "unjam", w.name))
+    return out
+
+
+def _moving(d: _Decision) -> list[Action]:
+    """An extra move; a charge (V CHARGE)."""
+    if d.wounded or has_code(d.s.setup.profiles[d.t.profile].abilities, "SHAMBLE"):
+        return []
+    charge = r._charge(d.s, d.t)
+    return [("extra",), *([("charge",)] if charge > 0 and d.s.budget + charge > 0 else [])]
+
+
+def _dive(d: _Decision) -> list[Action]:
+    return dive.actions(d.s, d.foes()[1], d.s.budget) if not d.wounded and d.s.budget > 0 else []
+
+
+#: the sources of a model's action in full (:func:`.rules._actions`), in its order
+FULL_SOURCES: tuple[Source, ...] = (
+    (("shoot",), _shots),
+    (("fists",), lambda d: fists.actions(d.s, d.i, d.foes()[1])),
+    (("detonate",), lambda d: detonate.actions(d.s, d.i)),
+    (("mind",), lambda d: [("mind", j) for j in psychic.mind_targets(d.s, d.i, d.foes()[1])]),
+    (("latch",), lambda d: latch.actions(d.s, d.i, d.foes()[0])),
+    (("mob",), lambda d: mob.actions(d.s, d.i, d.foes()[0])),
+    (("dive",), _dive),
+    (("ladder_melee",), lambda d: ladder.actions(d.s)),
+    (("reload", "unjam"), _tend),
+    (("recover",), lambda d: recover_actions(d.s)),
+    (("pickup",), lambda d: items.pickup_actions(d.s)),
+    (("force", "close_entry"), lambda d: entry.actions(d.s)),
+    (("shoot_sector", "melee_sector", "shoot_piece", "melee_piece"), lambda d: ruin.actions(d.s)),
+    (("extra", "charge"), _moving),
+)
+#: the sources of every ordinary decision (:func:`.rules.legal_actions`' other parts)
+SOURCES: tuple[Source, ...] = (
+    (("melee",), _melee),
+    (("cast", "dissipate"), lambda d: deck.cast_actions(d.s)),
+    (("hide",), _hide),
+    ((STEP,), lambda d: r._moves(d.s) if r.may_move(d.s) else []),
+    (("drop",), lambda d: [("drop",)] if items.carries(d.s, d.i) else []),
+    (("end",), lambda d: [("end",)]),
+)
+
+
+def _table(sources: tuple[Source, ...]) -> tuple[tuple[Source, ...], tuple[str, ...], dict[str, list[int]]]:
+    """The sources, their kinds, and the sources of each kind."""
+    where: dict[str, list[int]] = {}
+    for n, (names, _) in enumerate(sources):
+        for k in names:
+            where.setdefault(k, []).append(n)
+    return sources, tuple(where), where
+
+
+#: a decision's sources, kinds and sources by kind: with the action in full (True) or not
+_TABLES = {True: _table(FULL_SOURCES + SOURCES), False: _table(SOURCES)}
+
+
+def sources_of(s: GameState) -> list[tuple[tuple[str, ...], Callable[[], list[Action]]]] | None:
+    """The sources of an ordinary decision's actions (:func:`.rules.legal_actions`' parts), each
+    bound to the state; None for any other decision."""
+    if not ordinary(s):
+        return None
+    d = _Decision(s)
+    return [(names, partial(build, d)) for names, build in _TABLES[d.full][0]]
 
 
 def support(s: GameState) -> dict[str, set[Action]] | None:
