@@ -83,8 +83,8 @@ class TableBoard:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to worker processes) without its kept steps, lines and paths."""
-        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside", "_indoors")
-        kept += ("_targets", "memo")
+        kept = {"_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside", "_indoors"}
+        kept |= {"_targets", "memo"}
         return {k: (type(v)() if k in kept else v) for k, v in self.__dict__.items()}
 
     # ------------------------------------------------------------------ positions
