@@ -44,6 +44,7 @@ from grimdice.systems.crusade.game import (
 from grimdice.systems.crusade.game import rules as r
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.state import JAMMED, READY, UNLOADED, GameState, has_code
+from grimdice.systems.crusade.game.table import TableBoard
 
 Action = tuple[Any, ...]
 #: the kind of every board step
@@ -108,7 +109,7 @@ def ordinary(s: GameState) -> bool:
 class _Decision:
     """An ordinary decision's state, what its sources share: the active model, its wound, whether
     it may take its action in full (not only a melee, :func:`.rules._actions`), and the enemies
-    beside it and in its sight (worked out once, at the first source asking)."""
+    beside it and in its sight (each worked out once, at the first source asking)."""
 
     def __init__(self, s: GameState) -> None:
         self.s = s
@@ -117,23 +118,38 @@ class _Decision:
         self.wounded = r._wounded(s, s.active)
         self.acting = r.may_act(s)
         self.full = self.acting and not (s.charged or (self.wounded and s.moved > 0))
-        self._foes: tuple[list[int], list[int]] | None = None
+        self._adjacent: list[int] | None = None
+        self._sight: list[int] | None = None
 
-    def foes(self) -> tuple[list[int], list[int]]:
-        """(adjacent enemies, enemies in sight), FERAL's nearest only, as :func:`.rules._actions`."""
-        if self._foes is None:
-            s, i, t = self.s, self.i, self.t
-            adjacent, sight = r.adjacent_enemies(s, i), r.targets_in_sight(s, i)
-            if s.setup.fighters[t.profile].has("feral") or any(
-                has_code(s.setup.profiles[t.profile].abilities, c) for c in ("FERAL", "MINDLESS")
-            ):
-                adjacent, sight = r._nearest(s, i, adjacent, sight)
-            self._foes = (adjacent, sight)
-        return self._foes
+    def _feral(self) -> bool:
+        s, t = self.s, self.t
+        return s.setup.fighters[t.profile].has("feral") or any(
+            has_code(s.setup.profiles[t.profile].abilities, c) for c in ("FERAL", "MINDLESS")
+        )
+
+    def adjacent(self) -> list[int]:
+        """The enemies beside the model (FERAL's nearest only, as :func:`.rules._actions`)."""
+        if self._adjacent is None:
+            self._adjacent = self._foes()[0] if self._feral() else r.adjacent_enemies(self.s, self.i)
+        return self._adjacent
+
+    def sight(self) -> list[int]:
+        """The enemies in its sight (FERAL's nearest only)."""
+        if self._sight is None:
+            self._sight = self._foes()[1] if self._feral() else r.targets_in_sight(self.s, self.i)
+        return self._sight
+
+    def _foes(self) -> tuple[list[int], list[int]]:
+        s, i = self.s, self.i
+        return r._nearest(s, i, r.adjacent_enemies(s, i), r.targets_in_sight(s, i))
+
+    def has(self, code: str) -> bool:
+        """Whether the model (not a blip) has the ability ``code``."""
+        return not self.t.blip and has_code(self.s.setup.profiles[self.t.profile].abilities, code)
 
 
 def _melee(d: _Decision) -> list[Action]:
-    out: list[Action] = [("melee", j) for j in d.foes()[0]] if d.acting else []
+    out: list[Action] = [("melee", j) for j in d.adjacent()] if d.acting else []
     if d.s.meleed:  # IV: each adjacent enemy in turn
         out.extend(("melee", j) for j in r.adjacent_enemies(d.s, d.i) if j not in d.s.meleed)
     return out
@@ -149,7 +165,7 @@ def _shots(d: _Decision) -> list[Action]:
     out: list[Action] = []
     for k, w in enumerate(s.setup.profiles[t.profile].weapons):
         if w.kind in r.RANGED and t.arms[k] == READY:
-            out.extend(r._shots(s, d.i, w.name, d.foes()[1]))
+            out.extend(r._shots(s, d.i, w.name, d.sight()))
     return out
 
 
@@ -170,18 +186,33 @@ def _moving(d: _Decision) -> list[Action]:
     return [("extra",), *([("charge",)] if charge > 0 and d.s.budget + charge > 0 else [])]
 
 
+# The sources below look at the enemies only past the cheap checks their rules' functions make
+# first (the answer is the same: those functions find nothing without them).
 def _dive(d: _Decision) -> list[Action]:
-    return dive.actions(d.s, d.foes()[1], d.s.budget) if not d.wounded and d.s.budget > 0 else []
+    board = d.s.setup.board
+    if d.wounded or d.s.budget <= 0 or not isinstance(board, TableBoard) or board.indoors(d.t.sq) >= 0:
+        return []
+    return dive.actions(d.s, d.sight(), d.s.budget)
+
+
+def _fists(d: _Decision) -> list[Action]:
+    return fists.actions(d.s, d.i, d.sight()) if fists.pistols(d.s, d.i) is not None else []
+
+
+def _mind(d: _Decision) -> list[Action]:
+    if not psychic.level(d.s, d.t):
+        return []
+    return [("mind", j) for j in psychic.mind_targets(d.s, d.i, d.sight())]
 
 
 #: the sources of a model's action in full (:func:`.rules._actions`), in its order
 FULL_SOURCES: tuple[Source, ...] = (
     (("shoot",), _shots),
-    (("fists",), lambda d: fists.actions(d.s, d.i, d.foes()[1])),
+    (("fists",), _fists),
     (("detonate",), lambda d: detonate.actions(d.s, d.i)),
-    (("mind",), lambda d: [("mind", j) for j in psychic.mind_targets(d.s, d.i, d.foes()[1])]),
-    (("latch",), lambda d: latch.actions(d.s, d.i, d.foes()[0])),
-    (("mob",), lambda d: mob.actions(d.s, d.i, d.foes()[0])),
+    (("mind",), _mind),
+    (("latch",), lambda d: latch.actions(d.s, d.i, d.adjacent()) if d.has("LATCH ON") else []),
+    (("mob",), lambda d: mob.actions(d.s, d.i, d.adjacent()) if mob.size(d.s, d.i) > 1 else []),
     (("dive",), _dive),
     (("ladder_melee",), lambda d: ladder.actions(d.s)),
     (("reload", "unjam"), _tend),
