@@ -217,16 +217,16 @@ class GameState:
     def occupant(self, sq: Pos) -> int:
         """The token on a square (killed models leave the board), or -1."""
         for i, t in enumerate(self.tokens):
-            if t.on_board and t.sq == sq:
+            if t.sq == sq and (t.cond != KILLED or t.horror == 1):  # on the board
                 return i
         return -1
 
     def occupied(self) -> set[Pos]:
-        return {t.sq for t in self.tokens if t.on_board}
+        return {t.sq for t in self.tokens if t.cond != KILLED or t.horror == 1}  # on the board
 
     def sides(self) -> dict[Pos, int]:
         """Each position holding a token, and the token's force."""
-        return {t.sq: t.side for t in self.tokens if t.on_board}
+        return {t.sq: t.side for t in self.tokens if t.cond != KILLED or t.horror == 1}
 
     def doors(self) -> dict[Pos, bool]:
         return {sq: sq in self.open_doors for sq in self.setup.board.door_squares}
