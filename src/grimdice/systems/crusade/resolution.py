@@ -86,7 +86,7 @@ def state_code(lay: Layout, side: str, s: State) -> int:
     return s[0] * (hits.stop - hits.start) + s[1]
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=16_384)
 def onehots(
     lay: Layout, d: State, a: State, dmg: int, admg: int, tie: bool, pulled: bool, throw: int = 0
 ) -> np.ndarray:
