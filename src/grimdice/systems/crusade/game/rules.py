@@ -38,6 +38,7 @@ from grimdice.systems.crusade.game import (
     waits,
     zoc,
 )
+from grimdice.systems.crusade.game.answers import ADJACENT, SIGHT
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
@@ -53,7 +54,7 @@ from grimdice.systems.crusade.game.state import (
     turn_start,
 )
 from grimdice.systems.crusade.game.table import piece_key
-from grimdice.systems.crusade.game.victory import hold_score, reached_by
+from grimdice.systems.crusade.game.victory import hold_score, reached_by, standing_forces
 
 Action = tuple[Any, ...]
 RANGED = ("ranged", "pistol", "grenade")
@@ -92,54 +93,23 @@ def enemies(s: GameState, side: int) -> list[int]:
     return [i for i, t in enumerate(s.tokens) if t.alive and t.side != side]
 
 
-#: the last answers of :func:`targets_in_sight` and :func:`adjacent_enemies`, with what they depend
-#: on (the identities of the setup, tokens, doors and cards, all immutable, and the model): the
-#: decisions of an activation that move nobody ask again
-_LAST: dict[str, tuple[Any, ...]] = {}
-
-
-def _kept(name: str, s: GameState, i: int) -> list[int] | None:
-    got = _LAST.get(name)  # one read: another thread may replace it
-    if (
-        got is not None
-        and got[0] is s.tokens
-        and got[1] == i
-        and got[2] is s.setup
-        and got[3] is s.open_doors
-        and got[4] is s.psy
-    ):
-        return list(got[5])
-    return None
-
-
-def _keep(name: str, s: GameState, i: int, out: list[int]) -> list[int]:
-    _LAST[name] = (s.tokens, i, s.setup, s.open_doors, s.psy, tuple(out))
-    return out
-
-
 def targets_in_sight(s: GameState, i: int) -> list[int]:
     """II: the enemy models ``i`` has line of sight to, not hidden (blips are hidden, V)."""
-    kept = _kept("sight", s, i)
-    if kept is not None:
+    if (kept := SIGHT.get(s, i)) is not None:
         return kept
     me = s.tokens[i]
     doors, occ, board = s.doors(), s.occupied(), s.setup.board
-    return _keep(
-        "sight",
-        s,
-        i,
-        [
-            j
-            for j, t in enumerate(s.tokens)
-            if t.alive and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
-        ],
-    )
+    found = [
+        j
+        for j, t in enumerate(s.tokens)
+        if t.alive and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
+    ]
+    return SIGHT.keep(s, i, found)
 
 
 def adjacent_enemies(s: GameState, i: int) -> list[int]:
     """IV / X: adjacent enemy models (diagonals if a pinching square is open), not blips; VI: catwalks'."""
-    kept = _kept("adjacent", s, i)
-    if kept is not None:
+    if (kept := ADJACENT.get(s, i)) is not None:
         return kept
     me = s.tokens[i]
     doors, board = s.doors(), s.setup.board
@@ -148,7 +118,7 @@ def adjacent_enemies(s: GameState, i: int) -> list[int]:
         for j, t in enumerate(s.tokens)
         if t.alive and t.side != me.side and not t.blip and board.adjacent(me.sq, t.sq, doors)
     ]
-    return _keep("adjacent", s, i, found + catwalk.blockers(s, i))
+    return ADJACENT.keep(s, i, found + catwalk.blockers(s, i))
 
 
 def _moves(s: GameState) -> list[Action]:
@@ -460,7 +430,7 @@ def end_activation(s: GameState) -> GameState:
 
 def out_of_action(s: GameState, side: int) -> bool:
     """A force with no model standing (blips count) is beaten (ours: ``victory``)."""
-    return not any(t.side == side and t.standing for t in deck.counted(s))  # VII PROJECTION: no ghosts
+    return side not in standing_forces(s)
 
 
 def finish(s: GameState, winner: int) -> GameState:
@@ -474,8 +444,9 @@ def settle(s: GameState) -> GameState:
     if s.ended or s.pending or s.control:
         return s
     s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
+    up = standing_forces(s)
     for side in (0, 1):
-        if out_of_action(s, side):
+        if side not in up:  # out of action
             return finish(s, 1 - side)
     s = deck.mourn(s)  # VII: a killed player psyker's cards
     s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
