@@ -1,13 +1,17 @@
 """The simple AI's worth of the further psychic cards (the game's ``powers``; ours, as the attacks' values
-of :mod:`.players`): each card's gain times the chance of its roll, less the incursion's risk."""
+of :mod:`.worth`): each card's gain times the chance of its roll, less the incursion's risk."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from grimdice.systems.crusade.ai.worth import CONDITION_VALUE, INCURSION_VALUE, law_value, many_value
+from grimdice.systems.crusade.ai.worth import harm as _harm
 from grimdice.systems.crusade.damage import graze
 from grimdice.systems.crusade.game import deck, powers
 from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.obfuscate import outcomes
+from grimdice.systems.crusade.game.psychic import mind_law
 from grimdice.systems.crusade.game.situation import push_square
 from grimdice.systems.crusade.game.state import GameState
 
@@ -24,8 +28,6 @@ SMALL = {
 
 def power_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected worth of playing one of the game's ``powers`` cards (PHASE none)."""
-    from grimdice.systems.crusade.ai.players import CONDITION_VALUE, INCURSION_VALUE, _harm
-
     i, k = int(a[1]), int(a[2])
     card = deck.cards_of(s.setup)[k].card
     if card == "PHASE":
@@ -36,8 +38,6 @@ def power_value(s: GameState, a: tuple[Any, ...]) -> float:
         key = powers.cast(s, i, card, k, j).pending[4]
         return sum(p * _harm((t.cond, t.hits), ds) for (ds, *_), p in cached_law(key))
     if card == "OBFUSCATE":  # SMALL a model hidden, less the incursion
-        from grimdice.systems.crusade.game.obfuscate import outcomes
-
         law = outcomes(s, i, deck.cards_of(s.setup)[k].dice, j)
         return sum(p * (SMALL[card] * o[1] - INCURSION_VALUE * o[2]) for o, p in law)
     ok, inc, _ = deck.card_chances(s, i, k, j)
@@ -58,20 +58,14 @@ def power_value(s: GameState, a: tuple[Any, ...]) -> float:
 
 def held_value(s: GameState) -> float:
     """The expected worth to its maker of the attack a PRECOGNANT would stop."""
-    from grimdice.systems.crusade.ai.players import _harm, law_value, many_value
-
     assert s.psy is not None
     held = s.psy.held
     if held[1] == "many":
         return many_value(s, held[2], held[6], held[4])
     if held[1] == "mob":  # IX MOB: the harm to the target (the mob's own risk apart)
-        from grimdice.systems.crusade.game.combat import cached_law
-
         them = (s.tokens[held[3]].cond, s.tokens[held[3]].hits)
         return sum(p * _harm(them, ds) for (ds, *_), p in cached_law(held[4]))
     if held[1] in ("mind", "blast", "lance"):  # the first roll's end (the incursion apart)
-        from grimdice.systems.crusade.game.psychic import mind_law
-
         me, them = s.tokens[held[2]], s.tokens[held[3]]
         return sum(
             p * (_harm((them.cond, them.hits), ds) - _harm((me.cond, me.hits), as_))
