@@ -50,7 +50,7 @@ def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> floa
     before = [(s.tokens[k].cond, s.tokens[k].hits) for k in targets]
     sign = [1.0 if s.tokens[k].side != side else -1.0 for k in targets]
     value = 0.0
-    for (states, _, failed, _), p in many.cached_joint(key):
+    for (states, _, failed, *_), p in many.cached_joint(key):
         lost = sum(g * harm(b, st) for g, b, st in zip(sign, before, states, strict=True))
         value += p * (lost - FAIL_VALUE * failed)
     return value

@@ -20,7 +20,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 11
+LOG_VERSION = 12
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -51,7 +51,8 @@ READINGS = (
     "reading ambush: the free attack comes at once, before the revealing model goes on; a template, line, "
     "area or SPLIT FIRE shot reaches as in a model's own turn, RAPID FIRE fires once",
     "reading hidden_caught: a hidden model caught by a template, line or area is revealed when the firer "
-    "sees it or is within 1 inch; by BURN, when the roll harms it, not inside an armoured building",
+    "sees it or is within 1 inch; by BURN, when the dice's total rolled at it is above zero (harmed or not), "
+    "not inside an armoured building",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
     "measured as a move; an air step is asked the enemies' ZOC as a plain step is",
     "reading flight_grid: on a grid a flier flies straight over 1 to 3 squares holding models to the free "
