@@ -54,8 +54,8 @@ READINGS = (
     "sees it or is within 1 inch; by BURN, when the dice's total rolled at it is above zero (harmed or not), "
     "not inside an armoured building",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
-    "measured as a move; an air step is asked the enemies' ZOC as a plain step is",
-    "reading flight_grid: on a grid a flier flies straight over 1 to 3 squares holding models to the free "
+    "across a gap however wide, measured as a move; an air step is asked the enemies' ZOC as a plain step is",
+    "reading flight_grid: on a grid a flier flies straight over squares holding models to the free "
     "square beyond, a square's move each; not over walls or closed doors, nor diagonally",
     "reading two_fisted: both pistols fire at one target as one combined roll",
     "reading two_fisted_targets: or each pistol at its own target within 6 squares, each its own single "
