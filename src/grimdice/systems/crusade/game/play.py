@@ -75,11 +75,11 @@ READINGS = (
     "a single shot at its target; attacks at the target +1, its shots -1; a graze or "
     "knockback dislodges the latcher; the larger model steps (plain steps) and the smaller takes the "
     "square it left",
-    "reading mob_joint: a MOB model's melee may be a mob with friends that may join (MOB models; MOB-1 "
-    "any one) not yet activated, beside the target or moved by plain steps (or a tall ladder or manhole "
-    "as the whole move) to the nearest free place "
-    "beside it, which spend their activation on it; one chance node, the calculator's mob melee, its "
-    "losses divided as the calculator divides them",
+    "reading mob_joint: each model moves in its own activation, as any model moves, and a member beside "
+    "an enemy may keep its action for a mob there; a MOB model's melee may be a mob with friends that "
+    "may join (MOB models; MOB-1 any one), standing beside the target, that kept their action for it or "
+    "are not yet activated (then spending their activation on it); one chance node, the calculator's "
+    "mob melee, its losses divided as the calculator divides them",
     "reading infiltrate: a round 0 before the first lets each player's INFILTRATE models act, the first "
     "player's first; in a game with blips each makes a move and no action",
     "reading infiltrate_battle: in a battle game (no blips) each INFILTRATE model instead names where it "

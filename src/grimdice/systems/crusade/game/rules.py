@@ -153,6 +153,7 @@ def _actions(s: GameState) -> list[Action]:
     out.extend(melee)
     out.extend(latch.actions(s, i, adjacent))  # IX LATCH ON: "As a melee attack"
     out.extend(mob.actions(s, i, adjacent))  # IX MOB: a joint melee
+    out.extend(mob.joins(s, i, adjacent))  # ... and the action a member keeps for it
     if not wounded and s.budget > 0:
         out.extend(dive.actions(s, sight, s.budget))  # V DIVE ATTACK on a table
     out.extend(ladder.actions(s))  # V: a ladder blocked by an enemy at the opposite end
@@ -369,6 +370,7 @@ _SIMPLE = {
     "ladder_melee": lambda s, a: ladder.start(s, int(a[1])),  # V: a ladder blocked at its far end
     "latch": lambda s, a: latch.start(s, int(a[1])),  # IX LATCH ON
     "mob": lambda s, a: mob.start(s, a),  # IX MOB
+    "join": lambda s, a: mob.join(s, int(a[1])),
 }
 
 
