@@ -33,7 +33,7 @@ from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.ai import aim
 from grimdice.systems.crusade.ai.abilities import ABILITY_ATTACKS, ability_value
-from grimdice.systems.crusade.ai.powers import foresee_choice, power_value
+from grimdice.systems.crusade.ai.powers import find_choice, foresee_choice, power_value
 from grimdice.systems.crusade.ai.worth import (
     CONDITION_VALUE,
     FAIL_VALUE,
@@ -279,8 +279,10 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     actions = state.legal_actions()
     prompt = state.psy.prompt if state.psy is not None else ()
     if prompt or state.control:  # VII: keeps its cards for its own turn; IX CONTROL: it kills
-        if prompt[:1] == ("foresee",):  # ... but a PRECOGNANT that pays
+        if prompt[:1] == ("foresee",):  # ... but a PRECOGNANT or SHIELD that pays
             return foresee_choice(state, actions)
+        if prompt[:1] == ("find",):  # ... and a PSYCHOMETRY worth its action
+            return find_choice(state, actions)
         return actions[0]
     if actions[0][0] == "activate":
         return _activation(state, actions)

@@ -112,7 +112,9 @@ def joins(s: GameState, i: int, adjacent: list[int]) -> list[tuple[Any, ...]]:
     """``("join", j)`` for each adjacent enemy ``j`` (not a chit) while a friend may still lead a
     mob with the active model (not a MINDLESS one: it must attack)."""
     t = s.tokens[i]
-    if t.blip or has_code(s.setup.profiles[t.profile].abilities, "MINDLESS") or not leads(s, i):
+    if not adjacent or t.blip or has_code(s.setup.profiles[t.profile].abilities, "MINDLESS"):
+        return []
+    if not leads(s, i):
         return []
     return [("join", j) for j in adjacent if not s.tokens[j].blip]
 

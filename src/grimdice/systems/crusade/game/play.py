@@ -107,6 +107,9 @@ READINGS = (
     "reading card_window: the other player may play cards when a model of the enemy is activated, and "
     "PRECOGNANT when an enemy attack is made at one of its models (in either turn); no cards in "
     "INFILTRATE's round 0",
+    "reading card_moments: at an enemy attack declared at one of its models, SHIELD (on a model it "
+    "rolls at, counted in the attack), FRENETIC and TRIPPER too; PSYCHOMETRY when an enemy blip is "
+    "revealed in its own move beside a psyker; a ghost dissipated at an enemy model's activation",
     "reading card_effects: the deck's cards (every card VII names) are the scenario's; their effects are "
     "ours (docs/crusade-game.md)",
     "reading card_clairvoyant: CLAIRVOYANT reveals one enemy blip or hidden model a card, seen or not, "
@@ -127,9 +130,10 @@ READINGS = (
     "succeeds the attack is not made and what waited on it goes on",
     "reading card_projection: PROJECTION's ghost (the psyker's move, armour 0, 1 hit, 1 white die of "
     "melee) stands on a free square beside the psyker and is activated as a model of its force; it "
-    "counts for no objective nor for being in action; its player may dissipate it in its turn",
+    "counts for no objective nor for being in action; its player may dissipate it in its turn, and at "
+    "an enemy model's activation",
     "reading card_psychometry: PSYCHOMETRY, played by the psyker that revealed a blip in this "
-    "activation, reveals another enemy blip",
+    "activation, or beside which an enemy blip was revealed in the enemy turn, reveals another enemy blip",
     "reading card_telekenisis: TELEKENISIS moves an enemy model in sight one square away from the "
     "psyker, or stuns it when that square is blocked",
     "reading card_tripper: TRIPPER halves the move of an enemy model in sight in its next activation "

@@ -29,6 +29,7 @@ from grimdice.systems.crusade.game import (
     latch,
     many,
     mob,
+    moments,
     moves,
     powers,
     psychic,
@@ -436,7 +437,7 @@ def settle(s: GameState) -> GameState:
     """After every step: end the game if a force is out of action or a ``reach`` objective is
     reached; end an activation that can do nothing more; pass the turn when the player has no
     model left to activate (I), and end the game after the last turn (hold objectives scored)."""
-    if s.ended or s.pending or s.control:
+    if s.ended or s.pending or s.control or moments.asked(s):  # VII PSYCHOMETRY's moment first
         return s
     s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
     for side in (0, 1):
