@@ -6,12 +6,16 @@ import json
 
 import pytest
 
+from grimdice.engine.game import CHANCE
 from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED
 from grimdice.systems.crusade.game import mob
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
+from tests.crusade_game.table_helpers import put
+from tests.crusade_game.test_table import GANGER as TABLE_GANGER
+from tests.crusade_game.test_table import GAP, game
 
 HALL = """
 #######
@@ -192,3 +196,21 @@ def test_a_kept_action_needs_a_lead_to_come_and_lasts_this_turn():
     assert ("mob", 2, 1) in stays.legal_actions()
     stunned = kept.apply(("end",)).with_token(1, cond=STUNNED).apply(("activate", 0))
     assert not any(m[0] == "mob" for m in stunned.legal_actions())
+
+
+def test_a_member_jumps_a_gap_on_a_table_in_its_own_move():
+    # V JUMPING: the member's jump across the 2" gap is its roll (a chance node), as any model's;
+    # made, it stands beside the brute and keeps its action for the mob; fallen, it cannot join
+    mobber = dict(TABLE_GANGER, name="Mobber", abilities=["MOB"])
+    brute = dict(BRUTE, move=4)
+    s = game(GAP, [put("Mobber", 7, 3), put("Mobber", 3, 4)], [put("Brute", 7, 4)], [mobber, brute])
+    s = s.apply(("activate", 1)).apply(("jump", 6, 4, 2))
+    assert s.current_player() == CHANCE
+    made = s.apply(("jump", 1))
+    assert made.tokens[1].sq == (6, 4, 2) and ("join", 2) in made.legal_actions()
+    lead = made.apply(("join", 2)).apply(("end",)).apply(("activate", 0))
+    assert ("mob", 2, 1) in lead.legal_actions()
+    fell = s.apply(("jump", 0))  # "If the roll is less, you fall": into the gap
+    assert ("join", 2) not in fell.legal_actions()
+    alone = fell.apply(("end",)).apply(("activate", 0))
+    assert not any(a[0] == "mob" for a in alone.legal_actions())
