@@ -12,8 +12,10 @@ from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED
 from grimdice.systems.crusade.game import mob
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
-from tests.crusade_game.helpers import MARINE, STEALER, at, state
+from grimdice.systems.crusade.game.scenario import build_setup
+from tests.crusade_game.helpers import MARINE, STEALER, at, scenario, state
 from tests.crusade_game.table_helpers import put
+from tests.crusade_game.test_games import _checked_game
 from tests.crusade_game.test_table import GANGER as TABLE_GANGER
 from tests.crusade_game.test_table import GAP, game
 
@@ -214,3 +216,13 @@ def test_a_member_jumps_a_gap_on_a_table_in_its_own_move():
     assert ("join", 2) not in fell.legal_actions()
     alone = fell.apply(("end",)).apply(("activate", 0))
     assert not any(a[0] == "mob" for a in alone.legal_actions())
+
+
+def test_whole_games_of_mobs_keep_the_invariants_and_replay():
+    a = [at("Ganger", 1, 1), at("Ganger", 1, 2), at("Ganger", 1, 3), at("Ganger", 2, 2)]
+    b = [at("Brute", 4, 2), at("Marine", 5, 1)]
+    setup = build_setup(scenario(HALL, a, b, profiles=[GANGER, BRUTE, MARINE], turns=4))
+    kinds: set[str] = set()
+    for seed, players in enumerate([("random", "random")] * 4 + [("ai", "random"), ("ai", "ai")]):
+        kinds |= {a[0] for a in _checked_game(setup, players, seed)["actions"]}
+    assert {"join", "mob"} <= kinds
