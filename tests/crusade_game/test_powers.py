@@ -184,7 +184,7 @@ def test_precognant_is_played_at_a_declared_shot_with_the_range_to_the_farthest_
 
 
 def test_precognant_is_offered_only_when_held():
-    s = _held(deck=("HEAL", "SHIELD"))
+    s = _held(deck=("HEAL", "CURSE"))  # no card of a declared attack's moment in hand
     assert not s.psy.prompt and s.pending[:2] == ("attack", "shoot")
 
 
