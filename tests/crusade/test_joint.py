@@ -39,12 +39,13 @@ TWO = [
 ]
 
 
-@pytest.mark.parametrize("grazes", [False, True])
-def test_line_joint_law_is_the_brute_force_over_every_face(grazes):
+@pytest.mark.parametrize(("grazes", "rolled"), [(False, False), (True, False), (False, True)])
+def test_line_joint_law_is_the_brute_force_over_every_face(grazes, rolled):
     # VIII LINE: "Apply the roll to ALL eligible models in the line (though some may be in cover)";
     # III: damage is the roll less the armour, one point on a one-hit model a graze (W: wounded),
     # more a kill; "A weapon fails if it rolls a maximum value on two or more dice"; II: cover +1
-    law = joint_law(Scenario.model_validate(_scenario(["LINE", "W"], TWO)), grazes=grazes)
+    # VIII BURN: "as long as a result greater than zero is rolled on the dice" (marked when asked)
+    law = joint_law(Scenario.model_validate(_scenario(["LINE", "W"], TWO)), grazes=grazes, rolled=rolled)
     brute: dict = defaultdict(float)
     for w1, w2, r in product(WHITE, WHITE, RED):
         total = w1 + w2 + r
@@ -54,7 +55,8 @@ def test_line_joint_law_is_the_brute_force_over_every_face(grazes):
             d = total - armour
             ends.append((NONE, 1) if d <= 0 else (WOUNDED, 1) if d == 1 else (KILLED, 0))
             grazed.append(grazes and d == 1)  # told apart only when asked for
-        brute[(tuple(ends), (False, False), failed, tuple(grazed))] += 1 / 216  # no knockback: nobody moved
+        above = (rolled and total > 0,) * 2  # one roll at both; no knockback: nobody moved
+        brute[(tuple(ends), (False, False), failed, tuple(grazed), above)] += 1 / 216
     assert set(law) == set(brute)
     for k, p in brute.items():
         assert law[k] == pytest.approx(p, abs=1e-12)
@@ -88,7 +90,7 @@ def test_marginals_equal_calculate(effects, abilities, targets):
         killed[sum(s[0] == KILLED for s in states)] += p
     for k, p in res.stages["models_destroyed"].to_dict().items():
         assert killed[k] == pytest.approx(p, abs=1e-9)
-    failed = sum(p for (_, _, f, _), p in law.items() if f)
+    failed = sum(p for (_, _, f, *_), p in law.items() if f)
     assert failed == pytest.approx(1 - res.stages["fail"].to_dict().get(0, 0.0), abs=1e-9)
 
 

@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
+from itertools import product
 
 import pytest
 
@@ -92,9 +94,9 @@ def test_an_ambusher_may_not_rapid_fire():
         assert got == pytest.approx(once.extra["end_state"][cond], abs=1e-9)
 
 
-def _flamed_hidden(effects, outcome):
+def _flaming_hidden(effects):
     """Marine 0 at (1, 2) flames the stealer at (3, 2) with a hand flamer (``effects``); a hidden
-    stealer at (4, 1) is under the template. ``outcome(law)`` picks the joint law's end."""
+    stealer at (4, 1) is under the template: the state before the roll."""
     flamer = dict(
         MARINE, weapons=[{"name": "hand flamer", "dice": "2R", "kind": "ranged", "effects": effects}]
     )
@@ -104,25 +106,49 @@ def _flamed_hidden(effects, outcome):
     s = s.with_token(2, hidden=True).apply(("activate", 0))
     fired = s.apply(("shoot", 1, "hand flamer"))
     assert fired.pending[6] == (1, 2)  # the hidden stealer is rolled at (it is no blip)
+    return fired
+
+
+def _flamed_hidden(effects, outcome):
+    """:func:`_flaming_hidden` after the joint law's first end that ``outcome(end)`` picks."""
+    fired = _flaming_hidden(effects)
     law = many.cached_joint(fired.pending[4])
-    return fired.apply(("attack", next(n for n, ((st, *_), _) in enumerate(law) if outcome(st))))
+    return fired.apply(("attack", next(n for n, (end, _) in enumerate(law) if outcome(end))))
 
 
 def test_a_hidden_model_caught_by_a_template_is_revealed_when_the_firer_sees_it():
     # V HIDING: "if you or your enemy moves such that they have direct line of sight to you ...
     # you will be Revealed" (reading hidden_caught): seen from (1, 2), harmed or not
-    unharmed = _flamed_hidden(["SFT", "W"], lambda st: st[1][0] == NONE)
+    unharmed = _flamed_hidden(["SFT", "W"], lambda end: end[0][1][0] == NONE)
     assert unharmed.setup.board.sight((1, 2), (4, 1), {}, unharmed.occupied())
     assert not unharmed.tokens[2].hidden
 
 
-def test_burn_reveals_a_caught_hidden_model_when_its_roll_harms_it():
+def test_burn_reveals_a_caught_hidden_model_when_a_result_above_zero_is_rolled_at_it():
     # VIII BURN: "Hidden models that are attacked will be revealed even if they take no damage, as
-    # long as a result greater than zero is rolled" (reading hidden_caught: harmed, surely > 0)
-    harmed = _flamed_hidden(["SFT", "W", "BURN"], lambda st: st[1][0] != NONE)
+    # long as a result greater than zero is rolled on the dice" (reading hidden_caught)
+    burn = ["SFT", "W", "BURN"]
+    harmed = _flamed_hidden(burn, lambda end: end[0][1][0] != NONE)
     assert not harmed.tokens[2].hidden
-    unharmed = _flamed_hidden(["SFT", "W", "BURN"], lambda st: st[1][0] == NONE)
-    assert unharmed.tokens[2].hidden
+    grazed_nothing = _flamed_hidden(burn, lambda end: end[0][1][0] == NONE and end[4][1])
+    assert grazed_nothing.tokens[2].cond == NONE and not grazed_nothing.tokens[2].hidden
+    zero = _flamed_hidden(burn, lambda end: end[0][1][0] == NONE and not end[4][1])
+    assert zero.tokens[2].cond == NONE and zero.tokens[2].hidden
+
+
+def test_burn_s_result_above_zero_has_the_chance_of_the_dice():
+    # the hidden stealer (armour 1; BURN ignores cover; 3 squares: no range penalty) is rolled at
+    # with its own 2 reds (VIII FLAMER TEMPLATE): unharmed after a result above zero when the
+    # total is 1, unharmed and still hidden when it is 0
+    red = (0, 0, 0, 1, 2, 3)
+    law = many.cached_joint(_flaming_hidden(["SFT", "W", "BURN"]).pending[4])
+    ones = Fraction(sum(a + b == 1 for a, b in product(red, red)), 36)
+    zeros = Fraction(sum(a + b == 0 for a, b in product(red, red)), 36)
+    shown = sum(p for (st, *_, r), p in law if st[1][0] == NONE and r[1])
+    kept = sum(p for (st, *_, r), p in law if st[1][0] == NONE and not r[1])
+    assert shown == pytest.approx(float(ones), abs=1e-12)
+    assert kept == pytest.approx(float(zeros), abs=1e-12)
+    assert sum(p for (st, *_, r), p in law if st[1][0] != NONE and not r[1]) == 0.0
 
 
 def test_a_hidden_model_out_of_the_firer_s_sight_stays_hidden():

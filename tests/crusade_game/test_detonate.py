@@ -162,11 +162,11 @@ def test_a_shot_at_several_models_that_grazes_the_bomber_sets_it_off():
     s = s.apply(("activate", 2)).apply(("shoot", 0, "las"))
     assert s.pending[1] == "many" and s.pending[6] == (0, 1)
     law = cached_joint(s.pending[4])
-    grazed = sum(p for (_, _, _, g), p in law if g[0])
+    grazed = sum(p for (_, _, _, g, _), p in law if g[0])
     assert grazed == pytest.approx(float(_p_total([WHITE, WHITE, RED], 3)))  # armour 2: exactly 3
-    k = next(k for k, ((*_, g), _) in enumerate(law) if g[0])
+    k = next(k for k, ((*_, g, _), _) in enumerate(law) if g[0])
     assert s.apply(("attack", k)).pending[:3] == ("detonate", 0, 0)
     harder = next(k for k, ((st, *_), _) in enumerate(law) if st[0][0] == KILLED)
     assert not s.apply(("attack", harder)).pending
-    other = next(k for k, ((st, _, _, g), _) in enumerate(law) if g[1] and not g[0])
+    other = next(k for k, ((st, _, _, g, _), _) in enumerate(law) if g[1] and not g[0])
     assert not s.apply(("attack", other)).pending  # the stealer grazed: it has no DETONATE

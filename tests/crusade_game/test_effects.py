@@ -79,7 +79,7 @@ def test_area_weapon_hits_the_three_by_three_squares():
     one = (
         (1 / 6) * (1 / 6) * (5 / 6) + (1 / 6) * (5 / 6) * (1 / 6) + (5 / 6) * (1 / 6) * (1 / 6) + (1 / 6) ** 3
     )
-    assert sum(p for (_, _, failed, _), p in law if failed) == pytest.approx(1 - (1 - one) ** 3, abs=1e-12)
+    assert sum(p for (_, _, failed, *_), p in law if failed) == pytest.approx(1 - (1 - one) ** 3, abs=1e-12)
     s = s.apply(("attack", 0))
     assert s.tokens[0].arms[0] == UNLOADED and not s.pending
 

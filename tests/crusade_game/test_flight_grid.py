@@ -46,8 +46,19 @@ def test_not_over_a_wall_nor_diagonally_nor_for_others():
     s = _game("Flyer", (4, 3), (3, 3))
     assert _air(s) == {("fly", 2, 3): 2}
     assert _air(_game("Marine", (1, 1), (2, 1))) == {}
-    full = _game("Flyer", (1, 1), (2, 1), (3, 1), (4, 1), (5, 1))  # four in a row: too many
-    assert ("fly", 6, 1) not in _air(full)
+    full = _game("Flyer", (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 1))
+    assert not any(to[1] == 1 for to in _air(full))  # a row to the wall: no free square beyond
+
+
+def test_over_more_models_in_a_row_as_far_as_its_move_lasts():
+    # FLY: "May move in any direction, but must end your move on a surface": over four models in
+    # one step, a square each and the landing (5 squares: beyond a move of 4, within an extra move)
+    s = _game("Flyer", (1, 1), (2, 1), (3, 1), (4, 1), (5, 1))
+    assert _air(s)[("fly", 6, 1)] == 5
+    assert ("fly", 6, 1) not in s.legal_actions()  # its move is 4
+    extra = s.apply(("extra",))  # I: "Take an extra full move"
+    assert ("fly", 6, 1) in extra.legal_actions()
+    assert extra.apply(("fly", 6, 1)).tokens[0].sq == (6, 1)
 
 
 def test_a_flight_past_an_enemy_is_asked_its_zoc():

@@ -238,10 +238,10 @@ def test_a_graze_on_a_latcher_in_a_shot_at_several_models_dislodges_it():
     # the leech: armour 1, one hit; the line's one roll grazes it on a total of exactly 2
     white, red = (0, 0, 0, 0, 1, 2), (0, 0, 0, 1, 2, 3)
     two = Fraction(sum(sum(r) == 2 for r in product(white, white, red)), 216)
-    assert sum(p for (_, _, _, g), p in law if g[0]) == pytest.approx(float(two))
-    k = next(k for k, ((_, _, _, g), _) in enumerate(law) if g[0])
+    assert sum(p for (_, _, _, g, _), p in law if g[0]) == pytest.approx(float(two))
+    k = next(k for k, ((_, _, _, g, _), _) in enumerate(law) if g[0])
     assert s.apply(("attack", k)).tokens[0].latch == -1
-    k = next(k for k, ((st, m, _, g), _) in enumerate(law) if st[0][0] == NONE and not m[0])
+    k = next(k for k, ((st, m, *_), _) in enumerate(law) if st[0][0] == NONE and not m[0])
     assert s.apply(("attack", k)).tokens[0].latch == 2
 
 

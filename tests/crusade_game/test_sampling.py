@@ -44,12 +44,25 @@ PLAYS = (("uniform", 1), ("random", 2), ("ai", 3))
 GAMES = [
     *[(path.stem, bots, seed) for path in EXAMPLES for bots, seed in PLAYS],
     *[("kitchen", bots, seed) for bots, seed in (("uniform", 4), ("uniform", 5), ("random", 6))],
+    *[("mobs", bots, seed) for bots, seed in (("uniform", 1), ("random", 2))],
 ]
 BOTS = {"uniform": _uniform, "random": playing.random_bot, "ai": ai_player}
 
 
+def _mobs():
+    """Gangers that mob (IX MOB) and keep their action for a mob, against a brute and a marine."""
+    from tests.crusade_game.helpers import MARINE, at, scenario
+    from tests.crusade_game.test_mob import BRUTE, GANGER, HALL
+
+    a = [at("Ganger", 1, 1), at("Ganger", 1, 2), at("Ganger", 1, 3), at("Ganger", 2, 2)]
+    b = [at("Brute", 4, 2), at("Marine", 5, 1)]
+    return scenario(HALL, a, b, profiles=[GANGER, BRUTE, MARINE], turns=4)
+
+
 def _data(name: str):
-    return kitchen() if name == "kitchen" else yaml.safe_load(Path(f"examples/games/{name}.yaml").read_text())
+    if name in ("kitchen", "mobs"):
+        return kitchen() if name == "kitchen" else _mobs()
+    return yaml.safe_load(Path(f"examples/games/{name}.yaml").read_text())
 
 
 @pytest.mark.slow

@@ -47,9 +47,41 @@ def test_across_a_street_between_two_roofs():
     s = _on([block(2, 2, 5, 3, 6), block(7, 2, 10, 3, 5)], 4, 2)
     air = _air(s)
     assert air[("fly", 7, 2, 5)] == 3 + 1
-    assert ("fly", 8, 2, 5) not in air  # a landing at most 3 cells across a gap: 4 away is two steps
+    assert ("fly", 8, 2, 5) not in air  # the roof's first cell is no gap: a straight line lands there
     walled = _on([block(2, 2, 5, 3, 6), block(5, 2, 6, 3, 6), block(7, 2, 10, 3, 5)], 4, 2)
     assert ("fly", 7, 2, 5) not in _air(walled)  # the wall between is not lower than both ends
+
+
+def _wide(terrain, x, y, z, profile="Flyer"):
+    """``profile`` on a 16" x 16" table at (x, y, z), a ganger in the far corner."""
+    board = table(16, 16, terrain=terrain)
+    return active(game(board, [put(profile, x, y, z)], [put("Ganger", 15, 15)], [GANGER, FLYER, PACKER]))
+
+
+ROOFS = [block(0, 2, 4, 4, 6), block(11, 2, 15, 4, 6)]  # cells 0-3 and 11-14: 7 cells between
+
+
+@pytest.mark.parametrize("profile", ["Flyer", "Packer"])
+def test_across_a_wide_square_in_one_step(profile):
+    # FLY: "May move in any direction, but must end your move on a surface"; JUMP PACK: "measure
+    # move as normal": the 7" between two 6" roofs is crossed in one step, no drop into the square
+    air = _air(_wide(ROOFS, 3, 2, 6, profile))
+    assert air[("fly", 11, 2, 6)] == 8  # 8 cells along, no height
+    assert ("fly", 12, 2, 6) not in air  # the roof's first cell is no gap
+    diagonal = _wide([block(0, 0, 4, 4, 6), block(9, 9, 12, 12, 6)], 3, 3, 6, profile)
+    assert _air(diagonal)[("fly", 9, 9, 6)] == pytest.approx(6 * math.sqrt(2))
+    wall = _wide([*ROOFS, block(7, 0, 8, 8, 6)], 3, 2, 6, profile)
+    assert ("fly", 11, 2, 6) not in _air(wall)  # a wall as high as the roofs stands in the gap
+    low = _wide([*ROOFS, block(7, 0, 8, 8, 2)], 3, 2, 6, profile)
+    assert _air(low)[("fly", 11, 2, 6)] == 8  # a lower wall in it is flown over
+
+
+def test_a_wide_flight_is_played_when_the_move_lasts():
+    s = _wide(ROOFS, 3, 2, 6, "Packer")  # a move of 12
+    assert ("fly", 11, 2, 6) in s.legal_actions()
+    after = s.apply(("fly", 11, 2, 6))
+    assert after.tokens[0].sq == (11, 2, 6) and after.budget == 12 - 8
+    assert ("fly", 11, 2, 6) not in _wide(ROOFS, 3, 2, 6).legal_actions()  # a move of 4
 
 
 def test_a_step_through_the_air_is_played_and_pays_its_cost():

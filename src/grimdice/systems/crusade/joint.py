@@ -9,7 +9,9 @@ on it; a roll per target (flamer templates, X" areas), independent, or with one 
 serving them all (reading ``shots_in_turn``); RAPID FIRE's two aimed shots (reading
 ``rapid_fire_aim``), the law of the solved turn. Where one roll's total reaches each target (not
 RAPID FIRE, not a flamer's rolls with re-rolls) the law also says which targets a knockback moves
-(VIII KNOCKBACK); the solved turns do not carry it (nobody moved).
+(VIII KNOCKBACK); the solved turns do not carry it (nobody moved). Asked for, it also says at
+which targets a result above zero was rolled (VIII BURN: "Hidden models that are attacked will be
+revealed even if they take no damage, as long as a result greater than zero is rolled on the dice").
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ from grimdice.systems.crusade.templates import (
 )
 
 #: (each target's end state, in the order of ``targets``; whether a knockback moves each; a roll
-#: failed (III); whether each took a graze, III, told apart only when asked for)
-JointEnd = tuple[tuple[State, ...], tuple[bool, ...], bool, tuple[bool, ...]]
+#: failed (III); whether each took a graze, III, told apart only when asked for; whether a result
+#: above zero was rolled at each, VIII BURN, told apart only when asked for)
+JointEnd = tuple[tuple[State, ...], tuple[bool, ...], bool, tuple[bool, ...], tuple[bool, ...]]
 
 
 def _product(
@@ -46,10 +49,13 @@ def _product(
     failed: bool,
     out: dict[JointEnd, float],
     grazes: bool = False,
+    rolled: bool = False,
 ) -> None:
     """Add the targets' independent laws (given one roll: their force fields' dice) at weight ``p``;
     ``totals``: the dice total each target was shot with (None: not shot at); ``grazes``: tell
-    each target's graze apart (III: one point of damage with one hit left)."""
+    each target's graze apart (III: one point of damage with one hit left); ``rolled``: tell apart
+    at which targets the dice total is above zero (VIII BURN)."""
+    shown = tuple(rolled and t is not None and t > 0 for t in totals)
     for combo in product(*per):
         q = p
         for pp, _, _ in combo:
@@ -62,7 +68,7 @@ def _product(
             grazes and t is not None and is_graze(a.dfd.start, d)
             for a, t, (_, _, d) in zip(atks, totals, combo, strict=True)
         )
-        out[(states, moved, failed, grazed)] += q
+        out[(states, moved, failed, grazed, shown)] += q
 
 
 def _totals(
@@ -75,19 +81,23 @@ def _totals(
     return [t] + [h if mode == "blast" else t] * (n - 1)
 
 
-def joint_law(sc: Scenario, grazes: bool = False) -> dict[JointEnd, float]:
+def joint_law(sc: Scenario, grazes: bool = False, rolled: bool = False) -> dict[JointEnd, float]:
     """The joint law of the targets' end states and the fail of a many-target shooting scenario
     (``targets`` given), with the checks and errors of :func:`.templates.exact_many`; ``grazes``:
     also which targets took a graze where one roll's total reaches each (not in the solved turns of
-    RAPID FIRE and of a flamer's rolls with re-rolls, which do not carry the damage)."""
+    RAPID FIRE and of a flamer's rolls with re-rolls, which do not carry the damage); ``rolled``:
+    also at which targets the dice's total (the share of a split, a BLAST's highest die outside
+    its centre) is above zero, and in those solved turns, which do not carry the totals, at which
+    targets the rolls did damage (damage needs a total above zero)."""
     if sc.action != "shoot" or not sc.targets:
         raise ScenarioError("targets", "a joint law needs a shooting scenario with targets")
     atks, mode, pool = prepared(sc, exact=True)
     out: dict[JointEnd, float] = defaultdict(float)
     if mode == "rapid_fire" or (mode == "flamer" and any(rerolls_of(atks))):
         final = solve_turn(turn_of(atks, mode, pool), lambda i, t, start: target_states(atks[i], t, start))[0]
-        for (states, _, nfail), p in final.items():
-            out[(tuple(states), (False,) * len(atks), nfail > 0, (False,) * len(atks))] += p
+        for (states, dmgs, nfail), p in final.items():
+            harmed = tuple(rolled and d > 0 for d in dmgs)
+            out[(tuple(states), (False,) * len(atks), nfail > 0, (False,) * len(atks), harmed)] += p
         return dict(out)
     if mode == "flamer":  # VIII: "Roll seperately for each target", no re-roll to share
         rolls: dict[tuple[int, bool], float] = defaultdict(float)
@@ -99,12 +109,13 @@ def joint_law(sc: Scenario, grazes: bool = False) -> dict[JointEnd, float]:
                 p, failed = p * q, failed or f
             totals = [t for (t, _), _ in combo]
             per = [target_states(a, t) for a, ((t, _), _) in zip(atks, combo, strict=True)]
-            _product(atks, per, totals, p, failed, out, grazes)
+            _product(atks, per, totals, p, failed, out, grazes, rolled)
         return dict(out)
     law = roll_rerolls(atks, mode, pool)[0] if any(rerolls_of(atks)) else total_high_law(pool.white, pool.red)
     for (t, h, f), p in law.items():
         outs, split = single_roll(atks, mode, t, h)
-        _product(atks, outs, _totals(mode, len(atks), t, h, split, pool.plus), p, bool(f), out, grazes)
+        shares = _totals(mode, len(atks), t, h, split, pool.plus)
+        _product(atks, outs, shares, p, bool(f), out, grazes, rolled)
     return dict(out)
 
 

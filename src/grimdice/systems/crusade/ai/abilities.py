@@ -9,6 +9,9 @@ attacks' (:func:`.players.attack_value`): TWO FISTED's shots, DETONATE, LATCH ON
   ranged weapon (its shots at -1, and it is held where it stands).
 - ``["mob", j, ...]``: the mob melee law's expected harm to the target less that to every mob model
   and the fail's.
+- ``["join", j]`` (an action kept for a mob at ``j``): :data:`JOIN_SHARE` times what the model adds
+  to the best mob a friend may still lead at ``j`` (a lead within its move and an inch of ``j``):
+  the two models' mob melee's value less the lead's own melee's.
 """
 
 from __future__ import annotations
@@ -17,15 +20,17 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from grimdice.systems.crusade.damage import State
-from grimdice.systems.crusade.game import fists, mob
+from grimdice.systems.crusade.game import fists, mob, situation
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import explosion_radius, explosion_shot
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import READY, GameState
 
 LATCH_VALUE = 0.1
 LATCH_SHOOTER = 0.15
+JOIN_SHARE = 0.8  # the lead may not come, or not to that target
 #: the actions valued here
-ABILITY_ATTACKS = ("fists", "detonate", "latch", "mob")
+ABILITY_ATTACKS = ("fists", "detonate", "latch", "mob", "join")
 
 Harm = Callable[[tuple[int, int], tuple[int, int]], float]
 LawValue = Callable[[GameState, int, int, str], float]
@@ -49,7 +54,14 @@ def ability_value(s: GameState, a: tuple[Any, ...], harm: Harm, law_value: LawVa
         ready = [w.kind for w, st in zip(weapons, t.arms, strict=True) if st == READY]
         shooter = any(kind in ("ranged", "pistol", "grenade") for kind in ready)
         return LATCH_VALUE + LATCH_SHOOTER * shooter
-    j, mates = int(a[1]), tuple(int(k) for k in a[2:])
+    if a[0] == "join":
+        return _join_value(s, i, int(a[1]), harm, law_value, fail)
+    return _mob_value(s, i, int(a[1]), tuple(int(k) for k in a[2:]), harm, fail)
+
+
+def _mob_value(s: GameState, i: int, j: int, mates: tuple[int, ...], harm: Harm, fail: float) -> float:
+    """The mob melee of lead ``i`` and ``mates`` at ``j``: its harm to ``j`` less every mob
+    model's and the fail's."""
     them = (s.tokens[j].cond, s.tokens[j].hits)
     ours = [(s.tokens[k].cond, s.tokens[k].hits) for k in (i, *mates)]
     value = 0.0
@@ -57,6 +69,22 @@ def ability_value(s: GameState, a: tuple[Any, ...], harm: Harm, law_value: LawVa
         own = sum(harm(b, e) for b, e in zip(ours, cast(tuple[State, ...], ends), strict=True))
         value += p * (harm(them, ds) - own - fail * bool(wa))
     return value
+
+
+def _join_value(s: GameState, i: int, j: int, harm: Harm, law_value: LawValue, fail: float) -> float:
+    """``["join", j]``: :data:`JOIN_SHARE` times what model ``i`` adds to the best mob a friend may
+    still lead at ``j`` (module text)."""
+    fresh = altered(s, meleed=())  # the lead's first melee of its activation
+    target, board = s.tokens[j].sq, s.setup.board
+    best = 0.0
+    for k in mob.leads(s, i):
+        if board.range(s.tokens[k].sq, target) > s.move_of(s.tokens[k]) + 1:
+            continue
+        key = mob.key(fresh, k, j, (i,))
+        if mob.solvable(key):
+            alone = law_value(fresh, k, j, situation.melee(fresh, k, j, 1))
+            best = max(best, _mob_value(fresh, k, j, (i,), harm, fail) - alone)
+    return JOIN_SHARE * best
 
 
 def _detonate_value(s: GameState, i: int, weapon: str, harm: Harm) -> float:
@@ -78,4 +106,4 @@ def _detonate_value(s: GameState, i: int, weapon: str, harm: Harm) -> float:
     return p * total
 
 
-__all__ = ["ABILITY_ATTACKS", "LATCH_SHOOTER", "LATCH_VALUE", "ability_value"]
+__all__ = ["ABILITY_ATTACKS", "JOIN_SHARE", "LATCH_SHOOTER", "LATCH_VALUE", "ability_value"]

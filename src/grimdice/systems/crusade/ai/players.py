@@ -33,8 +33,17 @@ from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.ai import aim
 from grimdice.systems.crusade.ai.abilities import ABILITY_ATTACKS, ability_value
-from grimdice.systems.crusade.ai.powers import foresee_choice, power_value
-from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED, Body, graze
+from grimdice.systems.crusade.ai.powers import find_choice, foresee_choice, power_value
+from grimdice.systems.crusade.ai.worth import (
+    CONDITION_VALUE,
+    FAIL_VALUE,
+    HIT_VALUE,
+    INCURSION_VALUE,
+    law_value,
+    many_value,
+)
+from grimdice.systems.crusade.ai.worth import harm as _harm
+from grimdice.systems.crusade.damage import Body, graze
 from grimdice.systems.crusade.game import deck, dive, items, many, powers, psychic, ruin, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
@@ -48,17 +57,8 @@ from grimdice.systems.crusade.movement import falling
 
 Player = Callable[[GameState, np.random.Generator], tuple[Any, ...]]
 
-#: how much each end state of a model weighs (ours: the AI's values, not rules)
-CONDITION_VALUE = {0: 0.0, STUNNED: 0.25, WOUNDED: 0.45, KO: 0.85, KILLED: 1.0}
-HIT_VALUE = 0.2
-FAIL_VALUE = 0.1
-INCURSION_VALUE = 0.6  # an incursion from the warp (its attack on the psyker, a Warp Spawn)
 FLASH_VALUE = 0.2  # an enemy model's next action lost
 SHIELD_VALUE = 0.05  # +1 armour for a turn, for a model an enemy sees
-
-
-def _harm(before: tuple[int, int], after: tuple[int, int]) -> float:
-    return CONDITION_VALUE[after[0]] - CONDITION_VALUE[before[0]] + HIT_VALUE * max(0, before[1] - after[1])
 
 
 def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
@@ -212,36 +212,6 @@ def _value(s: GameState, a: tuple[Any, ...]) -> float:
     return aim.force_value(s, a) if a[0] == "force" else attack_value(s, a)
 
 
-def law_value(s: GameState, i: int, j: int, key: str) -> float:
-    """:func:`attack_value` of token ``i`` attacking token ``j`` in the situation ``key``."""
-    me, them = (s.tokens[i].cond, s.tokens[i].hits), (s.tokens[j].cond, s.tokens[j].hits)
-    w = aim.weight(s, s.tokens[j]) if s.tokens[j].side != s.tokens[i].side else 1.0
-    return _law_worth(key, me, them, w)
-
-
-@lru_cache(maxsize=20_000)
-def _law_worth(key: str, me: tuple[int, int], them: tuple[int, int], w: float) -> float:
-    """:func:`law_value` of the situation ``key`` from the attacker's and the target's (condition,
-    hits), harm to the target weighing ``w``."""
-    value = 0.0
-    for (ds, as_, wa, *_), p in cached_law(key):
-        value += p * (w * _harm(them, ds) - _harm(me, as_) - FAIL_VALUE * bool(wa))
-    return value
-
-
-def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> float:
-    """The expected harm of a shot at several models (the game's ``many``): harm to enemies counts for,
-    harm to friends (and to the firer) against, less the fail's."""
-    side = s.tokens[i].side
-    before = [(s.tokens[k].cond, s.tokens[k].hits) for k in targets]
-    sign = [1.0 if s.tokens[k].side != side else -1.0 for k in targets]
-    value = 0.0
-    for (states, _, failed, _), p in many.cached_joint(key):
-        harm = sum(g * _harm(b, st) for g, b, st in zip(sign, before, states, strict=True))
-        value += p * (harm - FAIL_VALUE * failed)
-    return value
-
-
 def _distances(s: GameState, goals: Iterable[Pos]) -> Mapping[Pos, int]:
     return aim.distances(s, goals)
 
@@ -309,8 +279,10 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     actions = state.legal_actions()
     prompt = state.psy.prompt if state.psy is not None else ()
     if prompt or state.control:  # VII: keeps its cards for its own turn; IX CONTROL: it kills
-        if prompt[:1] == ("foresee",):  # ... but a PRECOGNANT that pays
+        if prompt[:1] == ("foresee",):  # ... but a PRECOGNANT or SHIELD that pays
             return foresee_choice(state, actions)
+        if prompt[:1] == ("find",):  # ... and a PSYCHOMETRY worth its action
+            return find_choice(state, actions)
         return actions[0]
     if actions[0][0] == "activate":
         return _activation(state, actions)

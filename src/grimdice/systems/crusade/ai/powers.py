@@ -1,16 +1,23 @@
 """The simple AI's worth of the further psychic cards (the game's ``powers``; ours, as the attacks' values
-of :mod:`.players`): each card's gain times the chance of its roll, less the incursion's risk."""
+of :mod:`.worth`): each card's gain times the chance of its roll, less the incursion's risk."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from grimdice.systems.crusade.ai.worth import CONDITION_VALUE, INCURSION_VALUE, law_value, many_value
+from grimdice.systems.crusade.ai.worth import harm as _harm
 from grimdice.systems.crusade.damage import graze
-from grimdice.systems.crusade.game import deck, powers
+from grimdice.systems.crusade.game import deck, moments, powers
 from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.obfuscate import outcomes
+from grimdice.systems.crusade.game.psychic import mind_law
 from grimdice.systems.crusade.game.situation import push_square
 from grimdice.systems.crusade.game.state import GameState
 
+#: what the action a card played in the enemy turn owes the psyker's next turn is worth (ours)
+OWED_ACTION = 0.05
 #: small gains (ours): a model revealed, a ghost made, a model hidden, a move changed
 SMALL = {
     "CLAIRVOYANT": 0.1,
@@ -24,8 +31,6 @@ SMALL = {
 
 def power_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected worth of playing one of the game's ``powers`` cards (PHASE none)."""
-    from grimdice.systems.crusade.ai.players import CONDITION_VALUE, INCURSION_VALUE, _harm
-
     i, k = int(a[1]), int(a[2])
     card = deck.cards_of(s.setup)[k].card
     if card == "PHASE":
@@ -36,8 +41,6 @@ def power_value(s: GameState, a: tuple[Any, ...]) -> float:
         key = powers.cast(s, i, card, k, j).pending[4]
         return sum(p * _harm((t.cond, t.hits), ds) for (ds, *_), p in cached_law(key))
     if card == "OBFUSCATE":  # SMALL a model hidden, less the incursion
-        from grimdice.systems.crusade.game.obfuscate import outcomes
-
         law = outcomes(s, i, deck.cards_of(s.setup)[k].dice, j)
         return sum(p * (SMALL[card] * o[1] - INCURSION_VALUE * o[2]) for o, p in law)
     ok, inc, _ = deck.card_chances(s, i, k, j)
@@ -58,20 +61,14 @@ def power_value(s: GameState, a: tuple[Any, ...]) -> float:
 
 def held_value(s: GameState) -> float:
     """The expected worth to its maker of the attack a PRECOGNANT would stop."""
-    from grimdice.systems.crusade.ai.players import _harm, law_value, many_value
-
     assert s.psy is not None
     held = s.psy.held
     if held[1] == "many":
         return many_value(s, held[2], held[6], held[4])
     if held[1] == "mob":  # IX MOB: the harm to the target (the mob's own risk apart)
-        from grimdice.systems.crusade.game.combat import cached_law
-
         them = (s.tokens[held[3]].cond, s.tokens[held[3]].hits)
         return sum(p * _harm(them, ds) for (ds, *_), p in cached_law(held[4]))
     if held[1] in ("mind", "blast", "lance"):  # the first roll's end (the incursion apart)
-        from grimdice.systems.crusade.game.psychic import mind_law
-
         me, them = s.tokens[held[2]], s.tokens[held[3]]
         return sum(
             p * (_harm((them.cond, them.hits), ds) - _harm((me.cond, me.hits), as_))
@@ -80,11 +77,35 @@ def held_value(s: GameState) -> float:
     return law_value(s, held[2], held[3], held[4])
 
 
+def shield_value(s: GameState, a: tuple[Any, ...]) -> float:
+    """A SHIELD on a model the held attack rolls at: the card's chance times what its +1 armour
+    takes off the attack's worth to its maker, less the incursion's risk."""
+    assert s.psy is not None
+    i, k, j = int(a[1]), int(a[2]), int(a[3])
+    ok, inc, _ = deck.card_chances(s, i, k, j)
+    shielded = altered(s, psy=altered(s.psy, held=moments.shielded(s.psy.held, j)))
+    return ok * (held_value(s) - held_value(shielded)) - INCURSION_VALUE * inc
+
+
 def foresee_choice(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
-    """In PRECOGNANT's moment: the card when it is worth more than nothing, else pass."""
-    casts = [(power_value(s, a), a) for a in actions if a[0] == "cast"]
+    """At a declared enemy attack: the PRECOGNANT or SHIELD worth most, when it is worth more than
+    nothing, else pass (FRENETIC and TRIPPER are kept for the psyker's own turn)."""
+    casts = []
+    for a in actions:
+        card = deck.cards_of(s.setup)[int(a[2])].card if a[0] == "cast" else ""
+        if card == "PRECOGNANT":
+            casts.append((power_value(s, a), a))
+        elif card == "SHIELD":
+            casts.append((shield_value(s, a), a))
     best = max(casts, default=(0.0, ("pass",)))
     return best[1] if best[0] > 0 else ("pass",)
 
 
-__all__ = ["foresee_choice", "held_value", "power_value"]
+def find_choice(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """At a blip found in the enemy turn: the PSYCHOMETRY worth more than the action it owes."""
+    casts = [(power_value(s, a), a) for a in actions if a[0] == "cast"]
+    best = max(casts, default=(0.0, ("pass",)))
+    return best[1] if best[0] > OWED_ACTION else ("pass",)
+
+
+__all__ = ["OWED_ACTION", "find_choice", "foresee_choice", "held_value", "power_value", "shield_value"]

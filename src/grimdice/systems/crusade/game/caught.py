@@ -8,9 +8,9 @@ sight to you or are within 1" of you, you will be Revealed".
 
 Reading ``hidden_caught``: a hidden model a template, line or area rolls at (blips are never
 rolled at) is revealed, after the roll,
-* by a BURN weapon: when the roll harms it (a result greater than zero for sure), unless it is
-  inside an armoured building; a roll that leaves it unharmed leaves it hidden (the game's attack
-  law does not carry the dice total, so a result above zero that does no harm is not told apart);
+* by a BURN weapon: when a result above zero was rolled at it (the dice's total it was rolled
+  with, before range and armour: the joint law's mark, harmed or not), unless it is inside an
+  armoured building;
 * by any other weapon: when the firer sees it or is within 1" (a square) of it (V HIDING: the
   attack puts them in direct line of sight), harmed or not.
 """
@@ -36,18 +36,26 @@ def _bunkered(s: GameState, k: int) -> bool:
     return building is not None and building.armoured
 
 
-def reveal(before: GameState, after: GameState, i: int, targets: tuple[int, ...], weapon: str) -> GameState:
-    """``after`` (the state after token ``i``'s ``weapon`` rolled at ``targets``) with the hidden
-    models among them revealed as reading ``hidden_caught`` says."""
+def reveal(
+    before: GameState,
+    after: GameState,
+    i: int,
+    targets: tuple[int, ...],
+    weapon: str,
+    rolled: tuple[bool, ...],
+) -> GameState:
+    """``after`` (the state after token ``i``'s ``weapon`` rolled at ``targets``; ``rolled``: the
+    joint law's marks of a result above zero at each) with the hidden models among them revealed
+    as reading ``hidden_caught`` says."""
     burn = _burn(before, i, weapon)
     board, doors, occupied = before.setup.board, before.doors(), before.occupied()
     here = before.tokens[i].sq
-    for k in targets:
-        was, now = before.tokens[k], after.tokens[k]
+    for k, above in zip(targets, rolled, strict=True):
+        was = before.tokens[k]
         if not was.hidden or was.blip:
             continue
         if burn:
-            shown = (was.cond, was.hits) != (now.cond, now.hits) and not _bunkered(before, k)
+            shown = above and not _bunkered(before, k)
         else:
             shown = board.range(here, was.sq) <= 1 or board.sight(here, was.sq, doors, occupied)
         if shown:

@@ -24,7 +24,7 @@ from typing import Any
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.cards import card_roll
 from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED, graze
-from grimdice.systems.crusade.game import powers, psychic
+from grimdice.systems.crusade.game import moments, powers, psychic
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.scenario import Card, Setup
 from grimdice.systems.crusade.game.state import GameState, Psy, next_event
@@ -192,10 +192,13 @@ def react_actions(s: GameState, side: int, only: str = "") -> list[Action]:
 
 def prompt_actions(s: GameState) -> list[Action]:
     assert s.psy is not None
-    if s.psy.prompt[0] == "react":
-        return [("pass",), *react_actions(s, int(s.psy.prompt[1]))]
+    if s.psy.prompt[0] == "react":  # VII PROJECTION: "May "dissipate" ghost at any time"
+        side = int(s.psy.prompt[1])
+        return [("pass",), *react_actions(s, side), *powers.dissipations(s, side)]
     if s.psy.prompt[0] == "foresee":  # an enemy attack declared: PRECOGNANT (IX FOR ONE TURN)
-        return [("pass",), *react_actions(s, int(s.psy.prompt[1]), "PRECOGNANT")]
+        return [("pass",), *moments.at_attack(s, int(s.psy.prompt[1]), react_actions)]
+    if s.psy.prompt[0] == "find":  # VII PSYCHOMETRY: "the psyker that finds the blip"
+        return [("pass",), *react_actions(s, int(s.psy.prompt[1]), "PSYCHOMETRY")]
     side = int(s.psy.prompt[1])
     seen: dict[Card, int] = {}
     for k in s.psy.hands[side]:
@@ -291,6 +294,7 @@ def card_done(s: GameState, outcome: Action) -> GameState:
     if outcome[1]:
         card = _card(s, k).card
         s = powers.effect(s, card, i, j, int(outcome[1])) if card in powers.KINDS else _effect(s, card, j)
+        s = moments.shield_held(s, card, j)  # a SHIELD at a declared attack counts in it
         s = stunned_stops(s, j)
     return psychic.incursion(s, i) if outcome[2] else powers.resume(s)
 
@@ -325,7 +329,9 @@ def decide(s: GameState, a: Action) -> GameState:
     if a[0] == "pass":  # a PRECOGNANT passed: the held shot goes on
         return powers.resume(replace(s, psy=replace(s.psy, prompt=())))
     if a[0] == "cast":
-        return cast(s, a)
+        return moments.played(cast(s, a))
+    if a[0] == "dissipate":  # the window stays open
+        return powers.dissipate(s, int(a[1]))
     side, n = int(s.psy.prompt[1]), int(s.psy.prompt[2])
     hands = list(s.psy.hands)
     hands[side] = tuple(x for x in hands[side] if x != int(a[1]))
@@ -348,7 +354,7 @@ def on_activate(s: GameState, i: int) -> GameState:
     s, psy = powers.on_activate(s, psy, i)
     s = replace(s, psy=psy)
     other = 1 - s.player
-    if s.round and react_actions(s, other):  # reading infiltrate: no cards in round 0's free moves
+    if s.round and (react_actions(s, other) or powers.dissipations(s, other)):  # none in round 0
         s = replace(s, psy=replace(psy, prompt=("react", other)))
     return s
 

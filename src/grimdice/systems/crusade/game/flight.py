@@ -4,15 +4,16 @@ IX: "FLY: May move in any direction, but must end your move on a surface ... you
 buildings by flying onto the roof! You may ignore damage from a fall." "JUMP PACK: may move through
 the air (measure move as normal). Must end move standing on level terrain." Reading ``flight``: on a
 table such a model also has the board's air steps (:meth:`.table.TableBoard.flights`, ``["fly",
-x, y, z]``), each ending on a surface, with no rise or drop limit and no fall; an air step to a
-position a plain step reaches for no more is not offered twice. FLY's falls do no damage (the
-calculator's FLY, :func:`~grimdice.systems.crusade.movement.falling`).
+x, y, z]``; across gaps wider than 3 cells :mod:`.long_flight`), each ending on a surface, with no
+rise or drop limit and no fall; an air step to a position a plain step reaches for no more is not
+offered twice. FLY's falls do no damage (the calculator's FLY,
+:func:`~grimdice.systems.crusade.movement.falling`).
 
 On a grid, which has no heights (reading ``flight_grid``), "any direction" is still X's four ("Diagonal
 move is not permitted"), and a hulk's walls and closed doors reach its ceiling: what a flier flies
-over is models. Its air step (``["fly", x, y]``) goes straight over 1 to 3 squares in a row each
-holding a model, to the free square beyond that it may enter, costing a square for each square
-crossed and the landing.
+over is models. Its air step (``["fly", x, y]``) goes straight over squares in a row each holding
+a model (as many as its move lasts), to the free square beyond that it may enter, costing a square
+for each square crossed and the landing.
 
 A flight's ZOC (reading ``flight``): an air step is asked the enemies' ZOC as a plain step is (V:
 "moves within 1" of an enemy and then tries to move past"): on a table only enemies beside it,
@@ -23,13 +24,12 @@ from __future__ import annotations
 
 from grimdice.systems.crusade.game.board import Step
 from grimdice.systems.crusade.game.latch import steps as latched
+from grimdice.systems.crusade.game.long_flight import long_flights, reach
 from grimdice.systems.crusade.game.state import GameState, Token, has_code
 
 #: the abilities that give a model the air steps
 FLIERS = ("FLY", "JUMP PACK")
 EPS = 1e-9
-#: on a grid, the most squares holding models a flier's step flies over (as a table's widest gap)
-MAX_OVER = 3
 
 
 def flies(s: GameState, t: Token) -> bool:
@@ -74,17 +74,19 @@ def _steps(s: GameState, t: Token) -> list[Step]:
     if flights is None:
         return steps + grid_flights(s, t)
     plain = {to: cost for kind, to, cost in steps if kind == "move"}
-    return steps + [a for a in flights(*args) if plain.get(a[1], float("inf")) > a[2] + EPS]
+    air = flights(*args) + long_flights(s, t)  # gaps of any width (reading flight)
+    return steps + [a for a in air if plain.get(a[1], float("inf")) > a[2] + EPS]
 
 
 def grid_flights(s: GameState, t: Token) -> list[Step]:
-    """Reading ``flight_grid``: straight over 1 to :data:`MAX_OVER` squares in a row holding models
-    (none a wall or a closed door) to the free square beyond, a square's move each."""
+    """Reading ``flight_grid``: straight over squares in a row holding models (none a wall or a
+    closed door; as many as its longest move, :func:`.long_flight.reach`) to the free square
+    beyond, a square's move each."""
     board, doors, occupied = s.setup.board, s.doors(), s.occupied()
     armour = s.armour_of(t)
     out: list[Step] = []
     for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-        for k in range(1, MAX_OVER + 1):
+        for k in range(1, reach(s, t)):
             over = (t.sq[0] + dx * k, t.sq[1] + dy * k)
             if over not in occupied or board.obstacle(over, doors) or not board.inside(over):
                 break
@@ -97,4 +99,4 @@ def grid_flights(s: GameState, t: Token) -> list[Step]:
     return out
 
 
-__all__ = ["FLIERS", "MAX_OVER", "flies", "grid_flights", "steps_of"]
+__all__ = ["FLIERS", "flies", "grid_flights", "steps_of"]

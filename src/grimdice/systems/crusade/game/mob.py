@@ -7,19 +7,19 @@ models as they see fit until all the hits taken have been assigned, or all the m
 eliminated. MOB-1: This one model may combine it's melee value with one other model of any kind.
 MOB- #: same as mob, except instead of 3 models, the specified number may mob."
 
-Reading ``mob_joint``: the active MOB model (the lead, after its move) may make its melee as a mob
-(``["mob", j, k, ...]``, its action): with up to its MOB number less one friendly models (MOB-1:
-one, of any kind; else models with MOB too), each standing, not stunned, not yet activated this
-turn and not a chit, that stands beside the target or reaches a free place beside it by plain
-steps within its move (stairs and short ladders among them), or by a tall ladder or a manhole as
-its whole move, never next to an enemy blip ("Move the models first": each member in turn
-is put on the nearest such place left, by move, then reading order; hidden enemies it comes to
-see or touch are revealed; no ZOC is asked); a mob the calculator's exact bounds accept. They add
-their melee dice (the calculator's ``mob``); each spends its activation on it (done for the turn).
-The chance node is the calculator's mob melee, whose law carries every mob model's end state
-(:func:`.combat.joint_law`; a losing mob divides the hits as the calculator does, reading
-``mob_losses``); a knockback or throw moves the lead (reading ``mob_throw``). No snap fire comes
-before it.
+Reading ``mob_joint``: "Move the models first": each model moves in its own activation, as any
+model moves (doors, ladders, climbs, jumps, the enemies' ZOCs on its way); a member that comes
+beside an enemy keeps its action for a mob there (``["join", j]``, its action, offered while a
+friend that may lead a mob with it has not been activated this turn). The active MOB model (the
+lead, after its move) may make its melee as a mob (``["mob", j, k, ...]``, its action): with up to
+its MOB number less one friendly models (MOB-1: one, of any kind; else models with MOB too), each
+standing, not stunned, not a chit and beside the target, that either kept its action for a mob at
+it this turn or has not been activated this turn (it joins from where it stands, its activation
+spent on it: "they must all have an action to melee"); a mob the calculator's exact bounds accept.
+They add their melee dice (the calculator's ``mob``). The chance node is the calculator's mob
+melee, whose law carries every mob model's end state (:func:`.combat.joint_law`; a losing mob
+divides the hits as the calculator does, reading ``mob_losses``); a knockback or throw moves the
+lead (reading ``mob_throw``). No snap fire comes before it.
 """
 
 from __future__ import annotations
@@ -31,15 +31,9 @@ from typing import Any, cast
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import STUNNED, State
 from grimdice.systems.crusade.game import situation
-from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
-from grimdice.systems.crusade.game.moves import plain_reach, reveal_around
 from grimdice.systems.crusade.game.state import GameState, has_code
-
-#: the steps of a whole move a member may take on its way (V: "Tall ladders (3"-6") cost 1 full
-#: movement"; X: "Treat manholes as a 6" ladder")
-WHOLE_MOVES = ("ladder", "manhole")
 
 
 def size(s: GameState, i: int) -> int:
@@ -52,67 +46,83 @@ def size(s: GameState, i: int) -> int:
     return max(2, int(n)) if n else 1
 
 
-def members(s: GameState, i: int, j: int) -> dict[int, list[Pos]]:
-    """The friends of token ``i`` that may join its mob at ``j``, each with the places beside ``j``
-    it may end its move on, best first (its own place when it stands beside ``j``)."""
-    me = s.tokens[i]
-    anyone = s.setup.fighters[me.profile].fx.get("mob") == 1  # MOB-1: "one other model of any kind"
-    out: dict[int, list[Pos]] = {}
-    for k, t in enumerate(s.tokens):
-        if k == i or t.side != me.side or t.blip or t.done or not t.standing or t.cond == STUNNED:
-            continue
-        if anyone or has_code(s.setup.profiles[t.profile].abilities, "MOB"):
-            places = _places(s, k, j)
-            if places:
-                out[k] = places
-    return out
+def _takes(s: GameState, i: int, k: int) -> bool:
+    """Whether lead ``i`` may mob with friend ``k`` (MOB-1: "one other model of any kind"; else
+    models with MOB)."""
+    if s.setup.fighters[s.tokens[i].profile].fx.get("mob") == 1:
+        return True
+    return has_code(s.setup.profiles[s.tokens[k].profile].abilities, "MOB")
 
 
-def _places(s: GameState, k: int, j: int) -> list[Pos]:
-    """Where member ``k`` may stand beside ``j`` after its move ("Move the models first"): its own
-    place if beside ``j``; else the free places beside ``j`` that plain steps costing at most its
-    move reach (never next to an enemy blip, which the move would reveal), nearest first."""
-    from grimdice.systems.crusade.game.latch import partner
+def kept(s: GameState, j: int) -> set[int]:
+    """The models that kept their action this turn for a mob at token ``j``."""
+    return {m[0] for m in s.mobbing if m[1] == j and (m[2], m[3]) == (s.round, s.player)}
 
-    t, board, doors = s.tokens[k], s.setup.board, s.doors()
+
+def members(s: GameState, i: int, j: int) -> list[int]:
+    """The friends of token ``i`` that may join its mob at ``j`` (see the module text)."""
+    me, board, doors = s.tokens[i], s.setup.board, s.doors()
+    ready = kept(s, j)
     target = s.tokens[j].sq
-    if board.adjacent(t.sq, target, doors):
-        return [t.sq]
-    if partner(s, k) >= 0:  # IX LATCH ON: held where it stands
-        return []
-    cost = plain_reach(s, k, s.move_of(t), WHOLE_MOVES)
-    beside = [q for q in cost if q != t.sq and board.adjacent(q, target, doors)]
-    return sorted(beside, key=lambda q: (cost[q], q))
-
-
-def placed(s: GameState, i: int, j: int, mob: tuple[int, ...]) -> tuple[Pos, ...] | None:
-    """Each member's place beside ``j``, in turn the best one not taken by an earlier member (None
-    when one has none left, or a member may not join)."""
-    near = members(s, i, j)
-    taken: set[Pos] = set()
     out = []
-    for k in mob:
-        free = [q for q in near.get(k, []) if q not in taken]
-        if not free:
-            return None
-        taken.add(free[0])
-        out.append(free[0])
-    return tuple(out)
+    for k, t in enumerate(s.tokens):
+        if k == i or t.side != me.side or t.blip or not t.standing or t.cond == STUNNED:
+            continue
+        if (t.done and k not in ready) or not board.adjacent(t.sq, target, doors):
+            continue
+        if _takes(s, i, k):
+            out.append(k)
+    return out
 
 
 def actions(s: GameState, i: int, adjacent: list[int]) -> list[tuple[Any, ...]]:
     """``("mob", j, k, ...)`` for each adjacent enemy ``j`` and each set of members that may join
-    and find places beside it (whose melee the calculator's exact bounds accept: not too many
-    dice, nor too large a re-roll game)."""
+    (whose melee the calculator's exact bounds accept: not too many dice, nor too large a re-roll
+    game)."""
     most = size(s, i) - 1
     out: list[tuple[Any, ...]] = []
     for j in adjacent if most else []:
-        near = sorted(members(s, i, j))
+        near = members(s, i, j)
         for n in range(1, min(most, len(near)) + 1):
             for c in combinations(near, n):
-                if placed(s, i, j, c) is not None and solvable(key(s, i, j, c)):
+                if solvable(key(s, i, j, c)):
                     out.append(("mob", j, *c))
     return out
+
+
+def leads(s: GameState, i: int) -> list[int]:
+    """The friends of token ``i`` that may still lead a mob with it this turn: standing, not
+    stunned, not yet activated, with MOB (or MOB-N)."""
+    side = s.tokens[i].side
+    return [
+        k
+        for k, t in enumerate(s.tokens)
+        if k != i
+        and t.side == side
+        and not t.done
+        and not t.blip
+        and t.standing
+        and t.cond != STUNNED
+        and size(s, k) > 1
+        and _takes(s, k, i)
+    ]
+
+
+def joins(s: GameState, i: int, adjacent: list[int]) -> list[tuple[Any, ...]]:
+    """``("join", j)`` for each adjacent enemy ``j`` (not a chit) while a friend may still lead a
+    mob with the active model (not a MINDLESS one: it must attack)."""
+    t = s.tokens[i]
+    if not adjacent or t.blip or has_code(s.setup.profiles[t.profile].abilities, "MINDLESS"):
+        return []
+    if not leads(s, i):
+        return []
+    return [("join", j) for j in adjacent if not s.tokens[j].blip]
+
+
+def join(s: GameState, j: int) -> GameState:
+    """The active model keeps its action for a mob at ``j`` (this turn's marks only are kept)."""
+    now = tuple(m for m in s.mobbing if (m[2], m[3]) == (s.round, s.player))
+    return altered(s, acted=True, mobbing=(*now, (s.active, j, s.round, s.player)))
 
 
 def solvable(situation: str) -> bool:
@@ -144,9 +154,8 @@ def start(s: GameState, a: tuple[Any, ...]) -> GameState:
     if tuple(a) not in actions(s, i, [j] if j in adjacent_enemies(s, i) else []):
         raise ValueError(f"model {i} may not mob model {j} with {list(mob)}")
     k = key(s, i, j, mob)
-    places = placed(s, i, j, mob) or ()
-    for m, q in zip(mob, places, strict=True):  # "Move the models first"
-        s = reveal_around(s.with_token(m, sq=q, done=True), m)
+    for m in mob:  # its activation spent on it ("they must all have an action to melee")
+        s = s.with_token(m, done=True)
     for m in (i, *mob):
         s = s.with_token(m, hidden=False)
     s = altered(s.with_token(j, hidden=False), acted=True, attacked=True, meleed=(*s.meleed, j))
@@ -174,4 +183,16 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     return next_blast(s, queue)
 
 
-__all__ = ["actions", "key", "members", "placed", "resolve", "size", "solvable", "start"]
+__all__ = [
+    "actions",
+    "join",
+    "joins",
+    "kept",
+    "key",
+    "leads",
+    "members",
+    "resolve",
+    "size",
+    "solvable",
+    "start",
+]

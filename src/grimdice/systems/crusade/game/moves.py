@@ -82,7 +82,7 @@ def reveal_around(s: GameState, i: int) -> GameState:
             t.alive and not t.blip and t.side != me.side and board.adjacent(me.sq, t.sq, doors)
             for t in s.tokens
         )
-        return reveal_blip(s, i, own_turn=True) if near else s
+        return _found(reveal_blip(s, i, own_turn=True), i) if near else s
     for j, t in enumerate(s.tokens):
         if t.alive and t.blip and t.side != me.side and board.adjacent(me.sq, t.sq, doors):
             s = found(reveal_blip(s, j, own_turn=False), i)  # VII PSYCHOMETRY: the finder
@@ -97,6 +97,13 @@ def reveal_around(s: GameState, i: int) -> GameState:
             s = s.with_token(i, hidden=False)
             me = s.tokens[i]
     return s
+
+
+def _found(s: GameState, i: int) -> GameState:
+    """VII PSYCHOMETRY: the enemy psykers beside blip ``i``, revealed in its own move, found it."""
+    from grimdice.systems.crusade.game import deck, moments
+
+    return moments.finding(s, i, deck.react_actions)
 
 
 def _free_squares(s: GameState, start: Pos, armour: int) -> list[Pos]:

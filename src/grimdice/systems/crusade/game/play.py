@@ -20,7 +20,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 12
+LOG_VERSION = 13
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -51,10 +51,11 @@ READINGS = (
     "reading ambush: the free attack comes at once, before the revealing model goes on; a template, line, "
     "area or SPLIT FIRE shot reaches as in a model's own turn, RAPID FIRE fires once",
     "reading hidden_caught: a hidden model caught by a template, line or area is revealed when the firer "
-    "sees it or is within 1 inch; by BURN, when the roll harms it, not inside an armoured building",
+    "sees it or is within 1 inch; by BURN, when the dice's total rolled at it is above zero (harmed or not), "
+    "not inside an armoured building",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
-    "measured as a move; an air step is asked the enemies' ZOC as a plain step is",
-    "reading flight_grid: on a grid a flier flies straight over 1 to 3 squares holding models to the free "
+    "across a gap however wide, measured as a move; an air step is asked the enemies' ZOC as a plain step is",
+    "reading flight_grid: on a grid a flier flies straight over squares holding models to the free "
     "square beyond, a square's move each; not over walls or closed doors, nor diagonally",
     "reading two_fisted: both pistols fire at one target as one combined roll",
     "reading two_fisted_targets: or each pistol at its own target within 6 squares, each its own single "
@@ -74,11 +75,11 @@ READINGS = (
     "a single shot at its target; attacks at the target +1, its shots -1; a graze or "
     "knockback dislodges the latcher; the larger model steps (plain steps) and the smaller takes the "
     "square it left",
-    "reading mob_joint: a MOB model's melee may be a mob with friends that may join (MOB models; MOB-1 "
-    "any one) not yet activated, beside the target or moved by plain steps (or a tall ladder or manhole "
-    "as the whole move) to the nearest free place "
-    "beside it, which spend their activation on it; one chance node, the calculator's mob melee, its "
-    "losses divided as the calculator divides them",
+    "reading mob_joint: each model moves in its own activation, as any model moves, and a member beside "
+    "an enemy may keep its action for a mob there; a MOB model's melee may be a mob with friends that "
+    "may join (MOB models; MOB-1 any one), standing beside the target, that kept their action for it or "
+    "are not yet activated (then spending their activation on it); one chance node, the calculator's "
+    "mob melee, its losses divided as the calculator divides them",
     "reading infiltrate: a round 0 before the first lets each player's INFILTRATE models act, the first "
     "player's first; in a game with blips each makes a move and no action",
     "reading infiltrate_battle: in a battle game (no blips) each INFILTRATE model instead names where it "
@@ -106,6 +107,9 @@ READINGS = (
     "reading card_window: the other player may play cards when a model of the enemy is activated, and "
     "PRECOGNANT when an enemy attack is made at one of its models (in either turn); no cards in "
     "INFILTRATE's round 0",
+    "reading card_moments: at an enemy attack declared at one of its models, SHIELD (on a model it "
+    "rolls at, counted in the attack), FRENETIC and TRIPPER too; PSYCHOMETRY when an enemy blip is "
+    "revealed in its own move beside a psyker; a ghost dissipated at an enemy model's activation",
     "reading card_effects: the deck's cards (every card VII names) are the scenario's; their effects are "
     "ours (docs/crusade-game.md)",
     "reading card_clairvoyant: CLAIRVOYANT reveals one enemy blip or hidden model a card, seen or not, "
@@ -126,9 +130,10 @@ READINGS = (
     "succeeds the attack is not made and what waited on it goes on",
     "reading card_projection: PROJECTION's ghost (the psyker's move, armour 0, 1 hit, 1 white die of "
     "melee) stands on a free square beside the psyker and is activated as a model of its force; it "
-    "counts for no objective nor for being in action; its player may dissipate it in its turn",
+    "counts for no objective nor for being in action; its player may dissipate it in its turn, and at "
+    "an enemy model's activation",
     "reading card_psychometry: PSYCHOMETRY, played by the psyker that revealed a blip in this "
-    "activation, reveals another enemy blip",
+    "activation, or beside which an enemy blip was revealed in the enemy turn, reveals another enemy blip",
     "reading card_telekenisis: TELEKENISIS moves an enemy model in sight one square away from the "
     "psyker, or stuns it when that square is blocked",
     "reading card_tripper: TRIPPER halves the move of an enemy model in sight in its next activation "

@@ -84,12 +84,12 @@ def _weapon(s: GameState, j: int, card: str) -> str:
 def farthest_victim(s: GameState, i: int) -> int:
     """PRECOGNANT: of the held attack's victims, the farthest from psyker ``i`` (by range)."""
     assert s.psy is not None
-    victims = _victims(s.psy.held)
+    victims = victims_of(s.psy.held)
     board, sq = s.setup.board, s.tokens[i].sq
     return max(victims, key=lambda j: (board.range(sq, s.tokens[j].sq), -j))
 
 
-def _victims(held: tuple[Any, ...]) -> tuple[int, ...]:
+def victims_of(held: tuple[Any, ...]) -> tuple[int, ...]:
     """The models a held attack rolls at: a shot's targets, a mind blast's, else its one target."""
     if held[1] == "many":
         return tuple(held[6])
@@ -210,8 +210,9 @@ def foresee(s: GameState) -> GameState:
         return s
     held = replace(s, pending=(), psy=replace(s.psy, held=s.pending, prompt=("foresee", side)))
     from grimdice.systems.crusade.game.deck import react_actions
+    from grimdice.systems.crusade.game.moments import at_attack  # IX FOR ONE TURN cards too
 
-    return held if react_actions(held, side, "PRECOGNANT") else s
+    return held if at_attack(held, side, react_actions) else s
 
 
 def resume(s: GameState) -> GameState:
@@ -248,14 +249,16 @@ def project(s: GameState, i: int) -> GameState:
     return replace(s, tokens=(*s.tokens, ghost), psy=replace(s.psy, effects=effects))
 
 
-def dissipations(s: GameState) -> list[tuple[Any, ...]]:
-    """PROJECTION: "May "dissipate" ghost at any time" (reading: in its player's turn)."""
+def dissipations(s: GameState, side: int | None = None) -> list[tuple[Any, ...]]:
+    """PROJECTION: "May "dissipate" ghost at any time": the ghosts of ``side`` standing (by
+    default the player's, in its turn; in the enemy turn at its card window, :mod:`.moments`)."""
     if s.psy is None:
         return []
+    side = s.player if side is None else side
     return [
         ("dissipate", e[1])
         for e in s.psy.effects
-        if e[0] == "GHOST" and s.tokens[e[1]].alive and s.tokens[e[1]].side == s.player
+        if e[0] == "GHOST" and s.tokens[e[1]].alive and s.tokens[e[1]].side == side
     ]
 
 

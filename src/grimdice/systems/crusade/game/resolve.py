@@ -149,14 +149,14 @@ def _resolve_many(s: GameState, k: int) -> GameState:
     fails the weapon once (III)."""
     i, j, key, fired, targets = s.pending[2:7]
     follow = s.pending[7] if len(s.pending) > 7 else ()  # IX LATCH ON: the latchers' targets
-    (states, moved, failed, grazed), _ = many.cached_joint(key)[k]
+    (states, moved, failed, grazed, rolled), _ = many.cached_joint(key)[k]
     after = s
     for t, (cond, hits) in zip(targets, states, strict=True):
         after = after.with_token(t, cond=cond, hits=hits)
     if any(moved) and s.pending[8:] != ("snap",):  # VIII KNOCKBACK (reading snap_fire: not a snap shot's)
         squares = many.push_squares(s, i, targets, fired)
         after = _moved(after, [(t, q) for t, q, m in zip(targets, squares, moved, strict=True) if m])
-    after = caught.reveal(s, after, i, targets, fired)  # V HIDING, VIII BURN: hidden models caught
+    after = caught.reveal(s, after, i, targets, fired, rolled)  # V HIDING, VIII BURN: hidden models caught
     wa = fired if failed else ""
     after = wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
     after, queue = fail_rolls(after, True, ((i, j, wa),))

@@ -29,6 +29,7 @@ from grimdice.systems.crusade.game import (
     latch,
     many,
     mob,
+    moments,
     moves,
     powers,
     psychic,
@@ -160,6 +161,7 @@ def _actions(s: GameState) -> list[Action]:
     out.extend(melee)
     out.extend(latch.actions(s, i, adjacent))  # IX LATCH ON: "As a melee attack"
     out.extend(mob.actions(s, i, adjacent))  # IX MOB: a joint melee
+    out.extend(mob.joins(s, i, adjacent))  # ... and the action a member keeps for it
     if not wounded and s.budget > 0:
         out.extend(dive.actions(s, sight, s.budget))  # V DIVE ATTACK on a table
     out.extend(ladder.actions(s))  # V: a ladder blocked by an enemy at the opposite end
@@ -376,6 +378,7 @@ _SIMPLE = {
     "ladder_melee": lambda s, a: ladder.start(s, int(a[1])),  # V: a ladder blocked at its far end
     "latch": lambda s, a: latch.start(s, int(a[1])),  # IX LATCH ON
     "mob": lambda s, a: mob.start(s, a),  # IX MOB
+    "join": lambda s, a: mob.join(s, int(a[1])),
 }
 
 
@@ -441,7 +444,7 @@ def settle(s: GameState) -> GameState:
     """After every step: end the game if a force is out of action or a ``reach`` objective is
     reached; end an activation that can do nothing more; pass the turn when the player has no
     model left to activate (I), and end the game after the last turn (hold objectives scored)."""
-    if s.ended or s.pending or s.control:
+    if s.ended or s.pending or s.control or moments.asked(s):  # VII PSYCHOMETRY's moment first
         return s
     s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
     up = standing_forces(s)

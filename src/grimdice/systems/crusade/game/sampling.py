@@ -213,6 +213,7 @@ FULL_SOURCES: tuple[Source, ...] = (
     (("mind",), _mind),
     (("latch",), lambda d: latch.actions(d.s, d.i, d.adjacent()) if d.has("LATCH ON") else []),
     (("mob",), lambda d: mob.actions(d.s, d.i, d.adjacent()) if mob.size(d.s, d.i) > 1 else []),
+    (("join",), lambda d: mob.joins(d.s, d.i, d.adjacent()) if mob.leads(d.s, d.i) else []),
     (("dive",), _dive),
     (("ladder_melee",), lambda d: ladder.actions(d.s)),
     (("reload", "unjam"), _tend),

@@ -151,6 +151,7 @@ class GameState:
     ended: bool = False
     psy: Psy | None = None  # VII: the psychic cards, in a game with a deck
     control: tuple[int, ...] = ()  # IX CONTROL: a kill its killer may turn into control (i, j, cond, hits)
+    mobbing: tuple[tuple[int, ...], ...] = ()  # IX MOB: actions kept for mobs (member, target, round, player)
 
     # ------------------------------------------------------------------ the game interface
     def current_player(self) -> int:
