@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.table.bases import base_distances, coherent
-from grimdice.engine.table.sweeps import bases_in, sweeps_meet_bases, sweeps_touch_pieces
+from grimdice.engine.table.sweeps import bases_in, sweeps_meet_any, sweeps_touch_pieces
 
 STRIKE_REACH = 2.0  # "or that are within 2" of a model from the target unit"
 KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units"
@@ -131,13 +131,13 @@ def _clear(
         return ok
     i, j = np.nonzero(ok)
     starts, ends = froms[i], spots[j]
-    blocked = sweeps_meet_bases(starts, ends, c.ra, c.d, np.full(len(c.d), c.rd)).any(axis=1)
+    blocked = sweeps_meet_any(starts, ends, c.ra, c.d, np.full(len(c.d), c.rd))
     if len(c.rp):
         box = np.concatenate([starts, ends])
         lo, hi = box.min(axis=0) - c.ra - c.rp.max(), box.max(axis=0) + c.ra + c.rp.max()
         near = ((c.pts >= lo) & (c.pts <= hi)).all(axis=1)  # the bases the paths could meet
         if near.any():
-            blocked |= sweeps_meet_bases(starts, ends, c.ra, c.pts[near], c.rp[near]).any(axis=1)
+            blocked |= sweeps_meet_any(starts, ends, c.ra, c.pts[near], c.rp[near])
     if len(c.table.terrain):
         traits = ("impassable", "dangerous") if slow_ok else ("impassable", "dangerous", "difficult")
         keep = c.table.having(*traits)
@@ -162,8 +162,9 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
     moves: list[tuple[int, np.ndarray]] = []
     waiting = np.ones(len(movers), dtype=bool)
     near = gap[movers] <= STRIKE_REACH + EPS  # already strikes: moves after the others
+    g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model), kept as models move
     while can.any():
-        options = _options(c, pos, movers, spots, can & waiting[:, None])
+        options = _options(c, pos, movers, spots, can & waiting[:, None], g)
         counts = options.sum(axis=1)
         if not counts.any():
             break
@@ -171,11 +172,12 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
         i = int(movers[k])
         contested = options.sum(axis=0) - options[k]
         travel = np.linalg.norm(spots - c.starts[i], axis=1)
-        others = np.delete(pos, i, axis=0)
-        snug = np.round(base_distances(spots, c.ra, others, c.ra).min(axis=1), 1) if len(others) else travel
+        # the gaps to the other models, clipped at 0 (``base_distances`` unsigned)
+        snug = np.round(np.delete(np.maximum(g, 0.0), i, axis=1).min(axis=1), 1) if len(pos) > 1 else travel
         j = int(np.lexsort((travel, contested, snug, tier, ~options[k]))[0])
         moves.append((i, pos[i].copy()))
         pos[i] = spots[j]
+        g[:, i] = base_distances(spots, c.ra, pos[i : i + 1], c.ra, signed=True)[:, 0]
         waiting[k] = False
         can[k] = False
     pos = _closer(c, pos, movers[waiting], moves, slow_ok)
@@ -191,12 +193,18 @@ def _gaps(c: Charge, pos: np.ndarray) -> np.ndarray:
 
 
 def _options(
-    c: Charge, pos: np.ndarray, movers: np.ndarray, spots: np.ndarray, can: np.ndarray
+    c: Charge,
+    pos: np.ndarray,
+    movers: np.ndarray,
+    spots: np.ndarray,
+    can: np.ndarray,
+    g: np.ndarray | None = None,
 ) -> np.ndarray:
     """``(n, k)``: the spots each waiting model may take now: reachable (``can``), over no base of
     its unit where it stands now, within 1" of another model of its unit and within 12" of all of
-    them."""
-    g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model)
+    them. ``g``: the signed gaps from each spot to each model at ``pos``, when already known."""
+    if g is None:
+        g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model)
     over, link, far = g < -EPS, g <= LINK + EPS, g > SPAN + EPS
     own_over, own_link, own_far = over[:, movers].T, link[:, movers].T, far[:, movers].T  # its own base
     free = (over.sum(axis=1)[None, :] - own_over) == 0
