@@ -76,3 +76,25 @@ def test_the_draw_follows_its_documented_distribution() -> None:
     per_unit = Counter(a[1] for a in got.elements())
     for u in units:
         assert abs(per_unit[u] - n / len(units)) <= 5 * math.sqrt(n / len(units))
+
+
+def test_a_shooting_draws_no_shot_or_one_valid_target_as_likely() -> None:
+    """At a shooting with two valid targets or more (no Limited weapons, no split): no shot half of
+    the time, each valid target equally often in the other half."""
+    for seed in range(3, 12):  # seeded random games until such a shooting
+        game = play_game(root(), [random_bot, random_bot], seed)
+        shots = [s for s in game.states if s.phase == "shoot" and len(s.legal_actions()) >= 3]
+        shots = [s for s in shots if all(len(a) == 2 for a in s.legal_actions())]
+        if shots:
+            break
+    s = shots[0]
+    targets = [a[1] for a in s.legal_actions() if a[1] >= 0]
+    assert targets == s.valid_targets(s.active)
+    n = 2000
+    rng = np.random.default_rng(5)
+    got = Counter(s.random_action(rng)[1] for _ in range(n))
+    assert set(got) <= {-1, *targets}
+    assert abs(got[-1] - n / 2) <= 5 * math.sqrt(n / 4)
+    for t in targets:
+        p = 1 / 2 / len(targets)
+        assert abs(got[t] - n * p) <= 5 * math.sqrt(n * p * (1 - p))

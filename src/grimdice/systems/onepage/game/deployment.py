@@ -271,12 +271,21 @@ def next_decision(s: GameState) -> GameState:
     choice left for his units still to deploy, those left out and the next step."""
     while s.todo:
         s = replace(s, player=s.setup.owner[s.todo[0]])
-        if legal_actions(s):
+        if has_choice(s):
             return s
         s = replace(s, todo=tuple(u for u in s.todo if s.setup.owner[u] != s.player))  # nothing fits
     if s.phase == "deploy":
         return scouts(s)
     return replace(s, phase="play", player=s.first).open_round()
+
+
+def has_choice(s: GameState) -> bool:
+    """Whether the player to deploy has a legal action: :func:`legal_actions` not empty, found unit
+    by unit and kind by kind (:func:`choice_kinds`), stopping at the first."""
+    if s.phase not in ARMY_PHASES:
+        return bool(legal_actions(s))
+    mine = (v for v in s.todo if s.setup.owner[v] == s.player)
+    return any(kind() for v in mine for kind in choice_kinds(s, v))
 
 
 def scouts(s: GameState, first: int | None = None) -> GameState:

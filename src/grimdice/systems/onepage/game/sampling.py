@@ -13,8 +13,12 @@ The draw, in each kind of decision:
 * **Deployment** (``deploy``, ``scout``): one of the player's units still to deploy, uniformly;
   then one of its kinds of choice (a place in its zone, a Scout's place anywhere, the reserve, a
   transport), uniformly among those it has; then one instance. A unit without a choice is dropped.
-* **Every other decision** (the table side, a shooting's target, consolidation, a Deep Strike
-  arrival's place or scatter): uniformly among the legal actions.
+* **Shooting** (``shoot``): one of its kinds of choice uniformly: no shot, one target (the target
+  uniformly among the valid ones, found by drawing enemy units in turn until one is valid, then
+  with or without its Limited weapons), or a Relentless unit's split of its fire (then one split
+  uniformly).
+* **Every other decision** (the table side, consolidation, a Deep Strike arrival's place or
+  scatter): uniformly among the legal actions.
 
 So the random player is not uniform over all legal actions: a unit with many moves is drawn as
 often as one that may only Hold, and its Walk as often as its Hold. Every action drawn is one of
@@ -30,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import deployment, facing, transport
+from grimdice.systems.onepage.game import deployment, facing, firing, transport
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -62,7 +66,32 @@ def random_action(s: GameState, rng: np.random.Generator) -> list[Any]:
     if s.phase in deployment.ARMY_PHASES:
         mine = [u for u in s.todo if s.setup.owner[u] == s.player]
         return _drawn(s, mine, lambda u: deployment.choice_kinds(s, u), rng)
+    if s.phase == "shoot":
+        got = first_found(shot_kinds(s, rng), rng)
+        if got is not None:
+            return got
     return list(pick(s.legal_actions(), rng))
+
+
+def shot_kinds(s: GameState, rng: np.random.Generator) -> list[Builder]:
+    """The active unit's kinds of shooting choice, as :meth:`GameState.legal_actions` lists them:
+    no shot; one target (drawn uniformly among the valid ones: enemies drawn in turn until one is
+    valid), fired with or without its Limited weapons; and, for a Relentless unit on Hold with two
+    weapon profiles or more, a split of its fire (``firing.split_actions``)."""
+    u = s.active
+
+    def one_target() -> list[list[Any]]:
+        left = s.enemies(u)
+        while left:
+            t = left.pop(int(rng.integers(len(left))))
+            if s.valid_target(u, t):
+                return firing.shoot_actions(s, u, [t])
+        return []
+
+    out: list[Builder] = [lambda: [["shoot", -1]], one_target]
+    if len(firing.split_weapons(s, u, s.action)) >= 2:
+        out.append(lambda: firing.split_actions(s, u, s.valid_targets(u), s.action))
+    return out
 
 
 def _drawn(
@@ -126,4 +155,4 @@ def assault_actions(s: GameState, u: int) -> list[list[Any]]:
     ]
 
 
-__all__ = ["assault_actions", "move_actions", "random_action", "unit_kinds"]
+__all__ = ["assault_actions", "move_actions", "random_action", "shot_kinds", "unit_kinds"]

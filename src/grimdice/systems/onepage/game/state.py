@@ -318,6 +318,7 @@ class GameState:
     sight = shooting.sight
     _sight = shooting._sight
     valid_targets = shooting.valid_targets
+    valid_target = shooting.valid_target
     in_cover = shooting.in_cover
     shot_key = shooting.shot_key
     shot_situation = shooting.shot_situation
