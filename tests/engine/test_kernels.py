@@ -307,3 +307,19 @@ def test_sweeps_meet_any_equals_numpy(seed: int) -> None:
         got = sweeps_meet_any(starts, ends, radius, pts, radii)
         assert np.array_equal(got, want) and 0 < want.sum() < len(want)
         assert not sweeps_meet_any(starts, ends, radius, pts[:0], radii[:0]).any()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_nearest_gaps_equals_numpy(seed: int) -> None:
+    """``path_kernels.nearest_gaps`` equals ``base_distances(..., signed=True).min(axis=1)`` element
+    for element, overlapping bases included; infinity when there is no other base."""
+    from grimdice.engine.table import path_kernels
+
+    rng = np.random.default_rng(400 + seed)
+    a = rng.uniform(0.0, 10.0, size=(60, 2))
+    b = rng.uniform(0.0, 10.0, size=(15, 2))
+    rb = rng.choice([0.5, 0.63, 1.18], size=15)
+    want = base_distances(a, 0.63, b, rb, signed=True).min(axis=1)
+    got = path_kernels.nearest_gaps(a, 0.63, b, rb)
+    assert np.array_equal(got, want) and (want < 0).any()
+    assert np.isinf(path_kernels.nearest_gaps(a, 0.63, b[:0], rb[:0])).all()

@@ -1,6 +1,7 @@
 """Compiled loops (Numba) for the paths of single bases: whether each of many straight moves passes
-over one of a set of bases (``sweeps.sweeps_meet_bases`` reduced over the bases), as placing an
-assault's models one by one asks hundreds of times a game.
+over one of a set of bases (``sweeps.sweeps_meet_bases`` reduced over the bases), and each base's
+gap to the nearest of a set of bases, as placing an assault's models one by one asks hundreds of
+times a game.
 
 As in :mod:`grimdice.engine.table.kernels`, each kernel computes every element with the
 floating-point operations of the NumPy formula it mirrors, in the same order (no fast-math), so the
@@ -34,4 +35,20 @@ def sweeps_meet_any(
     return out
 
 
-__all__ = ["sweeps_meet_any"]
+@njit(cache=True)
+def nearest_gaps(a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray) -> np.ndarray:
+    """``(n,)``: each base's signed gap to the nearest of the bases ``b`` (radii ``rb``; infinity
+    when there are none): ``bases.base_distances(a, ra, b, rb, signed=True).min(axis=1)``."""
+    n, m = a.shape[0], b.shape[0]
+    out = np.full(n, np.inf)
+    for i in range(n):
+        for j in range(m):
+            dx, dy = a[i, 0] - b[j, 0], a[i, 1] - b[j, 1]
+            gap = np.sqrt(dx * dx + dy * dy) - ra
+            gap -= rb[j]
+            if gap < out[i]:
+                out[i] = gap
+    return out
+
+
+__all__ = ["nearest_gaps", "sweeps_meet_any"]
