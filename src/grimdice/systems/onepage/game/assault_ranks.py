@@ -244,13 +244,13 @@ def _closer(
         )
         linked = np.concatenate([ring(np.delete(pos, i, axis=0), 2 * c.ra + g, c.ra) for g in FOLLOW])
         ends = np.concatenate([straight, linked])
+        ends = ends[_gaps(c, ends) < _gaps(c, pos[i : i + 1])[0] - EPS]  # only closer (each end alone)
         ends = ends[_standable(c, ends)]
         if not len(ends):
             continue
         ok = _paths(c, np.array([i]), ends, slow_ok)
         ok = _options(c, pos, np.array([i]), ends, ok)[0]
         gaps = _gaps(c, ends)
-        ok &= gaps < _gaps(c, pos[i : i + 1])[0] - EPS
         if ok.any():
             travel = np.linalg.norm(ends - start, axis=1)
             j = int(np.lexsort((travel, np.round(gaps, 6), ~ok))[0])
