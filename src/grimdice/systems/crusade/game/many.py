@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from grimdice.engine.grid import Square
 from grimdice.errors import ScenarioError
-from grimdice.systems.crusade.game import reach, situation
+from grimdice.systems.crusade.game import burn, reach, situation
 from grimdice.systems.crusade.game.board import GridBoard, Pos
 from grimdice.systems.crusade.game.combat import reads_grazes
 from grimdice.systems.crusade.game.fails import weapon_index
@@ -161,6 +161,8 @@ def plan(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[str, tuple[int, ...]
             targets = targets[:-1] if len(targets) > 1 else ()
             continue
         return "many", targets, key
+    if burn.at_hidden(s, i, (j,), weapon):  # VIII BURN: its hidden target revealed by the dice
+        return "many", (j,), burn.shot(s, i, j, weapon, mode(s, i, weapon))
     return "shoot", (j,), situation.shot(s, i, j, weapon)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
+    burn,
     catwalk,
     climb,
     control,
@@ -138,16 +139,18 @@ def _actions(s: GameState) -> list[Action]:
     wounded = _wounded(s, s.active)
     out: list[Action] = []
     adjacent, sight = adjacent_enemies(s, i), targets_in_sight(s, i)
+    hid = burn.hidden_in_sight(s, i) if burn.ready(s, i) else []  # VIII BURN: "may fire at hidden models"
     if fx.has("feral") or any(
         has_code(s.setup.profiles[t.profile].abilities, c) for c in ("FERAL", "MINDLESS")
     ):
-        adjacent, sight = _nearest(s, i, adjacent, sight)
+        adjacent, seen = _nearest(s, i, adjacent, sight + hid)
+        sight, hid = [j for j in seen if j not in hid], [j for j in seen if j in hid]
     melee = [("melee", j) for j in adjacent]
     if s.charged or (wounded and s.moved > 0):
         return melee  # V CHARGE then melee; VIII WOUND: move and melee only
     for k, w in enumerate(weapons):
         if w.kind in RANGED and t.arms[k] == READY:
-            out.extend(_shots(s, i, w.name, sight))
+            out.extend(_shots(s, i, w.name, sight + hid if burn.burns(s, i, w.name) else sight))
     out.extend(fists.actions(s, i, sight))  # IX TWO FISTED
     out.extend(detonate.actions(s, i))  # IX DETONATE
     out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
