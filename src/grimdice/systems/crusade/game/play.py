@@ -20,7 +20,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 12
+LOG_VERSION = 13
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -53,6 +53,8 @@ READINGS = (
     "reading hidden_caught: a hidden model caught by a template, line or area is revealed when the firer "
     "sees it or is within 1 inch; by BURN, when the dice's total rolled at it is above zero (harmed or not), "
     "not inside an armoured building",
+    "reading burn_hidden: a BURN weapon may name a hidden enemy model in sight as its target (not a blip, "
+    "not inside an armoured building); the shot reveals it when the dice's total rolled at it is above zero",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
     "across a gap however wide, measured as a move; an air step is asked the enemies' ZOC as a plain step is",
     "reading flight_grid: on a grid a flier flies straight over squares holding models to the free "
@@ -108,7 +110,7 @@ READINGS = (
     "PRECOGNANT when an enemy attack is made at one of its models (in either turn); no cards in "
     "INFILTRATE's round 0",
     "reading card_moments: at an enemy attack declared at one of its models, SHIELD (on a model it "
-    "rolls at, counted in the attack), FRENETIC and TRIPPER too; PSYCHOMETRY when an enemy blip is "
+    "rolls at, counted in the attack), FRENETIC, TRIPPER and INFERNO too; PSYCHOMETRY when an enemy blip is "
     "revealed in its own move beside a psyker; a ghost dissipated at an enemy model's activation",
     "reading card_effects: the deck's cards (every card VII names) are the scenario's; their effects are "
     "ours (docs/crusade-game.md)",
@@ -116,8 +118,10 @@ READINGS = (
     "its range penalty by the distance to it",
     "reading card_frenetic: FRENETIC gives a friendly model half its move more in its next activation "
     "while the card lasts (IX FOR ONE TURN: to the start of the next turn of the player it was played in)",
-    "reading card_inferno: INFERNO wounds an enemy model in sight, as a graze; played in the enemy turn, "
-    "no action is owed if the psyker is stunned, wounded or killed before its next activation",
+    "reading card_inferno: INFERNO wounds an enemy model in sight, as a graze; played in the enemy turn "
+    "(at a declared attack, or at an enemy model's activation) no action is owed if a roll of that "
+    "attacker's attack leaves the psyker stunned, wounded, knocked out or killed; on the declared attack's "
+    "attacker, stunned, knocked out or killed it does not make the attack, wounded it makes it wounded",
     "reading card_jinx: JINX rolls its victim's first ready ranged weapon or pistol at the victim, at the "
     "range from the psyker; no card roll",
     "reading card_jostle: JOSTLE does so with the victim's first ready melee or spiky weapon",

@@ -181,9 +181,10 @@ def on_activate(s: GameState, psy: Psy, i: int) -> tuple[GameState, Psy]:
 
 def forgiven(s: GameState, psy: Psy, i: int) -> bool:
     """INFERNO played in the enemy turn: "You do not need to deduct an action from your next turn
-    if you are actually stunned, wounded or killed by the attack" (reading: harmed since, before its
-    next activation)."""
-    return any(e[0] == "INFERNO" and e[1] == i and s.tokens[i].cond > e[2] for e in psy.effects)
+    if you are actually stunned, wounded or killed by the attack" (:mod:`.inferno`)."""
+    from grimdice.systems.crusade.game.inferno import spared
+
+    return spared(psy, i)
 
 
 def found(s: GameState, i: int) -> GameState:

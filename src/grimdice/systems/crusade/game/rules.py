@@ -24,6 +24,7 @@ from grimdice.systems.crusade.game import (
     fists,
     flight,
     horror,
+    inferno,
     infiltrate,
     items,
     ladder,
@@ -332,10 +333,10 @@ def _resolve_pending(s: GameState, a: Action) -> GameState:
         return settle(waits.carry_on(s, how))
     if s.pending[0] == "attack" and s.pending[1] in psychic.MIND:  # then a held attack, or what waited
         how = waits.held_how(s)
-        return settle(waits.carry_on(powers.resume(psychic.resolve(s, a)), how))
+        return settle(waits.carry_on(powers.resume(inferno.struck(s, psychic.resolve(s, a))), how))
     how = s.pending[1] if s.pending[0] == "attack" else ""
     dive = s.pending[0] == "dive"
-    s = resolve.resolve(s, a)
+    s = inferno.struck(s, resolve.resolve(s, a))  # VII INFERNO: the psyker harmed by the attack
     return settle(waits.carry_on(deck.foresee(s) if dive else s, how))  # VII PRECOGNANT: a dive's melee
 
 
