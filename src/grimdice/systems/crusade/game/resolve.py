@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.damage import WOUNDED
-from grimdice.systems.crusade.game import caught, control, latch, many, mob, situation
+from grimdice.systems.crusade.game import artillery, berserk, caught, control, latch, many, mob, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import GRAZE_DEFENDER, PUSH_ATTACKER, PUSH_DEFENDER, cached_law
 from grimdice.systems.crusade.game.detonate import on_graze
@@ -25,15 +25,16 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     t = s.tokens[i]
     kind = a[0]
     if kind in ("shoot", "fists"):  # II; V HIDING: "If you attack ... you will be Revealed"
-        return altered(s.with_token(i, hidden=False), acted=True, attacked=True, pending=_shot(s, i, a))
+        shot = altered(s.with_token(i, hidden=False), acted=True, attacked=True, pending=_shot(s, i, a))
+        return artillery.fired(shot, a)  # VIII ARTILLERY: "May not move and fire"
     if kind == "melee":  # IV; IX SNAP FIRE first, if the defender has it
         from grimdice.systems.crusade.game.snap import declare
 
         return declare(s, i, int(a[1]))
     if kind == "charge":  # V CHARGE: an additional half move before meleeing
         return altered(s, budget=s.budget + _charge(s, t), charged=True)
-    if kind == "extra":  # I: "Take an extra full move"
-        return altered(s, budget=s.budget + s.move_of(t), acted=True)
+    if kind == "extra":  # I: "Take an extra full move"; IX BERSERK: then a melee
+        return altered(s, budget=s.budget + s.move_of(t), **berserk.after_extra(s, t))
     if kind == "hide":  # V HIDING; IX FURTIVE hides for free
         furtive = has_code(s.setup.profiles[t.profile].abilities, "FURTIVE") and not s.attacked
         return altered(s.with_token(i, hidden=True), acted=s.acted or not furtive)

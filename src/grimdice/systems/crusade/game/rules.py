@@ -13,6 +13,7 @@ from typing import Any
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
+    artillery,
     burn,
     catwalk,
     climb,
@@ -151,7 +152,8 @@ def _actions(s: GameState) -> list[Action]:
         return melee  # V CHARGE then melee; VIII WOUND: move and melee only
     for k, w in enumerate(weapons):
         if w.kind in RANGED and t.arms[k] == READY:
-            out.extend(_shots(s, i, w.name, sight + hid if burn.burns(s, i, w.name) else sight))
+            seen = sight + hid if burn.burns(s, i, w.name) else sight
+            out.extend(_shots(s, i, w.name, artillery.targets(s, i, w.name, seen)))  # VIII BARRAGE
     out.extend(fists.actions(s, i, sight))  # IX TWO FISTED
     out.extend(detonate.actions(s, i))  # IX DETONATE
     out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
