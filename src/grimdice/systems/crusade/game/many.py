@@ -23,6 +23,7 @@ from grimdice.systems.crusade.game.fails import weapon_index
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard
+from grimdice.systems.crusade.game.volatile import carried
 from grimdice.systems.crusade.joint import JointEnd, joint_law
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.template_modes import MODES
@@ -214,7 +215,7 @@ def push_squares(s: GameState, i: int, targets: tuple[int, ...], weapon: str) ->
 def cached_joint(key: str) -> tuple[tuple[JointEnd, float], ...]:
     """The joint law of a many-target scenario given as JSON text, most likely first."""
     sc = Scenario.model_validate(json.loads(key))
-    grazes = any(reads_grazes(*t.abilities) for t in sc.targets)  # IX DETONATE, LATCH ON
+    grazes = any(reads_grazes(*t.abilities) for t in sc.targets) or carried(*sc.targets)  # VIII VOLATILE
     fired = [w for w in sc.attacker.weapons if sc.weapons is None or w.name in sc.weapons]
     burn = any(has_code(w.effects, "BURN") for w in fired)  # VIII BURN: the hidden models it reveals
     law = joint_law(sc, grazes=grazes, rolled=burn)

@@ -6,9 +6,25 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.damage import WOUNDED
-from grimdice.systems.crusade.game import artillery, berserk, caught, control, latch, many, mob, situation
+from grimdice.systems.crusade.game import (
+    artillery,
+    berserk,
+    caught,
+    control,
+    latch,
+    many,
+    mob,
+    situation,
+    volatile,
+)
 from grimdice.systems.crusade.game.board import Pos
-from grimdice.systems.crusade.game.combat import GRAZE_DEFENDER, PUSH_ATTACKER, PUSH_DEFENDER, cached_law
+from grimdice.systems.crusade.game.combat import (
+    GRAZE_ATTACKER,
+    GRAZE_DEFENDER,
+    PUSH_ATTACKER,
+    PUSH_DEFENDER,
+    cached_law,
+)
 from grimdice.systems.crusade.game.detonate import on_graze
 from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.frozen import altered
@@ -123,8 +139,11 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     if how in ("explode", "malfunction"):  # follow-up rolls: only the target's state changes
         from grimdice.systems.crusade.game.ruin import after_blast
 
-        queue = s.pending[6] + on_graze(s, push, i, j)  # IX DETONATE: "Will detonate if grazed"
-        s = next_blast(wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), queue)
+        hit, blasts = volatile.on_kill(
+            s, s.with_token(j, cond=ds[0], hits=ds[1]), ((j, bool(push & GRAZE_DEFENDER)),)
+        )
+        queue = s.pending[6] + on_graze(s, push, i, j) + blasts  # IX DETONATE; VIII VOLATILE
+        s = next_blast(wound_marks(hit, s, (j,)), queue)
         return after_blast(s)  # VI: a building shot's collapse after the explosion
     if how != "snap":  # reading snap_fire: a snap shot's knockback moves nobody
         s = knock_back(s, i, j, push)
@@ -136,6 +155,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     )
     s, queue = fail_rolls(s, how == "shoot", ((i, j, wa), (j, i, wd)))
     queue += on_graze(s, push, i, j)  # IX DETONATE: "Will detonate if grazed"
+    s, blasts = volatile.on_kill(
+        before, s, ((j, bool(push & GRAZE_DEFENDER)), (i, bool(push & GRAZE_ATTACKER)))
+    )
+    queue += blasts  # VIII VOLATILE: killed by more than a graze
     s = latch.dislodge(s, push, i, j)  # IX LATCH ON: "Any graze or KB result on the latcher"
     queue += before.pending[6] if len(before.pending) > 6 else ()  # IX TWO FISTED: the second pistol
     if how == "ladder":  # V: a ladder blocked at its far end
@@ -165,6 +188,8 @@ def _resolve_many(s: GameState, k: int) -> GameState:
         if (m or g) and after.tokens[t].latch >= 0:
             after = after.with_token(t, latch=-1)
         queue += on_graze(after, GRAZE_DEFENDER * g, i, t)  # IX DETONATE: "Will detonate if grazed"
+    after, blasts = volatile.on_kill(s, after, zip(targets, grazed, strict=True))  # VIII VOLATILE
+    queue += blasts
     return next_blast(control.offer_many(s, after, i, targets), queue + follow)  # IX CONTROL
 
 
