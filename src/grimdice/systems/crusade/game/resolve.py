@@ -15,6 +15,7 @@ from grimdice.systems.crusade.game import (
     many,
     mob,
     situation,
+    snap,
     volatile,
 )
 from grimdice.systems.crusade.game.board import Pos
@@ -145,8 +146,8 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         queue = s.pending[6] + on_graze(s, push, i, j) + blasts  # IX DETONATE; VIII VOLATILE
         s = next_blast(wound_marks(hit, s, (j,)), queue)
         return after_blast(s)  # VI: a building shot's collapse after the explosion
-    if how != "snap":  # reading snap_fire: a snap shot's knockback moves nobody
-        s = knock_back(s, i, j, push)
+    # reading snap_fire: a snap shot's knockback moves nobody, it costs the attacker an inch of move
+    s = knock_back(s, i, j, push) if how != "snap" else snap.knocked(s, bool(push & PUSH_DEFENDER))
     s = s.with_token(i, arms=weapon_after(s, i, wa, fired, j))
     if wd:
         s = s.with_token(j, arms=weapon_after(s, j, wd, "", i))
@@ -180,6 +181,8 @@ def _resolve_many(s: GameState, k: int) -> GameState:
     if any(moved) and s.pending[8:] != ("snap",):  # VIII KNOCKBACK (reading snap_fire: not a snap shot's)
         squares = many.push_squares(s, i, targets, fired)
         after = _moved(after, [(t, q) for t, q, m in zip(targets, squares, moved, strict=True) if m])
+    elif s.pending[8:] == ("snap",):  # IX SNAP FIRE: the attacker's inch of move
+        after = snap.knocked(after, moved[0])
     after = caught.reveal(s, after, i, targets, fired, rolled)  # V HIDING, VIII BURN: hidden models caught
     wa = fired if failed else ""
     after = wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)

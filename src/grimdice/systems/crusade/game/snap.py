@@ -9,7 +9,8 @@ awkward melee as normal."
 
 A BLAST pistol's snap shot is centred on the attacker and rolls at the models its blast reaches
 (:func:`.many.reached`), as the calculator's shot at several models, every one at point blank
-range (reading ``snap_blast``); its knockbacks move nobody (reading ``snap_fire``).
+range (reading ``snap_blast``); its knockbacks move nobody, but cost the attacker an inch of its
+move (:func:`knocked`, reading ``snap_fire``).
 """
 
 from __future__ import annotations
@@ -120,6 +121,18 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     return melee(s, i, j, n)
 
 
+def knocked(s: GameState, pushed: bool) -> GameState:
+    """IX SNAP FIRE: "If you do knockback, deduct 1" from their charge move- if they do not have
+    enough move to get to you as a result, they may not melee you!" (reading ``snap_fire``: the
+    attacker stays where it is, and its move left, a charge's included, pays the inch; with less
+    than an inch left the melee does not take place)."""
+    if not pushed or not s.snap:
+        return s
+    if s.budget >= 1:
+        return altered(s, budget=s.budget - 1)
+    return altered(s, snap=())
+
+
 def proceed(s: GameState) -> GameState:
     """After the snap shot: "If you stun or kill them, the melee does not take place"."""
     i, j, n = s.snap
@@ -129,4 +142,4 @@ def proceed(s: GameState) -> GameState:
     return melee(s, i, j, n)
 
 
-__all__ = ["blast_snap", "decide", "declare", "pistols", "proceed", "snap_shot"]
+__all__ = ["blast_snap", "decide", "declare", "knocked", "pistols", "proceed", "snap_shot"]
