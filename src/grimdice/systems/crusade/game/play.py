@@ -43,7 +43,7 @@ READINGS = (
     "move nobody",
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire; its knockback moves "
-    "nobody but costs the attacker an inch of its move left, and with none left the melee does not take place",
+    "nobody but costs the attacker an inch of its move left; with none left the melee is not made",
     "reading snap_blast: a BLAST pistol's snap shot is centred on the attacker and rolls at every model "
     "its blast reaches, all at point blank range",
     "reading knockback_reveal: a knocked-back model's move reveals blips beside it and hidden models as "
