@@ -56,6 +56,16 @@ READINGS = (
     "not inside an armoured building",
     "reading burn_hidden: a BURN weapon may name a hidden enemy model in sight as its target (not a blip, "
     "not inside an armoured building); the shot reveals it when the dice's total rolled at it is above zero",
+    "reading barrage: a BARRAGE weapon fires at enemies 8 inches (squares) away or more that the firer or "
+    "a standing friend sees",
+    "reading artillery: an ARTILLERY weapon fires only before its model moves, which then moves no more, "
+    "and is unloaded until reloaded by an action; its crew's cover is not in play",
+    "reading berserk: a BERSERK model's extra move leaves it a melee as its action",
+    "reading volatile: a model killed by an attack's roll without a graze sets off its VOLATILE weapon's "
+    "explosion after the attack's other follow-up rolls",
+    "reading gather_adjacent: the board's places decide who is beside a door or ladder: a door is passed "
+    "from the squares beside it, a ladder climbed from its one end",
+    "reading volley_fire: VOLLEY FIRE (optional, battle games) is not used in games",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
     "across a gap however wide, measured as a move; an air step is asked the enemies' ZOC as a plain step is",
     "reading flight_grid: on a grid a flier flies straight over squares holding models to the free "
@@ -150,6 +160,8 @@ READINGS = (
 
 #: the readings of ours a game on a table adds (docs/crusade-game.md, "The table")
 TABLE_READINGS = (
+    "reading big_entry: a BIG model steps into a building's sector only from within 1 inch of a forced "
+    "entry marker of it, and may force an entry into any sector beside it",
     "reading table_cells: a table is laid out in 1 inch cells, a model on a cell's centre; "
     "heights are whole inches",
     "reading diagonal_step: a diagonal step costs its length (the square root of 2 inches)",

@@ -14,6 +14,7 @@ from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
     artillery,
+    big,
     burn,
     catwalk,
     climb,
@@ -121,7 +122,7 @@ def adjacent_enemies(s: GameState, i: int) -> list[int]:
 def _moves(s: GameState) -> list[Action]:
     """The board's steps (:meth:`~.board.Board.steps`) the move left pays for; a whole-move step
     (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
-    steps = flight.steps_of(s)  # IX FLY, JUMP PACK: a table's air steps too
+    steps = big.entering(s, flight.steps_of(s))  # IX FLY, JUMP PACK: air steps; IX BIG: entries
     full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
     out, budget, climbs = [], s.budget + EPS, climb.CLIMBS
     for kind, to, cost in steps:
