@@ -160,6 +160,8 @@ READINGS = (
 
 #: the readings of ours a game on a table adds (docs/crusade-game.md, "The table")
 TABLE_READINGS = (
+    "reading knockback_edge: a model knocked back off an edge lands on the highest place below in the cell "
+    "beyond, unstunned by the knockback, and falls the drop",
     "reading big_entry: a BIG model steps into a building's sector only from within 1 inch of a forced "
     "entry marker of it, and may force an entry into any sector beside it",
     "reading table_cells: a table is laid out in 1 inch cells, a model on a cell's centre; "

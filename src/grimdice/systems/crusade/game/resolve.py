@@ -11,6 +11,7 @@ from grimdice.systems.crusade.game import (
     berserk,
     caught,
     control,
+    edge,
     latch,
     many,
     mob,
@@ -154,6 +155,7 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     s = wound_marks(
         s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), s, (i, j)
     )
+    s = edge.falls(before, s, (i, j))  # VIII KNOCKBACK: "off an edge, they fall"
     s, queue = fail_rolls(s, how == "shoot", ((i, j, wa), (j, i, wd)))
     queue += on_graze(s, push, i, j)  # IX DETONATE: "Will detonate if grazed"
     s, blasts = volatile.on_kill(
@@ -183,6 +185,7 @@ def _resolve_many(s: GameState, k: int) -> GameState:
         after = _moved(after, [(t, q) for t, q, m in zip(targets, squares, moved, strict=True) if m])
     elif s.pending[8:] == ("snap",):  # IX SNAP FIRE: the attacker's inch of move
         after = snap.knocked(after, moved[0])
+    after = edge.falls(s, after, targets)  # VIII KNOCKBACK: "off an edge, they fall"
     after = caught.reveal(s, after, i, targets, fired, rolled)  # V HIDING, VIII BURN: hidden models caught
     wa = fired if failed else ""
     after = wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)

@@ -75,6 +75,10 @@ def push_square(s: GameState, frm: int, t: int) -> Pos | None:
     sq = board.beyond(s.tokens[frm].sq, s.tokens[t].sq)
     armour = s.armour_of(s.tokens[t])
     stopped = board.obstacle(sq, s.doors()) or s.occupant(sq) >= 0 or not board.enterable(sq, armour)
+    if stopped and not board.enterable(sq, armour):  # VIII KNOCKBACK: "off an edge, they fall"
+        from grimdice.systems.crusade.game.edge import landing
+
+        return landing(s, sq)
     return None if stopped else sq
 
 
