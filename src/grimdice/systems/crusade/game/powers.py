@@ -149,8 +149,10 @@ def effect(s: GameState, card: str, i: int, j: int, n: int = 1) -> GameState:
         from grimdice.systems.crusade.game.situation import push_square
 
         sq = push_square(s, i, j)
-        if sq is not None:
-            return s.with_token(j, sq=sq)
+        if sq is not None:  # off an edge on a table, it falls (reading knockback_edge)
+            from grimdice.systems.crusade.game.edge import falls
+
+            return falls(s, s.with_token(j, sq=sq), (j,))
         cond, hits = graze((t.cond, t.hits), "stun", s.setup.fighters[t.profile].body)
         return s.with_token(j, cond=cond, hits=hits)
     if card == "PRECOGNANT":  # the enemy attack foreseen: it is not made
