@@ -171,7 +171,7 @@ def cast_actions(s: GameState) -> list[Action]:
         return out
     acting = s.psy.casting or (may_act(s) and not (_wounded(s, i) and s.moved > 0))
     for k in playable(s, s.tokens[i].side):
-        if acting or _card(s, k).card in powers.FREE:
+        if acting or (_card(s, k).card in powers.FREE and not s.risen):  # VIII STUN: no free actions
             out.extend(("cast", i, k, *tg) for tg in targets(s, i, k))
     return out
 

@@ -208,14 +208,15 @@ def _nearest(s: GameState, i: int, adjacent: list[int], sight: list[int]) -> tup
 
 def _may_hide(s: GameState, free: bool) -> bool:
     """V HIDING: "If you are in cover, you may Hide" (on a grid: darkness, air ducts); IX BIG and
-    TALL may not; IX FURTIVE: "May hide for free if you did not attack that turn" (``free``)."""
+    TALL may not; IX FURTIVE: "May hide for free if you did not attack that turn" (``free``), not
+    after getting up (VIII STUN: "may take no other actions or movement (not even "free" actions")."""
     t = s.tokens[s.active]
     if t.blip or t.hidden or not s.setup.board.can_hide(t.sq):
         return False
     abilities = s.setup.profiles[t.profile].abilities
     if s.setup.fighters[t.profile].has("big") or has_code(abilities, "TALL"):
         return False
-    return not free or (has_code(abilities, "FURTIVE") and not s.attacked)
+    return not free or (has_code(abilities, "FURTIVE") and not s.attacked and not s.risen)
 
 
 def _charge(s: GameState, t: Token) -> int:
@@ -422,7 +423,10 @@ def activate(s: GameState, i: int) -> GameState:
         budget, acted = min(budget, move // 2), True
     if t.last:  # IX HORROR: a last attack, without moving
         budget = 0
-    return altered(s.idle(), active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
+    risen = t.cond == STUNNED  # VIII STUN: "not even "free" actions"
+    return altered(
+        s.idle(), active=i, budget=budget, acted=acted, risen=risen, origin=t.sq, carried=items.carries(s, i)
+    )
 
 
 def end_activation(s: GameState) -> GameState:
