@@ -66,6 +66,7 @@ READINGS = (
     "reading gather_adjacent: the board's places decide who is beside a door or ladder: a door is passed "
     "from the squares beside it, a ladder climbed from its one end",
     "reading volley_fire: VOLLEY FIRE (optional, battle games) is not used in games",
+    "reading card_payer: a card played in the enemy turn costs the action of the psyker that played it",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
     "across a gap however wide, measured as a move; an air step is asked the enemies' ZOC as a plain step is",
     "reading flight_grid: on a grid a flier flies straight over squares holding models to the free "
@@ -160,6 +161,8 @@ READINGS = (
 
 #: the readings of ours a game on a table adds (docs/crusade-game.md, "The table")
 TABLE_READINGS = (
+    "reading collapse_equipment: a collapse rolls at the models inside; items lying there are not rolled "
+    "at (they cannot be destroyed) and stay where they lie",
     "reading knockback_edge: a model knocked back off an edge lands on the highest place below in the cell "
     "beyond, unstunned by the knockback, and falls the drop",
     "reading big_entry: a BIG model steps into a building's sector only from within 1 inch of a forced "
