@@ -46,3 +46,29 @@ def test_without_an_inch_of_move_left_the_melee_does_not_take_place():
         n for n, ((ds, *_, push), _) in enumerate(cached_law(z.pending[4])) if ds[0] == NONE and not push
     )
     assert z.apply(("attack", unpushed)).pending[1] == "melee"  # no knockback: the melee goes on
+
+
+def test_a_two_fisted_model_snap_fires_each_pistol_once_a_turn():
+    # IX SNAP FIRE: "If you have Two Fisted (see below), you may use each pistol once per turn to
+    # snap fire"
+    left = {"name": "left", "dice": "1W", "kind": "pistol", "effects": ["S"]}
+    right = {"name": "right", "dice": "1W", "kind": "pistol", "effects": ["S"]}
+    for abilities, second in (
+        (["SNAP FIRE", "TWO FISTED"], [("pass",), ("snap", "right")]),
+        (["SNAP FIRE"], None),
+    ):
+        duelist = dict(STEALER, name="Duelist", abilities=abilities, weapons=[left, right])
+        s = state(
+            HALL, [at("Brute", 2, 2), at("Brute", 2, 3)], [at("Duelist", 3, 2)], profiles=[BRUTE, duelist]
+        )
+        z = s.apply(("activate", 0)).apply(("melee", 2))
+        assert z.legal_actions() == [("pass",), ("snap", "left"), ("snap", "right")]
+        z = z.apply(("snap", "left"))
+        miss = next(n for n, ((ds, *_), _) in enumerate(cached_law(z.pending[4])) if ds[0] == NONE)
+        z = z.apply(("attack", miss))
+        z = z.apply(z.chance_outcomes()[0][0]) if z.pending else z
+        nxt = z.apply(("end",)).apply(("activate", 1)).apply(("melee", 2))
+        if second is None:  # once a turn: straight to the melee
+            assert nxt.pending[1] == "melee"
+        else:
+            assert nxt.legal_actions() == second

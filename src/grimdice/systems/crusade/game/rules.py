@@ -481,9 +481,7 @@ def next_turn(s: GameState) -> GameState:
         return finish(s, 0 if a > b else 1 if b > a else -1)
     s = latch.release(control.release(s, player), player)  # IX CONTROL: "for 1 turn"; LATCH ON
     tokens = tuple(
-        altered(t, done=False, spent=0, snapped=False)
-        if t.side == player
-        else altered(t, spent=0, snapped=False)
+        altered(t, done=False, spent=0, snapped=0) if t.side == player else altered(t, spent=0, snapped=0)
         for t in s.tokens
     )
     s = deck.new_turn(

@@ -30,14 +30,20 @@ BARRED = ("reroll", "ro", "rapid_fire")
 
 
 def pistols(s: GameState, j: int) -> list[str]:
-    """Token ``j``'s ready pistols, if it has SNAP FIRE and has not snap fired this turn."""
+    """Token ``j``'s ready pistols, if it has SNAP FIRE and has not snap fired this turn; IX SNAP
+    FIRE: "If you have Two Fisted (see below), you may use each pistol once per turn to snap fire"
+    (each pistol not yet snap fired this turn)."""
     t = s.tokens[j]
-    if t.blip or not t.standing or t.cond == STUNNED or t.snapped:
+    if t.blip or not t.standing or t.cond == STUNNED:
         return []
     p = s.setup.profiles[t.profile]
-    if not has_code(p.abilities, "SNAP FIRE"):
+    if not has_code(p.abilities, "SNAP FIRE") or (t.snapped and not has_code(p.abilities, "TWO FISTED")):
         return []
-    return [w.name for w, st in zip(p.weapons, t.arms, strict=True) if w.kind == "pistol" and st == READY]
+    return [
+        w.name
+        for k, (w, st) in enumerate(zip(p.weapons, t.arms, strict=True))
+        if w.kind == "pistol" and st == READY and not (t.snapped >> k) & 1
+    ]
 
 
 def allowed(codes: list[str], barred: tuple[str, ...] = BARRED) -> list[str]:
@@ -112,7 +118,9 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     """``["snap", pistol]`` fires the snap shot; ``["pass"]`` lets the melee go ahead."""
     i, j, n = s.snap
     if a[0] == "snap":
-        s, weapon = s.with_token(j, snapped=True), str(a[1])
+        weapon = str(a[1])
+        fired = [w.name for w in s.setup.profiles[s.tokens[j].profile].weapons].index(weapon)
+        s = s.with_token(j, snapped=s.tokens[j].snapped | (1 << fired))
         blast = blast_snap(s, j, i, weapon)  # "unless it is a BLAST weapon"
         if blast:
             return altered(s, pending=blast)

@@ -69,7 +69,7 @@ class Token:
     hidden: bool = False
     arms: tuple[str, ...] = ()
     done: bool = False
-    snapped: bool = False  # IX SNAP FIRE used this turn
+    snapped: int = 0  # IX SNAP FIRE used this turn: the pistols fired (a bit per weapon index)
     horror: int = 0  # IX HORROR: 1 face down (killed, to roll), 2 gone for good
     last: int = 0  # IX HORROR: its die (2 or 3) while it makes its last attack
     spent: float = 0
