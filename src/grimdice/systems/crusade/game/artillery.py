@@ -15,28 +15,35 @@ range penalty are the calculator's (reading ``barrage``).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, has_code
 
 MIN_RANGE = 8  # VIII BARRAGE: "Minimum range 8""
 
 
-def _effects(s: GameState, i: int, weapon: str) -> tuple[str, ...]:
-    from grimdice.systems.crusade.game.fails import weapon_index
+def _effects(s: GameState, i: int, weapon: str) -> tuple[bool, bool]:
+    """(ARTILLERY, BARRAGE) of token ``i``'s ``weapon``."""
+    return _codes(s.setup, s.tokens[i].profile, weapon)
 
-    return tuple(s.setup.profiles[s.tokens[i].profile].weapons[weapon_index(s, i, weapon)].effects)
+
+@lru_cache(maxsize=4096)
+def _codes(setup: Setup, profile: int, weapon: str) -> tuple[bool, bool]:
+    w = next(w for w in setup.profiles[profile].weapons if w.name == weapon)  # the first of that name
+    return has_code(w.effects, "ARTILLERY"), has_code(w.effects, "BARRAGE")
 
 
 def targets(s: GameState, i: int, weapon: str, sight: list[int]) -> list[int]:
     """The models token ``i`` may fire ``weapon`` at, of ``sight`` (those it sees): none after a
     move for ARTILLERY; for BARRAGE, those at its minimum range or more, and the enemies a friend
     sees (indirect fire)."""
-    codes = _effects(s, i, weapon)
-    if has_code(codes, "ARTILLERY") and s.moved > 0:
+    artillery, barrage = _effects(s, i, weapon)
+    if artillery and s.moved > 0:
         return []  # "May not move and fire"
-    if not has_code(codes, "BARRAGE"):
+    if not barrage:
         return sight
     board, here = s.setup.board, s.tokens[i].sq
     seen = set(sight) | _spotted(s, i)
@@ -57,7 +64,7 @@ def _spotted(s: GameState, i: int) -> set[int]:
 
 def fired(s: GameState, a: tuple[Any, ...]) -> GameState:
     """An ARTILLERY weapon just fired: the firer's move ends ("May not move and fire")."""
-    if a[0] == "shoot" and has_code(_effects(s, s.active, str(a[2])), "ARTILLERY"):
+    if a[0] == "shoot" and _effects(s, s.active, str(a[2]))[0]:
         return altered(s, budget=0)
     return s
 

@@ -20,14 +20,18 @@ from functools import lru_cache
 
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.caught import bunkered
-from grimdice.systems.crusade.game.fails import weapon_index
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 
 
 def burns(s: GameState, i: int, weapon: str) -> bool:
     """Whether token ``i``'s ``weapon`` has BURN."""
-    w = s.setup.profiles[s.tokens[i].profile].weapons[weapon_index(s, i, weapon)]
+    return _burns(s.setup, s.tokens[i].profile, weapon)
+
+
+@lru_cache(maxsize=4096)
+def _burns(setup: Setup, profile: int, weapon: str) -> bool:
+    w = next(w for w in setup.profiles[profile].weapons if w.name == weapon)  # the first of that name
     return has_code(w.effects, "BURN")
 
 
