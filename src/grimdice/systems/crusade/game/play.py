@@ -67,6 +67,8 @@ READINGS = (
     "from the squares beside it, a ladder climbed from its one end",
     "reading volley_fire: VOLLEY FIRE (optional, battle games) is not used in games",
     "reading card_payer: a card played in the enemy turn costs the action of the psyker that played it",
+    "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "
+    "knockback; the thrower does not choose another direction",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
     "across a gap however wide, measured as a move; an air step is asked the enemies' ZOC as a plain step is",
     "reading flight_grid: on a grid a flier flies straight over squares holding models to the free "
