@@ -208,8 +208,7 @@ def _nearest(s: GameState, i: int, adjacent: list[int], sight: list[int]) -> tup
 
 def _may_hide(s: GameState, free: bool) -> bool:
     """V HIDING: "If you are in cover, you may Hide" (on a grid: darkness, air ducts); IX BIG and
-    TALL may not; IX FURTIVE: "May hide for free if you did not attack that turn" (``free``), not
-    after getting up (VIII STUN: "may take no other actions or movement (not even "free" actions")."""
+    TALL may not; IX FURTIVE: "May hide for free if you did not attack" (``free``; VIII STUN: not risen)."""
     t = s.tokens[s.active]
     if t.blip or t.hidden or not s.setup.board.can_hide(t.sq):
         return False
@@ -423,10 +422,8 @@ def activate(s: GameState, i: int) -> GameState:
         budget, acted = min(budget, move // 2), True
     if t.last:  # IX HORROR: a last attack, without moving
         budget = 0
-    risen = t.cond == STUNNED  # VIII STUN: "not even "free" actions"
-    return altered(
-        s.idle(), active=i, budget=budget, acted=acted, risen=risen, origin=t.sq, carried=items.carries(s, i)
-    )
+    s = altered(s.idle(), risen=t.cond == STUNNED)  # VIII STUN: "not even "free" actions"
+    return altered(s, active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
 
 
 def end_activation(s: GameState) -> GameState:
