@@ -15,7 +15,7 @@ machine).
 commit) against this one: each row runs in fresh processes, alternately the reference and this
 tree, ``--rounds`` times each, so that both see the same load on a shared machine; the medians are
 over all the timed games of each tree, and the two trees' games are checked to end with the same
-scores (the same seeds give the same games unless a rule changed).
+scores (the same seeds give the same games unless a rule or a player's choices changed).
 
 Run: ``python benchmarks/bench_onepage_game.py`` (``--smoke`` for a quick CI check;
 ``--compare ../grimdice-ref`` for before and after).
@@ -97,7 +97,7 @@ def compare(ref: Path, rows: dict[str, tuple[str, str]], games: int, warm: int, 
                 for k, v in one.items():
                     got[side].setdefault(k, []).extend(v)
         if got["ref"]["score"] != got["new"]["score"]:
-            print(f"{name}: the two trees' games end with different scores (a rule changed?)")
+            print(f"{name}: the two trees' games end with different scores (a rule or a player changed?)")
         old, new = statistics.median(got["ref"]["cpu"]), statistics.median(got["new"]["cpu"])
         warm_old, warm_new = statistics.median(got["ref"]["warm"]), statistics.median(got["new"]["warm"])
         print(f"{name:<18} {old:15.3f} {new:11.3f} {old / new:9.1f} {warm_old:11.2f} {warm_new:7.2f}")

@@ -105,3 +105,26 @@ def test_the_same_seed_plays_the_same_game() -> None:
     a = play_game(root, [random_bot, random_bot], 11, keep_states=False)
     b = play_game(GameState(root.setup), [random_bot, random_bot], 11, keep_states=False)
     assert a.actions == b.actions
+
+
+@dataclass(frozen=True)
+class Drawing(Leaky):
+    """A game whose own random draw returns an action that is not legal."""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(0, 0.5), (1, 0.5)]
+
+    def apply(self, a: int) -> Drawing:
+        return Drawing(self.step + 1)
+
+    def random_action(self, rng: Any) -> int:
+        return 1 if self.step == 0 else 7
+
+
+def test_the_random_bot_uses_the_state_s_own_draw_and_the_check_verifies_it() -> None:
+    rng = __import__("numpy").random.default_rng(0)
+    assert random_bot(Drawing(0), rng) == 1  # the state's draw, not a uniform pick of [0, 1]
+    assert random_bot(Drawing(2), rng) == 7
+    bad = conformance([Drawing()], seeds=(0,))
+    assert any("random_action drew 7" in line for line in bad)
+    assert not any("drew 1" in line for line in bad)

@@ -284,3 +284,42 @@ def test_pairs_see_equals_numpy(seed: int) -> None:
         seen += want.tolist()
         screened_calls += want_screened
     assert 0 < sum(seen) < len(seen) and screened_calls > 0
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sweeps_meet_any_equals_numpy(seed: int) -> None:
+    """The compiled reduction (``path_kernels.sweeps_meet_any``) equals ``sweeps_meet_bases`` reduced
+    over the bases, on random moves near random bases, grazing ones included (ends placed at
+    exactly the contact distance, zero-length moves)."""
+    from grimdice.engine.table.sweeps import sweeps_meet_any
+
+    rng = np.random.default_rng(300 + seed)
+    pts = rng.uniform(0.0, 20.0, size=(12, 2))
+    radii = rng.choice([0.5, 0.63, 1.18], size=12)
+    starts = rng.uniform(0.0, 20.0, size=(400, 2))
+    ends = starts + rng.uniform(-8.0, 8.0, size=(400, 2))
+    ends[:50] = starts[:50]  # bases that do not move
+    ang = rng.uniform(0.0, 2 * np.pi, size=50)
+    ring = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    ends[50:100] = pts[rng.integers(12, size=50)] + (0.63 + 0.63) * ring
+    for radius in (0.5, 0.63):
+        want = sweeps_meet_bases(starts, ends, radius, pts, radii).any(axis=1)
+        got = sweeps_meet_any(starts, ends, radius, pts, radii)
+        assert np.array_equal(got, want) and 0 < want.sum() < len(want)
+        assert not sweeps_meet_any(starts, ends, radius, pts[:0], radii[:0]).any()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_nearest_gaps_equals_numpy(seed: int) -> None:
+    """``path_kernels.nearest_gaps`` equals ``base_distances(..., signed=True).min(axis=1)`` element
+    for element, overlapping bases included; infinity when there is no other base."""
+    from grimdice.engine.table import path_kernels
+
+    rng = np.random.default_rng(400 + seed)
+    a = rng.uniform(0.0, 10.0, size=(60, 2))
+    b = rng.uniform(0.0, 10.0, size=(15, 2))
+    rb = rng.choice([0.5, 0.63, 1.18], size=15)
+    want = base_distances(a, 0.63, b, rb, signed=True).min(axis=1)
+    got = path_kernels.nearest_gaps(a, 0.63, b, rb)
+    assert np.array_equal(got, want) and (want < 0).any()
+    assert np.isinf(path_kernels.nearest_gaps(a, 0.63, b[:0], rb[:0])).all()

@@ -138,7 +138,9 @@ def test_games_with_reserves_and_scouts_replay_exactly() -> None:
         Table(),
     )
     kinds: set[str] = set()
-    for seed in range(2):
+    for seed in range(10):  # seeded random games until a Scout's and a zone's places were both played
+        if seed >= 2 and {"scout", "place"} <= kinds:
+            break
         log = play(setup, seed, ("random", "random"))
         back = json.loads(json.dumps(log))
         assert replay(back)["events"] == log["events"]

@@ -10,6 +10,7 @@ rule against shooting attacks" / Armored: "On a 4+ the hit is ignored."
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -82,20 +83,35 @@ def walled_setup():
     return setup
 
 
+def uniform(state: Any, rng: np.random.Generator) -> Any:
+    """A player uniform over all legal actions (the random player draws a unit, then a kind)."""
+    acts = state.legal_actions()
+    return acts[int(rng.integers(len(acts)))]
+
+
+def mixed(sts: list[Any]) -> list[Any]:
+    """The states about to resolve a shooting with models firing with and without sight."""
+    return [s for s in sts if s.pending[:1] == ("shoot",) and isinstance(s.pending[3][7], tuple)]
+
+
 def test_games_with_indirect_fire_in_part_replay_exactly() -> None:
     import json
 
-    from grimdice.systems.onepage.game import play, replay, states
+    from grimdice.engine.playing import play_game, replay_actions
+    from grimdice.systems.onepage.game import GameState, play, replay, states
 
     setup = walled_setup()
-    for seed, players in ((2, ("ai", "random")), (1, ("random", "random"))):
-        log = play(setup, seed, players)
-        again = replay(json.loads(json.dumps(log)))
-        assert again["events"] == log["events"] and again["scores"] == log["scores"]
-        both = [
-            s for s in states(again) if s.pending[:1] == ("shoot",) and isinstance(s.pending[3][7], tuple)
-        ]
-        assert both  # a shooting with models firing with and without sight
+    log = play(setup, 2, ("ai", "random"))
+    again = replay(json.loads(json.dumps(log)))
+    assert again["events"] == log["events"] and again["scores"] == log["scores"]
+    assert mixed(states(again))  # a shooting with models firing with and without sight
+    for seed in range(1, 9):  # seeded uniformly random games until one holds such a shooting too
+        game = play_game(GameState(setup), [uniform, uniform], seed)
+        assert replay_actions(GameState(setup), json.loads(json.dumps(game.actions))) == game.states
+        if mixed(game.states):
+            break
+    else:
+        raise AssertionError("no random game with models firing with and without sight")
 
 
 def test_a_state_with_a_shooting_in_part_blind_serialises_and_hashes() -> None:

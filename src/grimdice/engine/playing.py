@@ -2,8 +2,10 @@
 check every game state class passes.
 
 * A **bot** is ``bot(state, rng) -> action``: one of ``state.legal_actions()``, drawn with its own
-  random stream; :func:`random_bot` is the random one (uniform over the legal actions, or the
-  state's own ``random_action`` draw when it has one). A bot is given the player's
+  random stream; :func:`random_bot` is the random one. A state class may draw its random player's
+  action itself: ``state.random_action(rng) -> action``, one of ``state.legal_actions()`` drawn
+  with ``rng`` only (without necessarily listing them all, in a distribution the game documents);
+  without that method the random bot is uniform over ``legal_actions()``. A bot is given the player's
   observation of the state (:func:`grimdice.engine.game.observe`), never hidden information.
 * :func:`play_game` plays from a root state to the end. One seed is the whole game's randomness:
   ``SeedSequence(seed)`` spawns the chance stream first, then one stream per player, so the same
@@ -14,9 +16,10 @@ check every game state class passes.
   playouts end; decision states have legal actions and chance states outcomes whose
   probabilities sum to 1; ``apply`` leaves the state it is given unchanged (states are values);
   replaying the actions gives equal states; the player to move has the same legal actions in its
-  observation, which it observes again unchanged; a state's own random draw (``random_action``,
-  when it has one) is legal; and, when the class has a JSON form, every state read back from its
-  JSON is equal to it.
+  observation, which it observes again unchanged; when the class has ``random_action``, every
+  action it draws (those played, and one more draw at each decision state) is one of
+  ``legal_actions()``; and, when the class has a JSON form, every state read back from its JSON
+  is equal to it.
 """
 
 from __future__ import annotations
@@ -34,8 +37,9 @@ MAX_STEPS = 1_000_000  # a game longer than this is taken as not ending
 
 
 def random_bot(state: Any, rng: np.random.Generator) -> Any:
-    """Any legal action, uniformly; or, when the state has ``random_action(rng)``, the action it
-    draws (a game's own random player: a legal action, drawn as the game documents)."""
+    """A random legal action: ``state.random_action(rng)`` when the state's class has that method
+    (the game's own draw, which need not list every legal action: its distribution is the game's
+    documented random player), else one of ``state.legal_actions()``, uniformly."""
     draw = getattr(state, "random_action", None)
     if draw is not None:
         return draw(rng)
@@ -164,7 +168,8 @@ def conformance(
                     bad.append(f"{where}, state {i}: a decision state without legal actions")
                 elif who != TERMINAL:
                     bad += _observation_errors(s, who, f"{where}, state {i}", eq)
-                    bad += _draw_errors(s, np.random.default_rng([seed, i]), f"{where}, state {i}")
+                    extra = np.random.default_rng([seed, i])
+                    bad += _draw_errors(s, game.actions[i], extra, f"{where}, state {i}")
                 if to_json is not None and from_json is not None:
                     back = from_json(root, json.loads(json.dumps(to_json(s))))
                     if not eq(back, s):
@@ -172,7 +177,11 @@ def conformance(
             for i, (s, a) in enumerate(zip(game.states, game.actions, strict=False)):
                 if not eq(s.apply(a), game.states[i + 1]):
                     bad.append(f"{where}, state {i}: apply gives another state the second time")
-            again = replay_actions(root, game.actions)
+            try:
+                again = replay_actions(root, game.actions)
+            except IllegalStep as exc:
+                bad.append(f"{where}: the replay of its actions stops: {exc}")
+                continue
             if len(again) != len(game.states) or not all(
                 eq(x, y) for x, y in zip(again, game.states, strict=True)
             ):
@@ -180,14 +189,16 @@ def conformance(
     return bad
 
 
-def _draw_errors(s: Any, rng: np.random.Generator, where: str) -> list[str]:
-    """A state's own random draw (``random_action``), when it has one: each of a few draws legal."""
+def _draw_errors(s: Any, played: Any, rng: np.random.Generator, where: str) -> list[str]:
+    """The random player's own draw (``random_action``, when the class has it): the action played
+    at decision state ``s`` and one more drawn there are both legal actions of ``s``."""
     draw = getattr(s, "random_action", None)
     if draw is None:
         return []
     legal = s.legal_actions()
-    drawn = [draw(rng) for _ in range(3)]
-    return [f"{where}: the random draw {a!r} is not legal" for a in drawn if a not in legal]
+    again = draw(rng)
+    wrong = [a for a in (played, again) if a not in legal]
+    return [f"{where}: random_action drew {a!r}, not a legal action" for a in wrong]
 
 
 def _observation_errors(s: Any, who: int, where: str, eq: Callable[[Any, Any], bool]) -> list[str]:

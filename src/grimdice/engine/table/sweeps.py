@@ -89,6 +89,24 @@ def sweeps_meet_bases(
     return np.asarray(d2 < reach * reach)
 
 
+def sweeps_meet_any(
+    starts: np.ndarray,
+    ends: np.ndarray,
+    radius: float,
+    pts: np.ndarray,
+    radii: np.ndarray,
+    slack: float = CONTACT_SLACK,
+) -> np.ndarray:
+    """``(n,)``: whether the base moving from ``starts[i]`` to ``ends[i]`` (``(n, 2)``) overlaps one
+    of the bases ``pts``/``radii`` on the way: :func:`sweeps_meet_bases` reduced over the bases, in
+    one compiled pass (``path_kernels.sweeps_meet_any``)."""
+    from grimdice.engine.table import path_kernels
+
+    s, e = np.asarray(starts, dtype=np.float64), np.asarray(ends, dtype=np.float64)
+    p, r = np.asarray(pts, dtype=np.float64), np.asarray(radii, dtype=np.float64)
+    return np.asarray(path_kernels.sweeps_meet_any(s, e, float(radius), p, r, float(slack)))
+
+
 def sweeps_touch_pieces(
     table: Table, starts: np.ndarray, ends: np.ndarray, radius: float, keep: np.ndarray | None = None
 ) -> np.ndarray:
@@ -197,6 +215,7 @@ __all__ = [
     "pairs_see",
     "point_segment_distances",
     "segment_distances",
+    "sweeps_meet_any",
     "sweeps_meet_bases",
     "sweeps_touch_pieces",
 ]

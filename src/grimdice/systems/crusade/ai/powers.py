@@ -7,7 +7,7 @@ from typing import Any
 
 from grimdice.systems.crusade.ai.worth import CONDITION_VALUE, INCURSION_VALUE, law_value, many_value
 from grimdice.systems.crusade.ai.worth import harm as _harm
-from grimdice.systems.crusade.damage import graze
+from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, graze
 from grimdice.systems.crusade.game import deck, moments, powers
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
@@ -87,8 +87,24 @@ def shield_value(s: GameState, a: tuple[Any, ...]) -> float:
     return ok * (held_value(s) - held_value(shielded)) - INCURSION_VALUE * inc
 
 
+def inferno_value(s: GameState, a: tuple[Any, ...]) -> float:
+    """An INFERNO at a declared attack: its wound's worth, and when it would leave the held
+    attack's attacker stunned, knocked out or killed (the attack not made, :mod:`..game.inferno`),
+    the card's chance times that attack's worth to its maker."""
+    assert s.psy is not None
+    i, k, j = int(a[1]), int(a[2]), int(a[3])
+    value = power_value(s, a)
+    t = s.tokens[j]
+    if j != int(s.psy.held[2]):
+        return value
+    after = graze((t.cond, t.hits), "wound", s.setup.fighters[t.profile].body)[0]
+    if after in (STUNNED, KO, KILLED):
+        value += deck.card_chances(s, i, k, j)[0] * max(0.0, held_value(s))
+    return value
+
+
 def foresee_choice(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
-    """At a declared enemy attack: the PRECOGNANT or SHIELD worth most, when it is worth more than
+    """At a declared enemy attack: the PRECOGNANT, SHIELD or INFERNO worth most, when it is worth more than
     nothing, else pass (FRENETIC and TRIPPER are kept for the psyker's own turn)."""
     casts = []
     for a in actions:
@@ -97,6 +113,8 @@ def foresee_choice(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, .
             casts.append((power_value(s, a), a))
         elif card == "SHIELD":
             casts.append((shield_value(s, a), a))
+        elif card == "INFERNO":
+            casts.append((inferno_value(s, a), a))
     best = max(casts, default=(0.0, ("pass",)))
     return best[1] if best[0] > 0 else ("pass",)
 
@@ -108,4 +126,12 @@ def find_choice(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]
     return best[1] if best[0] > OWED_ACTION else ("pass",)
 
 
-__all__ = ["OWED_ACTION", "find_choice", "foresee_choice", "held_value", "power_value", "shield_value"]
+__all__ = [
+    "OWED_ACTION",
+    "find_choice",
+    "foresee_choice",
+    "held_value",
+    "inferno_value",
+    "power_value",
+    "shield_value",
+]

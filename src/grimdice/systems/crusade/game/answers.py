@@ -34,7 +34,8 @@ class LastAnswer:
         return answer
 
 
-#: the last answers of :func:`.rules.targets_in_sight` and :func:`.rules.adjacent_enemies`
+#: the last answers of :func:`.rules.targets_in_sight` and :func:`.rules.adjacent_enemies` for
+#: the random player's draw (:mod:`.sampling`)
 SIGHT, ADJACENT = LastAnswer(), LastAnswer()
 
 __all__ = ["ADJACENT", "SIGHT", "LastAnswer"]

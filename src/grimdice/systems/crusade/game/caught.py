@@ -27,7 +27,7 @@ def _burn(s: GameState, i: int, weapon: str) -> bool:
     return has_code(w.effects, "BURN")
 
 
-def _bunkered(s: GameState, k: int) -> bool:
+def bunkered(s: GameState, k: int) -> bool:
     """Inside an armoured building (VI), where BURN reveals nobody."""
     board, t = s.setup.board, s.tokens[k]
     if not isinstance(board, TableBoard) or board.indoors(t.sq) < 0:
@@ -55,7 +55,7 @@ def reveal(
         if not was.hidden or was.blip:
             continue
         if burn:
-            shown = above and not _bunkered(before, k)
+            shown = above and not bunkered(before, k)
         else:
             shown = board.range(here, was.sq) <= 1 or board.sight(here, was.sq, doors, occupied)
         if shown:
@@ -63,4 +63,4 @@ def reveal(
     return after
 
 
-__all__ = ["reveal"]
+__all__ = ["bunkered", "reveal"]

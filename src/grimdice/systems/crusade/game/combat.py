@@ -42,7 +42,13 @@ GRAZE_READERS = ("DETONATE", "LATCH ON")
 
 
 def _reads_grazes(sc: Scenario) -> bool:
-    return reads_grazes(*sc.attacker.abilities, *sc.defender.abilities) or sc.latch != "none"
+    from grimdice.systems.crusade.game.volatile import carried  # VIII VOLATILE: "more than a graze"
+
+    return (
+        reads_grazes(*sc.attacker.abilities, *sc.defender.abilities)
+        or sc.latch != "none"
+        or carried(sc.defender, sc.attacker)
+    )
 
 
 def reads_grazes(*abilities: object) -> bool:

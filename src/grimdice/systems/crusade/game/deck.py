@@ -24,7 +24,7 @@ from typing import Any
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.cards import card_roll
 from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED, graze
-from grimdice.systems.crusade.game import moments, powers, psychic
+from grimdice.systems.crusade.game import inferno, moments, powers, psychic
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.scenario import Card, Setup
 from grimdice.systems.crusade.game.state import GameState, Psy, next_event
@@ -171,7 +171,7 @@ def cast_actions(s: GameState) -> list[Action]:
         return out
     acting = s.psy.casting or (may_act(s) and not (_wounded(s, i) and s.moved > 0))
     for k in playable(s, s.tokens[i].side):
-        if acting or _card(s, k).card in powers.FREE:
+        if acting or (_card(s, k).card in powers.FREE and not s.risen):  # VIII STUN: no free actions
             out.extend(("cast", i, k, *tg) for tg in targets(s, i, k))
     return out
 
@@ -228,8 +228,8 @@ def cast(s: GameState, a: Action) -> GameState:
     if c.card not in powers.FREE:  # VII: PHASE, TELEPORT "does not take an action to play"
         if react:
             psy = replace(psy, owed=psy.owed | {i})
-            if c.card == "INFERNO":  # VII INFERNO: no action owed if the psyker is harmed
-                psy = replace(psy, effects=(*psy.effects, ("INFERNO", i, s.tokens[i].cond)))
+            if c.card == "INFERNO":  # VII INFERNO: no action owed if harmed by the attack
+                psy = inferno.awaiting(s, psy, i)
         else:
             psy = replace(psy, casting=True)
             s = replace(s, acted=True)
@@ -295,6 +295,7 @@ def card_done(s: GameState, outcome: Action) -> GameState:
         card = _card(s, k).card
         s = powers.effect(s, card, i, j, int(outcome[1])) if card in powers.KINDS else _effect(s, card, j)
         s = moments.shield_held(s, card, j)  # a SHIELD at a declared attack counts in it
+        s = inferno.at_held(s, card, j)  # an INFERNO on the attacker of a declared attack
         s = stunned_stops(s, j)
     return psychic.incursion(s, i) if outcome[2] else powers.resume(s)
 

@@ -49,7 +49,9 @@ def sectors_beside(s: GameState, i: int) -> list[int]:
     p = s.tokens[i].sq
     if board.indoors(p) < 0 and p[2] != board.lattice.levels_at((p[0], p[1]))[0]:
         return []  # on a roof or a block: not beside the building's walls
-    return [k for k in board.sectors_beside(p) if _held(s, k)]
+    from grimdice.systems.crusade.game.big import is_big  # IX BIG: only through a forced entry
+
+    return [k for k in board.sectors_beside(p) if _held(s, k) or (is_big(s, i) and board.indoors(p) != k)]
 
 
 def actions(s: GameState) -> list[tuple[Any, ...]]:

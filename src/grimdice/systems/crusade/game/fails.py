@@ -39,7 +39,8 @@ def weapon_after(s: GameState, i: int, failed: str, fired: str, other: int) -> t
     arms = list(t.arms)
     for name in fists.fired(fired):  # IX TWO FISTED: both pistols fired
         k = weapon_index(s, i, name)
-        if has_code(p.weapons[k].effects, "RELOAD") and arms[k] == READY:
+        reloads = has_code(p.weapons[k].effects, "RELOAD") or has_code(p.weapons[k].effects, "ARTILLERY")
+        if reloads and arms[k] == READY:  # VIII ARTILLERY: "one to fire and one to reload"
             arms[k] = UNLOADED
     if failed:
         k = weapon_index(s, i, failed)

@@ -7,8 +7,8 @@ the enemy holds. The observation puts in their place what the scenario makes pub
 ``hidden_info``): each unrevealed enemy blip shows the pool of models the scenario puts in the
 enemy's blips (all of them together), and the enemy's hand shows as
 many unknown cards (``-1``), the deck as every card the player has not seen (the deck and the
-enemy's hand together). Hidden models stay on the board (V HIDING: they may not be targeted; where
-they stand is not hidden). Everything else is public; the player's own information is kept.
+enemy's hand together). Hidden models stay on the board (V HIDING: they may not be targeted, but by
+BURN; where they stand is not hidden). Everything else is public; the player's own information is kept.
 """
 
 from __future__ import annotations

@@ -16,13 +16,14 @@ from typing import Any, cast
 
 from grimdice.engine.grid import Square
 from grimdice.errors import ScenarioError
-from grimdice.systems.crusade.game import reach, situation
+from grimdice.systems.crusade.game import burn, reach, situation
 from grimdice.systems.crusade.game.board import GridBoard, Pos
 from grimdice.systems.crusade.game.combat import reads_grazes
 from grimdice.systems.crusade.game.fails import weapon_index
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard
+from grimdice.systems.crusade.game.volatile import carried
 from grimdice.systems.crusade.joint import JointEnd, joint_law
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.template_modes import MODES
@@ -161,6 +162,8 @@ def plan(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[str, tuple[int, ...]
             targets = targets[:-1] if len(targets) > 1 else ()
             continue
         return "many", targets, key
+    if burn.at_hidden(s, i, (j,), weapon):  # VIII BURN: its hidden target revealed by the dice
+        return "many", (j,), burn.shot(s, i, j, weapon, mode(s, i, weapon))
     return "shoot", (j,), situation.shot(s, i, j, weapon)
 
 
@@ -212,7 +215,7 @@ def push_squares(s: GameState, i: int, targets: tuple[int, ...], weapon: str) ->
 def cached_joint(key: str) -> tuple[tuple[JointEnd, float], ...]:
     """The joint law of a many-target scenario given as JSON text, most likely first."""
     sc = Scenario.model_validate(json.loads(key))
-    grazes = any(reads_grazes(*t.abilities) for t in sc.targets)  # IX DETONATE, LATCH ON
+    grazes = any(reads_grazes(*t.abilities) for t in sc.targets) or carried(*sc.targets)  # VIII VOLATILE
     fired = [w for w in sc.attacker.weapons if sc.weapons is None or w.name in sc.weapons]
     burn = any(has_code(w.effects, "BURN") for w in fired)  # VIII BURN: the hidden models it reveals
     law = joint_law(sc, grazes=grazes, rolled=burn)

@@ -2,7 +2,8 @@
 model's activation (rules-crusade VII, IX FOR ONE TURN; reading ``card_moments``).
 
 IX FOR ONE TURN: "Orders that last one turn may be played at any time". At an enemy attack declared
-at a model of the force (PRECOGNANT's moment, :func:`.powers.foresee`), SHIELD, FRENETIC and TRIPPER
+at a model of the force (PRECOGNANT's moment, :func:`.powers.foresee`), SHIELD, FRENETIC, TRIPPER
+and INFERNO (VII: "if you are actually stunned, wounded or killed by the attack", :mod:`.inferno`)
 may be played too; a SHIELD on a model the attack rolls at counts in that attack (its +1 armour in
 the attack's situation; not in a mind attack, which no armour stops).
 
@@ -29,7 +30,7 @@ Action = tuple[Any, ...]
 React = Callable[[GameState, int, str], list[Action]]
 
 #: the cards played at a declared enemy attack (PRECOGNANT's, and IX FOR ONE TURN's "any time")
-AT_ATTACK = ("PRECOGNANT", "SHIELD", "FRENETIC", "TRIPPER")
+AT_ATTACK = ("PRECOGNANT", "SHIELD", "FRENETIC", "TRIPPER", "INFERNO")
 #: the held attacks a SHIELD changes (a mind attack's roll meets no armour)
 SHIELDED = ("shoot", "many", "melee", "ladder", "mob", "zoc", "snap", "ambush")
 

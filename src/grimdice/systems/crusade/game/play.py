@@ -42,7 +42,8 @@ READINGS = (
     "air duct it may not enter there stuns it and it stays; RAPID FIRE's and re-rolled flamers' turns "
     "move nobody",
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
-    "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire",
+    "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire; its knockback moves "
+    "nobody but costs the attacker an inch of its move left; with none left the melee is not made",
     "reading snap_blast: a BLAST pistol's snap shot is centred on the attacker and rolls at every model "
     "its blast reaches, all at point blank range",
     "reading knockback_reveal: a knocked-back model's move reveals blips beside it and hidden models as "
@@ -53,6 +54,21 @@ READINGS = (
     "reading hidden_caught: a hidden model caught by a template, line or area is revealed when the firer "
     "sees it or is within 1 inch; by BURN, when the dice's total rolled at it is above zero (harmed or not), "
     "not inside an armoured building",
+    "reading burn_hidden: a BURN weapon may name a hidden enemy model in sight as its target (not a blip, "
+    "not inside an armoured building); the shot reveals it when the dice's total rolled at it is above zero",
+    "reading barrage: a BARRAGE weapon fires at enemies 8 inches (squares) away or more that the firer or "
+    "a standing friend sees",
+    "reading artillery: an ARTILLERY weapon fires only before its model moves, which then moves no more, "
+    "and is unloaded until reloaded by an action; its crew's cover is not in play",
+    "reading berserk: a BERSERK model's extra move leaves it a melee as its action",
+    "reading volatile: a model killed by an attack's roll without a graze sets off its VOLATILE weapon's "
+    "explosion after the attack's other follow-up rolls",
+    "reading gather_adjacent: the board's places decide who is beside a door or ladder: a door is passed "
+    "from the squares beside it, a ladder climbed from its one end",
+    "reading volley_fire: VOLLEY FIRE (optional, battle games) is not used in games",
+    "reading card_payer: a card played in the enemy turn costs the action of the psyker that played it",
+    "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "
+    "knockback; the thrower does not choose another direction",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
     "across a gap however wide, measured as a move; an air step is asked the enemies' ZOC as a plain step is",
     "reading flight_grid: on a grid a flier flies straight over squares holding models to the free "
@@ -108,7 +124,7 @@ READINGS = (
     "PRECOGNANT when an enemy attack is made at one of its models (in either turn); no cards in "
     "INFILTRATE's round 0",
     "reading card_moments: at an enemy attack declared at one of its models, SHIELD (on a model it "
-    "rolls at, counted in the attack), FRENETIC and TRIPPER too; PSYCHOMETRY when an enemy blip is "
+    "rolls at, counted in the attack), FRENETIC, TRIPPER and INFERNO too; PSYCHOMETRY when an enemy blip is "
     "revealed in its own move beside a psyker; a ghost dissipated at an enemy model's activation",
     "reading card_effects: the deck's cards (every card VII names) are the scenario's; their effects are "
     "ours (docs/crusade-game.md)",
@@ -116,8 +132,10 @@ READINGS = (
     "its range penalty by the distance to it",
     "reading card_frenetic: FRENETIC gives a friendly model half its move more in its next activation "
     "while the card lasts (IX FOR ONE TURN: to the start of the next turn of the player it was played in)",
-    "reading card_inferno: INFERNO wounds an enemy model in sight, as a graze; played in the enemy turn, "
-    "no action is owed if the psyker is stunned, wounded or killed before its next activation",
+    "reading card_inferno: INFERNO wounds an enemy model in sight, as a graze; played in the enemy turn "
+    "(at a declared attack, or at an enemy model's activation) no action is owed if a roll of that "
+    "attacker's attack leaves the psyker stunned, wounded, knocked out or killed; on the declared attack's "
+    "attacker, stunned, knocked out or killed it does not make the attack, wounded it makes it wounded",
     "reading card_jinx: JINX rolls its victim's first ready ranged weapon or pistol at the victim, at the "
     "range from the psyker; no card roll",
     "reading card_jostle: JOSTLE does so with the victim's first ready melee or spiky weapon",
@@ -145,6 +163,12 @@ READINGS = (
 
 #: the readings of ours a game on a table adds (docs/crusade-game.md, "The table")
 TABLE_READINGS = (
+    "reading collapse_equipment: a collapse rolls at the models inside; items lying there are not rolled "
+    "at (they cannot be destroyed) and stay where they lie",
+    "reading knockback_edge: a model knocked back off an edge lands on the highest place below in the cell "
+    "beyond, unstunned by the knockback, and falls the drop",
+    "reading big_entry: a BIG model steps into a building's sector only from within 1 inch of a forced "
+    "entry marker of it, and may force an entry into any sector beside it",
     "reading table_cells: a table is laid out in 1 inch cells, a model on a cell's centre; "
     "heights are whole inches",
     "reading diagonal_step: a diagonal step costs its length (the square root of 2 inches)",

@@ -149,8 +149,10 @@ def effect(s: GameState, card: str, i: int, j: int, n: int = 1) -> GameState:
         from grimdice.systems.crusade.game.situation import push_square
 
         sq = push_square(s, i, j)
-        if sq is not None:
-            return s.with_token(j, sq=sq)
+        if sq is not None:  # off an edge on a table, it falls (reading knockback_edge)
+            from grimdice.systems.crusade.game.edge import falls
+
+            return falls(s, s.with_token(j, sq=sq), (j,))
         cond, hits = graze((t.cond, t.hits), "stun", s.setup.fighters[t.profile].body)
         return s.with_token(j, cond=cond, hits=hits)
     if card == "PRECOGNANT":  # the enemy attack foreseen: it is not made
@@ -181,9 +183,10 @@ def on_activate(s: GameState, psy: Psy, i: int) -> tuple[GameState, Psy]:
 
 def forgiven(s: GameState, psy: Psy, i: int) -> bool:
     """INFERNO played in the enemy turn: "You do not need to deduct an action from your next turn
-    if you are actually stunned, wounded or killed by the attack" (reading: harmed since, before its
-    next activation)."""
-    return any(e[0] == "INFERNO" and e[1] == i and s.tokens[i].cond > e[2] for e in psy.effects)
+    if you are actually stunned, wounded or killed by the attack" (:mod:`.inferno`)."""
+    from grimdice.systems.crusade.game.inferno import spared
+
+    return spared(psy, i)
 
 
 def found(s: GameState, i: int) -> GameState:

@@ -6,9 +6,27 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.damage import WOUNDED
-from grimdice.systems.crusade.game import caught, control, latch, many, mob, situation
+from grimdice.systems.crusade.game import (
+    artillery,
+    berserk,
+    caught,
+    control,
+    edge,
+    latch,
+    many,
+    mob,
+    situation,
+    snap,
+    volatile,
+)
 from grimdice.systems.crusade.game.board import Pos
-from grimdice.systems.crusade.game.combat import GRAZE_DEFENDER, PUSH_ATTACKER, PUSH_DEFENDER, cached_law
+from grimdice.systems.crusade.game.combat import (
+    GRAZE_ATTACKER,
+    GRAZE_DEFENDER,
+    PUSH_ATTACKER,
+    PUSH_DEFENDER,
+    cached_law,
+)
 from grimdice.systems.crusade.game.detonate import on_graze
 from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.frozen import altered
@@ -25,15 +43,16 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     t = s.tokens[i]
     kind = a[0]
     if kind in ("shoot", "fists"):  # II; V HIDING: "If you attack ... you will be Revealed"
-        return altered(s.with_token(i, hidden=False), acted=True, attacked=True, pending=_shot(s, i, a))
+        shot = altered(s.with_token(i, hidden=False), acted=True, attacked=True, pending=_shot(s, i, a))
+        return artillery.fired(shot, a)  # VIII ARTILLERY: "May not move and fire"
     if kind == "melee":  # IV; IX SNAP FIRE first, if the defender has it
         from grimdice.systems.crusade.game.snap import declare
 
         return declare(s, i, int(a[1]))
     if kind == "charge":  # V CHARGE: an additional half move before meleeing
         return altered(s, budget=s.budget + _charge(s, t), charged=True)
-    if kind == "extra":  # I: "Take an extra full move"
-        return altered(s, budget=s.budget + s.move_of(t), acted=True)
+    if kind == "extra":  # I: "Take an extra full move"; IX BERSERK: then a melee
+        return altered(s, budget=s.budget + s.move_of(t), **berserk.after_extra(s, t))
     if kind == "hide":  # V HIDING; IX FURTIVE hides for free
         furtive = has_code(s.setup.profiles[t.profile].abilities, "FURTIVE") and not s.attacked
         return altered(s.with_token(i, hidden=True), acted=s.acted or not furtive)
@@ -122,19 +141,27 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     if how in ("explode", "malfunction"):  # follow-up rolls: only the target's state changes
         from grimdice.systems.crusade.game.ruin import after_blast
 
-        queue = s.pending[6] + on_graze(s, push, i, j)  # IX DETONATE: "Will detonate if grazed"
-        s = next_blast(wound_marks(s.with_token(j, cond=ds[0], hits=ds[1]), s, (j,)), queue)
+        hit, blasts = volatile.on_kill(
+            s, s.with_token(j, cond=ds[0], hits=ds[1]), ((j, bool(push & GRAZE_DEFENDER)),)
+        )
+        queue = s.pending[6] + on_graze(s, push, i, j) + blasts  # IX DETONATE; VIII VOLATILE
+        s = next_blast(wound_marks(hit, s, (j,)), queue)
         return after_blast(s)  # VI: a building shot's collapse after the explosion
-    if how != "snap":  # reading snap_fire: a snap shot's knockback moves nobody
-        s = knock_back(s, i, j, push)
+    # reading snap_fire: a snap shot's knockback moves nobody, it costs the attacker an inch of move
+    s = knock_back(s, i, j, push) if how != "snap" else snap.knocked(s, bool(push & PUSH_DEFENDER))
     s = s.with_token(i, arms=weapon_after(s, i, wa, fired, j))
     if wd:
         s = s.with_token(j, arms=weapon_after(s, j, wd, "", i))
     s = wound_marks(
         s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), s, (i, j)
     )
+    s = edge.falls(before, s, (i, j))  # VIII KNOCKBACK: "off an edge, they fall"
     s, queue = fail_rolls(s, how == "shoot", ((i, j, wa), (j, i, wd)))
     queue += on_graze(s, push, i, j)  # IX DETONATE: "Will detonate if grazed"
+    s, blasts = volatile.on_kill(
+        before, s, ((j, bool(push & GRAZE_DEFENDER)), (i, bool(push & GRAZE_ATTACKER)))
+    )
+    queue += blasts  # VIII VOLATILE: killed by more than a graze
     s = latch.dislodge(s, push, i, j)  # IX LATCH ON: "Any graze or KB result on the latcher"
     queue += before.pending[6] if len(before.pending) > 6 else ()  # IX TWO FISTED: the second pistol
     if how == "ladder":  # V: a ladder blocked at its far end
@@ -156,6 +183,9 @@ def _resolve_many(s: GameState, k: int) -> GameState:
     if any(moved) and s.pending[8:] != ("snap",):  # VIII KNOCKBACK (reading snap_fire: not a snap shot's)
         squares = many.push_squares(s, i, targets, fired)
         after = _moved(after, [(t, q) for t, q, m in zip(targets, squares, moved, strict=True) if m])
+    elif s.pending[8:] == ("snap",):  # IX SNAP FIRE: the attacker's inch of move
+        after = snap.knocked(after, moved[0])
+    after = edge.falls(s, after, targets)  # VIII KNOCKBACK: "off an edge, they fall"
     after = caught.reveal(s, after, i, targets, fired, rolled)  # V HIDING, VIII BURN: hidden models caught
     wa = fired if failed else ""
     after = wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
@@ -164,6 +194,8 @@ def _resolve_many(s: GameState, k: int) -> GameState:
         if (m or g) and after.tokens[t].latch >= 0:
             after = after.with_token(t, latch=-1)
         queue += on_graze(after, GRAZE_DEFENDER * g, i, t)  # IX DETONATE: "Will detonate if grazed"
+    after, blasts = volatile.on_kill(s, after, zip(targets, grazed, strict=True))  # VIII VOLATILE
+    queue += blasts
     return next_blast(control.offer_many(s, after, i, targets), queue + follow)  # IX CONTROL
 
 

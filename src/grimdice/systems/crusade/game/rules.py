@@ -13,6 +13,9 @@ from typing import Any
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
+    artillery,
+    big,
+    burn,
     catwalk,
     climb,
     control,
@@ -23,6 +26,7 @@ from grimdice.systems.crusade.game import (
     fists,
     flight,
     horror,
+    inferno,
     infiltrate,
     items,
     ladder,
@@ -39,7 +43,6 @@ from grimdice.systems.crusade.game import (
     waits,
     zoc,
 )
-from grimdice.systems.crusade.game.answers import ADJACENT, SIGHT
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import recover_actions
@@ -55,7 +58,7 @@ from grimdice.systems.crusade.game.state import (
     turn_start,
 )
 from grimdice.systems.crusade.game.table import piece_key
-from grimdice.systems.crusade.game.victory import hold_score, reached_by, standing_forces
+from grimdice.systems.crusade.game.victory import hold_score, reached_by
 
 Action = tuple[Any, ...]
 RANGED = ("ranged", "pistol", "grenade")
@@ -96,36 +99,30 @@ def enemies(s: GameState, side: int) -> list[int]:
 
 def targets_in_sight(s: GameState, i: int) -> list[int]:
     """II: the enemy models ``i`` has line of sight to, not hidden (blips are hidden, V)."""
-    if (kept := SIGHT.get(s, i)) is not None:
-        return kept
     me = s.tokens[i]
     doors, occ, board = s.doors(), s.occupied(), s.setup.board
-    found = [
+    return [
         j
         for j, t in enumerate(s.tokens)
         if t.alive and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
     ]
-    return SIGHT.keep(s, i, found)
 
 
 def adjacent_enemies(s: GameState, i: int) -> list[int]:
     """IV / X: adjacent enemy models (diagonals if a pinching square is open), not blips; VI: catwalks'."""
-    if (kept := ADJACENT.get(s, i)) is not None:
-        return kept
     me = s.tokens[i]
     doors, board = s.doors(), s.setup.board
-    found = [
+    return [
         j
         for j, t in enumerate(s.tokens)
         if t.alive and t.side != me.side and not t.blip and board.adjacent(me.sq, t.sq, doors)
-    ]
-    return ADJACENT.keep(s, i, found + catwalk.blockers(s, i))
+    ] + catwalk.blockers(s, i)
 
 
 def _moves(s: GameState) -> list[Action]:
     """The board's steps (:meth:`~.board.Board.steps`) the move left pays for; a whole-move step
     (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
-    steps = flight.steps_of(s)  # IX FLY, JUMP PACK: a table's air steps too
+    steps = big.entering(s, flight.steps_of(s))  # IX FLY, JUMP PACK: air steps; IX BIG: entries
     full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
     out, budget, climbs = [], s.budget + EPS, climb.CLIMBS
     for kind, to, cost in steps:
@@ -145,16 +142,19 @@ def _actions(s: GameState) -> list[Action]:
     wounded = _wounded(s, s.active)
     out: list[Action] = []
     adjacent, sight = adjacent_enemies(s, i), targets_in_sight(s, i)
+    hid = burn.hidden_in_sight(s, i) if burn.ready(s, i) else []  # VIII BURN: "may fire at hidden models"
     if fx.has("feral") or any(
         has_code(s.setup.profiles[t.profile].abilities, c) for c in ("FERAL", "MINDLESS")
     ):
-        adjacent, sight = _nearest(s, i, adjacent, sight)
+        adjacent, seen = _nearest(s, i, adjacent, sight + hid)
+        sight, hid = [j for j in seen if j not in hid], [j for j in seen if j in hid]
     melee = [("melee", j) for j in adjacent]
     if s.charged or (wounded and s.moved > 0):
         return melee  # V CHARGE then melee; VIII WOUND: move and melee only
     for k, w in enumerate(weapons):
         if w.kind in RANGED and t.arms[k] == READY:
-            out.extend(_shots(s, i, w.name, sight))
+            seen = sight + hid if burn.burns(s, i, w.name) else sight
+            out.extend(_shots(s, i, w.name, artillery.targets(s, i, w.name, seen)))  # VIII BARRAGE
     out.extend(fists.actions(s, i, sight))  # IX TWO FISTED
     out.extend(detonate.actions(s, i))  # IX DETONATE
     out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
@@ -208,14 +208,14 @@ def _nearest(s: GameState, i: int, adjacent: list[int], sight: list[int]) -> tup
 
 def _may_hide(s: GameState, free: bool) -> bool:
     """V HIDING: "If you are in cover, you may Hide" (on a grid: darkness, air ducts); IX BIG and
-    TALL may not; IX FURTIVE: "May hide for free if you did not attack that turn" (``free``)."""
+    TALL may not; IX FURTIVE: "May hide for free if you did not attack" (``free``; VIII STUN: not risen)."""
     t = s.tokens[s.active]
     if t.blip or t.hidden or not s.setup.board.can_hide(t.sq):
         return False
     abilities = s.setup.profiles[t.profile].abilities
     if s.setup.fighters[t.profile].has("big") or has_code(abilities, "TALL"):
         return False
-    return not free or (has_code(abilities, "FURTIVE") and not s.attacked)
+    return not free or (has_code(abilities, "FURTIVE") and not s.attacked and not s.risen)
 
 
 def _charge(s: GameState, t: Token) -> int:
@@ -336,10 +336,10 @@ def _resolve_pending(s: GameState, a: Action) -> GameState:
         return settle(waits.carry_on(s, how))
     if s.pending[0] == "attack" and s.pending[1] in psychic.MIND:  # then a held attack, or what waited
         how = waits.held_how(s)
-        return settle(waits.carry_on(powers.resume(psychic.resolve(s, a)), how))
+        return settle(waits.carry_on(powers.resume(inferno.struck(s, psychic.resolve(s, a))), how))
     how = s.pending[1] if s.pending[0] == "attack" else ""
     dive = s.pending[0] == "dive"
-    s = resolve.resolve(s, a)
+    s = inferno.struck(s, resolve.resolve(s, a))  # VII INFERNO: the psyker harmed by the attack
     return settle(waits.carry_on(deck.foresee(s) if dive else s, how))  # VII PRECOGNANT: a dive's melee
 
 
@@ -422,7 +422,8 @@ def activate(s: GameState, i: int) -> GameState:
         budget, acted = min(budget, move // 2), True
     if t.last:  # IX HORROR: a last attack, without moving
         budget = 0
-    return altered(s.idle(), active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
+    s = altered(s.idle(), risen=t.cond == STUNNED)  # VIII STUN: "not even "free" actions"
+    return altered(s, active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
 
 
 def end_activation(s: GameState) -> GameState:
@@ -433,7 +434,7 @@ def end_activation(s: GameState) -> GameState:
 
 def out_of_action(s: GameState, side: int) -> bool:
     """A force with no model standing (blips count) is beaten (ours: ``victory``)."""
-    return side not in standing_forces(s)
+    return not any(t.side == side and t.standing for t in deck.counted(s))  # VII PROJECTION: no ghosts
 
 
 def finish(s: GameState, winner: int) -> GameState:
@@ -447,9 +448,8 @@ def settle(s: GameState) -> GameState:
     if s.ended or s.pending or s.control or moments.asked(s):  # VII PSYCHOMETRY's moment first
         return s
     s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
-    up = standing_forces(s)
     for side in (0, 1):
-        if side not in up:  # out of action
+        if out_of_action(s, side):
             return finish(s, 1 - side)
     s = deck.mourn(s)  # VII: a killed player psyker's cards
     s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
@@ -478,9 +478,7 @@ def next_turn(s: GameState) -> GameState:
         return finish(s, 0 if a > b else 1 if b > a else -1)
     s = latch.release(control.release(s, player), player)  # IX CONTROL: "for 1 turn"; LATCH ON
     tokens = tuple(
-        altered(t, done=False, spent=0, snapped=False)
-        if t.side == player
-        else altered(t, spent=0, snapped=False)
+        altered(t, done=False, spent=0, snapped=0) if t.side == player else altered(t, spent=0, snapped=0)
         for t in s.tokens
     )
     s = deck.new_turn(

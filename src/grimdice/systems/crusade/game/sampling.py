@@ -26,6 +26,8 @@ from typing import Any
 import numpy as np
 
 from grimdice.systems.crusade.game import (
+    artillery,
+    burn,
     climb,
     deck,
     detonate,
@@ -42,6 +44,7 @@ from grimdice.systems.crusade.game import (
     ruin,
 )
 from grimdice.systems.crusade.game import rules as r
+from grimdice.systems.crusade.game.answers import ADJACENT, SIGHT, LastAnswer
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.state import JAMMED, READY, UNLOADED, GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard
@@ -120,6 +123,7 @@ class _Decision:
         self.full = self.acting and not (s.charged or (self.wounded and s.moved > 0))
         self._adjacent: list[int] | None = None
         self._sight: list[int] | None = None
+        self._hidden: list[int] | None = None
 
     def _feral(self) -> bool:
         s, t = self.s, self.t
@@ -130,22 +134,39 @@ class _Decision:
     def adjacent(self) -> list[int]:
         """The enemies beside the model (FERAL's nearest only, as :func:`.rules._actions`)."""
         if self._adjacent is None:
-            self._adjacent = self._foes()[0] if self._feral() else r.adjacent_enemies(self.s, self.i)
+            self._adjacent = self._foes()[0] if self._feral() else _kept(ADJACENT, r.adjacent_enemies, self)
         return self._adjacent
 
     def sight(self) -> list[int]:
-        """The enemies in its sight (FERAL's nearest only)."""
+        """The enemies in its sight, not hidden (FERAL's nearest only)."""
         if self._sight is None:
-            self._sight = self._foes()[1] if self._feral() else r.targets_in_sight(self.s, self.i)
+            self._sight = self._foes()[1] if self._feral() else _kept(SIGHT, r.targets_in_sight, self)
         return self._sight
 
-    def _foes(self) -> tuple[list[int], list[int]]:
+    def hidden(self) -> list[int]:
+        """VIII BURN: the hidden enemies in its sight, when it holds a ready BURN weapon."""
+        if self._hidden is None:
+            self._hidden = self._foes()[2] if self._feral() else self._burnable()
+        return self._hidden
+
+    def _burnable(self) -> list[int]:
+        return burn.hidden_in_sight(self.s, self.i) if burn.ready(self.s, self.i) else []
+
+    def _foes(self) -> tuple[list[int], list[int], list[int]]:
         s, i = self.s, self.i
-        return r._nearest(s, i, r.adjacent_enemies(s, i), r.targets_in_sight(s, i))
+        hid = self._burnable()
+        adjacent, seen = r._nearest(s, i, r.adjacent_enemies(s, i), r.targets_in_sight(s, i) + hid)
+        return adjacent, [j for j in seen if j not in hid], [j for j in seen if j in hid]
 
     def has(self, code: str) -> bool:
         """Whether the model (not a blip) has the ability ``code``."""
         return not self.t.blip and has_code(self.s.setup.profiles[self.t.profile].abilities, code)
+
+
+def _kept(kept: LastAnswer, ask: Callable[[GameState, int], list[int]], d: _Decision) -> list[int]:
+    """``ask(s, i)``, kept for the next decision that moves nobody (:mod:`.answers`)."""
+    got = kept.get(d.s, d.i)
+    return got if got is not None else kept.keep(d.s, d.i, ask(d.s, d.i))
 
 
 def _melee(d: _Decision) -> list[Action]:
@@ -165,7 +186,8 @@ def _shots(d: _Decision) -> list[Action]:
     out: list[Action] = []
     for k, w in enumerate(s.setup.profiles[t.profile].weapons):
         if w.kind in r.RANGED and t.arms[k] == READY:
-            out.extend(r._shots(s, d.i, w.name, d.sight()))
+            seen = d.sight() + d.hidden() if burn.burns(s, d.i, w.name) else d.sight()  # VIII BURN
+            out.extend(r._shots(s, d.i, w.name, artillery.targets(s, d.i, w.name, seen)))  # VIII BARRAGE
     return out
 
 

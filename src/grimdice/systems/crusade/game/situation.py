@@ -47,9 +47,10 @@ def _dumped(p: Any) -> dict[str, Any]:
 def range_key(squares: int) -> int:
     """The range the calculator needs, in the board's unit (squares, X; whole inches on a table):
     the same full feet (II: -1 per 12), the same "not less than an inch away" (II COVER) and the
-    same side of RAPID FIRE's 6" (VIII), so equal situations share one law."""
+    same side of RAPID FIRE's 6" and of BARRAGE's minimum range of 8" (VIII), so equal situations
+    share one law."""
     rest = squares % 12
-    return 12 * (squares // 12) + (min(rest, 1) if rest <= 6 else 7)
+    return 12 * (squares // 12) + (min(rest, 1) if rest <= 6 else 7 if rest < 8 else 8)
 
 
 def cover_of(s: GameState, target: Token, firer: Token | None = None) -> str:
@@ -87,6 +88,10 @@ def push_square(s: GameState, frm: int, t: int) -> Pos | None:
     sq = board.beyond(s.tokens[frm].sq, s.tokens[t].sq)
     armour = s.armour_of(s.tokens[t])
     stopped = board.obstacle(sq, s.doors()) or s.occupant(sq) >= 0 or not board.enterable(sq, armour)
+    if stopped and not board.enterable(sq, armour):  # VIII KNOCKBACK: "off an edge, they fall"
+        from grimdice.systems.crusade.game.edge import landing
+
+        return landing(s, sq)
     return None if stopped else sq
 
 

@@ -9,7 +9,8 @@ awkward melee as normal."
 
 A BLAST pistol's snap shot is centred on the attacker and rolls at the models its blast reaches
 (:func:`.many.reached`), as the calculator's shot at several models, every one at point blank
-range (reading ``snap_blast``); its knockbacks move nobody (reading ``snap_fire``).
+range (reading ``snap_blast``); its knockbacks move nobody, but cost the attacker an inch of its
+move (:func:`knocked`, reading ``snap_fire``).
 """
 
 from __future__ import annotations
@@ -29,14 +30,20 @@ BARRED = ("reroll", "ro", "rapid_fire")
 
 
 def pistols(s: GameState, j: int) -> list[str]:
-    """Token ``j``'s ready pistols, if it has SNAP FIRE and has not snap fired this turn."""
+    """Token ``j``'s ready pistols, if it has SNAP FIRE and has not snap fired this turn; IX SNAP
+    FIRE: "If you have Two Fisted (see below), you may use each pistol once per turn to snap fire"
+    (each pistol not yet snap fired this turn)."""
     t = s.tokens[j]
-    if t.blip or not t.standing or t.cond == STUNNED or t.snapped:
+    if t.blip or not t.standing or t.cond == STUNNED:
         return []
     p = s.setup.profiles[t.profile]
-    if not has_code(p.abilities, "SNAP FIRE"):
+    if not has_code(p.abilities, "SNAP FIRE") or (t.snapped and not has_code(p.abilities, "TWO FISTED")):
         return []
-    return [w.name for w, st in zip(p.weapons, t.arms, strict=True) if w.kind == "pistol" and st == READY]
+    return [
+        w.name
+        for k, (w, st) in enumerate(zip(p.weapons, t.arms, strict=True))
+        if w.kind == "pistol" and st == READY and not (t.snapped >> k) & 1
+    ]
 
 
 def allowed(codes: list[str], barred: tuple[str, ...] = BARRED) -> list[str]:
@@ -111,13 +118,27 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     """``["snap", pistol]`` fires the snap shot; ``["pass"]`` lets the melee go ahead."""
     i, j, n = s.snap
     if a[0] == "snap":
-        s, weapon = s.with_token(j, snapped=True), str(a[1])
+        weapon = str(a[1])
+        fired = [w.name for w in s.setup.profiles[s.tokens[j].profile].weapons].index(weapon)
+        s = s.with_token(j, snapped=s.tokens[j].snapped | (1 << fired))
         blast = blast_snap(s, j, i, weapon)  # "unless it is a BLAST weapon"
         if blast:
             return altered(s, pending=blast)
         both = latch.also_hit(s, j, i, weapon, "snap")  # IX LATCH ON: "hit BOTH"
         return altered(s, pending=("attack", "snap", j, i, snap_shot(s, j, i, weapon), weapon, both))
     return melee(s, i, j, n)
+
+
+def knocked(s: GameState, pushed: bool) -> GameState:
+    """IX SNAP FIRE: "If you do knockback, deduct 1" from their charge move- if they do not have
+    enough move to get to you as a result, they may not melee you!" (reading ``snap_fire``: the
+    attacker stays where it is, and its move left, a charge's included, pays the inch; with less
+    than an inch left the melee does not take place)."""
+    if not pushed or not s.snap:
+        return s
+    if s.budget >= 1:
+        return altered(s, budget=s.budget - 1)
+    return altered(s, snap=())
 
 
 def proceed(s: GameState) -> GameState:
@@ -129,4 +150,4 @@ def proceed(s: GameState) -> GameState:
     return melee(s, i, j, n)
 
 
-__all__ = ["blast_snap", "decide", "declare", "pistols", "proceed", "snap_shot"]
+__all__ = ["blast_snap", "decide", "declare", "knocked", "pistols", "proceed", "snap_shot"]

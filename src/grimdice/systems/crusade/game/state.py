@@ -69,7 +69,7 @@ class Token:
     hidden: bool = False
     arms: tuple[str, ...] = ()
     done: bool = False
-    snapped: bool = False  # IX SNAP FIRE used this turn
+    snapped: int = 0  # IX SNAP FIRE used this turn: the pistols fired (a bit per weapon index)
     horror: int = 0  # IX HORROR: 1 face down (killed, to roll), 2 gone for good
     last: int = 0  # IX HORROR: its die (2 or 3) while it makes its last attack
     spent: float = 0
@@ -133,6 +133,7 @@ class GameState:
     charged: bool = False  # V CHARGE: the action left is a melee
     meleed: tuple[int, ...] = ()  # IV: opponents meleed in turn this activation
     attacked: bool = False  # it attacked this activation (IX FURTIVE)
+    risen: bool = False  # VIII STUN: it got up this activation: no free actions either
     origin: Pos | None = None  # where it started its move (V ZOC)
     zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (position, cost, enemies)
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
@@ -204,6 +205,7 @@ class GameState:
             charged=False,
             meleed=(),
             attacked=False,
+            risen=False,
             origin=None,
             zoc=(),
             carried=False,

@@ -17,11 +17,6 @@ def reached_by(s: GameState) -> int | None:
     return None
 
 
-def standing_forces(s: GameState) -> set[int]:
-    """The forces with a model standing (blips count; VII PROJECTION: ghosts do not)."""
-    return {t.side for t in deck.counted(s) if t.standing}
-
-
 def hold_score(s: GameState) -> tuple[int, int]:
     """Ours: each ``hold`` objective scores its points for the force whose models alone stand on
     its squares (models standing, not blips)."""
@@ -36,4 +31,4 @@ def hold_score(s: GameState) -> tuple[int, int]:
     return score[0], score[1]
 
 
-__all__ = ["hold_score", "reached_by", "standing_forces"]
+__all__ = ["hold_score", "reached_by"]

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.table.bases import base_distances, coherent
-from grimdice.engine.table.sweeps import bases_in, sweeps_meet_bases, sweeps_touch_pieces
+from grimdice.engine.table.sweeps import bases_in, sweeps_meet_any, sweeps_touch_pieces
 
 STRIKE_REACH = 2.0  # "or that are within 2" of a model from the target unit"
 KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units"
@@ -72,7 +72,17 @@ class Charge:
 
 def within_reach(pos: np.ndarray, ra: float, d: np.ndarray, rd: float) -> np.ndarray:
     """``(n,)``: whether each model at ``pos`` is in base contact with or within 2" of a target model."""
-    return np.asarray(base_distances(pos, ra, d, rd, signed=True).min(axis=1) <= STRIKE_REACH + EPS)
+    return np.asarray(nearest(pos, ra, d, rd) <= STRIKE_REACH + EPS)
+
+
+def nearest(a: np.ndarray, ra: float, b: np.ndarray, rb: float | np.ndarray) -> np.ndarray:
+    """``(n,)``: each base's signed gap to the nearest of the bases ``b`` (``base_distances``'s
+    arithmetic, reduced in one compiled pass: ``path_kernels.nearest_gaps``)."""
+    from grimdice.engine.table import path_kernels
+
+    radii = np.broadcast_to(np.asarray(rb, dtype=np.float64), (len(b),))
+    pts = np.asarray(b, dtype=np.float64).reshape(-1, 2)
+    return np.asarray(path_kernels.nearest_gaps(np.asarray(a, dtype=np.float64), float(ra), pts, radii))
 
 
 def ring(centres: np.ndarray, radius: float, spacing: float) -> np.ndarray:
@@ -97,11 +107,11 @@ def _standable(c: Charge, spots: np.ndarray) -> np.ndarray:
     """On the table, over no target base nor impassable terrain (any model), and not within 1" of
     another unit for at least one model (the per-model test is in :func:`_paths`)."""
     ok = c.table.on_table(spots, c.ra)
-    ok &= (base_distances(spots, c.ra, c.d, c.rd, signed=True) >= -EPS).all(axis=1)
+    ok &= nearest(spots, c.ra, c.d, c.rd) >= -EPS
     if len(c.table.terrain):
         ok &= ~bases_in(c.table, spots, c.ra, "impassable")
     if len(c.rp):
-        near = base_distances(spots, c.ra, c.pts, c.rp, signed=True).min(axis=1)
+        near = nearest(spots, c.ra, c.pts, c.rp)
         ok &= near >= min(KEEP_CLEAR, float(c.before.min(initial=KEEP_CLEAR))) - EPS
     return np.asarray(ok)
 
@@ -113,7 +123,7 @@ def _paths(c: Charge, movers: np.ndarray, spots: np.ndarray, slow_ok: bool) -> n
     terrain (difficult too unless ``slow_ok``) and of the bases of other units and the target."""
     ok = np.ones((len(movers), len(spots)), dtype=bool)
     if len(c.rp):
-        near = base_distances(spots, c.ra, c.pts, c.rp, signed=True).min(axis=1)
+        near = nearest(spots, c.ra, c.pts, c.rp)
         ok &= near[None, :] >= np.minimum(KEEP_CLEAR, c.before[movers])[:, None] - EPS
     block = float(np.linalg.norm(c.a[0] - c.starts[0])) if len(c.a) else 0.0
     straight = _clear(c, c.starts[movers], spots, c.reach, slow_ok, ok)
@@ -131,13 +141,13 @@ def _clear(
         return ok
     i, j = np.nonzero(ok)
     starts, ends = froms[i], spots[j]
-    blocked = sweeps_meet_bases(starts, ends, c.ra, c.d, np.full(len(c.d), c.rd)).any(axis=1)
+    blocked = sweeps_meet_any(starts, ends, c.ra, c.d, np.full(len(c.d), c.rd))
     if len(c.rp):
         box = np.concatenate([starts, ends])
         lo, hi = box.min(axis=0) - c.ra - c.rp.max(), box.max(axis=0) + c.ra + c.rp.max()
         near = ((c.pts >= lo) & (c.pts <= hi)).all(axis=1)  # the bases the paths could meet
         if near.any():
-            blocked |= sweeps_meet_bases(starts, ends, c.ra, c.pts[near], c.rp[near]).any(axis=1)
+            blocked |= sweeps_meet_any(starts, ends, c.ra, c.pts[near], c.rp[near])
     if len(c.table.terrain):
         traits = ("impassable", "dangerous") if slow_ok else ("impassable", "dangerous", "difficult")
         keep = c.table.having(*traits)
@@ -162,8 +172,9 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
     moves: list[tuple[int, np.ndarray]] = []
     waiting = np.ones(len(movers), dtype=bool)
     near = gap[movers] <= STRIKE_REACH + EPS  # already strikes: moves after the others
+    g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model), kept as models move
     while can.any():
-        options = _options(c, pos, movers, spots, can & waiting[:, None])
+        options = _options(c, pos, movers, spots, can & waiting[:, None], g)
         counts = options.sum(axis=1)
         if not counts.any():
             break
@@ -171,11 +182,12 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
         i = int(movers[k])
         contested = options.sum(axis=0) - options[k]
         travel = np.linalg.norm(spots - c.starts[i], axis=1)
-        others = np.delete(pos, i, axis=0)
-        snug = np.round(base_distances(spots, c.ra, others, c.ra).min(axis=1), 1) if len(others) else travel
+        # the gaps to the other models, clipped at 0 (``base_distances`` unsigned)
+        snug = np.round(np.delete(np.maximum(g, 0.0), i, axis=1).min(axis=1), 1) if len(pos) > 1 else travel
         j = int(np.lexsort((travel, contested, snug, tier, ~options[k]))[0])
         moves.append((i, pos[i].copy()))
         pos[i] = spots[j]
+        g[:, i] = base_distances(spots, c.ra, pos[i : i + 1], c.ra, signed=True)[:, 0]
         waiting[k] = False
         can[k] = False
     pos = _closer(c, pos, movers[waiting], moves, slow_ok)
@@ -187,16 +199,22 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
 
 def _gaps(c: Charge, pos: np.ndarray) -> np.ndarray:
     """``(n,)``: each base's gap to the nearest target model."""
-    return np.asarray(base_distances(pos, c.ra, c.d, c.rd, signed=True).min(axis=1))
+    return nearest(pos, c.ra, c.d, c.rd)
 
 
 def _options(
-    c: Charge, pos: np.ndarray, movers: np.ndarray, spots: np.ndarray, can: np.ndarray
+    c: Charge,
+    pos: np.ndarray,
+    movers: np.ndarray,
+    spots: np.ndarray,
+    can: np.ndarray,
+    g: np.ndarray | None = None,
 ) -> np.ndarray:
     """``(n, k)``: the spots each waiting model may take now: reachable (``can``), over no base of
     its unit where it stands now, within 1" of another model of its unit and within 12" of all of
-    them."""
-    g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model)
+    them. ``g``: the signed gaps from each spot to each model at ``pos``, when already known."""
+    if g is None:
+        g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model)
     over, link, far = g < -EPS, g <= LINK + EPS, g > SPAN + EPS
     own_over, own_link, own_far = over[:, movers].T, link[:, movers].T, far[:, movers].T  # its own base
     free = (over.sum(axis=1)[None, :] - own_over) == 0
@@ -226,13 +244,13 @@ def _closer(
         )
         linked = np.concatenate([ring(np.delete(pos, i, axis=0), 2 * c.ra + g, c.ra) for g in FOLLOW])
         ends = np.concatenate([straight, linked])
+        ends = ends[_gaps(c, ends) < _gaps(c, pos[i : i + 1])[0] - EPS]  # only closer (each end alone)
         ends = ends[_standable(c, ends)]
         if not len(ends):
             continue
         ok = _paths(c, np.array([i]), ends, slow_ok)
         ok = _options(c, pos, np.array([i]), ends, ok)[0]
         gaps = _gaps(c, ends)
-        ok &= gaps < _gaps(c, pos[i : i + 1])[0] - EPS
         if ok.any():
             travel = np.linalg.norm(ends - start, axis=1)
             j = int(np.lexsort((travel, np.round(gaps, 6), ~ok))[0])

@@ -39,6 +39,7 @@ other unit (bases never overlap).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -270,12 +271,21 @@ def next_decision(s: GameState) -> GameState:
     choice left for his units still to deploy, those left out and the next step."""
     while s.todo:
         s = replace(s, player=s.setup.owner[s.todo[0]])
-        if legal_actions(s):
+        if has_choice(s):
             return s
         s = replace(s, todo=tuple(u for u in s.todo if s.setup.owner[u] != s.player))  # nothing fits
     if s.phase == "deploy":
         return scouts(s)
     return replace(s, phase="play", player=s.first).open_round()
+
+
+def has_choice(s: GameState) -> bool:
+    """Whether the player to deploy has a legal action: :func:`legal_actions` not empty, found unit
+    by unit and kind by kind (:func:`choice_kinds`), stopping at the first."""
+    if s.phase not in ARMY_PHASES:
+        return bool(legal_actions(s))
+    mine = (v for v in s.todo if s.setup.owner[v] == s.player)
+    return any(kind() for v in mine for kind in choice_kinds(s, v))
 
 
 def scouts(s: GameState, first: int | None = None) -> GameState:
@@ -328,25 +338,37 @@ def _legal_actions(s: GameState) -> list[list[Any]]:
 def unit_choices(s: GameState, u: int) -> list[list[Any]]:
     """Unit ``u``'s ways to deploy: a place within 12" of its edge, anywhere over 12" from enemy
     units (a Scout), the reserve (Deep Strike; not a transport someone deployed within) or a
-    friendly transport on the table with room for it."""
+    friendly transport on the table with room for it (:func:`choice_kinds`, kind by kind)."""
+    return [a for kind in choice_kinds(s, u) for a in kind()]
+
+
+def choice_kinds(s: GameState, u: int) -> list[Callable[[], list[list[Any]]]]:
+    """Unit ``u``'s kinds of deployment choice (:func:`unit_choices`), each as the builder of its
+    instances: built only when called (the random player's draw builds only the kind it drew)."""
     from grimdice.systems.onepage.game import transport
 
-    out: list[list[Any]] = [["place", u, x, y] for x, y in zone_positions(s, u)]
+    out: list[Callable[[], list[list[Any]]]] = [lambda: [["place", u, x, y] for x, y in zone_positions(s, u)]]
     if s.phase == "scout":
-        out += [["scout", u, x, y] for x, y in positions(s, u)]
+        out.append(lambda: [["scout", u, x, y] for x, y in positions(s, u)])
     if s.setup.units[u].has("deep_strike") and u not in s.place:
-        out.append(["reserve", u])
-    return out + [["embark", u, t] for t in transport.deploy_options(s, u)]
+        out.append(lambda: [["reserve", u]])
+    out.append(lambda: [["embark", u, t] for t in transport.deploy_options(s, u)])
+    return out
 
 
 def placed(s: GameState, u: int, x: float, y: float) -> GameState:
-    anchors, place = list(s.anchors), list(s.place)
+    anchors, place = list(s.anchors), places_of(s)
     anchors[u], place[u] = (float(x), float(y)), ON_TABLE
     return replace(s, anchors=tuple(anchors), place=tuple(place))
 
 
+def places_of(s: GameState) -> list[int]:
+    """Where each unit is (``place``; all on the table when the state holds none)."""
+    return list(s.place) or [ON_TABLE] * len(s.units)
+
+
 def settle(s: GameState, u: int, where: int) -> GameState:
-    place = list(s.place)
+    place = places_of(s)
     place[u] = where
     return replace(s, place=tuple(place))
 
@@ -397,6 +419,7 @@ __all__ = [
     "UNPLACED",
     "apply",
     "begin",
+    "choice_kinds",
     "legal_actions",
     "round_start",
     "unit_choices",

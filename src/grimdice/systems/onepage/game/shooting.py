@@ -142,13 +142,17 @@ def valid_targets(
 ) -> list[int]:
     """Enemies some model sees (or reaches with an Indirect weapon) with a weapon in range and,
     for a Vehicle, in arc (firing.py)."""
+    return [t for t in state.enemies(u) if valid_target(state, u, t, anchor, action)]
+
+
+def valid_target(
+    state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None, action: str | None = None
+) -> bool:
+    """Whether enemy ``t`` is one of :func:`valid_targets`."""
     action = action or state.action or "hold"
-    rounded = state._rounded(u, anchor)
-    return [
-        t
-        for t in state.enemies(u)
-        if firing.reach(state, u, t, anchor)[0] > 0 and firing.can_bear(state, u, t, rounded, action)
-    ]
+    return firing.reach(state, u, t, anchor)[0] > 0 and firing.can_bear(
+        state, u, t, state._rounded(u, anchor), action
+    )
 
 
 def in_cover(state: GameState, shooter: int, t: int, anchor: tuple[float, float] | None = None) -> bool:

@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from grimdice.engine.frozen import replace
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.engine.table.blocks import (
@@ -44,6 +46,7 @@ from grimdice.systems.onepage.game import (
     moving,
     places,
     psychic,
+    sampling,
     shooting,
     transport,
 )
@@ -315,6 +318,7 @@ class GameState:
     sight = shooting.sight
     _sight = shooting._sight
     valid_targets = shooting.valid_targets
+    valid_target = shooting.valid_target
     in_cover = shooting.in_cover
     shot_key = shooting.shot_key
     shot_situation = shooting.shot_situation
@@ -349,16 +353,15 @@ class GameState:
         if st.immobile:  # "Immobile – The Vehicle may not move or pivot until the end of the game."
             return out
         fulls = (move_distance(unit, "walk"), move_distance(unit, "run"))
-        for kind, full, moves in zip(("walk", "run"), fulls, self.moves_within(u, fulls), strict=True):
-            for dx, dy in facing.allowed(self, u, full, moves):
-                out.append([kind, u, dx, dy])
-        reach = move_distance(unit, "assault")
-        on = self.standing()
-        gaps = self.gaps(u)[1]
-        for t in on.sides[1 - self.setup.owner[u]]:
-            if gaps[on.at[t]] <= reach + EPS and self.charge_ok(u, t) and facing.charge_allowed(self, u, t):
-                out.append(["assault", u, t])
-        return out + transport.embark_actions(self, u)
+        for kind, moves in zip(("walk", "run"), self.moves_within(u, fulls), strict=True):
+            out += sampling.move_actions(self, u, kind, moves)
+        return out + sampling.assault_actions(self, u) + transport.embark_actions(self, u)
+
+    def random_action(self, rng: np.random.Generator) -> list[Any]:
+        """A legal action drawn directly, building only what is drawn: a ready unit uniformly, then
+        a kind of action it has, then an instance (``sampling.py``; the random player's draw, not
+        uniform over all legal actions)."""
+        return sampling.random_action(self, rng)
 
     def end_activation(self) -> GameState:
         wrecked = transport.wreck(self)  # passengers of a destroyed transport first

@@ -1,0 +1,54 @@
+"""Compiled loops (Numba) for the paths of single bases: whether each of many straight moves passes
+over one of a set of bases (``sweeps.sweeps_meet_bases`` reduced over the bases), and each base's
+gap to the nearest of a set of bases, as placing an assault's models one by one asks hundreds of
+times a game.
+
+As in :mod:`grimdice.engine.table.kernels`, each kernel computes every element with the
+floating-point operations of the NumPy formula it mirrors, in the same order (no fast-math), so the
+answers are the same; ``tests/engine/test_kernels.py`` checks them equal. Only the games import it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from grimdice.engine.table.kernels import _square_point_segment
+
+
+@njit(cache=True)
+def sweeps_meet_any(
+    starts: np.ndarray, ends: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, slack: float
+) -> np.ndarray:
+    """``(n,)``: whether the base of ``radius`` moving from ``starts[i]`` to ``ends[i]`` overlaps,
+    somewhere on the way, one of the bases of ``radii[j]`` at ``pts[j]`` by ``slack`` or more
+    (``sweeps.sweeps_meet_bases(...).any(axis=1)``)."""
+    n, m = starts.shape[0], pts.shape[0]
+    out = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        sx, sy, ex, ey = starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1]
+        for j in range(m):
+            reach = max(radius + radii[j] - slack, 0.0)
+            if _square_point_segment(pts[j, 0], pts[j, 1], sx, sy, ex, ey) < reach * reach:
+                out[i] = True
+                break
+    return out
+
+
+@njit(cache=True)
+def nearest_gaps(a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray) -> np.ndarray:
+    """``(n,)``: each base's signed gap to the nearest of the bases ``b`` (radii ``rb``; infinity
+    when there are none): ``bases.base_distances(a, ra, b, rb, signed=True).min(axis=1)``."""
+    n, m = a.shape[0], b.shape[0]
+    out = np.full(n, np.inf)
+    for i in range(n):
+        for j in range(m):
+            dx, dy = a[i, 0] - b[j, 0], a[i, 1] - b[j, 1]
+            gap = np.sqrt(dx * dx + dy * dy) - ra
+            gap -= rb[j]
+            if gap < out[i]:
+                out[i] = gap
+    return out
+
+
+__all__ = ["nearest_gaps", "sweeps_meet_any"]

@@ -1,0 +1,158 @@
+"""A legal action drawn directly, without listing every legal action: the random player's draw
+(:meth:`GameState.random_action`, the game layer's ``random_action(rng)`` hook, see
+:func:`grimdice.engine.playing.random_bot`).
+
+The draw, in each kind of decision:
+
+* **Activation** (``play``): one of the player's ready units, uniformly; then one of the kinds of
+  action that unit has (Hold, Walk, Run, Assault, Embark; for an embarked unit: stay inside,
+  disembark, assault out of it; a Pinned unit has only Idle), uniformly among the kinds with at
+  least one legal instance; then one instance of that kind, uniformly (a Walk's or Run's distinct
+  moves, an Assault's targets, an Embark's transports). Only the drawn unit's drawn kind is built:
+  a kind found empty is dropped and another drawn, so every kind drawn has an instance.
+* **Deployment** (``deploy``, ``scout``): one of the player's units still to deploy, uniformly;
+  then one of its kinds of choice (a place in its zone, a Scout's place anywhere, the reserve, a
+  transport), uniformly among those it has; then one instance. A unit without a choice is dropped.
+* **Shooting** (``shoot``): one of its kinds of choice uniformly: no shot, one target (the target
+  uniformly among the valid ones, found by drawing enemy units in turn until one is valid, then
+  with or without its Limited weapons), or a Relentless unit's split of its fire (then one split
+  uniformly).
+* **Every other decision** (the table side, consolidation, a Deep Strike arrival's place or
+  scatter): uniformly among the legal actions.
+
+So the random player is not uniform over all legal actions: a unit with many moves is drawn as
+often as one that may only Hold, and its Walk as often as its Hold. Every action drawn is one of
+``legal_actions()`` (the game layer's conformance check verifies it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grimdice.engine.table.blocks import EPS
+from grimdice.systems.onepage.game import deployment, facing, firing, transport
+from grimdice.systems.onepage.movement import move_distance
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+Builder = Callable[[], list[list[Any]]]
+
+
+def pick(items: list[Any], rng: np.random.Generator) -> Any:
+    """One of ``items``, uniformly (one draw from ``rng``)."""
+    return items[int(rng.integers(len(items)))]
+
+
+def first_found(options: list[Builder], rng: np.random.Generator) -> list[Any] | None:
+    """An instance of one of ``options`` (each builds its kind's instances when called): a kind
+    drawn uniformly among those left, dropped when it has none, then one of its instances."""
+    left = list(options)
+    while left:
+        got = left.pop(int(rng.integers(len(left))))()
+        if got:
+            return list(pick(got, rng))
+    return None
+
+
+def random_action(s: GameState, rng: np.random.Generator) -> list[Any]:
+    """A legal action of the player to act, drawn as the module text says."""
+    if s.phase == "play":
+        return _drawn(s, s.ready(s.player), lambda u: unit_kinds(s, u), rng)
+    if s.phase in deployment.ARMY_PHASES:
+        mine = [u for u in s.todo if s.setup.owner[u] == s.player]
+        return _drawn(s, mine, lambda u: deployment.choice_kinds(s, u), rng)
+    if s.phase == "shoot":
+        got = first_found(shot_kinds(s, rng), rng)
+        if got is not None:
+            return got
+    return list(pick(s.legal_actions(), rng))
+
+
+def shot_kinds(s: GameState, rng: np.random.Generator) -> list[Builder]:
+    """The active unit's kinds of shooting choice, as :meth:`GameState.legal_actions` lists them:
+    no shot; one target (drawn uniformly among the valid ones: enemies drawn in turn until one is
+    valid), fired with or without its Limited weapons; and, for a Relentless unit on Hold with two
+    weapon profiles or more, a split of its fire (``firing.split_actions``)."""
+    u = s.active
+
+    def one_target() -> list[list[Any]]:
+        left = s.enemies(u)
+        while left:
+            t = left.pop(int(rng.integers(len(left))))
+            if s.valid_target(u, t):
+                return firing.shoot_actions(s, u, [t])
+        return []
+
+    out: list[Builder] = [lambda: [["shoot", -1]], one_target]
+    if len(firing.split_weapons(s, u, s.action)) >= 2:
+        out.append(lambda: firing.split_actions(s, u, s.valid_targets(u), s.action))
+    return out
+
+
+def _drawn(
+    s: GameState, units: list[int], kinds: Callable[[int], list[Builder]], rng: np.random.Generator
+) -> list[Any]:
+    """A unit of ``units`` drawn uniformly, dropped when none of its ``kinds`` has an instance."""
+    left = list(units)
+    while left:
+        got = first_found(kinds(left.pop(int(rng.integers(len(left))))), rng)
+        if got is not None:
+            return got
+    raise ValueError(f"no legal action in phase {s.phase!r}")
+
+
+def of_kind(acts: list[list[Any]], kind: str) -> list[list[Any]]:
+    """The actions of ``acts`` of one ``kind`` (their first element)."""
+    return [a for a in acts if a[0] == kind]
+
+
+def unit_kinds(s: GameState, u: int) -> list[Builder]:
+    """Unit ``u``'s kinds of activation, each as the builder of its instances (the same instances,
+    in the same order, as :meth:`GameState.unit_actions` lists)."""
+    st = s.units[u]
+    if st.pinned:
+        return [lambda: [["idle", u]]]
+    if not s.on_table(u):  # embarked: each kind among its few actions
+        acts = transport.embarked_actions(s, u)
+        return [partial(of_kind, acts, k) for k in dict.fromkeys(a[0] for a in acts)]
+    hold: list[Builder] = [lambda: [["hold", u]]]
+    if st.immobile:
+        return hold
+    return [
+        *hold,
+        lambda: move_actions(s, u, "walk"),
+        lambda: move_actions(s, u, "run"),
+        lambda: assault_actions(s, u),
+        lambda: transport.embark_actions(s, u),
+    ]
+
+
+def move_actions(
+    s: GameState, u: int, kind: str, moves: list[tuple[float, float]] | None = None
+) -> list[list[Any]]:
+    """Unit ``u``'s Walk or Run actions (``kind``): its block's candidate ``moves`` (computed when
+    None: :meth:`GameState.moves`) a Vehicle may make (``facing.allowed``)."""
+    full = move_distance(s.setup.units[u], kind)
+    found = s.moves(u, kind, full) if moves is None else moves
+    return [[kind, u, dx, dy] for dx, dy in facing.allowed(s, u, full, found)]
+
+
+def assault_actions(s: GameState, u: int) -> list[list[Any]]:
+    """Unit ``u``'s Assault actions: every enemy unit on the table within its Assault distance with
+    a valid charge (:meth:`GameState.charge_ok`; a Vehicle's facing, ``facing.charge_allowed``)."""
+    reach = move_distance(s.setup.units[u], "assault")
+    on = s.standing()
+    gaps = s.gaps(u)[1]
+    return [
+        ["assault", u, t]
+        for t in on.sides[1 - s.setup.owner[u]]
+        if gaps[on.at[t]] <= reach + EPS and s.charge_ok(u, t) and facing.charge_allowed(s, u, t)
+    ]
+
+
+__all__ = ["assault_actions", "move_actions", "random_action", "shot_kinds", "unit_kinds"]

@@ -1,0 +1,100 @@
+"""The random player's own draw (``GameState.random_action``, ``game/sampling.py``): every action
+it draws is a legal action, and its distribution is the documented one: a ready unit uniformly,
+then a kind of action that unit has uniformly, then an instance of that kind uniformly. The
+expected probability of each action is computed here from ``legal_actions()`` (an independent
+listing) and compared with the draw's frequencies."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from grimdice.engine.game import CHANCE, TERMINAL
+from grimdice.engine.playing import play_game, random_bot
+from grimdice.systems.onepage.game import GameState, make_setup
+from grimdice.systems.onepage.game.setup import load_army_side
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def root() -> GameState:
+    armies = [load_army_side(ROOT / f"examples/armies/onepage-{a}-army.yaml") for a in ("marines", "orks")]
+    return GameState(make_setup(armies[0], armies[1], table_seed=4))
+
+
+def expected(s: GameState) -> dict[tuple[object, ...], float]:
+    """Each legal action's probability under the documented draw, from ``legal_actions()``: the
+    unit (the action's second element) uniform among the units that have an action, the kind (the
+    first element) uniform among that unit's kinds, the instance uniform among that kind's."""
+    by_unit: dict[int, dict[str, list[tuple[object, ...]]]] = {}
+    for a in s.legal_actions():
+        by_unit.setdefault(int(a[1]), {}).setdefault(str(a[0]), []).append(tuple(a))
+    out = {}
+    for kinds in by_unit.values():
+        for acts in kinds.values():
+            for a in acts:
+                out[a] = 1 / len(by_unit) / len(kinds) / len(acts)
+    return out
+
+
+def test_every_drawn_action_is_legal_in_a_random_game() -> None:
+    game = play_game(root(), [random_bot, random_bot], 3)
+    rng = np.random.default_rng(0)
+    decisions = 0
+    for s, played in zip(game.states, game.actions, strict=False):
+        if s.current_player() in (CHANCE, TERMINAL):
+            continue
+        decisions += 1
+        legal = s.legal_actions()
+        assert played in legal
+        for _ in range(3):
+            assert s.random_action(rng) in legal
+    assert decisions > 40  # deployment, activations and shootings were all drawn
+
+
+def test_the_draw_follows_its_documented_distribution() -> None:
+    """At the first activation of a game (several ready units with Hold, Walk, Run and perhaps
+    Assault), 3000 draws: every action's count within 5 standard deviations of its expected
+    count, and no action drawn that is not legal."""
+    game = play_game(root(), [random_bot, random_bot], 3)
+    s = next(x for x in game.states if x.phase == "play" and x.current_player() not in (CHANCE, TERMINAL))
+    want = expected(s)
+    units = {a[1] for a in want}
+    assert len(units) >= 3 and len({a[0] for a in want}) >= 3
+    n = 3000
+    rng = np.random.default_rng(11)
+    got = Counter(tuple(s.random_action(rng)) for _ in range(n))
+    assert set(got) <= set(want)
+    assert math.isclose(sum(want.values()), 1.0)
+    for a, p in want.items():
+        sd = math.sqrt(n * p * (1 - p))
+        assert abs(got[a] - n * p) <= 5 * sd + 1, (a, got[a], n * p)
+    # the unit is drawn uniformly (not in proportion to its actions)
+    per_unit = Counter(a[1] for a in got.elements())
+    for u in units:
+        assert abs(per_unit[u] - n / len(units)) <= 5 * math.sqrt(n / len(units))
+
+
+def test_a_shooting_draws_no_shot_or_one_valid_target_as_likely() -> None:
+    """At a shooting with two valid targets or more (no Limited weapons, no split): no shot half of
+    the time, each valid target equally often in the other half."""
+    for seed in range(3, 12):  # seeded random games until such a shooting
+        game = play_game(root(), [random_bot, random_bot], seed)
+        shots = [s for s in game.states if s.phase == "shoot" and len(s.legal_actions()) >= 3]
+        shots = [s for s in shots if all(len(a) == 2 for a in s.legal_actions())]
+        if shots:
+            break
+    s = shots[0]
+    targets = [a[1] for a in s.legal_actions() if a[1] >= 0]
+    assert targets == s.valid_targets(s.active)
+    n = 2000
+    rng = np.random.default_rng(5)
+    got = Counter(s.random_action(rng)[1] for _ in range(n))
+    assert set(got) <= {-1, *targets}
+    assert abs(got[-1] - n / 2) <= 5 * math.sqrt(n / 4)
+    for t in targets:
+        p = 1 / 2 / len(targets)
+        assert abs(got[t] - n * p) <= 5 * math.sqrt(n * p * (1 - p))
