@@ -147,11 +147,13 @@ def test_statistics_agree_with_the_saved_games(tmp_path: Path) -> None:
     assert len(terminators) == 3
     standing = sum(len(g["survivors"][forces[0]]) for g in logs)
     assert sum(m["survival"] for m in terminators) * n == pytest.approx(standing)
-    # kills: each side's kills are the other side's models out of action (no friendly fire here)
+    # kills: the Terminators' kills are the genestealers out of action (only the Terminators harm
+    # them); the genestealers' are at most the Terminators out of action (the heavy flamer may
+    # catch a Terminator: friends are nobody's kill)
     for side in (0, 1):
         kills = sum(m["mean_kills"] for m in out["models"] if m["force"] == forces[side]) * n
         fallen = sum(m["state"] in ("ko", "killed") for g in logs for m in g["models"] if m["force"] != side)
-        assert kills == pytest.approx(fallen)
+        assert kills == pytest.approx(fallen) if side == 0 else kills <= fallen + 1e-9
     assert sum(m["mean_kills"] for m in out["models"]) > 0  # the games saw fighting
 
 

@@ -92,7 +92,7 @@ def test_games_with_dives_keep_the_invariants_and_replay():
     data = table_scenario(HEIGHTS, a, [put("Stealer", 13, 2), put("Stealer", 12, 6)], turns=5)
     setup = build_setup(data)
     seen: set[str] = set()
-    for seed in range(6):
+    for seed in (0, 1, 5, 8):  # the seeds' games play a dive
         _, kinds = _checked(setup, (diver, diver), seed)
         seen.update(kinds)
     assert "dive" in seen

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -85,11 +86,20 @@ def state_code(lay: Layout, side: str, s: State) -> int:
     return s[0] * (hits.stop - hits.start) + s[1]
 
 
+@lru_cache(maxsize=16_384)
 def onehots(
     lay: Layout, d: State, a: State, dmg: int, admg: int, tie: bool, pulled: bool, throw: int = 0
 ) -> np.ndarray:
     """One end of an attack as the layout's features: both sides' end states, the damage each took,
-    a tie, a pull-back, a throw and a kill by more than a graze."""
+    a tie, a pull-back, a throw and a kill by more than a graze (kept, read-only)."""
+    v = _onehots(lay, d, a, dmg, admg, tie, pulled, throw)
+    v.flags.writeable = False
+    return v
+
+
+def _onehots(
+    lay: Layout, d: State, a: State, dmg: int, admg: int, tie: bool, pulled: bool, throw: int
+) -> np.ndarray:
     joint = {}
     for side, s in (("att", a), ("def", d)):  # a bearer's state as one code: condition x (hits left + 1)
         if f"{side}_state" in lay.slices:

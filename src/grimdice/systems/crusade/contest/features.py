@@ -26,13 +26,21 @@ class Layout:
             self.slices[name] = slice(at, at + n)
             at += n
         self.size = at
+        self._onehots: dict[tuple[tuple[str, int], ...], np.ndarray] = {}  # kept, read-only
 
     def onehot(self, **values: int) -> np.ndarray:
-        v = np.zeros(self.size)
-        for name, k in values.items():
-            s = self.slices[name]
-            v[s.start + min(k, s.stop - s.start - 1)] = 1.0
-        return v
+        """The vector with a one in each named segment at its value (the last place for more); a
+        fresh copy of the one kept for these values."""
+        key = tuple(values.items())
+        v = self._onehots.get(key)
+        if v is None:
+            v = np.zeros(self.size)
+            for name, k in values.items():
+                s = self.slices[name]
+                v[s.start + min(k, s.stop - s.start - 1)] = 1.0
+            v.flags.writeable = False
+            self._onehots[key] = v
+        return v.copy()
 
     def part(self, v: np.ndarray, name: str) -> np.ndarray:
         return v[self.slices[name]]

@@ -8,26 +8,28 @@ the same value, made several times faster. Only fields the class declares may be
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
-@cache
-def _fields(cls: type) -> frozenset[str]:
-    return frozenset(getattr(cls, "__dataclass_fields__", ()))
+#: each record class's fields
+_FIELDS: dict[type, frozenset[str]] = {}
 
 
 def altered(obj: T, **changes: Any) -> T:
     """A copy of the frozen dataclass ``obj`` with ``changes`` (see the module text)."""
     cls: type = type(obj)
-    if not changes.keys() <= _fields(cls):
-        unknown = sorted(changes.keys() - _fields(cls))
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = _FIELDS[cls] = frozenset(getattr(cls, "__dataclass_fields__", ()))
+    if not fields.issuperset(changes):
+        unknown = sorted(changes.keys() - fields)
         raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
+    values = obj.__dict__.copy()
+    values.update(changes)
     new: T = object.__new__(cls)
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
+    object.__setattr__(new, "__dict__", values)
     return new
 
 

@@ -17,8 +17,7 @@ from grimdice.systems.crusade.game.state import READY, GameState, Token
 def model_data(s: GameState, t: Token, keep: str = "") -> dict[str, Any]:
     """A token's profile as the calculator's model: its state now and only its usable weapons
     (and weapon ``keep``, being fired: an AREA weapon's rolls after the first, once unloaded)."""
-    p = s.setup.profiles[t.profile]
-    data = p.model_dump(by_alias=True, exclude={"move", "hits_left", "condition"}, exclude_none=True)
+    data = dict(_dumped(s.setup.profiles[t.profile]))  # its top level only is changed below
     data["condition"] = CONDITIONS[t.cond] if t.cond < 4 else "ko"
     data["hits_left"] = t.hits
     if s.psy is not None:  # a SHIELD card (ours)
@@ -29,6 +28,20 @@ def model_data(s: GameState, t: Token, keep: str = "") -> dict[str, Any]:
         w for w, st in zip(data["weapons"], t.arms, strict=True) if st == READY or w["name"] == keep
     ]
     return data
+
+
+#: each profile's calculator model (its JSON form), kept by the profile's identity: read-only
+_DUMPS: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
+def _dumped(p: Any) -> dict[str, Any]:
+    got = _DUMPS.get(id(p))
+    if got is None or got[0] is not p:
+        if len(_DUMPS) > 4096:
+            _DUMPS.clear()
+        got = (p, p.model_dump(by_alias=True, exclude={"move", "hits_left", "condition"}, exclude_none=True))
+        _DUMPS[id(p)] = got
+    return got[1]
 
 
 def range_key(squares: int) -> int:

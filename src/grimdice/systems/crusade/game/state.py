@@ -173,6 +173,10 @@ class GameState:
     def legal_actions(self) -> list[tuple[Any, ...]]:
         return _rules().legal_actions(self)
 
+    def random_action(self, rng: Any) -> tuple[Any, ...]:
+        """A legal action as the random player draws it (:func:`.sampling.random_action`)."""
+        return _sampling().random_action(self, rng)
+
     def chance_outcomes(self) -> Sequence[tuple[tuple[Any, ...], float]]:
         return _rules().chance_outcomes(self)
 
@@ -216,16 +220,16 @@ class GameState:
     def occupant(self, sq: Pos) -> int:
         """The token on a square (killed models leave the board), or -1."""
         for i, t in enumerate(self.tokens):
-            if t.on_board and t.sq == sq:
+            if t.sq == sq and (t.cond != KILLED or t.horror == 1):  # on the board
                 return i
         return -1
 
     def occupied(self) -> set[Pos]:
-        return {t.sq for t in self.tokens if t.on_board}
+        return {t.sq for t in self.tokens if t.cond != KILLED or t.horror == 1}  # on the board
 
     def sides(self) -> dict[Pos, int]:
         """Each position holding a token, and the token's force."""
-        return {t.sq: t.side for t in self.tokens if t.on_board}
+        return {t.sq: t.side for t in self.tokens if t.cond != KILLED or t.horror == 1}
 
     def doors(self) -> dict[Pos, bool]:
         return {sq: sq in self.open_doors for sq in self.setup.board.door_squares}
@@ -251,6 +255,15 @@ def _rules() -> Any:
 
         _RULES.append(rules)
     return _RULES[0]
+
+
+def _sampling() -> Any:
+    """:mod:`.sampling` (which imports the rules), fetched at the first draw and kept."""
+    if len(_RULES) < 2:
+        from grimdice.systems.crusade.game import sampling
+
+        _RULES[:] = [_rules(), sampling]
+    return _RULES[1]
 
 
 def initial_state(setup: Setup) -> GameState:
@@ -326,7 +339,7 @@ def invariant_errors(s: GameState) -> list[str]:
             out.append(f"token {i} stands in a closed door at {t.sq}")
         if not t.blip and not 0 <= t.hits <= s.setup.profiles[t.profile].hits:
             out.append(f"token {i} has {t.hits} hits left")
-    if s.active >= 0 and not s.pending:
+    if s.active >= 0 and not s.pending and not s.control:  # IX CONTROL: its choice comes first
         t = s.tokens[s.active]
         if t.side != s.player or not t.standing:
             out.append(f"active token {s.active} may not act")

@@ -76,13 +76,15 @@ class TableBoard:
     _back: dict[Pos, list[Pos]] = field(default_factory=dict, repr=False)
     _hides: dict[Pos, bool] = field(default_factory=dict, repr=False)
     _beside: dict[Pos, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    _indoors: dict[Pos, int] = field(default_factory=dict, repr=False)
     _targets: list[Any] = field(default_factory=list, repr=False)  # every position, as sight's ends
     _by_row: bool = field(default=False, repr=False)  # sight worked out for the positions asked only
     memo: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)  # the rules' kept answers
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to worker processes) without its kept steps, lines and paths."""
-        kept = ("_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside", "_targets", "memo")
+        kept = {"_graph", "_steps", "_seen_rows", "_dist", "_back", "_hides", "_beside", "_indoors"}
+        kept |= {"_targets", "memo"}
         return {k: (type(v)() if k in kept else v) for k, v in self.__dict__.items()}
 
     # ------------------------------------------------------------------ positions
@@ -108,9 +110,12 @@ class TableBoard:
         return [(x, y, z) for y in range(lat.height) for x in range(lat.width) for z in lat.levels_at((x, y))]
 
     def indoors(self, p: Pos) -> int:
-        """The sector a position is inside (VI), or -1 (outside, or on a roof)."""
-        c = (p[0], p[1])
-        return self.sector_at[c] if c in self.building_at and p[2] == 0 else -1
+        """The sector a position is inside (VI), or -1 (outside, or on a roof); kept."""
+        got = self._indoors.get(p)
+        if got is None:
+            c = (p[0], p[1])
+            got = self._indoors[p] = self.sector_at[c] if c in self.building_at and p[2] == 0 else -1
+        return got
 
     def sector_armour(self, sector: int) -> int:
         """VI: "Normal buildings have 1 armor ... Armored buildings (sloped sides) have 2 armor"."""
