@@ -45,13 +45,20 @@ PIN_TEMPO = 0.25  # value of pinning a unit that will recover before the end, as
 random_player = random_bot  # any legal action, uniformly
 
 
-def worth(setup: Setup, u: int, s: UnitState, pin: float = 1.0) -> float:
+def worth(setup: Setup, u: int, s: UnitState, pin: float = 1.0, attrition: float = ATTRITION) -> float:
     """Points the enemy scores for unit ``u`` in state ``s`` (destroyed, or pinned: ``pin`` of its
-    points), plus attrition."""
+    points), plus ``attrition`` x its points per model killed."""
     unit = setup.units[u]
     gone = unit.cost if s.destroyed else pin * unit.cost if s.pinned else 0.0
     lost = (unit.size - s.models) / unit.size if unit.size else 0.0
-    return gone + ATTRITION * unit.cost * lost
+    return gone + attrition * unit.cost * lost
+
+
+def attrition(state: GameState) -> float:
+    """The value of a killed model as a share of its unit's points per model: :data:`ATTRITION`
+    while later rounds remain (towards later kills), 0 in the last round, when only the score
+    counts ("the point value of all enemy units they completely destroyed, or that are pinned")."""
+    return ATTRITION if state.round < ROUNDS else 0.0
 
 
 def pin_share(state: GameState, u: int) -> float:
@@ -73,13 +80,13 @@ def value_of_shot(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> flo
     if key[1] == 0:
         return 0.0
     key = shot_law_key(state.setup, u, t, key)  # situations with the same law share its value
-    st, pin = state.units[t], pin_share(state, t)
-    ck = ("shot value", u, shot_state(state.units[u], key), t, st, key, pin)
+    st, pin, kill = state.units[t], pin_share(state, t), attrition(state)
+    ck = ("shot value", u, shot_state(state.units[u], key), t, st, key, pin, kill)
     v: float | None = state.setup.cache.get(ck)
     if v is None:
-        base = worth(state.setup, t, st, pin)
+        base = worth(state.setup, t, st, pin, kill)
         law = combat_law(state.setup, "shoot", u, state.units[u], t, st, key)
-        v = state.setup.cache[ck] = sum(p * (worth(state.setup, t, s[0], pin) - base) for s, p in law)
+        v = state.setup.cache[ck] = sum(p * (worth(state.setup, t, s[0], pin, kill) - base) for s, p in law)
     return v
 
 
@@ -91,14 +98,14 @@ def melee_odds(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> float:
     """The expected value to ``u`` of its melee with ``t`` in situation ``key`` (a melee key)."""
     su, st = state.units[u], state.units[t]
     last = state.round >= ROUNDS
-    pu, pt = 1.0 if last else PIN_TEMPO, pin_share(state, t)  # the assaulter acts now
-    ck = ("melee value", u, su, t, st, key, pu, pt)
+    pu, pt, kill = 1.0 if last else PIN_TEMPO, pin_share(state, t), attrition(state)  # u acts now
+    ck = ("melee value", u, su, t, st, key, pu, pt, kill)
     v: float | None = state.setup.cache.get(ck)
     if v is None:
         law = combat_law(state.setup, "melee", u, su, t, st, key)
-        bu, bt = worth(state.setup, u, su, pu), worth(state.setup, t, st, pt)
+        bu, bt = worth(state.setup, u, su, pu, kill), worth(state.setup, t, st, pt, kill)
         v = state.setup.cache[ck] = sum(
-            p * ((worth(state.setup, t, s[1], pt) - bt) - (worth(state.setup, u, s[0], pu) - bu))
+            p * ((worth(state.setup, t, s[1], pt, kill) - bt) - (worth(state.setup, u, s[0], pu, kill) - bu))
             for s, p in law
         )
     return v

@@ -25,8 +25,9 @@ from grimdice.systems.onepage.game.state import GameState
 #: Hold may split its fire (``["shoot", t, "split", ...]``, firing.split_actions); 6 since moves,
 #: terrain and cover are measured with whole bases along whole paths (engine.table.sweeps); 7 since
 #: each model that sees the target fires a weapon in range of it (shots counted per weapon profile); 8
-#: since the players place their units at deployment (``["place", u, x, y]``, deployment.py)
-LOG_VERSION = 10
+#: since the players place their units at deployment (``["place", u, x, y]``, deployment.py); 11
+#: since an Assault whose straight line to the closest model is not clear takes another clear line
+LOG_VERSION = 11
 
 
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
