@@ -27,6 +27,8 @@ import numpy as np
 from grimdice.engine.playing import random_bot
 from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.systems.onepage.ai import choices, threat
+from grimdice.systems.onepage.ai.deploying import role
+from grimdice.systems.onepage.ai.pursuit import Outlook, ahead
 from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
 from grimdice.systems.onepage.game.cache import memo, recall, shot_state
 from grimdice.systems.onepage.game.queries import prefetch
@@ -260,8 +262,7 @@ def ai_player(
     approach = APPROACH if state.round < ROUNDS else 0.0  # closing in pays only with an activation left
     defer = waiting(state, acts)  # the last round: units whose pins score more later act last
     gaps: dict[int, float] = {}
-    charges: dict[int, float] = {}  # each unit's best next charge from where it stands (threat.prospect)
-    odds: dict[int, dict[int, float]] = {}  # and its charges' values (threat.charge_odds)
+    kept: dict[int, Outlook] = {}  # each unit's charges' values and outlook where it stands (ahead)
     near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
     shots: dict[tuple[int, tuple[float, float]], float] = {}  # best Walk shot at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
@@ -303,17 +304,15 @@ def ai_player(
                 else 0.0
             )
             closer = gaps[u] - (near[u, end] if (u, end) in near else nearest_gap(state, u, end))
+            lone = role(state, u) == "fragile"  # a lone model keeps hidden: no closing in, no pursuit
             v = (
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
-                + approach * closer * (0.2 if shot else 1.0)
+                + (0.0 if lone else approach) * closer * (0.2 if shot else 1.0)
                 - danger(state, u, end)
             )
-            if reach:
-                if u not in charges:
-                    odds[u] = threat.charge_odds(state, u)
-                    charges[u] = threat.outlook(state, u, None, odds[u])
-                v += reach * (threat.outlook(state, u, end, odds[u]) - charges[u])
+            if reach and not lone:
+                v += reach * ahead(state, u, end, kept)
         values.append(v - defer.get(u, 0.0))
     return threat.choose(state, acts, values, reply)  # less the enemy's reply at a move's end
 
