@@ -18,7 +18,8 @@ Every place then loses :data:`~.threat.WEIGHT` x the unit's exposure there (:fun
 what the enemy units on the table could score on it in the first round, by shooting after a Walk or
 by charging); the player deploying second sees the first army, so his exposure is real, while the
 first player's is nothing but the zone's sight. A Deep Strike unit goes into reserve when its guns
-reach under 24" (it cannot arrive closer than 12" anyway); the AI never deploys within a transport.
+reach under 24" (it cannot arrive closer than 12" anyway); an Infantry unit without a gun that is
+not fragile deploys within a transport (:func:`rides`).
 Scouts are placed as Deep Strike arrivals are (:func:`.choices.arrival_choice`).
 """
 

@@ -9,10 +9,12 @@ only when that unit has no activation left (the last round, already activated); 
 worth :data:`PIN_TEMPO` of them (the activation it loses). It shoots the target with the highest
 expected value, walks where its shooting is best (taking cover when it can), assaults only when
 the expected melee value is positive, and otherwise closes in on the nearest enemy (not in the
-last round: no activation is left to use it); a move also weighs the enemy's reply where it ends
-and what its own next activation offers from there (:mod:`.threat`). In the last round it
-activates first the units that gain nothing by waiting (:func:`waiting`), so that its pins land
-on enemy units that have already activated.
+last round: no activation is left to use it; never a lone model, which keeps hidden); a move and an
+Assault also weigh the enemy's reply where they end and what its own next activation offers from
+there (:mod:`.threat`), and the charges it can still make in later rounds (:mod:`.pursuit`). In the
+last round a killed model is worth nothing but its share in destroying or pinning its unit, and
+the AI activates first the units that gain nothing by waiting (:func:`waiting`), so that its pins
+land on enemy units that have already activated.
 """
 
 from __future__ import annotations

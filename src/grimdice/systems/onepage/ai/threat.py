@@ -29,10 +29,11 @@ pinned", so the danger of a position is counted in the same points as the AI's o
 
 The AI subtracts :data:`WEIGHT` x (exposure at the move's end - exposure where the unit stands)
 from a Walk or Run's value: a move that takes a unit out of the enemy's guns gains, one into them
-loses (Hold: no change; a consolidation's moves are weighed as a Walk's, a disembarking Walk from
-the transport). It adds :data:`PROSPECT` x the change, from where the unit stands to the move's
-end, of what its next activation offers: the best charge (:func:`prospect`), the best shot after a
-Walk (:func:`shot_prospect`) and, for a transport, its passengers' best shots after disembarking
+loses (Hold: no change; an Assault at its block's end, its target left out (:func:`move_end`); a
+consolidation's moves are weighed as a Walk's, a disembarking Walk from the transport). It adds
+:data:`PROSPECT` x the change, from where the unit stands to the move's end, of what its next
+activation offers: the best charge (:func:`prospect`), the best shot after a Walk
+(:func:`shot_prospect`) and, for a transport, its passengers' best shots after disembarking
 (:func:`carried`), so units close in on what they can hurt and transports carry their infantry
 into range. Every value comes from the laws the AI already reads (the bounded law cache); nothing
 here calls a new exact solver.
