@@ -26,17 +26,24 @@ DECAY = 0.5  # share of a charge's value kept per Run needed before it
 
 
 def pursuit_odds(state: GameState, u: int) -> dict[int, float]:
-    """For each enemy ``t`` on the table, the expected value to ``u`` of charging it
-    (:func:`.players.melee_odds` in the situation of :func:`.threat.charge_key`), where positive;
-    empty in the last round or when ``u`` cannot move."""
+    """For each enemy ``t`` on the table that ``u`` could still charge in a later activation after
+    a Run now (within its Assault distance plus a Run per activation left), the expected value to
+    ``u`` of charging it (:func:`.players.melee_odds` in the situation of
+    :func:`.threat.charge_key`), where positive; empty when fewer than two activations remain after
+    this one (:func:`pursuit` is then 0 everywhere) or when ``u`` cannot move."""
     from grimdice.systems.onepage.ai.players import melee_odds
     from grimdice.systems.onepage.ai.threat import charge_key
     from grimdice.systems.onepage.game.state import ROUNDS
 
-    if state.round >= ROUNDS or state.units[u].immobile or not state.on_table(u):
-        return {}
-    s = replace(state, active=u)
-    odds = {t: melee_odds(s, u, t, charge_key(s, u, t)) for t in state.enemies(u)}
+    left = ROUNDS - state.round  # activations after this one
+    if left < 2 or state.units[u].immobile or not state.on_table(u):
+        return {}  # with one activation left only the next one's charge counts (threat.prospect)
+    unit, s = state.setup.units[u], replace(state, active=u)
+    reach, run = move_distance(unit, "assault"), move_distance(unit, "run")
+    # a move now closes the gap by a Run at most, then left - 1 Runs before the charge
+    far = reach + left * run
+    near = [t for t in state.enemies(u) if state.gap(u, t) <= far + EPS]
+    odds = {t: melee_odds(s, u, t, charge_key(s, u, t)) for t in near}
     return {t: v for t, v in odds.items() if v > 0}
 
 
