@@ -24,13 +24,7 @@ from tests.onepage_game.test_table_legality import RUNNER, rect, state_of
 
 # a small rock on the straight line from the charger (36, 8) to the closest target model (36, 16)
 ROCK = rect("rock", 35.5, 11.0, 36.5, 12.0, "impassable")
-NOB = {
-    "name": "Nob",
-    "quality": 3,
-    "equipment": ["Power Fist"],
-    "special_rules": ["Furious", "Tough(6)"],
-    "cost": 60,
-}
+NOB = dict(name="Nob", quality=3, equipment=["Power Fist"], special_rules=["Furious", "Tough(6)"], cost=60)
 
 
 def test_an_assault_takes_another_clear_line_where_the_straight_one_is_blocked() -> None:
@@ -68,13 +62,8 @@ def test_the_ai_charges_where_only_another_line_is_clear() -> None:
 def test_a_lone_model_deploys_on_the_table_not_inside_a_transport() -> None:
     """A lone model without a gun hides on the table (a transport is the enemy's largest target,
     and its passengers take D6 hits when it is destroyed); a larger unit without a gun still rides."""
-    beast = {
-        "name": "Beast",
-        "quality": 5,
-        "equipment": ["Gob (A6)"],
-        "special_rules": ["Monster", "Tough(6)", "Transport(10)"],
-        "cost": 200,
-    }
+    beast = dict(name="Beast", quality=5, equipment=["Gob (A6)"], cost=200)
+    beast["special_rules"] = ["Monster", "Tough(6)", "Transport(10)"]
     seer = dict(SEER, equipment=["Hand Weapon"])  # the Weirdboy: no gun
     gang = dict(MOB, name="Gang", size=5, equipment=["Hand Weapon"])
     s = start([beast, seer, gang], [TARGETS])
