@@ -1,8 +1,7 @@
 """The AI's play with a melee army, on hand-built positions: an Assault takes another clear line
 where the straight one to the closest model is blocked (``game/charge_paths.py``), and the AI makes
 that charge; a lone model deploys on the table rather than inside a transport; an Assault is
-weighed with the enemy's reply where it ends; the last round values the score only; a melee unit
-pursues a charge it can still make in a later round (``ai/pursuit.py``)."""
+weighed with the enemy's reply where it ends; the last round values the score only."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from grimdice.systems.onepage.ai import deploying, pursuit, threat
+from grimdice.systems.onepage.ai import deploying, threat
 from grimdice.systems.onepage.ai.players import ATTRITION, ai_player, melee_value, value_of_shot, worth
 from grimdice.systems.onepage.game import charge_paths
 from grimdice.systems.onepage.game.invariants import violations
@@ -112,19 +111,3 @@ def test_the_last_round_values_a_shot_by_the_score_only() -> None:
     pin = 0.25  # players.PIN_TEMPO: the target still activates
     assert early == pytest.approx(scored + pins * pin * cost + ATTRITION * cost * kills / 5, abs=1e-9)
     assert worth(s.setup, 1, s.units[1], 1.0, 0.0) == 0.0
-
-
-def test_a_melee_unit_pursues_a_charge_it_can_still_make() -> None:
-    """30" from a target it beats: two Runs close the gap to within the Assault's 12", so the charge
-    comes at the third activation; in round 1 three remain (DECAY squared of its value), in round 2
-    only two (nothing)."""
-    s = replace(state_of([NOB], [TARGETS], [(36.0, 6.0), (36.0, 36.0)]), player=0)
-    gap = s.gap(0, 1)
-    odds = pursuit.pursuit_odds(s, 0)
-    assert odds.get(1, 0.0) > 0
-    runs = math.ceil((gap - 12.0) / 12.0)
-    assert runs == 2
-    assert pursuit.pursuit(s, 0, None, odds) == pytest.approx(odds[1] * pursuit.DECAY**2)
-    assert pursuit.pursuit(replace(s, round=2), 0, None, odds) == 0.0
-    closer = (36.0, 18.0)  # a Run north: one Run left to make
-    assert pursuit.pursuit(s, 0, closer, odds) == pytest.approx(odds[1] * pursuit.DECAY)

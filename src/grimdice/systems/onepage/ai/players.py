@@ -11,10 +11,9 @@ expected value, walks where its shooting is best (taking cover when it can), ass
 the expected melee value is positive, and otherwise closes in on the nearest enemy (not in the
 last round: no activation is left to use it; never a lone model, which keeps hidden); a move and an
 Assault also weigh the enemy's reply where they end and what its own next activation offers from
-there (:mod:`.threat`), and the charges it can still make in later rounds (:mod:`.pursuit`). In the
-last round a killed model is worth nothing but its share in destroying or pinning its unit, and
-the AI activates first the units that gain nothing by waiting (:func:`waiting`), so that its pins
-land on enemy units that have already activated.
+there (:mod:`.threat`). In the last round a killed model is worth nothing but its share in
+destroying or pinning its unit, and the AI activates first the units that gain nothing by waiting
+(:func:`waiting`), so that its pins land on enemy units that have already activated.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ from grimdice.engine.playing import random_bot
 from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.systems.onepage.ai import choices, threat
 from grimdice.systems.onepage.ai.deploying import role
-from grimdice.systems.onepage.ai.pursuit import Outlook, ahead
 from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
 from grimdice.systems.onepage.game.cache import memo, recall, shot_state
 from grimdice.systems.onepage.game.queries import prefetch
@@ -219,6 +217,20 @@ def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, f
     return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
 
 
+Outlook = tuple[dict[int, float], float]  # (threat.charge_odds, threat.outlook where the unit stands)
+
+
+def ahead(state: GameState, u: int, end: tuple[float, float], kept: dict[int, Outlook]) -> float:
+    """The change, from where ``u`` stands to ``end``, of what its next activation offers
+    (:func:`.threat.outlook`: its best charge and shot, a transport's passengers' shots); each
+    unit's charges and outlook where it stands are read once into ``kept``."""
+    got = kept.get(u)
+    if got is None:
+        odds = threat.charge_odds(state, u)
+        got = kept[u] = (odds, threat.outlook(state, u, None, odds))
+    return threat.outlook(state, u, end, got[0]) - got[1]
+
+
 def waiting(state: GameState, acts: list[list[Any]]) -> dict[int, float]:
     """In the last round, what each of the AI's units gains by acting after the enemy's units have
     activated: a pin then lasts to the end and scores the unit's full points ("the point value of
@@ -306,7 +318,7 @@ def ai_player(
                 else 0.0
             )
             closer = gaps[u] - (near[u, end] if (u, end) in near else nearest_gap(state, u, end))
-            lone = role(state, u) == "fragile"  # a lone model keeps hidden: no closing in, no pursuit
+            lone = role(state, u) == "fragile"  # a lone model keeps hidden: it does not close in
             v = (
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
