@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from grimdice.engine.table.terrain import Table, Terrain
-from grimdice.systems.onepage.ai import threat
+from grimdice.systems.onepage.ai import players, threat
 from grimdice.systems.onepage.ai.players import PIN_TEMPO, ai_player, melee_odds, moved_to, worth
 from grimdice.systems.onepage.game.batch import GameJob, game_seeds
 from grimdice.systems.onepage.game.play import states
@@ -166,15 +166,21 @@ def end_of(s: GameState, a: list[Any]) -> tuple[float, float]:
     return moved_to(s, a[1], (a[2], a[3])) if a[0] in threat.MOVES else s.anchors[a[1]]
 
 
-def test_a_unit_that_cannot_score_no_longer_runs_into_the_enemys_guns() -> None:
+def test_a_unit_that_cannot_score_no_longer_runs_into_the_enemys_guns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The Orks' Weirdboy (40 points, one model, no gun, a melee it never wins) walked at the nearest
-    enemy and was shot in seeded games of the bundled armies (benchmarks/HISTORY.md): the greedy AI
-    runs it 12" into the Shooters' 24" range; the AI with the enemy's reply keeps it where nothing
-    reaches it."""
+    enemy and was shot in seeded games of the bundled armies (benchmarks/HISTORY.md). A lone model
+    does not close in (``players.role``: fragile), so even the greedy AI comes no nearer; the
+    greedy AI that closed in with it (its role read as a melee unit's) runs it 12" into the
+    Shooters' 24" range, and the enemy's reply alone keeps it where nothing reaches it."""
     s = replace(duel(SHOOTERS, WEIRDBOY, gap=30.0), player=1)
     s = replace(s, anchors=((36.0, 6.0), (36.0, 36.0)))  # 6" from the south edge: room to back away
     assert threat.exposure(s, 1) > 0  # 28.7" away: within the Shooters' 24" range plus their 6" Walk
     rng = np.random.default_rng(0)
+    lone = ai_player(s, rng, reply=0.0, reach=0.0)
+    assert threat.exposure(s, 1, end_of(s, lone)) <= threat.exposure(s, 1)  # no closer to the guns
+    monkeypatch.setattr(players, "role", lambda *_: "melee")
     old, new = ai_player(s, rng, reply=0.0, reach=0.0), ai_player(s, rng)
     assert old[0] == "run" and threat.exposure(s, 1, end_of(s, old)) > 10.0
     assert threat.exposure(s, 1, end_of(s, new)) == 0.0

@@ -18,7 +18,8 @@ Every place then loses :data:`~.threat.WEIGHT` x the unit's exposure there (:fun
 what the enemy units on the table could score on it in the first round, by shooting after a Walk or
 by charging); the player deploying second sees the first army, so his exposure is real, while the
 first player's is nothing but the zone's sight. A Deep Strike unit goes into reserve when its guns
-reach under 24" (it cannot arrive closer than 12" anyway); the AI never deploys within a transport.
+reach under 24" (it cannot arrive closer than 12" anyway); an Infantry unit without a gun that is
+not fragile deploys within a transport (:func:`rides`).
 Scouts are placed as Deep Strike arrivals are (:func:`.choices.arrival_choice`).
 """
 
@@ -139,17 +140,25 @@ def best_place(s: GameState, u: int, acts: list[list[Any]]) -> list[Any]:
     return choice
 
 
+def rides(s: GameState, u: int) -> bool:
+    """Unit ``u`` deploys within a transport: an Infantry unit without a gun that is not fragile (a
+    lone model hides better behind a wall than inside a transport, the enemy's largest target,
+    whose loss takes it along: D6 automatic hits)."""
+    unit = s.setup.units[u]
+    return s.weapon_range(u) <= 0 and unit.kind == "infantry" and role(s, u) != "fragile"
+
+
 def deploy_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
     """The AI's choice in the armies' deployment: a unit without a gun embarks in a transport placed
     already (it rides out of the enemy's sight), transports are placed first while such a unit
     waits, then the next unit (fragile, then shooting, then melee units; in army order within
     each), then its reserve (a Deep Strike unit whose guns reach under 24") or its best place."""
-    carried = next((a for a in acts if a[0] == "embark" and s.weapon_range(int(a[1])) <= 0), None)
+    carried = next((a for a in acts if a[0] == "embark" and rides(s, int(a[1]))), None)
     if carried is not None:
         return carried
     offered = list(dict.fromkeys(int(a[1]) for a in acts))
     placeable = [u for u in offered if any(a[1] == u and a[0] in ("place", "scout", "reserve") for a in acts)]
-    gunless = any(s.weapon_range(v) <= 0 and s.setup.units[v].kind == "infantry" for v in offered)
+    gunless = any(rides(s, v) for v in offered)
 
     def order(v: int) -> tuple[int, int]:
         first = gunless and int(s.setup.units[v].rules.get("transport", 0) or 0) > 0

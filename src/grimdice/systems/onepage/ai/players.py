@@ -1,4 +1,5 @@
-"""Players: a uniformly random legal player, and an AI that plays to the scoring rule.
+"""Players: a random legal player (the game's own draw, :mod:`grimdice.systems.onepage.game.sampling`), and an AI that
+plays to the scoring rule.
 
 The AI reads the exact engine's laws (cached by situation, see :func:`~.state.combat_law`): it
 values an outcome by the points it adds to its score ("the point value of all enemy units they
@@ -9,10 +10,11 @@ only when that unit has no activation left (the last round, already activated); 
 worth :data:`PIN_TEMPO` of them (the activation it loses). It shoots the target with the highest
 expected value, walks where its shooting is best (taking cover when it can), assaults only when
 the expected melee value is positive, and otherwise closes in on the nearest enemy (not in the
-last round: no activation is left to use it); a move also weighs the enemy's reply where it ends
-and what its own next activation offers from there (:mod:`.threat`). In the last round it
-activates first the units that gain nothing by waiting (:func:`waiting`), so that its pins land
-on enemy units that have already activated.
+last round: no activation is left to use it; never a lone model, which keeps hidden); a move and an
+Assault also weigh the enemy's reply where they end and what its own next activation offers from
+there (:mod:`.threat`). In the last round a killed model is worth nothing but its share in
+destroying or pinning its unit, and the AI activates first the units that gain nothing by waiting
+(:func:`waiting`), so that its pins land on enemy units that have already activated.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 from grimdice.engine.playing import random_bot
 from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.systems.onepage.ai import choices, threat
+from grimdice.systems.onepage.ai.deploying import role
 from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
 from grimdice.systems.onepage.game.cache import memo, recall, shot_state
 from grimdice.systems.onepage.game.queries import prefetch
@@ -42,16 +45,23 @@ WAIT = 1.0  # weight of a unit's gain from acting after the enemy (waiting), see
 PIN_TEMPO = 0.25  # value of pinning a unit that will recover before the end, as a share of its points
 
 
-random_player = random_bot  # any legal action, uniformly
+random_player = random_bot  # a legal action by the game's own draw (GameState.random_action)
 
 
-def worth(setup: Setup, u: int, s: UnitState, pin: float = 1.0) -> float:
+def worth(setup: Setup, u: int, s: UnitState, pin: float = 1.0, attrition: float = ATTRITION) -> float:
     """Points the enemy scores for unit ``u`` in state ``s`` (destroyed, or pinned: ``pin`` of its
-    points), plus attrition."""
+    points), plus ``attrition`` x its points per model killed."""
     unit = setup.units[u]
     gone = unit.cost if s.destroyed else pin * unit.cost if s.pinned else 0.0
     lost = (unit.size - s.models) / unit.size if unit.size else 0.0
-    return gone + ATTRITION * unit.cost * lost
+    return gone + attrition * unit.cost * lost
+
+
+def attrition(state: GameState) -> float:
+    """The value of a killed model as a share of its unit's points per model: :data:`ATTRITION`
+    while later rounds remain (towards later kills), 0 in the last round, when only the score
+    counts ("the point value of all enemy units they completely destroyed, or that are pinned")."""
+    return ATTRITION if state.round < ROUNDS else 0.0
 
 
 def pin_share(state: GameState, u: int) -> float:
@@ -73,13 +83,13 @@ def value_of_shot(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> flo
     if key[1] == 0:
         return 0.0
     key = shot_law_key(state.setup, u, t, key)  # situations with the same law share its value
-    st, pin = state.units[t], pin_share(state, t)
-    ck = ("shot value", u, shot_state(state.units[u], key), t, st, key, pin)
+    st, pin, kill = state.units[t], pin_share(state, t), attrition(state)
+    ck = ("shot value", u, shot_state(state.units[u], key), t, st, key, pin, kill)
     v: float | None = state.setup.cache.get(ck)
     if v is None:
-        base = worth(state.setup, t, st, pin)
+        base = worth(state.setup, t, st, pin, kill)
         law = combat_law(state.setup, "shoot", u, state.units[u], t, st, key)
-        v = state.setup.cache[ck] = sum(p * (worth(state.setup, t, s[0], pin) - base) for s, p in law)
+        v = state.setup.cache[ck] = sum(p * (worth(state.setup, t, s[0], pin, kill) - base) for s, p in law)
     return v
 
 
@@ -91,14 +101,14 @@ def melee_odds(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> float:
     """The expected value to ``u`` of its melee with ``t`` in situation ``key`` (a melee key)."""
     su, st = state.units[u], state.units[t]
     last = state.round >= ROUNDS
-    pu, pt = 1.0 if last else PIN_TEMPO, pin_share(state, t)  # the assaulter acts now
-    ck = ("melee value", u, su, t, st, key, pu, pt)
+    pu, pt, kill = 1.0 if last else PIN_TEMPO, pin_share(state, t), attrition(state)  # u acts now
+    ck = ("melee value", u, su, t, st, key, pu, pt, kill)
     v: float | None = state.setup.cache.get(ck)
     if v is None:
         law = combat_law(state.setup, "melee", u, su, t, st, key)
-        bu, bt = worth(state.setup, u, su, pu), worth(state.setup, t, st, pt)
+        bu, bt = worth(state.setup, u, su, pu, kill), worth(state.setup, t, st, pt, kill)
         v = state.setup.cache[ck] = sum(
-            p * ((worth(state.setup, t, s[1], pt) - bt) - (worth(state.setup, u, s[0], pu) - bu))
+            p * ((worth(state.setup, t, s[1], pt, kill) - bt) - (worth(state.setup, u, s[0], pu, kill) - bu))
             for s, p in law
         )
     return v
@@ -208,6 +218,20 @@ def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, f
     return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
 
 
+Outlook = tuple[dict[int, float], float]  # (threat.charge_odds, threat.outlook where the unit stands)
+
+
+def ahead(state: GameState, u: int, end: tuple[float, float], kept: dict[int, Outlook]) -> float:
+    """The change, from where ``u`` stands to ``end``, of what its next activation offers
+    (:func:`.threat.outlook`: its best charge and shot, a transport's passengers' shots); each
+    unit's charges and outlook where it stands are read once into ``kept``."""
+    got = kept.get(u)
+    if got is None:
+        odds = threat.charge_odds(state, u)
+        got = kept[u] = (odds, threat.outlook(state, u, None, odds))
+    return threat.outlook(state, u, end, got[0]) - got[1]
+
+
 def waiting(state: GameState, acts: list[list[Any]]) -> dict[int, float]:
     """In the last round, what each of the AI's units gains by acting after the enemy's units have
     activated: a pin then lasts to the end and scores the unit's full points ("the point value of
@@ -253,8 +277,7 @@ def ai_player(
     approach = APPROACH if state.round < ROUNDS else 0.0  # closing in pays only with an activation left
     defer = waiting(state, acts)  # the last round: units whose pins score more later act last
     gaps: dict[int, float] = {}
-    charges: dict[int, float] = {}  # each unit's best next charge from where it stands (threat.prospect)
-    odds: dict[int, dict[int, float]] = {}  # and its charges' values (threat.charge_odds)
+    kept: dict[int, Outlook] = {}  # each unit's charges' values and outlook where it stands (ahead)
     near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
     shots: dict[tuple[int, tuple[float, float]], float] = {}  # best Walk shot at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
@@ -296,17 +319,15 @@ def ai_player(
                 else 0.0
             )
             closer = gaps[u] - (near[u, end] if (u, end) in near else nearest_gap(state, u, end))
+            lone = role(state, u) == "fragile"  # a lone model keeps hidden: it does not close in
             v = (
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
-                + approach * closer * (0.2 if shot else 1.0)
+                + (0.0 if lone else approach) * closer * (0.2 if shot else 1.0)
                 - danger(state, u, end)
             )
-            if reach:
-                if u not in charges:
-                    odds[u] = threat.charge_odds(state, u)
-                    charges[u] = threat.outlook(state, u, None, odds[u])
-                v += reach * (threat.outlook(state, u, end, odds[u]) - charges[u])
+            if reach and not lone:
+                v += reach * ahead(state, u, end, kept)
         values.append(v - defer.get(u, 0.0))
     return threat.choose(state, acts, values, reply)  # less the enemy's reply at a move's end
 

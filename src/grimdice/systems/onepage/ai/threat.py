@@ -29,10 +29,11 @@ pinned", so the danger of a position is counted in the same points as the AI's o
 
 The AI subtracts :data:`WEIGHT` x (exposure at the move's end - exposure where the unit stands)
 from a Walk or Run's value: a move that takes a unit out of the enemy's guns gains, one into them
-loses (Hold: no change; a consolidation's moves are weighed as a Walk's, a disembarking Walk from
-the transport). It adds :data:`PROSPECT` x the change, from where the unit stands to the move's
-end, of what its next activation offers: the best charge (:func:`prospect`), the best shot after a
-Walk (:func:`shot_prospect`) and, for a transport, its passengers' best shots after disembarking
+loses (Hold: no change; an Assault at its block's end, its target left out (:func:`move_end`); a
+consolidation's moves are weighed as a Walk's, a disembarking Walk from the transport). It adds
+:data:`PROSPECT` x the change, from where the unit stands to the move's end, of what its next
+activation offers: the best charge (:func:`prospect`), the best shot after a Walk
+(:func:`shot_prospect`) and, for a transport, its passengers' best shots after disembarking
 (:func:`carried`), so units close in on what they can hurt and transports carry their infantry
 into range. Every value comes from the laws the AI already reads (the bounded law cache); nothing
 here calls a new exact solver.
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
 WEIGHT = 0.5  # share of the exposure's change the AI subtracts from a move's value
 PROSPECT = 0.5  # share of the change in its own best next charge the AI adds to a move's value
 NEXT = 0.5  # weight of an enemy unit that acts only next round
-MOVES = ("walk", "run", "consolidate", "disembark")  # the actions whose end the enemy's reply is weighed at
+MOVES = ("walk", "run", "consolidate", "disembark", "assault")  # the actions weighed at their end
 CLOSE = 1.5  # the gap a charge is valued from (charge_key): a unit walks up before it charges
 MARGIN = 1e-6  # a move whose bound is this far below the best value found is skipped (choose)
 
@@ -177,16 +178,17 @@ def share(value: float, rest: float) -> float:
 
 
 def exposure(
-    state: GameState, u: int, end: tuple[float, float] | None = None, limit: float = math.inf
+    state: GameState, u: int, end: tuple[float, float] | None = None, limit: float = math.inf, skip: int = -1
 ) -> float:
     """The expected points the enemy's next activations could take from ``u`` standing at ``end``
     (default: where it stands); see the module text. The enemies are summed nearest first and the
     sum stops once it exceeds ``limit`` (every term is at least 0: the partial sum is then already
-    over ``limit``, which is all :func:`choose` needs to know)."""
+    over ``limit``, which is all :func:`choose` needs to know). ``skip``: an enemy left out (the
+    target of an Assault, whose reply is the melee's own)."""
     s = placed_at(state, u, end)
     total = 0.0
     for v in sorted(s.enemies(u), key=lambda v: state.gap(u, v, end)):
-        w = reply_weight(s, v)
+        w = reply_weight(s, v) if v != skip else 0.0
         if w == 0.0:
             continue
         best = reply_value(s, v, u, end)
@@ -299,7 +301,6 @@ def choose(state: GameState, acts: list[Any], values: list[float], weight: float
     move's exposure is summed only until it shows the move below that best (the same choice as
     valuing every move in full: a skipped move is below the best by more than the 1e-9 the
     comparison tolerates)."""
-    from grimdice.systems.onepage.ai.players import moved_to
     from grimdice.systems.onepage.game.transport import from_hull
 
     if weight:
@@ -311,7 +312,7 @@ def choose(state: GameState, acts: list[Any], values: list[float], weight: float
             if a[0] in MOVES:
                 u = a[1]
                 if u not in here:
-                    aboard = a[0] == "disembark"
+                    aboard = a[0] == "disembark" or not state.on_table(u)
                     start[u] = from_hull(state, u, state.place[u]) if aboard else state
                     here[u] = 0.0 if aboard else exposure(state, u)  # aboard: no target
                 bound[i] = values[i] + weight * here[u]
@@ -321,12 +322,25 @@ def choose(state: GameState, acts: list[Any], values: list[float], weight: float
             if bound[i] < top - MARGIN:
                 values[i] = -math.inf
                 continue
-            end = moved_to(start[u], u, (acts[i][2], acts[i][3]))
+            end, skip = move_end(start[u], acts[i])
             limit = (bound[i] - (top - MARGIN)) / weight  # an exposure over it: below the best
-            seen = exposure(start[u], u, end, limit)
+            seen = exposure(start[u], u, end, limit, skip)
             values[i] = values[i] - weight * (seen - here[u]) if seen <= limit else -math.inf
             top = max(top, values[i])
     return first_best(acts, values)
+
+
+def move_end(state: GameState, a: list[Any]) -> tuple[tuple[float, float], int]:
+    """Where the move ``a`` (of :data:`MOVES`) ends, and the enemy its exposure leaves out: an
+    Assault ends where its block's move does (:meth:`GameState.charge_vector`; our approximation of
+    where the unit stands after the melee), its target left out (the melee's return strikes are in
+    its value); the other moves at their vector, nobody left out."""
+    from grimdice.systems.onepage.ai.players import moved_to
+
+    u = a[1]
+    if a[0] == "assault":
+        return moved_to(state, u, state.charge_vector(u, a[2])), int(a[2])
+    return moved_to(state, u, (a[2], a[3])), -1
 
 
 def first_best(acts: list[list[Any]], values: list[float]) -> list[Any]:
@@ -353,6 +367,7 @@ __all__ = [
     "choose",
     "exposure",
     "first_best",
+    "move_end",
     "open_key",
     "outlook",
     "placed_at",

@@ -21,6 +21,7 @@ from grimdice.engine.table.kernels import units_clear
 from grimdice.engine.table.sweeps import CONTACT_SLACK
 from grimdice.engine.table.terrain import EPS as TABLE_EPS
 from grimdice.systems.onepage.game import (
+    charge_paths,
     facing,
 )
 from grimdice.systems.onepage.game.cache import recall
@@ -321,9 +322,16 @@ def charged(state: GameState, u: int, t: int) -> GameState:
 
 
 def charge_vector(state: GameState, u: int, t: int, unit: bool = False) -> tuple[float, float]:
-    """The Assault move: the block straight towards the closest enemy model until bases touch
-    (``unit``: the unit vector of that direction instead); kept in the geometry memo by both
-    units' places."""
+    """The Assault move: the block straight towards the closest enemy model until bases touch, or
+    where that line is not clear the first clear one of ``charge_paths`` (``unit``: the unit vector
+    towards the closest enemy model instead)."""
+    direct = direct_vector(state, u, t, unit)
+    return direct if unit else charge_paths.chosen(state, u, t, direct)[0]
+
+
+def direct_vector(state: GameState, u: int, t: int, unit: bool = False) -> tuple[float, float]:
+    """The block straight towards the closest enemy model until bases touch (``unit``: the unit
+    vector of that direction instead); kept in the geometry memo by both units' places."""
     key = ("charge vector", state.placed(u), state.placed(t), unit)
     return recall(state.setup, key, lambda: _charge_vector(state, u, t, unit))
 
@@ -349,13 +357,14 @@ def charge_ok(state: GameState, u: int, t: int) -> bool:
     terrain on the way; the move's length capped at Walk distance through difficult terrain;
     kept in the geometry memo by both units' places), and an end no closer than 1" to a friendly
     unit (nor closer than it already was): "Units may move within 1" of enemy units when using
-    assault actions", only of them."""
-    path = recall(state.setup, ("charge", state.placed(u), state.placed(t)), lambda: state._charge_ok(u, t))
-    return path and state.clear_of_friends(u, t) and state.charge_lane_clear(u, t)
+    assault actions", only of them. The path is the first clear one ``charge_paths`` finds."""
+    return charge_paths.chosen(state, u, t, direct_vector(state, u, t))[1]
 
 
-def _charge_ok(state: GameState, u: int, t: int) -> bool:
-    dx, dy = state.charge_vector(u, t)
+def _charge_ok(state: GameState, u: int, move: tuple[float, float]) -> bool:
+    """The block's ``move`` on the table, through no impassable terrain, and over difficult terrain
+    no longer than the Walk distance."""
+    dx, dy = move
     ax, ay = state.anchors[u]
     unit = state.setup.units[u]
     end = (ax + dx, ay + dy)
@@ -374,27 +383,25 @@ def _charge_ok(state: GameState, u: int, t: int) -> bool:
     return True
 
 
-def charge_lane_clear(state: GameState, u: int, t: int) -> bool:
-    """The Assault's path passes over no base of a unit but the target ("a clear path to it"), so
-    it ends in contact with the target only (Flying: "may move through other units")."""
+def charge_lane_clear(state: GameState, u: int, t: int, move: tuple[float, float] | None = None) -> bool:
+    """The Assault's path (``move``; default: :meth:`charge_vector`) passes over no base of a unit
+    but the target ("a clear path to it"), so it ends in contact with the target only (Flying: "may
+    move through other units")."""
     st = state.standing()
     among = np.array([v not in (u, t) for v in st.ids], dtype=bool)
-    dx, dy = state.charge_vector(u, t)
-    start = state.anchors[u]
-    ends = blocks(state.block(u), np.array([(start[0] + dx, start[1] + dy)], dtype=float))
+    ends = charge_paths.end_blocks(state, u, state.charge_vector(u, t) if move is None else move)
     return bool(state.swept_clear(u, state.models(u), ends, among)[0])
 
 
-def clear_of_friends(state: GameState, u: int, t: int) -> bool:
-    """The Assault's block end keeps 1" from every friendly unit but ``t`` (a transport it embarks
-    on): :meth:`kept_clear` among them only; it depends on where they stand, so it is not kept
-    with the path in the memo."""
+def clear_of_friends(state: GameState, u: int, t: int, move: tuple[float, float] | None = None) -> bool:
+    """The Assault's block end (``move``; default: :meth:`charge_vector`) keeps 1" from every
+    friendly unit but ``t`` (a transport it embarks on): :meth:`kept_clear` among them only; it
+    depends on where they stand, so it is not kept with the path in the memo."""
     st = state.standing()
     owner = state.setup.owner[u]
     friends = np.array([state.setup.owner[v] == owner and v != t for v in st.ids], dtype=bool)
     if not friends.any():
         return True
-    dx, dy = state.charge_vector(u, t)
     start = state.anchors[u]
-    ends = blocks(state.block(u), np.array([(start[0] + dx, start[1] + dy)], dtype=float))
+    ends = charge_paths.end_blocks(state, u, state.charge_vector(u, t) if move is None else move)
     return bool(state.kept_clear(u, start, state.models(u, start), ends, among=friends)[0])

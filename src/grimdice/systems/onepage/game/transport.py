@@ -104,7 +104,8 @@ def embarked_actions(s: GameState, u: int) -> list[list[Any]]:
     if s.setup.units[u].has("furious"):  # "may use an Assault action at Walk distance to disembark"
         reach = move_distance(s.setup.units[u], "walk")
         for e in out_state.enemies(u):
-            if out_state.gap(u, e) <= reach + EPS and out_state.charge_ok(u, e):
+            near = out_state.gap(u, e) <= reach + EPS and out_state.charge_ok(u, e)
+            if near and math.hypot(*out_state.charge_vector(u, e)) <= reach + EPS:  # a path at Walk length
                 out.append(["assault", u, e])
     return out
 

@@ -1,0 +1,107 @@
+"""The Assault move's path: which way the assaulting unit's block moves into base contact.
+
+"If at least one model in the unit is within 12" of an enemy unit, and has a clear path to it, then
+that enemy is a valid target" and the unit moves "to get into base contact". The text leaves the
+path to the player. The block first tries the straight line to the closest enemy model (the
+shortest move); where that line is not clear (impassable terrain under a base, difficult terrain
+over a Walk's length, a base of another unit on the way, an end within 1" of a friendly unit), it
+tries, in order, the lines towards the target unit's other models, nearest first, then the line to
+the closest model turned :data:`TURNS` either side, each moved straight until the first bases touch
+(``moving.first_contact``) and no longer than the Assault's distance (our reading: one straight
+leg, the first clear one in this order). The first clear line is the Assault move; when none is
+clear the target is not valid.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from grimdice.engine.table.blocks import EPS, blocks
+from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.movement import move_distance
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+TURNS = tuple(math.radians(a) for a in (15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0))
+MODELS = 6  # the target's nearest models whose lines are tried
+
+
+def alternatives(state: GameState, u: int, t: int) -> Iterator[tuple[float, float]]:
+    """The block moves other than the direct one, in the order they are tried (see the module
+    text): each a vector along which the block's first base touches one of ``t``'s, no longer than
+    the Assault's distance."""
+    from grimdice.systems.onepage.game.moving import first_contact
+
+    a, b = state.models(u), state.models(t)
+    reach = move_distance(state.setup.units[u], "assault")
+    together = state.setup.radii[u] + state.setup.radii[t]
+    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
+    i, j = np.unravel_index(int(np.argmin(d)), d.shape)
+    base = b[j] - a[i]
+    if float(np.linalg.norm(base)) < EPS:
+        return
+    angle = math.atan2(float(base[1]), float(base[0]))
+    nearest = np.argsort(d.min(axis=0), kind="stable")[: MODELS + 1]
+    ways = [math.atan2(*(b[k] - a[int(np.argmin(d[:, k]))])[::-1]) for k in nearest if k != j]
+    ways += [angle + turn for turn in TURNS]
+    seen: set[tuple[float, float]] = set()
+    for w in ways:
+        vec = np.array([math.cos(w), math.sin(w)])
+        go = first_contact(a, b, vec, together)
+        if not math.isfinite(go) or go > reach + EPS:
+            continue
+        move = (round(float(vec[0] * go), 3), round(float(vec[1] * go), 3))
+        if move not in seen:
+            seen.add(move)
+            yield move
+
+
+def path_clear(state: GameState, u: int, move: tuple[float, float]) -> bool:
+    """The block's move ``move`` stays on the table, crosses no impassable terrain, and through
+    difficult terrain is no longer than the Walk distance (Strider: open; Flying ignores terrain);
+    kept in the geometry memo by the unit's place and the move."""
+    return recall(state.setup, ("charge path", state.placed(u), move), lambda: state._charge_ok(u, move))
+
+
+def clear(state: GameState, u: int, t: int, move: tuple[float, float]) -> bool:
+    """``move`` is a clear Assault path for ``u`` at ``t``: :func:`path_clear`, its end over 1" from
+    every friendly unit (nor closer than it was), and no base of another unit but ``t`` on the way."""
+    return (
+        path_clear(state, u, move)
+        and state.clear_of_friends(u, t, move)
+        and state.charge_lane_clear(u, t, move)
+    )
+
+
+def chosen(state: GameState, u: int, t: int, direct: tuple[float, float]) -> tuple[tuple[float, float], bool]:
+    """(the Assault move of ``u`` at ``t``, whether it is clear): ``direct`` (the line to the
+    closest model) when clear, else the first clear one of :func:`alternatives`, else ``direct``
+    (not clear). Kept on the state (frozen; the answer depends on where every unit stands)."""
+    memo: dict[tuple[int, int], tuple[tuple[float, float], bool]] | None = state.__dict__.get("_charges")
+    if memo is None:
+        memo = {}
+        object.__setattr__(state, "_charges", memo)
+    got = memo.get((u, t))
+    if got is None:
+        got = (direct, True) if clear(state, u, t, direct) else (direct, False)
+        if not got[1] and direct != (0.0, 0.0):
+            for move in alternatives(state, u, t):
+                if clear(state, u, t, move):
+                    got = (move, True)
+                    break
+        memo[u, t] = got
+    return got
+
+
+def end_blocks(state: GameState, u: int, move: tuple[float, float]) -> np.ndarray:
+    """``(1, n, 2)``: unit ``u``'s block after ``move``."""
+    start = state.anchors[u]
+    return blocks(state.block(u), np.array([(start[0] + move[0], start[1] + move[1])], dtype=float))
+
+
+__all__ = ["MODELS", "TURNS", "alternatives", "chosen", "clear", "end_blocks", "path_clear"]
