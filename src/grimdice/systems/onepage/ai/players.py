@@ -1,5 +1,5 @@
-"""Players: a random legal player (the game's own draw, :mod:`grimdice.systems.onepage.game.sampling`), and an AI that
-plays to the scoring rule.
+"""Players: a random legal player (the game's own draw,
+:mod:`grimdice.systems.onepage.game.sampling`), and an AI that plays to the scoring rule.
 
 The AI reads the exact engine's laws (cached by situation, see :func:`~.state.combat_law`): it
 values an outcome by the points it adds to its score ("the point value of all enemy units they
