@@ -54,7 +54,8 @@ TOUCH = 2e-3  # an overlap allowed in the check (the block's move is rounded to 
 class Charge:
     """What the placement reads: the models' positions before the Assault and after the block's
     move, each model's allowance (measured from where it started), the target's models, both radii,
-    the other units' bases (and each model's gap to them before the Assault), the table and whether
+    the other units' bases (and each model's gap to them before the Assault, or after the block's
+    move where that is closer: the block may end within 1" of enemy units), the table and whether
     the unit flies."""
 
     starts: np.ndarray

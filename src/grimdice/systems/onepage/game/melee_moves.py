@@ -122,7 +122,16 @@ def charge_of(s: GameState, u: int, t: int) -> tuple[assault_ranks.Charge, float
         table, np.concatenate([starts, d]), 3 * ra + 2 * float(s.setup.radii[t]) + 3.0
     )
     capped = difficult and bool(swept(table, starts, a, ra, "difficult").any())
-    before = base_distances(starts, ra, pts, rp, signed=True).min(axis=1) if len(rp) else None
+    # each model's gap to the other units before the Assault, or where the block's move put it when
+    # that is closer: the block may end within 1" of enemy units (Assault), and a model that does not
+    # move on from there breaks no rule by staying
+    before = (
+        np.minimum(
+            base_distances(starts, ra, pts, rp, signed=True), base_distances(a, ra, pts, rp, signed=True)
+        ).min(axis=1)
+        if len(rp)
+        else None
+    )
     c = assault_ranks.Charge(
         starts=starts,
         a=a,
