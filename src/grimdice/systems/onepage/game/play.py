@@ -25,10 +25,11 @@ from grimdice.systems.onepage.game.state import GameState
 #: Hold may split its fire (``["shoot", t, "split", ...]``, firing.split_actions); 6 since moves,
 #: terrain and cover are measured with whole bases along whole paths (engine.table.sweeps); 7 since
 #: each model that sees the target fires a weapon in range of it (shots counted per weapon profile); 8
-#: since the players place their units at deployment (``["place", u, x, y]``, deployment.py); 11
-#: since the random player draws a unit, a kind of action, then an instance (sampling.py), so the
-#: same seed plays another random game; 12 since an Assault whose straight line to the closest
-#: model is not clear takes another clear line
+#: since the players place their units at deployment (``["place", u, x, y]``, deployment.py); 9
+#: since the assaulting models are placed rank by rank (assault_ranks.py); 10 since a large unit's
+#: block tries more directions and lengths (moving.py); 11 since the random player draws a unit, a
+#: kind of action, then an instance (sampling.py), so the same seed plays another random game; 12
+#: since an Assault whose straight line to the closest model is not clear takes another clear line
 LOG_VERSION = 12
 
 
