@@ -422,8 +422,8 @@ def activate(s: GameState, i: int) -> GameState:
         budget, acted = min(budget, move // 2), True
     if t.last:  # IX HORROR: a last attack, without moving
         budget = 0
-    s = altered(s.idle(), risen=t.cond == STUNNED)  # VIII STUN: "not even "free" actions"
-    return altered(s, active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
+    now = {"active": i, "budget": budget, "acted": acted, "origin": t.sq, "carried": items.carries(s, i)}
+    return altered(s.idle(), risen=t.cond == STUNNED, **now)  # VIII STUN: "not even "free" actions"
 
 
 def end_activation(s: GameState) -> GameState:
