@@ -33,7 +33,8 @@ class Book:
 
     def step(self, before: GameState, after: GameState) -> None:
         """Record what the step from ``before`` to ``after`` did."""
-        changed = range(len(before.tokens)) if after.tokens is not before.tokens else range(0)
+        grown = after.tokens is not before.tokens and len(after.tokens) != len(self.origin)
+        changed = range(len(before.tokens)) if grown else range(0)  # no model appended: nothing to name
         for j in changed:  # revealed blips: their other models were appended
             if before.tokens[j].blip and not after.tokens[j].blip:
                 base = self.origin[j].rsplit(".", 1)[0]

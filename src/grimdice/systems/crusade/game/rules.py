@@ -422,8 +422,8 @@ def activate(s: GameState, i: int) -> GameState:
         budget, acted = min(budget, move // 2), True
     if t.last:  # IX HORROR: a last attack, without moving
         budget = 0
-    s = altered(s.idle(), risen=t.cond == STUNNED)  # VIII STUN: "not even "free" actions"
-    return altered(s, active=i, budget=budget, acted=acted, origin=t.sq, carried=items.carries(s, i))
+    now = {"active": i, "budget": budget, "acted": acted, "origin": t.sq, "carried": items.carries(s, i)}
+    return altered(s.idle(), risen=t.cond == STUNNED, **now)  # VIII STUN: "not even "free" actions"
 
 
 def end_activation(s: GameState) -> GameState:
@@ -448,8 +448,9 @@ def settle(s: GameState) -> GameState:
     if s.ended or s.pending or s.control or moments.asked(s):  # VII PSYCHOMETRY's moment first
         return s
     s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
+    up = {t.side for t in deck.counted(s) if t.standing}  # out_of_action, both forces in one pass
     for side in (0, 1):
-        if out_of_action(s, side):
+        if side not in up:
             return finish(s, 1 - side)
     s = deck.mourn(s)  # VII: a killed player psyker's cards
     s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"

@@ -70,15 +70,18 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
     sources, kinds, where = _TABLES[d.full]
     left = list(kinds)
     built: dict[int, list[Action]] = {}
+    draw = rng.random  # _below, inlined: the draw made at every kind tried
     while left:
-        k = _below(rng, len(left))
+        k = int(draw() * len(left))
+        k = min(k, len(left) - 1)
         kind = left[k]
         acts: list[Action] = []
-        for n in where[kind]:
-            if n not in built:
-                built[n] = sources[n][1](d)
-            names = sources[n][0]
-            acts.extend(built[n] if len(names) == 1 else [a for a in built[n] if kind_of(a) == kind])
+        for n, alone in where[kind]:
+            got = built.get(n)
+            if got is None:
+                got = built[n] = sources[n][1](d)
+            if got:
+                acts.extend(got if alone else [a for a in got if kind_of(a) == kind])
         if acts:
             distinct = list(dict.fromkeys(acts)) if len(acts) > 1 else acts
             return distinct[_below(rng, len(distinct))]
@@ -256,12 +259,15 @@ SOURCES: tuple[Source, ...] = (
 )
 
 
-def _table(sources: tuple[Source, ...]) -> tuple[tuple[Source, ...], tuple[str, ...], dict[str, list[int]]]:
-    """The sources, their kinds, and the sources of each kind."""
-    where: dict[str, list[int]] = {}
+def _table(
+    sources: tuple[Source, ...],
+) -> tuple[tuple[Source, ...], tuple[str, ...], dict[str, list[tuple[int, bool]]]]:
+    """The sources, their kinds, and the sources of each kind (each with whether it gives that
+    kind alone)."""
+    where: dict[str, list[tuple[int, bool]]] = {}
     for n, (names, _) in enumerate(sources):
         for k in names:
-            where.setdefault(k, []).append(n)
+            where.setdefault(k, []).append((n, len(names) == 1))
     return sources, tuple(where), where
 
 
