@@ -395,7 +395,7 @@ class GameState:
         ff = self.finished_first
         if ff < 0 and not self.ready(p):
             ff = p
-        s = replace(self, finished_first=ff)
+        s = self if ff == self.finished_first else replace(self, finished_first=ff)
         if s.ready(1 - p):
             return replace(s, player=1 - p)
         if s.ready(p):
