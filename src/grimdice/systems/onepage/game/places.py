@@ -126,7 +126,7 @@ def gaps(state: GameState, u: int) -> tuple[np.ndarray, list[float]]:
 
     def compute() -> tuple[np.ndarray, list[float]]:
         a = state.models(u)
-        d = base_distances(a, np.full(len(a), state.setup.radii[u]), st.pts, st.radii)
+        d = base_distances(a, float(state.setup.radii[u]), st.pts, st.radii)  # one radius for all
         row = np.minimum.reduceat(d.min(axis=0), st.starts)
         return row, row.tolist()
 
