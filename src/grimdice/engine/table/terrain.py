@@ -40,7 +40,8 @@ def _polygon(points: object, where: str) -> np.ndarray:
 
 def _area(poly: np.ndarray) -> float:
     x, y = poly[:, 0], poly[:, 1]
-    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+    nx, ny = np.concatenate((x[1:], x[:1])), np.concatenate((y[1:], y[:1]))  # np.roll(-1), cheaper
+    return 0.5 * float(np.dot(x, ny) - np.dot(y, nx))
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,7 +67,8 @@ class Terrain:
             raise ScenarioError(f"terrain {self.name!r}.height", "a height from 0 to 48 inches")
         lo, hi = self.corners.min(axis=0), self.corners.max(axis=0)
         object.__setattr__(self, "_bounds", (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
-        edges = np.stack([self.corners, np.roll(self.corners, -1, axis=0)], axis=1)
+        c = self.corners
+        edges = np.stack([c, np.concatenate((c[1:], c[:1]))], axis=1)  # each corner and the next
         edges.flags.writeable = False
         object.__setattr__(self, "_edge_array", edges)
 

@@ -24,6 +24,7 @@ from grimdice.systems.onepage.units import UnitState, answer, kept
 T = TypeVar("T")
 
 LIMIT = 200_000  # entries kept per setup before the memo starts again
+MEMO_ATTR = "_geometry_memo"  # where a setup keeps its geometry memo
 LAW_LIMIT = 20_000  # laws and values kept across games (least recently used go first)
 
 
@@ -70,12 +71,16 @@ def shot_state(su: UnitState, key: tuple[Any, ...]) -> UnitState:
 
 def memo(setup: Any) -> dict[Any, Any]:
     """The geometry memo of ``setup`` (created on first use, emptied when it reaches LIMIT)."""
-    return kept(setup, "_geometry_memo", LIMIT)
+    return kept(setup, MEMO_ATTR, LIMIT)
 
 
 def recall(setup: Any, key: Any, compute: Callable[[], T]) -> T:
-    """The memo's answer for ``key``, computed by ``compute()`` and kept the first time it is asked."""
-    return answer(memo(setup), key, compute)
+    """The memo's answer for ``key``, computed by ``compute()`` and kept the first time it is asked
+    (the memo read straight from ``setup`` while it has room: the game asks it at every step)."""
+    d: dict[Any, Any] | None = setup.__dict__.get(MEMO_ATTR)
+    if d is None or len(d) >= LIMIT:
+        d = memo(setup)
+    return answer(d, key, compute)
 
 
 __all__ = ["LAW_LIMIT", "LIMIT", "LawCache", "firing_state", "memo", "recall", "shot_state"]

@@ -230,14 +230,11 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
     best = steps[np.arange(len(steps)), first]
     dx, dy = trunc3s(ux * best).tolist(), trunc3s(uy * best).tolist()
     found: list[bool] = np.asarray(good.any(axis=1)).tolist()
+    ends = list(zip(dx, dy, strict=True))
     out: list[list[tuple[float, float]]] = []
     i = 0
-    for size in sizes:
-        moves: dict[tuple[float, float], None] = {}  # distinct moves in order
-        for w in range(i, i + size):
-            if found[w]:
-                moves.setdefault((dx[w], dy[w]))
-        out.append(list(moves))
+    for size in sizes:  # each allowance's distinct moves, in order
+        out.append(list(dict.fromkeys(ends[w] for w in range(i, i + size) if found[w])))
         i += size
     return out
 

@@ -126,7 +126,7 @@ def gaps(state: GameState, u: int) -> tuple[np.ndarray, list[float]]:
 
     def compute() -> tuple[np.ndarray, list[float]]:
         a = state.models(u)
-        d = base_distances(a, np.full(len(a), state.setup.radii[u]), st.pts, st.radii)
+        d = base_distances(a, float(state.setup.radii[u]), st.pts, st.radii)  # one radius for all
         row = np.minimum.reduceat(d.min(axis=0), st.starts)
         return row, row.tolist()
 
@@ -154,14 +154,21 @@ def standing(state: GameState) -> Standing:
 
 
 def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:
-    ids = [v for v, sv in enumerate(state.units) if not sv.destroyed and state.on_table(v)]
-    sizes = np.array([state.units[v].models for v in ids], dtype=int)
+    units, place, r = state.units, state.place, state.setup.radii
+    ids = [
+        v for v, sv in enumerate(units) if not sv.destroyed and (not place or place[v] == deployment.ON_TABLE)
+    ]
+    counts = [units[v].models for v in ids]
+    first, total = [], 0  # each unit's first row, in plain Python (a few units)
+    for z in counts:
+        first.append(total)
+        total += z
+    sizes, starts = np.array(counts, dtype=int), np.array(first or [0], dtype=int)  # [0] when none
     if ids:
         pts = np.concatenate([state.models(v) for v in ids])
-        radii = np.repeat(np.array([state.setup.radii[v] for v in ids]), sizes)
+        radii = np.repeat(np.array([r[v] for v in ids]), sizes)
     else:
         pts, radii = np.zeros((0, 2)), np.zeros(0)
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)
     owner = np.repeat(np.array(ids, dtype=int), sizes)
     sides = tuple([v for v in ids if state.setup.owner[v] == p] for p in (0, 1))
     for arr in (pts, radii, sizes, starts, owner):

@@ -334,13 +334,14 @@ class GameState:
     # ------------------------------------------------------------------ turn order
 
     def ready(self, p: int) -> list[int]:
+        owner, activated, place = self.setup.owner, self.activated, self.place
         return [
             u
             for u, s in enumerate(self.units)
-            if self.setup.owner[u] == p
+            if owner[u] == p
             and not s.destroyed
-            and not self.activated[u]
-            and (not self.place or self.place[u] not in (deployment.RESERVE, deployment.UNPLACED))
+            and not activated[u]
+            and (not place or place[u] not in (deployment.RESERVE, deployment.UNPLACED))
         ]
 
     def unit_actions(self, u: int) -> list[list[Any]]:
@@ -394,7 +395,7 @@ class GameState:
         ff = self.finished_first
         if ff < 0 and not self.ready(p):
             ff = p
-        s = replace(self, finished_first=ff)
+        s = self if ff == self.finished_first else replace(self, finished_first=ff)
         if s.ready(1 - p):
             return replace(s, player=1 - p)
         if s.ready(p):
