@@ -19,9 +19,18 @@ import json
 from functools import lru_cache
 
 from grimdice.systems.crusade.game import situation
-from grimdice.systems.crusade.game.caught import bunkered
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
+from grimdice.systems.crusade.game.table import TableBoard
+
+
+def bunkered(s: GameState, k: int) -> bool:
+    """Inside an armoured building (VI), where BURN reveals nobody."""
+    board, t = s.setup.board, s.tokens[k]
+    if not isinstance(board, TableBoard) or board.indoors(t.sq) < 0:
+        return False
+    building = board.building_of(t.sq)
+    return building is not None and building.armoured
 
 
 def burns(s: GameState, i: int, weapon: str) -> bool:
@@ -91,4 +100,4 @@ def at_hidden(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> bo
     return len(targets) == 1 and s.tokens[targets[0]].hidden and burns(s, i, weapon)
 
 
-__all__ = ["at_hidden", "burns", "hidden_in_sight", "ready", "shot"]
+__all__ = ["at_hidden", "bunkered", "burns", "hidden_in_sight", "ready", "shot"]

@@ -17,23 +17,8 @@ rolled at) is revealed, after the roll,
 
 from __future__ import annotations
 
-from grimdice.systems.crusade.game.fails import weapon_index
-from grimdice.systems.crusade.game.state import GameState, has_code
-from grimdice.systems.crusade.game.table import TableBoard
-
-
-def _burn(s: GameState, i: int, weapon: str) -> bool:
-    w = s.setup.profiles[s.tokens[i].profile].weapons[weapon_index(s, i, weapon)]
-    return has_code(w.effects, "BURN")
-
-
-def bunkered(s: GameState, k: int) -> bool:
-    """Inside an armoured building (VI), where BURN reveals nobody."""
-    board, t = s.setup.board, s.tokens[k]
-    if not isinstance(board, TableBoard) or board.indoors(t.sq) < 0:
-        return False
-    building = board.building_of(t.sq)
-    return building is not None and building.armoured
+from grimdice.systems.crusade.game.burn import bunkered, burns
+from grimdice.systems.crusade.game.state import GameState
 
 
 def reveal(
@@ -47,7 +32,7 @@ def reveal(
     """``after`` (the state after token ``i``'s ``weapon`` rolled at ``targets``; ``rolled``: the
     joint law's marks of a result above zero at each) with the hidden models among them revealed
     as reading ``hidden_caught`` says."""
-    burn = _burn(before, i, weapon)
+    burn = burns(before, i, weapon)
     board, doors, occupied = before.setup.board, before.doors(), before.occupied()
     here = before.tokens[i].sq
     for k, above in zip(targets, rolled, strict=True):
@@ -63,4 +48,4 @@ def reveal(
     return after
 
 
-__all__ = ["bunkered", "reveal"]
+__all__ = ["reveal"]

@@ -348,7 +348,7 @@ def on_activate(s: GameState, i: int) -> GameState:
         return s
     psy = replace(s.psy, casting=False)
     flashed = [e for e in psy.effects if e[0] == "FLASH" and e[1] == i]
-    if (i in psy.owed and not powers.forgiven(s, psy, i)) or flashed:
+    if (i in psy.owed and not inferno.spared(psy, i)) or flashed:  # INFERNO: spared when harmed by the attack
         s = replace(s, acted=True)
     gone = (*flashed, *(e for e in psy.effects if e[0] == "INFERNO" and e[1] == i))
     psy = replace(psy, owed=psy.owed - {i}, effects=tuple(e for e in psy.effects if e not in gone))

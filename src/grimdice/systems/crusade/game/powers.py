@@ -181,14 +181,6 @@ def on_activate(s: GameState, psy: Psy, i: int) -> tuple[GameState, Psy]:
     return s, replace(psy, effects=keep)
 
 
-def forgiven(s: GameState, psy: Psy, i: int) -> bool:
-    """INFERNO played in the enemy turn: "You do not need to deduct an action from your next turn
-    if you are actually stunned, wounded or killed by the attack" (:mod:`.inferno`)."""
-    from grimdice.systems.crusade.game.inferno import spared
-
-    return spared(psy, i)
-
-
 def found(s: GameState, i: int) -> GameState:
     """PSYCHOMETRY: psyker ``i`` found (revealed) a blip in its activation."""
     if s.psy is None or ("FOUND", i, -1) in s.psy.effects:
@@ -310,7 +302,6 @@ __all__ = [
     "effect",
     "farthest_victim",
     "foresee",
-    "forgiven",
     "found",
     "ghost_of",
     "ghost_profile",

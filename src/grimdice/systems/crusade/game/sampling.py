@@ -137,29 +137,44 @@ class _Decision:
     def adjacent(self) -> list[int]:
         """The enemies beside the model (FERAL's nearest only, as :func:`.rules._actions`)."""
         if self._adjacent is None:
-            self._adjacent = self._foes()[0] if self._feral() else _kept(ADJACENT, r.adjacent_enemies, self)
+            if self._feral():
+                self._foes()
+            else:
+                self._adjacent = _kept(ADJACENT, r.adjacent_enemies, self)
+        assert self._adjacent is not None
         return self._adjacent
 
     def sight(self) -> list[int]:
         """The enemies in its sight, not hidden (FERAL's nearest only)."""
         if self._sight is None:
-            self._sight = self._foes()[1] if self._feral() else _kept(SIGHT, r.targets_in_sight, self)
+            if self._feral():
+                self._foes()
+            else:
+                self._sight = _kept(SIGHT, r.targets_in_sight, self)
+        assert self._sight is not None
         return self._sight
 
     def hidden(self) -> list[int]:
         """VIII BURN: the hidden enemies in its sight, when it holds a ready BURN weapon."""
         if self._hidden is None:
-            self._hidden = self._foes()[2] if self._feral() else self._burnable()
+            if self._feral():
+                self._foes()
+            else:
+                self._hidden = self._burnable()
+        assert self._hidden is not None
         return self._hidden
 
     def _burnable(self) -> list[int]:
         return burn.hidden_in_sight(self.s, self.i) if burn.ready(self.s, self.i) else []
 
-    def _foes(self) -> tuple[list[int], list[int], list[int]]:
+    def _foes(self) -> None:
+        """FERAL: the nearest enemies beside and in sight (hidden ones apart), all three at once."""
         s, i = self.s, self.i
         hid = self._burnable()
         adjacent, seen = r._nearest(s, i, r.adjacent_enemies(s, i), r.targets_in_sight(s, i) + hid)
-        return adjacent, [j for j in seen if j not in hid], [j for j in seen if j in hid]
+        self._adjacent = adjacent
+        self._sight = [j for j in seen if j not in hid]
+        self._hidden = [j for j in seen if j in hid]
 
     def has(self, code: str) -> bool:
         """Whether the model (not a blip) has the ability ``code``."""

@@ -9,9 +9,10 @@ from grimdice.systems.crusade.game.state import GameState
 
 def reached_by(s: GameState) -> int | None:
     """The force one of whose models stands on its ``reach`` objective (ours: ``victory``), or None."""
+    counted = deck.counted(s)  # VII PROJECTION: no ghosts
     for o in (o for o in s.setup.scenario.objectives if o.kind == "reach"):
         squares = {tuple(q) for q in o.squares}
-        for t in deck.counted(s):  # VII PROJECTION: no ghosts
+        for t in counted:
             if t.standing and not t.blip and t.sq[:2] in squares and (o.side is None or t.side == o.side):
                 return t.side
     return None
@@ -20,10 +21,10 @@ def reached_by(s: GameState) -> int | None:
 def hold_score(s: GameState) -> tuple[int, int]:
     """Ours: each ``hold`` objective scores its points for the force whose models alone stand on
     its squares (models standing, not blips)."""
-    score = [0, 0]
+    score, counted = [0, 0], deck.counted(s)  # VII PROJECTION: no ghosts
     for o in (o for o in s.setup.scenario.objectives if o.kind == "hold"):
         squares = {tuple(q) for q in o.squares}
-        sides = {t.side for t in deck.counted(s) if t.standing and not t.blip and t.sq[:2] in squares}
+        sides = {t.side for t in counted if t.standing and not t.blip and t.sq[:2] in squares}
         if len(sides) == 1:
             (side,) = sides
             if o.side is None or o.side == side:

@@ -380,18 +380,18 @@ def _charge_ok(state: GameState, u: int, move: tuple[float, float]) -> bool:
     return True
 
 
-def charge_lane_clear(state: GameState, u: int, t: int, move: tuple[float, float] | None = None) -> bool:
-    """The Assault's path (``move``; default: :meth:`charge_vector`) passes over no base of a unit
+def charge_lane_clear(state: GameState, u: int, t: int, move: tuple[float, float]) -> bool:
+    """The Assault's path (the block's ``move``) passes over no base of a unit
     but the target ("a clear path to it"), so it ends in contact with the target only (Flying: "may
     move through other units")."""
     st = state.standing()
     among = np.array([v not in (u, t) for v in st.ids], dtype=bool)
-    ends = charge_paths.end_blocks(state, u, state.charge_vector(u, t) if move is None else move)
+    ends = charge_paths.end_blocks(state, u, move)
     return bool(state.swept_clear(u, state.models(u), ends, among)[0])
 
 
-def clear_of_friends(state: GameState, u: int, t: int, move: tuple[float, float] | None = None) -> bool:
-    """The Assault's block end (``move``; default: :meth:`charge_vector`) keeps 1" from every
+def clear_of_friends(state: GameState, u: int, t: int, move: tuple[float, float]) -> bool:
+    """The Assault's block end (after ``move``) keeps 1" from every
     friendly unit but ``t`` (a transport it embarks on): :meth:`kept_clear` among them only; it
     depends on where they stand, so it is not kept with the path in the memo."""
     st = state.standing()
@@ -400,5 +400,5 @@ def clear_of_friends(state: GameState, u: int, t: int, move: tuple[float, float]
     if not friends.any():
         return True
     start = state.anchors[u]
-    ends = charge_paths.end_blocks(state, u, state.charge_vector(u, t) if move is None else move)
+    ends = charge_paths.end_blocks(state, u, move)
     return bool(state.kept_clear(u, start, state.models(u, start), ends, among=friends)[0])

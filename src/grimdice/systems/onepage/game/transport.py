@@ -56,7 +56,6 @@ def room(s: GameState, u: int) -> list[int]:
         for t in transports(s)
         if t != u
         and s.setup.owner[t] == s.setup.owner[u]
-        and capacity(s, t)
         and not s.units[t].destroyed
         and s.on_table(t)
         and sum(s.units[v].models for v in aboard(s, t)) + n <= capacity(s, t)
