@@ -57,3 +57,16 @@ def test_a_model_left_where_the_block_ended_near_another_enemy_breaks_no_rule() 
     assaults = [a for a in log["actions"] if isinstance(a, list) and a and a[0] == "assault"]
     assert assaults  # the game has its Assaults
     assert game_violations(states(log), log["actions"]) == []
+
+
+def test_a_disembarking_unit_ends_clear_of_the_units_beside_its_transport() -> None:
+    """ "Units may not move within 1" of other units": a unit leaving its transport starts on the
+    hull, where it may stand over a unit beside the transport; its disembark must still end clear of
+    it. In this seeded game the random Orks disembark their Boyz from the Squiggoth with the Killa
+    Kan beside it, and no state may show overlapping bases."""
+    job = GameJob(
+        (load_army_side(ARMIES[0]), load_army_side(ARMIES[1])), None, ("ai", "random"), keep_log=True
+    )
+    log = job(147627710)
+    assert any(isinstance(a, list) and a and a[0] == "disembark" for a in log["actions"])
+    assert game_violations(states(log), log["actions"]) == []

@@ -29,8 +29,9 @@ from grimdice.systems.onepage.game.state import GameState
 #: since the assaulting models are placed rank by rank (assault_ranks.py); 10 since a large unit's
 #: block tries more directions and lengths (moving.py); 11 since the random player draws a unit, a
 #: kind of action, then an instance (sampling.py), so the same seed plays another random game; 12
-#: since an Assault whose straight line to the closest model is not clear takes another clear line
-LOG_VERSION = 12
+#: since an Assault whose straight line to the closest model is not clear takes another clear line; 13
+#: since a disembarking unit keeps 1" from every unit but its transport
+LOG_VERSION = 13
 
 
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from grimdice.engine.frozen import replace
 from grimdice.engine.table.sweeps import bases_in
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.deployment import ON_TABLE, placed, settle
+from grimdice.systems.onepage.game.places import gaps_to, others
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 KINDS = ("embark", "disembark")
 UNLOAD = 6.0  # "any surviving models must be placed within 6" of the transport"
 EPS = 1e-6
+KEEP_CLEAR = 1.0  # "Units may not move within 1\" of other units"
 
 
 def capacity(s: GameState, t: int) -> int:
@@ -91,14 +93,23 @@ def clear_of_hull(s: GameState, u: int, t: int, anchor: tuple[float, float]) -> 
     return bool((d >= s.setup.radii[u] + s.setup.radii[t] - EPS).all())
 
 
+def clear_of_others(s: GameState, u: int, anchor: tuple[float, float], rest: tuple[Any, ...]) -> bool:
+    """A disembarking unit's block at ``anchor`` no closer than 1" to any unit but its transport
+    ("Units may not move within 1" of other units"): it was not on the table before, so the Walk's
+    "nor closer than it already was" from the hull's centre does not apply."""
+    return bool((gaps_to(s, u, s.models(u, anchor), rest) >= KEEP_CLEAR - EPS).all())
+
+
 def embarked_actions(s: GameState, u: int) -> list[list[Any]]:
     """ "embarked units may use a Walk action to disembark" (or stay inside: ``["idle", u]``)."""
     t = s.place[u]
     out: list[list[Any]] = [["idle", u]]
     out_state = from_hull(s, u, t)
     ax, ay = out_state.anchors[u]
+    rest = others(out_state, u, ignore=t)
     for dx, dy in out_state.moves(u, "walk"):
-        if clear_of_hull(out_state, u, t, (ax + dx, ay + dy)):
+        end = (ax + dx, ay + dy)
+        if clear_of_hull(out_state, u, t, end) and clear_of_others(out_state, u, end, rest):
             out.append(["disembark", u, dx, dy])
     if s.setup.units[u].has("furious"):  # "may use an Assault action at Walk distance to disembark"
         reach = move_distance(s.setup.units[u], "walk")
