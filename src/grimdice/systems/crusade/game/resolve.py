@@ -37,7 +37,7 @@ from grimdice.systems.crusade.game.state import READY, GameState, has_code, next
 def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     """Spend the active model's action (or, for a charge, gain its half move)."""
     from grimdice.systems.crusade.actions import unjam_chance
-    from grimdice.systems.crusade.game.rules import _charge
+    from grimdice.systems.crusade.game.choices import charge
 
     i = s.active
     t = s.tokens[i]
@@ -50,7 +50,7 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
 
         return declare(s, i, int(a[1]))
     if kind == "charge":  # V CHARGE: an additional half move before meleeing
-        return altered(s, budget=s.budget + _charge(s, t), charged=True)
+        return altered(s, budget=s.budget + charge(s, t), charged=True)
     if kind == "extra":  # I: "Take an extra full move"; IX BERSERK: then a melee
         return altered(s, budget=s.budget + s.move_of(t), **berserk.after_extra(s, t))
     if kind == "hide":  # V HIDING; IX FURTIVE hides for free

@@ -1,30 +1,22 @@
-"""The rules of a Rules Crusade game on its board (:mod:`.board`): what may be done in a state, and
-what it leads to (section I turn order, II shooting, III fails, IV melee, V movement, hiding and
-chits, VI buildings, VIII weapon effects and conditions, X the grid). See ``docs/crusade-game.md``
-for each rule and the readings of ours (what the text leaves out).
+"""The rules of a Rules Crusade game on its board (:mod:`.board`): what may be done in a state
+(:mod:`.choices`), and what it leads to (section I turn order, II shooting, III fails, IV melee, V
+movement, hiding and chits, VI buildings, VIII weapon effects and conditions, X the grid). See
+``docs/crusade-game.md`` for each rule and the readings of ours (what the text leaves out).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
-from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
+from grimdice.systems.crusade.damage import NONE, STUNNED
 from grimdice.systems.crusade.game import (
     ambush,
-    artillery,
-    big,
-    burn,
-    catwalk,
     climb,
     control,
     deck,
-    detonate,
     dive,
     entry,
-    fists,
-    flight,
     horror,
     inferno,
     infiltrate,
@@ -43,253 +35,19 @@ from grimdice.systems.crusade.game import (
     waits,
     zoc,
 )
-from grimdice.systems.crusade.game.board import FULL
-from grimdice.systems.crusade.game.combat import cached_law
-from grimdice.systems.crusade.game.fails import recover_actions
-from grimdice.systems.crusade.game.frozen import altered
-from grimdice.systems.crusade.game.scenario import Setup
-from grimdice.systems.crusade.game.state import (
-    JAMMED,
-    READY,
-    UNLOADED,
-    GameState,
-    Token,
-    has_code,
-    turn_start,
+from grimdice.systems.crusade.game.choices import (
+    adjacent_enemies,
+    can_activate,
+    legal_actions,
+    targets_in_sight,
 )
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.state import GameState, turn_start
 from grimdice.systems.crusade.game.table import piece_key
 from grimdice.systems.crusade.game.victory import hold_score, reached_by
 
 Action = tuple[Any, ...]
-RANGED = ("ranged", "pistol", "grenade")
-EPS = 1e-9  # a table's diagonal steps cost irrational lengths
-
-
-# ---------------------------------------------------------------------- what may be done
-def can_activate(s: GameState, i: int) -> bool:
-    """I: each model of the player, once a turn; VIII KNOCKED OUT: "may take no actions or movement"."""
-    t = s.tokens[i]
-    return t.side == s.player and t.standing and not t.done and infiltrate.may_activate(s, i)
-
-
-def _wounded(s: GameState, i: int) -> bool:
-    """VIII WOUND limits the model (IX FRENZY: "If wounded, you may still move and take an action";
-    VIII WOUND: "If you are wounded during your turn, you may ignore the effects of the wound for
-    the rest of that turn")."""
-    t = s.tokens[i]
-    return t.cond == WOUNDED and not s.setup.fighters[t.profile].has("frenzy") and i not in s.fresh_wounds
-
-
-def may_move(s: GameState) -> bool:
-    """VIII WOUND: "They may either move or perform an action, not both. Exception: they may move
-    and melee" (reading ``wound_order``: the move comes before the melee)."""
-    t = s.tokens[s.active]
-    if items.burdened(s) and s.acted and not s.pick_first:
-        return False  # V CARRYING: "you may either move or spend an action, not both"
-    return s.budget > 0 and not (not t.blip and _wounded(s, s.active) and s.acted)
-
-
-def may_act(s: GameState) -> bool:
-    return not s.acted and not (items.burdened(s) and s.moved > 0)
-
-
-def enemies(s: GameState, side: int) -> list[int]:
-    return [i for i, t in enumerate(s.tokens) if t.alive and t.side != side]
-
-
-def targets_in_sight(s: GameState, i: int) -> list[int]:
-    """II: the enemy models ``i`` has line of sight to, not hidden (blips are hidden, V)."""
-    me = s.tokens[i]
-    doors, occ, board = s.doors(), s.occupied(), s.setup.board
-    return [
-        j
-        for j, t in enumerate(s.tokens)
-        if t.alive and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
-    ]
-
-
-def adjacent_enemies(s: GameState, i: int) -> list[int]:
-    """IV / X: adjacent enemy models (diagonals if a pinching square is open), not blips; VI: catwalks'."""
-    me = s.tokens[i]
-    doors, board = s.doors(), s.setup.board
-    return [
-        j
-        for j, t in enumerate(s.tokens)
-        if t.alive and t.side != me.side and not t.blip and board.adjacent(me.sq, t.sq, doors)
-    ] + catwalk.blockers(s, i)
-
-
-def _moves(s: GameState) -> list[Action]:
-    """The board's steps (:meth:`~.board.Board.steps`) the move left pays for; a whole-move step
-    (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
-    steps = big.entering(s, flight.steps_of(s))  # IX FLY, JUMP PACK: air steps; IX BIG: entries
-    full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
-    out, budget, climbs = [], s.budget + EPS, climb.CLIMBS
-    for kind, to, cost in steps:
-        if not (full if cost == FULL else cost <= budget):
-            continue
-        if kind in climbs and climb.chance(s, kind, to) <= 0:
-            continue
-        out.append((kind, *to))
-    return out
-
-
-def _actions(s: GameState) -> list[Action]:
-    i = s.active
-    t = s.tokens[i]
-    fx = s.setup.fighters[t.profile]
-    weapons = s.setup.profiles[t.profile].weapons
-    wounded = _wounded(s, s.active)
-    out: list[Action] = []
-    adjacent, sight = adjacent_enemies(s, i), targets_in_sight(s, i)
-    hid = burn.hidden_in_sight(s, i) if burn.ready(s, i) else []  # VIII BURN: "may fire at hidden models"
-    if fx.has("feral") or any(
-        has_code(s.setup.profiles[t.profile].abilities, c) for c in ("FERAL", "MINDLESS")
-    ):
-        adjacent, seen = _nearest(s, i, adjacent, sight + hid)
-        sight, hid = [j for j in seen if j not in hid], [j for j in seen if j in hid]
-    melee = [("melee", j) for j in adjacent]
-    if s.charged or (wounded and s.moved > 0):
-        return melee  # V CHARGE then melee; VIII WOUND: move and melee only
-    for k, w in enumerate(weapons):
-        if w.kind in RANGED and t.arms[k] == READY:
-            seen = sight + hid if burn.burns(s, i, w.name) else sight
-            out.extend(_shots(s, i, w.name, artillery.targets(s, i, w.name, seen)))  # VIII BARRAGE
-    out.extend(fists.actions(s, i, sight))  # IX TWO FISTED
-    out.extend(detonate.actions(s, i))  # IX DETONATE
-    out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
-    out.extend(melee)
-    out.extend(latch.actions(s, i, adjacent))  # IX LATCH ON: "As a melee attack"
-    out.extend(mob.actions(s, i, adjacent))  # IX MOB: a joint melee
-    out.extend(mob.joins(s, i, adjacent))  # ... and the action a member keeps for it
-    if not wounded and s.budget > 0:
-        out.extend(dive.actions(s, sight, s.budget))  # V DIVE ATTACK on a table
-    out.extend(ladder.actions(s))  # V: a ladder blocked by an enemy at the opposite end
-    for k, w in enumerate(weapons):
-        if t.arms[k] == UNLOADED:
-            out.append(("reload", w.name))  # VIII RELOAD
-        elif t.arms[k] == JAMMED:
-            out.append(("unjam", w.name))  # VIII JAM
-    out.extend(recover_actions(s))  # VIII STICK
-    out.extend(items.pickup_actions(s))  # V PICKING UP
-    out.extend(entry.actions(s))  # VI FORCE ENTRY on a table
-    out.extend(ruin.actions(s))  # VI: firing at a building's sector
-    if _may_hide(s, free=False):
-        out.append(("hide",))
-    if not wounded and not has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE"):
-        out.append(("extra",))  # IX SHAMBLE: "The model may not take extra move"
-        charge = _charge(s, t)
-        if charge > 0 and s.budget + charge > 0:
-            out.append(("charge",))
-    return out
-
-
-def _shots(s: GameState, i: int, weapon: str, sight: list[int]) -> list[Action]:
-    """II: a shot at each target in sight; a flamer template only at a target it reaches (reading
-    ``grid_template``); SPLIT FIRE and RAPID FIRE also at two targets the player names."""
-    if many.mode(s, i, weapon) == "template":
-        sight = [j for j in sight if many.reached(s, i, j, weapon)]
-    out: list[Action] = [("shoot", j, weapon) for j in sight]
-    out.extend(("shoot", a, weapon, b) for a, b in many.named_targets(s, i, weapon, sight))
-    return out
-
-
-def _nearest(s: GameState, i: int, adjacent: list[int], sight: list[int]) -> tuple[list[int], list[int]]:
-    """IX FERAL: "You may only attack the nearest target" (reading ``feral``: the nearest of the
-    enemies it could attack, by range in squares; ties all allowed)."""
-    here, board = s.tokens[i].sq, s.setup.board
-    both = set(adjacent) | set(sight)
-    if not both:
-        return adjacent, sight
-    near = min(board.range(here, s.tokens[j].sq) for j in both)
-    keep = {j for j in both if board.range(here, s.tokens[j].sq) == near}
-    return [j for j in adjacent if j in keep], [j for j in sight if j in keep]
-
-
-def _may_hide(s: GameState, free: bool) -> bool:
-    """V HIDING: "If you are in cover, you may Hide" (on a grid: darkness, air ducts); IX BIG and
-    TALL may not; IX FURTIVE: "May hide for free if you did not attack" (``free``; VIII STUN: not risen)."""
-    t = s.tokens[s.active]
-    if t.blip or t.hidden or not s.setup.board.can_hide(t.sq):
-        return False
-    abilities = s.setup.profiles[t.profile].abilities
-    if s.setup.fighters[t.profile].has("big") or has_code(abilities, "TALL"):
-        return False
-    return not free or (has_code(abilities, "FURTIVE") and not s.attacked and not s.risen)
-
-
-def _charge(s: GameState, t: Token) -> int:
-    """V CHARGE: a half move before meleeing, not with 2 armour (power armour apart: NSB read as
-    power armour), 3 armour, a heavy weapon or a wound."""
-    return _charge_of(s.setup, t.profile, t.cond == WOUNDED)
-
-
-@lru_cache(maxsize=1024)
-def _charge_of(setup: Setup, profile: int, wounded: bool) -> int:
-    from grimdice.systems.crusade.movement import charge_distance
-
-    p = setup.profiles[profile]
-    heavy = any(has_code(w.effects, "HEAVY") for w in p.weapons)
-    return charge_distance(p.move, p.armour, setup.fighters[profile].has("nsb"), heavy, wounded)
-
-
-def legal_actions(s: GameState) -> list[Action]:
-    """The player's choices: which model to activate, then its steps and its one action (I)."""
-    if s.ended or s.pending:
-        return []
-    if s.psy is not None and s.psy.prompt:  # VII: a card window or a discard
-        return deck.prompt_actions(s)
-    if s.control:  # IX CONTROL: the killer's player chooses
-        return control.actions(s)
-    if s.active < 0:
-        return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
-    if infiltrate.placing(s):  # IX INFILTRATE in a battle game: where it starts
-        return infiltrate.placements(s)
-    if s.ambush:  # IX AMBUSH: the revealed model's player chooses
-        return ambush.actions(s)
-    if s.zoc:  # V ZOC: the enemy's player chooses
-        return [("pass",), ("zoc", s.zoc[2][0])]
-    if s.snap:  # IX SNAP FIRE: the defender's player chooses
-        return [("pass",), *(("snap", w) for w in snap.pistols(s, s.snap[1]))]
-    out: list[Action] = []
-    if s.tokens[s.active].last:  # IX HORROR: a last attack, no move
-        return [a for a in _actions(s) if a[0] in ("shoot", "melee", "fists")] + [("end",)]
-    if may_act(s):
-        out.extend(_actions(s))
-    out.extend(deck.cast_actions(s))  # VII CARDS
-    mindless = _mindless(s)
-    if mindless and out:  # IX MINDLESS: "attack the nearest target, preferrably in melee"
-        melee = [a for a in out if a[0] == "melee"]
-        out = melee or [a for a in out if a[0] in ("shoot", "fists")] or out
-    elif s.meleed:  # IV: "If adjacent to multiple targets, you may melee each in turn"
-        out.extend(("melee", j) for j in adjacent_enemies(s, s.active) if j not in s.meleed)
-    if _may_hide(s, free=True):
-        out.append(("hide",))
-    if may_move(s):
-        out.extend(_toward_nearest(s, _moves(s)) if mindless else _moves(s))
-    if items.carries(s, s.active):
-        out.append(("drop",))  # V CARRYING: "You may drop the item at any time during your turn for free"
-    if not (mindless and may_act(s) and any(a[0] in ("melee", "shoot", "fists") for a in out)):
-        out.append(("end",))
-    return out
-
-
-def _mindless(s: GameState) -> bool:
-    t = s.tokens[s.active]
-    return not t.blip and has_code(s.setup.profiles[t.profile].abilities, "MINDLESS")
-
-
-def _toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
-    """IX MINDLESS: "You must always move towards ... the nearest target" (reading ``mindless``:
-    each step nearer, by steps, the nearest enemy not hidden, by range as FERAL's; it may stop)."""
-    me, board = s.tokens[s.active], s.setup.board
-    targets = [s.tokens[j].sq for j in enemies(s, me.side) if not s.tokens[j].hidden]
-    if not targets:
-        return moves
-    near = min(board.range(me.sq, sq) for sq in targets)
-    dist = board.distances(sq for sq in targets if board.range(me.sq, sq) == near)
-    here = dist.get(me.sq, 10**6)
-    return [a for a in moves if a[0] != "move" or dist.get(tuple(a[1:]), 10**6) < here]
 
 
 # ---------------------------------------------------------------------- chance
