@@ -56,6 +56,16 @@ def can_activate(s: GameState, i: int) -> bool:
     return t.side == s.player and t.standing and not t.done and infiltrate.may_activate(s, i)
 
 
+def activations(s: GameState) -> list[Action]:
+    """I: the models the player may activate."""
+    player = s.player
+    return [
+        ("activate", i)
+        for i, t in enumerate(s.tokens)
+        if t.side == player and not t.done and can_activate(s, i)  # the cheap checks first
+    ]
+
+
 def wounded(s: GameState, i: int) -> bool:
     """VIII WOUND limits the model (IX FRENZY: "If wounded, you may still move and take an action";
     VIII WOUND: "If you are wounded during your turn, you may ignore the effects of the wound for
@@ -407,7 +417,7 @@ def legal_actions(s: GameState) -> list[Action]:
     if s.control:  # IX CONTROL: the killer's player chooses
         return control.actions(s)
     if s.active < 0:
-        return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
+        return activations(s)
     if infiltrate.placing(s):  # IX INFILTRATE in a battle game: where it starts
         return infiltrate.placements(s)
     return _questions(s) or _own(s, Decision(s))

@@ -43,7 +43,7 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     t = s.tokens[i]
     kind = a[0]
     if kind in ("shoot", "fists"):  # II; V HIDING: "If you attack ... you will be Revealed"
-        shot = altered(s.with_token(i, hidden=False), acted=True, attacked=True, pending=_shot(s, i, a))
+        shot = s.changed(i, {"hidden": False}, acted=True, attacked=True, pending=_shot(s, i, a))
         return artillery.fired(shot, a)  # VIII ARTILLERY: "May not move and fire"
     if kind == "melee":  # IV; IX SNAP FIRE first, if the defender has it
         from grimdice.systems.crusade.game.snap import declare
@@ -55,7 +55,7 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
         return altered(s, budget=s.budget + s.move_of(t), **berserk.after_extra(s, t))
     if kind == "hide":  # V HIDING; IX FURTIVE hides for free
         furtive = has_code(s.setup.profiles[t.profile].abilities, "FURTIVE") and not s.attacked
-        return altered(s.with_token(i, hidden=True), acted=s.acted or not furtive)
+        return s.changed(i, {"hidden": True}, acted=s.acted or not furtive)
     if kind == "detonate":  # IX DETONATE
         from grimdice.systems.crusade.game import detonate
 
@@ -63,7 +63,7 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     k = weapon_index(s, i, str(a[1]))
     if kind in ("reload", "recover"):  # VIII RELOAD; VIII STICK: recovered by an action
         arms = tuple(READY if n == k else st for n, st in enumerate(t.arms))
-        return altered(s.with_token(i, arms=arms), acted=True)
+        return s.changed(i, {"arms": arms}, acted=True)
     if kind == "unjam":  # VIII JAM: "To unjam, roll a zero on the weapon dice"
         p = unjam_chance(str(s.setup.profiles[t.profile].weapons[k].dice))
         return altered(s, acted=True, pending=("unjam", i, k, p))

@@ -224,7 +224,7 @@ def start(s: GameState, sector: int, weapon: str) -> GameState:
     """A shot at ``sector`` with ``weapon``, or (``weapon`` "") a melee at it from inside: an
     attack, so the model is revealed (V HIDING)."""
     key = sector_melee(s, s.active, sector) if not weapon else sector_shot(s, s.active, sector, weapon)
-    s = altered(s.with_token(s.active, hidden=False), acted=True, attacked=True)
+    s = s.changed(s.active, {"hidden": False}, acted=True, attacked=True)
     return altered(s, pending=("sector", s.active, sector, key, weapon))
 
 

@@ -43,7 +43,7 @@ from grimdice.systems.crusade.game.choices import (
 )
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
-from grimdice.systems.crusade.game.state import GameState, turn_start
+from grimdice.systems.crusade.game.state import IDLE, GameState, Token, turn_start
 from grimdice.systems.crusade.game.table import piece_key
 from grimdice.systems.crusade.game.victory import hold_score, reached_by
 
@@ -181,13 +181,16 @@ def activate(s: GameState, i: int) -> GameState:
     if t.last:  # IX HORROR: a last attack, without moving
         budget = 0
     now = {"active": i, "budget": budget, "acted": acted, "origin": t.sq, "carried": items.carries(s, i)}
-    return altered(s.idle(), risen=t.cond == STUNNED, **now)  # VIII STUN: "not even "free" actions"
+    now["risen"] = t.cond == STUNNED  # VIII STUN: "not even "free" actions"
+    return altered(s, **{**IDLE, **now})
 
 
 def end_activation(s: GameState) -> GameState:
     if s.active < 0:
         return s
-    return horror.after_last(s.with_token(s.active, done=True), s.active).idle()
+    if s.tokens[s.active].last:  # IX HORROR: the end of a last attack
+        return horror.after_last(s.with_token(s.active, done=True), s.active).idle()
+    return s.changed(s.active, {"done": True}, **IDLE)
 
 
 def out_of_action(s: GameState, side: int) -> bool:
@@ -206,10 +209,9 @@ def settle(s: GameState) -> GameState:
     if s.ended or s.pending or s.control or moments.asked(s):  # VII PSYCHOMETRY's moment first
         return s
     s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
-    up = {t.side for t in deck.counted(s) if t.standing}  # out_of_action, both forces in one pass
-    for side in (0, 1):
-        if side not in up:
-            return finish(s, 1 - side)
+    beaten = _beaten(s)  # out_of_action, both forces in one pass
+    if beaten >= 0:
+        return finish(s, 1 - beaten)
     s = deck.mourn(s)  # VII: a killed player psyker's cards
     s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
     reached = reached_by(s)
@@ -220,12 +222,40 @@ def settle(s: GameState) -> GameState:
     if s.active >= 0 and not s.tokens[s.active].standing:
         s = end_activation(s)
     for _ in range(3):
-        if s.active >= 0 or any(can_activate(s, i) for i in range(len(s.tokens))):
+        if s.active >= 0 or _may_go_on(s):
             return s
         s = next_turn(s)
         if s.ended:
             return s
     return s
+
+
+def _beaten(s: GameState) -> int:
+    """The first force (0, then 1) with no model standing (blips count; VII PROJECTION: ghosts do
+    not), or -1."""
+    up = [False, False]
+    for t in deck.counted(s):
+        if t.standing:
+            up[t.side] = True
+            if up[1 - t.side]:
+                return -1
+    return 0 if not up[0] else 1 if not up[1] else -1
+
+
+def _may_go_on(s: GameState) -> bool:
+    """Whether the player has a model left to activate (I)."""
+    player = s.player
+    return any(can_activate(s, i) for i, t in enumerate(s.tokens) if t.side == player and not t.done)
+
+
+def _fresh(t: Token, player: int) -> Token:
+    """A token at the start of ``player``'s turn: nothing spent nor snapped, the player's not yet
+    activated (the token itself when it is so already)."""
+    if (t.done and t.side == player) or t.snapped or type(t.spent) is not int or t.spent:
+        if t.side == player:
+            return altered(t, done=False, spent=0, snapped=0)
+        return altered(t, spent=0, snapped=0)
+    return t
 
 
 def next_turn(s: GameState) -> GameState:
@@ -236,10 +266,7 @@ def next_turn(s: GameState) -> GameState:
         a, b = hold_score(s)
         return finish(s, 0 if a > b else 1 if b > a else -1)
     s = latch.release(control.release(s, player), player)  # IX CONTROL: "for 1 turn"; LATCH ON
-    tokens = tuple(
-        altered(t, done=False, spent=0, snapped=0) if t.side == player else altered(t, spent=0, snapped=0)
-        for t in s.tokens
-    )
+    tokens = tuple(_fresh(t, player) for t in s.tokens)
     s = deck.new_turn(
         altered(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()), s.player, player
     )

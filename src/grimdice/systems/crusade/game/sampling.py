@@ -46,6 +46,10 @@ def kind_of(a: Action) -> str:
 def random_action(s: GameState, rng: np.random.Generator) -> Action:
     """One legal action of ``s``, drawn as the module text says (uniform draws from ``rng``)."""
     if not ordinary(s):
+        if _choosing(s):  # which model to activate: one kind
+            rng.random()  # the kind's draw (:func:`_grouped_draw`)
+            acts = c.activations(s)
+            return acts[_below(rng, len(acts))]
         return _grouped_draw(s.legal_actions(), rng)
     d = Decision(s, kept=True)
     sources, kinds, where = _TABLES[d.full]
@@ -82,6 +86,11 @@ def _grouped_draw(acts: list[Action], rng: np.random.Generator) -> Action:
         groups.setdefault(kind_of(a), []).append(a)
     got = list(groups.values())[_below(rng, len(groups))]
     return got[_below(rng, len(got))]
+
+
+def _choosing(s: GameState) -> bool:
+    """A choice of the model to activate (:func:`.choices.legal_actions`)."""
+    return s.active < 0 and not (s.ended or s.pending or (s.psy is not None and s.psy.prompt) or s.control)
 
 
 def ordinary(s: GameState) -> bool:
