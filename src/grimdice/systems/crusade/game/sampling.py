@@ -48,8 +48,8 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
     if not ordinary(s):
         if _choosing(s):  # which model to activate: one kind
             rng.random()  # the kind's draw (:func:`_grouped_draw`)
-            acts = c.activations(s)
-            return acts[_below(rng, len(acts))]
+            choices = c.activations(s)
+            return choices[_below(rng, len(choices))]
         return _grouped_draw(s.legal_actions(), rng)
     d = Decision(s, kept=True)
     sources, kinds, where = _TABLES[d.full]
