@@ -227,7 +227,9 @@ class GameState:
         return {t.sq: t.side for t in self.tokens if t.cond != KILLED or t.horror == 1}
 
     def doors(self) -> dict[Pos, bool]:
-        return {sq: sq in self.open_doors for sq in self.setup.board.door_squares}
+        """Each door square, open or not (read only: a board without doors shares one empty dict)."""
+        squares = self.setup.board.door_squares
+        return {sq: sq in self.open_doors for sq in squares} if squares else _NO_DOORS
 
     def move_of(self, t: Token) -> int:
         if t.blip:
@@ -238,6 +240,8 @@ class GameState:
     def armour_of(self, t: Token) -> int:
         return self.setup.blip_armour(t.blip) if t.blip else self.setup.profiles[t.profile].armour
 
+
+_NO_DOORS: dict[Pos, bool] = {}
 
 #: the fields of a state with no model being activated (:meth:`GameState.idle`)
 IDLE: dict[str, Any] = {
