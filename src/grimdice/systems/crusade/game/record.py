@@ -33,6 +33,8 @@ class Book:
 
     def step(self, before: GameState, after: GameState) -> None:
         """Record what the step from ``before`` to ``after`` did."""
+        if not before.pending and not before.control and len(after.tokens) == len(self.kills):
+            return  # no roll, no control, no model added: nothing to record
         grown = after.tokens is not before.tokens and len(after.tokens) != len(self.origin)
         changed = range(len(before.tokens)) if grown else range(0)  # no model appended: nothing to name
         for j in changed:  # revealed blips: their other models were appended

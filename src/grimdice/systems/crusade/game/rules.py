@@ -208,17 +208,14 @@ def settle(s: GameState) -> GameState:
     model left to activate (I), and end the game after the last turn (hold objectives scored)."""
     if s.ended or s.pending or s.control or moments.asked(s):  # VII PSYCHOMETRY's moment first
         return s
-    s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
-    beaten = _beaten(s)  # out_of_action, both forces in one pass
-    if beaten >= 0:
-        return finish(s, 1 - beaten)
-    s = deck.mourn(s)  # VII: a killed player psyker's cards
-    s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
-    reached = reached_by(s)
-    if reached is None:
-        reached = items.delivered(s)
-    if reached is not None:
-        return finish(s, reached)
+    calm = _CALM[0]  # one read: another thread may replace it
+    if not (s.tokens is calm[0] and s.setup is calm[1] and s.items is calm[2] and s.psy is calm[3]):
+        after = _deaths_and_goals(s)
+        if after.ended:
+            return after
+        if after is s:
+            _CALM[0] = (s.tokens, s.setup, s.items, s.psy)
+        s = after
     if s.active >= 0 and not s.tokens[s.active].standing:
         s = end_activation(s)
     for _ in range(3):
@@ -228,6 +225,27 @@ def settle(s: GameState) -> GameState:
         if s.ended:
             return s
     return s
+
+
+#: the tokens, setup, items and cards of the last state :func:`_deaths_and_goals` left alone (what
+#: it reads: the same objects give the same answer)
+_CALM: list[tuple[Any, ...]] = [((), None, (), None)]
+
+
+def _deaths_and_goals(s: GameState) -> GameState:
+    """What deaths and objectives do at once: the game's end when a force is out of action or an
+    objective is reached; the dead laid down (IX HORROR), their cards (VII) and items (V) dealt
+    with. The state itself when there is nothing to do."""
+    s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
+    beaten = _beaten(s)  # out_of_action, both forces in one pass
+    if beaten >= 0:
+        return finish(s, 1 - beaten)
+    s = deck.mourn(s)  # VII: a killed player psyker's cards
+    s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
+    reached = reached_by(s)
+    if reached is None:
+        reached = items.delivered(s)
+    return finish(s, reached) if reached is not None else s
 
 
 def _beaten(s: GameState) -> int:

@@ -56,23 +56,45 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
     left = list(kinds)
     built: dict[int, list[Action]] = {}
     draw = rng.random  # _below, inlined: the draw made at every kind tried
-    while left:
-        k = int(draw() * len(left))
-        k = min(k, len(left) - 1)
+    n = len(left)  # the kinds still in the draw: left[:n]
+    while n:
+        k = int(draw() * n)
+        if k >= n:
+            k = n - 1
         kind = left[k]
-        acts: list[Action] = []
-        for n, alone in where[kind]:
-            got = built.get(n)
-            if got is None:
-                got = built[n] = sources[n][1](d)
-            if got:
-                acts.extend(got if alone else [a for a in got if kind_of(a) == kind])
+        one = where[kind]
+        if type(one) is int:  # the kind of one source alone
+            acts = built.get(one)
+            if acts is None:
+                acts = built[one] = sources[one][1](d)
+        else:
+            acts = _gathered(d, sources, one, built, kind)
         if acts:
-            distinct = list(dict.fromkeys(acts)) if len(acts) > 1 else acts
-            return distinct[_below(rng, len(distinct))]
-        left[k] = left[-1]  # the kind is empty: drop it, draw again among the others
-        left.pop()
+            if len(acts) > 1:
+                acts = list(dict.fromkeys(acts))
+            return acts[_below(rng, len(acts))]
+        n -= 1
+        left[k] = left[n]  # the kind is empty: drop it, draw again among the others
     return _grouped_draw(s.legal_actions(), rng)  # not met: "end" is always there
+
+
+def _gathered(
+    d: Decision,
+    sources: tuple[Source, ...],
+    found: list[tuple[int, bool]],
+    built: dict[int, list[Action]],
+    kind: str,
+) -> list[Action]:
+    """The actions of ``kind`` from its sources ``found`` (each with whether it gives that kind
+    alone), each source built once a decision (``built``)."""
+    acts: list[Action] = []
+    for n, alone in found:
+        got = built.get(n)
+        if got is None:
+            got = built[n] = sources[n][1](d)
+        if got:
+            acts.extend(got if alone else [a for a in got if kind_of(a) == kind])
+    return acts
 
 
 def _below(rng: np.random.Generator, n: int) -> int:
@@ -130,14 +152,15 @@ SOURCES: tuple[Source, ...] = (
 
 def _table(
     sources: tuple[Source, ...],
-) -> tuple[tuple[Source, ...], tuple[str, ...], dict[str, list[tuple[int, bool]]]]:
+) -> tuple[tuple[Source, ...], tuple[str, ...], dict[str, Any]]:
     """The sources, their kinds, and the sources of each kind (each with whether it gives that
-    kind alone)."""
+    kind alone; a kind given by one source alone: that source's index)."""
     where: dict[str, list[tuple[int, bool]]] = {}
     for n, (names, _) in enumerate(sources):
         for k in names:
             where.setdefault(k, []).append((n, len(names) == 1))
-    return sources, tuple(where), where
+    lone = {k: found[0][0] if len(found) == 1 and found[0][1] else found for k, found in where.items()}
+    return sources, tuple(where), lone
 
 
 #: a decision's sources, kinds and sources by kind: with the action in full (True) or not
