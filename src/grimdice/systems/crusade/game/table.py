@@ -201,12 +201,12 @@ class TableBoard:
         """This table's kept steps from the positions ``board`` (this table changed at the cells
         ``changed``) has alike: farther than a jump and a step from every changed cell, with the same
         ladders and stairs (what :meth:`_static` reads lies within that reach)."""
-        reach = MAX_GAP + 2
+        r = MAX_GAP + 2
+        near = {(c[0] + dx, c[1] + dy) for c in changed for dx in range(-r, r + 1) for dy in range(-r, r + 1)}
         return {
             p: got
             for p, got in self._steps.items()
-            if board.links.get(p) == self.links.get(p)
-            and all(max(abs(p[0] - c[0]), abs(p[1] - c[1])) > reach for c in changed)
+            if (p[0], p[1]) not in near and board.links.get(p) == self.links.get(p)
         }
 
     # ------------------------------------------------------------------ moving
