@@ -23,7 +23,8 @@ LINES_AT_ONCE = 200_000  # lines of sight worked out together (memory: some tens
 
 def ends_of(board: TableBoard, tos: list[Pos]) -> list[Any]:
     """``tos``, the points of :data:`SAMPLES` of a model at each (sample by sample), their sectors."""
-    points = [(b[0] + 0.5, b[1] + 0.5, board.eye_level(b) + f * HEAD) for f in SAMPLES for b in tos]
+    eyes = [board.eye_level(b) for b in tos]
+    points = [(b[0] + 0.5, b[1] + 0.5, e + f * HEAD) for f in SAMPLES for b, e in zip(tos, eyes, strict=True)]
     return [tos, np.array(points, float), [board.indoors(b) for b in tos]]
 
 
