@@ -206,7 +206,11 @@ class GameState:
         each; the tokens themselves (the same tuple) when ``token`` changes nothing."""
         t = self.tokens[i]
         now = t.__dict__
-        if all(k in now and type(v) is type(now[k]) and v == now[k] for k, v in token.items()):
+        for k, v in token.items():
+            old = now.get(k, _UNSET)  # an unknown field: altered names it
+            if type(v) is not type(old) or v != old:
+                break
+        else:
             return altered(self, **fields) if fields else self
         tokens = list(self.tokens)
         tokens[i] = altered(t, **token)
@@ -242,6 +246,7 @@ class GameState:
 
 
 _NO_DOORS: dict[Pos, bool] = {}
+_UNSET = object()
 
 #: the fields of a state with no model being activated (:meth:`GameState.idle`)
 IDLE: dict[str, Any] = {
