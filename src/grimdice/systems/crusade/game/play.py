@@ -59,7 +59,9 @@ READINGS = (
     "reading barrage: a BARRAGE weapon fires at enemies 8 inches (squares) away or more that the firer or "
     "a standing friend sees",
     "reading artillery: an ARTILLERY weapon fires only before its model moves, which then moves no more, "
-    "and is unloaded until reloaded by an action; its crew's cover is not in play",
+    "and is unloaded until reloaded by an action",
+    "reading artillery_crew: a crew model the scenario names within 1 inch (square) of its artillery model "
+    "standing has front cover against every shot",
     "reading berserk: a BERSERK model's extra move leaves it a melee as its action",
     "reading volatile: a model killed by an attack's roll without a graze sets off its VOLATILE weapon's "
     "explosion after the attack's other follow-up rolls",

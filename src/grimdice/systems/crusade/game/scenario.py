@@ -59,6 +59,7 @@ class Placed(StrictModel):
 
     profile: Text
     at: PlaceField | None = None
+    crew: list[Int] = Field(default_factory=list, max_length=4)  # VIII ARTILLERY's crew (:mod:`.crew`)
 
 
 class Blip(StrictModel):
@@ -191,6 +192,7 @@ class Setup:
     first: int | None  # None: a roll-off decides
     spawn: tuple[int, ...] = ()  # VII INCURSION: each profile's Warp Spawn profile index, or -1
     ghost: tuple[int, ...] = ()  # VII PROJECTION: each profile's ghost profile index, or -1
+    crews: tuple[tuple[int, int], ...] = ()  # VIII ARTILLERY: (crew token, artillery token)
     ruins: frozenset[int] = frozenset()  # a table's collapsed sectors (VI), on a derived setup
     _derived: dict[frozenset[int], Setup] = field(default_factory=dict, repr=False)
 
@@ -336,6 +338,7 @@ def build_setup(data: Any) -> Setup:
     first = sc.first
     if first != "roll-off" and first not in (0, 1):
         raise ScenarioError("first", f"'roll-off', 0 or 1, got {first!r}")
+    from grimdice.systems.crusade.game.crew import crews
     from grimdice.systems.crusade.game.psychic import psychic_setup
 
     return psychic_setup(
@@ -346,6 +349,7 @@ def build_setup(data: Any) -> Setup:
             tuple(fighters),
             tuple(pieces),
             None if first == "roll-off" else int(first),
+            crews=crews(sc, pieces),
         )
     )
 

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.game import crew
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
@@ -55,9 +56,10 @@ def range_key(squares: int) -> int:
 
 def cover_of(s: GameState, target: Token, firer: Token | None = None) -> str:
     """The calculator's ``cover`` of ``target`` seen from ``firer`` (the board's
-    :meth:`~.board.Board.cover`: on a grid darkness and air ducts, reading ``grid_cover``)."""
+    :meth:`~.board.Board.cover`: on a grid darkness and air ducts, reading ``grid_cover``); VIII
+    ARTILLERY: a crew's front cover (:mod:`.crew`)."""
     frm = target.sq if firer is None else firer.sq
-    return s.setup.board.cover(frm, target.sq, s.doors())
+    return crew.cover(s, target, s.setup.board.cover(frm, target.sq, s.doors()))
 
 
 def _pushes(s: GameState, t: Token) -> bool:
