@@ -67,7 +67,11 @@ READINGS = (
     "explosion after the attack's other follow-up rolls",
     "reading gather_adjacent: the board's places decide who is beside a door or ladder: a door is passed "
     "from the squares beside it, a ladder climbed from its one end",
-    "reading volley_fire: VOLLEY FIRE (optional, battle games) is not used in games",
+    "reading volley_fire: VOLLEY FIRE (optional, a scenario's options.volley_fire, battle games only) is "
+    "declared by the active model with friends not yet activated (their activations spent) that see every "
+    "target in the same foot of range; targets within a 3 x 3 block; each die showing something pairs "
+    "with a blank re-rolled once, the other scoring dice with each other; each pair aimed at the best "
+    "target; a failed pair fails the declaring model's weapon once",
     "reading card_payer: a card played in the enemy turn costs the action of the psyker that played it",
     "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "
     "knockback; the thrower does not choose another direction",

@@ -60,6 +60,10 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
         from grimdice.systems.crusade.game import detonate
 
         return detonate.start(s, str(a[1]))
+    if kind == "volley":  # IX VOLLEY FIRE
+        from grimdice.systems.crusade.game import volley
+
+        return volley.start(s, a)
     k = weapon_index(s, i, str(a[1]))
     if kind in ("reload", "recover"):  # VIII RELOAD; VIII STICK: recovered by an action
         arms = tuple(READY if n == k else st for n, st in enumerate(t.arms))

@@ -247,7 +247,7 @@ def _mind(d: _Decision) -> list[Action]:
 
 #: the sources of a model's action in full (:func:`.rules._actions`), in its order
 FULL_SOURCES: tuple[Source, ...] = (
-    (("shoot",), _shots),
+    (("shoot", "volley"), _shots),  # IX VOLLEY FIRE: with the weapon's shots
     (("fists",), _fists),
     (("detonate",), lambda d: detonate.actions(d.s, d.i)),
     (("mind",), _mind),

@@ -129,6 +129,13 @@ class Card(StrictModel):
     range: Int = Field(6, ge=1, le=64)
 
 
+class Options(StrictModel):
+    """The text's optional rules a scenario turns on: IX VOLLEY FIRE ("(Optional) In Battle games",
+    :mod:`.volley`)."""
+
+    volley_fire: Flag = False
+
+
 class Psychic(StrictModel):
     """VII CARDS in play (ours): which force's psykers are the text's "player psykers" (the other
     force's are "enemy psykers"), and the deck both draw from."""
@@ -167,6 +174,7 @@ class GameScenario(StrictModel):
     first: Literal["roll-off"] | Int = "roll-off"
     turns: Int = Field(8, ge=1, le=MAX_TURNS)
     psychic: Psychic | None = None
+    options: Options = Field(default_factory=Options)
 
 
 @dataclass(frozen=True)
@@ -340,6 +348,9 @@ def build_setup(data: Any) -> Setup:
         raise ScenarioError("first", f"'roll-off', 0 or 1, got {first!r}")
     from grimdice.systems.crusade.game.crew import crews
     from grimdice.systems.crusade.game.psychic import psychic_setup
+    from grimdice.systems.crusade.game.volley import check
+
+    check(sc)
 
     return psychic_setup(
         Setup(
@@ -360,6 +371,7 @@ __all__ = [
     "FURTHER_CARDS",
     "Card",
     "GameScenario",
+    "Options",
     "Piece",
     "Profile",
     "Psychic",
