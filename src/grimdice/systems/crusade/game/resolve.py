@@ -123,6 +123,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         from grimdice.systems.crusade.game import ruin
 
         return ruin.resolve(s, outcome)
+    if kind == "reinforce":  # X reinforcements: their roll
+        from grimdice.systems.crusade.game.arrive import resolve as arrive
+
+        return next_event(arrive(s, outcome))
     if kind == "horror":  # IX HORROR: the face-down model's red die
         return next_event(rise(s, int(s.pending[1]), int(outcome[1])))
     if kind == "detonate":  # IX DETONATE

@@ -316,7 +316,7 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return dive.outcomes(s)
     if kind in ("sector", "collapse", "collateral"):  # VI DAMAGE
         return ruin.outcomes(s)
-    if kind in ("unjam", "detonate"):  # VIII JAM; IX DETONATE: a zero on the dice
+    if kind in ("unjam", "detonate", "reinforce"):  # VIII JAM; IX DETONATE: a zero; X reinforcements
         p = s.pending[3]
         return [((kind, 1), p), ((kind, 0), 1 - p)]
     if kind == "horror":  # IX HORROR: a red die

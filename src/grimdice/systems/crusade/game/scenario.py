@@ -33,6 +33,7 @@ from grimdice.errors import ScenarioError
 from grimdice.io.fields import Flag, Int, StrictModel, Text, UniqueNames
 from grimdice.systems.crusade.game import board as boards
 from grimdice.systems.crusade.game.board import GridBoard
+from grimdice.systems.crusade.game.reinforce import MAX_GROUPS, Group, Reinforcement, groups
 from grimdice.systems.crusade.game.table_scenario import TableSpec, build_table
 from grimdice.systems.crusade.profiles import Model
 from grimdice.systems.crusade.units import Fighter, fighter
@@ -175,6 +176,7 @@ class GameScenario(StrictModel):
     turns: Int = Field(8, ge=1, le=MAX_TURNS)
     psychic: Psychic | None = None
     options: Options = Field(default_factory=Options)
+    reinforcements: list[Reinforcement] = Field(default_factory=list, max_length=MAX_GROUPS)  # X
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,7 @@ class Setup:
     spawn: tuple[int, ...] = ()  # VII INCURSION: each profile's Warp Spawn profile index, or -1
     ghost: tuple[int, ...] = ()  # VII PROJECTION: each profile's ghost profile index, or -1
     crews: tuple[tuple[int, int], ...] = ()  # VIII ARTILLERY: (crew token, artillery token)
+    groups: tuple[Group, ...] = ()  # X reinforcements (:mod:`.reinforce`)
     ruins: frozenset[int] = frozenset()  # a table's collapsed sectors (VI), on a derived setup
     _derived: dict[frozenset[int], Setup] = field(default_factory=dict, repr=False)
 
@@ -361,6 +364,7 @@ def build_setup(data: Any) -> Setup:
             tuple(pieces),
             None if first == "roll-off" else int(first),
             crews=crews(sc, pieces),
+            groups=groups(sc, board, pieces),
         )
     )
 

@@ -153,6 +153,7 @@ class GameState:
     psy: Psy | None = None  # VII: the psychic cards, in a game with a deck
     control: tuple[int, ...] = ()  # IX CONTROL: a kill its killer may turn into control (i, j, cond, hits)
     mobbing: tuple[tuple[int, ...], ...] = ()  # IX MOB: actions kept for mobs (member, target, round, player)
+    reinforced: tuple[int, ...] = ()  # X reinforcements: per group, -1 before it comes, else models entered
 
     # ------------------------------------------------------------------ the game interface
     def current_player(self) -> int:
@@ -301,8 +302,10 @@ def turn_start(s: GameState) -> GameState:
     """The chance events at the start of a player's turn, each a chance node in turn: IX SHAMBLE
     ("roll 2 reds and add 4 to get the move value ... you may roll once per turn for ALL the
     models' move value for that turn"), then each face-down HORROR's red die."""
+    from grimdice.systems.crusade.game.arrive import at_turn_start
     from grimdice.systems.crusade.game.horror import waiting
 
+    s, called = at_turn_start(s)  # X reinforcements: those due enter, the others roll
     shamblers = any(
         t.side == s.player
         and t.standing
@@ -310,7 +313,7 @@ def turn_start(s: GameState) -> GameState:
         and has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE")
         for t in s.tokens
     )
-    events = ((("shamble",),) if shamblers else ()) + tuple(("horror", i) for i in waiting(s))
+    events = ((("shamble",),) if shamblers else ()) + tuple(("horror", i) for i in waiting(s)) + called
     return next_event(altered(s, events=events))
 
 

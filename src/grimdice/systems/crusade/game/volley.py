@@ -196,14 +196,7 @@ def shot(s: GameState, i: int, targets: tuple[int, ...], firers: int, weapon: st
     """The calculator's VOLLEY FIRE of ``firers`` models at ``targets`` (JSON text), each target's
     range and cover as from token ``i``."""
     me = s.tokens[i]
-    rows = []
-    for n, k in enumerate(targets):
-        t = s.tokens[k]
-        row = situation.model_data(s, t)
-        row["name"] = f"target {n}"
-        row["range"] = situation.range_key(s.setup.board.range(me.sq, t.sq))
-        row["cover"] = situation.cover_of(s, t, me)
-        rows.append(row)
+    rows = [situation.target_row(s, n, s.tokens[k], me) for n, k in enumerate(targets)]
     attacker = situation.model_data(s, me, keep=weapon)
     data = {
         "system": "crusade",
