@@ -72,6 +72,9 @@ READINGS = (
     "target in the same foot of range; targets within a 3 x 3 block; each die showing something pairs "
     "with a blank re-rolled once, the other scoring dice with each other; each pair aimed at the best "
     "target; a failed pair fails the declaring model's weapon once",
+    "reading reinforcements: a scenario's reinforcements come at the start of their force's turn (with a "
+    "roll, at the first such turn it succeeds), each model on the first free point; models with every point "
+    "blocked wait for a later turn",
     "reading card_payer: a card played in the enemy turn costs the action of the psyker that played it",
     "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "
     "knockback; the thrower does not choose another direction",
