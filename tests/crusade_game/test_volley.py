@@ -4,14 +4,20 @@ the same targets built by hand."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
+import yaml
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.ai.players import ai_player, attack_value
 from grimdice.systems.crusade.damage import CONDITIONS
 from grimdice.systems.crusade.game.many import cached_joint
+from grimdice.systems.crusade.game.play import play_game
+from grimdice.systems.crusade.game.replay import replay
 from grimdice.systems.crusade.game.sampling import support
 from grimdice.systems.crusade.game.state import JAMMED, READY, GameState, invariant_errors
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
@@ -142,3 +148,16 @@ def test_the_ai_volleys_when_it_does_more_than_the_shots_one_by_one():
     best = max(values, key=values.get)
     assert best[0] == "volley"
     assert ai_player(s, np.random.default_rng(0)) == best
+
+
+@pytest.mark.slow
+def test_volleys_on_a_table_keep_the_invariants_and_replay():
+    data = yaml.safe_load(Path("examples/games/crusade-game-skirmish.yaml").read_text())
+    data["options"] = {"volley_fire": True}
+    volleys = 0
+    for seed in (0, 1):
+        log = play_game(data, ("ai", "random"), seed)
+        volleys += sum(a[0] == "volley" for a in log["actions"])
+        again, _, problems = replay(json.loads(json.dumps(log)))
+        assert problems == [] and again == log
+    assert volleys > 0
