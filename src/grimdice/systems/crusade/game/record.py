@@ -8,6 +8,7 @@ from typing import Any
 
 from grimdice.systems.crusade.damage import CONDITIONS, KO
 from grimdice.systems.crusade.game.arrive import names, waiting
+from grimdice.systems.crusade.game.explore import placed, uncovered_at_start, unplaced
 from grimdice.systems.crusade.game.powers import is_ghost
 from grimdice.systems.crusade.game.state import GameState
 
@@ -20,16 +21,18 @@ class Book:
     area or malfunction roll is the firer's, friends not counted)."""
 
     def __init__(self, s: GameState) -> None:
-        self.origin: list[str] = []
+        self.pieces: list[str] = []  # each piece of the scenario's
         count = [0, 0]
         blips = [0, 0]
-        for t in s.tokens:
-            if t.blip:
-                self.origin.append(f"forces.{t.side}.blips.{blips[t.side]}.models.0")
-                blips[t.side] += 1
+        for pc in s.setup.pieces:
+            if pc.blip:
+                self.pieces.append(f"forces.{pc.side}.blips.{blips[pc.side]}.models.0")
+                blips[pc.side] += 1
             else:
-                self.origin.append(f"forces.{t.side}.models.{count[t.side]}")
-                count[t.side] += 1
+                self.pieces.append(f"forces.{pc.side}.models.{count[pc.side]}")
+                count[pc.side] += 1
+        at_start = [k for k in range(len(self.pieces)) if k not in s.setup.unplaced]  # X: covered apart
+        self.origin = [self.pieces[k] for k in at_start + uncovered_at_start(s)]
         self.kills = [0] * len(self.origin)
 
     def step(self, before: GameState, after: GameState) -> None:
@@ -37,6 +40,8 @@ class Book:
         grown = after.tokens is not before.tokens and len(after.tokens) != len(self.origin)
         late = names(before, after) if grown else []  # X reinforcements, appended last
         size = len(after.tokens) - len(late)
+        if grown and after.covered != before.covered:  # X: a covered section's pieces, appended first
+            self.origin += [self.pieces[k] for k in placed(before, after)]
         changed = range(len(before.tokens)) if grown else range(0)  # no model appended: nothing to name
         for j in changed:  # revealed blips: their other models were appended
             if before.tokens[j].blip and not after.tokens[j].blip:
@@ -89,6 +94,11 @@ class Book:
             out.append(_entry(side, name, self.origin[k], CONDITIONS[t.cond], self.kills[k]))
         for side, origin, p in waiting(s):  # X reinforcements that never came
             out.append(_entry(side, s.setup.profiles[p].name, origin, "waiting", 0))
+        for k in unplaced(s):  # X: still covered
+            pc = s.setup.pieces[k]
+            for m, p in enumerate(pc.blip or (pc.profile,)):
+                origin = self.pieces[k].rsplit(".", 1)[0] + f".{m}" if pc.blip else self.pieces[k]
+                out.append(_entry(pc.side, s.setup.profiles[p].name, origin, "covered", 0))
         return sorted(out, key=lambda e: origin_order(e["from"]))
 
 

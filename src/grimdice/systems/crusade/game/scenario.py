@@ -98,6 +98,10 @@ class Board(StrictModel):
     map: Text = Field(min_length=1, max_length=64 * 65)
     dark: Literal["all"] | list[SquareField] = Field(default_factory=list, max_length=4096)
     manholes: list[tuple[SquareField, SquareField]] = Field(default_factory=list, max_length=20)
+    covered: list[tuple[SquareField, SquareField]] = Field(
+        default_factory=list, max_length=20
+    )  # X (:mod:`.explore`)
+    explorer: Int = Field(0, ge=0, le=1)  # the force that uncovers them
 
 
 #: the psychic cards a scenario's deck may hold: every card VII names (their effects are ours)
@@ -204,6 +208,8 @@ class Setup:
     ghost: tuple[int, ...] = ()  # VII PROJECTION: each profile's ghost profile index, or -1
     crews: tuple[tuple[int, int], ...] = ()  # VIII ARTILLERY: (crew token, artillery token)
     groups: tuple[Group, ...] = ()  # X reinforcements (:mod:`.reinforce`)
+    sections: tuple[frozenset[boards.Pos], ...] = ()  # X covered sections' squares (:mod:`.explore`)
+    unplaced: tuple[int, ...] = ()  # ... and the pieces they hold (indices of ``pieces``)
     ruins: frozenset[int] = frozenset()  # a table's collapsed sectors (VI), on a derived setup
     _derived: dict[frozenset[int], Setup] = field(default_factory=dict, repr=False)
 
@@ -350,10 +356,12 @@ def build_setup(data: Any) -> Setup:
     if first != "roll-off" and first not in (0, 1):
         raise ScenarioError("first", f"'roll-off', 0 or 1, got {first!r}")
     from grimdice.systems.crusade.game.crew import crews
+    from grimdice.systems.crusade.game.explore import sections
     from grimdice.systems.crusade.game.psychic import psychic_setup
     from grimdice.systems.crusade.game.volley import check
 
     check(sc)
+    covered, held = sections(sc, board, pieces)
 
     return psychic_setup(
         Setup(
@@ -365,6 +373,8 @@ def build_setup(data: Any) -> Setup:
             None if first == "roll-off" else int(first),
             crews=crews(sc, pieces),
             groups=groups(sc, board, pieces),
+            sections=covered,
+            unplaced=held,
         )
     )
 
