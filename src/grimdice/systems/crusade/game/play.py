@@ -75,6 +75,9 @@ READINGS = (
     "reading reinforcements: a scenario's reinforcements come at the start of their force's turn (with a "
     "roll, at the first such turn it succeeds), each model on the first free point; models with every point "
     "blocked wait for a later turn",
+    "reading covered_sections: what a covered section holds for the other force is off the board until a "
+    "model of the exploring force sees into it or comes beside it (at the start and after each step); its "
+    "squares are known",
     "reading card_payer: a card played in the enemy turn costs the action of the psyker that played it",
     "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "
     "knockback; the thrower does not choose another direction",
