@@ -114,7 +114,8 @@ def origin_order(origin: str) -> tuple[int, ...]:
 
 def standing(entry: dict[str, Any]) -> bool:
     """A model still in action at the end: not knocked out or killed (an unrevealed blip stands, and
-    so does a reinforcement that never came, ``waiting``)."""
+    so do a reinforcement that never came, ``waiting``, and a model of a section never uncovered,
+    ``covered``)."""
     return entry["state"] not in ("ko", "killed")
 
 
