@@ -181,9 +181,15 @@ def _firers(s: GameState, friends: list[int], group: list[int], band: int) -> li
     ok.sort(key=lambda k: (board.range(s.tokens[k].sq, first), k))
     states = prod(len(CONDITIONS) * (s.tokens[j].hits + 1) for j in group)
     n = min(len(ok), MAX_FIRERS - 1)
-    while n and volley_states(2 * (n + 1), states, rerolls=False) > MAX_VOLLEY_STATES:
+    while n and _size(2 * (n + 1), states) > MAX_VOLLEY_STATES:
         n -= 1
     return ok[:n]
+
+
+@lru_cache(maxsize=256)
+def _size(dice: int, states: int) -> int:
+    """The states the calculator's volley solves (:func:`.volley_rerolls.volley_states`)."""
+    return volley_states(dice, states, rerolls=False)
 
 
 def parts(a: tuple[Any, ...]) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
