@@ -21,7 +21,9 @@ ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` 
 cards or ``("pass",)`` in its card window (a PRECOGNANT at a declared attack) and a killed player
 psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
 ``("draw", card)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th end of
-the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)`` and ``("detonate", ok)``.
+the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)``, ``("detonate", ok)`` and X's
+``("reinforce", ok)``; IX VOLLEY FIRE's ``("volley", weapon, n, *targets, *others)`` is the active
+model's action.
 """
 
 from __future__ import annotations
