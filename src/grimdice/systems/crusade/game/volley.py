@@ -25,8 +25,9 @@ Readings of ours (``volley_fire`` and the calculator's ``volley_fire``, ``volley
   to :data:`MAX_TARGETS`; with every friend that qualifies, nearest the target first, up to
   :data:`MAX_FIRERS` firers in all, at least two, as many as the calculator's exact bound on the
   volley's states takes (fewer targets when it takes no friend with them all).
-- "Fit under a 3" template": the targets lie within a 3 x 3 block of squares (inches on a table,
-  within 2" of height of each other).
+- "Fit under a 3" template": the targets lie within a 3 x 3 block of squares (X's hazard area,
+  "the square they are in, plus all 8 adjacent squares", is 3" across; inches on a table, within 2"
+  of height of each other).
 - Targets: enemy models in sight, not hidden, not latched on or latched onto (IX LATCH ON), without
   JINK, a VOLATILE weapon, or an ability that reads a graze (DETONATE): the volley's law does not
   say which roll harmed them.
