@@ -34,6 +34,7 @@ from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.ai import aim
 from grimdice.systems.crusade.ai.abilities import ABILITY_ATTACKS, ability_value
 from grimdice.systems.crusade.ai.powers import find_choice, foresee_choice, power_value
+from grimdice.systems.crusade.ai.volleys import volley_value
 from grimdice.systems.crusade.ai.worth import (
     CONDITION_VALUE,
     FAIL_VALUE,
@@ -65,6 +66,8 @@ def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected harm an attack does to its target, less the attacker's own and his fails."""
     if a[0] in ABILITY_ATTACKS:  # IX TWO FISTED, DETONATE, LATCH ON, MOB
         return ability_value(s, a, _harm, law_value, FAIL_VALUE)
+    if a[0] == "volley":  # IX VOLLEY FIRE
+        return volley_value(s, a)
     i, j = s.active, int(a[1])
     if a[0] == "shoot":
         how, targets, key = many.plan(s, i, a)
@@ -270,7 +273,7 @@ def _activation(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]
 
 
 #: the actions of a model's own turn the AI weighs as attacks
-ATTACKS = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", "force")
+ATTACKS = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", "force", "volley")
 
 
 def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:

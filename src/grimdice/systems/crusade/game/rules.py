@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from grimdice.systems.crusade.actions import shamble_move
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
@@ -40,6 +41,7 @@ from grimdice.systems.crusade.game import (
     resolve,
     ruin,
     snap,
+    volley,
     waits,
     zoc,
 )
@@ -189,7 +191,7 @@ def _shots(s: GameState, i: int, weapon: str, sight: list[int]) -> list[Action]:
     ``grid_template``); SPLIT FIRE and RAPID FIRE also at two targets the player names."""
     if many.mode(s, i, weapon) == "template":
         sight = [j for j in sight if many.reached(s, i, j, weapon)]
-    out: list[Action] = [("shoot", j, weapon) for j in sight]
+    out: list[Action] = [("shoot", j, weapon) for j in sight] + volley.actions(s, i, weapon, sight)
     out.extend(("shoot", a, weapon, b) for a, b in many.named_targets(s, i, weapon, sight))
     return out
 
@@ -314,14 +316,12 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return dive.outcomes(s)
     if kind in ("sector", "collapse", "collateral"):  # VI DAMAGE
         return ruin.outcomes(s)
-    if kind in ("unjam", "detonate"):  # VIII JAM; IX DETONATE: a zero on the dice
+    if kind in ("unjam", "detonate", "reinforce"):  # VIII JAM; IX DETONATE: a zero; X reinforcements
         p = s.pending[3]
         return [((kind, 1), p), ((kind, 0), 1 - p)]
     if kind == "horror":  # IX HORROR: a red die
         return [(("horror", face), p) for face, p in horror.FACES]
     if kind == "shamble":  # IX SHAMBLE: 2 reds + 4
-        from grimdice.systems.crusade.actions import shamble_move
-
         return [(("shamble", m), p) for m, p in shamble_move().to_dict().items() if p > 0]
     raise ValueError(f"no chance event {s.pending!r}")
 

@@ -67,7 +67,7 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
     if not ordinary(s):
         return _grouped_draw(s.legal_actions(), rng)
     d = _Decision(s)
-    sources, kinds, where = _TABLES[d.full]
+    sources, kinds, where = _tables(d)
     left = list(kinds)
     built: dict[int, list[Action]] = {}
     draw = rng.random  # _below, inlined: the draw made at every kind tried
@@ -286,8 +286,20 @@ def _table(
     return sources, tuple(where), where
 
 
-#: a decision's sources, kinds and sources by kind: with the action in full (True) or not
-_TABLES = {True: _table(FULL_SOURCES + SOURCES), False: _table(SOURCES)}
+#: IX VOLLEY FIRE (a scenario's option): the weapons' shots and volleys
+VOLLEY_SOURCES: tuple[Source, ...] = ((("shoot", "volley"), _shots), *FULL_SOURCES[1:])
+#: a decision's sources, kinds and sources by kind: with the action in full (True) or not, and in
+#: full with volley fire on
+_TABLES = {
+    True: _table(FULL_SOURCES + SOURCES),
+    False: _table(SOURCES),
+    "volley": _table(VOLLEY_SOURCES + SOURCES),
+}
+
+
+def _tables(d: _Decision) -> Any:
+    """The decision's sources, kinds and sources by kind (:data:`_TABLES`)."""
+    return _TABLES["volley" if d.full and d.s.setup.scenario.options.volley_fire else d.full]
 
 
 def sources_of(s: GameState) -> list[tuple[tuple[str, ...], Callable[[], list[Action]]]] | None:
@@ -296,7 +308,7 @@ def sources_of(s: GameState) -> list[tuple[tuple[str, ...], Callable[[], list[Ac
     if not ordinary(s):
         return None
     d = _Decision(s)
-    return [(names, partial(build, d)) for names, build in _TABLES[d.full][0]]
+    return [(names, partial(build, d)) for names, build in _tables(d)[0]]
 
 
 def support(s: GameState) -> dict[str, set[Action]] | None:
