@@ -323,3 +323,22 @@ def test_nearest_gaps_equals_numpy(seed: int) -> None:
     got = path_kernels.nearest_gaps(a, 0.63, b, rb)
     assert np.array_equal(got, want) and (want < 0).any()
     assert np.isinf(path_kernels.nearest_gaps(a, 0.63, b[:0], rb[:0])).all()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_unit_gaps_equals_numpy(seed: int) -> None:
+    """``path_kernels.unit_gaps`` equals ``base_distances`` reduced to each group's closest gap
+    (``np.minimum.reduceat`` over the groups) element for element, touching and overlapping bases
+    included (clipped at 0)."""
+    from grimdice.engine.table import path_kernels
+
+    rng = np.random.default_rng(500 + seed)
+    a = rng.uniform(0.0, 10.0, size=(7, 2))
+    b = rng.uniform(0.0, 30.0, size=(40, 2))
+    b[:3] = a[:3] + np.array([1.26, 0.0])  # bases exactly in contact (radii 0.63 each)
+    rb = rng.choice([0.5, 0.63, 1.18], size=40)
+    rb[:3] = 0.63
+    starts = np.array([0, 3, 10, 11, 25])
+    want = np.minimum.reduceat(base_distances(a, 0.63, b, rb).min(axis=0), starts)
+    got = path_kernels.unit_gaps(a, 0.63, b, rb, starts)
+    assert np.array_equal(got, want) and (want == 0).any() and (want > 0).any()

@@ -49,7 +49,7 @@ from grimdice.engine.table.blocks import blocks, blocks_gaps
 from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.engine.table.terrain import Table, Terrain, overlap
 from grimdice.errors import ScenarioError
-from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.cache import memo, recall
 from grimdice.systems.onepage.movement import (
     DEPLOY_ZONE,
     STRIKE_CLEARANCE,
@@ -143,7 +143,12 @@ def zone_positions(s: GameState, u: int) -> list[tuple[float, float]]:
                 return [found[i] for i in keep]
         return []
 
-    return recall(s.setup, ("zone positions", s.standing().key, u, s.units[u].models, s.flip(u)), compute)
+    return recall(s.setup, zone_key(s, u), compute)
+
+
+def zone_key(s: GameState, u: int) -> tuple[Any, ...]:
+    """:func:`zone_positions`' key in the geometry memo."""
+    return ("zone positions", s.standing().key, u, s.units[u].models, s.flip(u))
 
 
 def zone_ground(
@@ -280,12 +285,32 @@ def next_decision(s: GameState) -> GameState:
 
 
 def has_choice(s: GameState) -> bool:
-    """Whether the player to deploy has a legal action: :func:`legal_actions` not empty, found unit
-    by unit and kind by kind (:func:`choice_kinds`), stopping at the first."""
+    """Whether the player to deploy has a legal action: :func:`legal_actions` not empty, found kind
+    by kind (:func:`choice_kinds`; a place in the zone by :func:`has_place`), stopping at the first."""
     if s.phase not in ARMY_PHASES:
         return bool(legal_actions(s))
-    mine = (v for v in s.todo if s.setup.owner[v] == s.player)
-    return any(kind() for v in mine for kind in choice_kinds(s, v))
+    mine = [v for v in s.todo if s.setup.owner[v] == s.player]
+    # a place in the zone first (the usual choice), found without listing them all (has_place)
+    return any(has_place(s, v) for v in mine) or any(kind() for v in mine for kind in choice_kinds(s, v)[1:])
+
+
+FIRST_TRIED = 8  # anchors :func:`has_place` tests before all the others
+
+
+def has_place(s: GameState, u: int) -> bool:
+    """Whether :func:`zone_positions` of unit ``u`` is not empty: its memo's answer when it has one,
+    else the zone's anchors on open ground tested against the units (:func:`clear_of_units`, each
+    anchor's answer its own) a few first, then the rest, on the 4" grid and then the 1" grid."""
+    got = memo(s.setup).get(zone_key(s, u))
+    if got is not None:
+        return bool(got)
+    for step in (ZONE_STEP, 1.0):
+        _anchors, bs, ground = zone_ground(s, u, step)
+        rows = np.flatnonzero(ground)
+        for part in (rows[:FIRST_TRIED], rows[FIRST_TRIED:]):
+            if len(part) and clear_of_units(s, u, bs[part], np.ones(len(part), dtype=bool)).any():
+                return True
+    return False
 
 
 def scouts(s: GameState, first: int | None = None) -> GameState:

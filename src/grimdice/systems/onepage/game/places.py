@@ -13,6 +13,7 @@ from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import (
     blocks_cross,
 )
+from grimdice.engine.table.path_kernels import unit_gaps
 from grimdice.engine.table.sweeps import bases_in
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game import (
@@ -121,13 +122,13 @@ def gap(state: GameState, u: int, v: int, anchor: tuple[float, float] | None = N
 def gaps(state: GameState, u: int) -> tuple[np.ndarray, list[float]]:
     """The gap from unit ``u`` where it stands to each unit on the table (in
     :meth:`standing`'s order; as an array and as floats): :meth:`gap`'s values, all at once
-    (``base_distances``), kept in the geometry memo with :meth:`standing`."""
+    (``path_kernels.unit_gaps``: ``base_distances``' arithmetic in one compiled pass), kept in the
+    geometry memo with :meth:`standing`."""
     st = state.standing()
 
     def compute() -> tuple[np.ndarray, list[float]]:
-        a = state.models(u)
-        d = base_distances(a, float(state.setup.radii[u]), st.pts, st.radii)  # one radius for all
-        row = np.minimum.reduceat(d.min(axis=0), st.starts)
+        row = unit_gaps(state.models(u), float(state.setup.radii[u]), st.pts, st.radii, st.starts)
+        row.flags.writeable = False
         return row, row.tolist()
 
     return recall(state.setup, ("gaps", st.key, u), compute)
@@ -164,16 +165,38 @@ def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:
         first.append(total)
         total += z
     sizes, starts = np.array(counts, dtype=int), np.array(first or [0], dtype=int)  # [0] when none
-    if ids:
-        pts = np.concatenate([state.models(v) for v in ids])
-        radii = np.repeat(np.array([r[v] for v in ids]), sizes)
+    if ids:  # every unit's models at once: its first models of the formation, turned, at its anchor
+        flipped, row_unit, rank = formations(state.setup, state.south)
+        shown = [0] * len(units)
+        for v, z in zip(ids, counts, strict=True):
+            shown[v] = z
+        rows = rank < np.array(shown)[row_unit]
+        owner = row_unit[rows]
+        pts = flipped[rows] + np.array(state.anchors)[owner]  # :func:`models`' sum, element by element
+        radii = r[owner]
     else:
-        pts, radii = np.zeros((0, 2)), np.zeros(0)
-    owner = np.repeat(np.array(ids, dtype=int), sizes)
+        pts, radii, owner = np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int)
     sides = tuple([v for v in ids if state.setup.owner[v] == p] for p in (0, 1))
     for arr in (pts, radii, sizes, starts, owner):
         arr.flags.writeable = False
     return Standing(pts, radii, owner, ids, sizes, starts, {v: i for i, v in enumerate(ids)}, sides, key)
+
+
+def formations(setup: Setup, south: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every unit's whole formation turned to its side (``south``: the player on the y = 0 edge), one
+    unit after another: the offsets ``(R, 2)`` (:func:`models`' product), each row's unit and its
+    rank in the unit's formation; kept in the geometry memo."""
+
+    def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        turned = [
+            off * np.array([1.0, 1.0 if setup.owner[u] != south else -1.0])
+            for u, off in enumerate(setup.offsets)
+        ]
+        unit = np.concatenate([np.full(len(off), u) for u, off in enumerate(setup.offsets)])
+        rank = np.concatenate([np.arange(len(off)) for off in setup.offsets])
+        return np.concatenate(turned), unit, rank
+
+    return recall(setup, ("formations", south), compute)
 
 
 def others(
