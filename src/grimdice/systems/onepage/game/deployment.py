@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -110,11 +111,21 @@ def zone_grid(
     12" of the edge; the front row first, each row from the west."""
     r = float(s.setup.radii[u])
     depth = float(s.setup.offsets[u][: s.units[u].models, 1].max())  # the ranks behind the anchor
+    table = s.setup.table
+    return list(_grid(r, depth, s.flip(u) > 0, table.width, table.depth, step, row))
+
+
+@lru_cache(maxsize=4096)
+def _grid(
+    r: float, depth: float, south: bool, width: float, table_depth: float, step: float, row: float
+) -> tuple[tuple[float, float], ...]:
+    """:func:`zone_grid` of a block of base radius ``r`` whose ranks reach ``depth`` behind its
+    anchor, on its side (``south``) of a ``width`` x ``table_depth`` table: a function of these
+    numbers alone, kept across the games of a process (the same armies meet every game)."""
     front = DEPLOY_ZONE - ZONE_MARGIN - r
     rows = [front - k * row for k in range(int((front - depth - r) // row) + 1)]
-    cols = [step / 2 + i * step for i in range(int(s.setup.table.width // step))]
-    south = s.flip(u) > 0
-    return [(x, round(d if south else s.setup.table.depth - d, 3)) for d in rows for x in cols]
+    cols = [step / 2 + i * step for i in range(int(width // step))]
+    return tuple((x, round(d if south else table_depth - d, 3)) for d in rows for x in cols)
 
 
 def in_zone(s: GameState, u: int, bs: np.ndarray) -> np.ndarray:
