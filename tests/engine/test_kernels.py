@@ -326,19 +326,22 @@ def test_nearest_gaps_equals_numpy(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_unit_gaps_equals_numpy(seed: int) -> None:
-    """``path_kernels.unit_gaps`` equals ``base_distances`` reduced to each group's closest gap
-    (``np.minimum.reduceat`` over the groups) element for element, touching and overlapping bases
-    included (clipped at 0)."""
+def test_blocks_gaps_equals_numpy(seed: int) -> None:
+    """``path_kernels.blocks_gaps`` equals ``pair_distances`` (``base_distances``' arithmetic)
+    reduced to each group's closest gap (``np.minimum.reduceat``) element for element, touching
+    and overlapping bases included (clipped at 0)."""
     from grimdice.engine.table import path_kernels
+    from grimdice.engine.table.blocks import pair_distances
 
     rng = np.random.default_rng(500 + seed)
-    a = rng.uniform(0.0, 10.0, size=(7, 2))
+    bs = rng.uniform(0.0, 10.0, size=(9, 7, 2))
     b = rng.uniform(0.0, 30.0, size=(40, 2))
-    b[:3] = a[:3] + np.array([1.26, 0.0])  # bases exactly in contact (radii 0.63 each)
+    b[:3] = bs[0, :3] + np.array([1.26, 0.0])  # bases exactly in contact (radii 0.63 each)
     rb = rng.choice([0.5, 0.63, 1.18], size=40)
     rb[:3] = 0.63
     starts = np.array([0, 3, 10, 11, 25])
-    want = np.minimum.reduceat(base_distances(a, 0.63, b, rb).min(axis=0), starts)
-    got = path_kernels.unit_gaps(a, 0.63, b, rb, starts)
+    want = np.minimum.reduceat(pair_distances(bs, 0.63, b, rb).min(axis=1), starts, axis=1)
+    got = path_kernels.blocks_gaps(bs, 0.63, b, rb, starts)
     assert np.array_equal(got, want) and (want == 0).any() and (want > 0).any()
+    one = np.minimum.reduceat(base_distances(bs[0], 0.63, b, rb).min(axis=0), starts)
+    assert np.array_equal(path_kernels.blocks_gaps(bs[:1], 0.63, b, rb, starts)[0], one)

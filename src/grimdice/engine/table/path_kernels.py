@@ -1,7 +1,7 @@
 """Compiled loops (Numba) for the paths of single bases: whether each of many straight moves passes
 over one of a set of bases (``sweeps.sweeps_meet_bases`` reduced over the bases), and each base's
 gap to the nearest of a set of bases (placing an assault's models one by one asks it hundreds of
-times a game) or to each group of them (a unit's gap to every unit on the table).
+times a game) or, for each block of bases, to each group of them (gaps between units).
 
 As in :mod:`grimdice.engine.table.kernels`, each kernel computes every element with the
 floating-point operations of the NumPy formula it mirrors, in the same order (no fast-math), so the
@@ -52,25 +52,27 @@ def nearest_gaps(a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray) -> np.
 
 
 @njit(cache=True)
-def unit_gaps(a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """``(K,)``: the closest gap (clipped at 0) from the bases ``a`` to each of ``K`` groups of the
-    bases ``b`` (group ``k`` starting at ``starts[k]``; infinity for an empty one):
-    ``np.minimum.reduceat(bases.base_distances(a, ra, b, rb).min(axis=0), starts)``."""
-    n, m, k = a.shape[0], b.shape[0], starts.shape[0]
-    out = np.full(k, np.inf)
-    for g in range(k):
-        stop = starts[g + 1] if g + 1 < k else m
-        best = np.inf
-        for j in range(starts[g], stop):
-            for i in range(n):
-                dx, dy = a[i, 0] - b[j, 0], a[i, 1] - b[j, 1]
-                gap = np.sqrt(dx * dx + dy * dy) - ra
-                gap -= rb[j]
-                gap = max(gap, 0.0)
-                if gap < best:
-                    best = gap
-        out[g] = best
+def blocks_gaps(bs: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """``(C, K)``: the closest gap (clipped at 0) from the bases of each block ``bs[c]`` (``(C, n,
+    2)``) to each of ``K`` groups of the bases ``b`` (group ``k`` starting at ``starts[k]``;
+    infinity for an empty one): ``np.minimum.reduceat(blocks.pair_distances(bs, ra, b,
+    rb).min(axis=1), starts, axis=1)``, each distance ``bases.base_distances``' arithmetic."""
+    cc, n, m, k = bs.shape[0], bs.shape[1], b.shape[0], starts.shape[0]
+    out = np.full((cc, k), np.inf)
+    for c in range(cc):
+        for g in range(k):
+            stop = starts[g + 1] if g + 1 < k else m
+            best = np.inf
+            for j in range(starts[g], stop):
+                for i in range(n):
+                    dx, dy = bs[c, i, 0] - b[j, 0], bs[c, i, 1] - b[j, 1]
+                    gap = np.sqrt(dx * dx + dy * dy) - ra
+                    gap -= rb[j]
+                    gap = max(gap, 0.0)
+                    if gap < best:
+                        best = gap
+            out[c, g] = best
     return out
 
 
-__all__ = ["nearest_gaps", "sweeps_meet_any", "unit_gaps"]
+__all__ = ["blocks_gaps", "nearest_gaps", "sweeps_meet_any"]

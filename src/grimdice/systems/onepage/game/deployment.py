@@ -46,8 +46,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.frozen import replace
+from grimdice.engine.table import kernels
 from grimdice.engine.table.blocks import blocks, blocks_gaps
-from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.engine.table.terrain import Table, Terrain, overlap
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game.cache import memo, recall
@@ -128,13 +128,14 @@ def _grid(
     return tuple((x, round(d if south else table_depth - d, 3)) for d in rows for x in cols)
 
 
-def in_zone(s: GameState, u: int, bs: np.ndarray) -> np.ndarray:
-    """``(C,)``: every base of the blocks ``bs`` (``(C, n, 2)``) within 12" of unit ``u``'s
-    player's table edge."""
-    r, y = s.setup.radii[u], bs[:, :, 1]
+def in_zone(s: GameState, u: int, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """``(C,)``: every base of blocks of unit ``u`` within 12" of its player's table edge, from
+    each block's least and greatest coordinates ``lo``, ``hi`` (``(C, 2)``; the base nearest the
+    enemy decides for all: ``y + r`` rises with ``y``)."""
+    r = s.setup.radii[u]
     if s.flip(u) > 0:
-        return np.asarray((y + r <= DEPLOY_ZONE + EPS).all(axis=1))
-    return np.asarray((y - r >= s.setup.table.depth - DEPLOY_ZONE - EPS).all(axis=1))
+        return np.asarray(hi[:, 1] + r <= DEPLOY_ZONE + EPS)
+    return np.asarray(lo[:, 1] - r >= s.setup.table.depth - DEPLOY_ZONE - EPS)
 
 
 def zone_positions(s: GameState, u: int) -> list[tuple[float, float]]:
@@ -147,11 +148,12 @@ def zone_positions(s: GameState, u: int) -> list[tuple[float, float]]:
             anchors, bs, ground = zone_ground(s, u, step)
             ok = clear_of_units(s, u, bs, ground)
             found = [a for a, good in zip(anchors, ok.tolist(), strict=True) if good]
-            if found:
-                keep = np.unique(
-                    np.linspace(0, len(found) - 1, min(ZONE_MOST, len(found))).round().astype(int)
-                )
-                return [found[i] for i in keep]
+            if len(found) <= ZONE_MOST:  # none to thin out
+                if found:
+                    return found
+                continue
+            keep = np.unique(np.linspace(0, len(found) - 1, ZONE_MOST).round().astype(int))
+            return [found[i] for i in keep]
         return []
 
     return recall(s.setup, zone_key(s, u), compute)
@@ -208,15 +210,15 @@ def ground(
     if not anchors:
         return np.zeros((0, n, 2)), np.zeros(0, dtype=bool)
     bs = blocks(s.setup.offsets[u][:n] * np.array([1.0, -s.flip(u)]), np.array(anchors, dtype=float))
-    c = len(anchors)
-    flat = bs.reshape(c * n, 2)
-    ok = np.asarray(table.on_table(flat, r).reshape(c, n).all(axis=1))
+    lo, hi = bs.min(axis=1), bs.max(axis=1)  # the block's extent decides for all its bases
+    ok = table.spans_on_table(lo, hi, r)
     if zone:
-        ok &= in_zone(s, u, bs)
-    if ok.any():  # one pass over the pieces no model stands on
-        rows = np.repeat(ok, n)
-        inside = sweeps_touch_pieces(table, flat[rows], flat[rows], float(r), table.having(*NO_STANDING))
-        ok[ok] = ~inside.any(axis=1).reshape(-1, n).any(axis=1)
+        ok &= in_zone(s, u, lo, hi)
+    qa, qb, box, _h, _m = table.polygons()
+    if len(box) and ok.any():  # one pass over the pieces no model stands on, block by block
+        keep = table.having(*NO_STANDING)
+        inside = kernels.paths_touch(bs[ok], bs[ok], keep, float(r), (qa, qb, box))
+        ok[ok] = ~inside.any(axis=1)
     return bs, ok
 
 

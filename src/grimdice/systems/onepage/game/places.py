@@ -13,7 +13,7 @@ from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import (
     blocks_cross,
 )
-from grimdice.engine.table.path_kernels import unit_gaps
+from grimdice.engine.table.path_kernels import blocks_gaps
 from grimdice.engine.table.sweeps import bases_in
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game import (
@@ -122,12 +122,12 @@ def gap(state: GameState, u: int, v: int, anchor: tuple[float, float] | None = N
 def gaps(state: GameState, u: int) -> tuple[np.ndarray, list[float]]:
     """The gap from unit ``u`` where it stands to each unit on the table (in
     :meth:`standing`'s order; as an array and as floats): :meth:`gap`'s values, all at once
-    (``path_kernels.unit_gaps``: ``base_distances``' arithmetic in one compiled pass), kept in the
+    (``path_kernels.blocks_gaps``: ``base_distances``' arithmetic in one compiled pass), kept in the
     geometry memo with :meth:`standing`."""
     st = state.standing()
 
     def compute() -> tuple[np.ndarray, list[float]]:
-        row = unit_gaps(state.models(u), float(state.setup.radii[u]), st.pts, st.radii, st.starts)
+        row = blocks_gaps(state.models(u)[None], float(state.setup.radii[u]), st.pts, st.radii, st.starts)[0]
         row.flags.writeable = False
         return row, row.tolist()
 
