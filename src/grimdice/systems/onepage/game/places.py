@@ -155,31 +155,37 @@ def standing(state: GameState) -> Standing:
 
 
 def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:
-    units, place, r = state.units, state.place, state.setup.radii
-    ids = [
-        v for v, sv in enumerate(units) if not sv.destroyed and (not place or place[v] == deployment.ON_TABLE)
-    ]
-    counts = [units[v].models for v in ids]
+    _, south, anchors, place, counts = key
+    ids, sizes, starts, owner, radii, turned, at, sides = recall(
+        state.setup, ("standing rows", south, place, counts), lambda: _rows(state.setup, south, place, counts)
+    )
+    # every unit's models at once: its first models of the formation, turned, at its anchor
+    pts = turned + np.array(anchors)[owner] if ids else np.zeros((0, 2))  # :func:`models`' sum
+    pts.flags.writeable = False
+    return Standing(pts, radii, owner, ids, sizes, starts, at, sides, key)
+
+
+def _rows(setup: Setup, south: int, place: tuple[int, ...], counts: tuple[int, ...]) -> tuple[Any, ...]:
+    """What :func:`_standing` reads of the units on the table apart from their anchors (the units,
+    their model counts and first rows, each row's unit, radius and turned offset, each unit's index,
+    each side's units): a function of where each unit is and its models alive (``place``,
+    ``counts``), kept in the geometry memo for every state they share."""
+    ids = [v for v, z in enumerate(counts) if z and (not place or place[v] == deployment.ON_TABLE)]
     first, total = [], 0  # each unit's first row, in plain Python (a few units)
-    for z in counts:
+    for v in ids:
         first.append(total)
-        total += z
-    sizes, starts = np.array(counts, dtype=int), np.array(first or [0], dtype=int)  # [0] when none
-    if ids:  # every unit's models at once: its first models of the formation, turned, at its anchor
-        flipped, row_unit, rank = formations(state.setup, state.south)
-        shown = [0] * len(units)
-        for v, z in zip(ids, counts, strict=True):
-            shown[v] = z
-        rows = rank < np.array(shown)[row_unit]
-        owner = row_unit[rows]
-        pts = flipped[rows] + np.array(state.anchors)[owner]  # :func:`models`' sum, element by element
-        radii = r[owner]
-    else:
-        pts, radii, owner = np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int)
-    sides = tuple([v for v in ids if state.setup.owner[v] == p] for p in (0, 1))
-    for arr in (pts, radii, sizes, starts, owner):
+        total += counts[v]
+    sizes = np.array([counts[v] for v in ids], dtype=int)
+    starts = np.array(first or [0], dtype=int)  # [0] when none
+    flipped, row_unit, rank = formations(setup, south)
+    shown = [counts[v] if v in ids else 0 for v in range(len(counts))]
+    rows = rank < np.array(shown, dtype=int)[row_unit]
+    owner, turned = row_unit[rows], flipped[rows]
+    radii = setup.radii[owner]
+    sides = tuple([v for v in ids if setup.owner[v] == p] for p in (0, 1))
+    for arr in (radii, sizes, starts, owner, turned):
         arr.flags.writeable = False
-    return Standing(pts, radii, owner, ids, sizes, starts, {v: i for i, v in enumerate(ids)}, sides, key)
+    return ids, sizes, starts, owner, radii, turned, {v: i for i, v in enumerate(ids)}, sides
 
 
 def formations(setup: Setup, south: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
