@@ -345,3 +345,29 @@ def test_blocks_gaps_equals_numpy(seed: int) -> None:
     assert np.array_equal(got, want) and (want == 0).any() and (want > 0).any()
     one = np.minimum.reduceat(base_distances(bs[0], 0.63, b, rb).min(axis=0), starts)
     assert np.array_equal(path_kernels.blocks_gaps(bs[:1], 0.63, b, rb, starts)[0], one)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sweeps_touch_equals_paths_touch(seed: int) -> None:
+    """``path_kernels.sweeps_touch`` (one path at a time) equals ``kernels.paths_touch`` with one
+    path per group, on a generated table: bases standing still (start = end), moves across the
+    table, and bases placed exactly at a piece's corner distance (grazing)."""
+    from grimdice.engine.table import kernels, path_kernels
+    from grimdice.engine.table.layout import generate_table
+
+    table = generate_table(600 + seed)
+    qa, qb, box, _h, _m = table.polygons()
+    rng = np.random.default_rng(600 + seed)
+    starts = rng.uniform([0.0, 0.0], [72.0, 48.0], size=(500, 2))
+    ends = starts + rng.uniform(-10.0, 10.0, size=(500, 2))
+    ends[:150] = starts[:150]  # bases that do not move
+    corners = qa.reshape(-1, 2)
+    starts[150:200] = corners[rng.integers(len(corners), size=50)] + [0.63, 0.0]  # grazing a corner
+    touched = []
+    for keep in (np.ones(len(box), dtype=bool), table.having("impassable", "dangerous")):
+        for radius in (0.63, 1.18):
+            want = kernels.paths_touch(starts[:, None, :], ends[:, None, :], keep, radius, (qa, qb, box))
+            got = path_kernels.sweeps_touch(starts, ends, radius, keep, (qa, qb, box))
+            assert np.array_equal(got, want)
+            touched.append(want[:150].any() and want[150:].any() and not want.all())
+    assert touched[0] and touched[1]  # all pieces: standing and moving bases touch some, not all

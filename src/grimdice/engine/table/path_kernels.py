@@ -1,5 +1,6 @@
 """Compiled loops (Numba) for the paths of single bases: whether each of many straight moves passes
-over one of a set of bases (``sweeps.sweeps_meet_bases`` reduced over the bases), and each base's
+over one of a set of bases (``sweeps.sweeps_meet_bases`` reduced over the bases) or touches each
+terrain piece (``sweeps.sweeps_touch_pieces``), and each base's
 gap to the nearest of a set of bases (placing an assault's models one by one asks it hundreds of
 times a game) or, for each block of bases, to each group of them (gaps between units).
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from grimdice.engine.table.kernels import _square_point_segment
+from grimdice.engine.table.kernels import TERRAIN_EPS, Polygons, _crossing, _inside, _square_point_segment
 
 
 @njit(cache=True)
@@ -75,4 +76,39 @@ def blocks_gaps(bs: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray, starts
     return out
 
 
-__all__ = ["blocks_gaps", "nearest_gaps", "sweeps_meet_any"]
+@njit(cache=True)
+def sweeps_touch(
+    starts: np.ndarray, ends: np.ndarray, radius: float, keep: np.ndarray, poly: Polygons
+) -> np.ndarray:
+    """``(n, k)``: whether the base of ``radius`` moving from ``starts[i]`` to ``ends[i]`` touches
+    piece ``j`` anywhere on the way (the pieces ``keep`` marks, tested only where the piece's box
+    meets the box around the path): ``kernels.paths_touch`` with one path per group, its tests
+    written out for a single path (``sweeps.sweeps_touch_pieces``)."""
+    qa, qb, box = poly
+    n, k = starts.shape[0], box.shape[0]
+    out = np.zeros((n, k), dtype=np.bool_)
+    r = max(radius - TERRAIN_EPS, 0.0)
+    r2 = r * r
+    for i in range(n):
+        sx, sy, ex, ey = starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1]
+        lo_x, lo_y = min(np.inf, sx, ex) - radius, min(np.inf, sy, ey) - radius
+        hi_x, hi_y = max(-np.inf, sx, ex) + radius, max(-np.inf, sy, ey) + radius
+        for j in range(k):
+            if not keep[j] or box[j, 2] < lo_x or box[j, 3] < lo_y or box[j, 0] > hi_x or box[j, 1] > hi_y:
+                continue
+            hit = False
+            for g in range(qa.shape[1]):
+                ax, ay, bx, by = qa[j, g, 0], qa[j, g, 1], qb[j, g, 0], qb[j, g, 1]
+                if (
+                    _crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay)
+                    or _square_point_segment(sx, sy, ax, ay, bx, by) < r2
+                    or _square_point_segment(ex, ey, ax, ay, bx, by) < r2
+                    or _square_point_segment(ax, ay, sx, sy, ex, ey) < r2
+                ):
+                    hit = True
+                    break
+            out[i, j] = hit or _inside(poly, j, ex, ey) or _inside(poly, j, sx, sy)
+    return out
+
+
+__all__ = ["blocks_gaps", "nearest_gaps", "sweeps_meet_any", "sweeps_touch"]

@@ -117,8 +117,10 @@ def sweeps_touch_pieces(
     qa, qb, box, _h, _m = table.polygons()
     if not len(s) or not len(box):
         return np.zeros((len(s), len(box)), dtype=bool)
+    from grimdice.engine.table import path_kernels
+
     keep = np.ones(len(box), dtype=bool) if keep is None else keep
-    return np.asarray(kernels.paths_touch(s[:, None, :], e[:, None, :], keep, radius, (qa, qb, box)))
+    return np.asarray(path_kernels.sweeps_touch(s, e, float(radius), keep, (qa, qb, box)))
 
 
 def bases_in(table: Table, centres: np.ndarray, radius: float | np.ndarray, trait: str) -> np.ndarray:
