@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from grimdice.engine.table.kernels import TERRAIN_EPS, Polygons, _crossing, _inside, _square_point_segment
+from grimdice.engine.table.kernels import TERRAIN_EPS, Polygons, _path_touches, _square_point_segment
 
 
 @njit(cache=True)
@@ -84,7 +84,7 @@ def sweeps_touch(
     piece ``j`` anywhere on the way (the pieces ``keep`` marks, tested only where the piece's box
     meets the box around the path): ``kernels.paths_touch`` with one path per group, its tests
     written out for a single path (``sweeps.sweeps_touch_pieces``)."""
-    qa, qb, box = poly
+    box = poly[2]
     n, k = starts.shape[0], box.shape[0]
     out = np.zeros((n, k), dtype=np.bool_)
     r = max(radius - TERRAIN_EPS, 0.0)
@@ -96,18 +96,7 @@ def sweeps_touch(
         for j in range(k):
             if not keep[j] or box[j, 2] < lo_x or box[j, 3] < lo_y or box[j, 0] > hi_x or box[j, 1] > hi_y:
                 continue
-            hit = False
-            for g in range(qa.shape[1]):
-                ax, ay, bx, by = qa[j, g, 0], qa[j, g, 1], qb[j, g, 0], qb[j, g, 1]
-                if (
-                    _crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay)
-                    or _square_point_segment(sx, sy, ax, ay, bx, by) < r2
-                    or _square_point_segment(ex, ey, ax, ay, bx, by) < r2
-                    or _square_point_segment(ax, ay, sx, sy, ex, ey) < r2
-                ):
-                    hit = True
-                    break
-            out[i, j] = hit or _inside(poly, j, ex, ey) or _inside(poly, j, sx, sy)
+            out[i, j] = _path_touches(sx, sy, ex, ey, poly, j, r2)
     return out
 
 
