@@ -43,7 +43,8 @@ def blocks_touch(table: Table, a: np.ndarray, bs: np.ndarray, keep: np.ndarray, 
     qa, qb, box, _h, _m = table.polygons()
     if bs.shape[0] == 0 or not keep.any():
         return np.zeros((bs.shape[0], len(box)), dtype=bool)
-    return np.asarray(kernels.paths_touch(np.broadcast_to(a, bs.shape), bs, keep, radius, (qa, qb, box)))
+    starts = np.repeat(a[None, :, :], bs.shape[0], axis=0)  # the same start for every candidate
+    return np.asarray(kernels.paths_touch(starts, bs, keep, radius, (qa, qb, box)))
 
 
 def blocks_gaps(

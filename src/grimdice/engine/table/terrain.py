@@ -235,7 +235,9 @@ class Table:
 
     def on_table(self, centres: np.ndarray, radii: np.ndarray | float = 0.0) -> np.ndarray:
         c = np.atleast_2d(centres)
-        r = np.broadcast_to(np.asarray(radii, dtype=np.float64), (len(c),))
+        r = np.asarray(radii, dtype=np.float64)  # one for all, or one per centre
+        if r.ndim:
+            r = np.broadcast_to(r, (len(c),))
         return np.asarray(
             (c[:, 0] - r >= -EPS)
             & (c[:, 1] - r >= -EPS)

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.table.bases import base_distances, coherent
-from grimdice.engine.table.sweeps import bases_in, sweeps_meet_any, sweeps_touch_pieces
+from grimdice.engine.table.sweeps import bases_in, per_base, sweeps_meet_any, sweeps_touch_pieces
 
 STRIKE_REACH = 2.0  # "or that are within 2" of a model from the target unit"
 KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units"
@@ -81,8 +81,8 @@ def nearest(a: np.ndarray, ra: float, b: np.ndarray, rb: float | np.ndarray) -> 
     arithmetic, reduced in one compiled pass: ``path_kernels.nearest_gaps``)."""
     from grimdice.engine.table import path_kernels
 
-    radii = np.broadcast_to(np.asarray(rb, dtype=np.float64), (len(b),))
     pts = np.asarray(b, dtype=np.float64).reshape(-1, 2)
+    radii = per_base(rb, len(pts))
     return np.asarray(path_kernels.nearest_gaps(np.asarray(a, dtype=np.float64), float(ra), pts, radii))
 
 
