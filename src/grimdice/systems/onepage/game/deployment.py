@@ -128,14 +128,14 @@ def _grid(
     return tuple((x, round(d if south else table_depth - d, 3)) for d in rows for x in cols)
 
 
-def in_zone(s: GameState, u: int, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """``(C,)``: every base of blocks of unit ``u`` within 12" of its player's table edge, from
-    each block's least and greatest coordinates ``lo``, ``hi`` (``(C, 2)``; the base nearest the
-    enemy decides for all: ``y + r`` rises with ``y``)."""
-    r = s.setup.radii[u]
-    if s.flip(u) > 0:
+def in_zone(lo: np.ndarray, hi: np.ndarray, r: float, south: bool, depth: float) -> np.ndarray:
+    """``(C,)``: every base (of radius ``r``) of blocks within 12" of their player's table edge
+    (``south``: the y = 0 edge, else the far edge of a table ``depth`` deep), from each block's least
+    and greatest coordinates ``lo``, ``hi`` (``(C, 2)``; the base nearest the enemy decides for all:
+    ``y + r`` rises with ``y``)."""
+    if south:
         return np.asarray(hi[:, 1] + r <= DEPLOY_ZONE + EPS)
-    return np.asarray(lo[:, 1] - r >= s.setup.table.depth - DEPLOY_ZONE - EPS)
+    return np.asarray(lo[:, 1] - r >= depth - DEPLOY_ZONE - EPS)
 
 
 def zone_positions(s: GameState, u: int) -> list[tuple[float, float]]:
@@ -172,11 +172,36 @@ def zone_ground(
 
     def compute() -> tuple[list[tuple[float, float]], np.ndarray, np.ndarray]:
         anchors = zone_grid(s, u, step, step)
-        bs, ok = ground(s, u, anchors, zone=True)
+        table, block = s.setup.table, s.block(u)
+        key = (block.tobytes(), len(block), float(s.setup.radii[u]), s.flip(u) > 0, table.width, table.depth)
+        bs, fits = _zone_blocks(*key, tuple(anchors))
+        ok = off_terrain(s, u, bs, fits.copy())
         ok.flags.writeable = False
         return anchors, bs, ok
 
     return recall(s.setup, ("zone ground", u, s.units[u].models, s.flip(u), step), compute)
+
+
+@lru_cache(maxsize=1024)
+def _zone_blocks(
+    block: bytes,
+    n: int,
+    r: float,
+    south: bool,
+    width: float,
+    depth: float,
+    anchors: tuple[tuple[float, float], ...],
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ground`'s blocks and its tests but terrain, for a block (its turned offsets ``block``,
+    ``n`` bases of radius ``r``) at each of its zone's ``anchors`` on a ``width`` x ``depth`` table,
+    within 12" of its edge (``south``): a function of these alone, kept across the games of a
+    process (read-only arrays)."""
+    base = np.frombuffer(block, dtype=np.float64).reshape(n, 2)
+    bs = blocks(base, np.array(anchors, dtype=float))
+    lo, hi = bs.min(axis=1), bs.max(axis=1)  # the block's extent decides for all its bases
+    fits = Table(width, depth).spans_on_table(lo, hi, r) & in_zone(lo, hi, r, south, depth)
+    bs.flags.writeable = fits.flags.writeable = False
+    return bs, fits
 
 
 def grid() -> list[tuple[float, float]]:
@@ -213,13 +238,20 @@ def ground(
     lo, hi = bs.min(axis=1), bs.max(axis=1)  # the block's extent decides for all its bases
     ok = table.spans_on_table(lo, hi, r)
     if zone:
-        ok &= in_zone(s, u, lo, hi)
+        ok &= in_zone(lo, hi, r, s.flip(u) > 0, table.depth)
+    return bs, off_terrain(s, u, bs, ok)
+
+
+def off_terrain(s: GameState, u: int, bs: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """``ok`` (changed in place) where unit ``u``'s block at ``bs`` also has no base over
+    impassable or dangerous terrain: one compiled pass over those pieces, block by block."""
+    table = s.setup.table
     qa, qb, box, _h, _m = table.polygons()
-    if len(box) and ok.any():  # one pass over the pieces no model stands on, block by block
+    if len(box) and ok.any():
         keep = table.having(*NO_STANDING)
-        inside = kernels.paths_touch(bs[ok], bs[ok], keep, float(r), (qa, qb, box))
+        inside = kernels.paths_touch(bs[ok], bs[ok], keep, float(s.setup.radii[u]), (qa, qb, box))
         ok[ok] = ~inside.any(axis=1)
-    return bs, ok
+    return ok
 
 
 def clear_of_units(s: GameState, u: int, bs: np.ndarray, ok: np.ndarray) -> np.ndarray:
