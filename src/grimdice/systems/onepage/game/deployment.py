@@ -197,7 +197,7 @@ def _zone_blocks(
     within 12" of its edge (``south``): a function of these alone, kept across the games of a
     process (read-only arrays)."""
     base = np.frombuffer(block, dtype=np.float64).reshape(n, 2)
-    bs = blocks(base, np.array(anchors, dtype=float))
+    bs = blocks(base, np.array(anchors, dtype=float).reshape(-1, 2))  # (0, n, 2) for no anchor
     lo, hi = bs.min(axis=1), bs.max(axis=1)  # the block's extent decides for all its bases
     fits = Table(width, depth).spans_on_table(lo, hi, r) & in_zone(lo, hi, r, south, depth)
     bs.flags.writeable = fits.flags.writeable = False
