@@ -6,7 +6,7 @@ and number (a blip is a square with ``?``), its condition marked (S stunned, W w
 knocked out; killed models are gone, a face-down HORROR is a cross). The battle rules'
 marks (:mod:`.marks`): sections still covered hatched grey (the models in them not drawn until
 uncovered), reinforcement key points as diamonds in the force's colour (hollow once the group has
-all come), the models that arrived in the round ringed in gold, each volley of the round as
+all come), the models that arrived in the round ringed in dashed green, each volley of the round as
 arrows from every firer to every target, and each artillery crew joined to its gun (solid and
 marked ``crew`` while in the gun's cover, dotted when not)."""
 
@@ -146,7 +146,7 @@ def _battle_marks(ax: Any, s: GameState, volleys: Sequence[Any], new: Sequence[i
         ax.plot([x], [y], marker="D", markersize=13, mfc=fill, mec=COLOURS[side], alpha=0.45, mew=1.5)
     for k in new:
         x, y = s.tokens[k].sq[0], s.tokens[k].sq[1]
-        ax.add_patch(Circle((x, y - 0.08), 0.4, fill=False, ec="gold", lw=2))
+        ax.add_patch(Circle((x, y - 0.08), 0.4, fill=False, ec="tab:green", lw=2, ls="--"))
     for side, a, b in volleys:
         arrow = {"arrowstyle": "->", "color": COLOURS[side], "lw": 1.0, "alpha": 0.7}
         ax.annotate("", xy=b, xytext=a, arrowprops=arrow)
