@@ -161,3 +161,14 @@ def test_volleys_on_a_table_keep_the_invariants_and_replay():
         again, _, problems = replay(json.loads(json.dumps(log)))
         assert problems == [] and again == log
     assert volleys > 0
+
+
+def test_every_volley_offered_at_a_hurt_target_is_solved():
+    # the volley's bound counts each target's states from its full hits, as the calculator does
+    big = dict(ORK, hits=2)
+    s = _game(GUARDS, [(8, 3), (9, 4)], profiles=[_guard(), big])
+    s = s.with_token(5, hits=0)  # a hit lost: fewer states left, the calculator counts them all
+    offered = [a for a in _volleys(s) if a[2] == 2]
+    assert offered
+    for a in offered:
+        attack_value(s, a)  # its joint law is solved, not refused

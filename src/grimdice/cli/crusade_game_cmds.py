@@ -166,7 +166,7 @@ def replay(path: Path, png: Path | None, as_json: bool) -> None:
         log = load_scenario(path)
         again, states, problems = run_replay(log)
         differs = differences(log, again, problems)
-        files = draw_into(png, lambda folder: draw_rounds(states, folder))
+        files = draw_into(png, lambda folder: draw_rounds(states, folder, log["actions"]))
     except GrimdiceError as exc:
         raise fail(exc, err) from None
     same = not differs

@@ -24,7 +24,8 @@ Readings of ours (``volley_fire`` and the calculator's ``volley_fire``, ``volley
   model's sight: that model and the enemy models nearest it that fit with it under the template, up
   to :data:`MAX_TARGETS`; with every friend that qualifies, nearest the target first, up to
   :data:`MAX_FIRERS` firers in all, at least two, as many as the calculator's exact bound on the
-  volley's states takes (fewer targets when it takes no friend with them all).
+  volley's states takes (each target's states counted from its full hits, as the calculator counts
+  them; fewer targets when it takes no friend with them all).
 - "Fit under a 3" template": the targets lie within a 3 x 3 block of squares (X's hazard area,
   "the square they are in, plus all 8 adjacent squares", is 3" across; inches on a table, within 2"
   of height of each other).
@@ -180,7 +181,8 @@ def _firers(s: GameState, friends: list[int], group: list[int], band: int) -> li
         )
     ]
     ok.sort(key=lambda k: (board.range(s.tokens[k].sq, first), k))
-    states = prod(len(CONDITIONS) * (s.tokens[j].hits + 1) for j in group)
+    fighters = s.setup.fighters  # the calculator counts every target's states from its full hits
+    states = prod(len(CONDITIONS) * (fighters[s.tokens[j].profile].body.hits + 1) for j in group)
     n = min(len(ok), MAX_FIRERS - 1)
     while n and _size(2 * (n + 1), states) > MAX_VOLLEY_STATES:
         n -= 1
