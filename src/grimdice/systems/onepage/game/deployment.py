@@ -215,21 +215,16 @@ def valid_position(s: GameState, u: int, anchor: tuple[float, float]) -> bool:
     return bool(valid_positions(s, u, [anchor])[0])
 
 
-def valid_positions(
-    s: GameState, u: int, anchors: list[tuple[float, float]], zone: bool = False
-) -> np.ndarray:
+def valid_positions(s: GameState, u: int, anchors: list[tuple[float, float]]) -> np.ndarray:
     """:func:`valid_position` for every anchor of ``anchors`` in one NumPy pass (``(C,)``; each
-    element the same arithmetic as one block's models and ``base_distances``); ``zone``: and every
-    base within 12" of the unit's table edge (:func:`in_zone`)."""
-    bs, ok = ground(s, u, anchors, zone)
+    element the same arithmetic as one block's models and ``base_distances``)."""
+    bs, ok = ground(s, u, anchors)
     return clear_of_units(s, u, bs, ok)
 
 
-def ground(
-    s: GameState, u: int, anchors: list[tuple[float, float]], zone: bool = False
-) -> tuple[np.ndarray, np.ndarray]:
+def ground(s: GameState, u: int, anchors: list[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
     """(unit ``u``'s block at each of ``anchors``, ``(C, n, 2)``; ``(C,)``: every base on the
-    table, off impassable and dangerous terrain, and with ``zone`` within 12" of its edge)."""
+    table, off impassable and dangerous terrain)."""
     table, r = s.setup.table, s.setup.radii[u]
     n = s.units[u].models
     if not anchors:
@@ -237,8 +232,6 @@ def ground(
     bs = blocks(s.setup.offsets[u][:n] * np.array([1.0, -s.flip(u)]), np.array(anchors, dtype=float))
     lo, hi = bs.min(axis=1), bs.max(axis=1)  # the block's extent decides for all its bases
     ok = table.spans_on_table(lo, hi, r)
-    if zone:
-        ok &= in_zone(lo, hi, r, s.flip(u) > 0, table.depth)
     return bs, off_terrain(s, u, bs, ok)
 
 

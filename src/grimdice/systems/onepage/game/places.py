@@ -12,8 +12,8 @@ from grimdice.engine.frozen import replace
 from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import (
     blocks_cross,
+    blocks_gaps,
 )
-from grimdice.engine.table.path_kernels import blocks_gaps
 from grimdice.engine.table.sweeps import bases_in
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game import (
@@ -222,11 +222,12 @@ def others(
 
 
 def gaps_to(state: GameState, u: int, centres: np.ndarray, others: tuple[Any, ...]) -> np.ndarray:
+    """The closest gap from unit ``u``'s models at ``centres`` to each unit of ``others``
+    (:func:`others`' tuple), as :func:`gaps` measures them."""
     pts, radii, starts, ids = others
     if not ids:
         return np.zeros(0)
-    d = base_distances(centres, np.full(len(centres), state.setup.radii[u]), pts, radii).min(axis=0)
-    return np.minimum.reduceat(d, starts)
+    return blocks_gaps(centres[None], float(state.setup.radii[u]), pts, radii, starts)[0]
 
 
 def crosses(state: GameState, u: int, a: np.ndarray, b: np.ndarray, trait: str) -> bool:
