@@ -73,6 +73,20 @@ def _many_models(d: dict[str, Any]) -> None:
     d["forces"][1]["models"] = [{"profile": "Stealer"}] * 41
 
 
+def _reinforcement_in_wall(d: dict[str, Any]) -> None:
+    d["reinforcements"] = [{"force": 1, "points": [[5, 1], [0, 1]], "models": ["Stealer"]}]
+
+
+def _crew_without_artillery(d: dict[str, Any]) -> None:
+    d["forces"][0]["models"].append({"profile": "Marine", "at": [2, 1]})
+    d["forces"][0]["models"][0]["crew"] = [1]
+
+
+def _volley_with_blips(d: dict[str, Any]) -> None:
+    d["options"] = {"volley_fire": True}
+    d["forces"][1]["blips"] = [{"at": [4, 1], "models": ["Stealer"]}]
+
+
 @pytest.mark.parametrize(
     ("spoil", "field"),
     [
@@ -81,6 +95,9 @@ def _many_models(d: dict[str, Any]) -> None:
         (_walled_off, "board.map"),
         (_huge_turns, "turns"),
         (_many_models, "forces.1.models"),
+        (_reinforcement_in_wall, "reinforcements.0.points.1"),
+        (_crew_without_artillery, "forces.0.models.0.crew"),
+        (_volley_with_blips, "options.volley_fire"),
     ],
 )
 def test_check_and_play_refuse_a_bad_scenario_in_one_line(tmp_path: Path, spoil: Any, field: str) -> None:

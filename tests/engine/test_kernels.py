@@ -323,3 +323,51 @@ def test_nearest_gaps_equals_numpy(seed: int) -> None:
     got = path_kernels.nearest_gaps(a, 0.63, b, rb)
     assert np.array_equal(got, want) and (want < 0).any()
     assert np.isinf(path_kernels.nearest_gaps(a, 0.63, b[:0], rb[:0])).all()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_blocks_gaps_equals_numpy(seed: int) -> None:
+    """``path_kernels.blocks_gaps`` equals ``pair_distances`` (``base_distances``' arithmetic)
+    reduced to each group's closest gap (``np.minimum.reduceat``) element for element, touching
+    and overlapping bases included (clipped at 0)."""
+    from grimdice.engine.table import path_kernels
+    from grimdice.engine.table.blocks import pair_distances
+
+    rng = np.random.default_rng(500 + seed)
+    bs = rng.uniform(0.0, 10.0, size=(9, 7, 2))
+    b = rng.uniform(0.0, 30.0, size=(40, 2))
+    b[:3] = bs[0, :3] + np.array([1.26, 0.0])  # bases exactly in contact (radii 0.63 each)
+    rb = rng.choice([0.5, 0.63, 1.18], size=40)
+    rb[:3] = 0.63
+    starts = np.array([0, 3, 10, 11, 25])
+    want = np.minimum.reduceat(pair_distances(bs, 0.63, b, rb).min(axis=1), starts, axis=1)
+    got = path_kernels.blocks_gaps(bs, 0.63, b, rb, starts)
+    assert np.array_equal(got, want) and (want == 0).any() and (want > 0).any()
+    one = np.minimum.reduceat(base_distances(bs[0], 0.63, b, rb).min(axis=0), starts)
+    assert np.array_equal(path_kernels.blocks_gaps(bs[:1], 0.63, b, rb, starts)[0], one)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sweeps_touch_equals_paths_touch(seed: int) -> None:
+    """``path_kernels.sweeps_touch`` (one path at a time) equals ``kernels.paths_touch`` with one
+    path per group, on a generated table: bases standing still (start = end), moves across the
+    table, and bases placed exactly at a piece's corner distance (grazing)."""
+    from grimdice.engine.table import kernels, path_kernels
+    from grimdice.engine.table.layout import generate_table
+
+    table = generate_table(600 + seed)
+    qa, qb, box, _h, _m = table.polygons()
+    rng = np.random.default_rng(600 + seed)
+    starts = rng.uniform([0.0, 0.0], [72.0, 48.0], size=(500, 2))
+    ends = starts + rng.uniform(-10.0, 10.0, size=(500, 2))
+    ends[:150] = starts[:150]  # bases that do not move
+    corners = qa.reshape(-1, 2)
+    starts[150:200] = corners[rng.integers(len(corners), size=50)] + [0.63, 0.0]  # grazing a corner
+    touched = []
+    for keep in (np.ones(len(box), dtype=bool), table.having("impassable", "dangerous")):
+        for radius in (0.63, 1.18):
+            want = kernels.paths_touch(starts[:, None, :], ends[:, None, :], keep, radius, (qa, qb, box))
+            got = path_kernels.sweeps_touch(starts, ends, radius, keep, (qa, qb, box))
+            assert np.array_equal(got, want)
+            touched.append(want[:150].any() and want[150:].any() and not want.all())
+    assert touched[0] and touched[1]  # all pieces: standing and moving bases touch some, not all

@@ -238,3 +238,34 @@ def test_the_ai_puts_shooting_units_in_cover_and_melee_units_forward() -> None:
 def test_zone_positions_are_bounded_on_an_open_table() -> None:
     s = start([SEER], [LINE])
     assert 0 < len(zone_positions(s, 0)) <= ZONE_MOST
+
+
+def test_has_place_answers_whether_the_zone_offers_a_place() -> None:
+    """``has_place`` (a few anchors tested first, then the rest) says whether ``zone_positions`` is
+    not empty, computed afresh each time: at every deployment step of a game where a friendly block
+    fills the west of the zone (the first anchors tested are taken, a place is further east), and
+    where two walls leave room for one mob only (none for the other)."""
+    from grimdice.systems.onepage.game.cache import MEMO_ATTR
+    from grimdice.systems.onepage.game.deployment import has_place
+
+    def afresh(s: GameState, u: int) -> tuple[bool, bool]:
+        s.setup.__dict__.pop(MEMO_ATTR, None)
+        got = has_place(s, u)
+        s.setup.__dict__.pop(MEMO_ATTR, None)
+        return got, bool(zone_positions(s, u))
+
+    s = start([MOB, LINE, GUNS, SEER], [LINE, MOB])
+    west = min((a for a in s.legal_actions() if a[1] == 0), key=lambda a: (a[3], a[2]))
+    s = s.apply(west)
+    seen = []
+    while s.phase == "deploy":
+        for u in s.todo:
+            got, want = afresh(s, u)
+            assert got == want
+            seen.append(got)
+        s = s.apply(s.legal_actions()[-1])
+    walls = (rect("w", 0, 0, 26, 12, "impassable"), rect("e", 46, 0, 26, 12, "impassable"))
+    s = start([MOB, dict(MOB, name="Mob 2")], [LINE], Table(terrain=walls))
+    s = s.apply(min((a for a in s.legal_actions() if a[1] == 0), key=lambda a: abs(a[2] - 36.0)))
+    assert afresh(s, 1) == (False, False)
+    assert all(seen) and len(seen) >= 8

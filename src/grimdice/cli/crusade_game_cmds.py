@@ -63,6 +63,12 @@ def check(path: Path) -> None:
         cards = ", ".join(sorted({c.card for c in sc.psychic.deck}))
         line = f"  psychic deck: {len(sc.psychic.deck)} cards ({cards}); player psykers: {player}"
         out.print(line, highlight=False)
+    for g, r in enumerate(sc.reinforcements):  # X reinforcements (ours)
+        when = f"turn {r.turn}" + (f" on {r.dice} >= {r.need}" if r.dice else "")
+        line = f"  reinforcements {g}: {len(r.models)} models for {safe(sc.forces[r.force].name)}, {when}"
+        out.print(line, highlight=False)
+    if sc.options.volley_fire:
+        out.print("  options: VOLLEY FIRE (IX, optional)", highlight=False)
     typer.echo("ok")
 
 
@@ -160,7 +166,7 @@ def replay(path: Path, png: Path | None, as_json: bool) -> None:
         log = load_scenario(path)
         again, states, problems = run_replay(log)
         differs = differences(log, again, problems)
-        files = draw_into(png, lambda folder: draw_rounds(states, folder))
+        files = draw_into(png, lambda folder: draw_rounds(states, folder, log["actions"]))
     except GrimdiceError as exc:
         raise fail(exc, err) from None
     same = not differs

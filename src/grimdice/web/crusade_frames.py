@@ -2,7 +2,9 @@
 again from its actions with no dice (:func:`grimdice.systems.crusade.game.replay.replay`, as
 ``grimdice replay`` does), and after each action the page gets every model's position and
 condition, the action in words, its arrow and the dice's outcome (the log's event: an attack, a
-card, a building's damage). A table's geometry comes once (:mod:`grimdice.web.crusade_table`),
+card, a building's damage), with the battle rules' marks (sections still covered, reinforcement
+key points and the models arriving, a volley's arrows, crews beside their gun). A table's
+geometry comes once (:mod:`grimdice.web.crusade_table`),
 and each step of a table game carries what VI changed on it (sectors' hits, rubble, forced
 entries)."""
 
@@ -14,6 +16,7 @@ from typing import Any
 from grimdice.engine.game import CHANCE
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.game import marks, volley
 from grimdice.systems.crusade.game.table import TableBoard, piece_key
 from grimdice.web.crusade_table import sector_cell, table_board, table_marks
 
@@ -27,7 +30,8 @@ CLIMBS = {"ladder": "climbs the ladder to", "jump": "jumps to", "scrabble": "scr
 ROLLS = {"jump": ("the jump is made", "the jump fails: a fall"),
          "scrabble": ("the scrabble is made", "the scrabble fails: it stays at the bottom"),
          "force": ("the entry is forced", "the entry holds"),
-         "dive": ("the dive's jump is made", "the dive fails: a fall and a stun")}  # fmt: skip
+         "dive": ("the dive's jump is made", "the dive fails: a fall and a stun"),
+         "reinforce": ("the reinforcements' roll is made", "the reinforcements' roll fails")}  # fmt: skip
 #: actions aimed at a model: the arrow's kind
 ATTACKS = {"shoot": "shot", "melee": "melee", "mind": "shot", "dive": "melee", "ladder_melee": "melee"}
 #: actions aimed at a sector (its index) or a barricade or catwalk (its index), and the arrow's kind
@@ -89,6 +93,34 @@ def _models(s: Any) -> list[dict[str, Any]]:
     ]
 
 
+def _battle(s: Any) -> dict[str, Any]:
+    """The battle rules' marks in state ``s`` (:mod:`grimdice.systems.crusade.game.marks`), each only
+    when the scenario has the rule: ``covered`` (the squares of the sections still covered),
+    ``key_points`` (each reinforcement group's points, ``side``, ``at``, ``coming``: models of the
+    group still to come) and ``crews`` (each crew model's ``crew`` and ``gun`` token and squares, and
+    ``cover``: within 1" of the gun standing)."""
+    setup, out = s.setup, dict[str, Any]()
+    if setup.sections:
+        out["covered"] = [list(q) for q in marks.covered_squares(s)]
+    if setup.groups:
+        out["key_points"] = [{"side": k, "at": list(p), "coming": c} for k, p, c in marks.key_points(s)]
+    if setup.crews:
+        out["crews"] = [
+            {"crew": c, "gun": g, "from": list(s.tokens[c].sq), "to": list(s.tokens[g].sq), "cover": cover}
+            for c, g, cover in marks.crew_marks(s)
+        ]
+    return out
+
+
+def _arrivals(s: Any, n: Any, text: str) -> tuple[list[int], str]:
+    """The models that came onto the board in the step (reinforcements, an uncovered section's),
+    and the step's text naming them."""
+    new = marks.arrived(s, n)
+    if not new:
+        return new, text
+    return new, f"{text}; {', '.join(_label(n, k) for k in new)} arrive{'s' if len(new) == 1 else ''}"
+
+
 def _items(s: Any) -> list[list[int]]:
     """Where each item objective's item is (V PICKING UP, CARRYING): on its square, or its carrier's."""
     return [list(s.tokens[carrier].sq if carrier >= 0 else where) for where, carrier in s.items]
@@ -135,6 +167,10 @@ def _what(s: Any, n: Any, a: Sequence[Any], event: str | None) -> str:
         return f"{who} shoots {_label(s, int(a[1]))}{also} with {a[2]}"
     if kind == "melee":
         return f"{who} melees {_label(s, int(a[1]))}"
+    if kind == "volley":  # IX VOLLEY FIRE
+        weapon, targets, others = volley.parts(tuple(a))
+        at = " and ".join(_label(s, j) for j in targets)
+        return f"{who} volleys at {at} with {weapon}, with " + ", ".join(_label(s, k) for k in others)
     if kind == "mind":
         return f"{who} makes a mind war on {_label(s, int(a[1]))}"
     if kind == "cast":  # VII: a psychic card, at a model or (TELEPORT) a square
@@ -188,9 +224,11 @@ def _arrow(s: Any, n: Any, a: Sequence[Any]) -> dict[str, Any] | None:
 def frames(log: dict[str, Any]) -> dict[str, Any]:
     """The crusade game ``log`` as frames: ``board`` and ``start``, then per action ``round`` (the
     round it is taken in), ``side`` (whose turn), ``chance`` (a dice outcome), ``text``, ``arrow``,
-    and after it ``models``, ``open_doors`` and ``items`` (where each item lies or is carried), on
-    a table also ``table`` (:func:`~grimdice.web.crusade_table.table_marks`); ``matches_log`` and
-    ``differs`` as ``grimdice replay`` reports them."""
+    ``arrows`` (a volley's: from every firer to every target), ``arrived`` (the models that came
+    onto the board), and after it ``models``, ``open_doors``, ``items`` (where each item lies or is
+    carried) and the battle rules' marks (:func:`_battle`), on a table also ``table``
+    (:func:`~grimdice.web.crusade_table.table_marks`); ``matches_log`` and ``differs`` as
+    ``grimdice replay`` reports them."""
     from grimdice.systems.crusade.game.play import Recorder
     from grimdice.systems.crusade.game.replay import differences, is_game_log, replay
 
@@ -204,21 +242,27 @@ def frames(log: dict[str, Any]) -> dict[str, Any]:
         logged = len(rec.events)
         rec.step(s, a, n)
         event = rec.events[-1]["text"] if len(rec.events) > logged else None
+        arrived, text = _arrivals(s, n, _what(s, n, a, event))
+        volleyed = marks.volley_arrows(s, a)
         step = {
             "round": s.round,
             "side": s.player,
             "chance": s.current_player() == CHANCE,
-            "text": _what(s, n, a, event),
+            "text": text,
             "arrow": _arrow(s, n, a),
+            "arrows": [{"kind": "shot", "side": k, "from": list(p), "to": list(q)} for k, p, q in volleyed],
+            "arrived": arrived,
             "models": _models(n),
             "open_doors": sorted([x, y] for x, y in n.open_doors),
             "items": _items(n),
+            **_battle(n),
         }
         steps.append({**step, "table": table_marks(n)} if on_table else step)
     start = {
         "models": _models(states[0]),
         "open_doors": sorted([x, y] for x, y in states[0].open_doors),
         "items": _items(states[0]),
+        **_battle(states[0]),
     }
     differs = differences(log, again, problems)
     return {

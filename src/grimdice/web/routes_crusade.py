@@ -13,8 +13,9 @@ bundled or uploaded game scenario many times, and watch a logged game action by 
   (a grid's terrain per square, dark squares, manholes; a table's pieces, buildings, sectors,
   ladders and stairs as polygons and positions in inches; objectives), and after each action every
   model's position and condition, the action in words, its arrow (a move, a shot, a melee) and the
-  dice's outcome (the event the log records); on a table also the sectors' damage, rubble and
-  forced entries.
+  dice's outcome (the event the log records), the battle rules' marks (sections still covered,
+  reinforcement key points and the models arriving, a volley's arrows, crews beside their gun); on
+  a table also the sectors' damage, rubble and forced entries.
 """
 
 from __future__ import annotations

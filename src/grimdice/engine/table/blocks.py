@@ -43,15 +43,21 @@ def blocks_touch(table: Table, a: np.ndarray, bs: np.ndarray, keep: np.ndarray, 
     qa, qb, box, _h, _m = table.polygons()
     if bs.shape[0] == 0 or not keep.any():
         return np.zeros((bs.shape[0], len(box)), dtype=bool)
-    return np.asarray(kernels.paths_touch(np.broadcast_to(a, bs.shape), bs, keep, radius, (qa, qb, box)))
+    starts = np.repeat(a[None, :, :], bs.shape[0], axis=0)  # the same start for every candidate
+    return np.asarray(kernels.paths_touch(starts, bs, keep, radius, (qa, qb, box)))
 
 
 def blocks_gaps(
     bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray, starts: np.ndarray
 ) -> np.ndarray:
     """``(C, K)``: the closest base-to-base gap from the block at each candidate to each of ``K``
-    other units (their models ``pts`` with ``radii``, unit ``k``'s block starting at ``starts[k]``)."""
-    return np.minimum.reduceat(pair_distances(bs, radius, pts, radii).min(axis=1), starts, axis=1)
+    other units (their models ``pts`` with ``radii``, unit ``k``'s block starting at ``starts[k]``):
+    :func:`pair_distances` reduced, in one compiled pass (``path_kernels.blocks_gaps``)."""
+    from grimdice.engine.table import path_kernels
+
+    b, r = np.asarray(pts, dtype=np.float64), np.asarray(radii, dtype=np.float64)
+    at = np.asarray(starts, dtype=np.int64)
+    return np.asarray(path_kernels.blocks_gaps(np.asarray(bs, dtype=np.float64), float(radius), b, r, at))
 
 
 def pair_distances(bs: np.ndarray, radius: float, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:

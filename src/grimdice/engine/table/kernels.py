@@ -115,31 +115,31 @@ def _touching(
     hit = False
     for j in range(box.shape[0]):
         if keep[j] and not (box[j, 2] < lo_x or box[j, 3] < lo_y or box[j, 0] > hi_x or box[j, 1] > hi_y):
-            row[j] = _group_touches(s, e, poly, j, r * r)
+            row[j] = False  # ``row`` may hold an earlier group's answers (block_moves)
+            for i in range(s.shape[0]):
+                if _path_touches(s[i, 0], s[i, 1], e[i, 0], e[i, 1], poly, j, r * r):
+                    row[j] = True
+                    break
             hit |= row[j]
             if hit and first:
                 break
     return hit
 
 
-@njit(cache=True)
-def _group_touches(s: np.ndarray, e: np.ndarray, poly: Polygons, j: int, r2: float) -> bool:
-    """:func:`paths_touch` for one group of paths ``s[i]``-``e[i]`` and piece ``j``."""
+@njit(cache=True, inline="always")
+def _path_touches(sx: float, sy: float, ex: float, ey: float, poly: Polygons, j: int, r2: float) -> bool:
+    """:func:`paths_touch` for the path ``(sx, sy)``-``(ex, ey)`` and piece ``j``."""
     qa, qb = poly[0], poly[1]
-    for i in range(s.shape[0]):
-        sx, sy, ex, ey = s[i, 0], s[i, 1], e[i, 0], e[i, 1]
-        for g in range(qa.shape[1]):
-            ax, ay, bx, by = qa[j, g, 0], qa[j, g, 1], qb[j, g, 0], qb[j, g, 1]
-            if (
-                _crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay)
-                or _square_point_segment(sx, sy, ax, ay, bx, by) < r2
-                or _square_point_segment(ex, ey, ax, ay, bx, by) < r2
-                or _square_point_segment(ax, ay, sx, sy, ex, ey) < r2
-            ):
-                return True
-        if _inside(poly, j, ex, ey) or _inside(poly, j, sx, sy):
+    for g in range(qa.shape[1]):
+        ax, ay, bx, by = qa[j, g, 0], qa[j, g, 1], qb[j, g, 0], qb[j, g, 1]
+        if (
+            _crossing(sx, sy, ex - sx, ey - sy, ax, ay, bx - ax, by - ay)
+            or _square_point_segment(sx, sy, ax, ay, bx, by) < r2
+            or _square_point_segment(ex, ey, ax, ay, bx, by) < r2
+            or _square_point_segment(ax, ay, sx, sy, ex, ey) < r2
+        ):
             return True
-    return False
+    return _inside(poly, j, ex, ey) or _inside(poly, j, sx, sy)
 
 
 @njit(cache=True)

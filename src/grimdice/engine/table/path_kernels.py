@@ -1,7 +1,8 @@
 """Compiled loops (Numba) for the paths of single bases: whether each of many straight moves passes
-over one of a set of bases (``sweeps.sweeps_meet_bases`` reduced over the bases), and each base's
-gap to the nearest of a set of bases, as placing an assault's models one by one asks hundreds of
-times a game.
+over one of a set of bases (``sweeps.sweeps_meet_bases`` reduced over the bases) or touches each
+terrain piece (``sweeps.sweeps_touch_pieces``), and each base's
+gap to the nearest of a set of bases (placing an assault's models one by one asks it hundreds of
+times a game) or, for each block of bases, to each group of them (gaps between units).
 
 As in :mod:`grimdice.engine.table.kernels`, each kernel computes every element with the
 floating-point operations of the NumPy formula it mirrors, in the same order (no fast-math), so the
@@ -13,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from grimdice.engine.table.kernels import _square_point_segment
+from grimdice.engine.table.kernels import TERRAIN_EPS, Polygons, _path_touches, _square_point_segment
 
 
 @njit(cache=True)
@@ -51,4 +52,52 @@ def nearest_gaps(a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray) -> np.
     return out
 
 
-__all__ = ["nearest_gaps", "sweeps_meet_any"]
+@njit(cache=True)
+def blocks_gaps(bs: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """``(C, K)``: the closest gap (clipped at 0) from the bases of each block ``bs[c]`` (``(C, n,
+    2)``) to each of ``K`` groups of the bases ``b`` (group ``k`` starting at ``starts[k]``;
+    infinity for an empty one): ``np.minimum.reduceat(blocks.pair_distances(bs, ra, b,
+    rb).min(axis=1), starts, axis=1)``, each distance ``bases.base_distances``' arithmetic."""
+    cc, n, m, k = bs.shape[0], bs.shape[1], b.shape[0], starts.shape[0]
+    out = np.full((cc, k), np.inf)
+    for c in range(cc):
+        for g in range(k):
+            stop = starts[g + 1] if g + 1 < k else m
+            best = np.inf
+            for j in range(starts[g], stop):
+                for i in range(n):
+                    dx, dy = bs[c, i, 0] - b[j, 0], bs[c, i, 1] - b[j, 1]
+                    gap = np.sqrt(dx * dx + dy * dy) - ra
+                    gap -= rb[j]
+                    gap = max(gap, 0.0)
+                    if gap < best:
+                        best = gap
+            out[c, g] = best
+    return out
+
+
+@njit(cache=True)
+def sweeps_touch(
+    starts: np.ndarray, ends: np.ndarray, radius: float, keep: np.ndarray, poly: Polygons
+) -> np.ndarray:
+    """``(n, k)``: whether the base of ``radius`` moving from ``starts[i]`` to ``ends[i]`` touches
+    piece ``j`` anywhere on the way (the pieces ``keep`` marks, tested only where the piece's box
+    meets the box around the path): ``kernels.paths_touch`` with one path per group, its tests
+    written out for a single path (``sweeps.sweeps_touch_pieces``)."""
+    box = poly[2]
+    n, k = starts.shape[0], box.shape[0]
+    out = np.zeros((n, k), dtype=np.bool_)
+    r = max(radius - TERRAIN_EPS, 0.0)
+    r2 = r * r
+    for i in range(n):
+        sx, sy, ex, ey = starts[i, 0], starts[i, 1], ends[i, 0], ends[i, 1]
+        lo_x, lo_y = min(np.inf, sx, ex) - radius, min(np.inf, sy, ey) - radius
+        hi_x, hi_y = max(-np.inf, sx, ex) + radius, max(-np.inf, sy, ey) + radius
+        for j in range(k):
+            if not keep[j] or box[j, 2] < lo_x or box[j, 3] < lo_y or box[j, 0] > hi_x or box[j, 1] > hi_y:
+                continue
+            out[i, j] = _path_touches(sx, sy, ex, ey, poly, j, r2)
+    return out
+
+
+__all__ = ["blocks_gaps", "nearest_gaps", "sweeps_meet_any", "sweeps_touch"]

@@ -117,14 +117,27 @@ def sweeps_touch_pieces(
     qa, qb, box, _h, _m = table.polygons()
     if not len(s) or not len(box):
         return np.zeros((len(s), len(box)), dtype=bool)
+    from grimdice.engine.table import path_kernels
+
     keep = np.ones(len(box), dtype=bool) if keep is None else keep
-    return np.asarray(kernels.paths_touch(s[:, None, :], e[:, None, :], keep, radius, (qa, qb, box)))
+    return np.asarray(path_kernels.sweeps_touch(s, e, float(radius), keep, (qa, qb, box)))
+
+
+def per_base(radius: float | np.ndarray, n: int) -> np.ndarray:
+    """``(n,)``: one radius per base, from one radius for all or one per base (``np.broadcast_to``'s
+    values without its cost on a few bases)."""
+    r = np.asarray(radius, dtype=np.float64)
+    if r.ndim == 0:
+        return np.full(n, float(r))
+    return r if r.shape == (n,) else np.broadcast_to(r, (n,))
 
 
 def bases_in(table: Table, centres: np.ndarray, radius: float | np.ndarray, trait: str) -> np.ndarray:
     """``(n,)``: whether any part of the base at ``centres[i]`` stands over a piece with ``trait``."""
     c = np.atleast_2d(centres).astype(np.float64)
-    r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (len(c),))
+    if np.ndim(radius) == 0:  # one radius for all (the usual case)
+        return np.asarray(sweeps_touch_pieces(table, c, c, float(radius), table.having(trait)).any(axis=1))
+    r = per_base(radius, len(c))
     out = np.zeros(len(c), dtype=bool)
     for rr in np.unique(r):
         rows = r == rr
@@ -149,7 +162,7 @@ def pair_lines(a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray) -> tuple
     its way: it would see past every model in a file), the centre-to-centre line first
     (``kernels.pair_lines``)."""
     a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
-    rbs = np.broadcast_to(np.asarray(rb, dtype=np.float64), len(a))
+    rbs = per_base(rb, len(a))
     lines = kernels.pair_lines(a, float(ra), b, rbs, INSIDE_RIM)
     return lines[:, :, :2], lines[:, :, 2:]
 
@@ -172,7 +185,7 @@ def pairs_see(
     those of neither unit screening (none when not given); one compiled pass
     (``kernels.pairs_see``)."""
     a, b = np.atleast_2d(a).astype(np.float64), np.atleast_2d(b).astype(np.float64)
-    rbs = np.broadcast_to(np.asarray(rb, dtype=np.float64), len(a))
+    rbs = per_base(rb, len(a))
     pts, radii, owner, own, target = screens if screens is not None else (*NO_SCREENS, -1, -1)
     sight = sight_terrain(table)
     ok, screened = kernels.pairs_see(

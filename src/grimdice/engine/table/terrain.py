@@ -29,7 +29,7 @@ def _polygon(points: object, where: str) -> np.ndarray:
         arr = np.asarray(points, dtype=np.float64)
     except (TypeError, ValueError):
         arr = np.zeros((0,))
-    if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 3 or not np.all(np.isfinite(arr)):
+    if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] < 3 or not np.isfinite(arr).all():
         raise ScenarioError(where, "a terrain shape is a list of at least 3 [x, y] corners in inches")
     if arr.shape[0] > 64:
         raise ScenarioError(where, "a terrain shape has at most 64 corners")
@@ -53,7 +53,6 @@ class Terrain:
     traits: frozenset[str] = frozenset()
     height: float = 0.0
     _bounds: tuple[float, float, float, float] = field(init=False, repr=False)
-    _edge_array: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "corners", _polygon(self.corners, f"terrain {self.name!r}.shape"))
@@ -65,17 +64,19 @@ class Terrain:
             )
         if not 0 <= self.height <= 48:
             raise ScenarioError(f"terrain {self.name!r}.height", "a height from 0 to 48 inches")
-        lo, hi = self.corners.min(axis=0), self.corners.max(axis=0)
-        object.__setattr__(self, "_bounds", (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
-        c = self.corners
-        edges = np.stack([c, np.concatenate((c[1:], c[:1]))], axis=1)  # each corner and the next
-        edges.flags.writeable = False
-        object.__setattr__(self, "_edge_array", edges)
+        xs, ys = self.corners[:, 0].tolist(), self.corners[:, 1].tolist()  # a few corners: plain floats
+        object.__setattr__(self, "_bounds", (min(xs), min(ys), max(xs), max(ys)))
 
     @property
     def edges(self) -> np.ndarray:
-        """``(k, 2, 2)``: each edge as (start, end) (read-only, computed once)."""
-        return self._edge_array
+        """``(k, 2, 2)``: each edge as (start, end) (read-only, computed on first use)."""
+        got: np.ndarray | None = self.__dict__.get("_edge_array")
+        if got is None:
+            c = self.corners
+            got = np.stack([c, np.concatenate((c[1:], c[:1]))], axis=1)  # each corner and the next
+            got.flags.writeable = False
+            object.__setattr__(self, "_edge_array", got)
+        return got
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -234,7 +235,9 @@ class Table:
 
     def on_table(self, centres: np.ndarray, radii: np.ndarray | float = 0.0) -> np.ndarray:
         c = np.atleast_2d(centres)
-        r = np.broadcast_to(np.asarray(radii, dtype=np.float64), (len(c),))
+        r = np.asarray(radii, dtype=np.float64)  # one for all, or one per centre
+        if r.ndim:
+            r = np.broadcast_to(r, (len(c),))
         return np.asarray(
             (c[:, 0] - r >= -EPS)
             & (c[:, 1] - r >= -EPS)

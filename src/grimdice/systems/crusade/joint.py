@@ -91,6 +91,8 @@ def joint_law(sc: Scenario, grazes: bool = False, rolled: bool = False) -> dict[
     targets the rolls did damage (damage needs a total above zero)."""
     if sc.action != "shoot" or not sc.targets:
         raise ScenarioError("targets", "a joint law needs a shooting scenario with targets")
+    if sc.volley:
+        return volley_joint(sc)
     atks, mode, pool = prepared(sc, exact=True)
     out: dict[JointEnd, float] = defaultdict(float)
     if mode == "rapid_fire" or (mode == "flamer" and any(rerolls_of(atks))):
@@ -119,4 +121,18 @@ def joint_law(sc: Scenario, grazes: bool = False, rolled: bool = False) -> dict[
     return dict(out)
 
 
-__all__ = ["JointEnd", "joint_law"]
+def volley_joint(sc: Scenario) -> dict[JointEnd, float]:
+    """IX VOLLEY FIRE at ``targets`` (:mod:`.volley_many`, its solved pairing, order and aim): the
+    targets' end states and whether a pair failed (III); nobody is moved, grazes and totals are not
+    told apart."""
+    from grimdice.systems.crusade.volley_many import end_law, volley_targets
+
+    final, _ = end_law(sc, volley_targets(sc))
+    out: dict[JointEnd, float] = defaultdict(float)
+    none = (False,) * len(sc.targets)
+    for (states, _, fails, _), p in final.items():
+        out[(states, none, fails > 0, none, none)] += p
+    return dict(out)
+
+
+__all__ = ["JointEnd", "joint_law", "volley_joint"]

@@ -137,14 +137,19 @@ def solve(dice: int, atks: list[Attack]):
     return pairing, (lambda left, states: value(left, states)[1]), (lambda *a: aim(*a)[1])
 
 
-def exact_volley_many(sc: Scenario) -> Result:
-    atks = volley_targets(sc)
+#: (every target's end state, damage to each, failed pairs, "2 dice" rolls) -> probability
+Final = dict[tuple[States, tuple[int, ...], int, int], float]
+
+
+def end_law(sc: Scenario, atks: list[Attack]) -> tuple[Final, dict[str, float]]:
+    """The volley's joint law of its end under the solved policy, and the expected rolls aimed at
+    each target (``"i: name"``)."""
     dice = 2 * sc.volley
     pairing, pick, aim = solve(dice, atks)
     shots = _shots(atks)
     n = len(atks)
     start = tuple(a.dfd.start for a in atks)
-    final: dict[tuple[States, tuple[int, ...], int, int], float] = defaultdict(float)
+    final: Final = defaultdict(float)
     aimed: dict[str, float] = defaultdict(float)
     # (pairs left, rolls, states, damage per target, fails) -> p
     law: dict[tuple, float] = defaultdict(float)
@@ -167,6 +172,13 @@ def exact_volley_many(sc: Scenario) -> Result:
                     states2 = (*states[:i], s2, *states[i + 1 :])
                     nxt[(rest, rolls, states2, dmg2, fails + (a == TOP and b == TOP))] += p0 * pf * q
         law = nxt
+    return dict(final), dict(aimed)
+
+
+def exact_volley_many(sc: Scenario) -> Result:
+    atks = volley_targets(sc)
+    n = len(atks)
+    final, aimed = end_law(sc, atks)
     per: list[dict[tuple[State, int], float]] = [defaultdict(float) for _ in atks]
     joint: list[dict[int, float]] = [defaultdict(float) for _ in atks]  # III: fail and result
     laws: dict[str, dict[int, float]] = {
@@ -262,4 +274,4 @@ def simulated_volley_many(sc: Scenario, options: RunOptions) -> Result:
     return res
 
 
-__all__ = ["exact_volley_many", "simulated_volley_many", "solve", "volley_targets"]
+__all__ = ["end_law", "exact_volley_many", "simulated_volley_many", "solve", "volley_targets"]

@@ -2,7 +2,8 @@
 // (POST /api/games/crusade/play, read game by game) and watch a logged game action by action
 // (POST /api/games/crusade/replay) drawn as SVG: a grid's walls, doors, dark squares and ducts or a
 // table's terrain and buildings (crusade_table.js), objectives, models in their force's colour with
-// their names, moves and attacks as arrows, the dice's outcome.
+// their names, moves and attacks as arrows (a volley's from every firer to every target), the dice's
+// outcome, and the battle rules' marks: covered sections, reinforcement key points and arrivals, crews.
 import { el as svg, pct } from "./charts.js";
 import { drawTable, heightMark } from "./crusade_table.js";
 import { h } from "./form.js";
@@ -101,6 +102,36 @@ function drawModel(m) {
   return g;
 }
 
+function drawArrow(a, extra) {
+  const dx = a.to[0] - a.from[0], dy = a.to[1] - a.from[1], len = Math.hypot(dx, dy) || 1;
+  const cut = Math.min(0.38, len / 3); // from edge to edge of the squares' models, not over their numbers
+  return svg("line", { x1: a.from[0] + 0.5 + (dx / len) * cut, y1: a.from[1] + 0.5 + (dy / len) * cut,
+    x2: a.to[0] + 0.5 - (dx / len) * cut, y2: a.to[1] + 0.5 - (dy / len) * cut,
+    class: `arrow ${a.kind}${extra ? ` ${extra}` : ""}`, stroke: ARMY[a.side], "marker-end": `url(#crusade-head-${a.side})` });
+}
+
+// The battle rules' marks under the models: sections still covered (hatched; their models are not
+// on the board until uncovered), reinforcement key points (diamonds, hollow once the group has all
+// come), and each artillery crew joined to its gun (solid while in the gun's cover, dashed when not).
+function drawBattle(st) {
+  const g = svg("g", { class: "battle" });
+  for (const [x, y] of st.covered || []) {
+    g.append(svg("rect", { x, y, width: 1, height: 1, fill: "url(#crusade-hatch)", class: "covered" }));
+  }
+  for (const k of st.key_points || []) {
+    const [x, y] = k.at;
+    const mark = svg("path", { d: `M${x + 0.5},${y + 0.08} L${x + 0.92},${y + 0.5} L${x + 0.5},${y + 0.92} L${x + 0.08},${y + 0.5} z`,
+      stroke: ARMY[k.side], fill: k.coming ? ARMY[k.side] : "none", class: `key-point${k.coming ? " coming" : ""}` });
+    mark.append(svg("title", {}, k.coming ? "reinforcements' key point" : "reinforcements' key point (all come)"));
+    g.append(mark);
+  }
+  for (const c of st.crews || []) {
+    g.append(svg("line", { x1: c.from[0] + 0.5, y1: c.from[1] + 0.5, x2: c.to[0] + 0.5, y2: c.to[1] + 0.5,
+      class: `crew${c.cover ? " cover" : ""}` }));
+  }
+  return g;
+}
+
 function draw() {
   const game = view.game, st = game.steps[view.step], b = game.board;
   const table = b.type === "table";
@@ -115,25 +146,30 @@ function draw() {
     head.append(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: colour }));
     defs.append(head);
   }
-  board.append(defs, table ? drawTable(b, st, ARMY, OBJECTIVE) : drawBoard(b, st));
-  for (const m of st.models) {
+  const hatch = svg("pattern", { id: "crusade-hatch", width: 0.25, height: 0.25, patternUnits: "userSpaceOnUse",
+    patternTransform: "rotate(45)" });
+  hatch.append(svg("rect", { width: 0.25, height: 0.25, class: "covered-ground" }),
+    svg("line", { x1: 0, y1: 0, x2: 0, y2: 0.25, class: "covered-line" }));
+  defs.append(hatch);
+  board.append(defs, table ? drawTable(b, st, ARMY, OBJECTIVE) : drawBoard(b, st), drawBattle(st));
+  const arrived = new Set(st.arrived || []), crew = new Set((st.crews || []).filter((c) => c.cover).map((c) => c.crew));
+  for (const [i, m] of st.models.entries()) {
     if (!m.on_board) continue;
     const g = drawModel(m), up = table && heightMark(m);
     if (up) g.append(up);
+    if (arrived.has(i)) { // X: a reinforcement or a model of a section just uncovered
+      g.prepend(svg("circle", { cx: m.at[0] + 0.5, cy: m.at[1] + 0.5, r: 0.46, class: "arrived" }));
+    }
+    if (crew.has(i)) g.append(svg("text", { x: m.at[0] + 0.14, y: m.at[1] + 0.3, class: "crew-mark" }, "c"));
     board.append(g);
   }
   for (const [x, y] of st.items || []) {
     board.append(svg("path", { d: `M${x + 0.8},${y + 0.06} l.07,.14 .15,.02 -.11,.1 .03,.15 -.14,-.07 -.14,.07 .03,-.15 -.11,-.1 .15,-.02 z`,
       class: "item" }, undefined));
   }
-  if (st.arrow) {
-    const a = st.arrow;
-    const dx = a.to[0] - a.from[0], dy = a.to[1] - a.from[1], len = Math.hypot(dx, dy) || 1;
-    const cut = Math.min(0.38, len / 3); // from edge to edge of the squares' models, not over their numbers
-    board.append(svg("line", { x1: a.from[0] + 0.5 + (dx / len) * cut, y1: a.from[1] + 0.5 + (dy / len) * cut,
-      x2: a.to[0] + 0.5 - (dx / len) * cut, y2: a.to[1] + 0.5 - (dy / len) * cut,
-      class: `arrow ${a.kind}`, stroke: ARMY[a.side], "marker-end": `url(#crusade-head-${a.side})` }));
-  }
+  if (st.arrows && st.arrows.length) { // IX VOLLEY FIRE: every firer at every target
+    for (const a of st.arrows) board.append(drawArrow(a, "volley"));
+  } else if (st.arrow) board.append(drawArrow(st.arrow, ""));
   $("#crusade-board").replaceChildren(board);
   $("#crusade-step").value = view.step;
   const who = st.chance ? "dice" : b.forces[st.side];

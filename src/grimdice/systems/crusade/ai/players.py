@@ -13,7 +13,8 @@ latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an e
 (on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
 towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
 of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
-reach, and hides in darkness when it can do nothing better. On a table it contests a ``hold``
+reach, and hides in darkness when it can do nothing better; an artillery crew keeps within 1" of
+its piece while that cover is worth having (:mod:`.crew`). On a table it contests a ``hold``
 objective as :mod:`.aim` says (through forced entries, at the enemies standing on it).
 
 It decides from its observation of the state only (``GameState.observation``): it does
@@ -31,9 +32,10 @@ import numpy as np
 
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
-from grimdice.systems.crusade.ai import aim
+from grimdice.systems.crusade.ai import aim, crew
 from grimdice.systems.crusade.ai.abilities import ABILITY_ATTACKS, ability_value
 from grimdice.systems.crusade.ai.powers import find_choice, foresee_choice, power_value
+from grimdice.systems.crusade.ai.volleys import volley_value
 from grimdice.systems.crusade.ai.worth import (
     CONDITION_VALUE,
     FAIL_VALUE,
@@ -65,6 +67,8 @@ def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected harm an attack does to its target, less the attacker's own and his fails."""
     if a[0] in ABILITY_ATTACKS:  # IX TWO FISTED, DETONATE, LATCH ON, MOB
         return ability_value(s, a, _harm, law_value, FAIL_VALUE)
+    if a[0] == "volley":  # IX VOLLEY FIRE
+        return volley_value(s, a)
     i, j = s.active, int(a[1])
     if a[0] == "shoot":
         how, targets, key = many.plan(s, i, a)
@@ -270,7 +274,7 @@ def _activation(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]
 
 
 #: the actions of a model's own turn the AI weighs as attacks
-ATTACKS = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", "force")
+ATTACKS = ("shoot", "melee", "mind", "cast", "dive", "ladder_melee", "force", "volley")
 
 
 def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
@@ -314,20 +318,32 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     me = state.tokens[state.active]
     if not me.blip and aim.keeps_hold(state, state.active, {p[:2] for p in _hold_squares(state, me.side)}):
         return _end(actions)  # it holds its objective
-    dist = _distances(state, _goals(state, me.side, state.active))
+    posts = None if me.blip else crew.post(state, state.active)  # VIII ARTILLERY: its piece's cover
+    if posts is not None and me.sq in posts:
+        return _stay(actions)
+    return _move_on(state, actions, posts or _goals(state, me.side, state.active), posts is not None)
+
+
+def _move_on(
+    state: GameState, actions: list[tuple[Any, ...]], goals: list[Pos], crewed: bool
+) -> tuple[Any, ...]:
+    """A step towards ``goals``; else (not a crew going to its piece) a charge or an extra move
+    towards them, or it hides or ends."""
+    me = state.tokens[state.active]
+    dist = _distances(state, goals)
     here = dist.get(me.sq, 10**6)
     steps = [a for a in actions if a[0] in ("move", "open", "manhole", "ladder", "scrabble")]
     if steps:
         best_step = _best_step(state, dist, steps)
         if dist.get(tuple(int(v) for v in best_step[1:]), 10**6) < here:
             return best_step
+    if crewed:
+        return _stay(actions)
     if ("charge",) in actions and here <= state.budget + 3:
         return ("charge",)
     if ("extra",) in actions and here > 1:
         return ("extra",)
-    if ("hide",) in actions:
-        return ("hide",)
-    return _end(actions)
+    return _stay(actions)
 
 
 def _answer(state: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
@@ -385,6 +401,11 @@ def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...
     if len(tied) == 1:
         return tied[0]
     return min(tied, key=lambda a: exposure(s, tuple(int(v) for v in a[1:])))
+
+
+def _stay(actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """Stay where it stands: hide if it may, else end the activation."""
+    return ("hide",) if ("hide",) in actions else _end(actions)
 
 
 def _end(actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:

@@ -3,8 +3,7 @@
 VIII ARTILLERY: "Requires 2 actions to operate- one to fire and one to reload. May not move and
 fire. Provides front cover for 2 crew." A fired ARTILLERY weapon is unloaded, as a RELOAD weapon
 (:func:`.fails.weapon_after`), and reloading it is an action; it is fired only by a model that has
-not moved in its activation, whose move then ends. The crew's cover is not in play (the game has no
-crew: reading ``artillery``).
+not moved in its activation, whose move then ends. The crew's cover is :mod:`.crew`'s.
 
 VIII BARRAGE: "Ignores front cover. Minimum range 8". May fire indirect- if any allied model has
 line of sight, the Artillery may fire even if it does not. Treat the target as over 1' in range

@@ -36,6 +36,7 @@ from grimdice.systems.crusade.game import (
     psychic,
     ruin,
     snap,
+    volley,
 )
 from grimdice.systems.crusade.game.answers import ADJACENT, SIGHT, LastAnswer
 from grimdice.systems.crusade.game.board import FULL
@@ -220,7 +221,7 @@ def weapon_shots(s: GameState, i: int, weapon: str, sight: list[int]) -> list[Ac
     ``grid_template``); SPLIT FIRE and RAPID FIRE also at two targets the player names."""
     if many.mode(s, i, weapon) == "template":
         sight = [j for j in sight if many.reached(s, i, j, weapon)]
-    out: list[Action] = [("shoot", j, weapon) for j in sight]
+    out: list[Action] = [("shoot", j, weapon) for j in sight] + volley.actions(s, i, weapon, sight)
     out.extend(("shoot", a, weapon, b) for a, b in many.named_targets(s, i, weapon, sight))
     return out
 

@@ -3,11 +3,17 @@ walls, closed and open doors, air ducts, dark squares, manholes joined by a dott
 terrain, buildings and heights, :mod:`.draw_table`),
 objectives, items, and each model at the end of the round in its force's colour with its name
 and number (a blip is a square with ``?``), its condition marked (S stunned, W wounded, KO
-knocked out; killed models are gone, a face-down HORROR is a cross)."""
+knocked out; killed models are gone, a face-down HORROR is a cross). The battle rules'
+marks (:mod:`.marks`): sections still covered hatched grey (the models in them not drawn until
+uncovered), reinforcement key points as diamonds in the force's colour (hollow once the group has
+all come), the models that arrived in the round ringed in dashed green, each volley of the round as
+arrows from every firer to every target, and each artillery crew joined to its gun (solid and
+marked ``crew`` while in the gun's cover, dotted when not)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +25,7 @@ from grimdice.systems.crusade.game.state import GameState
 COLOURS = ("tab:blue", "tab:red")
 FLOOR_RGB, DARK_RGB, WALL_RGB = (1.0, 1.0, 1.0), (0.78, 0.8, 0.86), (0.3, 0.3, 0.3)
 DOOR_RGB, OPEN_RGB, DUCT_RGB = (0.55, 0.3, 0.1), (0.87, 0.72, 0.53), (0.6, 0.7, 0.6)
+COVERED_RGB = (0.7, 0.7, 0.7)  # X: a section covered up for exploration
 MARKS = {STUNNED: "S", WOUNDED: "W", KO: "KO"}
 MAX_LABEL = 14  # characters of a profile name drawn beside a model
 
@@ -49,8 +56,11 @@ def _label(s: GameState, i: int) -> str:
     return printable(name)[:MAX_LABEL] + f" #{i}{up}"
 
 
-def draw_state(s: GameState, title: str, path: Path) -> Path:
-    """One picture of ``s`` written to ``path``."""
+def draw_state(
+    s: GameState, title: str, path: Path, volleys: Sequence[Any] = (), new: Sequence[int] = ()
+) -> Path:
+    """One picture of ``s`` written to ``path``, with the ``volleys``' arrows
+    (:func:`.marks.volley_arrows`) and the models ``new`` on the board ringed."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -84,6 +94,7 @@ def draw_state(s: GameState, title: str, path: Path) -> Path:
             )
     else:
         draw_table_marks(ax, table)
+    _battle_marks(ax, s, volleys, new)
     for where, carrier in s.items:
         x, y = (s.tokens[carrier].sq if carrier >= 0 else where)[:2]
         ax.plot([x + 0.3], [y - 0.3], marker="*", color="gold", markersize=12, markeredgecolor="black")
@@ -122,19 +133,51 @@ def draw_state(s: GameState, title: str, path: Path) -> Path:
     return path
 
 
-def draw_rounds(states: Sequence[GameState], folder: Path) -> list[Path]:
-    """One picture per round (``round-N.png``), of the last state of the round."""
+def _battle_marks(ax: Any, s: GameState, volleys: Sequence[Any], new: Sequence[int]) -> None:
+    """Covered sections, key points, arrivals, volleys and crews (see the module text)."""
+    from matplotlib.patches import Circle, Rectangle
+
+    from grimdice.systems.crusade.game import marks
+
+    for x, y in marks.covered_squares(s):
+        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fc=COVERED_RGB, ec="dimgrey", hatch="///", lw=0))
+    for side, (x, y), coming in marks.key_points(s):
+        fill = COLOURS[side] if coming else "none"
+        ax.plot([x], [y], marker="D", markersize=13, mfc=fill, mec=COLOURS[side], alpha=0.45, mew=1.5)
+    for k in new:
+        x, y = s.tokens[k].sq[0], s.tokens[k].sq[1]
+        ax.add_patch(Circle((x, y - 0.08), 0.4, fill=False, ec="tab:green", lw=2, ls="--"))
+    for side, a, b in volleys:
+        arrow = {"arrowstyle": "->", "color": COLOURS[side], "lw": 1.0, "alpha": 0.7}
+        ax.annotate("", xy=b, xytext=a, arrowprops=arrow)
+    for crewman, gun, cover in marks.crew_marks(s):
+        (x, y), (gx, gy) = s.tokens[crewman].sq[:2], s.tokens[gun].sq[:2]
+        ax.plot([x, gx], [y, gy], ls="-" if cover else ":", color=COLOURS[s.tokens[gun].side], lw=1.2)
+        if cover:
+            ax.text(x, y - 0.42, "crew", ha="center", va="center", fontsize=4, color="black")
+
+
+def draw_rounds(states: Sequence[GameState], folder: Path, actions: Sequence[Any] = ()) -> list[Path]:
+    """One picture per round (``round-N.png``), of the last state of the round, with the round's
+    volleys (from ``actions``, the game's actions from ``states[0]``) and arrivals."""
+    from grimdice.systems.crusade.game import marks
+
     folder.mkdir(parents=True, exist_ok=True)
     last: dict[int, GameState] = {}
+    new: dict[int, list[int]] = {}
+    for s, n in pairwise(states):
+        new.setdefault(n.round, []).extend(marks.arrived(s, n))
     for s in states:
         if s.round >= 1:
             last[s.round] = s
+    volleys = marks.volleys_by_round(states, actions)
     title = states[0].setup.scenario.title if states else ""
     out = []
     for rnd, s in sorted(last.items()):
         end = "" if not s.ended else (" - game over" if s.winner is None else _result(s))
         head = f"{printable(title)[:90]}\nround {rnd} (end){end}" if title else f"round {rnd} (end){end}"
-        out.append(draw_state(s, head, folder / f"round-{rnd}.png"))
+        here = [k for k in new.get(rnd, []) if k < len(s.tokens) and s.tokens[k].on_board]
+        out.append(draw_state(s, head, folder / f"round-{rnd}.png", volleys.get(rnd, []), here))
     return out
 
 

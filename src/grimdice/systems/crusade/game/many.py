@@ -184,11 +184,7 @@ def shot(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> str:
     beyond = push_squares(s, i, targets, weapon)
     rows = []
     for n, k in enumerate(targets):
-        t = s.tokens[k]
-        row = situation.model_data(s, t)
-        row["name"] = f"target {n}"
-        row["range"] = situation.range_key(s.setup.board.range(me.sq, t.sq))
-        row["cover"] = situation.cover_of(s, t, me)
+        row = situation.target_row(s, n, s.tokens[k], me)
         if situation.knockback_into(s, i, k):
             row["knockback_into"] = "obstacle" if beyond[n] is None else "open"
         rows.append(row)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grimdice.systems.crusade.game.board import FULL, Pos
+from grimdice.systems.crusade.game.explore import uncover
 from grimdice.systems.crusade.game.flight import steps_of
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.powers import found
@@ -71,7 +72,9 @@ def reveal_around(s: GameState, i: int) -> GameState:
     """X: "Stepping in any square adjacent to a blip will reveal the blip" (reading
     ``blip_reveal``: an enemy model steps adjacent to it, or the blip steps adjacent to an enemy
     model; line of sight does not reveal a blip). V HIDING: a hidden model is revealed when "you or
-    your enemy moves such that they have direct line of sight to you or are within 1" of you"."""
+    your enemy moves such that they have direct line of sight to you or are within 1" of you". X:
+    the covered sections it sees into are uncovered first (:mod:`.explore`)."""
+    s = uncover(s, (i,))
     if not any(t.hidden or t.blip for t in s.tokens):
         return s  # nothing hidden to reveal
     board, doors = s.setup.board, s.doors()

@@ -19,7 +19,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 13
+LOG_VERSION = 14
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -58,13 +58,25 @@ READINGS = (
     "reading barrage: a BARRAGE weapon fires at enemies 8 inches (squares) away or more that the firer or "
     "a standing friend sees",
     "reading artillery: an ARTILLERY weapon fires only before its model moves, which then moves no more, "
-    "and is unloaded until reloaded by an action; its crew's cover is not in play",
+    "and is unloaded until reloaded by an action",
+    "reading artillery_crew: a crew model the scenario names within 1 inch (square) of its artillery model "
+    "standing has front cover against every shot",
     "reading berserk: a BERSERK model's extra move leaves it a melee as its action",
     "reading volatile: a model killed by an attack's roll without a graze sets off its VOLATILE weapon's "
     "explosion after the attack's other follow-up rolls",
     "reading gather_adjacent: the board's places decide who is beside a door or ladder: a door is passed "
     "from the squares beside it, a ladder climbed from its one end",
-    "reading volley_fire: VOLLEY FIRE (optional, battle games) is not used in games",
+    "reading volley_fire: VOLLEY FIRE (optional, a scenario's options.volley_fire, battle games only) is "
+    "declared by the active model with friends not yet activated (their activations spent) that see every "
+    "target in the same foot of range; targets within a 3 x 3 block; each die showing something pairs "
+    "with a blank re-rolled once, the other scoring dice with each other; each pair aimed at the best "
+    "target; a failed pair fails the declaring model's weapon once",
+    "reading reinforcements: a scenario's reinforcements come at the start of their force's turn (with a "
+    "roll, at the first such turn it succeeds), each model on the first free point; models with every point "
+    "blocked wait for a later turn",
+    "reading covered_sections: what a covered section holds for the other force is off the board until a "
+    "model of the exploring force sees into it or comes beside it (at the start and after each step); its "
+    "squares are known",
     "reading card_payer: a card played in the enemy turn costs the action of the psyker that played it",
     "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "
     "knockback; the thrower does not choose another direction",

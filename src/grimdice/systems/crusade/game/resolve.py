@@ -60,6 +60,10 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
         from grimdice.systems.crusade.game import detonate
 
         return detonate.start(s, str(a[1]))
+    if kind == "volley":  # IX VOLLEY FIRE
+        from grimdice.systems.crusade.game import volley
+
+        return volley.start(s, a)
     k = weapon_index(s, i, str(a[1]))
     if kind in ("reload", "recover"):  # VIII RELOAD; VIII STICK: recovered by an action
         arms = tuple(READY if n == k else st for n, st in enumerate(t.arms))
@@ -119,6 +123,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         from grimdice.systems.crusade.game import ruin
 
         return ruin.resolve(s, outcome)
+    if kind == "reinforce":  # X reinforcements: their roll
+        from grimdice.systems.crusade.game.arrive import resolve as arrive
+
+        return next_event(arrive(s, outcome))
     if kind == "horror":  # IX HORROR: the face-down model's red die
         return next_event(rise(s, int(s.pending[1]), int(outcome[1])))
     if kind == "detonate":  # IX DETONATE

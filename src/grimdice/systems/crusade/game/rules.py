@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from grimdice.systems.crusade.actions import shamble_move
 from grimdice.systems.crusade.damage import NONE, STUNNED
 from grimdice.systems.crusade.game import (
     ambush,
@@ -72,14 +73,12 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return dive.outcomes(s)
     if kind in ("sector", "collapse", "collateral"):  # VI DAMAGE
         return ruin.outcomes(s)
-    if kind in ("unjam", "detonate"):  # VIII JAM; IX DETONATE: a zero on the dice
+    if kind in ("unjam", "detonate", "reinforce"):  # VIII JAM; IX DETONATE: a zero; X reinforcements
         p = s.pending[3]
         return [((kind, 1), p), ((kind, 0), 1 - p)]
     if kind == "horror":  # IX HORROR: a red die
         return [(("horror", face), p) for face, p in horror.FACES]
     if kind == "shamble":  # IX SHAMBLE: 2 reds + 4
-        from grimdice.systems.crusade.actions import shamble_move
-
         return [(("shamble", m), p) for m, p in shamble_move().to_dict().items() if p > 0]
     raise ValueError(f"no chance event {s.pending!r}")
 

@@ -52,7 +52,7 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
             return choices[_below(rng, len(choices))]
         return _grouped_draw(s.legal_actions(), rng)
     d = Decision(s, kept=True)
-    sources, kinds, where = _TABLES[d.full]
+    sources, kinds, where = _tables(d)
     left = list(kinds)
     built: dict[int, list[Action]] = {}
     draw = rng.random  # _below, inlined: the draw made at every kind tried
@@ -163,8 +163,20 @@ def _table(
     return sources, tuple(where), lone
 
 
-#: a decision's sources, kinds and sources by kind: with the action in full (True) or not
-_TABLES = {True: _table(FULL_SOURCES + SOURCES), False: _table(SOURCES)}
+#: IX VOLLEY FIRE (a scenario's option): the weapons' shots and volleys
+VOLLEY_SOURCES: tuple[Source, ...] = ((("shoot", "volley"), c.shots), *FULL_SOURCES[1:])
+#: a decision's sources, kinds and sources by kind: with the action in full (True) or not, and in
+#: full with volley fire on
+_TABLES = {
+    True: _table(FULL_SOURCES + SOURCES),
+    False: _table(SOURCES),
+    "volley": _table(VOLLEY_SOURCES + SOURCES),
+}
+
+
+def _tables(d: Decision) -> Any:
+    """The decision's sources, kinds and sources by kind (:data:`_TABLES`)."""
+    return _TABLES["volley" if d.full and d.s.setup.scenario.options.volley_fire else d.full]
 
 
 def sources_of(s: GameState) -> list[tuple[tuple[str, ...], Callable[[], list[Action]]]] | None:
@@ -173,7 +185,7 @@ def sources_of(s: GameState) -> list[tuple[tuple[str, ...], Callable[[], list[Ac
     if not ordinary(s):
         return None
     d = Decision(s, kept=True)
-    return [(names, partial(build, d)) for names, build in _TABLES[d.full][0]]
+    return [(names, partial(build, d)) for names, build in _tables(d)[0]]
 
 
 def support(s: GameState) -> dict[str, set[Action]] | None:

@@ -33,6 +33,7 @@ from grimdice.errors import ScenarioError
 from grimdice.io.fields import Flag, Int, StrictModel, Text, UniqueNames
 from grimdice.systems.crusade.game import board as boards
 from grimdice.systems.crusade.game.board import GridBoard
+from grimdice.systems.crusade.game.reinforce import MAX_GROUPS, Group, Reinforcement, groups
 from grimdice.systems.crusade.game.table_scenario import TableSpec, build_table
 from grimdice.systems.crusade.profiles import Model
 from grimdice.systems.crusade.units import Fighter, fighter
@@ -59,6 +60,7 @@ class Placed(StrictModel):
 
     profile: Text
     at: PlaceField | None = None
+    crew: list[Int] = Field(default_factory=list, max_length=4)  # VIII ARTILLERY's crew (:mod:`.crew`)
 
 
 class Blip(StrictModel):
@@ -96,6 +98,10 @@ class Board(StrictModel):
     map: Text = Field(min_length=1, max_length=64 * 65)
     dark: Literal["all"] | list[SquareField] = Field(default_factory=list, max_length=4096)
     manholes: list[tuple[SquareField, SquareField]] = Field(default_factory=list, max_length=20)
+    covered: list[tuple[SquareField, SquareField]] = Field(
+        default_factory=list, max_length=20
+    )  # X (:mod:`.explore`)
+    explorer: Int = Field(0, ge=0, le=1)  # the force that uncovers them
 
 
 #: the psychic cards a scenario's deck may hold: every card VII names (their effects are ours)
@@ -126,6 +132,13 @@ class Card(StrictModel):
     dice: Text = Field("2R", max_length=20)
     need: Int = Field(2, ge=0, le=40)
     range: Int = Field(6, ge=1, le=64)
+
+
+class Options(StrictModel):
+    """The text's optional rules a scenario turns on: IX VOLLEY FIRE ("(Optional) In Battle games",
+    :mod:`.volley`)."""
+
+    volley_fire: Flag = False
 
 
 class Psychic(StrictModel):
@@ -166,6 +179,8 @@ class GameScenario(StrictModel):
     first: Literal["roll-off"] | Int = "roll-off"
     turns: Int = Field(8, ge=1, le=MAX_TURNS)
     psychic: Psychic | None = None
+    options: Options = Field(default_factory=Options)
+    reinforcements: list[Reinforcement] = Field(default_factory=list, max_length=MAX_GROUPS)  # X
 
 
 @dataclass(frozen=True)
@@ -191,6 +206,10 @@ class Setup:
     first: int | None  # None: a roll-off decides
     spawn: tuple[int, ...] = ()  # VII INCURSION: each profile's Warp Spawn profile index, or -1
     ghost: tuple[int, ...] = ()  # VII PROJECTION: each profile's ghost profile index, or -1
+    crews: tuple[tuple[int, int], ...] = ()  # VIII ARTILLERY: (crew token, artillery token)
+    groups: tuple[Group, ...] = ()  # X reinforcements (:mod:`.reinforce`)
+    sections: tuple[frozenset[boards.Pos], ...] = ()  # X covered sections' squares (:mod:`.explore`)
+    unplaced: tuple[int, ...] = ()  # ... and the pieces they hold (indices of ``pieces``)
     ruins: frozenset[int] = frozenset()  # a table's collapsed sectors (VI), on a derived setup
     _derived: dict[frozenset[int], Setup] = field(default_factory=dict, repr=False)
 
@@ -336,7 +355,13 @@ def build_setup(data: Any) -> Setup:
     first = sc.first
     if first != "roll-off" and first not in (0, 1):
         raise ScenarioError("first", f"'roll-off', 0 or 1, got {first!r}")
+    from grimdice.systems.crusade.game.crew import crews
+    from grimdice.systems.crusade.game.explore import sections
     from grimdice.systems.crusade.game.psychic import psychic_setup
+    from grimdice.systems.crusade.game.volley import check
+
+    check(sc)
+    covered, held = sections(sc, board, pieces)
 
     return psychic_setup(
         Setup(
@@ -346,6 +371,10 @@ def build_setup(data: Any) -> Setup:
             tuple(fighters),
             tuple(pieces),
             None if first == "roll-off" else int(first),
+            crews=crews(sc, pieces),
+            groups=groups(sc, board, pieces),
+            sections=covered,
+            unplaced=held,
         )
     )
 
@@ -356,6 +385,7 @@ __all__ = [
     "FURTHER_CARDS",
     "Card",
     "GameScenario",
+    "Options",
     "Piece",
     "Profile",
     "Psychic",

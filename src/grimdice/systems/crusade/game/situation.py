@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.game import crew
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
@@ -54,11 +55,22 @@ def range_key(squares: int) -> int:
     return 12 * (squares // 12) + (min(rest, 1) if rest <= 6 else 7 if rest < 8 else 8)
 
 
+def target_row(s: GameState, n: int, t: Token, firer: Token) -> dict[str, Any]:
+    """Target ``n`` of a many-target scenario: token ``t``'s calculator model, its range and cover
+    from ``firer``."""
+    row = model_data(s, t)
+    row["name"] = f"target {n}"
+    row["range"] = range_key(s.setup.board.range(firer.sq, t.sq))
+    row["cover"] = cover_of(s, t, firer)
+    return row
+
+
 def cover_of(s: GameState, target: Token, firer: Token | None = None) -> str:
     """The calculator's ``cover`` of ``target`` seen from ``firer`` (the board's
-    :meth:`~.board.Board.cover`: on a grid darkness and air ducts, reading ``grid_cover``)."""
+    :meth:`~.board.Board.cover`: on a grid darkness and air ducts, reading ``grid_cover``); VIII
+    ARTILLERY: a crew's front cover (:mod:`.crew`)."""
     frm = target.sq if firer is None else firer.sq
-    return s.setup.board.cover(frm, target.sq, s.doors())
+    return crew.cover(s, target, s.setup.board.cover(frm, target.sq, s.doors()))
 
 
 def _pushes(s: GameState, t: Token) -> bool:
@@ -201,4 +213,5 @@ __all__ = [
     "shot",
     "shot_key",
     "shot_text",
+    "target_row",
 ]

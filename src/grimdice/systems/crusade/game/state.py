@@ -21,7 +21,9 @@ ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` 
 cards or ``("pass",)`` in its card window (a PRECOGNANT at a declared attack) and a killed player
 psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
 ``("draw", card)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th end of
-the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)`` and ``("detonate", ok)``.
+the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)``, ``("detonate", ok)`` and X's
+``("reinforce", ok)``; IX VOLLEY FIRE's ``("volley", weapon, n, *targets, *others)`` is the active
+model's action.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from grimdice.systems.crusade.damage import KILLED, KO
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.hidden import observation
-from grimdice.systems.crusade.game.scenario import BLIP_MOVE, Setup
+from grimdice.systems.crusade.game.scenario import BLIP_MOVE, Piece, Setup
 
 #: a weapon's lasting state (III, VIII): usable, or why not
 READY, JAMMED, UNLOADED, LOST, STUCK = "", "jammed", "unloaded", "lost", "stuck"
@@ -153,6 +155,8 @@ class GameState:
     psy: Psy | None = None  # VII: the psychic cards, in a game with a deck
     control: tuple[int, ...] = ()  # IX CONTROL: a kill its killer may turn into control (i, j, cond, hits)
     mobbing: tuple[tuple[int, ...], ...] = ()  # IX MOB: actions kept for mobs (member, target, round, player)
+    reinforced: tuple[int, ...] = ()  # X reinforcements: per group, -1 before it comes, else models entered
+    covered: tuple[int, ...] = ()  # X: the sections still covered for exploration (:mod:`.explore`)
 
     # ------------------------------------------------------------------ the game interface
     def current_player(self) -> int:
@@ -286,22 +290,24 @@ def _sampling() -> Any:
     return _RULES[1]
 
 
+def token_of(setup: Setup, p: Piece) -> Token:
+    """A piece of the scenario as it starts."""
+    return Token(
+        p.side,
+        p.profile,
+        p.sq,
+        hits=setup.profiles[p.profile].hits if p.profile >= 0 else 1,
+        # V: "Treat unrevealed chits as hidden models"; IX INFILTRATE: "You may start Hidden"
+        hidden=bool(p.blip) or has_code(setup.profiles[p.profile].abilities, "INFILTRATE"),
+        arms=tuple(READY for _ in setup.profiles[p.profile].weapons) if p.profile >= 0 else (),
+        blip=p.blip,
+    )
+
+
 def initial_state(setup: Setup) -> GameState:
     """The state before the first turn: every model placed; a roll-off pending unless the
     scenario names the first force (I)."""
-    tokens = tuple(
-        Token(
-            p.side,
-            p.profile,
-            p.sq,
-            hits=setup.profiles[p.profile].hits if p.profile >= 0 else 1,
-            # V: "Treat unrevealed chits as hidden models"; IX INFILTRATE: "You may start Hidden"
-            hidden=bool(p.blip) or has_code(setup.profiles[p.profile].abilities, "INFILTRATE"),
-            arms=tuple(READY for _ in setup.profiles[p.profile].weapons) if p.profile >= 0 else (),
-            blip=p.blip,
-        )
-        for p in setup.pieces
-    )
+    tokens = tuple(token_of(setup, p) for k, p in enumerate(setup.pieces) if k not in setup.unplaced)
     doors = frozenset(sq for sq, is_open in setup.board.doors().items() if is_open)
     items = tuple(
         (setup.board.at(o.squares[0][0], o.squares[0][1]), -1)
@@ -309,20 +315,30 @@ def initial_state(setup: Setup) -> GameState:
         if o.kind == "item"
     )
     from grimdice.systems.crusade.game.deck import deal
+    from grimdice.systems.crusade.game.explore import uncover
     from grimdice.systems.crusade.game.infiltrate import first_round
 
+    covered = tuple(range(len(setup.sections)))  # X: the sections covered for exploration
     if setup.first is None:
-        return deal(GameState(setup, tokens, doors, pending=("first",), items=items))
-    s = GameState(setup, tokens, doors, round=1, player=setup.first, first=setup.first, items=items)
+        return deal(
+            uncover(GameState(setup, tokens, doors, pending=("first",), items=items, covered=covered))
+        )
+    first = setup.first
+    s = uncover(
+        GameState(setup, tokens, doors, round=1, player=first, first=first, items=items, covered=covered)
+    )
     return deal(turn_start(altered(s, round=first_round(s))))  # IX INFILTRATE: round 0
 
 
 def turn_start(s: GameState) -> GameState:
     """The chance events at the start of a player's turn, each a chance node in turn: IX SHAMBLE
     ("roll 2 reds and add 4 to get the move value ... you may roll once per turn for ALL the
-    models' move value for that turn"), then each face-down HORROR's red die."""
+    models' move value for that turn"), then each face-down HORROR's red die; first, the X
+    reinforcements due enter or roll (:mod:`.arrive`)."""
+    from grimdice.systems.crusade.game.arrive import at_turn_start
     from grimdice.systems.crusade.game.horror import waiting
 
+    s, called = at_turn_start(s)  # X reinforcements: those due enter, the others roll
     shamblers = any(
         t.side == s.player
         and t.standing
@@ -330,7 +346,7 @@ def turn_start(s: GameState) -> GameState:
         and has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE")
         for t in s.tokens
     )
-    events = ((("shamble",),) if shamblers else ()) + tuple(("horror", i) for i in waiting(s))
+    events = ((("shamble",),) if shamblers else ()) + tuple(("horror", i) for i in waiting(s)) + called
     return next_event(s, events)
 
 
@@ -377,5 +393,6 @@ __all__ = [
     "initial_state",
     "invariant_errors",
     "next_event",
+    "token_of",
     "turn_start",
 ]

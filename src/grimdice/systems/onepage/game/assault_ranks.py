@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.table.bases import base_distances, coherent
-from grimdice.engine.table.sweeps import bases_in, sweeps_meet_any, sweeps_touch_pieces
+from grimdice.engine.table.sweeps import bases_in, per_base, sweeps_meet_any, sweeps_touch_pieces
 
 STRIKE_REACH = 2.0  # "or that are within 2" of a model from the target unit"
 KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units"
@@ -81,8 +81,8 @@ def nearest(a: np.ndarray, ra: float, b: np.ndarray, rb: float | np.ndarray) -> 
     arithmetic, reduced in one compiled pass: ``path_kernels.nearest_gaps``)."""
     from grimdice.engine.table import path_kernels
 
-    radii = np.broadcast_to(np.asarray(rb, dtype=np.float64), (len(b),))
     pts = np.asarray(b, dtype=np.float64).reshape(-1, 2)
+    radii = per_base(rb, len(pts))
     return np.asarray(path_kernels.nearest_gaps(np.asarray(a, dtype=np.float64), float(ra), pts, radii))
 
 
@@ -104,11 +104,12 @@ def strike_spots(c: Charge) -> tuple[np.ndarray, np.ndarray]:
     return spots[ok], tier[ok]
 
 
-def _standable(c: Charge, spots: np.ndarray) -> np.ndarray:
+def _standable(c: Charge, spots: np.ndarray, gaps: np.ndarray | None = None) -> np.ndarray:
     """On the table, over no target base nor impassable terrain (any model), and not within 1" of
-    another unit for at least one model (the per-model test is in :func:`_paths`)."""
+    another unit for at least one model (the per-model test is in :func:`_paths`); ``gaps``: the
+    spots' :func:`_gaps` when known."""
     ok = c.table.on_table(spots, c.ra)
-    ok &= nearest(spots, c.ra, c.d, c.rd) >= -EPS
+    ok &= (_gaps(c, spots) if gaps is None else gaps) >= -EPS
     if len(c.table.terrain):
         ok &= ~bases_in(c.table, spots, c.ra, "impassable")
     if len(c.rp):
@@ -137,7 +138,9 @@ def _clear(
 ) -> np.ndarray:
     """``(n, k)``, among ``mask``: the straight moves from ``froms[i]`` to ``spots[j]`` within
     ``reach`` and clear (see :func:`_paths`)."""
-    ok = mask & (np.linalg.norm(spots[None, :, :] - froms[:, None, :], axis=2) <= reach + EPS)
+    d = spots[None, :, :] - froms[:, None, :]
+    dx, dy = d[:, :, 0], d[:, :, 1]
+    ok = mask & (np.sqrt(dx * dx + dy * dy) <= reach + EPS)  # np.linalg.norm's arithmetic
     if c.flying or not ok.any():
         return ok
     i, j = np.nonzero(ok)
@@ -245,13 +248,15 @@ def _closer(
         )
         linked = np.concatenate([ring(np.delete(pos, i, axis=0), 2 * c.ra + g, c.ra) for g in FOLLOW])
         ends = np.concatenate([straight, linked])
-        ends = ends[_gaps(c, ends) < _gaps(c, pos[i : i + 1])[0] - EPS]  # only closer (each end alone)
-        ends = ends[_standable(c, ends)]
+        gaps = _gaps(c, ends)  # each end's own gap, kept through the filters below
+        closer = gaps < _gaps(c, pos[i : i + 1])[0] - EPS  # only closer (each end alone)
+        ends, gaps = ends[closer], gaps[closer]
+        fit = _standable(c, ends, gaps)
+        ends, gaps = ends[fit], gaps[fit]
         if not len(ends):
             continue
         ok = _paths(c, np.array([i]), ends, slow_ok)
         ok = _options(c, pos, np.array([i]), ends, ok)[0]
-        gaps = _gaps(c, ends)
         if ok.any():
             travel = np.linalg.norm(ends - start, axis=1)
             j = int(np.lexsort((travel, np.round(gaps, 6), ~ok))[0])

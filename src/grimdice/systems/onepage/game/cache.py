@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from grimdice.systems.onepage.attack import strikers
-from grimdice.systems.onepage.units import UnitState, answer, kept
+from grimdice.systems.onepage.units import UnitState, kept
 
 T = TypeVar("T")
 
@@ -80,7 +80,10 @@ def recall(setup: Any, key: Any, compute: Callable[[], T]) -> T:
     d: dict[Any, Any] | None = setup.__dict__.get(MEMO_ATTR)
     if d is None or len(d) >= LIMIT:
         d = memo(setup)
-    return answer(d, key, compute)
+    hit: T | None = d.get(key)  # units.answer, inlined: the game asks it thousands of times
+    if hit is None:
+        hit = d[key] = compute()
+    return hit
 
 
 __all__ = ["LAW_LIMIT", "LIMIT", "LawCache", "firing_state", "memo", "recall", "shot_state"]

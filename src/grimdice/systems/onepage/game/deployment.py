@@ -40,16 +40,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from grimdice.engine.frozen import replace
+from grimdice.engine.table import kernels
 from grimdice.engine.table.blocks import blocks, blocks_gaps
-from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.engine.table.terrain import Table, Terrain, overlap
 from grimdice.errors import ScenarioError
-from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.cache import memo, recall
 from grimdice.systems.onepage.movement import (
     DEPLOY_ZONE,
     STRIKE_CLEARANCE,
@@ -110,20 +111,31 @@ def zone_grid(
     12" of the edge; the front row first, each row from the west."""
     r = float(s.setup.radii[u])
     depth = float(s.setup.offsets[u][: s.units[u].models, 1].max())  # the ranks behind the anchor
+    table = s.setup.table
+    return list(_grid(r, depth, s.flip(u) > 0, table.width, table.depth, step, row))
+
+
+@lru_cache(maxsize=4096)
+def _grid(
+    r: float, depth: float, south: bool, width: float, table_depth: float, step: float, row: float
+) -> tuple[tuple[float, float], ...]:
+    """:func:`zone_grid` of a block of base radius ``r`` whose ranks reach ``depth`` behind its
+    anchor, on its side (``south``) of a ``width`` x ``table_depth`` table: a function of these
+    numbers alone, kept across the games of a process (the same armies meet every game)."""
     front = DEPLOY_ZONE - ZONE_MARGIN - r
     rows = [front - k * row for k in range(int((front - depth - r) // row) + 1)]
-    cols = [step / 2 + i * step for i in range(int(s.setup.table.width // step))]
-    south = s.flip(u) > 0
-    return [(x, round(d if south else s.setup.table.depth - d, 3)) for d in rows for x in cols]
+    cols = [step / 2 + i * step for i in range(int(width // step))]
+    return tuple((x, round(d if south else table_depth - d, 3)) for d in rows for x in cols)
 
 
-def in_zone(s: GameState, u: int, bs: np.ndarray) -> np.ndarray:
-    """``(C,)``: every base of the blocks ``bs`` (``(C, n, 2)``) within 12" of unit ``u``'s
-    player's table edge."""
-    r, y = s.setup.radii[u], bs[:, :, 1]
-    if s.flip(u) > 0:
-        return np.asarray((y + r <= DEPLOY_ZONE + EPS).all(axis=1))
-    return np.asarray((y - r >= s.setup.table.depth - DEPLOY_ZONE - EPS).all(axis=1))
+def in_zone(lo: np.ndarray, hi: np.ndarray, r: float, south: bool, depth: float) -> np.ndarray:
+    """``(C,)``: every base (of radius ``r``) of blocks within 12" of their player's table edge
+    (``south``: the y = 0 edge, else the far edge of a table ``depth`` deep), from each block's least
+    and greatest coordinates ``lo``, ``hi`` (``(C, 2)``; the base nearest the enemy decides for all:
+    ``y + r`` rises with ``y``)."""
+    if south:
+        return np.asarray(hi[:, 1] + r <= DEPLOY_ZONE + EPS)
+    return np.asarray(lo[:, 1] - r >= depth - DEPLOY_ZONE - EPS)
 
 
 def zone_positions(s: GameState, u: int) -> list[tuple[float, float]]:
@@ -136,14 +148,20 @@ def zone_positions(s: GameState, u: int) -> list[tuple[float, float]]:
             anchors, bs, ground = zone_ground(s, u, step)
             ok = clear_of_units(s, u, bs, ground)
             found = [a for a, good in zip(anchors, ok.tolist(), strict=True) if good]
-            if found:
-                keep = np.unique(
-                    np.linspace(0, len(found) - 1, min(ZONE_MOST, len(found))).round().astype(int)
-                )
-                return [found[i] for i in keep]
+            if len(found) <= ZONE_MOST:  # none to thin out
+                if found:
+                    return found
+                continue
+            keep = np.unique(np.linspace(0, len(found) - 1, ZONE_MOST).round().astype(int))
+            return [found[i] for i in keep]
         return []
 
-    return recall(s.setup, ("zone positions", s.standing().key, u, s.units[u].models, s.flip(u)), compute)
+    return recall(s.setup, zone_key(s, u), compute)
+
+
+def zone_key(s: GameState, u: int) -> tuple[Any, ...]:
+    """:func:`zone_positions`' key in the geometry memo."""
+    return ("zone positions", s.standing().key, u, s.units[u].models, s.flip(u))
 
 
 def zone_ground(
@@ -154,11 +172,36 @@ def zone_ground(
 
     def compute() -> tuple[list[tuple[float, float]], np.ndarray, np.ndarray]:
         anchors = zone_grid(s, u, step, step)
-        bs, ok = ground(s, u, anchors, zone=True)
+        table, block = s.setup.table, s.block(u)
+        key = (block.tobytes(), len(block), float(s.setup.radii[u]), s.flip(u) > 0, table.width, table.depth)
+        bs, fits = _zone_blocks(*key, tuple(anchors))
+        ok = off_terrain(s, u, bs, fits.copy())
         ok.flags.writeable = False
         return anchors, bs, ok
 
     return recall(s.setup, ("zone ground", u, s.units[u].models, s.flip(u), step), compute)
+
+
+@lru_cache(maxsize=1024)
+def _zone_blocks(
+    block: bytes,
+    n: int,
+    r: float,
+    south: bool,
+    width: float,
+    depth: float,
+    anchors: tuple[tuple[float, float], ...],
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ground`'s blocks and its tests but terrain, for a block (its turned offsets ``block``,
+    ``n`` bases of radius ``r``) at each of its zone's ``anchors`` on a ``width`` x ``depth`` table,
+    within 12" of its edge (``south``): a function of these alone, kept across the games of a
+    process (read-only arrays)."""
+    base = np.frombuffer(block, dtype=np.float64).reshape(n, 2)
+    bs = blocks(base, np.array(anchors, dtype=float).reshape(-1, 2))  # (0, n, 2) for no anchor
+    lo, hi = bs.min(axis=1), bs.max(axis=1)  # the block's extent decides for all its bases
+    fits = Table(width, depth).spans_on_table(lo, hi, r) & in_zone(lo, hi, r, south, depth)
+    bs.flags.writeable = fits.flags.writeable = False
+    return bs, fits
 
 
 def grid() -> list[tuple[float, float]]:
@@ -172,36 +215,36 @@ def valid_position(s: GameState, u: int, anchor: tuple[float, float]) -> bool:
     return bool(valid_positions(s, u, [anchor])[0])
 
 
-def valid_positions(
-    s: GameState, u: int, anchors: list[tuple[float, float]], zone: bool = False
-) -> np.ndarray:
+def valid_positions(s: GameState, u: int, anchors: list[tuple[float, float]]) -> np.ndarray:
     """:func:`valid_position` for every anchor of ``anchors`` in one NumPy pass (``(C,)``; each
-    element the same arithmetic as one block's models and ``base_distances``); ``zone``: and every
-    base within 12" of the unit's table edge (:func:`in_zone`)."""
-    bs, ok = ground(s, u, anchors, zone)
+    element the same arithmetic as one block's models and ``base_distances``)."""
+    bs, ok = ground(s, u, anchors)
     return clear_of_units(s, u, bs, ok)
 
 
-def ground(
-    s: GameState, u: int, anchors: list[tuple[float, float]], zone: bool = False
-) -> tuple[np.ndarray, np.ndarray]:
+def ground(s: GameState, u: int, anchors: list[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
     """(unit ``u``'s block at each of ``anchors``, ``(C, n, 2)``; ``(C,)``: every base on the
-    table, off impassable and dangerous terrain, and with ``zone`` within 12" of its edge)."""
+    table, off impassable and dangerous terrain)."""
     table, r = s.setup.table, s.setup.radii[u]
     n = s.units[u].models
     if not anchors:
         return np.zeros((0, n, 2)), np.zeros(0, dtype=bool)
     bs = blocks(s.setup.offsets[u][:n] * np.array([1.0, -s.flip(u)]), np.array(anchors, dtype=float))
-    c = len(anchors)
-    flat = bs.reshape(c * n, 2)
-    ok = np.asarray(table.on_table(flat, r).reshape(c, n).all(axis=1))
-    if zone:
-        ok &= in_zone(s, u, bs)
-    if ok.any():  # one pass over the pieces no model stands on
-        rows = np.repeat(ok, n)
-        inside = sweeps_touch_pieces(table, flat[rows], flat[rows], float(r), table.having(*NO_STANDING))
-        ok[ok] = ~inside.any(axis=1).reshape(-1, n).any(axis=1)
-    return bs, ok
+    lo, hi = bs.min(axis=1), bs.max(axis=1)  # the block's extent decides for all its bases
+    ok = table.spans_on_table(lo, hi, r)
+    return bs, off_terrain(s, u, bs, ok)
+
+
+def off_terrain(s: GameState, u: int, bs: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """``ok`` (changed in place) where unit ``u``'s block at ``bs`` also has no base over
+    impassable or dangerous terrain: one compiled pass over those pieces, block by block."""
+    table = s.setup.table
+    qa, qb, box, _h, _m = table.polygons()
+    if len(box) and ok.any():
+        keep = table.having(*NO_STANDING)
+        inside = kernels.paths_touch(bs[ok], bs[ok], keep, float(s.setup.radii[u]), (qa, qb, box))
+        ok[ok] = ~inside.any(axis=1)
+    return ok
 
 
 def clear_of_units(s: GameState, u: int, bs: np.ndarray, ok: np.ndarray) -> np.ndarray:
@@ -280,12 +323,32 @@ def next_decision(s: GameState) -> GameState:
 
 
 def has_choice(s: GameState) -> bool:
-    """Whether the player to deploy has a legal action: :func:`legal_actions` not empty, found unit
-    by unit and kind by kind (:func:`choice_kinds`), stopping at the first."""
+    """Whether the player to deploy has a legal action: :func:`legal_actions` not empty, found kind
+    by kind (:func:`choice_kinds`; a place in the zone by :func:`has_place`), stopping at the first."""
     if s.phase not in ARMY_PHASES:
         return bool(legal_actions(s))
-    mine = (v for v in s.todo if s.setup.owner[v] == s.player)
-    return any(kind() for v in mine for kind in choice_kinds(s, v))
+    mine = [v for v in s.todo if s.setup.owner[v] == s.player]
+    # a place in the zone first (the usual choice), found without listing them all (has_place)
+    return any(has_place(s, v) for v in mine) or any(kind() for v in mine for kind in choice_kinds(s, v)[1:])
+
+
+FIRST_TRIED = 8  # anchors :func:`has_place` tests before all the others
+
+
+def has_place(s: GameState, u: int) -> bool:
+    """Whether :func:`zone_positions` of unit ``u`` is not empty: its memo's answer when it has one,
+    else the zone's anchors on open ground tested against the units (:func:`clear_of_units`, each
+    anchor's answer its own) a few first, then the rest, on the 4" grid and then the 1" grid."""
+    got = memo(s.setup).get(zone_key(s, u))
+    if got is not None:
+        return bool(got)
+    for step in (ZONE_STEP, 1.0):
+        _anchors, bs, ground = zone_ground(s, u, step)
+        rows = np.flatnonzero(ground)
+        for part in (rows[:FIRST_TRIED], rows[FIRST_TRIED:]):
+            if len(part) and clear_of_units(s, u, bs[part], np.ones(len(part), dtype=bool)).any():
+                return True
+    return False
 
 
 def scouts(s: GameState, first: int | None = None) -> GameState:

@@ -12,6 +12,7 @@ from grimdice.engine.frozen import replace
 from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import (
     blocks_cross,
+    blocks_gaps,
 )
 from grimdice.engine.table.sweeps import bases_in
 from grimdice.errors import ScenarioError
@@ -121,13 +122,13 @@ def gap(state: GameState, u: int, v: int, anchor: tuple[float, float] | None = N
 def gaps(state: GameState, u: int) -> tuple[np.ndarray, list[float]]:
     """The gap from unit ``u`` where it stands to each unit on the table (in
     :meth:`standing`'s order; as an array and as floats): :meth:`gap`'s values, all at once
-    (``base_distances``), kept in the geometry memo with :meth:`standing`."""
+    (``path_kernels.blocks_gaps``: ``base_distances``' arithmetic in one compiled pass), kept in the
+    geometry memo with :meth:`standing`."""
     st = state.standing()
 
     def compute() -> tuple[np.ndarray, list[float]]:
-        a = state.models(u)
-        d = base_distances(a, float(state.setup.radii[u]), st.pts, st.radii)  # one radius for all
-        row = np.minimum.reduceat(d.min(axis=0), st.starts)
+        row = blocks_gaps(state.models(u)[None], float(state.setup.radii[u]), st.pts, st.radii, st.starts)[0]
+        row.flags.writeable = False
         return row, row.tolist()
 
     return recall(state.setup, ("gaps", st.key, u), compute)
@@ -154,26 +155,54 @@ def standing(state: GameState) -> Standing:
 
 
 def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:
-    units, place, r = state.units, state.place, state.setup.radii
-    ids = [
-        v for v, sv in enumerate(units) if not sv.destroyed and (not place or place[v] == deployment.ON_TABLE)
-    ]
-    counts = [units[v].models for v in ids]
+    _, south, anchors, place, counts = key
+    ids, sizes, starts, owner, radii, turned, at, sides = recall(
+        state.setup, ("standing rows", south, place, counts), lambda: _rows(state.setup, south, place, counts)
+    )
+    # every unit's models at once: its first models of the formation, turned, at its anchor
+    pts = turned + np.array(anchors)[owner] if ids else np.zeros((0, 2))  # :func:`models`' sum
+    pts.flags.writeable = False
+    return Standing(pts, radii, owner, ids, sizes, starts, at, sides, key)
+
+
+def _rows(setup: Setup, south: int, place: tuple[int, ...], counts: tuple[int, ...]) -> tuple[Any, ...]:
+    """What :func:`_standing` reads of the units on the table apart from their anchors (the units,
+    their model counts and first rows, each row's unit, radius and turned offset, each unit's index,
+    each side's units): a function of where each unit is and its models alive (``place``,
+    ``counts``), kept in the geometry memo for every state they share."""
+    ids = [v for v, z in enumerate(counts) if z and (not place or place[v] == deployment.ON_TABLE)]
     first, total = [], 0  # each unit's first row, in plain Python (a few units)
-    for z in counts:
+    for v in ids:
         first.append(total)
-        total += z
-    sizes, starts = np.array(counts, dtype=int), np.array(first or [0], dtype=int)  # [0] when none
-    if ids:
-        pts = np.concatenate([state.models(v) for v in ids])
-        radii = np.repeat(np.array([r[v] for v in ids]), sizes)
-    else:
-        pts, radii = np.zeros((0, 2)), np.zeros(0)
-    owner = np.repeat(np.array(ids, dtype=int), sizes)
-    sides = tuple([v for v in ids if state.setup.owner[v] == p] for p in (0, 1))
-    for arr in (pts, radii, sizes, starts, owner):
+        total += counts[v]
+    sizes = np.array([counts[v] for v in ids], dtype=int)
+    starts = np.array(first or [0], dtype=int)  # [0] when none
+    flipped, row_unit, rank = formations(setup, south)
+    shown = [counts[v] if v in ids else 0 for v in range(len(counts))]
+    rows = rank < np.array(shown, dtype=int)[row_unit]
+    owner, turned = row_unit[rows], flipped[rows]
+    radii = setup.radii[owner]
+    sides = tuple([v for v in ids if setup.owner[v] == p] for p in (0, 1))
+    for arr in (radii, sizes, starts, owner, turned):
         arr.flags.writeable = False
-    return Standing(pts, radii, owner, ids, sizes, starts, {v: i for i, v in enumerate(ids)}, sides, key)
+    return ids, sizes, starts, owner, radii, turned, {v: i for i, v in enumerate(ids)}, sides
+
+
+def formations(setup: Setup, south: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every unit's whole formation turned to its side (``south``: the player on the y = 0 edge), one
+    unit after another: the offsets ``(R, 2)`` (:func:`models`' product), each row's unit and its
+    rank in the unit's formation; kept in the geometry memo."""
+
+    def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        turned = [
+            off * np.array([1.0, 1.0 if setup.owner[u] != south else -1.0])
+            for u, off in enumerate(setup.offsets)
+        ]
+        unit = np.concatenate([np.full(len(off), u) for u, off in enumerate(setup.offsets)])
+        rank = np.concatenate([np.arange(len(off)) for off in setup.offsets])
+        return np.concatenate(turned), unit, rank
+
+    return recall(setup, ("formations", south), compute)
 
 
 def others(
@@ -193,11 +222,12 @@ def others(
 
 
 def gaps_to(state: GameState, u: int, centres: np.ndarray, others: tuple[Any, ...]) -> np.ndarray:
+    """The closest gap from unit ``u``'s models at ``centres`` to each unit of ``others``
+    (:func:`others`' tuple), as :func:`gaps` measures them."""
     pts, radii, starts, ids = others
     if not ids:
         return np.zeros(0)
-    d = base_distances(centres, np.full(len(centres), state.setup.radii[u]), pts, radii).min(axis=0)
-    return np.minimum.reduceat(d, starts)
+    return blocks_gaps(centres[None], float(state.setup.radii[u]), pts, radii, starts)[0]
 
 
 def crosses(state: GameState, u: int, a: np.ndarray, b: np.ndarray, trait: str) -> bool:

@@ -37,7 +37,6 @@ LOG_VERSION = 13
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
     """A readable record of one step (used by the PNG replay and the statistics)."""
     e: dict[str, Any] = {"round": state.round, "phase": state.phase}
-    names = [u.name for u in state.setup.units]
     if state.phase == "combat":
         kind, u, t, _ = state.pending
         e.update(kind=kind, unit=u, target=t, models=[after.units[u].models, after.units[t].models])
@@ -50,7 +49,7 @@ def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
     e["action"] = action
     if state.phase == "play":
         u = int(action[1])
-        e["unit"] = names[u]
+        e["unit"] = state.setup.units[u].name
         e["from"] = list(state.anchors[u])
         e["to"] = list(after.anchors[u])
     return e

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.frozen import replace
+from grimdice.engine.table.blocks import blocks, blocks_gaps
 from grimdice.engine.table.sweeps import bases_in
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.deployment import ON_TABLE, placed, settle
-from grimdice.systems.onepage.game.places import gaps_to, others
+from grimdice.systems.onepage.game.places import others
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -86,18 +87,23 @@ def from_hull(s: GameState, u: int, t: int) -> GameState:
     return placed(s, u, *s.anchors[t])
 
 
-def clear_of_hull(s: GameState, u: int, t: int, anchor: tuple[float, float]) -> bool:
-    """No base of ``u`` overlaps the transport's hull."""
-    a, b = s.models(u, anchor), s.models(t)
-    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
-    return bool((d >= s.setup.radii[u] + s.setup.radii[t] - EPS).all())
-
-
-def clear_of_others(s: GameState, u: int, anchor: tuple[float, float], rest: tuple[Any, ...]) -> bool:
-    """A disembarking unit's block at ``anchor`` no closer than 1" to any unit but its transport
-    ("Units may not move within 1" of other units"): it was not on the table before, so the Walk's
-    "nor closer than it already was" from the hull's centre does not apply."""
-    return bool((gaps_to(s, u, s.models(u, anchor), rest) >= KEEP_CLEAR - EPS).all())
+def clear_out(s: GameState, u: int, t: int, ends: list[tuple[float, float]]) -> list[bool]:
+    """For each end anchor of ``u``'s disembarking block (``ends``): no base of ``u`` over the
+    transport ``t``'s hull, and none closer than 1" to any other unit ("Units may not move within 1"
+    of other units": it was not on the table before, so the Walk's "nor closer than it already
+    was" from the hull's centre does not apply). Every end at once (``blocks.blocks_gaps``; each
+    distance ``base_distances``' arithmetic)."""
+    if not ends:
+        return []
+    bs = blocks(s.block(u), np.array(ends, dtype=float))  # (C, n, 2): the block at each end
+    hull = s.models(t)
+    dx = bs[:, :, None, 0] - hull[None, None, :, 0]
+    dy = bs[:, :, None, 1] - hull[None, None, :, 1]
+    ok = (np.sqrt(dx * dx + dy * dy) >= s.setup.radii[u] + s.setup.radii[t] - EPS).all(axis=(1, 2))
+    pts, radii, starts, ids = others(s, u, ignore=t)
+    if ids:
+        ok &= (blocks_gaps(bs, s.setup.radii[u], pts, radii, starts) >= KEEP_CLEAR - EPS).all(axis=1)
+    return [bool(x) for x in ok]
 
 
 def embarked_actions(s: GameState, u: int) -> list[list[Any]]:
@@ -106,11 +112,9 @@ def embarked_actions(s: GameState, u: int) -> list[list[Any]]:
     out: list[list[Any]] = [["idle", u]]
     out_state = from_hull(s, u, t)
     ax, ay = out_state.anchors[u]
-    rest = others(out_state, u, ignore=t)
-    for dx, dy in out_state.moves(u, "walk"):
-        end = (ax + dx, ay + dy)
-        if clear_of_hull(out_state, u, t, end) and clear_of_others(out_state, u, end, rest):
-            out.append(["disembark", u, dx, dy])
+    moves = out_state.moves(u, "walk")
+    clear = clear_out(out_state, u, t, [(ax + dx, ay + dy) for dx, dy in moves])
+    out += [["disembark", u, dx, dy] for (dx, dy), ok in zip(moves, clear, strict=True) if ok]
     if s.setup.units[u].has("furious"):  # "may use an Assault action at Walk distance to disembark"
         reach = move_distance(s.setup.units[u], "walk")
         for e in out_state.enemies(u):
