@@ -27,7 +27,6 @@ from grimdice.systems.crusade.game import (
     entry,
     fists,
     flight,
-    infiltrate,
     items,
     ladder,
     latch,
@@ -41,6 +40,7 @@ from grimdice.systems.crusade.game import (
 from grimdice.systems.crusade.game.answers import ADJACENT, SIGHT, LastAnswer
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.fails import recover_actions
+from grimdice.systems.crusade.game.infiltrate import may_activate, placements, placing
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import JAMMED, READY, UNLOADED, GameState, Token, has_code
 from grimdice.systems.crusade.game.table import TableBoard
@@ -54,7 +54,7 @@ EPS = 1e-9  # a table's diagonal steps cost irrational lengths
 def can_activate(s: GameState, i: int) -> bool:
     """I: each model of the player, once a turn; VIII KNOCKED OUT: "may take no actions or movement"."""
     t = s.tokens[i]
-    return t.side == s.player and t.standing and not t.done and infiltrate.may_activate(s, i)
+    return t.side == s.player and t.standing and not t.done and may_activate(s, i)
 
 
 def activations(s: GameState) -> list[Action]:
@@ -419,8 +419,8 @@ def legal_actions(s: GameState) -> list[Action]:
         return control.actions(s)
     if s.active < 0:
         return activations(s)
-    if infiltrate.placing(s):  # IX INFILTRATE in a battle game: where it starts
-        return infiltrate.placements(s)
+    if placing(s):  # IX INFILTRATE in a battle game: where it starts
+        return placements(s)
     return _questions(s) or _own(s, Decision(s))
 
 
