@@ -144,11 +144,15 @@ def _path_touches(sx: float, sy: float, ex: float, ey: float, poly: Polygons, j:
 
 @njit(cache=True)
 def _unit_limits(
-    a: np.ndarray, radius: float, units: Units, keep: float, reach: float, eps: float, slack: float
+    a: np.ndarray, radius: float, units: Units, longest: float, sweeping: bool, tolerances: tuple[float, ...]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`units_clear`'s bases to test (the units ``among`` marks nearer than ``reach``), each
-    one's least gap allowed at the end, and whether it may not be passed over: from the signed
-    gap ``before`` of its unit to the bases ``a`` (``bases.base_distances``)."""
+    """:func:`units_clear`'s bases to test, each one's least gap allowed at the end, and whether it
+    may not be passed over (none unless ``sweeping``): from the signed gap ``before`` of its unit to
+    the bases ``a`` (``bases.base_distances``). With ``keep >= 0`` only the units a move of
+    ``longest`` can reach are tested (a move of length L changes no gap by more than L: those within
+    L plus ``keep`` and 0.001), else all that ``among`` marks."""
+    keep, eps, slack = tolerances[0], tolerances[1], tolerances[2]
+    reach = longest + keep + 0.001 if keep >= 0 else np.inf
     pts, radii, starts, among = units
     k_count, m, n = starts.shape[0], pts.shape[0], a.shape[0]
     limit = np.full(m, -np.inf)
@@ -169,7 +173,7 @@ def _unit_limits(
             test[j] = True
             if keep >= 0:
                 limit[j] = min(keep, before) - eps
-            sweep[j] = before >= -slack
+            sweep[j] = before >= -slack and sweeping
     return test, limit, sweep
 
 
@@ -211,21 +215,16 @@ def units_clear(
     units a move of its length can reach (within its length plus ``keep`` and 0.001); and
     (``sweeping``) no base passes over a base of a unit it did not start over (within ``slack``)
     on the way. ``moving.kept_clear`` and ``moving.swept_clear`` in one pass."""
-    keep, eps, slack = tolerances
+    slack = tolerances[2]
     c_count = bs.shape[0]
     out = np.ones(c_count, dtype=np.bool_)
     if c_count == 0 or a.shape[0] == 0:
         return out
-    reach = np.inf
-    if keep >= 0:  # a move of length L changes no gap by more than L
-        longest = 0.0
-        for c in range(c_count):
-            dx, dy = bs[c, 0, 0] - a[0, 0], bs[c, 0, 1] - a[0, 1]
-            longest = max(longest, math.sqrt(dx * dx + dy * dy))
-        reach = longest + keep + 0.001
-    test, limit, sweep = _unit_limits(a, radius, units, keep, reach, eps, slack)
-    if not sweeping:
-        sweep[:] = False
+    longest = 0.0
+    for c in range(c_count):
+        dx, dy = bs[c, 0, 0] - a[0, 0], bs[c, 0, 1] - a[0, 1]
+        longest = max(longest, math.sqrt(dx * dx + dy * dy))
+    test, limit, sweep = _unit_limits(a, radius, units, longest, sweeping, tolerances)
     for c in range(c_count):
         out[c] = _block_clear(a, bs[c], radius, units, (test, limit, sweep), slack)
     return out
@@ -266,7 +265,7 @@ def block_moves(
     w_count, f_count, n = steps.shape[0], steps.shape[1], a.shape[0]
     good = np.zeros((w_count, f_count), dtype=np.bool_)
     one = np.empty((1, n, 2))
-    longest = 0.0  # units_clear's reach, over every step that may be tested
+    longest = 0.0  # the longest move of any step that may be tested (_unit_limits)
     for w in range(w_count):
         for f in range(f_count):
             step = steps[w, f]
@@ -274,9 +273,7 @@ def block_moves(
                 dx = base[0, 0] + (anchor[0] + ux[w] * step) - a[0, 0]
                 dy = base[0, 1] + (anchor[1] + uy[w] * step) - a[0, 1]
                 longest = max(longest, math.sqrt(dx * dx + dy * dy))
-    test, limit, sweep = _unit_limits(a, radius, others, keep, longest + keep + 0.001, eps, slack)
-    if not sweeping:
-        sweep[:] = False
+    test, limit, sweep = _unit_limits(a, radius, others, longest, sweeping, (keep, eps, slack))
     for w in range(w_count):
         for f in range(f_count):
             step = steps[w, f]
