@@ -391,13 +391,13 @@ def pairs_see(
     eps: float,
     flag: bool,
 ) -> tuple[np.ndarray, bool]:
-    """``sweeps.pairs_see`` with the bases ``pts``/``radii`` screening (``screening.screened_open``):
+    """``sweeps.pairs_see`` with the bases ``pts``/``radii`` screening (``screening.open_lines``):
     (``(P,)``: whether base ``a[p]`` sees base ``b[p]`` along the centre line or one of the other
     eight of :func:`pair_lines`, crossing no sight-blocking terrain (:func:`lines_blocked`) nor a
     screening base (:func:`lines_screened`); whether any of the lines of any pair passes through a
     screening base, when ``flag`` asks: else False). The screening bases are those of ``screens``
     (centres, radii, owning units) whose owner is neither ``own`` nor ``target``
-    (``screening.screens``); only those that reach into the box around all the lines are tested
+    (every unit's but the two); only those that reach into the box around all the lines are tested
     (``screening.between``: a base outside it cannot screen a line, so the answers do not depend on
     the box)."""
     p_count = a.shape[0]
