@@ -43,7 +43,7 @@ def sight_apart(s: GameState, u: int, t: int, anchor: tuple[float, float] | None
             d[i, j]
             for j in range(len(b))
             if d[i, j] <= s.weapon_range(u) + EPS
-            and pairs_see(s.setup.table, a[i], ra, b[j], rb, (st.pts, st.radii, st.owner, u, t))[0][0]
+            and pairs_see(s.setup.table, a[i], ra, b[j], rb, (st.pts, st.radii, st.owner, u, t))[0]
         ]
         if seen:
             best.append(min(seen))

@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import numpy as np
 
+from grimdice.engine.table.sweeps import pairs_see
 from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.ai.players import best_shot, best_shots
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
 from grimdice.systems.onepage.game.deployment import ON_TABLE
 from grimdice.systems.onepage.game.queries import prefetch
-from grimdice.systems.onepage.game.screening import screened
 from tests.onepage_game.test_transport import RHINO, army
 
 SQUAD = {"name": "Squad", "size": 5, "quality": 4, "equipment": ["Assault Rifle"], "cost": 50}
@@ -29,14 +29,20 @@ def state(a: tuple[dict, ...], b: tuple[dict, ...], anchors: tuple[tuple[float, 
     return replace(s, anchors=anchors, place=(ON_TABLE,) * len(anchors))
 
 
+def screened(screen: tuple[float, float]) -> bool:
+    """Whether a base of 1" at ``screen`` (of a third unit) blocks the sight from a point base at
+    (0, 0) to one at (10, 0): points, so that every one of the nine lines is the centre line."""
+    a, b = np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]])
+    screens = (np.array([screen]), np.array([1.0]), np.array([2]), 0, 1)
+    return not pairs_see(Table(), a, 0.0, b, np.zeros(1), screens)[0]
+
+
 def test_a_line_through_a_base_is_blocked_and_a_grazing_line_is_not() -> None:
-    start, end = np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]])
-    r = np.array([1.0])
-    assert screened(start, end, np.array([[5.0, 0.5]]), r)[0]  # passes 0.5" from the centre
-    assert not screened(start, end, np.array([[5.0, 1.0]]), r)[0]  # touches the base: grazes (our reading)
-    assert not screened(start, end, np.array([[5.0, 1.5]]), r)[0]  # misses
-    assert not screened(start, end, np.array([[12.0, 0.0]]), r)[0]  # beyond the line's end
-    assert screened(start, end, np.array([[10.5, 0.0]]), r)[0]  # the base reaches over the end point
+    assert screened((5.0, 0.5))  # passes 0.5" from the centre
+    assert not screened((5.0, 1.0))  # touches the base: grazes (our reading)
+    assert not screened((5.0, 1.5))  # misses
+    assert not screened((12.0, 0.0))  # beyond the line's end
+    assert screened((10.5, 0.0))  # the base reaches over the end point
 
 
 def test_a_friendly_model_of_another_unit_blocks_sight() -> None:

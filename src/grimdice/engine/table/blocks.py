@@ -88,7 +88,7 @@ def sights(
     cc, ii, jj = np.nonzero(near)
     seen = np.full(d.shape, np.inf)
     if len(cc):
-        keep = pairs_see(table, bs[cc, ii], radius, pts[jj], radii[jj])[0]
+        keep = pairs_see(table, bs[cc, ii], radius, pts[jj], radii[jj])
         seen[cc[keep], ii[keep], jj[keep]] = d[cc[keep], ii[keep], jj[keep]]
     return sight_counts(seen, sizes)
 

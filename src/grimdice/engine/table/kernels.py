@@ -342,7 +342,8 @@ def lines_blocked(s: np.ndarray, e: np.ndarray, sight: Sight) -> np.ndarray:
 def _screened(
     ax: float, ay: float, ex: float, ey: float, pts: np.ndarray, radii: np.ndarray, eps: float
 ) -> bool:
-    """:func:`lines_screened` for one segment."""
+    """Whether the segment from ``(ax, ay)`` to ``(ex, ey)`` comes closer to some base's centre
+    ``pts[j]`` than its radius (less ``eps``)."""
     vx, vy = ex - ax, ey - ay
     vv = vx * vx + vy * vy
     for j in range(pts.shape[0]):
@@ -389,13 +390,12 @@ def pairs_see(
     own: int,
     target: int,
     eps: float,
-    flag: bool,
-) -> tuple[np.ndarray, bool]:
+) -> np.ndarray:
     """``sweeps.pairs_see`` with the bases ``pts``/``radii`` screening (``screening.open_lines``):
-    (``(P,)``: whether base ``a[p]`` sees base ``b[p]`` along the centre line or one of the other
+    ``(P,)``, whether base ``a[p]`` sees base ``b[p]`` along the centre line or one of the other
     eight of :func:`pair_lines`, crossing no sight-blocking terrain (:func:`lines_blocked`) nor a
-    screening base (:func:`lines_screened`); whether any of the lines of any pair passes through a
-    screening base, when ``flag`` asks: else False). The screening bases are those of ``screens``
+    screening base (a line that comes closer to its centre than its radius, less ``eps``: one that
+    grazes it is open). The screening bases are those of ``screens``
     (centres, radii, owning units) whose owner is neither ``own`` nor ``target``
     (every unit's but the two); only those that reach into the box around all the lines are tested
     (``screening.between``: a base outside it cannot screen a line, so the answers do not depend on
@@ -403,7 +403,7 @@ def pairs_see(
     p_count = a.shape[0]
     ok = np.zeros(p_count, dtype=np.bool_)
     if p_count == 0:
-        return ok, False
+        return ok
     pts, radii, owner = screens
     lines = pair_lines(a, ra, b, rb, rim)
     lo_x, lo_y, hi_x, hi_y = np.inf, np.inf, -np.inf, -np.inf
@@ -425,16 +425,6 @@ def pairs_see(
             and pts[j, 1] < hi_y + r
         )
     spts, sradii = pts[near], radii[near]
-    screened = False  # (a screening base blocks nothing when no line passes through one)
-    for p in range(p_count if flag else 0):
-        for line in range(9):
-            if _screened(
-                lines[p, line, 0], lines[p, line, 1], lines[p, line, 2], lines[p, line, 3], spts, sradii, eps
-            ):
-                screened = True
-                break
-        if screened:
-            break
     for p in range(p_count):
         if not _screened(a[p, 0], a[p, 1], b[p, 0], b[p, 1], spts, sradii, eps) and not _line_blocked(
             a[p, 0], a[p, 1], b[p, 0], b[p, 1], sight
@@ -446,19 +436,7 @@ def pairs_see(
             if not _screened(sx, sy, ex, ey, spts, sradii, eps) and not _line_blocked(sx, sy, ex, ey, sight):
                 ok[p] = True
                 break
-    return ok, screened
-
-
-@njit(cache=True)
-def lines_screened(
-    s: np.ndarray, e: np.ndarray, pts: np.ndarray, radii: np.ndarray, eps: float
-) -> np.ndarray:
-    """``screening.screened``: ``(n,)``, whether the segment ``s[i]``-``e[i]`` comes closer to some
-    base's centre ``pts[j]`` than its radius (less ``eps``)."""
-    out = np.zeros(s.shape[0], dtype=np.bool_)
-    for i in range(s.shape[0]):
-        out[i] = _screened(s[i, 0], s[i, 1], e[i, 0], e[i, 1], pts, radii, eps)
-    return out
+    return ok
 
 
 @njit(cache=True)
@@ -487,7 +465,6 @@ __all__ = [
     "block_moves",
     "lines_blocked",
     "lines_covered",
-    "lines_screened",
     "pair_lines",
     "pairs_see",
     "paths_touch",

@@ -33,8 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.table import kernels
-from grimdice.engine.table.blocks import EPS
 from grimdice.engine.table.sweeps import pairs_see
 from grimdice.systems.onepage.game.cache import recall
 
@@ -76,15 +74,6 @@ def between(a: np.ndarray, b: np.ndarray, pts: np.ndarray, radii: np.ndarray) ->
     return np.asarray(((pts > lo - r) & (pts < hi + r)).all(axis=1))
 
 
-def screened(starts: np.ndarray, ends: np.ndarray, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
-    """``(k,)``: whether the segment from ``starts[i]`` to ``ends[i]`` passes through a base (centre
-    ``pts[j]``, radius ``radii[j]``): its closest point to the centre lies strictly inside the base
-    (a line that grazes a base is not blocked)."""
-    if not len(starts) or not len(pts):
-        return np.zeros(len(starts), dtype=bool)
-    return np.asarray(kernels.lines_screened(starts, ends, pts, radii, EPS))
-
-
 def open_lines(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``(k,)``: whether model ``a[i]`` of ``u`` sees model ``b[i]`` of ``t``: some line from any part
     of its base to any part of the other's passes through no model of another unit (the models of
@@ -94,13 +83,12 @@ def open_lines(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np
     if not len(a):
         return np.zeros(0, dtype=bool)
     rb = np.full(len(b), s.setup.radii[t])
-    return pairs_see(s.setup.table, a, s.setup.radii[u], b, rb, (st.pts, st.radii, st.owner, u, t))[0]
+    return pairs_see(s.setup.table, a, s.setup.radii[u], b, rb, (st.pts, st.radii, st.owner, u, t))
 
 
 __all__ = [
     "between",
     "near_screens",
     "open_lines",
-    "screened",
     "sight_key",
 ]
