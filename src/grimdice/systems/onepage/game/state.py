@@ -315,8 +315,6 @@ class GameState:
     charge_lane_clear = moving.charge_lane_clear
     clear_of_friends = moving.clear_of_friends
     weapon_range = shooting.weapon_range
-    sight = shooting.sight
-    _sight = shooting._sight
     valid_targets = shooting.valid_targets
     valid_target = shooting.valid_target
     in_cover = shooting.in_cover
