@@ -30,7 +30,7 @@ from grimdice.engine.playing import random_bot
 from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.systems.onepage.ai import choices, threat
 from grimdice.systems.onepage.ai.deploying import role
-from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
+from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, legs, transport
 from grimdice.systems.onepage.game.cache import memo, recall, shot_state
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import Setup
@@ -194,10 +194,14 @@ def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
     )
 
 
-def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
+def danger(state: GameState, u: int, end: tuple[float, float], a: list[Any] | None = None) -> float:
     """:func:`.choices.expected_loss` of a move to ``end``, read from the memo's crossing test
     (filled for all candidates at once by :func:`prefetch`) first: no dangerous piece crossed, no
-    loss."""
+    loss. ``a``: a two-leg move (``legs.py``), its models counted once over both legs."""
+    mid = legs.via(state, u, a) if a is not None else None
+    if mid is not None:
+        n = dangerous.models_through_legs(state, u, state.models(u), mid.models(u), state.models(u, end))
+        return choices.loss_of(state, u, n) if n else 0.0
     here, there = state.placed(u), state.placed(u, end)
     crosses = recall(
         state.setup,
@@ -324,7 +328,7 @@ def ai_player(
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
                 + (0.0 if lone else approach) * closer * (0.2 if shot else 1.0)
-                - danger(state, u, end)
+                - danger(state, u, end, a)
             )
             if reach and not lone:
                 v += reach * ahead(state, u, end, kept)
