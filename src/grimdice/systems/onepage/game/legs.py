@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.table.blocks import EPS
+from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.systems.onepage.game import facing, moving
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
@@ -97,19 +98,46 @@ def around(
     angles = np.array([base + turn for turn in TURNS for _ in LEG_SHARES])
     lengths = np.array([full * share for _ in TURNS for share in LEG_SHARES])
     ux, uy = np.cos(angles), np.sin(angles)
-    legal = moving.block_moves(state, u, ux, uy, lengths[:, None])[:, 0]
-    ranked: list[tuple[float, float, float]] = []  # (hoped distance left, wx, wy)
-    for k in np.flatnonzero(legal):
-        wx, wy = moving.trunc3(float(ux[k] * lengths[k])), moving.trunc3(float(uy[k] * lengths[k]))
-        left = full - math.hypot(wx, wy)
-        ranked.append((max(0.0, math.hypot(cx - ax - wx, cy - ay - wy) - left), wx, wy))
-    ranked.sort()
+    legal = np.flatnonzero(moving.block_moves(state, u, ux, uy, lengths[:, None])[:, 0])
+    if not len(legal):
+        return None
+    wx = np.trunc(ux[legal] * lengths[legal] * 1000) / 1000 + 0.0
+    wy = np.trunc(uy[legal] * lengths[legal] * 1000) / 1000 + 0.0
+    far = np.maximum(np.hypot(cx - ax - wx, cy - ay - wy), EPS)
+    left = full - np.hypot(wx, wy)
+    hoped = np.maximum(0.0, far - left)  # the distance left if the second leg were clear
+    offset = math.hypot(cx - ax, cy - ay) - state.gap(u, t)  # centre to the goal's edge, roughly
+    go = np.clip(np.minimum(left, far - offset - 1.0 - SHORT), 0.0, None)
+    blocked = rock_ahead(state, u, (wx, wy), ((cx - ax - wx) / far, (cy - ay - wy) / far), go)
+    ranked = sorted(zip((hoped + 1000.0 * blocked).tolist(), wx.tolist(), wy.tolist(), strict=True))
     best: tuple[Leg, float] | None = None
-    for _, wx, wy in ranked[:TRIED]:
-        got = second_leg(state, u, t, (wx, wy), goal, full)
+    for _, x, y in ranked[:TRIED]:
+        got = second_leg(state, u, t, (x, y), goal, full)
         if got is not None and (best is None or got[1] < best[1] - EPS):
             best = got
     return best
+
+
+def rock_ahead(
+    state: GameState,
+    u: int,
+    first: tuple[np.ndarray, np.ndarray],
+    way: tuple[np.ndarray, np.ndarray],
+    go: np.ndarray,
+) -> np.ndarray:
+    """``(K,)``: whether unit ``u``'s block, moved by each first leg ``first[k]``, would meet
+    impassable terrain going on by ``go[k]`` along the unit vector ``way[k]`` (every base swept;
+    a quick test that puts the waypoints whose second leg is blocked by terrain last)."""
+    a = state.models(u)
+    wx, wy = first
+    mids = a[None, :, :] + np.stack([wx, wy], axis=1)[:, None, :]
+    ends = mids + (np.stack([way[0], way[1]], axis=1) * go[:, None])[:, None, :]
+    table = state.setup.table
+    rock = table.having("impassable")
+    if not rock.any():
+        return np.zeros(len(go), dtype=bool)
+    touch = sweeps_touch_pieces(table, mids.reshape(-1, 2), ends.reshape(-1, 2), state.setup.radii[u], rock)
+    return np.asarray(touch.any(axis=1).reshape(len(go), -1).any(axis=1))
 
 
 def second_leg(
