@@ -43,6 +43,7 @@ COVER = 5.0  # points-equivalent bonus for ending a move in cover
 APPROACH = 0.5  # points-equivalent per inch closer to the nearest enemy (units without a shot)
 WAIT = 1.0  # weight of a unit's gain from acting after the enemy (waiting), see waiting()
 PIN_TEMPO = 0.25  # value of pinning a unit that will recover before the end, as a share of its points
+WIN = 200.0  # points-equivalent of a win, weighed in the last round's charges (melee_odds)
 
 
 random_player = random_bot  # a legal action by the game's own draw (GameState.random_action)
@@ -98,20 +99,36 @@ def melee_value(state: GameState, u: int, t: int) -> float:
 
 
 def melee_odds(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> float:
-    """The expected value to ``u`` of its melee with ``t`` in situation ``key`` (a melee key)."""
+    """The expected value to ``u`` of its melee with ``t`` in situation ``key`` (a melee key); in
+    the last round also :data:`WIN` x the change in the chance to win it brings (:func:`margin`)."""
     su, st = state.units[u], state.units[t]
     last = state.round >= ROUNDS
     pu, pt, kill = 1.0 if last else PIN_TEMPO, pin_share(state, t), attrition(state)  # u acts now
-    ck = ("melee value", u, su, t, st, key, pu, pt, kill)
+    lead = margin(state, u) if last else None
+    ck = ("melee value", u, su, t, st, key, pu, pt, kill, lead)
     v: float | None = state.setup.cache.get(ck)
     if v is None:
         law = combat_law(state.setup, "melee", u, su, t, st, key)
         bu, bt = worth(state.setup, u, su, pu, kill), worth(state.setup, t, st, pt, kill)
-        v = state.setup.cache[ck] = sum(
-            p * ((worth(state.setup, t, s[1], pt, kill) - bt) - (worth(state.setup, u, s[0], pu, kill) - bu))
-            for s, p in law
-        )
+        v = 0.0
+        for s, p in law:
+            gain = worth(state.setup, t, s[1], pt, kill) - bt - (worth(state.setup, u, s[0], pu, kill) - bu)
+            v += p * (gain + (WIN * (won(lead + gain) - won(lead)) if lead is not None else 0.0))
+        state.setup.cache[ck] = v
     return v
+
+
+def margin(state: GameState, u: int) -> float:
+    """The score of ``u``'s player less the enemy's if the game ended now ("sum the point value of
+    all enemy units they completely destroyed, or that are pinned")."""
+    scores = state.returns()
+    me = state.setup.owner[u]
+    return scores[me] - scores[1 - me]
+
+
+def won(lead: float) -> float:
+    """1 for a win ("The player with the highest score wins."), 1/2 for a draw, 0 for a loss."""
+    return 1.0 if lead > 1e-9 else 0.5 if lead > -1e-9 else 0.0
 
 
 def best_shot(
