@@ -98,11 +98,11 @@ def around(
     angles = np.array([base + turn for turn in TURNS for _ in LEG_SHARES])
     lengths = np.array([full * share for _ in TURNS for share in LEG_SHARES])
     ux, uy = np.cos(angles), np.sin(angles)
-    legal = np.flatnonzero(moving.block_moves(state, u, ux, uy, lengths[:, None])[:, 0])
-    if not len(legal):
+    ok = np.flatnonzero(moving.block_moves(state, u, ux, uy, lengths[:, None])[:, 0])
+    if not len(ok):
         return None
-    wx = np.trunc(ux[legal] * lengths[legal] * 1000) / 1000 + 0.0
-    wy = np.trunc(uy[legal] * lengths[legal] * 1000) / 1000 + 0.0
+    wx = np.trunc(ux[ok] * lengths[ok] * 1000) / 1000 + 0.0
+    wy = np.trunc(uy[ok] * lengths[ok] * 1000) / 1000 + 0.0
     far = np.maximum(np.hypot(cx - ax - wx, cy - ay - wy), EPS)
     left = full - np.hypot(wx, wy)
     hoped = np.maximum(0.0, far - left)  # the distance left if the second leg were clear
@@ -110,12 +110,12 @@ def around(
     go = np.clip(np.minimum(left, far - offset - 1.0 - SHORT), 0.0, None)
     blocked = rock_ahead(state, u, (wx, wy), ((cx - ax - wx) / far, (cy - ay - wy) / far), go)
     ranked = sorted(zip((hoped + 1000.0 * blocked).tolist(), wx.tolist(), wy.tolist(), strict=True))
-    best: tuple[Leg, float] | None = None
-    for _, x, y in ranked[:TRIED]:
-        got = second_leg(state, u, t, (x, y), goal, full)
-        if got is not None and (best is None or got[1] < best[1] - EPS):
-            best = got
-    return best
+    found = [got for _, x, y in ranked[:TRIED] if (got := second_leg(state, u, t, (x, y), goal, full))]
+    for got in sorted(found, key=lambda g: g[1]):  # nearest first; the whole move checked last
+        dx, dy, wx, wy = got[0]
+        if legal(state, u, (dx, dy), (wx, wy), full):
+            return got
+    return None
 
 
 def rock_ahead(
@@ -143,9 +143,10 @@ def rock_ahead(
 def second_leg(
     state: GameState, u: int, t: int, first: tuple[float, float], goal: tuple[float, float], full: float
 ) -> tuple[Leg, float] | None:
-    """The longest legal second leg from the waypoint ``first`` straight towards ``goal`` (unit
-    ``t``'s centre), within what is left of ``full`` and stopping over 1" from ``t``; checked as a
-    whole two-leg move (:func:`legal`). The move and its end's distance to ``goal``."""
+    """The longest second leg from the waypoint ``first`` straight towards ``goal`` (unit ``t``'s
+    centre) that the compiled block test passes from there, within what is left of ``full`` and
+    stopping over 1" from ``t`` (the whole two-leg move is checked by :func:`legal` once chosen).
+    The move and its end's distance to ``goal``."""
     wx, wy = first
     mid = state.moved(u, wx, wy)
     mx, my = mid.anchors[u]
@@ -160,8 +161,6 @@ def second_leg(
         return None
     go = float(steps[0, int(good.argmax())])
     dx, dy = moving.trunc3(wx + vx * go), moving.trunc3(wy + vy * go)
-    if not legal(state, u, (dx, dy), (wx, wy), full):
-        return None
     ax, ay = state.anchors[u]
     return (dx, dy, wx, wy), math.hypot(goal[0] - ax - dx, goal[1] - ay - dy)
 
