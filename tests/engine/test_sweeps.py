@@ -90,9 +90,9 @@ def test_sight_from_any_part_of_the_base_sees_around_a_corner_the_centre_line_mi
 
     assert sight_blocked(table, a, b).all()  # centre to centre is blocked
     r = np.array([0.63])
-    assert pairs_see(table, a, 0.63, b, r)[0].tolist() == [True]  # the rims see past the pillar
+    assert pairs_see(table, a, 0.63, b, r).tolist() == [True]  # the rims see past the pillar
     wall = table_from_mapping({"terrain": [WALL]})
-    assert pairs_see(wall, a, 0.63, b, r)[0].tolist() == [False]
+    assert pairs_see(wall, a, 0.63, b, r).tolist() == [False]
 
 
 def test_cover_comes_from_the_piece_between_or_around_the_target_never_the_shooter_s_own():

@@ -121,7 +121,7 @@ def test_on_hold_the_vehicle_pivots_to_bring_its_front_weapons_to_bear_unless_im
 
 def test_indirect_fire_needs_no_line_of_sight_and_counts_as_cover() -> None:
     s = shooting(duel(MORTARS, TARGETS, (36.0, 40.0), Table(terrain=(WALL,))), "hold")
-    assert s.sight(0, 1) == (0, 0.0) and s.valid_targets(0) == [1]
+    assert s.firing_sight(0, 1)[2:] == (0, 0.0) and s.valid_targets(0) == [1]
     c = s.apply(["shoot", 1])
     key = c.pending[3]
     assert key[7] is True and key[0] == 48.0

@@ -32,7 +32,7 @@ def binomial(n: int, p: Fraction) -> dict[int, Fraction]:
 
 def test_models_without_sight_fire_their_indirect_weapons_with_the_target_in_cover() -> None:
     s = shooting(duel(SQUAD, TARGETS, (36.0, 40.0), Table(terrain=(WALL,))))
-    assert s.sight(0, 1)[0] == 4  # four models see, the fifth does not
+    assert s.firing_sight(0, 1)[2] == 4  # four models see, the fifth does not
     key = s.shot_key(0, 1)
     assert key[1] == 5 and key[7] == (1, 48.0)  # the fifth fires its Mortar blind
     # the first four in listed order (the Rifles) see: 4 attacks, hit on 4+ (1/2), Quality 5+ block

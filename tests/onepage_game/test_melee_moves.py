@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from grimdice.dice import Dist
-from grimdice.engine.table.terrain import Table
+from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.base import calculate
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
-from grimdice.systems.onepage.game.melee_moves import defenders_moved, strikers
+from grimdice.systems.onepage.game.melee_moves import defenders_moved, difficult_near, strikers
 from grimdice.systems.onepage.game.setup import GAP, MM
 
 CHAMPION = {"name": "Champion", "quality": 3, "equipment": ["Power Weapon"], "cost": 40}
@@ -76,3 +76,19 @@ def test_head_on_everyone_strikes() -> None:
     s = replace(s, anchors=((36.0, 20.0), (36.0, 20.0 + 2 * R)))  # front ranks touch
     # the defenders' second rank is 1.76 - 1.26 = 0.5" behind contact: within 2" already
     assert strikers(s, 0, 1) == (5, 10)
+
+
+def test_difficult_near_is_a_box_test_on_the_difficult_pieces_only() -> None:
+    """The pieces' bounding boxes against the box around the points widened by the margin: a
+    triangle's box reaches where the triangle does not, and other traits do not count."""
+    tri = Terrain("slope", np.array([[10.0, 10.0], [20.0, 10.0], [10.0, 20.0]]), frozenset({"difficult"}))
+    rock = Terrain(
+        "rock", np.array([[40.0, 10.0], [50.0, 10.0], [50.0, 20.0], [40.0, 20.0]]), frozenset({"impassable"})
+    )
+    table = Table(terrain=(tri, rock))
+    pts = np.array([[24.0, 24.0], [30.0, 30.0]])  # the box's corner (24, 24) is 4" from the box's (20, 20)
+    assert not difficult_near(table, pts, 3.9)
+    assert difficult_near(table, pts, 4.0)  # touching boxes count, the triangle itself is farther
+    beside_rock = np.array([[45.0, 22.0]])  # 2" from the rock, far from the slope
+    assert not difficult_near(table, beside_rock, 2.5)
+    assert difficult_near(table, np.array([[15.0, 22.0]]), 2.0)

@@ -210,7 +210,7 @@ def test_indirect_fire_counts_only_the_models_in_range() -> None:
     }
     lone = {"name": "Lone", "quality": 5, "equipment": ["Hand Weapon"], "cost": 10}
     s = shooting(state_of(lobbers, lone, [(36.0, 22.0), (28.0, 27.5)], Table(terrain=(WALL,))))
-    assert s.sight(0, 1) == (0, 0.0) and s.valid_targets(0) == [1]
+    assert s.firing_sight(0, 1)[2:] == (0, 0.0) and s.valid_targets(0) == [1]
     gaps = [math.dist(m, s.models(1)[0]) - 2 * s.setup.radii[0] for m in s.models(0)]
     assert sum(g <= 6.0 for g in gaps) == 1  # one Lobber within 6" of the target
     key = s.shot_key(0, 1)

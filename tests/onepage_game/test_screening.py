@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import numpy as np
 
+from grimdice.engine.table.sweeps import pairs_see
 from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.ai.players import best_shot, best_shots
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
 from grimdice.systems.onepage.game.deployment import ON_TABLE
 from grimdice.systems.onepage.game.queries import prefetch
-from grimdice.systems.onepage.game.screening import screened
 from tests.onepage_game.test_transport import RHINO, army
 
 SQUAD = {"name": "Squad", "size": 5, "quality": 4, "equipment": ["Assault Rifle"], "cost": 50}
@@ -29,30 +29,36 @@ def state(a: tuple[dict, ...], b: tuple[dict, ...], anchors: tuple[tuple[float, 
     return replace(s, anchors=anchors, place=(ON_TABLE,) * len(anchors))
 
 
+def screened(screen: tuple[float, float]) -> bool:
+    """Whether a base of 1" at ``screen`` (of a third unit) blocks the sight from a point base at
+    (0, 0) to one at (10, 0): points, so that every one of the nine lines is the centre line."""
+    a, b = np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]])
+    screens = (np.array([screen]), np.array([1.0]), np.array([2]), 0, 1)
+    return not pairs_see(Table(), a, 0.0, b, np.zeros(1), screens)[0]
+
+
 def test_a_line_through_a_base_is_blocked_and_a_grazing_line_is_not() -> None:
-    start, end = np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]])
-    r = np.array([1.0])
-    assert screened(start, end, np.array([[5.0, 0.5]]), r)[0]  # passes 0.5" from the centre
-    assert not screened(start, end, np.array([[5.0, 1.0]]), r)[0]  # touches the base: grazes (our reading)
-    assert not screened(start, end, np.array([[5.0, 1.5]]), r)[0]  # misses
-    assert not screened(start, end, np.array([[12.0, 0.0]]), r)[0]  # beyond the line's end
-    assert screened(start, end, np.array([[10.5, 0.0]]), r)[0]  # the base reaches over the end point
+    assert screened((5.0, 0.5))  # passes 0.5" from the centre
+    assert not screened((5.0, 1.0))  # touches the base: grazes (our reading)
+    assert not screened((5.0, 1.5))  # misses
+    assert not screened((12.0, 0.0))  # beyond the line's end
+    assert screened((10.5, 0.0))  # the base reaches over the end point
 
 
 def test_a_friendly_model_of_another_unit_blocks_sight() -> None:
     # shooter (36, 10), a friendly model of another unit at (36, 20) right between, the target at (36, 30)
     s = state((SOLO, dict(SOLO, name="Other")), (TARGET,), ((36.0, 10.0), (36.0, 20.0), (36.0, 30.0)))
-    assert s.sight(0, 2) == (0, 0.0)
+    assert s.firing_sight(0, 2)[2:] == (0, 0.0)
     assert 2 not in s.valid_targets(0)
     aside = replace(s, anchors=((36.0, 10.0), (40.0, 20.0), (36.0, 30.0)))  # moved 4" aside
-    assert aside.sight(0, 2)[0] == 1 and 2 in aside.valid_targets(0)
+    assert aside.firing_sight(0, 2)[2] == 1 and 2 in aside.valid_targets(0)
 
 
 def test_an_enemy_model_of_another_unit_blocks_sight_and_the_memo_follows_it() -> None:
     s = state((SOLO,), (TARGET, dict(TARGET, name="Other")), ((36.0, 10.0), (36.0, 30.0), (40.0, 20.0)))
-    assert s.sight(0, 1)[0] == 1  # asked first, with the screen aside: the memo must not keep it
+    assert s.firing_sight(0, 1)[2] == 1  # asked first, with the screen aside: the memo must not keep it
     between = replace(s, anchors=((36.0, 10.0), (36.0, 30.0), (36.0, 20.0)))
-    assert between.sight(0, 1) == (0, 0.0)
+    assert between.firing_sight(0, 1)[2:] == (0, 0.0)
     assert 1 not in between.valid_targets(0) and 2 in between.valid_targets(0)
 
 
@@ -61,8 +67,8 @@ def test_only_the_screened_models_lose_sight_and_the_shot_key_counts_them() -> N
     # the target at (36, 30) (the next lines pass about 0.88" from its centre, its base is 0.63")
     s = state((SQUAD, SOLO), (TARGET,), ((36.0, 10.0), (36.0, 20.0), (36.0, 30.0)))
     clear = replace(s, anchors=((36.0, 10.0), (50.0, 20.0), (36.0, 30.0)))
-    assert clear.sight(0, 2)[0] == 5
-    assert s.sight(0, 2)[0] == 4
+    assert clear.firing_sight(0, 2)[2] == 5
+    assert s.firing_sight(0, 2)[2] == 4
     assert s.shot_key(0, 2)[1] == 4 and clear.shot_key(0, 2)[1] == 5  # different exact-engine laws
 
 
@@ -72,14 +78,14 @@ def test_embarked_units_do_not_block_sight() -> None:
         (TARGET,),
         ((36.0, 10.0), (60.0, 10.0), (36.0, 20.0), (36.0, 30.0)),
     )
-    assert s.sight(0, 3) == (0, 0.0)  # the passengers on the table between
+    assert s.firing_sight(0, 3)[2:] == (0, 0.0)  # the passengers on the table between
     aboard = replace(s, place=(ON_TABLE, ON_TABLE, 1, ON_TABLE))
-    assert aboard.sight(0, 3)[0] == 1
+    assert aboard.firing_sight(0, 3)[2] == 1
 
 
 def test_indirect_weapons_fire_over_a_screen() -> None:
     s = state((MORTAR, SOLO), (TARGET,), ((36.0, 10.0), (36.0, 20.0), (36.0, 30.0)))
-    assert s.sight(0, 2) == (0, 0.0)
+    assert s.firing_sight(0, 2)[2:] == (0, 0.0)
     assert 2 in s.valid_targets(0)  # "may be fired at enemies that are not within line of sight"
     assert s.shot_key(0, 2)[7] is True  # without line of sight: counts as in Cover
 

@@ -9,7 +9,7 @@ import numpy as np
 import shapely
 
 from grimdice.engine.table.bases import base_distances
-from grimdice.engine.table.blocks import blocks, blocks_cross, blocks_gaps
+from grimdice.engine.table.blocks import blocks, blocks_cross, blocks_gaps, pair_distances, sights
 from grimdice.engine.table.layout import generate_table, table_from_mapping
 from grimdice.engine.table.lines import sight_blocked
 from grimdice.engine.table.terrain import Table, Terrain, segments_cross
@@ -198,7 +198,19 @@ def test_prefetch_with_a_warm_memo_after_an_enemy_moved() -> None:
             assert near == min(fresh.gap(u, t, end) for t in fresh.enemies(u))
             assert moved.valid_targets(u, end) == fresh.valid_targets(u, end)
             for t in moved.enemies(u):
-                assert moved.sight(u, t, end) == fresh.sight(u, t, end)
+                assert moved.firing_sight(u, t, end) == fresh.firing_sight(u, t, end)
+                # the terrain sight the prefetch keeps for the AI: that candidate's alone, afresh
+                kept = memo(moved.setup).get(
+                    ("sight", moved.units[u].alive, moved.placed(u, end), moved.placed(t))
+                )
+                if kept is not None:
+                    a, b = fresh.models(u, end)[None], fresh.models(t)
+                    ra, rb = fresh.setup.radii[u], np.full(len(b), fresh.setup.radii[t])
+                    d = pair_distances(a, ra, b, rb)
+                    assert (
+                        kept
+                        == sights(fresh.setup.table, a, b, d, fresh.weapon_range(u), [len(b)], ra, rb)[0][0]
+                    )
 
 
 def test_walk_and_run_in_one_pass_equal_separate_passes() -> None:

@@ -95,7 +95,7 @@ def test_a_target_is_valid_only_for_a_model_with_a_weapon_in_range_of_it() -> No
     far = PLACES.copy()
     far[:4, 1], far[4, 1] = 5.0, 25.0
     s = placed(Table(), far, rank=40.0)
-    assert s.sight(0, 1)[0] == 1 and s.firers(0, 1) == ((), 0)
+    assert s.firing_sight(0, 1)[2] == 1 and s.firers(0, 1) == ((), 0)
     assert s.valid_targets(0) == []
     near = far.copy()
     near[4, 1] = 28.0  # 11" off: the Flamer alone fires

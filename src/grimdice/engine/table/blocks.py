@@ -82,19 +82,20 @@ def sights(
     """For each candidate ``c`` and each target unit ``k`` (its models the next ``sizes[k]`` of
     ``pts``, of ``radii``): (models of the block (bases of ``radius``) that see a model of ``k``
     within ``reach``, from and to any part of the bases (``sweeps.pairs_see``), the farthest such
-    model's distance), as :meth:`GameState.sight` answers; ``d`` from :func:`pair_distances`."""
+    model's distance), as a shooting reads them (``GameState.firing_sight``); ``d`` from
+    :func:`pair_distances`."""
     near = d <= reach + EPS
     cc, ii, jj = np.nonzero(near)
     seen = np.full(d.shape, np.inf)
     if len(cc):
-        keep = pairs_see(table, bs[cc, ii], radius, pts[jj], radii[jj])[0]
+        keep = pairs_see(table, bs[cc, ii], radius, pts[jj], radii[jj])
         seen[cc[keep], ii[keep], jj[keep]] = d[cc[keep], ii[keep], jj[keep]]
     return sight_counts(seen, sizes)
 
 
 def sight_counts(seen: np.ndarray, sizes: list[int]) -> list[list[tuple[int, float]]]:
     """:func:`sights`' answer from ``seen`` ``(C, n, M)``: each pair's distance where the model sees
-    the other within reach, ``inf`` elsewhere (``screening.sight`` shares it)."""
+    the other within reach, ``inf`` elsewhere."""
     out: list[list[tuple[int, float]]] = [[] for _ in range(len(seen))]
     start = 0
     for size in sizes:

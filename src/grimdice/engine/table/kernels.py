@@ -144,11 +144,15 @@ def _path_touches(sx: float, sy: float, ex: float, ey: float, poly: Polygons, j:
 
 @njit(cache=True)
 def _unit_limits(
-    a: np.ndarray, radius: float, units: Units, keep: float, reach: float, eps: float, slack: float
+    a: np.ndarray, radius: float, units: Units, longest: float, sweeping: bool, tolerances: tuple[float, ...]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`units_clear`'s bases to test (the units ``among`` marks nearer than ``reach``), each
-    one's least gap allowed at the end, and whether it may not be passed over: from the signed
-    gap ``before`` of its unit to the bases ``a`` (``bases.base_distances``)."""
+    """:func:`units_clear`'s bases to test, each one's least gap allowed at the end, and whether it
+    may not be passed over (none unless ``sweeping``): from the signed gap ``before`` of its unit to
+    the bases ``a`` (``bases.base_distances``). With ``keep >= 0`` only the units a move of
+    ``longest`` can reach are tested (a move of length L changes no gap by more than L: those within
+    L plus ``keep`` and 0.001), else all that ``among`` marks."""
+    keep, eps, slack = tolerances[0], tolerances[1], tolerances[2]
+    reach = longest + keep + 0.001 if keep >= 0 else np.inf
     pts, radii, starts, among = units
     k_count, m, n = starts.shape[0], pts.shape[0], a.shape[0]
     limit = np.full(m, -np.inf)
@@ -169,7 +173,7 @@ def _unit_limits(
             test[j] = True
             if keep >= 0:
                 limit[j] = min(keep, before) - eps
-            sweep[j] = before >= -slack
+            sweep[j] = before >= -slack and sweeping
     return test, limit, sweep
 
 
@@ -211,21 +215,16 @@ def units_clear(
     units a move of its length can reach (within its length plus ``keep`` and 0.001); and
     (``sweeping``) no base passes over a base of a unit it did not start over (within ``slack``)
     on the way. ``moving.kept_clear`` and ``moving.swept_clear`` in one pass."""
-    keep, eps, slack = tolerances
+    slack = tolerances[2]
     c_count = bs.shape[0]
     out = np.ones(c_count, dtype=np.bool_)
     if c_count == 0 or a.shape[0] == 0:
         return out
-    reach = np.inf
-    if keep >= 0:  # a move of length L changes no gap by more than L
-        longest = 0.0
-        for c in range(c_count):
-            dx, dy = bs[c, 0, 0] - a[0, 0], bs[c, 0, 1] - a[0, 1]
-            longest = max(longest, math.sqrt(dx * dx + dy * dy))
-        reach = longest + keep + 0.001
-    test, limit, sweep = _unit_limits(a, radius, units, keep, reach, eps, slack)
-    if not sweeping:
-        sweep[:] = False
+    longest = 0.0
+    for c in range(c_count):
+        dx, dy = bs[c, 0, 0] - a[0, 0], bs[c, 0, 1] - a[0, 1]
+        longest = max(longest, math.sqrt(dx * dx + dy * dy))
+    test, limit, sweep = _unit_limits(a, radius, units, longest, sweeping, tolerances)
     for c in range(c_count):
         out[c] = _block_clear(a, bs[c], radius, units, (test, limit, sweep), slack)
     return out
@@ -266,7 +265,7 @@ def block_moves(
     w_count, f_count, n = steps.shape[0], steps.shape[1], a.shape[0]
     good = np.zeros((w_count, f_count), dtype=np.bool_)
     one = np.empty((1, n, 2))
-    longest = 0.0  # units_clear's reach, over every step that may be tested
+    longest = 0.0  # the longest move of any step that may be tested (_unit_limits)
     for w in range(w_count):
         for f in range(f_count):
             step = steps[w, f]
@@ -274,9 +273,7 @@ def block_moves(
                 dx = base[0, 0] + (anchor[0] + ux[w] * step) - a[0, 0]
                 dy = base[0, 1] + (anchor[1] + uy[w] * step) - a[0, 1]
                 longest = max(longest, math.sqrt(dx * dx + dy * dy))
-    test, limit, sweep = _unit_limits(a, radius, others, keep, longest + keep + 0.001, eps, slack)
-    if not sweeping:
-        sweep[:] = False
+    test, limit, sweep = _unit_limits(a, radius, others, longest, sweeping, (keep, eps, slack))
     for w in range(w_count):
         for f in range(f_count):
             step = steps[w, f]
@@ -345,7 +342,8 @@ def lines_blocked(s: np.ndarray, e: np.ndarray, sight: Sight) -> np.ndarray:
 def _screened(
     ax: float, ay: float, ex: float, ey: float, pts: np.ndarray, radii: np.ndarray, eps: float
 ) -> bool:
-    """:func:`lines_screened` for one segment."""
+    """Whether the segment from ``(ax, ay)`` to ``(ex, ey)`` comes closer to some base's centre
+    ``pts[j]`` than its radius (less ``eps``)."""
     vx, vy = ex - ax, ey - ay
     vv = vx * vx + vy * vy
     for j in range(pts.shape[0]):
@@ -392,21 +390,20 @@ def pairs_see(
     own: int,
     target: int,
     eps: float,
-    flag: bool,
-) -> tuple[np.ndarray, bool]:
-    """``sweeps.pairs_see`` with the bases ``pts``/``radii`` screening (``screening.screened_open``):
-    (``(P,)``: whether base ``a[p]`` sees base ``b[p]`` along the centre line or one of the other
+) -> np.ndarray:
+    """``sweeps.pairs_see`` with the bases ``pts``/``radii`` screening (``screening.open_lines``):
+    ``(P,)``, whether base ``a[p]`` sees base ``b[p]`` along the centre line or one of the other
     eight of :func:`pair_lines`, crossing no sight-blocking terrain (:func:`lines_blocked`) nor a
-    screening base (:func:`lines_screened`); whether any of the lines of any pair passes through a
-    screening base, when ``flag`` asks: else False). The screening bases are those of ``screens``
+    screening base (a line that comes closer to its centre than its radius, less ``eps``: one that
+    grazes it is open). The screening bases are those of ``screens``
     (centres, radii, owning units) whose owner is neither ``own`` nor ``target``
-    (``screening.screens``); only those that reach into the box around all the lines are tested
+    (every unit's but the two); only those that reach into the box around all the lines are tested
     (``screening.between``: a base outside it cannot screen a line, so the answers do not depend on
     the box)."""
     p_count = a.shape[0]
     ok = np.zeros(p_count, dtype=np.bool_)
     if p_count == 0:
-        return ok, False
+        return ok
     pts, radii, owner = screens
     lines = pair_lines(a, ra, b, rb, rim)
     lo_x, lo_y, hi_x, hi_y = np.inf, np.inf, -np.inf, -np.inf
@@ -428,16 +425,6 @@ def pairs_see(
             and pts[j, 1] < hi_y + r
         )
     spts, sradii = pts[near], radii[near]
-    screened = False  # (a screening base blocks nothing when no line passes through one)
-    for p in range(p_count if flag else 0):
-        for line in range(9):
-            if _screened(
-                lines[p, line, 0], lines[p, line, 1], lines[p, line, 2], lines[p, line, 3], spts, sradii, eps
-            ):
-                screened = True
-                break
-        if screened:
-            break
     for p in range(p_count):
         if not _screened(a[p, 0], a[p, 1], b[p, 0], b[p, 1], spts, sradii, eps) and not _line_blocked(
             a[p, 0], a[p, 1], b[p, 0], b[p, 1], sight
@@ -449,19 +436,7 @@ def pairs_see(
             if not _screened(sx, sy, ex, ey, spts, sradii, eps) and not _line_blocked(sx, sy, ex, ey, sight):
                 ok[p] = True
                 break
-    return ok, screened
-
-
-@njit(cache=True)
-def lines_screened(
-    s: np.ndarray, e: np.ndarray, pts: np.ndarray, radii: np.ndarray, eps: float
-) -> np.ndarray:
-    """``screening.screened``: ``(n,)``, whether the segment ``s[i]``-``e[i]`` comes closer to some
-    base's centre ``pts[j]`` than its radius (less ``eps``)."""
-    out = np.zeros(s.shape[0], dtype=np.bool_)
-    for i in range(s.shape[0]):
-        out[i] = _screened(s[i, 0], s[i, 1], e[i, 0], e[i, 1], pts, radii, eps)
-    return out
+    return ok
 
 
 @njit(cache=True)
@@ -490,7 +465,6 @@ __all__ = [
     "block_moves",
     "lines_blocked",
     "lines_covered",
-    "lines_screened",
     "pair_lines",
     "pairs_see",
     "paths_touch",

@@ -174,13 +174,11 @@ def pairs_see(
     b: np.ndarray,
     rb: np.ndarray,
     screens: tuple[np.ndarray, np.ndarray, np.ndarray, int, int] | None = None,
-    flag: bool = False,
-) -> tuple[np.ndarray, bool]:
-    """(``(P,)``: whether base ``a[p]`` sees base ``b[p]`` from and to any part of the bases: the
+) -> np.ndarray:
+    """``(P,)``: whether base ``a[p]`` sees base ``b[p]`` from and to any part of the bases: the
     centre line, or for the pairs it leaves blocked one of the other eight of :func:`pair_lines`,
     open of sight-blocking terrain (:func:`~grimdice.engine.table.lines.sight_blocked`) and of the
-    screening bases; with ``flag``, whether a line of some pair passes through a screening base,
-    else False).
+    screening bases.
     ``screens``: (centres, radii, owning units, own unit, target unit) of the bases on the table,
     those of neither unit screening (none when not given); one compiled pass
     (``kernels.pairs_see``)."""
@@ -188,10 +186,10 @@ def pairs_see(
     rbs = per_base(rb, len(a))
     pts, radii, owner, own, target = screens if screens is not None else (*NO_SCREENS, -1, -1)
     sight = sight_terrain(table)
-    ok, screened = kernels.pairs_see(
-        a, float(ra), b, rbs, INSIDE_RIM, sight, (pts, radii, owner), own, target, BASE_EPS, flag
+    ok = kernels.pairs_see(
+        a, float(ra), b, rbs, INSIDE_RIM, sight, (pts, radii, owner), own, target, BASE_EPS
     )
-    return np.asarray(ok), bool(screened)
+    return np.asarray(ok)
 
 
 def covered_models(table: Table, shooters: np.ndarray, targets: np.ndarray) -> np.ndarray:

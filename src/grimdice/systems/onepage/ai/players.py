@@ -30,7 +30,7 @@ from grimdice.engine.playing import random_bot
 from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.systems.onepage.ai import choices, threat
 from grimdice.systems.onepage.ai.deploying import role
-from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, transport
+from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, legs, transport
 from grimdice.systems.onepage.game.cache import memo, recall, shot_state
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import Setup
@@ -43,6 +43,7 @@ COVER = 5.0  # points-equivalent bonus for ending a move in cover
 APPROACH = 0.5  # points-equivalent per inch closer to the nearest enemy (units without a shot)
 WAIT = 1.0  # weight of a unit's gain from acting after the enemy (waiting), see waiting()
 PIN_TEMPO = 0.25  # value of pinning a unit that will recover before the end, as a share of its points
+WIN = 200.0  # points-equivalent of a win, weighed in the last round's charges (melee_odds)
 
 
 random_player = random_bot  # a legal action by the game's own draw (GameState.random_action)
@@ -98,20 +99,36 @@ def melee_value(state: GameState, u: int, t: int) -> float:
 
 
 def melee_odds(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> float:
-    """The expected value to ``u`` of its melee with ``t`` in situation ``key`` (a melee key)."""
+    """The expected value to ``u`` of its melee with ``t`` in situation ``key`` (a melee key); in
+    the last round also :data:`WIN` x the change in the chance to win it brings (:func:`margin`)."""
     su, st = state.units[u], state.units[t]
     last = state.round >= ROUNDS
     pu, pt, kill = 1.0 if last else PIN_TEMPO, pin_share(state, t), attrition(state)  # u acts now
-    ck = ("melee value", u, su, t, st, key, pu, pt, kill)
+    lead = margin(state, u) if last else None
+    ck = ("melee value", u, su, t, st, key, pu, pt, kill, lead)
     v: float | None = state.setup.cache.get(ck)
     if v is None:
         law = combat_law(state.setup, "melee", u, su, t, st, key)
         bu, bt = worth(state.setup, u, su, pu, kill), worth(state.setup, t, st, pt, kill)
-        v = state.setup.cache[ck] = sum(
-            p * ((worth(state.setup, t, s[1], pt, kill) - bt) - (worth(state.setup, u, s[0], pu, kill) - bu))
-            for s, p in law
-        )
+        v = 0.0
+        for s, p in law:
+            gain = worth(state.setup, t, s[1], pt, kill) - bt - (worth(state.setup, u, s[0], pu, kill) - bu)
+            v += p * (gain + (WIN * (won(lead + gain) - won(lead)) if lead is not None else 0.0))
+        state.setup.cache[ck] = v
     return v
+
+
+def margin(state: GameState, u: int) -> float:
+    """The score of ``u``'s player less the enemy's if the game ended now ("sum the point value of
+    all enemy units they completely destroyed, or that are pinned")."""
+    scores = state.returns()
+    me = state.setup.owner[u]
+    return scores[me] - scores[1 - me]
+
+
+def won(lead: float) -> float:
+    """1 for a win ("The player with the highest score wins."), 1/2 for a draw, 0 for a loss."""
+    return 1.0 if lead > 1e-9 else 0.5 if lead > -1e-9 else 0.0
 
 
 def best_shot(
@@ -194,10 +211,14 @@ def in_cover_at(state: GameState, u: int, anchor: tuple[float, float]) -> bool:
     )
 
 
-def danger(state: GameState, u: int, end: tuple[float, float]) -> float:
+def danger(state: GameState, u: int, end: tuple[float, float], a: list[Any] | None = None) -> float:
     """:func:`.choices.expected_loss` of a move to ``end``, read from the memo's crossing test
     (filled for all candidates at once by :func:`prefetch`) first: no dangerous piece crossed, no
-    loss."""
+    loss. ``a``: a two-leg move (``legs.py``), its models counted once over both legs."""
+    mid = legs.via(state, u, a) if a is not None else None
+    if mid is not None:
+        n = dangerous.models_through_legs(state, u, state.models(u), mid.models(u), state.models(u, end))
+        return choices.loss_of(state, u, n) if n else 0.0
     here, there = state.placed(u), state.placed(u, end)
     crosses = recall(
         state.setup,
@@ -324,7 +345,7 @@ def ai_player(
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
                 + (0.0 if lone else approach) * closer * (0.2 if shot else 1.0)
-                - danger(state, u, end)
+                - danger(state, u, end, a)
             )
             if reach and not lone:
                 v += reach * ahead(state, u, end, kept)

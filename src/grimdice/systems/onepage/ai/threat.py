@@ -222,7 +222,8 @@ def prospect(
 ) -> float:
     """The expected value to ``u`` of the best charge it could make in its next activation from
     ``end`` (default: where it stands): the greatest of :func:`charge_odds` (``odds``, when already
-    read) among the enemies within its Assault distance of ``end``; 0 when none is. Our
+    read) among the enemies within its Assault distance of ``end`` that do not charge it first there
+    (:func:`strikes_first`); 0 when none is. Our
     approximations: the enemy is taken where it stands (it moves first), the melee's situation where
     both stand now, and the charge's path is not checked (a candidate's gaps are the AI's
     prefetched ones; checking every candidate's path cost more than the term's other parts)."""
@@ -230,7 +231,29 @@ def prospect(
     if not odds:
         return 0.0
     reach = move_distance(state.setup.units[u], "assault")
-    return max((v for t, v in odds.items() if state.gap(u, t, end) <= reach + EPS), default=0.0)
+    return max(
+        (
+            v
+            for t, v in odds.items()
+            if state.gap(u, t, end) <= reach + EPS and not strikes_first(state, u, t, end)
+        ),
+        default=0.0,
+    )
+
+
+def strikes_first(state: GameState, u: int, t: int, end: tuple[float, float] | None) -> bool:
+    """Whether enemy ``t`` acts before ``u`` acts again (:func:`reply_weight` 1) and may charge
+    ``u`` at ``end`` (within its Assault distance; the path not checked) with odds in its favour
+    (:func:`players.melee_odds` of :func:`charge_key` above 0): then ``u``'s own charge on ``t``
+    from there is not counted in its :func:`prospect` (whoever ends a move within the other's reach
+    is charged first; ``t``'s charge itself is in :func:`exposure`)."""
+    from grimdice.systems.onepage.ai.players import melee_odds
+
+    if reply_weight(state, t) < 1.0 or state.units[t].immobile or not state.on_table(t):
+        return False
+    if state.gap(u, t, end) > move_distance(state.setup.units[t], "assault") + EPS:
+        return False
+    return melee_odds(state, t, u, charge_key(state, t, u)) > 0.0
 
 
 def open_key(state: GameState, u: int, t: int, gap: float) -> tuple[Any, ...] | None:
@@ -378,5 +401,6 @@ __all__ = [
     "share",
     "shot_prospect",
     "strikers",
+    "strikes_first",
     "walked_to",
 ]

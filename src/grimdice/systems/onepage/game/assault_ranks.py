@@ -49,6 +49,9 @@ EPS = 1e-6
 TIGHT = 1e-4  # a spot's extra gap, so that bases in contact do not count as overlapping
 TOUCH = 2e-3  # an overlap allowed in the check (the block's move is rounded to 0.001")
 
+#: spots' signed gaps to the nearest target model and to the nearest base of another unit
+Gaps = tuple[np.ndarray, np.ndarray]
+
 
 @dataclass(frozen=True)
 class Charge:
@@ -94,38 +97,48 @@ def ring(centres: np.ndarray, radius: float, spacing: float) -> np.ndarray:
     return np.asarray((centres[:, None, :] + radius * unit[None]).reshape(-1, 2))
 
 
-def strike_spots(c: Charge) -> tuple[np.ndarray, np.ndarray]:
-    """The spots around the target models where a base may end (:data:`RANKS`), and each one's
-    rank (0: base contact)."""
+def strike_spots(c: Charge) -> tuple[np.ndarray, np.ndarray, Gaps]:
+    """The spots around the target models where a base may end (:data:`RANKS`), each one's rank
+    (0: base contact) and their gaps (:data:`Gaps`)."""
     rings = [ring(c.d, c.ra + c.rd + g + TIGHT, c.ra / 3) for g in RANKS]
     spots = np.concatenate(rings)
     tier = np.concatenate([np.full(len(r), k) for k, r in enumerate(rings)])
-    ok = _standable(c, spots)
-    return spots[ok], tier[ok]
+    gaps = _gaps(c, spots), _to_others(c, spots)
+    ok = _standable(c, spots, gaps)
+    return spots[ok], tier[ok], (gaps[0][ok], gaps[1][ok])
 
 
-def _standable(c: Charge, spots: np.ndarray, gaps: np.ndarray | None = None) -> np.ndarray:
+def _to_others(c: Charge, spots: np.ndarray) -> np.ndarray:
+    """``(k,)``: each spot's signed gap to the nearest base of another unit (0 when there is none:
+    then nothing reads it), measured once for :func:`_standable` and :func:`_paths`."""
+    return nearest(spots, c.ra, c.pts, c.rp) if len(c.rp) else np.zeros(len(spots))
+
+
+def _standable(c: Charge, spots: np.ndarray, gaps: Gaps) -> np.ndarray:
     """On the table, over no target base nor impassable terrain (any model), and not within 1" of
     another unit for at least one model (the per-model test is in :func:`_paths`); ``gaps``: the
-    spots' :func:`_gaps` when known."""
+    spots' :data:`Gaps`."""
     ok = c.table.on_table(spots, c.ra)
-    ok &= (_gaps(c, spots) if gaps is None else gaps) >= -EPS
+    ok &= gaps[0] >= -EPS
     if len(c.table.terrain):
         ok &= ~bases_in(c.table, spots, c.ra, "impassable")
     if len(c.rp):
-        near = nearest(spots, c.ra, c.pts, c.rp)
-        ok &= near >= min(KEEP_CLEAR, float(c.before.min(initial=KEEP_CLEAR))) - EPS
+        ok &= gaps[1] >= min(KEEP_CLEAR, float(c.before.min(initial=KEEP_CLEAR))) - EPS
     return np.asarray(ok)
 
 
-def _paths(c: Charge, movers: np.ndarray, spots: np.ndarray, slow_ok: bool) -> np.ndarray:
+def _paths(
+    c: Charge, movers: np.ndarray, spots: np.ndarray, slow_ok: bool, near: np.ndarray | None = None
+) -> np.ndarray:
     """``(n, k)``: whether model ``movers[i]`` may end at ``spots[j]``: the 1" rule for its own gap
     before, and a move within its allowance either straight from where it started or on from where
     the block's move put it (the block's path, then straight), clear of impassable and dangerous
-    terrain (difficult too unless ``slow_ok``) and of the bases of other units and the target."""
+    terrain (difficult too unless ``slow_ok``) and of the bases of other units and the target.
+    ``near``: the spots' :func:`_to_others` when known."""
     ok = np.ones((len(movers), len(spots)), dtype=bool)
     if len(c.rp):
-        near = nearest(spots, c.ra, c.pts, c.rp)
+        if near is None:
+            near = nearest(spots, c.ra, c.pts, c.rp)
         ok &= near[None, :] >= np.minimum(KEEP_CLEAR, c.before[movers])[:, None] - EPS
     block = float(np.linalg.norm(c.a[0] - c.starts[0])) if len(c.a) else 0.0
     straight = _clear(c, c.starts[movers], spots, c.reach, slow_ok, ok)
@@ -168,9 +181,11 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
     movers = np.flatnonzero(gap > 2 * TIGHT)  # not in base contact
     if not len(movers) or c.reach <= EPS:
         return pos
-    spots, tier = strike_spots(c)
-    can = _paths(c, movers, spots, slow_ok) if len(spots) else np.zeros((len(movers), 0), dtype=bool)
-    can &= _gaps(c, spots)[None, :] < gap[movers, None] - EPS  # only closer
+    spots, tier, (to_target, to_others) = strike_spots(c)
+    can = (
+        _paths(c, movers, spots, slow_ok, to_others) if len(spots) else np.zeros((len(movers), 0), dtype=bool)
+    )
+    can &= to_target[None, :] < gap[movers, None] - EPS  # only closer
     some = can.any(axis=0)
     spots, tier, can = spots[some], tier[some], can[:, some]
     moves: list[tuple[int, np.ndarray]] = []
@@ -251,11 +266,12 @@ def _closer(
         gaps = _gaps(c, ends)  # each end's own gap, kept through the filters below
         closer = gaps < _gaps(c, pos[i : i + 1])[0] - EPS  # only closer (each end alone)
         ends, gaps = ends[closer], gaps[closer]
-        fit = _standable(c, ends, gaps)
+        to_others = _to_others(c, ends)
+        fit = _standable(c, ends, (gaps, to_others))
         ends, gaps = ends[fit], gaps[fit]
         if not len(ends):
             continue
-        ok = _paths(c, np.array([i]), ends, slow_ok)
+        ok = _paths(c, np.array([i]), ends, slow_ok, to_others[fit])
         ok = _options(c, pos, np.array([i]), ends, ok)[0]
         if ok.any():
             travel = np.linalg.norm(ends - start, axis=1)

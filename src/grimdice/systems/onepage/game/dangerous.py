@@ -4,7 +4,8 @@
 across the dangerous terrain. For each 1 you roll the unit takes one automatic hit." Flying units
 "may ignore terrain effects".
 
-A Walk, Run or Assault move whose models' straight paths enter, leave, cross or stay in a dangerous
+A Walk, Run or Assault move whose models' paths (straight, or a two-leg move's two legs, each model
+counted once) enter, leave, cross or stay in a dangerous
 piece becomes a chance node ``("dangerous", u, t, (models,))`` whose outcomes are the exact law of
 the unit's end states (``exact.hazard_table``: the hits, blocks, Tough, the Vehicle damage table
 and the half-killed morale test). Then the activation goes on: Walk shoots, Run ends, Assault
@@ -19,6 +20,7 @@ import numpy as np
 
 from grimdice.engine.frozen import replace
 from grimdice.engine.table import blocks
+from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.systems.onepage.exact import hazard_table
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.units import Unit, UnitState
@@ -40,9 +42,31 @@ def models_through(s: GameState, u: int, a: np.ndarray, b: np.ndarray, crossed: 
     return blocks.models_through(s.setup.table, a, b[None, :, :], s.setup.radii[u])[0]
 
 
-def hazard(before: GameState, after: GameState, u: int, kind: str, t: int) -> GameState | None:
-    """The chance node of a move through dangerous terrain (``None`` if no model went through)."""
-    n = models_through(before, u, before.models(u), after.models(u))
+def models_through_legs(s: GameState, u: int, a: np.ndarray, mid: np.ndarray, b: np.ndarray) -> int:
+    """How many of unit ``u``'s models moving from ``a`` through ``mid`` to ``b`` (two straight
+    legs, ``legs.py``) went into or across dangerous terrain on either leg: each model is counted
+    once ("roll one die for each model that moved into or across the dangerous terrain"); 0 when
+    Flying."""
+    if s.setup.units[u].has("flying"):
+        return 0
+    table, r = s.setup.table, s.setup.radii[u]
+    if not (s.crosses(u, a, mid, "dangerous") or s.crosses(u, mid, b, "dangerous")):
+        return 0
+    pieces = table.having("dangerous")
+    hit = sweeps_touch_pieces(table, a, mid, r, pieces).any(axis=1)
+    hit |= sweeps_touch_pieces(table, mid, b, r, pieces).any(axis=1)
+    return int(hit.sum())
+
+
+def hazard(
+    before: GameState, after: GameState, u: int, kind: str, t: int, via: GameState | None = None
+) -> GameState | None:
+    """The chance node of a move through dangerous terrain (``None`` if no model went through);
+    ``via``: the state with ``u`` at a two-leg move's waypoint (``legs.py``)."""
+    if via is None:
+        n = models_through(before, u, before.models(u), after.models(u))
+    else:
+        n = models_through_legs(before, u, before.models(u), via.models(u), after.models(u))
     if not n:
         return None
     return replace(after, phase="combat", active=u, action=kind, pending=("dangerous", u, t, (n,)))
@@ -74,4 +98,4 @@ def go_on(s: GameState) -> GameState:
     return replace(s, phase="shoot")
 
 
-__all__ = ["KINDS", "go_on", "hazard", "hazard_law", "models_through"]
+__all__ = ["KINDS", "go_on", "hazard", "hazard_law", "models_through", "models_through_legs"]

@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from grimdice.systems.onepage.game import facing
+from grimdice.systems.onepage.game import facing, legs
 from grimdice.systems.onepage.game.consolidation import KIND
 from grimdice.systems.onepage.game.play import states
 from grimdice.systems.onepage.game.state import GameState
@@ -88,6 +88,11 @@ def _draw_step(ax: Any, s: GameState, a: Any, n: GameState) -> None:
         u = int(a[1])
         (x0, y0), (x1, y1) = s.anchors[u], n.anchors[u]
         colour = "black" if a[0] == "assault" else "gray"
+        mid = legs.via(s, u, a) if a[0] != "assault" else None
+        if mid is not None:  # a two-leg move: the first leg to the waypoint, then the arrow
+            xm, ym = mid.anchors[u]
+            ax.plot([x0, xm], [y0, ym], color=colour, lw=1.2)
+            x0, y0 = xm, ym
         ax.annotate("", (x1, y1), (x0, y0), arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.2})
     if s.phase == KIND and (a[2], a[3]) != (0.0, 0.0):
         u = int(a[1])

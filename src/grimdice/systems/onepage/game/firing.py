@@ -181,7 +181,7 @@ def blind_extra(
         d = pair_distances(a[None, :, :], s.setup.radii[u], b, np.full(len(b), s.setup.radii[t]))[0]
         near = d <= s.weapon_range(u) + EPS
         ii, jj = np.nonzero(near)
-        seen = np.zeros(d.shape, dtype=bool)  # as GameState.sight: a model in range that sees one
+        seen = np.zeros(d.shape, dtype=bool)  # as GameState.firing_sight: a model in range that sees one
         seen[ii, jj] = screening.open_lines(s, u, t, a[ii], b[jj])
         best = d.min(axis=1)
         blind = (best <= rng + EPS) & ~seen.any(axis=1)

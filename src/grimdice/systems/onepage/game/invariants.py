@@ -2,8 +2,9 @@
 off the table, over impassable terrain or over another base; every unit coherent ("All members of
 the unit must remain within 1" of at least one other member at all times, and must remain within
 12" of all other members"); and from one state to the next, no unit moved through another unit's
-bases or over impassable terrain ("Units may not move into or through impassable terrain"; Flying:
-"may move through other units and impassable terrain"); in a pending melee, the assaulting models'
+bases or over impassable terrain, a two-leg move along each leg (``legs.py``) ("Units may not move
+into or through impassable terrain"; Flying: "may move through other units and impassable
+terrain"); in a pending melee, the assaulting models'
 own moves (``melee_moves.assault_violations``)."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from grimdice.engine.table.checks import (
     path_violations,
     placement_violations,
 )
-from grimdice.systems.onepage.game import consolidation, deployment, melee_moves
+from grimdice.systems.onepage.game import consolidation, deployment, legs, melee_moves
 from grimdice.systems.onepage.game.state import GameState
 
 
@@ -51,12 +52,18 @@ def violations(s: GameState, before: GameState | None = None, action: Any = None
     if before is None or not is_move(before, action):
         return out
     then = groups(before)
+    mid = legs.via(before, int(action[1]), action) if before.phase == "play" else None
     for u, g in now.items():
         old = then.get(u)
         if old is None or before.anchors[u] == s.anchors[u]:
             continue
         others = [h for v, h in then.items() if v != u]
-        out += path_violations(s.setup.table, old, g, others)
+        if mid is not None and u == int(action[1]):  # a two-leg move: each leg checked
+            turn = groups(mid)[u]
+            out += path_violations(s.setup.table, old, turn, others)
+            out += path_violations(s.setup.table, turn, g, others)
+        else:
+            out += path_violations(s.setup.table, old, g, others)
     return out
 
 

@@ -151,11 +151,11 @@ def charge_of(s: GameState, u: int, t: int) -> tuple[assault_ranks.Charge, float
 def difficult_near(table: Table, pts: np.ndarray, margin: float) -> bool:
     """Whether a difficult piece's bounding box comes within ``margin`` of the box around ``pts``
     (the models' starts and the target's models: every path of the placement stays inside it)."""
-    lo, hi = pts.min(axis=0) - margin, pts.max(axis=0) + margin
+    lo, hi = (pts.min(axis=0) - margin).tolist(), (pts.max(axis=0) + margin).tolist()
     keep = table.having("difficult")
     return any(
-        keep[k] and bool((p.corners.min(axis=0) <= hi).all() and (p.corners.max(axis=0) >= lo).all())
-        for k, p in enumerate(table.terrain)
+        keep[k] and x0 <= hi[0] and y0 <= hi[1] and x1 >= lo[0] and y1 >= lo[1]
+        for k, (x0, y0, x1, y1) in enumerate(p.bounds for p in table.terrain)
     )
 
 

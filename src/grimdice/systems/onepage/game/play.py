@@ -13,6 +13,7 @@ from grimdice.engine.game import TERMINAL
 from grimdice.engine.options import MAX_SEED
 from grimdice.engine.playing import IllegalStep, play_game, replay_actions
 from grimdice.errors import ScenarioError, shown
+from grimdice.systems.onepage.game import legs
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import GameState
 
@@ -30,8 +31,9 @@ from grimdice.systems.onepage.game.state import GameState
 #: block tries more directions and lengths (moving.py); 11 since the random player draws a unit, a
 #: kind of action, then an instance (sampling.py), so the same seed plays another random game; 12
 #: since an Assault whose straight line to the closest model is not clear takes another clear line; 13
-#: since a disembarking unit keeps 1" from every unit but its transport
-LOG_VERSION = 13
+#: since a disembarking unit keeps 1" from every unit but its transport; 14 since a Walk or Run may
+#: go in two legs through a waypoint (``[..., dx, dy, wx, wy]``, legs.py)
+LOG_VERSION = 14
 
 
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
@@ -51,6 +53,9 @@ def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
         u = int(action[1])
         e["unit"] = state.setup.units[u].name
         e["from"] = list(state.anchors[u])
+        mid = legs.via(state, u, action) if action[0] in ("walk", "run") else None
+        if mid is not None:
+            e["via"] = list(mid.anchors[u])
         e["to"] = list(after.anchors[u])
     return e
 

@@ -1,7 +1,7 @@
 """The geometry memo of a game state filled in bulk: every candidate place of a unit at once.
 
 :func:`prefetch` answers, for all candidate anchors of one unit and all enemy units in one pass,
-what :meth:`GameState.gap`, :meth:`GameState.sight`, cover, heights and dangerous crossings would
+what :meth:`GameState.gap`, sight through terrain, cover, heights and dangerous crossings would
 answer one at a time (the kernels of :mod:`grimdice.engine.table.blocks`, the same arithmetic
 element by element), and keeps the answers in the state's geometry memo under the same keys.
 """
@@ -28,13 +28,15 @@ def prefetch(
     state: Any, u: int, ends: list[tuple[float, float]], sight: bool = True, crossing: bool = True
 ) -> list[float] | None:
     """Fill ``state``'s geometry memo for unit ``u`` at each candidate anchor of ``ends``: whether it
-    stands in cover, the gap to every enemy unit and (``sight``) what :meth:`GameState.sight`
-    answers for each, all candidates and enemies in one pass (base distances of all model pairs,
-    then line of sight of the pairs in range). Entries equal what the one-at-a-time methods
-    compute (same keys, same arithmetic); only the candidates and enemies the memo lacks are
-    computed (each entry depends on its own candidate and enemy only); ``crossing``: also whether the
-    move there crosses dangerous terrain (not for a placement). Returns each candidate's gap
-    to the nearest enemy unit (the least of the memo's gaps), or None when there is nothing to fetch."""
+    stands in cover, the gap to every enemy unit and (``sight``) the sight through terrain of each
+    (``blocks.sights``: the models that see within the longest range, the farthest one's distance;
+    the AI reads it where terrain blocks every line), all candidates and enemies in one pass (base
+    distances of all model pairs, then line of sight of the pairs in range). Entries equal what
+    one candidate and enemy alone would give (same keys, same arithmetic); only the candidates and
+    enemies the memo lacks are computed (each entry depends on its own candidate and enemy only);
+    ``crossing``: also whether the move there crosses dangerous terrain (not for a placement).
+    Returns each candidate's gap to the nearest enemy unit (the least of the memo's gaps), or None
+    when there is nothing to fetch."""
     enemies = state.enemies(u)
     if not ends or not enemies or state.units[u].models == 0:
         return None

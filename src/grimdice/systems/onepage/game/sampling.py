@@ -8,8 +8,9 @@ The draw, in each kind of decision:
   action that unit has (Hold, Walk, Run, Assault, Embark; for an embarked unit: stay inside,
   disembark, assault out of it; a Pinned unit has only Idle), uniformly among the kinds with at
   least one legal instance; then one instance of that kind, uniformly (a Walk's or Run's distinct
-  moves, an Assault's targets, an Embark's transports). Only the drawn unit's drawn kind is built:
-  a kind found empty is dropped and another drawn, so every kind drawn has an instance.
+  moves, its two-leg moves among them (``legs.py``), an Assault's targets, an Embark's
+  transports). Only the drawn unit's drawn kind is built: a kind found empty is dropped and
+  another drawn, so every kind drawn has an instance.
 * **Deployment** (``deploy``, ``scout``): one of the player's units still to deploy, uniformly;
   then one of its kinds of choice (a place in its zone, a Scout's place anywhere, the reserve, a
   transport), uniformly among those it has; then one instance. A unit without a choice is dropped.
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import deployment, facing, firing, transport
+from grimdice.systems.onepage.game import deployment, facing, firing, legs, transport
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -136,10 +137,13 @@ def move_actions(
     s: GameState, u: int, kind: str, moves: list[tuple[float, float]] | None = None
 ) -> list[list[Any]]:
     """Unit ``u``'s Walk or Run actions (``kind``): its block's candidate ``moves`` (computed when
-    None: :meth:`GameState.moves`) a Vehicle may make (``facing.allowed``)."""
+    None: :meth:`GameState.moves`) a Vehicle may make (``facing.allowed``), then its two-leg moves
+    round what blocks its straight lines (``legs.two_leg_moves``)."""
     full = move_distance(s.setup.units[u], kind)
     found = s.moves(u, kind, full) if moves is None else moves
-    return [[kind, u, dx, dy] for dx, dy in facing.allowed(s, u, full, found)]
+    ones = facing.allowed(s, u, full, found)
+    out: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones]
+    return out + [[kind, u, dx, dy, wx, wy] for dx, dy, wx, wy in legs.two_leg_moves(s, u, kind, ones)]
 
 
 def assault_actions(s: GameState, u: int) -> list[list[Any]]:

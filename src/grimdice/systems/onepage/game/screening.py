@@ -4,11 +4,10 @@ determining line of sight a model may ignore friendly models in its own unit."
 
 Only a model's own unit is named as ignorable, so the models of every other unit on the table, friendly
 or enemy, are solid obstacles (our reading): a line of sight from a model of ``u`` to a model of ``t``
-is blocked when it passes through the base of a model of a third unit. Terrain is tested first
-(``sight_blocked``, kept in the geometry memo under ``("sight", ...)``: terrain never moves); the
-lines terrain leaves open are then tested against the other units' bases here (:func:`screened`), in a
-memo keyed by where the screening units that stand between the two stand too (:func:`near_screens`),
-since models move.
+is blocked when it passes through the base of a model of a third unit. Each line is tested against
+terrain and against the other units' bases in one pass (:func:`open_lines`); the answers read from
+it (a shooting's firers and situation) are kept in memos keyed by where the screening units that
+stand between the two stand too (:func:`near_screens`), since models move.
 
 Our readings (``rules.py`` reading ``screening``):
 
@@ -34,21 +33,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.table import kernels
-from grimdice.engine.table.blocks import EPS, pair_distances, sight_counts
 from grimdice.engine.table.sweeps import pairs_see
 from grimdice.systems.onepage.game.cache import recall
 
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
-
-
-def screens(s: GameState, u: int, t: int) -> tuple[np.ndarray, np.ndarray, tuple[Any, ...]]:
-    """The models that may block ``u``'s sight of ``t``: (centres, radii, a memo key of where every
-    unit stands): every model on the table of a unit other than ``u`` and ``t``."""
-    st = s.standing()
-    rows = (st.owner != u) & (st.owner != t)
-    return st.pts[rows], st.radii[rows], st.key
 
 
 def sight_key(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
@@ -60,7 +49,7 @@ def sight_key(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) 
 
 def near_screens(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
     """Where each unit stands (``placed``) that has a model :func:`between` ``u``'s models (at
-    ``anchor``) and ``t``'s, the bases' width added (:func:`sight`'s test): only these can block a
+    ``anchor``) and ``t``'s, the bases' width added: only these can block a
     line between the two units' bases, so a sight, a shooting's firers or its situation stays the
     same while every other unit moves. Kept in the geometry memo by where every unit stands."""
     st = s.standing()
@@ -85,77 +74,21 @@ def between(a: np.ndarray, b: np.ndarray, pts: np.ndarray, radii: np.ndarray) ->
     return np.asarray(((pts > lo - r) & (pts < hi + r)).all(axis=1))
 
 
-def screened(starts: np.ndarray, ends: np.ndarray, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
-    """``(k,)``: whether the segment from ``starts[i]`` to ``ends[i]`` passes through a base (centre
-    ``pts[j]``, radius ``radii[j]``): its closest point to the centre lies strictly inside the base
-    (a line that grazes a base is not blocked)."""
-    if not len(starts) or not len(pts):
-        return np.zeros(len(starts), dtype=bool)
-    return np.asarray(kernels.lines_screened(starts, ends, pts, radii, EPS))
-
-
 def open_lines(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``(k,)``: whether model ``a[i]`` of ``u`` sees model ``b[i]`` of ``t``: some line from any part
-    of its base to any part of the other's (``sweeps.pairs_see``) passes through no model of another
-    unit (:func:`screened`) nor through terrain."""
-    return lines_open(s, u, t, a, b, flag=False)[0]
-
-
-def screened_open(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
-    """:func:`open_lines`, or None when no line between the pairs' bases passes through a screening
-    base (then terrain alone decides: the caller may have its answer already)."""
-    ok, screened = lines_open(s, u, t, a, b)
-    return ok if screened else None
-
-
-def lines_open(
-    s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray, flag: bool = True
-) -> tuple[np.ndarray, bool]:
-    """(:func:`open_lines`, with ``flag`` whether some line between the pairs' bases passes through
-    a screening base: the models of every unit on the table but ``u`` and ``t``, :func:`screens`),
-    in one compiled pass (``sweeps.pairs_see``)."""
+    of its base to any part of the other's passes through no model of another unit (the models of
+    every unit on the table but ``u`` and ``t``) nor through terrain, in one compiled pass
+    (``sweeps.pairs_see``)."""
     st = s.standing()
     if not len(a):
-        return np.zeros(0, dtype=bool), False
+        return np.zeros(0, dtype=bool)
     rb = np.full(len(b), s.setup.radii[t])
-    return pairs_see(s.setup.table, a, s.setup.radii[u], b, rb, (st.pts, st.radii, st.owner, u, t), flag)
-
-
-def sight(
-    s: GameState, u: int, t: int, anchor: tuple[float, float] | None, terrain: tuple[int, float]
-) -> tuple[int, float]:
-    """:meth:`GameState.sight` with other units' models blocking: ``terrain`` is the answer with
-    terrain alone (a line it blocks stays blocked); only when some model sees through the terrain
-    and some screening model stands between the two units are the lines tested again."""
-    if not terrain[0]:
-        return terrain
-
-    def compute() -> tuple[int, float]:
-        pts, radii, _ = screens(s, u, t)
-        a, b = s.models(u, anchor), s.models(t)
-        widest = max(s.setup.radii[u], s.setup.radii[t])  # the lines run from any part of the bases
-        if not len(pts) or not between(a, b, pts, radii + widest).any():
-            return terrain
-        d = pair_distances(a[None, :, :], s.setup.radii[u], b, np.full(len(b), s.setup.radii[t]))[0]
-        ii, jj = np.nonzero(d <= s.weapon_range(u) + EPS)
-        ok = screened_open(s, u, t, a[ii], b[jj])
-        if ok is None:  # no line passes through a screening base: terrain's answer stands
-            return terrain
-        seen = np.full(d.shape, np.inf)
-        seen[ii[ok], jj[ok]] = d[ii[ok], jj[ok]]
-        return sight_counts(seen[None], [len(b)])[0][0]
-
-    return recall(s.setup, ("screened sight", *sight_key(s, u, t, anchor)), compute)
+    return pairs_see(s.setup.table, a, s.setup.radii[u], b, rb, (st.pts, st.radii, st.owner, u, t))
 
 
 __all__ = [
     "between",
-    "lines_open",
     "near_screens",
     "open_lines",
-    "screened",
-    "screened_open",
-    "screens",
-    "sight",
     "sight_key",
 ]

@@ -11,7 +11,6 @@ import numpy as np
 from grimdice.engine.table.blocks import (
     EPS,
     pair_distances,
-    sights,
 )
 from grimdice.engine.table.sweeps import covered_models
 from grimdice.systems.onepage.game import (
@@ -48,25 +47,6 @@ def weapon_range(state: GameState, u: int, indirect: bool = False) -> float:
     return recall(state.setup, ("weapon range", u, alive, indirect), compute)
 
 
-def sight(state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None) -> tuple[int, float]:
-    """(models of ``u`` that see a model of ``t`` within the longest weapon range, the farthest
-    such model's distance): "If at least one model in the unit has line of sight to an enemy
-    unit and has a weapon that is within range of that unit, then that enemy is a valid target."
-    Terrain first (memo ``("sight", ...)``), then other units' models (``screening.py``)."""
-    key = ("sight", state.units[u].alive, state.placed(u, anchor), state.placed(t))
-    return screening.sight(state, u, t, anchor, recall(state.setup, key, lambda: state._sight(u, t, anchor)))
-
-
-def _sight(state: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[int, float]:
-    rng = state.weapon_range(u)
-    if rng <= 0:
-        return 0, 0.0
-    a, b = state.models(u, anchor)[None, :, :], state.models(t)
-    d = pair_distances(a, state.setup.radii[u], b, np.full(len(b), state.setup.radii[t]))
-    rb = np.full(len(b), state.setup.radii[t])
-    return sights(state.setup.table, a, b, d, rng, [len(b)], state.setup.radii[u], rb)[0][0]
-
-
 def weapon_counts(
     state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None
 ) -> tuple[tuple[str, int], ...]:
@@ -82,7 +62,7 @@ def firers(
 ) -> tuple[tuple[tuple[str, int], ...], int]:
     """(:func:`weapon_counts`, the models that see a model of ``t`` within the range of one of their
     own weapons). A unit's models are its groups' in listed group order (the exact engine's
-    convention: ``attack.shooters_by_weapon``); sight is :func:`sight`'s (terrain, other units)."""
+    convention: ``attack.shooters_by_weapon``); sight as :func:`_model_reach` (terrain, other units)."""
     counts, able, _seeing, _far = firing_sight(state, u, t, anchor)
     return counts, able
 
@@ -90,7 +70,7 @@ def firers(
 def firing_sight(
     state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None
 ) -> tuple[tuple[tuple[str, int], ...], int, int, float]:
-    """:func:`firers` and :func:`sight`'s answer (the models that see a model of ``t`` within the
+    """:func:`firers` and ``u``'s sight of ``t`` (the models that see a model of ``t`` within the
     longest range, the farthest one's distance) from the same lines (:func:`_model_reach`): each
     model's nearest target model it sees within that range, the farthest of these over the models
     that see one, as ``blocks.sight_counts`` reduces them. A unit standing where it is and farther
@@ -125,7 +105,9 @@ def firing_sight(
 
 def _model_reach(state: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> np.ndarray:
     """``(n,)``: each model's distance to the nearest model of ``t`` it sees within ``u``'s longest
-    range (``inf``: none), sight as :func:`sight` (``screening.open_lines``)."""
+    range (``inf``: none): "If at least one model in the unit has line of sight to an enemy unit and
+    has a weapon that is within range of that unit, then that enemy is a valid target", sight from
+    and to any part of the bases through terrain and other units' models (``screening.open_lines``)."""
     a, b = state.models(u, anchor), state.models(t)
     rb = np.full(len(b), state.setup.radii[t])
     d = pair_distances(a[None, :, :], state.setup.radii[u], b, rb)[0]

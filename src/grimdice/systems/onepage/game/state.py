@@ -13,7 +13,8 @@ its methods: where units stand (``places.py``), moves (``moving.py``), shooting 
 combat laws (``combat.py``).
 
 Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["walk", u, dx, dy]``,
-``["run", u, dx, dy]``, ``["assault", u, target]``, ``["idle", u]`` (a Pinned unit), then after
+``["run", u, dx, dy]`` (two legs through a waypoint: ``[..., dx, dy, wx, wy]``, ``legs.py``),
+``["assault", u, target]``, ``["idle", u]`` (a Pinned unit), then after
 Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
 weapons too; ``["shoot", first, "split", t_1, ...]``: a Relentless unit on Hold aims each weapon
 profile at its own target, ``firing.split_actions``). Rules in their own modules: the players'
@@ -42,6 +43,7 @@ from grimdice.systems.onepage.game import (
     deployment,
     facing,
     firing,
+    legs,
     melee_moves,
     moving,
     places,
@@ -178,7 +180,7 @@ class GameState:
             return replace(self, phase="shoot", active=u, action="hold")
         if kind in ("walk", "run"):
             s = facing.turned(self.moved(u, float(a[2]), float(a[3])), u, float(a[2]), float(a[3]))
-            hz = dangerous.hazard(self, s, u, kind, u)  # the dangerous terrain's rolls come first
+            hz = dangerous.hazard(self, s, u, kind, u, legs.via(self, u, a))  # the rolls come first
             if hz is not None:
                 return hz
             if kind == "run":  # "Run – ... it may not shoot at any point"
@@ -315,8 +317,6 @@ class GameState:
     charge_lane_clear = moving.charge_lane_clear
     clear_of_friends = moving.clear_of_friends
     weapon_range = shooting.weapon_range
-    sight = shooting.sight
-    _sight = shooting._sight
     valid_targets = shooting.valid_targets
     valid_target = shooting.valid_target
     in_cover = shooting.in_cover

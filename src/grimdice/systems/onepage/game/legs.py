@@ -1,0 +1,199 @@
+"""Two-leg moves: a Walk or Run made of two straight legs through one waypoint.
+
+The guide lets a unit move "up to" its distance and asks for no straight line; a player moves a
+unit around a piece of terrain or another unit. Our reading: a Walk or Run is at most two straight
+legs through one waypoint, ``["walk", u, dx, dy, wx, wy]`` (``(wx, wy)``: the first leg, from the
+unit's anchor to the waypoint; ``(dx, dy)``: the whole move, from the anchor to the end), the two
+legs' lengths together within the move's distance. Each leg is checked along its whole path with
+whole bases exactly as a one-leg move (``moving.placements``): every base on the table, none into or
+through impassable terrain, none over another unit's base, and where the leg ends (the waypoint, the
+end) no closer than 1" to another unit, nor closer than it already was. Difficult terrain: when
+either leg enters, leaves or crosses a difficult piece the whole move (both legs) is capped at the
+Walk distance (Strider and Flying apart). Dangerous terrain: each model whose path on either leg
+enters, leaves, crosses or stays in a dangerous piece rolls once (``dangerous.hazard``).
+
+Offered sparingly, so that the legal actions stay few: only for a unit that is neither a Vehicle
+(its heading and pivots follow one straight move) nor Flying (it passes over units and terrain),
+and only towards one of its :data:`GOALS` nearest enemy units whose straight line is blocked (no
+one-leg move gains :data:`BLOCKED` of the way the straight move would): waypoints are tried along
+:data:`TURNS` off the line to that unit at :data:`LEG_SHARES` of the distance, the :data:`TRIED`
+most promising get a second leg straight towards the unit (stopping over 1" from it), and the
+two-leg move ending nearest the unit is offered when it ends at least :data:`GAIN` nearer than
+every one-leg move.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grimdice.engine.table.blocks import EPS
+from grimdice.engine.table.sweeps import sweeps_touch_pieces
+from grimdice.systems.onepage.game import facing, moving
+from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.movement import move_distance
+
+if TYPE_CHECKING:
+    from grimdice.systems.onepage.game.state import GameState
+
+GOALS = 2  # the nearest enemy units a two-leg move may aim at
+TURNS = tuple(math.radians(a) for a in (-90.0, -67.5, -45.0, -22.5, 22.5, 45.0, 67.5, 90.0))
+LEG_SHARES = (0.25, 0.5, 0.75)  # the first leg's lengths, shares of the move's distance
+TRIED = 4  # waypoints per goal whose second leg is checked
+SECOND = (1.0, 0.75, 0.5, 0.25)  # the second leg's lengths, shares of what is left, longest first
+BLOCKED = 0.75  # a straight line is blocked when no one-leg move gains this share of its length
+GAIN = 1.0  # inches: a two-leg move ends at least this much nearer its goal than any one-leg move
+SHORT = 0.05  # inches kept beyond the 1" from the goal unit, as a one-leg move towards it keeps
+
+Leg = tuple[float, float, float, float]  # (dx, dy, wx, wy): the whole move and its first leg
+
+
+def waypoint(a: list[Any]) -> tuple[float, float] | None:
+    """The first leg ``(wx, wy)`` of a Walk or Run action, or None for a one-leg move."""
+    return (float(a[4]), float(a[5])) if len(a) >= 6 else None
+
+
+def two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> list[Leg]:
+    """Unit ``u``'s two-leg Walk or Run moves (``kind``), given its one-leg moves ``ones`` (see the
+    module text); kept in the geometry memo by where every unit stands."""
+    unit = state.setup.units[u]
+    if facing.is_vehicle(state, u) or unit.has("flying") or not state.enemies(u):
+        return []
+    key = ("two legs", kind, u, state.standing().key, tuple(ones))
+    return recall(state.setup, key, lambda: _two_leg_moves(state, u, kind, ones))
+
+
+def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> list[Leg]:
+    full = move_distance(state.setup.units[u], kind)
+    ax, ay = state.anchors[u]
+    st = state.standing()
+    gaps = state.gaps(u)[1]
+    foes = sorted(st.sides[1 - state.setup.owner[u]], key=lambda t: gaps[st.at[t]])[:GOALS]
+    out: list[Leg] = []
+    for t in foes:
+        room = min(full, gaps[st.at[t]] - 1.0 - SHORT)  # the straight move's length towards t
+        if room < 1.0:
+            continue
+        cx, cy = (float(c) for c in state.centre(t))
+        here = math.hypot(cx - ax, cy - ay)
+        best_one = min((math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones), default=here)
+        if here - best_one >= BLOCKED * room:
+            continue
+        got = around(state, u, t, (cx, cy), full)
+        if got is not None and got[1] <= best_one - GAIN and got[0] not in out:
+            out.append(got[0])
+    return out
+
+
+def around(
+    state: GameState, u: int, t: int, goal: tuple[float, float], full: float
+) -> tuple[Leg, float] | None:
+    """The two-leg move towards unit ``t`` (centre ``goal``) ending nearest it, and its end's
+    distance to ``goal``; None when no waypoint tried gives a legal one."""
+    ax, ay = state.anchors[u]
+    cx, cy = goal
+    base = math.atan2(cy - ay, cx - ax)
+    angles = np.array([base + turn for turn in TURNS for _ in LEG_SHARES])
+    lengths = np.array([full * share for _ in TURNS for share in LEG_SHARES])
+    ux, uy = np.cos(angles), np.sin(angles)
+    ok = np.flatnonzero(moving.block_moves(state, u, ux, uy, lengths[:, None])[:, 0])
+    if not len(ok):
+        return None
+    wx = np.trunc(ux[ok] * lengths[ok] * 1000) / 1000 + 0.0
+    wy = np.trunc(uy[ok] * lengths[ok] * 1000) / 1000 + 0.0
+    far = np.maximum(np.hypot(cx - ax - wx, cy - ay - wy), EPS)
+    left = full - np.hypot(wx, wy)
+    hoped = np.maximum(0.0, far - left)  # the distance left if the second leg were clear
+    offset = math.hypot(cx - ax, cy - ay) - state.gap(u, t)  # centre to the goal's edge, roughly
+    go = np.clip(np.minimum(left, far - offset - 1.0 - SHORT), 0.0, None)
+    blocked = rock_ahead(state, u, (wx, wy), ((cx - ax - wx) / far, (cy - ay - wy) / far), go)
+    ranked = sorted(zip((hoped + 1000.0 * blocked).tolist(), wx.tolist(), wy.tolist(), strict=True))
+    found = [got for _, x, y in ranked[:TRIED] if (got := second_leg(state, u, t, (x, y), goal, full))]
+    for got in sorted(found, key=lambda g: g[1]):  # nearest first; the whole move checked last
+        dx, dy, wx, wy = got[0]
+        if legal(state, u, (dx, dy), (wx, wy), full):
+            return got
+    return None
+
+
+def rock_ahead(
+    state: GameState,
+    u: int,
+    first: tuple[np.ndarray, np.ndarray],
+    way: tuple[np.ndarray, np.ndarray],
+    go: np.ndarray,
+) -> np.ndarray:
+    """``(K,)``: whether unit ``u``'s block, moved by each first leg ``first[k]``, would meet
+    impassable terrain going on by ``go[k]`` along the unit vector ``way[k]`` (every base swept;
+    a quick test that puts the waypoints whose second leg is blocked by terrain last)."""
+    a = state.models(u)
+    wx, wy = first
+    mids = a[None, :, :] + np.stack([wx, wy], axis=1)[:, None, :]
+    ends = mids + (np.stack([way[0], way[1]], axis=1) * go[:, None])[:, None, :]
+    table = state.setup.table
+    rock = table.having("impassable")
+    if not rock.any():
+        return np.zeros(len(go), dtype=bool)
+    touch = sweeps_touch_pieces(table, mids.reshape(-1, 2), ends.reshape(-1, 2), state.setup.radii[u], rock)
+    return np.asarray(touch.any(axis=1).reshape(len(go), -1).any(axis=1))
+
+
+def second_leg(
+    state: GameState, u: int, t: int, first: tuple[float, float], goal: tuple[float, float], full: float
+) -> tuple[Leg, float] | None:
+    """The longest second leg from the waypoint ``first`` straight towards ``goal`` (unit ``t``'s
+    centre) that the compiled block test passes from there, within what is left of ``full`` and
+    stopping over 1" from ``t`` (the whole two-leg move is checked by :func:`legal` once chosen).
+    The move and its end's distance to ``goal``."""
+    wx, wy = first
+    mid = state.moved(u, wx, wy)
+    mx, my = mid.anchors[u]
+    far = math.hypot(goal[0] - mx, goal[1] - my)
+    left = min(full - math.hypot(wx, wy), mid.gap(u, t) - 1.0 - SHORT)
+    if far < EPS or left < 0.5:
+        return None
+    vx, vy = (goal[0] - mx) / far, (goal[1] - my) / far
+    steps = np.array([[left * share for share in SECOND]])
+    good = moving.block_moves(mid, u, np.array([vx]), np.array([vy]), steps)[0]
+    if not good.any():
+        return None
+    go = float(steps[0, int(good.argmax())])
+    dx, dy = moving.trunc3(wx + vx * go), moving.trunc3(wy + vy * go)
+    ax, ay = state.anchors[u]
+    return (dx, dy, wx, wy), math.hypot(goal[0] - ax - dx, goal[1] - ay - dy)
+
+
+def legal(
+    state: GameState, u: int, move: tuple[float, float], first: tuple[float, float], full: float
+) -> bool:
+    """Whether unit ``u``'s two-leg move (``move``: the whole; ``first``: its first leg) is legal,
+    each leg checked as a one-leg move (``moving.placements``; see the module text): the two lengths
+    within ``full``, and within the Walk distance when either leg meets difficult terrain (Strider
+    apart)."""
+    (dx, dy), (wx, wy) = move, first
+    ax, ay = state.anchors[u]
+    length = math.hypot(wx, wy) + math.hypot(dx - wx, dy - wy)
+    if length > full + EPS:
+        return False
+    ok1, slow1, _ = state.placement_ok(u, (ax, ay), (ax + wx, ay + wy))
+    if not ok1:
+        return False
+    mid = state.moved(u, wx, wy)
+    ok2, slow2, _ = mid.placement_ok(u, mid.anchors[u], (round(ax + dx, 3), round(ay + dy, 3)))
+    if not ok2:
+        return False
+    unit = state.setup.units[u]
+    if (slow1 or slow2) and not unit.has("strider"):
+        return length <= move_distance(unit, "walk") + EPS
+    return True
+
+
+def via(state: GameState, u: int, a: list[Any]) -> GameState | None:
+    """The state with ``u`` at the waypoint of the move ``a`` (None for a one-leg move)."""
+    w = waypoint(a)
+    return None if w is None else state.moved(u, w[0], w[1])
+
+
+__all__ = ["GOALS", "Leg", "legal", "second_leg", "two_leg_moves", "via", "waypoint"]
