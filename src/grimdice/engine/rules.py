@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from grimdice.dice.expr import DiceExpr, DiceSyntaxError, parse
@@ -46,6 +47,7 @@ def excerpt(value: object, limit: int = MAX_EXCERPT) -> str:
     return shown(value, limit)
 
 
+@lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
     """Lower case, brackets ``[]`` dropped, runs of white space folded to one space."""
     return re.sub(r"\s+", " ", text.strip().lower().replace("[", "").replace("]", ""))
@@ -147,6 +149,7 @@ class RuleTable:
         self._by_key = {r.key: r for r in self.rules}
         self._unverified: dict[str, Rule | Reading] = {r.key: r for r in self.rules if not r.verified}
         self._unverified.update({x.key: x for x in self.readings})
+        self._matched: dict[str, tuple[Rule, str, str] | None] = {}  # match's answers, kept
 
     # ------------------------------------------------------------------ lookup
     def __iter__(self) -> Iterator[Rule]:
@@ -172,7 +175,16 @@ class RuleTable:
 
     # ------------------------------------------------------------------ parsing
     def match(self, text: str) -> tuple[Rule, str, str] | None:
-        """(rule, keyword, value text) of a normalised rule text, or None when no name fits."""
+        """(rule, keyword, value text) of a normalised rule text, or None when no name fits (kept
+        per text: the table does not change)."""
+        if text in self._matched:
+            return self._matched[text]
+        if len(self._matched) > 4096:
+            self._matched.clear()
+        found = self._matched[text] = self._match(text)
+        return found
+
+    def _match(self, text: str) -> tuple[Rule, str, str] | None:
         for name, rule in self._names:
             if not text.startswith(name):
                 continue

@@ -163,13 +163,13 @@ def cast_actions(s: GameState) -> list[Action]:
     it, more cards as the same action), TELEPORT and PHASE without one; PROJECTION's dissipations."""
     if s.psy is None:
         return []  # no deck in this game
-    from grimdice.systems.crusade.game.rules import _wounded, may_act
+    from grimdice.systems.crusade.game.choices import may_act, wounded
 
     i = s.active
     out: list[Action] = powers.dissipations(s)
     if not _may_cast(s, i) or s.charged or s.tokens[i].last or s.round == 0:  # IX INFILTRATE: a move only
         return out
-    acting = s.psy.casting or (may_act(s) and not (_wounded(s, i) and s.moved > 0))
+    acting = s.psy.casting or (may_act(s) and not (wounded(s, i) and s.moved > 0))
     for k in playable(s, s.tokens[i].side):
         if acting or (_card(s, k).card in powers.FREE and not s.risen):  # VIII STUN: no free actions
             out.extend(("cast", i, k, *tg) for tg in targets(s, i, k))

@@ -24,7 +24,6 @@ from typing import Any
 
 from grimdice.systems.crusade.game.combat import GRAZE_ATTACKER, GRAZE_DEFENDER
 from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_index
-from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState, has_code
 
 
@@ -52,7 +51,7 @@ def start(s: GameState, weapon: str) -> GameState:
     i = s.active
     if ("detonate", weapon) not in actions(s, i):
         raise ValueError(f"model {i} may not detonate with {weapon!r}")
-    return altered(s.with_token(i, hidden=False), acted=True, attacked=True, pending=pending(s, i, weapon))
+    return s.changed(i, {"hidden": False}, acted=True, attacked=True, pending=pending(s, i, weapon))
 
 
 def on_graze(s: GameState, marks: int, i: int, j: int) -> tuple[Follow, ...]:

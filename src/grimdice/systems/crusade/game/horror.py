@@ -12,7 +12,10 @@ killed for good when that activation ends.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from grimdice.systems.crusade.damage import KILLED, NONE
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, Token, has_code
 
 NORMAL, FACE_DOWN, GONE = 0, 1, 2
@@ -24,8 +27,16 @@ def is_horror(s: GameState, t: Token) -> bool:
     return not t.blip and has_code(s.setup.profiles[t.profile].abilities, "HORROR")
 
 
+@lru_cache(maxsize=64)
+def in_play(setup: Setup) -> bool:
+    """Whether a profile of the game has HORROR."""
+    return any(has_code(p.abilities, "HORROR") for p in setup.profiles)
+
+
 def lay_down(s: GameState) -> GameState:
     """Killed horrors are placed face down."""
+    if not in_play(s.setup):  # no HORROR model in the game: no look at the models
+        return s
     for i, t in enumerate(s.tokens):
         if t.cond == KILLED and t.horror == NORMAL and is_horror(s, t):
             s = s.with_token(i, horror=FACE_DOWN)

@@ -102,6 +102,8 @@ def drop_fallen(s: GameState) -> GameState:
 
 def delivered(s: GameState) -> int | None:
     """The force whose item lies or is carried on one of its ``to`` squares (ours)."""
+    if not s.items:
+        return None  # no item in the game
     for n, k in enumerate(item_objectives(s)):
         o = s.setup.scenario.objectives[k]
         if where(s, n)[:2] in {(q[0], q[1]) for q in o.to} and o.side is not None:

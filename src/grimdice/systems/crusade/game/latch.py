@@ -36,7 +36,6 @@ from typing import Any
 
 from grimdice.systems.crusade.game.board import Step
 from grimdice.systems.crusade.game.combat import GRAZE_ATTACKER, GRAZE_DEFENDER, PUSH_ATTACKER, PUSH_DEFENDER
-from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, has_code
 
@@ -83,7 +82,7 @@ def start(s: GameState, j: int) -> GameState:
     i = s.active
     if ("latch", j) not in actions(s, i, adjacent_enemies(s, i)):
         raise ValueError(f"model {i} may not latch onto model {j}")
-    return altered(s.with_token(i, latch=j, hidden=False), acted=True, attacked=True)
+    return s.changed(i, {"latch": j, "hidden": False}, acted=True, attacked=True)
 
 
 def modifier(s: GameState, a: int, t: int, ranged: bool) -> dict[str, str]:

@@ -158,7 +158,7 @@ def start(s: GameState, a: tuple[Any, ...]) -> GameState:
         s = s.with_token(m, done=True)
     for m in (i, *mob):
         s = s.with_token(m, hidden=False)
-    s = altered(s.with_token(j, hidden=False), acted=True, attacked=True, meleed=(*s.meleed, j))
+    s = s.changed(j, {"hidden": False}, acted=True, attacked=True, meleed=(*s.meleed, j))
     return altered(s, pending=("attack", "mob", i, j, k, "", mob))
 
 

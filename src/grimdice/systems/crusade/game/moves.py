@@ -27,12 +27,11 @@ def step(s: GameState, sq: Pos, cost: float = 1) -> GameState:
     from grimdice.systems.crusade.game.latch import carry
 
     i = s.active
-    s = carry(s, s.with_token(i, sq=sq), i)  # IX LATCH ON: the larger takes the smaller along
     if cost == FULL:
-        s = altered(s, budget=0, moved=s.moved + 1)
+        after = s.changed(i, {"sq": sq}, budget=0, moved=s.moved + 1)
     else:
-        s = altered(s, budget=s.budget - cost, moved=s.moved + cost)
-    return reveal_around(s, i)
+        after = s.changed(i, {"sq": sq}, budget=s.budget - cost, moved=s.moved + cost)
+    return reveal_around(carry(s, after, i), i)  # IX LATCH ON: the larger takes the smaller along
 
 
 def plain_reach(s: GameState, k: int, limit: float, whole: tuple[str, ...] = ()) -> dict[Pos, float]:

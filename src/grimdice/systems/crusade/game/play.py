@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from grimdice.engine import playing
-from grimdice.engine.game import CHANCE
 from grimdice.errors import printable
 from grimdice.systems.crusade.ai.players import PLAYERS, Player
 from grimdice.systems.crusade.damage import CONDITIONS
@@ -337,7 +336,7 @@ class Recorder:
 
     def step(self, s: GameState, a: Any, nxt: GameState) -> None:
         """Record one step: its action, what an attack did, the models' book."""
-        if s.current_player() == CHANCE and (text := _event(s, nxt, a)):
+        if s.pending and not s.ended and (text := _event(s, nxt, a)):  # a chance outcome
             self.events.append({"round": s.round, "player": s.player, "text": text})
         self.book.step(s, nxt)
         self.actions.append(list(a))

@@ -37,6 +37,8 @@ class Book:
 
     def step(self, before: GameState, after: GameState) -> None:
         """Record what the step from ``before`` to ``after`` did."""
+        if not before.pending and not before.control and len(after.tokens) == len(self.kills):
+            return  # no roll, no control, no model added: nothing to record
         grown = after.tokens is not before.tokens and len(after.tokens) != len(self.origin)
         late = names(before, after) if grown else []  # X reinforcements, appended last
         size = len(after.tokens) - len(late)

@@ -37,25 +37,25 @@ from grimdice.systems.crusade.game.state import READY, GameState, has_code, next
 def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     """Spend the active model's action (or, for a charge, gain its half move)."""
     from grimdice.systems.crusade.actions import unjam_chance
-    from grimdice.systems.crusade.game.rules import _charge
+    from grimdice.systems.crusade.game.choices import charge
 
     i = s.active
     t = s.tokens[i]
     kind = a[0]
     if kind in ("shoot", "fists"):  # II; V HIDING: "If you attack ... you will be Revealed"
-        shot = altered(s.with_token(i, hidden=False), acted=True, attacked=True, pending=_shot(s, i, a))
+        shot = s.changed(i, {"hidden": False}, acted=True, attacked=True, pending=_shot(s, i, a))
         return artillery.fired(shot, a)  # VIII ARTILLERY: "May not move and fire"
     if kind == "melee":  # IV; IX SNAP FIRE first, if the defender has it
         from grimdice.systems.crusade.game.snap import declare
 
         return declare(s, i, int(a[1]))
     if kind == "charge":  # V CHARGE: an additional half move before meleeing
-        return altered(s, budget=s.budget + _charge(s, t), charged=True)
+        return altered(s, budget=s.budget + charge(s, t), charged=True)
     if kind == "extra":  # I: "Take an extra full move"; IX BERSERK: then a melee
         return altered(s, budget=s.budget + s.move_of(t), **berserk.after_extra(s, t))
     if kind == "hide":  # V HIDING; IX FURTIVE hides for free
         furtive = has_code(s.setup.profiles[t.profile].abilities, "FURTIVE") and not s.attacked
-        return altered(s.with_token(i, hidden=True), acted=s.acted or not furtive)
+        return s.changed(i, {"hidden": True}, acted=s.acted or not furtive)
     if kind == "detonate":  # IX DETONATE
         from grimdice.systems.crusade.game import detonate
 
@@ -67,7 +67,7 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     k = weapon_index(s, i, str(a[1]))
     if kind in ("reload", "recover"):  # VIII RELOAD; VIII STICK: recovered by an action
         arms = tuple(READY if n == k else st for n, st in enumerate(t.arms))
-        return altered(s.with_token(i, arms=arms), acted=True)
+        return s.changed(i, {"arms": arms}, acted=True)
     if kind == "unjam":  # VIII JAM: "To unjam, roll a zero on the weapon dice"
         p = unjam_chance(str(s.setup.profiles[t.profile].weapons[k].dice))
         return altered(s, acted=True, pending=("unjam", i, k, p))

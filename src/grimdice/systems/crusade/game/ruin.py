@@ -198,12 +198,13 @@ def target_cells(board: TableBoard, key: int) -> list[tuple[int, int, int]]:
 
 def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
     """The calculator's single shot of token ``i``'s ``weapon`` at ``sector`` (JSON text)."""
-    from grimdice.systems.crusade.game.situation import shot_key
+    from grimdice.systems.crusade.game.situation import shot_text
 
     board = s.setup.board
     assert isinstance(board, TableBoard)
     inches = min(board.range(s.tokens[i].sq, p) for p in target_cells(board, sector))
-    return shot_key(s, i, weapon, _building(s, sector), inches)
+    same = ("building", sector, hits_left(s, sector))  # with the board: all _building reads
+    return shot_text(s, i, weapon, lambda: _building(s, sector), inches, same, {})
 
 
 def sector_melee(s: GameState, i: int, sector: int) -> str:
@@ -224,7 +225,7 @@ def start(s: GameState, sector: int, weapon: str) -> GameState:
     """A shot at ``sector`` with ``weapon``, or (``weapon`` "") a melee at it from inside: an
     attack, so the model is revealed (V HIDING)."""
     key = sector_melee(s, s.active, sector) if not weapon else sector_shot(s, s.active, sector, weapon)
-    s = altered(s.with_token(s.active, hidden=False), acted=True, attacked=True)
+    s = s.changed(s.active, {"hidden": False}, acted=True, attacked=True)
     return altered(s, pending=("sector", s.active, sector, key, weapon))
 
 

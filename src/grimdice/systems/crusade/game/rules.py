@@ -1,31 +1,23 @@
-"""The rules of a Rules Crusade game on its board (:mod:`.board`): what may be done in a state, and
-what it leads to (section I turn order, II shooting, III fails, IV melee, V movement, hiding and
-chits, VI buildings, VIII weapon effects and conditions, X the grid). See ``docs/crusade-game.md``
-for each rule and the readings of ours (what the text leaves out).
+"""The rules of a Rules Crusade game on its board (:mod:`.board`): what may be done in a state
+(:mod:`.choices`), and what it leads to (section I turn order, II shooting, III fails, IV melee, V
+movement, hiding and chits, VI buildings, VIII weapon effects and conditions, X the grid). See
+``docs/crusade-game.md`` for each rule and the readings of ours (what the text leaves out).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.actions import shamble_move
-from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
+from grimdice.systems.crusade.damage import NONE, STUNNED
 from grimdice.systems.crusade.game import (
     ambush,
-    artillery,
-    big,
-    burn,
-    catwalk,
     climb,
     control,
     deck,
-    detonate,
     dive,
     entry,
-    fists,
-    flight,
     horror,
     inferno,
     infiltrate,
@@ -41,257 +33,22 @@ from grimdice.systems.crusade.game import (
     resolve,
     ruin,
     snap,
-    volley,
     waits,
     zoc,
 )
-from grimdice.systems.crusade.game.board import FULL
-from grimdice.systems.crusade.game.combat import cached_law
-from grimdice.systems.crusade.game.fails import recover_actions
-from grimdice.systems.crusade.game.frozen import altered
-from grimdice.systems.crusade.game.scenario import Setup
-from grimdice.systems.crusade.game.state import (
-    JAMMED,
-    READY,
-    UNLOADED,
-    GameState,
-    Token,
-    has_code,
-    turn_start,
+from grimdice.systems.crusade.game.choices import (
+    adjacent_enemies,
+    can_activate,
+    legal_actions,
+    targets_in_sight,
 )
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.state import IDLE, GameState, Token, turn_start
 from grimdice.systems.crusade.game.table import piece_key
 from grimdice.systems.crusade.game.victory import hold_score, reached_by
 
 Action = tuple[Any, ...]
-RANGED = ("ranged", "pistol", "grenade")
-EPS = 1e-9  # a table's diagonal steps cost irrational lengths
-
-
-# ---------------------------------------------------------------------- what may be done
-def can_activate(s: GameState, i: int) -> bool:
-    """I: each model of the player, once a turn; VIII KNOCKED OUT: "may take no actions or movement"."""
-    t = s.tokens[i]
-    return t.side == s.player and t.standing and not t.done and infiltrate.may_activate(s, i)
-
-
-def _wounded(s: GameState, i: int) -> bool:
-    """VIII WOUND limits the model (IX FRENZY: "If wounded, you may still move and take an action";
-    VIII WOUND: "If you are wounded during your turn, you may ignore the effects of the wound for
-    the rest of that turn")."""
-    t = s.tokens[i]
-    return t.cond == WOUNDED and not s.setup.fighters[t.profile].has("frenzy") and i not in s.fresh_wounds
-
-
-def may_move(s: GameState) -> bool:
-    """VIII WOUND: "They may either move or perform an action, not both. Exception: they may move
-    and melee" (reading ``wound_order``: the move comes before the melee)."""
-    t = s.tokens[s.active]
-    if items.burdened(s) and s.acted and not s.pick_first:
-        return False  # V CARRYING: "you may either move or spend an action, not both"
-    return s.budget > 0 and not (not t.blip and _wounded(s, s.active) and s.acted)
-
-
-def may_act(s: GameState) -> bool:
-    return not s.acted and not (items.burdened(s) and s.moved > 0)
-
-
-def enemies(s: GameState, side: int) -> list[int]:
-    return [i for i, t in enumerate(s.tokens) if t.alive and t.side != side]
-
-
-def targets_in_sight(s: GameState, i: int) -> list[int]:
-    """II: the enemy models ``i`` has line of sight to, not hidden (blips are hidden, V)."""
-    me = s.tokens[i]
-    doors, occ, board = s.doors(), s.occupied(), s.setup.board
-    return [
-        j
-        for j, t in enumerate(s.tokens)
-        if t.alive and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
-    ]
-
-
-def adjacent_enemies(s: GameState, i: int) -> list[int]:
-    """IV / X: adjacent enemy models (diagonals if a pinching square is open), not blips; VI: catwalks'."""
-    me = s.tokens[i]
-    doors, board = s.doors(), s.setup.board
-    return [
-        j
-        for j, t in enumerate(s.tokens)
-        if t.alive and t.side != me.side and not t.blip and board.adjacent(me.sq, t.sq, doors)
-    ] + catwalk.blockers(s, i)
-
-
-def _moves(s: GameState) -> list[Action]:
-    """The board's steps (:meth:`~.board.Board.steps`) the move left pays for; a whole-move step
-    (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
-    steps = big.entering(s, flight.steps_of(s))  # IX FLY, JUMP PACK: air steps; IX BIG: entries
-    full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
-    out, budget, climbs = [], s.budget + EPS, climb.CLIMBS
-    for kind, to, cost in steps:
-        if not (full if cost == FULL else cost <= budget):
-            continue
-        if kind in climbs and climb.chance(s, kind, to) <= 0:
-            continue
-        out.append((kind, *to))
-    return out
-
-
-def _actions(s: GameState) -> list[Action]:
-    i = s.active
-    t = s.tokens[i]
-    fx = s.setup.fighters[t.profile]
-    weapons = s.setup.profiles[t.profile].weapons
-    wounded = _wounded(s, s.active)
-    out: list[Action] = []
-    adjacent, sight = adjacent_enemies(s, i), targets_in_sight(s, i)
-    hid = burn.hidden_in_sight(s, i) if burn.ready(s, i) else []  # VIII BURN: "may fire at hidden models"
-    if fx.has("feral") or any(
-        has_code(s.setup.profiles[t.profile].abilities, c) for c in ("FERAL", "MINDLESS")
-    ):
-        adjacent, seen = _nearest(s, i, adjacent, sight + hid)
-        sight, hid = [j for j in seen if j not in hid], [j for j in seen if j in hid]
-    melee = [("melee", j) for j in adjacent]
-    if s.charged or (wounded and s.moved > 0):
-        return melee  # V CHARGE then melee; VIII WOUND: move and melee only
-    for k, w in enumerate(weapons):
-        if w.kind in RANGED and t.arms[k] == READY:
-            seen = sight + hid if burn.burns(s, i, w.name) else sight
-            out.extend(_shots(s, i, w.name, artillery.targets(s, i, w.name, seen)))  # VIII BARRAGE
-    out.extend(fists.actions(s, i, sight))  # IX TWO FISTED
-    out.extend(detonate.actions(s, i))  # IX DETONATE
-    out.extend(("mind", j) for j in psychic.mind_targets(s, i, sight))  # VII MIND WAR
-    out.extend(melee)
-    out.extend(latch.actions(s, i, adjacent))  # IX LATCH ON: "As a melee attack"
-    out.extend(mob.actions(s, i, adjacent))  # IX MOB: a joint melee
-    out.extend(mob.joins(s, i, adjacent))  # ... and the action a member keeps for it
-    if not wounded and s.budget > 0:
-        out.extend(dive.actions(s, sight, s.budget))  # V DIVE ATTACK on a table
-    out.extend(ladder.actions(s))  # V: a ladder blocked by an enemy at the opposite end
-    for k, w in enumerate(weapons):
-        if t.arms[k] == UNLOADED:
-            out.append(("reload", w.name))  # VIII RELOAD
-        elif t.arms[k] == JAMMED:
-            out.append(("unjam", w.name))  # VIII JAM
-    out.extend(recover_actions(s))  # VIII STICK
-    out.extend(items.pickup_actions(s))  # V PICKING UP
-    out.extend(entry.actions(s))  # VI FORCE ENTRY on a table
-    out.extend(ruin.actions(s))  # VI: firing at a building's sector
-    if _may_hide(s, free=False):
-        out.append(("hide",))
-    if not wounded and not has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE"):
-        out.append(("extra",))  # IX SHAMBLE: "The model may not take extra move"
-        charge = _charge(s, t)
-        if charge > 0 and s.budget + charge > 0:
-            out.append(("charge",))
-    return out
-
-
-def _shots(s: GameState, i: int, weapon: str, sight: list[int]) -> list[Action]:
-    """II: a shot at each target in sight; a flamer template only at a target it reaches (reading
-    ``grid_template``); SPLIT FIRE and RAPID FIRE also at two targets the player names."""
-    if many.mode(s, i, weapon) == "template":
-        sight = [j for j in sight if many.reached(s, i, j, weapon)]
-    out: list[Action] = [("shoot", j, weapon) for j in sight] + volley.actions(s, i, weapon, sight)
-    out.extend(("shoot", a, weapon, b) for a, b in many.named_targets(s, i, weapon, sight))
-    return out
-
-
-def _nearest(s: GameState, i: int, adjacent: list[int], sight: list[int]) -> tuple[list[int], list[int]]:
-    """IX FERAL: "You may only attack the nearest target" (reading ``feral``: the nearest of the
-    enemies it could attack, by range in squares; ties all allowed)."""
-    here, board = s.tokens[i].sq, s.setup.board
-    both = set(adjacent) | set(sight)
-    if not both:
-        return adjacent, sight
-    near = min(board.range(here, s.tokens[j].sq) for j in both)
-    keep = {j for j in both if board.range(here, s.tokens[j].sq) == near}
-    return [j for j in adjacent if j in keep], [j for j in sight if j in keep]
-
-
-def _may_hide(s: GameState, free: bool) -> bool:
-    """V HIDING: "If you are in cover, you may Hide" (on a grid: darkness, air ducts); IX BIG and
-    TALL may not; IX FURTIVE: "May hide for free if you did not attack" (``free``; VIII STUN: not risen)."""
-    t = s.tokens[s.active]
-    if t.blip or t.hidden or not s.setup.board.can_hide(t.sq):
-        return False
-    abilities = s.setup.profiles[t.profile].abilities
-    if s.setup.fighters[t.profile].has("big") or has_code(abilities, "TALL"):
-        return False
-    return not free or (has_code(abilities, "FURTIVE") and not s.attacked and not s.risen)
-
-
-def _charge(s: GameState, t: Token) -> int:
-    """V CHARGE: a half move before meleeing, not with 2 armour (power armour apart: NSB read as
-    power armour), 3 armour, a heavy weapon or a wound."""
-    return _charge_of(s.setup, t.profile, t.cond == WOUNDED)
-
-
-@lru_cache(maxsize=1024)
-def _charge_of(setup: Setup, profile: int, wounded: bool) -> int:
-    from grimdice.systems.crusade.movement import charge_distance
-
-    p = setup.profiles[profile]
-    heavy = any(has_code(w.effects, "HEAVY") for w in p.weapons)
-    return charge_distance(p.move, p.armour, setup.fighters[profile].has("nsb"), heavy, wounded)
-
-
-def legal_actions(s: GameState) -> list[Action]:
-    """The player's choices: which model to activate, then its steps and its one action (I)."""
-    if s.ended or s.pending:
-        return []
-    if s.psy is not None and s.psy.prompt:  # VII: a card window or a discard
-        return deck.prompt_actions(s)
-    if s.control:  # IX CONTROL: the killer's player chooses
-        return control.actions(s)
-    if s.active < 0:
-        return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
-    if infiltrate.placing(s):  # IX INFILTRATE in a battle game: where it starts
-        return infiltrate.placements(s)
-    if s.ambush:  # IX AMBUSH: the revealed model's player chooses
-        return ambush.actions(s)
-    if s.zoc:  # V ZOC: the enemy's player chooses
-        return [("pass",), ("zoc", s.zoc[2][0])]
-    if s.snap:  # IX SNAP FIRE: the defender's player chooses
-        return [("pass",), *(("snap", w) for w in snap.pistols(s, s.snap[1]))]
-    out: list[Action] = []
-    if s.tokens[s.active].last:  # IX HORROR: a last attack, no move
-        return [a for a in _actions(s) if a[0] in ("shoot", "melee", "fists")] + [("end",)]
-    if may_act(s):
-        out.extend(_actions(s))
-    out.extend(deck.cast_actions(s))  # VII CARDS
-    mindless = _mindless(s)
-    if mindless and out:  # IX MINDLESS: "attack the nearest target, preferrably in melee"
-        melee = [a for a in out if a[0] == "melee"]
-        out = melee or [a for a in out if a[0] in ("shoot", "fists")] or out
-    elif s.meleed:  # IV: "If adjacent to multiple targets, you may melee each in turn"
-        out.extend(("melee", j) for j in adjacent_enemies(s, s.active) if j not in s.meleed)
-    if _may_hide(s, free=True):
-        out.append(("hide",))
-    if may_move(s):
-        out.extend(_toward_nearest(s, _moves(s)) if mindless else _moves(s))
-    if items.carries(s, s.active):
-        out.append(("drop",))  # V CARRYING: "You may drop the item at any time during your turn for free"
-    if not (mindless and may_act(s) and any(a[0] in ("melee", "shoot", "fists") for a in out)):
-        out.append(("end",))
-    return out
-
-
-def _mindless(s: GameState) -> bool:
-    t = s.tokens[s.active]
-    return not t.blip and has_code(s.setup.profiles[t.profile].abilities, "MINDLESS")
-
-
-def _toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
-    """IX MINDLESS: "You must always move towards ... the nearest target" (reading ``mindless``:
-    each step nearer, by steps, the nearest enemy not hidden, by range as FERAL's; it may stop)."""
-    me, board = s.tokens[s.active], s.setup.board
-    targets = [s.tokens[j].sq for j in enemies(s, me.side) if not s.tokens[j].hidden]
-    if not targets:
-        return moves
-    near = min(board.range(me.sq, sq) for sq in targets)
-    dist = board.distances(sq for sq in targets if board.range(me.sq, sq) == near)
-    here = dist.get(me.sq, 10**6)
-    return [a for a in moves if a[0] != "move" or dist.get(tuple(a[1:]), 10**6) < here]
 
 
 # ---------------------------------------------------------------------- chance
@@ -423,13 +180,16 @@ def activate(s: GameState, i: int) -> GameState:
     if t.last:  # IX HORROR: a last attack, without moving
         budget = 0
     now = {"active": i, "budget": budget, "acted": acted, "origin": t.sq, "carried": items.carries(s, i)}
-    return altered(s.idle(), risen=t.cond == STUNNED, **now)  # VIII STUN: "not even "free" actions"
+    now["risen"] = t.cond == STUNNED  # VIII STUN: "not even "free" actions"
+    return altered(s, **{**IDLE, **now})
 
 
 def end_activation(s: GameState) -> GameState:
     if s.active < 0:
         return s
-    return horror.after_last(s.with_token(s.active, done=True), s.active).idle()
+    if s.tokens[s.active].last:  # IX HORROR: the end of a last attack
+        return horror.after_last(s.with_token(s.active, done=True), s.active).idle()
+    return s.changed(s.active, {"done": True}, **IDLE)
 
 
 def out_of_action(s: GameState, side: int) -> bool:
@@ -447,27 +207,72 @@ def settle(s: GameState) -> GameState:
     model left to activate (I), and end the game after the last turn (hold objectives scored)."""
     if s.ended or s.pending or s.control or moments.asked(s):  # VII PSYCHOMETRY's moment first
         return s
-    s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
-    up = {t.side for t in deck.counted(s) if t.standing}  # out_of_action, both forces in one pass
-    for side in (0, 1):
-        if side not in up:
-            return finish(s, 1 - side)
-    s = deck.mourn(s)  # VII: a killed player psyker's cards
-    s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
-    reached = reached_by(s)
-    if reached is None:
-        reached = items.delivered(s)
-    if reached is not None:
-        return finish(s, reached)
+    calm = _CALM[0]  # one read: another thread may replace it
+    if not (s.tokens is calm[0] and s.setup is calm[1] and s.items is calm[2] and s.psy is calm[3]):
+        after = _deaths_and_goals(s)
+        if after.ended:
+            return after
+        if after is s:
+            _CALM[0] = (s.tokens, s.setup, s.items, s.psy)
+        s = after
     if s.active >= 0 and not s.tokens[s.active].standing:
         s = end_activation(s)
     for _ in range(3):
-        if s.active >= 0 or any(can_activate(s, i) for i in range(len(s.tokens))):
+        if s.active >= 0 or _may_go_on(s):
             return s
         s = next_turn(s)
         if s.ended:
             return s
     return s
+
+
+#: the tokens, setup, items and cards of the last state :func:`_deaths_and_goals` left alone (what
+#: it reads: the same objects give the same answer)
+_CALM: list[tuple[Any, ...]] = [((), None, (), None)]
+
+
+def _deaths_and_goals(s: GameState) -> GameState:
+    """What deaths and objectives do at once: the game's end when a force is out of action or an
+    objective is reached; the dead laid down (IX HORROR), their cards (VII) and items (V) dealt
+    with. The state itself when there is nothing to do."""
+    s = horror.lay_down(s)  # IX HORROR: "Once killed, place the model face down"
+    beaten = _beaten(s)  # out_of_action, both forces in one pass
+    if beaten >= 0:
+        return finish(s, 1 - beaten)
+    s = deck.mourn(s)  # VII: a killed player psyker's cards
+    s = items.drop_fallen(s)  # V: "If you are stunned, killed or KOed, you will drop the item"
+    reached = reached_by(s)
+    if reached is None:
+        reached = items.delivered(s)
+    return finish(s, reached) if reached is not None else s
+
+
+def _beaten(s: GameState) -> int:
+    """The first force (0, then 1) with no model standing (blips count; VII PROJECTION: ghosts do
+    not), or -1."""
+    up = [False, False]
+    for t in deck.counted(s):
+        if t.standing:
+            up[t.side] = True
+            if up[1 - t.side]:
+                return -1
+    return 0 if not up[0] else 1 if not up[1] else -1
+
+
+def _may_go_on(s: GameState) -> bool:
+    """Whether the player has a model left to activate (I)."""
+    player = s.player
+    return any(can_activate(s, i) for i, t in enumerate(s.tokens) if t.side == player and not t.done)
+
+
+def _fresh(t: Token, player: int) -> Token:
+    """A token at the start of ``player``'s turn: nothing spent nor snapped, the player's not yet
+    activated (the token itself when it is so already)."""
+    if (t.done and t.side == player) or t.snapped or type(t.spent) is not int or t.spent:
+        if t.side == player:
+            return altered(t, done=False, spent=0, snapped=0)
+        return altered(t, spent=0, snapped=0)
+    return t
 
 
 def next_turn(s: GameState) -> GameState:
@@ -478,10 +283,7 @@ def next_turn(s: GameState) -> GameState:
         a, b = hold_score(s)
         return finish(s, 0 if a > b else 1 if b > a else -1)
     s = latch.release(control.release(s, player), player)  # IX CONTROL: "for 1 turn"; LATCH ON
-    tokens = tuple(
-        altered(t, done=False, spent=0, snapped=0) if t.side == player else altered(t, spent=0, snapped=0)
-        for t in s.tokens
-    )
+    tokens = tuple(_fresh(t, player) for t in s.tokens)
     s = deck.new_turn(
         altered(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()), s.player, player
     )

@@ -7,6 +7,7 @@ Its law is :func:`~.combat.cached_law` of the JSON text, so the game's combat is
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from grimdice.systems.crusade.damage import CONDITIONS
@@ -122,17 +123,52 @@ def shot_key(s: GameState, a: int, weapon: str, defender: dict[str, Any], inches
     """The single-attack scenario of token ``a`` firing ``weapon`` at ``defender`` (the calculator's
     model, building, barricade or catwalk) ``inches`` away, as JSON text (``extra``: its cover,
     knockback)."""
+    return shot_text(s, a, weapon, lambda: defender, inches, None, extra)
+
+
+#: the JSON texts of shots already written (:func:`shot_text`), each with the profiles and the
+#: board it was written on
+_SHOTS: dict[tuple[Any, ...], tuple[Any, Any, str]] = {}
+
+
+def shot_text(
+    s: GameState,
+    a: int,
+    weapon: str,
+    defender: Callable[[], dict[str, Any]],
+    inches: int,
+    same: tuple[Any, ...] | None,
+    extra: dict[str, Any],
+) -> str:
+    """:func:`shot_key`, with the defender's model made by ``defender()``; ``same``: what the
+    defender's model is made of (then the text is kept for the same shot again, the attacker's
+    profile, condition, hits and weapons, the range, its move and ``extra`` the same; not in a game
+    with cards, whose SHIELD changes armour)."""
+    t = s.tokens[a]
+    memo: tuple[Any, ...] | None = None
+    if same is not None and s.psy is None:
+        extras = tuple(sorted(extra.items()))
+        memo = (id(s.setup.profiles), id(s.setup.board), t.profile, t.cond, t.hits, t.arms, weapon, same)
+        memo += (range_key(inches), s.moved > 0, extras)
+        got = _SHOTS.get(memo)
+        if got is not None and got[0] is s.setup.profiles and got[1] is s.setup.board:
+            return got[2]
     data = {
         "system": "crusade",
         "action": "shoot",
-        "attacker": model_data(s, s.tokens[a], keep=weapon),
-        "defender": defender,
+        "attacker": model_data(s, t, keep=weapon),
+        "defender": defender(),
         "weapons": [weapon],
         "range": range_key(inches),
         "moved": s.moved > 0,
         **extra,
     }
-    return json.dumps(data, sort_keys=True)
+    text = json.dumps(data, sort_keys=True)
+    if memo is not None:
+        if len(_SHOTS) > 4096:
+            _SHOTS.clear()
+        _SHOTS[memo] = (s.setup.profiles, s.setup.board, text)
+    return text
 
 
 def shot(s: GameState, a: int, t: int, weapon: str) -> str:
@@ -142,7 +178,8 @@ def shot(s: GameState, a: int, t: int, weapon: str) -> str:
     from grimdice.systems.crusade.game.latch import modifier  # IX LATCH ON: +1 / -1
 
     extra = {"cover": cover_of(s, dfd, att), **knockback_into(s, a, t), **modifier(s, a, t, True)}
-    return shot_key(s, a, weapon, model_data(s, dfd), inches, **extra)
+    same = ("model", dfd.profile, dfd.cond, dfd.hits, dfd.arms) if not dfd.blip else None
+    return shot_text(s, a, weapon, lambda: model_data(s, dfd), inches, same, extra)
 
 
 def melee(
@@ -175,5 +212,6 @@ __all__ = [
     "range_key",
     "shot",
     "shot_key",
+    "shot_text",
     "target_row",
 ]

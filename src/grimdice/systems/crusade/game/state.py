@@ -198,28 +198,27 @@ class GameState:
         return observation(self, player)
 
     # ------------------------------------------------------------------ helpers
-    def idle(self) -> GameState:
-        """The state with no model being activated."""
-        return altered(
-            self,
-            active=-1,
-            budget=0,
-            moved=0,
-            acted=False,
-            charged=False,
-            meleed=(),
-            attacked=False,
-            risen=False,
-            origin=None,
-            zoc=(),
-            carried=False,
-            pick_first=False,
-        )
+    def idle(self, **fields: Any) -> GameState:
+        """The state with no model being activated (and ``fields`` changed, in the same copy)."""
+        return altered(self, **IDLE, **fields)
 
     def with_token(self, i: int, **kw: Any) -> GameState:
+        return self.changed(i, kw)
+
+    def changed(self, i: int, token: dict[str, Any], **fields: Any) -> GameState:
+        """The state with token ``i``'s fields ``token`` and its own ``fields`` changed, one copy of
+        each; the tokens themselves (the same tuple) when ``token`` changes nothing."""
+        t = self.tokens[i]
+        now = t.__dict__
+        for k, v in token.items():
+            old = now.get(k, _UNSET)  # an unknown field: altered names it
+            if type(v) is not type(old) or v != old:
+                break
+        else:
+            return altered(self, **fields) if fields else self
         tokens = list(self.tokens)
-        tokens[i] = altered(tokens[i], **kw)
-        return altered(self, tokens=tuple(tokens))
+        tokens[i] = altered(t, **token)
+        return altered(self, tokens=tuple(tokens), **fields)
 
     def occupant(self, sq: Pos) -> int:
         """The token on a square (killed models leave the board), or -1."""
@@ -236,7 +235,9 @@ class GameState:
         return {t.sq: t.side for t in self.tokens if t.cond != KILLED or t.horror == 1}
 
     def doors(self) -> dict[Pos, bool]:
-        return {sq: sq in self.open_doors for sq in self.setup.board.door_squares}
+        """Each door square, open or not (read only: a board without doors shares one empty dict)."""
+        squares = self.setup.board.door_squares
+        return {sq: sq in self.open_doors for sq in squares} if squares else _NO_DOORS
 
     def move_of(self, t: Token) -> int:
         if t.blip:
@@ -247,6 +248,25 @@ class GameState:
     def armour_of(self, t: Token) -> int:
         return self.setup.blip_armour(t.blip) if t.blip else self.setup.profiles[t.profile].armour
 
+
+_NO_DOORS: dict[Pos, bool] = {}
+_UNSET = object()
+
+#: the fields of a state with no model being activated (:meth:`GameState.idle`)
+IDLE: dict[str, Any] = {
+    "active": -1,
+    "budget": 0,
+    "moved": 0,
+    "acted": False,
+    "charged": False,
+    "meleed": (),
+    "attacked": False,
+    "risen": False,
+    "origin": None,
+    "zoc": (),
+    "carried": False,
+    "pick_first": False,
+}
 
 #: :mod:`.rules` (which imports this module), fetched at the first step and kept: an import at
 #: every step would cost more than some steps do
@@ -327,14 +347,15 @@ def turn_start(s: GameState) -> GameState:
         for t in s.tokens
     )
     events = ((("shamble",),) if shamblers else ()) + tuple(("horror", i) for i in waiting(s)) + called
-    return next_event(altered(s, events=events))
+    return next_event(s, events)
 
 
-def next_event(s: GameState) -> GameState:
-    """The next turn-start chance event, pending; or none."""
-    if not s.events:
-        return altered(s, pending=())
-    return altered(s, pending=s.events[0], events=s.events[1:])
+def next_event(s: GameState, events: tuple[tuple[Any, ...], ...] | None = None) -> GameState:
+    """The next turn-start chance event (of ``events``, else of the state's), pending; or none."""
+    left = s.events if events is None else events
+    if not left:
+        return altered(s, events=left, pending=())
+    return altered(s, pending=left[0], events=left[1:])
 
 
 def invariant_errors(s: GameState) -> list[str]:

@@ -38,6 +38,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
 from grimdice.systems.crusade.game import table_parts
 from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
@@ -178,7 +180,7 @@ class TableBoard:
             for p, lns in self.links.items()
             if p[2] in lattice.levels_at((p[0], p[1]))
         }
-        return TableBoard(
+        board = TableBoard(
             lattice,
             self.buildings,
             {c: b for c, b in self.building_at.items() if c not in gone},
@@ -190,6 +192,22 @@ class TableBoard:
             structures=self.structures,
             _by_row=True,
         )
+        changed = {c for c in self.lattice.levels if levels[c] != self.lattice.levels[c]} | gone
+        changed |= {(int(x), int(y)) for y, x in np.argwhere(top != self.lattice.top)}
+        board._steps.update(self._steps_beyond(board, changed))
+        return board
+
+    def _steps_beyond(self, board: TableBoard, changed: set[Cell]) -> dict[Pos, Any]:
+        """This table's kept steps from the positions ``board`` (this table changed at the cells
+        ``changed``) has alike: farther than a jump and a step from every changed cell, with the same
+        ladders and stairs (what :meth:`_static` reads lies within that reach)."""
+        r = MAX_GAP + 2
+        near = {(c[0] + dx, c[1] + dy) for c in changed for dx in range(-r, r + 1) for dy in range(-r, r + 1)}
+        return {
+            p: got
+            for p, got in self._steps.items()
+            if (p[0], p[1]) not in near and board.links.get(p) == self.links.get(p)
+        }
 
     # ------------------------------------------------------------------ moving
     def steps(

@@ -23,7 +23,8 @@ LINES_AT_ONCE = 200_000  # lines of sight worked out together (memory: some tens
 
 def ends_of(board: TableBoard, tos: list[Pos]) -> list[Any]:
     """``tos``, the points of :data:`SAMPLES` of a model at each (sample by sample), their sectors."""
-    points = [(b[0] + 0.5, b[1] + 0.5, board.eye_level(b) + f * HEAD) for f in SAMPLES for b in tos]
+    eyes = [board.eye_level(b) for b in tos]
+    points = [(b[0] + 0.5, b[1] + 0.5, e + f * HEAD) for f in SAMPLES for b, e in zip(tos, eyes, strict=True)]
     return [tos, np.array(points, float), [board.indoors(b) for b in tos]]
 
 
@@ -36,19 +37,20 @@ def seen_table(
 
     eyes = np.array([(a[0] + 0.5, a[1] + 0.5, board.eye_level(a) + HEAD) for a in froms], float)
     weights = (1 << np.arange(len(SAMPLES)))[:, None]
+    sectors = np.array(inside, int)
+    outdoors = sectors == -1
     out: dict[Pos, dict[Pos, int]] = {}
     batch = max(1, LINES_AT_ONCE // len(ends))
     for k in range(0, len(froms), batch):
         n = len(froms[k : k + batch])
         starts = np.repeat(eyes[k : k + n], len(ends), axis=0)
         clear = clear_lines(starts, np.tile(ends, (n, 1)), board.lattice.top)
-        bits = (clear.reshape(n, len(SAMPLES), len(tos)) * weights).sum(axis=1).tolist()
+        bits = (clear.reshape(n, len(SAMPLES), len(tos)) * weights).sum(axis=1)
         for a, row in zip(froms[k : k + n], bits, strict=True):
             here = board.indoors(a)
-            out[a] = {
-                b: 0 if here >= 0 and there not in (-1, here) else m
-                for b, there, m in zip(tos, inside, row, strict=True)
-            }
+            if here >= 0:  # inside a sector: none seen in another sector
+                row = np.where(outdoors | (sectors == here), row, 0)
+            out[a] = dict(zip(tos, row.tolist(), strict=True))
     return out
 
 

@@ -3,17 +3,30 @@ at once (``reach``) and score after the last turn (``hold``)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Any
+
 from grimdice.systems.crusade.game import deck
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState
+
+
+@lru_cache(maxsize=64)
+def _reach(setup: Setup) -> tuple[tuple[frozenset[tuple[Any, ...]], int | None], ...]:
+    """Each ``reach`` objective's squares and force (None: either)."""
+    reach = [o for o in setup.scenario.objectives if o.kind == "reach"]
+    return tuple((frozenset(tuple(q) for q in o.squares), o.side) for o in reach)
 
 
 def reached_by(s: GameState) -> int | None:
     """The force one of whose models stands on its ``reach`` objective (ours: ``victory``), or None."""
+    reach = _reach(s.setup)
+    if not reach:
+        return None
     counted = deck.counted(s)  # VII PROJECTION: no ghosts
-    for o in (o for o in s.setup.scenario.objectives if o.kind == "reach"):
-        squares = {tuple(q) for q in o.squares}
+    for squares, side in reach:
         for t in counted:
-            if t.standing and not t.blip and t.sq[:2] in squares and (o.side is None or t.side == o.side):
+            if t.standing and not t.blip and t.sq[:2] in squares and (side is None or t.side == side):
                 return t.side
     return None
 
