@@ -42,13 +42,17 @@ ROWS = {
 
 
 def fresh_module_caches() -> None:
-    """Clear every module-level ``functools`` cache of grimdice (the One Page laws, dice parsing...),
-    so a row does not run on laws an earlier row computed."""
+    """Clear every module-level ``functools`` cache of grimdice (the One Page laws, dice parsing...)
+    and the matches every rule table keeps, so a row does not run on answers an earlier row found."""
+    from grimdice.engine.rules import RuleTable
+
     for name, module in list(sys.modules.items()):
         if name.startswith("grimdice.") and module is not None:
             for value in list(vars(module).values()):
                 if callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
                     value.cache_clear()
+                elif isinstance(value, RuleTable):
+                    value.forget_matches()
 
 
 def timings(players: tuple[str, str], games: int, seed: int, warm: int = 1) -> dict[str, list[float]]:

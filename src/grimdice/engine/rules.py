@@ -184,6 +184,10 @@ class RuleTable:
         found = self._matched[text] = self._match(text)
         return found
 
+    def forget_matches(self) -> None:
+        """Drop the kept answers of :meth:`match` (a benchmark's fresh start)."""
+        self._matched.clear()
+
     def _match(self, text: str) -> tuple[Rule, str, str] | None:
         for name, rule in self._names:
             if not text.startswith(name):
