@@ -315,23 +315,32 @@ def turn_start(s: GameState) -> GameState:
     ("roll 2 reds and add 4 to get the move value ... you may roll once per turn for ALL the
     models' move value for that turn"), then each face-down HORROR's red die; first, the X
     reinforcements due enter or roll (:mod:`.arrive`)."""
-    from grimdice.systems.crusade.game.arrive import at_turn_start
+    from grimdice.systems.crusade.game.arrive import at_turn_start, shamble_coming
     from grimdice.systems.crusade.game.horror import waiting
 
     s, called = at_turn_start(s)  # X reinforcements: those due enter, the others roll
-    shamblers = any(
+    first = (("shamble",),) if shambling(s) else ()
+    late = (("shamble",),) if not first and shamble_coming(s, called) else ()  # after their rolls
+    events = first + tuple(("horror", i) for i in waiting(s)) + called + late
+    return next_event(altered(s, events=events))
+
+
+def shambling(s: GameState) -> bool:
+    """Whether a model of the player with IX SHAMBLE stands on the board."""
+    return any(
         t.side == s.player
         and t.standing
         and not t.blip
         and has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE")
         for t in s.tokens
     )
-    events = ((("shamble",),) if shamblers else ()) + tuple(("horror", i) for i in waiting(s)) + called
-    return next_event(altered(s, events=events))
 
 
 def next_event(s: GameState) -> GameState:
-    """The next turn-start chance event, pending; or none."""
+    """The next turn-start chance event, pending; or none. SHAMBLE's roll queued after the
+    reinforcements' rolls is passed over when none of them brought a shambling model."""
+    while s.events and s.events[0] == ("shamble",) and not shambling(s):
+        s = altered(s, events=s.events[1:])
     if not s.events:
         return altered(s, pending=())
     return altered(s, pending=s.events[0], events=s.events[1:])
