@@ -1,7 +1,8 @@
 """VIII ARTILLERY's crew in a game (rules-crusade VIII ARTILLERY: "Provides front cover for 2 crew").
 
 A scenario names the crew of a model carrying an ARTILLERY weapon, ``crew: [k, ...]`` on that
-model: at most 2 other models of the same force (their indices in its ``models``). Reading
+model: at most 2 other models of the same force (their indices in its ``models``); neither the
+piece nor its crew may stand in an X covered section. Reading
 ``artillery_crew`` (ours): a crew model within 1" of its artillery model (squares on a grid, X;
 whole inches between the feet on a table) while that model stands (not knocked out or killed)
 has front cover (II) against every shot, from any side: the piece is its cover, as a wall it

@@ -6,10 +6,12 @@ squares (``[[x0, y0], [x1, y1]]``, corners included) and ``board.explorer`` the 
 What a section covers is what stands in it: the models and blips the scenario puts there for the
 other force are not on the board (they neither act nor count for their force) until the section is
 uncovered; then each is placed on its square, or when a model stands there on the free square
-nearest it (as a revealed blip's models, reading ``blip_placement``), a blip still a blip. The
+nearest it (as a revealed blip's models, reading ``blip_placement``), a blip still a blip (one
+with no free square left stays off the board). The
 squares themselves are known to both players (the board is public) and may be entered. A section
 is uncovered when a model of the exploring force (not a blip) sees one of its open squares or
-stands in or beside it: checked at the start of the game and after each step or knockback of a model
+stands in or beside it (X's adjacency, as for melee and blips: a diagonal pinched between two walls
+is not beside): checked at the start of the game and after each step or knockback of a model
 (a door opened is looked through at the model's next step; a model's death that clears a line is
 looked through at the next step).
 """

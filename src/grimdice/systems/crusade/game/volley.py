@@ -1,4 +1,5 @@
-"""IX VOLLEY FIRE in a game (optional: ``options: {volley_fire: true}``, battle games only).
+"""IX VOLLEY FIRE in a game (optional: ``options: {volley_fire: [1]}``, the forces that volley, or
+``true`` for both; battle games only).
 
 IX: "VOLLEY FIRE: (Optional) In Battle games, you may speed up mass enemy attacks using this rule.
 All troops equipped with basic weapons that roll only 2 whites (no pluses) are eligible for volley
@@ -9,6 +10,9 @@ may reroll another one of the dice along with it to generate a "2 dice" roll. Th
 the roll to any target within the declared range. You may reroll each die only once."
 
 Readings of ours (``volley_fire`` and the calculator's ``volley_fire``, ``volley_targets``):
+
+- The forces that volley: those ``options.volley_fire`` names (the text's "mass enemy attacks ...
+  Declare which enemy models": the enemy's); ``true``, ours, lets both.
 
 - A battle game is one without blips (reading ``infiltrate``); a scenario with blips may not turn
   the option on.
@@ -37,8 +41,10 @@ Readings of ours (``volley_fire`` and the calculator's ``volley_fire``, ``volley
   ``volley_fire`` of the calculator: when the blanks run out the scoring dice pair with each
   other), each "2 dice" roll applied to the living target the firers choose (reading
   ``volley_targets``: pairing, order and aim maximising the kills), each target with its range and
-  cover as from the declaring model. A pair of two maxima fails the declaring model's weapon, once
-  (III), whatever the number of such pairs.
+  cover as from the declaring model (and its move, for SCOPE and SNIPER). A pair of two maxima fails
+  one weapon, once (III: "If using combined fire, randomize which weapon fails"), whatever the
+  number of such pairs: each firer's with chance 1/n (:func:`outcomes`), its EXPLODE or
+  MALFUNCTION on that firer; every firer fired (VIII RELOAD: each RELOAD weapon unloaded).
 """
 
 from __future__ import annotations
