@@ -131,6 +131,18 @@ def test_the_firers_spend_their_activations_and_a_failed_pair_fails_one_firers_w
         assert not invariant_errors(fired.apply(outcome))
 
 
+def test_a_malfunction_falls_on_the_firer_whose_weapon_failed():
+    # VIII MALFUNCTION: "roll the weapon dice against the user": the firer drawn, not the declarer
+    s = _game(GUARDS[:3], [(10, 3)], profiles=[_guard(effects=("MALFUNCTION",)), ORK])
+    a = _volleys(s)[0]
+    fired = s.apply(a)
+    law = cached_joint(fired.pending[4])
+    k = next(n for n, (end, _) in enumerate(law) if end[2])
+    for f, firer in enumerate((0, *a[4:])):
+        after = fired.apply(("attack", k, f))
+        assert after.pending[:3] == ("attack", "malfunction", firer)
+
+
 def test_every_firers_reload_weapon_is_unloaded():
     # VIII RELOAD: "an action to reload for each shot": each firer fired its weapon
     s = _game(GUARDS[:3], [(10, 3)], profiles=[_guard(effects=("J", "RELOAD")), ORK])

@@ -57,7 +57,7 @@ from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import CONDITIONS, NONE, WOUNDED
 from grimdice.systems.crusade.game import items, many
 from grimdice.systems.crusade.game.combat import reads_grazes
-from grimdice.systems.crusade.game.fails import weapon_after, weapon_index
+from grimdice.systems.crusade.game.fails import named_index, weapon_after, weapon_index
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
@@ -111,10 +111,10 @@ def may_volley(sc: Any, side: int) -> bool:
 def basic(setup: Setup, profile: int, weapon: str) -> bool:
     """Whether ``weapon`` of ``profile`` is a basic weapon rolling only 2 whites (the first of that
     name, as :func:`.fails.weapon_index`)."""
-    names = [w.name for w in setup.profiles[profile].weapons]
-    if weapon not in names:
+    try:
+        k = named_index(setup.profiles[profile], weapon)
+    except ValueError:
         return False
-    k = names.index(weapon)
     w, arm = setup.profiles[profile].weapons[k], setup.fighters[profile].arms[k]
     return (
         w.kind == "ranged"
