@@ -19,7 +19,7 @@ from grimdice.systems.crusade.game.many import cached_joint
 from grimdice.systems.crusade.game.play import play_game
 from grimdice.systems.crusade.game.replay import replay
 from grimdice.systems.crusade.game.sampling import support
-from grimdice.systems.crusade.game.state import JAMMED, READY, GameState, invariant_errors
+from grimdice.systems.crusade.game.state import JAMMED, READY, UNLOADED, GameState, invariant_errors
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
 from tests.crusade_game.test_many import _bare
 
@@ -108,20 +108,79 @@ def test_the_volley_is_the_calculators_at_the_targets():
     assert failed == pytest.approx(1 - res.stages["fail"].to_dict().get(0, 0.0), abs=1e-12)
 
 
-def test_the_firers_spend_their_activations_and_a_failed_pair_fails_the_declarers_weapon():
+def test_the_firers_spend_their_activations_and_a_failed_pair_fails_one_firers_weapon():
+    # III: "If using combined fire, randomize which weapon fails": each firer's weapon 1/3
     s = _game(GUARDS[:3], [(10, 3)])
     a = _volleys(s)[0]
+    firers = (0, *a[4:])
     fired = s.apply(a)
     assert fired.acted and fired.tokens[1].done and fired.tokens[2].done
     assert not fired.tokens[0].done  # the declaring model goes on with its activation
-    outcomes = fired.chance_outcomes()
+    outcomes = dict(fired.chance_outcomes())
+    assert sum(outcomes.values()) == pytest.approx(1.0)
     law = cached_joint(fired.pending[4])
     k = next(n for n, (end, _) in enumerate(law) if end[2])
-    after = fired.apply(outcomes[k][0])
-    assert after.tokens[0].arms == (JAMMED,)  # III: J, the declarer's weapon
-    assert after.tokens[1].arms == after.tokens[2].arms == (READY,)
-    for outcome, _ in outcomes:
+    for f, firer in enumerate(firers):
+        assert outcomes[("attack", k, f)] == pytest.approx(law[k][1] / 3)
+        after = fired.apply(("attack", k, f))
+        want = [(JAMMED,) if m == firer else (READY,) for m in firers]
+        assert [after.tokens[m].arms for m in firers] == want
+    ok = next(n for n, (end, _) in enumerate(law) if not end[2])
+    assert outcomes[("attack", ok)] == law[ok][1]
+    for outcome in outcomes:
         assert not invariant_errors(fired.apply(outcome))
+
+
+def test_a_malfunction_falls_on_the_firer_whose_weapon_failed():
+    # VIII MALFUNCTION: "roll the weapon dice against the user": the firer drawn, not the declarer
+    s = _game(GUARDS[:3], [(10, 3)], profiles=[_guard(effects=("MALFUNCTION",)), ORK])
+    a = _volleys(s)[0]
+    fired = s.apply(a)
+    law = cached_joint(fired.pending[4])
+    k = next(n for n, (end, _) in enumerate(law) if end[2])
+    for f, firer in enumerate((0, *a[4:])):
+        after = fired.apply(("attack", k, f))
+        assert after.pending[:3] == ("attack", "malfunction", firer)
+
+
+def test_every_firers_reload_weapon_is_unloaded():
+    # VIII RELOAD: "an action to reload for each shot": each firer fired its weapon
+    s = _game(GUARDS[:3], [(10, 3)], profiles=[_guard(effects=("J", "RELOAD")), ORK])
+    a = _volleys(s)[0]
+    fired = s.apply(a)
+    law = cached_joint(fired.pending[4])
+    ok = next(n for n, (end, _) in enumerate(law) if not end[2])
+    after = fired.apply(("attack", ok))
+    assert [after.tokens[m].arms for m in (0, *a[4:])] == [(UNLOADED,)] * 3
+
+
+def test_a_sniper_that_moved_volleys_with_the_range_penalty():
+    # IX SNIPER: no range penalty "if the firer did not move": the declarer stepped first
+    sniper = dict(_guard(), abilities=["SNIPER"])
+    s = _game([(2, 3), (2, 4)], [(16, 3)], profiles=[sniper, ORK]).apply(("move", 3, 3))
+    a = ("volley", "lasgun", 1, 2, 1)
+    assert a in _volleys(s)
+    law = cached_joint(s.apply(a).pending[4])
+    killed = sum(p for (states, *_), p in law if states[0][0] == CONDITIONS.index("killed"))
+
+    def by_hand(moved: bool) -> float:
+        row = dict(_bare(ORK), name="target 0", range=13)
+        sc = {"system": "crusade", "action": "shoot", "attacker": _bare(sniper), "defender": _bare(ORK),
+              "targets": [row], "volley": 2, "moved": moved}  # fmt: skip
+        return next(iter(calculate(sc).targets.values())).extra["end_state"]["killed"]
+
+    assert by_hand(True) < by_hand(False)
+    assert killed == pytest.approx(by_hand(True), abs=1e-12)
+
+
+def test_the_option_names_the_forces_that_volley():
+    # IX: "speed up mass enemy attacks ... Declare which enemy models are participating"
+    assert _volleys(_game(GUARDS, [(8, 3)], on=[0]))
+    assert not _volleys(_game(GUARDS, [(8, 3)], on=[1]))
+    for bad in ([2], [0, 0], [1, 0, 1]):
+        with pytest.raises(ScenarioError) as err:
+            _game(GUARDS, [(8, 3)], on=bad)
+        assert err.value.field == "options.volley_fire"
 
 
 def test_blips_refuse_the_option_naming_it():

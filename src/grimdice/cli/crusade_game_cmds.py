@@ -67,8 +67,10 @@ def check(path: Path) -> None:
         when = f"turn {r.turn}" + (f" on {r.dice} >= {r.need}" if r.dice else "")
         line = f"  reinforcements {g}: {len(r.models)} models for {safe(sc.forces[r.force].name)}, {when}"
         out.print(line, highlight=False)
-    if sc.options.volley_fire:
-        out.print("  options: VOLLEY FIRE (IX, optional)", highlight=False)
+    if sc.options.volley_fire:  # IX VOLLEY FIRE: the forces that volley
+        on = sc.options.volley_fire
+        who = ", ".join(safe(sc.forces[f].name) for f in (on if isinstance(on, list) else (0, 1)))
+        out.print(f"  options: VOLLEY FIRE (IX, optional) for {who}", highlight=False)
     typer.echo("ok")
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.ai.worth import law_value, many_value
-from grimdice.systems.crusade.game import situation, volley
+from grimdice.systems.crusade.game import many, situation, volley
 from grimdice.systems.crusade.game.state import GameState
 
 MOVE_VALUE = 0.05  # a firer's move, lost with its activation
@@ -23,7 +23,7 @@ def volley_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The AI's value of the active model's volley ``a`` (see the module text)."""
     weapon, targets, others = volley.parts(a)
     i = s.active
-    gain = many_value(s, i, targets, volley.shot(s, i, targets, 1 + len(others), weapon))
+    gain = many_value(s, i, targets, many.shot(s, i, targets, weapon, volley=1 + len(others)))
     for k in others:
         alone = max(law_value(s, k, j, situation.shot(s, k, j, weapon)) for j in targets)
         gain -= max(0.0, alone) + MOVE_VALUE

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.game.frozen import altered
-from grimdice.systems.crusade.game.state import READY, GameState, Token
+from grimdice.systems.crusade.game.state import READY, GameState, Token, has_code
 
 
 def entered(s: GameState, g: int) -> int:
@@ -30,6 +30,16 @@ def at_turn_start(s: GameState) -> tuple[GameState, tuple[tuple[Any, ...], ...]]
         else:
             rolls.append(("reinforce", g, grp.side, grp.chance))
     return s, tuple(rolls)
+
+
+def shamble_coming(s: GameState, rolls: tuple[tuple[Any, ...], ...]) -> bool:
+    """Whether a group rolled for (``rolls``) holds an IX SHAMBLE model: the turn's SHAMBLE roll
+    ("once per turn for ALL the models' move value") then follows the groups' rolls, so that the
+    models that come have a move."""
+    profiles = s.setup.profiles
+    return any(
+        has_code(profiles[k].abilities, "SHAMBLE") for r in rolls for k in s.setup.groups[int(r[1])].models
+    )
 
 
 def enter(s: GameState, g: int) -> GameState:
@@ -78,4 +88,4 @@ def waiting(s: GameState) -> list[tuple[int, str, int]]:
     return out
 
 
-__all__ = ["at_turn_start", "enter", "entered", "names", "resolve", "waiting"]
+__all__ = ["at_turn_start", "enter", "entered", "names", "resolve", "shamble_coming", "waiting"]

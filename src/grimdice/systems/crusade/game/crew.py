@@ -1,7 +1,8 @@
 """VIII ARTILLERY's crew in a game (rules-crusade VIII ARTILLERY: "Provides front cover for 2 crew").
 
 A scenario names the crew of a model carrying an ARTILLERY weapon, ``crew: [k, ...]`` on that
-model: at most 2 other models of the same force (their indices in its ``models``). Reading
+model: at most 2 other models of the same force (their indices in its ``models``); neither the
+piece nor its crew may stand in an X covered section. Reading
 ``artillery_crew`` (ours): a crew model within 1" of its artillery model (squares on a grid, X;
 whole inches between the feet on a table) while that model stands (not knocked out or killed)
 has front cover (II) against every shot, from any side: the piece is its cover, as a wall it
@@ -20,15 +21,18 @@ MAX_CREW = 2  # VIII ARTILLERY: "front cover for 2 crew"
 REACH = 1  # ours: within 1" of the piece
 
 
-def crews(sc: Any, pieces: Sequence[Any]) -> tuple[tuple[int, int], ...]:
+def crews(sc: Any, pieces: Sequence[Any], held: Sequence[int] = ()) -> tuple[tuple[int, int], ...]:
     """The scenario's crews as (crew token, artillery token) pairs, checked: ``crew`` only on a
-    model with an ARTILLERY weapon, at most 2 other models of its force, each crewing one piece."""
+    model with an ARTILLERY weapon, at most 2 other models of its force, each crewing one piece,
+    neither of them in an X covered section (``held``: the pieces there, left out of the starting
+    tokens, so a token's index is its piece's less the held pieces before it)."""
     index: dict[tuple[int, int], int] = {}
     count = [0, 0]
     for n, pc in enumerate(pieces):
         if not pc.blip:
             index[(pc.side, count[pc.side])] = n
             count[pc.side] += 1
+    token = {n: n - sum(1 for h in held if h < n) for n in range(len(pieces)) if n not in held}
     out: list[tuple[int, int]] = []
     taken: set[int] = set()
     for f, force in enumerate(sc.forces):
@@ -48,9 +52,18 @@ def crews(sc: Any, pieces: Sequence[Any]) -> tuple[tuple[int, int], ...]:
                 if k in taken:
                     raise ScenarioError(where, f"model {k} already crews another piece")
                 taken.add(k)
-                out.append((index[(f, k)], index[(f, j)]))
+                if index[(f, k)] not in token or index[(f, j)] not in token:
+                    raise ScenarioError(where, "a gun and its crew may not stand in a covered section (X)")
+                out.append((token[index[(f, k)]], token[index[(f, j)]]))
         taken.clear()
     return tuple(out)
+
+
+def in_cover(s: GameState, crewman: int, gun: int) -> bool:
+    """Whether crew token ``crewman`` has its gun's front cover: within 1" of token ``gun`` while
+    the gun stands (reading ``artillery_crew``)."""
+    piece = s.tokens[gun]
+    return piece.standing and s.setup.board.range(s.tokens[crewman].sq, piece.sq) <= REACH
 
 
 def cover(s: GameState, target: Token, found: str) -> str:
@@ -58,13 +71,10 @@ def cover(s: GameState, target: Token, found: str) -> str:
     its artillery model standing (reading ``artillery_crew``)."""
     if found != "none" or not s.setup.crews:
         return found
-    board = s.setup.board
     for crewman, gun in s.setup.crews:
-        if s.tokens[crewman].sq == target.sq and s.tokens[crewman].alive:
-            piece = s.tokens[gun]
-            if piece.standing and board.range(target.sq, piece.sq) <= REACH:
-                return "front"
+        if s.tokens[crewman].sq == target.sq and s.tokens[crewman].alive and in_cover(s, crewman, gun):
+            return "front"
     return found
 
 
-__all__ = ["MAX_CREW", "cover", "crews"]
+__all__ = ["MAX_CREW", "cover", "crews", "in_cover"]

@@ -6,10 +6,12 @@ squares (``[[x0, y0], [x1, y1]]``, corners included) and ``board.explorer`` the 
 What a section covers is what stands in it: the models and blips the scenario puts there for the
 other force are not on the board (they neither act nor count for their force) until the section is
 uncovered; then each is placed on its square, or when a model stands there on the free square
-nearest it (as a revealed blip's models, reading ``blip_placement``), a blip still a blip. The
+nearest it (as a revealed blip's models, reading ``blip_placement``), a blip still a blip (one
+with no free square left stays off the board). The
 squares themselves are known to both players (the board is public) and may be entered. A section
 is uncovered when a model of the exploring force (not a blip) sees one of its open squares or
-stands in or beside it: checked at the start of the game and after each step or knockback of a model
+stands in or beside it (X's adjacency, as for melee and blips: a diagonal pinched between two walls
+is not beside): checked at the start of the game and after each step or knockback of a model
 (a door opened is looked through at the model's next step; a model's death that clears a line is
 looked through at the next step).
 """
@@ -17,16 +19,21 @@ looked through at the next step).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from grimdice.errors import ScenarioError
+from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, token_of
 
 
-def sections(sc: Any, board: Any, pieces: Any) -> tuple[tuple[frozenset[Any], ...], tuple[int, ...]]:
-    """The scenario's covered sections (their squares) and the pieces they hold (indices of the
-    other force's pieces inside), checked: on the board, the exploring force not inside."""
+def sections(
+    sc: Any, board: Any, pieces: Any
+) -> tuple[tuple[frozenset[Any], ...], tuple[tuple[int, ...], ...]]:
+    """The scenario's covered sections (their squares) and the pieces each holds (indices of the
+    other force's pieces inside, in order), checked: on the board, the exploring force not inside."""
     spec = sc.board
     if not getattr(spec, "covered", None):
         return (), ()
@@ -41,19 +48,27 @@ def sections(sc: Any, board: Any, pieces: Any) -> tuple[tuple[frozenset[Any], ..
         if any(squares & sec for sec in out):
             raise ScenarioError(f"board.covered.{n}", "covered sections may not overlap")
         out.append(squares)
-    held = []
+    held: list[list[int]] = [[] for _ in out]
     for k, pc in enumerate(pieces):
-        if any(pc.sq in sec for sec in out):
+        c = next((c for c, sec in enumerate(out) if pc.sq in sec), -1)
+        if c >= 0:
             if pc.side == spec.explorer:
                 raise ScenarioError(
                     "board.explorer", f"the exploring force stands in a covered section at {list(pc.sq)}"
                 )
-            held.append(k)
-    if not any(pc.side != spec.explorer for k, pc in enumerate(pieces) if k not in held):
+            held[c].append(k)
+    inside = {k for ks in held for k in ks}
+    if not any(pc.side != spec.explorer for k, pc in enumerate(pieces) if k not in inside):
         raise ScenarioError(
             "board.covered", "the other force needs a model or blip outside the covered sections"
         )
-    return tuple(out), tuple(held)
+    return tuple(out), tuple(tuple(ks) for ks in held)
+
+
+@lru_cache(maxsize=256)
+def _open_squares(setup: Setup, c: int) -> tuple[Pos, ...]:
+    """Section ``c``'s squares that are not walls (those a model may see or stand beside)."""
+    return tuple(q for q in setup.sections[c] if not setup.grid.is_wall((q[0], q[1])))
 
 
 def uncover(s: GameState, who: Iterable[int] | None = None) -> GameState:
@@ -73,9 +88,11 @@ def uncover(s: GameState, who: Iterable[int] | None = None) -> GameState:
         return s
     occupied = s.occupied()
     for c in s.covered:
-        squares = [q for q in setup.sections[c] if not setup.grid.is_wall((q[0], q[1]))]
+        squares = _open_squares(setup, c)
         if any(
-            board.range(p, q) <= 1 or board.sight(p, q, doors, occupied) for p in lookers for q in squares
+            p == q or board.adjacent(p, q, doors) or board.sight(p, q, doors, occupied)
+            for p in lookers
+            for q in squares
         ):
             s = _place(altered(s, covered=tuple(k for k in s.covered if k != c)), c)
     return s
@@ -83,16 +100,15 @@ def uncover(s: GameState, who: Iterable[int] | None = None) -> GameState:
 
 def _place(s: GameState, c: int) -> GameState:
     """Section ``c``'s pieces, in the scenario's order, each on its square or the nearest free one."""
+    from grimdice.systems.crusade.game.moves import _free_squares
+
     setup = s.setup
-    for k in setup.unplaced:
+    for k in setup.held[c]:
         pc = setup.pieces[k]
-        if pc.sq not in setup.sections[c]:
-            continue
         sq = pc.sq
-        taken = s.occupied()
-        if sq in taken:
+        if sq in s.occupied():
             armour = setup.blip_armour(pc.blip) if pc.blip else setup.profiles[pc.profile].armour
-            free = [p for p in setup.board.free_near(sq, armour, s.doors()) if p not in taken]
+            free = _free_squares(s, sq, armour)
             if not free:
                 continue  # a board with no room left loses the model (not met on sensible boards)
             sq = free[0]
@@ -101,23 +117,37 @@ def _place(s: GameState, c: int) -> GameState:
 
 
 def placed(before: GameState, after: GameState) -> list[int]:
-    """The pieces (indices in the scenario's order) placed in a step, in the order appended."""
-    gone = [c for c in before.covered if c not in after.covered]
-    return [
-        k for c in gone for k in after.setup.unplaced if after.setup.pieces[k].sq in after.setup.sections[c]
-    ]
+    """The pieces (indices in the scenario's order) placed in a step, in the order appended: those
+    of the sections uncovered whose models follow ``before``'s tokens (one for which no square was
+    free is passed over)."""
+    setup = after.setup
+    new = iter(after.tokens[len(before.tokens) :])
+    token = next(new, None)
+    out = []
+    for c in before.covered:
+        if c in after.covered:
+            continue
+        for k in setup.held[c]:
+            pc = setup.pieces[k]
+            if token is not None and _is(token, pc):
+                out.append(k)
+                token = next(new, None)
+    return out
+
+
+def _is(token: Any, pc: Any) -> bool:
+    """Whether ``token`` is of piece ``pc`` (its force, profile and blip)."""
+    return bool((token.side, token.profile, token.blip) == (pc.side, pc.profile, pc.blip))
 
 
 def uncovered_at_start(s: GameState) -> list[int]:
     """The pieces placed at the start of the game (their sections seen from the deployment)."""
-    setup = s.setup
-    gone = [c for c in range(len(setup.sections)) if c not in s.covered]
-    return [k for c in gone for k in setup.unplaced if setup.pieces[k].sq in setup.sections[c]]
+    return [k for c in range(len(s.setup.sections)) if c not in s.covered for k in s.setup.held[c]]
 
 
 def unplaced(s: GameState) -> list[int]:
     """The pieces still in covered sections."""
-    return [k for c in s.covered for k in s.setup.unplaced if s.setup.pieces[k].sq in s.setup.sections[c]]
+    return [k for c in s.covered for k in s.setup.held[c]]
 
 
 __all__ = ["placed", "sections", "uncover", "uncovered_at_start", "unplaced"]

@@ -22,7 +22,12 @@ FAIL_STATE = {"jam": "jammed", "break": LOST, "explode": LOST, "stick": STUCK}
 
 
 def weapon_index(s: GameState, i: int, name: str) -> int:
-    return [w.name for w in s.setup.profiles[s.tokens[i].profile].weapons].index(name)
+    return named_index(s.setup.profiles[s.tokens[i].profile], name)
+
+
+def named_index(profile: Any, name: str) -> int:
+    """The index of ``profile``'s first weapon named ``name`` (ValueError when it has none)."""
+    return [w.name for w in profile.weapons].index(name)
 
 
 def stuck_in(state: str) -> int:
@@ -140,6 +145,7 @@ __all__ = [
     "FAIL_STATE",
     "Follow",
     "explode",
+    "named_index",
     "next_blast",
     "recover_actions",
     "stuck_in",

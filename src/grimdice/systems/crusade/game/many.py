@@ -176,16 +176,17 @@ def is_many(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> bool
     return mode(s, i, weapon) == "rapid_fire" and near
 
 
-def shot(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> str:
+def shot(s: GameState, i: int, targets: tuple[int, ...], weapon: str, volley: int = 0) -> str:
     """The calculator's many-target scenario of token ``i`` firing ``weapon`` at ``targets`` (JSON
     text): each target's profile and state, range in squares, cover, and what lies beyond it for a
-    knockback (from the firer; a BLAST's other targets from its centre, VIII KNOCKBACK)."""
+    knockback (from the firer; a BLAST's other targets from its centre, VIII KNOCKBACK); with
+    ``volley`` (IX VOLLEY FIRE, :mod:`.volley`) that many models' volley, with no knockback rows."""
     me = s.tokens[i]
-    beyond = push_squares(s, i, targets, weapon)
+    beyond = [] if volley else push_squares(s, i, targets, weapon)
     rows = []
     for n, k in enumerate(targets):
         row = situation.target_row(s, n, s.tokens[k], me)
-        if situation.knockback_into(s, i, k):
+        if not volley and situation.knockback_into(s, i, k):
             row["knockback_into"] = "obstacle" if beyond[n] is None else "open"
         rows.append(row)
     data = {
@@ -197,6 +198,8 @@ def shot(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> str:
         "targets": rows,
         "moved": s.moved > 0,
     }
+    if volley:
+        data["volley"] = volley
     return json.dumps(data, sort_keys=True)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from grimdice.systems.crusade.game import arrive, volley
-from grimdice.systems.crusade.game.crew import REACH
+from grimdice.systems.crusade.game.crew import in_cover
 from grimdice.systems.crusade.game.state import GameState
 
 Square = tuple[int, int]
@@ -51,11 +51,10 @@ def crew_marks(s: GameState) -> list[tuple[int, int, bool]]:
     """Each crew model on the board with its gun: (crew token, gun token, in the gun's cover: within
     1" of the gun while it stands)."""
     out = []
-    board = s.setup.board
     for crewman, gun in s.setup.crews:
         c, g = s.tokens[crewman], s.tokens[gun]
         if c.alive and c.on_board and g.alive:
-            out.append((crewman, gun, g.standing and board.range(c.sq, g.sq) <= REACH))
+            out.append((crewman, gun, in_cover(s, crewman, gun)))
     return out
 
 

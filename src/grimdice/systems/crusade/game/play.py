@@ -19,7 +19,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 14
+LOG_VERSION = 15
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
@@ -66,16 +66,18 @@ READINGS = (
     "explosion after the attack's other follow-up rolls",
     "reading gather_adjacent: the board's places decide who is beside a door or ladder: a door is passed "
     "from the squares beside it, a ladder climbed from its one end",
-    "reading volley_fire: VOLLEY FIRE (optional, a scenario's options.volley_fire, battle games only) is "
-    "declared by the active model with friends not yet activated (their activations spent) that see every "
-    "target in the same foot of range; targets within a 3 x 3 block; each die showing something pairs "
-    "with a blank re-rolled once, the other scoring dice with each other; each pair aimed at the best "
-    "target; a failed pair fails the declaring model's weapon once",
+    "reading volley_fire: VOLLEY FIRE (optional, a scenario's options.volley_fire naming the forces that "
+    "volley, battle games only) is declared by the active model with friends not yet activated (their "
+    "activations spent) that see every target in the same foot of range; targets within a 3 x 3 block; "
+    "each die showing something pairs with a blank re-rolled once, the other scoring dice with each "
+    "other; each pair aimed at the best target; a failed pair fails one firer's weapon, drawn at random, "
+    "once",
     "reading reinforcements: a scenario's reinforcements come at the start of their force's turn (with a "
     "roll, at the first such turn it succeeds), each model on the first free point; models with every point "
     "blocked wait for a later turn",
     "reading covered_sections: what a covered section holds for the other force is off the board until a "
-    "model of the exploring force sees into it or comes beside it (at the start and after each step); its "
+    "model of the exploring force sees into it or comes beside it (adjacent, at the start and after each "
+    "step); its "
     "squares are known",
     "reading card_payer: a card played in the enemy turn costs the action of the psyker that played it",
     "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "

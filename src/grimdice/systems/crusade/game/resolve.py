@@ -18,6 +18,7 @@ from grimdice.systems.crusade.game import (
     situation,
     snap,
     volatile,
+    volley,
 )
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import (
@@ -142,7 +143,7 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     how, i, j, key, fired = s.pending[1:6]
     before = s
     if how == "many":
-        return _resolve_many(s, int(outcome[1]))
+        return _resolve_many(s, outcome)
     if how == "mob":  # IX MOB: a joint melee
         return mob.resolve(s, outcome)
     (ds, as_, wa, wd, push), _ = cached_law(key)[int(outcome[1])]
@@ -179,9 +180,10 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     return next_blast(control.offer(before, s, how, i, j), queue)  # IX CONTROL: instead of killing
 
 
-def _resolve_many(s: GameState, k: int) -> GameState:
+def _resolve_many(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     """A shot at several models: each target takes its state from the joint law; a failed roll
-    fails the weapon once (III)."""
+    fails the weapon once (III), a volley's one firer's (:func:`.volley.unload`)."""
+    k = int(outcome[1])
     i, j, key, fired, targets = s.pending[2:7]
     follow = s.pending[7] if len(s.pending) > 7 else ()  # IX LATCH ON: the latchers' targets
     (states, moved, failed, grazed, rolled), _ = many.cached_joint(key)[k]
@@ -196,8 +198,8 @@ def _resolve_many(s: GameState, k: int) -> GameState:
     after = edge.falls(s, after, targets)  # VIII KNOCKBACK: "off an edge, they fall"
     after = caught.reveal(s, after, i, targets, fired, rolled)  # V HIDING, VIII BURN: hidden models caught
     wa = fired if failed else ""
-    after = wound_marks(after.with_token(i, arms=weapon_after(after, i, wa, fired, j)), s, targets)
-    after, queue = fail_rolls(after, True, ((i, j, wa),))
+    after, bearer = volley.unload(after, s, outcome, failed)
+    after, queue = fail_rolls(wound_marks(after, s, targets), True, ((bearer, j, wa),))
     for t, m, g in zip(targets, moved, grazed, strict=True):  # IX LATCH ON: "Any graze or KB result"
         if (m or g) and after.tokens[t].latch >= 0:
             after = after.with_token(t, latch=-1)

@@ -33,6 +33,7 @@ from grimdice.systems.crusade.game import (
     resolve,
     ruin,
     snap,
+    volley,
     waits,
     zoc,
 )
@@ -58,6 +59,8 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return [(("first", 0), 0.5), (("first", 1), 0.5)]
     if kind == "attack" and s.pending[1] in psychic.MIND:
         return psychic.outcomes(s)
+    if kind == "attack" and s.pending[8:9] == ("volley",):  # IX VOLLEY FIRE: III's failing firer
+        return volley.outcomes(s)
     if kind == "attack":
         law = many.cached_joint(s.pending[4]) if s.pending[1] == "many" else cached_law(s.pending[4])
         return [(("attack", k), p) for k, (_, p) in enumerate(law)]

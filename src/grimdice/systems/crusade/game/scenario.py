@@ -136,9 +136,9 @@ class Card(StrictModel):
 
 class Options(StrictModel):
     """The text's optional rules a scenario turns on: IX VOLLEY FIRE ("(Optional) In Battle games",
-    :mod:`.volley`)."""
+    :mod:`.volley`): the forces that may volley, or ``true`` for both."""
 
-    volley_fire: Flag = False
+    volley_fire: Flag | list[Int] = False
 
 
 class Psychic(StrictModel):
@@ -210,6 +210,7 @@ class Setup:
     groups: tuple[Group, ...] = ()  # X reinforcements (:mod:`.reinforce`)
     sections: tuple[frozenset[boards.Pos], ...] = ()  # X covered sections' squares (:mod:`.explore`)
     unplaced: tuple[int, ...] = ()  # ... and the pieces they hold (indices of ``pieces``)
+    held: tuple[tuple[int, ...], ...] = ()  # ... each section's pieces
     ruins: frozenset[int] = frozenset()  # a table's collapsed sectors (VI), on a derived setup
     _derived: dict[frozenset[int], Setup] = field(default_factory=dict, repr=False)
 
@@ -361,7 +362,8 @@ def build_setup(data: Any) -> Setup:
     from grimdice.systems.crusade.game.volley import check
 
     check(sc)
-    covered, held = sections(sc, board, pieces)
+    covered, each = sections(sc, board, pieces)
+    held = tuple(sorted(k for ks in each for k in ks))
 
     return psychic_setup(
         Setup(
@@ -371,10 +373,11 @@ def build_setup(data: Any) -> Setup:
             tuple(fighters),
             tuple(pieces),
             None if first == "roll-off" else int(first),
-            crews=crews(sc, pieces),
+            crews=crews(sc, pieces, held),
             groups=groups(sc, board, pieces),
             sections=covered,
             unplaced=held,
+            held=each,
         )
     )
 

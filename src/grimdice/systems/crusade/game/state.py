@@ -335,24 +335,34 @@ def turn_start(s: GameState) -> GameState:
     ("roll 2 reds and add 4 to get the move value ... you may roll once per turn for ALL the
     models' move value for that turn"), then each face-down HORROR's red die; first, the X
     reinforcements due enter or roll (:mod:`.arrive`)."""
-    from grimdice.systems.crusade.game.arrive import at_turn_start
+    from grimdice.systems.crusade.game.arrive import at_turn_start, shamble_coming
     from grimdice.systems.crusade.game.horror import waiting
 
     s, called = at_turn_start(s)  # X reinforcements: those due enter, the others roll
-    shamblers = any(
+    first = (("shamble",),) if shambling(s) else ()
+    late = (("shamble",),) if not first and shamble_coming(s, called) else ()  # after their rolls
+    events = first + tuple(("horror", i) for i in waiting(s)) + called + late
+    return next_event(s, events)
+
+
+def shambling(s: GameState) -> bool:
+    """Whether a model of the player with IX SHAMBLE stands on the board."""
+    return any(
         t.side == s.player
         and t.standing
         and not t.blip
         and has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE")
         for t in s.tokens
     )
-    events = ((("shamble",),) if shamblers else ()) + tuple(("horror", i) for i in waiting(s)) + called
-    return next_event(s, events)
 
 
 def next_event(s: GameState, events: tuple[tuple[Any, ...], ...] | None = None) -> GameState:
-    """The next turn-start chance event (of ``events``, else of the state's), pending; or none."""
+    """The next turn-start chance event (of ``events``, else of the state's), pending; or none.
+    SHAMBLE's roll queued after the reinforcements' rolls is passed over when none of them brought
+    a shambling model."""
     left = s.events if events is None else events
+    while left and left[0] == ("shamble",) and not shambling(s):
+        left = left[1:]
     if not left:
         return altered(s, events=left, pending=())
     return altered(s, pending=left[0], events=left[1:])

@@ -1,4 +1,5 @@
-"""IX VOLLEY FIRE in a game (optional: ``options: {volley_fire: true}``, battle games only).
+"""IX VOLLEY FIRE in a game (optional: ``options: {volley_fire: [1]}``, the forces that volley, or
+``true`` for both; battle games only).
 
 IX: "VOLLEY FIRE: (Optional) In Battle games, you may speed up mass enemy attacks using this rule.
 All troops equipped with basic weapons that roll only 2 whites (no pluses) are eligible for volley
@@ -9,6 +10,9 @@ may reroll another one of the dice along with it to generate a "2 dice" roll. Th
 the roll to any target within the declared range. You may reroll each die only once."
 
 Readings of ours (``volley_fire`` and the calculator's ``volley_fire``, ``volley_targets``):
+
+- The forces that volley: those ``options.volley_fire`` names (the text's "mass enemy attacks ...
+  Declare which enemy models": the enemy's); ``true``, ours, lets both.
 
 - A battle game is one without blips (reading ``infiltrate``); a scenario with blips may not turn
   the option on.
@@ -37,21 +41,23 @@ Readings of ours (``volley_fire`` and the calculator's ``volley_fire``, ``volley
   ``volley_fire`` of the calculator: when the blanks run out the scoring dice pair with each
   other), each "2 dice" roll applied to the living target the firers choose (reading
   ``volley_targets``: pairing, order and aim maximising the kills), each target with its range and
-  cover as from the declaring model. A pair of two maxima fails the declaring model's weapon, once
-  (III), whatever the number of such pairs.
+  cover as from the declaring model (and its move, for SCOPE and SNIPER). A pair of two maxima fails
+  one weapon, once (III: "If using combined fire, randomize which weapon fails"), whatever the
+  number of such pairs: each firer's with chance 1/n (:func:`outcomes`), its EXPLODE or
+  MALFUNCTION on that firer; every firer fired (VIII RELOAD: each RELOAD weapon unloaded).
 """
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from math import prod
 from typing import Any
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import CONDITIONS, NONE, WOUNDED
-from grimdice.systems.crusade.game import items, situation
+from grimdice.systems.crusade.game import items, many
 from grimdice.systems.crusade.game.combat import reads_grazes
+from grimdice.systems.crusade.game.fails import named_index, weapon_after, weapon_index
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
@@ -80,21 +86,35 @@ UNTARGETED = ("JINK", "LATCH ON")
 
 
 def check(sc: Any) -> None:
-    """VOLLEY FIRE is for battle games: refused with blips."""
-    if sc.options.volley_fire and any(f.blips for f in sc.forces):
+    """``options.volley_fire``: ``true`` (every force), ``false``, or the forces that may volley
+    (IX: "mass enemy attacks": the enemy's), each once; VOLLEY FIRE is for battle games: refused
+    with blips."""
+    on = sc.options.volley_fire
+    if isinstance(on, list) and (len(set(on)) != len(on) or any(f not in (0, 1) for f in on)):
+        raise ScenarioError(
+            "options.volley_fire", f"true, false, or the forces that volley (0, 1, each once), got {on}"
+        )
+    if on and any(f.blips for f in sc.forces):
         raise ScenarioError(
             "options.volley_fire", "VOLLEY FIRE is for battle games (IX); this scenario has blips"
         )
+
+
+def may_volley(sc: Any, side: int) -> bool:
+    """Whether force ``side`` may declare volleys (``options.volley_fire``: ``true``, or a list
+    naming it)."""
+    on = sc.options.volley_fire
+    return on is True or (isinstance(on, list) and side in on)
 
 
 @lru_cache(maxsize=4096)
 def basic(setup: Setup, profile: int, weapon: str) -> bool:
     """Whether ``weapon`` of ``profile`` is a basic weapon rolling only 2 whites (the first of that
     name, as :func:`.fails.weapon_index`)."""
-    names = [w.name for w in setup.profiles[profile].weapons]
-    if weapon not in names:
+    try:
+        k = named_index(setup.profiles[profile], weapon)
+    except ValueError:
         return False
-    k = names.index(weapon)
     w, arm = setup.profiles[profile].weapons[k], setup.fighters[profile].arms[k]
     return (
         w.kind == "ranged"
@@ -106,8 +126,7 @@ def basic(setup: Setup, profile: int, weapon: str) -> bool:
 
 def _ready(s: GameState, k: int, weapon: str) -> bool:
     t = s.tokens[k]
-    names = [w.name for w in s.setup.profiles[t.profile].weapons]
-    return weapon in names and t.arms[names.index(weapon)] == READY and basic(s.setup, t.profile, weapon)
+    return basic(s.setup, t.profile, weapon) and t.arms[weapon_index(s, k, weapon)] == READY
 
 
 def _firer(s: GameState, k: int, weapon: str) -> bool:
@@ -141,11 +160,12 @@ def _fits(s: GameState, group: list[int]) -> bool:
 
 def actions(s: GameState, i: int, weapon: str, sight: list[int]) -> list[tuple[Any, ...]]:
     """The volleys the active model ``i`` may declare with ``weapon`` at the enemies in ``sight``."""
-    if not s.setup.scenario.options.volley_fire or not _ready(s, i, weapon):
+    if not may_volley(s.setup.scenario, s.tokens[i].side) or not _ready(s, i, weapon):
         return []
     friends = [k for k in range(len(s.tokens)) if _firer(s, k, weapon)]
     if not friends:
         return []
+    seen = (s.doors(), s.occupied())
     board, here = s.setup.board, s.tokens[i].sq
     band = {j: board.range(here, s.tokens[j].sq) // FOOT for j in sight}
     targets = [j for j in sight if _target(s, j)]
@@ -159,17 +179,19 @@ def actions(s: GameState, i: int, weapon: str, sight: list[int]) -> list[tuple[A
         for k in near:
             if len(group) < MAX_TARGETS and _fits(s, [*group, k]):
                 group.append(k)
-        while group and not (firers := _firers(s, friends, group, band[j])):
+        while group and not (others := _firers(s, friends, group, band[j], seen)):
             group.pop()  # the volley's bound: fewer targets
         if group:
-            out[("volley", weapon, len(group), *group, *firers)] = None
+            out[("volley", weapon, len(group), *group, *others)] = None
     return list(out)
 
 
-def _firers(s: GameState, friends: list[int], group: list[int], band: int) -> list[int]:
-    """The friends that see every target at the declared range, nearest the first target first,
-    as many as the volley's bound lets in."""
-    board, doors, occ = s.setup.board, s.doors(), s.occupied()
+def _firers(
+    s: GameState, friends: list[int], group: list[int], band: int, seen: tuple[Any, Any]
+) -> list[int]:
+    """The friends that see every target at the declared range (``seen``: the doors and the
+    occupied squares), nearest the first target first, as many as the volley's bound lets in."""
+    board, (doors, occ) = s.setup.board, seen
     first = s.tokens[group[0]].sq
     ok = [
         k
@@ -201,24 +223,6 @@ def parts(a: tuple[Any, ...]) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
     return str(a[1]), tuple(int(v) for v in a[3 : 3 + n]), tuple(int(v) for v in a[3 + n :])
 
 
-def shot(s: GameState, i: int, targets: tuple[int, ...], firers: int, weapon: str) -> str:
-    """The calculator's VOLLEY FIRE of ``firers`` models at ``targets`` (JSON text), each target's
-    range and cover as from token ``i``."""
-    me = s.tokens[i]
-    rows = [situation.target_row(s, n, s.tokens[k], me) for n, k in enumerate(targets)]
-    attacker = situation.model_data(s, me, keep=weapon)
-    data = {
-        "system": "crusade",
-        "action": "shoot",
-        "attacker": attacker,
-        "defender": situation.model_data(s, s.tokens[targets[0]]),
-        "weapons": [weapon],
-        "targets": rows,
-        "volley": firers,
-    }
-    return json.dumps(data, sort_keys=True)
-
-
 def start(s: GameState, a: tuple[Any, ...]) -> GameState:
     """Declare the volley: the firers' actions (the others' activations) spent, every firer revealed
     (V HIDING: "If you attack ... you will be Revealed"), the shot at several models pending
@@ -229,9 +233,53 @@ def start(s: GameState, a: tuple[Any, ...]) -> GameState:
     s = s.with_token(i, hidden=False)
     for k in others:
         s = s.with_token(k, hidden=False, done=True)
-    key = shot(s, i, targets, 1 + len(others), weapon)
-    pending = ("attack", "many", i, targets[0], key, weapon, targets, ())
+    key = many.shot(s, i, targets, weapon, volley=1 + len(others))
+    pending = ("attack", "many", i, targets[0], key, weapon, targets, (), "volley", others)
     return altered(s, acted=True, attacked=True, pending=pending)
 
 
-__all__ = ["MAX_FIRERS", "MAX_TARGETS", "actions", "basic", "check", "parts", "shot", "start"]
+def firers(s: GameState) -> tuple[int, ...]:
+    """The firers of the pending shot: a volley's, the declaring model first; else the shooter."""
+    return (int(s.pending[2]), *s.pending[9]) if s.pending[8:9] == ("volley",) else (int(s.pending[2]),)
+
+
+def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
+    """The pending volley's chance outcomes: each end of its joint law, a failed one split among
+    the firers (III: "If using combined fire, randomize which weapon fails"), ``("attack", k)`` or
+    ``("attack", k, n)`` (the ``n``-th firer's weapon fails)."""
+    n = len(firers(s))
+    out: list[tuple[tuple[Any, ...], float]] = []
+    for k, (end, p) in enumerate(many.cached_joint(s.pending[4])):
+        if end[2] and n > 1:
+            out += [(("attack", k, f), p / n) for f in range(n)]
+        else:
+            out.append((("attack", k), p))
+    return out
+
+
+def unload(after: GameState, s: GameState, outcome: tuple[Any, ...], failed: bool) -> tuple[GameState, int]:
+    """Every firer's weapon after the shot (VIII RELOAD: "an action to reload for each shot", so
+    each firer's RELOAD weapon is unloaded), the failing firer's failed (III; the declaring model
+    unless ``outcome`` names another): the state and the failing firer."""
+    weapon, j = str(s.pending[5]), int(s.pending[3])
+    who = firers(s)
+    bearer = who[int(outcome[2])] if len(outcome) > 2 else who[0]
+    for k in who:
+        wa = weapon if failed and k == bearer else ""
+        after = after.with_token(k, arms=weapon_after(after, k, wa, weapon, j))
+    return after, bearer
+
+
+__all__ = [
+    "MAX_FIRERS",
+    "MAX_TARGETS",
+    "actions",
+    "basic",
+    "check",
+    "firers",
+    "may_volley",
+    "outcomes",
+    "parts",
+    "start",
+    "unload",
+]
