@@ -16,9 +16,9 @@ attacks' (:func:`.players.attack_value`): TWO FISTED's shots, DETONATE, LATCH ON
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, cast
 
+from grimdice.systems.crusade.ai.worth import FAIL_VALUE, harm, law_value
 from grimdice.systems.crusade.damage import State
 from grimdice.systems.crusade.game import fists, mob, situation
 from grimdice.systems.crusade.game.combat import cached_law
@@ -32,13 +32,9 @@ JOIN_SHARE = 0.8  # the lead may not come, or not to that target
 #: the actions valued here
 ABILITY_ATTACKS = ("fists", "detonate", "latch", "mob", "join")
 
-Harm = Callable[[tuple[int, int], tuple[int, int]], float]
-LawValue = Callable[[GameState, int, int, str], float]
 
-
-def ability_value(s: GameState, a: tuple[Any, ...], harm: Harm, law_value: LawValue, fail: float) -> float:
-    """The AI's value of ability action ``a`` of the active model (``harm``, ``law_value`` and
-    ``fail``: the AI's own weights, :mod:`.players`)."""
+def ability_value(s: GameState, a: tuple[Any, ...]) -> float:
+    """The AI's value of ability action ``a`` of the active model (its weights: :mod:`.worth`)."""
     i = s.active
     if a[0] == "fists":
         targets = [int(t) for t in a[1:]]
@@ -47,7 +43,7 @@ def ability_value(s: GameState, a: tuple[Any, ...], harm: Harm, law_value: LawVa
         both = fists.pistols(s, i) or ("", "")
         return sum(law_value(s, i, t, fists.shot_key(s, i, t, w)) for t, w in zip(targets, both, strict=True))
     if a[0] == "detonate":
-        return _detonate_value(s, i, str(a[1]), harm)
+        return _detonate_value(s, i, str(a[1]))
     if a[0] == "latch":
         t = s.tokens[int(a[1])]
         weapons = s.setup.profiles[t.profile].weapons
@@ -55,11 +51,11 @@ def ability_value(s: GameState, a: tuple[Any, ...], harm: Harm, law_value: LawVa
         shooter = any(kind in ("ranged", "pistol", "grenade") for kind in ready)
         return LATCH_VALUE + LATCH_SHOOTER * shooter
     if a[0] == "join":
-        return _join_value(s, i, int(a[1]), harm, law_value, fail)
-    return _mob_value(s, i, int(a[1]), tuple(int(k) for k in a[2:]), harm, fail)
+        return _join_value(s, i, int(a[1]))
+    return _mob_value(s, i, int(a[1]), tuple(int(k) for k in a[2:]))
 
 
-def _mob_value(s: GameState, i: int, j: int, mates: tuple[int, ...], harm: Harm, fail: float) -> float:
+def _mob_value(s: GameState, i: int, j: int, mates: tuple[int, ...]) -> float:
     """The mob melee of lead ``i`` and ``mates`` at ``j``: its harm to ``j`` less every mob
     model's and the fail's."""
     them = (s.tokens[j].cond, s.tokens[j].hits)
@@ -67,11 +63,11 @@ def _mob_value(s: GameState, i: int, j: int, mates: tuple[int, ...], harm: Harm,
     value = 0.0
     for (ds, ends, wa, *_), p in cached_law(mob.key(s, i, j, mates)):
         own = sum(harm(b, e) for b, e in zip(ours, cast(tuple[State, ...], ends), strict=True))
-        value += p * (harm(them, ds) - own - fail * bool(wa))
+        value += p * (harm(them, ds) - own - FAIL_VALUE * bool(wa))
     return value
 
 
-def _join_value(s: GameState, i: int, j: int, harm: Harm, law_value: LawValue, fail: float) -> float:
+def _join_value(s: GameState, i: int, j: int) -> float:
     """``["join", j]``: :data:`JOIN_SHARE` times what model ``i`` adds to the best mob a friend may
     still lead at ``j`` (module text)."""
     fresh = altered(s, meleed=())  # the lead's first melee of its activation
@@ -83,11 +79,11 @@ def _join_value(s: GameState, i: int, j: int, harm: Harm, law_value: LawValue, f
         key = mob.key(fresh, k, j, (i,))
         if mob.solvable(key):
             alone = law_value(fresh, k, j, situation.melee(fresh, k, j, 1))
-            best = max(best, _mob_value(fresh, k, j, (i,), harm, fail) - alone)
+            best = max(best, _mob_value(fresh, k, j, (i,)) - alone)
     return JOIN_SHARE * best
 
 
-def _detonate_value(s: GameState, i: int, weapon: str, harm: Harm) -> float:
+def _detonate_value(s: GameState, i: int, weapon: str) -> float:
     from grimdice.systems.crusade.actions import detonate_chance
     from grimdice.systems.crusade.game.fails import weapon_index
 

@@ -66,7 +66,7 @@ SHIELD_VALUE = 0.05  # +1 armour for a turn, for a model an enemy sees
 def attack_value(s: GameState, a: tuple[Any, ...]) -> float:
     """The expected harm an attack does to its target, less the attacker's own and his fails."""
     if a[0] in ABILITY_ATTACKS:  # IX TWO FISTED, DETONATE, LATCH ON, MOB
-        return ability_value(s, a, _harm, law_value, FAIL_VALUE)
+        return ability_value(s, a)
     if a[0] == "volley":  # IX VOLLEY FIRE
         return volley_value(s, a)
     i, j = s.active, int(a[1])

@@ -31,8 +31,6 @@ from grimdice.systems.crusade.game.state import GameState, Psy, next_event
 from grimdice.systems.crusade.rolls import parse_pool
 
 Action = tuple[Any, ...]
-#: the further cards' hooks in the rules (:mod:`.powers`): PRECOGNANT's moment, PROJECTION's ghosts
-foresee, dissipate, counted = powers.foresee, powers.dissipate, powers.counted
 ENEMY_CARDS = ("CURSE", "FLASH", "MIND LANCE")  # cards that directly affect an enemy model (LOS)
 
 
@@ -404,13 +402,10 @@ __all__ = [
     "cast",
     "cast_actions",
     "check_deck",
-    "counted",
     "deal",
     "decide",
-    "dissipate",
     "draw_outcomes",
     "drawn",
-    "foresee",
     "mourn",
     "new_turn",
     "on_activate",

@@ -10,6 +10,7 @@ FIRE and RAPID FIRE the player names the targets (``("shoot", j, weapon, j2)``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, cast
@@ -153,18 +154,34 @@ def plan(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[str, tuple[int, ...]
     when the calculator's exact bounds refuse the weapon's dice at so many models, the last ones
     are left out, down to the single shot."""
     j, weapon = int(a[1]), str(a[2])
-    targets = reached(s, i, j, weapon) + tuple(int(k) for k in a[3:])
+    found = fitting(s, i, reached(s, i, j, weapon) + tuple(int(k) for k in a[3:]), weapon)
+    if found:
+        return "many", *found
+    if burn.at_hidden(s, i, (j,), weapon):  # VIII BURN: its hidden target revealed by the dice
+        return "many", (j,), burn.shot(s, i, j, weapon, mode(s, i, weapon))
+    return "shoot", (j,), situation.shot(s, i, j, weapon)
+
+
+def fitting(
+    s: GameState,
+    i: int,
+    targets: tuple[int, ...],
+    weapon: str,
+    scenario: Callable[[GameState, int, tuple[int, ...], str], str] | None = None,
+) -> tuple[tuple[int, ...], str] | None:
+    """The most of ``targets`` (the last ones left out first) that token ``i``'s ``weapon`` rolls
+    at as one many-target shot (:func:`is_many`) within the calculator's exact bounds, with its
+    scenario's key (``scenario``: :func:`shot` unless given, e.g. a snap shot's); None when none
+    fits."""
     while targets and is_many(s, i, targets, weapon):
-        key = shot(s, i, targets, weapon)
+        key = (scenario or shot)(s, i, targets, weapon)
         try:
             cached_joint(key)
         except ScenarioError:
             targets = targets[:-1] if len(targets) > 1 else ()
             continue
-        return "many", targets, key
-    if burn.at_hidden(s, i, (j,), weapon):  # VIII BURN: its hidden target revealed by the dice
-        return "many", (j,), burn.shot(s, i, j, weapon, mode(s, i, weapon))
-    return "shoot", (j,), situation.shot(s, i, j, weapon)
+        return targets, key
+    return None
 
 
 def is_many(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> bool:
@@ -225,6 +242,7 @@ __all__ = [
     "MAX_NAMED",
     "MAX_REACHED",
     "cached_joint",
+    "fitting",
     "is_many",
     "mode",
     "named_targets",

@@ -201,8 +201,7 @@ def _resolve_many(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     after, bearer = volley.unload(after, s, outcome, failed)
     after, queue = fail_rolls(wound_marks(after, s, targets), True, ((bearer, j, wa),))
     for t, m, g in zip(targets, moved, grazed, strict=True):  # IX LATCH ON: "Any graze or KB result"
-        if (m or g) and after.tokens[t].latch >= 0:
-            after = after.with_token(t, latch=-1)
+        after = latch.dislodge(after, PUSH_DEFENDER * m | GRAZE_DEFENDER * g, i, t)
         queue += on_graze(after, GRAZE_DEFENDER * g, i, t)  # IX DETONATE: "Will detonate if grazed"
     after, blasts = volatile.on_kill(s, after, zip(targets, grazed, strict=True))  # VIII VOLATILE
     queue += blasts

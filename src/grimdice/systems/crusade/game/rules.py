@@ -100,7 +100,7 @@ def _resolve_pending(s: GameState, a: Action) -> GameState:
     how = s.pending[1] if s.pending[0] == "attack" else ""
     dive = s.pending[0] == "dive"
     s = inferno.struck(s, resolve.resolve(s, a))  # VII INFERNO: the psyker harmed by the attack
-    return settle(waits.carry_on(deck.foresee(s) if dive else s, how))  # VII PRECOGNANT: a dive's melee
+    return settle(waits.carry_on(powers.foresee(s) if dive else s, how))  # VII PRECOGNANT: a dive's melee
 
 
 def _answer(s: GameState, a: Action) -> GameState | None:
@@ -111,18 +111,18 @@ def _answer(s: GameState, a: Action) -> GameState | None:
     if s.control:
         return settle(control.decide(s, a))
     if s.ambush:  # VII PRECOGNANT: at the attacks in the mover's turn too
-        return settle(deck.foresee(ambush.decide(s, a)))
+        return settle(powers.foresee(ambush.decide(s, a)))
     if s.zoc:
-        return settle(deck.foresee(zoc.decide(s, a)))
+        return settle(powers.foresee(zoc.decide(s, a)))
     if s.snap:
-        return settle(deck.foresee(snap.decide(s, a)))
+        return settle(powers.foresee(snap.decide(s, a)))
     return None
 
 
 #: the actions that change the state in one rule's step
 _SIMPLE = {
     "cast": lambda s, a: deck.cast(s, a),  # VII CARDS
-    "dissipate": lambda s, a: deck.dissipate(s, int(a[1])),  # VII PROJECTION
+    "dissipate": lambda s, a: powers.dissipate(s, int(a[1])),  # VII PROJECTION
     "mind": lambda s, a: psychic.declare(s, s.active, int(a[1])),  # VII MIND WAR
     "end": lambda s, a: end_activation(s),
     "place": lambda s, a: infiltrate.place(s, a),  # IX INFILTRATE: out of sight
@@ -153,7 +153,7 @@ def apply(s: GameState, a: Action) -> GameState:
     if kind == "activate":
         return deck.on_activate(activate(s, int(a[1])), int(a[1]))
     if kind in _SIMPLE:  # VII PRECOGNANT: a mind attack may be foreseen
-        return settle(deck.foresee(_SIMPLE[kind](s, a)))
+        return settle(powers.foresee(_SIMPLE[kind](s, a)))
     if kind in ("open", "close"):
         sq = tuple(int(v) for v in a[1:])
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
@@ -166,7 +166,7 @@ def apply(s: GameState, a: Action) -> GameState:
         cost = moves.cost_of(s, kind, to)
         who = zoc.guards(s, to) if kind in ("move", "fly") else ()
         return zoc.offer(s, to, cost, who) if who else settle(moves.step(s, to, cost))
-    return settle(deck.foresee(resolve.act(s, a)))  # VII PRECOGNANT: a shot or melee too
+    return settle(powers.foresee(resolve.act(s, a)))  # VII PRECOGNANT: a shot or melee too
 
 
 def activate(s: GameState, i: int) -> GameState:
@@ -197,7 +197,7 @@ def end_activation(s: GameState) -> GameState:
 
 def out_of_action(s: GameState, side: int) -> bool:
     """A force with no model standing (blips count) is beaten (ours: ``victory``)."""
-    return not any(t.side == side and t.standing for t in deck.counted(s))  # VII PROJECTION: no ghosts
+    return not any(t.side == side and t.standing for t in powers.counted(s))  # VII PROJECTION: no ghosts
 
 
 def finish(s: GameState, winner: int) -> GameState:
@@ -254,7 +254,7 @@ def _beaten(s: GameState) -> int:
     """The first force (0, then 1) with no model standing (blips count; VII PROJECTION: ghosts do
     not), or -1."""
     up = [False, False]
-    for t in deck.counted(s):
+    for t in powers.counted(s):
         if t.standing:
             up[t.side] = True
             if up[1 - t.side]:

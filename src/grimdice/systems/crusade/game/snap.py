@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import KO, STUNNED
 from grimdice.systems.crusade.game import latch, situation
 from grimdice.systems.crusade.game.frozen import altered
@@ -51,15 +50,32 @@ def allowed(codes: list[str], barred: tuple[str, ...] = BARRED) -> list[str]:
     return [c for c in codes if not any(k in barred for k in RULES.parse([c], "effects"))]
 
 
-def snap_shot(s: GameState, j: int, i: int, weapon: str) -> str:
-    """The snap shot of token ``j``'s pistol at token ``i``: "point blank range" read as range 0,
-    no re-rolls (its own R and the weapon's), no rapid fire; as the calculator's shot (JSON text)."""
-    data = json.loads(situation.shot(s, j, i, weapon))
-    data["range"] = 0
+def unbarred(data: dict[str, Any]) -> dict[str, Any]:
+    """A snap shot's calculator scenario (``data``, changed in place): not moved, without the
+    attacker's re-rolls (its own R and the weapon's) or rapid fire."""
     data["moved"] = False
     data["attacker"]["abilities"] = allowed(data["attacker"].get("abilities", []))
     for w in data["attacker"]["weapons"]:
         w["effects"] = allowed(w.get("effects", []))
+    return data
+
+
+def snap_shot(s: GameState, j: int, i: int, weapon: str) -> str:
+    """The snap shot of token ``j``'s pistol at token ``i``: "point blank range" read as range 0,
+    no re-rolls (its own R and the weapon's), no rapid fire; as the calculator's shot (JSON text)."""
+    data = unbarred(json.loads(situation.shot(s, j, i, weapon)))
+    data["range"] = 0
+    return json.dumps(data, sort_keys=True)
+
+
+def _blast_key(s: GameState, j: int, targets: tuple[int, ...], weapon: str) -> str:
+    """The snap shot of token ``j``'s BLAST pistol at ``targets`` as the calculator's many-target
+    scenario (JSON text), every target at point blank range."""
+    from grimdice.systems.crusade.game import many
+
+    data = unbarred(json.loads(many.shot(s, j, targets, weapon)))
+    for row in data["targets"]:
+        row["range"] = situation.range_key(0)
     return json.dumps(data, sort_keys=True)
 
 
@@ -67,37 +83,16 @@ def blast_snap(s: GameState, j: int, i: int, weapon: str) -> tuple[Any, ...]:
     """The pending snap shot of token ``j``'s BLAST pistol at token ``i`` and the models around it:
     a shot at several models (``("attack", "many", j, i, key, weapon, targets, follow, "snap")``),
     or ``()`` when it reaches ``i`` alone or the calculator's exact bounds refuse so many."""
-    from grimdice.systems.crusade.game import latch, many
+    from grimdice.systems.crusade.game import many
 
     if many.mode(s, j, weapon) != "blast":
         return ()
-    targets = many.reached(s, j, i, weapon)
-    while len(targets) > 1:
-        data = json.loads(many.shot(s, j, targets, weapon))
-        data["moved"] = False
-        data["attacker"]["abilities"] = allowed(data["attacker"].get("abilities", []))
-        for w in data["attacker"]["weapons"]:
-            w["effects"] = allowed(w.get("effects", []))
-        for row in data["targets"]:
-            row["range"] = situation.range_key(0)
-        key = json.dumps(data, sort_keys=True)
-        try:
-            many.cached_joint(key)
-        except ScenarioError:
-            targets = targets[:-1]
-            continue
-        return (
-            "attack",
-            "many",
-            j,
-            i,
-            key,
-            weapon,
-            targets,
-            latch.also_hit_many(s, j, targets, weapon, "snap"),
-            "snap",
-        )
-    return ()
+    found = many.fitting(s, j, many.reached(s, j, i, weapon), weapon, _blast_key)
+    if not found:
+        return ()
+    targets, key = found
+    follow = latch.also_hit_many(s, j, targets, weapon, "snap")  # IX LATCH ON: "hit BOTH"
+    return ("attack", "many", j, i, key, weapon, targets, follow, "snap")
 
 
 def declare(s: GameState, i: int, j: int) -> GameState:

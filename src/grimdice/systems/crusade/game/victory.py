@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from grimdice.systems.crusade.game import deck
+from grimdice.systems.crusade.game import powers
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState
 
@@ -23,7 +23,7 @@ def reached_by(s: GameState) -> int | None:
     reach = _reach(s.setup)
     if not reach:
         return None
-    counted = deck.counted(s)  # VII PROJECTION: no ghosts
+    counted = powers.counted(s)  # VII PROJECTION: no ghosts
     for squares, side in reach:
         for t in counted:
             if t.standing and not t.blip and t.sq[:2] in squares and (side is None or t.side == side):
@@ -34,7 +34,7 @@ def reached_by(s: GameState) -> int | None:
 def hold_score(s: GameState) -> tuple[int, int]:
     """Ours: each ``hold`` objective scores its points for the force whose models alone stand on
     its squares (models standing, not blips)."""
-    score, counted = [0, 0], deck.counted(s)  # VII PROJECTION: no ghosts
+    score, counted = [0, 0], powers.counted(s)  # VII PROJECTION: no ghosts
     for o in (o for o in s.setup.scenario.objectives if o.kind == "hold"):
         squares = {tuple(q) for q in o.squares}
         sides = {t.side for t in counted if t.standing and not t.blip and t.sq[:2] in squares}
