@@ -261,10 +261,18 @@ def unit_centres(state: GameState) -> dict[int, tuple[float, float]]:
     return got
 
 
-def block_moves(state: GameState, u: int, ux: np.ndarray, uy: np.ndarray, steps: np.ndarray) -> np.ndarray:
+def block_moves(
+    state: GameState,
+    u: int,
+    ux: np.ndarray,
+    uy: np.ndarray,
+    steps: np.ndarray,
+    at: tuple[float, float] | None = None,
+) -> np.ndarray:
     """``(W, F)``: for each direction ``(ux[w], uy[w])``, the longest of its lengths ``steps[w]``
     (:data:`FRACTIONS` or :data:`LARGE_FRACTIONS` of it, longest first, 0.5" at least) by which
-    unit ``u``'s block may move from where it stands, marked True (shorter ones are not tested): on
+    unit ``u``'s block may move from where it stands (or from the anchor ``at``, the other units
+    where they stand: a two-leg move's waypoint), marked True (shorter ones are not tested): on
     the table, not into or through impassable terrain, and over its Walk distance not through
     difficult terrain ("the unit may not move more than its Walk action distance"; Strider: "treat
     difficult terrain as open terrain when moving"; Flying: "may move through ... impassable
@@ -279,9 +287,9 @@ def block_moves(state: GameState, u: int, ux: np.ndarray, uy: np.ndarray, steps:
     among = np.asarray(st.ids) != u
     return np.asarray(
         kernels.block_moves(
-            state.models(u),
+            state.models(u, at),
             state.block(u),
-            state.anchors[u],
+            state.anchors[u] if at is None else at,
             ux,
             uy,
             steps,
