@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from grimdice.engine.frozen import replace
-from grimdice.engine.table import kernels
+from grimdice.engine.table import kernels, move_kernels
 from grimdice.engine.table.blocks import (
     EPS,
     blocks,
@@ -20,6 +20,7 @@ from grimdice.engine.table.blocks import (
 from grimdice.engine.table.kernels import units_clear
 from grimdice.engine.table.sweeps import CONTACT_SLACK
 from grimdice.engine.table.terrain import EPS as TABLE_EPS
+from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.game import (
     charge_paths,
     facing,
@@ -189,22 +190,20 @@ def moves(state: GameState, u: int, kind: str, full: float | None = None) -> lis
 
 
 def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[list[tuple[float, float]]]:
-    """:meth:`moves` for several allowances at once (e.g. Walk and Run): every direction's three
-    lengths of every allowance are checked in one compiled pass (:func:`block_moves`)."""
+    """:meth:`moves` for several allowances at once (e.g. Walk and Run): every direction's lengths
+    of every allowance are checked, the moves cut to 0.001" and each allowance's repeats dropped in
+    one compiled pass (``move_kernels.longest_moves``)."""
     ax, ay = state.anchors[u]
     towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
     st = state.standing()
     gaps = state.gaps(u)[1] if u in st.at else None
     centres = unit_centres(state)
     for t in st.sides[1 - state.setup.owner[u]]:
-        c = centres.get(t)
-        if c is None:
-            got: np.ndarray = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
-            c = centres[t] = (float(got[0]), float(got[1]))
-        d = math.hypot(c[0] - ax, c[1] - ay)
+        cx, cy = centres[st.at[t]]
+        d = math.hypot(cx - ax, cy - ay)
         if d > EPS:
             g = max(0.0, (state.gap(u, t) if gaps is None else gaps[st.at[t]]) - KEEP_CLEAR - 0.05)
-            towards.append(((c[0] - ax) / d, (c[1] - ay) / d, g))
+            towards.append(((cx - ax) / d, (cy - ay) / d, g))
     covers: list[tuple[float, float, float]] = []
     for cx, cy in cover_centres(state.setup):
         d = math.hypot(cx - ax, cy - ay)
@@ -224,17 +223,15 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
         sizes.append(len(group))
     ux, uy, length = np.array(wanted, dtype=float).T
     fractions = LARGE_FRACTIONS if large else FRACTIONS
-    steps = length[:, None] * fractions[None, :]  # (W, F): each direction's lengths, longest first
-    good = block_moves(state, u, ux, uy, steps)
-    first = good.argmax(axis=1)  # the longest legal length of each direction
-    best = steps[np.arange(len(steps)), first]
-    dx, dy = trunc3s(ux * best).tolist(), trunc3s(uy * best).tolist()
-    found: list[bool] = np.asarray(good.any(axis=1)).tolist()
-    ends = list(zip(dx, dy, strict=True))
+    block = (state.models(u), state.block(u), state.anchors[u], state.setup.radii[u])
+    ways = (ux, uy, length, fractions, np.array(sizes, dtype=np.int64))
+    found, kept = move_kernels.longest_moves(block, ways, kernel_rules(state, u))
+    ends: list[tuple[float, float]] = [(x, y) for x, y in found.tolist()]
+    offered: list[bool] = kept.tolist()
     out: list[list[tuple[float, float]]] = []
     i = 0
     for size in sizes:  # each allowance's distinct moves, in order
-        out.append(list(dict.fromkeys(ends[w] for w in range(i, i + size) if found[w])))
+        out.append([ends[w] for w in range(i, i + size) if offered[w]])
         i += size
     return out
 
@@ -251,14 +248,20 @@ def around_nearest(towards: list[tuple[float, float, float]]) -> list[tuple[floa
     ]
 
 
-def unit_centres(state: GameState) -> dict[int, tuple[float, float]]:
-    """The state's memo of each unit's centre where it stands (:meth:`GameState.centre`), filled as
-    :meth:`moves_within` asks (a state is frozen; its units' moves all aim at the same centres)."""
-    got: dict[int, tuple[float, float]] | None = state.__dict__.get("_centres")
-    if got is None:
-        got = {}
-        object.__setattr__(state, "_centres", got)
-    return got
+def unit_centres(state: GameState) -> list[tuple[float, float]]:
+    """The centre of each unit on the table (:meth:`GameState.centre`, in :meth:`standing`'s order),
+    built once for all of them and kept in the geometry memo by where every unit stands (the states
+    of one activation share it)."""
+    st = state.standing()
+
+    def compute() -> list[tuple[float, float]]:
+        out = []
+        for start, size in zip(st.starts.tolist(), st.sizes.tolist(), strict=False):
+            c = st.pts[start : start + size].mean(axis=0)
+            out.append((float(c[0]), float(c[1])))
+        return out
+
+    return recall(state.setup, ("unit centres", st.key), compute)
 
 
 def block_moves(
@@ -278,13 +281,6 @@ def block_moves(
     difficult terrain as open terrain when moving"; Flying: "may move through ... impassable
     terrain", "they may ignore terrain effects"), then :meth:`kept_clear` of the other units; in one
     compiled pass (``kernels.block_moves``)."""
-    unit, table, st = state.setup.units[u], state.setup.table, state.standing()
-    qa, qb, box, _h, _m = table.polygons()
-    flying = unit.has("flying")  # "they may ignore terrain effects"
-    nothing = np.zeros(len(box), dtype=bool)
-    impassable = nothing if flying else table.having("impassable")
-    difficult = nothing if flying or unit.has("strider") else table.having("difficult")
-    among = np.asarray(st.ids) != u
     return np.asarray(
         kernels.block_moves(
             state.models(u, at),
@@ -294,14 +290,39 @@ def block_moves(
             uy,
             steps,
             state.setup.radii[u],
-            (table.width, table.depth),
-            ((qa, qb, box), impassable, difficult),
-            move_distance(unit, "walk"),
-            (st.pts, st.radii, st.starts, among),
-            not flying,
-            (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
+            *kernel_rules(state, u),
         )
     )
+
+
+def kernel_rules(state: GameState, u: int) -> tuple[Any, ...]:
+    """What the compiled move tests read besides the block and its directions (``kernels.block_moves``'
+    last six arguments): the table's size, its polygons with the impassable and difficult masks
+    (both empty for Flying: "they may ignore terrain effects"; difficult empty for Strider), the Walk
+    distance, the other units where they stand, whether bases may not pass over them (not Flying),
+    and the tolerances."""
+    unit, table, st = state.setup.units[u], state.setup.table, state.standing()
+    flying = unit.has("flying")
+    masks = recall(
+        state.setup, ("move masks", flying, unit.has("strider")), partial(_masks, table, flying, unit)
+    )
+    among = np.asarray(st.ids) != u
+    return (
+        (table.width, table.depth),
+        masks,
+        move_distance(unit, "walk"),
+        (st.pts, st.radii, st.starts, among),
+        not flying,
+        (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
+    )
+
+
+def _masks(table: Table, flying: bool, unit: Any) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    qa, qb, box, _h, _m = table.polygons()
+    nothing = np.zeros(len(box), dtype=bool)
+    impassable = nothing if flying else table.having("impassable")
+    difficult = nothing if flying or unit.has("strider") else table.having("difficult")
+    return (qa, qb, box), impassable, difficult
 
 
 def moved(state: GameState, u: int, dx: float, dy: float) -> GameState:

@@ -1,0 +1,69 @@
+"""A compiled pass for a unit's candidate moves: each direction's longest legal length
+(``kernels.block_moves``), the move cut to 0.001" and the repeats of each group of directions
+dropped, so the caller reads the moves straight off two arrays.
+
+The arithmetic is the NumPy arithmetic it replaces, element by element (``steps = length *
+fraction``, ``trunc(x * 1000) / 1000 + 0.0``), so a game is the same whichever computes it; see
+``kernels.py`` for why the games compile these loops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from grimdice.engine.table.kernels import Polygons, Units, block_moves
+
+Tolerances = tuple[float, float, float, float]
+
+
+@njit(cache=True, inline="always")
+def _trunc3(x: float) -> float:
+    """``x`` cut towards zero to 0.001 (``-0.0`` made ``0.0``): ``moving.trunc3s`` of one value."""
+    return float(np.trunc(x * 1000.0) / 1000.0 + 0.0)
+
+
+@njit(cache=True)
+def longest_moves(
+    block: tuple[np.ndarray, np.ndarray, tuple[float, float], float],
+    ways: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    rules: tuple[
+        tuple[float, float], tuple[Polygons, np.ndarray, np.ndarray], float, Units, bool, Tolerances
+    ],
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(W, 2)`` and ``(W,)``: each direction's move and whether it is offered. ``block``: the
+    bases where they stand, their offsets from the anchor, the anchor and the bases' radius;
+    ``ways``: the unit vectors ``ux``, ``uy``, each direction's full ``length``, the ``fractions``
+    of it tried (longest first) and ``groups``, the number of directions in each group (one group
+    per allowance, one after another). A direction's move is its longest legal length
+    (:func:`kernels.block_moves` with ``rules``, its last six arguments) times its unit vector,
+    each coordinate cut to 0.001"; it is offered when it has a legal length and no earlier
+    direction of its group gives the same move."""
+    a, base, anchor, radius = block
+    ux, uy, length, fractions, groups = ways
+    w_count, f_count = ux.shape[0], fractions.shape[0]
+    steps = np.empty((w_count, f_count))
+    for w in range(w_count):
+        for f in range(f_count):
+            steps[w, f] = length[w] * fractions[f]
+    good = block_moves(a, base, anchor, ux, uy, steps, radius, *rules)
+    ends = np.zeros((w_count, 2))
+    kept = np.zeros(w_count, dtype=np.bool_)
+    first = 0
+    for g in range(groups.shape[0]):
+        stop = first + groups[g]
+        for w in range(first, stop):
+            for f in range(f_count):
+                if good[w, f]:
+                    best = steps[w, f]
+                    ends[w, 0], ends[w, 1] = _trunc3(ux[w] * best), _trunc3(uy[w] * best)
+                    kept[w] = True
+                    break
+            for v in range(first, w):
+                if kept[w] and kept[v] and ends[v, 0] == ends[w, 0] and ends[v, 1] == ends[w, 1]:
+                    kept[w] = False
+        first = stop
+    return ends, kept
+
+
+__all__ = ["longest_moves"]
