@@ -18,7 +18,6 @@ from grimdice.systems.onepage.ai.players import danger
 from grimdice.systems.onepage.game import GameState, deploy, deployment, make_setup
 from grimdice.systems.onepage.game.cache import memo
 from grimdice.systems.onepage.game.dangerous import models_through
-from grimdice.systems.onepage.game.moving import unit_centres
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import load_army_side
 from grimdice.systems.onepage.movement import move_distance
@@ -212,17 +211,6 @@ def test_prefetch_with_a_warm_memo_after_an_enemy_moved() -> None:
                         kept
                         == sights(fresh.setup.table, a, b, d, fresh.weapon_range(u), [len(b)], ra, rb)[0][0]
                     )
-
-
-def test_unit_centres_equal_each_units_centre() -> None:
-    """The centres built once for every unit on the table are each unit's own centre, exactly."""
-    s = game(mixed_table())
-    s = replace(s, anchors=tuple((34.0 + 6 * (v % 4) - 9, 16.0 + 3 * v) for v in range(len(s.units))))
-    centres = unit_centres(s)
-    st = s.standing()
-    assert len(centres) == len(st.ids) > 1
-    for v in st.ids:
-        assert centres[st.at[v]] == tuple(float(c) for c in s.centre(v))
 
 
 def test_walk_and_run_in_one_pass_equal_separate_passes() -> None:

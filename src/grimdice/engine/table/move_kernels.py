@@ -19,7 +19,7 @@ Tolerances = tuple[float, float, float, float]
 
 @njit(cache=True, inline="always")
 def _trunc3(x: float) -> float:
-    """``x`` cut towards zero to 0.001 (``-0.0`` made ``0.0``): ``moving.trunc3s`` of one value."""
+    """``x`` cut towards zero to 0.001 (``-0.0`` made ``0.0``): as ``moving.trunc3`` cuts a logged move."""
     return float(np.trunc(x * 1000.0) / 1000.0 + 0.0)
 
 

@@ -76,7 +76,7 @@ def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, 
         room = min(full, gaps[st.at[t]] - 1.0 - SHORT)  # the straight move's length towards t
         if room < 1.0:
             continue
-        cx, cy = (float(c) for c in state.centre(t))
+        cx, cy = moving.unit_centre(state, t)
         here = math.hypot(cx - ax, cy - ay)
         best_one = min((math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones), default=here)
         if here - best_one >= BLOCKED * room:

@@ -40,11 +40,6 @@ def trunc3(x: float) -> float:
     return math.trunc(x * 1000) / 1000
 
 
-def trunc3s(x: np.ndarray) -> np.ndarray:
-    """:func:`trunc3` of every element (the same values; ``-0.0`` made ``0.0`` as ``math.trunc`` does)."""
-    return np.asarray(np.trunc(x * 1000) / 1000 + 0.0)
-
-
 DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
 FRACTIONS = np.array([1.0, 0.5, 0.25])  # each direction's lengths tried, longest first
 # A large unit's block is wide: a straight move must pass whole between terrain pieces, so it tries
@@ -197,9 +192,8 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
     towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
     st = state.standing()
     gaps = state.gaps(u)[1] if u in st.at else None
-    centres = unit_centres(state)
     for t in st.sides[1 - state.setup.owner[u]]:
-        cx, cy = centres[st.at[t]]
+        cx, cy = unit_centre(state, t)
         d = math.hypot(cx - ax, cy - ay)
         if d > EPS:
             g = max(0.0, (state.gap(u, t) if gaps is None else gaps[st.at[t]]) - KEEP_CLEAR - 0.05)
@@ -248,20 +242,19 @@ def around_nearest(towards: list[tuple[float, float, float]]) -> list[tuple[floa
     ]
 
 
-def unit_centres(state: GameState) -> list[tuple[float, float]]:
-    """The centre of each unit on the table (:meth:`GameState.centre`, in :meth:`standing`'s order),
-    built once for all of them and kept in the geometry memo by where every unit stands (the states
-    of one activation share it)."""
-    st = state.standing()
-
-    def compute() -> list[tuple[float, float]]:
-        out = []
-        for start, size in zip(st.starts.tolist(), st.sizes.tolist(), strict=False):
-            c = st.pts[start : start + size].mean(axis=0)
-            out.append((float(c[0]), float(c[1])))
-        return out
-
-    return recall(state.setup, ("unit centres", st.key), compute)
+def unit_centre(state: GameState, t: int) -> tuple[float, float]:
+    """Unit ``t``'s centre where it stands (:meth:`GameState.centre`): kept per state (a state is
+    frozen; its units' moves all aim at the same centres) and in the geometry memo by the unit's
+    place (an enemy that did not move keeps its centre from state to state)."""
+    mine: dict[int, tuple[float, float]] | None = state.__dict__.get("_centres")
+    if mine is None:
+        mine = {}
+        object.__setattr__(state, "_centres", mine)
+    got = mine.get(t)
+    if got is None:
+        c = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
+        got = mine[t] = (float(c[0]), float(c[1]))
+    return got
 
 
 def block_moves(
