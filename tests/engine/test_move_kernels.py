@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from grimdice.engine.table import kernels
+from grimdice.engine.table import kernels, move_kernels
 from grimdice.engine.table.layout import generate_table
 from grimdice.engine.table.move_kernels import longest_moves
 from grimdice.engine.table.terrain import Table
@@ -59,9 +59,7 @@ def kernel_moves(block: tuple, ways: tuple, more: tuple) -> list[list[tuple[floa
 def test_longest_moves_equal_numpy(seed: int) -> None:
     table = generate_table(seed)
     rng = np.random.default_rng(300 + seed)
-    sizes = [int(z) for z in rng.integers(1, 6, size=5)]
-    pts = rng.uniform([2.0, 2.0], [table.width - 2.0, table.depth - 2.0], size=(sum(sizes), 2))
-    others = (pts, np.full(len(pts), 0.63), np.cumsum([0, *sizes[:-1]]), rng.random(len(sizes)) < 0.8)
+    others = units(rng, table)
     offered = dropped = 0
     for _ in range(8):
         n = int(rng.integers(1, 11))
@@ -94,3 +92,40 @@ def test_longest_moves_by_hand() -> None:
     length = np.array([10.0, 1.0, 1.0, 0.4, 10.0])
     ways = (ux, uy, length, np.array([1.0, 0.5, 0.25]), np.array([4, 1], dtype=np.int64))
     assert kernel_moves(block, ways, rules(table, none)) == [[(5.0, 0.0), (0.707, 0.707)], [(5.0, 0.0)]]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_leg_checks_equal_the_separate_tests(seed: int) -> None:
+    """One leg's checks answer what the separate passes answer: on the table, the pieces touched
+    (``kernels.paths_touch``: none impassable; difficult, dangerous), clear of the other units
+    (``kernels.units_clear``), and with no terrain (bases that ignore it) on the table and clear
+    with bases passed over."""
+    table = generate_table(seed)
+    rng = np.random.default_rng(400 + seed)
+    size, terrain, _slow, others, _sweeping, tol = rules(table, units(rng, table))
+    poly = terrain[0]
+    masks = (table.having("impassable"), table.having("difficult"), table.having("dangerous"))
+    seen = set()
+    for _ in range(150):
+        n = int(rng.integers(1, 8))
+        base = rng.uniform(-2.0, 2.0, size=(n, 2))
+        at = rng.uniform([0.0, 0.0], [table.width, table.depth])
+        a, b = base + at, base + at + rng.uniform(-10.0, 10.0, size=2)
+        on = bool(table.spans_on_table(b.min(axis=0)[None], b.max(axis=0)[None], 0.63)[0])
+        touch = kernels.paths_touch(a[None], b[None], masks[0] | masks[1] | masks[2], 0.63, poly)[0]
+        for flying in (False, True):
+            clear = kernels.units_clear(a, b[None], 0.63, others, not flying, (1.0, 1e-6, 0.002))[0]
+            ok = on and clear and (flying or not touch[masks[0]].any())
+            felt = ok and not flying
+            want = (ok, felt and touch[masks[1]].any(), felt and touch[masks[2]].any())
+            got = move_kernels.leg_checks(a, b, 0.63, size, None if flying else (poly, *masks), others, tol)
+            assert tuple(bool(x) for x in got) == tuple(bool(x) for x in want)
+            seen.add(want)
+    assert (True, False, False) in seen and (False, False, False) in seen
+
+
+def units(rng: np.random.Generator, table: Table) -> tuple[np.ndarray, ...]:
+    """Five units of one to five bases of 0.63" anywhere on ``table``, four in five of them counted."""
+    sizes = [int(z) for z in rng.integers(1, 6, size=5)]
+    pts = rng.uniform([2.0, 2.0], [table.width - 2.0, table.depth - 2.0], size=(sum(sizes), 2))
+    return pts, np.full(len(pts), 0.63), np.cumsum([0, *sizes[:-1]]), rng.random(len(sizes)) < 0.8

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from grimdice.engine.table.kernels import Polygons, Units, block_moves
+from grimdice.engine.table.kernels import Polygons, Units, _touching, block_moves, units_clear
 
 Tolerances = tuple[float, float, float, float]
 
@@ -66,4 +66,51 @@ def longest_moves(
     return ends, kept
 
 
-__all__ = ["longest_moves"]
+@njit(cache=True)
+def leg_checks(
+    a: np.ndarray,
+    b: np.ndarray,
+    radius: float,
+    size: tuple[float, float],
+    terrain: tuple[Polygons, np.ndarray, np.ndarray, np.ndarray] | None,
+    others: Units,
+    tolerances: Tolerances,
+) -> tuple[bool, bool, bool]:
+    """(legal, touched difficult, touched dangerous) for the bases of ``radius`` moved straight from
+    ``a`` to ``b`` (both ``(n, 2)``): every base at ``b`` on the table (``size``: width, depth;
+    ``Table.spans_on_table``), no path touching a piece ``terrain`` marks impassable
+    (``kernels.paths_touch``; ``terrain``: :data:`Polygons` and the impassable, difficult and
+    dangerous masks, or None for bases that ignore terrain and may pass over other bases), then
+    clear of the other units (:func:`kernels.units_clear` with ``others`` and ``tolerances``: the
+    table's, the game's, the contact slack and the distance kept). The touches are reported only
+    for a legal move. ``moving.placements`` for one end, in one pass."""
+    table_eps, eps, slack, keep = tolerances
+    lo_x, lo_y, hi_x, hi_y = np.inf, np.inf, -np.inf, -np.inf
+    for i in range(b.shape[0]):
+        lo_x, lo_y = min(lo_x, b[i, 0]), min(lo_y, b[i, 1])
+        hi_x, hi_y = max(hi_x, b[i, 0]), max(hi_y, b[i, 1])
+    if not (
+        lo_x - radius >= -table_eps
+        and lo_y - radius >= -table_eps
+        and hi_x + radius <= size[0] + table_eps
+        and hi_y + radius <= size[1] + table_eps
+    ):
+        return False, False, False
+    difficult = dangerous = False
+    if terrain is not None:
+        poly, impassable, slow, harm = terrain
+        row = np.zeros(impassable.shape[0], dtype=np.bool_)
+        _touching(a, b, radius, poly, impassable | slow | harm, row, False)
+        for j in range(row.shape[0]):
+            if row[j] and impassable[j]:
+                return False, False, False
+            difficult |= row[j] and slow[j]
+            dangerous |= row[j] and harm[j]
+    ends = b.reshape(1, b.shape[0], 2)
+    clear = units_clear(a, ends, radius, others, terrain is not None, (keep, eps, slack))
+    if not clear[0]:
+        return False, False, False
+    return True, difficult, dangerous
+
+
+__all__ = ["leg_checks", "longest_moves"]

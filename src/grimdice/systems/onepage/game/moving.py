@@ -82,9 +82,26 @@ def placement_ok(
     """(legal, crossed difficult, crossed dangerous) for moving unit ``u``'s block from
     ``start`` to ``end``: on the table, not into or through impassable terrain (Flying: "may
     move through ... impassable terrain"), never closer than 1" to another unit unless already
-    closer."""
-    ok, difficult, dangerous = state.placements(u, start, np.array([end], dtype=float))
-    return bool(ok[0]), bool(difficult[0]), bool(dangerous[0])
+    closer. :meth:`placements` for one end, in one compiled pass (``move_kernels.leg_checks``)."""
+    table, st = state.setup.table, state.standing()
+    a = state.models(u, start)
+    b = state.block(u) + np.array(end, dtype=float)  # ``blocks``' sum
+    terrain = None
+    if not state.setup.units[u].has("flying"):  # "they may ignore terrain effects"
+        qa, qb, box, _h, _m = table.polygons()
+        having = table.having
+        terrain = ((qa, qb, box), having("impassable"), having("difficult"), having("dangerous"))
+    among = np.asarray(st.ids, dtype=np.int64) != u if st.ids else np.zeros(len(st.starts), dtype=bool)
+    ok, difficult, dangerous = move_kernels.leg_checks(
+        a,
+        b,
+        state.setup.radii[u],
+        (table.width, table.depth),
+        terrain,
+        (st.pts, st.radii, st.starts, among),
+        (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
+    )
+    return bool(ok), bool(difficult), bool(dangerous)
 
 
 def placements(
