@@ -310,7 +310,19 @@ def kernel_rules(state: GameState, u: int) -> tuple[Any, ...]:
     last six arguments): the table's size, its polygons with the impassable and difficult masks
     (both empty for Flying: "they may ignore terrain effects"; difficult empty for Strider), the Walk
     distance, the other units where they stand, whether bases may not pass over them (not Flying),
-    and the tolerances."""
+    and the tolerances: kept per state and unit (a state is frozen; a unit's one-leg moves, its
+    two-leg moves' waypoints and second legs read the same)."""
+    mine: dict[int, tuple[Any, ...]] | None = state.__dict__.get("_kernel_rules")
+    if mine is None:
+        mine = {}
+        object.__setattr__(state, "_kernel_rules", mine)
+    got = mine.get(u)
+    if got is None:
+        got = mine[u] = _kernel_rules(state, u)
+    return got
+
+
+def _kernel_rules(state: GameState, u: int) -> tuple[Any, ...]:
     unit, table, st = state.setup.units[u], state.setup.table, state.standing()
     flying = unit.has("flying")
     masks = recall(
