@@ -213,6 +213,26 @@ def test_prefetch_with_a_warm_memo_after_an_enemy_moved() -> None:
                     )
 
 
+def test_one_placement_equals_the_many_placements_pass() -> None:
+    """``placement_ok`` (one compiled pass) answers what ``placements`` (the NumPy pass over many
+    ends) answers for the same end: legal, difficult and dangerous terrain, every unit (Flying
+    and Strider among them when the armies have them) and random ends up to 14" away."""
+    s = game(mixed_table())
+    s = replace(s, anchors=tuple((34.0 + 6 * (v % 4) - 9, 16.0 + 3 * v) for v in range(len(s.units))))
+    rng = np.random.default_rng(5)
+    seen = set()
+    for u in range(len(s.units)):
+        start = s.anchors[u]
+        ends = np.asarray(start) + rng.uniform(-14.0, 14.0, size=(40, 2))
+        many = s.placements(u, start, ends)
+        for c, end in enumerate(ends.tolist()):
+            one = s.placement_ok(u, start, (end[0], end[1]))
+            assert one == (bool(many[0][c]), bool(many[1][c]), bool(many[2][c]))
+            seen.add(one)
+    assert (True, False, False) in seen and (False, False, False) in seen
+    assert (True, True, False) in seen or (True, True, True) in seen  # some through difficult terrain
+
+
 def test_walk_and_run_in_one_pass_equal_separate_passes() -> None:
     """One placements pass for Walk and Run gives each kind's moves as its own pass on a fresh
     setup; every move is legal one at a time (the unmemoised path), and a move longer than Walk

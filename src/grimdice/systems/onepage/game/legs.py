@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.table.blocks import EPS
+from grimdice.engine.table.blocks import EPS, blocks_gaps
 from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.systems.onepage.game import facing, moving
 from grimdice.systems.onepage.game.cache import recall
@@ -76,7 +76,7 @@ def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, 
         room = min(full, gaps[st.at[t]] - 1.0 - SHORT)  # the straight move's length towards t
         if room < 1.0:
             continue
-        cx, cy = (float(c) for c in state.centre(t))
+        cx, cy = moving.unit_centre(state, t)
         here = math.hypot(cx - ax, cy - ay)
         best_one = min((math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones), default=here)
         if here - best_one >= BLOCKED * room:
@@ -148,21 +148,35 @@ def second_leg(
     stopping over 1" from ``t`` (the whole two-leg move is checked by :func:`legal` once chosen).
     The move and its end's distance to ``goal``."""
     wx, wy = first
-    mid = state.moved(u, wx, wy)
-    mx, my = mid.anchors[u]
+    mx, my = mid = waypoint_anchor(state, u, first)
     far = math.hypot(goal[0] - mx, goal[1] - my)
-    left = min(full - math.hypot(wx, wy), mid.gap(u, t) - 1.0 - SHORT)
+    left = min(full - math.hypot(wx, wy), gap_from(state, u, mid, t) - 1.0 - SHORT)
     if far < EPS or left < 0.5:
         return None
     vx, vy = (goal[0] - mx) / far, (goal[1] - my) / far
     steps = np.array([[left * share for share in SECOND]])
-    good = moving.block_moves(mid, u, np.array([vx]), np.array([vy]), steps)[0]
+    good = moving.block_moves(state, u, np.array([vx]), np.array([vy]), steps, at=mid)[0]
     if not good.any():
         return None
     go = float(steps[0, int(good.argmax())])
     dx, dy = moving.trunc3(wx + vx * go), moving.trunc3(wy + vy * go)
     ax, ay = state.anchors[u]
     return (dx, dy, wx, wy), math.hypot(goal[0] - ax - dx, goal[1] - ay - dy)
+
+
+def waypoint_anchor(state: GameState, u: int, first: tuple[float, float]) -> tuple[float, float]:
+    """Unit ``u``'s anchor at the end of the first leg ``first``, rounded as :meth:`GameState.moved`
+    places it."""
+    ax, ay = state.anchors[u]
+    return round(ax + first[0], 3), round(ay + first[1], 3)
+
+
+def gap_from(state: GameState, u: int, anchor: tuple[float, float], t: int) -> float:
+    """The gap from unit ``u``'s block at ``anchor`` to unit ``t`` where it stands, measured as
+    :meth:`GameState.gaps` measures it (``blocks_gaps``, one row of every unit's)."""
+    st = state.standing()
+    a = state.models(u, anchor)
+    return float(blocks_gaps(a[None], float(state.setup.radii[u]), st.pts, st.radii, st.starts)[0, st.at[t]])
 
 
 def legal(
@@ -180,8 +194,8 @@ def legal(
     ok1, slow1, _ = state.placement_ok(u, (ax, ay), (ax + wx, ay + wy))
     if not ok1:
         return False
-    mid = state.moved(u, wx, wy)
-    ok2, slow2, _ = mid.placement_ok(u, mid.anchors[u], (round(ax + dx, 3), round(ay + dy, 3)))
+    mid = waypoint_anchor(state, u, first)  # the other units where they stand: the same answer
+    ok2, slow2, _ = state.placement_ok(u, mid, (round(ax + dx, 3), round(ay + dy, 3)))
     if not ok2:
         return False
     unit = state.setup.units[u]

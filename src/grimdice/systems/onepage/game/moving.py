@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from grimdice.engine.frozen import replace
-from grimdice.engine.table import kernels
+from grimdice.engine.table import kernels, move_kernels
 from grimdice.engine.table.blocks import (
     EPS,
     blocks,
@@ -20,6 +20,7 @@ from grimdice.engine.table.blocks import (
 from grimdice.engine.table.kernels import units_clear
 from grimdice.engine.table.sweeps import CONTACT_SLACK
 from grimdice.engine.table.terrain import EPS as TABLE_EPS
+from grimdice.engine.table.terrain import Table
 from grimdice.systems.onepage.game import (
     charge_paths,
     facing,
@@ -37,11 +38,6 @@ KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units ... when walkin
 def trunc3(x: float) -> float:
     """``x`` cut (towards zero) to 0.001": a logged move never exceeds its allowance."""
     return math.trunc(x * 1000) / 1000
-
-
-def trunc3s(x: np.ndarray) -> np.ndarray:
-    """:func:`trunc3` of every element (the same values; ``-0.0`` made ``0.0`` as ``math.trunc`` does)."""
-    return np.asarray(np.trunc(x * 1000) / 1000 + 0.0)
 
 
 DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
@@ -86,9 +82,26 @@ def placement_ok(
     """(legal, crossed difficult, crossed dangerous) for moving unit ``u``'s block from
     ``start`` to ``end``: on the table, not into or through impassable terrain (Flying: "may
     move through ... impassable terrain"), never closer than 1" to another unit unless already
-    closer."""
-    ok, difficult, dangerous = state.placements(u, start, np.array([end], dtype=float))
-    return bool(ok[0]), bool(difficult[0]), bool(dangerous[0])
+    closer. :meth:`placements` for one end, in one compiled pass (``move_kernels.leg_checks``)."""
+    table, st = state.setup.table, state.standing()
+    a = state.models(u, start)
+    b = state.block(u) + np.array(end, dtype=float)  # ``blocks``' sum
+    terrain = None
+    if not state.setup.units[u].has("flying"):  # "they may ignore terrain effects"
+        qa, qb, box, _h, _m = table.polygons()
+        having = table.having
+        terrain = ((qa, qb, box), having("impassable"), having("difficult"), having("dangerous"))
+    among = np.asarray(st.ids, dtype=np.int64) != u if st.ids else np.zeros(len(st.starts), dtype=bool)
+    ok, difficult, dangerous = move_kernels.leg_checks(
+        a,
+        b,
+        state.setup.radii[u],
+        (table.width, table.depth),
+        terrain,
+        (st.pts, st.radii, st.starts, among),
+        (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
+    )
+    return bool(ok), bool(difficult), bool(dangerous)
 
 
 def placements(
@@ -189,22 +202,19 @@ def moves(state: GameState, u: int, kind: str, full: float | None = None) -> lis
 
 
 def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[list[tuple[float, float]]]:
-    """:meth:`moves` for several allowances at once (e.g. Walk and Run): every direction's three
-    lengths of every allowance are checked in one compiled pass (:func:`block_moves`)."""
+    """:meth:`moves` for several allowances at once (e.g. Walk and Run): every direction's lengths
+    of every allowance are checked, the moves cut to 0.001" and each allowance's repeats dropped in
+    one compiled pass (``move_kernels.longest_moves``)."""
     ax, ay = state.anchors[u]
     towards: list[tuple[float, float, float]] = []  # (unit vector, gap less the 1" kept clear)
     st = state.standing()
     gaps = state.gaps(u)[1] if u in st.at else None
-    centres = unit_centres(state)
     for t in st.sides[1 - state.setup.owner[u]]:
-        c = centres.get(t)
-        if c is None:
-            got: np.ndarray = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
-            c = centres[t] = (float(got[0]), float(got[1]))
-        d = math.hypot(c[0] - ax, c[1] - ay)
+        cx, cy = unit_centre(state, t)
+        d = math.hypot(cx - ax, cy - ay)
         if d > EPS:
             g = max(0.0, (state.gap(u, t) if gaps is None else gaps[st.at[t]]) - KEEP_CLEAR - 0.05)
-            towards.append(((c[0] - ax) / d, (c[1] - ay) / d, g))
+            towards.append(((cx - ax) / d, (cy - ay) / d, g))
     covers: list[tuple[float, float, float]] = []
     for cx, cy in cover_centres(state.setup):
         d = math.hypot(cx - ax, cy - ay)
@@ -224,17 +234,15 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
         sizes.append(len(group))
     ux, uy, length = np.array(wanted, dtype=float).T
     fractions = LARGE_FRACTIONS if large else FRACTIONS
-    steps = length[:, None] * fractions[None, :]  # (W, F): each direction's lengths, longest first
-    good = block_moves(state, u, ux, uy, steps)
-    first = good.argmax(axis=1)  # the longest legal length of each direction
-    best = steps[np.arange(len(steps)), first]
-    dx, dy = trunc3s(ux * best).tolist(), trunc3s(uy * best).tolist()
-    found: list[bool] = np.asarray(good.any(axis=1)).tolist()
-    ends = list(zip(dx, dy, strict=True))
+    block = (state.models(u), state.block(u), state.anchors[u], state.setup.radii[u])
+    ways = (ux, uy, length, fractions, np.array(sizes, dtype=np.int64))
+    found, kept = move_kernels.longest_moves(block, ways, kernel_rules(state, u))
+    ends: list[tuple[float, float]] = [(x, y) for x, y in found.tolist()]
+    offered: list[bool] = kept.tolist()
     out: list[list[tuple[float, float]]] = []
     i = 0
     for size in sizes:  # each allowance's distinct moves, in order
-        out.append(list(dict.fromkeys(ends[w] for w in range(i, i + size) if found[w])))
+        out.append([ends[w] for w in range(i, i + size) if offered[w]])
         i += size
     return out
 
@@ -251,49 +259,92 @@ def around_nearest(towards: list[tuple[float, float, float]]) -> list[tuple[floa
     ]
 
 
-def unit_centres(state: GameState) -> dict[int, tuple[float, float]]:
-    """The state's memo of each unit's centre where it stands (:meth:`GameState.centre`), filled as
-    :meth:`moves_within` asks (a state is frozen; its units' moves all aim at the same centres)."""
-    got: dict[int, tuple[float, float]] | None = state.__dict__.get("_centres")
+def unit_centre(state: GameState, t: int) -> tuple[float, float]:
+    """Unit ``t``'s centre where it stands (:meth:`GameState.centre`): kept per state (a state is
+    frozen; its units' moves all aim at the same centres) and in the geometry memo by the unit's
+    place (an enemy that did not move keeps its centre from state to state)."""
+    mine: dict[int, tuple[float, float]] | None = state.__dict__.get("_centres")
+    if mine is None:
+        mine = {}
+        object.__setattr__(state, "_centres", mine)
+    got = mine.get(t)
     if got is None:
-        got = {}
-        object.__setattr__(state, "_centres", got)
+        c = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
+        got = mine[t] = (float(c[0]), float(c[1]))
     return got
 
 
-def block_moves(state: GameState, u: int, ux: np.ndarray, uy: np.ndarray, steps: np.ndarray) -> np.ndarray:
+def block_moves(
+    state: GameState,
+    u: int,
+    ux: np.ndarray,
+    uy: np.ndarray,
+    steps: np.ndarray,
+    at: tuple[float, float] | None = None,
+) -> np.ndarray:
     """``(W, F)``: for each direction ``(ux[w], uy[w])``, the longest of its lengths ``steps[w]``
     (:data:`FRACTIONS` or :data:`LARGE_FRACTIONS` of it, longest first, 0.5" at least) by which
-    unit ``u``'s block may move from where it stands, marked True (shorter ones are not tested): on
+    unit ``u``'s block may move from where it stands (or from the anchor ``at``, the other units
+    where they stand: a two-leg move's waypoint), marked True (shorter ones are not tested): on
     the table, not into or through impassable terrain, and over its Walk distance not through
     difficult terrain ("the unit may not move more than its Walk action distance"; Strider: "treat
     difficult terrain as open terrain when moving"; Flying: "may move through ... impassable
     terrain", "they may ignore terrain effects"), then :meth:`kept_clear` of the other units; in one
     compiled pass (``kernels.block_moves``)."""
-    unit, table, st = state.setup.units[u], state.setup.table, state.standing()
-    qa, qb, box, _h, _m = table.polygons()
-    flying = unit.has("flying")  # "they may ignore terrain effects"
-    nothing = np.zeros(len(box), dtype=bool)
-    impassable = nothing if flying else table.having("impassable")
-    difficult = nothing if flying or unit.has("strider") else table.having("difficult")
-    among = np.asarray(st.ids) != u
     return np.asarray(
         kernels.block_moves(
-            state.models(u),
+            state.models(u, at),
             state.block(u),
-            state.anchors[u],
+            state.anchors[u] if at is None else at,
             ux,
             uy,
             steps,
             state.setup.radii[u],
-            (table.width, table.depth),
-            ((qa, qb, box), impassable, difficult),
-            move_distance(unit, "walk"),
-            (st.pts, st.radii, st.starts, among),
-            not flying,
-            (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
+            *kernel_rules(state, u),
         )
     )
+
+
+def kernel_rules(state: GameState, u: int) -> tuple[Any, ...]:
+    """What the compiled move tests read besides the block and its directions (``kernels.block_moves``'
+    last six arguments): the table's size, its polygons with the impassable and difficult masks
+    (both empty for Flying: "they may ignore terrain effects"; difficult empty for Strider), the Walk
+    distance, the other units where they stand, whether bases may not pass over them (not Flying),
+    and the tolerances: kept per state and unit (a state is frozen; a unit's one-leg moves, its
+    two-leg moves' waypoints and second legs read the same)."""
+    mine: dict[int, tuple[Any, ...]] | None = state.__dict__.get("_kernel_rules")
+    if mine is None:
+        mine = {}
+        object.__setattr__(state, "_kernel_rules", mine)
+    got = mine.get(u)
+    if got is None:
+        got = mine[u] = _kernel_rules(state, u)
+    return got
+
+
+def _kernel_rules(state: GameState, u: int) -> tuple[Any, ...]:
+    unit, table, st = state.setup.units[u], state.setup.table, state.standing()
+    flying = unit.has("flying")
+    masks = recall(
+        state.setup, ("move masks", flying, unit.has("strider")), partial(_masks, table, flying, unit)
+    )
+    among = np.asarray(st.ids) != u
+    return (
+        (table.width, table.depth),
+        masks,
+        move_distance(unit, "walk"),
+        (st.pts, st.radii, st.starts, among),
+        not flying,
+        (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
+    )
+
+
+def _masks(table: Table, flying: bool, unit: Any) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    qa, qb, box, _h, _m = table.polygons()
+    nothing = np.zeros(len(box), dtype=bool)
+    impassable = nothing if flying else table.having("impassable")
+    difficult = nothing if flying or unit.has("strider") else table.having("difficult")
+    return (qa, qb, box), impassable, difficult
 
 
 def moved(state: GameState, u: int, dx: float, dy: float) -> GameState:
