@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from grimdice.engine.frozen import replace
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import facing, firing
+from grimdice.systems.onepage.game import facing, firing, melee_moves
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
 
@@ -127,8 +127,7 @@ def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
         far = math.hypot(dx, dy)
         step = max(0.0, far - CLOSE) / far if far > EPS else 0.0
         near = state.moved(v, dx * step, dy * step) if step else state
-        melee = near.charged(v, u).melee_key(v, u)
-        return int(melee[2]), int(melee[3])
+        return melee_moves.strikers(near.charged(v, u), v, u)
 
     return recall(state.setup, ("charge strikers", state.standing().key, state.charge, v, u), compute)
 
