@@ -238,3 +238,25 @@ def test_the_consolidation_weighs_the_enemys_reply() -> None:
     old, new = ai_player(c, rng, reply=0.0, reach=0.0), ai_player(c, rng)
     assert old == ["consolidate", 0, 0.0, 3.0] and threat.exposure(c, 0, end_of(c, old)) > 50.0
     assert threat.exposure(c, 0, end_of(c, new)) == 0.0
+
+
+MOB = {"name": "Mob", "size": 10, "quality": 5, "equipment": ["Hand Weapon"], "cost": 60}
+LONE = {"name": "Lone", "size": 1, "quality": 5, "equipment": ["Hand Weapon"], "cost": 60}
+
+
+def test_charge_strikers_are_kept_by_where_the_units_stand() -> None:
+    """A lone model (unit 0) charging the 10-model Mob (unit 1): from in front of the Mob's ranks
+    more of its models reach the charger after their 3" move than when the charge comes at the
+    end of its line (the Mob 16" to the side). The two states differ only in the Mob's anchor (same
+    models alive): asked one after the other in one game, each gets the count a fresh game's memo
+    gives for it, not the one kept for the other place."""
+    front, side = (36.0, 30.0), (52.0, 20.0)
+
+    def at(s: GameState, where: tuple[float, float]) -> GameState:
+        return replace(s, anchors=(s.anchors[0], where))
+
+    fresh = {where: threat.strikers(at(duel(LONE, MOB), where), 0, 1) for where in (front, side)}
+    assert fresh[front][1] > fresh[side][1]  # the places differ in the count
+    s = duel(LONE, MOB)
+    assert threat.strikers(at(s, front), 0, 1) == fresh[front]
+    assert threat.strikers(at(s, side), 0, 1) == fresh[side]

@@ -2,6 +2,6 @@
 (:mod:`.players`), the enemy's reply it weighs (:mod:`.threat`), and its choices in the special
 steps (:mod:`.choices`). The game's rules (``grimdice.systems.onepage.game``) never import it."""
 
-from grimdice.systems.onepage.ai.players import PLAYERS, ai_player, random_player
+from grimdice.systems.onepage.ai.players import PLAYERS, ai_player
 
-__all__ = ["PLAYERS", "ai_player", "random_player"]
+__all__ = ["PLAYERS", "ai_player"]

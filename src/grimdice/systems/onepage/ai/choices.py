@@ -13,6 +13,7 @@ from grimdice.systems.onepage.game.deployment import ARMY_PHASES
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.state import GameState
 from grimdice.systems.onepage.game.transport import from_hull
+from grimdice.systems.onepage.units import answer
 
 
 def deployment_choice(s: GameState, acts: list[list[Any]]) -> list[Any]:
@@ -105,18 +106,14 @@ def loss_of(s: GameState, u: int, n: int) -> float:
 
     if not n:
         return 0.0
-    st = s.units[u]
-    value: float | None = s.setup.cache.get(("dangerous value", u, st, n))
-    if value is None:
-        key = ("dangerous", u, st, n)
-        law = s.setup.cache.get(key)
-        if law is None:
-            law = s.setup.cache[key] = hazard_law(s.setup.units[u], st, "dangerous", (n,))
+    unit, st, cache = s.setup.units[u], s.units[u], s.setup.cache
+
+    def compute() -> float:
+        law = answer(cache, ("dangerous", u, st, n), lambda: hazard_law(unit, st, "dangerous", (n,)))
         base = worth(s.setup, u, st)
-        value = s.setup.cache[("dangerous value", u, st, n)] = sum(
-            p * (worth(s.setup, u, x) - base) for x, p in law
-        )
-    return value
+        return sum(p * (worth(s.setup, u, x) - base) for x, p in law)
+
+    return answer(cache, ("dangerous value", u, st, n), compute)
 
 
 __all__ = [

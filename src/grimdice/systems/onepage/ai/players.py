@@ -35,7 +35,7 @@ from grimdice.systems.onepage.game.cache import memo, recall, shot_state
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law, shot_law_key
-from grimdice.systems.onepage.units import UnitState
+from grimdice.systems.onepage.units import UnitState, answer
 
 Player = Callable[[GameState, np.random.Generator], Any]
 ATTRITION = 0.3  # value of a killed model as a share of its unit's points per model
@@ -44,9 +44,6 @@ APPROACH = 0.5  # points-equivalent per inch closer to the nearest enemy (units 
 WAIT = 1.0  # weight of a unit's gain from acting after the enemy (waiting), see waiting()
 PIN_TEMPO = 0.25  # value of pinning a unit that will recover before the end, as a share of its points
 WIN = 200.0  # points-equivalent of a win, weighed in the last round's charges (melee_odds)
-
-
-random_player = random_bot  # a legal action by the game's own draw (GameState.random_action)
 
 
 def worth(setup: Setup, u: int, s: UnitState, pin: float = 1.0, attrition: float = ATTRITION) -> float:
@@ -86,12 +83,13 @@ def value_of_shot(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> flo
     key = shot_law_key(state.setup, u, t, key)  # situations with the same law share its value
     st, pin, kill = state.units[t], pin_share(state, t), attrition(state)
     ck = ("shot value", u, shot_state(state.units[u], key), t, st, key, pin, kill)
-    v: float | None = state.setup.cache.get(ck)
-    if v is None:
+
+    def compute() -> float:
         base = worth(state.setup, t, st, pin, kill)
         law = combat_law(state.setup, "shoot", u, state.units[u], t, st, key)
-        v = state.setup.cache[ck] = sum(p * (worth(state.setup, t, s[0], pin, kill) - base) for s, p in law)
-    return v
+        return sum(p * (worth(state.setup, t, s[0], pin, kill) - base) for s, p in law)
+
+    return answer(state.setup.cache, ck, compute)
 
 
 def melee_value(state: GameState, u: int, t: int) -> float:
@@ -106,16 +104,17 @@ def melee_odds(state: GameState, u: int, t: int, key: tuple[Any, ...]) -> float:
     pu, pt, kill = 1.0 if last else PIN_TEMPO, pin_share(state, t), attrition(state)  # u acts now
     lead = margin(state, u) if last else None
     ck = ("melee value", u, su, t, st, key, pu, pt, kill, lead)
-    v: float | None = state.setup.cache.get(ck)
-    if v is None:
+
+    def compute() -> float:
         law = combat_law(state.setup, "melee", u, su, t, st, key)
         bu, bt = worth(state.setup, u, su, pu, kill), worth(state.setup, t, st, pt, kill)
         v = 0.0
         for s, p in law:
             gain = worth(state.setup, t, s[1], pt, kill) - bt - (worth(state.setup, u, s[0], pu, kill) - bu)
             v += p * (gain + (WIN * (won(lead + gain) - won(lead)) if lead is not None else 0.0))
-        state.setup.cache[ck] = v
-    return v
+        return v
+
+    return answer(state.setup.cache, ck, compute)
 
 
 def margin(state: GameState, u: int) -> float:
@@ -355,8 +354,8 @@ def ai_player(
 
 PLAYERS: dict[str, Player] = {
     "ai": ai_player,
-    "random": random_player,
+    "random": random_bot,  # a legal action by the game's own draw (GameState.random_action)
     "greedy": partial(ai_player, reply=0.0, reach=0.0),  # the AI without the look ahead (threat.py)
 }
 
-__all__ = ["PLAYERS", "Player", "ai_player", "random_player"]
+__all__ = ["PLAYERS", "Player", "ai_player"]

@@ -46,8 +46,8 @@ from typing import TYPE_CHECKING, Any
 
 from grimdice.engine.frozen import replace
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import facing, firing
-from grimdice.systems.onepage.game.cache import memo
+from grimdice.systems.onepage.game import facing, firing, melee_moves
+from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -118,20 +118,18 @@ def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
     starts :data:`CLOSE` from ``u`` (where a unit walks to before it charges): the game's own
     count (:meth:`GameState.charged`, ``melee_moves``: the block's move, each assaulting model's
     own move on into contact, the defenders' 3" move), from where the block would stand straight
-    towards ``u``. Kept by both units' models alive (the blocks' formations) in the game's own
-    geometry memo, not across games: the count read where the units stand when first asked (terrain
-    and other units included) would otherwise carry one game's table into the next."""
-    key = ("charge strikers", v, state.units[v].alive, u, state.units[u].alive)
-    kept = memo(state.setup)
-    got: tuple[int, int] | None = kept.get(key)
-    if got is None:
+    towards ``u``. Kept in the game's geometry memo by what the count reads: where every unit on
+    the table stands (:meth:`GameState.standing`'s key: anchors, models alive, places) and the
+    active unit's Assault (``charge``), not across games (the table is the setup's)."""
+
+    def compute() -> tuple[int, int]:
         dx, dy = state.charge_vector(v, u)
         far = math.hypot(dx, dy)
         step = max(0.0, far - CLOSE) / far if far > EPS else 0.0
         near = state.moved(v, dx * step, dy * step) if step else state
-        melee = near.charged(v, u).melee_key(v, u)
-        got = kept[key] = (int(melee[2]), int(melee[3]))
-    return got
+        return melee_moves.strikers(near.charged(v, u), v, u)
+
+    return recall(state.setup, ("charge strikers", state.standing().key, state.charge, v, u), compute)
 
 
 def reply_value(state: GameState, v: int, u: int, end: tuple[float, float] | None = None) -> float:
