@@ -318,6 +318,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     me = state.tokens[state.active]
     if not me.blip and aim.keeps_hold(state, state.active, {p[:2] for p in _hold_squares(state, me.side)}):
         return _end(actions)  # it holds its objective
+    if crew.emplaced(state, state.active):  # VIII ARTILLERY: the piece keeps its place
+        return _stay(actions)
     posts = None if me.blip else crew.post(state, state.active)  # VIII ARTILLERY: its piece's cover
     if posts is not None and me.sq in posts:
         return _stay(actions)
