@@ -14,8 +14,9 @@ latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an e
 towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
 of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
 reach, and hides in darkness when it can do nothing better; an artillery crew keeps within 1" of
-its piece while that cover is worth having (:mod:`.crew`). On a table it contests a ``hold``
-objective as :mod:`.aim` says (through forced entries, at the enemies standing on it).
+its piece while that cover is worth having, and the piece keeps its place (:mod:`.crew`). On a
+table it contests a ``hold`` objective as :mod:`.aim` says (through forced entries, at the enemies
+standing on it).
 
 It decides from its observation of the state only (``GameState.observation``): it does
 not know what the enemy's blips hold nor which cards the enemy holds.
