@@ -13,7 +13,7 @@ import yaml
 from grimdice.engine import playing
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.systems.crusade.ai.players import ai_player
-from grimdice.systems.crusade.game.sampling import STEP, kind_of, ordinary, random_action, support
+from grimdice.systems.crusade.game.sampling import STEP, STRUCTURE, kind_of, ordinary, random_action, support
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
 from tests.crusade_game.kitchen import kitchen
@@ -115,6 +115,31 @@ def test_a_kind_is_drawn_uniformly_then_an_action_of_it():
             q = p / len(acts)
             assert abs(drawn[a] - n * q) < 5 * (n * q * (1 - q)) ** 0.5 + 1, a
     assert set(drawn) == set().union(*groups.values())
+
+
+STRUCTURE_ATTACKS = {"shoot_sector", "melee_sector", "shoot_piece", "melee_piece"}
+
+
+def _walls_and_a_model() -> GameState:
+    """An ordinary decision (a seeded skirmish game) with a shot at a model and attacks of two
+    names at structures (VI: a sector from inside, a barricade or catwalk)."""
+    for s in _states(_data("crusade-game-skirmish"), [_uniform, _uniform], 3):
+        names = {a[0] for a in s.legal_actions()}
+        if ordinary(s) and "shoot" in names and len(names & STRUCTURE_ATTACKS) >= 2:
+            return s
+    raise AssertionError("no such state")
+
+
+def test_the_attacks_at_structures_are_one_kind_drawn_as_often_as_a_shot_at_a_model():
+    s = _walls_and_a_model()
+    groups = _grouped(s)
+    assert {a[0] for a in groups[STRUCTURE]} == {a[0] for a in s.legal_actions()} & STRUCTURE_ATTACKS
+    rng = np.random.default_rng(1)
+    n = 4000
+    drawn = Counter(kind_of(random_action(s, rng)) for _ in range(n))
+    p = 1 / len(groups)  # every kind, the four names of structure attacks together one of them
+    for kind in (STRUCTURE, "shoot"):
+        assert abs(drawn[kind] - n * p) < 5 * (n * p * (1 - p)) ** 0.5, kind
 
 
 def test_the_game_layer_random_player_uses_the_draw():

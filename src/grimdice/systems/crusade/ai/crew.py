@@ -5,6 +5,11 @@ enemy model it knows of stands with a shooting weapon (the cover is against shot
 is the free positions within 1" of the piece (instead of its force's goals), and once there it
 stays: it may still shoot or melee from there, but it does not step, charge or take an extra move
 away (it hides when it may).
+
+The artillery piece itself (a model whose ranged weapons are all ARTILLERY) stays where it stands
+while an enemy model it knows of stands (:func:`emplaced`): VIII ARTILLERY "May not move and
+fire", so a step costs it its next shot, and VIII BARRAGE's "Minimum range 8"" makes every step
+towards the enemy shrink what it may fire at. It still fires, reloads and unjams there.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import Any
 
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.crew import REACH
-from grimdice.systems.crusade.game.state import GameState
+from grimdice.systems.crusade.game.state import GameState, has_code
 from grimdice.systems.crusade.units import SHOOTING_KINDS
 
 
@@ -41,6 +46,21 @@ def post(s: GameState, i: int) -> list[Pos] | None:
     return near or None
 
 
+def emplaced(s: GameState, i: int) -> bool:
+    """Whether model ``i`` is an artillery piece that keeps its place (see the module text): its
+    ranged weapons are all ARTILLERY, and an enemy model it knows of stands (not a blip)."""
+    me = s.tokens[i]
+    if me.blip or not _gun(s.setup.profiles[me.profile]):
+        return False
+    return any(t.side != me.side and t.standing and not t.blip for t in s.tokens)
+
+
+def _gun(profile: Any) -> bool:
+    """Whether the profile's ranged weapons (at least one) are all ARTILLERY."""
+    ranged = [w for w in profile.weapons if w.kind in SHOOTING_KINDS]
+    return bool(ranged) and all(has_code(w.effects, "ARTILLERY") for w in ranged)
+
+
 def _shooters(s: GameState, side: int) -> bool:
     """Whether an enemy model the AI sees (standing, not a blip) holds a shooting weapon."""
     profiles = s.setup.profiles
@@ -53,4 +73,4 @@ def _shoots(profile: Any) -> bool:
     return any(w.kind in SHOOTING_KINDS for w in profile.weapons)
 
 
-__all__ = ["post"]
+__all__ = ["emplaced", "post"]

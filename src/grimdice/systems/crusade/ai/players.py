@@ -14,8 +14,9 @@ latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an e
 towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
 of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
 reach, and hides in darkness when it can do nothing better; an artillery crew keeps within 1" of
-its piece while that cover is worth having (:mod:`.crew`). On a table it contests a ``hold``
-objective as :mod:`.aim` says (through forced entries, at the enemies standing on it).
+its piece while that cover is worth having, and the piece keeps its place (:mod:`.crew`). On a
+table it contests a ``hold`` objective as :mod:`.aim` says (through forced entries, at the enemies
+standing on it).
 
 It decides from its observation of the state only (``GameState.observation``): it does
 not know what the enemy's blips hold nor which cards the enemy holds.
@@ -318,6 +319,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     me = state.tokens[state.active]
     if not me.blip and aim.keeps_hold(state, state.active, {p[:2] for p in _hold_squares(state, me.side)}):
         return _end(actions)  # it holds its objective
+    if crew.emplaced(state, state.active):  # VIII ARTILLERY: the piece keeps its place
+        return _stay(actions)
     posts = None if me.blip else crew.post(state, state.active)  # VIII ARTILLERY: its piece's cover
     if posts is not None and me.sq in posts:
         return _stay(actions)

@@ -9,9 +9,10 @@ from functools import lru_cache
 
 from grimdice.systems.crusade.ai import aim
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import many
+from grimdice.systems.crusade.game import deck, many
 from grimdice.systems.crusade.game.combat import cached_law
-from grimdice.systems.crusade.game.state import GameState
+from grimdice.systems.crusade.game.scenario import Setup
+from grimdice.systems.crusade.game.state import GameState, Token
 
 #: how much each end state of a model weighs (ours: the AI's values, not rules)
 CONDITION_VALUE = {0: 0.0, STUNNED: 0.25, WOUNDED: 0.45, KO: 0.85, KILLED: 1.0}
@@ -27,10 +28,24 @@ def harm(before: tuple[int, int], after: tuple[int, int]) -> float:
 
 def law_value(s: GameState, i: int, j: int, key: str) -> float:
     """The expected harm token ``i``'s attack in the situation ``key`` does to token ``j``, less
-    its own harm and fails."""
+    its own harm and fails (an enemy knocked out for good, :func:`out_for_good`: none)."""
     me, them = (s.tokens[i].cond, s.tokens[i].hits), (s.tokens[j].cond, s.tokens[j].hits)
-    w = aim.weight(s, s.tokens[j]) if s.tokens[j].side != s.tokens[i].side else 1.0
+    t = s.tokens[j]
+    w = (0.0 if out_for_good(s, t) else aim.weight(s, t)) if t.side != s.tokens[i].side else 1.0
     return _law_worth(key, me, them, w)
+
+
+def out_for_good(s: GameState, t: Token) -> bool:
+    """Whether model ``t`` is knocked out with no card in the scenario's deck to bring it back
+    (VIII KNOCKED OUT: "may take no actions or movement"; only VII HEAL lifts it): it is out of
+    the game as if killed, so harm to it is worth nothing more to its enemies (ours)."""
+    return t.cond == KO and not _heals(s.setup)
+
+
+@lru_cache(maxsize=64)
+def _heals(setup: Setup) -> bool:
+    """Whether the scenario's psychic deck holds a HEAL card."""
+    return any(c.card == "HEAL" for c in deck.cards_of(setup))
 
 
 @lru_cache(maxsize=20_000)
@@ -44,11 +59,14 @@ def _law_worth(key: str, me: tuple[int, int], them: tuple[int, int], w: float) -
 
 
 def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> float:
-    """The expected harm of a shot at several models (the game's ``many``): harm to enemies counts for,
-    harm to friends (and to the firer) against, less the fail's."""
+    """The expected harm of a shot at several models (the game's ``many``): harm to enemies counts for
+    (none to one knocked out for good, :func:`out_for_good`), harm to friends (and to the firer)
+    against, less the fail's."""
     side = s.tokens[i].side
     before = [(s.tokens[k].cond, s.tokens[k].hits) for k in targets]
-    sign = [1.0 if s.tokens[k].side != side else -1.0 for k in targets]
+    sign = [
+        (0.0 if out_for_good(s, s.tokens[k]) else 1.0) if s.tokens[k].side != side else -1.0 for k in targets
+    ]
     value = 0.0
     for (states, _, failed, *_), p in many.cached_joint(key):
         lost = sum(g * harm(b, st) for g, b, st in zip(sign, before, states, strict=True))
@@ -56,4 +74,13 @@ def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> floa
     return value
 
 
-__all__ = ["CONDITION_VALUE", "FAIL_VALUE", "HIT_VALUE", "INCURSION_VALUE", "harm", "law_value", "many_value"]
+__all__ = [
+    "CONDITION_VALUE",
+    "FAIL_VALUE",
+    "HIT_VALUE",
+    "INCURSION_VALUE",
+    "harm",
+    "law_value",
+    "many_value",
+    "out_for_good",
+]

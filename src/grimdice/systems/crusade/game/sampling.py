@@ -4,10 +4,12 @@ every legal action.
 The distribution (ours, a property of the random player): the legal actions are grouped by
 **kind**, the action's name (``"shoot"``, ``"melee"``, ``"reload"``, ``"end"`` ...), except that
 every step of the board (``move``, ``jump``, ``fall``, ``hang``, ``scrabble``, ``ladder``,
-``fly``, ``manhole``, ``open``, ``close``) is one kind, :data:`STEP`; a kind is drawn uniformly
+``fly``, ``manhole``, ``open``, ``close``) is one kind, :data:`STEP`, and every attack at a
+building's sector, a barricade or a catwalk (VI: ``shoot_sector``, ``melee_sector``,
+``shoot_piece``, ``melee_piece``) is one kind, :data:`STRUCTURE`; a kind is drawn uniformly
 among the kinds present, then one of its distinct actions uniformly. So a model ends its
-activation, steps, shoots or hides about as often as each other, whatever the number of places it
-may step to or targets it may shoot at.
+activation, steps, shoots at a model, attacks a wall or hides about as often as each other,
+whatever the number of places it may step to or targets it may shoot at.
 
 In an ordinary decision of the active model in its own turn (no question put to a player, no
 INFILTRATE placing, no HORROR's last attack, not MINDLESS) only the kinds drawn are built: a
@@ -34,13 +36,22 @@ Action = tuple[Any, ...]
 #: the kind of every board step
 STEP = "step"
 STEP_NAMES = frozenset((*moves.STEPS, *climb.CLIMBS, "open", "close"))
+#: the kind of every attack at a sector, a barricade or a catwalk (VI)
+STRUCTURE = "structure"
+STRUCTURE_NAMES = frozenset(("shoot_sector", "melee_sector", "shoot_piece", "melee_piece"))
 #: a source of actions: the kinds it may give, and the builder (:mod:`.choices`) that builds them
 Source = tuple[tuple[str, ...], Callable[[Decision], list[Action]]]
 
 
 def kind_of(a: Action) -> str:
     """The kind an action is drawn as (see the module text)."""
-    return STEP if a[0] in STEP_NAMES else str(a[0])
+    name = a[0]
+    return STEP if name in STEP_NAMES else STRUCTURE if name in STRUCTURE_NAMES else str(name)
+
+
+def _kinds(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The kinds a builder giving the actions ``names`` gives (:func:`kind_of`)."""
+    return tuple(dict.fromkeys(kind_of((n,)) for n in names))
 
 
 def random_action(s: GameState, rng: np.random.Generator) -> Action:
@@ -137,7 +148,7 @@ def _hide(d: Decision) -> list[Action]:
 #: the sources of a model's action in full (:data:`.choices.FULL_ACTION`), in its order; its melee
 #: and its hide are drawn with the other melees and hides (:data:`SOURCES`)
 FULL_SOURCES: tuple[Source, ...] = tuple(
-    source for source in c.FULL_ACTION if source[0] not in (("melee",), ("hide",))
+    (_kinds(names), build) for names, build in c.FULL_ACTION if names not in (("melee",), ("hide",))
 )
 #: the sources of every ordinary decision (:func:`.choices.legal_actions`' other parts)
 SOURCES: tuple[Source, ...] = (
@@ -200,4 +211,4 @@ def support(s: GameState) -> dict[str, set[Action]] | None:
     return out
 
 
-__all__ = ["STEP", "kind_of", "ordinary", "random_action", "sources_of", "support"]
+__all__ = ["STEP", "STRUCTURE", "kind_of", "ordinary", "random_action", "sources_of", "support"]
