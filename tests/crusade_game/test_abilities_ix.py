@@ -75,6 +75,6 @@ def test_table_games_keep_the_invariants():
     b = [put("Gunslinger", 10, 1), put("Ganger", 9, 2), put("Ganger", 10, 3), put("Packer", 10, 5)]
     setup = build_setup(table_scenario(board, a, b, profiles=_profiles(), turns=5))
     kinds: set[str] = set()
-    for seed, players in ((72, ("random", "random")), (1, ("ai", "random")), (2, ("random", "ai"))):
+    for seed, players in ((49, ("random", "random")), (1, ("ai", "random")), (2, ("random", "ai"))):
         kinds |= {a[0] for a in _checked_game(setup, players, seed)["actions"]}
     assert {"fly", "latch"} <= kinds
