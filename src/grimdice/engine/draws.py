@@ -32,19 +32,16 @@ class Stream(np.random.Generator):
         super().__init__(bit_generator)
         self._block: list[float] = []  # drawn ahead, not yet handed out (last first)
         self._before: Any = {}  # the bit generator's state before the block
-        self._taken = 0  # the block's draws handed out
 
     def random(self, size: Any = None, dtype: Any = np.float64, out: Any = None) -> Any:
         """``Generator.random``; a scalar float64 draw comes from the block."""
         if size is None and out is None and dtype is np.float64:
-            block = self._block
-            if not block:
-                self._settle()
+            try:
+                return self._block.pop()
+            except IndexError:
                 self._before = super().bit_generator.state
-                block.extend(reversed(super().random(BLOCK).tolist()))
-                self._taken = 0
-            self._taken += 1
-            return block.pop()
+                self._block[:] = reversed(super().random(BLOCK).tolist())
+                return self._block.pop()
         self._settle()
         return super().random(size, dtype, out)
 
@@ -53,8 +50,7 @@ class Stream(np.random.Generator):
         if self._block:
             bits = super().bit_generator
             bits.state = self._before
-            if self._taken:
-                super().random(self._taken)
+            super().random(BLOCK - len(self._block))
             self._block.clear()
 
     @property
