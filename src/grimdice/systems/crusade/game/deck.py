@@ -17,7 +17,6 @@ action to play". What each card does is ours (reading ``card_effects``, docs/cru
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -26,6 +25,7 @@ from grimdice.systems.crusade.cards import card_roll
 from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED, graze
 from grimdice.systems.crusade.game import inferno, moments, powers, psychic
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Card, Setup
 from grimdice.systems.crusade.game.state import GameState, Psy, next_event
 from grimdice.systems.crusade.rolls import parse_pool
@@ -69,7 +69,7 @@ def deal(s: GameState) -> GameState:
         return s
     psy = Psy(deck=tuple(range(len(deck))), draws=draws(s.setup))
     held = ((s.pending,) if s.pending else ()) + s.events
-    return replace(s, psy=psy, pending=("draw",), events=held)
+    return altered(s, psy=psy, pending=("draw",), events=held)
 
 
 def draw_outcomes(s: GameState) -> list[tuple[Action, float]]:
@@ -83,11 +83,11 @@ def drawn(s: GameState, outcome: Action) -> GameState:
     k, side = int(outcome[1]), s.psy.draws[0]
     hands = list(s.psy.hands)
     hands[side] = tuple(sorted((*hands[side], k)))
-    psy = replace(
+    psy = altered(
         s.psy, deck=tuple(c for c in s.psy.deck if c != k), hands=(hands[0], hands[1]), draws=s.psy.draws[1:]
     )
-    s = replace(s, psy=psy)
-    return replace(s, pending=("draw",)) if psy.draws else next_event(s)
+    s = altered(s, psy=psy)
+    return altered(s, pending=("draw",)) if psy.draws else next_event(s)
 
 
 # ---------------------------------------------------------------------- who may play what
@@ -215,23 +215,23 @@ def cast(s: GameState, a: Action) -> GameState:
     react = bool(psy.prompt)
     player = s.setup.scenario.psychic.player if s.setup.scenario.psychic else 0
     if side == player:
-        psy = replace(psy, used=(*psy.used, k))
+        psy = altered(psy, used=(*psy.used, k))
     else:  # VII: enemy psykers "must discard cards after use"
         hands = list(psy.hands)
         hands[side] = tuple(x for x in hands[side] if x != k)
-        psy = replace(psy, hands=(hands[0], hands[1]))
+        psy = altered(psy, hands=(hands[0], hands[1]))
     cast = dict(psy.cast)
     cast[i] = cast.get(i, 0) + 1
-    psy = replace(psy, cast=tuple(sorted(cast.items())))
+    psy = altered(psy, cast=tuple(sorted(cast.items())))
     if c.card not in powers.FREE:  # VII: PHASE, TELEPORT "does not take an action to play"
         if react:
-            psy = replace(psy, owed=psy.owed | {i})
+            psy = altered(psy, owed=psy.owed | {i})
             if c.card == "INFERNO":  # VII INFERNO: no action owed if harmed by the attack
                 psy = inferno.awaiting(s, psy, i)
         else:
-            psy = replace(psy, casting=True)
-            s = replace(s, acted=True)
-    s = replace(s, psy=psy)
+            psy = altered(psy, casting=True)
+            s = altered(s, acted=True)
+    s = altered(s, psy=psy)
     if c.card in ENEMY_CARDS or c.card in powers.AT_ENEMY:  # V HIDING: "If you attack ... Revealed"
         s = s.with_token(i, hidden=False)
     if c.card in powers.FREE:
@@ -239,12 +239,12 @@ def cast(s: GameState, a: Action) -> GameState:
 
         return reveal_around(s.with_token(i, sq=target), i)
     if c.card == "MIND LANCE":
-        return replace(
+        return altered(
             s, pending=("attack", "lance", i, target[0], psychic.mind_situation(s, i, target[0]), c.card)
         )
     if c.card in powers.KINDS:
         return powers.cast(s, i, c.card, k, target[0])
-    return replace(s, pending=("card", i, k, target[0]))
+    return altered(s, pending=("card", i, k, target[0]))
 
 
 def card_chances(s: GameState, i: int, k: int, j: int) -> tuple[float, float, bool]:
@@ -288,7 +288,7 @@ def card_done(s: GameState, outcome: Action) -> GameState:
     """The card's effect if its roll succeeded (reading ``card_effects``), then an incursion."""
     assert s.psy is not None
     _, i, k, j = s.pending
-    s = replace(s, pending=())
+    s = altered(s, pending=())
     if outcome[1]:
         card = _card(s, k).card
         s = powers.effect(s, card, i, j, int(outcome[1])) if card in powers.KINDS else _effect(s, card, j)
@@ -319,14 +319,14 @@ def _effect(s: GameState, card: str, j: int) -> GameState:
     # SHIELD (ours): +1 armour until the next start of this turn's player's turn (IX FOR ONE TURN);
     # FLASH (ours): the model takes no action in its next activation
     until = s.player if card == "SHIELD" else -1
-    return replace(s, psy=replace(s.psy, effects=(*s.psy.effects, (card, j, until))))
+    return altered(s, psy=altered(s.psy, effects=(*s.psy.effects, (card, j, until))))
 
 
 def decide(s: GameState, a: Action) -> GameState:
     """The other player's choice in a card window (``pass`` or a card), or a discard."""
     assert s.psy is not None
     if a[0] == "pass":  # a PRECOGNANT passed: the held shot goes on
-        return powers.resume(replace(s, psy=replace(s.psy, prompt=())))
+        return powers.resume(altered(s, psy=altered(s.psy, prompt=())))
     if a[0] == "cast":
         return moments.played(cast(s, a))
     if a[0] == "dissipate":  # the window stays open
@@ -335,7 +335,7 @@ def decide(s: GameState, a: Action) -> GameState:
     hands = list(s.psy.hands)
     hands[side] = tuple(x for x in hands[side] if x != int(a[1]))
     prompt = ("discard", side, n - 1) if n > 1 and hands[side] else ()
-    return replace(s, psy=replace(s.psy, hands=(hands[0], hands[1]), prompt=prompt))
+    return altered(s, psy=altered(s.psy, hands=(hands[0], hands[1]), prompt=prompt))
 
 
 # ---------------------------------------------------------------------- turns and deaths
@@ -344,17 +344,17 @@ def on_activate(s: GameState, i: int) -> GameState:
     other player's card window opens (reading ``card_window``)."""
     if s.psy is None:
         return s
-    psy = replace(s.psy, casting=False)
+    psy = altered(s.psy, casting=False)
     flashed = [e for e in psy.effects if e[0] == "FLASH" and e[1] == i]
     if (i in psy.owed and not inferno.spared(psy, i)) or flashed:  # INFERNO: spared when harmed by the attack
-        s = replace(s, acted=True)
+        s = altered(s, acted=True)
     gone = (*flashed, *(e for e in psy.effects if e[0] == "INFERNO" and e[1] == i))
-    psy = replace(psy, owed=psy.owed - {i}, effects=tuple(e for e in psy.effects if e not in gone))
+    psy = altered(psy, owed=psy.owed - {i}, effects=tuple(e for e in psy.effects if e not in gone))
     s, psy = powers.on_activate(s, psy, i)
-    s = replace(s, psy=psy)
+    s = altered(s, psy=psy)
     other = 1 - s.player
     if s.round and (react_actions(s, other) or powers.dissipations(s, other)):  # none in round 0
-        s = replace(s, psy=replace(psy, prompt=("react", other)))
+        s = altered(s, psy=altered(psy, prompt=("react", other)))
     return s
 
 
@@ -370,7 +370,7 @@ def new_turn(s: GameState, ending: int, starting: int) -> GameState:
         for e in psy.effects
         if not (e[0] in powers.ONE_TURN and e[2] == starting) and not (e[0] == "INFERNO" and e[1] not in owed)
     )
-    return replace(s, psy=replace(psy, used=(), cast=(), casting=False, effects=effects, owed=owed))
+    return altered(s, psy=altered(psy, used=(), cast=(), casting=False, effects=effects, owed=owed))
 
 
 def mourn(s: GameState) -> GameState:
@@ -383,7 +383,7 @@ def mourn(s: GameState) -> GameState:
         if t.cond == KILLED and t.side == player and i not in s.psy.mourned and psychic.level(s, t):
             n = min(psychic.level(s, t), len(s.psy.hands[player]))
             prompt = ("discard", player, n) if n else ()
-            return replace(s, psy=replace(s.psy, mourned=s.psy.mourned | {i}, prompt=prompt))
+            return altered(s, psy=altered(s.psy, mourned=s.psy.mourned | {i}, prompt=prompt))
     return s
 
 
