@@ -17,6 +17,7 @@ action to play". What each card does is ours (reading ``card_effects``, docs/cru
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -177,15 +178,18 @@ def cast_actions(s: GameState) -> list[Action]:
 def react_actions(s: GameState, side: int, only: str = "") -> list[Action]:
     """The cards the other player may play in the enemy turn (any standing psyker of its force;
     ``only``: cards of that kind)."""
+    return list(_reacts(s, side, only))
+
+
+def _reacts(s: GameState, side: int, only: str = "") -> Iterator[Action]:
+    """:func:`react_actions`, one at a time (whether there is any: the first)."""
     if s.psy is None:
-        return []
-    out: list[Action] = []
+        return
     for i, t in enumerate(s.tokens):
         if t.side == side and not t.blip and _may_cast(s, i):
             for k in playable(s, side):
                 if not only or _card(s, k).card == only:
-                    out.extend(("cast", i, k, *tg) for tg in targets(s, i, k))
-    return out
+                    yield from (("cast", i, k, *tg) for tg in targets(s, i, k))
 
 
 def prompt_actions(s: GameState) -> list[Action]:
@@ -353,7 +357,7 @@ def on_activate(s: GameState, i: int) -> GameState:
     s, psy = powers.on_activate(s, psy, i)
     s = altered(s, psy=psy)
     other = 1 - s.player
-    if s.round and (react_actions(s, other) or powers.dissipations(s, other)):  # none in round 0
+    if s.round and (next(_reacts(s, other), None) or powers.dissipations(s, other)):  # none in round 0
         s = altered(s, psy=altered(psy, prompt=("react", other)))
     return s
 
