@@ -112,43 +112,49 @@ def playable(s: GameState, side: int) -> list[int]:
 
 def targets(s: GameState, i: int, k: int) -> list[tuple[int, ...]]:
     """The targets of card ``k`` played by psyker ``i``: a model, or a square (TELEPORT)."""
+    return list(_targets(s, i, k))
+
+
+def _targets(s: GameState, i: int, k: int) -> Iterator[tuple[int, ...]]:
+    """:func:`targets`, one at a time (a card window asks whether there is any)."""
     from grimdice.systems.crusade.game.rules import targets_in_sight
 
     c, me = _card(s, k), s.tokens[i]
     if c.card in powers.KINDS:
-        return powers.targets(s, i, c.card, c.range)
-    if c.card in ENEMY_CARDS:  # VII MODIFIERS: line of sight to the enemy model affected
+        yield from powers.targets(s, i, c.card, c.range)
+    elif c.card in ENEMY_CARDS:  # VII MODIFIERS: line of sight to the enemy model affected
         sight = targets_in_sight(s, i)
-        return [
+        yield from (
             (j,) for j in (psychic.mind_targets(s, i, sight, lance=True) if c.card == "MIND LANCE" else sight)
-        ]
-    if c.card == "TELEPORT":
-        return [sq for sq in _teleports(s, i, c.range)]
-    friends = [j for j, t in enumerate(s.tokens) if t.side == me.side and t.alive and not t.blip]
-    if c.card == "HEAL":
-        hurt = [j for j in friends if s.tokens[j].cond != NONE or s.tokens[j].hits < _max_hits(s, j)]
-        return [(j,) for j in hurt]
-    shielded = {e[1] for e in s.psy.effects if e[0] == "SHIELD"} if s.psy else set()
-    return [(j,) for j in friends if s.tokens[j].standing and j not in shielded]
+        )
+    elif c.card == "TELEPORT":
+        yield from _teleports(s, i, c.range)
+    else:
+        friends = [j for j, t in enumerate(s.tokens) if t.side == me.side and t.alive and not t.blip]
+        if c.card == "HEAL":
+            yield from (
+                (j,) for j in friends if s.tokens[j].cond != NONE or s.tokens[j].hits < _max_hits(s, j)
+            )
+            return
+        shielded = {e[1] for e in s.psy.effects if e[0] == "SHIELD"} if s.psy else set()
+        yield from ((j,) for j in friends if s.tokens[j].standing and j not in shielded)
 
 
 def _max_hits(s: GameState, j: int) -> int:
     return s.setup.profiles[s.tokens[j].profile].hits
 
 
-def _teleports(s: GameState, i: int, reach: int, sight: bool = True) -> list[Pos]:
+def _teleports(s: GameState, i: int, reach: int, sight: bool = True) -> Iterator[Pos]:
     """TELEPORT (ours): a free place the psyker sees, within the card's range (the board's unit);
-    PHASE (ours, ``sight`` False): one it need not see (through walls)."""
+    PHASE (ours, ``sight`` False): one it need not see (through walls); one at a time."""
     board, doors, occ = s.setup.board, s.doors(), s.occupied()
     me = s.tokens[i]
     armour = s.armour_of(me)
-    out = []
     for sq in board.within(me.sq, reach):
         if sq in occ or not board.enterable(sq, armour) or (sq in doors and not doors[sq]):
             continue
         if not sight or board.sight(me.sq, sq, doors, occ):
-            out.append(sq)
-    return out
+            yield sq
 
 
 def _may_cast(s: GameState, i: int) -> bool:
@@ -189,7 +195,7 @@ def _reacts(s: GameState, side: int, only: str = "") -> Iterator[Action]:
         if t.side == side and not t.blip and _may_cast(s, i):
             for k in playable(s, side):
                 if not only or _card(s, k).card == only:
-                    yield from (("cast", i, k, *tg) for tg in targets(s, i, k))
+                    yield from (("cast", i, k, *tg) for tg in _targets(s, i, k))
 
 
 def prompt_actions(s: GameState) -> list[Action]:
