@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 BLOCK = 64  # uniform draws taken ahead at once
+_F64 = np.float64
 SHORT = 64  # outcome lists up to this long are drawn in plain Python (:func:`pick`)
 
 
@@ -35,7 +36,7 @@ class Stream(np.random.Generator):
 
     def random(self, size: Any = None, dtype: Any = np.float64, out: Any = None) -> Any:
         """``Generator.random``; a scalar float64 draw comes from the block."""
-        if size is None and out is None and dtype is np.float64:
+        if size is None and out is None and dtype is _F64:
             try:
                 return self._block.pop()
             except IndexError:
