@@ -74,7 +74,7 @@ def _settling(name: str) -> Any:
 
 #: every other method settles the stream first (pickling too)
 for _name in dir(np.random.Generator):
-    _public = not _name.startswith("_") or _name in ("__reduce__", "__getstate__")
+    _public = not _name.startswith("_") or _name in ("__reduce__", "__getstate__", "__setstate__")
     if _public and _name != "random" and callable(getattr(np.random.Generator, _name)):
         setattr(Stream, _name, _settling(_name))
 
