@@ -39,6 +39,9 @@ CHARS = {".": FLOOR, ":": FLOOR, "#": WALL, "D": DOOR_CLOSED, "d": DOOR_OPEN, "=
 ORTHOGONAL: tuple[Square, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
 EIGHT: tuple[Square, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 MAX_SIDE = 64  # squares a side (a Space Hulk board is some 30 x 30)
+MAX_LINES = 200_000  # lines of sight a grid keeps (then it starts afresh)
+#: a line of sight's squares and corners' pinching pairs (:func:`crossed`)
+Line = tuple[tuple[Square, ...], tuple[tuple[Square, Square], ...]]
 DUCT_ARMOUR = 1  # X: "accessible to targets with 1 or less armor"
 
 
@@ -52,6 +55,8 @@ class Grid:
     dark: frozenset[Square] = frozenset()
     links: tuple[tuple[Square, Square], ...] = ()
     markers: Mapping[str, frozenset[Square]] = field(default_factory=dict)
+    #: each line asked of :meth:`sight`: the squares it passes through and the corners' pinching pairs
+    _lines: dict[tuple[Square, Square], Line] = field(default_factory=dict, compare=False, repr=False)
 
     # ------------------------------------------------------------------ squares
     def inside(self, sq: Square) -> bool:
@@ -194,12 +199,18 @@ class Grid:
         through (ends excluded) blocks it (walls, closed doors, and ``occupied`` squares); where the
         line passes exactly through a corner, it is blocked only if both squares pinching the
         corner block (the diagonal-attack rule of X, extended along the line)."""
-        occ = set(occupied) - {a, b}
+        line = self._lines.get((a, b))
+        if line is None:  # the walk kept: the same squares as clear_line looks at
+            if len(self._lines) >= MAX_LINES:
+                self._lines.clear()
+            line = self._lines[a, b] = crossed(a, b)
+        occ = occupied if isinstance(occupied, set | frozenset | dict) else set(occupied)
 
         def blocks(sq: Square) -> bool:
-            return sq in occ or self.blocks_sight(sq, doors)
+            return (sq in occ and sq != a and sq != b) or self.blocks_sight(sq, doors)
 
-        return clear_line(a, b, blocks)
+        squares, corners = line
+        return not any(blocks(sq) for sq in squares) and not any(blocks(p) and blocks(q) for p, q in corners)
 
 
 def range_squares(a: Square, b: Square) -> int:
@@ -218,6 +229,18 @@ def clear_line(a: Square, b: Square, blocks: Callable[[Square], bool]) -> bool:
         elif sq != b and blocks(sq):
             return False
     return True
+
+
+def crossed(a: Square, b: Square) -> Line:
+    """What :func:`clear_line` looks at: the squares the segment passes through (ends excluded)
+    and, for each pass exactly through a corner, the two squares pinching it."""
+    squares, corners = [], []
+    for kind, sq, pinch in walk(a, b):
+        if kind == "corner":
+            corners.append(pinch)
+        elif sq != b:
+            squares.append(sq)
+    return tuple(squares), tuple(corners)
 
 
 def walk(a: Square, b: Square) -> Iterator[tuple[str, Square, tuple[Square, Square]]]:
@@ -305,6 +328,7 @@ __all__ = [
     "Grid",
     "Square",
     "clear_line",
+    "crossed",
     "grid_from_map",
     "range_squares",
     "walk",

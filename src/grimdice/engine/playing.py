@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from grimdice.engine.draws import Stream, pick
 from grimdice.engine.game import CHANCE, TERMINAL, State, observe
 
 Bot = Callable[[Any, np.random.Generator], Any]
@@ -48,16 +49,16 @@ def random_bot(state: Any, rng: np.random.Generator) -> Any:
 
 
 def sample(outcomes: Sequence[tuple[Any, float]], rng: np.random.Generator) -> Any:
-    """One chance outcome drawn with its probability (one uniform draw from ``rng``)."""
-    probs = np.array([p for _, p in outcomes])
-    i = int(np.searchsorted(np.cumsum(probs), rng.random() * probs.sum(), side="right"))
-    return outcomes[min(i, len(outcomes) - 1)][0]
+    """One chance outcome drawn with its probability (one uniform draw from ``rng``,
+    :func:`grimdice.engine.draws.pick`)."""
+    return pick(outcomes, rng)
 
 
 def streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
-    """(the chance stream, one stream per player) of a game's ``seed``."""
+    """(the chance stream, one stream per player) of a game's ``seed``: each a
+    :class:`~grimdice.engine.draws.Stream`, which draws as ``np.random.default_rng`` of its seed."""
     chance_ss, *player_ss = np.random.SeedSequence(seed).spawn(1 + players)
-    return np.random.default_rng(chance_ss), [np.random.default_rng(s) for s in player_ss]
+    return Stream(np.random.PCG64(chance_ss)), [Stream(np.random.PCG64(s)) for s in player_ss]
 
 
 @dataclass

@@ -32,6 +32,41 @@ def _blocks(
     return top[py, px] > za + t * dz
 
 
+@njit(cache=True, inline="always")
+def _clear(top: np.ndarray, sx: float, sy: float, sz: float, ex: float, ey: float, ez: float) -> bool:
+    """Whether the line from ``(sx, sy, sz)`` to ``(ex, ey, ez)`` passes above every cell between
+    its end cells (see :func:`clear_lines`)."""
+    cax, cay = int(sx), int(sy)
+    cbx, cby = int(ex), int(ey)
+    ax, ay = cax + 0.5, cay + 0.5
+    dx, dy = (cbx + 0.5) - ax, (cby + 0.5) - ay
+    norm = dx * dx + dy * dy
+    if norm == 0:
+        norm = 1.0
+    za = float(sz)
+    dz = ez - za
+    nx, ny = abs(cbx - cax), abs(cby - cay)
+    sgx = 1 if cbx > cax else -1
+    sgy = 1 if cby > cay else -1
+    x, y, ix, iy = cax, cay, 0, 0
+    while ix < nx or iy < ny:
+        side = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx
+        if side == 0 and (
+            _blocks(top, x + sgx, y, ax, ay, dx, dy, norm, za, dz)
+            and _blocks(top, x, y + sgy, ax, ay, dx, dy, norm, za, dz)
+        ):
+            return False
+        if side <= 0:
+            x += sgx
+            ix += 1
+        if side >= 0:
+            y += sgy
+            iy += 1
+        if (x != cbx or y != cby) and _blocks(top, x, y, ax, ay, dx, dy, norm, za, dz):
+            return False
+    return True
+
+
 @njit(cache=True)
 def clear_lines(starts: np.ndarray, ends: np.ndarray, top: np.ndarray) -> np.ndarray:
     """:meth:`.lattice.Lattice.clear_lines` over the heights ``top`` (``Lattice.top``): whether
@@ -40,37 +75,25 @@ def clear_lines(starts: np.ndarray, ends: np.ndarray, top: np.ndarray) -> np.nda
     n = starts.shape[0]
     ok = np.ones(n, np.bool_)
     for k in range(n):
-        cax, cay = int(starts[k, 0]), int(starts[k, 1])
-        cbx, cby = int(ends[k, 0]), int(ends[k, 1])
-        ax, ay = cax + 0.5, cay + 0.5
-        dx, dy = (cbx + 0.5) - ax, (cby + 0.5) - ay
-        norm = dx * dx + dy * dy
-        if norm == 0:
-            norm = 1.0
-        za = float(starts[k, 2])
-        dz = ends[k, 2] - za
-        nx, ny = abs(cbx - cax), abs(cby - cay)
-        sx = 1 if cbx > cax else -1
-        sy = 1 if cby > cay else -1
-        x, y, ix, iy = cax, cay, 0, 0
-        while ix < nx or iy < ny:
-            side = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx
-            if side == 0 and (
-                _blocks(top, x + sx, y, ax, ay, dx, dy, norm, za, dz)
-                and _blocks(top, x, y + sy, ax, ay, dx, dy, norm, za, dz)
-            ):
-                ok[k] = False
-                break
-            if side <= 0:
-                x += sx
-                ix += 1
-            if side >= 0:
-                y += sy
-                iy += 1
-            if (x != cbx or y != cby) and _blocks(top, x, y, ax, ay, dx, dy, norm, za, dz):
-                ok[k] = False
-                break
+        ok[k] = _clear(top, starts[k, 0], starts[k, 1], starts[k, 2], ends[k, 0], ends[k, 1], ends[k, 2])
     return ok
 
 
-__all__ = ["clear_lines"]
+@njit(cache=True)
+def clear_bits(
+    top: np.ndarray, sx: float, sy: float, sz: float, ex: float, ey: float, z0: float, z1: float, z2: float
+) -> int:
+    """The lines of :func:`clear_lines` from one start to three ends over one point ``(ex, ey)``
+    at heights ``z0``, ``z1``, ``z2``, as bits (bit k: the line to height ``zk`` is clear): one
+    pair of positions without arrays."""
+    bits = 0
+    if _clear(top, sx, sy, sz, ex, ey, z0):
+        bits |= 1
+    if _clear(top, sx, sy, sz, ex, ey, z1):
+        bits |= 2
+    if _clear(top, sx, sy, sz, ex, ey, z2):
+        bits |= 4
+    return bits
+
+
+__all__ = ["clear_bits", "clear_lines"]

@@ -17,7 +17,7 @@ action to play". What each card does is ours (reading ``card_effects``, docs/cru
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -26,6 +26,7 @@ from grimdice.systems.crusade.cards import card_roll
 from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED, graze
 from grimdice.systems.crusade.game import inferno, moments, powers, psychic
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Card, Setup
 from grimdice.systems.crusade.game.state import GameState, Psy, next_event
 from grimdice.systems.crusade.rolls import parse_pool
@@ -69,7 +70,7 @@ def deal(s: GameState) -> GameState:
         return s
     psy = Psy(deck=tuple(range(len(deck))), draws=draws(s.setup))
     held = ((s.pending,) if s.pending else ()) + s.events
-    return replace(s, psy=psy, pending=("draw",), events=held)
+    return altered(s, psy=psy, pending=("draw",), events=held)
 
 
 def draw_outcomes(s: GameState) -> list[tuple[Action, float]]:
@@ -83,11 +84,11 @@ def drawn(s: GameState, outcome: Action) -> GameState:
     k, side = int(outcome[1]), s.psy.draws[0]
     hands = list(s.psy.hands)
     hands[side] = tuple(sorted((*hands[side], k)))
-    psy = replace(
+    psy = altered(
         s.psy, deck=tuple(c for c in s.psy.deck if c != k), hands=(hands[0], hands[1]), draws=s.psy.draws[1:]
     )
-    s = replace(s, psy=psy)
-    return replace(s, pending=("draw",)) if psy.draws else next_event(s)
+    s = altered(s, psy=psy)
+    return altered(s, pending=("draw",)) if psy.draws else next_event(s)
 
 
 # ---------------------------------------------------------------------- who may play what
@@ -111,43 +112,49 @@ def playable(s: GameState, side: int) -> list[int]:
 
 def targets(s: GameState, i: int, k: int) -> list[tuple[int, ...]]:
     """The targets of card ``k`` played by psyker ``i``: a model, or a square (TELEPORT)."""
+    return list(_targets(s, i, k))
+
+
+def _targets(s: GameState, i: int, k: int) -> Iterator[tuple[int, ...]]:
+    """:func:`targets`, one at a time (a card window asks whether there is any)."""
     from grimdice.systems.crusade.game.rules import targets_in_sight
 
     c, me = _card(s, k), s.tokens[i]
     if c.card in powers.KINDS:
-        return powers.targets(s, i, c.card, c.range)
-    if c.card in ENEMY_CARDS:  # VII MODIFIERS: line of sight to the enemy model affected
+        yield from powers.targets(s, i, c.card, c.range)
+    elif c.card in ENEMY_CARDS:  # VII MODIFIERS: line of sight to the enemy model affected
         sight = targets_in_sight(s, i)
-        return [
+        yield from (
             (j,) for j in (psychic.mind_targets(s, i, sight, lance=True) if c.card == "MIND LANCE" else sight)
-        ]
-    if c.card == "TELEPORT":
-        return [sq for sq in _teleports(s, i, c.range)]
-    friends = [j for j, t in enumerate(s.tokens) if t.side == me.side and t.alive and not t.blip]
-    if c.card == "HEAL":
-        hurt = [j for j in friends if s.tokens[j].cond != NONE or s.tokens[j].hits < _max_hits(s, j)]
-        return [(j,) for j in hurt]
-    shielded = {e[1] for e in s.psy.effects if e[0] == "SHIELD"} if s.psy else set()
-    return [(j,) for j in friends if s.tokens[j].standing and j not in shielded]
+        )
+    elif c.card == "TELEPORT":
+        yield from _teleports(s, i, c.range)
+    else:
+        friends = [j for j, t in enumerate(s.tokens) if t.side == me.side and t.alive and not t.blip]
+        if c.card == "HEAL":
+            yield from (
+                (j,) for j in friends if s.tokens[j].cond != NONE or s.tokens[j].hits < _max_hits(s, j)
+            )
+            return
+        shielded = {e[1] for e in s.psy.effects if e[0] == "SHIELD"} if s.psy else set()
+        yield from ((j,) for j in friends if s.tokens[j].standing and j not in shielded)
 
 
 def _max_hits(s: GameState, j: int) -> int:
     return s.setup.profiles[s.tokens[j].profile].hits
 
 
-def _teleports(s: GameState, i: int, reach: int, sight: bool = True) -> list[Pos]:
+def _teleports(s: GameState, i: int, reach: int, sight: bool = True) -> Iterator[Pos]:
     """TELEPORT (ours): a free place the psyker sees, within the card's range (the board's unit);
-    PHASE (ours, ``sight`` False): one it need not see (through walls)."""
+    PHASE (ours, ``sight`` False): one it need not see (through walls); one at a time."""
     board, doors, occ = s.setup.board, s.doors(), s.occupied()
     me = s.tokens[i]
     armour = s.armour_of(me)
-    out = []
     for sq in board.within(me.sq, reach):
         if sq in occ or not board.enterable(sq, armour) or (sq in doors and not doors[sq]):
             continue
         if not sight or board.sight(me.sq, sq, doors, occ):
-            out.append(sq)
-    return out
+            yield sq
 
 
 def _may_cast(s: GameState, i: int) -> bool:
@@ -177,15 +184,18 @@ def cast_actions(s: GameState) -> list[Action]:
 def react_actions(s: GameState, side: int, only: str = "") -> list[Action]:
     """The cards the other player may play in the enemy turn (any standing psyker of its force;
     ``only``: cards of that kind)."""
+    return list(_reacts(s, side, only))
+
+
+def _reacts(s: GameState, side: int, only: str = "") -> Iterator[Action]:
+    """:func:`react_actions`, one at a time (whether there is any: the first)."""
     if s.psy is None:
-        return []
-    out: list[Action] = []
+        return
     for i, t in enumerate(s.tokens):
         if t.side == side and not t.blip and _may_cast(s, i):
             for k in playable(s, side):
                 if not only or _card(s, k).card == only:
-                    out.extend(("cast", i, k, *tg) for tg in targets(s, i, k))
-    return out
+                    yield from (("cast", i, k, *tg) for tg in _targets(s, i, k))
 
 
 def prompt_actions(s: GameState) -> list[Action]:
@@ -215,23 +225,23 @@ def cast(s: GameState, a: Action) -> GameState:
     react = bool(psy.prompt)
     player = s.setup.scenario.psychic.player if s.setup.scenario.psychic else 0
     if side == player:
-        psy = replace(psy, used=(*psy.used, k))
+        psy = altered(psy, used=(*psy.used, k))
     else:  # VII: enemy psykers "must discard cards after use"
         hands = list(psy.hands)
         hands[side] = tuple(x for x in hands[side] if x != k)
-        psy = replace(psy, hands=(hands[0], hands[1]))
+        psy = altered(psy, hands=(hands[0], hands[1]))
     cast = dict(psy.cast)
     cast[i] = cast.get(i, 0) + 1
-    psy = replace(psy, cast=tuple(sorted(cast.items())))
+    psy = altered(psy, cast=tuple(sorted(cast.items())))
     if c.card not in powers.FREE:  # VII: PHASE, TELEPORT "does not take an action to play"
         if react:
-            psy = replace(psy, owed=psy.owed | {i})
+            psy = altered(psy, owed=psy.owed | {i})
             if c.card == "INFERNO":  # VII INFERNO: no action owed if harmed by the attack
                 psy = inferno.awaiting(s, psy, i)
         else:
-            psy = replace(psy, casting=True)
-            s = replace(s, acted=True)
-    s = replace(s, psy=psy)
+            psy = altered(psy, casting=True)
+            s = altered(s, acted=True)
+    s = altered(s, psy=psy)
     if c.card in ENEMY_CARDS or c.card in powers.AT_ENEMY:  # V HIDING: "If you attack ... Revealed"
         s = s.with_token(i, hidden=False)
     if c.card in powers.FREE:
@@ -239,12 +249,12 @@ def cast(s: GameState, a: Action) -> GameState:
 
         return reveal_around(s.with_token(i, sq=target), i)
     if c.card == "MIND LANCE":
-        return replace(
+        return altered(
             s, pending=("attack", "lance", i, target[0], psychic.mind_situation(s, i, target[0]), c.card)
         )
     if c.card in powers.KINDS:
         return powers.cast(s, i, c.card, k, target[0])
-    return replace(s, pending=("card", i, k, target[0]))
+    return altered(s, pending=("card", i, k, target[0]))
 
 
 def card_chances(s: GameState, i: int, k: int, j: int) -> tuple[float, float, bool]:
@@ -288,7 +298,7 @@ def card_done(s: GameState, outcome: Action) -> GameState:
     """The card's effect if its roll succeeded (reading ``card_effects``), then an incursion."""
     assert s.psy is not None
     _, i, k, j = s.pending
-    s = replace(s, pending=())
+    s = altered(s, pending=())
     if outcome[1]:
         card = _card(s, k).card
         s = powers.effect(s, card, i, j, int(outcome[1])) if card in powers.KINDS else _effect(s, card, j)
@@ -319,14 +329,14 @@ def _effect(s: GameState, card: str, j: int) -> GameState:
     # SHIELD (ours): +1 armour until the next start of this turn's player's turn (IX FOR ONE TURN);
     # FLASH (ours): the model takes no action in its next activation
     until = s.player if card == "SHIELD" else -1
-    return replace(s, psy=replace(s.psy, effects=(*s.psy.effects, (card, j, until))))
+    return altered(s, psy=altered(s.psy, effects=(*s.psy.effects, (card, j, until))))
 
 
 def decide(s: GameState, a: Action) -> GameState:
     """The other player's choice in a card window (``pass`` or a card), or a discard."""
     assert s.psy is not None
     if a[0] == "pass":  # a PRECOGNANT passed: the held shot goes on
-        return powers.resume(replace(s, psy=replace(s.psy, prompt=())))
+        return powers.resume(altered(s, psy=altered(s.psy, prompt=())))
     if a[0] == "cast":
         return moments.played(cast(s, a))
     if a[0] == "dissipate":  # the window stays open
@@ -335,7 +345,7 @@ def decide(s: GameState, a: Action) -> GameState:
     hands = list(s.psy.hands)
     hands[side] = tuple(x for x in hands[side] if x != int(a[1]))
     prompt = ("discard", side, n - 1) if n > 1 and hands[side] else ()
-    return replace(s, psy=replace(s.psy, hands=(hands[0], hands[1]), prompt=prompt))
+    return altered(s, psy=altered(s.psy, hands=(hands[0], hands[1]), prompt=prompt))
 
 
 # ---------------------------------------------------------------------- turns and deaths
@@ -344,17 +354,17 @@ def on_activate(s: GameState, i: int) -> GameState:
     other player's card window opens (reading ``card_window``)."""
     if s.psy is None:
         return s
-    psy = replace(s.psy, casting=False)
+    psy = altered(s.psy, casting=False)
     flashed = [e for e in psy.effects if e[0] == "FLASH" and e[1] == i]
     if (i in psy.owed and not inferno.spared(psy, i)) or flashed:  # INFERNO: spared when harmed by the attack
-        s = replace(s, acted=True)
+        s = altered(s, acted=True)
     gone = (*flashed, *(e for e in psy.effects if e[0] == "INFERNO" and e[1] == i))
-    psy = replace(psy, owed=psy.owed - {i}, effects=tuple(e for e in psy.effects if e not in gone))
+    psy = altered(psy, owed=psy.owed - {i}, effects=tuple(e for e in psy.effects if e not in gone))
     s, psy = powers.on_activate(s, psy, i)
-    s = replace(s, psy=psy)
+    s = altered(s, psy=psy)
     other = 1 - s.player
-    if s.round and (react_actions(s, other) or powers.dissipations(s, other)):  # none in round 0
-        s = replace(s, psy=replace(psy, prompt=("react", other)))
+    if s.round and (next(_reacts(s, other), None) or powers.dissipations(s, other)):  # none in round 0
+        s = altered(s, psy=altered(psy, prompt=("react", other)))
     return s
 
 
@@ -370,7 +380,7 @@ def new_turn(s: GameState, ending: int, starting: int) -> GameState:
         for e in psy.effects
         if not (e[0] in powers.ONE_TURN and e[2] == starting) and not (e[0] == "INFERNO" and e[1] not in owed)
     )
-    return replace(s, psy=replace(psy, used=(), cast=(), casting=False, effects=effects, owed=owed))
+    return altered(s, psy=altered(psy, used=(), cast=(), casting=False, effects=effects, owed=owed))
 
 
 def mourn(s: GameState) -> GameState:
@@ -383,7 +393,7 @@ def mourn(s: GameState) -> GameState:
         if t.cond == KILLED and t.side == player and i not in s.psy.mourned and psychic.level(s, t):
             n = min(psychic.level(s, t), len(s.psy.hands[player]))
             prompt = ("discard", player, n) if n else ()
-            return replace(s, psy=replace(s.psy, mourned=s.psy.mourned | {i}, prompt=prompt))
+            return altered(s, psy=altered(s.psy, mourned=s.psy.mourned | {i}, prompt=prompt))
     return s
 
 

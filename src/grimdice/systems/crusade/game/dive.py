@@ -18,13 +18,13 @@ graze, III: Stun + Stun = KO) and its move ends.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import Any
 
 from grimdice.engine.table.lattice import EIGHT
 from grimdice.systems.crusade.damage import graze
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState
 from grimdice.systems.crusade.game.table import MAX_DROP, MAX_GAP, TableBoard
 
@@ -82,8 +82,8 @@ def start(s: GameState, j: int) -> GameState:
     land = _landing(s, i, j)
     assert land is not None
     d, q = land
-    s = replace(s.with_token(i, hidden=False).with_token(j, hidden=False), acted=True, attacked=True)
-    return replace(s, pending=("dive", i, j, q, d, chance(s, d)))
+    s = altered(s.with_token(i, hidden=False).with_token(j, hidden=False), acted=True, attacked=True)
+    return altered(s, pending=("dive", i, j, q, d, chance(s, d)))
 
 
 def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
@@ -95,14 +95,14 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     """Made: the model lands beside the target and melees it with +O, no re-rolls; failed: it
     lands stunned and its move ends."""
     _, i, j, q, d, _ = s.pending
-    s = replace(s.with_token(i, sq=tuple(q)), pending=(), budget=s.budget - d, moved=s.moved + 1)
+    s = altered(s.with_token(i, sq=tuple(q)), pending=(), budget=s.budget - d, moved=s.moved + 1)
     if not outcome[1]:
         t = s.tokens[i]
         cond, hits = graze((t.cond, t.hits), "stun", s.setup.fighters[t.profile].body)
-        return replace(s.with_token(i, cond=cond, hits=hits), budget=0)
-    s = replace(s, meleed=(*s.meleed, j))
+        return altered(s.with_token(i, cond=cond, hits=hits), budget=0)
+    s = altered(s, meleed=(*s.meleed, j))
     key = situation.melee(s, i, j, len(s.meleed), "dive")
-    return replace(s, pending=("attack", "melee", i, j, key, ""))
+    return altered(s, pending=("attack", "melee", i, j, key, ""))
 
 
 __all__ = ["MAX_DIVE", "actions", "chance", "outcomes", "resolve", "start"]

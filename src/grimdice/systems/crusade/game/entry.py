@@ -18,11 +18,11 @@ inside the marker's sector, within 3" of it, closes entry ``n``.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.actions import force_entry_chance
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import READY, GameState
 from grimdice.systems.crusade.game.table import TableBoard
 
@@ -92,8 +92,8 @@ def chance(s: GameState, sector: int, weapon: str) -> float:
 def start(s: GameState, sector: int, weapon: str) -> GameState:
     """The attempt, an action: its chance pending (a weapon that cannot make it is not offered)."""
     p = chance(s, sector, weapon)
-    s = replace(s.with_token(s.active, hidden=False), acted=True, attacked=True)
-    return replace(s, pending=("force", s.active, sector, p))
+    s = altered(s.with_token(s.active, hidden=False), acted=True, attacked=True)
+    return altered(s, pending=("force", s.active, sector, p))
 
 
 def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
@@ -103,15 +103,15 @@ def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
 
 def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     _, i, sector, _ = s.pending
-    s = replace(s, pending=())
+    s = altered(s, pending=())
     if not outcome[1]:
         return s
-    return replace(s, breaches=(*s.breaches, (s.tokens[i].sq, sector)))
+    return altered(s, breaches=(*s.breaches, (s.tokens[i].sq, sector)))
 
 
 def close(s: GameState, n: int) -> GameState:
     """VI: "you may close a forced entrance that is within 3" by spending an action"."""
-    return replace(s, breaches=s.breaches[:n] + s.breaches[n + 1 :], acted=True)
+    return altered(s, breaches=s.breaches[:n] + s.breaches[n + 1 :], acted=True)
 
 
 __all__ = ["REACH", "actions", "close", "outcomes", "resolve", "sectors_beside", "start"]

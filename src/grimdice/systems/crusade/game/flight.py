@@ -22,9 +22,12 @@ within 1" in height, may take it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from grimdice.systems.crusade.game.board import Step
 from grimdice.systems.crusade.game.latch import steps as latched
 from grimdice.systems.crusade.game.long_flight import long_flights, reach
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, Token, has_code
 
 #: the abilities that give a model the air steps
@@ -34,7 +37,13 @@ EPS = 1e-9
 
 def flies(s: GameState, t: Token) -> bool:
     """A revealed model with FLY or JUMP PACK."""
-    return not t.blip and any(has_code(s.setup.profiles[t.profile].abilities, c) for c in FLIERS)
+    return not t.blip and _flier(s.setup, t.profile)
+
+
+@lru_cache(maxsize=1024)
+def _flier(setup: Setup, profile: int) -> bool:
+    """Whether the profile has FLY or JUMP PACK (kept per setup and profile)."""
+    return any(has_code(setup.profiles[profile].abilities, c) for c in FLIERS)
 
 
 #: the last state's steps, kept for the step that follows its legal actions (``cost_of``)

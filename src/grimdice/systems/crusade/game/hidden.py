@@ -14,13 +14,13 @@ BURN; where they stand is not hidden). Everything else is public; the player's o
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from grimdice.systems.crusade.game.frozen import altered
 
 if TYPE_CHECKING:
     from grimdice.systems.crusade.game.scenario import Setup
-    from grimdice.systems.crusade.game.state import GameState
+    from grimdice.systems.crusade.game.state import GameState, Psy
 
 
 def observation(s: GameState, player: int) -> GameState:
@@ -40,11 +40,26 @@ def observation(s: GameState, player: int) -> GameState:
             tokens[i] = altered(tokens[i], blip=pool)
         s = altered(s, tokens=tuple(tokens))
     if s.psy is not None and s.psy.hands[enemy]:
-        hands = list(s.psy.hands)
-        unseen = tuple(sorted(s.psy.deck + tuple(k for k in hands[enemy] if k >= 0)))
-        hands[enemy] = (-1,) * len(hands[enemy])
-        s = altered(s, psy=altered(s.psy, deck=unseen, hands=(hands[0], hands[1])))
+        s = altered(s, psy=_unseen(s.psy, enemy))
     return s
+
+
+#: the last cards observed: (the cards, the enemy), and what the player sees of them
+_LAST: list[tuple[Any, ...]] = [(None, -1, None)]
+
+
+def _unseen(psy: Psy, enemy: int) -> Psy:
+    """The cards as the player sees them: the enemy's hand unknown cards, the deck every card the
+    player has not seen (kept for the last cards asked: they change at a card's events only)."""
+    last = _LAST[0]  # one read: another thread may replace it
+    if last[0] is psy and last[1] == enemy:
+        return last[2]
+    hands = list(psy.hands)
+    unseen = tuple(sorted(psy.deck + tuple(k for k in hands[enemy] if k >= 0)))
+    hands[enemy] = (-1,) * len(hands[enemy])
+    got = altered(psy, deck=unseen, hands=(hands[0], hands[1]))
+    _LAST[0] = (psy, enemy, got)
+    return got
 
 
 @lru_cache(maxsize=64)

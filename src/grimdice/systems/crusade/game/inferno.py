@@ -18,9 +18,9 @@ stop); wounded or a hit less, it is made with the attacker's new condition.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from grimdice.systems.crusade.damage import CONDITIONS, NONE, WOUNDED
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState, Psy
 
 #: the psyker was harmed by the attack its INFERNO was played at: no action owed
@@ -31,7 +31,7 @@ def awaiting(s: GameState, psy: Psy, i: int) -> Psy:
     """Psyker ``i`` just played INFERNO in the enemy turn: it waits on the attack held at its
     moment, or else on the attack of the enemy model being activated."""
     attacker = int(psy.held[2]) if psy.held else s.active
-    return replace(psy, effects=(*psy.effects, ("INFERNO", i, attacker)))
+    return altered(psy, effects=(*psy.effects, ("INFERNO", i, attacker)))
 
 
 def struck(before: GameState, after: GameState) -> GameState:
@@ -48,7 +48,7 @@ def struck(before: GameState, after: GameState) -> GameState:
         else e
         for e in psy.effects
     )
-    return after if effects == psy.effects else replace(after, psy=replace(psy, effects=effects))
+    return after if effects == psy.effects else altered(after, psy=altered(psy, effects=effects))
 
 
 def _harmed(before: GameState, after: GameState, k: int) -> bool:
@@ -69,7 +69,7 @@ def at_held(s: GameState, card: str, j: int) -> GameState:
         return s
     t = s.tokens[j]
     if t.cond != NONE and t.cond != WOUNDED:  # stunned, KO or killed: no attack
-        return replace(s, psy=replace(psy, held=(), prompt=()))
+        return altered(s, psy=altered(psy, held=(), prompt=()))
     held = psy.held
     try:
         data = json.loads(held[4])
@@ -80,7 +80,7 @@ def at_held(s: GameState, card: str, j: int) -> GameState:
     data["attacker"]["condition"] = CONDITIONS[t.cond]
     data["attacker"]["hits_left"] = t.hits
     held = (*held[:4], json.dumps(data, sort_keys=True), *held[5:])
-    return replace(s, psy=replace(psy, held=held))
+    return altered(s, psy=altered(psy, held=held))
 
 
 __all__ = ["SPARED", "at_held", "awaiting", "spared", "struck"]

@@ -14,10 +14,10 @@ step; no snap fire before it.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState
 from grimdice.systems.crusade.game.table import TableBoard
 
@@ -39,16 +39,16 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
 def start(s: GameState, j: int) -> GameState:
     """The awkward melee across the ladder, pending."""
     i = s.active
-    s = replace(s.with_token(i, hidden=False).with_token(j, hidden=False), acted=True, attacked=True)
-    s = replace(s, meleed=(*s.meleed, j))
+    s = altered(s.with_token(i, hidden=False).with_token(j, hidden=False), acted=True, attacked=True)
+    s = altered(s, meleed=(*s.meleed, j))
     key = situation.melee(s, i, j, len(s.meleed), awkward=True)
-    return replace(s, pending=("attack", "ladder", i, j, key, ""))
+    return altered(s, pending=("attack", "ladder", i, j, key, ""))
 
 
 def after(before: GameState, s: GameState, j: int) -> GameState:
     """V: "if you tie or lose, you cannot take other actions and must wait at the starting end"."""
     was, now = before.tokens[j], s.tokens[j]
-    return replace(s, budget=0) if (was.cond, was.hits) == (now.cond, now.hits) else s
+    return altered(s, budget=0) if (was.cond, was.hits) == (now.cond, now.hits) else s
 
 
 __all__ = ["actions", "after", "start"]

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.game import powers
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState
 
 Action = tuple[Any, ...]
@@ -64,7 +64,7 @@ def shield_held(s: GameState, card: str, j: int) -> GameState:
         return s
     if j not in powers.victims_of(psy.held):
         return s
-    return replace(s, psy=replace(psy, held=shielded(psy.held, j)))
+    return altered(s, psy=altered(psy, held=shielded(psy.held, j)))
 
 
 def finding(s: GameState, blip: int, react: React) -> GameState:
@@ -78,7 +78,7 @@ def finding(s: GameState, blip: int, react: React) -> GameState:
         if t.side == side and t.standing and not t.blip and board.adjacent(t.sq, sq, doors):
             s = powers.found(s, i)
     assert s.psy is not None
-    asked = replace(s, psy=replace(s.psy, prompt=("find", side)))
+    asked = altered(s, psy=altered(s.psy, prompt=("find", side)))
     return asked if react(asked, side, "PSYCHOMETRY") else s
 
 
@@ -86,7 +86,7 @@ def played(s: GameState) -> GameState:
     """A card just played at PSYCHOMETRY's moment ends it (the card was the moment's one)."""
     if s.psy is None or not asked(s):
         return s
-    return replace(s, psy=replace(s.psy, prompt=()))
+    return altered(s, psy=altered(s.psy, prompt=()))
 
 
 def asked(s: GameState) -> bool:

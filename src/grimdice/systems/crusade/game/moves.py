@@ -6,6 +6,7 @@ from grimdice.systems.crusade.game.board import FULL, Pos
 from grimdice.systems.crusade.game.explore import uncover
 from grimdice.systems.crusade.game.flight import steps_of
 from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.latch import carry
 from grimdice.systems.crusade.game.powers import found
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
@@ -24,8 +25,6 @@ def cost_of(s: GameState, kind: str, to: Pos) -> float:
 def step(s: GameState, sq: Pos, cost: float = 1) -> GameState:
     """Token ``s.active`` steps to ``sq`` for ``cost`` of its move (:data:`~.board.FULL`: its whole
     move, V tall ladders, X manholes). Then blips and hidden models are revealed."""
-    from grimdice.systems.crusade.game.latch import carry
-
     i = s.active
     if cost == FULL:
         after = s.changed(i, {"sq": sq}, budget=0, moved=s.moved + 1)

@@ -17,11 +17,11 @@ ghost. PSYCHOMETRY- the psyker that finds the blip must spend an action to play 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 from grimdice.systems.crusade.damage import KILLED, graze
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import FURTHER_CARDS
 from grimdice.systems.crusade.game.state import GameState, Psy
 
@@ -113,14 +113,14 @@ def cast(s: GameState, i: int, card: str, k: int, j: int) -> GameState:
     """The card's roll pending (``("card", i, k, j)``), or JINX's and JOSTLE's weapon roll (no card
     roll: "the weapon's roll vs. user", with the range penalty of the distance to the victim)."""
     if card not in ("JINX", "JOSTLE"):
-        return replace(s, pending=("card", i, k, j))
+        return altered(s, pending=("card", i, k, j))
     from grimdice.systems.crusade.game.fails import explosion_shot
     from grimdice.systems.crusade.game.situation import range_key
 
     weapon = _weapon(s, j, card)
     data = json.loads(explosion_shot(s, j, weapon, j))
     data["range"] = range_key(s.setup.board.range(s.tokens[i].sq, s.tokens[j].sq))
-    return replace(s, pending=("attack", "jinx", j, j, json.dumps(data, sort_keys=True), weapon))
+    return altered(s, pending=("attack", "jinx", j, j, json.dumps(data, sort_keys=True), weapon))
 
 
 def distance(s: GameState, i: int, card: str, j: int) -> int:
@@ -156,12 +156,12 @@ def effect(s: GameState, card: str, i: int, j: int, n: int = 1) -> GameState:
         cond, hits = graze((t.cond, t.hits), "stun", s.setup.fighters[t.profile].body)
         return s.with_token(j, cond=cond, hits=hits)
     if card == "PRECOGNANT":  # the enemy attack foreseen: it is not made
-        return replace(s, psy=replace(s.psy, held=(), prompt=()))
+        return altered(s, psy=altered(s.psy, held=(), prompt=()))
     if card == "PROJECTION":
         return project(s, i)
     if j == s.active:  # FRENETIC, TRIPPER at the model being activated: its move now
-        return replace(s, budget=_moved(s, card, j, s.budget))
-    return replace(s, psy=replace(s.psy, effects=(*s.psy.effects, (card, j, s.player))))
+        return altered(s, budget=_moved(s, card, j, s.budget))
+    return altered(s, psy=altered(s.psy, effects=(*s.psy.effects, (card, j, s.player))))
 
 
 def _moved(s: GameState, card: str, j: int, budget: float) -> float:
@@ -176,16 +176,16 @@ def on_activate(s: GameState, psy: Psy, i: int) -> tuple[GameState, Psy]:
     PSYCHOMETRY find is of the previous activation."""
     spent = [e for e in psy.effects if e[1] == i and e[0] in ("FRENETIC", "TRIPPER")]
     for card, _, _ in spent:
-        s = replace(s, budget=_moved(s, card, i, s.budget))
+        s = altered(s, budget=_moved(s, card, i, s.budget))
     keep = tuple(e for e in psy.effects if e not in spent and e[0] != "FOUND")
-    return s, replace(psy, effects=keep)
+    return s, altered(psy, effects=keep)
 
 
 def found(s: GameState, i: int) -> GameState:
     """PSYCHOMETRY: psyker ``i`` found (revealed) a blip in its activation."""
     if s.psy is None or ("FOUND", i, -1) in s.psy.effects:
         return s
-    return replace(s, psy=replace(s.psy, effects=(*s.psy.effects, ("FOUND", i, -1))))
+    return altered(s, psy=altered(s.psy, effects=(*s.psy.effects, ("FOUND", i, -1))))
 
 
 # ---------------------------------------------------------------------- PRECOGNANT's moment
@@ -203,7 +203,7 @@ def foresee(s: GameState) -> GameState:
     side = 1 - s.tokens[s.pending[2]].side
     if s.tokens[s.pending[3]].side != side:
         return s
-    held = replace(s, pending=(), psy=replace(s.psy, held=s.pending, prompt=("foresee", side)))
+    held = altered(s, pending=(), psy=altered(s.psy, held=s.pending, prompt=("foresee", side)))
     from grimdice.systems.crusade.game.deck import react_actions
     from grimdice.systems.crusade.game.moments import at_attack  # IX FOR ONE TURN cards too
 
@@ -214,7 +214,7 @@ def resume(s: GameState) -> GameState:
     """The held attack goes on (PRECOGNANT passed or failed), once nothing else is pending."""
     if s.psy is None or not s.psy.held or s.pending:
         return s
-    return replace(s, pending=s.psy.held, psy=replace(s.psy, held=(), prompt=()))
+    return altered(s, pending=s.psy.held, psy=altered(s.psy, held=(), prompt=()))
 
 
 # ---------------------------------------------------------------------- PROJECTION's ghost
@@ -241,7 +241,7 @@ def project(s: GameState, i: int) -> GameState:
     k = s.setup.ghost[me.profile]
     ghost = Token(me.side, k, sq, hits=s.setup.profiles[k].hits)
     effects = (*s.psy.effects, ("GHOST", len(s.tokens), i))
-    return replace(s, tokens=(*s.tokens, ghost), psy=replace(s.psy, effects=effects))
+    return altered(s, tokens=(*s.tokens, ghost), psy=altered(s.psy, effects=effects))
 
 
 def dissipations(s: GameState, side: int | None = None) -> list[tuple[Any, ...]]:

@@ -12,12 +12,12 @@ psyker it kills is replaced by a Warp Spawn.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.damage import KILLED
 from grimdice.systems.crusade.game.combat import Outcome, cached_law, joint_law
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.situation import model_data, range_key
 from grimdice.systems.crusade.game.state import READY, GameState, Token, has_code
 from grimdice.systems.crusade.profiles import Scenario
@@ -118,17 +118,17 @@ def declare(s: GameState, i: int, j: int, how: str = "mind", card: str = "") -> 
     for the initiator"); V HIDING: attacking reveals it. With Mind Blast, a roll at each model under
     its template (:func:`blast_targets`), ``j`` first, one chance node each."""
     caught = blast_targets(s, i, j) if how == "mind" else ()
-    s = replace(s.with_token(i, hidden=False), acted=True, attacked=True)
+    s = altered(s.with_token(i, hidden=False), acted=True, attacked=True)
     if caught:
         return _blast(s, i, caught, None)
-    return replace(s, pending=("attack", how, i, j, mind_situation(s, i, j), card))
+    return altered(s, pending=("attack", how, i, j, mind_situation(s, i, j), card))
 
 
 def _blast(s: GameState, i: int, caught: tuple[int, ...], maxed: bool | None) -> GameState:
     """The mind blast's roll at ``caught[0]``, pending; ``maxed``: whether its first roll had every
     die at its maximum (None before it)."""
     k = caught[0]
-    return replace(
+    return altered(
         s, pending=("attack", "blast", i, k, mind_situation(s, i, k, lance=True), "", (caught[1:], maxed))
     )
 
@@ -150,13 +150,13 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         from grimdice.systems.crusade.game.powers import resume
 
         (ds, *_), _ = cached_law(key)[k]
-        s = replace(s.with_token(j, cond=ds[0], hits=ds[1]), pending=())
+        s = altered(s.with_token(j, cond=ds[0], hits=ds[1]), pending=())
         if how == "jinx":
             return resume(stunned_stops(s, j))
         return resume(spawn(s, j) if ds[0] == KILLED else s)
     ((ds, as_, *_), maxed), _ = mind_law(key)[k]
     rest, first = s.pending[6] if how == "blast" else ((), None)
-    s = replace(s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), pending=())
+    s = altered(s.with_token(j, cond=ds[0], hits=ds[1]).with_token(i, cond=as_[0], hits=as_[1]), pending=())
     if how == "blast":  # reading mind_blast_template: the first roll's incursion, after every roll
         maxed = maxed if first is None else first
         rest = tuple(n for n in rest if s.tokens[n].alive)
@@ -173,7 +173,7 @@ def incursion(s: GameState, i: int) -> GameState:
     """VII INCURSION: "you must fend off an incursion from the warp" (a chance node)."""
     if not s.tokens[i].alive:
         return s
-    return replace(s, pending=("attack", "incursion", i, i, incursion_situation(s, i), ""))
+    return altered(s, pending=("attack", "incursion", i, i, incursion_situation(s, i), ""))
 
 
 def spawn(s: GameState, i: int) -> GameState:
@@ -184,7 +184,7 @@ def spawn(s: GameState, i: int) -> GameState:
     k = s.setup.spawn[t.profile]
     p = s.setup.profiles[k]
     beast = Token(1 - t.side, k, t.sq, hits=p.hits, arms=tuple(READY for _ in p.weapons))
-    return replace(s, tokens=(*s.tokens, beast))
+    return altered(s, tokens=(*s.tokens, beast))
 
 
 def spawn_profile(psyker: Any) -> dict[str, Any]:
@@ -225,7 +225,7 @@ def psychic_setup(setup: Any) -> Any:
             profiles.append(p)
             fighters.append(fighter(p, f"profiles.{i}"))
     ghost = tuple(made[1]) if len(made) > 1 else ()
-    out = replace(
+    out = altered(
         setup, profiles=tuple(profiles), fighters=tuple(fighters), spawn=tuple(made[0]), ghost=ghost
     )
     check_deck(out)

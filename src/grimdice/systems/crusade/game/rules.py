@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from grimdice.systems.crusade.actions import shamble_move
-from grimdice.systems.crusade.damage import NONE, STUNNED
+from grimdice.systems.crusade.damage import KO, NONE, STUNNED
 from grimdice.systems.crusade.game import (
     ambush,
     climb,
@@ -255,7 +255,7 @@ def _beaten(s: GameState) -> int:
     not), or -1."""
     up = [False, False]
     for t in powers.counted(s):
-        if t.standing:
+        if t.cond < KO:  # Token.standing, read inline: every step asks
             up[t.side] = True
             if up[1 - t.side]:
                 return -1

@@ -44,7 +44,7 @@ from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
 from grimdice.systems.crusade.game import table_parts
 from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
 from grimdice.systems.crusade.game.table_parts import Building, Link, Nearest, Structure, key_piece, piece_key
-from grimdice.systems.crusade.game.table_sight import ALL_SEEN, HEAD, ends_of, seen_table
+from grimdice.systems.crusade.game.table_sight import ALL_SEEN, HEAD, ends_of, seen_pair, seen_table
 
 MAX_JUMP_UP = 3  # V JUMPING: "max. 3 inches up"
 MAX_DROP = 3  # V JUMPING: "jumping down 3" or less, simply deduct the height"
@@ -80,7 +80,7 @@ class TableBoard:
     _beside: dict[Pos, tuple[int, ...]] = field(default_factory=dict, repr=False)
     _indoors: dict[Pos, int] = field(default_factory=dict, repr=False)
     _targets: list[Any] = field(default_factory=list, repr=False)  # every position, as sight's ends
-    _by_row: bool = field(default=False, repr=False)  # sight worked out for the positions asked only
+    _by_row: bool = field(default=False, repr=False)  # sight worked out for the pairs asked only
     memo: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)  # the rules' kept answers
 
     def __getstate__(self) -> dict[str, Any]:
@@ -389,17 +389,16 @@ class TableBoard:
 
     def _seen(self, a: Pos, b: Pos) -> int:
         """Which of :data:`SAMPLES` of a model at ``b`` ``a`` sees, as bits (bit k: sample k seen), kept
-        (models do not block sight): every row at once, a collapse's (:meth:`ruined`) each when asked."""
+        (models do not block sight): every row at once; on a collapse's table (:meth:`ruined`), and
+        from a start that is not a position, each pair when asked (:func:`.table_sight.seen_pair`)."""
         row = self._seen_rows.get(a)
-        if row is None and self.enterable(a, 0):
+        if row is None and not self._by_row and self.enterable(a, 0):
             if not self._targets:
                 self._targets[:] = ends_of(self, self.positions())
-            froms = [a] if self._by_row or self._seen_rows else self._targets[0]
+            froms = [a] if self._seen_rows else self._targets[0]
             self._seen_rows.update(seen_table(self, froms, *self._targets))
             row = self._seen_rows[a]
-        if row is None or b not in row:
-            return seen_table(self, [a], *ends_of(self, [b]))[a][b]
-        return row[b]
+        return seen_pair(self, a, b) if row is None or b not in row else row[b]
 
     def sight(self, a: Pos, b: Pos, doors: Doors, occupied: Iterable[Pos] = ()) -> bool:
         """II: line of sight to some part of the target (reading ``table_models_sight``: models

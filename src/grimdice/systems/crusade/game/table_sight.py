@@ -54,4 +54,28 @@ def seen_table(
     return out
 
 
-__all__ = ["ALL_SEEN", "HEAD", "LINES_AT_ONCE", "SAMPLES", "ends_of", "seen_table"]
+def seen_pair(board: TableBoard, a: Pos, b: Pos) -> int:
+    """:func:`seen_table`'s bits for one pair (the same points, lines and sectors), kept in the
+    board's ``memo``: a collapse's table, whose rows are asked of few targets each, and a start
+    that is not a position work out only the pairs asked."""
+    kept = board.memo.get("sight")
+    if kept is None:
+        kept = board.memo["sight"] = {}
+    got = kept.get((a, b))
+    if got is None:
+        here, there = board.indoors(a), board.indoors(b)
+        if here >= 0 and there not in (-1, here):
+            got = 0  # inside a sector: none seen in another sector
+        else:
+            from grimdice.engine.table.lattice_kernel import clear_bits
+
+            e = board.eye_level(b)
+            z0, z1, z2 = (e + f * HEAD for f in SAMPLES)
+            x, y = b[0] + 0.5, b[1] + 0.5
+            eye = board.eye_level(a) + HEAD
+            got = clear_bits(board.lattice.top, a[0] + 0.5, a[1] + 0.5, eye, x, y, z0, z1, z2)
+        kept[a, b] = got
+    return got
+
+
+__all__ = ["ALL_SEEN", "HEAD", "LINES_AT_ONCE", "SAMPLES", "ends_of", "seen_pair", "seen_table"]
