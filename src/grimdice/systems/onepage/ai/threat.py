@@ -44,9 +44,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from grimdice.engine.frozen import replace
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import facing, firing, melee_moves
+from grimdice.systems.onepage.ai import frontage
+from grimdice.systems.onepage.game import facing, firing
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
 
@@ -115,19 +118,38 @@ def charge_key(state: GameState, v: int, u: int) -> tuple[Any, ...]:
 
 def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
     """How many models of ``v`` and of ``u`` strike in ``v``'s charge on ``u`` when ``v``'s block
-    starts :data:`CLOSE` from ``u`` (where a unit walks to before it charges): the game's own
-    count (:meth:`GameState.charged`, ``melee_moves``: the block's move, each assaulting model's
-    own move on into contact, the defenders' 3" move), from where the block would stand straight
-    towards ``u``. Kept in the game's geometry memo by what the count reads: where every unit on
-    the table stands (:meth:`GameState.standing`'s key: anchors, models alive, places) and the
-    active unit's Assault (``charge``), not across games (the table is the setup's)."""
+    starts :data:`CLOSE` from ``u`` (where a unit walks to before it charges), straight towards the
+    closest model of ``u``: the AI's estimate (:func:`.frontage.strikers`: the spots around the
+    target's models that the assaulting models reach, and the target's models within reach of them;
+    the game places the models one by one when a charge happens). Kept in the game's geometry memo
+    by what it reads: where every unit on the table stands (:meth:`GameState.standing`'s key:
+    anchors, models alive, places) and the active unit's Assault (``charge``), not across games
+    (the table is the setup's)."""
+    from grimdice.systems.onepage.game.moving import direct_vector
 
     def compute() -> tuple[int, int]:
-        dx, dy = state.charge_vector(v, u)
+        dx, dy = direct_vector(state, v, u)
         far = math.hypot(dx, dy)
         step = max(0.0, far - CLOSE) / far if far > EPS else 0.0
-        near = state.moved(v, dx * step, dy * step) if step else state
-        return melee_moves.strikers(near.charged(v, u), v, u)
+        setup, d = state.setup, state.models(u)
+        ra, rd = float(setup.radii[v]), float(setup.radii[u])
+        allowance = move_distance(setup.units[v], "assault")
+        if state.charge:
+            allowance = min(allowance, state.charge[2])
+        pts, rp, _, _ = state.others(v, ignore=u)
+        c = frontage.Imagined(
+            starts=state.models(v) + np.array([dx * step, dy * step]),
+            ra=ra,
+            allowance=allowance,
+            d=d,
+            rd=rd,
+            pts=pts,
+            rp=rp,
+            table=setup.table,
+            flying=setup.units[v].has("flying"),
+        )
+        shape = recall(setup, ("frontage", u, len(d), state.flip(u), ra), lambda: frontage.layout(d, rd, ra))
+        return frontage.strikers(c, shape)
 
     return recall(state.setup, ("charge strikers", state.standing().key, state.charge, v, u), compute)
 
