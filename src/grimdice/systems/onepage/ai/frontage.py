@@ -42,6 +42,7 @@ DEFENDERS_MOVE = 3.0  # "move by up to 3" to get into base contact"
 KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units"
 TIGHT = 1e-4  # a spot's extra gap, so that bases in contact do not count as overlapping
 EPS = 1e-6
+TRIED = 3  # the nearest assaulting models whose straight paths to a spot are tried
 
 
 @dataclass(frozen=True)
@@ -91,19 +92,24 @@ def spots(c: Imagined, shape: tuple[np.ndarray, np.ndarray] | None = None) -> tu
 
 
 def reached(c: Imagined, at: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each spot: whether its nearest assaulting model reaches it (see the module text) and that
-    model's distance to it; for each model, whether some spot is within its allowance."""
+    """For each spot: whether one of its :data:`TRIED` nearest assaulting models reaches it (see the
+    module text) and the nearest model's distance to it; for each model, whether some spot is
+    within its allowance."""
     from grimdice.engine.table import path_kernels
 
     gaps = np.linalg.norm(at[:, None, :] - c.starts[None, :, :], axis=2)  # (spot, model)
-    k = gaps.argmin(axis=1)
-    travel = gaps[np.arange(len(at)), k]
-    ok = travel <= c.allowance + EPS
-    if not c.flying and ok.any():
-        rows = np.flatnonzero(ok)
-        ok[rows] = ~path_kernels.sweeps_meet_any(
-            c.starts[k[rows]], at[rows], c.ra, c.d, np.full(len(c.d), c.rd), 10 * TIGHT
-        )
+    travel = gaps.min(axis=1)
+    if c.flying or not len(at):
+        return travel <= c.allowance + EPS, travel, gaps.min(axis=0) <= c.allowance + EPS
+    ok = np.zeros(len(at), dtype=bool)
+    near = np.argsort(gaps, axis=1, kind="stable")[:, :TRIED]
+    radii = np.full(len(c.d), c.rd)
+    for k in near.T:
+        rows = np.flatnonzero(~ok & (gaps[np.arange(len(at)), k] <= c.allowance + EPS))
+        if len(rows):
+            ok[rows] = ~path_kernels.sweeps_meet_any(
+                c.starts[k[rows]], at[rows], c.ra, c.d, radii, 10 * TIGHT
+            )
     return ok, travel, gaps.min(axis=0) <= c.allowance + EPS
 
 
