@@ -8,22 +8,23 @@ charge happens the game places the assaulting models one by one (``game/assault_
 asks the same question for every enemy unit at every candidate end of its own moves; it estimates
 the answer instead (our simplification, the rules still place the models exactly):
 
-* the spots: points on rings around each target model, in base contact and 0.6" and 1.2" out (a
-  second rank, within 2"), where a whole base stands on the table, over no target base and no
+* the spots: points on rings around each target model, in base contact and 0.6", 1.2" and 1.8" out
+  (a second rank, within 2"), where a whole base stands on the table, over no target base and no
   impassable terrain, and no closer than 1" to a unit other than the two (nor closer than the
   assaulting unit already is);
-* a spot counts when an assaulting model reaches it within its allowance in a straight line that
-  passes over no target base (from where the block stands before its move: the far side of the
-  target is out of reach), Flying models passing over them;
-* the assaulting models take spots in base contact first, then the second rank, each the nearest
-  to them, no two bases overlapping: the number of spots taken, at most the models that reach one,
-  is the assaulting unit's strikers;
-* a target model strikes back when it ends within 2" of a spot taken after its 3" move (its gap to
-  the nearest one at most 5").
+* a spot counts when one of the three assaulting models nearest to it reaches it within its
+  allowance in a straight line that passes over no target base (from where the block stands before
+  its move: the far side of a target is out of reach of the models in front of it), Flying models
+  passing over them;
+* the assaulting models take spots in base contact first, then the second rank, each rank's spots
+  nearest to them first, no two bases overlapping: the number of spots taken, at most the models
+  within their allowance of a spot, is the assaulting unit's strikers;
+* a target model strikes back when it stands within 5" of a spot taken (its 3" move, then 2").
 
-It leaves out what the game's placement also reads (coherency, the paths' terrain, who moves first)
-and is one count for a few array operations; it agrees with the game's own placement in most
-situations of seeded games (``benchmarks/frontage_agreement.py``).
+It leaves out what the game's placement also reads (coherency, the paths' terrain and other bases,
+who moves first, moves on from the block's end) and costs a few array operations and one compiled
+loop (``frontage_kernel.py``); ``benchmarks/frontage_agreement.py`` measures how often it agrees
+with the game's own placement in seeded games (docs/onepage-game.md, Players).
 """
 
 from __future__ import annotations
@@ -91,50 +92,33 @@ def spots(c: Imagined, shape: tuple[np.ndarray, np.ndarray] | None = None) -> tu
     return at[ok], tier[ok]
 
 
-def reached(c: Imagined, at: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each spot: whether one of its :data:`TRIED` nearest assaulting models reaches it (see the
-    module text) and the nearest model's distance to it; for each model, whether some spot is
-    within its allowance."""
-    from grimdice.engine.table import path_kernels
-
-    gaps = np.linalg.norm(at[:, None, :] - c.starts[None, :, :], axis=2)  # (spot, model)
-    travel = gaps.min(axis=1)
-    if c.flying or not len(at):
-        return travel <= c.allowance + EPS, travel, gaps.min(axis=0) <= c.allowance + EPS
-    ok = np.zeros(len(at), dtype=bool)
-    near = np.argsort(gaps, axis=1, kind="stable")[:, :TRIED]
-    radii = np.full(len(c.d), c.rd)
-    for k in near.T:
-        rows = np.flatnonzero(~ok & (gaps[np.arange(len(at)), k] <= c.allowance + EPS))
-        if len(rows):
-            ok[rows] = ~path_kernels.sweeps_meet_any(
-                c.starts[k[rows]], at[rows], c.ra, c.d, radii, 10 * TIGHT
-            )
-    return ok, travel, gaps.min(axis=0) <= c.allowance + EPS
-
-
 def strikers(c: Imagined, shape: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[int, int]:
     """(assaulting models that strike, target models that strike back): see the module text;
-    ``shape``: the target's :func:`layout`, when already known."""
+    ``shape``: the target's :func:`layout`, when already known. A spot is reached when one of its
+    :data:`TRIED` nearest assaulting models reaches it; the spots are taken in order of rank, then
+    of the nearest model's distance (one compiled loop, ``frontage_kernel.count``)."""
+    from grimdice.systems.onepage.ai.frontage_kernel import count
+
     n = len(c.starts)
     if not n or not len(c.d):
         return n, len(c.d)
     at, tier = spots(c, shape)
-    ok, travel, movers = reached(c, at)
-    at, tier, travel = at[ok], tier[ok], travel[ok]
-    most = int(movers.sum())
-    taken: list[np.ndarray] = []
-    free = np.ones(len(at), dtype=bool)
-    order = np.lexsort((travel, tier))
-    at, free = at[order], free[order]
-    while len(taken) < most and free.any():
-        j = int(np.argmax(free))
-        taken.append(at[j])
-        free &= np.linalg.norm(at - at[j], axis=1) >= 2 * c.ra - EPS
-    if not taken:
+    if not len(at):
         return 0, 0
-    reach = nearest(c.d, c.rd, np.array(taken), c.ra) <= DEFENDERS_MOVE + STRIKE_REACH + EPS
-    return len(taken), int(reach.sum())
+    return count(
+        np.ascontiguousarray(at, dtype=np.float64),
+        tier.astype(np.float64),
+        np.ascontiguousarray(c.starts, dtype=np.float64),
+        c.ra,
+        c.allowance,
+        np.ascontiguousarray(c.d, dtype=np.float64),
+        c.rd,
+        c.flying,
+        TRIED,
+        10 * TIGHT,
+        DEFENDERS_MOVE + STRIKE_REACH,
+        EPS,
+    )
 
 
-__all__ = ["RANKS", "Imagined", "layout", "reached", "spots", "strikers"]
+__all__ = ["RANKS", "TRIED", "Imagined", "layout", "spots", "strikers"]

@@ -85,11 +85,20 @@ def placed_at(state: GameState, u: int, end: tuple[float, float] | None) -> Game
 
 def can_charge(state: GameState, v: int, u: int) -> bool:
     """``["assault", v, u]`` is legal for ``v`` as it stands (:meth:`GameState.unit_actions`)."""
-    st = state.units[v]
-    if st.immobile or not state.on_table(v):
+    return in_reach(state, v, u) and has_path(state, v, u)
+
+
+def in_reach(state: GameState, v: int, u: int) -> bool:
+    """``v`` may move and ``u`` is within its Assault distance (the cheap part of :func:`can_charge`)."""
+    if state.units[v].immobile or not state.on_table(v):
         return False
-    reach = move_distance(state.setup.units[v], "assault")
-    return state.gap(u, v) <= reach + EPS and state.charge_ok(v, u) and facing.charge_allowed(state, v, u)
+    return state.gap(u, v) <= move_distance(state.setup.units[v], "assault") + EPS
+
+
+def has_path(state: GameState, v: int, u: int) -> bool:
+    """``v``'s Assault on ``u`` has a clear path (and a Vehicle may make it): the rest of
+    :func:`can_charge`, once :func:`in_reach` holds."""
+    return state.charge_ok(v, u) and facing.charge_allowed(state, v, u)
 
 
 def walked_to(state: GameState, v: int, u: int, gap: float, reach: float) -> tuple[float, float] | None:
@@ -167,8 +176,10 @@ def reply_value(state: GameState, v: int, u: int, end: tuple[float, float] | Non
             best = shot_value(state, v, u, None, "hold")
         if best == 0.0 and (to := walked_to(state, v, u, gap, reach)) is not None:
             best = shot_value(state, v, u, to, "walk")
-    if can_charge(state, v, u):
-        best = max(best, melee_odds(state, v, u, charge_key(state, v, u)))
+    if in_reach(state, v, u):  # the path is checked only where the charge would count
+        charge = melee_odds(state, v, u, charge_key(state, v, u))
+        if charge > best and has_path(state, v, u):
+            best = charge
     return best
 
 
@@ -410,6 +421,8 @@ __all__ = [
     "choose",
     "exposure",
     "first_best",
+    "has_path",
+    "in_reach",
     "move_end",
     "open_key",
     "outlook",
