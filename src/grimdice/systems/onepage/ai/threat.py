@@ -313,18 +313,47 @@ def shot_prospect(state: GameState, u: int, end: tuple[float, float] | None = No
     Walk from ``end`` (default: where it stands): the greatest over the enemies of the exact
     shooting law of :func:`open_key` (:func:`players.value_of_shot`); 0 in the last round (no
     activation of ``u`` is left after this one) or when ``u`` cannot move. The mirror of
-    :func:`exposure` for the unit's own guns: a move into range of what it can hurt gains."""
-    from grimdice.systems.onepage.ai.players import value_of_shot
+    :func:`exposure` for the unit's own guns: a move into range of what it can hurt gains. The
+    key depends on ``end`` only through the weapons whose range reaches once the Walk closes the
+    gap, so each enemy's value is read once per band of gaps (:func:`reach_bands`)."""
     from grimdice.systems.onepage.game.state import ROUNDS
 
     if state.round >= ROUNDS or state.units[u].immobile or state.weapon_range(u) <= 0:
         return 0.0
+    walk = move_distance(state.setup.units[u], "walk")
     best = 0.0
-    for t in state.enemies(u):
-        key = open_key(state, u, t, state.gap(u, t, end))
-        if key is not None:
-            best = max(best, value_of_shot(state, u, t, key))
+    for t, (cuts, values) in reach_bands(state, u).items():
+        near = state.gap(u, t, end) - walk
+        band = 0
+        while band < len(cuts) and near > cuts[band] + EPS:  # the weapons of range cuts[band] miss
+            band += 1
+        best = max(best, values[band])
     return best
+
+
+def reach_bands(state: GameState, u: int) -> dict[int, tuple[list[float], list[float]]]:
+    """For each enemy ``t``: the distinct ranges of ``u``'s ranged weapons, shortest first, and the
+    value of :func:`open_key`'s shot in each band of gaps they cut (band ``i``: the weapons shorter
+    than ``cuts[i]`` out of range; the last band: none in range, 0). Kept on the state (frozen)."""
+    from grimdice.systems.onepage.ai.players import value_of_shot
+
+    kept: dict[int, dict[int, tuple[list[float], list[float]]]] | None = state.__dict__.get("_bands")
+    if kept is None:
+        kept = {}
+        object.__setattr__(state, "_bands", kept)
+    got = kept.get(u)
+    if got is None:
+        unit = state.setup.units[u]
+        walk = move_distance(unit, "walk")
+        cuts = sorted({float(w.range) for g in unit.groups for w in g.weapons if w.range is not None})
+        got = kept[u] = {}
+        for t in state.enemies(u):
+            values = []
+            for c in cuts:
+                key = open_key(state, u, t, c + walk)
+                values.append(value_of_shot(state, u, t, key) if key is not None else 0.0)
+            got[t] = (cuts, [*values, 0.0])
+    return got
 
 
 def carried(state: GameState, t: int, end: tuple[float, float] | None = None) -> float:
@@ -428,6 +457,7 @@ __all__ = [
     "outlook",
     "placed_at",
     "prospect",
+    "reach_bands",
     "reply_value",
     "reply_weight",
     "rest_of",
