@@ -284,7 +284,14 @@ def strikes_first(state: GameState, u: int, t: int, end: tuple[float, float] | N
         return False
     if state.gap(u, t, end) > move_distance(state.setup.units[t], "assault") + EPS:
         return False
-    return melee_odds(state, t, u, charge_key(state, t, u)) > 0.0
+    kept: dict[tuple[int, int], bool] | None = state.__dict__.get("_favours")  # on the state (frozen)
+    if kept is None:
+        kept = {}
+        object.__setattr__(state, "_favours", kept)
+    got = kept.get((t, u))
+    if got is None:  # the same at every end: the charge is read where both stand
+        got = kept[t, u] = melee_odds(state, t, u, charge_key(state, t, u)) > 0.0
+    return got
 
 
 def open_key(state: GameState, u: int, t: int, gap: float) -> tuple[Any, ...] | None:
