@@ -44,9 +44,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from grimdice.engine.frozen import replace
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import facing, firing, melee_moves
+from grimdice.systems.onepage.ai import frontage
+from grimdice.systems.onepage.game import facing, firing
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
 
@@ -82,11 +85,20 @@ def placed_at(state: GameState, u: int, end: tuple[float, float] | None) -> Game
 
 def can_charge(state: GameState, v: int, u: int) -> bool:
     """``["assault", v, u]`` is legal for ``v`` as it stands (:meth:`GameState.unit_actions`)."""
-    st = state.units[v]
-    if st.immobile or not state.on_table(v):
+    return in_reach(state, v, u) and has_path(state, v, u)
+
+
+def in_reach(state: GameState, v: int, u: int) -> bool:
+    """``v`` may move and ``u`` is within its Assault distance (the cheap part of :func:`can_charge`)."""
+    if state.units[v].immobile or not state.on_table(v):
         return False
-    reach = move_distance(state.setup.units[v], "assault")
-    return state.gap(u, v) <= reach + EPS and state.charge_ok(v, u) and facing.charge_allowed(state, v, u)
+    return state.gap(u, v) <= move_distance(state.setup.units[v], "assault") + EPS
+
+
+def has_path(state: GameState, v: int, u: int) -> bool:
+    """``v``'s Assault on ``u`` has a clear path (and a Vehicle may make it): the rest of
+    :func:`can_charge`, once :func:`in_reach` holds."""
+    return state.charge_ok(v, u) and facing.charge_allowed(state, v, u)
 
 
 def walked_to(state: GameState, v: int, u: int, gap: float, reach: float) -> tuple[float, float] | None:
@@ -115,19 +127,38 @@ def charge_key(state: GameState, v: int, u: int) -> tuple[Any, ...]:
 
 def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
     """How many models of ``v`` and of ``u`` strike in ``v``'s charge on ``u`` when ``v``'s block
-    starts :data:`CLOSE` from ``u`` (where a unit walks to before it charges): the game's own
-    count (:meth:`GameState.charged`, ``melee_moves``: the block's move, each assaulting model's
-    own move on into contact, the defenders' 3" move), from where the block would stand straight
-    towards ``u``. Kept in the game's geometry memo by what the count reads: where every unit on
-    the table stands (:meth:`GameState.standing`'s key: anchors, models alive, places) and the
-    active unit's Assault (``charge``), not across games (the table is the setup's)."""
+    starts :data:`CLOSE` from ``u`` (where a unit walks to before it charges), straight towards the
+    closest model of ``u``: the AI's estimate (:func:`.frontage.strikers`: the spots around the
+    target's models that the assaulting models reach, and the target's models within reach of them;
+    the game places the models one by one when a charge happens). Kept in the game's geometry memo
+    by what it reads: where every unit on the table stands (:meth:`GameState.standing`'s key:
+    anchors, models alive, places) and the active unit's Assault (``charge``), not across games
+    (the table is the setup's)."""
+    from grimdice.systems.onepage.game.moving import direct_vector
 
     def compute() -> tuple[int, int]:
-        dx, dy = state.charge_vector(v, u)
+        dx, dy = direct_vector(state, v, u)
         far = math.hypot(dx, dy)
         step = max(0.0, far - CLOSE) / far if far > EPS else 0.0
-        near = state.moved(v, dx * step, dy * step) if step else state
-        return melee_moves.strikers(near.charged(v, u), v, u)
+        setup, d = state.setup, state.models(u)
+        ra, rd = float(setup.radii[v]), float(setup.radii[u])
+        allowance = move_distance(setup.units[v], "assault")
+        if state.charge:
+            allowance = min(allowance, state.charge[2])
+        pts, rp, _, _ = state.others(v, ignore=u)
+        c = frontage.Imagined(
+            starts=state.models(v) + np.array([dx * step, dy * step]),
+            ra=ra,
+            allowance=allowance,
+            d=d,
+            rd=rd,
+            pts=pts,
+            rp=rp,
+            table=setup.table,
+            flying=setup.units[v].has("flying"),
+        )
+        shape = recall(setup, ("frontage", u, len(d), state.flip(u), ra), lambda: frontage.layout(d, rd, ra))
+        return frontage.strikers(c, shape)
 
     return recall(state.setup, ("charge strikers", state.standing().key, state.charge, v, u), compute)
 
@@ -145,8 +176,10 @@ def reply_value(state: GameState, v: int, u: int, end: tuple[float, float] | Non
             best = shot_value(state, v, u, None, "hold")
         if best == 0.0 and (to := walked_to(state, v, u, gap, reach)) is not None:
             best = shot_value(state, v, u, to, "walk")
-    if can_charge(state, v, u):
-        best = max(best, melee_odds(state, v, u, charge_key(state, v, u)))
+    if in_reach(state, v, u):  # the path is checked only where the charge would count
+        charge = melee_odds(state, v, u, charge_key(state, v, u))
+        if charge > best and has_path(state, v, u):
+            best = charge
     return best
 
 
@@ -251,7 +284,14 @@ def strikes_first(state: GameState, u: int, t: int, end: tuple[float, float] | N
         return False
     if state.gap(u, t, end) > move_distance(state.setup.units[t], "assault") + EPS:
         return False
-    return melee_odds(state, t, u, charge_key(state, t, u)) > 0.0
+    kept: dict[tuple[int, int], bool] | None = state.__dict__.get("_favours")  # on the state (frozen)
+    if kept is None:
+        kept = {}
+        object.__setattr__(state, "_favours", kept)
+    got = kept.get((t, u))
+    if got is None:  # the same at every end: the charge is read where both stand
+        got = kept[t, u] = melee_odds(state, t, u, charge_key(state, t, u)) > 0.0
+    return got
 
 
 def open_key(state: GameState, u: int, t: int, gap: float) -> tuple[Any, ...] | None:
@@ -280,18 +320,47 @@ def shot_prospect(state: GameState, u: int, end: tuple[float, float] | None = No
     Walk from ``end`` (default: where it stands): the greatest over the enemies of the exact
     shooting law of :func:`open_key` (:func:`players.value_of_shot`); 0 in the last round (no
     activation of ``u`` is left after this one) or when ``u`` cannot move. The mirror of
-    :func:`exposure` for the unit's own guns: a move into range of what it can hurt gains."""
-    from grimdice.systems.onepage.ai.players import value_of_shot
+    :func:`exposure` for the unit's own guns: a move into range of what it can hurt gains. The
+    key depends on ``end`` only through the weapons whose range reaches once the Walk closes the
+    gap, so each enemy's value is read once per band of gaps (:func:`reach_bands`)."""
     from grimdice.systems.onepage.game.state import ROUNDS
 
     if state.round >= ROUNDS or state.units[u].immobile or state.weapon_range(u) <= 0:
         return 0.0
+    walk = move_distance(state.setup.units[u], "walk")
     best = 0.0
-    for t in state.enemies(u):
-        key = open_key(state, u, t, state.gap(u, t, end))
-        if key is not None:
-            best = max(best, value_of_shot(state, u, t, key))
+    for t, (cuts, values) in reach_bands(state, u).items():
+        near = state.gap(u, t, end) - walk
+        band = 0
+        while band < len(cuts) and near > cuts[band] + EPS:  # the weapons of range cuts[band] miss
+            band += 1
+        best = max(best, values[band])
     return best
+
+
+def reach_bands(state: GameState, u: int) -> dict[int, tuple[list[float], list[float]]]:
+    """For each enemy ``t``: the distinct ranges of ``u``'s ranged weapons, shortest first, and the
+    value of :func:`open_key`'s shot in each band of gaps they cut (band ``i``: the weapons shorter
+    than ``cuts[i]`` out of range; the last band: none in range, 0). Kept on the state (frozen)."""
+    from grimdice.systems.onepage.ai.players import value_of_shot
+
+    kept: dict[int, dict[int, tuple[list[float], list[float]]]] | None = state.__dict__.get("_bands")
+    if kept is None:
+        kept = {}
+        object.__setattr__(state, "_bands", kept)
+    got = kept.get(u)
+    if got is None:
+        unit = state.setup.units[u]
+        walk = move_distance(unit, "walk")
+        cuts = sorted({float(w.range) for g in unit.groups for w in g.weapons if w.range is not None})
+        got = kept[u] = {}
+        for t in state.enemies(u):
+            values = []
+            for c in cuts:
+                key = open_key(state, u, t, c + walk)
+                values.append(value_of_shot(state, u, t, key) if key is not None else 0.0)
+            got[t] = (cuts, [*values, 0.0])
+    return got
 
 
 def carried(state: GameState, t: int, end: tuple[float, float] | None = None) -> float:
@@ -388,11 +457,14 @@ __all__ = [
     "choose",
     "exposure",
     "first_best",
+    "has_path",
+    "in_reach",
     "move_end",
     "open_key",
     "outlook",
     "placed_at",
     "prospect",
+    "reach_bands",
     "reply_value",
     "reply_weight",
     "rest_of",

@@ -33,7 +33,7 @@ from grimdice.systems.onepage.game.state import GameState
 #: since an Assault whose straight line to the closest model is not clear takes another clear line; 13
 #: since a disembarking unit keeps 1" from every unit but its transport; 14 since a Walk or Run may
 #: go in two legs through a waypoint (``[..., dx, dy, wx, wy]``, legs.py)
-LOG_VERSION = 15
+LOG_VERSION = 16
 
 
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
