@@ -145,7 +145,7 @@ def demolition() -> dict[str, Any]:
 
 @pytest.mark.slow  # plays a table game and replays it
 def test_a_building_shot_down_shows_its_hits_and_its_rubble(client: TestClient) -> None:
-    log, states = played(demolition(), ("random", "random"), 2)
+    log, states = played(demolition(), ("random", "random"), 17)
     body = replay_body(client, log)
     assert_frames_follow(body, states, log)
     index = {s["name"]: s["index"] for b in body["board"]["buildings"] for s in b["sectors"]}
@@ -277,7 +277,7 @@ def test_table_logs_show_heights_ladders_stairs_and_rubble(
     expect(board.locator("text.height")).to_have_count(len(raised))
     assert sorted(board.locator("text.height").all_text_contents()) == raised
     page.screenshot(path=shots / "crusade-table-heights.png", full_page=False)
-    log, states = played(demolition(), ("random", "random"), 2)
+    log, states = played(demolition(), ("random", "random"), 17)
     saved = tmp_path / "game-0002.json"  # another file: the input changes
     saved.write_text(json.dumps(log))
     down = next(k for k, s in enumerate(states) if any(r >= 0 for r in s.setup.ruins))
