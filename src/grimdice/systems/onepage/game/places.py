@@ -68,16 +68,31 @@ def models(state: GameState, u: int, anchor: tuple[float, float] | None = None) 
     n, flip = state.units[u].models, state.flip(u)
 
     def compute() -> np.ndarray:
-        pts = state.setup.offsets[u][:n] * np.array([1.0, -flip]) + np.array([ax, ay])
+        pts = turned(state.setup, u, flip)[:n] + np.array([ax, ay])
         pts.flags.writeable = False
         return pts
 
     return recall(state.setup, ("models", u, n, ax, ay, flip), compute)
 
 
+def turned(setup: Setup, u: int, flip: float) -> np.ndarray:
+    """Unit ``u``'s whole formation (its models' offsets from its anchor) turned to its side
+    (``flip``: 1.0 for the player on the y = 0 edge, else -1.0), read-only, kept in the geometry
+    memo: :func:`models` and :func:`block` take its first rows."""
+
+    def compute() -> np.ndarray:
+        out = setup.offsets[u] * np.array([1.0, -flip])
+        out.flags.writeable = False
+        return out
+
+    return recall(setup, ("turned", u, flip), compute)
+
+
 def centre(state: GameState, u: int) -> np.ndarray:
-    """The mean of the unit's model centres where it stands."""
-    return np.asarray(state.models(u).mean(axis=0))
+    """The mean of the unit's model centres where it stands (``mean(axis=0)``'s sum and division,
+    without its per-call overhead)."""
+    pts = state.models(u)
+    return np.asarray(np.add.reduce(pts, axis=0) / len(pts))
 
 
 def placed(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> tuple[Any, ...]:
@@ -237,8 +252,8 @@ def crosses(state: GameState, u: int, a: np.ndarray, b: np.ndarray, trait: str) 
 
 
 def block(state: GameState, u: int) -> np.ndarray:
-    """The offsets of unit ``u``'s models alive from its anchor, turned to its side."""
-    return state.setup.offsets[u][: state.units[u].models] * np.array([1.0, -state.flip(u)])
+    """The offsets of unit ``u``'s models alive from its anchor, turned to its side (read-only)."""
+    return turned(state.setup, u, state.flip(u))[: state.units[u].models]
 
 
 def fielded(setup: Setup, first: int, south: int) -> GameState:
