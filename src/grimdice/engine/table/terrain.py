@@ -281,6 +281,14 @@ class Table:
             self._edges[key] = keep
         return self._edges[key]
 
+    def has_any(self, trait: str) -> bool:
+        """Whether some piece has ``trait`` (:meth:`having` not all False; kept per trait)."""
+        key = ("any", trait)
+        got: bool | None = self._edges.get(key)
+        if got is None:
+            got = self._edges[key] = bool(self.having(trait).any())
+        return got
+
     def pieces_at(
         self, points: np.ndarray, trait: str | None = None, keep: np.ndarray | None = None
     ) -> np.ndarray:

@@ -237,12 +237,12 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
     block = (state.models(u), state.block(u), state.anchors[u], state.setup.radii[u])
     ways = (ux, uy, length, fractions, np.array(sizes, dtype=np.int64))
     found, kept = move_kernels.longest_moves(block, ways, kernel_rules(state, u))
-    ends: list[tuple[float, float]] = [(x, y) for x, y in found.tolist()]
+    ends: list[list[float]] = found.tolist()
     offered: list[bool] = kept.tolist()
     out: list[list[tuple[float, float]]] = []
     i = 0
     for size in sizes:  # each allowance's distinct moves, in order
-        out.append([ends[w] for w in range(i, i + size) if offered[w]])
+        out.append([(ends[w][0], ends[w][1]) for w in range(i, i + size) if offered[w]])
         i += size
     return out
 

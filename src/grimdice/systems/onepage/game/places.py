@@ -225,15 +225,14 @@ def others(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
     """Every other unit's models: centres, radii, the start index of each unit's block, units."""
     st = state.standing()
-    kept = [(v, int(z)) for v, z in zip(st.ids, st.sizes, strict=True) if v != u and v != ignore]
+    kept = [(v, z) for v, z in zip(st.ids, st.sizes.tolist(), strict=True) if v != u and v != ignore]
     if not kept:
         return np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int), []
-    pts, radii = st.pts, st.radii
-    if len(kept) < len(st.ids):
-        rows = (st.owner != u) & (st.owner != ignore)
-        pts, radii = pts[rows], radii[rows]
+    if len(kept) == len(st.ids):  # every unit: the standing's own arrays
+        return st.pts, st.radii, st.starts, list(st.ids)
+    rows = (st.owner != u) & (st.owner != ignore)
     starts = np.cumsum([0] + [z for _, z in kept[:-1]])
-    return pts, radii, starts, [v for v, _ in kept]
+    return st.pts[rows], st.radii[rows], starts, [v for v, _ in kept]
 
 
 def gaps_to(state: GameState, u: int, centres: np.ndarray, others: tuple[Any, ...]) -> np.ndarray:
