@@ -83,25 +83,29 @@ def placement_ok(
     ``start`` to ``end``: on the table, not into or through impassable terrain (Flying: "may
     move through ... impassable terrain"), never closer than 1" to another unit unless already
     closer. :meth:`placements` for one end, in one compiled pass (``move_kernels.leg_checks``)."""
-    table, st = state.setup.table, state.standing()
+    table = state.setup.table
     a = state.models(u, start)
     b = state.block(u) + np.array(end, dtype=float)  # ``blocks``' sum
     terrain = None
     if not state.setup.units[u].has("flying"):  # "they may ignore terrain effects"
-        qa, qb, box, _h, _m = table.polygons()
-        having = table.having
-        terrain = ((qa, qb, box), having("impassable"), having("difficult"), having("dangerous"))
-    among = np.asarray(st.ids, dtype=np.int64) != u if st.ids else np.zeros(len(st.starts), dtype=bool)
+        terrain = recall(state.setup, ("leg terrain",), partial(_leg_terrain, table))
     ok, difficult, dangerous = move_kernels.leg_checks(
         a,
         b,
         state.setup.radii[u],
         (table.width, table.depth),
         terrain,
-        (st.pts, st.radii, st.starts, among),
+        kernel_rules(state, u)[3],  # the other units where they stand
         (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
     )
     return bool(ok), bool(difficult), bool(dangerous)
+
+
+def _leg_terrain(table: Table) -> tuple[Any, ...]:
+    """:func:`placement_ok`'s terrain: the pieces' polygons, the impassable, difficult and
+    dangerous masks."""
+    qa, qb, box, _h, _m = table.polygons()
+    return (qa, qb, box), table.having("impassable"), table.having("difficult"), table.having("dangerous")
 
 
 def placements(
@@ -328,7 +332,7 @@ def _kernel_rules(state: GameState, u: int) -> tuple[Any, ...]:
     masks = recall(
         state.setup, ("move masks", flying, unit.has("strider")), partial(_masks, table, flying, unit)
     )
-    among = np.asarray(st.ids) != u
+    among = np.asarray(st.ids, dtype=np.int64) != u if st.ids else np.zeros(len(st.starts), dtype=bool)
     return (
         (table.width, table.depth),
         masks,
