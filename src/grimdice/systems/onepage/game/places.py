@@ -228,8 +228,8 @@ def others(
     kept = [(v, z) for v, z in zip(st.ids, st.sizes.tolist(), strict=True) if v != u and v != ignore]
     if not kept:
         return np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int), []
-    if len(kept) == len(st.ids):  # every unit: the standing's own arrays
-        return st.pts, st.radii, st.starts, list(st.ids)
+    if len(kept) == len(st.ids):  # every unit: the standing's own arrays (the starts writable, as ever)
+        return st.pts, st.radii, st.starts.copy(), list(st.ids)
     rows = (st.owner != u) & (st.owner != ignore)
     starts = np.cumsum([0] + [z for _, z in kept[:-1]])
     return st.pts[rows], st.radii[rows], starts, [v for v, _ in kept]
@@ -251,8 +251,9 @@ def crosses(state: GameState, u: int, a: np.ndarray, b: np.ndarray, trait: str) 
 
 
 def block(state: GameState, u: int) -> np.ndarray:
-    """The offsets of unit ``u``'s models alive from its anchor, turned to its side (read-only)."""
-    return turned(state.setup, u, state.flip(u))[: state.units[u].models]
+    """The offsets of unit ``u``'s models alive from its anchor, turned to its side (a copy of
+    :func:`turned`'s first rows: a writable array, as the compiled kernels were built for)."""
+    return turned(state.setup, u, state.flip(u))[: state.units[u].models].copy()
 
 
 def fielded(setup: Setup, first: int, south: int) -> GameState:
