@@ -332,6 +332,32 @@ def test_blocks_gaps_equals_numpy(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_blocks_clear_equals_numpy(seed: int) -> None:
+    """``path_kernels.blocks_clear`` equals the gaps of ``pair_distances`` reduced per group and held
+    to the limits (deployment's 1" from every unit, over 12" from enemy units), for groups near
+    and far (those whose boxes stand out of reach are not measured base by base), bases exactly
+    1" and exactly 12" away included."""
+    from grimdice.engine.table import path_kernels
+    from grimdice.engine.table.blocks import pair_distances
+
+    rng = np.random.default_rng(700 + seed)
+    bs = rng.uniform(0.0, 60.0, size=(60, 1, 2)) + rng.uniform(0.0, 3.0, size=(60, 6, 2))
+    sizes = [int(z) for z in rng.integers(1, 8, size=6)]
+    centres = rng.uniform(0.0, 60.0, size=(len(sizes), 2))
+    b = np.repeat(centres, sizes, axis=0) + rng.uniform(-2.0, 2.0, size=(sum(sizes), 2))
+    rb = rng.choice([0.5, 0.63, 1.18], size=len(b))
+    b[0], rb[0] = bs[0, 0] + np.array([0.63 + 1.0 + rb[0], 0.0]), rb[0]  # exactly 1" from block 0
+    b[-1] = bs[1, 0] + np.array([0.0, 0.63 + 12.0 + rb[-1]])  # exactly 12" from block 1
+    starts = np.cumsum([0, *sizes[:-1]])
+    far = rng.random(len(sizes)) < 0.3
+    limits = (1.0 - 1e-6, 12.0 + 1e-6)
+    gaps = np.minimum.reduceat(pair_distances(bs, 0.63, b, rb).min(axis=1), starts, axis=1)
+    want = ~((gaps < limits[0]) | (far[None, :] & (gaps <= limits[1]))).any(axis=1)
+    got = path_kernels.blocks_clear(bs, 0.63, b, rb, starts, far, limits)
+    assert np.array_equal(got, want) and want.any() and not want.all()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_sweeps_touch_equals_paths_touch(seed: int) -> None:
     """``path_kernels.sweeps_touch`` (one path at a time) equals ``kernels.paths_touch`` with one
     path per group, on a generated table: bases standing still (start = end), moves across the

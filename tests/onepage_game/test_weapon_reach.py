@@ -20,6 +20,7 @@ from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.errors import ScenarioError
 from grimdice.systems.base import calculate
 from grimdice.systems.onepage.game import GameState, Setup, army_from_mapping, deploy
+from grimdice.systems.onepage.game.cache import memo
 from grimdice.systems.onepage.game.state import combat_law
 from tests.onepage_game.test_firing import army, shooting
 
@@ -46,6 +47,7 @@ def placed(table: Table, places: np.ndarray = PLACES, rank: float = 30.0) -> Gam
     s = replace(deploy(setup, 0, 0), anchors=((36.0, 9.0), (36.0, rank)))
     flip = 1.0 if setup.owner[0] == s.south else -1.0
     setup.offsets = ((places - [36.0, 9.0]) / [1.0, -flip], *setup.offsets[1:])
+    memo(setup).clear()  # the geometry kept for the former formation goes with it
     s = shooting(s)
     assert np.allclose(s.models(0), places) and np.allclose(s.models(1)[:, 1], rank)
     return s

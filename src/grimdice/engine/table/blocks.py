@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grimdice.engine.table import kernels
+from grimdice.engine.table import kernels, path_kernels
 from grimdice.engine.table.sweeps import pairs_see, sweeps_touch_pieces
 from grimdice.engine.table.terrain import Table
 
@@ -27,6 +27,8 @@ def blocks(base: np.ndarray, anchors: np.ndarray) -> np.ndarray:
 def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str, radius: float) -> np.ndarray:
     """``(C,)``: whether moving the bases (of ``radius``) straight from ``a`` (``(n, 2)``) to
     ``bs[c]`` touches a piece with ``trait`` on the way (:func:`blocks_touch`)."""
+    if not table.has_any(trait):  # no such piece: nothing to touch
+        return np.zeros(bs.shape[0], dtype=bool)
     keep = table.having(trait)
     return np.asarray(blocks_touch(table, a, bs, keep, radius)[:, keep].any(axis=1))
 
@@ -53,8 +55,6 @@ def blocks_gaps(
     """``(C, K)``: the closest base-to-base gap from the block at each candidate to each of ``K``
     other units (their models ``pts`` with ``radii``, unit ``k``'s block starting at ``starts[k]``):
     :func:`pair_distances` reduced, in one compiled pass (``path_kernels.blocks_gaps``)."""
-    from grimdice.engine.table import path_kernels
-
     b, r = np.asarray(pts, dtype=np.float64), np.asarray(radii, dtype=np.float64)
     at = np.asarray(starts, dtype=np.int64)
     return np.asarray(path_kernels.blocks_gaps(np.asarray(bs, dtype=np.float64), float(radius), b, r, at))

@@ -19,6 +19,8 @@ import math
 import numpy as np
 from numba import njit
 
+from grimdice.engine.table.reach_kernels import BOX_MARGIN, _box, _box_gap, _empty_box, _reach_box
+
 #: the terrain's tolerance (``terrain.EPS``)
 TERRAIN_EPS = 1e-9
 
@@ -145,12 +147,12 @@ def _path_touches(sx: float, sy: float, ex: float, ey: float, poly: Polygons, j:
 @njit(cache=True)
 def _unit_limits(
     a: np.ndarray, radius: float, units: Units, longest: float, sweeping: bool, tolerances: tuple[float, ...]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`units_clear`'s bases to test, each one's least gap allowed at the end, and whether it
-    may not be passed over (none unless ``sweeping``): from the signed gap ``before`` of its unit to
-    the bases ``a`` (``bases.base_distances``). With ``keep >= 0`` only the units a move of
-    ``longest`` can reach are tested (a move of length L changes no gap by more than L: those within
-    L plus ``keep`` and 0.001), else all that ``among`` marks."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`units_clear`'s bases to test, each one's least gap allowed at the end, whether it
+    may not be passed over (none unless ``sweeping``), and each unit's :func:`_reach_box`: from the
+    signed gap ``before`` of its unit to the bases ``a`` (``bases.base_distances``). With ``keep >=
+    0`` only the units a move of ``longest`` can reach are tested (a move of length L changes no
+    gap by more than L: those within L plus ``keep`` and 0.001), else all that ``among`` marks."""
     keep, eps, slack = tolerances[0], tolerances[1], tolerances[2]
     reach = longest + keep + 0.001 if keep >= 0 else np.inf
     pts, radii, starts, among = units
@@ -158,10 +160,14 @@ def _unit_limits(
     limit = np.full(m, -np.inf)
     sweep = np.zeros(m, dtype=np.bool_)
     test = np.zeros(m, dtype=np.bool_)
+    a_box = _box(a, 0, n, _empty_box())
     for k in range(k_count):
         if not among[k]:
             continue
         stop = starts[k + 1] if k + 1 < k_count else m
+        widest = radii[starts[k] : stop].max() if stop > starts[k] else 0.0
+        if _box_gap(a_box, _box(pts, starts[k], stop, _empty_box())) - BOX_MARGIN - radius - widest >= reach:
+            continue  # its gap is at least the reach: out of reach
         before = np.inf
         for i in range(n):
             for j in range(starts[k], stop):
@@ -174,7 +180,7 @@ def _unit_limits(
             if keep >= 0:
                 limit[j] = min(keep, before) - eps
             sweep[j] = before >= -slack and sweeping
-    return test, limit, sweep
+    return test, limit, sweep, _reach_box(radius, units, (test, limit, sweep), slack)
 
 
 @njit(cache=True)
@@ -183,23 +189,32 @@ def _block_clear(
 ) -> bool:
     """One candidate of :func:`units_clear`: the bases moved from ``a`` to ``b`` end no closer
     than ``limit[j]`` to a tested base ``j`` (signed base-to-base gaps) and pass over none that
-    ``sweep`` marks (``sweeps.sweeps_meet_bases``); ``limits``: :func:`_unit_limits`."""
-    pts, radii = units[0], units[1]
-    test, limit, sweep = limits
-    n, m = a.shape[0], pts.shape[0]
-    for i in range(n):
-        for j in range(m):
-            if test[j]:
-                dx, dy = b[i, 0] - pts[j, 0], b[i, 1] - pts[j, 1]
-                if math.sqrt(dx * dx + dy * dy) - radius - radii[j] < limit[j]:
-                    return False
-    for i in range(n):
-        sx, sy, ex, ey = a[i, 0], a[i, 1], b[i, 0], b[i, 1]
-        for j in range(m):
-            if sweep[j]:
-                reach = max(radius + radii[j] - slack, 0.0)
-                if _square_point_segment(pts[j, 0], pts[j, 1], sx, sy, ex, ey) < reach * reach:
-                    return False
+    ``sweep`` marks (``sweeps.sweeps_meet_bases``); ``limits``: :func:`_unit_limits`. A unit whose
+    :func:`_reach_box` the block's ends (or paths) stay clear of is not tested base by base."""
+    pts, radii, starts = units[0], units[1], units[2]
+    test, limit, sweep, boxes = limits
+    n, m, k_count = a.shape[0], pts.shape[0], starts.shape[0]
+    near = _box(b, 0, n, _empty_box())
+    for k in range(k_count):
+        if _box_gap(boxes[k], near) - BOX_MARGIN - radius >= boxes[k, 4]:
+            continue
+        for i in range(n):
+            for j in range(starts[k], starts[k + 1] if k + 1 < k_count else m):
+                if test[j]:
+                    dx, dy = b[i, 0] - pts[j, 0], b[i, 1] - pts[j, 1]
+                    if math.sqrt(dx * dx + dy * dy) - radius - radii[j] < limit[j]:
+                        return False
+    near = _box(a, 0, n, near)  # the paths' box: the ends' and the starts'
+    for k in range(k_count):
+        if _box_gap(boxes[k], near) - BOX_MARGIN >= boxes[k, 5]:
+            continue
+        for i in range(n):
+            sx, sy, ex, ey = a[i, 0], a[i, 1], b[i, 0], b[i, 1]
+            for j in range(starts[k], starts[k + 1] if k + 1 < k_count else m):
+                if sweep[j]:
+                    reach = max(radius + radii[j] - slack, 0.0)
+                    if _square_point_segment(pts[j, 0], pts[j, 1], sx, sy, ex, ey) < reach * reach:
+                        return False
     return True
 
 
@@ -224,9 +239,9 @@ def units_clear(
     for c in range(c_count):
         dx, dy = bs[c, 0, 0] - a[0, 0], bs[c, 0, 1] - a[0, 1]
         longest = max(longest, math.sqrt(dx * dx + dy * dy))
-    test, limit, sweep = _unit_limits(a, radius, units, longest, sweeping, tolerances)
+    limits = _unit_limits(a, radius, units, longest, sweeping, tolerances)
     for c in range(c_count):
-        out[c] = _block_clear(a, bs[c], radius, units, (test, limit, sweep), slack)
+        out[c] = _block_clear(a, bs[c], radius, units, limits, slack)
     return out
 
 
@@ -273,7 +288,7 @@ def block_moves(
                 dx = base[0, 0] + (anchor[0] + ux[w] * step) - a[0, 0]
                 dy = base[0, 1] + (anchor[1] + uy[w] * step) - a[0, 1]
                 longest = max(longest, math.sqrt(dx * dx + dy * dy))
-    test, limit, sweep = _unit_limits(a, radius, others, longest, sweeping, (keep, eps, slack))
+    limits = _unit_limits(a, radius, others, longest, sweeping, (keep, eps, slack))
     for w in range(w_count):
         for f in range(f_count):
             step = steps[w, f]
@@ -294,7 +309,7 @@ def block_moves(
                 continue
             if _touching(a, one[0], radius, poly, slow_keep if step > slow + eps else impassable, row, True):
                 continue
-            if _block_clear(a, one[0], radius, others, (test, limit, sweep), slack):
+            if _block_clear(a, one[0], radius, others, limits, slack):
                 good[w, f] = True
                 break
     return good

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from grimdice.engine.table.kernels import TERRAIN_EPS, Polygons, _path_touches, _square_point_segment
+from grimdice.engine.table.reach_kernels import BOX_MARGIN, _box, _box_gap, _empty_box
 
 
 @njit(cache=True)
@@ -73,6 +74,52 @@ def blocks_gaps(bs: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray, starts
                     if gap < best:
                         best = gap
             out[c, g] = best
+    return out
+
+
+@njit(cache=True)
+def blocks_clear(
+    bs: np.ndarray,
+    ra: float,
+    b: np.ndarray,
+    rb: np.ndarray,
+    starts: np.ndarray,
+    far: np.ndarray,
+    limits: tuple[float, float],
+) -> np.ndarray:
+    """``(C,)``: whether the block ``bs[c]`` keeps its :func:`blocks_gaps` to each group of the
+    bases ``b`` (group ``k`` starting at ``starts[k]``) no less than ``limits[0]`` and, to the
+    groups ``far`` marks, over ``limits[1]``: ``~((gaps < limits[0]) | (far & (gaps <=
+    limits[1]))).any(axis=1)`` with the gaps of :func:`blocks_gaps`, each pair's gap its
+    arithmetic. A group whose box (widened by its largest radius) stands farther from the block's
+    than the limit it is held to is not measured base by base (both limits positive)."""
+    cc, n, m, k = bs.shape[0], bs.shape[1], b.shape[0], starts.shape[0]
+    out = np.ones(cc, dtype=np.bool_)
+    boxes, widest = np.empty((k, 4)), np.zeros(k)  # each group's box and largest radius
+    for g in range(k):
+        stop = starts[g + 1] if g + 1 < k else m
+        boxes[g] = _box(b, starts[g], stop, _empty_box())
+        for j in range(starts[g], stop):
+            widest[g] = max(widest[g], rb[j])
+    for c in range(cc):
+        here = _box(bs[c], 0, n, _empty_box())
+        for g in range(k):
+            limit = max(limits[0], limits[1]) if far[g] else limits[0]
+            if _box_gap(boxes[g], here) - BOX_MARGIN - ra - widest[g] > limit:
+                continue
+            for j in range(starts[g], starts[g + 1] if g + 1 < k else m):
+                for i in range(n):
+                    dx, dy = bs[c, i, 0] - b[j, 0], bs[c, i, 1] - b[j, 1]
+                    gap = np.sqrt(dx * dx + dy * dy) - ra
+                    gap -= rb[j]
+                    gap = max(gap, 0.0)
+                    if gap < limits[0] or (far[g] and gap <= limits[1]):
+                        out[c] = False
+                        break
+                if not out[c]:
+                    break
+            if not out[c]:
+                break
     return out
 
 

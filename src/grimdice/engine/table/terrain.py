@@ -281,6 +281,14 @@ class Table:
             self._edges[key] = keep
         return self._edges[key]
 
+    def has_any(self, trait: str) -> bool:
+        """Whether some piece has ``trait`` (:meth:`having` not all False; kept per trait)."""
+        key = ("any", trait)
+        got: bool | None = self._edges.get(key)
+        if got is None:
+            got = self._edges[key] = bool(self.having(trait).any())
+        return got
+
     def pieces_at(
         self, points: np.ndarray, trait: str | None = None, keep: np.ndarray | None = None
     ) -> np.ndarray:
@@ -328,9 +336,14 @@ class Table:
         return np.asarray((straddle & (qx < a[k, :, 0] + frac)).sum(axis=1) % 2 == 1)
 
     def height_at(self, points: np.ndarray) -> np.ndarray:
-        """The ground height under each point (the highest piece it stands in, else 0)."""
-        inside = self.pieces_at(points)
+        """The ground height under each point (the highest piece it stands in, else 0); only the
+        raised pieces are tested (a piece of height 0 adds nothing to the maximum)."""
         h = self.polygons()[3]
+        raised = self._edges.get("raised")
+        if raised is None:
+            raised = self._edges["raised"] = h > 0
+            raised.flags.writeable = False
+        inside = self.pieces_at(points, keep=raised)
         return np.asarray(np.where(inside, h[None, :], 0.0).max(axis=1, initial=0.0))
 
 

@@ -46,8 +46,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.frozen import replace
-from grimdice.engine.table import kernels
-from grimdice.engine.table.blocks import blocks, blocks_gaps
+from grimdice.engine.table import kernels, path_kernels
+from grimdice.engine.table.blocks import blocks
 from grimdice.engine.table.terrain import Table, Terrain, overlap
 from grimdice.errors import ScenarioError
 from grimdice.systems.onepage.game.cache import memo, recall
@@ -253,10 +253,9 @@ def clear_of_units(s: GameState, u: int, bs: np.ndarray, ok: np.ndarray) -> np.n
     ok = ok.copy()
     pts, radii, starts, ids = s.others(u)
     if ids and ok.any():
-        gaps = blocks_gaps(bs[ok], s.setup.radii[u], pts, radii, starts)  # (C ok, K)
         enemy = np.array([s.setup.owner[v] != s.setup.owner[u] for v in ids])
-        bad = (gaps < KEEP_CLEAR - EPS) | (enemy[None, :] & (gaps <= STRIKE_CLEARANCE + EPS))
-        ok[ok] = ~bad.any(axis=1)
+        limits = (KEEP_CLEAR - EPS, STRIKE_CLEARANCE + EPS)  # the gaps of ``blocks_gaps``, compared
+        ok[ok] = path_kernels.blocks_clear(bs[ok], float(s.setup.radii[u]), pts, radii, starts, enemy, limits)
     return ok
 
 

@@ -83,25 +83,29 @@ def placement_ok(
     ``start`` to ``end``: on the table, not into or through impassable terrain (Flying: "may
     move through ... impassable terrain"), never closer than 1" to another unit unless already
     closer. :meth:`placements` for one end, in one compiled pass (``move_kernels.leg_checks``)."""
-    table, st = state.setup.table, state.standing()
+    table = state.setup.table
     a = state.models(u, start)
     b = state.block(u) + np.array(end, dtype=float)  # ``blocks``' sum
     terrain = None
     if not state.setup.units[u].has("flying"):  # "they may ignore terrain effects"
-        qa, qb, box, _h, _m = table.polygons()
-        having = table.having
-        terrain = ((qa, qb, box), having("impassable"), having("difficult"), having("dangerous"))
-    among = np.asarray(st.ids, dtype=np.int64) != u if st.ids else np.zeros(len(st.starts), dtype=bool)
+        terrain = recall(state.setup, ("leg terrain",), partial(_leg_terrain, table))
     ok, difficult, dangerous = move_kernels.leg_checks(
         a,
         b,
         state.setup.radii[u],
         (table.width, table.depth),
         terrain,
-        (st.pts, st.radii, st.starts, among),
+        kernel_rules(state, u)[3],  # the other units where they stand
         (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
     )
     return bool(ok), bool(difficult), bool(dangerous)
+
+
+def _leg_terrain(table: Table) -> tuple[Any, ...]:
+    """:func:`placement_ok`'s terrain: the pieces' polygons, the impassable, difficult and
+    dangerous masks."""
+    qa, qb, box, _h, _m = table.polygons()
+    return (qa, qb, box), table.having("impassable"), table.having("difficult"), table.having("dangerous")
 
 
 def placements(
@@ -237,12 +241,12 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
     block = (state.models(u), state.block(u), state.anchors[u], state.setup.radii[u])
     ways = (ux, uy, length, fractions, np.array(sizes, dtype=np.int64))
     found, kept = move_kernels.longest_moves(block, ways, kernel_rules(state, u))
-    ends: list[tuple[float, float]] = [(x, y) for x, y in found.tolist()]
+    ends: list[list[float]] = found.tolist()
     offered: list[bool] = kept.tolist()
     out: list[list[tuple[float, float]]] = []
     i = 0
     for size in sizes:  # each allowance's distinct moves, in order
-        out.append([ends[w] for w in range(i, i + size) if offered[w]])
+        out.append([(ends[w][0], ends[w][1]) for w in range(i, i + size) if offered[w]])
         i += size
     return out
 
@@ -328,7 +332,7 @@ def _kernel_rules(state: GameState, u: int) -> tuple[Any, ...]:
     masks = recall(
         state.setup, ("move masks", flying, unit.has("strider")), partial(_masks, table, flying, unit)
     )
-    among = np.asarray(st.ids) != u
+    among = np.asarray(st.ids, dtype=np.int64) != u if st.ids else np.zeros(len(st.starts), dtype=bool)
     return (
         (table.width, table.depth),
         masks,

@@ -68,16 +68,31 @@ def models(state: GameState, u: int, anchor: tuple[float, float] | None = None) 
     n, flip = state.units[u].models, state.flip(u)
 
     def compute() -> np.ndarray:
-        pts = state.setup.offsets[u][:n] * np.array([1.0, -flip]) + np.array([ax, ay])
+        pts = turned(state.setup, u, flip)[:n] + np.array([ax, ay])
         pts.flags.writeable = False
         return pts
 
     return recall(state.setup, ("models", u, n, ax, ay, flip), compute)
 
 
+def turned(setup: Setup, u: int, flip: float) -> np.ndarray:
+    """Unit ``u``'s whole formation (its models' offsets from its anchor) turned to its side
+    (``flip``: 1.0 for the player on the y = 0 edge, else -1.0), read-only, kept in the geometry
+    memo: :func:`models` and :func:`block` take its first rows."""
+
+    def compute() -> np.ndarray:
+        out = setup.offsets[u] * np.array([1.0, -flip])
+        out.flags.writeable = False
+        return out
+
+    return recall(setup, ("turned", u, flip), compute)
+
+
 def centre(state: GameState, u: int) -> np.ndarray:
-    """The mean of the unit's model centres where it stands."""
-    return np.asarray(state.models(u).mean(axis=0))
+    """The mean of the unit's model centres where it stands (``mean(axis=0)``'s sum and division,
+    without its per-call overhead)."""
+    pts = state.models(u)
+    return np.asarray(np.add.reduce(pts, axis=0) / len(pts))
 
 
 def placed(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> tuple[Any, ...]:
@@ -210,15 +225,14 @@ def others(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
     """Every other unit's models: centres, radii, the start index of each unit's block, units."""
     st = state.standing()
-    kept = [(v, int(z)) for v, z in zip(st.ids, st.sizes, strict=True) if v != u and v != ignore]
+    kept = [(v, z) for v, z in zip(st.ids, st.sizes.tolist(), strict=True) if v != u and v != ignore]
     if not kept:
         return np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int), []
-    pts, radii = st.pts, st.radii
-    if len(kept) < len(st.ids):
-        rows = (st.owner != u) & (st.owner != ignore)
-        pts, radii = pts[rows], radii[rows]
+    if len(kept) == len(st.ids):  # every unit: the standing's own arrays (the starts writable, as ever)
+        return st.pts, st.radii, st.starts.copy(), list(st.ids)
+    rows = (st.owner != u) & (st.owner != ignore)
     starts = np.cumsum([0] + [z for _, z in kept[:-1]])
-    return pts, radii, starts, [v for v, _ in kept]
+    return st.pts[rows], st.radii[rows], starts, [v for v, _ in kept]
 
 
 def gaps_to(state: GameState, u: int, centres: np.ndarray, others: tuple[Any, ...]) -> np.ndarray:
@@ -237,8 +251,9 @@ def crosses(state: GameState, u: int, a: np.ndarray, b: np.ndarray, trait: str) 
 
 
 def block(state: GameState, u: int) -> np.ndarray:
-    """The offsets of unit ``u``'s models alive from its anchor, turned to its side."""
-    return state.setup.offsets[u][: state.units[u].models] * np.array([1.0, -state.flip(u)])
+    """The offsets of unit ``u``'s models alive from its anchor, turned to its side (a copy of
+    :func:`turned`'s first rows: a writable array, as the compiled kernels were built for)."""
+    return turned(state.setup, u, state.flip(u))[: state.units[u].models].copy()
 
 
 def fielded(setup: Setup, first: int, south: int) -> GameState:

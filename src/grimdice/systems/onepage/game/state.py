@@ -334,15 +334,24 @@ class GameState:
     # ------------------------------------------------------------------ turn order
 
     def ready(self, p: int) -> list[int]:
-        owner, activated, place = self.setup.owner, self.activated, self.place
-        return [
-            u
-            for u, s in enumerate(self.units)
-            if owner[u] == p
-            and not s.destroyed
-            and not activated[u]
-            and (not place or place[u] not in (deployment.RESERVE, deployment.UNPLACED))
-        ]
+        """Player ``p``'s units that may still activate this round (kept per state: a state is
+        frozen, and the turn order asks it several times)."""
+        mine: dict[int, list[int]] | None = self.__dict__.get("_ready")
+        if mine is None:
+            mine = {}
+            object.__setattr__(self, "_ready", mine)
+        got = mine.get(p)
+        if got is None:
+            owner, activated, place = self.setup.owner, self.activated, self.place
+            got = mine[p] = [
+                u
+                for u, s in enumerate(self.units)
+                if owner[u] == p
+                and not activated[u]
+                and not s.destroyed
+                and (not place or place[u] not in (deployment.RESERVE, deployment.UNPLACED))
+            ]
+        return list(got)
 
     def unit_actions(self, u: int) -> list[list[Any]]:
         st, unit = self.units[u], self.setup.units[u]
