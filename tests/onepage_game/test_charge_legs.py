@@ -126,3 +126,24 @@ def test_the_state_after_a_two_leg_assault_round_trips_through_json() -> None:
     back = GameState.from_json(after.setup, json.loads(json.dumps(after.to_json())))
     assert back == after
     assert game_violations([s, after], [a]) == []
+
+
+def test_no_embarking_in_two_legs() -> None:
+    """A transport behind the wall: its path goes round in two legs, but embarking is one straight
+    move into contact, so it is not offered (the embark moves the block straight)."""
+    from dataclasses import replace
+
+    from grimdice.engine.table.terrain import Table
+    from grimdice.systems.onepage.game import Setup, army_from_mapping, deploy
+    from grimdice.systems.onepage.game.deployment import ON_TABLE
+    from tests.onepage_game.test_transport import ENEMY, RHINO, SQUAD, army
+
+    setup = Setup(
+        (army_from_mapping(army("A", SQUAD, RHINO), "a"), army_from_mapping(army("B", ENEMY), "b")),
+        Table(terrain=(WALL,)),
+    )
+    s = replace(deploy(setup, 0, 0), anchors=(MOB_AT, (37.0, 15.5), (10.0, 44.0)), place=(ON_TABLE,) * 3)
+    assert s.charge_ok(0, 1) and moving.charge_leg(s, 0, 1) is not None  # round the wall only
+    assert not [a for a in s.legal_actions() if a[0] == "embark"]
+    open_table = replace(s, setup=Setup(setup.armies, Table()))
+    assert ["embark", 0, 1] in open_table.legal_actions()

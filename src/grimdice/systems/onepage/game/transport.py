@@ -78,9 +78,13 @@ def deploy_options(s: GameState, u: int) -> list[int]:
 
 def embark_actions(s: GameState, u: int) -> list[list[Any]]:
     """ "Infantry units may embark by moving into contact with the unit" (within a Run's reach, on a
-    clear path: the Assault move's checks, see ``GameState.charge_ok``)."""
+    clear path: the Assault move's checks, see ``GameState.charge_ok``; one straight leg)."""
     reach = move_distance(s.setup.units[u], "run")
-    return [["embark", u, t] for t in room(s, u) if s.gap(u, t) <= reach + EPS and s.charge_ok(u, t)]
+    return [
+        ["embark", u, t]
+        for t in room(s, u)
+        if s.gap(u, t) <= reach + EPS and s.charge_ok(u, t) and moving.charge_leg(s, u, t) is None
+    ]
 
 
 def from_hull(s: GameState, u: int, t: int) -> GameState:
