@@ -38,7 +38,6 @@ ARMIES = (ROOT / "examples/armies/onepage-marines-army.yaml", ROOT / "examples/a
 AI_PACKAGE = "grimdice.systems.onepage.ai"
 BASELINE = "onepage_ai_baseline"
 PAIRINGS = {"mixed": (0, 1), "marines": (0, 0), "orks": (1, 1)}  # indices into ARMIES
-MODULES = ("__init__", "players", "threat", "choices", "deploying", "frontage")  # those REF lacks are skipped
 
 _players: dict[str, Callable[..., Any]] = {}
 _armies: Any = None
@@ -50,14 +49,13 @@ def load_baseline(ref: str) -> Callable[..., Any]:
     git, their imports of the AI package pointed at the copy)."""
     folder = Path(tempfile.mkdtemp(prefix="ai-baseline-")) / BASELINE
     folder.mkdir()
-    for name in MODULES:
-        path = f"src/{AI_PACKAGE.replace('.', '/')}/{name}.py"
-        show = ["git", "-C", str(ROOT), "show", f"{ref}:{path}"]
-        got = subprocess.run(show, capture_output=True, text=True)
-        if got.returncode and name != "__init__":  # a module the AI of REF did not have yet
-            continue
-        got.check_returncode()
-        (folder / f"{name}.py").write_text(got.stdout.replace(AI_PACKAGE, BASELINE))
+    package = f"src/{AI_PACKAGE.replace('.', '/')}"
+    listed = ["git", "-C", str(ROOT), "ls-tree", "--name-only", f"{ref}:{package}"]
+    names = subprocess.run(listed, capture_output=True, text=True, check=True).stdout.split()
+    for name in (n for n in names if n.endswith(".py")):  # every module the AI of REF had
+        show = ["git", "-C", str(ROOT), "show", f"{ref}:{package}/{name}"]
+        got = subprocess.run(show, capture_output=True, text=True, check=True)
+        (folder / name).write_text(got.stdout.replace(AI_PACKAGE, BASELINE))
     sys.path.insert(0, str(folder.parent))
     return deploying_as_today(importlib.import_module(BASELINE).PLAYERS["ai"])
 

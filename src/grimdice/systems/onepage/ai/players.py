@@ -323,7 +323,7 @@ def ai_player(
             v = choices.transport_value(state, a, reply)
         elif kind == "assault":
             v = melee_value(state, u, a[2]) - danger(
-                state, u, moved_to(state, u, state.charge_vector(u, a[2]))
+                state, u, moved_to(state, u, state.charge_vector(u, a[2])), a
             )
             v = v + 1.0 if v > 0 else -np.inf  # charge only when the odds favour it
         elif kind == "hold":

@@ -258,10 +258,12 @@ def prospect(
     approximations: the enemy is taken where it stands (it moves first), the melee's situation where
     both stand now, and the charge's path is not checked (a candidate's gaps are the AI's
     prefetched ones; checking every candidate's path cost more than the term's other parts)."""
+    from grimdice.systems.onepage.ai.footing import charge_reach
+
     odds = charge_odds(state, u) if odds is None else odds
     if not odds:
         return 0.0
-    reach = move_distance(state.setup.units[u], "assault")
+    reach = charge_reach(state, u, end)  # the Walk from difficult terrain
     return max(
         (
             v

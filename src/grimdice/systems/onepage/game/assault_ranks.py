@@ -59,7 +59,8 @@ class Charge:
     move, each model's allowance (measured from where it started), the target's models, both radii,
     the other units' bases (and each model's gap to them before the Assault, or after the block's
     move where that is closer: the block may end within 1" of enemy units), the table and whether
-    the unit flies."""
+    the unit flies; ``block``: the block's path length when it went in two legs (else its straight
+    move, from ``starts`` to ``a``)."""
 
     starts: np.ndarray
     a: np.ndarray
@@ -72,6 +73,7 @@ class Charge:
     before: np.ndarray
     table: Any
     flying: bool
+    block: float | None = None
 
 
 def within_reach(pos: np.ndarray, ra: float, d: np.ndarray, rd: float) -> np.ndarray:
@@ -140,7 +142,9 @@ def _paths(
         if near is None:
             near = nearest(spots, c.ra, c.pts, c.rp)
         ok &= near[None, :] >= np.minimum(KEEP_CLEAR, c.before[movers])[:, None] - EPS
-    block = float(np.linalg.norm(c.a[0] - c.starts[0])) if len(c.a) else 0.0
+    block = c.block
+    if block is None:
+        block = float(np.linalg.norm(c.a[0] - c.starts[0])) if len(c.a) else 0.0
     straight = _clear(c, c.starts[movers], spots, c.reach, slow_ok, ok)
     on = _clear(c, c.a[movers], spots, c.reach - block, slow_ok, ok & ~straight)
     return np.asarray(straight | on)

@@ -7,9 +7,9 @@ shortest move); where that line is not clear (impassable terrain under a base, d
 over a Walk's length, a base of another unit on the way, an end within 1" of a friendly unit), it
 tries, in order, the lines towards the target unit's other models, nearest first, then the line to
 the closest model turned :data:`TURNS` either side, each moved straight until the first bases touch
-(``moving.first_contact``) and no longer than the Assault's distance (our reading: one straight
-leg, the first clear one in this order). The first clear line is the Assault move; when none is
-clear the target is not valid.
+(``moving.first_contact``) and no longer than the Assault's distance. The first clear line is the
+Assault move; when none is clear, the block may go round in two legs through one waypoint
+(``charge_legs.py``); when no such path is found either, the target is not valid.
 """
 
 from __future__ import annotations
@@ -31,14 +31,17 @@ TURNS = tuple(math.radians(a) for a in (15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 6
 MODELS = 6  # the target's nearest models whose lines are tried
 
 
-def alternatives(state: GameState, u: int, t: int) -> Iterator[tuple[float, float]]:
+def alternatives(
+    state: GameState, u: int, t: int, reach: float | None = None
+) -> Iterator[tuple[float, float]]:
     """The block moves other than the direct one, in the order they are tried (see the module
     text): each a vector along which the block's first base touches one of ``t``'s, no longer than
-    the Assault's distance."""
+    ``reach`` (default: the Assault's distance)."""
     from grimdice.systems.onepage.game.moving import first_contact
 
     a, b = state.models(u), state.models(t)
-    reach = move_distance(state.setup.units[u], "assault")
+    if reach is None:
+        reach = move_distance(state.setup.units[u], "assault")
     together = state.setup.radii[u] + state.setup.radii[t]
     d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
     i, j = np.unravel_index(int(np.argmin(d)), d.shape)
@@ -78,22 +81,38 @@ def clear(state: GameState, u: int, t: int, move: tuple[float, float]) -> bool:
     )
 
 
+Chosen = tuple[tuple[float, float], bool, tuple[float, float] | None]  # (move, clear, first leg)
+
+
 def chosen(state: GameState, u: int, t: int, direct: tuple[float, float]) -> tuple[tuple[float, float], bool]:
     """(the Assault move of ``u`` at ``t``, whether it is clear): ``direct`` (the line to the
-    closest model) when clear, else the first clear one of :func:`alternatives`, else ``direct``
-    (not clear). Kept on the state (frozen; the answer depends on where every unit stands)."""
-    memo: dict[tuple[int, int], tuple[tuple[float, float], bool]] | None = state.__dict__.get("_charges")
+    closest model) when clear, else the first clear one of :func:`alternatives`, else the whole
+    move of a two-leg path (``charge_legs.two_legs``), else ``direct`` (not clear). Kept on the
+    state (frozen; the answer depends on where every unit stands)."""
+    move, ok, _first = path(state, u, t, direct)
+    return move, ok
+
+
+def path(state: GameState, u: int, t: int, direct: tuple[float, float]) -> Chosen:
+    """:func:`chosen` and the first leg of a two-leg path (None for one straight leg)."""
+    memo: dict[tuple[int, int], Chosen] | None = state.__dict__.get("_charges")
     if memo is None:
         memo = {}
         object.__setattr__(state, "_charges", memo)
     got = memo.get((u, t))
     if got is None:
-        got = (direct, True) if clear(state, u, t, direct) else (direct, False)
+        got = (direct, True, None) if clear(state, u, t, direct) else (direct, False, None)
         if not got[1] and direct != (0.0, 0.0):
             for move in alternatives(state, u, t):
                 if clear(state, u, t, move):
-                    got = (move, True)
+                    got = (move, True, None)
                     break
+            else:
+                from grimdice.systems.onepage.game.charge_legs import two_legs
+
+                two = two_legs(state, u, t)
+                if two is not None:
+                    got = (two[0], True, two[1])
         memo[u, t] = got
     return got
 
@@ -104,4 +123,4 @@ def end_blocks(state: GameState, u: int, move: tuple[float, float]) -> np.ndarra
     return blocks(state.block(u), np.array([(start[0] + move[0], start[1] + move[1])], dtype=float))
 
 
-__all__ = ["MODELS", "TURNS", "alternatives", "chosen", "clear", "end_blocks", "path_clear"]
+__all__ = ["MODELS", "TURNS", "Chosen", "alternatives", "chosen", "clear", "end_blocks", "path", "path_clear"]

@@ -88,7 +88,7 @@ def _draw_step(ax: Any, s: GameState, a: Any, n: GameState) -> None:
         u = int(a[1])
         (x0, y0), (x1, y1) = s.anchors[u], n.anchors[u]
         colour = "black" if a[0] == "assault" else "gray"
-        mid = legs.via(s, u, a) if a[0] != "assault" else None
+        mid = legs.via(s, u, a)
         if mid is not None:  # a two-leg move: the first leg to the waypoint, then the arrow
             xm, ym = mid.anchors[u]
             ax.plot([x0, xm], [y0, ym], color=colour, lw=1.2)

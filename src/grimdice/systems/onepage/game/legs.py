@@ -51,7 +51,10 @@ Leg = tuple[float, float, float, float]  # (dx, dy, wx, wy): the whole move and 
 
 
 def waypoint(a: list[Any]) -> tuple[float, float] | None:
-    """The first leg ``(wx, wy)`` of a Walk or Run action, or None for a one-leg move."""
+    """The first leg ``(wx, wy)`` of a Walk or Run action (``[kind, u, dx, dy, wx, wy]``) or of an
+    Assault (``["assault", u, t, wx, wy]``, ``charge_legs.py``), or None for a one-leg move."""
+    if a[0] == "assault":
+        return (float(a[3]), float(a[4])) if len(a) >= 5 else None
     return (float(a[4]), float(a[5])) if len(a) >= 6 else None
 
 
@@ -92,17 +95,12 @@ def around(
 ) -> tuple[Leg, float] | None:
     """The two-leg move towards unit ``t`` (centre ``goal``) ending nearest it, and its end's
     distance to ``goal``; None when no waypoint tried gives a legal one."""
+    firsts = first_legs(state, u, goal, full)
+    if firsts is None:
+        return None
+    wx, wy = firsts
     ax, ay = state.anchors[u]
     cx, cy = goal
-    base = math.atan2(cy - ay, cx - ax)
-    angles = np.array([base + turn for turn in TURNS for _ in LEG_SHARES])
-    lengths = np.array([full * share for _ in TURNS for share in LEG_SHARES])
-    ux, uy = np.cos(angles), np.sin(angles)
-    ok = np.flatnonzero(moving.block_moves(state, u, ux, uy, lengths[:, None])[:, 0])
-    if not len(ok):
-        return None
-    wx = np.trunc(ux[ok] * lengths[ok] * 1000) / 1000 + 0.0
-    wy = np.trunc(uy[ok] * lengths[ok] * 1000) / 1000 + 0.0
     far = np.maximum(np.hypot(cx - ax - wx, cy - ay - wy), EPS)
     left = full - np.hypot(wx, wy)
     hoped = np.maximum(0.0, far - left)  # the distance left if the second leg were clear
@@ -112,10 +110,36 @@ def around(
     ranked = sorted(zip((hoped + 1000.0 * blocked).tolist(), wx.tolist(), wy.tolist(), strict=True))
     found = [got for _, x, y in ranked[:TRIED] if (got := second_leg(state, u, t, (x, y), goal, full))]
     for got in sorted(found, key=lambda g: g[1]):  # nearest first; the whole move checked last
-        dx, dy, wx, wy = got[0]
-        if legal(state, u, (dx, dy), (wx, wy), full):
+        dx, dy, fx, fy = got[0]
+        if legal(state, u, (dx, dy), (fx, fy), full):
             return got
     return None
+
+
+def first_legs(
+    state: GameState,
+    u: int,
+    goal: tuple[float, float],
+    full: float,
+    grid: tuple[tuple[float, ...], tuple[float, ...]] = (TURNS, LEG_SHARES),
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The waypoints tried on the way to ``goal``: ``grid``'s turns off the line to it (default
+    :data:`TURNS`) at its shares of ``full`` (default :data:`LEG_SHARES`), those the compiled block
+    test passes (``moving.block_moves``: on the table, no impassable terrain, no base passed over,
+    over 1" from every unit at the waypoint). Their first legs ``wx``, ``wy``, cut to 0.001"; None
+    when no waypoint passes."""
+    ax, ay = state.anchors[u]
+    base = math.atan2(goal[1] - ay, goal[0] - ax)
+    turns, shares = grid
+    angles = np.array([base + turn for turn in turns for _ in shares])
+    lengths = np.array([full * share for _ in turns for share in shares])
+    ux, uy = np.cos(angles), np.sin(angles)
+    ok = np.flatnonzero(moving.block_moves(state, u, ux, uy, lengths[:, None])[:, 0])
+    if not len(ok):
+        return None
+    wx = np.trunc(ux[ok] * lengths[ok] * 1000) / 1000 + 0.0
+    wy = np.trunc(uy[ok] * lengths[ok] * 1000) / 1000 + 0.0
+    return wx, wy
 
 
 def rock_ahead(
@@ -210,4 +234,4 @@ def via(state: GameState, u: int, a: list[Any]) -> GameState | None:
     return None if w is None else state.moved(u, w[0], w[1])
 
 
-__all__ = ["GOALS", "Leg", "legal", "second_leg", "two_leg_moves", "via", "waypoint"]
+__all__ = ["GOALS", "Leg", "first_legs", "legal", "second_leg", "two_leg_moves", "via", "waypoint"]

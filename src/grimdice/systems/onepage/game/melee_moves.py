@@ -31,6 +31,7 @@ blocks keep their formation).
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -108,7 +109,7 @@ def charge_of(s: GameState, u: int, t: int) -> tuple[assault_ranks.Charge, float
     the Walk distance when a plan capped at it is to be tried (difficult terrain near the charge,
     the block's own path clear of it, not Strider nor Flying; else None)."""
     unit, table = s.setup.units[u], s.setup.table
-    sx, sy, full = s.charge
+    sx, sy, full = s.charge[:3]
     ra = float(s.setup.radii[u])
     pts, rp, _, _ = s.others(u, ignore=t)
     flying = unit.has("flying")  # "they may ignore terrain effects"
@@ -121,7 +122,11 @@ def charge_of(s: GameState, u: int, t: int) -> tuple[assault_ranks.Charge, float
     difficult = not free and difficult_near(
         table, np.concatenate([starts, d]), 3 * ra + 2 * float(s.setup.radii[t]) + 3.0
     )
-    capped = difficult and bool(swept(table, starts, a, ra, "difficult").any())
+    legs = [starts, a] if len(s.charge) < 5 else [starts, s.models(u, (s.charge[3], s.charge[4])), a]
+    capped = difficult and any(bool(swept(table, p, q, ra, "difficult").any()) for p, q in pairwise(legs))
+    block = None  # a two-leg block's path: its two legs
+    if len(legs) == 3 and len(a):
+        block = float(np.linalg.norm(legs[1][0] - starts[0]) + np.linalg.norm(a[0] - legs[1][0]))
     # each model's gap to the other units before the Assault, or where the block's move put it when
     # that is closer: the block may end within 1" of enemy units (Assault), and a model that does not
     # move on from there breaks no rule by staying
@@ -144,6 +149,7 @@ def charge_of(s: GameState, u: int, t: int) -> tuple[assault_ranks.Charge, float
         before=np.full(len(a), KEEP_CLEAR) if before is None else before,
         table=table,
         flying=flying,
+        block=block,
     )
     return c, walk if difficult and not capped else None
 

@@ -361,7 +361,8 @@ def moved(state: GameState, u: int, dx: float, dy: float) -> GameState:
 def charged(state: GameState, u: int, t: int) -> GameState:
     """The state after ``u``'s Assault move at ``t`` (a Vehicle turns to the move's direction):
     the block's move (:meth:`charge_vector`); its models' own moves on into base contact are
-    counted from ``charge`` when the melee's strikers are (``melee_moves.assaulters_moved``).
+    counted from ``charge`` when the melee's strikers are (``melee_moves.assaulters_moved``):
+    where the block started, the allowance, and a two-leg move's waypoint anchor.
     Their allowance is the Assault's distance, or the one a ``charge`` already set gives (a Furious
     unit out of a transport: Walk distance, ``transport.apply``)."""
     dx, dy = state.charge_vector(u, t)
@@ -369,8 +370,16 @@ def charged(state: GameState, u: int, t: int) -> GameState:
     full = move_distance(state.setup.units[u], "assault")
     if state.charge:
         full = min(full, state.charge[2])
-    s = replace(state, charge=(float(ax), float(ay), full))
+    first = charge_leg(state, u, t)
+    via = () if first is None else (round(ax + first[0], 3), round(ay + first[1], 3))
+    s = replace(state, charge=(float(ax), float(ay), full, *via))
     return facing.turned(s.moved(u, dx, dy), u, dx, dy)
+
+
+def charge_leg(state: GameState, u: int, t: int) -> tuple[float, float] | None:
+    """The first leg ``(wx, wy)`` of ``u``'s Assault on ``t`` when it goes round in two legs
+    (``charge_legs.py``), else None."""
+    return charge_paths.path(state, u, t, direct_vector(state, u, t))[2]
 
 
 def charge_vector(state: GameState, u: int, t: int, unit: bool = False) -> tuple[float, float]:
@@ -416,6 +425,15 @@ def charge_ok(state: GameState, u: int, t: int) -> bool:
 def _charge_ok(state: GameState, u: int, move: tuple[float, float]) -> bool:
     """The block's ``move`` on the table, through no impassable terrain, and over difficult terrain
     no longer than the Walk distance."""
+    ok, difficult = charge_terrain(state, u, move)
+    if ok and difficult:
+        return math.hypot(*move) <= move_distance(state.setup.units[u], "walk") + EPS
+    return ok
+
+
+def charge_terrain(state: GameState, u: int, move: tuple[float, float]) -> tuple[bool, bool]:
+    """(the block's ``move`` ends on the table and crosses no impassable terrain, it touches
+    difficult terrain: False for Strider and Flying, which treat it as open)."""
     dx, dy = move
     ax, ay = state.anchors[u]
     unit = state.setup.units[u]
@@ -423,16 +441,14 @@ def _charge_ok(state: GameState, u: int, move: tuple[float, float]) -> bool:
     table = state.setup.table
     a, b = state.models(u), state.models(u, end)
     if not table.on_table(b, state.setup.radii[u]).all():
-        return False
+        return False, False
     if unit.has("flying"):
-        return True
+        return True, False
     keep = table.having("impassable", "difficult")  # both traits' pieces in one pass
     touch = blocks_touch(table, a, b[None, :, :], keep, state.setup.radii[u])[0]
     if touch[table.having("impassable")].any():
-        return False
-    if touch[table.having("difficult")].any() and not unit.has("strider"):
-        return math.hypot(dx, dy) <= move_distance(unit, "walk") + EPS
-    return True
+        return False, False
+    return True, bool(touch[table.having("difficult")].any()) and not unit.has("strider")
 
 
 def charge_lane_clear(state: GameState, u: int, t: int, move: tuple[float, float]) -> bool:

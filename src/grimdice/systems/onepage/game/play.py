@@ -32,8 +32,11 @@ from grimdice.systems.onepage.game.state import GameState
 #: kind of action, then an instance (sampling.py), so the same seed plays another random game; 12
 #: since an Assault whose straight line to the closest model is not clear takes another clear line; 13
 #: since a disembarking unit keeps 1" from every unit but its transport; 14 since a Walk or Run may
-#: go in two legs through a waypoint (``[..., dx, dy, wx, wy]``, legs.py)
-LOG_VERSION = 16
+#: go in two legs through a waypoint (``[..., dx, dy, wx, wy]``, legs.py); 15 since the AI's charge
+#: strikers are kept by where the units stand; 16 since the AI estimates the strikers of the charges
+#: it imagines (ai/frontage.py); 17 since an Assault may go round in two legs where no straight line
+#: is clear (``["assault", u, t, wx, wy]``, charge_legs.py)
+LOG_VERSION = 17
 
 
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
@@ -53,7 +56,7 @@ def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
         u = int(action[1])
         e["unit"] = state.setup.units[u].name
         e["from"] = list(state.anchors[u])
-        mid = legs.via(state, u, action) if action[0] in ("walk", "run") else None
+        mid = legs.via(state, u, action) if action[0] in ("walk", "run", "assault") else None
         if mid is not None:
             e["via"] = list(mid.anchors[u])
         e["to"] = list(after.anchors[u])

@@ -8,7 +8,8 @@ The draw, in each kind of decision:
   action that unit has (Hold, Walk, Run, Assault, Embark; for an embarked unit: stay inside,
   disembark, assault out of it; a Pinned unit has only Idle), uniformly among the kinds with at
   least one legal instance; then one instance of that kind, uniformly (a Walk's or Run's distinct
-  moves, its two-leg moves among them (``legs.py``), an Assault's targets, an Embark's
+  moves, its two-leg moves among them (``legs.py``), an Assault's targets (two-leg paths among
+  them, ``charge_legs.py``), an Embark's
   transports). Only the drawn unit's drawn kind is built: a kind found empty is dropped and
   another drawn, so every kind drawn has an instance.
 * **Deployment** (``deploy``, ``scout``): one of the player's units still to deploy, uniformly;
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import deployment, facing, firing, legs, transport
+from grimdice.systems.onepage.game import deployment, facing, firing, legs, moving, transport
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -148,15 +149,17 @@ def move_actions(
 
 def assault_actions(s: GameState, u: int) -> list[list[Any]]:
     """Unit ``u``'s Assault actions: every enemy unit on the table within its Assault distance with
-    a valid charge (:meth:`GameState.charge_ok`; a Vehicle's facing, ``facing.charge_allowed``)."""
+    a valid charge (:meth:`GameState.charge_ok`; a Vehicle's facing, ``facing.charge_allowed``);
+    ``["assault", u, t, wx, wy]`` where the path goes in two legs (``charge_legs.py``)."""
     reach = move_distance(s.setup.units[u], "assault")
     on = s.standing()
     gaps = s.gaps(u)[1]
-    return [
-        ["assault", u, t]
+    targets = [
+        t
         for t in on.sides[1 - s.setup.owner[u]]
         if gaps[on.at[t]] <= reach + EPS and s.charge_ok(u, t) and facing.charge_allowed(s, u, t)
     ]
+    return [["assault", u, t, *(moving.charge_leg(s, u, t) or ())] for t in targets]
 
 
 __all__ = ["assault_actions", "move_actions", "random_action", "shot_kinds", "unit_kinds"]

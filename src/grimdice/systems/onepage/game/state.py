@@ -14,7 +14,8 @@ combat laws (``combat.py``).
 
 Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["walk", u, dx, dy]``,
 ``["run", u, dx, dy]`` (two legs through a waypoint: ``[..., dx, dy, wx, wy]``, ``legs.py``),
-``["assault", u, target]``, ``["idle", u]`` (a Pinned unit), then after
+``["assault", u, target]`` (round in two legs: ``[..., wx, wy]``, ``charge_legs.py``),
+``["idle", u]`` (a Pinned unit), then after
 Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
 weapons too; ``["shoot", first, "split", t_1, ...]``: a Relentless unit on Hold aims each weapon
 profile at its own target, ``firing.split_actions``). Rules in their own modules: the players'
@@ -91,8 +92,9 @@ class GameState:
     facing: tuple[float, ...] = ()  # Vehicles' headings in radians (empty: the defaults, facing.py)
     spent: tuple[tuple[int, str], ...] = ()  # (unit, Limited weapon) already fired (firing.py)
     power: tuple[int, ...] = ()  # (round, player 0's power dice, player 1's) (psychic.py)
-    # the active unit's Assault: (block's start x, y, assault distance), for its models' own moves
-    # (melee_moves.assaulters_moved); and whether the active unit was Shaken during this activation
+    # the active unit's Assault: (block's start x, y, assault distance[, waypoint x, y]), for its
+    # models' own moves (melee_moves.assaulters_moved); and whether the active unit was Shaken
+    # during this activation
     charge: tuple[float, ...] = ()
     shook: bool = False
     # a Relentless split shooting's shootings still to resolve after ``pending``: (target, situation)
@@ -189,7 +191,7 @@ class GameState:
         if kind == "assault":
             t = int(a[2])
             s = self.charged(u, t)
-            hz = dangerous.hazard(self, s, u, kind, t)
+            hz = dangerous.hazard(self, s, u, kind, t, legs.via(self, u, a))
             if hz is not None:
                 return hz
             return replace(

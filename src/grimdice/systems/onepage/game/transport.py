@@ -25,6 +25,7 @@ import numpy as np
 from grimdice.engine.frozen import replace
 from grimdice.engine.table.blocks import blocks, blocks_gaps
 from grimdice.engine.table.sweeps import bases_in
+from grimdice.systems.onepage.game import moving
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.deployment import ON_TABLE, placed, settle
 from grimdice.systems.onepage.game.places import others
@@ -77,9 +78,13 @@ def deploy_options(s: GameState, u: int) -> list[int]:
 
 def embark_actions(s: GameState, u: int) -> list[list[Any]]:
     """ "Infantry units may embark by moving into contact with the unit" (within a Run's reach, on a
-    clear path: the Assault move's checks, see ``GameState.charge_ok``)."""
+    clear path: the Assault move's checks, see ``GameState.charge_ok``; one straight leg)."""
     reach = move_distance(s.setup.units[u], "run")
-    return [["embark", u, t] for t in room(s, u) if s.gap(u, t) <= reach + EPS and s.charge_ok(u, t)]
+    return [
+        ["embark", u, t]
+        for t in room(s, u)
+        if s.gap(u, t) <= reach + EPS and s.charge_ok(u, t) and moving.charge_leg(s, u, t) is None
+    ]
 
 
 def from_hull(s: GameState, u: int, t: int) -> GameState:
@@ -119,7 +124,8 @@ def embarked_actions(s: GameState, u: int) -> list[list[Any]]:
         reach = move_distance(s.setup.units[u], "walk")
         for e in out_state.enemies(u):
             near = out_state.gap(u, e) <= reach + EPS and out_state.charge_ok(u, e)
-            if near and math.hypot(*out_state.charge_vector(u, e)) <= reach + EPS:  # a path at Walk length
+            straight = out_state.charge_vector(u, e)  # one straight leg at Walk length
+            if near and math.hypot(*straight) <= reach + EPS and moving.charge_leg(out_state, u, e) is None:
                 out.append(["assault", u, e])
     return out
 
