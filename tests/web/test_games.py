@@ -47,6 +47,9 @@ def test_a_played_game_streams_its_progress_and_replays_into_frames(client: Test
         s for s in frames["steps"] if s["event"].get("phase") == "play" and s["event"]["action"][0] == "walk"
     ]
     assert moves and all(s["arrow"]["to"] == pytest.approx(s["event"]["to"], abs=0.01) for s in moves)
+    bent = [s for s in frames["steps"] if "via" in s["event"]]  # seed 5's game has a move in two legs
+    assert bent and all(s["arrow"]["via"] == pytest.approx(s["event"]["via"], abs=0.01) for s in bent)
+    assert all("via" not in s["arrow"] for s in moves if "via" not in s["event"])
     bad = client.post("/api/games/replay", json={"log": {**log, "version": 0}})
     assert bad.status_code == 422 and bad.json()["field"] == "version"
     refused = client.post("/api/games/play", json={"armies": ["nope", "onepage-orks-army"]})

@@ -135,18 +135,25 @@ def _r(v: float) -> float:
 
 
 def _arrow(s: Any, a: Any, n: Any) -> dict[str, Any] | None:
-    """The step's arrow: a move or an assault (the unit's anchor before and after), a consolidation,
-    or a shot (from the shooter's bases to the target's); as ``grimdice replay --png`` draws them."""
+    """The step's arrow: a move or an assault (the unit's anchor before and after, and its waypoint
+    when it goes in two legs), a consolidation, or a shot (from the shooter's bases to the
+    target's); as ``grimdice replay --png`` draws them."""
     phase = s.phase
     if phase == "play" and a[0] in ("walk", "run", "assault"):
+        from grimdice.systems.onepage.game.legs import via
+
         u = int(a[1])
         (x0, y0), (x1, y1) = s.anchors[u], n.anchors[u]
-        return {
+        arrow: dict[str, Any] = {
             "kind": "assault" if a[0] == "assault" else "move",
             "army": s.setup.owner[u],
             "from": [_r(x0), _r(y0)],
             "to": [_r(x1), _r(y1)],
         }
+        mid = via(s, u, a)  # a move in two legs: its waypoint, drawn as a bend
+        if mid is not None:
+            arrow["via"] = [_r(v) for v in mid.anchors[u]]
+        return arrow
     if phase == "consolidate" and (a[2], a[3]) != (0.0, 0.0):
         u = int(a[1])
         x0, y0 = s.anchors[u]

@@ -171,7 +171,8 @@ function draw() {
   });
   if (st.arrow) {
     const a = st.arrow;
-    board.append(svg("line", { x1: a.from[0], y1: Y(a.from[1]), x2: a.to[0], y2: Y(a.to[1]), class: `arrow ${a.kind}`,
+    const points = [a.from, ...(a.via ? [a.via] : []), a.to].map(([x, y]) => `${x},${Y(y)}`).join(" "); // two legs bend at the waypoint
+    board.append(svg("polyline", { points, fill: "none", class: `arrow ${a.kind}${a.via ? " two-legs" : ""}`,
       stroke: a.kind === "shot" ? ARMY[a.army] : "#222", "marker-end": "url(#head)" }));
   }
   const defs = svg("defs");
