@@ -53,6 +53,18 @@ def test_a_mob_blocked_by_a_wall_goes_round_in_two_legs_into_base_contact() -> N
     assert after.pending[3][2] >= 1  # some of the mob strike
 
 
+def test_an_assault_whose_waypoint_is_not_the_rules_path_is_refused() -> None:
+    """The path is the one ``charge_paths`` finds; an action naming another (or none) is refused
+    before anything moves, so the dangerous terrain roll and the log never read a path not taken."""
+    s = state_of([BOYZ], [POST], [MOB_AT, POST_AT], (WALL,))
+    for wrong in (["assault", 0, 1], ["assault", 0, 1, -3.0, 0.0]):
+        with pytest.raises(ValueError, match="path goes through"):
+            s.apply(wrong)
+    open_table = state_of([BOYZ], [POST], [MOB_AT, POST_AT])
+    with pytest.raises(ValueError, match="path goes straight"):
+        open_table.apply(["assault", 0, 1, 1.0, 1.0])
+
+
 def test_without_the_wall_the_assault_is_one_straight_leg() -> None:
     s = state_of([BOYZ], [POST], [MOB_AT, POST_AT])
     assert ["assault", 0, 1] in s.legal_actions()

@@ -27,7 +27,7 @@ def charge_reach(state: GameState, u: int, end: tuple[float, float] | None) -> f
     a base there stands over difficult terrain (not Strider nor Flying), else its Assault's."""
     unit = state.setup.units[u]
     full = move_distance(unit, "assault")
-    if unit.has("strider") or unit.has("flying") or not state.setup.table.having("difficult").any():
+    if unit.has("strider") or unit.has("flying") or not state.setup.table.has_any("difficult"):
         return full
     if recall(state.setup, ("in difficult", state.placed(u, end)), lambda: in_difficult(state, u, end)):
         return min(full, move_distance(unit, "walk"))

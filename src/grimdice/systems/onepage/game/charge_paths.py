@@ -100,21 +100,26 @@ def path(state: GameState, u: int, t: int, direct: tuple[float, float]) -> Chose
         memo = {}
         object.__setattr__(state, "_charges", memo)
     got = memo.get((u, t))
-    if got is None:
-        got = (direct, True, None) if clear(state, u, t, direct) else (direct, False, None)
-        if not got[1] and direct != (0.0, 0.0):
-            for move in alternatives(state, u, t):
-                if clear(state, u, t, move):
-                    got = (move, True, None)
-                    break
-            else:
-                from grimdice.systems.onepage.game.charge_legs import two_legs
-
-                two = two_legs(state, u, t)
-                if two is not None:
-                    got = (two[0], True, two[1])
-        memo[u, t] = got
+    if got is None:  # the answer reads where every unit stands only: kept in the geometry memo too
+        key = ("assault path", u, t, state.standing().key)
+        got = memo[u, t] = recall(state.setup, key, lambda: _searched(state, u, t, direct))
     return got
+
+
+def _searched(state: GameState, u: int, t: int, direct: tuple[float, float]) -> Chosen:
+    """:func:`path` worked out: the direct line, the :func:`alternatives`, then two legs."""
+    if clear(state, u, t, direct):
+        return (direct, True, None)
+    if direct != (0.0, 0.0):
+        for move in alternatives(state, u, t):
+            if clear(state, u, t, move):
+                return (move, True, None)
+        from grimdice.systems.onepage.game.charge_legs import two_legs
+
+        two = two_legs(state, u, t)
+        if two is not None:
+            return (two[0], True, two[1])
+    return (direct, False, None)
 
 
 def end_blocks(state: GameState, u: int, move: tuple[float, float]) -> np.ndarray:

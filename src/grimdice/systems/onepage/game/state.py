@@ -190,6 +190,10 @@ class GameState:
             return replace(s, phase="shoot", active=u, action="walk")
         if kind == "assault":
             t = int(a[2])
+            first = moving.charge_leg(self, u, t)
+            if legs.waypoint(a) != first:  # the path is the rules' (charge_paths.py), not the action's
+                way = "straight" if first is None else f"through {first}"
+                raise ValueError(f"{a!r}: the Assault's path goes {way}")
             s = self.charged(u, t)
             hz = dangerous.hazard(self, s, u, kind, t, legs.via(self, u, a))
             if hz is not None:
