@@ -50,8 +50,9 @@ from grimdice.engine.frozen import replace
 from grimdice.engine.table.blocks import EPS
 from grimdice.systems.onepage.ai import frontage
 from grimdice.systems.onepage.game import facing, firing
-from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.cache import LIMIT, recall
 from grimdice.systems.onepage.movement import move_distance
+from grimdice.systems.onepage.units import kept
 
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
@@ -187,10 +188,7 @@ def rest_of(state: GameState, v: int, u: int) -> float:
     """The sum of :func:`reply_value` of enemy ``v`` over ``u``'s friendly units on the table other
     than ``u``, where they stand: what else ``v`` could pick. Each pair's value is kept on the state
     (which is frozen) and read only for the enemies that threaten the moving unit."""
-    table: dict[tuple[int, int], float] | None = state.__dict__.get("_replies")
-    if table is None:
-        table = {}
-        object.__setattr__(state, "_replies", table)
+    table = kept(state, "_replies", LIMIT)
     total = 0.0
     for w in state.standing().sides[state.setup.owner[u]]:
         if w != u:
@@ -286,13 +284,10 @@ def strikes_first(state: GameState, u: int, t: int, end: tuple[float, float] | N
         return False
     if state.gap(u, t, end) > move_distance(state.setup.units[t], "assault") + EPS:
         return False
-    kept: dict[tuple[int, int], bool] | None = state.__dict__.get("_favours")  # on the state (frozen)
-    if kept is None:
-        kept = {}
-        object.__setattr__(state, "_favours", kept)
-    got = kept.get((t, u))
+    favours = kept(state, "_favours", LIMIT)  # on the state (frozen)
+    got = favours.get((t, u))
     if got is None:  # the same at every end: the charge is read where both stand
-        got = kept[t, u] = melee_odds(state, t, u, charge_key(state, t, u)) > 0.0
+        got = favours[t, u] = melee_odds(state, t, u, charge_key(state, t, u)) > 0.0
     return got
 
 
@@ -346,16 +341,13 @@ def reach_bands(state: GameState, u: int) -> dict[int, tuple[list[float], list[f
     than ``cuts[i]`` out of range; the last band: none in range, 0). Kept on the state (frozen)."""
     from grimdice.systems.onepage.ai.players import value_of_shot
 
-    kept: dict[int, dict[int, tuple[list[float], list[float]]]] | None = state.__dict__.get("_bands")
-    if kept is None:
-        kept = {}
-        object.__setattr__(state, "_bands", kept)
-    got = kept.get(u)
+    bands = kept(state, "_bands", LIMIT)
+    got: dict[int, tuple[list[float], list[float]]] | None = bands.get(u)
     if got is None:
         unit = state.setup.units[u]
         walk = move_distance(unit, "walk")
         cuts = sorted({float(w.range) for g in unit.groups for w in g.weapons if w.range is not None})
-        got = kept[u] = {}
+        got = bands[u] = {}
         for t in state.enemies(u):
             values = []
             for c in cuts:

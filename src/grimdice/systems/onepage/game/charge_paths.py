@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from grimdice.engine.table.blocks import EPS, blocks
-from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.cache import LIMIT, recall
 from grimdice.systems.onepage.movement import move_distance
+from grimdice.systems.onepage.units import kept
 
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
@@ -95,11 +96,8 @@ def chosen(state: GameState, u: int, t: int, direct: tuple[float, float]) -> tup
 
 def path(state: GameState, u: int, t: int, direct: tuple[float, float]) -> Chosen:
     """:func:`chosen` and the first leg of a two-leg path (None for one straight leg)."""
-    memo: dict[tuple[int, int], Chosen] | None = state.__dict__.get("_charges")
-    if memo is None:
-        memo = {}
-        object.__setattr__(state, "_charges", memo)
-    got = memo.get((u, t))
+    memo = kept(state, "_charges", LIMIT)
+    got: Chosen | None = memo.get((u, t))
     if got is None:  # the answer reads where every unit stands only: kept in the geometry memo too
         key = ("assault path", u, t, state.standing().key)
         got = memo[u, t] = recall(state.setup, key, lambda: _searched(state, u, t, direct))

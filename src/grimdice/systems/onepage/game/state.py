@@ -53,11 +53,12 @@ from grimdice.systems.onepage.game import (
     shooting,
     transport,
 )
+from grimdice.systems.onepage.game.cache import LIMIT
 from grimdice.systems.onepage.game.combat import combat_law, shot_law_key
 from grimdice.systems.onepage.game.places import deploy, fielded
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import move_distance
-from grimdice.systems.onepage.units import UnitState
+from grimdice.systems.onepage.units import UnitState, kept
 
 ROUNDS = 4  # "After 4 rounds have been played the game ends."
 
@@ -342,10 +343,7 @@ class GameState:
     def ready(self, p: int) -> list[int]:
         """Player ``p``'s units that may still activate this round (kept per state: a state is
         frozen, and the turn order asks it several times)."""
-        mine: dict[int, list[int]] | None = self.__dict__.get("_ready")
-        if mine is None:
-            mine = {}
-            object.__setattr__(self, "_ready", mine)
+        mine = kept(self, "_ready", LIMIT)
         got = mine.get(p)
         if got is None:
             owner, activated, place = self.setup.owner, self.activated, self.place
