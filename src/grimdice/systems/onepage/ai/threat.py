@@ -135,7 +135,7 @@ def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
     by what it reads: where every unit on the table stands (:meth:`GameState.standing`'s key:
     anchors, models alive, places) and the active unit's Assault (``charge``), not across games
     (the table is the setup's)."""
-    from grimdice.systems.onepage.game.moving import direct_vector
+    from grimdice.systems.onepage.game.moving import assault_allowance, direct_vector
 
     def compute() -> tuple[int, int]:
         dx, dy = direct_vector(state, v, u)
@@ -143,9 +143,7 @@ def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
         step = max(0.0, far - CLOSE) / far if far > EPS else 0.0
         setup, d = state.setup, state.models(u)
         ra, rd = float(setup.radii[v]), float(setup.radii[u])
-        allowance = move_distance(setup.units[v], "assault")
-        if state.charge:
-            allowance = min(allowance, state.charge[2])
+        allowance = assault_allowance(state, v)
         pts, rp, _, _ = state.others(v, ignore=u)
         c = frontage.Imagined(
             starts=state.models(v) + np.array([dx * step, dy * step]),

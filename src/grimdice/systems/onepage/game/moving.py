@@ -363,17 +363,22 @@ def charged(state: GameState, u: int, t: int) -> GameState:
     the block's move (:meth:`charge_vector`); its models' own moves on into base contact are
     counted from ``charge`` when the melee's strikers are (``melee_moves.assaulters_moved``):
     where the block started, the allowance, and a two-leg move's waypoint anchor.
-    Their allowance is the Assault's distance, or the one a ``charge`` already set gives (a Furious
-    unit out of a transport: Walk distance, ``transport.apply``)."""
+    Their allowance is :func:`assault_allowance`."""
+    from grimdice.systems.onepage.game.legs import waypoint_anchor  # legs reads this module
+
     dx, dy = state.charge_vector(u, t)
     ax, ay = state.anchors[u]
-    full = move_distance(state.setup.units[u], "assault")
-    if state.charge:
-        full = min(full, state.charge[2])
     first = charge_leg(state, u, t)
-    via = () if first is None else (round(ax + first[0], 3), round(ay + first[1], 3))
-    s = replace(state, charge=(float(ax), float(ay), full, *via))
+    via = () if first is None else waypoint_anchor(state, u, first)
+    s = replace(state, charge=(float(ax), float(ay), assault_allowance(state, u), *via))
     return facing.turned(s.moved(u, dx, dy), u, dx, dy)
+
+
+def assault_allowance(state: GameState, u: int) -> float:
+    """How far ``u``'s assaulting models may move: the Assault's distance, or the one a ``charge``
+    already set gives (a Furious unit out of a transport: Walk distance, ``transport.apply``)."""
+    full = move_distance(state.setup.units[u], "assault")
+    return min(full, state.charge[2]) if state.charge else full
 
 
 def charge_leg(state: GameState, u: int, t: int) -> tuple[float, float] | None:
