@@ -37,6 +37,7 @@ from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard, key_piece, piece_key
+from grimdice.systems.crusade.game.table_parts import answers
 from grimdice.systems.crusade.movement import falling
 
 SECTOR_HITS = 10  # VI: "10 hits per sector"
@@ -70,7 +71,7 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
     t = s.tokens[s.active]
     if t.blip or not isinstance(board, TableBoard):
         return []
-    kept = _memo(board, "actions")
+    kept = answers(board.memo, "actions")
     key = (s.setup, t.sq, t.profile, t.arms, s.sector_hits)
     if key not in kept:
         if len(kept) >= MEMO_LIMIT:
@@ -114,18 +115,10 @@ def _eligible_weapon(setup: Setup, profile: int, k: int) -> bool:
     return bool(arm.template) or w.kind == "grenade" or any(has_code(codes, c) for c in BUILDING_CODES)
 
 
-def _memo(board: TableBoard, name: str) -> dict[Any, Any]:
-    """The table's answers kept under ``name`` (:attr:`~.table.TableBoard.memo`)."""
-    kept = board.memo.get(name)
-    if kept is None:
-        kept = board.memo[name] = {}
-    return kept
-
-
 def _view(board: TableBoard, p: Pos, n: int) -> tuple[bool, bool]:
     """From position ``p``: whether it touches barricade or catwalk ``n`` (feet within 1" of its
     top, cells touching) and whether it sees part of its top; kept per table (it does not change)."""
-    kept = _memo(board, "views")
+    kept = answers(board.memo, "views")
     if (p, n) not in kept:
         piece = board.structures[n]
         tops = [(x, y, piece.height) for x, y in sorted(piece.cells)]
@@ -138,7 +131,7 @@ def _view(board: TableBoard, p: Pos, n: int) -> tuple[bool, bool]:
 def _roofs_seen(board: TableBoard, p: Pos) -> tuple[int, ...]:
     """The sectors of other buildings whose roof position ``p`` sees part of (buildings, then
     sectors, in order); kept per table."""
-    kept = _memo(board, "roofs")
+    kept = answers(board.memo, "roofs")
     if p not in kept:
         building = board.building_of(p)
         sectors = []
@@ -159,7 +152,7 @@ def _piece_actions(s: GameState, board: TableBoard, weapons: list[str]) -> list[
     ``["melee_piece", n]`` at a piece it touches (reading ``piece_targets``)."""
     t = s.tokens[s.active]
     out: list[tuple[Any, ...]] = []
-    views = _memo(board, "views")
+    views = answers(board.memo, "views")
     for n in range(len(board.structures)):
         if hits_left(s, piece_key(n)) <= 0:
             continue

@@ -92,4 +92,13 @@ class Nearest(Mapping[Pos, int]):
         return len({p for d in self.each for p in d})
 
 
-__all__ = ["Building", "Link", "Nearest", "Structure", "key_piece", "piece_key"]
+def answers(memo: dict[str, dict[Any, Any]], name: str) -> dict[Any, Any]:
+    """The answers a table keeps under ``name`` in its ``memo`` (:attr:`.table.TableBoard.memo`:
+    what the rules work out from the table alone), created on first use."""
+    kept = memo.get(name)
+    if kept is None:
+        kept = memo[name] = {}
+    return kept
+
+
+__all__ = ["Building", "Link", "Nearest", "Structure", "answers", "key_piece", "piece_key"]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.table_parts import answers
 
 if TYPE_CHECKING:
     from grimdice.systems.crusade.game.table import TableBoard
@@ -58,9 +59,7 @@ def seen_pair(board: TableBoard, a: Pos, b: Pos) -> int:
     """:func:`seen_table`'s bits for one pair (the same points, lines and sectors), kept in the
     board's ``memo``: a collapse's table, whose rows are asked of few targets each, and a start
     that is not a position work out only the pairs asked."""
-    kept = board.memo.get("sight")
-    if kept is None:
-        kept = board.memo["sight"] = {}
+    kept = answers(board.memo, "sight")
     got = kept.get((a, b))
     if got is None:
         here, there = board.indoors(a), board.indoors(b)
