@@ -387,6 +387,13 @@ def charge_leg(state: GameState, u: int, t: int) -> tuple[float, float] | None:
     return charge_paths.path(state, u, t, direct_vector(state, u, t))[2]
 
 
+def straight_charge_ok(state: GameState, u: int, t: int) -> bool:
+    """:func:`charge_ok` on one straight leg (no two-leg path, ``charge_legs.py``): an Embark, and a
+    Furious unit's Assault out of a transport, move straight."""
+    _move, ok, first = charge_paths.path(state, u, t, direct_vector(state, u, t))
+    return ok and first is None
+
+
 def charge_vector(state: GameState, u: int, t: int, unit: bool = False) -> tuple[float, float]:
     """The Assault move: the block straight towards the closest enemy model until bases touch, or
     where that line is not clear the first clear one of ``charge_paths`` (``unit``: the unit vector

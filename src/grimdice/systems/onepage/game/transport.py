@@ -83,7 +83,7 @@ def embark_actions(s: GameState, u: int) -> list[list[Any]]:
     return [
         ["embark", u, t]
         for t in room(s, u)
-        if s.gap(u, t) <= reach + EPS and s.charge_ok(u, t) and moving.charge_leg(s, u, t) is None
+        if s.gap(u, t) <= reach + EPS and moving.straight_charge_ok(s, u, t)
     ]
 
 
@@ -123,9 +123,8 @@ def embarked_actions(s: GameState, u: int) -> list[list[Any]]:
     if s.setup.units[u].has("furious"):  # "may use an Assault action at Walk distance to disembark"
         reach = move_distance(s.setup.units[u], "walk")
         for e in out_state.enemies(u):
-            near = out_state.gap(u, e) <= reach + EPS and out_state.charge_ok(u, e)
-            straight = out_state.charge_vector(u, e)  # one straight leg at Walk length
-            if near and math.hypot(*straight) <= reach + EPS and moving.charge_leg(out_state, u, e) is None:
+            near = out_state.gap(u, e) <= reach + EPS and moving.straight_charge_ok(out_state, u, e)
+            if near and math.hypot(*out_state.charge_vector(u, e)) <= reach + EPS:  # at Walk length
                 out.append(["assault", u, e])
     return out
 
