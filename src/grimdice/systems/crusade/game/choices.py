@@ -90,7 +90,13 @@ def may_act(s: GameState) -> bool:
 
 def mindless(s: GameState) -> bool:
     t = s.tokens[s.active]
-    return not t.blip and has_code(s.setup.profiles[t.profile].abilities, "MINDLESS")
+    return not t.blip and mindless_profile(s.setup, t.profile)
+
+
+@lru_cache(maxsize=1024)
+def mindless_profile(setup: Setup, profile: int) -> bool:
+    """IX MINDLESS, kept per setup and profile."""
+    return has_code(setup.profiles[profile].abilities, "MINDLESS")
 
 
 # ---------------------------------------------------------------------- the enemies

@@ -44,7 +44,7 @@ from grimdice.systems.crusade.game.choices import (
     targets_in_sight,
 )
 from grimdice.systems.crusade.game.combat import cached_law
-from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.frozen import altered, altered_by
 from grimdice.systems.crusade.game.state import IDLE, GameState, Token, turn_start
 from grimdice.systems.crusade.game.table import piece_key
 from grimdice.systems.crusade.game.victory import hold_score, reached_by
@@ -184,7 +184,7 @@ def activate(s: GameState, i: int) -> GameState:
         budget = 0
     now = {"active": i, "budget": budget, "acted": acted, "origin": t.sq, "carried": items.carries(s, i)}
     now["risen"] = t.cond == STUNNED  # VIII STUN: "not even "free" actions"
-    return altered(s, **{**IDLE, **now})
+    return altered_by(s, IDLE | now)
 
 
 def end_activation(s: GameState) -> GameState:
@@ -192,7 +192,10 @@ def end_activation(s: GameState) -> GameState:
         return s
     if s.tokens[s.active].last:  # IX HORROR: the end of a last attack
         return horror.after_last(s.with_token(s.active, done=True), s.active).idle()
-    return s.changed(s.active, {"done": True}, **IDLE)
+    return _calm_too(s, s.changed_by(s.active, _DONE, IDLE))
+
+
+_DONE = {"done": True}
 
 
 def out_of_action(s: GameState, side: int) -> bool:
@@ -232,6 +235,24 @@ def settle(s: GameState) -> GameState:
 #: the tokens, setup, items and cards of the last state :func:`_deaths_and_goals` left alone (what
 #: it reads: the same objects give the same answer)
 _CALM: list[tuple[Any, ...]] = [((), None, (), None)]
+
+
+def _calm_too(before: GameState, after: GameState) -> GameState:
+    """``after``, whose tokens differ from ``before``'s in what :func:`_deaths_and_goals` does not
+    read (the models' ``done``, ``spent`` and ``snapped``), with the same setup, items and cards:
+    when ``before`` was calm, so is ``after`` (:data:`_CALM`)."""
+    calm = _CALM[0]
+    if (
+        before.tokens is calm[0]
+        and before.setup is calm[1]
+        and before.items is calm[2]
+        and before.psy is calm[3]
+        and after.setup is calm[1]
+        and after.items is calm[2]
+        and after.psy is calm[3]
+    ):
+        _CALM[0] = (after.tokens, after.setup, after.items, after.psy)
+    return after
 
 
 def _deaths_and_goals(s: GameState) -> GameState:
@@ -287,10 +308,8 @@ def next_turn(s: GameState) -> GameState:
         return finish(s, 0 if a > b else 1 if b > a else -1)
     s = latch.release(control.release(s, player), player)  # IX CONTROL: "for 1 turn"; LATCH ON
     tokens = tuple(_fresh(t, player) for t in s.tokens)
-    s = deck.new_turn(
-        altered(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()), s.player, player
-    )
-    return turn_start(s)
+    fresh = _calm_too(s, altered(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()))
+    return turn_start(deck.new_turn(fresh, s.player, player))
 
 
 __all__ = [

@@ -56,17 +56,21 @@ def _kinds(names: tuple[str, ...]) -> tuple[str, ...]:
 
 def random_action(s: GameState, rng: np.random.Generator) -> Action:
     """One legal action of ``s``, drawn as the module text says (uniform draws from ``rng``)."""
+    draw = rng.random  # _below, inlined: the draw made at every kind tried
     if not ordinary(s):
         if _choosing(s):  # which model to activate: one kind
-            rng.random()  # the kind's draw (:func:`_grouped_draw`)
+            draw()  # the kind's draw (:func:`_grouped_draw`)
             choices = c.activations(s)
-            return choices[_below(rng, len(choices))]
+            n = len(choices)
+            k = int(draw() * n)
+            return choices[k if k < n else n - 1]
         return _grouped_draw(s.legal_actions(), rng)
     d = Decision(s, kept=True)
-    sources, kinds, where = _tables(d)
+    sources, kinds, where = _TABLES[
+        "volley" if d.full and s.setup.scenario.options.volley_fire else d.full
+    ]  # :func:`_tables`
     left = list(kinds)
     built: dict[int, list[Action]] = {}
-    draw = rng.random  # _below, inlined: the draw made at every kind tried
     n = len(left)  # the kinds still in the draw: left[:n]
     while n:
         k = int(draw() * n)
@@ -81,9 +85,12 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
         else:
             acts = _gathered(d, sources, one, built, kind)
         if acts:
-            if len(acts) > 1:
+            m = len(acts)
+            if m > 1:
                 acts = list(dict.fromkeys(acts))
-            return acts[_below(rng, len(acts))]
+                m = len(acts)
+            k = int(draw() * m)
+            return acts[k if k < m else m - 1]
         n -= 1
         left[k] = left[n]  # the kind is empty: drop it, draw again among the others
     return _grouped_draw(s.legal_actions(), rng)  # not met: "end" is always there
@@ -130,9 +137,10 @@ def ordinary(s: GameState) -> bool:
     """An ordinary decision of the active model in its own turn (see the module text)."""
     if s.ended or s.pending or s.active < 0 or s.control or s.ambush or s.zoc or s.snap:
         return False
-    if (s.psy is not None and s.psy.prompt) or infiltrate.placing(s):
+    if (s.psy is not None and s.psy.prompt) or (s.round == 0 and infiltrate.placing(s)):
         return False
-    return not s.tokens[s.active].last and not c.mindless(s)
+    t = s.tokens[s.active]
+    return not t.last and not (not t.blip and c.mindless_profile(s.setup, t.profile))
 
 
 def _melee(d: Decision) -> list[Action]:

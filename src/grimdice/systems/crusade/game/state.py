@@ -28,7 +28,7 @@ model's action.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -36,7 +36,7 @@ from typing import Any
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.systems.crusade.damage import KILLED, KO
 from grimdice.systems.crusade.game.board import Pos
-from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.frozen import altered, altered_by
 from grimdice.systems.crusade.game.hidden import observation
 from grimdice.systems.crusade.game.scenario import BLIP_MOVE, Piece, Setup
 
@@ -200,14 +200,18 @@ class GameState:
     # ------------------------------------------------------------------ helpers
     def idle(self, **fields: Any) -> GameState:
         """The state with no model being activated (and ``fields`` changed, in the same copy)."""
-        return altered(self, **IDLE, **fields)
+        return altered_by(self, IDLE | fields if fields else IDLE)
 
     def with_token(self, i: int, **kw: Any) -> GameState:
-        return self.changed(i, kw)
+        return self.changed_by(i, kw, _NONE)
 
     def changed(self, i: int, token: dict[str, Any], **fields: Any) -> GameState:
         """The state with token ``i``'s fields ``token`` and its own ``fields`` changed, one copy of
         each; the tokens themselves (the same tuple) when ``token`` changes nothing."""
+        return self.changed_by(i, token, fields)
+
+    def changed_by(self, i: int, token: Mapping[str, Any], fields: Mapping[str, Any]) -> GameState:
+        """:meth:`changed` with the state's fields given as a mapping."""
         t = self.tokens[i]
         now = t.__dict__
         for k, v in token.items():
@@ -215,10 +219,12 @@ class GameState:
             if type(v) is not type(old) or v != old:
                 break
         else:
-            return altered(self, **fields) if fields else self
+            return altered_by(self, fields) if fields else self
         tokens = list(self.tokens)
-        tokens[i] = altered(t, **token)
-        return altered(self, tokens=tuple(tokens), **fields)
+        tokens[i] = altered_by(t, token)
+        changes = dict(fields)
+        changes["tokens"] = tuple(tokens)
+        return altered_by(self, changes)
 
     def occupant(self, sq: Pos) -> int:
         """The token on a square (killed models leave the board), or -1."""
@@ -251,6 +257,7 @@ class GameState:
 
 _NO_DOORS: dict[Pos, bool] = {}
 _UNSET = object()
+_NONE: dict[str, Any] = {}
 
 #: the fields of a state with no model being activated (:meth:`GameState.idle`)
 IDLE: dict[str, Any] = {
