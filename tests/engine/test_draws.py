@@ -41,6 +41,22 @@ def test_any_mix_of_calls_draws_as_a_plain_generator(seed: int) -> None:
             assert a.bit_generator.random_raw() == b.bit_generator.random_raw()
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_next_random_is_random_in_any_mix_of_calls(seed: int) -> None:
+    a, b = _pair(seed)
+    order = np.random.default_rng(200 + seed).integers(0, 5, 1500)
+    for op in order:
+        if op <= 1:
+            assert a.next_random() == b.random()
+        elif op == 2:
+            assert a.random() == b.random()
+        elif op == 3:
+            assert a.random(2).tolist() == b.random(2).tolist()
+        else:
+            assert a.bit_generator.state == b.bit_generator.state
+    assert type(a.next_random()) is float
+
+
 def test_state_and_pickle_after_scalar_draws() -> None:
     a, b = _pair(9)
     for _ in range(5):

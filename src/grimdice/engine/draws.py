@@ -15,8 +15,10 @@ draws, both cheaper than NumPy's one-at-a-time calls and giving the same numbers
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
-from itertools import accumulate
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from itertools import accumulate, chain
 from typing import Any
 
 import numpy as np
@@ -27,32 +29,39 @@ SHORT = 64  # outcome lists up to this long are drawn in plain Python (:func:`pi
 
 
 class Stream(np.random.Generator):
-    """A ``Generator`` drawing its scalar uniforms by blocks (see the module text)."""
+    """A ``Generator`` drawing its scalar uniforms by blocks (see the module text).
+
+    ``next_random()`` is ``random()`` with no arguments as a plain callable (no Python frame of its
+    own but once a block): the same draws, for loops that draw many scalars."""
 
     def __init__(self, bit_generator: np.random.BitGenerator) -> None:
         super().__init__(bit_generator)
-        self._block: list[float] = []  # drawn ahead, not yet handed out (last first)
+        self._block: Iterator[float] = iter(())  # the block being handed out
         self._before: Any = {}  # the bit generator's state before the block
+        self.next_random: Callable[[], float] = partial(next, chain.from_iterable(self._blocks()))
+
+    def _blocks(self) -> Iterator[Iterator[float]]:
+        """The blocks of scalar draws, each drawn when the one before is used up."""
+        while True:
+            self._before = super().bit_generator.state
+            self._block = iter(super().random(BLOCK).tolist())
+            yield self._block
 
     def random(self, size: Any = None, dtype: Any = np.float64, out: Any = None) -> Any:
         """``Generator.random``; a scalar float64 draw comes from the block."""
         if size is None and out is None and dtype is _F64:
-            try:
-                return self._block.pop()
-            except IndexError:
-                self._before = super().bit_generator.state
-                self._block[:] = reversed(super().random(BLOCK).tolist())
-                return self._block.pop()
+            return self.next_random()
         self._settle()
         return super().random(size, dtype, out)
 
     def _settle(self) -> None:
         """Put the bit generator where the draws handed out leave it (the block dropped)."""
-        if self._block:
+        left = self._block.__length_hint__()  # type: ignore[attr-defined]
+        if left:
             bits = super().bit_generator
             bits.state = self._before
-            super().random(BLOCK - len(self._block))
-            self._block.clear()
+            super().random(BLOCK - left)
+            deque(self._block, maxlen=0)  # used up: the next scalar draws a new block
 
     @property
     def bit_generator(self) -> np.random.BitGenerator:

@@ -281,6 +281,8 @@ def diving(d: Decision) -> list[Action]:
     board = d.s.setup.board
     if d.wounded or d.s.budget <= 0 or not isinstance(board, TableBoard) or board.indoors(d.t.sq) >= 0:
         return []
+    if not dive.below(d.s, d.i):
+        return []  # no enemy below to dive onto: no look at its sight
     return dive.actions(d.s, d.sight(), d.s.budget)
 
 

@@ -22,7 +22,7 @@ decision draws from the grouped :func:`.choices.legal_actions`. Both give the di
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -30,7 +30,8 @@ import numpy as np
 from grimdice.systems.crusade.game import choices as c
 from grimdice.systems.crusade.game import climb, deck, infiltrate, moves
 from grimdice.systems.crusade.game.choices import Decision
-from grimdice.systems.crusade.game.state import GameState
+from grimdice.systems.crusade.game.scenario import Setup
+from grimdice.systems.crusade.game.state import GameState, has_code
 
 Action = tuple[Any, ...]
 #: the kind of every board step
@@ -56,7 +57,7 @@ def _kinds(names: tuple[str, ...]) -> tuple[str, ...]:
 
 def random_action(s: GameState, rng: np.random.Generator) -> Action:
     """One legal action of ``s``, drawn as the module text says (uniform draws from ``rng``)."""
-    draw = rng.random  # _below, inlined: the draw made at every kind tried
+    draw = getattr(rng, "next_random", None) or rng.random  # a Stream's plain scalar draw
     if not ordinary(s):
         if _choosing(s):  # which model to activate: one kind
             draw()  # the kind's draw (:func:`_grouped_draw`)
@@ -66,11 +67,10 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
             return choices[k if k < n else n - 1]
         return _grouped_draw(s.legal_actions(), rng)
     d = Decision(s, kept=True)
-    sources, kinds, where = _TABLES[
-        "volley" if d.full and s.setup.scenario.options.volley_fire else d.full
-    ]  # :func:`_tables`
+    key = _key(d)
+    sources, kinds, where = _TABLES[key]
     left = list(kinds)
-    built: dict[int, list[Action]] = {}
+    built: dict[int, Any] = {} if d.t.blip else _never(s.setup, d.t.profile, key).copy()
     n = len(left)  # the kinds still in the draw: left[:n]
     while n:
         k = int(draw() * n)
@@ -193,9 +193,51 @@ _TABLES = {
 }
 
 
+def _key(d: Decision) -> Any:
+    """The decision's key in :data:`_TABLES`."""
+    return "volley" if d.full and d.s.setup.scenario.options.volley_fire else d.full
+
+
 def _tables(d: Decision) -> Any:
     """The decision's sources, kinds and sources by kind (:data:`_TABLES`)."""
-    return _TABLES["volley" if d.full and d.s.setup.scenario.options.volley_fire else d.full]
+    return _TABLES[_key(d)]
+
+
+def _items(setup: Setup, profile: int) -> bool:
+    return any(o.kind == "item" for o in setup.scenario.objectives)
+
+
+#: what a model's profile must have for a source to give any action at all (V CARRYING: the
+#: scenario's items; VII: its deck; IX TWO FISTED, DETONATE, PSY, LATCH ON, MOB): a source that
+#: may not is not built (its kind, drawn, is empty); the other sources have no such test
+MAY: dict[tuple[str, ...], Callable[[Setup, int], bool]] = {
+    ("fists",): lambda setup, p: has_code(setup.profiles[p].abilities, "TWO FISTED"),
+    ("detonate",): lambda setup, p: has_code(setup.profiles[p].abilities, "DETONATE"),
+    ("mind",): lambda setup, p: bool(setup.fighters[p].fx.get("psy")),
+    ("latch",): lambda setup, p: has_code(setup.profiles[p].abilities, "LATCH ON"),
+    ("mob",): lambda setup, p: bool(setup.fighters[p].fx.get("mob")),
+    ("join",): lambda setup, p: any(f.fx.get("mob") for f in setup.fighters),  # a friend leads
+    ("pickup",): _items,
+    ("drop",): _items,
+    ("cast", "dissipate"): lambda setup, p: setup.scenario.psychic is not None,
+}
+
+
+@lru_cache(maxsize=1024)
+def _never(setup: Setup, profile: int, key: Any) -> dict[int, tuple[()]]:
+    """The sources of table ``key`` (:data:`_TABLES`) a model of ``profile`` never gets an action
+    from (:data:`MAY`), each with its empty list of actions."""
+    sources = _TABLES[key][0]
+    return {n: () for n, (names, _) in enumerate(sources) if names in MAY and not MAY[names](setup, profile)}
+
+
+def never_built(s: GameState) -> list[tuple[str, ...]]:
+    """The sources of an ordinary decision the random draw does not build (for tests)."""
+    d = Decision(s)
+    if d.t.blip:
+        return []
+    sources = _tables(d)[0]
+    return [sources[n][0] for n in _never(s.setup, d.t.profile, _key(d))]
 
 
 def sources_of(s: GameState) -> list[tuple[tuple[str, ...], Callable[[], list[Action]]]] | None:
@@ -219,4 +261,14 @@ def support(s: GameState) -> dict[str, set[Action]] | None:
     return out
 
 
-__all__ = ["STEP", "STRUCTURE", "kind_of", "ordinary", "random_action", "sources_of", "support"]
+__all__ = [
+    "MAY",
+    "STEP",
+    "STRUCTURE",
+    "kind_of",
+    "never_built",
+    "ordinary",
+    "random_action",
+    "sources_of",
+    "support",
+]
