@@ -211,7 +211,7 @@ def settle(s: GameState) -> GameState:
     """After every step: end the game if a force is out of action or a ``reach`` objective is
     reached; end an activation that can do nothing more; pass the turn when the player has no
     model left to activate (I), and end the game after the last turn (hold objectives scored)."""
-    if s.ended or s.pending or s.control or moments.asked(s):  # VII PSYCHOMETRY's moment first
+    if s.ended or s.pending or s.control or (s.psy is not None and moments.asked(s)):  # VII PSYCHOMETRY first
         return s
     calm = _CALM[0]  # one read: another thread may replace it
     if not (s.tokens is calm[0] and s.setup is calm[1] and s.items is calm[2] and s.psy is calm[3]):
@@ -284,9 +284,12 @@ def _beaten(s: GameState) -> int:
 
 
 def _may_go_on(s: GameState) -> bool:
-    """Whether the player has a model left to activate (I)."""
+    """Whether the player has a model left to activate (I; :func:`.choices.can_activate`, read
+    inline but in round 0)."""
     player = s.player
-    return any(can_activate(s, i) for i, t in enumerate(s.tokens) if t.side == player and not t.done)
+    if s.round == 0:  # IX INFILTRATE: only infiltrators
+        return any(can_activate(s, i) for i, t in enumerate(s.tokens) if t.side == player and not t.done)
+    return any(t.side == player and not t.done and t.cond < KO for t in s.tokens)
 
 
 def _fresh(t: Token, player: int) -> Token:

@@ -175,17 +175,17 @@ class GameState:
         return self.tokens[self.zoc[2][0]].side if self.zoc else self.player
 
     def legal_actions(self) -> list[tuple[Any, ...]]:
-        return _rules().legal_actions(self)
+        return (_RULES or _load())[0].legal_actions(self)
 
     def random_action(self, rng: Any) -> tuple[Any, ...]:
         """A legal action as the random player draws it (:func:`.sampling.random_action`)."""
-        return _sampling().random_action(self, rng)
+        return (_RULES or _load())[1].random_action(self, rng)
 
     def chance_outcomes(self) -> Sequence[tuple[tuple[Any, ...], float]]:
-        return _rules().chance_outcomes(self)
+        return (_RULES or _load())[0].chance_outcomes(self)
 
     def apply(self, action: Sequence[Any]) -> GameState:
-        return _rules().apply(self, tuple(action))
+        return (_RULES or _load())[0].apply(self, action if type(action) is tuple else tuple(action))
 
     def returns(self) -> tuple[float, float]:
         """+1 for the winner, -1 for the loser, 0 each for a draw."""
@@ -275,26 +275,16 @@ IDLE: dict[str, Any] = {
     "pick_first": False,
 }
 
-#: :mod:`.rules` (which imports this module), fetched at the first step and kept: an import at
-#: every step would cost more than some steps do
+#: :mod:`.rules` and :mod:`.sampling` (which import this module), fetched at the first step and
+#: kept: an import at every step would cost more than some steps do
 _RULES: list[Any] = []
 
 
-def _rules() -> Any:
-    if not _RULES:
-        from grimdice.systems.crusade.game import rules
+def _load() -> list[Any]:
+    from grimdice.systems.crusade.game import rules, sampling
 
-        _RULES.append(rules)
-    return _RULES[0]
-
-
-def _sampling() -> Any:
-    """:mod:`.sampling` (which imports the rules), fetched at the first draw and kept."""
-    if len(_RULES) < 2:
-        from grimdice.systems.crusade.game import sampling
-
-        _RULES[:] = [_rules(), sampling]
-    return _RULES[1]
+    _RULES[:] = [rules, sampling]
+    return _RULES
 
 
 def token_of(setup: Setup, p: Piece) -> Token:
