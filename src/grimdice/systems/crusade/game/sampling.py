@@ -67,10 +67,9 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
             return choices[k if k < n else n - 1]
         return _grouped_draw(s.legal_actions(), rng)
     d = Decision(s, kept=True)
-    key = _key(d)
-    sources, kinds, where = _TABLES[key]
+    sources, kinds, where, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
     left = list(kinds)
-    built: dict[int, Any] = {} if d.t.blip else _never(s.setup, d.t.profile, key).copy()
+    built: dict[int, Any] = never.copy()
     n = len(left)  # the kinds still in the draw: left[:n]
     while n:
         k = int(draw() * n)
@@ -193,14 +192,9 @@ _TABLES = {
 }
 
 
-def _key(d: Decision) -> Any:
-    """The decision's key in :data:`_TABLES`."""
-    return "volley" if d.full and d.s.setup.scenario.options.volley_fire else d.full
-
-
 def _tables(d: Decision) -> Any:
     """The decision's sources, kinds and sources by kind (:data:`_TABLES`)."""
-    return _TABLES[_key(d)]
+    return _TABLES["volley" if d.full and d.s.setup.scenario.options.volley_fire else d.full]
 
 
 def _items(setup: Setup, profile: int) -> bool:
@@ -224,20 +218,24 @@ MAY: dict[tuple[str, ...], Callable[[Setup, int], bool]] = {
 
 
 @lru_cache(maxsize=1024)
-def _never(setup: Setup, profile: int, key: Any) -> dict[int, tuple[()]]:
-    """The sources of table ``key`` (:data:`_TABLES`) a model of ``profile`` never gets an action
-    from (:data:`MAY`), each with its empty list of actions."""
-    sources = _TABLES[key][0]
-    return {n: () for n, (names, _) in enumerate(sources) if names in MAY and not MAY[names](setup, profile)}
+def _plan(setup: Setup, profile: int, full: bool) -> tuple[Any, ...]:
+    """A decision's sources, kinds and sources by kind (:data:`_TABLES`, by whether the action is
+    in full and the scenario's volley fire), and the sources a model of ``profile`` (-1: a blip)
+    never gets an action from (:data:`MAY`), each with its empty list of actions."""
+    sources, kinds, where = _TABLES["volley" if full and setup.scenario.options.volley_fire else full]
+    never = {
+        n: ()
+        for n, (names, _) in enumerate(sources)
+        if profile >= 0 and names in MAY and not MAY[names](setup, profile)
+    }
+    return sources, kinds, where, never
 
 
 def never_built(s: GameState) -> list[tuple[str, ...]]:
     """The sources of an ordinary decision the random draw does not build (for tests)."""
     d = Decision(s)
-    if d.t.blip:
-        return []
-    sources = _tables(d)[0]
-    return [sources[n][0] for n in _never(s.setup, d.t.profile, _key(d))]
+    sources, _, _, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
+    return [sources[n][0] for n in never]
 
 
 def sources_of(s: GameState) -> list[tuple[tuple[str, ...], Callable[[], list[Action]]]] | None:
