@@ -4,21 +4,10 @@ over every step gives, whatever the models around and the forced entries."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
-import yaml
 
-from grimdice.systems.crusade.game.scenario import build_setup
-from grimdice.systems.crusade.game.table import TableBoard
 from grimdice.systems.crusade.game.table_free import free_steps
-
-
-def _skirmish_board() -> TableBoard:
-    data = yaml.safe_load(Path("examples/games/crusade-game-skirmish.yaml").read_text())
-    board = build_setup(data).board
-    assert isinstance(board, TableBoard)
-    return board
+from tests.crusade_game.test_table_kept import _skirmish_board
 
 
 def test_the_kept_steps_are_the_plain_walks_steps():
