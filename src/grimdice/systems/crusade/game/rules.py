@@ -47,7 +47,7 @@ from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered, altered_by
 from grimdice.systems.crusade.game.state import IDLE, GameState, Token, turn_start
 from grimdice.systems.crusade.game.table import piece_key
-from grimdice.systems.crusade.game.victory import hold_score, reached_by
+from grimdice.systems.crusade.game.victory import by_place, hold_score, reached_by
 
 Action = tuple[Any, ...]
 
@@ -165,7 +165,7 @@ def apply(s: GameState, a: Action) -> GameState:
         to = tuple(map(int, a[1:]))
         cost = moves.cost_of(s, kind, to)
         who = zoc.guards(s, to) if kind in ("move", "fly") else ()
-        return zoc.offer(s, to, cost, who) if who else settle(moves.step(s, to, cost))
+        return zoc.offer(s, to, cost, who) if who else settle(_stepped(s, moves.step(s, to, cost)))
     return settle(powers.foresee(resolve.act(s, a)))  # VII PRECOGNANT: a shot or melee too
 
 
@@ -253,6 +253,26 @@ def _calm_too(before: GameState, after: GameState) -> GameState:
     ):
         _CALM[0] = (after.tokens, after.setup, after.items, after.psy)
     return after
+
+
+def _stepped(before: GameState, after: GameState) -> GameState:
+    """``after``, a step of ``before``'s active model (:func:`.moves.step`: it moved, took a latched
+    model along, revealed hidden models or blips): when ``before`` was calm, the scenario has no
+    objective a place ends the game by (:func:`.victory.by_place`) and no model changed what
+    :func:`_deaths_and_goals` reads besides places (its condition, force, profile, blip, HORROR
+    state; no model added), so is ``after`` (:data:`_CALM`)."""
+    calm = _CALM[0]
+    if before.tokens is not calm[0] or len(after.tokens) != len(before.tokens) or by_place(after.setup):
+        return after
+    for a, b in zip(after.tokens, before.tokens, strict=True):
+        if a is not b and _read(a) != _read(b):
+            return after
+    return _calm_too(before, after)
+
+
+def _read(t: Token) -> tuple[Any, ...]:
+    """What :func:`_deaths_and_goals` reads of a model but its place."""
+    return (t.cond, t.side, t.profile, t.blip, t.horror)
 
 
 def _deaths_and_goals(s: GameState) -> GameState:
