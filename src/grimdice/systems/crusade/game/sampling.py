@@ -67,22 +67,21 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
             return choices[k if k < n else n - 1]
         return _grouped_draw(s.legal_actions(), rng)
     d = Decision(s, kept=True)
-    sources, kinds, where, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
-    left = list(kinds)
+    sources, slots, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
+    left = list(slots)  # each kind's source, or the kind and its sources (see _plan)
     built: dict[int, Any] = never.copy()
     n = len(left)  # the kinds still in the draw: left[:n]
     while n:
         k = int(draw() * n)
         if k >= n:
             k = n - 1
-        kind = left[k]
-        one = where[kind]
+        one = left[k]
         if type(one) is int:  # the kind of one source alone
             acts = built.get(one)
             if acts is None:
                 acts = built[one] = sources[one][1](d)
         else:
-            acts = _gathered(d, sources, one, built, kind)
+            acts = _gathered(d, sources, one[1], built, one[0])
         if acts:
             m = len(acts)
             if m > 1:
@@ -219,22 +218,24 @@ MAY: dict[tuple[str, ...], Callable[[Setup, int], bool]] = {
 
 @lru_cache(maxsize=1024)
 def _plan(setup: Setup, profile: int, full: bool) -> tuple[Any, ...]:
-    """A decision's sources, kinds and sources by kind (:data:`_TABLES`, by whether the action is
-    in full and the scenario's volley fire), and the sources a model of ``profile`` (-1: a blip)
+    """A decision's sources (:data:`_TABLES`, by whether the action is in full and the scenario's
+    volley fire), its kinds in order, each as the index of its source when one source alone gives
+    it, else as the kind and its sources; and the sources a model of ``profile`` (-1: a blip)
     never gets an action from (:data:`MAY`), each with its empty list of actions."""
     sources, kinds, where = _TABLES["volley" if full and setup.scenario.options.volley_fire else full]
+    slots = tuple(where[k] if type(where[k]) is int else (k, where[k]) for k in kinds)
     never = {
         n: ()
         for n, (names, _) in enumerate(sources)
         if profile >= 0 and names in MAY and not MAY[names](setup, profile)
     }
-    return sources, kinds, where, never
+    return sources, slots, never
 
 
 def never_built(s: GameState) -> list[tuple[str, ...]]:
     """The sources of an ordinary decision the random draw does not build (for tests)."""
     d = Decision(s)
-    sources, _, _, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
+    sources, _, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
     return [sources[n][0] for n in never]
 
 
