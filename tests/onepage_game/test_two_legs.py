@@ -129,3 +129,33 @@ def test_a_two_leg_move_round_trips_through_json_and_replays(tmp_path: Path) -> 
 
     pngs = draw_rounds(log, tmp_path)
     assert len(pngs) == 4 and all(p.read_bytes()[:4] == b"\x89PNG" for p in pngs)
+
+
+def test_the_search_cut_at_a_distance_is_the_whole_search_within_it() -> None:
+    """``legs.around(..., within)`` (the search a Walk or Run makes, skipping the waypoints and
+    checks that cannot end within ``within``) gives the whole search's move when that ends within
+    ``within`` and None otherwise, at the positions of seeded random games."""
+    from grimdice.engine.playing import play_game, random_bot
+    from grimdice.systems.onepage.game import facing, moving
+
+    files = [ROOT / f"examples/armies/onepage-{n}-army.yaml" for n in ("marines", "orks")]
+    armies = (load_army_side(files[0]), load_army_side(files[1]))
+    found = cut = 0
+    for seed in (2, 5):
+        game = play_game(GameState(Setup(armies, generate_table(seed))), [random_bot, random_bot], seed)
+        for s in game.states[::4]:
+            if s.phase != "play":
+                continue
+            for u in s.ready(s.player)[:2]:
+                if not s.on_table(u) or facing.is_vehicle(s, u) or s.setup.units[u].has("flying"):
+                    continue
+                for t in s.enemies(u)[:1]:
+                    goal = moving.unit_centre(s, t)
+                    whole = legs.around(s, u, t, goal, 12.0)
+                    d = whole[1] if whole else 0.0
+                    for within in [d + 0.5, d, d - 1e-6, d - 2.0] if whole else [0.0, 30.0]:
+                        want = whole if whole is not None and whole[1] <= within else None
+                        assert legs.around(s, u, t, goal, 12.0, within) == want
+                        cut += want is None and whole is not None
+                    found += whole is not None
+    assert found >= 3 and cut >= 3  # both answers met

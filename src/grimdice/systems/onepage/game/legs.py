@@ -46,6 +46,7 @@ SECOND = (1.0, 0.75, 0.5, 0.25)  # the second leg's lengths, shares of what is l
 BLOCKED = 0.75  # a straight line is blocked when no one-leg move gains this share of its length
 GAIN = 1.0  # inches: a two-leg move ends at least this much nearer its goal than any one-leg move
 SHORT = 0.05  # inches kept beyond the 1" from the goal unit, as a one-leg move towards it keeps
+ROUNDING = 0.01  # inches: more than the waypoint's and the end's rounding to 0.001" move a second leg's end
 
 Leg = tuple[float, float, float, float]  # (dx, dy, wx, wy): the whole move and its first leg
 
@@ -84,17 +85,21 @@ def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, 
         best_one = min((math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones), default=here)
         if here - best_one >= BLOCKED * room:
             continue
-        got = around(state, u, t, (cx, cy), full)
-        if got is not None and got[1] <= best_one - GAIN and got[0] not in out:
+        got = around(state, u, t, (cx, cy), full, best_one - GAIN)
+        if got is not None and got[0] not in out:
             out.append(got[0])
     return out
 
 
 def around(
-    state: GameState, u: int, t: int, goal: tuple[float, float], full: float
+    state: GameState, u: int, t: int, goal: tuple[float, float], full: float, within: float = math.inf
 ) -> tuple[Leg, float] | None:
     """The two-leg move towards unit ``t`` (centre ``goal``) ending nearest it, and its end's
-    distance to ``goal``; None when no waypoint tried gives a legal one."""
+    distance to ``goal``; None when no waypoint tried gives a legal one, or when the nearest legal
+    one ends more than ``within`` from ``goal``. A waypoint whose second leg cannot end within
+    ``within`` even at its whole length (``hoped``, less :data:`ROUNDING`) is not given one, and
+    the moves ending farther are not checked: the answer is the one the whole search gives when it
+    is within ``within``."""
     firsts = first_legs(state, u, goal, full)
     if firsts is None:
         return None
@@ -107,9 +112,13 @@ def around(
     offset = math.hypot(cx - ax, cy - ay) - state.gap(u, t)  # centre to the goal's edge, roughly
     go = np.clip(np.minimum(left, far - offset - 1.0 - SHORT), 0.0, None)
     blocked = rock_ahead(state, u, (wx, wy), ((cx - ax - wx) / far, (cy - ay - wy) / far), go)
-    ranked = sorted(zip((hoped + 1000.0 * blocked).tolist(), wx.tolist(), wy.tolist(), strict=True))
-    found = [got for _, x, y in ranked[:TRIED] if (got := second_leg(state, u, t, (x, y), goal, full))]
+    score = (hoped + 1000.0 * blocked).tolist()
+    ranked = sorted(zip(score, wx.tolist(), wy.tolist(), hoped.tolist(), strict=True))
+    tried = [(x, y) for _, x, y, h in ranked[:TRIED] if h - ROUNDING <= within]
+    found = [got for x, y in tried if (got := second_leg(state, u, t, (x, y), goal, full))]
     for got in sorted(found, key=lambda g: g[1]):  # nearest first; the whole move checked last
+        if got[1] > within:
+            return None
         dx, dy, fx, fy = got[0]
         if legal(state, u, (dx, dy), (fx, fy), full):
             return got
