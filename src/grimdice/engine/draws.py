@@ -110,9 +110,7 @@ class Stream(np.random.Generator):
                 used = BLOCK - len(self._block)
                 if used:
                     bits.random_raw(used)
-            state = bits.state
-            state["has_uint32"], state["uinteger"] = int(self._has_half), self._half
-            bits.state = state
+            bits.state = {**bits.state, "has_uint32": int(self._has_half), "uinteger": self._half}
             self._block.clear()
             self._before, self._owned = None, False
 
