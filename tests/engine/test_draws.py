@@ -79,6 +79,32 @@ def test_a_stream_takes_over_the_half_its_generator_kept() -> None:
     assert a.bit_generator.state == plain.bit_generator.state
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_an_agreed_index_is_every_counts_next_draw_and_draws_nothing(seed: int) -> None:
+    """``agreed_index(lo, hi)``: when it answers, ``integers(n)`` draws that number for every ``n``
+    from ``lo`` to ``hi`` (each from a copy of the stream), and asking it draws nothing."""
+    a, b = _pair(seed)
+    plan = np.random.default_rng(300 + seed)
+    answered = refused = 0
+    for _ in range(1500):
+        lo = int(plan.integers(2, 40))
+        hi = lo + int(plan.integers(0, 3))
+        got = a.agreed_index(lo, hi)
+        if got is not None:
+            answered += 1
+            for n in range(lo, hi + 1):
+                copy = pickle.loads(pickle.dumps(a))
+                assert copy.integers(n) == got
+        else:
+            refused += 1
+        if plan.random() < 0.5:  # the stream goes on as a plain Generator: nothing was drawn
+            assert a.integers(lo) == b.integers(lo)
+        else:
+            assert a.random() == b.random()
+    assert answered > 100 and refused > 100
+    assert a.agreed_index(1, 3) is None and a.agreed_index(5, 4) is None
+
+
 def test_state_and_pickle_after_scalar_draws() -> None:
     a, b = _pair(9)
     for _ in range(5):

@@ -100,6 +100,30 @@ class Stream(np.random.Generator):
         self._settle()
         return super().integers(low, high, size, dtype, endpoint)
 
+    def agreed_index(self, low: int, high: int) -> int | None:
+        """The number ``integers(n)`` would draw next for every ``n`` from ``low`` to ``high``
+        (``2 <= low <= high < 2**32``) when it is the same for all of them, else None; nothing is
+        drawn. Each of those draws then takes the same 32 bits (none is rejected), so a caller that
+        knows only that its count of choices lies between ``low`` and ``high`` may draw with any of
+        them and take the same choice (the random player's draw among moves whose last few are
+        costly to find: ``onepage.game.sampling``)."""
+        if not 2 <= low <= high <= 0xFFFFFFFF:
+            return None
+        if not self._owned:
+            self._own()
+        if self._has_half:
+            bits = self._half
+        else:
+            if not self._block:
+                self._block.append(self._raw())  # the next output drawn ahead, not used
+            bits = self._block[-1] & 0xFFFFFFFF
+        first = (bits * low) >> 32
+        for n in range(low, high + 1):
+            m = bits * n
+            if (m & 0xFFFFFFFF) < n or m >> 32 != first:
+                return None
+        return first
+
     def _settle(self) -> None:
         """Put the bit generator where the draws handed out leave it (the block dropped, the half
         kept handed back)."""

@@ -69,13 +69,27 @@ def two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, f
     return recall(state.setup, key, lambda: _two_leg_moves(state, u, kind, ones))
 
 
-def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> list[Leg]:
-    full = move_distance(state.setup.units[u], kind)
+def most_two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> int:
+    """How many two-leg moves :func:`two_leg_moves` can find at most: one per goal whose straight
+    line is blocked (:func:`goals`), without searching for a waypoint."""
+    unit = state.setup.units[u]
+    if facing.is_vehicle(state, u) or unit.has("flying") or not state.enemies(u):
+        return 0
+    return len(goals(state, u, move_distance(unit, kind), ones))
+
+
+def goals(
+    state: GameState, u: int, full: float, ones: list[tuple[float, float]]
+) -> list[tuple[int, tuple[float, float], float]]:
+    """The goals of unit ``u``'s two-leg moves (``full``: the move's distance): of its :data:`GOALS`
+    nearest enemy units, those at least 1" of move away whose straight line is blocked (no one-leg
+    move of ``ones`` gains :data:`BLOCKED` of the straight move's length), each with its centre and
+    the distance to it the nearest one-leg move leaves."""
     ax, ay = state.anchors[u]
     st = state.standing()
     gaps = state.gaps(u)[1]
     foes = sorted(st.sides[1 - state.setup.owner[u]], key=lambda t: gaps[st.at[t]])[:GOALS]
-    out: list[Leg] = []
+    out = []
     for t in foes:
         room = min(full, gaps[st.at[t]] - 1.0 - SHORT)  # the straight move's length towards t
         if room < 1.0:
@@ -83,9 +97,16 @@ def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, 
         cx, cy = moving.unit_centre(state, t)
         here = math.hypot(cx - ax, cy - ay)
         best_one = min((math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones), default=here)
-        if here - best_one >= BLOCKED * room:
-            continue
-        got = around(state, u, t, (cx, cy), full, best_one - GAIN)
+        if here - best_one < BLOCKED * room:
+            out.append((t, (cx, cy), best_one))
+    return out
+
+
+def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> list[Leg]:
+    full = move_distance(state.setup.units[u], kind)
+    out: list[Leg] = []
+    for t, goal, best_one in goals(state, u, full, ones):
+        got = around(state, u, t, goal, full, best_one - GAIN)
         if got is not None and got[0] not in out:
             out.append(got[0])
     return out
@@ -243,4 +264,15 @@ def via(state: GameState, u: int, a: list[Any]) -> GameState | None:
     return None if w is None else state.moved(u, w[0], w[1])
 
 
-__all__ = ["GOALS", "Leg", "first_legs", "legal", "second_leg", "two_leg_moves", "via", "waypoint"]
+__all__ = [
+    "GOALS",
+    "Leg",
+    "first_legs",
+    "goals",
+    "legal",
+    "most_two_leg_moves",
+    "second_leg",
+    "two_leg_moves",
+    "via",
+    "waypoint",
+]

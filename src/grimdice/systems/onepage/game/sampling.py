@@ -11,7 +11,9 @@ The draw, in each kind of decision:
   moves, its two-leg moves among them (``legs.py``), an Assault's targets (two-leg paths among
   them, ``charge_legs.py``), an Embark's
   transports). Only the drawn unit's drawn kind is built: a kind found empty is dropped and
-  another drawn, so every kind drawn has an instance.
+  another drawn, so every kind drawn has an instance. A Walk's or Run's two-leg moves come last
+  and are searched only when the game's stream cannot tell that its next draw picks a one-leg
+  move whatever their number (:class:`Partial`, ``Stream.agreed_index``): the same draw.
 * **Deployment** (``deploy``, ``scout``): one of the player's units still to deploy, uniformly;
   then one of its kinds of choice (a place in its zone, a Scout's place anywhere, the reserve, a
   transport), uniformly among those it has; then one instance. A unit without a choice is dropped.
@@ -50,12 +52,32 @@ def pick(items: list[Any], rng: np.random.Generator) -> Any:
     return items[int(rng.integers(len(items)))]
 
 
+class Partial(list[list[Any]]):
+    """A kind's first instances, and how many more it has at most (``more``): the rest are built by
+    ``rest()`` only when the draw needs them (:func:`first_found`)."""
+
+    def __init__(self, first: list[list[Any]], more: int, rest: Callable[[], list[list[Any]]]) -> None:
+        super().__init__(first)
+        self.more = more
+        self.rest = rest
+
+
 def first_found(options: list[Builder], rng: np.random.Generator) -> list[Any] | None:
     """An instance of one of ``options`` (each builds its kind's instances when called): a kind
-    drawn uniformly among those left, dropped when it has none, then one of its instances."""
+    drawn uniformly among those left, dropped when it has none, then one of its instances. A kind
+    built as a :class:`Partial` of ``k`` first instances and up to ``m`` more is drawn from without
+    building the rest when the stream's next draw picks the same instance among ``k`` as among any
+    count up to ``k + m`` (``Stream.agreed_index``): one of the first, the same draw either way."""
     left = list(options)
     while left:
         got = left.pop(int(rng.integers(len(left))))()
+        if isinstance(got, Partial) and got.more:
+            agreed = getattr(rng, "agreed_index", None)
+            i = agreed(len(got), len(got) + got.more) if agreed is not None and len(got) >= 2 else None
+            if i is not None:
+                rng.integers(len(got))
+                return list(got[i])
+            got = got + got.rest()
         if got:
             return list(pick(got, rng))
     return None
@@ -127,8 +149,8 @@ def unit_kinds(s: GameState, u: int) -> list[Builder]:
         return hold
     return [
         *hold,
-        lambda: move_actions(s, u, "walk"),
-        lambda: move_actions(s, u, "run"),
+        lambda: move_draw(s, u, "walk"),
+        lambda: move_draw(s, u, "run"),
         lambda: assault_actions(s, u),
         lambda: transport.embark_actions(s, u),
     ]
@@ -147,6 +169,16 @@ def move_actions(
     return out + [[kind, u, dx, dy, wx, wy] for dx, dy, wx, wy in legs.two_leg_moves(s, u, kind, ones)]
 
 
+def move_draw(s: GameState, u: int, kind: str) -> Partial:
+    """:func:`move_actions` as the random player draws from them: its one-leg moves, and its two-leg
+    moves (at most one per goal of ``legs.goals``) built only when the draw needs them."""
+    full = move_distance(s.setup.units[u], kind)
+    ones = facing.allowed(s, u, full, s.moves(u, kind, full))
+    first: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones]
+    more = legs.most_two_leg_moves(s, u, kind, ones)
+    return Partial(first, more, lambda: [[kind, u, *leg] for leg in legs.two_leg_moves(s, u, kind, ones)])
+
+
 def assault_actions(s: GameState, u: int) -> list[list[Any]]:
     """Unit ``u``'s Assault actions: every enemy unit on the table within its Assault distance with
     a valid charge (:meth:`GameState.charge_ok`; a Vehicle's facing, ``facing.charge_allowed``);
@@ -162,4 +194,12 @@ def assault_actions(s: GameState, u: int) -> list[list[Any]]:
     return [["assault", u, t, *(moving.charge_leg(s, u, t) or ())] for t in targets]
 
 
-__all__ = ["assault_actions", "move_actions", "random_action", "shot_kinds", "unit_kinds"]
+__all__ = [
+    "Partial",
+    "assault_actions",
+    "move_actions",
+    "move_draw",
+    "random_action",
+    "shot_kinds",
+    "unit_kinds",
+]
