@@ -25,6 +25,8 @@ every one-leg move.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -69,13 +71,26 @@ def two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, f
     return recall(state.setup, key, lambda: _two_leg_moves(state, u, kind, ones))
 
 
-def most_two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> int:
-    """How many two-leg moves :func:`two_leg_moves` can find at most: one per goal whose straight
-    line is blocked (:func:`goals`), without searching for a waypoint."""
+def searches(
+    state: GameState, u: int, kind: str, ones: list[tuple[float, float]]
+) -> list[Callable[[], list[Leg]]]:
+    """Unit ``u``'s two-leg Walk or Run moves (``kind``; ``ones``: its one-leg moves) as one search
+    per goal (:func:`goals`), to be called in order: each gives the move found towards its goal
+    ([] when none, or when an earlier search found the same move); together, :func:`two_leg_moves`."""
     unit = state.setup.units[u]
     if facing.is_vehicle(state, u) or unit.has("flying") or not state.enemies(u):
-        return 0
-    return len(goals(state, u, move_distance(unit, kind), ones))
+        return []
+    full = move_distance(unit, kind)
+    out: list[Leg] = []
+
+    def search(t: int, goal: tuple[float, float], best_one: float) -> list[Leg]:
+        got = around(state, u, t, goal, full, best_one - GAIN)
+        if got is None or got[0] in out:
+            return []
+        out.append(got[0])
+        return [got[0]]
+
+    return [partial(search, t, goal, best_one) for t, goal, best_one in goals(state, u, full, ones)]
 
 
 def goals(
@@ -103,13 +118,7 @@ def goals(
 
 
 def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> list[Leg]:
-    full = move_distance(state.setup.units[u], kind)
-    out: list[Leg] = []
-    for t, goal, best_one in goals(state, u, full, ones):
-        got = around(state, u, t, goal, full, best_one - GAIN)
-        if got is not None and got[0] not in out:
-            out.append(got[0])
-    return out
+    return [leg for search in searches(state, u, kind, ones) for leg in search()]
 
 
 def around(
@@ -270,7 +279,7 @@ __all__ = [
     "first_legs",
     "goals",
     "legal",
-    "most_two_leg_moves",
+    "searches",
     "second_leg",
     "two_leg_moves",
     "via",

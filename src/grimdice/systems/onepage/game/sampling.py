@@ -13,7 +13,7 @@ The draw, in each kind of decision:
   transports). Only the drawn unit's drawn kind is built: a kind found empty is dropped and
   another drawn, so every kind drawn has an instance. A Walk's or Run's two-leg moves come last
   and are searched only when the game's stream cannot tell that its next draw picks a one-leg
-  move whatever their number (:class:`Partial`, ``Stream.agreed_index``): the same draw.
+  move whatever they add (:class:`Partial`, ``Stream.agreed_index``): the same draw.
 * **Deployment** (``deploy``, ``scout``): one of the player's units still to deploy, uniformly;
   then one of its kinds of choice (a place in its zone, a Scout's place anywhere, the reserve, a
   transport), uniformly among those it has; then one instance. A unit without a choice is dropped.
@@ -53,32 +53,42 @@ def pick(items: list[Any], rng: np.random.Generator) -> Any:
 
 
 class Partial(list[list[Any]]):
-    """A kind's first instances, and how many more it has at most (``more``): the rest are built by
-    ``rest()`` only when the draw needs them (:func:`first_found`)."""
+    """A kind's first instances, then searches each adding at most one more (``steps``, called in
+    order): :meth:`draw` runs a search only when the draw may need what it finds."""
 
-    def __init__(self, first: list[list[Any]], more: int, rest: Callable[[], list[list[Any]]]) -> None:
+    def __init__(self, first: list[list[Any]], steps: list[Callable[[], list[list[Any]]]]) -> None:
         super().__init__(first)
-        self.more = more
-        self.rest = rest
+        self.steps = steps
+
+    def draw(self, rng: np.random.Generator) -> list[Any] | None:
+        """The instance drawn uniformly among all (None when there is none): while searches are
+        left, when the stream's next draw picks the same instance among the ``k`` found as among
+        any count up to ``k`` plus the searches left (``Stream.agreed_index``), that one of the
+        found, the same draw either way; else the next search is run."""
+        got, steps = list(self), list(self.steps)
+        agreed = getattr(rng, "agreed_index", None)
+        while steps:
+            if agreed is not None and len(got) >= 2:
+                i = agreed(len(got), len(got) + len(steps))
+                if i is not None:
+                    rng.integers(len(got))
+                    return list(got[i])
+            got += steps.pop(0)()
+        return list(pick(got, rng)) if got else None
 
 
 def first_found(options: list[Builder], rng: np.random.Generator) -> list[Any] | None:
     """An instance of one of ``options`` (each builds its kind's instances when called): a kind
-    drawn uniformly among those left, dropped when it has none, then one of its instances. A kind
-    built as a :class:`Partial` of ``k`` first instances and up to ``m`` more is drawn from without
-    building the rest when the stream's next draw picks the same instance among ``k`` as among any
-    count up to ``k + m`` (``Stream.agreed_index``): one of the first, the same draw either way."""
+    drawn uniformly among those left, dropped when it has none, then one of its instances (a
+    :class:`Partial` kind drawn by its :meth:`~Partial.draw`)."""
     left = list(options)
     while left:
         got = left.pop(int(rng.integers(len(left))))()
-        if isinstance(got, Partial) and got.more:
-            agreed = getattr(rng, "agreed_index", None)
-            i = agreed(len(got), len(got) + got.more) if agreed is not None and len(got) >= 2 else None
-            if i is not None:
-                rng.integers(len(got))
-                return list(got[i])
-            got = got + got.rest()
-        if got:
+        if isinstance(got, Partial):
+            found = got.draw(rng)
+            if found is not None:
+                return found
+        elif got:
             return list(pick(got, rng))
     return None
 
@@ -170,13 +180,16 @@ def move_actions(
 
 
 def move_draw(s: GameState, u: int, kind: str) -> Partial:
-    """:func:`move_actions` as the random player draws from them: its one-leg moves, and its two-leg
-    moves (at most one per goal of ``legs.goals``) built only when the draw needs them."""
+    """:func:`move_actions` as the random player draws from them: its one-leg moves, then one search
+    per goal of its two-leg moves (``legs.searches``), run only when the draw needs them."""
     full = move_distance(s.setup.units[u], kind)
     ones = facing.allowed(s, u, full, s.moves(u, kind, full))
     first: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones]
-    more = legs.most_two_leg_moves(s, u, kind, ones)
-    return Partial(first, more, lambda: [[kind, u, *leg] for leg in legs.two_leg_moves(s, u, kind, ones)])
+
+    def step(search: Callable[[], list[legs.Leg]]) -> list[list[Any]]:
+        return [[kind, u, *leg] for leg in search()]
+
+    return Partial(first, [partial(step, search) for search in legs.searches(s, u, kind, ones)])
 
 
 def assault_actions(s: GameState, u: int) -> list[list[Any]]:
