@@ -159,3 +159,61 @@ def test_the_search_cut_at_a_distance_is_the_whole_search_within_it() -> None:
                         cut += want is None and whole is not None
                     found += whole is not None
     assert found >= 3 and cut >= 3  # both answers met
+
+
+def _second_leg_one_by_one(s: GameState, u: int, t: int, first, goal, full: float):
+    """A second leg found for one waypoint with the one-start tests: the block at the waypoint's
+    anchor (``GameState.models``), its gap to ``t`` and ``moving.block_moves`` from there."""
+    from grimdice.engine.table.blocks import EPS, blocks_gaps
+    from grimdice.systems.onepage.game import moving
+
+    wx, wy = first
+    mx, my = mid = legs.waypoint_anchor(s, u, first)
+    st = s.standing()
+    a = s.models(u, mid)
+    gap = float(blocks_gaps(a[None], float(s.setup.radii[u]), st.pts, st.radii, st.starts)[0, st.at[t]])
+    far = math.hypot(goal[0] - mx, goal[1] - my)
+    left = min(full - math.hypot(wx, wy), gap - 1.0 - legs.SHORT)
+    if far < EPS or left < 0.5:
+        return None
+    vx, vy = (goal[0] - mx) / far, (goal[1] - my) / far
+    steps = np.array([[left * share for share in legs.SECOND]])
+    good = moving.block_moves(s, u, np.array([vx]), np.array([vy]), steps, at=mid)[0]
+    if not good.any():
+        return None
+    go = float(steps[0, int(good.argmax())])
+    dx, dy = moving.trunc3(wx + vx * go), moving.trunc3(wy + vy * go)
+    ax, ay = s.anchors[u]
+    return (dx, dy, wx, wy), math.hypot(goal[0] - ax - dx, goal[1] - ay - dy)
+
+
+def test_second_legs_from_all_waypoints_at_once_are_each_waypoints_own() -> None:
+    """``legs.second_legs`` (every waypoint's block, gaps and second leg in one pass) equals the
+    second leg found waypoint by waypoint with the one-start tests, at the positions of seeded
+    random games (every waypoint the search tries towards the nearest enemy unit)."""
+    from grimdice.engine.playing import play_game, random_bot
+    from grimdice.systems.onepage.game import facing, moving
+
+    files = [ROOT / f"examples/armies/onepage-{n}-army.yaml" for n in ("marines", "orks")]
+    armies = (load_army_side(files[0]), load_army_side(files[1]))
+    legs_found = nones = 0
+    for seed in (2, 6):
+        game = play_game(GameState(Setup(armies, generate_table(seed))), [random_bot, random_bot], seed)
+        for s in game.states[::5]:
+            if s.phase != "play":
+                continue
+            for u in s.ready(s.player)[:2]:
+                if not s.on_table(u) or facing.is_vehicle(s, u) or s.setup.units[u].has("flying"):
+                    continue
+                for t in s.enemies(u)[:1]:
+                    goal = moving.unit_centre(s, t)
+                    for full in (6.0, 12.0):
+                        got = legs.first_legs(s, u, goal, full)
+                        if got is None:
+                            continue
+                        firsts = list(zip(got[0].tolist(), got[1].tolist(), strict=True))
+                        want = [_second_leg_one_by_one(s, u, t, w, goal, full) for w in firsts]
+                        assert legs.second_legs(s, u, t, firsts, goal, full) == want
+                        legs_found += sum(w is not None for w in want)
+                        nones += sum(w is None for w in want)
+    assert legs_found >= 20 and nones >= 5

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.table import move_kernels
 from grimdice.engine.table.blocks import EPS, blocks_gaps
 from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.systems.onepage.game import facing, moving
@@ -145,7 +146,7 @@ def around(
     score = (hoped + 1000.0 * blocked).tolist()
     ranked = sorted(zip(score, wx.tolist(), wy.tolist(), hoped.tolist(), strict=True))
     tried = [(x, y) for _, x, y, h in ranked[:TRIED] if h - ROUNDING <= within]
-    found = [got for x, y in tried if (got := second_leg(state, u, t, (x, y), goal, full))]
+    found = [got for got in second_legs(state, u, t, tried, goal, full) if got is not None]
     for got in sorted(found, key=lambda g: g[1]):  # nearest first; the whole move checked last
         if got[1] > within:
             return None
@@ -203,28 +204,51 @@ def rock_ahead(
     return np.asarray(touch.any(axis=1).reshape(len(go), -1).any(axis=1))
 
 
-def second_leg(
-    state: GameState, u: int, t: int, first: tuple[float, float], goal: tuple[float, float], full: float
-) -> tuple[Leg, float] | None:
-    """The longest second leg from the waypoint ``first`` straight towards ``goal`` (unit ``t``'s
-    centre) that the compiled block test passes from there, within what is left of ``full`` and
-    stopping over 1" from ``t`` (the whole two-leg move is checked by :func:`legal` once chosen).
-    The move and its end's distance to ``goal``."""
-    wx, wy = first
-    mx, my = mid = waypoint_anchor(state, u, first)
-    far = math.hypot(goal[0] - mx, goal[1] - my)
-    left = min(full - math.hypot(wx, wy), gap_from(state, u, mid, t) - 1.0 - SHORT)
-    if far < EPS or left < 0.5:
-        return None
-    vx, vy = (goal[0] - mx) / far, (goal[1] - my) / far
-    steps = np.array([[left * share for share in SECOND]])
-    good = moving.block_moves(state, u, np.array([vx]), np.array([vy]), steps, at=mid)[0]
-    if not good.any():
-        return None
-    go = float(steps[0, int(good.argmax())])
-    dx, dy = moving.trunc3(wx + vx * go), moving.trunc3(wy + vy * go)
+def second_legs(
+    state: GameState,
+    u: int,
+    t: int,
+    firsts: list[tuple[float, float]],
+    goal: tuple[float, float],
+    full: float,
+) -> list[tuple[Leg, float] | None]:
+    """For each waypoint of ``firsts``: the longest second leg from it straight towards ``goal``
+    (unit ``t``'s centre) that the compiled block test passes from there, within what is left of
+    ``full`` and stopping over 1" from ``t`` (the whole two-leg move is checked by :func:`legal`
+    once chosen); the move and its end's distance to ``goal``, or None. The block at every waypoint,
+    its gaps to ``t`` (``blocks_gaps``, as :meth:`GameState.gaps` measures them) and the second legs
+    (``move_kernels.moves_from``, ``kernels.block_moves`` from each waypoint with the other units
+    where they stand) are each found in one pass for all the waypoints."""
+    if not firsts:
+        return []
+    st, r = state.standing(), float(state.setup.radii[u])
+    mids = [waypoint_anchor(state, u, w) for w in firsts]
+    base = state.block(u)
+    blocks = base[None, :, :] + np.array(mids)[:, None, :]  # each :meth:`GameState.models` at its anchor
+    gaps = blocks_gaps(blocks, r, st.pts, st.radii, st.starts)[:, st.at[t]].tolist()
+    out: list[tuple[Leg, float] | None] = [None] * len(firsts)
+    todo, ways, steps = [], [], []
+    for k, ((wx, wy), (mx, my)) in enumerate(zip(firsts, mids, strict=True)):
+        far = math.hypot(goal[0] - mx, goal[1] - my)
+        left = min(full - math.hypot(wx, wy), gaps[k] - 1.0 - SHORT)
+        if far >= EPS and left >= 0.5:
+            todo.append(k)
+            ways.append(((goal[0] - mx) / far, (goal[1] - my) / far))
+            steps.append([left * share for share in SECOND])
+    if not todo:
+        return out
+    ux, uy = np.array(ways).T
+    good = move_kernels.moves_from(
+        blocks[todo], base, np.array(mids)[todo], ux, uy, np.array(steps), r, moving.kernel_rules(state, u)
+    )
     ax, ay = state.anchors[u]
-    return (dx, dy, wx, wy), math.hypot(goal[0] - ax - dx, goal[1] - ay - dy)
+    for row, k, (vx, vy), lengths in zip(good.tolist(), todo, ways, steps, strict=True):
+        if True in row:
+            go = lengths[row.index(True)]
+            wx, wy = firsts[k]
+            dx, dy = moving.trunc3(wx + vx * go), moving.trunc3(wy + vy * go)
+            out[k] = (dx, dy, wx, wy), math.hypot(goal[0] - ax - dx, goal[1] - ay - dy)
+    return out
 
 
 def waypoint_anchor(state: GameState, u: int, first: tuple[float, float]) -> tuple[float, float]:
@@ -232,14 +256,6 @@ def waypoint_anchor(state: GameState, u: int, first: tuple[float, float]) -> tup
     places it."""
     ax, ay = state.anchors[u]
     return round(ax + first[0], 3), round(ay + first[1], 3)
-
-
-def gap_from(state: GameState, u: int, anchor: tuple[float, float], t: int) -> float:
-    """The gap from unit ``u``'s block at ``anchor`` to unit ``t`` where it stands, measured as
-    :meth:`GameState.gaps` measures it (``blocks_gaps``, one row of every unit's)."""
-    st = state.standing()
-    a = state.models(u, anchor)
-    return float(blocks_gaps(a[None], float(state.setup.radii[u]), st.pts, st.radii, st.starts)[0, st.at[t]])
 
 
 def legal(
@@ -280,7 +296,7 @@ __all__ = [
     "goals",
     "legal",
     "searches",
-    "second_leg",
+    "second_legs",
     "two_leg_moves",
     "via",
     "waypoint",
