@@ -45,6 +45,70 @@ def test_any_mix_of_calls_draws_as_a_plain_generator(seed: int) -> None:
             assert a.bit_generator.random_raw() == b.bit_generator.random_raw()
 
 
+BOUNDS = [1, 2, 3, 6, 7, 10, 25, 1000, 2**31 + 1, 2**32 - 1, 2**32, 2**32 + 5]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bounded_integers_mixed_with_other_calls_are_numpys(seed: int) -> None:
+    """Scalar ``integers(n)`` (32-bit halves, the kept half, rejections) in any order with every
+    other kind of call: the same numbers and the same generator state as a plain Generator."""
+    a, b = _pair(seed)
+    plan = np.random.default_rng(200 + seed)
+    for step in range(3000):
+        op = int(plan.integers(0, 10))
+        if op <= 3:
+            n = BOUNDS[int(plan.integers(0, len(BOUNDS)))]
+            got, want = a.integers(n), b.integers(n)
+            assert got == want and int(got) == int(want), (step, n)
+        elif op <= 5:
+            assert a.random() == b.random()
+        elif op == 6:
+            assert a.integers(0, 9, size=3).tolist() == b.integers(0, 9, size=3).tolist()
+        elif op == 7:
+            assert a.integers(5, endpoint=True) == b.integers(5, endpoint=True)
+        elif op == 8:
+            assert a.bit_generator.state == b.bit_generator.state
+        else:
+            assert a.normal() == b.normal()
+    assert a.bit_generator.state == b.bit_generator.state
+
+
+def test_a_stream_takes_over_the_half_its_generator_kept() -> None:
+    bits, plain = np.random.PCG64(5), np.random.default_rng(5)
+    np.random.Generator(bits).integers(7)  # leaves the high half of an output kept
+    plain.integers(7)
+    a = Stream(bits)
+    assert [a.integers(9) for _ in range(5)] == [plain.integers(9) for _ in range(5)]
+    assert a.random() == plain.random()
+    assert a.bit_generator.state == plain.bit_generator.state
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_agreed_index_is_every_counts_next_draw_and_draws_nothing(seed: int) -> None:
+    """``agreed_index(lo, hi)``: when it answers, ``integers(n)`` draws that number for every ``n``
+    from ``lo`` to ``hi`` (each from a copy of the stream), and asking it draws nothing."""
+    a, b = _pair(seed)
+    plan = np.random.default_rng(300 + seed)
+    answered = refused = 0
+    for _ in range(1500):
+        lo = int(plan.integers(2, 40))
+        hi = lo + int(plan.integers(0, 3))
+        got = a.agreed_index(lo, hi)
+        if got is not None:
+            answered += 1
+            for n in range(lo, hi + 1):
+                copy = pickle.loads(pickle.dumps(a))
+                assert copy.integers(n) == got
+        else:
+            refused += 1
+        if plan.random() < 0.5:  # the stream goes on as a plain Generator: nothing was drawn
+            assert a.integers(lo) == b.integers(lo)
+        else:
+            assert a.random() == b.random()
+    assert answered > 100 and refused > 100
+    assert a.agreed_index(1, 3) is None and a.agreed_index(5, 4) is None
+
+
 def test_state_and_pickle_after_scalar_draws() -> None:
     a, b = _pair(9)
     for _ in range(5):

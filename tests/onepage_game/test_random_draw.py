@@ -98,3 +98,32 @@ def test_a_shooting_draws_no_shot_or_one_valid_target_as_likely() -> None:
     for t in targets:
         p = 1 / 2 / len(targets)
         assert abs(got[t] - n * p) <= 5 * math.sqrt(n * p * (1 - p))
+
+
+def test_a_streams_draw_without_the_costly_moves_is_the_whole_lists_draw() -> None:
+    """The draw from a game's stream, which leaves a Walk's or Run's two-leg moves unbuilt when the
+    next draw picks a one-leg move whatever their number (``Stream.agreed_index``), draws the same
+    action and leaves its stream where the draw over the whole list (a plain Generator, which
+    builds every kind it draws) leaves it, at every decision of seeded random games."""
+    from grimdice.engine.draws import Stream
+
+    calls: list[int | None] = []
+
+    class Counted(Stream):
+        def agreed_index(self, low: int, high: int) -> int | None:
+            calls.append(super().agreed_index(low, high))
+            return calls[-1]
+
+    for seed in (3, 8):
+        game = play_game(root(), [random_bot, random_bot], seed)
+        for i, s in enumerate(game.states):
+            if s.current_player() in (CHANCE, TERMINAL):
+                continue
+            for k in range(4):
+                ss = np.random.SeedSequence([seed, i, k])
+                fast, whole = Counted(np.random.PCG64(ss)), np.random.Generator(np.random.PCG64(ss))
+                fast.random()  # the stream draws ahead of its bit generator, as in a game
+                whole.random()
+                assert s.random_action(fast) == s.random_action(whole)
+                assert fast.bit_generator.state == whole.bit_generator.state
+    assert sum(c is not None for c in calls) >= 10  # the two-leg moves were left unbuilt in some draws

@@ -129,3 +129,84 @@ def test_a_two_leg_move_round_trips_through_json_and_replays(tmp_path: Path) -> 
 
     pngs = draw_rounds(log, tmp_path)
     assert len(pngs) == 4 and all(p.read_bytes()[:4] == b"\x89PNG" for p in pngs)
+
+
+def _searched_positions(seeds: tuple[int, int], every: int):
+    """(state, unit, its nearest enemy, that enemy's centre) where a two-leg search may run: a
+    ready unit on the table (not a Vehicle, not Flying) at every ``every``-th state of seeded
+    random games between the bundled armies, two units a state."""
+    from grimdice.engine.playing import play_game, random_bot
+    from grimdice.systems.onepage.game import facing, moving
+
+    files = [ROOT / f"examples/armies/onepage-{n}-army.yaml" for n in ("marines", "orks")]
+    armies = (load_army_side(files[0]), load_army_side(files[1]))
+    for seed in seeds:
+        game = play_game(GameState(Setup(armies, generate_table(seed))), [random_bot, random_bot], seed)
+        for s in game.states[::every]:
+            if s.phase != "play":
+                continue
+            for u in s.ready(s.player)[:2]:
+                if not s.on_table(u) or facing.is_vehicle(s, u) or s.setup.units[u].has("flying"):
+                    continue
+                for t in s.enemies(u)[:1]:
+                    yield s, u, t, moving.unit_centre(s, t)
+
+
+def test_the_search_cut_at_a_distance_is_the_whole_search_within_it() -> None:
+    """``legs.around(..., within)`` (the search a Walk or Run makes, skipping the waypoints and
+    checks that cannot end within ``within``) gives the whole search's move when that ends within
+    ``within`` and None otherwise, at the positions of seeded random games."""
+    found = cut = 0
+    for s, u, t, goal in _searched_positions((2, 5), 4):
+        whole = legs.around(s, u, t, goal, 12.0)
+        d = whole[1] if whole else 0.0
+        for within in [d + 0.5, d, d - 1e-6, d - 2.0] if whole else [0.0, 30.0]:
+            want = whole if whole is not None and whole[1] <= within else None
+            assert legs.around(s, u, t, goal, 12.0, within) == want
+            cut += want is None and whole is not None
+        found += whole is not None
+    assert found >= 3 and cut >= 3  # both answers met
+
+
+def _second_leg_one_by_one(s: GameState, u: int, t: int, first, goal, full: float):
+    """A second leg found for one waypoint with the one-start tests: the block at the waypoint's
+    anchor (``GameState.models``), its gap to ``t`` and ``moving.block_moves`` from there."""
+    from grimdice.engine.table.blocks import EPS, blocks_gaps
+    from grimdice.systems.onepage.game import moving
+
+    wx, wy = first
+    mx, my = mid = legs.waypoint_anchor(s, u, first)
+    st = s.standing()
+    a = s.models(u, mid)
+    gap = float(blocks_gaps(a[None], float(s.setup.radii[u]), st.pts, st.radii, st.starts)[0, st.at[t]])
+    far = math.hypot(goal[0] - mx, goal[1] - my)
+    left = min(full - math.hypot(wx, wy), gap - 1.0 - legs.SHORT)
+    if far < EPS or left < 0.5:
+        return None
+    vx, vy = (goal[0] - mx) / far, (goal[1] - my) / far
+    steps = np.array([[left * share for share in legs.SECOND]])
+    good = moving.block_moves(s, u, np.array([vx]), np.array([vy]), steps, at=mid)[0]
+    if not good.any():
+        return None
+    go = float(steps[0, int(good.argmax())])
+    dx, dy = moving.trunc3(wx + vx * go), moving.trunc3(wy + vy * go)
+    ax, ay = s.anchors[u]
+    return (dx, dy, wx, wy), math.hypot(goal[0] - ax - dx, goal[1] - ay - dy)
+
+
+def test_second_legs_from_all_waypoints_at_once_are_each_waypoints_own() -> None:
+    """``legs.second_legs`` (every waypoint's block, gaps and second leg in one pass) equals the
+    second leg found waypoint by waypoint with the one-start tests, at the positions of seeded
+    random games (every waypoint the search tries towards the nearest enemy unit)."""
+    legs_found = nones = 0
+    for s, u, t, goal in _searched_positions((2, 6), 5):
+        for full in (6.0, 12.0):
+            got = legs.first_legs(s, u, goal, full)
+            if got is None:
+                continue
+            firsts = list(zip(got[0].tolist(), got[1].tolist(), strict=True))
+            want = [_second_leg_one_by_one(s, u, t, w, goal, full) for w in firsts]
+            assert legs.second_legs(s, u, t, firsts, goal, full) == want
+            legs_found += sum(w is not None for w in want)
+            nones += sum(w is None for w in want)
+    assert legs_found >= 20 and nones >= 5

@@ -2,11 +2,15 @@
 draws, both cheaper than NumPy's one-at-a-time calls and giving the same numbers.
 
 * :class:`Stream` is a NumPy ``Generator`` whose scalar uniform draws (``random()`` with no
-  arguments: the random players' draw at every decision) are taken from blocks drawn ahead, the
-  same values in the same order as drawn one at a time (a block of ``random(n)`` is ``n``
-  successive scalar draws). Any other call (another method, another form of ``random``, the bit
-  generator, pickling) first puts the generator where the draws taken so far leave it, so a
-  stream draws exactly as a plain ``Generator`` of the same seed, whatever is asked of it.
+  arguments: the chance draws) and scalar bounded integers (``integers(n)``: the random players'
+  draw at every decision) are taken from a block of the bit generator's raw 64-bit outputs drawn
+  ahead, with NumPy's own arithmetic: a uniform is the top 53 bits of one output, an integer below
+  ``n`` is Lemire's multiply-and-reject on 32-bit halves (the low half of an output first, the high
+  half kept for the next), as ``Generator.integers`` draws a scalar ``int64`` below 2**32. Any other
+  call (another method, another form of ``random`` or ``integers``, the bit generator, pickling)
+  first puts the generator where the draws taken so far leave it (the raw outputs used and the half
+  kept), so a stream draws exactly as a plain ``Generator`` of the same seed, whatever is asked of it.
+  ``next_random()`` is the scalar ``random()`` in one plain call.
 * :func:`pick` draws one outcome of a short list with its probability as NumPy's cumulative sum
   and sorted search would (the same floating-point sums: ``cumsum`` adds in order, ``sum`` adds
   pairwise as NumPy does), without building arrays.
@@ -15,53 +19,133 @@ draws, both cheaper than NumPy's one-at-a-time calls and giving the same numbers
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from functools import partial
-from itertools import accumulate, chain
+from collections.abc import Sequence
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
 
 BLOCK = 64  # uniform draws taken ahead at once
 _F64 = np.float64
+_I64 = np.int64
+_TO_DOUBLE = 1.0 / 9007199254740992.0  # NumPy's next_double: the top 53 bits times 2**-53
 SHORT = 64  # outcome lists up to this long are drawn in plain Python (:func:`pick`)
 
 
 class Stream(np.random.Generator):
-    """A ``Generator`` drawing its scalar uniforms by blocks (see the module text).
-
-    ``next_random()`` is ``random()`` with no arguments as a plain callable (no Python frame of its
-    own but once a block): the same draws, for loops that draw many scalars."""
+    """A ``Generator`` drawing its scalar uniforms and bounded integers by blocks (see the module
+    text)."""
 
     def __init__(self, bit_generator: np.random.BitGenerator) -> None:
         super().__init__(bit_generator)
-        self._block: Iterator[float] = iter(())  # the block being handed out
-        self._before: Any = {}  # the bit generator's state before the block
-        self.next_random: Callable[[], float] = partial(next, chain.from_iterable(self._blocks()))
+        self._block: list[int] = []  # raw outputs drawn ahead, not yet used (last first)
+        self._before: Any = None  # the bit generator's state before the block
+        self._half = 0  # the high 32-bit half kept for the next 32-bit draw (NumPy's ``uinteger``)
+        self._has_half = False  # whether it is still to be used (NumPy's ``has_uint32``)
+        self._owned = False  # whether the stream draws ahead of the bit generator's own state
 
-    def _blocks(self) -> Iterator[Iterator[float]]:
-        """The blocks of scalar draws, each drawn when the one before is used up."""
-        while True:
-            self._before = super().bit_generator.state
-            self._block = iter(super().random(BLOCK).tolist())
-            yield self._block
+    def _own(self) -> None:
+        """Take over the bit generator's position: the half it kept becomes the stream's."""
+        state = super().bit_generator.state
+        self._half, self._has_half = int(state["uinteger"]), bool(state["has_uint32"])
+        self._before = None
+        self._owned = True
+
+    def _raw(self) -> int:
+        """The next raw 64-bit output (``next_uint64``)."""
+        try:
+            return self._block.pop()
+        except IndexError:
+            if not self._owned:
+                self._own()
+            bits = super().bit_generator
+            self._before = bits.state
+            self._block[:] = reversed(bits.random_raw(BLOCK).tolist())
+            return self._block.pop()
+
+    def _uint32(self) -> int:
+        """NumPy's ``next_uint32``: the half kept, else the low half of a raw output (keeping the
+        high half)."""
+        if not self._owned:
+            self._own()
+        if self._has_half:
+            self._has_half = False
+            return self._half
+        raw = self._raw()
+        self._half, self._has_half = raw >> 32, True
+        return raw & 0xFFFFFFFF
 
     def random(self, size: Any = None, dtype: Any = np.float64, out: Any = None) -> Any:
-        """``Generator.random``; a scalar float64 draw comes from the block."""
+        """``Generator.random``; a scalar float64 draw comes from the block (``next_double``)."""
         if size is None and out is None and dtype is _F64:
-            return self.next_random()
+            return (self._raw() >> 11) * _TO_DOUBLE
         self._settle()
         return super().random(size, dtype, out)
 
+    def next_random(self) -> float:
+        """``random()`` with no arguments, in one call with nothing to check: for loops that draw
+        many scalar uniforms (the Crusade random player's draw)."""
+        try:
+            return (self._block.pop() >> 11) * _TO_DOUBLE  # outputs in the block: owned already
+        except IndexError:
+            return (self._raw() >> 11) * _TO_DOUBLE
+
+    def integers(
+        self, low: Any, high: Any = None, size: Any = None, dtype: Any = np.int64, endpoint: bool = False
+    ) -> Any:
+        """``Generator.integers``; a scalar ``int64`` from 0 below ``low`` (``integers(n)``, ``n`` up
+        to 2**32) comes from the block (Lemire's bounded draw on 32-bit halves, as NumPy's
+        ``buffered_bounded_lemire_uint32``) as a plain ``int``."""
+        if high is None and size is None and dtype is _I64 and not endpoint and type(low) is int:
+            if 1 < low <= 0xFFFFFFFF:
+                m = self._uint32() * low
+                if (m & 0xFFFFFFFF) < low:
+                    threshold = (0xFFFFFFFF - (low - 1)) % low
+                    while (m & 0xFFFFFFFF) < threshold:
+                        m = self._uint32() * low
+                return m >> 32
+            if low == 1:
+                return 0
+        self._settle()
+        return super().integers(low, high, size, dtype, endpoint)
+
+    def agreed_index(self, low: int, high: int) -> int | None:
+        """The number ``integers(n)`` would draw next for every ``n`` from ``low`` to ``high``
+        (``2 <= low <= high < 2**32``) when it is the same for all of them, else None; nothing is
+        drawn. Each of those draws then takes the same 32 bits (none is rejected), so a caller that
+        knows only that its count of choices lies between ``low`` and ``high`` may draw with any of
+        them and take the same choice (the random player's draw among moves whose last few are
+        costly to find: ``onepage.game.sampling``)."""
+        if not 2 <= low <= high <= 0xFFFFFFFF:
+            return None
+        if not self._owned:
+            self._own()
+        if self._has_half:
+            bits = self._half
+        else:
+            if not self._block:
+                self._block.append(self._raw())  # the next output drawn ahead, not used
+            bits = self._block[-1] & 0xFFFFFFFF
+        first = (bits * low) >> 32
+        for n in range(low, high + 1):
+            m = bits * n
+            if (m & 0xFFFFFFFF) < n or m >> 32 != first:
+                return None
+        return first
+
     def _settle(self) -> None:
-        """Put the bit generator where the draws handed out leave it (the block dropped)."""
-        left = self._block.__length_hint__()  # type: ignore[attr-defined]
-        if left:
+        """Put the bit generator where the draws handed out leave it (the block dropped, the half
+        kept handed back)."""
+        if self._owned:
             bits = super().bit_generator
-            bits.state = self._before
-            super().random(BLOCK - left)
-            deque(self._block, maxlen=0)  # used up: the next scalar draws a new block
+            if self._before is not None:
+                bits.state = self._before
+                used = BLOCK - len(self._block)
+                if used:
+                    bits.random_raw(used)
+            bits.state = {**bits.state, "has_uint32": int(self._has_half), "uinteger": self._half}
+            self._block.clear()
+            self._before, self._owned = None, False
 
     @property
     def bit_generator(self) -> np.random.BitGenerator:
@@ -84,7 +168,7 @@ def _settling(name: str) -> Any:
 #: every other method settles the stream first (pickling too)
 for _name in dir(np.random.Generator):
     _public = not _name.startswith("_") or _name in ("__reduce__", "__getstate__", "__setstate__")
-    if _public and _name != "random" and callable(getattr(np.random.Generator, _name)):
+    if _public and _name not in ("random", "integers") and callable(getattr(np.random.Generator, _name)):
         setattr(Stream, _name, _settling(_name))
 
 

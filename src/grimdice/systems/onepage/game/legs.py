@@ -25,10 +25,13 @@ every one-leg move.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grimdice.engine.table import move_kernels
 from grimdice.engine.table.blocks import EPS, blocks_gaps
 from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.systems.onepage.game import facing, moving
@@ -46,6 +49,7 @@ SECOND = (1.0, 0.75, 0.5, 0.25)  # the second leg's lengths, shares of what is l
 BLOCKED = 0.75  # a straight line is blocked when no one-leg move gains this share of its length
 GAIN = 1.0  # inches: a two-leg move ends at least this much nearer its goal than any one-leg move
 SHORT = 0.05  # inches kept beyond the 1" from the goal unit, as a one-leg move towards it keeps
+ROUNDING = 0.01  # inches: more than the waypoint's and the end's rounding to 0.001" move a second leg's end
 
 Leg = tuple[float, float, float, float]  # (dx, dy, wx, wy): the whole move and its first leg
 
@@ -68,13 +72,40 @@ def two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, f
     return recall(state.setup, key, lambda: _two_leg_moves(state, u, kind, ones))
 
 
-def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> list[Leg]:
-    full = move_distance(state.setup.units[u], kind)
+def searches(
+    state: GameState, u: int, kind: str, ones: list[tuple[float, float]]
+) -> list[Callable[[], list[Leg]]]:
+    """Unit ``u``'s two-leg Walk or Run moves (``kind``; ``ones``: its one-leg moves) as one search
+    per goal (:func:`goals`), to be called in order: each gives the move found towards its goal
+    ([] when none, or when an earlier search found the same move); together, :func:`two_leg_moves`."""
+    unit = state.setup.units[u]
+    if facing.is_vehicle(state, u) or unit.has("flying") or not state.enemies(u):
+        return []
+    full = move_distance(unit, kind)
+    out: list[Leg] = []
+
+    def search(t: int, goal: tuple[float, float], best_one: float) -> list[Leg]:
+        got = around(state, u, t, goal, full, best_one - GAIN)
+        if got is None or got[0] in out:
+            return []
+        out.append(got[0])
+        return [got[0]]
+
+    return [partial(search, t, goal, best_one) for t, goal, best_one in goals(state, u, full, ones)]
+
+
+def goals(
+    state: GameState, u: int, full: float, ones: list[tuple[float, float]]
+) -> list[tuple[int, tuple[float, float], float]]:
+    """The goals of unit ``u``'s two-leg moves (``full``: the move's distance): of its :data:`GOALS`
+    nearest enemy units, those at least 1" of move away whose straight line is blocked (no one-leg
+    move of ``ones`` gains :data:`BLOCKED` of the straight move's length), each with its centre and
+    the distance to it the nearest one-leg move leaves."""
     ax, ay = state.anchors[u]
     st = state.standing()
     gaps = state.gaps(u)[1]
     foes = sorted(st.sides[1 - state.setup.owner[u]], key=lambda t: gaps[st.at[t]])[:GOALS]
-    out: list[Leg] = []
+    out = []
     for t in foes:
         room = min(full, gaps[st.at[t]] - 1.0 - SHORT)  # the straight move's length towards t
         if room < 1.0:
@@ -82,19 +113,24 @@ def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, 
         cx, cy = moving.unit_centre(state, t)
         here = math.hypot(cx - ax, cy - ay)
         best_one = min((math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones), default=here)
-        if here - best_one >= BLOCKED * room:
-            continue
-        got = around(state, u, t, (cx, cy), full)
-        if got is not None and got[1] <= best_one - GAIN and got[0] not in out:
-            out.append(got[0])
+        if here - best_one < BLOCKED * room:
+            out.append((t, (cx, cy), best_one))
     return out
 
 
+def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> list[Leg]:
+    return [leg for search in searches(state, u, kind, ones) for leg in search()]
+
+
 def around(
-    state: GameState, u: int, t: int, goal: tuple[float, float], full: float
+    state: GameState, u: int, t: int, goal: tuple[float, float], full: float, within: float = math.inf
 ) -> tuple[Leg, float] | None:
     """The two-leg move towards unit ``t`` (centre ``goal``) ending nearest it, and its end's
-    distance to ``goal``; None when no waypoint tried gives a legal one."""
+    distance to ``goal``; None when no waypoint tried gives a legal one, or when the nearest legal
+    one ends more than ``within`` from ``goal``. A waypoint whose second leg cannot end within
+    ``within`` even at its whole length (``hoped``, less :data:`ROUNDING`) is not given one, and
+    the moves ending farther are not checked: the answer is the one the whole search gives when it
+    is within ``within``."""
     firsts = first_legs(state, u, goal, full)
     if firsts is None:
         return None
@@ -107,9 +143,13 @@ def around(
     offset = math.hypot(cx - ax, cy - ay) - state.gap(u, t)  # centre to the goal's edge, roughly
     go = np.clip(np.minimum(left, far - offset - 1.0 - SHORT), 0.0, None)
     blocked = rock_ahead(state, u, (wx, wy), ((cx - ax - wx) / far, (cy - ay - wy) / far), go)
-    ranked = sorted(zip((hoped + 1000.0 * blocked).tolist(), wx.tolist(), wy.tolist(), strict=True))
-    found = [got for _, x, y in ranked[:TRIED] if (got := second_leg(state, u, t, (x, y), goal, full))]
+    score = (hoped + 1000.0 * blocked).tolist()
+    ranked = sorted(zip(score, wx.tolist(), wy.tolist(), hoped.tolist(), strict=True))
+    tried = [(x, y) for _, x, y, h in ranked[:TRIED] if h - ROUNDING <= within]
+    found = [got for got in second_legs(state, u, t, tried, goal, full) if got is not None]
     for got in sorted(found, key=lambda g: g[1]):  # nearest first; the whole move checked last
+        if got[1] > within:
+            return None
         dx, dy, fx, fy = got[0]
         if legal(state, u, (dx, dy), (fx, fy), full):
             return got
@@ -164,28 +204,51 @@ def rock_ahead(
     return np.asarray(touch.any(axis=1).reshape(len(go), -1).any(axis=1))
 
 
-def second_leg(
-    state: GameState, u: int, t: int, first: tuple[float, float], goal: tuple[float, float], full: float
-) -> tuple[Leg, float] | None:
-    """The longest second leg from the waypoint ``first`` straight towards ``goal`` (unit ``t``'s
-    centre) that the compiled block test passes from there, within what is left of ``full`` and
-    stopping over 1" from ``t`` (the whole two-leg move is checked by :func:`legal` once chosen).
-    The move and its end's distance to ``goal``."""
-    wx, wy = first
-    mx, my = mid = waypoint_anchor(state, u, first)
-    far = math.hypot(goal[0] - mx, goal[1] - my)
-    left = min(full - math.hypot(wx, wy), gap_from(state, u, mid, t) - 1.0 - SHORT)
-    if far < EPS or left < 0.5:
-        return None
-    vx, vy = (goal[0] - mx) / far, (goal[1] - my) / far
-    steps = np.array([[left * share for share in SECOND]])
-    good = moving.block_moves(state, u, np.array([vx]), np.array([vy]), steps, at=mid)[0]
-    if not good.any():
-        return None
-    go = float(steps[0, int(good.argmax())])
-    dx, dy = moving.trunc3(wx + vx * go), moving.trunc3(wy + vy * go)
+def second_legs(
+    state: GameState,
+    u: int,
+    t: int,
+    firsts: list[tuple[float, float]],
+    goal: tuple[float, float],
+    full: float,
+) -> list[tuple[Leg, float] | None]:
+    """For each waypoint of ``firsts``: the longest second leg from it straight towards ``goal``
+    (unit ``t``'s centre) that the compiled block test passes from there, within what is left of
+    ``full`` and stopping over 1" from ``t`` (the whole two-leg move is checked by :func:`legal`
+    once chosen); the move and its end's distance to ``goal``, or None. The block at every waypoint,
+    its gaps to ``t`` (``blocks_gaps``, as :meth:`GameState.gaps` measures them) and the second legs
+    (``move_kernels.moves_from``, ``kernels.block_moves`` from each waypoint with the other units
+    where they stand) are each found in one pass for all the waypoints."""
+    if not firsts:
+        return []
+    st, r = state.standing(), float(state.setup.radii[u])
+    mids = [waypoint_anchor(state, u, w) for w in firsts]
+    base = state.block(u)
+    blocks = base[None, :, :] + np.array(mids)[:, None, :]  # each :meth:`GameState.models` at its anchor
+    gaps = blocks_gaps(blocks, r, st.pts, st.radii, st.starts)[:, st.at[t]].tolist()
+    out: list[tuple[Leg, float] | None] = [None] * len(firsts)
+    todo, ways, steps = [], [], []
+    for k, ((wx, wy), (mx, my)) in enumerate(zip(firsts, mids, strict=True)):
+        far = math.hypot(goal[0] - mx, goal[1] - my)
+        left = min(full - math.hypot(wx, wy), gaps[k] - 1.0 - SHORT)
+        if far >= EPS and left >= 0.5:
+            todo.append(k)
+            ways.append(((goal[0] - mx) / far, (goal[1] - my) / far))
+            steps.append([left * share for share in SECOND])
+    if not todo:
+        return out
+    ux, uy = np.array(ways).T
+    good = move_kernels.moves_from(
+        blocks[todo], base, np.array(mids)[todo], ux, uy, np.array(steps), r, moving.kernel_rules(state, u)
+    )
     ax, ay = state.anchors[u]
-    return (dx, dy, wx, wy), math.hypot(goal[0] - ax - dx, goal[1] - ay - dy)
+    for row, k, (vx, vy), lengths in zip(good.tolist(), todo, ways, steps, strict=True):
+        if True in row:
+            go = lengths[row.index(True)]
+            wx, wy = firsts[k]
+            dx, dy = moving.trunc3(wx + vx * go), moving.trunc3(wy + vy * go)
+            out[k] = (dx, dy, wx, wy), math.hypot(goal[0] - ax - dx, goal[1] - ay - dy)
+    return out
 
 
 def waypoint_anchor(state: GameState, u: int, first: tuple[float, float]) -> tuple[float, float]:
@@ -193,14 +256,6 @@ def waypoint_anchor(state: GameState, u: int, first: tuple[float, float]) -> tup
     places it."""
     ax, ay = state.anchors[u]
     return round(ax + first[0], 3), round(ay + first[1], 3)
-
-
-def gap_from(state: GameState, u: int, anchor: tuple[float, float], t: int) -> float:
-    """The gap from unit ``u``'s block at ``anchor`` to unit ``t`` where it stands, measured as
-    :meth:`GameState.gaps` measures it (``blocks_gaps``, one row of every unit's)."""
-    st = state.standing()
-    a = state.models(u, anchor)
-    return float(blocks_gaps(a[None], float(state.setup.radii[u]), st.pts, st.radii, st.starts)[0, st.at[t]])
 
 
 def legal(
@@ -234,4 +289,15 @@ def via(state: GameState, u: int, a: list[Any]) -> GameState | None:
     return None if w is None else state.moved(u, w[0], w[1])
 
 
-__all__ = ["GOALS", "Leg", "first_legs", "legal", "second_leg", "two_leg_moves", "via", "waypoint"]
+__all__ = [
+    "GOALS",
+    "Leg",
+    "first_legs",
+    "goals",
+    "legal",
+    "searches",
+    "second_legs",
+    "two_leg_moves",
+    "via",
+    "waypoint",
+]

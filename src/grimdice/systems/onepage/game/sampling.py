@@ -11,7 +11,9 @@ The draw, in each kind of decision:
   moves, its two-leg moves among them (``legs.py``), an Assault's targets (two-leg paths among
   them, ``charge_legs.py``), an Embark's
   transports). Only the drawn unit's drawn kind is built: a kind found empty is dropped and
-  another drawn, so every kind drawn has an instance.
+  another drawn, so every kind drawn has an instance. A Walk's or Run's two-leg moves come last
+  and are searched only when the game's stream cannot tell that its next draw picks a one-leg
+  move whatever they add (:class:`Partial`, ``Stream.agreed_index``): the same draw.
 * **Deployment** (``deploy``, ``scout``): one of the player's units still to deploy, uniformly;
   then one of its kinds of choice (a place in its zone, a Scout's place anywhere, the reserve, a
   transport), uniformly among those it has; then one instance. A unit without a choice is dropped.
@@ -50,13 +52,43 @@ def pick(items: list[Any], rng: np.random.Generator) -> Any:
     return items[int(rng.integers(len(items)))]
 
 
+class Partial(list[list[Any]]):
+    """A kind's first instances, then searches each adding at most one more (``steps``, called in
+    order): :meth:`draw` runs a search only when the draw may need what it finds."""
+
+    def __init__(self, first: list[list[Any]], steps: list[Callable[[], list[list[Any]]]]) -> None:
+        super().__init__(first)
+        self.steps = steps
+
+    def draw(self, rng: np.random.Generator) -> list[Any] | None:
+        """The instance drawn uniformly among all (None when there is none): while searches are
+        left, when the stream's next draw picks the same instance among the ``k`` found as among
+        any count up to ``k`` plus the searches left (``Stream.agreed_index``), that one of the
+        found, the same draw either way; else the next search is run."""
+        got, steps = list(self), list(self.steps)
+        agreed = getattr(rng, "agreed_index", None)
+        while steps:
+            if agreed is not None and len(got) >= 2:
+                i = agreed(len(got), len(got) + len(steps))
+                if i is not None:
+                    rng.integers(len(got))
+                    return list(got[i])
+            got += steps.pop(0)()
+        return list(pick(got, rng)) if got else None
+
+
 def first_found(options: list[Builder], rng: np.random.Generator) -> list[Any] | None:
     """An instance of one of ``options`` (each builds its kind's instances when called): a kind
-    drawn uniformly among those left, dropped when it has none, then one of its instances."""
+    drawn uniformly among those left, dropped when it has none, then one of its instances (a
+    :class:`Partial` kind drawn by its :meth:`~Partial.draw`)."""
     left = list(options)
     while left:
         got = left.pop(int(rng.integers(len(left))))()
-        if got:
+        if isinstance(got, Partial):
+            found = got.draw(rng)
+            if found is not None:
+                return found
+        elif got:
             return list(pick(got, rng))
     return None
 
@@ -127,8 +159,8 @@ def unit_kinds(s: GameState, u: int) -> list[Builder]:
         return hold
     return [
         *hold,
-        lambda: move_actions(s, u, "walk"),
-        lambda: move_actions(s, u, "run"),
+        lambda: move_draw(s, u, "walk"),
+        lambda: move_draw(s, u, "run"),
         lambda: assault_actions(s, u),
         lambda: transport.embark_actions(s, u),
     ]
@@ -147,6 +179,19 @@ def move_actions(
     return out + [[kind, u, dx, dy, wx, wy] for dx, dy, wx, wy in legs.two_leg_moves(s, u, kind, ones)]
 
 
+def move_draw(s: GameState, u: int, kind: str) -> Partial:
+    """:func:`move_actions` as the random player draws from them: its one-leg moves, then one search
+    per goal of its two-leg moves (``legs.searches``), run only when the draw needs them."""
+    full = move_distance(s.setup.units[u], kind)
+    ones = facing.allowed(s, u, full, s.moves(u, kind, full))
+    first: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones]
+
+    def step(search: Callable[[], list[legs.Leg]]) -> list[list[Any]]:
+        return [[kind, u, *leg] for leg in search()]
+
+    return Partial(first, [partial(step, search) for search in legs.searches(s, u, kind, ones)])
+
+
 def assault_actions(s: GameState, u: int) -> list[list[Any]]:
     """Unit ``u``'s Assault actions: every enemy unit on the table within its Assault distance with
     a valid charge (:meth:`GameState.charge_ok`; a Vehicle's facing, ``facing.charge_allowed``);
@@ -162,4 +207,12 @@ def assault_actions(s: GameState, u: int) -> list[list[Any]]:
     return [["assault", u, t, *(moving.charge_leg(s, u, t) or ())] for t in targets]
 
 
-__all__ = ["assault_actions", "move_actions", "random_action", "shot_kinds", "unit_kinds"]
+__all__ = [
+    "Partial",
+    "assault_actions",
+    "move_actions",
+    "move_draw",
+    "random_action",
+    "shot_kinds",
+    "unit_kinds",
+]
