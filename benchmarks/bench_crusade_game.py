@@ -13,6 +13,7 @@ over all the timed games of each tree, and the two trees' games are checked to b
 logs' actions, seed by seed: the same seeds give the same games unless a rule changed).
 
 Run: ``python benchmarks/bench_crusade_game.py`` (``--only skirmish``: the table skirmish alone;
+``--players random,random``: that row alone;
 ``--smoke`` for a quick CI check; ``--compare ../grimdice-ref`` for before and after).
 """
 
@@ -76,13 +77,15 @@ def in_process(
     return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
-def compare(ref: Path, paths: list[Path], games: int, warm: int, rounds: int) -> None:
+def compare(
+    ref: Path, paths: list[Path], rows: tuple[tuple[str, str], ...], games: int, warm: int, rounds: int
+) -> None:
     """Each row on the reference tree and on this one, alternately, ``rounds`` times each."""
     print(f"reference: {ref}; this tree: {ROOT}; {rounds} alternating rounds of {games} timed games per row")
     head = f"{'scenario':<24} {'players':<14} {'ref CPU s/game':>15} {'CPU s/game':>11} {'speed-up':>9}"
     print(f"{head}  games")
     for path in paths:
-        for players in ROWS:
+        for players in rows:
             got: dict[str, dict[str, list[float]]] = {"ref": {}, "new": {}}
             for _ in range(rounds):
                 for side, tree in (("ref", ref), ("new", ROOT)):
@@ -101,6 +104,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "--only": {"default": "", "help": "the scenarios whose file name contains this (e.g. skirmish)"},
     "--compare": {"type": Path, "help": "a reference source tree to time alternately"},
     "--rounds": {"type": int, "default": 3, "help": "alternating rounds per tree (--compare)"},
+    "--players": {"default": "", "help": "one row only, e.g. random,random (default: every row)"},
     "--row": {"help": argparse.SUPPRESS},  # one row's timings as JSON (--compare's workers)
     "--scenario": {"type": Path, "help": argparse.SUPPRESS},
 }
@@ -114,17 +118,18 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     games, warm = (1, 0) if args.smoke else (args.games, args.warm)
     paths = [p for p in SCENARIOS if args.only in p.stem]
+    rows = ROWS if not args.players else (tuple(args.players.split(",", 1)),)
     if args.row:
         a, b = args.row.split(",")
         print(json.dumps(timings(args.scenario, (a, b), games, warm)))
         return 0
     if args.compare:
-        compare(args.compare.resolve(), paths, games, warm, args.rounds)
+        compare(args.compare.resolve(), paths, rows, games, warm, args.rounds)
         return 0
     print(f"statistic: median per game of {games} timed games after {warm} warm-up game(s) per row")
     print(f"{'scenario':<24} {'players':<14} {'s/game':>8} {'CPU s/game':>11} {'games/s (CPU)':>14}")
     for path in paths:
-        for players in ROWS:
+        for players in rows:
             sec, cpu = rate(path, players, games, warm)
             print(f"{path.stem:<24} {','.join(players):<14} {sec:8.3f} {cpu:11.3f} {1 / cpu:14.1f}")
     return 0

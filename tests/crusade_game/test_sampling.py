@@ -13,7 +13,16 @@ import yaml
 from grimdice.engine import playing
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.systems.crusade.ai.players import ai_player
-from grimdice.systems.crusade.game.sampling import STEP, STRUCTURE, kind_of, ordinary, random_action, support
+from grimdice.systems.crusade.game.sampling import (
+    STEP,
+    STRUCTURE,
+    kind_of,
+    never_built,
+    ordinary,
+    random_action,
+    sources_of,
+    support,
+)
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
 from tests.crusade_game.kitchen import kitchen
@@ -150,3 +159,20 @@ def test_the_game_layer_random_player_uses_the_draw():
 def test_conformance_checks_the_draws():
     setup = build_setup(_data("crusade-game-corridor"))
     assert playing.conformance([initial_state(setup)], seeds=(0,)) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "bot", "seed"),
+    [(p.stem, "uniform", 7) for p in EXAMPLES] + [("kitchen", "uniform", 8), ("mobs", "uniform", 1)],
+)
+def test_the_sources_left_unbuilt_give_no_action(name, bot, seed):
+    """The draw's shortcut (:data:`.sampling.MAY`): a source it does not build for a model gives
+    that model no action in any ordinary decision of a played game."""
+    skipped = 0
+    for s in _states(_data(name), [BOTS[bot], BOTS[bot]], seed):
+        never = never_built(s) if ordinary(s) else []
+        for names, build in sources_of(s) or []:
+            if names in never:
+                assert build() == [], (names, s.tokens[s.active])
+                skipped += 1
+    assert skipped > 0

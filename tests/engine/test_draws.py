@@ -27,10 +27,14 @@ def test_scalar_draws_are_the_generators_in_order() -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_any_mix_of_calls_draws_as_a_plain_generator(seed: int) -> None:
     a, b = _pair(seed)
-    order = np.random.default_rng(100 + seed).integers(0, 7, 2000)
+    order = np.random.default_rng(100 + seed).integers(0, 9, 2000)
     for op in order:
         if op <= 2:
             assert a.random() == b.random()
+        elif op == 7:  # the same scalar draw as a plain callable
+            assert a.next_random() == b.random()
+        elif op == 8:
+            assert a.bit_generator.state == b.bit_generator.state
         elif op == 3:
             assert int(a.integers(10)) == int(b.integers(10))
         elif op == 4:

@@ -10,6 +10,7 @@ draws, both cheaper than NumPy's one-at-a-time calls and giving the same numbers
   call (another method, another form of ``random`` or ``integers``, the bit generator, pickling)
   first puts the generator where the draws taken so far leave it (the raw outputs used and the half
   kept), so a stream draws exactly as a plain ``Generator`` of the same seed, whatever is asked of it.
+  ``next_random()`` is the scalar ``random()`` in one plain call.
 * :func:`pick` draws one outcome of a short list with its probability as NumPy's cumulative sum
   and sorted search would (the same floating-point sums: ``cumsum`` adds in order, ``sum`` adds
   pairwise as NumPy does), without building arrays.
@@ -80,6 +81,14 @@ class Stream(np.random.Generator):
             return (self._raw() >> 11) * _TO_DOUBLE
         self._settle()
         return super().random(size, dtype, out)
+
+    def next_random(self) -> float:
+        """``random()`` with no arguments, in one call with nothing to check: for loops that draw
+        many scalar uniforms (the Crusade random player's draw)."""
+        try:
+            return (self._block.pop() >> 11) * _TO_DOUBLE  # outputs in the block: owned already
+        except IndexError:
+            return (self._raw() >> 11) * _TO_DOUBLE
 
     def integers(
         self, low: Any, high: Any = None, size: Any = None, dtype: Any = np.int64, endpoint: bool = False

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from grimdice.systems.crusade.damage import WOUNDED
+from grimdice.systems.crusade.damage import KO, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
     artillery,
@@ -58,13 +58,11 @@ def can_activate(s: GameState, i: int) -> bool:
 
 
 def activations(s: GameState) -> list[Action]:
-    """I: the models the player may activate."""
-    player = s.player
-    return [
-        ("activate", i)
-        for i, t in enumerate(s.tokens)
-        if t.side == player and not t.done and can_activate(s, i)  # the cheap checks first
-    ]
+    """I: the models the player may activate (:func:`can_activate`, read inline)."""
+    side = s.player
+    if s.round == 0:  # IX INFILTRATE: only infiltrators
+        return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
+    return [("activate", i) for i, t in enumerate(s.tokens) if not t.done and t.side == side and t.cond < KO]
 
 
 def wounded(s: GameState, i: int) -> bool:
@@ -90,7 +88,13 @@ def may_act(s: GameState) -> bool:
 
 def mindless(s: GameState) -> bool:
     t = s.tokens[s.active]
-    return not t.blip and has_code(s.setup.profiles[t.profile].abilities, "MINDLESS")
+    return not t.blip and mindless_profile(s.setup, t.profile)
+
+
+@lru_cache(maxsize=1024)
+def mindless_profile(setup: Setup, profile: int) -> bool:
+    """IX MINDLESS, kept per setup and profile."""
+    return has_code(setup.profiles[profile].abilities, "MINDLESS")
 
 
 # ---------------------------------------------------------------------- the enemies
@@ -151,10 +155,7 @@ class Decision:
         self._hidden: list[int] | None = None
 
     def _feral(self) -> bool:
-        s, t = self.s, self.t
-        return s.setup.fighters[t.profile].has("feral") or any(
-            has_code(s.setup.profiles[t.profile].abilities, c) for c in ("FERAL", "MINDLESS")
-        )
+        return _feral_profile(self.s.setup, self.t.profile)
 
     def adjacent(self) -> list[int]:
         """The enemies beside the model (IX FERAL: the nearest only)."""
@@ -202,6 +203,14 @@ class Decision:
     def has(self, code: str) -> bool:
         """Whether the model (not a blip) has the ability ``code``."""
         return not self.t.blip and has_code(self.s.setup.profiles[self.t.profile].abilities, code)
+
+
+@lru_cache(maxsize=1024)
+def _feral_profile(setup: Setup, profile: int) -> bool:
+    """IX FERAL (MINDLESS models too: "attack the nearest target"), kept per setup and profile."""
+    return setup.fighters[profile].has("feral") or any(
+        has_code(setup.profiles[profile].abilities, c) for c in ("FERAL", "MINDLESS")
+    )
 
 
 # ---------------------------------------------------------------------- the builders
@@ -275,6 +284,8 @@ def diving(d: Decision) -> list[Action]:
     board = d.s.setup.board
     if d.wounded or d.s.budget <= 0 or not isinstance(board, TableBoard) or board.indoors(d.t.sq) >= 0:
         return []
+    if not dive.below(d.s, d.i):
+        return []  # no enemy below to dive onto: no look at its sight
     return dive.actions(d.s, d.sight(), d.s.budget)
 
 
@@ -385,12 +396,19 @@ def may_hide(s: GameState, free: bool) -> bool:
     """V HIDING: "If you are in cover, you may Hide" (on a grid: darkness, air ducts); IX BIG and
     TALL may not; IX FURTIVE: "May hide for free if you did not attack" (``free``; VIII STUN: not risen)."""
     t = s.tokens[s.active]
-    if t.blip or t.hidden or not s.setup.board.can_hide(t.sq):
+    if t.blip or t.hidden or _hiding(s.setup, t.profile, free) is None or not s.setup.board.can_hide(t.sq):
         return False
-    abilities = s.setup.profiles[t.profile].abilities
-    if s.setup.fighters[t.profile].has("big") or has_code(abilities, "TALL"):
-        return False
-    return not free or (has_code(abilities, "FURTIVE") and not s.attacked and not s.risen)
+    return not free or (bool(_hiding(s.setup, t.profile, free)) and not s.attacked and not s.risen)
+
+
+@lru_cache(maxsize=1024)
+def _hiding(setup: Setup, profile: int, free: bool) -> bool | None:
+    """V HIDING for the profile: None when it may never hide (IX BIG, TALL); else, for a ``free``
+    hide, whether it has IX FURTIVE (kept per setup and profile)."""
+    abilities = setup.profiles[profile].abilities
+    if setup.fighters[profile].has("big") or has_code(abilities, "TALL"):
+        return None
+    return free and has_code(abilities, "FURTIVE")
 
 
 def charge(s: GameState, t: Token) -> int:

@@ -21,7 +21,7 @@ import math
 from typing import Any
 
 from grimdice.engine.table.lattice import EIGHT
-from grimdice.systems.crusade.damage import graze
+from grimdice.systems.crusade.damage import KILLED, graze
 from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
@@ -67,6 +67,17 @@ def actions(s: GameState, sight: list[int], budget: float) -> list[tuple[Any, ..
         if land is not None and land[0] <= min(MAX_DIVE, budget + 1e-9) and chance(s, land[0]) > 0:
             out.append(("dive", j))
     return out
+
+
+def below(s: GameState, i: int) -> bool:
+    """Whether an enemy model stands 1" to :data:`~.table.MAX_DROP` lower than token ``i`` (what
+    :func:`actions` asks of each target first: none, no dive, without looking at sight)."""
+    me = s.tokens[i]
+    z = me.sq[2]
+    return any(
+        t.cond != KILLED and not t.blip and t.side != me.side and 1 <= z - t.sq[2] <= MAX_DROP
+        for t in s.tokens
+    )
 
 
 def chance(s: GameState, distance: float) -> float:

@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.actions import force_entry_chance
+from grimdice.systems.crusade.game.big import is_big
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import READY, GameState
 from grimdice.systems.crusade.game.table import TableBoard
@@ -49,8 +50,7 @@ def sectors_beside(s: GameState, i: int) -> list[int]:
     p = s.tokens[i].sq
     if board.indoors(p) < 0 and p[2] != board.lattice.levels_at((p[0], p[1]))[0]:
         return []  # on a roof or a block: not beside the building's walls
-    from grimdice.systems.crusade.game.big import is_big  # IX BIG: only through a forced entry
-
+    # IX BIG: only through a forced entry
     return [k for k in board.sectors_beside(p) if _held(s, k) or (is_big(s, i) and board.indoors(p) != k)]
 
 

@@ -5,6 +5,7 @@ the result). The game is played by the shared game layer, :mod:`grimdice.engine.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from grimdice.engine import playing
@@ -366,6 +367,13 @@ class Recorder:
         }
 
 
+@lru_cache(maxsize=64)
+def _root(setup: Setup) -> GameState:
+    """The state before the first turn (:func:`.state.initial_state`), kept per setup: states are
+    values, and every game of a setup starts from the same."""
+    return initial_state(setup)
+
+
 def play_game(
     scenario: Mapping[str, Any] | Setup, players: Sequence[str | Player] = ("ai", "random"), seed: int = 0
 ) -> dict[str, Any]:
@@ -375,7 +383,7 @@ def play_game(
     from ``seed``). Returns its log (:meth:`Recorder.log`) with the seed and the players."""
     setup = scenario if isinstance(scenario, Setup) else build_setup(scenario)
     chosen = [PLAYERS[p] if isinstance(p, str) else p for p in players]
-    root = initial_state(setup)
+    root = _root(setup)
     rec = Recorder(root)
     game = playing.play_game(root, chosen, seed, on_step=rec.step, keep_states=False)
     named = [p if isinstance(p, str) else getattr(p, "__name__", "player") for p in players]

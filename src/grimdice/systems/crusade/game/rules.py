@@ -44,10 +44,10 @@ from grimdice.systems.crusade.game.choices import (
     targets_in_sight,
 )
 from grimdice.systems.crusade.game.combat import cached_law
-from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.frozen import altered, altered_by
 from grimdice.systems.crusade.game.state import IDLE, GameState, Token, turn_start
 from grimdice.systems.crusade.game.table import piece_key
-from grimdice.systems.crusade.game.victory import hold_score, reached_by
+from grimdice.systems.crusade.game.victory import by_place, hold_score, reached_by
 
 Action = tuple[Any, ...]
 
@@ -165,7 +165,7 @@ def apply(s: GameState, a: Action) -> GameState:
         to = tuple(map(int, a[1:]))
         cost = moves.cost_of(s, kind, to)
         who = zoc.guards(s, to) if kind in ("move", "fly") else ()
-        return zoc.offer(s, to, cost, who) if who else settle(moves.step(s, to, cost))
+        return zoc.offer(s, to, cost, who) if who else settle(_stepped(s, moves.step(s, to, cost)))
     return settle(powers.foresee(resolve.act(s, a)))  # VII PRECOGNANT: a shot or melee too
 
 
@@ -184,7 +184,7 @@ def activate(s: GameState, i: int) -> GameState:
         budget = 0
     now = {"active": i, "budget": budget, "acted": acted, "origin": t.sq, "carried": items.carries(s, i)}
     now["risen"] = t.cond == STUNNED  # VIII STUN: "not even "free" actions"
-    return altered(s, **{**IDLE, **now})
+    return altered_by(s, IDLE | now)
 
 
 def end_activation(s: GameState) -> GameState:
@@ -192,7 +192,10 @@ def end_activation(s: GameState) -> GameState:
         return s
     if s.tokens[s.active].last:  # IX HORROR: the end of a last attack
         return horror.after_last(s.with_token(s.active, done=True), s.active).idle()
-    return s.changed(s.active, {"done": True}, **IDLE)
+    return _calm_too(s, s.changed_by(s.active, _DONE, IDLE))
+
+
+_DONE = {"done": True}
 
 
 def out_of_action(s: GameState, side: int) -> bool:
@@ -208,7 +211,7 @@ def settle(s: GameState) -> GameState:
     """After every step: end the game if a force is out of action or a ``reach`` objective is
     reached; end an activation that can do nothing more; pass the turn when the player has no
     model left to activate (I), and end the game after the last turn (hold objectives scored)."""
-    if s.ended or s.pending or s.control or moments.asked(s):  # VII PSYCHOMETRY's moment first
+    if s.ended or s.pending or s.control or (s.psy is not None and moments.asked(s)):  # VII PSYCHOMETRY first
         return s
     calm = _CALM[0]  # one read: another thread may replace it
     if not (s.tokens is calm[0] and s.setup is calm[1] and s.items is calm[2] and s.psy is calm[3]):
@@ -232,6 +235,44 @@ def settle(s: GameState) -> GameState:
 #: the tokens, setup, items and cards of the last state :func:`_deaths_and_goals` left alone (what
 #: it reads: the same objects give the same answer)
 _CALM: list[tuple[Any, ...]] = [((), None, (), None)]
+
+
+def _calm_too(before: GameState, after: GameState) -> GameState:
+    """``after``, whose tokens differ from ``before``'s in what :func:`_deaths_and_goals` does not
+    read (the models' ``done``, ``spent`` and ``snapped``), with the same setup, items and cards:
+    when ``before`` was calm, so is ``after`` (:data:`_CALM`)."""
+    calm = _CALM[0]
+    if (
+        before.tokens is calm[0]
+        and before.setup is calm[1]
+        and before.items is calm[2]
+        and before.psy is calm[3]
+        and after.setup is calm[1]
+        and after.items is calm[2]
+        and after.psy is calm[3]
+    ):
+        _CALM[0] = (after.tokens, after.setup, after.items, after.psy)
+    return after
+
+
+def _stepped(before: GameState, after: GameState) -> GameState:
+    """``after``, a step of ``before``'s active model (:func:`.moves.step`: it moved, took a latched
+    model along, revealed hidden models or blips): when ``before`` was calm, the scenario has no
+    objective a place ends the game by (:func:`.victory.by_place`) and no model changed what
+    :func:`_deaths_and_goals` reads besides places (its condition, force, profile, blip, HORROR
+    state; no model added), so is ``after`` (:data:`_CALM`)."""
+    calm = _CALM[0]
+    if before.tokens is not calm[0] or len(after.tokens) != len(before.tokens) or by_place(after.setup):
+        return after
+    for a, b in zip(after.tokens, before.tokens, strict=True):
+        if a is not b and _read(a) != _read(b):
+            return after
+    return _calm_too(before, after)
+
+
+def _read(t: Token) -> tuple[Any, ...]:
+    """What :func:`_deaths_and_goals` reads of a model but its place."""
+    return (t.cond, t.side, t.profile, t.blip, t.horror)
 
 
 def _deaths_and_goals(s: GameState) -> GameState:
@@ -263,9 +304,12 @@ def _beaten(s: GameState) -> int:
 
 
 def _may_go_on(s: GameState) -> bool:
-    """Whether the player has a model left to activate (I)."""
+    """Whether the player has a model left to activate (I; :func:`.choices.can_activate`, read
+    inline but in round 0)."""
     player = s.player
-    return any(can_activate(s, i) for i, t in enumerate(s.tokens) if t.side == player and not t.done)
+    if s.round == 0:  # IX INFILTRATE: only infiltrators
+        return any(can_activate(s, i) for i, t in enumerate(s.tokens) if t.side == player and not t.done)
+    return any(t.side == player and not t.done and t.cond < KO for t in s.tokens)
 
 
 def _fresh(t: Token, player: int) -> Token:
@@ -287,10 +331,8 @@ def next_turn(s: GameState) -> GameState:
         return finish(s, 0 if a > b else 1 if b > a else -1)
     s = latch.release(control.release(s, player), player)  # IX CONTROL: "for 1 turn"; LATCH ON
     tokens = tuple(_fresh(t, player) for t in s.tokens)
-    s = deck.new_turn(
-        altered(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()), s.player, player
-    )
-    return turn_start(s)
+    fresh = _calm_too(s, altered(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()))
+    return turn_start(deck.new_turn(fresh, s.player, player))
 
 
 __all__ = [

@@ -22,7 +22,7 @@ decision draws from the grouped :func:`.choices.legal_actions`. Both give the di
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -30,7 +30,8 @@ import numpy as np
 from grimdice.systems.crusade.game import choices as c
 from grimdice.systems.crusade.game import climb, deck, infiltrate, moves
 from grimdice.systems.crusade.game.choices import Decision
-from grimdice.systems.crusade.game.state import GameState
+from grimdice.systems.crusade.game.scenario import Setup
+from grimdice.systems.crusade.game.state import GameState, has_code
 
 Action = tuple[Any, ...]
 #: the kind of every board step
@@ -56,34 +57,38 @@ def _kinds(names: tuple[str, ...]) -> tuple[str, ...]:
 
 def random_action(s: GameState, rng: np.random.Generator) -> Action:
     """One legal action of ``s``, drawn as the module text says (uniform draws from ``rng``)."""
+    draw = getattr(rng, "next_random", None) or rng.random  # a Stream's plain scalar draw
     if not ordinary(s):
         if _choosing(s):  # which model to activate: one kind
-            rng.random()  # the kind's draw (:func:`_grouped_draw`)
+            draw()  # the kind's draw (:func:`_grouped_draw`)
             choices = c.activations(s)
-            return choices[_below(rng, len(choices))]
+            n = len(choices)
+            k = int(draw() * n)
+            return choices[k if k < n else n - 1]
         return _grouped_draw(s.legal_actions(), rng)
     d = Decision(s, kept=True)
-    sources, kinds, where = _tables(d)
-    left = list(kinds)
-    built: dict[int, list[Action]] = {}
-    draw = rng.random  # _below, inlined: the draw made at every kind tried
+    sources, slots, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
+    left = list(slots)  # each kind's source, or the kind and its sources (see _plan)
+    built: dict[int, Any] = never.copy()
     n = len(left)  # the kinds still in the draw: left[:n]
     while n:
         k = int(draw() * n)
         if k >= n:
             k = n - 1
-        kind = left[k]
-        one = where[kind]
+        one = left[k]
         if type(one) is int:  # the kind of one source alone
             acts = built.get(one)
             if acts is None:
                 acts = built[one] = sources[one][1](d)
         else:
-            acts = _gathered(d, sources, one, built, kind)
+            acts = _gathered(d, sources, one[1], built, one[0])
         if acts:
-            if len(acts) > 1:
+            m = len(acts)
+            if m > 1:
                 acts = list(dict.fromkeys(acts))
-            return acts[_below(rng, len(acts))]
+                m = len(acts)
+            k = int(draw() * m)
+            return acts[k if k < m else m - 1]
         n -= 1
         left[k] = left[n]  # the kind is empty: drop it, draw again among the others
     return _grouped_draw(s.legal_actions(), rng)  # not met: "end" is always there
@@ -130,9 +135,10 @@ def ordinary(s: GameState) -> bool:
     """An ordinary decision of the active model in its own turn (see the module text)."""
     if s.ended or s.pending or s.active < 0 or s.control or s.ambush or s.zoc or s.snap:
         return False
-    if (s.psy is not None and s.psy.prompt) or infiltrate.placing(s):
+    if (s.psy is not None and s.psy.prompt) or (s.round == 0 and infiltrate.placing(s)):
         return False
-    return not s.tokens[s.active].last and not c.mindless(s)
+    t = s.tokens[s.active]
+    return not t.last and not (not t.blip and c.mindless_profile(s.setup, t.profile))
 
 
 def _melee(d: Decision) -> list[Action]:
@@ -190,6 +196,49 @@ def _tables(d: Decision) -> Any:
     return _TABLES["volley" if d.full and d.s.setup.scenario.options.volley_fire else d.full]
 
 
+def _items(setup: Setup, profile: int) -> bool:
+    return any(o.kind == "item" for o in setup.scenario.objectives)
+
+
+#: what a model's profile must have for a source to give any action at all (V CARRYING: the
+#: scenario's items; VII: its deck; IX TWO FISTED, DETONATE, PSY, LATCH ON, MOB): a source that
+#: may not is not built (its kind, drawn, is empty); the other sources have no such test
+MAY: dict[tuple[str, ...], Callable[[Setup, int], bool]] = {
+    ("fists",): lambda setup, p: has_code(setup.profiles[p].abilities, "TWO FISTED"),
+    ("detonate",): lambda setup, p: has_code(setup.profiles[p].abilities, "DETONATE"),
+    ("mind",): lambda setup, p: bool(setup.fighters[p].fx.get("psy")),
+    ("latch",): lambda setup, p: has_code(setup.profiles[p].abilities, "LATCH ON"),
+    ("mob",): lambda setup, p: bool(setup.fighters[p].fx.get("mob")),
+    ("join",): lambda setup, p: any(f.fx.get("mob") for f in setup.fighters),  # a friend leads
+    ("pickup",): _items,
+    ("drop",): _items,
+    ("cast", "dissipate"): lambda setup, p: setup.scenario.psychic is not None,
+}
+
+
+@lru_cache(maxsize=1024)
+def _plan(setup: Setup, profile: int, full: bool) -> tuple[Any, ...]:
+    """A decision's sources (:data:`_TABLES`, by whether the action is in full and the scenario's
+    volley fire), its kinds in order, each as the index of its source when one source alone gives
+    it, else as the kind and its sources; and the sources a model of ``profile`` (-1: a blip)
+    never gets an action from (:data:`MAY`), each with its empty list of actions."""
+    sources, kinds, where = _TABLES["volley" if full and setup.scenario.options.volley_fire else full]
+    slots = tuple(where[k] if type(where[k]) is int else (k, where[k]) for k in kinds)
+    never = {
+        n: ()
+        for n, (names, _) in enumerate(sources)
+        if profile >= 0 and names in MAY and not MAY[names](setup, profile)
+    }
+    return sources, slots, never
+
+
+def never_built(s: GameState) -> list[tuple[str, ...]]:
+    """The sources of an ordinary decision the random draw does not build (for tests)."""
+    d = Decision(s)
+    sources, _, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
+    return [sources[n][0] for n in never]
+
+
 def sources_of(s: GameState) -> list[tuple[tuple[str, ...], Callable[[], list[Action]]]] | None:
     """The sources of an ordinary decision's actions (:func:`.choices.legal_actions`' parts), each
     bound to the state; None for any other decision."""
@@ -211,4 +260,14 @@ def support(s: GameState) -> dict[str, set[Action]] | None:
     return out
 
 
-__all__ = ["STEP", "STRUCTURE", "kind_of", "ordinary", "random_action", "sources_of", "support"]
+__all__ = [
+    "MAY",
+    "STEP",
+    "STRUCTURE",
+    "kind_of",
+    "never_built",
+    "ordinary",
+    "random_action",
+    "sources_of",
+    "support",
+]

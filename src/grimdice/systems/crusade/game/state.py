@@ -28,7 +28,7 @@ model's action.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -36,7 +36,7 @@ from typing import Any
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.systems.crusade.damage import KILLED, KO
 from grimdice.systems.crusade.game.board import Pos
-from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.frozen import altered, altered_by
 from grimdice.systems.crusade.game.hidden import observation
 from grimdice.systems.crusade.game.scenario import BLIP_MOVE, Piece, Setup
 
@@ -175,17 +175,17 @@ class GameState:
         return self.tokens[self.zoc[2][0]].side if self.zoc else self.player
 
     def legal_actions(self) -> list[tuple[Any, ...]]:
-        return _rules().legal_actions(self)
+        return (_RULES or _load())[0].legal_actions(self)
 
     def random_action(self, rng: Any) -> tuple[Any, ...]:
         """A legal action as the random player draws it (:func:`.sampling.random_action`)."""
-        return _sampling().random_action(self, rng)
+        return (_RULES or _load())[1].random_action(self, rng)
 
     def chance_outcomes(self) -> Sequence[tuple[tuple[Any, ...], float]]:
-        return _rules().chance_outcomes(self)
+        return (_RULES or _load())[0].chance_outcomes(self)
 
     def apply(self, action: Sequence[Any]) -> GameState:
-        return _rules().apply(self, tuple(action))
+        return (_RULES or _load())[0].apply(self, action if type(action) is tuple else tuple(action))
 
     def returns(self) -> tuple[float, float]:
         """+1 for the winner, -1 for the loser, 0 each for a draw."""
@@ -200,14 +200,18 @@ class GameState:
     # ------------------------------------------------------------------ helpers
     def idle(self, **fields: Any) -> GameState:
         """The state with no model being activated (and ``fields`` changed, in the same copy)."""
-        return altered(self, **IDLE, **fields)
+        return altered_by(self, IDLE | fields if fields else IDLE)
 
     def with_token(self, i: int, **kw: Any) -> GameState:
-        return self.changed(i, kw)
+        return self.changed_by(i, kw, _NONE)
 
     def changed(self, i: int, token: dict[str, Any], **fields: Any) -> GameState:
         """The state with token ``i``'s fields ``token`` and its own ``fields`` changed, one copy of
         each; the tokens themselves (the same tuple) when ``token`` changes nothing."""
+        return self.changed_by(i, token, fields)
+
+    def changed_by(self, i: int, token: Mapping[str, Any], fields: Mapping[str, Any]) -> GameState:
+        """:meth:`changed` with the state's fields given as a mapping."""
         t = self.tokens[i]
         now = t.__dict__
         for k, v in token.items():
@@ -215,10 +219,12 @@ class GameState:
             if type(v) is not type(old) or v != old:
                 break
         else:
-            return altered(self, **fields) if fields else self
+            return altered_by(self, fields) if fields else self
         tokens = list(self.tokens)
-        tokens[i] = altered(t, **token)
-        return altered(self, tokens=tuple(tokens), **fields)
+        tokens[i] = altered_by(t, token)
+        changes = dict(fields)
+        changes["tokens"] = tuple(tokens)
+        return altered_by(self, changes)
 
     def occupant(self, sq: Pos) -> int:
         """The token on a square (killed models leave the board), or -1."""
@@ -251,6 +257,7 @@ class GameState:
 
 _NO_DOORS: dict[Pos, bool] = {}
 _UNSET = object()
+_NONE: dict[str, Any] = {}
 
 #: the fields of a state with no model being activated (:meth:`GameState.idle`)
 IDLE: dict[str, Any] = {
@@ -268,26 +275,16 @@ IDLE: dict[str, Any] = {
     "pick_first": False,
 }
 
-#: :mod:`.rules` (which imports this module), fetched at the first step and kept: an import at
-#: every step would cost more than some steps do
+#: :mod:`.rules` and :mod:`.sampling` (which import this module), fetched at the first step and
+#: kept: an import at every step would cost more than some steps do
 _RULES: list[Any] = []
 
 
-def _rules() -> Any:
-    if not _RULES:
-        from grimdice.systems.crusade.game import rules
+def _load() -> list[Any]:
+    from grimdice.systems.crusade.game import rules, sampling
 
-        _RULES.append(rules)
-    return _RULES[0]
-
-
-def _sampling() -> Any:
-    """:mod:`.sampling` (which imports the rules), fetched at the first draw and kept."""
-    if len(_RULES) < 2:
-        from grimdice.systems.crusade.game import sampling
-
-        _RULES[:] = [_rules(), sampling]
-    return _RULES[1]
+    _RULES[:] = [rules, sampling]
+    return _RULES
 
 
 def token_of(setup: Setup, p: Piece) -> Token:

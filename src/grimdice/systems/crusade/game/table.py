@@ -43,6 +43,7 @@ import numpy as np
 from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
 from grimdice.systems.crusade.game import table_parts
 from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
+from grimdice.systems.crusade.game.table_free import Placed, free_steps
 from grimdice.systems.crusade.game.table_parts import Building, Link, Nearest, Structure, key_piece, piece_key
 from grimdice.systems.crusade.game.table_sight import ALL_SEEN, HEAD, ends_of, seen_pair, seen_table
 
@@ -51,9 +52,6 @@ MAX_DROP = 3  # V JUMPING: "jumping down 3" or less, simply deduct the height"
 MAX_SCRABBLE = 6  # V SCRABBLING: "rough surfaces 6" high or less"
 MAX_GAP = 3  # reading jump_gap: jumps across gaps of up to 3 cells
 TALL_LADDER = 3  # V: "Short ladders (<3")", "Tall ladders (3"-6")"
-FORCED_REACH = 3  # VI: "any troops within 3" of the marker and adjacent to the building may move in"
-#: a step with the sector it enters (or -1)
-Placed = tuple[str, Pos, float, int]
 
 
 @dataclass(eq=False)
@@ -216,7 +214,7 @@ class TableBoard:
         """The steps from ``p`` (see the module text), each to a free position; none into a sector
         that holds models of the other force and none of ``side``'s, unless a forced entry of that
         sector lies within 3" (VI: "any troops within 3" of the marker ... may move in")."""
-        return self._free(p, self._static(p), occupied, side, breaches)
+        return free_steps(self, p, self._static(p), occupied, side, breaches)
 
     def flights(
         self, p: Pos, armour: int, doors: Doors, occupied: Occupied, side: int = 0, breaches: Breaches = ()
@@ -244,29 +242,7 @@ class TableBoard:
                     here, there = self.indoors(p), self.indoors(to)
                     cost = k * math.hypot(dx, dy) + abs(z - p[2])
                     found.append(("fly", to, cost, there if there not in (-1, here) else -1))
-        return self._free(p, tuple(found), occupied, side, breaches)
-
-    def _free(
-        self,
-        p: Pos,
-        found: tuple[tuple[str, Pos, float, int], ...],
-        occupied: Occupied,
-        side: int,
-        breaches: Breaches,
-    ) -> list[Step]:
-        """The steps of ``found`` to a free position, into no sector held by enemies alone unless
-        a forced entry of it lies within 3"."""
-        out: list[Step] = []
-        for kind, to, cost, entering in found:
-            if to in occupied:
-                continue
-            if entering >= 0:
-                sides = {s for q, s in occupied.items() if self.indoors(q) == entering}
-                forced = any(k == entering and self.range(p, m) <= FORCED_REACH for m, k in breaches)
-                if sides and side not in sides and not forced:
-                    continue  # enemies alone inside: a forced entry first
-            out.append((kind, to, cost))
-        return out
+        return free_steps(self, p, tuple(found), occupied, side, breaches, kept=False)
 
     def _static(self, p: Pos) -> tuple[tuple[str, Pos, float, int], ...]:
         """Every step from ``p`` on the empty table, with the sector it enters (or -1); kept."""

@@ -18,6 +18,13 @@ def _reach(setup: Setup) -> tuple[tuple[frozenset[tuple[Any, ...]], int | None],
     return tuple((frozenset(tuple(q) for q in o.squares), o.side) for o in reach)
 
 
+@lru_cache(maxsize=64)
+def by_place(setup: Setup) -> bool:
+    """Whether where a model stands may end the game at once: a ``reach`` objective, or an item
+    (V CARRYING: dropped by a fallen carrier, delivered to its squares)."""
+    return bool(_reach(setup)) or any(o.kind == "item" for o in setup.scenario.objectives)
+
+
 def reached_by(s: GameState) -> int | None:
     """The force one of whose models stands on its ``reach`` objective (ours: ``victory``), or None."""
     reach = _reach(s.setup)
@@ -45,4 +52,4 @@ def hold_score(s: GameState) -> tuple[int, int]:
     return score[0], score[1]
 
 
-__all__ = ["hold_score", "reached_by"]
+__all__ = ["by_place", "hold_score", "reached_by"]
