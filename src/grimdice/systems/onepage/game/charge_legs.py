@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
 
 TRIED = 8  # waypoints whose second legs are checked
+ROUNDING = 0.01  # inches: more than a move's length loses to its rounding to 0.001" a coordinate
 # the waypoints: finer than a Walk's or Run's (a charge must reach base contact, not just gain ground)
 TURNS = tuple(math.radians(s * 7.5 * k) for k in range(1, 13) for s in (-1, 1))  # 7.5° to 90° either side
 LEG_SHARES = tuple(0.05 * k for k in range(3, 18))  # the first leg's lengths, shares of the distance
@@ -98,7 +99,9 @@ def closest(
 def through(state: GameState, u: int, t: int, first: tuple[float, float], full: float) -> Path | None:
     """The Assault of ``u`` on ``t`` through the waypoint at the end of the leg ``first``: the first
     clear second leg (:func:`second_legs`) with both legs within ``full`` (the Walk distance when
-    either leg meets difficult terrain, Strider apart); None when there is none."""
+    either leg meets difficult terrain, Strider apart); None when there is none. When the first leg
+    meets difficult terrain, only the second legs that fit in the Walk are looked at (none when the
+    gap at the waypoint is already longer: no second leg is shorter than it)."""
     ax, ay = state.anchors[u]
     mx, my = legs.waypoint_anchor(state, u, first)
     ok, slow, _ = state.placement_ok(u, (ax, ay), (mx, my))
@@ -108,7 +111,12 @@ def through(state: GameState, u: int, t: int, first: tuple[float, float], full: 
     done = math.hypot(*first)
     unit = state.setup.units[u]
     walk = move_distance(unit, "walk")
-    for move in second_legs(mid, u, t, full - done):
+    left = full - done
+    if slow and not unit.has("strider"):  # both legs together within the Walk distance
+        left = min(left, walk - done + ROUNDING)
+        if left < mid.gap(u, t):  # no second leg is shorter than the gap: none fits
+            return None
+    for move in second_legs(mid, u, t, left):
         total = done + math.hypot(*move)
         clear, difficult = moving.charge_terrain(mid, u, move)
         slowed = (slow and not unit.has("strider")) or difficult
