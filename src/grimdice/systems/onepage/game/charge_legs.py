@@ -44,7 +44,6 @@ if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
 
 TRIED = 8  # waypoints whose second legs are checked
-ROUNDING = 0.01  # inches: more than a move's length loses to its rounding to 0.001" a coordinate
 # the waypoints: finer than a Walk's or Run's (a charge must reach base contact, not just gain ground)
 TURNS = tuple(math.radians(s * 7.5 * k) for k in range(1, 13) for s in (-1, 1))  # 7.5° to 90° either side
 LEG_SHARES = tuple(0.05 * k for k in range(3, 18))  # the first leg's lengths, shares of the distance
@@ -113,7 +112,7 @@ def through(state: GameState, u: int, t: int, first: tuple[float, float], full: 
     walk = move_distance(unit, "walk")
     left = full - done
     if slow and not unit.has("strider"):  # both legs together within the Walk distance
-        left = min(left, walk - done + ROUNDING)
+        left = min(left, walk - done + charge_paths.ROUNDING)
         if left < mid.gap(u, t):  # no second leg is shorter than the gap: none fits
             return None
     for move in second_legs(mid, u, t, left):
