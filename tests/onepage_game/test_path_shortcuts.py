@@ -26,24 +26,18 @@ def plain_through(
     state: GameState, u: int, t: int, first: tuple[float, float], full: float
 ) -> charge_legs.Path | None:
     """``charge_legs.through`` without its Walk cap on the second legs: every second leg within the
-    Assault's distance looked at, each checked in turn (the oracle)."""
-    ax, ay = state.anchors[u]
-    mx, my = legs.waypoint_anchor(state, u, first)
-    ok, slow, _ = state.placement_ok(u, (ax, ay), (mx, my))
-    if not ok:
-        return None
-    mid = state.moved(u, *first)
-    done = math.hypot(*first)
-    unit = state.setup.units[u]
-    walk = move_distance(unit, "walk")
-    for move in charge_legs.second_legs(mid, u, t, full - done):
+    Assault's distance looked at, each checked alone in turn (the oracle)."""
+    mid = state.moved(u, *first)  # the block at the waypoint, rounded as a move places it
+    legal, slow, _ = state.placement_ok(u, state.anchors[u], mid.anchors[u])
+    cap = move_distance(state.setup.units[u], "walk")
+    strider = state.setup.units[u].has("strider")
+    for move in charge_legs.second_legs(mid, u, t, full - math.hypot(*first)) if legal else ():
         clear, difficult = moving.charge_terrain(mid, u, move)
-        slowed = (slow and not unit.has("strider")) or difficult
-        if not clear or (slowed and done + math.hypot(*move) > walk + EPS):
-            continue
-        if mid.clear_of_friends(u, t, move) and mid.charge_lane_clear(u, t, move):
-            end = (round(mx + move[0], 3), round(my + move[1], 3))
-            return (round(end[0] - ax, 3), round(end[1] - ay, 3)), first
+        long = math.hypot(*first) + math.hypot(*move) > cap + EPS
+        terrain_ok = clear and not (((slow and not strider) or difficult) and long)
+        if terrain_ok and mid.clear_of_friends(u, t, move) and mid.charge_lane_clear(u, t, move):
+            x, y = round(mid.anchors[u][0] + move[0], 3), round(mid.anchors[u][1] + move[1], 3)
+            return (round(x - state.anchors[u][0], 3), round(y - state.anchors[u][1], 3)), first
     return None
 
 
