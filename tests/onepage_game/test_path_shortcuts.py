@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from grimdice.engine.table.blocks import EPS
@@ -111,3 +112,23 @@ def test_the_search_finds_what_the_plain_search_finds_over_seeded_games(
                     pairs += 1
                     held += charge_paths.held_back(state, u, t)
     assert pairs > 100 and held > 0  # the shortcut was met, not only the searches around it
+
+
+def test_first_contacts_are_first_contact_direction_by_direction() -> None:
+    """``charge_paths.first_contacts`` (every direction at once) gives ``moving.first_contact`` of
+    each direction to the last bit: on a hand-built pair (two bases 3" apart along x, radii summing
+    to 1": contact after 2" straight on, never going away) and on random blocks."""
+    a, b = np.array([[0.0, 0.0]]), np.array([[3.0, 0.0]])
+    ws = np.array([(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0)])
+    assert charge_paths.first_contacts(a, b, ws, 1.0).tolist() == [2.0, math.inf, math.inf]
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        a, b = (
+            rng.uniform(0, 24, (int(rng.integers(1, 21)), 2)),
+            rng.uniform(0, 24, (int(rng.integers(1, 21)), 2)),
+        )
+        angles = rng.uniform(-math.pi, math.pi, int(rng.integers(1, 16)))
+        ws = np.array([(math.cos(x), math.sin(x)) for x in angles])
+        reach = float(rng.uniform(0.5, 4.0))
+        got = charge_paths.first_contacts(a, b, ws, reach).tolist()
+        assert got == [moving.first_contact(a, b, w, reach) for w in ws]

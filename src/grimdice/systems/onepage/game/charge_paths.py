@@ -41,8 +41,6 @@ def alternatives(
     """The block moves other than the direct one, in the order they are tried (see the module
     text): each a vector along which the block's first base touches one of ``t``'s, no longer than
     ``reach`` (default: the Assault's distance)."""
-    from grimdice.systems.onepage.game.moving import first_contact
-
     a, b = state.models(u), state.models(t)
     if reach is None:
         reach = move_distance(state.setup.units[u], "assault")
@@ -57,15 +55,30 @@ def alternatives(
     ways = [math.atan2(*(b[k] - a[int(np.argmin(d[:, k]))])[::-1]) for k in nearest if k != j]
     ways += [angle + turn for turn in TURNS]
     seen: set[tuple[float, float]] = set()
-    for w in ways:
-        vec = np.array([math.cos(w), math.sin(w)])
-        go = first_contact(a, b, vec, together)
+    vecs = np.array([(math.cos(w), math.sin(w)) for w in ways])
+    for vec, go in zip(vecs, first_contacts(a, b, vecs, together).tolist(), strict=True):
         if not math.isfinite(go) or go > reach + EPS:
             continue
         move = (round(float(vec[0] * go), 3), round(float(vec[1] * go), 3))
         if move not in seen:
             seen.add(move)
             yield move
+
+
+def first_contacts(a: np.ndarray, b: np.ndarray, ws: np.ndarray, reach: float) -> np.ndarray:
+    """``(K,)``: ``moving.first_contact(a, b, ws[k], reach)`` for every unit vector of ``ws``
+    (``(K, 2)``) in one pass, with its arithmetic element by element (the distance along each
+    direction is its own ``v @ w``, so every answer is the one-direction function's)."""
+    if not len(ws):
+        return np.zeros(0)
+    v = b[None, :, :] - a[:, None, :]  # (n, m, 2)
+    along = np.stack([v @ w for w in ws])  # (K, n, m)
+    off2 = (v * v).sum(axis=2)[None, :, :] - along * along
+    disc = reach * reach - off2
+    meet = (disc >= 0) & (along > 0)
+    s = np.where(meet, along - np.sqrt(np.where(meet, disc, 0.0)), np.inf)
+    first = s.reshape(len(ws), -1).min(axis=1, initial=np.inf)
+    return np.asarray(np.where(np.isfinite(first), np.maximum(0.0, first), np.inf))
 
 
 def path_clear(state: GameState, u: int, move: tuple[float, float]) -> bool:
@@ -161,6 +174,7 @@ __all__ = [
     "chosen",
     "clear",
     "end_blocks",
+    "first_contacts",
     "held_back",
     "path",
     "path_clear",
