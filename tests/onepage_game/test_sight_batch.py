@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grimdice.engine.table.layout import generate_table
-from grimdice.systems.onepage.game import GameState, shooting
+from grimdice.systems.onepage.game import GameState, screening, shooting
 from grimdice.systems.onepage.game.cache import MEMO_ATTR, memo
 from grimdice.systems.onepage.game.play import play, states
 from grimdice.systems.onepage.game.setup import Setup, load_army_side
@@ -19,16 +19,19 @@ RIFLES = {"name": "Rifles", "size": 5, "quality": 4, "equipment": ["Rifle"], "co
 
 
 def alone_and_batched(state: GameState, u: int, t: int, ends: list[tuple[float, float]]) -> tuple[list, list]:
-    """(``firing_sight`` of each anchor computed alone on an empty memo, the entries
-    ``sight_from`` put in an empty memo for all of them)."""
-    state.setup.__dict__.pop(MEMO_ATTR, None)
+    """((``screening.near_screens``, ``firing_sight``) of each anchor computed alone on an empty
+    memo, the same two read from the entries ``sight_from`` put in an empty memo for all of them)."""
     alone = []
     for e in ends:
-        alone.append(shooting.firing_sight(state, u, t, e))
         state.setup.__dict__.pop(MEMO_ATTR, None)
+        alone.append((screening.near_screens(state, u, t, e), shooting.firing_sight(state, u, t, e)))
+    state.setup.__dict__.pop(MEMO_ATTR, None)
     shooting.sight_from(state, u, t, ends)
-    m = memo(state.setup)
-    batched = [m[("firers", *shooting.screening.sight_key(state, u, t, e))] for e in ends]
+    m, pt, key = memo(state.setup), state.placed(t), state.standing().key
+    batched = []
+    for e in ends:
+        near = m[("near screens", state.placed(u, e), pt, key)]
+        batched.append((near, m[("firers", state.units[u].alive, state.placed(u, e), pt, near)]))
     return alone, batched
 
 
@@ -40,7 +43,8 @@ def test_behind_a_screen_near_the_end_of_range_each_candidate_sees_as_firing_sig
     ends = [(36.0 + dx, 10.0 + dy) for dx in (-9.0, -4.0, 0.0, 4.0, 9.0) for dy in (-3.0, -1.0, 0.0, 2.0)]
     alone, batched = alone_and_batched(s, 0, 2, ends)
     assert batched == alone
-    assert len({a[2] for a in alone}) > 1  # the candidates see different numbers of models
+    assert len({a[1][2] for a in alone}) > 1  # the candidates see different numbers of models
+    assert any(a[0] for a in alone)  # the bodies stand between
 
 
 def test_every_candidates_sight_equals_firing_sight_alone_over_seeded_games() -> None:
