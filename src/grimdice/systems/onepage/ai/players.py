@@ -240,7 +240,7 @@ def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, f
     return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
 
 
-Outlook = tuple[dict[int, float], float]  # (threat.charge_odds, threat.outlook where the unit stands)
+Outlook = tuple[threat.Odds, float]  # (threat.charge_odds, threat.outlook where the unit stands)
 
 
 def ahead(state: GameState, u: int, end: tuple[float, float], kept: dict[int, Outlook]) -> float:
