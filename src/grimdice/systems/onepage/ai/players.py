@@ -34,6 +34,7 @@ from grimdice.systems.onepage.game import consolidation, dangerous, deployment, 
 from grimdice.systems.onepage.game.cache import memo, recall, shot_state
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.setup import Setup
+from grimdice.systems.onepage.game.shooting import firing_sights
 from grimdice.systems.onepage.game.state import ROUNDS, GameState, combat_law, shot_law_key
 from grimdice.systems.onepage.units import UnitState, answer
 
@@ -168,6 +169,7 @@ def best_shots(
     if state.weapon_range(u) <= 0:  # nothing to shoot with
         return [0.0] * len(ends)
     m, alive = memo(state.setup), state.units[u].alive
+    firing_sights(state, u, ends)  # every candidate's sight of each enemy in one pass
     enemies = [(t, state.placed(t)) for t in state.enemies(u)]
     values: dict[tuple[Any, ...], float] = {}
     out: list[float] = []
@@ -238,7 +240,7 @@ def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, f
     return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
 
 
-Outlook = tuple[dict[int, float], float]  # (threat.charge_odds, threat.outlook where the unit stands)
+Outlook = tuple[threat.Odds, float]  # (threat.charge_odds, threat.outlook where the unit stands)
 
 
 def ahead(state: GameState, u: int, end: tuple[float, float], kept: dict[int, Outlook]) -> float:

@@ -42,6 +42,7 @@ here calls a new exact solver.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -49,6 +50,7 @@ import numpy as np
 from grimdice.engine.frozen import replace
 from grimdice.engine.table.blocks import EPS
 from grimdice.systems.onepage.ai import frontage
+from grimdice.systems.onepage.ai.odds import Odds
 from grimdice.systems.onepage.game import facing, firing
 from grimdice.systems.onepage.game.cache import LIMIT, recall
 from grimdice.systems.onepage.movement import move_distance
@@ -226,26 +228,26 @@ def exposure(
     return total
 
 
-def charge_odds(state: GameState, u: int) -> dict[int, float]:
+def charge_odds(state: GameState, u: int) -> Odds:
     """For each enemy ``t``, the expected value to ``u`` of charging it (:func:`players.melee_odds`,
     in the situation of :func:`charge_key` read where both stand now), where that is positive and
     ``t`` within a Run and an Assault of ``u`` (no move of this activation ends in reach of the
-    others): what :func:`prospect` offers at each candidate end. Empty in the last round (no
-    activation of ``u`` is left after this one) or when ``u`` cannot move."""
+    others): what :func:`prospect` offers at each candidate end, each value computed when first
+    read (:class:`.odds.Odds`). Empty in the last round (no activation of ``u`` is left after this
+    one) or when ``u`` cannot move."""
     from grimdice.systems.onepage.ai.players import melee_odds
     from grimdice.systems.onepage.game.state import ROUNDS
 
     if state.round >= ROUNDS or state.units[u].immobile or not state.on_table(u):
-        return {}
+        return Odds([], lambda t: 0.0)
     unit, s = state.setup.units[u], replace(state, active=u)
     far = move_distance(unit, "run") + move_distance(unit, "assault")
     near = [t for t in state.enemies(u) if state.gap(u, t) <= far + EPS]
-    odds = {t: melee_odds(s, u, t, charge_key(s, u, t)) for t in near}
-    return {t: v for t, v in odds.items() if v > 0}
+    return Odds(near, lambda t: melee_odds(s, u, t, charge_key(s, u, t)))
 
 
 def prospect(
-    state: GameState, u: int, end: tuple[float, float] | None = None, odds: dict[int, float] | None = None
+    state: GameState, u: int, end: tuple[float, float] | None = None, odds: Mapping[int, float] | None = None
 ) -> float:
     """The expected value to ``u`` of the best charge it could make in its next activation from
     ``end`` (default: where it stands): the greatest of :func:`charge_odds` (``odds``, when already
@@ -257,17 +259,20 @@ def prospect(
     from grimdice.systems.onepage.ai.footing import charge_reach
 
     odds = charge_odds(state, u) if odds is None else odds
-    if not odds:
-        return 0.0
-    reach = charge_reach(state, u, end)  # the Walk from difficult terrain
-    return max(
-        (
-            v
-            for t, v in odds.items()
-            if state.gap(u, t, end) <= reach + EPS and not strikes_first(state, u, t, end)
-        ),
-        default=0.0,
-    )
+    if not isinstance(odds, Odds):
+        odds = Odds(list(odds), odds.__getitem__)
+    full = move_distance(state.setup.units[u], "assault")
+    reach, best = None, 0.0
+    for t in odds.near:  # a charge valued only where the enemy is within reach of ``end``
+        gap = state.gap(u, t, end)
+        if gap > full + EPS:
+            continue
+        if reach is None:
+            reach = charge_reach(state, u, end)  # the Walk from difficult terrain
+        v = odds.value(t) if gap <= reach + EPS else 0.0
+        if v > 0 and not strikes_first(state, u, t, end):
+            best = max(best, v)
+    return best
 
 
 def strikes_first(state: GameState, u: int, t: int, end: tuple[float, float] | None) -> bool:
@@ -368,7 +373,7 @@ def carried(state: GameState, t: int, end: tuple[float, float] | None = None) ->
     return total
 
 
-def outlook(state: GameState, u: int, end: tuple[float, float] | None, odds: dict[int, float]) -> float:
+def outlook(state: GameState, u: int, end: tuple[float, float] | None, odds: Mapping[int, float]) -> float:
     """What ``u``'s next activation offers from ``end``: :func:`prospect` (its best charge, from
     ``odds``) + :func:`shot_prospect` + :func:`carried` (a transport's passengers' shots)."""
     return prospect(state, u, end, odds) + shot_prospect(state, u, end) + carried(state, u, end)

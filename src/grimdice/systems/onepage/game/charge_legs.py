@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from grimdice.engine.table.blocks import EPS
+from grimdice.engine.table.blocks import EPS, blocks, blocks_touch
 from grimdice.systems.onepage.game import charge_paths, facing, legs, moving
 from grimdice.systems.onepage.movement import move_distance
 
@@ -98,7 +98,10 @@ def closest(
 def through(state: GameState, u: int, t: int, first: tuple[float, float], full: float) -> Path | None:
     """The Assault of ``u`` on ``t`` through the waypoint at the end of the leg ``first``: the first
     clear second leg (:func:`second_legs`) with both legs within ``full`` (the Walk distance when
-    either leg meets difficult terrain, Strider apart); None when there is none."""
+    either leg meets difficult terrain, Strider apart); None when there is none. When the first leg
+    meets difficult terrain, only the second legs that fit in the Walk are looked at (none when the
+    gap at the waypoint is already longer: no second leg is shorter than it). The second legs are
+    checked together (:func:`clear_legs`), the first clear one in their order taken."""
     ax, ay = state.anchors[u]
     mx, my = legs.waypoint_anchor(state, u, first)
     ok, slow, _ = state.placement_ok(u, (ax, ay), (mx, my))
@@ -108,16 +111,57 @@ def through(state: GameState, u: int, t: int, first: tuple[float, float], full: 
     done = math.hypot(*first)
     unit = state.setup.units[u]
     walk = move_distance(unit, "walk")
-    for move in second_legs(mid, u, t, full - done):
-        total = done + math.hypot(*move)
-        clear, difficult = moving.charge_terrain(mid, u, move)
-        slowed = (slow and not unit.has("strider")) or difficult
-        if not clear or (slowed and total > walk + EPS):
-            continue
-        if mid.clear_of_friends(u, t, move) and mid.charge_lane_clear(u, t, move):
-            end = (round(mx + move[0], 3), round(my + move[1], 3))
-            return (round(end[0] - ax, 3), round(end[1] - ay, 3)), first
-    return None
+    left = full - done
+    slow = slow and not unit.has("strider")
+    if slow:  # both legs together within the Walk distance
+        left = min(left, walk - done + charge_paths.ROUNDING)
+        if left < mid.gap(u, t):  # no second leg is shorter than the gap: none fits
+            return None
+    moves = list(second_legs(mid, u, t, left))
+    if not moves:
+        return None
+    k = clear_legs(mid, u, t, moves, done, walk if slow else None)
+    if k is None:
+        return None
+    end = (round(mx + moves[k][0], 3), round(my + moves[k][1], 3))
+    return (round(end[0] - ax, 3), round(end[1] - ay, 3)), first
+
+
+def clear_legs(
+    mid: GameState, u: int, t: int, moves: list[tuple[float, float]], done: float, walk: float | None
+) -> int | None:
+    """The index of the first of ``moves`` (second legs from where ``u`` stands in ``mid``, after a
+    first leg of ``done`` inches) that is a clear Assault path: on the table, no impassable terrain
+    (``moving.charge_terrain``), no longer than the Walk with the first leg when either leg meets
+    difficult terrain (``walk``: the Walk when the first leg did, else None), its end over 1" from
+    every friendly unit (``clear_of_friends``) and over no base but the target's on the way
+    (``charge_lane_clear``); each check on all of ``moves`` at once, as each move alone gives it."""
+    table, r = mid.setup.table, mid.setup.radii[u]
+    unit = mid.setup.units[u]
+    ax, ay = mid.anchors[u]
+    a = mid.models(u)
+    ends = blocks(mid.block(u), np.array([(ax + dx, ay + dy) for dx, dy in moves], dtype=float))
+    ok: np.ndarray = np.asarray(table.on_table(ends.reshape(-1, 2), r).reshape(len(moves), -1).all(axis=1))
+    slowed = np.full(len(moves), walk is not None)
+    if not unit.has("flying"):  # "they may ignore terrain effects"
+        touch = blocks_touch(table, a, ends, table.having("impassable", "difficult"), r)
+        ok &= ~touch[:, table.having("impassable")].any(axis=1)
+        if not unit.has("strider"):
+            slowed |= touch[:, table.having("difficult")].any(axis=1)
+    cap = move_distance(unit, "walk")
+    for k, move in enumerate(moves):
+        if ok[k] and slowed[k] and done + math.hypot(*move) > cap + EPS:
+            ok[k] = False
+    if not ok.any():
+        return None
+    st = mid.standing()
+    owner = mid.setup.owner[u]
+    friends = np.array([mid.setup.owner[v] == owner and v != t for v in st.ids], dtype=bool)
+    if friends.any():
+        ok[ok] = mid.kept_clear(u, (ax, ay), a, ends[ok], among=friends)
+    if ok.any():
+        ok[ok] = mid.swept_clear(u, a, ends[ok], np.array([v not in (u, t) for v in st.ids], dtype=bool))
+    return int(np.argmax(ok)) if ok.any() else None
 
 
 def second_legs(mid: GameState, u: int, t: int, left: float) -> Iterator[tuple[float, float]]:
@@ -129,4 +173,14 @@ def second_legs(mid: GameState, u: int, t: int, left: float) -> Iterator[tuple[f
     yield from charge_paths.alternatives(mid, u, t, left)
 
 
-__all__ = ["LEG_SHARES", "TRIED", "TURNS", "Path", "closest", "second_legs", "through", "two_legs"]
+__all__ = [
+    "LEG_SHARES",
+    "TRIED",
+    "TURNS",
+    "Path",
+    "clear_legs",
+    "closest",
+    "second_legs",
+    "through",
+    "two_legs",
+]

@@ -9,7 +9,9 @@ tries, in order, the lines towards the target unit's other models, nearest first
 the closest model turned :data:`TURNS` either side, each moved straight until the first bases touch
 (``moving.first_contact``) and no longer than the Assault's distance. The first clear line is the
 Assault move; when none is clear, the block may go round in two legs through one waypoint
-(``charge_legs.py``); when no such path is found either, the target is not valid.
+(``charge_legs.py``); when no such path is found either, the target is not valid. A block with a
+base over difficult terrain (Strider, Flying apart) meets it on every move, so its Assault is capped
+at the Walk: a target farther than that has no clear path, known before any line is tried.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from grimdice.engine.table.blocks import EPS, blocks
+from grimdice.engine.table.blocks import EPS, blocks, blocks_cross
 from grimdice.systems.onepage.game.cache import LIMIT, recall
 from grimdice.systems.onepage.movement import move_distance
 from grimdice.systems.onepage.units import kept
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 
 TURNS = tuple(math.radians(a) for a in (15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0))
 MODELS = 6  # the target's nearest models whose lines are tried
+ROUNDING = 0.01  # inches: more than a move's length loses to its coordinates' rounding to 0.001"
 
 
 def alternatives(
@@ -38,8 +41,6 @@ def alternatives(
     """The block moves other than the direct one, in the order they are tried (see the module
     text): each a vector along which the block's first base touches one of ``t``'s, no longer than
     ``reach`` (default: the Assault's distance)."""
-    from grimdice.systems.onepage.game.moving import first_contact
-
     a, b = state.models(u), state.models(t)
     if reach is None:
         reach = move_distance(state.setup.units[u], "assault")
@@ -54,15 +55,30 @@ def alternatives(
     ways = [math.atan2(*(b[k] - a[int(np.argmin(d[:, k]))])[::-1]) for k in nearest if k != j]
     ways += [angle + turn for turn in TURNS]
     seen: set[tuple[float, float]] = set()
-    for w in ways:
-        vec = np.array([math.cos(w), math.sin(w)])
-        go = first_contact(a, b, vec, together)
+    vecs = np.array([(math.cos(w), math.sin(w)) for w in ways])
+    for vec, go in zip(vecs, first_contacts(a, b, vecs, together).tolist(), strict=True):
         if not math.isfinite(go) or go > reach + EPS:
             continue
         move = (round(float(vec[0] * go), 3), round(float(vec[1] * go), 3))
         if move not in seen:
             seen.add(move)
             yield move
+
+
+def first_contacts(a: np.ndarray, b: np.ndarray, ws: np.ndarray, reach: float) -> np.ndarray:
+    """``(K,)``: ``moving.first_contact(a, b, ws[k], reach)`` for every unit vector of ``ws``
+    (``(K, 2)``) in one pass, with its arithmetic element by element (the distance along each
+    direction is its own ``v @ w``, so every answer is the one-direction function's)."""
+    if not len(ws):
+        return np.zeros(0)
+    v = b[None, :, :] - a[:, None, :]  # (n, m, 2)
+    along = np.stack([v @ w for w in ws])  # (K, n, m)
+    off2 = (v * v).sum(axis=2)[None, :, :] - along * along
+    disc = reach * reach - off2
+    meet = (disc >= 0) & (along > 0)
+    s = np.where(meet, along - np.sqrt(np.where(meet, disc, 0.0)), np.inf)
+    first = s.reshape(len(ws), -1).min(axis=1, initial=np.inf)
+    return np.asarray(np.where(np.isfinite(first), np.maximum(0.0, first), np.inf))
 
 
 def path_clear(state: GameState, u: int, move: tuple[float, float]) -> bool:
@@ -106,6 +122,8 @@ def path(state: GameState, u: int, t: int, direct: tuple[float, float]) -> Chose
 
 def _searched(state: GameState, u: int, t: int, direct: tuple[float, float]) -> Chosen:
     """:func:`path` worked out: the direct line, the :func:`alternatives`, then two legs."""
+    if held_back(state, u, t):
+        return (direct, False, None)
     if clear(state, u, t, direct):
         return (direct, True, None)
     if direct != (0.0, 0.0):
@@ -120,10 +138,44 @@ def _searched(state: GameState, u: int, t: int, direct: tuple[float, float]) -> 
     return (direct, False, None)
 
 
+def held_back(state: GameState, u: int, t: int) -> bool:
+    """No path of ``u``'s Assault reaches ``t`` (the search would find none): a base of its block
+    touches difficult terrain where it stands (Strider and Flying apart), so every move it makes,
+    straight or in two legs, meets that terrain ("If any model of a unit moves through difficult
+    terrain at any point of its move, the unit may not move more than its Walk action distance")
+    and is capped at the Walk, and ``t`` is farther than the Walk: no move into base contact is
+    shorter than the gap (:data:`ROUNDING` kept for the moves' rounding). The touch is the moves'
+    own test (``blocks_touch``) on the block where it stands, which every move from there meets."""
+    unit, table = state.setup.units[u], state.setup.table
+    if unit.has("strider") or unit.has("flying") or not table.has_any("difficult"):
+        return False
+    if state.gap(u, t) <= move_distance(unit, "walk") + ROUNDING:
+        return False
+
+    def stands_in() -> bool:
+        a = state.models(u)
+        return bool(blocks_cross(table, a, a[None, :, :], "difficult", state.setup.radii[u])[0])
+
+    return recall(state.setup, ("touches difficult", state.placed(u)), stands_in)
+
+
 def end_blocks(state: GameState, u: int, move: tuple[float, float]) -> np.ndarray:
     """``(1, n, 2)``: unit ``u``'s block after ``move``."""
     start = state.anchors[u]
     return blocks(state.block(u), np.array([(start[0] + move[0], start[1] + move[1])], dtype=float))
 
 
-__all__ = ["MODELS", "TURNS", "Chosen", "alternatives", "chosen", "clear", "end_blocks", "path", "path_clear"]
+__all__ = [
+    "MODELS",
+    "ROUNDING",
+    "TURNS",
+    "Chosen",
+    "alternatives",
+    "chosen",
+    "clear",
+    "end_blocks",
+    "first_contacts",
+    "held_back",
+    "path",
+    "path_clear",
+]

@@ -4,12 +4,14 @@ methods)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from grimdice.engine.table.blocks import (
     EPS,
+    blocks,
     pair_distances,
 )
 from grimdice.engine.table.sweeps import covered_models
@@ -18,7 +20,7 @@ from grimdice.systems.onepage.game import (
     firing,
     screening,
 )
-from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.cache import memo, recall
 
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
@@ -67,9 +69,7 @@ def firers(
     return counts, able
 
 
-def firing_sight(
-    state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None
-) -> tuple[tuple[tuple[str, int], ...], int, int, float]:
+def firing_sight(state: GameState, u: int, t: int, anchor: tuple[float, float] | None = None) -> Sighted:
     """:func:`firers` and ``u``'s sight of ``t`` (the models that see a model of ``t`` within the
     longest range, the farthest one's distance) from the same lines (:func:`_model_reach`): each
     model's nearest target model it sees within that range, the farthest of these over the models
@@ -82,25 +82,99 @@ def firing_sight(
         if j is not None and u in st.at and state.gaps(u)[1][j] > state.weapon_range(u) + EPS + OUT_OF_RANGE:
             return (), 0, 0, 0.0
 
-    def compute() -> tuple[tuple[tuple[str, int], ...], int, int, float]:
-        near = _model_reach(state, u, t, anchor)
-        counts: dict[str, int] = {}
-        able = np.zeros(len(near), dtype=bool)
-        start = 0
-        for g, k in zip(state.setup.units[u].groups, state.units[u].alive, strict=True):
-            part = near[start : start + k]
-            for w in g.weapons:
-                if w.range is not None:
-                    ok = part <= w.range + EPS
-                    counts[w.name.lower()] = counts.get(w.name.lower(), 0) + int(ok.sum())
-                    able[start : start + k] |= ok
-            start += k
-        seeing = np.isfinite(near)
-        n = int(seeing.sum())
-        far = float(near[seeing].max()) if n else 0.0
-        return tuple(sorted((w, k) for w, k in counts.items() if k)), int(able.sum()), n, far
+    def compute() -> Sighted:
+        return _sighted(state, u, _model_reach(state, u, t, anchor))
 
     return recall(state.setup, ("firers", *screening.sight_key(state, u, t, anchor)), compute)
+
+
+Sighted = tuple[tuple[tuple[str, int], ...], int, int, float]  # firing_sight's answer
+
+
+def screens_at(state: GameState, u: int, t: int, ends: list[tuple[float, float]]) -> list[tuple[Any, ...]]:
+    """``screening.near_screens(state, u, t, e)`` for each anchor ``e`` of ``ends``, those the
+    geometry memo lacks computed together and kept there: ``screening.between``'s box test at every
+    anchor in one pass (the same arithmetic element by element)."""
+    m, st = memo(state.setup), state.standing()
+    keys = [("near screens", state.placed(u, e), state.placed(t), st.key) for e in ends]
+    todo = [i for i, k in enumerate(keys) if k not in m]
+    if todo and not len(st.pts):
+        for i in todo:
+            m[keys[i]] = ()
+    elif todo:
+        a = blocks(state.block(u), np.array([ends[i] for i in todo], dtype=float))  # (C, n, 2)
+        b = state.models(t)
+        lo = np.minimum(a.min(axis=1), b.min(axis=0))[:, None, :]
+        hi = np.maximum(a.max(axis=1), b.max(axis=0))[:, None, :]
+        r = (st.radii + max(state.setup.radii[u], state.setup.radii[t]))[None, :, None]
+        near = ((st.pts[None] > lo - r) & (st.pts[None] < hi + r)).all(axis=2)  # (C, M)
+        hits = np.logical_or.reduceat(near, st.starts, axis=1).tolist()
+        placed = [state.placed(v) if v not in (u, t) else None for v in st.ids]
+        for i, hit in zip(todo, hits, strict=True):
+            m.setdefault(keys[i], tuple(p for p, h in zip(placed, hit, strict=True) if h and p is not None))
+    return [m[k] for k in keys]
+
+
+def _sighted(state: GameState, u: int, near: np.ndarray) -> Sighted:
+    """:func:`firing_sight`'s answer from each model's distance to the nearest target model it sees
+    within range (``near``, :func:`_model_reach`)."""
+    counts: dict[str, int] = {}
+    able = np.zeros(len(near), dtype=bool)
+    start = 0
+    for g, k in zip(state.setup.units[u].groups, state.units[u].alive, strict=True):
+        part = near[start : start + k]
+        for w in g.weapons:
+            if w.range is not None:
+                ok = part <= w.range + EPS
+                counts[w.name.lower()] = counts.get(w.name.lower(), 0) + int(ok.sum())
+                able[start : start + k] |= ok
+        start += k
+    seeing = np.isfinite(near)
+    n = int(seeing.sum())
+    far = float(near[seeing].max()) if n else 0.0
+    return tuple(sorted((w, k) for w, k in counts.items() if k)), int(able.sum()), n, far
+
+
+def firing_sights(state: GameState, u: int, ends: Sequence[tuple[float, float] | None]) -> None:
+    """:func:`sight_from` on every enemy unit at the anchors of ``ends`` (``None``, where ``u``
+    stands, left out) from which terrain does not block every line to it (the geometry memo's
+    ``("sight", ...)`` answer, where known): what a pass over the candidates then asks."""
+    m, alive = memo(state.setup), state.units[u].alive
+    for t in state.enemies(u):
+        pt = state.placed(t)
+        seen = [m.get(("sight", alive, state.placed(u, e), pt)) if e is not None else None for e in ends]
+        some = [e for e, x in zip(ends, seen, strict=True) if e is not None and (x is None or x[0])]
+        if some:
+            sight_from(state, u, t, some)
+
+
+def sight_from(state: GameState, u: int, t: int, ends: list[tuple[float, float]]) -> None:
+    """:func:`firing_sight` of ``u`` at each anchor of ``ends`` on ``t`` put in the geometry memo
+    where it lacks it, all anchors at once: the distances of every model pair at every anchor in
+    one pass, then the pairs within range tested for sight in one compiled pass
+    (``screening.open_lines``: the units that may screen are the same at every anchor of ``u``, and
+    each pair's answer is its own). Each entry equals what :func:`firing_sight` computes for its
+    anchor alone (the same arithmetic element by element)."""
+    m = memo(state.setup)
+    alive, pt = state.units[u].alive, state.placed(t)
+    keys = [
+        ("firers", alive, state.placed(u, e), pt, near)
+        for e, near in zip(ends, screens_at(state, u, t, ends), strict=True)
+    ]
+    todo = [i for i, k in enumerate(keys) if k not in m]
+    if not todo:
+        return
+    a = blocks(state.block(u), np.array([ends[i] for i in todo], dtype=float))  # (C, n, 2)
+    b = state.models(t)
+    d = pair_distances(a, state.setup.radii[u], b, np.full(len(b), state.setup.radii[t]))
+    seen = np.full(d.shape, np.inf)
+    cc, ii, jj = np.nonzero(d <= state.weapon_range(u) + EPS)
+    if len(cc):
+        ok = screening.open_lines(state, u, t, a[cc, ii], b[jj])
+        seen[cc[ok], ii[ok], jj[ok]] = d[cc[ok], ii[ok], jj[ok]]
+    near = seen.min(axis=2) if len(b) else np.full(a.shape[:2], np.inf)
+    for i, row in zip(todo, near, strict=True):
+        m.setdefault(keys[i], _sighted(state, u, row))
 
 
 def _model_reach(state: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> np.ndarray:
