@@ -127,3 +127,28 @@ def test_a_streams_draw_without_the_costly_moves_is_the_whole_lists_draw() -> No
                 assert s.random_action(fast) == s.random_action(whole)
                 assert fast.bit_generator.state == whole.bit_generator.state
     assert sum(c is not None for c in calls) >= 10  # the two-leg moves were left unbuilt in some draws
+
+
+def test_a_partial_kind_keeps_what_its_searches_found() -> None:
+    """A kind drawn as a ``Partial`` (the first instances, then searches each adding one more)
+    keeps what a draw's searches found: every later draw is uniform over all of them, the found
+    ones included; and a plain generator (no ``agreed_index``) runs every search."""
+    from grimdice.systems.onepage.game.sampling import Partial
+
+    runs: list[int] = []
+
+    def search(k: int) -> list[list[object]]:
+        runs.append(k)
+        return [["found", k]]
+
+    kind = Partial([["first", 0]], [lambda: search(1), lambda: search(2)])
+    rng = np.random.default_rng(7)
+    first = kind.draw(rng)
+    assert runs == [1, 2] and kind.steps == []
+    assert first in kind.found and len(kind.found) == 3
+    n = 1500
+    got = Counter(tuple(kind.draw(rng) or ()) for _ in range(n))
+    assert runs == [1, 2]  # no search runs twice
+    assert set(got) == {("first", 0), ("found", 1), ("found", 2)}
+    for c in got.values():
+        assert abs(c - n / 3) <= 5 * math.sqrt(n * 2 / 9)

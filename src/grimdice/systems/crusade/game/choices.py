@@ -8,7 +8,7 @@ builders, so that the two give the same actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -57,12 +57,18 @@ def can_activate(s: GameState, i: int) -> bool:
     return t.side == s.player and t.standing and not t.done and may_activate(s, i)
 
 
-def activations(s: GameState) -> list[Action]:
-    """I: the models the player may activate (:func:`can_activate`, read inline)."""
+def activatable(s: GameState) -> Iterator[int]:
+    """I: the models the player may activate, in order (:func:`can_activate`; after round 0 read
+    inline, as only IX INFILTRATE limits who moves and only in round 0)."""
+    if s.round == 0:
+        return (i for i in range(len(s.tokens)) if can_activate(s, i))
     side = s.player
-    if s.round == 0:  # IX INFILTRATE: only infiltrators
-        return [("activate", i) for i in range(len(s.tokens)) if can_activate(s, i)]
-    return [("activate", i) for i, t in enumerate(s.tokens) if not t.done and t.side == side and t.cond < KO]
+    return (i for i, t in enumerate(s.tokens) if not t.done and t.side == side and t.cond < KO)
+
+
+def activations(s: GameState) -> list[Action]:
+    """I: the activations the player may choose (:func:`activatable`)."""
+    return [("activate", i) for i in activatable(s)]
 
 
 def wounded(s: GameState, i: int) -> bool:

@@ -38,8 +38,8 @@ from grimdice.systems.crusade.game import (
     zoc,
 )
 from grimdice.systems.crusade.game.choices import (
+    activatable,
     adjacent_enemies,
-    can_activate,
     legal_actions,
     targets_in_sight,
 )
@@ -304,12 +304,8 @@ def _beaten(s: GameState) -> int:
 
 
 def _may_go_on(s: GameState) -> bool:
-    """Whether the player has a model left to activate (I; :func:`.choices.can_activate`, read
-    inline but in round 0)."""
-    player = s.player
-    if s.round == 0:  # IX INFILTRATE: only infiltrators
-        return any(can_activate(s, i) for i, t in enumerate(s.tokens) if t.side == player and not t.done)
-    return any(t.side == player and not t.done and t.cond < KO for t in s.tokens)
+    """Whether the player has a model left to activate (I; :func:`.choices.activatable`)."""
+    return next(activatable(s), None) is not None
 
 
 def _fresh(t: Token, player: int) -> Token:

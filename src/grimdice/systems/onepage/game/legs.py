@@ -65,11 +65,18 @@ def waypoint(a: list[Any]) -> tuple[float, float] | None:
 def two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> list[Leg]:
     """Unit ``u``'s two-leg Walk or Run moves (``kind``), given its one-leg moves ``ones`` (see the
     module text); kept in the geometry memo by where every unit stands."""
-    unit = state.setup.units[u]
-    if facing.is_vehicle(state, u) or unit.has("flying") or not state.enemies(u):
+    if not _may_go_round(state, u):
         return []
     key = ("two legs", kind, u, state.standing().key, tuple(ones))
     return recall(state.setup, key, lambda: _two_leg_moves(state, u, kind, ones))
+
+
+def _may_go_round(state: GameState, u: int) -> bool:
+    """Whether unit ``u`` has two-leg moves to look for: neither a Vehicle (its heading and pivots
+    follow one straight move) nor Flying (it passes over units and terrain), and some enemy unit
+    stands."""
+    unit = state.setup.units[u]
+    return not (facing.is_vehicle(state, u) or unit.has("flying") or not state.enemies(u))
 
 
 def searches(
@@ -78,10 +85,13 @@ def searches(
     """Unit ``u``'s two-leg Walk or Run moves (``kind``; ``ones``: its one-leg moves) as one search
     per goal (:func:`goals`), to be called in order: each gives the move found towards its goal
     ([] when none, or when an earlier search found the same move); together, :func:`two_leg_moves`."""
-    unit = state.setup.units[u]
-    if facing.is_vehicle(state, u) or unit.has("flying") or not state.enemies(u):
-        return []
-    full = move_distance(unit, kind)
+    return _searches(state, u, kind, ones) if _may_go_round(state, u) else []
+
+
+def _searches(
+    state: GameState, u: int, kind: str, ones: list[tuple[float, float]]
+) -> list[Callable[[], list[Leg]]]:
+    full = move_distance(state.setup.units[u], kind)
     out: list[Leg] = []
 
     def search(t: int, goal: tuple[float, float], best_one: float) -> list[Leg]:
@@ -119,7 +129,7 @@ def goals(
 
 
 def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> list[Leg]:
-    return [leg for search in searches(state, u, kind, ones) for leg in search()]
+    return [leg for search in _searches(state, u, kind, ones) for leg in search()]
 
 
 def around(

@@ -31,7 +31,7 @@ often as one that may only Hold, and its Walk as often as its Hold. Every action
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +44,7 @@ from grimdice.systems.onepage.movement import move_distance
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
 
-Builder = Callable[[], list[list[Any]]]
+Builder = Callable[[], "list[list[Any]] | Partial"]
 
 
 def pick(items: list[Any], rng: np.random.Generator) -> Any:
@@ -52,20 +52,22 @@ def pick(items: list[Any], rng: np.random.Generator) -> Any:
     return items[int(rng.integers(len(items)))]
 
 
-class Partial(list[list[Any]]):
-    """A kind's first instances, then searches each adding at most one more (``steps``, called in
-    order): :meth:`draw` runs a search only when the draw may need what it finds."""
+class Partial:
+    """A kind's instances drawn without building them all: the first instances, then searches
+    each adding at most one more (``steps``, called in order); :meth:`draw` runs a search only when
+    the draw may need what it finds, and keeps what the searches found (``found``: the instances
+    known so far, the searches run being dropped from ``steps``)."""
 
     def __init__(self, first: list[list[Any]], steps: list[Callable[[], list[list[Any]]]]) -> None:
-        super().__init__(first)
-        self.steps = steps
+        self.found = list(first)
+        self.steps = list(steps)
 
     def draw(self, rng: np.random.Generator) -> list[Any] | None:
         """The instance drawn uniformly among all (None when there is none): while searches are
         left, when the stream's next draw picks the same instance among the ``k`` found as among
         any count up to ``k`` plus the searches left (``Stream.agreed_index``), that one of the
         found, the same draw either way; else the next search is run."""
-        got, steps = list(self), list(self.steps)
+        got, steps = self.found, self.steps
         agreed = getattr(rng, "agreed_index", None)
         while steps:
             if agreed is not None and len(got) >= 2:
@@ -77,7 +79,7 @@ class Partial(list[list[Any]]):
         return list(pick(got, rng)) if got else None
 
 
-def first_found(options: list[Builder], rng: np.random.Generator) -> list[Any] | None:
+def first_found(options: Sequence[Builder], rng: np.random.Generator) -> list[Any] | None:
     """An instance of one of ``options`` (each builds its kind's instances when called): a kind
     drawn uniformly among those left, dropped when it has none, then one of its instances (a
     :class:`Partial` kind drawn by its :meth:`~Partial.draw`)."""
@@ -129,7 +131,7 @@ def shot_kinds(s: GameState, rng: np.random.Generator) -> list[Builder]:
 
 
 def _drawn(
-    s: GameState, units: list[int], kinds: Callable[[int], list[Builder]], rng: np.random.Generator
+    s: GameState, units: list[int], kinds: Callable[[int], Sequence[Builder]], rng: np.random.Generator
 ) -> list[Any]:
     """A unit of ``units`` drawn uniformly, dropped when none of its ``kinds`` has an instance."""
     left = list(units)
@@ -146,7 +148,8 @@ def of_kind(acts: list[list[Any]], kind: str) -> list[list[Any]]:
 
 
 def unit_kinds(s: GameState, u: int) -> list[Builder]:
-    """Unit ``u``'s kinds of activation, each as the builder of its instances (the same instances,
+    """Unit ``u``'s kinds of activation, each as the builder of its instances (a Walk's and a Run's
+    as a :class:`Partial` whose searches find the two-leg ones as they are drawn; the same instances,
     in the same order, as :meth:`GameState.unit_actions` lists)."""
     st = s.units[u]
     if st.pinned:
