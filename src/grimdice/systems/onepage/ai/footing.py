@@ -18,6 +18,8 @@ from grimdice.engine.table.sweeps import bases_in
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
 
+FOOTING = 1.0  # points-equivalent per inch a melee unit's next move loses where it ends (slowed)
+
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
 
@@ -27,11 +29,28 @@ def charge_reach(state: GameState, u: int, end: tuple[float, float] | None) -> f
     a base there stands over difficult terrain (not Strider nor Flying), else its Assault's."""
     unit = state.setup.units[u]
     full = move_distance(unit, "assault")
+    return min(full, move_distance(unit, "walk")) if bogged(state, u, end) else full
+
+
+def bogged(state: GameState, u: int, end: tuple[float, float] | None) -> bool:
+    """Whether ``u``'s next move from ``end`` is capped at its Walk: a base there stands over
+    difficult terrain and ``u`` is neither Strider nor Flying (kept in the geometry memo)."""
+    unit = state.setup.units[u]
     if unit.has("strider") or unit.has("flying") or not state.setup.table.has_any("difficult"):
-        return full
-    if recall(state.setup, ("in difficult", state.placed(u, end)), lambda: in_difficult(state, u, end)):
-        return min(full, move_distance(unit, "walk"))
-    return full
+        return False
+    key = ("in difficult", state.placed(u, end))
+    return bool(recall(state.setup, key, lambda: in_difficult(state, u, end)))
+
+
+def slowed(state: GameState, u: int, end: tuple[float, float] | None) -> float:
+    """The inches ``u``'s next Run loses when it moves from ``end``: its Run less its Walk when a
+    base there stands over difficult terrain (the whole move is capped at the Walk), else 0 (Strider,
+    Flying: 0). The AI charges a melee unit :data:`FOOTING` per inch for it, so that a mob closing in
+    does not end its move in a forest it must then crawl out of."""
+    if not bogged(state, u, end):
+        return 0.0
+    unit = state.setup.units[u]
+    return max(0.0, move_distance(unit, "run") - move_distance(unit, "walk"))
 
 
 def in_difficult(state: GameState, u: int, end: tuple[float, float] | None) -> bool:
@@ -39,4 +58,4 @@ def in_difficult(state: GameState, u: int, end: tuple[float, float] | None) -> b
     return bool(bases_in(state.setup.table, state.models(u, end), state.setup.radii[u], "difficult").any())
 
 
-__all__ = ["charge_reach", "in_difficult"]
+__all__ = ["FOOTING", "bogged", "charge_reach", "in_difficult", "slowed"]

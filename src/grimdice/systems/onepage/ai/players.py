@@ -28,7 +28,7 @@ import numpy as np
 
 from grimdice.engine.playing import random_bot
 from grimdice.engine.table.blocks import blocks_in_cover
-from grimdice.systems.onepage.ai import choices, threat
+from grimdice.systems.onepage.ai import choices, footing, threat
 from grimdice.systems.onepage.ai.deploying import role
 from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, legs, transport
 from grimdice.systems.onepage.game.cache import memo, recall, shot_state
@@ -341,13 +341,16 @@ def ai_player(
                 else 0.0
             )
             closer = gaps[u] - (near[u, end] if (u, end) in near else nearest_gap(state, u, end))
-            lone = role(state, u) == "fragile"  # a lone model keeps hidden: it does not close in
+            kind_of = role(state, u)
+            lone = kind_of == "fragile"  # a lone model keeps hidden: it does not close in
             v = (
                 shot
                 + (COVER if in_cover_at(state, u, end) else 0.0)
                 + (0.0 if lone else approach) * closer * (0.2 if shot else 1.0)
                 - danger(state, u, end, a)
             )
+            if approach and kind_of == "melee":  # its next move from difficult terrain
+                v -= footing.FOOTING * footing.slowed(state, u, end)
             if reach and not lone:
                 v += reach * ahead(state, u, end, kept)
         values.append(v - defer.get(u, 0.0))

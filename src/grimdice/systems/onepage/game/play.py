@@ -35,8 +35,9 @@ from grimdice.systems.onepage.game.state import GameState
 #: go in two legs through a waypoint (``[..., dx, dy, wx, wy]``, legs.py); 15 since the AI's charge
 #: strikers are kept by where the units stand; 16 since the AI estimates the strikers of the charges
 #: it imagines (ai/frontage.py); 17 since an Assault may go round in two legs where no straight line
-#: is clear (``["assault", u, t, wx, wy]``, charge_legs.py)
-LOG_VERSION = 17
+#: is clear (``["assault", u, t, wx, wy]``, charge_legs.py); 18 since the AI's melee units weigh the
+#: Run they lose where they end over difficult terrain (ai/footing.py)
+LOG_VERSION = 18
 
 
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:
