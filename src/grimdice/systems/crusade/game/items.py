@@ -19,11 +19,17 @@ from typing import Any
 from grimdice.systems.crusade.damage import NONE, STUNNED, WOUNDED
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, Token, has_code
 
 
 def item_objectives(s: GameState) -> list[int]:
     return [k for k, o in enumerate(s.setup.scenario.objectives) if o.kind == "item"]
+
+
+def has_items(setup: Setup) -> bool:
+    """Whether the scenario has items to carry (V CARRYING; ours: an ``item`` objective)."""
+    return any(o.kind == "item" for o in setup.scenario.objectives)
 
 
 def where(s: GameState, n: int) -> Pos:

@@ -30,6 +30,7 @@ import numpy as np
 from grimdice.systems.crusade.game import choices as c
 from grimdice.systems.crusade.game import climb, deck, infiltrate, moves
 from grimdice.systems.crusade.game.choices import Decision
+from grimdice.systems.crusade.game.items import has_items
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, has_code
 
@@ -193,11 +194,16 @@ _TABLES = {
 
 def _tables(d: Decision) -> Any:
     """The decision's sources, kinds and sources by kind (:data:`_TABLES`)."""
-    return _TABLES["volley" if d.full and d.s.setup.scenario.options.volley_fire else d.full]
+    return _table_of(d.s.setup, d.full)
+
+
+def _table_of(setup: Setup, full: bool) -> Any:
+    """:data:`_TABLES`' entry for an action in full or not, in ``setup``'s scenario."""
+    return _TABLES["volley" if full and setup.scenario.options.volley_fire else full]
 
 
 def _items(setup: Setup, profile: int) -> bool:
-    return any(o.kind == "item" for o in setup.scenario.objectives)
+    return has_items(setup)
 
 
 #: what a model's profile must have for a source to give any action at all (V CARRYING: the
@@ -222,7 +228,7 @@ def _plan(setup: Setup, profile: int, full: bool) -> tuple[Any, ...]:
     volley fire), its kinds in order, each as the index of its source when one source alone gives
     it, else as the kind and its sources; and the sources a model of ``profile`` (-1: a blip)
     never gets an action from (:data:`MAY`), each with its empty list of actions."""
-    sources, kinds, where = _TABLES["volley" if full and setup.scenario.options.volley_fire else full]
+    sources, kinds, where = _table_of(setup, full)
     slots = tuple(where[k] if type(where[k]) is int else (k, where[k]) for k in kinds)
     never = {
         n: ()

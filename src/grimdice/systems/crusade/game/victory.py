@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.game import powers
+from grimdice.systems.crusade.game.items import has_items
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState
 
@@ -22,7 +23,7 @@ def _reach(setup: Setup) -> tuple[tuple[frozenset[tuple[Any, ...]], int | None],
 def by_place(setup: Setup) -> bool:
     """Whether where a model stands may end the game at once: a ``reach`` objective, or an item
     (V CARRYING: dropped by a fallen carrier, delivered to its squares)."""
-    return bool(_reach(setup)) or any(o.kind == "item" for o in setup.scenario.objectives)
+    return bool(_reach(setup)) or has_items(setup)
 
 
 def reached_by(s: GameState) -> int | None:
