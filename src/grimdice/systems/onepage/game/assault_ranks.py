@@ -93,10 +93,14 @@ def nearest(a: np.ndarray, ra: float, b: np.ndarray, rb: float | np.ndarray) -> 
 
 def ring(centres: np.ndarray, radius: float, spacing: float) -> np.ndarray:
     """Points every ``spacing`` inches (at least 12) on circles of ``radius`` around ``centres``."""
+    return np.asarray((centres[:, None, :] + ring_offsets(radius, spacing)[None]).reshape(-1, 2))
+
+
+def ring_offsets(radius: float, spacing: float) -> np.ndarray:
+    """``(k, 2)``: :func:`ring`'s points around the origin (added to each centre)."""
     k = max(12, int(np.ceil(2 * np.pi * radius / spacing)))
     ang = np.arange(k) * (2 * np.pi / k)
-    unit = np.stack([np.cos(ang), np.sin(ang)], axis=1)
-    return np.asarray((centres[:, None, :] + radius * unit[None]).reshape(-1, 2))
+    return np.asarray(radius * np.stack([np.cos(ang), np.sin(ang)], axis=1))
 
 
 def strike_spots(c: Charge) -> tuple[np.ndarray, np.ndarray, Gaps]:
@@ -142,12 +146,16 @@ def _paths(
         if near is None:
             near = nearest(spots, c.ra, c.pts, c.rp)
         ok &= near[None, :] >= np.minimum(KEEP_CLEAR, c.before[movers])[:, None] - EPS
-    block = c.block
-    if block is None:
-        block = float(np.linalg.norm(c.a[0] - c.starts[0])) if len(c.a) else 0.0
     straight = _clear(c, c.starts[movers], spots, c.reach, slow_ok, ok)
-    on = _clear(c, c.a[movers], spots, c.reach - block, slow_ok, ok & ~straight)
+    on = _clear(c, c.a[movers], spots, c.reach - _block(c), slow_ok, ok & ~straight)
     return np.asarray(straight | on)
+
+
+def _block(c: Charge) -> float:
+    """The block's path length (its straight move when it went in one leg)."""
+    if c.block is not None:
+        return c.block
+    return float(np.linalg.norm(c.a[0] - c.starts[0])) if len(c.a) else 0.0
 
 
 def _clear(
@@ -195,9 +203,9 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
     moves: list[tuple[int, np.ndarray]] = []
     waiting = np.ones(len(movers), dtype=bool)
     near = gap[movers] <= STRIKE_REACH + EPS  # already strikes: moves after the others
-    g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model), kept as models move
+    held = _Held(base_distances(spots, c.ra, pos, c.ra, signed=True))  # kept as models move
     while can.any():
-        options = _options(c, pos, movers, spots, can & waiting[:, None], g)
+        options = held.options(movers, can & waiting[:, None])
         counts = options.sum(axis=1)
         if not counts.any():
             break
@@ -206,11 +214,11 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
         contested = options.sum(axis=0) - options[k]
         travel = np.linalg.norm(spots - c.starts[i], axis=1)
         # the gaps to the other models, clipped at 0 (``base_distances`` unsigned)
-        snug = np.round(np.delete(np.maximum(g, 0.0), i, axis=1).min(axis=1), 1) if len(pos) > 1 else travel
+        snug = np.round(held.nearest_but(i), 1) if len(pos) > 1 else travel
         j = int(np.lexsort((travel, contested, snug, tier, ~options[k]))[0])
         moves.append((i, pos[i].copy()))
         pos[i] = spots[j]
-        g[:, i] = base_distances(spots, c.ra, pos[i : i + 1], c.ra, signed=True)[:, 0]
+        held.move(i, base_distances(spots, c.ra, pos[i : i + 1], c.ra, signed=True)[:, 0])
         waiting[k] = False
         can[k] = False
     pos = _closer(c, pos, movers[waiting], moves, slow_ok)
@@ -218,6 +226,47 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
         i, back = moves.pop()
         pos[i] = back
     return pos
+
+
+class _Held:
+    """The spots' signed gaps to each model of the unit where it stands (``g``: (spot, model)) and,
+    kept as models move, per spot: how many bases it overlaps, is within 1" of and is over 12" from,
+    and its gaps clipped at 0: :func:`_options`' and the snuggest spot's arithmetic, one column
+    updated per model placed instead of every column summed again."""
+
+    def __init__(self, g: np.ndarray) -> None:
+        self.g, self.clipped = g, np.maximum(g, 0.0)
+        self.over, self.link, self.far = _marks(g)
+        self.n_over, self.n_link, self.n_far = (m.sum(axis=1) for m in (self.over, self.link, self.far))
+
+    def move(self, i: int, col: np.ndarray) -> None:
+        """Model ``i`` now stands where its spots' gaps are ``col``."""
+        self.g[:, i] = col
+        self.clipped[:, i] = np.maximum(col, 0.0)
+        for marks, count, now in zip((self.over, self.link, self.far), (self.n_over, self.n_link, self.n_far), _marks(col)):
+            count += now.astype(np.int64) - marks[:, i]
+            marks[:, i] = now
+
+    def options(self, movers: np.ndarray, can: np.ndarray) -> np.ndarray:
+        """:func:`_options` from the kept counts."""
+        free = (self.n_over[None, :] - self.over[:, movers].T) == 0
+        linked = (self.n_link[None, :] - self.link[:, movers].T) > 0
+        spanned = (self.n_far[None, :] - self.far[:, movers].T) == 0
+        return np.asarray(can & free & linked & spanned)
+
+    def nearest_but(self, i: int) -> np.ndarray:
+        """``(k,)``: each spot's clipped gap to the nearest model but ``i`` (the minimum of the
+        same values as with column ``i`` deleted)."""
+        keep = self.clipped[:, i].copy()
+        self.clipped[:, i] = np.inf
+        out = self.clipped.min(axis=1)
+        self.clipped[:, i] = keep
+        return np.asarray(out)
+
+
+def _marks(g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where the gaps ``g`` overlap a base, are within 1" (coherency's link) and over 12" (its span)."""
+    return g < -EPS, g <= LINK + EPS, g > SPAN + EPS
 
 
 def _gaps(c: Charge, pos: np.ndarray) -> np.ndarray:
@@ -238,7 +287,7 @@ def _options(
     them. ``g``: the signed gaps from each spot to each model at ``pos``, when already known."""
     if g is None:
         g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model)
-    over, link, far = g < -EPS, g <= LINK + EPS, g > SPAN + EPS
+    over, link, far = _marks(g)
     own_over, own_link, own_far = over[:, movers].T, link[:, movers].T, far[:, movers].T  # its own base
     free = (over.sum(axis=1)[None, :] - own_over) == 0
     linked = (link.sum(axis=1)[None, :] - own_link) > 0
@@ -252,8 +301,11 @@ def _closer(
     """The models that took no spot, nearest the target first, each moved "as close as possible to
     an enemy model from the target unit": of the ends straight towards its three nearest target
     models (the whole allowance, three quarters, half, a quarter) and the spots within 1" of another
-    model of its unit, the legal one nearest the target, where that is closer than it stands."""
+    model of its unit, the legal one nearest the target (its gap rounded to 1e-6"), then the shortest
+    move, where that is closer than it stands (each end's tests read that end alone: the cheap ones
+    first, the paths on the ends left)."""
     order = left_out[np.argsort(_gaps(c, pos[left_out]), kind="stable")]
+    follow = [ring_offsets(2 * c.ra + g, c.ra) for g in FOLLOW]
     for i in order:
         start = c.starts[i]
         dist = np.linalg.norm(c.d - start, axis=1)
@@ -265,18 +317,19 @@ def _closer(
         straight = (start + unit[:, None, :] * (most[:, None] * np.array(FRACTIONS))[:, :, None]).reshape(
             -1, 2
         )
-        linked = np.concatenate([ring(np.delete(pos, i, axis=0), 2 * c.ra + g, c.ra) for g in FOLLOW])
-        ends = np.concatenate([straight, linked])
-        gaps = _gaps(c, ends)  # each end's own gap, kept through the filters below
+        others = np.delete(pos, i, axis=0)
+        linked = [(others[:, None, :] + off[None]).reshape(-1, 2) for off in follow]  # ``ring``'s sums
+        ends = np.concatenate([straight, *linked])
+        gaps = _gaps(c, ends)  # each end's own gap
         closer = gaps < _gaps(c, pos[i : i + 1])[0] - EPS  # only closer (each end alone)
         ends, gaps = ends[closer], gaps[closer]
         to_others = _to_others(c, ends)
-        fit = _standable(c, ends, (gaps, to_others))
+        fit = _standable(c, ends, (gaps, to_others))  # then the cheap tests, the paths last
+        fit[fit] = _options(c, pos, np.array([i]), ends[fit], np.ones((1, int(fit.sum())), dtype=bool))[0]
         ends, gaps = ends[fit], gaps[fit]
         if not len(ends):
             continue
-        ok = _paths(c, np.array([i]), ends, slow_ok, to_others[fit])
-        ok = _options(c, pos, np.array([i]), ends, ok)[0]
+        ok = _paths(c, np.array([i]), ends, slow_ok, to_others[fit])[0]
         if ok.any():
             travel = np.linalg.norm(ends - start, axis=1)
             j = int(np.lexsort((travel, np.round(gaps, 6), ~ok))[0])
@@ -288,13 +341,32 @@ def _closer(
 def placed(c: Charge, walk: float | None) -> np.ndarray:
     """The end positions: the plan with the full allowance (``walk`` None: terrain open or already
     capped), else the better of it (no path through difficult terrain) and the plan capped at the
-    Walk distance ``walk``."""
+    Walk distance ``walk``, made only where it could bring more models within 2" (:func:`_could_strike`)."""
     full = ranked(c, slow_ok=walk is None)
     if walk is None or walk <= EPS:
         return full
-    capped = ranked(Charge(**{**c.__dict__, "reach": min(c.reach, walk)}), slow_ok=True)
     n_full = int(within_reach(full, c.ra, c.d, c.rd).sum())
+    capped_reach = min(c.reach, walk)
+    if _could_strike(c, capped_reach) <= n_full:
+        return full
+    capped = ranked(Charge(**{**c.__dict__, "reach": capped_reach}), slow_ok=True)
     return capped if int(within_reach(capped, c.ra, c.d, c.rd).sum()) > n_full else full
+
+
+def _could_strike(c: Charge, reach: float) -> int:
+    """An upper bound on the models a plan with the allowance ``reach`` ends within 2" of the target:
+    a plan leaves each model where the block's move put it or moves it to an end within ``reach``
+    of where it started or within ``reach`` less the block's path of where the block put it
+    (:func:`_paths`), and takes moves back only to such places. An end within 2" of a target model
+    is at most ``ra + rd + 2"`` from that model's centre, so (triangle inequality) a model ends
+    within 2" only if it is within 2" already or a target model's centre is within that plus the
+    route's allowance of the route's start. The bound is loose by 0.01" (the tests' tolerances)."""
+    strike = c.ra + c.rd + STRIKE_REACH + 0.01
+    near = within_reach(c.a, c.ra, c.d, c.rd)
+    for froms, allowance in ((c.starts, reach), (c.a, reach - _block(c))):
+        d = c.d[None, :, :] - froms[:, None, :]
+        near |= (np.sqrt(d[:, :, 0] ** 2 + d[:, :, 1] ** 2) <= allowance + strike).any(axis=1)
+    return int(near.sum())
 
 
 def violations(c: Charge, moved: np.ndarray, name: str) -> list[str]:
