@@ -200,68 +200,20 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
     can &= to_target[None, :] < gap[movers, None] - EPS  # only closer
     some = can.any(axis=0)
     spots, tier, can = spots[some], tier[some], can[:, some]
-    moves: list[tuple[int, np.ndarray]] = []
-    waiting = np.ones(len(movers), dtype=bool)
     near = gap[movers] <= STRIKE_REACH + EPS  # already strikes: moves after the others
-    held = _Held(base_distances(spots, c.ra, pos, c.ra, signed=True))  # kept as models move
-    while can.any():
-        options = held.options(movers, can & waiting[:, None])
-        counts = options.sum(axis=1)
-        if not counts.any():
-            break
-        k = int(np.lexsort((counts, near, counts == 0))[0])  # fewest spots first
-        i = int(movers[k])
-        contested = options.sum(axis=0) - options[k]
-        travel = np.linalg.norm(spots - c.starts[i], axis=1)
-        # the gaps to the other models, clipped at 0 (``base_distances`` unsigned)
-        snug = np.round(held.nearest_but(i), 1) if len(pos) > 1 else travel
-        j = int(np.lexsort((travel, contested, snug, tier, ~options[k]))[0])
-        moves.append((i, pos[i].copy()))
-        pos[i] = spots[j]
-        held.move(i, base_distances(spots, c.ra, pos[i : i + 1], c.ra, signed=True)[:, 0])
-        waiting[k] = False
-        can[k] = False
+    g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model), kept as models move
+    from grimdice.engine.table import spot_kernels
+
+    order, backs = spot_kernels.take_spots(
+        spots, tier, can, movers, near, c.starts, pos, g, c.ra, np.array([EPS, LINK, SPAN])
+    )
+    moves = [(int(i), back) for i, back in zip(order, backs, strict=True)]
+    waiting = ~np.isin(movers, order)
     pos = _closer(c, pos, movers[waiting], moves, slow_ok)
     while moves and not coherent(pos, np.full(len(pos), c.ra)):  # "keeping unit coherency in mind"
         i, back = moves.pop()
         pos[i] = back
     return pos
-
-
-class _Held:
-    """The spots' signed gaps to each model of the unit where it stands (``g``: (spot, model)) and,
-    kept as models move, per spot: how many bases it overlaps, is within 1" of and is over 12" from,
-    and its gaps clipped at 0: :func:`_options`' and the snuggest spot's arithmetic, one column
-    updated per model placed instead of every column summed again."""
-
-    def __init__(self, g: np.ndarray) -> None:
-        self.g, self.clipped = g, np.maximum(g, 0.0)
-        self.over, self.link, self.far = _marks(g)
-        self.n_over, self.n_link, self.n_far = (m.sum(axis=1) for m in (self.over, self.link, self.far))
-
-    def move(self, i: int, col: np.ndarray) -> None:
-        """Model ``i`` now stands where its spots' gaps are ``col``."""
-        self.g[:, i] = col
-        self.clipped[:, i] = np.maximum(col, 0.0)
-        for marks, count, now in zip((self.over, self.link, self.far), (self.n_over, self.n_link, self.n_far), _marks(col)):
-            count += now.astype(np.int64) - marks[:, i]
-            marks[:, i] = now
-
-    def options(self, movers: np.ndarray, can: np.ndarray) -> np.ndarray:
-        """:func:`_options` from the kept counts."""
-        free = (self.n_over[None, :] - self.over[:, movers].T) == 0
-        linked = (self.n_link[None, :] - self.link[:, movers].T) > 0
-        spanned = (self.n_far[None, :] - self.far[:, movers].T) == 0
-        return np.asarray(can & free & linked & spanned)
-
-    def nearest_but(self, i: int) -> np.ndarray:
-        """``(k,)``: each spot's clipped gap to the nearest model but ``i`` (the minimum of the
-        same values as with column ``i`` deleted)."""
-        keep = self.clipped[:, i].copy()
-        self.clipped[:, i] = np.inf
-        out = self.clipped.min(axis=1)
-        self.clipped[:, i] = keep
-        return np.asarray(out)
 
 
 def _marks(g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
