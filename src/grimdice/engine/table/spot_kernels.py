@@ -107,7 +107,8 @@ def take_spots(
                 snug = np.rint(low * 10.0) / 10.0
             else:
                 snug = travel
-            now[0], now[1], now[2], now[3], now[4] = 0.0 if options[best, s] else 1.0, tier[s], snug, contested, travel
+            now[0], now[1] = 0.0 if options[best, s] else 1.0, tier[s]
+            now[2], now[3], now[4] = snug, contested, travel
             if pick < 0 or _less(now, key):
                 pick = s
                 key[:] = now
@@ -122,3 +123,17 @@ def take_spots(
         for s in range(ns):
             can[best, s] = False
     return order[:done], backs[:done]
+
+
+@njit(cache=True)
+def within(froms: np.ndarray, spots: np.ndarray, limit: float, mask: np.ndarray) -> np.ndarray:
+    """``(n, k)``: ``mask[i, j]`` and the distance from ``froms[i]`` to ``spots[j]`` at most
+    ``limit`` (``np.sqrt(dx * dx + dy * dy) <= limit``, dx and dy the spot less the start)."""
+    n, k = froms.shape[0], spots.shape[0]
+    out = np.zeros((n, k), dtype=np.bool_)
+    for i in range(n):
+        for j in range(k):
+            if mask[i, j]:
+                dx, dy = spots[j, 0] - froms[i, 0], spots[j, 1] - froms[i, 1]
+                out[i, j] = np.sqrt(dx * dx + dy * dy) <= limit
+    return out

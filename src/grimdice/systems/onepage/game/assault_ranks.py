@@ -134,14 +134,20 @@ def _standable(c: Charge, spots: np.ndarray, gaps: Gaps) -> np.ndarray:
 
 
 def _paths(
-    c: Charge, movers: np.ndarray, spots: np.ndarray, slow_ok: bool, near: np.ndarray | None = None
+    c: Charge,
+    movers: np.ndarray,
+    spots: np.ndarray,
+    slow_ok: bool,
+    near: np.ndarray | None = None,
+    among: np.ndarray | None = None,
 ) -> np.ndarray:
     """``(n, k)``: whether model ``movers[i]`` may end at ``spots[j]``: the 1" rule for its own gap
     before, and a move within its allowance either straight from where it started or on from where
     the block's move put it (the block's path, then straight), clear of impassable and dangerous
     terrain (difficult too unless ``slow_ok``) and of the bases of other units and the target.
-    ``near``: the spots' :func:`_to_others` when known."""
-    ok = np.ones((len(movers), len(spots)), dtype=bool)
+    ``near``: the spots' :func:`_to_others` when known; ``among``: the only pairs to test (the
+    others False), e.g. the ends closer to the target."""
+    ok = np.ones((len(movers), len(spots)), dtype=bool) if among is None else among.copy()
     if len(c.rp):
         if near is None:
             near = nearest(spots, c.ra, c.pts, c.rp)
@@ -163,9 +169,9 @@ def _clear(
 ) -> np.ndarray:
     """``(n, k)``, among ``mask``: the straight moves from ``froms[i]`` to ``spots[j]`` within
     ``reach`` and clear (see :func:`_paths`)."""
-    d = spots[None, :, :] - froms[:, None, :]
-    dx, dy = d[:, :, 0], d[:, :, 1]
-    ok = mask & (np.sqrt(dx * dx + dy * dy) <= reach + EPS)  # np.linalg.norm's arithmetic
+    from grimdice.engine.table import spot_kernels
+
+    ok = spot_kernels.within(froms, spots, reach + EPS, mask)  # np.linalg.norm's arithmetic
     if c.flying or not ok.any():
         return ok
     i, j = np.nonzero(ok)
@@ -194,10 +200,8 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
     if not len(movers) or c.reach <= EPS:
         return pos
     spots, tier, (to_target, to_others) = strike_spots(c)
-    can = (
-        _paths(c, movers, spots, slow_ok, to_others) if len(spots) else np.zeros((len(movers), 0), dtype=bool)
-    )
-    can &= to_target[None, :] < gap[movers, None] - EPS  # only closer
+    closer = to_target[None, :] < gap[movers, None] - EPS  # only closer
+    can = _paths(c, movers, spots, slow_ok, to_others, closer) if len(spots) else closer
     some = can.any(axis=0)
     spots, tier, can = spots[some], tier[some], can[:, some]
     near = gap[movers] <= STRIKE_REACH + EPS  # already strikes: moves after the others
