@@ -3,8 +3,9 @@ made only where it could strike more) ends every model where the plain NumPy pla
 on hand-built crowded charges and on every Assault of seeded random and AI games.
 
 The reference is the placement written as the module's docstring reads, whole arrays per model
-placed; it shares the module's tests of single spots (``_paths``, ``_options``, ``strike_spots``,
-``_standable``) and so checks the order of choices and the skipping, not those tests."""
+placed; it shares the module's tests of single spots (``_paths``, ``strike_spots``, ``_standable``) and so
+checks the compiled choices (``spot_kernels``), the order of the tests and the skipping, not
+those tests."""
 
 from __future__ import annotations
 
@@ -17,6 +18,20 @@ from grimdice.engine.table.bases import base_distances, coherent
 from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.onepage.game import assault_ranks as ar
 from grimdice.systems.onepage.game.setup import MM
+
+
+def _reference_options(
+    c: ar.Charge, pos: np.ndarray, movers: np.ndarray, spots: np.ndarray, can: np.ndarray, g: Any = None
+) -> np.ndarray:
+    """The spots each waiting model may take now: reachable, over no base of its unit, within 1" of
+    one and 12" of all (the gaps ``g`` to the models at ``pos``)."""
+    if g is None:
+        g = base_distances(spots, c.ra, pos, c.ra, signed=True)
+    over, link, far = g < -ar.EPS, g <= ar.LINK + ar.EPS, g > ar.SPAN + ar.EPS
+    free = (over.sum(axis=1)[None, :] - over[:, movers].T) == 0
+    linked = (link.sum(axis=1)[None, :] - link[:, movers].T) > 0
+    spanned = (far.sum(axis=1)[None, :] - far[:, movers].T) == 0
+    return np.asarray(can & free & linked & spanned)
 
 
 def _reference_ranked(c: ar.Charge, slow_ok: bool) -> np.ndarray:
@@ -35,7 +50,7 @@ def _reference_ranked(c: ar.Charge, slow_ok: bool) -> np.ndarray:
     near = gap[movers] <= ar.STRIKE_REACH + ar.EPS
     while can.any():
         g = base_distances(spots, c.ra, pos, c.ra, signed=True)
-        options = ar._options(c, pos, movers, spots, can & waiting[:, None], g)
+        options = _reference_options(c, pos, movers, spots, can & waiting[:, None], g)
         counts = options.sum(axis=1)
         if not counts.any():
             break
@@ -78,7 +93,7 @@ def _reference_closer(
         if not len(ends):
             continue
         ok = ar._paths(c, np.array([i]), ends, slow_ok, to_others[fit])
-        ok = ar._options(c, pos, np.array([i]), ends, ok)[0]
+        ok = _reference_options(c, pos, np.array([i]), ends, ok)[0]
         if ok.any():
             j = int(np.lexsort((np.linalg.norm(ends - start, axis=1), np.round(gaps, 6), ~ok))[0])
             moves.append((int(i), pos[i].copy()))

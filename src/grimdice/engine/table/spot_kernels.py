@@ -137,3 +137,28 @@ def within(froms: np.ndarray, spots: np.ndarray, limit: float, mask: np.ndarray)
                 dx, dy = spots[j, 0] - froms[i, 0], spots[j, 1] - froms[i, 1]
                 out[i, j] = np.sqrt(dx * dx + dy * dy) <= limit
     return out
+
+
+@njit(cache=True)
+def free_ends(ends: np.ndarray, pos: np.ndarray, i: int, radius: float, consts: np.ndarray) -> np.ndarray:
+    """``(k,)``: whether a base of model ``i`` at ``ends[s]`` overlaps no other model of its unit
+    at ``pos``, is within ``link`` of one and within ``span`` of all (``consts``: ``(eps, link,
+    span)``; the gaps as ``bases.base_distances(ends, radius, pos, radius, signed=True)``)."""
+    eps, link, span = consts[0], consts[1], consts[2]
+    out = np.zeros(ends.shape[0], dtype=np.bool_)
+    for s in range(ends.shape[0]):
+        linked = False
+        ok = True
+        for m in range(pos.shape[0]):
+            if m == i:
+                continue
+            dx, dy = ends[s, 0] - pos[m, 0], ends[s, 1] - pos[m, 1]
+            gap = np.sqrt(dx * dx + dy * dy) - radius
+            gap -= radius
+            if gap < -eps or gap > span + eps:
+                ok = False
+                break
+            if gap <= link + eps:
+                linked = True
+        out[s] = ok and linked
+    return out

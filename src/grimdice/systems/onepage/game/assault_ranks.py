@@ -126,10 +126,10 @@ def _standable(c: Charge, spots: np.ndarray, gaps: Gaps) -> np.ndarray:
     spots' :data:`Gaps`."""
     ok = c.table.on_table(spots, c.ra)
     ok &= gaps[0] >= -EPS
-    if len(c.table.terrain):
-        ok &= ~bases_in(c.table, spots, c.ra, "impassable")
     if len(c.rp):
         ok &= gaps[1] >= min(KEEP_CLEAR, float(c.before.min(initial=KEEP_CLEAR))) - EPS
+    if len(c.table.terrain) and ok.any():  # the terrain last, on the spots left (each spot alone)
+        ok[ok] = ~bases_in(c.table, spots[ok], c.ra, "impassable")
     return np.asarray(ok)
 
 
@@ -220,35 +220,9 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
     return pos
 
 
-def _marks(g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Where the gaps ``g`` overlap a base, are within 1" (coherency's link) and over 12" (its span)."""
-    return g < -EPS, g <= LINK + EPS, g > SPAN + EPS
-
-
 def _gaps(c: Charge, pos: np.ndarray) -> np.ndarray:
     """``(n,)``: each base's gap to the nearest target model."""
     return nearest(pos, c.ra, c.d, c.rd)
-
-
-def _options(
-    c: Charge,
-    pos: np.ndarray,
-    movers: np.ndarray,
-    spots: np.ndarray,
-    can: np.ndarray,
-    g: np.ndarray | None = None,
-) -> np.ndarray:
-    """``(n, k)``: the spots each waiting model may take now: reachable (``can``), over no base of
-    its unit where it stands now, within 1" of another model of its unit and within 12" of all of
-    them. ``g``: the signed gaps from each spot to each model at ``pos``, when already known."""
-    if g is None:
-        g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model)
-    over, link, far = _marks(g)
-    own_over, own_link, own_far = over[:, movers].T, link[:, movers].T, far[:, movers].T  # its own base
-    free = (over.sum(axis=1)[None, :] - own_over) == 0
-    linked = (link.sum(axis=1)[None, :] - own_link) > 0
-    spanned = (far.sum(axis=1)[None, :] - own_far) == 0
-    return np.asarray(can & free & linked & spanned)
 
 
 def _closer(
@@ -260,6 +234,8 @@ def _closer(
     model of its unit, the legal one nearest the target (its gap rounded to 1e-6"), then the shortest
     move, where that is closer than it stands (each end's tests read that end alone: the cheap ones
     first, the paths on the ends left)."""
+    from grimdice.engine.table import spot_kernels
+
     order = left_out[np.argsort(_gaps(c, pos[left_out]), kind="stable")]
     follow = [ring_offsets(2 * c.ra + g, c.ra) for g in FOLLOW]
     for i in order:
@@ -281,7 +257,8 @@ def _closer(
         ends, gaps = ends[closer], gaps[closer]
         to_others = _to_others(c, ends)
         fit = _standable(c, ends, (gaps, to_others))  # then the cheap tests, the paths last
-        fit[fit] = _options(c, pos, np.array([i]), ends[fit], np.ones((1, int(fit.sum())), dtype=bool))[0]
+        # over no other base of its unit, within 1" of one and 12" of all
+        fit[fit] = spot_kernels.free_ends(ends[fit], pos, int(i), c.ra, np.array([EPS, LINK, SPAN]))
         ends, gaps = ends[fit], gaps[fit]
         if not len(ends):
             continue
