@@ -169,32 +169,18 @@ def test_crowded_charges_end_where_the_plain_placement_ends(seed: int) -> None:
     assert np.array_equal(ar.placed(c, walk), reference_placed(c, walk))
 
 
-def assaults_of(players: tuple[str, str], games: int, seed: int) -> list[tuple[ar.Charge, float | None, Any]]:
-    """Every Assault placed in ``games`` seeded games of the bundled armies, with its placement."""
+def assaults_of(players: tuple[str, str], games: int, seed: int) -> list[tuple[ar.Charge, float | None]]:
+    """Every Assault's placement inputs in ``games`` seeded games of the bundled armies (gathered as
+    ``benchmarks/bench_assault_ranks.py`` gathers them)."""
+    import importlib.util
     from pathlib import Path
 
-    from grimdice.systems.onepage.game import melee_moves
-    from grimdice.systems.onepage.game.batch import GameJob, game_seeds
-    from grimdice.systems.onepage.game.setup import load_army_side
-
-    armies = Path(__file__).resolve().parents[2] / "examples/armies"
-    sides = [load_army_side(armies / f"onepage-{a}-army.yaml") for a in ("marines", "orks")]
-    seen: list[tuple[ar.Charge, float | None, Any]] = []
-    plain = ar.placed
-
-    def spy(c: ar.Charge, walk: float | None) -> np.ndarray:
-        out = plain(c, walk)
-        seen.append((c, walk, out.copy()))
-        return out
-
-    job = GameJob((sides[0], sides[1]), None, players, keep_log=False)
-    melee_moves.assault_ranks.placed = spy  # type: ignore[assignment]
-    try:
-        for s in game_seeds(seed, games):
-            job(s)
-    finally:
-        melee_moves.assault_ranks.placed = plain  # type: ignore[assignment]
-    return seen
+    path = Path(__file__).resolve().parents[2] / "benchmarks/bench_assault_ranks.py"
+    spec = importlib.util.spec_from_file_location("bench_assault_ranks", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return list(bench.assaults(players, games, seed))
 
 
 @pytest.mark.slow
@@ -202,5 +188,5 @@ def assaults_of(players: tuple[str, str], games: int, seed: int) -> list[tuple[a
 def test_every_assault_of_seeded_games_ends_where_the_plain_placement_ends(players: tuple[str, str]) -> None:
     seen = assaults_of(players, 8 if players[0] == "random" else 1, 5)
     assert seen  # the games have Assaults
-    for c, walk, got in seen:
-        assert np.array_equal(got, reference_placed(c, walk))
+    for c, walk in seen:
+        assert np.array_equal(ar.placed(c, walk), reference_placed(c, walk))
