@@ -140,25 +140,68 @@ def within(froms: np.ndarray, spots: np.ndarray, limit: float, mask: np.ndarray)
 
 
 @njit(cache=True)
-def free_ends(ends: np.ndarray, pos: np.ndarray, i: int, radius: float, consts: np.ndarray) -> np.ndarray:
-    """``(k,)``: whether a base of model ``i`` at ``ends[s]`` overlaps no other model of its unit
-    at ``pos``, is within ``link`` of one and within ``span`` of all (``consts``: ``(eps, link,
-    span)``; the gaps as ``bases.base_distances(ends, radius, pos, radius, signed=True)``)."""
-    eps, link, span = consts[0], consts[1], consts[2]
-    out = np.zeros(ends.shape[0], dtype=np.bool_)
-    for s in range(ends.shape[0]):
-        linked = False
-        ok = True
+def _nearest_gap(x: float, y: float, ra: float, pts: np.ndarray, radii: np.ndarray) -> float:
+    """The signed gap of a base of ``ra`` at ``(x, y)`` to the nearest of the bases ``pts``
+    (``path_kernels.nearest_gaps``' arithmetic)."""
+    out = np.inf
+    for j in range(pts.shape[0]):
+        dx, dy = x - pts[j, 0], y - pts[j, 1]
+        gap = np.sqrt(dx * dx + dy * dy) - ra
+        gap -= radii[j]
+        if gap < out:
+            out = gap
+    return out
+
+
+@njit(cache=True)
+def follow_ends(
+    ends: np.ndarray,
+    pos: np.ndarray,
+    i: int,
+    ra: float,
+    target: np.ndarray,
+    target_radii: np.ndarray,
+    others: np.ndarray,
+    other_radii: np.ndarray,
+    limits: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For the ends a base of model ``i`` could move to: whether each is closer to the target than
+    ``limits[0]`` (its gap to the nearest ``target`` base below it), on a table of ``limits[1]`` by
+    ``limits[2]`` (less ``limits[3]``), over no target base (gap at least ``-limits[4]``), no nearer
+    than ``limits[5]`` to the ``others`` bases (when there are any), and over no base of its unit at
+    ``pos``, within ``limits[6]`` of one and ``limits[7]`` of all (``limits[4]``: the overlap
+    allowed); with each end's gap to the target and to the others (0 when there are
+    none). The arithmetic of ``nearest_gaps``, ``Table.on_table`` and ``base_distances``."""
+    n = ends.shape[0]
+    ok = np.zeros(n, dtype=np.bool_)
+    gaps, near = np.zeros(n), np.zeros(n)
+    eps, link, span, table_eps = limits[4], limits[6], limits[7], limits[3]
+    for s in range(n):
+        x, y = ends[s, 0], ends[s, 1]
+        gaps[s] = _nearest_gap(x, y, ra, target, target_radii)
+        if not gaps[s] < limits[0]:
+            continue
+        if not (x - ra >= -table_eps and y - ra >= -table_eps):
+            continue
+        if not (x + ra <= limits[1] + table_eps and y + ra <= limits[2] + table_eps):
+            continue
+        if not gaps[s] >= -eps:
+            continue
+        if others.shape[0]:
+            near[s] = _nearest_gap(x, y, ra, others, other_radii)
+            if not near[s] >= limits[5]:
+                continue
+        linked, free = False, True
         for m in range(pos.shape[0]):
             if m == i:
                 continue
-            dx, dy = ends[s, 0] - pos[m, 0], ends[s, 1] - pos[m, 1]
-            gap = np.sqrt(dx * dx + dy * dy) - radius
-            gap -= radius
+            dx, dy = x - pos[m, 0], y - pos[m, 1]
+            gap = np.sqrt(dx * dx + dy * dy) - ra
+            gap -= ra
             if gap < -eps or gap > span + eps:
-                ok = False
+                free = False
                 break
             if gap <= link + eps:
                 linked = True
-        out[s] = ok and linked
-    return out
+        ok[s] = free and linked
+    return ok, gaps, near

@@ -36,6 +36,7 @@ import numpy as np
 
 from grimdice.engine.table.bases import base_distances, coherent
 from grimdice.engine.table.sweeps import bases_in, per_base, sweeps_meet_any, sweeps_touch_pieces
+from grimdice.engine.table.terrain import EPS as TABLE_EPS
 
 STRIKE_REACH = 2.0  # "or that are within 2" of a model from the target unit"
 KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units"
@@ -237,6 +238,14 @@ def _closer(
     from grimdice.engine.table import spot_kernels
 
     order = left_out[np.argsort(_gaps(c, pos[left_out]), kind="stable")]
+    bases = (
+        c.d,
+        per_base(c.rd, len(c.d)),
+        np.asarray(c.pts, dtype=np.float64).reshape(-1, 2),
+        per_base(c.rp, len(c.rp)),
+    )
+    clear = min(KEEP_CLEAR, float(c.before.min(initial=KEEP_CLEAR))) - EPS  # as :func:`_standable`
+    limits = np.array([0.0, c.table.width, c.table.depth, TABLE_EPS, EPS, clear, LINK, SPAN])
     follow = [ring_offsets(2 * c.ra + g, c.ra) for g in FOLLOW]
     for i in order:
         start = c.starts[i]
@@ -252,13 +261,11 @@ def _closer(
         others = np.delete(pos, i, axis=0)
         linked = [(others[:, None, :] + off[None]).reshape(-1, 2) for off in follow]  # ``ring``'s sums
         ends = np.concatenate([straight, *linked])
-        gaps = _gaps(c, ends)  # each end's own gap
-        closer = gaps < _gaps(c, pos[i : i + 1])[0] - EPS  # only closer (each end alone)
-        ends, gaps = ends[closer], gaps[closer]
-        to_others = _to_others(c, ends)
-        fit = _standable(c, ends, (gaps, to_others))  # then the cheap tests, the paths last
-        # over no other base of its unit, within 1" of one and 12" of all
-        fit[fit] = spot_kernels.free_ends(ends[fit], pos, int(i), c.ra, np.array([EPS, LINK, SPAN]))
+        # only closer, standing (:func:`_standable` but the terrain) and next to its unit, each end alone
+        limits[0] = _gaps(c, pos[i : i + 1])[0] - EPS
+        fit, gaps, to_others = spot_kernels.follow_ends(ends, pos, int(i), c.ra, *bases, limits)
+        if len(c.table.terrain) and fit.any():
+            fit[fit] = ~bases_in(c.table, ends[fit], c.ra, "impassable")
         ends, gaps = ends[fit], gaps[fit]
         if not len(ends):
             continue
