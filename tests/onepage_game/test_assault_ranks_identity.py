@@ -3,9 +3,8 @@ made only where it could strike more) ends every model where the plain NumPy pla
 on hand-built crowded charges and on every Assault of seeded random and AI games.
 
 The reference is the placement written as the module's docstring reads, whole arrays per model
-placed; it shares the module's tests of single spots (``_paths``, ``strike_spots``, ``_standable``) and so
-checks the compiled choices (``spot_kernels``), the order of the tests and the skipping, not
-those tests."""
+placed; it shares the module's path test (``_paths``) and so checks the compiled tests and choices
+(``spot_kernels``), the order of the tests and the skipping, not the paths."""
 
 from __future__ import annotations
 
@@ -15,9 +14,34 @@ import numpy as np
 import pytest
 
 from grimdice.engine.table.bases import base_distances, coherent
+from grimdice.engine.table.sweeps import bases_in
 from grimdice.engine.table.terrain import Table, Terrain
 from grimdice.systems.onepage.game import assault_ranks as ar
 from grimdice.systems.onepage.game.setup import MM
+
+
+def _reference_to_others(c: ar.Charge, spots: np.ndarray) -> np.ndarray:
+    return ar.nearest(spots, c.ra, c.pts, c.rp) if len(c.rp) else np.zeros(len(spots))
+
+
+def _reference_standable(c: ar.Charge, spots: np.ndarray, gaps: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """On the table, over no target base nor impassable terrain, not within 1" of another unit."""
+    ok = c.table.on_table(spots, c.ra)
+    ok &= gaps[0] >= -ar.EPS
+    if len(c.table.terrain):
+        ok &= ~bases_in(c.table, spots, c.ra, "impassable")
+    if len(c.rp):
+        ok &= gaps[1] >= min(ar.KEEP_CLEAR, float(c.before.min(initial=ar.KEEP_CLEAR))) - ar.EPS
+    return np.asarray(ok)
+
+
+def _reference_strike_spots(c: ar.Charge) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    rings = [ar.ring(c.d, c.ra + c.rd + g + ar.TIGHT, c.ra / 3) for g in ar.RANKS]
+    spots = np.concatenate(rings)
+    tier = np.concatenate([np.full(len(r), k) for k, r in enumerate(rings)])
+    gaps = ar._gaps(c, spots), _reference_to_others(c, spots)
+    ok = _reference_standable(c, spots, gaps)
+    return spots[ok], tier[ok], (gaps[0][ok], gaps[1][ok])
 
 
 def _reference_options(
@@ -40,7 +64,7 @@ def _reference_ranked(c: ar.Charge, slow_ok: bool) -> np.ndarray:
     movers = np.flatnonzero(gap > 2 * ar.TIGHT)
     if not len(movers) or c.reach <= ar.EPS:
         return pos
-    spots, tier, (to_target, to_others) = ar.strike_spots(c)
+    spots, tier, (to_target, to_others) = _reference_strike_spots(c)
     can = ar._paths(c, movers, spots, slow_ok, to_others) if len(spots) else np.zeros((len(movers), 0), bool)
     can &= to_target[None, :] < gap[movers, None] - ar.EPS
     some = can.any(axis=0)
@@ -87,8 +111,8 @@ def _reference_closer(
         gaps = ar._gaps(c, ends)
         closer = gaps < ar._gaps(c, pos[i : i + 1])[0] - ar.EPS
         ends, gaps = ends[closer], gaps[closer]
-        to_others = ar._to_others(c, ends)
-        fit = ar._standable(c, ends, (gaps, to_others))
+        to_others = _reference_to_others(c, ends)
+        fit = _reference_standable(c, ends, (gaps, to_others))
         ends, gaps = ends[fit], gaps[fit]
         if not len(ends):
             continue
@@ -190,3 +214,17 @@ def test_every_assault_of_seeded_games_ends_where_the_plain_placement_ends(playe
     assert seen  # the games have Assaults
     for c, walk in seen:
         assert np.array_equal(ar.placed(c, walk), reference_placed(c, walk))
+
+
+def test_the_compiled_reach_test_is_numpys() -> None:
+    """``spot_kernels.within`` (the straight reach of each (model, spot) pair in ``_paths``) against
+    the NumPy formula, on random points with limits on the pairs' own distances (exact ties)."""
+    from grimdice.engine.table import spot_kernels
+
+    rng = np.random.default_rng(3)
+    froms, spots = rng.uniform(0, 20, (9, 2)), rng.uniform(0, 20, (40, 2))
+    d = spots[None, :, :] - froms[:, None, :]
+    dist = np.sqrt(d[:, :, 0] * d[:, :, 0] + d[:, :, 1] * d[:, :, 1])
+    mask = rng.random((9, 40)) < 0.8
+    for limit in (0.0, 5.0, float(dist[2, 7]), float(np.median(dist)), 30.0):
+        assert np.array_equal(spot_kernels.within(froms, spots, limit, mask), mask & (dist <= limit))

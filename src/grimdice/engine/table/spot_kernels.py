@@ -171,7 +171,8 @@ def follow_ends(
     than ``limits[5]`` to the ``others`` bases (when there are any), and over no base of its unit at
     ``pos``, within ``limits[6]`` of one and ``limits[7]`` of all (``limits[4]``: the overlap
     allowed); with each end's gap to the target and to the others (0 when there are
-    none). The arithmetic of ``nearest_gaps``, ``Table.on_table`` and ``base_distances``."""
+    none). ``i`` -1: any base's spots, with neither the test of closeness nor that of its unit. The
+    arithmetic of ``nearest_gaps``, ``Table.on_table`` and ``base_distances``."""
     n = ends.shape[0]
     ok = np.zeros(n, dtype=np.bool_)
     gaps, near = np.zeros(n), np.zeros(n)
@@ -179,7 +180,7 @@ def follow_ends(
     for s in range(n):
         x, y = ends[s, 0], ends[s, 1]
         gaps[s] = _nearest_gap(x, y, ra, target, target_radii)
-        if not gaps[s] < limits[0]:
+        if i >= 0 and not gaps[s] < limits[0]:
             continue
         if not (x - ra >= -table_eps and y - ra >= -table_eps):
             continue
@@ -192,7 +193,7 @@ def follow_ends(
             if not near[s] >= limits[5]:
                 continue
         linked, free = False, True
-        for m in range(pos.shape[0]):
+        for m in range(pos.shape[0] if i >= 0 else 0):
             if m == i:
                 continue
             dx, dy = x - pos[m, 0], y - pos[m, 1]
@@ -203,5 +204,5 @@ def follow_ends(
                 break
             if gap <= link + eps:
                 linked = True
-        ok[s] = free and linked
+        ok[s] = i < 0 or (free and linked)
     return ok, gaps, near

@@ -106,32 +106,34 @@ def ring_offsets(radius: float, spacing: float) -> np.ndarray:
 
 def strike_spots(c: Charge) -> tuple[np.ndarray, np.ndarray, Gaps]:
     """The spots around the target models where a base may end (:data:`RANKS`), each one's rank
-    (0: base contact) and their gaps (:data:`Gaps`)."""
+    (0: base contact) and their gaps (:data:`Gaps`): those where a base stands (:func:`_standing`)."""
     rings = [ring(c.d, c.ra + c.rd + g + TIGHT, c.ra / 3) for g in RANKS]
     spots = np.concatenate(rings)
     tier = np.concatenate([np.full(len(r), k) for k, r in enumerate(rings)])
-    gaps = _gaps(c, spots), _to_others(c, spots)
-    ok = _standable(c, spots, gaps)
-    return spots[ok], tier[ok], (gaps[0][ok], gaps[1][ok])
+    ok, to_target, to_others = _standing(c, spots)
+    return spots[ok], tier[ok], (to_target[ok], to_others[ok])
 
 
-def _to_others(c: Charge, spots: np.ndarray) -> np.ndarray:
-    """``(k,)``: each spot's signed gap to the nearest base of another unit (0 when there is none:
-    then nothing reads it), measured once for :func:`_standable` and :func:`_paths`."""
-    return nearest(spots, c.ra, c.pts, c.rp) if len(c.rp) else np.zeros(len(spots))
+def _standing(
+    c: Charge, ends: np.ndarray, pos: np.ndarray | None = None, i: int = -1, closer: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where a base may stand: on the table, over no target base nor impassable terrain, and not
+    within 1" of another unit for at least one model (the per-model test is in :func:`_paths`);
+    for model ``i`` of the unit at ``pos``, moreover nearer the target than ``closer``, over no
+    base of its unit, within 1" of one and 12" of all. With each end's :data:`Gaps` (to another
+    unit: 0 when there is none; valid where a base stands): ``spot_kernels.follow_ends`` (each end
+    alone, in one compiled pass), the terrain under the bases left after."""
+    from grimdice.engine.table import spot_kernels
 
-
-def _standable(c: Charge, spots: np.ndarray, gaps: Gaps) -> np.ndarray:
-    """On the table, over no target base nor impassable terrain (any model), and not within 1" of
-    another unit for at least one model (the per-model test is in :func:`_paths`); ``gaps``: the
-    spots' :data:`Gaps`."""
-    ok = c.table.on_table(spots, c.ra)
-    ok &= gaps[0] >= -EPS
-    if len(c.rp):
-        ok &= gaps[1] >= min(KEEP_CLEAR, float(c.before.min(initial=KEEP_CLEAR))) - EPS
-    if len(c.table.terrain) and ok.any():  # the terrain last, on the spots left (each spot alone)
-        ok[ok] = ~bases_in(c.table, spots[ok], c.ra, "impassable")
-    return np.asarray(ok)
+    pts = np.asarray(c.pts, dtype=np.float64).reshape(-1, 2)
+    bases = (c.d, per_base(c.rd, len(c.d)), pts, per_base(c.rp, len(pts)))
+    clear = min(KEEP_CLEAR, float(c.before.min(initial=KEEP_CLEAR))) - EPS
+    limits = np.array([closer, c.table.width, c.table.depth, TABLE_EPS, EPS, clear, LINK, SPAN])
+    unit = np.zeros((0, 2)) if pos is None else pos
+    ok, to_target, to_others = spot_kernels.follow_ends(ends, unit, i, c.ra, *bases, limits)
+    if len(c.table.terrain) and ok.any():
+        ok[ok] = ~bases_in(c.table, ends[ok], c.ra, "impassable")
+    return ok, to_target, to_others
 
 
 def _paths(
@@ -146,7 +148,7 @@ def _paths(
     before, and a move within its allowance either straight from where it started or on from where
     the block's move put it (the block's path, then straight), clear of impassable and dangerous
     terrain (difficult too unless ``slow_ok``) and of the bases of other units and the target.
-    ``near``: the spots' :func:`_to_others` when known; ``among``: the only pairs to test (the
+    ``near``: the spots' gaps to other units when known; ``among``: the only pairs to test (the
     others False), e.g. the ends closer to the target."""
     ok = np.ones((len(movers), len(spots)), dtype=bool) if among is None else among.copy()
     if len(c.rp):
@@ -235,17 +237,8 @@ def _closer(
     model of its unit, the legal one nearest the target (its gap rounded to 1e-6"), then the shortest
     move, where that is closer than it stands (each end's tests read that end alone: the cheap ones
     first, the paths on the ends left)."""
-    from grimdice.engine.table import spot_kernels
 
     order = left_out[np.argsort(_gaps(c, pos[left_out]), kind="stable")]
-    bases = (
-        c.d,
-        per_base(c.rd, len(c.d)),
-        np.asarray(c.pts, dtype=np.float64).reshape(-1, 2),
-        per_base(c.rp, len(c.rp)),
-    )
-    clear = min(KEEP_CLEAR, float(c.before.min(initial=KEEP_CLEAR))) - EPS  # as :func:`_standable`
-    limits = np.array([0.0, c.table.width, c.table.depth, TABLE_EPS, EPS, clear, LINK, SPAN])
     follow = [ring_offsets(2 * c.ra + g, c.ra) for g in FOLLOW]
     for i in order:
         start = c.starts[i]
@@ -261,11 +254,7 @@ def _closer(
         others = np.delete(pos, i, axis=0)
         linked = [(others[:, None, :] + off[None]).reshape(-1, 2) for off in follow]  # ``ring``'s sums
         ends = np.concatenate([straight, *linked])
-        # only closer, standing (:func:`_standable` but the terrain) and next to its unit, each end alone
-        limits[0] = _gaps(c, pos[i : i + 1])[0] - EPS
-        fit, gaps, to_others = spot_kernels.follow_ends(ends, pos, int(i), c.ra, *bases, limits)
-        if len(c.table.terrain) and fit.any():
-            fit[fit] = ~bases_in(c.table, ends[fit], c.ra, "impassable")
+        fit, gaps, to_others = _standing(c, ends, pos, int(i), _gaps(c, pos[i : i + 1])[0] - EPS)
         ends, gaps = ends[fit], gaps[fit]
         if not len(ends):
             continue
