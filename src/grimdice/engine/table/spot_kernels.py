@@ -1,12 +1,13 @@
-"""Compiled loop (Numba) for models of one unit taking spots one at a time, the model with the fewest
-spots first (a One Page 40k Assault's ranks: ``systems/onepage/game/assault_ranks.ranked``).
+"""Compiled loops (Numba) for placing the models of one unit on spots (a One Page 40k Assault's
+ranks: ``systems/onepage/game/assault_ranks``): the models taking spots one at a time, the model
+with the fewest spots first (:func:`take_spots`); whether a base may stand at each of many spots
+(:func:`follow_ends`); whether each (start, spot) pair is within a distance (:func:`within`).
 
 As in :mod:`grimdice.engine.table.kernels`, each value is computed with the floating-point
 operations of the NumPy formula it mirrors, in the same order (no fast-math), and each choice breaks
-ties as the ``np.lexsort`` it mirrors (the first index among equal keys), so the spots taken are the
+ties as the ``np.lexsort`` it mirrors (the first index among equal keys), so the answers are the
 same; ``tests/onepage_game/test_assault_ranks_identity.py`` checks them equal. Only the games
-import it.
-"""
+import it."""
 
 from __future__ import annotations
 
