@@ -187,7 +187,7 @@ def crowded(seed: int) -> tuple[ar.Charge, float | None]:
     return c, (6.0 if rng.random() < 0.7 else None)
 
 
-@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("seed", range(40))
 def test_crowded_charges_end_where_the_plain_placement_ends(seed: int) -> None:
     c, walk = crowded(seed)
     assert np.array_equal(ar.placed(c, walk), reference_placed(c, walk))
