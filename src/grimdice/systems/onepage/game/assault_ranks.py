@@ -36,6 +36,7 @@ import numpy as np
 
 from grimdice.engine.table.bases import base_distances, coherent
 from grimdice.engine.table.sweeps import bases_in, per_base, sweeps_meet_any, sweeps_touch_pieces
+from grimdice.engine.table.terrain import EPS as TABLE_EPS
 
 STRIKE_REACH = 2.0  # "or that are within 2" of a model from the target unit"
 KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units"
@@ -93,61 +94,77 @@ def nearest(a: np.ndarray, ra: float, b: np.ndarray, rb: float | np.ndarray) -> 
 
 def ring(centres: np.ndarray, radius: float, spacing: float) -> np.ndarray:
     """Points every ``spacing`` inches (at least 12) on circles of ``radius`` around ``centres``."""
+    return np.asarray((centres[:, None, :] + ring_offsets(radius, spacing)[None]).reshape(-1, 2))
+
+
+def ring_offsets(radius: float, spacing: float) -> np.ndarray:
+    """``(k, 2)``: :func:`ring`'s points around the origin (added to each centre)."""
     k = max(12, int(np.ceil(2 * np.pi * radius / spacing)))
     ang = np.arange(k) * (2 * np.pi / k)
-    unit = np.stack([np.cos(ang), np.sin(ang)], axis=1)
-    return np.asarray((centres[:, None, :] + radius * unit[None]).reshape(-1, 2))
+    return np.asarray(radius * np.stack([np.cos(ang), np.sin(ang)], axis=1))
 
 
 def strike_spots(c: Charge) -> tuple[np.ndarray, np.ndarray, Gaps]:
     """The spots around the target models where a base may end (:data:`RANKS`), each one's rank
-    (0: base contact) and their gaps (:data:`Gaps`)."""
+    (0: base contact) and their gaps (:data:`Gaps`): those where a base stands (:func:`_standing`)."""
     rings = [ring(c.d, c.ra + c.rd + g + TIGHT, c.ra / 3) for g in RANKS]
     spots = np.concatenate(rings)
     tier = np.concatenate([np.full(len(r), k) for k, r in enumerate(rings)])
-    gaps = _gaps(c, spots), _to_others(c, spots)
-    ok = _standable(c, spots, gaps)
-    return spots[ok], tier[ok], (gaps[0][ok], gaps[1][ok])
+    ok, to_target, to_others = _standing(c, spots)
+    return spots[ok], tier[ok], (to_target[ok], to_others[ok])
 
 
-def _to_others(c: Charge, spots: np.ndarray) -> np.ndarray:
-    """``(k,)``: each spot's signed gap to the nearest base of another unit (0 when there is none:
-    then nothing reads it), measured once for :func:`_standable` and :func:`_paths`."""
-    return nearest(spots, c.ra, c.pts, c.rp) if len(c.rp) else np.zeros(len(spots))
+def _standing(
+    c: Charge, ends: np.ndarray, pos: np.ndarray | None = None, i: int = -1, closer: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where a base may stand: on the table, over no target base nor impassable terrain, and not
+    within 1" of another unit for at least one model (the per-model test is in :func:`_paths`);
+    for model ``i`` of the unit at ``pos``, moreover nearer the target than ``closer``, over no
+    base of its unit, within 1" of one and 12" of all. With each end's :data:`Gaps` (to another
+    unit: 0 when there is none; valid where a base stands): ``spot_kernels.follow_ends`` (each end
+    alone, in one compiled pass), the terrain under the bases left after."""
+    from grimdice.engine.table import spot_kernels
 
-
-def _standable(c: Charge, spots: np.ndarray, gaps: Gaps) -> np.ndarray:
-    """On the table, over no target base nor impassable terrain (any model), and not within 1" of
-    another unit for at least one model (the per-model test is in :func:`_paths`); ``gaps``: the
-    spots' :data:`Gaps`."""
-    ok = c.table.on_table(spots, c.ra)
-    ok &= gaps[0] >= -EPS
-    if len(c.table.terrain):
-        ok &= ~bases_in(c.table, spots, c.ra, "impassable")
-    if len(c.rp):
-        ok &= gaps[1] >= min(KEEP_CLEAR, float(c.before.min(initial=KEEP_CLEAR))) - EPS
-    return np.asarray(ok)
+    pts = np.asarray(c.pts, dtype=np.float64).reshape(-1, 2)
+    bases = (c.d, per_base(c.rd, len(c.d)), pts, per_base(c.rp, len(pts)))
+    clear = min(KEEP_CLEAR, float(c.before.min(initial=KEEP_CLEAR))) - EPS
+    limits = np.array([closer, c.table.width, c.table.depth, TABLE_EPS, EPS, clear, LINK, SPAN])
+    unit = np.zeros((0, 2)) if pos is None else pos
+    ok, to_target, to_others = spot_kernels.follow_ends(ends, unit, i, c.ra, *bases, limits)
+    if len(c.table.terrain) and ok.any():
+        ok[ok] = ~bases_in(c.table, ends[ok], c.ra, "impassable")
+    return ok, to_target, to_others
 
 
 def _paths(
-    c: Charge, movers: np.ndarray, spots: np.ndarray, slow_ok: bool, near: np.ndarray | None = None
+    c: Charge,
+    movers: np.ndarray,
+    spots: np.ndarray,
+    slow_ok: bool,
+    near: np.ndarray | None = None,
+    among: np.ndarray | None = None,
 ) -> np.ndarray:
     """``(n, k)``: whether model ``movers[i]`` may end at ``spots[j]``: the 1" rule for its own gap
     before, and a move within its allowance either straight from where it started or on from where
     the block's move put it (the block's path, then straight), clear of impassable and dangerous
     terrain (difficult too unless ``slow_ok``) and of the bases of other units and the target.
-    ``near``: the spots' :func:`_to_others` when known."""
-    ok = np.ones((len(movers), len(spots)), dtype=bool)
+    ``near``: the spots' gaps to other units when known; ``among``: the only pairs to test (the
+    others False), e.g. the ends closer to the target."""
+    ok = np.ones((len(movers), len(spots)), dtype=bool) if among is None else among.copy()
     if len(c.rp):
         if near is None:
             near = nearest(spots, c.ra, c.pts, c.rp)
         ok &= near[None, :] >= np.minimum(KEEP_CLEAR, c.before[movers])[:, None] - EPS
-    block = c.block
-    if block is None:
-        block = float(np.linalg.norm(c.a[0] - c.starts[0])) if len(c.a) else 0.0
     straight = _clear(c, c.starts[movers], spots, c.reach, slow_ok, ok)
-    on = _clear(c, c.a[movers], spots, c.reach - block, slow_ok, ok & ~straight)
+    on = _clear(c, c.a[movers], spots, c.reach - _block(c), slow_ok, ok & ~straight)
     return np.asarray(straight | on)
+
+
+def _block(c: Charge) -> float:
+    """The block's path length (its straight move when it went in one leg)."""
+    if c.block is not None:
+        return c.block
+    return float(np.linalg.norm(c.a[0] - c.starts[0])) if len(c.a) else 0.0
 
 
 def _clear(
@@ -155,9 +172,9 @@ def _clear(
 ) -> np.ndarray:
     """``(n, k)``, among ``mask``: the straight moves from ``froms[i]`` to ``spots[j]`` within
     ``reach`` and clear (see :func:`_paths`)."""
-    d = spots[None, :, :] - froms[:, None, :]
-    dx, dy = d[:, :, 0], d[:, :, 1]
-    ok = mask & (np.sqrt(dx * dx + dy * dy) <= reach + EPS)  # np.linalg.norm's arithmetic
+    from grimdice.engine.table import spot_kernels
+
+    ok = spot_kernels.within(froms, spots, reach + EPS, mask)  # np.linalg.norm's arithmetic
     if c.flying or not ok.any():
         return ok
     i, j = np.nonzero(ok)
@@ -186,33 +203,19 @@ def ranked(c: Charge, slow_ok: bool) -> np.ndarray:
     if not len(movers) or c.reach <= EPS:
         return pos
     spots, tier, (to_target, to_others) = strike_spots(c)
-    can = (
-        _paths(c, movers, spots, slow_ok, to_others) if len(spots) else np.zeros((len(movers), 0), dtype=bool)
-    )
-    can &= to_target[None, :] < gap[movers, None] - EPS  # only closer
+    closer = to_target[None, :] < gap[movers, None] - EPS  # only closer
+    can = _paths(c, movers, spots, slow_ok, to_others, closer) if len(spots) else closer
     some = can.any(axis=0)
     spots, tier, can = spots[some], tier[some], can[:, some]
-    moves: list[tuple[int, np.ndarray]] = []
-    waiting = np.ones(len(movers), dtype=bool)
     near = gap[movers] <= STRIKE_REACH + EPS  # already strikes: moves after the others
     g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model), kept as models move
-    while can.any():
-        options = _options(c, pos, movers, spots, can & waiting[:, None], g)
-        counts = options.sum(axis=1)
-        if not counts.any():
-            break
-        k = int(np.lexsort((counts, near, counts == 0))[0])  # fewest spots first
-        i = int(movers[k])
-        contested = options.sum(axis=0) - options[k]
-        travel = np.linalg.norm(spots - c.starts[i], axis=1)
-        # the gaps to the other models, clipped at 0 (``base_distances`` unsigned)
-        snug = np.round(np.delete(np.maximum(g, 0.0), i, axis=1).min(axis=1), 1) if len(pos) > 1 else travel
-        j = int(np.lexsort((travel, contested, snug, tier, ~options[k]))[0])
-        moves.append((i, pos[i].copy()))
-        pos[i] = spots[j]
-        g[:, i] = base_distances(spots, c.ra, pos[i : i + 1], c.ra, signed=True)[:, 0]
-        waiting[k] = False
-        can[k] = False
+    from grimdice.engine.table import spot_kernels
+
+    order, backs = spot_kernels.take_spots(
+        spots, tier, can, movers, near, c.starts, pos, g, c.ra, np.array([EPS, LINK, SPAN])
+    )
+    moves = [(int(i), back) for i, back in zip(order, backs, strict=True)]
+    waiting = ~np.isin(movers, order)
     pos = _closer(c, pos, movers[waiting], moves, slow_ok)
     while moves and not coherent(pos, np.full(len(pos), c.ra)):  # "keeping unit coherency in mind"
         i, back = moves.pop()
@@ -225,35 +228,18 @@ def _gaps(c: Charge, pos: np.ndarray) -> np.ndarray:
     return nearest(pos, c.ra, c.d, c.rd)
 
 
-def _options(
-    c: Charge,
-    pos: np.ndarray,
-    movers: np.ndarray,
-    spots: np.ndarray,
-    can: np.ndarray,
-    g: np.ndarray | None = None,
-) -> np.ndarray:
-    """``(n, k)``: the spots each waiting model may take now: reachable (``can``), over no base of
-    its unit where it stands now, within 1" of another model of its unit and within 12" of all of
-    them. ``g``: the signed gaps from each spot to each model at ``pos``, when already known."""
-    if g is None:
-        g = base_distances(spots, c.ra, pos, c.ra, signed=True)  # (spot, model)
-    over, link, far = g < -EPS, g <= LINK + EPS, g > SPAN + EPS
-    own_over, own_link, own_far = over[:, movers].T, link[:, movers].T, far[:, movers].T  # its own base
-    free = (over.sum(axis=1)[None, :] - own_over) == 0
-    linked = (link.sum(axis=1)[None, :] - own_link) > 0
-    spanned = (far.sum(axis=1)[None, :] - own_far) == 0
-    return np.asarray(can & free & linked & spanned)
-
-
 def _closer(
     c: Charge, pos: np.ndarray, left_out: np.ndarray, moves: list[tuple[int, np.ndarray]], slow_ok: bool
 ) -> np.ndarray:
     """The models that took no spot, nearest the target first, each moved "as close as possible to
     an enemy model from the target unit": of the ends straight towards its three nearest target
     models (the whole allowance, three quarters, half, a quarter) and the spots within 1" of another
-    model of its unit, the legal one nearest the target, where that is closer than it stands."""
+    model of its unit, the legal one nearest the target (its gap rounded to 1e-6"), then the shortest
+    move, where that is closer than it stands (each end's tests read that end alone: the cheap ones
+    first, the paths on the ends left)."""
+
     order = left_out[np.argsort(_gaps(c, pos[left_out]), kind="stable")]
+    follow = [ring_offsets(2 * c.ra + g, c.ra) for g in FOLLOW]
     for i in order:
         start = c.starts[i]
         dist = np.linalg.norm(c.d - start, axis=1)
@@ -265,18 +251,14 @@ def _closer(
         straight = (start + unit[:, None, :] * (most[:, None] * np.array(FRACTIONS))[:, :, None]).reshape(
             -1, 2
         )
-        linked = np.concatenate([ring(np.delete(pos, i, axis=0), 2 * c.ra + g, c.ra) for g in FOLLOW])
-        ends = np.concatenate([straight, linked])
-        gaps = _gaps(c, ends)  # each end's own gap, kept through the filters below
-        closer = gaps < _gaps(c, pos[i : i + 1])[0] - EPS  # only closer (each end alone)
-        ends, gaps = ends[closer], gaps[closer]
-        to_others = _to_others(c, ends)
-        fit = _standable(c, ends, (gaps, to_others))
+        others = np.delete(pos, i, axis=0)
+        linked = [(others[:, None, :] + off[None]).reshape(-1, 2) for off in follow]  # ``ring``'s sums
+        ends = np.concatenate([straight, *linked])
+        fit, gaps, to_others = _standing(c, ends, pos, int(i), _gaps(c, pos[i : i + 1])[0] - EPS)
         ends, gaps = ends[fit], gaps[fit]
         if not len(ends):
             continue
-        ok = _paths(c, np.array([i]), ends, slow_ok, to_others[fit])
-        ok = _options(c, pos, np.array([i]), ends, ok)[0]
+        ok = _paths(c, np.array([i]), ends, slow_ok, to_others[fit])[0]
         if ok.any():
             travel = np.linalg.norm(ends - start, axis=1)
             j = int(np.lexsort((travel, np.round(gaps, 6), ~ok))[0])
@@ -288,13 +270,32 @@ def _closer(
 def placed(c: Charge, walk: float | None) -> np.ndarray:
     """The end positions: the plan with the full allowance (``walk`` None: terrain open or already
     capped), else the better of it (no path through difficult terrain) and the plan capped at the
-    Walk distance ``walk``."""
+    Walk distance ``walk``, made only where it could bring more models within 2" (:func:`_could_strike`)."""
     full = ranked(c, slow_ok=walk is None)
     if walk is None or walk <= EPS:
         return full
-    capped = ranked(Charge(**{**c.__dict__, "reach": min(c.reach, walk)}), slow_ok=True)
     n_full = int(within_reach(full, c.ra, c.d, c.rd).sum())
+    capped_reach = min(c.reach, walk)
+    if _could_strike(c, capped_reach) <= n_full:
+        return full
+    capped = ranked(Charge(**{**c.__dict__, "reach": capped_reach}), slow_ok=True)
     return capped if int(within_reach(capped, c.ra, c.d, c.rd).sum()) > n_full else full
+
+
+def _could_strike(c: Charge, reach: float) -> int:
+    """An upper bound on the models a plan with the allowance ``reach`` ends within 2" of the target:
+    a plan leaves each model where the block's move put it or moves it to an end within ``reach``
+    of where it started or within ``reach`` less the block's path of where the block put it
+    (:func:`_paths`), and takes moves back only to such places. An end within 2" of a target model
+    is at most ``ra + rd + 2"`` from that model's centre, so (triangle inequality) a model ends
+    within 2" only if it is within 2" already or a target model's centre is within that plus the
+    route's allowance of the route's start. The bound is loose by 0.01" (the tests' tolerances)."""
+    strike = c.ra + c.rd + STRIKE_REACH + 0.01
+    near = within_reach(c.a, c.ra, c.d, c.rd)
+    for froms, allowance in ((c.starts, reach), (c.a, reach - _block(c))):
+        d = c.d[None, :, :] - froms[:, None, :]
+        near |= (np.sqrt(d[:, :, 0] ** 2 + d[:, :, 1] ** 2) <= allowance + strike).any(axis=1)
+    return int(near.sum())
 
 
 def violations(c: Charge, moved: np.ndarray, name: str) -> list[str]:
