@@ -202,10 +202,11 @@ def _strike(
     for (w, h), pw in n_pairs:
         if w not in orders:
             orders[w], after[w] = best_removal(target, state, w, removal)
-        order = orders[w]
-        if not singles_j:
-            add(out, (w, after[w], h) if with_hits else (w, after[w]), 1.0 * pw)
+        if not singles_j:  # the keys differ by ``w`` (and ``h``): each is set once
+            if pw > 0:
+                out[(w, after[w], h) if with_hits else (w, after[w])] = pw
             continue
+        order = orders[w]
         t: dict[tuple[int, int, int], float] = {(w, iid(after[w]), h): 1.0}
         step = steps.setdefault(order, {})
         for d in singles_j:

@@ -82,7 +82,8 @@ def combat_law(
     else:  # automatic hits from no enemy (dangerous.py)
         out = {(s,): p for s, p in dangerous.hazard_law(a, su, kind, key)}
     total = sum(out.values())
-    law = [(k, p / total) for k, p in out.items()]
+    # dividing by a total of exactly 1 changes no probability: skipped
+    law = list(out.items()) if total == 1.0 else [(k, p / total) for k, p in out.items()]
     setup.cache[ck] = law
     return law
 
