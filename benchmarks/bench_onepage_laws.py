@@ -1,10 +1,11 @@
 """Benchmark: the exact combat laws of a seeded One Page 40k game's situations, computed from cold.
 
 One AI-vs-AI game of the two bundled 750-point armies is played (untimed) and every situation whose
-law the game or the AI asks for (``combat.combat_law``: shootings, melees, automatic hits) is
-recorded. Then every memo is emptied (the law cache, the memos kept on the units, grimdice's
-module-level caches) and the laws of all those situations are computed again, one after another:
-the CPU seconds of that pass are the figure (the cost of meeting situations for the first time).
+law the game or the AI asked for (``combat.combat_law``: shootings, melees, automatic hits) is read
+from its law cache (``cache.law_situations``). Then every memo is emptied (the law cache, the memos
+kept on the units, grimdice's module-level caches) and the laws of all those situations are
+computed again, one after another: the CPU seconds of that pass are the figure (the cost of
+meeting situations for the first time).
 The pass's laws are summarised as a digest of their exact floats, so two source trees can be
 checked to give the same laws bit for bit.
 
@@ -34,32 +35,21 @@ from bench_onepage_game import ARMIES, fresh_module_caches  # noqa: E402
 
 
 def situations(seed: int, players: tuple[str, str] = ("ai", "ai")) -> tuple[Any, list[tuple[Any, ...]]]:
-    """The setup of one seeded game and the distinct situations ``combat_law`` was asked for, in the
-    order first met: ``(kind, u, su, t, st, key)``."""
-    from grimdice.systems.onepage.ai import players as ai_players
-    from grimdice.systems.onepage.game import state as game_state
+    """The setup of one seeded game and the situations whose laws it met (the keys of its law
+    cache: ``(kind, u, su, t, st, key)``)."""
+    from grimdice.engine.table.terrain import Table
+    from grimdice.systems.onepage.game import cache
     from grimdice.systems.onepage.game.batch import GameJob, game_seeds
-    from grimdice.systems.onepage.game.setup import load_army_side
+    from grimdice.systems.onepage.game.setup import Setup, load_army_side
 
-    seen: dict[tuple[Any, ...], None] = {}
-    setups: list[Any] = []
-    plain = game_state.combat_law
-
-    def recording(setup: Any, kind: str, u: int, su: Any, t: int, st: Any, key: tuple[Any, ...]) -> Any:
-        if not setups:
-            setups.append(setup)
-        seen.setdefault((kind, u, su, t, st, key), None)
-        return plain(setup, kind, u, su, t, st, key)
-
-    game_state.combat_law = recording  # type: ignore[assignment]
-    ai_players.combat_law = recording  # type: ignore[assignment]
-    try:
-        job = GameJob((load_army_side(ARMIES[0]), load_army_side(ARMIES[1])), None, players)
-        job(game_seeds(seed, 1)[0])
-    finally:
-        game_state.combat_law = plain
-        ai_players.combat_law = plain
-    return setups[0], list(seen)
+    job = GameJob((load_army_side(ARMIES[0]), load_army_side(ARMIES[1])), None, players)
+    job(game_seeds(seed, 1)[0])
+    if hasattr(cache, "law_situations"):
+        sits = cache.law_situations(job.cache)
+    else:  # a reference tree older than ``law_situations``: the same keys
+        sits = [k for k in job.cache if isinstance(k, tuple) and len(k) == 6]
+        sits = [k for k in sits if k[0] in ("shoot", "melee", "dangerous", "transport")]
+    return Setup(job.armies, Table(), job.cache), sits
 
 
 def forget(setup: Any) -> None:

@@ -78,7 +78,7 @@ def combat_law(
         for (_w, s, _m), p in table.items():
             out[(s,)] = out.get((s,), 0.0) + p
     elif kind == "melee":  # each side's strikers its best models (strike_order.py)
-        out = {k: p for k, p in strike_order.melee_law(a, su, d, st, c).items()}
+        out = strike_order.melee_law(a, su, d, st, c)
     else:  # automatic hits from no enemy (dangerous.py)
         out = {(s,): p for s, p in dangerous.hazard_law(a, su, kind, key)}
     total = sum(out.values())
