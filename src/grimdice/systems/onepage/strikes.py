@@ -198,29 +198,17 @@ def _strike(
     # a state is the hot spot), their casualties per (state, wounds) and removal order computed once
     iid = Interner()
     states = iid.states
-    steps: dict[tuple[int, ...], dict[tuple[int, int], int]] = {}
+    steps: dict[tuple[int, ...], dict[int, dict[int, int]]] = {}
     for (w, h), pw in n_pairs:
         if w not in orders:
             orders[w], after[w] = best_removal(target, state, w, removal)
-        order = orders[w]
-        if not singles_j:
-            add(out, (w, after[w], h) if with_hits else (w, after[w]), 1.0 * pw)
+        if not singles_j:  # the keys differ by ``w`` (and ``h``): each is set once
+            if pw > 0:
+                out[(w, after[w], h) if with_hits else (w, after[w])] = pw
             continue
-        t: dict[tuple[int, int, int], float] = {(w, iid(after[w]), h): 1.0}
+        order = orders[w]
         step = steps.setdefault(order, {})
-        for d in singles_j:
-            nt: dict[tuple[int, int, int], float] = {}
-            get = nt.get
-            for (tot, i, hh), p in t.items():
-                for (k, kh), q in d:
-                    v = p * q
-                    if v > 0:
-                        nj = step.get((i, k))
-                        if nj is None:
-                            nj = step[(i, k)] = iid(wound(target, states[i], k, order, single=True))
-                        nk = (tot + k, nj, hh + kh)
-                        nt[nk] = get(nk, 0.0) + v
-            t = nt
+        t = _x_rule(target, {(w, iid(after[w]), h): 1.0}, singles_j, order, step, iid)
         for (tot, i, hh), p in t.items():
             add(out, (tot, states[i], hh) if with_hits else (tot, states[i]), p * pw)
     total = Dist.from_mapping(_marginal(out, 0)) if out else Dist.constant(0)
@@ -228,6 +216,38 @@ def _strike(
     if target.rolls_vehicle_damage:
         out, extra = vehicle_damage(target, out, orders, facing, removal)
     return Strike(hits, total, out, orders, extra)
+
+
+def _x_rule(
+    target: Unit,
+    t: dict[tuple[int, int, int], float],
+    singles: list[list[tuple[tuple[int, int], float]]],
+    order: tuple[int, ...],
+    step: dict[int, dict[int, int]],
+    iid: Interner,
+) -> dict[tuple[int, int, int], float]:
+    """The "x" rule's weapons resolved one after another from the table ``t`` {(wounds, state id,
+    hits): p}: "all their wounds must be assigned to a single model" (:func:`~.units.wound`, in
+    removal ``order``); ``step`` keeps each state's casualties per number of wounds (state id ->
+    {wounds: state id after})."""
+    states = iid.states
+    for d in singles:
+        nt: dict[tuple[int, int, int], float] = {}
+        get = nt.get
+        for (tot, i, hh), p in t.items():
+            moves = step.get(i)
+            if moves is None:
+                moves = step[i] = {}
+            for (k, kh), q in d:
+                v = p * q
+                if v > 0:
+                    nj = moves.get(k)
+                    if nj is None:
+                        nj = moves[k] = iid(wound(target, states[i], k, order, single=True))
+                    nk = (tot + k, nj, hh + kh)
+                    nt[nk] = get(nk, 0.0) + v
+        t = nt
+    return t
 
 
 def _marginal(table: Table, i: int) -> dict[int, float]:

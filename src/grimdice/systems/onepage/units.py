@@ -214,8 +214,23 @@ def memo(unit: Unit, name: str, limit: int | None = None) -> dict[Any, Any]:
 
 
 def recall(unit: Unit, name: str, key: Any, compute: Callable[[], T], limit: int | None = None) -> T:
-    """The answer kept for ``key`` in ``unit``'s memo ``name`` (:func:`memo`), computed the first time."""
-    return answer(memo(unit, name, limit), key, compute)
+    """The answer kept for ``key`` in ``unit``'s memo ``name`` (:func:`memo`), computed the first time
+    (the memo read straight from the unit while it has room: the exact engine asks at every step)."""
+    d: dict[Any, Any] | None = unit.__dict__.get(_ATTR.get(name) or _attr(name))
+    if d is None or not _MEMOS_ON[0] or len(d) >= (MEMO_LIMIT if limit is None else limit):
+        d = memo(unit, name, limit)
+    hit: T | None = d.get(key)
+    if hit is None:
+        hit = d[key] = compute()
+    return hit
+
+
+_ATTR: dict[str, str] = {}  # memo name -> attribute that holds it
+
+
+def _attr(name: str) -> str:
+    a = _ATTR[name] = MEMO_PREFIX + name
+    return a
 
 
 def wound(

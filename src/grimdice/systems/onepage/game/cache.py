@@ -51,6 +51,17 @@ class LawCache(OrderedDict[Any, Any]):
             self.popitem(last=False)
 
 
+#: the kinds of chance node whose law ``combat.combat_law`` keeps under ``(kind, u, su, t, st, key)``
+LAW_KINDS = ("shoot", "melee", "dangerous", "transport")
+
+
+def law_situations(cache: dict[Any, Any]) -> list[tuple[Any, ...]]:
+    """The situations ``(kind, u, su, t, st, key)`` whose combat laws ``cache`` holds (its other
+    entries are the AI's values), in the cache's order: each, given to ``combat_law`` again, is its
+    own key."""
+    return [k for k in cache if isinstance(k, tuple) and len(k) == 6 and k[0] in LAW_KINDS]
+
+
 def firing_state(su: UnitState, in_range: int) -> UnitState:
     """The shooter's state as the exact shooting reads it, the key of its law: only the models that
     fire ("All models in a unit that have line of sight to an enemy unit and that have a weapon that
@@ -86,4 +97,14 @@ def recall(setup: Any, key: Any, compute: Callable[[], T]) -> T:
     return hit
 
 
-__all__ = ["LAW_LIMIT", "LIMIT", "LawCache", "firing_state", "memo", "recall", "shot_state"]
+__all__ = [
+    "LAW_KINDS",
+    "LAW_LIMIT",
+    "LIMIT",
+    "LawCache",
+    "firing_state",
+    "law_situations",
+    "memo",
+    "recall",
+    "shot_state",
+]

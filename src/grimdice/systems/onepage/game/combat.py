@@ -78,11 +78,12 @@ def combat_law(
         for (_w, s, _m), p in table.items():
             out[(s,)] = out.get((s,), 0.0) + p
     elif kind == "melee":  # each side's strikers its best models (strike_order.py)
-        out = {k: p for k, p in strike_order.melee_law(a, su, d, st, c).items()}
+        out = strike_order.melee_law(a, su, d, st, c)
     else:  # automatic hits from no enemy (dangerous.py)
         out = {(s,): p for s, p in dangerous.hazard_law(a, su, kind, key)}
     total = sum(out.values())
-    law = [(k, p / total) for k, p in out.items()]
+    # dividing by a total of exactly 1 changes no probability: skipped
+    law = list(out.items()) if total == 1.0 else [(k, p / total) for k, p in out.items()]
     setup.cache[ck] = law
     return law
 

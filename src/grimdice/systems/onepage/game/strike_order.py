@@ -48,9 +48,8 @@ def listed_as(unit: Unit, order: tuple[int, ...]) -> Unit:
 
 def state_as(state: UnitState, order: tuple[int, ...]) -> UnitState:
     """``state`` with its groups in ``order``."""
-    return replace(
-        state, alive=tuple(state.alive[i] for i in order), damage=tuple(state.damage[i] for i in order)
-    )
+    alive, damage = state.alive, state.damage
+    return _with_groups(state, tuple(alive[i] for i in order), tuple(damage[i] for i in order))
 
 
 def state_back(state: UnitState, order: tuple[int, ...]) -> UnitState:
@@ -58,12 +57,18 @@ def state_back(state: UnitState, order: tuple[int, ...]) -> UnitState:
     alive, damage = [0] * len(order), [0] * len(order)
     for k, i in enumerate(order):
         alive[i], damage[i] = state.alive[k], state.damage[k]
-    return replace(state, alive=tuple(alive), damage=tuple(damage))
+    return _with_groups(state, tuple(alive), tuple(damage))
+
+
+def _with_groups(state: UnitState, alive: tuple[int, ...], damage: tuple[int, ...]) -> UnitState:
+    """``state`` with ``alive`` and ``damage`` (``dataclasses.replace`` without its field lookups:
+    the melee's end states are read back by the hundred)."""
+    return UnitState(alive, damage, state.pinned, state.routed, state.shaken, state.immobile)
 
 
 def melee_law(
     a: Unit, sa: UnitState, d: Unit, sd: UnitState, c: Conditions
-) -> dict[tuple[UnitState, UnitState], float]:
+) -> dict[tuple[UnitState, ...], float]:
     """The law of (attacker's, defender's) end states of the melee, each side's strikers its best
     models (see the module's text)."""
     oa = best_first(a, sa, d, c.model_copy(update={"action": "assault"}), True, c.attacker_strikers)
@@ -71,11 +76,14 @@ def melee_law(
     m = melee_table(listed_as(a, oa), state_as(sa, oa), listed_as(d, od), state_as(sd, od), c)
     back_a = _reader(m.states, oa)
     back_d = back_a if od == oa else _reader(m.states, od)
-    out: dict[tuple[UnitState, UnitState], float] = {}
+    # summed by state ids first (each id is one state, so the sums and their order are those by
+    # state), then read back as states: a state pair is hashed once, not once per winner
+    by_ids: dict[tuple[int, int], float] = {}
+    get = by_ids.get
     for (ia, i_d, _win), p in m.final.items():
-        k = (back_a(ia), back_d(i_d))
-        out[k] = out.get(k, 0.0) + p
-    return out
+        k = (ia, i_d)
+        by_ids[k] = get(k, 0.0) + p
+    return {(back_a(ia), back_d(i_d)): p for (ia, i_d), p in by_ids.items()}
 
 
 def _reader(states: list[UnitState], order: tuple[int, ...]) -> Callable[[int], UnitState]:
