@@ -4,7 +4,16 @@ The AI is greedy for its own activation; this term makes it weigh what the enemy
 unit next. The score is "the point value of all enemy units they completely destroyed, or that are
 pinned", so the danger of a position is counted in the same points as the AI's own gains:
 
-    exposure(u at p) = sum over enemy units v of  w(v) * b(v, u at p) * share(v, u at p)
+    c(v) = w(v) * share(v, u at p) * min(1, b(v, u at p) / m(u))
+    exposure(u at p) = m(u) * (1 - product over enemy units v of (1 - c(v)))
+
+* ``m(u)`` (:func:`stake`): the most the enemy can still take from ``u``, its points destroyed
+  (with every model killed) less what its state already gives away. Each enemy's expected take is
+  a share ``c(v)`` of that stake; the enemies act one after another on what the earlier ones left
+  (each takes its share of the rest, as if independent), so the unit is never valued as losing
+  more than it is worth, however many enemies reach it (it cannot be destroyed twice). One enemy
+  alone gives ``w * b * share`` (``b`` at most ``m``); each further enemy adds to the exposure,
+  less the more the others already take;
 
 * ``b`` (:func:`reply_value`): ``max(0, shot, charge)``, what ``v`` takes from ``u`` if it picks
   it. ``shot``: the expected points the enemy scores on ``u`` (:func:`players.shot_value`: the
@@ -206,26 +215,43 @@ def share(value: float, rest: float) -> float:
     return value / (value + rest) if value > 0.0 else 0.0
 
 
+def stake(state: GameState, u: int) -> float:
+    """The most the enemy can still take from ``u`` (``m(u)`` of the module text), in the points
+    the AI's values count (:func:`players.worth`): the unit destroyed ("the point value of all
+    enemy units they completely destroyed, or that are pinned") less what its present state already
+    gives away, pins at :func:`players.pin_share` and killed models at :func:`players.attrition`,
+    as the enemy's shots and charges on it are valued."""
+    from grimdice.systems.onepage.ai.players import attrition, pin_share, worth
+
+    kill = attrition(state)
+    whole = state.setup.units[u].cost * (1.0 + kill)  # destroyed: its points, every model killed
+    return whole - worth(state.setup, u, state.units[u], pin_share(state, u), kill)
+
+
 def exposure(
     state: GameState, u: int, end: tuple[float, float] | None = None, limit: float = math.inf, skip: int = -1
 ) -> float:
     """The expected points the enemy's next activations could take from ``u`` standing at ``end``
-    (default: where it stands); see the module text. The enemies are summed nearest first and the
-    sum stops once it exceeds ``limit`` (every term is at least 0: the partial sum is then already
-    over ``limit``, which is all :func:`choose` needs to know). ``skip``: an enemy left out (the
-    target of an Assault, whose reply is the melee's own)."""
+    (default: where it stands); see the module text: ``m(u) x (1 - product of (1 - c(v)))``, never
+    more than the unit's :func:`stake`. The enemies are taken nearest first and the product stops
+    once the exposure exceeds ``limit`` (every factor is at most 1: the partial exposure only grows,
+    and is then already over ``limit``, which is all :func:`choose` needs to know). ``skip``: an
+    enemy left out (the target of an Assault, whose reply is the melee's own)."""
     s = placed_at(state, u, end)
-    total = 0.0
+    most = stake(s, u)
+    if most <= 0.0:
+        return 0.0
+    kept_whole = 1.0  # the product of (1 - c(v)) so far: the share of the stake no enemy takes
     for v in sorted(s.enemies(u), key=lambda v: state.gap(u, v, end)):
         w = reply_weight(s, v) if v != skip else 0.0
         if w == 0.0:
             continue
         best = reply_value(s, v, u, end)
         if best > 0.0:
-            total += w * best * share(best, rest_of(state, v, u))
-        if total > limit:
+            kept_whole *= 1.0 - w * share(best, rest_of(state, v, u)) * min(1.0, best / most)
+        if most * (1.0 - kept_whole) > limit:
             break
-    return total
+    return most * (1.0 - kept_whole)
 
 
 def charge_odds(state: GameState, u: int) -> Odds:
@@ -467,6 +493,7 @@ __all__ = [
     "rest_of",
     "share",
     "shot_prospect",
+    "stake",
     "strikers",
     "strikes_first",
     "walked_to",
