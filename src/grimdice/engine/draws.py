@@ -19,7 +19,7 @@ draws, both cheaper than NumPy's one-at-a-time calls and giving the same numbers
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -36,6 +36,11 @@ class Stream(np.random.Generator):
     """A ``Generator`` drawing its scalar uniforms and bounded integers by blocks (see the module
     text)."""
 
+    #: ``random()`` with no arguments, in one plain call with nothing to check (a function over the
+    #: stream's block, not a method): for loops that draw many scalar uniforms (the Crusade random
+    #: player's draw)
+    next_random: Callable[[], float]
+
     def __init__(self, bit_generator: np.random.BitGenerator) -> None:
         super().__init__(bit_generator)
         self._block: list[int] = []  # raw outputs drawn ahead, not yet used (last first)
@@ -43,6 +48,7 @@ class Stream(np.random.Generator):
         self._half = 0  # the high 32-bit half kept for the next 32-bit draw (NumPy's ``uinteger``)
         self._has_half = False  # whether it is still to be used (NumPy's ``has_uint32``)
         self._owned = False  # whether the stream draws ahead of the bit generator's own state
+        self.next_random = _scalar_draw(self._block.pop, self._raw)
 
     def _own(self) -> None:
         """Take over the bit generator's position: the half it kept becomes the stream's."""
@@ -81,14 +87,6 @@ class Stream(np.random.Generator):
             return (self._raw() >> 11) * _TO_DOUBLE
         self._settle()
         return super().random(size, dtype, out)
-
-    def next_random(self) -> float:
-        """``random()`` with no arguments, in one call with nothing to check: for loops that draw
-        many scalar uniforms (the Crusade random player's draw)."""
-        try:
-            return (self._block.pop() >> 11) * _TO_DOUBLE  # outputs in the block: owned already
-        except IndexError:
-            return (self._raw() >> 11) * _TO_DOUBLE
 
     def integers(
         self, low: Any, high: Any = None, size: Any = None, dtype: Any = np.int64, endpoint: bool = False
@@ -151,6 +149,19 @@ class Stream(np.random.Generator):
     def bit_generator(self) -> np.random.BitGenerator:
         self._settle()
         return super().bit_generator
+
+
+def _scalar_draw(pop: Callable[[], int], raw: Callable[[], int]) -> Callable[[], float]:
+    """:attr:`Stream.next_random`: the top 53 bits of the next raw output of the block (``pop``: its
+    list's ``pop``, the list refilled in place) or, the block used up, of the stream's ``raw``."""
+
+    def next_random() -> float:
+        try:
+            return (pop() >> 11) * _TO_DOUBLE  # outputs in the block: owned already
+        except IndexError:
+            return (raw() >> 11) * _TO_DOUBLE
+
+    return next_random
 
 
 def _settling(name: str) -> Any:
