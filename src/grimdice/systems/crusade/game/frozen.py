@@ -24,8 +24,7 @@ def altered(obj: T, **changes: Any) -> T:
 def altered_by(obj: T, changes: Mapping[str, Any]) -> T:
     """:func:`altered` with the changes given as a mapping (no keyword arguments to pack)."""
     now = obj.__dict__
-    values = now.copy()
-    values.update(changes)
+    values = {**now, **changes}
     if len(values) != len(now):
         unknown = sorted(changes.keys() - now.keys())
         raise TypeError(f"{type(obj).__name__} has no field {unknown[0]!r}")
