@@ -82,9 +82,10 @@ def test_one_enemy_alone_takes_its_expected_points_and_each_added_enemy_takes_mo
 
 def test_the_partial_exposure_only_grows_so_the_limit_stops_early_above_it() -> None:
     """With ``limit`` below the full exposure, the enemies stop being read once the partial value
-    passes it: the answer is over the limit (what choose needs) and at most the full value."""
+    passes it: the answer is over the limit (what choose needs) and below the full value (the
+    third enemy left unread)."""
     s = ring(3)
     full = threat.exposure(s, 3)
     first = threat.exposure(ring(1), 1)
     cut = threat.exposure(s, 3, None, limit=0.5 * first)
-    assert 0.5 * first < cut <= full
+    assert 0.5 * first < cut < full

@@ -41,15 +41,24 @@ def sweeps_meet_any(
 def nearest_gaps(a: np.ndarray, ra: float, b: np.ndarray, rb: np.ndarray) -> np.ndarray:
     """``(n,)``: each base's signed gap to the nearest of the bases ``b`` (radii ``rb``; infinity
     when there are none): ``bases.base_distances(a, ra, b, rb, signed=True).min(axis=1)``."""
-    n, m = a.shape[0], b.shape[0]
+    n = a.shape[0]
     out = np.full(n, np.inf)
     for i in range(n):
-        for j in range(m):
-            dx, dy = a[i, 0] - b[j, 0], a[i, 1] - b[j, 1]
-            gap = np.sqrt(dx * dx + dy * dy) - ra
-            gap -= rb[j]
-            if gap < out[i]:
-                out[i] = gap
+        out[i] = nearest_gap(a[i, 0], a[i, 1], ra, b, rb)
+    return out
+
+
+@njit(cache=True)
+def nearest_gap(x: float, y: float, ra: float, b: np.ndarray, rb: np.ndarray) -> float:
+    """The signed gap of a base of ``ra`` at ``(x, y)`` to the nearest of the bases ``b`` (radii
+    ``rb``; infinity when there are none), ``base_distances``' arithmetic."""
+    out = np.inf
+    for j in range(b.shape[0]):
+        dx, dy = x - b[j, 0], y - b[j, 1]
+        gap = np.sqrt(dx * dx + dy * dy) - ra
+        gap -= rb[j]
+        if gap < out:
+            out = gap
     return out
 
 
@@ -147,4 +156,4 @@ def sweeps_touch(
     return out
 
 
-__all__ = ["blocks_gaps", "nearest_gaps", "sweeps_meet_any", "sweeps_touch"]
+__all__ = ["blocks_gaps", "nearest_gap", "nearest_gaps", "sweeps_meet_any", "sweeps_touch"]

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from grimdice.engine.table.path_kernels import nearest_gap
+
 
 @njit(cache=True)
 def _free(g: np.ndarray, s: int, i: int, eps: float, link: float, span: float) -> bool:
@@ -141,20 +143,6 @@ def within(froms: np.ndarray, spots: np.ndarray, limit: float, mask: np.ndarray)
 
 
 @njit(cache=True)
-def _nearest_gap(x: float, y: float, ra: float, pts: np.ndarray, radii: np.ndarray) -> float:
-    """The signed gap of a base of ``ra`` at ``(x, y)`` to the nearest of the bases ``pts``
-    (``path_kernels.nearest_gaps``' arithmetic)."""
-    out = np.inf
-    for j in range(pts.shape[0]):
-        dx, dy = x - pts[j, 0], y - pts[j, 1]
-        gap = np.sqrt(dx * dx + dy * dy) - ra
-        gap -= radii[j]
-        if gap < out:
-            out = gap
-    return out
-
-
-@njit(cache=True)
 def follow_ends(
     ends: np.ndarray,
     pos: np.ndarray,
@@ -180,7 +168,7 @@ def follow_ends(
     eps, link, span, table_eps = limits[4], limits[6], limits[7], limits[3]
     for s in range(n):
         x, y = ends[s, 0], ends[s, 1]
-        gaps[s] = _nearest_gap(x, y, ra, target, target_radii)
+        gaps[s] = nearest_gap(x, y, ra, target, target_radii)
         if i >= 0 and not gaps[s] < limits[0]:
             continue
         if not (x - ra >= -table_eps and y - ra >= -table_eps):
@@ -190,7 +178,7 @@ def follow_ends(
         if not gaps[s] >= -eps:
             continue
         if others.shape[0]:
-            near[s] = _nearest_gap(x, y, ra, others, other_radii)
+            near[s] = nearest_gap(x, y, ra, others, other_radii)
             if not near[s] >= limits[5]:
                 continue
         linked, free = False, True

@@ -214,7 +214,7 @@ def settle(s: GameState) -> GameState:
     if s.ended or s.pending or s.control or (s.psy is not None and moments.asked(s)):  # VII PSYCHOMETRY first
         return s
     calm = _CALM[0]  # one read: another thread may replace it
-    if not (s.tokens is calm[0] and s.setup is calm[1] and s.items is calm[2] and s.psy is calm[3]):
+    if not _is_calm(s, calm):
         after = _deaths_and_goals(s)
         if after.ended:
             return after
@@ -242,17 +242,14 @@ def _calm_too(before: GameState, after: GameState) -> GameState:
     read (the models' ``done``, ``spent`` and ``snapped``), with the same setup, items and cards:
     when ``before`` was calm, so is ``after`` (:data:`_CALM`)."""
     calm = _CALM[0]
-    if (
-        before.tokens is calm[0]
-        and before.setup is calm[1]
-        and before.items is calm[2]
-        and before.psy is calm[3]
-        and after.setup is calm[1]
-        and after.items is calm[2]
-        and after.psy is calm[3]
-    ):
+    if _is_calm(before, calm) and after.setup is calm[1] and after.items is calm[2] and after.psy is calm[3]:
         _CALM[0] = (after.tokens, after.setup, after.items, after.psy)
     return after
+
+
+def _is_calm(s: GameState, calm: tuple[Any, ...]) -> bool:
+    """Whether ``s`` has the tokens, setup, items and cards of the calm state ``calm`` (:data:`_CALM`)."""
+    return s.tokens is calm[0] and s.setup is calm[1] and s.items is calm[2] and s.psy is calm[3]
 
 
 def _stepped(before: GameState, after: GameState) -> GameState:

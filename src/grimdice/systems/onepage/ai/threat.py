@@ -51,7 +51,6 @@ here calls a new exact solver.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -273,7 +272,7 @@ def charge_odds(state: GameState, u: int) -> Odds:
 
 
 def prospect(
-    state: GameState, u: int, end: tuple[float, float] | None = None, odds: Mapping[int, float] | None = None
+    state: GameState, u: int, end: tuple[float, float] | None = None, odds: Odds | None = None
 ) -> float:
     """The expected value to ``u`` of the best charge it could make in its next activation from
     ``end`` (default: where it stands): the greatest of :func:`charge_odds` (``odds``, when already
@@ -285,8 +284,6 @@ def prospect(
     from grimdice.systems.onepage.ai.footing import charge_reach
 
     odds = charge_odds(state, u) if odds is None else odds
-    if not isinstance(odds, Odds):
-        odds = Odds(list(odds), odds.__getitem__)
     full = move_distance(state.setup.units[u], "assault")
     reach, best = None, 0.0
     for t in odds.near:  # a charge valued only where the enemy is within reach of ``end``
@@ -399,7 +396,7 @@ def carried(state: GameState, t: int, end: tuple[float, float] | None = None) ->
     return total
 
 
-def outlook(state: GameState, u: int, end: tuple[float, float] | None, odds: Mapping[int, float]) -> float:
+def outlook(state: GameState, u: int, end: tuple[float, float] | None, odds: Odds) -> float:
     """What ``u``'s next activation offers from ``end``: :func:`prospect` (its best charge, from
     ``odds``) + :func:`shot_prospect` + :func:`carried` (a transport's passengers' shots)."""
     return prospect(state, u, end, odds) + shot_prospect(state, u, end) + carried(state, u, end)

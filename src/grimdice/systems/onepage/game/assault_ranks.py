@@ -289,7 +289,8 @@ def _could_strike(c: Charge, reach: float) -> int:
     (:func:`_paths`), and takes moves back only to such places. An end within 2" of a target model
     is at most ``ra + rd + 2"`` from that model's centre, so (triangle inequality) a model ends
     within 2" only if it is within 2" already or a target model's centre is within that plus the
-    route's allowance of the route's start. The bound is loose by 0.01" (the tests' tolerances)."""
+    route's allowance of the route's start. The bound is loose by 0.01", a margin over the 1e-6
+    tolerances (``EPS``) of the reach in :func:`_clear` and of :func:`within_reach`."""
     strike = c.ra + c.rd + STRIKE_REACH + 0.01
     near = within_reach(c.a, c.ra, c.d, c.rd)
     for froms, allowance in ((c.starts, reach), (c.a, reach - _block(c))):

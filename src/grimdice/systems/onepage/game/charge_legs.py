@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from grimdice.engine.table.blocks import EPS, blocks, blocks_touch
+from grimdice.engine.table.blocks import EPS, blocks
 from grimdice.systems.onepage.game import charge_paths, facing, legs, moving
 from grimdice.systems.onepage.movement import move_distance
 
@@ -136,31 +136,18 @@ def clear_legs(
     difficult terrain (``walk``: the Walk when the first leg did, else None), its end over 1" from
     every friendly unit (``clear_of_friends``) and over no base but the target's on the way
     (``charge_lane_clear``); each check on all of ``moves`` at once, as each move alone gives it."""
-    table, r = mid.setup.table, mid.setup.radii[u]
-    unit = mid.setup.units[u]
     ax, ay = mid.anchors[u]
-    a = mid.models(u)
     ends = blocks(mid.block(u), np.array([(ax + dx, ay + dy) for dx, dy in moves], dtype=float))
-    ok: np.ndarray = np.asarray(table.on_table(ends.reshape(-1, 2), r).reshape(len(moves), -1).all(axis=1))
-    slowed = np.full(len(moves), walk is not None)
-    if not unit.has("flying"):  # "they may ignore terrain effects"
-        touch = blocks_touch(table, a, ends, table.having("impassable", "difficult"), r)
-        ok &= ~touch[:, table.having("impassable")].any(axis=1)
-        if not unit.has("strider"):
-            slowed |= touch[:, table.having("difficult")].any(axis=1)
-    cap = move_distance(unit, "walk")
+    ok, slowed = moving.charge_terrains(mid, u, ends)
+    slowed |= walk is not None
+    cap = move_distance(mid.setup.units[u], "walk")
     for k, move in enumerate(moves):
         if ok[k] and slowed[k] and done + math.hypot(*move) > cap + EPS:
             ok[k] = False
-    if not ok.any():
-        return None
-    st = mid.standing()
-    owner = mid.setup.owner[u]
-    friends = np.array([mid.setup.owner[v] == owner and v != t for v in st.ids], dtype=bool)
-    if friends.any():
-        ok[ok] = mid.kept_clear(u, (ax, ay), a, ends[ok], among=friends)
     if ok.any():
-        ok[ok] = mid.swept_clear(u, a, ends[ok], np.array([v not in (u, t) for v in st.ids], dtype=bool))
+        ok[ok] = moving.ends_clear_of_friends(mid, u, t, ends[ok])
+    if ok.any():
+        ok[ok] = moving.charge_lanes_clear(mid, u, t, ends[ok])
     return int(np.argmax(ok)) if ok.any() else None
 
 

@@ -446,42 +446,50 @@ def _charge_ok(state: GameState, u: int, move: tuple[float, float]) -> bool:
 def charge_terrain(state: GameState, u: int, move: tuple[float, float]) -> tuple[bool, bool]:
     """(the block's ``move`` ends on the table and crosses no impassable terrain, it touches
     difficult terrain: False for Strider and Flying, which treat it as open)."""
-    dx, dy = move
-    ax, ay = state.anchors[u]
-    unit = state.setup.units[u]
-    end = (ax + dx, ay + dy)
-    table = state.setup.table
-    a, b = state.models(u), state.models(u, end)
-    if not table.on_table(b, state.setup.radii[u]).all():
-        return False, False
-    if unit.has("flying"):
-        return True, False
+    ok, slow = charge_terrains(state, u, charge_paths.end_blocks(state, u, move))
+    return bool(ok[0]), bool(slow[0])
+
+
+def charge_terrains(state: GameState, u: int, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`charge_terrain` of the block moved straight to each of ``ends`` (``(K, n, 2)``)."""
+    table, r, unit = state.setup.table, state.setup.radii[u], state.setup.units[u]
+    ok = np.asarray(table.on_table(ends.reshape(-1, 2), r).reshape(len(ends), -1).all(axis=1))
+    slow = np.zeros(len(ends), dtype=bool)
+    if unit.has("flying") or not ok.any():  # "they may ignore terrain effects"
+        return ok, slow
     keep = table.having("impassable", "difficult")  # both traits' pieces in one pass
-    touch = blocks_touch(table, a, b[None, :, :], keep, state.setup.radii[u])[0]
-    if touch[table.having("impassable")].any():
-        return False, False
-    return True, bool(touch[table.having("difficult")].any()) and not unit.has("strider")
+    touch = blocks_touch(table, state.models(u), ends, keep, r)
+    ok &= ~touch[:, table.having("impassable")].any(axis=1)
+    if not unit.has("strider"):
+        slow = ok & touch[:, table.having("difficult")].any(axis=1)
+    return ok, slow
 
 
 def charge_lane_clear(state: GameState, u: int, t: int, move: tuple[float, float]) -> bool:
     """The Assault's path (the block's ``move``) passes over no base of a unit
     but the target ("a clear path to it"), so it ends in contact with the target only (Flying: "may
     move through other units")."""
-    st = state.standing()
-    among = np.array([v not in (u, t) for v in st.ids], dtype=bool)
-    ends = charge_paths.end_blocks(state, u, move)
-    return bool(state.swept_clear(u, state.models(u), ends, among)[0])
+    return bool(charge_lanes_clear(state, u, t, charge_paths.end_blocks(state, u, move))[0])
+
+
+def charge_lanes_clear(state: GameState, u: int, t: int, ends: np.ndarray) -> np.ndarray:
+    """:func:`charge_lane_clear` of the block moved straight to each of ``ends`` (``(K, n, 2)``)."""
+    among = np.array([v not in (u, t) for v in state.standing().ids], dtype=bool)
+    return np.asarray(state.swept_clear(u, state.models(u), ends, among))
 
 
 def clear_of_friends(state: GameState, u: int, t: int, move: tuple[float, float]) -> bool:
     """The Assault's block end (after ``move``) keeps 1" from every
     friendly unit but ``t`` (a transport it embarks on): :meth:`kept_clear` among them only; it
     depends on where they stand, so it is not kept with the path in the memo."""
-    st = state.standing()
+    return bool(ends_clear_of_friends(state, u, t, charge_paths.end_blocks(state, u, move))[0])
+
+
+def ends_clear_of_friends(state: GameState, u: int, t: int, ends: np.ndarray) -> np.ndarray:
+    """:func:`clear_of_friends` of each block end of ``ends`` (``(K, n, 2)``)."""
     owner = state.setup.owner[u]
-    friends = np.array([state.setup.owner[v] == owner and v != t for v in st.ids], dtype=bool)
+    friends = np.array([state.setup.owner[v] == owner and v != t for v in state.standing().ids], dtype=bool)
     if not friends.any():
-        return True
+        return np.ones(len(ends), dtype=bool)
     start = state.anchors[u]
-    ends = charge_paths.end_blocks(state, u, move)
-    return bool(state.kept_clear(u, start, state.models(u, start), ends, among=friends)[0])
+    return np.asarray(state.kept_clear(u, start, state.models(u, start), ends, among=friends))

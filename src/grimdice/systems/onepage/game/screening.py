@@ -44,7 +44,14 @@ def sight_key(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) 
     """What ``u``'s sight of ``t`` (at ``anchor``) depends on, models included: its models alive,
     where it and ``t`` stand, and where the screening units stand that have a model :func:`between`
     the two units (:func:`near_screens`); a memo key's tail."""
-    return (s.units[u].alive, s.placed(u, anchor), s.placed(t), near_screens(s, u, t, anchor))
+    return sight_key_with(s, u, t, anchor, near_screens(s, u, t, anchor))
+
+
+def sight_key_with(
+    s: GameState, u: int, t: int, anchor: tuple[float, float] | None, near: tuple[Any, ...]
+) -> tuple[Any, ...]:
+    """:func:`sight_key` with its :func:`near_screens` already known (``near``)."""
+    return (s.units[u].alive, s.placed(u, anchor), s.placed(t), near)
 
 
 def near_screens(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
@@ -52,26 +59,39 @@ def near_screens(s: GameState, u: int, t: int, anchor: tuple[float, float] | Non
     ``anchor``) and ``t``'s, the bases' width added: only these can block a
     line between the two units' bases, so a sight, a shooting's firers or its situation stays the
     same while every other unit moves. Kept in the geometry memo by where every unit stands."""
-    st = s.standing()
 
     def compute() -> tuple[Any, ...]:
-        if not len(st.pts):
-            return ()
-        widest = max(s.setup.radii[u], s.setup.radii[t])
-        near = between(s.models(u, anchor), s.models(t), st.pts, st.radii + widest)
-        hit = np.logical_or.reduceat(near, st.starts).tolist()  # per unit, in standing order
-        return tuple(s.placed(v) for v, h in zip(st.ids, hit, strict=True) if h and v not in (u, t))
+        return screens_hit(s, u, t, s.models(u, anchor))[0] if len(s.standing().pts) else ()
 
-    return recall(s.setup, ("near screens", s.placed(u, anchor), s.placed(t), st.key), compute)
+    return recall(s.setup, screens_key(s, u, t, anchor), compute)
+
+
+def screens_key(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
+    """The geometry memo's key of :func:`near_screens`: where the two units and every unit stand."""
+    return ("near screens", s.placed(u, anchor), s.placed(t), s.standing().key)
+
+
+def screens_hit(s: GameState, u: int, t: int, a: np.ndarray) -> list[tuple[Any, ...]]:
+    """:func:`near_screens`' answer for each block of ``u``'s models in ``a`` (``(C, n, 2)``, or one
+    block ``(n, 2)``), with at least one unit standing: the units with a model :func:`between`
+    the block and ``t``'s models, the bases' width added, per unit in standing order."""
+    st = s.standing()
+    widest = max(s.setup.radii[u], s.setup.radii[t])
+    near = between(a, s.models(t), st.pts, st.radii + widest)
+    hits = np.logical_or.reduceat(near, st.starts, axis=-1).reshape(-1, len(st.starts)).tolist()
+    return [
+        tuple(s.placed(v) for v, h in zip(st.ids, hit, strict=True) if h and v not in (u, t)) for hit in hits
+    ]
 
 
 def between(a: np.ndarray, b: np.ndarray, pts: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """``(m,)``: the screening models whose base reaches into the box around the models ``a`` and
-    ``b`` (the only ones a line between them can pass through)."""
-    lo = np.minimum(a.min(axis=0), b.min(axis=0))
-    hi = np.maximum(a.max(axis=0), b.max(axis=0))
+    ``b`` (the only ones a line between them can pass through); ``(C, m)`` for blocks ``a`` of
+    shape ``(C, n, 2)``, each block's box apart."""
+    lo = np.minimum(a.min(axis=-2), b.min(axis=0))[..., None, :]
+    hi = np.maximum(a.max(axis=-2), b.max(axis=0))[..., None, :]
     r = radii[:, None]
-    return np.asarray(((pts > lo - r) & (pts < hi + r)).all(axis=1))
+    return np.asarray(((pts > lo - r) & (pts < hi + r)).all(axis=-1))
 
 
 def open_lines(s: GameState, u: int, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -95,23 +95,16 @@ def screens_at(state: GameState, u: int, t: int, ends: list[tuple[float, float]]
     """``screening.near_screens(state, u, t, e)`` for each anchor ``e`` of ``ends``, those the
     geometry memo lacks computed together and kept there: ``screening.between``'s box test at every
     anchor in one pass (the same arithmetic element by element)."""
-    m, st = memo(state.setup), state.standing()
-    keys = [("near screens", state.placed(u, e), state.placed(t), st.key) for e in ends]
+    m = memo(state.setup)
+    keys = [screening.screens_key(state, u, t, e) for e in ends]
     todo = [i for i, k in enumerate(keys) if k not in m]
-    if todo and not len(st.pts):
+    if todo and not len(state.standing().pts):
         for i in todo:
             m[keys[i]] = ()
     elif todo:
         a = blocks(state.block(u), np.array([ends[i] for i in todo], dtype=float))  # (C, n, 2)
-        b = state.models(t)
-        lo = np.minimum(a.min(axis=1), b.min(axis=0))[:, None, :]
-        hi = np.maximum(a.max(axis=1), b.max(axis=0))[:, None, :]
-        r = (st.radii + max(state.setup.radii[u], state.setup.radii[t]))[None, :, None]
-        near = ((st.pts[None] > lo - r) & (st.pts[None] < hi + r)).all(axis=2)  # (C, M)
-        hits = np.logical_or.reduceat(near, st.starts, axis=1).tolist()
-        placed = [state.placed(v) if v not in (u, t) else None for v in st.ids]
-        for i, hit in zip(todo, hits, strict=True):
-            m.setdefault(keys[i], tuple(p for p, h in zip(placed, hit, strict=True) if h and p is not None))
+        for i, found in zip(todo, screening.screens_hit(state, u, t, a), strict=True):
+            m.setdefault(keys[i], found)
     return [m[k] for k in keys]
 
 
@@ -156,9 +149,8 @@ def sight_from(state: GameState, u: int, t: int, ends: list[tuple[float, float]]
     each pair's answer is its own). Each entry equals what :func:`firing_sight` computes for its
     anchor alone (the same arithmetic element by element)."""
     m = memo(state.setup)
-    alive, pt = state.units[u].alive, state.placed(t)
     keys = [
-        ("firers", alive, state.placed(u, e), pt, near)
+        ("firers", *screening.sight_key_with(state, u, t, e, near))
         for e, near in zip(ends, screens_at(state, u, t, ends), strict=True)
     ]
     todo = [i for i, k in enumerate(keys) if k not in m]
