@@ -58,14 +58,19 @@ def _kinds(names: tuple[str, ...]) -> tuple[str, ...]:
 
 def random_action(s: GameState, rng: np.random.Generator) -> Action:
     """One legal action of ``s``, drawn as the module text says (uniform draws from ``rng``)."""
-    draw = getattr(rng, "next_random", None) or rng.random  # a Stream's plain scalar draw
-    if not ordinary(s):
+    try:
+        draw = rng.next_random  # type: ignore[attr-defined]  # a Stream's plain scalar draw
+    except AttributeError:
+        draw = rng.random
+    if s.active < 0:
         if _choosing(s):  # which model to activate: one kind
             draw()  # the kind's draw (:func:`_grouped_draw`)
             choices = c.activations(s)
             n = len(choices)
             k = int(draw() * n)
             return choices[k if k < n else n - 1]
+        return _grouped_draw(s.legal_actions(), rng)
+    if not ordinary(s):
         return _grouped_draw(s.legal_actions(), rng)
     d = Decision(s, kept=True)
     sources, slots, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
@@ -128,8 +133,8 @@ def _grouped_draw(acts: list[Action], rng: np.random.Generator) -> Action:
 
 
 def _choosing(s: GameState) -> bool:
-    """A choice of the model to activate (:func:`.choices.legal_actions`)."""
-    return s.active < 0 and not (s.ended or s.pending or (s.psy is not None and s.psy.prompt) or s.control)
+    """A choice of the model to activate (:func:`.choices.legal_actions`), no model being active."""
+    return not (s.ended or s.pending or (s.psy is not None and s.psy.prompt) or s.control)
 
 
 def ordinary(s: GameState) -> bool:
