@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from grimdice.systems.crusade.damage import KO, WOUNDED
+from grimdice.systems.crusade.damage import KILLED, KO, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
     artillery,
@@ -112,21 +112,26 @@ def targets_in_sight(s: GameState, i: int) -> list[int]:
     """II: the enemy models ``i`` has line of sight to, not hidden (blips are hidden, V)."""
     me = s.tokens[i]
     doors, occ, board = s.doors(), s.occupied(), s.setup.board
-    return [
+    return [  # t.alive read inline: every decision asks
         j
         for j, t in enumerate(s.tokens)
-        if t.alive and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
+        if t.cond != KILLED and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
     ]
 
 
 def adjacent_enemies(s: GameState, i: int) -> list[int]:
     """IV / X: adjacent enemy models (diagonals if a pinching square is open), not blips; VI: catwalks'."""
     me = s.tokens[i]
-    doors, board = s.doors(), s.setup.board
-    return [
+    doors, board, (x, y) = s.doors(), s.setup.board, me.sq[:2]
+    return [  # first the 8 squares (cells) around, where adjacency lies; t.alive read inline
         j
         for j, t in enumerate(s.tokens)
-        if t.alive and t.side != me.side and not t.blip and board.adjacent(me.sq, t.sq, doors)
+        if -1 <= t.sq[0] - x <= 1
+        and -1 <= t.sq[1] - y <= 1
+        and t.cond != KILLED
+        and t.side != me.side
+        and not t.blip
+        and board.adjacent(me.sq, t.sq, doors)
     ] + catwalk.blockers(s, i)
 
 
