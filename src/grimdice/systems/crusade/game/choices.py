@@ -42,7 +42,15 @@ from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.infiltrate import may_activate, placements, placing
 from grimdice.systems.crusade.game.scenario import Setup
-from grimdice.systems.crusade.game.state import JAMMED, READY, UNLOADED, GameState, Token, has_code
+from grimdice.systems.crusade.game.state import (
+    JAMMED,
+    READY,
+    UNLOADED,
+    GameState,
+    Token,
+    has_code,
+    shamblers,
+)
 from grimdice.systems.crusade.game.table import TableBoard
 
 Action = tuple[Any, ...]
@@ -153,17 +161,19 @@ class Decision:
     beside it and in its sight (each worked out once, at the first builder asking; with ``kept``,
     kept for the next decision that moves nobody, :mod:`.answers`)."""
 
+    #: the enemies beside it, in its sight and hidden in its sight, once found (None: not yet)
+    _adjacent: list[int] | None = None
+    _sight: list[int] | None = None
+    _hidden: list[int] | None = None
+
     def __init__(self, s: GameState, kept: bool = False) -> None:
         self.s = s
-        self.i = s.active
-        self.t = s.tokens[s.active]
+        self.i = i = s.active
+        self.t = s.tokens[i]
         self.kept = kept
-        self.wounded = wounded(s, s.active)
+        self.wounded = wounded(s, i)
         self.acting = may_act(s)
         self.full = self.acting and not (s.charged or (self.wounded and s.moved > 0))
-        self._adjacent: list[int] | None = None
-        self._sight: list[int] | None = None
-        self._hidden: list[int] | None = None
 
     def _feral(self) -> bool:
         return _feral_profile(self.s.setup, self.t.profile)
@@ -272,7 +282,7 @@ def tend(d: Decision) -> list[Action]:
 
 def moving(d: Decision) -> list[Action]:
     """An extra move; a charge (V CHARGE); IX SHAMBLE: "The model may not take extra move"."""
-    if d.wounded or has_code(d.s.setup.profiles[d.t.profile].abilities, "SHAMBLE"):
+    if d.wounded or d.t.profile in shamblers(d.s.setup):
         return []
     more = charge(d.s, d.t)
     return [("extra",), *([("charge",)] if more > 0 and d.s.budget + more > 0 else [])]

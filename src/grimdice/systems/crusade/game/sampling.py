@@ -75,7 +75,7 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
     d = Decision(s, kept=True)
     sources, slots, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
     left = list(slots)  # each kind's source, or the kind and its sources (see _plan)
-    built: dict[int, Any] = never.copy()
+    built = list(never)  # each source's actions once built (None: not yet)
     n = len(left)  # the kinds still in the draw: left[:n]
     while n:
         k = int(draw() * n)
@@ -83,7 +83,7 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
             k = n - 1
         one = left[k]
         if type(one) is int:  # the kind of one source alone
-            acts = built.get(one)
+            acts = built[one]
             if acts is None:
                 acts = built[one] = sources[one][1](d)
         else:
@@ -104,14 +104,14 @@ def _gathered(
     d: Decision,
     sources: tuple[Source, ...],
     found: list[tuple[int, bool]],
-    built: dict[int, list[Action]],
+    built: list[Any],
     kind: str,
 ) -> list[Action]:
     """The actions of ``kind`` from its sources ``found`` (each with whether it gives that kind
     alone), each source built once a decision (``built``)."""
     acts: list[Action] = []
     for n, alone in found:
-        got = built.get(n)
+        got = built[n]
         if got is None:
             got = built[n] = sources[n][1](d)
         if got:
@@ -232,14 +232,14 @@ def _plan(setup: Setup, profile: int, full: bool) -> tuple[Any, ...]:
     """A decision's sources (:data:`_TABLES`, by whether the action is in full and the scenario's
     volley fire), its kinds in order, each as the index of its source when one source alone gives
     it, else as the kind and its sources; and the sources a model of ``profile`` (-1: a blip)
-    never gets an action from (:data:`MAY`), each with its empty list of actions."""
+    never gets an action from (:data:`MAY`): per source, its empty list of actions when it
+    never gives one, else None."""
     sources, kinds, where = _table_of(setup, full)
     slots = tuple(where[k] if type(where[k]) is int else (k, where[k]) for k in kinds)
-    never = {
-        n: ()
-        for n, (names, _) in enumerate(sources)
-        if profile >= 0 and names in MAY and not MAY[names](setup, profile)
-    }
+    never = tuple(
+        () if profile >= 0 and names in MAY and not MAY[names](setup, profile) else None
+        for names, _ in sources
+    )
     return sources, slots, never
 
 
@@ -247,7 +247,7 @@ def never_built(s: GameState) -> list[tuple[str, ...]]:
     """The sources of an ordinary decision the random draw does not build (for tests)."""
     d = Decision(s)
     sources, _, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
-    return [sources[n][0] for n in never]
+    return [sources[n][0] for n, acts in enumerate(never) if acts is not None]
 
 
 def sources_of(s: GameState) -> list[tuple[tuple[str, ...], Callable[[], list[Action]]]] | None:

@@ -260,8 +260,7 @@ class GameState:
     def move_of(self, t: Token) -> int:
         if t.blip:
             return BLIP_MOVE
-        p = self.setup.profiles[t.profile]
-        return self.shamble if has_code(p.abilities, "SHAMBLE") else p.move
+        return self.shamble if t.profile in shamblers(self.setup) else self.setup.profiles[t.profile].move
 
     def armour_of(self, t: Token) -> int:
         return self.setup.blip_armour(t.blip) if t.blip else self.setup.profiles[t.profile].armour
@@ -356,13 +355,16 @@ def turn_start(s: GameState) -> GameState:
 
 def shambling(s: GameState) -> bool:
     """Whether a model of the player with IX SHAMBLE stands on the board."""
-    return any(
-        t.side == s.player
-        and t.standing
-        and not t.blip
-        and has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE")
-        for t in s.tokens
+    slow = shamblers(s.setup)
+    return bool(slow) and any(
+        t.side == s.player and t.standing and not t.blip and t.profile in slow for t in s.tokens
     )
+
+
+@lru_cache(maxsize=64)
+def shamblers(setup: Setup) -> frozenset[int]:
+    """The profiles with IX SHAMBLE, kept per setup."""
+    return frozenset(k for k, p in enumerate(setup.profiles) if has_code(p.abilities, "SHAMBLE"))
 
 
 def next_event(s: GameState, events: tuple[tuple[Any, ...], ...] | None = None) -> GameState:
