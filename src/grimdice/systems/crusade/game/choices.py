@@ -390,14 +390,13 @@ def board_steps(s: GameState) -> list[Action]:
     (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
     found = big.entering(s, flight.steps_of(s))  # IX FLY, JUMP PACK: air steps; IX BIG: entries
     full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
-    out, budget, climbs = [], s.budget + EPS, climb.CLIMBS
-    for kind, to, cost in found:
-        if not (full if cost == FULL else cost <= budget):
-            continue
-        if kind in climbs and climb.chance(s, kind, to) <= 0:
-            continue
-        out.append((kind, *to))
-    return out
+    budget, climbs = s.budget + EPS, climb.CLIMBS
+    return [
+        (kind, *to)
+        for kind, to, cost in found
+        if (full if cost == FULL else cost <= budget)
+        and (kind not in climbs or climb.chance(s, kind, to) > 0)
+    ]
 
 
 def toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
