@@ -259,9 +259,13 @@ def _stepped(before: GameState, after: GameState) -> GameState:
     :func:`_deaths_and_goals` reads besides places (its condition, force, profile, blip, HORROR
     state; no model added), so is ``after`` (:data:`_CALM`)."""
     calm = _CALM[0]
-    if before.tokens is not calm[0] or len(after.tokens) != len(before.tokens) or by_place(after.setup):
+    now, was = after.tokens, before.tokens
+    if was is not calm[0] or len(now) != len(was) or by_place(after.setup):
         return after
-    for a, b in zip(after.tokens, before.tokens, strict=True):
+    i = before.active
+    if now[:i] == was[:i] and now[i + 1 :] == was[i + 1 :]:  # the others the same (compared in C)
+        return after if _read(now[i]) != _read(was[i]) else _calm_too(before, after)
+    for a, b in zip(now, was, strict=True):
         if a is not b and _read(a) != _read(b):
             return after
     return _calm_too(before, after)
