@@ -221,7 +221,7 @@ def settle(s: GameState) -> GameState:
         if after is s:
             _CALM[0] = (s.tokens, s.setup, s.items, s.psy)
         s = after
-    if s.active >= 0 and not s.tokens[s.active].standing:
+    if s.active >= 0 and s.tokens[s.active].cond >= KO:  # not Token.standing, read inline
         s = end_activation(s)
     for _ in range(3):
         if s.active >= 0 or _may_go_on(s):
