@@ -8,7 +8,7 @@ builders, so that the two give the same actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -65,13 +65,13 @@ def can_activate(s: GameState, i: int) -> bool:
     return t.side == s.player and t.standing and not t.done and may_activate(s, i)
 
 
-def activatable(s: GameState) -> Iterator[int]:
+def activatable(s: GameState) -> list[int]:
     """I: the models the player may activate, in order (:func:`can_activate`; after round 0 read
     inline, as only IX INFILTRATE limits who moves and only in round 0)."""
     if s.round == 0:
-        return (i for i in range(len(s.tokens)) if can_activate(s, i))
+        return [i for i in range(len(s.tokens)) if can_activate(s, i)]
     side = s.player
-    return (i for i, t in enumerate(s.tokens) if not t.done and t.side == side and t.cond < KO)
+    return [i for i, t in enumerate(s.tokens) if not t.done and t.side == side and t.cond < KO]
 
 
 def activations(s: GameState) -> list[Action]:

@@ -306,7 +306,7 @@ def _beaten(s: GameState) -> int:
 
 def _may_go_on(s: GameState) -> bool:
     """Whether the player has a model left to activate (I; :func:`.choices.activatable`)."""
-    return next(activatable(s), None) is not None
+    return bool(activatable(s))
 
 
 def _fresh(t: Token, player: int) -> Token:
