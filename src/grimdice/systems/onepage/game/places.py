@@ -42,6 +42,8 @@ class Standing:
     at: dict[int, int]  # each unit's index in ids
     sides: tuple[list[int], ...]  # the units of each player
     key: tuple[Any, ...]  # what it was built from (a memo key)
+    first: list[int]  # ``starts`` as plain ints (each unit's first row)
+    counts: list[int]  # ``sizes`` as plain ints
 
 
 def side_of(state: GameState, u: int) -> int:
@@ -54,7 +56,8 @@ def flip(state: GameState, u: int) -> float:
 
 def models(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> np.ndarray:
     """Centres of the unit's models alive (the first ``models`` of its formation; read-only),
-    kept per state for the unit where it stands (a state is frozen) and in the geometry memo."""
+    kept per state for the unit where it stands (a state is frozen) and in the geometry memo. A
+    unit on the table where it stands reads its rows of :func:`standing` (the same sums)."""
     if anchor is None:
         mine: dict[int, np.ndarray] | None = state.__dict__.get("_models")
         if mine is None:
@@ -62,7 +65,13 @@ def models(state: GameState, u: int, anchor: tuple[float, float] | None = None) 
             object.__setattr__(state, "_models", mine)
         got = mine.get(u)
         if got is None:
-            got = mine[u] = state.models(u, state.anchors[u])
+            st = state.standing()
+            j = st.at.get(u)
+            if j is None:
+                got = mine[u] = state.models(u, state.anchors[u])
+            else:
+                first = st.first[j]
+                got = mine[u] = st.pts[first : first + st.counts[j]]
         return got
     ax, ay = anchor
     n, flip = state.units[u].models, state.flip(u)
@@ -137,8 +146,15 @@ def gap(state: GameState, u: int, v: int, anchor: tuple[float, float] | None = N
 def gaps(state: GameState, u: int) -> tuple[np.ndarray, list[float]]:
     """The gap from unit ``u`` where it stands to each unit on the table (in
     :meth:`standing`'s order; as an array and as floats): :meth:`gap`'s values, all at once
-    (``path_kernels.blocks_gaps``: ``base_distances``' arithmetic in one compiled pass), kept in the
-    geometry memo with :meth:`standing`."""
+    (``path_kernels.blocks_gaps``: ``base_distances``' arithmetic in one compiled pass), kept per
+    state and in the geometry memo with :meth:`standing`."""
+    mine: dict[int, tuple[np.ndarray, list[float]]] | None = state.__dict__.get("_gaps")
+    if mine is None:
+        mine = {}
+        object.__setattr__(state, "_gaps", mine)
+    got = mine.get(u)
+    if got is not None:
+        return got
     st = state.standing()
 
     def compute() -> tuple[np.ndarray, list[float]]:
@@ -146,7 +162,8 @@ def gaps(state: GameState, u: int) -> tuple[np.ndarray, list[float]]:
         row.flags.writeable = False
         return row, row.tolist()
 
-    return recall(state.setup, ("gaps", st.key, u), compute)
+    got = mine[u] = recall(state.setup, ("gaps", st.key, u), compute)
+    return got
 
 
 def height(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> float:
@@ -171,13 +188,13 @@ def standing(state: GameState) -> Standing:
 
 def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:
     _, south, anchors, place, counts = key
-    ids, sizes, starts, owner, radii, turned, at, sides = recall(
+    ids, sizes, starts, owner, radii, turned, at, sides, first, counts = recall(
         state.setup, ("standing rows", south, place, counts), lambda: _rows(state.setup, south, place, counts)
     )
     # every unit's models at once: its first models of the formation, turned, at its anchor
     pts = turned + np.array(anchors)[owner] if ids else np.zeros((0, 2))  # :func:`models`' sum
     pts.flags.writeable = False
-    return Standing(pts, radii, owner, ids, sizes, starts, at, sides, key)
+    return Standing(pts, radii, owner, ids, sizes, starts, at, sides, key, first, counts)
 
 
 def _rows(setup: Setup, south: int, place: tuple[int, ...], counts: tuple[int, ...]) -> tuple[Any, ...]:
@@ -200,7 +217,8 @@ def _rows(setup: Setup, south: int, place: tuple[int, ...], counts: tuple[int, .
     sides = tuple([v for v in ids if setup.owner[v] == p] for p in (0, 1))
     for arr in (radii, sizes, starts, owner, turned):
         arr.flags.writeable = False
-    return ids, sizes, starts, owner, radii, turned, {v: i for i, v in enumerate(ids)}, sides
+    at = {v: i for i, v in enumerate(ids)}
+    return ids, sizes, starts, owner, radii, turned, at, sides, first, [counts[v] for v in ids]
 
 
 def formations(setup: Setup, south: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

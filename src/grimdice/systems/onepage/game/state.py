@@ -101,6 +101,20 @@ class GameState:
     # a Relentless split shooting's shootings still to resolve after ``pending``: (target, situation)
     volley: tuple[tuple[int, tuple[Any, ...]], ...] = ()
 
+    #: answers kept per state about where the units stand (``places.py``, ``moving.py``,
+    #: ``charge_paths.py``): a copy whose units stand where they stood with the same models alive
+    #: starts with them (``engine.frozen.replace``)
+    __carried__ = ("_standing", "_models", "_gaps", "_centres", "_kernel_rules", "_charges")
+
+    @staticmethod
+    def __carries__(src: dict[str, Any], changes: dict[str, Any]) -> bool:
+        """Whether a copy of the state (its fields ``src``) with ``changes`` has its units where
+        they stood: no unit placed or moved, the same sides, the same models alive."""
+        if "anchors" in changes or "place" in changes or "south" in changes or "setup" in changes:
+            return False
+        units = changes.get("units")
+        return units is None or all(a.models == b.models for a, b in zip(units, src["units"], strict=True))
+
     # ------------------------------------------------------------------ protocol
 
     def current_player(self) -> int:
