@@ -33,6 +33,15 @@ def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str, radius
     return np.asarray(blocks_touch(table, a, bs, keep, radius)[:, keep].any(axis=1))
 
 
+def block_crosses(table: Table, a: np.ndarray, b: np.ndarray, trait: str, radius: float) -> bool:
+    """:func:`blocks_cross` for one end ``b`` (``(n, 2)``) in one compiled call
+    (``path_kernels.group_touches``: the same tests as ``kernels.paths_touch``)."""
+    if not table.has_any(trait) or not len(b):
+        return False
+    qa, qb, box, _h, _m = table.polygons()
+    return bool(path_kernels.group_touches(a, b, radius, (qa, qb, box), table.having(trait)))
+
+
 def blocks_touch(table: Table, a: np.ndarray, bs: np.ndarray, keep: np.ndarray, radius: float) -> np.ndarray:
     """``(C, k)``: for every piece that ``keep`` marks, whether moving the round bases of
     ``radius`` straight from ``a`` (``(n, 2)``) to ``bs[c]`` puts any part of a base over it
@@ -127,6 +136,7 @@ def models_through(table: Table, a: np.ndarray, bs: np.ndarray, radius: float) -
 
 __all__ = [
     "EPS",
+    "block_crosses",
     "blocks",
     "blocks_cross",
     "blocks_gaps",

@@ -14,7 +14,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from grimdice.engine.table.kernels import TERRAIN_EPS, Polygons, _path_touches, _square_point_segment
+from grimdice.engine.table.kernels import (
+    TERRAIN_EPS,
+    Polygons,
+    _path_touches,
+    _square_point_segment,
+    _touching,
+)
 from grimdice.engine.table.reach_kernels import BOX_MARGIN, _box, _box_gap, _empty_box
 
 
@@ -35,6 +41,14 @@ def sweeps_meet_any(
                 out[i] = True
                 break
     return out
+
+
+@njit(cache=True)
+def group_touches(a: np.ndarray, b: np.ndarray, radius: float, poly: Polygons, keep: np.ndarray) -> bool:
+    """Whether the bases of ``radius`` moving straight from ``a`` to ``b`` (both ``(n, 2)``) touch a
+    piece ``keep`` marks anywhere on the way: one row of ``kernels.paths_touch`` reduced over those
+    pieces (``blocks.blocks_cross`` for one block), stopping at the first piece touched."""
+    return _touching(a, b, radius, poly, keep, np.zeros(keep.shape[0], dtype=np.bool_), True)
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ import numpy as np
 from grimdice.engine.frozen import replace
 from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import (
-    blocks_cross,
+    block_crosses,
     blocks_gaps,
 )
 from grimdice.engine.table.sweeps import bases_in
@@ -192,7 +192,7 @@ def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:
         state.setup, ("standing rows", south, place, counts), lambda: _rows(state.setup, south, place, counts)
     )
     # every unit's models at once: its first models of the formation, turned, at its anchor
-    pts = turned + np.array(anchors)[owner] if ids else np.zeros((0, 2))  # :func:`models`' sum
+    pts = turned + np.array(anchors).take(owner, axis=0) if ids else np.zeros((0, 2))  # :func:`models`' sum
     pts.flags.writeable = False
     return Standing(pts, radii, owner, ids, sizes, starts, at, sides, key, first, counts)
 
@@ -265,7 +265,7 @@ def gaps_to(state: GameState, u: int, centres: np.ndarray, others: tuple[Any, ..
 def crosses(state: GameState, u: int, a: np.ndarray, b: np.ndarray, trait: str) -> bool:
     """Whether moving unit ``u``'s models from ``a`` to ``b`` (straight) puts any part of a base
     over a piece with ``trait`` on the way (``blocks.blocks_cross``: the swept bases)."""
-    return bool(blocks_cross(state.setup.table, a, b[None, :, :], trait, state.setup.radii[u])[0])
+    return block_crosses(state.setup.table, a, b, trait, float(state.setup.radii[u]))
 
 
 def block(state: GameState, u: int) -> np.ndarray:

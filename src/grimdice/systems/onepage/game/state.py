@@ -473,8 +473,13 @@ class GameState:
         )
 
     def combat_table(self) -> list[tuple[tuple[UnitState, ...], float]]:
-        kind, u, t, key = self.pending
-        return combat_law(self.setup, kind, u, self.units[u], t, self.units[t], key)
+        """The pending combat's law (kept on the state: its outcomes are drawn, then resolved)."""
+        got: list[tuple[tuple[UnitState, ...], float]] | None = self.__dict__.get("_law")
+        if got is None:
+            kind, u, t, key = self.pending
+            got = combat_law(self.setup, kind, u, self.units[u], t, self.units[t], key)
+            object.__setattr__(self, "_law", got)
+        return got
 
     def resolve(self, i: int) -> GameState:
         kind, u, t, _ = self.pending
