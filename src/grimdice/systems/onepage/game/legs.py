@@ -122,7 +122,7 @@ def goals(
             continue
         cx, cy = moving.unit_centre(state, t)
         here = math.hypot(cx - ax, cy - ay)
-        best_one = min((math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones), default=here)
+        best_one = min([math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones], default=here)
         if here - best_one < BLOCKED * room:
             out.append((t, (cx, cy), best_one))
     return out

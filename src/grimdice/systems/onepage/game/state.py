@@ -61,6 +61,7 @@ from grimdice.systems.onepage.movement import move_distance
 from grimdice.systems.onepage.units import UnitState, kept
 
 ROUNDS = 4  # "After 4 rounds have been played the game ends."
+PLACES = frozenset({"setup", "south", "anchors", "place"})  # the fields saying where units stand
 
 
 def tupled(value: Any) -> Any:
@@ -110,10 +111,14 @@ class GameState:
     def __carries__(src: dict[str, Any], changes: dict[str, Any]) -> bool:
         """Whether a copy of the state (its fields ``src``) with ``changes`` has its units where
         they stood: no unit placed or moved, the same sides, the same models alive."""
-        if "anchors" in changes or "place" in changes or "south" in changes or "setup" in changes:
+        if not PLACES.isdisjoint(changes):
             return False
         units = changes.get("units")
-        return units is None or all(a.models == b.models for a, b in zip(units, src["units"], strict=True))
+        if units is not None:
+            for a, b in zip(units, src["units"], strict=True):
+                if a is not b and a.models != b.models:
+                    return False
+        return True
 
     # ------------------------------------------------------------------ protocol
 
