@@ -44,11 +44,18 @@ def sweeps_meet_any(
 
 
 @njit(cache=True)
-def group_touches(a: np.ndarray, b: np.ndarray, radius: float, poly: Polygons, keep: np.ndarray) -> bool:
-    """Whether the bases of ``radius`` moving straight from ``a`` to ``b`` (both ``(n, 2)``) touch a
-    piece ``keep`` marks anywhere on the way: one row of ``kernels.paths_touch`` reduced over those
-    pieces (``blocks.blocks_cross`` for one block), stopping at the first piece touched."""
-    return _touching(a, b, radius, poly, keep, np.zeros(keep.shape[0], dtype=np.bool_), True)
+def groups_touch(
+    starts: np.ndarray, ends: np.ndarray, radius: float, poly: Polygons, keep: np.ndarray
+) -> np.ndarray:
+    """``(K,)``: whether the bases of ``radius`` moving straight from ``starts[k]`` to ``ends[k]``
+    (``(K, n, 2)``: a group of ``n`` bases each) touch a piece ``keep`` marks anywhere on the way:
+    ``kernels.paths_touch`` reduced over those pieces (``blocks.blocks_cross``), each group
+    stopping at the first piece touched."""
+    out = np.zeros(ends.shape[0], dtype=np.bool_)
+    row = np.zeros(keep.shape[0], dtype=np.bool_)
+    for c in range(ends.shape[0]):
+        out[c] = _touching(starts[c], ends[c], radius, poly, keep, row, True)
+    return out
 
 
 @njit(cache=True)
@@ -170,4 +177,11 @@ def sweeps_touch(
     return out
 
 
-__all__ = ["blocks_gaps", "nearest_gap", "nearest_gaps", "sweeps_meet_any", "sweeps_touch"]
+__all__ = [
+    "blocks_gaps",
+    "groups_touch",
+    "nearest_gap",
+    "nearest_gaps",
+    "sweeps_meet_any",
+    "sweeps_touch",
+]

@@ -31,9 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.table import move_kernels
+from grimdice.engine.table import move_kernels, path_kernels
 from grimdice.engine.table.blocks import EPS, blocks_gaps
-from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.systems.onepage.game import facing, moving
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
@@ -207,11 +206,11 @@ def rock_ahead(
     mids = a[None, :, :] + np.stack([wx, wy], axis=1)[:, None, :]
     ends = mids + (np.stack([way[0], way[1]], axis=1) * go[:, None])[:, None, :]
     table = state.setup.table
-    rock = table.having("impassable")
-    if not rock.any():
+    if not table.has_any("impassable") or not mids.shape[1]:
         return np.zeros(len(go), dtype=bool)
-    touch = sweeps_touch_pieces(table, mids.reshape(-1, 2), ends.reshape(-1, 2), state.setup.radii[u], rock)
-    return np.asarray(touch.any(axis=1).reshape(len(go), -1).any(axis=1))
+    qa, qb, box, _h, _m = table.polygons()
+    r = float(state.setup.radii[u])
+    return np.asarray(path_kernels.groups_touch(mids, ends, r, (qa, qb, box), table.having("impassable")))
 
 
 def second_legs(
