@@ -381,3 +381,31 @@ def test_sweeps_touch_equals_paths_touch(seed: int) -> None:
             assert np.array_equal(got, want)
             touched.append(want[:150].any() and want[150:].any() and not want.all())
     assert touched[0] and touched[1]  # all pieces: standing and moving bases touch some, not all
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_groups_touch_equals_paths_touch_reduced(seed: int) -> None:
+    """``path_kernels.groups_touch`` (each group stopping at its first piece) equals
+    ``kernels.paths_touch`` reduced over the pieces kept, on generated tables: groups that move,
+    groups that stand still, and one group moved on from another's end."""
+    from grimdice.engine.table import path_kernels
+
+    table = generate_table(700 + seed)
+    qa, qb, box, _h, _m = table.polygons()
+    rng = np.random.default_rng(700 + seed)
+    seen = []
+    for n, radius in ((1, 0.63), (5, 0.5), (10, 1.18)):
+        a, bs = block_moves(rng, table, n, 80)
+        starts = np.repeat(a[None], len(bs), axis=0)
+        starts[40:] = bs[:40]  # from where other groups ended
+        starts[:10] = bs[:10]  # standing still
+        for keep in (
+            table.having("impassable"),
+            table.having("dangerous", "difficult"),
+            np.ones(len(box), bool),
+        ):
+            want = kernels.paths_touch(starts, bs, keep, radius, (qa, qb, box))[:, keep].any(axis=1)
+            got = path_kernels.groups_touch(starts, bs, radius, (qa, qb, box), keep)
+            assert got.dtype == bool and np.array_equal(got, want)
+            seen.append(int(want.sum()))
+    assert max(seen) > 0 and min(seen) < 80  # some groups touch, some do not
