@@ -14,7 +14,7 @@ from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import blocks_touch
 from grimdice.engine.table.layout import generate_table
 from grimdice.engine.table.lines import sight_blocked, sight_terrain
-from grimdice.engine.table.sweeps import _square_point_segment, sweeps_meet_bases
+from grimdice.engine.table.sweeps import _square_point_segment, sweeps_meet_bases, sweeps_touch_any
 from grimdice.engine.table.terrain import Table, Terrain, crossing, segments_cross
 
 SEEDS = range(6)
@@ -360,8 +360,9 @@ def test_blocks_clear_equals_numpy(seed: int) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_sweeps_touch_equals_paths_touch(seed: int) -> None:
     """``path_kernels.sweeps_touch`` (one path at a time) equals ``kernels.paths_touch`` with one
-    path per group, on a generated table: bases standing still (start = end), moves across the
-    table, and bases placed exactly at a piece's corner distance (grazing)."""
+    path per group (and ``sweeps.sweeps_touch_any`` its reduction over the pieces), on a generated
+    table: bases standing still (start = end), moves across the table, and bases placed exactly at
+    a piece's corner distance (grazing)."""
     from grimdice.engine.table import kernels, path_kernels
     from grimdice.engine.table.layout import generate_table
 
@@ -379,6 +380,7 @@ def test_sweeps_touch_equals_paths_touch(seed: int) -> None:
             want = kernels.paths_touch(starts[:, None, :], ends[:, None, :], keep, radius, (qa, qb, box))
             got = path_kernels.sweeps_touch(starts, ends, radius, keep, (qa, qb, box))
             assert np.array_equal(got, want)
+            assert np.array_equal(sweeps_touch_any(table, starts, ends, radius, keep), want.any(axis=1))
             touched.append(want[:150].any() and want[150:].any() and not want.all())
     assert touched[0] and touched[1]  # all pieces: standing and moving bases touch some, not all
 
