@@ -3,8 +3,8 @@ models, gaps and centre, the sight keys, the Assault paths) equal the answers a 
 state computes, at every state of seeded random games: those carried from the state before
 (``engine.frozen.replace``'s ``__carried__``: the units stand where they stood with the same models
 alive) and those computed on the state itself. A unit's models read from the standing rows equal
-its models computed at its anchor. The random player's Assault kind, searched target by target,
-holds exactly the listed Assault actions."""
+its models computed at its anchor (``places.models_at``). The random player's Assault kind,
+searched target by target, holds exactly the listed Assault actions."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.engine.playing import play_game, random_bot
 from grimdice.engine.table.layout import generate_table
 from grimdice.systems.onepage.game import GameState, make_setup, moving
+from grimdice.systems.onepage.game.places import models_at
 from grimdice.systems.onepage.game.sampling import assault_actions, assault_draw
 from grimdice.systems.onepage.game.screening import sight_key
 from grimdice.systems.onepage.game.setup import load_army_side
@@ -56,7 +57,7 @@ def test_kept_and_carried_answers_equal_fresh_ones() -> None:
             want = fresh(s)
             for u in range(len(s.units)):
                 if s.on_table(u) and not s.units[u].destroyed:
-                    assert np.array_equal(s.models(u), s.models(u, s.anchors[u]))
+                    assert np.array_equal(s.models(u), models_at(s, u, s.anchors[u]))
             for u, t in s.__dict__.get("_charges", {}):
                 moving.charge_ok(want, u, t)  # the fresh copy searches the same path
             assert kept_answers(s) == kept_answers(want)

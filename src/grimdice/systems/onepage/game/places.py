@@ -56,23 +56,29 @@ def flip(state: GameState, u: int) -> float:
 
 def models(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> np.ndarray:
     """Centres of the unit's models alive (the first ``models`` of its formation; read-only),
-    kept per state for the unit where it stands (a state is frozen) and in the geometry memo. A
-    unit on the table where it stands reads its rows of :func:`standing` (the same sums)."""
-    if anchor is None:
-        mine: dict[int, np.ndarray] | None = state.__dict__.get("_models")
-        if mine is None:
-            mine = {}
-            object.__setattr__(state, "_models", mine)
-        got = mine.get(u)
-        if got is None:
-            st = state.standing()
-            j = st.at.get(u)
-            if j is None:
-                got = mine[u] = state.models(u, state.anchors[u])
-            else:
-                first = st.first[j]
-                got = mine[u] = st.pts[first : first + st.counts[j]]
-        return got
+    kept per state for the unit where it stands (a state is frozen; also when ``anchor`` is where
+    it stands) and in the geometry memo. A unit on the table where it stands reads its rows of
+    :func:`standing` (the same sums)."""
+    if anchor is not None and not (state.anchors and anchor == state.anchors[u]):
+        return models_at(state, u, anchor)
+    mine: dict[int, np.ndarray] | None = state.__dict__.get("_models")
+    if mine is None:
+        mine = {}
+        object.__setattr__(state, "_models", mine)
+    got = mine.get(u)
+    if got is None:
+        st = state.standing()
+        j = st.at.get(u)
+        if j is None:
+            got = mine[u] = models_at(state, u, state.anchors[u])
+        else:
+            first = st.first[j]
+            got = mine[u] = st.pts[first : first + st.counts[j]]
+    return got
+
+
+def models_at(state: GameState, u: int, anchor: tuple[float, float]) -> np.ndarray:
+    """:func:`models` with the unit's anchor at ``anchor``, kept in the geometry memo."""
     ax, ay = anchor
     n, flip = state.units[u].models, state.flip(u)
 
