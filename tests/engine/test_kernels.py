@@ -411,3 +411,34 @@ def test_groups_touch_equals_paths_touch_reduced(seed: int) -> None:
             assert got.dtype == bool and np.array_equal(got, want)
             seen.append(int(want.sum()))
     assert max(seen) > 0 and min(seen) < 80  # some groups touch, some do not
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_ground_heights_equal_height_at(seed: int) -> None:
+    """``path_kernels.ground_heights`` equals ``Table.height_at`` on generated tables (hills among
+    the pieces) and on a table with overlapping-free raised pieces of several heights: points
+    spread over the table, on piece corners and edges."""
+    from grimdice.engine.table import path_kernels
+
+    tables = [generate_table(800 + seed)]
+    tables.append(
+        Table(
+            72.0,
+            48.0,
+            (
+                Terrain("low", np.array([[10.0, 10.0], [20.0, 10.0], [20.0, 20.0], [10, 20]]), height=2.0),
+                Terrain("high", np.array([[30.0, 5.0], [40.0, 12.0], [33.0, 25.0]]), height=5.5),
+                Terrain("flat", np.array([[50.0, 30.0], [60.0, 30.0], [60.0, 40.0]])),
+            ),
+        )
+    )
+    rng = np.random.default_rng(800 + seed)
+    raised = 0
+    for table in tables:
+        qa, qb, box, heights, _m = table.polygons()
+        pts = np.concatenate([rng.uniform([0.0, 0.0], [72.0, 48.0], size=(400, 2)), qa.reshape(-1, 2)])
+        want = table.height_at(pts)
+        got = path_kernels.ground_heights(pts, (qa, qb, box), heights)
+        assert np.array_equal(got, want)
+        raised += int((want > 0).sum())
+    assert raised > 10

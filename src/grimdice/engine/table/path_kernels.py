@@ -17,6 +17,7 @@ from numba import njit
 from grimdice.engine.table.kernels import (
     TERRAIN_EPS,
     Polygons,
+    _inside,
     _path_touches,
     _square_point_segment,
     _touching,
@@ -55,6 +56,20 @@ def groups_touch(
     row = np.zeros(keep.shape[0], dtype=np.bool_)
     for c in range(ends.shape[0]):
         out[c] = _touching(starts[c], ends[c], radius, poly, keep, row, True)
+    return out
+
+
+@njit(cache=True)
+def ground_heights(points: np.ndarray, poly: Polygons, heights: np.ndarray) -> np.ndarray:
+    """``(n,)``: the ground height under each point, the highest raised piece it stands in (else
+    0): ``Table.height_at`` (``Table.pieces_at``'s box test and ray casting, ``kernels._inside``)."""
+    out = np.zeros(points.shape[0])
+    for i in range(points.shape[0]):
+        best = 0.0
+        for j in range(heights.shape[0]):
+            if heights[j] > 0 and heights[j] > best and _inside(poly, j, points[i, 0], points[i, 1]):
+                best = heights[j]
+        out[i] = best
     return out
 
 
@@ -179,6 +194,7 @@ def sweeps_touch(
 
 __all__ = [
     "blocks_gaps",
+    "ground_heights",
     "groups_touch",
     "nearest_gap",
     "nearest_gaps",

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.frozen import replace
+from grimdice.engine.table import path_kernels
 from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import (
     block_crosses,
@@ -173,11 +174,15 @@ def gaps(state: GameState, u: int) -> tuple[np.ndarray, list[float]]:
 
 
 def height(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> float:
-    return recall(
-        state.setup,
-        ("height", state.placed(u, anchor)),
-        lambda: float(state.setup.table.height_at(state.models(u, anchor)).mean()),
-    )
+    """The mean ground height under the unit's models (``Table.height_at``'s heights, one compiled
+    pass: ``path_kernels.ground_heights``), kept in the geometry memo."""
+
+    def compute() -> float:
+        qa, qb, box, heights, _m = state.setup.table.polygons()
+        ground = path_kernels.ground_heights(state.models(u, anchor), (qa, qb, box), heights)
+        return float(ground.mean())
+
+    return recall(state.setup, ("height", state.placed(u, anchor)), compute)
 
 
 def standing(state: GameState) -> Standing:
