@@ -13,7 +13,9 @@ The draw, in each kind of decision:
   transports). Only the drawn unit's drawn kind is built: a kind found empty is dropped and
   another drawn, so every kind drawn has an instance. A Walk's or Run's two-leg moves come last
   and are searched only when the game's stream cannot tell that its next draw picks a one-leg
-  move whatever they add (:class:`Partial`, ``Stream.agreed_index``): the same draw.
+  move whatever they add (:class:`Partial`, ``Stream.agreed_index``): the same draw. An
+  Assault's targets in reach are searched the same way, one target after another
+  (:func:`assault_draw`): a target's path search runs only when the draw may need it.
 * **Deployment** (``deploy``, ``scout``): one of the player's units still to deploy, uniformly;
   then one of its kinds of choice (a place in its zone, a Scout's place anywhere, the reserve, a
   transport), uniformly among those it has; then one instance. A unit without a choice is dropped.
