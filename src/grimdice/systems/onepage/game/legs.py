@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -179,9 +179,9 @@ def first_legs(
     when no waypoint passes."""
     ax, ay = state.anchors[u]
     base = math.atan2(goal[1] - ay, goal[0] - ax)
-    turns, shares = grid
-    angles = np.array([base + turn for turn in turns for _ in shares])
-    lengths = np.array([full * share for _ in turns for share in shares])
+    turns, shares = _grid(*grid)
+    angles = base + turns  # each turn once per share, as the grid is read: turn by turn
+    lengths = full * shares
     ux, uy = np.cos(angles), np.sin(angles)
     ok = np.flatnonzero(moving.block_moves(state, u, ux, uy, lengths[:, None])[:, 0])
     if not len(ok):
@@ -189,6 +189,15 @@ def first_legs(
     wx = np.trunc(ux[ok] * lengths[ok] * 1000) / 1000 + 0.0
     wy = np.trunc(uy[ok] * lengths[ok] * 1000) / 1000 + 0.0
     return wx, wy
+
+
+@lru_cache(maxsize=8)
+def _grid(turns: tuple[float, ...], shares: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`first_legs`' grid as two arrays (read-only), one entry per (turn, share), turn by turn."""
+    out = np.repeat(np.array(turns), len(shares)), np.tile(np.array(shares), len(turns))
+    for arr in out:
+        arr.flags.writeable = False
+    return out
 
 
 def rock_ahead(
