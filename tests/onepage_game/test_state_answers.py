@@ -2,9 +2,10 @@
 models, gaps and centre, the sight keys, the Assault paths) equal the answers a fresh copy of the
 state computes, at every state of seeded random games: those carried from the state before
 (``engine.frozen.replace``'s ``__carried__``: the units stand where they stood with the same models
-alive) and those computed on the state itself. A unit's models read from the standing rows equal
-its models computed at its anchor (``places.models_at``). The random player's Assault kind,
-searched target by target, holds exactly the listed Assault actions."""
+alive) and those computed on the state itself; a standing made from the state before a move
+(``places.moved_standing``) equals the one worked out from the anchors. A unit's models read from
+the standing rows equal its models computed at its anchor (``places.models_at``). The random
+player's Assault kind, searched target by target, holds exactly the listed Assault actions."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.engine.playing import play_game, random_bot
 from grimdice.engine.table.layout import generate_table
 from grimdice.systems.onepage.game import GameState, make_setup, moving
-from grimdice.systems.onepage.game.places import models_at
+from grimdice.systems.onepage.game.places import _standing, models_at
 from grimdice.systems.onepage.game.sampling import assault_actions, assault_draw
 from grimdice.systems.onepage.game.screening import sight_key
 from grimdice.systems.onepage.game.setup import load_army_side
@@ -46,7 +47,7 @@ def fresh(s: GameState) -> GameState:
 
 def test_kept_and_carried_answers_equal_fresh_ones() -> None:
     setup = make_setup(load_army_side(MARINES), load_army_side(ORKS), generate_table(7))
-    carried = checked = 0
+    carried = checked = moved = 0
     for seed in (5, 9):
         game = play_game(deploy(setup, 0, 0), [random_bot, random_bot], seed)
         for before, s in zip(game.states, game.states[1:], strict=False):
@@ -61,8 +62,21 @@ def test_kept_and_carried_answers_equal_fresh_ones() -> None:
             for u, t in s.__dict__.get("_charges", {}):
                 moving.charge_ok(want, u, t)  # the fresh copy searches the same path
             assert kept_answers(s) == kept_answers(want)
+            st = s.standing()
+            built = _standing(want, st.key)  # worked out from the anchors, no memo
+            moved += "_moved_from" in s.__dict__
+            for name in ("pts", "radii", "owner", "sizes", "starts"):
+                assert np.array_equal(getattr(st, name), getattr(built, name)), name
+            assert (st.ids, st.at, st.sides, st.first, st.counts) == (
+                built.ids,
+                built.at,
+                built.sides,
+                built.first,
+                built.counts,
+            )
             checked += 1
     assert checked > 100 and carried > 30  # many states started with their parent's answers
+    assert moved > 10  # and many took their rows from the state before a move
 
 
 def test_the_assault_kind_searched_target_by_target_holds_the_listed_assaults() -> None:

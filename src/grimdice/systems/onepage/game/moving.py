@@ -367,7 +367,11 @@ def moved(state: GameState, u: int, dx: float, dy: float) -> GameState:
     ax, ay = state.anchors[u]
     anchors = list(state.anchors)
     anchors[u] = (round(ax + dx, 3), round(ay + dy, 3))
-    return replace(state, anchors=tuple(anchors))
+    out = replace(state, anchors=tuple(anchors))
+    before = state.__dict__.get("_standing")
+    if before is not None:  # its rows, once asked, are ``before``'s with u's moved (places.standing)
+        object.__setattr__(out, "_moved_from", (before, u))
+    return out
 
 
 def charged(state: GameState, u: int, t: int) -> GameState:

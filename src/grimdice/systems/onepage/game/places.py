@@ -188,13 +188,33 @@ def height(state: GameState, u: int, anchor: tuple[float, float] | None = None) 
 def standing(state: GameState) -> Standing:
     """Every unit on the table (alive, not in reserve nor embarked) and its models: once per
     state, and kept in the geometry memo by where every unit stands (the states of one
-    activation share it)."""
+    activation share it). A state made by moving one unit of another (``moving.moved``) takes
+    the other's rows with that unit's rows moved (:func:`moved_standing`)."""
     got: Standing | None = state.__dict__.get("_standing")
     if got is None:
         key = ("standing", state.south, state.anchors, state.place, tuple(s.models for s in state.units))
-        got = recall(state.setup, key, lambda: state._standing(key))
+        before = state.__dict__.get("_moved_from")
+        if before is None:
+            got = recall(state.setup, key, lambda: state._standing(key))
+        else:
+            got = recall(state.setup, key, lambda: moved_standing(state, key, *before))
         object.__setattr__(state, "_standing", got)
     return got
+
+
+def moved_standing(state: GameState, key: tuple[Any, ...], before: Standing, u: int) -> Standing:
+    """:func:`_standing` of ``state``, made from ``before`` (the standing of a state that differs
+    from it only by where unit ``u`` stands): its rows, ``u``'s moved to its anchor (the same sums as
+    :func:`models_at`); worked out afresh when more than ``u``'s anchor differs."""
+    j = before.at.get(u)
+    if j is None or before.key[:2] != key[:2] or before.key[3:] != key[3:]:
+        return _standing(state, key)
+    first, n = before.first[j], before.counts[j]
+    pts = before.pts.copy()
+    pts[first : first + n] = turned(state.setup, u, state.flip(u))[:n] + np.array(state.anchors[u])
+    pts.flags.writeable = False
+    b = before
+    return Standing(pts, b.radii, b.owner, b.ids, b.sizes, b.starts, b.at, b.sides, key, b.first, b.counts)
 
 
 def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:

@@ -105,7 +105,7 @@ class GameState:
     #: answers kept per state about where the units stand (``places.py``, ``moving.py``,
     #: ``charge_paths.py``): a copy whose units stand where they stood with the same models alive
     #: starts with them (``engine.frozen.replace``)
-    __carried__ = ("_standing", "_models", "_gaps", "_centres", "_kernel_rules", "_charges")
+    __carried__ = ("_standing", "_models", "_gaps", "_centres", "_kernel_rules", "_charges", "_moved_from")
 
     @staticmethod
     def __carries__(src: dict[str, Any], changes: dict[str, Any]) -> bool:
