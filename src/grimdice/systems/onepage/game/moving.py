@@ -48,8 +48,6 @@ LARGE = 10  # models: a unit this large or larger is a large unit
 LARGE_DIRECTIONS = tuple((math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in range(16))
 LARGE_TURNS = tuple(math.radians(a) for a in (-60.0, -30.0, 30.0, 60.0))  # off the nearest enemy's line
 LARGE_FRACTIONS = np.array([1.0, 0.75, 0.5, 0.25])
-COMPASS = ([x for x, _ in DIRECTIONS], [y for _, y in DIRECTIONS])  # each direction's x, then y
-LARGE_COMPASS = ([x for x, _ in LARGE_DIRECTIONS], [y for _, y in LARGE_DIRECTIONS])
 
 
 def cover_centres(setup: Setup) -> list[tuple[float, float]]:
@@ -228,37 +226,27 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
             covers.append(((cx - ax) / d, (cy - ay) / d, d))
     a = state.models(u)
     large = len(a) >= LARGE
-    compass = LARGE_COMPASS if large else COMPASS
+    compass = LARGE_DIRECTIONS if large else DIRECTIONS
     aimed = towards + around_nearest(towards) if large else towards
-    xs: list[float] = []  # every allowance's directions, one after another
-    ys: list[float] = []
-    lengths: list[float] = []
+    wanted: list[tuple[float, float, float]] = []  # every allowance's directions, one after another
     sizes: list[int] = []
     for full in fulls:
-        xs += compass[0]
-        ys += compass[1]
-        lengths += [full] * len(compass[0])
-        for ux, uy, g in aimed:
-            xs.append(ux)
-            ys.append(uy)
-            lengths.append(min(full, g))
-        for ux, uy, d in covers:
-            if d <= full:
-                xs.append(ux)
-                ys.append(uy)
-                lengths.append(d)
-        sizes.append(len(xs) - sum(sizes))
+        group = [(dx, dy, full) for dx, dy in compass]
+        group += [(ux, uy, min(full, g)) for ux, uy, g in aimed]
+        group += [(ux, uy, d) for ux, uy, d in covers if d <= full]
+        wanted += group
+        sizes.append(len(group))
+    ux, uy, length = (np.array(c, dtype=float) for c in zip(*wanted, strict=True))  # flat: read fast
     fractions = LARGE_FRACTIONS if large else FRACTIONS
     block = (a, state.block(u), state.anchors[u], state.setup.radii[u])
-    ways = (np.array(xs), np.array(ys), np.array(lengths), fractions, np.array(sizes, dtype=np.int64))
+    ways = (ux, uy, length, fractions, np.array(sizes, dtype=np.int64))
     found, kept = move_kernels.longest_moves(block, ways, kernel_rules(state, u))
     ends: list[list[float]] = found.tolist()
     offered: list[bool] = kept.tolist()
     out: list[list[tuple[float, float]]] = []
     i = 0
     for size in sizes:  # each allowance's distinct moves, in order
-        group = zip(ends[i : i + size], offered[i : i + size], strict=True)
-        out.append([(e[0], e[1]) for e, keep in group if keep])
+        out.append([(ends[w][0], ends[w][1]) for w in range(i, i + size) if offered[w]])
         i += size
     return out
 
@@ -368,9 +356,8 @@ def moved(state: GameState, u: int, dx: float, dy: float) -> GameState:
     anchors = list(state.anchors)
     anchors[u] = (round(ax + dx, 3), round(ay + dy, 3))
     out = replace(state, anchors=tuple(anchors))
-    before = state.__dict__.get("_standing")
-    if before is not None:  # its rows, once asked, are ``before``'s with u's moved (places.standing)
-        object.__setattr__(out, "_moved_from", (before, u))
+    if "_standing" in state.__dict__:  # its rows, once asked, are ``state``'s with u's moved (places.py)
+        object.__setattr__(out, "_moved_from", (state.__dict__["_standing"], u))
     return out
 
 

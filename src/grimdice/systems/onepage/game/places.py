@@ -47,6 +47,25 @@ class Standing:
     counts: list[int]  # ``sizes`` as plain ints
 
 
+#: the answers a state keeps about where its units stand (this module's, ``moving``'s and
+#: ``charge_paths``'), which hold for a copy whose units stand where they stood (:func:`same_places`)
+CARRIED = ("_standing", "_models", "_gaps", "_centres", "_kernel_rules", "_charges", "_moved_from")
+PLACES = frozenset({"setup", "south", "anchors", "place"})  # the fields saying where units stand
+
+
+def same_places(src: dict[str, Any], changes: dict[str, Any]) -> bool:
+    """Whether a copy of a state (its fields ``src``) with ``changes`` has its units where they
+    stood: no unit placed or moved, the same sides, the same models alive (``GameState.__carries__``)."""
+    if not PLACES.isdisjoint(changes):
+        return False
+    units = changes.get("units")
+    if units is not None:
+        for a, b in zip(units, src["units"], strict=True):
+            if a is not b and a.models != b.models:
+                return False
+    return True
+
+
 def side_of(state: GameState, u: int) -> int:
     return state.setup.owner[u]
 

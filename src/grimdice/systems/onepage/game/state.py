@@ -61,7 +61,6 @@ from grimdice.systems.onepage.movement import move_distance
 from grimdice.systems.onepage.units import UnitState, kept
 
 ROUNDS = 4  # "After 4 rounds have been played the game ends."
-PLACES = frozenset({"setup", "south", "anchors", "place"})  # the fields saying where units stand
 
 
 def tupled(value: Any) -> Any:
@@ -102,23 +101,10 @@ class GameState:
     # a Relentless split shooting's shootings still to resolve after ``pending``: (target, situation)
     volley: tuple[tuple[int, tuple[Any, ...]], ...] = ()
 
-    #: answers kept per state about where the units stand (``places.py``, ``moving.py``,
-    #: ``charge_paths.py``): a copy whose units stand where they stood with the same models alive
-    #: starts with them (``engine.frozen.replace``)
-    __carried__ = ("_standing", "_models", "_gaps", "_centres", "_kernel_rules", "_charges", "_moved_from")
-
-    @staticmethod
-    def __carries__(src: dict[str, Any], changes: dict[str, Any]) -> bool:
-        """Whether a copy of the state (its fields ``src``) with ``changes`` has its units where
-        they stood: no unit placed or moved, the same sides, the same models alive."""
-        if not PLACES.isdisjoint(changes):
-            return False
-        units = changes.get("units")
-        if units is not None:
-            for a, b in zip(units, src["units"], strict=True):
-                if a is not b and a.models != b.models:
-                    return False
-        return True
+    #: answers kept per state about where the units stand, carried to a copy whose units stand where
+    #: they stood (``engine.frozen.replace``; ``places.same_places``)
+    __carried__ = places.CARRIED
+    __carries__ = staticmethod(places.same_places)
 
     # ------------------------------------------------------------------ protocol
 
