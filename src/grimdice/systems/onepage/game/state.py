@@ -101,6 +101,11 @@ class GameState:
     # a Relentless split shooting's shootings still to resolve after ``pending``: (target, situation)
     volley: tuple[tuple[int, tuple[Any, ...]], ...] = ()
 
+    #: answers kept per state about where the units stand, carried to a copy whose units stand where
+    #: they stood (``engine.frozen.replace``; ``places.same_places``)
+    __carried__ = places.CARRIED
+    __carries__ = staticmethod(places.same_places)
+
     # ------------------------------------------------------------------ protocol
 
     def current_player(self) -> int:
@@ -459,8 +464,13 @@ class GameState:
         )
 
     def combat_table(self) -> list[tuple[tuple[UnitState, ...], float]]:
-        kind, u, t, key = self.pending
-        return combat_law(self.setup, kind, u, self.units[u], t, self.units[t], key)
+        """The pending combat's law (kept on the state: its outcomes are drawn, then resolved)."""
+        got: list[tuple[tuple[UnitState, ...], float]] | None = self.__dict__.get("_law")
+        if got is None:
+            kind, u, t, key = self.pending
+            got = combat_law(self.setup, kind, u, self.units[u], t, self.units[t], key)
+            object.__setattr__(self, "_law", got)
+        return got
 
     def resolve(self, i: int) -> GameState:
         kind, u, t, _ = self.pending
