@@ -72,3 +72,34 @@ def test_melee_law_is_joint():
     data = yaml.safe_load(Path("examples/crusade-melee.yaml").read_text())
     for (ds, as_, *_), p in law_of(Scenario.model_validate(data)):
         assert p > 0 and not (ds != (0, 2) and as_ != (0, 1))
+
+
+def test_a_roll_with_nothing_to_choose_is_walked_unsolved(monkeypatch):
+    """A shot with no re-roll has no decision in its contest: its law is walked without solving the
+    contest (the solver is never asked) and its marginals are still ``calculate()``'s; a melee
+    with a parry to choose is solved."""
+    from grimdice.systems.crusade.game import combat
+
+    data = {**SHOT, "attacker": {**SHOT["attacker"], "abilities": []}}
+    want = calculate(data).extra["end_state"]
+    asked = []
+    real = combat.solve
+    monkeypatch.setattr(combat, "solve", lambda spec, game=None: asked.append(spec) or real(spec, game))
+    m = _marginals(law_of(Scenario.model_validate(data)))
+    assert not asked
+    for c, name in enumerate(CONDITIONS):
+        assert m["cond"][c] == pytest.approx(want[name], abs=1e-9)
+    melee = yaml.safe_load(Path("examples/crusade-melee.yaml").read_text())
+    law_of(Scenario.model_validate(melee))
+    assert len(asked) == 1
+
+
+def test_a_re_roll_game_too_large_to_solve_is_refused_as_the_calculator_refuses_it():
+    from grimdice.errors import ScenarioError
+
+    melee = yaml.safe_load(Path("examples/crusade-melee.yaml").read_text())
+    mob = {**melee, "mob": [{**melee["attacker"], "name": f"m{i}"} for i in range(3)]}
+    mob["attacker"] = {**melee["attacker"], "abilities": ["R", "MOB 6"]}
+    with pytest.raises(ScenarioError, match="roll pairs, at most 4000") as err:
+        law_of(Scenario.model_validate(mob))
+    assert err.value.field == "attacker.melee"

@@ -128,3 +128,31 @@ def test_the_random_bot_uses_the_state_s_own_draw_and_the_check_verifies_it() ->
     bad = conformance([Drawing()], seeds=(0,))
     assert any("random_action drew 7" in line for line in bad)
     assert not any("drew 1" in line for line in bad)
+
+
+@dataclass(frozen=True)
+class Secret(Leaky):
+    """A game with hidden information: the player sees ``secret`` as 0; its own draw plays the
+    secret it is given, so the action shows which state the draw was made on."""
+
+    secret: int = 5
+
+    def current_player(self) -> int:
+        return TERMINAL if self.step >= 2 else 0
+
+    def apply(self, a: int) -> Secret:
+        return Secret(self.step + 1, self.secret)
+
+    def observation(self, player: int) -> Secret:
+        return Secret(self.step, 0)
+
+    def random_action(self, rng: Any) -> int:
+        return self.secret
+
+
+def test_every_bot_draws_from_the_player_s_observation() -> None:
+    assert play_game(Secret(), [random_bot], 0).actions == [0, 0]  # the random bot's own draw
+    seen: list[Any] = []
+    game = play_game(Secret(), [lambda s, rng: seen.append(s) or 1], 0)
+    assert game.actions == [1, 1] and seen == [Secret(0, 0), Secret(1, 0)]
+    assert play_game(Leaky(), [random_bot], 0).actions[0] in (0, 1)  # no draw of its own: uniform

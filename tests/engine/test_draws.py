@@ -12,9 +12,11 @@ from grimdice.engine.draws import BLOCK, Stream, pairwise_sum, pick
 from grimdice.engine.playing import streams
 
 
-def _pair(seed: int) -> tuple[Stream, np.random.Generator]:
+def _pair(seed: int, kind: type = np.random.PCG64) -> tuple[Stream, np.random.Generator]:
+    """A stream and a plain generator on bit generators ``kind`` of one seed (a PCG64 stream steps
+    back over its block with ``advance``; another keeps the state its block started from)."""
     ss = np.random.SeedSequence(seed)
-    return Stream(np.random.PCG64(ss)), np.random.default_rng(ss)
+    return Stream(kind(ss)), np.random.Generator(kind(ss))
 
 
 def test_scalar_draws_are_the_generators_in_order() -> None:
@@ -24,9 +26,12 @@ def test_scalar_draws_are_the_generators_in_order() -> None:
     assert all(type(x) is float for x in got)
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_any_mix_of_calls_draws_as_a_plain_generator(seed: int) -> None:
-    a, b = _pair(seed)
+MIXES = [*((s, np.random.PCG64) for s in range(4)), (4, np.random.PCG64DXSM)]
+
+
+@pytest.mark.parametrize(("seed", "kind"), MIXES)
+def test_any_mix_of_calls_draws_as_a_plain_generator(seed: int, kind: type) -> None:
+    a, b = _pair(seed, kind)
     order = np.random.default_rng(100 + seed).integers(0, 9, 2000)
     for op in order:
         if op <= 2:

@@ -10,7 +10,7 @@ from functools import cached_property
 
 import pytest
 
-from grimdice.engine.frozen import replace
+from grimdice.engine.frozen import replace, replace_by
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,20 @@ def test_the_same_object_as_dataclasses_replace() -> None:
         q.x = 1.0  # type: ignore[misc]
     with pytest.raises(TypeError):
         replace(p, z=1.0)
+
+
+def test_a_copy_whole_and_a_copy_field_by_field_are_alike() -> None:
+    """An instance holding its fields alone is copied whole, one keeping a cached answer field by
+    field: the same copy either way; the changes as a mapping are the keywords'."""
+    plain, cached = Point(3.0, 4.0), Point(3.0, 4.0)
+    assert cached.norm == 5.0 and "norm" in cached.__dict__ and "norm" not in plain.__dict__
+    for p in (plain, cached):
+        q = replace_by(p, {"x": 6.0, "tags": ("b",)})
+        assert q == Point(6.0, 4.0, ("b",)) and q.__dict__ == {"x": 6.0, "y": 4.0, "tags": ("b",)}
+        assert q == replace(p, x=6.0, tags=("b",)) and p == Point(3.0, 4.0)
+        with pytest.raises(TypeError, match="no field 'z'"):
+            replace_by(p, {"z": 1.0})
+    assert replace_by(plain, {}) == plain and replace_by(plain, {}) is not plain
 
 
 def test_a_post_init_still_runs() -> None:

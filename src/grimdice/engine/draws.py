@@ -9,7 +9,9 @@ draws, both cheaper than NumPy's one-at-a-time calls and giving the same numbers
   half kept for the next), as ``Generator.integers`` draws a scalar ``int64`` below 2**32. Any other
   call (another method, another form of ``random`` or ``integers``, the bit generator, pickling)
   first puts the generator where the draws taken so far leave it (the raw outputs used and the half
-  kept), so a stream draws exactly as a plain ``Generator`` of the same seed, whatever is asked of it.
+  kept: a PCG64 steps back over the outputs drawn ahead and not used, another bit generator is put
+  back where its block started and steps over those used), so a stream draws exactly as a plain
+  ``Generator`` of the same seed, whatever is asked of it.
   ``next_random()`` is the scalar ``random()`` in one plain call.
 * :func:`pick` draws one outcome of a short list with its probability as NumPy's cumulative sum
   and sorted search would (the same floating-point sums: ``cumsum`` adds in order, ``sum`` adds
@@ -19,9 +21,9 @@ draws, both cheaper than NumPy's one-at-a-time calls and giving the same numbers
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -36,6 +38,11 @@ class Stream(np.random.Generator):
     """A ``Generator`` drawing its scalar uniforms and bounded integers by blocks (see the module
     text)."""
 
+    #: ``random()`` with no arguments, in one plain call with nothing to check (a function over the
+    #: stream's block, not a method): for loops that draw many scalar uniforms (the Crusade random
+    #: player's draw)
+    next_random: Callable[[], float]
+
     def __init__(self, bit_generator: np.random.BitGenerator) -> None:
         super().__init__(bit_generator)
         self._block: list[int] = []  # raw outputs drawn ahead, not yet used (last first)
@@ -43,6 +50,9 @@ class Stream(np.random.Generator):
         self._half = 0  # the high 32-bit half kept for the next 32-bit draw (NumPy's ``uinteger``)
         self._has_half = False  # whether it is still to be used (NumPy's ``has_uint32``)
         self._owned = False  # whether the stream draws ahead of the bit generator's own state
+        #: PCG64 steps back over the outputs drawn ahead (``advance``): no state kept at each block
+        self._rewinds = type(bit_generator) is np.random.PCG64
+        self.next_random = _scalar_draw(self._block.pop, self._raw)
 
     def _own(self) -> None:
         """Take over the bit generator's position: the half it kept becomes the stream's."""
@@ -59,8 +69,11 @@ class Stream(np.random.Generator):
             if not self._owned:
                 self._own()
             bits = super().bit_generator
-            self._before = bits.state
-            self._block[:] = reversed(bits.random_raw(BLOCK).tolist())
+            if not self._rewinds:
+                self._before = bits.state
+            block = bits.random_raw(BLOCK).tolist()
+            block.reverse()
+            self._block[:] = block
             return self._block.pop()
 
     def _uint32(self) -> int:
@@ -81,14 +94,6 @@ class Stream(np.random.Generator):
             return (self._raw() >> 11) * _TO_DOUBLE
         self._settle()
         return super().random(size, dtype, out)
-
-    def next_random(self) -> float:
-        """``random()`` with no arguments, in one call with nothing to check: for loops that draw
-        many scalar uniforms (the Crusade random player's draw)."""
-        try:
-            return (self._block.pop() >> 11) * _TO_DOUBLE  # outputs in the block: owned already
-        except IndexError:
-            return (self._raw() >> 11) * _TO_DOUBLE
 
     def integers(
         self, low: Any, high: Any = None, size: Any = None, dtype: Any = np.int64, endpoint: bool = False
@@ -138,7 +143,10 @@ class Stream(np.random.Generator):
         kept handed back)."""
         if self._owned:
             bits = super().bit_generator
-            if self._before is not None:
+            if self._rewinds:
+                if self._block:
+                    cast(np.random.PCG64, bits).advance(-len(self._block))  # the outputs drawn ahead
+            elif self._before is not None:
                 bits.state = self._before
                 used = BLOCK - len(self._block)
                 if used:
@@ -151,6 +159,19 @@ class Stream(np.random.Generator):
     def bit_generator(self) -> np.random.BitGenerator:
         self._settle()
         return super().bit_generator
+
+
+def _scalar_draw(pop: Callable[[], int], raw: Callable[[], int]) -> Callable[[], float]:
+    """:attr:`Stream.next_random`: the top 53 bits of the next raw output of the block (``pop``: its
+    list's ``pop``, the list refilled in place) or, the block used up, of the stream's ``raw``."""
+
+    def next_random() -> float:
+        try:
+            return (pop() >> 11) * _TO_DOUBLE  # outputs in the block: owned already
+        except IndexError:
+            return (raw() >> 11) * _TO_DOUBLE
+
+    return next_random
 
 
 def _settling(name: str) -> Any:

@@ -87,6 +87,7 @@ def play_game(
     chance, rngs = streams(seed, len(bots))
     game = Game([root])
     state: Any = root
+    kind: Any = None  # the class whose observation and random draw are looked up below
     for _ in range(MAX_STEPS):
         who = state.current_player()
         if who == TERMINAL:
@@ -94,7 +95,15 @@ def play_game(
         if who == CHANCE:
             a = sample(state.chance_outcomes(), chance)
         else:
-            a = bots[who](observe(state, who), rngs[who])
+            if type(state) is not kind:  # looked up once per class, not at every step
+                kind = type(state)
+                see, draw = getattr(kind, "observation", None), getattr(kind, "random_action", None)
+            seen = state if see is None else see(state, who)  # :func:`observe`
+            bot = bots[who]
+            if bot is random_bot and draw is not None and type(seen) is kind:
+                a = draw(seen, rngs[who])  # what :func:`random_bot` draws, one call fewer
+            else:
+                a = bot(seen, rngs[who])
         nxt = state.apply(a)
         game.actions.append(a)
         if on_step is not None:

@@ -33,12 +33,8 @@ MAX_ROLL_PAIRS = 4_000
 SECONDS_PER_PAIR = 2e-4
 
 
-def solve(spec: Spec) -> Solved:
-    """The exact solution (values and policy) of the contest: :func:`~grimdice.engine.game.expectimax`
-    on the compiled :class:`Game` (the same sums in the same order, the same tie-breaks: the values
-    are those of the generic solver on :class:`~.states.Contest`, bit for bit; the tests check it).
-
-    Raises :class:`ScenarioError` when re-rolls make the game too large to solve exactly."""
+def check_size(spec: Spec) -> None:
+    """Raises :class:`ScenarioError` when re-rolls make the contest too large to solve exactly."""
     a, d = spec.att, spec.dfd
     track = a.own or a.opp or d.own or d.opp
     if track:
@@ -50,7 +46,18 @@ def solve(spec: Spec) -> Solved:
                 f"({pairs * len(spec.parries)} roll pairs, at most {MAX_ROLL_PAIRS}; about "
                 f"{pairs * len(spec.parries) * SECONDS_PER_PAIR:.0f} s); use fewer dice or re-rolls",
             )
-    game = Game(spec)
+
+
+def solve(spec: Spec, game: Game | None = None) -> Solved:
+    """The exact solution (values and policy) of the contest: :func:`~grimdice.engine.game.expectimax`
+    on the compiled :class:`Game` (the same sums in the same order, the same tie-breaks: the values
+    are those of the generic solver on :class:`~.states.Contest`, bit for bit; the tests check it);
+    ``game``: the spec's compiled game when the caller has it already.
+
+    Raises :class:`ScenarioError` when re-rolls make the game too large to solve exactly."""
+    check_size(spec)
+    if game is None:
+        game = Game(spec)
     root = game.root()
     keys: list[Key] = [root]  # every state reached
     edges: list[tuple[Sequence[int], Sequence[Any]]] = []  # its children, their probabilities or actions
@@ -149,4 +156,4 @@ def rerolled_dice(spec: Spec, sol: Solved) -> dict[str, dict[str, float]]:
     return {k: dict(sorted(v.items())) for k, v in out.items()}
 
 
-__all__ = ["MAX_ROLL_PAIRS", "Solved", "die_name", "rerolled_dice", "solve"]
+__all__ = ["MAX_ROLL_PAIRS", "Solved", "check_size", "die_name", "rerolled_dice", "solve"]

@@ -8,11 +8,11 @@ builders, so that the two give the same actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from grimdice.systems.crusade.damage import KO, WOUNDED
+from grimdice.systems.crusade.damage import KILLED, KO, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
     artillery,
@@ -42,7 +42,15 @@ from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.infiltrate import may_activate, placements, placing
 from grimdice.systems.crusade.game.scenario import Setup
-from grimdice.systems.crusade.game.state import JAMMED, READY, UNLOADED, GameState, Token, has_code
+from grimdice.systems.crusade.game.state import (
+    JAMMED,
+    READY,
+    UNLOADED,
+    GameState,
+    Token,
+    has_code,
+    shamblers,
+)
 from grimdice.systems.crusade.game.table import TableBoard
 
 Action = tuple[Any, ...]
@@ -57,13 +65,13 @@ def can_activate(s: GameState, i: int) -> bool:
     return t.side == s.player and t.standing and not t.done and may_activate(s, i)
 
 
-def activatable(s: GameState) -> Iterator[int]:
+def activatable(s: GameState) -> list[int]:
     """I: the models the player may activate, in order (:func:`can_activate`; after round 0 read
     inline, as only IX INFILTRATE limits who moves and only in round 0)."""
     if s.round == 0:
-        return (i for i in range(len(s.tokens)) if can_activate(s, i))
+        return [i for i in range(len(s.tokens)) if can_activate(s, i)]
     side = s.player
-    return (i for i, t in enumerate(s.tokens) if not t.done and t.side == side and t.cond < KO)
+    return [i for i, t in enumerate(s.tokens) if not t.done and t.side == side and t.cond < KO]
 
 
 def activations(s: GameState) -> list[Action]:
@@ -112,21 +120,26 @@ def targets_in_sight(s: GameState, i: int) -> list[int]:
     """II: the enemy models ``i`` has line of sight to, not hidden (blips are hidden, V)."""
     me = s.tokens[i]
     doors, occ, board = s.doors(), s.occupied(), s.setup.board
-    return [
+    return [  # t.alive read inline: every decision asks
         j
         for j, t in enumerate(s.tokens)
-        if t.alive and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
+        if t.cond != KILLED and t.side != me.side and not t.hidden and board.sight(me.sq, t.sq, doors, occ)
     ]
 
 
 def adjacent_enemies(s: GameState, i: int) -> list[int]:
     """IV / X: adjacent enemy models (diagonals if a pinching square is open), not blips; VI: catwalks'."""
     me = s.tokens[i]
-    doors, board = s.doors(), s.setup.board
-    return [
+    doors, board, (x, y) = s.doors(), s.setup.board, me.sq[:2]
+    return [  # first the 8 squares (cells) around, where adjacency lies; t.alive read inline
         j
         for j, t in enumerate(s.tokens)
-        if t.alive and t.side != me.side and not t.blip and board.adjacent(me.sq, t.sq, doors)
+        if -1 <= t.sq[0] - x <= 1
+        and -1 <= t.sq[1] - y <= 1
+        and t.cond != KILLED
+        and t.side != me.side
+        and not t.blip
+        and board.adjacent(me.sq, t.sq, doors)
     ] + catwalk.blockers(s, i)
 
 
@@ -148,17 +161,19 @@ class Decision:
     beside it and in its sight (each worked out once, at the first builder asking; with ``kept``,
     kept for the next decision that moves nobody, :mod:`.answers`)."""
 
+    #: the enemies beside it, in its sight and hidden in its sight, once found (None: not yet)
+    _adjacent: list[int] | None = None
+    _sight: list[int] | None = None
+    _hidden: list[int] | None = None
+
     def __init__(self, s: GameState, kept: bool = False) -> None:
         self.s = s
-        self.i = s.active
-        self.t = s.tokens[s.active]
+        self.i = i = s.active
+        self.t = s.tokens[i]
         self.kept = kept
-        self.wounded = wounded(s, s.active)
+        self.wounded = wounded(s, i)
         self.acting = may_act(s)
         self.full = self.acting and not (s.charged or (self.wounded and s.moved > 0))
-        self._adjacent: list[int] | None = None
-        self._sight: list[int] | None = None
-        self._hidden: list[int] | None = None
 
     def _feral(self) -> bool:
         return _feral_profile(self.s.setup, self.t.profile)
@@ -267,7 +282,7 @@ def tend(d: Decision) -> list[Action]:
 
 def moving(d: Decision) -> list[Action]:
     """An extra move; a charge (V CHARGE); IX SHAMBLE: "The model may not take extra move"."""
-    if d.wounded or has_code(d.s.setup.profiles[d.t.profile].abilities, "SHAMBLE"):
+    if d.wounded or d.t.profile in shamblers(d.s.setup):
         return []
     more = charge(d.s, d.t)
     return [("extra",), *([("charge",)] if more > 0 and d.s.budget + more > 0 else [])]
@@ -375,14 +390,13 @@ def board_steps(s: GameState) -> list[Action]:
     (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
     found = big.entering(s, flight.steps_of(s))  # IX FLY, JUMP PACK: air steps; IX BIG: entries
     full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
-    out, budget, climbs = [], s.budget + EPS, climb.CLIMBS
-    for kind, to, cost in found:
-        if not (full if cost == FULL else cost <= budget):
-            continue
-        if kind in climbs and climb.chance(s, kind, to) <= 0:
-            continue
-        out.append((kind, *to))
-    return out
+    budget, climbs = s.budget + EPS, climb.CLIMBS
+    return [
+        (kind,) + to  # noqa: RUF005  (one tuple joined: faster than (kind, *to))
+        for kind, to, cost in found
+        if (full if cost == FULL else cost <= budget)
+        and (kind not in climbs or climb.chance(s, kind, to) > 0)
+    ]
 
 
 def toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:

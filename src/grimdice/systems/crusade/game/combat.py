@@ -4,8 +4,9 @@ contest :func:`grimdice.systems.crusade.contest.solve`).
 
 ``calculate()`` reports an attack's marginals (the defender's condition, the attacker's, each side's
 fail); a game needs them jointly, and which weapon failed. :func:`attack_law` walks the same solved
-contest (the defender's parry and both sides' re-rolls played by its policy, every roll and re-roll
-weighted), resolves each finished roll-off with the attack's own ``outcome`` (the attacker's
+contest (the defender's parry and both sides' re-rolls played by its policy, solved when the walk
+meets its first decision: a roll with no parry nor re-roll to choose is walked unsolved; every roll
+and re-roll weighted), resolves each finished roll-off with the attack's own ``outcome`` (the attacker's
 pull-back choice and force-field dice included), and draws the failing weapon uniformly among the
 weapons used (III: "randomize amongst all weapons used"), and marks who is moved by a knockback
 (VIII KNOCKBACK, IX THROW) so that the game can move him (IX MOB: the attacker's end is then
@@ -24,7 +25,8 @@ from typing import Any, cast
 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.systems.crusade.attack import build, knocks_back
-from grimdice.systems.crusade.contest import solve
+from grimdice.systems.crusade.contest import Game, solve
+from grimdice.systems.crusade.contest.solver import check_size
 from grimdice.systems.crusade.contest.states import P_ROLL
 from grimdice.systems.crusade.damage import State, is_graze, moved_back
 from grimdice.systems.crusade.profiles import Scenario
@@ -89,8 +91,9 @@ def joint_law(sc: Scenario) -> dict[tuple[Outcome, bool], float]:
     showed its maximum (VII INCURSION: "If you max out on all the dice rolled"; the first roll, as
     the calculator reads it, reading ``incursion``)."""
     atk = build(sc)
-    sol = solve(atk.spec)
-    game = sol.game
+    check_size(atk.spec)  # what solve refuses, refused before the walk
+    game = Game(atk.spec)
+    policy: dict[Any, Any] | None = None  # solved at the first decision met (a shot may have none)
     att_names = tuple(a.name for a in atk.arms)
     def_names = tuple(a.name for a in atk.def_arms)
     shooting = not atk.spec.dfd.pool.n  # a shot, or a melee at a structure (no defender dice)
@@ -111,7 +114,9 @@ def joint_law(sc: Scenario) -> dict[tuple[Outcome, bool], float]:
             )
             continue
         if player != TERMINAL:
-            stack.append((game.child(key, sol.policy[key]), p, maxed))
+            if policy is None:
+                policy = solve(atk.spec, game).policy
+            stack.append((game.child(key, policy[key]), p, maxed))
             continue
         _, parry, a, d = key[:4]
         fa, fd = game.faces[0][a], game.faces[1][d]

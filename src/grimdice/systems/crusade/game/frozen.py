@@ -1,37 +1,14 @@
 """Copies of the game's frozen records (:class:`.state.GameState`, :class:`.state.Token`,
-:class:`.state.Psy`) with some fields changed, made at every step of a game.
-
-``dataclasses.replace`` checks every field and runs the class's ``__init__``; these records have
-no ``__post_init__`` nor computed fields, so a copy of the instance's fields with the changes is
-the same value, made several times faster. Only fields the class declares may be changed: an
-instance's ``__dict__`` holds exactly its declared fields, so a change naming another field is
-seen as the copy growing a key.
+:class:`.state.Psy`) with some fields changed, made at every step of a game: the engine's copy of
+frozen dataclasses (:func:`grimdice.engine.frozen.replace`, ``dataclasses.replace`` without its
+checks; the same function copies the One Page game's states). These records keep nothing in their
+``__dict__`` but their fields, so each copy is their dict copied with the changes written over it;
+a change naming a field the record does not have is a ``TypeError``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypeVar
-
-T = TypeVar("T")
-
-
-def altered(obj: T, **changes: Any) -> T:
-    """A copy of the frozen dataclass ``obj`` with ``changes`` (see the module text)."""
-    return altered_by(obj, changes)
-
-
-def altered_by(obj: T, changes: Mapping[str, Any]) -> T:
-    """:func:`altered` with the changes given as a mapping (no keyword arguments to pack)."""
-    now = obj.__dict__
-    values = now.copy()
-    values.update(changes)
-    if len(values) != len(now):
-        unknown = sorted(changes.keys() - now.keys())
-        raise TypeError(f"{type(obj).__name__} has no field {unknown[0]!r}")
-    new: T = object.__new__(type(obj))
-    object.__setattr__(new, "__dict__", values)
-    return new
-
+from grimdice.engine.frozen import replace as altered
+from grimdice.engine.frozen import replace_by as altered_by
 
 __all__ = ["altered", "altered_by"]

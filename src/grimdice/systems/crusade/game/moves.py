@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from grimdice.systems.crusade.damage import KILLED
 from grimdice.systems.crusade.game.board import FULL, Pos
 from grimdice.systems.crusade.game.explore import uncover
 from grimdice.systems.crusade.game.flight import steps_of
@@ -84,12 +85,12 @@ def reveal_around(s: GameState, i: int) -> GameState:
             for t in s.tokens
         )
         return _found(reveal_blip(s, i, own_turn=True), i) if near else s
-    for j, t in enumerate(s.tokens):
-        if t.alive and t.blip and t.side != me.side and board.adjacent(me.sq, t.sq, doors):
+    for j, t in enumerate(s.tokens):  # the cheap tests first; t.alive read inline
+        if t.blip and t.side != me.side and t.cond != KILLED and board.adjacent(me.sq, t.sq, doors):
             s = found(reveal_blip(s, j, own_turn=False), i)  # VII PSYCHOMETRY: the finder
     me = s.tokens[i]
     for j, t in enumerate(s.tokens):
-        if not t.alive or t.blip or t.side == me.side or not (t.hidden or (me.hidden and t.standing)):
+        if t.side == me.side or t.blip or t.cond == KILLED or not (t.hidden or (me.hidden and t.standing)):
             continue  # nobody hidden to reveal
         close = board.range(me.sq, t.sq) <= 1
         if t.hidden and (close or _sees(s, me, t)):

@@ -4,6 +4,7 @@ action. The statistics of ``grimdice play`` are read from it."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from grimdice.systems.crusade.damage import CONDITIONS, KO
@@ -108,8 +109,10 @@ def _entry(side: int, name: str, origin: str, state: str, kills: int) -> dict[st
     return {"force": side, "profile": name, "from": origin, "state": state, "kills": kills}
 
 
+@lru_cache(maxsize=4096)
 def origin_order(origin: str) -> tuple[int, ...]:
-    """A force's models, then its blips' models, in the scenario's order; then the reinforcements'."""
+    """A force's models, then its blips' models, in the scenario's order; then the reinforcements'
+    (kept per origin: every log sorts its models by it)."""
     parts = origin.split(".")
     return tuple(int(p) if p.isdigit() else {"blips": 1, "reinforcements": 2}.get(p, 0) for p in parts)
 

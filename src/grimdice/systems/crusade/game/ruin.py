@@ -189,13 +189,23 @@ def target_cells(board: TableBoard, key: int) -> list[tuple[int, int, int]]:
     return [(x, y, 0) for x, y in _cells(board, key)]
 
 
+def _range_to(board: TableBoard, p: Pos, key: int) -> int:
+    """The range from position ``p`` to the nearest of a sector's or piece's :func:`target_cells`,
+    kept per table (it does not change)."""
+    kept = answers(board.memo, "ranges")
+    got = kept.get((p, key))
+    if got is None:
+        got = kept[p, key] = min(board.range(p, q) for q in target_cells(board, key))
+    return int(got)
+
+
 def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
     """The calculator's single shot of token ``i``'s ``weapon`` at ``sector`` (JSON text)."""
     from grimdice.systems.crusade.game.situation import shot_text
 
     board = s.setup.board
     assert isinstance(board, TableBoard)
-    inches = min(board.range(s.tokens[i].sq, p) for p in target_cells(board, sector))
+    inches = _range_to(board, s.tokens[i].sq, sector)
     same = ("building", sector, hits_left(s, sector))  # with the board: all _building reads
     return shot_text(s, i, weapon, lambda: _building(s, sector), inches, same, {})
 

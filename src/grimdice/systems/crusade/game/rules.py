@@ -221,7 +221,7 @@ def settle(s: GameState) -> GameState:
         if after is s:
             _CALM[0] = (s.tokens, s.setup, s.items, s.psy)
         s = after
-    if s.active >= 0 and not s.tokens[s.active].standing:
+    if s.active >= 0 and s.tokens[s.active].cond >= KO:  # not Token.standing, read inline
         s = end_activation(s)
     for _ in range(3):
         if s.active >= 0 or _may_go_on(s):
@@ -259,9 +259,13 @@ def _stepped(before: GameState, after: GameState) -> GameState:
     :func:`_deaths_and_goals` reads besides places (its condition, force, profile, blip, HORROR
     state; no model added), so is ``after`` (:data:`_CALM`)."""
     calm = _CALM[0]
-    if before.tokens is not calm[0] or len(after.tokens) != len(before.tokens) or by_place(after.setup):
+    now, was = after.tokens, before.tokens
+    if was is not calm[0] or len(now) != len(was) or by_place(after.setup):
         return after
-    for a, b in zip(after.tokens, before.tokens, strict=True):
+    i = before.active
+    if now[:i] == was[:i] and now[i + 1 :] == was[i + 1 :]:  # the others the same (compared in C)
+        return after if _read(now[i]) != _read(was[i]) else _calm_too(before, after)
+    for a, b in zip(now, was, strict=True):
         if a is not b and _read(a) != _read(b):
             return after
     return _calm_too(before, after)
@@ -302,7 +306,7 @@ def _beaten(s: GameState) -> int:
 
 def _may_go_on(s: GameState) -> bool:
     """Whether the player has a model left to activate (I; :func:`.choices.activatable`)."""
-    return next(activatable(s), None) is not None
+    return bool(activatable(s))
 
 
 def _fresh(t: Token, player: int) -> Token:

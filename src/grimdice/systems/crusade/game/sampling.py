@@ -58,8 +58,11 @@ def _kinds(names: tuple[str, ...]) -> tuple[str, ...]:
 
 def random_action(s: GameState, rng: np.random.Generator) -> Action:
     """One legal action of ``s``, drawn as the module text says (uniform draws from ``rng``)."""
-    draw = getattr(rng, "next_random", None) or rng.random  # a Stream's plain scalar draw
-    if not ordinary(s):
+    try:
+        draw = rng.next_random  # type: ignore[attr-defined]  # a Stream's plain scalar draw
+    except AttributeError:
+        draw = rng.random
+    if s.active < 0:
         if _choosing(s):  # which model to activate: one kind
             draw()  # the kind's draw (:func:`_grouped_draw`)
             choices = c.activations(s)
@@ -67,10 +70,12 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
             k = int(draw() * n)
             return choices[k if k < n else n - 1]
         return _grouped_draw(s.legal_actions(), rng)
+    if not ordinary(s):
+        return _grouped_draw(s.legal_actions(), rng)
     d = Decision(s, kept=True)
     sources, slots, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
     left = list(slots)  # each kind's source, or the kind and its sources (see _plan)
-    built: dict[int, Any] = never.copy()
+    built = list(never)  # each source's actions once built (None: not yet)
     n = len(left)  # the kinds still in the draw: left[:n]
     while n:
         k = int(draw() * n)
@@ -78,7 +83,7 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
             k = n - 1
         one = left[k]
         if type(one) is int:  # the kind of one source alone
-            acts = built.get(one)
+            acts = built[one]
             if acts is None:
                 acts = built[one] = sources[one][1](d)
         else:
@@ -99,14 +104,14 @@ def _gathered(
     d: Decision,
     sources: tuple[Source, ...],
     found: list[tuple[int, bool]],
-    built: dict[int, list[Action]],
+    built: list[Any],
     kind: str,
 ) -> list[Action]:
     """The actions of ``kind`` from its sources ``found`` (each with whether it gives that kind
     alone), each source built once a decision (``built``)."""
     acts: list[Action] = []
     for n, alone in found:
-        got = built.get(n)
+        got = built[n]
         if got is None:
             got = built[n] = sources[n][1](d)
         if got:
@@ -128,8 +133,8 @@ def _grouped_draw(acts: list[Action], rng: np.random.Generator) -> Action:
 
 
 def _choosing(s: GameState) -> bool:
-    """A choice of the model to activate (:func:`.choices.legal_actions`)."""
-    return s.active < 0 and not (s.ended or s.pending or (s.psy is not None and s.psy.prompt) or s.control)
+    """A choice of the model to activate (:func:`.choices.legal_actions`), no model being active."""
+    return not (s.ended or s.pending or (s.psy is not None and s.psy.prompt) or s.control)
 
 
 def ordinary(s: GameState) -> bool:
@@ -148,8 +153,10 @@ def _melee(d: Decision) -> list[Action]:
 
 
 def _hide(d: Decision) -> list[Action]:
-    """V HIDING as the action, or IX FURTIVE's free hide."""
-    return (c.hide(d) if d.full else []) or c.free_hide(d)
+    """V HIDING as the action, or IX FURTIVE's free hide (:func:`.choices.may_hide`: where the model
+    may not hide as its action, it may not hide for free either, so the free hide is asked only
+    when the action is not in full)."""
+    return c.hide(d) if d.full else c.free_hide(d)
 
 
 #: the sources of a model's action in full (:data:`.choices.FULL_ACTION`), in its order; its melee
@@ -227,14 +234,14 @@ def _plan(setup: Setup, profile: int, full: bool) -> tuple[Any, ...]:
     """A decision's sources (:data:`_TABLES`, by whether the action is in full and the scenario's
     volley fire), its kinds in order, each as the index of its source when one source alone gives
     it, else as the kind and its sources; and the sources a model of ``profile`` (-1: a blip)
-    never gets an action from (:data:`MAY`), each with its empty list of actions."""
+    never gets an action from (:data:`MAY`): per source, its empty list of actions when it
+    never gives one, else None."""
     sources, kinds, where = _table_of(setup, full)
     slots = tuple(where[k] if type(where[k]) is int else (k, where[k]) for k in kinds)
-    never = {
-        n: ()
-        for n, (names, _) in enumerate(sources)
-        if profile >= 0 and names in MAY and not MAY[names](setup, profile)
-    }
+    never = tuple(
+        () if profile >= 0 and names in MAY and not MAY[names](setup, profile) else None
+        for names, _ in sources
+    )
     return sources, slots, never
 
 
@@ -242,7 +249,7 @@ def never_built(s: GameState) -> list[tuple[str, ...]]:
     """The sources of an ordinary decision the random draw does not build (for tests)."""
     d = Decision(s)
     sources, _, never = _plan(s.setup, -1 if d.t.blip else d.t.profile, d.full)
-    return [sources[n][0] for n in never]
+    return [sources[n][0] for n, acts in enumerate(never) if acts is not None]
 
 
 def sources_of(s: GameState) -> list[tuple[tuple[str, ...], Callable[[], list[Action]]]] | None:

@@ -45,8 +45,20 @@ READY, JAMMED, UNLOADED, LOST, STUCK = "", "jammed", "unloaded", "lost", "stuck"
 
 
 def has_code(codes: Sequence[str], name: str) -> bool:
-    """Whether an effect or ability list carries ``name`` as written (board-only codes included)."""
-    return bool(codes) and name in _codes(tuple(codes))
+    """Whether an effect or ability list carries ``name`` as written (board-only codes included).
+    The codes of a list are read once, kept by the list's identity (a profile's lists are read-only)."""
+    if not codes:
+        return False
+    got = _CODE_SETS.get(id(codes))
+    if got is None or got[0] is not codes:
+        if len(_CODE_SETS) > 4096:
+            _CODE_SETS.clear()
+        got = _CODE_SETS[id(codes)] = (codes, _codes(tuple(codes)))
+    return name in got[1]
+
+
+#: each list of codes asked about (by identity): the list, kept alive with its entry, and its codes
+_CODE_SETS: dict[int, tuple[Sequence[str], frozenset[str]]] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -193,9 +205,9 @@ class GameState:
             return (0.0, 0.0)
         return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
 
-    def observation(self, player: int) -> GameState:
-        """What ``player`` may know of this state (:func:`.hidden.observation`)."""
-        return observation(self, player)
+    #: ``observation(player)``: what ``player`` may know of this state (:func:`.hidden.observation`
+    #: itself, as the method: the game loop asks at every decision)
+    observation = observation
 
     # ------------------------------------------------------------------ helpers
     def idle(self, **fields: Any) -> GameState:
@@ -248,8 +260,7 @@ class GameState:
     def move_of(self, t: Token) -> int:
         if t.blip:
             return BLIP_MOVE
-        p = self.setup.profiles[t.profile]
-        return self.shamble if has_code(p.abilities, "SHAMBLE") else p.move
+        return self.shamble if t.profile in shamblers(self.setup) else self.setup.profiles[t.profile].move
 
     def armour_of(self, t: Token) -> int:
         return self.setup.blip_armour(t.blip) if t.blip else self.setup.profiles[t.profile].armour
@@ -344,13 +355,16 @@ def turn_start(s: GameState) -> GameState:
 
 def shambling(s: GameState) -> bool:
     """Whether a model of the player with IX SHAMBLE stands on the board."""
-    return any(
-        t.side == s.player
-        and t.standing
-        and not t.blip
-        and has_code(s.setup.profiles[t.profile].abilities, "SHAMBLE")
-        for t in s.tokens
+    slow = shamblers(s.setup)
+    return bool(slow) and any(
+        t.side == s.player and t.standing and not t.blip and t.profile in slow for t in s.tokens
     )
+
+
+@lru_cache(maxsize=64)
+def shamblers(setup: Setup) -> frozenset[int]:
+    """The profiles with IX SHAMBLE, kept per setup."""
+    return frozenset(k for k, p in enumerate(setup.profiles) if has_code(p.abilities, "SHAMBLE"))
 
 
 def next_event(s: GameState, events: tuple[tuple[Any, ...], ...] | None = None) -> GameState:

@@ -47,8 +47,15 @@ def guards(s: GameState, to: Pos) -> tuple[int, ...]:
     if me.blip or has_code(s.setup.profiles[me.profile].abilities, "SLIP THRU"):
         return ()
     out, board, doors = [], s.setup.board, s.doors()
-    for e, t in enumerate(s.tokens):
-        if t.side == me.side or not board.adjacent(t.sq, me.sq, doors) or not _guards(s, e, i):
+    side, x, y = me.side, me.sq[0], me.sq[1]
+    near = [  # the enemies on the 8 squares (cells) around, where adjacency lies
+        e
+        for e, t in enumerate(s.tokens)
+        if t.side != side and -1 <= t.sq[0] - x <= 1 and -1 <= t.sq[1] - y <= 1
+    ]
+    for e in near:
+        t = s.tokens[e]
+        if not board.adjacent(t.sq, me.sq, doors) or not _guards(s, e, i):
             continue  # an enemy not beside the mover guards nothing (checked first: it is cheap)
         started_next_to = s.origin is not None and board.range(s.origin, t.sq) <= 1
         away = board.range(to, t.sq) > board.range(me.sq, t.sq)
