@@ -47,7 +47,8 @@ def closed_port() -> int:
 @pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_error_after_the_connect_timeout(monkeypatch):
     """A closed port: Dask retries until the timeout, then one ScenarioError naming ``scheduler``;
-    the wait is the module's CONNECT_TIMEOUT (shortened here so the test stays quick)."""
+    the wait is the module's CONNECT_TIMEOUT (shortened here so the test stays quick): at least that
+    long, and far from a hang (the upper bound is loose, for a loaded machine)."""
     import time
 
     pytest.importorskip("distributed")
@@ -61,7 +62,7 @@ def test_an_unreachable_scheduler_is_one_error_after_the_connect_timeout(monkeyp
     waited = time.perf_counter() - t0
     assert err.value.field == "scheduler" and "cannot reach a Dask scheduler" in err.value.message
     assert "\n" not in str(err.value)
-    assert 0.4 <= waited < 5, waited
+    assert 0.4 <= waited < 30, waited
 
 
 def test_the_scheduler_connect_timeout_is_ten_seconds_not_dask_s_thirty(monkeypatch):
