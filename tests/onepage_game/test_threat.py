@@ -95,21 +95,6 @@ def test_a_charge_counts_only_when_it_favours_the_enemy() -> None:
     assert threat.exposure(s, 0, (36.0, 2.0)) == 0.0  # 26" away: no charge, no gun
 
 
-def test_at_a_moves_end_the_charge_is_valued_with_the_strikers_read_where_the_unit_stood() -> None:
-    """The Shooters (unit 0) moved 4" sideways stay within the Targets' 12" Assault: the exposure at
-    that end is the Targets' melee value in the situation of the end (heights, facing) with the
-    strikers of both sides estimated where the Shooters stood (``charge_key``'s ``here``), the
-    Shooters being the Targets' only target (share 1)."""
-    s = duel(SHOOTERS, TARGETS, gap=8.0)
-    end = (40.0, 20.0)
-    at = threat.placed_at(s, 0, end)
-    assert threat.in_reach(at, 1, 0) and at.gap(0, 1) < 12.0
-    key = threat.charge_key(at, 1, 0, s)
-    assert key[2:4] == threat.strikers(s, 1, 0)
-    want = max(0.0, melee_odds(at, 1, 0, key))
-    assert want > 0.0 and threat.exposure(s, 0, end) == pytest.approx(want, abs=1e-12)
-
-
 def test_enemies_weigh_by_when_they_act() -> None:
     s = duel(SHOOTERS, TARGETS, gap=16.0)
     full = threat.exposure(s, 1)
