@@ -22,13 +22,14 @@ pinned", so the danger of a position is counted in the same points as the AI's o
   elevation, facing and arcs as the game's shooting reads them; 0 when ``u`` is not a valid target
   there); when that is 0 and ``u`` is within ``v``'s range plus its Walk, the shot ``v`` makes
   after a Walk straight at ``u`` (:func:`walked_to`: our approximation of the enemy's reach,
-  terrain ignored). ``charge``: when ``v`` may assault ``u`` at ``p`` (in its Assault reach with a
-  clear path, as :meth:`GameState.unit_actions` allows: :func:`in_reach`, :func:`has_path`), the
-  expected value of that melee to ``v`` (:func:`players.melee_odds`: points it takes less points
-  it gives away; a charge that favours ``u`` is no threat), in the situation of :func:`charge_key`
-  (the strikers of a charge from :data:`CLOSE` away, read where ``u`` stands before the move: our
-  simplification, so that one striker estimate and a few laws serve every candidate end; the
-  strikers do not follow ``u`` to ``p``);
+  terrain ignored). ``charge``: when ``u`` at ``p`` is within ``v``'s Assault distance
+  (:func:`in_reach`), the expected value of that melee to ``v`` (:func:`players.melee_odds`: points
+  it takes less points it gives away; a charge that favours ``u`` is no threat), in the situation
+  of :func:`charge_key` (the strikers of a charge from :data:`CLOSE` away, read where ``u`` stands
+  before the move). Our approximations, so that one striker estimate and a few laws serve every
+  candidate end and no path search runs per end: the charge's clear path (terrain, other units, a
+  Vehicle's turn) is not checked, so a charge that would have to go round a wall counts as one in
+  the open, and the strikers do not follow ``u`` to ``p``;
 * ``share`` (:func:`share`): how likely ``v`` is to pick ``u``. "The player activates one of his
   units ... and takes an action": each enemy unit shoots or charges one target, so its threat is
   shared among the units it could pick, in proportion to what each offers it,
@@ -97,17 +98,11 @@ def placed_at(state: GameState, u: int, end: tuple[float, float] | None) -> Game
 
 
 def in_reach(state: GameState, v: int, u: int) -> bool:
-    """``v`` may move and ``u`` is within its Assault distance (the cheap part of ``["assault", v,
-    u]`` being legal, :meth:`GameState.unit_actions`; the rest is :func:`has_path`)."""
+    """``v`` may move and ``u`` is within its Assault distance: where :func:`reply_value` counts
+    ``v``'s charge (the path not checked)."""
     if state.units[v].immobile or not state.on_table(v):
         return False
     return state.gap(u, v) <= move_distance(state.setup.units[v], "assault") + EPS
-
-
-def has_path(state: GameState, v: int, u: int) -> bool:
-    """``v``'s Assault on ``u`` has a clear path (and a Vehicle may make it): the rest of the
-    charge's legality, once :func:`in_reach` holds."""
-    return state.charge_ok(v, u) and facing.charge_allowed(state, v, u)
 
 
 def walked_to(state: GameState, v: int, u: int, gap: float, reach: float) -> tuple[float, float] | None:
@@ -178,7 +173,7 @@ def reply_value(
     """``max(0, shot(v -> u at end), charge(v -> u at end))`` of the module text, in ``state``
     (the state the moving unit stands in, :func:`placed_at`): what ``v`` takes from ``u`` if it
     picks ``u``; the charge's strikers read in ``here`` (where ``u`` stood before the move; default
-    ``state``), its path checked only where the charge would count."""
+    ``state``), its path not checked."""
     from grimdice.systems.onepage.ai.players import melee_odds, shot_value
 
     best, reach = 0.0, state.weapon_range(v)
@@ -188,10 +183,8 @@ def reply_value(
             best = shot_value(state, v, u, None, "hold")
         if best == 0.0 and (to := walked_to(state, v, u, gap, reach)) is not None:
             best = shot_value(state, v, u, to, "walk")
-    if in_reach(state, v, u):  # the path is checked only where the charge would count
-        charge = melee_odds(state, v, u, charge_key(state, v, u, here))
-        if charge > best and has_path(state, v, u):
-            best = charge
+    if in_reach(state, v, u):  # the path is not checked (our approximation)
+        best = max(best, melee_odds(state, v, u, charge_key(state, v, u, here)))
     return best
 
 
@@ -421,7 +414,6 @@ __all__ = [
     "charge_key",
     "charge_odds",
     "exposure",
-    "has_path",
     "in_reach",
     "open_key",
     "outlook",
