@@ -88,7 +88,7 @@ def test_a_charge_counts_only_when_it_favours_the_enemy() -> None:
     """Unit 0 (Targets, hand weapons, no gun) within 12" of unit 1 (Shooters): the threat from
     the Targets is their charge's expected value when positive, else nothing."""
     s = duel(SHOOTERS, TARGETS, gap=8.0)
-    assert threat.in_reach(s, 1, 0) and s.charge_ok(1, 0)
+    assert threat.can_charge(s, 1, 0)
     value = threat.exposure(s, 0)
     melee = melee_odds(threat.placed_at(s, 0, None), 1, 0, threat.charge_key(s, 1, 0))
     assert value == pytest.approx(max(0.0, melee), abs=1e-12)

@@ -22,14 +22,11 @@ pinned", so the danger of a position is counted in the same points as the AI's o
   elevation, facing and arcs as the game's shooting reads them; 0 when ``u`` is not a valid target
   there); when that is 0 and ``u`` is within ``v``'s range plus its Walk, the shot ``v`` makes
   after a Walk straight at ``u`` (:func:`walked_to`: our approximation of the enemy's reach,
-  terrain ignored). ``charge``: when ``u`` at ``p`` is within ``v``'s Assault distance
-  (:func:`in_reach`), the expected value of that melee to ``v`` (:func:`players.melee_odds`: points
-  it takes less points it gives away; a charge that favours ``u`` is no threat), in the situation
-  of :func:`charge_key` (the strikers of a charge from :data:`CLOSE` away, read where ``u`` stands
-  before the move). Our approximations, so that one striker estimate and a few laws serve every
-  candidate end and no path search runs per end: the charge's clear path (terrain, other units, a
-  Vehicle's turn) is not checked, so a charge that would have to go round a wall counts as one in
-  the open, and the strikers do not follow ``u`` to ``p``;
+  terrain ignored). ``charge``: when ``v`` may assault ``u`` at ``p`` (in its Assault reach with a
+  clear path, as :meth:`GameState.unit_actions` allows), the expected value of that melee to ``v``
+  (:func:`players.melee_odds`: points it takes less points it gives away; a charge that favours
+  ``u`` is no threat), in the situation of :func:`charge_key` (the strikers of a charge from
+  :data:`CLOSE` away, our simplification);
 * ``share`` (:func:`share`): how likely ``v`` is to pick ``u``. "The player activates one of his
   units ... and takes an action": each enemy unit shoots or charges one target, so its threat is
   shared among the units it could pick, in proportion to what each offers it,
@@ -97,12 +94,22 @@ def placed_at(state: GameState, u: int, end: tuple[float, float] | None) -> Game
     return replace(state, active=u)
 
 
+def can_charge(state: GameState, v: int, u: int) -> bool:
+    """``["assault", v, u]`` is legal for ``v`` as it stands (:meth:`GameState.unit_actions`)."""
+    return in_reach(state, v, u) and has_path(state, v, u)
+
+
 def in_reach(state: GameState, v: int, u: int) -> bool:
-    """``v`` may move and ``u`` is within its Assault distance: where :func:`reply_value` counts
-    ``v``'s charge (the path not checked)."""
+    """``v`` may move and ``u`` is within its Assault distance (the cheap part of :func:`can_charge`)."""
     if state.units[v].immobile or not state.on_table(v):
         return False
     return state.gap(u, v) <= move_distance(state.setup.units[v], "assault") + EPS
+
+
+def has_path(state: GameState, v: int, u: int) -> bool:
+    """``v``'s Assault on ``u`` has a clear path (and a Vehicle may make it): the rest of
+    :func:`can_charge`, once :func:`in_reach` holds."""
+    return state.charge_ok(v, u) and facing.charge_allowed(state, v, u)
 
 
 def walked_to(state: GameState, v: int, u: int, gap: float, reach: float) -> tuple[float, float] | None:
@@ -121,14 +128,12 @@ def walked_to(state: GameState, v: int, u: int, gap: float, reach: float) -> tup
     return round(vx + step * (ux - vx) / far, 3), round(vy + step * (uy - vy) / far, 3)
 
 
-def charge_key(state: GameState, v: int, u: int, here: GameState | None = None) -> tuple[Any, ...]:
+def charge_key(state: GameState, v: int, u: int) -> tuple[Any, ...]:
     """The melee key (:meth:`GameState.melee_key`) of ``v``'s charge on ``u``: heights and facing
     read where both stand, the strikers of both sides those of a charge made from :data:`CLOSE`
-    away (:func:`strikers`: our simplification, so that a few laws serve every candidate) read in
-    ``here`` (default ``state``: the enemy's reply at a move's end reads them where the unit stood)."""
+    away (:func:`strikers`: our simplification, so that a few laws serve every candidate)."""
     hv, hu = state.height(v), state.height(u)
-    n = strikers(state if here is None else here, v, u)
-    return (hv > hu + EPS, hu > hv + EPS, *n, facing.melee_facing(state, v, u))
+    return (hv > hu + EPS, hu > hv + EPS, *strikers(state, v, u), facing.melee_facing(state, v, u))
 
 
 def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
@@ -167,13 +172,10 @@ def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
     return recall(state.setup, ("charge strikers", state.standing().key, state.charge, v, u), compute)
 
 
-def reply_value(
-    state: GameState, v: int, u: int, end: tuple[float, float] | None = None, here: GameState | None = None
-) -> float:
+def reply_value(state: GameState, v: int, u: int, end: tuple[float, float] | None = None) -> float:
     """``max(0, shot(v -> u at end), charge(v -> u at end))`` of the module text, in ``state``
     (the state the moving unit stands in, :func:`placed_at`): what ``v`` takes from ``u`` if it
-    picks ``u``; the charge's strikers read in ``here`` (where ``u`` stood before the move; default
-    ``state``), its path not checked."""
+    picks ``u``."""
     from grimdice.systems.onepage.ai.players import melee_odds, shot_value
 
     best, reach = 0.0, state.weapon_range(v)
@@ -183,8 +185,10 @@ def reply_value(
             best = shot_value(state, v, u, None, "hold")
         if best == 0.0 and (to := walked_to(state, v, u, gap, reach)) is not None:
             best = shot_value(state, v, u, to, "walk")
-    if in_reach(state, v, u):  # the path is not checked (our approximation)
-        best = max(best, melee_odds(state, v, u, charge_key(state, v, u, here)))
+    if in_reach(state, v, u):  # the path is checked only where the charge would count
+        charge = melee_odds(state, v, u, charge_key(state, v, u))
+        if charge > best and has_path(state, v, u):
+            best = charge
     return best
 
 
@@ -247,7 +251,7 @@ def exposure(
         w = reply_weight(s, v) if v != skip else 0.0
         if w == 0.0:
             continue
-        best = reply_value(s, v, u, end, state) if end is not None else reply_here(state, v, u)
+        best = reply_value(s, v, u, end) if end is not None else reply_here(state, v, u)
         if best > 0.0:
             kept_whole *= 1.0 - w * share(best, rest_of(state, v, u)) * min(1.0, best / most)
         if most * (1.0 - kept_whole) > limit:
@@ -410,10 +414,12 @@ __all__ = [
     "NEXT",
     "PROSPECT",
     "WEIGHT",
+    "can_charge",
     "carried",
     "charge_key",
     "charge_odds",
     "exposure",
+    "has_path",
     "in_reach",
     "open_key",
     "outlook",
