@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from grimdice.systems.onepage.ai import deploying, threat
+from grimdice.systems.onepage.ai import choosing, deploying, threat
 from grimdice.systems.onepage.ai.players import ATTRITION, ai_player, melee_value, value_of_shot, worth
 from grimdice.systems.onepage.game import charge_paths
 from grimdice.systems.onepage.game.invariants import violations
@@ -78,20 +78,20 @@ def test_a_lone_model_deploys_on_the_table_not_inside_a_transport() -> None:
 
 
 def test_an_assault_is_weighed_with_the_enemys_reply_where_it_ends() -> None:
-    """threat.choose takes from an Assault's value WEIGHT x the change of its exposure from where
+    """choosing.choose takes from an Assault's value WEIGHT x the change of its exposure from where
     the unit stands to the block's end (the target left out: its reply is the melee's own): here
     the charge leaves the Targets' own charge threat behind and stays out of the Shooters' reach,
     so an Assault whose melee value alone is below Hold's is chosen, by that gain only."""
     s = state_of([RUNNER], [TARGETS, SHOOTERS], [(36.0, 8.0), (36.0, 16.0), (60.0, 30.0)])
     s = replace(s, player=0)
     acts = [["hold", 0], ["assault", 0, 1]]
-    end, skip = threat.move_end(s, acts[1])
+    end, skip = choosing.move_end(s, acts[1])
     assert skip == 1 and end == pytest.approx((36.0, 8.0 + s.gap(0, 1)), abs=1e-3)
     here, there = threat.exposure(s, 0), threat.exposure(s, 0, end, skip=1)
     assert here > 0.0 and there == 0.0
     gain = threat.WEIGHT * (here - there)
-    assert threat.choose(s, acts, [0.0, 0.5 - gain]) == ["assault", 0, 1]
-    assert threat.choose(s, acts, [0.0, -0.5 - gain]) == ["hold", 0]
+    assert choosing.choose(s, acts, [0.0, 0.5 - gain]) == ["assault", 0, 1]
+    assert choosing.choose(s, acts, [0.0, -0.5 - gain]) == ["hold", 0]
 
 
 def test_the_last_round_values_a_shot_by_the_score_only() -> None:

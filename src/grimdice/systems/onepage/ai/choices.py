@@ -53,9 +53,9 @@ def arrival_choice(s: GameState, u: int, acts: list[list[Any]]) -> list[Any]:
 def consolidation_choice(s: GameState, acts: list[list[Any]], reply: float = 0.0) -> list[Any]:
     """The AI's consolidation: into cover, then closer to the nearest enemy (the Walk's weights),
     less the expected loss to dangerous terrain, less ``reply`` x the change in the enemy's reply
-    where it ends (:func:`.threat.choose`, as a Walk's; 0: the greedy AI's); staying unless a move
+    where it ends (:func:`.choosing.choose`, as a Walk's; 0: the greedy AI's); staying unless a move
     is better."""
-    from grimdice.systems.onepage.ai import threat
+    from grimdice.systems.onepage.ai import choosing
     from grimdice.systems.onepage.ai.players import APPROACH, COVER, in_cover_at, moved_to, nearest_gap
 
     u = s.active
@@ -68,14 +68,14 @@ def consolidation_choice(s: GameState, acts: list[list[Any]], reply: float = 0.0
             - APPROACH * nearest_gap(s, u, end)
             - expected_loss(s, u, end)
         )
-    return threat.choose(s, acts, values, reply)
+    return choosing.choose(s, acts, values, reply)
 
 
 def transport_value(s: GameState, a: list[Any], reply: float = 0.0) -> float:
     """Embarking is worth ``reply`` x the enemy's reply where the unit stands (:func:`.threat.exposure`:
     aboard, it is no target; it ends the activation, so the unit forgoes the shot the other actions
     hold; the transport carries it on, see :func:`.threat.carried`); disembarking is
-    valued as the Walk it is (its shot from there, cover; :func:`.threat.choose` subtracts the
+    valued as the Walk it is (its shot from there, cover; :func:`.choosing.choose` subtracts the
     enemy's reply where it ends), a Furious unit's assault out of it as any assault (only when the
     expected melee value is positive)."""
     from grimdice.systems.onepage.ai import threat

@@ -32,7 +32,7 @@ import numpy as np
 
 from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.engine.table.lines import sight_blocked
-from grimdice.systems.onepage.ai import choices, threat
+from grimdice.systems.onepage.ai import choices, choosing, threat
 from grimdice.systems.onepage.game.deployment import placed
 from grimdice.systems.onepage.game.queries import prefetch
 from grimdice.systems.onepage.game.state import GameState
@@ -127,7 +127,7 @@ def best_place(s: GameState, u: int, acts: list[list[Any]]) -> list[Any]:
     anchors = [(float(a[2]), float(a[3])) for a in acts]
     base = values(s, u, anchors)
     if not s.enemies(u):
-        return threat.first_best(acts, base)
+        return choosing.first_best(acts, base)
     best, choice = -math.inf, acts[0]
     for i in sorted(range(len(acts)), key=lambda i: -base[i]):
         if base[i] <= best + 1e-9:

@@ -28,7 +28,7 @@ import numpy as np
 
 from grimdice.engine.playing import random_bot
 from grimdice.engine.table.blocks import blocks_in_cover
-from grimdice.systems.onepage.ai import choices, footing, threat
+from grimdice.systems.onepage.ai import choices, choosing, footing, threat
 from grimdice.systems.onepage.ai.deploying import role
 from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, legs, transport
 from grimdice.systems.onepage.game.cache import memo, recall, shot_state
@@ -354,7 +354,7 @@ def ai_player(
             if reach and not lone:
                 v += reach * ahead(state, u, end, kept)
         values.append(v - defer.get(u, 0.0))
-    return threat.choose(state, acts, values, reply)  # less the enemy's reply at a move's end
+    return choosing.choose(state, acts, values, reply)  # less the enemy's reply at a move's end
 
 
 PLAYERS: dict[str, Player] = {

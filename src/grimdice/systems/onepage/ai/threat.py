@@ -37,9 +37,10 @@ pinned", so the danger of a position is counted in the same points as the AI's o
   remains, 0 otherwise.
 
 The AI subtracts :data:`WEIGHT` x (exposure at the move's end - exposure where the unit stands)
-from a Walk or Run's value: a move that takes a unit out of the enemy's guns gains, one into them
-loses (Hold: no change; an Assault at its block's end, its target left out (:func:`move_end`); a
-consolidation's moves are weighed as a Walk's, a disembarking Walk from the transport). It adds
+from a Walk or Run's value (:func:`.choosing.choose`): a move that takes a unit out of the enemy's
+guns gains, one into them loses (Hold: no change; an Assault at its block's end, its target left
+out (:func:`.choosing.move_end`); a consolidation's moves are weighed as a Walk's, a disembarking
+Walk from the transport). It adds
 :data:`PROSPECT` x the change, from where the unit stands to the move's end, of what its next
 activation offers: the best charge (:func:`prospect`), the best shot after a Walk
 (:func:`shot_prospect`) and, for a transport, its passengers' best shots after disembarking
@@ -72,7 +73,6 @@ PROSPECT = 0.5  # share of the change in its own best next charge the AI adds to
 NEXT = 0.5  # weight of an enemy unit that acts only next round
 MOVES = ("walk", "run", "consolidate", "disembark", "assault")  # the actions weighed at their end
 CLOSE = 1.5  # the gap a charge is valued from (charge_key): a unit walks up before it charges
-MARGIN = 1e-6  # a move whose bound is this far below the best value found is skipped (choose)
 
 
 def reply_weight(state: GameState, v: int) -> float:
@@ -194,17 +194,23 @@ def reply_value(state: GameState, v: int, u: int, end: tuple[float, float] | Non
 
 def rest_of(state: GameState, v: int, u: int) -> float:
     """The sum of :func:`reply_value` of enemy ``v`` over ``u``'s friendly units on the table other
-    than ``u``, where they stand: what else ``v`` could pick. Each pair's value is kept on the state
-    (which is frozen) and read only for the enemies that threaten the moving unit."""
-    table = kept(state, "_replies", LIMIT)
+    than ``u``, where they stand: what else ``v`` could pick (:func:`reply_here`)."""
     total = 0.0
     for w in state.standing().sides[state.setup.owner[u]]:
         if w != u:
-            x = table.get((v, w))
-            if x is None:
-                x = table[v, w] = reply_value(replace(state, active=w), v, w)
-            total += x
+            total += reply_here(state, v, w)
     return total
+
+
+def reply_here(state: GameState, v: int, w: int) -> float:
+    """:func:`reply_value` of enemy ``v`` on ``w`` where ``w`` stands, acting now (as
+    :func:`placed_at` puts it): kept on the state (which is frozen), so that a unit's
+    :func:`exposure` where it stands and the other units' :func:`rest_of` read each pair once."""
+    table = kept(state, "_replies", LIMIT)
+    x: float | None = table.get((v, w))
+    if x is None:
+        x = table[v, w] = reply_value(replace(state, active=w), v, w)
+    return x
 
 
 def share(value: float, rest: float) -> float:
@@ -234,7 +240,7 @@ def exposure(
     (default: where it stands); see the module text: ``m(u) x (1 - product of (1 - c(v)))``, never
     more than the unit's :func:`stake`. The enemies are taken nearest first and the product stops
     once the exposure exceeds ``limit`` (every factor is at most 1: the partial exposure only grows,
-    and is then already over ``limit``, which is all :func:`choose` needs to know). ``skip``: an
+    and is then already over ``limit``, which is all :func:`.choosing.choose` needs to know). ``skip``: an
     enemy left out (the target of an Assault, whose reply is the melee's own)."""
     s = placed_at(state, u, end)
     most = stake(s, u)
@@ -245,7 +251,7 @@ def exposure(
         w = reply_weight(s, v) if v != skip else 0.0
         if w == 0.0:
             continue
-        best = reply_value(s, v, u, end)
+        best = reply_value(s, v, u, end) if end is not None else reply_here(state, v, u)
         if best > 0.0:
             kept_whole *= 1.0 - w * share(best, rest_of(state, v, u)) * min(1.0, best / most)
         if most * (1.0 - kept_whole) > limit:
@@ -402,70 +408,8 @@ def outlook(state: GameState, u: int, end: tuple[float, float] | None, odds: Odd
     return prospect(state, u, end, odds) + shot_prospect(state, u, end) + carried(state, u, end)
 
 
-def choose(state: GameState, acts: list[Any], values: list[float], weight: float = WEIGHT) -> Any:
-    """The first of ``acts`` with the highest value, a Walk or Run's value (``values``: the greedy
-    AI's, in the same order) less ``weight`` x (its exposure at the move's end - the unit's exposure
-    where it stands). Since an exposure is never negative, a move's value is at most its greedy
-    value + ``weight`` x the unit's exposure where it stands: moves are valued in decreasing order
-    of that bound and the rest skipped once it falls :data:`MARGIN` below the best value found, and a
-    move's exposure is summed only until it shows the move below that best (the same choice as
-    valuing every move in full: a skipped move is below the best by more than the 1e-9 the
-    comparison tolerates)."""
-    from grimdice.systems.onepage.game.transport import from_hull
-
-    if weight:
-        values = list(values)
-        here: dict[int, float] = {}
-        bound: dict[int, float] = {}
-        start: dict[int, GameState] = {}  # where each unit moves from (a passenger: the hull)
-        for i, a in enumerate(acts):
-            if a[0] in MOVES:
-                u = a[1]
-                if u not in here:
-                    aboard = a[0] == "disembark" or not state.on_table(u)
-                    start[u] = from_hull(state, u, state.place[u]) if aboard else state
-                    here[u] = 0.0 if aboard else exposure(state, u)  # aboard: no target
-                bound[i] = values[i] + weight * here[u]
-        top = max((v for i, v in enumerate(values) if i not in bound), default=-math.inf)
-        for i in sorted(bound, key=lambda i: -bound[i]):  # stable: legal order among equal bounds
-            u = acts[i][1]
-            if bound[i] < top - MARGIN:
-                values[i] = -math.inf
-                continue
-            end, skip = move_end(start[u], acts[i])
-            limit = (bound[i] - (top - MARGIN)) / weight  # an exposure over it: below the best
-            seen = exposure(start[u], u, end, limit, skip)
-            values[i] = values[i] - weight * (seen - here[u]) if seen <= limit else -math.inf
-            top = max(top, values[i])
-    return first_best(acts, values)
-
-
-def move_end(state: GameState, a: list[Any]) -> tuple[tuple[float, float], int]:
-    """Where the move ``a`` (of :data:`MOVES`) ends, and the enemy its exposure leaves out: an
-    Assault ends where its block's move does (:meth:`GameState.charge_vector`; our approximation of
-    where the unit stands after the melee), its target left out (the melee's return strikes are in
-    its value); the other moves at their vector, nobody left out."""
-    from grimdice.systems.onepage.ai.players import moved_to
-
-    u = a[1]
-    if a[0] == "assault":
-        return moved_to(state, u, state.charge_vector(u, a[2])), int(a[2])
-    return moved_to(state, u, (a[2], a[3])), -1
-
-
-def first_best(acts: list[list[Any]], values: list[float]) -> list[Any]:
-    """The first of ``acts`` with the highest value: a later one must beat it by more than 1e-9, so
-    ties (and float noise) go to the earlier action in legal order."""
-    best, choice = -math.inf, acts[0]
-    for a, v in zip(acts, values, strict=True):
-        if v > best + 1e-9:
-            best, choice = v, a
-    return choice
-
-
 __all__ = [
     "CLOSE",
-    "MARGIN",
     "MOVES",
     "NEXT",
     "PROSPECT",
@@ -474,17 +418,15 @@ __all__ = [
     "carried",
     "charge_key",
     "charge_odds",
-    "choose",
     "exposure",
-    "first_best",
     "has_path",
     "in_reach",
-    "move_end",
     "open_key",
     "outlook",
     "placed_at",
     "prospect",
     "reach_bands",
+    "reply_here",
     "reply_value",
     "reply_weight",
     "rest_of",
