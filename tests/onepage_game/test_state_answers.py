@@ -10,18 +10,23 @@ player's Assault kind, searched target by target, holds exactly the listed Assau
 from __future__ import annotations
 
 import dataclasses
+import itertools
+from typing import Any
 
 import numpy as np
 
 from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.engine.playing import play_game, random_bot
+from grimdice.engine.table.blocks import EPS
 from grimdice.engine.table.layout import generate_table
 from grimdice.systems.onepage.game import GameState, make_setup, moving
-from grimdice.systems.onepage.game.places import _standing, models_at
+from grimdice.systems.onepage.game.facing import charge_allowed
+from grimdice.systems.onepage.game.places import _standing, gap, models_at
 from grimdice.systems.onepage.game.sampling import assault_actions, assault_draw
 from grimdice.systems.onepage.game.screening import sight_key
 from grimdice.systems.onepage.game.setup import load_army_side
 from grimdice.systems.onepage.game.state import deploy
+from grimdice.systems.onepage.movement import move_distance
 from tests.onepage_game.test_game import MARINES, ORKS
 
 
@@ -45,43 +50,83 @@ def fresh(s: GameState) -> GameState:
     return dataclasses.replace(s)
 
 
+def check_answers(game: list[GameState]) -> tuple[int, int, int]:
+    """Every state's kept answers against a fresh copy's: (states checked, standings carried from
+    the parent, standings made from the state before a move)."""
+    carried = checked = moved = 0
+    for before, s in itertools.pairwise(game):
+        if not s.anchors:
+            continue
+        got = s.__dict__.get("_standing")
+        carried += got is not None and got is before.__dict__.get("_standing")
+        want = fresh(s)
+        for u in range(len(s.units)):
+            if s.on_table(u) and not s.units[u].destroyed:
+                assert np.array_equal(s.models(u), models_at(s, u, s.anchors[u]))
+        for u, t in s.__dict__.get("_charges", {}):
+            moving.charge_ok(want, u, t)  # the fresh copy searches the same path
+        assert kept_answers(s) == kept_answers(want)
+        st = s.standing()
+        built = _standing(want, st.key)  # worked out from the anchors, no memo
+        moved += "_moved_from" in s.__dict__
+        for name in ("pts", "radii", "owner", "sizes", "starts"):
+            assert np.array_equal(getattr(st, name), getattr(built, name)), name
+        assert (st.ids, st.at, st.sides, st.first, st.counts) == (
+            built.ids,
+            built.at,
+            built.sides,
+            built.first,
+            built.counts,
+        )
+        checked += 1
+    return checked, carried, moved
+
+
 def test_kept_and_carried_answers_equal_fresh_ones() -> None:
     setup = make_setup(load_army_side(MARINES), load_army_side(ORKS), generate_table(7))
-    carried = checked = moved = 0
+    totals = [0, 0, 0]
     for seed in (5, 9):
         game = play_game(deploy(setup, 0, 0), [random_bot, random_bot], seed)
-        for before, s in zip(game.states, game.states[1:], strict=False):
-            if not s.anchors:
-                continue
-            got = s.__dict__.get("_standing")
-            carried += got is not None and got is before.__dict__.get("_standing")
-            want = fresh(s)
-            for u in range(len(s.units)):
-                if s.on_table(u) and not s.units[u].destroyed:
-                    assert np.array_equal(s.models(u), models_at(s, u, s.anchors[u]))
-            for u, t in s.__dict__.get("_charges", {}):
-                moving.charge_ok(want, u, t)  # the fresh copy searches the same path
-            assert kept_answers(s) == kept_answers(want)
-            st = s.standing()
-            built = _standing(want, st.key)  # worked out from the anchors, no memo
-            moved += "_moved_from" in s.__dict__
-            for name in ("pts", "radii", "owner", "sizes", "starts"):
-                assert np.array_equal(getattr(st, name), getattr(built, name)), name
-            assert (st.ids, st.at, st.sides, st.first, st.counts) == (
-                built.ids,
-                built.at,
-                built.sides,
-                built.first,
-                built.counts,
-            )
-            checked += 1
+        totals = [a + b for a, b in zip(totals, check_answers(game.states), strict=True)]
+    checked, carried, moved = totals
     assert checked > 100 and carried > 30  # many states started with their parent's answers
     assert moved > 10  # and many took their rows from the state before a move
 
 
+def test_answers_stay_fresh_through_deployment_reserves_and_transports() -> None:
+    """Games from the roll-off: units deployed one by one, held in reserve or embarked and
+    arriving later (the ``place`` of the state changes), every kept answer still fresh."""
+    setup = make_setup(load_army_side(MARINES), load_army_side(ORKS), generate_table(4))
+    places_changed = 0
+    for seed in range(4):
+        game = play_game(GameState(setup), [random_bot, random_bot], seed)
+        check_answers(game.states)
+        places_changed += sum(
+            bool(a.anchors) and a.place != b.place for a, b in itertools.pairwise(game.states)
+        )
+    assert places_changed > 0  # a unit went into or out of reserve or a transport on the table
+
+
+def listed_assaults(s: GameState, u: int) -> tuple[list[list[Any]], int]:
+    """Unit ``u``'s Assault actions listed as the guide's Assault asks, written apart from the
+    game's listing: each enemy unit on the table whose gap to ``u`` is within its Assault distance
+    and to which a valid charge exists (a clear path; a Vehicle's facing), and how many in reach
+    had no valid charge."""
+    reach = move_distance(s.setup.units[u], "assault")
+    out, refused = [], 0
+    for t in s.standing().sides[1 - s.setup.owner[u]]:
+        if gap(s, u, t) > reach + EPS:
+            continue
+        if s.charge_ok(u, t) and charge_allowed(s, u, t):
+            out.append(["assault", u, t, *(moving.charge_leg(s, u, t) or ())])
+        else:
+            refused += 1
+    return out, refused
+
+
 def test_the_assault_kind_searched_target_by_target_holds_the_listed_assaults() -> None:
     setup = make_setup(load_army_side(MARINES), load_army_side(ORKS), generate_table(3))
-    found = 0
+    found = refused = 0
     for seed in (2, 6):
         game = play_game(deploy(setup, 0, 0), [random_bot, random_bot], seed)
         for s in game.states:
@@ -92,6 +137,9 @@ def test_the_assault_kind_searched_target_by_target_holds_the_listed_assaults() 
                     continue
                 kind = assault_draw(fresh(s), u)
                 drawn = [a for step in kind.steps for a in step()]
-                assert kind.found == [] and drawn == assault_actions(fresh(s), u)
+                want, no = listed_assaults(fresh(s), u)
+                assert kind.found == [] and drawn == want == assault_actions(fresh(s), u)
                 found += len(drawn)
+                refused += no
     assert found > 3  # some Assaults were open
+    assert refused > 0  # and some targets in reach had no valid charge

@@ -226,7 +226,14 @@ def moved_standing(state: GameState, key: tuple[Any, ...], before: Standing, u: 
     from it only by where unit ``u`` stands): its rows, ``u``'s moved to its anchor (the same sums as
     :func:`models_at`); worked out afresh when more than ``u``'s anchor differs."""
     j = before.at.get(u)
-    if j is None or before.key[:2] != key[:2] or before.key[3:] != key[3:]:
+    was, now = before.key[2], key[2]
+    if (
+        j is None
+        or before.key[:2] != key[:2]
+        or before.key[3:] != key[3:]
+        or was[:u] != now[:u]
+        or was[u + 1 :] != now[u + 1 :]
+    ):
         return _standing(state, key)
     first, n = before.first[j], before.counts[j]
     pts = before.pts.copy()
