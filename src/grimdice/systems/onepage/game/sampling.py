@@ -8,8 +8,8 @@ The draw, in each kind of decision:
   action that unit has (Hold, Walk, Run, Assault, Embark; for an embarked unit: stay inside,
   disembark, assault out of it; a Pinned unit has only Idle), uniformly among the kinds with at
   least one legal instance; then one instance of that kind, uniformly (a Walk's or Run's distinct
-  moves, its two-leg moves among them (``legs.py``), an Assault's targets (two-leg paths among
-  them, ``charge_legs.py``), an Embark's
+  moves, its two-leg moves and changes of shape among them (``legs.py``, ``shapes.py``), an
+  Assault's targets (two-leg paths among them, ``charge_legs.py``), an Embark's
   transports). Only the drawn unit's drawn kind is built: a kind found empty is dropped and
   another drawn, so every kind drawn has an instance. A Walk's or Run's two-leg moves come last
   and are searched only when the game's stream cannot tell that its next draw picks a one-leg
@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import deployment, facing, firing, legs, moving, transport
+from grimdice.systems.onepage.game import deployment, facing, firing, legs, moving, shapes, transport
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -179,7 +179,8 @@ def move_actions(
     found = s.moves(u, kind, full) if moves is None else moves
     ones = facing.allowed(s, u, full, found)
     out: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones]
-    return out + [[kind, u, dx, dy, wx, wy] for dx, dy, wx, wy in legs.two_leg_moves(s, u, kind, ones)]
+    out += [[kind, u, dx, dy, wx, wy] for dx, dy, wx, wy in legs.two_leg_moves(s, u, kind, ones)]
+    return out + shapes.shape_actions(s, u, kind)
 
 
 def move_draw(s: GameState, u: int, kind: str) -> Partial:
@@ -192,7 +193,12 @@ def move_draw(s: GameState, u: int, kind: str) -> Partial:
     def step(search: Callable[[], list[legs.Leg]]) -> list[list[Any]]:
         return [[kind, u, *leg] for leg in search()]
 
-    return Partial(first, [partial(step, search) for search in legs.searches(s, u, kind, ones)])
+    steps: list[Callable[[], list[list[Any]]]] = [
+        partial(step, search) for search in legs.searches(s, u, kind, ones)
+    ]
+    if shapes.offered(s, u):  # the changes of shape last (shapes.py)
+        steps.append(partial(shapes.shape_actions, s, u, kind))
+    return Partial(first, steps)
 
 
 def assault_actions(s: GameState, u: int) -> list[list[Any]]:

@@ -13,7 +13,8 @@ its methods: where units stand (``places.py``), moves (``moving.py``), shooting 
 combat laws (``combat.py``).
 
 Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["walk", u, dx, dy]``,
-``["run", u, dx, dy]`` (two legs through a waypoint: ``[..., dx, dy, wx, wy]``, ``legs.py``),
+``["run", u, dx, dy]`` (two legs through a waypoint: ``[..., dx, dy, wx, wy]``, ``legs.py``; changing
+the unit's shape: ``[..., dx, dy, "column"|"block"]``, ``shapes.py``),
 ``["assault", u, target]`` (round in two legs: ``[..., wx, wy]``, ``charge_legs.py``),
 ``["idle", u]`` (a Pinned unit), then after
 Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
@@ -50,6 +51,7 @@ from grimdice.systems.onepage.game import (
     places,
     psychic,
     sampling,
+    shapes,
     shooting,
     transport,
 )
@@ -100,6 +102,8 @@ class GameState:
     shook: bool = False
     # a Relentless split shooting's shootings still to resolve after ``pending``: (target, situation)
     volley: tuple[tuple[int, tuple[Any, ...]], ...] = ()
+    # each unit's shape (empty: every unit in its block): setup.BLOCK or setup.COLUMN (shapes.py)
+    shapes: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ protocol
 
@@ -182,7 +186,8 @@ class GameState:
         if kind == "hold":
             return replace(self, phase="shoot", active=u, action="hold")
         if kind in ("walk", "run"):
-            s = facing.turned(self.moved(u, float(a[2]), float(a[3])), u, float(a[2]), float(a[3]))
+            s = shapes.reshaped(self.moved(u, float(a[2]), float(a[3])), u, a)  # a change of shape
+            s = facing.turned(s, u, float(a[2]), float(a[3]))
             hz = dangerous.hazard(self, s, u, kind, u, legs.via(self, u, a))  # the rolls come first
             if hz is not None:
                 return hz
@@ -251,6 +256,7 @@ class GameState:
             "charge": list(self.charge),
             "shook": self.shook,
             "volley": [[t, list(k)] for t, k in self.volley],
+            "shapes": list(self.shapes),
         }
 
     @classmethod
@@ -288,6 +294,7 @@ class GameState:
             tuple(float(x) for x in data.get("charge", ())),
             bool(data.get("shook", False)),
             tuple((int(t), tupled(k)) for t, k in data.get("volley", ())),
+            tuple(int(x) for x in data.get("shapes", ())),
         )
 
     # ------------------------------------------------------------------ bound from the rule modules
