@@ -196,8 +196,7 @@ def move_draw(s: GameState, u: int, kind: str) -> Partial:
     steps: list[Callable[[], list[list[Any]]]] = [
         partial(step, search) for search in legs.searches(s, u, kind, ones)
     ]
-    if shapes.offered(s, u):  # the changes of shape last (shapes.py)
-        steps.append(partial(shapes.shape_actions, s, u, kind))
+    steps += shapes.searches(s, u, kind)  # the changes of shape last, one search per direction
     return Partial(first, steps)
 
 

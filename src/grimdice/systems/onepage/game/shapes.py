@@ -36,6 +36,8 @@ mob to pass between two rocks. Our reading, with the game's rank-and-file format
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -192,12 +194,45 @@ def shape_moves(state: GameState, u: int, kind: str) -> list[tuple[float, float]
     if not offered(state, u):
         return []
     key = ("shape moves", kind, u, state.standing().key)
-    return recall(state.setup, key, lambda: _shape_moves(state, u, kind))
+    return recall(state.setup, key, lambda: [m for search in _searches(state, u, kind) for m in search()])
 
 
-def _shape_moves(state: GameState, u: int, kind: str) -> list[tuple[float, float]]:
+def searches(state: GameState, u: int, kind: str) -> list[Callable[[], list[list[Any]]]]:
+    """:func:`shape_actions` as one search per direction, to be called in order, each giving at most
+    one action (none when the direction has no legal length or gives an earlier search's move):
+    the random player runs them only when its draw needs them (``sampling.Partial``)."""
+    if not offered(state, u):
+        return []
+    name = NAMES[COLUMN - shape_of(state, u)]
+
+    def action(search: Callable[[], list[tuple[float, float]]]) -> list[list[Any]]:
+        return [[kind, u, dx, dy, name] for dx, dy in search()]
+
+    return [partial(action, search) for search in _searches(state, u, kind)]
+
+
+def _searches(state: GameState, u: int, kind: str) -> list[Callable[[], list[tuple[float, float]]]]:
     full = move_distance(state.setup.units[u], kind)
     to = COLUMN - shape_of(state, u)
+    out: list[tuple[float, float]] = []
+
+    def search(ux: float, uy: float, length: float) -> list[tuple[float, float]]:
+        for share in moving.LARGE_FRACTIONS if length > 0 else (0.0,):
+            move = (moving.trunc3(ux * length * share), moving.trunc3(uy * length * share))
+            if move in out:
+                return []
+            if reshape_ok(state, u, to, move, full)[0]:
+                out.append(move)
+                return [move]
+        return []
+
+    return [partial(search, *way) for way in directions(state, u, full)]
+
+
+def directions(state: GameState, u: int, full: float) -> list[tuple[float, float, float]]:
+    """The ways a change of shape is tried (unit vector and length): in place, towards each of the
+    :data:`GOALS` nearest enemy units (stopping over 1" away, as a block's move towards it), into each
+    cover piece in reach (``full``: the move's distance)."""
     ax, ay = state.anchors[u]
     st = state.standing()
     gaps = state.gaps(u)[1]
@@ -211,16 +246,7 @@ def _shape_moves(state: GameState, u: int, kind: str) -> list[tuple[float, float
         d = math.hypot(cx - ax, cy - ay)
         if EPS < d <= full:
             ways.append(((cx - ax) / d, (cy - ay) / d, d))
-    out: list[tuple[float, float]] = []
-    for ux, uy, length in ways:
-        for share in moving.LARGE_FRACTIONS if length > 0 else (0.0,):
-            move = (moving.trunc3(ux * length * share), moving.trunc3(uy * length * share))
-            if move in out:
-                break
-            if reshape_ok(state, u, to, move, full)[0]:
-                out.append(move)
-                break
-    return out
+    return ways
 
 
 def shape_actions(state: GameState, u: int, kind: str) -> list[list[Any]]:
@@ -242,6 +268,7 @@ __all__ = [
     "paths",
     "reshape_ok",
     "reshaped",
+    "searches",
     "shape_actions",
     "shape_moves",
     "with_shape",
