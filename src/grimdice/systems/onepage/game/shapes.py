@@ -7,16 +7,18 @@ they may move by up to as many inches as the action they are taking allows". A p
 mob to pass between two rocks. Our reading, with the game's rank-and-file formations:
 
 * **Shapes.** Each unit stands in one of two shapes (``GameState.shapes``; empty: all in their
-  block): :data:`BLOCK`, the formation it deploys in (``setup.formation``), or :data:`COLUMN`, the
-  same ranks with the fewest files (at least :data:`FEWEST_FILES`, fewer than the block's) whose
+  block): ``BLOCK``, the formation it deploys in (``setup.formation``), or ``COLUMN``, the same
+  ranks with the fewest files (at least ``setup.FEWEST_FILES``, 2, and fewer than the block's) whose
   whole formation stays coherent (1" links, 12" span, measured base to base as the game measures
-  coherency, ``bases.coherent``); a unit for which no narrower coherent block exists has no column.
+  coherency, ``bases.coherent``; ``setup.column``): 21 Boyz on 32 mm bases stand 3 wide, 10 on
+  60 mm bases 2 wide; a unit for which no narrower coherent block exists has no column.
   Both stand with the first rank on the anchor towards the enemy, and lose models from the back, so
   they stay coherent (the first models of a rank-and-file block are coherent).
 * **Changing shape.** A Walk or Run may change shape, ``[kind, u, dx, dy, "column"]`` (or
   ``"block"``): the anchor moves by ``(dx, dy)`` and each model goes to a slot of the new shape
-  there, each along its own straight path. Models are counted, not named (the game tracks no model
-  by position), so any one-to-one assignment is a legal move; the game takes the one that makes the
+  there, each along its own straight path. Models are counted, not named (which model carries which
+  weapon is read from the formation's order, not tracked), so any one-to-one assignment is a legal
+  move; the game takes the one that makes the
   sum of the squared path lengths least (:func:`least_squares_order`: it does not depend on where
   the anchor goes, so it is one per pair of shapes and model count). Every path is no longer than
   the move's allowance, and no longer than the Walk distance when any model's path meets difficult
