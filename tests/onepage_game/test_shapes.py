@@ -232,3 +232,19 @@ def test_a_unit_keeps_its_column_through_an_assault() -> None:
     after = s.apply(a)
     assert shape_of(after, 0) == COLUMN
     assert violations(after, s, a) == []
+
+
+def test_a_change_of_shape_may_not_end_within_1_inch_of_another_unit() -> None:
+    """ "Units may not move within 1" of other units": a unit 0.5" beyond where the longest path ends
+    refuses the change, 3" beyond it does not. The first model's path (2.51") is far shorter than the
+    longest (7.15"): the unit stands farther than the first path and 1" from every start, so the 1"
+    test must reach as far as the longest path."""
+    move = (-3.0, 6.0)
+    _, a, b = longest(open_table(), move)
+    lengths = np.hypot(*(b - a).T)
+    i = int(lengths.argmax())
+    assert lengths[0] < lengths[i] - 4.0
+    way = (b[i] - a[i]) / lengths[i]
+    for gap, ok in ((0.5, False), (3.0, True)):
+        x, y = b[i] + way * (gap + 2 * 32 / MM / 2)
+        assert reshape_ok(open_table(FOE, at=(float(x), float(y))), 0, COLUMN, move, 12.0)[0] is ok

@@ -83,15 +83,12 @@ def placement_ok(
     ``start`` to ``end``: on the table, not into or through impassable terrain (Flying: "may
     move through ... impassable terrain"), never closer than 1" to another unit unless already
     closer. :meth:`placements` for one end, in one compiled pass (``move_kernels.leg_checks``)."""
-    a = state.models(u, start)
-    b = state.block(u) + np.array(end, dtype=float)  # ``blocks``' sum
-    return paths_ok(state, u, a, b)
+    return paths_ok(state, u, state.models(u, start), state.block(u) + np.array(end, dtype=float))
 
 
 def paths_ok(state: GameState, u: int, a: np.ndarray, b: np.ndarray) -> tuple[bool, bool, bool]:
-    """:func:`placement_ok` for unit ``u``'s models moving each straight from ``a[i]`` to ``b[i]``
-    (``(n, 2)``; a change of shape, ``shapes.py``, moves them by different vectors: the first row
-    must be the longest path, the reach ``kernels.units_clear`` measures the other units by)."""
+    """:func:`placement_ok` for unit ``u``'s models each moving straight from ``a[i]`` to ``b[i]`` (a
+    change of shape, ``shapes.py``: the first row the longest path, ``units_clear``'s reach)."""
     table = state.setup.table
     terrain = None
     if not state.setup.units[u].has("flying"):  # "they may ignore terrain effects"
