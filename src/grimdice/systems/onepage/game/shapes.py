@@ -29,7 +29,7 @@ mob to pass between two rocks. Our reading, with the game's rank-and-file format
   terrain rolls (``dangerous.hazard``).
 * **Offered** (:func:`shape_moves`) to a unit of ``moving.LARGE`` models or more that has a column
   and is no Vehicle: the other shape, in place and along the straight lines the block's candidates
-  aim at (each of the :data:`GOALS` nearest enemy units, stopping over 1" away, and each cover
+  aim at (each of the :data:`GOALS` nearest enemy units, stopping over 1" away, and the nearest cover
   piece's centre in reach), each at the longest legal length of ``moving.LARGE_FRACTIONS``.
   A unit keeps its shape through an Assault, the melee and a consolidation (it moves as the block
   does: by translation), and stands in its block again when it leaves a transport.
@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -48,7 +48,7 @@ from grimdice.engine.frozen import replace
 from grimdice.engine.table.blocks import EPS
 from grimdice.systems.onepage.game import facing, moving
 from grimdice.systems.onepage.game.cache import recall
-from grimdice.systems.onepage.game.places import shape_of
+from grimdice.systems.onepage.game.places import shape_of, turned
 from grimdice.systems.onepage.game.setup import BLOCK, COLUMN
 from grimdice.systems.onepage.movement import move_distance
 
@@ -128,18 +128,25 @@ def least_squares_order(a: np.ndarray, b: np.ndarray) -> list[int]:
     return order
 
 
-def order(state: GameState, u: int, start: int, end: int) -> list[int]:
+def order(state: GameState, u: int, start: int, end: int) -> np.ndarray:
     """Where each of unit ``u``'s models alive goes when it changes from shape ``start`` to ``end``
-    (:func:`least_squares_order` of the two formations turned to its side), kept in the memo."""
+    (:func:`least_squares_order` of the two formations turned to its side), kept in the memo and,
+    across games, by the formations themselves (:func:`_order`)."""
     n, flip = state.units[u].models, state.flip(u)
 
-    def compute() -> list[int]:
+    def compute() -> np.ndarray:
         side = np.array([1.0, -flip])
         a = state.setup.shape_offsets(u, start)[:n] * side
         b = state.setup.shape_offsets(u, end)[:n] * side
-        return least_squares_order(a, b)
+        return np.array(_order(a.tobytes(), b.tobytes()), dtype=np.intp)
 
     return recall(state.setup, ("reshape order", u, n, flip, start, end), compute)
+
+
+@lru_cache(maxsize=1024)
+def _order(a: bytes, b: bytes) -> tuple[int, ...]:
+    """:func:`least_squares_order` of two formations given as the bytes of ``(n, 2)`` float arrays."""
+    return tuple(least_squares_order(np.frombuffer(a).reshape(-1, 2), np.frombuffer(b).reshape(-1, 2)))
 
 
 def paths(before: GameState, after: GameState, u: int) -> tuple[np.ndarray, np.ndarray]:
@@ -159,8 +166,12 @@ def reshape_ok(
     and changing to ``shape`` within an allowance of ``full`` inches (see the module text): every
     model's path no longer than ``full`` (the Walk distance where a path meets difficult terrain,
     Strider and Flying apart), checked as a block's move is (``moving.paths_ok``)."""
-    after = with_shape(state.moved(u, move[0], move[1]), u, shape)
-    a, b = paths(state, after, u)
+    ax, ay = state.anchors[u]
+    a, start, n = state.models(u), shape_of(state, u), state.units[u].models
+    end = np.array([round(ax + move[0], 3), round(ay + move[1], 3)])  # as GameState.moved places it
+    b = turned(state.setup, u, state.flip(u), shape)[:n] + end  # its models there (places.models)
+    if start != shape:
+        b = b[order(state, u, start, shape)]
     lengths = np.hypot(b[:, 0] - a[:, 0], b[:, 1] - a[:, 1])
     longest = float(lengths.max()) if len(lengths) else 0.0
     if longest > full + EPS:
@@ -233,8 +244,8 @@ def _searches(state: GameState, u: int, kind: str) -> list[Callable[[], list[tup
 
 def directions(state: GameState, u: int, full: float) -> list[tuple[float, float, float]]:
     """The ways a change of shape is tried (unit vector and length): in place, towards each of the
-    :data:`GOALS` nearest enemy units (stopping over 1" away, as a block's move towards it), into each
-    cover piece in reach (``full``: the move's distance)."""
+    :data:`GOALS` nearest enemy units (stopping over 1" away, as a block's move towards it), into the
+    nearest cover piece in reach (``full``: the move's distance)."""
     ax, ay = state.anchors[u]
     st = state.standing()
     gaps = state.gaps(u)[1]
@@ -244,10 +255,10 @@ def directions(state: GameState, u: int, full: float) -> list[tuple[float, float
         d = math.hypot(cx - ax, cy - ay)
         if d > EPS:
             ways.append(((cx - ax) / d, (cy - ay) / d, min(full, gaps[st.at[t]] - moving.KEEP_CLEAR - 0.05)))
-    for cx, cy in moving.cover_centres(state.setup):
-        d = math.hypot(cx - ax, cy - ay)
-        if EPS < d <= full:
-            ways.append(((cx - ax) / d, (cy - ay) / d, d))
+    covers = [(math.hypot(cx - ax, cy - ay), cx, cy) for cx, cy in moving.cover_centres(state.setup)]
+    d, cx, cy = min([c for c in covers if EPS < c[0] <= full], default=(0.0, 0.0, 0.0))
+    if d:  # the nearest cover piece in reach
+        ways.append(((cx - ax) / d, (cy - ay) / d, d))
     return ways
 
 
