@@ -11,9 +11,10 @@ The draw, in each kind of decision:
   moves, its two-leg moves and changes of shape among them (``legs.py``, ``shapes.py``), an
   Assault's targets (two-leg paths among them, ``charge_legs.py``), an Embark's
   transports). Only the drawn unit's drawn kind is built: a kind found empty is dropped and
-  another drawn, so every kind drawn has an instance. A Walk's or Run's two-leg moves come last
-  and are searched only when the game's stream cannot tell that its next draw picks a one-leg
-  move whatever they add (:class:`Partial`, ``Stream.agreed_index``): the same draw.
+  another drawn, so every kind drawn has an instance. A Walk's or Run's changes of shape, then
+  its two-leg moves, come last and are searched only when the game's stream cannot tell that its
+  next draw picks a one-leg move whatever they add (:class:`Partial`, ``Stream.agreed_index``): the
+  same draw.
 * **Deployment** (``deploy``, ``scout``): one of the player's units still to deploy, uniformly;
   then one of its kinds of choice (a place in its zone, a Scout's place anywhere, the reserve, a
   transport), uniformly among those it has; then one instance. A unit without a choice is dropped.
@@ -173,19 +174,21 @@ def move_actions(
     s: GameState, u: int, kind: str, moves: list[tuple[float, float]] | None = None
 ) -> list[list[Any]]:
     """Unit ``u``'s Walk or Run actions (``kind``): its block's candidate ``moves`` (computed when
-    None: :meth:`GameState.moves`) a Vehicle may make (``facing.allowed``), then its two-leg moves
-    round what blocks its straight lines (``legs.two_leg_moves``)."""
+    None: :meth:`GameState.moves`) a Vehicle may make (``facing.allowed``), then its changes of
+    shape (``shapes.shape_actions``), then its two-leg moves round what blocks its straight lines
+    (``legs.two_leg_moves``)."""
     full = move_distance(s.setup.units[u], kind)
     found = s.moves(u, kind, full) if moves is None else moves
     ones = facing.allowed(s, u, full, found)
-    out: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones]
-    out += [[kind, u, dx, dy, wx, wy] for dx, dy, wx, wy in legs.two_leg_moves(s, u, kind, ones)]
-    return out + shapes.shape_actions(s, u, kind)
+    out: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones] + shapes.shape_actions(s, u, kind)
+    return out + [[kind, u, dx, dy, wx, wy] for dx, dy, wx, wy in legs.two_leg_moves(s, u, kind, ones)]
 
 
 def move_draw(s: GameState, u: int, kind: str) -> Partial:
     """:func:`move_actions` as the random player draws from them: its one-leg moves, then one search
-    per goal of its two-leg moves (``legs.searches``), run only when the draw needs them."""
+    per direction of its changes of shape (``shapes.searches``: one compiled check per length, so
+    first) and one per goal of its two-leg moves (``legs.searches``), run only when the draw needs
+    them."""
     full = move_distance(s.setup.units[u], kind)
     ones = facing.allowed(s, u, full, s.moves(u, kind, full))
     first: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones]
@@ -193,11 +196,10 @@ def move_draw(s: GameState, u: int, kind: str) -> Partial:
     def step(search: Callable[[], list[legs.Leg]]) -> list[list[Any]]:
         return [[kind, u, *leg] for leg in search()]
 
-    steps: list[Callable[[], list[list[Any]]]] = [
+    goals: list[Callable[[], list[list[Any]]]] = [
         partial(step, search) for search in legs.searches(s, u, kind, ones)
     ]
-    steps += shapes.searches(s, u, kind)  # the changes of shape last, one search per direction
-    return Partial(first, steps)
+    return Partial(first, shapes.searches(s, u, kind) + goals)
 
 
 def assault_actions(s: GameState, u: int) -> list[list[Any]]:
