@@ -91,9 +91,9 @@ def reshaped(state: GameState, u: int, a: list[Any]) -> GameState:
 
 def least_squares_order(a: np.ndarray, b: np.ndarray) -> list[int]:
     """``order[i]``: the point of ``b`` that point ``i`` of ``a`` goes to, the one-to-one assignment
-    whose sum of squared distances is least (the Hungarian method, O(n^3); ties go to the lower
-    index). Moving every point of ``a`` by the same vector changes every sum by the same amount, so
-    the order depends only on the two formations."""
+    whose sum of squared distances is least (the Hungarian method, O(n^3); of equal sums, the one
+    the method meets first). Moving every point of ``a`` by the same vector changes every sum by the
+    same amount, so the order depends only on the two formations."""
     n = len(a)
     cost = ((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2).tolist()
     pu, pv = [0.0] * (n + 1), [0.0] * (n + 1)
