@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 import shapely
 
+from grimdice.engine.frozen import replace
 from grimdice.systems.onepage.ai.players import ai_player
 from grimdice.systems.onepage.game import GameState
 from grimdice.systems.onepage.game.invariants import violations
@@ -248,3 +249,20 @@ def test_a_change_of_shape_may_not_end_within_1_inch_of_another_unit() -> None:
     for gap, ok in ((0.5, False), (3.0, True)):
         x, y = b[i] + way * (gap + 2 * 32 / MM / 2)
         assert reshape_ok(open_table(FOE, at=(float(x), float(y))), 0, COLUMN, move, 12.0)[0] is ok
+
+
+def test_a_unit_leaves_its_transport_in_its_block() -> None:
+    """A unit that embarked in its column disembarks (or is placed as a wreck's survivors) in its
+    block: ``transport.from_hull`` and ``transport.unload`` place the deployment's formation."""
+    from grimdice.systems.onepage.game import transport
+
+    truck = {
+        "name": "Truck",
+        "quality": 4,
+        "equipment": ["Rifle"],
+        "special_rules": ["Vehicle", "Transport(12)"],
+    }
+    s = state_of([MOB, truck], [POST], [(36.0, 10.0), (36.0, 20.0), (60.0, 44.0)])
+    s = replace(with_shape(s, 0, COLUMN), place=(1, -1, -1))  # the mob aboard the truck, in its column
+    assert shape_of(transport.from_hull(s, 0, 1), 0) == BLOCK
+    assert shape_of(transport.unload(s, 0, 1), 0) == BLOCK
