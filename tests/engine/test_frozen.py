@@ -1,6 +1,6 @@
 """``engine.frozen.replace`` makes what ``dataclasses.replace`` makes: the same class, the same field
-values, nothing else carried over; unknown fields refused; classes with a ``__post_init__`` handed
-to ``dataclasses.replace``."""
+values, nothing else carried over (unless the class names answers that still hold for the copy);
+unknown fields refused; classes with a ``__post_init__`` handed to ``dataclasses.replace``."""
 
 from __future__ import annotations
 
@@ -71,3 +71,32 @@ def test_game_states_and_unit_states() -> None:
 
 MARINES = "examples/armies/onepage-marines-army.yaml"
 ORKS = "examples/armies/onepage-orks-army.yaml"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A class whose answer ``_total`` (kept in its ``__dict__``) holds while ``x`` is unchanged."""
+
+    x: int
+    y: int = 0
+
+    __carried__ = ("_total",)
+
+    @staticmethod
+    def __carries__(src: dict[str, object], changes: dict[str, object]) -> bool:
+        return "x" not in changes
+
+    def total(self) -> int:
+        if "_total" not in self.__dict__:
+            object.__setattr__(self, "_total", self.x * 10)
+        return int(self.__dict__["_total"])
+
+
+def test_a_class_carries_its_answers_only_where_it_says_they_hold() -> None:
+    k = Kept(2)
+    assert replace(k, y=5).__dict__.get("_total") is None  # nothing computed: nothing carried
+    assert k.total() == 20
+    kept = replace(k, y=5)
+    assert kept == Kept(2, 5) and kept.__dict__["_total"] == 20 and kept.total() == 20
+    moved = replace(k, x=3)
+    assert "_total" not in moved.__dict__ and moved.total() == 30

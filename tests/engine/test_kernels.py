@@ -14,7 +14,7 @@ from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import blocks_touch
 from grimdice.engine.table.layout import generate_table
 from grimdice.engine.table.lines import sight_blocked, sight_terrain
-from grimdice.engine.table.sweeps import _square_point_segment, sweeps_meet_bases
+from grimdice.engine.table.sweeps import _square_point_segment, sweeps_meet_bases, sweeps_touch_any
 from grimdice.engine.table.terrain import Table, Terrain, crossing, segments_cross
 
 SEEDS = range(6)
@@ -360,8 +360,9 @@ def test_blocks_clear_equals_numpy(seed: int) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_sweeps_touch_equals_paths_touch(seed: int) -> None:
     """``path_kernels.sweeps_touch`` (one path at a time) equals ``kernels.paths_touch`` with one
-    path per group, on a generated table: bases standing still (start = end), moves across the
-    table, and bases placed exactly at a piece's corner distance (grazing)."""
+    path per group (and ``sweeps.sweeps_touch_any`` its reduction over the pieces), on a generated
+    table: bases standing still (start = end), moves across the table, and bases placed exactly at
+    a piece's corner distance (grazing)."""
     from grimdice.engine.table import kernels, path_kernels
     from grimdice.engine.table.layout import generate_table
 
@@ -379,5 +380,65 @@ def test_sweeps_touch_equals_paths_touch(seed: int) -> None:
             want = kernels.paths_touch(starts[:, None, :], ends[:, None, :], keep, radius, (qa, qb, box))
             got = path_kernels.sweeps_touch(starts, ends, radius, keep, (qa, qb, box))
             assert np.array_equal(got, want)
+            assert np.array_equal(sweeps_touch_any(table, starts, ends, radius, keep), want.any(axis=1))
             touched.append(want[:150].any() and want[150:].any() and not want.all())
     assert touched[0] and touched[1]  # all pieces: standing and moving bases touch some, not all
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_groups_touch_equals_paths_touch_reduced(seed: int) -> None:
+    """``path_kernels.groups_touch`` (each group stopping at its first piece) equals
+    ``kernels.paths_touch`` reduced over the pieces kept, on generated tables: groups that move,
+    groups that stand still, and one group moved on from another's end."""
+    from grimdice.engine.table import path_kernels
+
+    table = generate_table(700 + seed)
+    qa, qb, box, _h, _m = table.polygons()
+    rng = np.random.default_rng(700 + seed)
+    seen = []
+    for n, radius in ((1, 0.63), (5, 0.5), (10, 1.18)):
+        a, bs = block_moves(rng, table, n, 80)
+        starts = np.repeat(a[None], len(bs), axis=0)
+        starts[40:] = bs[:40]  # from where other groups ended
+        starts[:10] = bs[:10]  # standing still
+        for keep in (
+            table.having("impassable"),
+            table.having("dangerous", "difficult"),
+            np.ones(len(box), bool),
+        ):
+            want = kernels.paths_touch(starts, bs, keep, radius, (qa, qb, box))[:, keep].any(axis=1)
+            got = path_kernels.groups_touch(starts, bs, radius, (qa, qb, box), keep)
+            assert got.dtype == bool and np.array_equal(got, want)
+            seen.append(int(want.sum()))
+    assert max(seen) > 0 and min(seen) < 80  # some groups touch, some do not
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_ground_heights_equal_height_at(seed: int) -> None:
+    """``path_kernels.ground_heights`` equals ``Table.height_at`` on generated tables (hills among
+    the pieces) and on a table with overlapping-free raised pieces of several heights: points
+    spread over the table, on piece corners and edges."""
+    from grimdice.engine.table import path_kernels
+
+    tables = [generate_table(800 + seed)]
+    tables.append(
+        Table(
+            72.0,
+            48.0,
+            (
+                Terrain("low", np.array([[10.0, 10.0], [20.0, 10.0], [20.0, 20.0], [10, 20]]), height=2.0),
+                Terrain("high", np.array([[30.0, 5.0], [40.0, 12.0], [33.0, 25.0]]), height=5.5),
+                Terrain("flat", np.array([[50.0, 30.0], [60.0, 30.0], [60.0, 40.0]])),
+            ),
+        )
+    )
+    rng = np.random.default_rng(800 + seed)
+    raised = 0
+    for table in tables:
+        qa, qb, box, heights, _m = table.polygons()
+        pts = np.concatenate([rng.uniform([0.0, 0.0], [72.0, 48.0], size=(400, 2)), qa.reshape(-1, 2)])
+        want = table.height_at(pts)
+        got = path_kernels.ground_heights(pts, (qa, qb, box), heights)
+        assert np.array_equal(got, want)
+        raised += int((want > 0).sum())
+    assert raised > 10

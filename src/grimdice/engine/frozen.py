@@ -7,6 +7,10 @@ directly: the same fields and values, and nothing else (what a state keeps in it
 its fields, such as answers computed once per state, is not carried over, as with
 ``dataclasses.replace``). Classes with a ``__post_init__``, fields left out of ``__init__`` or
 ``__slots__`` go through ``dataclasses.replace`` itself.
+
+A class may carry some of those answers over: ``__carried__`` names them (a tuple of ``__dict__``
+keys) and ``__carries__(src, changes)`` (a static method, given the original's ``__dict__`` and the
+changed fields) says whether they still hold for the copy; when it does, the copy starts with them.
 """
 
 from __future__ import annotations
@@ -48,6 +52,12 @@ def replace(obj: T, /, **changes: Any) -> T:
         if name not in d:
             raise TypeError(f"{cls.__name__} has no field {name!r}")
         d[name] = value
+    carried: tuple[str, ...] | None = getattr(cls, "__carried__", None)
+    if carried is not None and len(src) > len(names) and cls.__carries__(src, changes):  # type: ignore[attr-defined]
+        for name in carried:
+            answer = src.get(name)
+            if answer is not None:
+                d[name] = answer
     return new
 
 

@@ -26,11 +26,23 @@ def blocks(base: np.ndarray, anchors: np.ndarray) -> np.ndarray:
 
 def blocks_cross(table: Table, a: np.ndarray, bs: np.ndarray, trait: str, radius: float) -> np.ndarray:
     """``(C,)``: whether moving the bases (of ``radius``) straight from ``a`` (``(n, 2)``) to
-    ``bs[c]`` touches a piece with ``trait`` on the way (:func:`blocks_touch`)."""
-    if not table.has_any(trait):  # no such piece: nothing to touch
+    ``bs[c]`` touches a piece with ``trait`` on the way (:func:`blocks_touch` reduced over those
+    pieces, in one compiled pass: ``path_kernels.groups_touch``)."""
+    if not table.has_any(trait) or bs.shape[0] == 0:  # no such piece: nothing to touch
         return np.zeros(bs.shape[0], dtype=bool)
+    qa, qb, box, _h, _m = table.polygons()
+    starts = np.repeat(a[None, :, :], bs.shape[0], axis=0)  # the same start for every candidate
     keep = table.having(trait)
-    return np.asarray(blocks_touch(table, a, bs, keep, radius)[:, keep].any(axis=1))
+    return np.asarray(path_kernels.groups_touch(starts, bs, float(radius), (qa, qb, box), keep))
+
+
+def block_crosses(table: Table, a: np.ndarray, b: np.ndarray, trait: str, radius: float) -> bool:
+    """:func:`blocks_cross` for one end ``b`` (``(n, 2)``)."""
+    if not table.has_any(trait) or not len(b):
+        return False
+    qa, qb, box, _h, _m = table.polygons()
+    keep = table.having(trait)
+    return bool(path_kernels.groups_touch(a[None], b[None], float(radius), (qa, qb, box), keep)[0])
 
 
 def blocks_touch(table: Table, a: np.ndarray, bs: np.ndarray, keep: np.ndarray, radius: float) -> np.ndarray:
@@ -127,6 +139,7 @@ def models_through(table: Table, a: np.ndarray, bs: np.ndarray, radius: float) -
 
 __all__ = [
     "EPS",
+    "block_crosses",
     "blocks",
     "blocks_cross",
     "blocks_gaps",

@@ -14,7 +14,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from grimdice.engine.table.kernels import TERRAIN_EPS, Polygons, _path_touches, _square_point_segment
+from grimdice.engine.table.kernels import (
+    TERRAIN_EPS,
+    Polygons,
+    _inside,
+    _path_touches,
+    _square_point_segment,
+    _touching,
+)
 from grimdice.engine.table.reach_kernels import BOX_MARGIN, _box, _box_gap, _empty_box
 
 
@@ -34,6 +41,35 @@ def sweeps_meet_any(
             if _square_point_segment(pts[j, 0], pts[j, 1], sx, sy, ex, ey) < reach * reach:
                 out[i] = True
                 break
+    return out
+
+
+@njit(cache=True)
+def groups_touch(
+    starts: np.ndarray, ends: np.ndarray, radius: float, poly: Polygons, keep: np.ndarray
+) -> np.ndarray:
+    """``(K,)``: whether the bases of ``radius`` moving straight from ``starts[k]`` to ``ends[k]``
+    (``(K, n, 2)``: a group of ``n`` bases each) touch a piece ``keep`` marks anywhere on the way:
+    ``kernels.paths_touch`` reduced over those pieces (``blocks.blocks_cross``), each group
+    stopping at the first piece touched."""
+    out = np.zeros(ends.shape[0], dtype=np.bool_)
+    row = np.zeros(keep.shape[0], dtype=np.bool_)
+    for c in range(ends.shape[0]):
+        out[c] = _touching(starts[c], ends[c], radius, poly, keep, row, True)
+    return out
+
+
+@njit(cache=True)
+def ground_heights(points: np.ndarray, poly: Polygons, heights: np.ndarray) -> np.ndarray:
+    """``(n,)``: the ground height under each point, the highest raised piece it stands in (else
+    0): ``Table.height_at`` (``Table.pieces_at``'s box test and ray casting, ``kernels._inside``)."""
+    out = np.zeros(points.shape[0])
+    for i in range(points.shape[0]):
+        best = 0.0
+        for j in range(heights.shape[0]):
+            if heights[j] > 0 and heights[j] > best and _inside(poly, j, points[i, 0], points[i, 1]):
+                best = heights[j]
+        out[i] = best
     return out
 
 
@@ -156,4 +192,12 @@ def sweeps_touch(
     return out
 
 
-__all__ = ["blocks_gaps", "nearest_gap", "nearest_gaps", "sweeps_meet_any", "sweeps_touch"]
+__all__ = [
+    "blocks_gaps",
+    "ground_heights",
+    "groups_touch",
+    "nearest_gap",
+    "nearest_gaps",
+    "sweeps_meet_any",
+    "sweeps_touch",
+]

@@ -123,6 +123,22 @@ def sweeps_touch_pieces(
     return np.asarray(path_kernels.sweeps_touch(s, e, float(radius), keep, (qa, qb, box)))
 
 
+def sweeps_touch_any(
+    table: Table, starts: np.ndarray, ends: np.ndarray, radius: float, keep: np.ndarray
+) -> np.ndarray:
+    """``(n,)``: :func:`sweeps_touch_pieces` reduced over the pieces ``keep`` marks, each path
+    stopping at the first piece it touches (``path_kernels.groups_touch`` with one path per group)."""
+    s, e = np.atleast_2d(starts).astype(np.float64), np.atleast_2d(ends).astype(np.float64)
+    if not len(s) or not keep.any():
+        return np.zeros(len(s), dtype=bool)
+    from grimdice.engine.table import path_kernels
+
+    qa, qb, box, _h, _m = table.polygons()
+    return np.asarray(
+        path_kernels.groups_touch(s[:, None, :], e[:, None, :], float(radius), (qa, qb, box), keep)
+    )
+
+
 def per_base(radius: float | np.ndarray, n: int) -> np.ndarray:
     """``(n,)``: one radius per base, from one radius for all or one per base (``np.broadcast_to``'s
     values without its cost on a few bases)."""
@@ -136,12 +152,12 @@ def bases_in(table: Table, centres: np.ndarray, radius: float | np.ndarray, trai
     """``(n,)``: whether any part of the base at ``centres[i]`` stands over a piece with ``trait``."""
     c = np.atleast_2d(centres).astype(np.float64)
     if np.ndim(radius) == 0:  # one radius for all (the usual case)
-        return np.asarray(sweeps_touch_pieces(table, c, c, float(radius), table.having(trait)).any(axis=1))
+        return sweeps_touch_any(table, c, c, float(radius), table.having(trait))
     r = per_base(radius, len(c))
     out = np.zeros(len(c), dtype=bool)
     for rr in np.unique(r):
         rows = r == rr
-        out[rows] = sweeps_touch_pieces(table, c[rows], c[rows], float(rr), table.having(trait)).any(axis=1)
+        out[rows] = sweeps_touch_any(table, c[rows], c[rows], float(rr), table.having(trait))
     return out
 
 

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from grimdice.engine.table.bases import base_distances, coherent
-from grimdice.engine.table.sweeps import bases_in, per_base, sweeps_meet_any, sweeps_touch_pieces
+from grimdice.engine.table.sweeps import bases_in, per_base, sweeps_meet_any, sweeps_touch_any
 from grimdice.engine.table.terrain import EPS as TABLE_EPS
 
 STRIKE_REACH = 2.0  # "or that are within 2" of a model from the target unit"
@@ -190,7 +190,7 @@ def _clear(
         traits = ("impassable", "dangerous") if slow_ok else ("impassable", "dangerous", "difficult")
         keep = c.table.having(*traits)
         if keep.any():
-            blocked |= sweeps_touch_pieces(c.table, starts, ends, c.ra, keep).any(axis=1)
+            blocked |= sweeps_touch_any(c.table, starts, ends, c.ra, keep)
     ok[i[blocked], j[blocked]] = False
     return ok
 

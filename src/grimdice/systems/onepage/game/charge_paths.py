@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from grimdice.engine.table.blocks import EPS, blocks, blocks_cross
+from grimdice.engine.table.blocks import EPS, block_crosses, blocks
 from grimdice.systems.onepage.game.cache import LIMIT, recall
 from grimdice.systems.onepage.movement import move_distance
 from grimdice.systems.onepage.units import kept
@@ -154,7 +154,7 @@ def held_back(state: GameState, u: int, t: int) -> bool:
 
     def stands_in() -> bool:
         a = state.models(u)
-        return bool(blocks_cross(table, a, a[None, :, :], "difficult", state.setup.radii[u])[0])
+        return block_crosses(table, a, a, "difficult", float(state.setup.radii[u]))
 
     return recall(state.setup, ("touches difficult", state.placed(u)), stands_in)
 

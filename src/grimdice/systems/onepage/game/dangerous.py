@@ -20,7 +20,7 @@ import numpy as np
 
 from grimdice.engine.frozen import replace
 from grimdice.engine.table import blocks
-from grimdice.engine.table.sweeps import sweeps_touch_pieces
+from grimdice.engine.table.sweeps import sweeps_touch_any
 from grimdice.systems.onepage.exact import hazard_table
 from grimdice.systems.onepage.game import shapes
 from grimdice.systems.onepage.profiles import Conditions
@@ -54,8 +54,8 @@ def models_through_legs(s: GameState, u: int, a: np.ndarray, mid: np.ndarray, b:
     if not (s.crosses(u, a, mid, "dangerous") or s.crosses(u, mid, b, "dangerous")):
         return 0
     pieces = table.having("dangerous")
-    hit = sweeps_touch_pieces(table, a, mid, r, pieces).any(axis=1)
-    hit |= sweeps_touch_pieces(table, mid, b, r, pieces).any(axis=1)
+    hit = sweeps_touch_any(table, a, mid, r, pieces)
+    hit |= sweeps_touch_any(table, mid, b, r, pieces)
     return int(hit.sum())
 
 

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.frozen import replace
-from grimdice.engine.table import kernels, path_kernels
+from grimdice.engine.table import path_kernels
 from grimdice.engine.table.blocks import blocks
 from grimdice.engine.table.terrain import Table, Terrain, overlap
 from grimdice.errors import ScenarioError
@@ -242,8 +242,8 @@ def off_terrain(s: GameState, u: int, bs: np.ndarray, ok: np.ndarray) -> np.ndar
     qa, qb, box, _h, _m = table.polygons()
     if len(box) and ok.any():
         keep = table.having(*NO_STANDING)
-        inside = kernels.paths_touch(bs[ok], bs[ok], keep, float(s.setup.radii[u]), (qa, qb, box))
-        ok[ok] = ~inside.any(axis=1)
+        at = bs[ok]
+        ok[ok] = ~path_kernels.groups_touch(at, at, float(s.setup.radii[u]), (qa, qb, box), keep)
     return ok
 
 

@@ -26,14 +26,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.table import move_kernels
+from grimdice.engine.table import move_kernels, path_kernels
 from grimdice.engine.table.blocks import EPS, blocks_gaps
-from grimdice.engine.table.sweeps import sweeps_touch_pieces
 from grimdice.systems.onepage.game import facing, moving
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
@@ -122,7 +121,7 @@ def goals(
             continue
         cx, cy = moving.unit_centre(state, t)
         here = math.hypot(cx - ax, cy - ay)
-        best_one = min((math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones), default=here)
+        best_one = min([math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones], default=here)
         if here - best_one < BLOCKED * room:
             out.append((t, (cx, cy), best_one))
     return out
@@ -180,9 +179,9 @@ def first_legs(
     when no waypoint passes."""
     ax, ay = state.anchors[u]
     base = math.atan2(goal[1] - ay, goal[0] - ax)
-    turns, shares = grid
-    angles = np.array([base + turn for turn in turns for _ in shares])
-    lengths = np.array([full * share for _ in turns for share in shares])
+    turns, shares = _grid(*grid)
+    angles = base + turns  # each turn once per share, as the grid is read: turn by turn
+    lengths = full * shares
     ux, uy = np.cos(angles), np.sin(angles)
     ok = np.flatnonzero(moving.block_moves(state, u, ux, uy, lengths[:, None])[:, 0])
     if not len(ok):
@@ -190,6 +189,15 @@ def first_legs(
     wx = np.trunc(ux[ok] * lengths[ok] * 1000) / 1000 + 0.0
     wy = np.trunc(uy[ok] * lengths[ok] * 1000) / 1000 + 0.0
     return wx, wy
+
+
+@lru_cache(maxsize=8)
+def _grid(turns: tuple[float, ...], shares: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`first_legs`' grid as two arrays (read-only), one entry per (turn, share), turn by turn."""
+    out = np.repeat(np.array(turns), len(shares)), np.tile(np.array(shares), len(turns))
+    for arr in out:
+        arr.flags.writeable = False
+    return out
 
 
 def rock_ahead(
@@ -207,11 +215,11 @@ def rock_ahead(
     mids = a[None, :, :] + np.stack([wx, wy], axis=1)[:, None, :]
     ends = mids + (np.stack([way[0], way[1]], axis=1) * go[:, None])[:, None, :]
     table = state.setup.table
-    rock = table.having("impassable")
-    if not rock.any():
+    if not table.has_any("impassable") or not mids.shape[1]:
         return np.zeros(len(go), dtype=bool)
-    touch = sweeps_touch_pieces(table, mids.reshape(-1, 2), ends.reshape(-1, 2), state.setup.radii[u], rock)
-    return np.asarray(touch.any(axis=1).reshape(len(go), -1).any(axis=1))
+    qa, qb, box, _h, _m = table.polygons()
+    r = float(state.setup.radii[u])
+    return np.asarray(path_kernels.groups_touch(mids, ends, r, (qa, qb, box), table.having("impassable")))
 
 
 def second_legs(

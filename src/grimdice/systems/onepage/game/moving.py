@@ -12,11 +12,7 @@ import numpy as np
 
 from grimdice.engine.frozen import replace
 from grimdice.engine.table import kernels, move_kernels
-from grimdice.engine.table.blocks import (
-    EPS,
-    blocks,
-    blocks_touch,
-)
+from grimdice.engine.table.blocks import EPS, blocks, blocks_touch
 from grimdice.engine.table.kernels import units_clear
 from grimdice.engine.table.sweeps import CONTACT_SLACK
 from grimdice.engine.table.terrain import EPS as TABLE_EPS
@@ -228,21 +224,21 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
         d = math.hypot(cx - ax, cy - ay)
         if d > EPS:
             covers.append(((cx - ax) / d, (cy - ay) / d, d))
-    large = len(state.models(u)) >= LARGE
+    a = state.models(u)
+    large = len(a) >= LARGE
     compass = LARGE_DIRECTIONS if large else DIRECTIONS
-    turns = around_nearest(towards) if large else []
+    aimed = towards + around_nearest(towards) if large else towards
     wanted: list[tuple[float, float, float]] = []  # every allowance's directions, one after another
     sizes: list[int] = []
     for full in fulls:
         group = [(dx, dy, full) for dx, dy in compass]
-        group += [(ux, uy, min(full, g)) for ux, uy, g in towards]
-        group += [(ux, uy, min(full, g)) for ux, uy, g in turns]
+        group += [(ux, uy, min(full, g)) for ux, uy, g in aimed]
         group += [(ux, uy, d) for ux, uy, d in covers if d <= full]
         wanted += group
         sizes.append(len(group))
-    ux, uy, length = np.array(wanted, dtype=float).T
+    ux, uy, length = (np.array(c, dtype=float) for c in zip(*wanted, strict=True))  # flat: read fast
     fractions = LARGE_FRACTIONS if large else FRACTIONS
-    block = (state.models(u), state.block(u), state.anchors[u], state.setup.radii[u])
+    block = (a, state.block(u), state.anchors[u], state.setup.radii[u])
     ways = (ux, uy, length, fractions, np.array(sizes, dtype=np.int64))
     found, kept = move_kernels.longest_moves(block, ways, kernel_rules(state, u))
     ends: list[list[float]] = found.tolist()
@@ -359,7 +355,10 @@ def moved(state: GameState, u: int, dx: float, dy: float) -> GameState:
     ax, ay = state.anchors[u]
     anchors = list(state.anchors)
     anchors[u] = (round(ax + dx, 3), round(ay + dy, 3))
-    return replace(state, anchors=tuple(anchors))
+    out = replace(state, anchors=tuple(anchors))
+    if "_standing" in state.__dict__:  # its rows, once asked, are ``state``'s with u's moved (places.py)
+        object.__setattr__(out, "_moved_from", (state.__dict__["_standing"], u))
+    return out
 
 
 def charged(state: GameState, u: int, t: int) -> GameState:

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.frozen import replace
+from grimdice.engine.table import path_kernels
 from grimdice.engine.table.bases import base_distances
 from grimdice.engine.table.blocks import (
-    blocks_cross,
+    block_crosses,
     blocks_gaps,
 )
 from grimdice.engine.table.sweeps import bases_in
@@ -42,6 +43,28 @@ class Standing:
     at: dict[int, int]  # each unit's index in ids
     sides: tuple[list[int], ...]  # the units of each player
     key: tuple[Any, ...]  # what it was built from (a memo key)
+    first: list[int]  # ``starts`` as plain ints (each unit's first row)
+    counts: list[int]  # ``sizes`` as plain ints
+
+
+#: the answers a state keeps about where its units stand (this module's, ``moving``'s and
+#: ``charge_paths``'), which hold for a copy whose units stand where they stood (:func:`same_places`)
+CARRIED = ("_standing", "_models", "_gaps", "_centres", "_kernel_rules", "_charges", "_moved_from")
+PLACES = frozenset({"setup", "south", "anchors", "place", "shapes"})  # where units stand, in what shape
+
+
+def same_places(src: dict[str, Any], changes: dict[str, Any]) -> bool:
+    """Whether a copy of a state (its fields ``src``) with ``changes`` has its units where they
+    stood: no unit placed, moved or changed shape, the same sides, the same models alive
+    (``GameState.__carries__``)."""
+    if not PLACES.isdisjoint(changes):
+        return False
+    units = changes.get("units")
+    if units is not None:
+        for a, b in zip(units, src["units"], strict=True):
+            if a is not b and a.models != b.models:
+                return False
+    return True
 
 
 def side_of(state: GameState, u: int) -> int:
@@ -54,17 +77,29 @@ def flip(state: GameState, u: int) -> float:
 
 def models(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> np.ndarray:
     """Centres of the unit's models alive (the first ``models`` of its formation in its shape;
-    read-only), kept per state for the unit where it stands (a state is frozen) and in the geometry
-    memo."""
-    if anchor is None:
-        mine: dict[int, np.ndarray] | None = state.__dict__.get("_models")
-        if mine is None:
-            mine = {}
-            object.__setattr__(state, "_models", mine)
-        got = mine.get(u)
-        if got is None:
-            got = mine[u] = state.models(u, state.anchors[u])
-        return got
+    read-only), kept per state for the unit where it stands (a state is frozen; also when ``anchor`` is where
+    it stands) and in the geometry memo. A unit on the table where it stands reads its rows of
+    :func:`standing` (the same sums)."""
+    if anchor is not None and not (state.anchors and anchor == state.anchors[u]):
+        return models_at(state, u, anchor)
+    mine: dict[int, np.ndarray] | None = state.__dict__.get("_models")
+    if mine is None:
+        mine = {}
+        object.__setattr__(state, "_models", mine)
+    got = mine.get(u)
+    if got is None:
+        st = state.standing()
+        j = st.at.get(u)
+        if j is None:
+            got = mine[u] = models_at(state, u, state.anchors[u])
+        else:
+            first = st.first[j]
+            got = mine[u] = st.pts[first : first + st.counts[j]]
+    return got
+
+
+def models_at(state: GameState, u: int, anchor: tuple[float, float]) -> np.ndarray:
+    """:func:`models` with the unit's anchor at ``anchor``, kept in the geometry memo."""
     ax, ay = anchor
     n, flip, shape = state.units[u].models, state.flip(u), shape_of(state, u)
 
@@ -150,8 +185,15 @@ def gap(state: GameState, u: int, v: int, anchor: tuple[float, float] | None = N
 def gaps(state: GameState, u: int) -> tuple[np.ndarray, list[float]]:
     """The gap from unit ``u`` where it stands to each unit on the table (in
     :meth:`standing`'s order; as an array and as floats): :meth:`gap`'s values, all at once
-    (``path_kernels.blocks_gaps``: ``base_distances``' arithmetic in one compiled pass), kept in the
-    geometry memo with :meth:`standing`."""
+    (``path_kernels.blocks_gaps``: ``base_distances``' arithmetic in one compiled pass), kept per
+    state and in the geometry memo with :meth:`standing`."""
+    mine: dict[int, tuple[np.ndarray, list[float]]] | None = state.__dict__.get("_gaps")
+    if mine is None:
+        mine = {}
+        object.__setattr__(state, "_gaps", mine)
+    got = mine.get(u)
+    if got is not None:
+        return got
     st = state.standing()
 
     def compute() -> tuple[np.ndarray, list[float]]:
@@ -159,41 +201,69 @@ def gaps(state: GameState, u: int) -> tuple[np.ndarray, list[float]]:
         row.flags.writeable = False
         return row, row.tolist()
 
-    return recall(state.setup, ("gaps", st.key, u), compute)
+    got = mine[u] = recall(state.setup, ("gaps", st.key, u), compute)
+    return got
 
 
 def height(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> float:
-    return recall(
-        state.setup,
-        ("height", state.placed(u, anchor)),
-        lambda: float(state.setup.table.height_at(state.models(u, anchor)).mean()),
-    )
+    """The mean ground height under the unit's models (``Table.height_at``'s heights, one compiled
+    pass: ``path_kernels.ground_heights``), kept in the geometry memo."""
+
+    def compute() -> float:
+        qa, qb, box, heights, _m = state.setup.table.polygons()
+        ground = path_kernels.ground_heights(state.models(u, anchor), (qa, qb, box), heights)
+        return float(ground.mean())
+
+    return recall(state.setup, ("height", state.placed(u, anchor)), compute)
 
 
 def standing(state: GameState) -> Standing:
     """Every unit on the table (alive, not in reserve nor embarked) and its models: once per
     state, and kept in the geometry memo by where every unit stands (the states of one
-    activation share it)."""
+    activation share it). A state made by moving one unit of another (``moving.moved``) takes
+    the other's rows with that unit's rows moved (:func:`moved_standing`)."""
     got: Standing | None = state.__dict__.get("_standing")
     if got is None:
         counts = tuple(s.models for s in state.units)
         key = ("standing", state.south, state.anchors, state.place, counts, state.shapes)
-        got = recall(state.setup, key, lambda: state._standing(key))
+        before = state.__dict__.get("_moved_from")
+        if before is None:
+            got = recall(state.setup, key, lambda: state._standing(key))
+        else:
+            got = recall(state.setup, key, lambda: moved_standing(state, key, *before))
         object.__setattr__(state, "_standing", got)
     return got
 
 
+def moved_standing(state: GameState, key: tuple[Any, ...], before: Standing, u: int) -> Standing:
+    """:func:`_standing` of ``state``, made from ``before`` (the standing of a state that differs
+    from it only by where unit ``u`` stands): its rows, ``u``'s moved to its anchor (the same sums as
+    :func:`models_at`, in ``u``'s shape); worked out afresh when more than ``u``'s anchor differs
+    (a change of shape among them: the shapes are part of the key)."""
+    j = before.at.get(u)
+    if j is None or before.key[:2] != key[:2] or before.key[3:] != key[3:]:
+        return _standing(state, key)
+    first, n = before.first[j], before.counts[j]
+    pts = before.pts.copy()
+    pts[first : first + n] = turned(state.setup, u, state.flip(u), shape_of(state, u))[:n] + np.array(
+        state.anchors[u]
+    )
+    pts.flags.writeable = False
+    b = before
+    return Standing(pts, b.radii, b.owner, b.ids, b.sizes, b.starts, b.at, b.sides, key, b.first, b.counts)
+
+
 def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:
     _, south, anchors, place, counts, shapes = key
-    ids, sizes, starts, owner, radii, turned, at, sides = recall(
+    ids, sizes, starts, owner, radii, turned, at, sides, first, counts = recall(
         state.setup,
         ("standing rows", south, place, counts, shapes),
         lambda: _rows(state.setup, south, place, counts, shapes),
     )
     # every unit's models at once: its first models of the formation, turned, at its anchor
-    pts = turned + np.array(anchors)[owner] if ids else np.zeros((0, 2))  # :func:`models`' sum
+    pts = turned + np.array(anchors).take(owner, axis=0) if ids else np.zeros((0, 2))  # :func:`models`' sum
     pts.flags.writeable = False
-    return Standing(pts, radii, owner, ids, sizes, starts, at, sides, key)
+    return Standing(pts, radii, owner, ids, sizes, starts, at, sides, key, first, counts)
 
 
 def _rows(
@@ -218,7 +288,8 @@ def _rows(
     sides = tuple([v for v in ids if setup.owner[v] == p] for p in (0, 1))
     for arr in (radii, sizes, starts, owner, turned):
         arr.flags.writeable = False
-    return ids, sizes, starts, owner, radii, turned, {v: i for i, v in enumerate(ids)}, sides
+    at = {v: i for i, v in enumerate(ids)}
+    return ids, sizes, starts, owner, radii, turned, at, sides, first, [counts[v] for v in ids]
 
 
 def formations(
@@ -266,7 +337,7 @@ def gaps_to(state: GameState, u: int, centres: np.ndarray, others: tuple[Any, ..
 def crosses(state: GameState, u: int, a: np.ndarray, b: np.ndarray, trait: str) -> bool:
     """Whether moving unit ``u``'s models from ``a`` to ``b`` (straight) puts any part of a base
     over a piece with ``trait`` on the way (``blocks.blocks_cross``: the swept bases)."""
-    return bool(blocks_cross(state.setup.table, a, b[None, :, :], trait, state.setup.radii[u])[0])
+    return block_crosses(state.setup.table, a, b, trait, float(state.setup.radii[u]))
 
 
 def block(state: GameState, u: int) -> np.ndarray:

@@ -14,7 +14,8 @@ The draw, in each kind of decision:
   another drawn, so every kind drawn has an instance. A Walk's or Run's changes of shape, then
   its two-leg moves, come last and are searched only when the game's stream cannot tell that its
   next draw picks a one-leg move whatever they add (:class:`Partial`, ``Stream.agreed_index``): the
-  same draw.
+  same draw. An Assault's targets in reach are searched the same way, one target after another
+  (:func:`assault_draw`): a target's path search runs only when the draw may need it.
 * **Deployment** (``deploy``, ``scout``): one of the player's units still to deploy, uniformly;
   then one of its kinds of choice (a place in its zone, a Scout's place anywhere, the reserve, a
   transport), uniformly among those it has; then one instance. A unit without a choice is dropped.
@@ -165,7 +166,7 @@ def unit_kinds(s: GameState, u: int) -> list[Builder]:
         *hold,
         lambda: move_draw(s, u, "walk"),
         lambda: move_draw(s, u, "run"),
-        lambda: assault_actions(s, u),
+        lambda: assault_draw(s, u),
         lambda: transport.embark_actions(s, u),
     ]
 
@@ -206,20 +207,37 @@ def assault_actions(s: GameState, u: int) -> list[list[Any]]:
     """Unit ``u``'s Assault actions: every enemy unit on the table within its Assault distance with
     a valid charge (:meth:`GameState.charge_ok`; a Vehicle's facing, ``facing.charge_allowed``);
     ``["assault", u, t, wx, wy]`` where the path goes in two legs (``charge_legs.py``)."""
+    return [a for t in in_reach(s, u) for a in assault_at(s, u, t)]
+
+
+def assault_draw(s: GameState, u: int) -> Partial:
+    """:func:`assault_actions` as the random player draws from them: one search per enemy unit in
+    reach (:func:`assault_at`, in the same order), each run only when the draw needs it (its
+    path search is the costly part)."""
+    return Partial([], [partial(assault_at, s, u, t) for t in in_reach(s, u)])
+
+
+def in_reach(s: GameState, u: int) -> list[int]:
+    """The enemy units on the table within unit ``u``'s Assault distance (its gap to them), in
+    :meth:`GameState.standing`'s order: the Assault's possible targets."""
     reach = move_distance(s.setup.units[u], "assault")
     on = s.standing()
     gaps = s.gaps(u)[1]
-    targets = [
-        t
-        for t in on.sides[1 - s.setup.owner[u]]
-        if gaps[on.at[t]] <= reach + EPS and s.charge_ok(u, t) and facing.charge_allowed(s, u, t)
-    ]
-    return [["assault", u, t, *(moving.charge_leg(s, u, t) or ())] for t in targets]
+    return [t for t in on.sides[1 - s.setup.owner[u]] if gaps[on.at[t]] <= reach + EPS]
+
+
+def assault_at(s: GameState, u: int, t: int) -> list[list[Any]]:
+    """Unit ``u``'s Assault action on ``t`` (in reach) as a list: empty when the charge is not
+    valid (no clear path, or a Vehicle's facing forbids it)."""
+    if not (s.charge_ok(u, t) and facing.charge_allowed(s, u, t)):
+        return []
+    return [["assault", u, t, *(moving.charge_leg(s, u, t) or ())]]
 
 
 __all__ = [
     "Partial",
     "assault_actions",
+    "assault_draw",
     "move_actions",
     "move_draw",
     "random_action",

@@ -43,8 +43,19 @@ if TYPE_CHECKING:
 def sight_key(s: GameState, u: int, t: int, anchor: tuple[float, float] | None) -> tuple[Any, ...]:
     """What ``u``'s sight of ``t`` (at ``anchor``) depends on, models included: its models alive,
     where it and ``t`` stand, and where the screening units stand that have a model :func:`between`
-    the two units (:func:`near_screens`); a memo key's tail."""
-    return sight_key_with(s, u, t, anchor, near_screens(s, u, t, anchor))
+    the two units (:func:`near_screens`); a memo key's tail. Where ``u`` stands (``anchor``
+    None) it is kept per state (frozen): a shooting asks it when its target is drawn and again
+    when it is resolved."""
+    if anchor is not None:
+        return sight_key_with(s, u, t, anchor, near_screens(s, u, t, anchor))
+    mine: dict[tuple[int, int], tuple[Any, ...]] | None = s.__dict__.get("_sight_keys")
+    if mine is None:
+        mine = {}
+        object.__setattr__(s, "_sight_keys", mine)
+    got = mine.get((u, t))
+    if got is None:
+        got = mine[u, t] = sight_key_with(s, u, t, None, near_screens(s, u, t, None))
+    return got
 
 
 def sight_key_with(

@@ -68,6 +68,13 @@ def with_shape(state: GameState, u: int, shape: int) -> GameState:
     return replace(state, shapes=tuple(shapes) if any(shapes) else ())
 
 
+def walked(state: GameState, u: int, a: list[Any]) -> GameState:
+    """The state after unit ``u``'s Walk or Run ``a``: its anchor moved, its shape changed (if ``a``
+    asks it) and a Vehicle turned to the move's direction (``facing.turned``)."""
+    dx, dy = float(a[2]), float(a[3])
+    return facing.turned(reshaped(state.moved(u, dx, dy), u, a), u, dx, dy)
+
+
 def action_shape(a: list[Any]) -> int | None:
     """The shape a Walk or Run action ``[kind, u, dx, dy, name]`` changes to (None: it keeps its
     shape); an unknown name is a ``ValueError`` naming the shapes."""
@@ -284,5 +291,6 @@ __all__ = [
     "searches",
     "shape_actions",
     "shape_moves",
+    "walked",
     "with_shape",
 ]

@@ -13,19 +13,17 @@ its methods: where units stand (``places.py``), moves (``moving.py``), shooting 
 combat laws (``combat.py``).
 
 Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["walk", u, dx, dy]``,
-``["run", u, dx, dy]`` (two legs through a waypoint: ``[..., dx, dy, wx, wy]``, ``legs.py``; changing
-the unit's shape: ``[..., dx, dy, "column"|"block"]``, ``shapes.py``),
-``["assault", u, target]`` (round in two legs: ``[..., wx, wy]``, ``charge_legs.py``),
-``["idle", u]`` (a Pinned unit), then after
-Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
+``["run", u, dx, dy]`` (two legs through a waypoint: ``[..., dx, dy, wx, wy]``, ``legs.py``;
+changing shape: ``[..., dx, dy, "column"|"block"]``, ``shapes.py``), ``["assault", u, target]``
+(round in two legs: ``[..., wx, wy]``, ``charge_legs.py``), ``["idle", u]`` (a Pinned unit), then
+after Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
 weapons too; ``["shoot", first, "split", t_1, ...]``: a Relentless unit on Hold aims each weapon
 profile at its own target, ``firing.split_actions``). Rules in their own modules: the players'
 deployment, Deep Strike and Scout (``deployment.py``: ``place``/``reserve``/``scout``/``scatter``),
 dangerous terrain (``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who
 strikes in melee (``melee_moves.py``), consolidation after a melee (``consolidation.py``:
 ``consolidate``), Vehicle facings (``facing.py``), weapon arcs, Indirect and Limited weapons
-(``firing.py``), Psyker power dice (``psychic.py``).
-"""
+(``firing.py``), Psyker power dice (``psychic.py``), a unit's shape (``shapes.py``)."""
 
 from __future__ import annotations
 
@@ -36,9 +34,7 @@ import numpy as np
 
 from grimdice.engine.frozen import replace
 from grimdice.engine.game import CHANCE, TERMINAL
-from grimdice.engine.table.blocks import (
-    EPS,
-)
+from grimdice.engine.table.blocks import EPS
 from grimdice.systems.onepage.game import (
     consolidation,
     dangerous,
@@ -102,8 +98,12 @@ class GameState:
     shook: bool = False
     # a Relentless split shooting's shootings still to resolve after ``pending``: (target, situation)
     volley: tuple[tuple[int, tuple[Any, ...]], ...] = ()
-    # each unit's shape (empty: every unit in its block): setup.BLOCK or setup.COLUMN (shapes.py)
-    shapes: tuple[int, ...] = ()
+    shapes: tuple[int, ...] = ()  # each unit's setup.BLOCK or COLUMN (empty: all blocks; shapes.py)
+
+    #: answers kept per state about where the units stand, carried to a copy whose units stand where
+    #: they stood (``engine.frozen.replace``; ``places.same_places``)
+    __carried__ = places.CARRIED
+    __carries__ = staticmethod(places.same_places)
 
     # ------------------------------------------------------------------ protocol
 
@@ -186,8 +186,7 @@ class GameState:
         if kind == "hold":
             return replace(self, phase="shoot", active=u, action="hold")
         if kind in ("walk", "run"):
-            s = shapes.reshaped(self.moved(u, float(a[2]), float(a[3])), u, a)  # a change of shape
-            s = facing.turned(s, u, float(a[2]), float(a[3]))
+            s = shapes.walked(self, u, a)  # its move, change of shape and a Vehicle's turn
             hz = dangerous.hazard(self, s, u, kind, u, legs.via(self, u, a))  # the rolls come first
             if hz is not None:
                 return hz
@@ -466,8 +465,13 @@ class GameState:
         )
 
     def combat_table(self) -> list[tuple[tuple[UnitState, ...], float]]:
-        kind, u, t, key = self.pending
-        return combat_law(self.setup, kind, u, self.units[u], t, self.units[t], key)
+        """The pending combat's law (kept on the state: its outcomes are drawn, then resolved)."""
+        got: list[tuple[tuple[UnitState, ...], float]] | None = self.__dict__.get("_law")
+        if got is None:
+            kind, u, t, key = self.pending
+            got = combat_law(self.setup, kind, u, self.units[u], t, self.units[t], key)
+            object.__setattr__(self, "_law", got)
+        return got
 
     def resolve(self, i: int) -> GameState:
         kind, u, t, _ = self.pending
