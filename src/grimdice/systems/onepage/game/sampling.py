@@ -181,7 +181,7 @@ def move_actions(
     full = move_distance(s.setup.units[u], kind)
     found = s.moves(u, kind, full) if moves is None else moves
     ones = facing.allowed(s, u, full, found)
-    out: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones] + shapes.shape_actions(s, u, kind)
+    out: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones] + shapes.shape_actions(s, u, kind, ones)
     return out + [[kind, u, dx, dy, wx, wy] for dx, dy, wx, wy in legs.two_leg_moves(s, u, kind, ones)]
 
 
@@ -200,7 +200,7 @@ def move_draw(s: GameState, u: int, kind: str) -> Partial:
     goals: list[Callable[[], list[list[Any]]]] = [
         partial(step, search) for search in legs.searches(s, u, kind, ones)
     ]
-    return Partial(first, shapes.searches(s, u, kind) + goals)
+    return Partial(first, shapes.searches(s, u, kind, ones) + goals)
 
 
 def assault_actions(s: GameState, u: int) -> list[list[Any]]:

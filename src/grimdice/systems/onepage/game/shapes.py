@@ -46,7 +46,7 @@ import numpy as np
 
 from grimdice.engine.frozen import replace
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import facing, moving
+from grimdice.systems.onepage.game import facing, legs, moving
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.places import shape_of, turned
 from grimdice.systems.onepage.game.setup import BLOCK, COLUMN
@@ -206,20 +206,25 @@ def offered(state: GameState, u: int) -> bool:
     )
 
 
-def shape_moves(state: GameState, u: int, kind: str) -> list[tuple[float, float]]:
-    """Unit ``u``'s Walk or Run (``kind``) moves changing to its other shape (see the module text):
-    in place, then towards each of its :data:`GOALS` nearest enemy units and each cover piece in
-    reach, each direction's longest legal length; repeats dropped. Kept in the geometry memo by where
-    every unit stands."""
+def shape_moves(
+    state: GameState, u: int, kind: str, ones: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
+    """Unit ``u``'s Walk or Run (``kind``) moves changing to its other shape (see the module text;
+    ``ones``: its one-leg moves): in place, then along each of :func:`directions`' ways, each way's
+    longest legal length; repeats dropped. Kept in the geometry memo by where every unit stands."""
     if not offered(state, u):
         return []
-    key = ("shape moves", kind, u, state.standing().key)
-    return recall(state.setup, key, lambda: [m for search in _searches(state, u, kind) for m in search()])
+    key = ("shape moves", kind, u, state.standing().key, tuple(ones))
+    return recall(
+        state.setup, key, lambda: [m for search in _searches(state, u, kind, ones) for m in search()]
+    )
 
 
-def searches(state: GameState, u: int, kind: str) -> list[Callable[[], list[list[Any]]]]:
-    """:func:`shape_actions` as one search per direction, to be called in order, each giving at most
-    one action (none when the direction has no legal length or gives an earlier search's move):
+def searches(
+    state: GameState, u: int, kind: str, ones: list[tuple[float, float]]
+) -> list[Callable[[], list[list[Any]]]]:
+    """:func:`shape_actions` as one search per way, to be called in order, each giving at most
+    one action (none when the way has no legal length or gives an earlier search's move):
     the random player runs them only when its draw needs them (``sampling.Partial``)."""
     if not offered(state, u):
         return []
@@ -228,10 +233,12 @@ def searches(state: GameState, u: int, kind: str) -> list[Callable[[], list[list
     def action(search: Callable[[], list[tuple[float, float]]]) -> list[list[Any]]:
         return [[kind, u, dx, dy, name] for dx, dy in search()]
 
-    return [partial(action, search) for search in _searches(state, u, kind)]
+    return [partial(action, search) for search in _searches(state, u, kind, ones)]
 
 
-def _searches(state: GameState, u: int, kind: str) -> list[Callable[[], list[tuple[float, float]]]]:
+def _searches(
+    state: GameState, u: int, kind: str, ones: list[tuple[float, float]]
+) -> list[Callable[[], list[tuple[float, float]]]]:
     full = move_distance(state.setup.units[u], kind)
     to = COLUMN - shape_of(state, u)
     out: list[tuple[float, float]] = []
@@ -246,32 +253,50 @@ def _searches(state: GameState, u: int, kind: str) -> list[Callable[[], list[tup
                 return [move]
         return []
 
-    return [partial(search, *way) for way in directions(state, u, full)]
+    return [partial(search, *way) for way in directions(state, u, full, ones)]
 
 
-def directions(state: GameState, u: int, full: float) -> list[tuple[float, float, float]]:
-    """The ways a change of shape is tried (unit vector and length): in place, towards each of the
-    :data:`GOALS` nearest enemy units (stopping over 1" away, as a block's move towards it), into the
-    nearest cover piece in reach (``full``: the move's distance)."""
+def directions(
+    state: GameState, u: int, full: float, ones: list[tuple[float, float]]
+) -> list[tuple[float, float, float]]:
+    """The ways a change of shape is tried (unit vector and length; ``full``: the move's distance),
+    only where it can matter. The lines: towards each of the :data:`GOALS` nearest enemy units
+    (stopping over 1" away, as a block's move towards it) and into the nearest cover piece in reach;
+    a line is cut short when no one-leg move of ``ones`` gains ``legs.BLOCKED`` of its length
+    (``legs.blocked``, as the two-leg moves judge it). A block narrows in place and along each line
+    cut short, and not at all when none is; a column widens in place and along every line when none
+    is cut short (nothing in its way needs the column), and not at all when one is."""
     ax, ay = state.anchors[u]
     st = state.standing()
     gaps = state.gaps(u)[1]
-    ways: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)]
+    lines: list[tuple[float, float, float]] = []
     for t in sorted(st.sides[1 - state.setup.owner[u]], key=lambda t: gaps[st.at[t]])[:GOALS]:
         cx, cy = moving.unit_centre(state, t)
-        d = math.hypot(cx - ax, cy - ay)
-        if d > EPS:
-            ways.append(((cx - ax) / d, (cy - ay) / d, min(full, gaps[st.at[t]] - moving.KEEP_CLEAR - 0.05)))
+        d, room = math.hypot(cx - ax, cy - ay), min(full, gaps[st.at[t]] - moving.KEEP_CLEAR - 0.05)
+        if d > EPS and room > EPS:
+            lines.append((cx, cy, room))
     covers = [(math.hypot(cx - ax, cy - ay), cx, cy) for cx, cy in moving.cover_centres(state.setup)]
     d, cx, cy = min([c for c in covers if EPS < c[0] <= full], default=(0.0, 0.0, 0.0))
     if d:  # the nearest cover piece in reach
-        ways.append(((cx - ax) / d, (cy - ay) / d, d))
+        lines.append((cx, cy, d))
+    shut = [legs.blocked((ax, ay), (cx, cy), room, ones)[0] for cx, cy, room in lines]
+    if shape_of(state, u) == BLOCK:
+        lines = [line for line, cut in zip(lines, shut, strict=True) if cut]
+        if not lines:
+            return []
+    elif any(shut):
+        return []
+    ways: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)]
+    for cx, cy, room in lines:
+        d = math.hypot(cx - ax, cy - ay)
+        ways.append(((cx - ax) / d, (cy - ay) / d, room))
     return ways
 
 
-def shape_actions(state: GameState, u: int, kind: str) -> list[list[Any]]:
-    """Unit ``u``'s Walk or Run actions changing shape: ``[kind, u, dx, dy, name]``."""
-    moves = shape_moves(state, u, kind)
+def shape_actions(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> list[list[Any]]:
+    """Unit ``u``'s Walk or Run actions changing shape (``ones``: its one-leg moves):
+    ``[kind, u, dx, dy, name]``."""
+    moves = shape_moves(state, u, kind, ones)
     if not moves:
         return []
     name = NAMES[COLUMN - shape_of(state, u)]
