@@ -266,3 +266,24 @@ def test_a_unit_leaves_its_transport_in_its_block() -> None:
     s = replace(with_shape(s, 0, COLUMN), place=(1, -1, -1))  # the mob aboard the truck, in its column
     assert shape_of(transport.from_hull(s, 0, 1), 0) == BLOCK
     assert shape_of(transport.unload(s, 0, 1), 0) == BLOCK
+
+
+def shape_changes(s: GameState) -> list[list]:
+    return [a for a in s.legal_actions() if a[0] in ("walk", "run") and len(a) == 5]
+
+
+def test_a_block_in_the_open_is_offered_no_column_and_a_column_its_block() -> None:
+    s = state_of([BOYZ], [POST], [(36.0, 12.0), (36.0, 40.0)])  # no terrain: every line open
+    assert shape_changes(s) == []
+    narrow = with_shape(s, 0, COLUMN)
+    back = shape_changes(narrow)
+    assert back and all(a[4] == "block" for a in back)
+    assert [0.0, 0.0] in [a[2:4] for a in back]  # in place too
+
+
+def test_a_column_whose_lines_are_cut_short_keeps_its_column() -> None:
+    # a wall across the table 3" ahead of the mob's front rank: every line to the enemy is cut short
+    wall = rect("wall", 0.0, 15.0, 72.0, 16.0, "impassable")
+    s = state_of([BOYZ], [POST], [(36.0, 12.0), (36.0, 44.0)], (wall,))
+    assert {a[4] for a in shape_changes(s)} == {"column"}  # its block is offered the column
+    assert shape_changes(with_shape(s, 0, COLUMN)) == []  # and its column is not offered the block
