@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -169,12 +170,21 @@ def column(offsets: np.ndarray, radius: float) -> np.ndarray | None:
     same ranks with the fewest files, at least :data:`FEWEST_FILES` and fewer than the block's, whose
     whole formation is coherent ("within 1" of at least one other member ... within 12" of all other
     members", measured base to base as the game measures coherency: ``bases.coherent``); None when
-    there is none. Its first models are coherent too (ranks lose models from the back)."""
-    n, spacing = len(offsets), 2 * radius + GAP
+    there is none. Its first models are coherent too (ranks lose models from the back). Read-only,
+    kept across setups by the block and the radius (:func:`_column`)."""
+    return _column(np.ascontiguousarray(offsets, dtype=float).tobytes(), float(radius))
+
+
+@lru_cache(maxsize=256)
+def _column(offsets: bytes, radius: float) -> np.ndarray | None:
+    """:func:`column` of a block given as the bytes of an ``(n, 2)`` float array."""
+    block_of = np.frombuffer(offsets).reshape(-1, 2)
+    n, spacing = len(block_of), 2 * radius + GAP
     radii = np.full(n, radius)
-    for wide in range(FEWEST_FILES, files(offsets, spacing)):
+    for wide in range(FEWEST_FILES, files(block_of, spacing)):
         narrow = block(n, wide, spacing)
         if coherent(narrow, radii):
+            narrow.flags.writeable = False
             return narrow
     return None
 
