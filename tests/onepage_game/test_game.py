@@ -269,13 +269,14 @@ def test_a_log_of_another_version_is_refused_by_name() -> None:
     count of a charge's strikers was kept by where the units stand; 15: before the AI estimated the
     strikers of the charges it imagines; 16: before an Assault could go round in two legs; 17: before
     the AI's melee units weighed the Run they lose in difficult terrain; 18: before the AI's exposure
-    was capped at what a unit is worth) would not replay to the same game:
+    was capped at what a unit is worth; 19: before a unit could change to a column) would not replay to
+    the same game:
     it is refused with the field and both versions named, not replayed wrongly."""
     from grimdice.systems.onepage.game.play import LOG_VERSION
 
-    assert LOG_VERSION == 19
-    for old in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18):
+    assert LOG_VERSION == 20
+    for old in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19):
         with pytest.raises(ScenarioError) as err:
             states({"version": old, "setup": {}, "actions": []})
         assert err.value.field == "version"
-        assert f"version {old};" in err.value.message and "version 19 only" in err.value.message
+        assert f"version {old};" in err.value.message and "version 20 only" in err.value.message

@@ -120,7 +120,8 @@ def test_a_tables_mapping_keeps_its_corners_exactly() -> None:
 
 def test_models_kept_per_state_follow_each_states_anchors_and_losses() -> None:
     """``GameState.models(u)`` (kept per state) is, at every state of a random game, the first
-    ``models`` offsets of the unit's formation, flipped for its side, at its anchor in that state."""
+    ``models`` offsets of the unit's formation in its shape (its block, or its column:
+    ``Setup.columns``), flipped for its side, at its anchor in that state."""
     checked = 0
     for _, s in random_game(generate_table(8), 3, 300):
         if s.phase != "play":
@@ -128,7 +129,8 @@ def test_models_kept_per_state_follow_each_states_anchors_and_losses() -> None:
         for u in s.standing().ids:
             flip = 1.0 if s.setup.owner[u] == s.south else -1.0
             n, (ax, ay) = s.units[u].models, s.anchors[u]
-            want = s.setup.offsets[u][:n] * np.array([1.0, -flip]) + np.array([ax, ay])
+            off = s.setup.columns[u] if s.shapes and s.shapes[u] else s.setup.offsets[u]
+            want = off[:n] * np.array([1.0, -flip]) + np.array([ax, ay])
             assert np.array_equal(s.models(u), want) and s.models(u) is s.models(u)
             checked += 1
     assert checked > 100

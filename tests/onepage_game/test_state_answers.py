@@ -5,7 +5,9 @@ state computes, at every state of seeded random games: those carried from the st
 alive) and those computed on the state itself; a standing made from the state before a move
 (``places.moved_standing``) equals the one worked out from the anchors. A unit's models read from
 the standing rows equal its models computed at its anchor (``places.models_at``). The random
-player's Assault kind, searched target by target, holds exactly the listed Assault actions."""
+player's Assault kind, searched target by target, holds exactly the listed Assault actions. The
+games narrow units to columns (``game/shapes.py``); a change of shape carries no answer over: every
+answer after it equals a fresh copy's, and a unit's models are its new shape's rows at its anchor."""
 
 from __future__ import annotations
 
@@ -19,9 +21,9 @@ from grimdice.engine.game import CHANCE, TERMINAL
 from grimdice.engine.playing import play_game, random_bot
 from grimdice.engine.table.blocks import EPS
 from grimdice.engine.table.layout import generate_table
-from grimdice.systems.onepage.game import GameState, make_setup, moving
+from grimdice.systems.onepage.game import GameState, make_setup, moving, shapes
 from grimdice.systems.onepage.game.facing import charge_allowed
-from grimdice.systems.onepage.game.places import _standing, gap, models_at
+from grimdice.systems.onepage.game.places import _standing, gap, models_at, shape_of
 from grimdice.systems.onepage.game.sampling import assault_actions, assault_draw
 from grimdice.systems.onepage.game.screening import sight_key
 from grimdice.systems.onepage.game.setup import load_army_side
@@ -85,12 +87,48 @@ def check_answers(game: list[GameState]) -> tuple[int, int, int]:
 def test_kept_and_carried_answers_equal_fresh_ones() -> None:
     setup = make_setup(load_army_side(MARINES), load_army_side(ORKS), generate_table(7))
     totals = [0, 0, 0]
-    for seed in (5, 9):
+    columns = 0
+    for seed in (5, 7):  # seed 7 narrows a unit to its column
         game = play_game(deploy(setup, 0, 0), [random_bot, random_bot], seed)
         totals = [a + b for a, b in zip(totals, check_answers(game.states), strict=True)]
+        columns += sum(any(s.shapes) for s in game.states if s.anchors)
     checked, carried, moved = totals
     assert checked > 100 and carried > 30  # many states started with their parent's answers
     assert moved > 10  # and many took their rows from the state before a move
+    assert columns > 30  # and many had a unit in its column
+
+
+def by_hand(s: GameState, u: int) -> np.ndarray:
+    """Unit ``u``'s models from its shape's offsets (turned to its side) at its anchor."""
+    flip = 1.0 if s.setup.owner[u] == s.south else -1.0
+    off = s.setup.shape_offsets(u, shape_of(s, u))[: s.units[u].models]
+    return off * np.array([1.0, -flip]) + np.array(s.anchors[u])
+
+
+def test_a_change_of_shape_never_carries_a_stale_answer() -> None:
+    setup = make_setup(load_army_side(MARINES), load_army_side(ORKS), generate_table(7))
+    changed = 0
+    for seed in (5, 9):
+        game = play_game(deploy(setup, 0, 0), [random_bot, random_bot], seed)
+        for s in game.states[::3]:
+            if s.phase != "play" or not s.anchors:
+                continue
+            for u in s.standing().ids:
+                if not shapes.offered(s, u):
+                    continue
+                kept_answers(s)  # every answer asked first, so a copy could carry it
+                other = 1 - shape_of(s, u)
+                for after in (
+                    shapes.with_shape(s, u, other),  # in place
+                    shapes.with_shape(moving.moved(s, u, 0.5, -0.5), u, other),  # moved, then changed
+                    moving.moved(shapes.with_shape(s, u, other), u, 0.5, -0.5),  # changed, then moved
+                ):
+                    assert shape_of(after, u) == other
+                    assert np.allclose(after.models(u), by_hand(after, u))
+                    assert kept_answers(after) == kept_answers(fresh(after))
+                    assert not np.array_equal(after.models(u) - np.array(after.anchors[u]), s.block(u))
+                    changed += 1
+    assert changed > 30
 
 
 def test_answers_stay_fresh_through_deployment_reserves_and_transports() -> None:

@@ -62,6 +62,7 @@ from grimdice.systems.onepage.ai import frontage
 from grimdice.systems.onepage.ai.odds import Odds
 from grimdice.systems.onepage.game import facing, firing
 from grimdice.systems.onepage.game.cache import LIMIT, recall
+from grimdice.systems.onepage.game.places import shape_of
 from grimdice.systems.onepage.movement import move_distance
 from grimdice.systems.onepage.units import kept
 
@@ -166,7 +167,8 @@ def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
             table=setup.table,
             flying=setup.units[v].has("flying"),
         )
-        shape = recall(setup, ("frontage", u, len(d), state.flip(u), ra), lambda: frontage.layout(d, rd, ra))
+        key = ("frontage", u, len(d), state.flip(u), ra, shape_of(state, u))  # its formation's layout
+        shape = recall(setup, key, lambda: frontage.layout(d, rd, ra))
         return frontage.strikers(c, shape)
 
     return recall(state.setup, ("charge strikers", state.standing().key, state.charge, v, u), compute)

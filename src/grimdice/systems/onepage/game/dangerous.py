@@ -22,6 +22,7 @@ from grimdice.engine.frozen import replace
 from grimdice.engine.table import blocks
 from grimdice.engine.table.sweeps import sweeps_touch_any
 from grimdice.systems.onepage.exact import hazard_table
+from grimdice.systems.onepage.game import shapes
 from grimdice.systems.onepage.profiles import Conditions
 from grimdice.systems.onepage.units import Unit, UnitState
 
@@ -63,8 +64,8 @@ def hazard(
 ) -> GameState | None:
     """The chance node of a move through dangerous terrain (``None`` if no model went through);
     ``via``: the state with ``u`` at a two-leg move's waypoint (``legs.py``)."""
-    if via is None:
-        n = models_through(before, u, before.models(u), after.models(u))
+    if via is None:  # each model's own path (a change of shape moves them apart, shapes.py)
+        n = models_through(before, u, *shapes.paths(before, after, u))
     else:
         n = models_through_legs(before, u, before.models(u), via.models(u), after.models(u))
     if not n:

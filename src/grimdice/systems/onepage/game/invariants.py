@@ -17,7 +17,8 @@ from grimdice.engine.table.checks import (
     path_violations,
     placement_violations,
 )
-from grimdice.systems.onepage.game import consolidation, deployment, legs, melee_moves
+from grimdice.systems.onepage.game import consolidation, deployment, legs, melee_moves, shapes
+from grimdice.systems.onepage.game.places import shape_of
 from grimdice.systems.onepage.game.state import GameState
 
 
@@ -55,9 +56,11 @@ def violations(s: GameState, before: GameState | None = None, action: Any = None
     mid = legs.via(before, int(action[1]), action) if before.phase == "play" else None
     for u, g in now.items():
         old = then.get(u)
-        if old is None or before.anchors[u] == s.anchors[u]:
+        if old is None or (before.anchors[u] == s.anchors[u] and shape_of(before, u) == shape_of(s, u)):
             continue
         others = [h for v, h in then.items() if v != u]
+        if shape_of(before, u) != shape_of(s, u):  # each model along its own path (shapes.py)
+            g = Group(g.name, shapes.paths(before, s, u)[1], g.radius, g.flying)
         if mid is not None and u == int(action[1]):  # a two-leg move: each leg checked
             turn = groups(mid)[u]
             out += path_violations(s.setup.table, old, turn, others)

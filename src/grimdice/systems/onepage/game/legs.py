@@ -120,11 +120,22 @@ def goals(
         if room < 1.0:
             continue
         cx, cy = moving.unit_centre(state, t)
-        here = math.hypot(cx - ax, cy - ay)
-        best_one = min([math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones], default=here)
-        if here - best_one < BLOCKED * room:
+        shut, best_one = blocked((ax, ay), (cx, cy), room, ones)
+        if shut:
             out.append((t, (cx, cy), best_one))
     return out
+
+
+def blocked(
+    at: tuple[float, float], goal: tuple[float, float], room: float, ones: list[tuple[float, float]]
+) -> tuple[bool, float]:
+    """Whether the straight line from the anchor ``at`` to ``goal`` is blocked (no one-leg move of
+    ``ones`` gains :data:`BLOCKED` of ``room``, the straight move's length), and the distance to
+    ``goal`` the nearest one-leg move leaves."""
+    (ax, ay), (cx, cy) = at, goal
+    here = math.hypot(cx - ax, cy - ay)
+    best_one = min([math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones], default=here)
+    return here - best_one < BLOCKED * room, best_one
 
 
 def _two_leg_moves(state: GameState, u: int, kind: str, ones: list[tuple[float, float]]) -> list[Leg]:
@@ -310,6 +321,7 @@ def via(state: GameState, u: int, a: list[Any]) -> GameState | None:
 __all__ = [
     "GOALS",
     "Leg",
+    "blocked",
     "first_legs",
     "goals",
     "legal",

@@ -12,11 +12,7 @@ import numpy as np
 
 from grimdice.engine.frozen import replace
 from grimdice.engine.table import kernels, move_kernels
-from grimdice.engine.table.blocks import (
-    EPS,
-    blocks,
-    blocks_touch,
-)
+from grimdice.engine.table.blocks import EPS, blocks, blocks_touch
 from grimdice.engine.table.kernels import units_clear
 from grimdice.engine.table.sweeps import CONTACT_SLACK
 from grimdice.engine.table.terrain import EPS as TABLE_EPS
@@ -83,9 +79,13 @@ def placement_ok(
     ``start`` to ``end``: on the table, not into or through impassable terrain (Flying: "may
     move through ... impassable terrain"), never closer than 1" to another unit unless already
     closer. :meth:`placements` for one end, in one compiled pass (``move_kernels.leg_checks``)."""
+    return paths_ok(state, u, state.models(u, start), state.block(u) + np.array(end, dtype=float))
+
+
+def paths_ok(state: GameState, u: int, a: np.ndarray, b: np.ndarray) -> tuple[bool, bool, bool]:
+    """:func:`placement_ok` for unit ``u``'s models each moving straight from ``a[i]`` to ``b[i]`` (a
+    change of shape, ``shapes.py``: the first row the longest path, ``units_clear``'s reach)."""
     table = state.setup.table
-    a = state.models(u, start)
-    b = state.block(u) + np.array(end, dtype=float)  # ``blocks``' sum
     terrain = None
     if not state.setup.units[u].has("flying"):  # "they may ignore terrain effects"
         terrain = recall(state.setup, ("leg terrain",), partial(_leg_terrain, table))

@@ -21,7 +21,7 @@ from grimdice.systems.onepage.game import (
     deployment,
 )
 from grimdice.systems.onepage.game.cache import recall
-from grimdice.systems.onepage.game.setup import Setup
+from grimdice.systems.onepage.game.setup import BLOCK, Setup
 from grimdice.systems.onepage.movement import DEPLOY_ZONE
 
 if TYPE_CHECKING:
@@ -50,12 +50,13 @@ class Standing:
 #: the answers a state keeps about where its units stand (this module's, ``moving``'s and
 #: ``charge_paths``'), which hold for a copy whose units stand where they stood (:func:`same_places`)
 CARRIED = ("_standing", "_models", "_gaps", "_centres", "_kernel_rules", "_charges", "_moved_from")
-PLACES = frozenset({"setup", "south", "anchors", "place"})  # the fields saying where units stand
+PLACES = frozenset({"setup", "south", "anchors", "place", "shapes"})  # where units stand, in what shape
 
 
 def same_places(src: dict[str, Any], changes: dict[str, Any]) -> bool:
     """Whether a copy of a state (its fields ``src``) with ``changes`` has its units where they
-    stood: no unit placed or moved, the same sides, the same models alive (``GameState.__carries__``)."""
+    stood: no unit placed, moved or changed shape, the same sides, the same models alive
+    (``GameState.__carries__``)."""
     if not PLACES.isdisjoint(changes):
         return False
     units = changes.get("units")
@@ -75,8 +76,8 @@ def flip(state: GameState, u: int) -> float:
 
 
 def models(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> np.ndarray:
-    """Centres of the unit's models alive (the first ``models`` of its formation; read-only),
-    kept per state for the unit where it stands (a state is frozen; also when ``anchor`` is where
+    """Centres of the unit's models alive (the first ``models`` of its formation in its shape;
+    read-only), kept per state for the unit where it stands (a state is frozen; also when ``anchor`` is where
     it stands) and in the geometry memo. A unit on the table where it stands reads its rows of
     :func:`standing` (the same sums)."""
     if anchor is not None and not (state.anchors and anchor == state.anchors[u]):
@@ -100,27 +101,33 @@ def models(state: GameState, u: int, anchor: tuple[float, float] | None = None) 
 def models_at(state: GameState, u: int, anchor: tuple[float, float]) -> np.ndarray:
     """:func:`models` with the unit's anchor at ``anchor``, kept in the geometry memo."""
     ax, ay = anchor
-    n, flip = state.units[u].models, state.flip(u)
+    n, flip, shape = state.units[u].models, state.flip(u), shape_of(state, u)
 
     def compute() -> np.ndarray:
-        pts = turned(state.setup, u, flip)[:n] + np.array([ax, ay])
+        pts = turned(state.setup, u, flip, shape)[:n] + np.array([ax, ay])
         pts.flags.writeable = False
         return pts
 
-    return recall(state.setup, ("models", u, n, ax, ay, flip), compute)
+    return recall(state.setup, ("models", u, n, ax, ay, flip, shape), compute)
 
 
-def turned(setup: Setup, u: int, flip: float) -> np.ndarray:
-    """Unit ``u``'s whole formation (its models' offsets from its anchor) turned to its side
-    (``flip``: 1.0 for the player on the y = 0 edge, else -1.0), read-only, kept in the geometry
-    memo: :func:`models` and :func:`block` take its first rows."""
+def shape_of(state: GameState, u: int) -> int:
+    """Unit ``u``'s shape (``GameState.shapes``; empty: every unit in its block; ``shapes.py``)."""
+    return state.shapes[u] if state.shapes else BLOCK
+
+
+def turned(setup: Setup, u: int, flip: float, shape: int = BLOCK) -> np.ndarray:
+    """Unit ``u``'s whole formation in ``shape`` (its models' offsets from its anchor,
+    ``Setup.shape_offsets``) turned to its side (``flip``: 1.0 for the player on the y = 0 edge,
+    else -1.0), read-only, kept in the geometry memo: :func:`models`, :func:`block` and
+    :func:`formations` take its rows; every model centre of the game is read from it."""
 
     def compute() -> np.ndarray:
-        out = setup.offsets[u] * np.array([1.0, -flip])
+        out = setup.shape_offsets(u, shape) * np.array([1.0, -flip])
         out.flags.writeable = False
         return out
 
-    return recall(setup, ("turned", u, flip), compute)
+    return recall(setup, ("turned", u, flip, shape), compute)
 
 
 def centre(state: GameState, u: int) -> np.ndarray:
@@ -131,8 +138,14 @@ def centre(state: GameState, u: int) -> np.ndarray:
 
 
 def placed(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> tuple[Any, ...]:
-    """What a unit's geometry depends on: (unit, models alive, anchor, side) — a memo key."""
-    return (u, state.units[u].models, state.anchors[u] if anchor is None else anchor, state.flip(u))
+    """What a unit's geometry depends on: (unit, models alive, anchor, side, shape) — a memo key."""
+    return (
+        u,
+        state.units[u].models,
+        state.anchors[u] if anchor is None else anchor,
+        state.flip(u),
+        shape_of(state, u),
+    )
 
 
 def alive(state: GameState, u: int) -> bool:
@@ -211,7 +224,8 @@ def standing(state: GameState) -> Standing:
     the other's rows with that unit's rows moved (:func:`moved_standing`)."""
     got: Standing | None = state.__dict__.get("_standing")
     if got is None:
-        key = ("standing", state.south, state.anchors, state.place, tuple(s.models for s in state.units))
+        counts = tuple(s.models for s in state.units)
+        key = ("standing", state.south, state.anchors, state.place, counts, state.shapes)
         before = state.__dict__.get("_moved_from")
         if before is None:
             got = recall(state.setup, key, lambda: state._standing(key))
@@ -224,7 +238,8 @@ def standing(state: GameState) -> Standing:
 def moved_standing(state: GameState, key: tuple[Any, ...], before: Standing, u: int) -> Standing:
     """:func:`_standing` of ``state``, made from ``before`` (the standing of a state that differs
     from it only by where unit ``u`` stands): its rows, ``u``'s moved to its anchor (the same sums as
-    :func:`models_at`); worked out afresh when more than ``u``'s anchor differs."""
+    :func:`models_at`, in ``u``'s shape); worked out afresh when more than ``u``'s anchor differs
+    (a change of shape among them: the shapes are part of the key)."""
     j = before.at.get(u)
     was, now = before.key[2], key[2]
     if (
@@ -237,16 +252,20 @@ def moved_standing(state: GameState, key: tuple[Any, ...], before: Standing, u: 
         return _standing(state, key)
     first, n = before.first[j], before.counts[j]
     pts = before.pts.copy()
-    pts[first : first + n] = turned(state.setup, u, state.flip(u))[:n] + np.array(state.anchors[u])
+    pts[first : first + n] = turned(state.setup, u, state.flip(u), shape_of(state, u))[:n] + np.array(
+        state.anchors[u]
+    )
     pts.flags.writeable = False
     b = before
     return Standing(pts, b.radii, b.owner, b.ids, b.sizes, b.starts, b.at, b.sides, key, b.first, b.counts)
 
 
 def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:
-    _, south, anchors, place, counts = key
+    _, south, anchors, place, counts, shapes = key
     ids, sizes, starts, owner, radii, turned, at, sides, first, counts = recall(
-        state.setup, ("standing rows", south, place, counts), lambda: _rows(state.setup, south, place, counts)
+        state.setup,
+        ("standing rows", south, place, counts, shapes),
+        lambda: _rows(state.setup, south, place, counts, shapes),
     )
     # every unit's models at once: its first models of the formation, turned, at its anchor
     pts = turned + np.array(anchors).take(owner, axis=0) if ids else np.zeros((0, 2))  # :func:`models`' sum
@@ -254,11 +273,13 @@ def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:
     return Standing(pts, radii, owner, ids, sizes, starts, at, sides, key, first, counts)
 
 
-def _rows(setup: Setup, south: int, place: tuple[int, ...], counts: tuple[int, ...]) -> tuple[Any, ...]:
+def _rows(
+    setup: Setup, south: int, place: tuple[int, ...], counts: tuple[int, ...], shapes: tuple[int, ...] = ()
+) -> tuple[Any, ...]:
     """What :func:`_standing` reads of the units on the table apart from their anchors (the units,
     their model counts and first rows, each row's unit, radius and turned offset, each unit's index,
-    each side's units): a function of where each unit is and its models alive (``place``,
-    ``counts``), kept in the geometry memo for every state they share."""
+    each side's units): a function of where each unit is, its models alive and its shape
+    (``place``, ``counts``, ``shapes``), kept in the geometry memo for every state they share."""
     ids = [v for v, z in enumerate(counts) if z and (not place or place[v] == deployment.ON_TABLE)]
     first, total = [], 0  # each unit's first row, in plain Python (a few units)
     for v in ids:
@@ -266,7 +287,7 @@ def _rows(setup: Setup, south: int, place: tuple[int, ...], counts: tuple[int, .
         total += counts[v]
     sizes = np.array([counts[v] for v in ids], dtype=int)
     starts = np.array(first or [0], dtype=int)  # [0] when none
-    flipped, row_unit, rank = formations(setup, south)
+    flipped, row_unit, rank = formations(setup, south, shapes)
     shown = [counts[v] if v in ids else 0 for v in range(len(counts))]
     rows = rank < np.array(shown, dtype=int)[row_unit]
     owner, turned = row_unit[rows], flipped[rows]
@@ -278,21 +299,22 @@ def _rows(setup: Setup, south: int, place: tuple[int, ...], counts: tuple[int, .
     return ids, sizes, starts, owner, radii, turned, at, sides, first, [counts[v] for v in ids]
 
 
-def formations(setup: Setup, south: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every unit's whole formation turned to its side (``south``: the player on the y = 0 edge), one
-    unit after another: the offsets ``(R, 2)`` (:func:`models`' product), each row's unit and its
-    rank in the unit's formation; kept in the geometry memo."""
+def formations(
+    setup: Setup, south: int, shapes: tuple[int, ...] = ()
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every unit's whole formation in its shape (``shapes``; empty: all blocks) turned to its side
+    (``south``: the player on the y = 0 edge), one unit after another: the offsets ``(R, 2)``
+    (:func:`turned`'s rows), each row's unit and its rank in the unit's formation; kept in the
+    geometry memo."""
 
     def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        turned = [
-            off * np.array([1.0, 1.0 if setup.owner[u] != south else -1.0])
-            for u, off in enumerate(setup.offsets)
-        ]
-        unit = np.concatenate([np.full(len(off), u) for u, off in enumerate(setup.offsets)])
-        rank = np.concatenate([np.arange(len(off)) for off in setup.offsets])
-        return np.concatenate(turned), unit, rank
+        flips = [1.0 if setup.owner[u] == south else -1.0 for u in range(len(setup.offsets))]
+        turned_all = [turned(setup, u, f, shapes[u] if shapes else BLOCK) for u, f in enumerate(flips)]
+        unit = np.concatenate([np.full(len(off), u) for u, off in enumerate(turned_all)])
+        rank = np.concatenate([np.arange(len(off)) for off in turned_all])
+        return np.concatenate(turned_all), unit, rank
 
-    return recall(setup, ("formations", south), compute)
+    return recall(setup, ("formations", south, shapes), compute)
 
 
 def others(
@@ -326,9 +348,9 @@ def crosses(state: GameState, u: int, a: np.ndarray, b: np.ndarray, trait: str) 
 
 
 def block(state: GameState, u: int) -> np.ndarray:
-    """The offsets of unit ``u``'s models alive from its anchor, turned to its side (a copy of
-    :func:`turned`'s first rows: a writable array, as the compiled kernels were built for)."""
-    return turned(state.setup, u, state.flip(u))[: state.units[u].models].copy()
+    """The offsets of unit ``u``'s models alive from its anchor in its shape, turned to its side (a
+    copy of :func:`turned`'s first rows: a writable array, as the compiled kernels were built for)."""
+    return turned(state.setup, u, state.flip(u), shape_of(state, u))[: state.units[u].models].copy()
 
 
 def fielded(setup: Setup, first: int, south: int) -> GameState:

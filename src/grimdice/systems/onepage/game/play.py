@@ -37,7 +37,7 @@ from grimdice.systems.onepage.game.state import GameState
 #: it imagines (ai/frontage.py); 17 since an Assault may go round in two legs where no straight line
 #: is clear (``["assault", u, t, wx, wy]``, charge_legs.py); 18 since the AI's melee units weigh the
 #: Run they lose where they end over difficult terrain (ai/footing.py)
-LOG_VERSION = 19
+LOG_VERSION = 20
 
 
 def event(state: GameState, action: Any, after: GameState) -> dict[str, Any]:

@@ -40,11 +40,10 @@ def prefetch(
     enemies = state.enemies(u)
     if not ends or not enemies or state.units[u].models == 0:
         return None
-    flip, n = state.flip(u), state.units[u].models
     pts = [state.models(t) for t in enemies]
     here = state.placed(u)
     m = memo(state.setup)
-    places = [(u, n, e, flip) for e in ends]
+    places = [state.placed(u, e) for e in ends]
     targets = [state.placed(t) for t in enemies]
     reach = state.weapon_range(u)
     seeing = sight and reach > 0
@@ -85,9 +84,8 @@ def fill(
 ) -> None:
     """:func:`prefetch`'s computation for the candidates ``ends`` (cover, dangerous crossing) and,
     for the enemies some of them lack (columns of ``need``), gaps and (``seeing``) sight."""
-    flip, n = state.flip(u), state.units[u].models
-    bs = blocks(state.setup.offsets[u][:n] * np.array([1.0, -flip]), np.array(ends, dtype=float))
-    places = [(u, n, e, flip) for e in ends]
+    bs = blocks(state.block(u), np.array(ends, dtype=float))
+    places = [state.placed(u, e) for e in ends]
     # only the candidates the memo lacks (each answer depends on its own candidate alone)
     lack = [c for c, pu in enumerate(places) if ("in cover", pu) not in m]
     if lack:

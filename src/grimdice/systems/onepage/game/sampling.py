@@ -8,13 +8,13 @@ The draw, in each kind of decision:
   action that unit has (Hold, Walk, Run, Assault, Embark; for an embarked unit: stay inside,
   disembark, assault out of it; a Pinned unit has only Idle), uniformly among the kinds with at
   least one legal instance; then one instance of that kind, uniformly (a Walk's or Run's distinct
-  moves, its two-leg moves among them (``legs.py``), an Assault's targets (two-leg paths among
-  them, ``charge_legs.py``), an Embark's
+  moves, its two-leg moves and changes of shape among them (``legs.py``, ``shapes.py``), an
+  Assault's targets (two-leg paths among them, ``charge_legs.py``), an Embark's
   transports). Only the drawn unit's drawn kind is built: a kind found empty is dropped and
-  another drawn, so every kind drawn has an instance. A Walk's or Run's two-leg moves come last
-  and are searched only when the game's stream cannot tell that its next draw picks a one-leg
-  move whatever they add (:class:`Partial`, ``Stream.agreed_index``): the same draw. An
-  Assault's targets in reach are searched the same way, one target after another
+  another drawn, so every kind drawn has an instance. A Walk's or Run's changes of shape, then
+  its two-leg moves, come last and are searched only when the game's stream cannot tell that its
+  next draw picks a one-leg move whatever they add (:class:`Partial`, ``Stream.agreed_index``): the
+  same draw. An Assault's targets in reach are searched the same way, one target after another
   (:func:`assault_draw`): a target's path search runs only when the draw may need it.
 * **Deployment** (``deploy``, ``scout``): one of the player's units still to deploy, uniformly;
   then one of its kinds of choice (a place in its zone, a Scout's place anywhere, the reserve, a
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.table.blocks import EPS
-from grimdice.systems.onepage.game import deployment, facing, firing, legs, moving, transport
+from grimdice.systems.onepage.game import deployment, facing, firing, legs, moving, shapes, transport
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -175,18 +175,21 @@ def move_actions(
     s: GameState, u: int, kind: str, moves: list[tuple[float, float]] | None = None
 ) -> list[list[Any]]:
     """Unit ``u``'s Walk or Run actions (``kind``): its block's candidate ``moves`` (computed when
-    None: :meth:`GameState.moves`) a Vehicle may make (``facing.allowed``), then its two-leg moves
-    round what blocks its straight lines (``legs.two_leg_moves``)."""
+    None: :meth:`GameState.moves`) a Vehicle may make (``facing.allowed``), then its changes of
+    shape (``shapes.shape_actions``), then its two-leg moves round what blocks its straight lines
+    (``legs.two_leg_moves``)."""
     full = move_distance(s.setup.units[u], kind)
     found = s.moves(u, kind, full) if moves is None else moves
     ones = facing.allowed(s, u, full, found)
-    out: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones]
+    out: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones] + shapes.shape_actions(s, u, kind, ones)
     return out + [[kind, u, dx, dy, wx, wy] for dx, dy, wx, wy in legs.two_leg_moves(s, u, kind, ones)]
 
 
 def move_draw(s: GameState, u: int, kind: str) -> Partial:
     """:func:`move_actions` as the random player draws from them: its one-leg moves, then one search
-    per goal of its two-leg moves (``legs.searches``), run only when the draw needs them."""
+    per direction of its changes of shape (``shapes.searches``: one compiled check per length, so
+    first) and one per goal of its two-leg moves (``legs.searches``), run only when the draw needs
+    them."""
     full = move_distance(s.setup.units[u], kind)
     ones = facing.allowed(s, u, full, s.moves(u, kind, full))
     first: list[list[Any]] = [[kind, u, dx, dy] for dx, dy in ones]
@@ -194,7 +197,10 @@ def move_draw(s: GameState, u: int, kind: str) -> Partial:
     def step(search: Callable[[], list[legs.Leg]]) -> list[list[Any]]:
         return [[kind, u, *leg] for leg in search()]
 
-    return Partial(first, [partial(step, search) for search in legs.searches(s, u, kind, ones)])
+    goals: list[Callable[[], list[list[Any]]]] = [
+        partial(step, search) for search in legs.searches(s, u, kind, ones)
+    ]
+    return Partial(first, shapes.searches(s, u, kind, ones) + goals)
 
 
 def assault_actions(s: GameState, u: int) -> list[list[Any]]:

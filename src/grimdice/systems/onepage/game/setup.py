@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,8 @@ MM = 25.4  # millimetres per inch
 BASE_MM = {"infantry": 32, "hero": 40, "walker": 60, "monster": 60, "vehicle": 100}
 GAP = 0.5  # inches between neighbouring bases in a formation (coherency asks for 1" or less)
 COLUMNS = 5  # models per rank of a formation
+FEWEST_FILES = 2  # a column (``game/shapes.py``) is at least two models wide
+BLOCK, COLUMN = 0, 1  # a unit's shapes (``GameState.shapes``, ``game/shapes.py``)
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,17 @@ class Setup:
         )
         self.owner = tuple([0] * len(self.armies[0].units) + [1] * len(self.armies[1].units))
         self.offsets = tuple(formation(u.size, r) for u, r in zip(self.units, self.radii, strict=True))
+        self.columns = tuple(column(off, float(r)) for off, r in zip(self.offsets, self.radii, strict=True))
+
+    def shape_offsets(self, u: int, shape: int) -> np.ndarray:
+        """Unit ``u``'s whole formation in ``shape`` (:data:`BLOCK`: :attr:`offsets`; :data:`COLUMN`:
+        :attr:`columns`), not turned to its side; a shape it lacks is a ``ValueError``."""
+        if shape == BLOCK:
+            return self.offsets[u]
+        got = self.columns[u] if shape == COLUMN else None
+        if got is None:
+            raise ValueError(f"unit {u} has no shape {shape!r} (0: block; 1: column, where one exists)")
+        return got
 
     def to_json(self) -> dict[str, Any]:
         return {"armies": [a.data for a in self.armies], "table": table_to_mapping(self.table)}
@@ -146,14 +160,47 @@ def block(n: int, cols: int, s: float) -> np.ndarray:
     return np.array([((k % cols - (cols - 1) / 2) * s, (k // cols) * s) for k in range(n)], dtype=float)
 
 
+def files(offsets: np.ndarray, spacing: float) -> int:
+    """How many models wide a rank-and-file formation (``offsets``, ``spacing`` apart) stands."""
+    return round(float(offsets[:, 0].max() - offsets[:, 0].min()) / spacing) + 1 if len(offsets) else 0
+
+
+def column(offsets: np.ndarray, radius: float) -> np.ndarray | None:
+    """The column of a unit whose block is ``offsets`` (bases of ``radius``, :data:`GAP` apart): the
+    same ranks with the fewest files, at least :data:`FEWEST_FILES` and fewer than the block's, whose
+    whole formation is coherent ("within 1" of at least one other member ... within 12" of all other
+    members", measured base to base as the game measures coherency: ``bases.coherent``); None when
+    there is none. Its first models are coherent too (ranks lose models from the back). Read-only,
+    kept across setups by the block and the radius (:func:`_column`)."""
+    return _column(np.ascontiguousarray(offsets, dtype=float).tobytes(), float(radius))
+
+
+@lru_cache(maxsize=256)
+def _column(offsets: bytes, radius: float) -> np.ndarray | None:
+    """:func:`column` of a block given as the bytes of an ``(n, 2)`` float array."""
+    block_of = np.frombuffer(offsets).reshape(-1, 2)
+    n, spacing = len(block_of), 2 * radius + GAP
+    radii = np.full(n, radius)
+    for wide in range(FEWEST_FILES, files(block_of, spacing)):
+        narrow = block(n, wide, spacing)
+        if coherent(narrow, radii):
+            narrow.flags.writeable = False
+            return narrow
+    return None
+
+
 def make_setup(army_a: ArmySide, army_b: ArmySide, table: Table | None = None, table_seed: int = 0) -> Setup:
     return Setup((army_a, army_b), table if table is not None else generate_table(table_seed))
 
 
 __all__ = [
+    "BLOCK",
+    "COLUMN",
     "ArmySide",
     "Setup",
     "army_from_mapping",
+    "column",
+    "files",
     "formation",
     "load_army_side",
     "load_table",

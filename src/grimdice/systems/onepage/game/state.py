@@ -13,18 +13,17 @@ its methods: where units stand (``places.py``), moves (``moving.py``), shooting 
 combat laws (``combat.py``).
 
 Actions (JSON-ready lists): ``["side", "south"|"north"]``, ``["hold", u]``, ``["walk", u, dx, dy]``,
-``["run", u, dx, dy]`` (two legs through a waypoint: ``[..., dx, dy, wx, wy]``, ``legs.py``),
-``["assault", u, target]`` (round in two legs: ``[..., wx, wy]``, ``charge_legs.py``),
-``["idle", u]`` (a Pinned unit), then after
-Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
+``["run", u, dx, dy]`` (two legs through a waypoint: ``[..., dx, dy, wx, wy]``, ``legs.py``;
+changing shape: ``[..., dx, dy, "column"|"block"]``, ``shapes.py``), ``["assault", u, target]``
+(round in two legs: ``[..., wx, wy]``, ``charge_legs.py``), ``["idle", u]`` (a Pinned unit), then
+after Hold/Walk ``["shoot", target]`` (``-1``: no shot; ``["shoot", target, "limited"]`` fires Limited
 weapons too; ``["shoot", first, "split", t_1, ...]``: a Relentless unit on Hold aims each weapon
 profile at its own target, ``firing.split_actions``). Rules in their own modules: the players'
 deployment, Deep Strike and Scout (``deployment.py``: ``place``/``reserve``/``scout``/``scatter``),
 dangerous terrain (``dangerous.py``), Transport (``transport.py``: ``embark``/``disembark``), who
 strikes in melee (``melee_moves.py``), consolidation after a melee (``consolidation.py``:
 ``consolidate``), Vehicle facings (``facing.py``), weapon arcs, Indirect and Limited weapons
-(``firing.py``), Psyker power dice (``psychic.py``).
-"""
+(``firing.py``), Psyker power dice (``psychic.py``), a unit's shape (``shapes.py``)."""
 
 from __future__ import annotations
 
@@ -35,9 +34,7 @@ import numpy as np
 
 from grimdice.engine.frozen import replace
 from grimdice.engine.game import CHANCE, TERMINAL
-from grimdice.engine.table.blocks import (
-    EPS,
-)
+from grimdice.engine.table.blocks import EPS
 from grimdice.systems.onepage.game import (
     consolidation,
     dangerous,
@@ -50,6 +47,7 @@ from grimdice.systems.onepage.game import (
     places,
     psychic,
     sampling,
+    shapes,
     shooting,
     transport,
 )
@@ -100,6 +98,7 @@ class GameState:
     shook: bool = False
     # a Relentless split shooting's shootings still to resolve after ``pending``: (target, situation)
     volley: tuple[tuple[int, tuple[Any, ...]], ...] = ()
+    shapes: tuple[int, ...] = ()  # each unit's setup.BLOCK or COLUMN (empty: all blocks; shapes.py)
 
     #: answers kept per state about where the units stand, carried to a copy whose units stand where
     #: they stood (``engine.frozen.replace``; ``places.same_places``)
@@ -187,7 +186,7 @@ class GameState:
         if kind == "hold":
             return replace(self, phase="shoot", active=u, action="hold")
         if kind in ("walk", "run"):
-            s = facing.turned(self.moved(u, float(a[2]), float(a[3])), u, float(a[2]), float(a[3]))
+            s = shapes.walked(self, u, a)  # its move, change of shape and a Vehicle's turn
             hz = dangerous.hazard(self, s, u, kind, u, legs.via(self, u, a))  # the rolls come first
             if hz is not None:
                 return hz
@@ -256,6 +255,7 @@ class GameState:
             "charge": list(self.charge),
             "shook": self.shook,
             "volley": [[t, list(k)] for t, k in self.volley],
+            "shapes": list(self.shapes),
         }
 
     @classmethod
@@ -293,6 +293,7 @@ class GameState:
             tuple(float(x) for x in data.get("charge", ())),
             bool(data.get("shook", False)),
             tuple((int(t), tupled(k)) for t, k in data.get("volley", ())),
+            tuple(int(x) for x in data.get("shapes", ())),
         )
 
     # ------------------------------------------------------------------ bound from the rule modules

@@ -29,6 +29,8 @@ from grimdice.systems.onepage.game import moving
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.deployment import ON_TABLE, placed, settle
 from grimdice.systems.onepage.game.places import others
+from grimdice.systems.onepage.game.setup import BLOCK
+from grimdice.systems.onepage.game.shapes import with_shape
 from grimdice.systems.onepage.movement import move_distance
 
 if TYPE_CHECKING:
@@ -88,8 +90,9 @@ def embark_actions(s: GameState, u: int) -> list[list[Any]]:
 
 
 def from_hull(s: GameState, u: int, t: int) -> GameState:
-    """``u``'s block standing on transport ``t``'s centre, on the table (where it disembarks from)."""
-    return placed(s, u, *s.anchors[t])
+    """``u``'s block standing on transport ``t``'s centre, on the table (where it disembarks from; a
+    unit leaves its transport in its block, ``shapes.py``)."""
+    return placed(with_shape(s, u, BLOCK), u, *s.anchors[t])
 
 
 def clear_out(s: GameState, u: int, t: int, ends: list[tuple[float, float]]) -> list[bool]:
@@ -172,7 +175,7 @@ def unload(s: GameState, u: int, t: int) -> GameState:
     the hull, every base within 6" of the hull, on the table, out of impassable terrain and over 1"
     from other units; failing that, anywhere so but within 1" of other units; failing that the unit
     cannot be placed and is destroyed."""
-    s = settle(s, u, ON_TABLE)
+    s = with_shape(settle(s, u, ON_TABLE), u, BLOCK)  # it leaves the transport in its block
     if s.units[u].destroyed:
         return s
     cx, cy = s.anchors[t]
