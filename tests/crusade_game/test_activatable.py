@@ -1,8 +1,8 @@
 """I: "each model, one at a time" of the player activates once a turn: the models offered
-(:func:`.choices.activatable`, read inline after round 0) are exactly those :func:`.choices.can_activate`
-allows (its own side, not yet done, standing; in round 0 only IX INFILTRATE models), and the turn
-goes on (``rules._may_go_on``) exactly while one is left, at every state of played games of every
-bundled scenario."""
+(:func:`.activation.activatable`, read inline after round 0) are exactly those
+:func:`.activation.can_activate` allows (its own side, not yet done, standing; in round 0 only
+IX INFILTRATE models), and the turn goes on (``rules._may_go_on``) exactly while one is left, at
+every state of played games of every bundled scenario."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grimdice.systems.crusade.game import choices, rules
+from grimdice.systems.crusade.game import activation, rules
 from grimdice.systems.crusade.game.play import play_game
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import GameState
@@ -35,9 +35,9 @@ def test_the_models_offered_are_those_that_may_activate(path: Path, monkeypatch:
     assert len(states) > 20
     rounds = set()
     for s in states:
-        want = [i for i in range(len(s.tokens)) if choices.can_activate(s, i)]
-        assert list(choices.activatable(s)) == want
-        assert choices.activations(s) == [("activate", i) for i in want]
+        want = [i for i in range(len(s.tokens)) if activation.can_activate(s, i)]
+        assert list(activation.activatable(s)) == want
+        assert activation.activations(s) == [("activate", i) for i in want]
         assert real(s) == bool(want)
         rounds.add(s.round)
     assert len(rounds) >= 2

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from grimdice.systems.crusade.damage import KILLED, KO, WOUNDED
+from grimdice.systems.crusade.damage import KILLED, WOUNDED
 from grimdice.systems.crusade.game import (
     ambush,
     artillery,
@@ -37,10 +37,18 @@ from grimdice.systems.crusade.game import (
     snap,
     volley,
 )
+from grimdice.systems.crusade.game.activation import (
+    activations,
+    can_activate,
+    may_act,
+    may_move,
+    mindless,
+    wounded,
+)
 from grimdice.systems.crusade.game.answers import ADJACENT, SIGHT, LastAnswer
 from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.fails import recover_actions
-from grimdice.systems.crusade.game.infiltrate import may_activate, placements, placing
+from grimdice.systems.crusade.game.infiltrate import placements, placing
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import (
     JAMMED,
@@ -56,59 +64,6 @@ from grimdice.systems.crusade.game.table import TableBoard
 Action = tuple[Any, ...]
 RANGED = ("ranged", "pistol", "grenade")
 EPS = 1e-9  # a table's diagonal steps cost irrational lengths
-
-
-# ---------------------------------------------------------------------- who may do what
-def can_activate(s: GameState, i: int) -> bool:
-    """I: each model of the player, once a turn; VIII KNOCKED OUT: "may take no actions or movement"."""
-    t = s.tokens[i]
-    return t.side == s.player and t.standing and not t.done and may_activate(s, i)
-
-
-def activatable(s: GameState) -> list[int]:
-    """I: the models the player may activate, in order (:func:`can_activate`; after round 0 read
-    inline, as only IX INFILTRATE limits who moves and only in round 0)."""
-    if s.round == 0:
-        return [i for i in range(len(s.tokens)) if can_activate(s, i)]
-    side = s.player
-    return [i for i, t in enumerate(s.tokens) if not t.done and t.side == side and t.cond < KO]
-
-
-def activations(s: GameState) -> list[Action]:
-    """I: the activations the player may choose (:func:`activatable`)."""
-    return [("activate", i) for i in activatable(s)]
-
-
-def wounded(s: GameState, i: int) -> bool:
-    """VIII WOUND limits the model (IX FRENZY: "If wounded, you may still move and take an action";
-    VIII WOUND: "If you are wounded during your turn, you may ignore the effects of the wound for
-    the rest of that turn")."""
-    t = s.tokens[i]
-    return t.cond == WOUNDED and not s.setup.fighters[t.profile].has("frenzy") and i not in s.fresh_wounds
-
-
-def may_move(s: GameState) -> bool:
-    """VIII WOUND: "They may either move or perform an action, not both. Exception: they may move
-    and melee" (reading ``wound_order``: the move comes before the melee)."""
-    t = s.tokens[s.active]
-    if items.burdened(s) and s.acted and not s.pick_first:
-        return False  # V CARRYING: "you may either move or spend an action, not both"
-    return s.budget > 0 and not (not t.blip and wounded(s, s.active) and s.acted)
-
-
-def may_act(s: GameState) -> bool:
-    return not s.acted and not (items.burdened(s) and s.moved > 0)
-
-
-def mindless(s: GameState) -> bool:
-    t = s.tokens[s.active]
-    return not t.blip and mindless_profile(s.setup, t.profile)
-
-
-@lru_cache(maxsize=1024)
-def mindless_profile(setup: Setup, profile: int) -> bool:
-    """IX MINDLESS, kept per setup and profile."""
-    return has_code(setup.profiles[profile].abilities, "MINDLESS")
 
 
 # ---------------------------------------------------------------------- the enemies

@@ -37,8 +37,8 @@ from grimdice.systems.crusade.game import (
     waits,
     zoc,
 )
+from grimdice.systems.crusade.game.activation import activatable
 from grimdice.systems.crusade.game.choices import (
-    activatable,
     adjacent_enemies,
     legal_actions,
     targets_in_sight,
@@ -305,7 +305,7 @@ def _beaten(s: GameState) -> int:
 
 
 def _may_go_on(s: GameState) -> bool:
-    """Whether the player has a model left to activate (I; :func:`.choices.activatable`)."""
+    """Whether the player has a model left to activate (I; :func:`.activation.activatable`)."""
     return bool(activatable(s))
 
 

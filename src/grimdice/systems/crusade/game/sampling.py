@@ -29,6 +29,7 @@ import numpy as np
 
 from grimdice.systems.crusade.game import choices as c
 from grimdice.systems.crusade.game import climb, deck, infiltrate, moves
+from grimdice.systems.crusade.game.activation import mindless_profile
 from grimdice.systems.crusade.game.choices import Decision
 from grimdice.systems.crusade.game.items import has_items
 from grimdice.systems.crusade.game.scenario import Setup
@@ -144,7 +145,7 @@ def ordinary(s: GameState) -> bool:
     if (s.psy is not None and s.psy.prompt) or (s.round == 0 and infiltrate.placing(s)):
         return False
     t = s.tokens[s.active]
-    return not t.last and not (not t.blip and c.mindless_profile(s.setup, t.profile))
+    return not t.last and not (not t.blip and mindless_profile(s.setup, t.profile))
 
 
 def _melee(d: Decision) -> list[Action]:
