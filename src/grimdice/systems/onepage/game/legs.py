@@ -111,12 +111,9 @@ def goals(
     move of ``ones`` gains :data:`BLOCKED` of the straight move's length), each with its centre and
     the distance to it the nearest one-leg move leaves."""
     ax, ay = state.anchors[u]
-    st = state.standing()
-    gaps = state.gaps(u)[1]
-    foes = sorted(st.sides[1 - state.setup.owner[u]], key=lambda t: gaps[st.at[t]])[:GOALS]
     out = []
-    for t in foes:
-        room = min(full, gaps[st.at[t]] - 1.0 - SHORT)  # the straight move's length towards t
+    for t, gap in nearest_foes(state, u):
+        room = room_towards(gap, full)  # the straight move's length towards t
         if room < 1.0:
             continue
         cx, cy = moving.unit_centre(state, t)
@@ -124,6 +121,21 @@ def goals(
         if shut:
             out.append((t, (cx, cy), best_one))
     return out
+
+
+def nearest_foes(state: GameState, u: int) -> list[tuple[int, float]]:
+    """Unit ``u``'s :data:`GOALS` nearest enemy units on the table and their gaps to it, nearest
+    first (the lines a two-leg move or a change of shape aims along)."""
+    st = state.standing()
+    gaps = state.gaps(u)[1]
+    foes = sorted(st.sides[1 - state.setup.owner[u]], key=lambda t: gaps[st.at[t]])[:GOALS]
+    return [(t, gaps[st.at[t]]) for t in foes]
+
+
+def room_towards(gap: float, full: float) -> float:
+    """The length of a straight move of up to ``full`` inches towards a unit ``gap`` inches away
+    that stops over 1" from it ("Units may not move within 1" of other units"; :data:`SHORT` beyond)."""
+    return min(full, gap - moving.KEEP_CLEAR - SHORT)
 
 
 def blocked(

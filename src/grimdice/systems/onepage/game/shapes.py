@@ -29,8 +29,8 @@ mob to pass between two rocks. Our reading, with the game's rank-and-file format
   terrain rolls (``dangerous.hazard``).
 * **Offered** (:func:`shape_moves`) to a unit of ``moving.LARGE`` models or more that has a column
   and is no Vehicle: the other shape, in place and along the straight lines the block's candidates
-  aim at (each of the :data:`GOALS` nearest enemy units, stopping over 1" away, and the nearest cover
-  piece's centre in reach), each at the longest legal length of ``moving.LARGE_FRACTIONS``.
+  aim at (each of the ``legs.GOALS`` nearest enemy units, stopping over 1" away, and the nearest
+  cover piece's centre in reach), each at the longest legal length of ``moving.LARGE_FRACTIONS``.
   A unit keeps its shape through an Assault, the melee and a consolidation (it moves as the block
   does: by translation), and stands in its block again when it leaves a transport.
 """
@@ -56,7 +56,6 @@ if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
 
 NAMES = ("block", "column")  # the shapes as an action names them (BLOCK, COLUMN: setup.py)
-GOALS = 2  # the nearest enemy units a change of shape moves towards
 
 
 def with_shape(state: GameState, u: int, shape: int) -> GameState:
@@ -260,19 +259,17 @@ def directions(
     state: GameState, u: int, full: float, ones: list[tuple[float, float]]
 ) -> list[tuple[float, float, float]]:
     """The ways a change of shape is tried (unit vector and length; ``full``: the move's distance),
-    only where it can matter. The lines: towards each of the :data:`GOALS` nearest enemy units
+    only where it can matter. The lines: towards each of the :data:`legs.GOALS` nearest enemy units
     (stopping over 1" away, as a block's move towards it) and into the nearest cover piece in reach;
     a line is cut short when no one-leg move of ``ones`` gains ``legs.BLOCKED`` of its length
     (``legs.blocked``, as the two-leg moves judge it). A block narrows in place and along each line
     cut short, and not at all when none is; a column widens in place and along every line when none
     is cut short (nothing in its way needs the column), and not at all when one is."""
     ax, ay = state.anchors[u]
-    st = state.standing()
-    gaps = state.gaps(u)[1]
     lines: list[tuple[float, float, float]] = []
-    for t in sorted(st.sides[1 - state.setup.owner[u]], key=lambda t: gaps[st.at[t]])[:GOALS]:
+    for t, gap in legs.nearest_foes(state, u):
         cx, cy = moving.unit_centre(state, t)
-        d, room = math.hypot(cx - ax, cy - ay), min(full, gaps[st.at[t]] - moving.KEEP_CLEAR - 0.05)
+        d, room = math.hypot(cx - ax, cy - ay), legs.room_towards(gap, full)
         if d > EPS and room > EPS:
             lines.append((cx, cy, room))
     covers = [(math.hypot(cx - ax, cy - ay), cx, cy) for cx, cy in moving.cover_centres(state.setup)]
