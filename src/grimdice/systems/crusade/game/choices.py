@@ -8,7 +8,7 @@ builders, so that the two give the same actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -46,7 +46,7 @@ from grimdice.systems.crusade.game.activation import (
     wounded,
 )
 from grimdice.systems.crusade.game.answers import ADJACENT, SIGHT, LastAnswer
-from grimdice.systems.crusade.game.board import FULL, Step
+from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.infiltrate import placements, placing
 from grimdice.systems.crusade.game.scenario import Setup
@@ -342,50 +342,16 @@ def full_actions(d: Decision) -> list[Action]:
 # ---------------------------------------------------------------------- moves
 def board_steps(s: GameState) -> list[Action]:
     """The board's steps (:meth:`~.board.Board.steps`) the move left pays for; a whole-move step
-    (V: a tall ladder; X: a manhole) only before any other step, with the whole move left.
-
-    The table's kept steps from a position (a tuple, :func:`.table_free.free_steps`) have their
-    actions kept with them (:func:`_step_actions`): when none is a whole move or a roll and the
-    move left pays for the dearest, they are all the answer, copied at once."""
+    (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
     found = big.entering(s, flight.steps_of(s))  # IX FLY, JUMP PACK: air steps; IX BIG: entries
-    budget = s.budget + EPS
-    if type(found) is tuple:
-        got = _STEP_ACTIONS.get(id(found))
-        if got is None or got[0] is not found:
-            got = _step_actions(found)
-        if got[2] <= budget:  # every step paid for, none a whole move nor a roll
-            return list(got[1])
-        if got[3]:  # none a whole move nor a roll: the plain filter
-            return [a for a, cost in got[3] if cost <= budget]
     full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
-    climbs = climb.CLIMBS
+    budget, climbs = s.budget + EPS, climb.CLIMBS
     return [
         (kind,) + to  # noqa: RUF005  (one tuple joined: faster than (kind, *to))
         for kind, to, cost in found
         if (full if cost == FULL else cost <= budget)
         and (kind not in climbs or climb.chance(s, kind, to) > 0)
     ]
-
-
-#: per kept tuple of a table's steps (by identity): the tuple, its actions, the dearest step's cost
-#: and each action with its cost; the last two infinite and empty when a step is a whole move or a
-#: climb (the full filter looks at those)
-_STEP_ACTIONS: dict[int, tuple[Any, ...]] = {}
-
-
-def _step_actions(found: Sequence[Step]) -> tuple[Any, ...]:
-    """The actions of the kept steps ``found`` and their costs (see :data:`_STEP_ACTIONS`)."""
-    if len(_STEP_ACTIONS) > 65536:
-        _STEP_ACTIONS.clear()
-    acts = tuple((kind,) + to for kind, to, _ in found)  # noqa: RUF005
-    got: tuple[Any, ...]
-    if any(cost == FULL or kind in climb.CLIMBS for kind, _, cost in found):
-        got = (found, acts, float("inf"), ())
-    else:
-        costs = tuple(cost for _, _, cost in found)
-        got = (found, acts, max(costs, default=0.0), tuple(zip(acts, costs, strict=True)))
-    _STEP_ACTIONS[id(found)] = got
-    return got
 
 
 def toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:

@@ -142,8 +142,11 @@ _SIMPLE = {
 }
 
 
-def apply(s: GameState, a: Action) -> GameState:
-    """The state after action or chance outcome ``a`` (its legality is the caller's check)."""
+def apply(s: GameState, a: Sequence[Any]) -> GameState:
+    """The state after action or chance outcome ``a`` (its legality is the caller's check; a list,
+    as a log holds it, is read as its tuple). :meth:`.state.GameState.apply` itself."""
+    if type(a) is not tuple:
+        a = tuple(a)
     if s.pending:
         return _resolve_pending(s, a)
     answered = _answer(s, a)

@@ -37,8 +37,7 @@ def free_steps(
     """The steps of ``found`` (from ``p``) to a free position, into no sector held by enemies alone
     unless a forced entry of it lies within 3"; ``kept``: ``found`` are the table's kept steps
     from ``p`` (see the module text), and when no model holds one of their ends the answer is
-    the table's kept tuple of them itself (read only; :func:`.choices.board_steps` keeps its
-    actions by that tuple)."""
+    the table's kept tuple of them itself (read only: not copied)."""
     if kept:
         plain, ends, entering = _plain(board, p, found)
         if not entering:
