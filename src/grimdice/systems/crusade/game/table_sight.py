@@ -66,8 +66,7 @@ def seen_pair(board: TableBoard, a: Pos, b: Pos) -> int:
         if here >= 0 and there not in (-1, here):
             got = 0  # inside a sector: none seen in another sector
         else:
-            from grimdice.engine.table.lattice_kernel import clear_bits
-
+            clear_bits = (_KERNEL or _kernel())[0]
             e = board.eye_level(b)
             z0, z1, z2 = (e + f * HEAD for f in SAMPLES)
             x, y = b[0] + 0.5, b[1] + 0.5
@@ -75,6 +74,19 @@ def seen_pair(board: TableBoard, a: Pos, b: Pos) -> int:
             got = clear_bits(board.lattice.top, a[0] + 0.5, a[1] + 0.5, eye, x, y, z0, z1, z2)
         kept[a, b] = got
     return got
+
+
+#: the compiled walk's :func:`~grimdice.engine.table.lattice_kernel.clear_bits`, fetched at the
+#: first pair asked (its module loads Numba) and kept: an import statement at every pair costs more
+#: than a kept pair's look-up
+_KERNEL: list[Any] = []
+
+
+def _kernel() -> list[Any]:
+    from grimdice.engine.table.lattice_kernel import clear_bits
+
+    _KERNEL[:] = [clear_bits]
+    return _KERNEL
 
 
 __all__ = ["ALL_SEEN", "HEAD", "LINES_AT_ONCE", "SAMPLES", "ends_of", "seen_pair", "seen_table"]
