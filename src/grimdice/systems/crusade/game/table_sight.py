@@ -34,8 +34,7 @@ def seen_table(
 ) -> dict[Pos, dict[Pos, int]]:
     """Which of :data:`SAMPLES` of a model at each of ``tos`` a model at each of ``froms`` sees, as
     bits (bit k: sample k seen; ``ends``, ``inside``: :func:`ends_of`); none between two sectors."""
-    from grimdice.engine.table.lattice_kernel import clear_lines
-
+    clear_lines = (_KERNEL or _kernel())[1]
     eyes = np.array([(a[0] + 0.5, a[1] + 0.5, board.eye_level(a) + HEAD) for a in froms], float)
     weights = (1 << np.arange(len(SAMPLES)))[:, None]
     sectors = np.array(inside, int)
@@ -76,16 +75,17 @@ def seen_pair(board: TableBoard, a: Pos, b: Pos) -> int:
     return got
 
 
-#: the compiled walk's :func:`~grimdice.engine.table.lattice_kernel.clear_bits`, fetched at the
-#: first pair asked (its module loads Numba) and kept: an import statement at every pair costs more
-#: than a kept pair's look-up
+#: the compiled walk's :func:`~grimdice.engine.table.lattice_kernel.clear_bits` and
+#: :func:`~grimdice.engine.table.lattice_kernel.clear_lines`, fetched at the first sight asked (its
+#: module loads Numba) and kept: an import statement at every pair costs more than a kept pair's
+#: look-up
 _KERNEL: list[Any] = []
 
 
 def _kernel() -> list[Any]:
-    from grimdice.engine.table.lattice_kernel import clear_bits
+    from grimdice.engine.table.lattice_kernel import clear_bits, clear_lines
 
-    _KERNEL[:] = [clear_bits]
+    _KERNEL[:] = [clear_bits, clear_lines]
     return _KERNEL
 
 
