@@ -1,0 +1,79 @@
+"""The two-leg search's compiled passes (``engine/table/leg_kernels.py``) against the plain code they
+stand for: the waypoints and their ranking (``legs.first_legs``, ``legs.rock_ahead`` and the NumPy
+of the search), and the second legs (one waypoint at a time with the one-start tests), at the
+positions of seeded random games, towards every enemy unit and towards random points of the table."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from grimdice.systems.onepage.game import legs, moving
+from tests.onepage_game.test_two_legs import _searched_positions, _second_leg_one_by_one
+
+
+def _plain_scores(s, u: int, t: int, goal, full: float):
+    """The waypoints and their scores as the search computed them with NumPy around two compiled
+    calls (``first_legs``, then ``rock_ahead`` on the way on)."""
+    firsts = legs.first_legs(s, u, goal, full)
+    if firsts is None:
+        return None
+    wx, wy = firsts
+    ax, ay = s.anchors[u]
+    cx, cy = goal
+    far = np.maximum(np.hypot(cx - ax - wx, cy - ay - wy), legs.EPS)
+    left = full - np.hypot(wx, wy)
+    hoped = np.maximum(0.0, far - left)
+    offset = math.hypot(cx - ax, cy - ay) - s.gap(u, t)
+    go = np.clip(np.minimum(left, far - offset - 1.0 - legs.SHORT), 0.0, None)
+    blocked = legs.rock_ahead(s, u, (wx, wy), ((cx - ax - wx) / far, (cy - ay - wy) / far), go)
+    return wx, wy, hoped, hoped + 1000.0 * blocked
+
+
+def _goals(s, u: int, rng: np.random.Generator):
+    """Every enemy unit with its centre, then two random points of the table aimed at as if they
+    were the nearest enemy's centre."""
+    enemies = s.enemies(u)
+    for t in enemies:
+        yield t, moving.unit_centre(s, t)
+    for _ in range(2):
+        yield (
+            enemies[0],
+            (float(rng.uniform(0, s.setup.table.width)), float(rng.uniform(0, s.setup.table.depth))),
+        )
+
+
+def test_waypoint_scores_equal_the_plain_search() -> None:
+    rng = np.random.default_rng(7)
+    checked = rocks = 0
+    for s, u, _t, _goal in _searched_positions((3, 8), 6):
+        for t, goal in _goals(s, u, rng):
+            for full in (6.0, 12.0):
+                want = _plain_scores(s, u, t, goal, full)
+                got = legs.waypoint_scores(s, u, t, goal, full)
+                if want is None:
+                    assert len(got[0]) == 0
+                    continue
+                for w, g in zip(want, got, strict=True):
+                    assert w.tolist() == g.tolist()
+                checked += len(got[0])
+                rocks += int((got[3] >= 1000.0).sum())
+    assert checked >= 500 and rocks >= 5  # many waypoints, some with rock on the way on
+
+
+def test_second_legs_towards_random_points_are_each_waypoints_own() -> None:
+    rng = np.random.default_rng(11)
+    found = nones = 0
+    for s, u, _t, _goal in _searched_positions((4, 9), 7):
+        for t, goal in _goals(s, u, rng):
+            for full in (6.0, 12.0):
+                got = legs.first_legs(s, u, goal, full)
+                if got is None:
+                    continue
+                firsts = list(zip(got[0].tolist(), got[1].tolist(), strict=True))
+                want = [_second_leg_one_by_one(s, u, t, w, goal, full) for w in firsts]
+                assert legs.second_legs(s, u, t, firsts, goal, full) == want
+                found += sum(w is not None for w in want)
+                nones += sum(w is None for w in want)
+    assert found >= 50 and nones >= 20
