@@ -77,3 +77,30 @@ def test_second_legs_towards_random_points_are_each_waypoints_own() -> None:
                 found += sum(w is not None for w in want)
                 nones += sum(w is None for w in want)
     assert found >= 50 and nones >= 20
+
+
+def test_the_first_legal_change_of_shape_is_the_one_reshape_ok_finds_first() -> None:
+    """``shapes.first_reshape`` (every length in one compiled pass) against ``shapes.reshape_ok``
+    move by move: the large units of seeded random games, both shapes, random ways and lengths
+    (some in place), the Walk and the Run and a random allowance."""
+    from grimdice.systems.onepage.game import shapes
+    from grimdice.systems.onepage.game.setup import BLOCK, COLUMN
+
+    rng = np.random.default_rng(5)
+    legal = refused = 0
+    for s, u, _t, _goal in _searched_positions((2, 7), 3):
+        if not shapes.offered(s, u):
+            continue
+        for shape in (BLOCK, COLUMN):
+            for full in (6.0, 12.0, float(rng.uniform(1.0, 14.0))):
+                angle, length = rng.uniform(0, 2 * math.pi), rng.uniform(0.0, 14.0)
+                moves = [(0.0, 0.0)] if rng.random() < 0.2 else []
+                for share in (1.0, 0.75, 0.5, 0.25):
+                    d = length * share
+                    moves.append((moving.trunc3(math.cos(angle) * d), moving.trunc3(math.sin(angle) * d)))
+                oks = [shapes.reshape_ok(s, u, shape, m, full)[0] for m in moves]
+                want = oks.index(True) if True in oks else -1
+                assert shapes.first_reshape(s, u, shape, moves, full) == want
+                legal += want >= 0
+                refused += oks.count(False)
+    assert legal >= 20 and refused >= 20

@@ -85,25 +85,27 @@ def placement_ok(
 def paths_ok(state: GameState, u: int, a: np.ndarray, b: np.ndarray) -> tuple[bool, bool, bool]:
     """:func:`placement_ok` for unit ``u``'s models each moving straight from ``a[i]`` to ``b[i]`` (a
     change of shape, ``shapes.py``: the first row the longest path, ``units_clear``'s reach)."""
-    table = state.setup.table
-    terrain = None
-    if not state.setup.units[u].has("flying"):  # "they may ignore terrain effects"
-        terrain = recall(state.setup, ("leg terrain",), partial(_leg_terrain, table))
+    size = (state.setup.table.width, state.setup.table.depth)
     ok, difficult, dangerous = move_kernels.leg_checks(
         a,
         b,
         state.setup.radii[u],
-        (table.width, table.depth),
-        terrain,
+        size,
+        leg_terrain(state, u),
         kernel_rules(state, u)[3],  # the other units where they stand
         (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
     )
     return bool(ok), bool(difficult), bool(dangerous)
 
 
+def leg_terrain(state: GameState, u: int) -> tuple[Any, ...] | None:
+    """:func:`paths_ok`'s terrain (kept in the memo); None for Flying: "they may ignore terrain effects"."""
+    flying, table = state.setup.units[u].has("flying"), state.setup.table
+    return None if flying else recall(state.setup, ("leg terrain",), partial(_leg_terrain, table))
+
+
 def _leg_terrain(table: Table) -> tuple[Any, ...]:
-    """:func:`placement_ok`'s terrain: the pieces' polygons, the impassable, difficult and
-    dangerous masks."""
+    """The pieces' polygons, the impassable, difficult and dangerous masks."""
     qa, qb, box, _h, _m = table.polygons()
     return (qa, qb, box), table.having("impassable"), table.having("difficult"), table.having("dangerous")
 
