@@ -104,3 +104,30 @@ def test_the_first_legal_change_of_shape_is_the_one_reshape_ok_finds_first() -> 
                 legal += want >= 0
                 refused += oks.count(False)
     assert legal >= 20 and refused >= 20
+
+
+def test_centres_kept_with_the_standing_are_the_mean_of_the_models_at_the_anchor() -> None:
+    """``places.standing_centre`` (kept with the standing rows, carried to the standing of a move
+    made from them) equals the mean of each unit's models at its anchor (``places.models_at``), at
+    every state of seeded random games in the order they are played."""
+    from grimdice.engine.playing import play_game, random_bot
+    from grimdice.engine.table.layout import generate_table
+    from grimdice.systems.onepage.game import GameState, Setup
+    from grimdice.systems.onepage.game.places import models_at
+    from tests.onepage_game.test_two_legs import ROOT, load_army_side
+
+    files = [ROOT / f"examples/armies/onepage-{n}-army.yaml" for n in ("marines", "orks")]
+    armies = (load_army_side(files[0]), load_army_side(files[1]))
+    checked = carried = 0
+    for seed in (3, 4):
+        game = play_game(GameState(Setup(armies, generate_table(seed))), [random_bot, random_bot], seed)
+        for s in game.states:
+            if not s.anchors:
+                continue
+            st = s.standing()
+            carried += bool(st.__dict__.get("_centres"))
+            for u in st.ids:
+                want = models_at(s, u, s.anchors[u]).mean(axis=0)
+                assert moving.unit_centre(s, u) == (float(want[0]), float(want[1]))
+                checked += 1
+    assert checked >= 1000 and carried >= 20

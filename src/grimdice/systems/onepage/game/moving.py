@@ -17,11 +17,9 @@ from grimdice.engine.table.kernels import units_clear
 from grimdice.engine.table.sweeps import CONTACT_SLACK
 from grimdice.engine.table.terrain import EPS as TABLE_EPS
 from grimdice.engine.table.terrain import Table
-from grimdice.systems.onepage.game import (
-    charge_paths,
-    facing,
-)
+from grimdice.systems.onepage.game import charge_paths, facing
 from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.places import standing_centre
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import move_distance
 
@@ -58,9 +56,9 @@ def cover_centres(setup: Setup) -> list[tuple[float, float]]:
 
 
 def first_contact(a: np.ndarray, b: np.ndarray, w: np.ndarray, reach: float) -> float:
-    """How far the models ``a`` move along the unit vector ``w`` before the first of their bases
-    touches one of ``b`` (centres ``reach`` apart): the least root ``s >= 0`` of
-    ``|a_i + s w - b_j| = reach`` over all pairs (infinity when no pair meets)."""
+    """How far the models ``a`` move along the unit vector ``w`` before the first of their bases touches
+    one of ``b`` (centres ``reach`` apart): the least root ``s >= 0`` of ``|a_i + s w - b_j| = reach``
+    over all pairs (infinity when no pair meets)."""
     v = b[None, :, :] - a[:, None, :]  # (n, m)
     along = v @ w
     off2 = (v * v).sum(axis=2) - along * along
@@ -267,16 +265,19 @@ def around_nearest(towards: list[tuple[float, float, float]]) -> list[tuple[floa
 
 def unit_centre(state: GameState, t: int) -> tuple[float, float]:
     """Unit ``t``'s centre where it stands (:meth:`GameState.centre`): kept per state (a state is
-    frozen; its units' moves all aim at the same centres) and in the geometry memo by the unit's
-    place (an enemy that did not move keeps its centre from state to state)."""
+    frozen; its units' moves all aim at the same centres) and with the standing rows of a unit on
+    the table (``places.standing_centre``; else in the geometry memo by the unit's place)."""
     mine: dict[int, tuple[float, float]] | None = state.__dict__.get("_centres")
     if mine is None:
         mine = {}
         object.__setattr__(state, "_centres", mine)
     got = mine.get(t)
     if got is None:
-        c = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
-        got = mine[t] = (float(c[0]), float(c[1]))
+        got = standing_centre(state.standing(), t)
+        if got is None:
+            c = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
+            got = (float(c[0]), float(c[1]))
+        mine[t] = got
     return got
 
 
@@ -471,9 +472,8 @@ def charge_terrains(state: GameState, u: int, ends: np.ndarray) -> tuple[np.ndar
 
 
 def charge_lane_clear(state: GameState, u: int, t: int, move: tuple[float, float]) -> bool:
-    """The Assault's path (the block's ``move``) passes over no base of a unit
-    but the target ("a clear path to it"), so it ends in contact with the target only (Flying: "may
-    move through other units")."""
+    """The Assault's path (the block's ``move``) passes over no base of a unit but the target ("a clear
+    path to it"), so it ends in contact with the target only (Flying: "may move through other units")."""
     return bool(charge_lanes_clear(state, u, t, charge_paths.end_blocks(state, u, move))[0])
 
 
@@ -484,9 +484,8 @@ def charge_lanes_clear(state: GameState, u: int, t: int, ends: np.ndarray) -> np
 
 
 def clear_of_friends(state: GameState, u: int, t: int, move: tuple[float, float]) -> bool:
-    """The Assault's block end (after ``move``) keeps 1" from every
-    friendly unit but ``t`` (a transport it embarks on): :meth:`kept_clear` among them only; it
-    depends on where they stand, so it is not kept with the path in the memo."""
+    """The Assault's block end (after ``move``) keeps 1" from every friendly unit but ``t`` (a transport
+    it embarks on): :meth:`kept_clear` among them only (not kept with the path in the memo)."""
     return bool(ends_clear_of_friends(state, u, t, charge_paths.end_blocks(state, u, move))[0])
 
 

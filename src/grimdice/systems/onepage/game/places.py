@@ -137,6 +137,26 @@ def centre(state: GameState, u: int) -> np.ndarray:
     return np.asarray(np.add.reduce(pts, axis=0) / len(pts))
 
 
+def standing_centre(st: Standing, t: int) -> tuple[float, float] | None:
+    """:func:`centre` of unit ``t`` from its rows of the standing ``st`` (the same sum and division;
+    None when it is not on the table), kept with the standing (a moved unit's standing takes the
+    other units' centres from the one it was made from, :func:`moved_standing`)."""
+    j = st.at.get(t)
+    if j is None:
+        return None
+    mine: dict[int, tuple[float, float]] | None = st.__dict__.get("_centres")
+    if mine is None:
+        mine = {}
+        object.__setattr__(st, "_centres", mine)
+    got = mine.get(t)
+    if got is None:
+        first = st.first[j]
+        pts = st.pts[first : first + st.counts[j]]
+        c = np.add.reduce(pts, axis=0) / len(pts)
+        got = mine[t] = (float(c[0]), float(c[1]))
+    return got
+
+
 def placed(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> tuple[Any, ...]:
     """What a unit's geometry depends on: (unit, models alive, anchor, side, shape) — a memo key."""
     return (
@@ -257,7 +277,11 @@ def moved_standing(state: GameState, key: tuple[Any, ...], before: Standing, u: 
     )
     pts.flags.writeable = False
     b = before
-    return Standing(pts, b.radii, b.owner, b.ids, b.sizes, b.starts, b.at, b.sides, key, b.first, b.counts)
+    out = Standing(pts, b.radii, b.owner, b.ids, b.sizes, b.starts, b.at, b.sides, key, b.first, b.counts)
+    centres = b.__dict__.get("_centres")
+    if centres:  # the other units' centres where they stood (standing_centre)
+        object.__setattr__(out, "_centres", {v: c for v, c in centres.items() if v != u})
+    return out
 
 
 def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:
