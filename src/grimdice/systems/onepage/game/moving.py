@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from functools import partial
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,8 +18,9 @@ from grimdice.engine.table.kernels import units_clear
 from grimdice.engine.table.sweeps import CONTACT_SLACK
 from grimdice.engine.table.terrain import EPS as TABLE_EPS
 from grimdice.engine.table.terrain import Table
-from grimdice.systems.onepage.game import charge_paths, facing
+from grimdice.systems.onepage.game import charge_paths, facing, move_ways
 from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.move_ways import FRACTIONS, LARGE, LARGE_FRACTIONS
 from grimdice.systems.onepage.game.places import standing_centre
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import move_distance
@@ -32,16 +34,6 @@ KEEP_CLEAR = 1.0  # "Units may not move within 1" of other units ... when walkin
 def trunc3(x: float) -> float:
     """``x`` cut (towards zero) to 0.001": a logged move never exceeds its allowance."""
     return math.trunc(x * 1000) / 1000
-
-
-DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
-FRACTIONS = np.array([1.0, 0.5, 0.25])  # each direction's lengths tried, longest first
-# A large unit's block is wide: a straight move must pass whole between terrain pieces, so it tries
-# twice the compass directions, turns off the line to the nearest enemy unit, and finer lengths.
-LARGE = 10  # models: a unit this large or larger is a large unit
-LARGE_DIRECTIONS = tuple((math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in range(16))
-LARGE_TURNS = tuple(math.radians(a) for a in (-60.0, -30.0, 30.0, 60.0))  # off the nearest enemy's line
-LARGE_FRACTIONS = np.array([1.0, 0.75, 0.5, 0.25])
 
 
 def cover_centres(setup: Setup) -> list[tuple[float, float]]:
@@ -226,41 +218,19 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
             covers.append(((cx - ax) / d, (cy - ay) / d, d))
     a = state.models(u)
     large = len(a) >= LARGE
-    compass = LARGE_DIRECTIONS if large else DIRECTIONS
-    aimed = towards + around_nearest(towards) if large else towards
-    wanted: list[tuple[float, float, float]] = []  # every allowance's directions, one after another
-    sizes: list[int] = []
-    for full in fulls:
-        group = [(dx, dy, full) for dx, dy in compass]
-        group += [(ux, uy, min(full, g)) for ux, uy, g in aimed]
-        group += [(ux, uy, d) for ux, uy, d in covers if d <= full]
-        wanted += group
-        sizes.append(len(group))
-    ux, uy, length = (np.array(c, dtype=float) for c in zip(*wanted, strict=True))  # flat: read fast
+    ux, uy, length, sizes = move_ways.ways(fulls, large, towards, covers)
     fractions = LARGE_FRACTIONS if large else FRACTIONS
     block = (a, state.block(u), state.anchors[u], state.setup.radii[u])
-    ways = (ux, uy, length, fractions, np.array(sizes, dtype=np.int64))
+    ways = (np.array(ux), np.array(uy), np.array(length), fractions, np.array(sizes, dtype=np.int64))
     found, kept = move_kernels.longest_moves(block, ways, kernel_rules(state, u))
-    ends: list[list[float]] = found.tolist()
+    ends: list[tuple[float, float]] = list(map(tuple, found.tolist()))
     offered: list[bool] = kept.tolist()
     out: list[list[tuple[float, float]]] = []
     i = 0
     for size in sizes:  # each allowance's distinct moves, in order
-        out.append([(ends[w][0], ends[w][1]) for w in range(i, i + size) if offered[w]])
+        out.append(list(compress(ends[i : i + size], offered[i : i + size])))
         i += size
     return out
-
-
-def around_nearest(towards: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
-    """The directions :data:`LARGE_TURNS` off the line to the nearest enemy unit (of ``towards``:
-    unit vector and gap less the 1" kept clear, the gap kept as the length's cap): a large unit's
-    ways around a piece of terrain between it and the enemy (none when there is no enemy)."""
-    if not towards:
-        return []
-    ux, uy, g = min(towards, key=lambda t: t[2])
-    return [
-        (ux * math.cos(a) - uy * math.sin(a), ux * math.sin(a) + uy * math.cos(a), g) for a in LARGE_TURNS
-    ]
 
 
 def unit_centre(state: GameState, t: int) -> tuple[float, float]:
