@@ -147,8 +147,9 @@ def blocked(
     ``ones`` gains :data:`BLOCKED` of ``room``, the straight move's length), and the distance to
     ``goal`` the nearest one-leg move leaves."""
     (ax, ay), (cx, cy) = at, goal
-    here = math.hypot(cx - ax, cy - ay)
-    best_one = min([math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones], default=here)
+    ex, ey = cx - ax, cy - ay
+    here = math.hypot(ex, ey)
+    best_one = min([math.hypot(ex - dx, ey - dy) for dx, dy in ones], default=here)
     return here - best_one < BLOCKED * room, best_one
 
 
