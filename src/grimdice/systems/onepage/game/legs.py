@@ -89,6 +89,12 @@ def searches(
     return _searches(state, u, kind, ones) if _may_go_round(state, u) else []
 
 
+def most_searches(state: GameState, u: int) -> int:
+    """At most how many searches :func:`searches` lists for unit ``u`` (one per goal), known before
+    its one-leg moves are judged."""
+    return min(GOALS, len(state.enemies(u))) if _may_go_round(state, u) else 0
+
+
 def _searches(
     state: GameState, u: int, kind: str, ones: list[tuple[float, float]]
 ) -> list[Callable[[], list[Leg]]]:

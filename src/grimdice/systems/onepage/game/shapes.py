@@ -265,6 +265,12 @@ def searches(
     return [partial(action, search) for search in _searches(state, u, kind, ones)]
 
 
+def most_searches(state: GameState, u: int) -> int:
+    """At most how many searches :func:`searches` lists for unit ``u`` (in place, and along each of
+    :func:`directions`' lines: towards the ``legs.GOALS`` nearest enemy units and into cover)."""
+    return 1 + min(legs.GOALS, len(state.enemies(u))) + 1 if offered(state, u) else 0
+
+
 def _searches(
     state: GameState, u: int, kind: str, ones: list[tuple[float, float]]
 ) -> list[Callable[[], list[tuple[float, float]]]]:
