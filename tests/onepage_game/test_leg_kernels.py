@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from grimdice.systems.onepage.game import legs, moving
-from tests.onepage_game.test_two_legs import _searched_positions, _second_leg_one_by_one
+from tests.onepage_game.test_two_legs import _searched_positions, check_second_legs
 
 
 def _plain_scores(s, u: int, t: int, goal, full: float):
@@ -68,14 +68,9 @@ def test_second_legs_towards_random_points_are_each_waypoints_own() -> None:
     for s, u, _t, _goal in _searched_positions((4, 9), 7):
         for t, goal in _goals(s, u, rng):
             for full in (6.0, 12.0):
-                got = legs.first_legs(s, u, goal, full)
-                if got is None:
-                    continue
-                firsts = list(zip(got[0].tolist(), got[1].tolist(), strict=True))
-                want = [_second_leg_one_by_one(s, u, t, w, goal, full) for w in firsts]
-                assert legs.second_legs(s, u, t, firsts, goal, full) == want
-                found += sum(w is not None for w in want)
-                nones += sum(w is None for w in want)
+                more, none = check_second_legs(s, u, t, goal, full)
+                found += more
+                nones += none
     assert found >= 50 and nones >= 20
 
 

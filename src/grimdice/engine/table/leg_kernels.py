@@ -86,8 +86,8 @@ def second_legs(
     rules: Rules,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(K, F)`` and ``(K,)``: for each waypoint, which second-leg lengths the block test passes
-    (``kernels.block_moves`` from the waypoint, the first passing length marked, as
-    ``move_kernels.moves_from``) and what was left of the move (``< 0.5``: no second leg tried).
+    (``kernels.block_moves`` from the waypoint with the other units where they stand, the first
+    passing length marked) and what was left of the move (``< 0.5``: no second leg tried).
     ``block``: the offsets of the bases from their anchor, the waypoints' anchors ``(K, 2)`` and the
     radius; ``target``: the goal unit's bases (centres, radii); ``legs``: each first leg's length,
     the distance from its waypoint to the goal and the unit vector towards it (``far``, ``vx``,

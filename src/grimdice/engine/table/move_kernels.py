@@ -67,41 +67,6 @@ def longest_moves(
 
 
 @njit(cache=True)
-def moves_from(
-    blocks: np.ndarray,
-    base: np.ndarray,
-    anchors: np.ndarray,
-    ux: np.ndarray,
-    uy: np.ndarray,
-    steps: np.ndarray,
-    radius: float,
-    rules: tuple[
-        tuple[float, float], tuple[Polygons, np.ndarray, np.ndarray], float, Units, bool, Tolerances
-    ],
-) -> np.ndarray:
-    """``(K, F)``: :func:`kernels.block_moves` for ``K`` starts at once, start ``k`` the block
-    ``blocks[k]`` (``(K, n, 2)``; ``base``: the offsets from its anchor ``anchors[k]``) moving along
-    ``(ux[k], uy[k])`` by ``steps[k]``, each row the answer of one call with ``rules`` (its last six
-    arguments): the second legs of a two-leg move from several waypoints in one pass."""
-    k_count, f_count = steps.shape[0], steps.shape[1]
-    good = np.zeros((k_count, f_count), dtype=np.bool_)
-    for k in range(k_count):
-        row = block_moves(
-            blocks[k],
-            base,
-            (anchors[k, 0], anchors[k, 1]),
-            ux[k : k + 1],
-            uy[k : k + 1],
-            steps[k : k + 1],
-            radius,
-            *rules,
-        )
-        for f in range(f_count):
-            good[k, f] = row[0, f]
-    return good
-
-
-@njit(cache=True)
 def leg_checks(
     a: np.ndarray,
     b: np.ndarray,
@@ -188,4 +153,4 @@ def first_paths_ok(
     return -1
 
 
-__all__ = ["first_paths_ok", "leg_checks", "longest_moves", "moves_from"]
+__all__ = ["first_paths_ok", "leg_checks", "longest_moves"]

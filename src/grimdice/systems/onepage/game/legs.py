@@ -276,9 +276,9 @@ def second_legs(
     (unit ``t``'s centre) that the compiled block test passes from there, within what is left of
     ``full`` and stopping over 1" from ``t`` (the whole two-leg move is checked by :func:`legal`
     once chosen); the move and its end's distance to ``goal``, or None. The block at every waypoint,
-    its gaps to ``t`` (``blocks_gaps``, as :meth:`GameState.gaps` measures them) and the second legs
-    (``move_kernels.moves_from``, ``kernels.block_moves`` from each waypoint with the other units
-    where they stand) are each found in one pass for all the waypoints."""
+    its gap to ``t`` (``blocks_gaps``' arithmetic, as :meth:`GameState.gaps` measures it) and its
+    second leg (``kernels.block_moves`` from the waypoint with the other units where they stand)
+    are found in one compiled pass for all the waypoints (``leg_kernels.second_legs``)."""
     if not firsts:
         return []
     st, r = state.standing(), float(state.setup.radii[u])

@@ -23,6 +23,7 @@ from grimdice.systems.onepage.game import (
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.setup import BLOCK, Setup
 from grimdice.systems.onepage.movement import DEPLOY_ZONE
+from grimdice.systems.onepage.units import kept
 
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
@@ -144,10 +145,7 @@ def standing_centre(st: Standing, t: int) -> tuple[float, float] | None:
     j = st.at.get(t)
     if j is None:
         return None
-    mine: dict[int, tuple[float, float]] | None = st.__dict__.get("_centres")
-    if mine is None:
-        mine = {}
-        object.__setattr__(st, "_centres", mine)
+    mine = kept(st, "_centres", len(st.ids) + 1)  # one entry per unit on the table
     got = mine.get(t)
     if got is None:
         first = st.first[j]
