@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grimdice.systems.onepage.ai import choosing, outlook_bound, threat
+from grimdice.systems.onepage.ai import choosing, outlook_bound, reply_bound, threat
 from grimdice.systems.onepage.ai.players import ai_player, moved_to, nearest_gap
 from grimdice.systems.onepage.game.state import GameState
 from tests.onepage_game.test_ai_memos import fresh, played
@@ -86,3 +86,31 @@ def test_the_ai_picks_what_it_picks_with_every_outlook_valued(monkeypatch: pytes
                 assert ai_player(fresh(s), rng) == want
             checked += 1
     assert checked >= 8 and given[0] > 100
+
+
+def test_an_exposure_shown_over_its_limit_by_the_shots_alone_is_over_it() -> None:
+    """``threat.exposure`` with a limit, which first sums the enemies' shots alone
+    (``reply_bound.shots_exceed``), is over the limit exactly when the full exposure is, and equals it
+    otherwise, at Walk and Run ends of states of seeded games and limits around the full value."""
+    checked = shown = 0
+    for s in played(5)[::5][:5]:
+        ends = candidates(s)
+        for u, end in ends[:: max(1, len(ends) // 12)]:
+            full = threat.exposure(fresh(s), u, end)
+            for limit in (0.0, 0.5 * full, full - 1e-6, full, full + 1.0):
+                warm = fresh(s)
+                seen = threat.exposure(warm, u, end, limit)
+                if full > limit:
+                    assert seen > limit
+                else:
+                    assert seen == full
+                placed = threat.placed_at(warm, u, end)
+                most = threat.stake(placed, u)
+                order = sorted(placed.enemies(u), key=lambda v: warm.gap(u, v, end))
+                if most > 0 and reply_bound.shots_exceed(
+                    warm, placed, (u, end, -1), order, (most, limit), {}
+                ):
+                    assert full > limit
+                    shown += 1
+                checked += 1
+    assert checked > 100 and shown > 10
