@@ -33,7 +33,7 @@ def test_the_bound_is_at_least_the_outlook_at_every_candidate_end() -> None:
                     for t in odds_of[u].near:
                         assert outlook_bound.charge_bound(s, u, t) >= odds_of[u].value(t)
                 odds = odds_of[u]
-                bound = outlook_bound.outlook_bound(s, u, odds).at(nearest_gap(s, u, end))
+                bound = outlook_bound.outlook_bound(s, u, odds).at(s, u, end, nearest_gap(s, u, end))
                 plain = threat.outlook(s, u, end, odds)
                 assert bound >= plain
                 tight += bound == plain

@@ -49,20 +49,25 @@ class OutlookBound:
     """Upper bounds of :func:`.threat.outlook` of one unit at its candidate ends, by the gap from an
     end to the nearest enemy unit (:meth:`at`)."""
 
-    charge: float  # the best charge's bound, where an enemy stands within the Assault distance
+    charges: tuple[tuple[int, float], ...]  # each enemy's charge value, or its bound
     assault: float  # the Assault distance (a charge counts only within it, threat.prospect)
     walk: float  # the Walk before the next shot (threat.shot_prospect)
     cuts: tuple[float, ...]  # the unit's weapon ranges, shortest first (threat.reach_bands)
     shots: tuple[float, ...]  # per band: the greatest shot value in that band or a farther one
 
-    def at(self, gap: float) -> float:
-        """The bound at an end whose nearest enemy unit is ``gap`` away: every enemy is at least as
-        far, so its shot falls in that band or a farther one, and no charge counts when the
-        nearest enemy is beyond the Assault distance (the same tests as the prospects')."""
+    def at(self, state: GameState, u: int, end: tuple[float, float], gap: float) -> float:
+        """The bound at ``end``, whose nearest enemy unit is ``gap`` away: every enemy is at least
+        as far, so its shot falls in that band or a farther one, and a charge counts only on an
+        enemy within the Assault distance of ``end`` (the same tests as the prospects')."""
         near, band = gap - self.walk, 0
         while band < len(self.cuts) and near > self.cuts[band] + EPS:
             band += 1
-        return (self.charge if gap <= self.assault + EPS else 0.0) + self.shots[band]
+        charge = 0.0
+        if gap <= self.assault + EPS:
+            for t, value in self.charges:
+                if value > charge and state.gap(u, t, end) <= self.assault + EPS:
+                    charge = value
+        return charge + self.shots[band]
 
 
 def outlook_bound(state: GameState, u: int, odds: Odds) -> OutlookBound:
@@ -73,13 +78,13 @@ def outlook_bound(state: GameState, u: int, odds: Odds) -> OutlookBound:
     unit = state.setup.units[u]
     walk, assault = move_distance(unit, "walk"), move_distance(unit, "assault")
     if state.place and aboard(state, u):
-        return OutlookBound(math.inf, math.inf, walk, (), (math.inf,))
-    charge = 0.0
+        return OutlookBound((), math.inf, walk, (), (math.inf,))
+    charges = []
     for t in odds.near:
         known = odds.known(t)
-        charge = max(charge, known if known is not None else charge_bound(state, u, t))
+        charges.append((t, known if known is not None else charge_bound(state, u, t)))
     cuts, shots = shot_bands(state, u)
-    return OutlookBound(charge, assault, walk, cuts, shots)
+    return OutlookBound(tuple(charges), assault, walk, cuts, shots)
 
 
 def shot_bands(state: GameState, u: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -124,14 +129,14 @@ class Later:
         self.values: dict[int, Callable[[], float]] = {}
         self._bounds: dict[int, OutlookBound] = {}
 
-    def bound(self, u: int, gap: float) -> float:
-        """At least ``players.ahead`` at an end of ``u`` whose nearest enemy unit is ``gap`` away:
+    def bound(self, u: int, end: tuple[float, float], gap: float) -> float:
+        """At least ``players.ahead`` at ``end`` of ``u``, whose nearest enemy unit is ``gap`` away:
         :class:`OutlookBound` less the outlook where ``u`` stands (each unit's read once)."""
         odds, here = outlook_here(self.state, u, self.kept)
         got = self._bounds.get(u)
         if got is None:
             got = self._bounds[u] = outlook_bound(self.state, u, odds)
-        return got.at(gap) - here
+        return got.at(self.state, u, end, gap) - here
 
     def add(
         self, i: int, u: int, end: tuple[float, float], gap: float, terms: tuple[float, float, float]
@@ -141,7 +146,7 @@ class Later:
         value's upper bound, the value itself kept in :attr:`values`."""
         v, reach, d = terms
         self.values[i] = partial(_valued, self.state, u, end, self.kept, terms)
-        return (v + reach * self.bound(u, gap)) - d
+        return (v + reach * self.bound(u, end, gap)) - d
 
 
 def _valued(
