@@ -253,15 +253,17 @@ def exposure(
     (default: where it stands); see the module text: ``m(u) x (1 - product of (1 - c(v)))``, never
     more than the unit's :func:`stake`. The enemies are taken nearest first and the product stops
     once the exposure exceeds ``limit`` (every factor is at most 1: the partial exposure only grows,
-    and is then already over ``limit``, which is all :func:`.choosing.choose` needs to know). ``skip``: an
-    enemy left out (the target of an Assault, whose reply is the melee's own)."""
+    and is then already over ``limit``, which is all :func:`.choosing.choose` needs to know); at a
+    move's end with a finite ``limit``, ``math.inf`` when the enemies' shots alone already put it over
+    (:func:`.reply_bound.shots_exceed`: no charge valued). ``skip``: an enemy left out (the target of
+    an Assault, whose reply is the melee's own)."""
+    from grimdice.systems.onepage.ai.reply_bound import shots_exceed
+
     s = placed_at(state, u, end)
     most = stake(s, u)
     if most <= 0.0:
         return 0.0
     order = sorted(s.enemies(u), key=lambda v: state.gap(u, v, end))
-    from grimdice.systems.onepage.ai.reply_bound import shots_exceed
-
     shots: dict[int, float] = {}  # each enemy's reply_shot, where read first (shots_exceed)
     if (
         end is not None
