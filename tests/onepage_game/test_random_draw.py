@@ -152,3 +152,44 @@ def test_a_partial_kind_keeps_what_its_searches_found() -> None:
     assert set(got) == {("first", 0), ("found", 1), ("found", 2)}
     for c in got.values():
         assert abs(c - n / 3) <= 5 * math.sqrt(n * 2 / 9)
+
+
+def test_searches_listed_later_are_listed_only_when_the_draw_may_need_them() -> None:
+    """A ``Partial`` whose searches are listed ``later`` (a Walk's or Run's: listing them judges its
+    goals and lines) draws what the same kind with its searches listed at once draws, from the same
+    stream state, and lists them only when the draw does not agree over the widened range; the
+    widening (``legs.most_searches``, ``shapes.most_searches``) is never less than the searches
+    listed, at every Walk and Run of seeded random games."""
+    from grimdice.engine.draws import Stream
+    from grimdice.systems.onepage.game import legs, shapes
+    from grimdice.systems.onepage.game.sampling import Partial
+
+    def kind(later: bool, built: list[int]) -> Partial:
+        searches = [lambda k=k: [["found", k]] for k in range(3)]
+        if not later:
+            return Partial([["first", j] for j in range(6)], searches)
+        return Partial([["first", j] for j in range(6)], [], (3, lambda: built.append(1) or searches))
+
+    left_unlisted = 0
+    for k in range(300):
+        built: list[int] = []
+        a, b = Stream(np.random.PCG64(k)), Stream(np.random.PCG64(k))
+        assert kind(True, built).draw(a) == kind(False, []).draw(b)
+        assert a.bit_generator.state == b.bit_generator.state
+        left_unlisted += not built
+    assert 30 <= left_unlisted < 300  # listed in some draws, not in others
+
+    bounds = 0
+    game = play_game(root(), [random_bot, random_bot], 5)
+    for s in game.states:
+        if s.phase != "play":
+            continue
+        for u in s.ready(s.player):
+            if not s.on_table(u) or s.units[u].pinned or s.units[u].immobile:
+                continue
+            for kind_name in ("walk", "run"):
+                ones = s.moves(u, kind_name)
+                assert len(legs.searches(s, u, kind_name, ones)) <= legs.most_searches(s, u)
+                assert len(shapes.searches(s, u, kind_name, ones)) <= shapes.most_searches(s, u)
+                bounds += 1
+    assert bounds >= 100

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from grimdice.engine.table.terrain import TRAITS, Table, Terrain, overlap
+from grimdice.engine.table.terrain import TRAITS, Table, Terrain, checked_piece, overlap
 from grimdice.errors import ScenarioError
 
 
@@ -111,13 +111,9 @@ def generate_table(
         w, h = rng.uniform(3, 8), rng.uniform(3, 8)
         x = rng.uniform(1, width - w - 1)
         y = rng.uniform(deploy / 2, depth - h - deploy / 2)
-        a = Terrain(
-            f"{name} {len(placed) + 1}",
-            np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]),
-            traits,
-            height,
-        )
-        b = Terrain(f"{name} {len(placed) + 2}", np.array([width, depth]) - a.corners, traits, height)
+        corners = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+        a = checked_piece(f"{name} {len(placed) + 1}", corners, traits, height)  # a rectangle, known valid
+        b = checked_piece(f"{name} {len(placed) + 2}", np.array([width, depth]) - corners, traits, height)
         if overlap(a, b) or any(overlap(a, t) or overlap(b, t) for t in placed):
             continue
         placed += [a, b]

@@ -67,41 +67,6 @@ def longest_moves(
 
 
 @njit(cache=True)
-def moves_from(
-    blocks: np.ndarray,
-    base: np.ndarray,
-    anchors: np.ndarray,
-    ux: np.ndarray,
-    uy: np.ndarray,
-    steps: np.ndarray,
-    radius: float,
-    rules: tuple[
-        tuple[float, float], tuple[Polygons, np.ndarray, np.ndarray], float, Units, bool, Tolerances
-    ],
-) -> np.ndarray:
-    """``(K, F)``: :func:`kernels.block_moves` for ``K`` starts at once, start ``k`` the block
-    ``blocks[k]`` (``(K, n, 2)``; ``base``: the offsets from its anchor ``anchors[k]``) moving along
-    ``(ux[k], uy[k])`` by ``steps[k]``, each row the answer of one call with ``rules`` (its last six
-    arguments): the second legs of a two-leg move from several waypoints in one pass."""
-    k_count, f_count = steps.shape[0], steps.shape[1]
-    good = np.zeros((k_count, f_count), dtype=np.bool_)
-    for k in range(k_count):
-        row = block_moves(
-            blocks[k],
-            base,
-            (anchors[k, 0], anchors[k, 1]),
-            ux[k : k + 1],
-            uy[k : k + 1],
-            steps[k : k + 1],
-            radius,
-            *rules,
-        )
-        for f in range(f_count):
-            good[k, f] = row[0, f]
-    return good
-
-
-@njit(cache=True)
 def leg_checks(
     a: np.ndarray,
     b: np.ndarray,
@@ -148,4 +113,44 @@ def leg_checks(
     return True, difficult, dangerous
 
 
-__all__ = ["leg_checks", "longest_moves", "moves_from"]
+@njit(cache=True)
+def first_paths_ok(
+    a: np.ndarray,
+    bs: np.ndarray,
+    caps: tuple[float, float, bool],
+    radius: float,
+    size: tuple[float, float],
+    terrain: tuple[Polygons, np.ndarray, np.ndarray, np.ndarray] | None,
+    others: Units,
+    tolerances: Tolerances,
+) -> int:
+    """The first candidate ``c`` whose paths (base ``i`` straight from ``a[i]`` to ``bs[c, i]``; ``(C,
+    n, 2)``) are all no longer than ``caps[0]`` and pass :func:`leg_checks`, the longest path given
+    first (the units' reach is measured by it; the others in their order), and no longer than
+    ``caps[1]`` where one meets difficult terrain unless ``caps[2]`` (Strider); -1 when none does.
+    Each candidate's paths are measured with ``np.hypot``, as ``shapes.reshape_ok`` measures them."""
+    longest_allowed, slow_cap, any_pace = caps
+    n = a.shape[0]
+    aa, bb = np.empty((n, 2)), np.empty((n, 2))
+    for c in range(bs.shape[0]):
+        longest, first = 0.0, 0
+        for i in range(n):
+            d = np.hypot(bs[c, i, 0] - a[i, 0], bs[c, i, 1] - a[i, 1])
+            if i == 0 or d > longest:
+                longest, first = d, i
+        if longest > longest_allowed:
+            continue
+        aa[0, 0], aa[0, 1], bb[0, 0], bb[0, 1] = a[first, 0], a[first, 1], bs[c, first, 0], bs[c, first, 1]
+        row = 1
+        for i in range(n):
+            if i != first:
+                aa[row, 0], aa[row, 1] = a[i, 0], a[i, 1]
+                bb[row, 0], bb[row, 1] = bs[c, i, 0], bs[c, i, 1]
+                row += 1
+        ok, slow, _harm = leg_checks(aa, bb, radius, size, terrain, others, tolerances)
+        if ok and not (slow and not any_pace and longest > slow_cap):
+            return c
+    return -1
+
+
+__all__ = ["first_paths_ok", "leg_checks", "longest_moves"]

@@ -110,6 +110,18 @@ class Terrain:
         return self._bounds
 
 
+def checked_piece(name: str, corners: np.ndarray, traits: frozenset[str], height: float) -> Terrain:
+    """A :class:`Terrain` whose checks its maker has already made (``layout.generate_table``'s
+    rectangles: four finite corners enclosing an area, known traits, a height within bounds): the
+    same fields, ``corners`` a float array, without running the checks again."""
+    piece: Terrain = object.__new__(Terrain)
+    xs, ys = corners[:, 0].tolist(), corners[:, 1].tolist()
+    bounds = (min(xs), min(ys), max(xs), max(ys))
+    fields = {"name": name, "corners": corners, "traits": traits, "height": height, "_bounds": bounds}
+    object.__setattr__(piece, "__dict__", fields)
+    return piece
+
+
 def contains(poly: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Point-in-polygon for many points at once (ray casting, even-odd rule)."""
     p = np.atleast_2d(np.asarray(points, dtype=np.float64))

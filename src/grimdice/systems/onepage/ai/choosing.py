@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from grimdice.systems.onepage.ai.threat import MOVES, WEIGHT, exposure, placed_at, stake
@@ -23,18 +24,27 @@ if TYPE_CHECKING:
 MARGIN = 1e-6  # a move whose bound is this far below the best value found is skipped (choose)
 
 
-def choose(state: GameState, acts: list[Any], values: list[float], weight: float = WEIGHT) -> Any:
+def choose(
+    state: GameState,
+    acts: list[Any],
+    values: list[float],
+    weight: float = WEIGHT,
+    later: Mapping[int, Callable[[], float]] | None = None,
+) -> Any:
     """The first of ``acts`` with the highest value, a move's value (``values``: the greedy AI's, in
     the same order) less ``weight`` x (its exposure at the move's end - the unit's exposure where it
     stands). The same choice as valuing every move in full (a skipped move is below the best by
     more than the 1e-9 the comparison tolerates): moves are taken in decreasing order of their bound
     (see the module text; the legal order among equal bounds), a unit's exposure where it stands is
     computed only when one of its moves' stake bound reaches the best value found, and a move's
-    exposure is summed only until it shows the move below that best."""
+    exposure is summed only until it shows the move below that best. ``later``: for some moves,
+    the function that gives their value, ``values`` holding an upper bound of it; the value is
+    computed only when that bound reaches the best value found."""
     from grimdice.systems.onepage.game.transport import from_hull
 
+    pending = dict(later or {})
     if not weight:
-        return first_best(acts, values)
+        return first_best(acts, [pending[i]() if i in pending else v for i, v in enumerate(values)])
     values = list(values)
     here: dict[int, float] = {}  # the exposure where each unit stands (0 aboard: no target)
     cap: dict[int, float] = {}  # its upper bound, the unit's stake there
@@ -53,11 +63,17 @@ def choose(state: GameState, acts: list[Any], values: list[float], weight: float
             exact = u in here
             queue.append((-(values[i] + weight * (here[u] if exact else cap[u])), i, exact))
     moves = {i for _, i, _ in queue}
+    if not moves.issuperset(pending):
+        raise ValueError("choose: a value given later must be a move's (threat.MOVES)")
     top = max((v for i, v in enumerate(values) if i not in moves), default=-math.inf)
     heapq.heapify(queue)  # the legal order among equal bounds
     while queue and -queue[0][0] >= top - MARGIN:
         minus, i, exact = heapq.heappop(queue)
         u = acts[i][1]
+        if i in pending and exact:  # its value's bound reaches the best: its value
+            values[i] = pending.pop(i)()
+            heapq.heappush(queue, (-(values[i] + weight * here[u]), i, True))
+            continue
         if not exact:  # the stake bound reaches the best: the exact bound, where the unit stands
             if u not in here:
                 here[u] = exposure(state, u)

@@ -28,6 +28,10 @@ class Odds(Mapping[int, float]):
             got = self._got[t] = self._value(t)
         return got
 
+    def known(self, t: int) -> float | None:
+        """The value of the charge on ``t`` when already computed, else ``None`` (nothing computed)."""
+        return self._got.get(t)
+
     def __getitem__(self, t: int) -> float:
         if t not in self.near or self.value(t) <= 0:
             raise KeyError(t)

@@ -30,6 +30,7 @@ from grimdice.engine.playing import random_bot
 from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.systems.onepage.ai import choices, choosing, footing, threat
 from grimdice.systems.onepage.ai.deploying import role
+from grimdice.systems.onepage.ai.outlook_bound import Later, outlook_here
 from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, legs, transport
 from grimdice.systems.onepage.game.cache import memo, recall, shot_state
 from grimdice.systems.onepage.game.queries import prefetch
@@ -247,10 +248,7 @@ def ahead(state: GameState, u: int, end: tuple[float, float], kept: dict[int, Ou
     """The change, from where ``u`` stands to ``end``, of what its next activation offers
     (:func:`.threat.outlook`: its best charge and shot, a transport's passengers' shots); each
     unit's charges and outlook where it stands are read once into ``kept``."""
-    got = kept.get(u)
-    if got is None:
-        odds = threat.charge_odds(state, u)
-        got = kept[u] = (odds, threat.outlook(state, u, None, odds))
+    got = outlook_here(state, u, kept)
     return threat.outlook(state, u, end, got[0]) - got[1]
 
 
@@ -300,6 +298,7 @@ def ai_player(
     defer = waiting(state, acts)  # the last round: units whose pins score more later act last
     gaps: dict[int, float] = {}
     kept: dict[int, Outlook] = {}  # each unit's charges' values and outlook where it stands (ahead)
+    later = Later(state, kept)  # the moves whose ahead is valued only where it can be the best
     near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
     shots: dict[tuple[int, tuple[float, float]], float] = {}  # best Walk shot at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit
@@ -340,7 +339,8 @@ def ai_player(
                 if kind == "walk"
                 else 0.0
             )
-            closer = gaps[u] - (near[u, end] if (u, end) in near else nearest_gap(state, u, end))
+            nearest = near[u, end] if (u, end) in near else nearest_gap(state, u, end)
+            closer = gaps[u] - nearest
             kind_of = role(state, u)
             lone = kind_of == "fragile"  # a lone model keeps hidden: it does not close in
             v = (
@@ -351,10 +351,11 @@ def ai_player(
             )
             if approach and kind_of == "melee":  # its next move from difficult terrain
                 v -= footing.FOOTING * footing.slowed(state, u, end)
-            if reach and not lone:
-                v += reach * ahead(state, u, end, kept)
+            if reach and not lone:  # valued in full only where its bound can be the best (choose)
+                values.append(later.add(len(values), u, end, nearest, (v, reach, defer.get(u, 0.0))))
+                continue
         values.append(v - defer.get(u, 0.0))
-    return choosing.choose(state, acts, values, reply)  # less the enemy's reply at a move's end
+    return choosing.choose(state, acts, values, reply, later.values)  # less the enemy's reply at a move's end
 
 
 PLAYERS: dict[str, Player] = {

@@ -174,11 +174,26 @@ def strikers(state: GameState, v: int, u: int) -> tuple[int, int]:
     return recall(state.setup, ("charge strikers", state.standing().key, state.charge, v, u), compute)
 
 
-def reply_value(state: GameState, v: int, u: int, end: tuple[float, float] | None = None) -> float:
+def reply_value(
+    state: GameState, v: int, u: int, end: tuple[float, float] | None = None, shot: float | None = None
+) -> float:
     """``max(0, shot(v -> u at end), charge(v -> u at end))`` of the module text, in ``state``
     (the state the moving unit stands in, :func:`placed_at`): what ``v`` takes from ``u`` if it
-    picks ``u``."""
-    from grimdice.systems.onepage.ai.players import melee_odds, shot_value
+    picks ``u``. ``shot``: its :func:`reply_shot`, when already read."""
+    from grimdice.systems.onepage.ai.players import melee_odds
+
+    best = reply_shot(state, v, u, end) if shot is None else shot
+    if in_reach(state, v, u):  # the path is checked only where the charge would count
+        charge = melee_odds(state, v, u, charge_key(state, v, u))
+        if charge > best and has_path(state, v, u):
+            best = charge
+    return best
+
+
+def reply_shot(state: GameState, v: int, u: int, end: tuple[float, float] | None = None) -> float:
+    """The shot part of :func:`reply_value`: ``max(0, shot(v -> u at end))``, where ``v`` holds, or
+    after its Walk (:func:`walked_to`) when it has no shot where it stands."""
+    from grimdice.systems.onepage.ai.players import shot_value
 
     best, reach = 0.0, state.weapon_range(v)
     if reach > 0:
@@ -187,10 +202,6 @@ def reply_value(state: GameState, v: int, u: int, end: tuple[float, float] | Non
             best = shot_value(state, v, u, None, "hold")
         if best == 0.0 and (to := walked_to(state, v, u, gap, reach)) is not None:
             best = shot_value(state, v, u, to, "walk")
-    if in_reach(state, v, u):  # the path is checked only where the charge would count
-        charge = melee_odds(state, v, u, charge_key(state, v, u))
-        if charge > best and has_path(state, v, u):
-            best = charge
     return best
 
 
@@ -242,18 +253,30 @@ def exposure(
     (default: where it stands); see the module text: ``m(u) x (1 - product of (1 - c(v)))``, never
     more than the unit's :func:`stake`. The enemies are taken nearest first and the product stops
     once the exposure exceeds ``limit`` (every factor is at most 1: the partial exposure only grows,
-    and is then already over ``limit``, which is all :func:`.choosing.choose` needs to know). ``skip``: an
-    enemy left out (the target of an Assault, whose reply is the melee's own)."""
+    and is then already over ``limit``, which is all :func:`.choosing.choose` needs to know); at a
+    move's end with a finite ``limit``, ``math.inf`` when the enemies' shots alone already put it over
+    (:func:`.reply_bound.shots_exceed`: no charge valued). ``skip``: an enemy left out (the target of
+    an Assault, whose reply is the melee's own)."""
+    from grimdice.systems.onepage.ai.reply_bound import shots_exceed
+
     s = placed_at(state, u, end)
     most = stake(s, u)
     if most <= 0.0:
         return 0.0
+    order = sorted(s.enemies(u), key=lambda v: state.gap(u, v, end))
+    shots: dict[int, float] = {}  # each enemy's reply_shot, where read first (shots_exceed)
+    if (
+        end is not None
+        and limit < math.inf
+        and shots_exceed(state, s, (u, end, skip), order, (most, limit), shots)
+    ):
+        return math.inf
     kept_whole = 1.0  # the product of (1 - c(v)) so far: the share of the stake no enemy takes
-    for v in sorted(s.enemies(u), key=lambda v: state.gap(u, v, end)):
+    for v in order:
         w = reply_weight(s, v) if v != skip else 0.0
         if w == 0.0:
             continue
-        best = reply_value(s, v, u, end) if end is not None else reply_here(state, v, u)
+        best = reply_value(s, v, u, end, shots.get(v)) if end is not None else reply_here(state, v, u)
         if best > 0.0:
             kept_whole *= 1.0 - w * share(best, rest_of(state, v, u)) * min(1.0, best / most)
         if most * (1.0 - kept_whole) > limit:
@@ -429,6 +452,7 @@ __all__ = [
     "prospect",
     "reach_bands",
     "reply_here",
+    "reply_shot",
     "reply_value",
     "reply_weight",
     "rest_of",

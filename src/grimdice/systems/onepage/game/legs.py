@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grimdice.engine.table import move_kernels, path_kernels
-from grimdice.engine.table.blocks import EPS, blocks_gaps
+from grimdice.engine.table import leg_kernels, path_kernels
+from grimdice.engine.table.blocks import EPS
 from grimdice.systems.onepage.game import facing, moving
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.movement import move_distance
@@ -45,6 +45,8 @@ TURNS = tuple(math.radians(a) for a in (-90.0, -67.5, -45.0, -22.5, 22.5, 45.0, 
 LEG_SHARES = (0.25, 0.5, 0.75)  # the first leg's lengths, shares of the move's distance
 TRIED = 4  # waypoints per goal whose second leg is checked
 SECOND = (1.0, 0.75, 0.5, 0.25)  # the second leg's lengths, shares of what is left, longest first
+SECOND_SHARES = np.array(SECOND)
+SECOND_SHARES.flags.writeable = False
 BLOCKED = 0.75  # a straight line is blocked when no one-leg move gains this share of its length
 GAIN = 1.0  # inches: a two-leg move ends at least this much nearer its goal than any one-leg move
 SHORT = 0.05  # inches kept beyond the 1" from the goal unit, as a one-leg move towards it keeps
@@ -85,6 +87,12 @@ def searches(
     per goal (:func:`goals`), to be called in order: each gives the move found towards its goal
     ([] when none, or when an earlier search found the same move); together, :func:`two_leg_moves`."""
     return _searches(state, u, kind, ones) if _may_go_round(state, u) else []
+
+
+def most_searches(state: GameState, u: int) -> int:
+    """At most how many searches :func:`searches` lists for unit ``u`` (one per goal), known before
+    its one-leg moves are judged."""
+    return min(GOALS, len(state.enemies(u))) if _may_go_round(state, u) else 0
 
 
 def _searches(
@@ -145,8 +153,9 @@ def blocked(
     ``ones`` gains :data:`BLOCKED` of ``room``, the straight move's length), and the distance to
     ``goal`` the nearest one-leg move leaves."""
     (ax, ay), (cx, cy) = at, goal
-    here = math.hypot(cx - ax, cy - ay)
-    best_one = min([math.hypot(cx - ax - dx, cy - ay - dy) for dx, dy in ones], default=here)
+    ex, ey = cx - ax, cy - ay
+    here = math.hypot(ex, ey)
+    best_one = min([math.hypot(ex - dx, ey - dy) for dx, dy in ones], default=here)
     return here - best_one < BLOCKED * room, best_one
 
 
@@ -163,20 +172,10 @@ def around(
     ``within`` even at its whole length (``hoped``, less :data:`ROUNDING`) is not given one, and
     the moves ending farther are not checked: the answer is the one the whole search gives when it
     is within ``within``."""
-    firsts = first_legs(state, u, goal, full)
-    if firsts is None:
+    wx, wy, hoped, score = waypoint_scores(state, u, t, goal, full)
+    if not len(wx):
         return None
-    wx, wy = firsts
-    ax, ay = state.anchors[u]
-    cx, cy = goal
-    far = np.maximum(np.hypot(cx - ax - wx, cy - ay - wy), EPS)
-    left = full - np.hypot(wx, wy)
-    hoped = np.maximum(0.0, far - left)  # the distance left if the second leg were clear
-    offset = math.hypot(cx - ax, cy - ay) - state.gap(u, t)  # centre to the goal's edge, roughly
-    go = np.clip(np.minimum(left, far - offset - 1.0 - SHORT), 0.0, None)
-    blocked = rock_ahead(state, u, (wx, wy), ((cx - ax - wx) / far, (cy - ay - wy) / far), go)
-    score = (hoped + 1000.0 * blocked).tolist()
-    ranked = sorted(zip(score, wx.tolist(), wy.tolist(), hoped.tolist(), strict=True))
+    ranked = sorted(zip(score.tolist(), wx.tolist(), wy.tolist(), hoped.tolist(), strict=True))
     tried = [(x, y) for _, x, y, h in ranked[:TRIED] if h - ROUNDING <= within]
     found = [got for got in second_legs(state, u, t, tried, goal, full) if got is not None]
     for got in sorted(found, key=lambda g: g[1]):  # nearest first; the whole move checked last
@@ -186,6 +185,26 @@ def around(
         if legal(state, u, (dx, dy), (fx, fy), full):
             return got
     return None
+
+
+def waypoint_scores(
+    state: GameState, u: int, t: int, goal: tuple[float, float], full: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The waypoints :func:`around` tries towards unit ``t`` (centre ``goal``): :func:`first_legs`'
+    first legs ``wx``, ``wy``; how far from ``goal`` a clear second leg straight at it would end
+    (``hoped``); and ``score``, ``hoped`` plus 1000 where :func:`rock_ahead` sees impassable terrain
+    on the way on (by what is left of ``full``, stopping over 1" from ``t``): in one compiled pass
+    (``leg_kernels.waypoint_scores``, the same arithmetic)."""
+    ax, ay = state.anchors[u]
+    cx, cy = goal
+    turns, shares = _grid(TURNS, LEG_SHARES)
+    angles = math.atan2(cy - ay, cx - ax) + turns
+    offset = math.hypot(cx - ax, cy - ay) - state.gap(u, t)  # centre to the goal's edge, roughly
+    block = (state.models(u), state.block(u), state.anchors[u], state.setup.radii[u])
+    ways = (np.cos(angles), np.sin(angles), full * shares)
+    return leg_kernels.waypoint_scores(
+        block, ways, (cx, cy, offset, full, SHORT, EPS), moving.kernel_rules(state, u)
+    )
 
 
 def first_legs(
@@ -257,38 +276,40 @@ def second_legs(
     (unit ``t``'s centre) that the compiled block test passes from there, within what is left of
     ``full`` and stopping over 1" from ``t`` (the whole two-leg move is checked by :func:`legal`
     once chosen); the move and its end's distance to ``goal``, or None. The block at every waypoint,
-    its gaps to ``t`` (``blocks_gaps``, as :meth:`GameState.gaps` measures them) and the second legs
-    (``move_kernels.moves_from``, ``kernels.block_moves`` from each waypoint with the other units
-    where they stand) are each found in one pass for all the waypoints."""
+    its gap to ``t`` (``blocks_gaps``' arithmetic, as :meth:`GameState.gaps` measures it) and its
+    second leg (``kernels.block_moves`` from the waypoint with the other units where they stand)
+    are found in one compiled pass for all the waypoints (``leg_kernels.second_legs``)."""
     if not firsts:
         return []
     st, r = state.standing(), float(state.setup.radii[u])
     mids = [waypoint_anchor(state, u, w) for w in firsts]
-    base = state.block(u)
-    blocks = base[None, :, :] + np.array(mids)[:, None, :]  # each :meth:`GameState.models` at its anchor
-    gaps = blocks_gaps(blocks, r, st.pts, st.radii, st.starts)[:, st.at[t]].tolist()
-    out: list[tuple[Leg, float] | None] = [None] * len(firsts)
-    todo, ways, steps = [], [], []
-    for k, ((wx, wy), (mx, my)) in enumerate(zip(firsts, mids, strict=True)):
-        far = math.hypot(goal[0] - mx, goal[1] - my)
-        left = min(full - math.hypot(wx, wy), gaps[k] - 1.0 - SHORT)
-        if far >= EPS and left >= 0.5:
-            todo.append(k)
-            ways.append(((goal[0] - mx) / far, (goal[1] - my) / far))
-            steps.append([left * share for share in SECOND])
-    if not todo:
-        return out
-    ux, uy = np.array(ways).T
-    good = move_kernels.moves_from(
-        blocks[todo], base, np.array(mids)[todo], ux, uy, np.array(steps), r, moving.kernel_rules(state, u)
+    gx, gy = goal
+    first = [math.hypot(wx, wy) for wx, wy in firsts]
+    far = [math.hypot(gx - mx, gy - my) for mx, my in mids]  # one per waypoint
+    ways = []  # the unit vector from each waypoint to the goal (none where it stands on it)
+    for (mx, my), d in zip(mids, far, strict=True):
+        ways.append(((gx - mx) / d, (gy - my) / d) if d >= EPS else (0.0, 0.0))
+    i = st.at[t]
+    j, n = st.first[i], st.counts[i]
+    target = (st.pts[j : j + n], st.radii[j : j + n])
+    ux, uy = zip(*ways, strict=True)
+    legs = (np.array(first), np.array(far), np.array(ux), np.array(uy))
+    good, left = leg_kernels.second_legs(
+        (state.block(u), np.array(mids), r),
+        target,
+        legs,
+        (full, moving.KEEP_CLEAR, SHORT, EPS),
+        SECOND_SHARES,
+        moving.kernel_rules(state, u),
     )
+    out: list[tuple[Leg, float] | None] = [None] * len(firsts)
     ax, ay = state.anchors[u]
-    for row, k, (vx, vy), lengths in zip(good.tolist(), todo, ways, steps, strict=True):
+    for k, (row, room) in enumerate(zip(good.tolist(), left.tolist(), strict=True)):
         if True in row:
-            go = lengths[row.index(True)]
-            wx, wy = firsts[k]
+            go = room * SECOND[row.index(True)]
+            (wx, wy), (vx, vy) = firsts[k], ways[k]
             dx, dy = moving.trunc3(wx + vx * go), moving.trunc3(wy + vy * go)
-            out[k] = (dx, dy, wx, wy), math.hypot(goal[0] - ax - dx, goal[1] - ay - dy)
+            out[k] = (dx, dy, wx, wy), math.hypot(gx - ax - dx, gy - ay - dy)
     return out
 
 

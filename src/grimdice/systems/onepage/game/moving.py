@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from functools import partial
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,11 +18,10 @@ from grimdice.engine.table.kernels import units_clear
 from grimdice.engine.table.sweeps import CONTACT_SLACK
 from grimdice.engine.table.terrain import EPS as TABLE_EPS
 from grimdice.engine.table.terrain import Table
-from grimdice.systems.onepage.game import (
-    charge_paths,
-    facing,
-)
+from grimdice.systems.onepage.game import charge_paths, facing, move_ways
 from grimdice.systems.onepage.game.cache import recall
+from grimdice.systems.onepage.game.move_ways import FRACTIONS, LARGE, LARGE_FRACTIONS
+from grimdice.systems.onepage.game.places import standing_centre
 from grimdice.systems.onepage.game.setup import Setup
 from grimdice.systems.onepage.movement import move_distance
 
@@ -36,16 +36,6 @@ def trunc3(x: float) -> float:
     return math.trunc(x * 1000) / 1000
 
 
-DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
-FRACTIONS = np.array([1.0, 0.5, 0.25])  # each direction's lengths tried, longest first
-# A large unit's block is wide: a straight move must pass whole between terrain pieces, so it tries
-# twice the compass directions, turns off the line to the nearest enemy unit, and finer lengths.
-LARGE = 10  # models: a unit this large or larger is a large unit
-LARGE_DIRECTIONS = tuple((math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in range(16))
-LARGE_TURNS = tuple(math.radians(a) for a in (-60.0, -30.0, 30.0, 60.0))  # off the nearest enemy's line
-LARGE_FRACTIONS = np.array([1.0, 0.75, 0.5, 0.25])
-
-
 def cover_centres(setup: Setup) -> list[tuple[float, float]]:
     """The centre (mean corner) of every cover piece that is not impassable: where a move may go to
     take cover (kept in the geometry memo)."""
@@ -58,9 +48,9 @@ def cover_centres(setup: Setup) -> list[tuple[float, float]]:
 
 
 def first_contact(a: np.ndarray, b: np.ndarray, w: np.ndarray, reach: float) -> float:
-    """How far the models ``a`` move along the unit vector ``w`` before the first of their bases
-    touches one of ``b`` (centres ``reach`` apart): the least root ``s >= 0`` of
-    ``|a_i + s w - b_j| = reach`` over all pairs (infinity when no pair meets)."""
+    """How far the models ``a`` move along the unit vector ``w`` before the first of their bases touches
+    one of ``b`` (centres ``reach`` apart): the least root ``s >= 0`` of ``|a_i + s w - b_j| = reach``
+    over all pairs (infinity when no pair meets)."""
     v = b[None, :, :] - a[:, None, :]  # (n, m)
     along = v @ w
     off2 = (v * v).sum(axis=2) - along * along
@@ -85,25 +75,27 @@ def placement_ok(
 def paths_ok(state: GameState, u: int, a: np.ndarray, b: np.ndarray) -> tuple[bool, bool, bool]:
     """:func:`placement_ok` for unit ``u``'s models each moving straight from ``a[i]`` to ``b[i]`` (a
     change of shape, ``shapes.py``: the first row the longest path, ``units_clear``'s reach)."""
-    table = state.setup.table
-    terrain = None
-    if not state.setup.units[u].has("flying"):  # "they may ignore terrain effects"
-        terrain = recall(state.setup, ("leg terrain",), partial(_leg_terrain, table))
+    size = (state.setup.table.width, state.setup.table.depth)
     ok, difficult, dangerous = move_kernels.leg_checks(
         a,
         b,
         state.setup.radii[u],
-        (table.width, table.depth),
-        terrain,
+        size,
+        leg_terrain(state, u),
         kernel_rules(state, u)[3],  # the other units where they stand
         (TABLE_EPS, EPS, CONTACT_SLACK, KEEP_CLEAR),
     )
     return bool(ok), bool(difficult), bool(dangerous)
 
 
+def leg_terrain(state: GameState, u: int) -> tuple[Any, ...] | None:
+    """:func:`paths_ok`'s terrain (kept in the memo); None for Flying: "they may ignore terrain effects"."""
+    flying, table = state.setup.units[u].has("flying"), state.setup.table
+    return None if flying else recall(state.setup, ("leg terrain",), partial(_leg_terrain, table))
+
+
 def _leg_terrain(table: Table) -> tuple[Any, ...]:
-    """:func:`placement_ok`'s terrain: the pieces' polygons, the impassable, difficult and
-    dangerous masks."""
+    """The pieces' polygons, the impassable, difficult and dangerous masks."""
     qa, qb, box, _h, _m = table.polygons()
     return (qa, qb, box), table.having("impassable"), table.having("difficult"), table.having("dangerous")
 
@@ -226,55 +218,36 @@ def moves_within(state: GameState, u: int, fulls: tuple[float, ...]) -> list[lis
             covers.append(((cx - ax) / d, (cy - ay) / d, d))
     a = state.models(u)
     large = len(a) >= LARGE
-    compass = LARGE_DIRECTIONS if large else DIRECTIONS
-    aimed = towards + around_nearest(towards) if large else towards
-    wanted: list[tuple[float, float, float]] = []  # every allowance's directions, one after another
-    sizes: list[int] = []
-    for full in fulls:
-        group = [(dx, dy, full) for dx, dy in compass]
-        group += [(ux, uy, min(full, g)) for ux, uy, g in aimed]
-        group += [(ux, uy, d) for ux, uy, d in covers if d <= full]
-        wanted += group
-        sizes.append(len(group))
-    ux, uy, length = (np.array(c, dtype=float) for c in zip(*wanted, strict=True))  # flat: read fast
+    ux, uy, length, sizes = move_ways.ways(fulls, large, towards, covers)
     fractions = LARGE_FRACTIONS if large else FRACTIONS
     block = (a, state.block(u), state.anchors[u], state.setup.radii[u])
-    ways = (ux, uy, length, fractions, np.array(sizes, dtype=np.int64))
+    ways = (np.array(ux), np.array(uy), np.array(length), fractions, np.array(sizes, dtype=np.int64))
     found, kept = move_kernels.longest_moves(block, ways, kernel_rules(state, u))
-    ends: list[list[float]] = found.tolist()
+    ends: list[tuple[float, float]] = list(map(tuple, found.tolist()))
     offered: list[bool] = kept.tolist()
     out: list[list[tuple[float, float]]] = []
     i = 0
     for size in sizes:  # each allowance's distinct moves, in order
-        out.append([(ends[w][0], ends[w][1]) for w in range(i, i + size) if offered[w]])
+        out.append(list(compress(ends[i : i + size], offered[i : i + size])))
         i += size
     return out
 
 
-def around_nearest(towards: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
-    """The directions :data:`LARGE_TURNS` off the line to the nearest enemy unit (of ``towards``:
-    unit vector and gap less the 1" kept clear, the gap kept as the length's cap): a large unit's
-    ways around a piece of terrain between it and the enemy (none when there is no enemy)."""
-    if not towards:
-        return []
-    ux, uy, g = min(towards, key=lambda t: t[2])
-    return [
-        (ux * math.cos(a) - uy * math.sin(a), ux * math.sin(a) + uy * math.cos(a), g) for a in LARGE_TURNS
-    ]
-
-
 def unit_centre(state: GameState, t: int) -> tuple[float, float]:
     """Unit ``t``'s centre where it stands (:meth:`GameState.centre`): kept per state (a state is
-    frozen; its units' moves all aim at the same centres) and in the geometry memo by the unit's
-    place (an enemy that did not move keeps its centre from state to state)."""
+    frozen; its units' moves all aim at the same centres) and with the standing rows of a unit on
+    the table (``places.standing_centre``; else in the geometry memo by the unit's place)."""
     mine: dict[int, tuple[float, float]] | None = state.__dict__.get("_centres")
     if mine is None:
         mine = {}
         object.__setattr__(state, "_centres", mine)
     got = mine.get(t)
     if got is None:
-        c = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
-        got = mine[t] = (float(c[0]), float(c[1]))
+        got = standing_centre(state.standing(), t)
+        if got is None:
+            c = recall(state.setup, ("centre", state.placed(t)), partial(state.centre, t))
+            got = (float(c[0]), float(c[1]))
+        mine[t] = got
     return got
 
 
@@ -469,9 +442,8 @@ def charge_terrains(state: GameState, u: int, ends: np.ndarray) -> tuple[np.ndar
 
 
 def charge_lane_clear(state: GameState, u: int, t: int, move: tuple[float, float]) -> bool:
-    """The Assault's path (the block's ``move``) passes over no base of a unit
-    but the target ("a clear path to it"), so it ends in contact with the target only (Flying: "may
-    move through other units")."""
+    """The Assault's path (the block's ``move``) passes over no base of a unit but the target ("a clear
+    path to it"), so it ends in contact with the target only (Flying: "may move through other units")."""
     return bool(charge_lanes_clear(state, u, t, charge_paths.end_blocks(state, u, move))[0])
 
 
@@ -482,9 +454,8 @@ def charge_lanes_clear(state: GameState, u: int, t: int, ends: np.ndarray) -> np
 
 
 def clear_of_friends(state: GameState, u: int, t: int, move: tuple[float, float]) -> bool:
-    """The Assault's block end (after ``move``) keeps 1" from every
-    friendly unit but ``t`` (a transport it embarks on): :meth:`kept_clear` among them only; it
-    depends on where they stand, so it is not kept with the path in the memo."""
+    """The Assault's block end (after ``move``) keeps 1" from every friendly unit but ``t`` (a transport
+    it embarks on): :meth:`kept_clear` among them only (not kept with the path in the memo)."""
     return bool(ends_clear_of_friends(state, u, t, charge_paths.end_blocks(state, u, move))[0])
 
 

@@ -23,6 +23,7 @@ from grimdice.systems.onepage.game import (
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.setup import BLOCK, Setup
 from grimdice.systems.onepage.movement import DEPLOY_ZONE
+from grimdice.systems.onepage.units import kept
 
 if TYPE_CHECKING:
     from grimdice.systems.onepage.game.state import GameState
@@ -135,6 +136,23 @@ def centre(state: GameState, u: int) -> np.ndarray:
     without its per-call overhead)."""
     pts = state.models(u)
     return np.asarray(np.add.reduce(pts, axis=0) / len(pts))
+
+
+def standing_centre(st: Standing, t: int) -> tuple[float, float] | None:
+    """:func:`centre` of unit ``t`` from its rows of the standing ``st`` (the same sum and division;
+    None when it is not on the table), kept with the standing (a moved unit's standing takes the
+    other units' centres from the one it was made from, :func:`moved_standing`)."""
+    j = st.at.get(t)
+    if j is None:
+        return None
+    mine = kept(st, "_centres", len(st.ids) + 1)  # one entry per unit on the table
+    got = mine.get(t)
+    if got is None:
+        first = st.first[j]
+        pts = st.pts[first : first + st.counts[j]]
+        c = np.add.reduce(pts, axis=0) / len(pts)
+        got = mine[t] = (float(c[0]), float(c[1]))
+    return got
 
 
 def placed(state: GameState, u: int, anchor: tuple[float, float] | None = None) -> tuple[Any, ...]:
@@ -257,7 +275,11 @@ def moved_standing(state: GameState, key: tuple[Any, ...], before: Standing, u: 
     )
     pts.flags.writeable = False
     b = before
-    return Standing(pts, b.radii, b.owner, b.ids, b.sizes, b.starts, b.at, b.sides, key, b.first, b.counts)
+    out = Standing(pts, b.radii, b.owner, b.ids, b.sizes, b.starts, b.at, b.sides, key, b.first, b.counts)
+    centres = b.__dict__.get("_centres")
+    if centres:  # the other units' centres where they stood (standing_centre)
+        object.__setattr__(out, "_centres", {v: c for v, c in centres.items() if v != u})
+    return out
 
 
 def _standing(state: GameState, key: tuple[Any, ...]) -> Standing:

@@ -60,17 +60,35 @@ class Partial:
     the draw may need what it finds, and keeps what the searches found (``found``: the instances
     known so far, the searches run being dropped from ``steps``)."""
 
-    def __init__(self, first: list[list[Any]], steps: list[Callable[[], list[list[Any]]]]) -> None:
+    def __init__(
+        self,
+        first: list[list[Any]],
+        steps: list[Callable[[], list[list[Any]]]],
+        later: tuple[int, Callable[[], list[Callable[[], list[list[Any]]]]]] | None = None,
+    ) -> None:
         self.found = list(first)
         self.steps = list(steps)
+        self.later = later  # (at most how many, the builder of) searches listed only when needed
 
     def draw(self, rng: np.random.Generator) -> list[Any] | None:
         """The instance drawn uniformly among all (None when there is none): while searches are
         left, when the stream's next draw picks the same instance among the ``k`` found as among
         any count up to ``k`` plus the searches left (``Stream.agreed_index``), that one of the
-        found, the same draw either way; else the next search is run."""
-        got, steps = self.found, self.steps
+        found, the same draw either way; else the next search is run. Searches given ``later``
+        are listed only when the draw agrees for no count up to ``k`` plus the most they may be
+        (a wider range: when it agrees, it agrees for their own count too)."""
+        got = self.found
         agreed = getattr(rng, "agreed_index", None)
+        if self.later is not None:
+            most, build = self.later
+            if agreed is not None and len(got) >= 2 and most:
+                i = agreed(len(got), len(got) + len(self.steps) + most)
+                if i is not None:
+                    rng.integers(len(got))
+                    return list(got[i])
+            self.steps += build()
+            self.later = None
+        steps = self.steps
         while steps:
             if agreed is not None and len(got) >= 2:
                 i = agreed(len(got), len(got) + len(steps))
@@ -197,10 +215,11 @@ def move_draw(s: GameState, u: int, kind: str) -> Partial:
     def step(search: Callable[[], list[legs.Leg]]) -> list[list[Any]]:
         return [[kind, u, *leg] for leg in search()]
 
-    goals: list[Callable[[], list[list[Any]]]] = [
-        partial(step, search) for search in legs.searches(s, u, kind, ones)
-    ]
-    return Partial(first, shapes.searches(s, u, kind, ones) + goals)
+    def searches() -> list[Callable[[], list[list[Any]]]]:
+        goals = [partial(step, search) for search in legs.searches(s, u, kind, ones)]
+        return shapes.searches(s, u, kind, ones) + goals
+
+    return Partial(first, [], (legs.most_searches(s, u) + shapes.most_searches(s, u), searches))
 
 
 def assault_actions(s: GameState, u: int) -> list[list[Any]]:

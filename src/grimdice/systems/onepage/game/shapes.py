@@ -45,7 +45,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from grimdice.engine.frozen import replace
+from grimdice.engine.table import move_kernels
 from grimdice.engine.table.blocks import EPS
+from grimdice.engine.table.sweeps import CONTACT_SLACK
+from grimdice.engine.table.terrain import EPS as TABLE_EPS
 from grimdice.systems.onepage.game import facing, legs, moving
 from grimdice.systems.onepage.game.cache import recall
 from grimdice.systems.onepage.game.places import shape_of, turned
@@ -195,6 +198,33 @@ def reshape_ok(
     return True, models_through(state, u, a, b, True)
 
 
+def first_reshape(state: GameState, u: int, shape: int, moves: list[tuple[float, float]], full: float) -> int:
+    """The first of ``moves`` for which :func:`reshape_ok` is legal (-1: none), all of them tested in
+    one compiled pass (``move_kernels.first_paths_ok``: the same paths, lengths and checks)."""
+    if not moves:
+        return -1
+    ax, ay = state.anchors[u]
+    a, start, n = state.models(u), shape_of(state, u), state.units[u].models
+    ends = np.array([(round(ax + dx, 3), round(ay + dy, 3)) for dx, dy in moves])  # as moved places them
+    slots = turned(state.setup, u, state.flip(u), shape)[:n]  # its models at the anchor (places.models)
+    if start != shape:
+        slots = slots[order(state, u, start, shape)]
+    table, unit = state.setup.table, state.setup.units[u]
+    caps = (full + EPS, move_distance(unit, "walk") + EPS, unit.has("strider"))
+    return int(
+        move_kernels.first_paths_ok(
+            a,
+            slots[None, :, :] + ends[:, None, :],
+            caps,
+            state.setup.radii[u],
+            (table.width, table.depth),
+            moving.leg_terrain(state, u),
+            moving.kernel_rules(state, u)[3],
+            (TABLE_EPS, EPS, CONTACT_SLACK, moving.KEEP_CLEAR),
+        )
+    )
+
+
 def offered(state: GameState, u: int) -> bool:
     """Whether unit ``u`` is offered changes of shape: ``moving.LARGE`` models or more, a column, no
     Vehicle (its heading follows one straight move)."""
@@ -235,6 +265,12 @@ def searches(
     return [partial(action, search) for search in _searches(state, u, kind, ones)]
 
 
+def most_searches(state: GameState, u: int) -> int:
+    """At most how many searches :func:`searches` lists for unit ``u`` (in place, and along each of
+    :func:`directions`' lines: towards the ``legs.GOALS`` nearest enemy units and into cover)."""
+    return 1 + min(legs.GOALS, len(state.enemies(u))) + 1 if offered(state, u) else 0
+
+
 def _searches(
     state: GameState, u: int, kind: str, ones: list[tuple[float, float]]
 ) -> list[Callable[[], list[tuple[float, float]]]]:
@@ -243,14 +279,17 @@ def _searches(
     out: list[tuple[float, float]] = []
 
     def search(ux: float, uy: float, length: float) -> list[tuple[float, float]]:
+        moves = []  # its lengths, longest first, up to one an earlier way found
         for share in moving.LARGE_FRACTIONS if length > 0 else (0.0,):
             move = (moving.trunc3(ux * length * share), moving.trunc3(uy * length * share))
             if move in out:
-                return []
-            if reshape_ok(state, u, to, move, full)[0]:
-                out.append(move)
-                return [move]
-        return []
+                break
+            moves.append(move)
+        i = first_reshape(state, u, to, moves, full)
+        if i < 0:
+            return []
+        out.append(moves[i])
+        return [moves[i]]
 
     return [partial(search, *way) for way in directions(state, u, full, ones)]
 
