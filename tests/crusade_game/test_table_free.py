@@ -48,9 +48,9 @@ def test_the_kept_steps_are_the_plain_walks_steps():
         breaches = ((far[0], board.indoors(far[0])),) if n % 3 == 0 else ()
         side = n % 2
         want = plain_free(board, p, found, occupied, side, breaches)
-        assert free_steps(board, p, found, occupied, side, breaches) == want, p
+        assert list(free_steps(board, p, found, occupied, side, breaches)) == want, p
         assert free_steps(board, p, found, occupied, side, breaches, kept=False) == want, p
-        assert board.steps(p, 0, {}, occupied, side, breaches) == want, p
+        assert list(board.steps(p, 0, {}, occupied, side, breaches)) == want, p
         got = want
         entering = any(st[3] >= 0 for st in found)
         checked["entering" if entering else "blocked" if len(got) < len(found) else "free"] += 1

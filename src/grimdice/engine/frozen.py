@@ -29,6 +29,8 @@ T = TypeVar("T")
 _NAMES: dict[type, tuple[str, ...] | None] = {}
 #: per class: how many fields it has, or -1: no fast path
 _SIZES: dict[type, int] = {}
+#: ``object.__new__`` and ``object.__setattr__``, looked up once (a copy is made at every step)
+_NEW, _SET = object.__new__, object.__setattr__
 
 
 def _names(cls: type) -> tuple[str, ...] | None:
@@ -66,8 +68,8 @@ def replace_by(obj: T, changes: Mapping[str, Any]) -> T:
             values = now.copy()
             values.update(changes)
             if len(values) == size:  # no unknown field named
-                new = object.__new__(cls)
-                object.__setattr__(new, "__dict__", values)
+                new = _NEW(cls)
+                _SET(new, "__dict__", values)
                 return new
         return _by_fields(obj, cls, changes)
     return dataclasses.replace(obj, **changes)  # type: ignore[type-var]

@@ -5,6 +5,7 @@ KNOCKED OUT, V CARRYING and IX MINDLESS: what the active model may still do), re
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from grimdice.systems.crusade.damage import KO, WOUNDED
 from grimdice.systems.crusade.game import items
@@ -23,11 +24,22 @@ def can_activate(s: GameState, i: int) -> bool:
 
 def activatable(s: GameState) -> list[int]:
     """I: the models the player may activate, in order (:func:`can_activate`; after round 0 read
-    inline, as only IX INFILTRATE limits who moves and only in round 0)."""
+    inline, as only IX INFILTRATE limits who moves and only in round 0). After round 0 the answer
+    reads the tokens and the player alone: the last one is kept for the next question about the
+    same (the end of an activation asks, then the choice of the next model)."""
     if s.round == 0:
         return [i for i in range(len(s.tokens)) if can_activate(s, i)]
-    side = s.player
-    return [i for i, t in enumerate(s.tokens) if not t.done and t.side == side and t.cond < KO]
+    side, tokens = s.player, s.tokens
+    last = _LAST[0]  # one read: another thread may replace it
+    if last[0] is tokens and last[1] == side:
+        return list(last[2])
+    out = [i for i, t in enumerate(tokens) if not t.done and t.side == side and t.cond < KO]
+    _LAST[0] = (tokens, side, tuple(out))
+    return out
+
+
+#: the tokens and the player of the last :func:`activatable` asked after round 0, and its answer
+_LAST: list[tuple[Any, ...]] = [((), -1, ())]
 
 
 def activations(s: GameState) -> list[Action]:

@@ -10,6 +10,8 @@ beside it (VI FORCE ENTRY's attack), held by enemies or not, since it has no oth
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from grimdice.systems.crusade.game.board import Step
 from grimdice.systems.crusade.game.state import GameState
 from grimdice.systems.crusade.game.table import TableBoard
@@ -23,7 +25,7 @@ def is_big(s: GameState, i: int) -> bool:
     return not t.blip and s.setup.fighters[t.profile].has("big")
 
 
-def entering(s: GameState, steps: list[Step]) -> list[Step]:
+def entering(s: GameState, steps: Sequence[Step]) -> Sequence[Step]:
     """The active model's ``steps`` less, for a BIG model on a table, those into a sector not made
     from a forced entry marker of it."""
     board = s.setup.board

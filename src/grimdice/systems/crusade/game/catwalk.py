@@ -19,6 +19,7 @@ from __future__ import annotations
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.state import GameState
 from grimdice.systems.crusade.game.table import TableBoard
+from grimdice.systems.crusade.game.table_parts import answers
 from grimdice.systems.crusade.game.table_parts import on_catwalk as standing_on
 
 STEPS_IN = ("move", "fall", "hang", "jump")  # V: the steps of the model's own legs, not ladders
@@ -26,8 +27,12 @@ STEPS_IN = ("move", "fall", "hang", "jump")  # V: the steps of the model's own l
 
 def on_catwalk(board: TableBoard, p: Pos) -> bool:
     """Whether ``p`` stands on a catwalk (on one of its cells, at its height; not a destroyed one,
-    which lies on the ground, VI)."""
-    return standing_on(board.structures, board.lattice.levels_at((p[0], p[1])), p)
+    which lies on the ground, VI); kept per table and position."""
+    kept = answers(board.memo, "catwalk")
+    got = kept.get(p)
+    if got is None:
+        got = kept[p] = standing_on(board.structures, board.lattice.levels_at((p[0], p[1])), p)
+    return got
 
 
 def blockers(s: GameState, i: int) -> list[int]:

@@ -24,7 +24,8 @@ from typing import Any
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.cards import card_roll
 from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED, graze
-from grimdice.systems.crusade.game import inferno, moments, powers, psychic
+from grimdice.systems.crusade.game import choices, inferno, moments, powers, psychic  # choices imports this
+from grimdice.systems.crusade.game.activation import may_act, wounded
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Card, Setup
@@ -117,13 +118,11 @@ def targets(s: GameState, i: int, k: int) -> list[tuple[int, ...]]:
 
 def _targets(s: GameState, i: int, k: int) -> Iterator[tuple[int, ...]]:
     """:func:`targets`, one at a time (a card window asks whether there is any)."""
-    from grimdice.systems.crusade.game.rules import targets_in_sight
-
     c, me = _card(s, k), s.tokens[i]
     if c.card in powers.KINDS:
         yield from powers.targets(s, i, c.card, c.range)
     elif c.card in ENEMY_CARDS:  # VII MODIFIERS: line of sight to the enemy model affected
-        sight = targets_in_sight(s, i)
+        sight = choices.targets_in_sight(s, i)
         yield from (
             (j,) for j in (psychic.mind_targets(s, i, sight, lance=True) if c.card == "MIND LANCE" else sight)
         )
@@ -168,8 +167,6 @@ def cast_actions(s: GameState) -> list[Action]:
     it, more cards as the same action), TELEPORT and PHASE without one; PROJECTION's dissipations."""
     if s.psy is None:
         return []  # no deck in this game
-    from grimdice.systems.crusade.game.choices import may_act, wounded
-
     i = s.active
     out: list[Action] = powers.dissipations(s)
     if not _may_cast(s, i) or s.charged or s.tokens[i].last or s.round == 0:  # IX INFILTRATE: a move only

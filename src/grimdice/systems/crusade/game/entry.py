@@ -35,11 +35,17 @@ def _chance(dice: str, armour: int, penetrating: bool) -> float:
     return force_entry_chance(dice, armour, penetrating)
 
 
-def _held(s: GameState, sector: int) -> bool:
-    """The sector holds models of the other force and none of the player's (VI: not mixed)."""
+def _held(s: GameState, sectors: tuple[int, ...]) -> set[int]:
+    """Those of ``sectors`` that hold models of the other force and none of the player's (VI: not
+    mixed), the models looked at once."""
     board = s.setup.board
-    sides = {t.side for t in s.tokens if t.on_board and board.indoors(t.sq) == sector}  # type: ignore[attr-defined]
-    return bool(sides) and s.player not in sides
+    sides: dict[int, set[int]] = {}
+    for t in s.tokens:
+        if t.on_board:
+            k = board.indoors(t.sq)  # type: ignore[attr-defined]
+            if k in sectors:
+                sides.setdefault(k, set()).add(t.side)
+    return {k for k, there in sides.items() if s.player not in there}
 
 
 def sectors_beside(s: GameState, i: int) -> list[int]:
@@ -50,8 +56,12 @@ def sectors_beside(s: GameState, i: int) -> list[int]:
     p = s.tokens[i].sq
     if board.indoors(p) < 0 and p[2] != board.lattice.levels_at((p[0], p[1]))[0]:
         return []  # on a roof or a block: not beside the building's walls
+    beside = board.sectors_beside(p)
+    if not beside:
+        return []
+    held = _held(s, beside)
     # IX BIG: only through a forced entry
-    return [k for k in board.sectors_beside(p) if _held(s, k) or (is_big(s, i) and board.indoors(p) != k)]
+    return [k for k in beside if k in held or (is_big(s, i) and board.indoors(p) != k)]
 
 
 def actions(s: GameState) -> list[tuple[Any, ...]]:

@@ -22,6 +22,7 @@ within 1" in height, may take it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from grimdice.systems.crusade.game.board import Step
@@ -47,10 +48,10 @@ def _flier(setup: Setup, profile: int) -> bool:
 
 
 #: the last state's steps, kept for the step that follows its legal actions (``cost_of``)
-_last: list[tuple[tuple[object, ...], list[Step]]] = [((), [])]
+_last: list[tuple[tuple[object, ...], Sequence[Step]]] = [((), ())]
 
 
-def steps_of(s: GameState) -> list[Step]:
+def steps_of(s: GameState) -> Sequence[Step]:
     """The active model's steps: the board's, and on a table a flier's air steps. The steps of
     the last state asked are kept (keyed by the identity of what they depend on: the setup, the
     tokens, the active model, the doors and the forced entries; all immutable)."""
@@ -69,11 +70,11 @@ def steps_of(s: GameState) -> list[Step]:
     return steps
 
 
-def _steps_of(s: GameState) -> list[Step]:
+def _steps_of(s: GameState) -> Sequence[Step]:
     return latched(s, s.active, _steps(s, s.tokens[s.active]))  # IX LATCH ON: neither may move
 
 
-def _steps(s: GameState, t: Token) -> list[Step]:
+def _steps(s: GameState, t: Token) -> Sequence[Step]:
     board = s.setup.board
     args = (t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
     steps = board.steps(*args)
@@ -81,10 +82,10 @@ def _steps(s: GameState, t: Token) -> list[Step]:
         return steps
     flights = getattr(board, "flights", None)
     if flights is None:
-        return steps + grid_flights(s, t)
+        return [*steps, *grid_flights(s, t)]
     plain = {to: cost for kind, to, cost in steps if kind == "move"}
     air = flights(*args) + long_flights(s, t)  # gaps of any width (reading flight)
-    return steps + [a for a in air if plain.get(a[1], float("inf")) > a[2] + EPS]
+    return [*steps, *(a for a in air if plain.get(a[1], float("inf")) > a[2] + EPS)]
 
 
 def grid_flights(s: GameState, t: Token) -> list[Step]:

@@ -31,6 +31,7 @@ The game has no vehicles: boarding and light vehicles' riders are not in play.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -144,7 +145,7 @@ def _size(s: GameState, i: int) -> int:
     return s.setup.fighters[s.tokens[i].profile].body.size
 
 
-def steps(s: GameState, i: int, found: list[Step]) -> list[Step]:
+def steps(s: GameState, i: int, found: Sequence[Step]) -> Sequence[Step]:
     """Token ``i``'s steps while latched: none, unless it is the larger of the two (then plain
     steps and doors, carrying the other)."""
     k = partner(s, i) if _in_play(s.setup) else -1

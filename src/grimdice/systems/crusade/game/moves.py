@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from grimdice.systems.crusade.damage import KILLED
 from grimdice.systems.crusade.game.board import FULL, Pos
 from grimdice.systems.crusade.game.explore import uncover
@@ -13,6 +15,8 @@ from grimdice.systems.crusade.game.state import READY, GameState, Token
 
 #: the step actions that move a model without a roll (the board's step kinds)
 STEPS = ("move", "manhole", "ladder", "fly")
+#: a token's hiding and its blip's models (what a step may reveal)
+_HIDDEN, _BLIP = attrgetter("hidden"), attrgetter("blip")
 
 
 def cost_of(s: GameState, kind: str, to: Pos) -> float:
@@ -75,7 +79,7 @@ def reveal_around(s: GameState, i: int) -> GameState:
     your enemy moves such that they have direct line of sight to you or are within 1" of you". X:
     the covered sections it sees into are uncovered first (:mod:`.explore`)."""
     s = uncover(s, (i,))
-    if not any(t.hidden or t.blip for t in s.tokens):
+    if not any(map(_HIDDEN, s.tokens)) and not any(map(_BLIP, s.tokens)):  # looked at in C
         return s  # nothing hidden to reveal
     board, doors = s.setup.board, s.doors()
     me = s.tokens[i]

@@ -281,6 +281,25 @@ def _building_event(before: GameState, after: GameState) -> str | None:
     return None
 
 
+#: what an attack's event says the attacker ``i`` did to ``j`` with weapon ``fired``, by how it came
+_VERBS = {
+    "shoot": "shoots {j} with {fired}",
+    "melee": "melees {j}",
+    "mob": "mobs {j}",
+    "ladder": "melees {j} awkwardly across a ladder",
+    "zoc": "makes a free melee (ZOC) on {j}",
+    "snap": "snap fires at {j} with {fired}",
+    "ambush": "ambushes {j}",
+    "explode": "is caught by the explosion of {i}'s {fired}",
+    "malfunction": "takes the malfunction of {i}'s {fired}",
+    "mind": "makes a mind war on {j}",
+    "blast": "catches {j} in a mind blast",
+    "lance": "plays MIND LANCE on {j}",
+    "incursion": "fends off an incursion from the warp",
+    "jinx": "takes its {fired}'s roll (JINX or JOSTLE)",
+}
+
+
 def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     if before.pending[0] == "card":
         _, i, k, j = before.pending
@@ -302,22 +321,7 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
             for k in before.pending[6]
         )
         return f"{_name(before, i)} shoots with {fired} at {hit}"
-    verb = {
-        "shoot": f"shoots {_name(before, j)} with {fired}",
-        "melee": f"melees {_name(before, j)}",
-        "mob": f"mobs {_name(before, j)}",
-        "ladder": f"melees {_name(before, j)} awkwardly across a ladder",
-        "zoc": f"makes a free melee (ZOC) on {_name(before, j)}",
-        "snap": f"snap fires at {_name(before, j)} with {fired}",
-        "ambush": f"ambushes {_name(before, j)}",
-        "explode": f"is caught by the explosion of {_name(before, i)}'s {fired}",
-        "malfunction": f"takes the malfunction of {_name(before, i)}'s {fired}",
-        "mind": f"makes a mind war on {_name(before, j)}",
-        "blast": f"catches {_name(before, j)} in a mind blast",
-        "lance": f"plays MIND LANCE on {_name(before, j)}",
-        "incursion": "fends off an incursion from the warp",
-        "jinx": f"takes its {fired}'s roll (JINX or JOSTLE)",
-    }[how]
+    verb = _VERBS[how].format(i=_name(before, i), j=_name(before, j), fired=fired)
     if how in ("explode", "malfunction", "incursion", "jinx"):
         t = after.tokens[j]
         return f"{_name(before, j)} {verb}: {CONDITIONS[t.cond]}, {t.hits} hits left"
@@ -340,9 +344,13 @@ class Recorder:
 
     def step(self, s: GameState, a: Any, nxt: GameState) -> None:
         """Record one step: its action, what an attack did, the models' book."""
-        if s.pending and not s.ended and (text := _event(s, nxt, a)):  # a chance outcome
-            self.events.append({"round": s.round, "player": s.player, "text": text})
-        self.book.step(s, nxt)
+        book = self.book
+        if s.pending:
+            if not s.ended and (text := _event(s, nxt, a)):  # a chance outcome
+                self.events.append({"round": s.round, "player": s.player, "text": text})
+            book.step(s, nxt)
+        elif s.control or len(nxt.tokens) != len(book.kills):  # else nothing for the book (Book.step)
+            book.step(s, nxt)
         self.actions.append(list(a))
 
     def log(self, setup: Setup, s: GameState) -> dict[str, Any]:

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from grimdice.systems.crusade.actions import unjam_chance
 from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game import (
     artillery,
     berserk,
     caught,
+    choices,
     control,
     edge,
     latch,
     many,
     mob,
+    ruin,
     situation,
     snap,
     volatile,
@@ -32,14 +35,12 @@ from grimdice.systems.crusade.game.detonate import on_graze
 from grimdice.systems.crusade.game.fails import Follow, explode, next_blast, weapon_after, weapon_index
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.horror import rise
+from grimdice.systems.crusade.game.moves import reveal_around as _reveal_around
 from grimdice.systems.crusade.game.state import READY, GameState, has_code, next_event, turn_start
 
 
 def act(s: GameState, a: tuple[Any, ...]) -> GameState:
     """Spend the active model's action (or, for a charge, gain its half move)."""
-    from grimdice.systems.crusade.actions import unjam_chance
-    from grimdice.systems.crusade.game.choices import charge
-
     i = s.active
     t = s.tokens[i]
     kind = a[0]
@@ -51,7 +52,7 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
 
         return declare(s, i, int(a[1]))
     if kind == "charge":  # V CHARGE: an additional half move before meleeing
-        return altered(s, budget=s.budget + charge(s, t), charged=True)
+        return altered(s, budget=s.budget + choices.charge(s, t), charged=True)
     if kind == "extra":  # I: "Take an extra full move"; IX BERSERK: then a melee
         return altered(s, budget=s.budget + s.move_of(t), **berserk.after_extra(s, t))
     if kind == "hide":  # V HIDING; IX FURTIVE hides for free
@@ -121,8 +122,6 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
 
         return entry.resolve(s, outcome)
     if kind in ("sector", "collapse", "collateral"):  # VI DAMAGE on a table
-        from grimdice.systems.crusade.game import ruin
-
         return ruin.resolve(s, outcome)
     if kind == "reinforce":  # X reinforcements: their roll
         from grimdice.systems.crusade.game.arrive import resolve as arrive
@@ -243,11 +242,9 @@ def _moved(s: GameState, moves: list[tuple[int, Pos | None]]) -> GameState:
     taken, or None, keeps it where it is), and reveals what a step there would (reading
     ``knockback_reveal``; V HIDING: "if you or your enemy moves such that they have direct line of
     sight to you or are within 1" of you, you will be Revealed"; X: blips beside it)."""
-    from grimdice.systems.crusade.game.moves import reveal_around
-
     for who, sq in moves:
         if sq is not None and s.occupant(sq) < 0 and s.tokens[who].alive:
-            s = reveal_around(s.with_token(who, sq=sq), who)
+            s = _reveal_around(s.with_token(who, sq=sq), who)
     return s
 
 

@@ -32,9 +32,13 @@ from typing import Any
 
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import Body
+from grimdice.systems.crusade.game import resolve as attacks  # resolve imports this module
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.fails import next_blast, weapon_after
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
+from grimdice.systems.crusade.game.situation import model_data, shot_text
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard, key_piece, piece_key
 from grimdice.systems.crusade.game.table_parts import answers
@@ -201,8 +205,6 @@ def _range_to(board: TableBoard, p: Pos, key: int) -> int:
 
 def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
     """The calculator's single shot of token ``i``'s ``weapon`` at ``sector`` (JSON text)."""
-    from grimdice.systems.crusade.game.situation import shot_text
-
     board = s.setup.board
     assert isinstance(board, TableBoard)
     inches = _range_to(board, s.tokens[i].sq, sector)
@@ -213,8 +215,6 @@ def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
 def sector_melee(s: GameState, i: int, sector: int) -> str:
     """The calculator's melee of token ``i`` at ``sector`` from inside (JSON text; reading
     ``structure_melee``: its melee dice against the armour)."""
-    from grimdice.systems.crusade.game.situation import model_data
-
     data = {
         "system": "crusade",
         "action": "melee",
@@ -233,8 +233,6 @@ def start(s: GameState, sector: int, weapon: str) -> GameState:
 
 
 def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
-    from grimdice.systems.crusade.game.combat import cached_law
-
     kind = s.pending[0]
     if kind == "sector":
         return [(("sector", k), p) for k, (_, p) in enumerate(cached_law(s.pending[3]))]
@@ -259,10 +257,6 @@ def _law(s: GameState, pending: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     """The shot's, a collapse roll's or a collateral roll's end; then the next roll, or the ruin."""
-    from grimdice.systems.crusade.game.combat import cached_law
-    from grimdice.systems.crusade.game.fails import next_blast, weapon_after
-    from grimdice.systems.crusade.game.resolve import fail_rolls
-
     kind = s.pending[0]
     if kind == "sector":
         _, i, sector, key, weapon = s.pending
@@ -271,7 +265,7 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         s = _set_hits(altered(s, pending=()), sector, ds[1])
         if ds[1] == 0:
             s = altered(s, rubble=_fallen(s, sector, True))
-        s, blast = fail_rolls(s, True, ((i, -1, wa),))  # VIII EXPLODE, MALFUNCTION: first
+        s, blast = attacks.fail_rolls(s, True, ((i, -1, wa),))  # VIII EXPLODE, MALFUNCTION: first
         s = next_blast(s, blast)
         return s if s.pending else _next(s)
     n = s.pending[1]

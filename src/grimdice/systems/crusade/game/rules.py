@@ -142,8 +142,11 @@ _SIMPLE = {
 }
 
 
-def apply(s: GameState, a: Action) -> GameState:
-    """The state after action or chance outcome ``a`` (its legality is the caller's check)."""
+def apply(s: GameState, a: Sequence[Any]) -> GameState:
+    """The state after action or chance outcome ``a`` (its legality is the caller's check; a list,
+    as a log holds it, is read as its tuple). :meth:`.state.GameState.apply` itself."""
+    if type(a) is not tuple:
+        a = tuple(a)
     if s.pending:
         return _resolve_pending(s, a)
     answered = _answer(s, a)
@@ -214,14 +217,16 @@ def settle(s: GameState) -> GameState:
     if s.ended or s.pending or s.control or (s.psy is not None and moments.asked(s)):  # VII PSYCHOMETRY first
         return s
     calm = _CALM[0]  # one read: another thread may replace it
-    if not _is_calm(s, calm):
-        after = _deaths_and_goals(s)
+    if not (s.tokens is calm[0] and s.setup is calm[1] and s.items is calm[2] and s.psy is calm[3]):
+        after = _deaths_and_goals(s)  # not the calm state's (:data:`_CALM`)
         if after.ended:
             return after
         if after is s:
             _CALM[0] = (s.tokens, s.setup, s.items, s.psy)
         s = after
-    if s.active >= 0 and s.tokens[s.active].cond >= KO:  # not Token.standing, read inline
+    if s.active >= 0:
+        if s.tokens[s.active].cond < KO:  # Token.standing, read inline
+            return s
         s = end_activation(s)
     for _ in range(3):
         if s.active >= 0 or _may_go_on(s):
@@ -242,14 +247,14 @@ def _calm_too(before: GameState, after: GameState) -> GameState:
     read (the models' ``done``, ``spent`` and ``snapped``), with the same setup, items and cards:
     when ``before`` was calm, so is ``after`` (:data:`_CALM`)."""
     calm = _CALM[0]
-    if _is_calm(before, calm) and after.setup is calm[1] and after.items is calm[2] and after.psy is calm[3]:
+    if (  # before was calm (:data:`_CALM`), and after has its setup, items and cards
+        before.tokens is calm[0]
+        and after.setup is calm[1] is before.setup
+        and after.items is calm[2] is before.items
+        and after.psy is calm[3] is before.psy
+    ):
         _CALM[0] = (after.tokens, after.setup, after.items, after.psy)
     return after
-
-
-def _is_calm(s: GameState, calm: tuple[Any, ...]) -> bool:
-    """Whether ``s`` has the tokens, setup, items and cards of the calm state ``calm`` (:data:`_CALM`)."""
-    return s.tokens is calm[0] and s.setup is calm[1] and s.items is calm[2] and s.psy is calm[3]
 
 
 def _stepped(before: GameState, after: GameState) -> GameState:

@@ -13,6 +13,7 @@ from typing import Any
 from grimdice.systems.crusade.damage import CONDITIONS
 from grimdice.systems.crusade.game import crew
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.latch import modifier
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
 
@@ -110,8 +111,6 @@ def push_square(s: GameState, frm: int, t: int) -> Pos | None:
 
 def _latch(s: GameState, a: int, t: int) -> dict[str, str]:
     """IX LATCH ON: "Attacks against the target will be at +1" (a melee too)."""
-    from grimdice.systems.crusade.game.latch import modifier
-
     return modifier(s, a, t, False)
 
 
@@ -175,8 +174,7 @@ def shot(s: GameState, a: int, t: int, weapon: str) -> str:
     """The single-attack scenario of token ``a`` firing ``weapon`` at token ``t``, as JSON text."""
     att, dfd = s.tokens[a], s.tokens[t]
     inches = s.setup.board.range(att.sq, dfd.sq, down=not _grenade(s, att, weapon))
-    from grimdice.systems.crusade.game.latch import modifier  # IX LATCH ON: +1 / -1
-
+    # IX LATCH ON: +1 / -1
     extra = {"cover": cover_of(s, dfd, att), **knockback_into(s, a, t), **modifier(s, a, t, True)}
     same = ("model", dfd.profile, dfd.cond, dfd.hits, dfd.arms) if not dfd.blip else None
     return shot_text(s, a, weapon, lambda: model_data(s, dfd), inches, same, extra)

@@ -292,9 +292,13 @@ _RULES: list[Any] = []
 
 
 def _load() -> list[Any]:
+    """The rules and the random draw, imported; from then on :meth:`GameState.apply` and
+    :meth:`GameState.random_action` are their functions themselves (one call a step fewer)."""
     from grimdice.systems.crusade.game import rules, sampling
 
     _RULES[:] = [rules, sampling]
+    setattr(GameState, "apply", rules.apply)  # noqa: B010  (a method replaced: mypy would refuse)
+    setattr(GameState, "random_action", sampling.random_action)  # noqa: B010
     return _RULES
 
 
@@ -343,14 +347,24 @@ def turn_start(s: GameState) -> GameState:
     ("roll 2 reds and add 4 to get the move value ... you may roll once per turn for ALL the
     models' move value for that turn"), then each face-down HORROR's red die; first, the X
     reinforcements due enter or roll (:mod:`.arrive`)."""
-    from grimdice.systems.crusade.game.arrive import at_turn_start, shamble_coming
-    from grimdice.systems.crusade.game.horror import waiting
-
-    s, called = at_turn_start(s)  # X reinforcements: those due enter, the others roll
+    arrive, horror = _TURN or _turn_rules()
+    s, called = arrive.at_turn_start(s)  # X reinforcements: those due enter, the others roll
     first = (("shamble",),) if shambling(s) else ()
-    late = (("shamble",),) if not first and shamble_coming(s, called) else ()  # after their rolls
-    events = first + tuple(("horror", i) for i in waiting(s)) + called + late
+    late = (("shamble",),) if not first and arrive.shamble_coming(s, called) else ()  # after their rolls
+    events = first + tuple(("horror", i) for i in horror.waiting(s)) + called + late
     return next_event(s, events)
+
+
+#: :mod:`.arrive` and :mod:`.horror` (which import this module), fetched at the first turn's start
+#: and kept: an import statement in a function costs more than the turn's other checks
+_TURN: list[Any] = []
+
+
+def _turn_rules() -> list[Any]:
+    from grimdice.systems.crusade.game import arrive, horror
+
+    _TURN[:] = [arrive, horror]
+    return _TURN
 
 
 def shambling(s: GameState) -> bool:

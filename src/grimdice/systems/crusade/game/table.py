@@ -34,7 +34,7 @@ below its top. Seen in part: cover. See :meth:`TableBoard.cover`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -210,7 +210,7 @@ class TableBoard:
     # ------------------------------------------------------------------ moving
     def steps(
         self, p: Pos, armour: int, doors: Doors, occupied: Occupied, side: int = 0, breaches: Breaches = ()
-    ) -> list[Step]:
+    ) -> Sequence[Step]:
         """The steps from ``p`` (see the module text), each to a free position; none into a sector
         that holds models of the other force and none of ``side``'s, unless a forced entry of that
         sector lies within 3" (VI: "any troops within 3" of the marker ... may move in")."""
@@ -242,7 +242,7 @@ class TableBoard:
                     here, there = self.indoors(p), self.indoors(to)
                     cost = k * math.hypot(dx, dy) + abs(z - p[2])
                     found.append(("fly", to, cost, there if there not in (-1, here) else -1))
-        return free_steps(self, p, tuple(found), occupied, side, breaches, kept=False)
+        return list(free_steps(self, p, tuple(found), occupied, side, breaches, kept=False))
 
     def _static(self, p: Pos) -> tuple[tuple[str, Pos, float, int], ...]:
         """Every step from ``p`` on the empty table, with the sector it enters (or -1); kept."""

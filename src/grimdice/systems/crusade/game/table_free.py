@@ -11,6 +11,7 @@ holds one of those ends, its steps are all free.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from grimdice.systems.crusade.game.board import Breaches, Occupied, Pos, Step
@@ -32,14 +33,15 @@ def free_steps(
     side: int,
     breaches: Breaches,
     kept: bool = True,
-) -> list[Step]:
+) -> Sequence[Step]:
     """The steps of ``found`` (from ``p``) to a free position, into no sector held by enemies alone
     unless a forced entry of it lies within 3"; ``kept``: ``found`` are the table's kept steps
-    from ``p`` (see the module text)."""
+    from ``p`` (see the module text), and when no model holds one of their ends the answer is
+    the table's kept tuple of them itself (read only: not copied)."""
     if kept:
         plain, ends, entering = _plain(board, p, found)
         if not entering:
-            return list(plain) if ends.isdisjoint(occupied) else [st for st in plain if st[1] not in occupied]
+            return plain if ends.isdisjoint(occupied) else [st for st in plain if st[1] not in occupied]
     out: list[Step] = []
     shut: dict[int, bool] = {}  # each sector entered: whether its entry is refused
     for kind, to, cost, into in found:

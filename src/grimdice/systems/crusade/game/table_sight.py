@@ -34,8 +34,7 @@ def seen_table(
 ) -> dict[Pos, dict[Pos, int]]:
     """Which of :data:`SAMPLES` of a model at each of ``tos`` a model at each of ``froms`` sees, as
     bits (bit k: sample k seen; ``ends``, ``inside``: :func:`ends_of`); none between two sectors."""
-    from grimdice.engine.table.lattice_kernel import clear_lines
-
+    clear_lines = (_KERNEL or _kernel())[1]
     eyes = np.array([(a[0] + 0.5, a[1] + 0.5, board.eye_level(a) + HEAD) for a in froms], float)
     weights = (1 << np.arange(len(SAMPLES)))[:, None]
     sectors = np.array(inside, int)
@@ -66,8 +65,7 @@ def seen_pair(board: TableBoard, a: Pos, b: Pos) -> int:
         if here >= 0 and there not in (-1, here):
             got = 0  # inside a sector: none seen in another sector
         else:
-            from grimdice.engine.table.lattice_kernel import clear_bits
-
+            clear_bits = (_KERNEL or _kernel())[0]
             e = board.eye_level(b)
             z0, z1, z2 = (e + f * HEAD for f in SAMPLES)
             x, y = b[0] + 0.5, b[1] + 0.5
@@ -75,6 +73,20 @@ def seen_pair(board: TableBoard, a: Pos, b: Pos) -> int:
             got = clear_bits(board.lattice.top, a[0] + 0.5, a[1] + 0.5, eye, x, y, z0, z1, z2)
         kept[a, b] = got
     return got
+
+
+#: the compiled walk's :func:`~grimdice.engine.table.lattice_kernel.clear_bits` and
+#: :func:`~grimdice.engine.table.lattice_kernel.clear_lines`, fetched at the first sight asked (its
+#: module loads Numba) and kept: an import statement at every pair costs more than a kept pair's
+#: look-up
+_KERNEL: list[Any] = []
+
+
+def _kernel() -> list[Any]:
+    from grimdice.engine.table.lattice_kernel import clear_bits, clear_lines
+
+    _KERNEL[:] = [clear_bits, clear_lines]
+    return _KERNEL
 
 
 __all__ = ["ALL_SEEN", "HEAD", "LINES_AT_ONCE", "SAMPLES", "ends_of", "seen_pair", "seen_table"]
