@@ -21,7 +21,13 @@ from grimdice.systems.onepage.game import GameState
 from grimdice.systems.onepage.game.invariants import violations
 from grimdice.systems.onepage.game.places import shape_of
 from grimdice.systems.onepage.game.setup import BLOCK, COLUMN, GAP, block, column, formation
-from grimdice.systems.onepage.game.shapes import least_squares_order, paths, reshape_ok, with_shape
+from grimdice.systems.onepage.game.shapes import (
+    first_reshape,
+    least_squares_order,
+    paths,
+    reshape_ok,
+    with_shape,
+)
 from tests.onepage_game.test_table_legality import POST, rect, state_of
 
 MM = 25.4
@@ -196,6 +202,34 @@ def test_a_change_of_shape_is_refused_when_a_path_crosses_impassable_terrain() -
     assert reshape_ok(open_table(), 0, COLUMN, ASIDE, 12.0)[0]
     s, _ = piece_on_path("rock", "impassable")
     assert not reshape_ok(s, 0, COLUMN, ASIDE, 12.0)[0]
+    assert (
+        first_reshape(s, 0, COLUMN, [ASIDE], 12.0) == -1
+        and first_reshape(open_table(), 0, COLUMN, [ASIDE], 12.0) == 0
+    )
+
+
+def on_path_with(rules: list[str], trait: str) -> GameState:
+    """:func:`piece_on_path`'s piece of ``trait`` before a mob of 10 with ``rules``."""
+    x, y = clear_spot()
+    piece = rect("p", x - 0.2, y - 0.2, x + 0.2, y + 0.2, trait)
+    return state_of([dict(MOB, special_rules=rules)], [POST], [HERE, (60.0, 44.0)], (piece,))
+
+
+def test_a_strider_changes_shape_through_difficult_terrain_at_a_run() -> None:
+    """Strider: "treat difficult terrain as open terrain when moving", so the Run's change through
+    mud, refused to a mob without it, is allowed, by the reference and by the compiled pass."""
+    s = on_path_with(["Strider"], "difficult")
+    assert 6.0 < longest(s, ASIDE)[0] <= 12.0
+    assert reshape_ok(s, 0, COLUMN, ASIDE, 12.0)[0]
+    assert first_reshape(s, 0, COLUMN, [ASIDE], 12.0) == 0
+
+
+def test_a_flier_changes_shape_over_impassable_terrain() -> None:
+    """Flying: "may move through other units and impassable terrain", so a path over a rock does
+    not refuse the change."""
+    s = on_path_with(["Flying"], "impassable")
+    assert reshape_ok(s, 0, COLUMN, ASIDE, 12.0)[0]
+    assert first_reshape(s, 0, COLUMN, [ASIDE], 12.0) == 0
 
 
 def test_a_change_of_shape_is_refused_when_a_path_crosses_another_unit_s_base() -> None:
@@ -210,6 +244,7 @@ def test_a_change_of_shape_through_difficult_terrain_is_capped_at_the_walk() -> 
     assert 6.0 < longest(s, ASIDE)[0] <= 12.0
     assert reshape_ok(open_table(), 0, COLUMN, ASIDE, 12.0)[0]
     assert not reshape_ok(s, 0, COLUMN, ASIDE, 12.0)[0]  # a Run's change, through the mud
+    assert first_reshape(s, 0, COLUMN, [ASIDE], 12.0) == -1
     assert longest(s, (0.0, 2.0))[0] <= 6.0 and reshape_ok(s, 0, COLUMN, (0.0, 2.0), 12.0)[0]
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from grimdice.engine.table.kernels import _touching, block_moves
+from grimdice.engine.table.path_kernels import nearest_gap
 
 #: what a block's move tests read besides the block and its steps (``kernels.block_moves``' last
 #: six arguments: the table's size, the terrain, the Walk distance, the other units, whether bases
@@ -106,20 +107,13 @@ def second_legs(
     steps = np.empty((1, f_count))
     for k in range(k_count):
         gap = np.inf
-        for j in range(pts.shape[0]):
-            for i in range(n):
-                dx, dy = base[i, 0] + mids[k, 0] - pts[j, 0], base[i, 1] + mids[k, 1] - pts[j, 1]
-                g = np.sqrt(dx * dx + dy * dy) - radius
-                g -= radii[j]
-                g = max(g, 0.0)
-                if g < gap:
-                    gap = g
-        room = min(full - first[k], gap - keep - short)
+        for i in range(n):
+            a[i, 0], a[i, 1] = base[i, 0] + mids[k, 0], base[i, 1] + mids[k, 1]
+            gap = min(gap, nearest_gap(a[i, 0], a[i, 1], radius, pts, radii))
+        room = min(full - first[k], max(gap, 0.0) - keep - short)
         if not (far[k] >= eps and room >= 0.5):
             continue
         left[k] = room
-        for i in range(n):
-            a[i, 0], a[i, 1] = base[i, 0] + mids[k, 0], base[i, 1] + mids[k, 1]
         for f in range(f_count):
             steps[0, f] = room * shares[f]
         way_x, way_y = vx[k : k + 1], vy[k : k + 1]

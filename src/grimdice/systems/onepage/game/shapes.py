@@ -174,7 +174,9 @@ def reshape_ok(
     """(legal, models whose path meets dangerous terrain) for unit ``u`` moving its anchor by ``move``
     and changing to ``shape`` within an allowance of ``full`` inches (see the module text): every
     model's path no longer than ``full`` (the Walk distance where a path meets difficult terrain,
-    Strider and Flying apart), checked as a block's move is (``moving.paths_ok``)."""
+    Strider and Flying apart), checked as a block's move is (``moving.paths_ok``). The game asks
+    :func:`first_reshape`, one compiled pass over the lengths; this is its plain reference, which the
+    tests hold it to."""
     ax, ay = state.anchors[u]
     a, start, n = state.models(u), shape_of(state, u), state.units[u].models
     end = np.array([round(ax + move[0], 3), round(ay + move[1], 3)])  # as GameState.moved places it
