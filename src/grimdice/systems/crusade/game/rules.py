@@ -103,9 +103,9 @@ def _resolve_pending(s: GameState, a: Action) -> GameState:
     return settle(waits.carry_on(powers.foresee(s) if dive else s, how))  # VII PRECOGNANT: a dive's melee
 
 
-def _answer(s: GameState, a: Action) -> GameState | None:
+def _answer(s: GameState, a: Action) -> GameState:
     """The answer to a question put to a player in the mover's turn (a card window, an ambush, a
-    ZOC, a snap shot), or None when none is put."""
+    ZOC, a snap shot; :func:`apply` asks only when one is put)."""
     if s.psy is not None and s.psy.prompt:
         return settle(deck.decide(s, a))
     if s.control:
@@ -114,9 +114,7 @@ def _answer(s: GameState, a: Action) -> GameState | None:
         return settle(powers.foresee(ambush.decide(s, a)))
     if s.zoc:
         return settle(powers.foresee(zoc.decide(s, a)))
-    if s.snap:
-        return settle(powers.foresee(snap.decide(s, a)))
-    return None
+    return settle(powers.foresee(snap.decide(s, a)))
 
 
 #: the actions that change the state in one rule's step
@@ -149,14 +147,14 @@ def apply(s: GameState, a: Sequence[Any]) -> GameState:
         a = tuple(a)
     if s.pending:
         return _resolve_pending(s, a)
-    answered = _answer(s, a)
-    if answered is not None:
-        return answered
+    if (s.psy is not None and s.psy.prompt) or s.control or s.ambush or s.zoc or s.snap:
+        return _answer(s, a)  # a question put to a player
     kind = a[0]
     if kind == "activate":
         return deck.on_activate(activate(s, int(a[1])), int(a[1]))
-    if kind in _SIMPLE:  # VII PRECOGNANT: a mind attack may be foreseen
-        return settle(powers.foresee(_SIMPLE[kind](s, a)))
+    if kind in _SIMPLE:  # VII PRECOGNANT: a mind attack may be foreseen (only with cards)
+        after = _SIMPLE[kind](s, a)
+        return settle(after if after.psy is None else powers.foresee(after))
     if kind in ("open", "close"):
         sq = tuple(int(v) for v in a[1:])
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
@@ -169,7 +167,8 @@ def apply(s: GameState, a: Sequence[Any]) -> GameState:
         cost = moves.cost_of(s, kind, to)
         who = zoc.guards(s, to) if kind in ("move", "fly") else ()
         return zoc.offer(s, to, cost, who) if who else settle(_stepped(s, moves.step(s, to, cost)))
-    return settle(powers.foresee(resolve.act(s, a)))  # VII PRECOGNANT: a shot or melee too
+    after = resolve.act(s, a)  # VII PRECOGNANT: a shot or melee too
+    return settle(after if after.psy is None else powers.foresee(after))
 
 
 def activate(s: GameState, i: int) -> GameState:
