@@ -317,10 +317,12 @@ def _fresh(t: Token, player: int) -> Token:
     """A token at the start of ``player``'s turn: nothing spent nor snapped, the player's not yet
     activated (the token itself when it is so already)."""
     if (t.done and t.side == player) or t.snapped or type(t.spent) is not int or t.spent:
-        if t.side == player:
-            return altered(t, done=False, spent=0, snapped=0)
-        return altered(t, spent=0, snapped=0)
+        return altered_by(t, _UNSPENT_OWN if t.side == player else _UNSPENT)
     return t
+
+
+_UNSPENT = {"spent": 0, "snapped": 0}
+_UNSPENT_OWN = {"done": False, **_UNSPENT}
 
 
 def next_turn(s: GameState) -> GameState:
