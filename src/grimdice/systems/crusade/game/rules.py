@@ -228,7 +228,7 @@ def settle(s: GameState) -> GameState:
             return s
         s = end_activation(s)
     for _ in range(3):
-        if s.active >= 0 or _may_go_on(s):
+        if s.active >= 0 or activatable(s):  # I: the player has a model left to activate
             return s
         s = next_turn(s)
         if s.ended:
@@ -306,11 +306,6 @@ def _beaten(s: GameState) -> int:
             if up[1 - t.side]:
                 return -1
     return 0 if not up[0] else 1 if not up[1] else -1
-
-
-def _may_go_on(s: GameState) -> bool:
-    """Whether the player has a model left to activate (I; :func:`.activation.activatable`)."""
-    return bool(activatable(s))
 
 
 def _fresh(t: Token, player: int) -> Token:
