@@ -328,7 +328,7 @@ def next_turn(s: GameState) -> GameState:
         a, b = hold_score(s)
         return finish(s, 0 if a > b else 1 if b > a else -1)
     s = latch.release(control.release(s, player), player)  # IX CONTROL: "for 1 turn"; LATCH ON
-    tokens = tuple(_fresh(t, player) for t in s.tokens)
+    tokens = tuple([_fresh(t, player) for t in s.tokens])  # a list first: no generator to resume
     fresh = _calm_too(s, altered(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()))
     return turn_start(deck.new_turn(fresh, s.player, player))
 
