@@ -88,6 +88,7 @@ def play_game(
     game = Game([root])
     state: Any = root
     kind: Any = None  # the class whose observation and random draw are looked up below
+    record, keep = game.actions.append, game.states.append if keep_states else None
     for _ in range(MAX_STEPS):
         who = state.current_player()
         if who == TERMINAL:
@@ -105,11 +106,11 @@ def play_game(
             else:
                 a = bot(seen, rngs[who])
         nxt = state.apply(a)
-        game.actions.append(a)
+        record(a)
         if on_step is not None:
             on_step(state, a, nxt)
-        if keep_states:
-            game.states.append(nxt)
+        if keep is not None:
+            keep(nxt)
         state = nxt
     else:
         raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")

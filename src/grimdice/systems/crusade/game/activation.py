@@ -65,7 +65,7 @@ def may_move(s: GameState) -> bool:
 
 
 def may_act(s: GameState) -> bool:
-    return not s.acted and not (items.burdened(s) and s.moved > 0)
+    return not s.acted and not (s.moved > 0 and items.burdened(s))
 
 
 def mindless(s: GameState) -> bool:

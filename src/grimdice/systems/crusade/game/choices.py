@@ -124,9 +124,9 @@ class Decision:
     def __init__(self, s: GameState, kept: bool = False) -> None:
         self.s = s
         self.i = i = s.active
-        self.t = s.tokens[i]
+        self.t = t = s.tokens[i]
         self.kept = kept
-        self.wounded = wounded(s, i)
+        self.wounded = t.cond == WOUNDED and wounded(s, i)  # the call only for a wounded model
         self.acting = may_act(s)
         self.full = self.acting and not (s.charged or (self.wounded and s.moved > 0))
 

@@ -39,7 +39,7 @@ def where(s: GameState, n: int) -> Pos:
 
 
 def carries(s: GameState, i: int) -> bool:
-    return any(c == i for _, c in s.items)
+    return bool(s.items) and any(c == i for _, c in s.items)
 
 
 def burdened(s: GameState) -> bool:

@@ -32,9 +32,9 @@ def step(s: GameState, sq: Pos, cost: float = 1) -> GameState:
     move, V tall ladders, X manholes). Then blips and hidden models are revealed."""
     i = s.active
     if cost == FULL:
-        after = s.changed(i, {"sq": sq}, budget=0, moved=s.moved + 1)
+        after = s.changed_by(i, {"sq": sq}, {"budget": 0, "moved": s.moved + 1})
     else:
-        after = s.changed(i, {"sq": sq}, budget=s.budget - cost, moved=s.moved + cost)
+        after = s.changed_by(i, {"sq": sq}, {"budget": s.budget - cost, "moved": s.moved + cost})
     return reveal_around(carry(s, after, i), i)  # IX LATCH ON: the larger takes the smaller along
 
 

@@ -252,12 +252,17 @@ def _name(s: GameState, i: int) -> str:
     return f"{what} #{i}"
 
 
+#: a name of the scenario's as an event shows it (:func:`grimdice.errors.printable`), kept: the
+#: same few names come back at every shot at a building
+_shown = lru_cache(maxsize=1024)(printable)
+
+
 def _sector(s: GameState, k: int) -> str:
     """A sector's name, or a barricade's or catwalk's (its key below 0)."""
     board = s.setup.board
     if k < 0:
-        return printable(board.structures[key_piece(k)].name)  # type: ignore[attr-defined]
-    return printable(board.sector_names[k])  # type: ignore[attr-defined]
+        return _shown(board.structures[key_piece(k)].name)  # type: ignore[attr-defined]
+    return _shown(board.sector_names[k])  # type: ignore[attr-defined]
 
 
 def _building_event(before: GameState, after: GameState) -> str | None:

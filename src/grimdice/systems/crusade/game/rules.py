@@ -103,9 +103,9 @@ def _resolve_pending(s: GameState, a: Action) -> GameState:
     return settle(waits.carry_on(powers.foresee(s) if dive else s, how))  # VII PRECOGNANT: a dive's melee
 
 
-def _answer(s: GameState, a: Action) -> GameState | None:
+def _answer(s: GameState, a: Action) -> GameState:
     """The answer to a question put to a player in the mover's turn (a card window, an ambush, a
-    ZOC, a snap shot), or None when none is put."""
+    ZOC, a snap shot; :func:`apply` asks only when one is put)."""
     if s.psy is not None and s.psy.prompt:
         return settle(deck.decide(s, a))
     if s.control:
@@ -114,9 +114,7 @@ def _answer(s: GameState, a: Action) -> GameState | None:
         return settle(powers.foresee(ambush.decide(s, a)))
     if s.zoc:
         return settle(powers.foresee(zoc.decide(s, a)))
-    if s.snap:
-        return settle(powers.foresee(snap.decide(s, a)))
-    return None
+    return settle(powers.foresee(snap.decide(s, a)))
 
 
 #: the actions that change the state in one rule's step
@@ -149,14 +147,14 @@ def apply(s: GameState, a: Sequence[Any]) -> GameState:
         a = tuple(a)
     if s.pending:
         return _resolve_pending(s, a)
-    answered = _answer(s, a)
-    if answered is not None:
-        return answered
+    if (s.psy is not None and s.psy.prompt) or s.control or s.ambush or s.zoc or s.snap:
+        return _answer(s, a)  # a question put to a player
     kind = a[0]
     if kind == "activate":
         return deck.on_activate(activate(s, int(a[1])), int(a[1]))
-    if kind in _SIMPLE:  # VII PRECOGNANT: a mind attack may be foreseen
-        return settle(powers.foresee(_SIMPLE[kind](s, a)))
+    if kind in _SIMPLE:  # VII PRECOGNANT: a mind attack may be foreseen (only with cards)
+        after = _SIMPLE[kind](s, a)
+        return settle(after if after.psy is None else powers.foresee(after))
     if kind in ("open", "close"):
         sq = tuple(int(v) for v in a[1:])
         doors = s.open_doors | {sq} if kind == "open" else s.open_doors - {sq}
@@ -169,7 +167,8 @@ def apply(s: GameState, a: Sequence[Any]) -> GameState:
         cost = moves.cost_of(s, kind, to)
         who = zoc.guards(s, to) if kind in ("move", "fly") else ()
         return zoc.offer(s, to, cost, who) if who else settle(_stepped(s, moves.step(s, to, cost)))
-    return settle(powers.foresee(resolve.act(s, a)))  # VII PRECOGNANT: a shot or melee too
+    after = resolve.act(s, a)  # VII PRECOGNANT: a shot or melee too
+    return settle(after if after.psy is None else powers.foresee(after))
 
 
 def activate(s: GameState, i: int) -> GameState:
@@ -229,7 +228,7 @@ def settle(s: GameState) -> GameState:
             return s
         s = end_activation(s)
     for _ in range(3):
-        if s.active >= 0 or _may_go_on(s):
+        if s.active >= 0 or activatable(s):  # I: the player has a model left to activate
             return s
         s = next_turn(s)
         if s.ended:
@@ -309,19 +308,16 @@ def _beaten(s: GameState) -> int:
     return 0 if not up[0] else 1 if not up[1] else -1
 
 
-def _may_go_on(s: GameState) -> bool:
-    """Whether the player has a model left to activate (I; :func:`.activation.activatable`)."""
-    return bool(activatable(s))
-
-
 def _fresh(t: Token, player: int) -> Token:
     """A token at the start of ``player``'s turn: nothing spent nor snapped, the player's not yet
     activated (the token itself when it is so already)."""
     if (t.done and t.side == player) or t.snapped or type(t.spent) is not int or t.spent:
-        if t.side == player:
-            return altered(t, done=False, spent=0, snapped=0)
-        return altered(t, spent=0, snapped=0)
+        return altered_by(t, _UNSPENT_OWN if t.side == player else _UNSPENT)
     return t
+
+
+_UNSPENT = {"spent": 0, "snapped": 0}
+_UNSPENT_OWN = {"done": False, **_UNSPENT}
 
 
 def next_turn(s: GameState) -> GameState:
@@ -332,7 +328,7 @@ def next_turn(s: GameState) -> GameState:
         a, b = hold_score(s)
         return finish(s, 0 if a > b else 1 if b > a else -1)
     s = latch.release(control.release(s, player), player)  # IX CONTROL: "for 1 turn"; LATCH ON
-    tokens = tuple(_fresh(t, player) for t in s.tokens)
+    tokens = tuple([_fresh(t, player) for t in s.tokens])  # a list first: no generator to resume
     fresh = _calm_too(s, altered(s, tokens=tokens, player=player, round=rnd, fresh_wounds=frozenset()))
     return turn_start(deck.new_turn(fresh, s.player, player))
 

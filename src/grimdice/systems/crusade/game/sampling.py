@@ -29,7 +29,7 @@ import numpy as np
 
 from grimdice.systems.crusade.game import choices as c
 from grimdice.systems.crusade.game import climb, deck, infiltrate, moves
-from grimdice.systems.crusade.game.activation import mindless_profile
+from grimdice.systems.crusade.game.activation import activatable, mindless_profile
 from grimdice.systems.crusade.game.choices import Decision
 from grimdice.systems.crusade.game.items import has_items
 from grimdice.systems.crusade.game.scenario import Setup
@@ -66,10 +66,10 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
     if s.active < 0:
         if _choosing(s):  # which model to activate: one kind
             draw()  # the kind's draw (:func:`_grouped_draw`)
-            choices = c.activations(s)
-            n = len(choices)
+            models = activatable(s)  # :func:`.activation.activations`' models, in order
+            n = len(models)
             k = int(draw() * n)
-            return choices[k if k < n else n - 1]
+            return ("activate", models[k if k < n else n - 1])
         return _grouped_draw(s.legal_actions(), rng)
     if not ordinary(s):
         return _grouped_draw(s.legal_actions(), rng)

@@ -67,7 +67,7 @@ def seen_pair(board: TableBoard, a: Pos, b: Pos) -> int:
         else:
             clear_bits = (_KERNEL or _kernel())[0]
             e = board.eye_level(b)
-            z0, z1, z2 = (e + f * HEAD for f in SAMPLES)
+            z0, z1, z2 = [e + f * HEAD for f in SAMPLES]
             x, y = b[0] + 0.5, b[1] + 0.5
             eye = board.eye_level(a) + HEAD
             got = clear_bits(board.lattice.top, a[0] + 0.5, a[1] + 0.5, eye, x, y, z0, z1, z2)

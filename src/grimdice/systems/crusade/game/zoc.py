@@ -44,15 +44,17 @@ def guards(s: GameState, to: Pos) -> tuple[int, ...]:
     """The enemies whose ZOC the active model's step to ``to`` passes."""
     i = s.active
     me = s.tokens[i]
-    if me.blip or has_code(s.setup.profiles[me.profile].abilities, "SLIP THRU"):
+    if me.blip:
         return ()
-    out, board, doors = [], s.setup.board, s.doors()
     side, x, y = me.side, me.sq[0], me.sq[1]
     near = [  # the enemies on the 8 squares (cells) around, where adjacency lies
         e
         for e, t in enumerate(s.tokens)
         if t.side != side and -1 <= t.sq[0] - x <= 1 and -1 <= t.sq[1] - y <= 1
     ]
+    if not near or has_code(s.setup.profiles[me.profile].abilities, "SLIP THRU"):
+        return ()  # nobody near (the common case: looked at first), or IX SLIP THRU
+    out, board, doors = [], s.setup.board, s.doors()
     for e in near:
         t = s.tokens[e]
         if not board.adjacent(t.sq, me.sq, doors) or not _guards(s, e, i):
