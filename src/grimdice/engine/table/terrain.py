@@ -64,8 +64,7 @@ class Terrain:
             )
         if not 0 <= self.height <= 48:
             raise ScenarioError(f"terrain {self.name!r}.height", "a height from 0 to 48 inches")
-        xs, ys = self.corners[:, 0].tolist(), self.corners[:, 1].tolist()  # a few corners: plain floats
-        object.__setattr__(self, "_bounds", (min(xs), min(ys), max(xs), max(ys)))
+        object.__setattr__(self, "_bounds", corner_bounds(self.corners))
 
     @property
     def edges(self) -> np.ndarray:
@@ -110,13 +109,18 @@ class Terrain:
         return self._bounds
 
 
+def corner_bounds(corners: np.ndarray) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a piece's corners, as plain floats (a few corners: no NumPy reduction)."""
+    xs, ys = corners[:, 0].tolist(), corners[:, 1].tolist()
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def checked_piece(name: str, corners: np.ndarray, traits: frozenset[str], height: float) -> Terrain:
     """A :class:`Terrain` whose checks its maker has already made (``layout.generate_table``'s
     rectangles: four finite corners enclosing an area, known traits, a height within bounds): the
     same fields, ``corners`` a float array, without running the checks again."""
     piece: Terrain = object.__new__(Terrain)
-    xs, ys = corners[:, 0].tolist(), corners[:, 1].tolist()
-    bounds = (min(xs), min(ys), max(xs), max(ys))
+    bounds = corner_bounds(corners)
     fields = {"name": name, "corners": corners, "traits": traits, "height": height, "_bounds": bounds}
     object.__setattr__(piece, "__dict__", fields)
     return piece
