@@ -78,25 +78,32 @@ class Partial:
         are listed only when the draw agrees for no count up to ``k`` plus the most they may be
         (a wider range: when it agrees, it agrees for their own count too)."""
         got = self.found
-        agreed = getattr(rng, "agreed_index", None)
         if self.later is not None:
             most, build = self.later
-            if agreed is not None and len(got) >= 2 and most:
-                i = agreed(len(got), len(got) + len(self.steps) + most)
-                if i is not None:
-                    rng.integers(len(got))
-                    return list(got[i])
+            if most and (hit := self._agreed(rng, len(self.steps) + most)) is not None:
+                return hit
             self.steps += build()
             self.later = None
         steps = self.steps
         while steps:
-            if agreed is not None and len(got) >= 2:
-                i = agreed(len(got), len(got) + len(steps))
-                if i is not None:
-                    rng.integers(len(got))
-                    return list(got[i])
+            if (hit := self._agreed(rng, len(steps))) is not None:
+                return hit
             got += steps.pop(0)()
         return list(pick(got, rng)) if got else None
+
+    def _agreed(self, rng: np.random.Generator, more: int) -> list[Any] | None:
+        """The instance of the ``k`` found that the stream's next draw picks whatever up to ``more``
+        further instances add (``Stream.agreed_index``), that draw made; None when the stream
+        cannot tell (or is not a game stream, or fewer than two are found)."""
+        got = self.found
+        agreed = getattr(rng, "agreed_index", None)
+        if agreed is None or len(got) < 2:
+            return None
+        i = agreed(len(got), len(got) + more)
+        if i is None:
+            return None
+        rng.integers(len(got))
+        return list(got[i])
 
 
 def first_found(options: Sequence[Builder], rng: np.random.Generator) -> list[Any] | None:
