@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from grimdice.systems.onepage.game import legs, moving
+from tests.onepage_game.test_shapes import reshape_ok
 from tests.onepage_game.test_two_legs import _searched_positions, check_second_legs
 
 
@@ -75,7 +76,7 @@ def test_second_legs_towards_random_points_are_each_waypoints_own() -> None:
 
 
 def test_the_first_legal_change_of_shape_is_the_one_reshape_ok_finds_first() -> None:
-    """``shapes.first_reshape`` (every length in one compiled pass) against ``shapes.reshape_ok``
+    """``shapes.first_reshape`` (every length in one compiled pass) against the tests' plain ``reshape_ok``
     move by move: the large units of seeded random games, both shapes, random ways and lengths
     (some in place), the Walk and the Run and a random allowance."""
     from grimdice.systems.onepage.game import shapes
@@ -93,7 +94,7 @@ def test_the_first_legal_change_of_shape_is_the_one_reshape_ok_finds_first() -> 
                 for share in (1.0, 0.75, 0.5, 0.25):
                     d = length * share
                     moves.append((moving.trunc3(math.cos(angle) * d), moving.trunc3(math.sin(angle) * d)))
-                oks = [shapes.reshape_ok(s, u, shape, m, full)[0] for m in moves]
+                oks = [reshape_ok(s, u, shape, m, full)[0] for m in moves]
                 want = oks.index(True) if True in oks else -1
                 assert shapes.first_reshape(s, u, shape, moves, full) == want
                 legal += want >= 0

@@ -16,19 +16,47 @@ import pytest
 import shapely
 
 from grimdice.engine.frozen import replace
+from grimdice.engine.table.blocks import EPS
 from grimdice.systems.onepage.ai.players import ai_player
-from grimdice.systems.onepage.game import GameState
+from grimdice.systems.onepage.game import GameState, moving
+from grimdice.systems.onepage.game.dangerous import models_through
 from grimdice.systems.onepage.game.invariants import violations
-from grimdice.systems.onepage.game.places import shape_of
+from grimdice.systems.onepage.game.places import shape_of, turned
 from grimdice.systems.onepage.game.setup import BLOCK, COLUMN, GAP, block, column, formation
-from grimdice.systems.onepage.game.shapes import (
-    first_reshape,
-    least_squares_order,
-    paths,
-    reshape_ok,
-    with_shape,
-)
+from grimdice.systems.onepage.game.shapes import first_reshape, least_squares_order, order, paths, with_shape
+from grimdice.systems.onepage.movement import move_distance
 from tests.onepage_game.test_table_legality import POST, rect, state_of
+
+
+def reshape_ok(
+    state: GameState, u: int, shape: int, move: tuple[float, float], full: float
+) -> tuple[bool, int]:
+    """(legal, models whose path meets dangerous terrain) for unit ``u`` moving its anchor by ``move``
+    and changing to ``shape`` within an allowance of ``full`` inches (see the module text): every
+    model's path no longer than ``full`` (the Walk distance where a path meets difficult terrain,
+    Strider and Flying apart), checked as a block's move is (``moving.paths_ok``): the plain
+    reference the game's ``shapes.first_reshape`` (one compiled pass over the lengths) is held to,
+    and the count ``dangerous.models_through`` rolls for."""
+    ax, ay = state.anchors[u]
+    a, start, n = state.models(u), shape_of(state, u), state.units[u].models
+    end = np.array([round(ax + move[0], 3), round(ay + move[1], 3)])  # as GameState.moved places it
+    b = turned(state.setup, u, state.flip(u), shape)[:n] + end  # its models there (places.models)
+    if start != shape:
+        b = b[order(state, u, start, shape)]
+    lengths = np.hypot(b[:, 0] - a[:, 0], b[:, 1] - a[:, 1])
+    longest = float(lengths.max()) if len(lengths) else 0.0
+    if longest > full + EPS:
+        return False, 0
+    first = int(np.argmax(lengths))  # the longest path first: units_clear measures reach by it
+    rows = [first, *[i for i in range(len(a)) if i != first]]
+    ok, slow, harm = moving.paths_ok(state, u, np.ascontiguousarray(a[rows]), np.ascontiguousarray(b[rows]))
+    unit = state.setup.units[u]
+    if ok and slow and not unit.has("strider") and longest > move_distance(unit, "walk") + EPS:
+        return False, 0
+    if not ok or not harm:
+        return ok, 0
+    return True, models_through(state, u, a, b, True)
+
 
 MM = 25.4
 BOYZ = {"name": "Boyz", "quality": 5, "equipment": ["Pistol", "Hand Weapon"], "cost": 10, "size": 21}

@@ -128,7 +128,7 @@ def first_paths_ok(
     n, 2)``) are all no longer than ``caps[0]`` and pass :func:`leg_checks`, the longest path given
     first (the units' reach is measured by it; the others in their order), and no longer than
     ``caps[1]`` where one meets difficult terrain unless ``caps[2]`` (Strider); -1 when none does.
-    Each candidate's paths are measured with ``np.hypot``, as ``shapes.reshape_ok`` measures them."""
+    Each candidate's paths are measured with ``np.hypot``, as the tests' plain reference measures them."""
     longest_allowed, slow_cap, any_pace = caps
     n = a.shape[0]
     aa, bb = np.empty((n, 2)), np.empty((n, 2))

@@ -168,41 +168,12 @@ def paths(before: GameState, after: GameState, u: int) -> tuple[np.ndarray, np.n
     return a, b[order(before, u, start, end)]
 
 
-def reshape_ok(
-    state: GameState, u: int, shape: int, move: tuple[float, float], full: float
-) -> tuple[bool, int]:
-    """(legal, models whose path meets dangerous terrain) for unit ``u`` moving its anchor by ``move``
-    and changing to ``shape`` within an allowance of ``full`` inches (see the module text): every
-    model's path no longer than ``full`` (the Walk distance where a path meets difficult terrain,
-    Strider and Flying apart), checked as a block's move is (``moving.paths_ok``). The game asks
-    :func:`first_reshape`, one compiled pass over the lengths; this is its plain reference, which the
-    tests hold it to."""
-    ax, ay = state.anchors[u]
-    a, start, n = state.models(u), shape_of(state, u), state.units[u].models
-    end = np.array([round(ax + move[0], 3), round(ay + move[1], 3)])  # as GameState.moved places it
-    b = turned(state.setup, u, state.flip(u), shape)[:n] + end  # its models there (places.models)
-    if start != shape:
-        b = b[order(state, u, start, shape)]
-    lengths = np.hypot(b[:, 0] - a[:, 0], b[:, 1] - a[:, 1])
-    longest = float(lengths.max()) if len(lengths) else 0.0
-    if longest > full + EPS:
-        return False, 0
-    first = int(np.argmax(lengths))  # the longest path first: units_clear measures reach by it
-    rows = [first, *[i for i in range(len(a)) if i != first]]
-    ok, slow, harm = moving.paths_ok(state, u, np.ascontiguousarray(a[rows]), np.ascontiguousarray(b[rows]))
-    unit = state.setup.units[u]
-    if ok and slow and not unit.has("strider") and longest > move_distance(unit, "walk") + EPS:
-        return False, 0
-    if not ok or not harm:
-        return ok, 0
-    from grimdice.systems.onepage.game.dangerous import models_through  # dangerous reads this module
-
-    return True, models_through(state, u, a, b, True)
-
-
 def first_reshape(state: GameState, u: int, shape: int, moves: list[tuple[float, float]], full: float) -> int:
-    """The first of ``moves`` for which :func:`reshape_ok` is legal (-1: none), all of them tested in
-    one compiled pass (``move_kernels.first_paths_ok``: the same paths, lengths and checks)."""
+    """The first of ``moves`` along which unit ``u`` may move its anchor and change to ``shape`` within
+    an allowance of ``full`` inches (-1: none; see the module text): every model's path no longer
+    than ``full`` (the Walk distance where a path meets difficult terrain, Strider and Flying apart),
+    checked as a block's move is (``moving.paths_ok``'s checks), all of them tested in one compiled
+    pass (``move_kernels.first_paths_ok``); the tests hold it to a plain reference move by move."""
     if not moves:
         return -1
     ax, ay = state.anchors[u]
@@ -349,7 +320,6 @@ __all__ = [
     "least_squares_order",
     "order",
     "paths",
-    "reshape_ok",
     "reshaped",
     "searches",
     "shape_actions",
