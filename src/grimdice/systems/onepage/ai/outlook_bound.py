@@ -39,9 +39,7 @@ def charge_bound(state: GameState, u: int, t: int) -> float:
     so ``u``'s side never gains, and ``t``'s side gives at most its :func:`.threat.stake` (its
     points destroyed with every model killed, less what its state already gives away; widened by
     :data:`SLACK` for the law's probabilities summing to 1 only up to rounding)."""
-    from grimdice.engine.frozen import replace
-
-    return max(0.0, threat.stake(replace(state, active=u), t)) * (1.0 + SLACK) + SLACK
+    return max(0.0, threat.stake(threat.placed_at(state, u, None), t)) * (1.0 + SLACK) + SLACK
 
 
 @dataclass(frozen=True)
@@ -59,9 +57,7 @@ class OutlookBound:
         """The bound at ``end``, whose nearest enemy unit is ``gap`` away: every enemy is at least
         as far, so its shot falls in that band or a farther one, and a charge counts only on an
         enemy within the Assault distance of ``end`` (the same tests as the prospects')."""
-        near, band = gap - self.walk, 0
-        while band < len(self.cuts) and near > self.cuts[band] + EPS:
-            band += 1
+        band = threat.band_of(self.cuts, gap - self.walk)
         charge = 0.0
         if gap <= self.assault + EPS:
             for t, value in self.charges:
@@ -91,9 +87,7 @@ def shot_bands(state: GameState, u: int) -> tuple[tuple[float, ...], tuple[float
     """``u``'s weapon ranges (:func:`.threat.reach_bands`' cuts) and, per band of gaps they cut,
     the greatest value :func:`.threat.shot_prospect` can read of any enemy in that band or a
     farther one (0 where it reads none: the last round, an Immobile unit, no ranged weapon)."""
-    from grimdice.systems.onepage.game.state import ROUNDS
-
-    if state.round >= ROUNDS or state.units[u].immobile or state.weapon_range(u) <= 0:
+    if not threat.shoots_next(state, u):
         return (), (0.0,)
     bands = threat.reach_bands(state, u)
     cuts = next(iter(bands.values()))[0] if bands else []
@@ -119,18 +113,27 @@ def outlook_here(state: GameState, u: int, kept: Kept) -> tuple[Odds, float]:
     return got
 
 
+def ahead(state: GameState, u: int, end: tuple[float, float], kept: Kept) -> float:
+    """The change, from where ``u`` stands to ``end``, of what its next activation offers
+    (:func:`.threat.outlook`: its best charge and shot, a transport's passengers' shots); each
+    unit's charges and outlook where it stands are read once into ``kept``."""
+    odds, here = outlook_here(state, u, kept)
+    return threat.outlook(state, u, end, odds) - here
+
+
 class Later:
-    """The Walks and Runs of one decision whose change of outlook (``players.ahead``) is valued only
+    """The Walks and Runs of one decision whose change of outlook (:func:`ahead`) is valued only
     where the move can still be the best (:func:`.choosing.choose`): each is given with an upper
     bound in its place (:meth:`add`), its value in full kept in :attr:`values` under its index."""
 
-    def __init__(self, state: GameState, kept: Kept) -> None:
-        self.state, self.kept = state, kept
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.kept: Kept = {}  # each unit's charges and outlook where it stands (outlook_here)
         self.values: dict[int, Callable[[], float]] = {}
         self._bounds: dict[int, OutlookBound] = {}
 
     def bound(self, u: int, end: tuple[float, float], gap: float) -> float:
-        """At least ``players.ahead`` at ``end`` of ``u``, whose nearest enemy unit is ``gap`` away:
+        """At least :func:`ahead` at ``end`` of ``u``, whose nearest enemy unit is ``gap`` away:
         :class:`OutlookBound` less the outlook where ``u`` stands (each unit's read once)."""
         odds, here = outlook_here(self.state, u, self.kept)
         got = self._bounds.get(u)
@@ -142,7 +145,7 @@ class Later:
         self, i: int, u: int, end: tuple[float, float], gap: float, terms: tuple[float, float, float]
     ) -> float:
         """The move ``i`` of ``u`` to ``end`` (its nearest enemy ``gap`` away), whose value is
-        ``(v + reach x players.ahead) - d`` for ``terms`` ``(v, reach, d)`` (``reach`` >= 0): that
+        ``(v + reach x ahead) - d`` for ``terms`` ``(v, reach, d)`` (``reach`` >= 0): that
         value's upper bound, the value itself kept in :attr:`values`."""
         v, reach, d = terms
         self.values[i] = partial(_valued, self.state, u, end, self.kept, terms)
@@ -152,8 +155,6 @@ class Later:
 def _valued(
     state: GameState, u: int, end: tuple[float, float], kept: Kept, terms: tuple[float, ...]
 ) -> float:
-    from grimdice.systems.onepage.ai.players import ahead
-
     v, reach, d = terms
     return (v + reach * ahead(state, u, end, kept)) - d
 
@@ -163,6 +164,7 @@ __all__ = [
     "Kept",
     "Later",
     "OutlookBound",
+    "ahead",
     "charge_bound",
     "outlook_bound",
     "outlook_here",

@@ -30,7 +30,7 @@ from grimdice.engine.playing import random_bot
 from grimdice.engine.table.blocks import blocks_in_cover
 from grimdice.systems.onepage.ai import choices, choosing, footing, threat
 from grimdice.systems.onepage.ai.deploying import role
-from grimdice.systems.onepage.ai.outlook_bound import Later, outlook_here
+from grimdice.systems.onepage.ai.outlook_bound import Later
 from grimdice.systems.onepage.game import consolidation, dangerous, deployment, firing, legs, transport
 from grimdice.systems.onepage.game.cache import memo, recall, shot_state
 from grimdice.systems.onepage.game.queries import prefetch
@@ -241,17 +241,6 @@ def moved_to(state: GameState, u: int, d: tuple[float, float]) -> tuple[float, f
     return state.anchors[u][0] + d[0], state.anchors[u][1] + d[1]
 
 
-Outlook = tuple[threat.Odds, float]  # (threat.charge_odds, threat.outlook where the unit stands)
-
-
-def ahead(state: GameState, u: int, end: tuple[float, float], kept: dict[int, Outlook]) -> float:
-    """The change, from where ``u`` stands to ``end``, of what its next activation offers
-    (:func:`.threat.outlook`: its best charge and shot, a transport's passengers' shots); each
-    unit's charges and outlook where it stands are read once into ``kept``."""
-    got = outlook_here(state, u, kept)
-    return threat.outlook(state, u, end, got[0]) - got[1]
-
-
 def waiting(state: GameState, acts: list[list[Any]]) -> dict[int, float]:
     """In the last round, what each of the AI's units gains by acting after the enemy's units have
     activated: a pin then lasts to the end and scores the unit's full points ("the point value of
@@ -297,8 +286,7 @@ def ai_player(
     approach = APPROACH if state.round < ROUNDS else 0.0  # closing in pays only with an activation left
     defer = waiting(state, acts)  # the last round: units whose pins score more later act last
     gaps: dict[int, float] = {}
-    kept: dict[int, Outlook] = {}  # each unit's charges' values and outlook where it stands (ahead)
-    later = Later(state, kept)  # the moves whose ahead is valued only where it can be the best
+    later = Later(state)  # the moves whose change of outlook is valued only where it can be the best
     near: dict[tuple[int, tuple[float, float]], float] = {}  # nearest enemy gap at each candidate
     shots: dict[tuple[int, tuple[float, float]], float] = {}  # best Walk shot at each candidate
     for kind in ("walk", "run"):  # every candidate position's gaps (and sight) in one pass per unit

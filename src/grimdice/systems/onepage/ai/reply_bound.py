@@ -36,17 +36,12 @@ def shots_exceed(
     Assault path search). Each shot read is put in ``shots``."""
     u, end, skip = move
     most, limit = bounds
-    kept_whole = 1.0
-    for v in order:
-        w = threat.reply_weight(s, v) if v != skip else 0.0
-        if w == 0.0:
-            continue
-        low = shots[v] = threat.reply_shot(s, v, u, end)
-        if low > 0.0:
-            kept_whole *= 1.0 - w * threat.share(low, threat.rest_of(state, v, u)) * min(1.0, low / most)
-        if most * (1.0 - kept_whole) > limit * (1.0 + SLACK) + SLACK:
-            return True
-    return False
+
+    def shot(v: int) -> float:
+        got = shots[v] = threat.reply_shot(s, v, u, end)
+        return got
+
+    return threat.taken(state, s, (u, skip, most), order, shot, limit * (1.0 + SLACK) + SLACK)[1]
 
 
 __all__ = ["SLACK", "shots_exceed"]

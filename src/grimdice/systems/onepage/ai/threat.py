@@ -52,6 +52,7 @@ here calls a new exact solver.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -271,17 +272,35 @@ def exposure(
         and shots_exceed(state, s, (u, end, skip), order, (most, limit), shots)
     ):
         return math.inf
+    if end is None:
+        return taken(state, s, (u, skip, most), order, lambda v: reply_here(state, v, u), limit)[0]
+    at = end
+    return taken(state, s, (u, skip, most), order, lambda v: reply_value(s, v, u, at, shots.get(v)), limit)[0]
+
+
+def taken(
+    state: GameState,
+    s: GameState,
+    unit: tuple[int, int, float],
+    order: list[int],
+    reply: Callable[[int], float],
+    limit: float,
+) -> tuple[float, bool]:
+    """:func:`exposure`'s product for ``unit`` ``(u, skip, most)`` (``s``: the state with ``u`` at its
+    end; ``most``: its stake), each enemy of ``order`` in turn taking ``reply(v)``: ``m(u) x (1 -
+    product of (1 - c(v)))`` and whether it went over ``limit`` (the product then stops)."""
+    u, skip, most = unit
     kept_whole = 1.0  # the product of (1 - c(v)) so far: the share of the stake no enemy takes
     for v in order:
         w = reply_weight(s, v) if v != skip else 0.0
         if w == 0.0:
             continue
-        best = reply_value(s, v, u, end, shots.get(v)) if end is not None else reply_here(state, v, u)
+        best = reply(v)
         if best > 0.0:
             kept_whole *= 1.0 - w * share(best, rest_of(state, v, u)) * min(1.0, best / most)
         if most * (1.0 - kept_whole) > limit:
-            break
-    return most * (1.0 - kept_whole)
+            return most * (1.0 - kept_whole), True
+    return most * (1.0 - kept_whole), False
 
 
 def charge_odds(state: GameState, u: int) -> Odds:
@@ -377,19 +396,30 @@ def shot_prospect(state: GameState, u: int, end: tuple[float, float] | None = No
     :func:`exposure` for the unit's own guns: a move into range of what it can hurt gains. The
     key depends on ``end`` only through the weapons whose range reaches once the Walk closes the
     gap, so each enemy's value is read once per band of gaps (:func:`reach_bands`)."""
-    from grimdice.systems.onepage.game.state import ROUNDS
-
-    if state.round >= ROUNDS or state.units[u].immobile or state.weapon_range(u) <= 0:
+    if not shoots_next(state, u):
         return 0.0
     walk = move_distance(state.setup.units[u], "walk")
     best = 0.0
     for t, (cuts, values) in reach_bands(state, u).items():
-        near = state.gap(u, t, end) - walk
-        band = 0
-        while band < len(cuts) and near > cuts[band] + EPS:  # the weapons of range cuts[band] miss
-            band += 1
-        best = max(best, values[band])
+        best = max(best, values[band_of(cuts, state.gap(u, t, end) - walk)])
     return best
+
+
+def shoots_next(state: GameState, u: int) -> bool:
+    """Whether :func:`shot_prospect` values a shot of ``u``: an activation of ``u`` is left after
+    this one (not the last round), it can move and it has a ranged weapon."""
+    from grimdice.systems.onepage.game.state import ROUNDS
+
+    return not (state.round >= ROUNDS or state.units[u].immobile or state.weapon_range(u) <= 0)
+
+
+def band_of(cuts: Sequence[float], near: float) -> int:
+    """The band of gaps (:func:`reach_bands`) a gap of ``near`` falls in: past every cut its
+    weapons of range ``cuts[band]`` miss."""
+    band = 0
+    while band < len(cuts) and near > cuts[band] + EPS:
+        band += 1
+    return band
 
 
 def reach_bands(state: GameState, u: int) -> dict[int, tuple[list[float], list[float]]]:
@@ -439,6 +469,7 @@ __all__ = [
     "NEXT",
     "PROSPECT",
     "WEIGHT",
+    "band_of",
     "can_charge",
     "carried",
     "charge_key",
@@ -457,9 +488,11 @@ __all__ = [
     "reply_weight",
     "rest_of",
     "share",
+    "shoots_next",
     "shot_prospect",
     "stake",
     "strikers",
     "strikes_first",
+    "taken",
     "walked_to",
 ]
