@@ -83,10 +83,6 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
         if k >= n:
             k = n - 1
         one = left[k]
-        if one is None:  # a kind the model never has: dropped at once
-            n -= 1
-            left[k] = left[n]
-            continue
         if type(one) is int:  # the kind of one source alone
             acts = built[one]
             if acts is None:
@@ -238,20 +234,15 @@ MAY: dict[tuple[str, ...], Callable[[Setup, int], bool]] = {
 def _plan(setup: Setup, profile: int, full: bool) -> tuple[Any, ...]:
     """A decision's sources (:data:`_TABLES`, by whether the action is in full and the scenario's
     volley fire), its kinds in order, each as the index of its source when one source alone gives
-    it, else as the kind and its sources, or None when a model of ``profile`` (-1: a blip) never
-    has it; and the sources such a model never gets an action from (:data:`MAY`): per source,
-    its empty list of actions when it never gives one, else None."""
+    it, else as the kind and its sources; and the sources a model of ``profile`` (-1: a blip) never
+    gets an action from (:data:`MAY`): per source, its empty list of actions when it never gives
+    one (so a kind it never has is found empty and dropped without a look), else None."""
     sources, kinds, where = _table_of(setup, full)
     never = tuple(
         () if profile >= 0 and names in MAY and not MAY[names](setup, profile) else None
         for names, _ in sources
     )
-    slots = tuple(
-        (None if never[where[k]] is not None else where[k])
-        if type(where[k]) is int
-        else (None if all(never[n] is not None for n, _ in where[k]) else (k, where[k]))
-        for k in kinds
-    )
+    slots = tuple(where[k] if type(where[k]) is int else (k, where[k]) for k in kinds)
     return sources, slots, never
 
 
