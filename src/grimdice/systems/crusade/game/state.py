@@ -197,7 +197,7 @@ class GameState:
         return (_RULES or _load())[0].chance_outcomes(self)
 
     def apply(self, action: Sequence[Any]) -> GameState:
-        return (_RULES or _load())[0].apply(self, action if type(action) is tuple else tuple(action))
+        return (_RULES or _load())[0].apply(self, action)
 
     def returns(self) -> tuple[float, float]:
         """+1 for the winner, -1 for the loser, 0 each for a draw."""
@@ -286,17 +286,18 @@ IDLE: dict[str, Any] = {
     "pick_first": False,
 }
 
-#: :mod:`.rules` and :mod:`.sampling` (which import this module), fetched at the first step and
-#: kept: an import at every step would cost more than some steps do
+#: :mod:`.rules`, :mod:`.sampling`, :mod:`.arrive` and :mod:`.horror` (which import this module),
+#: fetched at the first step and kept: an import at every step would cost more than some steps do
 _RULES: list[Any] = []
 
 
 def _load() -> list[Any]:
-    """The rules and the random draw, imported; from then on :meth:`GameState.apply` and
-    :meth:`GameState.random_action` are their functions themselves (one call a step fewer)."""
-    from grimdice.systems.crusade.game import rules, sampling
+    """The rules, the random draw and the turn's start, imported; from then on
+    :meth:`GameState.apply` and :meth:`GameState.random_action` are their functions themselves
+    (one call a step fewer)."""
+    from grimdice.systems.crusade.game import arrive, horror, rules, sampling
 
-    _RULES[:] = [rules, sampling]
+    _RULES[:] = [rules, sampling, arrive, horror]
     setattr(GameState, "apply", rules.apply)  # noqa: B010  (a method replaced: mypy would refuse)
     setattr(GameState, "random_action", sampling.random_action)  # noqa: B010
     return _RULES
@@ -347,24 +348,12 @@ def turn_start(s: GameState) -> GameState:
     ("roll 2 reds and add 4 to get the move value ... you may roll once per turn for ALL the
     models' move value for that turn"), then each face-down HORROR's red die; first, the X
     reinforcements due enter or roll (:mod:`.arrive`)."""
-    arrive, horror = _TURN or _turn_rules()
+    _rules, _sampling, arrive, horror = _RULES or _load()
     s, called = arrive.at_turn_start(s)  # X reinforcements: those due enter, the others roll
     first = (("shamble",),) if shambling(s) else ()
     late = (("shamble",),) if not first and arrive.shamble_coming(s, called) else ()  # after their rolls
     events = first + tuple(("horror", i) for i in horror.waiting(s)) + called + late
     return next_event(s, events)
-
-
-#: :mod:`.arrive` and :mod:`.horror` (which import this module), fetched at the first turn's start
-#: and kept: an import statement in a function costs more than the turn's other checks
-_TURN: list[Any] = []
-
-
-def _turn_rules() -> list[Any]:
-    from grimdice.systems.crusade.game import arrive, horror
-
-    _TURN[:] = [arrive, horror]
-    return _TURN
 
 
 def shambling(s: GameState) -> bool:
