@@ -349,13 +349,9 @@ class Recorder:
 
     def step(self, s: GameState, a: Any, nxt: GameState) -> None:
         """Record one step: its action, what an attack did, the models' book."""
-        book = self.book
-        if s.pending:
-            if not s.ended and (text := _event(s, nxt, a)):  # a chance outcome
-                self.events.append({"round": s.round, "player": s.player, "text": text})
-            book.step(s, nxt)
-        elif s.control or len(nxt.tokens) != len(book.kills):  # else nothing for the book (Book.step)
-            book.step(s, nxt)
+        if s.pending and not s.ended and (text := _event(s, nxt, a)):  # a chance outcome
+            self.events.append({"round": s.round, "player": s.player, "text": text})
+        self.book.step(s, nxt)
         self.actions.append(list(a))
 
     def log(self, setup: Setup, s: GameState) -> dict[str, Any]:
