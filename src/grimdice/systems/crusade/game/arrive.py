@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.game.frozen import altered
-from grimdice.systems.crusade.game.state import READY, GameState, Token, has_code
+from grimdice.systems.crusade.game.state import READY, GameState, Token, shamblers
 
 
 def entered(s: GameState, g: int) -> int:
@@ -36,10 +36,8 @@ def shamble_coming(s: GameState, rolls: tuple[tuple[Any, ...], ...]) -> bool:
     """Whether a group rolled for (``rolls``) holds an IX SHAMBLE model: the turn's SHAMBLE roll
     ("once per turn for ALL the models' move value") then follows the groups' rolls, so that the
     models that come have a move."""
-    profiles = s.setup.profiles
-    return any(
-        has_code(profiles[k].abilities, "SHAMBLE") for r in rolls for k in s.setup.groups[int(r[1])].models
-    )
+    slow = shamblers(s.setup)
+    return bool(slow) and any(k in slow for r in rolls for k in s.setup.groups[int(r[1])].models)
 
 
 def enter(s: GameState, g: int) -> GameState:
