@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grimdice.systems.crusade.game.table_free import FORCED_REACH, free_steps
+from grimdice.systems.crusade.game.table_free import FORCED_REACH, free_steps, open_steps
 from tests.crusade_game.test_table_kept import _skirmish_board
 
 
@@ -49,7 +49,7 @@ def test_the_kept_steps_are_the_plain_walks_steps():
         side = n % 2
         want = plain_free(board, p, found, occupied, side, breaches)
         assert list(free_steps(board, p, found, occupied, side, breaches)) == want, p
-        assert free_steps(board, p, found, occupied, side, breaches, kept=False) == want, p
+        assert open_steps(board, p, found, occupied, side, breaches) == want, p
         assert list(board.steps(p, 0, {}, occupied, side, breaches)) == want, p
         got = want
         entering = any(st[3] >= 0 for st in found)

@@ -43,7 +43,7 @@ import numpy as np
 from grimdice.engine.table.lattice import EIGHT, Cell, Lattice, breadth_first
 from grimdice.systems.crusade.game import table_parts
 from grimdice.systems.crusade.game.board import FULL, Breaches, Doors, Occupied, Pos, Step
-from grimdice.systems.crusade.game.table_free import Placed, free_steps
+from grimdice.systems.crusade.game.table_free import Placed, free_steps, open_steps
 from grimdice.systems.crusade.game.table_parts import Building, Link, Nearest, Structure, key_piece, piece_key
 from grimdice.systems.crusade.game.table_sight import ALL_SEEN, HEAD, ends_of, seen_pair, seen_table
 
@@ -242,7 +242,7 @@ class TableBoard:
                     here, there = self.indoors(p), self.indoors(to)
                     cost = k * math.hypot(dx, dy) + abs(z - p[2])
                     found.append(("fly", to, cost, there if there not in (-1, here) else -1))
-        return list(free_steps(self, p, tuple(found), occupied, side, breaches, kept=False))
+        return open_steps(self, p, found, occupied, side, breaches)
 
     def _static(self, p: Pos) -> tuple[tuple[str, Pos, float, int], ...]:
         """Every step from ``p`` on the empty table, with the sector it enters (or -1); kept."""

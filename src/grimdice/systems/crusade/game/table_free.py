@@ -32,16 +32,26 @@ def free_steps(
     occupied: Occupied,
     side: int,
     breaches: Breaches,
-    kept: bool = True,
 ) -> Sequence[Step]:
+    """:func:`open_steps` of the table's kept steps ``found`` from ``p`` (see the module text): when
+    none enters a sector and no model holds one of their ends, the table's kept tuple of them itself
+    (read only: not copied)."""
+    plain, ends, entering = _plain(board, p, found)
+    if entering:
+        return open_steps(board, p, found, occupied, side, breaches)
+    return plain if ends.isdisjoint(occupied) else [st for st in plain if st[1] not in occupied]
+
+
+def open_steps(
+    board: TableBoard,
+    p: Pos,
+    found: Sequence[Placed],
+    occupied: Occupied,
+    side: int,
+    breaches: Breaches,
+) -> list[Step]:
     """The steps of ``found`` (from ``p``) to a free position, into no sector held by enemies alone
-    unless a forced entry of it lies within 3"; ``kept``: ``found`` are the table's kept steps
-    from ``p`` (see the module text), and when no model holds one of their ends the answer is
-    the table's kept tuple of them itself (read only: not copied)."""
-    if kept:
-        plain, ends, entering = _plain(board, p, found)
-        if not entering:
-            return plain if ends.isdisjoint(occupied) else [st for st in plain if st[1] not in occupied]
+    unless a forced entry of it lies within 3"."""
     out: list[Step] = []
     shut: dict[int, bool] = {}  # each sector entered: whether its entry is refused
     for kind, to, cost, into in found:
@@ -70,4 +80,4 @@ def _plain(board: TableBoard, p: Pos, found: tuple[Placed, ...]) -> tuple[Any, .
     return got
 
 
-__all__ = ["FORCED_REACH", "free_steps"]
+__all__ = ["FORCED_REACH", "free_steps", "open_steps"]
