@@ -39,7 +39,6 @@ from grimdice.systems.crusade.game import (
 )
 from grimdice.systems.crusade.game.activation import (
     activations,
-    can_activate,
     may_act,
     may_move,
     mindless,
@@ -453,7 +452,6 @@ __all__ = [
     "FULL_ACTION",
     "Decision",
     "adjacent_enemies",
-    "can_activate",
     "charge",
     "enemies",
     "full_actions",
