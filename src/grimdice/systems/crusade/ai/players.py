@@ -353,7 +353,7 @@ def _answer(state: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]
     """The choice asked in the middle of another model's move or attack (snap fire, an ambush, a ZOC
     melee), or None when none is asked."""
     if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks
-        i, j, _ = state.snap
+        i, j = state.snap[:2]
         shots = [(law_value(state, j, i, snap_shot(state, j, i, a[1])), a) for a in actions if a[0] == "snap"]
         top = max(shots, default=(0.0, ("pass",)))
         return top[1] if top[0] > 0 else ("pass",)

@@ -153,7 +153,7 @@ class GameState:
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
     ambush: tuple[int, ...] = ()  # IX AMBUSH: revealed models yet to attack (k) or half move (~k)
     events: tuple[tuple[Any, ...], ...] = ()  # chance events still to come at the turn's start
-    snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
+    snap: tuple[Any, ...] = ()  # a melee waiting on the defender's SNAP FIRE: (i, j, fired, melee)
     items: tuple[tuple[Pos, int], ...] = ()  # per item objective: where it lies, or its carrier
     breaches: tuple[tuple[Pos, int], ...] = ()  # VI forced entries on a table: (marker, sector)
     sector_hits: tuple[tuple[int, int], ...] = ()  # VI: a table's damaged sectors: (sector, hits left)
