@@ -99,7 +99,12 @@ def test_snap_fire_before_an_ambusher_s_melee():
 
 def test_snap_fire_before_a_dive():
     board = table(terrain=[block(3, 2, 5, 5, 2)])
-    s = table_state(board, [put("Marine", 4, 3, 2)], [put("Gunner", 6, 3), put("Gunner", 11, 7)], profiles=[MARINE, GUNNER])
+    s = table_state(
+        board,
+        [put("Marine", 4, 3, 2)],
+        [put("Gunner", 6, 3), put("Gunner", 11, 7)],
+        profiles=[MARINE, GUNNER],
+    )
     s = active(s).apply(("dive", 1)).apply(("dive", 1))  # the jump made: landed beside the gunner
     assert s.tokens[0].sq == (5, 3, 0) and not s.pending
     assert s.current_player() == 1 and s.legal_actions() == SNAP
@@ -112,7 +117,12 @@ def test_snap_fire_before_a_dive():
 def test_snap_fire_before_the_awkward_melee_across_a_ladder():
     board = table(terrain=[block(5, 4, 6, 5, 2)], ladders=[{"at": [4, 4, 0], "to": [5, 4, 2]}])
     gunner = dict(GANGER, name="Gunner", abilities=["SNAP FIRE"], weapons=[PISTOL])
-    s = table_state(board, [put("Ganger", 4, 4), put("Ganger", 0, 7)], [put("Gunner", 5, 4, 2), put("Gunner", 11, 7)], profiles=[GANGER, gunner])
+    s = table_state(
+        board,
+        [put("Ganger", 4, 4), put("Ganger", 0, 7)],
+        [put("Gunner", 5, 4, 2), put("Gunner", 11, 7)],
+        profiles=[GANGER, gunner],
+    )
     s = active(s).apply(("ladder_melee", 2))
     assert s.current_player() == 1 and s.legal_actions() == SNAP
     melee = s.apply(("pass",)).pending
