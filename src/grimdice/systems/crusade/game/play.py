@@ -83,7 +83,8 @@ READINGS = (
     "model of the exploring force sees into it or comes beside it (adjacent, at the start and after each "
     "step); its "
     "squares are known",
-    "reading card_payer: a card played in the enemy turn costs the action of the psyker that played it",
+    "reading card_payer: a card played in the enemy turn costs the action of a model its player declares "
+    "(one with an action to spend in its next activation; the psyker when there is none), marked until then",
     "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "
     "knockback; the thrower does not choose another direction",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
