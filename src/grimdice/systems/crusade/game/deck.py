@@ -347,8 +347,8 @@ def decide(s: GameState, a: Action) -> GameState:
     if a[0] == "pass":  # a PRECOGNANT passed: the held shot goes on
         return powers.resume(altered(s, psy=altered(s.psy, prompt=())))
     if a[0] == "pay":  # VII: the model declared to spend the card's action
-        s, card, payer = owed.declared(s, a)
-        return moments.played(cast(s, card, payer))
+        back, card, payer = owed.declared(s, a)
+        return moments.played(cast(back, card, payer))
     if a[0] == "cast":  # VII: in the enemy turn, who spends the action is asked first
         asked = owed.ask(s, a, _card(s, int(a[2])).card not in powers.FREE)
         return asked if asked is not None else moments.played(cast(s, a))
