@@ -288,6 +288,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
             return foresee_choice(state, actions)
         if prompt[:1] == ("find",):  # ... and a PSYCHOMETRY worth its action
             return find_choice(state, actions)
+        if prompt[:1] == ("pay",):  # VII: the action a card of the enemy turn costs
+            return _payer(state, actions)
         return actions[0]
     if actions[0][0] == "activate":
         return _activation(state, actions)
@@ -349,11 +351,18 @@ def _move_on(
     return _stay(actions)
 
 
+def _payer(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """VII: "declare which model is spending the action": the model whose action is worth least,
+    the one farthest from its force's goals (the one it would activate last, :func:`_activation`)."""
+    dist = _distances(s, _goals(s, s.tokens[int(actions[0][1])].side))
+    return max(actions, key=lambda a: (dist.get(s.tokens[int(a[1])].sq, 10**6), -int(a[1])))
+
+
 def _answer(state: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
     """The choice asked in the middle of another model's move or attack (snap fire, an ambush, a ZOC
     melee), or None when none is asked."""
     if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks
-        i, j, _ = state.snap
+        i, j = state.snap[:2]
         shots = [(law_value(state, j, i, snap_shot(state, j, i, a[1])), a) for a in actions if a[0] == "snap"]
         top = max(shots, default=(0.0, ("pass",)))
         return top[1] if top[0] > 0 else ("pass",)
