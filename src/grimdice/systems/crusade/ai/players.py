@@ -10,7 +10,7 @@ SHIELD a friend in an enemy's sight, the further cards by :mod:`.powers`, a PREC
 enemy attack that would harm; on a table also brings a sector, barricade or catwalk down on
 enemies in it or on it, dives and melees across a held ladder; fires two pistols, detonates,
 latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an entry
-(on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
+(on a table; its best attack) when it has no target, then steps (climbing ladders and scrabbling on a table)
 towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
 of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
 reach, and hides in darkness when it can do nothing better; an artillery crew keeps within 1" of
@@ -317,7 +317,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
             return attacks[best]
     for a in actions:
         if a[0] in ("reload", "unjam", "force") and not carrying:
-            return a  # VI FORCE ENTRY on a table: into a sector its enemies hold
+            # VI FORCE ENTRY on a table, into a sector its enemies hold: with its best attack
+            return aim.best_force(state, actions) if a[0] == "force" else a
     me = state.tokens[state.active]
     if not me.blip and aim.keeps_hold(state, state.active, {p[:2] for p in _hold_squares(state, me.side)}):
         return _end(actions)  # it holds its objective

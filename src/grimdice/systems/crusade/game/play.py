@@ -208,8 +208,11 @@ TABLE_READINGS = (
     "reading building_entry: a step into a building is made from a cell beside it; a sector that "
     "holds enemies and no friends is entered only within 3 inches of a forced entry, or down a roof hatch, "
     "by stairs or off a catwalk",
-    "reading forced_entry: a forced entry rolls a usable weapon's dice against the building's armour "
-    "(+1 for +P); its marker is where the forcing model stands",
+    "reading forced_entry: a forced entry is any attack the model could make on the building beside it: "
+    "a ready ranged weapon, pistol or grenade fired at range 0 (not BARRAGE, nor ARTILLERY after a move) "
+    "or a melee with its base melee dice and melee weapons (not SPIKY), rolled against the building's "
+    "armour (+1 for +P and AP, none for area or line); its fails and RELOAD leave the weapons as any "
+    "attack does; its marker is where the forcing model stands",
     "reading table_hide: a model may hide inside a building or beside a piece at least 1 inch above its feet",
     "reading table_area: an AREA or BLAST weapon also rolls at every other model within 1 inch of its target",
     "reading table_template: a flamer template is laid flat from the firer's cell towards the target's, "

@@ -6,7 +6,7 @@ this module holds the data and its invariants.
 Actions are tuples of JSON values (a game log is the seed, the scenario and the actions):
 ``("activate", i)``, ``("move", x, y)`` (on a table ``("move", x, y, z)``, and ``("ladder", ...)``,
 ``("jump", ...)``, ``("scrabble", ...)``, ``("fall", ...)``, ``("hang", ...)``, ``("force", sector,
-weapon)``, ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``,
+weapon)`` (weapon "": a melee), ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``,
 ``("melee_sector", sector)``, ``("shoot_piece", n, weapon)``, ``("melee_piece", n)``, ``("dive", j)``,
 ``("ladder_melee", j)``),
 ``("open", x, y)``, ``("close", x, y)``, ``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT
@@ -21,9 +21,9 @@ ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` 
 cards or ``("pass",)`` in its card window (a PRECOGNANT at a declared attack) and a killed player
 psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
 ``("draw", card)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th end of
-the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)``, ``("detonate", ok)`` and X's
-``("reinforce", ok)``; IX VOLLEY FIRE's ``("volley", weapon, n, *targets, *others)`` is the active
-model's action.
+the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)``, ``("detonate", ok)``, VI's
+``("force", made)`` or ``("force", made, failed weapon)`` and X's ``("reinforce", ok)``; IX VOLLEY
+FIRE's ``("volley", weapon, n, *targets, *others)`` is the active model's action.
 """
 
 from __future__ import annotations
