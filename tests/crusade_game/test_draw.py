@@ -175,3 +175,21 @@ def test_two_models_in_one_square_stand_side_by_side():
     (x0, y0, r0), (x1, y1, r1) = spots(s)[0], spots(s)[1]
     assert y0 == y1 and x1 - x0 >= r0 + r1  # apart, in the square
     assert x0 - r0 >= 4.5 and x1 + r1 <= 5.5
+
+
+def test_a_buildings_name_keeps_clear_of_the_models_in_its_way():
+    """The hab (cells 10-14 by 5-10) is named above its top row unless models stand under the name;
+    then in the first row of it that is clear."""
+    from grimdice.systems.crusade.game.draw import figure
+
+    s = _example("skirmish")
+    for blocked in ([], [(12, 4)], [(12, 4), (11, 5)]):
+        for i, (x, y) in enumerate(blocked):
+            s = s.with_token(i, sq=(x, y, 0))
+        fig = figure(s, "hab")
+        ax = fig.axes[0]
+        renderer = fig.canvas.get_renderer()
+        texts = [t for t in ax.texts if t.get_text()]
+        assert _overlaps([t.get_window_extent(renderer) for t in texts]) == []
+        name = next(t for t in texts if t.get_text() == 'hab, roof 4"')
+        assert name.get_position() == (12.0, 4 + len(blocked))

@@ -107,7 +107,8 @@ def figure(s: GameState, title: str, volleys: Sequence[Any] = (), new: Sequence[
                 [a[0], b[0]], [a[1], b[1]], ls=":", color="black", lw=1, marker="o", mfc="none", markersize=14
             )
     else:
-        draw_table_marks(ax, table, {(int(s.tokens[i].sq[0]), int(s.tokens[i].sq[1])) for i in spots})
+        occupied = {(int(s.tokens[i].sq[0]), int(s.tokens[i].sq[1])) for i in spots}
+        draw_table_marks(ax, table, occupied, SQUARE)
     _objectives(ax, s)
     _battle_marks(ax, s, volleys, new, spots)
     for where, carrier in s.items:

@@ -19,6 +19,7 @@ BLOCK_RGB = (0.55, 0.65, 0.45)
 RUBBLE_RGB = (0.62, 0.55, 0.5)
 CATWALK_RGB = (0.45, 0.55, 0.7)
 Cell = tuple[int, int]
+NAME_FONT = 8  # points: a building's name
 
 
 def _shade(rgb: tuple[float, float, float], height: float) -> tuple[float, float, float]:
@@ -86,27 +87,51 @@ def _links(board: TableBoard) -> list[tuple[Any, Any, bool]]:
     return out
 
 
-def draw_table_marks(ax: Any, board: TableBoard, occupied: Collection[Cell] = ()) -> None:
-    """Heights (not under a model in ``occupied``: its own mark says where it stands), building
-    names, sector borders, doors, ladders and stairs over the image."""
+def _heights(board: TableBoard) -> list[Cell]:
+    """The cells outside buildings whose top is above the table: their height is written in them."""
     lat = board.lattice
-    for y in range(lat.height):
-        for x in range(lat.width):
-            levels = lat.levels_at((x, y))
-            up = levels and levels[-1] > 0 and (x, y) not in board.building_at
-            if up and (x, y) not in occupied:
-                ax.text(x, y, f'{levels[-1]}"', ha="center", va="center", fontsize=7, color="white")
-            if (x, y) in board.rough:
-                ax.plot([x - 0.3, x + 0.3], [y + 0.3, y - 0.3], ls=":", color="black", lw=0.6)
+    return [
+        (x, y)
+        for y in range(lat.height)
+        for x in range(lat.width)
+        if (levels := lat.levels_at((x, y))) and levels[-1] > 0 and (x, y) not in board.building_at
+    ]
+
+
+def _name_spot(cells: list[Cell], span: float, taken: Collection[Cell], rows: int) -> tuple[float, float]:
+    """Where a building's name goes: centred over its cells, in the row above them if no model or
+    written height lies under the name there, else in the first such row of the building or below
+    it (the row above when every row is taken)."""
+    cx = sum(c[0] for c in cells) / len(cells)
+    top, bottom = min(c[1] for c in cells), max(c[1] for c in cells)
+    for y in [top - 1, *range(top, bottom + 2)]:
+        if 0 <= y < rows and not any(q[1] == y and abs(q[0] - cx) < span / 2 + 0.5 for q in taken):
+            return cx, y
+    return cx, top - 1
+
+
+def draw_table_marks(
+    ax: Any, board: TableBoard, occupied: Collection[Cell] = (), square: float = 0.5
+) -> None:
+    """Heights (not under a model in ``occupied``: its own mark says where it stands), building
+    names (clear of the models and heights, at ``square`` inches a cell), sector borders, doors,
+    ladders and stairs over the image."""
+    lat = board.lattice
+    for x, y in _heights(board):
+        if (x, y) not in occupied:
+            ax.text(
+                x, y, f'{lat.levels_at((x, y))[-1]}"', ha="center", va="center", fontsize=7, color="white"
+            )
+    for x, y in board.rough:
+        ax.plot([x - 0.3, x + 0.3], [y + 0.3, y - 0.3], ls=":", color="black", lw=0.6)
     for xs, ys in _borders(board):
         ax.plot(xs, ys, color="black", lw=1.5)
+    labelled = set(occupied) | set(_heights(board))
     for k, b in enumerate(board.buildings):
         cells = [c for c, n in board.building_at.items() if n == k]
-        cx = sum(c[0] for c in cells) / len(cells)
-        y0 = min(c[1] for c in cells)
-        ax.text(
-            cx, y0 - 0.55, f'{printable(b.name)[:14]}, roof {b.height}"', ha="center", va="bottom", fontsize=8
-        )
+        name = f'{printable(b.name)[:14]}, roof {b.height}"'
+        nx, ny = _name_spot(cells, len(name) * NAME_FONT * 0.6 / 72 / square, labelled, lat.height)
+        ax.text(nx, ny, name, ha="center", va="center", fontsize=NAME_FONT)
         for x, y in b.doors:
             ax.plot([x], [y], marker="s", color="saddlebrown", markersize=6, alpha=0.8)
     for p, q, ladder in _links(board):
