@@ -193,3 +193,19 @@ def test_a_buildings_name_keeps_clear_of_the_models_in_its_way():
         assert _overlaps([t.get_window_extent(renderer) for t in texts]) == []
         name = next(t for t in texts if t.get_text() == 'hab, roof 4"')
         assert name.get_position() == (12.0, 4 + len(blocked))
+
+
+def test_a_killed_model_is_not_drawn_and_the_key_names_it_killed():
+    from grimdice.systems.crusade.damage import KILLED
+    from grimdice.systems.crusade.game.draw_key import model_key, spots
+
+    s = state(HALL, [at("Marine", 1, 1), at("Marine", 2, 1)], [at("Stealer", 4, 2)])
+    s = s.with_token(1, cond=KILLED).with_token(0, cond=WOUNDED)
+    assert sorted(spots(s)) == [0, 2]
+    assert [text for text, _, _ in model_key(s)] == [
+        "Marines",
+        " 0  Marine (wounded)",
+        "    killed: 1",
+        "Stealers",
+        " 2  Stealer",
+    ]

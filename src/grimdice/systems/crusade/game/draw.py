@@ -277,7 +277,7 @@ def draw_rounds(states: Sequence[GameState], folder: Path, actions: Sequence[Any
 
 def _result(s: GameState) -> str:
     forces: list[Any] = [f.name for f in s.setup.scenario.forces]
-    return " - a draw" if s.winner is None or s.winner < 0 else f" - {forces[s.winner]} wins"
+    return " - a draw" if s.winner is None or s.winner < 0 else f" - won by {forces[s.winner]}"
 
 
 __all__ = ["draw_rounds", "draw_state", "figure"]

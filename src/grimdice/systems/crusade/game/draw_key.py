@@ -95,13 +95,16 @@ def model_line(s: GameState, i: int) -> str:
 
 
 def model_key(s: GameState) -> list[tuple[str, int, bool]]:
-    """The key's lines, force by force: (text, force, is a force's heading)."""
+    """The key's lines, force by force: (text, force, is a force's heading); the force's models
+    no longer on the board (killed) are listed last by number."""
     drawn = spots(s)
     out: list[tuple[str, int, bool]] = []
     for side, force in enumerate(s.setup.scenario.forces):
         ids = [i for i in sorted(drawn) if s.tokens[i].side == side]
+        gone = [str(i) for i, t in enumerate(s.tokens) if t.side == side and i not in drawn]
         out.append((printable(force.name), side, True))
         out += [(model_line(s, i), side, False) for i in ids]
+        out += [(f"    killed: {', '.join(gone)}", side, False)] if gone else []
     return out
 
 

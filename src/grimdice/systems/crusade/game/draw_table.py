@@ -148,7 +148,7 @@ def table_legend(board: TableBoard) -> list[Mark]:
         "raised": ("raised terrain: its height in inches, darker = higher", _shade(BLOCK_RGB, 2)),
         "catwalk": ("catwalk: stood on and under", CATWALK_RGB),
         "rubble": ("rubble", RUBBLE_RGB),
-        "building": ("building (its name and roof height above it)", BUILDING_RGB),
+        "building": ("building (named with its roof height)", BUILDING_RGB),
     }
     out: list[Mark] = [
         (k, w, {"patch": {"fc": c, "ec": "grey"}}) for k, (w, c) in words.items() if k in kinds
