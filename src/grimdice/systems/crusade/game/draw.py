@@ -161,7 +161,15 @@ def _model(ax: Any, s: GameState, i: int, spot: tuple[float, float, float]) -> N
     badge = {"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85}
     foot = y + 0.44
     if t.alive and t.cond in MARKS:
-        ax.text(x + 0.8 * r, foot, MARKS[t.cond], color="black", bbox=badge, **{**text, "fontsize": size - 1})
+        ax.text(
+            x + 0.8 * r,
+            foot,
+            MARKS[t.cond],
+            color="black",
+            fontweight="bold",
+            bbox=badge,
+            **{**text, "fontsize": size - 1},
+        )
     if len(t.sq) == 3 and t.sq[2]:
         ax.text(x - 0.8 * r, foot, f'{t.sq[2]}"', color="black", bbox=badge, **{**text, "fontsize": size - 1})
 
