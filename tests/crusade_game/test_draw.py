@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from grimdice.systems.crusade.damage import KO, STUNNED, WOUNDED
+from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
 from tests.crusade_game.helpers import at, state
@@ -149,6 +149,8 @@ def test_neighbours_labels_do_not_overlap_and_each_number_is_in_the_key(crowd: s
     if crowd == "grid":
         marines = [at("Marine", x, y) for x in (1, 2) for y in (1, 2)]
         s = state(HALL, marines, [at("Stealer", 3, 1), at("Stealer", 3, 2)]).with_token(2, cond=WOUNDED)
+        s = s.with_token(5, cond=KILLED, horror=1)  # a HORROR lying face down: still on the board
+        assert "horror" in _kinds(s)
     else:
         s = _crowd()
     fig = figure(s, "a crowd")
@@ -196,7 +198,6 @@ def test_a_buildings_name_keeps_clear_of_the_models_in_its_way():
 
 
 def test_a_killed_model_is_not_drawn_and_the_key_names_it_killed():
-    from grimdice.systems.crusade.damage import KILLED
     from grimdice.systems.crusade.game.draw_key import model_key, spots
 
     s = state(HALL, [at("Marine", 1, 1), at("Marine", 2, 1)], [at("Stealer", 4, 2)])
