@@ -86,10 +86,11 @@ def test_a_fallen_catwalk_is_rubble_in_the_legend():
     catwalk = {"name": "catwalk", "kind": "catwalk", "shape": rect(4, 5, 8, 6), "height": 4}
     s = table_state(table(terrain=[catwalk]), [put("Marine", 1, 5)], [put("Stealer", 11, 7)])
     from grimdice.systems.crusade.game.draw_table import table_legend
-    from grimdice.systems.crusade.game.table import piece_key
+    from grimdice.systems.crusade.game.table import TableBoard, piece_key
 
-    assert [k for k, _, _ in table_legend(s.setup.board)] == ["ground", "catwalk"]
-    fallen = s.setup.with_ruins(frozenset({piece_key(0)})).board
+    board, fallen = s.setup.board, s.setup.with_ruins(frozenset({piece_key(0)})).board
+    assert isinstance(board, TableBoard) and isinstance(fallen, TableBoard)
+    assert [k for k, _, _ in table_legend(board)] == ["ground", "catwalk"]
     assert [k for k, _, _ in table_legend(fallen)] == ["ground", "rubble"]
 
 
