@@ -13,6 +13,7 @@ from grimdice.engine import playing
 from grimdice.errors import printable
 from grimdice.systems.crusade.ai.players import PLAYERS, Player
 from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.game import many
 from grimdice.systems.crusade.game.record import Book
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
@@ -320,6 +321,8 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     if before.pending[0] != "attack":
         return None
     how, i, j, _, fired = before.pending[1:6]
+    if how == "many" and many.rolling(after):  # VIII: told once every model is rolled at
+        return None
     if how == "many":
         hit = ", ".join(
             f"{_name(before, k)} {CONDITIONS[after.tokens[k].cond]}, {after.tokens[k].hits} hits left"
