@@ -182,17 +182,29 @@ def fitting(
     in_turn = mode(s, i, weapon) in ROLLED_IN_TURN
     while targets and is_many(s, i, targets, weapon):
         key = (scenario or shot)(s, i, targets, weapon)
-        if in_turn and len(targets) > MAX_NODE:
-            return targets, many_turn.key_of(key)
         try:
-            cached_joint(key)
+            if not in_turn or len(targets) <= MAX_NODE:
+                cached_joint(key)
+                return targets, key
         except ScenarioError:
-            if in_turn:
-                return targets, many_turn.key_of(key)
-            targets = targets[:-1] if len(targets) > 1 else ()
-            continue
-        return targets, key
+            pass
+        turn = _rolled_in_turn(key) if in_turn else None
+        if turn is not None:
+            return targets, turn
+        targets = targets[:-1] if len(targets) > 1 else ()
     return None
+
+
+def _rolled_in_turn(key: str) -> str | None:
+    """The shot ``key`` rolled model by model (:func:`.many_turn.key_of`), or None when the
+    calculator refuses even one model's roll (then the last model is left out, never failing
+    mid-game)."""
+    turn = many_turn.key_of(key)
+    try:
+        many_turn.shot_of(turn).check()
+    except ScenarioError:
+        return None
+    return turn
 
 
 def is_many(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> bool:

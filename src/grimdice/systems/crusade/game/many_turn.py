@@ -13,9 +13,10 @@ drawn, so the knockbacks, fails and grazes are those of the whole shot
 (:func:`grimdice.systems.crusade.joint.joint_law`'s, model by model).
 
 Ours (``reached``): a template's or area's rolls in turn give the firer's one re-roll a turn
-(VIII R) to its target's roll; the re-rolls on a LINE's or BLAST's roll are solved for every target
-while the solver's bounds allow, the last targets' jinks left out first (the AI's look-ahead, not
-the rules: each model is still rolled at).
+(VIII R) to its target's roll (the re-roll is his to use or not: this is his play, not a rule); the
+re-rolls on a LINE's or BLAST's one roll are solved exactly for every target while the solver's
+bounds allow, past them the last targets' IX JINKs are left out first (each model is still rolled
+at).
 
 The shot's key is the calculator's many-target scenario (JSON text, every target a row) with the
 parts drawn so far (``in_turn``); a key without ``in_turn`` is a one-node shot (:mod:`.many`).
@@ -82,9 +83,9 @@ class Shot:
 
     def __init__(self, base: str) -> None:
         data = json.loads(base)
-        rows = data["targets"]
-        scs = [Scenario.model_validate(_alone(data, row, n)) for n, row in enumerate(rows)]
-        self.keys = [json.dumps(_alone(data, row, n), sort_keys=True) for n, row in enumerate(rows)]
+        alone = [_alone(data, row, n) for n, row in enumerate(data["targets"])]
+        scs = [Scenario.model_validate(one) for one in alone]
+        self.keys = [json.dumps(one, sort_keys=True) for one in alone]
         self.atks: list[Attack] = [per_target(sc)[0] for sc in scs]
         self.mode = mode_of(self.atks[0])
         self.one_roll = self.mode in ONE_ROLL
@@ -99,6 +100,11 @@ class Shot:
     def nodes(self) -> int:
         """How many chance nodes the shot takes."""
         return len(self.atks) + self.one_roll
+
+    def check(self) -> None:
+        """Raise the calculator's ScenarioError now if a model's own roll is refused (templates)."""
+        for n in range(0 if self.one_roll else len(self.atks)):
+            self.law((0,) * n)
 
     def law(self, drawn: tuple[int, ...]) -> list[tuple[Any, float]]:
         """The law of the next node after ``drawn``: the roll, or a model's part."""

@@ -125,8 +125,10 @@ READINGS = (
     "reading grid_template: a square is an inch; a flamer template laid from the firer towards its target "
     "touches the squares whose centres lie within its length and half its diameter, seen past walls",
     "reading grid_line: a LINE runs from the firer's centre through the target's to a wall or closed door",
-    "ours (reached): a template, line or area rolls at its target and at most 3 more models; SPLIT FIRE "
-    "and RAPID FIRE name at most 2 targets; fewer where the calculator's exact bounds refuse so many",
+    "ours (reached): a template, line or area rolls at every model it reaches; at most 4 as one chance "
+    "node, more (or past the calculator's exact bounds) a node a model, after a LINE's or BLAST's one roll, "
+    "a template's re-roll on its target's roll alone; SPLIT FIRE and RAPID FIRE name at most 2 targets, "
+    "fewer where the calculator's exact bounds refuse so many",
     "reading reroll_turn: a model's one shot a turn carries its re-roll; its rolls at several models "
     "share it (shots_in_turn); an explosion or malfunction roll has none",
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
