@@ -17,6 +17,7 @@ from grimdice.systems.crusade.ai.worth import many_value
 from grimdice.systems.crusade.damage import CONDITIONS, KILLED, NONE, WOUNDED
 from grimdice.systems.crusade.game import many, many_turn
 from grimdice.systems.crusade.game.many import cached_joint
+from grimdice.systems.crusade.game.play import Recorder
 from grimdice.systems.crusade.game.state import GameState, invariant_errors
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
 
@@ -166,3 +167,16 @@ def test_the_firers_reroll_serves_its_targets_roll_alone():
     killed = [sum(p for (st, *_), p in law if st[0][0] == KILLED) for law in (first, later)]
     # re-rolled whenever not a 3: killed 1 - (5/6)^2 at the target, 1/6 at the others
     assert killed == pytest.approx([11 / 36, 1 / 6])
+
+
+def test_the_log_tells_a_shot_rolled_model_by_model_once():
+    s = _shot(_armed("launcher", "2R", ["B", "W"]), SQUARE, 5)
+    log = Recorder(s)
+    while s.pending:
+        a = s.chance_outcomes()[0][0]
+        nxt = s.apply(a)
+        log.step(s, a, nxt)
+        s = nxt
+    told = [e["text"] for e in log.events]
+    assert len(told) == 1 and told[0].startswith("Marine #0 shoots with launcher at Stealer")
+    assert told[0].count("hits left") == 9
