@@ -127,7 +127,7 @@ def test_a_table_replay_s_frames_are_the_played_game_s_states(client: TestClient
     for k in forced:
         sector = log["actions"][k][1]
         assert body["steps"][k]["arrow"]["kind"] == "melee"
-        made = log["actions"][k + 1] == ["force", 1]
+        made = log["actions"][k + 1][:2] == ["force", 1]  # ["force", made] or ["force", made, failed weapon]
         marks = body["steps"][k + 1]["table"]["breaches"]
         before = body["steps"][k]["table"]["breaches"]
         assert len(marks) == len(before) + made

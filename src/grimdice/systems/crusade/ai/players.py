@@ -10,7 +10,7 @@ SHIELD a friend in an enemy's sight, the further cards by :mod:`.powers`, a PREC
 enemy attack that would harm; on a table also brings a sector, barricade or catwalk down on
 enemies in it or on it, dives and melees across a held ladder; fires two pistols, detonates,
 latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an entry
-(on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
+(on a table; its best attack) when it has no target, then steps (climbing ladders and scrabbling on a table)
 towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
 of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
 reach, and hides in darkness when it can do nothing better; an artillery crew keeps within 1" of
@@ -288,6 +288,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
             return foresee_choice(state, actions)
         if prompt[:1] == ("find",):  # ... and a PSYCHOMETRY worth its action
             return find_choice(state, actions)
+        if prompt[:1] == ("pay",):  # VII: the action a card of the enemy turn costs
+            return _payer(state, actions)
         return actions[0]
     if actions[0][0] == "activate":
         return _activation(state, actions)
@@ -315,7 +317,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
             return attacks[best]
     for a in actions:
         if a[0] in ("reload", "unjam", "force") and not carrying:
-            return a  # VI FORCE ENTRY on a table: into a sector its enemies hold
+            # VI FORCE ENTRY on a table, into a sector its enemies hold: with its best attack
+            return aim.best_force(state, actions) if a[0] == "force" else a
     me = state.tokens[state.active]
     if not me.blip and aim.keeps_hold(state, state.active, {p[:2] for p in _hold_squares(state, me.side)}):
         return _end(actions)  # it holds its objective
@@ -349,11 +352,18 @@ def _move_on(
     return _stay(actions)
 
 
+def _payer(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """VII: "declare which model is spending the action": the model whose action is worth least,
+    the one farthest from its force's goals (the one it would activate last, :func:`_activation`)."""
+    dist = _distances(s, _goals(s, s.tokens[int(actions[0][1])].side))
+    return max(actions, key=lambda a: (dist.get(s.tokens[int(a[1])].sq, 10**6), -int(a[1])))
+
+
 def _answer(state: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
     """The choice asked in the middle of another model's move or attack (snap fire, an ambush, a ZOC
     melee), or None when none is asked."""
     if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks
-        i, j, _ = state.snap
+        i, j = state.snap[:2]
         shots = [(law_value(state, j, i, snap_shot(state, j, i, a[1])), a) for a in actions if a[0] == "snap"]
         top = max(shots, default=(0.0, ("pass",)))
         return top[1] if top[0] > 0 else ("pass",)

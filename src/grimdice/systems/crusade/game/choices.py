@@ -419,12 +419,12 @@ def legal_actions(s: GameState) -> list[Action]:
 def _questions(s: GameState) -> list[Action]:
     """The answers to a question put to a player in the mover's turn (IX AMBUSH, V ZOC, IX SNAP
     FIRE), none when none is put."""
+    if s.snap:  # IX SNAP FIRE: the defender's player chooses (before a ZOC's or an ambusher's melee)
+        return [("pass",), *(("snap", w) for w in snap.pistols(s, s.snap[1]))]
     if s.ambush:  # IX AMBUSH: the revealed model's player chooses
         return ambush.actions(s)
     if s.zoc:  # V ZOC: the enemy's player chooses
         return [("pass",), ("zoc", s.zoc[2][0])]
-    if s.snap:  # IX SNAP FIRE: the defender's player chooses
-        return [("pass",), *(("snap", w) for w in snap.pistols(s, s.snap[1]))]
     return []
 
 

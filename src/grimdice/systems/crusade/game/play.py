@@ -44,8 +44,10 @@ READINGS = (
     "air duct it may not enter there stuns it and it stays; RAPID FIRE's and re-rolled flamers' turns "
     "move nobody",
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
-    "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire; its knockback moves "
-    "nobody but costs the attacker an inch of its move left; with none left the melee is not made",
+    "reading snap_fire: a snap shot comes before every melee at the model (a dive's after the landing, "
+    "one across a ladder, a mob's at its lead, a ZOC's, an ambusher's); it is at range 0, without "
+    "re-rolls or rapid fire; its knockback moves nobody but costs the attacker an inch of its move left "
+    "(a ZOC's or an ambusher's attacker has no move to pay); with none left the melee is not made",
     "reading snap_blast: a BLAST pistol's snap shot is centred on the attacker and rolls at every model "
     "its blast reaches, all at point blank range",
     "reading knockback_reveal: a knocked-back model's move reveals blips beside it and hidden models as "
@@ -82,7 +84,8 @@ READINGS = (
     "model of the exploring force sees into it or comes beside it (adjacent, at the start and after each "
     "step); its "
     "squares are known",
-    "reading card_payer: a card played in the enemy turn costs the action of the psyker that played it",
+    "reading card_payer: a card played in the enemy turn costs the action of a model its player declares "
+    "(one with an action to spend in its next activation; the psyker when there is none), marked until then",
     "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "
     "knockback; the thrower does not choose another direction",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
@@ -208,8 +211,11 @@ TABLE_READINGS = (
     "reading building_entry: a step into a building is made from a cell beside it; a sector that "
     "holds enemies and no friends is entered only within 3 inches of a forced entry, or down a roof hatch, "
     "by stairs or off a catwalk",
-    "reading forced_entry: a forced entry rolls a usable weapon's dice against the building's armour "
-    "(+1 for +P); its marker is where the forcing model stands",
+    "reading forced_entry: a forced entry is any attack the model could make on the building beside it: "
+    "a ready ranged weapon, pistol or grenade fired at range 0 (not BARRAGE, nor ARTILLERY after a move) "
+    "or a melee with its base melee dice and melee weapons (not SPIKY), rolled against the building's "
+    "armour (+1 for +P and AP, none for area or line); its fails and RELOAD leave the weapons as any "
+    "attack does; its marker is where the forcing model stands",
     "reading table_hide: a model may hide inside a building or beside a piece at least 1 inch above its feet",
     "reading table_area: an AREA or BLAST weapon also rolls at every other model within 1 inch of its target",
     "reading table_template: a flamer template is laid flat from the firer's cell towards the target's, "
@@ -236,7 +242,8 @@ TABLE_READINGS = (
     "of its own steps (a move, drop, fall or hang and drop; not a ladder) would land, through the wall",
     "reading dive: a dive is made outdoors onto an enemy seen 1 to 3 inches below, to the free place "
     "beside it nearest the diver; the jump is the inches across to that place plus 1, at most 4, paid "
-    "from the move; a failed dive lands there stunned and ends the move; no snap fire before its melee",
+    "from the move; a failed dive lands there stunned and ends the move; the target may snap fire after "
+    "the landing, before its melee",
     "reading ladder_melee: a ladder held by an enemy at its far end is not climbed; the model at its "
     "other end may spend its action on an awkward melee at that enemy: won when it harms the enemy, "
     "and the ladder is climbed as any step once its far end is free; on a tie or a loss its move ends",

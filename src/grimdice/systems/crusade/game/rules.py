@@ -111,11 +111,11 @@ def _answer(s: GameState, a: Action) -> GameState:
         return settle(deck.decide(s, a))
     if s.control:
         return settle(control.decide(s, a))
+    if s.snap:  # IX SNAP FIRE: asked first (a ZOC's or an ambusher's melee waits on it)
+        return settle(powers.foresee(snap.decide(s, a)))
     if s.ambush:  # VII PRECOGNANT: at the attacks in the mover's turn too
         return settle(powers.foresee(ambush.decide(s, a)))
-    if s.zoc:
-        return settle(powers.foresee(zoc.decide(s, a)))
-    return settle(powers.foresee(snap.decide(s, a)))
+    return settle(powers.foresee(zoc.decide(s, a)))
 
 
 #: the actions that change the state in one rule's step

@@ -6,7 +6,7 @@ this module holds the data and its invariants.
 Actions are tuples of JSON values (a game log is the seed, the scenario and the actions):
 ``("activate", i)``, ``("move", x, y)`` (on a table ``("move", x, y, z)``, and ``("ladder", ...)``,
 ``("jump", ...)``, ``("scrabble", ...)``, ``("fall", ...)``, ``("hang", ...)``, ``("force", sector,
-weapon)``, ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``,
+weapon)`` (weapon "": a melee), ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``,
 ``("melee_sector", sector)``, ``("shoot_piece", n, weapon)``, ``("melee_piece", n)``, ``("dive", j)``,
 ``("ladder_melee", j)``),
 ``("open", x, y)``, ``("close", x, y)``, ``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT
@@ -21,9 +21,9 @@ ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` 
 cards or ``("pass",)`` in its card window (a PRECOGNANT at a declared attack) and a killed player
 psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
 ``("draw", card)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th end of
-the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)``, ``("detonate", ok)`` and X's
-``("reinforce", ok)``; IX VOLLEY FIRE's ``("volley", weapon, n, *targets, *others)`` is the active
-model's action.
+the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)``, ``("detonate", ok)``, VI's
+``("force", made)`` or ``("force", made, failed weapon)`` and X's ``("reinforce", ok)``; IX VOLLEY
+FIRE's ``("volley", weapon, n, *targets, *others)`` is the active model's action.
 """
 
 from __future__ import annotations
@@ -109,13 +109,14 @@ class Token:
 
 @dataclass(frozen=True)
 class Psy:
-    """VII's psychic cards in play (:mod:`.deck`): the deck entries not yet drawn, each force's hand
-    (deck entries, sorted), the draws still to make (the drawing force of each), the cards played
-    this turn, each psyker's count of cards played this turn (token, count), the models owing an
-    action to their following turn, the lasting card effects (card, token, the player whose next
-    turn's start ends it), a decision waiting (``("react", side)``, ``("discard", side, n)``),
-    whether the active psyker's action is playing cards, the psykers whose death was dealt with, and
-    an enemy attack held for a PRECOGNANT (:mod:`.powers`)."""
+    """VII's psychic cards in play (:mod:`.deck`): the deck entries not yet drawn, each force's
+    hand (deck entries, sorted), the draws still to make (the drawing force of each), the cards
+    played this turn, each psyker's count of cards played this turn (token, count), the models owing
+    an action to their following turn (marked, :mod:`.owed`), the lasting card effects (card, token,
+    the player whose next turn's start ends it), a decision waiting (``("react", side)``,
+    ``("discard", side, n)``, ``("pay", side, ...)``), whether the active psyker's action is playing
+    cards, the psykers whose death was dealt with, and an enemy attack held for a PRECOGNANT
+    (:mod:`.powers`)."""
 
     deck: tuple[int, ...] = ()
     hands: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
@@ -123,6 +124,7 @@ class Psy:
     used: tuple[int, ...] = ()
     cast: tuple[tuple[int, int], ...] = ()
     owed: frozenset[int] = frozenset()
+    pays: tuple[tuple[int, int], ...] = ()  # VII: the marked models and the psyker each pays for
     effects: tuple[tuple[str, int, int], ...] = ()
     prompt: tuple[Any, ...] = ()
     casting: bool = False
@@ -153,7 +155,7 @@ class GameState:
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
     ambush: tuple[int, ...] = ()  # IX AMBUSH: revealed models yet to attack (k) or half move (~k)
     events: tuple[tuple[Any, ...], ...] = ()  # chance events still to come at the turn's start
-    snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
+    snap: tuple[Any, ...] = ()  # a melee waiting on the defender's SNAP FIRE: (i, j, fired, melee)
     items: tuple[tuple[Pos, int], ...] = ()  # per item objective: where it lies, or its carrier
     breaches: tuple[tuple[Pos, int], ...] = ()  # VI forced entries on a table: (marker, sector)
     sector_hits: tuple[tuple[int, int], ...] = ()  # VI: a table's damaged sectors: (sector, hits left)
