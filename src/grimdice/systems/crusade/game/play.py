@@ -13,6 +13,7 @@ from grimdice.engine import playing
 from grimdice.errors import printable
 from grimdice.systems.crusade.ai.players import PLAYERS, Player
 from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.game import many
 from grimdice.systems.crusade.game.record import Book
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
@@ -127,8 +128,10 @@ READINGS = (
     "reading grid_template: a square is an inch; a flamer template laid from the firer towards its target "
     "touches the squares whose centres lie within its length and half its diameter, seen past walls",
     "reading grid_line: a LINE runs from the firer's centre through the target's to a wall or closed door",
-    "ours (reached): a template, line or area rolls at its target and at most 3 more models; SPLIT FIRE "
-    "and RAPID FIRE name at most 2 targets; fewer where the calculator's exact bounds refuse so many",
+    "ours (reached): a template, line or area rolls at every model it reaches; at most 4 as one chance "
+    "node, more (or past the calculator's exact bounds) a node a model, after a LINE's or BLAST's one roll, "
+    "a template's re-roll on its target's roll alone; SPLIT FIRE and RAPID FIRE name at most 2 targets, "
+    "fewer where the calculator's exact bounds refuse so many",
     "reading reroll_turn: a model's one shot a turn carries its re-roll; its rolls at several models "
     "share it (shots_in_turn); an explosion or malfunction roll has none",
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
@@ -327,6 +330,8 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     if before.pending[0] != "attack":
         return None
     how, i, j, _, fired = before.pending[1:6]
+    if how == "many" and many.rolling(after):  # VIII: told once every model is rolled at
+        return None
     if how == "many":
         hit = ", ".join(
             f"{_name(before, k)} {CONDITIONS[after.tokens[k].cond]}, {after.tokens[k].hits} hits left"

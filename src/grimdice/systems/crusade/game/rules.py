@@ -61,9 +61,10 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return psychic.outcomes(s)
     if kind == "attack" and s.pending[8:9] == ("volley",):  # IX VOLLEY FIRE: III's failing firer
         return volley.outcomes(s)
+    if kind == "attack" and s.pending[1] == "many":  # VIII: one node, or a node a model in turn
+        return many.outcomes(s)
     if kind == "attack":
-        law = many.cached_joint(s.pending[4]) if s.pending[1] == "many" else cached_law(s.pending[4])
-        return [(("attack", k), p) for k, (_, p) in enumerate(law)]
+        return [(("attack", k), p) for k, (_, p) in enumerate(cached_law(s.pending[4]))]
     if kind == "draw":  # VII: a random card
         return deck.draw_outcomes(s)
     if kind == "card":
