@@ -338,7 +338,7 @@ def _move_on(
     me = state.tokens[state.active]
     dist = _distances(state, goals)
     here = dist.get(me.sq, 10**6)
-    steps = [a for a in actions if a[0] in ("move", "open", "manhole", "ladder", "scrabble")]
+    steps = [a for a in actions if a[0] in ("move", "open", "manhole", "ladder", "scrabble", "climb")]
     if steps:
         best_step = _best_step(state, dist, steps)
         if dist.get(tuple(int(v) for v in best_step[1:]), 10**6) < here:
