@@ -83,6 +83,19 @@ def test_a_climb_replaces_the_jump_up_beside():
     assert s.current_player() != CHANCE and s.tokens[0].sq == (3, 3, 2)
 
 
+def test_climb_over_a_wall():
+    # "any surface": up a 3" wall, across its cell and down the far side: 2" across, 3" up and 3"
+    # down, 8": more than the Scaler's 6", so with its extra move (I); the Runner has no way over
+    wall = table(terrain=[{"name": "wall", "kind": "wall", "shape": rect(5, 1, 6, 7), "height": 3}])
+    s = on(wall, "Scaler", 4, 3)
+    assert steps(s)[("climb", 6, 3, 0)] == pytest.approx(8)
+    assert steps(s)[("climb", 6, 5, 0)] == pytest.approx(2 * math.sqrt(2) + 6)
+    assert ("climb", 6, 3, 0) not in s.legal_actions()
+    after = s.apply(("extra",)).apply(("climb", 6, 3, 0))
+    assert after.tokens[0].sq == (6, 3, 0) and after.budget == pytest.approx(12 - 8)
+    assert not [k for k in steps(on(wall, "Runner", 4, 3)) if k[1] >= 5]
+
+
 def hut(armoured: bool = False) -> dict:
     return {
         "name": "hut",
@@ -147,3 +160,30 @@ def _climbs(s, rng: np.random.Generator):
     if acts and rng.random() < 0.7:
         return acts[int(rng.integers(len(acts)))]
     return climber(s, rng)
+
+
+def test_the_random_player_s_draw_offers_the_climbs():
+    # the random player's draw (sampling.py) builds the same steps as the legal actions, climbs too
+    from grimdice.engine import playing
+    from grimdice.engine.game import TERMINAL
+    from grimdice.systems.crusade.game.sampling import kind_of, random_action, support
+
+    a = [put("Scaler", 2, 2), put("Creeper", 2, 5)]
+    data = table_scenario(HEIGHTS, a, [put("Scaler", 13, 2), put("Ganger", 8, 2)], turns=4)
+    data["profiles"] = PROFILES
+    game = playing.play_game(initial_state(build_setup(data)), [playing.random_bot] * 2, 5)
+    rng = np.random.default_rng(5)
+    climbed = 0
+    for s in game.states:
+        if s.current_player() in (CHANCE, TERMINAL):
+            continue
+        legal = s.legal_actions()
+        got = support(s)
+        if got is not None:
+            grouped: dict[str, set] = {}
+            for act in legal:
+                grouped.setdefault(kind_of(act), set()).add(act)
+            assert got == grouped
+            climbed += any(act[0] == "climb" for act in legal)
+        assert random_action(s, rng) in legal
+    assert climbed > 0

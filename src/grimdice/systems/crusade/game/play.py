@@ -203,8 +203,9 @@ TABLE_READINGS = (
     "reading fall_ends_move: a fall ends the model's move; a fall that harms it also ends its action",
     "reading hang: HANG AND DROP is a whole move",
     "reading climb: a CLIMB model steps up or down the surface of a cell beside (2 inches up or more, "
-    "4 down or more) without a ladder, roll or fall, paying the inches across and the height from its "
-    "move, whole within the move; never through a roof or a wall; not on a grid",
+    "4 down or more), or over a wall to the cell beyond, without a ladder, roll or fall, paying the "
+    "inches across and the heights from its move, whole within the move; never through a roof or a "
+    "wall; not on a grid",
     "reading table_range: range is the whole inches between the models' feet; grenades leave out "
     "the height down; a target within 1 inch (a cell beside: the two touch) is less than an inch away: "
     "no +1 for cover",
