@@ -22,10 +22,10 @@ from grimdice.web.crusade_table import sector_cell, table_board, table_marks
 
 #: what the page draws per square, by the grid's terrain code (:mod:`grimdice.engine.grid`)
 SQUARE_KINDS = ("floor", "wall", "door", "door", "duct")
-MOVES = ("move", "manhole", "ladder", "jump", "scrabble", "fall", "hang")  # to a square (a position)
-#: a table's steps in words (V MOVEMENT, JUMPING, SCRABBLING, FALLING; ladders and stairs)
+MOVES = ("move", "manhole", "ladder", "jump", "scrabble", "fall", "hang", "climb")  # to a square (a position)
+#: a table's steps in words (V MOVEMENT, JUMPING, SCRABBLING, FALLING; ladders and stairs; IX CLIMB)
 CLIMBS = {"ladder": "climbs the ladder to", "jump": "jumps to", "scrabble": "scrabbles up to",
-          "fall": "drops (a fall) to", "hang": "hangs and drops to"}  # fmt: skip
+          "fall": "drops (a fall) to", "hang": "hangs and drops to", "climb": "climbs to"}  # fmt: skip
 #: a table's rolls that the log does not record as events: (made, failed)
 ROLLS = {"jump": ("the jump is made", "the jump fails: a fall"),
          "scrabble": ("the scrabble is made", "the scrabble fails: it stays at the bottom"),

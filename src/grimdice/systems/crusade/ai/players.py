@@ -10,13 +10,13 @@ SHIELD a friend in an enemy's sight, the further cards by :mod:`.powers`, a PREC
 enemy attack that would harm; on a table also brings a sector, barricade or catwalk down on
 enemies in it or on it, dives and melees across a held ladder; fires two pistols, detonates,
 latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an entry
-(on a table; its best attack) when it has no target, then steps (climbing ladders and scrabbling on a table)
-towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
-of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
-reach, and hides in darkness when it can do nothing better; an artillery crew keeps within 1" of
-its piece while that cover is worth having, and the piece keeps its place (:mod:`.crew`). On a
-table it contests a ``hold`` objective as :mod:`.aim` says (through forced entries, at the enemies
-standing on it).
+(on a table; its best attack) when it has no target, then steps (on a table climbing ladders, scrabbling
+and IX CLIMB's climbs) towards its goal (its force's ``reach`` objectives, else the nearest enemy it
+knows of; on a table, of the steps as near its goal, the one fewest enemies see), takes an extra
+move when nothing is in reach, and hides in darkness when it can do nothing better; an artillery
+crew keeps within 1" of its piece while that cover is worth having, and the piece keeps its place
+(:mod:`.crew`). On a table it contests a ``hold`` objective as :mod:`.aim` says (through forced
+entries, at the enemies standing on it).
 
 It decides from its observation of the state only (``GameState.observation``): it does
 not know what the enemy's blips hold nor which cards the enemy holds.
@@ -338,7 +338,7 @@ def _move_on(
     me = state.tokens[state.active]
     dist = _distances(state, goals)
     here = dist.get(me.sq, 10**6)
-    steps = [a for a in actions if a[0] in ("move", "open", "manhole", "ladder", "scrabble")]
+    steps = [a for a in actions if a[0] in ("move", "open", "manhole", "ladder", "scrabble", "climb")]
     if steps:
         best_step = _best_step(state, dist, steps)
         if dist.get(tuple(int(v) for v in best_step[1:]), 10**6) < here:

@@ -29,7 +29,8 @@ READINGS = (
     "ours (victory): a force with no model standing loses; reach objectives, and items brought to their "
     "squares, win at once; hold objectives score after the last turn",
     "reading placement: models stand where the scenario puts them, else on their zone's first free squares",
-    "reading grid_cover: on a grid only darkness and air ducts give cover, counted as full cover",
+    "reading grid_cover: on a grid only darkness and air ducts give cover, counted as full cover; a target "
+    "on a square beside the firer's is less than an inch away: no +1 for cover",
     "reading models_block_sight: models block line of sight on a grid",
     "reading blip_reveal: a blip is revealed when an enemy model steps adjacent or it steps adjacent to one",
     "reading blip_actions: an unrevealed blip only moves (10 squares)",
@@ -201,8 +202,13 @@ TABLE_READINGS = (
     "falls into the first of them (a jump up beside: the model stays); the roll is against the gap",
     "reading fall_ends_move: a fall ends the model's move; a fall that harms it also ends its action",
     "reading hang: HANG AND DROP is a whole move",
+    "reading climb: a CLIMB model steps up or down the surface of a cell beside (2 inches up or more, "
+    "4 down or more), or over a wall to the cell beyond, without a ladder, roll or fall, paying the "
+    "inches across and the heights from its move, whole within the move; never through a roof or a "
+    "wall; not on a grid",
     "reading table_range: range is the whole inches between the models' feet; grenades leave out "
-    "the height down",
+    "the height down; a target within 1 inch (a cell beside: the two touch) is less than an inch away: "
+    "no +1 for cover",
     "reading table_sight: sight runs from the eyes to the target's feet, middle and head; any seen is "
     "line of sight, some hidden is front cover; models inside a building see and are seen from its "
     "roof and are in full cover (armoured cover in an armoured building); models do not block sight",

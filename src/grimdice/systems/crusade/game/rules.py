@@ -166,7 +166,7 @@ def apply(s: GameState, a: Sequence[Any]) -> GameState:
     if kind in moves.STEPS:
         to = tuple(map(int, a[1:]))
         cost = moves.cost_of(s, kind, to)
-        who = zoc.guards(s, to) if kind in ("move", "fly") else ()
+        who = zoc.guards(s, to) if kind in ("move", "fly", "climb") else ()
         return zoc.offer(s, to, cost, who) if who else settle(_stepped(s, moves.step(s, to, cost)))
     after = resolve.act(s, a)  # VII PRECOGNANT: a shot or melee too
     return settle(after if after.psy is None else powers.foresee(after))
