@@ -13,16 +13,33 @@ import typer
 from grimdice.errors import GrimdiceError, ScenarioError
 
 
+#: what each kind of file carries at its top, for the errors of a file that mixes them
+NEEDS = (
+    "a Rules Crusade game file has 'system: crusade' and 'kind: game'; "
+    "a One Page 40k army file has 'system: onepage' and 'kind: army'"
+)
+
+
 def is_game_file(path: Path) -> bool:
-    """Whether ``path`` reads as a Rules Crusade game scenario or log (a file that does not read is
-    left to the command's own error)."""
+    """Whether ``path`` is a Rules Crusade game scenario or log: a mapping with ``system: crusade``
+    or ``kind: game``. A file that cannot be read or parsed, or that has one of the two and not the
+    other, is refused with one line naming the field and what each kind of file has (exit 2);
+    other mappings are left to One Page 40k."""
+    from grimdice.cli.render import fail
     from grimdice.io.scenario import load_scenario
-    from grimdice.systems.crusade.game.replay import is_game_log
 
     try:
-        return is_game_log(load_scenario(path))
-    except GrimdiceError:
-        return False
+        data = load_scenario(path)
+        system, kind = data.get("system"), data.get("kind")
+        if system != "crusade" and kind != "game":
+            return False
+        if system != "crusade":
+            raise ScenarioError("system", f"{NEEDS}; got {'no system' if system is None else repr(system)}")
+        if kind != "game":
+            raise ScenarioError("kind", f"{NEEDS}; got {'no kind' if kind is None else repr(kind)}")
+    except GrimdiceError as exc:
+        raise fail(exc) from None
+    return True
 
 
 def _setup(path: Path) -> Any:

@@ -299,6 +299,8 @@ def _place(sc: GameScenario, board: boards.Board) -> list[Piece]:
 def _board(sc: GameScenario) -> boards.Board:
     """The scenario's board: a grid from its map (zone letters on the map), or a table."""
     zones = [f.zone for f in sc.forces]
+    if sc.forces[0].name == sc.forces[1].name:
+        raise ScenarioError("forces.1.name", "the forces need different names (a game's log names them)")
     if zones[0] == zones[1]:
         raise ScenarioError("forces.1.zone", "the forces need different zone letters")
     if isinstance(sc.board, TableSpec):
@@ -307,10 +309,17 @@ def _board(sc: GameScenario) -> boards.Board:
             if z not in board.zones:
                 allowed = ", ".join(sorted(board.zones)) or "none given in board.zones"
                 raise ScenarioError(f"forces.{f}.zone", f"no zone {z!r}; allowed: {allowed}")
+        for z in sorted(board.zones):
+            if not board.zone(z):
+                raise ScenarioError(f"board.zones.{z}", "no cell of the zone is a place to stand (a wall fills it)")
         return board
+    letters = sorted({c for c in sc.board.map if c.isalpha() and c not in "Dd"})
     for f, z in enumerate(zones):
         if not z.isalpha() or z in "Dd":
             raise ScenarioError(f"forces.{f}.zone", f"a map letter other than D/d, got {z!r}")
+        if z not in letters:
+            on_map = ", ".join(letters) or "none"
+            raise ScenarioError(f"forces.{f}.zone", f"no square {z!r} on board.map; its zone letters: {on_map}")
     grid = grid_from_map(
         sc.board.map,
         markers=tuple(zones),
@@ -339,15 +348,6 @@ def build_setup(data: Any) -> Setup:
     for f in range(2):
         if not any(pc.side == f for pc in pieces):
             raise ScenarioError(f"forces.{f}", "a force needs at least one model or blip")
-    for i, o in enumerate(sc.objectives):
-        for j, s in enumerate(o.squares):
-            _square(board, s, 0, f"objectives.{i}.squares.{j}")
-        for j, s in enumerate(o.to):
-            _square(board, s, 0, f"objectives.{i}.to.{j}")
-        if o.kind == "item" and (len(o.squares) != 1 or not o.to or o.side is None):
-            raise ScenarioError(
-                f"objectives.{i}", "an item lies on one square and needs 'side' and 'to' squares"
-            )
     a = next(pc.sq for pc in pieces if pc.side == 0)
     b = next(pc.sq for pc in pieces if pc.side == 1)
     if not (board.connected(a, b) or board.connected(b, a)):
@@ -358,10 +358,13 @@ def build_setup(data: Any) -> Setup:
         raise ScenarioError("first", f"'roll-off', 0 or 1, got {first!r}")
     from grimdice.systems.crusade.game.crew import crews
     from grimdice.systems.crusade.game.explore import sections
+    from grimdice.systems.crusade.game.goals import check_objectives
     from grimdice.systems.crusade.game.psychic import psychic_setup
     from grimdice.systems.crusade.game.volley import check
 
     check(sc)
+    arriving = groups(sc, board, pieces)
+    check_objectives(sc, board, pieces, arriving)
     covered, each = sections(sc, board, pieces)
     held = tuple(sorted(k for ks in each for k in ks))
 
@@ -374,7 +377,7 @@ def build_setup(data: Any) -> Setup:
             tuple(pieces),
             None if first == "roll-off" else int(first),
             crews=crews(sc, pieces, held),
-            groups=groups(sc, board, pieces),
+            groups=arriving,
             sections=covered,
             unplaced=held,
             held=each,
