@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Discriminator, Field, Tag
 
-from grimdice.engine.grid import Grid, grid_from_map
+from grimdice.engine.grid import MAX_SIDE, Grid, grid_from_map
 from grimdice.errors import ScenarioError
 from grimdice.io.fields import Flag, Int, StrictModel, Text, UniqueNames
 from grimdice.systems.crusade.game import board as boards
@@ -95,7 +95,7 @@ class Objective(StrictModel):
 
 class Board(StrictModel):
     type: Literal["grid"] = "grid"
-    map: Text = Field(min_length=1, max_length=64 * 65)
+    map: Text = Field(min_length=1, max_length=MAX_SIDE * (MAX_SIDE + 2))  # rows ending in \n or \r\n
     dark: Literal["all"] | list[SquareField] = Field(default_factory=list, max_length=4096)
     manholes: list[tuple[SquareField, SquareField]] = Field(default_factory=list, max_length=20)
     covered: list[tuple[SquareField, SquareField]] = Field(
