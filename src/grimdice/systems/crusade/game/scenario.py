@@ -35,7 +35,7 @@ from grimdice.systems.crusade.game import board as boards
 from grimdice.systems.crusade.game.board import GridBoard
 from grimdice.systems.crusade.game.reinforce import MAX_GROUPS, Group, Reinforcement, groups
 from grimdice.systems.crusade.game.table_scenario import TableSpec, build_table
-from grimdice.systems.crusade.profiles import Model
+from grimdice.systems.crusade.profiles import MAX_HITS, Model
 from grimdice.systems.crusade.units import Fighter, fighter
 
 MAX_MODELS = 40  # models a force places (blips' models apart)
@@ -52,6 +52,7 @@ class Profile(Model):
     """A model's profile: the calculator's :class:`Model` and its move in squares (V, X)."""
 
     move: Int = Field(6, ge=0, le=24)
+    hits: Int = Field(1, ge=1, le=MAX_HITS)  # a model in play has a hit to lose (II)
 
 
 class Placed(StrictModel):
@@ -282,6 +283,8 @@ def _place(sc: GameScenario, board: boards.Board) -> list[Piece]:
                 sq = _square(board, m.at, sc.profiles[k].armour, f"{where}.at")
             else:
                 free = [s for s in zone if s not in taken and board.enterable(s, sc.profiles[k].armour)]
+                if not zone:
+                    raise ScenarioError(f"forces.{f}.zone", f"no square {force.zone!r} on the board; give 'at'")
                 if not free:
                     raise ScenarioError(where, f"no free square left in zone {force.zone!r}; give 'at'")
                 sq = free[0]
@@ -313,20 +316,32 @@ def _board(sc: GameScenario) -> boards.Board:
             if not board.zone(z):
                 raise ScenarioError(f"board.zones.{z}", "no cell of the zone is a place to stand (a wall fills it)")
         return board
-    letters = sorted({c for c in sc.board.map if c.isalpha() and c not in "Dd"})
     for f, z in enumerate(zones):
         if not z.isalpha() or z in "Dd":
             raise ScenarioError(f"forces.{f}.zone", f"a map letter other than D/d, got {z!r}")
-        if z not in letters:
-            on_map = ", ".join(letters) or "none"
-            raise ScenarioError(f"forces.{f}.zone", f"no square {z!r} on board.map; its zone letters: {on_map}")
-    grid = grid_from_map(
-        sc.board.map,
-        markers=tuple(zones),
-        dark=sc.board.dark if sc.board.dark == "all" else [(s[0], s[1]) for s in sc.board.dark],
-        links=[((a[0], a[1]), (b[0], b[1])) for a, b in sc.board.manholes],
-    )
+    try:
+        grid = grid_from_map(
+            sc.board.map,
+            markers=tuple(zones),
+            dark=sc.board.dark if sc.board.dark == "all" else [(s[0], s[1]) for s in sc.board.dark],
+            links=[((a[0], a[1]), (b[0], b[1])) for a, b in sc.board.manholes],
+        )
+    except ScenarioError as exc:
+        if exc.field.startswith("board.map."):  # an unknown square: a mistyped zone letter?
+            _zone_mistyped(sc.board.map, zones)
+        raise
     return GridBoard(grid)
+
+
+def _zone_mistyped(text: str, zones: Sequence[str]) -> None:
+    """When the map holds a letter no force names and a force's zone letter is not on it, the
+    force's zone letter is the mistake: an error naming ``forces.N.zone``."""
+    letters = sorted({c for c in text if c.isalpha() and c not in "Dd"})
+    if set(letters) <= set(zones):
+        return
+    for f, z in enumerate(zones):
+        if z not in letters:
+            raise ScenarioError(f"forces.{f}.zone", f"no square {z!r} on board.map; its letters: {', '.join(letters)}")
 
 
 def build_setup(data: Any) -> Setup:
