@@ -43,9 +43,11 @@ def test_two_forces_of_one_name_are_refused_naming_the_second() -> None:
 def test_wins_are_counted_by_side_not_by_name() -> None:
     setup = build_setup(hall())
     sc = setup.scenario
-    twin = sc.model_copy(update={"forces": [sc.forces[0], sc.forces[1].model_copy(update={"name": "Marines"})]})
+    twin = sc.model_copy(
+        update={"forces": [sc.forces[0], sc.forces[1].model_copy(update={"name": "Marines"})]}
+    )
     same = replace(setup, scenario=twin)  # as a scenario built past the check would be
-    logs = [
+    logs: list[dict[str, Any]] = [
         {"winner": "Marines", "returns": [1.0, -1.0], "rounds": 2, "models": [], "players": ["ai", "ai"]},
         {"winner": "Marines", "returns": [-1.0, 1.0], "rounds": 4, "models": [], "players": ["ai", "ai"]},
         {"winner": None, "returns": [0.0, 0.0], "rounds": 3, "models": [], "players": ["ai", "ai"]},
@@ -64,7 +66,9 @@ def test_a_64_by_64_map_is_accepted_and_a_65_wide_one_refused_naming_the_map() -
     setup = build_setup(parse_scenario_text(yaml.safe_dump(data).encode()))
     assert (setup.grid.width, setup.grid.height) == (64, 64)
     log = {"system": "crusade", "kind": "game", "scenario": data}  # a saved game carries it
-    assert parse_scenario_text(yaml.safe_dump(log).encode())["scenario"]["board"]["map"] == data["board"]["map"]
+    assert (
+        parse_scenario_text(yaml.safe_dump(log).encode())["scenario"]["board"]["map"] == data["board"]["map"]
+    )
     data["board"]["map"] = grid_map(65, 64)
     with pytest.raises(ScenarioError) as e:
         build_setup(parse_scenario_text(yaml.safe_dump(data).encode()))
@@ -97,10 +101,15 @@ def closet(objective: dict[str, Any]) -> dict[str, Any]:
             {"name": "Relic", "kind": "item", "side": 0, "squares": [[2, 2]], "to": [[1, 3], [6, 1]]},
             "objectives.0.to.1",
         ),
-        ({"name": "Relic", "kind": "item", "side": 0, "squares": [[5, 1]], "to": [[1, 3]]}, "objectives.0.squares.0"),
+        (
+            {"name": "Relic", "kind": "item", "side": 0, "squares": [[5, 1]], "to": [[1, 3]]},
+            "objectives.0.squares.0",
+        ),
     ],
 )
-def test_an_objective_no_model_of_its_force_can_reach_is_refused(objective: dict[str, Any], field: str) -> None:
+def test_an_objective_no_model_of_its_force_can_reach_is_refused(
+    objective: dict[str, Any], field: str
+) -> None:
     e = error(closet(objective))
     assert e.field == field and "cannot be reached" in e.message
 
@@ -121,6 +130,7 @@ def test_a_reach_square_where_its_force_starts_is_refused_a_hold_square_is_not()
 
 @pytest.mark.parametrize("part", ["squares", "to"])
 def test_a_square_given_twice_in_an_objective_is_refused(part: str) -> None:
+    o: dict[str, Any]
     if part == "squares":
         o = {"name": "Post", "kind": "hold", "squares": [[4, 2], [5, 2], [4, 2]]}
     else:
@@ -137,7 +147,9 @@ def test_table_objectives_are_checked_against_the_table() -> None:
     assert e.field == "objectives.0.squares.1" and "no place to stand" in e.message
     data["objectives"] = [{"name": "Far", "kind": "reach", "side": 0, "squares": [[11, 7], [99, 7]]}]
     assert error(data).field == "objectives.0.squares.1"
-    data["objectives"] = [{"name": "Home", "kind": "reach", "side": 0, "squares": [[0, 4]]}]  # a Raider starts
+    data["objectives"] = [
+        {"name": "Home", "kind": "reach", "side": 0, "squares": [[0, 4]]}
+    ]  # a Raider starts
     e = error(data)
     assert e.field == "objectives.0.squares.0" and "'Raiders'" in e.message
     data["objectives"] = [{"name": "Hab", "kind": "hold", "squares": [[11, 7], [12, 7], [11, 7]]}]

@@ -12,7 +12,6 @@ import typer
 
 from grimdice.errors import GrimdiceError, ScenarioError
 
-
 #: what each kind of file carries at its top, for the errors of a file that mixes them
 NEEDS = (
     "a Rules Crusade game file has 'system: crusade' and 'kind: game'; "
@@ -83,7 +82,8 @@ def check(path: Path) -> None:
         out.print(line, highlight=False)
     for g, r in enumerate(sc.reinforcements):  # X reinforcements (ours)
         when = f"turn {r.turn}" + (f" on {r.dice} >= {r.need}" if r.dice else "")
-        line = f"  reinforcements {g}: {_count(len(r.models), 'model')} for {safe(sc.forces[r.force].name)}, {when}"
+        who = safe(sc.forces[r.force].name)
+        line = f"  reinforcements {g}: {_count(len(r.models), 'model')} for {who}, {when}"
         out.print(line, highlight=False)
     if sc.options.volley_fire:  # IX VOLLEY FIRE: the forces that volley
         on = sc.options.volley_fire

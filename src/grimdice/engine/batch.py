@@ -196,7 +196,7 @@ def fresh(folder: Path) -> None:
     if folder.is_dir() and next(folder.glob(SAVED.replace("{:04d}", "*")), None) is not None:
         raise ScenarioError(
             "--save",
-            f"{str(folder)!r:.120} already holds game logs (game-*.json); choose an empty folder or a new one",
+            f"{str(folder)!r:.120} already holds game logs (game-*.json); choose an empty or new folder",
         )
 
 

@@ -10,7 +10,7 @@ so may an item's ``to`` square (the item must still be carried there)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from grimdice.engine.table.lattice import breadth_first
@@ -38,20 +38,17 @@ def _reachable(board: boards.Board, starts: Iterable[tuple[boards.Pos, int]]) ->
     for p, armour in starts:
         by_armour.setdefault(armour, []).append(p)
     for armour, ps in by_armour.items():
-        if isinstance(board, GridBoard):
-            grid = board.grid
-
-            def nexts(q: Any, grid: Any = grid, armour: int = armour) -> list[Any]:
-                return [n for n in (*grid.moves(q), *grid.linked(q)) if grid.enterable(n, armour)]
-
-        else:
-            graph = board.graph()  # type: ignore[attr-defined]
-
-            def nexts(q: Any, graph: Any = graph) -> Any:
-                return graph.get(q, ())
-
-        out.update(breadth_first(ps, nexts))
+        out.update(breadth_first(ps, _steps(board, armour)))
     return out
+
+
+def _steps(board: boards.Board, armour: int) -> Callable[[Any], Iterable[Any]]:
+    """The positions one step from a position (see :func:`_reachable`)."""
+    if isinstance(board, GridBoard):
+        grid = board.grid
+        return lambda q: [n for n in (*grid.moves(q), *grid.linked(q)) if grid.enterable(n, armour)]
+    graph = board.graph()  # type: ignore[attr-defined]
+    return lambda q: graph.get(q, ())
 
 
 def check_objectives(sc: Any, board: boards.Board, pieces: Sequence[Any], groups: Sequence[Any]) -> None:

@@ -244,7 +244,16 @@ TABLE_READINGS = (
 #: doors, manholes, models on the squares between, 3x3 areas, templates and lines over squares),
 #: which a game on a table, with its own (:data:`TABLE_READINGS`), does not use
 GRID_READINGS = frozenset(
-    ("grid_cover", "models_block_sight", "door_cost", "manhole", "grid_area", "grid_template", "grid_line", "flight_grid")
+    (
+        "grid_cover",
+        "models_block_sight",
+        "door_cost",
+        "manhole",
+        "grid_area",
+        "grid_template",
+        "grid_line",
+        "flight_grid",
+    )
 )
 
 

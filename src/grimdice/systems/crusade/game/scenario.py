@@ -284,7 +284,9 @@ def _place(sc: GameScenario, board: boards.Board) -> list[Piece]:
             else:
                 free = [s for s in zone if s not in taken and board.enterable(s, sc.profiles[k].armour)]
                 if not zone:
-                    raise ScenarioError(f"forces.{f}.zone", f"no square {force.zone!r} on the board; give 'at'")
+                    raise ScenarioError(
+                        f"forces.{f}.zone", f"no square {force.zone!r} on the board; give 'at'"
+                    )
                 if not free:
                     raise ScenarioError(where, f"no free square left in zone {force.zone!r}; give 'at'")
                 sq = free[0]
@@ -314,7 +316,9 @@ def _board(sc: GameScenario) -> boards.Board:
                 raise ScenarioError(f"forces.{f}.zone", f"no zone {z!r}; allowed: {allowed}")
         for z in sorted(board.zones):
             if not board.zone(z):
-                raise ScenarioError(f"board.zones.{z}", "no cell of the zone is a place to stand (a wall fills it)")
+                raise ScenarioError(
+                    f"board.zones.{z}", "no cell of the zone is a place to stand (a wall fills it)"
+                )
         return board
     for f, z in enumerate(zones):
         if not z.isalpha() or z in "Dd":
@@ -341,7 +345,9 @@ def _zone_mistyped(text: str, zones: Sequence[str]) -> None:
         return
     for f, z in enumerate(zones):
         if z not in letters:
-            raise ScenarioError(f"forces.{f}.zone", f"no square {z!r} on board.map; its letters: {', '.join(letters)}")
+            raise ScenarioError(
+                f"forces.{f}.zone", f"no square {z!r} on board.map; its letters: {', '.join(letters)}"
+            )
 
 
 def build_setup(data: Any) -> Setup:
