@@ -365,7 +365,7 @@ def test_save_refuses_a_folder_that_holds_game_logs(tmp_path: Path, system: str)
     old.write_text("{}")
     files = [CORRIDOR] if system == "crusade" else [ARMY, ARMY]
     res = runner.invoke(app, ["play", *files, "--games", "2", "--workers", "1", "--save", str(tmp_path)])
-    one_line_error(res, "--save", str(tmp_path), "already holds game logs", "empty folder")
+    one_line_error(res, "--save", str(tmp_path), "already holds game logs", "choose an empty or new folder")
     assert [p.name for p in tmp_path.iterdir()] == ["game-0007.json"]  # no game was played
     other = tmp_path / "other.txt"
     old.rename(other)  # a folder with other files is fine
