@@ -256,10 +256,36 @@ TABLE_READINGS = (
 )
 
 
+#: the readings of :data:`READINGS` about a grid's own features (squares' darkness and air ducts,
+#: doors, manholes, models on the squares between, 3x3 areas, templates and lines over squares),
+#: which a game on a table, with its own (:data:`TABLE_READINGS`), does not use
+GRID_READINGS = frozenset(
+    (
+        "grid_cover",
+        "models_block_sight",
+        "door_cost",
+        "manhole",
+        "grid_area",
+        "grid_template",
+        "grid_line",
+        "flight_grid",
+    )
+)
+
+
+def reading_key(note: str) -> str:
+    """The key of a note (``"reading door_cost: ..."``: ``door_cost``; ``"ours (victory): ..."``:
+    ``victory``)."""
+    head = note.split(":", 1)[0]
+    return head.removeprefix("reading ").removeprefix("ours (").removesuffix(")")
+
+
 def readings(setup: Setup) -> list[str]:
-    """The readings a game on this scenario's board uses."""
-    extra = TABLE_READINGS if setup.scenario.board.type == "table" else ()
-    return [*READINGS, *extra]
+    """The readings a game on this scenario's board uses: on a grid :data:`READINGS`; on a table
+    those not about a grid's own features (:data:`GRID_READINGS`) and :data:`TABLE_READINGS`."""
+    if setup.scenario.board.type != "table":
+        return list(READINGS)
+    return [*(r for r in READINGS if reading_key(r) not in GRID_READINGS), *TABLE_READINGS]
 
 
 def _name(s: GameState, i: int) -> str:
@@ -425,4 +451,13 @@ def play_game(
     return {**rec.log(setup, game.end), "seed": seed, "players": named}
 
 
-__all__ = ["LOG_VERSION", "READINGS", "TABLE_READINGS", "Recorder", "play_game", "readings"]
+__all__ = [
+    "GRID_READINGS",
+    "LOG_VERSION",
+    "READINGS",
+    "TABLE_READINGS",
+    "Recorder",
+    "play_game",
+    "reading_key",
+    "readings",
+]
