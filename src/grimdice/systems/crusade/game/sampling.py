@@ -98,7 +98,7 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
             return acts[k if k < m else m - 1]
         n -= 1
         left[k] = left[n]  # the kind is empty: drop it, draw again among the others
-    return _grouped_draw(s.legal_actions(), rng)  # not met: "end" is always there
+    return _grouped_draw(s.legal_actions(), rng)  # not met: "end" or a melee is always there
 
 
 def _gathered(
@@ -172,7 +172,7 @@ SOURCES: tuple[Source, ...] = (
     (("hide",), _hide),
     ((STEP,), c.steps),
     (("drop",), c.drop),
-    (("end",), lambda d: [("end",)]),
+    (("end",), c.ending),
 )
 
 
