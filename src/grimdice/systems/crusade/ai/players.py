@@ -12,8 +12,9 @@ enemies in it or on it, dives and melees across a held ladder; fires two pistols
 latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an entry
 (on a table; its best attack) when it has no target, then steps (on a table climbing ladders, scrabbling
 and IX CLIMB's climbs) towards its goal (its force's ``reach`` objectives, else the nearest enemy it
-knows of; on a table, of the steps as near its goal, the one fewest enemies see), takes an extra
-move when nothing is in reach, and hides in darkness when it can do nothing better; an artillery
+knows of; on a table, of the steps as near its goal, the one fewest enemies see), charges an enemy
+its move alone does not reach when that melee is worth making, takes an extra move when nothing is
+in reach, and hides in darkness when it can do nothing better; an artillery
 crew keeps within 1" of its piece while that cover is worth having, and the piece keeps its place
 (:mod:`.crew`). On a table it contests a ``hold`` objective as :mod:`.aim` says (through forced
 entries, at the enemies standing on it).

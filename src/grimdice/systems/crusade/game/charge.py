@@ -103,7 +103,12 @@ def declare(s: GameState, j: int) -> GameState:
 def melee_target(s: GameState) -> int:
     """The charge's target while its melee is still to come, else -1."""
     c = s.charging
-    return c[0] if c and c[0] not in s.meleed else -1
+    return c[0] if c and not _over(s, c[0]) else -1
+
+
+def _over(s: GameState, j: int) -> bool:
+    """The charge at token ``j`` is over: meleed, or no longer there to melee."""
+    return j in s.meleed or not s.tokens[j].alive
 
 
 def step_ok(s: GameState, to: Pos, cost: float) -> bool:
@@ -122,9 +127,10 @@ def dipped(s: GameState) -> bool:
 
 
 def settle(s: GameState) -> GameState:
-    """After the charge's melee (made or stopped), the half move is gone: "before meleeing"."""
+    """After the charge's melee (made or stopped), the half move is gone: "before meleeing" (so
+    too when its target is gone before it)."""
     c = s.charging
-    if not c or c[0] not in s.meleed or s.pending or s.snap or (s.psy is not None and s.psy.held):
+    if not c or not _over(s, c[0]) or s.pending or s.snap or (s.psy is not None and s.psy.held):
         return s
     return altered(s, budget=max(0, s.budget - c[1]), charging=())
 

@@ -241,10 +241,13 @@ def tend(d: Decision) -> list[Action]:
 def moving(d: Decision) -> list[Action]:
     """I: an extra full move; V CHARGE at each enemy it may charge (reading ``charge``). IX SHAMBLE:
     "The model may not take extra move": no extra full move (I: "Take an extra full move"); the
-    charge, whose exceptions V CHARGE lists without SHAMBLE, it keeps (reading ``shamble_charge``)."""
+    charge, whose exceptions V CHARGE lists without SHAMBLE, it keeps (reading ``shamble_charge``).
+    V CARRYING: "you may either move or spend an action, not both": a carrier does not charge."""
     if d.wounded:
         return []
     extra: list[Action] = [] if d.t.profile in shamblers(d.s.setup) else [("extra",)]
+    if items.burdened(d.s):
+        return extra
     return extra + [("charge", j) for j in charge.targets(d.s, d.i)]
 
 
@@ -301,7 +304,7 @@ def ending(d: Decision) -> list[Action]:
     """The end of the activation; V CHARGE: "an additional half move ... before meleeing": not for
     a charger that has spent some of its half move while it may melee its target or step on
     towards it (reading ``charge``)."""
-    if d.s.charging and charge.dipped(d.s) and (melee(d) or steps(d)):
+    if d.s.charging and charge.dipped(d.s) and ((d.acting and melee(d)) or steps(d)):
         return []
     return [("end",)]
 
