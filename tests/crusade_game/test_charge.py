@@ -161,3 +161,18 @@ def test_the_ai_charges_a_target_its_move_alone_does_not_reach():
         played.append(ai_player(s, rng))
         s = s.apply(played[-1])
     assert ("charge", 0) in played and played[-1] == ("melee", 0) and s.tokens[1].sq == (2, 1)
+
+
+def test_a_feral_model_charges_only_the_nearest():
+    # IX FERAL: "You may only attack the nearest target": of two Marines (7 and 5 squares away), the
+    # nearer is charged
+    feral = dict(copy.deepcopy(STEALER), abilities=["FERAL"])
+    s = state(
+        HALL,
+        [at("Marine", 1, 1), at("Marine", 3, 3)],
+        [at("Stealer", 8, 1)],
+        profiles=[MARINE, feral],
+        first=1,
+    )
+    charges = [a for a in s.apply(("activate", 2)).legal_actions() if a[0] == "charge"]
+    assert charges == [("charge", 1)]

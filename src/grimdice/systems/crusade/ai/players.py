@@ -362,7 +362,7 @@ def _charge(state: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]
     here = state.tokens[state.active].sq
     best: tuple[float, tuple[Any, ...]] | None = None
     for a in actions:
-        if a[0] == "charge" and charge.distances(state, int(a[1])).get(here, 10**6) > state.budget:
+        if a[0] == "charge" and state.setup.board.range(here, state.tokens[int(a[1])].sq) > state.budget + 1:
             worth = attack_value(state, ("melee", int(a[1])))
             if worth > 0 and (best is None or worth > best[0]):
                 best = (worth, a)

@@ -7,15 +7,17 @@ models." IV: "If adjacent to multiple targets, you may melee each in turn."
 
 Reading ``charge``: a charge is the model's action, declared at an enemy model it may reach
 (``("charge", j)``: not hidden, not a chit, V ENEMY CHITS "Treat unrevealed chits as hidden
-models"), with its half move added to the move it has left (:func:`declare`); its melee is at that
-target (:func:`melee_target`). The half move is spent only on the way to the target: a step that
-dips into it is offered only when the model may still stand beside its target with the move it
-would have left (:func:`step_ok`, counted in steps, models ignored), and once it has dipped into it,
-the model may not end its activation while it may melee its target or step on towards it
-(:func:`dipped`; :func:`.choices.ending`). A charger whose way is blocked (a model in the way, a ZOC
-melee that wounded it) ends where it stands. Once the charge's
-melee is over (made, or stopped by a snap shot), the half move is gone: the model keeps at most
-what is left of its normal move (:func:`settle`).
+models"; within reach: its range, as the crow flies, to beside it no more than its move left and
+the half move, :func:`targets`), with its half move added to the move it has left
+(:func:`declare`); its melee is at that target (:func:`melee_target`). The half move is spent only
+on the way to the target: a step that dips into it is offered only when the model may still stand
+beside its target with the move it would have left (:func:`step_ok`; the move back from beside
+the target counted as the board counts it, models ignored, :func:`near`), and once it has dipped
+into it, the model may not end its activation while it may melee its target or step on towards it
+(:func:`dipped`; :func:`.choices.ending`). A charger whose way is blocked (a model in the way, a
+ZOC melee that wounded it) ends where it stands. Once the charge's melee is over (made, or stopped
+by a snap shot), the half move is gone: the model keeps at most what is left of its normal move
+(:func:`settle`).
 
 Reading ``melee_in_turn``: the successive melees are at enemies beside the model where it made its
 first melee: once it has moved after a melee (a step, a door opened), it makes no further melee in
@@ -64,33 +66,49 @@ def beside(s: GameState, j: int) -> tuple[Pos, ...]:
     )
 
 
-def distances(s: GameState, j: int) -> Mapping[Pos, int]:
-    """Steps from every position to the nearest position beside token ``j`` (models ignored)."""
-    return _distances(s.setup, beside(s, j))
+def near(s: GameState, j: int) -> Mapping[Pos, float]:
+    """The move from each position to the nearest position beside token ``j``, by plain steps
+    (models ignored), as far as the charge's half move (what a step into it leaves at most): the
+    steps about those positions (:meth:`~.board.Board.steps`) read back, as a step costs the same
+    both ways."""
+    board, t = s.setup.board, s.tokens[s.active]
+    armour, doors, limit = s.armour_of(t), s.doors(), min(s.budget, s.charging[1]) + EPS
+    cost: dict[Pos, float] = dict.fromkeys(beside(s, j), 0.0)
+    frontier = list(cost)
+    while frontier:  # costs are positive and few: a plain relaxation to a fixed point
+        nxt = []
+        for p in frontier:
+            for kind, q, c in board.steps(p, armour, doors, _NOBODY, t.side, s.breaches):
+                d = cost[p] + c
+                if kind == "move" and c > 0 and d <= limit and d < cost.get(q, FAR):
+                    cost[q] = d
+                    nxt.append(q)
+        frontier = nxt
+    return cost
 
 
-@lru_cache(maxsize=256)
-def _distances(setup: Setup, goals: tuple[Pos, ...]) -> Mapping[Pos, int]:
-    return setup.board.distances(goals)
+_NOBODY: dict[Pos, int] = {}
 
 
 def targets(s: GameState, i: int) -> list[int]:
     """V CHARGE: the enemy models token ``i`` may charge: not hidden ("You may not charge Hidden
-    models"), not a chit, and beside which it may stand with its move left and the half move."""
+    models"), not a chit, and within reach: its range (as the crow flies) to beside them no more
+    than its move left and the half move."""
     me = s.tokens[i]
     more = half(s, me)
     if more <= 0:
         return []
-    reach, board = s.budget + more, s.setup.board
-    return [  # the range first: it is cheap
+    reach, board, side, (x, y) = s.budget + more + 1, s.setup.board, me.side, me.sq[:2]
+    return [  # the cells first: the range is a hypot on a table
         j
         for j, t in enumerate(s.tokens)
-        if t.alive
-        and t.side != me.side
+        if t.side != side
+        and -reach <= t.sq[0] - x <= reach
+        and -reach <= t.sq[1] - y <= reach
+        and t.alive
         and not t.hidden
         and not t.blip
-        and board.range(me.sq, t.sq) <= reach + 2
-        and distances(s, j).get(me.sq, FAR) <= reach + EPS
+        and board.range(me.sq, t.sq) <= reach
     ]
 
 
@@ -111,14 +129,16 @@ def _over(s: GameState, j: int) -> bool:
     return j in s.meleed or not s.tokens[j].alive
 
 
-def step_ok(s: GameState, to: Pos, cost: float) -> bool:
+def step_ok(s: GameState, to: Pos, cost: float, back: list[Mapping[Pos, float]]) -> bool:
     """A step of a charger (:func:`melee_target` not -1): within its normal move, or one after
-    which it may still stand beside its target with the move it would have left."""
-    j, more = s.charging
-    if cost != FULL and cost <= s.budget - more + EPS:
+    which it may still stand beside its target with the move it would have left (``back``: a list
+    holding :func:`near` of its target once a step asks, empty before)."""
+    if cost != FULL and cost <= s.budget - s.charging[1] + EPS:
         return True
+    if not back:
+        back.append(near(s, s.charging[0]))
     left = 0 if cost == FULL else s.budget - cost
-    return distances(s, j).get(to, FAR) <= left + EPS
+    return back[0].get(to, FAR) <= left + EPS
 
 
 def dipped(s: GameState) -> bool:
@@ -153,11 +173,11 @@ __all__ = [
     "beside",
     "declare",
     "dipped",
-    "distances",
     "half",
     "in_turn",
     "mark",
     "melee_target",
+    "near",
     "settle",
     "step_ok",
     "targets",

@@ -8,7 +8,7 @@ builders, so that the two give the same actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -46,8 +46,9 @@ from grimdice.systems.crusade.game.activation import (
     wounded,
 )
 from grimdice.systems.crusade.game.answers import ADJACENT, SIGHT, LastAnswer
-from grimdice.systems.crusade.game.board import FULL
+from grimdice.systems.crusade.game.board import FULL, Pos
 from grimdice.systems.crusade.game.fails import recover_actions
+from grimdice.systems.crusade.game.hiding import may_hide
 from grimdice.systems.crusade.game.infiltrate import placements, placing
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import (
@@ -248,7 +249,12 @@ def moving(d: Decision) -> list[Action]:
     extra: list[Action] = [] if d.t.profile in shamblers(d.s.setup) else [("extra",)]
     if items.burdened(d.s):
         return extra
-    return extra + [("charge", j) for j in charge.targets(d.s, d.i)]
+    found = charge.targets(d.s, d.i)
+    if found and d._feral():  # IX FERAL: "You may only attack the nearest target"
+        here, board, tokens = d.t.sq, d.s.setup.board, d.s.tokens
+        near = min(board.range(here, tokens[j].sq) for j in (*found, *d.adjacent(), *d.sight()))
+        found = [j for j in found if board.range(here, tokens[j].sq) == near]
+    return extra + [("charge", j) for j in found]
 
 
 def hide(d: Decision) -> list[Action]:
@@ -364,13 +370,14 @@ def board_steps(s: GameState) -> list[Action]:
     found = big.entering(s, flight.steps_of(s))  # IX FLY, JUMP PACK: air steps; IX BIG: entries
     full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
     budget, climbs = s.budget + EPS, climb.CLIMBS
-    charging = bool(s.charging) and charge.melee_target(s) >= 0  # V CHARGE: its half move's steps
+    target = charge.melee_target(s) if s.charging else -1  # V CHARGE: its half move's steps
+    back: list[Mapping[Pos, float]] = []  # its steps back from beside its target, once asked
     return [
         (kind,) + to  # noqa: RUF005  (one tuple joined: faster than (kind, *to))
         for kind, to, cost in found
         if (full if cost == FULL else cost <= budget)
         and (kind not in climbs or climb.chance(s, kind, to) > 0)
-        and (not charging or charge.step_ok(s, to, cost))
+        and (target < 0 or charge.step_ok(s, to, cost, back))
     ]
 
 
@@ -385,30 +392,6 @@ def toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
     dist = board.distances(sq for sq in targets if board.range(me.sq, sq) == near)
     here = dist.get(me.sq, 10**6)
     return [a for a in moves if a[0] != "move" or dist.get(tuple(a[1:]), 10**6) < here]
-
-
-def may_hide(s: GameState, free: bool) -> bool:
-    """V HIDING: "If you are in cover, you may Hide (including cover from smoke or darkness)" (on a
-    grid: darkness, air ducts); IX TALL: "Once revealed, these models cannot take cover or hide,
-    except from smoke/darkness", BIG the same: only in smoke or darkness (:meth:`~.board.Board.dark`);
-    IX FURTIVE: "May hide for free if you did not attack" (``free``; VIII STUN: not risen)."""
-    t = s.tokens[s.active]
-    if t.blip or t.hidden or not s.setup.board.can_hide(t.sq):
-        return False
-    hiding = _hiding(s.setup, t.profile, free)
-    if hiding is None and not s.setup.board.dark(t.sq):
-        return False
-    return not free or (bool(hiding) and not s.attacked and not s.risen)
-
-
-@lru_cache(maxsize=1024)
-def _hiding(setup: Setup, profile: int, free: bool) -> bool | None:
-    """V HIDING for the profile: None when it hides only in smoke or darkness (IX BIG, TALL); else,
-    for a ``free`` hide, whether it has IX FURTIVE (kept per setup and profile)."""
-    abilities = setup.profiles[profile].abilities
-    if setup.fighters[profile].has("big") or has_code(abilities, "TALL"):
-        return None
-    return free and has_code(abilities, "FURTIVE")
 
 
 # ---------------------------------------------------------------------- the whole list

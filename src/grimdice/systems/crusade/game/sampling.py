@@ -154,7 +154,7 @@ def _melee(d: Decision) -> list[Action]:
 
 
 def _hide(d: Decision) -> list[Action]:
-    """V HIDING as the action, or IX FURTIVE's free hide (:func:`.choices.may_hide`: where the model
+    """V HIDING as the action, or IX FURTIVE's free hide (:func:`.hiding.may_hide`: where the model
     may not hide as its action, it may not hide for free either, so the free hide is asked only
     when the action is not in full)."""
     return c.hide(d) if d.full else c.free_hide(d)
