@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from grimdice.systems.crusade.ai.players import ai_player
-from grimdice.systems.crusade.damage import NONE
+from grimdice.systems.crusade.damage import KILLED, NONE
 from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.situation import shot
 from grimdice.systems.crusade.game.state import GameState
 from tests.crusade_game.helpers import MARINE, STEALER, at, state
 from tests.crusade_game.table_helpers import put, rect, table, table_state
@@ -176,3 +177,19 @@ def test_a_feral_model_charges_only_the_nearest():
     )
     charges = [a for a in s.apply(("activate", 2)).legal_actions() if a[0] == "charge"]
     assert charges == [("charge", 1)]
+
+
+@pytest.mark.parametrize("ability", ["TALL", "BIG"])
+def test_tall_and_big_models_keep_the_cover_of_darkness(ability):
+    # IX TALL: "cannot take cover or hide, except from smoke/darkness"; V DARKNESS: "Counts as
+    # cover". The bolter's 2W+1R (white 0,0,0,0,1,2; red 0,0,0,1,2,3) kills a one-hit target of
+    # armour 1 on a total of 3 or more (77 of 216 rolls), of armour 1 + 1 for cover on 4 or more (38)
+    target = dict(copy.deepcopy(STEALER), abilities=[ability])
+    s = state(
+        HALL, [at("Marine", 1, 1)], [at("Stealer", 4, 1)], profiles=[MARINE, target], grid={"dark": [[4, 1]]}
+    )
+    law = cached_law(shot(s, 0, 1, "bolter"))
+    assert sum(p for (ds, *_), p in law if ds[0] == KILLED) == pytest.approx(38 / 216, abs=1e-12)
+    lit = state(HALL, [at("Marine", 1, 1)], [at("Stealer", 4, 1)], profiles=[MARINE, target])
+    law = cached_law(shot(lit, 0, 1, "bolter"))
+    assert sum(p for (ds, *_), p in law if ds[0] == KILLED) == pytest.approx(77 / 216, abs=1e-12)

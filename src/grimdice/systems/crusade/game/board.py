@@ -141,8 +141,9 @@ class GridBoard:
 
     def cover(self, a: Pos, b: Pos, doors: Doors) -> str:
         """Reading ``grid_cover``: on a grid only darkness (and air ducts, "treated as darkness")
-        gives cover, counted as ``full`` cover (II, V DARKNESS)."""
-        return "full" if self.grid.is_dark(_sq(b)) else "none"
+        gives cover: the calculator's ``darkness``, full cover (II, V DARKNESS) that IX TALL and BIG
+        models keep ("cannot take cover ... except from smoke/darkness")."""
+        return "darkness" if self.grid.is_dark(_sq(b)) else "none"
 
     def adjacent(self, a: Pos, b: Pos, doors: Doors) -> bool:
         return self.grid.adjacent(_sq(a), _sq(b), cast(Mapping[Square, bool], doors))

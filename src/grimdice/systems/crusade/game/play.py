@@ -29,7 +29,8 @@ READINGS = (
     "ours (victory): a force with no model standing loses; reach objectives, and items brought to their "
     "squares, win at once; hold objectives score after the last turn",
     "reading placement: models stand where the scenario puts them, else on their zone's first free squares",
-    "reading grid_cover: on a grid only darkness and air ducts give cover, counted as full cover; a target "
+    "reading grid_cover: on a grid only darkness and air ducts give cover, as darkness (full cover, TALL "
+    "and BIG models' too); a target "
     "on a square beside the firer's is less than an inch away: no +1 for cover",
     "reading models_block_sight: models block line of sight on a grid",
     "reading blip_reveal: a blip is revealed when an enemy model steps adjacent or it steps adjacent to one",
