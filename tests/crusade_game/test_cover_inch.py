@@ -44,7 +44,7 @@ def test_grid_target_in_the_dark_beside_the_firer_gets_no_cover(where, chance):
     # reading grid_cover: darkness is full cover; a target on a square beside the firer's touches
     # it (less than an inch away): no +1; two squares away there is an inch between them
     s = state(HALL, [at("Marine", 1, 1)], [at("Stealer", *where)], grid={"dark": [list(where)]})
-    assert s.setup.board.cover(s.tokens[0].sq, s.tokens[1].sq, {}) == "full"
+    assert s.setup.board.cover(s.tokens[0].sq, s.tokens[1].sq, {}) == "darkness"
     assert killed(s) == pytest.approx(float(chance), abs=1e-12)
 
 

@@ -12,8 +12,9 @@ enemies in it or on it, dives and melees across a held ladder; fires two pistols
 latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an entry
 (on a table; its best attack) when it has no target, then steps (on a table climbing ladders, scrabbling
 and IX CLIMB's climbs) towards its goal (its force's ``reach`` objectives, else the nearest enemy it
-knows of; on a table, of the steps as near its goal, the one fewest enemies see), takes an extra
-move when nothing is in reach, and hides in darkness when it can do nothing better; an artillery
+knows of; on a table, of the steps as near its goal, the one fewest enemies see), charges an enemy
+its move alone does not reach when that melee is worth making, takes an extra move when nothing is
+in reach, and hides in darkness when it can do nothing better; an artillery
 crew keeps within 1" of its piece while that cover is worth having, and the piece keeps its place
 (:mod:`.crew`). On a table it contests a ``hold`` objective as :mod:`.aim` says (through forced
 entries, at the enemies standing on it).
@@ -47,7 +48,7 @@ from grimdice.systems.crusade.ai.worth import (
 )
 from grimdice.systems.crusade.ai.worth import harm as _harm
 from grimdice.systems.crusade.damage import Body, graze
-from grimdice.systems.crusade.game import deck, dive, items, many, powers, psychic, ruin, situation
+from grimdice.systems.crusade.game import charge, deck, dive, items, many, powers, psychic, ruin, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
@@ -327,7 +328,9 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     posts = None if me.blip else crew.post(state, state.active)  # VIII ARTILLERY: its piece's cover
     if posts is not None and me.sq in posts:
         return _stay(actions)
-    return _move_on(state, actions, posts or _goals(state, me.side, state.active), posts is not None)
+    target = charge.melee_target(state) if state.charging else -1  # V CHARGE: on to its target
+    goals = list(charge.beside(state, target)) if target >= 0 else _goals(state, me.side, state.active)
+    return _move_on(state, actions, posts or goals, posts is not None)
 
 
 def _move_on(
@@ -345,11 +348,25 @@ def _move_on(
             return best_step
     if crewed:
         return _stay(actions)
-    if ("charge",) in actions and here <= state.budget + 3:
-        return ("charge",)
+    charged = _charge(state, actions)
+    if charged is not None:
+        return charged
     if ("extra",) in actions and here > 1:
         return ("extra",)
     return _stay(actions)
+
+
+def _charge(state: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+    """V CHARGE: at the enemy it may charge whose melee is worth most, when that is worth making
+    and out of reach of its move alone (else it walks there and melees)."""
+    here = state.tokens[state.active].sq
+    best: tuple[float, tuple[Any, ...]] | None = None
+    for a in actions:
+        if a[0] == "charge" and state.setup.board.range(here, state.tokens[int(a[1])].sq) > state.budget + 1:
+            worth = attack_value(state, ("melee", int(a[1])))
+            if worth > 0 and (best is None or worth > best[0]):
+                best = (worth, a)
+    return None if best is None else best[1]
 
 
 def _payer(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:

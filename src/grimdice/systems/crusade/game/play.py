@@ -29,7 +29,8 @@ READINGS = (
     "ours (victory): a force with no model standing loses; reach objectives, and items brought to their "
     "squares, win at once; hold objectives score after the last turn",
     "reading placement: models stand where the scenario puts them, else on their zone's first free squares",
-    "reading grid_cover: on a grid only darkness and air ducts give cover, counted as full cover; a target "
+    "reading grid_cover: on a grid only darkness and air ducts give cover, as darkness (full cover, TALL "
+    "and BIG models' too); a target "
     "on a square beside the firer's is less than an inch away: no +1 for cover",
     "reading models_block_sight: models block line of sight on a grid",
     "reading blip_reveal: a blip is revealed when an enemy model steps adjacent or it steps adjacent to one",
@@ -67,6 +68,10 @@ READINGS = (
     "and is unloaded until reloaded by an action",
     "reading artillery_crew: a crew model the scenario names within 1 inch (square) of its artillery model "
     "standing has front cover against every shot",
+    "reading charge: a charge is declared at an enemy model not hidden within reach, and melees it; its "
+    "half move is spent only on the way to it; after the melee at most the normal move is left",
+    "reading melee_in_turn: the melees in turn are made from where the first was; no melee after moving on",
+    "reading shamble_charge: a SHAMBLE model takes no extra full move but may charge (half its turn's move)",
     "reading berserk: a BERSERK model's extra move leaves it a melee as its action",
     "reading volatile: a model killed by an attack's roll without a graze sets off its VOLATILE weapon's "
     "explosion after the attack's other follow-up rolls",

@@ -11,7 +11,7 @@ from grimdice.systems.crusade.game import (
     artillery,
     berserk,
     caught,
-    choices,
+    charge,
     control,
     edge,
     latch,
@@ -51,8 +51,8 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
         from grimdice.systems.crusade.game.snap import declare
 
         return declare(s, i, int(a[1]))
-    if kind == "charge":  # V CHARGE: an additional half move before meleeing
-        return altered(s, budget=s.budget + choices.charge(s, t), charged=True)
+    if kind == "charge":  # V CHARGE: an additional half move before meleeing, at a target
+        return charge.declare(s, int(a[1]))
     if kind == "extra":  # I: "Take an extra full move"; IX BERSERK: then a melee
         return altered(s, budget=s.budget + s.move_of(t), **berserk.after_extra(s, t))
     if kind == "hide":  # V HIDING; IX FURTIVE hides for free

@@ -13,6 +13,7 @@ from grimdice.systems.crusade.actions import shamble_move
 from grimdice.systems.crusade.damage import KO, NONE, STUNNED
 from grimdice.systems.crusade.game import (
     ambush,
+    charge,
     climb,
     control,
     deck,
@@ -143,9 +144,15 @@ _SIMPLE = {
 
 def apply(s: GameState, a: Sequence[Any]) -> GameState:
     """The state after action or chance outcome ``a`` (its legality is the caller's check; a list,
-    as a log holds it, is read as its tuple). :meth:`.state.GameState.apply` itself."""
-    if type(a) is not tuple:
-        a = tuple(a)
+    as a log holds it, is read as its tuple). :meth:`.state.GameState.apply` itself. Then IV's
+    first melee's place and V CHARGE's half move after its melee (:func:`.charge.mark`)."""
+    after = _apply(s, a if type(a) is tuple else tuple(a))
+    if after.charging or (after.meleed and after.melee_moved < 0):
+        return charge.mark(after)
+    return after
+
+
+def _apply(s: GameState, a: Action) -> GameState:
     if s.pending:
         return _resolve_pending(s, a)
     if (s.psy is not None and s.psy.prompt) or s.control or s.ambush or s.zoc or s.snap:

@@ -10,10 +10,11 @@ weapon)`` (weapon "": a melee), ``("close_entry", n)``, ``("shoot_sector", secto
 ``("melee_sector", sector)``, ``("shoot_piece", n, weapon)``, ``("melee_piece", n)``, ``("dive", j)``,
 ``("ladder_melee", j)``),
 ``("open", x, y)``, ``("close", x, y)``, ``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT
-FIRE and RAPID FIRE also ``("shoot", target, weapon, target2)``), ``("melee", target)``, ``("charge",)``,
-``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("detonate", weapon)``,
-``("hide",)``, ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``, IX's ``("fists", target,
-*target2)``, ``("latch", target)``, ``("mob", target, *members)`` and, after a CONTROL model's kill,
+FIRE and RAPID FIRE also ``("shoot", target, weapon, target2)``), ``("melee", target)``,
+``("charge", target)``, ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``,
+``("detonate", weapon)``, ``("hide",)``, ``("extra",)``, ``("pickup", n)``, ``("drop",)``,
+``("end",)``, IX's ``("fists", target, *target2)``, ``("latch", target)``, ``("mob", target,
+*members)`` and, after a CONTROL model's kill,
 ``("control", target)`` / ``("pass",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
 ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` and
@@ -147,7 +148,9 @@ class GameState:
     moved: float = 0  # movement it has used this activation
     acted: bool = False  # its action is spent
     charged: bool = False  # V CHARGE: the action left is a melee
+    charging: tuple[int, ...] = ()  # V CHARGE: (target, half move) until its melee is over
     meleed: tuple[int, ...] = ()  # IV: opponents meleed in turn this activation
+    melee_moved: float = -1  # IV: the move it had used at its first melee (-1: none yet)
     attacked: bool = False  # it attacked this activation (IX FURTIVE)
     risen: bool = False  # VIII STUN: it got up this activation: no free actions either
     origin: Pos | None = None  # where it started its move (V ZOC)
@@ -279,7 +282,9 @@ IDLE: dict[str, Any] = {
     "moved": 0,
     "acted": False,
     "charged": False,
+    "charging": (),
     "meleed": (),
+    "melee_moved": -1,
     "attacked": False,
     "risen": False,
     "origin": None,
