@@ -22,7 +22,7 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 16
+LOG_VERSION = 17
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
