@@ -47,7 +47,7 @@ READINGS = (
     "move nobody",
     "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot comes before every melee at the model (a dive's after the landing, "
-    "one across a ladder, a mob's at its lead, a ZOC's, an ambusher's); it is at range 0, without "
+    "one across a ladder, a mob's at its lead, a latch, a ZOC's, an ambusher's); it is at range 0, without "
     "re-rolls or rapid fire; its knockback moves nobody but costs the attacker an inch of its move left "
     "(a ZOC's or an ambusher's attacker has no move to pay); with none left the melee is not made",
     "reading snap_blast: a BLAST pistol's snap shot is centred on the attacker and rolls at every model "
@@ -110,7 +110,8 @@ READINGS = (
     "several models the first enemy killed), its player may take control instead: the model keeps its "
     "state before the attack and is activated by the controller in the controller's next turn, then "
     "is its owner's again",
-    "reading latch_on: latching is a LATCH ON model's melee action, with no roll, onto an adjacent enemy; "
+    "reading latch_on: latching is a LATCH ON model's melee action, with no roll, onto an adjacent enemy "
+    "(after the target's snap fire, unless that stops it); "
     "it holds while both stand and touch, until the latcher's player's next turn; a single shot at the "
     "latcher (a snap shot too), or a shot at several models at it but not at its target, is followed by "
     "a single shot at its target; attacks at the target +1, its shots -1; a graze or "
