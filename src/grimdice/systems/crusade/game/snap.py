@@ -15,8 +15,9 @@ melee and an ambusher's (reading ``snap_fire``).
 
 A BLAST pistol's snap shot is centred on the attacker and rolls at the models its blast reaches
 (:func:`.many.reached`), as the calculator's shot at several models, every one at point blank
-range (reading ``snap_blast``); its knockbacks move nobody, but cost the attacker an inch of its
-move (:func:`knocked`, reading ``snap_fire``).
+range, past one chance node rolled model by model as any blast (reading ``snap_blast``); its
+knockbacks move nobody, but cost the attacker an inch of its move (:func:`knocked`, reading
+``snap_fire``).
 """
 
 from __future__ import annotations
@@ -88,7 +89,9 @@ def _blast_key(s: GameState, j: int, targets: tuple[int, ...], weapon: str) -> s
 def blast_snap(s: GameState, j: int, i: int, weapon: str) -> tuple[Any, ...]:
     """The pending snap shot of token ``j``'s BLAST pistol at token ``i`` and the models around it:
     a shot at several models (``("attack", "many", j, i, key, weapon, targets, follow, "snap")``),
-    or ``()`` when it reaches ``i`` alone or the calculator's exact bounds refuse so many."""
+    every model the blast reaches rolled at (:func:`.many.fitting`: one chance node for at most
+    :data:`.many.MAX_NODE` models within the calculator's exact bounds, else model by model,
+    :mod:`.many_turn`), or ``()`` when it reaches ``i`` alone."""
     from grimdice.systems.crusade.game import many
 
     if many.mode(s, j, weapon) != "blast":
