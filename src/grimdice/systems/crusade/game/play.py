@@ -45,7 +45,8 @@ READINGS = (
     "reading knockback_grid: a knocked-back model moves one square away; a wall, closed door, model or "
     "air duct it may not enter there stuns it and it stays; RAPID FIRE's and re-rolled flamers' turns "
     "move nobody",
-    "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
+    "reading mindless: each step of any kind (climbs, jumps, ladders, air steps too) shortens its path to "
+    "the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot comes before every melee at the model (a dive's after the landing, "
     "one across a ladder, a mob's at its lead, a latch, a ZOC's, an ambusher's); it is at range 0, without "
     "re-rolls or rapid fire; its knockback moves nobody but costs the attacker an inch of its move left "
