@@ -252,7 +252,8 @@ TABLE_READINGS = (
     "reading hatch: a building's roof hatch (the scenario's) joins its roof and the floor below, climbed as "
     "a ladder of the roof's height; down it a sector held by enemies is entered without a forced entry",
     "reading catwalk_melee: a model on a catwalk may melee an enemy inside a building's sector where one "
-    "of its own steps (a move, drop, fall or hang and drop; not a ladder) would land, through the wall",
+    "of its own steps as the game offers them (a move, drop, fall or hang and drop, a climb, an air step; "
+    "not a ladder; a BIG model's only from a forced entry) would land, through the wall",
     "reading dive: a dive is made outdoors onto an enemy seen 1 to 3 inches below, to the free place "
     "beside it nearest the diver; the jump is the inches across to that place plus 1, at most 4, paid "
     "from the move; a failed dive lands there stunned and ends the move; the target may snap fire after "
