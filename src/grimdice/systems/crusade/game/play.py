@@ -94,7 +94,9 @@ READINGS = (
     "reading card_payer: a card played in the enemy turn costs the action of a model its player declares "
     "(one with an action to spend in its next activation; the psyker when there is none), marked until then; "
     "in its own turn (PRECOGNANT at a ZOC melee, a snap shot, an ambush) an action of that turn: a model not "
-    "yet activated, or the active model's unspent action at once; with none the card is not offered",
+    "yet activated, or the active model's unspent action at once; with none the card is not offered; a "
+    "marked model killed, knocked out or stunned before its next activation takes the mark with it (the "
+    "text is silent)",
     "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "
     "knockback; the thrower does not choose another direction",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
