@@ -56,7 +56,7 @@ def test_the_legend_lists_the_armies_each_kind_of_terrain_on_the_table_and_the_u
     assert words["terrain cover+difficult"] == (
         "forest: cover: Armored against shooting; difficult: no further than a Walk"
     )
-    assert words["terrain open raised"] == "hill: its height written on it: higher units are elevated"
+    assert words["terrain open raised"] == "hill: raised, its height on it: a unit above another is elevated"
     bare = game((BOYZ,), (GUN,), (piece("minefield 1", 10, 20, ("dangerous",)),))
     assert _kinds(bare) == ["army", "army", "terrain dangerous", "number"]
 
@@ -113,6 +113,9 @@ def test_every_unit_is_in_the_key_once_with_models_and_wounds_left():
         " 3  Gun (destroyed)",
     ]
     assert [side for _, side, head in key if not head] == [0, 0, 1, 1]
+    off = replace(s, place=(-1, -2, 0, -1))  # the Boss in reserve, the Reds' Boyz aboard unit 0
+    assert unit_line(off, 1) == " 1  Boss  1/1, 1/3 wounds (in reserve)"
+    assert unit_line(off, 2) == " 2  Boyz  10/10 (aboard unit 0)"
 
 
 def test_the_title_names_the_armies_round_and_score_and_wraps_at_spaces():

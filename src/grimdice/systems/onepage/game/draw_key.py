@@ -38,7 +38,7 @@ TRAITS = {
     "difficult": ("olive", "difficult: no further than a Walk"),
 }
 OPEN = "khaki"  # a piece with none of the traits (a hill)
-ELEVATED = "its height written on it: higher units are elevated"
+ELEVATED = "raised, its height on it: a unit above another is elevated"
 MAX_NAME = 22  # characters of a unit's name in the key
 #: a step's arrow: its kind (move, assault, consolidation, shot), its army, and its points (the
 #: arrow's tail first, its head last; a two-leg move has its waypoint between)
@@ -80,6 +80,12 @@ def _base_name(name: str) -> str:
     return re.sub(r"\s*\d+$", "", printable(name)) or "terrain"
 
 
+def _rank(order: tuple[str, ...], raised: bool) -> tuple[list[int], bool]:
+    """Where a kind of piece comes in the legend: by its traits in :data:`TRAITS`' order, pieces
+    with none last, flat before raised."""
+    return [list(TRAITS).index(k) for k in order] or [len(TRAITS)], raised
+
+
 def terrain_legend(s: GameState) -> list[Mark]:
     """One entry per kind of piece on the table (its traits, and whether it is raised), named by
     the pieces' own names, in :data:`TRAITS`' order."""
@@ -89,9 +95,7 @@ def terrain_legend(s: GameState) -> list[Mark]:
         if _base_name(t.name) not in names:
             names.append(_base_name(t.name))
     out = []
-    for (order, raised), names in sorted(
-        kinds.items(), key=lambda kv: ([*TRAITS, ""].index((kv[0][0] or ("",))[0]), kv[0])
-    ):
+    for (order, raised), names in sorted(kinds.items(), key=lambda kv: _rank(*kv[0])):
         words = [TRAITS[k][1] for k in order] + ([ELEVATED] if raised else [])
         label = f"{', '.join(names[:3])}: {'; '.join(words) if words else 'open ground'}"
         out.append(
@@ -228,7 +232,7 @@ def unit_line(s: GameState, u: int, melee: Collection[int] = (), gone: Collectio
             if where == deployment.RESERVE
             else "not deployed"
             if where < 0
-            else f"aboard {where}"
+            else f"aboard unit {where}"
         )
     return text + (f" ({', '.join(notes)})" if notes else "")
 
