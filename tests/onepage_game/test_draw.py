@@ -148,6 +148,11 @@ def _crowd() -> GameState:
     return replace(s, anchors=spots)
 
 
+def _centre(s: GameState, u: int) -> tuple[float, float]:
+    x, y = s.models(u).mean(axis=0)
+    return float(x), float(y)
+
+
 def test_the_numbers_on_a_crowd_do_not_overlap_and_each_is_in_the_key():
     pytest.importorskip("matplotlib")
     from grimdice.systems.onepage.game.draw import FONT, figure
@@ -161,6 +166,12 @@ def test_the_numbers_on_a_crowd_do_not_overlap_and_each_is_in_the_key():
     assert sorted(int(t.get_text()) for t in numbers) == list(range(6))
     assert all(t.get_fontsize() >= FONT for t in numbers)
     assert '2"' in [t.get_text() for t in texts]  # the hill's height
+    moved = [t for t in numbers if t.get_position() != pytest.approx(_centre(s, int(t.get_text())))]
+    assert moved  # the crowd's numbers cannot all stand on their units
+    leaders = {(tuple(ln.get_xdata()), tuple(ln.get_ydata())) for ln in ax.lines}
+    for t in moved:
+        (x, y), (cx, cy) = t.get_position(), _centre(s, int(t.get_text()))
+        assert ((x, cx), (y, cy)) in leaders  # joined to its unit by a line
     key = [t.get_text() for t in ax.artists[0].get_texts()]
     for u, unit in enumerate(s.setup.units):
         assert sum(line.split()[:2] == [str(u), unit.name] for line in key) == 1

@@ -9,7 +9,8 @@ dashed, one per target).
 Beside the table (:mod:`.draw_key`, laid out by :mod:`grimdice.engine.pictures`): the unit key
 (each number's name, models and wounds left, state) to the right, the legend of every kind of mark
 in the picture below, and the title (armies, round, score) wrapped above. No two labels overlap:
-each unit's number is put on its bases, or beside them when another label is there."""
+each unit's number is put on its bases, or beside them (joined by a thin line) when another label
+is there."""
 
 from __future__ import annotations
 
@@ -174,13 +175,16 @@ def _draw_numbers(
     gone: set[int],
 ) -> None:
     """Each unit's number in its army's colour on a white badge (edged in the colour; grey for a
-    unit gone), at its ``wanted`` spot or the nearest free one (:func:`.pictures.place_labels`)."""
+    unit gone), at its ``wanted`` spot or the nearest free one (:func:`.pictures.place_labels`),
+    then joined to its spot by a thin line of its colour."""
     setup = end.setup
     sizes = [_text_size(str(u), FONT) for u in units]
     bounds = (0.0, 0.0, float(setup.table.width), float(setup.table.depth))
     spots = pictures.place_labels(wanted, sizes, taken, bounds)
-    for u, (x, y) in zip(units, spots, strict=True):
+    for u, (x, y), (wx, wy) in zip(units, spots, wanted, strict=True):
         colour = COLOURS[setup.owner[u]]
+        if (x, y) != (wx, wy):
+            ax.plot([x, wx], [y, wy], color=colour, lw=0.8, zorder=2.5)
         edge = "grey" if u in gone else colour
         badge = {"boxstyle": "round,pad=0.15", "fc": "white", "ec": edge, "lw": 0.8, "alpha": 0.9}
         ax.text(
