@@ -2,7 +2,8 @@
 of the table at the round's end: the terrain pieces filled by their traits (hatched when they have
 more than one; a raised piece's height written on it), every unit on the table as its bases in its
 army's colour (hatched while pinned) with its number on them, a Vehicle's front (a white mark from
-the hull's centre along its heading), and the round's arrows: moves (grey; a two-leg move through
+the hull's centre along its heading), a unit destroyed or routed in the round as grey rings where
+it last stood, and the round's arrows: moves (grey; a two-leg move through
 its waypoint), assaults (black), consolidations (black dotted) and shots (the army's colour,
 dashed, one per target).
 
