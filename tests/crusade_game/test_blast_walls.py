@@ -18,7 +18,7 @@ import pytest
 from grimdice.engine.game import TERMINAL
 from grimdice.systems.crusade.damage import NONE
 from grimdice.systems.crusade.game.combat import cached_law
-from grimdice.systems.crusade.game.fails import explosion_radius
+from grimdice.systems.crusade.game.fails import explosion_radius, explosion_shot
 from grimdice.systems.crusade.game.many import cached_joint
 from grimdice.systems.crusade.game.play import play_game
 from grimdice.systems.crusade.game.scenario import build_setup
@@ -199,3 +199,20 @@ def test_random_grid_games_keep_blasts_on_their_side_of_the_walls():
     data = scenario(LANE, a, b, profiles=[bomber, dict(STEALER, move=2)], turns=3)
     rolled, left_out = _walked(build_setup(data), range(6))
     assert rolled and left_out
+
+
+def test_a_malfunction_roll_at_the_melee_opponent_is_no_blast():
+    # VIII MALFUNCTION: "roll the weapon dice vs. the user's armor (in melee, also roll against the
+    # opponent)": no area, so the opponent beside the user inside the hab is rolled at range 0
+    # without cover; the same model caught in an explosion there is 1" away, "treated as in cover"
+    bomber = dict(MARINE, name="Bomber", weapons=[CHARGE])
+    s = table_state(
+        table(buildings=[hab()]),
+        [put("Bomber", 5, 3, 0)],
+        [put("Stealer", 5, 4, 0)],
+        profiles=[bomber, STEALER],
+    )
+    melee = json.loads(explosion_shot(s, 0, "charge", 1, blast=False))
+    assert melee["range"] == 0 and "cover" not in melee
+    caught = json.loads(explosion_shot(s, 0, "charge", 1))
+    assert caught["range"] == 1 and caught["cover"] == "full"

@@ -67,14 +67,15 @@ def explosion_radius(s: GameState, i: int, weapon: str) -> int:
     return int(arm.fx.get("area") or 0)
 
 
-def explosion_shot(s: GameState, i: int, weapon: str, j: int) -> str:
+def explosion_shot(s: GameState, i: int, weapon: str, j: int, blast: bool = True) -> str:
     """The weapon's dice against token ``j`` (the bearer included) as the calculator's single shot
     (JSON text): EXPLODE's attack, MALFUNCTION's roll "vs. the user's armor". Its roll is no attack
     of the bearer's: no re-roll (VIII REROLL "once per turn" is his shot's) and no jink, as the
-    calculator rolls an explosion. The bearer is at the centre, range 0; another model is at its
-    range from the bearer with the cover a shot from there gives it (VI: models inside a building
-    "treated as in cover"; II: "If your target is in cover and is not less than an inch away, add 1
-    to their armor value"; reading ``blast_walls``)."""
+    calculator rolls an explosion. The bearer is at the centre, range 0; another model caught in
+    the ``blast`` is at its range from the bearer with the cover a shot from there gives it (VI:
+    models inside a building "treated as in cover"; II: "If your target is in cover and is not less
+    than an inch away, add 1 to their armor value"; reading ``blast_walls``); MALFUNCTION's roll at
+    the melee opponent (``blast`` False) is at range 0, as the calculator rolls it."""
     from grimdice.systems.crusade.game.snap import BARRED, allowed
 
     bearer = model_data(s, s.tokens[i])
@@ -92,7 +93,7 @@ def explosion_shot(s: GameState, i: int, weapon: str, j: int) -> str:
         "weapons": [arm["name"]],
         "range": 0,
     }
-    if j != i:
+    if blast and j != i:
         me, them = s.tokens[i], s.tokens[j]
         data["range"] = s.setup.board.range(me.sq, them.sq)
         data["cover"] = cover_of(s, them, me)
@@ -126,7 +127,7 @@ def next_blast(s: GameState, queue: tuple[Follow, ...]) -> GameState:
     if how in ("shoot", "ambush", "snap"):  # IX TWO FISTED's second pistol; IX LATCH ON's "BOTH"
         pend = fists.second(s, queue[0], queue[1:])
         return altered(s, pending=pend) if pend else next_blast(s, queue[1:])
-    key = explosion_shot(s, i, weapon, j)
+    key = explosion_shot(s, i, weapon, j, blast=how == "explode")
     return altered(s, pending=("attack", how, i, j, key, weapon, queue[1:]))
 
 
