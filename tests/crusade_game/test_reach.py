@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grimdice.engine.grid import grid_from_map
 from grimdice.systems.crusade.game.board import GridBoard
-from grimdice.systems.crusade.game.reach import blast_squares, line_squares, template_squares
+from grimdice.systems.crusade.game.reach import line_squares, template_squares
 
 HALL = grid_from_map(
     """
@@ -65,9 +65,17 @@ def test_line_runs_through_the_target_to_the_wall():
     assert line_squares(HALL, (1, 2), (2, 2), doors) == [(2, 2)]
 
 
-def test_blast_is_the_three_by_three_squares():
-    # X: "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares."
-    assert blast_squares(HALL, (4, 2)) == [(x, y) for y in (1, 2, 3) for x in (3, 4, 5)]
+def test_blast_is_the_three_by_three_squares_not_past_walls():
+    # X: "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares";
+    # reading blast_walls: not a square behind a wall (walls and closed doors stop it)
+    board = GridBoard(HALL)
+    three = [(x, y) for y in (1, 2, 3) for x in (3, 4, 5)]
+    assert [q for q in board.within((4, 2), 1) if board.blast_reaches((4, 2), q, {})] == three
+    pillar = GridBoard(PILLAR)  # from (3, 2): (5, 2) behind the pillar at (4, 2) is not reached
+    assert pillar.blast_reaches((3, 2), (5, 2), {}) is False
+    assert pillar.blast_reaches((3, 2), (3, 1), {}) and pillar.blast_reaches((3, 2), (4, 1), {})
+    assert not board.blast_reaches((2, 2), (4, 2), {(3, 2): False})  # a closed door between
+    assert board.blast_reaches((2, 2), (4, 2), {(3, 2): True})
 
 
 def test_knockback_square_and_what_blocks_it():

@@ -21,6 +21,7 @@ from typing import Any, cast
 from grimdice.systems.crusade.ai.worth import FAIL_VALUE, harm, law_value
 from grimdice.systems.crusade.damage import State
 from grimdice.systems.crusade.game import fists, mob, situation
+from grimdice.systems.crusade.game.around import models_around
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import explosion_radius, explosion_shot
 from grimdice.systems.crusade.game.frozen import altered
@@ -90,11 +91,9 @@ def _detonate_value(s: GameState, i: int, weapon: str) -> float:
     me = s.tokens[i]
     k = weapon_index(s, i, weapon)
     p = detonate_chance(str(s.setup.profiles[me.profile].weapons[k].dice))
-    radius, board = explosion_radius(s, i, weapon), s.setup.board
     total = 0.0
-    for j, t in enumerate(s.tokens):
-        if not t.alive or t.blip or board.range(me.sq, t.sq) > radius:
-            continue
+    for j in models_around(s, me.sq, explosion_radius(s, i, weapon)):  # reading blast_walls
+        t = s.tokens[j]
         sign = 1.0 if t.side != me.side else -1.0
         start = (t.cond, t.hits)
         law = cached_law(explosion_shot(s, i, weapon, j))

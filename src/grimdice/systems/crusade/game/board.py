@@ -19,8 +19,9 @@ heights and buildings (:class:`~.table.TableBoard`):
 * ``sight(a, b, doors, occupied)`` (II: line of sight from where the model stands) and
   ``cover(a, b, doors)``: the calculator's ``cover`` value of a target at ``b`` seen from ``a``;
 * ``adjacent(a, b, doors)``: touching, for melee (IV), picking up (V), ZOC (V);
-* ``within(p, radius)``: the positions within a radius (EXPLODE, areas); ``area(p)``: a hazard's
-  area around a target (X: the 3x3 squares);
+* ``within(p, radius)``: the positions within a radius; ``blast_reaches(centre, p, doors)``:
+  whether an area effect centred at ``centre`` reaches a model at ``p`` without passing a wall (VI;
+  reading ``blast_walls``, :mod:`.around`);
 * ``beyond(frm, to)``: the position one step beyond ``to`` away from ``frm`` (VIII KNOCKBACK), and
   ``obstacle(p, doors)``: whether it is a wall or a piece of cover there;
 * ``can_hide(p)``: cover to hide in (V HIDING: cover, smoke or darkness); ``dark(p)``: smoke or
@@ -71,7 +72,7 @@ class Board(Protocol):
         ...
 
     def within(self, p: Pos, radius: int) -> list[Pos]: ...
-    def area(self, p: Pos) -> list[Pos]: ...
+    def blast_reaches(self, centre: Pos, p: Pos, doors: Doors) -> bool: ...
     def beyond(self, frm: Pos, to: Pos) -> Pos: ...
     def obstacle(self, p: Pos, doors: Doors) -> bool: ...
     def can_hide(self, p: Pos) -> bool: ...
@@ -157,8 +158,11 @@ class GridBoard:
             if self.grid.inside((x + dx, y + dy))
         ]
 
-    def area(self, p: Pos) -> list[Pos]:
-        return list(self.grid.area(_sq(p)))
+    def blast_reaches(self, centre: Pos, p: Pos, doors: Doors) -> bool:
+        """Reading ``blast_walls``: the centre sees ``p`` past walls and closed doors (models do not
+        stop a blast); X's 3 x 3 hazard area is radius 1 (a diagonal square behind two pinching
+        walls is not reached)."""
+        return centre == p or self.grid.sight(_sq(centre), _sq(p), cast(Mapping[Square, bool], doors))
 
     def beyond(self, frm: Pos, to: Pos) -> Pos:
         dx, dy = to[0] - frm[0], to[1] - frm[1]

@@ -5,7 +5,8 @@ do not explode- continue as normal!" Reading ``detonate``: a DETONATE model (not
 its action to detonate with one of its weapons (``["detonate", weapon]``); the roll is a chance
 node, the calculator's ``detonate_chance`` of the weapon's dice (a zero: nothing happens, the action
 is spent); otherwise the blast is EXPLODE's attack from that weapon (VIII, :func:`.fails.explode`:
-the weapon's dice at range 0 at the model, then at the models within its radius, nearest first).
+the weapon's dice at range 0 at the model, then at the models within its radius that the blast
+reaches, not past a wall, nearest first; readings ``explode_order``, ``blast_walls``).
 The weapon is not lost (the text says nothing of it); the model is revealed, as by an attack
 (V HIDING).
 

@@ -8,8 +8,9 @@ from typing import Any
 
 from grimdice.systems.crusade.damage import KILLED
 from grimdice.systems.crusade.game import fists
+from grimdice.systems.crusade.game.around import models_around
 from grimdice.systems.crusade.game.frozen import altered
-from grimdice.systems.crusade.game.situation import model_data
+from grimdice.systems.crusade.game.situation import cover_of, model_data
 from grimdice.systems.crusade.game.state import LOST, READY, STUCK, UNLOADED, GameState, has_code
 from grimdice.systems.crusade.units import TEMPLATES
 
@@ -66,11 +67,15 @@ def explosion_radius(s: GameState, i: int, weapon: str) -> int:
     return int(arm.fx.get("area") or 0)
 
 
-def explosion_shot(s: GameState, i: int, weapon: str, j: int) -> str:
-    """The weapon's dice at range 0 against token ``j`` (the bearer included) as the calculator's
-    single shot (JSON text): EXPLODE's attack, MALFUNCTION's roll "vs. the user's armor". Its roll
-    is no attack of the bearer's: no re-roll (VIII REROLL "once per turn" is his shot's) and no
-    jink, as the calculator rolls an explosion."""
+def explosion_shot(s: GameState, i: int, weapon: str, j: int, blast: bool = True) -> str:
+    """The weapon's dice against token ``j`` (the bearer included) as the calculator's single shot
+    (JSON text): EXPLODE's attack, MALFUNCTION's roll "vs. the user's armor". Its roll is no attack
+    of the bearer's: no re-roll (VIII REROLL "once per turn" is his shot's) and no jink, as the
+    calculator rolls an explosion. The bearer is at the centre, range 0; another model caught in
+    the ``blast`` is at its range from the bearer with the cover a shot from there gives it (VI:
+    models inside a building "treated as in cover"; II: "If your target is in cover and is not less
+    than an inch away, add 1 to their armor value"; reading ``blast_walls``); MALFUNCTION's roll at
+    the melee opponent (``blast`` False) is at range 0, as the calculator rolls it."""
     from grimdice.systems.crusade.game.snap import BARRED, allowed
 
     bearer = model_data(s, s.tokens[i])
@@ -88,24 +93,24 @@ def explosion_shot(s: GameState, i: int, weapon: str, j: int) -> str:
         "weapons": [arm["name"]],
         "range": 0,
     }
+    if blast and j != i:
+        me, them = s.tokens[i], s.tokens[j]
+        data["range"] = s.setup.board.range(me.sq, them.sq)
+        data["cover"] = cover_of(s, them, me)
     return json.dumps(data, sort_keys=True)
 
 
 def explode(s: GameState, i: int, weapon: str) -> tuple[GameState, tuple[Follow, ...]]:
     """VIII EXPLODE: "make an attack from the weapon, centered on the bearer ... The weapon is
     lost. "Bad Guy" models with one hit should automatically be treated as killed". The attack is
-    a shot at range 0 at each model within the radius, the bearer first, nearest next (reading
+    a shot at each model within the radius that it does not pass a wall to reach (VI, reading
+    ``blast_walls``, :func:`.around.models_around`), the bearer first, nearest next (reading
     ``explode_order``), each a chance node: the follow-up shots to make."""
     bearer = s.tokens[i]
     if s.setup.fighters[bearer.profile].has("bad_guy") and s.setup.profiles[bearer.profile].hits == 1:
         s = s.with_token(i, cond=KILLED)
-    radius, board = explosion_radius(s, i, weapon), s.setup.board
-    near = sorted(
-        (board.range(bearer.sq, t.sq), j)
-        for j, t in enumerate(s.tokens)
-        if t.alive and not t.blip and board.range(bearer.sq, t.sq) <= radius
-    )
-    return s, tuple(("explode", i, j, weapon) for _, j in near)
+    near = models_around(s, bearer.sq, explosion_radius(s, i, weapon))
+    return s, tuple(("explode", i, j, weapon) for j in near)
 
 
 def next_blast(s: GameState, queue: tuple[Follow, ...]) -> GameState:
@@ -122,7 +127,7 @@ def next_blast(s: GameState, queue: tuple[Follow, ...]) -> GameState:
     if how in ("shoot", "ambush", "snap"):  # IX TWO FISTED's second pistol; IX LATCH ON's "BOTH"
         pend = fists.second(s, queue[0], queue[1:])
         return altered(s, pending=pend) if pend else next_blast(s, queue[1:])
-    key = explosion_shot(s, i, weapon, j)
+    key = explosion_shot(s, i, weapon, j, blast=how == "explode")
     return altered(s, pending=("attack", how, i, j, key, weapon, queue[1:]))
 
 

@@ -22,6 +22,7 @@ from typing import Any, cast
 from grimdice.engine.grid import Square
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.game import burn, many_turn, reach, situation
+from grimdice.systems.crusade.game.around import models_around
 from grimdice.systems.crusade.game.board import GridBoard, Pos
 from grimdice.systems.crusade.game.combat import reads_grazes
 from grimdice.systems.crusade.game.fails import weapon_index
@@ -75,9 +76,13 @@ def _models_on(s: GameState, squares: list[Any], first: int, skip: int = -1) -> 
 def reached(s: GameState, i: int, j: int, weapon: str) -> tuple[int, ...]:
     """The models token ``i``'s shot at token ``j`` rolls at, the target first (friends and, for
     an area around the target, the firer included), or ``()`` when a template does not reach the
-    target. Readings ``grid_template``, ``grid_line``, ``grid_area`` (:mod:`.reach`)."""
+    target. Readings ``grid_template``, ``grid_line``, ``grid_area``, ``table_area`` (:mod:`.reach`);
+    an area or blast reaches the models around the target that it does not pass a wall to reach
+    (reading ``blast_walls``, :func:`.around.models_around`)."""
     how = mode(s, i, weapon)
     here, there = s.tokens[i].sq, s.tokens[j].sq
+    if how in ("blast", "area"):  # X's 3 x 3 squares, a table's 1" (reading ``blast_walls``)
+        return (j, *(k for k in models_around(s, there, 1) if k != j))
     if not isinstance(s.setup.board, GridBoard):  # a table
         return _on_table(s, i, j, weapon, how)
     grid, doors = s.setup.grid, cast(dict[Square, bool], s.doors())
@@ -88,8 +93,6 @@ def reached(s: GameState, i: int, j: int, weapon: str) -> tuple[int, ...]:
         )
     if how == "line":
         return _models_on(s, reach.line_squares(grid, a, b, doors), j, skip=i)
-    if how in ("blast", "area"):
-        return _models_on(s, reach.blast_squares(grid, b), j)
     return (j,)
 
 
@@ -107,16 +110,13 @@ def template_reach(s: GameState, i: int, j: int, code: str) -> tuple[int, ...]:
 
 
 def _on_table(s: GameState, i: int, j: int, weapon: str, how: str) -> tuple[int, ...]:
-    """:func:`reached` on a table: an area or blast the models within 1" of the target (reading
-    ``table_area``); a flamer template laid flat over the cells from the firer's towards the
+    """:func:`reached` on a table: a flamer template laid flat over the cells from the firer's towards the
     target's (reading ``table_template``) and a line from the firer's cell through the target's
     to a wall or the edge (reading ``table_line``) reach the models on their cells the firer sees;
     all of them in the target's sector, or outside with it (VI: "You may not spread an area or
     line effect weapon's attack between two buildings or sectors")."""
     board = s.setup.board
     assert isinstance(board, TableBoard)
-    if how in ("blast", "area"):
-        return _models_on(s, board.area(s.tokens[j].sq), j)
     if how not in ("template", "line"):
         return (j,)
     here, there = s.tokens[i].sq, s.tokens[j].sq

@@ -136,7 +136,11 @@ READINGS = (
     "reading feral: FERAL's nearest target is the nearest enemy it could attack, by range in squares",
     "reading manhole: climbing a manhole is a model's whole move",
     "reading grid_area: an AREA or BLAST weapon also rolls at every other model in the 3x3 squares around "
-    "its target, friends and the firer included",
+    "its target that the area reaches (blast_walls), friends and the firer included",
+    "reading blast_walls: an area effect (EXPLODE, VOLATILE, DETONATE, AREA, BLAST) reaches the models "
+    "within its radius of its centre that the centre sees past walls and closed doors (models do not "
+    "stop it), on a table only in the centre's sector or outside with it; an explosion rolls at each "
+    "at its range from the bearer, with the cover a shot from there gives (none within 1 inch)",
     "reading grid_template: a square is an inch; a flamer template laid from the firer towards its target "
     "touches the squares whose centres lie within its length and half its diameter, seen past walls",
     "reading grid_line: a LINE runs from the firer's centre through the target's to a wall or closed door",
@@ -146,7 +150,8 @@ READINGS = (
     "fewer where the calculator's exact bounds refuse so many",
     "reading reroll_turn: a model's one shot a turn carries its re-roll; its rolls at several models "
     "share it (shots_in_turn); an explosion or malfunction roll has none",
-    "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
+    "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models "
+    "it reaches (blast_walls), in reading order at the same range",
     "reading sentient: MINDLESS models are not sentient (no mind attack at them)",
     "reading warp_spawn: the Warp Spawn (A1 read as armour 1) takes the psyker's square and fights for its "
     "opponent",
@@ -234,7 +239,8 @@ TABLE_READINGS = (
     "armour (+1 for +P and AP, none for area or line); its fails and RELOAD leave the weapons as any "
     "attack does; its marker is where the forcing model stands",
     "reading table_hide: a model may hide inside a building or beside a piece at least 1 inch above its feet",
-    "reading table_area: an AREA or BLAST weapon also rolls at every other model within 1 inch of its target",
+    "reading table_area: an AREA or BLAST weapon also rolls at every other model within 1 inch of its target "
+    "that the area reaches (blast_walls)",
     "reading table_template: a flamer template is laid flat from the firer's cell towards the target's, "
     "as on a grid (a cell an inch); it reaches the models on the cells it touches that the firer sees, "
     "in the target's sector or outside with it",

@@ -11,16 +11,16 @@ them in its own way.
   by at most the template's length along that line and within half its diameter of it, is not a
   wall or closed door, and that the firer sees past walls and closed doors (models do not stop a
   flame).
-* :func:`blast_squares` — X: "Area effect for hazards will hit the square they are in, plus all 8
-  adjacent squares" (X" areas and BLAST on a grid).
 * :func:`line_squares` — VIII LINE: "Draw a line from the firer through any eligible models" (reading
   ``grid_line``: the line from the firer's centre through the target's, on to a wall, a closed
   door or the board's edge).
 
 Knockback's place beyond a model is the board's (:meth:`.board.Board.beyond`, ``obstacle``). On a
 table (:mod:`.table`) the same shapes are laid over its 1" cells (:func:`template_cells`,
-:func:`line_cells`; readings ``table_template``, ``table_line``), and an area or blast reaches the
-models within 1" (reading ``table_area``).
+:func:`line_cells`; readings ``table_template``, ``table_line``). An area or blast (X" areas and
+BLAST; X: "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares")
+reaches the models around its centre that it does not pass a wall to reach (:mod:`.around`,
+readings ``grid_area``, ``table_area``, ``blast_walls``).
 """
 
 from __future__ import annotations
@@ -80,11 +80,6 @@ def template_cells(firer: Square, target: Square, code: str, among: Iterable[Squ
     return [(x, y) for _, y, x in sorted(out)]
 
 
-def blast_squares(grid: Grid, centre: Square) -> list[Square]:
-    """X: an area on a grid: the centre's square "plus all 8 adjacent squares" (on the board)."""
-    return grid.area(centre)
-
-
 def line_squares(grid: Grid, firer: Square, target: Square, doors: Doors) -> list[Square]:
     """VIII LINE (reading ``grid_line``): the squares the line from the firer's centre through the
     target's centre enters, in order, up to (not including) the first wall or closed door or the
@@ -115,7 +110,6 @@ def line_cells(firer: Square, target: Square, k: int, blocks: Callable[[Square],
 
 __all__ = [
     "TEMPLATE_SIZE",
-    "blast_squares",
     "line_cells",
     "line_squares",
     "template_cells",

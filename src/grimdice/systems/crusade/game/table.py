@@ -409,9 +409,11 @@ class TableBoard:
                 out.extend((x, y, z) for z in lat.levels_at((x, y)) if self.range(p, (x, y, z)) <= radius)
         return out
 
-    def area(self, p: Pos) -> list[Pos]:
-        """Reading ``table_area``: an AREA weapon's roll at each model within 1" of its target."""
-        return [q for q in self.within(p, 1) if self.indoors(q) == self.indoors(p)]
+    def blast_reaches(self, centre: Pos, p: Pos, doors: Doors) -> bool:
+        """Reading ``blast_walls``: VI "You may not spread an area or line effect weapon's attack
+        between two buildings or sectors, nor between a building and targets inside": ``p`` in the
+        centre's sector (or outside with it), and seen from the centre (models do not block sight)."""
+        return self.indoors(centre) == self.indoors(p) and (centre == p or self._seen(centre, p) != 0)
 
     def beyond(self, frm: Pos, to: Pos) -> Pos:
         dx, dy = to[0] - frm[0], to[1] - frm[1]

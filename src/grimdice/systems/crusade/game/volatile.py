@@ -5,7 +5,8 @@ Reading ``volatile``: a model killed by an attack's roll (a shot, a melee, a sho
 models, an explosion's or a malfunction's roll; not a mob's joint melee, a mind attack, a fall or
 a collapse) without a graze (III: "A graze result occurs if only one point of
 damage is done to a target with 1 hit remaining") sets off its first VOLATILE weapon not lost:
-VIII EXPLODE's attack centred on it (:func:`.fails.explode`, reading ``explode_order``), after the
+VIII EXPLODE's attack centred on it (:func:`.fails.explode`, readings ``explode_order`` and
+``blast_walls``: not past a wall), after the
 attack's other follow-up rolls. The attack's law tells the grazes apart where a model it rolls at
 carries a VOLATILE weapon (:func:`carried`); the solved turns of RAPID FIRE and of a flamer's
 rolls with re-rolls do not carry them, and a kill there sets the weapon off.
