@@ -93,3 +93,14 @@ def test_inferno_spares_the_declared_model_when_the_attack_harms_the_psyker():
     unharmed = s.apply(next(o for o, _ in ends if s.apply(o).tokens[0].cond == NONE)).apply(("end",))
     assert not activate(wounded, 1).acted  # spared: the psyker was wounded by the attack
     assert activate(unharmed, 1).acted and not activate(unharmed, 0).acted  # the marine spends it
+
+
+def test_a_marked_model_lost_before_its_activation_takes_the_mark_with_it():
+    # reading card_payer (the text is silent): the action is not moved to another model
+    from grimdice.systems.crusade.damage import KILLED
+
+    for lost in (KILLED, STUNNED):
+        s = _window().apply(FLASH).apply(("pay", 3)).apply(("card", 0, 0)).apply(("pass",))
+        s = _next_turn(s.with_token(3, cond=lost))
+        magus = activate(s, 2)
+        assert not magus.acted and any(a[0] == "cast" for a in magus.legal_actions())

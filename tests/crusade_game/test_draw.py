@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
+from grimdice.engine.pictures import overlaps
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
@@ -134,15 +135,6 @@ def _crowd() -> GameState:
     return s.with_token(1, cond=STUNNED).with_token(4, cond=KO).with_token(7, cond=WOUNDED)
 
 
-def _overlaps(boxes: list[Any]) -> list[tuple[int, int]]:
-    return [
-        (i, j)
-        for i, p in enumerate(boxes)
-        for j, q in enumerate(boxes[:i])
-        if min(p.x1, q.x1) > max(p.x0, q.x0) and min(p.y1, q.y1) > max(p.y0, q.y0)
-    ]
-
-
 @pytest.mark.parametrize("crowd", ["grid", "table"])
 def test_neighbours_labels_do_not_overlap_and_each_number_is_in_the_key(crowd: str):
     from grimdice.systems.crusade.game.draw import FONT, figure
@@ -157,7 +149,7 @@ def test_neighbours_labels_do_not_overlap_and_each_number_is_in_the_key(crowd: s
     fig = figure(s, "a crowd")
     ax, renderer = fig.axes[0], fig.canvas.get_renderer()
     texts = [t for t in ax.texts if t.get_text()]
-    assert _overlaps([t.get_window_extent(renderer) for t in texts]) == []
+    assert overlaps([t.get_window_extent(renderer) for t in texts]) == []
     numbers = {t.get_text(): t for t in texts if t.get_text().isdigit()}
     assert sorted(numbers, key=int) == [str(i) for i in range(len(s.tokens))]
     assert all(t.get_fontsize() >= FONT for t in numbers.values())
@@ -193,7 +185,7 @@ def test_a_buildings_name_keeps_clear_of_the_models_in_its_way():
         ax = fig.axes[0]
         renderer = fig.canvas.get_renderer()
         texts = [t for t in ax.texts if t.get_text()]
-        assert _overlaps([t.get_window_extent(renderer) for t in texts]) == []
+        assert overlaps([t.get_window_extent(renderer) for t in texts]) == []
         name = next(t for t in texts if t.get_text() == 'hab, roof 4"')
         assert name.get_position() == (12.0, 4 + len(blocked))
 

@@ -184,7 +184,9 @@ def test_precognant_at_a_zoc_melee_in_the_psyker_s_own_turn():
     s = s.apply(("zoc", 2))
     assert s.psy.prompt == ("foresee", 0) and s.psy.held[:4] == ("attack", "zoc", 2, 1)
     assert s.current_player() == 0 and ("cast", 0, 0, 1) in s.legal_actions()
-    rolled = s.apply(("cast", 0, 0, 1))  # 1R, need 1, the marine 4 squares away: 1/2
+    # VII: its action is this turn's, the seer's (not yet activated) or the active marine's
+    assert s.apply(("cast", 0, 0, 1)).legal_actions() == [("pay", 0), ("pay", 1)]
+    rolled = s.apply(("cast", 0, 0, 1)).apply(("pay", 0))  # 1R, need 1, the marine 4 squares away: 1/2
     assert sum(p for o, p in law(rolled).items() if o[1]) == Fraction(1, 2)
     foreseen = rolled.apply(("card", 1, 0))
     assert not foreseen.pending and not foreseen.zoc and foreseen.tokens[1].sq == (5, 1)

@@ -381,9 +381,15 @@ def board_steps(s: GameState) -> list[Action]:
     ]
 
 
+#: the board's steps that move no model (a door opened or closed), which MINDLESS leaves alone
+IN_PLACE = ("open", "close")
+
+
 def toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
     """IX MINDLESS: "You must always move towards ... the nearest target" (reading ``mindless``:
-    each step nearer, by steps, the nearest enemy not hidden, by range as FERAL's; it may stop)."""
+    each step nearer, by steps, the nearest enemy not hidden, by range as FERAL's; it may stop).
+    "move" names no kind of step, so every step that moves the model (plain steps, climbs, jumps,
+    drops, ladders, manholes, air steps) lands nearer; opening or closing a door moves it nowhere."""
     me, board = s.tokens[s.active], s.setup.board
     targets = [s.tokens[j].sq for j in enemies(s, me.side) if not s.tokens[j].hidden]
     if not targets:
@@ -391,7 +397,7 @@ def toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
     near = min(board.range(me.sq, sq) for sq in targets)
     dist = board.distances(sq for sq in targets if board.range(me.sq, sq) == near)
     here = dist.get(me.sq, 10**6)
-    return [a for a in moves if a[0] != "move" or dist.get(tuple(a[1:]), 10**6) < here]
+    return [a for a in moves if a[0] in IN_PLACE or dist.get(tuple(a[1:]), 10**6) < here]
 
 
 # ---------------------------------------------------------------------- the whole list

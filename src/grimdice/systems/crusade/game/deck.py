@@ -199,8 +199,10 @@ def _reacts(s: GameState, side: int, only: str = "") -> Iterator[Action]:
         return
     for i, t in enumerate(s.tokens):
         if t.side == side and not t.blip and _may_cast(s, i):
+            pays = owed.payable(s, i)  # VII: "All psy cards take 1 action to play"
             for k in playable(s, side):
-                if not only or _card(s, k).card == only:
+                c = _card(s, k).card
+                if (not only or c == only) and (pays or c in powers.FREE):
                     yield from (("cast", i, k, *tg) for tg in _targets(s, i, k))
 
 
@@ -247,6 +249,7 @@ def cast(s: GameState, a: Action, payer: int = -1) -> GameState:
             psy = owed.mark(s, psy, i, payer)  # VII: "declare which model is spending the action"
             if c.card == "INFERNO":  # VII INFERNO: no action owed if harmed by the attack
                 psy = inferno.awaiting(s, psy, i)
+            s, psy = owed.spent_now(s, psy)  # VII: in its own turn the active model's action, now
         else:
             psy = altered(psy, casting=True)
             s = altered(s, acted=True)

@@ -10,18 +10,18 @@ all come), the models that arrived in the round ringed in dashed green, each vol
 arrows from every firer to every target, and each artillery crew joined to its gun (solid while in
 the gun's cover, dotted when not).
 
-Beside the board (:mod:`.draw_key`): the model key (each number's name, condition and height, by
-force) to the right, the legend of every kind of mark in the picture below, the title wrapped
-above."""
+Beside the board (:mod:`.draw_key`, laid out by :mod:`grimdice.engine.pictures`): the model key
+(each number's name, condition and height, by force) to the right, the legend of every kind of mark
+in the picture below, the title wrapped above."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import pairwise
-from math import ceil
 from pathlib import Path
 from typing import Any
 
+from grimdice.engine import pictures
 from grimdice.engine.grid import DOOR_CLOSED, DOOR_OPEN, DUCT, WALL
 from grimdice.errors import printable
 from grimdice.systems.crusade.damage import KO
@@ -116,7 +116,7 @@ def figure(s: GameState, title: str, volleys: Sequence[Any] = (), new: Sequence[
         ax.plot([x + 0.3], [y - 0.3], marker="*", color="gold", markersize=12, markeredgecolor="black")
     for i, spot in spots.items():
         _model(ax, s, i, spot)
-    ax.set_title(draw_key.wrap_title(title, w + 2.5, FONT + 1), fontsize=FONT + 1, parse_math=False)
+    ax.set_title(pictures.wrap_title(title, w + 2.5, FONT + 1), fontsize=FONT + 1, parse_math=False)
     _model_key(ax, s, h)
     _legend(ax, s, volleys, new, w, h)
     return fig
@@ -177,58 +177,12 @@ def _model(ax: Any, s: GameState, i: int, spot: tuple[float, float, float]) -> N
 def _model_key(ax: Any, s: GameState, h: float) -> None:
     """The model key to the right of the board: each force's name, then its models' lines, in as
     many columns as the board's height needs."""
-    from matplotlib.lines import Line2D
-
-    lines = draw_key.model_key(s)
-    rows = max(6, int(h * 72 / (FONT * 1.9)))
-    handles = [
-        Line2D([], [], ls="", marker="o", color=COLOURS[side], ms=9 if head else 0) for _, side, head in lines
-    ]
-    key = ax.legend(
-        handles,
-        [text for text, _, _ in lines],
-        loc="upper left",
-        bbox_to_anchor=(1.01, 1.0),
-        ncol=ceil(len(lines) / rows),
-        fontsize=FONT,
-        title="Models",
-        title_fontsize=FONT + 1,
-        handlelength=0.8,
-        handletextpad=0.4,
-        frameon=False,
-    )
-    for label, (_, side, head) in zip(key.get_texts(), lines, strict=True):
-        label.set_color(COLOURS[side])
-        label.set_fontfamily("monospace" if not head else "sans-serif")
-        if head:
-            label.set_fontweight("bold")
-    ax.add_artist(key)  # kept when the legend below is made, and not clipped to the board
-    key.set_clip_on(False)
+    pictures.draw_key(ax, draw_key.model_key(s), COLOURS, h, FONT, "Models")
 
 
 def _legend(ax: Any, s: GameState, volleys: Sequence[Any], new: Sequence[int], w: float, h: float) -> None:
     """The legend below the board: one entry per kind of mark in the picture."""
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
-    entries = draw_key.legend(s, volleys, new)
-    handles = [
-        Patch(**st["patch"]) if "patch" in st else Line2D([0, 1], [0, 0], **st["line"])
-        for _, _, st in entries
-    ]
-    widest = max(len(words) for _, words, _ in entries) * FONT * 0.55 / 72 + 0.6
-    ax.legend(
-        handles,
-        [words for _, words, _ in entries],
-        loc="upper left",
-        bbox_to_anchor=(0.0, -0.45 / h),
-        ncol=max(1, int((w + 2.5) / widest)),
-        fontsize=FONT,
-        title="Legend",
-        title_fontsize=FONT + 1,
-        frameon=False,
-        alignment="left",
-    )
+    pictures.draw_legend(ax, draw_key.legend(s, volleys, new), w + 2.5, h, FONT)
 
 
 def _battle_marks(

@@ -12,16 +12,19 @@ inputs before anything is drawn:
   condition and height (:func:`model_key`);
 - where each model is drawn: its square's centre, or side by side when models share a square
   (a catwalk over ground, VI) (:func:`spots`);
-- the title wrapped at word boundaries to the picture's width (:func:`wrap_title`).
+Laid out beside the board by :mod:`grimdice.engine.pictures` (the title wrapped, the legend's
+columns, the key's sides).
 """
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 from grimdice.engine.grid import DOOR_CLOSED, DOOR_OPEN, DUCT, WALL
+from grimdice.engine.pictures import Mark, numbered_key
+from grimdice.engine.pictures import line as _line
+from grimdice.engine.pictures import patch as _patch
 from grimdice.errors import printable
 from grimdice.systems.crusade.damage import KO, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import marks
@@ -34,28 +37,6 @@ COVERED_RGB = (0.7, 0.7, 0.7)  # X: a section covered up for exploration
 MARKS = {STUNNED: "S", WOUNDED: "W", KO: "KO"}  # drawn at a model's foot
 CONDITIONS = {STUNNED: "stunned", WOUNDED: "wounded", KO: "knocked out"}
 MAX_NAME = 24  # characters of a profile name in the model key
-
-#: one legend entry: its kind, its words, and how its sample is drawn (``patch``: a swatch's
-#: :class:`~matplotlib.patches.Patch` keywords; ``line``: a :class:`~matplotlib.lines.Line2D`'s)
-Mark = tuple[str, str, dict[str, Any]]
-
-
-def _patch(label: str, kind: str, **style: Any) -> Mark:
-    return (kind, label, {"patch": style})
-
-
-def _line(label: str, kind: str, **style: Any) -> Mark:
-    return (kind, label, {"line": style})
-
-
-def wrap_title(title: str, width_in: float, fontsize: float) -> str:
-    """``title`` broken at spaces into lines that fit ``width_in`` inches at ``fontsize`` points
-    (an average character taken as 0.6 of the font size wide); a word longer than a line is cut
-    only when it alone is wider than the picture."""
-    chars = max(20, int(width_in * 72 / (fontsize * 0.6)))
-    return "\n".join(
-        textwrap.fill(printable(line), chars, break_on_hyphens=False) for line in title.splitlines()
-    )
 
 
 def spots(s: GameState) -> dict[int, tuple[float, float, float]]:
@@ -98,14 +79,13 @@ def model_key(s: GameState) -> list[tuple[str, int, bool]]:
     """The key's lines, force by force: (text, force, is a force's heading); the force's models
     no longer on the board (killed) are listed last by number."""
     drawn = spots(s)
-    out: list[tuple[str, int, bool]] = []
+    sides = []
     for side, force in enumerate(s.setup.scenario.forces):
         ids = [i for i in sorted(drawn) if s.tokens[i].side == side]
         gone = [str(i) for i, t in enumerate(s.tokens) if t.side == side and i not in drawn]
-        out.append((printable(force.name), side, True))
-        out += [(model_line(s, i), side, False) for i in ids]
-        out += [(f"    killed: {', '.join(gone)}", side, False)] if gone else []
-    return out
+        lines = [model_line(s, i) for i in ids] + ([f"    killed: {', '.join(gone)}"] if gone else [])
+        sides.append((force.name, lines))
+    return numbered_key(sides)
 
 
 def _grid_legend(s: GameState) -> list[Mark]:
@@ -219,4 +199,4 @@ def legend(s: GameState, volleys: Sequence[Any] = (), new: Sequence[int] = ()) -
     return out + _battle_legend(s, volleys, new) + _model_legend(s)
 
 
-__all__ = ["COLOURS", "Mark", "legend", "model_key", "model_line", "spots", "wrap_title"]
+__all__ = ["COLOURS", "legend", "model_key", "model_line", "spots"]

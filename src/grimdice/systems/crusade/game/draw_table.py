@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from grimdice.engine.pictures import Mark
 from grimdice.errors import printable
-from grimdice.systems.crusade.game.draw_key import Mark
 from grimdice.systems.crusade.game.table import TableBoard
 
 GROUND_RGB, WALL_RGB, BUILDING_RGB = (0.96, 0.96, 0.92), (0.3, 0.3, 0.3), (0.86, 0.74, 0.55)

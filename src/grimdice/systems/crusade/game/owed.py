@@ -4,9 +4,15 @@ VII: "Cards played during an enemy turn cost 1 action from the following turn (d
 is spending the action and mark them so you remember)." When a psyker plays a card that takes an
 action in the enemy turn, its player declares the model of its force that spends it
 (``["pay", m]``, asked only when there is a choice): a model that will have an action to spend in
-its next activation (standing, not stunned, not a chit, not already marked, not FLASHed; in the
-player's own turn, at a PRECOGNANT's moment, one not yet activated). With none, the psyker itself
-is marked. The mark is ``Psy.owed`` (the model) and ``Psy.pays`` (the model and the psyker whose
+its next activation (standing, not stunned, not a chit, not already marked, not FLASHed). With none,
+the psyker itself is marked.
+
+In the player's own turn (a PRECOGNANT's moment at an enemy attack made in it: a ZOC melee, a snap
+shot, an ambush) no turn of the enemy's is being played, so VII's "All psy cards take 1 action to
+play" is an action of this turn (reading ``card_payer``): a model not yet activated (marked, it
+spends it when activated), or the active model while its action is unspent (it spends it at once,
+:func:`spent_now`); when no model has one (:func:`payable`), the card is not offered, so its cost
+is never left unpaid. The mark is ``Psy.owed`` (the model) and ``Psy.pays`` (the model and the psyker whose
 card it pays for, for INFERNO's "You do not need to deduct an action from your next turn if you
 are actually stunned, wounded or killed by the attack"); the marked model takes no action in its
 next activation. A psyker's further cards in the same turn are the same action ("Models with more
@@ -39,8 +45,17 @@ def candidates(s: GameState, side: int) -> list[int]:
         and t.cond != STUNNED
         and m not in s.psy.owed
         and m not in flashed
-        and not (own and (t.done or m == s.active))
+        and not (own and (t.done or (m == s.active and s.acted)))
     ]
+
+
+def payable(s: GameState, i: int) -> bool:
+    """Whether psyker ``i``'s card that takes an action may be played now: in the enemy turn always
+    (its following turn pays); in its own turn only when the action is already declared for its
+    cards this turn or a model of its force has one this turn (:func:`candidates`)."""
+    assert s.psy is not None
+    side = s.tokens[i].side
+    return side != s.player or payer_of(s.psy, i) >= 0 or bool(candidates(s, side))
 
 
 def payer_of(psy: Psy, i: int) -> int:
@@ -91,6 +106,15 @@ def mark(s: GameState, psy: Psy, i: int, payer: int = -1) -> Psy:
     return altered(psy, owed=psy.owed | {payer}, pays=pays)
 
 
+def spent_now(s: GameState, psy: Psy) -> tuple[GameState, Psy]:
+    """The active model marked in its own turn spends its action at once (its activation is under
+    way); its psyker's further cards this turn stay the same action (``Psy.pays`` keeps it)."""
+    a = s.active
+    if a < 0 or a not in psy.owed or s.tokens[a].side != s.player:
+        return s, psy
+    return altered(s, acted=True), altered(psy, owed=psy.owed - {a})
+
+
 def pays_now(psy: Psy, m: int) -> tuple[bool, int]:
     """Model ``m`` activated: whether it spends a marked action (not when its psyker's INFERNO was
     spared, :func:`.inferno.spared`), and the psyker it paid for (-1 when not marked)."""
@@ -120,7 +144,9 @@ __all__ = [
     "kept",
     "mark",
     "paid",
+    "payable",
     "payer_of",
     "pays_now",
     "psyker_of",
+    "spent_now",
 ]

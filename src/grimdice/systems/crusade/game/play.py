@@ -46,9 +46,10 @@ READINGS = (
     "reading knockback_grid: a knocked-back model moves one square away; a wall, closed door, model or "
     "air duct it may not enter there stuns it and it stays; RAPID FIRE's and re-rolled flamers' turns "
     "move nobody",
-    "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
+    "reading mindless: each step of any kind (climbs, jumps, ladders, air steps too) shortens its path to "
+    "the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot comes before every melee at the model (a dive's after the landing, "
-    "one across a ladder, a mob's at its lead, a ZOC's, an ambusher's); it is at range 0, without "
+    "one across a ladder, a mob's at its lead, a latch, a ZOC's, an ambusher's); it is at range 0, without "
     "re-rolls or rapid fire; its knockback moves nobody but costs the attacker an inch of its move left, "
     "a charger's from its half move (a ZOC's or an ambusher's attacker has no move to pay); with none "
     "left the melee is not made",
@@ -94,7 +95,11 @@ READINGS = (
     "step); its "
     "squares are known",
     "reading card_payer: a card played in the enemy turn costs the action of a model its player declares "
-    "(one with an action to spend in its next activation; the psyker when there is none), marked until then",
+    "(one with an action to spend in its next activation; the psyker when there is none), marked until then; "
+    "in its own turn (PRECOGNANT at a ZOC melee, a snap shot, an ambush) an action of that turn: a model not "
+    "yet activated, or the active model's unspent action at once; with none the card is not offered; a "
+    "marked model killed, knocked out or stunned before its next activation takes the mark with it (the "
+    "text is silent)",
     "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "
     "knockback; the thrower does not choose another direction",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
@@ -113,7 +118,8 @@ READINGS = (
     "several models the first enemy killed), its player may take control instead: the model keeps its "
     "state before the attack and is activated by the controller in the controller's next turn, then "
     "is its owner's again",
-    "reading latch_on: latching is a LATCH ON model's melee action, with no roll, onto an adjacent enemy; "
+    "reading latch_on: latching is a LATCH ON model's melee action, with no roll, onto an adjacent enemy "
+    "(after the target's snap fire, unless that stops it); "
     "it holds while both stand and touch, until the latcher's player's next turn; a single shot at the "
     "latcher (a snap shot too), or a shot at several models at it but not at its target, is followed by "
     "a single shot at its target; attacks at the target +1, its shots -1; a graze or "
@@ -253,7 +259,8 @@ TABLE_READINGS = (
     "reading hatch: a building's roof hatch (the scenario's) joins its roof and the floor below, climbed as "
     "a ladder of the roof's height; down it a sector held by enemies is entered without a forced entry",
     "reading catwalk_melee: a model on a catwalk may melee an enemy inside a building's sector where one "
-    "of its own steps (a move, drop, fall or hang and drop; not a ladder) would land, through the wall",
+    "of its own steps as the game offers them (a move, drop, fall or hang and drop, a climb, an air step; "
+    "not a ladder; a BIG model's only from a forced entry) would land, through the wall",
     "reading dive: a dive is made outdoors onto an enemy seen 1 to 3 inches below, to the free place "
     "beside it nearest the diver; the jump is the inches across to that place plus 1, at most 4, paid "
     "from the move; a failed dive lands there stunned and ends the move; the target may snap fire after "

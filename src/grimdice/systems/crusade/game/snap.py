@@ -9,13 +9,15 @@ awkward melee as normal."
 
 Every melee made at a model is one it is "attacked in melee" by (:func:`ask`): an ordinary melee, a
 dive's, an awkward melee across a ladder, a mob's (the shot at its lead, the model whose melee it
-is; members the shot stuns drop out), and in the defender's own turn a ZOC's free melee and an
-ambusher's (reading ``snap_fire``).
+is; members the shot stuns drop out), IX LATCH ON's latch ("As a melee attack, may attach to a
+target": made, with no roll, unless the shot stops it), and in the defender's own turn a ZOC's free
+melee and an ambusher's (reading ``snap_fire``).
 
 A BLAST pistol's snap shot is centred on the attacker and rolls at the models its blast reaches
 (:func:`.many.reached`), as the calculator's shot at several models, every one at point blank
-range (reading ``snap_blast``); its knockbacks move nobody, but cost the attacker an inch of its
-move (:func:`knocked`, reading ``snap_fire``).
+range, past one chance node rolled model by model as any blast (reading ``snap_blast``); its
+knockbacks move nobody, but cost the attacker an inch of its move (:func:`knocked`, reading
+``snap_fire``).
 """
 
 from __future__ import annotations
@@ -87,7 +89,9 @@ def _blast_key(s: GameState, j: int, targets: tuple[int, ...], weapon: str) -> s
 def blast_snap(s: GameState, j: int, i: int, weapon: str) -> tuple[Any, ...]:
     """The pending snap shot of token ``j``'s BLAST pistol at token ``i`` and the models around it:
     a shot at several models (``("attack", "many", j, i, key, weapon, targets, follow, "snap")``),
-    or ``()`` when it reaches ``i`` alone or the calculator's exact bounds refuse so many."""
+    every model the blast reaches rolled at (:func:`.many.fitting`: one chance node for at most
+    :data:`.many.MAX_NODE` models within the calculator's exact bounds, else model by model,
+    :mod:`.many_turn`), or ``()`` when it reaches ``i`` alone."""
     from grimdice.systems.crusade.game import many
 
     if many.mode(s, j, weapon) != "blast":
@@ -109,13 +113,21 @@ def declare(s: GameState, i: int, j: int) -> GameState:
 
 def ask(s: GameState, pending: tuple[Any, ...]) -> GameState:
     """A melee about to be made (``pending``: its attack, ``("attack", how, i, j, key, "", ...)``;
-    any melee: an ordinary one, a dive's, one across a ladder, a ZOC's, an ambusher's, a mob's): IX
+    any melee: an ordinary one, a dive's, one across a ladder, a ZOC's, an ambusher's, a mob's, a
+    latch, :func:`.latch.pending`): IX
     SNAP FIRE, "If you are attacked in melee, before the melee occurs, you may fire a pistol", so
     the defender's player is asked first when the defender may snap fire (``GameState.snap``:
     attacker, defender, whether the shot was fired, the melee), else the melee is pending."""
     i, j = int(pending[2]), int(pending[3])
     if pistols(s, j):
         return altered(s, snap=(i, j, False, pending))
+    return _made(s, pending)
+
+
+def _made(s: GameState, pending: tuple[Any, ...]) -> GameState:
+    """The melee ``pending`` goes ahead: its attack pending, or IX LATCH ON's latch made (no roll)."""
+    if pending[1] == "latch":
+        return latch.attach(s, int(pending[2]), int(pending[3]))
     return altered(s, pending=pending)
 
 
@@ -124,6 +136,8 @@ def _again(s: GameState, pending: tuple[Any, ...]) -> tuple[Any, ...]:
     you wound them, they will be at awkward melee as normal"); a mob's without the members the shot
     stunned, knocked out or killed (a plain melee when none is left)."""
     how, i, j, key = pending[1:5]
+    if how == "latch":  # IX LATCH ON: no roll, no situation
+        return pending
     data = json.loads(key)
     n, mode, awkward = data["opponent_number"], data["attack_mode"], bool(data.get("awkward"))
     if how == "mob":
@@ -140,7 +154,7 @@ def melee(s: GameState) -> GameState:
     """The snap-fired (or passed) melee, pending (IV: "Take a -1 (cumulative) ... for each
     successive opponent": its opponent number as declared)."""
     pending = s.snap[3]
-    return altered(s, snap=(), pending=_again(s, pending) if s.snap[2] else pending)
+    return _made(altered(s, snap=()), _again(s, pending) if s.snap[2] else pending)
 
 
 def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
