@@ -113,13 +113,16 @@ def test_zoc_not_by_an_enemy_already_in_contact():
 
 
 def test_zoc_stun_stops_the_move():
+    # V ZOC: the passer may continue "If the passer is not stunned"; VIII STUN: "may take no other
+    # actions or movement": its activation is over
     stunner = dict(STEALER, weapons=[{"name": "claws", "dice": "1W", "kind": "spiky", "effects": ["S"]}])
     z = _zoc_game(profiles=[MARINE, stunner]).apply(("activate", 0))
     z = z.apply(("move", 3, 1)).apply(("move", 4, 1)).apply(("move", 5, 1)).apply(("zoc", 2))
     stun = next(k for k, ((ds, *_), _) in enumerate(cached_law(z.pending[4])) if ds[0] == STUNNED)
     stopped = z.apply(("attack", stun))
-    assert stopped.tokens[0].sq == (4, 1) and stopped.budget == 0 and stopped.active == 0
-    assert not any(a[0] == "move" for a in stopped.legal_actions())
+    assert stopped.tokens[0].sq == (4, 1) and stopped.tokens[0].cond == STUNNED
+    assert stopped.active == -1 and stopped.tokens[0].done
+    assert ("activate", 0) not in stopped.legal_actions()
 
 
 def test_shamble_rolls_the_move_each_turn():
@@ -188,7 +191,8 @@ def test_snap_fire_before_the_melee():
     )
     stun = next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == STUNNED)
     stopped = z.apply(("attack", stun))
-    assert not stopped.pending and stopped.current_player() == 0 and stopped.acted  # no melee
+    assert not stopped.pending and stopped.current_player() == 0  # no melee
+    assert stopped.active == -1 and stopped.tokens[0].done  # VIII STUN: "may take no other actions"
     miss = next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == NONE)
     assert z.apply(("attack", miss)).pending[1] == "melee"
     # once per turn: the second marine's melee is not offered a snap shot

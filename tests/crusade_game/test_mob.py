@@ -164,11 +164,10 @@ def test_a_member_s_way_past_an_enemy_is_asked_its_zoc():
     a = [at("Ganger", 6, 1), at("Ganger", 1, 1)]
     s = state(LONG, a, [at("Brute", 5, 1), at("Stealer", 3, 2)], profiles=[GANGER, BRUTE, STEALER])
     s = s.apply(("activate", 1)).apply(("move", 2, 1))
-    for step in (("move", 3, 1), ("move", 4, 1)):  # each a step out of a square beside it
-        asked = s.apply(step)
-        assert asked.zoc and asked.current_player() == 1 and ("zoc", 3) in asked.legal_actions()
-        s = asked.apply(("pass",))
-    assert s.tokens[1].sq == (4, 1)
+    asked = s.apply(("move", 3, 1))  # a step out of a square beside it
+    assert asked.zoc and asked.current_player() == 1 and ("zoc", 3) in asked.legal_actions()
+    s = asked.apply(("pass",)).apply(("move", 4, 1))  # reading zoc_once: it has had its choice
+    assert not s.zoc and s.tokens[1].sq == (4, 1)
     s = s.apply(("join", 2)).apply(("end",)).apply(("activate", 0))
     assert ("mob", 2, 1) in s.legal_actions()
 

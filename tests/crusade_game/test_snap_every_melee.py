@@ -67,12 +67,16 @@ def test_snap_fire_before_a_zoc_free_melee():
 
 
 def test_snap_fire_is_once_per_turn_at_a_zoc_melee_too():
-    s = _outcome(_zoc().apply(("snap", "pistol")), stopped=False)
+    # a second stealer at (4, 3) guards the same step: its free melee comes next
+    b = [at("Stealer", 4, 2), at("Stealer", 12, 1), at("Stealer", 4, 3)]
+    s = state(HALL, [at("Gunner", 2, 2)], b, profiles=[GUNNER, STEALER], first=0)
+    s = s.apply(("activate", 0)).apply(("move", 3, 2)).apply(("move", 3, 3))
+    assert s.zoc[2] == (1, 3)
+    s = _outcome(s.apply(("zoc", 1)).apply(("snap", "pistol")), stopped=False)
     missed = next(k for k, ((ds, *_), _) in enumerate(cached_law(s.pending[4])) if ds[0] == NONE)
-    s = s.apply(("attack", missed))  # the ZOC melee harms nobody: the step is made
-    assert s.tokens[0].snapped and s.tokens[0].sq == (3, 3)
-    s = s.apply(("move", 3, 2))  # past the stealer again
-    z = s.apply(("zoc", 1))
+    s = s.apply(("attack", missed))  # the ZOC melee harms nobody: the second stealer decides
+    assert s.tokens[0].snapped and s.zoc[2] == (3,) and s.legal_actions() == [("pass",), ("zoc", 3)]
+    z = s.apply(("zoc", 3))
     assert z.pending[:2] == ("attack", "zoc") and not z.snap  # "once per turn"
 
 

@@ -20,8 +20,8 @@ by a snap shot), the half move is gone: the model keeps at most what is left of 
 (:func:`settle`).
 
 Reading ``melee_in_turn``: the successive melees are at enemies beside the model where it made its
-first melee: once it has moved after a melee (a step, a door opened), it makes no further melee in
-that activation (:func:`in_turn`).
+first melee, while it stands there: once it has moved after a melee (a step, a door opened) or been
+moved from there (VIII KNOCKBACK), it makes no further melee in that activation (:func:`in_turn`).
 """
 
 from __future__ import annotations
@@ -156,16 +156,18 @@ def settle(s: GameState) -> GameState:
 
 
 def in_turn(s: GameState) -> bool:
-    """IV: "you may melee each in turn": whether the model may still melee another enemy (it has
-    meleed and not moved since its first melee)."""
-    return bool(s.meleed) and s.moved <= s.melee_moved + EPS
+    """IV: "If adjacent to multiple targets, you may melee each in turn": whether the model may
+    still melee another enemy: it has meleed, has not moved since its first melee and stands where
+    it made it (a knockback ends its melees in turn; the enemies beside it are those beside that
+    place, reading ``melee_in_turn``)."""
+    return bool(s.meleed) and s.moved <= s.melee_moved + EPS and s.tokens[s.active].sq == s.melee_at
 
 
 def mark(s: GameState) -> GameState:
-    """After each action or outcome: the move used at the model's first melee, kept (for
-    :func:`in_turn`), and the charge's half move dropped after its melee (:func:`settle`)."""
+    """After each action or outcome: the move used at the model's first melee and where it stood,
+    kept (for :func:`in_turn`), and the charge's half move dropped after its melee (:func:`settle`)."""
     if s.meleed and s.melee_moved < 0:
-        s = altered(s, melee_moved=s.moved)
+        s = altered(s, melee_moved=s.moved, melee_at=s.tokens[s.active].sq)
     return settle(s) if s.charging else s
 
 

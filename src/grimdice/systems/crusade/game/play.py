@@ -42,6 +42,7 @@ READINGS = (
     "reading wound_order: a wounded model may move then melee, not act then move",
     "reading zoc_grid: a step out of a square adjacent to an enemy passes it, unless directly away from "
     "an enemy the model started next to",
+    "reading zoc_once: an enemy decides once per passer per move (its activation), whatever it chose",
     "reading knockback_grid: a knocked-back model moves one square away; a wall, closed door, model or "
     "air duct it may not enter there stuns it and it stays; RAPID FIRE's and re-rolled flamers' turns "
     "move nobody",
@@ -49,8 +50,9 @@ READINGS = (
     "the nearest enemy not hidden; it may stop moving",
     "reading snap_fire: a snap shot comes before every melee at the model (a dive's after the landing, "
     "one across a ladder, a mob's at its lead, a latch, a ZOC's, an ambusher's); it is at range 0, without "
-    "re-rolls or rapid fire; its knockback moves nobody but costs the attacker an inch of its move left "
-    "(a ZOC's or an ambusher's attacker has no move to pay); with none left the melee is not made",
+    "re-rolls or rapid fire; its knockback moves nobody but costs the attacker an inch of its move left, "
+    "a charger's from its half move (a ZOC's or an ambusher's attacker has no move to pay); with none "
+    "left the melee is not made",
     "reading snap_blast: a BLAST pistol's snap shot is centred on the attacker and rolls at every model "
     "its blast reaches, all at point blank range",
     "reading knockback_reveal: a knocked-back model's move reveals blips beside it and hidden models as "
@@ -71,7 +73,8 @@ READINGS = (
     "standing has front cover against every shot",
     "reading charge: a charge is declared at an enemy model not hidden within reach, and melees it; its "
     "half move is spent only on the way to it; after the melee at most the normal move is left",
-    "reading melee_in_turn: the melees in turn are made from where the first was; no melee after moving on",
+    "reading melee_in_turn: the melees in turn are made from where the first was, while the model stands "
+    "there; no melee after moving on or a knockback",
     "reading shamble_charge: a SHAMBLE model takes no extra full move but may charge (half its turn's move)",
     "reading berserk: a BERSERK model's extra move leaves it a melee as its action",
     "reading volatile: a model killed by an attack's roll without a graze sets off its VOLATILE weapon's "

@@ -219,8 +219,9 @@ def finish(s: GameState, winner: int) -> GameState:
 
 def settle(s: GameState) -> GameState:
     """After every step: end the game if a force is out of action or a ``reach`` objective is
-    reached; end an activation that can do nothing more; pass the turn when the player has no
-    model left to activate (I), and end the game after the last turn (hold objectives scored)."""
+    reached; end an activation that can do nothing more (:func:`stopped`); pass the turn when the
+    player has no model left to activate (I), and end the game after the last turn (hold
+    objectives scored)."""
     if s.ended or s.pending or s.control or (s.psy is not None and moments.asked(s)):  # VII PSYCHOMETRY first
         return s
     calm = _CALM[0]  # one read: another thread may replace it
@@ -232,7 +233,7 @@ def settle(s: GameState) -> GameState:
             _CALM[0] = (s.tokens, s.setup, s.items, s.psy)
         s = after
     if s.active >= 0:
-        if s.tokens[s.active].cond < KO:  # Token.standing, read inline
+        if s.tokens[s.active].cond == NONE or not stopped(s):  # NONE: the common case, read first
             return s
         s = end_activation(s)
     for _ in range(3):
@@ -242,6 +243,19 @@ def settle(s: GameState) -> GameState:
         if s.ended:
             return s
     return s
+
+
+def stopped(s: GameState) -> bool:
+    """Whether the active model's activation is over by what befell it: knocked out or killed; or
+    stunned (VIII STUN: "may take no other actions or movement"; V ZOC: the passer goes on only "if
+    not stunned"; IX SNAP FIRE: "If you stun or kill them, the melee does not take place"), by its
+    own melee, a ZOC's, a snap shot, a knockback, a fall, its own weapon, a dive or a latch, once
+    no question put in its turn is still open (IX AMBUSH: the other ambushers and their half
+    moves, V ZOC, IX SNAP FIRE; each ends with a step that settles)."""
+    cond = s.tokens[s.active].cond
+    if cond >= KO:
+        return True
+    return cond == STUNNED and not (s.snap or s.zoc or s.ambush or (s.psy is not None and s.psy.prompt))
 
 
 #: the tokens, setup, items and cards of the last state :func:`_deaths_and_goals` left alone (what

@@ -175,13 +175,16 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
 def knocked(s: GameState, pushed: bool) -> GameState:
     """IX SNAP FIRE: "If you do knockback, deduct 1" from their charge move- if they do not have
     enough move to get to you as a result, they may not melee you!" (reading ``snap_fire``: the
-    attacker stays where it is, and its move left, a charge's included, pays the inch; with less
-    than an inch left the melee does not take place)."""
+    attacker stays where it is, and its move left, a charge's included, pays the inch; a charger's
+    inch comes out of its charge's half move, so that what it keeps of its normal move after the
+    melee is the same; with less than an inch left the melee does not take place)."""
     if not pushed or not s.snap or s.snap[0] != s.active:
         return s  # an attacker in the mover's turn (a ZOC's, an ambusher's) has no move to pay
-    if s.budget >= 1:
-        return altered(s, budget=s.budget - 1)
-    return altered(s, snap=())
+    if s.budget < 1:
+        return altered(s, snap=())
+    if s.charging:  # V CHARGE: (target, half move): the half move pays
+        return altered(s, budget=s.budget - 1, charging=(s.charging[0], max(0, s.charging[1] - 1)))
+    return altered(s, budget=s.budget - 1)
 
 
 def proceed(s: GameState) -> GameState:

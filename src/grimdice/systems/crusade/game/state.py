@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from grimdice.engine.game import CHANCE, TERMINAL
-from grimdice.systems.crusade.damage import KILLED, KO
+from grimdice.systems.crusade.damage import KILLED, KO, STUNNED
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered, altered_by
 from grimdice.systems.crusade.game.hidden import observation
@@ -151,10 +151,12 @@ class GameState:
     charging: tuple[int, ...] = ()  # V CHARGE: (target, half move) until its melee is over
     meleed: tuple[int, ...] = ()  # IV: opponents meleed in turn this activation
     melee_moved: float = -1  # IV: the move it had used at its first melee (-1: none yet)
+    melee_at: Pos | None = None  # IV: where it stood at its first melee
     attacked: bool = False  # it attacked this activation (IX FURTIVE)
     risen: bool = False  # VIII STUN: it got up this activation: no free actions either
     origin: Pos | None = None  # where it started its move (V ZOC)
     zoc: tuple[Any, ...] = ()  # a step waiting on enemies' ZOC choices: (position, cost, enemies)
+    zoc_met: tuple[int, ...] = ()  # V ZOC: the enemies that chose on a step of it this activation
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
     ambush: tuple[int, ...] = ()  # IX AMBUSH: revealed models yet to attack (k) or half move (~k)
     events: tuple[tuple[Any, ...], ...] = ()  # chance events still to come at the turn's start
@@ -285,10 +287,12 @@ IDLE: dict[str, Any] = {
     "charging": (),
     "meleed": (),
     "melee_moved": -1,
+    "melee_at": None,
     "attacked": False,
     "risen": False,
     "origin": None,
     "zoc": (),
+    "zoc_met": (),
     "carried": False,
     "pick_first": False,
 }
@@ -391,7 +395,9 @@ def next_event(s: GameState, events: tuple[tuple[Any, ...], ...] | None = None) 
 
 def invariant_errors(s: GameState) -> list[str]:
     """What is wrong with a state: two models on one square, a model in a wall or in an air duct
-    it may not enter, hits out of bounds, an activation of a token that may not act."""
+    it may not enter, hits out of bounds, an activation of a token that may not act (VIII STUN: a
+    stunned model "may take no other actions or movement", so its activation is over once no
+    question put in its turn is open)."""
     board = s.setup.board
     out = []
     seen: dict[Pos, int] = {}
@@ -411,6 +417,8 @@ def invariant_errors(s: GameState) -> list[str]:
         t = s.tokens[s.active]
         if t.side != s.player or not t.standing:
             out.append(f"active token {s.active} may not act")
+        elif t.cond == STUNNED and not (s.snap or s.zoc or s.ambush or (s.psy is not None and s.psy.prompt)):
+            out.append(f"active token {s.active} is stunned and still acting")  # VIII STUN
         if s.budget < 0:
             out.append("negative move budget")
     return out

@@ -13,6 +13,12 @@ Reading ``zoc_grid``: a step out of a square adjacent to an enemy model is "movi
 the model started its move adjacent to that enemy and the step takes it farther from it (directly
 away). The enemy must be standing and not stunned, and adjacent to no enemy model but the mover.
 Each enemy in reach decides in turn (``["zoc", e]`` or ``["pass"]``) before the step is made.
+
+Reading ``zoc_once``: an enemy decides once per passer per move: the first time a step of the
+active model passes it, whatever it chooses (the free melee or a pass), it has no further ZOC on
+that model in that activation (its move, an extra move and a charge's half move are one move past
+it; ``GameState.zoc_met``). A passer the free melee stuns, knocks out or kills stops: its
+activation is over (:func:`.rules.stopped`).
 """
 
 from __future__ import annotations
@@ -57,6 +63,8 @@ def guards(s: GameState, to: Pos) -> tuple[int, ...]:
     out, board, doors = [], s.setup.board, s.doors()
     for e in near:
         t = s.tokens[e]
+        if e in s.zoc_met:
+            continue  # reading ``zoc_once``: it has had its choice at this model
         if not board.adjacent(t.sq, me.sq, doors) or not _guards(s, e, i):
             continue  # an enemy not beside the mover guards nothing (checked first: it is cheap)
         started_next_to = s.origin is not None and board.range(s.origin, t.sq) <= 1
@@ -73,8 +81,10 @@ def offer(s: GameState, to: Pos, cost: float, who: tuple[int, ...]) -> GameState
 
 def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     """The enemy's choice: ``["pass"]`` lets the mover by; ``["zoc", e]`` is the free melee (IV
-    with ``attack_mode: zoc``: SPIKY weapons add their dice), the passer's SNAP FIRE first."""
+    with ``attack_mode: zoc``: SPIKY weapons add their dice), the passer's SNAP FIRE first. Either
+    way the enemy has had its choice at the mover (reading ``zoc_once``)."""
     to, cost, who = s.zoc
+    s = altered(s, zoc_met=(*s.zoc_met, who[0]))
     if a[0] == "zoc":
         e, i = who[0], s.active
         key = situation.melee(s, e, i, 1, mode="zoc")
@@ -95,7 +105,7 @@ def proceed(s: GameState) -> GameState:
 
     if all(p != to for _, p, _ in steps_of(s)) or s.occupant(to) >= 0:
         return altered(s, zoc=())  # VIII KNOCKBACK moved one of them: the step is not made
-    who = tuple(e for e in who if _guards(s, e, s.active))
+    who = tuple(e for e in who if e not in s.zoc_met and _guards(s, e, s.active))
     if who:
         return altered(s, zoc=(to, cost, who))
     return step(altered(s, zoc=()), to, cost)
