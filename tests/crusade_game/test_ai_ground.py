@@ -17,6 +17,7 @@ from grimdice.systems.crusade.ai import ground
 from grimdice.systems.crusade.ai.players import ai_player, exposure
 from grimdice.systems.crusade.ai.worth import CONDITION_VALUE, HIT_VALUE
 from grimdice.systems.crusade.damage import CONDITIONS, STUNNED
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState
 from tests.crusade_game.helpers import MARINE, at, state
 from tests.crusade_game.table_helpers import active, put, rect, table
@@ -35,10 +36,9 @@ def _ai(s: GameState) -> tuple[Any, ...]:
     return ai_player(s, np.random.default_rng(0))
 
 
-def test_a_model_steps_into_a_dark_alcove_out_of_a_heavy_weapons_sight():
-    s = state(ALCOVE, [at("Knife", 2, 1)], [at("Gunner", 9, 1)], profiles=[KNIFE, GUNNER]).apply(
-        ("activate", 0)
-    )
+def test_a_model_ends_its_move_in_a_dark_alcove_out_of_a_heavy_weapons_sight():
+    s = state(ALCOVE, [at("Knife", 2, 1)], [at("Gunner", 9, 1)], profiles=[KNIFE, GUNNER])
+    s = altered(s.apply(("activate", 0)), moved=3, budget=1)  # one square of its move left
     board = s.setup.board
     # the corridor ahead is in the heavy bolter's sight; the alcove, a step back from it, is not
     assert board.sight((9, 1), (3, 1), {}) and not board.sight((9, 1), (2, 2), {})
@@ -47,7 +47,8 @@ def test_a_model_steps_into_a_dark_alcove_out_of_a_heavy_weapons_sight():
 
 
 def test_darkness_is_cover_when_the_ai_steps_on_a_grid():
-    # two steps as near the gunner, both in its sight: the dark one gives cover (+1 armour)
+    # two steps as near the gunner, both in its sight: the dark one gives cover (+1 armour), on its
+    # way as at its move's end
     s = state(
         HALL, [at("Knife", 1, 1)], [at("Gunner", 7, 2)], profiles=[KNIFE, GUNNER], grid={"dark": [[1, 2]]}
     ).apply(("activate", 0))
@@ -56,6 +57,7 @@ def test_darkness_is_cover_when_the_ai_steps_on_a_grid():
     assert board.cover((7, 2), (1, 2), {}) == "full" and board.cover((7, 2), (2, 1), {}) == "none"
     assert 0 < exposure(s, (1, 2)) < exposure(s, (2, 1))
     assert _ai(s) == ("move", 1, 2)
+    assert _ai(altered(s, moved=3, budget=1)) == ("move", 1, 2)
 
 
 def _holding(enemy: str, at_enemy: tuple[int, int] = (7, 2)) -> GameState:

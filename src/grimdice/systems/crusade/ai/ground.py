@@ -17,19 +17,22 @@ weighs its attacks by (the game's ``combat``, cached by situation):
 * its gain (:func:`gain`), while it still has its action: its best shot from there at an enemy
   it would see (:func:`.worth.law_value`), so that height giving sight over cover counts.
 
-A step of progress is worth :data:`STEP_WORTH`, so a model leaves the shortest way for cover or a
-better shot only when the shots it avoids or gains are worth more than the steps it gives up.
+A step of progress is worth :data:`STEP_WORTH`, so where its move ends a model leaves the
+shortest way for cover or a better shot only when the shots it avoids or gains are worth more than
+the steps it gives up (:func:`.players._best_step`: on its way it takes the steps nearer its goal,
+the one worth most; the risk is the enemy's next turn's, where its move ends).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from typing import Any
 
 from grimdice.systems.crusade.ai.worth import harm, law_value
 from grimdice.systems.crusade.damage import WOUNDED
-from grimdice.systems.crusade.game import many, situation
-from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game import flight, many, situation
+from grimdice.systems.crusade.game.board import FULL, Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
@@ -163,6 +166,14 @@ def _gain(s: GameState, p: Pos, foes: list[int]) -> float:
     return best
 
 
+def ends_move(s: GameState, steps: list[tuple[Any, ...]]) -> list[bool]:
+    """Whether each of the active model's ``steps`` ends its move: a whole-move step (V: a tall
+    ladder; X: a manhole), or one after which the move left pays for no other step (less than 1)."""
+    cost = {(kind, *to): c for kind, to, c in flight.steps_of(s)}
+    left = s.budget
+    return [(c := cost.get(a, FULL)) == FULL or left - c < 1 - 1e-9 for a in steps]
+
+
 class Ground:
     """The worth of the active model's positions in one decision (:func:`worth`), the enemies it
     fears and aims at found once."""
@@ -183,4 +194,4 @@ class Ground:
         return -threat(self.s, p, self.shooters) - STEP_WORTH * self.dist.get(p, 10**6)
 
 
-__all__ = ["STEP_WORTH", "Ground", "gain", "shooters", "targets", "threat"]
+__all__ = ["STEP_WORTH", "Ground", "ends_move", "gain", "shooters", "targets", "threat"]

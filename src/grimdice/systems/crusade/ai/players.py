@@ -347,10 +347,13 @@ def _shoot_or_step(
     Ground.worth`, its better shot counted) than the shot now and then the best of its place and
     its steps without a shot."""
     where = None if attack[0] != "shoot" else _where(state)
-    steps = [a for a in actions if a[0] in STEPS]
-    if where is None or where[1] or not steps:
+    if where is None or where[1]:
         return attack
-    ground_ = ground.Ground(state, _distances(state, where[0]))
+    dist = _distances(state, where[0])
+    steps, _ = _ways(state, dist, [a for a in actions if a[0] in STEPS])
+    if not steps:
+        return attack
+    ground_ = ground.Ground(state, dist)
     spots = [tuple(int(v) for v in a[1:]) for a in steps]
     now = value + max(ground_.rest(p) for p in [state.tokens[state.active].sq, *spots])
     worths = [ground_.worth(p) for p in spots]
@@ -361,9 +364,8 @@ def _shoot_or_step(
 def _move_on(
     state: GameState, actions: list[tuple[Any, ...]], goals: list[Pos], crewed: bool
 ) -> tuple[Any, ...]:
-    """A step to a position worth more than where it stands (:func:`_best_step`); when its move
-    is spent and it is not a crew going to its piece, a charge or an extra move towards ``goals``
-    (but it hides first where enemies could shoot it, :func:`_stay`); else it stays."""
+    """A step (:func:`_best_step`); else (not a crew going to its piece) a charge or an extra move
+    towards ``goals``; else it stays (:func:`_stay`: it hides where enemies could shoot it)."""
     me = state.tokens[state.active]
     dist = _distances(state, goals)
     here = dist.get(me.sq, 10**6)
@@ -372,13 +374,10 @@ def _move_on(
         best_step = _best_step(state, dist, steps)
         if best_step is not None:
             return best_step
-        return _stay(state, actions)  # where it stands is worth most
     if crewed:
         return _stay(state, actions)
     if ("charge",) in actions and here <= state.budget + 3:
         return ("charge",)
-    if _hides(state, actions):
-        return ("hide",)
     if ("extra",) in actions and here > 1:
         return ("extra",)
     return _stay(state, actions)
@@ -425,16 +424,32 @@ def exposure(s: GameState, p: Pos) -> float:
 
 
 def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
-    """Of ``steps``, the one to the position worth most (:meth:`.ground.Ground.worth`: its shots gained,
-    less the enemy shots it is exposed to, less its steps from its goal ``dist``), the first such;
-    None when none is worth more than where it stands."""
+    """The step the active model takes (:func:`_ways`): of its steps nearer its goal (``dist``) and
+    those that end its move (:func:`.ground.ends_move`), the one to the position worth most
+    (:meth:`.ground.Ground.worth`: its shots gained, less the enemy shots it is exposed to, less its
+    steps from its goal), the first such. On its way (a step nearer that leaves it more move) it
+    takes it; where its move ends, only when worth more than where it stands; else None."""
+    ways, walking = _ways(s, dist, steps)
+    if not ways:
+        return None
     worth = ground.Ground(s, dist).worth
-    best, top = None, worth(s.tokens[s.active].sq) + 1e-9
-    for a in steps:
-        value = worth(tuple(int(v) for v in a[1:]))
-        if value > top:
-            best, top = a, value
-    return best
+    values = [worth(tuple(int(v) for v in a[1:])) for a in ways]
+    top = max(range(len(ways)), key=values.__getitem__)  # the first best
+    if walking or values[top] > worth(s.tokens[s.active].sq) + 1e-9:
+        return ways[top]
+    return None
+
+
+def _ways(
+    s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]]
+) -> tuple[list[tuple[Any, ...]], bool]:
+    """The steps it weighs: those nearer its goal and those that end its move; and whether it is on
+    its way (a step nearer leaves it more move: it does not stop short)."""
+    here = dist.get(s.tokens[s.active].sq, 10**6)
+    last = ground.ends_move(s, steps)
+    near = [dist.get(a[1:], 10**6) < here for a in steps]
+    ways = [a for a, n, e in zip(steps, near, last, strict=True) if n or e]
+    return ways, any(n and not e for n, e in zip(near, last, strict=True))
 
 
 def _hides(s: GameState, actions: list[tuple[Any, ...]]) -> bool:
