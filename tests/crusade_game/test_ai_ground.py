@@ -145,3 +145,14 @@ def test_a_sniper_climbs_to_a_roof_that_sees_over_the_cover():
         s = s.apply(a)
     else:
         pytest.fail("the sniper did not shoot")
+
+
+def test_a_model_whose_move_is_spent_hides_in_the_dark_rather_than_move_on_in_a_gunners_sight():
+    s = state(
+        HALL, [at("Knife", 1, 1)], [at("Gunner", 7, 2)], profiles=[KNIFE, GUNNER], grid={"dark": [[1, 1]]}
+    ).apply(("activate", 0))
+    spent = altered(s, moved=4, budget=0)  # its move spent, its action left
+    assert ("extra",) in spent.legal_actions() and exposure(spent, (1, 1)) > 0
+    assert _ai(spent) == ("hide",)
+    calm = spent.with_token(1, cond=STUNNED)  # VIII STUN: no enemy could shoot it
+    assert _ai(calm) == ("extra",)

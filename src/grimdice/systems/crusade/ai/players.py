@@ -11,9 +11,10 @@ enemy attack that would harm; on a table also brings a sector, barricade or catw
 enemies in it or on it, dives and melees across a held ladder; fires two pistols, detonates,
 latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an entry
 (on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
-towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of; on a table,
-of the steps as near its goal, the one fewest enemies see), takes an extra move when nothing is in
-reach, and hides in darkness when it can do nothing better; an artillery crew keeps within 1" of
+towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of), weighing
+where its move ends by the enemy shots it is exposed to there and the shots it gains there
+(:mod:`.ground`: cover, darkness, heights), takes an extra move when nothing is in reach, and
+hides when it can do nothing better and an enemy could shoot it; an artillery crew keeps within 1" of
 its piece while that cover is worth having, and the piece keeps its place (:mod:`.crew`). On a
 table it contests a ``hold`` objective as :mod:`.aim` says (through forced entries, at the enemies
 standing on it).
@@ -364,8 +365,9 @@ def _shoot_or_step(
 def _move_on(
     state: GameState, actions: list[tuple[Any, ...]], goals: list[Pos], crewed: bool
 ) -> tuple[Any, ...]:
-    """A step (:func:`_best_step`); else (not a crew going to its piece) a charge or an extra move
-    towards ``goals``; else it stays (:func:`_stay`: it hides where enemies could shoot it)."""
+    """A step (:func:`_best_step`); else (not a crew going to its piece) a charge towards
+    ``goals``, a hide where an enemy could shoot it (:func:`_hides`), an extra move towards
+    ``goals``; else it stays (:func:`_stay`)."""
     me = state.tokens[state.active]
     dist = _distances(state, goals)
     here = dist.get(me.sq, 10**6)
@@ -378,6 +380,8 @@ def _move_on(
         return _stay(state, actions)
     if ("charge",) in actions and here <= state.budget + 3:
         return ("charge",)
+    if _hides(state, actions):  # rather than an extra move out of its cover
+        return ("hide",)
     if ("extra",) in actions and here > 1:
         return ("extra",)
     return _stay(state, actions)
