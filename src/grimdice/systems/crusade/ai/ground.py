@@ -26,6 +26,7 @@ the one worth most; the risk is the enemy's next turn's, where its move ends).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -84,25 +85,34 @@ def _kept(memo: tuple[object, ...], work: Callable[[], float]) -> float:
     return got
 
 
-def threat(s: GameState, p: Pos, foes: list[int] | None = None) -> float:
+def context(s: GameState) -> tuple[object, ...]:
+    """What the worth of the active model's positions depends on besides the position (the key
+    its threats and gains are kept by): the setup, the doors, the forced entries, the cards in
+    play, and every model as it stands, the active one but for where it stands."""
+    i = s.active
+    return (
+        s.setup,
+        s.open_doors,
+        s.breaches,
+        s.psy,
+        i,
+        replace(s.tokens[i], sq=()),
+        s.tokens[:i],
+        s.tokens[i + 1 :],
+    )
+
+
+def threat(
+    s: GameState, p: Pos, foes: list[int] | None = None, ctx: tuple[object, ...] | None = None
+) -> float:
     """The expected harm of the enemy shots the active model would be exposed to at ``p`` (see the
-    module text); ``foes``: :func:`shooters` of its side, when already found."""
+    module text); ``foes``: :func:`shooters` of its side and ``ctx`` its :func:`context`, when
+    already found."""
     me = s.tokens[s.active]
     foes = shooters(s, me.side) if foes is None else foes
     if not foes or me.blip:  # V ENEMY CHITS: "Treat unrevealed chits as hidden models"
         return 0.0
-    memo = (
-        "threat",
-        s.setup,
-        p,
-        me.profile,
-        me.cond,
-        me.hits,
-        s.open_doors,
-        s.psy,
-        *(s.tokens[k] for k in foes),
-    )
-    return _kept(memo, lambda: _threat(s, p, foes))
+    return _kept(("threat", p, ctx or context(s)), lambda: _threat(s, p, foes))
 
 
 def _threat(s: GameState, p: Pos, foes: list[int]) -> float:
@@ -135,10 +145,10 @@ def targets(s: GameState) -> list[int]:
     return [j for j, t in enumerate(s.tokens) if t.side != side and t.alive and not t.hidden and not t.blip]
 
 
-def gain(s: GameState, p: Pos, foes: list[int] | None = None) -> float:
+def gain(s: GameState, p: Pos, foes: list[int] | None = None, ctx: tuple[object, ...] | None = None) -> float:
     """The active model's best shot from ``p`` (its expected worth, :func:`.worth.law_value`),
-    while it still has its action; 0 when none is worth anything. ``foes``: :func:`targets`, when
-    already found."""
+    while it still has its action; 0 when none is worth anything. ``foes``: :func:`targets` and
+    ``ctx`` its :func:`context`, when already found."""
     me = s.tokens[s.active]
     if s.acted or s.charged or me.blip or not _ready(s, me):
         return 0.0
@@ -146,8 +156,7 @@ def gain(s: GameState, p: Pos, foes: list[int] | None = None) -> float:
     if not foes:
         return 0.0
     moved = p != me.sq or s.moved > 0
-    memo = ("gain", s.setup, p, me.profile, me.cond, me.hits, me.arms, me.latch, moved, s.open_doors, s.psy)
-    return _kept((*memo, *(s.tokens[j] for j in foes)), lambda: _gain(s, p, foes))
+    return _kept(("gain", p, moved, ctx or context(s)), lambda: _gain(s, p, foes))
 
 
 def _gain(s: GameState, p: Pos, foes: list[int]) -> float:
@@ -182,16 +191,17 @@ class Ground:
         self.s, self.dist = s, dist
         self.shooters = shooters(s, s.tokens[s.active].side)
         self.targets = targets(s)
+        self.ctx = context(s)
 
     def worth(self, p: Pos) -> float:
         """What position ``p`` is worth to the active model: :func:`gain` less :func:`threat` less
         :data:`STEP_WORTH` a step from its goal."""
-        return gain(self.s, p, self.targets) + self.rest(p)
+        return gain(self.s, p, self.targets, self.ctx) + self.rest(p)
 
     def rest(self, p: Pos) -> float:
         """What position ``p`` is worth to the active model once its action is spent: less
         :func:`threat`, less :data:`STEP_WORTH` a step from its goal."""
-        return -threat(self.s, p, self.shooters) - STEP_WORTH * self.dist.get(p, 10**6)
+        return -threat(self.s, p, self.shooters, self.ctx) - STEP_WORTH * self.dist.get(p, 10**6)
 
 
-__all__ = ["STEP_WORTH", "Ground", "ends_move", "gain", "shooters", "targets", "threat"]
+__all__ = ["STEP_WORTH", "Ground", "context", "ends_move", "gain", "shooters", "targets", "threat"]
