@@ -54,7 +54,7 @@ def test_darkness_is_cover_when_the_ai_steps_on_a_grid():
     ).apply(("activate", 0))
     board = s.setup.board
     assert board.sight((7, 2), (1, 2), {}) and board.sight((7, 2), (2, 1), {})
-    assert board.cover((7, 2), (1, 2), {}) == "full" and board.cover((7, 2), (2, 1), {}) == "none"
+    assert board.cover((7, 2), (1, 2), {}) == "darkness" and board.cover((7, 2), (2, 1), {}) == "none"
     assert 0 < exposure(s, (1, 2)) < exposure(s, (2, 1))
     assert _ai(s) == ("move", 1, 2)
     assert _ai(altered(s, moved=3, budget=1)) == ("move", 1, 2)
@@ -104,7 +104,7 @@ def test_the_risk_is_the_calculators_shots_of_the_enemies_that_see_the_position(
         grid={"dark": [[1, 2]]},
     ).apply(("activate", 0))  # fmt: skip
     lit = 2 * _expected_harm(GUNNER, KNIFE, 5, "none")  # both gunners, 5 squares, no cover
-    dark = 2 * _expected_harm(GUNNER, KNIFE, 6, "full")  # darkness: full cover
+    dark = 2 * _expected_harm(GUNNER, KNIFE, 6, "darkness")  # darkness counts as cover
     assert exposure(s, (2, 1)) == pytest.approx(lit, abs=1e-12)
     assert exposure(s, (1, 2)) == pytest.approx(dark, abs=1e-12)
     assert dark < lit

@@ -140,8 +140,11 @@ def test_the_same_seed_gives_the_same_games_on_one_or_two_workers() -> None:
     one = play_json(SEWERS, *args, "--workers", "1")
     two = play_json(SEWERS, *args, "--workers", "2")
     assert one == two
-    other = play_json(SEWERS, "--games", "4", "--seed", "12", "--players", "random,random", "--workers", "1")
-    assert other["models"] != one["models"] or other["force_a"] != one["force_a"]
+    others = [  # another seed plays other games (two: four games' summaries may still agree)
+        play_json(SEWERS, "--games", "4", "--seed", str(seed), "--players", "random,random", "--workers", "1")
+        for seed in (12, 13)
+    ]
+    assert any(o["models"] != one["models"] or o["force_a"] != one["force_a"] for o in others)
 
 
 def test_statistics_agree_with_the_saved_games(tmp_path: Path) -> None:
@@ -306,3 +309,99 @@ def test_a_dask_cluster_plays_the_games_of_one_process() -> None:
         there = run_games(job, 3, 8, scheduler=cluster.scheduler_address)
     assert there == here
     assert len({json.dumps(g["actions"]) for g in here}) == 3  # three different games
+
+
+def _flow(tmp_path: Path) -> Path:
+    path = tmp_path / "game.yaml"
+    path.write_text("system: crusade\nkind: game\nboard: {type: grid\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda p: p / "missing.yaml", ("scenario", "no such file")),
+        (lambda p: write(p, {}).parent / "empty.yaml", ("scenario", "not nothing")),
+        (lambda p: (p / "list.yaml", (p / "list.yaml").write_text("- a\n- b\n"))[0], ("a list",)),
+        (_flow, ("not valid YAML/JSON",)),
+    ],
+)
+@pytest.mark.parametrize("command", ["check", "play", "replay"])
+def test_a_file_that_does_not_read_gets_its_own_error(
+    tmp_path: Path, make: Any, words: tuple[str, ...], command: str
+) -> None:
+    path = make(tmp_path)
+    if path.name == "empty.yaml":
+        path.write_text("")
+    res = runner.invoke(app, [command, str(path)])
+    one_line_error(res, *words)
+    assert "ARMY_B" not in res.output and "kind: army" not in res.output
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "got"),
+    [
+        (lambda d: d.pop("kind"), "kind", "got no kind"),
+        (lambda d: d.update(kind="army"), "kind", "got 'army'"),
+        (lambda d: d.pop("system"), "system", "got no system"),
+        (lambda d: d.update(system="onepage"), "system", "got 'onepage'"),
+    ],
+)
+@pytest.mark.parametrize("command", ["check", "play"])
+def test_a_game_file_without_its_system_or_kind_says_what_each_file_has(
+    tmp_path: Path, change: Any, field: str, got: str, command: str
+) -> None:
+    data = scenario(BOARD, [at("Marine", 1, 1)], [at("Stealer", 5, 1)])
+    change(data)
+    res = runner.invoke(app, [command, str(write(tmp_path, data))])
+    one_line_error(res, f"{field}:", "'system: crusade' and 'kind: game'", "'kind: army'", got)
+
+
+def test_a_file_with_neither_says_what_an_army_and_a_game_file_have(tmp_path: Path) -> None:
+    path = write(tmp_path, {"title": "x"})
+    one_line_error(runner.invoke(app, ["check", str(path)]), "kind:", "'kind: army'", "'kind: game'")
+
+
+@pytest.mark.parametrize("system", ["crusade", "onepage"])
+def test_save_refuses_a_folder_that_holds_game_logs(tmp_path: Path, system: str) -> None:
+    old = tmp_path / "game-0007.json"
+    old.write_text("{}")
+    files = [CORRIDOR] if system == "crusade" else [ARMY, ARMY]
+    res = runner.invoke(app, ["play", *files, "--games", "2", "--workers", "1", "--save", str(tmp_path)])
+    one_line_error(res, "--save", str(tmp_path), "already holds game logs", "choose an empty or new folder")
+    assert [p.name for p in tmp_path.iterdir()] == ["game-0007.json"]  # no game was played
+    other = tmp_path / "other.txt"
+    old.rename(other)  # a folder with other files is fine
+    res = runner.invoke(app, ["play", CORRIDOR, "--games", "1", "--workers", "1", "--save", str(tmp_path)])
+    assert res.exit_code == 0 and (tmp_path / "game-0001.json").exists()
+
+
+def test_text_results_print_the_notes_and_the_title_on_its_own_line() -> None:
+    res = runner.invoke(app, ["play", SEWERS, "--games", "1", "--players", "random,random", "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("Gangers vs Scavvies"))
+    assert head >= 1 and lines[0].startswith("Sewer cache:") and "1 game (seed 0)" in lines[head]
+    text = " ".join(res.output.split())
+    assert "note: ours (victory): a force with no model standing loses" in text
+    assert "readings of ours" in text
+
+
+def test_a_table_game_lists_no_grid_reading_and_a_grid_game_does() -> None:
+    table = play_json(SKIRMISH, "--games", "1", "--players", "random,random", "--workers", "1")["notes"]
+    grid = play_json(SEWERS, "--games", "1", "--players", "random,random", "--workers", "1")["notes"]
+    for key in ("grid_cover", "models_block_sight", "manhole", "door_cost", "grid_template"):
+        assert any(n.startswith(f"reading {key}:") for n in grid)
+        assert not any(n.startswith(f"reading {key}:") for n in table)
+    assert any(n.startswith("reading table_sight:") for n in table)
+    assert any(n.startswith("reading blip_reveal:") for n in table)  # a reading of both boards
+
+
+def test_check_and_replay_wording(saved: Path, tmp_path: Path) -> None:
+    res = runner.invoke(app, ["check", CORRIDOR])
+    assert "Genestealers: 1 model, 3 blips (5 models)" in res.output, res.output
+    assert "Terminators: 3 models, 0 blips\n" in res.output
+    res = runner.invoke(app, ["replay", str(saved)])
+    log = json.loads(saved.read_text())
+    who = "a draw" if log["winner"] is None else f"won by {log['winner']}"
+    assert f"{log['rounds']} rounds, {who};" in res.output

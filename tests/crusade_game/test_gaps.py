@@ -184,7 +184,9 @@ def test_precognant_at_a_zoc_melee_in_the_psyker_s_own_turn():
     s = s.apply(("zoc", 2))
     assert s.psy.prompt == ("foresee", 0) and s.psy.held[:4] == ("attack", "zoc", 2, 1)
     assert s.current_player() == 0 and ("cast", 0, 0, 1) in s.legal_actions()
-    rolled = s.apply(("cast", 0, 0, 1))  # 1R, need 1, the marine 4 squares away: 1/2
+    # VII: its action is this turn's, the seer's (not yet activated) or the active marine's
+    assert s.apply(("cast", 0, 0, 1)).legal_actions() == [("pay", 0), ("pay", 1)]
+    rolled = s.apply(("cast", 0, 0, 1)).apply(("pay", 0))  # 1R, need 1, the marine 4 squares away: 1/2
     assert sum(p for o, p in law(rolled).items() if o[1]) == Fraction(1, 2)
     foreseen = rolled.apply(("card", 1, 0))
     assert not foreseen.pending and not foreseen.zoc and foreseen.tokens[1].sq == (5, 1)
@@ -210,6 +212,7 @@ def test_precognant_at_a_snap_shot_and_at_the_melee_after_it():
 def test_precognant_at_the_melee_after_the_defender_s_snap_fire():
     # VII PRECOGNANT at "the enemy attack": the melee that follows a snap shot that did not stop it
     from tests.crusade_game.test_powers import GUNNER, SEER
+    from tests.crusade_game.test_psychic import cast
 
     pistol = {"name": "pistol", "dice": "1W", "kind": "pistol", "effects": ["S"]}
     gunfighter = dict(GUNNER, abilities=["SNAP FIRE"], weapons=[pistol])
@@ -222,7 +225,7 @@ def test_precognant_at_the_melee_after_the_defender_s_snap_fire():
     miss = next(k for k, ((ds, *_), _) in enumerate(law) if ds[0] == NONE)
     after = s.apply(("attack", miss))
     assert after.psy.prompt == ("foresee", 0) and after.psy.held[:4] == ("attack", "melee", 2, 1)
-    foreseen = after.apply(("cast", 0, 0, 1)).apply(("card", 1, 0))
+    foreseen = cast(after, ("cast", 0, 0, 1)).apply(("card", 1, 0))
     assert not foreseen.pending and not foreseen.snap and foreseen.tokens[1].cond == NONE
 
 
@@ -248,6 +251,7 @@ def test_a_graze_on_a_latcher_in_a_shot_at_several_models_dislodges_it():
 def test_precognant_at_a_mob():
     # VII PRECOGNANT at "the enemy attack": a mob's single melee (IX MOB) is one attack
     from tests.crusade_game.test_powers import GUNNER, SEER
+    from tests.crusade_game.test_psychic import cast
 
     ganger = {"name": "Ganger", "move": 4, "armour": 1, "hits": 1, "melee": "2R", "abilities": ["MOB"]}
     profiles = [MARINE, STEALER, SEER, GUNNER, ganger]
@@ -261,5 +265,5 @@ def test_precognant_at_a_mob():
     s = s.apply(("pass",)) if s.psy.prompt else s  # the card window at the ganger's activation
     s = s.apply(("mob", 1, 3))
     assert s.psy.prompt == ("foresee", 0) and s.psy.held[:4] == ("attack", "mob", 2, 1)
-    foreseen = s.apply(("cast", 0, 0, 1)).apply(("card", 1, 0))
+    foreseen = cast(s, ("cast", 0, 0, 1)).apply(("card", 1, 0))
     assert not foreseen.pending and foreseen.tokens[1].cond == NONE and foreseen.tokens[3].done

@@ -13,7 +13,7 @@ from grimdice.systems.crusade.ai.players import ai_player
 from grimdice.systems.crusade.damage import KILLED, NONE, WOUNDED
 from tests.crusade_game.helpers import MARINE, STEALER, at
 from tests.crusade_game.test_powers import GUNNER, SEER, activate, game
-from tests.crusade_game.test_psychic import dealt
+from tests.crusade_game.test_psychic import cast, dealt
 
 ZAPPER = dict(GUNNER["weapons"][0], effects=["W"])  # a graze wounds
 
@@ -43,21 +43,21 @@ def test_inferno_is_played_at_a_declared_enemy_attack():
     s = _declared(["INFERNO", "HEAL"])
     assert s.psy.prompt == ("foresee", 0) and not s.pending
     assert ("cast", 0, 0, 2) in s.legal_actions()  # at the gunner, in the seer's sight
-    rolled = s.apply(("cast", 0, 0, 2))
+    rolled = cast(s, ("cast", 0, 0, 2))
     assert 0 in rolled.psy.owed  # VII: "Cards played during an enemy turn cost 1 action"
 
 
 def test_an_inferno_that_kills_the_attacker_stops_its_attack():
     # III: "Wound + Wound = Kill": the wounded gunner killed; its shot at the marine is not made
     s = _declared(["INFERNO", "HEAL"], gunner_cond=WOUNDED)
-    after = _made(s.apply(("cast", 0, 0, 2)))
+    after = _made(cast(s, ("cast", 0, 0, 2)))
     assert after.tokens[2].cond == KILLED
     assert not after.pending and not after.psy.held and after.tokens[1].cond == NONE
 
 
 def test_an_inferno_that_wounds_the_attacker_leaves_its_attack_made_wounded():
     s = _declared(["INFERNO", "HEAL"])
-    after = _made(s.apply(("cast", 0, 0, 2)))
+    after = _made(cast(s, ("cast", 0, 0, 2)))
     assert after.tokens[2].cond == WOUNDED
     assert after.pending[:4] == ("attack", "shoot", 2, 1)
     assert json.loads(after.pending[4])["attacker"]["condition"] == "wounded"
@@ -71,7 +71,7 @@ def _next_turn_acted(s):
 
 def test_inferno_s_action_is_spared_when_the_attack_harms_the_psyker():
     # the gunner shoots the seer; the seer's INFERNO at it misses; the shot goes on
-    s = _missed(_declared(["INFERNO", "HEAL"], target=0).apply(("cast", 0, 0, 2)))
+    s = _missed(cast(_declared(["INFERNO", "HEAL"], target=0), ("cast", 0, 0, 2)))
     assert s.pending[:4] == ("attack", "shoot", 2, 0)
     ends = s.chance_outcomes()
     wounded = next(o for o, _ in ends if s.apply(o).tokens[0].cond == WOUNDED)
@@ -82,7 +82,7 @@ def test_inferno_s_action_is_spared_when_the_attack_harms_the_psyker():
 
 def test_inferno_s_action_is_owed_when_the_psyker_is_harmed_otherwise():
     # harmed, but not by the attack it was played at (the marine was the target): the action owed
-    s = _missed(_declared(["INFERNO", "HEAL"]).apply(("cast", 0, 0, 2)))
+    s = _missed(cast(_declared(["INFERNO", "HEAL"]), ("cast", 0, 0, 2)))
     shot = s.apply(s.chance_outcomes()[0][0])
     assert _next_turn_acted(shot.with_token(0, cond=WOUNDED))
 

@@ -96,7 +96,7 @@ def test_kept_actions_and_steps_equal_fresh_ones_over_a_seeded_skirmish():
 
     path = Path(__file__).resolve().parents[2] / "examples/games/crusade-game-skirmish.yaml"
     setup = build_setup(yaml.safe_load(path.read_text()))
-    log = play_game(setup, ("random", "random"), 4)
+    log = play_game(setup, ("random", "random"), 1)
     s, tables, checked = initial_state(setup), set(), 0
     for a in log["actions"]:
         if s.current_player() not in (CHANCE, TERMINAL) and s.active >= 0 and not s.tokens[s.active].blip:

@@ -156,16 +156,20 @@ def test_the_ai_flames_a_pair_of_enemies():
     assert ai_player(s, np.random.default_rng(0))[0] == "shoot"
 
 
-def test_a_template_too_large_to_solve_leaves_the_last_models_out():
-    # ours (reached): the calculator refuses a flamer of 3W+3R at 4 targets exactly (its joint
-    # rolls bound); the game rolls at the first models it can solve, never failing mid-game
+def test_a_template_too_large_for_one_node_rolls_at_every_model_in_turn():
+    # VIII FLAMER TEMPLATE: "Roll seperately for each target touched by the template"; the
+    # calculator refuses a flamer of 3W+3R at 4 targets as one joint law (its joint rolls bound):
+    # the game rolls at every model, one chance node a model, never failing mid-game
     flamer = _armed("inferno", "3W+3R", ["HFT", "W"])
     s = _activated(flamer, [(1, 2)], [(3, 2), (4, 1), (4, 3), (5, 2)])
     assert many.reached(s, 0, 1, "inferno") == (1, 2, 3, 4)
     with pytest.raises(ScenarioError):
         cached_joint(many.shot(s, 0, (1, 2, 3, 4), "inferno"))
     s = s.apply(("shoot", 1, "inferno"))
-    assert s.pending[1] == "many" and s.pending[6] == (1, 2, 3)
+    assert s.pending[1] == "many" and s.pending[6] == (1, 2, 3, 4)
+    for _ in range(3):
+        s = s.apply(("attack", 0))
+        assert many.rolling(s)
     assert not s.apply(("attack", 0)).pending
 
 

@@ -16,7 +16,7 @@ from grimdice.systems.crusade.damage import KILLED, NONE
 from grimdice.systems.crusade.game.combat import cached_law
 from tests.crusade_game.helpers import MARINE, STEALER, at
 from tests.crusade_game.test_powers import GUNNER, LONG, SEER, activate, game, law
-from tests.crusade_game.test_psychic import dealt
+from tests.crusade_game.test_psychic import cast, dealt
 
 
 def _held(deck, gun="1R"):
@@ -35,7 +35,7 @@ def test_shield_is_played_at_a_declared_shot_at_the_model_it_rolls_at():
     s = _held(["SHIELD", "HEAL"])
     assert s.psy.prompt == ("foresee", 0) and not s.pending
     assert s.legal_actions() == [("pass",), ("cast", 0, 0, 1)]  # the marine, not the seer
-    rolled = s.apply(("cast", 0, 0, 1))
+    rolled = cast(s, ("cast", 0, 0, 1))
     # VII SHIELD: "Range penalties are based on distance the shield is placed": 13 squares, -1; the
     # 1R (need 1) needs a 2 or a 3; all dice at their maximum (a 3) is an incursion
     assert law(rolled) == {("card", 1, 1): Fraction(1, 6), ("card", 1, 0): Fraction(1, 6),

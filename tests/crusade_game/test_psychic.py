@@ -44,6 +44,15 @@ def activate(s, i):
     return s.apply(("pass",)) if s.psy is not None and s.psy.prompt else s
 
 
+def cast(s, a, payer=None):
+    """Play card ``a``; when asked which model spends its action (VII: "declare which model is
+    spending the action"), ``payer`` (the psyker unless given)."""
+    s = s.apply(a)
+    if s.psy is not None and s.psy.prompt[:1] == ("pay",):
+        s = s.apply(("pay", a[1] if payer is None else payer))
+    return s
+
+
 def dealt(data, order):
     """The state after the draws, the deck's cards drawn in ``order`` (deck indices)."""
     s = initial_state(build_setup(data))
@@ -178,7 +187,7 @@ def test_a_card_played_in_the_enemy_turn_costs_an_action_next_turn():
     s = activate(s, 0)
     s = s.apply(("end",)).apply(("activate", 1))
     assert s.current_player() == 1 and s.psy.prompt == ("react", 1)  # the magus may play a card
-    s = s.apply(("cast", 2, 3, 1))  # FLASH at the marine
+    s = cast(s, ("cast", 2, 3, 1))  # FLASH at the marine
     assert not s.acted or s.active == 1
     s = s.apply(("card", 0, 0)).apply(("pass",))
     assert s.current_player() == 0 and 2 in s.psy.owed
@@ -284,7 +293,7 @@ def test_a_model_cursed_in_its_own_activation_stops():
     s = activate(s, 0).apply(("end",))
     s = s.apply(("activate", 1))
     assert s.psy.prompt == ("react", 1)
-    s = s.apply(("cast", 2, 0, 1)).apply(("card", 1, 0))
+    s = cast(s, ("cast", 2, 0, 1)).apply(("card", 1, 0))
     assert s.tokens[1].cond == STUNNED and s.active == -1 and s.tokens[1].done
 
 

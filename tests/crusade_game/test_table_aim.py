@@ -43,7 +43,7 @@ def test_after_a_forced_entry_the_ai_steps_in_beside_the_enemy_holding_the_objec
     # a friend already stands on the objective's west square: this one goes to fight
     s = active(hab_game([put("Knife", 7, 4), put("Knife", 7, 3)], [put("Ganger", 8, 3)]))
     assert not any(a[0] == "move" and a[1] == 8 for a in s.legal_actions())  # enemies alone: no way in
-    s = s.apply(("force", 1, "knife"))
+    s = s.apply(("force", 1, ""))  # a melee: base dice and the knife
     s = s.apply(("force", 1))  # made: a marker where the model stands
     moves = {a[1:] for a in s.legal_actions() if a[0] == "move"}
     assert (8, 4, 0) in moves
@@ -54,9 +54,9 @@ def test_after_a_forced_entry_the_ai_steps_in_beside_the_enemy_holding_the_objec
 
 def test_a_forced_entry_to_contest_the_objective_outweighs_nothing_and_is_chosen():
     s = active(hab_game([put("Knife", 7, 4)], [put("Ganger", 8, 3)]))
-    force = ("force", 1, "knife")
+    force = ("force", 1, "")  # a melee: base dice and the knife (it has no fail: nothing spent)
     assert force in s.legal_actions()
-    assert aim.force_value(s, force) == aim.FORCE_WORTH * entry.chance(s, 1, "knife") > 0
+    assert aim.force_value(s, force) == aim.FORCE_WORTH * entry.chance(s, 1, "") > 0
     assert ai_player(s, np.random.default_rng(0)) == force
     empty = active(hab_game([put("Knife", 7, 4)], [put("Ganger", 8, 5)]))  # not on the objective
     assert aim.force_value(empty, force) == 0

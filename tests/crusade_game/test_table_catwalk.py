@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from grimdice.engine.game import CHANCE
 from grimdice.systems.crusade.game import catwalk, situation
+from grimdice.systems.crusade.game.flight import steps_of
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.rules import adjacent_enemies
 from tests.crusade_game.table_helpers import active, put, rect, table
-from tests.crusade_game.test_table import game
+from tests.crusade_game.test_table import GANGER, game
 
 HAB = {"name": "hab", "shape": rect(6, 2, 10, 6), "height": 4, "armoured": False}
 
@@ -77,3 +79,28 @@ def test_a_destroyed_catwalk_is_no_catwalk():
     s = game(board(), [put("Ganger", 5, 2, 3)], [put("Ganger", 6, 2)])
     ruined = s.setup.with_ruins(frozenset({-2})).board  # the first piece destroyed (VI)
     assert not catwalk.on_catwalk(ruined, (5, 2, 3)) and not catwalk.on_catwalk(ruined, (5, 2, 0))
+
+
+def test_a_climber_s_climb_down_off_the_catwalk_is_a_way_in():
+    # IX CLIMB: "May climb up or down any surface as part of your move": the steps the game offers
+    # a climber on a 6" catwalk include its climb down into the hab, beside its fall and hang
+    climber = dict(GANGER, name="Climber", abilities=["CLIMB"])
+    s = active(
+        game(board(height=6), [put("Climber", 5, 2, 6)], [put("Ganger", 6, 2)], profiles=[GANGER, climber])
+    )
+    ways = catwalk.ways_in(s, 0)
+    assert s.tokens[1].sq in ways and melees(s) == {1}
+    alone = active(game(board(height=6), [put("Climber", 5, 2, 6)], profiles=[GANGER, climber]))
+    offered = {to for kind, to, _ in steps_of(alone) if kind == "climb"}
+    assert {(6, 2, 0), (6, 3, 0)} <= offered and {(6, 2, 0), (6, 3, 0)} <= ways
+
+
+def test_a_big_model_on_a_catwalk_is_blocked_only_at_a_forced_entry():
+    # IX BIG: "They may only enter a building directly through a Forced Entry marker": off the
+    # catwalk it has no way into the hab, so no model inside blocks it
+    ogryn = dict(GANGER, name="Ogryn", abilities=["BIG"])
+    s = active(game(board(), [put("Ogryn", 5, 2, 3)], [put("Ganger", 6, 2)], profiles=[GANGER, ogryn]))
+    assert catwalk.blockers(s, 0) == [] and melees(s) == set()
+    # a forced entry made from where it stands: its way in, and the enemy on it blocks it
+    forced = altered(s, breaches=((s.tokens[0].sq, s.setup.board.indoors(s.tokens[1].sq)),))
+    assert catwalk.blockers(forced, 0) == [1] and melees(forced) == {1}

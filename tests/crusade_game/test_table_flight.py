@@ -121,7 +121,7 @@ def test_games_with_fliers_keep_the_invariants_and_replay():
     a, b = [put("Flyer", 1, 2), put("Packer", 1, 5)], [put("Flyer", 12, 2), put("Packer", 12, 6)]
     setup = build_setup(table_scenario(HEIGHTS, a, b, profiles=fliers, turns=4))
     seen: set[str] = set()
-    for seed in (3, 4, 5):  # seed 5's game flies
+    for seed in (7, 8, 9):  # seed 8's and 9's games fly
         _, kinds = _checked(setup, ("random", "random"), seed)
         seen.update(kinds)
     assert "fly" in seen

@@ -206,7 +206,7 @@ def test_games_that_bring_a_building_down_keep_the_invariants_and_replay():
     setup = build_setup(data)
     seed = next(  # the first seed whose random game brings a sector down with collateral damage
         n
-        for n in range(60)
+        for n in range(100)
         if "collateral" in [a[0] for a in play_game(setup, ("random", "random"), n)["actions"]]
     )
     log, kinds = _checked(setup, ("random", "random"), seed)

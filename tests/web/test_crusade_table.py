@@ -127,7 +127,7 @@ def test_a_table_replay_s_frames_are_the_played_game_s_states(client: TestClient
     for k in forced:
         sector = log["actions"][k][1]
         assert body["steps"][k]["arrow"]["kind"] == "melee"
-        made = log["actions"][k + 1] == ["force", 1]
+        made = log["actions"][k + 1][:2] == ["force", 1]  # ["force", made] or ["force", made, failed weapon]
         marks = body["steps"][k + 1]["table"]["breaches"]
         before = body["steps"][k]["table"]["breaches"]
         assert len(marks) == len(before) + made
@@ -145,7 +145,7 @@ def demolition() -> dict[str, Any]:
 
 @pytest.mark.slow  # plays a table game and replays it
 def test_a_building_shot_down_shows_its_hits_and_its_rubble(client: TestClient) -> None:
-    log, states = played(demolition(), ("random", "random"), 17)
+    log, states = played(demolition(), ("random", "random"), 67)
     body = replay_body(client, log)
     assert_frames_follow(body, states, log)
     index = {s["name"]: s["index"] for b in body["board"]["buildings"] for s in b["sectors"]}
@@ -174,7 +174,7 @@ def test_a_building_shot_down_shows_its_hits_and_its_rubble(client: TestClient) 
 def test_climbs_are_drawn_as_steps_to_where_they_land(client: TestClient) -> None:
     from tests.crusade_game.test_table_games import climber
 
-    log, states = played(climbing(), (climber, climber), 18)
+    log, states = played(climbing(), (climber, climber), 30)
     body = replay_body(client, log)
     assert_frames_follow(body, states, log)
     kinds = {a[0] for a in log["actions"]}
@@ -259,7 +259,7 @@ def test_table_logs_show_heights_ladders_stairs_and_rubble(
 
     from .conftest import board_shot, open_page
 
-    log, states = played(climbing(), (climber, climber), 18)
+    log, states = played(climbing(), (climber, climber), 30)
     saved = tmp_path / "game-0001.json"
     saved.write_text(json.dumps(log))
     up = next(k for k, s in enumerate(states) if any(t.sq[2] > 0 and t.on_board for t in s.tokens))
@@ -277,7 +277,7 @@ def test_table_logs_show_heights_ladders_stairs_and_rubble(
     expect(board.locator("text.height")).to_have_count(len(raised))
     assert sorted(board.locator("text.height").all_text_contents()) == raised
     page.screenshot(path=shots / "crusade-table-heights.png", full_page=False)
-    log, states = played(demolition(), ("random", "random"), 17)
+    log, states = played(demolition(), ("random", "random"), 67)
     saved = tmp_path / "game-0002.json"  # another file: the input changes
     saved.write_text(json.dumps(log))
     down = next(k for k, s in enumerate(states) if any(r >= 0 for r in s.setup.ruins))

@@ -12,17 +12,33 @@ import typer
 
 from grimdice.errors import GrimdiceError, ScenarioError
 
+#: what each kind of file carries at its top, for the errors of a file that mixes them
+NEEDS = (
+    "a Rules Crusade game file has 'system: crusade' and 'kind: game'; "
+    "a One Page 40k army file has 'system: onepage' and 'kind: army'"
+)
+
 
 def is_game_file(path: Path) -> bool:
-    """Whether ``path`` reads as a Rules Crusade game scenario or log (a file that does not read is
-    left to the command's own error)."""
+    """Whether ``path`` is a Rules Crusade game scenario or log: a mapping with ``system: crusade``
+    or ``kind: game``. A file that cannot be read or parsed, or that has one of the two and not the
+    other, is refused with one line naming the field and what each kind of file has (exit 2);
+    other mappings are left to One Page 40k."""
+    from grimdice.cli.render import fail
     from grimdice.io.scenario import load_scenario
-    from grimdice.systems.crusade.game.replay import is_game_log
 
     try:
-        return is_game_log(load_scenario(path))
-    except GrimdiceError:
-        return False
+        data = load_scenario(path)
+        system, kind = data.get("system"), data.get("kind")
+        if system != "crusade" and kind != "game":
+            return False
+        if system != "crusade":
+            raise ScenarioError("system", f"{NEEDS}; got {'no system' if system is None else repr(system)}")
+        if kind != "game":
+            raise ScenarioError("kind", f"{NEEDS}; got {'no kind' if kind is None else repr(kind)}")
+    except GrimdiceError as exc:
+        raise fail(exc) from None
+    return True
 
 
 def _setup(path: Path) -> Any:
@@ -50,13 +66,14 @@ def check(path: Path) -> None:
         if b.type == "table"
         else f"{setup.grid.width} x {setup.grid.height} grid"
     )
-    head = f"{safe(sc.title or path.name)}: {size}, {sc.turns} turns"
-    out.print(head, highlight=False)
+    out.print(safe(sc.title or path.name), highlight=False)
+    out.print(f"  {size}, {sc.turns} turns", highlight=False)
     for f, force in enumerate(sc.forces):
         models = sum(1 for p in setup.pieces if p.side == f and not p.blip)
         blips = [p for p in setup.pieces if p.side == f and p.blip]
         inside = sum(len(p.blip) for p in blips)
-        line = f"  {safe(force.name)}: {models} models, {len(blips)} blips ({inside} models)"
+        line = f"  {safe(force.name)}: {_count(models, 'model')}, {_count(len(blips), 'blip')}"
+        line += f" ({_count(inside, 'model')})" if blips else ""
         out.print(line, highlight=False)
     if sc.psychic and sc.psychic.deck:  # VII: the deck (ours) and the force of the player psykers
         player = safe(sc.forces[sc.psychic.player].name)
@@ -65,13 +82,19 @@ def check(path: Path) -> None:
         out.print(line, highlight=False)
     for g, r in enumerate(sc.reinforcements):  # X reinforcements (ours)
         when = f"turn {r.turn}" + (f" on {r.dice} >= {r.need}" if r.dice else "")
-        line = f"  reinforcements {g}: {len(r.models)} models for {safe(sc.forces[r.force].name)}, {when}"
+        who = safe(sc.forces[r.force].name)
+        line = f"  reinforcements {g}: {_count(len(r.models), 'model')} for {who}, {when}"
         out.print(line, highlight=False)
     if sc.options.volley_fire:  # IX VOLLEY FIRE: the forces that volley
         on = sc.options.volley_fire
         who = ", ".join(safe(sc.forces[f].name) for f in (on if isinstance(on, list) else (0, 1)))
         out.print(f"  options: VOLLEY FIRE (IX, optional) for {who}", highlight=False)
     typer.echo("ok")
+
+
+def _count(n: int, what: str) -> str:
+    """``1 model``, ``2 models``."""
+    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 def players_of(text: str) -> tuple[str, str]:
@@ -133,9 +156,10 @@ def show(s: dict[str, Any]) -> None:
 
     out = console()
     names = [safe(n) for n in s["forces"]]  # force, profile and title texts come from the file
-    head = f"{safe(s['title'])}: " if s["title"] else ""
+    if s["title"]:
+        out.print(safe(s["title"]), highlight=False)
     out.print(
-        f"{head}{names[0]} vs {names[1]} ({safe(' vs '.join(s['players']))}): {s['games']} games"
+        f"{names[0]} vs {names[1]} ({safe(' vs '.join(s['players']))}): {_count(s['games'], 'game')}"
         f" (seed {s['seed']}), {s['mean_rounds']:.1f} rounds on average",
         highlight=False,
     )
@@ -149,6 +173,18 @@ def show(s: dict[str, Any]) -> None:
         cells = (safe(m["force"]), safe(m["model"]), safe(m["from"]))
         t.add_row(*cells, f"{m['survival']:.0%}", f"{m['mean_kills']:.2f}")
     out.print(t)
+    for line in notes(s["notes"]):
+        out.print(line, highlight=False, markup=False)
+
+
+def notes(texts: list[str]) -> list[str]:
+    """The summary's notes, short: what is ours (victory, reached) in full, then how many readings
+    the game took (``--json`` and docs/crusade-game.md give their text)."""
+    lines = [f"note: {t}" for t in texts if t.startswith("ours")]
+    n = sum(1 for t in texts if t.startswith("reading "))
+    if n:
+        lines.append(f"note: and {n} readings of ours where the text is unclear (--json lists them)")
+    return lines
 
 
 def replay(path: Path, png: Path | None, as_json: bool) -> None:
@@ -178,7 +214,7 @@ def replay(path: Path, png: Path | None, as_json: bool) -> None:
         typer.echo(json.dumps(result))
     else:
         w = again["winner"]
-        who = "a draw" if w is None else f"{w} wins"
+        who = "a draw" if w is None else f"won by {w}"
         out = console()
         out.print(safe(f"{again['rounds']} rounds, {who}; replay matches log: {same}"), highlight=False)
         for d in differs:

@@ -22,7 +22,10 @@ def play(
     table: Annotated[
         Path | None, typer.Option("--table", help="Table YAML (default: generated per game).")
     ] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="Local worker processes.")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", help="Local worker processes (default: every core; 1: this process)."),
+    ] = None,
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address.")] = None,
     players: Annotated[
         str,
@@ -31,7 +34,9 @@ def play(
             help="Players A,B: ai, greedy (One Page: no enemy reply, no charge prospect) or random.",
         ),
     ] = "ai,ai",
-    save: Annotated[Path | None, typer.Option("--save", help="Folder for each game's JSON log.")] = None,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="Folder for each game's JSON log (one holding none yet).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Play GAMES games of One Page 40k between two armies, or of a Rules Crusade game scenario;

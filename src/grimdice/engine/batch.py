@@ -179,6 +179,7 @@ def play_games(
     if save is None:
         return parallel_map(play, seeds, workers=workers, scheduler=scheduler, progress=progress)
     folder, whole, split = save
+    fresh(folder)
     write(folder)  # a folder that cannot be made is refused before the games are played
     out: list[Any] = [None] * games
     for done, (i, log) in enumerate(iter_map(whole, seeds, workers=workers, scheduler=scheduler), 1):
@@ -187,6 +188,16 @@ def play_games(
         if progress is not None:
             progress(done, games)
     return out
+
+
+def fresh(folder: Path) -> None:
+    """Refuse a ``--save`` folder that already holds game logs: the new games' logs would mix
+    with (and overwrite some of) another run's."""
+    if folder.is_dir() and next(folder.glob(SAVED.replace("{:04d}", "*")), None) is not None:
+        raise ScenarioError(
+            "--save",
+            f"{str(folder)!r:.120} already holds game logs (game-*.json); choose an empty or new folder",
+        )
 
 
 def write(path: Path, text: str | None = None) -> None:

@@ -131,12 +131,14 @@ class RuleTable:
         readings: Iterable[Reading] = (),
         distances: Mapping[str, float] | None = None,
         what: str = "rule",
+        codes: bool = False,
     ) -> None:
         self.system = system
         self.rules: tuple[Rule, ...] = tuple(rules)
         self.readings: tuple[Reading, ...] = tuple(readings)
         self.distances = {normalise(k): float(v) for k, v in (distances or {}).items()}
         self.what = what  # "ability", "special rule", "weapon rule", "effect code" in messages
+        self.codes = codes  # rules are written by their short codes (aliases shorter than the name)
         names: dict[str, Rule] = {}
         for r in self.rules:
             for n in (r.name, *r.aliases):
@@ -162,8 +164,16 @@ class RuleTable:
         return self._by_key[key]
 
     def allowed(self) -> str:
-        """Every rule as written, comma-separated, for errors."""
-        return ", ".join(r.written for r in self.rules)
+        """Every rule as written, comma-separated, for errors; with ``codes``, a rule with short
+        codes as its codes and then its name (``J (JAM)``, ``A X (AREA)``)."""
+        if not self.codes:
+            return ", ".join(r.written for r in self.rules)
+        out = []
+        for r in self.rules:
+            short = [a for a in r.aliases if len(a) < len(r.name)]
+            value = r.written[len(r.name) :]
+            out.append(f"{'/'.join(short)}{value} ({r.name})" if short else r.written)
+        return ", ".join(out)
 
     def note(self, key: str) -> str:
         """The note a result carries when it used the unverified reading ``key``."""

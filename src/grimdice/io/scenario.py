@@ -7,7 +7,8 @@ Limits are checked before any work that grows with the input: a file holds at mo
 :data:`MAX_FILE_BYTES` of UTF-8 text; once loaded (and for every mapping the Python API is given)
 :func:`check_shape` walks the data with a budget: at most :data:`MAX_NODES` values counting each
 use of a YAML alias (so an "alias bomb" is refused instead of expanded), nesting at most
-:data:`MAX_DEPTH` deep, texts of at most :data:`MAX_TEXT` characters, whole numbers within
+:data:`MAX_DEPTH` deep, texts of at most :data:`MAX_TEXT` characters (the fields of
+:data:`LONG_TEXTS` more), whole numbers within
 ``±MAX_NUMBER``, finite numbers, text keys.
 """
 
@@ -35,6 +36,9 @@ MAX_FILE_BYTES = 1_000_000
 MAX_NODES = 100_000  # values in a scenario, each alias use counted again
 MAX_DEPTH = 20  # nesting of mappings and lists
 MAX_TEXT = 1_000  # characters of one text (a title, a name, a rule)
+#: the texts that may be longer, by the last two keys of their field: a grid game's map (64 rows of
+#: 64 squares, :data:`grimdice.engine.grid.MAX_SIDE`, each row ending in at most two characters)
+LONG_TEXTS: dict[tuple[str, str], int] = {("board", "map"): 64 * 66}
 MAX_TOTAL_TEXT = 200_000  # characters of all texts together
 MAX_NUMBER = 10**9  # magnitude of any number (every real characteristic is far smaller)
 
@@ -101,9 +105,10 @@ def _bracket_depth(text: str) -> int:
     return int((level - floor).max())
 
 
-def check_shape(data: Any) -> None:
+def check_shape(data: Any, root: tuple[str, ...] = ()) -> None:
     """Refuse data too large or too deep to be a scenario before any work grows with it (see the
-    module docstring); the error names the field at fault."""
+    module docstring); the error names the field at fault. ``root``: the fields ``data`` lies in
+    (for :data:`LONG_TEXTS`)."""
     budget = [MAX_NODES, MAX_TOTAL_TEXT]
     stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
     while stack:
@@ -123,9 +128,10 @@ def check_shape(data: Any) -> None:
         elif isinstance(value, (list, tuple)):
             stack.extend((v, (*path, i)) for i, v in enumerate(value))
         elif isinstance(value, str):
-            if len(value) > MAX_TEXT:
+            most = LONG_TEXTS.get((*root, *path)[-2:], MAX_TEXT) if len(value) > MAX_TEXT else MAX_TEXT
+            if len(value) > most:
                 raise ScenarioError(
-                    _dotted(path), f"text of {len(value)} characters; at most {MAX_TEXT}: {shown(value)}"
+                    _dotted(path), f"text of {len(value)} characters; at most {most}: {shown(value)}"
                 )
             budget[1] -= len(value)
             if budget[1] < 0:
@@ -179,7 +185,7 @@ def validate(model: type[M], data: Any, where: str = "") -> M:
     """Validate ``data`` as ``model``; raise :class:`ScenarioError` naming the first bad field."""
     if isinstance(data, (Mapping, list, tuple)):
         try:
-            check_shape(data)
+            check_shape(data, tuple(where.split(".")) if where else ())
         except ScenarioError as exc:
             field = ".".join(x for x in (where, exc.field if exc.field != "scenario" else "") if x)
             raise ScenarioError(field or "scenario", exc.message) from None

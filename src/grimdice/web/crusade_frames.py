@@ -22,10 +22,10 @@ from grimdice.web.crusade_table import sector_cell, table_board, table_marks
 
 #: what the page draws per square, by the grid's terrain code (:mod:`grimdice.engine.grid`)
 SQUARE_KINDS = ("floor", "wall", "door", "door", "duct")
-MOVES = ("move", "manhole", "ladder", "jump", "scrabble", "fall", "hang")  # to a square (a position)
-#: a table's steps in words (V MOVEMENT, JUMPING, SCRABBLING, FALLING; ladders and stairs)
+MOVES = ("move", "manhole", "ladder", "jump", "scrabble", "fall", "hang", "climb")  # to a square (a position)
+#: a table's steps in words (V MOVEMENT, JUMPING, SCRABBLING, FALLING; ladders and stairs; IX CLIMB)
 CLIMBS = {"ladder": "climbs the ladder to", "jump": "jumps to", "scrabble": "scrabbles up to",
-          "fall": "drops (a fall) to", "hang": "hangs and drops to"}  # fmt: skip
+          "fall": "drops (a fall) to", "hang": "hangs and drops to", "climb": "climbs to"}  # fmt: skip
 #: a table's rolls that the log does not record as events: (made, failed)
 ROLLS = {"jump": ("the jump is made", "the jump fails: a fall"),
          "scrabble": ("the scrabble is made", "the scrabble fails: it stays at the bottom"),
@@ -139,7 +139,8 @@ def _what(s: Any, n: Any, a: Sequence[Any], event: str | None) -> str:
     if event is not None:
         return event
     if s.current_player() == CHANCE and kind in ROLLS:
-        return f"{who}: {ROLLS[kind][0 if a[1] else 1]}"
+        failed = f" ({a[2]} fails)" if kind == "force" and len(a) > 2 else ""  # III: a forced entry's fail
+        return f"{who}: {ROLLS[kind][0 if a[1] else 1]}{failed}"
     if kind in CLIMBS:
         return f"{who} {CLIMBS[kind]} {_at(a[1:])}"
     if kind in STRUCTURES:
@@ -148,7 +149,8 @@ def _what(s: Any, n: Any, a: Sequence[Any], event: str | None) -> str:
         verb = {"force": "tries to force an entry into", "melee_sector": "melees"}.get(
             kind, kind.split("_")[0] + "s"
         )
-        return f"{who} {verb} {target}" + (f" with {a[2]}" if len(a) > 2 else "")
+        how = "" if len(a) < 3 else f" with {a[2]}" if a[2] else " in melee"  # VI: a forced entry's melee
+        return f"{who} {verb} {target}{how}"
     if kind in ("dive", "ladder_melee"):
         how = "dives onto" if kind == "dive" else "melees awkwardly across the ladder"
         return f"{who} {how} {_label(s, int(a[1]))}"

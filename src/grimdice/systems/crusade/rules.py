@@ -329,6 +329,7 @@ RULES = RuleTable(
     ],
     readings=READINGS,
     what="effect code or ability",
+    codes=True,
 )
 
 __all__ = ["FAILS", "GRAZES", "RULES"]

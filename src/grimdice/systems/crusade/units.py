@@ -72,12 +72,20 @@ _MODEL_GRAZES = frozenset(_GRAZE_FIELD.values())
 
 def _check_placement(codes: list, where: str, model: bool) -> None:
     """A weapon code in a model's abilities (other than a graze of its base melee), or a model
-    ability in a weapon's effects, would be ignored: one clear error naming it instead."""
+    ability in a weapon's effects, would be ignored, and so would a code given twice (``J`` and
+    ``JAM`` too): one clear error naming it instead."""
+    seen: dict[tuple[str, str], int] = {}
     for i, raw in enumerate(codes):
         found = RULES.match(normalise(str(raw)))
-        if found is None or not found[0].effect:
+        if found is None:
             continue
-        rule = found[0]
+        rule, keyword = found[0], found[1]
+        if (rule.key, keyword) in seen:
+            first = f"{where}.{seen[rule.key, keyword]}"
+            raise ScenarioError(f"{where}.{i}", f"{rule.name} is given twice (also at {first})")
+        seen[rule.key, keyword] = i
+        if not rule.effect:
+            continue
         if model and rule.applies == "weapon" and rule.key not in _MODEL_GRAZES:
             raise ScenarioError(
                 f"{where}.{i}", f"{rule.name} is a weapon effect: put it in a weapon's effects (VIII)"

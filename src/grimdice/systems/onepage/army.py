@@ -17,6 +17,10 @@ from grimdice.systems.onepage.fielding import Fielded, field_army
 from grimdice.systems.onepage.profiles import Army
 from grimdice.systems.onepage.units import Unit
 
+#: the error of a file without 'kind: army', saying what each kind of file has
+ARMY_NEEDS = (
+    "an army file has 'kind: army' (a Rules Crusade game file has 'system: crusade' and 'kind: game')"
+)
 ARCS = ("turret", "front")  # the text's mountings: a 360° turret, or "mounted in the front"
 
 
@@ -116,7 +120,7 @@ def check_arcs(
 def load_army(path: str | Path) -> Army:
     data = load_scenario(path)
     if data.get("kind") != "army":
-        raise ScenarioError("kind", "an army file has 'kind: army'")
+        raise ScenarioError("kind", ARMY_NEEDS)
     _bases, arcs = read_play_fields(data, "army")
     army = validate(Army, data)
     fielded = field_army(army)
@@ -132,4 +136,12 @@ def check_army(path: str | Path, points: int | None = None) -> Fielded:
     return field_army(load_army(path), points)
 
 
-__all__ = ["ARCS", "check_arcs", "check_army", "fielded_entries", "load_army", "read_play_fields"]
+__all__ = [
+    "ARCS",
+    "ARMY_NEEDS",
+    "check_arcs",
+    "check_army",
+    "fielded_entries",
+    "load_army",
+    "read_play_fields",
+]

@@ -19,6 +19,7 @@ from typing import Any
 from grimdice.engine.table.lattice import breadth_first
 from grimdice.systems.crusade.game import entry
 from grimdice.systems.crusade.game.board import GridBoard, Pos
+from grimdice.systems.crusade.game.fails import weapon_after
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, Token
 from grimdice.systems.crusade.game.table import TableBoard
@@ -26,6 +27,7 @@ from grimdice.systems.crusade.game.table_parts import Nearest
 
 HOLDER_WEIGHT = 3.0  # harm to an enemy on a hold objective's squares counts three times (ours)
 FORCE_WORTH = 1.0  # a way into a sector where an enemy holds an objective (ours)
+SPENT_WORTH = 0.1  # a weapon a forced entry leaves unloaded, jammed, lost or stuck, against its chance (ours)
 HURRY_WORTH = 0.15  # a shot worth less does not hold up a model far from the objective (ours)
 HURRY_STEPS = 2  # "far": more steps than this from the objective's squares (ours)
 
@@ -132,9 +134,10 @@ def _hold_cells(setup: Setup) -> frozenset[tuple[int, ...]]:
 
 
 def force_value(s: GameState, a: tuple[Any, ...]) -> float:
-    """VI FORCE ENTRY ``["force", sector, weapon]``: worth :data:`FORCE_WORTH` times its chance
-    when an enemy in that sector stands on a ``hold`` objective's squares (the way in to contest
-    it), else nothing (it is still tried when the model has nothing better to do)."""
+    """VI FORCE ENTRY ``["force", sector, weapon]``: worth :data:`FORCE_WORTH` times its
+    :func:`force_worth` when an enemy in that sector stands on a ``hold`` objective's squares (the
+    way in to contest it), else nothing (it is still tried when the model has nothing better to
+    do: :func:`best_force`)."""
     board = s.setup.board
     sector = int(a[1])
     side = s.tokens[s.active].side
@@ -142,7 +145,28 @@ def force_value(s: GameState, a: tuple[Any, ...]) -> float:
         t.side != side and t.standing and board.indoors(t.sq) == sector and weight(s, t) > 1  # type: ignore[attr-defined]
         for t in s.tokens
     )
-    return FORCE_WORTH * entry.chance(s, sector, str(a[2])) if holder else 0.0
+    return FORCE_WORTH * force_worth(s, a) if holder else 0.0
+
+
+def force_worth(s: GameState, a: tuple[Any, ...]) -> float:
+    """A forced entry's chance, less :data:`SPENT_WORTH` times the chance that its attack leaves
+    one of the model's weapons not ready (VIII RELOAD: unloaded; a fail: jammed, lost, stuck): of
+    two attacks about as likely to make it, the AI takes the one that keeps its weapons."""
+    i, sector, weapon = s.active, int(a[1]), str(a[2])
+    before = s.tokens[i].arms
+    spent = 0.0
+    for o, p in entry.law(s, i, sector, weapon):
+        if weapon_after(s, i, str(o[2]) if len(o) > 2 else "", weapon, -1) != before:
+            spent += p
+    return entry.chance(s, sector, weapon) - SPENT_WORTH * spent
+
+
+def best_force(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """Of the forced entries among ``actions``, the one of the greatest :func:`force_worth` (the
+    first of equals)."""
+    forces = [a for a in actions if a[0] == "force"]
+    worths = [force_worth(s, a) for a in forces]
+    return forces[max(range(len(forces)), key=worths.__getitem__)]
 
 
 def hurries(s: GameState, best: float, actions: list[tuple[Any, ...]]) -> bool:
@@ -179,10 +203,13 @@ def placement(s: GameState, actions: list[tuple[Any, ...]], dist: Mapping[Pos, i
 __all__ = [
     "FORCE_WORTH",
     "HOLDER_WEIGHT",
+    "SPENT_WORTH",
     "WALKS",
+    "best_force",
     "contacts",
     "distances",
     "force_value",
+    "force_worth",
     "keeps_hold",
     "placement",
     "weight",

@@ -183,6 +183,36 @@ def ends_move(s: GameState, steps: list[tuple[Any, ...]]) -> list[bool]:
     return [(c := cost.get(a, FULL)) == FULL or left - c < 1 - 1e-9 for a in steps]
 
 
+def ways(
+    s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]]
+) -> tuple[list[tuple[Any, ...]], bool]:
+    """The steps the active model weighs: those nearer its goal (``dist``) and those that end its
+    move (:func:`ends_move`); and whether it is on its way (a step nearer leaves it more move: it
+    does not stop short)."""
+    here = dist.get(s.tokens[s.active].sq, 10**6)
+    last = ends_move(s, steps)
+    near = [dist.get(a[1:], 10**6) < here for a in steps]
+    found = [a for a, n, e in zip(steps, near, last, strict=True) if n or e]
+    return found, any(n and not e for n, e in zip(near, last, strict=True))
+
+
+def step_first(
+    s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]], value: float
+) -> tuple[Any, ...] | None:
+    """Of the :func:`ways` among ``steps``, the first one to the position worth most
+    (:meth:`Ground.worth`, its shot counted), when worth more than a shot worth ``value`` now and
+    then the best of its place and those steps without a shot; else None."""
+    found, _ = ways(s, dist, steps)
+    if not found:
+        return None
+    ground = Ground(s, dist)
+    spots = [tuple(int(v) for v in a[1:]) for a in found]
+    now = value + max(ground.rest(p) for p in [s.tokens[s.active].sq, *spots])
+    worths = [ground.worth(p) for p in spots]
+    top = max(range(len(found)), key=worths.__getitem__)  # the first best
+    return found[top] if worths[top] > now + 1e-9 else None
+
+
 class Ground:
     """The worth of the active model's positions in one decision (:func:`worth`), the enemies it
     fears and aims at found once."""
@@ -204,4 +234,15 @@ class Ground:
         return -threat(self.s, p, self.shooters, self.ctx) - STEP_WORTH * self.dist.get(p, 10**6)
 
 
-__all__ = ["STEP_WORTH", "Ground", "context", "ends_move", "gain", "shooters", "targets", "threat"]
+__all__ = [
+    "STEP_WORTH",
+    "Ground",
+    "context",
+    "ends_move",
+    "gain",
+    "shooters",
+    "step_first",
+    "targets",
+    "threat",
+    "ways",
+]

@@ -10,14 +10,15 @@ SHIELD a friend in an enemy's sight, the further cards by :mod:`.powers`, a PREC
 enemy attack that would harm; on a table also brings a sector, barricade or catwalk down on
 enemies in it or on it, dives and melees across a held ladder; fires two pistols, detonates,
 latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an entry
-(on a table) when it has no target, then steps (climbing ladders and scrabbling on a table)
-towards its goal (its force's ``reach`` objectives, else the nearest enemy it knows of), weighing
-where its move ends by the enemy shots it is exposed to there and the shots it gains there
-(:mod:`.ground`: cover, darkness, heights), takes an extra move when nothing is in reach, and
-hides when it can do nothing better and an enemy could shoot it; an artillery crew keeps within 1" of
-its piece while that cover is worth having, and the piece keeps its place (:mod:`.crew`). On a
-table it contests a ``hold`` objective as :mod:`.aim` says (through forced entries, at the enemies
-standing on it).
+(on a table; its best attack) when it has no target, then steps (on a table climbing ladders, scrabbling
+and IX CLIMB's climbs) towards its goal (its force's ``reach`` objectives, else the nearest enemy it
+knows of), weighing where its move ends by the enemy shots it is exposed to there and the shots it
+gains there (:mod:`.ground`: cover, darkness, heights), charges an enemy its move alone does not
+reach when that melee is worth making, takes an extra move when nothing is in reach, and hides when
+it can do nothing better and an enemy could shoot it; an artillery crew keeps within 1" of its
+piece while that cover is worth having, and the piece keeps its place (:mod:`.crew`). On a table it
+contests a ``hold`` objective as :mod:`.aim` says (through forced entries, at the enemies standing
+on it).
 
 It decides from its observation of the state only (``GameState.observation``): it does
 not know what the enemy's blips hold nor which cards the enemy holds.
@@ -48,7 +49,7 @@ from grimdice.systems.crusade.ai.worth import (
 )
 from grimdice.systems.crusade.ai.worth import harm as _harm
 from grimdice.systems.crusade.damage import Body, graze
-from grimdice.systems.crusade.game import deck, dive, items, many, powers, psychic, ruin, situation
+from grimdice.systems.crusade.game import charge, deck, dive, items, many, powers, psychic, ruin, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
@@ -289,6 +290,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
             return foresee_choice(state, actions)
         if prompt[:1] == ("find",):  # ... and a PSYCHOMETRY worth its action
             return find_choice(state, actions)
+        if prompt[:1] == ("pay",):  # VII: the action a card of the enemy turn costs
+            return _payer(state, actions)
         return actions[0]
     if actions[0][0] == "activate":
         return _activation(state, actions)
@@ -316,15 +319,16 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
             return _shoot_or_step(state, actions, attacks[best], values[best])
     for a in actions:
         if a[0] in ("reload", "unjam", "force") and not carrying:
-            return a  # VI FORCE ENTRY on a table: into a sector its enemies hold
+            # VI FORCE ENTRY on a table, into a sector its enemies hold: with its best attack
+            return aim.best_force(state, actions) if a[0] == "force" else a
     where = _where(state)
     return _stay(state, actions) if where is None else _move_on(state, actions, *where)
 
 
 def _where(state: GameState) -> tuple[list[Pos], bool] | None:
     """Where the active model goes: None when it keeps its place (on its ``hold`` square; VIII
-    ARTILLERY: the piece, or a crew model within 1" of it), else its goals and whether they are
-    its piece's posts (:mod:`.crew`)."""
+    ARTILLERY: the piece, or a crew model within 1" of it), else its goals (V CHARGE: beside its
+    target, once it charges) and whether they are its piece's posts (:mod:`.crew`)."""
     me = state.tokens[state.active]
     if not me.blip and aim.keeps_hold(state, state.active, {p[:2] for p in _hold_squares(state, me.side)}):
         return None  # it holds its objective
@@ -333,11 +337,13 @@ def _where(state: GameState) -> tuple[list[Pos], bool] | None:
     posts = None if me.blip else crew.post(state, state.active)  # VIII ARTILLERY: its piece's cover
     if posts is not None and me.sq in posts:
         return None
-    return posts or _goals(state, me.side, state.active), posts is not None
+    target = charge.melee_target(state) if state.charging else -1  # V CHARGE: on to its target
+    goals = list(charge.beside(state, target)) if target >= 0 else _goals(state, me.side, state.active)
+    return posts or goals, posts is not None
 
 
 #: the steps the AI takes
-STEPS = ("move", "open", "manhole", "ladder", "scrabble")
+STEPS = ("move", "open", "manhole", "ladder", "scrabble", "climb")
 
 
 def _shoot_or_step(
@@ -350,16 +356,10 @@ def _shoot_or_step(
     where = None if attack[0] != "shoot" else _where(state)
     if where is None or where[1]:
         return attack
-    dist = _distances(state, where[0])
-    steps, _ = _ways(state, dist, [a for a in actions if a[0] in STEPS])
-    if not steps:
-        return attack
-    ground_ = ground.Ground(state, dist)
-    spots = [tuple(int(v) for v in a[1:]) for a in steps]
-    now = value + max(ground_.rest(p) for p in [state.tokens[state.active].sq, *spots])
-    worths = [ground_.worth(p) for p in spots]
-    top = max(range(len(steps)), key=worths.__getitem__)  # the first best
-    return steps[top] if worths[top] > now + 1e-9 else attack
+    first = ground.step_first(
+        state, _distances(state, where[0]), [a for a in actions if a[0] in STEPS], value
+    )
+    return attack if first is None else first
 
 
 def _move_on(
@@ -378,8 +378,9 @@ def _move_on(
             return best_step
     if crewed:
         return _stay(state, actions)
-    if ("charge",) in actions and here <= state.budget + 3:
-        return ("charge",)
+    charged = _charge(state, actions)
+    if charged is not None:
+        return charged
     if _hides(state, actions):  # rather than an extra move out of its cover
         return ("hide",)
     if ("extra",) in actions and here > 1:
@@ -387,11 +388,31 @@ def _move_on(
     return _stay(state, actions)
 
 
+def _charge(state: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+    """V CHARGE: at the enemy it may charge whose melee is worth most, when that is worth making
+    and out of reach of its move alone (else it walks there and melees)."""
+    here = state.tokens[state.active].sq
+    best: tuple[float, tuple[Any, ...]] | None = None
+    for a in actions:
+        if a[0] == "charge" and state.setup.board.range(here, state.tokens[int(a[1])].sq) > state.budget + 1:
+            worth = attack_value(state, ("melee", int(a[1])))
+            if worth > 0 and (best is None or worth > best[0]):
+                best = (worth, a)
+    return None if best is None else best[1]
+
+
+def _payer(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """VII: "declare which model is spending the action": the model whose action is worth least,
+    the one farthest from its force's goals (the one it would activate last, :func:`_activation`)."""
+    dist = _distances(s, _goals(s, s.tokens[int(actions[0][1])].side))
+    return max(actions, key=lambda a: (dist.get(s.tokens[int(a[1])].sq, 10**6), -int(a[1])))
+
+
 def _answer(state: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
     """The choice asked in the middle of another model's move or attack (snap fire, an ambush, a ZOC
     melee), or None when none is asked."""
     if state.snap:  # IX SNAP FIRE: the best pistol, when it does more harm than it risks
-        i, j, _ = state.snap
+        i, j = state.snap[:2]
         shots = [(law_value(state, j, i, snap_shot(state, j, i, a[1])), a) for a in actions if a[0] == "snap"]
         top = max(shots, default=(0.0, ("pass",)))
         return top[1] if top[0] > 0 else ("pass",)
@@ -428,12 +449,12 @@ def exposure(s: GameState, p: Pos) -> float:
 
 
 def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
-    """The step the active model takes (:func:`_ways`): of its steps nearer its goal (``dist``) and
+    """The step the active model takes (:func:`.ground.ways`): of its steps nearer its goal (``dist``) and
     those that end its move (:func:`.ground.ends_move`), the one to the position worth most
     (:meth:`.ground.Ground.worth`: its shots gained, less the enemy shots it is exposed to, less its
     steps from its goal), the first such. On its way (a step nearer that leaves it more move) it
     takes it; where its move ends, only when worth more than where it stands; else None."""
-    ways, walking = _ways(s, dist, steps)
+    ways, walking = ground.ways(s, dist, steps)
     if not ways:
         return None
     worth = ground.Ground(s, dist).worth
@@ -442,18 +463,6 @@ def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...
     if walking or values[top] > worth(s.tokens[s.active].sq) + 1e-9:
         return ways[top]
     return None
-
-
-def _ways(
-    s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]]
-) -> tuple[list[tuple[Any, ...]], bool]:
-    """The steps it weighs: those nearer its goal and those that end its move; and whether it is on
-    its way (a step nearer leaves it more move: it does not stop short)."""
-    here = dist.get(s.tokens[s.active].sq, 10**6)
-    last = ground.ends_move(s, steps)
-    near = [dist.get(a[1:], 10**6) < here for a in steps]
-    ways = [a for a, n, e in zip(steps, near, last, strict=True) if n or e]
-    return ways, any(n and not e for n, e in zip(near, last, strict=True))
 
 
 def _hides(s: GameState, actions: list[tuple[Any, ...]]) -> bool:

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from grimdice.systems.crusade.ai import aim
 from grimdice.systems.crusade.damage import KILLED, KO, STUNNED, WOUNDED
-from grimdice.systems.crusade.game import deck, many
+from grimdice.systems.crusade.game import deck, many, many_turn
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, Token
@@ -67,6 +67,8 @@ def many_value(s: GameState, i: int, targets: tuple[int, ...], key: str) -> floa
     sign = [
         (0.0 if out_for_good(s, s.tokens[k]) else 1.0) if s.tokens[k].side != side else -1.0 for k in targets
     ]
+    if many_turn.in_turn(key):  # rolled model by model: from each target's own law
+        return many_turn.expected(key, lambda n, st: sign[n] * harm(before[n], st), FAIL_VALUE)
     value = 0.0
     for (states, _, failed, *_), p in many.cached_joint(key):
         lost = sum(g * harm(b, st) for g, b, st in zip(sign, before, states, strict=True))

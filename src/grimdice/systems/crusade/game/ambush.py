@@ -6,8 +6,9 @@ turn, shoot an enemy it sees with a ranged weapon or melee an adjacent one (its 
 ``["shoot", t, w]``, ``["melee", t]``, a TWO FISTED model's ``["fists", ...]`` or ``["pass"]``),
 before the moving model goes on. A template, line or area rolls at every model it reaches and SPLIT
 FIRE may name two targets (``["shoot", t, w, t2]``), as a shot at several models in the model's own
-turn (:mod:`.many`); RAPID FIRE fires once at one target ("may not rapid fire"). A moving model the
-ambush stuns stops (no more move or action).
+turn (:mod:`.many`); RAPID FIRE fires once at one target ("may not rapid fire"). A model meleed
+may snap fire first (IX SNAP FIRE: "If you are attacked in melee"). A moving model the ambush stuns
+stops (no more move or action).
 Reading ``ambush_move``: then, attack or not, the ambusher (standing, not stunned) may make a half
 move: its player names the position it ends on (``["half", *position]``) or passes, among those
 reached by plain steps (no doors, climbs, jumps or ladders) costing at most half its move, never
@@ -25,7 +26,7 @@ from grimdice.systems.crusade.game import fists, latch, many, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.moves import plain_reach
-from grimdice.systems.crusade.game.snap import allowed
+from grimdice.systems.crusade.game.snap import allowed, ask
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 
 RANGED = ("ranged", "pistol", "grenade")
@@ -101,7 +102,7 @@ def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
         return altered(s, pending=fists.pending(s, k, int(a[1]), "ambush", *(int(v) for v in a[2:])))
     if a[0] == "melee":
         key = situation.melee(s, k, int(a[1]), 1)
-        return altered(s, pending=("attack", "ambush", k, int(a[1]), key, ""))
+        return ask(s, ("attack", "ambush", k, int(a[1]), key, ""))  # IX SNAP FIRE: "attacked in melee"
     return _no_half(s)
 
 

@@ -64,7 +64,7 @@ def summarise(logs: list[dict[str, Any]], setup: Setup, seed: int) -> dict[str, 
     end; an unrevealed blip's models stand) and mean kills (enemy models it took out of action)."""
     n = len(logs)
     forces = [f.name for f in setup.scenario.forces]
-    wins = [sum(1 for g in logs if g["winner"] == name) for name in forces]
+    wins = [sum(1 for g in logs if g["returns"][side] > 0) for side in (0, 1)]  # by side, not name
 
     def rate(k: int) -> dict[str, float]:
         lo, hi = wilson(k, n)

@@ -23,7 +23,8 @@ heights and buildings (:class:`~.table.TableBoard`):
   area around a target (X: the 3x3 squares);
 * ``beyond(frm, to)``: the position one step beyond ``to`` away from ``frm`` (VIII KNOCKBACK), and
   ``obstacle(p, doors)``: whether it is a wall or a piece of cover there;
-* ``can_hide(p)``: cover to hide in (V HIDING: cover, smoke or darkness);
+* ``can_hide(p)``: cover to hide in (V HIDING: cover, smoke or darkness); ``dark(p)``: smoke or
+  darkness there (IX TALL, BIG: the only cover they hide in);
 * ``distances(goals)``: steps from every position to the nearest goal (players' planning),
   ``connected(a, b)``: a path between two positions at all (scenario checks);
 * doors (``door_squares``, ``doors()``) for boards that have them (none on a table).
@@ -74,6 +75,7 @@ class Board(Protocol):
     def beyond(self, frm: Pos, to: Pos) -> Pos: ...
     def obstacle(self, p: Pos, doors: Doors) -> bool: ...
     def can_hide(self, p: Pos) -> bool: ...
+    def dark(self, p: Pos) -> bool: ...
     def distances(self, goals: Iterable[Pos]) -> Mapping[Pos, int]: ...
     def connected(self, a: Pos, b: Pos) -> bool: ...
     def free_near(self, start: Pos, armour: int, doors: Doors) -> list[Pos]: ...
@@ -139,8 +141,9 @@ class GridBoard:
 
     def cover(self, a: Pos, b: Pos, doors: Doors) -> str:
         """Reading ``grid_cover``: on a grid only darkness (and air ducts, "treated as darkness")
-        gives cover, counted as ``full`` cover (II, V DARKNESS)."""
-        return "full" if self.grid.is_dark(_sq(b)) else "none"
+        gives cover: the calculator's ``darkness``, full cover (II, V DARKNESS) that IX TALL and BIG
+        models keep ("cannot take cover ... except from smoke/darkness")."""
+        return "darkness" if self.grid.is_dark(_sq(b)) else "none"
 
     def adjacent(self, a: Pos, b: Pos, doors: Doors) -> bool:
         return self.grid.adjacent(_sq(a), _sq(b), cast(Mapping[Square, bool], doors))
@@ -166,6 +169,11 @@ class GridBoard:
 
     def can_hide(self, p: Pos) -> bool:
         """V HIDING in darkness (X: dark sections and air ducts)."""
+        return self.grid.is_dark(_sq(p))
+
+    def dark(self, p: Pos) -> bool:
+        """V DARKNESS ("Counts as cover"): the cover IX TALL and BIG may still hide in (X: dark
+        sections and air ducts, "treated as darkness")."""
         return self.grid.is_dark(_sq(p))
 
     def distances(self, goals: Iterable[Pos]) -> dict[Pos, int]:

@@ -8,8 +8,12 @@ unless from a catwalk."
 Reading ``catwalk_melee``: a "blocking model" is an enemy standing inside a building's sector where
 the catwalk model's way into the building leads: a model standing on a catwalk (at the catwalk's
 height, on one of its cells) may melee an enemy model in a sector when one of its steps from where
-it stands (V: a step to a cell around, a drop, a fall or a hang and drop; not a ladder or stairs,
-whose far end V's awkward melee covers) would land where the enemy stands. The two are not adjacent
+it stands, as the game offers them with no other model on the table (V: a step to a cell
+around, a drop, a fall or a hang and drop; IX CLIMB's climbs, FLY's and JUMP PACK's air steps; not
+a ladder or stairs, whose far end V's awkward melee covers; :func:`ways_in`) would land where the
+enemy stands. IX BIG: "They may only enter a building directly through a Forced Entry marker": a
+BIG model's way in is only from a forced entry marker (:mod:`.big`), so without one beside it
+nobody blocks it. The two are not adjacent
 under IV (a wall stands between them, and their feet are more than 1" apart): the melee is the
 calculator's melee as any other.
 """
@@ -17,12 +21,14 @@ calculator's melee as any other.
 from __future__ import annotations
 
 from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState
 from grimdice.systems.crusade.game.table import TableBoard
 from grimdice.systems.crusade.game.table_parts import answers
 from grimdice.systems.crusade.game.table_parts import on_catwalk as standing_on
 
-STEPS_IN = ("move", "fall", "hang", "jump")  # V: the steps of the model's own legs, not ladders
+#: V: the steps of the model's own legs, IX CLIMB's climbs and FLY's air steps; not ladders
+STEPS_IN = ("move", "fall", "hang", "jump", "climb", "fly")
 
 
 def on_catwalk(board: TableBoard, p: Pos) -> bool:
@@ -35,6 +41,26 @@ def on_catwalk(board: TableBoard, p: Pos) -> bool:
     return got
 
 
+def ways_in(s: GameState, i: int) -> set[Pos]:
+    """The positions inside a building's sector where token ``i``'s steps from where it stands land
+    (reading ``catwalk_melee``): the steps the game offers it (:func:`.flight._steps`: the board's,
+    a CLIMB model's climbs, a flier's air steps; IX BIG's only from a forced entry marker,
+    :func:`.big.entering`), as if no other model stood on the table (a blocking model stands on
+    the way in), and whatever move it has left (its melee comes after its move)."""
+    from grimdice.systems.crusade.game.big import entering
+    from grimdice.systems.crusade.game.flight import _steps
+
+    me, board = s.tokens[i], s.setup.board
+    assert isinstance(board, TableBoard)
+    alone = altered(s, tokens=(me,), active=0)
+    ladders = {ln.to for ln in board.links.get(me.sq, ())}  # V: a held ladder's awkward melee
+    return {
+        to
+        for kind, to, _ in entering(alone, _steps(alone, me))
+        if kind in STEPS_IN and board.indoors(to) >= 0 and to not in ladders
+    }
+
+
 def blockers(s: GameState, i: int) -> list[int]:
     """The enemy models token ``i`` on a catwalk may melee through a wall (reading
     ``catwalk_melee``); none for a model elsewhere or on a grid."""
@@ -42,21 +68,15 @@ def blockers(s: GameState, i: int) -> list[int]:
     me = s.tokens[i]
     if not isinstance(board, TableBoard) or me.blip or not board.structures or not on_catwalk(board, me.sq):
         return []
-    ladders = {ln.to for ln in board.links.get(me.sq, ())}  # V: a held ladder's awkward melee
-    ways_in = {
-        to
-        for kind, to, _, _ in board._static(me.sq)
-        if kind in STEPS_IN and board.indoors(to) >= 0 and to not in ladders
-    }
-    return [
+    inside = [
         j
         for j, t in enumerate(s.tokens)
-        if t.alive
-        and not t.blip
-        and t.side != me.side
-        and t.sq in ways_in
-        and not board.adjacent(me.sq, t.sq, {})
+        if t.alive and not t.blip and t.side != me.side and board.indoors(t.sq) >= 0
     ]
+    if not inside:
+        return []
+    found = ways_in(s, i)
+    return [j for j in inside if s.tokens[j].sq in found and not board.adjacent(me.sq, s.tokens[j].sq, {})]
 
 
-__all__ = ["blockers", "on_catwalk"]
+__all__ = ["blockers", "on_catwalk", "ways_in"]

@@ -8,7 +8,7 @@ builders, so that the two give the same actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -19,6 +19,7 @@ from grimdice.systems.crusade.game import (
     big,
     burn,
     catwalk,
+    charge,
     climb,
     control,
     deck,
@@ -45,8 +46,9 @@ from grimdice.systems.crusade.game.activation import (
     wounded,
 )
 from grimdice.systems.crusade.game.answers import ADJACENT, SIGHT, LastAnswer
-from grimdice.systems.crusade.game.board import FULL
+from grimdice.systems.crusade.game.board import FULL, Pos
 from grimdice.systems.crusade.game.fails import recover_actions
+from grimdice.systems.crusade.game.hiding import may_hide
 from grimdice.systems.crusade.game.infiltrate import placements, placing
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import (
@@ -54,7 +56,6 @@ from grimdice.systems.crusade.game.state import (
     READY,
     UNLOADED,
     GameState,
-    Token,
     has_code,
     shamblers,
 )
@@ -211,14 +212,18 @@ def weapon_shots(s: GameState, i: int, weapon: str, sight: list[int]) -> list[Ac
 
 
 def melee(d: Decision) -> list[Action]:
-    """IV: a melee at each enemy beside the model."""
+    """IV: a melee at each enemy beside the model; after a charge, at its target (reading ``charge``)."""
+    target = charge.melee_target(d.s) if d.s.charging else -1
+    if target >= 0:
+        return [("melee", target)] if target in d.adjacent() else []
     return [("melee", j) for j in d.adjacent()]
 
 
 def more_melee(d: Decision) -> list[Action]:
     """IV: "If adjacent to multiple targets, you may melee each in turn": the enemies beside it not
-    yet meleed this activation."""
-    if not d.s.meleed:
+    yet meleed this activation, while it has not moved since its first melee (reading
+    ``melee_in_turn``)."""
+    if not charge.in_turn(d.s):
         return []
     return [("melee", j) for j in adjacent_enemies(d.s, d.i) if j not in d.s.meleed]
 
@@ -235,11 +240,21 @@ def tend(d: Decision) -> list[Action]:
 
 
 def moving(d: Decision) -> list[Action]:
-    """An extra move; a charge (V CHARGE); IX SHAMBLE: "The model may not take extra move"."""
-    if d.wounded or d.t.profile in shamblers(d.s.setup):
+    """I: an extra full move; V CHARGE at each enemy it may charge (reading ``charge``). IX SHAMBLE:
+    "The model may not take extra move": no extra full move (I: "Take an extra full move"); the
+    charge, whose exceptions V CHARGE lists without SHAMBLE, it keeps (reading ``shamble_charge``).
+    V CARRYING: "you may either move or spend an action, not both": a carrier does not charge."""
+    if d.wounded:
         return []
-    more = charge(d.s, d.t)
-    return [("extra",), *([("charge",)] if more > 0 and d.s.budget + more > 0 else [])]
+    extra: list[Action] = [] if d.t.profile in shamblers(d.s.setup) else [("extra",)]
+    if items.burdened(d.s):
+        return extra
+    found = charge.targets(d.s, d.i)
+    if found and d._feral():  # IX FERAL: "You may only attack the nearest target"
+        here, board, tokens = d.t.sq, d.s.setup.board, d.s.tokens
+        near = min(board.range(here, tokens[j].sq) for j in (*found, *d.adjacent(), *d.sight()))
+        found = [j for j in found if board.range(here, tokens[j].sq) == near]
+    return extra + [("charge", j) for j in found]
 
 
 def hide(d: Decision) -> list[Action]:
@@ -289,6 +304,15 @@ def mobbing(d: Decision) -> list[Action]:
 def joining(d: Decision) -> list[Action]:
     """IX MOB: the action a member keeps for a mob."""
     return mob.joins(d.s, d.i, d.adjacent()) if mob.leads(d.s, d.i) else []
+
+
+def ending(d: Decision) -> list[Action]:
+    """The end of the activation; V CHARGE: "an additional half move ... before meleeing": not for
+    a charger that has spent some of its half move while it may melee its target or step on
+    towards it (reading ``charge``)."""
+    if d.s.charging and charge.dipped(d.s) and ((d.acting and melee(d)) or steps(d)):
+        return []
+    return [("end",)]
 
 
 def steps(d: Decision) -> list[Action]:
@@ -341,21 +365,31 @@ def full_actions(d: Decision) -> list[Action]:
 # ---------------------------------------------------------------------- moves
 def board_steps(s: GameState) -> list[Action]:
     """The board's steps (:meth:`~.board.Board.steps`) the move left pays for; a whole-move step
-    (V: a tall ladder; X: a manhole) only before any other step, with the whole move left."""
+    (V: a tall ladder; X: a manhole) only before any other step, with the whole move left; a
+    charger's as :func:`.charge.step_ok` allows (reading ``charge``)."""
     found = big.entering(s, flight.steps_of(s))  # IX FLY, JUMP PACK: air steps; IX BIG: entries
     full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
     budget, climbs = s.budget + EPS, climb.CLIMBS
+    target = charge.melee_target(s) if s.charging else -1  # V CHARGE: its half move's steps
+    back: list[Mapping[Pos, float]] = []  # its steps back from beside its target, once asked
     return [
         (kind,) + to  # noqa: RUF005  (one tuple joined: faster than (kind, *to))
         for kind, to, cost in found
         if (full if cost == FULL else cost <= budget)
         and (kind not in climbs or climb.chance(s, kind, to) > 0)
+        and (target < 0 or charge.step_ok(s, to, cost, back))
     ]
+
+
+#: the board's steps that move no model (a door opened or closed), which MINDLESS leaves alone
+IN_PLACE = ("open", "close")
 
 
 def toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
     """IX MINDLESS: "You must always move towards ... the nearest target" (reading ``mindless``:
-    each step nearer, by steps, the nearest enemy not hidden, by range as FERAL's; it may stop)."""
+    each step nearer, by steps, the nearest enemy not hidden, by range as FERAL's; it may stop).
+    "move" names no kind of step, so every step that moves the model (plain steps, climbs, jumps,
+    drops, ladders, manholes, air steps) lands nearer; opening or closing a door moves it nowhere."""
     me, board = s.tokens[s.active], s.setup.board
     targets = [s.tokens[j].sq for j in enemies(s, me.side) if not s.tokens[j].hidden]
     if not targets:
@@ -363,41 +397,7 @@ def toward_nearest(s: GameState, moves: list[Action]) -> list[Action]:
     near = min(board.range(me.sq, sq) for sq in targets)
     dist = board.distances(sq for sq in targets if board.range(me.sq, sq) == near)
     here = dist.get(me.sq, 10**6)
-    return [a for a in moves if a[0] != "move" or dist.get(tuple(a[1:]), 10**6) < here]
-
-
-def may_hide(s: GameState, free: bool) -> bool:
-    """V HIDING: "If you are in cover, you may Hide" (on a grid: darkness, air ducts); IX BIG and
-    TALL may not; IX FURTIVE: "May hide for free if you did not attack" (``free``; VIII STUN: not risen)."""
-    t = s.tokens[s.active]
-    if t.blip or t.hidden or _hiding(s.setup, t.profile, free) is None or not s.setup.board.can_hide(t.sq):
-        return False
-    return not free or (bool(_hiding(s.setup, t.profile, free)) and not s.attacked and not s.risen)
-
-
-@lru_cache(maxsize=1024)
-def _hiding(setup: Setup, profile: int, free: bool) -> bool | None:
-    """V HIDING for the profile: None when it may never hide (IX BIG, TALL); else, for a ``free``
-    hide, whether it has IX FURTIVE (kept per setup and profile)."""
-    abilities = setup.profiles[profile].abilities
-    if setup.fighters[profile].has("big") or has_code(abilities, "TALL"):
-        return None
-    return free and has_code(abilities, "FURTIVE")
-
-
-def charge(s: GameState, t: Token) -> int:
-    """V CHARGE: a half move before meleeing, not with 2 armour (power armour apart: NSB read as
-    power armour), 3 armour, a heavy weapon or a wound."""
-    return _charge_of(s.setup, t.profile, t.cond == WOUNDED)
-
-
-@lru_cache(maxsize=1024)
-def _charge_of(setup: Setup, profile: int, wounded: bool) -> int:
-    from grimdice.systems.crusade.movement import charge_distance
-
-    p = setup.profiles[profile]
-    heavy = any(has_code(w.effects, "HEAVY") for w in p.weapons)
-    return charge_distance(p.move, p.armour, setup.fighters[profile].has("nsb"), heavy, wounded)
+    return [a for a in moves if a[0] in IN_PLACE or dist.get(tuple(a[1:]), 10**6) < here]
 
 
 # ---------------------------------------------------------------------- the whole list
@@ -419,12 +419,12 @@ def legal_actions(s: GameState) -> list[Action]:
 def _questions(s: GameState) -> list[Action]:
     """The answers to a question put to a player in the mover's turn (IX AMBUSH, V ZOC, IX SNAP
     FIRE), none when none is put."""
+    if s.snap:  # IX SNAP FIRE: the defender's player chooses (before a ZOC's or an ambusher's melee)
+        return [("pass",), *(("snap", w) for w in snap.pistols(s, s.snap[1]))]
     if s.ambush:  # IX AMBUSH: the revealed model's player chooses
         return ambush.actions(s)
     if s.zoc:  # V ZOC: the enemy's player chooses
         return [("pass",), ("zoc", s.zoc[2][0])]
-    if s.snap:  # IX SNAP FIRE: the defender's player chooses
-        return [("pass",), *(("snap", w) for w in snap.pistols(s, s.snap[1]))]
     return []
 
 
@@ -444,7 +444,7 @@ def _own(s: GameState, d: Decision) -> list[Action]:
     out.extend(steps(d))
     out.extend(drop(d))
     if not (brute and d.acting and any(a[0] in ("melee", "shoot", "fists") for a in out)):
-        out.append(("end",))
+        out.extend(ending(d))
     return out
 
 
@@ -452,7 +452,7 @@ __all__ = [
     "FULL_ACTION",
     "Decision",
     "adjacent_enemies",
-    "charge",
+    "ending",
     "enemies",
     "full_actions",
     "legal_actions",

@@ -2,17 +2,19 @@
 format of ours, ``psychic.deck``), held by each force, played as actions.
 
 The text's rules: "Player Psykers draw 1 random card / psy level, and may keep psychic cards for the
-duration of the game. Enemy Psykers ... draw 2 random cards / psy level, and must discard cards after
-use." (each draw a chance node before the first turn; which force is the "player" is the scenario's
-``psychic.player``); "All psy cards take 1 action to play. Models with more than 1 psy level may play
-1 card per psy level, as a single action." "Cards played during an enemy turn cost 1 action from the
-following turn" (the other player may play cards when the enemy activates a model, reading
-``card_window``); "you may reassign their cards as long as each psyker does not use more cards per
-turn than his Psy level, and each card is only used once per turn" (the cards are the force's);
-"If a player psyker is killed, you must choose and discard a number of cards equivelant to his psy
-level"; "Any Psychic attack that directly affects an enemy model requires the caster to have line of
-sight"; range penalties (-1 per 12 squares) apply to the rolls; PHASE, TELEPORT "does not take an
-action to play". What each card does is ours (reading ``card_effects``, docs/crusade-game.md).
+duration of the game. Enemy Psykers ... draw 2 random cards / psy level, and must discard cards
+after use." (each draw a chance node before the first turn; which force is the "player" is the
+scenario's ``psychic.player``); "All psy cards take 1 action to play. Models with more than 1 psy
+level may play 1 card per psy level, as a single action." "Cards played during an enemy turn cost 1
+action from the following turn (declare which model is spending the action and mark them so you
+remember)" (the other player may play cards when the enemy activates a model, reading
+``card_window``; the model that spends the action is its player's choice, :mod:`.owed`); "you may
+reassign their cards as long as each psyker does not use more cards per turn than his Psy level, and
+each card is only used once per turn" (the cards are the force's); "If a player psyker is killed,
+you must choose and discard a number of cards equivelant to his psy level"; "Any Psychic attack that
+directly affects an enemy model requires the caster to have line of sight"; range penalties (-1 per
+12 squares) apply to the rolls; PHASE, TELEPORT "does not take an action to play". What each card
+does is ours (reading ``card_effects``, docs/crusade-game.md).
 """
 
 from __future__ import annotations
@@ -24,7 +26,14 @@ from typing import Any
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.cards import card_roll
 from grimdice.systems.crusade.damage import KILLED, NONE, STUNNED, graze
-from grimdice.systems.crusade.game import choices, inferno, moments, powers, psychic  # choices imports this
+from grimdice.systems.crusade.game import (
+    choices,
+    inferno,
+    moments,
+    owed,
+    powers,
+    psychic,
+)  # choices imports this
 from grimdice.systems.crusade.game.activation import may_act, wounded
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
@@ -190,8 +199,10 @@ def _reacts(s: GameState, side: int, only: str = "") -> Iterator[Action]:
         return
     for i, t in enumerate(s.tokens):
         if t.side == side and not t.blip and _may_cast(s, i):
+            pays = owed.payable(s, i)  # VII: "All psy cards take 1 action to play"
             for k in playable(s, side):
-                if not only or _card(s, k).card == only:
+                c = _card(s, k).card
+                if (not only or c == only) and (pays or c in powers.FREE):
                     yield from (("cast", i, k, *tg) for tg in _targets(s, i, k))
 
 
@@ -204,6 +215,8 @@ def prompt_actions(s: GameState) -> list[Action]:
         return [("pass",), *moments.at_attack(s, int(s.psy.prompt[1]), react_actions)]
     if s.psy.prompt[0] == "find":  # VII PSYCHOMETRY: "the psyker that finds the blip"
         return [("pass",), *react_actions(s, int(s.psy.prompt[1]), "PSYCHOMETRY")]
+    if s.psy.prompt[0] == "pay":  # VII: "declare which model is spending the action"
+        return owed.actions(s)
     side = int(s.psy.prompt[1])
     seen: dict[Card, int] = {}
     for k in s.psy.hands[side]:
@@ -212,9 +225,10 @@ def prompt_actions(s: GameState) -> list[Action]:
 
 
 # ---------------------------------------------------------------------- playing
-def cast(s: GameState, a: Action) -> GameState:
-    """Play card ``a[2]`` by psyker ``a[1]`` at ``a[3:]``: its action cost (VII), the card kept
-    (player psykers) or discarded (enemy psykers), then its effect or its roll."""
+def cast(s: GameState, a: Action, payer: int = -1) -> GameState:
+    """Play card ``a[2]`` by psyker ``a[1]`` at ``a[3:]``: its action cost (VII; in the enemy turn
+    model ``payer``'s, as declared, :func:`.owed.mark`), the card kept (player psykers) or discarded
+    (enemy psykers), then its effect or its roll."""
     assert s.psy is not None
     i, k, target = int(a[1]), int(a[2]), tuple(int(x) for x in a[3:])
     c, side = _card(s, k), s.tokens[i].side
@@ -232,9 +246,10 @@ def cast(s: GameState, a: Action) -> GameState:
     psy = altered(psy, cast=tuple(sorted(cast.items())))
     if c.card not in powers.FREE:  # VII: PHASE, TELEPORT "does not take an action to play"
         if react:
-            psy = altered(psy, owed=psy.owed | {i})
+            psy = owed.mark(s, psy, i, payer)  # VII: "declare which model is spending the action"
             if c.card == "INFERNO":  # VII INFERNO: no action owed if harmed by the attack
                 psy = inferno.awaiting(s, psy, i)
+            s, psy = owed.spent_now(s, psy)  # VII: in its own turn the active model's action, now
         else:
             psy = altered(psy, casting=True)
             s = altered(s, acted=True)
@@ -334,8 +349,12 @@ def decide(s: GameState, a: Action) -> GameState:
     assert s.psy is not None
     if a[0] == "pass":  # a PRECOGNANT passed: the held shot goes on
         return powers.resume(altered(s, psy=altered(s.psy, prompt=())))
-    if a[0] == "cast":
-        return moments.played(cast(s, a))
+    if a[0] == "pay":  # VII: the model declared to spend the card's action
+        back, card, payer = owed.declared(s, a)
+        return moments.played(cast(back, card, payer))
+    if a[0] == "cast":  # VII: in the enemy turn, who spends the action is asked first
+        asked = owed.ask(s, a, _card(s, int(a[2])).card not in powers.FREE)
+        return asked if asked is not None else moments.played(cast(s, a))
     if a[0] == "dissipate":  # the window stays open
         return powers.dissipate(s, int(a[1]))
     side, n = int(s.psy.prompt[1]), int(s.psy.prompt[2])
@@ -353,10 +372,11 @@ def on_activate(s: GameState, i: int) -> GameState:
         return s
     psy = altered(s.psy, casting=False)
     flashed = [e for e in psy.effects if e[0] == "FLASH" and e[1] == i]
-    if (i in psy.owed and not inferno.spared(psy, i)) or flashed:  # INFERNO: spared when harmed by the attack
+    spends, psyker = owed.pays_now(psy, i)  # INFERNO: spared when harmed by the attack
+    if spends or flashed:
         s = altered(s, acted=True)
-    gone = (*flashed, *(e for e in psy.effects if e[0] == "INFERNO" and e[1] == i))
-    psy = altered(psy, owed=psy.owed - {i}, effects=tuple(e for e in psy.effects if e not in gone))
+    gone = (*flashed, *(e for e in psy.effects if e[0] == "INFERNO" and e[1] == psyker))
+    psy = altered(owed.paid(psy, i), effects=tuple(e for e in psy.effects if e not in gone))
     s, psy = powers.on_activate(s, psy, i)
     s = altered(s, psy=psy)
     other = 1 - s.player
@@ -370,14 +390,15 @@ def new_turn(s: GameState, ending: int, starting: int) -> GameState:
     player's turn end (IX FOR ONE TURN); the ending player's models have paid the actions they owed."""
     if s.psy is None:
         return s
-    psy = s.psy
-    owed = frozenset(i for i in psy.owed if s.tokens[i].side != ending)
+    psy = owed.kept(s.psy, ending, s)
+    paying = {owed.psyker_of(psy, m) for m in psy.owed}  # the psykers whose action is still owed
     effects = tuple(
         e
         for e in psy.effects
-        if not (e[0] in powers.ONE_TURN and e[2] == starting) and not (e[0] == "INFERNO" and e[1] not in owed)
+        if not (e[0] in powers.ONE_TURN and e[2] == starting)
+        and not (e[0] == "INFERNO" and e[1] not in paying)
     )
-    return altered(s, psy=altered(psy, used=(), cast=(), casting=False, effects=effects, owed=owed))
+    return altered(s, psy=altered(psy, used=(), cast=(), casting=False, effects=effects))
 
 
 def mourn(s: GameState) -> GameState:

@@ -11,7 +11,8 @@ to it; the distance is the inches across from its cell to that position, plus 1,
 longest jump across, :data:`~.table.MAX_GAP`, plus the inch), paid from its move; its action. A
 chance node ``["dive", 1 | 0]`` with the jump's chance (:func:`~.climb.chance`'s dice, V JUMPING);
 made: the model lands there and melees ``j`` as the calculator's ``attack_mode: dive`` (+O read as
-a red die, no re-rolls either side; no snap fire before it); failed: it lands there stunned (a
+a red die, no re-rolls either side; the target's IX SNAP FIRE, "If you are attacked in melee,
+before the melee occurs", comes after the landing, before the melee); failed: it lands there stunned (a
 graze, III: Stun + Stun = KO) and its move ends.
 """
 
@@ -22,7 +23,7 @@ from typing import Any
 
 from grimdice.engine.table.lattice import EIGHT
 from grimdice.systems.crusade.damage import KILLED, graze
-from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game import situation, snap
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState
@@ -103,8 +104,8 @@ def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
 
 
 def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
-    """Made: the model lands beside the target and melees it with +O, no re-rolls; failed: it
-    lands stunned and its move ends."""
+    """Made: the model lands beside the target and melees it with +O, no re-rolls (the target's
+    snap fire first); failed: it lands stunned and its move ends."""
     _, i, j, q, d, _ = s.pending
     s = altered(s.with_token(i, sq=tuple(q)), pending=(), budget=s.budget - d, moved=s.moved + 1)
     if not outcome[1]:
@@ -113,7 +114,7 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
         return altered(s.with_token(i, cond=cond, hits=hits), budget=0)
     s = altered(s, meleed=(*s.meleed, j))
     key = situation.melee(s, i, j, len(s.meleed), "dive")
-    return altered(s, pending=("attack", "melee", i, j, key, ""))
+    return snap.ask(s, ("attack", "melee", i, j, key, ""))  # IX SNAP FIRE: "attacked in melee"
 
 
 __all__ = ["MAX_DIVE", "actions", "chance", "outcomes", "resolve", "start"]

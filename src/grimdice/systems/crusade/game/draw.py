@@ -1,14 +1,18 @@
 """A replayed game drawn round by round with matplotlib (the ``plot`` extra): the board (a grid's
 walls, closed and open doors, air ducts, dark squares, manholes joined by a dotted line; a table's
-terrain, buildings and heights, :mod:`.draw_table`),
-objectives, items, and each model at the end of the round in its force's colour with its name
-and number (a blip is a square with ``?``), its condition marked (S stunned, W wounded, KO
-knocked out; killed models are gone, a face-down HORROR is a cross). The battle rules'
-marks (:mod:`.marks`): sections still covered hatched grey (the models in them not drawn until
+terrain, buildings and heights, :mod:`.draw_table`), objectives, items, and each model at the end
+of the round as a disc in its force's colour with its number on it (a blip is a square with ``?``,
+a face-down HORROR a cross), its condition at its foot (S stunned, W wounded, KO knocked out, the
+disc faded) and on a table its height (``4"``); killed models are gone. The battle rules' marks
+(:mod:`.marks`): sections still covered hatched grey (the models in them not drawn until
 uncovered), reinforcement key points as diamonds in the force's colour (hollow once the group has
 all come), the models that arrived in the round ringed in dashed green, each volley of the round as
-arrows from every firer to every target, and each artillery crew joined to its gun (solid and
-marked ``crew`` while in the gun's cover, dotted when not)."""
+arrows from every firer to every target, and each artillery crew joined to its gun (solid while in
+the gun's cover, dotted when not).
+
+Beside the board (:mod:`.draw_key`, laid out by :mod:`grimdice.engine.pictures`): the model key
+(each number's name, condition and height, by force) to the right, the legend of every kind of mark
+in the picture below, the title wrapped above."""
 
 from __future__ import annotations
 
@@ -17,17 +21,27 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from grimdice.engine import pictures
 from grimdice.engine.grid import DOOR_CLOSED, DOOR_OPEN, DUCT, WALL
 from grimdice.errors import printable
-from grimdice.systems.crusade.damage import KO, STUNNED, WOUNDED
+from grimdice.systems.crusade.damage import KO
+from grimdice.systems.crusade.game import draw_key
+from grimdice.systems.crusade.game.draw_key import (
+    COLOURS,
+    COVERED_RGB,
+    DARK_RGB,
+    DOOR_RGB,
+    DUCT_RGB,
+    FLOOR_RGB,
+    MARKS,
+    OPEN_RGB,
+    WALL_RGB,
+)
 from grimdice.systems.crusade.game.state import GameState
 
-COLOURS = ("tab:blue", "tab:red")
-FLOOR_RGB, DARK_RGB, WALL_RGB = (1.0, 1.0, 1.0), (0.78, 0.8, 0.86), (0.3, 0.3, 0.3)
-DOOR_RGB, OPEN_RGB, DUCT_RGB = (0.55, 0.3, 0.1), (0.87, 0.72, 0.53), (0.6, 0.7, 0.6)
-COVERED_RGB = (0.7, 0.7, 0.7)  # X: a section covered up for exploration
-MARKS = {STUNNED: "S", WOUNDED: "W", KO: "KO"}
-MAX_LABEL = 14  # characters of a profile name drawn beside a model
+SQUARE = 0.5  # inches a square is drawn
+DPI = 90
+FONT = 8  # points: the labels, the key and the legend
 
 
 def _board(s: GameState) -> list[list[tuple[float, float, float]]]:
@@ -49,13 +63,6 @@ def _board(s: GameState) -> list[list[tuple[float, float, float]]]:
     return rows
 
 
-def _label(s: GameState, i: int) -> str:
-    t = s.tokens[i]
-    name = "blip" if t.blip else s.setup.profiles[t.profile].name
-    up = f' {t.sq[2]}"' if len(t.sq) == 3 and t.sq[2] else ""  # its height on a table
-    return printable(name)[:MAX_LABEL] + f" #{i}{up}"
-
-
 def draw_state(
     s: GameState, title: str, path: Path, volleys: Sequence[Any] = (), new: Sequence[int] = ()
 ) -> Path:
@@ -65,7 +72,16 @@ def draw_state(
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.patches import Circle, Rectangle
+
+    fig = figure(s, title, volleys, new)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.15)
+    plt.close(fig)
+    return path
+
+
+def figure(s: GameState, title: str, volleys: Sequence[Any] = (), new: Sequence[int] = ()) -> Any:
+    """The matplotlib figure of :func:`draw_state` (its board axes first in ``fig.axes``)."""
+    import matplotlib.pyplot as plt
 
     from grimdice.systems.crusade.game.draw_table import draw_table_marks, table_image
     from grimdice.systems.crusade.game.table import TableBoard
@@ -77,63 +93,105 @@ def draw_state(
         width, height, image = grid.width, grid.height, _board(s)
     else:
         width, height, image = table.lattice.width, table.lattice.height, table_image(table)
-    fig, ax = plt.subplots(figsize=(max(6.0, width * 0.55), max(4.0, height * 0.55 + 1)))
+    w, h = width * SQUARE, height * SQUARE
+    fig = plt.figure(figsize=(w + 0.5, h + 0.5))
+    ax = fig.add_axes((0.4 / (w + 0.5), 0.3 / (h + 0.5), w / (w + 0.5), h / (h + 0.5)))
     ax.imshow(image, extent=(-0.5, width - 0.5, height - 0.5, -0.5), interpolation="nearest")
     ax.set_xticks(range(width))
     ax.set_yticks(range(height))
-    ax.tick_params(labelsize=6)
-    ax.set_title(title, fontsize=9, parse_math=False)
-    for o in s.setup.scenario.objectives:
-        colour = "gold" if o.side is None else COLOURS[o.side]
-        for x, y in [*o.squares, *o.to] if o.kind != "item" else o.to:
-            ax.add_patch(Rectangle((x - 0.45, y - 0.45), 0.9, 0.9, fill=False, ec=colour, lw=2, ls="--"))
+    ax.tick_params(labelsize=FONT - 1)
+    spots = draw_key.spots(s)
     if table is None:
         for a, b in s.setup.grid.links:  # manholes (X: a 6" ladder), joined by a dotted line
             ax.plot(
                 [a[0], b[0]], [a[1], b[1]], ls=":", color="black", lw=1, marker="o", mfc="none", markersize=14
             )
     else:
-        draw_table_marks(ax, table)
-    _battle_marks(ax, s, volleys, new)
+        occupied = {(int(s.tokens[i].sq[0]), int(s.tokens[i].sq[1])) for i in spots}
+        draw_table_marks(ax, table, occupied, SQUARE)
+    _objectives(ax, s)
+    _battle_marks(ax, s, volleys, new, spots)
     for where, carrier in s.items:
         x, y = (s.tokens[carrier].sq if carrier >= 0 else where)[:2]
         ax.plot([x + 0.3], [y - 0.3], marker="*", color="gold", markersize=12, markeredgecolor="black")
-    for i, t in enumerate(s.tokens):
-        x, y = t.sq[0], t.sq[1]
-        colour = COLOURS[t.side]
-        if t.blip:
-            ax.add_patch(Rectangle((x - 0.35, y - 0.35), 0.7, 0.7, color=colour, alpha=0.6))
-            ax.text(x, y, "?", ha="center", va="center", color="white", fontsize=9, parse_math=False)
-        elif t.horror == 1 and not t.alive:
-            ax.plot([x], [y], marker="x", color=colour, markersize=10)
-        elif t.alive:
-            ax.add_patch(Circle((x, y - 0.08), 0.3, color=colour, alpha=0.35 if t.cond >= KO else 0.85))
-            if t.cond in MARKS:
-                ax.text(x, y - 0.08, MARKS[t.cond], ha="center", va="center", color="white", fontsize=7)
-        else:
-            continue
-        box = {"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8}
-        ax.text(
-            x,
-            y + 0.36,
-            _label(s, i),
-            ha="center",
-            va="center",
-            fontsize=5,
-            color=colour,
-            bbox=box,
-            parse_math=False,
+    for i, spot in spots.items():
+        _model(ax, s, i, spot)
+    ax.set_title(pictures.wrap_title(title, w + 2.5, FONT + 1), fontsize=FONT + 1, parse_math=False)
+    _model_key(ax, s, h)
+    _legend(ax, s, volleys, new, w, h)
+    return fig
+
+
+def _objectives(ax: Any, s: GameState) -> None:
+    """Each objective's squares boxed dashed in its force's colour (gold: either force's); a square
+    boxed twice gets the second box inside the first."""
+    from matplotlib.patches import Rectangle
+
+    boxed: dict[tuple[int, int], int] = {}
+    for o in s.setup.scenario.objectives:
+        colour = "gold" if o.side is None else COLOURS[o.side]
+        for x, y in [*o.squares, *o.to] if o.kind != "item" else o.to:
+            inset = 0.45 - 0.1 * boxed.get((x, y), 0)
+            boxed[(x, y)] = boxed.get((x, y), 0) + 1
+            box = Rectangle(
+                (x - inset, y - inset), 2 * inset, 2 * inset, fill=False, ec=colour, lw=2, ls="--"
+            )
+            ax.add_patch(box)
+
+
+def _model(ax: Any, s: GameState, i: int, spot: tuple[float, float, float]) -> None:
+    """Model ``i`` at ``spot`` (centre and radius): its disc (square for a blip, cross for a
+    face-down HORROR) with its number, its condition and height at its foot."""
+    from matplotlib.patches import Circle, Rectangle
+
+    t, (x, y, r) = s.tokens[i], spot
+    colour, size = COLOURS[t.side], FONT if r >= 0.3 else FONT - 2
+    text = {"ha": "center", "va": "center", "fontsize": size, "parse_math": False}
+    if t.blip:
+        ax.add_patch(
+            Rectangle((x - r - 0.05, y - r - 0.05), 2 * r + 0.1, 2 * r + 0.1, color=colour, alpha=0.6)
         )
-    forces = [printable(f.name) for f in s.setup.scenario.forces]
-    handles = [Circle((0, 0), 1, color=c) for c in COLOURS]
-    ax.legend(handles, forces, loc="upper center", bbox_to_anchor=(0.5, -0.06), ncol=2, fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+        ax.text(x, y, f"?{i}", color="white", fontweight="bold", **text)
+    elif not t.alive:  # a face-down HORROR (IX)
+        ax.plot([x], [y], marker="x", color=colour, markersize=10 * r / 0.3, mew=2)
+        ax.text(x + r, y - r, str(i), color=colour, fontweight="bold", **text)
+    else:
+        ax.add_patch(Circle((x, y), r, color=colour, alpha=0.35 if t.cond >= KO else 0.9))
+        ax.text(x, y, str(i), color="white" if t.cond < KO else "black", fontweight="bold", **text)
+    badge = {"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85}
+    foot = y + 0.44
+    if t.alive and t.cond in MARKS:
+        ax.text(
+            x + 0.8 * r,
+            foot,
+            MARKS[t.cond],
+            color="black",
+            fontweight="bold",
+            bbox=badge,
+            **{**text, "fontsize": size - 1},
+        )
+    if len(t.sq) == 3 and t.sq[2]:
+        ax.text(x - 0.8 * r, foot, f'{t.sq[2]}"', color="black", bbox=badge, **{**text, "fontsize": size - 1})
 
 
-def _battle_marks(ax: Any, s: GameState, volleys: Sequence[Any], new: Sequence[int]) -> None:
+def _model_key(ax: Any, s: GameState, h: float) -> None:
+    """The model key to the right of the board: each force's name, then its models' lines, in as
+    many columns as the board's height needs."""
+    pictures.draw_key(ax, draw_key.model_key(s), COLOURS, h, FONT, "Models")
+
+
+def _legend(ax: Any, s: GameState, volleys: Sequence[Any], new: Sequence[int], w: float, h: float) -> None:
+    """The legend below the board: one entry per kind of mark in the picture."""
+    pictures.draw_legend(ax, draw_key.legend(s, volleys, new), w + 2.5, h, FONT)
+
+
+def _battle_marks(
+    ax: Any,
+    s: GameState,
+    volleys: Sequence[Any],
+    new: Sequence[int],
+    spots: dict[int, tuple[float, float, float]],
+) -> None:
     """Covered sections, key points, arrivals, volleys and crews (see the module text)."""
     from matplotlib.patches import Circle, Rectangle
 
@@ -144,17 +202,15 @@ def _battle_marks(ax: Any, s: GameState, volleys: Sequence[Any], new: Sequence[i
     for side, (x, y), coming in marks.key_points(s):
         fill = COLOURS[side] if coming else "none"
         ax.plot([x], [y], marker="D", markersize=13, mfc=fill, mec=COLOURS[side], alpha=0.45, mew=1.5)
-    for k in new:
-        x, y = s.tokens[k].sq[0], s.tokens[k].sq[1]
-        ax.add_patch(Circle((x, y - 0.08), 0.4, fill=False, ec="tab:green", lw=2, ls="--"))
+    for k in (k for k in new if k in spots):
+        cx, cy, r = spots[k]
+        ax.add_patch(Circle((cx, cy), r + 0.1, fill=False, ec="tab:green", lw=2, ls="--"))
     for side, a, b in volleys:
         arrow = {"arrowstyle": "->", "color": COLOURS[side], "lw": 1.0, "alpha": 0.7}
         ax.annotate("", xy=b, xytext=a, arrowprops=arrow)
     for crewman, gun, cover in marks.crew_marks(s):
         (x, y), (gx, gy) = s.tokens[crewman].sq[:2], s.tokens[gun].sq[:2]
         ax.plot([x, gx], [y, gy], ls="-" if cover else ":", color=COLOURS[s.tokens[gun].side], lw=1.2)
-        if cover:
-            ax.text(x, y - 0.42, "crew", ha="center", va="center", fontsize=4, color="black")
 
 
 def draw_rounds(states: Sequence[GameState], folder: Path, actions: Sequence[Any] = ()) -> list[Path]:
@@ -175,7 +231,7 @@ def draw_rounds(states: Sequence[GameState], folder: Path, actions: Sequence[Any
     out = []
     for rnd, s in sorted(last.items()):
         end = "" if not s.ended else (" - game over" if s.winner is None else _result(s))
-        head = f"{printable(title)[:90]}\nround {rnd} (end){end}" if title else f"round {rnd} (end){end}"
+        head = f"{printable(title)}\nround {rnd} (end){end}" if title else f"round {rnd} (end){end}"
         here = [k for k in new.get(rnd, []) if k < len(s.tokens) and s.tokens[k].on_board]
         out.append(draw_state(s, head, folder / f"round-{rnd}.png", volleys.get(rnd, []), here))
     return out
@@ -183,7 +239,7 @@ def draw_rounds(states: Sequence[GameState], folder: Path, actions: Sequence[Any
 
 def _result(s: GameState) -> str:
     forces: list[Any] = [f.name for f in s.setup.scenario.forces]
-    return " - a draw" if s.winner is None or s.winner < 0 else f" - {forces[s.winner]} wins"
+    return " - a draw" if s.winner is None or s.winner < 0 else f" - won by {forces[s.winner]}"
 
 
-__all__ = ["draw_rounds", "draw_state"]
+__all__ = ["draw_rounds", "draw_state", "figure"]

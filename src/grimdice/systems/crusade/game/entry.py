@@ -9,30 +9,44 @@ mixed forces, you may close a forced entrance that is within 3" by spending an a
 moving between adjacent sectors ... you may have to force entry as if entering a building".
 
 ``["force", sector, weapon]``: the active model, beside a sector that holds enemies alone (from
-outside or from another sector), rolls a usable weapon's dice against the building's armour
-(:func:`grimdice.systems.crusade.actions.force_entry_chance`), a chance node ``["force", 1 | 0]``;
-made, a marker (its position, the sector) lets models within 3" of it step into that sector
-(reading ``forced_entry``: the marker is where the model stands). ``["close_entry", n]``: a model
+outside or from another sector), attacks the building (reading ``forced_entry``): with ``weapon``
+one of its ready ranged weapons, pistols or grenades, fired at range 0 (II: "Roll your weapon's
+dice"), or with ``weapon`` "" a melee (IV: its base melee dice and its melee weapons, as
+``structure_melee``; VIII SPIKY: "weapon dice are added to melee only if the user is Defending, or
+if attacking with Overrun, ZOC, or Dive Attack", so not here). The roll is the calculator's attack
+at a one-hit structure of the building's armour (VIII +P and AP add 1, no area or line +1), made
+when it beats the armour. Not offered: an attack that cannot make it, a BARRAGE weapon (VIII:
+"Minimum range 8""), an ARTILLERY weapon after a move (VIII: "May not move and fire"; fired, the
+move ends). A chance node ``["force", made]`` or, where the roll fails a weapon (III: "A weapon
+fails if it rolls a maximum value on two or more dice. The firing result still applies"),
+``["force", made, failed weapon]``; the weapons are then left as any attack leaves them
+(:func:`~.fails.weapon_after`: VIII RELOAD unloaded, JAM jammed, BREAK lost ...; EXPLODE's and
+MALFUNCTION's rolls follow). Made, a marker (its position, the sector) lets models within 3" of it
+step into that sector (the marker is where the model stands). ``["close_entry", n]``: a model
 inside the marker's sector, within 3" of it, closes entry ``n``.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+import json
 from typing import Any
 
-from grimdice.systems.crusade.actions import force_entry_chance
+from grimdice.systems.crusade.game import resolve as attacks  # resolve imports this module
 from grimdice.systems.crusade.game.big import is_big
+from grimdice.systems.crusade.game.combat import cached_law
+from grimdice.systems.crusade.game.fails import next_blast, weapon_after
 from grimdice.systems.crusade.game.frozen import altered
-from grimdice.systems.crusade.game.state import READY, GameState
+from grimdice.systems.crusade.game.situation import model_data, shot_text
+from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard
 
 REACH = 3  # VI: "any troops within 3" of the marker"; "a forced entrance that is within 3""
-
-
-@lru_cache(maxsize=512)
-def _chance(dice: str, armour: int, penetrating: bool) -> float:
-    return force_entry_chance(dice, armour, penetrating)
+RANGED = ("ranged", "pistol", "grenade")
+MELEE = ""  # the weapon of a melee forced entry
+#: a forced entry's outcomes: ``("force", made)`` or ``("force", made, failed weapon)``, each
+#: with its chance
+Law = tuple[tuple[tuple[Any, ...], float], ...]
+_LAWS: dict[tuple[Any, ...], Law] = {}
 
 
 def _held(s: GameState, sectors: tuple[int, ...]) -> set[int]:
@@ -64,22 +78,38 @@ def sectors_beside(s: GameState, i: int) -> list[int]:
     return [k for k in beside if k in held or (is_big(s, i) and board.indoors(p) != k)]
 
 
+def attacks_of(s: GameState, i: int) -> list[str]:
+    """The attacks token ``i`` may make on a building beside it: each ready ranged weapon, pistol
+    or grenade (not BARRAGE; not ARTILLERY after a move), then a melee (:data:`MELEE`) when it has
+    melee dice."""
+    t = s.tokens[i]
+    p = s.setup.profiles[t.profile]
+    out = [
+        w.name
+        for k, w in enumerate(p.weapons)
+        if w.kind in RANGED
+        and t.arms[k] == READY
+        and not has_code(w.effects, "BARRAGE")
+        and not (s.moved > 0 and has_code(w.effects, "ARTILLERY"))
+    ]
+    return [*out, MELEE] if p.melee is not None else out
+
+
 def actions(s: GameState) -> list[tuple[Any, ...]]:
-    """``["force", sector, weapon]`` for each usable weapon and each sector beside held by enemies;
-    ``["close_entry", n]`` for each forced entry of the model's own sector within 3"."""
+    """``["force", sector, weapon]`` for each attack that may make it (:func:`attacks_of`) and each
+    sector beside held by enemies; ``["close_entry", n]`` for each forced entry of the model's own
+    sector within 3"."""
     i = s.active
     t = s.tokens[i]
     if t.blip or not isinstance(s.setup.board, TableBoard):
         return []
     board = s.setup.board
     out: list[tuple[Any, ...]] = []
-    weapons = s.setup.profiles[t.profile].weapons
-    for k in sectors_beside(s, i):
-        out.extend(
-            ("force", k, w.name)
-            for n, w in enumerate(weapons)
-            if t.arms[n] == READY and chance(s, k, w.name) > 0
-        )
+    beside = sectors_beside(s, i)
+    if beside:
+        ways = attacks_of(s, i)
+        for k in beside:
+            out.extend(("force", k, w) for w in ways if chance(s, k, w) > 0)
     here = board.indoors(t.sq)
     if here < 0 or not s.breaches:
         return out  # outside, or no forced entry to close
@@ -90,33 +120,83 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
     return out
 
 
-def chance(s: GameState, sector: int, weapon: str) -> float:
-    """P(the active model's ``weapon`` forces an entry into ``sector``)."""
-    t = s.tokens[s.active]
-    k = [w.name for w in s.setup.profiles[t.profile].weapons].index(weapon)
-    arm = s.setup.fighters[t.profile].arms[k]
+def _wall(armour: int) -> dict[str, Any]:
+    """The building attacked, as the calculator's one-hit structure of its armour: destroyed when
+    the roll beats the armour; a barricade's rules give +P's +1 and no area or line +1 (VI)."""
+    return {"name": "building wall", "kind": "barricade", "armour": armour, "hits": 1, "hits_left": 1}
+
+
+def _situation(s: GameState, i: int, armour: int, weapon: str) -> str:
+    """The calculator's attack of token ``i`` at the wall (JSON text): a shot at range 0 with
+    ``weapon``, or its melee (:data:`MELEE`: VI "meleeing ... (vs. armor)", reading
+    ``structure_melee``)."""
+    if weapon != MELEE:
+        return shot_text(s, i, weapon, lambda: _wall(armour), 0, ("wall", armour), {})
+    data = {
+        "system": "crusade",
+        "action": "melee",
+        "attacker": model_data(s, s.tokens[i]),
+        "defender": _wall(armour),
+    }
+    return json.dumps(data, sort_keys=True)
+
+
+def law(s: GameState, i: int, sector: int, weapon: str) -> Law:
+    """The outcomes of token ``i``'s forced entry into ``sector`` with ``weapon``: made or not,
+    and the weapon its roll fails (III), from the calculator's law; kept by what it depends on."""
+    t = s.tokens[i]
     armour = s.setup.board.sector_armour(sector)  # type: ignore[attr-defined]
-    return _chance(str(s.setup.profiles[t.profile].weapons[k].dice), armour, bool(arm.fx.get("penetrating")))
+    key = (s.setup, t.profile, t.cond, t.hits, t.arms, s.moved > 0, weapon, armour)
+    got = _LAWS.get(key)
+    if got is None:
+        if len(_LAWS) > 4096:
+            _LAWS.clear()
+        grouped: dict[tuple[Any, ...], float] = {}
+        for (ds, _, failed, _, _), p in cached_law(_situation(s, i, armour, weapon)):
+            made = int(ds[1] == 0)  # the wall's one hit taken: the roll beat the armour
+            o = ("force", made, failed) if failed else ("force", made)
+            grouped[o] = grouped.get(o, 0.0) + p
+        got = _LAWS[key] = tuple(sorted(grouped.items(), key=lambda op: (-op[0][1], op[0][2:])))
+    return got
+
+
+def chance(s: GameState, sector: int, weapon: str) -> float:
+    """P(the active model's attack with ``weapon`` (:data:`MELEE`: a melee) forces an entry into
+    ``sector``)."""
+    return sum(p for o, p in law(s, s.active, sector, weapon) if o[1])
 
 
 def start(s: GameState, sector: int, weapon: str) -> GameState:
-    """The attempt, an action: its chance pending (a weapon that cannot make it is not offered)."""
-    p = chance(s, sector, weapon)
-    s = altered(s.with_token(s.active, hidden=False), acted=True, attacked=True)
-    return altered(s, pending=("force", s.active, sector, p))
+    """The attempt, an action and an attack (V HIDING: the model is revealed): its roll pending.
+    VIII ARTILLERY: "May not move and fire": the move ends."""
+    i = s.active
+    got = law(s, i, sector, weapon)
+    s = altered(s.with_token(i, hidden=False), acted=True, attacked=True)
+    if weapon != MELEE and _artillery(s, i, weapon):
+        s = altered(s, budget=0)
+    return altered(s, pending=("force", i, sector, weapon, got))
+
+
+def _artillery(s: GameState, i: int, weapon: str) -> bool:
+    p = s.setup.profiles[s.tokens[i].profile]
+    return any(w.name == weapon and has_code(w.effects, "ARTILLERY") for w in p.weapons)
 
 
 def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:
-    p = s.pending[3]
-    return [(("force", 1), p), (("force", 0), 1 - p)]
+    return list(s.pending[4])
 
 
 def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
-    _, i, sector, _ = s.pending
+    """The roll's end: made, the marker; the weapons as the attack leaves them (III, VIII), then
+    EXPLODE's or MALFUNCTION's rolls (the building is no model: none at it)."""
+    _, i, sector, weapon, _ = s.pending
+    failed = str(outcome[2]) if len(outcome) > 2 else ""
     s = altered(s, pending=())
-    if not outcome[1]:
-        return s
-    return altered(s, breaches=(*s.breaches, (s.tokens[i].sq, sector)))
+    s = s.with_token(i, arms=weapon_after(s, i, failed, weapon, -1))
+    if outcome[1]:
+        s = altered(s, breaches=(*s.breaches, (s.tokens[i].sq, sector)))
+    s, blast = attacks.fail_rolls(s, True, ((i, -1, failed),))
+    return next_blast(s, blast)
 
 
 def close(s: GameState, n: int) -> GameState:
@@ -124,4 +204,16 @@ def close(s: GameState, n: int) -> GameState:
     return altered(s, breaches=s.breaches[:n] + s.breaches[n + 1 :], acted=True)
 
 
-__all__ = ["REACH", "actions", "close", "outcomes", "resolve", "sectors_beside", "start"]
+__all__ = [
+    "MELEE",
+    "REACH",
+    "actions",
+    "attacks_of",
+    "chance",
+    "close",
+    "law",
+    "outcomes",
+    "resolve",
+    "sectors_beside",
+    "start",
+]

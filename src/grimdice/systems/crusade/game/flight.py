@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from grimdice.systems.crusade.game.board import Step
+from grimdice.systems.crusade.game.climber import with_climbs
 from grimdice.systems.crusade.game.latch import steps as latched
 from grimdice.systems.crusade.game.long_flight import long_flights, reach
 from grimdice.systems.crusade.game.scenario import Setup
@@ -52,9 +53,9 @@ _last: list[tuple[tuple[object, ...], Sequence[Step]]] = [((), ())]
 
 
 def steps_of(s: GameState) -> Sequence[Step]:
-    """The active model's steps: the board's, and on a table a flier's air steps. The steps of
-    the last state asked are kept (keyed by the identity of what they depend on: the setup, the
-    tokens, the active model, the doors and the forced entries; all immutable)."""
+    """The active model's steps: the board's, and on a table a climber's climbs and a flier's air
+    steps. The steps of the last state asked are kept (keyed by the identity of what they depend
+    on: the setup, the tokens, the active model, the doors and the forced entries; all immutable)."""
     kept, steps = _last[0]  # one read: another thread may replace it
     if (
         kept
@@ -75,9 +76,11 @@ def _steps_of(s: GameState) -> Sequence[Step]:
 
 
 def _steps(s: GameState, t: Token) -> Sequence[Step]:
+    """The board's steps for model ``t``; on a table a climber's climbs (IX CLIMB, :mod:`.climber`)
+    and a flier's air steps."""
     board = s.setup.board
     args = (t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
-    steps = board.steps(*args)
+    steps = with_climbs(s, t, board.steps(*args), args[3])
     if not flies(s, t):
         return steps
     flights = getattr(board, "flights", None)

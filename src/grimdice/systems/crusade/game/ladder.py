@@ -9,14 +9,14 @@ spends its action on an awkward melee (IV: "-1 to your melee roll (you may parry
 though)"), the calculator's melee with ``awkward: true``. Reading ``ladder_melee``: the melee is won
 when it harms the opponent; on a tie or a loss the model's move ends where it stands; on a win it
 may climb when the far end is free (the opponent killed, knocked out of the way or moved), as any
-step; no snap fire before it.
+step; the opponent may snap fire before it (IX SNAP FIRE: "If you are attacked in melee").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game import situation, snap
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState
 from grimdice.systems.crusade.game.table import TableBoard
@@ -37,12 +37,12 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
 
 
 def start(s: GameState, j: int) -> GameState:
-    """The awkward melee across the ladder, pending."""
+    """The awkward melee across the ladder, pending (the opponent's snap fire first)."""
     i = s.active
     s = altered(s.with_token(i, hidden=False).with_token(j, hidden=False), acted=True, attacked=True)
     s = altered(s, meleed=(*s.meleed, j))
     key = situation.melee(s, i, j, len(s.meleed), awkward=True)
-    return altered(s, pending=("attack", "ladder", i, j, key, ""))
+    return snap.ask(s, ("attack", "ladder", i, j, key, ""))  # IX SNAP FIRE: "attacked in melee"
 
 
 def after(before: GameState, s: GameState, j: int) -> GameState:

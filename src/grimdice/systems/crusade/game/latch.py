@@ -10,8 +10,10 @@ them. Size range is as follows: SMALL < Normal Models < HEAVY < BIG and Light Ve
 
 Reading ``latch_on``: a LATCH ON model (not a chit) may spend its action, as its melee attack, to
 attach to an adjacent enemy model (``["latch", j]``; no roll: the text gives the latch none), one
-latcher a target; the latch holds while both stand (not knocked out or killed) and touch, until
-its player's next turn begins (then it may latch again). While it holds:
+latcher a target; being a melee attack, a SNAP FIRE target may snap fire at the latcher first (IX
+SNAP FIRE: "If you stun or kill them, the melee does not take place": no latch); the latch holds
+while both stand (not knocked out or killed) and touch, until its player's next turn begins (then
+it may latch again). While it holds:
 
 - a shot at the latcher (in the firer's activation, an ambusher's, or a snap shot) is rolled at
   the latcher, then again at its target, each the calculator's single shot (the calculator reads
@@ -77,13 +79,28 @@ def actions(s: GameState, i: int, adjacent: list[int]) -> list[tuple[Any, ...]]:
 
 
 def start(s: GameState, j: int) -> GameState:
-    """The active model latches onto ``j``: its action, an attack (V HIDING: it is revealed)."""
+    """The active model latches onto ``j``: its action, a melee attack ("As a melee attack, may
+    attach to a target"; V HIDING: it is revealed), so IX SNAP FIRE's "If you are attacked in melee,
+    before the melee occurs, you may fire a pistol" comes first (:func:`.snap.ask`): the latch is
+    made once the target's player passes, or after a snap shot that does not stun or kill it."""
     from grimdice.systems.crusade.game.rules import adjacent_enemies
+    from grimdice.systems.crusade.game.snap import ask
 
     i = s.active
     if ("latch", j) not in actions(s, i, adjacent_enemies(s, i)):
         raise ValueError(f"model {i} may not latch onto model {j}")
-    return s.changed(i, {"latch": j, "hidden": False}, acted=True, attacked=True)
+    return ask(s.changed(i, {"hidden": False}, acted=True, attacked=True), pending(i, j))
+
+
+def pending(i: int, j: int) -> tuple[Any, ...]:
+    """Token ``i``'s latch onto ``j`` as a melee about to be made (:func:`.snap.ask`'s ``pending``;
+    no roll, so no situation)."""
+    return ("attack", "latch", i, j, "", "")
+
+
+def attach(s: GameState, i: int, j: int) -> GameState:
+    """Token ``i`` is latched onto ``j`` (the latch made: no roll)."""
+    return s.with_token(i, latch=j)
 
 
 def modifier(s: GameState, a: int, t: int, ranged: bool) -> dict[str, str]:
@@ -173,11 +190,13 @@ __all__ = [
     "actions",
     "also_hit",
     "also_hit_many",
+    "attach",
     "carry",
     "dislodge",
     "latcher_on",
     "modifier",
     "partner",
+    "pending",
     "release",
     "start",
     "steps",

@@ -3,8 +3,12 @@ SPLIT FIRE, RAPID FIRE) as one chance node: the calculator's many-target scenari
 model with its own range, cover and what lies beyond it) and its joint law
 (:func:`grimdice.systems.crusade.joint.joint_law`), so the game's result is ``calculate()``'s.
 
-Which models a template, line or area reaches is the board's answer (:mod:`.reach`); for SPLIT
-FIRE and RAPID FIRE the player names the targets (``("shoot", j, weapon, j2)``).
+Which models a template, line or area reaches is the board's answer (:mod:`.reach`), and every one
+of them is rolled at (VIII LINE EFFECT: "Apply the roll to ALL eligible models in the line"; FLAMER
+TEMPLATE: "Roll seperately for each target touched by the template"); for SPLIT FIRE and RAPID FIRE
+the player names the targets (``("shoot", j, weapon, j2)``). A shot at more models than one chance
+node holds (:data:`MAX_NODE`, or the calculator's exact bounds) is rolled model by model
+(:mod:`.many_turn`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any, cast
 
 from grimdice.engine.grid import Square
 from grimdice.errors import ScenarioError
-from grimdice.systems.crusade.game import burn, reach, situation
+from grimdice.systems.crusade.game import burn, many_turn, reach, situation
 from grimdice.systems.crusade.game.board import GridBoard, Pos
 from grimdice.systems.crusade.game.combat import reads_grazes
 from grimdice.systems.crusade.game.fails import weapon_index
@@ -29,12 +33,15 @@ from grimdice.systems.crusade.joint import JointEnd, joint_law
 from grimdice.systems.crusade.profiles import Scenario
 from grimdice.systems.crusade.template_modes import MODES
 
-#: ours: at most this many models are rolled at by one template, line or area (the target and
-#: the next ones in order), and SPLIT FIRE and RAPID FIRE name at most two targets (the text's
-#: RAPID FIRE limit), so that every attack's joint law stays small
-MAX_REACHED = 4
+#: ours: at most this many models share one chance node (the calculator's joint law, which
+#: enumerates their joint outcomes); a template, line or area reaching more is rolled model by model
+#: (:mod:`.many_turn`), every model rolled at. SPLIT FIRE and RAPID FIRE name at most two targets
+#: (the text's RAPID FIRE limit)
+MAX_NODE = 4
 MAX_NAMED = 2
 RAPID_RANGE = 6  # VIII RAPID FIRE: "May fire weapon twice if all targets are within 6""
+#: the modes whose every model reached is rolled at, in turn past one node (:mod:`.many_turn`)
+ROLLED_IN_TURN = ("line", "blast", "template", "area")
 
 
 def mode(s: GameState, i: int, weapon: str) -> str:
@@ -62,8 +69,7 @@ def _mode(setup: Setup, profile: int, k: int) -> str:
 def _models_on(s: GameState, squares: list[Any], first: int, skip: int = -1) -> tuple[int, ...]:
     """The models (not blips, not killed) on ``squares``, in their order, ``first`` first."""
     where = {t.sq: k for k, t in enumerate(s.tokens) if t.alive and not t.blip and k not in (first, skip)}
-    rest = tuple(where[q] for q in squares if q in where)
-    return ((first, *rest))[:MAX_REACHED]
+    return (first, *(where[q] for q in squares if q in where))
 
 
 def reached(s: GameState, i: int, j: int, weapon: str) -> tuple[int, ...]:
@@ -150,9 +156,7 @@ def named_targets(s: GameState, i: int, weapon: str, sight: list[int]) -> list[t
 def plan(s: GameState, i: int, a: tuple[Any, ...]) -> tuple[str, tuple[int, ...], str]:
     """How token ``i``'s ``("shoot", j, weapon, *others)`` is rolled: ``("many", targets, key)``,
     the models its weapon reaches from ``j`` (:func:`reached`) and the others the player named,
-    as one many-target scenario; or ``("shoot", (j,), key)``, the single shot. Ours (``reached``):
-    when the calculator's exact bounds refuse the weapon's dice at so many models, the last ones
-    are left out, down to the single shot."""
+    as one many-target shot (:func:`fitting`); or ``("shoot", (j,), key)``, the single shot."""
     j, weapon = int(a[1]), str(a[2])
     found = fitting(s, i, reached(s, i, j, weapon) + tuple(int(k) for k in a[3:]), weapon)
     if found:
@@ -169,19 +173,38 @@ def fitting(
     weapon: str,
     scenario: Callable[[GameState, int, tuple[int, ...], str], str] | None = None,
 ) -> tuple[tuple[int, ...], str] | None:
-    """The most of ``targets`` (the last ones left out first) that token ``i``'s ``weapon`` rolls
-    at as one many-target shot (:func:`is_many`) within the calculator's exact bounds, with its
-    scenario's key (``scenario``: :func:`shot` unless given, e.g. a snap shot's); None when none
-    fits."""
+    """Token ``i``'s ``weapon`` at ``targets`` as one many-target shot (:func:`is_many`) and its
+    key (``scenario``: :func:`shot` unless given, e.g. a snap shot's): one chance node, the
+    calculator's joint law, for at most :data:`MAX_NODE` models within its exact bounds; else a
+    template's, line's or area's rolled model by model (:func:`.many_turn.key_of`), every model.
+    Ours (``reached``): SPLIT FIRE and RAPID FIRE beyond the calculator's bounds leave the last
+    named target out, down to the single shot; None when none fits."""
+    in_turn = mode(s, i, weapon) in ROLLED_IN_TURN
     while targets and is_many(s, i, targets, weapon):
         key = (scenario or shot)(s, i, targets, weapon)
         try:
-            cached_joint(key)
+            if not in_turn or len(targets) <= MAX_NODE:
+                cached_joint(key)
+                return targets, key
         except ScenarioError:
-            targets = targets[:-1] if len(targets) > 1 else ()
-            continue
-        return targets, key
+            pass
+        turn = _rolled_in_turn(key) if in_turn else None
+        if turn is not None:
+            return targets, turn
+        targets = targets[:-1] if len(targets) > 1 else ()
     return None
+
+
+def _rolled_in_turn(key: str) -> str | None:
+    """The shot ``key`` rolled model by model (:func:`.many_turn.key_of`), or None when the
+    calculator refuses even one model's roll (then the last model is left out, never failing
+    mid-game)."""
+    turn = many_turn.key_of(key)
+    try:
+        many_turn.shot_of(turn).check()
+    except ScenarioError:
+        return None
+    return turn
 
 
 def is_many(s: GameState, i: int, targets: tuple[int, ...], weapon: str) -> bool:
@@ -238,16 +261,51 @@ def cached_joint(key: str) -> tuple[tuple[JointEnd, float], ...]:
     return tuple(sorted(law.items(), key=lambda kv: (-kv[1], repr(kv[0]))))
 
 
+def outcomes(s: GameState) -> list[tuple[tuple[str, int], float]]:
+    """The chance outcomes of the pending shot at several models: its one node's joint law, or the
+    next node of a shot rolled model by model."""
+    key = s.pending[4]
+    if many_turn.in_turn(key):
+        return many_turn.outcomes(key)
+    return [(("attack", k), p) for k, (_, p) in enumerate(cached_joint(key))]
+
+
+def advance(s: GameState, outcome: tuple[Any, ...]) -> GameState | None:
+    """The state after a node of a shot rolled model by model that is not its last (its outcome
+    kept in the pending shot), or None when the outcome ends the shot (:func:`end`)."""
+    if not many_turn.in_turn(s.pending[4]):
+        return None
+    return many_turn.advance(s, int(outcome[1]))
+
+
+def end(s: GameState, outcome: tuple[Any, ...]) -> JointEnd:
+    """The pending shot's end (every target's state, which a knockback moves, whether a roll failed,
+    the grazes and the results above zero) once ``outcome`` ends it."""
+    key, k = s.pending[4], int(outcome[1])
+    return many_turn.end(key, k) if many_turn.in_turn(key) else cached_joint(key)[k][0]
+
+
+def rolling(s: GameState) -> bool:
+    """Whether a shot rolled model by model is pending with some of its nodes drawn."""
+    p = s.pending
+    return p[:2] == ("attack", "many") and many_turn.in_turn(p[4]) and bool(many_turn.drawn(p[4]))
+
+
 __all__ = [
     "MAX_NAMED",
-    "MAX_REACHED",
+    "MAX_NODE",
+    "ROLLED_IN_TURN",
+    "advance",
     "cached_joint",
+    "end",
     "fitting",
     "is_many",
     "mode",
     "named_targets",
+    "outcomes",
     "plan",
     "reached",
+    "rolling",
     "shot",
     "template_reach",
 ]

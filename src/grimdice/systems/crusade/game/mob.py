@@ -19,7 +19,8 @@ spent on it: "they must all have an action to melee"); a mob the calculator's ex
 They add their melee dice (the calculator's ``mob``). The chance node is the calculator's mob
 melee, whose law carries every mob model's end state (:func:`.combat.joint_law`; a losing mob
 divides the hits as the calculator does, reading ``mob_losses``); a knockback or throw moves the
-lead (reading ``mob_throw``). No snap fire comes before it.
+lead (reading ``mob_throw``). The target may snap fire at the lead first (IX SNAP FIRE: "If you are
+attacked in melee"; the mob is "a single melee attack", the lead's; reading ``snap_fire``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any, cast
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.damage import STUNNED, State
-from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game import situation, snap
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState, has_code
@@ -134,9 +135,10 @@ def solvable(situation: str) -> bool:
     return True
 
 
-def key(s: GameState, i: int, j: int, mob: tuple[int, ...]) -> str:
-    """The calculator's mob melee of ``i`` (the lead) and ``mob`` at ``j`` (JSON text)."""
-    data = json.loads(situation.melee(s, i, j, len(s.meleed) + 1))
+def key(s: GameState, i: int, j: int, mob: tuple[int, ...], n: int = 0) -> str:
+    """The calculator's mob melee of ``i`` (the lead) and ``mob`` at ``j`` (JSON text), ``j`` its
+    ``n``-th opponent this activation (0: the next one)."""
+    data = json.loads(situation.melee(s, i, j, n or len(s.meleed) + 1))
     rows = []
     for n, k in enumerate(mob):
         row = situation.model_data(s, s.tokens[k])
@@ -147,7 +149,8 @@ def key(s: GameState, i: int, j: int, mob: tuple[int, ...]) -> str:
 
 
 def start(s: GameState, a: tuple[Any, ...]) -> GameState:
-    """The active model's mob melee: its action and its members' activations spent; the law pending."""
+    """The active model's mob melee: its action and its members' activations spent; the law pending
+    (the target's snap fire first)."""
     from grimdice.systems.crusade.game.rules import adjacent_enemies
 
     i, j, mob = s.active, int(a[1]), tuple(int(k) for k in a[2:])
@@ -159,7 +162,7 @@ def start(s: GameState, a: tuple[Any, ...]) -> GameState:
     for m in (i, *mob):
         s = s.with_token(m, hidden=False)
     s = s.changed(j, {"hidden": False}, acted=True, attacked=True, meleed=(*s.meleed, j))
-    return altered(s, pending=("attack", "mob", i, j, k, "", mob))
+    return snap.ask(s, ("attack", "mob", i, j, k, "", mob))  # IX SNAP FIRE: "attacked in melee"
 
 
 def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:

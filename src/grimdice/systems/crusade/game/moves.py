@@ -14,7 +14,7 @@ from grimdice.systems.crusade.game.powers import found
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
 #: the step actions that move a model without a roll (the board's step kinds)
-STEPS = ("move", "manhole", "ladder", "fly")
+STEPS = ("move", "manhole", "ladder", "fly", "climb")
 #: a token's hiding and its blip's models (what a step may reveal)
 _HIDDEN, _BLIP = attrgetter("hidden"), attrgetter("blip")
 

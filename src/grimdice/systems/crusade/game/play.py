@@ -13,6 +13,7 @@ from grimdice.engine import playing
 from grimdice.errors import printable
 from grimdice.systems.crusade.ai.players import PLAYERS, Player
 from grimdice.systems.crusade.damage import CONDITIONS
+from grimdice.systems.crusade.game import many
 from grimdice.systems.crusade.game.record import Book
 from grimdice.systems.crusade.game.scenario import Setup, build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
@@ -21,14 +22,16 @@ from grimdice.systems.crusade.game.table import key_piece
 #: the log format; a log of another version is refused by replay (its games offered other actions
 #: or drew their dice otherwise; chance outcomes and players draw from their own streams of the
 #: seed, :func:`grimdice.engine.playing.streams`)
-LOG_VERSION = 16
+LOG_VERSION = 17
 
 #: the readings of ours every game uses (docs/crusade-game.md), carried in each log
 READINGS = (
     "ours (victory): a force with no model standing loses; reach objectives, and items brought to their "
     "squares, win at once; hold objectives score after the last turn",
     "reading placement: models stand where the scenario puts them, else on their zone's first free squares",
-    "reading grid_cover: on a grid only darkness and air ducts give cover, counted as full cover",
+    "reading grid_cover: on a grid only darkness and air ducts give cover, as darkness (full cover, TALL "
+    "and BIG models' too); a target "
+    "on a square beside the firer's is less than an inch away: no +1 for cover",
     "reading models_block_sight: models block line of sight on a grid",
     "reading blip_reveal: a blip is revealed when an enemy model steps adjacent or it steps adjacent to one",
     "reading blip_actions: an unrevealed blip only moves (10 squares)",
@@ -42,9 +45,12 @@ READINGS = (
     "reading knockback_grid: a knocked-back model moves one square away; a wall, closed door, model or "
     "air duct it may not enter there stuns it and it stays; RAPID FIRE's and re-rolled flamers' turns "
     "move nobody",
-    "reading mindless: each step shortens its path to the nearest enemy not hidden; it may stop moving",
-    "reading snap_fire: a snap shot is at range 0, without re-rolls or rapid fire; its knockback moves "
-    "nobody but costs the attacker an inch of its move left; with none left the melee is not made",
+    "reading mindless: each step of any kind (climbs, jumps, ladders, air steps too) shortens its path to "
+    "the nearest enemy not hidden; it may stop moving",
+    "reading snap_fire: a snap shot comes before every melee at the model (a dive's after the landing, "
+    "one across a ladder, a mob's at its lead, a latch, a ZOC's, an ambusher's); it is at range 0, without "
+    "re-rolls or rapid fire; its knockback moves nobody but costs the attacker an inch of its move left "
+    "(a ZOC's or an ambusher's attacker has no move to pay); with none left the melee is not made",
     "reading snap_blast: a BLAST pistol's snap shot is centred on the attacker and rolls at every model "
     "its blast reaches, all at point blank range",
     "reading knockback_reveal: a knocked-back model's move reveals blips beside it and hidden models as "
@@ -63,6 +69,10 @@ READINGS = (
     "and is unloaded until reloaded by an action",
     "reading artillery_crew: a crew model the scenario names within 1 inch (square) of its artillery model "
     "standing has front cover against every shot",
+    "reading charge: a charge is declared at an enemy model not hidden within reach, and melees it; its "
+    "half move is spent only on the way to it; after the melee at most the normal move is left",
+    "reading melee_in_turn: the melees in turn are made from where the first was; no melee after moving on",
+    "reading shamble_charge: a SHAMBLE model takes no extra full move but may charge (half its turn's move)",
     "reading berserk: a BERSERK model's extra move leaves it a melee as its action",
     "reading volatile: a model killed by an attack's roll without a graze sets off its VOLATILE weapon's "
     "explosion after the attack's other follow-up rolls",
@@ -81,7 +91,12 @@ READINGS = (
     "model of the exploring force sees into it or comes beside it (adjacent, at the start and after each "
     "step); its "
     "squares are known",
-    "reading card_payer: a card played in the enemy turn costs the action of the psyker that played it",
+    "reading card_payer: a card played in the enemy turn costs the action of a model its player declares "
+    "(one with an action to spend in its next activation; the psyker when there is none), marked until then; "
+    "in its own turn (PRECOGNANT at a ZOC melee, a snap shot, an ambush) an action of that turn: a model not "
+    "yet activated, or the active model's unspent action at once; with none the card is not offered; a "
+    "marked model killed, knocked out or stunned before its next activation takes the mark with it (the "
+    "text is silent)",
     "reading throw_direction: a THROW moves the opponent one square (inch) away from the thrower, as a "
     "knockback; the thrower does not choose another direction",
     "reading flight: FLY and JUMP PACK step through the air on a table, each step ending on a surface, "
@@ -100,7 +115,8 @@ READINGS = (
     "several models the first enemy killed), its player may take control instead: the model keeps its "
     "state before the attack and is activated by the controller in the controller's next turn, then "
     "is its owner's again",
-    "reading latch_on: latching is a LATCH ON model's melee action, with no roll, onto an adjacent enemy; "
+    "reading latch_on: latching is a LATCH ON model's melee action, with no roll, onto an adjacent enemy "
+    "(after the target's snap fire, unless that stops it); "
     "it holds while both stand and touch, until the latcher's player's next turn; a single shot at the "
     "latcher (a snap shot too), or a shot at several models at it but not at its target, is followed by "
     "a single shot at its target; attacks at the target +1, its shots -1; a graze or "
@@ -124,8 +140,10 @@ READINGS = (
     "reading grid_template: a square is an inch; a flamer template laid from the firer towards its target "
     "touches the squares whose centres lie within its length and half its diameter, seen past walls",
     "reading grid_line: a LINE runs from the firer's centre through the target's to a wall or closed door",
-    "ours (reached): a template, line or area rolls at its target and at most 3 more models; SPLIT FIRE "
-    "and RAPID FIRE name at most 2 targets; fewer where the calculator's exact bounds refuse so many",
+    "ours (reached): a template, line or area rolls at every model it reaches; at most 4 as one chance "
+    "node, more (or past the calculator's exact bounds) a node a model, after a LINE's or BLAST's one roll, "
+    "a template's re-roll on its target's roll alone; SPLIT FIRE and RAPID FIRE name at most 2 targets, "
+    "fewer where the calculator's exact bounds refuse so many",
     "reading reroll_turn: a model's one shot a turn carries its re-roll; its rolls at several models "
     "share it (shots_in_turn); an explosion or malfunction roll has none",
     "reading explode_order: EXPLODE's attack is a shot at range 0 at the bearer, then the nearest models",
@@ -195,8 +213,13 @@ TABLE_READINGS = (
     "falls into the first of them (a jump up beside: the model stays); the roll is against the gap",
     "reading fall_ends_move: a fall ends the model's move; a fall that harms it also ends its action",
     "reading hang: HANG AND DROP is a whole move",
+    "reading climb: a CLIMB model steps up or down the surface of a cell beside (2 inches up or more, "
+    "4 down or more), or over a wall to the cell beyond, without a ladder, roll or fall, paying the "
+    "inches across and the heights from its move, whole within the move; never through a roof or a "
+    "wall; not on a grid",
     "reading table_range: range is the whole inches between the models' feet; grenades leave out "
-    "the height down",
+    "the height down; a target within 1 inch (a cell beside: the two touch) is less than an inch away: "
+    "no +1 for cover",
     "reading table_sight: sight runs from the eyes to the target's feet, middle and head; any seen is "
     "line of sight, some hidden is front cover; models inside a building see and are seen from its "
     "roof and are in full cover (armoured cover in an armoured building); models do not block sight",
@@ -205,8 +228,11 @@ TABLE_READINGS = (
     "reading building_entry: a step into a building is made from a cell beside it; a sector that "
     "holds enemies and no friends is entered only within 3 inches of a forced entry, or down a roof hatch, "
     "by stairs or off a catwalk",
-    "reading forced_entry: a forced entry rolls a usable weapon's dice against the building's armour "
-    "(+1 for +P); its marker is where the forcing model stands",
+    "reading forced_entry: a forced entry is any attack the model could make on the building beside it: "
+    "a ready ranged weapon, pistol or grenade fired at range 0 (not BARRAGE, nor ARTILLERY after a move) "
+    "or a melee with its base melee dice and melee weapons (not SPIKY), rolled against the building's "
+    "armour (+1 for +P and AP, none for area or line); its fails and RELOAD leave the weapons as any "
+    "attack does; its marker is where the forcing model stands",
     "reading table_hide: a model may hide inside a building or beside a piece at least 1 inch above its feet",
     "reading table_area: an AREA or BLAST weapon also rolls at every other model within 1 inch of its target",
     "reading table_template: a flamer template is laid flat from the firer's cell towards the target's, "
@@ -230,20 +256,48 @@ TABLE_READINGS = (
     "reading hatch: a building's roof hatch (the scenario's) joins its roof and the floor below, climbed as "
     "a ladder of the roof's height; down it a sector held by enemies is entered without a forced entry",
     "reading catwalk_melee: a model on a catwalk may melee an enemy inside a building's sector where one "
-    "of its own steps (a move, drop, fall or hang and drop; not a ladder) would land, through the wall",
+    "of its own steps as the game offers them (a move, drop, fall or hang and drop, a climb, an air step; "
+    "not a ladder; a BIG model's only from a forced entry) would land, through the wall",
     "reading dive: a dive is made outdoors onto an enemy seen 1 to 3 inches below, to the free place "
     "beside it nearest the diver; the jump is the inches across to that place plus 1, at most 4, paid "
-    "from the move; a failed dive lands there stunned and ends the move; no snap fire before its melee",
+    "from the move; a failed dive lands there stunned and ends the move; the target may snap fire after "
+    "the landing, before its melee",
     "reading ladder_melee: a ladder held by an enemy at its far end is not climbed; the model at its "
     "other end may spend its action on an awkward melee at that enemy: won when it harms the enemy, "
     "and the ladder is climbed as any step once its far end is free; on a tie or a loss its move ends",
 )
 
 
+#: the readings of :data:`READINGS` about a grid's own features (squares' darkness and air ducts,
+#: doors, manholes, models on the squares between, 3x3 areas, templates and lines over squares),
+#: which a game on a table, with its own (:data:`TABLE_READINGS`), does not use
+GRID_READINGS = frozenset(
+    (
+        "grid_cover",
+        "models_block_sight",
+        "door_cost",
+        "manhole",
+        "grid_area",
+        "grid_template",
+        "grid_line",
+        "flight_grid",
+    )
+)
+
+
+def reading_key(note: str) -> str:
+    """The key of a note (``"reading door_cost: ..."``: ``door_cost``; ``"ours (victory): ..."``:
+    ``victory``)."""
+    head = note.split(":", 1)[0]
+    return head.removeprefix("reading ").removeprefix("ours (").removesuffix(")")
+
+
 def readings(setup: Setup) -> list[str]:
-    """The readings a game on this scenario's board uses."""
-    extra = TABLE_READINGS if setup.scenario.board.type == "table" else ()
-    return [*READINGS, *extra]
+    """The readings a game on this scenario's board uses: on a grid :data:`READINGS`; on a table
+    those not about a grid's own features (:data:`GRID_READINGS`) and :data:`TABLE_READINGS`."""
+    if setup.scenario.board.type != "table":
+        return list(READINGS)
+    return [*(r for r in READINGS if reading_key(r) not in GRID_READINGS), *TABLE_READINGS]
 
 
 def _name(s: GameState, i: int) -> str:
@@ -320,6 +374,8 @@ def _event(before: GameState, after: GameState, outcome: Any) -> str | None:
     if before.pending[0] != "attack":
         return None
     how, i, j, _, fired = before.pending[1:6]
+    if how == "many" and many.rolling(after):  # VIII: told once every model is rolled at
+        return None
     if how == "many":
         hit = ", ".join(
             f"{_name(before, k)} {CONDITIONS[after.tokens[k].cond]}, {after.tokens[k].hits} hits left"
@@ -407,4 +463,13 @@ def play_game(
     return {**rec.log(setup, game.end), "seed": seed, "players": named}
 
 
-__all__ = ["LOG_VERSION", "READINGS", "TABLE_READINGS", "Recorder", "play_game", "readings"]
+__all__ = [
+    "GRID_READINGS",
+    "LOG_VERSION",
+    "READINGS",
+    "TABLE_READINGS",
+    "Recorder",
+    "play_game",
+    "reading_key",
+    "readings",
+]

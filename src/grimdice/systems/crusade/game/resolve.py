@@ -11,7 +11,7 @@ from grimdice.systems.crusade.game import (
     artillery,
     berserk,
     caught,
-    choices,
+    charge,
     control,
     edge,
     latch,
@@ -51,8 +51,8 @@ def act(s: GameState, a: tuple[Any, ...]) -> GameState:
         from grimdice.systems.crusade.game.snap import declare
 
         return declare(s, i, int(a[1]))
-    if kind == "charge":  # V CHARGE: an additional half move before meleeing
-        return altered(s, budget=s.budget + choices.charge(s, t), charged=True)
+    if kind == "charge":  # V CHARGE: an additional half move before meleeing, at a target
+        return charge.declare(s, int(a[1]))
     if kind == "extra":  # I: "Take an extra full move"; IX BERSERK: then a melee
         return altered(s, budget=s.budget + s.move_of(t), **berserk.after_extra(s, t))
     if kind == "hide":  # V HIDING; IX FURTIVE hides for free
@@ -182,10 +182,12 @@ def resolve(s: GameState, outcome: tuple[Any, ...]) -> GameState:
 def _resolve_many(s: GameState, outcome: tuple[Any, ...]) -> GameState:
     """A shot at several models: each target takes its state from the joint law; a failed roll
     fails the weapon once (III), a volley's one firer's (:func:`.volley.unload`)."""
-    k = int(outcome[1])
-    i, j, key, fired, targets = s.pending[2:7]
+    rolled_on = many.advance(s, outcome)  # VIII: a shot rolled model by model, a node to come
+    if rolled_on is not None:
+        return rolled_on
+    i, j, _, fired, targets = s.pending[2:7]
     follow = s.pending[7] if len(s.pending) > 7 else ()  # IX LATCH ON: the latchers' targets
-    (states, moved, failed, grazed, rolled), _ = many.cached_joint(key)[k]
+    states, moved, failed, grazed, rolled = many.end(s, outcome)
     after = s
     for t, (cond, hits) in zip(targets, states, strict=True):
         after = after.with_token(t, cond=cond, hits=hits)

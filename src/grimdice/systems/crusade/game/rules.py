@@ -13,6 +13,7 @@ from grimdice.systems.crusade.actions import shamble_move
 from grimdice.systems.crusade.damage import KO, NONE, STUNNED
 from grimdice.systems.crusade.game import (
     ambush,
+    charge,
     climb,
     control,
     deck,
@@ -61,9 +62,10 @@ def chance_outcomes(s: GameState) -> Sequence[tuple[Action, float]]:
         return psychic.outcomes(s)
     if kind == "attack" and s.pending[8:9] == ("volley",):  # IX VOLLEY FIRE: III's failing firer
         return volley.outcomes(s)
+    if kind == "attack" and s.pending[1] == "many":  # VIII: one node, or a node a model in turn
+        return many.outcomes(s)
     if kind == "attack":
-        law = many.cached_joint(s.pending[4]) if s.pending[1] == "many" else cached_law(s.pending[4])
-        return [(("attack", k), p) for k, (_, p) in enumerate(law)]
+        return [(("attack", k), p) for k, (_, p) in enumerate(cached_law(s.pending[4]))]
     if kind == "draw":  # VII: a random card
         return deck.draw_outcomes(s)
     if kind == "card":
@@ -110,11 +112,11 @@ def _answer(s: GameState, a: Action) -> GameState:
         return settle(deck.decide(s, a))
     if s.control:
         return settle(control.decide(s, a))
+    if s.snap:  # IX SNAP FIRE: asked first (a ZOC's or an ambusher's melee waits on it)
+        return settle(powers.foresee(snap.decide(s, a)))
     if s.ambush:  # VII PRECOGNANT: at the attacks in the mover's turn too
         return settle(powers.foresee(ambush.decide(s, a)))
-    if s.zoc:
-        return settle(powers.foresee(zoc.decide(s, a)))
-    return settle(powers.foresee(snap.decide(s, a)))
+    return settle(powers.foresee(zoc.decide(s, a)))
 
 
 #: the actions that change the state in one rule's step
@@ -142,9 +144,15 @@ _SIMPLE = {
 
 def apply(s: GameState, a: Sequence[Any]) -> GameState:
     """The state after action or chance outcome ``a`` (its legality is the caller's check; a list,
-    as a log holds it, is read as its tuple). :meth:`.state.GameState.apply` itself."""
-    if type(a) is not tuple:
-        a = tuple(a)
+    as a log holds it, is read as its tuple). :meth:`.state.GameState.apply` itself. Then IV's
+    first melee's place and V CHARGE's half move after its melee (:func:`.charge.mark`)."""
+    after = _apply(s, a if type(a) is tuple else tuple(a))
+    if after.charging or (after.meleed and after.melee_moved < 0):
+        return charge.mark(after)
+    return after
+
+
+def _apply(s: GameState, a: Action) -> GameState:
     if s.pending:
         return _resolve_pending(s, a)
     if (s.psy is not None and s.psy.prompt) or s.control or s.ambush or s.zoc or s.snap:
@@ -165,7 +173,7 @@ def apply(s: GameState, a: Sequence[Any]) -> GameState:
     if kind in moves.STEPS:
         to = tuple(map(int, a[1:]))
         cost = moves.cost_of(s, kind, to)
-        who = zoc.guards(s, to) if kind in ("move", "fly") else ()
+        who = zoc.guards(s, to) if kind in ("move", "fly", "climb") else ()
         return zoc.offer(s, to, cost, who) if who else settle(_stepped(s, moves.step(s, to, cost)))
     after = resolve.act(s, a)  # VII PRECOGNANT: a shot or melee too
     return settle(after if after.psy is None else powers.foresee(after))

@@ -98,7 +98,7 @@ def random_action(s: GameState, rng: np.random.Generator) -> Action:
             return acts[k if k < m else m - 1]
         n -= 1
         left[k] = left[n]  # the kind is empty: drop it, draw again among the others
-    return _grouped_draw(s.legal_actions(), rng)  # not met: "end" is always there
+    return _grouped_draw(s.legal_actions(), rng)  # not met: "end" or a melee is always there
 
 
 def _gathered(
@@ -154,7 +154,7 @@ def _melee(d: Decision) -> list[Action]:
 
 
 def _hide(d: Decision) -> list[Action]:
-    """V HIDING as the action, or IX FURTIVE's free hide (:func:`.choices.may_hide`: where the model
+    """V HIDING as the action, or IX FURTIVE's free hide (:func:`.hiding.may_hide`: where the model
     may not hide as its action, it may not hide for free either, so the free hide is asked only
     when the action is not in full)."""
     return c.hide(d) if d.full else c.free_hide(d)
@@ -172,7 +172,7 @@ SOURCES: tuple[Source, ...] = (
     (("hide",), _hide),
     ((STEP,), c.steps),
     (("drop",), c.drop),
-    (("end",), lambda d: [("end",)]),
+    (("end",), c.ending),
 )
 
 

@@ -28,14 +28,14 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Discriminator, Field, Tag
 
-from grimdice.engine.grid import Grid, grid_from_map
+from grimdice.engine.grid import MAX_SIDE, Grid, grid_from_map
 from grimdice.errors import ScenarioError
 from grimdice.io.fields import Flag, Int, StrictModel, Text, UniqueNames
 from grimdice.systems.crusade.game import board as boards
 from grimdice.systems.crusade.game.board import GridBoard
 from grimdice.systems.crusade.game.reinforce import MAX_GROUPS, Group, Reinforcement, groups
 from grimdice.systems.crusade.game.table_scenario import TableSpec, build_table
-from grimdice.systems.crusade.profiles import Model
+from grimdice.systems.crusade.profiles import MAX_HITS, Model
 from grimdice.systems.crusade.units import Fighter, fighter
 
 MAX_MODELS = 40  # models a force places (blips' models apart)
@@ -52,6 +52,7 @@ class Profile(Model):
     """A model's profile: the calculator's :class:`Model` and its move in squares (V, X)."""
 
     move: Int = Field(6, ge=0, le=24)
+    hits: Int = Field(1, ge=1, le=MAX_HITS)  # a model in play has a hit to lose (II)
 
 
 class Placed(StrictModel):
@@ -95,7 +96,7 @@ class Objective(StrictModel):
 
 class Board(StrictModel):
     type: Literal["grid"] = "grid"
-    map: Text = Field(min_length=1, max_length=64 * 65)
+    map: Text = Field(min_length=1, max_length=MAX_SIDE * (MAX_SIDE + 2))  # rows ending in \n or \r\n
     dark: Literal["all"] | list[SquareField] = Field(default_factory=list, max_length=4096)
     manholes: list[tuple[SquareField, SquareField]] = Field(default_factory=list, max_length=20)
     covered: list[tuple[SquareField, SquareField]] = Field(
@@ -282,6 +283,10 @@ def _place(sc: GameScenario, board: boards.Board) -> list[Piece]:
                 sq = _square(board, m.at, sc.profiles[k].armour, f"{where}.at")
             else:
                 free = [s for s in zone if s not in taken and board.enterable(s, sc.profiles[k].armour)]
+                if not zone:
+                    raise ScenarioError(
+                        f"forces.{f}.zone", f"no square {force.zone!r} on the board; give 'at'"
+                    )
                 if not free:
                     raise ScenarioError(where, f"no free square left in zone {force.zone!r}; give 'at'")
                 sq = free[0]
@@ -299,6 +304,8 @@ def _place(sc: GameScenario, board: boards.Board) -> list[Piece]:
 def _board(sc: GameScenario) -> boards.Board:
     """The scenario's board: a grid from its map (zone letters on the map), or a table."""
     zones = [f.zone for f in sc.forces]
+    if sc.forces[0].name == sc.forces[1].name:
+        raise ScenarioError("forces.1.name", "the forces need different names (a game's log names them)")
     if zones[0] == zones[1]:
         raise ScenarioError("forces.1.zone", "the forces need different zone letters")
     if isinstance(sc.board, TableSpec):
@@ -307,17 +314,40 @@ def _board(sc: GameScenario) -> boards.Board:
             if z not in board.zones:
                 allowed = ", ".join(sorted(board.zones)) or "none given in board.zones"
                 raise ScenarioError(f"forces.{f}.zone", f"no zone {z!r}; allowed: {allowed}")
+        for z in sorted(board.zones):
+            if not board.zone(z):
+                raise ScenarioError(
+                    f"board.zones.{z}", "no cell of the zone is a place to stand (a wall fills it)"
+                )
         return board
     for f, z in enumerate(zones):
         if not z.isalpha() or z in "Dd":
             raise ScenarioError(f"forces.{f}.zone", f"a map letter other than D/d, got {z!r}")
-    grid = grid_from_map(
-        sc.board.map,
-        markers=tuple(zones),
-        dark=sc.board.dark if sc.board.dark == "all" else [(s[0], s[1]) for s in sc.board.dark],
-        links=[((a[0], a[1]), (b[0], b[1])) for a, b in sc.board.manholes],
-    )
+    try:
+        grid = grid_from_map(
+            sc.board.map,
+            markers=tuple(zones),
+            dark=sc.board.dark if sc.board.dark == "all" else [(s[0], s[1]) for s in sc.board.dark],
+            links=[((a[0], a[1]), (b[0], b[1])) for a, b in sc.board.manholes],
+        )
+    except ScenarioError as exc:
+        if exc.field.startswith("board.map."):  # an unknown square: a mistyped zone letter?
+            _zone_mistyped(sc.board.map, zones)
+        raise
     return GridBoard(grid)
+
+
+def _zone_mistyped(text: str, zones: Sequence[str]) -> None:
+    """When the map holds a letter no force names and a force's zone letter is not on it, the
+    force's zone letter is the mistake: an error naming ``forces.N.zone``."""
+    letters = sorted({c for c in text if c.isalpha() and c not in "Dd"})
+    if set(letters) <= set(zones):
+        return
+    for f, z in enumerate(zones):
+        if z not in letters:
+            raise ScenarioError(
+                f"forces.{f}.zone", f"no square {z!r} on board.map; its letters: {', '.join(letters)}"
+            )
 
 
 def build_setup(data: Any) -> Setup:
@@ -339,15 +369,6 @@ def build_setup(data: Any) -> Setup:
     for f in range(2):
         if not any(pc.side == f for pc in pieces):
             raise ScenarioError(f"forces.{f}", "a force needs at least one model or blip")
-    for i, o in enumerate(sc.objectives):
-        for j, s in enumerate(o.squares):
-            _square(board, s, 0, f"objectives.{i}.squares.{j}")
-        for j, s in enumerate(o.to):
-            _square(board, s, 0, f"objectives.{i}.to.{j}")
-        if o.kind == "item" and (len(o.squares) != 1 or not o.to or o.side is None):
-            raise ScenarioError(
-                f"objectives.{i}", "an item lies on one square and needs 'side' and 'to' squares"
-            )
     a = next(pc.sq for pc in pieces if pc.side == 0)
     b = next(pc.sq for pc in pieces if pc.side == 1)
     if not (board.connected(a, b) or board.connected(b, a)):
@@ -358,10 +379,13 @@ def build_setup(data: Any) -> Setup:
         raise ScenarioError("first", f"'roll-off', 0 or 1, got {first!r}")
     from grimdice.systems.crusade.game.crew import crews
     from grimdice.systems.crusade.game.explore import sections
+    from grimdice.systems.crusade.game.goals import check_objectives
     from grimdice.systems.crusade.game.psychic import psychic_setup
     from grimdice.systems.crusade.game.volley import check
 
     check(sc)
+    arriving = groups(sc, board, pieces)
+    check_objectives(sc, board, pieces, arriving)
     covered, each = sections(sc, board, pieces)
     held = tuple(sorted(k for ks in each for k in ks))
 
@@ -374,7 +398,7 @@ def build_setup(data: Any) -> Setup:
             tuple(pieces),
             None if first == "roll-off" else int(first),
             crews=crews(sc, pieces, held),
-            groups=groups(sc, board, pieces),
+            groups=arriving,
             sections=covered,
             unplaced=held,
             held=each,

@@ -48,10 +48,16 @@ def _dumped(p: Any) -> dict[str, Any]:
 
 
 def range_key(squares: int) -> int:
-    """The range the calculator needs, in the board's unit (squares, X; whole inches on a table):
-    the same full feet (II: -1 per 12), the same "not less than an inch away" (II COVER) and the
-    same side of RAPID FIRE's 6" and of BARRAGE's minimum range of 8" (VIII), so equal situations
-    share one law."""
+    """The calculator's range (the inches between the two models) for a range on the board (squares,
+    X; whole inches between the feet on a table, reading ``table_range``). II COVER: "If your target
+    is in cover and is not less than an inch away, add 1 to their armor value" (the calculator adds
+    it from a range of 1 up): a model on a square or cell beside (a range of 1 or less, the "within
+    1"" of ZOC and HIDING) touches the firer, nothing between them, so it is less than an inch away,
+    range 0 (readings ``grid_cover``, ``table_range``); farther, the same full feet (II: "Subtract 1
+    from the roll for every foot of distance"), the same side of RAPID FIRE's 6" and of BARRAGE's
+    minimum range of 8" (VIII), so equal situations share one law."""
+    if squares <= 1:
+        return 0
     rest = squares % 12
     return 12 * (squares // 12) + (min(rest, 1) if rest <= 6 else 7 if rest < 8 else 8)
 

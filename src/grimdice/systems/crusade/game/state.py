@@ -6,14 +6,15 @@ this module holds the data and its invariants.
 Actions are tuples of JSON values (a game log is the seed, the scenario and the actions):
 ``("activate", i)``, ``("move", x, y)`` (on a table ``("move", x, y, z)``, and ``("ladder", ...)``,
 ``("jump", ...)``, ``("scrabble", ...)``, ``("fall", ...)``, ``("hang", ...)``, ``("force", sector,
-weapon)``, ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``,
+weapon)`` (weapon "": a melee), ``("close_entry", n)``, ``("shoot_sector", sector, weapon)``,
 ``("melee_sector", sector)``, ``("shoot_piece", n, weapon)``, ``("melee_piece", n)``, ``("dive", j)``,
 ``("ladder_melee", j)``),
 ``("open", x, y)``, ``("close", x, y)``, ``("manhole", x, y)``, ``("shoot", target, weapon)`` (SPLIT
-FIRE and RAPID FIRE also ``("shoot", target, weapon, target2)``), ``("melee", target)``, ``("charge",)``,
-``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``, ``("detonate", weapon)``,
-``("hide",)``, ``("extra",)``, ``("pickup", n)``, ``("drop",)``, ``("end",)``, IX's ``("fists", target,
-*target2)``, ``("latch", target)``, ``("mob", target, *members)`` and, after a CONTROL model's kill,
+FIRE and RAPID FIRE also ``("shoot", target, weapon, target2)``), ``("melee", target)``,
+``("charge", target)``, ``("reload", weapon)``, ``("unjam", weapon)``, ``("recover", weapon)``,
+``("detonate", weapon)``, ``("hide",)``, ``("extra",)``, ``("pickup", n)``, ``("drop",)``,
+``("end",)``, IX's ``("fists", target, *target2)``, ``("latch", target)``, ``("mob", target,
+*members)`` and, after a CONTROL model's kill,
 ``("control", target)`` / ``("pass",)``; the other player's
 ``("zoc", e)`` / ``("pass",)`` (V ZOC), ``("snap", pistol)`` / ``("pass",)`` (IX SNAP FIRE) and an
 ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` and
@@ -21,9 +22,9 @@ ambusher's attack or ``("pass",)`` (IX AMBUSH); a psyker's ``("mind", target)`` 
 cards or ``("pass",)`` in its card window (a PRECOGNANT at a declared attack) and a killed player
 psyker's ``("discard", card)``; chance outcomes are ``("first", player)``,
 ``("draw", card)``, ``("shamble", move)``, ``("horror", face)``, ``("attack", k)`` (the k-th end of
-the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)``, ``("detonate", ok)`` and X's
-``("reinforce", ok)``; IX VOLLEY FIRE's ``("volley", weapon, n, *targets, *others)`` is the active
-model's action.
+the attack's law), ``("card", ok, incursion)``, ``("unjam", ok)``, ``("detonate", ok)``, VI's
+``("force", made)`` or ``("force", made, failed weapon)`` and X's ``("reinforce", ok)``; IX VOLLEY
+FIRE's ``("volley", weapon, n, *targets, *others)`` is the active model's action.
 """
 
 from __future__ import annotations
@@ -109,13 +110,14 @@ class Token:
 
 @dataclass(frozen=True)
 class Psy:
-    """VII's psychic cards in play (:mod:`.deck`): the deck entries not yet drawn, each force's hand
-    (deck entries, sorted), the draws still to make (the drawing force of each), the cards played
-    this turn, each psyker's count of cards played this turn (token, count), the models owing an
-    action to their following turn, the lasting card effects (card, token, the player whose next
-    turn's start ends it), a decision waiting (``("react", side)``, ``("discard", side, n)``),
-    whether the active psyker's action is playing cards, the psykers whose death was dealt with, and
-    an enemy attack held for a PRECOGNANT (:mod:`.powers`)."""
+    """VII's psychic cards in play (:mod:`.deck`): the deck entries not yet drawn, each force's
+    hand (deck entries, sorted), the draws still to make (the drawing force of each), the cards
+    played this turn, each psyker's count of cards played this turn (token, count), the models owing
+    an action to their following turn (marked, :mod:`.owed`), the lasting card effects (card, token,
+    the player whose next turn's start ends it), a decision waiting (``("react", side)``,
+    ``("discard", side, n)``, ``("pay", side, ...)``), whether the active psyker's action is playing
+    cards, the psykers whose death was dealt with, and an enemy attack held for a PRECOGNANT
+    (:mod:`.powers`)."""
 
     deck: tuple[int, ...] = ()
     hands: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
@@ -123,6 +125,7 @@ class Psy:
     used: tuple[int, ...] = ()
     cast: tuple[tuple[int, int], ...] = ()
     owed: frozenset[int] = frozenset()
+    pays: tuple[tuple[int, int], ...] = ()  # VII: the marked models and the psyker each pays for
     effects: tuple[tuple[str, int, int], ...] = ()
     prompt: tuple[Any, ...] = ()
     casting: bool = False
@@ -145,7 +148,9 @@ class GameState:
     moved: float = 0  # movement it has used this activation
     acted: bool = False  # its action is spent
     charged: bool = False  # V CHARGE: the action left is a melee
+    charging: tuple[int, ...] = ()  # V CHARGE: (target, half move) until its melee is over
     meleed: tuple[int, ...] = ()  # IV: opponents meleed in turn this activation
+    melee_moved: float = -1  # IV: the move it had used at its first melee (-1: none yet)
     attacked: bool = False  # it attacked this activation (IX FURTIVE)
     risen: bool = False  # VIII STUN: it got up this activation: no free actions either
     origin: Pos | None = None  # where it started its move (V ZOC)
@@ -153,7 +158,7 @@ class GameState:
     shamble: int = 0  # IX SHAMBLE: this turn's move of the player's shambling models
     ambush: tuple[int, ...] = ()  # IX AMBUSH: revealed models yet to attack (k) or half move (~k)
     events: tuple[tuple[Any, ...], ...] = ()  # chance events still to come at the turn's start
-    snap: tuple[int, ...] = ()  # a declared melee waiting on the defender's SNAP FIRE: (i, j, n)
+    snap: tuple[Any, ...] = ()  # a melee waiting on the defender's SNAP FIRE: (i, j, fired, melee)
     items: tuple[tuple[Pos, int], ...] = ()  # per item objective: where it lies, or its carrier
     breaches: tuple[tuple[Pos, int], ...] = ()  # VI forced entries on a table: (marker, sector)
     sector_hits: tuple[tuple[int, int], ...] = ()  # VI: a table's damaged sectors: (sector, hits left)
@@ -277,7 +282,9 @@ IDLE: dict[str, Any] = {
     "moved": 0,
     "acted": False,
     "charged": False,
+    "charging": (),
     "meleed": (),
+    "melee_moved": -1,
     "attacked": False,
     "risen": False,
     "origin": None,

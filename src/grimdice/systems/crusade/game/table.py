@@ -432,6 +432,10 @@ class TableBoard:
             )
         return self._hides[p]
 
+    def dark(self, p: Pos) -> bool:
+        """V HIDING "cover from smoke or darkness": a table has neither."""
+        return False
+
     # ------------------------------------------------------------------ paths
     def graph(self) -> dict[Pos, tuple[Pos, ...]]:
         """Every step from every position, models and rolls ignored (built once)."""

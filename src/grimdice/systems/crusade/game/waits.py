@@ -27,11 +27,13 @@ def carry_on(s: GameState, how: str) -> GameState:
         return s
     if how == "ambush" or (s.ambush and how == "many"):  # IX AMBUSH's shot, at one or several
         s = ambush.after(s)
-    if s.snap:
+    if s.snap and s.snap[2]:  # the snap shot made (the question, while open, waits)
         s = foresee(snap.proceed(s))
         if _waiting(s):
             return s
-    return zoc.proceed(s) if s.zoc else s
+        if s.ambush:  # IX SNAP FIRE stopped an ambusher's melee: its half move
+            s = ambush.after(s)
+    return zoc.proceed(s) if s.zoc and not s.snap else s
 
 
 def held_how(s: GameState) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.damage import KO, STUNNED
-from grimdice.systems.crusade.game import situation
+from grimdice.systems.crusade.game import situation, snap
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState, has_code
@@ -73,13 +73,13 @@ def offer(s: GameState, to: Pos, cost: float, who: tuple[int, ...]) -> GameState
 
 def decide(s: GameState, a: tuple[Any, ...]) -> GameState:
     """The enemy's choice: ``["pass"]`` lets the mover by; ``["zoc", e]`` is the free melee (IV
-    with ``attack_mode: zoc``: SPIKY weapons add their dice)."""
+    with ``attack_mode: zoc``: SPIKY weapons add their dice), the passer's SNAP FIRE first."""
     to, cost, who = s.zoc
     if a[0] == "zoc":
         e, i = who[0], s.active
         key = situation.melee(s, e, i, 1, mode="zoc")
-        s = s.with_token(e, hidden=False)
-        return altered(s, zoc=(to, cost, who[1:]), pending=("attack", "zoc", e, i, key, ""))
+        s = altered(s.with_token(e, hidden=False), zoc=(to, cost, who[1:]))
+        return snap.ask(s, ("attack", "zoc", e, i, key, ""))  # IX SNAP FIRE: "attacked in melee"
     return proceed(altered(s, zoc=(to, cost, who[1:])))
 
 

@@ -22,7 +22,7 @@ from grimdice.engine.table.layout import generate_table, table_from_mapping, tab
 from grimdice.engine.table.terrain import Table
 from grimdice.errors import ScenarioError
 from grimdice.io.scenario import load_scenario, validate
-from grimdice.systems.onepage.army import check_arcs, fielded_entries, read_play_fields
+from grimdice.systems.onepage.army import ARMY_NEEDS, check_arcs, fielded_entries, read_play_fields
 from grimdice.systems.onepage.fielding import field_army
 from grimdice.systems.onepage.movement import DEPLOY_ZONE
 from grimdice.systems.onepage.profiles import Army
@@ -55,7 +55,7 @@ def army_from_mapping(data: Any, where: str) -> ArmySide:
         raise ScenarioError(where, "an army file is a mapping with kind: army")
     raw = copy.deepcopy(data)
     if raw.get("kind") != "army":
-        raise ScenarioError(f"{where}.kind", "an army file has 'kind: army'")
+        raise ScenarioError(f"{where}.kind", ARMY_NEEDS)
     bases, arcs = read_play_fields(raw, where)
     try:  # the army's own checks (weapons, special rules) name the file's fields too
         army = validate(Army, raw)

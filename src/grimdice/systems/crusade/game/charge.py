@@ -1,0 +1,184 @@
+"""V CHARGE and IV's melees in turn in the grid and table game.
+
+V CHARGE: "All troops may make an additional half move (round down to nearest inch) before
+meleeing, with the following exceptions: Models equipped with 2 armor (unless power armor), 3
+armor, or a heavy weapon. Wounded and Split Move models may not charge. You may not charge Hidden
+models." IV: "If adjacent to multiple targets, you may melee each in turn."
+
+Reading ``charge``: a charge is the model's action, declared at an enemy model it may reach
+(``("charge", j)``: not hidden, not a chit, V ENEMY CHITS "Treat unrevealed chits as hidden
+models"; within reach: its range, as the crow flies, to beside it no more than its move left and
+the half move, :func:`targets`), with its half move added to the move it has left
+(:func:`declare`); its melee is at that target (:func:`melee_target`). The half move is spent only
+on the way to the target: a step that dips into it is offered only when the model may still stand
+beside its target with the move it would have left (:func:`step_ok`; the move back from beside
+the target counted as the board counts it, models ignored, :func:`near`), and once it has dipped
+into it, the model may not end its activation while it may melee its target or step on towards it
+(:func:`dipped`; :func:`.choices.ending`). A charger whose way is blocked (a model in the way, a
+ZOC melee that wounded it) ends where it stands. Once the charge's melee is over (made, or stopped
+by a snap shot), the half move is gone: the model keeps at most what is left of its normal move
+(:func:`settle`).
+
+Reading ``melee_in_turn``: the successive melees are at enemies beside the model where it made its
+first melee: once it has moved after a melee (a step, a door opened), it makes no further melee in
+that activation (:func:`in_turn`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+
+from grimdice.systems.crusade.damage import WOUNDED
+from grimdice.systems.crusade.game.board import FULL, Pos
+from grimdice.systems.crusade.game.frozen import altered
+from grimdice.systems.crusade.game.scenario import Setup
+from grimdice.systems.crusade.game.state import GameState, Token, has_code
+
+#: a table's diagonal steps cost irrational lengths
+EPS = 1e-9
+FAR = 10**6
+
+
+def half(s: GameState, t: Token) -> int:
+    """V CHARGE: half the model's move this turn (IX SHAMBLE: the turn's roll), none with 2 armour
+    (power armour apart: NSB read as power armour), 3 armour, a heavy weapon or a wound."""
+    return _half_of(s.setup, t.profile, t.cond == WOUNDED, s.move_of(t))
+
+
+@lru_cache(maxsize=1024)
+def _half_of(setup: Setup, profile: int, wounded: bool, move: int) -> int:
+    from grimdice.systems.crusade.movement import charge_distance
+
+    p = setup.profiles[profile]
+    heavy = any(has_code(w.effects, "HEAVY") for w in p.weapons)
+    return charge_distance(move, p.armour, setup.fighters[profile].has("nsb"), heavy, wounded)
+
+
+def beside(s: GameState, j: int) -> tuple[Pos, ...]:
+    """The positions beside token ``j`` the active model may stand on (IV: adjacent to it)."""
+    board, target = s.setup.board, s.tokens[j].sq
+    armour, doors = s.armour_of(s.tokens[s.active]), s.doors()
+    return tuple(
+        p
+        for p in board.within(target, 1)
+        if p != target and board.enterable(p, armour) and board.adjacent(p, target, doors)
+    )
+
+
+def near(s: GameState, j: int) -> Mapping[Pos, float]:
+    """The move from each position to the nearest position beside token ``j``, by plain steps
+    (models ignored), as far as the charge's half move (what a step into it leaves at most): the
+    steps about those positions (:meth:`~.board.Board.steps`) read back, as a step costs the same
+    both ways."""
+    board, t = s.setup.board, s.tokens[s.active]
+    armour, doors, limit = s.armour_of(t), s.doors(), min(s.budget, s.charging[1]) + EPS
+    cost: dict[Pos, float] = dict.fromkeys(beside(s, j), 0.0)
+    frontier = list(cost)
+    while frontier:  # costs are positive and few: a plain relaxation to a fixed point
+        nxt = []
+        for p in frontier:
+            for kind, q, c in board.steps(p, armour, doors, _NOBODY, t.side, s.breaches):
+                d = cost[p] + c
+                if kind == "move" and c > 0 and d <= limit and d < cost.get(q, FAR):
+                    cost[q] = d
+                    nxt.append(q)
+        frontier = nxt
+    return cost
+
+
+_NOBODY: dict[Pos, int] = {}
+
+
+def targets(s: GameState, i: int) -> list[int]:
+    """V CHARGE: the enemy models token ``i`` may charge: not hidden ("You may not charge Hidden
+    models"), not a chit, and within reach: its range (as the crow flies) to beside them no more
+    than its move left and the half move."""
+    me = s.tokens[i]
+    more = half(s, me)
+    if more <= 0:
+        return []
+    reach, board, side, (x, y) = s.budget + more + 1, s.setup.board, me.side, me.sq[:2]
+    return [  # the cells first: the range is a hypot on a table
+        j
+        for j, t in enumerate(s.tokens)
+        if t.side != side
+        and -reach <= t.sq[0] - x <= reach
+        and -reach <= t.sq[1] - y <= reach
+        and t.alive
+        and not t.hidden
+        and not t.blip
+        and board.range(me.sq, t.sq) <= reach
+    ]
+
+
+def declare(s: GameState, j: int) -> GameState:
+    """The charge at token ``j``: the half move added, the action left a melee at ``j``."""
+    more = half(s, s.tokens[s.active])
+    return altered(s, budget=s.budget + more, charged=True, charging=(j, more))
+
+
+def melee_target(s: GameState) -> int:
+    """The charge's target while its melee is still to come, else -1."""
+    c = s.charging
+    return c[0] if c and not _over(s, c[0]) else -1
+
+
+def _over(s: GameState, j: int) -> bool:
+    """The charge at token ``j`` is over: meleed, or no longer there to melee."""
+    return j in s.meleed or not s.tokens[j].alive
+
+
+def step_ok(s: GameState, to: Pos, cost: float, back: list[Mapping[Pos, float]]) -> bool:
+    """A step of a charger (:func:`melee_target` not -1): within its normal move, or one after
+    which it may still stand beside its target with the move it would have left (``back``: a list
+    holding :func:`near` of its target once a step asks, empty before)."""
+    if cost != FULL and cost <= s.budget - s.charging[1] + EPS:
+        return True
+    if not back:
+        back.append(near(s, s.charging[0]))
+    left = 0 if cost == FULL else s.budget - cost
+    return back[0].get(to, FAR) <= left + EPS
+
+
+def dipped(s: GameState) -> bool:
+    """A charger (its melee still to come) that has spent some of its half move."""
+    return melee_target(s) >= 0 and s.budget < s.charging[1] - EPS
+
+
+def settle(s: GameState) -> GameState:
+    """After the charge's melee (made or stopped), the half move is gone: "before meleeing" (so
+    too when its target is gone before it)."""
+    c = s.charging
+    if not c or not _over(s, c[0]) or s.pending or s.snap or (s.psy is not None and s.psy.held):
+        return s
+    return altered(s, budget=max(0, s.budget - c[1]), charging=())
+
+
+def in_turn(s: GameState) -> bool:
+    """IV: "you may melee each in turn": whether the model may still melee another enemy (it has
+    meleed and not moved since its first melee)."""
+    return bool(s.meleed) and s.moved <= s.melee_moved + EPS
+
+
+def mark(s: GameState) -> GameState:
+    """After each action or outcome: the move used at the model's first melee, kept (for
+    :func:`in_turn`), and the charge's half move dropped after its melee (:func:`settle`)."""
+    if s.meleed and s.melee_moved < 0:
+        s = altered(s, melee_moved=s.moved)
+    return settle(s) if s.charging else s
+
+
+__all__ = [
+    "beside",
+    "declare",
+    "dipped",
+    "half",
+    "in_turn",
+    "mark",
+    "melee_target",
+    "near",
+    "settle",
+    "step_ok",
+    "targets",
+]
