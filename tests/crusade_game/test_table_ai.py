@@ -1,17 +1,20 @@
-"""The AI on a hand-built table: of the steps as near its goal, it takes the one fewer enemies see
-(II: line of sight from where they stand; a wall hides the model behind it)."""
+"""The AI on a hand-built table: of the steps as near its goal, it takes the one exposed to fewer
+enemy shots (II: line of sight from where they stand; a wall hides the model behind it)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+import pytest
 
 from grimdice.systems.crusade.ai import aim
+from grimdice.systems.crusade.ai.ground import Ground
 from grimdice.systems.crusade.ai.players import _best_step, _goals, ai_player, exposure
 from grimdice.systems.crusade.damage import KO
 from grimdice.systems.crusade.game.table_parts import Nearest
 from tests.crusade_game.table_helpers import active, put, rect, table
+from tests.crusade_game.test_ai_ground import _expected_harm
 from tests.crusade_game.test_table import GANGER, game
 
 KNIFE = dict(GANGER, name="Knife", weapons=[])  # no ranged weapon: it steps rather than shoots
@@ -29,7 +32,7 @@ def test_the_ai_advances_behind_a_wall_rather_than_in_the_open():
     assert dist[open_step] == dist[covered] == dist[s.tokens[0].sq] - 1
     assert board.sight(enemy, open_step, {}) and not board.sight(enemy, covered, {})
     assert ("move", *open_step) in s.legal_actions() and ("move", *covered) in s.legal_actions()
-    assert exposure(s, open_step) == 1 and exposure(s, covered) == 0
+    assert exposure(s, open_step) > 0 and exposure(s, covered) == 0
     assert ai_player(s, np.random.default_rng(0)) == ("move", *covered)
 
 
@@ -45,31 +48,40 @@ def _watched_knife() -> Any:
     )
 
 
-def test_exposure_counts_the_standing_enemies_that_see_a_position():
-    s = _watched_knife()
+def _shots(s: Any, p: tuple[int, ...], gangers: tuple[int, ...]) -> float:
+    """The calculator's shots at a knife at ``p`` of the ``gangers`` that see it, from where they stand."""
     board = s.setup.board
+    return sum(
+        _expected_harm(GANGER, KNIFE, board.range(s.tokens[k].sq, p), board.cover(s.tokens[k].sq, p, {}))
+        for k in gangers
+        if board.sight(s.tokens[k].sq, p, {})
+    )
+
+
+def test_exposure_sums_the_shots_of_the_standing_enemies_that_see_a_position():
+    s = _watched_knife()
+    knocked_out = s.with_token(2, cond=KO)  # no longer standing: it shoots nothing
+    seen = [exposure(s, p) for p in [(5, 4, 0), (5, 5, 0), (8, 7, 0), (0, 0, 0)]]
+    assert len(set(seen)) > 2  # seen by none, one or both
     for p in [(5, 4, 0), (5, 5, 0), (8, 7, 0), (0, 0, 0)]:
-        seen_by = sum(board.sight(s.tokens[k].sq, p, {}) for k in (1, 2))
-        assert exposure(s, p) == seen_by
-    knocked_out = s.with_token(2, cond=KO)  # no longer standing: it watches nothing
-    assert exposure(knocked_out, (5, 5, 0)) == board.sight(s.tokens[1].sq, (5, 5, 0), {})
+        assert exposure(s, p) == pytest.approx(_shots(s, p, (1, 2)), abs=1e-12)
+        assert exposure(knocked_out, p) == pytest.approx(_shots(s, p, (1,)), abs=1e-12)
 
 
-def test_the_best_step_is_the_first_nearest_then_least_seen_of_all_steps():
-    """Sight is looked at only for the steps nearest the goal: the same step as ordering every step
-    by (steps to the goal, enemies that see it), the first such."""
+def test_the_best_step_is_the_first_worth_most_when_worth_more_than_staying():
+    """Every step's position valued (its steps to the goal, the shots it is exposed to): the first
+    step worth most, in any order of the steps; none when no step is worth more than staying."""
     s = _watched_knife()
     dist = aim.distances(s, _goals(s, 0, 0))
+    worth = Ground(s, dist).worth
     steps = [a for a in s.legal_actions() if a[0] == "move"]
-    best = min(dist.get(a[1:], 10**6) for a in steps)
-    tied = {exposure(s, a[1:]) for a in steps if dist.get(a[1:]) == best}
-    assert len(tied) > 1  # steps as near that enemies see differently: sight decides
+    assert len({round(worth(a[1:]), 9) for a in steps}) > 2  # the steps differ in worth
     for some in (steps, steps[::-1], steps[1:], steps[:3]):
-
-        def full(a: tuple[Any, ...]) -> tuple[int, int]:
-            return dist.get(a[1:], 10**6), exposure(s, a[1:])
-
-        assert _best_step(s, dist, some) == min(some, key=full)
+        top = max(some, key=lambda a: worth(a[1:]))
+        want = top if worth(top[1:]) > worth(s.tokens[0].sq) else None
+        assert _best_step(s, dist, some) == want
+    worse = [a for a in steps if worth(a[1:]) < worth(s.tokens[0].sq)]
+    assert worse and _best_step(s, dist, worse) is None
 
 
 def test_nearest_steps_are_the_least_over_the_goals_and_a_missing_position_gives_the_default():

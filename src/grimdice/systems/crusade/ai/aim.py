@@ -18,7 +18,7 @@ from typing import Any
 
 from grimdice.engine.table.lattice import breadth_first
 from grimdice.systems.crusade.game import entry
-from grimdice.systems.crusade.game.board import Pos
+from grimdice.systems.crusade.game.board import GridBoard, Pos
 from grimdice.systems.crusade.game.fails import weapon_after
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, Token
@@ -69,9 +69,17 @@ def distances(s: GameState, goals: Iterable[Pos]) -> Mapping[Pos, int]:
     """Steps to the nearest goal by the steps the AI takes (:data:`WALKS`) on a table, so that a
     path it would not take (a jump) does not leave it stuck; the board's own steps on a grid."""
     board = s.setup.board
+    if isinstance(board, GridBoard):
+        return _grid_nearest(board, tuple(goals))
     if not isinstance(board, TableBoard):
         return board.distances(goals)
     return _nearest(board, tuple(goals))
+
+
+@lru_cache(maxsize=256)
+def _grid_nearest(board: GridBoard, goals: tuple[Pos, ...]) -> Mapping[Pos, int]:
+    """:func:`distances` on a grid (its walls do not change), kept for the same goals."""
+    return board.distances(goals)
 
 
 @lru_cache(maxsize=1024)

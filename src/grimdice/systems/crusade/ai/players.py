@@ -12,12 +12,13 @@ enemies in it or on it, dives and melees across a held ladder; fires two pistols
 latches on or mobs by :mod:`.abilities`' values), reloads, unjams or forces an entry
 (on a table; its best attack) when it has no target, then steps (on a table climbing ladders, scrabbling
 and IX CLIMB's climbs) towards its goal (its force's ``reach`` objectives, else the nearest enemy it
-knows of; on a table, of the steps as near its goal, the one fewest enemies see), charges an enemy
-its move alone does not reach when that melee is worth making, takes an extra move when nothing is
-in reach, and hides in darkness when it can do nothing better; an artillery
-crew keeps within 1" of its piece while that cover is worth having, and the piece keeps its place
-(:mod:`.crew`). On a table it contests a ``hold`` objective as :mod:`.aim` says (through forced
-entries, at the enemies standing on it).
+knows of), weighing where its move ends by the enemy shots it is exposed to there and the shots it
+gains there (:mod:`.ground`: cover, darkness, heights), charges an enemy its move alone does not
+reach when that melee is worth making, takes an extra move when nothing is in reach, and hides when
+it can do nothing better and an enemy could shoot it; an artillery crew keeps within 1" of its
+piece while that cover is worth having, and the piece keeps its place (:mod:`.crew`). On a table it
+contests a ``hold`` objective as :mod:`.aim` says (through forced entries, at the enemies standing
+on it).
 
 It decides from its observation of the state only (``GameState.observation``): it does
 not know what the enemy's blips hold nor which cards the enemy holds.
@@ -34,7 +35,7 @@ import numpy as np
 
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
-from grimdice.systems.crusade.ai import aim, crew
+from grimdice.systems.crusade.ai import aim, crew, ground
 from grimdice.systems.crusade.ai.abilities import ABILITY_ATTACKS, ability_value
 from grimdice.systems.crusade.ai.powers import find_choice, foresee_choice, power_value
 from grimdice.systems.crusade.ai.volleys import volley_value
@@ -315,45 +316,76 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         values = [_value(state, a) for a in attacks]
         best = max(range(len(values)), key=values.__getitem__)  # the first best
         if values[best] > 0 and not aim.hurries(state, values[best], actions):
-            return attacks[best]
+            return _shoot_or_step(state, actions, attacks[best], values[best])
     for a in actions:
         if a[0] in ("reload", "unjam", "force") and not carrying:
             # VI FORCE ENTRY on a table, into a sector its enemies hold: with its best attack
             return aim.best_force(state, actions) if a[0] == "force" else a
+    where = _where(state)
+    return _stay(state, actions) if where is None else _move_on(state, actions, *where)
+
+
+def _where(state: GameState) -> tuple[list[Pos], bool] | None:
+    """Where the active model goes: None when it keeps its place (on its ``hold`` square; VIII
+    ARTILLERY: the piece, or a crew model within 1" of it), else its goals (V CHARGE: beside its
+    target, once it charges) and whether they are its piece's posts (:mod:`.crew`)."""
     me = state.tokens[state.active]
     if not me.blip and aim.keeps_hold(state, state.active, {p[:2] for p in _hold_squares(state, me.side)}):
-        return _end(actions)  # it holds its objective
+        return None  # it holds its objective
     if crew.emplaced(state, state.active):  # VIII ARTILLERY: the piece keeps its place
-        return _stay(actions)
+        return None
     posts = None if me.blip else crew.post(state, state.active)  # VIII ARTILLERY: its piece's cover
     if posts is not None and me.sq in posts:
-        return _stay(actions)
+        return None
     target = charge.melee_target(state) if state.charging else -1  # V CHARGE: on to its target
     goals = list(charge.beside(state, target)) if target >= 0 else _goals(state, me.side, state.active)
-    return _move_on(state, actions, posts or goals, posts is not None)
+    return posts or goals, posts is not None
+
+
+#: the steps the AI takes
+STEPS = ("move", "open", "manhole", "ladder", "scrabble", "climb")
+
+
+def _shoot_or_step(
+    state: GameState, actions: list[tuple[Any, ...]], attack: tuple[Any, ...], value: float
+) -> tuple[Any, ...]:
+    """The attack worth ``value``; but a shot waits for a step first (to cover, into range, up
+    to a height that sees over cover) when the step's position is worth more (:meth:`.ground.
+    Ground.worth`, its better shot counted) than the shot now and then the best of its place and
+    its steps without a shot."""
+    where = None if attack[0] != "shoot" else _where(state)
+    if where is None or where[1]:
+        return attack
+    first = ground.step_first(
+        state, _distances(state, where[0]), [a for a in actions if a[0] in STEPS], value
+    )
+    return attack if first is None else first
 
 
 def _move_on(
     state: GameState, actions: list[tuple[Any, ...]], goals: list[Pos], crewed: bool
 ) -> tuple[Any, ...]:
-    """A step towards ``goals``; else (not a crew going to its piece) a charge or an extra move
-    towards them, or it hides or ends."""
+    """A step (:func:`_best_step`); else (not a crew going to its piece) a charge towards
+    ``goals``, a hide where an enemy could shoot it (:func:`_hides`), an extra move towards
+    ``goals``; else it stays (:func:`_stay`)."""
     me = state.tokens[state.active]
     dist = _distances(state, goals)
     here = dist.get(me.sq, 10**6)
-    steps = [a for a in actions if a[0] in ("move", "open", "manhole", "ladder", "scrabble", "climb")]
+    steps = [a for a in actions if a[0] in STEPS]
     if steps:
         best_step = _best_step(state, dist, steps)
-        if dist.get(tuple(int(v) for v in best_step[1:]), 10**6) < here:
+        if best_step is not None:
             return best_step
     if crewed:
-        return _stay(actions)
+        return _stay(state, actions)
     charged = _charge(state, actions)
     if charged is not None:
         return charged
+    if _hides(state, actions):  # rather than an extra move out of its cover
+        return ("hide",)
     if ("extra",) in actions and here > 1:
         return ("extra",)
-    return _stay(actions)
+    return _stay(state, actions)
 
 
 def _charge(state: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
@@ -410,32 +442,39 @@ def _ambush_value(s: GameState, k: int, a: tuple[Any, ...]) -> float:
     return law_value(s, k, a[1], situation.shot(still, k, a[1], a[2]))
 
 
-def exposure(s: GameState, p: Pos) -> int:
-    """On a table: how many standing enemy models (not blips) would see a model of the active
-    player at ``p`` (II: line of sight from where they stand; heights and buildings count). On a
-    grid: 0 (its steps are chosen by distance alone)."""
-    board = s.setup.board
-    if not isinstance(board, TableBoard):
-        return 0
-    return sum(
-        1 for t in s.tokens if t.side != s.player and t.standing and not t.blip and board.sight(t.sq, p, {})
-    )
+def exposure(s: GameState, p: Pos) -> float:
+    """The expected harm of the enemy shots the active model would be exposed to at ``p`` in the
+    enemy's next turn (:func:`.ground.threat`: line of sight, cover and darkness counted)."""
+    return ground.threat(s, p)
 
 
-def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]]) -> tuple[Any, ...]:
-    """The step nearest its goal; on a table, of steps as near, the one fewer enemies see (it
-    advances in cover); the first such in ``steps``. Only the nearest steps' sight is looked at."""
-    near = [dist.get(a[1:], 10**6) for a in steps]  # its position's ints (a Pos's hash and equality)
-    best = min(near)
-    tied = [a for a, d in zip(steps, near, strict=True) if d == best]
-    if len(tied) == 1:
-        return tied[0]
-    return min(tied, key=lambda a: exposure(s, tuple(int(v) for v in a[1:])))
+def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+    """The step the active model takes (:func:`.ground.ways`): of its steps nearer its goal (``dist``) and
+    those that end its move (:func:`.ground.ends_move`), the one to the position worth most
+    (:meth:`.ground.Ground.worth`: its shots gained, less the enemy shots it is exposed to, less its
+    steps from its goal), the first such. On its way (a step nearer that leaves it more move) it
+    takes it; where its move ends, only when worth more than where it stands; else None."""
+    ways, walking = ground.ways(s, dist, steps)
+    if not ways:
+        return None
+    worth = ground.Ground(s, dist).worth
+    values = [worth(tuple(int(v) for v in a[1:])) for a in ways]
+    top = max(range(len(ways)), key=values.__getitem__)  # the first best
+    if walking or values[top] > worth(s.tokens[s.active].sq) + 1e-9:
+        return ways[top]
+    return None
 
 
-def _stay(actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
-    """Stay where it stands: hide if it may, else end the activation."""
-    return ("hide",) if ("hide",) in actions else _end(actions)
+def _hides(s: GameState, actions: list[tuple[Any, ...]]) -> bool:
+    """V HIDING: whether it hides: it may, and an enemy could shoot it where it stands in the
+    enemy's next turn (II: "they may not be hidden")."""
+    return ("hide",) in actions and exposure(s, s.tokens[s.active].sq) > 0
+
+
+def _stay(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """Stay where it stands: hide if it may and enemies could shoot it (:func:`_hides`), else end
+    the activation."""
+    return ("hide",) if _hides(s, actions) else _end(actions)
 
 
 def _end(actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
