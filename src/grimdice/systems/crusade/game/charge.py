@@ -26,18 +26,17 @@ that activation (:func:`in_turn`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
 
 from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game.board import FULL, Pos
+from grimdice.systems.crusade.game.charge_way import FAR, least
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, Token, has_code
 
 #: a table's diagonal steps cost irrational lengths
 EPS = 1e-9
-FAR = 10**6
 
 
 def half(s: GameState, t: Token) -> int:
@@ -66,40 +65,34 @@ def beside(s: GameState, j: int) -> tuple[Pos, ...]:
     )
 
 
-def near(s: GameState, j: int) -> Mapping[Pos, float]:
-    """The move from each position to the nearest position beside token ``j``, by plain steps
-    (models ignored), as far as the charge's half move (what a step into it leaves at most): the
-    steps about those positions (:meth:`~.board.Board.steps`) read back, as a step costs the same
-    both ways."""
-    board, t = s.setup.board, s.tokens[s.active]
-    armour, doors, limit = s.armour_of(t), s.doors(), min(s.budget, s.charging[1]) + EPS
-    cost: dict[Pos, float] = dict.fromkeys(beside(s, j), 0.0)
-    frontier = list(cost)
-    while frontier:  # costs are positive and few: a plain relaxation to a fixed point
-        nxt = []
-        for p in frontier:
-            for kind, q, c in board.steps(p, armour, doors, _NOBODY, t.side, s.breaches):
-                d = cost[p] + c
-                if kind == "move" and c > 0 and d <= limit and d < cost.get(q, FAR):
-                    cost[q] = d
-                    nxt.append(q)
-        frontier = nxt
-    return cost
+def near(s: GameState, j: int, bound: float, whole: bool = False, kept: bool = False) -> float:
+    """The least move from where the active model stands to beside token ``j``, by the steps the
+    game offers it, models in the way (reading ``charge_reach``, :func:`.charge_way.least`), or
+    :data:`FAR` when more than ``bound``; ``whole``: a whole-move step may be its first;
+    ``kept``: ``s`` is a state of the game, not one made to look ahead."""
+    return least(s, beside(s, j), s.tokens[j].sq, bound, whole, kept)
 
 
-_NOBODY: dict[Pos, int] = {}
+def after_step(s: GameState, kind: str, to: Pos) -> GameState:
+    """Where a step leaves the active model: a door opened or closed (the model stays), else the
+    model at ``to`` (its move left not changed: :func:`near` is told it)."""
+    if kind in ("open", "close"):
+        return altered(s, open_doors=s.open_doors ^ {to})
+    return s.with_token(s.active, sq=to)
 
 
 def targets(s: GameState, i: int) -> list[int]:
     """V CHARGE: the enemy models token ``i`` may charge: not hidden ("You may not charge Hidden
-    models"), not a chit, and within reach: its range (as the crow flies) to beside them no more
-    than its move left and the half move."""
+    models"), not a chit, and within reach: its range (as the crow flies) no more than its move
+    left and the half move and a step past it, and (for the active model) a way to beside them
+    by its steps within that move (:func:`near`)."""
     me = s.tokens[i]
     more = half(s, me)
     if more <= 0:
         return []
     reach, board, side, (x, y) = s.budget + more + 1, s.setup.board, me.side, me.sq[:2]
-    return [  # the cells first: the range is a hypot on a table
+    whole = s.moved == 0 and s.budget >= s.move_of(me)
+    return [  # the cells first: the range is a hypot on a table; the steps last
         j
         for j, t in enumerate(s.tokens)
         if t.side != side
@@ -109,6 +102,7 @@ def targets(s: GameState, i: int) -> list[int]:
         and not t.hidden
         and not t.blip
         and board.range(me.sq, t.sq) <= reach
+        and (i != s.active or near(s, j, s.budget + more, whole, kept=True) < FAR)
     ]
 
 
@@ -129,16 +123,14 @@ def _over(s: GameState, j: int) -> bool:
     return j in s.meleed or not s.tokens[j].alive
 
 
-def step_ok(s: GameState, to: Pos, cost: float, back: list[Mapping[Pos, float]]) -> bool:
+def step_ok(s: GameState, kind: str, to: Pos, cost: float) -> bool:
     """A step of a charger (:func:`melee_target` not -1): within its normal move, or one after
-    which it may still stand beside its target with the move it would have left (``back``: a list
-    holding :func:`near` of its target once a step asks, empty before)."""
+    which it may still stand beside its target with the move it would have left (:func:`near`
+    from where the step leaves it; after a whole-move step, none)."""
     if cost != FULL and cost <= s.budget - s.charging[1] + EPS:
         return True
-    if not back:
-        back.append(near(s, s.charging[0]))
-    left = 0 if cost == FULL else s.budget - cost
-    return back[0].get(to, FAR) <= left + EPS
+    left = 0.0 if cost == FULL else s.budget - cost
+    return near(after_step(s, kind, to), s.charging[0], left) < FAR
 
 
 def dipped(s: GameState) -> bool:
@@ -170,6 +162,7 @@ def mark(s: GameState) -> GameState:
 
 
 __all__ = [
+    "after_step",
     "beside",
     "declare",
     "dipped",
