@@ -30,7 +30,8 @@ from functools import lru_cache
 
 from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game.board import FULL, Pos
-from grimdice.systems.crusade.game.charge_way import FAR, least
+from grimdice.systems.crusade.game.charge_way import FAR, harmless, least
+from grimdice.systems.crusade.game.climb import HANG_DROP
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, Token, has_code
@@ -126,7 +127,12 @@ def _over(s: GameState, j: int) -> bool:
 def step_ok(s: GameState, kind: str, to: Pos, cost: float) -> bool:
     """A step of a charger (:func:`melee_target` not -1): within its normal move, or one after
     which it may still stand beside its target with the move it would have left (:func:`near`
-    from where the step leaves it; after a whole-move step, none)."""
+    from where the step leaves it; after a whole-move step, none); a fall or a hang, which ends
+    the move and so spends the half move too, only onto a position beside the target, unharmed
+    (reading ``charge_reach``)."""
+    if kind in ("fall", "hang"):  # the move ends there (reading fall_ends_move): beside, unharmed
+        drop = s.tokens[s.active].sq[2] - to[2] - (HANG_DROP if kind == "hang" else 0)
+        return to in beside(s, s.charging[0]) and harmless(s, drop)
     if cost != FULL and cost <= s.budget - s.charging[1] + EPS:
         return True
     left = 0.0 if cost == FULL else s.budget - cost

@@ -24,6 +24,7 @@ from grimdice.systems.crusade.game import big, climb, flight, latch
 from grimdice.systems.crusade.game.board import FULL, Doors, Pos, Step
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import GameState
+from grimdice.systems.crusade.movement import falling
 
 EPS = 1e-9
 FAR = 10**6
@@ -56,23 +57,29 @@ class Way:
             return x, big.entering(x, flight.steps_from(x))
         return s, flight.walks(s, altered(self.t, sq=p), self.doors, self.sides)
 
-    def edges(self, p: Pos, whole: bool) -> list[tuple[Pos, float]]:
-        """Where each step offered at ``p`` takes the model and its cost; a closed door's opening
-        joined to the step through it; whole-move steps only when ``whole``; a jump or a scrabble
-        when its chance is above nought."""
+    def edges(self, p: Pos, whole: bool) -> list[tuple[Pos, float, bool]]:
+        """Where each step offered at ``p`` takes the model, its cost and whether it ends the move
+        (a fall, :func:`.climb.fall`: only one that leaves the model unharmed, as a harmed one ends
+        its turn's doings); a closed door's opening joined to the step through it; whole-move
+        steps only when ``whole``; a jump or a scrabble when its chance is above nought."""
         x, found = self.steps(p)
-        out: list[tuple[Pos, float]] = []
+        out: list[tuple[Pos, float, bool]] = []
         for kind, to, cost in found:
-            if kind in _NEVER or (kind in climb.CLIMBS and self._chance(x, p, kind, to) <= 0):
+            if kind in _NEVER or (cost == FULL and not whole):
+                continue  # a whole-move step: the model's first (``whole``: at its own place)
+            if kind in climb.CLIMBS and self._chance(x, p, kind, to) <= 0:
                 continue
             if cost == FULL:
-                if whole:
-                    out.append((to, FULL))
+                if kind != "hang" or harmless(self.s, p[2] - to[2] - climb.HANG_DROP):
+                    out.append((to, FULL, True))
+            elif kind == "fall":
+                if harmless(self.s, p[2] - to[2]):
+                    out.append((to, cost, True))
             elif kind == "open":
                 _, through = self.steps(p, {**self.doors, to: True})
-                out.extend((q, cost + c) for k, q, c in through if k == "move" and q == to)
+                out.extend((q, cost + c, False) for k, q, c in through if k == "move" and q == to)
             else:
-                out.append((to, cost))
+                out.append((to, cost, False))
         return out
 
     def _chance(self, x: GameState, p: Pos, kind: str, to: Pos) -> float:
@@ -81,6 +88,14 @@ class Way:
         if x.tokens[x.active].sq == p or kind != "jump":
             return climb.chance(x, kind, to)
         return climb.jump_odds(x, *x.setup.board.gap_of(p, to))  # type: ignore[attr-defined]
+
+
+def harmless(s: GameState, height: float) -> bool:
+    """Whether the active model takes no harm from a fall of ``height`` (V FALLING: "For every
+    4" you fall, take 1 hit"; IX FLY: "You may ignore damage from a fall")."""
+    t = s.tokens[s.active]
+    body = s.setup.fighters[t.profile].body
+    return falling(max(0.0, height), (t.cond, t.hits), body, fly=body.fly)[0] == t.cond
 
 
 def least(s: GameState, goals: Collection[Pos], aim: Pos, bound: float, whole: bool, kept: bool) -> float:
@@ -107,16 +122,16 @@ def least(s: GameState, goals: Collection[Pos], aim: Pos, bound: float, whole: b
             continue
         if p in goals:
             return g
-        for q, c in way.edges(p, whole and p == start):
-            if c == FULL:
-                if q in goals:
-                    return bound
+        for q, c, last in way.edges(p, whole and p == start):
+            d = bound if c == FULL else g + c
+            if last:  # nothing follows it: there, or no way
+                if q in goals and d <= limit:
+                    return d
                 continue
-            d = g + c
             if d < best.get(q, FAR) and d + under(q) <= limit:
                 best[q] = d
                 heapq.heappush(todo, (d + under(q), -d, q))
     return FAR
 
 
-__all__ = ["Way", "least"]
+__all__ = ["Way", "harmless", "least"]
