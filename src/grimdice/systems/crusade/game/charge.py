@@ -7,17 +7,17 @@ models." IV: "If adjacent to multiple targets, you may melee each in turn."
 
 Reading ``charge``: a charge is the model's action, declared at an enemy model it may reach
 (``("charge", j)``: not hidden, not a chit, V ENEMY CHITS "Treat unrevealed chits as hidden
-models"; within reach: its range, as the crow flies, to beside it no more than its move left and
-the half move, :func:`targets`), with its half move added to the move it has left
-(:func:`declare`); its melee is at that target (:func:`melee_target`). The half move is spent only
-on the way to the target: a step that dips into it is offered only when the model may still stand
-beside its target with the move it would have left (:func:`step_ok`; the move back from beside
-the target counted as the board counts it, models ignored, :func:`near`), and once it has dipped
-into it, the model may not end its activation while it may melee its target or step on towards it
-(:func:`dipped`; :func:`.choices.ending`). A charger whose way is blocked (a model in the way, a
-ZOC melee that wounded it) ends where it stands. Once the charge's melee is over (made, or stopped
-by a snap shot), the half move is gone: the model keeps at most what is left of its normal move
-(:func:`settle`).
+models"; within reach: a way to beside it by its steps no longer than its move left and the half
+move, :func:`targets`), with its half move added to the move it has left (:func:`declare`); its
+melee is at that target (:func:`melee_target`). The half move is spent only on the way to the
+target: a step that dips into it is offered only when the model may still stand beside its target
+with the move it would have left (:func:`step_ok`; the way measured over the steps the game offers
+it, each at its cost the way taken, models in the way: reading ``charge_reach``, :func:`near`,
+:mod:`.charge_way`), and once it has dipped into it, the model may not end its activation while
+it may melee its target or step on towards it (:func:`dipped`; :func:`.choices.ending`). A
+charger whose way is blocked (a model in the way, a ZOC melee that wounded it) ends where it
+stands. Once the charge's melee is over (made, or stopped by a snap shot), the half move is gone:
+the model keeps at most what is left of its normal move (:func:`settle`).
 
 Reading ``melee_in_turn``: the successive melees are at enemies beside the model where it made its
 first melee: once it has moved after a melee (a step, a door opened), it makes no further melee in

@@ -8,9 +8,12 @@ the board's moves, ladders, stairs and manholes, IX CLIMB's climbs, IX FLY and J
 steps, IX LATCH ON and IX BIG's limits), each at its cost in the direction taken, through the
 other models as they stand (the model's own place left free once it has stepped off it); a closed
 door on the way is opened (its cost) and stepped through; a rolled step (a jump, a scrabble) counts
-when the game offers it (a chance above nought), as the player may try it; a fall counts (its hits
-are a chance outcome); a step costing the whole move (V tall ladders, X manholes, a scrabble, a
-hang) only as the first step of a model that has not moved. The least cost is a best-first search
+when the game offers it (a chance above nought), as the player may try it (a failed roll may leave
+it short); a fall ends the move (reading ``fall_ends_move``), so it counts only as the last step,
+onto a position beside the target, and only when it leaves the model unharmed (a harmed model's
+turn's doings are over); a step costing the whole move (V tall ladders, X manholes, a scrabble, a
+hang) only as the first step of a model that has not moved, onto a position beside the target.
+The least cost is a best-first search
 (A*, the cells across, less the one beside, as a lower bound: every step costs at least an
 inch, a square, for each cell it crosses in x or in y), bounded by the move the charger has for it.
 """
