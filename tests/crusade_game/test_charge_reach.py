@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from grimdice.engine.game import CHANCE
-from grimdice.systems.crusade.game import charge
+from grimdice.systems.crusade.game import charge, charge_way
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import GameState, initial_state
 from tests.crusade_game.helpers import at, state
@@ -210,3 +210,29 @@ def test_random_games_leave_no_charger_short_of_its_target():
             assert stuck == 0, (setup.scenario.title, seed)
             seen += dipped
     assert seen > 0  # chargers did step into their half moves
+
+
+@pytest.mark.slow
+def test_a_sector_shut_to_the_charger_is_out_of_its_reach():
+    # VI: a sector held by enemies alone is entered only within 3" of a forced entry, or by a roof
+    # hatch, stairs or a catwalk ("you do not have to force entry"): the quick answer that no way
+    # leads in is the search's answer, over a move longer than any
+    setup = build_setup(yaml.safe_load(Path("examples/games/crusade-game-skirmish.yaml").read_text()))
+    shut = 0
+    for seed in range(3):
+        rng, s = random.Random(seed), initial_state(setup)
+        for _ in range(400):
+            if s.ended:
+                break
+            if s.current_player() == CHANCE:
+                outcomes, weights = zip(*s.chance_outcomes(), strict=True)
+                s = s.apply(rng.choices(outcomes, weights)[0])
+                continue
+            if s.active >= 0 and not s.tokens[s.active].blip:
+                for j, t in enumerate(s.tokens):
+                    if t.side != s.tokens[s.active].side and t.alive and charge_way.shut_out(s, t.sq):
+                        shut += 1
+                        way = charge_way.least(s, charge.beside(s, j), t.sq, 60, False, False)
+                        assert way == charge_way.FAR
+            s = s.apply(rng.choice(s.legal_actions()))
+    assert shut > 0

@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game.board import FULL, Pos
-from grimdice.systems.crusade.game.charge_way import FAR, harmless, least
+from grimdice.systems.crusade.game.charge_way import FAR, harmless, least, shut_out
 from grimdice.systems.crusade.game.climb import HANG_DROP
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
@@ -66,12 +66,13 @@ def beside(s: GameState, j: int) -> tuple[Pos, ...]:
     )
 
 
-def near(s: GameState, j: int, bound: float, whole: bool = False, kept: bool = False) -> float:
+def near(s: GameState, j: int, bound: float, whole: bool = False, own: bool = False) -> float:
     """The least move from where the active model stands to beside token ``j``, by the steps the
     game offers it, models in the way (reading ``charge_reach``, :func:`.charge_way.least`), or
     :data:`FAR` when more than ``bound``; ``whole``: a whole-move step may be its first;
-    ``kept``: ``s`` is a state of the game, not one made to look ahead."""
-    return least(s, beside(s, j), s.tokens[j].sq, bound, whole, kept)
+    ``own``: ``s`` is a state of the game, not one made to look ahead."""
+    aim = s.tokens[j].sq
+    return FAR if shut_out(s, aim) else least(s, beside(s, j), aim, bound, whole, own)
 
 
 def after_step(s: GameState, kind: str, to: Pos) -> GameState:
@@ -103,7 +104,7 @@ def targets(s: GameState, i: int) -> list[int]:
         and not t.hidden
         and not t.blip
         and board.range(me.sq, t.sq) <= reach
-        and (i != s.active or near(s, j, s.budget + more, whole, kept=True) < FAR)
+        and (i != s.active or near(s, j, s.budget + more, whole, own=True) < FAR)
     ]
 
 
