@@ -174,7 +174,7 @@ def test_a_building_shot_down_shows_its_hits_and_its_rubble(client: TestClient) 
 def test_climbs_are_drawn_as_steps_to_where_they_land(client: TestClient) -> None:
     from tests.crusade_game.test_table_games import climber
 
-    log, states = played(climbing(), (climber, climber), 30)
+    log, states = played(climbing(), (climber, climber), 31)
     body = replay_body(client, log)
     assert_frames_follow(body, states, log)
     kinds = {a[0] for a in log["actions"]}
@@ -259,7 +259,7 @@ def test_table_logs_show_heights_ladders_stairs_and_rubble(
 
     from .conftest import board_shot, open_page
 
-    log, states = played(climbing(), (climber, climber), 30)
+    log, states = played(climbing(), (climber, climber), 31)
     saved = tmp_path / "game-0001.json"
     saved.write_text(json.dumps(log))
     up = next(k for k, s in enumerate(states) if any(t.sq[2] > 0 and t.on_board for t in s.tokens))

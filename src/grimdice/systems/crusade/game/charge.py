@@ -7,17 +7,17 @@ models." IV: "If adjacent to multiple targets, you may melee each in turn."
 
 Reading ``charge``: a charge is the model's action, declared at an enemy model it may reach
 (``("charge", j)``: not hidden, not a chit, V ENEMY CHITS "Treat unrevealed chits as hidden
-models"; within reach: its range, as the crow flies, to beside it no more than its move left and
-the half move, :func:`targets`), with its half move added to the move it has left
-(:func:`declare`); its melee is at that target (:func:`melee_target`). The half move is spent only
-on the way to the target: a step that dips into it is offered only when the model may still stand
-beside its target with the move it would have left (:func:`step_ok`; the move back from beside
-the target counted as the board counts it, models ignored, :func:`near`), and once it has dipped
-into it, the model may not end its activation while it may melee its target or step on towards it
-(:func:`dipped`; :func:`.choices.ending`). A charger whose way is blocked (a model in the way, a
-ZOC melee that wounded it) ends where it stands. Once the charge's melee is over (made, or stopped
-by a snap shot), the half move is gone: the model keeps at most what is left of its normal move
-(:func:`settle`).
+models"; within reach: a way to beside it by its steps no longer than its move left and the half
+move, :func:`targets`), with its half move added to the move it has left (:func:`declare`); its
+melee is at that target (:func:`melee_target`). The half move is spent only on the way to the
+target: a step that dips into it is offered only when the model may still stand beside its target
+with the move it would have left (:func:`step_ok`; the way measured over the steps the game offers
+it, each at its cost the way taken, models in the way: reading ``charge_reach``, :func:`near`,
+:mod:`.charge_way`), and once it has dipped into it, the model may not end its activation while
+it may melee its target or step on towards it (:func:`dipped`; :func:`.choices.ending`). A
+charger whose way is blocked (a model in the way, a ZOC melee that wounded it) ends where it
+stands. Once the charge's melee is over (made, or stopped by a snap shot), the half move is gone:
+the model keeps at most what is left of its normal move (:func:`settle`).
 
 Reading ``melee_in_turn``: the successive melees are at enemies beside the model where it made its
 first melee, while it stands there: once it has moved after a melee (a step, a door opened) or been
@@ -26,18 +26,18 @@ moved from there (VIII KNOCKBACK), it makes no further melee in that activation 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
 
 from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game.board import FULL, Pos
+from grimdice.systems.crusade.game.charge_way import FAR, harmless, least, shut_out
+from grimdice.systems.crusade.game.climb import HANG_DROP
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import GameState, Token, has_code
 
 #: a table's diagonal steps cost irrational lengths
 EPS = 1e-9
-FAR = 10**6
 
 
 def half(s: GameState, t: Token) -> int:
@@ -66,40 +66,35 @@ def beside(s: GameState, j: int) -> tuple[Pos, ...]:
     )
 
 
-def near(s: GameState, j: int) -> Mapping[Pos, float]:
-    """The move from each position to the nearest position beside token ``j``, by plain steps
-    (models ignored), as far as the charge's half move (what a step into it leaves at most): the
-    steps about those positions (:meth:`~.board.Board.steps`) read back, as a step costs the same
-    both ways."""
-    board, t = s.setup.board, s.tokens[s.active]
-    armour, doors, limit = s.armour_of(t), s.doors(), min(s.budget, s.charging[1]) + EPS
-    cost: dict[Pos, float] = dict.fromkeys(beside(s, j), 0.0)
-    frontier = list(cost)
-    while frontier:  # costs are positive and few: a plain relaxation to a fixed point
-        nxt = []
-        for p in frontier:
-            for kind, q, c in board.steps(p, armour, doors, _NOBODY, t.side, s.breaches):
-                d = cost[p] + c
-                if kind == "move" and c > 0 and d <= limit and d < cost.get(q, FAR):
-                    cost[q] = d
-                    nxt.append(q)
-        frontier = nxt
-    return cost
+def near(s: GameState, j: int, bound: float, whole: bool = False, own: bool = False) -> float:
+    """The least move from where the active model stands to beside token ``j``, by the steps the
+    game offers it, models in the way (reading ``charge_reach``, :func:`.charge_way.least`), or
+    :data:`FAR` when more than ``bound``; ``whole``: a whole-move step may be its first;
+    ``own``: ``s`` is a state of the game, not one made to look ahead."""
+    aim = s.tokens[j].sq
+    return FAR if shut_out(s, aim) else least(s, beside(s, j), aim, bound, whole, own)
 
 
-_NOBODY: dict[Pos, int] = {}
+def after_step(s: GameState, kind: str, to: Pos) -> GameState:
+    """Where a step leaves the active model: a door opened or closed (the model stays), else the
+    model at ``to`` (its move left not changed: :func:`near` is told it)."""
+    if kind in ("open", "close"):
+        return altered(s, open_doors=s.open_doors ^ {to})
+    return s.with_token(s.active, sq=to)
 
 
 def targets(s: GameState, i: int) -> list[int]:
     """V CHARGE: the enemy models token ``i`` may charge: not hidden ("You may not charge Hidden
-    models"), not a chit, and within reach: its range (as the crow flies) to beside them no more
-    than its move left and the half move."""
+    models"), not a chit, and within reach: its range (as the crow flies) no more than its move
+    left and the half move and a step past it, and (for the active model) a way to beside them
+    by its steps within that move (:func:`near`)."""
     me = s.tokens[i]
     more = half(s, me)
     if more <= 0:
         return []
     reach, board, side, (x, y) = s.budget + more + 1, s.setup.board, me.side, me.sq[:2]
-    return [  # the cells first: the range is a hypot on a table
+    whole = s.moved == 0 and s.budget >= s.move_of(me)
+    return [  # the cells first: the range is a hypot on a table; the steps last
         j
         for j, t in enumerate(s.tokens)
         if t.side != side
@@ -109,6 +104,7 @@ def targets(s: GameState, i: int) -> list[int]:
         and not t.hidden
         and not t.blip
         and board.range(me.sq, t.sq) <= reach
+        and (i != s.active or near(s, j, s.budget + more, whole, own=True) < FAR)
     ]
 
 
@@ -129,16 +125,19 @@ def _over(s: GameState, j: int) -> bool:
     return j in s.meleed or not s.tokens[j].alive
 
 
-def step_ok(s: GameState, to: Pos, cost: float, back: list[Mapping[Pos, float]]) -> bool:
+def step_ok(s: GameState, kind: str, to: Pos, cost: float) -> bool:
     """A step of a charger (:func:`melee_target` not -1): within its normal move, or one after
-    which it may still stand beside its target with the move it would have left (``back``: a list
-    holding :func:`near` of its target once a step asks, empty before)."""
+    which it may still stand beside its target with the move it would have left (:func:`near`
+    from where the step leaves it; after a whole-move step, none); a fall or a hang, which ends
+    the move and so spends the half move too, only onto a position beside the target, unharmed
+    (reading ``charge_reach``)."""
+    if kind in ("fall", "hang"):  # the move ends there (reading fall_ends_move): beside, unharmed
+        drop = s.tokens[s.active].sq[2] - to[2] - (HANG_DROP if kind == "hang" else 0)
+        return to in beside(s, s.charging[0]) and harmless(s, drop)
     if cost != FULL and cost <= s.budget - s.charging[1] + EPS:
         return True
-    if not back:
-        back.append(near(s, s.charging[0]))
-    left = 0 if cost == FULL else s.budget - cost
-    return back[0].get(to, FAR) <= left + EPS
+    left = 0.0 if cost == FULL else s.budget - cost
+    return near(after_step(s, kind, to), s.charging[0], left) < FAR
 
 
 def dipped(s: GameState) -> bool:
@@ -172,6 +171,7 @@ def mark(s: GameState) -> GameState:
 
 
 __all__ = [
+    "after_step",
     "beside",
     "declare",
     "dipped",

@@ -8,7 +8,7 @@ builders, so that the two give the same actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -46,7 +46,7 @@ from grimdice.systems.crusade.game.activation import (
     wounded,
 )
 from grimdice.systems.crusade.game.answers import ADJACENT, SIGHT, LastAnswer
-from grimdice.systems.crusade.game.board import FULL, Pos
+from grimdice.systems.crusade.game.board import FULL
 from grimdice.systems.crusade.game.fails import recover_actions
 from grimdice.systems.crusade.game.hiding import may_hide
 from grimdice.systems.crusade.game.infiltrate import placements, placing
@@ -371,13 +371,12 @@ def board_steps(s: GameState) -> list[Action]:
     full = s.moved == 0 and s.budget >= s.move_of(s.tokens[s.active])
     budget, climbs = s.budget + EPS, climb.CLIMBS
     target = charge.melee_target(s) if s.charging else -1  # V CHARGE: its half move's steps
-    back: list[Mapping[Pos, float]] = []  # its steps back from beside its target, once asked
     return [
         (kind,) + to  # noqa: RUF005  (one tuple joined: faster than (kind, *to))
         for kind, to, cost in found
         if (full if cost == FULL else cost <= budget)
         and (kind not in climbs or climb.chance(s, kind, to) > 0)
-        and (target < 0 or charge.step_ok(s, to, cost, back))
+        and (target < 0 or charge.step_ok(s, kind, to, cost))
     ]
 
 

@@ -45,6 +45,16 @@ def with_climbs(s: GameState, t: Token, steps: Sequence[Step], occupied: Occupie
     return [*(st for st in steps if not (st[0] == "jump" and st[1] in reached)), *up]
 
 
+def climbs(s: GameState, t: Token) -> bool:
+    """Whether model ``t`` climbs (IX CLIMB, revealed, on a table)."""
+    return not t.blip and isinstance(s.setup.board, TableBoard) and _climber(s.setup, t.profile)
+
+
+def climbs_from(board: TableBoard, p: Pos) -> tuple[Placed, ...]:
+    """Every climb from ``p`` on the empty table, with the sector it enters (or -1)."""
+    return _static(board, p)
+
+
 @lru_cache(maxsize=1024)
 def _climber(setup: Setup, profile: int) -> bool:
     """Whether the profile has IX CLIMB (kept per setup and profile)."""
@@ -102,4 +112,4 @@ def _over_walls(board: TableBoard, p: Pos) -> list[Placed]:
     return out
 
 
-__all__ = ["with_climbs"]
+__all__ = ["climbs", "climbs_from", "with_climbs"]

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
-from grimdice.systems.crusade.game.board import Step
+from grimdice.systems.crusade.game.board import Doors, Occupied, Step
 from grimdice.systems.crusade.game.climber import with_climbs
 from grimdice.systems.crusade.game.latch import steps as latched
 from grimdice.systems.crusade.game.long_flight import long_flights, reach
@@ -71,6 +72,11 @@ def steps_of(s: GameState) -> Sequence[Step]:
     return steps
 
 
+def steps_from(s: GameState) -> Sequence[Step]:
+    """The active model's steps (:func:`steps_of`), not kept: for a search over many positions."""
+    return _steps_of(s)
+
+
 def _steps_of(s: GameState) -> Sequence[Step]:
     return latched(s, s.active, _steps(s, s.tokens[s.active]))  # IX LATCH ON: neither may move
 
@@ -83,6 +89,20 @@ def _steps(s: GameState, t: Token) -> Sequence[Step]:
     steps = with_climbs(s, t, board.steps(*args), args[3])
     if not flies(s, t):
         return steps
+    return _with_flights(s, t, steps, args)
+
+
+def walks(s: GameState, t: Token, doors: Doors, sides: Occupied) -> Sequence[Step]:
+    """The steps of model ``t`` (not a flier) where it stands, with the doors and the models'
+    places given: the board's, and a climber's climbs (as :func:`steps_of`, for a search over
+    places the model is not at)."""
+    args = (t.sq, s.armour_of(t), doors, sides, t.side, s.breaches)
+    return with_climbs(s, t, s.setup.board.steps(*args), sides)
+
+
+def _with_flights(s: GameState, t: Token, steps: Sequence[Step], args: tuple[Any, ...]) -> Sequence[Step]:
+    """A flier's ``steps`` and its air steps (``args``: the board's steps' arguments)."""
+    board = s.setup.board
     flights = getattr(board, "flights", None)
     if flights is None:
         return [*steps, *grid_flights(s, t)]
@@ -112,4 +132,4 @@ def grid_flights(s: GameState, t: Token) -> list[Step]:
     return out
 
 
-__all__ = ["FLIERS", "flies", "grid_flights", "steps_of"]
+__all__ = ["FLIERS", "flies", "grid_flights", "steps_from", "steps_of", "walks"]

@@ -73,6 +73,9 @@ READINGS = (
     "standing has front cover against every shot",
     "reading charge: a charge is declared at an enemy model not hidden within reach, and melees it; its "
     "half move is spent only on the way to it; after the melee at most the normal move is left",
+    "reading charge_reach: a charge's reach is the least move by the steps the game offers the model "
+    "(climbs, flights, ladders, stairs, doors opened, jumps it may roll), each at its cost the way taken, "
+    "round models in the way; a fall or a hang only as its last step, beside the target and unharmed",
     "reading melee_in_turn: the melees in turn are made from where the first was, while the model stands "
     "there; no melee after moving on or a knockback",
     "reading shamble_charge: a SHAMBLE model takes no extra full move but may charge (half its turn's move)",
