@@ -28,7 +28,6 @@ inside the marker's sector, within 3" of it, closes entry ``n``.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from grimdice.systems.crusade.game import resolve as attacks  # resolve imports this module
@@ -36,13 +35,12 @@ from grimdice.systems.crusade.game.big import is_big
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import next_blast, weapon_after
 from grimdice.systems.crusade.game.frozen import altered
-from grimdice.systems.crusade.game.situation import model_data, shot_text
+from grimdice.systems.crusade.game.situation import MELEE, shot_text, structure_melee
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard
 
 REACH = 3  # VI: "any troops within 3" of the marker"; "a forced entrance that is within 3""
 RANGED = ("ranged", "pistol", "grenade")
-MELEE = ""  # the weapon of a melee forced entry
 #: a forced entry's outcomes: ``("force", made)`` or ``("force", made, failed weapon)``, each
 #: with its chance
 Law = tuple[tuple[tuple[Any, ...], float], ...]
@@ -132,13 +130,7 @@ def _situation(s: GameState, i: int, armour: int, weapon: str) -> str:
     ``structure_melee``)."""
     if weapon != MELEE:
         return shot_text(s, i, weapon, lambda: _wall(armour), 0, ("wall", armour), {})
-    data = {
-        "system": "crusade",
-        "action": "melee",
-        "attacker": model_data(s, s.tokens[i]),
-        "defender": _wall(armour),
-    }
-    return json.dumps(data, sort_keys=True)
+    return structure_melee(s, i, _wall(armour))
 
 
 def law(s: GameState, i: int, sector: int, weapon: str) -> Law:
