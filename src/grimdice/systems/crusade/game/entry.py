@@ -39,9 +39,9 @@ from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.situation import MELEE, shot_text, structure_melee
 from grimdice.systems.crusade.game.state import READY, GameState
 from grimdice.systems.crusade.game.table import TableBoard
+from grimdice.systems.crusade.units import SHOOTING_KINDS
 
 REACH = 3  # VI: "any troops within 3" of the marker"; "a forced entrance that is within 3""
-RANGED = ("ranged", "pistol", "grenade")
 #: a forced entry's outcomes: ``("force", made)`` or ``("force", made, failed weapon)``, each
 #: with its chance
 Law = tuple[tuple[tuple[Any, ...], float], ...]
@@ -85,7 +85,7 @@ def attacks_of(s: GameState, i: int) -> list[str]:
     p = s.setup.profiles[t.profile]
     out = []
     for k, w in enumerate(p.weapons):
-        if w.kind in RANGED and t.arms[k] == READY:
+        if w.kind in SHOOTING_KINDS and t.arms[k] == READY:
             gun, barrage = codes(s, i, w.name)
             if not barrage and not (gun and s.moved > 0):
                 out.append(w.name)

@@ -42,6 +42,7 @@ from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard, key_piece, piece_key
 from grimdice.systems.crusade.game.table_parts import answers
 from grimdice.systems.crusade.movement import falling
+from grimdice.systems.crusade.units import SHOOTING_KINDS
 
 SECTOR_HITS = 10  # VI: "10 hits per sector"
 BUILDING_CODES = ("HEAVY", "AREA", "LINE", "B", "BLAST")
@@ -92,7 +93,7 @@ def _structure_actions(s: GameState, board: TableBoard) -> list[tuple[Any, ...]]
     weapons = [
         w.name
         for k, w in enumerate(s.setup.profiles[t.profile].weapons)
-        if t.arms[k] == READY and w.kind in ("ranged", "pistol", "grenade")
+        if t.arms[k] == READY and w.kind in SHOOTING_KINDS
     ]
     out.extend(_piece_actions(s, board, weapons))
     eligible = _eligible_names(s.setup, t.profile)
