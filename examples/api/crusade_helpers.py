@@ -6,7 +6,6 @@ Run: python examples/api/crusade_helpers.py
 from grimdice.systems.crusade.actions import (
     collateral,
     detonate_chance,
-    force_entry_chance,
     horror,
     shamble_move,
     unjam_chance,
@@ -20,8 +19,7 @@ print(f"scrabble up 4 in.: {scrabble_chance(5, armour=1, height=4):.4f}")
 print(f"charge bonus move: {charge_distance(5, armour=1)} in.")
 print(f"ZOC free attack on a model passing by: {zoc_applies(False, False, False)}")
 
-# VI, VIII, IX: forcing entry, unjamming, a collapse's collateral damage, SHAMBLE, HORROR, DETONATE
-print(f"force entry with 2W+1R +P vs armour 1: {force_entry_chance('2W+1R', 1, penetrating=True):.4f}")
+# VI, VIII, IX: unjamming, a collapse's collateral damage, SHAMBLE, HORROR, DETONATE
 print(f"unjam 2W+1R: {unjam_chance('2W+1R'):.4f}")
 hits, p_collapse = collateral(sector_armour=1, hits_left=2)
 print(f"collateral on a sector with 2 hits left: mean {hits.mean():.4f} hits, collapses {p_collapse:.4f}")

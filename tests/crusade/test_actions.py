@@ -9,7 +9,6 @@ from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.actions import (
     collapse,
     detonate_chance,
-    force_entry_chance,
     horror,
     shamble_move,
     unjam_chance,
@@ -24,11 +23,6 @@ def test_unjam_needs_a_zero_on_the_weapon_dice():
     assert detonate_chance("1R") == pytest.approx(0.5)
     with pytest.raises(ScenarioError):
         unjam_chance("0W")
-
-
-def test_force_entry_more_than_armour_plus_p():
-    assert force_entry_chance("1R", 2) == pytest.approx(1 / 6)
-    assert force_entry_chance("1R", 2, penetrating=True) == pytest.approx(2 / 6)
 
 
 def test_collapse_two_reds_graze_wounds():

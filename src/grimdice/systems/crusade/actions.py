@@ -21,14 +21,6 @@ def unjam_chance(dice: str) -> float:
     return _law(Pool(pool.white, pool.red))[0]
 
 
-def force_entry_chance(dice: str, building_armour: int, penetrating: bool = False) -> float:
-    """VI FORCE ENTRY: an attack on the building must roll more than its armour; no +1 for area or
-    line effects, +1 for +P."""
-    pool = parse_pool(dice, "dice")
-    bonus = int(penetrating)
-    return sum(p for t, p in _law(pool).items() if t + bonus > building_armour)
-
-
 def collapse_law(
     start: State, body: Body, armour: int, graze: str = "wound"
 ) -> dict[tuple[State, int], float]:
@@ -92,7 +84,6 @@ __all__ = [
     "collateral",
     "detonate_chance",
     "fall_law",
-    "force_entry_chance",
     "horror",
     "shamble_move",
     "unjam_chance",

@@ -73,7 +73,9 @@ def target_states(atk: Attack, roll: int, start: State | None = None) -> list[tu
     return [(p, s, d) for s, d, p in shot_law(atk, roll, start)]
 
 
-def _key(states: list[tuple[float, State, int]]) -> tuple[float, float, float]:
+def outcome_key(states: list[tuple[float, State, int]]) -> tuple[float, float, float]:
+    """A target's worth to the attacker of its (p, end state, damage) law: (P(killed), P(KO or
+    worse), expected damage), the values re-rolls and jinks are weighed by (VIII R, IX JINK)."""
     k = sum(p for p, s, _ in states if s[0] == KILLED)
     ko = sum(p for p, s, _ in states if s[0] >= KO)
     d = sum(p * dmg for p, _, dmg in states)
@@ -90,7 +92,7 @@ def single_roll(atks: list[Attack], mode: str, t: int, h: int):
     best, best_k = None, None
     for split in splits(split_total(atks[0].spec.att.pool, t), len(atks)):
         outs_s = [share_states(a, x) for a, x in zip(atks, split, strict=True)]
-        k = tuple(sum(c) for c in zip(*(_key(o) for o in outs_s), strict=True))
+        k = tuple(sum(c) for c in zip(*(outcome_key(o) for o in outs_s), strict=True))
         if best_k is None or k > best_k:
             best, best_k = (split, outs_s), k
     assert best is not None  # splits yields at least one split of the total
@@ -104,14 +106,16 @@ def rerolls_of(atks: list[Attack]) -> tuple[bool, tuple[int, ...]]:
     return own, jinkers
 
 
-def roll_rerolls(atks: list[Attack], mode: str, pool: Pool):
-    """VIII REROLL / IX JINK on a roll shared by the targets (:mod:`.rerolls_many`)."""
-    own, jinkers = rerolls_of(atks)
+def roll_rerolls(atks: list[Attack], mode: str, pool: Pool, jinkers: tuple[int, ...] | None = None):
+    """VIII REROLL / IX JINK on a roll shared by the targets (:mod:`.rerolls_many`); ``jinkers``:
+    the targets that jink (a subset of those that may; all of them when not given)."""
+    own, may_jink = rerolls_of(atks)
+    jinkers = may_jink if jinkers is None else jinkers
 
     @cache
     def value(roll: tuple[int, int, bool]) -> np.ndarray:
         outs, _ = single_roll(atks, mode, roll[0], roll[1])
-        return np.array([x for o in outs for x in _key(o)] + [float(roll[2])])
+        return np.array([x for o in outs for x in outcome_key(o)] + [float(roll[2])])
 
     return reroll_law(pool, own, jinkers, value, len(atks))
 

@@ -26,6 +26,7 @@ from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import explosion_radius, explosion_shot
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.state import READY, GameState
+from grimdice.systems.crusade.units import SHOOTING_KINDS
 
 LATCH_VALUE = 0.1
 LATCH_SHOOTER = 0.15
@@ -49,7 +50,7 @@ def ability_value(s: GameState, a: tuple[Any, ...]) -> float:
         t = s.tokens[int(a[1])]
         weapons = s.setup.profiles[t.profile].weapons
         ready = [w.kind for w, st in zip(weapons, t.arms, strict=True) if st == READY]
-        shooter = any(kind in ("ranged", "pistol", "grenade") for kind in ready)
+        shooter = any(kind in SHOOTING_KINDS for kind in ready)
         return LATCH_VALUE + LATCH_SHOOTER * shooter
     if a[0] == "join":
         return _join_value(s, i, int(a[1]))

@@ -38,10 +38,9 @@ from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import READY, GameState, Token
+from grimdice.systems.crusade.units import SHOOTING_KINDS as RANGED
 
 STEP_WORTH = 0.1  # a step nearer its goal (ours)
-#: the ranged weapons' kinds (II: fired; grenades thrown)
-RANGED = ("ranged", "pistol", "grenade")
 
 
 @lru_cache(maxsize=256)

@@ -28,8 +28,7 @@ from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.moves import plain_reach
 from grimdice.systems.crusade.game.snap import allowed, ask
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
-
-RANGED = ("ranged", "pistol", "grenade")
+from grimdice.systems.crusade.units import SHOOTING_KINDS
 
 
 def ambushers(s: GameState, revealed: list[int]) -> tuple[int, ...]:
@@ -66,7 +65,9 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
 
     weapons = s.setup.profiles[t.profile].weapons
     sight = targets_in_sight(s, k)
-    ready = [w.name for w, st in zip(weapons, t.arms, strict=True) if w.kind in RANGED and st == READY]
+    ready = [
+        w.name for w, st in zip(weapons, t.arms, strict=True) if w.kind in SHOOTING_KINDS and st == READY
+    ]
     for j in sight:
         out.extend(("shoot", j, w) for w in ready if reached(s, k, j, w))  # a template's reach
     for w in (w for w in ready if mode(s, k, w) == "split_fire"):  # VIII SPLIT FIRE: two named

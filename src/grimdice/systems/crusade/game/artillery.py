@@ -24,8 +24,8 @@ from grimdice.systems.crusade.game.state import GameState, has_code
 MIN_RANGE = 8  # VIII BARRAGE: "Minimum range 8""
 
 
-def _effects(s: GameState, i: int, weapon: str) -> tuple[bool, bool]:
-    """(ARTILLERY, BARRAGE) of token ``i``'s ``weapon``."""
+def codes(s: GameState, i: int, weapon: str) -> tuple[bool, bool]:
+    """(ARTILLERY, BARRAGE) of token ``i``'s ``weapon`` (VIII; the first weapon of that name)."""
     return _codes(s.setup, s.tokens[i].profile, weapon)
 
 
@@ -39,7 +39,7 @@ def targets(s: GameState, i: int, weapon: str, sight: list[int]) -> list[int]:
     """The models token ``i`` may fire ``weapon`` at, of ``sight`` (those it sees): none after a
     move for ARTILLERY; for BARRAGE, those at its minimum range or more, and the enemies a friend
     sees (indirect fire)."""
-    artillery, barrage = _effects(s, i, weapon)
+    artillery, barrage = codes(s, i, weapon)
     if artillery and s.moved > 0:
         return []  # "May not move and fire"
     if not barrage:
@@ -63,9 +63,9 @@ def _spotted(s: GameState, i: int) -> set[int]:
 
 def fired(s: GameState, a: tuple[Any, ...]) -> GameState:
     """An ARTILLERY weapon just fired: the firer's move ends ("May not move and fire")."""
-    if a[0] == "shoot" and _effects(s, s.active, str(a[2]))[0]:
+    if a[0] == "shoot" and codes(s, s.active, str(a[2]))[0]:
         return altered(s, budget=0)
     return s
 
 
-__all__ = ["MIN_RANGE", "fired", "targets"]
+__all__ = ["MIN_RANGE", "codes", "fired", "targets"]

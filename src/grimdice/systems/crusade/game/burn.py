@@ -22,6 +22,7 @@ from grimdice.systems.crusade.game import situation
 from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard
+from grimdice.systems.crusade.units import SHOOTING_KINDS
 
 
 def bunkered(s: GameState, k: int) -> bool:
@@ -54,11 +55,7 @@ def ready(s: GameState, i: int) -> bool:
 def _burners(setup: Setup, profile: int) -> tuple[int, ...]:
     """The indices of a profile's ranged BURN weapons."""
     weapons = setup.profiles[profile].weapons
-    return tuple(
-        k
-        for k, w in enumerate(weapons)
-        if w.kind in ("ranged", "pistol", "grenade") and has_code(w.effects, "BURN")
-    )
+    return tuple(k for k, w in enumerate(weapons) if w.kind in SHOOTING_KINDS and has_code(w.effects, "BURN"))
 
 
 def hidden_in_sight(s: GameState, i: int) -> list[int]:

@@ -60,9 +60,9 @@ from grimdice.systems.crusade.game.state import (
     shamblers,
 )
 from grimdice.systems.crusade.game.table import TableBoard
+from grimdice.systems.crusade.units import SHOOTING_KINDS
 
 Action = tuple[Any, ...]
-RANGED = ("ranged", "pistol", "grenade")
 EPS = 1e-9  # a table's diagonal steps cost irrational lengths
 
 
@@ -195,7 +195,7 @@ def shots(d: Decision) -> list[Action]:
     s, t = d.s, d.t
     out: list[Action] = []
     for k, w in enumerate(s.setup.profiles[t.profile].weapons):
-        if w.kind in RANGED and t.arms[k] == READY:
+        if w.kind in SHOOTING_KINDS and t.arms[k] == READY:
             seen = d.sight() + d.hidden() if burn.burns(s, d.i, w.name) else d.sight()
             out.extend(weapon_shots(s, d.i, w.name, artillery.targets(s, d.i, w.name, seen)))
     return out

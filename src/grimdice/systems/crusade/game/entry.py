@@ -28,21 +28,20 @@ inside the marker's sector, within 3" of it, closes entry ``n``.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from grimdice.systems.crusade.game import resolve as attacks  # resolve imports this module
+from grimdice.systems.crusade.game.artillery import codes
 from grimdice.systems.crusade.game.big import is_big
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import next_blast, weapon_after
 from grimdice.systems.crusade.game.frozen import altered
-from grimdice.systems.crusade.game.situation import model_data, shot_text
-from grimdice.systems.crusade.game.state import READY, GameState, has_code
+from grimdice.systems.crusade.game.situation import MELEE, shot_text, structure_melee
+from grimdice.systems.crusade.game.state import READY, GameState
 from grimdice.systems.crusade.game.table import TableBoard
+from grimdice.systems.crusade.units import SHOOTING_KINDS
 
 REACH = 3  # VI: "any troops within 3" of the marker"; "a forced entrance that is within 3""
-RANGED = ("ranged", "pistol", "grenade")
-MELEE = ""  # the weapon of a melee forced entry
 #: a forced entry's outcomes: ``("force", made)`` or ``("force", made, failed weapon)``, each
 #: with its chance
 Law = tuple[tuple[tuple[Any, ...], float], ...]
@@ -80,18 +79,16 @@ def sectors_beside(s: GameState, i: int) -> list[int]:
 
 def attacks_of(s: GameState, i: int) -> list[str]:
     """The attacks token ``i`` may make on a building beside it: each ready ranged weapon, pistol
-    or grenade (not BARRAGE; not ARTILLERY after a move), then a melee (:data:`MELEE`) when it has
-    melee dice."""
+    or grenade (not BARRAGE; not ARTILLERY after a move: :func:`.artillery.codes`), then a melee
+    (:data:`MELEE`) when it has melee dice."""
     t = s.tokens[i]
     p = s.setup.profiles[t.profile]
-    out = [
-        w.name
-        for k, w in enumerate(p.weapons)
-        if w.kind in RANGED
-        and t.arms[k] == READY
-        and not has_code(w.effects, "BARRAGE")
-        and not (s.moved > 0 and has_code(w.effects, "ARTILLERY"))
-    ]
+    out = []
+    for k, w in enumerate(p.weapons):
+        if w.kind in SHOOTING_KINDS and t.arms[k] == READY:
+            gun, barrage = codes(s, i, w.name)
+            if not barrage and not (gun and s.moved > 0):
+                out.append(w.name)
     return [*out, MELEE] if p.melee is not None else out
 
 
@@ -132,13 +129,7 @@ def _situation(s: GameState, i: int, armour: int, weapon: str) -> str:
     ``structure_melee``)."""
     if weapon != MELEE:
         return shot_text(s, i, weapon, lambda: _wall(armour), 0, ("wall", armour), {})
-    data = {
-        "system": "crusade",
-        "action": "melee",
-        "attacker": model_data(s, s.tokens[i]),
-        "defender": _wall(armour),
-    }
-    return json.dumps(data, sort_keys=True)
+    return structure_melee(s, i, _wall(armour))
 
 
 def law(s: GameState, i: int, sector: int, weapon: str) -> Law:
@@ -172,14 +163,9 @@ def start(s: GameState, sector: int, weapon: str) -> GameState:
     i = s.active
     got = law(s, i, sector, weapon)
     s = altered(s.with_token(i, hidden=False), acted=True, attacked=True)
-    if weapon != MELEE and _artillery(s, i, weapon):
+    if weapon != MELEE and codes(s, i, weapon)[0]:
         s = altered(s, budget=0)
     return altered(s, pending=("force", i, sector, weapon, got))
-
-
-def _artillery(s: GameState, i: int, weapon: str) -> bool:
-    p = s.setup.profiles[s.tokens[i].profile]
-    return any(w.name == weapon and has_code(w.effects, "ARTILLERY") for w in p.weapons)
 
 
 def outcomes(s: GameState) -> list[tuple[tuple[Any, ...], float]]:

@@ -27,10 +27,8 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
-
-import numpy as np
 
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.attack import Attack, knocks_back
@@ -41,10 +39,9 @@ from grimdice.systems.crusade.game.state import GameState, has_code
 from grimdice.systems.crusade.game.volatile import carried
 from grimdice.systems.crusade.joint import JointEnd
 from grimdice.systems.crusade.profiles import Scenario
-from grimdice.systems.crusade.rerolls_many import reroll_law
 from grimdice.systems.crusade.rules import RULES
 from grimdice.systems.crusade.template_modes import mode_of
-from grimdice.systems.crusade.templates import _key, per_target, rerolls_of, single_roll, target_states
+from grimdice.systems.crusade.templates import per_target, rerolls_of, roll_rerolls, target_states
 from grimdice.systems.crusade.templates import total_high_law as roll_law
 
 IN_TURN = "in_turn"
@@ -186,14 +183,9 @@ def _roll_law(atks: list[Attack], mode: str) -> dict[tuple[int, int, bool], floa
     if not own and not jinkers:
         return roll_law(pool.white, pool.red)
 
-    @cache
-    def value(roll: tuple[int, int, bool]) -> np.ndarray:
-        outs, _ = single_roll(atks, mode, roll[0], roll[1])
-        return np.array([x for o in outs for x in _key(o)] + [float(roll[2])])
-
     for keep in range(len(jinkers), -1, -1):
         try:
-            return reroll_law(pool, own, jinkers[:keep], value, len(atks))[0]
+            return roll_rerolls(atks, mode, pool, jinkers[:keep])[0]
         except ScenarioError:
             continue
     return roll_law(pool.white, pool.red)

@@ -26,7 +26,6 @@ a model inside the sector melees it, the calculator's melee at a building (readi
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
 
@@ -38,11 +37,12 @@ from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import next_blast, weapon_after
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.scenario import Setup
-from grimdice.systems.crusade.game.situation import model_data, shot_text
+from grimdice.systems.crusade.game.situation import MELEE, shot_text, structure_melee
 from grimdice.systems.crusade.game.state import READY, GameState, has_code
 from grimdice.systems.crusade.game.table import TableBoard, key_piece, piece_key
 from grimdice.systems.crusade.game.table_parts import answers
 from grimdice.systems.crusade.movement import falling
+from grimdice.systems.crusade.units import SHOOTING_KINDS
 
 SECTOR_HITS = 10  # VI: "10 hits per sector"
 BUILDING_CODES = ("HEAVY", "AREA", "LINE", "B", "BLAST")
@@ -93,7 +93,7 @@ def _structure_actions(s: GameState, board: TableBoard) -> list[tuple[Any, ...]]
     weapons = [
         w.name
         for k, w in enumerate(s.setup.profiles[t.profile].weapons)
-        if t.arms[k] == READY and w.kind in ("ranged", "pistol", "grenade")
+        if t.arms[k] == READY and w.kind in SHOOTING_KINDS
     ]
     out.extend(_piece_actions(s, board, weapons))
     eligible = _eligible_names(s.setup, t.profile)
@@ -215,19 +215,13 @@ def sector_shot(s: GameState, i: int, sector: int, weapon: str) -> str:
 def sector_melee(s: GameState, i: int, sector: int) -> str:
     """The calculator's melee of token ``i`` at ``sector`` from inside (JSON text; reading
     ``structure_melee``: its melee dice against the armour)."""
-    data = {
-        "system": "crusade",
-        "action": "melee",
-        "attacker": model_data(s, s.tokens[i]),
-        "defender": _building(s, sector),
-    }
-    return json.dumps(data, sort_keys=True)
+    return structure_melee(s, i, _building(s, sector))
 
 
 def start(s: GameState, sector: int, weapon: str) -> GameState:
-    """A shot at ``sector`` with ``weapon``, or (``weapon`` "") a melee at it from inside: an
-    attack, so the model is revealed (V HIDING)."""
-    key = sector_melee(s, s.active, sector) if not weapon else sector_shot(s, s.active, sector, weapon)
+    """A shot at ``sector`` with ``weapon``, or (``weapon`` :data:`.situation.MELEE`) a melee at it
+    from inside: an attack, so the model is revealed (V HIDING)."""
+    key = sector_melee(s, s.active, sector) if weapon == MELEE else sector_shot(s, s.active, sector, weapon)
     s = s.changed(s.active, {"hidden": False}, acted=True, attacked=True)
     return altered(s, pending=("sector", s.active, sector, key, weapon))
 

@@ -46,6 +46,7 @@ from grimdice.systems.crusade.game.choices import (
 )
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered, altered_by
+from grimdice.systems.crusade.game.situation import MELEE
 from grimdice.systems.crusade.game.state import IDLE, GameState, Token, turn_start
 from grimdice.systems.crusade.game.table import piece_key
 from grimdice.systems.crusade.game.victory import by_place, hold_score, reached_by
@@ -131,9 +132,9 @@ _SIMPLE = {
     "force": lambda s, a: entry.start(s, int(a[1]), str(a[2])),  # VI FORCE ENTRY
     "close_entry": lambda s, a: entry.close(s, int(a[1])),
     "shoot_sector": lambda s, a: ruin.start(s, int(a[1]), str(a[2])),  # VI DAMAGE
-    "melee_sector": lambda s, a: ruin.start(s, int(a[1]), ""),  # VI: "meleeing from the inside"
+    "melee_sector": lambda s, a: ruin.start(s, int(a[1]), MELEE),  # VI: "meleeing from the inside"
     "shoot_piece": lambda s, a: ruin.start(s, piece_key(int(a[1])), str(a[2])),  # VI Barricades
-    "melee_piece": lambda s, a: ruin.start(s, piece_key(int(a[1])), ""),
+    "melee_piece": lambda s, a: ruin.start(s, piece_key(int(a[1])), MELEE),
     "dive": lambda s, a: dive.start(s, int(a[1])),  # V DIVE ATTACK
     "ladder_melee": lambda s, a: ladder.start(s, int(a[1])),  # V: a ladder blocked at its far end
     "latch": lambda s, a: latch.start(s, int(a[1])),  # IX LATCH ON

@@ -16,6 +16,8 @@ from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.latch import modifier
 from grimdice.systems.crusade.game.state import READY, GameState, Token
 
+MELEE = ""  # the weapon of a melee at a building, a sector or a barricade (IV, VI)
+
 
 def model_data(s: GameState, t: Token, keep: str = "") -> dict[str, Any]:
     """A token's profile as the calculator's model: its state now and only its usable weapons
@@ -207,7 +209,21 @@ def melee(
     return json.dumps(data, sort_keys=True)
 
 
+def structure_melee(s: GameState, a: int, defender: dict[str, Any]) -> str:
+    """The single-attack scenario of token ``a`` meleeing ``defender`` (the calculator's building,
+    sector or barricade), as JSON text: VI "meleeing ... (vs. armor)", read as ``structure_melee``
+    (its base melee dice and its melee weapons against the armour)."""
+    data = {
+        "system": "crusade",
+        "action": "melee",
+        "attacker": model_data(s, s.tokens[a]),
+        "defender": defender,
+    }
+    return json.dumps(data, sort_keys=True)
+
+
 __all__ = [
+    "MELEE",
     "cover_of",
     "knockback_into",
     "melee",
@@ -217,5 +233,6 @@ __all__ = [
     "shot",
     "shot_key",
     "shot_text",
+    "structure_melee",
     "target_row",
 ]
