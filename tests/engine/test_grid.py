@@ -55,13 +55,6 @@ def test_closed_door_pinches_like_a_wall_and_opens():
     assert g.adjacent((1, 1), (2, 2), doors)
 
 
-def test_area_is_three_by_three():
-    # X: "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares."
-    g = grid_from_map(ROOM)
-    assert sorted(g.area((3, 3))) == sorted((x, y) for x in (2, 3, 4) for y in (2, 3, 4))
-    assert len(g.area((0, 0))) == 4  # clipped at the board's edge
-
-
 def test_range_in_squares():
     # X: "All movement and range is measured in squares"
     assert range_squares((0, 0), (5, 3)) == 5
