@@ -177,8 +177,8 @@ class GridBoard:
 
     def dark(self, p: Pos) -> bool:
         """V DARKNESS ("Counts as cover"): the cover IX TALL and BIG may still hide in (X: dark
-        sections and air ducts, "treated as darkness")."""
-        return self.grid.is_dark(_sq(p))
+        sections and air ducts, "treated as darkness"): where a model may hide (:meth:`can_hide`)."""
+        return self.can_hide(p)
 
     def distances(self, goals: Iterable[Pos]) -> dict[Pos, int]:
         return cast(dict[Pos, int], self.grid.distances(cast(Iterable[Square], goals)))
