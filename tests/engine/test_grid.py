@@ -79,6 +79,17 @@ def test_darkness_markers_and_manholes():
     assert grid_from_map("...\n...", dark="all").is_dark((2, 1))
 
 
+def test_reachable_by_steps_and_manholes_into_passable_squares():
+    # X: air ducts "accessible to targets with 1 or less armor"; manholes lead between squares
+    g = grid_from_map("#######\n#.=.#.#\n#######", links=[((1, 1), (5, 1))])
+    light = list(g.reachable([(1, 1)], lambda sq: g.enterable(sq, 1)))
+    assert light[0] == (1, 1) and set(light) == {(1, 1), (2, 1), (3, 1), (5, 1)}
+    assert set(g.reachable([(1, 1)], lambda sq: g.enterable(sq, 2))) == {(1, 1), (5, 1)}
+    assert g.connected((1, 1), (3, 1), lambda sq: g.enterable(sq, 1))
+    assert not g.connected((1, 1), (3, 1), lambda sq: g.enterable(sq, 2))
+    assert g.connected((1, 1), (2, 1), lambda sq: g.enterable(sq, 2))  # the end need not be passable
+
+
 def test_walls_and_models_block_sight():
     g = grid_from_map("#######\n#.....#\n#..#..#\n#.....#\n#######")
     assert g.sight((1, 2), (2, 2))

@@ -150,18 +150,22 @@ class Grid:
                     todo.append(n)
         return dist
 
-    def connected(self, a: Square, b: Square, passable: Callable[[Square], bool]) -> bool:
-        """Whether ``b`` can be reached from ``a`` by orthogonal steps and manholes at all."""
-        seen, todo = {a}, deque([a])
+    def reachable(self, starts: Iterable[Square], passable: Callable[[Square], bool]) -> Iterator[Square]:
+        """The squares reachable from ``starts`` (given first) by orthogonal steps and manholes
+        into ``passable`` squares, nearest first (breadth-first)."""
+        seen = dict.fromkeys(starts)
+        todo = deque(seen)
         while todo:
             sq = todo.popleft()
-            if sq == b:
-                return True
+            yield sq
             for n in (*self.moves(sq), *self.linked(sq)):
-                if n not in seen and (passable(n) or n == b):
-                    seen.add(n)
+                if n not in seen and passable(n):
+                    seen[n] = None
                     todo.append(n)
-        return False
+
+    def connected(self, a: Square, b: Square, passable: Callable[[Square], bool]) -> bool:
+        """Whether ``b`` can be reached from ``a`` by orthogonal steps and manholes at all."""
+        return any(sq == b for sq in self.reachable([a], lambda n: passable(n) or n == b))
 
     # ------------------------------------------------------------------ attacking
     def adjacent(self, a: Square, b: Square, doors: Mapping[Square, bool] | None = None) -> bool:

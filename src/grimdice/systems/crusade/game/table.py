@@ -471,6 +471,11 @@ class TableBoard:
         graph = self.graph()
         return b in breadth_first([a], lambda q: graph.get(q, ()))
 
+    def reachable(self, starts: Iterable[Pos], armour: int) -> set[Pos]:
+        """The board's steps (:meth:`graph`) from ``starts``, models and rolls ignored."""
+        graph = self.graph()
+        return set(breadth_first(starts, lambda q: graph.get(q, ())))
+
     def free_near(self, start: Pos, armour: int, doors: Doors) -> list[Pos]:
         graph = self.graph()
         dist = breadth_first([start], lambda q: graph.get(q, ()))
