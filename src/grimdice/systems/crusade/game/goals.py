@@ -43,7 +43,7 @@ def _reachable(board: boards.Board, starts: Iterable[tuple[boards.Pos, int]]) ->
 def check_objectives(sc: Any, board: boards.Board, pieces: Sequence[Any], groups: Sequence[Any]) -> None:
     """The objectives' squares checked against the board (see the module text); ``pieces`` and
     ``groups``: the scenario's placed models and blips and its reinforcement groups."""
-    from grimdice.systems.crusade.game.scenario import _square
+    from grimdice.systems.crusade.game.scenario import square_at
 
     starts: list[list[tuple[boards.Pos, int]]] = [[], []]
     for pc in pieces:
@@ -65,7 +65,7 @@ def check_objectives(sc: Any, board: boards.Board, pieces: Sequence[Any], groups
             seen: set[tuple[int, int]] = set()
             for j, s in enumerate(getattr(o, part)):
                 where = f"objectives.{i}.{part}.{j}"
-                _square(board, s, 0, where)
+                square_at(board, s, 0, where)
                 q = (int(s[0]), int(s[1]))
                 if q in seen:
                     raise ScenarioError(where, f"square {list(q)} is given twice")
