@@ -97,7 +97,7 @@ def test_the_ai_s_distances_follow_only_the_steps_it_takes():
     for p, d in walk.items():
         assert d >= any_step[p]
         if d:  # a step the AI takes leads one nearer
-            nxt = [to for kind, to, _, _ in board._static(p) if kind in aim.WALKS]
+            nxt = [to for kind, to, _, _ in board.static_steps(p) if kind in aim.WALKS]
             assert min(walk.get(q, 10**6) for q in nxt) == d - 1
 
 

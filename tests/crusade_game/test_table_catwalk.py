@@ -34,7 +34,7 @@ def test_a_model_on_a_catwalk_melees_the_enemy_blocking_its_way_through_the_wall
     me, enemy = s.tokens[0].sq, s.tokens[1].sq
     assert catwalk.on_catwalk(b, me) and b.indoors(enemy) == 0
     assert not b.adjacent(me, enemy, {})  # IV: a wall between them, 3" apart
-    assert ("move", *enemy) in {(k, *to) for k, to, _, _ in b._static(me)}  # its way in: a 3" drop
+    assert ("move", *enemy) in {(k, *to) for k, to, _, _ in b.static_steps(me)}  # its way in: a 3" drop
     assert catwalk.blockers(s, 0) == [1] and melees(s) == {1}
     # the corner cell touching the wall is a way in too
     corner = active(game(board(), [put("Ganger", 5, 2, 3)], [put("Ganger", 6, 3)]))
@@ -70,7 +70,7 @@ def test_only_the_models_where_a_step_lands_block_it():
 def test_a_high_catwalk_blocked_below_a_drop_of_4_or_more():
     # V JUMPING: down 4" or more is a fall or a hang and drop: still the model's way in
     s = active(game(board(height=6), [put("Ganger", 5, 2, 6)], [put("Ganger", 6, 2)]))
-    kinds = {k for k, to, _, _ in s.setup.board._static(s.tokens[0].sq) if to == s.tokens[1].sq}
+    kinds = {k for k, to, _, _ in s.setup.board.static_steps(s.tokens[0].sq) if to == s.tokens[1].sq}
     assert kinds == {"fall", "hang"}
     assert melees(s) == {1}
 

@@ -35,7 +35,7 @@ def test_the_kept_steps_are_the_plain_walks_steps():
     checked = {"free": 0, "blocked": 0, "entering": 0}
     for n in range(600):
         p = positions[int(rng.integers(len(positions)))]
-        found = board._static(p)
+        found = board.static_steps(p)
         ends = [st[1] for st in found]
         # models on some of the steps' ends (of either force) and elsewhere on the table
         near = (

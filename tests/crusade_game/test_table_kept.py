@@ -23,7 +23,7 @@ def test_a_ruined_table_keeps_only_steps_it_would_work_out_alike():
     board = _skirmish_board()
     positions = board.positions()
     for p in positions:
-        board._static(p)  # every position's steps kept
+        board.static_steps(p)  # every position's steps kept
     ruins = [frozenset({k}) for k in range(len(board.sector_names))]
     ruins += [frozenset({piece_key(n)}) for n in range(len(board.structures))]
     ruins.append(frozenset(range(len(board.sector_names))))
@@ -34,4 +34,4 @@ def test_a_ruined_table_keeps_only_steps_it_would_work_out_alike():
         assert not fresh._steps
         assert 0 < len(taken) < len(positions), sectors  # some kept, not those near the ruin
         for p, steps in taken.items():
-            assert fresh._static(p) == steps, (sectors, p)
+            assert fresh.static_steps(p) == steps, (sectors, p)

@@ -55,13 +55,6 @@ def test_closed_door_pinches_like_a_wall_and_opens():
     assert g.adjacent((1, 1), (2, 2), doors)
 
 
-def test_area_is_three_by_three():
-    # X: "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares."
-    g = grid_from_map(ROOM)
-    assert sorted(g.area((3, 3))) == sorted((x, y) for x in (2, 3, 4) for y in (2, 3, 4))
-    assert len(g.area((0, 0))) == 4  # clipped at the board's edge
-
-
 def test_range_in_squares():
     # X: "All movement and range is measured in squares"
     assert range_squares((0, 0), (5, 3)) == 5
@@ -84,6 +77,17 @@ def test_darkness_markers_and_manholes():
     assert g.is_dark((3, 1)) and g.is_dark((1, 2)) and not g.is_dark((2, 1))
     assert list(g.linked((1, 1))) == [(3, 2)]
     assert grid_from_map("...\n...", dark="all").is_dark((2, 1))
+
+
+def test_reachable_by_steps_and_manholes_into_passable_squares():
+    # X: air ducts "accessible to targets with 1 or less armor"; manholes lead between squares
+    g = grid_from_map("#######\n#.=.#.#\n#######", links=[((1, 1), (5, 1))])
+    light = list(g.reachable([(1, 1)], lambda sq: g.enterable(sq, 1)))
+    assert light[0] == (1, 1) and set(light) == {(1, 1), (2, 1), (3, 1), (5, 1)}
+    assert set(g.reachable([(1, 1)], lambda sq: g.enterable(sq, 2))) == {(1, 1), (5, 1)}
+    assert g.connected((1, 1), (3, 1), lambda sq: g.enterable(sq, 1))
+    assert not g.connected((1, 1), (3, 1), lambda sq: g.enterable(sq, 2))
+    assert g.connected((1, 1), (2, 1), lambda sq: g.enterable(sq, 2))  # the end need not be passable
 
 
 def test_walls_and_models_block_sight():

@@ -8,8 +8,8 @@ Game-agnostic; the rules it follows are those of Rules Crusade X ("SPACE HULKS/S
 * "Diagonal move is not permitted" — :meth:`Grid.moves` gives the four orthogonal steps only;
 * "Diagonal attacking is allowed if one of the two pinching squares is open. Diagonally adjacent
   squares count as being adjacent for all purposes including melee." — :meth:`Grid.adjacent`;
-* "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares." —
-  :meth:`Grid.area`;
+* "Area effect for hazards will hit the square they are in, plus all 8 adjacent squares." — the
+  Crusade game's ``GridBoard.blast_reaches`` and ``around.models_around`` (a radius of one square);
 * "You may treat all or any particular sections as in Darkness" — :attr:`Grid.dark`;
 * "Air ducts / drains are accessible to targets with 1 or less armor and are treated as darkness.
   You may fire through air ducts." — terrain ``DUCT``;
@@ -150,18 +150,22 @@ class Grid:
                     todo.append(n)
         return dist
 
-    def connected(self, a: Square, b: Square, passable: Callable[[Square], bool]) -> bool:
-        """Whether ``b`` can be reached from ``a`` by orthogonal steps and manholes at all."""
-        seen, todo = {a}, deque([a])
+    def reachable(self, starts: Iterable[Square], passable: Callable[[Square], bool]) -> Iterator[Square]:
+        """The squares reachable from ``starts`` (given first) by orthogonal steps and manholes
+        into ``passable`` squares, nearest first (breadth-first)."""
+        seen = dict.fromkeys(starts)
+        todo = deque(seen)
         while todo:
             sq = todo.popleft()
-            if sq == b:
-                return True
+            yield sq
             for n in (*self.moves(sq), *self.linked(sq)):
-                if n not in seen and (passable(n) or n == b):
-                    seen.add(n)
+                if n not in seen and passable(n):
+                    seen[n] = None
                     todo.append(n)
-        return False
+
+    def connected(self, a: Square, b: Square, passable: Callable[[Square], bool]) -> bool:
+        """Whether ``b`` can be reached from ``a`` by orthogonal steps and manholes at all."""
+        return any(sq == b for sq in self.reachable([a], lambda n: passable(n) or n == b))
 
     # ------------------------------------------------------------------ attacking
     def adjacent(self, a: Square, b: Square, doors: Mapping[Square, bool] | None = None) -> bool:
@@ -182,11 +186,6 @@ class Grid:
             n = (sq[0] + dx, sq[1] + dy)
             if self.inside(n) and self.adjacent(sq, n, doors):
                 yield n
-
-    def area(self, sq: Square) -> list[Square]:
-        """X: a hazard's area: its square "plus all 8 adjacent squares" (on the board)."""
-        x, y = sq
-        return [(x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if self.inside((x + dx, y + dy))]
 
     def sight(
         self,

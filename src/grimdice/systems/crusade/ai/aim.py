@@ -53,7 +53,7 @@ def _back_walks(board: TableBoard) -> dict[Pos, tuple[Pos, ...]]:
     """The AI's steps of the empty table, reversed: the positions one step before each."""
     back: dict[Pos, list[Pos]] = {}
     for p in board.positions():
-        for kind, to, _, _ in board._static(p):
+        for kind, to, _, _ in board.static_steps(p):
             if kind in WALKS:
                 back.setdefault(to, []).append(p)
     return {q: tuple(ps) for q, ps in back.items()}

@@ -27,7 +27,8 @@ heights and buildings (:class:`~.table.TableBoard`):
 * ``can_hide(p)``: cover to hide in (V HIDING: cover, smoke or darkness); ``dark(p)``: smoke or
   darkness there (IX TALL, BIG: the only cover they hide in);
 * ``distances(goals)``: steps from every position to the nearest goal (players' planning),
-  ``connected(a, b)``: a path between two positions at all (scenario checks);
+  ``connected(a, b)``: a path between two positions at all, ``reachable(starts, armour)``: every
+  position a model of that armour could walk to (scenario checks, :mod:`.goals`);
 * doors (``door_squares``, ``doors()``) for boards that have them (none on a table).
 
 Positions are tuples of ints: ``(x, y)`` squares on a grid, ``(x, y, level)`` on a table.
@@ -35,7 +36,7 @@ Positions are tuples of ints: ``(x, y)`` squares on a grid, ``(x, y, level)`` on
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Protocol, cast
 
 from grimdice.engine.grid import Grid, Square, range_squares
@@ -79,6 +80,11 @@ class Board(Protocol):
     def dark(self, p: Pos) -> bool: ...
     def distances(self, goals: Iterable[Pos]) -> Mapping[Pos, int]: ...
     def connected(self, a: Pos, b: Pos) -> bool: ...
+    def reachable(self, starts: Iterable[Pos], armour: int) -> set[Pos]:
+        """The positions a model of ``armour`` could walk to from ``starts`` (doors open, models
+        and rolls ignored)."""
+        ...
+
     def free_near(self, start: Pos, armour: int, doors: Doors) -> list[Pos]: ...
 
 
@@ -177,8 +183,8 @@ class GridBoard:
 
     def dark(self, p: Pos) -> bool:
         """V DARKNESS ("Counts as cover"): the cover IX TALL and BIG may still hide in (X: dark
-        sections and air ducts, "treated as darkness")."""
-        return self.grid.is_dark(_sq(p))
+        sections and air ducts, "treated as darkness"): where a model may hide (:meth:`can_hide`)."""
+        return self.can_hide(p)
 
     def distances(self, goals: Iterable[Pos]) -> dict[Pos, int]:
         return cast(dict[Pos, int], self.grid.distances(cast(Iterable[Square], goals)))
@@ -186,6 +192,13 @@ class GridBoard:
     def connected(self, a: Pos, b: Pos) -> bool:
         grid = self.grid
         return grid.connected(_sq(a), _sq(b), lambda sq: not grid.is_wall(sq))
+
+    def reachable(self, starts: Iterable[Pos], armour: int) -> set[Pos]:
+        """V, X: orthogonal steps and manholes into squares ``armour`` may enter (air ducts only
+        with armour 1 or less), doors open, models ignored."""
+        grid = self.grid
+        found = grid.reachable(cast(Iterable[Square], starts), lambda sq: grid.enterable(sq, armour))
+        return set(cast(Iterator[Pos], found))
 
     def free_near(self, start: Pos, armour: int, doors: Doors) -> list[Pos]:
         """Squares reachable from ``start``, nearest by steps first (then reading order)."""

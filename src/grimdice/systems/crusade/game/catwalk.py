@@ -43,12 +43,12 @@ def on_catwalk(board: TableBoard, p: Pos) -> bool:
 
 def ways_in(s: GameState, i: int) -> set[Pos]:
     """The positions inside a building's sector where token ``i``'s steps from where it stands land
-    (reading ``catwalk_melee``): the steps the game offers it (:func:`.flight._steps`: the board's,
+    (reading ``catwalk_melee``): the steps the game offers it (:func:`.flight.steps_for`: the board's,
     a CLIMB model's climbs, a flier's air steps; IX BIG's only from a forced entry marker,
     :func:`.big.entering`), as if no other model stood on the table (a blocking model stands on
     the way in), and whatever move it has left (its melee comes after its move)."""
     from grimdice.systems.crusade.game.big import entering
-    from grimdice.systems.crusade.game.flight import _steps
+    from grimdice.systems.crusade.game.flight import steps_for
 
     me, board = s.tokens[i], s.setup.board
     assert isinstance(board, TableBoard)
@@ -56,7 +56,7 @@ def ways_in(s: GameState, i: int) -> set[Pos]:
     ladders = {ln.to for ln in board.links.get(me.sq, ())}  # V: a held ladder's awkward melee
     return {
         to
-        for kind, to, _ in entering(alone, _steps(alone, me))
+        for kind, to, _ in entering(alone, steps_for(alone, me))
         if kind in STEPS_IN and board.indoors(to) >= 0 and to not in ladders
     }
 

@@ -164,7 +164,7 @@ def _free_ways_in(board: TableBoard, climber: bool) -> frozenset[int]:
         found = set()
         for p in board.positions():
             here = board.indoors(p)
-            for _, to, _, into in (*board._static(p), *(climbs_from(board, p) if climber else ())):
+            for _, to, _, into in (*board.static_steps(p), *(climbs_from(board, p) if climber else ())):
                 there = board.indoors(to)
                 if there >= 0 and there != here and into < 0:
                     found.add(there)

@@ -8,7 +8,7 @@ thick) to the cell beyond, without a ladder, a jump's roll, a scrabble's roll or
 is measured as V measures a move ("measure the vertical height and count it as part of your
 move"): the inches across and the heights up and down, paid from the move left (an extra move's
 too); a climb is made whole within the move, no model stopping part way up a surface. It follows
-every step's rules (:meth:`.table.TableBoard._passage`): never through a roof or a wall, from a roof
+every step's rules (:meth:`.table.TableBoard.passage`): never through a roof or a wall, from a roof
 into its building, from inside a building onto its roof, nor into a sector held by enemies alone
 without a forced entry (VI). The jump up onto a cell beside that a climb reaches is not offered to
 a climber (the climb costs less and needs no roll); drops, falls, hangs, scrabbles, ladders and
@@ -75,7 +75,7 @@ def _static(board: TableBoard, p: Pos) -> tuple[Placed, ...]:
             n = (p[0] + dx, p[1] + dy)
             for z in lat.levels_at(n):
                 dz = z - p[2]
-                if -MAX_DROP <= dz < HEAD or not board._passage(p, n, z):
+                if -MAX_DROP <= dz < HEAD or not board.passage(p, n, z):
                     continue  # a plain step's rise or drop, or no way there
                 to = (n[0], n[1], z)
                 there = board.indoors(to)

@@ -78,26 +78,28 @@ def steps_from(s: GameState) -> Sequence[Step]:
 
 
 def _steps_of(s: GameState) -> Sequence[Step]:
-    return latched(s, s.active, _steps(s, s.tokens[s.active]))  # IX LATCH ON: neither may move
+    return latched(s, s.active, steps_for(s, s.tokens[s.active]))  # IX LATCH ON: neither may move
 
 
-def _steps(s: GameState, t: Token) -> Sequence[Step]:
-    """The board's steps for model ``t``; on a table a climber's climbs (IX CLIMB, :mod:`.climber`)
-    and a flier's air steps."""
-    board = s.setup.board
-    args = (t.sq, s.armour_of(t), s.doors(), s.sides(), t.side, s.breaches)
-    steps = with_climbs(s, t, board.steps(*args), args[3])
+def steps_for(s: GameState, t: Token) -> Sequence[Step]:
+    """The steps of model ``t`` where it stands: its :func:`walks`, and a flier's air steps."""
+    doors, sides = s.doors(), s.sides()
+    steps = walks(s, t, doors, sides)
     if not flies(s, t):
         return steps
-    return _with_flights(s, t, steps, args)
+    return _with_flights(s, t, steps, _args(s, t, doors, sides))
 
 
 def walks(s: GameState, t: Token, doors: Doors, sides: Occupied) -> Sequence[Step]:
     """The steps of model ``t`` (not a flier) where it stands, with the doors and the models'
-    places given: the board's, and a climber's climbs (as :func:`steps_of`, for a search over
-    places the model is not at)."""
-    args = (t.sq, s.armour_of(t), doors, sides, t.side, s.breaches)
-    return with_climbs(s, t, s.setup.board.steps(*args), sides)
+    places given: the board's, and on a table a climber's climbs (IX CLIMB, :mod:`.climber`; as
+    :func:`steps_of`, for a search over places the model is not at)."""
+    return with_climbs(s, t, s.setup.board.steps(*_args(s, t, doors, sides)), sides)
+
+
+def _args(s: GameState, t: Token, doors: Doors, sides: Occupied) -> tuple[Any, ...]:
+    """The board's steps' arguments for model ``t`` where it stands."""
+    return (t.sq, s.armour_of(t), doors, sides, t.side, s.breaches)
 
 
 def _with_flights(s: GameState, t: Token, steps: Sequence[Step], args: tuple[Any, ...]) -> Sequence[Step]:
@@ -132,4 +134,4 @@ def grid_flights(s: GameState, t: Token) -> list[Step]:
     return out
 
 
-__all__ = ["FLIERS", "flies", "grid_flights", "steps_from", "steps_of", "walks"]
+__all__ = ["FLIERS", "flies", "grid_flights", "steps_for", "steps_from", "steps_of", "walks"]

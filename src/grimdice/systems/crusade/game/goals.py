@@ -10,10 +10,9 @@ so may an item's ``to`` square (the item must still be carried there)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from grimdice.engine.table.lattice import breadth_first
 from grimdice.errors import ScenarioError
 from grimdice.systems.crusade.game import board as boards
 from grimdice.systems.crusade.game.board import GridBoard
@@ -31,30 +30,20 @@ def _places(board: boards.Board, sq: Sequence[int]) -> list[boards.Pos]:
 
 def _reachable(board: boards.Board, starts: Iterable[tuple[boards.Pos, int]]) -> set[boards.Pos]:
     """The positions reachable from ``starts`` (a position and the armour of what stands there):
-    on a grid by orthogonal steps and manholes through squares that armour may enter (doors
-    open), on a table by the board's steps (models and rolls ignored)."""
+    the board's :meth:`~.board.Board.reachable` for each armour (doors open, models ignored)."""
     out: set[boards.Pos] = set()
     by_armour: dict[int, list[boards.Pos]] = {}
     for p, armour in starts:
         by_armour.setdefault(armour, []).append(p)
     for armour, ps in by_armour.items():
-        out.update(breadth_first(ps, _steps(board, armour)))
+        out |= board.reachable(ps, armour)
     return out
-
-
-def _steps(board: boards.Board, armour: int) -> Callable[[Any], Iterable[Any]]:
-    """The positions one step from a position (see :func:`_reachable`)."""
-    if isinstance(board, GridBoard):
-        grid = board.grid
-        return lambda q: [n for n in (*grid.moves(q), *grid.linked(q)) if grid.enterable(n, armour)]
-    graph = board.graph()  # type: ignore[attr-defined]
-    return lambda q: graph.get(q, ())
 
 
 def check_objectives(sc: Any, board: boards.Board, pieces: Sequence[Any], groups: Sequence[Any]) -> None:
     """The objectives' squares checked against the board (see the module text); ``pieces`` and
     ``groups``: the scenario's placed models and blips and its reinforcement groups."""
-    from grimdice.systems.crusade.game.scenario import _square
+    from grimdice.systems.crusade.game.scenario import square_at
 
     starts: list[list[tuple[boards.Pos, int]]] = [[], []]
     for pc in pieces:
@@ -76,7 +65,7 @@ def check_objectives(sc: Any, board: boards.Board, pieces: Sequence[Any], groups
             seen: set[tuple[int, int]] = set()
             for j, s in enumerate(getattr(o, part)):
                 where = f"objectives.{i}.{part}.{j}"
-                _square(board, s, 0, where)
+                square_at(board, s, 0, where)
                 q = (int(s[0]), int(s[1]))
                 if q in seen:
                     raise ScenarioError(where, f"square {list(q)} is given twice")

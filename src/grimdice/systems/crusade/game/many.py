@@ -76,9 +76,9 @@ def _models_on(s: GameState, squares: list[Any], first: int, skip: int = -1) -> 
 def reached(s: GameState, i: int, j: int, weapon: str) -> tuple[int, ...]:
     """The models token ``i``'s shot at token ``j`` rolls at, the target first (friends and, for
     an area around the target, the firer included), or ``()`` when a template does not reach the
-    target. Readings ``grid_template``, ``grid_line``, ``grid_area``, ``table_area`` (:mod:`.reach`);
-    an area or blast reaches the models around the target that it does not pass a wall to reach
-    (reading ``blast_walls``, :func:`.around.models_around`)."""
+    target. Readings ``grid_template``, ``grid_line`` (:mod:`.reach`), ``grid_area``, ``table_area``
+    (:func:`.around.models_around`): an area or blast reaches the models around the target that it
+    does not pass a wall to reach (reading ``blast_walls``)."""
     how = mode(s, i, weapon)
     here, there = s.tokens[i].sq, s.tokens[j].sq
     if how in ("blast", "area"):  # X's 3 x 3 squares, a table's 1" (reading ``blast_walls``)

@@ -152,7 +152,8 @@ READINGS = (
     "reading grid_line: a LINE runs from the firer's centre through the target's to a wall or closed door",
     "ours (reached): a template, line or area rolls at every model it reaches; at most 4 as one chance "
     "node, more (or past the calculator's exact bounds) a node a model, after a LINE's or BLAST's one roll, "
-    "a template's re-roll on its target's roll alone; SPLIT FIRE and RAPID FIRE name at most 2 targets, "
+    "a template's re-roll on its target's roll alone; where the calculator refuses even one model's roll, "
+    "the last models are left out until it takes the rest; SPLIT FIRE and RAPID FIRE name at most 2 targets, "
     "fewer where the calculator's exact bounds refuse so many",
     "reading reroll_turn: a model's one shot a turn carries its re-roll; its rolls at several models "
     "share it (shots_in_turn); an explosion or malfunction roll has none",

@@ -56,7 +56,7 @@ class Group:
 def groups(sc: Any, board: boards.Board, pieces: Any) -> tuple[Group, ...]:
     """The scenario's groups, checked field by field (``pieces``: the models placed, for the path
     check), as the scenario's models are (:mod:`.scenario`)."""
-    from grimdice.systems.crusade.game.scenario import _profile_index, _square
+    from grimdice.systems.crusade.game.scenario import profile_index, square_at
 
     out = []
     if len(sc.reinforcements) > MAX_GROUPS:
@@ -71,9 +71,9 @@ def groups(sc: Any, board: boards.Board, pieces: Any) -> tuple[Group, ...]:
             raise ScenarioError(f"{where}.models", f"1 to {MAX_MODELS} models, got {len(r.models)}")
         if not 1 <= len(r.points) <= MAX_POINTS:
             raise ScenarioError(f"{where}.points", f"1 to {MAX_POINTS} points, got {len(r.points)}")
-        models = [_profile_index(sc, name, f"{where}.models.{m}") for m, name in enumerate(r.models)]
+        models = [profile_index(sc, name, f"{where}.models.{m}") for m, name in enumerate(r.models)]
         armour = min(sc.profiles[k].armour for k in models)
-        points = tuple(_square(board, p, armour, f"{where}.points.{n}") for n, p in enumerate(r.points))
+        points = tuple(square_at(board, p, armour, f"{where}.points.{n}") for n, p in enumerate(r.points))
         enemy = next((pc.sq for pc in pieces if pc.side != r.force), None)
         for n, p in enumerate(points):
             if enemy is not None and not (board.connected(p, enemy) or board.connected(enemy, p)):

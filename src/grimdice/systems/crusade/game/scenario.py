@@ -237,14 +237,14 @@ class Setup:
         return max(self.profiles[i].armour for i in models)
 
 
-def _profile_index(sc: GameScenario, name: str, where: str) -> int:
+def profile_index(sc: GameScenario, name: str, where: str) -> int:
     names = [p.name for p in sc.profiles]
     if name not in names:
         raise ScenarioError(where, f"no profile {name!r}; allowed: {', '.join(names)}")
     return names.index(name)
 
 
-def _square(board: boards.Board, sq: Sequence[int], armour: int, where: str) -> boards.Pos:
+def square_at(board: boards.Board, sq: Sequence[int], armour: int, where: str) -> boards.Pos:
     """The position a scenario's ``[x, y]`` (on a table also ``[x, y, z]``) names, checked."""
     if isinstance(board, GridBoard):
         grid = board.grid
@@ -278,9 +278,9 @@ def _place(sc: GameScenario, board: boards.Board) -> list[Piece]:
         zone = board.zone(force.zone)
         for j, m in enumerate(force.models):
             where = f"forces.{f}.models.{j}"
-            k = _profile_index(sc, m.profile, f"{where}.profile")
+            k = profile_index(sc, m.profile, f"{where}.profile")
             if m.at is not None:
-                sq = _square(board, m.at, sc.profiles[k].armour, f"{where}.at")
+                sq = square_at(board, m.at, sc.profiles[k].armour, f"{where}.at")
             else:
                 free = [s for s in zone if s not in taken and board.enterable(s, sc.profiles[k].armour)]
                 if not zone:
@@ -294,8 +294,8 @@ def _place(sc: GameScenario, board: boards.Board) -> list[Piece]:
             pieces.append(Piece(f, k, sq))
         for j, b in enumerate(force.blips):
             where = f"forces.{f}.blips.{j}"
-            ks = tuple(_profile_index(sc, n, f"{where}.models.{i}") for i, n in enumerate(b.models))
-            sq = _square(board, b.at, max(sc.profiles[k].armour for k in ks), f"{where}.at")
+            ks = tuple(profile_index(sc, n, f"{where}.models.{i}") for i, n in enumerate(b.models))
+            sq = square_at(board, b.at, max(sc.profiles[k].armour for k in ks), f"{where}.at")
             put(sq, where)
             pieces.append(Piece(f, -1, sq, ks))
     return pieces

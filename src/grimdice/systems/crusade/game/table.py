@@ -198,7 +198,7 @@ class TableBoard:
     def _steps_beyond(self, board: TableBoard, changed: set[Cell]) -> dict[Pos, Any]:
         """This table's kept steps from the positions ``board`` (this table changed at the cells
         ``changed``) has alike: farther than a jump and a step from every changed cell, with the same
-        ladders and stairs (what :meth:`_static` reads lies within that reach)."""
+        ladders and stairs (what :meth:`static_steps` reads lies within that reach)."""
         r = MAX_GAP + 2
         near = {(c[0] + dx, c[1] + dy) for c in changed for dx in range(-r, r + 1) for dy in range(-r, r + 1)}
         return {
@@ -214,7 +214,7 @@ class TableBoard:
         """The steps from ``p`` (see the module text), each to a free position; none into a sector
         that holds models of the other force and none of ``side``'s, unless a forced entry of that
         sector lies within 3" (VI: "any troops within 3" of the marker ... may move in")."""
-        return free_steps(self, p, self._static(p), occupied, side, breaches)
+        return free_steps(self, p, self.static_steps(p), occupied, side, breaches)
 
     def flights(
         self, p: Pos, armour: int, doors: Doors, occupied: Occupied, side: int = 0, breaches: Breaches = ()
@@ -237,14 +237,14 @@ class TableBoard:
                     low = min(p[2], z)
                     if gap and (self.indoors(to) >= 0 or any(lat.blocks_at(c) >= low for c in gap)):
                         continue
-                    if not gap and not self._passage(p, n, z):
+                    if not gap and not self.passage(p, n, z):
                         continue
                     here, there = self.indoors(p), self.indoors(to)
                     cost = k * math.hypot(dx, dy) + abs(z - p[2])
                     found.append(("fly", to, cost, there if there not in (-1, here) else -1))
         return open_steps(self, p, found, occupied, side, breaches)
 
-    def _static(self, p: Pos) -> tuple[tuple[str, Pos, float, int], ...]:
+    def static_steps(self, p: Pos) -> tuple[tuple[str, Pos, float, int], ...]:
         """Every step from ``p`` on the empty table, with the sector it enters (or -1); kept."""
         if p not in self._steps:
             found: list[Step] = []
@@ -269,7 +269,7 @@ class TableBoard:
             )
         return self._steps[p]
 
-    def _passage(self, p: Pos, n: Cell, z: int) -> bool:
+    def passage(self, p: Pos, n: Cell, z: int) -> bool:
         """VI MOVEMENT: into, out of and between the sectors of buildings at floor level."""
         here = self.indoors(p)
         there = self.indoors((n[0], n[1], z))
@@ -299,7 +299,7 @@ class TableBoard:
         out: list[Step] = []
         for z in levels:
             to = (n[0], n[1], z)
-            if not self._passage(p, n, z):
+            if not self.passage(p, n, z):
                 continue
             dz = z - p[2]
             if dz == 0 or 0 < dz < HEAD or -MAX_DROP <= dz < 0:
@@ -470,6 +470,11 @@ class TableBoard:
     def connected(self, a: Pos, b: Pos) -> bool:
         graph = self.graph()
         return b in breadth_first([a], lambda q: graph.get(q, ()))
+
+    def reachable(self, starts: Iterable[Pos], armour: int) -> set[Pos]:
+        """The board's steps (:meth:`graph`) from ``starts``, models and rolls ignored."""
+        graph = self.graph()
+        return set(breadth_first(starts, lambda q: graph.get(q, ())))
 
     def free_near(self, start: Pos, armour: int, doors: Doors) -> list[Pos]:
         graph = self.graph()
