@@ -442,12 +442,6 @@ def _ambush_value(s: GameState, k: int, a: tuple[Any, ...]) -> float:
     return law_value(s, k, a[1], situation.shot(still, k, a[1], a[2]))
 
 
-def exposure(s: GameState, p: Pos) -> float:
-    """The expected harm of the enemy shots the active model would be exposed to at ``p`` in the
-    enemy's next turn (:func:`.ground.threat`: line of sight, cover and darkness counted)."""
-    return ground.threat(s, p)
-
-
 def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
     """The step the active model takes (:func:`.ground.ways`): of its steps nearer its goal (``dist``) and
     those that end its move (:func:`.ground.ends_move`), the one to the position worth most
@@ -468,7 +462,7 @@ def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...
 def _hides(s: GameState, actions: list[tuple[Any, ...]]) -> bool:
     """V HIDING: whether it hides: it may, and an enemy could shoot it where it stands in the
     enemy's next turn (II: "they may not be hidden")."""
-    return ("hide",) in actions and exposure(s, s.tokens[s.active].sq) > 0
+    return ("hide",) in actions and ground.threat(s, s.tokens[s.active].sq) > 0
 
 
 def _stay(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
