@@ -14,7 +14,7 @@ import pytest
 from grimdice.engine.game import CHANCE
 from grimdice.systems.crusade import calculate
 from grimdice.systems.crusade.ai import ground
-from grimdice.systems.crusade.ai.players import ai_player, exposure
+from grimdice.systems.crusade.ai.players import ai_player
 from grimdice.systems.crusade.ai.worth import CONDITION_VALUE, HIT_VALUE
 from grimdice.systems.crusade.damage import CONDITIONS, STUNNED
 from grimdice.systems.crusade.game.frozen import altered
@@ -42,7 +42,7 @@ def test_a_model_ends_its_move_in_a_dark_alcove_out_of_a_heavy_weapons_sight():
     board = s.setup.board
     # the corridor ahead is in the heavy bolter's sight; the alcove, a step back from it, is not
     assert board.sight((9, 1), (3, 1), {}) and not board.sight((9, 1), (2, 2), {})
-    assert exposure(s, (3, 1)) > 2 * ground.STEP_WORTH and exposure(s, (2, 2)) == 0
+    assert ground.threat(s, (3, 1)) > 2 * ground.STEP_WORTH and ground.threat(s, (2, 2)) == 0
     assert _ai(s) == ("move", 2, 2)
 
 
@@ -55,7 +55,7 @@ def test_darkness_is_cover_when_the_ai_steps_on_a_grid():
     board = s.setup.board
     assert board.sight((7, 2), (1, 2), {}) and board.sight((7, 2), (2, 1), {})
     assert board.cover((7, 2), (1, 2), {}) == "darkness" and board.cover((7, 2), (2, 1), {}) == "none"
-    assert 0 < exposure(s, (1, 2)) < exposure(s, (2, 1))
+    assert 0 < ground.threat(s, (1, 2)) < ground.threat(s, (2, 1))
     assert _ai(s) == ("move", 1, 2)
     assert _ai(altered(s, moved=3, budget=1)) == ("move", 1, 2)
 
@@ -79,7 +79,7 @@ def test_a_model_with_nothing_to_shoot_hides_from_a_gunner_that_sees_it():
 def test_a_model_nobody_could_shoot_does_not_hide():
     assert _ai(_holding("Brute")) == ("end",)  # no enemy with a ranged weapon
     stunned = _holding("Gunner").with_token(1, cond=STUNNED)  # VIII STUN: "may take no other actions"
-    assert exposure(stunned, (2, 1)) == 0 and _ai(stunned) == ("end",)
+    assert ground.threat(stunned, (2, 1)) == 0 and _ai(stunned) == ("end",)
 
 
 def _expected_harm(attacker: dict[str, Any], defender: dict[str, Any], range_: int, cover: str) -> float:
@@ -105,11 +105,11 @@ def test_the_risk_is_the_calculators_shots_of_the_enemies_that_see_the_position(
     ).apply(("activate", 0))  # fmt: skip
     lit = 2 * _expected_harm(GUNNER, KNIFE, 5, "none")  # both gunners, 5 squares, no cover
     dark = 2 * _expected_harm(GUNNER, KNIFE, 6, "darkness")  # darkness counts as cover
-    assert exposure(s, (2, 1)) == pytest.approx(lit, abs=1e-12)
-    assert exposure(s, (1, 2)) == pytest.approx(dark, abs=1e-12)
+    assert ground.threat(s, (2, 1)) == pytest.approx(lit, abs=1e-12)
+    assert ground.threat(s, (1, 2)) == pytest.approx(dark, abs=1e-12)
     assert dark < lit
     one_down = s.with_token(2, cond=STUNNED)
-    assert exposure(one_down, (2, 1)) == pytest.approx(lit / 2, abs=1e-12)
+    assert ground.threat(one_down, (2, 1)) == pytest.approx(lit / 2, abs=1e-12)
 
 
 SNIPER = dict(
@@ -152,7 +152,7 @@ def test_a_model_whose_move_is_spent_hides_in_the_dark_rather_than_move_on_in_a_
         HALL, [at("Knife", 1, 1)], [at("Gunner", 7, 2)], profiles=[KNIFE, GUNNER], grid={"dark": [[1, 1]]}
     ).apply(("activate", 0))
     spent = altered(s, moved=4, budget=0)  # its move spent, its action left
-    assert ("extra",) in spent.legal_actions() and exposure(spent, (1, 1)) > 0
+    assert ("extra",) in spent.legal_actions() and ground.threat(spent, (1, 1)) > 0
     assert _ai(spent) == ("hide",)
     calm = spent.with_token(1, cond=STUNNED)  # VIII STUN: no enemy could shoot it
     assert _ai(calm) == ("extra",)

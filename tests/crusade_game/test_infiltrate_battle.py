@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from grimdice.systems.crusade.ai.players import _distances, _goals, ai_player
+from grimdice.systems.crusade.ai import aim, objectives
+from grimdice.systems.crusade.ai.players import ai_player
 from grimdice.systems.crusade.game.scenario import build_setup
 from grimdice.systems.crusade.game.state import initial_state, invariant_errors
 from tests.crusade_game.helpers import MARINE, STEALER, at, scenario
@@ -90,7 +91,7 @@ def test_the_ai_picks_the_hidden_place_nearest_its_goal():
     s = _battle([at("Scout", 1, 3)], [at("Stealer", 10, 3)]).apply(("activate", 0))
     choice = ai_player(s, np.random.default_rng(0))
     assert choice[0] == "place" and choice[1:] in _places(s)
-    dist = _distances(s, _goals(s, 0, 0))
+    dist = aim.distances(s, objectives.goals(s, 0, 0))
     assert dist[choice[1:]] == min(dist[p] for p in _places(s)) < dist[(1, 3)]
 
 

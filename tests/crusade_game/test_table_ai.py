@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grimdice.systems.crusade.ai import aim
+from grimdice.systems.crusade.ai import aim, ground, objectives
 from grimdice.systems.crusade.ai.ground import Ground
-from grimdice.systems.crusade.ai.players import _best_step, _goals, ai_player, exposure
+from grimdice.systems.crusade.ai.players import _best_step, ai_player
 from grimdice.systems.crusade.damage import KO
 from grimdice.systems.crusade.game.table_parts import Nearest
 from tests.crusade_game.table_helpers import active, put, rect, table
@@ -26,13 +26,13 @@ def test_the_ai_advances_behind_a_wall_rather_than_in_the_open():
         game(table(terrain=[WALL]), [put("Knife", 4, 5)], [put("Ganger", 11, 1)], profiles=[KNIFE, GANGER])
     )
     board, enemy = s.setup.board, s.tokens[1].sq
-    dist = board.distances(_goals(s, 0, 0))
+    dist = board.distances(objectives.goals(s, 0, 0))
     open_step, covered = (5, 5, 0), (5, 4, 0)
     # both a step nearer the enemy; the enemy sees the open one over the table, the wall hides the other
     assert dist[open_step] == dist[covered] == dist[s.tokens[0].sq] - 1
     assert board.sight(enemy, open_step, {}) and not board.sight(enemy, covered, {})
     assert ("move", *open_step) in s.legal_actions() and ("move", *covered) in s.legal_actions()
-    assert exposure(s, open_step) > 0 and exposure(s, covered) == 0
+    assert ground.threat(s, open_step) > 0 and ground.threat(s, covered) == 0
     assert ai_player(s, np.random.default_rng(0)) == ("move", *covered)
 
 
@@ -58,21 +58,21 @@ def _shots(s: Any, p: tuple[int, ...], gangers: tuple[int, ...]) -> float:
     )
 
 
-def test_exposure_sums_the_shots_of_the_standing_enemies_that_see_a_position():
+def test_threat_sums_the_shots_of_the_standing_enemies_that_see_a_position():
     s = _watched_knife()
     knocked_out = s.with_token(2, cond=KO)  # no longer standing: it shoots nothing
-    seen = [exposure(s, p) for p in [(5, 4, 0), (5, 5, 0), (8, 7, 0), (0, 0, 0)]]
+    seen = [ground.threat(s, p) for p in [(5, 4, 0), (5, 5, 0), (8, 7, 0), (0, 0, 0)]]
     assert len(set(seen)) > 2  # seen by none, one or both
     for p in [(5, 4, 0), (5, 5, 0), (8, 7, 0), (0, 0, 0)]:
-        assert exposure(s, p) == pytest.approx(_shots(s, p, (1, 2)), abs=1e-12)
-        assert exposure(knocked_out, p) == pytest.approx(_shots(s, p, (1,)), abs=1e-12)
+        assert ground.threat(s, p) == pytest.approx(_shots(s, p, (1, 2)), abs=1e-12)
+        assert ground.threat(knocked_out, p) == pytest.approx(_shots(s, p, (1,)), abs=1e-12)
 
 
 def test_the_best_step_is_the_first_worth_most_when_worth_more_than_staying():
     """Every step's position valued (its steps to the goal, the shots it is exposed to): the first
     step worth most, in any order of the steps; none when no step is worth more than staying."""
     s = _watched_knife()
-    dist = aim.distances(s, _goals(s, 0, 0))
+    dist = aim.distances(s, objectives.goals(s, 0, 0))
     worth = Ground(s, dist).worth
     steps = [a for a in s.legal_actions() if a[0] == "move"]
     assert len({round(worth(a[1:]), 9) for a in steps}) > 2  # the steps differ in worth

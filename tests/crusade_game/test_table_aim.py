@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from grimdice.systems.crusade.ai import aim
-from grimdice.systems.crusade.ai.players import _goals, ai_player, attack_value
+from grimdice.systems.crusade.ai import aim, objectives
+from grimdice.systems.crusade.ai.players import ai_player, attack_value
 from grimdice.systems.crusade.game import entry
 from tests.crusade_game.table_helpers import active, put, rect, table, table_state
 from tests.crusade_game.test_table import GANGER
@@ -80,7 +80,7 @@ def test_a_holder_leaves_a_contested_objective_only_when_a_friend_stays_on_it():
 
 def test_a_model_on_a_hold_square_does_not_shuffle_to_another():
     s = hab_game([put("Knife", 7, 3)], [put("Ganger", 11, 7)])
-    goals = set(_goals(s, 0, 0))
+    goals = set(objectives.goals(s, 0, 0))
     assert (7, 3, 0) not in goals and (8, 3, 0) not in goals and (11, 7, 0) in goals
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from grimdice.engine.pictures import (
+    board_axes,
     draw_key,
     draw_legend,
     line,
@@ -13,6 +14,7 @@ from grimdice.engine.pictures import (
     overlaps,
     patch,
     place_labels,
+    shorten,
     wrap_title,
 )
 
@@ -25,6 +27,25 @@ def test_a_title_is_broken_at_spaces_into_lines_that_fit_and_keeps_its_own_break
     assert all(len(text) <= 36 for text in lines) and len(lines) == 4
     assert lines[-1] == "round 3"
     assert wrap_title("short", 10.0, 10) == "short"
+
+
+def test_a_name_longer_than_the_key_holds_is_cut_to_end_in_dots():
+    assert shorten("Sergeant Brutus", 15) == "Sergeant Brutus"
+    cut = shorten("Sergeant Brutus of the Fists", 15)
+    assert cut == "Sergeant Bru..." and len(cut) == 15
+
+
+def test_the_board_axes_leave_the_margins_for_the_tick_labels():
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    fig, ax = board_axes(4.0, 2.0)
+    try:
+        assert tuple(fig.get_size_inches()) == (4.5, 2.5) and fig.axes == [ax]
+        x0, y0, w, h = ax.get_position().bounds
+        assert (x0 * 4.5, y0 * 2.5, w * 4.5, h * 2.5) == pytest.approx((0.4, 0.3, 4.0, 2.0))
+    finally:
+        plt.close(fig)
 
 
 def test_the_key_lists_each_sides_heading_then_its_entries():

@@ -12,8 +12,10 @@
   (:func:`place_labels`), and the pairs of boxes that overlap (:func:`overlaps`), the measure a
   picture's labels are checked with.
 
-A game's own drawing module decides what goes in each (its rules' marks and words); this module
-only lays them out.
+It also holds what every game's picture shares: the sides' colours (:data:`SIDE_COLOURS`), a
+name cut to the key's width (:func:`shorten`), and the figure with its board's axes
+(:func:`board_axes`). A game's own drawing module decides what goes in each (its rules' marks
+and words); this module only lays them out.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ Mark = tuple[str, str, dict[str, Any]]
 KeyLine = tuple[str, int, bool]
 #: a box as (x0, y0, x1, y1)
 Box = tuple[float, float, float, float]
+#: each side's colour, the first player's then the second's: its pieces, key lines and marks
+SIDE_COLOURS = ("tab:blue", "tab:red")
 
 
 def patch(label: str, kind: str, **style: Any) -> Mark:
@@ -42,6 +46,21 @@ def patch(label: str, kind: str, **style: Any) -> Mark:
 def line(label: str, kind: str, **style: Any) -> Mark:
     """A legend entry drawn as a line or marker with ``style``'s Line2D keywords."""
     return (kind, label, {"line": style})
+
+
+def shorten(name: str, n: int) -> str:
+    """``name`` as a key shows it: at most ``n`` characters, a longer one cut to end in ``...``."""
+    return name if len(name) <= n else name[: n - 3] + "..."
+
+
+def board_axes(w: float, h: float) -> tuple[Any, Any]:
+    """A figure and its board's axes for a board ``w`` by ``h`` inches: the board with 0.4 inch
+    to its left and 0.3 inch below for the tick labels (the key and legend drawn outside it)."""
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(w + 0.5, h + 0.5))
+    ax = fig.add_axes((0.4 / (w + 0.5), 0.3 / (h + 0.5), w / (w + 0.5), h / (h + 0.5)))
+    return fig, ax
 
 
 def wrap_title(title: str, width_in: float, fontsize: float) -> str:
@@ -183,9 +202,11 @@ def place_labels(
 
 
 __all__ = [
+    "SIDE_COLOURS",
     "Box",
     "KeyLine",
     "Mark",
+    "board_axes",
     "draw_key",
     "draw_legend",
     "legend_handles",
@@ -194,5 +215,6 @@ __all__ = [
     "overlaps",
     "patch",
     "place_labels",
+    "shorten",
     "wrap_title",
 ]

@@ -35,7 +35,7 @@ import numpy as np
 
 from grimdice.engine.playing import random_bot as random_player
 from grimdice.systems.crusade.actions import collapse_law
-from grimdice.systems.crusade.ai import aim, crew, ground
+from grimdice.systems.crusade.ai import aim, ground, objectives
 from grimdice.systems.crusade.ai.abilities import ABILITY_ATTACKS, ability_value
 from grimdice.systems.crusade.ai.powers import find_choice, foresee_choice, power_value
 from grimdice.systems.crusade.ai.volleys import volley_value
@@ -49,12 +49,11 @@ from grimdice.systems.crusade.ai.worth import (
 )
 from grimdice.systems.crusade.ai.worth import harm as _harm
 from grimdice.systems.crusade.damage import Body, graze
-from grimdice.systems.crusade.game import charge, deck, dive, items, many, powers, psychic, ruin, situation
+from grimdice.systems.crusade.game import deck, dive, items, many, powers, psychic, ruin, situation
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
 from grimdice.systems.crusade.game.rules import targets_in_sight
-from grimdice.systems.crusade.game.scenario import Setup
 from grimdice.systems.crusade.game.snap import snap_shot
 from grimdice.systems.crusade.game.state import GameState
 from grimdice.systems.crusade.game.table import TableBoard, key_piece, piece_key
@@ -219,60 +218,9 @@ def _value(s: GameState, a: tuple[Any, ...]) -> float:
     return aim.force_value(s, a) if a[0] == "force" else attack_value(s, a)
 
 
-def _distances(s: GameState, goals: Iterable[Pos]) -> Mapping[Pos, int]:
-    return aim.distances(s, goals)
-
-
-def _hold_squares(s: GameState, side: int) -> frozenset[Pos]:
-    return _side_holds(s.setup, side)
-
-
-@lru_cache(maxsize=64)
-def _side_holds(setup: Setup, side: int) -> frozenset[Pos]:
-    """The squares of the ``hold`` objectives of ``side`` (or of both sides)."""
-    return frozenset(
-        setup.board.at(q[0], q[1])
-        for o in setup.scenario.objectives
-        if o.kind == "hold" and o.side in (None, side)
-        for q in o.squares
-    )
-
-
-def _item_goals(s: GameState, side: int, me: int) -> list[Pos]:
-    """An item's ``to`` squares for its carrier; else the force's items lying on the board."""
-    own = [
-        (n, k) for n, k in enumerate(items.item_objectives(s)) if s.setup.scenario.objectives[k].side == side
-    ]
-    for n, k in own:
-        if s.items[n][1] == me >= 0:
-            return [s.setup.board.at(q[0], q[1]) for q in s.setup.scenario.objectives[k].to]
-    return [items.where(s, n) for n, _ in own if s.items[n][1] < 0]
-
-
-def _goals(s: GameState, side: int, me: int = -1) -> list[Pos]:
-    """The squares its item goes to, if it carries one; the force's ``reach`` squares and lying
-    items; else the enemies it knows of and its ``hold`` squares not yet held by a friend."""
-    carried = _item_goals(s, side, me)
-    if me >= 0 and items.carries(s, me) and carried:
-        return carried
-    reach = carried + [
-        s.setup.board.at(q[0], q[1])
-        for o in s.setup.scenario.objectives
-        if o.kind == "reach" and o.side == side
-        for q in o.squares
-    ]
-    if reach:
-        return reach
-    friends = {t.sq for t in s.tokens if t.standing and t.side == side}
-    free = _hold_squares(s, side) - friends
-    if me >= 0 and s.tokens[me].sq in _hold_squares(s, side):
-        free = frozenset()  # it stands on one already: it does not shuffle between them
-    return aim.contacts(s, side) + sorted(free)
-
-
 def _activation(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
     """Activate first the model nearest its goal (it is most likely to attack or arrive)."""
-    dist = _distances(s, _goals(s, s.player))
+    dist = aim.distances(s, objectives.goals(s, s.player))
     return min(actions, key=lambda a: dist.get(s.tokens[int(a[1])].sq, 10**6))
 
 
@@ -296,7 +244,9 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
     if actions[0][0] == "activate":
         return _activation(state, actions)
     if actions[0][0] == "place":  # IX INFILTRATE in a battle game: a hidden start near its goal
-        return aim.placement(state, actions, _distances(state, _goals(state, state.player, state.active)))
+        return aim.placement(
+            state, actions, aim.distances(state, objectives.goals(state, state.player, state.active))
+        )
     answer = _answer(state, actions)
     if answer is not None:
         return answer
@@ -321,25 +271,8 @@ def ai_player(state: GameState, rng: np.random.Generator) -> tuple[Any, ...]:
         if a[0] in ("reload", "unjam", "force") and not carrying:
             # VI FORCE ENTRY on a table, into a sector its enemies hold: with its best attack
             return aim.best_force(state, actions) if a[0] == "force" else a
-    where = _where(state)
+    where = objectives.where(state)
     return _stay(state, actions) if where is None else _move_on(state, actions, *where)
-
-
-def _where(state: GameState) -> tuple[list[Pos], bool] | None:
-    """Where the active model goes: None when it keeps its place (on its ``hold`` square; VIII
-    ARTILLERY: the piece, or a crew model within 1" of it), else its goals (V CHARGE: beside its
-    target, once it charges) and whether they are its piece's posts (:mod:`.crew`)."""
-    me = state.tokens[state.active]
-    if not me.blip and aim.keeps_hold(state, state.active, {p[:2] for p in _hold_squares(state, me.side)}):
-        return None  # it holds its objective
-    if crew.emplaced(state, state.active):  # VIII ARTILLERY: the piece keeps its place
-        return None
-    posts = None if me.blip else crew.post(state, state.active)  # VIII ARTILLERY: its piece's cover
-    if posts is not None and me.sq in posts:
-        return None
-    target = charge.melee_target(state) if state.charging else -1  # V CHARGE: on to its target
-    goals = list(charge.beside(state, target)) if target >= 0 else _goals(state, me.side, state.active)
-    return posts or goals, posts is not None
 
 
 #: the steps the AI takes
@@ -353,11 +286,11 @@ def _shoot_or_step(
     to a height that sees over cover) when the step's position is worth more (:meth:`.ground.
     Ground.worth`, its better shot counted) than the shot now and then the best of its place and
     its steps without a shot."""
-    where = None if attack[0] != "shoot" else _where(state)
+    where = None if attack[0] != "shoot" else objectives.where(state)
     if where is None or where[1]:
         return attack
     first = ground.step_first(
-        state, _distances(state, where[0]), [a for a in actions if a[0] in STEPS], value
+        state, aim.distances(state, where[0]), [a for a in actions if a[0] in STEPS], value
     )
     return attack if first is None else first
 
@@ -369,7 +302,7 @@ def _move_on(
     ``goals``, a hide where an enemy could shoot it (:func:`_hides`), an extra move towards
     ``goals``; else it stays (:func:`_stay`)."""
     me = state.tokens[state.active]
-    dist = _distances(state, goals)
+    dist = aim.distances(state, goals)
     here = dist.get(me.sq, 10**6)
     steps = [a for a in actions if a[0] in STEPS]
     if steps:
@@ -404,7 +337,7 @@ def _charge(state: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]
 def _payer(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:
     """VII: "declare which model is spending the action": the model whose action is worth least,
     the one farthest from its force's goals (the one it would activate last, :func:`_activation`)."""
-    dist = _distances(s, _goals(s, s.tokens[int(actions[0][1])].side))
+    dist = aim.distances(s, objectives.goals(s, s.tokens[int(actions[0][1])].side))
     return max(actions, key=lambda a: (dist.get(s.tokens[int(a[1])].sq, 10**6), -int(a[1])))
 
 
@@ -442,12 +375,6 @@ def _ambush_value(s: GameState, k: int, a: tuple[Any, ...]) -> float:
     return law_value(s, k, a[1], situation.shot(still, k, a[1], a[2]))
 
 
-def exposure(s: GameState, p: Pos) -> float:
-    """The expected harm of the enemy shots the active model would be exposed to at ``p`` in the
-    enemy's next turn (:func:`.ground.threat`: line of sight, cover and darkness counted)."""
-    return ground.threat(s, p)
-
-
 def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
     """The step the active model takes (:func:`.ground.ways`): of its steps nearer its goal (``dist``) and
     those that end its move (:func:`.ground.ends_move`), the one to the position worth most
@@ -468,7 +395,7 @@ def _best_step(s: GameState, dist: Mapping[Pos, int], steps: list[tuple[Any, ...
 def _hides(s: GameState, actions: list[tuple[Any, ...]]) -> bool:
     """V HIDING: whether it hides: it may, and an enemy could shoot it where it stands in the
     enemy's next turn (II: "they may not be hidden")."""
-    return ("hide",) in actions and exposure(s, s.tokens[s.active].sq) > 0
+    return ("hide",) in actions and ground.threat(s, s.tokens[s.active].sq) > 0
 
 
 def _stay(s: GameState, actions: list[tuple[Any, ...]]) -> tuple[Any, ...]:

@@ -23,11 +23,11 @@ from typing import Any
 
 from grimdice.engine import pictures
 from grimdice.engine.grid import DOOR_CLOSED, DOOR_OPEN, DUCT, WALL
+from grimdice.engine.pictures import SIDE_COLOURS
 from grimdice.errors import printable
 from grimdice.systems.crusade.damage import KO
 from grimdice.systems.crusade.game import draw_key
 from grimdice.systems.crusade.game.draw_key import (
-    COLOURS,
     COVERED_RGB,
     DARK_RGB,
     DOOR_RGB,
@@ -42,6 +42,7 @@ from grimdice.systems.crusade.game.state import GameState
 SQUARE = 0.5  # inches a square is drawn
 DPI = 90
 FONT = 8  # points: the labels, the key and the legend
+KEY_WIDTH = 2.5  # inches the model key takes to the right of the board
 
 
 def _board(s: GameState) -> list[list[tuple[float, float, float]]]:
@@ -81,8 +82,6 @@ def draw_state(
 
 def figure(s: GameState, title: str, volleys: Sequence[Any] = (), new: Sequence[int] = ()) -> Any:
     """The matplotlib figure of :func:`draw_state` (its board axes first in ``fig.axes``)."""
-    import matplotlib.pyplot as plt
-
     from grimdice.systems.crusade.game.draw_table import draw_table_marks, table_image
     from grimdice.systems.crusade.game.table import TableBoard
 
@@ -94,8 +93,7 @@ def figure(s: GameState, title: str, volleys: Sequence[Any] = (), new: Sequence[
     else:
         width, height, image = table.lattice.width, table.lattice.height, table_image(table)
     w, h = width * SQUARE, height * SQUARE
-    fig = plt.figure(figsize=(w + 0.5, h + 0.5))
-    ax = fig.add_axes((0.4 / (w + 0.5), 0.3 / (h + 0.5), w / (w + 0.5), h / (h + 0.5)))
+    fig, ax = pictures.board_axes(w, h)
     ax.imshow(image, extent=(-0.5, width - 0.5, height - 0.5, -0.5), interpolation="nearest")
     ax.set_xticks(range(width))
     ax.set_yticks(range(height))
@@ -116,7 +114,7 @@ def figure(s: GameState, title: str, volleys: Sequence[Any] = (), new: Sequence[
         ax.plot([x + 0.3], [y - 0.3], marker="*", color="gold", markersize=12, markeredgecolor="black")
     for i, spot in spots.items():
         _model(ax, s, i, spot)
-    ax.set_title(pictures.wrap_title(title, w + 2.5, FONT + 1), fontsize=FONT + 1, parse_math=False)
+    ax.set_title(pictures.wrap_title(title, w + KEY_WIDTH, FONT + 1), fontsize=FONT + 1, parse_math=False)
     _model_key(ax, s, h)
     _legend(ax, s, volleys, new, w, h)
     return fig
@@ -129,7 +127,7 @@ def _objectives(ax: Any, s: GameState) -> None:
 
     boxed: dict[tuple[int, int], int] = {}
     for o in s.setup.scenario.objectives:
-        colour = "gold" if o.side is None else COLOURS[o.side]
+        colour = "gold" if o.side is None else SIDE_COLOURS[o.side]
         for x, y in [*o.squares, *o.to] if o.kind != "item" else o.to:
             inset = 0.45 - 0.1 * boxed.get((x, y), 0)
             boxed[(x, y)] = boxed.get((x, y), 0) + 1
@@ -145,7 +143,7 @@ def _model(ax: Any, s: GameState, i: int, spot: tuple[float, float, float]) -> N
     from matplotlib.patches import Circle, Rectangle
 
     t, (x, y, r) = s.tokens[i], spot
-    colour, size = COLOURS[t.side], FONT if r >= 0.3 else FONT - 2
+    colour, size = SIDE_COLOURS[t.side], FONT if r >= 0.3 else FONT - 2
     text = {"ha": "center", "va": "center", "fontsize": size, "parse_math": False}
     if t.blip:
         ax.add_patch(
@@ -177,12 +175,12 @@ def _model(ax: Any, s: GameState, i: int, spot: tuple[float, float, float]) -> N
 def _model_key(ax: Any, s: GameState, h: float) -> None:
     """The model key to the right of the board: each force's name, then its models' lines, in as
     many columns as the board's height needs."""
-    pictures.draw_key(ax, draw_key.model_key(s), COLOURS, h, FONT, "Models")
+    pictures.draw_key(ax, draw_key.model_key(s), SIDE_COLOURS, h, FONT, "Models")
 
 
 def _legend(ax: Any, s: GameState, volleys: Sequence[Any], new: Sequence[int], w: float, h: float) -> None:
     """The legend below the board: one entry per kind of mark in the picture."""
-    pictures.draw_legend(ax, draw_key.legend(s, volleys, new), w + 2.5, h, FONT)
+    pictures.draw_legend(ax, draw_key.legend(s, volleys, new), w + KEY_WIDTH, h, FONT)
 
 
 def _battle_marks(
@@ -200,17 +198,17 @@ def _battle_marks(
     for x, y in marks.covered_squares(s):
         ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fc=COVERED_RGB, ec="dimgrey", hatch="///", lw=0))
     for side, (x, y), coming in marks.key_points(s):
-        fill = COLOURS[side] if coming else "none"
-        ax.plot([x], [y], marker="D", markersize=13, mfc=fill, mec=COLOURS[side], alpha=0.45, mew=1.5)
+        fill = SIDE_COLOURS[side] if coming else "none"
+        ax.plot([x], [y], marker="D", markersize=13, mfc=fill, mec=SIDE_COLOURS[side], alpha=0.45, mew=1.5)
     for k in (k for k in new if k in spots):
         cx, cy, r = spots[k]
         ax.add_patch(Circle((cx, cy), r + 0.1, fill=False, ec="tab:green", lw=2, ls="--"))
     for side, a, b in volleys:
-        arrow = {"arrowstyle": "->", "color": COLOURS[side], "lw": 1.0, "alpha": 0.7}
+        arrow = {"arrowstyle": "->", "color": SIDE_COLOURS[side], "lw": 1.0, "alpha": 0.7}
         ax.annotate("", xy=b, xytext=a, arrowprops=arrow)
     for crewman, gun, cover in marks.crew_marks(s):
         (x, y), (gx, gy) = s.tokens[crewman].sq[:2], s.tokens[gun].sq[:2]
-        ax.plot([x, gx], [y, gy], ls="-" if cover else ":", color=COLOURS[s.tokens[gun].side], lw=1.2)
+        ax.plot([x, gx], [y, gy], ls="-" if cover else ":", color=SIDE_COLOURS[s.tokens[gun].side], lw=1.2)
 
 
 def draw_rounds(states: Sequence[GameState], folder: Path, actions: Sequence[Any] = ()) -> list[Path]:
@@ -230,16 +228,17 @@ def draw_rounds(states: Sequence[GameState], folder: Path, actions: Sequence[Any
     title = states[0].setup.scenario.title if states else ""
     out = []
     for rnd, s in sorted(last.items()):
-        end = "" if not s.ended else (" - game over" if s.winner is None else _result(s))
+        end = "" if not s.ended else (" - game over" if s.winner is None else _result(s, s.winner))
         head = f"{printable(title)}\nround {rnd} (end){end}" if title else f"round {rnd} (end){end}"
         here = [k for k in new.get(rnd, []) if k < len(s.tokens) and s.tokens[k].on_board]
         out.append(draw_state(s, head, folder / f"round-{rnd}.png", volleys.get(rnd, []), here))
     return out
 
 
-def _result(s: GameState) -> str:
+def _result(s: GameState, winner: int) -> str:
+    """The title's end of a game over: a draw (``winner`` -1), else the winning force's name."""
     forces: list[Any] = [f.name for f in s.setup.scenario.forces]
-    return " - a draw" if s.winner is None or s.winner < 0 else f" - won by {forces[s.winner]}"
+    return " - a draw" if winner < 0 else f" - won by {forces[winner]}"
 
 
 __all__ = ["draw_rounds", "draw_state", "figure"]

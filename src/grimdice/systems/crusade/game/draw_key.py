@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from grimdice.engine.grid import DOOR_CLOSED, DOOR_OPEN, DUCT, WALL
-from grimdice.engine.pictures import Mark, numbered_key
+from grimdice.engine.pictures import SIDE_COLOURS, Mark, numbered_key, shorten
 from grimdice.engine.pictures import line as _line
 from grimdice.engine.pictures import patch as _patch
 from grimdice.errors import printable
@@ -30,7 +30,6 @@ from grimdice.systems.crusade.damage import KO, STUNNED, WOUNDED
 from grimdice.systems.crusade.game import marks
 from grimdice.systems.crusade.game.state import GameState
 
-COLOURS = ("tab:blue", "tab:red")
 FLOOR_RGB, DARK_RGB, WALL_RGB = (1.0, 1.0, 1.0), (0.78, 0.8, 0.86), (0.3, 0.3, 0.3)
 DOOR_RGB, OPEN_RGB, DUCT_RGB = (0.55, 0.3, 0.1), (0.87, 0.72, 0.53), (0.6, 0.7, 0.6)
 COVERED_RGB = (0.7, 0.7, 0.7)  # X: a section covered up for exploration
@@ -61,8 +60,7 @@ def model_line(s: GameState, i: int) -> str:
     height above the table, and whether it is hidden (V HIDING)."""
     t = s.tokens[i]
     name = "blip" if t.blip else printable(s.setup.profiles[t.profile].name)
-    if len(name) > MAX_NAME:
-        name = name[: MAX_NAME - 3] + "..."
+    name = shorten(name, MAX_NAME)
     notes = []
     if t.horror == 1 and not t.alive:
         notes.append("face down")
@@ -124,7 +122,7 @@ def _objective(s: GameState, k: int) -> Mark:
     else:
         pts = f"{o.points} point" + ("s" if o.points != 1 else "")
         words = f"{name}: {pts} if alone on it at the end ({who})"
-    colour = "gold" if o.side is None else COLOURS[o.side]
+    colour = "gold" if o.side is None else SIDE_COLOURS[o.side]
     return _patch(words, "objective", fill=False, ec=colour, lw=2, ls="--")
 
 
@@ -188,7 +186,7 @@ def legend(s: GameState, volleys: Sequence[Any] = (), new: Sequence[int] = ()) -
     from grimdice.systems.crusade.game.table import TableBoard
 
     forces = [printable(f.name) for f in s.setup.scenario.forces]
-    out = [_line(name, "force", ls="", marker="o", c=COLOURS[k], ms=10) for k, name in enumerate(forces)]
+    out = [_line(name, "force", ls="", marker="o", c=SIDE_COLOURS[k], ms=10) for k, name in enumerate(forces)]
     board = s.setup.board
     out += table_legend(board) if isinstance(board, TableBoard) else _grid_legend(s)
     out += [_objective(s, k) for k in range(len(s.setup.scenario.objectives))]
@@ -199,4 +197,4 @@ def legend(s: GameState, volleys: Sequence[Any] = (), new: Sequence[int] = ()) -
     return out + _battle_legend(s, volleys, new) + _model_legend(s)
 
 
-__all__ = ["COLOURS", "legend", "model_key", "model_line", "spots"]
+__all__ = ["legend", "model_key", "model_line", "spots"]

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from grimdice.engine import pictures
+from grimdice.engine.pictures import SIDE_COLOURS
 from grimdice.systems.onepage.game import draw_key, facing
-from grimdice.systems.onepage.game.draw_key import COLOURS, PINNED_STYLE, Arrow
+from grimdice.systems.onepage.game.draw_key import PINNED_STYLE, Arrow
 from grimdice.systems.onepage.game.play import states
 from grimdice.systems.onepage.game.state import GameState
 
@@ -73,12 +74,9 @@ def draw_rounds(log: dict[str, Any], folder: Path) -> list[Path]:
 def figure(end: GameState, steps: Sequence[tuple[GameState, Any, GameState]], title: str) -> Any:
     """The matplotlib figure of the round whose ``steps`` (state, action, next state) end in
     ``end`` (its table axes first in ``fig.axes``)."""
-    import matplotlib.pyplot as plt
-
     table = end.setup.table
     w, h = table.width * SCALE, table.depth * SCALE
-    fig = plt.figure(figsize=(w + 0.5, h + 0.5))
-    ax = fig.add_axes((0.4 / (w + 0.5), 0.3 / (h + 0.5), w / (w + 0.5), h / (h + 0.5)))
+    fig, ax = pictures.board_axes(w, h)
     ax.set_xlim(0, table.width)
     ax.set_ylim(0, table.depth)
     ax.set_aspect("equal")
@@ -92,7 +90,8 @@ def figure(end: GameState, steps: Sequence[tuple[GameState, Any, GameState]], ti
     gone = draw_key.fallen(steps)
     _draw_units(ax, end, heights, gone)
     ax.set_title(pictures.wrap_title(title, w + KEY_WIDTH, FONT + 1), fontsize=FONT + 1, parse_math=False)
-    pictures.draw_key(ax, draw_key.unit_key(end, draw_key.in_melee(steps), gone), COLOURS, h, FONT, KEY_TITLE)
+    key = draw_key.unit_key(end, draw_key.in_melee(steps), gone)
+    pictures.draw_key(ax, key, SIDE_COLOURS, h, FONT, KEY_TITLE)
     pictures.draw_legend(ax, draw_key.legend(end, marks, list(gone)), w + KEY_WIDTH, h, FONT)
     return fig
 
@@ -126,7 +125,7 @@ def _draw_arrow(ax: Any, arrow: Arrow) -> None:
     """One of the round's arrows (:func:`.draw_key.arrows`): a two-leg move's first leg as a line
     to its waypoint, then the arrow."""
     kind, side, pts = arrow
-    colour = COLOURS[side] if kind == "shot" else "black" if kind != "move" else "gray"
+    colour = SIDE_COLOURS[side] if kind == "shot" else "black" if kind != "move" else "gray"
     for (x0, y0), (x1, y1) in pairwise(pts[:-1]):  # the legs before the last
         ax.plot([x0, x1], [y0, y1], color=colour, lw=1.2)
     style = {"arrowstyle": "->", "color": colour, "lw": 1.2}
@@ -150,7 +149,7 @@ def _draw_units(
         for x, y in centres:
             ax.add_patch(Circle((x, y), setup.radii[u], fill=False, ec="grey", lw=1, alpha=0.8))
     for u in units:
-        c = COLOURS[setup.owner[u]]
+        c = SIDE_COLOURS[setup.owner[u]]
         extra = PINNED_STYLE if end.units[u].pinned else {}
         for x, y in end.models(u):
             ax.add_patch(Circle((x, y), setup.radii[u], fc=c, alpha=0.8, **extra))
@@ -183,7 +182,7 @@ def _draw_numbers(
     bounds = (0.0, 0.0, float(setup.table.width), float(setup.table.depth))
     spots = pictures.place_labels(wanted, sizes, taken, bounds)
     for u, (x, y), (wx, wy) in zip(units, spots, wanted, strict=True):
-        colour = COLOURS[setup.owner[u]]
+        colour = SIDE_COLOURS[setup.owner[u]]
         if (x, y) != (wx, wy):
             ax.plot([x, wx], [y, wy], color=colour, lw=0.8, zorder=2.5)
         edge = "grey" if u in gone else colour

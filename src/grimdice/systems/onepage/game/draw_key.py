@@ -21,13 +21,12 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from grimdice.engine.pictures import KeyLine, Mark, line, numbered_key, patch
+from grimdice.engine.pictures import SIDE_COLOURS, KeyLine, Mark, line, numbered_key, patch, shorten
 from grimdice.errors import printable
 from grimdice.systems.onepage.game import deployment, facing, legs
 from grimdice.systems.onepage.game.consolidation import KIND
 from grimdice.systems.onepage.game.state import ROUNDS, GameState
 
-COLOURS = ("tab:blue", "tab:red")
 #: each terrain trait in the order a piece's colour is chosen by (its first trait), its colour, and
 #: its words in the legend (the rules' sentences, shortened)
 TRAITS = {
@@ -169,7 +168,7 @@ def legend(s: GameState, steps_arrows: Sequence[Arrow] = (), gone: Sequence[int]
     round drawn where they fell, :func:`fallen`) holds, each once."""
     names = [printable(a.name) for a in s.setup.armies]
     out = [
-        line(f"{n}: its units' bases", "army", ls="", marker="o", c=COLOURS[k], ms=9)
+        line(f"{n}: its units' bases", "army", ls="", marker="o", c=SIDE_COLOURS[k], ms=9)
         for k, n in enumerate(names)
     ]
     out += terrain_legend(s)
@@ -214,8 +213,7 @@ def unit_line(s: GameState, u: int, melee: Collection[int] = (), gone: Collectio
     wounds left of its Tough models' all (where any is Tough), then what it is."""
     unit, st = s.setup.units[u], s.units[u]
     name = printable(unit.name)
-    if len(name) > MAX_NAME:
-        name = name[: MAX_NAME - 3] + "..."
+    name = shorten(name, MAX_NAME)
     text = f"{u:>2}  {name}"
     if st.destroyed:
         return text + f" ({'routed' if st.routed else 'destroyed'}{' this round' if u in gone else ''})"
@@ -260,7 +258,6 @@ def title(s: GameState, rnd: int) -> str:
 
 
 __all__ = [
-    "COLOURS",
     "arrows",
     "drawn",
     "in_melee",
