@@ -45,33 +45,37 @@ def _goals(s, u: int, rng: np.random.Generator):
         )
 
 
-def test_waypoint_scores_equal_the_plain_search() -> None:
-    rng = np.random.default_rng(7)
-    checked = rocks = 0
-    for s, u, _t, _goal in _searched_positions((3, 8), 6):
+def _searches(seeds: tuple[int, int], games: int, rng_seed: int):
+    """(state, unit, aimed-at unit, goal, allowance): the searched positions of seeded random games,
+    each towards every goal of :func:`_goals`, with a Walk's and a Run's allowance."""
+    rng = np.random.default_rng(rng_seed)
+    for s, u, _t, _goal in _searched_positions(seeds, games):
         for t, goal in _goals(s, u, rng):
             for full in (6.0, 12.0):
-                want = _plain_scores(s, u, t, goal, full)
-                got = legs.waypoint_scores(s, u, t, goal, full)
-                if want is None:
-                    assert len(got[0]) == 0
-                    continue
-                for w, g in zip(want, got, strict=True):
-                    assert w.tolist() == g.tolist()
-                checked += len(got[0])
-                rocks += int((got[3] >= 1000.0).sum())
+                yield s, u, t, goal, full
+
+
+def test_waypoint_scores_equal_the_plain_search() -> None:
+    checked = rocks = 0
+    for s, u, t, goal, full in _searches((3, 8), 6, 7):
+        want = _plain_scores(s, u, t, goal, full)
+        got = legs.waypoint_scores(s, u, t, goal, full)
+        if want is None:
+            assert len(got[0]) == 0
+            continue
+        for w, g in zip(want, got, strict=True):
+            assert w.tolist() == g.tolist()
+        checked += len(got[0])
+        rocks += int((got[3] >= 1000.0).sum())
     assert checked >= 500 and rocks >= 5  # many waypoints, some with rock on the way on
 
 
 def test_second_legs_towards_random_points_are_each_waypoints_own() -> None:
-    rng = np.random.default_rng(11)
     found = nones = 0
-    for s, u, _t, _goal in _searched_positions((4, 9), 7):
-        for t, goal in _goals(s, u, rng):
-            for full in (6.0, 12.0):
-                more, none = check_second_legs(s, u, t, goal, full)
-                found += more
-                nones += none
+    for s, u, t, goal, full in _searches((4, 9), 7, 11):
+        more, none = check_second_legs(s, u, t, goal, full)
+        found += more
+        nones += none
     assert found >= 50 and nones >= 20
 
 
