@@ -25,7 +25,7 @@ the one worth most; the risk is the enemy's next turn's, where its move ends).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -33,6 +33,7 @@ from typing import Any
 from grimdice.systems.crusade.ai.worth import harm, law_value
 from grimdice.systems.crusade.damage import WOUNDED
 from grimdice.systems.crusade.game import flight, many, situation
+from grimdice.systems.crusade.game.answers import kept
 from grimdice.systems.crusade.game.board import FULL, Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.frozen import altered
@@ -73,15 +74,7 @@ def _expected_harm(key: str, me: tuple[int, int]) -> float:
 
 #: threats and gains already worked out, keyed by what they depend on
 _KEPT: dict[tuple[object, ...], float] = {}
-
-
-def _kept(memo: tuple[object, ...], work: Callable[[], float]) -> float:
-    got = _KEPT.get(memo)
-    if got is None:
-        if len(_KEPT) > 50_000:
-            _KEPT.clear()
-        got = _KEPT[memo] = work()
-    return got
+KEPT_LIMIT = 50_000  # then it starts afresh
 
 
 def context(s: GameState) -> tuple[object, ...]:
@@ -111,7 +104,7 @@ def threat(
     foes = shooters(s, me.side) if foes is None else foes
     if not foes or me.blip:  # V ENEMY CHITS: "Treat unrevealed chits as hidden models"
         return 0.0
-    return _kept(("threat", p, ctx or context(s)), lambda: _threat(s, p, foes))
+    return kept(_KEPT, ("threat", p, ctx or context(s)), lambda: _threat(s, p, foes), KEPT_LIMIT)
 
 
 def _threat(s: GameState, p: Pos, foes: list[int]) -> float:
@@ -155,7 +148,7 @@ def gain(s: GameState, p: Pos, foes: list[int] | None = None, ctx: tuple[object,
     if not foes:
         return 0.0
     moved = p != me.sq or s.moved > 0
-    return _kept(("gain", p, moved, ctx or context(s)), lambda: _gain(s, p, foes))
+    return kept(_KEPT, ("gain", p, moved, ctx or context(s)), lambda: _gain(s, p, foes), KEPT_LIMIT)
 
 
 def _gain(s: GameState, p: Pos, foes: list[int]) -> float:

@@ -5,7 +5,10 @@ objects (an extra move, a charge or a reload moves nobody: the next decision ask
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+V = TypeVar("V")
 
 
 class LastAnswer:
@@ -38,4 +41,16 @@ class LastAnswer:
 #: the random player's draw (:mod:`.sampling`)
 SIGHT, ADJACENT = LastAnswer(), LastAnswer()
 
-__all__ = ["ADJACENT", "SIGHT", "LastAnswer"]
+
+def kept(store: dict[Any, V], key: Hashable, work: Callable[[], V], limit: int) -> V:
+    """The answer ``store`` keeps under ``key``, worked out by ``work`` the first time; a store
+    that holds ``limit`` answers starts afresh (its answers are values of their keys alone)."""
+    got = store.get(key)
+    if got is None:
+        if len(store) >= limit:
+            store.clear()
+        got = store[key] = work()
+    return got
+
+
+__all__ = ["ADJACENT", "SIGHT", "LastAnswer", "kept"]

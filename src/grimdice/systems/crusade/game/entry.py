@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from grimdice.systems.crusade.game import resolve as attacks  # resolve imports this module
+from grimdice.systems.crusade.game.answers import kept
 from grimdice.systems.crusade.game.artillery import codes
 from grimdice.systems.crusade.game.big import is_big
 from grimdice.systems.crusade.game.combat import cached_law
@@ -138,17 +139,17 @@ def law(s: GameState, i: int, sector: int, weapon: str) -> Law:
     t = s.tokens[i]
     armour = s.setup.board.sector_armour(sector)  # type: ignore[attr-defined]
     key = (s.setup, t.profile, t.cond, t.hits, t.arms, s.moved > 0, weapon, armour)
-    got = _LAWS.get(key)
-    if got is None:
-        if len(_LAWS) > 4096:
-            _LAWS.clear()
-        grouped: dict[tuple[Any, ...], float] = {}
-        for (ds, _, failed, _, _), p in cached_law(_situation(s, i, armour, weapon)):
-            made = int(ds[1] == 0)  # the wall's one hit taken: the roll beat the armour
-            o = ("force", made, failed) if failed else ("force", made)
-            grouped[o] = grouped.get(o, 0.0) + p
-        got = _LAWS[key] = tuple(sorted(grouped.items(), key=lambda op: (-op[0][1], op[0][2:])))
-    return got
+    return kept(_LAWS, key, lambda: _law(s, i, armour, weapon), 4096)
+
+
+def _law(s: GameState, i: int, armour: int, weapon: str) -> Law:
+    """:func:`law` worked out: the calculator's outcomes grouped by made and the weapon failed."""
+    grouped: dict[tuple[Any, ...], float] = {}
+    for (ds, _, failed, _, _), p in cached_law(_situation(s, i, armour, weapon)):
+        made = int(ds[1] == 0)  # the wall's one hit taken: the roll beat the armour
+        o = ("force", made, failed) if failed else ("force", made)
+        grouped[o] = grouped.get(o, 0.0) + p
+    return tuple(sorted(grouped.items(), key=lambda op: (-op[0][1], op[0][2:])))
 
 
 def chance(s: GameState, sector: int, weapon: str) -> float:

@@ -32,6 +32,7 @@ from typing import Any
 from grimdice.systems.crusade.actions import collapse_law
 from grimdice.systems.crusade.damage import Body
 from grimdice.systems.crusade.game import resolve as attacks  # resolve imports this module
+from grimdice.systems.crusade.game.answers import kept
 from grimdice.systems.crusade.game.board import Pos
 from grimdice.systems.crusade.game.combat import cached_law
 from grimdice.systems.crusade.game.fails import next_blast, weapon_after
@@ -75,13 +76,8 @@ def actions(s: GameState) -> list[tuple[Any, ...]]:
     t = s.tokens[s.active]
     if t.blip or not isinstance(board, TableBoard):
         return []
-    kept = answers(board.memo, "actions")
     key = (s.setup, t.sq, t.profile, t.arms, s.sector_hits)
-    if key not in kept:
-        if len(kept) >= MEMO_LIMIT:
-            kept.clear()
-        kept[key] = _structure_actions(s, board)
-    return list(kept[key])
+    return list(kept(answers(board.memo, "actions"), key, lambda: _structure_actions(s, board), MEMO_LIMIT))
 
 
 def _structure_actions(s: GameState, board: TableBoard) -> list[tuple[Any, ...]]:
